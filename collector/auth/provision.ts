@@ -1,0 +1,41 @@
+import { KEY_KINDS, type KeyKind } from '../storage/schema.ts';
+import { generateKey, hashKey, keyPrefix } from './key-format.ts';
+
+export interface NewProject {
+  id: string;
+  name: string;
+  /** Origins whose pages may use the write key, e.g. `http://localhost:5173`. */
+  origins: readonly string[];
+}
+
+export interface ProvisionedProject extends NewProject {
+  /** The plain keys: shown once, never stored. */
+  keys: Record<KeyKind, string>;
+  /** SQL statements that create the project, its origins and the hashed keys. */
+  statements: string[];
+}
+
+const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/**
+ * Makes a project with one key of each kind, as SQL, so the same code serves `npm run keys`
+ * (through `wrangler d1 execute`) and the tests (through the D1 binding).
+ */
+export async function provisionProject(project: NewProject): Promise<ProvisionedProject> {
+  if (!/^[\w-]{1,64}$/.test(project.id)) throw new Error(`project id must be 1-64 letters, digits, _ or -: ${project.id}`);
+  for (const origin of project.origins) {
+    if (new URL(origin).origin !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}`);
+  }
+  const keys = Object.fromEntries(KEY_KINDS.map((kind) => [kind, generateKey(kind)])) as Record<KeyKind, string>;
+  const statements = [
+    `insert into projects (id, name) values (${quote(project.id)}, ${quote(project.name)}) on conflict do nothing;`,
+    ...project.origins.map((o) => `insert into project_origins (project_id, origin) values (${quote(project.id)}, ${quote(o)}) on conflict do nothing;`),
+  ];
+  for (const kind of KEY_KINDS) {
+    const key = keys[kind];
+    statements.push(
+      `insert into api_keys (key_hash, project_id, kind, prefix) values (${quote(await hashKey(key))}, ${quote(project.id)}, ${quote(kind)}, ${quote(keyPrefix(key))});`,
+    );
+  }
+  return { ...project, keys, statements };
+}

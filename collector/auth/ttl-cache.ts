@@ -1,0 +1,26 @@
+/**
+ * A small per-isolate cache with expiry and a size cap. Keys and origins are read on every
+ * request and change rarely; a minute of staleness is the price of not querying D1 each time.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly max = 1_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>, now = Date.now()): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now) return hit.value;
+    const value = await load();
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

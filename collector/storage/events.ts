@@ -1,0 +1,59 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { signalValue } from '../../shared/signal-value.ts';
+import { SIGNALS } from '../../shared/signals.ts';
+import type { Db } from './db.ts';
+import { insertJsonRows } from './json-insert.ts';
+import { feedbackEvents } from './schema.ts';
+
+/**
+ * Stores validated events idempotently and returns the ids that were new. Events of a vote
+ * group (thumbs, rating) then mark all but each session's latest as superseded, in the same
+ * atomic batch, so a flip never counts twice and every event is still kept for audit.
+ */
+export async function insertEvents(db: Db, projectId: string, events: readonly FeedbackEvent[], now: number): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const rows = events.map((e) => ({
+    projectId,
+    eventId: e.eventId,
+    traceId: e.traceId,
+    sessionId: e.sessionId,
+    signalType: e.signalType,
+    signalValue: signalValue(e),
+    signalGroup: SIGNALS[e.signalType].group,
+    superseded: false,
+    detail: e.detail,
+    widgetVersion: e.widgetVersion ?? null,
+    clientTs: e.clientTs,
+    receivedAt: now,
+  }));
+  // A batch is at most 64 KB, so it always fits one statement.
+  const [insert] = insertJsonRows(feedbackEvents, rows, feedbackEvents.eventId);
+  const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
+  if (grouped.length === 0) {
+    const inserted = await db.all<{ event_id: string }>(insert!);
+    return new Set(inserted.map((r) => r.event_id));
+  }
+  const [inserted] = await db.batch([db.all<{ event_id: string }>(insert!), db.run(supersede(projectId, grouped))]);
+  return new Set(inserted.map((r) => r.event_id));
+}
+
+/** Marks every grouped event superseded except the latest (client time, then id) of its group. */
+const supersede = (projectId: string, groups: string[]) => sql`
+  update feedback_events set superseded = (event_id <> (
+    select g.event_id from feedback_events g
+    where g.project_id = feedback_events.project_id and g.trace_id = feedback_events.trace_id
+      and g.session_id = feedback_events.session_id and g.signal_group = feedback_events.signal_group
+    order by g.client_ts desc, g.event_id desc limit 1))
+  where project_id = ${projectId}
+    and (trace_id, session_id, signal_group) in (
+      select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+      from json_each(${`[${groups.join(',')}]`}))`;
+
+/** Every event of a trace, oldest first, as stored. */
+export const eventsOfTrace = (db: Db, projectId: string, traceId: string) =>
+  db
+    .select()
+    .from(feedbackEvents)
+    .where(and(eq(feedbackEvents.projectId, projectId), eq(feedbackEvents.traceId, traceId)))
+    .orderBy(asc(feedbackEvents.clientTs), asc(feedbackEvents.eventId));

@@ -1,0 +1,58 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Chunk, Trace } from '../../shared/schema/trace.ts';
+import type { Db } from './db.ts';
+import { insertJsonRows } from './json-insert.ts';
+import { traceChunks, traces, type TraceChunkRow } from './schema.ts';
+
+const chunkRows = (projectId: string, traceId: string, stage: TraceChunkRow['stage'], chunks: readonly Chunk[] = []) =>
+  chunks.map((ch) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
+
+/**
+ * Stores validated traces and their chunks in one atomic batch, skipping any already stored
+ * (first write wins), and returns the trace ids that were new.
+ */
+export async function insertTraces(db: Db, projectId: string, batch: readonly Trace[], now: number): Promise<Set<string>> {
+  if (batch.length === 0) return new Set();
+  const rows = batch.map((t) => ({
+    projectId,
+    traceId: t.traceId,
+    sessionId: t.sessionId ?? null,
+    userIdHash: t.userIdHash ?? null,
+    turnIndex: t.turnIndex ?? null,
+    query: t.query,
+    rewrittenQuery: t.rewrittenQuery ?? null,
+    topK: t.retrieval.topK ?? null,
+    threshold: t.retrieval.threshold ?? null,
+    embeddingModel: t.retrieval.embeddingModel ?? null,
+    prompt: t.prompt ?? null,
+    answer: t.answer,
+    model: t.model,
+    rerankerVersion: t.rerankerVersion ?? null,
+    intent: t.intent ?? null,
+    knowledgeBase: t.knowledgeBase ?? null,
+    createdAt: t.createdAt,
+    receivedAt: now,
+  }));
+  const chunks = batch.flatMap((t) => [
+    ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks),
+    ...chunkRows(projectId, t.traceId, 'reranked', t.rerankedChunks),
+  ]);
+  const traceInserts = insertJsonRows(traces, rows, traces.traceId).map((q) => db.all<{ trace_id: string }>(q));
+  const chunkInserts = insertJsonRows(traceChunks, chunks).map((q) => db.run(q));
+  const results = await db.batch([traceInserts[0]!, ...traceInserts.slice(1), ...chunkInserts]);
+  const inserted = results.slice(0, traceInserts.length) as { trace_id: string }[][];
+  return new Set(inserted.flat().map((r) => r.trace_id));
+}
+
+/** A trace with its chunks per stage, or undefined. */
+export async function traceWithChunks(db: Db, projectId: string, traceId: string) {
+  const [trace, chunks] = await db.batch([
+    db.select().from(traces).where(and(eq(traces.projectId, projectId), eq(traces.traceId, traceId))),
+    db
+      .select()
+      .from(traceChunks)
+      .where(and(eq(traceChunks.projectId, projectId), eq(traceChunks.traceId, traceId)))
+      .orderBy(asc(traceChunks.stage), asc(traceChunks.rank)),
+  ]);
+  return { trace: trace[0], chunks };
+}

@@ -1,0 +1,69 @@
+import { env, exports } from 'cloudflare:workers';
+import { provisionProject } from '../auth/provision.ts';
+import { uuidv7 } from '../../shared/ids.ts';
+import type { FeedbackEventInput } from '../../shared/schema/event.ts';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+
+export const ORIGIN = 'https://app.example.com';
+export const FOREIGN_ORIGIN = 'https://evil.example.net';
+
+let projects = 0;
+
+/** A fresh project with its three keys, so tests never share rows or rate-limit buckets. */
+export async function newProject(origins: string[] = [ORIGIN]) {
+  const id = `p${Date.now().toString(36)}${(projects++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const p = await provisionProject({ id, name: `test ${id}`, origins });
+  await env.DB.batch(p.statements.map((s) => env.DB.prepare(s)));
+  return p;
+}
+
+/** Calls the Worker as a client would, through its real fetch handler. */
+export function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return exports.default.fetch(new Request(`http://collector.test${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }));
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+let clock = Date.UTC(2026, 10, 1);
+
+export function trace(overrides: Partial<TraceInput> = {}): TraceInput {
+  return {
+    traceId: uuidv7(),
+    query: 'What is the refund window for opened items?',
+    retrievedChunks: [
+      { chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.82, rank: 1, text: 'Opened items can be returned within 14 days.' },
+      { chunkId: 'c2', sourceDocId: 'shipping.md', score: 0.71, rank: 2, text: 'Shipping takes 3-5 days.' },
+    ],
+    rerankedChunks: [{ chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.93, rank: 1, text: 'Opened items can be returned within 14 days.' }],
+    answer: 'Opened items can be returned within 14 days.',
+    model: 'gpt-test',
+    sessionId: 's1',
+    createdAt: (clock += 1000),
+    ...overrides,
+  };
+}
+
+export function event(overrides: Partial<FeedbackEventInput> & Pick<FeedbackEventInput, 'traceId'>): FeedbackEventInput {
+  return {
+    eventId: uuidv7(),
+    sessionId: 's1',
+    signalType: 'thumbs_up',
+    clientTs: (clock += 1000),
+    widgetVersion: '0.1.0',
+    ...overrides,
+  } as FeedbackEventInput;
+}
+
+/** Row counts of every data table for one project: "nothing was written" in one comparison. */
+export async function counts(projectId: string) {
+  const tables = ['traces', 'trace_chunks', 'feedback_events', 'widget_configs'];
+  const out: Record<string, number> = {};
+  for (const t of tables) {
+    const row = await env.DB.prepare(`select count(*) as n from ${t} where project_id = ?`).bind(projectId).first<{ n: number }>();
+    out[t] = row!.n;
+  }
+  return out;
+}

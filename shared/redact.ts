@@ -1,0 +1,119 @@
+/**
+ * PII redaction for free text, run in the browser before an event is buffered and again in the
+ * collector before anything is stored. Each detector finds candidates with a pattern and, where
+ * a checksum exists, confirms them, so that order numbers, dates and versions stay untouched.
+ */
+
+/** The kinds of PII we replace, each with its placeholder. */
+export const PII_PLACEHOLDERS = {
+  email: '[EMAIL]',
+  cn_id: '[CN_ID]',
+  card: '[CARD]',
+  ssn: '[SSN]',
+  phone: '[PHONE]',
+  ip: '[IP]',
+} as const;
+
+export type PiiKind = keyof typeof PII_PLACEHOLDERS;
+
+interface Detector {
+  kind: PiiKind;
+  pattern: RegExp;
+  /** Confirms a candidate; without it every match is PII. */
+  confirm?: (match: string) => boolean;
+}
+
+const digitsOf = (s: string): string => s.replace(/\D/g, '');
+
+/** Luhn checksum, used by every payment card network. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const CN_ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+const CN_ID_CHECK = '10X98765432';
+
+/** GB 11643 resident ID: a plausible birth date and the ISO 7064 MOD 11-2 check character. */
+export function cnIdValid(id: string): boolean {
+  const upper = id.toUpperCase();
+  const month = Number(upper.slice(10, 12));
+  const day = Number(upper.slice(12, 14));
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (upper.charCodeAt(i) - 48) * CN_ID_WEIGHTS[i]!;
+  return CN_ID_CHECK[sum % 11] === upper[17];
+}
+
+/** US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued. */
+function ssnValid(ssn: string): boolean {
+  const [area, group, serial] = ssn.split('-') as [string, string, string];
+  return area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000';
+}
+
+function ipv6Valid(candidate: string): boolean {
+  // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
+  if (!candidate.includes('::') && candidate.split(':').length !== 8) return false;
+  try {
+    new URL(`http://[${candidate}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const phoneDigitCountValid = (m: string): boolean => {
+  const n = digitsOf(m).length;
+  return n >= 8 && n <= 15;
+};
+
+// Order matters: longer, checksummed numbers first, so a card is not half-eaten as a phone.
+const DETECTORS: Detector[] = [
+  { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi },
+  { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{2}\d{2}\d{2}\d{3}[\dXx](?![\w-])/g, confirm: cnIdValid },
+  {
+    kind: 'card',
+    pattern: /(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w.-]|\.\d)/g,
+    confirm: (m) => luhnValid(digitsOf(m)),
+  },
+  { kind: 'ssn', pattern: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, confirm: ssnValid },
+  // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
+  { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-])/g },
+  // International: a leading + and 8-15 digits in groups.
+  {
+    kind: 'phone',
+    pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?![\w-])/g,
+    confirm: phoneDigitCountValid,
+  },
+  // North American without country code, only in the usual punctuated shapes.
+  { kind: 'phone', pattern: /(?<![\w.-])(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w.-])/g },
+  {
+    kind: 'ip',
+    pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w.]|\.\d)/g,
+  },
+  { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
+];
+
+/** What a redaction found, for counting without keeping the PII itself. */
+export type RedactionCounts = Partial<Record<PiiKind, number>>;
+
+/** Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. */
+export function redactPII(text: string, counts?: RedactionCounts): string {
+  let out = text;
+  for (const { kind, pattern, confirm } of DETECTORS) {
+    out = out.replace(pattern, (match) => {
+      if (confirm && !confirm(match)) return match;
+      if (counts) counts[kind] = (counts[kind] ?? 0) + 1;
+      return PII_PLACEHOLDERS[kind];
+    });
+  }
+  return out;
+}

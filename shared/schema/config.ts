@@ -1,0 +1,71 @@
+import * as v from 'valibot';
+import {
+  BOUNCE_WINDOW_MS,
+  FOCUSED_DWELL_MS,
+  LARGE_COPY_CHARS,
+  REPEATED_THUMBS_DOWN,
+  REPHRASE_SIMILARITY,
+  REPHRASE_WINDOW_MS,
+} from '../thresholds.ts';
+import { durationMs, id, label } from './common.ts';
+
+/** What can make a contextual prompt appear. */
+export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'repeated_thumbs_down'] as const;
+
+const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max));
+/** A user-facing string: one text, or one per locale ("en", "zh-CN", ...). */
+const localized = v.union([label(300), v.record(v.pipe(v.string(), v.maxLength(16)), label(300))]);
+
+export const PromptSchema = v.object({
+  /** Stable id, reported with prompt_shown / prompt_answered events. */
+  id: id(64),
+  /** The behaviour that shows it. */
+  trigger: v.picklist(PROMPT_TRIGGERS),
+  /** The question shown, e.g. "Having trouble finding an answer?". */
+  text: localized,
+  /** The answers offered; "yes" and "no" score as a soft vote. */
+  choices: v.optional(
+    v.pipe(v.array(v.object({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)),
+    [
+      { id: 'yes', label: { en: 'Yes', 'zh-CN': '是' } },
+      { id: 'no', label: { en: 'No', 'zh-CN': '否' } },
+    ],
+  ),
+  /** Most times per browser session, so prompts never nag. */
+  maxPerSession: v.optional(count(100), 1),
+  /** Most times per day across sessions. */
+  maxPerDay: v.optional(count(1000), 3),
+});
+
+/** Per-project widget behaviour, served by GET /v1/config and set by PUT /v1/config. */
+export const WidgetConfigSchema = v.object({
+  /** Contextual prompts product teams configure. */
+  prompts: v.optional(v.pipe(v.array(PromptSchema), v.maxLength(20)), []),
+  /** Show a 1-5 rating instead of thumbs. */
+  rating: v.optional(v.boolean(), false),
+  /** Thresholds the widget's implicit signals use. */
+  thresholds: v.optional(
+    v.object({
+      /** Lexical similarity at or above which a follow-up is a rephrase. */
+      rephraseSimilarity: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), REPHRASE_SIMILARITY),
+      /** How soon a follow-up must come to be a rephrase. */
+      rephraseWindowMs: v.optional(durationMs(), REPHRASE_WINDOW_MS),
+      /** Hiding the page within this time with no interaction is a bounce. */
+      bounceWindowMs: v.optional(durationMs(), BOUNCE_WINDOW_MS),
+      /** Citation dwell that counts as focused reading. */
+      focusedDwellMs: v.optional(durationMs(), FOCUSED_DWELL_MS),
+      /** Characters that make a copy "large". */
+      largeCopyChars: v.optional(count(1_000_000), LARGE_COPY_CHARS),
+      /** Thumbs-down count in one session that triggers "repeated_thumbs_down". */
+      repeatedThumbsDown: v.optional(count(100), REPEATED_THUMBS_DOWN),
+    }),
+    {},
+  ),
+});
+
+export type Prompt = v.InferOutput<typeof PromptSchema>;
+export type WidgetConfig = v.InferOutput<typeof WidgetConfigSchema>;
+export type WidgetConfigInput = v.InferInput<typeof WidgetConfigSchema>;
+
+/** The config a project has before anyone sets one. */
+export const defaultWidgetConfig = (): WidgetConfig => v.parse(WidgetConfigSchema, {});

@@ -1,0 +1,155 @@
+import * as v from 'valibot';
+import type { SignalType } from '../signals.ts';
+import { durationMs, epochMs, finite, freeText, id, label } from './common.ts';
+
+const noDetail = v.optional(v.object({}), {});
+
+/** Why a thumbs-down happened: the four choices of the attribution popover, or "other". */
+export const ATTRIBUTION_REASONS = ['not_answered', 'incomplete', 'looks_wrong', 'wrong_source', 'other'] as const;
+
+/** The typed detail each signal type carries. The key is the signal type. */
+const details = {
+  thumbs_up: noDetail,
+  thumbs_down: noDetail,
+  vote_cleared: noDetail,
+  rating: v.object({
+    /** 1 (bad) to 5 (good). */
+    stars: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5)),
+  }),
+  attribution: v.object({
+    /** The reason chosen in the popover. */
+    reason: v.picklist(ATTRIBUTION_REASONS),
+    /** Free text for "something else" (redacted). */
+    text: v.optional(freeText(2_000)),
+  }),
+  correction: v.object({
+    /** What the answer should have said (redacted). */
+    text: v.pipe(freeText(4_000), v.minLength(1, 'must not be empty')),
+    /** Where the right answer can be found: a URL or a document name (redacted). */
+    source: v.optional(freeText(1_000)),
+  }),
+  wrong_source: v.object({
+    /** The flagged citation's chunk id. */
+    chunkId: id(),
+  }),
+  citation_click: v.object({
+    /** The clicked citation's chunk id. */
+    chunkId: id(),
+  }),
+  citation_dwell: v.object({
+    /** The citation's chunk id. */
+    chunkId: id(),
+    /** Time on the source: away on the opened page, or the preview visible. */
+    ms: durationMs(),
+    /** Whether the user left the page for the source or read an in-page preview. */
+    mode: v.picklist(['away', 'preview']),
+  }),
+  copy_answer: v.object({
+    /** How many characters were copied. */
+    chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  }),
+  copy_source: v.object({
+    /** The copied citation's chunk id, when the copy came from a citation element. */
+    chunkId: v.optional(id()),
+    /** How many characters were copied. */
+    chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  }),
+  answer_dwell: v.object({
+    /** Total time the answer was visible. */
+    ms: durationMs(),
+  }),
+  rephrase_within_session: v.object({
+    /** The trace of the paraphrased follow-up query. */
+    nextTraceId: id(),
+    /** Lexical similarity of the two queries, 0-1. */
+    similarity: v.pipe(finite(), v.minValue(0), v.maxValue(1)),
+    /** Time between the two queries. */
+    gapMs: durationMs(),
+  }),
+  regenerate: v.object({
+    /** Time from the answer to the regenerate. */
+    gapMs: durationMs(),
+  }),
+  bounce: v.object({
+    /** Time from the answer to the page being hidden. */
+    ms: durationMs(),
+  }),
+  prompt_shown: v.object({
+    /** The configured prompt's id. */
+    promptId: id(64),
+    /** What triggered it. */
+    trigger: label(64),
+  }),
+  prompt_answered: v.object({
+    /** The configured prompt's id. */
+    promptId: id(64),
+    /** The chosen answer's id ("yes", "no", or a configured choice). */
+    answer: id(64),
+    /** Optional free text (redacted). */
+    text: v.optional(freeText(2_000)),
+  }),
+  web_vitals: v.object({
+    /** Which vital. */
+    name: v.picklist(['INP', 'LCP', 'CLS', 'FCP', 'TTFB']),
+    /** Its value (ms, or unitless for CLS). */
+    value: v.pipe(finite(), v.minValue(0)),
+    /** web-vitals' own verdict. */
+    rating: v.picklist(['good', 'needs-improvement', 'poor']),
+  }),
+} as const satisfies Record<SignalType, v.GenericSchema>;
+
+/** Fields every feedback event carries, whatever its signal. */
+const envelope = {
+  /** Unique, time-ordered id made when the event is created: retries are deduplicated by it. */
+  eventId: id(64),
+  /** The trace this feedback is about. */
+  traceId: id(),
+  /** The chat session, for vote flips, rate limits and rephrase detection. */
+  sessionId: id(),
+  /** When the event happened, epoch ms (the browser's clock). */
+  clientTs: epochMs(),
+  /** The widget version that sent it, to tell a bug in one release from a real signal. */
+  widgetVersion: v.optional(label(32)),
+};
+
+type Details = typeof details;
+
+function eventVariant<K extends keyof Details>(signalType: K) {
+  return v.object({
+    ...envelope,
+    /** What kind of signal this is; selects the detail's shape. */
+    signalType: v.literal(signalType),
+    /** Typed detail for this signal type. */
+    detail: details[signalType],
+  });
+}
+
+export type FeedbackEvent = {
+  [K in keyof Details]: Omit<v.InferOutput<ReturnType<typeof eventVariant<K>>>, 'detail'> & {
+    detail: v.InferOutput<Details[K]>;
+  };
+}[keyof Details];
+export type FeedbackEventInput = {
+  [K in keyof Details]: Omit<v.InferInput<ReturnType<typeof eventVariant<K>>>, 'detail'> & {
+    detail?: v.InferInput<Details[K]>;
+  };
+}[keyof Details];
+
+/**
+ * One feedback event on the wire. Built from the detail table above; the cast restores the
+ * per-signal pairing of type and detail that a mapped array loses.
+ */
+export const FeedbackEventSchema = v.variant(
+  'signalType',
+  (Object.keys(details) as (keyof Details)[]).map(eventVariant),
+) as unknown as v.GenericSchema<FeedbackEventInput, FeedbackEvent>;
+
+export type EventDetail<K extends keyof Details> = v.InferOutput<Details[K]>;
+
+/** POST /v1/events: a batch, with the write key in the body when sent by navigator.sendBeacon. */
+export const EventBatchSchema = v.object({
+  /** The project's public write key (beacons cannot set headers). */
+  writeKey: v.optional(v.string()),
+  /** The events, validated one by one so a bad one does not sink the rest. */
+  events: v.array(v.unknown()),
+});

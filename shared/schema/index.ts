@@ -1,0 +1,4 @@
+export * from './common.ts';
+export * from './config.ts';
+export * from './event.ts';
+export * from './trace.ts';

@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { epochMs, finite, freeText, id, label } from './common.ts';
+
+/** One chunk as a retrieval stage saw it. */
+export const ChunkSchema = v.object({
+  /** Stable id of the chunk in the index; widget citations carry it as `data-chunk-id`. */
+  chunkId: id(),
+  /** The document the chunk was cut from, so negative feedback can reach the document's owner. */
+  sourceDocId: id(),
+  /** Version of that document, so a stale-document flag can name the version users saw. */
+  sourceDocVersion: v.optional(label(100)),
+  /** Score given by this stage (similarity or reranker score). */
+  score: finite(),
+  /** 1-based position after this stage. */
+  rank: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(1000)),
+  /** The chunk text, needed to review hard negatives and to retrain. */
+  text: v.pipe(v.string(), v.maxLength(20_000)),
+});
+
+/** Retrieval settings in force for this query, to tell bad retrieval from bad tuning. */
+export const RetrievalParamsSchema = v.object({
+  /** How many chunks retrieval returned. */
+  topK: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(1000))),
+  /** Similarity cut-off below which chunks were dropped. */
+  threshold: v.optional(finite()),
+  /** Embedding model used for the query, so retraining compares like with like. */
+  embeddingModel: v.optional(label()),
+});
+
+/** The full record of one query: what was retrieved, what the model saw, what came out. */
+export const TraceSchema = v.object({
+  /** Made when retrieval starts and threaded to the widget, so feedback reconnects to these chunks. */
+  traceId: id(),
+  /** The user's question as asked (redacted on arrival). */
+  query: freeText(8_000),
+  /** The query after rewriting, if any: a bad rewrite is its own failure mode. */
+  rewrittenQuery: v.optional(freeText(8_000)),
+  /** Retrieval settings for this query. */
+  retrieval: v.optional(RetrievalParamsSchema, {}),
+  /** Chunks as retrieval returned them, in rank order. */
+  retrievedChunks: v.pipe(v.array(ChunkSchema), v.maxLength(200)),
+  /** Chunks after reranking, if a reranker ran. */
+  rerankedChunks: v.optional(v.pipe(v.array(ChunkSchema), v.maxLength(200))),
+  /** The prompt sent to the model (redacted on arrival). */
+  prompt: v.optional(freeText(100_000)),
+  /** The answer shown to the user (redacted on arrival). */
+  answer: freeText(50_000),
+  /** The generating model, to split quality by model. */
+  model: label(),
+  /** Reranker version in production, so retraining knows what it must beat. */
+  rerankerVersion: v.optional(label(100)),
+  /** A hash of the user id: lets the loop spot one user flooding without storing who it is. */
+  userIdHash: v.optional(id()),
+  /** The chat session; rephrase and multi-turn attribution work within it. */
+  sessionId: v.optional(id()),
+  /** 0-based turn of this answer in the conversation, for multi-turn attribution. */
+  turnIndex: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(10_000))),
+  /** Intent class of the query, to group failures by kind of question. */
+  intent: v.optional(label(100)),
+  /** The knowledge base or collection searched. */
+  knowledgeBase: v.optional(label(100)),
+  /** When retrieval started, epoch ms (the backend's clock). */
+  createdAt: epochMs(),
+});
+
+export type Chunk = v.InferOutput<typeof ChunkSchema>;
+export type Trace = v.InferOutput<typeof TraceSchema>;
+/** What a backend sends (before defaults are applied). */
+export type TraceInput = v.InferInput<typeof TraceSchema>;
+

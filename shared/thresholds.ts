@@ -1,0 +1,32 @@
+/**
+ * Thresholds and wire limits shared by the widget, the collector and the nightly loop.
+ * Exported data, not numbers buried in code: change one here and every consumer follows.
+ */
+
+/** A regenerate this soon after the answer is a firm rejection (seed: 30 s). */
+export const REGENERATE_WINDOW_MS = 30_000;
+/** A follow-up query within this window may be a rephrase (seed: 120 s). */
+export const REPHRASE_WINDOW_MS = 120_000;
+/** Lexical similarity at or above which two queries count as the same question. */
+export const REPHRASE_SIMILARITY = 0.5;
+/** Citation dwell at or above this counts as focused reading (seed 002, 4.1: 15 s). */
+export const FOCUSED_DWELL_MS = 15_000;
+/** Hiding the page this soon after the answer, with no interaction, is a bounce. */
+export const BOUNCE_WINDOW_MS = 10_000;
+/** A copy of at least this many characters is "large" (a contextual-prompt trigger). */
+export const LARGE_COPY_CHARS = 200;
+/** Thumbs-down count within one session that triggers the "having trouble?" prompt. */
+export const REPEATED_THUMBS_DOWN = 2;
+/** Traces whose average signal is below this are "bad" (seed: -0.3). */
+export const BAD_TRACE_SIGNAL = -0.3;
+
+/** Most events in one POST /v1/events batch. */
+export const MAX_EVENTS_PER_BATCH = 100;
+/** Largest /v1/events body: what navigator.sendBeacon reliably accepts. */
+export const MAX_EVENTS_BODY_BYTES = 64 * 1024;
+/** Most traces in one POST /v1/traces batch. */
+export const MAX_TRACES_PER_BATCH = 50;
+/** Largest /v1/traces body. */
+export const MAX_TRACES_BODY_BYTES = 2 * 1024 * 1024;
+/** Largest PUT /v1/config body. */
+export const MAX_CONFIG_BODY_BYTES = 32 * 1024;

@@ -1,0 +1,52 @@
+/**
+ * Token buckets keyed by name: each holds up to `capacity` tokens and refills `capacity` per
+ * `periodMs`. The collector limits keys, sessions and IPs with it; the widget limits a session.
+ * Pure: the caller passes the clock, so tests need no timers.
+ */
+export interface BucketCost {
+  /** Bucket name, e.g. `ip:203.0.113.9`. */
+  name: string;
+  /** Tokens this request takes (events in a batch, or 1 for a request). */
+  cost: number;
+  /** Bucket size: the burst allowed, and the refill per period. */
+  capacity: number;
+}
+
+export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number; name: string };
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly periodMs = 60_000,
+    /** Most buckets kept; the oldest go first (a forgotten bucket comes back full, erring on allowing). */
+    private readonly maxBuckets = 50_000,
+  ) {}
+
+  /** Takes from every bucket, or from none if any lacks tokens (then says how long to wait). */
+  take(costs: readonly BucketCost[], now: number): TakeResult {
+    const levels = costs.map((c) => this.level(c, now));
+    for (let i = 0; i < costs.length; i++) {
+      const { cost, capacity, name } = costs[i]!;
+      if (cost > levels[i]!) {
+        // A cost above capacity can never pass: wait a full period rather than forever.
+        const missing = Math.min(cost, capacity) - levels[i]!;
+        return { ok: false, name, retryAfterMs: Math.ceil((missing * this.periodMs) / capacity) };
+      }
+    }
+    costs.forEach((c, i) => this.set(c.name, levels[i]! - c.cost, now));
+    return { ok: true };
+  }
+
+  private level({ name, capacity }: BucketCost, now: number): number {
+    const b = this.buckets.get(name);
+    if (!b) return capacity;
+    return Math.min(capacity, b.tokens + ((now - b.at) * capacity) / this.periodMs);
+  }
+
+  private set(name: string, tokens: number, at: number): void {
+    this.buckets.delete(name); // re-insert to keep Map order = least recently used first
+    if (this.buckets.size >= this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value!);
+    this.buckets.set(name, { tokens, at });
+  }
+}

@@ -1,0 +1,30 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+/** Three suites: pure logic in Node, the collector inside workerd, the widget in real Chromium. */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'client/**/*.test.ts', 'widget/**/*.unit.test.ts'], environment: 'node' },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            main: './collector/index.ts',
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations('./collector/migrations'),
+                // Small limits so the rate-limit tests stay fast; other tests use fresh projects.
+                RATE_LIMIT_SESSION_PER_MIN: '300',
+                RATE_LIMIT_IP_PER_MIN: '100000',
+              },
+            },
+          })),
+        ],
+        test: { name: 'collector', include: ['collector/**/*.test.ts'], setupFiles: ['./collector/test/setup.ts'] },
+      },
+    ],
+  },
+});
