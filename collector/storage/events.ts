@@ -4,6 +4,7 @@ import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
 import type { Db } from './db.ts';
 import { insertJsonRows } from './json-insert.ts';
+import { rawBatch } from './raw-batch.ts';
 import { feedbackEvents } from './schema.ts';
 
 /**
@@ -30,12 +31,8 @@ export async function insertEvents(db: Db, projectId: string, events: readonly F
   // A batch is at most 64 KB, so it always fits one statement.
   const [insert] = insertJsonRows(feedbackEvents, rows, feedbackEvents.eventId);
   const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
-  if (grouped.length === 0) {
-    const inserted = await db.all<{ event_id: string }>(insert!);
-    return new Set(inserted.map((r) => r.event_id));
-  }
-  const [inserted] = await db.batch([db.all<{ event_id: string }>(insert!), db.run(supersede(projectId, grouped))]);
-  return new Set(inserted.map((r) => r.event_id));
+  const [inserted] = await rawBatch<{ event_id: string }>(db, grouped.length ? [insert!, supersede(projectId, grouped)] : [insert!]);
+  return new Set(inserted!.map((r) => r.event_id));
 }
 
 /** Marks every grouped event superseded except the latest (client time, then id) of its group. */

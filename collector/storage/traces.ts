@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
 import type { Db } from './db.ts';
 import { insertJsonRows } from './json-insert.ts';
+import { rawBatch } from './raw-batch.ts';
 import { traceChunks, traces, type TraceChunkRow } from './schema.ts';
 
 const chunkRows = (projectId: string, traceId: string, stage: TraceChunkRow['stage'], chunks: readonly Chunk[] = []) =>
@@ -37,11 +38,9 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks),
     ...chunkRows(projectId, t.traceId, 'reranked', t.rerankedChunks),
   ]);
-  const traceInserts = insertJsonRows(traces, rows, traces.traceId).map((q) => db.all<{ trace_id: string }>(q));
-  const chunkInserts = insertJsonRows(traceChunks, chunks).map((q) => db.run(q));
-  const results = await db.batch([traceInserts[0]!, ...traceInserts.slice(1), ...chunkInserts]);
-  const inserted = results.slice(0, traceInserts.length) as { trace_id: string }[][];
-  return new Set(inserted.flat().map((r) => r.trace_id));
+  const traceInserts = insertJsonRows(traces, rows, traces.traceId);
+  const results = await rawBatch<{ trace_id: string }>(db, [...traceInserts, ...insertJsonRows(traceChunks, chunks)]);
+  return new Set(results.slice(0, traceInserts.length).flat().map((r) => r.trace_id));
 }
 
 /** A trace with its chunks per stage, or undefined. */

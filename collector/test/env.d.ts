@@ -1,11 +1,10 @@
-import type { D1Migration } from 'cloudflare:test';
-import type { Env } from '../env.ts';
-
-declare global {
-  namespace Cloudflare {
-    interface Env extends import('../env.ts').Env {
-      TEST_MIGRATIONS: D1Migration[];
-    }
+// Bindings the tests see through `cloudflare:test` / `cloudflare:workers` (see collector/env.ts).
+declare namespace Cloudflare {
+  interface Env {
+    DB: D1Database;
+    TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
+  }
+  interface Exports {
+    default: Fetcher;
   }
 }
-export type { Env };
