@@ -16,9 +16,11 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations('./collector/migrations'),
-                // Small limits so the rate-limit tests stay fast; other tests use fresh projects.
+                // Small limits so the rate-limit tests stay fast; every test has its own
+                // project (key), sessions and client IP, so limits never leak between tests.
+                RATE_LIMIT_KEY_PER_MIN: '2000',
                 RATE_LIMIT_SESSION_PER_MIN: '300',
-                RATE_LIMIT_IP_PER_MIN: '100000',
+                RATE_LIMIT_IP_PER_MIN: '200',
               },
             },
           })),

@@ -7,6 +7,7 @@ import { configRoutes } from './routes/config.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { traceRoutes } from './routes/traces.ts';
+import { ipRateLimit } from './middleware/rate-limit.ts';
 import { openDb } from './storage/db.ts';
 
 /**
@@ -22,6 +23,7 @@ const browserCors = cors({
 });
 
 export const app = new Hono<AppEnv>()
+  .use('/v1/*', async (c, next) => (c.req.path === '/v1/health' ? next() : ipRateLimit()(c, next)))
   .use('/v1/events', browserCors)
   .use('/v1/config', async (c, next) => (c.req.method === 'PUT' ? next() : browserCors(c, next)))
   .route('/v1/health', healthRoutes)

@@ -9,7 +9,7 @@ export const DEFAULT_RATE_LIMITS = {
   key: 60_000,
   /** Events one session may send per minute: a person clicks far less; a flood is a bug or abuse. */
   session: 600,
-  /** Requests one IP may make per minute. */
+  /** Requests one client IP may make per minute, good or bad. */
   ip: 1_200,
 };
 
@@ -24,34 +24,41 @@ const limitOf = (value: string | undefined, fallback: number) => {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
 
-export interface RateLimitOptions {
-  /** Units this request spends per key: events or traces in the batch. */
+function take(costs: BucketCost[]): void {
+  const result = buckets.take(costs, Date.now());
+  if (result.ok) return;
+  const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  const scope = result.name.slice(0, result.name.indexOf(':'));
+  throw new ApiError(429, 'rate_limited', `Too many requests for this ${scope}; retry in ${seconds} s`, scope, {
+    'Retry-After': String(seconds),
+  });
+}
+
+/** Every request from one client IP, before anything else is done for it. */
+export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
+  async function ipRateLimit(c, next) {
+    const ip = c.req.header('cf-connecting-ip') ?? 'unknown';
+    take([{ name: `ip:${ip}`, cost: 1, capacity: limitOf(c.env.RATE_LIMIT_IP_PER_MIN, DEFAULT_RATE_LIMITS.ip) }]);
+    await next();
+  };
+
+export interface WriteRateLimitOptions {
+  /** Units this request spends from its key's bucket: events or traces in the batch. */
   units: (c: Context<AppEnv>) => number;
-  /** Events per session in the batch, for the per-session bucket. */
+  /** Events per session in the batch, for the per-session buckets. */
   sessions?: (c: Context<AppEnv>) => Map<string, number>;
 }
 
-/** Answers 429 with Retry-After when the key, a session or the client IP is over its limit. */
-export const rateLimit = ({ units, sessions }: RateLimitOptions): MiddlewareHandler<AppEnv> =>
-  async function rateLimit(c, next) {
+/** Writes per key and per session; a refused batch spends nothing. */
+export const writeRateLimit = ({ units, sessions }: WriteRateLimitOptions): MiddlewareHandler<AppEnv> =>
+  async function writeRateLimit(c, next) {
     const env: Env = c.env;
     const { projectId, keyHash } = c.get('auth');
-    const ip = c.req.header('cf-connecting-ip') ?? 'unknown';
-    const costs: BucketCost[] = [
-      { name: `key:${keyHash}`, cost: units(c), capacity: limitOf(env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) },
-      { name: `ip:${ip}`, cost: 1, capacity: limitOf(env.RATE_LIMIT_IP_PER_MIN, DEFAULT_RATE_LIMITS.ip) },
-    ];
+    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units(c), capacity: limitOf(env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
     const sessionCapacity = limitOf(env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
     for (const [session, cost] of sessions?.(c) ?? []) {
       costs.push({ name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity });
     }
-    const result = buckets.take(costs, Date.now());
-    if (!result.ok) {
-      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-      const scope = result.name.split(':')[0]!;
-      throw new ApiError(429, 'rate_limited', `Too many requests for this ${scope}; retry in ${seconds} s`, scope, {
-        'Retry-After': String(seconds),
-      });
-    }
+    take(costs);
     await next();
   };

@@ -7,7 +7,7 @@ import { batchResponse, validateItems } from '../batch.ts';
 import type { AppEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { writeRateLimit } from '../middleware/rate-limit.ts';
 import { requireKey } from '../middleware/require-key.ts';
 import { openDb } from '../storage/db.ts';
 import { insertEvents } from '../storage/events.ts';
@@ -47,7 +47,7 @@ export const eventRoutes = new Hono<AppEnv>().post(
     await next();
   },
   requireKey('write'),
-  rateLimit({
+  writeRateLimit({
     units: (c) => (c.get('body') as Batch).events.length,
     sessions: (c) => sessionsOf((c.get('body') as Batch).events),
   }),

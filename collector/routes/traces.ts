@@ -6,7 +6,7 @@ import { batchResponse, validateItems } from '../batch.ts';
 import type { AppEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { writeRateLimit } from '../middleware/rate-limit.ts';
 import { requireKey } from '../middleware/require-key.ts';
 import { openDb } from '../storage/db.ts';
 import { eventsOfTrace } from '../storage/events.ts';
@@ -29,7 +29,7 @@ export const traceRoutes = new Hono<AppEnv>()
       }
       await next();
     },
-    rateLimit({ units: (c) => itemsOf(c.get('body')).length }),
+    writeRateLimit({ units: (c) => itemsOf(c.get('body')).length }),
     async (c) => {
       const body = c.get('body');
       const { valid, rejected } = validateItems(TraceSchema, itemsOf(body), Array.isArray(body) ? 'traces' : 'trace');

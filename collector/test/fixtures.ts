@@ -17,10 +17,14 @@ export async function newProject(origins: string[] = [ORIGIN]) {
   return p;
 }
 
+/** A client address of its own for each call unless a test names one (Cloudflare sets this header). */
+const randomIp = () => `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+
 /** Calls the Worker as a client would, through its real fetch handler. */
 export function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
+  if (!headers.has('cf-connecting-ip')) headers.set('cf-connecting-ip', randomIp());
   if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
   return exports.default.fetch(new Request(`http://collector.test${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }));
 }
