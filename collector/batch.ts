@@ -9,7 +9,7 @@ export type ItemResult =
   | { index: number; id?: string; status: 'rejected'; field: string; reason: string };
 
 /** Validates items one by one, so one bad item does not sink the others. */
-export function validateItems<S extends v.GenericSchema>(schema: S, items: readonly unknown[], prefix: string) {
+export function validateItems<S extends v.GenericSchema>(schema: S, items: readonly unknown[], fieldOf: (index: number) => string) {
   const valid: { index: number; value: v.InferOutput<S> }[] = [];
   const rejected: ItemResult[] = [];
   items.forEach((item, index) => {
@@ -17,7 +17,7 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
     if (parsed.success) {
       valid.push({ index, value: parsed.output });
     } else {
-      const { field, message } = firstFieldError(parsed.issues, `${prefix}[${index}]`);
+      const { field, message } = firstFieldError(parsed.issues, fieldOf(index));
       rejected.push({ index, status: 'rejected', field, reason: message });
     }
   });

@@ -16,6 +16,7 @@ type Batch = v.InferOutput<typeof EventBatchSchema>;
 
 /** The envelope, checked before the key so a beacon's body key can be read. */
 const parseEnvelope = (body: unknown): Batch => {
+  if (Array.isArray(body)) throw new ApiError(400, 'invalid_batch', 'The body must be an object: { "events": [...] }', 'body');
   const parsed = v.safeParse(EventBatchSchema, body);
   if (!parsed.success) {
     const { field, message } = firstFieldError(parsed.issues);
@@ -53,7 +54,7 @@ export const eventRoutes = new Hono<AppEnv>().post(
   }),
   async (c) => {
     const { events } = c.get('body') as Batch;
-    const { valid, rejected } = validateItems(FeedbackEventSchema, events, 'events');
+    const { valid, rejected } = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
     const inserted = await insertEvents(openDb(c.env.DB), c.get('auth').projectId, valid.map((e) => e.value), Date.now());
     return batchResponse(c, 'event', valid.map((e) => ({ index: e.index, id: e.value.eventId })), rejected, inserted);
   },

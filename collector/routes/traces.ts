@@ -32,7 +32,7 @@ export const traceRoutes = new Hono<AppEnv>()
     writeRateLimit({ units: (c) => itemsOf(c.get('body')).length }),
     async (c) => {
       const body = c.get('body');
-      const { valid, rejected } = validateItems(TraceSchema, itemsOf(body), Array.isArray(body) ? 'traces' : 'trace');
+      const { valid, rejected } = validateItems(TraceSchema, itemsOf(body), (i) => (Array.isArray(body) ? `traces[${i}]` : 'trace'));
       const inserted = await insertTraces(openDb(c.env.DB), c.get('auth').projectId, valid.map((t) => t.value), Date.now());
       return batchResponse(c, 'trace', valid.map((t) => ({ index: t.index, id: t.value.traceId })), rejected, inserted);
     },
