@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'client/**/*.test.ts', 'widget/**/*.unit.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.unit.test.ts'], environment: 'node' },
       },
       {
         plugins: [
@@ -25,7 +25,7 @@ export default defineConfig({
             },
           })),
         ],
-        test: { name: 'collector', include: ['collector/**/*.test.ts'], setupFiles: ['./collector/test/setup.ts'] },
+        test: { name: 'collector', include: ['collector/**/*.test.ts', 'client/**/*.test.ts'], setupFiles: ['./collector/test/setup.ts'] },
       },
     ],
   },

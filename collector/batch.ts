@@ -1,12 +1,8 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
+import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { firstFieldError } from '../shared/validation.ts';
 import { errorBody } from './errors.ts';
-
-/** What happened to one item of a batch. */
-export type ItemResult =
-  | { index: number; id: string; status: 'accepted' | 'duplicate' }
-  | { index: number; id?: string; status: 'rejected'; field: string; reason: string };
 
 /** Validates items one by one, so one bad item does not sink the others. */
 export function validateItems<S extends v.GenericSchema>(schema: S, items: readonly unknown[], fieldOf: (index: number) => string) {
@@ -45,7 +41,7 @@ export function batchResponse(
   }
   results.sort((a, b) => a.index - b.index);
   const count = (s: ItemResult['status']) => results.filter((r) => r.status === s).length;
-  const summary = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), results };
+  const summary: BatchResult = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), results };
   if (valid.length === 0 && rejected.length > 0) {
     const first = rejected[0] as Extract<ItemResult, { status: 'rejected' }>;
     return c.json({ ...errorBody('invalid_' + noun, first.reason, first.field), ...summary }, 400);

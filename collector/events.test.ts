@@ -57,7 +57,7 @@ describe('POST /v1/events', () => {
         { index: 3, id: extra.eventId, status: 'duplicate' },
       ],
     });
-    expect((await counts(p.id)).feedback_events).toBe(before.feedback_events + 1);
+    expect((await counts(p.id)).feedback_events).toBe(before.feedback_events! + 1);
   });
 
   it("keeps only a session's latest vote live, and every vote for audit", async () => {

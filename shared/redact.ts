@@ -81,7 +81,7 @@ const DETECTORS: Detector[] = [
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{2}\d{2}\d{2}\d{3}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',
-    pattern: /(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w.-]|\.\d)/g,
+    pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
     confirm: (m) => luhnValid(digitsOf(m)),
   },
   { kind: 'ssn', pattern: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, confirm: ssnValid },
@@ -97,7 +97,7 @@ const DETECTORS: Detector[] = [
   { kind: 'phone', pattern: /(?<![\w.-])(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w.-])/g },
   {
     kind: 'ip',
-    pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w.]|\.\d)/g,
+    pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/g,
   },
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];

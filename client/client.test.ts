@@ -1,0 +1,63 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { bearer, call, newProject, trace } from '../collector/test/fixtures.ts';
+import { TraceClient, type TraceResult } from './index.ts';
+
+const collector = (req: Request) => exports.default.fetch(req);
+const fast = { baseMs: 1, maxMs: 5 };
+
+describe('TraceClient against the real collector', () => {
+  it('batches traces, and each promise says what became of its trace', async () => {
+    const p = await newProject();
+    let requests = 0;
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, batchSize: 3, fetch: (r) => (requests++, collector(r)) });
+    const traces = [trace(), trace(), trace(), trace()];
+    const bad = { ...trace(), createdAt: 5 };
+    const results = await Promise.all([...traces.map((t) => client.logTrace(t)), client.logTrace(bad), client.flush().then(() => null)]);
+    expect(results.slice(0, 4).map((r) => r!.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
+    expect(results[4]).toMatchObject({ traceId: bad.traceId, status: 'rejected', field: 'traces[1].createdAt' });
+    expect(requests).toBe(2);
+    const stored = await call(`/v1/traces/${traces[3]!.traceId}`, { headers: bearer(p.keys.admin) });
+    expect(stored.status).toBe(200);
+  });
+
+  it('retries 5xx, 429 and network errors, then stores exactly once', async () => {
+    const p = await newProject();
+    const failures = [
+      () => Promise.reject(new TypeError('connection refused')),
+      () => Promise.resolve(new Response('{"error":{"code":"internal","message":"boom"}}', { status: 500 })),
+      () => Promise.resolve(new Response('{"error":{"code":"rate_limited","message":"slow"}}', { status: 429, headers: { 'retry-after': '0' } })),
+    ];
+    let calls = 0;
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, backoff: fast, fetch: (r) => (failures[calls++]?.() ?? collector(r)) });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls).toBe(4);
+    // A second client retrying the same trace finds it stored.
+    const again = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
+    const dup = again.logTrace(t);
+    await again.flush();
+    expect(await dup).toEqual({ traceId: t.traceId, status: 'duplicate' });
+  });
+
+  it('gives up after its attempts, reporting failure without throwing', async () => {
+    const errors: TraceResult[] = [];
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_x', maxAttempts: 3, backoff: fast, fetch: () => Promise.reject(new TypeError('offline')), onError: (r) => errors.push(r) });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'failed', reason: 'network: offline' });
+    expect(errors).toHaveLength(1);
+  });
+
+  it('does not retry a request the collector refused as wrong (401)', async () => {
+    let calls = 0;
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_unknown', backoff: fast, fetch: (r) => (calls++, collector(r)) });
+    const result = client.logTrace(trace());
+    await client.flush();
+    expect(await result).toMatchObject({ status: 'failed', reason: expect.stringContaining('HTTP 401') });
+    expect(calls).toBe(1);
+  });
+});

@@ -1,0 +1,126 @@
+import { backoffDelay, retryAfterMs, type BackoffOptions } from '../shared/backoff.ts';
+import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
+import type { TraceInput } from '../shared/schema/trace.ts';
+import { MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
+
+export type { TraceInput } from '../shared/schema/trace.ts';
+
+export interface TraceClientOptions {
+  /** The collector's base URL, e.g. `http://127.0.0.1:8787`. */
+  endpoint: string;
+  /** The project's server key (`rfs_…`); never ship it to a browser. */
+  serverKey: string;
+  /** Traces per request (at most 50). */
+  batchSize?: number;
+  /** Longest a trace waits for its batch to fill. */
+  flushIntervalMs?: number;
+  /** Attempts per batch before its traces are reported failed. */
+  maxAttempts?: number;
+  /** Retry timing. */
+  backoff?: BackoffOptions;
+  /** The fetch to use (a service binding's, or a test's). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Told about traces that could not be stored, since `logTrace` never throws. */
+  onError?: (result: TraceResult) => void;
+}
+
+/** What became of one trace. */
+export type TraceResult =
+  | { traceId: string; status: 'accepted' | 'duplicate' }
+  | { traceId: string; status: 'rejected'; field: string; reason: string }
+  | { traceId: string; status: 'failed'; reason: string };
+
+interface Pending {
+  trace: TraceInput;
+  resolve: (result: TraceResult) => void;
+}
+
+const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 } };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends traces to the collector in batches, retrying network errors, 5xx and 429 (honouring
+ * Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by trace id.
+ */
+export class TraceClient {
+  private queue: Pending[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inFlight = new Set<Promise<void>>();
+  private readonly opts: Required<Omit<TraceClientOptions, 'onError'>> & Pick<TraceClientOptions, 'onError'>;
+
+  constructor(options: TraceClientOptions) {
+    this.opts = { ...DEFAULTS, fetch: (r) => fetch(r), ...options, batchSize: Math.min(options.batchSize ?? DEFAULTS.batchSize, MAX_TRACES_PER_BATCH) };
+  }
+
+  /** Queues a trace; the promise says what became of it and never rejects. */
+  logTrace(trace: TraceInput): Promise<TraceResult> {
+    return new Promise((resolve) => {
+      this.queue.push({ trace, resolve });
+      if (this.queue.length >= this.opts.batchSize) this.send();
+      else this.timer ??= setTimeout(() => this.send(), this.opts.flushIntervalMs);
+    });
+  }
+
+  /** Sends everything queued and waits for every batch in flight (call before shutdown, or in `ctx.waitUntil`). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0) this.send();
+    await Promise.all(this.inFlight);
+  }
+
+  private send(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0, this.opts.batchSize);
+    if (batch.length === 0) return;
+    const p = this.deliver(batch).finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+    if (this.queue.length > 0) this.timer = setTimeout(() => this.send(), this.opts.flushIntervalMs);
+  }
+
+  private async deliver(batch: Pending[]): Promise<void> {
+    let reason = 'not sent';
+    for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
+      let wait = backoffDelay(attempt, this.opts.backoff);
+      try {
+        const res = await this.opts.fetch(
+          new Request(new URL('/v1/traces', this.opts.endpoint), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
+            body: JSON.stringify(batch.map((p) => p.trace)),
+          }),
+        );
+        const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string } };
+        if (body.results) return this.settle(batch, body.results);
+        reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
+        if (res.status !== 429 && res.status < 500) break; // the request itself is wrong: retrying cannot help
+        wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
+      } catch (err) {
+        reason = `network: ${(err as Error).message}`;
+      }
+      if (attempt + 1 < this.opts.maxAttempts) await sleep(wait);
+    }
+    for (const p of batch) this.report(p, { traceId: p.trace.traceId, status: 'failed', reason });
+  }
+
+  private settle(batch: Pending[], results: ItemResult[]): void {
+    for (const r of results) {
+      const p = batch[r.index];
+      if (!p) continue;
+      this.report(
+        p,
+        r.status === 'rejected'
+          ? { traceId: p.trace.traceId, status: 'rejected', field: r.field, reason: r.reason }
+          : { traceId: p.trace.traceId, status: r.status },
+      );
+    }
+  }
+
+  private report(p: Pending, result: TraceResult): void {
+    if (result.status === 'rejected' || result.status === 'failed') this.opts.onError?.(result);
+    p.resolve(result);
+  }
+}
+
+/** One-call convenience: `createTraceClient(opts).logTrace(trace)`. */
+export const createTraceClient = (options: TraceClientOptions) => new TraceClient(options);

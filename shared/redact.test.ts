@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { cnIdValid, luhnValid, redactPII } from './redact.ts';
+
+/** [input, expected]: every PII kind in context, then near-misses that must come out untouched. */
+const redacted: [string, string][] = [
+  ['mail ann.lee+rag@example.co.uk now', 'mail [EMAIL] now'],
+  ['联系 zhang_san@qq.com 谢谢', '联系 [EMAIL] 谢谢'],
+  ['call +1 (415) 555-2671 today', 'call [PHONE] today'],
+  ['ring +44 20 7946 0958', 'ring [PHONE]'],
+  ['+8613812345678', '[PHONE]'],
+  ['手机 13812345678，谢谢', '手机 [PHONE]，谢谢'],
+  ['手机 138-1234-5678', '手机 [PHONE]'],
+  ['mobile +86 139 1234 5678', 'mobile [PHONE]'],
+  ['office (415) 555-2671', 'office [PHONE]'],
+  ['office 415-555-2671', 'office [PHONE]'],
+  ['card 4111 1111 1111 1111 exp 12/29', 'card [CARD] exp 12/29'],
+  ['card 4111-1111-1111-1111', 'card [CARD]'],
+  ['amex 378282246310005', 'amex [CARD]'],
+  ['身份证 11010519491231002X', '身份证 [CN_ID]'],
+  ['id 440304199001011233 ok', 'id [CN_ID] ok'],
+  ['id 32010619851231456x.', 'id [CN_ID].'],
+  ['ssn 123-45-6789', 'ssn [SSN]'],
+  ['from 192.168.1.20 and 8.8.8.8', 'from [IP] and [IP]'],
+  ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
+  ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
+  ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
+];
+
+const untouched: string[] = [
+  'the meeting is on 2024-01-15 at 12:30:45',
+  'dated 15/01/2024 or 01.15.2024',
+  'upgrade to v1.2.3 or 10.4.12 (build 2024.11.29)',
+  'order ORD-2024-0001234 and #100234556',
+  'order number 4111111111111112', // fails Luhn
+  'pi is 3.14159 and the total is 1234567.89',
+  'invoice 110105194912310022', // ID checksum wrong
+  'serial 000-12-3456 is not an SSN', // area 000 is never issued
+  'ratio 1:2:3 and time 09:45',
+  'the number 12345678 alone',
+  'price ¥1,234,567.00',
+  'version 1.2.3.4-beta',
+  'tracking 1Z999AA10123456784',
+  'ISBN 978-3-16-148410-0',
+];
+
+describe('redactPII', () => {
+  it.each(redacted)('%s', (input, expected) => expect(redactPII(input)).toBe(expected));
+  it.each(untouched)('leaves alone: %s', (input) => expect(redactPII(input)).toBe(input));
+
+  it('counts what it replaced by kind', () => {
+    const counts = {};
+    redactPII('a@b.io c@d.io 13812345678', counts);
+    expect(counts).toEqual({ email: 2, phone: 1 });
+  });
+});
+
+describe('checksums', () => {
+  it('Luhn', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+  });
+  it('Chinese resident ID', () => {
+    expect(cnIdValid('11010519491231002X')).toBe(true);
+    expect(cnIdValid('11010519491231002x')).toBe(true);
+    expect(cnIdValid('110105194912310022')).toBe(false);
+    expect(cnIdValid('110105194913310021')).toBe(false); // month 13
+  });
+});

@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { FeedbackEventSchema, type FeedbackEventInput } from './schema/event.ts';
+import { signalValue } from './signal-value.ts';
+import { SIGNALS, SIGNAL_TYPES } from './signals.ts';
+import { uuidv7 } from './ids.ts';
+
+const ev = (signalType: string, detail?: unknown) =>
+  v.parse(FeedbackEventSchema, { eventId: uuidv7(), traceId: 't', sessionId: 's', clientTs: Date.now(), signalType, detail } as FeedbackEventInput);
+
+describe('the signal table', () => {
+  it('keeps the seed weights', () => {
+    expect(SIGNALS.thumbs_down.value).toBe(-1);
+    expect(SIGNALS.thumbs_up.value).toBe(1);
+    expect(SIGNALS.citation_click.value).toBe(0.5);
+    expect(SIGNALS.regenerate.value).toBe(-0.7);
+    expect(SIGNALS.rephrase_within_session.value).toBe(-0.6);
+  });
+
+  it('documents every signal and keeps every value on [-1, 1]', () => {
+    for (const type of SIGNAL_TYPES) {
+      const spec = SIGNALS[type];
+      expect(spec.why.length, type).toBeGreaterThan(20);
+      if (spec.value !== null) expect(Math.abs(spec.value), type).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('computes detail-dependent values', () => {
+    expect([1, 2, 3, 4, 5].map((stars) => signalValue(ev('rating', { stars })))).toEqual([-1, -0.5, 0, 0.5, 1]);
+    expect(signalValue(ev('regenerate', { gapMs: 5_000 }))).toBe(-0.7);
+    expect(signalValue(ev('regenerate', { gapMs: 45_000 }))).toBe(-0.3);
+    expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 15_000, mode: 'away' }))).toBe(0.3);
+    expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 14_999, mode: 'preview' }))).toBe(0);
+    expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'no' }))).toBe(-0.5);
+    expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'later' }))).toBeNull();
+    expect(signalValue(ev('answer_dwell', { ms: 3 }))).toBeNull();
+  });
+});
+
+describe('uuidv7', () => {
+  it('is a version-7 UUID that sorts by creation time', () => {
+    const a = uuidv7(1_700_000_000_000);
+    const b = uuidv7(1_700_000_000_001);
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(a < b).toBe(true);
+    expect(a.slice(0, 13)).toBe('018bcfe5-6800');
+  });
+});

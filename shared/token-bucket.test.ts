@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { TokenBuckets } from './token-bucket.ts';
+
+describe('TokenBuckets', () => {
+  it('allows a burst up to capacity, then refuses with the wait until enough tokens refill', () => {
+    const b = new TokenBuckets(60_000);
+    const cost = { name: 'k', cost: 10, capacity: 60 };
+    for (let i = 0; i < 6; i++) expect(b.take([cost], 0)).toEqual({ ok: true });
+    expect(b.take([cost], 0)).toEqual({ ok: false, name: 'k', retryAfterMs: 10_000 });
+    expect(b.take([cost], 9_999).ok).toBe(false);
+    expect(b.take([cost], 10_000)).toEqual({ ok: true });
+  });
+
+  it('takes from all buckets or none', () => {
+    const b = new TokenBuckets(1000);
+    const small = { name: 's', cost: 1, capacity: 1 };
+    const big = { name: 'b', cost: 1, capacity: 100 };
+    expect(b.take([big, small], 0).ok).toBe(true);
+    expect(b.take([big, small], 0)).toMatchObject({ ok: false, name: 's' });
+    // The refused call must not have spent from the big bucket: 99 left, not 98.
+    for (let i = 0; i < 99; i++) expect(b.take([big], 0).ok).toBe(true);
+    expect(b.take([big], 0).ok).toBe(false);
+  });
+
+  it('never refills above capacity and forgets the oldest bucket when full', () => {
+    const b = new TokenBuckets(1000, 2);
+    b.take([{ name: 'a', cost: 1, capacity: 1 }], 0);
+    expect(b.take([{ name: 'a', cost: 2, capacity: 1 }], 1_000_000)).toMatchObject({ ok: false, retryAfterMs: 0 });
+    b.take([{ name: 'b', cost: 1, capacity: 1 }], 0);
+    b.take([{ name: 'c', cost: 1, capacity: 1 }], 0);
+    expect(b.take([{ name: 'a', cost: 1, capacity: 1 }], 0).ok).toBe(true); // 'a' was evicted: full again
+  });
+});
