@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 /** Three suites: pure logic in Node, the collector inside workerd, the widget in real Chromium. */
 export default defineConfig({
   test: {
+    // The JSON report lets CI print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'dist/test-results.json' }]],
     projects: [
       {
         test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.unit.test.ts'], environment: 'node' },

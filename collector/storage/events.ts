@@ -35,17 +35,23 @@ export async function insertEvents(db: Db, projectId: string, events: readonly F
   return new Set(inserted!.map((r) => r.event_id));
 }
 
-/** Marks every grouped event superseded except the latest (client time, then id) of its group. */
-const supersede = (projectId: string, groups: string[]) => sql`
+/**
+ * Marks every grouped event superseded except the latest (client time, then id) of its group.
+ * `trace_id in (…)` comes first so SQLite walks the (project_id, trace_id) index, not the table.
+ */
+const supersede = (projectId: string, groups: string[]) => {
+  const json = `[${groups.join(',')}]`;
+  return sql`
   update feedback_events set superseded = (event_id <> (
     select g.event_id from feedback_events g
     where g.project_id = feedback_events.project_id and g.trace_id = feedback_events.trace_id
       and g.session_id = feedback_events.session_id and g.signal_group = feedback_events.signal_group
     order by g.client_ts desc, g.event_id desc limit 1))
   where project_id = ${projectId}
+    and trace_id in (select json_extract(value, '$[0]') from json_each(${json}))
     and (trace_id, session_id, signal_group) in (
-      select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-      from json_each(${`[${groups.join(',')}]`}))`;
+      select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(${json}))`;
+};
 
 /** Every event of a trace, oldest first, as stored. */
 export const eventsOfTrace = (db: Db, projectId: string, traceId: string) =>

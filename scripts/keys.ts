@@ -1,0 +1,70 @@
+/**
+ * Projects and keys in the local D1.
+ *
+ *   npm run keys -- create <project-id> [--name "My app"] [--origin https://app.example.com ...]
+ *   npm run keys -- list
+ *   npm run keys -- revoke <key-prefix>
+ *
+ * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed
+ * collector, run the printed SQL with `wrangler d1 execute DB --remote`.
+ */
+import { parseArgs } from 'node:util';
+import { provisionProject } from '../collector/auth/provision.ts';
+import { migrate, query, type LocalD1 } from './wrangler.ts';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    origin: { type: 'string', multiple: true, default: [] },
+    'persist-to': { type: 'string' },
+    'print-sql': { type: 'boolean', default: false },
+  },
+});
+const d1: LocalD1 = { persistTo: values['persist-to'] };
+const [command, arg] = positionals;
+
+async function main() {
+  switch (command) {
+    case 'create': {
+      if (!arg) throw new Error('usage: npm run keys -- create <project-id> [--name N] [--origin URL ...]');
+      migrate(d1, { quiet: true });
+      const p = await provisionProject({ id: arg, name: values.name ?? arg, origins: values.origin });
+      if (values['print-sql']) console.log(p.statements.join('\n'));
+      query(p.statements.join('\n'), d1);
+      console.log(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
+      console.log(`  write key  (browser, origin-restricted): ${p.keys.write}`);
+      console.log(`  server key (RAG backend, writes traces): ${p.keys.server}`);
+      console.log(`  admin key  (reads, configures):          ${p.keys.admin}`);
+      console.log('Keys are stored hashed: save them now, they cannot be shown again.');
+      return;
+    }
+    case 'list': {
+      migrate(d1, { quiet: true });
+      const rows = query(
+        `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
+           (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
+         from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
+        d1,
+      );
+      console.table(rows);
+      return;
+    }
+    case 'revoke': {
+      if (!arg || arg.length < 8) throw new Error('usage: npm run keys -- revoke <key-prefix (first 10 characters)>');
+      const rows = query(
+        `update api_keys set revoked_at = cast(unixepoch('subsec') * 1000 as integer) where prefix = '${arg.slice(0, 10).replaceAll("'", "''")}' and revoked_at is null returning prefix`,
+        d1,
+      );
+      console.log(rows.length ? `Revoked ${rows.length} key(s) starting ${arg.slice(0, 10)}` : 'No live key with that prefix');
+      return;
+    }
+    default:
+      throw new Error('usage: npm run keys -- create <project-id> | list | revoke <prefix>');
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});

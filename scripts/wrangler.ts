@@ -1,0 +1,107 @@
+/**
+ * Runs wrangler offline with its state where we say: the one place that knows how to migrate,
+ * query and serve the local collector. Used by `npm start`, `npm run keys`, the browser tests
+ * and the benchmark.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+
+/** Keeps wrangler off the network: no metrics, no error reports, no `request.cf` download. */
+export const OFFLINE_ENV = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
+
+export interface LocalD1 {
+  /** Where the local D1 lives; undefined means wrangler's default, `.wrangler/state`. */
+  persistTo?: string;
+}
+
+const persistArgs = ({ persistTo }: LocalD1) => (persistTo ? ['--persist-to', persistTo] : []);
+
+function wrangler(args: string[], options: { quiet?: boolean } = {}): string {
+  const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`wrangler ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  if (!options.quiet) process.stdout.write(result.stdout);
+  return result.stdout;
+}
+
+/** Applies collector/migrations to the local D1 (only the ones not applied yet). */
+export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): void {
+  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(d1)], options);
+}
+
+/** Runs SQL against the local D1 and returns the rows of the last statement. */
+export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[] {
+  const dir = mkdtempSync(join(tmpdir(), 'rf-sql-'));
+  const file = join(dir, 'query.sql');
+  writeFileSync(file, sql);
+  const out = wrangler(['d1', 'execute', 'DB', '--local', '--json', '--file', file, ...persistArgs(d1)], { quiet: true });
+  const results = JSON.parse(out) as { results: Row[] }[];
+  return results.at(-1)?.results ?? [];
+}
+
+export interface DevServer {
+  url: string;
+  process: ChildProcess;
+  /** Stops wrangler and both of its workerd processes. */
+  stop(): Promise<void>;
+}
+
+export interface DevOptions extends LocalD1 {
+  port?: number;
+  /** Extra `--var NAME:VALUE` settings, e.g. rate limits for a benchmark. */
+  vars?: Record<string, string>;
+  /** Show wrangler's output (for `npm start`). */
+  inherit?: boolean;
+  /** wrangler's log level; logging each request costs CPU, so benchmarks use "warn". */
+  logLevel?: 'info' | 'warn' | 'error';
+}
+
+/** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
+export async function startDev({ port = 8787, vars = {}, inherit = false, logLevel = 'info', ...d1 }: DevOptions = {}): Promise<DevServer> {
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  // Its own process group, so stop() can end wrangler and its workerd children together.
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, detached: true, stdio: inherit ? 'inherit' : 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/v1/health`);
+      if (res.ok) return { url, process: child, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer on ${url} within 60 s:\n${output}`);
+}
