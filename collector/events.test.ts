@@ -105,6 +105,17 @@ describe('POST /v1/events', () => {
     expect((await counts(p.id)).feedback_events).toBe(2);
   });
 
+  it("adds a widget's dropped-events report to the project's daily count", async () => {
+    const p = await newProject();
+    const t = trace();
+    const send = (dropped: number) =>
+      call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: [event({ traceId: t.traceId })], dropped } });
+    expect((await send(7)).status).toBe(200);
+    expect((await send(5)).status).toBe(200);
+    const row = await env.DB.prepare('select day, dropped from client_drops where project_id = ?').bind(p.id).first<{ day: string; dropped: number }>();
+    expect(row).toEqual({ day: new Date().toISOString().slice(0, 10), dropped: 12 });
+  });
+
   it('redacts free text before storing it', async () => {
     const p = await newProject();
     const t = trace();

@@ -10,6 +10,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import { writeRateLimit } from '../middleware/rate-limit.ts';
 import { requireKey } from '../middleware/require-key.ts';
 import { openDb } from '../storage/db.ts';
+import { addClientDrops } from '../storage/drops.ts';
 import { insertEvents } from '../storage/events.ts';
 
 type Batch = v.InferOutput<typeof EventBatchSchema>;
@@ -53,9 +54,13 @@ export const eventRoutes = new Hono<AppEnv>().post(
     sessions: (c) => sessionsOf((c.get('body') as Batch).events),
   }),
   async (c) => {
-    const { events } = c.get('body') as Batch;
+    const { events, dropped } = c.get('body') as Batch;
     const { valid, rejected } = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
-    const inserted = await insertEvents(openDb(c.env.DB), c.get('auth').projectId, valid.map((e) => e.value), Date.now());
+    const db = openDb(c.env.DB);
+    const { projectId } = c.get('auth');
+    const now = Date.now();
+    const inserted = await insertEvents(db, projectId, valid.map((e) => e.value), now);
+    if (dropped) await addClientDrops(db, projectId, dropped, now);
     return batchResponse(c, 'event', valid.map((e) => ({ index: e.index, id: e.value.eventId })), rejected, inserted);
   },
 );

@@ -125,6 +125,18 @@ export const feedbackEvents = sqliteTable(
   ],
 );
 
+/** Events widgets had to drop because their offline outbox was full, per UTC day. */
+export const clientDrops = sqliteTable(
+  'client_drops',
+  {
+    projectId: text('project_id').notNull(),
+    /** UTC day, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    dropped: integer('dropped').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);
+
 /** The widget config a project's product team set (absent: defaults). */
 export const widgetConfigs = sqliteTable('widget_configs', {
   projectId: text('project_id').primaryKey().references(() => projects.id),

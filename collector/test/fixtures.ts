@@ -63,7 +63,7 @@ export function event(overrides: Partial<FeedbackEventInput> & Pick<FeedbackEven
 
 /** Row counts of every data table for one project: "nothing was written" in one comparison. */
 export async function counts(projectId: string) {
-  const tables = ['traces', 'trace_chunks', 'feedback_events', 'widget_configs'];
+  const tables = ['traces', 'trace_chunks', 'feedback_events', 'widget_configs', 'client_drops'];
   const out: Record<string, number> = {};
   for (const t of tables) {
     const row = await env.DB.prepare(`select count(*) as n from ${t} where project_id = ?`).bind(projectId).first<{ n: number }>();

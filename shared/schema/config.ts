@@ -1,12 +1,10 @@
 import * as v from 'valibot';
 import {
-  BOUNCE_WINDOW_MS,
-  FOCUSED_DWELL_MS,
-  LARGE_COPY_CHARS,
-  REPEATED_THUMBS_DOWN,
-  REPHRASE_SIMILARITY,
-  REPHRASE_WINDOW_MS,
-} from '../thresholds.ts';
+  DEFAULT_PROMPT_CHOICES,
+  DEFAULT_PROMPT_MAX_PER_DAY,
+  DEFAULT_PROMPT_MAX_PER_SESSION,
+  DEFAULT_WIDGET_THRESHOLDS as D,
+} from './config-defaults.ts';
 import { durationMs, id, label } from './common.ts';
 
 /** What can make a contextual prompt appear. */
@@ -26,15 +24,12 @@ export const PromptSchema = v.object({
   /** The answers offered; "yes" and "no" score as a soft vote. */
   choices: v.optional(
     v.pipe(v.array(v.object({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)),
-    [
-      { id: 'yes', label: { en: 'Yes', 'zh-CN': '是' } },
-      { id: 'no', label: { en: 'No', 'zh-CN': '否' } },
-    ],
+    DEFAULT_PROMPT_CHOICES,
   ),
   /** Most times per browser session, so prompts never nag. */
-  maxPerSession: v.optional(count(100), 1),
+  maxPerSession: v.optional(count(100), DEFAULT_PROMPT_MAX_PER_SESSION),
   /** Most times per day across sessions. */
-  maxPerDay: v.optional(count(1000), 3),
+  maxPerDay: v.optional(count(1000), DEFAULT_PROMPT_MAX_PER_DAY),
 });
 
 /** Per-project widget behaviour, served by GET /v1/config and set by PUT /v1/config. */
@@ -47,17 +42,17 @@ export const WidgetConfigSchema = v.object({
   thresholds: v.optional(
     v.object({
       /** Lexical similarity at or above which a follow-up is a rephrase. */
-      rephraseSimilarity: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), REPHRASE_SIMILARITY),
+      rephraseSimilarity: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), D.rephraseSimilarity),
       /** How soon a follow-up must come to be a rephrase. */
-      rephraseWindowMs: v.optional(durationMs(), REPHRASE_WINDOW_MS),
+      rephraseWindowMs: v.optional(durationMs(), D.rephraseWindowMs),
       /** Hiding the page within this time with no interaction is a bounce. */
-      bounceWindowMs: v.optional(durationMs(), BOUNCE_WINDOW_MS),
+      bounceWindowMs: v.optional(durationMs(), D.bounceWindowMs),
       /** Citation dwell that counts as focused reading. */
-      focusedDwellMs: v.optional(durationMs(), FOCUSED_DWELL_MS),
+      focusedDwellMs: v.optional(durationMs(), D.focusedDwellMs),
       /** Characters that make a copy "large". */
-      largeCopyChars: v.optional(count(1_000_000), LARGE_COPY_CHARS),
+      largeCopyChars: v.optional(count(1_000_000), D.largeCopyChars),
       /** Thumbs-down count in one session that triggers "repeated_thumbs_down". */
-      repeatedThumbsDown: v.optional(count(100), REPEATED_THUMBS_DOWN),
+      repeatedThumbsDown: v.optional(count(100), D.repeatedThumbsDown),
     }),
     {},
   ),

@@ -152,4 +152,6 @@ export const EventBatchSchema = v.object({
   writeKey: v.optional(v.string()),
   /** The events, validated one by one so a bad one does not sink the rest. */
   events: v.array(v.unknown()),
+  /** Events the widget's full outbox dropped since its last report: lost feedback, for loop health. */
+  dropped: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(1_000_000_000))),
 });

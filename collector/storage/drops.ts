@@ -1,0 +1,12 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from './db.ts';
+import { clientDrops } from './schema.ts';
+
+/** Adds what a widget reports it dropped to the project's count for the day. */
+export async function addClientDrops(db: Db, projectId: string, dropped: number, now: number): Promise<void> {
+  const day = new Date(now).toISOString().slice(0, 10);
+  await db
+    .insert(clientDrops)
+    .values({ projectId, day, dropped })
+    .onConflictDoUpdate({ target: [clientDrops.projectId, clientDrops.day], set: { dropped: sql`${clientDrops.dropped} + ${dropped}` } });
+}
