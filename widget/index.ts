@@ -1,0 +1,27 @@
+import { RagFeedbackElement } from './rag-feedback.component.ts';
+import { pipeline } from './pipeline/index.ts';
+import { configure, type RagFeedbackOptions } from './settings.ts';
+
+export { RagFeedbackElement } from './rag-feedback.component.ts';
+export type { RagFeedbackOptions } from './settings.ts';
+export type { Strings } from './strings.ts';
+
+/** The page-wide API: configure once, flush on demand, see what is waiting. */
+export const RagFeedback = {
+  /** Sets page-wide options (endpoint, write key, strings, config, …) before or after elements render. */
+  configure(opts: RagFeedbackOptions): void {
+    configure(opts);
+  },
+  /** Sends waiting events now; resolves when this attempt is over (never rejects). */
+  flush(): Promise<void> {
+    return pipeline().flush().catch(() => undefined);
+  },
+  /** How many events wait in the outbox (all tabs of this origin). */
+  pending(): Promise<number> {
+    return pipeline().pending();
+  },
+  /** The element class, for subclassing. */
+  Element: RagFeedbackElement,
+};
+
+if (!customElements.get('rag-feedback')) customElements.define('rag-feedback', RagFeedbackElement);

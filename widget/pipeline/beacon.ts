@@ -1,0 +1,41 @@
+import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import type { OutboxItem } from './outbox.ts';
+
+/** Room left under the collector's 64 KB for the envelope and the key. */
+const MAX_BATCH_BYTES = MAX_EVENTS_BODY_BYTES - 2_048;
+const encoder = new TextEncoder();
+
+export const eventsUrl = (endpoint: string) => `${endpoint.replace(/\/+$/, '')}/v1/events`;
+
+/** The first item's destination and as many following items for it as fit one request. */
+export function nextBatch(items: readonly OutboxItem[]): OutboxItem[] {
+  const [first] = items;
+  if (!first) return [];
+  const batch: OutboxItem[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (item.endpoint !== first.endpoint || item.writeKey !== first.writeKey) continue;
+    const size = encoder.encode(JSON.stringify(item.event)).length + 1;
+    if (batch.length === MAX_EVENTS_PER_BATCH || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) break;
+    batch.push(item);
+    bytes += size;
+  }
+  return batch;
+}
+
+/**
+ * On page hide, hands events not yet confirmed to the browser with sendBeacon (text/plain, key
+ * in the body: no preflight, and it outlives the page). They stay in the outbox: if the beacon
+ * is lost they go on the next visit, and if not the collector answers "duplicate".
+ */
+export function beacon(items: readonly OutboxItem[]): void {
+  if (!navigator.sendBeacon) return;
+  let rest = [...items];
+  while (rest.length > 0) {
+    const batch = nextBatch(rest);
+    const { endpoint, writeKey } = batch[0]!;
+    navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' }));
+    const sent = new Set(batch);
+    rest = rest.filter((i) => !sent.has(i));
+  }
+}

@@ -1,0 +1,103 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { FeedbackEvent } from '../../shared/schema/event.ts';
+
+/** An event waiting to be delivered, with where it goes. */
+export interface OutboxItem {
+  /** The event id: time-ordered, so the store's key order is creation order. */
+  id: string;
+  endpoint: string;
+  writeKey: string;
+  event: FeedbackEvent;
+}
+
+interface OutboxSchema extends DBSchema {
+  outbox: { key: string; value: OutboxItem };
+  meta: { key: 'dropped'; value: number };
+}
+
+/** Most events kept while offline; beyond it the oldest go first, and are counted. */
+export const DEFAULT_OUTBOX_CAP = 20_000;
+
+/**
+ * The IndexedDB outbox: every event is written here before any network call, so nothing is lost
+ * offline, on reload or when the tab closes. Shared by all tabs of the origin.
+ */
+export class Outbox {
+  private db: Promise<IDBPDatabase<OutboxSchema>> | undefined;
+  /** Items enqueued this tick, written together: one transaction for a burst of events. */
+  private buffer: OutboxItem[] = [];
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly name = 'rag-feedback',
+    readonly cap = DEFAULT_OUTBOX_CAP,
+  ) {}
+
+  private open() {
+    return (this.db ??= openDB<OutboxSchema>(this.name, 1, {
+      upgrade(db) {
+        db.createObjectStore('outbox', { keyPath: 'id' });
+        db.createObjectStore('meta');
+      },
+    }));
+  }
+
+  /** Buffers an item; it is written with the others of this tick. */
+  enqueue(item: OutboxItem): void {
+    if (this.buffer.push(item) === 1) {
+      this.writing = this.writing.then(() => new Promise<void>((resolve) => queueMicrotask(resolve))).then(() => {
+        const items = this.buffer;
+        this.buffer = [];
+        return this.add(items);
+      });
+    }
+  }
+
+  /** Resolves once everything enqueued so far is in IndexedDB (rejects if writing failed). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
+  /** Adds items in one transaction, dropping the oldest beyond the cap. */
+  async add(items: readonly OutboxItem[]): Promise<void> {
+    const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
+    const store = tx.objectStore('outbox');
+    const overflow = (await store.count()) + items.length - this.cap;
+    if (overflow > 0) {
+      let cursor = await store.openCursor();
+      for (let i = 0; i < overflow && cursor; i++) {
+        await cursor.delete();
+        cursor = await cursor.continue();
+      }
+      const meta = tx.objectStore('meta');
+      await meta.put(((await meta.get('dropped')) ?? 0) + overflow, 'dropped');
+    }
+    await Promise.all([...items.slice(Math.max(0, items.length - this.cap)).map((item) => store.put(item)), tx.done]);
+  }
+
+  /** The oldest items, up to `limit`. */
+  async peek(limit: number): Promise<OutboxItem[]> {
+    return (await this.open()).getAll('outbox', undefined, limit);
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    const tx = (await this.open()).transaction('outbox', 'readwrite');
+    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+  }
+
+  async count(): Promise<number> {
+    return (await this.open()).count('outbox');
+  }
+
+  /** Events dropped for lack of room and not yet reported. */
+  async dropped(): Promise<number> {
+    return (await (await this.open()).get('meta', 'dropped')) ?? 0;
+  }
+
+  /** Subtracts what the collector has been told about. */
+  async reportedDropped(n: number): Promise<void> {
+    const tx = (await this.open()).transaction('meta', 'readwrite');
+    await tx.store.put(Math.max(0, ((await tx.store.get('dropped')) ?? 0) - n), 'dropped');
+    await tx.done;
+  }
+}

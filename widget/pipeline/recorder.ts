@@ -1,0 +1,80 @@
+import { uuidv7 } from '../../shared/ids.ts';
+import { redactPII } from '../../shared/redact.ts';
+import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
+import type { SignalType } from '../../shared/signals.ts';
+import { WIDGET_VERSION } from '../version.ts';
+import { beacon } from './beacon.ts';
+import { ClientLimiter } from './limiter.ts';
+import { Outbox, type OutboxItem } from './outbox.ts';
+import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from './transport.ts';
+
+/** Where an element's events go and what they are about. */
+export interface RecordContext {
+  traceId: string;
+  sessionId: string;
+  endpoint: string;
+  writeKey: string;
+}
+
+export interface RecorderOptions {
+  /** IndexedDB database name. */
+  dbName?: string;
+  /** Most events kept in the outbox. */
+  cap?: number;
+  transport?: Partial<TransportOptions>;
+}
+
+/** Every string in a detail is redacted: ids pass through unchanged, typed text loses its PII. */
+const redactDetail = (detail: object): object =>
+  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' ? redactPII(v) : v]));
+
+/**
+ * The pipeline, in order: an id at creation, PII redaction, the rate limiter, the IndexedDB
+ * outbox, then batched delivery.
+ */
+export class Recorder {
+  private readonly limiter = new ClientLimiter();
+  /** Recorded on this page and not yet confirmed: what a page-hide beacon carries. */
+  private readonly unconfirmed = new Map<string, OutboxItem>();
+  readonly outbox: Outbox;
+  readonly transport: Transport;
+
+  constructor(options: RecorderOptions = {}) {
+    this.outbox = new Outbox(options.dbName, options.cap);
+    this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport });
+    this.transport.onSettled = (ids) => ids.forEach((id) => this.unconfirmed.delete(id));
+    addEventListener('online', () => this.transport.reconnected());
+    this.transport.schedule(0); // events left by earlier visits, possibly by tabs long closed
+  }
+
+  /** Records one event that happened at `at`; undefined if the limiter refused it (a double click, or a flood). */
+  record<K extends SignalType>(ctx: RecordContext, signalType: K, detail: EventDetail<K>, at: number): FeedbackEvent | undefined {
+    const clean = redactDetail(detail);
+    if (!this.limiter.allow(ctx.sessionId, `${ctx.traceId}|${signalType}|${JSON.stringify(clean)}`, at)) return undefined;
+    const event = {
+      eventId: uuidv7(at),
+      traceId: ctx.traceId,
+      sessionId: ctx.sessionId,
+      signalType,
+      detail: clean,
+      clientTs: at,
+      widgetVersion: WIDGET_VERSION,
+    } as FeedbackEvent;
+    const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
+    this.unconfirmed.set(item.id, item);
+    this.outbox.enqueue(item);
+    this.transport.schedule();
+    return event;
+  }
+
+  /** Events waiting in the outbox, across tabs. */
+  async pending(): Promise<number> {
+    await this.outbox.settled();
+    return this.outbox.count();
+  }
+
+  /** Page hidden: beacon what this page recorded and has not seen confirmed. */
+  beacon(): void {
+    beacon([...this.unconfirmed.values()]);
+  }
+}

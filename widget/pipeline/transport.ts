@@ -1,0 +1,121 @@
+import { backoffDelay, retryAfterMs, type BackoffOptions } from '../../shared/backoff.ts';
+import type { BatchResult } from '../../shared/schema/batch-result.ts';
+import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import { warn } from '../guard.ts';
+import { eventsUrl, nextBatch } from './beacon.ts';
+import type { Outbox, OutboxItem } from './outbox.ts';
+
+export interface TransportOptions {
+  /** Wait after an event before sending, so events of one interaction travel together. */
+  flushDelayMs: number;
+  /** Retry timing after a network error, a 5xx or a 429 (Sentry's: 5 s doubling to 1 h). */
+  backoff: BackoffOptions;
+}
+
+export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: 1_000, backoff: { baseMs: 5_000, maxMs: 3_600_000 } };
+
+const LOCK = 'rag-feedback:flush';
+
+type Outcome = { retry: true; after?: number } | { retry: false; delivered: boolean };
+
+/**
+ * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
+ * time (Web Locks), jittered backoff that honours Retry-After, and a 4xx drops what it names
+ * instead of retrying forever. Delivery is at-least-once; the collector dedupes by event id.
+ */
+export class Transport {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
+  private attempt = 0;
+  private notBefore = 0;
+  private flushing: Promise<void> | undefined;
+  /** Told which events are settled (stored, duplicate, or dropped as bad). */
+  onSettled: (ids: readonly string[]) => void = () => {};
+
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly opts: TransportOptions = DEFAULT_TRANSPORT,
+  ) {}
+
+  /** Flushes after `delayMs`, or later while backing off. */
+  schedule(delayMs = this.opts.flushDelayMs): void {
+    const at = Math.max(Date.now() + delayMs, this.notBefore);
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      void this.flush();
+    }, at - Date.now());
+  }
+
+  /** Back online: forget the backoff and send now. */
+  reconnected(): void {
+    this.attempt = 0;
+    this.notBefore = 0;
+    this.schedule(0);
+  }
+
+  /** Sends everything in the outbox that can be sent now; never rejects. */
+  flush(): Promise<void> {
+    return (this.flushing ??= this.exclusively(() => this.drain())
+      .catch((err) => {
+        warn('flush failed', err);
+        this.schedule(this.opts.backoff.baseMs);
+      })
+      .finally(() => (this.flushing = undefined)));
+  }
+
+  private async exclusively(fn: () => Promise<void>): Promise<void> {
+    if (!navigator.locks) return fn();
+    await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
+      if (lock) return fn();
+      this.schedule(2_000); // another tab is sending (our events too, from the shared outbox); look again soon
+    });
+  }
+
+  private async drain(): Promise<void> {
+    await this.outbox.settled();
+    for (;;) {
+      if (navigator.onLine === false) return; // the `online` event calls reconnected()
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH * 4));
+      if (batch.length === 0) return;
+      const dropped = await this.outbox.dropped();
+      const outcome = await this.send(batch, dropped);
+      if (outcome.retry) {
+        this.attempt++;
+        this.notBefore = Date.now() + Math.max(backoffDelay(this.attempt - 1, this.opts.backoff), outcome.after ?? 0);
+        this.schedule(0);
+        return;
+      }
+      this.attempt = 0;
+      this.notBefore = 0;
+      const ids = batch.map((i) => i.id);
+      await this.outbox.remove(ids);
+      if (outcome.delivered && dropped > 0) await this.outbox.reportedDropped(dropped);
+      this.onSettled(ids);
+    }
+  }
+
+  private async send(batch: OutboxItem[], dropped: number): Promise<Outcome> {
+    const { endpoint, writeKey } = batch[0]!;
+    let res: Response;
+    try {
+      res = await fetch(eventsUrl(endpoint), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
+        body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
+        credentials: 'omit',
+      });
+    } catch (err) {
+      warn('network error, will retry', err);
+      return { retry: true };
+    }
+    if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
+    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
+    for (const r of body.results ?? []) if (r.status === 'rejected') warn(`event dropped: ${r.field}: ${r.reason}`);
+    if (!res.ok && !body.results) warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
+    return { retry: false, delivered: res.ok || body.results !== undefined };
+  }
+}

@@ -1,0 +1,104 @@
+import { css } from 'lit';
+
+/**
+ * Theming: every colour is a custom property with light and dark defaults (AA contrast in both);
+ * `theme="light|dark"` forces one, otherwise the page's `prefers-color-scheme` decides.
+ */
+export const styles = css`
+  :host {
+    --_fg: var(--rf-fg, #1f2328);
+    --_muted: var(--rf-muted, #57606a);
+    --_accent: var(--rf-accent, #0969da);
+    --_accent-fg: var(--rf-accent-fg, #ffffff);
+    --_surface: var(--rf-surface, #ffffff);
+    --_border: var(--rf-border, #6e7781);
+    --_focus: var(--rf-focus, #0969da);
+    display: block;
+    font: inherit;
+    font-size: var(--rf-font-size, 0.875rem);
+    color: var(--_fg);
+  }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      --_fg: var(--rf-fg, #e6edf3);
+      --_muted: var(--rf-muted, #9198a1);
+      --_accent: var(--rf-accent, #1f6feb);
+      --_surface: var(--rf-surface, #161b22);
+      --_border: var(--rf-border, #8b949e);
+      --_focus: var(--rf-focus, #4493f8);
+    }
+  }
+  :host([theme='dark']) {
+    --_fg: var(--rf-fg, #e6edf3);
+    --_muted: var(--rf-muted, #9198a1);
+    --_accent: var(--rf-accent, #1f6feb);
+    --_surface: var(--rf-surface, #161b22);
+    --_border: var(--rf-border, #8b949e);
+    --_focus: var(--rf-focus, #4493f8);
+  }
+  .bar {
+    display: flex;
+    align-items: center;
+    gap: 0.25rem;
+    margin-top: 0.5rem;
+  }
+  .label {
+    color: var(--_muted);
+    margin-inline-end: 0.25rem;
+  }
+  button {
+    font: inherit;
+    color: var(--_fg);
+    background: transparent;
+    border: 1px solid var(--_border);
+    border-radius: var(--rf-radius, 6px);
+    padding: 0.25rem 0.5rem;
+    cursor: pointer;
+    min-height: 2rem;
+  }
+  button.icon {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 2rem;
+    padding: 0;
+  }
+  button[aria-pressed='true'] {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_accent-fg);
+  }
+  button:focus-visible,
+  textarea:focus-visible,
+  input:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  button.link {
+    border: none;
+    color: var(--_accent);
+    text-decoration: underline;
+    padding: 0.25rem;
+  }
+  :host([theme='dark']) button.link,
+  .panel button.link {
+    color: var(--_fg);
+  }
+  .flip {
+    display: inline-flex;
+    transform: rotate(180deg);
+  }
+  svg {
+    width: 1rem;
+    height: 1rem;
+    fill: currentColor;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,30 @@
+import { readJson, writeJson } from './storage.ts';
+
+/** What a browser tab remembers across reloads, in sessionStorage. */
+export const KEY = {
+  session: 'rf:session',
+  vote: (traceId: string) => `rf:vote:${traceId}`,
+  downs: (sessionId: string) => `rf:downs:${sessionId}`,
+  lastQuery: (sessionId: string) => `rf:last:${sessionId}`,
+  seen: (sessionId: string) => `rf:seen:${sessionId}`,
+};
+
+/** A session id per tab, for hosts that do not pass one. */
+export function tabSessionId(): string {
+  let id = readJson<string>('session', KEY.session);
+  if (!id) writeJson('session', KEY.session, (id = crypto.randomUUID()));
+  return id;
+}
+
+export type Vote = 'up' | 'down' | null;
+
+/** One vote state per trace, so a re-rendered answer shows (and flips) the same vote. */
+export const storedVote = (traceId: string): Vote => readJson<Vote>('session', KEY.vote(traceId)) ?? null;
+export const storeVote = (traceId: string, vote: Vote) => writeJson('session', KEY.vote(traceId), vote);
+
+/** Counts this session's thumbs-down, for the "repeated thumbs-down" prompt. */
+export function countThumbsDown(sessionId: string): number {
+  const n = (readJson<number>('session', KEY.downs(sessionId)) ?? 0) + 1;
+  writeJson('session', KEY.downs(sessionId), n);
+  return n;
+}

@@ -1,0 +1,84 @@
+import type { Prompt, WidgetConfig, WidgetConfigInput } from '../shared/schema/config.ts';
+import {
+  DEFAULT_PROMPT_CHOICES,
+  DEFAULT_PROMPT_MAX_PER_DAY,
+  DEFAULT_PROMPT_MAX_PER_SESSION,
+  DEFAULT_WIDGET_THRESHOLDS,
+} from '../shared/schema/config-defaults.ts';
+import { setDebug, warn } from './guard.ts';
+import type { TransportOptions } from './pipeline/transport.ts';
+import type { Strings } from './strings.ts';
+
+/** Page-wide options, set once with `RagFeedback.configure()`; attributes override per element. */
+export interface RagFeedbackOptions {
+  /** The collector's base URL, e.g. `https://feedback.example.com`. */
+  endpoint?: string;
+  /** The project's public write key (`rfw_…`). */
+  writeKey?: string;
+  /** The chat session; without it the widget keeps one per browser tab. */
+  sessionId?: string;
+  /** UI language, e.g. "en" or "zh-CN" (default: the page's `lang`, else the browser's). */
+  locale?: string;
+  /** Overrides of any UI string, per locale or language: `{ en: { thumbsUp: 'Yes!' } }`. */
+  strings?: Record<string, Partial<Strings>>;
+  /** Widget behaviour (prompts, rating mode, thresholds); merged over the project's server config. */
+  config?: WidgetConfigInput;
+  /** Fetch the project's config from `GET /v1/config` (default true). */
+  loadConfig?: boolean;
+  /** CSP nonce for the styles Lit injects where constructable stylesheets are unavailable. */
+  nonce?: string;
+  /** Log warnings to the console (default false: the widget is silent on the host page). */
+  debug?: boolean;
+  /** Name of the IndexedDB outbox (default "rag-feedback"). */
+  outboxName?: string;
+  /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted). */
+  outboxCap?: number;
+  /** Delivery timing. */
+  transport?: Partial<TransportOptions>;
+}
+
+export const options: RagFeedbackOptions = {};
+
+export function configure(next: RagFeedbackOptions): void {
+  Object.assign(options, next);
+  if (next.debug !== undefined) setDebug(next.debug);
+  if (next.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
+}
+
+/** Fills a config given as a plain object with the same defaults the collector applies. */
+export function normalizeConfig(input: WidgetConfigInput = {}, base?: WidgetConfig): WidgetConfig {
+  const prompts = (input.prompts ?? base?.prompts ?? []).map(
+    (p): Prompt => ({
+      choices: DEFAULT_PROMPT_CHOICES,
+      maxPerSession: DEFAULT_PROMPT_MAX_PER_SESSION,
+      maxPerDay: DEFAULT_PROMPT_MAX_PER_DAY,
+      ...p,
+    }),
+  );
+  return {
+    prompts,
+    rating: input.rating ?? base?.rating ?? false,
+    thresholds: { ...DEFAULT_WIDGET_THRESHOLDS, ...base?.thresholds, ...input.thresholds },
+  };
+}
+
+const remote = new Map<string, Promise<WidgetConfig | undefined>>();
+
+/** The project's config: fetched once per endpoint and key, then the page's own config on top. */
+export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetConfig> {
+  const local = options.config;
+  if (options.loadConfig === false || !endpoint || !writeKey) return Promise.resolve(normalizeConfig(local));
+  const key = `${endpoint}|${writeKey}`;
+  if (!remote.has(key)) {
+    remote.set(
+      key,
+      fetch(`${endpoint.replace(/\/+$/, '')}/v1/config`, { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
+        .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : undefined))
+        .catch((err) => {
+          warn('config not loaded; using defaults', err);
+          return undefined;
+        }),
+    );
+  }
+  return remote.get(key)!.then((server) => normalizeConfig(local, server && normalizeConfig(server)));
+}

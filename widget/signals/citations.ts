@@ -1,0 +1,82 @@
+import type { ReactiveController } from 'lit';
+import { safely } from '../guard.ts';
+import type { SignalHost } from './host.ts';
+
+/** A click this close before the page is hidden opened the source (in another tab or app). */
+const OPENED_WITHIN_MS = 3_000;
+/** Shorter previews are scrolling past, not reading. */
+const MIN_PREVIEW_MS = 500;
+
+/**
+ * Citation clicks, and citation dwell: time away on an opened source (from the click's page
+ * hide to the return), or time an in-page preview (`data-preview-for="<chunk id>"`) is visible.
+ */
+export class CitationController implements ReactiveController {
+  private clicked: { chunkId: string; at: number } | undefined;
+  private away: { chunkId: string; since: number } | undefined;
+  private readonly previewsVisible = new Map<Element, number>();
+  private observer: IntersectionObserver | undefined;
+  private unhook: (() => void) | undefined;
+
+  constructor(private readonly host: SignalHost) {
+    host.addController(this);
+  }
+
+  private readonly onClick = safely((e: Event) => {
+    const citation = (e.target as Element | null)?.closest?.<HTMLElement>('[data-chunk-id]');
+    const chunkId = citation?.dataset.chunkId;
+    if (!citation || !chunkId || !this.host.contains(citation)) return;
+    this.host.recordSignal('citation_click', { chunkId });
+    this.clicked = { chunkId, at: Date.now() };
+  });
+
+  private readonly onVisibility = safely(() => {
+    const now = Date.now();
+    if (document.visibilityState === 'hidden') {
+      if (this.clicked && now - this.clicked.at < OPENED_WITHIN_MS) this.away = { chunkId: this.clicked.chunkId, since: now };
+      this.clicked = undefined;
+    } else if (this.away) {
+      this.dwell(this.away.chunkId, now - this.away.since, 'away');
+      this.away = undefined;
+    }
+  });
+
+  private dwell(chunkId: string, ms: number, mode: 'away' | 'preview'): void {
+    this.host.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode });
+    if (ms >= this.host.thresholds.focusedDwellMs) this.host.triggerPrompt('citation_dwell');
+  }
+
+  private previewEnded(el: Element, now: number): void {
+    const since = this.previewsVisible.get(el);
+    this.previewsVisible.delete(el);
+    const chunkId = (el as HTMLElement).dataset.previewFor;
+    if (since !== undefined && chunkId && now - since >= MIN_PREVIEW_MS) this.dwell(chunkId, now - since, 'preview');
+  }
+
+  hostConnected(): void {
+    this.host.addEventListener('click', this.onClick);
+    document.addEventListener('visibilitychange', this.onVisibility);
+    this.observer = new IntersectionObserver(
+      safely((entries: IntersectionObserverEntry[]) => {
+        const now = Date.now();
+        for (const entry of entries) {
+          if (entry.isIntersecting) this.previewsVisible.set(entry.target, now);
+          else this.previewEnded(entry.target, now);
+        }
+      }),
+    );
+    this.host.querySelectorAll('[data-preview-for]').forEach((el) => this.observer!.observe(el));
+    // On page hide, close open preview dwells so the beacon carries them.
+    this.unhook = this.host.onPageHide(() => {
+      const now = Date.now();
+      for (const el of [...this.previewsVisible.keys()]) this.previewEnded(el, now);
+    });
+  }
+
+  hostDisconnected(): void {
+    this.host.removeEventListener('click', this.onClick);
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    this.observer?.disconnect();
+    this.unhook?.();
+  }
+}

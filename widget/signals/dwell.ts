@@ -1,0 +1,73 @@
+import type { ReactiveController } from 'lit';
+import { safely } from '../guard.ts';
+import type { SignalHost } from './host.ts';
+
+/** Shorter visibility is scrolling past. */
+const MIN_DWELL_MS = 1_000;
+
+/**
+ * Answer dwell (time the answer is at least half visible while the page is visible, reported
+ * when the page is hidden or the answer goes away) and bounce (the page hidden within the
+ * bounce window of the answer, with no interaction).
+ */
+export class DwellController implements ReactiveController {
+  private intersecting = false;
+  private since: number | undefined;
+  private total = 0;
+  private bounced = false;
+  private observer: IntersectionObserver | undefined;
+  private unhook: (() => void) | undefined;
+
+  constructor(private readonly host: SignalHost) {
+    host.addController(this);
+  }
+
+  private pause(now: number): void {
+    if (this.since !== undefined) this.total += now - this.since;
+    this.since = undefined;
+  }
+
+  private resume(now: number): void {
+    if (this.intersecting && document.visibilityState === 'visible') this.since ??= now;
+  }
+
+  private report(): void {
+    const now = Date.now();
+    this.pause(now);
+    if (this.total >= MIN_DWELL_MS) this.host.recordSignal('answer_dwell', { ms: Math.round(this.total) }, false);
+    this.total = 0;
+  }
+
+  private readonly onVisibility = safely(() => {
+    if (document.visibilityState === 'visible') this.resume(Date.now());
+  });
+
+  hostConnected(): void {
+    this.observer = new IntersectionObserver(
+      safely((entries: IntersectionObserverEntry[]) => {
+        const now = Date.now();
+        this.intersecting = entries.at(-1)!.isIntersecting;
+        if (this.intersecting) this.resume(now);
+        else this.pause(now);
+      }),
+      { threshold: 0.5 },
+    );
+    this.observer.observe(this.host);
+    document.addEventListener('visibilitychange', this.onVisibility);
+    this.unhook = this.host.onPageHide(() => {
+      const sinceShown = Date.now() - this.host.shownAt;
+      if (!this.bounced && !this.host.interacted && sinceShown <= this.host.thresholds.bounceWindowMs) {
+        this.bounced = true;
+        this.host.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, false);
+      }
+      this.report();
+    });
+  }
+
+  hostDisconnected(): void {
+    this.report();
+    this.observer?.disconnect();
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    this.unhook?.();
+  }
+}

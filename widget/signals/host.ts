@@ -1,0 +1,23 @@
+import type { ReactiveControllerHost } from 'lit';
+import type { WidgetConfig } from '../../shared/schema/config.ts';
+import type { EventDetail } from '../../shared/schema/event.ts';
+import type { PROMPT_TRIGGERS } from '../../shared/schema/config.ts';
+import type { SignalType } from '../../shared/signals.ts';
+
+export type PromptTrigger = (typeof PROMPT_TRIGGERS)[number];
+
+/** What the implicit-signal controllers need from their element. */
+export interface SignalHost extends ReactiveControllerHost, HTMLElement {
+  /** Records an event about this element's trace; `interaction: false` for passive signals. */
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, interaction?: boolean): void;
+  /** Current thresholds (defaults until the project's config arrives). */
+  readonly thresholds: WidgetConfig['thresholds'];
+  /** When the answer was shown (or the `answered-at` attribute). */
+  readonly shownAt: number;
+  /** Whether the user did anything with this answer yet. */
+  readonly interacted: boolean;
+  /** Shows a configured contextual prompt for this trigger, if any and within its caps. */
+  triggerPrompt(trigger: PromptTrigger): void;
+  /** Runs `fn` when the page is hidden, before the beacon leaves. */
+  onPageHide(fn: () => void): () => void;
+}

@@ -1,0 +1,34 @@
+import { querySimilarity } from '../../shared/similarity.ts';
+import { KEY } from '../session.ts';
+import { readJson, writeJson } from '../storage.ts';
+
+export interface Rephrase {
+  /** The earlier trace, which the rephrase signal is about. */
+  firstTraceId: string;
+  similarity: number;
+  gapMs: number;
+}
+
+interface LastQuery {
+  traceId: string;
+  query: string;
+  at: number;
+}
+
+/**
+ * Notes that `traceId` answered `query` at `at`, and says whether it rephrased the session's
+ * previous query within the window. Traces seen before (a reload re-rendering the history) are
+ * ignored, so only a genuinely new question can be a rephrase.
+ */
+export function noteQuery(sessionId: string, traceId: string, query: string, at: number, windowMs: number, threshold: number): Rephrase | undefined {
+  const seen = readJson<string[]>('session', KEY.seen(sessionId)) ?? [];
+  if (seen.includes(traceId)) return undefined;
+  writeJson('session', KEY.seen(sessionId), [...seen.slice(-199), traceId]);
+  const last = readJson<LastQuery>('session', KEY.lastQuery(sessionId));
+  writeJson('session', KEY.lastQuery(sessionId), { traceId, query, at } satisfies LastQuery);
+  if (!last || !query || last.traceId === traceId) return undefined;
+  const gapMs = at - last.at;
+  if (gapMs < 0 || gapMs > windowMs) return undefined;
+  const similarity = querySimilarity(last.query, query);
+  return similarity >= threshold ? { firstTraceId: last.traceId, similarity: Math.round(similarity * 1000) / 1000, gapMs } : undefined;
+}

@@ -1,0 +1,28 @@
+import type { Metric } from 'web-vitals';
+import { safely, warn } from '../guard.ts';
+import { whenIdle } from '../idle.ts';
+
+type Report = (detail: { name: 'INP' | 'LCP' | 'CLS'; value: number; rating: Metric['rating'] }) => void;
+
+let report: Report | undefined;
+
+/**
+ * Web vitals once per page session, as context for the answers on the page: attached to the
+ * trace of the most recently connected widget (a slow page explains a bounce). The library
+ * loads when the page is idle; its observers read buffered entries, so nothing is missed.
+ */
+export function reportVitalsTo(latest: Report): void {
+  const first = report === undefined;
+  report = latest;
+  if (!first) return;
+  whenIdle(() =>
+    void import('web-vitals')
+      .then(({ onCLS, onINP, onLCP }) => {
+        const forward = safely((m: Metric) => report?.({ name: m.name as 'INP' | 'LCP' | 'CLS', value: m.value, rating: m.rating }));
+        onINP(forward);
+        onLCP(forward);
+        onCLS(forward);
+      })
+      .catch(warn),
+  );
+}

@@ -1,0 +1,91 @@
+import { html } from 'lit';
+import type { RagFeedbackElement, Reason } from '../rag-feedback.component.ts';
+import type { Strings } from '../strings.ts';
+
+/** Which part of the popover is open. */
+export type Panel = { kind: 'closed' } | { kind: 'reasons' } | { kind: 'other' } | { kind: 'sources' } | { kind: 'correction' } | { kind: 'thanks' };
+
+const reasons = (s: Strings): [Reason, string][] => [
+  ['not_answered', s.notAnswered],
+  ['incomplete', s.incomplete],
+  ['looks_wrong', s.looksWrong],
+  ['wrong_source', s.wrongSource],
+  ['other', s.other],
+];
+
+const value = (el: RagFeedbackElement, selector: string) => el.renderRoot.querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? '';
+
+/** The attribution popover, the wrong-source list and the correction form. Escape closes it. */
+export function renderPanel(el: RagFeedbackElement, s: Strings, panel: Panel) {
+  const onKeydown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      el.closePanel();
+    }
+  };
+  return html`<div class="panel" part="panel" role="dialog" aria-modal="false" aria-labelledby="rf-panel-title" @keydown=${onKeydown}>
+    ${body(el, s, panel)}
+  </div>`;
+}
+
+function body(el: RagFeedbackElement, s: Strings, panel: Panel) {
+  const close = html`<button part="button" class="link" @click=${() => el.closePanel()}>${s.close}</button>`;
+  switch (panel.kind) {
+    case 'reasons':
+      return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
+        <ul class="options">
+          ${reasons(s).map(
+            ([reason, label], i) => html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => el.chooseReason(reason)}>${label}</button></li>`,
+          )}
+        </ul>
+        <div class="actions">
+          <button part="button" class="link" @click=${() => el.openPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
+          ${close}
+        </div>`;
+    case 'other':
+      return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
+        <label for="rf-other">${s.otherLabel}</label>
+        <textarea id="rf-other" rows="3" maxlength="2000" data-autofocus></textarea>
+        <div class="actions">
+          <button part="button submit" @click=${() => el.chooseReason('other', value(el, '#rf-other'))}>${s.send}</button>
+          ${close}
+        </div>`;
+    case 'sources':
+      return html`<h2 id="rf-panel-title">${s.sourcesTitle}</h2>
+        <ul class="options column">
+          ${el.citations().map(
+            (c, i) => html`<li>
+              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${el.flagged.has(c.chunkId) ? 'true' : 'false'} @click=${() => el.flagWrongSource(c.chunkId)}>
+                ${el.flagged.has(c.chunkId) ? s.sourceFlagged : s.flagSource}: ${c.label}
+              </button>
+            </li>`,
+          )}
+        </ul>
+        <div class="actions">${close}</div>`;
+    case 'correction':
+      return html`<h2 id="rf-panel-title">${s.suggestCorrection}</h2>
+        <form
+          @submit=${(e: Event) => {
+            e.preventDefault();
+            el.submitCorrection(value(el, '#rf-correction'), value(el, '#rf-correction-source'));
+          }}
+        >
+          <label for="rf-correction">${s.correctionLabel}</label>
+          <textarea id="rf-correction" rows="4" maxlength="4000" required data-autofocus></textarea>
+          <label for="rf-correction-source">${s.correctionSourceLabel}</label>
+          <input id="rf-correction-source" maxlength="1000" />
+          <div class="actions">
+            <button part="button submit" type="submit">${s.send}</button>
+            <button part="button" type="button" class="link" @click=${() => el.closePanel()}>${s.cancel}</button>
+          </div>
+        </form>`;
+    case 'thanks':
+      return html`<h2 id="rf-panel-title" data-autofocus tabindex="-1">${s.thanks}</h2>
+        <div class="actions">
+          <button part="button" class="link" @click=${() => el.openPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
+          ${close}
+        </div>`;
+    default:
+      return html``;
+  }
+}
