@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
-/** Three suites: pure logic in Node, the collector inside workerd, the widget in real Chromium. */
+/** Three suites: pure logic in Node, the collector inside workerd, the widget in real Chromium against a real collector. */
 export default defineConfig({
   test: {
     // The JSON report lets CI print a plain "N passed, N failed" closing line.
@@ -28,6 +28,18 @@ export default defineConfig({
           })),
         ],
         test: { name: 'collector', include: ['collector/**/*.test.ts', 'client/**/*.test.ts'], setupFiles: ['./collector/test/setup.ts'] },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['./tests/browser/global-setup.ts'],
+          // One Chromium at a time on a 2-core machine; each file shares one collector.
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
       },
     ],
   },

@@ -1,0 +1,163 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './chromium.ts';
+import { addAnswer, eventually, newTraceId, ofType, openHost, widget } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+describe('explicit feedback', () => {
+  for (const build of ['esm', 'iife'] as const) {
+    it(`renders around the answer (${build} build), labelled, without errors or console output`, async () => {
+      const { page, errors, consoleMessages } = await openHost(browser, { build });
+      const traceId = newTraceId('render');
+      await addAnswer(page, { traceId });
+      const el = widget(page, traceId);
+      await expect(el.getByRole('button', { name: 'Helpful', exact: true }).isVisible()).resolves.toBe(true);
+      await expect(el.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).resolves.toBe('false');
+      await expect(el.locator('p.answer').isVisible()).resolves.toBe(true);
+      expect(errors).toEqual([]);
+      expect(consoleMessages).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('votes, flips and takes back a vote: one live vote, every click kept', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('vote');
+    await addAnswer(page, { traceId });
+    const up = widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true });
+    const down = widget(page, traceId).getByRole('button', { name: 'Not helpful' });
+    await up.click();
+    expect(await up.getAttribute('aria-pressed')).toBe('true');
+    await page.waitForTimeout(900); // past the double-click window
+    await down.click();
+    expect(await down.getAttribute('aria-pressed')).toBe('true');
+    expect(await up.getAttribute('aria-pressed')).toBe('false');
+    const votes = await eventually(traceId, (ev) => {
+      const v = ev.filter((e) => e.signalType.startsWith('thumbs'));
+      expect(v.map((e) => e.signalType)).toEqual(['thumbs_up', 'thumbs_down']);
+      return v;
+    });
+    expect(votes.map((e) => e.superseded)).toEqual([true, false]);
+    await page.waitForTimeout(900);
+    await down.click(); // the same thumb again takes the vote back
+    expect(await down.getAttribute('aria-pressed')).toBe('false');
+    await eventually(traceId, (ev) => expect(ev.filter((e) => e.signalGroup === 'vote' && !e.superseded).map((e) => e.signalType)).toEqual(['vote_cleared']));
+    await page.context().close();
+  });
+
+  it('counts a double click once', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('dbl');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).dblclick();
+    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    await page.waitForTimeout(500);
+    expect(ofType(await eventually(traceId, (ev) => ev), 'thumbs_up')).toHaveLength(1);
+    expect(ofType(await eventually(traceId, (ev) => ev), 'vote_cleared')).toHaveLength(0);
+    await page.context().close();
+  });
+
+  it('opens the reasons popover after a thumbs-down, usable by keyboard; Escape returns focus', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('kbd');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = el.getByRole('dialog', { name: 'What went wrong?' });
+    await dialog.waitFor();
+    const focused = () => page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.textContent?.trim(), traceId);
+    expect(await focused()).toBe("Didn't answer my question"); 
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' }); 
+    expect(await focused()).toBe('');
+    expect(await page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.getAttribute('aria-label'), traceId)).toBe('Not helpful');
+
+    // Again, and this time choose "Incomplete" with Tab and Enter.
+    await page.waitForTimeout(900);
+    await page.keyboard.press('Enter'); // clears the vote
+    await page.waitForTimeout(900);
+    await page.keyboard.press('Enter'); // thumbs down again
+    await dialog.waitFor(); 
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await eventually(traceId, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'incomplete' }]));
+    
+    await page.context().close();
+    
+  });
+
+  it('sends a correction, redacted, and announces it with rf-submit', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('corr');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    const submitted = page.evaluate(
+      () => new Promise((resolve) => document.addEventListener('rf-submit', (e) => resolve((e as CustomEvent).detail.kind), { once: true })),
+    );
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    await el.getByLabel('What should the answer say?').fill('Opened items: 30 days. Ask jane.doe@example.com or call 138 1234 5678.');
+    await el.getByLabel('Where can we find it? (optional)').fill('Returns policy v4, section 2');
+    await el.getByRole('button', { name: 'Send' }).click();
+    expect(await submitted).toBe('correction');
+    await el.getByText('Thank you, your feedback was sent.').waitFor();
+    await eventually(traceId, (ev) =>
+      expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' }]),
+    );
+    await page.context().close();
+  });
+
+  it('flags a wrong source per citation, and records "something else" with its text', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('src');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Wrong source' }).click();
+    await el.getByRole('button', { name: /Flag as wrong source: \[2\] Shipping guide/ }).click();
+    await el.getByRole('button', { name: /Flagged: \[2\] Shipping guide/ }).waitFor();
+    await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'wrong_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-2' }]);
+      expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'wrong_source' }]);
+    });
+
+    const other = newTraceId('other');
+    await addAnswer(page, { traceId: other });
+    const el2 = widget(page, other);
+    await el2.getByRole('button', { name: 'Not helpful' }).click();
+    await el2.getByRole('button', { name: 'Something else' }).click();
+    await el2.getByLabel('Tell us more').fill('Too long, and the tone was off');
+    await el2.getByRole('button', { name: 'Send' }).click();
+    await eventually(other, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'other', text: 'Too long, and the tone was off' }]));
+    await page.context().close();
+  });
+
+  it('offers a 1-5 rating in rating mode; two stars or fewer asks why', async () => {
+    const { page } = await openHost(browser, { options: { config: { rating: true }, loadConfig: false } });
+    const traceId = newTraceId('rate');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: '2 of 5 stars' }).click();
+    await el.getByRole('dialog', { name: 'What went wrong?' }).waitFor();
+    await eventually(traceId, (ev) => expect(ofType(ev, 'rating').map((e) => [e.detail.stars, e.signalValue])).toEqual([[2, -0.5]]));
+    await page.context().close();
+  });
+
+  it('speaks Simplified Chinese when the page or the element asks for it', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('zh');
+    await addAnswer(page, { traceId, attrs: { locale: 'zh-CN' } });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: '没有帮助' }).click();
+    await el.getByRole('dialog', { name: '哪里有问题？' }).waitFor();
+    expect(await el.getByRole('button', { name: '引用来源有问题' }).isVisible()).toBe(true);
+    await page.context().close();
+  });
+});

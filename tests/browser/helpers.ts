@@ -1,0 +1,96 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+export const collector = () => inject('collector');
+export const site = () => inject('site');
+export const keys = () => inject('keys');
+
+/** Fast delivery for tests: the defaults wait a second and back off from 5 s. */
+export const FAST = { transport: { flushDelayMs: 50, backoff: { baseMs: 200, maxMs: 2_000 } } };
+
+export interface HostOptions {
+  build?: 'esm' | 'iife';
+  /** Options for RagFeedback.configure, merged over FAST. */
+  options?: Record<string, unknown>;
+  context?: BrowserContext;
+}
+
+let traces = 0;
+/** A trace id no other test uses. */
+export const newTraceId = (label = 't') => `${label}-${Date.now().toString(36)}-${(traces++).toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** Opens the test host page in a fresh context (its own IndexedDB and storage) unless one is given. */
+export async function openHost(browser: Browser, { build = 'esm', options = {}, context }: HostOptions = {}) {
+  const ctx = context ?? (await browser.newContext());
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(8_000);
+  const errors: string[] = [];
+  const consoleMessages: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
+  await gotoHost(page, build, options);
+  return { context: ctx, page, errors, consoleMessages };
+}
+
+export async function gotoHost(page: Page, build: 'esm' | 'iife' = 'esm', options: Record<string, unknown> = {}) {
+  const params = new URLSearchParams({ build, endpoint: collector(), key: keys().write, options: JSON.stringify({ ...FAST, ...options }) });
+  await page.goto(`${site()}/tests/browser/pages/host.html?${params}`);
+  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+}
+
+export interface AnswerOptions {
+  traceId: string;
+  query?: string;
+  sessionId?: string;
+  html?: string;
+  attrs?: Record<string, string>;
+}
+
+export const addAnswer = (page: Page, answer: AnswerOptions) =>
+  page.evaluate((a) => (window as unknown as { addAnswer: (a: unknown) => Promise<boolean> }).addAnswer(a), answer);
+
+/** The widget for a trace, for clicks inside its shadow root (Playwright pierces open shadow roots). */
+export const widget = (page: Page, traceId: string) => page.locator(`rag-feedback[trace-id="${traceId}"]`);
+
+export interface StoredEvent {
+  eventId: string;
+  traceId: string;
+  sessionId: string;
+  signalType: string;
+  signalValue: number | null;
+  signalGroup: string | null;
+  superseded: boolean;
+  detail: Record<string, unknown>;
+}
+
+/** Every event the collector stored for a trace (through the admin API). */
+export async function storedEvents(traceId: string): Promise<StoredEvent[]> {
+  const res = await fetch(`${collector()}/v1/traces/${encodeURIComponent(traceId)}`, { headers: { authorization: `Bearer ${keys().admin}` } });
+  if (res.status === 404) return [];
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { events: StoredEvent[] }).events;
+}
+
+/** Polls the collector until `check` passes on the trace's stored events (or times out with its last failure). */
+export async function eventually<T>(traceId: string, check: (events: StoredEvent[]) => T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await storedEvents(traceId);
+    try {
+      return check(events);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export const ofType = (events: StoredEvent[], type: string) => events.filter((e) => e.signalType === type);
+
+/** Makes the page report itself hidden (or visible again), as switching tabs does. */
+export const setVisibility = (page: Page, state: 'hidden' | 'visible') =>
+  page.evaluate((s) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => s === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);

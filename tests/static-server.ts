@@ -1,0 +1,35 @@
+/**
+ * Serves the built widget and the test pages on 127.0.0.1, the way a host site would: a real
+ * origin, so IndexedDB, Web Locks, CORS and CSP all behave as in production.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { ROOT } from '../scripts/wrangler.ts';
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json' };
+/** Only these folders are served. */
+const ALLOWED = ['dist/widget/', 'tests/browser/pages/', 'node_modules/axe-core/'];
+
+export interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function startStaticServer(port: number, headersFor: (path: string) => Record<string, string> = () => ({})): Promise<StaticServer> {
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '');
+    const file = join(ROOT, path);
+    if (!ALLOWED.some((dir) => path.startsWith(dir)) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...headersFor(path) });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) }),
+    ),
+  );
+}
