@@ -25,6 +25,9 @@ type LazyUi = typeof import('./ui/lazy.ts');
 let lazyUi: LazyUi | undefined;
 let lazyUiLoading: Promise<LazyUi> | undefined;
 
+/** Rephrase checks of all answers on the page, one after another. */
+let rephraseChecks: Promise<void> = Promise.resolve();
+
 /** The popover, correction form and prompts: fetched when idle, or at once when first needed. */
 function loadLazyUi(): Promise<LazyUi> {
   return (lazyUiLoading ??= import('./ui/lazy.ts').then((m) => (lazyUi = m)));
@@ -201,7 +204,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     safely(() => super.performUpdate())();
   }
 
-  private async start(): Promise<void> {
+  private start(): void {
     if (this.started || !this.traceId) return;
     this.started = true;
     this.connectedAt = Date.now();
@@ -209,20 +212,24 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     whenIdle(() => void loadLazyUi().catch(warn));
     reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, false));
     const ctx = this.context;
-    this.config = await loadConfig(ctx.endpoint, ctx.writeKey);
-    const t = this.config.thresholds;
+    const config = loadConfig(ctx.endpoint, ctx.writeKey).then((c) => (this.config = c));
+    // Queued now, in the order answers appear, so each query is compared with the one before it.
+    rephraseChecks = rephraseChecks.then(() => this.checkRephrase(ctx, config)).catch(warn);
+  }
+
+  private async checkRephrase(ctx: RecordContext, config: Promise<WidgetConfig>): Promise<void> {
+    const { rephraseWindowMs, rephraseSimilarity } = (await config).thresholds;
     if (!this.query) return;
     const { noteQuery } = await import('./signals/rephrase.ts');
-    const rephrase = noteQuery(ctx.sessionId, this.traceId, this.query, this.shownAt, t.rephraseWindowMs, t.rephraseSimilarity);
-    if (rephrase) {
-      // The signal belongs to the FIRST answer: it is the one that did not work.
-      this.recordFor({ ...ctx, traceId: rephrase.firstTraceId }, 'rephrase_within_session', {
-        nextTraceId: this.traceId,
-        similarity: rephrase.similarity,
-        gapMs: rephrase.gapMs,
-      });
-      this.triggerPrompt('rephrase');
-    }
+    const rephrase = noteQuery(ctx.sessionId, this.traceId, this.query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
+    if (!rephrase) return;
+    // The signal belongs to the FIRST answer: it is the one that did not work.
+    this.recordFor({ ...ctx, traceId: rephrase.firstTraceId }, 'rephrase_within_session', {
+      nextTraceId: this.traceId,
+      similarity: rephrase.similarity,
+      gapMs: rephrase.gapMs,
+    });
+    this.triggerPrompt('rephrase');
   }
 
   protected override updated(changed: PropertyValues<this>): void {

@@ -47,7 +47,7 @@ export const WidgetConfigSchema = v.object({
       rephraseWindowMs: v.optional(durationMs(), D.rephraseWindowMs),
       /** Hiding the page within this time with no interaction is a bounce. */
       bounceWindowMs: v.optional(durationMs(), D.bounceWindowMs),
-      /** Citation dwell that counts as focused reading. */
+      /** Citation dwell that shows the citation_dwell prompt (the signal's value uses FOCUSED_DWELL_MS). */
       focusedDwellMs: v.optional(durationMs(), D.focusedDwellMs),
       /** Characters that make a copy "large". */
       largeCopyChars: v.optional(count(1_000_000), D.largeCopyChars),

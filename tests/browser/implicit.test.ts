@@ -1,0 +1,231 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './chromium.ts';
+import { addAnswer, collector, eventually, keys, newTraceId, ofType, openHost, setVisibility, site, widget } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+/** Selects the text of `selector` inside the answer and copies it, as a user would with Ctrl+C. */
+async function copyText(page: Page, traceId: string, selector: string) {
+  await page.evaluate(
+    ({ traceId, selector }) => {
+      const target = document.querySelector(`rag-feedback[trace-id="${traceId}"] ${selector}`)!;
+      const range = document.createRange();
+      range.selectNodeContents(target);
+      const sel = getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+    },
+    { traceId, selector },
+  );
+  await page.keyboard.press('Control+C');
+}
+
+const fastThresholds = { focusedDwellMs: 400, bounceWindowMs: 5_000, largeCopyChars: 20 };
+
+describe('implicit signals, each tied to its trace', () => {
+  it('tells a copy of the answer from a copy of a cited source, with its length', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('copy');
+    await addAnswer(page, { traceId });
+    await copyText(page, traceId, 'p.answer');
+    await copyText(page, traceId, 'a[data-chunk-id="chunk-2"]');
+    await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'copy_answer').map((e) => e.detail)).toEqual([{ chars: 'Opened items can be returned within 14 days of delivery.'.length }]);
+      expect(ofType(ev, 'copy_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-2', chars: '[2] Shipping guide'.length }]);
+    });
+    await page.context().close();
+  });
+
+  it('records citation clicks, and the time away on an opened source', async () => {
+    const { page } = await openHost(browser, { options: { config: { thresholds: fastThresholds } } });
+    const traceId = newTraceId('cite');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).locator('a[data-chunk-id="chunk-1"]').click();
+    await setVisibility(page, 'hidden'); // the source opened in another tab
+    await page.waitForTimeout(600);
+    await setVisibility(page, 'visible');
+    await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'citation_click').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-1' }]);
+      const [dwell] = ofType(ev, 'citation_dwell');
+      expect(dwell?.detail).toMatchObject({ chunkId: 'chunk-1', mode: 'away' });
+      expect(dwell!.detail.ms as number).toBeGreaterThanOrEqual(550);
+      // The value is the collector's (focused from 15 s); the page's 400 ms threshold only drives prompts.
+      expect(dwell!.signalValue).toBe(0);
+    });
+    await page.context().close();
+  });
+
+  it('records how long an in-page source preview is visible', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('preview');
+    const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
+      <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
+    await addAnswer(page, { traceId, html });
+    await page.locator('#preview').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(800);
+    await page.evaluate(() => scrollTo(0, 0));
+    await eventually(traceId, (ev) => {
+      const [dwell] = ofType(ev, 'citation_dwell');
+      expect(dwell?.detail).toMatchObject({ chunkId: 'chunk-7', mode: 'preview' });
+      expect(dwell!.detail.ms as number).toBeGreaterThanOrEqual(700);
+    });
+    await page.context().close();
+  });
+
+  it('reports answer dwell when the page is hidden', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('dwell');
+    await addAnswer(page, { traceId });
+    await page.waitForTimeout(1_300);
+    await setVisibility(page, 'hidden');
+    await eventually(traceId, (ev) => {
+      const [dwell] = ofType(ev, 'answer_dwell');
+      expect(dwell!.detail.ms as number).toBeGreaterThanOrEqual(1_200);
+      expect(dwell!.signalValue).toBeNull();
+    });
+    await page.context().close();
+  });
+
+  it('marks the FIRST trace when the next query in the session rephrases it, and not an unrelated one', async () => {
+    const { page } = await openHost(browser);
+    const first = newTraceId('q1');
+    const second = newTraceId('q2');
+    const third = newTraceId('q3');
+    await addAnswer(page, { traceId: first, query: 'What is the refund window for opened items?' });
+    await addAnswer(page, { traceId: second, query: 'refund window for opened items' });
+    await addAnswer(page, { traceId: third, query: 'Which carriers do you ship with?' });
+    const [event] = await eventually(first, (ev) => {
+      const r = ofType(ev, 'rephrase_within_session');
+      expect(r).toHaveLength(1);
+      return r;
+    });
+    expect(event!.detail).toMatchObject({ nextTraceId: second });
+    expect(event!.signalValue).toBe(-0.6);
+    await page.evaluate(() => (window as any).RagFeedback.flush());
+    expect(ofType(await eventually(second, (ev) => ev), 'rephrase_within_session')).toEqual([]);
+    await page.context().close();
+  });
+
+  it('records a regenerate reported by the chat UI, with the time since the answer', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('regen');
+    await addAnswer(page, { traceId });
+    await page.waitForTimeout(300);
+    await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportRegenerate(), traceId);
+    await eventually(traceId, (ev) => {
+      const [r] = ofType(ev, 'regenerate');
+      expect(r!.detail.gapMs as number).toBeGreaterThanOrEqual(250);
+      expect(r!.signalValue).toBe(-0.7);
+    });
+    await page.context().close();
+  });
+
+  it('records a bounce when the page is closed soon after the answer with no interaction (sent by beacon)', async () => {
+    const { page } = await openHost(browser, { options: { config: { thresholds: fastThresholds } } });
+    const traceId = newTraceId('bounce');
+    const kept = newTraceId('kept');
+    await addAnswer(page, { traceId });
+    await addAnswer(page, { traceId: kept });
+    await widget(page, kept).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await page.waitForTimeout(200);
+    await page.goto(`${site()}/tests/browser/pages/host.html`); // leaves the page: pagehide
+    await eventually(traceId, (ev) => expect(ofType(ev, 'bounce')).toHaveLength(1));
+    expect(ofType(await eventually(kept, (ev) => ev), 'bounce')).toEqual([]); // interacted: no bounce
+    await page.context().close();
+  });
+
+  it('reports web vitals as context for the page', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('vitals');
+    await addAnswer(page, { traceId });
+    await page.waitForTimeout(300);
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click(); // an interaction finalises LCP and gives INP
+    await page.waitForTimeout(300);
+    await setVisibility(page, 'hidden');
+    await eventually(traceId, (ev) => {
+      const vitals = ofType(ev, 'web_vitals').map((e) => e.detail.name);
+      expect(vitals).toEqual(expect.arrayContaining(['LCP', 'CLS']));
+      for (const v of ofType(ev, 'web_vitals')) expect(v.signalValue).toBeNull();
+    });
+    await page.context().close();
+  });
+});
+
+describe('contextual prompts', () => {
+  const prompts = [
+    { id: 'trouble', trigger: 'rephrase', text: { en: 'Having trouble finding an answer?', 'zh-CN': '是否遇到了困难？' }, maxPerSession: 1, maxPerDay: 5 },
+    { id: 'helpful', trigger: 'large_copy', text: 'Was this helpful?', maxPerSession: 5, maxPerDay: 1 },
+    { id: 'downs', trigger: 'repeated_thumbs_down', text: 'Tell us what you were looking for?', maxPerSession: 1 },
+  ];
+
+  it('shows a prompt after a rephrase, records showing and answering, and caps it per session', async () => {
+    const { page } = await openHost(browser, { options: { config: { prompts } } });
+    const [a, b, c] = [newTraceId('pa'), newTraceId('pb'), newTraceId('pc')];
+    await addAnswer(page, { traceId: a, query: 'how long do I have to return an opened item' });
+    await addAnswer(page, { traceId: b, query: 'How long can I return opened items?' });
+    const prompt = widget(page, b).getByRole('group', { name: 'Having trouble finding an answer?' });
+    await prompt.waitFor();
+    await prompt.getByRole('button', { name: 'No' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await eventually(b, (ev) => {
+      expect(ofType(ev, 'prompt_shown').map((e) => e.detail)).toEqual([{ promptId: 'trouble', trigger: 'rephrase' }]);
+      expect(ofType(ev, 'prompt_answered').map((e) => [e.detail, e.signalValue])).toEqual([[{ promptId: 'trouble', answer: 'no' }, -0.5]]);
+    });
+    // A second rephrase in the same session: the cap (1 per session) holds.
+    await addAnswer(page, { traceId: c, query: 'return opened item how long' });
+    await eventually(b, (ev) => expect(ofType(ev, 'rephrase_within_session')).toHaveLength(1));
+    await page.waitForTimeout(300);
+    expect(await widget(page, c).getByRole('group', { name: 'Having trouble finding an answer?' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows "was this helpful?" after a large copy at most once a day, across sessions', async () => {
+    const { page, context } = await openHost(browser, { options: { config: { prompts, thresholds: fastThresholds } } });
+    const a = newTraceId('copy1');
+    await addAnswer(page, { traceId: a, sessionId: 'day-1' });
+    await copyText(page, a, 'p.answer');
+    await widget(page, a).getByRole('group', { name: 'Was this helpful?' }).waitFor();
+    const b = newTraceId('copy2');
+    await addAnswer(page, { traceId: b, sessionId: 'day-2' });
+    await copyText(page, b, 'p.answer');
+    await eventually(b, (ev) => expect(ofType(ev, 'copy_answer')).toHaveLength(1));
+    expect(await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('asks after repeated thumbs-down in one session', async () => {
+    const { page } = await openHost(browser, { options: { config: { prompts } } });
+    const [a, b] = [newTraceId('d1'), newTraceId('d2')];
+    await addAnswer(page, { traceId: a });
+    await addAnswer(page, { traceId: b });
+    await widget(page, a).getByRole('button', { name: 'Not helpful' }).click();
+    expect(await widget(page, a).getByRole('group', { name: 'Tell us what you were looking for?' }).count()).toBe(0);
+    await widget(page, b).getByRole('button', { name: 'Not helpful' }).click();
+    await widget(page, b).getByRole('group', { name: 'Tell us what you were looking for?' }).waitFor();
+    await page.context().close();
+  });
+
+  it('takes prompts from the project config served by the collector', async () => {
+    const put = await fetch(`${collector()}/v1/config`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${keys().admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompts: [{ id: 'server-prompt', trigger: 'repeated_thumbs_down', text: 'From the server?' }], thresholds: { repeatedThumbsDown: 1 } }),
+    });
+    expect(put.status).toBe(200);
+    try {
+      const { page } = await openHost(browser);
+      const traceId = newTraceId('srv');
+      await addAnswer(page, { traceId });
+      await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+      await widget(page, traceId).getByRole('group', { name: 'From the server?' }).waitFor();
+      await page.context().close();
+    } finally {
+      await fetch(`${collector()}/v1/config`, { method: 'PUT', headers: { authorization: `Bearer ${keys().admin}`, 'content-type': 'application/json' }, body: '{}' });
+    }
+  });
+});
