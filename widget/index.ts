@@ -1,4 +1,5 @@
 import { RagFeedbackElement } from './rag-feedback.component.ts';
+import { whenIdle } from './idle.ts';
 import { pipeline } from './pipeline/index.ts';
 import { configure, type RagFeedbackOptions } from './settings.ts';
 
@@ -25,3 +26,5 @@ export const RagFeedback = {
 };
 
 if (!customElements.get('rag-feedback')) customElements.define('rag-feedback', RagFeedbackElement);
+// Events left by earlier visits go out even before this page shows an answer.
+whenIdle(() => void pipeline());

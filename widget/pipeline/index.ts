@@ -7,6 +7,14 @@ import type { RecordContext, Recorder } from './recorder.ts';
 
 export type { RecordContext } from './recorder.ts';
 
+type RecorderModule = typeof import('./recorder.ts');
+const importRecorder = () => import('./recorder.ts');
+/**
+ * Fetched as soon as the widget runs (not at first use): a page that goes offline before anyone
+ * clicks must still have the code that writes to IndexedDB.
+ */
+let recorderModule: Promise<RecorderModule> = importRecorder();
+
 /**
  * The page's one pipeline, as the first load sees it: a queue in front of the recorder, which
  * (with the outbox, transport and redaction) loads when the page is idle or at the first event.
@@ -21,11 +29,18 @@ class Pipeline {
     addEventListener('pagehide', safely(() => this.hidden()));
     document.addEventListener('visibilitychange', safely(() => document.visibilityState === 'hidden' && this.hidden()));
     whenIdle(() => void this.load().catch(warn));
+    addEventListener('online', () => void this.load().catch(warn));
   }
 
   load(): Promise<Recorder> {
-    return (this.loading ??= import('./recorder.ts').then(
+    return (this.loading ??= recorderModule.then(
       ({ Recorder }) => (this.recorder = new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport })),
+      (err: unknown) => {
+        // The chunk could not be fetched (offline since the page loaded): try again next time.
+        recorderModule = importRecorder();
+        this.loading = undefined;
+        throw err;
+      },
     ));
   }
 

@@ -1,0 +1,208 @@
+import type { Browser, Page, Request, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './chromium.ts';
+import { addAnswer, collector, eventually, gotoHost, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+const pending = (page: Page) => page.evaluate(() => (window as any).RagFeedback.pending() as Promise<number>);
+const flush = (page: Page) => page.evaluate(() => (window as any).RagFeedback.flush());
+const vote = (page: Page, traceId: string, name = 'Helpful') => widget(page, traceId).getByRole('button', { name, exact: true }).click();
+
+/** The raw outbox in IndexedDB, as stored. */
+const outbox = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<any[]>((resolve, reject) => {
+        const open = indexedDB.open('rag-feedback');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('outbox').objectStore('outbox').getAll();
+          req.onsuccess = () => resolve(req.result);
+        };
+      }),
+  );
+
+const isEventsPost = (r: Request) => r.url() === `${collector()}/v1/events` && r.method() === 'POST';
+const cors = { 'access-control-allow-origin': '', 'access-control-expose-headers': 'Retry-After' };
+const corsHeaders = () => ({ ...cors, 'access-control-allow-origin': site(), 'content-type': 'application/json' });
+
+describe('the outbox and delivery', () => {
+  it('redacts before anything is stored: the IndexedDB outbox holds no PII', async () => {
+    const { page, context } = await openHost(browser);
+    await context.setOffline(true);
+    const traceId = newTraceId('pii');
+    await addAnswer(page, { traceId });
+    await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).submitCorrection('Mail me at ann@corp.example or 4111 1111 1111 1111'), traceId);
+    await expect.poll(async () => (await outbox(page)).filter((i) => i.event.signalType === 'correction').length).toBe(1);
+    const item = (await outbox(page)).find((i) => i.event.signalType === 'correction');
+    expect(item.event.detail).toEqual({ text: 'Mail me at [EMAIL] or [CARD]' });
+    expect(JSON.stringify(await outbox(page))).not.toContain('ann@corp');
+    await context.close();
+  });
+
+  it('keeps events recorded offline across a closed tab and delivers them exactly once on the next visit', async () => {
+    const { page, context } = await openHost(browser);
+    const traceId = newTraceId('offline');
+    await addAnswer(page, { traceId });
+    await context.setOffline(true);
+    await vote(page, traceId);
+    await page.evaluate((id) => {
+      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`) as any;
+      el.reportRegenerate();
+      el.reportCopy(120);
+    }, traceId);
+    await expect.poll(() => pending(page)).toBeGreaterThanOrEqual(3);
+    // The tab is closed while offline: its page-hide beacon cannot leave.
+    await page.goto('about:blank');
+    await page.close();
+    expect(await eventually(traceId, (ev) => ev)).toEqual([]);
+
+    await context.setOffline(false);
+    const next = await context.newPage();
+    await gotoHost(next); // the next visit; no answer needs to be on it
+    const events = await eventually(traceId, (ev) => {
+      expect(ev.map((e) => e.signalType).filter((t) => t !== 'web_vitals').sort()).toEqual(['copy_answer', 'regenerate', 'thumbs_up']);
+      return ev;
+    });
+    await expect.poll(() => pending(next)).toBe(0);
+    expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+    await context.close();
+  });
+
+  it('survives a reload while the collector is unreachable, then delivers on `online` exactly once', async () => {
+    const { page, context } = await openHost(browser);
+    const traceId = newTraceId('reload');
+    await addAnswer(page, { traceId });
+    await context.route(`${collector()}/**`, (route) => route.abort('internetdisconnected'));
+    await vote(page, traceId, 'Not helpful');
+    await widget(page, traceId).getByRole('button', { name: 'Incomplete' }).click();
+    await expect.poll(() => pending(page)).toBeGreaterThanOrEqual(2);
+    await page.reload();
+    await page.waitForFunction(() => (window as any).ready === true);
+    const waiting = await outbox(page);
+    expect(waiting.filter((i) => i.event.traceId === traceId && i.event.signalType !== 'web_vitals').map((i) => i.event.signalType).sort()).toEqual(['attribution', 'thumbs_down']);
+    expect(await eventually(traceId, (ev) => ev)).toEqual([]);
+    await context.unroute(`${collector()}/**`);
+    await context.setOffline(true);
+    await page.waitForTimeout(200);
+    await context.setOffline(false); // fires `online`: delivery starts without waiting for the backoff
+    const events = await eventually(traceId, (ev) => {
+      expect(ev.map((e) => e.signalType).filter((t) => t !== 'web_vitals').sort()).toEqual(['attribution', 'thumbs_down']);
+      return ev;
+    }, 5_000);
+    expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+    await context.close();
+  });
+
+  it('retries after a 500, and after a 429 waits as long as Retry-After says', async () => {
+    const { page, context } = await openHost(browser);
+    const traceId = newTraceId('retry');
+    await addAnswer(page, { traceId });
+    const posts: { at: number; status: number }[] = [];
+    let answered = 0;
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const n = answered++;
+      const at = Date.now();
+      if (n === 0) {
+        posts.push({ at, status: 500 });
+        return route.fulfill({ status: 500, headers: corsHeaders(), body: '{"error":{"code":"internal","message":"boom"}}' });
+      }
+      if (n === 1) {
+        posts.push({ at, status: 429 });
+        return route.fulfill({ status: 429, headers: { ...corsHeaders(), 'retry-after': '2' }, body: '{"error":{"code":"rate_limited","message":"slow down","field":"session"}}' });
+      }
+      posts.push({ at, status: 200 });
+      return route.continue();
+    });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);
+    expect(posts.map((p) => p.status)).toEqual([500, 429, 200]);
+    expect(posts[2]!.at - posts[1]!.at).toBeGreaterThanOrEqual(1_900);
+    await context.close();
+  });
+
+  it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
+    const { page, context } = await openHost(browser);
+    const traceId = newTraceId('bad');
+    await addAnswer(page, { traceId });
+    let posts = 0;
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts++;
+      const events = JSON.parse(route.request().postData()!).events;
+      const results = events.map((e: any, index: number) => ({ index, id: e.eventId, status: 'rejected', field: `events[${index}].detail`, reason: 'bad' }));
+      return route.fulfill({ status: 400, headers: corsHeaders(), body: JSON.stringify({ error: { code: 'invalid_event', message: 'bad', field: 'events[0].detail' }, accepted: 0, duplicate: 0, rejected: events.length, results }) });
+    });
+    await vote(page, traceId);
+    await expect.poll(() => posts).toBe(1);
+    await expect.poll(() => pending(page)).toBe(0);
+    await flush(page);
+    await page.waitForTimeout(500);
+    expect(posts).toBe(1);
+    await context.close();
+  });
+
+  it('caps the outbox, dropping the oldest first, and reports the drop count to the collector', async () => {
+    const { page, context } = await openHost(browser, { options: { outboxCap: 3 } });
+    const traceId = newTraceId('cap');
+    await addAnswer(page, { traceId });
+    await context.setOffline(true);
+    for (let i = 0; i < 5; i++) await page.evaluate(([id, n]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(n), [traceId, 10 + i] as const);
+    await expect.poll(() => pending(page)).toBe(3);
+    const bodies: any[] = [];
+    page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
+    await context.setOffline(false);
+    const events = await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'copy_answer')).toHaveLength(3);
+      return ev;
+    });
+    expect(ofType(events, 'copy_answer').map((e) => e.detail.chars).sort()).toEqual([12, 13, 14]); // the two oldest went
+    expect(bodies.find((b) => b.dropped)?.dropped).toBe(2);
+    await context.close();
+  });
+
+  it('delivers from two tabs of one origin, every event exactly once, one tab sending at a time', async () => {
+    const context = await browser.newContext();
+    const { page: a } = await openHost(browser, { context });
+    const { page: b } = await openHost(browser, { context });
+    const traceIds = [newTraceId('tabA'), newTraceId('tabB')];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        const res = await route.fetch();
+        await new Promise((r) => setTimeout(r, 100)); // a slow collector, so overlapping sends would show
+        await route.fulfill({ response: res });
+      } finally {
+        inFlight--;
+      }
+    });
+    await context.setOffline(true);
+    await addAnswer(a, { traceId: traceIds[0]! });
+    await addAnswer(b, { traceId: traceIds[1]! });
+    for (let i = 0; i < 6; i++) {
+      for (const [page, id] of [[a, traceIds[0]!], [b, traceIds[1]!]] as const) {
+        await page.evaluate(([id, n]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(n), [id, i + 1] as const);
+      }
+    }
+    await expect.poll(() => pending(a)).toBeGreaterThanOrEqual(12);
+    await context.setOffline(false); // both tabs hear `online`
+    for (const id of traceIds) {
+      const events = await eventually(id, (ev) => {
+        expect(ofType(ev, 'copy_answer')).toHaveLength(6);
+        return ev;
+      });
+      expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+    }
+    expect(maxInFlight).toBe(1);
+    await context.close();
+  });
+});
