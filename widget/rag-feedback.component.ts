@@ -57,6 +57,7 @@ function loadLazyUi(): Promise<LazyUi> {
  * @cssprop --rf-muted - Secondary text colour.
  * @cssprop --rf-accent - Colour of pressed buttons and links.
  * @cssprop --rf-accent-fg - Text on the accent colour.
+ * @cssprop --rf-link - Colour of link-style buttons.
  * @cssprop --rf-surface - Background of the popover and prompts.
  * @cssprop --rf-border - Borders of buttons and fields.
  * @cssprop --rf-focus - Focus ring.

@@ -10,6 +10,7 @@ export const styles = css`
     --_muted: var(--rf-muted, #57606a);
     --_accent: var(--rf-accent, #0969da);
     --_accent-fg: var(--rf-accent-fg, #ffffff);
+    --_link: var(--rf-link, #0969da);
     --_surface: var(--rf-surface, #ffffff);
     --_border: var(--rf-border, #6e7781);
     --_focus: var(--rf-focus, #0969da);
@@ -23,6 +24,7 @@ export const styles = css`
       --_fg: var(--rf-fg, #e6edf3);
       --_muted: var(--rf-muted, #9198a1);
       --_accent: var(--rf-accent, #1f6feb);
+      --_link: var(--rf-link, #4493f8);
       --_surface: var(--rf-surface, #161b22);
       --_border: var(--rf-border, #8b949e);
       --_focus: var(--rf-focus, #4493f8);
@@ -32,6 +34,7 @@ export const styles = css`
     --_fg: var(--rf-fg, #e6edf3);
     --_muted: var(--rf-muted, #9198a1);
     --_accent: var(--rf-accent, #1f6feb);
+    --_link: var(--rf-link, #4493f8);
     --_surface: var(--rf-surface, #161b22);
     --_border: var(--rf-border, #8b949e);
     --_focus: var(--rf-focus, #4493f8);
@@ -76,13 +79,9 @@ export const styles = css`
   }
   button.link {
     border: none;
-    color: var(--_accent);
+    color: var(--_link);
     text-decoration: underline;
     padding: 0.25rem;
-  }
-  :host([theme='dark']) button.link,
-  .panel button.link {
-    color: var(--_fg);
   }
   .flip {
     display: inline-flex;

@@ -5,6 +5,7 @@ import {
   DEFAULT_PROMPT_MAX_PER_SESSION,
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
+import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
 import type { TransportOptions } from './pipeline/transport.ts';
 import type { Strings } from './strings.ts';
@@ -67,7 +68,7 @@ const remote = new Map<string, Promise<WidgetConfig | undefined>>();
 /** The project's config: fetched once per endpoint and key, then the page's own config on top. */
 export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetConfig> {
   const local = options.config;
-  if (options.loadConfig === false || !endpoint || !writeKey) return Promise.resolve(normalizeConfig(local));
+  if (options.loadConfig === false || !isEndpoint(endpoint) || !writeKey) return Promise.resolve(normalizeConfig(local));
   const key = `${endpoint}|${writeKey}`;
   if (!remote.has(key)) {
     remote.set(

@@ -1,5 +1,6 @@
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
+import { isEndpoint } from '../endpoint.ts';
 import { safely, warn } from '../guard.ts';
 import { whenIdle } from '../idle.ts';
 import { options } from '../settings.ts';
@@ -46,6 +47,7 @@ class Pipeline {
 
   /** Records an event; `then` gets it once made (not if the limiter refused it). */
   record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void): void {
+    if (!isEndpoint(ctx.endpoint) || !ctx.writeKey) return warn('not recorded: set a valid endpoint and write key', ctx);
     const at = Date.now();
     const run = (r: Recorder) => {
       const event = r.record(ctx, type, detail, at);

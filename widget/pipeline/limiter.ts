@@ -13,10 +13,11 @@ export class ClientLimiter {
   private readonly recent = new Map<string, number>();
 
   allow(sessionId: string, fingerprint: string, now: number): boolean {
-    const last = this.recent.get(fingerprint);
+    const key = `${sessionId}|${fingerprint}`;
+    const last = this.recent.get(key);
     if (last !== undefined && now - last < REPEAT_WINDOW_MS) return false;
     if (!this.buckets.take([{ name: sessionId, cost: 1, capacity: SESSION_EVENTS_PER_MIN }], now).ok) return false;
-    this.recent.set(fingerprint, now);
+    this.recent.set(key, now);
     if (this.recent.size > 500) {
       for (const [key, at] of this.recent) if (now - at >= REPEAT_WINDOW_MS) this.recent.delete(key);
     }

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './chromium.ts';
+import { addAnswer, collector, eventually, keys, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function axe(page: Page) {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+describe('accessibility (axe-core in Chromium)', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`finds no violation in the ${scheme} theme, with the popover and a prompt open`, async () => {
+      const context = await browser.newContext({ colorScheme: scheme });
+      const prompts = [{ id: 'helpful', trigger: 'large_copy', text: 'Was this helpful?' }];
+      const { page } = await openHost(browser, { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
+      if (scheme === 'dark') await page.addStyleTag({ content: 'body { background: #0d1117; color: #e6edf3 } a { color: #4493f8 }' });
+      const [a, b] = [newTraceId('axe'), newTraceId('axe')];
+      await addAnswer(page, { traceId: a });
+      await addAnswer(page, { traceId: b });
+      await widget(page, a).getByRole('button', { name: 'Not helpful' }).click();
+      await widget(page, a).getByRole('dialog').waitFor();
+      await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(50), b);
+      await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).waitFor();
+      expect(await axe(page)).toEqual([]);
+      await widget(page, a).getByRole('button', { name: 'Suggest a correction' }).click();
+      await widget(page, a).getByLabel('What should the answer say?').waitFor();
+      expect(await axe(page)).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe('a good guest on the host page', () => {
+  it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => violations.push(m.text()));
+    page.on('pageerror', (e) => violations.push(e.message));
+    const traceId = newTraceId('csp');
+    await page.goto(`${site()}/tests/browser/pages/csp.html?${new URLSearchParams({ endpoint: collector(), key: keys().write, trace: traceId })}`);
+    await page.waitForFunction(() => (window as any).ready === true);
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: '没有帮助' }).click();
+    await el.getByRole('button', { name: '信息不完整' }).click();
+    await eventually(traceId, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'incomplete' }]));
+    // Styles applied (not blocked): the popover has its border.
+    expect(await el.locator('.panel').evaluate((n) => getComputedStyle(n).borderTopStyle)).toBe('solid');
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('never throws into the page, and stays silent, even misconfigured', async () => {
+    const { page, errors, consoleMessages } = await openHost(browser, { options: { endpoint: 'http://127.0.0.1:9/unreachable' } });
+    await page.evaluate(() => {
+      const bare = document.createElement('rag-feedback'); // no trace id at all
+      document.body.append(bare);
+      const broken = document.createElement('rag-feedback');
+      broken.setAttribute('trace-id', 'x');
+      broken.setAttribute('query', '');
+      document.body.append(broken);
+      broken.remove();
+      document.body.append(broken);
+      (broken as any).reportCopy(-1);
+      (broken as any).submitCorrection('');
+    });
+    const traceId = newTraceId('guest');
+    await addAnswer(page, { traceId, attrs: { endpoint: 'not a url' } });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await page.waitForTimeout(500);
+    expect(errors).toEqual([]);
+    expect(consoleMessages.filter((m) => !m.includes('net::ERR'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('explains itself on the console only when debug is on', async () => {
+    const { page, consoleMessages } = await openHost(browser, { options: { debug: true } });
+    await addAnswer(page, { traceId: newTraceId('debug'), attrs: { endpoint: 'not a url' } });
+    await widget(page, (await page.locator('rag-feedback').last().getAttribute('trace-id'))!).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await expect.poll(() => consoleMessages.some((m) => m.startsWith('warning: [rag-feedback] not recorded'))).toBe(true);
+    await page.context().close();
+  });
+
+  it('updates the pressed state within one frame of a click', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('frame');
+    await addAnswer(page, { traceId });
+    const changedWithinFrame = await page.evaluate(
+      (id) =>
+        new Promise<boolean>((resolve) => {
+          const el = document.querySelector(`rag-feedback[trace-id="${id}"]`)!;
+          const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="vote-up"]')!;
+          button.click();
+          requestAnimationFrame(() => resolve(button.getAttribute('aria-pressed') === 'true'));
+        }),
+      traceId,
+    );
+    expect(changedWithinFrame).toBe(true);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import { REPEAT_WINDOW_MS } from '../limits.ts';
+import { nextBatch } from './beacon.ts';
+import { ClientLimiter, SESSION_EVENTS_PER_MIN } from './limiter.ts';
+import type { OutboxItem } from './outbox.ts';
+
+const item = (i: number, endpoint = 'https://c.example', text = ''): OutboxItem => ({
+  id: `e${i}`,
+  endpoint,
+  writeKey: 'rfw_k',
+  event: { eventId: `e${i}`, traceId: 't', sessionId: 's', clientTs: 1, signalType: 'correction', detail: { text } } as FeedbackEvent,
+});
+
+describe('nextBatch', () => {
+  it('takes at most a batch of events for the first destination, in order', () => {
+    const items = [item(0), item(1, 'https://other.example'), ...Array.from({ length: 150 }, (_, i) => item(i + 2))];
+    const batch = nextBatch(items);
+    expect(batch).toHaveLength(MAX_EVENTS_PER_BATCH);
+    expect(batch.every((b) => b.endpoint === 'https://c.example')).toBe(true);
+    expect(batch[0]!.id).toBe('e0');
+    expect(batch[1]!.id).toBe('e2');
+  });
+
+  it('keeps a batch under the 64 KB body limit, and always sends at least one event', () => {
+    const big = Array.from({ length: 40 }, (_, i) => item(i, undefined, 'x'.repeat(3_000)));
+    const batch = nextBatch(big);
+    expect(JSON.stringify({ writeKey: 'rfw_k', events: batch.map((b) => b.event) }).length).toBeLessThan(MAX_EVENTS_BODY_BYTES);
+    expect(batch.length).toBeGreaterThan(10);
+    expect(nextBatch([item(0, undefined, 'y'.repeat(70_000))])).toHaveLength(1);
+    expect(nextBatch([])).toEqual([]);
+  });
+});
+
+describe('ClientLimiter', () => {
+  it('suppresses the same event repeated within the double-click window', () => {
+    const l = new ClientLimiter();
+    expect(l.allow('s', 'vote-up', 0)).toBe(true);
+    expect(l.allow('s', 'vote-up', REPEAT_WINDOW_MS - 1)).toBe(false);
+    expect(l.allow('s', 'vote-down', 10)).toBe(true);
+    expect(l.allow('s', 'vote-up', REPEAT_WINDOW_MS + 1)).toBe(true);
+  });
+
+  it('limits a session per minute, and only that session', () => {
+    const l = new ClientLimiter();
+    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('flood', `e${i}`, 0)).toBe(true);
+    expect(l.allow('flood', 'one-more', 0)).toBe(false);
+    expect(l.allow('calm', 'e0', 0)).toBe(true);
+    expect(l.allow('flood', 'later', 60_000)).toBe(true);
+  });
+});
