@@ -2,7 +2,7 @@
  * Serves the built widget and the test pages on 127.0.0.1, the way a host site would: a real
  * origin, so IndexedDB, Web Locks, CORS and CSP all behave as in production.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { ROOT } from '../scripts/wrangler.ts';
@@ -25,7 +25,11 @@ export function startStaticServer(port: number, headersFor: (path: string) => Re
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...headersFor(path) });
-    createReadStream(file).pipe(res);
+    if (extname(file) !== '.html') return void createReadStream(file).pipe(res);
+    // Test pages are plain HTML with {{name}} holes, filled from the query string.
+    const params = new URL(req.url ?? '/', 'http://x').searchParams;
+    const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    res.end(readFileSync(file, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => escape(params.get(name) ?? '')));
   });
   return new Promise((resolve) =>
     server.listen(port, '127.0.0.1', () =>

@@ -1,0 +1,84 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launch } from './chromium.ts';
+import { collector, eventually, keys, newTraceId, site, setVisibility, widget } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+it('a plain HTML page with one <script> records every signal into the collector, offline included', { timeout: 90_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const [first, second] = [newTraceId('plain1'), newTraceId('plain2')];
+  const params = new URLSearchParams({ first, second, session: newTraceId('session'), endpoint: collector(), key: keys().write });
+  await page.goto(`${site()}/tests/browser/pages/plain.html?${params}`);
+  const a = widget(page, first);
+  const b = widget(page, second);
+  await a.getByRole('button', { name: 'Helpful', exact: true }).waitFor();
+
+  // Copies of the answer and of a source.
+  for (const selector of ['p.answer', 'a[data-chunk-id="chunk-2"]']) {
+    await page.evaluate(([id, sel]) => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector(`rag-feedback[trace-id="${id}"] ${sel}`)!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    }, [first, selector] as const);
+    await page.keyboard.press('Control+C');
+  }
+  // A citation opened, read elsewhere, and come back from.
+  await a.locator('a[data-chunk-id="chunk-1"]').click();
+  await setVisibility(page, 'hidden');
+  await page.waitForTimeout(300);
+  await setVisibility(page, 'visible');
+  // Explicit feedback: a vote flipped, a reason, a wrong source, a correction.
+  await a.getByRole('button', { name: 'Helpful', exact: true }).click();
+  await page.waitForTimeout(900);
+  await a.getByRole('button', { name: 'Not helpful' }).click();
+  await a.getByRole('button', { name: 'Wrong source' }).click();
+  await a.getByRole('button', { name: /Flag as wrong source: \[2\]/ }).click();
+  await a.getByRole('button', { name: 'Close' }).click();
+  // Offline from here: a regenerate and a correction wait in IndexedDB.
+  await context.setOffline(true);
+  await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportRegenerate(), second);
+  await b.getByRole('button', { name: 'Not helpful' }).click();
+  await b.getByRole('button', { name: 'Suggest a correction' }).click();
+  await b.getByLabel('What should the answer say?').fill('30 days for members.');
+  await b.getByRole('button', { name: 'Send' }).click();
+  await page.waitForTimeout(300);
+  await context.setOffline(false);
+  // Leaving the page: answer dwell and web vitals go by beacon.
+  await page.waitForTimeout(1_200);
+  await page.goto('about:blank');
+
+  const firstTypes = await eventually(first, (ev) => {
+    const types = new Set(ev.map((e) => e.signalType));
+    for (const t of ['copy_answer', 'copy_source', 'citation_click', 'citation_dwell', 'thumbs_up', 'thumbs_down', 'attribution', 'wrong_source', 'rephrase_within_session', 'answer_dwell']) {
+      expect(types.has(t), t).toBe(true);
+    }
+    return ev;
+  }, 20_000);
+  expect(firstTypes.filter((e) => e.signalType.startsWith('thumbs') && !e.superseded).map((e) => e.signalType)).toEqual(['thumbs_down']);
+  await eventually(second, (ev) => {
+    const types = new Set(ev.map((e) => e.signalType));
+    for (const t of ['regenerate', 'thumbs_down', 'correction', 'web_vitals']) expect(types.has(t), t).toBe(true);
+  }, 20_000);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+it('records a bounce from a plain page left at once', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const [first, second] = [newTraceId('b1'), newTraceId('b2')];
+  await page.goto(`${site()}/tests/browser/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`);
+  await widget(page, first).getByRole('button', { name: 'Helpful', exact: true }).waitFor();
+  await page.goto('about:blank');
+  await eventually(first, (ev) => expect(ev.filter((e) => e.signalType === 'bounce')).toHaveLength(1));
+  await context.close();
+});
