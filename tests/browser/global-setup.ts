@@ -31,13 +31,8 @@ export default async function setup(project: TestProject) {
   query(p.statements.join('\n'), { persistTo });
   // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
   const collector = await startDev({ port: COLLECTOR_PORT, persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-  const server = await startStaticServer(SITE_PORT, (path) =>
-    path.endsWith('csp.html')
-      ? {
-          'content-security-policy': `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`,
-        }
-      : {},
-  );
+  const csp = `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`;
+  const server = await startStaticServer(SITE_PORT, (path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
   project.provide('collector', collector.url);
   project.provide('site', server.url);
   project.provide('keys', p.keys);
