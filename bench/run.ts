@@ -6,10 +6,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { ROOT } from '../scripts/wrangler.ts';
+import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
 import type { Row } from './stats.ts';
+import { widgetOfflineBench } from './widget-offline.ts';
+import { widgetPageBench } from './widget-page.ts';
+import { widgetSizeBench } from './widget-size.ts';
 
-const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench };
+/** Suites in the browser share one collector, site and Chromium. */
+async function widgetInBrowser(): Promise<Row[]> {
+  const h = await startHarness();
+  try {
+    return [...(await widgetPageBench(h)), ...(await widgetOfflineBench(h))];
+  } finally {
+    await h.close();
+  }
+}
+
+const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser };
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];

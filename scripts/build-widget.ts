@@ -10,12 +10,25 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { ROOT } from './wrangler.ts';
 
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
 const entry = join(ROOT, 'widget', 'index.ts');
-const common = { bundle: true, minify: true, target: 'es2022', metafile: true, legalComments: 'none', logLevel: 'warning' } as const;
+/** esbuild minifies code, not the CSS inside css`…` templates: collapse its white space. */
+const minifyCss: Plugin = {
+  name: 'minify-css-templates',
+  setup(b) {
+    b.onLoad({ filter: /\.styles\.ts$/ }, ({ path }) => ({
+      loader: 'ts',
+      contents: readFileSync(path, 'utf8').replace(/css`([^`]*)`/g, (_, body: string) =>
+        `css\`${body.replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim()}\``,
+      ),
+    }));
+  },
+};
+
+const common: BuildOptions & { metafile: true } = { bundle: true, minify: true, target: 'es2022', metafile: true, legalComments: 'none', logLevel: 'warning', plugins: [minifyCss] };
 
 export async function buildWidget(options: { types?: boolean } = {}): Promise<{ esm: Metafile; iife: Metafile }> {
   rmSync(WIDGET_DIST, { recursive: true, force: true });

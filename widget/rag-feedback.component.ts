@@ -13,6 +13,7 @@ import { CopyController } from './signals/copy.ts';
 import { DwellController } from './signals/dwell.ts';
 import type { PromptTrigger, SignalHost } from './signals/host.ts';
 import { countShown, eligiblePrompt } from './signals/prompts.ts';
+import { noteQuery } from './signals/rephrase.ts';
 import { reportVitalsTo } from './signals/vitals.ts';
 import { stringsFor, type Strings } from './strings.ts';
 import { styles } from './rag-feedback.styles.ts';
@@ -28,9 +29,18 @@ let lazyUiLoading: Promise<LazyUi> | undefined;
 /** Rephrase checks of all answers on the page, one after another. */
 let rephraseChecks: Promise<void> = Promise.resolve();
 
-/** The popover, correction form and prompts: fetched when idle, or at once when first needed. */
+/**
+ * The popover, correction form and prompts: fetched when idle (so they are there if the page
+ * goes offline), or at once when first needed; a failed fetch is tried again next time.
+ */
 function loadLazyUi(): Promise<LazyUi> {
-  return (lazyUiLoading ??= import('./ui/lazy.ts').then((m) => (lazyUi = m)));
+  return (lazyUiLoading ??= import('./ui/lazy.ts').then(
+    (m) => (lazyUi = m),
+    (err: unknown) => {
+      lazyUiLoading = undefined;
+      throw err;
+    },
+  ));
 }
 
 /**
@@ -221,8 +231,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
   private async checkRephrase(ctx: RecordContext, config: Promise<WidgetConfig>): Promise<void> {
     const { rephraseWindowMs, rephraseSimilarity } = (await config).thresholds;
     if (!this.query) return;
-    const { noteQuery } = await import('./signals/rephrase.ts');
-    const rephrase = noteQuery(ctx.sessionId, this.traceId, this.query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
+    const rephrase = await noteQuery(ctx.sessionId, this.traceId, this.query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
     if (!rephrase) return;
     // The signal belongs to the FIRST answer: it is the one that did not work.
     this.recordFor({ ...ctx, traceId: rephrase.firstTraceId }, 'rephrase_within_session', {

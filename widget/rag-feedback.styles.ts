@@ -1,43 +1,31 @@
 import { css } from 'lit';
 
 /**
- * Theming: every colour is a custom property with light and dark defaults (AA contrast in both);
- * `theme="light|dark"` forces one, otherwise the page's `prefers-color-scheme` decides.
+ * Theming: every colour is a custom property with light and dark defaults (AA contrast in both),
+ * chosen by `light-dark()`: `theme="light|dark"` forces one, otherwise the page's colour scheme
+ * (`prefers-color-scheme`) decides.
  */
 export const styles = css`
   :host {
-    --_fg: var(--rf-fg, #1f2328);
-    --_muted: var(--rf-muted, #57606a);
-    --_accent: var(--rf-accent, #0969da);
+    color-scheme: light dark;
+    --_fg: var(--rf-fg, light-dark(#1f2328, #e6edf3));
+    --_muted: var(--rf-muted, light-dark(#57606a, #9198a1));
+    --_accent: var(--rf-accent, light-dark(#0969da, #1f6feb));
     --_accent-fg: var(--rf-accent-fg, #ffffff);
-    --_link: var(--rf-link, #0969da);
-    --_surface: var(--rf-surface, #ffffff);
-    --_border: var(--rf-border, #6e7781);
-    --_focus: var(--rf-focus, #0969da);
+    --_link: var(--rf-link, light-dark(#0969da, #4493f8));
+    --_surface: var(--rf-surface, light-dark(#ffffff, #161b22));
+    --_border: var(--rf-border, light-dark(#6e7781, #8b949e));
+    --_focus: var(--rf-focus, light-dark(#0969da, #4493f8));
     display: block;
     font: inherit;
     font-size: var(--rf-font-size, 0.875rem);
     color: var(--_fg);
   }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      --_fg: var(--rf-fg, #e6edf3);
-      --_muted: var(--rf-muted, #9198a1);
-      --_accent: var(--rf-accent, #1f6feb);
-      --_link: var(--rf-link, #4493f8);
-      --_surface: var(--rf-surface, #161b22);
-      --_border: var(--rf-border, #8b949e);
-      --_focus: var(--rf-focus, #4493f8);
-    }
+  :host([theme='light']) {
+    color-scheme: light;
   }
   :host([theme='dark']) {
-    --_fg: var(--rf-fg, #e6edf3);
-    --_muted: var(--rf-muted, #9198a1);
-    --_accent: var(--rf-accent, #1f6feb);
-    --_link: var(--rf-link, #4493f8);
-    --_surface: var(--rf-surface, #161b22);
-    --_border: var(--rf-border, #8b949e);
-    --_focus: var(--rf-focus, #4493f8);
+    color-scheme: dark;
   }
   .bar {
     display: flex;

@@ -8,8 +8,8 @@ import type { RecordContext, Recorder } from './recorder.ts';
 
 export type { RecordContext } from './recorder.ts';
 
-type RecorderModule = typeof import('./recorder.ts');
-const importRecorder = () => import('./recorder.ts');
+type RecorderModule = typeof import('../background.ts');
+const importRecorder = () => import('../background.ts');
 /**
  * Fetched as soon as the widget runs (not at first use): a page that goes offline before anyone
  * clicks must still have the code that writes to IndexedDB.
@@ -35,7 +35,7 @@ class Pipeline {
 
   load(): Promise<Recorder> {
     return (this.loading ??= recorderModule.then(
-      ({ Recorder }) => (this.recorder = new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport })),
+      ({ Recorder }) => (this.recorder = new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn })),
       (err: unknown) => {
         // The chunk could not be fetched (offline since the page loaded): try again next time.
         recorderModule = importRecorder();

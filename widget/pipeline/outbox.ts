@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import type { Warn } from './recorder.ts';
 
 /** An event waiting to be delivered, with where it goes. */
 export interface OutboxItem {
@@ -31,6 +32,7 @@ export class Outbox {
   constructor(
     private readonly name = 'rag-feedback',
     readonly cap = DEFAULT_OUTBOX_CAP,
+    private readonly warn: Warn = () => {},
   ) {}
 
   private open() {
@@ -45,15 +47,19 @@ export class Outbox {
   /** Buffers an item; it is written with the others of this tick. */
   enqueue(item: OutboxItem): void {
     if (this.buffer.push(item) === 1) {
-      this.writing = this.writing.then(() => new Promise<void>((resolve) => queueMicrotask(resolve))).then(() => {
-        const items = this.buffer;
-        this.buffer = [];
-        return this.add(items);
-      });
+      this.writing = this.writing
+        .then(() => new Promise<void>((resolve) => queueMicrotask(resolve)))
+        .then(() => {
+          const items = this.buffer;
+          this.buffer = [];
+          return this.add(items);
+        })
+        // A failed write must not stop later ones; its events still go by page-hide beacon.
+        .catch((err) => this.warn('outbox write failed', err));
     }
   }
 
-  /** Resolves once everything enqueued so far is in IndexedDB (rejects if writing failed). */
+  /** Resolves once everything enqueued so far has been written (or failed to be). */
   settled(): Promise<void> {
     return this.writing;
   }

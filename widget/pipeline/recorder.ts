@@ -16,7 +16,11 @@ export interface RecordContext {
   writeKey: string;
 }
 
+/** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
+export type Warn = (...args: unknown[]) => void;
+
 export interface RecorderOptions {
+  warn?: Warn;
   /** IndexedDB database name. */
   dbName?: string;
   /** Most events kept in the outbox. */
@@ -40,8 +44,8 @@ export class Recorder {
   readonly transport: Transport;
 
   constructor(options: RecorderOptions = {}) {
-    this.outbox = new Outbox(options.dbName, options.cap);
-    this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport });
+    this.outbox = new Outbox(options.dbName, options.cap, options.warn);
+    this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
     this.transport.onSettled = (ids) => ids.forEach((id) => this.unconfirmed.delete(id));
     addEventListener('online', () => this.transport.reconnected());
     this.transport.schedule(0); // events left by earlier visits, possibly by tabs long closed

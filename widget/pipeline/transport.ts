@@ -1,9 +1,9 @@
 import { backoffDelay, retryAfterMs, type BackoffOptions } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { warn } from '../guard.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
+import type { Warn } from './recorder.ts';
 
 export interface TransportOptions {
   /** Wait after an event before sending, so events of one interaction travel together. */
@@ -35,6 +35,7 @@ export class Transport {
   constructor(
     private readonly outbox: Outbox,
     private readonly opts: TransportOptions = DEFAULT_TRANSPORT,
+    private readonly warn: Warn = () => {},
   ) {}
 
   /** Flushes after `delayMs`, or later while backing off. */
@@ -61,7 +62,7 @@ export class Transport {
   flush(): Promise<void> {
     return (this.flushing ??= this.exclusively(() => this.drain())
       .catch((err) => {
-        warn('flush failed', err);
+        this.warn('flush failed', err);
         this.schedule(this.opts.backoff.baseMs);
       })
       .finally(() => (this.flushing = undefined)));
@@ -109,13 +110,13 @@ export class Transport {
         credentials: 'omit',
       });
     } catch (err) {
-      warn('network error, will retry', err);
+      this.warn('network error, will retry', err);
       return { retry: true };
     }
     if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
-    for (const r of body.results ?? []) if (r.status === 'rejected') warn(`event dropped: ${r.field}: ${r.reason}`);
-    if (!res.ok && !body.results) warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
+    for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
+    if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
     return { retry: false, delivered: res.ok || body.results !== undefined };
   }
 }

@@ -1,4 +1,3 @@
-import { querySimilarity } from '../../shared/similarity.ts';
 import { KEY } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 
@@ -18,9 +17,10 @@ interface LastQuery {
 /**
  * Notes that `traceId` answered `query` at `at`, and says whether it rephrased the session's
  * previous query within the window. Traces seen before (a reload re-rendering the history) are
- * ignored, so only a genuinely new question can be a rephrase.
+ * ignored, so only a genuinely new question can be a rephrase. The bookkeeping is synchronous,
+ * so answers are noted in the order they appear.
  */
-export function noteQuery(sessionId: string, traceId: string, query: string, at: number, windowMs: number, threshold: number): Rephrase | undefined {
+export async function noteQuery(sessionId: string, traceId: string, query: string, at: number, windowMs: number, threshold: number): Promise<Rephrase | undefined> {
   const seen = readJson<string[]>('session', KEY.seen(sessionId)) ?? [];
   if (seen.includes(traceId)) return undefined;
   writeJson('session', KEY.seen(sessionId), [...seen.slice(-199), traceId]);
@@ -29,6 +29,8 @@ export function noteQuery(sessionId: string, traceId: string, query: string, at:
   if (!last || !query || last.traceId === traceId) return undefined;
   const gapMs = at - last.at;
   if (gapMs < 0 || gapMs > windowMs) return undefined;
+  // The similarity code loads only when there is a pair to compare.
+  const { querySimilarity } = await import('../background.ts');
   const similarity = querySimilarity(last.query, query);
   return similarity >= threshold ? { firstTraceId: last.traceId, similarity: Math.round(similarity * 1000) / 1000, gapMs } : undefined;
 }

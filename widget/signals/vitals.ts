@@ -14,15 +14,19 @@ let report: Report | undefined;
 export function reportVitalsTo(latest: Report): void {
   const first = report === undefined;
   report = latest;
-  if (!first) return;
-  whenIdle(() =>
-    void import('web-vitals')
-      .then(({ onCLS, onINP, onLCP }) => {
-        const forward = safely((m: Metric) => report?.({ name: m.name as 'INP' | 'LCP' | 'CLS', value: m.value, rating: m.rating }));
-        onINP(forward);
-        onLCP(forward);
-        onCLS(forward);
-      })
-      .catch(warn),
-  );
+  if (first) whenIdle(observe);
+}
+
+function observe(): void {
+  import('../background.ts')
+    .then(({ onCLS, onINP, onLCP }) => {
+      const forward = safely((m: Metric) => report?.({ name: m.name as 'INP' | 'LCP' | 'CLS', value: m.value, rating: m.rating }));
+      onINP(forward);
+      onLCP(forward);
+      onCLS(forward);
+    })
+    .catch((err) => {
+      warn(err);
+      addEventListener('online', observe, { once: true }); // offline since the page loaded: once back
+    });
 }

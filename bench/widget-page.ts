@@ -1,0 +1,79 @@
+/**
+ * Page cost of 200 answers, each wrapped in the widget, in headless Chromium: main-thread
+ * scripting time and JS heap per widget, and the time from a thumbs click to the frame that
+ * shows it.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import type { Harness } from './browser-harness.ts';
+import { median, row, type Row } from './stats.ts';
+
+const ANSWERS = 200;
+const RUNS = 5;
+const CLICKS = 30;
+
+async function metric(cdp: CDPSession, name: string): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return metrics.find((m) => m.name === name)!.value;
+}
+
+async function addAnswers(page: Page, from: number, count: number) {
+  await page.evaluate(
+    async ([from, count]) => {
+      const add = (window as any).addAnswer;
+      const done: Promise<unknown>[] = [];
+      for (let i = from; i < from + count; i++) done.push(add({ traceId: `page-${Date.now()}-${i}`, sessionId: `s-${i}` }));
+      await Promise.all(done);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    },
+    [from, count] as const,
+  );
+}
+
+/** Time from a click on a thumbs button to the start of the frame that paints its pressed state. */
+const clickToFrame = (page: Page, index: number) =>
+  page.evaluate(
+    (index) =>
+      new Promise<number>((resolve) => {
+        const el = document.querySelectorAll('rag-feedback')[index]!;
+        const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="vote-up"]')!;
+        const start = performance.now();
+        button.click();
+        requestAnimationFrame(() => {
+          if (button.getAttribute('aria-pressed') !== 'true') throw new Error('not updated by the next frame');
+          resolve(performance.now() - start);
+        });
+      }),
+    index,
+  );
+
+export async function widgetPageBench(h: Harness): Promise<Row[]> {
+  const scripting: number[] = [];
+  const heap: number[] = [];
+  const clicks: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await h.browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(h.hostUrl({ loadConfig: false }));
+    await page.waitForFunction(() => (window as any).ready === true);
+    await addAnswers(page, 0, 1); // the first answer loads the lazy parts; measure the steady cost
+    await page.waitForTimeout(300);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const script0 = await metric(cdp, 'ScriptDuration');
+    const heap0 = await metric(cdp, 'JSHeapUsedSize');
+    await addAnswers(page, 1, ANSWERS);
+    scripting.push(((await metric(cdp, 'ScriptDuration')) - script0) * 1000 / ANSWERS);
+    await cdp.send('HeapProfiler.collectGarbage');
+    heap.push(((await metric(cdp, 'JSHeapUsedSize')) - heap0) / 1024 / ANSWERS);
+    const times: number[] = [];
+    for (let i = 0; i < CLICKS; i++) times.push(await clickToFrame(page, 1 + i * 5));
+    clicks.push(median(times));
+    await context.close();
+  }
+  return [
+    row('widget-page', `main-thread scripting per widget (${ANSWERS} answers)`, 'ms', scripting, '<= 1'),
+    row('widget-page', `JS heap per widget (${ANSWERS} answers)`, 'KB', heap),
+    row('widget-page', 'thumbs click to the frame showing it (median of 30)', 'ms', clicks, '<= 16'),
+  ];
+}
