@@ -31,11 +31,11 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'browser',
-          include: ['tests/browser/**/*.test.ts'],
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['./tests/browser/global-setup.ts'],
-          // One Chromium at a time on a 2-core machine; each file shares one collector.
+          globalSetup: ['./tests/e2e/global-setup.ts'],
+          // Real Chromium against a real collector under wrangler dev; one file at a time on 2 cores.
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { buildWidget } from '../scripts/build-widget.ts';
 import { migrate, query, startDev, type DevServer } from '../scripts/wrangler.ts';
-import { launch } from '../tests/browser/chromium.ts';
+import { launch } from '../tests/e2e/chromium.ts';
 import { startStaticServer, type StaticServer } from '../tests/static-server.ts';
 
 export interface Harness {
@@ -37,7 +37,7 @@ export async function startHarness(ports = { collector: 8798, site: 8799 }): Pro
     site,
     keys: project.keys,
     hostUrl: (options = {}) =>
-      `${site.url}/tests/browser/pages/host.html?${new URLSearchParams({ build: 'esm', endpoint: collector.url, key: project.keys.write, options: JSON.stringify(options) })}`,
+      `${site.url}/tests/e2e/pages/host.html?${new URLSearchParams({ build: 'esm', endpoint: collector.url, key: project.keys.write, options: JSON.stringify(options) })}`,
     async close() {
       await browser.close();
       await site.close();

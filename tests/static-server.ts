@@ -9,7 +9,7 @@ import { ROOT } from '../scripts/wrangler.ts';
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json' };
 /** Only these folders are served. */
-const ALLOWED = ['dist/widget/', 'tests/browser/pages/', 'node_modules/axe-core/'];
+const ALLOWED = ['dist/widget/', 'tests/e2e/pages/', 'node_modules/axe-core/'];
 
 export interface StaticServer {
   url: string;

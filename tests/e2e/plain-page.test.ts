@@ -16,7 +16,7 @@ it('a plain HTML page with one <script> records every signal into the collector,
   page.on('pageerror', (e) => errors.push(e.message));
   const [first, second] = [newTraceId('plain1'), newTraceId('plain2')];
   const params = new URLSearchParams({ first, second, session: newTraceId('session'), endpoint: collector(), key: keys().write });
-  await page.goto(`${site()}/tests/browser/pages/plain.html?${params}`);
+  await page.goto(`${site()}/tests/e2e/pages/plain.html?${params}`);
   const a = widget(page, first);
   const b = widget(page, second);
   await a.getByRole('button', { name: 'Helpful', exact: true }).waitFor();
@@ -76,7 +76,7 @@ it('records a bounce from a plain page left at once', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   const [first, second] = [newTraceId('b1'), newTraceId('b2')];
-  await page.goto(`${site()}/tests/browser/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`);
+  await page.goto(`${site()}/tests/e2e/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`);
   await widget(page, first).getByRole('button', { name: 'Helpful', exact: true }).waitFor();
   await page.goto('about:blank');
   await eventually(first, (ev) => expect(ev.filter((e) => e.signalType === 'bounce')).toHaveLength(1));

@@ -52,7 +52,7 @@ describe('a good guest on the host page', () => {
     page.on('console', (m) => violations.push(m.text()));
     page.on('pageerror', (e) => violations.push(e.message));
     const traceId = newTraceId('csp');
-    await page.goto(`${site()}/tests/browser/pages/csp.html?${new URLSearchParams({ endpoint: collector(), key: keys().write, trace: traceId })}`);
+    await page.goto(`${site()}/tests/e2e/pages/csp.html?${new URLSearchParams({ endpoint: collector(), key: keys().write, trace: traceId })}`);
     await page.waitForFunction(() => (window as any).ready === true);
     const el = widget(page, traceId);
     await el.getByRole('button', { name: '没有帮助' }).click();

@@ -34,7 +34,7 @@ export async function openHost(browser: Browser, { build = 'esm', options = {}, 
 
 export async function gotoHost(page: Page, build: 'esm' | 'iife' = 'esm', options: Record<string, unknown> = {}) {
   const params = new URLSearchParams({ build, endpoint: collector(), key: keys().write, options: JSON.stringify({ ...FAST, ...options }) });
-  await page.goto(`${site()}/tests/browser/pages/host.html?${params}`);
+  await page.goto(`${site()}/tests/e2e/pages/host.html?${params}`);
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
 }
 

@@ -133,7 +133,7 @@ describe('implicit signals, each tied to its trace', () => {
     await addAnswer(page, { traceId: kept });
     await widget(page, kept).getByRole('button', { name: 'Helpful', exact: true }).click();
     await page.waitForTimeout(200);
-    await page.goto(`${site()}/tests/browser/pages/host.html`); // leaves the page: pagehide
+    await page.goto(`${site()}/tests/e2e/pages/host.html`); // leaves the page: pagehide
     await eventually(traceId, (ev) => expect(ofType(ev, 'bounce')).toHaveLength(1));
     expect(ofType(await eventually(kept, (ev) => ev), 'bounce')).toEqual([]); // interacted: no bounce
     await page.context().close();
