@@ -8,7 +8,7 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'dist/test-results.json' }]],
     projects: [
       {
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' },
       },
       {
         plugins: [

@@ -1,0 +1,23 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildWidget } from './build-widget.ts';
+
+describe('the widget build', () => {
+  it('makes an ES module with lazy chunks, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rf-widget-build-'));
+    const { esm } = await buildWidget({ outDir: out });
+    expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/background-'))).toBe(true);
+    expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/lazy-'))).toBe(true);
+    expect(readFileSync(join(out, 'rag-feedback.iife.js'), 'utf8')).toContain('window.RagFeedback=');
+    const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
+    expect(types).toContain("from './rag-feedback.component.js'");
+    expect(existsSync(join(out, 'types', 'widget', 'rag-feedback.component.d.ts'))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8'));
+    const element = manifest.modules.flatMap((m: any) => m.declarations ?? []).find((d: any) => d.tagName === 'rag-feedback');
+    expect(element.attributes.map((a: any) => a.name)).toEqual(['trace-id', 'session-id', 'query', 'endpoint', 'write-key', 'locale', 'theme', 'answered-at']);
+    expect(element.events.map((e: any) => e.name)).toEqual(['rf-vote', 'rf-rate', 'rf-submit', 'rf-prompt-show', 'rf-prompt-answer', 'rf-signal']);
+    expect(element.cssParts.length).toBeGreaterThanOrEqual(7);
+  });
+});
