@@ -1,19 +1,23 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
+/** Flags that keep Chromium off the network (this machine has none) and fit containers. */
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
 /**
- * Debian's Chromium (`apt-get install chromium`), or the one CHROMIUM_PATH names. The flags keep
- * it off the network: this machine has none, and Chromium's background calls would only fail.
+ * The Chromium to drive: CHROMIUM_PATH if set, else Debian's (`apt-get install chromium`), else
+ * the headless build the @sparticuz/chromium package ships, so `npm test` needs no root.
  */
-export function chromiumPath(): string {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`Chromium not found at ${path}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-  return path;
+export async function chromiumPath(): Promise<string> {
+  if (process.env.CHROMIUM_PATH) {
+    if (!existsSync(process.env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`);
+    return process.env.CHROMIUM_PATH;
+  }
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return packaged.executablePath();
 }
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumPath(), args: ARGS });
 }
