@@ -70,8 +70,11 @@ export interface DevOptions extends LocalD1 {
 export async function startDev({ port = 8787, vars = {}, inherit = false, logLevel = 'info', ...d1 }: DevOptions = {}): Promise<DevServer> {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  // wrangler appends every debug message (one per inspector event, several per request) to a log
+  // file in the home folder; a throwaway server keeps it beside its throwaway state.
+  const logs = d1.persistTo ? { WRANGLER_LOG_PATH: join(d1.persistTo, 'wrangler.log') } : {};
   // Its own process group, so stop() can end wrangler and its workerd children together.
-  const child = spawn(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, detached: true, stdio: inherit ? 'inherit' : 'pipe' });
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV, ...logs }, detached: true, stdio: inherit ? 'inherit' : 'pipe' });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
