@@ -8,6 +8,7 @@ import os from 'node:os';
 import { ROOT } from '../scripts/wrangler.ts';
 import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
+import { redactBench } from './redact.ts';
 import type { Row } from './stats.ts';
 import { widgetOfflineBench } from './widget-offline.ts';
 import { widgetPageBench } from './widget-page.ts';
@@ -23,7 +24,7 @@ async function widgetInBrowser(): Promise<Row[]> {
   }
 }
 
-const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser };
+const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, redact: redactBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser };
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];

@@ -76,8 +76,10 @@ const phoneDigitCountValid = (m: string): boolean => {
 };
 
 // Order matters: longer, checksummed numbers first, so a card is not half-eaten as a phone.
+// Every pattern starts where a token starts (a lookbehind) and bounds its repeats, so a long run
+// of letters or digits costs linear time, not quadratic (100 KB of "aaaa…" must not take seconds).
 const DETECTORS: Detector[] = [
-  { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi },
+  { kind: 'email', pattern: /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}\.[a-z]{2,24}(?![\w-])/gi },
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{2}\d{2}\d{2}\d{3}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',

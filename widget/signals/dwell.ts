@@ -6,7 +6,7 @@ import type { SignalHost } from './host.ts';
 const MIN_DWELL_MS = 1_000;
 
 /**
- * Answer dwell (time the answer is at least half visible while the page is visible, reported
+ * Answer dwell (time the answer is at least half visible, or fills half the screen, while the page is visible, reported
  * when the page is hidden or the answer goes away) and bounce (the page hidden within the
  * bounce window of the answer, with no interaction).
  */
@@ -46,11 +46,14 @@ export class DwellController implements ReactiveController {
     this.observer = new IntersectionObserver(
       safely((entries: IntersectionObserverEntry[]) => {
         const now = Date.now();
-        this.intersecting = entries.at(-1)!.isIntersecting;
+        const e = entries.at(-1)!;
+        // Half of the answer on screen, or (for an answer taller than the screen) half the screen.
+        const screen = e.rootBounds?.height ?? innerHeight;
+        this.intersecting = e.isIntersecting && (e.intersectionRatio >= 0.5 || e.intersectionRect.height >= screen / 2);
         if (this.intersecting) this.resume(now);
         else this.pause(now);
       }),
-      { threshold: 0.5 },
+      { threshold: [0, 0.25, 0.5, 0.75, 1] },
     );
     this.observer.observe(this.host);
     document.addEventListener('visibilitychange', this.onVisibility);
