@@ -91,6 +91,17 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it('counts dwell on an answer taller than the screen', async () => {
+    const { page } = await openHost(browser);
+    const traceId = newTraceId('tall');
+    await addAnswer(page, { traceId, html: '<p class="answer" style="height:4000px">A very long answer.</p>' });
+    await page.evaluate(() => scrollTo(0, 1500));
+    await page.waitForTimeout(1_300);
+    await setVisibility(page, 'hidden');
+    await eventually(traceId, (ev) => expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_200));
+    await page.context().close();
+  });
+
   it('marks the FIRST trace when the next query in the session rephrases it, and not an unrelated one', async () => {
     const { page } = await openHost(browser);
     const first = newTraceId('q1');
