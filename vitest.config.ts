@@ -1,14 +1,18 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
-/** Three suites: pure logic in Node, the collector inside workerd, the widget in real Chromium against a real collector. */
+/** Suites: pure logic in Node, the tooling, the collector inside workerd, the widget in real Chromium against a real collector. */
 export default defineConfig({
   test: {
     // The JSON report lets CI print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: 'dist/test-results.json' }]],
     projects: [
       {
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files.
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         plugins: [

@@ -2,34 +2,17 @@
  * `npm start`: the collector under `wrangler dev` on 127.0.0.1:8787 with the local D1 migrated,
  * and a `dev` project whose keys are made on first start, kept in .dev-keys.json and printed.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashKey } from '../collector/auth/key-format.ts';
-import { provisionProject } from '../collector/auth/provision.ts';
-import type { KeyKind } from '../collector/storage/schema.ts';
-import { migrate, query, ROOT, startDev } from './wrangler.ts';
+import { ensureDevProject } from './dev-project.ts';
+import { migrate, ROOT, startDev } from './wrangler.ts';
 
 const PORT = Number(process.env.PORT ?? 8787);
 const KEYS_FILE = join(ROOT, '.dev-keys.json');
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, 'http://127.0.0.1:5173', 'http://localhost:5173'];
 
-/** The saved dev keys if all three still work in this D1, else a fresh set (saved and returned). */
-async function devKeys(): Promise<Record<KeyKind, string>> {
-  if (existsSync(KEYS_FILE)) {
-    const keys = JSON.parse(readFileSync(KEYS_FILE, 'utf8')) as Record<KeyKind, string>;
-    const hashes = await Promise.all(Object.values(keys).map(hashKey));
-    const [row] = query<{ n: number }>(`select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`);
-    if (row?.n === 3) return keys;
-  }
-  const p = await provisionProject({ id: 'dev', name: 'Local development', origins: DEV_ORIGINS });
-  query(p.statements.join('\n'));
-  writeFileSync(KEYS_FILE, JSON.stringify(p.keys, null, 2) + '\n', { mode: 0o600 });
-  return p.keys;
-}
-
 migrate();
-const keys = await devKeys();
+const keys = await ensureDevProject(KEYS_FILE, DEV_ORIGINS);
 const server = await startDev({ port: PORT, inherit: true });
 const url = server.url;
 console.log(`

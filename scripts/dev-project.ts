@@ -1,0 +1,24 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hashKey } from '../collector/auth/key-format.ts';
+import { provisionProject } from '../collector/auth/provision.ts';
+import type { KeyKind } from '../collector/storage/schema.ts';
+import { query, type LocalD1 } from './wrangler.ts';
+
+export type DevKeys = Record<KeyKind, string>;
+
+/**
+ * The `dev` project's keys: the ones saved in `keysFile` if all three still work in this D1
+ * (a wiped .wrangler/state, or revoked keys, get a fresh set), else new ones, saved and returned.
+ */
+export async function ensureDevProject(keysFile: string, origins: readonly string[], d1: LocalD1 = {}): Promise<DevKeys> {
+  if (existsSync(keysFile)) {
+    const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as DevKeys;
+    const hashes = await Promise.all(Object.values(keys).map(hashKey));
+    const [row] = query<{ n: number }>(`select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`, d1);
+    if (row?.n === 3) return keys;
+  }
+  const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
+  query(p.statements.join('\n'), d1);
+  writeFileSync(keysFile, JSON.stringify(p.keys, null, 2) + '\n', { mode: 0o600 });
+  return p.keys;
+}

@@ -1,0 +1,31 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hashKey } from '../collector/auth/key-format.ts';
+import { query, ROOT } from './wrangler.ts';
+
+const keys = (...args: string[]) => execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+
+describe('npm run keys', () => {
+  it('creates a project with three hashed keys, lists them, and revokes one', { timeout: 60_000 }, async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const out = keys('create', 'acme', '--name', 'Acme', '--origin', 'https://app.acme.example', '--persist-to', persistTo);
+    const write = out.match(/write key .*: (rfw_\w+)/)![1]!;
+    const server = out.match(/server key .*: (rfs_\w+)/)![1]!;
+    const stored = query<{ key_hash: string; kind: string }>("select key_hash, kind from api_keys where project_id = 'acme' order by kind", { persistTo });
+    expect(stored.map((k) => k.kind)).toEqual(['admin', 'server', 'write']);
+    expect(stored.find((k) => k.kind === 'write')!.key_hash).toBe(await hashKey(write));
+    expect(JSON.stringify(stored)).not.toContain(write); // only hashes are kept
+
+    expect(keys('list', '--persist-to', persistTo)).toContain('https://app.acme.example');
+    expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
+    expect(query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses an origin that is not an origin', () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    expect(() => keys('create', 'bad', '--origin', 'https://app.example/path', '--persist-to', persistTo)).toThrow(/not an origin/);
+  });
+});
