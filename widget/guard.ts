@@ -24,3 +24,25 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
     }
   };
 }
+
+/**
+ * Wraps methods so that nothing they throw reaches the caller: the host page calls the public
+ * API, and clicks call it from templates. One place for the rule, instead of a try in each.
+ */
+export function guardMethods<T extends object>(proto: T, names: readonly (keyof T & string)[]): void {
+  for (const name of names) {
+    const method = proto[name] as (...args: unknown[]) => unknown;
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      writable: true,
+      value(this: unknown, ...args: unknown[]) {
+        try {
+          return method.apply(this, args);
+        } catch (err) {
+          warn(err);
+          return undefined;
+        }
+      },
+    });
+  }
+}

@@ -2,7 +2,7 @@ import { adoptStyles, html, LitElement, nothing, type PropertyValues } from 'lit
 import type { Prompt, WidgetConfig } from '../shared/schema/config.ts';
 import type { ATTRIBUTION_REASONS, EventDetail, FeedbackEvent } from '../shared/schema/event.ts';
 import type { SignalType } from '../shared/signals.ts';
-import { safely, warn } from './guard.ts';
+import { guardMethods, safely, warn } from './guard.ts';
 import { whenIdle } from './idle.ts';
 import { pipeline, type RecordContext } from './pipeline/index.ts';
 import { REPEAT_WINDOW_MS } from './limits.ts';
@@ -381,6 +381,21 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     `;
   }
 }
+
+guardMethods(RagFeedbackElement.prototype, [
+  'triggerPrompt',
+  'castVote',
+  'rate',
+  'chooseReason',
+  'flagWrongSource',
+  'submitCorrection',
+  'reportRegenerate',
+  'reportCopy',
+  'answerPrompt',
+  'openPanel',
+  'closePanel',
+  'recordSignal',
+]);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -9,10 +9,13 @@ export const KEY = {
   seen: (sessionId: string) => `rf:seen:${sessionId}`,
 };
 
+/** 128 random bits as hex (crypto.randomUUID exists only on https pages). */
+const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** A session id per tab, for hosts that do not pass one. */
 export function tabSessionId(): string {
   let id = readJson<string>('session', KEY.session);
-  if (!id) writeJson('session', KEY.session, (id = crypto.randomUUID()));
+  if (!id) writeJson('session', KEY.session, (id = randomHex()));
   return id;
 }
 

@@ -78,6 +78,24 @@ describe('a good guest on the host page', () => {
       (broken as any).reportCopy(-1);
       (broken as any).submitCorrection('');
     });
+    // A host page that breaks the element's own DOM: the public API still does not throw.
+    const threw = await page.evaluate(async () => {
+      const el = document.createElement('rag-feedback') as any;
+      el.setAttribute('trace-id', 'broken-dom');
+      document.body.append(el);
+      await el.updateComplete;
+      el.querySelectorAll = () => {
+        throw new Error('host broke querySelectorAll');
+      };
+      try {
+        el.chooseReason('wrong_source');
+        el.castVote('down');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(threw).toBe(false);
     const traceId = newTraceId('guest');
     await addAnswer(page, { traceId, attrs: { endpoint: 'not a url' } });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
