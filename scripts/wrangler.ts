@@ -4,7 +4,7 @@
  * and the benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -42,11 +42,15 @@ export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): vo
 /** Runs SQL against the local D1 and returns the rows of the last statement. */
 export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[] {
   const dir = mkdtempSync(join(tmpdir(), 'rf-sql-'));
-  const file = join(dir, 'query.sql');
-  writeFileSync(file, sql);
-  const out = wrangler(['d1', 'execute', 'DB', '--local', '--json', '--file', file, ...persistArgs(d1)], { quiet: true });
-  const results = JSON.parse(out) as { results: Row[] }[];
-  return results.at(-1)?.results ?? [];
+  try {
+    const file = join(dir, 'query.sql');
+    writeFileSync(file, sql);
+    const out = wrangler(['d1', 'execute', 'DB', '--local', '--json', '--file', file, ...persistArgs(d1)], { quiet: true });
+    const results = JSON.parse(out) as { results: Row[] }[];
+    return results.at(-1)?.results ?? [];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface DevServer {
