@@ -341,7 +341,11 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
 
   openPanel(panel: Panel): void {
     this.panel = panel;
-    // The popover takes focus; Escape or Close gives it back to the thumbs-down button.
+    this.focusPanel();
+  }
+
+  /** The popover takes focus once rendered; Escape or Close gives it back to the thumbs-down button. */
+  private focusPanel(): void {
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus());
   }
 
@@ -364,8 +368,12 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     const s = this.strings;
     const needsLazy = this.panel.kind !== 'closed' || this.prompt !== null;
     if (needsLazy && !lazyUi) {
+      // Clicked before the lazy parts arrived: render again (and focus the popover) when they do.
       void loadLazyUi()
-        .then(() => (this.panel.kind === 'closed' ? this.requestUpdate() : this.openPanel(this.panel)))
+        .then(() => {
+          this.requestUpdate();
+          if (this.panel.kind !== 'closed') this.focusPanel();
+        })
         .catch(warn);
     }
     if (lazyUi && !this.panelStylesAdopted && this.shadowRoot) {

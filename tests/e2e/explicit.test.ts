@@ -84,13 +84,29 @@ describe('explicit feedback', () => {
     await page.keyboard.press('Enter'); // clears the vote
     await page.waitForTimeout(900);
     await page.keyboard.press('Enter'); // thumbs down again
-    await dialog.waitFor(); 
+    await dialog.waitFor();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await eventually(traceId, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'incomplete' }]));
     
     await page.context().close();
     
+  });
+
+  it('opens the popover even when clicked before its code has loaded', async () => {
+    const context = await browser.newContext();
+    // The popover's chunk arrives late, as on a slow connection.
+    await context.route('**/chunks/lazy-*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    const { page } = await openHost(browser, { context });
+    const traceId = newTraceId('slow');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    await widget(page, traceId).getByRole('dialog', { name: 'What went wrong?' }).waitFor();
+    expect(await page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.textContent?.trim(), traceId)).toBe("Didn't answer my question");
+    await context.close();
   });
 
   it('sends a correction, redacted, and announces it with rf-submit', async () => {
