@@ -67,7 +67,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       const path = join(out, 'types', file);
       writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
     }
-    execFileSync(bin('cem'), ['analyze', '--litelement', '--globs', 'widget/rag-feedback.component.ts', '--outdir', relative(ROOT, out), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(bin('cem'), ['analyze', '--config', 'widget/custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, out), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
     // The analyzer reads `static properties` loosely: it lists internal state (protected fields) as
     // attributes, and the generic `emit(type)` helper as an event named "type". Keep the public API.
     const manifest = join(out, 'custom-elements.json');
