@@ -19,8 +19,4 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expires: now + this.ttlMs });
     return value;
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }

@@ -1,7 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
-import type { WidgetConfig } from '../../shared/schema/config.ts';
+import type { PROMPT_TRIGGERS, WidgetConfig } from '../../shared/schema/config.ts';
 import type { EventDetail } from '../../shared/schema/event.ts';
-import type { PROMPT_TRIGGERS } from '../../shared/schema/config.ts';
 import type { SignalType } from '../../shared/signals.ts';
 
 export type PromptTrigger = (typeof PROMPT_TRIGGERS)[number];
