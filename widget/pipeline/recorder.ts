@@ -2,6 +2,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
+import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { WIDGET_VERSION } from '../version.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
@@ -67,7 +68,8 @@ export class Recorder {
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
     this.unconfirmed.set(item.id, item);
     this.outbox.enqueue(item);
-    this.transport.schedule();
+    // A full batch goes at once; otherwise wait a moment for the rest of the interaction.
+    this.transport.schedule(this.unconfirmed.size >= MAX_EVENTS_PER_BATCH ? 0 : undefined);
     return event;
   }
 
