@@ -11,7 +11,7 @@ import { loadConfig, normalizeConfig, options } from './settings.ts';
 import { CitationController } from './signals/citations.ts';
 import { CopyController } from './signals/copy.ts';
 import { DwellController } from './signals/dwell.ts';
-import type { PromptTrigger, SignalHost } from './signals/host.ts';
+import type { PromptTrigger, RecordOptions, SignalHost, TraceAware } from './signals/host.ts';
 import { countShown, eligiblePrompt } from './signals/prompts.ts';
 import { noteQuery } from './signals/rephrase.ts';
 import { reportVitalsTo } from './signals/vitals.ts';
@@ -125,6 +125,8 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
   private lastVoteAt = 0;
   private started = false;
   private panelStylesAdopted = false;
+  /** Controllers that hold signals of the current trace (dwell, open sources). */
+  private readonly traceAware: TraceAware[];
 
   constructor() {
     super();
@@ -135,8 +137,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     this.config = normalizeConfig(options.config);
     this.announcement = '';
     new CopyController(this);
-    new CitationController(this);
-    new DwellController(this);
+    this.traceAware = [new CitationController(this), new DwellController(this)];
   }
 
   // ---- SignalHost ----
@@ -171,10 +172,10 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     return stringsFor(this.resolvedLocale, options.strings);
   }
 
-  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, interaction = true, then?: (event: FeedbackEvent) => void): void {
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, then }: RecordOptions = {}): void {
     if (!this.traceId) return;
-    if (interaction) this.everInteracted = true;
-    this.recordFor(this.context, type, detail, then);
+    if (interaction && !traceId) this.everInteracted = true;
+    this.recordFor({ ...this.context, ...(traceId && { traceId }) }, type, detail, then);
   }
 
   private recordFor<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then?: (event: FeedbackEvent) => void): void {
@@ -195,7 +196,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     if (!prompt) return;
     countShown(prompt, ctx.sessionId);
     this.prompt = { prompt, trigger };
-    this.recordSignal('prompt_shown', { promptId: prompt.id, trigger }, false);
+    this.recordSignal('prompt_shown', { promptId: prompt.id, trigger }, { interaction: false });
     this.emit('rf-prompt-show', { traceId: this.traceId, promptId: prompt.id, trigger });
   }
 
@@ -221,7 +222,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     this.connectedAt = Date.now();
     this.vote = storedVote(this.traceId);
     whenIdle(() => void loadLazyUi().catch(warn));
-    reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, false));
+    reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
     const ctx = this.context;
     const config = loadConfig(ctx.endpoint, ctx.writeKey).then((c) => (this.config = c));
     // Queued now, in the order answers appear, so each query is compared with the one before it.
@@ -244,6 +245,31 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('traceId') && this.traceId && !this.started && this.isConnected) safely(() => this.start())();
+  }
+
+  /**
+   * A list that recycles elements (virtualised chats, index keys) may point a live element at
+   * another answer: what the user did so far belongs to the previous trace, and the element
+   * starts over for the new one. Runs as the property is set, while the old id is still known.
+   */
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
+    if (name === 'traceId' && this.started && typeof oldValue === 'string' && oldValue !== this.traceId) {
+      safely(() => this.retire(oldValue))();
+    }
+    super.requestUpdate(name, oldValue, options);
+  }
+
+  private retire(previous: string): void {
+    for (const c of this.traceAware) safely(() => c.hostTraceChanged(previous))();
+    this.started = false;
+    this.everInteracted = false;
+    this.lastVoteAt = 0;
+    this.vote = null;
+    this.rating = null;
+    this.panel = { kind: 'closed' };
+    this.prompt = null;
+    this.flagged.clear();
+    this.announcement = '';
   }
 
   // ---- explicit feedback ----
@@ -357,7 +383,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
 
   /** Records an explicit submission and announces it with `rf-submit`. */
   private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): void {
-    this.recordSignal(kind, detail, true, (event) => this.emit('rf-submit', { traceId: this.traceId, kind, event }));
+    this.recordSignal(kind, detail, { then: (event) => this.emit('rf-submit', { traceId: this.traceId, kind, event }) });
   }
 
   private emit(type: string, detail: unknown): void {

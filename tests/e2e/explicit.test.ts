@@ -50,6 +50,27 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('starts over when a recycled element is pointed at another answer', async () => {
+    const { page } = await openHost(browser);
+    const [a, b] = [newTraceId('recycleA'), newTraceId('recycleB')];
+    await addAnswer(page, { traceId: a });
+    await widget(page, a).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await page.waitForTimeout(1_200);
+    await page.evaluate(([a, b]) => document.querySelector(`rag-feedback[trace-id="${a}"]`)!.setAttribute('trace-id', b!), [a, b] as const);
+    const up = widget(page, b).getByRole('button', { name: 'Helpful', exact: true });
+    await expect.poll(() => up.getAttribute('aria-pressed')).toBe('false');
+    await widget(page, b).getByRole('button', { name: 'Not helpful' }).click();
+    await widget(page, b).getByRole('dialog').waitFor();
+    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await eventually(b, (ev) => expect(ev.filter((e) => e.signalGroup === 'vote').map((e) => e.signalType)).toEqual(['thumbs_down']));
+    // The time the first answer was on screen is the first trace's.
+    await eventually(a, (ev) => {
+      expect(ofType(ev, 'thumbs_up')).toHaveLength(1);
+      expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_100);
+    });
+    await page.context().close();
+  });
+
   it('counts a double click once', async () => {
     const { page } = await openHost(browser);
     const traceId = newTraceId('dbl');

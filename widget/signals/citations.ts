@@ -1,6 +1,6 @@
 import type { ReactiveController } from 'lit';
 import { safely } from '../guard.ts';
-import type { SignalHost } from './host.ts';
+import type { SignalHost, TraceAware } from './host.ts';
 
 /** A click this close before the page is hidden opened the source (in another tab or app). */
 const OPENED_WITHIN_MS = 3_000;
@@ -11,7 +11,7 @@ const MIN_PREVIEW_MS = 500;
  * Citation clicks, and citation dwell: time away on an opened source (from the click's page
  * hide to the return), or time an in-page preview (`data-preview-for="<chunk id>"`) is visible.
  */
-export class CitationController implements ReactiveController {
+export class CitationController implements ReactiveController, TraceAware {
   private clicked: { chunkId: string; at: number } | undefined;
   private away: { chunkId: string; since: number } | undefined;
   private readonly previewsVisible = new Map<Element, number>();
@@ -41,16 +41,27 @@ export class CitationController implements ReactiveController {
     }
   });
 
-  private dwell(chunkId: string, ms: number, mode: 'away' | 'preview'): void {
-    this.host.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode });
+  private dwell(chunkId: string, ms: number, mode: 'away' | 'preview', traceId?: string): void {
+    this.host.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode }, { traceId });
     if (ms >= this.host.thresholds.focusedDwellMs) this.host.triggerPrompt('citation_dwell');
   }
 
-  private previewEnded(el: Element, now: number): void {
+  private previewEnded(el: Element, now: number, traceId?: string): void {
     const since = this.previewsVisible.get(el);
     this.previewsVisible.delete(el);
     const chunkId = (el as HTMLElement).dataset.previewFor;
-    if (since !== undefined && chunkId && now - since >= MIN_PREVIEW_MS) this.dwell(chunkId, now - since, 'preview');
+    if (since !== undefined && chunkId && now - since >= MIN_PREVIEW_MS) this.dwell(chunkId, now - since, 'preview', traceId);
+  }
+
+  /** The element now shows another answer: previews seen so far were the previous one's sources. */
+  hostTraceChanged(previous: string): void {
+    const now = Date.now();
+    for (const el of [...this.previewsVisible.keys()]) {
+      this.previewEnded(el, now, previous);
+      this.previewsVisible.set(el, now);
+    }
+    this.clicked = undefined;
+    this.away = undefined;
   }
 
   hostConnected(): void {

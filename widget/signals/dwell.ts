@@ -1,6 +1,6 @@
 import type { ReactiveController } from 'lit';
 import { safely } from '../guard.ts';
-import type { SignalHost } from './host.ts';
+import type { SignalHost, TraceAware } from './host.ts';
 
 /** Shorter visibility is scrolling past. */
 const MIN_DWELL_MS = 1_000;
@@ -10,7 +10,7 @@ const MIN_DWELL_MS = 1_000;
  * when the page is hidden or the answer goes away) and bounce (the page hidden within the
  * bounce window of the answer, with no interaction).
  */
-export class DwellController implements ReactiveController {
+export class DwellController implements ReactiveController, TraceAware {
   private intersecting = false;
   private since: number | undefined;
   private total = 0;
@@ -31,10 +31,10 @@ export class DwellController implements ReactiveController {
     if (this.intersecting && document.visibilityState === 'visible') this.since ??= now;
   }
 
-  private report(): void {
+  private report(traceId?: string): void {
     const now = Date.now();
     this.pause(now);
-    if (this.total >= MIN_DWELL_MS) this.host.recordSignal('answer_dwell', { ms: Math.round(this.total) }, false);
+    if (this.total >= MIN_DWELL_MS) this.host.recordSignal('answer_dwell', { ms: Math.round(this.total) }, { interaction: false, traceId });
     this.total = 0;
   }
 
@@ -61,10 +61,17 @@ export class DwellController implements ReactiveController {
       const sinceShown = Date.now() - this.host.shownAt;
       if (!this.bounced && !this.host.interacted && sinceShown <= this.host.thresholds.bounceWindowMs) {
         this.bounced = true;
-        this.host.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, false);
+        this.host.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, { interaction: false });
       }
       this.report();
     });
+  }
+
+  /** The element now shows another answer: the time so far was spent on the previous one. */
+  hostTraceChanged(previous: string): void {
+    this.report(previous);
+    this.bounced = false;
+    this.resume(Date.now());
   }
 
   hostDisconnected(): void {

@@ -1,14 +1,28 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { PROMPT_TRIGGERS, WidgetConfig } from '../../shared/schema/config.ts';
-import type { EventDetail } from '../../shared/schema/event.ts';
+import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 
 export type PromptTrigger = (typeof PROMPT_TRIGGERS)[number];
 
+export interface RecordOptions {
+  /** False for passive signals (dwell, bounce, prompts shown), which do not end a bounce. */
+  interaction?: boolean;
+  /** The trace the event is about, when not the element's current one. */
+  traceId?: string;
+  /** Called with the event once made (not if the limiter refused it). */
+  then?: (event: FeedbackEvent) => void;
+}
+
+/** A controller told that its element now shows another answer: close what belongs to `previous`. */
+export interface TraceAware {
+  hostTraceChanged(previous: string): void;
+}
+
 /** What the implicit-signal controllers need from their element. */
 export interface SignalHost extends ReactiveControllerHost, HTMLElement {
-  /** Records an event about this element's trace; `interaction: false` for passive signals. */
-  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, interaction?: boolean): void;
+  /** Records an event about this element's trace (or `traceId`); `interaction: false` for passive signals. */
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, options?: RecordOptions): void;
   /** Current thresholds (defaults until the project's config arrives). */
   readonly thresholds: WidgetConfig['thresholds'];
   /** When the answer was shown (or the `answered-at` attribute). */
