@@ -26,18 +26,21 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
 }
 
 /**
- * Wraps methods so that nothing they throw reaches the caller: the host page calls the public
- * API, and clicks call it from templates. One place for the rule, instead of a try in each.
+ * Wraps every method of a class so that nothing they throw reaches the caller: the host page
+ * calls the public API and the lifecycle callbacks, and clicks call them from templates. One
+ * place for the rule, instead of a try in each method.
  */
-export function guardMethods<T extends object>(proto: T, names: readonly (keyof T & string)[]): void {
-  for (const name of names) {
-    const method = proto[name] as (...args: unknown[]) => unknown;
+export function guardMethods(proto: object): void {
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const { value: method } = Object.getOwnPropertyDescriptor(proto, name)!;
+    if (name === 'constructor' || typeof method !== 'function') continue;
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
       value(this: unknown, ...args: unknown[]) {
         try {
-          return method.apply(this, args);
+          const result = method.apply(this, args);
+          return result instanceof Promise ? result.catch(warn) : result;
         } catch (err) {
           warn(err);
           return undefined;

@@ -202,18 +202,19 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
 
   // ---- lifecycle ----
 
-  // The host page calls these (appendChild, innerHTML…): nothing may escape into it.
+  // The host page calls these (appendChild, innerHTML…): like every method here they are
+  // guarded (see the end of this file), so nothing escapes into the page.
   override connectedCallback(): void {
-    safely(() => super.connectedCallback())();
-    safely(() => this.start())();
+    super.connectedCallback();
+    this.start();
   }
 
   override disconnectedCallback(): void {
-    safely(() => super.disconnectedCallback())();
+    super.disconnectedCallback();
   }
 
   protected override performUpdate(): void {
-    safely(() => super.performUpdate())();
+    super.performUpdate();
   }
 
   private start(): void {
@@ -244,7 +245,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('traceId') && this.traceId && !this.started && this.isConnected) safely(() => this.start())();
+    if (changed.has('traceId') && this.traceId && !this.started && this.isConnected) this.start();
   }
 
   /**
@@ -253,9 +254,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
    * starts over for the new one. Runs as the property is set, while the old id is still known.
    */
   override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: Parameters<LitElement['requestUpdate']>[2]): void {
-    if (name === 'traceId' && this.started && typeof oldValue === 'string' && oldValue !== this.traceId) {
-      safely(() => this.retire(oldValue))();
-    }
+    if (name === 'traceId' && this.started && typeof oldValue === 'string' && oldValue !== this.traceId) this.retire(oldValue);
     super.requestUpdate(name, oldValue, options);
   }
 
@@ -416,20 +415,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
   }
 }
 
-guardMethods(RagFeedbackElement.prototype, [
-  'triggerPrompt',
-  'castVote',
-  'rate',
-  'chooseReason',
-  'flagWrongSource',
-  'submitCorrection',
-  'reportRegenerate',
-  'reportCopy',
-  'answerPrompt',
-  'openPanel',
-  'closePanel',
-  'recordSignal',
-]);
+guardMethods(RagFeedbackElement.prototype);
 
 declare global {
   interface HTMLElementTagNameMap {
