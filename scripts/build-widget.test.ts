@@ -5,11 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { buildWidget } from './build-widget.ts';
 
 describe('the widget build', () => {
-  it('makes an ES module with lazy chunks, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
+  it('makes an ES module with a background chunk, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
     const out = mkdtempSync(join(tmpdir(), 'rf-widget-build-'));
     const { esm } = await buildWidget({ outDir: out });
     expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/background-'))).toBe(true);
-    expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/lazy-'))).toBe(true);
     expect(readFileSync(join(out, 'rag-feedback.iife.js'), 'utf8')).toContain('window.RagFeedback=');
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
     expect(types).toContain("from './rag-feedback.component.js'");

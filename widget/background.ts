@@ -1,5 +1,9 @@
-// Everything that works in the background after first render, fetched as one chunk as soon as
-// the widget runs: the recorder (outbox, transport, redaction), web vitals and query similarity.
+// Everything the first render does not need, fetched as one chunk as soon as the widget runs:
+// the recorder (outbox, transport, redaction), web vitals, query similarity, and the popover,
+// correction form and prompts with their styles.
 export { Recorder } from './pipeline/recorder.ts';
 export { onCLS, onINP, onLCP } from 'web-vitals';
 export { querySimilarity } from '../shared/similarity.ts';
+export { renderPanel } from './ui/panel.ts';
+export { panelStyles } from './ui/panel.styles.ts';
+export { renderPrompt } from './ui/prompt.ts';

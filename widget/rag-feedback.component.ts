@@ -22,7 +22,7 @@ import { renderVoting } from './ui/voting.ts';
 
 export type Reason = (typeof ATTRIBUTION_REASONS)[number];
 
-type LazyUi = typeof import('./ui/lazy.ts');
+type LazyUi = typeof import('./background.ts');
 let lazyUi: LazyUi | undefined;
 let lazyUiLoading: Promise<LazyUi> | undefined;
 
@@ -30,11 +30,11 @@ let lazyUiLoading: Promise<LazyUi> | undefined;
 let rephraseChecks: Promise<void> = Promise.resolve();
 
 /**
- * The popover, correction form and prompts: fetched when idle (so they are there if the page
- * goes offline), or at once when first needed; a failed fetch is tried again next time.
+ * The popover, correction form and prompts, in the background chunk (fetched as the widget
+ * runs, so they are there if the page goes offline); a failed fetch is tried again next time.
  */
 function loadLazyUi(): Promise<LazyUi> {
-  return (lazyUiLoading ??= import('./ui/lazy.ts').then(
+  return (lazyUiLoading ??= import('./background.ts').then(
     (m) => (lazyUi = m),
     (err: unknown) => {
       lazyUiLoading = undefined;

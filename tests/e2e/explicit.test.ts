@@ -117,7 +117,7 @@ describe('explicit feedback', () => {
   it('opens the popover even when clicked before its code has loaded', async () => {
     const context = await browser.newContext();
     // The popover's chunk arrives late, as on a slow connection.
-    await context.route('**/chunks/lazy-*.js', async (route) => {
+    await context.route('**/chunks/background-*.js', async (route) => {
       await new Promise((r) => setTimeout(r, 1_500));
       await route.continue();
     });
