@@ -12,11 +12,14 @@ export const KEY = {
 /** 128 random bits as hex (crypto.randomUUID exists only on https pages). */
 const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** A session id per tab, for hosts that do not pass one. */
+let tabSession: string | undefined;
+
+/** A session id per tab, for hosts that do not pass one (read once: every event asks for it). */
 export function tabSessionId(): string {
-  let id = readJson<string>('session', KEY.session);
-  if (!id) writeJson('session', KEY.session, (id = randomHex()));
-  return id;
+  if (tabSession) return tabSession;
+  tabSession = readJson<string>('session', KEY.session);
+  if (!tabSession) writeJson('session', KEY.session, (tabSession = randomHex()));
+  return tabSession;
 }
 
 export type Vote = 'up' | 'down' | null;

@@ -80,7 +80,7 @@ export class Transport {
     await this.outbox.settled();
     for (;;) {
       if (navigator.onLine === false) return; // the `online` event calls reconnected()
-      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH * 4));
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH));
       if (batch.length === 0) return;
       const dropped = await this.outbox.dropped();
       const outcome = await this.send(batch, dropped);
