@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { buildWidget } from '../scripts/build-widget.ts';
 import { migrate, query, startDev, type DevServer } from '../scripts/wrangler.ts';
@@ -14,8 +14,8 @@ export interface Harness {
   collector: DevServer;
   site: StaticServer;
   keys: { write: string; server: string; admin: string };
-  /** The host page URL with the widget configured for this collector. */
-  hostUrl(options?: Record<string, unknown>): string;
+  /** A fresh browser context with the test host page loaded, the widget configured with `options`. */
+  openHost(options?: Record<string, unknown>): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -36,8 +36,14 @@ export async function startHarness(ports = { collector: 8798, site: 8799 }): Pro
     collector,
     site,
     keys: project.keys,
-    hostUrl: (options = {}) =>
-      `${site.url}/tests/e2e/pages/host.html?${new URLSearchParams({ build: 'esm', endpoint: collector.url, key: project.keys.write, options: JSON.stringify(options) })}`,
+    async openHost(options = {}) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const params = new URLSearchParams({ build: 'esm', endpoint: collector.url, key: project.keys.write, options: JSON.stringify(options) });
+      await page.goto(`${site.url}/tests/e2e/pages/host.html?${params}`);
+      await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+      return { context, page };
+    },
     async close() {
       await browser.close();
       await site.close();

@@ -15,10 +15,7 @@ export async function widgetOfflineBench(h: Harness): Promise<Row[]> {
   const lost: number[] = [];
   const duplicated: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const context = await h.browser.newContext();
-    const page = await context.newPage();
-    await page.goto(h.hostUrl({ loadConfig: false, transport: { flushDelayMs: 50 } }));
-    await page.waitForFunction(() => (window as any).ready === true);
+    const { context, page } = await h.openHost({ loadConfig: false, transport: { flushDelayMs: 50 } });
     const traceIds = Array.from({ length: ANSWERS }, (_, i) => `offline-${run}-${Date.now()}-${i}`);
     await context.setOffline(true);
     const recorded = await page.evaluate(

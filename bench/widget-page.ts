@@ -51,12 +51,9 @@ export async function widgetPageBench(h: Harness): Promise<Row[]> {
   const heap: number[] = [];
   const clicks: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const context = await h.browser.newContext();
-    const page = await context.newPage();
+    const { context, page } = await h.openHost({ loadConfig: false });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    await page.goto(h.hostUrl({ loadConfig: false }));
-    await page.waitForFunction(() => (window as any).ready === true);
     await addAnswers(page, 0, 1); // the first answer loads the lazy parts; measure the steady cost
     await page.waitForTimeout(300);
     await cdp.send('HeapProfiler.collectGarbage');
