@@ -1,7 +1,7 @@
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './chromium.ts';
-import { addAnswer, collector, eventually, gotoHost, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+import { addAnswer, callWidget, collector, eventually, flush, gotoHost, newTraceId, ofType, openHost, pending, site, widget } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const pending = (page: Page) => page.evaluate(() => (window as any).RagFeedback.pending() as Promise<number>);
-const flush = (page: Page) => page.evaluate(() => (window as any).RagFeedback.flush());
 const vote = (page: Page, traceId: string, name = 'Helpful') => widget(page, traceId).getByRole('button', { name, exact: true }).click();
 
 /** The raw outbox in IndexedDB, as stored. */
@@ -37,7 +35,7 @@ describe('the outbox and delivery', () => {
     await context.setOffline(true);
     const traceId = newTraceId('pii');
     await addAnswer(page, { traceId });
-    await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).submitCorrection('Mail me at ann@corp.example or 4111 1111 1111 1111'), traceId);
+    await callWidget(page, traceId, 'submitCorrection', 'Mail me at ann@corp.example or 4111 1111 1111 1111');
     await expect.poll(async () => (await outbox(page)).filter((i) => i.event.signalType === 'correction').length).toBe(1);
     const item = (await outbox(page)).find((i) => i.event.signalType === 'correction');
     expect(item.event.detail).toEqual({ text: 'Mail me at [EMAIL] or [CARD]' });
@@ -51,11 +49,8 @@ describe('the outbox and delivery', () => {
     await addAnswer(page, { traceId });
     await context.setOffline(true);
     await vote(page, traceId);
-    await page.evaluate((id) => {
-      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`) as any;
-      el.reportRegenerate();
-      el.reportCopy(120);
-    }, traceId);
+    await callWidget(page, traceId, 'reportRegenerate');
+    await callWidget(page, traceId, 'reportCopy', 120);
     await expect.poll(() => pending(page)).toBeGreaterThanOrEqual(3);
     // The tab is closed while offline: its page-hide beacon cannot leave.
     await page.goto('about:blank');
@@ -153,7 +148,7 @@ describe('the outbox and delivery', () => {
     const traceId = newTraceId('cap');
     await addAnswer(page, { traceId });
     await context.setOffline(true);
-    for (let i = 0; i < 5; i++) await page.evaluate(([id, n]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(n), [traceId, 10 + i] as const);
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
     await expect.poll(() => pending(page)).toBe(3);
     const bodies: any[] = [];
     page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
@@ -190,7 +185,7 @@ describe('the outbox and delivery', () => {
     await addAnswer(b, { traceId: traceIds[1]! });
     for (let i = 0; i < 6; i++) {
       for (const [page, id] of [[a, traceIds[0]!], [b, traceIds[1]!]] as const) {
-        await page.evaluate(([id, n]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(n), [id, i + 1] as const);
+        await callWidget(page, id, 'reportCopy', i + 1);
       }
     }
     await expect.poll(() => pending(a)).toBeGreaterThanOrEqual(12);

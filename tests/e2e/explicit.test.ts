@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './chromium.ts';
-import { addAnswer, eventually, newTraceId, ofType, openHost, widget } from './helpers.ts';
+import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, widget } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('explicit feedback', () => {
     await expect.poll(() => up.getAttribute('aria-pressed')).toBe('false');
     await widget(page, b).getByRole('button', { name: 'Not helpful' }).click();
     await widget(page, b).getByRole('dialog').waitFor();
-    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await flush(page);
     await eventually(b, (ev) => expect(ev.filter((e) => e.signalGroup === 'vote').map((e) => e.signalType)).toEqual(['thumbs_down']));
     // The time the first answer was on screen is the first trace's.
     await eventually(a, (ev) => {
@@ -76,7 +76,7 @@ describe('explicit feedback', () => {
     const traceId = newTraceId('dbl');
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).dblclick();
-    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await flush(page);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
     await page.waitForTimeout(500);
     expect(ofType(await eventually(traceId, (ev) => ev), 'thumbs_up')).toHaveLength(1);
@@ -93,12 +93,12 @@ describe('explicit feedback', () => {
     await page.keyboard.press('Enter');
     const dialog = el.getByRole('dialog', { name: 'What went wrong?' });
     await dialog.waitFor();
-    const focused = () => page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.textContent?.trim(), traceId);
+    const focused = async () => (await focusedInWidget(page, traceId)).text;
     expect(await focused()).toBe("Didn't answer my question"); 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' }); 
     expect(await focused()).toBe('');
-    expect(await page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.getAttribute('aria-label'), traceId)).toBe('Not helpful');
+    expect((await focusedInWidget(page, traceId)).label).toBe('Not helpful');
 
     // Again, and this time choose "Incomplete" with Tab and Enter.
     await page.waitForTimeout(900);
@@ -126,7 +126,7 @@ describe('explicit feedback', () => {
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
     await widget(page, traceId).getByRole('dialog', { name: 'What went wrong?' }).waitFor();
-    expect(await page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement?.textContent?.trim(), traceId)).toBe("Didn't answer my question");
+    expect((await focusedInWidget(page, traceId)).text).toBe("Didn't answer my question");
     await context.close();
   });
 

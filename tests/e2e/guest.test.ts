@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './chromium.ts';
-import { addAnswer, collector, eventually, keys, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+import { addAnswer, callWidget, collector, flush, eventually, keys, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ describe('accessibility (axe-core in Chromium)', () => {
       await addAnswer(page, { traceId: b });
       await widget(page, a).getByRole('button', { name: 'Not helpful' }).click();
       await widget(page, a).getByRole('dialog').waitFor();
-      await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportCopy(50), b);
+      await callWidget(page, b, 'reportCopy', 50);
       await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).waitFor();
       expect(await axe(page)).toEqual([]);
       await widget(page, a).getByRole('button', { name: 'Suggest a correction' }).click();
@@ -99,7 +99,7 @@ describe('a good guest on the host page', () => {
     const traceId = newTraceId('guest');
     await addAnswer(page, { traceId, attrs: { endpoint: 'not a url' } });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
-    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await flush(page);
     await page.waitForTimeout(500);
     expect(errors).toEqual([]);
     expect(consoleMessages.filter((m) => !m.includes('net::ERR'))).toEqual([]);

@@ -94,3 +94,34 @@ export const setVisibility = (page: Page, state: 'hidden' | 'visible') =>
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => s === 'hidden' });
     document.dispatchEvent(new Event('visibilitychange'));
   }, state);
+
+/** Sends what waits in the outbox now. */
+export const flush = (page: Page) => page.evaluate(() => (window as any).RagFeedback.flush());
+
+/** Events waiting in the page's outbox. */
+export const pending = (page: Page) => page.evaluate(() => (window as any).RagFeedback.pending() as Promise<number>);
+
+/** Calls a method of the element's JS API, as the chat UI would. */
+export const callWidget = (page: Page, traceId: string, method: string, ...args: unknown[]) =>
+  page.evaluate(([id, m, a]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any)[m](...a), [traceId, method, args] as const);
+
+/** What has focus inside the element's shadow root: its text and its accessible label. */
+export const focusedInWidget = (page: Page, traceId: string) =>
+  page.evaluate((id) => {
+    const active = document.querySelector(`rag-feedback[trace-id="${id}"]`)!.shadowRoot!.activeElement;
+    return { text: active?.textContent?.trim() ?? '', label: active?.getAttribute('aria-label') ?? null };
+  }, traceId);
+
+/** Selects the text of `selector` inside the answer and copies it, as a user would with Ctrl+C. */
+export async function copyText(page: Page, traceId: string, selector: string) {
+  await page.evaluate(
+    ({ traceId, selector }) => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector(`rag-feedback[trace-id="${traceId}"] ${selector}`)!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    },
+    { traceId, selector },
+  );
+  await page.keyboard.press('Control+C');
+}

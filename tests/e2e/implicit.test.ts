@@ -1,29 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './chromium.ts';
-import { addAnswer, collector, eventually, keys, newTraceId, ofType, openHost, setVisibility, site, widget } from './helpers.ts';
+import { addAnswer, callWidget, collector, copyText, eventually, flush, keys, newTraceId, ofType, openHost, setVisibility, site, widget } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(() => browser?.close());
-
-/** Selects the text of `selector` inside the answer and copies it, as a user would with Ctrl+C. */
-async function copyText(page: Page, traceId: string, selector: string) {
-  await page.evaluate(
-    ({ traceId, selector }) => {
-      const target = document.querySelector(`rag-feedback[trace-id="${traceId}"] ${selector}`)!;
-      const range = document.createRange();
-      range.selectNodeContents(target);
-      const sel = getSelection()!;
-      sel.removeAllRanges();
-      sel.addRange(range);
-    },
-    { traceId, selector },
-  );
-  await page.keyboard.press('Control+C');
-}
 
 const fastThresholds = { focusedDwellMs: 400, bounceWindowMs: 5_000, largeCopyChars: 20 };
 
@@ -117,7 +101,7 @@ describe('implicit signals, each tied to its trace', () => {
     });
     expect(event!.detail).toMatchObject({ nextTraceId: second });
     expect(event!.signalValue).toBe(-0.6);
-    await page.evaluate(() => (window as any).RagFeedback.flush());
+    await flush(page);
     expect(ofType(await eventually(second, (ev) => ev), 'rephrase_within_session')).toEqual([]);
     await page.context().close();
   });
@@ -127,7 +111,7 @@ describe('implicit signals, each tied to its trace', () => {
     const traceId = newTraceId('regen');
     await addAnswer(page, { traceId });
     await page.waitForTimeout(300);
-    await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportRegenerate(), traceId);
+    await callWidget(page, traceId, 'reportRegenerate');
     await eventually(traceId, (ev) => {
       const [r] = ofType(ev, 'regenerate');
       expect(r!.detail.gapMs as number).toBeGreaterThanOrEqual(250);

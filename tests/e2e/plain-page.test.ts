@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launch } from './chromium.ts';
-import { collector, eventually, keys, newTraceId, site, setVisibility, widget } from './helpers.ts';
+import { callWidget, collector, copyText, eventually, keys, newTraceId, site, setVisibility, widget } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,15 +22,7 @@ it('a plain HTML page with one <script> records every signal into the collector,
   await a.getByRole('button', { name: 'Helpful', exact: true }).waitFor();
 
   // Copies of the answer and of a source.
-  for (const selector of ['p.answer', 'a[data-chunk-id="chunk-2"]']) {
-    await page.evaluate(([id, sel]) => {
-      const range = document.createRange();
-      range.selectNodeContents(document.querySelector(`rag-feedback[trace-id="${id}"] ${sel}`)!);
-      getSelection()!.removeAllRanges();
-      getSelection()!.addRange(range);
-    }, [first, selector] as const);
-    await page.keyboard.press('Control+C');
-  }
+  for (const selector of ['p.answer', 'a[data-chunk-id="chunk-2"]']) await copyText(page, first, selector);
   // A citation opened, read elsewhere, and come back from.
   await a.locator('a[data-chunk-id="chunk-1"]').click();
   await setVisibility(page, 'hidden');
@@ -45,7 +37,7 @@ it('a plain HTML page with one <script> records every signal into the collector,
   await a.getByRole('button', { name: 'Close' }).click();
   // Offline from here: a regenerate and a correction wait in IndexedDB.
   await context.setOffline(true);
-  await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).reportRegenerate(), second);
+  await callWidget(page, second, 'reportRegenerate');
   await b.getByRole('button', { name: 'Not helpful' }).click();
   await b.getByRole('button', { name: 'Suggest a correction' }).click();
   await b.getByLabel('What should the answer say?').fill('30 days for members.');
