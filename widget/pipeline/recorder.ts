@@ -3,7 +3,7 @@ import { redactPII } from '../../shared/redact.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { WIDGET_VERSION } from '../version.ts';
+import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
