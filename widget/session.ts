@@ -1,8 +1,10 @@
 import { readJson, writeJson } from './storage.ts';
 
-/** What a browser tab remembers across reloads, in sessionStorage. */
+/** The widget's keys in sessionStorage (per tab, across reloads) and, for prompt days, localStorage. */
 export const KEY = {
   session: 'rf:session',
+  promptInSession: (sessionId: string, promptId: string) => `rf:prompt:${sessionId}:${promptId}`,
+  promptDay: (promptId: string) => `rf:prompt-day:${promptId}`,
   vote: (traceId: string) => `rf:vote:${traceId}`,
   downs: (sessionId: string) => `rf:downs:${sessionId}`,
   lastQuery: (sessionId: string) => `rf:last:${sessionId}`,

@@ -1,10 +1,10 @@
 import type { Prompt } from '../../shared/schema/config.ts';
+import { KEY } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 import type { PromptTrigger } from './host.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
-const sessionKey = (sessionId: string, promptId: string) => `rf:prompt:${sessionId}:${promptId}`;
-const dayKey = (promptId: string) => `rf:prompt-day:${promptId}`;
+const { promptInSession: sessionKey, promptDay: dayKey } = KEY;
 
 /** The first configured prompt for `trigger` still under its per-session and per-day caps. */
 export function eligiblePrompt(prompts: readonly Prompt[], trigger: PromptTrigger, sessionId: string): Prompt | undefined {
