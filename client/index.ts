@@ -1,3 +1,4 @@
+import { joinUrl } from '../shared/url.ts';
 import { backoffDelay, retryAfterMs, type BackoffOptions } from '../shared/backoff.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import type { TraceInput } from '../shared/schema/trace.ts';
@@ -84,7 +85,7 @@ export class TraceClient {
       let wait = backoffDelay(attempt, this.opts.backoff);
       try {
         const res = await this.opts.fetch(
-          new Request(new URL('/v1/traces', this.opts.endpoint), {
+          new Request(joinUrl(this.opts.endpoint, 'v1/traces'), {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
             body: JSON.stringify(batch.map((p) => p.trace)),

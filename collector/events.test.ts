@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { SIGNALS } from '../shared/signals.ts';
+import { utcDay } from '../shared/time.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
 const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>
@@ -113,7 +114,7 @@ describe('POST /v1/events', () => {
     expect((await send(7)).status).toBe(200);
     expect((await send(5)).status).toBe(200);
     const row = await env.DB.prepare('select day, dropped from client_drops where project_id = ?').bind(p.id).first<{ day: string; dropped: number }>();
-    expect(row).toEqual({ day: new Date().toISOString().slice(0, 10), dropped: 12 });
+    expect(row).toEqual({ day: utcDay(Date.now()), dropped: 12 });
   });
 
   it('redacts free text before storing it', async () => {

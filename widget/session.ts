@@ -1,3 +1,4 @@
+import { toHex } from '../shared/hex.ts';
 import { readJson, writeJson } from './storage.ts';
 
 /** The widget's keys in sessionStorage (per tab, across reloads) and, for prompt days, localStorage. */
@@ -12,7 +13,7 @@ export const KEY = {
 };
 
 /** 128 random bits as hex (crypto.randomUUID exists only on https pages). */
-const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+const randomHex = () => toHex(crypto.getRandomValues(new Uint8Array(16)));
 
 let tabSession: string | undefined;
 

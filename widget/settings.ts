@@ -1,3 +1,4 @@
+import { joinUrl } from '../shared/url.ts';
 import type { Prompt, WidgetConfig, WidgetConfigInput } from '../shared/schema/config.ts';
 import {
   DEFAULT_PROMPT_CHOICES,
@@ -73,7 +74,7 @@ export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetCo
   if (!remote.has(key)) {
     remote.set(
       key,
-      fetch(`${endpoint.replace(/\/+$/, '')}/v1/config`, { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
+      fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
         .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : undefined))
         .catch((err) => {
           warn('config not loaded; using defaults', err);

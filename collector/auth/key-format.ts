@@ -1,3 +1,4 @@
+import { toHex } from '../../shared/hex.ts';
 import type { KeyKind } from '../storage/schema.ts';
 
 /** Key prefixes tell a key's kind at a glance (and in an error message) without a lookup. */
@@ -16,7 +17,7 @@ export function generateKey(kind: KeyKind): string {
 /** SHA-256 hex of a key: what the database stores and looks up. */
 export async function hashKey(key: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest));
 }
 
 /** The part of a key safe to store and show. */

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { utcDay } from '../../shared/time.ts';
 import type { Db } from './db.ts';
 import { clientDrops } from './schema.ts';
 
 /** Adds what a widget reports it dropped to the project's count for the day. */
 export async function addClientDrops(db: Db, projectId: string, dropped: number, now: number): Promise<void> {
-  const day = new Date(now).toISOString().slice(0, 10);
+  const day = utcDay(now);
   await db
     .insert(clientDrops)
     .values({ projectId, day, dropped })

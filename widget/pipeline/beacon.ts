@@ -1,3 +1,4 @@
+import { joinUrl } from '../../shared/url.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import type { OutboxItem } from './outbox.ts';
 
@@ -5,7 +6,7 @@ import type { OutboxItem } from './outbox.ts';
 const MAX_BATCH_BYTES = MAX_EVENTS_BODY_BYTES - 2_048;
 const encoder = new TextEncoder();
 
-export const eventsUrl = (endpoint: string) => `${endpoint.replace(/\/+$/, '')}/v1/events`;
+export const eventsUrl = (endpoint: string) => joinUrl(endpoint, 'v1/events');
 
 /** The first item's destination and as many following items for it as fit one request. */
 export function nextBatch(items: readonly OutboxItem[]): OutboxItem[] {

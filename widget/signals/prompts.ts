@@ -1,9 +1,10 @@
 import type { Prompt } from '../../shared/schema/config.ts';
+import { utcDay } from '../../shared/time.ts';
 import { KEY } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 import type { PromptTrigger } from './host.ts';
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => utcDay(Date.now());
 const { promptInSession: sessionKey, promptDay: dayKey } = KEY;
 
 /** The first configured prompt for `trigger` still under its per-session and per-day caps. */
