@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildWidget } from './build-widget.ts';
+import { buildWidget, minifyTemplates } from './build-widget.ts';
 
 describe('the widget build', () => {
   it('makes an ES module with a background chunk, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
@@ -18,5 +18,28 @@ describe('the widget build', () => {
     expect(element.attributes.map((a: any) => a.name)).toEqual(['trace-id', 'session-id', 'query', 'endpoint', 'write-key', 'locale', 'theme', 'answered-at']);
     expect(element.events.map((e: any) => e.name)).toEqual(['rf-vote', 'rf-rate', 'rf-submit', 'rf-prompt-show', 'rf-prompt-answer', 'rf-signal']);
     expect(element.cssParts.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('minifies the text of css and html templates, not the expressions inside them', () => {
+    const source = [
+      'const styles = css`',
+      '  :host {',
+      '    display: block;',
+      '  }`;',
+      'const view = html`<div class="bar"',
+      '    part="bar">',
+      '  ${items.map((i) =>',
+      '      html`<b>${i}</b>`)}',
+      '  </div>`;',
+      'const plain = `keep',
+      '   this`;',
+    ];
+    expect(minifyTemplates(source.join('\n')).split('\n')).toEqual([
+      'const styles = css`:host{display:block}`;',
+      'const view = html`<div class="bar" part="bar"> ${items.map((i) =>',
+      '      html`<b>${i}</b>`)} </div>`;',
+      'const plain = `keep',
+      '   this`;',
+    ]);
   });
 });

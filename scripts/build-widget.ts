@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import ts from 'typescript';
 import { ROOT } from './wrangler.ts';
 
 interface Declaration {
@@ -21,20 +22,47 @@ interface Declaration {
 
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
 const entry = join(ROOT, 'widget', 'index.ts');
-/** esbuild minifies code, not the CSS inside css`…` templates: collapse its white space. */
-const minifyCss: Plugin = {
-  name: 'minify-css-templates',
+/** White space CSS does not need: runs collapsed, none around punctuation, no last semicolon. */
+const minifyCss = (text: string) =>
+  text.replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim();
+/** Line breaks and indentation in markup render as one space, so they are sent as one. */
+const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+
+/**
+ * esbuild minifies code, not the text of Lit's css`…` and html`…` templates: this minifies the
+ * literal parts of those templates, found with the TypeScript parser so that the `${…}`
+ * expressions between them are left as they are.
+ */
+export function minifyTemplates(source: string): string {
+  const file = ts.createSourceFile('widget.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const edits: { start: number; end: number; text: string }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && (node.tag.text === 'css' || node.tag.text === 'html')) {
+      const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
+      const { template } = node;
+      const literals = ts.isNoSubstitutionTemplateLiteral(template) ? [template] : [template.head, ...template.templateSpans.map((s) => s.literal)];
+      for (const literal of literals) {
+        // Between the opening ` or } and the closing ` or ${.
+        const start = literal.getStart(file) + 1;
+        const end = literal.getEnd() - (ts.isTemplateHead(literal) || ts.isTemplateMiddle(literal) ? 2 : 1);
+        edits.push({ start, end, text: minify(source.slice(start, end)) });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  edits.sort((a, b) => a.start - b.start);
+  return edits.reduceRight((out, { start, end, text }) => out.slice(0, start) + text + out.slice(end), source);
+}
+
+const templates: Plugin = {
+  name: 'minify-templates',
   setup(b) {
-    b.onLoad({ filter: /\.styles\.ts$/ }, ({ path }) => ({
-      loader: 'ts',
-      contents: readFileSync(path, 'utf8').replace(/css`([^`]*)`/g, (_, body: string) =>
-        `css\`${body.replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim()}\``,
-      ),
-    }));
+    b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, ({ path }) => ({ loader: 'ts', contents: minifyTemplates(readFileSync(path, 'utf8')) }));
   },
 };
 
-const common: BuildOptions & { metafile: true } = { bundle: true, minify: true, target: 'es2022', metafile: true, legalComments: 'none', logLevel: 'warning', plugins: [minifyCss] };
+const common: BuildOptions & { metafile: true } = { bundle: true, minify: true, target: 'es2022', metafile: true, legalComments: 'none', logLevel: 'warning', plugins: [templates] };
 
 export async function buildWidget(options: { types?: boolean; outDir?: string } = {}): Promise<{ esm: Metafile; iife: Metafile }> {
   const out = options.outDir ?? WIDGET_DIST;
