@@ -5,7 +5,7 @@ import type { SignalType } from '../shared/signals.ts';
 import { guardMethods, safely, warn } from './guard.ts';
 import { whenIdle } from './idle.ts';
 import { pipeline, type RecordContext } from './pipeline/index.ts';
-import { REPEAT_WINDOW_MS } from './limits.ts';
+import { CITATION_LABEL_CHARS, LOW_RATING, REPEAT_WINDOW_MS } from './defaults.ts';
 import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from './session.ts';
 import { loadConfig, normalizeConfig, options } from './settings.ts';
 import { CitationController } from './signals/citations.ts';
@@ -299,7 +299,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     this.rating = stars;
     this.recordSignal('rating', { stars });
     this.emit('rf-rate', { traceId: this.traceId, stars });
-    if (stars <= 2) this.openPanel({ kind: 'reasons' });
+    if (stars <= LOW_RATING) this.openPanel({ kind: 'reasons' });
   }
 
   /** Records a reason for the thumbs-down; "other" and "wrong source" ask for more first. */
@@ -358,7 +358,7 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
   citations(): { chunkId: string; label: string }[] {
     return [...this.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => ({
       chunkId: el.dataset.chunkId!,
-      label: (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim().slice(0, 120),
+      label: (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim().slice(0, CITATION_LABEL_CHARS),
     }));
   }
 

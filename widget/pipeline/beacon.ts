@@ -1,9 +1,9 @@
 import { joinUrl } from '../../shared/url.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import { BATCH_ENVELOPE_BYTES } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 
-/** Room left under the collector's 64 KB for the envelope and the key. */
-const MAX_BATCH_BYTES = MAX_EVENTS_BODY_BYTES - 2_048;
+const MAX_BATCH_BYTES = MAX_EVENTS_BODY_BYTES - BATCH_ENVELOPE_BYTES;
 const encoder = new TextEncoder();
 
 export const eventsUrl = (endpoint: string) => joinUrl(endpoint, 'v1/events');

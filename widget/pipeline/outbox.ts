@@ -1,5 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { OUTBOX_CAP } from '../defaults.ts';
 import type { Warn } from './recorder.ts';
 
 /** An event waiting to be delivered, with where it goes. */
@@ -16,9 +17,6 @@ interface OutboxSchema extends DBSchema {
   meta: { key: 'dropped'; value: number };
 }
 
-/** Most events kept while offline; beyond it the oldest go first, and are counted. */
-export const DEFAULT_OUTBOX_CAP = 20_000;
-
 /**
  * The IndexedDB outbox: every event is written here before any network call, so nothing is lost
  * offline, on reload or when the tab closes. Shared by all tabs of the origin.
@@ -31,7 +29,7 @@ export class Outbox {
 
   constructor(
     private readonly name = 'rag-feedback',
-    readonly cap = DEFAULT_OUTBOX_CAP,
+    readonly cap = OUTBOX_CAP,
     private readonly warn: Warn = () => {},
   ) {}
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { REPEAT_WINDOW_MS } from '../limits.ts';
+import { REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
 import { nextBatch } from './beacon.ts';
-import { ClientLimiter, SESSION_EVENTS_PER_MIN } from './limiter.ts';
+import { ClientLimiter } from './limiter.ts';
 import type { OutboxItem } from './outbox.ts';
 
 const item = (i: number, endpoint = 'https://c.example', text = ''): OutboxItem => ({

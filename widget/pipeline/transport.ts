@@ -1,6 +1,7 @@
 import { backoffDelay, retryAfterMs, type BackoffOptions } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
 import type { Warn } from './recorder.ts';
@@ -8,11 +9,11 @@ import type { Warn } from './recorder.ts';
 export interface TransportOptions {
   /** Wait after an event before sending, so events of one interaction travel together. */
   flushDelayMs: number;
-  /** Retry timing after a network error, a 5xx or a 429 (Sentry's: 5 s doubling to 1 h). */
+  /** Retry timing after a network error, a 5xx or a 429. */
   backoff: BackoffOptions;
 }
 
-export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: 1_000, backoff: { baseMs: 5_000, maxMs: 3_600_000 } };
+export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: FLUSH_DELAY_MS, backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS } };
 
 const LOCK = 'rag-feedback:flush';
 
@@ -72,7 +73,7 @@ export class Transport {
     if (!navigator.locks) return fn();
     await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
       if (lock) return fn();
-      this.schedule(2_000); // another tab is sending (our events too, from the shared outbox); look again soon
+      this.schedule(OTHER_TAB_RECHECK_MS); // another tab is sending (our events too, from the shared outbox)
     });
   }
 

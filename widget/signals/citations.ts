@@ -1,11 +1,7 @@
 import type { ReactiveController } from 'lit';
+import { MIN_PREVIEW_MS, SOURCE_OPENED_WITHIN_MS } from '../defaults.ts';
 import { safely } from '../guard.ts';
 import type { SignalHost, TraceAware } from './host.ts';
-
-/** A click this close before the page is hidden opened the source (in another tab or app). */
-const OPENED_WITHIN_MS = 3_000;
-/** Shorter previews are scrolling past, not reading. */
-const MIN_PREVIEW_MS = 500;
 
 /**
  * Citation clicks, and citation dwell: time away on an opened source (from the click's page
@@ -33,7 +29,7 @@ export class CitationController implements ReactiveController, TraceAware {
   private readonly onVisibility = safely(() => {
     const now = Date.now();
     if (document.visibilityState === 'hidden') {
-      if (this.clicked && now - this.clicked.at < OPENED_WITHIN_MS) this.away = { chunkId: this.clicked.chunkId, since: now };
+      if (this.clicked && now - this.clicked.at < SOURCE_OPENED_WITHIN_MS) this.away = { chunkId: this.clicked.chunkId, since: now };
       this.clicked = undefined;
     } else if (this.away) {
       this.dwell(this.away.chunkId, now - this.away.since, 'away');

@@ -1,9 +1,7 @@
 import type { ReactiveController } from 'lit';
+import { DWELL_VISIBLE_SHARE, MIN_DWELL_MS } from '../defaults.ts';
 import { safely } from '../guard.ts';
 import type { SignalHost, TraceAware } from './host.ts';
-
-/** Shorter visibility is scrolling past. */
-const MIN_DWELL_MS = 1_000;
 
 /**
  * Answer dwell (time the answer is at least half visible, or fills half the screen, while the page is visible, reported
@@ -49,7 +47,7 @@ export class DwellController implements ReactiveController, TraceAware {
         const e = entries.at(-1)!;
         // Half of the answer on screen, or (for an answer taller than the screen) half the screen.
         const screen = e.rootBounds?.height ?? innerHeight;
-        this.intersecting = e.isIntersecting && (e.intersectionRatio >= 0.5 || e.intersectionRect.height >= screen / 2);
+        this.intersecting = e.isIntersecting && (e.intersectionRatio >= DWELL_VISIBLE_SHARE || e.intersectionRect.height >= screen * DWELL_VISIBLE_SHARE);
         if (this.intersecting) this.resume(now);
         else this.pause(now);
       }),

@@ -1,3 +1,4 @@
+import { SEEN_TRACES_KEPT } from '../defaults.ts';
 import { KEY } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 
@@ -23,7 +24,7 @@ interface LastQuery {
 export async function noteQuery(sessionId: string, traceId: string, query: string, at: number, windowMs: number, threshold: number): Promise<Rephrase | undefined> {
   const seen = readJson<string[]>('session', KEY.seen(sessionId)) ?? [];
   if (seen.includes(traceId)) return undefined;
-  writeJson('session', KEY.seen(sessionId), [...seen.slice(-199), traceId]);
+  writeJson('session', KEY.seen(sessionId), [...seen.slice(1 - SEEN_TRACES_KEPT), traceId]);
   const last = readJson<LastQuery>('session', KEY.lastQuery(sessionId));
   writeJson('session', KEY.lastQuery(sessionId), { traceId, query, at } satisfies LastQuery);
   if (!last || !query || last.traceId === traceId) return undefined;
