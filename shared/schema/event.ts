@@ -89,8 +89,8 @@ const details = {
     text: v.optional(freeText(2_000)),
   }),
   web_vitals: v.object({
-    /** Which vital. */
-    name: v.picklist(['INP', 'LCP', 'CLS', 'FCP', 'TTFB']),
+    /** Which vital: the three Core Web Vitals, the ones the widget reports. */
+    name: v.picklist(['INP', 'LCP', 'CLS']),
     /** Its value (ms, or unitless for CLS). */
     value: v.pipe(finite(), v.minValue(0)),
     /** web-vitals' own verdict. */

@@ -1,8 +1,9 @@
-import type { Metric } from 'web-vitals';
+import type { CLSMetric, INPMetric, LCPMetric } from 'web-vitals';
+import type { EventDetail } from '../../shared/schema/event.ts';
 import { safely, warn } from '../guard.ts';
 import { whenIdle } from '../idle.ts';
 
-type Report = (detail: { name: 'INP' | 'LCP' | 'CLS'; value: number; rating: Metric['rating'] }) => void;
+type Report = (detail: EventDetail<'web_vitals'>) => void;
 
 let report: Report | undefined;
 
@@ -20,7 +21,7 @@ export function reportVitalsTo(latest: Report): void {
 function observe(): void {
   import('../background.ts')
     .then(({ onCLS, onINP, onLCP }) => {
-      const forward = safely((m: Metric) => report?.({ name: m.name as 'INP' | 'LCP' | 'CLS', value: m.value, rating: m.rating }));
+      const forward = safely((m: INPMetric | LCPMetric | CLSMetric) => report?.({ name: m.name, value: m.value, rating: m.rating }));
       onINP(forward);
       onLCP(forward);
       onCLS(forward);
