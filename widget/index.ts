@@ -1,5 +1,7 @@
 import { RagFeedbackElement } from './rag-feedback.component.ts';
+import { warn } from './guard.ts';
 import { whenIdle } from './idle.ts';
+import { loadBackground } from './load-background.ts';
 import { pipeline } from './pipeline/index.ts';
 import { configure, type RagFeedbackOptions } from './settings.ts';
 
@@ -26,5 +28,8 @@ export const RagFeedback = {
 };
 
 if (!customElements.get('rag-feedback')) customElements.define('rag-feedback', RagFeedbackElement);
+// Fetched as the widget runs, not at first use: a page that goes offline before anyone clicks
+// must still have the code that writes to IndexedDB, and the popover.
+void loadBackground().catch(warn);
 // Events left by earlier visits go out even before this page shows an answer.
 whenIdle(() => void pipeline());

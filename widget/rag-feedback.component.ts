@@ -3,7 +3,7 @@ import type { Prompt, WidgetConfig } from '../shared/schema/config.ts';
 import type { ATTRIBUTION_REASONS, EventDetail, FeedbackEvent } from '../shared/schema/event.ts';
 import type { SignalType } from '../shared/signals.ts';
 import { guardMethods, safely, warn } from './guard.ts';
-import { whenIdle } from './idle.ts';
+import { loadBackground } from './load-background.ts';
 import { pipeline, type RecordContext } from './pipeline/index.ts';
 import { CITATION_LABEL_CHARS, LOW_RATING, REPEAT_WINDOW_MS } from './defaults.ts';
 import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from './session.ts';
@@ -22,26 +22,8 @@ import { renderVoting } from './ui/voting.ts';
 
 export type Reason = (typeof ATTRIBUTION_REASONS)[number];
 
-type LazyUi = typeof import('./background.ts');
-let lazyUi: LazyUi | undefined;
-let lazyUiLoading: Promise<LazyUi> | undefined;
-
 /** Rephrase checks of all answers on the page, one after another. */
 let rephraseChecks: Promise<void> = Promise.resolve();
-
-/**
- * The popover, correction form and prompts, in the background chunk (fetched as the widget
- * runs, so they are there if the page goes offline); a failed fetch is tried again next time.
- */
-function loadLazyUi(): Promise<LazyUi> {
-  return (lazyUiLoading ??= import('./background.ts').then(
-    (m) => (lazyUi = m),
-    (err: unknown) => {
-      lazyUiLoading = undefined;
-      throw err;
-    },
-  ));
-}
 
 /**
  * Feedback for one RAG answer. Put the answer and its citations (marked `data-chunk-id`) inside
@@ -222,7 +204,6 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
     this.started = true;
     this.connectedAt = Date.now();
     this.vote = storedVote(this.traceId);
-    whenIdle(() => void loadLazyUi().catch(warn));
     reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
     const ctx = this.context;
     const config = loadConfig(ctx.endpoint, ctx.writeKey).then((c) => (this.config = c));
@@ -391,10 +372,11 @@ export class RagFeedbackElement extends LitElement implements SignalHost {
 
   protected override render() {
     const s = this.strings;
+    const lazyUi = loadBackground.value;
     const needsLazy = this.panel.kind !== 'closed' || this.prompt !== null;
     if (needsLazy && !lazyUi) {
       // Clicked before the lazy parts arrived: render again (and focus the popover) when they do.
-      void loadLazyUi()
+      void loadBackground()
         .then(() => {
           this.requestUpdate();
           if (this.panel.kind !== 'closed') this.focusPanel();

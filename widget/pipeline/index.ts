@@ -3,18 +3,12 @@ import type { SignalType } from '../../shared/signals.ts';
 import { isEndpoint } from '../endpoint.ts';
 import { safely, warn } from '../guard.ts';
 import { whenIdle } from '../idle.ts';
+import { loadBackground } from '../load-background.ts';
+import { retrying } from '../retrying.ts';
 import { options } from '../settings.ts';
 import type { RecordContext, Recorder } from './recorder.ts';
 
 export type { RecordContext } from './recorder.ts';
-
-type RecorderModule = typeof import('../background.ts');
-const importRecorder = () => import('../background.ts');
-/**
- * Fetched as soon as the widget runs (not at first use): a page that goes offline before anyone
- * clicks must still have the code that writes to IndexedDB.
- */
-let recorderModule: Promise<RecorderModule> = importRecorder();
 
 /**
  * The page's one pipeline, as the first load sees it: a queue in front of the recorder, which
@@ -22,27 +16,19 @@ let recorderModule: Promise<RecorderModule> = importRecorder();
  * Events keep the time they happened at; page-hide hooks run before the beacon leaves.
  */
 class Pipeline {
-  private recorder: Recorder | undefined;
-  private loading: Promise<Recorder> | undefined;
+  /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
+  private readonly recorder = retrying(async () => {
+    const { Recorder } = await loadBackground();
+    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn });
+  });
   private readonly hideHooks = new Set<() => void>();
 
   constructor() {
     addEventListener('pagehide', safely(() => this.hidden()));
     document.addEventListener('visibilitychange', safely(() => document.visibilityState === 'hidden' && this.hidden()));
-    whenIdle(() => void this.load().catch(warn));
-    addEventListener('online', () => void this.load().catch(warn));
-  }
-
-  load(): Promise<Recorder> {
-    return (this.loading ??= recorderModule.then(
-      ({ Recorder }) => (this.recorder = new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn })),
-      (err: unknown) => {
-        // The chunk could not be fetched (offline since the page loaded): try again next time.
-        recorderModule = importRecorder();
-        this.loading = undefined;
-        throw err;
-      },
-    ));
+    const load = () => void this.recorder().catch(warn);
+    whenIdle(load);
+    addEventListener('online', load); // offline since the page loaded: fetch the chunk once back
   }
 
   /** Records an event; `then` gets it once made (not if the limiter refused it). */
@@ -53,8 +39,8 @@ class Pipeline {
       const event = r.record(ctx, type, detail, at);
       if (event) then(event);
     };
-    if (this.recorder) run(this.recorder);
-    else void this.load().then(run).catch(warn);
+    if (this.recorder.value) run(this.recorder.value);
+    else void this.recorder().then(run).catch(warn);
   }
 
   onHide(fn: () => void): () => void {
@@ -63,16 +49,16 @@ class Pipeline {
   }
 
   async flush(): Promise<void> {
-    await (await this.load()).transport.flush();
+    await (await this.recorder()).transport.flush();
   }
 
   async pending(): Promise<number> {
-    return (await this.load()).pending();
+    return (await this.recorder()).pending();
   }
 
   private hidden(): void {
     for (const hook of this.hideHooks) safely(hook)();
-    this.recorder?.beacon();
+    this.recorder.value?.beacon();
   }
 }
 

@@ -1,4 +1,5 @@
 import { SEEN_TRACES_KEPT } from '../defaults.ts';
+import { loadBackground } from '../load-background.ts';
 import { KEY } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 
@@ -31,7 +32,7 @@ export async function noteQuery(sessionId: string, traceId: string, query: strin
   const gapMs = at - last.at;
   if (gapMs < 0 || gapMs > windowMs) return undefined;
   // The similarity code loads only when there is a pair to compare.
-  const { querySimilarity } = await import('../background.ts');
+  const { querySimilarity } = await loadBackground();
   const similarity = querySimilarity(last.query, query);
   return similarity >= threshold ? { firstTraceId: last.traceId, similarity: Math.round(similarity * 1000) / 1000, gapMs } : undefined;
 }

@@ -2,6 +2,7 @@ import type { CLSMetric, INPMetric, LCPMetric } from 'web-vitals';
 import type { EventDetail } from '../../shared/schema/event.ts';
 import { safely, warn } from '../guard.ts';
 import { whenIdle } from '../idle.ts';
+import { loadBackground } from '../load-background.ts';
 
 type Report = (detail: EventDetail<'web_vitals'>) => void;
 
@@ -19,7 +20,7 @@ export function reportVitalsTo(latest: Report): void {
 }
 
 function observe(): void {
-  import('../background.ts')
+  loadBackground()
     .then(({ onCLS, onINP, onLCP }) => {
       const forward = safely((m: INPMetric | LCPMetric | CLSMetric) => report?.({ name: m.name, value: m.value, rating: m.rating }));
       onINP(forward);
