@@ -73,6 +73,9 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       ...common,
       entryPoints: { 'rag-feedback': entry },
       format: 'esm',
+      // Module scripts are always read as UTF-8, so non-ASCII strings (the zh-CN UI) need no \u escapes.
+      // The classic script keeps them: a page in a legacy encoding would read it in that one.
+      charset: 'utf8',
       splitting: true,
       outdir: out,
       chunkNames: 'chunks/[name]-[hash]',
