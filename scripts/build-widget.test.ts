@@ -1,8 +1,17 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { buildWidget, minifyTemplates } from './build-widget.ts';
+import { ROOT } from './wrangler.ts';
+
+/** The event names declared in the widget's event map (widget/events.ts). */
+function declaredEvents(): string[] {
+  const file = ts.createSourceFile('events.ts', readFileSync(join(ROOT, 'widget', 'events.ts'), 'utf8'), ts.ScriptTarget.Latest);
+  const map = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'RagFeedbackEventMap')!;
+  return map.members.map((m) => (m.name as ts.StringLiteral).text);
+}
 
 describe('the widget build', () => {
   it('makes an ES module with a background chunk, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
@@ -11,12 +20,20 @@ describe('the widget build', () => {
     expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/background-'))).toBe(true);
     expect(readFileSync(join(out, 'rag-feedback.iife.js'), 'utf8')).toContain('window.RagFeedback=');
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
-    expect(types).toContain("from './rag-feedback.component.js'");
-    expect(existsSync(join(out, 'types', 'widget', 'rag-feedback.component.d.ts'))).toBe(true);
+    expect(types).toContain("from './rag-feedback/rag-feedback.js'");
+    expect(existsSync(join(out, 'types', 'widget', 'rag-feedback', 'rag-feedback.component.d.ts'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8'));
     const element = manifest.modules.flatMap((m: any) => m.declarations ?? []).find((d: any) => d.tagName === 'rag-feedback');
     expect(element.attributes.map((a: any) => a.name)).toEqual(['trace-id', 'session-id', 'query', 'endpoint', 'write-key', 'locale', 'theme', 'answered-at']);
-    expect(element.events.map((e: any) => e.name)).toEqual(['rf-vote', 'rf-rate', 'rf-submit', 'rf-prompt-show', 'rf-prompt-answer', 'rf-signal']);
+    // Exactly the events of the typed event map, in its order, from the class's JSDoc alone.
+    expect(declaredEvents()).toContain('rf-vote');
+    expect(element.events.map((e: any) => e.name)).toEqual(declaredEvents());
+    // The public API and nothing else: the controllers and their state are private.
+    const publicMembers = element.members.filter((m: any) => !['private', 'protected'].includes(m.privacy)).map((m: any) => m.name);
+    expect(publicMembers).toEqual([
+      ...['traceId', 'sessionId', 'query', 'endpoint', 'writeKey', 'locale', 'theme', 'answeredAt'],
+      ...['castVote', 'rate', 'chooseReason', 'flagWrongSource', 'submitCorrection', 'reportRegenerate', 'reportCopy', 'answerPrompt', 'feedbackState'],
+    ]);
     expect(element.cssParts.length).toBeGreaterThanOrEqual(7);
   });
 

@@ -14,12 +14,6 @@ import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { ROOT } from './wrangler.ts';
 
-interface Declaration {
-  members?: { name: string; privacy?: string }[];
-  attributes?: { fieldName?: string }[];
-  events?: { name: string }[];
-}
-
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
 const entry = join(ROOT, 'widget', 'index.ts');
 /** White space CSS does not need: runs collapsed, none around punctuation, no last semicolon. */
@@ -99,16 +93,6 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
     }
     execFileSync(bin('cem'), ['analyze', '--config', 'widget/custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, out), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
-    // The analyzer reads `static properties` loosely: it lists internal state (protected fields) as
-    // attributes, and the generic `emit(type)` helper as an event named "type". Keep the public API.
-    const manifest = join(out, 'custom-elements.json');
-    const json = JSON.parse(readFileSync(manifest, 'utf8')) as { modules: { declarations?: Declaration[] }[] };
-    for (const d of json.modules.flatMap((m) => m.declarations ?? [])) {
-      const isPublic = (name?: string) => (d.members?.find((m) => m.name === name)?.privacy ?? 'public') === 'public';
-      d.attributes = d.attributes?.filter((a) => isPublic(a.fieldName));
-      d.events = d.events?.filter((e) => e.name !== 'type');
-    }
-    writeFileSync(manifest, JSON.stringify(json, null, 2));
   }
   return { esm: esm.metafile!, iife: iife.metafile! };
 }

@@ -2,7 +2,7 @@
 // manifest's place is declared once in package.json ("customElements"), so the analyzer must
 // not rewrite package.json with whatever output folder a build used.
 export default {
-  globs: ['widget/rag-feedback.component.ts'],
+  globs: ['widget/rag-feedback/rag-feedback.component.ts'],
   litelement: true,
   packagejson: false,
 };

@@ -1,11 +1,13 @@
-import { RagFeedbackElement } from './rag-feedback.component.ts';
 import { warn } from './guard.ts';
 import { whenIdle } from './idle.ts';
 import { loadBackground } from './load-background.ts';
 import { pipeline } from './pipeline/index.ts';
+import { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
 import { configure, type RagFeedbackOptions } from './settings.ts';
 
-export { RagFeedbackElement } from './rag-feedback.component.ts';
+export { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
+export type { FeedbackState } from './rag-feedback/feedback-controller.ts';
+export type { RagFeedbackEventMap } from './events.ts';
 export type { RagFeedbackOptions } from './settings.ts';
 export type { Strings } from './strings.ts';
 
@@ -27,7 +29,6 @@ export const RagFeedback = {
   Element: RagFeedbackElement,
 };
 
-if (!customElements.get('rag-feedback')) customElements.define('rag-feedback', RagFeedbackElement);
 // Fetched as the widget runs, not at first use: a page that goes offline before anyone clicks
 // must still have the code that writes to IndexedDB, and the popover.
 void loadBackground().catch(warn);

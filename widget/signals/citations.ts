@@ -1,7 +1,7 @@
 import type { ReactiveController } from 'lit';
 import { MIN_PREVIEW_MS, SOURCE_OPENED_WITHIN_MS } from '../defaults.ts';
 import { safely } from '../guard.ts';
-import type { SignalHost, TraceAware } from './host.ts';
+import type { SignalElement, SignalSink, TraceAware } from './host.ts';
 
 /**
  * Citation clicks, and citation dwell: time away on an opened source (from the click's page
@@ -14,7 +14,10 @@ export class CitationController implements ReactiveController, TraceAware {
   private observer: IntersectionObserver | undefined;
   private unhook: (() => void) | undefined;
 
-  constructor(private readonly host: SignalHost) {
+  constructor(
+    private readonly host: SignalElement,
+    private readonly sink: SignalSink,
+  ) {
     host.addController(this);
   }
 
@@ -22,7 +25,7 @@ export class CitationController implements ReactiveController, TraceAware {
     const citation = (e.target as Element | null)?.closest?.<HTMLElement>('[data-chunk-id]');
     const chunkId = citation?.dataset.chunkId;
     if (!citation || !chunkId || !this.host.contains(citation)) return;
-    this.host.recordSignal('citation_click', { chunkId });
+    this.sink.recordSignal('citation_click', { chunkId });
     this.clicked = { chunkId, at: Date.now() };
   });
 
@@ -38,8 +41,8 @@ export class CitationController implements ReactiveController, TraceAware {
   });
 
   private dwell(chunkId: string, ms: number, mode: 'away' | 'preview', traceId?: string): void {
-    this.host.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode }, { traceId });
-    if (ms >= this.host.thresholds.focusedDwellMs) this.host.triggerPrompt('citation_dwell');
+    this.sink.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode }, { traceId });
+    if (ms >= this.sink.thresholds.focusedDwellMs) this.sink.triggerPrompt('citation_dwell');
   }
 
   private previewEnded(el: Element, now: number, traceId?: string): void {
@@ -74,7 +77,7 @@ export class CitationController implements ReactiveController, TraceAware {
     );
     this.host.querySelectorAll('[data-preview-for]').forEach((el) => this.observer!.observe(el));
     // On page hide, close open preview dwells so the beacon carries them.
-    this.unhook = this.host.onPageHide(() => {
+    this.unhook = this.sink.onPageHide(() => {
       const now = Date.now();
       for (const el of [...this.previewsVisible.keys()]) this.previewEnded(el, now);
     });

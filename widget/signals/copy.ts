@@ -1,10 +1,13 @@
 import type { ReactiveController } from 'lit';
 import { safely } from '../guard.ts';
-import type { SignalHost } from './host.ts';
+import type { SignalElement, SignalSink } from './host.ts';
 
 /** Copies of the answer or of a cited source (an element with `data-chunk-id`), and how long. */
 export class CopyController implements ReactiveController {
-  constructor(private readonly host: SignalHost) {
+  constructor(
+    private readonly host: SignalElement,
+    private readonly sink: SignalSink,
+  ) {
     host.addController(this);
   }
 
@@ -17,11 +20,11 @@ export class CopyController implements ReactiveController {
     if (!anchor || !this.host.contains(anchor)) return;
     const citation = anchor.closest<HTMLElement>('[data-chunk-id]');
     if (citation && this.host.contains(citation)) {
-      this.host.recordSignal('copy_source', { chunkId: citation.dataset.chunkId, chars: text.length });
+      this.sink.recordSignal('copy_source', { chunkId: citation.dataset.chunkId, chars: text.length });
     } else {
-      this.host.recordSignal('copy_answer', { chars: text.length });
+      this.sink.recordSignal('copy_answer', { chars: text.length });
     }
-    if (text.length >= this.host.thresholds.largeCopyChars) this.host.triggerPrompt('large_copy');
+    if (text.length >= this.sink.thresholds.largeCopyChars) this.sink.triggerPrompt('large_copy');
   });
 
   hostConnected(): void {

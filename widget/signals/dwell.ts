@@ -1,7 +1,7 @@
 import type { ReactiveController } from 'lit';
 import { DWELL_VISIBLE_SHARE, MIN_DWELL_MS } from '../defaults.ts';
 import { safely } from '../guard.ts';
-import type { SignalHost, TraceAware } from './host.ts';
+import type { SignalElement, SignalSink, TraceAware } from './host.ts';
 
 /**
  * Answer dwell (time the answer is at least half visible, or fills half the screen, while the page is visible, reported
@@ -16,7 +16,10 @@ export class DwellController implements ReactiveController, TraceAware {
   private observer: IntersectionObserver | undefined;
   private unhook: (() => void) | undefined;
 
-  constructor(private readonly host: SignalHost) {
+  constructor(
+    private readonly host: SignalElement,
+    private readonly sink: SignalSink,
+  ) {
     host.addController(this);
   }
 
@@ -32,7 +35,7 @@ export class DwellController implements ReactiveController, TraceAware {
   private report(traceId?: string): void {
     const now = Date.now();
     this.pause(now);
-    if (this.total >= MIN_DWELL_MS) this.host.recordSignal('answer_dwell', { ms: Math.round(this.total) }, { interaction: false, traceId });
+    if (this.total >= MIN_DWELL_MS) this.sink.recordSignal('answer_dwell', { ms: Math.round(this.total) }, { interaction: false, traceId });
     this.total = 0;
   }
 
@@ -55,11 +58,11 @@ export class DwellController implements ReactiveController, TraceAware {
     );
     this.observer.observe(this.host);
     document.addEventListener('visibilitychange', this.onVisibility);
-    this.unhook = this.host.onPageHide(() => {
-      const sinceShown = Date.now() - this.host.shownAt;
-      if (!this.bounced && !this.host.interacted && sinceShown <= this.host.thresholds.bounceWindowMs) {
+    this.unhook = this.sink.onPageHide(() => {
+      const sinceShown = Date.now() - this.sink.shownAt;
+      if (!this.bounced && !this.sink.interacted && sinceShown <= this.sink.thresholds.bounceWindowMs) {
         this.bounced = true;
-        this.host.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, { interaction: false });
+        this.sink.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, { interaction: false });
       }
       this.report();
     });

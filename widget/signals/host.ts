@@ -19,9 +19,12 @@ export interface TraceAware {
   hostTraceChanged(previous: string): void;
 }
 
-/** What the implicit-signal controllers need from their element. */
-export interface SignalHost extends ReactiveControllerHost, HTMLElement {
-  /** Records an event about this element's trace (or `traceId`); `interaction: false` for passive signals. */
+/** The element an implicit-signal controller watches: its light DOM, its events, its lifecycle. */
+export type SignalElement = ReactiveControllerHost & HTMLElement;
+
+/** Where the implicit-signal controllers report what they saw (the element's feedback). */
+export interface SignalSink {
+  /** Records an event about the current trace (or `traceId`); `interaction: false` for passive signals. */
   recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, options?: RecordOptions): void;
   /** Current thresholds (defaults until the project's config arrives). */
   readonly thresholds: WidgetConfig['thresholds'];

@@ -1,9 +1,6 @@
 import { html } from 'lit';
-import type { RagFeedbackElement, Reason } from '../rag-feedback.component.ts';
 import type { Strings } from '../strings.ts';
-
-/** Which part of the popover is open. */
-export type Panel = { kind: 'closed' } | { kind: 'reasons' } | { kind: 'other' } | { kind: 'sources' } | { kind: 'correction' } | { kind: 'thanks' };
+import type { FeedbackActions, Panel, Reason } from './host.ts';
 
 const reasons = (s: Strings): [Reason, string][] => [
   ['not_answered', s.notAnswered],
@@ -13,33 +10,35 @@ const reasons = (s: Strings): [Reason, string][] => [
   ['other', s.other],
 ];
 
-const value = (el: RagFeedbackElement, selector: string) => el.renderRoot.querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? '';
+/** The value of a field of the popover that `e` happened in. */
+const value = (e: Event, selector: string) =>
+  ((e.target as Node).getRootNode() as ParentNode).querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? '';
 
 /** The attribution popover, the wrong-source list and the correction form. Escape closes it. */
-export function renderPanel(el: RagFeedbackElement, s: Strings, panel: Panel) {
+export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel) {
   const onKeydown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
-      el.closePanel();
+      feedback.closePanel();
     }
   };
   return html`<div class="panel" part="panel" role="dialog" aria-modal="false" aria-labelledby="rf-panel-title" @keydown=${onKeydown}>
-    ${body(el, s, panel)}
+    ${body(feedback, s, panel)}
   </div>`;
 }
 
-function body(el: RagFeedbackElement, s: Strings, panel: Panel) {
-  const close = html`<button part="button" class="link" @click=${() => el.closePanel()}>${s.close}</button>`;
+function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
+  const close = html`<button part="button" class="link" @click=${() => feedback.closePanel()}>${s.close}</button>`;
   switch (panel.kind) {
     case 'reasons':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
         <ul class="options">
           ${reasons(s).map(
-            ([reason, label], i) => html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => el.chooseReason(reason)}>${label}</button></li>`,
+            ([reason, label], i) => html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(reason)}>${label}</button></li>`,
           )}
         </ul>
         <div class="actions">
-          <button part="button" class="link" @click=${() => el.openPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
+          <button part="button" class="link" @click=${() => feedback.showPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
           ${close}
         </div>`;
     case 'other':
@@ -47,16 +46,16 @@ function body(el: RagFeedbackElement, s: Strings, panel: Panel) {
         <label for="rf-other">${s.otherLabel}</label>
         <textarea id="rf-other" rows="3" maxlength="2000" data-autofocus></textarea>
         <div class="actions">
-          <button part="button submit" @click=${() => el.chooseReason('other', value(el, '#rf-other'))}>${s.send}</button>
+          <button part="button submit" @click=${(e: Event) => feedback.chooseReason('other', value(e, '#rf-other'))}>${s.send}</button>
           ${close}
         </div>`;
     case 'sources':
       return html`<h2 id="rf-panel-title">${s.sourcesTitle}</h2>
         <ul class="options column">
-          ${el.citations().map(
+          ${feedback.citations().map(
             (c, i) => html`<li>
-              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${el.flagged.has(c.chunkId) ? 'true' : 'false'} @click=${() => el.flagWrongSource(c.chunkId)}>
-                ${el.flagged.has(c.chunkId) ? s.sourceFlagged : s.flagSource}: ${c.label}
+              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(c.chunkId) ? 'true' : 'false'} @click=${() => feedback.flagWrongSource(c.chunkId)}>
+                ${feedback.flagged.has(c.chunkId) ? s.sourceFlagged : s.flagSource}: ${c.label}
               </button>
             </li>`,
           )}
@@ -67,7 +66,7 @@ function body(el: RagFeedbackElement, s: Strings, panel: Panel) {
         <form
           @submit=${(e: Event) => {
             e.preventDefault();
-            el.submitCorrection(value(el, '#rf-correction'), value(el, '#rf-correction-source'));
+            feedback.submitCorrection(value(e, '#rf-correction'), value(e, '#rf-correction-source'));
           }}
         >
           <label for="rf-correction">${s.correctionLabel}</label>
@@ -76,13 +75,13 @@ function body(el: RagFeedbackElement, s: Strings, panel: Panel) {
           <input id="rf-correction-source" maxlength="1000" />
           <div class="actions">
             <button part="button submit" type="submit">${s.send}</button>
-            <button part="button" type="button" class="link" @click=${() => el.closePanel()}>${s.cancel}</button>
+            <button part="button" type="button" class="link" @click=${() => feedback.closePanel()}>${s.cancel}</button>
           </div>
         </form>`;
     case 'thanks':
       return html`<h2 id="rf-panel-title" data-autofocus tabindex="-1">${s.thanks}</h2>
         <div class="actions">
-          <button part="button" class="link" @click=${() => el.openPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
+          <button part="button" class="link" @click=${() => feedback.showPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
           ${close}
         </div>`;
     default:

@@ -1,13 +1,13 @@
 import { html } from 'lit';
-import type { RagFeedbackElement } from '../rag-feedback.component.ts';
 import type { Vote } from '../session.ts';
 import type { Strings } from '../strings.ts';
+import type { FeedbackActions } from './host.ts';
 
 const thumb = html`<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8.8 1.2a1 1 0 0 1 1.6.9l-.6 3.4h3.3a1.5 1.5 0 0 1 1.5 1.8l-1 5A1.5 1.5 0 0 1 12.1 13H5V6.3zM1 6.5h2.5V13H1z"/></svg>`;
 const flipped = html`<span class="flip">${thumb}</span>`;
 
 /** Thumbs up/down, or 1-5 stars in rating mode. */
-export function renderVoting(el: RagFeedbackElement, s: Strings, ratingMode: boolean, vote: Vote, rating: number | null) {
+export function renderVoting(feedback: FeedbackActions, s: Strings, ratingMode: boolean, vote: Vote, rating: number | null) {
   if (ratingMode) {
     return html`<div class="bar" part="bar" role="group" aria-label=${s.ratingGroup}>
       <span class="label" aria-hidden="true">${s.ratingGroup}</span>
@@ -17,7 +17,7 @@ export function renderVoting(el: RagFeedbackElement, s: Strings, ratingMode: boo
           class="icon"
           aria-pressed=${rating !== null && n <= rating ? 'true' : 'false'}
           aria-label=${s.stars.replace('{n}', String(n))}
-          @click=${() => el.rate(n)}
+          @click=${() => feedback.rate(n)}
         >
           ${n}
         </button>`,
@@ -26,10 +26,10 @@ export function renderVoting(el: RagFeedbackElement, s: Strings, ratingMode: boo
   }
   return html`<div class="bar" part="bar" role="group" aria-label=${s.feedbackGroup}>
     <span class="label" aria-hidden="true">${s.feedbackGroup}</span>
-    <button part="button vote-up" class="icon" aria-pressed=${vote === 'up' ? 'true' : 'false'} aria-label=${s.thumbsUp} title=${s.thumbsUp} @click=${() => el.castVote('up')}>
+    <button part="button vote-up" class="icon" aria-pressed=${vote === 'up' ? 'true' : 'false'} aria-label=${s.thumbsUp} title=${s.thumbsUp} @click=${() => feedback.castVote('up')}>
       ${thumb}
     </button>
-    <button part="button vote-down" class="icon" aria-pressed=${vote === 'down' ? 'true' : 'false'} aria-label=${s.thumbsDown} title=${s.thumbsDown} @click=${() => el.castVote('down')}>
+    <button part="button vote-down" class="icon" aria-pressed=${vote === 'down' ? 'true' : 'false'} aria-label=${s.thumbsDown} title=${s.thumbsDown} @click=${() => feedback.castVote('down')}>
       ${flipped}
     </button>
   </div>`;

@@ -1,0 +1,270 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { REPEAT_WINDOW_MS } from '../defaults.ts';
+import { configure, normalizeConfig } from '../settings.ts';
+import { FeedbackController, type FeedbackHost } from './feedback-controller.ts';
+
+/** What the page's pipeline was asked to record. */
+const recorded = vi.hoisted(() => [] as { traceId: string; type: string; detail: unknown }[]);
+
+vi.mock('../pipeline/index.ts', () => ({
+  pipeline: () => ({
+    record(ctx: { traceId: string }, type: string, detail: unknown, then: (event: FeedbackEvent) => void) {
+      recorded.push({ traceId: ctx.traceId, type, detail });
+      then({ eventId: `e${recorded.length}`, traceId: ctx.traceId, signalType: type, detail } as FeedbackEvent);
+    },
+    onHide: () => () => undefined,
+  }),
+}));
+// Web vitals need a browser: the e2e suite covers them.
+vi.mock('../signals/vitals.ts', () => ({ reportVitalsTo: () => undefined }));
+
+/** sessionStorage and localStorage as a browser tab has them. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    getItem: (k) => items.get(k) ?? null,
+    setItem: (k, v) => void items.set(k, v),
+    removeItem: (k) => void items.delete(k),
+    clear: () => items.clear(),
+    key: (i) => [...items.keys()][i] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+}
+
+/** The element as the controller sees it: attributes, citations, events and update requests. */
+class FakeElement extends EventTarget {
+  traceId = 't-1';
+  sessionId = 's-1';
+  endpoint = 'https://collector.example';
+  writeKey = 'rfw_test';
+  locale = 'en';
+  isConnected = true;
+  updates = 0;
+  citationIds: string[] = [];
+  readonly events: { type: string; detail: any }[] = [];
+  readonly updateComplete = Promise.resolve(true);
+
+  addController(): void {}
+  removeController(): void {}
+  requestUpdate(): void {
+    this.updates++;
+  }
+  querySelectorAll() {
+    return this.citationIds.map((id) => ({ dataset: { chunkId: id }, getAttribute: () => null, textContent: ` [${id}] Source ` }));
+  }
+  override dispatchEvent(event: Event): boolean {
+    this.events.push({ type: event.type, detail: (event as CustomEvent).detail });
+    return super.dispatchEvent(event);
+  }
+}
+
+let host: FakeElement;
+let feedback: FeedbackController;
+const types = () => recorded.map((r) => r.type);
+const emitted = (type: string) => host.events.filter((e) => e.type === type).map((e) => e.detail);
+const later = () => vi.advanceTimersByTime(REPEAT_WINDOW_MS + 1);
+
+configure({ loadConfig: false }); // the page's own config only: no fetch
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.stubGlobal('sessionStorage', memoryStorage());
+  vi.stubGlobal('localStorage', memoryStorage());
+  recorded.length = 0;
+  host = new FakeElement();
+  feedback = new FeedbackController(host as unknown as FeedbackHost);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('votes', () => {
+  it('records a vote, flips it, and takes it back with the same thumb', () => {
+    feedback.castVote('up');
+    expect([feedback.vote, feedback.announcement]).toEqual(['up', 'Marked as helpful']);
+    later();
+    feedback.castVote('down');
+    expect(feedback.vote).toBe('down');
+    later();
+    feedback.castVote('down');
+    expect([feedback.vote, feedback.announcement]).toEqual([null, 'Feedback removed']);
+    expect(types()).toEqual(['thumbs_up', 'thumbs_down', 'vote_cleared']);
+    expect(emitted('rf-vote')).toEqual([
+      { traceId: 't-1', vote: 'up' },
+      { traceId: 't-1', vote: 'down' },
+      { traceId: 't-1', vote: null },
+    ]);
+    expect(emitted('rf-signal').map((d) => d.event.signalType)).toEqual(types());
+    expect(host.updates).toBeGreaterThan(0);
+  });
+
+  it('counts a double click once', () => {
+    feedback.castVote('up');
+    vi.advanceTimersByTime(REPEAT_WINDOW_MS - 1);
+    feedback.castVote('up');
+    expect(feedback.vote).toBe('up');
+    expect(types()).toEqual(['thumbs_up']);
+  });
+
+  it('asks what went wrong after a thumbs-down, and closes the question when the vote changes', () => {
+    feedback.castVote('down');
+    expect(feedback.panel.kind).toBe('reasons');
+    later();
+    feedback.castVote('up');
+    expect(feedback.panel.kind).toBe('closed');
+  });
+
+  it('remembers the vote per trace for a re-rendered answer', () => {
+    feedback.castVote('down');
+    const again = new FeedbackController(host as unknown as FeedbackHost);
+    again.hostConnected();
+    expect(again.vote).toBe('down');
+  });
+
+  it('offers the "having trouble?" prompt after repeated thumbs-down in a session', () => {
+    feedback.config = normalizeConfig({ prompts: [{ id: 'trouble', trigger: 'repeated_thumbs_down', text: 'Having trouble?' }] });
+    feedback.castVote('down');
+    expect(feedback.prompt).toBeNull();
+    host.traceId = 't-2';
+    feedback.hostTraceChanged();
+    feedback.castVote('down');
+    expect(feedback.prompt?.id).toBe('trouble');
+    expect(emitted('rf-prompt-show')).toEqual([{ traceId: 't-2', promptId: 'trouble', trigger: 'repeated_thumbs_down' }]);
+  });
+});
+
+describe('ratings', () => {
+  it('records each new rating, and asks what went wrong at two stars or fewer', () => {
+    feedback.rate(4);
+    feedback.rate(4);
+    expect(feedback.panel.kind).toBe('closed');
+    feedback.rate(2);
+    expect(feedback.panel.kind).toBe('reasons');
+    expect(recorded.map((r) => r.detail)).toEqual([{ stars: 4 }, { stars: 2 }]);
+    expect(emitted('rf-rate')).toEqual([
+      { traceId: 't-1', stars: 4 },
+      { traceId: 't-1', stars: 2 },
+    ]);
+  });
+});
+
+describe('the popover', () => {
+  it('asks for text before sending "something else"', () => {
+    feedback.chooseReason('other');
+    expect(feedback.panel.kind).toBe('other');
+    expect(recorded).toEqual([]);
+    feedback.chooseReason('other', 'The link is dead');
+    expect(feedback.panel.kind).toBe('thanks');
+    expect(recorded).toEqual([{ traceId: 't-1', type: 'attribution', detail: { reason: 'other', text: 'The link is dead' } }]);
+    expect(emitted('rf-submit').map((d) => [d.kind, d.event.signalType])).toEqual([['attribution', 'attribution']]);
+  });
+
+  it('lists the citations after "wrong source", and flags each once', () => {
+    host.citationIds = ['c1', 'c2'];
+    feedback.chooseReason('wrong_source');
+    expect(feedback.panel.kind).toBe('sources');
+    expect(feedback.citations()).toEqual([
+      { chunkId: 'c1', label: '[c1] Source' },
+      { chunkId: 'c2', label: '[c2] Source' },
+    ]);
+    feedback.flagWrongSource('c2');
+    feedback.flagWrongSource('c2');
+    expect(recorded.map((r) => [r.type, r.detail])).toEqual([
+      ['attribution', { reason: 'wrong_source' }],
+      ['wrong_source', { chunkId: 'c2' }],
+    ]);
+    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: ['c2'], panel: 'sources' });
+  });
+
+  it('thanks at once for "wrong source" when the answer cites nothing', () => {
+    feedback.chooseReason('wrong_source');
+    expect(feedback.panel.kind).toBe('thanks');
+    expect(types()).toEqual(['attribution']);
+  });
+
+  it('sends a correction trimmed, without an empty source, and never an empty one', () => {
+    feedback.submitCorrection('   ');
+    expect(recorded).toEqual([]);
+    feedback.submitCorrection('  30 days  ', '  ');
+    feedback.submitCorrection('30 days', ' Policy v4 ');
+    expect(recorded.map((r) => r.detail)).toEqual([{ text: '30 days' }, { text: '30 days', source: 'Policy v4' }]);
+    expect(feedback.panel.kind).toBe('thanks');
+  });
+
+  it('shows a new step object each time, so a step shown again takes focus again', () => {
+    feedback.rate(1);
+    const first = feedback.panel;
+    feedback.rate(2);
+    expect(feedback.panel).not.toBe(first);
+    feedback.closePanel();
+    expect(feedback.state.panel).toBe('closed');
+  });
+});
+
+describe('prompts and host reports', () => {
+  beforeEach(() => {
+    feedback.config = normalizeConfig({ prompts: [{ id: 'copy', trigger: 'large_copy', text: 'Found what you needed?' }] });
+  });
+
+  it('shows a prompt on a large copy, one at a time, and records its answer', () => {
+    feedback.reportCopy(10);
+    expect(feedback.prompt).toBeNull();
+    feedback.reportCopy(500, 'c1');
+    feedback.reportCopy(600);
+    expect(types()).toEqual(['copy_answer', 'copy_source', 'prompt_shown', 'copy_answer']);
+    feedback.answerPrompt('yes');
+    feedback.answerPrompt('no');
+    expect(feedback.prompt).toBeNull();
+    expect(recorded.at(-1)).toEqual({ traceId: 't-1', type: 'prompt_answered', detail: { promptId: 'copy', answer: 'yes' } });
+    expect(emitted('rf-prompt-answer')).toEqual([{ traceId: 't-1', promptId: 'copy', answer: 'yes' }]);
+  });
+
+  it('respects the prompt caps', () => {
+    feedback.reportCopy(500);
+    feedback.answerPrompt('dismissed');
+    feedback.reportCopy(500);
+    expect(feedback.prompt).toBeNull(); // one per session by default
+  });
+
+  it('times a regenerate from when the answer was shown', () => {
+    feedback.hostConnected();
+    vi.advanceTimersByTime(4_000);
+    feedback.reportRegenerate();
+    expect(recorded.find((r) => r.type === 'regenerate')?.detail).toEqual({ gapMs: 4_000 });
+  });
+});
+
+describe('signals and traces', () => {
+  it('tells interactions from passive signals, and records about another trace when asked', () => {
+    feedback.recordSignal('answer_dwell', { ms: 2_000 }, { interaction: false });
+    feedback.recordSignal('citation_dwell', { chunkId: 'c1', ms: 500, mode: 'preview' }, { traceId: 't-0' });
+    expect(feedback.interacted).toBe(false);
+    expect(recorded.map((r) => r.traceId)).toEqual(['t-1', 't-0']);
+    feedback.recordSignal('citation_click', { chunkId: 'c1' });
+    expect(feedback.interacted).toBe(true);
+  });
+
+  it('records nothing without a trace id', () => {
+    host.traceId = '';
+    feedback.castVote('up');
+    expect(recorded).toEqual([]);
+  });
+
+  it('starts over when the element is pointed at another answer', () => {
+    host.citationIds = ['c1'];
+    feedback.castVote('down');
+    feedback.chooseReason('wrong_source');
+    feedback.flagWrongSource('c1');
+    host.traceId = 't-2';
+    feedback.hostTraceChanged();
+    expect(feedback.state).toEqual({ traceId: 't-2', vote: null, rating: null, flagged: [], panel: 'closed' });
+    expect([feedback.announcement, feedback.interacted]).toEqual(['', false]);
+    feedback.castVote('up'); // no double-click window carried over from the other answer
+    expect(recorded.at(-1)).toEqual({ traceId: 't-2', type: 'thumbs_up', detail: {} });
+  });
+});

@@ -1,0 +1,295 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Prompt, WidgetConfig } from '../../shared/schema/config.ts';
+import type { EventDetail } from '../../shared/schema/event.ts';
+import type { SignalType } from '../../shared/signals.ts';
+import { CITATION_LABEL_CHARS, LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
+import { emit } from '../events.ts';
+import { guardMethods, warn } from '../guard.ts';
+import { pipeline, type RecordContext } from '../pipeline/index.ts';
+import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from '../session.ts';
+import { loadConfig, normalizeConfig, options } from '../settings.ts';
+import type { PromptTrigger, RecordOptions, SignalSink, TraceAware } from '../signals/host.ts';
+import { countShown, eligiblePrompt } from '../signals/prompts.ts';
+import { noteQuery } from '../signals/rephrase.ts';
+import { reportVitalsTo } from '../signals/vitals.ts';
+import { stringsFor, type Strings } from '../strings.ts';
+import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
+
+/** The element as its feedback sees it: the attributes, the answer's citations, the update cycle. */
+export interface FeedbackHost extends ReactiveControllerHost, Pick<HTMLElement, 'dispatchEvent' | 'querySelectorAll' | 'isConnected'> {
+  readonly traceId: string;
+  readonly sessionId?: string;
+  readonly query?: string;
+  readonly endpoint?: string;
+  readonly writeKey?: string;
+  readonly locale?: string;
+  readonly answeredAt?: number;
+}
+
+/** What the user has told us about one answer so far (`feedbackState`). */
+export interface FeedbackState {
+  /** The answer's trace. */
+  traceId: string;
+  /** The live vote: null when none was cast, or it was taken back. */
+  vote: Vote;
+  /** The rating given in rating mode, 1-5. */
+  rating: number | null;
+  /** Chunk ids flagged as wrong sources. */
+  flagged: string[];
+  /** The popover's open step, or "closed". */
+  panel: Panel['kind'];
+}
+
+const CLOSED: Panel = { kind: 'closed' };
+
+/** Rephrase checks of all answers on the page, one after another. */
+let rephraseChecks: Promise<void> = Promise.resolve();
+
+/**
+ * The feedback on one answer, and its rules: votes and their flips, the rating, the popover's
+ * steps, wrong-source flags and contextual prompts, each recorded as an event about the trace
+ * and announced as an `rf-*` event. It starts when the element has a trace and is on the page
+ * (restoring the vote, loading the project's config) and starts over when the trace changes.
+ * Besides the answer's citations it touches no DOM: the element renders it, and the popover
+ * controller moves focus.
+ */
+export class FeedbackController implements ReactiveController, FeedbackActions, SignalSink, TraceAware {
+  /** The live vote. */
+  vote: Vote = null;
+  /** The rating given, 1-5. */
+  rating: number | null = null;
+  /** The popover's open step. */
+  panel: Panel = CLOSED;
+  /** The contextual prompt on show. */
+  prompt: Prompt | null = null;
+  /** Chunk ids flagged as wrong sources. */
+  readonly flagged = new Set<string>();
+  /** The last change, for screen readers. */
+  announcement = '';
+  /** The project's config merged with the page's (defaults until it arrives). */
+  config: WidgetConfig = normalizeConfig(options.config);
+  /** Whether the user did anything with this answer yet (a bounce needs that they did not). */
+  interacted = false;
+  private started = false;
+  private startedAt = Date.now();
+  private lastVoteAt = 0;
+
+  constructor(private readonly host: FeedbackHost) {
+    host.addController(this);
+  }
+
+  // ---- the trace's lifecycle ----
+
+  hostConnected(): void {
+    this.start();
+  }
+
+  hostUpdated(): void {
+    // A trace id set after the element went on the page.
+    if (this.host.isConnected) this.start();
+  }
+
+  /** The element now shows another answer: start over for it. */
+  hostTraceChanged(): void {
+    this.started = false;
+    this.interacted = false;
+    this.lastVoteAt = 0;
+    this.vote = null;
+    this.rating = null;
+    this.panel = CLOSED;
+    this.prompt = null;
+    this.flagged.clear();
+    this.announcement = '';
+  }
+
+  private start(): void {
+    const { traceId } = this.host;
+    if (this.started || !traceId) return;
+    this.started = true;
+    this.startedAt = Date.now();
+    this.vote = storedVote(traceId);
+    this.host.requestUpdate();
+    reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
+    const { sessionId, endpoint, writeKey } = this.context;
+    const config = loadConfig(endpoint, writeKey).then((c) => {
+      this.config = c;
+      this.host.requestUpdate();
+      return c;
+    });
+    // Queued now, in the order answers appear, so each query is compared with the one before it.
+    rephraseChecks = rephraseChecks.then(() => this.checkRephrase(sessionId, config)).catch(warn);
+  }
+
+  private async checkRephrase(sessionId: string, config: Promise<WidgetConfig>): Promise<void> {
+    const { rephraseWindowMs, rephraseSimilarity } = (await config).thresholds;
+    const { query, traceId } = this.host;
+    if (!query) return;
+    const rephrase = await noteQuery(sessionId, traceId, query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
+    if (!rephrase) return;
+    // The signal belongs to the FIRST answer: it is the one that did not work.
+    const { firstTraceId, similarity, gapMs } = rephrase;
+    this.recordSignal('rephrase_within_session', { nextTraceId: traceId, similarity, gapMs }, { traceId: firstTraceId });
+    this.triggerPrompt('rephrase');
+  }
+
+  // ---- what the signals read ----
+
+  /** Where events go and what they are about: the attributes, else the page-wide options. */
+  get context(): RecordContext {
+    const { traceId, sessionId, endpoint, writeKey } = this.host;
+    return {
+      traceId,
+      sessionId: sessionId || options.sessionId || tabSessionId(),
+      endpoint: endpoint || options.endpoint || '',
+      writeKey: writeKey || options.writeKey || '',
+    };
+  }
+
+  /** The UI language: the attribute, the page-wide option, the page's `lang`, the browser's. */
+  get locale(): string {
+    return this.host.locale || options.locale || document.documentElement.lang || navigator.language || 'en';
+  }
+
+  /** The UI strings for that language, with the page's overrides. */
+  get strings(): Strings {
+    return stringsFor(this.locale, options.strings);
+  }
+
+  get thresholds(): WidgetConfig['thresholds'] {
+    return this.config.thresholds;
+  }
+
+  get shownAt(): number {
+    return this.host.answeredAt ?? this.startedAt;
+  }
+
+  /** What the user has told us about this answer so far. */
+  get state(): FeedbackState {
+    return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], panel: this.panel.kind };
+  }
+
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, then }: RecordOptions = {}): void {
+    if (!this.host.traceId) return;
+    if (interaction && !traceId) this.interacted = true;
+    pipeline().record({ ...this.context, ...(traceId && { traceId }) }, type, detail, (event) => {
+      emit(this.host, 'rf-signal', { event });
+      then?.(event);
+    });
+  }
+
+  onPageHide(fn: () => void): () => void {
+    return pipeline().onHide(fn);
+  }
+
+  triggerPrompt(trigger: PromptTrigger): void {
+    if (this.prompt) return;
+    const { sessionId } = this.context;
+    const prompt = eligiblePrompt(this.config.prompts, trigger, sessionId);
+    if (!prompt) return;
+    countShown(prompt, sessionId);
+    this.prompt = prompt;
+    this.host.requestUpdate();
+    this.recordSignal('prompt_shown', { promptId: prompt.id, trigger }, { interaction: false });
+    emit(this.host, 'rf-prompt-show', { traceId: this.host.traceId, promptId: prompt.id, trigger });
+  }
+
+  // ---- explicit feedback ----
+
+  castVote(direction: 'up' | 'down'): void {
+    const now = Date.now();
+    if (now - this.lastVoteAt < REPEAT_WINDOW_MS) return;
+    this.lastVoteAt = now;
+    const { traceId } = this.host;
+    const next: Vote = this.vote === direction ? null : direction;
+    this.vote = next;
+    storeVote(traceId, next);
+    const s = this.strings;
+    this.announcement = next === 'up' ? s.voteUpRecorded : next === 'down' ? s.voteDownRecorded : s.voteCleared;
+    this.host.requestUpdate();
+    this.recordSignal(next === 'up' ? 'thumbs_up' : next === 'down' ? 'thumbs_down' : 'vote_cleared', {});
+    emit(this.host, 'rf-vote', { traceId, vote: next });
+    if (next === 'down') {
+      this.showPanel({ kind: 'reasons' });
+      if (countThumbsDown(this.context.sessionId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
+    } else if (this.panel.kind === 'reasons') {
+      this.closePanel();
+    }
+  }
+
+  rate(stars: number): void {
+    if (this.rating === stars) return;
+    this.rating = stars;
+    this.host.requestUpdate();
+    this.recordSignal('rating', { stars });
+    emit(this.host, 'rf-rate', { traceId: this.host.traceId, stars });
+    if (stars <= LOW_RATING) this.showPanel({ kind: 'reasons' });
+  }
+
+  chooseReason(reason: Reason, text?: string): void {
+    if (reason === 'other' && text === undefined) return this.showPanel({ kind: 'other' });
+    if (reason === 'wrong_source' && this.citations().length > 0 && this.panel.kind !== 'sources') {
+      this.submit('attribution', { reason });
+      return this.showPanel({ kind: 'sources' });
+    }
+    this.submit('attribution', text ? { reason, text } : { reason });
+    this.showPanel({ kind: 'thanks' });
+  }
+
+  flagWrongSource(chunkId: string): void {
+    if (this.flagged.has(chunkId)) return;
+    this.flagged.add(chunkId);
+    this.host.requestUpdate();
+    this.submit('wrong_source', { chunkId });
+  }
+
+  submitCorrection(text: string, source?: string): void {
+    if (!text.trim()) return;
+    this.submit('correction', source?.trim() ? { text: text.trim(), source: source.trim() } : { text: text.trim() });
+    this.showPanel({ kind: 'thanks' });
+  }
+
+  /** The chat UI regenerated this answer. */
+  reportRegenerate(): void {
+    this.recordSignal('regenerate', { gapMs: Math.max(0, Date.now() - this.shownAt) });
+  }
+
+  /** A copy made by the host's own copy button. */
+  reportCopy(chars: number, chunkId?: string): void {
+    if (chunkId) this.recordSignal('copy_source', { chunkId, chars });
+    else this.recordSignal('copy_answer', { chars });
+    if (chars >= this.thresholds.largeCopyChars) this.triggerPrompt('large_copy');
+  }
+
+  answerPrompt(answer: string): void {
+    if (!this.prompt) return;
+    const promptId = this.prompt.id;
+    this.prompt = null;
+    this.host.requestUpdate();
+    this.recordSignal('prompt_answered', { promptId, answer });
+    emit(this.host, 'rf-prompt-answer', { traceId: this.host.traceId, promptId, answer });
+  }
+
+  showPanel(panel: Panel): void {
+    this.panel = panel;
+    this.host.requestUpdate();
+  }
+
+  closePanel(): void {
+    this.showPanel(CLOSED);
+  }
+
+  citations(): Citation[] {
+    return [...this.host.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => ({
+      chunkId: el.dataset.chunkId!,
+      label: (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim().slice(0, CITATION_LABEL_CHARS),
+    }));
+  }
+
+  /** Records an explicit submission and announces it with `rf-submit`. */
+  private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): void {
+    this.recordSignal(kind, detail, { then: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
+  }
+}
+
+// Clicks in the popover call these directly: like the element's, nothing they throw reaches the page.
+guardMethods(FeedbackController.prototype);

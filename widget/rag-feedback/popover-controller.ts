@@ -1,0 +1,77 @@
+import { adoptStyles, nothing, type ReactiveController, type ReactiveControllerHost, type ReactiveElement } from 'lit';
+import type { Prompt } from '../../shared/schema/config.ts';
+import { warn } from '../guard.ts';
+import { loadBackground } from '../load-background.ts';
+import type { Strings } from '../strings.ts';
+import type { FeedbackActions, Panel } from '../ui/host.ts';
+
+/** The feedback the popover and prompts show, and the actions their buttons take. */
+export interface PopoverSource extends FeedbackActions {
+  /** The popover's open step. */
+  readonly panel: Panel;
+  /** The contextual prompt on show. */
+  readonly prompt: Prompt | null;
+}
+
+/**
+ * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code and
+ * styles come with the background chunk: once it is there they render, and a click that came
+ * first asks for it and renders when it arrives. Focus follows the popover: each step shown
+ * takes it, and closing the popover while it has focus gives focus back to the vote button.
+ */
+export class PopoverController implements ReactiveController {
+  /** The step the last render showed. */
+  private shown: Panel;
+  private focusStep = false;
+  private focusVote = false;
+  private stylesAdopted = false;
+
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly feedback: PopoverSource,
+  ) {
+    this.shown = feedback.panel;
+    host.addController(this);
+  }
+
+  /** The popover and the prompt as they stand: nothing while both are closed or still loading. */
+  render(strings: Strings, locale: string) {
+    const { panel, prompt } = this.feedback;
+    if (panel.kind === 'closed' && !prompt) return nothing;
+    const ui = loadBackground.value;
+    const root = this.host.shadowRoot;
+    if (!ui) {
+      void loadBackground()
+        .then(() => this.host.requestUpdate())
+        .catch(warn);
+      return nothing;
+    }
+    if (!this.stylesAdopted && root) {
+      adoptStyles(root, [...(this.host.constructor as typeof ReactiveElement).elementStyles, ui.panelStyles]);
+      this.stylesAdopted = true;
+    }
+    return [panel.kind === 'closed' ? nothing : ui.renderPanel(this.feedback, strings, panel), prompt ? ui.renderPrompt(this.feedback, prompt, locale, strings) : nothing];
+  }
+
+  hostUpdate(): void {
+    const { panel } = this.feedback;
+    if (panel === this.shown) return;
+    this.shown = panel;
+    this.focusStep = panel.kind !== 'closed';
+    // Before the render removes the popover: does it hold the focus?
+    const root = this.host.shadowRoot;
+    this.focusVote = !this.focusStep && !!root?.querySelector('.panel')?.contains(root.activeElement);
+  }
+
+  hostUpdated(): void {
+    const focus = (selector: string) => this.host.shadowRoot?.querySelector<HTMLElement>(selector)?.focus();
+    if (this.focusStep && loadBackground.value) {
+      this.focusStep = false;
+      focus('[data-autofocus]');
+    }
+    if (this.focusVote) {
+      this.focusVote = false;
+      focus('[part~="vote-down"], [part~="star"]');
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { css } from 'lit';
+
+/**
+ * Theming: every colour is a custom property with light and dark defaults (AA contrast in both),
+ * chosen by `light-dark()`: `theme="light|dark"` forces one, otherwise the page's colour scheme
+ * (`prefers-color-scheme`) decides.
+ */
+export const styles = css`
+  :host {
+    color-scheme: light dark;
+    --_fg: var(--rf-fg, light-dark(#1f2328, #e6edf3));
+    --_muted: var(--rf-muted, light-dark(#57606a, #9198a1));
+    --_accent: var(--rf-accent, light-dark(#0969da, #1f6feb));
+    --_accent-fg: var(--rf-accent-fg, #ffffff);
+    --_link: var(--rf-link, light-dark(#0969da, #4493f8));
+    --_surface: var(--rf-surface, light-dark(#ffffff, #161b22));
+    --_border: var(--rf-border, light-dark(#6e7781, #8b949e));
+    --_focus: var(--rf-focus, light-dark(#0969da, #4493f8));
+    display: block;
+    font: inherit;
+    font-size: var(--rf-font-size, 0.875rem);
+    color: var(--_fg);
+  }
+  :host([theme='light']) {
+    color-scheme: light;
+  }
+  :host([theme='dark']) {
+    color-scheme: dark;
+  }
+  .bar {
+    display: flex;
+    align-items: center;
+    gap: 0.25rem;
+    margin-top: 0.5rem;
+  }
+  .label {
+    color: var(--_muted);
+    margin-inline-end: 0.25rem;
+  }
+  button {
+    font: inherit;
+    color: var(--_fg);
+    background: transparent;
+    border: 1px solid var(--_border);
+    border-radius: var(--rf-radius, 6px);
+    padding: 0.25rem 0.5rem;
+    cursor: pointer;
+    min-height: 2rem;
+  }
+  button.icon {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 2rem;
+    padding: 0;
+  }
+  button[aria-pressed='true'] {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_accent-fg);
+  }
+  button:focus-visible,
+  textarea:focus-visible,
+  input:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  button.link {
+    border: none;
+    color: var(--_link);
+    text-decoration: underline;
+    padding: 0.25rem;
+  }
+  .flip {
+    display: inline-flex;
+    transform: rotate(180deg);
+  }
+  svg {
+    width: 1rem;
+    height: 1rem;
+    fill: currentColor;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;
