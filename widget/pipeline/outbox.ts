@@ -29,7 +29,7 @@ export class Outbox {
 
   constructor(
     private readonly name = 'rag-feedback',
-    readonly cap = OUTBOX_CAP,
+    private readonly cap = OUTBOX_CAP,
     private readonly warn: Warn = () => {},
   ) {}
 
@@ -63,7 +63,7 @@ export class Outbox {
   }
 
   /** Adds items in one transaction, dropping the oldest beyond the cap. */
-  async add(items: readonly OutboxItem[]): Promise<void> {
+  private async add(items: readonly OutboxItem[]): Promise<void> {
     const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
     const store = tx.objectStore('outbox');
     const overflow = (await store.count()) + items.length - this.cap;

@@ -41,7 +41,8 @@ export class Recorder {
   private readonly limiter = new ClientLimiter();
   /** Recorded on this page and not yet confirmed: what a page-hide beacon carries. */
   private readonly unconfirmed = new Map<string, OutboxItem>();
-  readonly outbox: Outbox;
+  private readonly outbox: Outbox;
+  /** Delivery: `flush()` sends what waits now. */
   readonly transport: Transport;
 
   constructor(options: RecorderOptions = {}) {

@@ -15,7 +15,10 @@ import { reportVitalsTo } from '../signals/vitals.ts';
 import { stringsFor, type Strings } from '../strings.ts';
 import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
 
-/** The element as its feedback sees it: the attributes, the answer's citations, the update cycle. */
+/**
+ * The element as its feedback sees it: its attributes (documented on the element), the answer's
+ * citations in its light DOM, the events it fires, and its update cycle.
+ */
 export interface FeedbackHost extends ReactiveControllerHost, Pick<HTMLElement, 'dispatchEvent' | 'querySelectorAll' | 'isConnected'> {
   readonly traceId: string;
   readonly sessionId?: string;
@@ -155,10 +158,12 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     return stringsFor(this.locale, options.strings);
   }
 
+  /** Current thresholds (defaults until the project's config arrives). */
   get thresholds(): WidgetConfig['thresholds'] {
     return this.config.thresholds;
   }
 
+  /** When the answer was shown (or the `answered-at` attribute). */
   get shownAt(): number {
     return this.host.answeredAt ?? this.startedAt;
   }

@@ -44,7 +44,8 @@ import { styles } from './rag-feedback.styles.ts';
 export class RagFeedbackElement extends LitElement {
   static override styles = styles;
 
-  // Declared here rather than with decorators: the same reactive properties, for fewer bytes.
+  // Declared here rather than with Lit's decorators: the same reactive properties, without the
+  // ~0.4 KB (brotli) the decorators and their helper add to the first load.
   static override properties: PropertyDeclarations = {
     traceId: { attribute: 'trace-id' },
     sessionId: { attribute: 'session-id' },
