@@ -1,13 +1,8 @@
-import type { Browser, Page, Request, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { addAnswer, callWidget, collector, eventually, flush, gotoHost, newTraceId, ofType, openHost, pending, site, widget } from './helpers.ts';
+import type { Page, Request, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { addAnswer, callWidget, collector, eventually, flush, gotoHost, newTraceId, ofType, openHost, pending, site, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 const vote = (page: Page, traceId: string, name = 'Helpful') => widget(page, traceId).getByRole('button', { name, exact: true }).click();
 
@@ -31,7 +26,7 @@ const corsHeaders = () => ({ ...cors, 'access-control-allow-origin': site(), 'co
 
 describe('the outbox and delivery', () => {
   it('redacts before anything is stored: the IndexedDB outbox holds no PII', async () => {
-    const { page, context } = await openHost(browser);
+    const { page, context } = await openHost(browser());
     await context.setOffline(true);
     const traceId = newTraceId('pii');
     await addAnswer(page, { traceId });
@@ -44,7 +39,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('keeps events recorded offline across a closed tab and delivers them exactly once on the next visit', async () => {
-    const { page, context } = await openHost(browser);
+    const { page, context } = await openHost(browser());
     const traceId = newTraceId('offline');
     await addAnswer(page, { traceId });
     await context.setOffline(true);
@@ -70,7 +65,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('survives a reload while the collector is unreachable, then delivers on `online` exactly once', async () => {
-    const { page, context } = await openHost(browser);
+    const { page, context } = await openHost(browser());
     const traceId = newTraceId('reload');
     await addAnswer(page, { traceId });
     await context.route(`${collector()}/**`, (route) => route.abort('internetdisconnected'));
@@ -95,7 +90,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('retries after a 500, and after a 429 waits as long as Retry-After says', async () => {
-    const { page, context } = await openHost(browser);
+    const { page, context } = await openHost(browser());
     const traceId = newTraceId('retry');
     await addAnswer(page, { traceId });
     const posts: { at: number; status: number }[] = [];
@@ -123,7 +118,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
-    const { page, context } = await openHost(browser);
+    const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');
     await addAnswer(page, { traceId });
     let posts = 0;
@@ -144,7 +139,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('caps the outbox, dropping the oldest first, and reports the drop count to the collector', async () => {
-    const { page, context } = await openHost(browser, { options: { outboxCap: 3 } });
+    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
     const traceId = newTraceId('cap');
     await addAnswer(page, { traceId });
     await context.setOffline(true);
@@ -163,9 +158,9 @@ describe('the outbox and delivery', () => {
   });
 
   it('delivers from two tabs of one origin, every event exactly once, one tab sending at a time', async () => {
-    const context = await browser.newContext();
-    const { page: a } = await openHost(browser, { context });
-    const { page: b } = await openHost(browser, { context });
+    const context = await browser().newContext();
+    const { page: a } = await openHost(browser(), { context });
+    const { page: b } = await openHost(browser(), { context });
     const traceIds = [newTraceId('tabA'), newTraceId('tabB')];
     let inFlight = 0;
     let maxInFlight = 0;

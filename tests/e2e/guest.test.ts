@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { addAnswer, callWidget, collector, flush, eventually, keys, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { clickToFrame } from './click-to-frame.ts';
+import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, site, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -24,9 +20,9 @@ async function axe(page: Page) {
 describe('accessibility (axe-core in Chromium)', () => {
   for (const scheme of ['light', 'dark'] as const) {
     it(`finds no violation in the ${scheme} theme, with the popover and a prompt open`, async () => {
-      const context = await browser.newContext({ colorScheme: scheme });
+      const context = await browser().newContext({ colorScheme: scheme });
       const prompts = [{ id: 'helpful', trigger: 'large_copy', text: 'Was this helpful?' }];
-      const { page } = await openHost(browser, { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
+      const { page } = await openHost(browser(), { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
       if (scheme === 'dark') await page.addStyleTag({ content: 'body { background: #0d1117; color: #e6edf3 } a { color: #4493f8 }' });
       const [a, b] = [newTraceId('axe'), newTraceId('axe')];
       await addAnswer(page, { traceId: a });
@@ -46,7 +42,7 @@ describe('accessibility (axe-core in Chromium)', () => {
 
 describe('a good guest on the host page', () => {
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     const violations: string[] = [];
     page.on('console', (m) => violations.push(m.text()));
@@ -65,7 +61,7 @@ describe('a good guest on the host page', () => {
   });
 
   it('never throws into the page, and stays silent, even misconfigured', async () => {
-    const { page, errors, consoleMessages } = await openHost(browser, { options: { endpoint: 'http://127.0.0.1:9/unreachable' } });
+    const { page, errors, consoleMessages } = await openHost(browser(), { options: { endpoint: 'http://127.0.0.1:9/unreachable' } });
     await page.evaluate(() => {
       const bare = document.createElement('rag-feedback'); // no trace id at all
       document.body.append(bare);
@@ -107,7 +103,7 @@ describe('a good guest on the host page', () => {
   });
 
   it('explains itself on the console only when debug is on', async () => {
-    const { page, consoleMessages } = await openHost(browser, { options: { debug: true } });
+    const { page, consoleMessages } = await openHost(browser(), { options: { debug: true } });
     await addAnswer(page, { traceId: newTraceId('debug'), attrs: { endpoint: 'not a url' } });
     await widget(page, (await page.locator('rag-feedback').last().getAttribute('trace-id'))!).getByRole('button', { name: 'Helpful', exact: true }).click();
     await expect.poll(() => consoleMessages.some((m) => m.startsWith('warning: [rag-feedback] not recorded'))).toBe(true);
@@ -115,20 +111,10 @@ describe('a good guest on the host page', () => {
   });
 
   it('updates the pressed state within one frame of a click', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('frame');
     await addAnswer(page, { traceId });
-    const changedWithinFrame = await page.evaluate(
-      (id) =>
-        new Promise<boolean>((resolve) => {
-          const el = document.querySelector(`rag-feedback[trace-id="${id}"]`)!;
-          const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="vote-up"]')!;
-          button.click();
-          requestAnimationFrame(() => resolve(button.getAttribute('aria-pressed') === 'true'));
-        }),
-      traceId,
-    );
-    expect(changedWithinFrame).toBe(true);
+    expect((await clickToFrame(widget(page, traceId))).pressed).toBe(true);
     await page.context().close();
   });
 });
