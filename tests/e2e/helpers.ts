@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { launch } from './chromium.ts';
 import { gotoHostPage } from './host-page.ts';
+import { watchOutput } from './page-output.ts';
 
 export const collector = () => inject('collector');
 export const site = () => inject('site');
@@ -44,12 +45,9 @@ export async function openHost(browser: Browser, { build = 'esm', options = {}, 
   const ctx = context ?? (await browser.newContext());
   const page = await ctx.newPage();
   page.setDefaultTimeout(8_000);
-  const errors: string[] = [];
-  const consoleMessages: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
+  const output = watchOutput(page);
   await gotoHost(page, build, options);
-  return { context: ctx, page, errors, consoleMessages };
+  return { context: ctx, page, output };
 }
 
 export const gotoHost = (page: Page, build: 'esm' | 'iife' = 'esm', options: Record<string, unknown> = {}) =>
@@ -88,7 +86,11 @@ export async function storedEvents(traceId: string): Promise<StoredEvent[]> {
   return ((await res.json()) as { events: StoredEvent[] }).events;
 }
 
-/** Polls the collector until `check` passes on the trace's stored events (or times out with its last failure). */
+/**
+ * Polls the collector until `check` passes on the trace's stored events (or times out with its
+ * last failure). `check` asserts what should arrive; one that cannot fail returns at the first
+ * poll, so an absence is checked after a marker instead (markers.ts).
+ */
 export async function eventually<T>(traceId: string, check: (events: StoredEvent[]) => T, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAnswer, callWidget, collector, copyText, eventually, flush, keys, newTraceId, ofType, openHost, setVisibility, site, useBrowser, widget } from './helpers.ts';
+import { addAnswer, callWidget, collector, copyText, eventually, keys, newTraceId, ofType, openHost, setVisibility, site, storedEvents, useBrowser, widget } from './helpers.ts';
 
 const browser = useBrowser();
 
@@ -95,8 +95,13 @@ describe('implicit signals, each tied to its trace', () => {
     });
     expect(event!.detail).toMatchObject({ nextTraceId: second });
     expect(event!.signalValue).toBe(-0.6);
-    await flush(page);
-    expect(ofType(await eventually(second, (ev) => ev), 'rephrase_within_session')).toEqual([]);
+    // A fourth answer rephrases the third. Answers are checked one after another, so once its mark
+    // on the third is stored, a mark the third made would have been too.
+    const fourth = newTraceId('q4');
+    await addAnswer(page, { traceId: fourth, query: 'which carriers do you ship with' });
+    await eventually(third, (ev) => expect(ofType(ev, 'rephrase_within_session').map((e) => e.detail.nextTraceId)).toEqual([fourth]));
+    expect(ofType(await storedEvents(second), 'rephrase_within_session')).toEqual([]);
+    expect(ofType(await storedEvents(first), 'rephrase_within_session')).toHaveLength(1);
     await page.context().close();
   });
 
@@ -124,7 +129,8 @@ describe('implicit signals, each tied to its trace', () => {
     await page.waitForTimeout(200);
     await page.goto(`${site()}/tests/e2e/pages/host.html`); // leaves the page: pagehide
     await eventually(traceId, (ev) => expect(ofType(ev, 'bounce')).toHaveLength(1));
-    expect(ofType(await eventually(kept, (ev) => ev), 'bounce')).toEqual([]); // interacted: no bounce
+    // A bounce of the other answer would have left in the same page-hide beacon as that one.
+    expect(ofType(await storedEvents(kept), 'bounce')).toEqual([]); // interacted: no bounce
     await page.context().close();
   });
 
@@ -168,7 +174,8 @@ describe('contextual prompts', () => {
     // A second rephrase in the same session: the cap (1 per session) holds.
     await addAnswer(page, { traceId: c, query: 'return opened item how long' });
     await eventually(b, (ev) => expect(ofType(ev, 'rephrase_within_session')).toHaveLength(1));
-    await page.waitForTimeout(300);
+    // A prompt would have been shown, and recorded, in the same step as that mark, and sent with it.
+    expect(ofType(await storedEvents(c), 'prompt_shown')).toEqual([]);
     expect(await widget(page, c).getByRole('group', { name: 'Having trouble finding an answer?' }).count()).toBe(0);
     await page.context().close();
   });
@@ -182,7 +189,12 @@ describe('contextual prompts', () => {
     const b = newTraceId('copy2');
     await addAnswer(page, { traceId: b, sessionId: 'day-2' });
     await copyText(page, b, 'p.answer');
-    await eventually(b, (ev) => expect(ofType(ev, 'copy_answer')).toHaveLength(1));
+    // A prompt would have been shown, and recorded, in the same step as the copy, and sent with it.
+    const events = await eventually(b, (ev) => {
+      expect(ofType(ev, 'copy_answer')).toHaveLength(1);
+      return ev;
+    });
+    expect(ofType(events, 'prompt_shown')).toEqual([]);
     expect(await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).count()).toBe(0);
     await context.close();
   });
@@ -193,6 +205,12 @@ describe('contextual prompts', () => {
     await addAnswer(page, { traceId: a });
     await addAnswer(page, { traceId: b });
     await widget(page, a).getByRole('button', { name: 'Not helpful' }).click();
+    // A prompt would have been shown, and recorded, in the same step as the vote, and sent with it.
+    const events = await eventually(a, (ev) => {
+      expect(ofType(ev, 'thumbs_down')).toHaveLength(1);
+      return ev;
+    });
+    expect(ofType(events, 'prompt_shown')).toEqual([]);
     expect(await widget(page, a).getByRole('group', { name: 'Tell us what you were looking for?' }).count()).toBe(0);
     await widget(page, b).getByRole('button', { name: 'Not helpful' }).click();
     await widget(page, b).getByRole('group', { name: 'Tell us what you were looking for?' }).waitFor();
