@@ -32,7 +32,7 @@ async function addAnswers(page: Page, from: number, count: number) {
 
 /** Time from a click on a thumbs button to the start of the frame that paints its pressed state. */
 async function clickToPressedFrame(page: Page, index: number): Promise<number> {
-  const { ms, pressed } = await clickToFrame(page.locator('rag-feedback').nth(index));
+  const { ms, pressed } = await clickToFrame(page, 'rag-feedback', index);
   if (!pressed) throw new Error(`widget ${index}: the frame after the click does not show it pressed`);
   return ms;
 }

@@ -117,7 +117,7 @@ describe('a good guest on the host page', () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('frame');
     await addAnswer(page, { traceId });
-    expect((await clickToFrame(widget(page, traceId))).pressed).toBe(true);
+    expect((await clickToFrame(page, `rag-feedback[trace-id="${traceId}"]`)).pressed).toBe(true);
     await page.context().close();
   });
 });
