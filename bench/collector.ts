@@ -5,13 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import http from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { provisionProject } from '../collector/auth/provision.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import type { FeedbackEventInput } from '../shared/schema/event.ts';
-import { migrate, query, ROOT, startDev, type DevServer } from '../scripts/wrangler.ts';
+import { NO_RATE_LIMITS, startLocalCollector } from '../scripts/local-collector.ts';
+import { ROOT, type DevServer } from '../scripts/wrangler.ts';
 import { groupCpu, selfCpu } from './process-cpu.ts';
 import { percentile, row, type Row } from './stats.ts';
 
@@ -96,6 +96,7 @@ function rawSqliteRate(): number {
   })();
   const seconds = (performance.now() - start) / 1000;
   db.close();
+  rmSync(dir, { recursive: true, force: true });
   return RAW_ROWS / seconds;
 }
 
@@ -103,7 +104,7 @@ function rawSqliteRate(): number {
  * RUNS runs of SENDERS concurrent senders, each posting BATCHES_PER_SENDER 100-event batches:
  * events per second, and the CPU each process spent per 10k events.
  */
-async function throughputRuns(server: DevServer, key: string, port: number, invalid: boolean) {
+async function throughputRuns(server: DevServer, key: string, invalid: boolean) {
   const throughput: number[] = [];
   const cpu = new Map<string, number[]>();
   for (let run = 0; run < RUNS; run++) {
@@ -118,7 +119,7 @@ async function throughputRuns(server: DevServer, key: string, port: number, inva
     throughput.push(events / seconds);
     const per10k = new Map<string, number>([['load generator (this process)', selfCpu() - selfBefore]]);
     for (const [pid, { cmd, seconds: s }] of groupCpu(server.process.pid!)) {
-      const r = role(cmd, port);
+      const r = role(cmd, server.port);
       per10k.set(r, (per10k.get(r) ?? 0) + s - (cpuBefore.get(pid)?.seconds ?? 0));
     }
     for (const [r, s] of per10k) cpu.set(r, [...(cpu.get(r) ?? []), (s * 10_000 * 1000) / events]);
@@ -127,19 +128,13 @@ async function throughputRuns(server: DevServer, key: string, port: number, inva
 }
 
 export async function collectorBench(): Promise<Row[]> {
-  const persistTo = mkdtempSync(join(tmpdir(), 'rf-bench-'));
-  migrate({ persistTo }, { quiet: true });
-  const project = await provisionProject({ id: 'bench', name: 'bench', origins: [] });
-  query(project.statements.join('\n'), { persistTo });
-  const vars = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };
-  const port = 8797;
-  const server = await startDev({ port, persistTo, vars, logLevel: 'warn' });
+  const server = await startLocalCollector({ vars: NO_RATE_LIMITS });
   try {
-    const key = project.keys.write;
+    const key = server.keys.write;
     for (let i = 0; i < 20; i++) await post(server.url, key, body(batch(100, 99)), 100); // warm up the isolate and D1
 
-    const stored = await throughputRuns(server, key, port, false);
-    const rejected = await throughputRuns(server, key, port, true);
+    const stored = await throughputRuns(server, key, false);
+    const rejected = await throughputRuns(server, key, true);
 
     const p50: number[] = [];
     const p99: number[] = [];

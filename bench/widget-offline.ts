@@ -37,7 +37,7 @@ export async function widgetOfflineBench(h: Harness): Promise<Row[]> {
     seconds.push((performance.now() - start) / 1000);
     const stored: string[] = [];
     for (const traceId of traceIds) {
-      const res = await fetch(`${h.collector.url}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${h.keys.admin}` } });
+      const res = await fetch(`${h.collector.url}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${h.collector.keys.admin}` } });
       const body = (await res.json()) as { events?: { eventId: string; signalType: string }[] };
       if (!body.events) throw new Error(`trace ${traceId}: ${res.status} ${JSON.stringify(body)}; recorded ${recorded.length}`);
       stored.push(...body.events.filter((e) => e.signalType === 'copy_answer').map((e) => e.eventId));

@@ -4,6 +4,7 @@
  * shows it.
  */
 import type { CDPSession, Page } from 'playwright-core';
+import { clickToFrame } from '../tests/e2e/click-to-frame.ts';
 import type { Harness } from './browser-harness.ts';
 import { median, row, type Row } from './stats.ts';
 
@@ -30,21 +31,11 @@ async function addAnswers(page: Page, from: number, count: number) {
 }
 
 /** Time from a click on a thumbs button to the start of the frame that paints its pressed state. */
-const clickToFrame = (page: Page, index: number) =>
-  page.evaluate(
-    (index) =>
-      new Promise<number>((resolve) => {
-        const el = document.querySelectorAll('rag-feedback')[index]!;
-        const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="vote-up"]')!;
-        const start = performance.now();
-        button.click();
-        requestAnimationFrame(() => {
-          if (button.getAttribute('aria-pressed') !== 'true') throw new Error('not updated by the next frame');
-          resolve(performance.now() - start);
-        });
-      }),
-    index,
-  );
+async function clickToPressedFrame(page: Page, index: number): Promise<number> {
+  const { ms, pressed } = await clickToFrame(page, 'rag-feedback', index);
+  if (!pressed) throw new Error(`widget ${index}: the frame after the click does not show it pressed`);
+  return ms;
+}
 
 export async function widgetPageBench(h: Harness): Promise<Row[]> {
   const scripting: number[] = [];
@@ -64,7 +55,7 @@ export async function widgetPageBench(h: Harness): Promise<Row[]> {
     await cdp.send('HeapProfiler.collectGarbage');
     heap.push(((await metric(cdp, 'JSHeapUsedSize')) - heap0) / 1024 / ANSWERS);
     const times: number[] = [];
-    for (let i = 0; i < CLICKS; i++) times.push(await clickToFrame(page, 1 + i * 5));
+    for (let i = 0; i < CLICKS; i++) times.push(await clickToPressedFrame(page, 1 + i * 5));
     clicks.push(median(times));
     await context.close();
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,24 +11,28 @@ const liveKeys = (persistTo: string) =>
 describe('the dev project npm start makes', () => {
   it('is made on first start, kept across starts, and remade when its keys stop working', { timeout: 60_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-dev-'));
-    const keysFile = join(persistTo, 'dev-keys.json');
-    migrate({ persistTo }, { quiet: true });
+    try {
+      const keysFile = join(persistTo, 'dev-keys.json');
+      migrate({ persistTo }, { quiet: true });
 
-    const first = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
-    expect(JSON.parse(readFileSync(keysFile, 'utf8'))).toEqual(first);
-    expect(liveKeys(persistTo).map((k) => [k.kind, k.prefix])).toEqual([
-      ['admin', first.admin.slice(0, 10)],
-      ['server', first.server.slice(0, 10)],
-      ['write', first.write.slice(0, 10)],
-    ]);
-    expect(query("select origin from project_origins where project_id = 'dev'", { persistTo })).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
+      const first = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
+      expect(JSON.parse(readFileSync(keysFile, 'utf8'))).toEqual(first);
+      expect(liveKeys(persistTo).map((k) => [k.kind, k.prefix])).toEqual([
+        ['admin', first.admin.slice(0, 10)],
+        ['server', first.server.slice(0, 10)],
+        ['write', first.write.slice(0, 10)],
+      ]);
+      expect(query("select origin from project_origins where project_id = 'dev'", { persistTo })).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
 
-    expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo })).toEqual(first);
+      expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo })).toEqual(first);
 
-    query("update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'", { persistTo });
-    const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
-    expect(second.write).not.toBe(first.write);
-    expect(liveKeys(persistTo)).toHaveLength(5); // the old admin and server keys still work
-    expect(existsSync(keysFile)).toBe(true);
+      query("update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'", { persistTo });
+      const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
+      expect(second.write).not.toBe(first.write);
+      expect(liveKeys(persistTo)).toHaveLength(5); // the old admin and server keys still work
+      expect(existsSync(keysFile)).toBe(true);
+    } finally {
+      rmSync(persistTo, { recursive: true, force: true });
+    }
   });
 });

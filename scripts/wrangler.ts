@@ -1,12 +1,13 @@
 /**
  * Runs wrangler offline with its state where we say: the one place that knows how to migrate,
- * query and serve the local collector. Used by `npm start`, `npm run keys`, the browser tests
- * and the benchmark.
+ * query and serve the local collector. Used by `npm start`, `npm run keys`, and (through
+ * local-collector.ts) the browser tests and the benchmarks.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -55,12 +56,14 @@ export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = 
 
 export interface DevServer {
   url: string;
+  port: number;
   process: ChildProcess;
   /** Stops wrangler and both of its workerd processes. */
   stop(): Promise<void>;
 }
 
 export interface DevOptions extends LocalD1 {
+  /** A fixed port (`npm start`'s); by default a free one, picked again if another process takes it first. */
   port?: number;
   /** Extra `--var NAME:VALUE` settings, e.g. rate limits for a benchmark. */
   vars?: Record<string, string>;
@@ -70,8 +73,25 @@ export interface DevOptions extends LocalD1 {
   logLevel?: 'info' | 'warn' | 'error';
 }
 
+/** Another process listens on the port wrangler was given (wrangler says so and keeps running). */
+class PortTaken extends Error {}
+const PORT_TAKEN = /Address already in use/;
+/** Free ports tried before giving up: a collision needs another process to bind the same port within a second. */
+const PORT_ATTEMPTS = 3;
+
 /** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
-export async function startDev({ port = 8787, vars = {}, inherit = false, logLevel = 'info', ...d1 }: DevOptions = {}): Promise<DevServer> {
+export async function startDev(options: DevOptions = {}): Promise<DevServer> {
+  if (options.port !== undefined) return startDevOn(options.port, options);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevOn(await freePort(), options);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', ...d1 }: DevOptions): Promise<DevServer> {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   // wrangler appends every debug message (one per inspector event, several per request) to a log
@@ -98,13 +118,22 @@ export async function startDev({ port = 8787, vars = {}, inherit = false, logLev
       // already gone
     }
   };
+  const portTaken = async () => {
+    await stop();
+    return new PortTaken(`port ${port} is taken:\n${output}`);
+  };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
+    if (PORT_TAKEN.test(output)) throw await portTaken();
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     try {
-      const res = await fetch(`${url}/v1/health`);
-      if (res.ok) return { url, process: child, stop };
-    } catch {
+      // A listener that accepts and never answers must not hold us past the deadline.
+      const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
+      // The answer may have come from the process that holds the port: wrangler tells us by then.
+      if (PORT_TAKEN.test(output)) throw await portTaken();
+      if (res.ok) return { url, port, process: child, stop };
+    } catch (err) {
+      if (err instanceof PortTaken) throw err;
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));

@@ -4,6 +4,7 @@
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { ROOT } from '../scripts/wrangler.ts';
 
@@ -16,7 +17,8 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export function startStaticServer(port: number, headersFor: (path: string) => Record<string, string> = () => ({})): Promise<StaticServer> {
+/** Starts the server on a free port; `headersFor` adds response headers per path (e.g. a CSP). */
+export function startStaticServer(headersFor: (path: string) => Record<string, string> = () => ({})): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '');
     const file = join(ROOT, path);
@@ -31,9 +33,11 @@ export function startStaticServer(port: number, headersFor: (path: string) => Re
     const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     res.end(readFileSync(file, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => escape(params.get(name) ?? '')));
   });
-  return new Promise((resolve) =>
-    server.listen(port, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) }),
-    ),
-  );
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
 }

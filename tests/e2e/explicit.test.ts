@@ -1,32 +1,27 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, widget } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { eventsUpToMarker } from './markers.ts';
+import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 describe('explicit feedback', () => {
   for (const build of ['esm', 'iife'] as const) {
     it(`renders around the answer (${build} build), labelled, without errors or console output`, async () => {
-      const { page, errors, consoleMessages } = await openHost(browser, { build });
+      const { page, output } = await openHost(browser(), { build });
       const traceId = newTraceId('render');
       await addAnswer(page, { traceId });
       const el = widget(page, traceId);
       await expect(el.getByRole('button', { name: 'Helpful', exact: true }).isVisible()).resolves.toBe(true);
       await expect(el.getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).resolves.toBe('false');
       await expect(el.locator('p.answer').isVisible()).resolves.toBe(true);
-      expect(errors).toEqual([]);
-      expect(consoleMessages).toEqual([]);
+      await flush(page); // the lazily loaded parts have run by then
+      expect(await output.settled()).toEqual({ errors: [], console: [] });
       await page.context().close();
     });
   }
 
   it('votes, flips and takes back a vote: one live vote, every click kept', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('vote');
     await addAnswer(page, { traceId });
     const up = widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true });
@@ -51,7 +46,7 @@ describe('explicit feedback', () => {
   });
 
   it('starts over when a recycled element is pointed at another answer', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const [a, b] = [newTraceId('recycleA'), newTraceId('recycleB')];
     await addAnswer(page, { traceId: a });
     await widget(page, a).getByRole('button', { name: 'Helpful', exact: true }).click();
@@ -72,20 +67,18 @@ describe('explicit feedback', () => {
   });
 
   it('counts a double click once', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('dbl');
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).dblclick();
-    await flush(page);
-    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
-    await page.waitForTimeout(500);
-    expect(ofType(await eventually(traceId, (ev) => ev), 'thumbs_up')).toHaveLength(1);
-    expect(ofType(await eventually(traceId, (ev) => ev), 'vote_cleared')).toHaveLength(0);
+    const events = await eventsUpToMarker(page, traceId);
+    expect(ofType(events, 'thumbs_up')).toHaveLength(1);
+    expect(ofType(events, 'vote_cleared')).toHaveLength(0);
     await page.context().close();
   });
 
   it('opens the reasons popover after a thumbs-down, usable by keyboard; Escape returns focus', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('kbd');
     await addAnswer(page, { traceId });
     const el = widget(page, traceId);
@@ -115,13 +108,13 @@ describe('explicit feedback', () => {
   });
 
   it('opens the popover even when clicked before its code has loaded', async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     // The popover's chunk arrives late, as on a slow connection.
     await context.route('**/chunks/background-*.js', async (route) => {
       await new Promise((r) => setTimeout(r, 1_500));
       await route.continue();
     });
-    const { page } = await openHost(browser, { context });
+    const { page } = await openHost(browser(), { context });
     const traceId = newTraceId('slow');
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
@@ -131,7 +124,7 @@ describe('explicit feedback', () => {
   });
 
   it('sends a correction, redacted, and announces it with rf-submit', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('corr');
     await addAnswer(page, { traceId });
     const el = widget(page, traceId);
@@ -152,7 +145,7 @@ describe('explicit feedback', () => {
   });
 
   it('flags a wrong source per citation, and records "something else" with its text', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('src');
     await addAnswer(page, { traceId });
     const el = widget(page, traceId);
@@ -177,7 +170,7 @@ describe('explicit feedback', () => {
   });
 
   it('offers a 1-5 rating in rating mode; two stars or fewer asks why', async () => {
-    const { page } = await openHost(browser, { options: { config: { rating: true }, loadConfig: false } });
+    const { page } = await openHost(browser(), { options: { config: { rating: true }, loadConfig: false } });
     const traceId = newTraceId('rate');
     await addAnswer(page, { traceId });
     const el = widget(page, traceId);
@@ -188,7 +181,7 @@ describe('explicit feedback', () => {
   });
 
   it('speaks Simplified Chinese when the page or the element asks for it', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('zh');
     await addAnswer(page, { traceId, attrs: { locale: 'zh-CN' } });
     const el = widget(page, traceId);

@@ -1,18 +1,11 @@
 /**
- * Once for the browser suite: build the widget, start a real collector (`wrangler dev`, local D1
- * in a temporary folder) and a static host site, and give the tests their addresses and keys.
+ * Once for the browser suite: build the widget, start a static host site and a real collector
+ * (`wrangler dev`, local D1 in a temporary folder), and give the tests their addresses and keys.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { provisionProject } from '../../collector/auth/provision.ts';
 import { buildWidget } from '../../scripts/build-widget.ts';
-import { migrate, query, startDev } from '../../scripts/wrangler.ts';
+import { startLocalCollector } from '../../scripts/local-collector.ts';
 import { startStaticServer } from '../static-server.ts';
-
-export const COLLECTOR_PORT = 8788;
-export const SITE_PORT = 8790;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,20 +17,23 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   await buildWidget({ types: false });
-  const persistTo = mkdtempSync(join(tmpdir(), 'rf-browser-'));
-  migrate({ persistTo }, { quiet: true });
-  const site = `http://127.0.0.1:${SITE_PORT}`;
-  const p = await provisionProject({ id: 'browser', name: 'browser tests', origins: [site] });
-  query(p.statements.join('\n'), { persistTo });
-  // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
-  const collector = await startDev({ port: COLLECTOR_PORT, persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-  const csp = `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`;
-  const server = await startStaticServer(SITE_PORT, (path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
-  project.provide('collector', collector.url);
-  project.provide('site', server.url);
-  project.provide('keys', p.keys);
-  return async () => {
-    await server.close();
-    await collector.stop();
-  };
+  // The site's address goes into the project's origins, and the collector's into the CSP page's
+  // policy: the site starts first and reads the policy per request.
+  let csp = '';
+  const site = await startStaticServer((path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
+  try {
+    // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
+    const collector = await startLocalCollector({ origins: [site.url], vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
+    csp = `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`;
+    project.provide('collector', collector.url);
+    project.provide('site', site.url);
+    project.provide('keys', collector.keys);
+    return async () => {
+      await site.close();
+      await collector.stop();
+    };
+  } catch (err) {
+    await site.close();
+    throw err;
+  }
 }

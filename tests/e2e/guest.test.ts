@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { addAnswer, callWidget, collector, flush, eventually, keys, newTraceId, ofType, openHost, site, widget } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { clickToFrame } from './click-to-frame.ts';
+import { watchOutput } from './page-output.ts';
+import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, site, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -24,9 +21,9 @@ async function axe(page: Page) {
 describe('accessibility (axe-core in Chromium)', () => {
   for (const scheme of ['light', 'dark'] as const) {
     it(`finds no violation in the ${scheme} theme, with the popover and a prompt open`, async () => {
-      const context = await browser.newContext({ colorScheme: scheme });
+      const context = await browser().newContext({ colorScheme: scheme });
       const prompts = [{ id: 'helpful', trigger: 'large_copy', text: 'Was this helpful?' }];
-      const { page } = await openHost(browser, { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
+      const { page } = await openHost(browser(), { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
       if (scheme === 'dark') await page.addStyleTag({ content: 'body { background: #0d1117; color: #e6edf3 } a { color: #4493f8 }' });
       const [a, b] = [newTraceId('axe'), newTraceId('axe')];
       await addAnswer(page, { traceId: a });
@@ -46,11 +43,9 @@ describe('accessibility (axe-core in Chromium)', () => {
 
 describe('a good guest on the host page', () => {
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => violations.push(m.text()));
-    page.on('pageerror', (e) => violations.push(e.message));
+    const output = watchOutput(page);
     const traceId = newTraceId('csp');
     await page.goto(`${site()}/tests/e2e/pages/csp.html?${new URLSearchParams({ endpoint: collector(), key: keys().write, trace: traceId })}`);
     await page.waitForFunction(() => (window as any).ready === true);
@@ -60,12 +55,14 @@ describe('a good guest on the host page', () => {
     await eventually(traceId, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'incomplete' }]));
     // Styles applied (not blocked): the popover has its border.
     expect(await el.locator('.panel').evaluate((n) => getComputedStyle(n).borderTopStyle)).toBe('solid');
-    expect(violations).toEqual([]);
+    expect(await output.settled()).toEqual({ errors: [], console: [] }); // no CSP violation reported
     await context.close();
   });
 
   it('never throws into the page, and stays silent, even misconfigured', async () => {
-    const { page, errors, consoleMessages } = await openHost(browser, { options: { endpoint: 'http://127.0.0.1:9/unreachable' } });
+    const { page, output } = await openHost(browser(), { options: { endpoint: 'http://127.0.0.1:9/unreachable' } });
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(new URL(r.url()).pathname));
     await page.evaluate(() => {
       const bare = document.createElement('rag-feedback'); // no trace id at all
       document.body.append(bare);
@@ -100,35 +97,27 @@ describe('a good guest on the host page', () => {
     await addAnswer(page, { traceId, attrs: { endpoint: 'not a url' } });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
     await flush(page);
-    await page.waitForTimeout(500);
-    expect(errors).toEqual([]);
-    expect(consoleMessages.filter((m) => !m.includes('net::ERR'))).toEqual([]);
+    // The config load and a send have failed, and the widget has handled both.
+    await expect.poll(() => failed).toEqual(expect.arrayContaining(['/unreachable/v1/config', '/unreachable/v1/events']));
+    const after = await output.settled();
+    expect(after.errors).toEqual([]);
+    expect(after.console.filter((m) => !m.includes('net::ERR'))).toEqual([]);
     await page.context().close();
   });
 
   it('explains itself on the console only when debug is on', async () => {
-    const { page, consoleMessages } = await openHost(browser, { options: { debug: true } });
+    const { page, output } = await openHost(browser(), { options: { debug: true } });
     await addAnswer(page, { traceId: newTraceId('debug'), attrs: { endpoint: 'not a url' } });
     await widget(page, (await page.locator('rag-feedback').last().getAttribute('trace-id'))!).getByRole('button', { name: 'Helpful', exact: true }).click();
-    await expect.poll(() => consoleMessages.some((m) => m.startsWith('warning: [rag-feedback] not recorded'))).toBe(true);
+    await expect.poll(() => output.console.some((m) => m.startsWith('warning: [rag-feedback] not recorded'))).toBe(true);
     await page.context().close();
   });
 
   it('updates the pressed state within one frame of a click', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('frame');
     await addAnswer(page, { traceId });
-    const changedWithinFrame = await page.evaluate(
-      (id) =>
-        new Promise<boolean>((resolve) => {
-          const el = document.querySelector(`rag-feedback[trace-id="${id}"]`)!;
-          const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="vote-up"]')!;
-          button.click();
-          requestAnimationFrame(() => resolve(button.getAttribute('aria-pressed') === 'true'));
-        }),
-      traceId,
-    );
-    expect(changedWithinFrame).toBe(true);
+    expect((await clickToFrame(page, `rag-feedback[trace-id="${traceId}"]`)).pressed).toBe(true);
     await page.context().close();
   });
 });

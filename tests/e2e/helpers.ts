@@ -1,9 +1,30 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { launch } from './chromium.ts';
+import { gotoHostPage } from './host-page.ts';
+import { watchOutput } from './page-output.ts';
 
 export const collector = () => inject('collector');
 export const site = () => inject('site');
 export const keys = () => inject('keys');
+
+/**
+ * Chromium for the tests of one file: launched before the first, closed after the last. Call it
+ * at the top of the file; the getter gives the browser inside tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll: use it inside a test');
+    return browser;
+  };
+}
 
 /** Fast delivery for tests: the defaults wait a second and back off from 5 s. */
 export const FAST = { transport: { flushDelayMs: 50, backoff: { baseMs: 200, maxMs: 2_000 } } };
@@ -24,19 +45,13 @@ export async function openHost(browser: Browser, { build = 'esm', options = {}, 
   const ctx = context ?? (await browser.newContext());
   const page = await ctx.newPage();
   page.setDefaultTimeout(8_000);
-  const errors: string[] = [];
-  const consoleMessages: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
+  const output = watchOutput(page);
   await gotoHost(page, build, options);
-  return { context: ctx, page, errors, consoleMessages };
+  return { context: ctx, page, output };
 }
 
-export async function gotoHost(page: Page, build: 'esm' | 'iife' = 'esm', options: Record<string, unknown> = {}) {
-  const params = new URLSearchParams({ build, endpoint: collector(), key: keys().write, options: JSON.stringify({ ...FAST, ...options }) });
-  await page.goto(`${site()}/tests/e2e/pages/host.html?${params}`);
-  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
-}
+export const gotoHost = (page: Page, build: 'esm' | 'iife' = 'esm', options: Record<string, unknown> = {}) =>
+  gotoHostPage(page, { site: site(), endpoint: collector(), writeKey: keys().write, build, options: { ...FAST, ...options } });
 
 export interface AnswerOptions {
   traceId: string;
@@ -71,7 +86,11 @@ export async function storedEvents(traceId: string): Promise<StoredEvent[]> {
   return ((await res.json()) as { events: StoredEvent[] }).events;
 }
 
-/** Polls the collector until `check` passes on the trace's stored events (or times out with its last failure). */
+/**
+ * Polls the collector until `check` passes on the trace's stored events (or times out with its
+ * last failure). `check` asserts what should arrive; one that cannot fail returns at the first
+ * poll, so an absence is checked after a marker instead (markers.ts).
+ */
 export async function eventually<T>(traceId: string, check: (events: StoredEvent[]) => T, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,19 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { addAnswer, callWidget, collector, copyText, eventually, flush, keys, newTraceId, ofType, openHost, setVisibility, site, widget } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { addAnswer, callWidget, collector, copyText, eventually, keys, newTraceId, ofType, openHost, setVisibility, site, storedEvents, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 const fastThresholds = { focusedDwellMs: 400, bounceWindowMs: 5_000, largeCopyChars: 20 };
 
 describe('implicit signals, each tied to its trace', () => {
   it('tells a copy of the answer from a copy of a cited source, with its length', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('copy');
     await addAnswer(page, { traceId });
     await copyText(page, traceId, 'p.answer');
@@ -26,7 +20,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('records citation clicks, and the time away on an opened source', async () => {
-    const { page } = await openHost(browser, { options: { config: { thresholds: fastThresholds } } });
+    const { page } = await openHost(browser(), { options: { config: { thresholds: fastThresholds } } });
     const traceId = newTraceId('cite');
     await addAnswer(page, { traceId });
     await widget(page, traceId).locator('a[data-chunk-id="chunk-1"]').click();
@@ -45,7 +39,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('records how long an in-page source preview is visible', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('preview');
     const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
       <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
@@ -62,7 +56,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('reports answer dwell when the page is hidden', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('dwell');
     await addAnswer(page, { traceId });
     await page.waitForTimeout(1_300);
@@ -76,7 +70,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('counts dwell on an answer taller than the screen', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('tall');
     await addAnswer(page, { traceId, html: '<p class="answer" style="height:4000px">A very long answer.</p>' });
     await page.evaluate(() => scrollTo(0, 1500));
@@ -87,7 +81,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('marks the FIRST trace when the next query in the session rephrases it, and not an unrelated one', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const first = newTraceId('q1');
     const second = newTraceId('q2');
     const third = newTraceId('q3');
@@ -101,13 +95,18 @@ describe('implicit signals, each tied to its trace', () => {
     });
     expect(event!.detail).toMatchObject({ nextTraceId: second });
     expect(event!.signalValue).toBe(-0.6);
-    await flush(page);
-    expect(ofType(await eventually(second, (ev) => ev), 'rephrase_within_session')).toEqual([]);
+    // A fourth answer rephrases the third. Answers are checked one after another, so once its mark
+    // on the third is stored, a mark the third made would have been too.
+    const fourth = newTraceId('q4');
+    await addAnswer(page, { traceId: fourth, query: 'which carriers do you ship with' });
+    await eventually(third, (ev) => expect(ofType(ev, 'rephrase_within_session').map((e) => e.detail.nextTraceId)).toEqual([fourth]));
+    expect(ofType(await storedEvents(second), 'rephrase_within_session')).toEqual([]);
+    expect(ofType(await storedEvents(first), 'rephrase_within_session')).toHaveLength(1);
     await page.context().close();
   });
 
   it('records a regenerate reported by the chat UI, with the time since the answer', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('regen');
     await addAnswer(page, { traceId });
     await page.waitForTimeout(300);
@@ -121,7 +120,7 @@ describe('implicit signals, each tied to its trace', () => {
   });
 
   it('records a bounce when the page is closed soon after the answer with no interaction (sent by beacon)', async () => {
-    const { page } = await openHost(browser, { options: { config: { thresholds: fastThresholds } } });
+    const { page } = await openHost(browser(), { options: { config: { thresholds: fastThresholds } } });
     const traceId = newTraceId('bounce');
     const kept = newTraceId('kept');
     await addAnswer(page, { traceId });
@@ -130,12 +129,13 @@ describe('implicit signals, each tied to its trace', () => {
     await page.waitForTimeout(200);
     await page.goto(`${site()}/tests/e2e/pages/host.html`); // leaves the page: pagehide
     await eventually(traceId, (ev) => expect(ofType(ev, 'bounce')).toHaveLength(1));
-    expect(ofType(await eventually(kept, (ev) => ev), 'bounce')).toEqual([]); // interacted: no bounce
+    // A bounce of the other answer would have left in the same page-hide beacon as that one.
+    expect(ofType(await storedEvents(kept), 'bounce')).toEqual([]); // interacted: no bounce
     await page.context().close();
   });
 
   it('reports web vitals as context for the page', async () => {
-    const { page } = await openHost(browser);
+    const { page } = await openHost(browser());
     const traceId = newTraceId('vitals');
     await addAnswer(page, { traceId });
     await page.waitForTimeout(300);
@@ -159,7 +159,7 @@ describe('contextual prompts', () => {
   ];
 
   it('shows a prompt after a rephrase, records showing and answering, and caps it per session', async () => {
-    const { page } = await openHost(browser, { options: { config: { prompts } } });
+    const { page } = await openHost(browser(), { options: { config: { prompts } } });
     const [a, b, c] = [newTraceId('pa'), newTraceId('pb'), newTraceId('pc')];
     await addAnswer(page, { traceId: a, query: 'how long do I have to return an opened item' });
     await addAnswer(page, { traceId: b, query: 'How long can I return opened items?' });
@@ -174,13 +174,14 @@ describe('contextual prompts', () => {
     // A second rephrase in the same session: the cap (1 per session) holds.
     await addAnswer(page, { traceId: c, query: 'return opened item how long' });
     await eventually(b, (ev) => expect(ofType(ev, 'rephrase_within_session')).toHaveLength(1));
-    await page.waitForTimeout(300);
+    // A prompt would have been shown, and recorded, in the same step as that mark, and sent with it.
+    expect(ofType(await storedEvents(c), 'prompt_shown')).toEqual([]);
     expect(await widget(page, c).getByRole('group', { name: 'Having trouble finding an answer?' }).count()).toBe(0);
     await page.context().close();
   });
 
   it('shows "was this helpful?" after a large copy at most once a day, across sessions', async () => {
-    const { page, context } = await openHost(browser, { options: { config: { prompts, thresholds: fastThresholds } } });
+    const { page, context } = await openHost(browser(), { options: { config: { prompts, thresholds: fastThresholds } } });
     const a = newTraceId('copy1');
     await addAnswer(page, { traceId: a, sessionId: 'day-1' });
     await copyText(page, a, 'p.answer');
@@ -188,17 +189,28 @@ describe('contextual prompts', () => {
     const b = newTraceId('copy2');
     await addAnswer(page, { traceId: b, sessionId: 'day-2' });
     await copyText(page, b, 'p.answer');
-    await eventually(b, (ev) => expect(ofType(ev, 'copy_answer')).toHaveLength(1));
+    // A prompt would have been shown, and recorded, in the same step as the copy, and sent with it.
+    const events = await eventually(b, (ev) => {
+      expect(ofType(ev, 'copy_answer')).toHaveLength(1);
+      return ev;
+    });
+    expect(ofType(events, 'prompt_shown')).toEqual([]);
     expect(await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).count()).toBe(0);
     await context.close();
   });
 
   it('asks after repeated thumbs-down in one session', async () => {
-    const { page } = await openHost(browser, { options: { config: { prompts } } });
+    const { page } = await openHost(browser(), { options: { config: { prompts } } });
     const [a, b] = [newTraceId('d1'), newTraceId('d2')];
     await addAnswer(page, { traceId: a });
     await addAnswer(page, { traceId: b });
     await widget(page, a).getByRole('button', { name: 'Not helpful' }).click();
+    // A prompt would have been shown, and recorded, in the same step as the vote, and sent with it.
+    const events = await eventually(a, (ev) => {
+      expect(ofType(ev, 'thumbs_down')).toHaveLength(1);
+      return ev;
+    });
+    expect(ofType(events, 'prompt_shown')).toEqual([]);
     expect(await widget(page, a).getByRole('group', { name: 'Tell us what you were looking for?' }).count()).toBe(0);
     await widget(page, b).getByRole('button', { name: 'Not helpful' }).click();
     await widget(page, b).getByRole('group', { name: 'Tell us what you were looking for?' }).waitFor();
@@ -213,7 +225,7 @@ describe('contextual prompts', () => {
     });
     expect(put.status).toBe(200);
     try {
-      const { page } = await openHost(browser);
+      const { page } = await openHost(browser());
       const traceId = newTraceId('srv');
       await addAnswer(page, { traceId });
       await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();

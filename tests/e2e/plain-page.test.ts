@@ -1,16 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launch } from './chromium.ts';
-import { callWidget, collector, copyText, eventually, keys, newTraceId, site, setVisibility, widget } from './helpers.ts';
+import { expect, it } from 'vitest';
+import { callWidget, collector, copyText, eventually, keys, newTraceId, setVisibility, site, useBrowser, widget } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 it('a plain HTML page with one <script> records every signal into the collector, offline included', { timeout: 90_000 }, async () => {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -65,7 +59,7 @@ it('a plain HTML page with one <script> records every signal into the collector,
 });
 
 it('records a bounce from a plain page left at once', async () => {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   const page = await context.newPage();
   const [first, second] = [newTraceId('b1'), newTraceId('b2')];
   await page.goto(`${site()}/tests/e2e/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`);

@@ -1,0 +1,51 @@
+/**
+ * A throwaway collector for the browser tests and the benchmarks: its own local D1 in a temporary
+ * folder, migrated, with one project, served by `wrangler dev` on a free port.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { provisionProject } from '../collector/auth/provision.ts';
+import type { KeyKind } from '../collector/storage/schema.ts';
+import { migrate, query, startDev, type DevServer } from './wrangler.ts';
+
+/** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
+export const NO_RATE_LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };
+
+export interface LocalCollectorOptions {
+  /** Origins whose pages may use the write key. */
+  origins?: readonly string[];
+  /** `--var` settings, e.g. rate limits. */
+  vars?: Record<string, string>;
+}
+
+export interface LocalCollector extends DevServer {
+  /** The project's keys, one of each kind. */
+  keys: Record<KeyKind, string>;
+  /** The temporary folder with the D1 and wrangler's log; removed by stop(). */
+  persistTo: string;
+}
+
+export async function startLocalCollector({ origins = [], vars = {} }: LocalCollectorOptions = {}): Promise<LocalCollector> {
+  const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
+  const removeState = () => rmSync(persistTo, { recursive: true, force: true });
+  try {
+    migrate({ persistTo }, { quiet: true });
+    const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
+    query(project.statements.join('\n'), { persistTo });
+    // Logging each request costs CPU the benchmarks would measure.
+    const server = await startDev({ persistTo, vars, logLevel: 'warn' });
+    return {
+      ...server,
+      keys: project.keys,
+      persistTo,
+      async stop() {
+        await server.stop();
+        removeState();
+      },
+    };
+  } catch (err) {
+    removeState();
+    throw err;
+  }
+}
