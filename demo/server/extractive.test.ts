@@ -27,6 +27,11 @@ describe('sentences', () => {
       'See the policy for details.',
     ]);
   });
+
+  it("drops a structured abstract's part headings from the sentences they run into", () => {
+    const abstract = 'OBJECTIVE To test risedronate. METHODS AND RESULTS We enrolled 2458 women. DNA Methylation rose.';
+    expect(sentences(abstract)).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);
+  });
 });
 
 describe('extractiveAnswer', () => {

@@ -59,10 +59,14 @@ function proseLines(text: string): string[] {
 /** A sentence ends at . ! ? before a space and a capital, digit, bracket or quote, or at a CJK full stop. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
 
+/** The headings of structured abstracts (PubMed's), which run into the first sentence of their part. */
+const ABSTRACT_LABEL =
+  /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|METHODS?|MEASUREMENTS|INTERVENTIONS?|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|SIGNIFICANCE)(?:\s+(?:AND|&|\/)\s+|\s*[:.]?\s+))+/;
+
 /** The chunk's sentences, in order; fragments of under 12 characters are dropped. */
 export function sentences(text: string): string[] {
   return proseLines(text)
     .flatMap((line) => line.split(SENTENCE_END))
-    .map((s) => s.trim())
+    .map((s) => s.trim().replace(ABSTRACT_LABEL, ''))
     .filter((s) => s.length >= 12);
 }
