@@ -69,7 +69,7 @@ describe('createAnswerer', () => {
       },
     };
     const errors: unknown[] = [];
-    const { answerer, traces } = setup({ generator, onGeneratorError: (e) => errors.push(e) });
+    const { answerer, traces } = setup({ generator, onStageError: (stage, e) => errors.push([stage, e]) });
     const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
     expect(res).toMatchObject({ answer: 'Within a few days [2].', model: 'test-llm' });
     expect(traces[0]).toMatchObject({ model: 'test-llm', prompt: 'the prompt' });
@@ -78,6 +78,16 @@ describe('createAnswerer', () => {
     expect(fallback.model).toBe('demo-extractive');
     expect(errors).toHaveLength(1);
     expect(calls[1]).toEqual({ history: [{ query: 'refund?', answer: 'Within a few days [2].' }], chunks: 5 });
+  });
+
+  it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {
+    const errors: string[] = [];
+    const broken = { version: 'broken-1', rerank: (): never => { throw new Error('no model'); } };
+    const { answerer, traces } = setup({ reranker: broken, onStageError: (stage) => errors.push(stage) });
+    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    expect(errors).toEqual(['reranker']);
+    expect(traces[0]!.rerankedChunks).toEqual(traces[0]!.retrievedChunks.slice(0, 5));
+    expect(traces[0]!.rerankerVersion).toBeUndefined();
   });
 
   it('answers and logs even when nothing is retrieved', async () => {

@@ -37,8 +37,8 @@ export interface AnswererOptions {
   generator?: Generator;
   /** Receives every trace (the trace client's `logTrace`). */
   logTrace?: (trace: TraceInput) => void;
-  /** Told when the language model failed and the answer was quoted instead. */
-  onGeneratorError?: (error: unknown) => void;
+  /** Told when a stage failed and the answer was made without it (retrieval's order, or quoting). */
+  onStageError?: (stage: 'reranker' | 'generator', error: unknown) => void;
   /** Chunks retrieval returns and the trace records. */
   retrieveK?: number;
   /** Chunks kept after reranking, which the answer is built from. */
@@ -76,7 +76,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 }
 
 export function createAnswerer(options: AnswererOptions) {
-  const { corpus, reranker = identityReranker, generator, logTrace, onGeneratorError, retrieveK = 20, answerK = 5 } = options;
+  const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5 } = options;
   const index = new Bm25Index(corpus.chunks, options.bm25);
   const sessions = new Map<string, Map<number, Turn>>();
   const answers = new Map<string, AnswerRecord>();
@@ -85,7 +85,16 @@ export function createAnswerer(options: AnswererOptions) {
     const createdAt = Date.now();
     const traceId = uuidv7(createdAt);
     const retrieved: Scored[] = index.search(req.query, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
-    const reranked = (await reranker.rerank(req.query, retrieved)).slice(0, answerK);
+    let rerankerVersion = reranker.version;
+    const reranked = (
+      await Promise.resolve()
+        .then(() => reranker.rerank(req.query, retrieved))
+        .catch((err: unknown) => {
+          onStageError?.('reranker', err);
+          rerankerVersion = undefined;
+          return retrieved;
+        })
+    ).slice(0, answerK);
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const turns = sessions.get(req.sessionId) ?? new Map<number, Turn>();
@@ -98,7 +107,7 @@ export function createAnswerer(options: AnswererOptions) {
     let quoted: string[] = [];
     const generated = generator && reranked.length
       ? await generator.generate(req.query, reranked.map((s) => s.chunk), history, { regenerate: !!previous }).catch((err: unknown) => {
-          onGeneratorError?.(err);
+          onStageError?.('generator', err);
           return undefined;
         })
       : undefined;
@@ -123,7 +132,7 @@ export function createAnswerer(options: AnswererOptions) {
       ...(prompt !== undefined && { prompt }),
       answer,
       model,
-      ...(reranker.version !== undefined && { rerankerVersion: reranker.version }),
+      ...(rerankerVersion !== undefined && { rerankerVersion }),
       sessionId: req.sessionId,
       turnIndex: req.turnIndex,
       knowledgeBase: corpus.name,
@@ -132,7 +141,7 @@ export function createAnswerer(options: AnswererOptions) {
     return { traceId, answer, citations, model };
   }
 
-  return { ask, corpus };
+  return { ask };
 }
 
 export type Answerer = ReturnType<typeof createAnswerer>;

@@ -66,7 +66,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     reranker: options.reranker,
     generator,
     logTrace: traces && ((t) => void traces.logTrace(t)),
-    onGeneratorError: (err) => log(`demo: ${generator?.model} failed, answering by quoting: ${(err as Error).message}`),
+    onStageError: (stage, err) =>
+      log(`demo: the ${stage === 'reranker' ? 'reranker failed, keeping retrieval order' : `model ${generator?.model} failed, answering by quoting`}: ${(err as Error).message}`),
   });
   const app = createDemoApp({
     answerer,
