@@ -6,7 +6,7 @@
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import type { Corpus } from '../corpus/chunk.ts';
+import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
 import type { Generator, Turn } from './generate.ts';
@@ -81,43 +81,41 @@ export function createAnswerer(options: AnswererOptions) {
   const sessions = new Map<string, Map<number, Turn>>();
   const answers = new Map<string, AnswerRecord>();
 
+  /** The reranker's order, or retrieval's when the reranker fails (then no version is claimed). */
+  async function rerank(query: string, retrieved: Scored[]): Promise<{ reranked: Scored[]; version?: string }> {
+    try {
+      return { reranked: (await reranker.rerank(query, retrieved)).slice(0, answerK), version: reranker.version };
+    } catch (err) {
+      onStageError?.('reranker', err);
+      return { reranked: retrieved.slice(0, answerK) };
+    }
+  }
+
+  /** The model's answer if there is a model and it answers, else the quoted one. */
+  async function compose(req: AskRequest, chunks: Chunk[], history: Turn[], previous: AnswerRecord | undefined) {
+    if (generator && chunks.length) {
+      try {
+        const { answer, citations, prompt } = await generator.generate(req.query, chunks, history, { regenerate: !!previous });
+        return { answer, citations, prompt, model: generator.model, quoted: [] };
+      } catch (err) {
+        onStageError?.('generator', err);
+      }
+    }
+    const quotedAnswer = extractiveAnswer(req.query, chunks, (t) => index.idf(t), { exclude: previous?.quoted });
+    return { ...quotedAnswer, prompt: undefined, model: EXTRACTIVE_MODEL };
+  }
+
   async function ask(req: AskRequest): Promise<AskResponse> {
     const createdAt = Date.now();
     const traceId = uuidv7(createdAt);
     const retrieved: Scored[] = index.search(req.query, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
-    let rerankerVersion = reranker.version;
-    const reranked = (
-      await Promise.resolve()
-        .then(() => reranker.rerank(req.query, retrieved))
-        .catch((err: unknown) => {
-          onStageError?.('reranker', err);
-          rerankerVersion = undefined;
-          return retrieved;
-        })
-    ).slice(0, answerK);
+    const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
+    // A regenerate is honoured within its own session only.
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const turns = sessions.get(req.sessionId) ?? new Map<number, Turn>();
     const history = [...turns].filter(([turn]) => turn < req.turnIndex).sort(([a], [b]) => a - b).map(([, t]) => t);
-
-    let answer: string;
-    let citations: Citation[];
-    let model = EXTRACTIVE_MODEL;
-    let prompt: string | undefined;
-    let quoted: string[] = [];
-    const generated = generator && reranked.length
-      ? await generator.generate(req.query, reranked.map((s) => s.chunk), history, { regenerate: !!previous }).catch((err: unknown) => {
-          onStageError?.('generator', err);
-          return undefined;
-        })
-      : undefined;
-    if (generated) {
-      ({ answer, citations, prompt } = generated);
-      model = generator!.model;
-    } else {
-      const quotedAnswer = extractiveAnswer(req.query, reranked.map((s) => s.chunk), (t) => index.idf(t), { exclude: previous?.quoted });
-      ({ answer, citations, quoted } = quotedAnswer);
-    }
+    const { answer, citations, prompt, model, quoted } = await compose(req, reranked.map((s) => s.chunk), history, previous);
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
     turns.set(req.turnIndex, { query: req.query, answer });
