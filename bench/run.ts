@@ -8,6 +8,7 @@ import os from 'node:os';
 import { ROOT } from '../scripts/wrangler.ts';
 import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
+import { demoBm25Bench } from './demo-bm25.ts';
 import { redactBench } from './redact.ts';
 import type { Row } from './stats.ts';
 import { widgetOfflineBench } from './widget-offline.ts';
@@ -24,7 +25,7 @@ async function widgetInBrowser(): Promise<Row[]> {
   }
 }
 
-const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, redact: redactBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser };
+const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, redact: redactBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser, 'demo-bm25': demoBm25Bench };
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];

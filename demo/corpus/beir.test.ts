@@ -1,0 +1,38 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadBeir } from './beir.ts';
+import { loadCorpus } from './index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'beir-'));
+mkdirSync(join(dir, 'qrels'));
+writeFileSync(join(dir, 'corpus.jsonl'), '{"_id": "d1", "title": "Vitamin D", "text": "Reduces fractures."}\n\n{"_id": 2, "text": "No title here."}\n');
+writeFileSync(join(dir, 'queries.jsonl'), '{"_id": "q1", "text": "vitamin d and fractures"}\n{"_id": "q2", "text": "titles"}\n');
+writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\t2\t0\n');
+writeFileSync(join(dir, 'qrels', 'train.tsv'), 'q2\t2\t2\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('loadBeir', () => {
+  it('reads documents as chunks, queries, and every qrels split (with or without a header)', async () => {
+    const corpus = await loadBeir(dir);
+    expect(corpus.chunks.map(({ chunkId, sourceDocId, title, text }) => ({ chunkId, sourceDocId, title, text }))).toEqual([
+      { chunkId: 'd1', sourceDocId: 'd1', title: 'Vitamin D', text: 'Reduces fractures.' },
+      { chunkId: '2', sourceDocId: '2', title: '', text: 'No title here.' },
+    ]);
+    expect(corpus.queries?.get('q1')).toBe('vitamin d and fractures');
+    expect(corpus.qrels?.get('test')?.get('q1')).toEqual(new Map([['d1', 1], ['2', 0]]));
+    expect(corpus.qrels?.get('train')?.get('q2')).toEqual(new Map([['2', 2]]));
+    expect(corpus.chunks[0]!.sourceDocVersion).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('refuses a directory that is not in BEIR layout', async () => {
+    await expect(loadBeir(join(dir, 'qrels'))).rejects.toThrow(/not a BEIR directory/);
+  });
+
+  it('is what loadCorpus gives for a path, and the docs for none', async () => {
+    expect((await loadCorpus(dir)).chunks).toHaveLength(2);
+    const docs = await loadCorpus();
+    expect(docs.chunks.some((c) => c.chunkId === 'README.md#quick-start')).toBe(true);
+  });
+});

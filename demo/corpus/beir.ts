@@ -1,0 +1,72 @@
+/**
+ * A test collection in BEIR layout, read where it lies (never copied): `corpus.jsonl`
+ * (`{"_id", "title", "text"}` a line), `queries.jsonl` (`{"_id", "text"}`) and
+ * `qrels/<split>.tsv` (`query-id  corpus-id  score`, after a header line). Files are streamed
+ * line by line, so a large corpus never sits in memory twice.
+ */
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Chunk, Corpus } from './chunk.ts';
+import { contentVersion } from './version.ts';
+
+async function* lines(path: string): AsyncGenerator<string> {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  try {
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line.trim()) yield line;
+  } finally {
+    input.destroy();
+  }
+}
+
+/** One chunk per document: BEIR documents (abstracts, passages) are already passage-sized. */
+export async function readBeirCorpus(dir: string): Promise<Chunk[]> {
+  const chunks: Chunk[] = [];
+  for await (const line of lines(join(dir, 'corpus.jsonl'))) {
+    const doc = JSON.parse(line) as { _id: string | number; title?: string; text?: string };
+    const id = String(doc._id);
+    const title = doc.title ?? '';
+    const text = doc.text ?? '';
+    chunks.push({ chunkId: id, sourceDocId: id, sourceDocVersion: contentVersion(`${title}\n${text}`), title, text });
+  }
+  return chunks;
+}
+
+export async function readBeirQueries(dir: string): Promise<Map<string, string>> {
+  const queries = new Map<string, string>();
+  for await (const line of lines(join(dir, 'queries.jsonl'))) {
+    const q = JSON.parse(line) as { _id: string | number; text: string };
+    queries.set(String(q._id), q.text);
+  }
+  return queries;
+}
+
+/** One split's judgments: query id to document id to grade. */
+export async function readBeirQrels(path: string): Promise<Map<string, Map<string, number>>> {
+  const qrels = new Map<string, Map<string, number>>();
+  let first = true;
+  for await (const line of lines(path)) {
+    const [queryId, docId, grade] = line.split('\t');
+    const isHeader = first && Number.isNaN(Number(grade));
+    first = false;
+    if (isHeader || queryId === undefined || docId === undefined) continue;
+    let judged = qrels.get(queryId);
+    if (!judged) qrels.set(queryId, (judged = new Map()));
+    judged.set(docId, Number(grade));
+  }
+  return qrels;
+}
+
+/** The whole collection: chunks, queries, and every split found in `qrels/`. */
+export async function loadBeir(dir: string): Promise<Corpus> {
+  if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
+  const qrelsDir = join(dir, 'qrels');
+  const splits = existsSync(qrelsDir) ? readdirSync(qrelsDir).filter((f) => f.endsWith('.tsv')) : [];
+  const [chunks, queries, ...judged] = await Promise.all([
+    readBeirCorpus(dir),
+    existsSync(join(dir, 'queries.jsonl')) ? readBeirQueries(dir) : new Map<string, string>(),
+    ...splits.map((f) => readBeirQrels(join(qrelsDir, f))),
+  ]);
+  const qrels = new Map(splits.map((f, i) => [basename(f, '.tsv'), judged[i]!]));
+  return { name: basename(dir), chunks, queries, qrels };
+}

@@ -1,0 +1,23 @@
+/** A passage the demo retrieves and cites: the unit a trace's chunks and a citation's `data-chunk-id` name. */
+export interface Chunk {
+  /** Stable id within the corpus; citations and traces carry it. */
+  chunkId: string;
+  /** The document the chunk was cut from, so feedback can reach the document's owner. */
+  sourceDocId: string;
+  /** A hash of the document's content: a stale-document flag can name the version users saw. */
+  sourceDocVersion: string;
+  /** The document's title, or its section path for a chunk of a longer document. */
+  title: string;
+  text: string;
+}
+
+/** A retrieval corpus: its chunks, and for a test collection its queries and judgments. */
+export interface Corpus {
+  /** Shown on the page: which knowledge base the answers come from. */
+  name: string;
+  chunks: Chunk[];
+  /** Query id to text (test collections only). */
+  queries?: Map<string, string>;
+  /** Relevance judgments per split (`train`, `test`): query id to document id to grade. */
+  qrels?: Map<string, Map<string, Map<string, number>>>;
+}

@@ -1,0 +1,13 @@
+/** The built-in corpus: the product's own documentation, so the demo answers questions about rag-feedback. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../scripts/wrangler.ts';
+import type { Corpus } from './chunk.ts';
+import { chunkMarkdown } from './markdown.ts';
+
+/** Markdown files of the repository that make up the built-in corpus. */
+export const DOC_FILES = ['README.md'];
+
+export function loadDocs(files: readonly string[] = DOC_FILES, root = ROOT): Corpus {
+  return { name: 'rag-feedback docs', chunks: files.flatMap((f) => chunkMarkdown(f, readFileSync(join(root, f), 'utf8'))) };
+}

@@ -1,0 +1,26 @@
+/**
+ * `npm run demo`: the demo chat app on its own, beside a collector started with `npm start`
+ * (whose dev keys it reads from .dev-keys.json).
+ *   DEMO_PORT       page port (default 5173, the origin the dev project allows)
+ *   DEMO_CORPUS     a BEIR directory, e.g. ../shared/data/scifact (default: the product's docs)
+ *   COLLECTOR_URL   the collector (default http://127.0.0.1:$PORT, PORT defaulting to 8787)
+ *   DEMO_LLM_BASE_URL, DEMO_LLM_MODEL, DEMO_LLM_API_KEY   an OpenAI-compatible endpoint for real generation
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DevKeys } from '../scripts/dev-project.ts';
+import { ROOT } from '../scripts/wrangler.ts';
+import { DEMO_PORT, startDemo } from './server/index.ts';
+
+const keysFile = join(ROOT, '.dev-keys.json');
+const keys = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<DevKeys>) : {};
+if (!keys.server) console.log('demo: no .dev-keys.json yet: run `npm start` once to make the dev project and its keys');
+const collectorUrl = process.env.COLLECTOR_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
+const port = Number(process.env.DEMO_PORT ?? DEMO_PORT);
+
+const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
+if (port !== DEMO_PORT) console.log(`demo: the dev project allows the widget only from port ${DEMO_PORT}: events from ${demo.url} will be refused`);
+const shutdown = () => void demo.close().then(() => process.exit(0));
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

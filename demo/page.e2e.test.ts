@@ -1,0 +1,137 @@
+/**
+ * The demo end to end: real Chromium on the demo page, the demo backend, and a real collector
+ * under wrangler dev with its own project whose allowed origin is the demo's. Asserts on what the
+ * collector stored: the trace the backend logged and the feedback the widget sent for it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provisionProject } from '../collector/auth/provision.ts';
+import { migrate, query, startDev, type DevServer } from '../scripts/wrangler.ts';
+import { launch } from '../tests/e2e/chromium.ts';
+import { startDemo, type Demo } from './server/index.ts';
+
+/** A port nothing listens on now (the page's origin must be known before the project is made). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer().once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+let persistTo: string;
+let collector: DevServer;
+let demo: Demo;
+let browser: Browser;
+let adminKey: string;
+
+beforeAll(async () => {
+  persistTo = mkdtempSync(join(tmpdir(), 'rf-demo-'));
+  const [collectorPort, demoPort] = [await freePort(), await freePort()];
+  migrate({ persistTo }, { quiet: true });
+  const p = await provisionProject({ id: 'demo-e2e', name: 'demo end to end', origins: [`http://127.0.0.1:${demoPort}`] });
+  query(p.statements.join('\n'), { persistTo });
+  adminKey = p.keys.admin;
+  collector = await startDev({ port: collectorPort, persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
+  demo = await startDemo({ port: demoPort, collectorUrl: collector.url, serverKey: p.keys.server, writeKey: p.keys.write, log: () => {} });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+  await collector?.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+});
+
+interface Stored {
+  trace: { sessionId: string; turnIndex: number; model: string; answer: string } | null;
+  retrievedChunks: unknown[];
+  rerankedChunks: unknown[];
+  events: { signalType: string; detail: Record<string, unknown> }[];
+}
+
+async function stored(traceId: string, check: (s: Stored) => boolean, timeoutMs = 15_000): Promise<Stored> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Stored | undefined;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${collector.url}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${adminKey}` } });
+    if (res.ok) {
+      last = (await res.json()) as Stored;
+      if (check(last)) return last;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`trace ${traceId} never matched; last seen: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(demo.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, errors };
+}
+
+async function askOnPage(page: Page, query: string) {
+  const before = await page.locator('rag-feedback').count();
+  await page.fill('#query', query);
+  await page.press('#query', 'Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('rag-feedback').length > n, before);
+  return page.locator('rag-feedback').last();
+}
+
+describe('the demo page', () => {
+  it('answers inside <rag-feedback>, and the trace and the feedback on it reach the collector', async () => {
+    const { page, errors } = await openPage();
+    const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
+    const traceId = (await el.getAttribute('trace-id'))!;
+    expect(await el.getAttribute('query')).toBe('How do I deploy to Cloudflare?');
+    const link = el.locator('.sources a[data-chunk-id]').first();
+    const chunkId = (await link.getAttribute('data-chunk-id'))!;
+    const preview = el.locator('[data-preview-for]').first();
+    expect(await preview.isHidden()).toBe(true);
+    await link.click();
+    expect(await preview.isVisible()).toBe(true);
+    await el.locator('[part~="vote-down"]').click();
+
+    const s = await stored(traceId, (x) => x.trace !== null && ['thumbs_down', 'citation_click'].every((t) => x.events.some((e) => e.signalType === t)));
+    expect(s.trace).toMatchObject({ turnIndex: 0, model: 'demo-extractive', sessionId: await el.getAttribute('session-id') });
+    expect(s.retrievedChunks.length).toBeGreaterThan(0);
+    expect(s.rerankedChunks.length).toBe(Math.min(5, s.retrievedChunks.length));
+    expect(s.events.find((e) => e.signalType === 'citation_click')!.detail).toMatchObject({ chunkId });
+    expect(errors).toEqual([]);
+  });
+
+  it('regenerates: the old answer reports it, the new one keeps the turn, the next question takes the next turn', async () => {
+    const { page } = await openPage();
+    const first = await askOnPage(page, 'What rate limits are there?');
+    const oldId = (await first.getAttribute('trace-id'))!;
+    await page.locator('.regenerate').last().click();
+    await page.waitForFunction(() => document.querySelectorAll('rag-feedback').length === 2);
+    const newId = (await page.locator('rag-feedback').last().getAttribute('trace-id'))!;
+    expect(newId).not.toBe(oldId);
+    expect(await page.locator('.reply.superseded rag-feedback').getAttribute('trace-id')).toBe(oldId);
+    await stored(oldId, (x) => x.events.some((e) => e.signalType === 'regenerate'));
+    expect((await stored(newId, (x) => x.trace !== null)).trace!.turnIndex).toBe(0);
+    const next = await askOnPage(page, 'How big is the widget?');
+    expect((await stored((await next.getAttribute('trace-id'))!, (x) => x.trace !== null)).trace!.turnIndex).toBe(1);
+  });
+
+  it('shows what the user typed as text, never as markup', async () => {
+    const { page, errors } = await openPage();
+    const typed = '<img src=x onerror="window.pwned=1"> widget?';
+    await askOnPage(page, typed);
+    expect(await page.locator('.question').last().textContent()).toBe(typed);
+    expect(await page.locator('#chat img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { TraceSchema, type TraceInput } from '../../shared/schema/trace.ts';
+import type { Chunk, Corpus } from '../corpus/chunk.ts';
+import { createAnswerer } from './answerer.ts';
+import type { Generator } from './generate.ts';
+
+const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
+// 30 chunks that all mention refunds, so retrieval has more than it keeps.
+const corpus: Corpus = {
+  name: 'shop docs',
+  chunks: Array.from({ length: 30 }, (_, i) => chunk(i, `Refund rule ${i}: opened items within ${i + 1} days. Refunds go to the card used.${' filler'.repeat(i)}`)),
+};
+
+function setup(options: Partial<Parameters<typeof createAnswerer>[0]> = {}) {
+  const traces: TraceInput[] = [];
+  const answerer = createAnswerer({ corpus, logTrace: (t) => traces.push(t), ...options });
+  return { answerer, traces };
+}
+
+describe('createAnswerer', () => {
+  it('logs a trace the collector accepts: top 20 retrieved, top 5 reranked, the answer, session and turn', async () => {
+    const { answerer, traces } = setup();
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 2 });
+    expect(traces).toHaveLength(1);
+    const trace = v.parse(TraceSchema, traces[0]);
+    expect(trace.traceId).toBe(res.traceId);
+    expect(trace.retrievedChunks).toHaveLength(20);
+    expect(trace.retrievedChunks.map((c) => c.rank)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(trace.rerankedChunks).toHaveLength(5);
+    expect(trace.retrievedChunks[0]!.score).toBeGreaterThanOrEqual(trace.retrievedChunks[19]!.score);
+    expect(trace).toMatchObject({ answer: res.answer, model: 'demo-extractive', sessionId: 's-1', turnIndex: 2, knowledgeBase: 'shop docs' });
+    expect(trace.rerankerVersion).toBeUndefined();
+    expect(res.citations.length).toBeGreaterThan(0);
+    for (const c of res.citations) expect(trace.rerankedChunks!.map((r) => r.chunkId)).toContain(c.chunkId);
+  });
+
+  it('answers from the reranker order and records its version', async () => {
+    const reverse = { version: 'reverse-1', rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })) };
+    const { answerer, traces } = setup({ reranker: reverse });
+    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const [trace] = traces;
+    expect(trace!.rerankerVersion).toBe('reverse-1');
+    expect(trace!.rerankedChunks![0]!.chunkId).toBe(trace!.retrievedChunks[19]!.chunkId);
+    expect(trace!.rerankedChunks!.map((c) => c.score)).toEqual([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5]);
+  });
+
+  it('regenerates with other sentences, in the same turn and under a new trace', async () => {
+    const { answerer, traces } = setup();
+    const first = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const again = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId });
+    expect(again.traceId).not.toBe(first.traceId);
+    expect(again.answer).not.toBe(first.answer);
+    expect(traces.map((t) => t.turnIndex)).toEqual([0, 0]);
+    // Another session cannot steer this one's regenerate.
+    const other = await answerer.ask({ sessionId: 's-2', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId });
+    expect(other.answer).toBe(first.answer);
+  });
+
+  it('uses the language model when there is one, with the session so far, and quotes when it fails', async () => {
+    const calls: { history: unknown[]; chunks: number }[] = [];
+    let fail = false;
+    const generator: Generator = {
+      model: 'test-llm',
+      async generate(_query, chunks, history) {
+        calls.push({ history: [...history], chunks: chunks.length });
+        if (fail) throw new Error('down');
+        return { answer: 'Within a few days [2].', citations: [{ n: 2, chunkId: chunks[1]!.chunkId, sourceDocId: 'd', title: 't', snippet: 's' }], prompt: 'the prompt' };
+      },
+    };
+    const errors: unknown[] = [];
+    const { answerer, traces } = setup({ generator, onStageError: (stage, e) => errors.push([stage, e]) });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
+    expect(res).toMatchObject({ answer: 'Within a few days [2].', model: 'test-llm' });
+    expect(traces[0]).toMatchObject({ model: 'test-llm', prompt: 'the prompt' });
+    fail = true;
+    const fallback = await answerer.ask({ sessionId: 's-1', query: 'and for opened items?', turnIndex: 1 });
+    expect(fallback.model).toBe('demo-extractive');
+    expect(errors).toHaveLength(1);
+    expect(calls[1]).toEqual({ history: [{ query: 'refund?', answer: 'Within a few days [2].' }], chunks: 5 });
+  });
+
+  it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {
+    const errors: string[] = [];
+    const broken = { version: 'broken-1', rerank: (): never => { throw new Error('no model'); } };
+    const { answerer, traces } = setup({ reranker: broken, onStageError: (stage) => errors.push(stage) });
+    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    expect(errors).toEqual(['reranker']);
+    expect(traces[0]!.rerankedChunks).toEqual(traces[0]!.retrievedChunks.slice(0, 5));
+    expect(traces[0]!.rerankerVersion).toBeUndefined();
+  });
+
+  it('answers and logs even when nothing is retrieved', async () => {
+    const { answerer, traces } = setup();
+    const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });
+    expect(res.citations).toEqual([]);
+    expect(traces[0]!.retrievedChunks).toEqual([]);
+    expect(v.safeParse(TraceSchema, traces[0]).success).toBe(true);
+  });
+});

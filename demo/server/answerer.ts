@@ -1,0 +1,145 @@
+/**
+ * One question in, one answer out, and its trace: BM25 retrieves the top chunks, the reranker
+ * reorders them, the best few are answered from (a language model if configured, else quoted),
+ * and every stage's chunks go into the trace the collector stores.
+ */
+import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
+import { uuidv7 } from '../../shared/ids.ts';
+import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
+import type { Chunk, Corpus } from '../corpus/chunk.ts';
+import type { Citation } from './citations.ts';
+import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
+import type { Generator, Turn } from './generate.ts';
+import { identityReranker, type Reranker, type Scored } from './rerank.ts';
+
+export interface AskRequest {
+  /** The chat session, made by the page. */
+  sessionId: string;
+  query: string;
+  /** 0-based turn in the session; a regenerate keeps the turn it replaces. */
+  turnIndex: number;
+  /** The trace of the answer this one replaces. */
+  regenerateOf?: string;
+}
+
+export interface AskResponse {
+  traceId: string;
+  /** The answer text, citing sources as `[n]`. */
+  answer: string;
+  citations: Citation[];
+  model: string;
+}
+
+export interface AnswererOptions {
+  corpus: Corpus;
+  reranker?: Reranker;
+  /** A language model; without it answers are quoted (`demo-extractive`). */
+  generator?: Generator;
+  /** Receives every trace (the trace client's `logTrace`). */
+  logTrace?: (trace: TraceInput) => void;
+  /** Told when a stage failed and the answer was made without it (retrieval's order, or quoting). */
+  onStageError?: (stage: 'reranker' | 'generator', error: unknown) => void;
+  /** Chunks retrieval returns and the trace records. */
+  retrieveK?: number;
+  /** Chunks kept after reranking, which the answer is built from. */
+  answerK?: number;
+  bm25?: Bm25Options;
+}
+
+/** Sessions and answers remembered for follow-ups and regenerates; the oldest are forgotten first. */
+const MAX_SESSIONS = 1000;
+const MAX_ANSWERS = 5000;
+/** The collector's limit on a chunk's text in a trace. */
+const MAX_CHUNK_TEXT = 20_000;
+
+interface AnswerRecord {
+  sessionId: string;
+  /** Sentences this answer and the ones it replaced quoted: a regenerate quotes others. */
+  quoted: Set<string>;
+}
+
+const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
+  scored.map(({ chunk, score }, i) => ({
+    chunkId: chunk.chunkId,
+    sourceDocId: chunk.sourceDocId,
+    sourceDocVersion: chunk.sourceDocVersion,
+    score,
+    rank: i + 1,
+    text: chunk.text.slice(0, MAX_CHUNK_TEXT),
+  }));
+
+/** Sets a key as the newest entry of a map kept to `max` entries. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+export function createAnswerer(options: AnswererOptions) {
+  const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5 } = options;
+  const index = new Bm25Index(corpus.chunks, options.bm25);
+  const sessions = new Map<string, Map<number, Turn>>();
+  const answers = new Map<string, AnswerRecord>();
+
+  /** The reranker's order, or retrieval's when the reranker fails (then no version is claimed). */
+  async function rerank(query: string, retrieved: Scored[]): Promise<{ reranked: Scored[]; version?: string }> {
+    try {
+      return { reranked: (await reranker.rerank(query, retrieved)).slice(0, answerK), version: reranker.version };
+    } catch (err) {
+      onStageError?.('reranker', err);
+      return { reranked: retrieved.slice(0, answerK) };
+    }
+  }
+
+  /** The model's answer if there is a model and it answers, else the quoted one. */
+  async function compose(req: AskRequest, chunks: Chunk[], history: Turn[], previous: AnswerRecord | undefined) {
+    if (generator && chunks.length) {
+      try {
+        const { answer, citations, prompt } = await generator.generate(req.query, chunks, history, { regenerate: !!previous });
+        return { answer, citations, prompt, model: generator.model, quoted: [] };
+      } catch (err) {
+        onStageError?.('generator', err);
+      }
+    }
+    const quotedAnswer = extractiveAnswer(req.query, chunks, (t) => index.idf(t), { exclude: previous?.quoted });
+    return { ...quotedAnswer, prompt: undefined, model: EXTRACTIVE_MODEL };
+  }
+
+  async function ask(req: AskRequest): Promise<AskResponse> {
+    const createdAt = Date.now();
+    const traceId = uuidv7(createdAt);
+    const retrieved: Scored[] = index.search(req.query, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
+    const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
+    // A regenerate is honoured within its own session only.
+    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
+    const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
+    const turns = sessions.get(req.sessionId) ?? new Map<number, Turn>();
+    const history = [...turns].filter(([turn]) => turn < req.turnIndex).sort(([a], [b]) => a - b).map(([, t]) => t);
+    const { answer, citations, prompt, model, quoted } = await compose(req, reranked.map((s) => s.chunk), history, previous);
+
+    remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
+    turns.set(req.turnIndex, { query: req.query, answer });
+    remember(sessions, req.sessionId, turns, MAX_SESSIONS);
+
+    logTrace?.({
+      traceId,
+      query: req.query,
+      retrieval: { topK: retrieveK },
+      retrievedChunks: traceChunks(retrieved),
+      rerankedChunks: traceChunks(reranked),
+      ...(prompt !== undefined && { prompt }),
+      answer,
+      model,
+      ...(rerankerVersion !== undefined && { rerankerVersion }),
+      sessionId: req.sessionId,
+      turnIndex: req.turnIndex,
+      knowledgeBase: corpus.name,
+      createdAt,
+    });
+    return { traceId, answer, citations, model };
+  }
+
+  return { ask };
+}
+
+export type Answerer = ReturnType<typeof createAnswerer>;

@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadDocs } from '../corpus/docs.ts';
+import { createAnswerer } from './answerer.ts';
+import { createDemoApp, type ClientConfig } from './app.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'demo-app-'));
+const widgetDir = join(dir, 'widget');
+mkdirSync(join(widgetDir, 'chunks'), { recursive: true });
+writeFileSync(join(widgetDir, 'rag-feedback.js'), 'export const RagFeedback = {};');
+writeFileSync(join(widgetDir, 'chunks', 'x.js'), '// chunk');
+writeFileSync(join(dir, 'secret.js'), '// outside the widget');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const config: ClientConfig = { endpoint: 'http://127.0.0.1:8787', writeKey: 'rfw_test', consoleUrl: 'http://127.0.0.1:8787/admin', corpus: { name: 'docs', chunks: 1 } };
+const app = createDemoApp({
+  answerer: createAnswerer({ corpus: loadDocs() }),
+  config,
+  assets: { html: '<!doctype html><title>demo</title>', script: 'console.log(1)', style: 'body{}', widgetDir },
+});
+const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  app.request('/api/ask', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+describe('demo routes', () => {
+  it('serves the page under a CSP that lets it reach only itself and the collector', async () => {
+    const res = await app.request('/');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<title>demo</title>');
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' http://127.0.0.1:8787");
+    expect((await app.request('/app.js')).headers.get('content-type')).toMatch(/^text\/javascript/);
+  });
+
+  it('gives the page its settings', async () => {
+    expect(await (await app.request('/api/config')).json()).toEqual(config);
+  });
+
+  it("serves the widget's build and nothing beside it", async () => {
+    expect(await (await app.request('/widget/rag-feedback.js')).text()).toContain('RagFeedback');
+    expect((await app.request('/widget/chunks/x.js')).status).toBe(200);
+    expect((await app.request('/widget/..%2Fsecret.js')).status).toBe(404);
+    expect((await app.request('/widget/missing.js')).status).toBe(404);
+    expect((await app.request('/widget/rag-feedback.ts')).status).toBe(404);
+  });
+
+  it('answers a question with its trace id and numbered citations', async () => {
+    const res = await post({ sessionId: 's-1', query: 'How are rate limits configured?', turnIndex: 0 });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { traceId: string; answer: string; citations: { n: number; chunkId: string }[] };
+    expect(body.traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.citations[0]).toMatchObject({ n: 1, chunkId: expect.stringMatching(/^README\.md#/) });
+    expect(body.answer).toContain('[1]');
+  });
+
+  it('refuses bad requests, naming the field at fault', async () => {
+    const bad = async (res: Response) => ({ status: res.status, field: ((await res.json()) as { error: { field?: string } }).error.field });
+    expect(await bad(await post({ sessionId: 's-1', query: '   ', turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
+    expect(await bad(await post({ sessionId: 'has spaces', query: 'q', turnIndex: 0 }))).toEqual({ status: 400, field: 'sessionId' });
+    expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: -1 }))).toEqual({ status: 400, field: 'turnIndex' });
+    expect(await bad(await post('{not json'))).toEqual({ status: 400, field: 'body' });
+    expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: 0 }, { 'content-type': 'text/plain' }))).toEqual({ status: 415, field: 'content-type' });
+    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(20_000), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
+    expect((await app.request('/nothing')).status).toBe(404);
+  });
+});

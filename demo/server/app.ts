@@ -1,0 +1,80 @@
+/**
+ * The demo's HTTP routes: the chat page and its script, the widget's files from dist/widget/,
+ * the page's settings, and `POST /api/ask`. A plain Hono app, so tests call `app.request()`
+ * without a server.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { ApiError, errorBody, handleError } from '../../collector/errors.ts';
+import { jsonBody } from '../../collector/middleware/json-body.ts';
+import { firstFieldError } from '../../shared/validation.ts';
+import type { Answerer } from './answerer.ts';
+import { AskSchema } from './ask-schema.ts';
+
+/** What the page needs to know, served as `GET /api/config`. */
+export interface ClientConfig {
+  /** The collector the widget sends events to; null when the demo runs without one. */
+  endpoint: string | null;
+  /** The project's public write key, for the widget. */
+  writeKey: string | null;
+  /** The collector's console, linked from the page. */
+  consoleUrl: string | null;
+  corpus: { name: string; chunks: number };
+}
+
+export interface PageAssets {
+  html: string;
+  script: string;
+  style: string;
+  /** The widget's build, served under /widget/. */
+  widgetDir: string;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8' };
+
+/** The page loads only its own files; the widget talks to the collector. */
+const csp = (endpoint: string | null) =>
+  [
+    "default-src 'self'",
+    `connect-src 'self'${endpoint ? ` ${new URL(endpoint).origin}` : ''}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
+  const widgetRoot = resolve(assets.widgetDir);
+  return new Hono()
+    .use(async (c, next) => {
+      await next();
+      c.header('x-content-type-options', 'nosniff');
+    })
+    .get('/', (c) => {
+      c.header('content-security-policy', csp(config.endpoint));
+      return c.html(assets.html);
+    })
+    .get('/app.js', (c) => c.body(assets.script, 200, { 'content-type': TYPES['.js']! }))
+    .get('/style.css', (c) => c.body(assets.style, 200, { 'content-type': 'text/css; charset=utf-8' }))
+    .get('/widget/*', async (c) => {
+      const file = resolve(widgetRoot, decodeURIComponent(c.req.path.slice('/widget/'.length)));
+      const type = TYPES[extname(file)];
+      // Only the build's own scripts and manifest, and nothing outside it.
+      if (!type || !file.startsWith(widgetRoot + sep)) return c.notFound();
+      const body = await readFile(file).catch(() => undefined);
+      return body ? c.body(body, 200, { 'content-type': type, 'cache-control': 'no-cache' }) : c.notFound();
+    })
+    .get('/api/config', (c) => c.json(config))
+    .post('/api/ask', jsonBody({ maxBytes: 16_384, contentTypes: ['application/json'] }), async (c) => {
+      const parsed = v.safeParse(AskSchema, c.get('body'));
+      if (!parsed.success) {
+        const { field, message } = firstFieldError(parsed.issues);
+        throw new ApiError(400, 'invalid_request', message, field);
+      }
+      return c.json(await answerer.ask(parsed.output));
+    })
+    .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
+    .onError(handleError);
+}

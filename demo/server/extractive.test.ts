@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../corpus/chunk.ts';
+import { extractiveAnswer, NO_ANSWER } from './extractive.ts';
+import { sentences } from './sentences.ts';
+
+const chunk = (chunkId: string, text: string): Chunk => ({ chunkId, sourceDocId: `${chunkId}.md`, sourceDocVersion: 'v1', title: chunkId, text });
+const one = () => 1;
+
+describe('sentences', () => {
+  it('reads markdown as prose: no code, table rows as cells, list items apart, inline marks dropped', () => {
+    const text = [
+      'Opened items can be returned within **14 days**. Unopened ones within 30 days.',
+      '',
+      '```sh',
+      'curl /refunds',
+      '```',
+      '| Setting | Default |',
+      '| --- | --- |',
+      '| `REFUND_DAYS` | 14 days |',
+      '- See [the policy](https://example.com) for details.',
+    ].join('\n');
+    expect(sentences(text)).toEqual([
+      'Opened items can be returned within 14 days.',
+      'Unopened ones within 30 days.',
+      'Setting — Default',
+      'REFUND_DAYS — 14 days',
+      'See the policy for details.',
+    ]);
+  });
+
+  it("drops a structured abstract's part headings from the sentences they run into", () => {
+    const abstract = 'OBJECTIVE To test risedronate. METHODS AND RESULTS We enrolled 2458 women. DNA Methylation rose.';
+    expect(sentences(abstract)).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);
+  });
+});
+
+describe('extractiveAnswer', () => {
+  const chunks = [
+    chunk('shipping', 'Shipping takes three days. Refunds are not about shipping.'),
+    chunk('refunds', 'Opened items can be returned within 14 days for a refund. Unopened items within 30 days.'),
+  ];
+
+  it('quotes the sentences covering most of the question, each with its chunk number in order of first citation', () => {
+    const a = extractiveAnswer('refund window for opened items', chunks, one, { maxSentences: 2 });
+    expect(a.answer).toBe('Opened items can be returned within 14 days for a refund. [1] Unopened items within 30 days. [1]');
+    expect(a.citations.map((c) => [c.n, c.chunkId])).toEqual([[1, 'refunds']]);
+    expect(a.quoted).toHaveLength(2);
+  });
+
+  it('weighs terms as told: a rare term decides', () => {
+    const weight = (t: string) => (t === 'shipping' ? 5 : 1);
+    const a = extractiveAnswer('shipping refunds', chunks, weight, { maxSentences: 1 });
+    expect(a.citations[0]!.chunkId).toBe('shipping');
+  });
+
+  it('quotes other sentences when told to avoid the earlier ones, and the same again when none is left', () => {
+    const first = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1 });
+    const second = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: new Set(first.quoted) });
+    expect(second.quoted).not.toEqual(first.quoted);
+    const all = new Set(chunks.flatMap((c) => sentences(c.text)));
+    expect(extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all }).quoted).toEqual(first.quoted);
+  });
+
+  it('says so when no sentence shares a term with the question', () => {
+    expect(extractiveAnswer('warranty', chunks, one)).toEqual({ answer: NO_ANSWER, citations: [], quoted: [] });
+    expect(extractiveAnswer('the of and', chunks, one).answer).toBe(NO_ANSWER);
+  });
+
+  it('keeps the preview short', () => {
+    const a = extractiveAnswer('long', [chunk('long', `A long text. ${'word '.repeat(400)}`)], one);
+    expect(a.citations[0]!.snippet.length).toBeLessThanOrEqual(701);
+    expect(a.citations[0]!.snippet.endsWith('…')).toBe(true);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The demo's answerer when no language model is configured: the sentences of the top chunks that
+ * best cover the question, each followed by the number of the chunk it came from. Quoting keeps
+ * every answer faithful to its sources, so feedback on it is feedback on retrieval.
+ */
+import { terms } from '../../shared/terms.ts';
+import type { Chunk } from '../corpus/chunk.ts';
+import { citation, type Citation } from './citations.ts';
+import { sentences } from './sentences.ts';
+
+export const EXTRACTIVE_MODEL = 'demo-extractive';
+
+export interface ExtractiveOptions {
+  /** Most sentences in an answer. */
+  maxSentences?: number;
+  /** Answer length, in characters, past which no further sentence is added. */
+  maxChars?: number;
+  /** Sentences not to quote again (those of the answers a regenerate replaces). */
+  exclude?: ReadonlySet<string>;
+}
+
+export interface ExtractiveAnswer {
+  /** The quoted sentences, each followed by ` [n]`. */
+  answer: string;
+  citations: Citation[];
+  /** The sentences quoted, so a regenerate can avoid them. */
+  quoted: string[];
+}
+
+/** Said when no sentence of the chunks shares a term with the question. */
+export const NO_ANSWER = 'None of the retrieved passages answers this. Try other words, or ask about something the documents cover.';
+
+/** A later chunk's sentences count for less: retrieval (or the reranker) already ranked them lower. */
+const rankWeight = (rank: number) => 1 / (1 + 0.25 * rank);
+
+/**
+ * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
+ * of the query's weight it covers, times its chunk's rank weight.
+ */
+export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight: (term: string) => number, options: ExtractiveOptions = {}): ExtractiveAnswer {
+  const { maxSentences = 3, maxChars = 700, exclude = new Set<string>() } = options;
+  const queryTerms = [...new Set(terms(query))];
+  const total = queryTerms.reduce((s, t) => s + weight(t), 0);
+  if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
+  const candidates = chunks.flatMap((chunk, rank) =>
+    sentences(chunk.text).map((text, position) => {
+      const own = new Set(terms(text));
+      const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
+      return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) };
+    }),
+  );
+  const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const fresh = scored.filter((c) => !exclude.has(c.text));
+  const pool = fresh.length ? fresh : scored;
+  const picked: typeof pool = [];
+  let length = 0;
+  for (const c of pool) {
+    if (picked.length >= maxSentences || (picked.length && length + c.text.length > maxChars)) break;
+    if (picked.some((p) => p.text === c.text)) continue;
+    picked.push(c);
+    length += c.text.length;
+  }
+  if (!picked.length) return { answer: NO_ANSWER, citations: [], quoted: [] };
+  const numbers = new Map<Chunk, number>();
+  const citations: Citation[] = [];
+  const parts = picked.map((c) => {
+    let n = numbers.get(c.chunk);
+    if (n === undefined) {
+      n = numbers.size + 1;
+      numbers.set(c.chunk, n);
+      citations.push(citation(n, c.chunk));
+    }
+    return `${c.text} [${n}]`;
+  });
+  return { answer: parts.join(' '), citations, quoted: picked.map((c) => c.text) };
+}

@@ -1,0 +1,90 @@
+/**
+ * `startDemo`: the demo chat app, a team's RAG product as it would use rag-feedback. It answers
+ * from its corpus, logs every trace to the collector with the server key, and wraps every answer
+ * in `<rag-feedback>` with the write key, so feedback given on the page reaches the same traces.
+ */
+import { createTraceClient } from '../../client/index.ts';
+import { joinUrl } from '../../shared/url.ts';
+import { loadCorpus } from '../corpus/index.ts';
+import { createAnswerer } from './answerer.ts';
+import { createDemoApp } from './app.ts';
+import { loadPageAssets } from './assets.ts';
+import { generatorFromEnv, type Generator } from './generate.ts';
+import { serve } from './node-server.ts';
+import type { Reranker } from './rerank.ts';
+
+export type { Reranker, Scored } from './rerank.ts';
+export type { Generator } from './generate.ts';
+
+/** Where the page is served by default: an origin the dev project allows. */
+export const DEMO_PORT = 5173;
+
+export interface DemoOptions {
+  /** Port on 127.0.0.1 (default 5173; 0 takes a free one). Only 5173 is an allowed origin of the dev project. */
+  port?: number;
+  host?: string;
+  /** The collector, e.g. `http://127.0.0.1:8787`; without it nothing is logged and the widget has nowhere to send. */
+  collectorUrl?: string;
+  /** Server key for traces (`rfs_…`); it stays on the server. */
+  serverKey?: string;
+  /** Write key for the widget (`rfw_…`), given to the page. */
+  writeKey?: string;
+  /** `"docs"` (default: the product's README) or the path of a directory in BEIR layout. */
+  corpus?: string;
+  /** Reorders retrieval's candidates (default: retrieval's order). */
+  reranker?: Reranker;
+  /** A language model (default: from `DEMO_LLM_*` environment variables, else quoted answers). */
+  generator?: Generator;
+  /** Where the demo says what it does (default console.log; tests pass a no-op). */
+  log?: (message: string) => void;
+}
+
+export interface Demo {
+  /** The page, e.g. `http://127.0.0.1:5173`. */
+  url: string;
+  /** Sends the traces still queued, then stops serving. */
+  close(): Promise<void>;
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const { port = DEMO_PORT, host = '127.0.0.1', collectorUrl, serverKey, writeKey, log = console.log } = options;
+  const [corpus, assets] = await Promise.all([loadCorpus(options.corpus), loadPageAssets()]);
+  const traces =
+    collectorUrl && serverKey
+      ? createTraceClient({
+          endpoint: collectorUrl,
+          serverKey,
+          // A reviewer opening the trace right after asking should find it there.
+          flushIntervalMs: 200,
+          onError: (r) => log(`demo: trace ${r.traceId} not stored: ${'field' in r ? `${r.field}: ` : ''}${'reason' in r ? r.reason : r.status}`),
+        })
+      : undefined;
+  if (!traces) log('demo: no collector URL or server key given, so traces are not logged');
+  const generator = options.generator ?? generatorFromEnv();
+  const answerer = createAnswerer({
+    corpus,
+    reranker: options.reranker,
+    generator,
+    logTrace: traces && ((t) => void traces.logTrace(t)),
+    onStageError: (stage, err) =>
+      log(`demo: the ${stage === 'reranker' ? 'reranker failed, keeping retrieval order' : `model ${generator?.model} failed, answering by quoting`}: ${(err as Error).message}`),
+  });
+  const app = createDemoApp({
+    answerer,
+    assets,
+    config: {
+      endpoint: collectorUrl ?? null,
+      writeKey: writeKey ?? null,
+      consoleUrl: collectorUrl ? joinUrl(collectorUrl, 'admin') : null,
+      corpus: { name: corpus.name, chunks: corpus.chunks.length },
+    },
+  });
+  const server = await serve(app.fetch, { port, host });
+  return {
+    url: server.url,
+    async close() {
+      await traces?.flush();
+      await server.close();
+    },
+  };
+}

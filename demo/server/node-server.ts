@@ -1,0 +1,60 @@
+/**
+ * Serves a fetch handler (a Hono app's `fetch`) on node:http, so the demo needs no server
+ * framework: requests become web `Request`s and `Response`s are written back as they stream.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+
+export interface NodeServer {
+  /** `http://host:port`, with the port the system chose when asked for 0. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function toRequest(req: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method: req.method,
+    headers,
+    ...(hasBody && { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
+  } as RequestInit);
+}
+
+export function serve(fetch: (request: Request) => Response | Promise<Response>, { port, host }: { port: number; host: string }): Promise<NodeServer> {
+  const server = createServer(async (req, res) => {
+    try {
+      const address = server.address() as AddressInfo;
+      const response = await fetch(toRequest(req, `http://${host}:${address.port}`));
+      const headers: Record<string, string | string[]> = {};
+      response.headers.forEach((value, name) => (headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value));
+      res.writeHead(response.status, headers);
+      if (response.body && req.method !== 'HEAD') await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
+      else res.end();
+    } catch (err) {
+      console.error('demo: request failed', err);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end();
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({
+        url: `http://${host}:${bound}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Sentences of a chunk as a reader would quote them: markdown reduced to prose (no code blocks,
+ * table rows as "cell — cell", list items and headings as their own lines, inline marks dropped),
+ * then prose cut at sentence ends.
+ */
+
+const FENCE = /^\s*(```|~~~)/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
+const LIST_MARK = /^\s*(?:[-*+]|\d+[.)])\s+/;
+
+/** Inline markdown as plain text: link text without its target, code and emphasis without their marks. */
+const inlinePlain = (line: string): string =>
+  line
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|`)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Lines of prose: paragraphs joined, list items, table rows and headings kept apart. */
+function proseLines(text: string): string[] {
+  const out: string[] = [];
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length) out.push(paragraph.join(' '));
+    paragraph = [];
+  };
+  let fenced = false;
+  for (const raw of text.split(/\r?\n/)) {
+    if (FENCE.test(raw)) {
+      fenced = !fenced;
+      endParagraph();
+      continue;
+    }
+    if (fenced) continue;
+    const line = raw.trim();
+    if (!line || TABLE_RULE.test(line)) {
+      endParagraph();
+    } else if (line.startsWith('|')) {
+      endParagraph();
+      out.push(
+        line
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((cell) => cell.trim())
+          .filter(Boolean)
+          .join(' — '),
+      );
+    } else if (LIST_MARK.test(line) || line.startsWith('#')) {
+      endParagraph();
+      paragraph.push(line.replace(LIST_MARK, '').replace(/^#+\s*/, ''));
+    } else {
+      paragraph.push(line.replace(/^>\s?/, ''));
+    }
+  }
+  endParagraph();
+  return out.map(inlinePlain).filter(Boolean);
+}
+
+/** A sentence ends at . ! ? before a space and a capital, digit, bracket or quote, or at a CJK full stop. */
+const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
+
+/** The headings of structured abstracts (PubMed's), which run into the first sentence of their part. */
+const ABSTRACT_LABEL =
+  /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|METHODS?|MEASUREMENTS|INTERVENTIONS?|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|SIGNIFICANCE)(?:\s+(?:AND|&|\/)\s+|\s*[:.]?\s+))+/;
+
+/** The chunk's sentences, in order; fragments of under 12 characters are dropped. */
+export function sentences(text: string): string[] {
+  return proseLines(text)
+    .flatMap((line) => line.split(SENTENCE_END))
+    .map((s) => s.trim().replace(ABSTRACT_LABEL, ''))
+    .filter((s) => s.length >= 12);
+}

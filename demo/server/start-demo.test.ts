@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { startDemo } from './index.ts';
+
+/** A stand-in collector that stores what `POST /v1/traces` receives and accepts it. */
+const received: { auth: string | undefined; traces: TraceInput[] }[] = [];
+const collector = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c));
+  req.on('end', () => {
+    const traces = JSON.parse(body) as TraceInput[];
+    received.push({ auth: req.headers.authorization, traces });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ accepted: traces.length, duplicate: 0, rejected: 0, results: traces.map((t, index) => ({ index, id: t.traceId, status: 'accepted' })) }));
+  });
+});
+let collectorUrl = '';
+beforeAll(async () => {
+  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+  collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => collector.close(() => r())));
+
+describe('startDemo', () => {
+  it('serves the page, its script and the widget, answers, and sends the trace with the server key before closing', async () => {
+    const demo = await startDemo({ port: 0, collectorUrl, serverKey: 'rfs_test', writeKey: 'rfw_test', log: () => {} });
+    try {
+      expect(demo.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await (await fetch(demo.url)).text()).toContain('<script type="module" src="/app.js">');
+      const script = await (await fetch(`${demo.url}/app.js`)).text();
+      expect(script).toContain('/widget/rag-feedback.js');
+      expect((await fetch(`${demo.url}/widget/rag-feedback.js`)).status).toBe(200);
+      expect(await (await fetch(`${demo.url}/api/config`)).json()).toMatchObject({ endpoint: collectorUrl, writeKey: 'rfw_test', consoleUrl: `${collectorUrl}/admin` });
+      const res = await fetch(`${demo.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 's-1', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+      });
+      const { traceId } = (await res.json()) as { traceId: string };
+      await demo.close();
+      const sent = received.flatMap((r) => r.traces.map((t) => ({ auth: r.auth, t })));
+      expect(sent.map((s) => s.t.traceId)).toEqual([traceId]);
+      expect(sent[0]!.auth).toBe('Bearer rfs_test');
+      expect(sent[0]!.t).toMatchObject({ sessionId: 's-1', turnIndex: 0, model: 'demo-extractive' });
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('stops serving on close', async () => {
+    const demo = await startDemo({ port: 0, log: () => {} });
+    await demo.close();
+    await expect(fetch(`${demo.url}/api/config`)).rejects.toThrow();
+  });
+});

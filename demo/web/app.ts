@@ -1,0 +1,147 @@
+/**
+ * The demo's chat page: asks the backend, shows each answer inside `<rag-feedback>` with numbered
+ * citations and in-page previews, regenerates on request. Everything the user or the corpus
+ * wrote is set as text, never as HTML.
+ */
+import type { RagFeedback as RagFeedbackApi, RagFeedbackElement } from '../../widget/index.ts';
+import type { AskRequest, AskResponse } from '../server/answerer.ts';
+import type { ClientConfig } from '../server/app.ts';
+import type { Citation } from '../server/citations.ts';
+
+/** Served by the demo from dist/widget/; a variable, so the bundler leaves the import to the browser. */
+const WIDGET_MODULE = '/widget/rag-feedback.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const chat = $<HTMLElement>('chat');
+const form = $<HTMLFormElement>('ask');
+const input = $<HTMLTextAreaElement>('query');
+const status = $<HTMLElement>('status');
+
+let config: ClientConfig;
+let sessionId = crypto.randomUUID();
+let nextTurn = 0;
+
+async function ask(body: AskRequest): Promise<AskResponse> {
+  const res = await fetch('/api/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as AskResponse & { error?: { message: string } };
+  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
+  return json;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
+  const el = Object.assign(document.createElement(tag), props);
+  el.append(...children);
+  return el;
+}
+
+const citeLink = (c: Citation, label: string) => {
+  const a = element('a', { className: 'cite', href: `#${encodeURIComponent(c.chunkId)}`, textContent: label });
+  a.dataset.chunkId = c.chunkId;
+  return a;
+};
+
+/** The answer text with each `[n]` as a link to its citation. */
+function answerParagraph(answer: string, citations: readonly Citation[]): HTMLParagraphElement {
+  const byNumber = new Map(citations.map((c) => [c.n, c]));
+  const p = element('p', { className: 'answer' });
+  for (const part of answer.split(/(\[\d+\])/)) {
+    const c = byNumber.get(Number(/^\[(\d+)\]$/.exec(part)?.[1]));
+    p.append(c ? citeLink(c, part) : part);
+  }
+  return p;
+}
+
+/** Each source as a link and a hidden preview the link opens: the widget times how long a preview is seen. */
+function sourceList(citations: readonly Citation[]): HTMLOListElement {
+  const list = element('ol', { className: 'sources' });
+  for (const c of citations) {
+    const preview = element('blockquote', { hidden: true, textContent: c.snippet });
+    preview.dataset.previewFor = c.chunkId;
+    list.append(element('li', { value: c.n }, citeLink(c, c.title), preview));
+  }
+  return list;
+}
+
+/** The answer inside `<rag-feedback>`, built whole before it joins the page so the widget sees every citation and preview. */
+function feedbackElement(res: AskResponse, query: string): RagFeedbackElement {
+  const el = document.createElement('rag-feedback');
+  const attrs: Record<string, string | null> = {
+    'trace-id': res.traceId,
+    'session-id': sessionId,
+    query,
+    endpoint: config.endpoint,
+    'write-key': config.writeKey,
+    'answered-at': String(Date.now()),
+  };
+  for (const [name, value] of Object.entries(attrs)) if (value) el.setAttribute(name, value);
+  el.append(answerParagraph(res.answer, res.citations));
+  if (res.citations.length) el.append(sourceList(res.citations));
+  el.addEventListener('click', (e) => {
+    const link = (e.target as Element).closest<HTMLElement>('a[data-chunk-id]');
+    if (!link) return;
+    e.preventDefault();
+    const preview = [...el.querySelectorAll<HTMLElement>('[data-preview-for]')].find((p) => p.dataset.previewFor === link.dataset.chunkId);
+    if (preview) preview.hidden = !preview.hidden;
+  });
+  return el;
+}
+
+/** Asks, and shows the reply in `turn`; a regenerate marks the reply it replaces. */
+async function reply(turn: HTMLElement, query: string, turnIndex: number, replaces?: { box: HTMLElement; el: RagFeedbackElement }) {
+  status.textContent = 'Searching…';
+  try {
+    const res = await ask({ sessionId, query, turnIndex, ...(replaces && { regenerateOf: replaces.el.traceId }) });
+    replaces?.box.classList.add('superseded');
+    const el = feedbackElement(res, query);
+    const box = element('div', { className: 'reply' }, el);
+    const again = element('button', { type: 'button', className: 'regenerate', textContent: 'Regenerate' });
+    again.addEventListener('click', () => {
+      again.remove();
+      el.reportRegenerate();
+      void reply(turn, query, turnIndex, { box, el });
+    });
+    box.append(again);
+    turn.append(box);
+    status.textContent = '';
+  } catch (err) {
+    turn.append(element('p', { className: 'error', textContent: `No answer: ${(err as Error).message}` }));
+    status.textContent = '';
+  }
+}
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const query = input.value.trim();
+  if (!query) return;
+  input.value = '';
+  const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query }));
+  chat.append(turn);
+  void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
+});
+
+input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    form.requestSubmit();
+  }
+});
+
+$('new-chat').addEventListener('click', () => {
+  sessionId = crypto.randomUUID();
+  nextTurn = 0;
+  chat.replaceChildren();
+  input.focus();
+});
+
+async function main() {
+  config = (await (await fetch('/api/config')).json()) as ClientConfig;
+  $('corpus-name').textContent = config.corpus.name;
+  input.placeholder = `Ask a question about ${config.corpus.name}…`;
+  if (config.consoleUrl) Object.assign($<HTMLAnchorElement>('console-link'), { href: config.consoleUrl, hidden: false });
+  const { RagFeedback } = (await import(WIDGET_MODULE)) as { RagFeedback: typeof RagFeedbackApi };
+  if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
+  else status.textContent = 'No collector configured: feedback is not sent.';
+  document.body.dataset.ready = 'true';
+}
+
+void main();
