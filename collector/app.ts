@@ -8,7 +8,7 @@ import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { traceRoutes } from './routes/traces.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
-import { openDb } from './storage/db.ts';
+import { openDb } from './storage/sql/db.ts';
 
 /**
  * Browser-facing routes answer CORS for origins some project allows: a preflight carries no key,

@@ -1,5 +1,5 @@
 import { toHex } from '../../shared/hex.ts';
-import type { KeyKind } from '../storage/schema.ts';
+import type { KeyKind } from './key-kinds.ts';
 
 /** Key prefixes tell a key's kind at a glance (and in an error message) without a lookup. */
 export const KEY_PREFIX: Record<KeyKind, string> = { write: 'rfw_', server: 'rfs_', admin: 'rfa_' };

@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { lookupKey } from '../auth/keys.ts';
 import { ApiError } from '../errors.ts';
-import { openDb } from '../storage/db.ts';
-import type { KeyKind } from '../storage/schema.ts';
+import { openDb } from '../storage/sql/db.ts';
+import type { KeyKind } from '../auth/key-kinds.ts';
 
 /**
  * The key from, in order: `Authorization: Bearer`, `X-Api-Key`, the `key` query parameter, or the

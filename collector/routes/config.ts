@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireKey } from '../middleware/require-key.ts';
 import { saveWidgetConfig, widgetConfigOf } from '../storage/configs.ts';
-import { openDb } from '../storage/db.ts';
+import { openDb } from '../storage/sql/db.ts';
 
 export const configRoutes = new Hono<AppEnv>()
   /** GET /v1/config: the widget config of the write key's project (defaults until set). */

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { writeRateLimit } from '../middleware/rate-limit.ts';
 import { requireKey } from '../middleware/require-key.ts';
-import { openDb } from '../storage/db.ts';
+import { openDb } from '../storage/sql/db.ts';
 import { addClientDrops } from '../storage/drops.ts';
 import { insertEvents } from '../storage/events.ts';
 

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { writeRateLimit } from '../middleware/rate-limit.ts';
 import { requireKey } from '../middleware/require-key.ts';
-import { openDb } from '../storage/db.ts';
+import { openDb } from '../storage/sql/db.ts';
 import { eventsOfTrace } from '../storage/events.ts';
 import { insertTraces, traceWithChunks } from '../storage/traces.ts';
 

@@ -2,10 +2,10 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
-import type { Db } from './db.ts';
-import { insertJsonRows } from './json-insert.ts';
-import { rawBatch } from './raw-batch.ts';
-import { feedbackEvents } from './schema.ts';
+import type { Db } from './sql/db.ts';
+import { insertJsonRows } from './sql/json-insert.ts';
+import { rawBatch } from './sql/raw-batch.ts';
+import { feedbackEvents } from './schema/index.ts';
 
 /**
  * Stores validated events idempotently and returns the ids that were new. Events of a vote

@@ -1,11 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
-import type { Db } from './db.ts';
-import { insertJsonRows } from './json-insert.ts';
-import { rawBatch } from './raw-batch.ts';
-import { traceChunks, traces, type TraceChunkRow } from './schema.ts';
+import type { Db } from './sql/db.ts';
+import { insertJsonRows } from './sql/json-insert.ts';
+import { rawBatch } from './sql/raw-batch.ts';
+import { traceChunks, traces } from './schema/index.ts';
 
-const chunkRows = (projectId: string, traceId: string, stage: TraceChunkRow['stage'], chunks: readonly Chunk[] = []) =>
+const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunks.$inferInsert)['stage'], chunks: readonly Chunk[] = []) =>
   chunks.map((ch) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
 
 /**

@@ -1,5 +1,5 @@
 import { drizzle } from 'drizzle-orm/d1';
-import * as schema from './schema.ts';
+import * as schema from '../schema/index.ts';
 
 export type Db = ReturnType<typeof openDb>;
 
