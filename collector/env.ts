@@ -21,3 +21,8 @@ export interface AppEnv {
     body: unknown;
   };
 }
+
+/** What the handlers after `validBody` see besides AppEnv: the body as its schema's output. */
+export interface WithInput<T> {
+  Variables: { input: T };
+}

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { SIGNALS } from '../shared/signals.ts';
-import { utcDay } from '../shared/time.ts';
-import { bearer, call, counts, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
+import { SIGNALS } from '../../../shared/signals.ts';
+import { utcDay } from '../../../shared/time.ts';
+import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>
   call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, ...headers }, json: { events } });

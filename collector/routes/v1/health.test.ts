@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './test/fixtures.ts';
+import { call } from '../../test/fixtures.ts';
 
 describe('GET /v1/health', () => {
   it('answers ok once the database answers', async () => {

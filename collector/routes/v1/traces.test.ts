@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, call, counts, event, newProject, trace } from './test/fixtures.ts';
+import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
   it('stores one trace with its chunks per stage and reads it back whole', async () => {
