@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { SIGNALS } from '../../../shared/signals.ts';
 import { utcDay } from '../../../shared/time.ts';
+import { app } from '../../app.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>
@@ -115,6 +116,27 @@ describe('POST /v1/events', () => {
     expect((await send(5)).status).toBe(200);
     const row = await env.DB.prepare('select day, dropped from client_drops where project_id = ?').bind(p.id).first<{ day: string; dropped: number }>();
     expect(row).toEqual({ day: utcDay(Date.now()), dropped: 12 });
+  });
+
+  it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {
+    const p = await newProject();
+    const t = trace();
+    const json = new TextEncoder().encode(JSON.stringify({ events: [event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'x'.repeat(3_000) } })] }));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 100 * 1024) return controller.close();
+        sent += json.length;
+        controller.enqueue(json);
+      },
+    });
+    // In process: a stream handed across the Worker boundary would be left mid-pipe by the early answer.
+    const headers = { ...bearer(p.keys.write), 'content-type': 'application/json', 'cf-connecting-ip': crypto.randomUUID() };
+    const res = await app.request('/v1/events', { method: 'POST', headers, body }, env);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large', field: 'body' } });
+    expect(sent).toBeLessThan(80 * 1024);
+    expect((await counts(p.id)).feedback_events).toBe(0);
   });
 
   it('redacts free text before storing it', async () => {

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../../shared/version.ts';
 import { call } from '../../test/fixtures.ts';
 
 describe('GET /v1/health', () => {
-  it('answers ok once the database answers', async () => {
+  it('answers ok and the version once the database answers', async () => {
     const res = await call('/v1/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok' });
-  });
-
-  it('answers unknown paths with the error shape', async () => {
-    const res = await call('/v1/nope');
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
+    expect(await res.json()).toEqual({ status: 'ok', version: VERSION });
   });
 });
