@@ -4,8 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { FeedbackEventSchema } from '../shared/schema/event.ts';
 import { TraceSchema } from '../shared/schema/trace.ts';
-import { signalValue } from '../shared/signal-value.ts';
-import { SIGNAL_TYPES } from '../shared/signals.ts';
+import { SIGNAL_TYPES, signalValue } from '../shared/signals.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
 const injections = ["'; DROP TABLE feedback_events; --", '<script>alert(1)</script>', '${7*7}', '\u0000\u0001', "Robert'); --", '{"$gt":""}', '../../etc/passwd', '\ud83d\ude00'.repeat(50), '\u202e\u0645\u0631\u062d\u0628\u0627', 'x'.repeat(70_000)];

@@ -1,3 +1,6 @@
+import type { FeedbackEvent } from './schema/event.ts';
+import { FOCUSED_DWELL_MS, REGENERATE_WINDOW_MS } from './thresholds.ts';
+
 /**
  * The one table of feedback signals: every signal type, the value it contributes to a trace's
  * score, and why. The collector stores `signalValue` from here, the nightly loop averages it, and
@@ -47,6 +50,7 @@ export const SIGNALS = {
   /** Time spent on an opened source or a visible in-page preview. */
   citation_dwell: {
     value: null,
+    values: { focused: 0.3, glance: 0 },
     group: null,
     why: 'Focused reading (>= FOCUSED_DWELL_MS) scores +0.3, a glance 0: dwell confirms a click more than it judges the answer.',
   },
@@ -73,6 +77,7 @@ export const SIGNALS = {
   /** The chat UI regenerated this answer. */
   regenerate: {
     value: -0.7,
+    values: { late: -0.3 },
     group: null,
     why: 'A regenerate within REGENERATE_WINDOW_MS rejects the answer (seed weight); later ones score -0.3 (less certain).',
   },
@@ -87,6 +92,7 @@ export const SIGNALS = {
   /** A contextual prompt was answered; a yes/no helpfulness answer counts like a softer vote. */
   prompt_answered: {
     value: null,
+    values: { yes: 0.5, no: -0.5 },
     group: null,
     why: 'An answer "yes" scores +0.5 and "no" -0.5: solicited feedback is explicit but nudged, so weaker than a vote.',
   },
@@ -97,6 +103,8 @@ export const SIGNALS = {
 export interface SignalSpec {
   /** Fixed contribution to the trace score, or null when it is computed from the detail or is context only. */
   readonly value: number | null;
+  /** The values a signal takes depending on its detail, by name; `signalValue` picks one. */
+  readonly values?: Readonly<Record<string, number>>;
   /** Signals in one group supersede each other per session and trace: only the latest counts. */
   readonly group: 'vote' | 'rating' | null;
   /** Why this value: the reasoning a maintainer needs before changing it. */
@@ -105,3 +113,22 @@ export interface SignalSpec {
 
 export type SignalType = keyof typeof SIGNALS;
 export const SIGNAL_TYPES = Object.keys(SIGNALS) as SignalType[];
+
+/**
+ * The value an event contributes to its trace's score: its signal's fixed value, or for the
+ * few signals whose value depends on their detail, the one of its `values` the detail selects.
+ */
+export function signalValue(event: FeedbackEvent): number | null {
+  switch (event.signalType) {
+    case 'rating':
+      return (event.detail.stars - 3) / 2;
+    case 'citation_dwell':
+      return event.detail.ms >= FOCUSED_DWELL_MS ? SIGNALS.citation_dwell.values.focused : SIGNALS.citation_dwell.values.glance;
+    case 'regenerate':
+      return event.detail.gapMs <= REGENERATE_WINDOW_MS ? SIGNALS.regenerate.value : SIGNALS.regenerate.values.late;
+    case 'prompt_answered':
+      return event.detail.answer === 'yes' || event.detail.answer === 'no' ? SIGNALS.prompt_answered.values[event.detail.answer] : null;
+    default:
+      return SIGNALS[event.signalType].value;
+  }
+}

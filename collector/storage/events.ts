@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
-import { signalValue } from '../../shared/signal-value.ts';
-import { SIGNALS } from '../../shared/signals.ts';
+import { SIGNALS, signalValue } from '../../shared/signals.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
