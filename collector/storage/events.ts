@@ -28,7 +28,7 @@ export async function insertEvents(db: Db, projectId: string, events: readonly F
     receivedAt: now,
   }));
   // A batch is at most 64 KB, so it always fits one statement.
-  const [insert] = insertJsonRows(feedbackEvents, rows, feedbackEvents.eventId);
+  const [insert] = insertJsonRows(feedbackEvents, rows, { returning: feedbackEvents.eventId });
   const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
   const [inserted] = await rawBatch<{ event_id: string }>(db, grouped.length ? [insert!, supersede(projectId, grouped)] : [insert!]);
   return new Set(inserted!.map((r) => r.event_id));

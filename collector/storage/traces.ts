@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
@@ -9,12 +9,14 @@ const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunk
   chunks.map((ch) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
 
 /**
- * Stores validated traces and their chunks in one atomic batch, skipping any already stored
- * (first write wins), and returns the trace ids that were new.
+ * Stores validated traces and their chunks in one atomic batch and returns the trace ids that
+ * were new. The first write of a trace id wins, chunks included: a trace stored before, or
+ * repeated later in the same batch, adds nothing.
  */
 export async function insertTraces(db: Db, projectId: string, batch: readonly Trace[], now: number): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
-  const rows = batch.map((t) => ({
+  const firsts = batch.filter((t, i) => batch.findIndex((u) => u.traceId === t.traceId) === i);
+  const rows = firsts.map((t) => ({
     projectId,
     traceId: t.traceId,
     sessionId: t.sessionId ?? null,
@@ -34,13 +36,16 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     createdAt: t.createdAt,
     receivedAt: now,
   }));
-  const chunks = batch.flatMap((t) => [
+  const chunks = firsts.flatMap((t) => [
     ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks),
     ...chunkRows(projectId, t.traceId, 'reranked', t.rerankedChunks),
   ]);
-  const traceInserts = insertJsonRows(traces, rows, traces.traceId);
-  const results = await rawBatch<{ trace_id: string }>(db, [...traceInserts, ...insertJsonRows(traceChunks, chunks)]);
-  return new Set(results.slice(0, traceInserts.length).flat().map((r) => r.trace_id));
+  // Chunks go in first, and only for traces not stored yet: the batch then stores their trace rows.
+  const chunkInserts = insertJsonRows(traceChunks, chunks, {
+    where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,
+  });
+  const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(traces, rows, { returning: traces.traceId })]);
+  return new Set(results.slice(chunkInserts.length).flat().map((r) => r.trace_id));
 }
 
 /** A trace with its chunks per stage, or undefined. */

@@ -35,6 +35,26 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     expect(before.trace_chunks).toBe(9);
   });
 
+  it('keeps the first write of a trace id, chunks included, from another batch or the same one', async () => {
+    const p = await newProject();
+    const first = trace({ rerankedChunks: [] });
+    const other = trace({ traceId: first.traceId, query: 'another question', rerankedChunks: [{ ...first.retrievedChunks[0]!, rank: 1 }] });
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: first });
+    const again = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: other });
+    expect(await again.json()).toMatchObject({ accepted: 0, duplicate: 1 });
+    const both = trace();
+    const repeated = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [{ ...both, rerankedChunks: [] }, both] });
+    expect(await repeated.json()).toMatchObject({ accepted: 1, duplicate: 1 });
+
+    for (const t of [first, both]) {
+      const read = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+      expect(read.trace.query).toBe(t.query);
+      expect(read.retrievedChunks).toHaveLength(2);
+      expect(read.rerankedChunks).toEqual([]);
+    }
+    expect(await counts(p.id)).toMatchObject({ traces: 2, trace_chunks: 4 });
+  });
+
   it('stores traces with many long chunks (more than D1 binds in one statement)', async () => {
     const p = await newProject();
     const chunks = Array.from({ length: 60 }, (_, i) => ({ chunkId: `k${i}`, sourceDocId: `d${i % 7}`, score: 1 - i / 100, rank: i + 1, text: 'x'.repeat(15_000) }));
