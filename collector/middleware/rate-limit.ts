@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { TokenBuckets, type BucketCost } from '../../shared/token-bucket.ts';
-import type { AppEnv, Env, WithInput } from '../env.ts';
+import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
 /** Defaults per minute; override with the RATE_LIMIT_* vars. */
@@ -56,11 +56,10 @@ export interface WriteCost {
 /** Writes per key and per session, costed from the validated body; a refused batch spends nothing. */
 export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHandler<AppEnv & WithInput<T>> =>
   async function writeRateLimit(c, next) {
-    const env: Env = c.env;
     const { projectId, keyHash } = c.get('auth');
     const { units, sessions } = costOf(c.get('input'));
-    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: limitOf(env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
-    const sessionCapacity = limitOf(env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
+    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: limitOf(c.env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
+    const sessionCapacity = limitOf(c.env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
     for (const [session, cost] of sessions ?? []) {
       costs.push({ name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity });
     }
