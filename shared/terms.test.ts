@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { queryKey, termOverlap, terms } from './terms.ts';
+
+describe('terms', () => {
+  it('lower-cases, drops stop words and punctuation, keeps digits', () => {
+    expect(terms('What is the refund window for OPENED items? 14 days!')).toEqual(['refund', 'window', 'opened', 'items', '14', 'days']);
+  });
+
+  it('cuts unspaced scripts into character bigrams', () => {
+    expect(terms('退款期限')).toEqual(['退款', '款期', '期限']);
+  });
+
+  it('measures how much of one text the other covers', () => {
+    expect(termOverlap('refund window opened items', 'Opened items can be refunded within a 14 day window')).toBe(0.75);
+    expect(termOverlap('', 'anything')).toBe(0);
+  });
+
+  it('gives near-identical queries one key', () => {
+    expect(queryKey('Refund window for opened items?')).toBe(queryKey('opened items: refund window'));
+    expect(queryKey('refund window')).not.toBe(queryKey('shipping window'));
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
+ * follow-up): lower-cased runs of letters and digits minus a short English stop list; text in
+ * scripts written without spaces (Chinese, Japanese) contributes character bigrams instead.
+ * No stemming: it is predictable, language-neutral and what BM25 baselines use.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  ('a an and are as at be but by can did do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our she so than that the their them then there these they this those to was we were ' +
+    'what when where which who why will with would you your').split(' '),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** The terms of `text`, in order, repeats kept. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const [word] of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
+    if (UNSPACED.test(word)) {
+      const chars = [...word];
+      if (chars.length === 1) out.push(word);
+      for (let i = 0; i < chars.length - 1; i++) out.push(chars[i]! + chars[i + 1]!);
+    } else if (!STOP_WORDS.has(word)) {
+      out.push(word);
+    }
+  }
+  return out;
+}
+
+/** Share of `a`'s distinct terms that also occur in `b`, 0-1 (0 when `a` has none). */
+export function termOverlap(a: string, b: string): number {
+  const x = new Set(terms(a));
+  if (x.size === 0) return 0;
+  const y = new Set(terms(b));
+  let hits = 0;
+  for (const t of x) if (y.has(t)) hits++;
+  return hits / x.size;
+}
+
+/**
+ * A key under which the same question asked with other spacing, case, punctuation or word order
+ * groups together: its distinct terms, sorted. Near-identical queries share it.
+ */
+export const queryKey = (query: string): string => [...new Set(terms(query))].sort().join(' ');
