@@ -1,12 +1,11 @@
 import type { Env } from '../env.ts';
+import { runNightly } from './nightly.ts';
 
-/** One step of the scheduled work; each runs after the one before it has finished. */
-export type Job = (env: Env, scheduledTime: number) => Promise<void>;
-
-/** The nightly steps, in order. */
-export const NIGHTLY: readonly Job[] = [];
-
-/** The Worker's `scheduled` handler (cron triggers in wrangler.toml): every step, in order. */
+/**
+ * The Worker's `scheduled` handler. The cron in wrangler.toml fires every 15 minutes: the first
+ * invocation of a UTC day starts that night's run, later ones continue it until it is done, and
+ * after that each one costs a single query per project.
+ */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
-  for (const job of NIGHTLY) await job(env, controller.scheduledTime);
+  await runNightly(env, controller.scheduledTime);
 };

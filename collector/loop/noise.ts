@@ -119,10 +119,10 @@ export function floodingSources(counts: readonly SourceCount[], projectNegatives
   return out;
 }
 
-/** Whether a signal says the answer failed (the events the flooding rule counts). */
-export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean =>
-  (e.signalType === 'thumbs_down' || e.signalType === 'rating' || e.signalType === 'correction' || e.signalType === 'wrong_source') &&
-  (e.signalValue ?? 0) < 0;
+/** Signals by which a user says an answer failed, when their value is negative: what the flooding rule counts. */
+export const NEGATIVE_EXPLICIT: readonly SignalType[] = ['thumbs_down', 'rating', 'correction', 'wrong_source'];
+
+export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean => NEGATIVE_EXPLICIT.includes(e.signalType) && (e.signalValue ?? 0) < 0;
 
 /** How long a person needs at least before judging an answer of this length. */
 export const minReadMs = (answer: string): number =>

@@ -5,3 +5,5 @@
  */
 export * from './projects.ts';
 export * from './ingest.ts';
+export * from './loop.ts';
+export * from './review.ts';

@@ -29,6 +29,8 @@ export const traces = sqliteTable(
     primaryKey({ columns: [t.projectId, t.traceId] }),
     index('traces_created').on(t.projectId, t.createdAt),
     index('traces_session').on(t.projectId, t.sessionId, t.turnIndex),
+    // The nightly job's window: what arrived since its last run.
+    index('traces_received').on(t.projectId, t.receivedAt),
   ],
 );
 
@@ -82,6 +84,7 @@ export const feedbackEvents = sqliteTable(
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('feedback_trace').on(t.projectId, t.traceId),
     index('feedback_type_received').on(t.projectId, t.signalType, t.receivedAt),
+    index('feedback_received').on(t.projectId, t.receivedAt),
   ],
 );
 

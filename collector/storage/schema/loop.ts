@@ -1,0 +1,117 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { LoopSettings } from '../../../shared/schema/settings.ts';
+import { ms } from './columns.ts';
+
+/**
+ * What the nightly loop makes of the stored signals. Everything here can be rebuilt from the
+ * ingest tables within their retention; the raw events stay as they arrived.
+ */
+
+/** The noise filter's verdict and the multi-turn attribution of each event. */
+export const eventAssessments = sqliteTable(
+  'event_assessments',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    /** The trace the event was sent about. */
+    traceId: text('trace_id').notNull(),
+    /** The trace it counts for: its own, or an earlier turn it was attributed to. */
+    attributedTraceId: text('attributed_trace_id').notNull(),
+    /** On [0, 1]; below LOW_CONFIDENCE it is shown but never mined or trained on. */
+    confidence: real('confidence').notNull(),
+    /** The noise rules that fired, each with its reason. */
+    rules: text('rules', { mode: 'json' }).$type<{ rule: string; reason: string }[]>().notNull(),
+    /** Why the event was attributed where it was, and each candidate turn's score. */
+    attribution: text('attribution', { mode: 'json' }).$type<{ reason: string; scores: { traceId: string; score: number }[] } | null>(),
+    assessedAt: ms('assessed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('event_assessments_attributed').on(t.projectId, t.attributedTraceId)],
+);
+
+/** Per trace: its score, the confidence-weighted score and its signal counts. */
+export const traceStats = sqliteTable(
+  'trace_stats',
+  {
+    projectId: text('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    /** Near-identical queries share it (shared/terms.ts `queryKey`). */
+    queryKey: text('query_key').notNull(),
+    createdAt: ms('created_at').notNull(),
+    knowledgeBase: text('knowledge_base'),
+    intent: text('intent'),
+    model: text('model'),
+    /** Mean value of the live scored signals (the seed's avg(signal_value)); null when none. */
+    score: real('score'),
+    /** Mean value weighted by confidence, over trusted signals only; null when none. */
+    weightedScore: real('weighted_score'),
+    liveSignals: integer('live_signals').notNull(),
+    explicitSignals: integer('explicit_signals').notNull(),
+    implicitSignals: integer('implicit_signals').notNull(),
+    /** Live scored signals at or above LOW_CONFIDENCE. */
+    trustedSignals: integer('trusted_signals').notNull(),
+    /** Mean confidence of the live scored signals. */
+    confidence: real('confidence'),
+    /** Whether the user asked the same thing again right after (a rephrase on this trace). */
+    requeried: integer('requeried', { mode: 'boolean' }).notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId] }),
+    index('trace_stats_score').on(t.projectId, t.weightedScore),
+    index('trace_stats_query').on(t.projectId, t.queryKey),
+    index('trace_stats_created').on(t.projectId, t.createdAt),
+  ],
+);
+
+/**
+ * One night's run of the loop per project: where it is, so the next invocation continues a run
+ * cut short, and what each stage did, so `GET /v1/admin/runs` can show it.
+ */
+export const loopRuns = sqliteTable(
+  'loop_runs',
+  {
+    projectId: text('project_id').notNull(),
+    /** The UTC day the run is for, YYYY-MM-DD: one run per project and night. */
+    night: text('night').notNull(),
+    status: text('status', { enum: ['running', 'done'] }).notNull(),
+    /** Index into the job's stages of the stage to run next. */
+    stage: integer('stage').notNull(),
+    /** Where the stage stopped: the last key its previous slice handled. */
+    cursor: text('cursor'),
+    /** Data received after `windowFrom` and up to `windowTo` is new to this run. */
+    windowFrom: ms('window_from').notNull(),
+    windowTo: ms('window_to').notNull(),
+    /** What stages computed once for all their slices (flooding sources). */
+    state: text('state', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** Per stage: slices, milliseconds and counts. */
+    stages: text('stages', { mode: 'json' }).$type<StageReport[]>().notNull(),
+    startedAt: ms('started_at').notNull(),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night] })],
+);
+
+export interface StageReport {
+  name: string;
+  slices: number;
+  ms: number;
+  counts: Record<string, number>;
+}
+
+/** Traces a run has to look at: touched by new events or new themselves. Emptied when the run ends. */
+export const loopTouched = sqliteTable(
+  'loop_touched',
+  {
+    projectId: text('project_id').notNull(),
+    night: text('night').notNull(),
+    traceId: text('trace_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night, t.traceId] })],
+);
+
+/** A project's loop settings (absent: defaults), validated by shared/schema/settings.ts. */
+export const loopSettings = sqliteTable('loop_settings', {
+  projectId: text('project_id').primaryKey(),
+  settings: text('settings', { mode: 'json' }).$type<LoopSettings>().notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});

@@ -1,0 +1,83 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ms } from './columns.ts';
+
+export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
+export const VERDICTS = ['relevant', 'not_relevant', 'unclear'] as const;
+export const GUESSES = ['retrieval_failed', 'generation_failed', 'unclear', 'worked'] as const;
+
+/**
+ * One question for a reviewer: does this chunk help answer this query? One item per question
+ * (near-identical queries share one), however many traces raised it.
+ */
+export const reviewItems = sqliteTable(
+  'review_items',
+  {
+    projectId: text('project_id').notNull(),
+    /** Stable id of (query key, chunk id). */
+    itemId: text('item_id').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** The query as a user typed it (the latest trace's). */
+    query: text('query').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    sourceDocVersion: text('source_doc_version'),
+    chunkText: text('chunk_text').notNull(),
+    /** Best rank and its score among the traces. */
+    rank: integer('rank').notNull(),
+    score: real('score').notNull(),
+    /** What the evidence says the answer is: a hard negative or a positive. */
+    candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
+    guess: text('guess', { enum: GUESSES }).notNull(),
+    guessWhy: text('guess_why').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    traceCount: integer('trace_count').notNull(),
+    /** Mean evidence weight over its traces. */
+    weight: real('weight').notNull(),
+    /** The queue's order: evidence times reach (loop/mining.ts `expectedValue`). */
+    expectedValue: real('expected_value').notNull(),
+    /** pending: in the queue; held: below the mining threshold for now; answered. */
+    status: text('status', { enum: REVIEW_STATUSES }).notNull(),
+    verdict: text('verdict', { enum: VERDICTS }),
+    note: text('note'),
+    answeredAt: ms('answered_at'),
+    minedAt: ms('mined_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.itemId] }),
+    index('review_items_queue').on(t.projectId, t.status, t.expectedValue),
+    index('review_items_answered').on(t.projectId, t.answeredAt),
+  ],
+);
+
+/** The traces behind each item, with what each contributed: counts are recomputed from here, so re-mining a trace adds nothing. */
+export const reviewItemTraces = sqliteTable(
+  'review_item_traces',
+  {
+    projectId: text('project_id').notNull(),
+    itemId: text('item_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
+    weight: real('weight').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    rank: integer('rank').notNull(),
+    score: real('score').notNull(),
+    guess: text('guess', { enum: GUESSES }).notNull(),
+    guessWhy: text('guess_why').notNull(),
+    minedAt: ms('mined_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.itemId, t.traceId] }), index('review_item_traces_trace').on(t.projectId, t.traceId)],
+);
+
+/** Every change of the mining threshold, with its reason: the queue's own audit trail. */
+export const miningThresholds = sqliteTable(
+  'mining_thresholds',
+  {
+    projectId: text('project_id').notNull(),
+    at: ms('at').notNull(),
+    from: real('from_value').notNull(),
+    to: real('to_value').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.at] })],
+);
