@@ -57,7 +57,7 @@ describe('the nightly job', () => {
     ]);
     const summary = await runNightly(env, tonight(), { projectId: p.id });
     expect(summary.done).toBe(true);
-    expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(['prepare', 'assess', 'mine', 'queue', 'finish']);
+    expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(['prepare', 'assess', 'mine', 'chunks', 'days', 'sessions', 'queue', 'finish']);
 
     const worst = await admin<{ traces: { traceId: string; weightedScore: number; confidence: number; chunkIds: string[] }[] }>(p, '/worst-traces');
     expect(worst.body.traces.map((x) => x.traceId)).toEqual([t.traceId]);
@@ -71,6 +71,15 @@ describe('the nightly job', () => {
     expect(flagged.chunk.text).toContain('Canada');
     expect(flagged.evidence.join(' ')).toContain('flagged as the wrong source');
     expect(review.body.budget).toMatchObject({ minutesPerWeek: 30, secondsPerItem: 20, itemsPerWeek: 90 });
+
+    const chunk = await env.DB.prepare('select retrieved, top_ranked, wrong_source_flags, weighted_score from chunk_stats where project_id = ? and chunk_id = ?').bind(p.id, 'shipping-1').first();
+    expect(chunk).toMatchObject({ retrieved: 1, top_ranked: 1, wrong_source_flags: 1 });
+    expect(chunk!.weighted_score).toBeCloseTo(-0.8);
+    const docs = await env.DB.prepare('select source_doc_id, traces, scored, negative from document_days where project_id = ? order by source_doc_id').bind(p.id).all();
+    expect(docs.results).toEqual(['credit.md', 'refunds.md', 'shipping.md'].map((d) => ({ source_doc_id: d, traces: 1, scored: 1, negative: 1 })));
+    const day = await env.DB.prepare('select traces, with_trusted, explicit_signals, negative from day_stats where project_id = ?').bind(p.id).first();
+    expect(day).toEqual({ traces: 1, with_trusted: 1, explicit_signals: 2, negative: 1 });
+    expect(await env.DB.prepare('select traces, negative from session_stats where project_id = ?').bind(p.id).first()).toEqual({ traces: 1, negative: 1 });
 
     const runs = await admin<{ runs: { night: string; status: string; stages: { name: string; ms: number; counts: Record<string, number> }[] }[] }>(p, '/runs');
     expect(runs.body.runs[0]).toMatchObject({ status: 'done' });

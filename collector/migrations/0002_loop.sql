@@ -1,3 +1,49 @@
+CREATE TABLE `chunk_stats` (
+	`project_id` text NOT NULL,
+	`chunk_id` text NOT NULL,
+	`source_doc_id` text NOT NULL,
+	`retrieved` integer NOT NULL,
+	`top_ranked` integer NOT NULL,
+	`clicks` integer NOT NULL,
+	`focused_dwells` integer NOT NULL,
+	`dwell_ms` integer NOT NULL,
+	`copies` integer NOT NULL,
+	`wrong_source_flags` integer NOT NULL,
+	`weighted_score` real,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `chunk_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `chunk_stats_doc` ON `chunk_stats` (`project_id`,`source_doc_id`);--> statement-breakpoint
+CREATE TABLE `day_stats` (
+	`project_id` text NOT NULL,
+	`day` text NOT NULL,
+	`traces` integer NOT NULL,
+	`with_signals` integer NOT NULL,
+	`with_trusted` integer NOT NULL,
+	`explicit_signals` integer NOT NULL,
+	`implicit_signals` integer NOT NULL,
+	`signals` integer NOT NULL,
+	`trusted_signals` integer NOT NULL,
+	`negative` integer NOT NULL,
+	`requeried` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `day`)
+);
+--> statement-breakpoint
+CREATE TABLE `document_days` (
+	`project_id` text NOT NULL,
+	`source_doc_id` text NOT NULL,
+	`source_doc_version` text NOT NULL,
+	`day` text NOT NULL,
+	`traces` integer NOT NULL,
+	`scored` integer NOT NULL,
+	`negative` integer NOT NULL,
+	`positive` integer NOT NULL,
+	`requeried` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `source_doc_id`, `source_doc_version`, `day`)
+);
+--> statement-breakpoint
+CREATE INDEX `document_days_day` ON `document_days` (`project_id`,`day`);--> statement-breakpoint
 CREATE TABLE `event_assessments` (
 	`project_id` text NOT NULL,
 	`event_id` text NOT NULL,
@@ -35,10 +81,25 @@ CREATE TABLE `loop_settings` (
 CREATE TABLE `loop_touched` (
 	`project_id` text NOT NULL,
 	`night` text NOT NULL,
-	`trace_id` text NOT NULL,
-	PRIMARY KEY(`project_id`, `night`, `trace_id`)
+	`kind` text NOT NULL,
+	`key` text NOT NULL,
+	PRIMARY KEY(`project_id`, `night`, `kind`, `key`)
 );
 --> statement-breakpoint
+CREATE TABLE `session_stats` (
+	`project_id` text NOT NULL,
+	`session_id` text NOT NULL,
+	`user_id_hash` text,
+	`traces` integer NOT NULL,
+	`scored` integer NOT NULL,
+	`negative` integer NOT NULL,
+	`requeried` integer NOT NULL,
+	`first_at` integer NOT NULL,
+	`last_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `session_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `session_stats_last` ON `session_stats` (`project_id`,`last_at`);--> statement-breakpoint
 CREATE TABLE `trace_stats` (
 	`project_id` text NOT NULL,
 	`trace_id` text NOT NULL,
@@ -117,4 +178,6 @@ CREATE TABLE `review_items` (
 CREATE INDEX `review_items_queue` ON `review_items` (`project_id`,`status`,`expected_value`);--> statement-breakpoint
 CREATE INDEX `review_items_answered` ON `review_items` (`project_id`,`answered_at`);--> statement-breakpoint
 CREATE INDEX `feedback_received` ON `feedback_events` (`project_id`,`received_at`);--> statement-breakpoint
-CREATE INDEX `traces_received` ON `traces` (`project_id`,`received_at`);
+CREATE INDEX `traces_received` ON `traces` (`project_id`,`received_at`);--> statement-breakpoint
+-- Written by hand (drizzle-kit cannot generate expression indexes): chunk-level signals by chunk.
+CREATE INDEX `feedback_chunk` ON `feedback_events` (`project_id`, json_extract(`detail`, '$.chunkId'));

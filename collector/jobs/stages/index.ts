@@ -1,5 +1,6 @@
 import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import type { RunRow } from '../../storage/loop-runs.ts';
+import { chunks, days, sessions } from './aggregates.ts';
 import { assess } from './assess.ts';
 import { finish } from './finish.ts';
 import { mine } from './mine.ts';
@@ -33,19 +34,19 @@ export interface Stage {
 }
 
 /** The night's stages, in order. */
-export const STAGES: readonly Stage[] = [prepare, assess, mine, queue, finish];
+export const STAGES: readonly Stage[] = [prepare, assess, mine, chunks, days, sessions, queue, finish];
 
 /** Traces one slice handles: small enough that a slice stays well under a second at volume. */
 export const TRACES_PER_SLICE = 1_000;
 
-/** The next slice of the run's touched traces after `cursor`. */
-export async function touchedSlice(ctx: StageContext, cursor: string | null): Promise<string[]> {
+/** The next slice of the run's touched keys of one kind after `cursor`. */
+export async function touchedSlice(ctx: StageContext, cursor: string | null, kind: 'trace' | 'chunk' | 'session' | 'day' = 'trace', size = ctx.tracesPerSlice): Promise<string[]> {
   const { results } = await ctx.db
-    .prepare('select trace_id from loop_touched where project_id = ? and night = ? and trace_id > ? order by trace_id limit ?')
-    .bind(ctx.projectId, ctx.night, cursor ?? '', ctx.tracesPerSlice)
-    .all<{ trace_id: string }>();
-  return results.map((r) => r.trace_id);
+    .prepare('select key from loop_touched where project_id = ? and night = ? and kind = ? and key > ? order by key limit ?')
+    .bind(ctx.projectId, ctx.night, kind, cursor ?? '', size)
+    .all<{ key: string }>();
+  return results.map((r) => r.key);
 }
 
 /** The cursor after a slice: its last key, or null when the slice was the last one. */
-export const nextCursor = (ctx: StageContext, keys: readonly string[]): string | null => (keys.length < ctx.tracesPerSlice ? null : keys.at(-1)!);
+export const nextCursor = (ctx: StageContext, keys: readonly string[], size = ctx.tracesPerSlice): string | null => (keys.length < size ? null : keys.at(-1)!);

@@ -1,8 +1,16 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
+import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import type { Stage } from './index.ts';
 
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
 export const FLOOD_LOOKBACK_MS = 24 * 3_600_000;
+
+const TOUCHED_KEY = { chunk: 'c.chunk_id', session: 't.session_id', day: utcDaySql('t.created_at') };
+const TOUCHED_JOIN = {
+  chunk: 'join trace_chunks c on c.project_id = l.project_id and c.trace_id = l.key',
+  session: 'join traces t on t.project_id = l.project_id and t.trace_id = l.key',
+  day: 'join traces t on t.project_id = l.project_id and t.trace_id = l.key',
+};
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -17,15 +25,25 @@ export const prepare: Stage = {
     const from = run.windowFrom;
     const to = run.windowTo;
     const since = Math.max(0, from - FLOOD_LOOKBACK_MS);
-    const [events, traces, counts, total] = await db.batch([
+    const [events, traces, , , , counts, total] = await db.batch([
       db
         .prepare(
-          'insert or ignore into loop_touched (project_id, night, trace_id) select distinct ?1, ?2, trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4',
+          `insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'trace', trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
         )
         .bind(projectId, night, from, to),
       db
-        .prepare('insert or ignore into loop_touched (project_id, night, trace_id) select ?1, ?2, trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4')
+        .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`)
         .bind(projectId, night, from, to),
+      // The chunks, sessions and days of those traces have aggregates to recompute.
+      ...(['chunk', 'session', 'day'] as const).map((kind) =>
+        db
+          .prepare(
+            `insert or ignore into loop_touched (project_id, night, kind, key)
+             select ?1, ?2, '${kind}', ${TOUCHED_KEY[kind]} from loop_touched l ${TOUCHED_JOIN[kind]}
+             where l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and ${TOUCHED_KEY[kind]} is not null`,
+          )
+          .bind(projectId, night),
+      ),
       db
         .prepare(
           `select 'session' as kind, session_id as key, count(*) as negatives, max(client_ts) - min(client_ts) as spanMs

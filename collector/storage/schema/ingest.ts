@@ -59,6 +59,8 @@ export const traceChunks = sqliteTable(
 
 /**
  * Every feedback event ever accepted: an audit record, never updated but for `superseded`.
+ * Besides the indexes below, migration 0002 adds `feedback_chunk` on the chunk an event is about
+ * (storage/sql/chunk-id.ts), written by hand because drizzle-kit cannot generate an expression index.
  * No foreign key to traces: feedback may arrive before its trace and joins it by id.
  */
 export const feedbackEvents = sqliteTable(

@@ -98,15 +98,21 @@ export interface StageReport {
   counts: Record<string, number>;
 }
 
-/** Traces a run has to look at: touched by new events or new themselves. Emptied when the run ends. */
+export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day'] as const;
+
+/**
+ * What a run has to recompute: traces touched by new events or new themselves, and the chunks,
+ * sessions and days of those traces. Emptied when the run ends.
+ */
 export const loopTouched = sqliteTable(
   'loop_touched',
   {
     projectId: text('project_id').notNull(),
     night: text('night').notNull(),
-    traceId: text('trace_id').notNull(),
+    kind: text('kind', { enum: TOUCHED_KINDS }).notNull(),
+    key: text('key').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.night, t.traceId] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.night, t.kind, t.key] })],
 );
 
 /** A project's loop settings (absent: defaults), validated by shared/schema/settings.ts. */
@@ -115,3 +121,87 @@ export const loopSettings = sqliteTable('loop_settings', {
   settings: text('settings', { mode: 'json' }).$type<LoopSettings>().notNull(),
   updatedAt: ms('updated_at').notNull(),
 });
+
+/** Per chunk: how often it was retrieved and what users did with it when cited. */
+export const chunkStats = sqliteTable(
+  'chunk_stats',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** Traces that retrieved it, at any stage. */
+    retrieved: integer('retrieved').notNull(),
+    /** Traces where it was among the chunks the model saw first (rank 1-3 of the last stage). */
+    topRanked: integer('top_ranked').notNull(),
+    clicks: integer('clicks').notNull(),
+    /** Focused reads (>= FOCUSED_DWELL_MS) and the total time on it. */
+    focusedDwells: integer('focused_dwells').notNull(),
+    dwellMs: integer('dwell_ms').notNull(),
+    copies: integer('copies').notNull(),
+    wrongSourceFlags: integer('wrong_source_flags').notNull(),
+    /** Mean value of its trusted chunk-level signals, weighted by confidence; null when none. */
+    weightedScore: real('weighted_score'),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId] }), index('chunk_stats_doc').on(t.projectId, t.sourceDocId)],
+);
+
+/** Per document version and day of the answers citing it: the counts behind the stale-document tests. */
+export const documentDays = sqliteTable(
+  'document_days',
+  {
+    projectId: text('project_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** '' when the backend sent no version. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    day: text('day').notNull(),
+    /** Answers that retrieved it. */
+    traces: integer('traces').notNull(),
+    /** Of those, answers with trusted signals, and how many scored bad or good. */
+    scored: integer('scored').notNull(),
+    negative: integer('negative').notNull(),
+    positive: integer('positive').notNull(),
+    /** Answers whose question was re-asked right after. */
+    requeried: integer('requeried').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }), index('document_days_day').on(t.projectId, t.day)],
+);
+
+/** Per session: its length and how it went. */
+export const sessionStats = sqliteTable(
+  'session_stats',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    userIdHash: text('user_id_hash'),
+    traces: integer('traces').notNull(),
+    /** Traces with trusted signals, and of those the bad ones. */
+    scored: integer('scored').notNull(),
+    negative: integer('negative').notNull(),
+    requeried: integer('requeried').notNull(),
+    firstAt: ms('first_at').notNull(),
+    lastAt: ms('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sessionId] }), index('session_stats_last').on(t.projectId, t.lastAt)],
+);
+
+/** Per UTC day of the answers: volume, feedback and its quality, for loop health. */
+export const dayStats = sqliteTable(
+  'day_stats',
+  {
+    projectId: text('project_id').notNull(),
+    day: text('day').notNull(),
+    traces: integer('traces').notNull(),
+    /** Traces with any live signal, and with a trusted one. */
+    withSignals: integer('with_signals').notNull(),
+    withTrusted: integer('with_trusted').notNull(),
+    explicitSignals: integer('explicit_signals').notNull(),
+    implicitSignals: integer('implicit_signals').notNull(),
+    /** Live scored signals, and those that survived the noise filter. */
+    signals: integer('signals').notNull(),
+    trustedSignals: integer('trusted_signals').notNull(),
+    negative: integer('negative').notNull(),
+    requeried: integer('requeried').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);
