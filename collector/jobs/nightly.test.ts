@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
+import { STAGES } from './stages/index.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -57,7 +58,8 @@ describe('the nightly job', () => {
     ]);
     const summary = await runNightly(env, tonight(), { projectId: p.id });
     expect(summary.done).toBe(true);
-    expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(['prepare', 'assess', 'mine', 'chunks', 'days', 'sessions', 'queue', 'finish']);
+    // Every stage ran and reported, in order.
+    expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(STAGES.map((s) => s.name));
 
     const worst = await admin<{ traces: { traceId: string; weightedScore: number; confidence: number; chunkIds: string[] }[] }>(p, '/worst-traces');
     expect(worst.body.traces.map((x) => x.traceId)).toEqual([t.traceId]);

@@ -90,7 +90,7 @@ export function diagnose(trace: MiningTrace): { guess: Guess; why: string; close
 }
 
 /** Does the source a correction names point at this chunk's document? */
-const namesDocument = (source: string, chunk: MinedChunk) => {
+export const namesDocument = (source: string, chunk: Pick<MinedChunk, 'sourceDocId'>) => {
   const s = source.toLowerCase();
   const doc = chunk.sourceDocId.toLowerCase();
   return s.includes(doc) || doc.includes(s) || termOverlap(doc.replace(/[._/-]+/g, ' '), s) >= 0.99;

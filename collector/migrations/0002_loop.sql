@@ -123,6 +123,45 @@ CREATE TABLE `trace_stats` (
 CREATE INDEX `trace_stats_score` ON `trace_stats` (`project_id`,`weighted_score`);--> statement-breakpoint
 CREATE INDEX `trace_stats_query` ON `trace_stats` (`project_id`,`query_key`);--> statement-breakpoint
 CREATE INDEX `trace_stats_created` ON `trace_stats` (`project_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `corrections` (
+	`project_id` text NOT NULL,
+	`event_id` text NOT NULL,
+	`trace_id` text NOT NULL,
+	`query` text NOT NULL,
+	`text` text NOT NULL,
+	`source` text,
+	`source_doc_id` text,
+	`confidence` real NOT NULL,
+	`status` text NOT NULL,
+	`note` text,
+	`resolved_at` integer,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `event_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `corrections_status` ON `corrections` (`project_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE TABLE `document_flags` (
+	`project_id` text NOT NULL,
+	`source_doc_id` text NOT NULL,
+	`source_doc_version` text NOT NULL,
+	`reasons` text NOT NULL,
+	`counts` text NOT NULL,
+	`negative_p` real,
+	`requery_p` real,
+	`evidence` text NOT NULL,
+	`first_flagged` text NOT NULL,
+	`last_flagged` text NOT NULL,
+	PRIMARY KEY(`project_id`, `source_doc_id`, `source_doc_version`)
+);
+--> statement-breakpoint
+CREATE TABLE `document_owners` (
+	`project_id` text NOT NULL,
+	`position` integer NOT NULL,
+	`pattern` text NOT NULL,
+	`owner` text NOT NULL,
+	PRIMARY KEY(`project_id`, `position`)
+);
+--> statement-breakpoint
 CREATE TABLE `mining_thresholds` (
 	`project_id` text NOT NULL,
 	`at` integer NOT NULL,

@@ -2,6 +2,8 @@ import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import type { RunRow } from '../../storage/loop-runs.ts';
 import { chunks, days, sessions } from './aggregates.ts';
 import { assess } from './assess.ts';
+import { corrections } from './corrections.ts';
+import { documents } from './documents.ts';
 import { finish } from './finish.ts';
 import { mine } from './mine.ts';
 import { prepare } from './prepare.ts';
@@ -34,7 +36,7 @@ export interface Stage {
 }
 
 /** The night's stages, in order. */
-export const STAGES: readonly Stage[] = [prepare, assess, mine, chunks, days, sessions, queue, finish];
+export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chunks, days, sessions, documents, queue, finish];
 
 /** Traces one slice handles: small enough that a slice stays well under a second at volume. */
 export const TRACES_PER_SLICE = 1_000;

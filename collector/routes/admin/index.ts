@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
+import { documentRoutes } from './documents.ts';
 import { nightlyRoutes } from './nightly.ts';
 import { reviewRoutes } from './review.ts';
 import { settingsRoutes } from './settings.ts';
@@ -16,4 +17,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', nightlyRoutes)
   .route('/', worstTraceRoutes)
   .route('/', reviewRoutes)
+  .route('/', documentRoutes)
   .route('/', settingsRoutes);

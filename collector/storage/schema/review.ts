@@ -81,3 +81,58 @@ export const miningThresholds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.at] })],
 );
+
+/** A document (or one version of it) flagged stale by the nightly tests, with the evidence. */
+export const documentFlags = sqliteTable(
+  'document_flags',
+  {
+    projectId: text('project_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** '*' for the document as a whole, else the version users saw. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    reasons: text('reasons', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The counts the tests ran on. */
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    negativeP: real('negative_p'),
+    requeryP: real('requery_p'),
+    /** The worst recent answers citing it. */
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    firstFlagged: text('first_flagged').notNull(),
+    lastFlagged: text('last_flagged').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion] })],
+);
+
+/** Who owns which documents: the first pattern that matches a document id (`*` wildcards). */
+export const documentOwners = sqliteTable(
+  'document_owners',
+  {
+    projectId: text('project_id').notNull(),
+    position: integer('position').notNull(),
+    pattern: text('pattern').notNull(),
+    owner: text('owner').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.position] })],
+);
+
+/** Free-text corrections, routed to the owner of the document they are about; never training data. */
+export const corrections = sqliteTable(
+  'corrections',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    query: text('query').notNull(),
+    text: text('text').notNull(),
+    /** Where the user says the right answer is written, if they said. */
+    source: text('source'),
+    /** The document it is routed by: the one the source names, else the answer's first cited one. */
+    sourceDocId: text('source_doc_id'),
+    confidence: real('confidence').notNull(),
+    status: text('status', { enum: ['open', 'resolved'] }).notNull(),
+    note: text('note'),
+    resolvedAt: ms('resolved_at'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('corrections_status').on(t.projectId, t.status, t.createdAt)],
+);
