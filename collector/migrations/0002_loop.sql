@@ -216,6 +216,36 @@ CREATE TABLE `review_items` (
 --> statement-breakpoint
 CREATE INDEX `review_items_queue` ON `review_items` (`project_id`,`status`,`expected_value`);--> statement-breakpoint
 CREATE INDEX `review_items_answered` ON `review_items` (`project_id`,`answered_at`);--> statement-breakpoint
+CREATE TABLE `eval_items` (
+	`project_id` text NOT NULL,
+	`layer` text NOT NULL,
+	`version` text NOT NULL,
+	`position` integer NOT NULL,
+	`query` text NOT NULL,
+	`query_key` text NOT NULL,
+	`trace_id` text NOT NULL,
+	`judgements` text NOT NULL,
+	`source` text NOT NULL,
+	PRIMARY KEY(`project_id`, `layer`, `version`, `position`)
+);
+--> statement-breakpoint
+CREATE INDEX `eval_items_trace` ON `eval_items` (`project_id`,`trace_id`);--> statement-breakpoint
+CREATE TABLE `eval_sets` (
+	`project_id` text NOT NULL,
+	`layer` text NOT NULL,
+	`version` text NOT NULL,
+	`items` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `layer`, `version`)
+);
+--> statement-breakpoint
+CREATE TABLE `health_snapshots` (
+	`project_id` text NOT NULL,
+	`day` text NOT NULL,
+	`metrics` text NOT NULL,
+	PRIMARY KEY(`project_id`, `day`)
+);
+--> statement-breakpoint
 CREATE INDEX `feedback_received` ON `feedback_events` (`project_id`,`received_at`);--> statement-breakpoint
 CREATE INDEX `traces_received` ON `traces` (`project_id`,`received_at`);--> statement-breakpoint
 -- Written by hand (drizzle-kit cannot generate expression indexes): chunk-level signals by chunk.

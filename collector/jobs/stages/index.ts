@@ -4,10 +4,13 @@ import { chunks, days, sessions } from './aggregates.ts';
 import { assess } from './assess.ts';
 import { corrections } from './corrections.ts';
 import { documents } from './documents.ts';
+import { evals } from './evals.ts';
+import { health } from './health.ts';
 import { finish } from './finish.ts';
 import { mine } from './mine.ts';
 import { prepare } from './prepare.ts';
 import { queue } from './queue.ts';
+import { retention } from './retention.ts';
 
 export interface StageContext {
   db: D1Database;
@@ -36,7 +39,7 @@ export interface Stage {
 }
 
 /** The night's stages, in order. */
-export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chunks, days, sessions, documents, queue, finish];
+export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chunks, days, sessions, documents, queue, evals, health, retention, finish];
 
 /** Traces one slice handles: small enough that a slice stays well under a second at volume. */
 export const TRACES_PER_SLICE = 1_000;

@@ -2,9 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { documentRoutes } from './documents.ts';
+import { evalSetRoutes } from './eval-sets.ts';
+import { healthRoutes } from './health.ts';
 import { nightlyRoutes } from './nightly.ts';
 import { reviewRoutes } from './review.ts';
 import { settingsRoutes } from './settings.ts';
+import { userRoutes } from './users.ts';
 import { worstTraceRoutes } from './worst-traces.ts';
 
 /**
@@ -18,4 +21,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', worstTraceRoutes)
   .route('/', reviewRoutes)
   .route('/', documentRoutes)
-  .route('/', settingsRoutes);
+  .route('/', evalSetRoutes)
+  .route('/', healthRoutes)
+  .route('/', settingsRoutes)
+  .route('/', userRoutes);

@@ -7,3 +7,4 @@ export * from './projects.ts';
 export * from './ingest.ts';
 export * from './loop.ts';
 export * from './review.ts';
+export * from './evals.ts';
