@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { JOIN_CHUNK_TEXT } from './storage/sql/chunk-text.ts';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -83,10 +84,17 @@ async function expectStoredEvents(projectId: string, accepted: Sent) {
 
 /** Every stored trace, with its chunks, is one the collector accepted, stored as validated, and still valid when read back. */
 async function expectStoredTraces(projectId: string, accepted: Sent) {
+  // A chunk's text is stored once per chunk id and version: the first accepted one is what every trace reads back.
+  const firstText = new Map<string, string>();
+  const textKey = (c: Chunk) => `${c.chunkId}\u0000${c.sourceDocVersion ?? ''}`;
+  for (const item of accepted.values()) {
+    const t = v.parse(TraceSchema, item);
+    for (const c of [...t.retrievedChunks, ...(t.rerankedChunks ?? [])]) if (!firstText.has(textKey(c))) firstText.set(textKey(c), c.text);
+  }
   const { results: rows } = await env.DB.prepare('select * from traces where project_id = ?').bind(projectId).all<Record<string, any>>();
   sameIds(rows.map((r) => r.trace_id), accepted);
   for (const row of rows) {
-    const { results: chunks } = await env.DB.prepare('select * from trace_chunks where project_id = ? and trace_id = ? order by rank')
+    const { results: chunks } = await env.DB.prepare(`select c.*, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ? and c.trace_id = ? order by c.rank`)
       .bind(projectId, row.trace_id)
       .all<Record<string, any>>();
     const toChunk = (c: Record<string, any>) => ({ chunkId: c.chunk_id, sourceDocId: c.source_doc_id, sourceDocVersion: c.source_doc_version ?? undefined, score: c.score, rank: c.rank, text: c.text });
@@ -110,7 +118,7 @@ async function expectStoredTraces(projectId: string, accepted: Sent) {
     });
     expect(stored.success, JSON.stringify(row)).toBe(true);
     const sent = v.parse(TraceSchema, accepted.get(row.trace_id));
-    const byRank = (list: readonly Chunk[] = []) => [...list].sort((a, b) => a.rank - b.rank);
+    const byRank = (list: readonly Chunk[] = []) => [...list].sort((a, b) => a.rank - b.rank).map((c) => ({ ...c, text: firstText.get(textKey(c))! }));
     expect(stored.output).toEqual({ ...sent, retrievedChunks: byRank(sent.retrievedChunks), rerankedChunks: byRank(sent.rerankedChunks) });
   }
   return rows.length;

@@ -76,7 +76,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await count('feedback_events', p.id)).toBe(1);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
-    for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'trace_stats']) expect(await count(table, p.id)).toBe(0);
+    for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats']) expect(await count(table, p.id)).toBe(0);
     expect(await count('day_stats', p.id)).toBe(1);
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
   });

@@ -1,3 +1,5 @@
+import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
+
 export interface EvalSetVersion {
   layer: string;
   version: string;
@@ -31,7 +33,7 @@ export async function evalItems(d1: D1Database, projectId: string, layer: string
     .prepare(
       `select i.layer, i.version, i.query, i.query_key as queryKey, i.trace_id as traceId, i.judgements, i.source,
          (select json_group_array(json_object('chunkId', chunk_id, 'sourceDocId', source_doc_id, 'rank', rank, 'score', score, 'text', text))
-            from (select * from trace_chunks c where c.project_id = i.project_id and c.trace_id = i.trace_id and c.stage = 'retrieved' order by rank)) as candidates
+            from (select c.*, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = i.project_id and c.trace_id = i.trace_id and c.stage = 'retrieved' order by c.rank)) as candidates
        from eval_items i where i.project_id = ? and i.layer = ? and i.version = ? order by i.position`,
     )
     .bind(projectId, layer, version)

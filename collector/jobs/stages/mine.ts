@@ -2,6 +2,7 @@ import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { expectedValue, mineTrace, type Candidate, type MinedChunk, type MiningTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
@@ -55,8 +56,8 @@ export const mine: Stage = {
       // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
       db
         .prepare(
-          `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion, c.text
-           from trace_chunks c where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))
+          `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion, ct.text
+           from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))
              and c.stage = (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id)
            order by c.trace_id, c.rank`,
         )

@@ -25,13 +25,21 @@ export const retention: Stage = {
       db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
+      // Texts no stored trace retrieves any more.
+      db
+        .prepare(
+          `delete from chunk_texts where rowid in (select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
+             select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and coalesce(c.source_doc_version, '') = ct.source_doc_version)
+           limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId),
       db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
     ]);
-    const [, events, , , traces, corrections] = results.map((r) => r.meta.changes);
-    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH;
-    return { cursor: more ? 'more' : null, counts: { events: events!, traces: traces!, corrections: corrections!, aggregates: results.slice(6).reduce((n, r) => n + r.meta.changes, 0) } };
+    const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);
+    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH;
+    return { cursor: more ? 'more' : null, counts: { events: events!, traces: traces!, corrections: corrections!, chunkTexts: texts!, aggregates: results.slice(7).reduce((n, r) => n + r.meta.changes, 0) } };
   },
 };

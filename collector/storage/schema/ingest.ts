@@ -36,7 +36,7 @@ export const traces = sqliteTable(
 
 const CHUNK_STAGES = ['retrieved', 'reranked'] as const;
 
-/** A row per chunk per stage, so "chunk 3 of 5 was the culprit" can be asked in SQL. */
+/** A row per chunk per stage, so "chunk 3 of 5 was the culprit" can be asked in SQL; the text is in chunk_texts. */
 export const traceChunks = sqliteTable(
   'trace_chunks',
   {
@@ -48,13 +48,30 @@ export const traceChunks = sqliteTable(
     sourceDocId: text('source_doc_id').notNull(),
     sourceDocVersion: text('source_doc_version'),
     score: real('score').notNull(),
-    text: text('text').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
     index('trace_chunks_doc').on(t.projectId, t.sourceDocId),
     index('trace_chunks_chunk').on(t.projectId, t.chunkId),
   ],
+);
+
+/**
+ * Each chunk's text once per project, chunk id and document version, however many traces
+ * retrieved it: at a million traces the text repeated per trace would be most of the database.
+ * The first text stored for a chunk id and version is kept: a backend that changes a chunk's text
+ * gives it a new document version (or chunk id).
+ */
+export const chunkTexts = sqliteTable(
+  'chunk_texts',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    /** '' when the backend sent no version. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId, t.sourceDocVersion] })],
 );
 
 /**
