@@ -1,14 +1,16 @@
 import { Hono } from 'hono';
+import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
-import type { AppEnv } from './env.ts';
 import { originKnown } from './auth/keys.ts';
+import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
-import { configRoutes } from './routes/config.ts';
-import { eventRoutes } from './routes/events.ts';
-import { healthRoutes } from './routes/health.ts';
-import { traceRoutes } from './routes/traces.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
-import { openDb } from './storage/db.ts';
+import { adminRoutes } from './routes/admin/index.ts';
+import { configRoutes } from './routes/v1/config.ts';
+import { eventRoutes } from './routes/v1/events.ts';
+import { healthRoutes } from './routes/v1/health.ts';
+import { traceRoutes } from './routes/v1/traces.ts';
+import { openDb } from './storage/sql/db.ts';
 
 /**
  * Browser-facing routes answer CORS for origins some project allows: a preflight carries no key,
@@ -23,12 +25,14 @@ const browserCors = cors({
 });
 
 export const app = new Hono<AppEnv>()
-  .use('/v1/*', async (c, next) => (c.req.path === '/v1/health' ? next() : ipRateLimit()(c, next)))
+  .use('/v1/*', except('/v1/health', ipRateLimit()))
   .use('/v1/events', browserCors)
-  .use('/v1/config', async (c, next) => (c.req.method === 'PUT' ? next() : browserCors(c, next)))
+  // Only the widget reads the config from a browser; an admin writes it from a server or script.
+  .use('/v1/config', except((c) => c.req.method === 'PUT', browserCors))
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)
   .route('/v1/config', configRoutes)
+  .route('/v1/admin', adminRoutes)
   .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
   .onError(handleError);

@@ -1,17 +1,28 @@
-/** Bindings and settings of the collector Worker (wrangler.toml, `.dev.vars`, or `--var`). */
-export interface Env {
-  /** The D1 database: projects, keys, traces, events, configs. */
-  DB: D1Database;
+import type { AuthenticatedKey } from './auth/keys.ts';
+
+/**
+ * The Worker's bindings as wrangler.toml declares them (`Cloudflare.Env`, generated into
+ * worker-configuration.d.ts by `npm run cf-typegen`), and the settings it reads from `[vars]`,
+ * `.dev.vars` or `--var`, which are optional because the code has their defaults.
+ */
+export interface Env extends Cloudflare.Env {
   /** Rate limits, "events or requests per minute"; see collector/middleware/rate-limit.ts. */
   RATE_LIMIT_KEY_PER_MIN?: string;
   RATE_LIMIT_SESSION_PER_MIN?: string;
   RATE_LIMIT_IP_PER_MIN?: string;
 }
 
-export type AppEnv = {
+export interface AppEnv {
   Bindings: Env;
   Variables: {
     /** The authenticated key's project and kind, set by `requireKey`. */
-    auth: import('./auth/keys.ts').AuthenticatedKey;
+    auth: AuthenticatedKey;
+    /** The request body as parsed JSON, not yet validated, set by `jsonBody`. */
+    body: unknown;
   };
-};
+}
+
+/** What the handlers after `validBody` see besides AppEnv: the body as its schema's output. */
+export interface WithInput<T> {
+  Variables: { input: T };
+}

@@ -7,16 +7,28 @@ export interface ErrorBody {
   error: { code: string; message: string; field?: string };
 }
 
-/** An error a client can act on; `field` names the part of the request that is wrong. */
+export interface ApiErrorOptions {
+  /** Stable and machine-readable, e.g. `invalid_event`. */
+  code: string;
+  /** What went wrong, for the developer reading the response. */
+  message: string;
+  /** The part of the request at fault: `body`, `key`, `events[3].detail.stars`, … */
+  field?: string;
+  /** Headers the response needs, e.g. `Retry-After` on a 429. */
+  headers?: Record<string, string>;
+}
+
+/** An error a client can act on: thrown anywhere, answered by `handleError`. */
 export class ApiError extends HTTPException {
-  constructor(
-    status: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-    readonly headers?: Record<string, string>,
-  ) {
+  readonly code: string;
+  readonly field?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(status: ContentfulStatusCode, { code, message, field, headers }: ApiErrorOptions) {
     super(status, { message });
+    this.code = code;
+    this.field = field;
+    this.headers = headers;
   }
 }
 

@@ -2,9 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
 import type { KeyKind } from '../collector/storage/schema.ts';
-import { query, type LocalD1 } from './wrangler.ts';
+import { join } from 'node:path';
+import { query, ROOT, type LocalD1 } from './wrangler.ts';
 
 export type DevKeys = Record<KeyKind, string>;
+
+/** Where `npm start` keeps the dev project's keys (git-ignored). */
+export const DEV_KEYS_FILE = join(ROOT, '.dev-keys.json');
 
 /**
  * The `dev` project's keys: the ones saved in `keysFile` if all three still work in this D1
@@ -21,4 +25,10 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
   query(p.statements.join('\n'), d1);
   writeFileSync(keysFile, JSON.stringify(p.keys, null, 2) + '\n', { mode: 0o600 });
   return p.keys;
+}
+
+/** The keys `npm start` saved, for the scripts that talk to the running collector. */
+export function readDevKeys(keysFile = DEV_KEYS_FILE): DevKeys {
+  if (!existsSync(keysFile)) throw new Error(`No ${keysFile}: run npm start first, it creates the dev project and its keys`);
+  return JSON.parse(readFileSync(keysFile, 'utf8')) as DevKeys;
 }

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { provisionProject } from '../collector/auth/provision.ts';
+import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
 import { migrate, query, type LocalD1 } from './wrangler.ts';
 
 const { positionals, values } = parseArgs({
@@ -53,7 +54,7 @@ async function main() {
     case 'revoke': {
       if (!arg || arg.length < 8) throw new Error('usage: npm run keys -- revoke <key-prefix (first 10 characters)>');
       const rows = query(
-        `update api_keys set revoked_at = cast(unixepoch('subsec') * 1000 as integer) where prefix = '${arg.slice(0, 10).replaceAll("'", "''")}' and revoked_at is null returning prefix`,
+        `update api_keys set revoked_at = ${NOW_MS_SQL} where prefix = '${arg.slice(0, 10).replaceAll("'", "''")}' and revoked_at is null returning prefix`,
         d1,
       );
       console.log(rows.length ? `Revoked ${rows.length} key(s) starting ${arg.slice(0, 10)}` : 'No live key with that prefix');

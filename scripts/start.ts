@@ -2,17 +2,15 @@
  * `npm start`: the collector under `wrangler dev` on 127.0.0.1:8787 with the local D1 migrated,
  * and a `dev` project whose keys are made on first start, kept in .dev-keys.json and printed.
  */
-import { join } from 'node:path';
-import { ensureDevProject } from './dev-project.ts';
-import { migrate, ROOT, startDev } from './wrangler.ts';
+import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
+import { migrate, startDev } from './wrangler.ts';
 
 const PORT = Number(process.env.PORT ?? 8787);
-const KEYS_FILE = join(ROOT, '.dev-keys.json');
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, 'http://127.0.0.1:5173', 'http://localhost:5173'];
 
 migrate();
-const keys = await ensureDevProject(KEYS_FILE, DEV_ORIGINS);
+const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
 const server = await startDev({ port: PORT, inherit: true });
 const url = server.url;
 console.log(`

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { FeedbackEventSchema, type FeedbackEventInput } from './schema/event.ts';
-import { signalValue } from './signal-value.ts';
-import { SIGNALS, SIGNAL_TYPES } from './signals.ts';
+import { SIGNALS, SIGNAL_TYPES, signalValue, type SignalSpec } from './signals.ts';
 import { uuidv7 } from './ids.ts';
 
 const ev = (signalType: string, detail?: unknown) =>
@@ -19,9 +18,9 @@ describe('the signal table', () => {
 
   it('documents every signal and keeps every value on [-1, 1]', () => {
     for (const type of SIGNAL_TYPES) {
-      const spec = SIGNALS[type];
+      const spec: SignalSpec = SIGNALS[type];
       expect(spec.why.length, type).toBeGreaterThan(20);
-      if (spec.value !== null) expect(Math.abs(spec.value), type).toBeLessThanOrEqual(1);
+      for (const value of [spec.value ?? 0, ...Object.values(spec.values ?? {})]) expect(Math.abs(value), type).toBeLessThanOrEqual(1);
     }
   });
 
@@ -31,6 +30,7 @@ describe('the signal table', () => {
     expect(signalValue(ev('regenerate', { gapMs: 45_000 }))).toBe(-0.3);
     expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 15_000, mode: 'away' }))).toBe(0.3);
     expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 14_999, mode: 'preview' }))).toBe(0);
+    expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'yes' }))).toBe(0.5);
     expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'no' }))).toBe(-0.5);
     expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'later' }))).toBeNull();
     expect(signalValue(ev('answer_dwell', { ms: 3 }))).toBeNull();

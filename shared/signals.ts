@@ -1,3 +1,6 @@
+import type { FeedbackEvent } from './schema/event.ts';
+import { FOCUSED_DWELL_MS, REGENERATE_WINDOW_MS } from './thresholds.ts';
+
 /**
  * The one table of feedback signals: every signal type, the value it contributes to a trace's
  * score, and why. The collector stores `signalValue` from here, the nightly loop averages it, and
@@ -9,94 +12,107 @@
  */
 export const SIGNALS = {
   /** The user pressed thumbs up: the clearest positive signal there is. */
-  thumbs_up: { value: 1.0, group: 'vote', why: 'An explicit "this worked" from the user (seed weight).' },
+  thumbs_up: { value: 1.0, group: 'vote', confidence: 0.9, kind: 'explicit', why: 'An explicit "this worked" from the user (seed weight).' },
   /** The user pressed thumbs down: the clearest negative signal there is. */
-  thumbs_down: { value: -1.0, group: 'vote', why: 'An explicit "this failed" from the user (seed weight).' },
+  thumbs_down: { value: -1.0, group: 'vote', confidence: 0.9, kind: 'explicit', why: 'An explicit "this failed" from the user (seed weight).' },
   /** The user took back their vote (pressed the same thumb again). */
   vote_cleared: {
     value: null,
-    group: 'vote',
+    group: 'vote', confidence: 0, kind: 'explicit',
     why: 'Undoes the earlier vote; as the latest vote it supersedes it and adds nothing itself.',
   },
   /** A 1-5 star rating; the value is computed from the stars (see `signalValue`). */
   rating: {
     value: null,
-    group: 'rating',
+    group: 'rating', confidence: 0.9, kind: 'explicit',
     why: 'Explicit but graded: 1 star maps to -1, 3 to 0, 5 to +1, so it sits on the same scale as a vote.',
   },
   /** Why a thumbs-down happened (didn't answer, incomplete, looks wrong, wrong source, other). */
   attribution: {
     value: null,
-    group: null,
+    group: null, confidence: 0.9, kind: 'explicit',
     why: 'Explains the thumbs-down that carries the value; counting it again would double-count one opinion.',
   },
   /** Free-text "what should the answer say?". */
   correction: {
     value: -0.8,
-    group: null,
+    group: null, confidence: 0.95, kind: 'explicit',
     why: 'The user took the effort to write the right answer: strong evidence the answer was wrong, routed to the document owner.',
   },
   /** A cited source flagged as the wrong one for this answer. */
   wrong_source: {
     value: -0.8,
-    group: null,
+    group: null, confidence: 0.9, kind: 'explicit',
     why: 'Points at one retrieved chunk as a hard-negative candidate: nearly as strong as a thumbs-down, and more precise.',
   },
   /** The user opened a cited source. */
-  citation_click: { value: 0.5, group: null, why: 'The citation looked worth reading (seed weight); it does not prove the answer right.' },
+  citation_click: { value: 0.5, group: null, confidence: 0.4, kind: 'implicit', why: 'The citation looked worth reading (seed weight); it does not prove the answer right.' },
   /** Time spent on an opened source or a visible in-page preview. */
   citation_dwell: {
     value: null,
-    group: null,
+    values: { focused: 0.3, glance: 0 },
+    group: null, confidence: 0.6, kind: 'implicit',
     why: 'Focused reading (>= FOCUSED_DWELL_MS) scores +0.3, a glance 0: dwell confirms a click more than it judges the answer.',
   },
   /** The user copied the answer text. */
-  copy_answer: { value: 0.7, group: null, why: 'People copy what they intend to use: a strong implicit positive.' },
+  copy_answer: { value: 0.7, group: null, confidence: 0.7, kind: 'implicit', why: 'People copy what they intend to use: a strong implicit positive.' },
   /** The user copied text of a cited source rather than the answer. */
   copy_source: {
     value: 0.2,
-    group: null,
+    group: null, confidence: 0.6, kind: 'implicit',
     why: 'Retrieval found something useful, but the user trusted the source over the answer: weakly positive.',
   },
   /** How long the answer was visible. */
   answer_dwell: {
     value: null,
-    group: null,
+    group: null, confidence: 0, kind: 'implicit',
     why: 'Long dwell can mean reading or confusion; kept as context for the nightly noise filter, never scored.',
   },
   /** The next query in the session was a paraphrase of this one (emitted on the first trace). */
   rephrase_within_session: {
     value: -0.6,
-    group: null,
+    group: null, confidence: 0.6, kind: 'implicit',
     why: 'Asking the same thing again soon after means the first answer did not work (seed weight).',
   },
   /** The chat UI regenerated this answer. */
   regenerate: {
     value: -0.7,
-    group: null,
+    values: { late: -0.3 },
+    group: null, confidence: 0.7, kind: 'implicit',
     why: 'A regenerate within REGENERATE_WINDOW_MS rejects the answer (seed weight); later ones score -0.3 (less certain).',
   },
   /** The page was hidden or closed soon after the answer with no interaction. */
   bounce: {
     value: -0.3,
-    group: null,
+    group: null, confidence: 0.3, kind: 'implicit',
     why: 'Leaving without touching the answer is a weak negative: the user may have got what they needed at a glance.',
   },
   /** A contextual prompt was shown. */
-  prompt_shown: { value: null, group: null, why: 'Context for prompt fatigue and response-rate metrics.' },
+  prompt_shown: { value: null, group: null, confidence: 0, kind: 'context', why: 'Context for prompt fatigue and response-rate metrics.' },
   /** A contextual prompt was answered; a yes/no helpfulness answer counts like a softer vote. */
   prompt_answered: {
     value: null,
-    group: null,
+    values: { yes: 0.5, no: -0.5 },
+    group: null, confidence: 0.7, kind: 'explicit',
     why: 'An answer "yes" scores +0.5 and "no" -0.5: solicited feedback is explicit but nudged, so weaker than a vote.',
   },
   /** A Core Web Vital of the page (INP, LCP, CLS), once per page session. */
-  web_vitals: { value: null, group: null, why: 'Context: a slow page explains bounces without blaming the answer.' },
+  web_vitals: { value: null, group: null, confidence: 0, kind: 'context', why: 'Context: a slow page explains bounces without blaming the answer.' },
 } as const satisfies Record<string, SignalSpec>;
 
 export interface SignalSpec {
   /** Fixed contribution to the trace score, or null when it is computed from the detail or is context only. */
   readonly value: number | null;
+  /** The values a signal takes depending on its detail, by name; `signalValue` picks one. */
+  readonly values?: Readonly<Record<string, number>>;
+  /**
+   * How much one such signal, taken alone, tells about the answer, on [0, 1]: the nightly noise
+   * filter starts from it. Explicit votes are near-certain; a click is biased by position and
+   * mis-clicks; a bounce may mean the answer was read at a glance; context signals tell nothing.
+   */
+  readonly confidence: number;
+  /** Explicit (the user said it), implicit (the user did something) or context (measured, judges nothing). */
+  readonly kind: 'explicit' | 'implicit' | 'context';
   /** Signals in one group supersede each other per session and trace: only the latest counts. */
   readonly group: 'vote' | 'rating' | null;
   /** Why this value: the reasoning a maintainer needs before changing it. */
@@ -105,3 +121,22 @@ export interface SignalSpec {
 
 export type SignalType = keyof typeof SIGNALS;
 export const SIGNAL_TYPES = Object.keys(SIGNALS) as SignalType[];
+
+/**
+ * The value an event contributes to its trace's score: its signal's fixed value, or for the
+ * few signals whose value depends on their detail, the one of its `values` the detail selects.
+ */
+export function signalValue(event: FeedbackEvent): number | null {
+  switch (event.signalType) {
+    case 'rating':
+      return (event.detail.stars - 3) / 2;
+    case 'citation_dwell':
+      return event.detail.ms >= FOCUSED_DWELL_MS ? SIGNALS.citation_dwell.values.focused : SIGNALS.citation_dwell.values.glance;
+    case 'regenerate':
+      return event.detail.gapMs <= REGENERATE_WINDOW_MS ? SIGNALS.regenerate.value : SIGNALS.regenerate.values.late;
+    case 'prompt_answered':
+      return event.detail.answer === 'yes' || event.detail.answer === 'no' ? SIGNALS.prompt_answered.values[event.detail.answer] : null;
+    default:
+      return SIGNALS[event.signalType].value;
+  }
+}

@@ -17,8 +17,6 @@ export const BOUNCE_WINDOW_MS = 10_000;
 export const LARGE_COPY_CHARS = 200;
 /** Thumbs-down count within one session that triggers the "having trouble?" prompt. */
 export const REPEATED_THUMBS_DOWN = 2;
-/** Traces whose average signal is below this are "bad" (seed: -0.3). */
-export const BAD_TRACE_SIGNAL = -0.3;
 
 /** Most events in one POST /v1/events batch. */
 export const MAX_EVENTS_PER_BATCH = 100;

@@ -1,8 +1,8 @@
 import { toHex } from '../../shared/hex.ts';
-import type { KeyKind } from '../storage/schema.ts';
+import type { KeyKind } from './key-kinds.ts';
 
 /** Key prefixes tell a key's kind at a glance (and in an error message) without a lookup. */
-export const KEY_PREFIX: Record<KeyKind, string> = { write: 'rfw_', server: 'rfs_', admin: 'rfa_' };
+const KEY_PREFIX: Record<KeyKind, string> = { write: 'rfw_', server: 'rfs_', admin: 'rfa_' };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

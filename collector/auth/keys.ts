@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../storage/db.ts';
-import { apiKeys, projectOrigins, type KeyKind } from '../storage/schema.ts';
+import type { Db } from '../storage/sql/db.ts';
+import { anyProjectAllows, liveKey, originsOf } from '../storage/keys.ts';
+import type { KeyKind } from './key-kinds.ts';
 import { hashKey } from './key-format.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -21,21 +21,11 @@ const originCache = new TtlCache<boolean>();
 export async function lookupKey(db: Db, key: string): Promise<AuthenticatedKey | null> {
   const keyHash = await hashKey(key);
   return keyCache.get(keyHash, async () => {
-    const row = await db
-      .select({ projectId: apiKeys.projectId, kind: apiKeys.kind })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-      .get();
+    const row = await liveKey(db, keyHash);
     if (!row) return null;
-    const origins = await db.select({ origin: projectOrigins.origin }).from(projectOrigins).where(eq(projectOrigins.projectId, row.projectId));
-    return { ...row, origins: origins.map((o) => o.origin), keyHash };
+    return { ...row, origins: await originsOf(db, row.projectId), keyHash };
   });
 }
 
 /** Whether any project allows this origin: all a CORS preflight, which carries no key, can check. */
-export function originKnown(db: Db, origin: string): Promise<boolean> {
-  return originCache.get(origin, async () => {
-    const row = await db.select({ o: projectOrigins.origin }).from(projectOrigins).where(eq(projectOrigins.origin, origin)).get();
-    return row !== undefined;
-  });
-}
+export const originKnown = (db: Db, origin: string): Promise<boolean> => originCache.get(origin, () => anyProjectAllows(db, origin));

@@ -1,4 +1,4 @@
-import { KEY_KINDS, type KeyKind } from '../storage/schema.ts';
+import { KEY_KINDS, type KeyKind } from './key-kinds.ts';
 import { generateKey, hashKey, keyPrefix } from './key-format.ts';
 
 export interface NewProject {

@@ -10,7 +10,8 @@ export class TtlCache<V> {
     private readonly max = 1_000,
   ) {}
 
-  async get(key: string, load: () => Promise<V>, now = Date.now()): Promise<V> {
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value;
     const value = await load();

@@ -1,6 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { TokenBuckets, type BucketCost } from '../../shared/token-bucket.ts';
-import type { AppEnv, Env } from '../env.ts';
+import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
 /** Defaults per minute; override with the RATE_LIMIT_* vars. */
@@ -29,8 +29,11 @@ function take(costs: BucketCost[]): void {
   if (result.ok) return;
   const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
   const scope = result.name.slice(0, result.name.indexOf(':'));
-  throw new ApiError(429, 'rate_limited', `Too many requests for this ${scope}; retry in ${seconds} s`, scope, {
-    'Retry-After': String(seconds),
+  throw new ApiError(429, {
+    code: 'rate_limited',
+    message: `Too many requests for this ${scope}; retry in ${seconds} s`,
+    field: scope,
+    headers: { 'Retry-After': String(seconds) },
   });
 }
 
@@ -42,21 +45,22 @@ export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
     await next();
   };
 
-export interface WriteRateLimitOptions {
-  /** Units this request spends from its key's bucket: events or traces in the batch. */
-  units: (c: Context<AppEnv>) => number;
+/** What one write spends. */
+export interface WriteCost {
+  /** Units from the key's bucket: events or traces in the batch. */
+  units: number;
   /** Events per session in the batch, for the per-session buckets. */
-  sessions?: (c: Context<AppEnv>) => Map<string, number>;
+  sessions?: ReadonlyMap<string, number>;
 }
 
-/** Writes per key and per session; a refused batch spends nothing. */
-export const writeRateLimit = ({ units, sessions }: WriteRateLimitOptions): MiddlewareHandler<AppEnv> =>
+/** Writes per key and per session, costed from the validated body; a refused batch spends nothing. */
+export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHandler<AppEnv & WithInput<T>> =>
   async function writeRateLimit(c, next) {
-    const env: Env = c.env;
     const { projectId, keyHash } = c.get('auth');
-    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units(c), capacity: limitOf(env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
-    const sessionCapacity = limitOf(env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
-    for (const [session, cost] of sessions?.(c) ?? []) {
+    const { units, sessions } = costOf(c.get('input'));
+    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: limitOf(c.env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
+    const sessionCapacity = limitOf(c.env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
+    for (const [session, cost] of sessions ?? []) {
       costs.push({ name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity });
     }
     take(costs);

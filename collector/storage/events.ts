@@ -1,11 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
-import { signalValue } from '../../shared/signal-value.ts';
-import { SIGNALS } from '../../shared/signals.ts';
-import type { Db } from './db.ts';
-import { insertJsonRows } from './json-insert.ts';
-import { rawBatch } from './raw-batch.ts';
-import { feedbackEvents } from './schema.ts';
+import { SIGNALS, signalValue } from '../../shared/signals.ts';
+import type { Db } from './sql/db.ts';
+import { insertJsonRows } from './sql/json-insert.ts';
+import { rawBatch } from './sql/raw-batch.ts';
+import { feedbackEvents } from './schema/index.ts';
 
 /**
  * Stores validated events idempotently and returns the ids that were new. Events of a vote
@@ -29,7 +28,7 @@ export async function insertEvents(db: Db, projectId: string, events: readonly F
     receivedAt: now,
   }));
   // A batch is at most 64 KB, so it always fits one statement.
-  const [insert] = insertJsonRows(feedbackEvents, rows, feedbackEvents.eventId);
+  const [insert] = insertJsonRows(feedbackEvents, rows, { returning: feedbackEvents.eventId });
   const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
   const [inserted] = await rawBatch<{ event_id: string }>(db, grouped.length ? [insert!, supersede(projectId, grouped)] : [insert!]);
   return new Set(inserted!.map((r) => r.event_id));

@@ -1,20 +1,22 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
-import type { Db } from './db.ts';
-import { insertJsonRows } from './json-insert.ts';
-import { rawBatch } from './raw-batch.ts';
-import { traceChunks, traces, type TraceChunkRow } from './schema.ts';
+import type { Db } from './sql/db.ts';
+import { insertJsonRows } from './sql/json-insert.ts';
+import { rawBatch } from './sql/raw-batch.ts';
+import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 
-const chunkRows = (projectId: string, traceId: string, stage: TraceChunkRow['stage'], chunks: readonly Chunk[] = []) =>
-  chunks.map((ch) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
+const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunks.$inferInsert)['stage'], chunks: readonly Chunk[] = []) =>
+  chunks.map(({ text, ...ch }) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
 
 /**
- * Stores validated traces and their chunks in one atomic batch, skipping any already stored
- * (first write wins), and returns the trace ids that were new.
+ * Stores validated traces and their chunks in one atomic batch and returns the trace ids that
+ * were new. The first write of a trace id wins, chunks included: a trace stored before, or
+ * repeated later in the same batch, adds nothing.
  */
 export async function insertTraces(db: Db, projectId: string, batch: readonly Trace[], now: number): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
-  const rows = batch.map((t) => ({
+  const firsts = batch.filter((t, i) => batch.findIndex((u) => u.traceId === t.traceId) === i);
+  const rows = firsts.map((t) => ({
     projectId,
     traceId: t.traceId,
     sessionId: t.sessionId ?? null,
@@ -34,24 +36,35 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     createdAt: t.createdAt,
     receivedAt: now,
   }));
-  const chunks = batch.flatMap((t) => [
+  const chunks = firsts.flatMap((t) => [
     ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks),
     ...chunkRows(projectId, t.traceId, 'reranked', t.rerankedChunks),
   ]);
-  const traceInserts = insertJsonRows(traces, rows, traces.traceId);
-  const results = await rawBatch<{ trace_id: string }>(db, [...traceInserts, ...insertJsonRows(traceChunks, chunks)]);
-  return new Set(results.slice(0, traceInserts.length).flat().map((r) => r.trace_id));
+  // Chunks go in first, and only for traces not stored yet: the batch then stores their trace rows.
+  const chunkInserts = insertJsonRows(traceChunks, chunks, {
+    where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,
+  });
+  // Each text once per chunk id and version; the chunk rows point at it.
+  const texts = firsts.flatMap((t) => [...t.retrievedChunks, ...(t.rerankedChunks ?? [])].map((ch) => ({ projectId, chunkId: ch.chunkId, sourceDocVersion: ch.sourceDocVersion ?? '', text: ch.text })));
+  const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
+  const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(chunkTexts, texts), ...traceInserts]);
+  return new Set(results.slice(-traceInserts.length).flat().map((r) => r.trace_id));
 }
 
-/** A trace with its chunks per stage, or undefined. */
+/** A trace with its chunks per stage (each with its text), or undefined. */
 export async function traceWithChunks(db: Db, projectId: string, traceId: string) {
   const [trace, chunks] = await db.batch([
     db.select().from(traces).where(and(eq(traces.projectId, projectId), eq(traces.traceId, traceId))),
     db
-      .select()
+      .select({ ...getTableColumns(traceChunks), text: chunkTexts.text })
       .from(traceChunks)
+      .innerJoin(chunkTexts, chunkTextOf(traceChunks))
       .where(and(eq(traceChunks.projectId, projectId), eq(traceChunks.traceId, traceId)))
       .orderBy(asc(traceChunks.stage), asc(traceChunks.rank)),
   ]);
   return { trace: trace[0], chunks };
 }
+
+/** The join from a chunk row to its text. */
+const chunkTextOf = (c: typeof traceChunks) =>
+  and(eq(chunkTexts.projectId, c.projectId), eq(chunkTexts.chunkId, c.chunkId), eq(chunkTexts.sourceDocVersion, sql`coalesce(${c.sourceDocVersion}, '')`));

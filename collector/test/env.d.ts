@@ -1,10 +1,7 @@
-// Bindings the tests see through `cloudflare:test` / `cloudflare:workers` (see collector/env.ts).
+// What the tests see through `cloudflare:test` / `cloudflare:workers` beyond the Worker's own
+// bindings (collector/worker-configuration.d.ts): the migrations vitest.config.ts binds.
 declare namespace Cloudflare {
   interface Env {
-    DB: D1Database;
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
-  }
-  interface Exports {
-    default: Fetcher;
   }
 }

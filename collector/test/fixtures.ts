@@ -61,11 +61,27 @@ export function event(overrides: Partial<FeedbackEventInput> & Pick<FeedbackEven
   } as FeedbackEventInput;
 }
 
-/** Row counts of every data table for one project: "nothing was written" in one comparison. */
+const DATA_TABLES = {
+  traces: 'trace_id',
+  trace_chunks: 'trace_id, stage, rank',
+  feedback_events: 'event_id',
+  widget_configs: 'project_id',
+  client_drops: 'day',
+};
+
+/** Every row of every data table for one project, in a stable order: "nothing was written" in one comparison. */
+export async function projectRows(projectId: string) {
+  const out: Record<string, Record<string, unknown>[]> = {};
+  for (const [table, order] of Object.entries(DATA_TABLES)) {
+    out[table] = (await env.DB.prepare(`select * from ${table} where project_id = ? order by ${order}`).bind(projectId).all()).results;
+  }
+  return out;
+}
+
+/** Row counts of every data table for one project. */
 export async function counts(projectId: string) {
-  const tables = ['traces', 'trace_chunks', 'feedback_events', 'widget_configs', 'client_drops'];
   const out: Record<string, number> = {};
-  for (const t of tables) {
+  for (const t of Object.keys(DATA_TABLES)) {
     const row = await env.DB.prepare(`select count(*) as n from ${t} where project_id = ?`).bind(projectId).first<{ n: number }>();
     out[t] = row!.n;
   }

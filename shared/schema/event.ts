@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
+import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { durationMs, epochMs, finite, freeText, id, label } from './common.ts';
 
 const noDetail = v.optional(v.object({}), {});
@@ -147,11 +148,20 @@ export const FeedbackEventSchema = v.variant(
 export type EventDetail<K extends keyof Details> = v.InferOutput<Details[K]>;
 
 /** POST /v1/events: a batch, with the write key in the body when sent by navigator.sendBeacon. */
-export const EventBatchSchema = v.object({
-  /** The project's public write key (beacons cannot set headers). */
-  writeKey: v.optional(v.string()),
-  /** The events, validated one by one so a bad one does not sink the rest. */
-  events: v.array(v.unknown()),
-  /** Events the widget's full outbox dropped since its last report: lost feedback, for loop health. */
-  dropped: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(1_000_000_000))),
-});
+export const EventBatchSchema = v.pipe(
+  v.unknown(),
+  // An array would pass as an object and be blamed on a missing `events`; name the real mistake.
+  v.check((body) => !Array.isArray(body), 'The body must be an object: { "events": [...] }'),
+  v.object({
+    /** The project's public write key (beacons cannot set headers). */
+    writeKey: v.optional(v.string()),
+    /** The events, validated one by one so a bad one does not sink the rest. */
+    events: v.pipe(
+      v.array(v.unknown()),
+      v.minLength(1, 'The batch has no events'),
+      v.maxLength(MAX_EVENTS_PER_BATCH, `At most ${MAX_EVENTS_PER_BATCH} events per batch`),
+    ),
+    /** Events the widget's full outbox dropped since its last report: lost feedback, for loop health. */
+    dropped: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(1_000_000_000))),
+  }),
+);

@@ -1,0 +1,68 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { app } from './app.ts';
+import { bearer, call, event, FOREIGN_ORIGIN, newProject, ORIGIN, trace } from './test/fixtures.ts';
+
+describe('the app', () => {
+  it('answers unknown paths with the error shape', async () => {
+    const res = await call('/v1/nope');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
+  });
+
+  it('limits requests per IP on /v1/* before any key is checked, but not /v1/health', async () => {
+    const limits = { ...env, RATE_LIMIT_IP_PER_MIN: '2' };
+    const from = (path: string, ip: string) => app.request(path, { headers: { 'cf-connecting-ip': ip, ...bearer('rfw_unknown') } }, limits);
+    const ip = crypto.randomUUID();
+    for (let i = 0; i < 2; i++) expect((await from('/v1/config', ip)).status).toBe(401);
+    expect((await from('/v1/config', ip)).status).toBe(429);
+    expect((await from('/v1/traces/t-1', ip)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await from('/v1/health', ip)).status).toBe(200);
+  });
+});
+
+describe('CORS and origins', () => {
+  it('answers a preflight from an allowed origin, and not one from a foreign origin', async () => {
+    await newProject();
+    const ok = await call('/v1/events', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' } });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+
+    const foreign = await call('/v1/events', { method: 'OPTIONS', headers: { origin: FOREIGN_ORIGIN, 'access-control-request-method': 'POST' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('rejects a write from a foreign origin and stores nothing', async () => {
+    const p = await newProject();
+    const t = trace();
+    const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: FOREIGN_ORIGIN }, json: { events: [event({ traceId: t.traceId })] } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toMatchObject({ error: { code: 'origin_not_allowed', field: 'origin' } });
+  });
+
+  it("rejects an origin allowed for another project but not for the key's own", async () => {
+    const p = await newProject(['https://one.example.com']);
+    await newProject(['https://two.example.com']);
+    const res = await call('/v1/config', { headers: { ...bearer(p.keys.write), origin: 'https://two.example.com' } });
+    expect(res.status).toBe(403);
+  });
+
+  it('answers CORS on GET /v1/config for the widget, not on PUT, which an admin sends from a server', async () => {
+    const p = await newProject();
+    const get = await call('/v1/config', { headers: { ...bearer(p.keys.write), origin: ORIGIN } });
+    expect(get.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const put = await call('/v1/config', { method: 'PUT', headers: { ...bearer(p.keys.admin), origin: ORIGIN }, json: { rating: true } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('lets a browser read error responses from an allowed origin (so the widget sees 4xx, not a network error)', async () => {
+    const p = await newProject();
+    const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: [{ nope: 1 }] } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+});

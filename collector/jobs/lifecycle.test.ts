@@ -1,0 +1,107 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { queryKey } from '../../shared/terms.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
+import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
+  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+  const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: events.map((e) => event(e)) } });
+  expect(res.status).toBe(200);
+}
+
+const admin = (p: Project, path: string, init: RequestInit = {}) => call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
+
+const chunks = [
+  { chunkId: 'good', sourceDocId: 'guide.md', score: 0.9, rank: 1, text: 'Opened items can be refunded within 14 days.' },
+  { chunkId: 'bad', sourceDocId: 'other.md', score: 0.8, rank: 2, text: 'Shipping takes five days.' },
+];
+
+/** Queries the split holds out for evaluation, so the test does not depend on which ones it picks. */
+const heldOutQueries = (n: number) =>
+  Array.from({ length: 200 }, (_, i) => `refund question number ${i}`)
+    .filter((q) => isHeldOut(queryKey(q)))
+    .slice(0, n);
+
+const count = async (table: string, projectId: string) =>
+  (await env.DB.prepare(`select count(*) as n from ${table} where project_id = ?`).bind(projectId).first<{ n: number }>())!.n;
+
+describe('eval sets, loop health, retention and erasure', () => {
+  it('builds the weekly eval sets from clear feedback on held-out queries and exports them as JSONL', async () => {
+    const p = await newProject();
+    const [q1, q2] = heldOutQueries(2);
+    const a = trace({ query: q1!, retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'sa', createdAt: Date.now() - 60_000 });
+    const b = trace({ query: q2!, retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'sb', createdAt: Date.now() - 50_000 });
+    await send(p, [a, b], [
+      { traceId: a.traceId, sessionId: 'sa', signalType: 'thumbs_up' },
+      { traceId: a.traceId, sessionId: 'sa', signalType: 'copy_source', detail: { chunkId: 'good', chars: 40 } },
+      { traceId: b.traceId, sessionId: 'sb', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
+    ]);
+    const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'evals')!.counts).toMatchObject({ echo: 2 });
+    const res = await admin(p, '/eval-sets/echo');
+    expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.query, l.judgements]).sort()).toEqual([
+      [q1, { good: 1 }],
+      [q2, { bad: 0 }],
+    ]);
+    expect(lines[0].candidates.map((c: { chunkId: string }) => c.chunkId)).toEqual(['good', 'bad']);
+    expect(lines[0].candidates[0].text).toContain('14 days');
+    expect((await admin(p, '/eval-sets/nonsense')).status).toBe(404);
+  });
+
+  it('snapshots loop health for the night', async () => {
+    const p = await newProject();
+    const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+    const quiet = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+    await send(p, [t, quiet], [{ traceId: t.traceId, signalType: 'thumbs_down' }, { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const body = (await (await admin(p, '/health')).json()) as { latest: { metrics: Record<string, number | null> } };
+    expect(body.latest.metrics).toMatchObject({ traces: 2, coverage: 0.5, explicitSignals: 1, implicitSignals: 1, reviewBudgetPerWeek: 90, loopClosureRate: null });
+    // The click contradicts the thumbs-down on the same answer: the noise filter keeps one of two.
+    expect(body.latest.metrics.effectiveRate).toBe(0.5);
+    expect(body.latest.metrics.reviewQueue).toBeGreaterThan(0);
+  });
+
+  it('purges raw data past retention and keeps the aggregates', async () => {
+    const p = await newProject();
+    const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    expect(await count('feedback_events', p.id)).toBe(1);
+    // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
+    await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
+    for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats']) expect(await count(table, p.id)).toBe(0);
+    expect(await count('day_stats', p.id)).toBe(1);
+    expect(await count('review_items', p.id)).toBeGreaterThan(0);
+  });
+
+  it('erases everything of one user and answers with the counts', async () => {
+    const p = await newProject();
+    const mine = trace({ userIdHash: 'u-gone', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
+    const theirs = trace({ userIdHash: 'u-stays', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'ss' });
+    await send(p, [mine, theirs], [
+      { traceId: mine.traceId, sessionId: 'sg', signalType: 'correction', detail: { text: 'It is 30 days for opened items, see guide' } },
+      { traceId: mine.traceId, sessionId: 'sg', signalType: 'thumbs_down' },
+      { traceId: theirs.traceId, sessionId: 'ss', signalType: 'thumbs_down' },
+    ]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const res = await admin(p, '/users/u-gone', { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ userIdHash: 'u-gone', deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 } });
+    const left = async (sql: string) => (await env.DB.prepare(sql).bind(p.id, mine.traceId).all()).results.length;
+    expect(await left('select 1 from traces where project_id = ? and trace_id = ?')).toBe(0);
+    expect(await left('select 1 from feedback_events where project_id = ? and trace_id = ?')).toBe(0);
+    expect(await left('select 1 from review_item_traces where project_id = ? and trace_id = ?')).toBe(0);
+    expect(await left('select 1 from corrections where project_id = ? and trace_id = ?')).toBe(0);
+    // The other user's share of the shared items is intact.
+    const items = await env.DB.prepare('select trace_count from review_items where project_id = ?').bind(p.id).all<{ trace_count: number }>();
+    expect(items.results.length).toBeGreaterThan(0);
+    expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,209 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+import { STAGES } from './stages/index.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][] = []) {
+  const t = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces });
+  expect(t.status).toBe(200);
+  if (events.length === 0) return;
+  const e = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: events.map((x) => event(x)) } });
+  expect(e.status).toBe(200);
+}
+
+const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
+  return { status: res.status, body: (await res.json()) as T };
+};
+
+/** After the events were stored: the night's run sees everything sent so far. */
+const tonight = () => Date.now() + 1_000;
+
+const chunks = [
+  { chunkId: 'shipping-1', sourceDocId: 'shipping.md', score: 0.9, rank: 1, text: 'Shipping to Canada takes 5 to 8 business days.' },
+  { chunkId: 'credit-1', sourceDocId: 'credit.md', score: 0.8, rank: 2, text: 'Store credit is issued for opened items and never expires.' },
+  { chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 3, text: 'Opened items can be refunded within 14 days of delivery.' },
+];
+
+const badTrace = (over: Partial<TraceInput> = {}) => trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
+
+/** Every loop table's rows of one project, without times and the project id: what a run produced. */
+async function loopState(projectId: string) {
+  const tables = {
+    event_assessments: 'event_id',
+    trace_stats: 'trace_id',
+    review_items: 'item_id',
+    review_item_traces: 'item_id, trace_id',
+    mining_thresholds: 'to_value',
+  };
+  const out: Record<string, unknown[]> = {};
+  for (const [table, order] of Object.entries(tables)) {
+    const { results } = await env.DB.prepare(`select * from ${table} where project_id = ? order by ${order}`).bind(projectId).all<Record<string, unknown>>();
+    out[table] = results.map(({ project_id, assessed_at, updated_at, mined_at, at, ...row }) => row);
+  }
+  return out;
+}
+
+describe('the nightly job', () => {
+  it('turns a flagged bad answer into a review item with its guess and evidence, and ranks it among the worst traces', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    await send(p, [t], [
+      { traceId: t.traceId, signalType: 'thumbs_down' },
+      { traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'shipping-1' } },
+    ]);
+    const summary = await runNightly(env, tonight(), { projectId: p.id });
+    expect(summary.done).toBe(true);
+    // Every stage ran and reported, in order.
+    expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(STAGES.map((s) => s.name));
+
+    const worst = await admin<{ traces: { traceId: string; weightedScore: number; confidence: number; chunkIds: string[] }[] }>(p, '/worst-traces');
+    expect(worst.body.traces.map((x) => x.traceId)).toEqual([t.traceId]);
+    expect(worst.body.traces[0]!.weightedScore).toBeLessThan(-0.3);
+    expect(worst.body.traces[0]!.confidence).toBeGreaterThan(0.5);
+    expect(worst.body.traces[0]!.chunkIds).toEqual(['shipping-1', 'credit-1', 'refund-1']);
+
+    const review = await admin<{ items: { chunk: { chunkId: string; text: string }; guess: string; guessWhy: string; evidence: string[]; traceIds: string[]; candidate: string }[]; budget: Record<string, number> }>(p, '/review');
+    const flagged = review.body.items.find((i) => i.chunk.chunkId === 'shipping-1')!;
+    expect(flagged).toMatchObject({ guess: 'retrieval_failed', candidate: 'negative', traceIds: [t.traceId] });
+    expect(flagged.chunk.text).toContain('Canada');
+    expect(flagged.evidence.join(' ')).toContain('flagged as the wrong source');
+    expect(review.body.budget).toMatchObject({ minutesPerWeek: 30, secondsPerItem: 20, itemsPerWeek: 90 });
+
+    const chunk = await env.DB.prepare('select retrieved, top_ranked, wrong_source_flags, weighted_score from chunk_stats where project_id = ? and chunk_id = ?').bind(p.id, 'shipping-1').first();
+    expect(chunk).toMatchObject({ retrieved: 1, top_ranked: 1, wrong_source_flags: 1 });
+    expect(chunk!.weighted_score).toBeCloseTo(-0.8);
+    const docs = await env.DB.prepare('select source_doc_id, traces, scored, negative from document_days where project_id = ? order by source_doc_id').bind(p.id).all();
+    expect(docs.results).toEqual(['credit.md', 'refunds.md', 'shipping.md'].map((d) => ({ source_doc_id: d, traces: 1, scored: 1, negative: 1 })));
+    const day = await env.DB.prepare('select traces, with_trusted, explicit_signals, negative from day_stats where project_id = ?').bind(p.id).first();
+    expect(day).toEqual({ traces: 1, with_trusted: 1, explicit_signals: 2, negative: 1 });
+    expect(await env.DB.prepare('select traces, negative from session_stats where project_id = ?').bind(p.id).first()).toEqual({ traces: 1, negative: 1 });
+
+    const runs = await admin<{ runs: { night: string; status: string; stages: { name: string; ms: number; counts: Record<string, number> }[] }[] }>(p, '/runs');
+    expect(runs.body.runs[0]).toMatchObject({ status: 'done' });
+    expect(runs.body.runs[0]!.stages.find((s) => s.name === 'assess')!.counts).toMatchObject({ traces: 1, events: 2 });
+  });
+
+  it('changes nothing when run again for the same night', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    const now = tonight();
+    await runNightly(env, now, { projectId: p.id });
+    const once = await loopState(p.id);
+    expect(once.review_items!.length).toBeGreaterThan(0);
+    const again = await runNightly(env, now + 60_000, { projectId: p.id });
+    expect(again.done).toBe(true);
+    expect(await loopState(p.id)).toEqual(once);
+  });
+
+  it('ends a run cut after every slice where one uninterrupted run ends', async () => {
+    const [whole, cut] = [await newProject(), await newProject()];
+    // The same traffic in both projects: ids are per project, so the same ids can be reused.
+    const traces = Array.from({ length: 7 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i % 3}`, turnIndex: Math.floor(i / 3), query: `refund question ${i % 2}` }));
+    const events = traces.flatMap((t, i) => [
+      { traceId: t.traceId, sessionId: t.sessionId!, signalType: i % 3 ? 'thumbs_down' : 'thumbs_up', clientTs: Date.UTC(2026, 10, 2, 10, i) },
+      { traceId: t.traceId, sessionId: t.sessionId!, signalType: 'citation_click', detail: { chunkId: 'refund-1' }, clientTs: Date.UTC(2026, 10, 2, 10, i, 30) },
+    ]) as Parameters<typeof event>[0][];
+    for (const p of [whole, cut]) await send(p, traces, events.map((e, i) => ({ ...e, eventId: `e-${i}` })));
+    const now = tonight();
+    await runNightly(env, now, { projectId: whole.id, tracesPerSlice: 2 });
+    let steps = 0;
+    while (!(await runNightly(env, now, { projectId: cut.id, tracesPerSlice: 2, maxSlices: 1 })).done) steps++;
+    expect(steps).toBeGreaterThan(8);
+    expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
+  });
+
+  it('keeps a flooding session and a reversed thumbs-down out of mining, with the rule and its reason stored', async () => {
+    const p = await newProject();
+    const flood = Array.from({ length: 12 }, () => badTrace({ sessionId: 'flooder' }));
+    const reversed = badTrace({ sessionId: 'reader' });
+    const base = Date.UTC(2026, 10, 3, 9);
+    await send(p, [...flood, reversed], [
+      ...flood.map((t, i) => ({ traceId: t.traceId, sessionId: 'flooder', signalType: 'thumbs_down' as const, clientTs: base + i * 2_000 })),
+      { traceId: reversed.traceId, sessionId: 'reader', signalType: 'thumbs_down', clientTs: base + 60_000 },
+      { traceId: reversed.traceId, sessionId: 'reader', signalType: 'copy_answer', detail: { chars: 250 }, clientTs: base + 70_000 },
+    ]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const { results } = await env.DB.prepare(
+      `select e.session_id, a.confidence, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ? and e.signal_type = 'thumbs_down'`,
+    )
+      .bind(p.id)
+      .all<{ session_id: string; confidence: number; rules: string }>();
+    expect(results).toHaveLength(13);
+    for (const r of results) {
+      expect(r.confidence).toBeLessThan(0.3);
+      expect(JSON.parse(r.rules)[0].rule).toBe(r.session_id === 'flooder' ? 'flooding' : 'reversed_by_behaviour');
+    }
+    const review = await admin<{ items: unknown[]; budget: { held: number } }>(p, '/review');
+    expect(review.body.items).toEqual([]);
+    expect(review.body.budget.held).toBe(0);
+  });
+
+  it('attributes a late correction to the earlier turn it is about, and stores why', async () => {
+    const p = await newProject();
+    const t0 = Date.UTC(2026, 10, 4, 9);
+    const turns = [
+      trace({ sessionId: 'conv', turnIndex: 0, createdAt: t0, query: 'What are the refund conditions?', answer: 'Unopened items can be refunded within 30 days with a receipt.' }),
+      trace({ sessionId: 'conv', turnIndex: 1, createdAt: t0 + 60_000, query: 'And if the item was opened?', answer: 'Opened items are refunded as store credit.' }),
+      trace({ sessionId: 'conv', turnIndex: 2, createdAt: t0 + 120_000, query: 'Do you ship to Canada?', answer: 'Yes, shipping to Canada takes 5 to 8 days.' }),
+    ];
+    await send(p, turns, [
+      { traceId: turns[2]!.traceId, sessionId: 'conv', signalType: 'correction', detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' }, clientTs: t0 + 150_000 },
+    ]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const row = await env.DB.prepare('select trace_id, attributed_trace_id, attribution from event_assessments where project_id = ?').bind(p.id).first<{ trace_id: string; attributed_trace_id: string; attribution: string }>();
+    expect(row).toMatchObject({ trace_id: turns[2]!.traceId, attributed_trace_id: turns[1]!.traceId });
+    expect(JSON.parse(row!.attribution).reason).toContain('points back');
+    const stats = await env.DB.prepare('select trace_id, weighted_score from trace_stats where project_id = ? and weighted_score is not null').bind(p.id).all<{ trace_id: string }>();
+    expect(stats.results.map((r) => r.trace_id)).toEqual([turns[1]!.traceId]);
+  });
+
+  it('sizes the queue to the weekly budget and records why the threshold moved', async () => {
+    const p = await newProject();
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 1, secondsPerReviewItem: 20 } })).status).toBe(200);
+    // Question i is asked i + 1 times: reach sets the items' expected values apart.
+    const traces = [0, 1, 2, 3].flatMap((i) => Array.from({ length: i + 1 }, () => badTrace({ query: `question number ${i} about refunds` })));
+    // One reader per answer: one session thumbs-downing ten answers in seconds would be flooding.
+    await send(p, traces, traces.map((t, i) => ({ traceId: t.traceId, sessionId: `reader-${i}`, signalType: 'thumbs_down' as const })));
+    await runNightly(env, tonight(), { projectId: p.id });
+    const review = await admin<{ items: { expectedValue: number }[]; budget: { pending: number; held: number; itemsPerWeek: number; miningThreshold: number } }>(p, '/review');
+    expect(review.body.budget).toMatchObject({ itemsPerWeek: 3, pending: 3, held: 5 });
+    expect(review.body.items).toHaveLength(3);
+    const values = review.body.items.map((i) => i.expectedValue);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    const { results } = await env.DB.prepare('select from_value, to_value, reason from mining_thresholds where project_id = ?').bind(p.id).all<{ reason: string; to_value: number }>();
+    expect(results).toHaveLength(1);
+    expect(results[0]!.reason).toContain('8 items wait and the weekly budget clears 3');
+    expect(review.body.budget.miningThreshold).toBe(results[0]!.to_value);
+  });
+
+  it('records a reviewer answer, takes it back, and counts confirmed examples towards training', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const { body } = await admin<{ items: { id: string }[] }>(p, '/review');
+    const id = body.items[0]!.id;
+    const answered = await admin<{ status: string; verdict: string; note: string }>(p, `/review/${id}`, { method: 'POST', json: { verdict: 'not_relevant', note: 'about credit, call me at 555-123-4567' } });
+    expect(answered.body).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
+    expect(answered.body.note).not.toContain('555');
+    const after = await admin<{ training: { confirmed: number; minimum: number; ready: boolean } }>(p, '/review');
+    expect(after.body.training).toEqual({ confirmed: 1, minimum: 30, ready: false });
+    expect((await admin(p, `/review/${id}`, { method: 'POST', json: { verdict: null } })).body).toMatchObject({ status: 'pending', verdict: null });
+  });
+
+  it('answers bad admin input with a 4xx naming the field', async () => {
+    const p = await newProject();
+    expect(await admin(p, '/worst-traces?days=abc')).toMatchObject({ status: 400, body: { error: { code: 'invalid_query', field: 'query.days' } } });
+    expect(await admin(p, '/review?status=all')).toMatchObject({ status: 400, body: { error: { field: 'query.status' } } });
+    expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'relevant' } })).toMatchObject({ status: 404, body: { error: { field: 'id' } } });
+    expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'maybe' } })).toMatchObject({ status: 400, body: { error: { field: 'verdict' } } });
+    expect(await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 0 } })).toMatchObject({ status: 400, body: { error: { field: 'retentionDays' } } });
+    expect((await admin(p, '/settings')).body).toMatchObject({ retentionDays: 90 });
+  });
+});

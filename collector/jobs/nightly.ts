@@ -1,0 +1,80 @@
+/**
+ * The nightly loop: per project, the stages in order, in bounded slices whose cursor and counts
+ * are saved after each one. An invocation that runs out of its budget leaves the run where it
+ * stopped; the next one (the cron fires again, or `POST /v1/admin/nightly`) continues it. A run
+ * that is done is not run again for the same night, so a second invocation changes nothing.
+ */
+import { utcDay } from '../../shared/time.ts';
+import type { Env } from '../env.ts';
+import type { StageReport } from '../storage/schema/index.ts';
+import { createRun, lastWindowEnd, projectIds, runOf, saveRun, type RunRow } from '../storage/loop-runs.ts';
+import { settingsOf } from '../storage/loop-settings.ts';
+import { STAGES, TRACES_PER_SLICE, type StageContext } from './stages/index.ts';
+
+export interface NightlyOptions {
+  /** Only this project (the admin API runs one project's loop). */
+  projectId?: string;
+  /** Stop after this many slices in all (tests cut runs short with it). */
+  maxSlices?: number;
+  /** Stop starting new slices after this many milliseconds (a Cron Trigger's CPU limit). */
+  budgetMs?: number;
+  /** Traces per slice (tests make slices small to cut runs between them). */
+  tracesPerSlice?: number;
+}
+
+/** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
+export const DEFAULT_BUDGET_MS = 20_000;
+
+export interface NightlySummary {
+  night: string;
+  runs: { projectId: string; status: RunRow['status']; stage: string | null; stages: StageReport[] }[];
+  /** True when every run of the night is done. */
+  done: boolean;
+}
+
+/** Runs or continues the night of `now` for every project (or one). */
+export async function runNightly(env: Env, now: number, options: NightlyOptions = {}): Promise<NightlySummary> {
+  const night = utcDay(now);
+  const started = Date.now();
+  const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
+  const runs: NightlySummary['runs'] = [];
+  const projects = options.projectId ? [options.projectId] : await projectIds(env.DB);
+  for (const projectId of projects) {
+    let run = (await runOf(env.DB, projectId, night)) ?? (await createRun(env.DB, projectId, night, await lastWindowEnd(env.DB, projectId, night), now));
+    const ctx: StageContext = { db: env.DB, projectId, night, now, settings: await settingsOf(env.DB, projectId), run, tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE };
+    while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
+      const stage = STAGES[run.stage]!;
+      const t0 = Date.now();
+      const { cursor, counts, state } = await stage.slice({ ...ctx, run }, run.cursor);
+      const ms = Date.now() - t0;
+      slicesLeft--;
+      const stages = mergeReport(run.stages, stage.name, ms, counts);
+      const next = cursor === null ? run.stage + 1 : run.stage;
+      const done = next >= STAGES.length;
+      run = {
+        ...run,
+        stage: done ? run.stage : next,
+        cursor: cursor,
+        state: state ? { ...run.state, ...state } : run.state,
+        stages,
+        status: done ? 'done' : 'running',
+        finishedAt: done ? Date.now() : null,
+      };
+      await saveRun(env.DB, run);
+    }
+    runs.push({ projectId, status: run.status, stage: run.status === 'done' ? null : STAGES[run.stage]!.name, stages: run.stages });
+  }
+  return { night, runs, done: runs.every((r) => r.status === 'done') };
+}
+
+/** Adds one slice to its stage's line of the report (counts add up across slices). */
+function mergeReport(stages: readonly StageReport[], name: string, ms: number, counts: Record<string, number>): StageReport[] {
+  const out = stages.map((s) => ({ ...s, counts: { ...s.counts } }));
+  let line = out.find((s) => s.name === name);
+  if (!line) out.push((line = { name, slices: 0, ms: 0, counts: {} }));
+  line.slices++;
+  line.ms += ms;
+  for (const [k, v] of Object.entries(counts)) line.counts[k] = (line.counts[k] ?? 0) + v;
+  return out;
+}

@@ -1,0 +1,192 @@
+import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
+import { queryKey } from '../../../shared/terms.ts';
+import { attribute, type Turn } from '../../loop/attribution.ts';
+import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+
+interface TraceRow {
+  trace_id: string;
+  session_id: string | null;
+  user_id_hash: string | null;
+  turn_index: number | null;
+  query: string;
+  answer: string;
+  created_at: number;
+}
+
+interface EventRow {
+  event_id: string;
+  trace_id: string;
+  session_id: string;
+  signal_type: SignalType;
+  signal_value: number | null;
+  superseded: number;
+  detail: string;
+  client_ts: number;
+}
+
+const json = (x: unknown) => JSON.stringify(x);
+const typesOf = (kind: 'explicit' | 'implicit') =>
+  (Object.keys(SIGNALS) as SignalType[])
+    .filter((t) => SIGNALS[t].kind === kind)
+    .map((t) => `'${t}'`)
+    .join(', ');
+
+/**
+ * The noise filter and multi-turn attribution over the run's touched traces, then each affected
+ * trace's aggregate: the seed's plain mean and the confidence-weighted score over trusted signals.
+ */
+export const assess: Stage = {
+  name: 'assess',
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const { db, projectId, run, now } = ctx;
+    const ids = await touchedSlice(ctx, cursor);
+    if (ids.length === 0) return { cursor: null, counts: {} };
+    const [traceRows, eventRows] = await db.batch([
+      db
+        .prepare('select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ? and trace_id in (select value from json_each(?))')
+        .bind(projectId, json(ids)),
+      db
+        .prepare(
+          'select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts from feedback_events where project_id = ? and trace_id in (select value from json_each(?))',
+        )
+        .bind(projectId, json(ids)),
+    ]);
+    const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
+    const events = (eventRows!.results as EventRow[]).map(toLoopEvent);
+    const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
+    const turns = await sessionTurns(db, projectId, [...traces.values()]);
+    const history = await queryHistory(db, projectId, [...traces.values()], ids);
+
+    const byTrace = new Map<string, LoopEvent[]>();
+    for (const e of events) byTrace.set(e.traceId, [...(byTrace.get(e.traceId) ?? []), e]);
+    const rows: { eventId: string; traceId: string; attributedTraceId: string; confidence: number; rules: unknown; attribution: unknown }[] = [];
+    const affected = new Map<string, string>(ids.filter((id) => traces.has(id)).map((id) => [id, queryKey(traces.get(id)!.query)]));
+    let lowConfidence = 0;
+    let moved = 0;
+    for (const [traceId, evs] of byTrace) {
+      const trace = traces.get(traceId);
+      const assessments = assessTraceEvents(evs, {
+        answer: trace?.answer ?? '',
+        userIdHash: trace?.user_id_hash ?? null,
+        flooding,
+        queryHistory: trace ? history.get(queryKey(trace.query)) : undefined,
+      });
+      const byId = new Map(evs.map((e) => [e.eventId, e]));
+      for (const a of assessments) {
+        const e = byId.get(a.eventId)!;
+        let attributedTraceId = traceId;
+        let attribution = null;
+        const session = trace?.session_id ? turns.get(trace.session_id) : undefined;
+        if ((e.signalValue ?? 0) < 0 && !e.superseded && session && a.confidence >= LOW_CONFIDENCE) {
+          const text = typeof e.detail.text === 'string' ? e.detail.text : undefined;
+          const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session);
+          if (found.scores.length) {
+            attributedTraceId = found.traceId;
+            attribution = { reason: found.reason, scores: found.scores };
+            if (found.traceId !== traceId) {
+              moved++;
+              affected.set(found.traceId, queryKey(session.find((t) => t.traceId === found.traceId)!.query));
+            }
+          }
+        }
+        if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
+        rows.push({ eventId: a.eventId, traceId, attributedTraceId, confidence: a.confidence, rules: a.rules, attribution });
+      }
+    }
+    await db.batch([
+      db
+        .prepare(
+          `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)
+           select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'attributedTraceId', value ->> 'confidence', value -> 'rules', value -> 'attribution', ?2
+           from json_each(?3) where true
+           on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
+             rules = excluded.rules, attribution = excluded.attribution, assessed_at = excluded.assessed_at`,
+        )
+        .bind(projectId, now, json(rows)),
+      traceStatsUpsert(db, projectId, now, affected),
+    ]);
+    return { cursor: nextCursor(ctx, ids), counts: { traces: ids.length, events: rows.length, lowConfidence, attributedElsewhere: moved, scored: affected.size } };
+  },
+};
+
+function toLoopEvent(r: EventRow): LoopEvent {
+  return {
+    eventId: r.event_id,
+    traceId: r.trace_id,
+    sessionId: r.session_id,
+    signalType: r.signal_type,
+    signalValue: r.signal_value,
+    detail: JSON.parse(r.detail) as Record<string, unknown>,
+    clientTs: r.client_ts,
+    superseded: r.superseded === 1,
+  };
+}
+
+/** The conversation of each session with a trace in the slice, in turn order. */
+async function sessionTurns(db: D1Database, projectId: string, traces: readonly TraceRow[]): Promise<Map<string, Turn[]>> {
+  const sessions = [...new Set(traces.map((t) => t.session_id).filter((s): s is string => s !== null))];
+  if (sessions.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `select session_id, trace_id, query, answer, created_at from traces where project_id = ? and session_id in (select value from json_each(?))
+       order by session_id, coalesce(turn_index, 1e9), created_at`,
+    )
+    .bind(projectId, json(sessions))
+    .all<{ session_id: string; trace_id: string; query: string; answer: string; created_at: number }>();
+  const out = new Map<string, Turn[]>();
+  for (const r of results) {
+    const list = out.get(r.session_id) ?? [];
+    list.push({ traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at });
+    out.set(r.session_id, list);
+  }
+  return out;
+}
+
+/** How the other answers to each slice query were judged: count and mean weighted score. */
+async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], exclude: readonly string[]) {
+  const keys = [...new Set(traces.map((t) => queryKey(t.query)))];
+  const { results } = await db
+    .prepare(
+      `select query_key, count(*) as n, avg(weighted_score) as mean from trace_stats
+       where project_id = ? and query_key in (select value from json_each(?)) and weighted_score is not null and trace_id not in (select value from json_each(?))
+       group by query_key`,
+    )
+    .bind(projectId, json(keys), json(exclude))
+    .all<{ query_key: string; n: number; mean: number }>();
+  return new Map(results.map((r) => [r.query_key, { traces: r.n, meanScore: r.mean }]));
+}
+
+/**
+ * Recomputes each affected trace's aggregate from every event attributed to it. Live means not
+ * superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ */
+function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: Map<string, string>): D1PreparedStatement {
+  const live = 'e.superseded = 0';
+  const trusted = `${live} and e.signal_value is not null and a.confidence >= ${LOW_CONFIDENCE}`;
+  return db
+    .prepare(
+      `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
+         explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
+       select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
+         avg(case when ${live} then e.signal_value end),
+         sum(case when ${trusted} then e.signal_value * a.confidence end) / sum(case when ${trusted} then a.confidence end),
+         count(case when ${live} then 1 end),
+         count(case when ${live} and e.signal_type in (${typesOf('explicit')}) then 1 end),
+         count(case when ${live} and e.signal_type in (${typesOf('implicit')}) then 1 end),
+         count(case when ${trusted} then 1 end),
+         avg(case when ${live} and e.signal_value is not null then a.confidence end),
+         count(case when e.signal_type = 'rephrase_within_session' and a.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
+         ?2
+       from json_each(?3) k
+       join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
+       left join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = t.trace_id
+       left join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
+       where true
+       group by t.trace_id
+       on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
+         live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
+         trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`,
+    )
+    .bind(projectId, now, json([...affected].map(([traceId, key]) => ({ traceId, queryKey: key }))));
+}

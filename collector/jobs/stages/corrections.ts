@@ -1,0 +1,54 @@
+import { namesDocument } from '../../loop/mining.ts';
+import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+
+interface Row {
+  event_id: string;
+  trace_id: string;
+  query: string;
+  detail: string;
+  confidence: number;
+  created_at: number;
+  docs: string;
+}
+
+/**
+ * Routes the touched traces' corrections to an inbox: each by the document it names, else by the
+ * answer's first cited document; owners are matched at read time, so changing an owner pattern
+ * re-routes what is still open. Trusted corrections only: a flood does not reach document owners.
+ */
+export const corrections: Stage = {
+  name: 'corrections',
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const ids = await touchedSlice(ctx, cursor);
+    if (ids.length === 0) return { cursor: null, counts: {} };
+    const { results } = await ctx.db
+      .prepare(
+        `select e.event_id, e.trace_id, t.query, e.detail, a.confidence, e.client_ts as created_at,
+           (select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = t.project_id and c.trace_id = t.trace_id
+              and c.stage = (select max(stage) from trace_chunks x where x.project_id = t.project_id and x.trace_id = t.trace_id) order by rank)) as docs
+         from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
+         where e.project_id = ? and e.trace_id in (select value from json_each(?)) and e.signal_type = 'correction' and a.confidence >= ?`,
+      )
+      .bind(ctx.projectId, JSON.stringify(ids), LOW_CONFIDENCE)
+      .all<Row>();
+    const rows = results.map((r) => {
+      const detail = JSON.parse(r.detail) as { text: string; source?: string };
+      const docs = JSON.parse(r.docs) as string[];
+      const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
+      return { eventId: r.event_id, traceId: r.trace_id, query: r.query, text: detail.text, source: detail.source ?? null, docId: named ?? docs[0] ?? null, confidence: r.confidence, createdAt: r.created_at };
+    });
+    if (rows.length) {
+      await ctx.db
+        .prepare(
+          `insert or ignore into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
+           select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
+           from json_each(?2)`,
+        )
+        .bind(ctx.projectId, JSON.stringify(rows))
+        .run();
+    }
+    return { cursor: nextCursor(ctx, ids), counts: { corrections: rows.length } };
+  },
+};

@@ -1,0 +1,35 @@
+import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
+import { adjustThreshold } from '../../loop/review-budget.ts';
+import { currentThreshold } from '../../storage/review.ts';
+import type { SliceResult, Stage } from './index.ts';
+
+/**
+ * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than
+ * a week clears and relaxes when the queue runs dry (each change recorded with its reason); items
+ * at or above it are pending, the rest held.
+ */
+export const queue: Stage = {
+  name: 'queue',
+  async slice({ db, projectId, settings, now }): Promise<SliceResult> {
+    const threshold = await currentThreshold(db, projectId);
+    const { results } = await db
+      .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
+      .bind(projectId, threshold)
+      .all<{ v: number }>();
+    const change = adjustThreshold({ threshold, pendingValues: results.map((r) => r.v), capacity: weeklyReviewCapacity(settings) });
+    const next = change?.to ?? threshold;
+    const statements = [
+      db
+        .prepare(`update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end where project_id = ?1 and status in ('pending', 'held')`)
+        .bind(projectId, next),
+    ];
+    if (change) {
+      statements.unshift(
+        db.prepare('insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, ?, ?, ?)').bind(projectId, now, change.from, change.to, change.reason),
+      );
+    }
+    await db.batch(statements);
+    const pending = await db.prepare(`select count(*) as n from review_items where project_id = ? and status = 'pending'`).bind(projectId).first<{ n: number }>();
+    return { cursor: null, counts: { pending: pending!.n, thresholdChanges: change ? 1 : 0 } };
+  },
+};

@@ -1,0 +1,45 @@
+import { utcDay } from '../../../shared/time.ts';
+import type { SliceResult, Stage } from './index.ts';
+
+/** Rows one statement deletes at most, so one slice stays short at any volume. */
+export const PURGE_BATCH = 5_000;
+const DAY = 86_400_000;
+
+/**
+ * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
+ * retention are purged with what was derived from each of them alone; aggregates (per day,
+ * document, chunk, session) stay until their own, longer retention.
+ */
+export const retention: Stage = {
+  name: 'retention',
+  async slice({ db, projectId, now, settings }): Promise<SliceResult> {
+    const raw = now - settings.retentionDays * DAY;
+    const kept = now - settings.aggregateRetentionDays * DAY;
+    const keptDay = utcDay(kept);
+    const oldEvents = `select event_id from feedback_events where project_id = ?1 and received_at < ?2 order by event_id limit ${PURGE_BATCH}`;
+    const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
+    const results = await db.batch([
+      db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
+      // Texts no stored trace retrieves any more.
+      db
+        .prepare(
+          `delete from chunk_texts where rowid in (select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
+             select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and coalesce(c.source_doc_version, '') = ct.source_doc_version)
+           limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId),
+      db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
+      db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
+      db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
+      db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
+    ]);
+    const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);
+    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH;
+    return { cursor: more ? 'more' : null, counts: { events: events!, traces: traces!, corrections: corrections!, chunkTexts: texts!, aggregates: results.slice(7).reduce((n, r) => n + r.meta.changes, 0) } };
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * Multi-turn attribution (seed 002, 4.5): a negative signal given late in a conversation may be
+ * about an earlier answer. Over a window of the last three turns up to the one the signal was
+ * given on, each candidate is scored by what ties the signal to it, and the best one wins.
+ */
+import { querySimilarity } from '../../shared/similarity.ts';
+import { termOverlap } from '../../shared/terms.ts';
+import { REPHRASE_SIMILARITY } from '../../shared/thresholds.ts';
+
+/** Turns looked back over, the signal's own included. */
+export const ATTRIBUTION_WINDOW = 3;
+/** Weights of the evidence; the signal's own turn starts ahead, so only evidence moves it. */
+export const ATTRIBUTION_WEIGHTS = {
+  /** The turn the widget tied the signal to. */
+  ownTurn: 0.35,
+  /** The signal's text (correction, reason) repeats this answer's terms. */
+  textOverlap: 0.6,
+  /** The next query re-asks this turn's question: the clearest sign this answer failed. */
+  rephrased: 0.3,
+  /** The next query digs into what this answer said: weaker, a conversation also just goes on. */
+  followUp: 0.1,
+  /** The signal came soon after this answer was shown (halves every HALF_LIFE_MS). */
+  recency: 0.15,
+  /** The text points back explicitly ("your first answer", "earlier", "刚才"). */
+  explicitReference: 0.4,
+};
+/** Half-life of the recency evidence. */
+export const RECENCY_HALF_LIFE_MS = 60_000;
+
+/** Words that point back to an earlier answer, in the widget's two languages. */
+const BACK_REFERENCE = /\b(earlier|previous|before|first answer|you said|last answer)\b|之前|刚才|上一个|上一条|前面|第一个回答/i;
+
+/** One answer of the session. */
+export interface Turn {
+  traceId: string;
+  query: string;
+  answer: string;
+  /** When it was produced (the trace's createdAt). */
+  at: number;
+}
+
+/** The negative signal to attribute. */
+export interface NegativeSignal {
+  traceId: string;
+  clientTs: number;
+  /** Text the user wrote with it, if any (correction, "something else"). */
+  text?: string;
+}
+
+export interface Attribution {
+  traceId: string;
+  /** Why this turn, in words: the evidence that decided it. */
+  reason: string;
+  /** Each candidate's score, for the trace view. */
+  scores: { traceId: string; score: number }[];
+}
+
+/**
+ * The turn `signal` most likely refers to, among the last ATTRIBUTION_WINDOW turns up to its own
+ * (`turns` in conversation order). A signal on the first turn, or with no turns known, stays where it is.
+ */
+export function attribute(signal: NegativeSignal, turns: readonly Turn[]): Attribution {
+  const own = turns.findIndex((t) => t.traceId === signal.traceId);
+  if (own <= 0) return { traceId: signal.traceId, reason: 'no earlier turn', scores: [] };
+  const w = ATTRIBUTION_WEIGHTS;
+  const candidates = turns.slice(Math.max(0, own - ATTRIBUTION_WINDOW + 1), own + 1);
+  const pointsBack = signal.text ? BACK_REFERENCE.test(signal.text) : false;
+  const scored = candidates.map((t) => {
+    const idx = turns.indexOf(t);
+    const next = turns[idx + 1];
+    const evidence: [string, number][] = [];
+    if (t.traceId === signal.traceId) evidence.push(['the turn it was given on', w.ownTurn]);
+    if (signal.text) {
+      const overlap = termOverlap(signal.text, t.answer);
+      if (overlap > 0) evidence.push([`its text shares ${Math.round(overlap * 100)}% of its terms with this turn`, w.textOverlap * overlap]);
+    }
+    if (next) {
+      const rephrase = querySimilarity(t.query, next.query);
+      const digs = termOverlap(next.query, t.answer);
+      if (rephrase >= REPHRASE_SIMILARITY) evidence.push(['the next question re-asks it', w.rephrased * rephrase]);
+      else if (digs > 0.2) evidence.push(['the next question follows up on this answer', w.followUp * digs]);
+    }
+    const age = Math.max(0, signal.clientTs - t.at);
+    evidence.push(['recency', w.recency * 0.5 ** (age / RECENCY_HALF_LIFE_MS)]);
+    if (pointsBack && t.traceId !== signal.traceId) evidence.push(['the text points back to an earlier answer', w.explicitReference]);
+    return { turn: t, evidence, score: evidence.reduce((s, [, x]) => s + x, 0) };
+  });
+  const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
+  const decisive = best.evidence.filter(([what]) => what !== 'recency').sort((a, b) => b[1] - a[1]);
+  return {
+    traceId: best.turn.traceId,
+    reason: decisive.length ? decisive.map(([what]) => what).join('; ') : 'most recent answer',
+    scores: scored.map((s) => ({ traceId: s.turn.traceId, score: Math.round(s.score * 1000) / 1000 })),
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { judgeDocument, ownerOf, type DocumentCounts } from './documents.ts';
+
+const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({ docId: 'refunds.md', docVersion: 'v3', scored: 0, negative: 0, recent: 0, recentRequeried: 0, before: 0, beforeRequeried: 0, ...more });
+
+describe('stale documents', () => {
+  it('flags a negative rate significantly above the baseline, with the figures', () => {
+    const v = judgeDocument(doc({ scored: 30, negative: 18 }), 0.2);
+    expect(v.flagged).toBe(true);
+    expect(v.reasons[0]).toContain('18 of 30 answers');
+  });
+
+  it('does not flag a high ratio on too few answers, nor a rate near the baseline', () => {
+    expect(judgeDocument(doc({ scored: 4, negative: 4 }), 0.2).flagged).toBe(false);
+    expect(judgeDocument(doc({ scored: 100, negative: 24 }), 0.2).flagged).toBe(false);
+  });
+
+  it('flags a rising re-query rate', () => {
+    const v = judgeDocument(doc({ recent: 60, recentRequeried: 24, before: 200, beforeRequeried: 20 }), 0.2);
+    expect(v.flagged).toBe(true);
+    expect(v.reasons[0]).toContain('re-asked 40%');
+    expect(judgeDocument(doc({ recent: 60, recentRequeried: 7, before: 200, beforeRequeried: 20 }), 0.2).flagged).toBe(false);
+  });
+
+  it('routes a document to the first owner whose pattern matches', () => {
+    const owners = [
+      { pattern: 'policies/*', owner: 'legal@example.com' },
+      { pattern: '*.md', owner: 'docs@example.com' },
+    ];
+    expect(ownerOf('policies/refunds.md', owners)).toBe('legal@example.com');
+    expect(ownerOf('shipping.md', owners)).toBe('docs@example.com');
+    expect(ownerOf('faq.html', owners)).toBeUndefined();
+    expect(ownerOf('policiesXrefunds', [{ pattern: 'policies.*', owner: 'x' }])).toBeUndefined();
+  });
+});

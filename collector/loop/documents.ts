@@ -1,0 +1,75 @@
+/**
+ * Stale documents (seed 000, "flag_stale_documents"): a document, or one version of it, whose
+ * answers go wrong significantly more often than the project's, or whose questions get re-asked
+ * more and more, is flagged for its owner with the traces as evidence. A stated test with a
+ * minimum count, not a raw ratio: three bad answers out of four prove nothing.
+ */
+import { rateAboveBaseline, rateRising } from './significance.ts';
+
+/** Scored answers a document needs before its negative rate is tested. */
+export const MIN_DOC_TRACES = 10;
+/** Answers in each window before a rising re-query rate is tested. */
+export const MIN_REQUERY_TRACES = 20;
+/** One-sided significance level of both tests. */
+export const DOC_ALPHA = 0.01;
+/** The re-query trend compares the last RECENT_DAYS with the BASELINE_DAYS before them. */
+export const RECENT_DAYS = 7;
+export const BASELINE_DAYS = 28;
+
+export interface DocumentCounts {
+  docId: string;
+  /** Null for the document as a whole (all versions). */
+  docVersion: string | null;
+  /** Answers citing it that have trusted signals. */
+  scored: number;
+  /** Of those, answers scored bad. */
+  negative: number;
+  /** Answers citing it in the recent window, and how many of them were re-asked. */
+  recent: number;
+  recentRequeried: number;
+  /** The same in the window before. */
+  before: number;
+  beforeRequeried: number;
+}
+
+export interface DocumentVerdict {
+  flagged: boolean;
+  reasons: string[];
+  /** The negative-rate test, for display. */
+  negativeP: number | null;
+  requeryP: number | null;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** Tests one document against its project's baseline negative rate. */
+export function judgeDocument(d: DocumentCounts, baselineNegativeRate: number): DocumentVerdict {
+  const reasons: string[] = [];
+  let negativeP: number | null = null;
+  let requeryP: number | null = null;
+  if (d.scored >= MIN_DOC_TRACES) {
+    negativeP = rateAboveBaseline(d.negative, d.scored, baselineNegativeRate).p;
+    if (negativeP < DOC_ALPHA) {
+      reasons.push(`${d.negative} of ${d.scored} answers citing it were bad (${pct(d.negative / d.scored)}) against ${pct(baselineNegativeRate)} for the project (p = ${negativeP.toExponential(1)})`);
+    }
+  }
+  if (d.recent >= MIN_REQUERY_TRACES && d.before >= MIN_REQUERY_TRACES) {
+    requeryP = rateRising(d.recentRequeried, d.recent, d.beforeRequeried, d.before).p;
+    if (requeryP < DOC_ALPHA) {
+      reasons.push(
+        `questions answered from it were re-asked ${pct(d.recentRequeried / d.recent)} of the time in the last ${RECENT_DAYS} days against ${pct(d.beforeRequeried / d.before)} before (p = ${requeryP.toExponential(1)})`,
+      );
+    }
+  }
+  return { flagged: reasons.length > 0, reasons, negativeP, requeryP };
+}
+
+/**
+ * Owner of a document id: the first matching pattern, `*` matching any run of characters
+ * (`policies/*`, `*.md`, `refunds.md`).
+ */
+export function ownerOf(docId: string, owners: readonly { pattern: string; owner: string }[]): string | undefined {
+  return owners.find((o) => globToRegExp(o.pattern).test(docId))?.owner;
+}
+
+const globToRegExp = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);

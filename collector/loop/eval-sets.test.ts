@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { HELD_OUT_SHARE, isHeldOut, isoWeek } from './eval-sets.ts';
+
+describe('eval sets', () => {
+  it('holds out a stable share of queries', () => {
+    const keys = Array.from({ length: 5_000 }, (_, i) => `query ${i}`);
+    const share = keys.filter(isHeldOut).length / keys.length;
+    expect(share).toBeGreaterThan(HELD_OUT_SHARE - 0.03);
+    expect(share).toBeLessThan(HELD_OUT_SHARE + 0.03);
+    expect(keys.map(isHeldOut)).toEqual(keys.map(isHeldOut));
+  });
+
+  it('names ISO weeks, across year ends', () => {
+    expect(isoWeek('2026-11-30')).toBe('2026-W49');
+    expect(isoWeek('2026-11-29')).toBe('2026-W48');
+    expect(isoWeek('2027-01-01')).toBe('2026-W53');
+    expect(isoWeek('2024-12-30')).toBe('2025-W01');
+  });
+});

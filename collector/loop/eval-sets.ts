@@ -1,0 +1,43 @@
+/**
+ * Eval sets in the seed's layers (002, 3.3): echo (real queries with labels from review and clear
+ * explicit feedback), variant (the paraphrases users typed, with the same labels) and conflict
+ * (queries whose feedback is split). Only held-out queries go in, so no model is ever judged on
+ * a query it was trained on; the split is by query key, fixed for the life of the project.
+ */
+export const EVAL_LAYERS = ['echo', 'variant', 'conflict', 'replay'] as const;
+export type EvalLayer = (typeof EVAL_LAYERS)[number];
+
+/** Share of query keys held out of training for evaluation. */
+export const HELD_OUT_SHARE = 0.3;
+/** Items per layer at most (seed 002: 500 to 2,000). */
+export const MAX_EVAL_ITEMS = 2_000;
+/** The replay layer's size: historical answers with clear feedback, for comparing versions. */
+export const REPLAY_ITEMS = 500;
+
+/** FNV-1a with murmur3's finaliser: a stable, well-spread 32-bit hash, so the split needs no storage. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Whether a query (by its key) belongs to evaluation rather than training. */
+export const isHeldOut = (queryKey: string): boolean => hash32(queryKey) / 2 ** 32 < HELD_OUT_SHARE;
+
+/** The ISO week a day falls in, `YYYY-Www`: eval sets are refreshed weekly and frozen per week. */
+export function isoWeek(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  // The week's Thursday decides its year; weeks count from that year's first Thursday.
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7) + 3);
+  const year = d.getUTCFullYear();
+  const week = 1 + Math.floor((d.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 / 7);
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}

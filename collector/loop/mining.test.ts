@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose, expectedValue, mineTrace, type MinedChunk, type MiningTrace } from './mining.ts';
+
+const chunk = (rank: number, chunkId: string, text: string, sourceDocId = `${chunkId}.md`): MinedChunk => ({ chunkId, sourceDocId, sourceDocVersion: null, rank, score: 1 - rank / 10, text });
+const chunks = [
+  chunk(1, 'shipping', 'Shipping to Canada takes 5 to 8 business days.'),
+  chunk(2, 'credit', 'Store credit is issued for opened items and never expires.'),
+  chunk(3, 'refund', 'Opened items can be refunded within 14 days of delivery.', 'refunds.md'),
+];
+const base: MiningTrace = { traceId: 't1', query: 'refund for opened items?', score: -1, chunks, flagged: [], engaged: [], corrections: [], reasons: [] };
+const t = { badTraceScore: -0.3, goodTraceScore: 0.3 };
+
+describe('mining', () => {
+  it('mines the top chunks of a bad trace as hard negatives', () => {
+    const out = mineTrace(base, t);
+    expect(out.map((c) => [c.chunk.chunkId, c.label])).toEqual([
+      ['shipping', 'negative'],
+      ['credit', 'negative'],
+    ]);
+    expect(out[0]!.weight).toBeGreaterThan(out[1]!.weight);
+    expect(out[0]!.evidence[0]).toContain('ranked 1');
+  });
+
+  it('mines the flagged chunk first-hand, with a retrieval guess', () => {
+    const out = mineTrace({ ...base, flagged: [{ chunkId: 'credit', confidence: 0.9 }] }, t);
+    const flagged = out.find((c) => c.chunk.chunkId === 'credit')!;
+    expect(flagged.evidence[0]).toContain('flagged as the wrong source');
+    expect(flagged.guess).toBe('retrieval_failed');
+  });
+
+  it('guesses generation failed when a retrieved chunk holds the correction, and says where it ranked', () => {
+    const trace = { ...base, corrections: [{ text: 'Opened items can be refunded within 14 days', confidence: 0.95 }] };
+    expect(diagnose(trace)).toMatchObject({ guess: 'generation_failed' });
+    expect(diagnose(trace).why).toContain('rank 3');
+    const positive = mineTrace(trace, t).find((c) => c.label === 'positive')!;
+    expect(positive.chunk.chunkId).toBe('refund');
+  });
+
+  it('guesses retrieval failed when no chunk holds the correction', () => {
+    const d = diagnose({ ...base, corrections: [{ text: 'Warranty claims need the original invoice number', confidence: 0.95 }] });
+    expect(d.guess).toBe('retrieval_failed');
+  });
+
+  it('turns the document a correction names into a positive', () => {
+    const out = mineTrace({ ...base, corrections: [{ text: 'see the refund policy', source: 'refunds.md', confidence: 0.95 }] }, t);
+    expect(out.find((c) => c.chunk.chunkId === 'refund')).toMatchObject({ label: 'positive' });
+  });
+
+  it('mines engaged chunks of good traces as positives and nothing from a lukewarm one', () => {
+    const good = { ...base, score: 0.8, engaged: [{ chunkId: 'refund', kind: 'copy' as const, confidence: 0.6 }, { chunkId: 'refund', kind: 'click' as const, confidence: 0.4 }] };
+    const out = mineTrace(good, t);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ label: 'positive', guess: 'worked' });
+    expect(out[0]!.evidence).toHaveLength(2);
+    expect(mineTrace({ ...good, score: 0.1 }, t)).toEqual([]);
+  });
+
+  it('values reach with diminishing returns', () => {
+    expect(expectedValue(0.5, 1)).toBe(0.5);
+    expect(expectedValue(0.5, 10)).toBeGreaterThan(expectedValue(0.5, 2));
+    expect(expectedValue(0.5, 100) / expectedValue(0.5, 10)).toBeLessThan(2);
+  });
+});

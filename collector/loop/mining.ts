@@ -1,0 +1,153 @@
+/**
+ * Mining (seed 000, "Turning explicit feedback into retrieval improvements"): from each scored
+ * trace, the (query, chunk) pairs worth one reviewer's question, "does this chunk help answer
+ * this query?", with the evidence and the system's guess of what failed. Only signals that
+ * passed the noise filter reach here.
+ */
+import { termOverlap } from '../../shared/terms.ts';
+
+/** Chunks at or above this rank of a bad answer are hard-negative candidates (seed: rank 1; two catches a runner-up). */
+export const MINED_TOP_RANKS = 2;
+/** A correction sharing this much of its terms with a chunk means the chunk held the answer. */
+export const CORRECTION_IN_CHUNK = 0.5;
+/** Below this overlap with every chunk, the answer was not retrieved at all. */
+export const CORRECTION_NOT_RETRIEVED = 0.25;
+/** Evidence weight of each engagement with a cited chunk of a good answer. */
+export const ENGAGEMENT_WEIGHT = { click: 0.4, dwell: 0.7, copy: 0.8 } as const;
+
+export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
+export type CandidateLabel = 'negative' | 'positive';
+
+export interface MinedChunk {
+  chunkId: string;
+  sourceDocId: string;
+  sourceDocVersion: string | null;
+  /** Rank in what the model saw (reranked when a reranker ran). */
+  rank: number;
+  score: number;
+  text: string;
+}
+
+/** A scored trace and its trusted signals, as the miner needs them. */
+export interface MiningTrace {
+  traceId: string;
+  query: string;
+  /** Confidence-weighted score of its trusted signals. */
+  score: number;
+  chunks: MinedChunk[];
+  /** Chunks flagged as the wrong source, with the flag's confidence. */
+  flagged: { chunkId: string; confidence: number }[];
+  /** Engagement with cited chunks: clicks, focused dwell, copies of the source. */
+  engaged: { chunkId: string; kind: keyof typeof ENGAGEMENT_WEIGHT; confidence: number }[];
+  /** Free-text corrections, with the source they name if any. */
+  corrections: { text: string; source?: string; confidence: number }[];
+  /** Reasons chosen after a thumbs-down. */
+  reasons: string[];
+}
+
+export interface Candidate {
+  traceId: string;
+  query: string;
+  chunk: MinedChunk;
+  label: CandidateLabel;
+  /** How strongly the evidence backs the label, before traffic is counted. */
+  weight: number;
+  evidence: string[];
+  guess: Guess;
+  guessWhy: string;
+}
+
+export interface MiningThresholds {
+  badTraceScore: number;
+  goodTraceScore: number;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** What most likely failed in a bad answer, and why, from the corrections and reasons. */
+export function diagnose(trace: MiningTrace): { guess: Guess; why: string; closest?: { chunk: MinedChunk; overlap: number } } {
+  const correction = trace.corrections[0];
+  if (correction && trace.chunks.length) {
+    const closest = trace.chunks
+      .map((chunk) => ({ chunk, overlap: termOverlap(correction.text, chunk.text) }))
+      .reduce((a, b) => (b.overlap > a.overlap ? b : a));
+    if (closest.overlap >= CORRECTION_IN_CHUNK) {
+      return {
+        guess: 'generation_failed',
+        why: `the chunk closest to the user's correction (${pct(closest.overlap)} of its terms) was retrieved at rank ${closest.chunk.rank}: the answer was in front of the model`,
+        closest,
+      };
+    }
+    if (closest.overlap < CORRECTION_NOT_RETRIEVED) {
+      return { guess: 'retrieval_failed', why: `no retrieved chunk holds the user's correction (best overlap ${pct(closest.overlap)})`, closest };
+    }
+  }
+  if (trace.flagged.length) return { guess: 'retrieval_failed', why: `the user flagged ${trace.flagged.length === 1 ? 'a cited source' : 'cited sources'} as wrong` };
+  if (trace.reasons.includes('wrong_source')) return { guess: 'retrieval_failed', why: 'the user said the source was wrong' };
+  if (trace.reasons.includes('not_answered')) return { guess: 'retrieval_failed', why: 'the user said the answer did not address the question' };
+  if (trace.reasons.includes('looks_wrong')) return { guess: 'unclear', why: 'the user said the answer looks wrong: a bad chunk or a bad reading of a good one' };
+  return { guess: 'unclear', why: 'negative feedback without a reason or correction' };
+}
+
+/** Does the source a correction names point at this chunk's document? */
+export const namesDocument = (source: string, chunk: Pick<MinedChunk, 'sourceDocId'>) => {
+  const s = source.toLowerCase();
+  const doc = chunk.sourceDocId.toLowerCase();
+  return s.includes(doc) || doc.includes(s) || termOverlap(doc.replace(/[._/-]+/g, ' '), s) >= 0.99;
+};
+
+/** The candidates one trace yields: none for a trace neither clearly bad nor clearly good. */
+export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] {
+  const out: Candidate[] = [];
+  const add = (chunk: MinedChunk, label: CandidateLabel, weight: number, evidence: string[], guess: Guess, guessWhy: string) =>
+    out.push({ traceId: trace.traceId, query: trace.query, chunk, label, weight, evidence, guess, guessWhy });
+  const byId = new Map(trace.chunks.map((c) => [c.chunkId, c]));
+
+  if (trace.score <= t.badTraceScore) {
+    const d = diagnose(trace);
+    const flagged = new Set<string>();
+    for (const f of trace.flagged) {
+      const chunk = byId.get(f.chunkId);
+      if (!chunk) continue;
+      flagged.add(chunk.chunkId);
+      add(chunk, 'negative', f.confidence, [`flagged as the wrong source (confidence ${f.confidence.toFixed(2)})`], 'retrieval_failed', 'the user flagged this source as wrong');
+    }
+    for (const chunk of trace.chunks) {
+      if (flagged.has(chunk.chunkId)) continue;
+      if (d.closest && d.closest.chunk === chunk && d.guess === 'generation_failed') {
+        add(chunk, 'positive', 0.8 * d.closest.overlap, [`holds ${pct(d.closest.overlap)} of the terms of the user's correction`], d.guess, d.why);
+      } else if (chunk.rank <= MINED_TOP_RANKS) {
+        const weight = (Math.abs(trace.score) * 0.6) / chunk.rank;
+        add(chunk, 'negative', weight, [`ranked ${chunk.rank} on an answer scored ${trace.score.toFixed(2)}`], d.guess, d.why);
+      }
+    }
+    for (const c of trace.corrections) {
+      if (!c.source) continue;
+      for (const chunk of trace.chunks) {
+        if (namesDocument(c.source, chunk) && !out.some((o) => o.chunk === chunk && o.label === 'positive')) {
+          const i = out.findIndex((o) => o.chunk === chunk);
+          if (i >= 0) out.splice(i, 1);
+          add(chunk, 'positive', 0.7 * c.confidence, [`the user's correction names ${chunk.sourceDocId} as the source`], 'generation_failed', 'the document the user names was retrieved');
+        }
+      }
+    }
+  } else if (trace.score >= t.goodTraceScore) {
+    const weights = new Map<string, { weight: number; evidence: string[] }>();
+    for (const e of trace.engaged) {
+      if (!byId.has(e.chunkId)) continue;
+      const w = weights.get(e.chunkId) ?? { weight: 0, evidence: [] };
+      w.weight = Math.min(1, w.weight + ENGAGEMENT_WEIGHT[e.kind] * e.confidence);
+      w.evidence.push(`${e.kind === 'click' ? 'clicked' : e.kind === 'dwell' ? 'read with focus' : 'copied'} on an answer scored ${trace.score.toFixed(2)}`);
+      weights.set(e.chunkId, w);
+    }
+    for (const [chunkId, w] of weights) add(byId.get(chunkId)!, 'positive', w.weight, w.evidence, 'worked', 'users engaged with this source on a well-scored answer');
+  }
+  return out;
+}
+
+/**
+ * Expected value of reviewing an item: the strength of its evidence times its reach (a question
+ * asked often matters more, with diminishing returns), so the queue starts where a confirmed
+ * label changes most answers.
+ */
+export const expectedValue = (weight: number, traces: number): number => weight * (1 + Math.log(Math.max(1, traces)));

@@ -1,0 +1,242 @@
+/**
+ * The noise filter (seed 002, 4.2), in three layers: named rules, a cross-check against the
+ * trace's other signals and the history of the same query, and a confidence per signal on [0, 1].
+ * Pure functions over one trace's events: the nightly job feeds them and stores the verdicts
+ * beside the events, which stay as they arrived.
+ */
+import { SIGNALS, type SignalType } from '../../shared/signals.ts';
+import { FOCUSED_DWELL_MS } from '../../shared/thresholds.ts';
+
+/** Each rule multiplies a signal's confidence by `factor`; `why` is what a reviewer reads. */
+export const NOISE_RULES = {
+  reversed_by_behaviour: {
+    factor: 0.3,
+    why: 'A negative vote followed on the same answer by a thumbs-up, a copy or focused reading of a source was most likely a slip.',
+  },
+  flooding: {
+    factor: 0.05,
+    why: 'One session, user or address sent more negative feedback than a person reading answers does: abuse, a test or a broken UI.',
+  },
+  double_submit: {
+    factor: 0,
+    why: 'The same signal on the same answer from the same session again within seconds: one opinion sent twice.',
+  },
+  too_fast: {
+    factor: 0.2,
+    why: 'The vote came sooner after the answer was shown than a person could have read it.',
+  },
+  contradicts_trace: {
+    factor: 0.6,
+    why: "The answer's other confident signals point the other way.",
+  },
+  against_query_history: {
+    factor: 0.7,
+    why: 'Answers to the same question were judged clearly the other way by many others: kept for review, trusted less.',
+  },
+  terse_text: {
+    factor: 0.7,
+    why: 'Free text too short to say what was wrong.',
+  },
+} as const;
+
+export type NoiseRule = keyof typeof NOISE_RULES;
+
+/** Below this confidence a signal is kept and shown but never mined or counted for training. */
+export const LOW_CONFIDENCE = 0.3;
+/** The same signal again within this window is a double submit (the widget suppresses 800 ms). */
+export const DOUBLE_SUBMIT_MS = 3_000;
+/** Flooding: at least this many negative explicit signals from one source in the window… */
+export const FLOOD_MIN_NEGATIVES = 10;
+/** …at this rate or faster (a person reading answers does not thumbs-down 20 an hour)… */
+export const FLOOD_NEGATIVES_PER_HOUR = 20;
+/** …or this share of all the project's negative explicit signals in the window. */
+export const FLOOD_SHARE = 0.25;
+/** Skimming pace for the too-fast rule: about 1,000 words a minute, between a floor and a cap. */
+export const MIN_READ_MS_PER_WORD = 60;
+export const MIN_READ_FLOOR_MS = 800;
+export const MIN_READ_CAP_MS = 5_000;
+/** The query history is trusted once this many other traces of it were scored… */
+export const HISTORY_MIN_TRACES = 5;
+/** …and their mean is at least this far from neutral. */
+export const HISTORY_CLEAR_MEAN = 0.5;
+/** Free text shorter than this many characters says little. */
+export const TERSE_TEXT_CHARS = 8;
+
+/** One stored event, as the loop reads it. */
+export interface LoopEvent {
+  eventId: string;
+  traceId: string;
+  sessionId: string;
+  signalType: SignalType;
+  /** From the signal table; null for context. */
+  signalValue: number | null;
+  detail: Record<string, unknown>;
+  clientTs: number;
+  /** A later event of the same group replaced it (vote flips). */
+  superseded: boolean;
+  /** Time from the answer being shown to the event, when the widget measured it. */
+  shownMs?: number | null;
+}
+
+/** What a rule found, in words a reviewer can check. */
+export interface RuleHit {
+  rule: NoiseRule;
+  reason: string;
+}
+
+export interface Assessment {
+  eventId: string;
+  /** On [0, 1]: the signal's base confidence times every rule's factor. */
+  confidence: number;
+  rules: RuleHit[];
+}
+
+/** A source of feedback whose negative volume is counted for the flooding rule. */
+export interface SourceCount {
+  kind: 'session' | 'user' | 'ip';
+  key: string;
+  /** Negative explicit signals (thumbs-down, low ratings, corrections, wrong-source flags) in the window. */
+  negatives: number;
+  /** From the first to the last of them. */
+  spanMs: number;
+}
+
+const sourceId = (kind: SourceCount['kind'], key: string) => `${kind}:${key}`;
+
+/** The sources that flood, each with the reason, as `kind:key`. */
+export function floodingSources(counts: readonly SourceCount[], projectNegatives: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of counts) {
+    if (c.negatives < FLOOD_MIN_NEGATIVES) continue;
+    const perHour = c.negatives / Math.max(c.spanMs / 3_600_000, 1 / 60);
+    const share = projectNegatives > 0 ? c.negatives / projectNegatives : 0;
+    if (perHour >= FLOOD_NEGATIVES_PER_HOUR) {
+      out.set(sourceId(c.kind, c.key), `${c.kind} sent ${c.negatives} negative signals at ${Math.round(perHour)} an hour`);
+    } else if (share >= FLOOD_SHARE) {
+      out.set(sourceId(c.kind, c.key), `${c.kind} sent ${Math.round(share * 100)}% of the project's negative signals (${c.negatives})`);
+    }
+  }
+  return out;
+}
+
+/** Signals by which a user says an answer failed, when their value is negative: what the flooding rule counts. */
+export const NEGATIVE_EXPLICIT: readonly SignalType[] = ['thumbs_down', 'rating', 'correction', 'wrong_source'];
+
+export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean => NEGATIVE_EXPLICIT.includes(e.signalType) && (e.signalValue ?? 0) < 0;
+
+/** How long a person needs at least before judging an answer of this length. */
+export const minReadMs = (answer: string): number =>
+  Math.min(MIN_READ_CAP_MS, Math.max(MIN_READ_FLOOR_MS, answer.split(/\s+/).filter(Boolean).length * MIN_READ_MS_PER_WORD));
+
+export interface TraceContext {
+  /** The answer's text, for the too-fast rule (empty while the trace has not arrived). */
+  answer: string;
+  /** The user hash of the trace, for the flooding rule. */
+  userIdHash: string | null;
+  /** Per event id: the hashed client address it came from. */
+  ipHashOf?: (eventId: string) => string | null;
+  /** Flooding sources of the window, from `floodingSources`. */
+  flooding: ReadonlyMap<string, string>;
+  /** Scores of other traces of the same (near-identical) query, from the aggregates. */
+  queryHistory?: { traces: number; meanScore: number };
+}
+
+const VOTES: ReadonlySet<SignalType> = new Set(['thumbs_up', 'thumbs_down', 'rating']);
+const TEXTS: Partial<Record<SignalType, string>> = { correction: 'text', attribution: 'text', prompt_answered: 'text' };
+
+/** Signals after a negative vote on the same answer that show the user found it useful after all. */
+function reversal(e: LoopEvent, later: readonly LoopEvent[]): LoopEvent | undefined {
+  return later.find(
+    (x) =>
+      x.sessionId === e.sessionId &&
+      (x.signalType === 'thumbs_up' ||
+        x.signalType === 'copy_answer' ||
+        (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
+        (x.signalType === 'citation_dwell' && Number(x.detail.ms) >= FOCUSED_DWELL_MS)),
+  );
+}
+
+/**
+ * Assesses every event of one trace. Events of one trace come from few sessions (usually one);
+ * the rules compare each event with the others, so the whole trace is assessed at once and the
+ * verdicts do not depend on which night an event arrived.
+ */
+export function assessTraceEvents(events: readonly LoopEvent[], ctx: TraceContext): Assessment[] {
+  const sorted = [...events].sort((a, b) => a.clientTs - b.clientTs || (a.eventId < b.eventId ? -1 : 1));
+  const first = sortedLayerOne(sorted, ctx);
+  // Layer 2 compares each event with the others that survived layer 1.
+  return first.map((a, i) => {
+    const e = sorted[i]!;
+    const rules = [...a.rules, ...crossCheck(e, sorted, first, ctx)];
+    return { eventId: e.eventId, confidence: confidenceOf(e.signalType, rules), rules };
+  });
+}
+
+/** Layer 3: the signal's base confidence times the factor of every rule that fired. */
+const confidenceOf = (type: SignalType, rules: readonly RuleHit[]): number =>
+  Math.round(rules.reduce((c: number, hit) => c * NOISE_RULES[hit.rule].factor, SIGNALS[type].confidence) * 1000) / 1000;
+
+function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assessment[] {
+  return sorted.map((e, i) => {
+    const rules: RuleHit[] = [];
+    const value = e.signalValue ?? 0;
+    if (value < 0 && VOTES.has(e.signalType)) {
+      const r = reversal(e, sorted.slice(i + 1));
+      if (r) rules.push({ rule: 'reversed_by_behaviour', reason: `${r.signalType} ${Math.round((r.clientTs - e.clientTs) / 1000)} s later` });
+    }
+    if (isNegativeExplicit(e)) {
+      const sources: [SourceCount['kind'], string | null][] = [
+        ['session', e.sessionId],
+        ['user', ctx.userIdHash],
+        ['ip', ctx.ipHashOf?.(e.eventId) ?? null],
+      ];
+      for (const [kind, key] of sources) {
+        const reason = key === null ? undefined : ctx.flooding.get(sourceId(kind, key));
+        if (reason) {
+          rules.push({ rule: 'flooding', reason });
+          break;
+        }
+      }
+    }
+    const twin = sorted
+      .slice(0, i)
+      .findLast((x) => x.sessionId === e.sessionId && x.signalType === e.signalType && e.clientTs - x.clientTs <= DOUBLE_SUBMIT_MS);
+    if (twin && SIGNALS[e.signalType].confidence > 0 && e.signalType !== 'citation_dwell') {
+      rules.push({ rule: 'double_submit', reason: `same ${e.signalType} ${e.clientTs - twin.clientTs} ms after ${twin.eventId}` });
+    }
+    if (VOTES.has(e.signalType) && typeof e.shownMs === 'number' && ctx.answer) {
+      const needed = minReadMs(ctx.answer);
+      if (e.shownMs < needed) rules.push({ rule: 'too_fast', reason: `voted ${e.shownMs} ms after the answer was shown; reading it takes ${needed} ms or more` });
+    }
+    const textField = TEXTS[e.signalType];
+    const text = textField ? e.detail[textField] : undefined;
+    if (typeof text === 'string' && text.trim().length < TERSE_TEXT_CHARS) {
+      rules.push({ rule: 'terse_text', reason: `${text.trim().length} characters of text` });
+    }
+    return { eventId: e.eventId, confidence: confidenceOf(e.signalType, rules), rules };
+  });
+}
+
+/** Layer 2: the event against the trace's other trusted signals and the query's history. */
+function crossCheck(e: LoopEvent, sorted: readonly LoopEvent[], first: readonly Assessment[], ctx: TraceContext): RuleHit[] {
+  const value = e.signalValue ?? 0;
+  if (value === 0 || e.superseded) return [];
+  const hits: RuleHit[] = [];
+  let against = 0;
+  let along = 0;
+  sorted.forEach((x, i) => {
+    if (x === e || x.superseded || !x.signalValue) return;
+    const weight = x.signalValue * first[i]!.confidence;
+    if (first[i]!.confidence < LOW_CONFIDENCE) return;
+    if (Math.sign(weight) === Math.sign(value)) along += Math.abs(weight);
+    else against += Math.abs(weight);
+  });
+  if (against >= 0.8 && along < against / 2) {
+    hits.push({ rule: 'contradicts_trace', reason: `other signals weigh ${against.toFixed(2)} the other way against ${along.toFixed(2)} along` });
+  }
+  const h = ctx.queryHistory;
+  if (h && h.traces >= HISTORY_MIN_TRACES && Math.abs(h.meanScore) >= HISTORY_CLEAR_MEAN && Math.sign(h.meanScore) !== Math.sign(value)) {
+    hits.push({ rule: 'against_query_history', reason: `${h.traces} other answers to this question scored ${h.meanScore.toFixed(2)} on average` });
+  }
+  return hits;
+}

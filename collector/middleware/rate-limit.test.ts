@@ -1,0 +1,106 @@
+import { env } from 'cloudflare:workers';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { AppEnv, WithInput } from '../env.ts';
+import { handleError } from '../errors.ts';
+import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { ipRateLimit, writeRateLimit } from './rate-limit.ts';
+
+async function expect429(res: Response, field: string) {
+  expect(res.status).toBe(429);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(await res.json()).toMatchObject({ error: { code: 'rate_limited', field } });
+}
+
+/** A write of one event per session named in the body, from the key named in `x-key`. */
+const app = new Hono<AppEnv & WithInput<string[]>>()
+  .use(ipRateLimit())
+  .get('/', (c) => c.text('ok'))
+  .post(
+    '/write',
+    async (c, next) => {
+      c.set('auth', { projectId: 'p', kind: 'write', origins: [], keyHash: c.req.header('x-key')! });
+      c.set('input', await c.req.json<string[]>());
+      await next();
+    },
+    writeRateLimit((sessions: string[]) => ({
+      units: sessions.length,
+      sessions: sessions.reduce((m, s) => m.set(s, (m.get(s) ?? 0) + 1), new Map<string, number>()),
+    })),
+    (c) => c.text('stored'),
+  )
+  .onError(handleError);
+
+const limits = { ...env, RATE_LIMIT_IP_PER_MIN: '3', RATE_LIMIT_KEY_PER_MIN: '10', RATE_LIMIT_SESSION_PER_MIN: '4' };
+const fromIp = (ip: string, path = '/') => app.request(path, { headers: { 'cf-connecting-ip': ip } }, limits);
+const write = (key: string, sessions: string[]) =>
+  app.request('/write', { method: 'POST', headers: { 'cf-connecting-ip': crypto.randomUUID(), 'x-key': key }, body: JSON.stringify(sessions) }, limits);
+
+describe('ipRateLimit', () => {
+  it('answers requests over an IP\'s limit with 429 and Retry-After; other IPs are not affected', async () => {
+    const ip = crypto.randomUUID();
+    for (let i = 0; i < 3; i++) expect((await fromIp(ip)).status).toBe(200);
+    const refused = await fromIp(ip);
+    await expect429(refused, 'ip');
+    expect(refused.headers.get('retry-after')).toBe('20'); // one request of 3 per minute
+    expect((await fromIp(crypto.randomUUID())).status).toBe(200);
+  });
+
+  it('counts every request, whatever it is answered', async () => {
+    const ip = crypto.randomUUID();
+    for (let i = 0; i < 3; i++) expect((await fromIp(ip, '/nowhere')).status).toBe(404);
+    await expect429(await fromIp(ip), 'ip');
+  });
+});
+
+describe('writeRateLimit', () => {
+  it("limits one key's units per minute", async () => {
+    const key = crypto.randomUUID();
+    expect((await write(key, ['a', 'b', 'c', 'd', 'e', 'f'])).status).toBe(200);
+    await expect429(await write(key, ['g', 'h', 'i', 'j', 'k']), 'key');
+    expect((await write(key, ['g', 'h', 'i', 'j'])).status).toBe(200);
+  });
+
+  it("limits one session's events, and a refused write spends nothing from its key", async () => {
+    const key = crypto.randomUUID();
+    expect((await write(key, ['s', 's', 's'])).status).toBe(200);
+    await expect429(await write(key, ['s', 's']), 'session');
+    // 3 of the key's 10 are spent; had the refused write taken its 2, these 7 would be refused.
+    expect((await write(key, ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).status).toBe(200);
+  });
+});
+
+// Through the Worker, with the limits vitest.config.ts sets: key 2000/min, session 300/min.
+const batch = (traceId: string, session: (i: number) => string, n = 100) =>
+  Array.from({ length: n }, (_, i) => event({ traceId, sessionId: session(i) }));
+
+const send = (key: string, events: unknown[], ip = '203.0.113.1') =>
+  call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': ip }, json: { events } });
+
+describe('rate limits of POST /v1/events', () => {
+  it('limits one session, answering 429 with Retry-After and storing nothing of the refused batch', async () => {
+    const p = await newProject();
+    const t = trace();
+    const session = `flood-${crypto.randomUUID()}`;
+    for (let i = 0; i < 3; i++) expect((await send(p.keys.write, batch(t.traceId, () => session), `203.0.113.${i + 10}`)).status).toBe(200);
+    const before = await counts(p.id);
+    await expect429(await send(p.keys.write, batch(t.traceId, () => session, 20), '203.0.113.20'), 'session');
+    expect(await counts(p.id)).toEqual(before);
+    // Another session of the same project is not affected.
+    expect((await send(p.keys.write, batch(t.traceId, () => 'calm', 5), '203.0.113.21')).status).toBe(200);
+  });
+
+  it('limits one key across sessions and addresses', async () => {
+    const p = await newProject();
+    const t = trace();
+    for (let i = 0; i < 20; i++) {
+      expect((await send(p.keys.write, batch(t.traceId, (j) => `k${i}-${j}`), `203.0.114.${i}`)).status).toBe(200);
+    }
+    await expect429(await send(p.keys.write, batch(t.traceId, (j) => `late-${j}`), '203.0.114.99'), 'key');
+    // Other projects' keys still work.
+    const q = await newProject();
+    expect((await send(q.keys.write, batch(t.traceId, () => 'other', 1), '203.0.114.100')).status).toBe(200);
+  });
+});

@@ -1,0 +1,25 @@
+import type { MiddlewareHandler } from 'hono';
+import * as v from 'valibot';
+import { firstFieldError } from '../../shared/validation.ts';
+import type { AppEnv, WithInput } from '../env.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * Validates the query string against a schema (values arrive as strings: numbers are coerced by
+ * the schema): a 400 naming the parameter, or the output as `c.var.input`.
+ */
+export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
+  async function validQuery(c, next) {
+    const parsed = v.safeParse(schema, c.req.query());
+    if (!parsed.success) throw new ApiError(400, { code: 'invalid_query', ...firstFieldError(parsed.issues, 'query') });
+    c.set('input', parsed.output);
+    await next();
+  };
+
+/** A query parameter holding a whole number within bounds, `fallback` when absent. */
+export const intParam = (min: number, max: number, fallback: number) =>
+  v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max)), String(fallback));
+
+/** A query parameter holding a number within bounds, `fallback` when absent. */
+export const numberParam = (min: number, max: number, fallback: number) =>
+  v.optional(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'), v.transform(Number), v.minValue(min), v.maxValue(max)), String(fallback));

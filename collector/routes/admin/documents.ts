@@ -1,0 +1,52 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { freeText, label } from '../../../shared/schema/common.ts';
+import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
+import { jsonBody } from '../../middleware/json-body.ts';
+import { validBody } from '../../middleware/valid-body.ts';
+import { intParam, validQuery } from '../../middleware/valid-query.ts';
+import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwners } from '../../storage/documents.ts';
+
+const Owners = v.object({
+  /** In order: the first pattern matching a document id names its owner. */
+  owners: v.pipe(
+    v.array(v.object({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) })),
+    v.maxLength(500),
+  ),
+});
+
+const Resolve = v.object({ note: v.pipe(freeText(2_000), v.minLength(1, 'must not be empty')) });
+
+/** Owner lists and notes are small. */
+const SMALL_BODY = { maxBytes: 64 * 1024, contentTypes: ['application/json'] };
+
+export const documentRoutes = new Hono<AppEnv>()
+  /** GET /v1/admin/documents: flagged documents and versions, with the test's reasons, evidence and owner. */
+  .get('/documents', async (c) => {
+    const { projectId } = c.get('auth');
+    const [documents, owners] = await Promise.all([flaggedDocuments(c.env.DB, projectId), ownersOf(c.env.DB, projectId)]);
+    return c.json({ documents, owners });
+  })
+  /** GET /v1/admin/owners and PUT /v1/admin/owners: who owns which documents, by id pattern. */
+  .get('/owners', async (c) => c.json({ owners: await ownersOf(c.env.DB, c.get('auth').projectId) }))
+  .put('/owners', jsonBody(SMALL_BODY), validBody(Owners, 'invalid_owners'), async (c) => {
+    await saveOwners(c.env.DB, c.get('auth').projectId, c.get('input').owners);
+    return c.json({ owners: c.get('input').owners });
+  })
+  /** GET /v1/admin/corrections: the inbox, grouped by document owner. */
+  .get('/corrections', validQuery(v.object({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })), async (c) => {
+    const { status, limit } = c.get('input');
+    const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);
+    const byOwner: Record<string, typeof list> = {};
+    for (const item of list) (byOwner[item.owner ?? ''] ??= []).push(item);
+    return c.json({ owners: Object.entries(byOwner).map(([owner, corrections]) => ({ owner: owner || null, corrections })) });
+  })
+  /** POST /v1/admin/corrections/:eventId/resolve: done, with a note on what was changed. */
+  .post('/corrections/:eventId/resolve', jsonBody(SMALL_BODY), validBody(Resolve, 'invalid_resolution'), async (c) => {
+    const eventId = c.req.param('eventId');
+    if (!(await resolveCorrection(c.env.DB, c.get('auth').projectId, eventId, c.get('input').note, Date.now()))) {
+      throw new ApiError(404, { code: 'correction_not_found', message: `No correction ${eventId}`, field: 'eventId' });
+    }
+    return c.json({ eventId, status: 'resolved', note: c.get('input').note });
+  });

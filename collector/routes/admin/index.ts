@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env.ts';
+import { requireKey } from '../../middleware/require-key.ts';
+import { documentRoutes } from './documents.ts';
+import { evalSetRoutes } from './eval-sets.ts';
+import { healthRoutes } from './health.ts';
+import { nightlyRoutes } from './nightly.ts';
+import { reviewRoutes } from './review.ts';
+import { settingsRoutes } from './settings.ts';
+import { userRoutes } from './users.ts';
+import { worstTraceRoutes } from './worst-traces.ts';
+
+/**
+ * /v1/admin/*: reading and steering the loop. The admin key is checked once, here, for every
+ * route of the sub-app, so no route can forget it. (GET /v1/traces/:id and PUT /v1/config are
+ * admin-only too, at the paths the API has always had.)
+ */
+export const adminRoutes = new Hono<AppEnv>()
+  .use(requireKey('admin'))
+  .route('/', nightlyRoutes)
+  .route('/', worstTraceRoutes)
+  .route('/', reviewRoutes)
+  .route('/', documentRoutes)
+  .route('/', evalSetRoutes)
+  .route('/', healthRoutes)
+  .route('/', settingsRoutes)
+  .route('/', userRoutes);

@@ -1,0 +1,61 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { freeText } from '../../../shared/schema/common.ts';
+import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
+import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
+import { jsonBody } from '../../middleware/json-body.ts';
+import { validBody } from '../../middleware/valid-body.ts';
+import { intParam, validQuery } from '../../middleware/valid-query.ts';
+import { settingsOf } from '../../storage/loop-settings.ts';
+import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
+import { VERDICTS } from '../../storage/schema/index.ts';
+
+const ReviewQuery = v.object({
+  status: v.optional(v.picklist(['pending', 'held', 'answered']), 'pending'),
+  limit: intParam(1, 500, 20),
+});
+
+const Answer = v.object({
+  /** The reviewer's answer to "does this chunk help answer this query?"; null takes an answer back. */
+  verdict: v.nullable(v.picklist(VERDICTS)),
+  /** Optional, redacted like all free text. */
+  note: v.optional(freeText(2_000)),
+});
+
+export const reviewRoutes = new Hono<AppEnv>()
+  /** GET /v1/admin/review: the queue, highest expected value first, with the week's budget and training readiness. */
+  .get('/review', validQuery(ReviewQuery), async (c) => {
+    const { projectId } = c.get('auth');
+    const { status, limit } = c.get('input');
+    const now = Date.now();
+    const [items, counts, settings, threshold] = await Promise.all([
+      reviewItems(c.env.DB, projectId, status, limit),
+      queueCounts(c.env.DB, projectId, now),
+      settingsOf(c.env.DB, projectId),
+      currentThreshold(c.env.DB, projectId),
+    ]);
+    return c.json({
+      items,
+      budget: {
+        minutesPerWeek: settings.reviewMinutesPerWeek,
+        secondsPerItem: settings.secondsPerReviewItem,
+        itemsPerWeek: weeklyReviewCapacity(settings),
+        answeredLastWeek: counts.answeredLastWeek,
+        pending: counts.pending,
+        held: counts.held,
+        miningThreshold: threshold,
+      },
+      training: { confirmed: counts.confirmed, minimum: settings.trainingMinConfirmed, ready: counts.confirmed >= settings.trainingMinConfirmed },
+    });
+  })
+  /** POST /v1/admin/review/:id: answer one item (or take the answer back with `verdict: null`). */
+  .post('/review/:id', jsonBody({ maxBytes: 8 * 1024, contentTypes: ['application/json'] }), validBody(Answer, 'invalid_answer'), async (c) => {
+    const { projectId } = c.get('auth');
+    const id = c.req.param('id');
+    const { verdict, note } = c.get('input');
+    if (!(await answerItem(c.env.DB, projectId, id, verdict, note ?? null, Date.now()))) {
+      throw new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+    }
+    return c.json(await reviewItem(c.env.DB, projectId, id));
+  });

@@ -1,0 +1,14 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { id } from '../../../shared/schema/common.ts';
+import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
+import { eraseUser } from '../../storage/erasure.ts';
+
+export const userRoutes = new Hono<AppEnv>()
+  /** DELETE /v1/admin/users/:userIdHash: erases one user's traces, events, corrections and review items; answers the counts. */
+  .delete('/users/:userIdHash', async (c) => {
+    const userIdHash = c.req.param('userIdHash');
+    if (!v.is(id(), userIdHash)) throw new ApiError(400, { code: 'invalid_user', message: 'Not a hashed user id', field: 'userIdHash' });
+    return c.json({ userIdHash, deleted: await eraseUser(c.env.DB, c.get('auth').projectId, userIdHash) });
+  });

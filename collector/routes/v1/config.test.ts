@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, call, newProject, ORIGIN } from '../../test/fixtures.ts';
+
+describe('GET and PUT /v1/config', () => {
+  it('serves defaults until an admin sets a config, then serves that', async () => {
+    const p = await newProject();
+    const before = (await (await call('/v1/config', { headers: { ...bearer(p.keys.write), origin: ORIGIN } })).json()) as any;
+    expect(before).toMatchObject({ prompts: [], rating: false, thresholds: { rephraseWindowMs: 120_000, focusedDwellMs: 15_000 } });
+
+    const config = { rating: true, prompts: [{ id: 'trouble', trigger: 'rephrase', text: { en: 'Having trouble finding an answer?', 'zh-CN': '是否遇到了困难？' }, maxPerDay: 2 }] };
+    const put = await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: config });
+    expect(put.status).toBe(200);
+    const after = (await (await call('/v1/config', { headers: bearer(p.keys.write) })).json()) as any;
+    expect(after.rating).toBe(true);
+    expect(after.prompts[0]).toMatchObject({ id: 'trouble', trigger: 'rephrase', maxPerDay: 2, maxPerSession: 1, choices: [{ id: 'yes' }, { id: 'no' }] });
+  });
+
+  it('rejects a bad config naming the field, and keeps the old one', async () => {
+    const p = await newProject();
+    await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: { rating: true } });
+    const res = await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: { prompts: [{ id: 'x', trigger: 'sneeze', text: 'hi' }] } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_config', field: 'prompts[0].trigger' } });
+    const kept = (await (await call('/v1/config', { headers: bearer(p.keys.write) })).json()) as any;
+    expect(kept.rating).toBe(true);
+  });
+});

@@ -1,0 +1,151 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { SIGNALS } from '../../../shared/signals.ts';
+import { utcDay } from '../../../shared/time.ts';
+import { app } from '../../app.ts';
+import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
+
+const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>
+  call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, ...headers }, json: { events } });
+
+const storedEvents = async (projectId: string, traceId: string) =>
+  (
+    await env.DB.prepare('select event_id, signal_type, signal_value, superseded, detail from feedback_events where project_id = ? and trace_id = ? order by client_ts')
+      .bind(projectId, traceId)
+      .all<{ event_id: string; signal_type: string; signal_value: number | null; superseded: number; detail: string }>()
+  ).results;
+
+describe('POST /v1/events', () => {
+  it('stores a batch with each signal valued from the one signal table', async () => {
+    const p = await newProject();
+    const t = trace();
+    const batch = [
+      event({ traceId: t.traceId, signalType: 'thumbs_up' }),
+      event({ traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'c1' } }),
+      event({ traceId: t.traceId, signalType: 'rating', detail: { stars: 2 } }),
+      event({ traceId: t.traceId, signalType: 'citation_dwell', detail: { chunkId: 'c1', ms: 20_000, mode: 'away' } }),
+      event({ traceId: t.traceId, signalType: 'answer_dwell', detail: { ms: 4_000 } }),
+    ];
+    const res = await post(p.keys.write, batch);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ accepted: 5, duplicate: 0, rejected: 0 });
+    const rows = await storedEvents(p.id, t.traceId);
+    expect(rows.map((r) => [r.signal_type, r.signal_value])).toEqual([
+      ['thumbs_up', SIGNALS.thumbs_up.value],
+      ['citation_click', SIGNALS.citation_click.value],
+      ['rating', -0.5],
+      ['citation_dwell', 0.3],
+      ['answer_dwell', null],
+    ]);
+    expect(JSON.parse(rows[2]!.detail)).toEqual({ stars: 2 });
+  });
+
+  it('is idempotent by event id: a retried batch stores nothing twice and says so per event', async () => {
+    const p = await newProject();
+    const t = trace();
+    const batch = [event({ traceId: t.traceId }), event({ traceId: t.traceId, signalType: 'copy_answer', detail: { chars: 40 } })];
+    expect(await (await post(p.keys.write, batch)).json()).toMatchObject({ accepted: 2 });
+    const before = await counts(p.id);
+    const extra = event({ traceId: t.traceId, signalType: 'bounce', detail: { ms: 3000 } });
+    const retry = await post(p.keys.write, [...batch, extra, extra]);
+    expect(await retry.json()).toEqual({
+      accepted: 1,
+      duplicate: 3,
+      rejected: 0,
+      results: [
+        { index: 0, id: batch[0]!.eventId, status: 'duplicate' },
+        { index: 1, id: batch[1]!.eventId, status: 'duplicate' },
+        { index: 2, id: extra.eventId, status: 'accepted' },
+        { index: 3, id: extra.eventId, status: 'duplicate' },
+      ],
+    });
+    expect((await counts(p.id)).feedback_events).toBe(before.feedback_events! + 1);
+  });
+
+  it("keeps only a session's latest vote live, and every vote for audit", async () => {
+    const p = await newProject();
+    const t = trace();
+    const up = event({ traceId: t.traceId, signalType: 'thumbs_up', clientTs: 1_800_000_000_000 });
+    const down = event({ traceId: t.traceId, signalType: 'thumbs_down', clientTs: 1_800_000_001_000 });
+    const otherSession = event({ traceId: t.traceId, sessionId: 's2', signalType: 'thumbs_up', clientTs: 1_800_000_000_500 });
+    // The flip arrives first and the older vote later (a retried batch): order of arrival must not matter.
+    await post(p.keys.write, [down]);
+    await post(p.keys.write, [up, otherSession]);
+    const rows = await storedEvents(p.id, t.traceId);
+    expect(rows.map((r) => [r.event_id, r.superseded])).toEqual([
+      [up.eventId, 1],
+      [otherSession.eventId, 0],
+      [down.eventId, 0],
+    ]);
+    const cleared = event({ traceId: t.traceId, signalType: 'vote_cleared', clientTs: 1_800_000_002_000 });
+    await post(p.keys.write, [cleared]);
+    const after = await storedEvents(p.id, t.traceId);
+    expect(after.filter((r) => !r.superseded).map((r) => r.event_id)).toEqual([otherSession.eventId, cleared.eventId]);
+
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    const read = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(read.events).toHaveLength(4);
+    expect(read.summary).toEqual({ score: 1, liveEvents: 2 });
+  });
+
+  it('takes text/plain bodies with the key in the body or the query string, as sendBeacon sends them', async () => {
+    const p = await newProject();
+    const t = trace();
+    const inBody = await call('/v1/events', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN },
+      body: JSON.stringify({ writeKey: p.keys.write, events: [event({ traceId: t.traceId })] }),
+    });
+    expect(inBody.status).toBe(200);
+    expect(inBody.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const inQuery = await call(`/v1/events?key=${p.keys.write}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: ORIGIN },
+      body: JSON.stringify({ events: [event({ traceId: t.traceId })] }),
+    });
+    expect(await inQuery.json()).toMatchObject({ accepted: 1 });
+    expect((await counts(p.id)).feedback_events).toBe(2);
+  });
+
+  it("adds a widget's dropped-events report to the project's daily count", async () => {
+    const p = await newProject();
+    const t = trace();
+    const send = (dropped: number) =>
+      call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: [event({ traceId: t.traceId })], dropped } });
+    expect((await send(7)).status).toBe(200);
+    expect((await send(5)).status).toBe(200);
+    const row = await env.DB.prepare('select day, dropped from client_drops where project_id = ?').bind(p.id).first<{ day: string; dropped: number }>();
+    expect(row).toEqual({ day: utcDay(Date.now()), dropped: 12 });
+  });
+
+  it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {
+    const p = await newProject();
+    const t = trace();
+    const json = new TextEncoder().encode(JSON.stringify({ events: [event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'x'.repeat(3_000) } })] }));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 100 * 1024) return controller.close();
+        sent += json.length;
+        controller.enqueue(json);
+      },
+    });
+    // In process: a stream handed across the Worker boundary would be left mid-pipe by the early answer.
+    const headers = { ...bearer(p.keys.write), 'content-type': 'application/json', 'cf-connecting-ip': crypto.randomUUID() };
+    const res = await app.request('/v1/events', { method: 'POST', headers, body }, env);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large', field: 'body' } });
+    expect(sent).toBeLessThan(80 * 1024);
+    expect((await counts(p.id)).feedback_events).toBe(0);
+  });
+
+  it('redacts free text before storing it', async () => {
+    const p = await newProject();
+    const t = trace();
+    await post(p.keys.write, [
+      event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'Call me on 13812345678 or mail bob@corp.cn', source: 'policy v2' } }),
+    ]);
+    const [row] = await storedEvents(p.id, t.traceId);
+    expect(JSON.parse(row!.detail)).toEqual({ text: 'Call me on [PHONE] or mail [EMAIL]', source: 'policy v2' });
+  });
+});

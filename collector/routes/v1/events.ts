@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import { EventBatchSchema, FeedbackEventSchema } from '../../../shared/schema/event.ts';
+import { MAX_EVENTS_BODY_BYTES } from '../../../shared/thresholds.ts';
+import type { AppEnv } from '../../env.ts';
+import { jsonBody } from '../../middleware/json-body.ts';
+import { writeRateLimit } from '../../middleware/rate-limit.ts';
+import { requireKey } from '../../middleware/require-key.ts';
+import { validBody } from '../../middleware/valid-body.ts';
+import { addClientDrops } from '../../storage/drops.ts';
+import { insertEvents } from '../../storage/events.ts';
+import { openDb } from '../../storage/sql/db.ts';
+import { batchResponse, validateItems } from './batch.ts';
+
+/** Events per session in a batch (events not yet validated: a bad one still costs its session). */
+const sessionsOf = (events: readonly unknown[]) => {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    const session = typeof e === 'object' && e !== null && 'sessionId' in e ? e.sessionId : undefined;
+    if (typeof session === 'string') counts.set(session, (counts.get(session) ?? 0) + 1);
+  }
+  return counts;
+};
+
+/** POST /v1/events: a widget's batch of feedback events (write key; JSON or text/plain for beacons). */
+export const eventRoutes = new Hono<AppEnv>().post(
+  '/',
+  jsonBody({ maxBytes: MAX_EVENTS_BODY_BYTES, contentTypes: ['application/json', 'text/plain'] }),
+  // The envelope is checked before the key, so a beacon's key can be read from the body.
+  validBody(EventBatchSchema, 'invalid_batch'),
+  requireKey('write'),
+  writeRateLimit(({ events }: { events: unknown[] }) => ({ units: events.length, sessions: sessionsOf(events) })),
+  async (c) => {
+    const { events, dropped } = c.get('input');
+    const { valid, rejected } = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
+    const db = openDb(c.env.DB);
+    const { projectId } = c.get('auth');
+    const now = Date.now();
+    const inserted = await insertEvents(db, projectId, valid.map((e) => e.value), now);
+    if (dropped) await addClientDrops(db, projectId, dropped, now);
+    return batchResponse(c, 'event', valid.map((e) => ({ index: e.index, id: e.value.eventId })), rejected, inserted);
+  },
+);

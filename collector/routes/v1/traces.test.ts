@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
+
+describe('POST /v1/traces and GET /v1/traces/:id', () => {
+  it('stores one trace with its chunks per stage and reads it back whole', async () => {
+    const p = await newProject();
+    const t = trace({ rewrittenQuery: 'refund window opened items', retrieval: { topK: 2, threshold: 0.5, embeddingModel: 'bge-small' }, prompt: 'Answer from context', rerankerVersion: 'rr-1', intent: 'refunds', knowledgeBase: 'help', turnIndex: 2, userIdHash: 'u_ab12' });
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ accepted: 1, duplicate: 0, rejected: 0, results: [{ index: 0, id: t.traceId, status: 'accepted' }] });
+
+    const read = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
+    expect(read.status).toBe(200);
+    const body = (await read.json()) as any;
+    expect(body.trace).toMatchObject({ traceId: t.traceId, query: t.query, rewrittenQuery: 'refund window opened items', topK: 2, threshold: 0.5, embeddingModel: 'bge-small', prompt: 'Answer from context', answer: t.answer, model: 'gpt-test', rerankerVersion: 'rr-1', intent: 'refunds', knowledgeBase: 'help', turnIndex: 2, userIdHash: 'u_ab12', sessionId: 's1', createdAt: t.createdAt });
+    expect(body.retrievedChunks.map((c: any) => [c.rank, c.chunkId, c.sourceDocId, c.sourceDocVersion, c.score])).toEqual([
+      [1, 'c1', 'refunds.md', 'v3', 0.82],
+      [2, 'c2', 'shipping.md', null, 0.71],
+    ]);
+    expect(body.rerankedChunks).toEqual([expect.objectContaining({ chunkId: 'c1', score: 0.93, rank: 1, text: t.retrievedChunks[0]!.text })]);
+    expect(body.events).toEqual([]);
+  });
+
+  it('takes a batch, and a retried batch stores nothing twice', async () => {
+    const p = await newProject();
+    const batch = [trace(), trace(), trace()];
+    const first = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: batch });
+    expect(await first.json()).toMatchObject({ accepted: 3, duplicate: 0 });
+    const before = await counts(p.id);
+    const retry = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: batch });
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toMatchObject({ accepted: 0, duplicate: 3, rejected: 0 });
+    expect(await counts(p.id)).toEqual(before);
+    expect(before.traces).toBe(3);
+    expect(before.trace_chunks).toBe(9);
+  });
+
+  it('keeps the first write of a trace id, chunks included, from another batch or the same one', async () => {
+    const p = await newProject();
+    const first = trace({ rerankedChunks: [] });
+    const other = trace({ traceId: first.traceId, query: 'another question', rerankedChunks: [{ ...first.retrievedChunks[0]!, rank: 1 }] });
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: first });
+    const again = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: other });
+    expect(await again.json()).toMatchObject({ accepted: 0, duplicate: 1 });
+    const both = trace();
+    const repeated = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [{ ...both, rerankedChunks: [] }, both] });
+    expect(await repeated.json()).toMatchObject({ accepted: 1, duplicate: 1 });
+
+    for (const t of [first, both]) {
+      const read = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+      expect(read.trace.query).toBe(t.query);
+      expect(read.retrievedChunks).toHaveLength(2);
+      expect(read.rerankedChunks).toEqual([]);
+    }
+    expect(await counts(p.id)).toMatchObject({ traces: 2, trace_chunks: 4 });
+  });
+
+  it('stores traces with many long chunks (more than D1 binds in one statement)', async () => {
+    const p = await newProject();
+    const chunks = Array.from({ length: 60 }, (_, i) => ({ chunkId: `k${i}`, sourceDocId: `d${i % 7}`, score: 1 - i / 100, rank: i + 1, text: 'x'.repeat(15_000) }));
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: trace({ retrievedChunks: chunks, rerankedChunks: chunks.slice(0, 10) }) });
+    expect(await res.json()).toMatchObject({ accepted: 1 });
+    expect((await counts(p.id)).trace_chunks).toBe(70);
+  });
+
+  it('redacts PII in the query and answer before storing', async () => {
+    const p = await newProject();
+    const t = trace({ query: 'my email is ann@example.com, card 4111 1111 1111 1111', answer: 'We will call +44 20 7946 0958.' });
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(body.trace.query).toBe('my email is [EMAIL], card [CARD]');
+    expect(body.trace.answer).toBe('We will call [PHONE].');
+  });
+
+  it('joins feedback that arrived before its trace', async () => {
+    const p = await newProject();
+    const t = trace();
+    const early = event({ traceId: t.traceId, signalType: 'thumbs_down' });
+    expect((await call('/v1/events', { method: 'POST', headers: bearer(p.keys.write), json: { events: [early] } })).status).toBe(200);
+
+    const pending = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(pending.trace).toBeNull();
+    expect(pending.events.map((e: any) => e.eventId)).toEqual([early.eventId]);
+
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    const joined = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(joined.trace.traceId).toBe(t.traceId);
+    expect(joined.events).toEqual([expect.objectContaining({ eventId: early.eventId, signalType: 'thumbs_down', signalValue: -1 })]);
+    expect(joined.summary).toEqual({ score: -1, liveEvents: 1 });
+  });
+
+  it('answers 404 for a trace that has neither a record nor feedback, and hides other projects', async () => {
+    const p = await newProject();
+    const other = await newProject();
+    const t = trace();
+    await call('/v1/traces', { method: 'POST', headers: bearer(other.keys.server), json: t });
+    const res = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'trace_not_found', field: 'id' } });
+  });
+
+  it('accepts the valid traces of a mixed batch and names the bad one', async () => {
+    const p = await newProject();
+    const good = trace();
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [good, { ...trace(), model: 7 }] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      results: [{ index: 0, status: 'accepted' }, { index: 1, status: 'rejected', field: 'traces[1].model' }],
+    });
+  });
+});

@@ -1,0 +1,95 @@
+import { ownerOf } from '../loop/documents.ts';
+
+export interface OwnerRule {
+  /** A document id, `*` matching any run of characters. */
+  pattern: string;
+  /** Who fixes those documents: a name, a team, an address. */
+  owner: string;
+}
+
+export async function ownersOf(d1: D1Database, projectId: string): Promise<OwnerRule[]> {
+  const { results } = await d1.prepare('select pattern, owner from document_owners where project_id = ? order by position').bind(projectId).all<OwnerRule>();
+  return results;
+}
+
+/** Replaces the project's owner rules, in order (the first match wins). */
+export async function saveOwners(d1: D1Database, projectId: string, owners: readonly OwnerRule[]): Promise<void> {
+  await d1.batch([
+    d1.prepare('delete from document_owners where project_id = ?').bind(projectId),
+    ...owners.map((o, i) => d1.prepare('insert into document_owners (project_id, position, pattern, owner) values (?, ?, ?, ?)').bind(projectId, i, o.pattern, o.owner)),
+  ]);
+}
+
+export interface FlaggedDocument {
+  sourceDocId: string;
+  /** '*' for the document as a whole. */
+  sourceDocVersion: string;
+  owner: string | null;
+  reasons: string[];
+  counts: Record<string, number>;
+  negativeP: number | null;
+  requeryP: number | null;
+  evidenceTraceIds: string[];
+  firstFlagged: string;
+  lastFlagged: string;
+}
+
+export async function flaggedDocuments(d1: D1Database, projectId: string): Promise<FlaggedDocument[]> {
+  const [owners, { results }] = await Promise.all([
+    ownersOf(d1, projectId),
+    d1
+      .prepare(
+        `select source_doc_id as sourceDocId, source_doc_version as sourceDocVersion, reasons, counts, negative_p as negativeP, requery_p as requeryP,
+           evidence, first_flagged as firstFlagged, last_flagged as lastFlagged
+         from document_flags where project_id = ? order by coalesce(negative_p, requery_p) asc`,
+      )
+      .bind(projectId)
+      .all<Omit<FlaggedDocument, 'owner' | 'reasons' | 'counts' | 'evidenceTraceIds'> & { reasons: string; counts: string; evidence: string }>(),
+  ]);
+  return results.map(({ reasons, counts, evidence, ...r }) => ({
+    ...r,
+    owner: ownerOf(r.sourceDocId, owners) ?? null,
+    reasons: JSON.parse(reasons) as string[],
+    counts: JSON.parse(counts) as Record<string, number>,
+    evidenceTraceIds: JSON.parse(evidence) as string[],
+  }));
+}
+
+export interface Correction {
+  eventId: string;
+  traceId: string;
+  query: string;
+  text: string;
+  source: string | null;
+  sourceDocId: string | null;
+  owner: string | null;
+  confidence: number;
+  status: 'open' | 'resolved';
+  note: string | null;
+  resolvedAt: number | null;
+  createdAt: number;
+}
+
+/** Corrections of one status, newest first, each with its document's owner. */
+export async function correctionsOf(d1: D1Database, projectId: string, status: Correction['status'], limit: number): Promise<Correction[]> {
+  const [owners, { results }] = await Promise.all([
+    ownersOf(d1, projectId),
+    d1
+      .prepare(
+        `select event_id as eventId, trace_id as traceId, query, text, source, source_doc_id as sourceDocId, confidence, status, note,
+           resolved_at as resolvedAt, created_at as createdAt
+         from corrections where project_id = ? and status = ? order by created_at desc limit ?`,
+      )
+      .bind(projectId, status, limit)
+      .all<Omit<Correction, 'owner'>>(),
+  ]);
+  return results.map((c) => ({ ...c, owner: c.sourceDocId ? (ownerOf(c.sourceDocId, owners) ?? null) : null }));
+}
+
+export async function resolveCorrection(d1: D1Database, projectId: string, eventId: string, note: string, now: number): Promise<boolean> {
+  const r = await d1
+    .prepare(`update corrections set status = 'resolved', note = ?, resolved_at = ? where project_id = ? and event_id = ?`)
+    .bind(note, now, projectId, eventId)
+    .run();
+  return r.meta.changes > 0;
+}

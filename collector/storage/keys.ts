@@ -1,0 +1,23 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from './sql/db.ts';
+import { apiKeys, projectOrigins } from './schema/index.ts';
+
+/** The project and kind of the live (not revoked) key with this hash. */
+export const liveKey = (db: Db, keyHash: string) =>
+  db
+    .select({ projectId: apiKeys.projectId, kind: apiKeys.kind })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .get();
+
+/** The origins a project allows its write key in. */
+export async function originsOf(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.select({ origin: projectOrigins.origin }).from(projectOrigins).where(eq(projectOrigins.projectId, projectId));
+  return rows.map((r) => r.origin);
+}
+
+/** Whether any project allows this origin. */
+export async function anyProjectAllows(db: Db, origin: string): Promise<boolean> {
+  const row = await db.select({ o: projectOrigins.origin }).from(projectOrigins).where(eq(projectOrigins.origin, origin)).get();
+  return row !== undefined;
+}

@@ -1,0 +1,91 @@
+import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
+
+/** The mining threshold in force: the last recorded change, or the default. */
+export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
+  const row = await d1.prepare('select to_value as t from mining_thresholds where project_id = ? order by at desc limit 1').bind(projectId).first<{ t: number }>();
+  return row?.t ?? DEFAULT_MINING_THRESHOLD;
+}
+
+export interface ReviewItem {
+  id: string;
+  query: string;
+  chunk: { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string };
+  rank: number;
+  score: number;
+  /** Which way the evidence points. */
+  candidate: 'negative' | 'positive';
+  guess: string;
+  guessWhy: string;
+  evidence: string[];
+  traceCount: number;
+  /** The strongest traces behind it (at most 20). */
+  traceIds: string[];
+  expectedValue: number;
+  status: 'pending' | 'held' | 'answered';
+  verdict: 'relevant' | 'not_relevant' | 'unclear' | null;
+  note: string | null;
+  answeredAt: number | null;
+}
+
+const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
+  i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,
+  i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt,
+  (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
+     order by weight desc, trace_id limit 20)) as traceIds`;
+
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string; evidence: string; traceIds: string };
+
+const fromRaw = ({ chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, ...r }: RawItem): ReviewItem => ({
+  ...r,
+  chunk: { chunkId, sourceDocId, sourceDocVersion, text },
+  evidence: JSON.parse(evidence) as string[],
+  traceIds: JSON.parse(traceIds) as string[],
+});
+
+/** Items of one status, highest expected value first (answered ones: latest first). */
+export async function reviewItems(d1: D1Database, projectId: string, status: ReviewItem['status'], limit: number): Promise<ReviewItem[]> {
+  const order = status === 'answered' ? 'i.answered_at desc' : 'i.expected_value desc, i.item_id';
+  const { results } = await d1
+    .prepare(`select ${ITEM_COLUMNS} from review_items i where i.project_id = ? and i.status = ? order by ${order} limit ?`)
+    .bind(projectId, status, limit)
+    .all<RawItem>();
+  return results.map(fromRaw);
+}
+
+export async function reviewItem(d1: D1Database, projectId: string, id: string): Promise<ReviewItem | undefined> {
+  const row = await d1.prepare(`select ${ITEM_COLUMNS} from review_items i where i.project_id = ? and i.item_id = ?`).bind(projectId, id).first<RawItem>();
+  return row ? fromRaw(row) : undefined;
+}
+
+/** Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). */
+export async function answerItem(d1: D1Database, projectId: string, id: string, verdict: ReviewItem['verdict'], note: string | null, now: number): Promise<boolean> {
+  const r = await d1
+    .prepare(
+      `update review_items set verdict = ?3, note = ?4, answered_at = ?5, status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
+       where project_id = ?1 and item_id = ?2`,
+    )
+    .bind(projectId, id, verdict, verdict === null ? null : note, verdict === null ? null : now, now)
+    .run();
+  return r.meta.changes > 0;
+}
+
+export interface QueueCounts {
+  pending: number;
+  held: number;
+  answeredLastWeek: number;
+  /** Answered relevant or not relevant: the training examples. */
+  confirmed: number;
+}
+
+export async function queueCounts(d1: D1Database, projectId: string, now: number): Promise<QueueCounts> {
+  const row = await d1
+    .prepare(
+      `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'held' then 1 end) as held,
+         count(case when status = 'answered' and answered_at > ?2 then 1 end) as answeredLastWeek,
+         count(case when status = 'answered' and verdict in ('relevant', 'not_relevant') then 1 end) as confirmed
+       from review_items where project_id = ?1`,
+    )
+    .bind(projectId, now - 7 * 86_400_000)
+    .first<QueueCounts>();
+  return row!;
+}

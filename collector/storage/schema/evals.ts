@@ -1,0 +1,46 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ms } from './columns.ts';
+
+/** One frozen version (an ISO week) of one eval layer. */
+export const evalSets = sqliteTable(
+  'eval_sets',
+  {
+    projectId: text('project_id').notNull(),
+    layer: text('layer').notNull(),
+    version: text('version').notNull(),
+    items: integer('items').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.layer, t.version] })],
+);
+
+/** An eval query: the trace whose retrieved chunks are its candidates, and the known labels. */
+export const evalItems = sqliteTable(
+  'eval_items',
+  {
+    projectId: text('project_id').notNull(),
+    layer: text('layer').notNull(),
+    version: text('version').notNull(),
+    position: integer('position').notNull(),
+    query: text('query').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** Its candidates are this trace's retrieved chunks. */
+    traceId: text('trace_id').notNull(),
+    /** Chunk id to relevance: 1 relevant, 0 not. */
+    judgements: text('judgements', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    /** Where the labels came from, in words. */
+    source: text('source').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.layer, t.version, t.position] }), index('eval_items_trace').on(t.projectId, t.traceId)],
+);
+
+/** The loop's health, one snapshot a day. */
+export const healthSnapshots = sqliteTable(
+  'health_snapshots',
+  {
+    projectId: text('project_id').notNull(),
+    day: text('day').notNull(),
+    metrics: text('metrics', { mode: 'json' }).$type<Record<string, number | null>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);

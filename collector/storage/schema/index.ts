@@ -1,0 +1,10 @@
+/**
+ * The D1 schema, one file per concern: `projects` (tenants, their origins, keys and widget
+ * config) and `ingest` (what the write endpoints store). drizzle-kit reads this index to generate
+ * the migrations in collector/migrations (`npm run db:generate`).
+ */
+export * from './projects.ts';
+export * from './ingest.ts';
+export * from './loop.ts';
+export * from './review.ts';
+export * from './evals.ts';

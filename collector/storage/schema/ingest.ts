@@ -1,0 +1,120 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { SignalSpec } from '../../../shared/signals.ts';
+import { ms } from './columns.ts';
+
+/** One row per answer: the retrieval trace the RAG backend logged. */
+export const traces = sqliteTable(
+  'traces',
+  {
+    projectId: text('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    sessionId: text('session_id'),
+    userIdHash: text('user_id_hash'),
+    turnIndex: integer('turn_index'),
+    query: text('query').notNull(),
+    rewrittenQuery: text('rewritten_query'),
+    topK: integer('top_k'),
+    threshold: real('threshold'),
+    embeddingModel: text('embedding_model'),
+    prompt: text('prompt'),
+    answer: text('answer').notNull(),
+    model: text('model').notNull(),
+    rerankerVersion: text('reranker_version'),
+    intent: text('intent'),
+    knowledgeBase: text('knowledge_base'),
+    createdAt: ms('created_at').notNull(),
+    receivedAt: ms('received_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId] }),
+    index('traces_created').on(t.projectId, t.createdAt),
+    index('traces_session').on(t.projectId, t.sessionId, t.turnIndex),
+    // The nightly job's window: what arrived since its last run.
+    index('traces_received').on(t.projectId, t.receivedAt),
+  ],
+);
+
+const CHUNK_STAGES = ['retrieved', 'reranked'] as const;
+
+/** A row per chunk per stage, so "chunk 3 of 5 was the culprit" can be asked in SQL; the text is in chunk_texts. */
+export const traceChunks = sqliteTable(
+  'trace_chunks',
+  {
+    projectId: text('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    stage: text('stage', { enum: CHUNK_STAGES }).notNull(),
+    rank: integer('rank').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    sourceDocVersion: text('source_doc_version'),
+    score: real('score').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
+    index('trace_chunks_doc').on(t.projectId, t.sourceDocId),
+    index('trace_chunks_chunk').on(t.projectId, t.chunkId),
+  ],
+);
+
+/**
+ * Each chunk's text once per project, chunk id and document version, however many traces
+ * retrieved it: at a million traces the text repeated per trace would be most of the database.
+ * The first text stored for a chunk id and version is kept: a backend that changes a chunk's text
+ * gives it a new document version (or chunk id).
+ */
+export const chunkTexts = sqliteTable(
+  'chunk_texts',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    /** '' when the backend sent no version. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId, t.sourceDocVersion] })],
+);
+
+/**
+ * Every feedback event ever accepted: an audit record, never updated but for `superseded`.
+ * Besides the indexes below, migration 0002 adds `feedback_chunk` on the chunk an event is about
+ * (storage/sql/chunk-id.ts), written by hand because drizzle-kit cannot generate an expression index.
+ * No foreign key to traces: feedback may arrive before its trace and joins it by id.
+ */
+export const feedbackEvents = sqliteTable(
+  'feedback_events',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    signalType: text('signal_type').notNull(),
+    /** From the one signal table; NULL for context-only events, which AVG skips. */
+    signalValue: real('signal_value'),
+    /** Vote flips: events of one group supersede each other per session and trace. */
+    signalGroup: text('signal_group').$type<SignalSpec['group']>(),
+    /** 1 once a later event of the same group, session and trace replaced it. */
+    superseded: integer('superseded', { mode: 'boolean' }).notNull().default(false),
+    detail: text('detail', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    widgetVersion: text('widget_version'),
+    clientTs: ms('client_ts').notNull(),
+    receivedAt: ms('received_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.eventId] }),
+    index('feedback_trace').on(t.projectId, t.traceId),
+    index('feedback_type_received').on(t.projectId, t.signalType, t.receivedAt),
+    index('feedback_received').on(t.projectId, t.receivedAt),
+  ],
+);
+
+/** Events widgets had to drop because their offline outbox was full, per UTC day. */
+export const clientDrops = sqliteTable(
+  'client_drops',
+  {
+    projectId: text('project_id').notNull(),
+    /** UTC day, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    dropped: integer('dropped').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);

@@ -1,0 +1,207 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { LoopSettings } from '../../../shared/schema/settings.ts';
+import { ms } from './columns.ts';
+
+/**
+ * What the nightly loop makes of the stored signals. Everything here can be rebuilt from the
+ * ingest tables within their retention; the raw events stay as they arrived.
+ */
+
+/** The noise filter's verdict and the multi-turn attribution of each event. */
+export const eventAssessments = sqliteTable(
+  'event_assessments',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    /** The trace the event was sent about. */
+    traceId: text('trace_id').notNull(),
+    /** The trace it counts for: its own, or an earlier turn it was attributed to. */
+    attributedTraceId: text('attributed_trace_id').notNull(),
+    /** On [0, 1]; below LOW_CONFIDENCE it is shown but never mined or trained on. */
+    confidence: real('confidence').notNull(),
+    /** The noise rules that fired, each with its reason. */
+    rules: text('rules', { mode: 'json' }).$type<{ rule: string; reason: string }[]>().notNull(),
+    /** Why the event was attributed where it was, and each candidate turn's score. */
+    attribution: text('attribution', { mode: 'json' }).$type<{ reason: string; scores: { traceId: string; score: number }[] } | null>(),
+    assessedAt: ms('assessed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('event_assessments_attributed').on(t.projectId, t.attributedTraceId)],
+);
+
+/** Per trace: its score, the confidence-weighted score and its signal counts. */
+export const traceStats = sqliteTable(
+  'trace_stats',
+  {
+    projectId: text('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    /** Near-identical queries share it (shared/terms.ts `queryKey`). */
+    queryKey: text('query_key').notNull(),
+    createdAt: ms('created_at').notNull(),
+    knowledgeBase: text('knowledge_base'),
+    intent: text('intent'),
+    model: text('model'),
+    /** Mean value of the live scored signals (the seed's avg(signal_value)); null when none. */
+    score: real('score'),
+    /** Mean value weighted by confidence, over trusted signals only; null when none. */
+    weightedScore: real('weighted_score'),
+    liveSignals: integer('live_signals').notNull(),
+    explicitSignals: integer('explicit_signals').notNull(),
+    implicitSignals: integer('implicit_signals').notNull(),
+    /** Live scored signals at or above LOW_CONFIDENCE. */
+    trustedSignals: integer('trusted_signals').notNull(),
+    /** Mean confidence of the live scored signals. */
+    confidence: real('confidence'),
+    /** Whether the user asked the same thing again right after (a rephrase on this trace). */
+    requeried: integer('requeried', { mode: 'boolean' }).notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId] }),
+    index('trace_stats_score').on(t.projectId, t.weightedScore),
+    index('trace_stats_query').on(t.projectId, t.queryKey),
+    index('trace_stats_created').on(t.projectId, t.createdAt),
+  ],
+);
+
+/**
+ * One night's run of the loop per project: where it is, so the next invocation continues a run
+ * cut short, and what each stage did, so `GET /v1/admin/runs` can show it.
+ */
+export const loopRuns = sqliteTable(
+  'loop_runs',
+  {
+    projectId: text('project_id').notNull(),
+    /** The UTC day the run is for, YYYY-MM-DD: one run per project and night. */
+    night: text('night').notNull(),
+    status: text('status', { enum: ['running', 'done'] }).notNull(),
+    /** Index into the job's stages of the stage to run next. */
+    stage: integer('stage').notNull(),
+    /** Where the stage stopped: the last key its previous slice handled. */
+    cursor: text('cursor'),
+    /** Data received after `windowFrom` and up to `windowTo` is new to this run. */
+    windowFrom: ms('window_from').notNull(),
+    windowTo: ms('window_to').notNull(),
+    /** What stages computed once for all their slices (flooding sources). */
+    state: text('state', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** Per stage: slices, milliseconds and counts. */
+    stages: text('stages', { mode: 'json' }).$type<StageReport[]>().notNull(),
+    startedAt: ms('started_at').notNull(),
+    finishedAt: ms('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night] })],
+);
+
+export interface StageReport {
+  name: string;
+  slices: number;
+  ms: number;
+  counts: Record<string, number>;
+}
+
+export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day'] as const;
+
+/**
+ * What a run has to recompute: traces touched by new events or new themselves, and the chunks,
+ * sessions and days of those traces. Emptied when the run ends.
+ */
+export const loopTouched = sqliteTable(
+  'loop_touched',
+  {
+    projectId: text('project_id').notNull(),
+    night: text('night').notNull(),
+    kind: text('kind', { enum: TOUCHED_KINDS }).notNull(),
+    key: text('key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night, t.kind, t.key] })],
+);
+
+/** A project's loop settings (absent: defaults), validated by shared/schema/settings.ts. */
+export const loopSettings = sqliteTable('loop_settings', {
+  projectId: text('project_id').primaryKey(),
+  settings: text('settings', { mode: 'json' }).$type<LoopSettings>().notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+/** Per chunk: how often it was retrieved and what users did with it when cited. */
+export const chunkStats = sqliteTable(
+  'chunk_stats',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** Traces that retrieved it, at any stage. */
+    retrieved: integer('retrieved').notNull(),
+    /** Traces where it was among the chunks the model saw first (rank 1-3 of the last stage). */
+    topRanked: integer('top_ranked').notNull(),
+    clicks: integer('clicks').notNull(),
+    /** Focused reads (>= FOCUSED_DWELL_MS) and the total time on it. */
+    focusedDwells: integer('focused_dwells').notNull(),
+    dwellMs: integer('dwell_ms').notNull(),
+    copies: integer('copies').notNull(),
+    wrongSourceFlags: integer('wrong_source_flags').notNull(),
+    /** Mean value of its trusted chunk-level signals, weighted by confidence; null when none. */
+    weightedScore: real('weighted_score'),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId] }), index('chunk_stats_doc').on(t.projectId, t.sourceDocId)],
+);
+
+/** Per document version and day of the answers citing it: the counts behind the stale-document tests. */
+export const documentDays = sqliteTable(
+  'document_days',
+  {
+    projectId: text('project_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** '' when the backend sent no version. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    day: text('day').notNull(),
+    /** Answers that retrieved it. */
+    traces: integer('traces').notNull(),
+    /** Of those, answers with trusted signals, and how many scored bad or good. */
+    scored: integer('scored').notNull(),
+    negative: integer('negative').notNull(),
+    positive: integer('positive').notNull(),
+    /** Answers whose question was re-asked right after. */
+    requeried: integer('requeried').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }), index('document_days_day').on(t.projectId, t.day)],
+);
+
+/** Per session: its length and how it went. */
+export const sessionStats = sqliteTable(
+  'session_stats',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    userIdHash: text('user_id_hash'),
+    traces: integer('traces').notNull(),
+    /** Traces with trusted signals, and of those the bad ones. */
+    scored: integer('scored').notNull(),
+    negative: integer('negative').notNull(),
+    requeried: integer('requeried').notNull(),
+    firstAt: ms('first_at').notNull(),
+    lastAt: ms('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sessionId] }), index('session_stats_last').on(t.projectId, t.lastAt)],
+);
+
+/** Per UTC day of the answers: volume, feedback and its quality, for loop health. */
+export const dayStats = sqliteTable(
+  'day_stats',
+  {
+    projectId: text('project_id').notNull(),
+    day: text('day').notNull(),
+    traces: integer('traces').notNull(),
+    /** Traces with any live signal, and with a trusted one. */
+    withSignals: integer('with_signals').notNull(),
+    withTrusted: integer('with_trusted').notNull(),
+    explicitSignals: integer('explicit_signals').notNull(),
+    implicitSignals: integer('implicit_signals').notNull(),
+    /** Live scored signals, and those that survived the noise filter. */
+    signals: integer('signals').notNull(),
+    trustedSignals: integer('trusted_signals').notNull(),
+    negative: integer('negative').notNull(),
+    requeried: integer('requeried').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);

@@ -1,0 +1,138 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ms } from './columns.ts';
+
+export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
+export const VERDICTS = ['relevant', 'not_relevant', 'unclear'] as const;
+export const GUESSES = ['retrieval_failed', 'generation_failed', 'unclear', 'worked'] as const;
+
+/**
+ * One question for a reviewer: does this chunk help answer this query? One item per question
+ * (near-identical queries share one), however many traces raised it.
+ */
+export const reviewItems = sqliteTable(
+  'review_items',
+  {
+    projectId: text('project_id').notNull(),
+    /** Stable id of (query key, chunk id). */
+    itemId: text('item_id').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** The query as a user typed it (the latest trace's). */
+    query: text('query').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    sourceDocVersion: text('source_doc_version'),
+    chunkText: text('chunk_text').notNull(),
+    /** Best rank and its score among the traces. */
+    rank: integer('rank').notNull(),
+    score: real('score').notNull(),
+    /** What the evidence says the answer is: a hard negative or a positive. */
+    candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
+    guess: text('guess', { enum: GUESSES }).notNull(),
+    guessWhy: text('guess_why').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    traceCount: integer('trace_count').notNull(),
+    /** Mean evidence weight over its traces. */
+    weight: real('weight').notNull(),
+    /** The queue's order: evidence times reach (loop/mining.ts `expectedValue`). */
+    expectedValue: real('expected_value').notNull(),
+    /** pending: in the queue; held: below the mining threshold for now; answered. */
+    status: text('status', { enum: REVIEW_STATUSES }).notNull(),
+    verdict: text('verdict', { enum: VERDICTS }),
+    note: text('note'),
+    answeredAt: ms('answered_at'),
+    minedAt: ms('mined_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.itemId] }),
+    index('review_items_queue').on(t.projectId, t.status, t.expectedValue),
+    index('review_items_answered').on(t.projectId, t.answeredAt),
+  ],
+);
+
+/** The traces behind each item, with what each contributed: counts are recomputed from here, so re-mining a trace adds nothing. */
+export const reviewItemTraces = sqliteTable(
+  'review_item_traces',
+  {
+    projectId: text('project_id').notNull(),
+    itemId: text('item_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
+    weight: real('weight').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    rank: integer('rank').notNull(),
+    score: real('score').notNull(),
+    guess: text('guess', { enum: GUESSES }).notNull(),
+    guessWhy: text('guess_why').notNull(),
+    minedAt: ms('mined_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.itemId, t.traceId] }), index('review_item_traces_trace').on(t.projectId, t.traceId)],
+);
+
+/** Every change of the mining threshold, with its reason: the queue's own audit trail. */
+export const miningThresholds = sqliteTable(
+  'mining_thresholds',
+  {
+    projectId: text('project_id').notNull(),
+    at: ms('at').notNull(),
+    from: real('from_value').notNull(),
+    to: real('to_value').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.at] })],
+);
+
+/** A document (or one version of it) flagged stale by the nightly tests, with the evidence. */
+export const documentFlags = sqliteTable(
+  'document_flags',
+  {
+    projectId: text('project_id').notNull(),
+    sourceDocId: text('source_doc_id').notNull(),
+    /** '*' for the document as a whole, else the version users saw. */
+    sourceDocVersion: text('source_doc_version').notNull(),
+    reasons: text('reasons', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The counts the tests ran on. */
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    negativeP: real('negative_p'),
+    requeryP: real('requery_p'),
+    /** The worst recent answers citing it. */
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    firstFlagged: text('first_flagged').notNull(),
+    lastFlagged: text('last_flagged').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion] })],
+);
+
+/** Who owns which documents: the first pattern that matches a document id (`*` wildcards). */
+export const documentOwners = sqliteTable(
+  'document_owners',
+  {
+    projectId: text('project_id').notNull(),
+    position: integer('position').notNull(),
+    pattern: text('pattern').notNull(),
+    owner: text('owner').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.position] })],
+);
+
+/** Free-text corrections, routed to the owner of the document they are about; never training data. */
+export const corrections = sqliteTable(
+  'corrections',
+  {
+    projectId: text('project_id').notNull(),
+    eventId: text('event_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    query: text('query').notNull(),
+    text: text('text').notNull(),
+    /** Where the user says the right answer is written, if they said. */
+    source: text('source'),
+    /** The document it is routed by: the one the source names, else the answer's first cited one. */
+    sourceDocId: text('source_doc_id'),
+    confidence: real('confidence').notNull(),
+    status: text('status', { enum: ['open', 'resolved'] }).notNull(),
+    note: text('note'),
+    resolvedAt: ms('resolved_at'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('corrections_status').on(t.projectId, t.status, t.createdAt)],
+);

@@ -1,0 +1,49 @@
+export interface WorstTracesFilter {
+  since: number;
+  minSignals: number;
+  below: number;
+  limit: number;
+  knowledgeBase?: string;
+  intent?: string;
+  model?: string;
+}
+
+export interface WorstTrace {
+  traceId: string;
+  query: string;
+  createdAt: number;
+  knowledgeBase: string | null;
+  intent: string | null;
+  model: string | null;
+  /** The seed's avg(signal_value) of the live signals. */
+  score: number | null;
+  /** Mean value weighted by confidence, trusted signals only: what the list is ranked by. */
+  weightedScore: number;
+  /** Mean confidence of its scored signals. */
+  confidence: number | null;
+  signals: number;
+  trustedSignals: number;
+  explicitSignals: number;
+  implicitSignals: number;
+  /** Chunk ids the model saw, in rank order. */
+  chunkIds: string[];
+}
+
+/** The worst traces of a window (the seed's query, on the nightly aggregates), worst first. */
+export async function worstTraces(d1: D1Database, projectId: string, f: WorstTracesFilter): Promise<WorstTrace[]> {
+  const { results } = await d1
+    .prepare(
+      `select s.trace_id as traceId, t.query, s.created_at as createdAt, s.knowledge_base as knowledgeBase, s.intent, s.model, s.score,
+         s.weighted_score as weightedScore, s.confidence, s.live_signals as signals, s.trusted_signals as trustedSignals,
+         s.explicit_signals as explicitSignals, s.implicit_signals as implicitSignals,
+         (select json_group_array(chunk_id) from (select chunk_id from trace_chunks c where c.project_id = s.project_id and c.trace_id = s.trace_id
+            and c.stage = (select max(stage) from trace_chunks x where x.project_id = s.project_id and x.trace_id = s.trace_id) order by rank)) as chunkIds
+       from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
+       where s.project_id = ?1 and s.created_at >= ?2 and s.trusted_signals >= ?3 and s.weighted_score < ?4
+         and (?5 is null or s.knowledge_base = ?5) and (?6 is null or s.intent = ?6) and (?7 is null or s.model = ?7)
+       order by s.weighted_score asc, s.trusted_signals desc limit ?8`,
+    )
+    .bind(projectId, f.since, f.minSignals, f.below, f.knowledgeBase ?? null, f.intent ?? null, f.model ?? null, f.limit)
+    .all<Omit<WorstTrace, 'chunkIds'> & { chunkIds: string }>();
+  return results.map((r) => ({ ...r, chunkIds: JSON.parse(r.chunkIds) as string[] }));
+}

@@ -1,0 +1,23 @@
+import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../../shared/thresholds.ts';
+import type { DevKeys } from '../dev-project.ts';
+import { simulate } from './traffic.ts';
+
+export interface SeedOptions {
+  endpoint: string;
+  keys: Pick<DevKeys, 'server' | 'write'>;
+  sessions?: number;
+  seed?: number;
+}
+
+async function post(url: string, key: string, body: unknown): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Sends the simulated traffic; answers how much was sent. */
+export async function seed({ endpoint, keys, sessions, seed: randomSeed }: SeedOptions): Promise<{ traces: number; events: number }> {
+  const { traces, events } = simulate({ sessions, seed: randomSeed });
+  for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH) await post(`${endpoint}/v1/traces`, keys.server, traces.slice(i, i + MAX_TRACES_PER_BATCH));
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) await post(`${endpoint}/v1/events`, keys.write, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
+  return { traces: traces.length, events: events.length };
+}

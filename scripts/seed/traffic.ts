@@ -1,0 +1,116 @@
+/**
+ * Simulated traffic for `npm run seed`: sessions asking the built-in corpus questions, a retriever
+ * that is sometimes wrong, and users who react the way the seed documents describe, with noise.
+ * Deterministic for a given random seed.
+ */
+import type { FeedbackEventInput } from '../../shared/schema/event.ts';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { termOverlap } from '../../shared/terms.ts';
+import { CORPUS, QUESTIONS, type SeedQuestion } from './corpus.ts';
+
+/** mulberry32: a tiny seeded generator, so every seed run produces the same data. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export interface Traffic {
+  traces: TraceInput[];
+  events: FeedbackEventInput[];
+}
+
+type EventSpec = Omit<FeedbackEventInput, 'eventId' | 'sessionId' | 'widgetVersion'>;
+
+/** Sessions over the last `days` days, ending at `now`. */
+export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() } = {}): Traffic {
+  const rnd = random(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
+  const traces: TraceInput[] = [];
+  const events: FeedbackEventInput[] = [];
+  let ids = 0;
+  const id = (prefix: string) => `${prefix}-${seed}-${(ids++).toString(36)}`;
+
+  for (let s = 0; s < sessions; s++) {
+    const sessionId = id('s');
+    const userIdHash = `u${Math.floor(rnd() * (sessions / 2))}`;
+    let at = now - Math.floor(rnd() * days * 86_400_000) - 3_600_000;
+    const turns = 1 + Math.floor(rnd() * 4);
+    let question: SeedQuestion = pick(QUESTIONS);
+    let nextTraceId = id('t');
+    for (let turn = 0; turn < turns; turn++) {
+      const query = pick(question.phrasings);
+      const chunks = retrieve(query, question, rnd);
+      const traceId = nextTraceId;
+      nextTraceId = id('t');
+      const right = chunks.findIndex((c) => c.chunkId === question.answerChunk);
+      const stale = chunks[0]!.sourceDocId === 'refunds.md';
+      traces.push({
+        traceId,
+        query,
+        retrievedChunks: chunks,
+        answer: `${chunks[0]!.text} [1]`,
+        model: 'seed-extractive',
+        sessionId,
+        userIdHash,
+        turnIndex: turn,
+        knowledgeBase: 'help-centre',
+        intent: question.answerChunk.split('#')[0]!,
+        createdAt: at,
+      });
+      const emit = (offsetMs: number, e: EventSpec) => events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
+      const good = right === 0 && !stale;
+      if (good) {
+        if (rnd() < 0.5) emit(8_000, { traceId, signalType: 'citation_click', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
+        if (rnd() < 0.3) emit(20_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: chunks[0]!.chunkId, ms: 18_000, mode: 'away' } } as EventSpec);
+        if (rnd() < 0.3) emit(12_000, { traceId, signalType: 'thumbs_up' } as EventSpec);
+        if (rnd() < 0.2) emit(15_000, { traceId, signalType: 'copy_answer', detail: { chars: 80 } } as EventSpec);
+      } else {
+        if (rnd() < 0.15) emit(3_000, { traceId, signalType: 'citation_click', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
+        if (rnd() < 0.5) {
+          emit(9_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
+          emit(12_000, { traceId, signalType: 'attribution', detail: { reason: pick(['looks_wrong', 'incomplete', 'wrong_source', 'not_answered'] as const) } } as EventSpec);
+        }
+        if (rnd() < 0.3) emit(14_000, { traceId, signalType: 'wrong_source', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
+        if (question.correction && rnd() < 0.35) emit(30_000, { traceId, signalType: 'correction', detail: question.correction } as EventSpec);
+        if (rnd() < 0.4 && turn + 1 < turns) {
+          // Asks the same thing again in other words: the widget marks the first answer.
+          emit(40_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.6, gapMs: 40_000 } } as EventSpec);
+          at += 45_000;
+          continue;
+        }
+      }
+      if (rnd() < 0.08) {
+        // A mis-click: thumbs-down, then the user copies the answer after all.
+        emit(2_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
+        emit(6_000, { traceId, signalType: 'copy_answer', detail: { chars: 120 } } as EventSpec);
+      }
+      at += 60_000 + Math.floor(rnd() * 120_000);
+      question = rnd() < 0.6 ? question : pick(QUESTIONS);
+    }
+  }
+  // One abusive session: thumbs-down on everything, two a second.
+  const flooder = id('s');
+  const start = now - 2 * 3_600_000;
+  for (let i = 0; i < 30; i++) {
+    const question = pick(QUESTIONS);
+    const query = pick(question.phrasings);
+    const chunks = retrieve(query, question, rnd);
+    const traceId = id('t');
+    traces.push({ traceId, query, retrievedChunks: chunks, answer: `${chunks[0]!.text} [1]`, model: 'seed-extractive', sessionId: flooder, turnIndex: i, createdAt: start + i * 500 });
+    events.push({ eventId: id('e'), traceId, sessionId: flooder, signalType: 'thumbs_down', clientTs: start + i * 500 + 400, widgetVersion: 'seed' } as FeedbackEventInput);
+  }
+  return { traces, events };
+}
+
+/** Top 5 by term overlap with the query, jittered so the right chunk is not always first. */
+function retrieve(query: string, question: SeedQuestion, rnd: () => number) {
+  const scored = CORPUS.map((c) => ({ c, score: termOverlap(query, c.text) + (c.chunkId === question.answerChunk ? 0.15 : 0) + rnd() * 0.35 }));
+  scored.sort((a, b) => b.score - a.score);
+  return scored.slice(0, 5).map(({ c, score }, i) => ({ ...c, score: Math.round(score * 1000) / 1000, rank: i + 1 }));
+}

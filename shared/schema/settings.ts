@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+
+/** A project's loop settings, as `PUT /v1/admin/settings` takes them; absent fields keep their defaults. */
+export const LoopSettingsSchema = v.object({
+  /** Days raw events and traces are kept before the nightly job purges them (seed 002, 5.3: 90). */
+  retentionDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650)), 90),
+  /** Days daily aggregates and health snapshots are kept (seed 002, 5.3: two years). */
+  aggregateRetentionDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36_500)), 730),
+  /** Reviewer time per week the queue is sized for (seed 000: under 30 minutes a week). */
+  reviewMinutesPerWeek: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(10_080)), 30),
+  /**
+   * Seconds one review item takes: a query, one chunk and one question ("does this chunk help
+   * answer this query?") read and answered by keyboard; 20 s is a careful reader's pace.
+   */
+  secondsPerReviewItem: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600)), 20),
+  /** Confirmed review items at which training is ready (seed 000: never fewer than 30). */
+  trainingMinConfirmed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 30),
+  /** A trace whose confidence-weighted score is below this is "bad" (seed 000: -0.3). */
+  badTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), -0.3),
+  /** A trace whose confidence-weighted score is at or above this is "good": its cited chunks are positive candidates. */
+  goodTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), 0.3),
+});
+
+export type LoopSettings = v.InferOutput<typeof LoopSettingsSchema>;
+export type LoopSettingsInput = v.InferInput<typeof LoopSettingsSchema>;
+
+/** Every setting at its default. */
+export const DEFAULT_LOOP_SETTINGS: LoopSettings = v.parse(LoopSettingsSchema, {});
+
+/** Review items one week's budget clears. */
+export const weeklyReviewCapacity = (s: LoopSettings): number => Math.max(1, Math.floor((s.reviewMinutesPerWeek * 60) / s.secondsPerReviewItem));
