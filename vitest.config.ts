@@ -15,6 +15,10 @@ export default defineConfig({
         test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
+        // The demo app: corpus loading, answering, its routes; its page in Chromium runs with e2e.
+        test: { name: 'demo', include: ['demo/**/*.test.ts'], exclude: ['demo/**/*.e2e.test.ts'], environment: 'node', testTimeout: 30_000 },
+      },
+      {
         plugins: [
           cloudflareTest(async () => ({
             main: './collector/index.ts',
@@ -36,7 +40,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
+          include: ['tests/e2e/**/*.test.ts', 'demo/**/*.e2e.test.ts'],
           environment: 'node',
           globalSetup: ['./tests/e2e/global-setup.ts'],
           // Real Chromium against a real collector under wrangler dev; one file at a time on 2 cores.

@@ -1,20 +1,28 @@
 /**
  * `npm start`: the collector under `wrangler dev` on 127.0.0.1:8787 with the local D1 migrated,
- * and a `dev` project whose keys are made on first start, kept in .dev-keys.json and printed.
+ * a `dev` project whose keys are made on first start, kept in .dev-keys.json and printed, and
+ * the demo chat app on 127.0.0.1:5173 sending its traces and feedback there.
  */
+import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
+import { buildWidget } from './build-widget.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { migrate, startDev } from './wrangler.ts';
 
 const PORT = Number(process.env.PORT ?? 8787);
+const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
-const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, 'http://127.0.0.1:5173', 'http://localhost:5173'];
+const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
 migrate();
 const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
 const server = await startDev({ port: PORT, inherit: true });
 const url = server.url;
+// The demo page serves the widget from dist/widget.
+await buildWidget({ types: false });
+const demo = await startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
+demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? 'this repo\'s docs'})
 
   project     dev   (origins: ${DEV_ORIGINS.join(', ')})
   write key   ${keys.write}
@@ -31,6 +39,6 @@ Try it:
 
 Ctrl-C stops it.
 `);
-const shutdown = () => void server.stop().then(() => process.exit(0));
+const shutdown = () => void Promise.all([demo.close(), server.stop()]).then(() => process.exit(0));
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

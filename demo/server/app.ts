@@ -6,12 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import { ApiError, errorBody, handleError } from '../../collector/errors.ts';
-import { jsonBody } from '../../collector/middleware/json-body.ts';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
 import { AskSchema } from './ask-schema.ts';
+import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
 
 /** What the page needs to know, served as `GET /api/config`. */
 export interface ClientConfig {
@@ -31,6 +31,9 @@ export interface PageAssets {
   /** The widget's build, served under /widget/. */
   widgetDir: string;
 }
+
+/** A question and its session fit in far less. */
+const MAX_ASK_BYTES = 16_384;
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8' };
 
@@ -67,11 +70,11 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
       return body ? c.body(body, 200, { 'content-type': type, 'cache-control': 'no-cache' }) : c.notFound();
     })
     .get('/api/config', (c) => c.json(config))
-    .post('/api/ask', jsonBody({ maxBytes: 16_384, contentTypes: ['application/json'] }), async (c) => {
-      const parsed = v.safeParse(AskSchema, c.get('body'));
+    .post('/api/ask', bodyLimit({ maxSize: MAX_ASK_BYTES, onError: () => { throw new DemoError(413, 'payload_too_large', `The body is larger than ${MAX_ASK_BYTES} bytes`, 'body'); } }), async (c) => {
+      const parsed = v.safeParse(AskSchema, await jsonBodyOf(c, MAX_ASK_BYTES));
       if (!parsed.success) {
         const { field, message } = firstFieldError(parsed.issues);
-        throw new ApiError(400, 'invalid_request', message, field);
+        throw new DemoError(400, 'invalid_request', message, field);
       }
       return c.json(await answerer.ask(parsed.output));
     })

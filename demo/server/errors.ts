@@ -1,0 +1,38 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** A request the demo refuses, in the collector's error shape: `{ error: { code, message, field } }`. */
+export class DemoError extends HTTPException {
+  constructor(
+    status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly field: string,
+  ) {
+    super(status, { message });
+  }
+}
+
+export const errorBody = (code: string, message: string, field?: string) => ({ error: field === undefined ? { code, message } : { code, message, field } });
+
+/** `app.onError`: refusals as they are, anything else a 500 that leaks nothing. */
+export function handleError(err: Error, c: Context): Response {
+  if (err instanceof DemoError) return c.json(errorBody(err.code, err.message, err.field), err.status);
+  if (err instanceof HTTPException) return c.json(errorBody('http_error', err.message), err.status);
+  console.error('demo: unhandled error', err);
+  return c.json(errorBody('internal', 'Internal error'), 500);
+}
+
+/** The JSON body of a request: media type, size and syntax checked, each failure naming its part. */
+export async function jsonBodyOf(c: Context, maxBytes: number): Promise<unknown> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new DemoError(415, 'unsupported_media_type', 'Content-Type must be application/json', 'content-type');
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > maxBytes) throw new DemoError(413, 'payload_too_large', `The body is larger than ${maxBytes} bytes`, 'body');
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new DemoError(400, 'invalid_json', 'The body is not valid UTF-8 JSON', 'body');
+  }
+}
