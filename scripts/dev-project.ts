@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
-import type { KeyKind } from '../collector/storage/schema.ts';
+import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { join } from 'node:path';
 import { query, ROOT, type LocalD1 } from './wrangler.ts';
 

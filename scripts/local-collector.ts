@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisionProject } from '../collector/auth/provision.ts';
-import type { KeyKind } from '../collector/storage/schema.ts';
+import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { migrate, query, startDev, type DevServer } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from './bm25.ts';
+import { Bm25Index, roundScore } from './bm25.ts';
 import { terms } from './terms.ts';
 
 const fruit = [{ text: 'apple banana' }, { text: 'apple apple cherry' }, { text: 'banana cherry cherry durian' }];
@@ -11,9 +11,9 @@ describe('Bm25Index', () => {
     const hits = new Bm25Index(fruit).search('apple');
     expect(hits.map((h) => h.index)).toEqual([1, 0]);
     // Document 1: tf 2, length 3: 1.9 * 2 / (2 + 0.9 * (0.6 + 0.4 * 3 / 3)).
-    expect(hits[0]!.score).toBeCloseTo((Math.log(1.6) * 1.9 * 2) / (2 + 0.9), 12);
+    expect(hits[0]!.score).toBeCloseTo((Math.log(1.6) * 1.9 * 2) / (2 + 0.9), 8);
     // Document 0: tf 1, length 2: 1.9 * 1 / (1 + 0.9 * (0.6 + 0.4 * 2 / 3)).
-    expect(hits[1]!.score).toBeCloseTo((Math.log(1.6) * 1.9) / (1 + 0.9 * (0.6 + (0.4 * 2) / 3)), 12);
+    expect(hits[1]!.score).toBeCloseTo((Math.log(1.6) * 1.9) / (1 + 0.9 * (0.6 + (0.4 * 2) / 3)), 8);
   });
 
   it('sums the query terms, each occurrence of a repeated term counting again', () => {
@@ -21,16 +21,16 @@ describe('Bm25Index', () => {
     const [apple] = index.search('apple').filter((h) => h.index === 0);
     const [banana] = index.search('banana').filter((h) => h.index === 0);
     const [both] = index.search('apple banana').filter((h) => h.index === 0);
-    expect(both!.score).toBeCloseTo(apple!.score + banana!.score, 12);
-    expect(index.search('apple apple')[0]!.score).toBeCloseTo(2 * index.search('apple')[0]!.score, 12);
+    expect(both!.score).toBeCloseTo(apple!.score + banana!.score, 8);
+    expect(index.search('apple apple')[0]!.score).toBeCloseTo(2 * index.search('apple')[0]!.score, 8);
   });
 
   it('follows the k1 and b it is given', () => {
     // b = 0: no length normalisation, so only tf matters: 1.9 * 2 / (2 + 0.9) for document 1.
     const [top] = new Bm25Index(fruit, { b: 0 }).search('apple');
-    expect(top!.score).toBeCloseTo((Math.log(1.6) * 1.9 * 2) / 2.9, 12);
+    expect(top!.score).toBeCloseTo((Math.log(1.6) * 1.9 * 2) / 2.9, 8);
     const [saturated] = new Bm25Index(fruit, { k1: 0 }).search('apple');
-    expect(saturated!.score).toBeCloseTo(Math.log(1.6), 12);
+    expect(saturated!.score).toBeCloseTo(Math.log(1.6), 8);
   });
 
   it('indexes the title with the text', () => {
@@ -75,7 +75,7 @@ describe('Bm25Index', () => {
               const tf = tokens.filter((t) => t === q).length;
               if (tf) score += (index.idf(q) * tf * 1.9) / (tf + 0.9 * (0.6 + (0.4 * tokens.length) / avg));
             }
-            return { index: i, score };
+            return { index: i, score: roundScore(score) };
           })
           .filter((h) => h.score > 0)
           .sort((a, b) => b.score - a.score || a.index - b.index)

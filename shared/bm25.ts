@@ -111,11 +111,17 @@ export class Bm25Index<D extends Bm25Document> {
         scores[d]! += (w * tf) / (tf + lengthNorm[d]!);
       }
     }
+    // Mathematically equal scores summed in another order differ in the last bits: rounding makes
+    // them equal, so ties really go to the earlier document.
+    for (const d of touched) scores[d] = roundScore(scores[d]!);
     const hits = topK(touched, scores, k).map((d) => ({ doc: this.docs[d]!, index: d, score: scores[d]! }));
     for (const d of touched) scores[d] = 0;
     return hits;
   }
 }
+
+/** Scores to 1e-9: far finer than any difference that matters, coarser than summation noise. */
+export const roundScore = (x: number): number => Math.round(x * 1e9) / 1e9;
 
 /** The k highest-scoring of `candidates`, best first (ties: lower index first), by a bounded min-heap. */
 function topK(candidates: readonly number[], scores: Float64Array, k: number): number[] {
