@@ -1,10 +1,10 @@
 /** A real collector, a static host site and Chromium, for the widget benchmarks. */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWidget } from '../scripts/build-widget.ts';
-import { NO_RATE_LIMITS, startLocalCollector, type LocalCollector } from '../scripts/local-collector.ts';
+import { type LocalCollector, NO_RATE_LIMITS, startLocalCollector } from '../scripts/local-collector.ts';
 import { launch } from '../tests/e2e/chromium.ts';
 import { gotoHostPage } from '../tests/e2e/host-page.ts';
-import { startStaticServer, type StaticServer } from '../tests/static-server.ts';
+import { type StaticServer, startStaticServer } from '../tests/static-server.ts';
 
 export interface Harness {
   browser: Browser;

@@ -3,17 +3,18 @@
  * POST /v1/events (100-event batches, 4 concurrent senders), latency of a 50-event batch, and
  * this machine's raw SQLite insert rate into the same table for comparison.
  */
-import Database from 'better-sqlite3';
-import http from 'node:http';
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { NO_RATE_LIMITS, startLocalCollector } from '../scripts/local-collector.ts';
+import { type DevServer, ROOT } from '../scripts/wrangler.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import type { FeedbackEventInput } from '../shared/schema/event.ts';
-import { NO_RATE_LIMITS, startLocalCollector } from '../scripts/local-collector.ts';
-import { ROOT, type DevServer } from '../scripts/wrangler.ts';
 import { groupCpu, selfCpu } from './process-cpu.ts';
-import { percentile, row, type Row } from './stats.ts';
+import { percentile, type Row, row } from './stats.ts';
 
 const RUNS = 5;
 const SENDERS = 4;
@@ -34,15 +35,19 @@ let batches = 0;
 function batch(size: number, sender: number, invalid = false): FeedbackEventInput[] {
   const now = Date.now();
   const n = batches++;
-  return Array.from({ length: size }, (_, i) => ({
-    eventId: uuidv7(now),
-    traceId: `trace-${sender}-${n}-${i % 25}`,
-    sessionId: `session-${sender}-${n}-${i % 10}`,
-    clientTs: now,
-    widgetVersion: '0.1.0',
-    ...kinds[i % kinds.length]!,
-    ...(invalid && { signalType: 'not_a_signal' }),
-  }) as FeedbackEventInput);
+  return Array.from(
+    { length: size },
+    (_, i) =>
+      ({
+        eventId: uuidv7(now),
+        traceId: `trace-${sender}-${n}-${i % 25}`,
+        sessionId: `session-${sender}-${n}-${i % 10}`,
+        clientTs: now,
+        widgetVersion: '0.1.0',
+        ...kinds[i % kinds.length]!,
+        ...(invalid && { signalType: 'not_a_signal' }),
+      }) as FeedbackEventInput,
+  );
 }
 
 const body = (events: FeedbackEventInput[]) => JSON.stringify({ events });
@@ -83,7 +88,10 @@ function rawSqliteRate(): number {
   const db = new Database(join(dir, 'raw.sqlite'));
   db.pragma('journal_mode = WAL');
   const migrations = join(ROOT, 'collector', 'migrations');
-  for (const f of readdirSync(migrations).filter((f) => f.endsWith('.sql')).sort()) db.exec(readFileSync(join(migrations, f), 'utf8'));
+  for (const f of readdirSync(migrations)
+    .filter((f) => f.endsWith('.sql'))
+    .sort())
+    db.exec(readFileSync(join(migrations, f), 'utf8'));
   const insert = db.prepare(
     `insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, widget_version, client_ts, received_at)
      values ('p', ?, ?, ?, 'citation_click', 0.5, null, 0, '{"chunkId":"chunk-0042"}', '0.1.0', ?, ?) on conflict do nothing`,
@@ -113,7 +121,11 @@ async function throughputRuns(server: DevServer, key: string, invalid: boolean) 
     const cpuBefore = groupCpu(server.process.pid!);
     const selfBefore = selfCpu();
     const start = performance.now();
-    await Promise.all(queues.map(async (q) => { for (const json of q) await post(server.url, key, json, invalid ? 0 : 100, invalid ? 400 : 200); }));
+    await Promise.all(
+      queues.map(async (q) => {
+        for (const json of q) await post(server.url, key, json, invalid ? 0 : 100, invalid ? 400 : 200);
+      }),
+    );
     const seconds = (performance.now() - start) / 1000;
     const events = SENDERS * BATCHES_PER_SENDER * 100;
     throughput.push(events / seconds);

@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Bm25Index } from '../shared/bm25.ts';
-import { meanOverQueries, mrrAt, ndcgAt, recallAt } from '../shared/ranking-metrics.ts';
 import { loadBeir } from '../demo/corpus/beir.ts';
 import { ROOT } from '../scripts/wrangler.ts';
-import { row, type Row } from './stats.ts';
+import { Bm25Index } from '../shared/bm25.ts';
+import { meanOverQueries, mrrAt, ndcgAt, recallAt } from '../shared/ranking-metrics.ts';
+import { type Row, row } from './stats.ts';
 
 const RUNS = 5;
 /** A BEIR directory: SciFact beside the repository unless `BENCH_BEIR_DIR` names another. */
@@ -38,14 +38,22 @@ export async function demoBm25Bench(): Promise<Row[]> {
     build.push(performance.now() - start);
     runs = new Map();
     start = performance.now();
-    for (const [id, text] of testQueries) runs.set(id, index.search(text, 100).map((h) => h.doc.chunkId));
+    for (const [id, text] of testQueries)
+      runs.set(
+        id,
+        index.search(text, 100).map((h) => h.doc.chunkId),
+      );
     qps.push(testQueries.length / ((performance.now() - start) / 1000));
   }
   // Ranking is deterministic: the quality figures are the same every run.
   const once = (name: string, value: number, budget?: string) => row('demo-bm25', name, '', [value], budget);
   console.error(`demo-bm25: ${chunks.length} documents, ${testQueries.length} test queries from ${DIR}`);
   return [
-    once(`nDCG@10 on SciFact test (BEIR paper BM25: ${PUBLISHED_NDCG10})`, meanOverQueries(ndcgAt, 10, runs, judged), `>= ${(PUBLISHED_NDCG10 - 0.02).toFixed(3)}`),
+    once(
+      `nDCG@10 on SciFact test (BEIR paper BM25: ${PUBLISHED_NDCG10})`,
+      meanOverQueries(ndcgAt, 10, runs, judged),
+      `>= ${(PUBLISHED_NDCG10 - 0.02).toFixed(3)}`,
+    ),
     once('nDCG@5 on SciFact test', meanOverQueries(ndcgAt, 5, runs, judged)),
     once('Recall@100 on SciFact test', meanOverQueries(recallAt, 100, runs, judged)),
     once('MRR@10 on SciFact test', meanOverQueries(mrrAt, 10, runs, judged)),

@@ -3,7 +3,7 @@
  * adversarial 100 KB inputs (long runs that make careless patterns backtrack quadratically).
  */
 import { redactPII } from '../shared/redact.ts';
-import { row, type Row } from './stats.ts';
+import { type Row, row } from './stats.ts';
 
 const RUNS = 5;
 const sample =

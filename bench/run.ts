@@ -3,8 +3,8 @@
  * Each row is the median of several runs with min and max; rows with a budget say if they meet it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import os from 'node:os';
+import { join } from 'node:path';
 import { ROOT } from '../scripts/wrangler.ts';
 import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
@@ -25,7 +25,13 @@ async function widgetInBrowser(): Promise<Row[]> {
   }
 }
 
-const suites: Record<string, () => Promise<Row[]>> = { collector: collectorBench, redact: redactBench, 'widget-size': widgetSizeBench, widget: widgetInBrowser, 'demo-bm25': demoBm25Bench };
+const suites: Record<string, () => Promise<Row[]>> = {
+  collector: collectorBench,
+  redact: redactBench,
+  'widget-size': widgetSizeBench,
+  widget: widgetInBrowser,
+  'demo-bm25': demoBm25Bench,
+};
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];
@@ -50,5 +56,5 @@ console.table(
 const dir = join(ROOT, 'bench', 'results');
 mkdirSync(dir, { recursive: true });
 const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
-writeFileSync(join(dir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2) + '\n');
+writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2)}\n`);
 console.error(`written to bench/results/latest.json`);

@@ -4,7 +4,7 @@
  * how many were lost, and how many were stored twice.
  */
 import type { Harness } from './browser-harness.ts';
-import { row, type Row } from './stats.ts';
+import { type Row, row } from './stats.ts';
 
 const ANSWERS = 100;
 const EVENTS_PER_ANSWER = 100; // 10,000 in all; within the widget's per-session limit, one session per answer

@@ -6,7 +6,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { clickToFrame } from '../tests/e2e/click-to-frame.ts';
 import type { Harness } from './browser-harness.ts';
-import { median, row, type Row } from './stats.ts';
+import { median, type Row, row } from './stats.ts';
 
 const ANSWERS = 200;
 const RUNS = 5;
@@ -51,7 +51,7 @@ export async function widgetPageBench(h: Harness): Promise<Row[]> {
     const script0 = await metric(cdp, 'ScriptDuration');
     const heap0 = await metric(cdp, 'JSHeapUsedSize');
     await addAnswers(page, 1, ANSWERS);
-    scripting.push(((await metric(cdp, 'ScriptDuration')) - script0) * 1000 / ANSWERS);
+    scripting.push((((await metric(cdp, 'ScriptDuration')) - script0) * 1000) / ANSWERS);
     await cdp.send('HeapProfiler.collectGarbage');
     heap.push(((await metric(cdp, 'JSHeapUsedSize')) - heap0) / 1024 / ANSWERS);
     const times: number[] = [];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { buildWidget, WIDGET_DIST } from '../scripts/build-widget.ts';
-import { row, type Row } from './stats.ts';
+import { type Row, row } from './stats.ts';
 
 const gzip = (b: Buffer) => gzipSync(b, { level: 9 }).length;
 const brotli = (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;

@@ -10,7 +10,15 @@ describe('TraceClient against the real collector', () => {
   it('batches traces, and each promise says what became of its trace', async () => {
     const p = await newProject();
     let requests = 0;
-    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, batchSize: 3, fetch: (r) => (requests++, collector(r)) });
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      batchSize: 3,
+      fetch: (r) => {
+        requests++;
+        return collector(r);
+      },
+    });
     const traces = [trace(), trace(), trace(), trace()];
     const bad = { ...trace(), createdAt: 5 };
     const results = await Promise.all([...traces.map((t) => client.logTrace(t)), client.logTrace(bad), client.flush().then(() => null)]);
@@ -29,7 +37,12 @@ describe('TraceClient against the real collector', () => {
       () => Promise.resolve(new Response('{"error":{"code":"rate_limited","message":"slow"}}', { status: 429, headers: { 'retry-after': '0' } })),
     ];
     let calls = 0;
-    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, backoff: fast, fetch: (r) => (failures[calls++]?.() ?? collector(r)) });
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      backoff: fast,
+      fetch: (r) => failures[calls++]?.() ?? collector(r),
+    });
     const t = trace();
     const result = client.logTrace(t);
     await client.flush();
@@ -44,7 +57,14 @@ describe('TraceClient against the real collector', () => {
 
   it('gives up after its attempts, reporting failure without throwing', async () => {
     const errors: TraceResult[] = [];
-    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_x', maxAttempts: 3, backoff: fast, fetch: () => Promise.reject(new TypeError('offline')), onError: (r) => errors.push(r) });
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      maxAttempts: 3,
+      backoff: fast,
+      fetch: () => Promise.reject(new TypeError('offline')),
+      onError: (r) => errors.push(r),
+    });
     const t = trace();
     const result = client.logTrace(t);
     await client.flush();
@@ -54,7 +74,15 @@ describe('TraceClient against the real collector', () => {
 
   it('does not retry a request the collector refused as wrong (401)', async () => {
     let calls = 0;
-    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_unknown', backoff: fast, fetch: (r) => (calls++, collector(r)) });
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_unknown',
+      backoff: fast,
+      fetch: (r) => {
+        calls++;
+        return collector(r);
+      },
+    });
     const result = client.logTrace(trace());
     await client.flush();
     expect(await result).toMatchObject({ status: 'failed', reason: expect.stringContaining('HTTP 401') });

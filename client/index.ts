@@ -1,8 +1,8 @@
-import { joinUrl } from '../shared/url.ts';
-import { backoffDelay, retryAfterMs, type BackoffOptions } from '../shared/backoff.ts';
+import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backoff.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import type { TraceInput } from '../shared/schema/trace.ts';
 import { MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
+import { joinUrl } from '../shared/url.ts';
 
 export type { TraceInput } from '../shared/schema/trace.ts';
 

@@ -24,7 +24,10 @@ describe('the app', () => {
 describe('CORS and origins', () => {
   it('answers a preflight from an allowed origin, and not one from a foreign origin', async () => {
     await newProject();
-    const ok = await call('/v1/events', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' } });
+    const ok = await call('/v1/events', {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+    });
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
@@ -37,7 +40,11 @@ describe('CORS and origins', () => {
   it('rejects a write from a foreign origin and stores nothing', async () => {
     const p = await newProject();
     const t = trace();
-    const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: FOREIGN_ORIGIN }, json: { events: [event({ traceId: t.traceId })] } });
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: FOREIGN_ORIGIN },
+      json: { events: [event({ traceId: t.traceId })] },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect(await res.json()).toMatchObject({ error: { code: 'origin_not_allowed', field: 'origin' } });

@@ -28,7 +28,10 @@ export const app = new Hono<AppEnv>()
   .use('/v1/*', except('/v1/health', ipRateLimit()))
   .use('/v1/events', browserCors)
   // Only the widget reads the config from a browser; an admin writes it from a server or script.
-  .use('/v1/config', except((c) => c.req.method === 'PUT', browserCors))
+  .use(
+    '/v1/config',
+    except((c) => c.req.method === 'PUT', browserCors),
+  )
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)

@@ -10,15 +10,18 @@ interface BadCase {
 }
 
 const ev = (patch: Record<string, unknown>) => ({ ...event({ traceId: 'tr-1' }), ...patch });
-const events = (list: unknown[]) => (keys: Keys): [string, RequestInit & { json?: unknown }] => [
-  '/v1/events',
-  { method: 'POST', headers: { ...bearer(keys.write), origin: ORIGIN }, json: { events: list } },
-];
-const rawEvents = (body: BodyInit, type = 'application/json') => (keys: Keys): [string, RequestInit] => [
-  '/v1/events',
-  { method: 'POST', headers: { ...bearer(keys.write), 'content-type': type }, body },
-];
-const traces = (json: unknown) => (keys: Keys): [string, RequestInit & { json?: unknown }] => ['/v1/traces', { method: 'POST', headers: bearer(keys.server), json }];
+const events =
+  (list: unknown[]) =>
+  (keys: Keys): [string, RequestInit & { json?: unknown }] => [
+    '/v1/events',
+    { method: 'POST', headers: { ...bearer(keys.write), origin: ORIGIN }, json: { events: list } },
+  ];
+const rawEvents =
+  (body: BodyInit, type = 'application/json') =>
+  (keys: Keys): [string, RequestInit] => ['/v1/events', { method: 'POST', headers: { ...bearer(keys.write), 'content-type': type }, body }];
+const traces =
+  (json: unknown) =>
+  (keys: Keys): [string, RequestInit & { json?: unknown }] => ['/v1/traces', { method: 'POST', headers: bearer(keys.server), json }];
 const chunk = { chunkId: 'c', sourceDocId: 'd', score: 0.5, rank: 1, text: 't' };
 
 const cases: BadCase[] = [
@@ -28,16 +31,41 @@ const cases: BadCase[] = [
   { name: 'events: XML content type', status: 415, field: 'content-type', request: rawEvents('<events/>', 'application/xml') },
   { name: 'events: form content type', status: 415, field: 'content-type', request: rawEvents('a=1', 'application/x-www-form-urlencoded') },
   { name: 'events: body over 64 KB', status: 413, field: 'body', request: rawEvents(JSON.stringify({ events: [ev({ pad: 'x'.repeat(70_000) })] })) },
-  { name: 'events: a bare array, no envelope', status: 400, field: 'body', request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: [ev({})] }] },
-  { name: 'events: envelope without events', status: 400, field: 'events', request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: {} }] },
-  { name: 'events: events is an object', status: 400, field: 'events', request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { events: { a: 1 } } }] },
+  {
+    name: 'events: a bare array, no envelope',
+    status: 400,
+    field: 'body',
+    request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: [ev({})] }],
+  },
+  {
+    name: 'events: envelope without events',
+    status: 400,
+    field: 'events',
+    request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: {} }],
+  },
+  {
+    name: 'events: events is an object',
+    status: 400,
+    field: 'events',
+    request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { events: { a: 1 } } }],
+  },
   { name: 'events: empty batch', status: 400, field: 'events', request: events([]) },
   { name: 'events: 101 events', status: 400, field: 'events', request: events(Array.from({ length: 101 }, () => ev({}))) },
-  { name: 'events: writeKey is a number', status: 400, field: 'writeKey', request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { writeKey: 5, events: [ev({})] } }] },
+  {
+    name: 'events: writeKey is a number',
+    status: 400,
+    field: 'writeKey',
+    request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { writeKey: 5, events: [ev({})] } }],
+  },
   { name: 'event: null', status: 400, field: 'events[0]', request: events([null]) },
   { name: 'event: no eventId', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: undefined })]) },
   { name: 'event: empty eventId', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: '' })]) },
-  { name: 'event: eventId with spaces and quotes', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: "x'; drop table feedback_events; --" })]) },
+  {
+    name: 'event: eventId with spaces and quotes',
+    status: 400,
+    field: 'events[0].eventId',
+    request: events([ev({ eventId: "x'; drop table feedback_events; --" })]),
+  },
   { name: 'event: traceId is a number', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 42 })]) },
   { name: 'event: traceId too long', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 't'.repeat(129) })]) },
   { name: 'event: no sessionId', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: undefined })]) },
@@ -49,29 +77,99 @@ const cases: BadCase[] = [
   { name: 'rating: 6 stars', status: 400, field: 'events[0].detail.stars', request: events([ev({ signalType: 'rating', detail: { stars: 6 } })]) },
   { name: 'rating: 2.5 stars', status: 400, field: 'events[0].detail.stars', request: events([ev({ signalType: 'rating', detail: { stars: 2.5 } })]) },
   { name: 'rating: no detail', status: 400, field: 'events[0].detail', request: events([ev({ signalType: 'rating' })]) },
-  { name: 'attribution: unknown reason', status: 400, field: 'events[0].detail.reason', request: events([ev({ signalType: 'attribution', detail: { reason: 'meh' } })]) },
+  {
+    name: 'attribution: unknown reason',
+    status: 400,
+    field: 'events[0].detail.reason',
+    request: events([ev({ signalType: 'attribution', detail: { reason: 'meh' } })]),
+  },
   { name: 'correction: empty text', status: 400, field: 'events[0].detail.text', request: events([ev({ signalType: 'correction', detail: { text: '' } })]) },
-  { name: 'correction: text over 4000 chars', status: 400, field: 'events[0].detail.text', request: events([ev({ signalType: 'correction', detail: { text: 'a'.repeat(4001) } })]) },
+  {
+    name: 'correction: text over 4000 chars',
+    status: 400,
+    field: 'events[0].detail.text',
+    request: events([ev({ signalType: 'correction', detail: { text: 'a'.repeat(4001) } })]),
+  },
   { name: 'citation_click: no chunkId', status: 400, field: 'events[0].detail.chunkId', request: events([ev({ signalType: 'citation_click', detail: {} })]) },
-  { name: 'citation_dwell: negative ms', status: 400, field: 'events[0].detail.ms', request: events([ev({ signalType: 'citation_dwell', detail: { chunkId: 'c', ms: -5, mode: 'away' } })]) },
-  { name: 'citation_dwell: unknown mode', status: 400, field: 'events[0].detail.mode', request: events([ev({ signalType: 'citation_dwell', detail: { chunkId: 'c', ms: 5, mode: 'stare' } })]) },
-  { name: 'rephrase: similarity above 1', status: 400, field: 'events[0].detail.similarity', request: events([ev({ signalType: 'rephrase_within_session', detail: { nextTraceId: 'n', similarity: 1.5, gapMs: 10 } })]) },
-  { name: 'web_vitals: unknown metric', status: 400, field: 'events[0].detail.name', request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]) },
-  { name: 'traces: body is not JSON', status: 400, field: 'body', request: (k) => ['/v1/traces', { method: 'POST', headers: { ...bearer(k.server), 'content-type': 'application/json' }, body: 'nope' }] },
-  { name: 'traces: text/plain', status: 415, field: 'content-type', request: (k) => ['/v1/traces', { method: 'POST', headers: { ...bearer(k.server), 'content-type': 'text/plain' }, body: JSON.stringify(trace()) }] },
+  {
+    name: 'citation_dwell: negative ms',
+    status: 400,
+    field: 'events[0].detail.ms',
+    request: events([ev({ signalType: 'citation_dwell', detail: { chunkId: 'c', ms: -5, mode: 'away' } })]),
+  },
+  {
+    name: 'citation_dwell: unknown mode',
+    status: 400,
+    field: 'events[0].detail.mode',
+    request: events([ev({ signalType: 'citation_dwell', detail: { chunkId: 'c', ms: 5, mode: 'stare' } })]),
+  },
+  {
+    name: 'rephrase: similarity above 1',
+    status: 400,
+    field: 'events[0].detail.similarity',
+    request: events([ev({ signalType: 'rephrase_within_session', detail: { nextTraceId: 'n', similarity: 1.5, gapMs: 10 } })]),
+  },
+  {
+    name: 'web_vitals: unknown metric',
+    status: 400,
+    field: 'events[0].detail.name',
+    request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]),
+  },
+  {
+    name: 'traces: body is not JSON',
+    status: 400,
+    field: 'body',
+    request: (k) => ['/v1/traces', { method: 'POST', headers: { ...bearer(k.server), 'content-type': 'application/json' }, body: 'nope' }],
+  },
+  {
+    name: 'traces: text/plain',
+    status: 415,
+    field: 'content-type',
+    request: (k) => ['/v1/traces', { method: 'POST', headers: { ...bearer(k.server), 'content-type': 'text/plain' }, body: JSON.stringify(trace()) }],
+  },
   { name: 'traces: empty batch', status: 400, field: 'body', request: traces([]) },
   { name: 'traces: 51 traces', status: 400, field: 'body', request: traces(Array.from({ length: 51 }, () => trace())) },
   { name: 'trace: no query', status: 400, field: 'trace.query', request: traces({ ...trace(), query: undefined }) },
   { name: 'trace: retrievedChunks is a string', status: 400, field: 'trace.retrievedChunks', request: traces({ ...trace(), retrievedChunks: 'c1,c2' }) },
-  { name: 'trace: chunk rank 0', status: 400, field: 'trace.retrievedChunks[0].rank', request: traces({ ...trace(), retrievedChunks: [{ ...chunk, rank: 0 }] }) },
-  { name: 'trace: chunk score is a string', status: 400, field: 'trace.retrievedChunks[0].score', request: traces({ ...trace(), retrievedChunks: [{ ...chunk, score: '0.9' }] }) },
-  { name: 'trace: reranked chunk without sourceDocId', status: 400, field: 'trace.rerankedChunks[0].sourceDocId', request: traces({ ...trace(), rerankedChunks: [{ ...chunk, sourceDocId: undefined }] }) },
+  {
+    name: 'trace: chunk rank 0',
+    status: 400,
+    field: 'trace.retrievedChunks[0].rank',
+    request: traces({ ...trace(), retrievedChunks: [{ ...chunk, rank: 0 }] }),
+  },
+  {
+    name: 'trace: chunk score is a string',
+    status: 400,
+    field: 'trace.retrievedChunks[0].score',
+    request: traces({ ...trace(), retrievedChunks: [{ ...chunk, score: '0.9' }] }),
+  },
+  {
+    name: 'trace: reranked chunk without sourceDocId',
+    status: 400,
+    field: 'trace.rerankedChunks[0].sourceDocId',
+    request: traces({ ...trace(), rerankedChunks: [{ ...chunk, sourceDocId: undefined }] }),
+  },
   { name: 'trace: negative createdAt', status: 400, field: 'trace.createdAt', request: traces({ ...trace(), createdAt: -1 }) },
   { name: 'trace: topK is 0', status: 400, field: 'trace.retrieval.topK', request: traces({ ...trace(), retrieval: { topK: 0 } }) },
   { name: 'trace in a batch: answer is null', status: 400, field: 'traces[0].answer', request: traces([{ ...trace(), answer: null }]) },
-  { name: 'config: rating is a string', status: 400, field: 'rating', request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { rating: 'yes' } }] },
-  { name: 'config: similarity above 1', status: 400, field: 'thresholds.rephraseSimilarity', request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { thresholds: { rephraseSimilarity: 2 } } }] },
-  { name: 'config: prompt without text', status: 400, field: 'prompts[0].text', request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase' }] } }] },
+  {
+    name: 'config: rating is a string',
+    status: 400,
+    field: 'rating',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { rating: 'yes' } }],
+  },
+  {
+    name: 'config: similarity above 1',
+    status: 400,
+    field: 'thresholds.rephraseSimilarity',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { thresholds: { rephraseSimilarity: 2 } } }],
+  },
+  {
+    name: 'config: prompt without text',
+    status: 400,
+    field: 'prompts[0].text',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase' }] } }],
+  },
 ];
 
 describe('bad input: a 4xx naming the field, and nothing written', async () => {
@@ -80,7 +178,10 @@ describe('bad input: a 4xx naming the field, and nothing written', async () => {
   const t = trace();
   await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
   await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: { rating: true } });
-  const seed = [event({ traceId: t.traceId, signalType: 'thumbs_down' }), event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'It is 30 days.' } })];
+  const seed = [
+    event({ traceId: t.traceId, signalType: 'thumbs_down' }),
+    event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'It is 30 days.' } }),
+  ];
   await call('/v1/events', { method: 'POST', headers: bearer(p.keys.write), json: { events: seed, dropped: 3 } });
   const seeded = await projectRows(p.id);
 

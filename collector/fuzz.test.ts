@@ -1,15 +1,27 @@
 import { env } from 'cloudflare:workers';
-import { JOIN_CHUNK_TEXT } from './storage/sql/chunk-text.ts';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ItemResult } from '../shared/schema/batch-result.ts';
 import { FeedbackEventSchema } from '../shared/schema/event.ts';
-import { TraceSchema, type Chunk } from '../shared/schema/trace.ts';
+import { type Chunk, TraceSchema } from '../shared/schema/trace.ts';
 import { SIGNAL_TYPES, SIGNALS, signalValue } from '../shared/signals.ts';
+import { JOIN_CHUNK_TEXT } from './storage/sql/chunk-text.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
-const injections = ["'; DROP TABLE feedback_events; --", '<script>alert(1)</script>', '${7*7}', '\u0000\u0001', "Robert'); --", '{"$gt":""}', '../../etc/passwd', '\ud83d\ude00'.repeat(50), '\u202e\u0645\u0631\u062d\u0628\u0627', 'x'.repeat(70_000)];
+const injections = [
+  "'; DROP TABLE feedback_events; --",
+  '<script>alert(1)</script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection payload, meant as plain text
+  '${7*7}',
+  '\u0000\u0001',
+  "Robert'); --",
+  '{"$gt":""}',
+  '../../etc/passwd',
+  '\ud83d\ude00'.repeat(50),
+  '\u202e\u0645\u0631\u062d\u0628\u0627',
+  'x'.repeat(70_000),
+];
 
 /** Strange values of every kind: unicode, injection-shaped, huge, deeply nested. */
 const weird = fc.oneof(
@@ -25,8 +37,12 @@ const weird = fc.oneof(
 const mutatedEvent = fc
   .record({
     base: fc.constantFrom(...SIGNAL_TYPES),
-    patch: fc.dictionary(fc.constantFrom('eventId', 'traceId', 'sessionId', 'signalType', 'clientTs', 'widgetVersion', 'detail', 'extra'), weird, { maxKeys: 3 }),
-    detailPatch: fc.dictionary(fc.constantFrom('stars', 'reason', 'text', 'chunkId', 'ms', 'mode', 'chars', 'similarity', 'name', 'value'), weird, { maxKeys: 2 }),
+    patch: fc.dictionary(fc.constantFrom('eventId', 'traceId', 'sessionId', 'signalType', 'clientTs', 'widgetVersion', 'detail', 'extra'), weird, {
+      maxKeys: 3,
+    }),
+    detailPatch: fc.dictionary(fc.constantFrom('stars', 'reason', 'text', 'chunkId', 'ms', 'mode', 'chars', 'similarity', 'name', 'value'), weird, {
+      maxKeys: 2,
+    }),
   })
   .map(({ base, patch, detailPatch }) => {
     const e = event({ traceId: 'fuzz-trace', sessionId: `fz-${Math.random()}`, signalType: base } as never) as Record<string, unknown>;
@@ -62,7 +78,10 @@ const sameIds = (stored: readonly string[], accepted: Sent) => expect([...stored
 /** Every stored event is one the collector accepted, stored as validated, and still valid when read back. */
 async function expectStoredEvents(projectId: string, accepted: Sent) {
   const { results: rows } = await env.DB.prepare('select * from feedback_events where project_id = ?').bind(projectId).all<Record<string, any>>();
-  sameIds(rows.map((r) => r.event_id), accepted);
+  sameIds(
+    rows.map((r) => r.event_id),
+    accepted,
+  );
   for (const row of rows) {
     const stored = v.safeParse(FeedbackEventSchema, {
       eventId: row.event_id,
@@ -92,12 +111,24 @@ async function expectStoredTraces(projectId: string, accepted: Sent) {
     for (const c of [...t.retrievedChunks, ...(t.rerankedChunks ?? [])]) if (!firstText.has(textKey(c))) firstText.set(textKey(c), c.text);
   }
   const { results: rows } = await env.DB.prepare('select * from traces where project_id = ?').bind(projectId).all<Record<string, any>>();
-  sameIds(rows.map((r) => r.trace_id), accepted);
+  sameIds(
+    rows.map((r) => r.trace_id),
+    accepted,
+  );
   for (const row of rows) {
-    const { results: chunks } = await env.DB.prepare(`select c.*, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ? and c.trace_id = ? order by c.rank`)
+    const { results: chunks } = await env.DB.prepare(
+      `select c.*, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ? and c.trace_id = ? order by c.rank`,
+    )
       .bind(projectId, row.trace_id)
       .all<Record<string, any>>();
-    const toChunk = (c: Record<string, any>) => ({ chunkId: c.chunk_id, sourceDocId: c.source_doc_id, sourceDocVersion: c.source_doc_version ?? undefined, score: c.score, rank: c.rank, text: c.text });
+    const toChunk = (c: Record<string, any>) => ({
+      chunkId: c.chunk_id,
+      sourceDocId: c.source_doc_id,
+      sourceDocVersion: c.source_doc_version ?? undefined,
+      score: c.score,
+      rank: c.rank,
+      text: c.text,
+    });
     const stored = v.safeParse(TraceSchema, {
       traceId: row.trace_id,
       query: row.query,
@@ -156,7 +187,11 @@ describe('fuzzing the write endpoints: never a 5xx, and exactly the accepted ite
     const p = await newProject();
     const accepted: Sent = new Map();
     const mutatedTrace = fc
-      .dictionary(fc.constantFrom('traceId', 'query', 'answer', 'model', 'createdAt', 'retrievedChunks', 'rerankedChunks', 'retrieval', 'turnIndex', 'prompt'), weird, { maxKeys: 2 })
+      .dictionary(
+        fc.constantFrom('traceId', 'query', 'answer', 'model', 'createdAt', 'retrievedChunks', 'rerankedChunks', 'retrieval', 'turnIndex', 'prompt'),
+        weird,
+        { maxKeys: 2 },
+      )
       .map((patch) => ({ ...trace(), ...patch }));
     await fc.assert(
       fc.asyncProperty(fc.oneof(mutatedTrace, fc.array(mutatedTrace, { maxLength: 3 }), weird), async (body) => {

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
-import { migrate, query, startDev, type DevServer } from '../scripts/wrangler.ts';
+import { type DevServer, migrate, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
-import { startDemo, type Demo } from './server/index.ts';
+import { type Demo, startDemo } from './server/index.ts';
 
 /** A port nothing listens on now (the page's origin must be known before the project is made). */
 const freePort = () =>

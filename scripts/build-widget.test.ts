@@ -46,6 +46,7 @@ describe('the widget build', () => {
       'const view = html`<div class="bar"',
       '    part="bar">',
       '  ${items.map((i) =>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text the minifier reads
       '      html`<b>${i}</b>`)}',
       '  </div>`;',
       'const plain = `keep',
@@ -54,6 +55,7 @@ describe('the widget build', () => {
     expect(minifyTemplates(source.join('\n')).split('\n')).toEqual([
       'const styles = css`:host{display:block}`;',
       'const view = html`<div class="bar" part="bar"> ${items.map((i) =>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text the minifier writes
       '      html`<b>${i}</b>`)} </div>`;',
       'const plain = `keep',
       '   this`;',

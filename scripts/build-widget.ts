@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { ROOT } from './wrangler.ts';
 
@@ -18,7 +18,11 @@ export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
 const entry = join(ROOT, 'widget', 'index.ts');
 /** White space CSS does not need: runs collapsed, none around punctuation, no last semicolon. */
 const minifyCss = (text: string) =>
-  text.replace(/\s+/g, ' ').replace(/\s*([{}:;,>])\s*/g, '$1').replace(/;}/g, '}').trim();
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}:;,>])\s*/g, '$1')
+    .replace(/;}/g, '}')
+    .trim();
 /** Line breaks and indentation in markup render as one space, so they are sent as one. */
 const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
@@ -56,7 +60,15 @@ const templates: Plugin = {
   },
 };
 
-const common: BuildOptions & { metafile: true } = { bundle: true, minify: true, target: 'es2022', metafile: true, legalComments: 'none', logLevel: 'warning', plugins: [templates] };
+const common: BuildOptions & { metafile: true } = {
+  bundle: true,
+  minify: true,
+  target: 'es2022',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [templates],
+};
 
 export async function buildWidget(options: { types?: boolean; outDir?: string } = {}): Promise<{ esm: Metafile; iife: Metafile }> {
   const out = options.outDir ?? WIDGET_DIST;
@@ -92,7 +104,10 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       const path = join(out, 'types', file);
       writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
     }
-    execFileSync(bin('cem'), ['analyze', '--config', 'widget/custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, out), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(bin('cem'), ['analyze', '--config', 'widget/custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, out), '--quiet'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   }
   return { esm: esm.metafile!, iife: iife.metafile! };
 }

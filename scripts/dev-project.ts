@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { hashKey } from '../collector/auth/key-format.ts';
-import { provisionProject } from '../collector/auth/provision.ts';
-import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { join } from 'node:path';
-import { query, ROOT, type LocalD1 } from './wrangler.ts';
+import { hashKey } from '../collector/auth/key-format.ts';
+import type { KeyKind } from '../collector/auth/key-kinds.ts';
+import { provisionProject } from '../collector/auth/provision.ts';
+import { type LocalD1, query, ROOT } from './wrangler.ts';
 
 export type DevKeys = Record<KeyKind, string>;
 
@@ -18,12 +18,15 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
   if (existsSync(keysFile)) {
     const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as DevKeys;
     const hashes = await Promise.all(Object.values(keys).map(hashKey));
-    const [row] = query<{ n: number }>(`select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`, d1);
+    const [row] = query<{ n: number }>(
+      `select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`,
+      d1,
+    );
     if (row?.n === 3) return keys;
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
   query(p.statements.join('\n'), d1);
-  writeFileSync(keysFile, JSON.stringify(p.keys, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(keysFile, `${JSON.stringify(p.keys, null, 2)}\n`, { mode: 0o600 });
   return p.keys;
 }
 

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
-import { migrate, query, type LocalD1 } from './wrangler.ts';
+import { type LocalD1, migrate, query } from './wrangler.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

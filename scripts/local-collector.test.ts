@@ -15,7 +15,11 @@ describe('a throwaway local collector', () => {
       expect(existsSync(a.persistTo)).toBe(true);
       expect(await getConfig(b.url, a.keys.write)).toBe(401); // each has a D1 of its own
       // The project's origin is allowed, another is not, and the third request this minute meets the limit set by --var.
-      expect([await getConfig(a.url, a.keys.write, site), await getConfig(a.url, a.keys.write, 'https://elsewhere.example'), await getConfig(a.url, a.keys.write, site)]).toEqual([200, 403, 429]);
+      expect([
+        await getConfig(a.url, a.keys.write, site),
+        await getConfig(a.url, a.keys.write, 'https://elsewhere.example'),
+        await getConfig(a.url, a.keys.write, site),
+      ]).toEqual([200, 403, 429]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { provisionProject } from '../collector/auth/provision.ts';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
-import { migrate, query, startDev, type DevServer } from './wrangler.ts';
+import { provisionProject } from '../collector/auth/provision.ts';
+import { type DevServer, migrate, query, startDev } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
 export const NO_RATE_LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };

@@ -1,11 +1,13 @@
-import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './wrangler.ts';
 
 const DIR = join(ROOT, 'collector', 'migrations');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 const apply = (db: Database.Database, file: string) => {
   for (const statement of readFileSync(join(DIR, file), 'utf8').split('--> statement-breakpoint')) if (statement.trim()) db.exec(statement);
 };
@@ -15,7 +17,9 @@ describe('migrations', () => {
     const db = new Database(':memory:');
     const before = files.filter((f) => f < '0003');
     for (const f of before) apply(db, f);
-    const insert = db.prepare('insert into trace_chunks (project_id, trace_id, stage, rank, chunk_id, source_doc_id, source_doc_version, score, text) values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'insert into trace_chunks (project_id, trace_id, stage, rank, chunk_id, source_doc_id, source_doc_version, score, text) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     insert.run('p', 't1', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.9, 'first text');
     insert.run('p', 't2', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.8, 'first text');
     insert.run('p', 't2', 'retrieved', 2, 'c2', 'b.md', null, 0.7, 'unversioned');
@@ -25,6 +29,11 @@ describe('migrations', () => {
       { chunk_id: 'c2', source_doc_version: '', text: 'unversioned' },
     ]);
     expect(db.prepare('select count(*) as n from trace_chunks').get()).toEqual({ n: 3 });
-    expect(db.prepare('select name from pragma_table_info(?)').all('trace_chunks').map((c) => (c as { name: string }).name)).not.toContain('text');
+    expect(
+      db
+        .prepare('select name from pragma_table_info(?)')
+        .all('trace_chunks')
+        .map((c) => (c as { name: string }).name),
+    ).not.toContain('text');
   });
 });

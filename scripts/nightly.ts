@@ -21,6 +21,15 @@ if (!res.ok) throw new Error(`POST /v1/admin/nightly answered ${res.status}: ${a
 const summary = (await res.json()) as Summary;
 for (const run of summary.runs) {
   console.log(`night ${summary.night}, project ${run.projectId}: ${run.status}${run.stage ? ` (continues at ${run.stage})` : ''}`);
-  console.table(run.stages.map((s) => ({ stage: s.name, slices: s.slices, ms: s.ms, counts: Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ') })));
+  console.table(
+    run.stages.map((s) => ({
+      stage: s.name,
+      slices: s.slices,
+      ms: s.ms,
+      counts: Object.entries(s.counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    })),
+  );
 }
 if (!summary.done) console.log('Not done within this invocation: run it again to continue.');

@@ -10,9 +10,14 @@ import { parseArgs } from 'node:util';
 import { readDevKeys } from './dev-project.ts';
 import { seed } from './seed/send.ts';
 
-const { values } = parseArgs({ options: { endpoint: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? 8787}` }, sessions: { type: 'string', default: '80' }, seed: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: {
+    endpoint: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? 8787}` },
+    sessions: { type: 'string', default: '80' },
+    seed: { type: 'string', default: '7' },
+  },
+});
 const keys = readDevKeys();
 const sent = await seed({ endpoint: values.endpoint, keys, sessions: Number(values.sessions), seed: Number(values.seed) });
 console.log(`Seeded ${sent.traces} traces and ${sent.events} events into the dev project at ${values.endpoint}.
 Next: npm run nightly   (or: curl -X POST ${values.endpoint}/v1/admin/nightly -H 'authorization: Bearer ${keys.admin}')`);
-

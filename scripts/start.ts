@@ -22,7 +22,7 @@ await buildWidget({ types: false });
 const demo = await startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
-demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? 'this repo\'s docs'})
+demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's docs"})
 
   project     dev   (origins: ${DEV_ORIGINS.join(', ')})
   write key   ${keys.write}

@@ -3,7 +3,7 @@
  * query and serve the local collector. Used by `npm start`, `npm run keys`, and (through
  * local-collector.ts) the browser tests and the benchmarks.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

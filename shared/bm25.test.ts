@@ -82,7 +82,7 @@ describe('Bm25Index', () => {
           .slice(0, k);
         const hits = index.search(query, k);
         expect(hits.map((h) => h.index)).toEqual(brute.map((h) => h.index));
-        hits.forEach((h, i) => expect(h.score).toBeCloseTo(brute[i]!.score, 9));
+        for (const [i, h] of hits.entries()) expect(h.score).toBeCloseTo(brute[i]!.score, 9);
       }),
     );
   });

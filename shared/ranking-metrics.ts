@@ -19,10 +19,13 @@ const gain = (judged: Judgments, id: string) => Math.max(0, judged.get(id) ?? 0)
  */
 export function ndcgAt(k: number, ranked: readonly string[], judged: Judgments): number {
   let dcg = 0;
-  ranked.slice(0, k).forEach((id, i) => (dcg += gain(judged, id) / Math.log2(i + 2)));
-  const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k);
+  for (const [i, id] of ranked.slice(0, k).entries()) dcg += gain(judged, id) / Math.log2(i + 2);
+  const ideal = [...judged.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   let idcg = 0;
-  ideal.forEach((g, i) => (idcg += g / Math.log2(i + 2)));
+  for (const [i, g] of ideal.entries()) idcg += g / Math.log2(i + 2);
   return idcg === 0 ? 0 : dcg / idcg;
 }
 
@@ -47,12 +50,7 @@ export type RankingMetric = (k: number, ranked: readonly string[], judged: Judgm
  * Mean of `metric` at k over every judged query, as BEIR reports it: queries with judgments but
  * no results count as 0; results for queries without judgments are ignored.
  */
-export function meanOverQueries(
-  metric: RankingMetric,
-  k: number,
-  runs: ReadonlyMap<string, readonly string[]>,
-  qrels: ReadonlyMap<string, Judgments>,
-): number {
+export function meanOverQueries(metric: RankingMetric, k: number, runs: ReadonlyMap<string, readonly string[]>, qrels: ReadonlyMap<string, Judgments>): number {
   if (qrels.size === 0) return 0;
   let sum = 0;
   for (const [queryId, judged] of qrels) sum += metric(k, runs.get(queryId) ?? [], judged);

@@ -18,40 +18,58 @@ export const SIGNALS = {
   /** The user took back their vote (pressed the same thumb again). */
   vote_cleared: {
     value: null,
-    group: 'vote', confidence: 0, kind: 'explicit',
+    group: 'vote',
+    confidence: 0,
+    kind: 'explicit',
     why: 'Undoes the earlier vote; as the latest vote it supersedes it and adds nothing itself.',
   },
   /** A 1-5 star rating; the value is computed from the stars (see `signalValue`). */
   rating: {
     value: null,
-    group: 'rating', confidence: 0.9, kind: 'explicit',
+    group: 'rating',
+    confidence: 0.9,
+    kind: 'explicit',
     why: 'Explicit but graded: 1 star maps to -1, 3 to 0, 5 to +1, so it sits on the same scale as a vote.',
   },
   /** Why a thumbs-down happened (didn't answer, incomplete, looks wrong, wrong source, other). */
   attribution: {
     value: null,
-    group: null, confidence: 0.9, kind: 'explicit',
+    group: null,
+    confidence: 0.9,
+    kind: 'explicit',
     why: 'Explains the thumbs-down that carries the value; counting it again would double-count one opinion.',
   },
   /** Free-text "what should the answer say?". */
   correction: {
     value: -0.8,
-    group: null, confidence: 0.95, kind: 'explicit',
+    group: null,
+    confidence: 0.95,
+    kind: 'explicit',
     why: 'The user took the effort to write the right answer: strong evidence the answer was wrong, routed to the document owner.',
   },
   /** A cited source flagged as the wrong one for this answer. */
   wrong_source: {
     value: -0.8,
-    group: null, confidence: 0.9, kind: 'explicit',
+    group: null,
+    confidence: 0.9,
+    kind: 'explicit',
     why: 'Points at one retrieved chunk as a hard-negative candidate: nearly as strong as a thumbs-down, and more precise.',
   },
   /** The user opened a cited source. */
-  citation_click: { value: 0.5, group: null, confidence: 0.4, kind: 'implicit', why: 'The citation looked worth reading (seed weight); it does not prove the answer right.' },
+  citation_click: {
+    value: 0.5,
+    group: null,
+    confidence: 0.4,
+    kind: 'implicit',
+    why: 'The citation looked worth reading (seed weight); it does not prove the answer right.',
+  },
   /** Time spent on an opened source or a visible in-page preview. */
   citation_dwell: {
     value: null,
     values: { focused: 0.3, glance: 0 },
-    group: null, confidence: 0.6, kind: 'implicit',
+    group: null,
+    confidence: 0.6,
+    kind: 'implicit',
     why: 'Focused reading (>= FOCUSED_DWELL_MS) scores +0.3, a glance 0: dwell confirms a click more than it judges the answer.',
   },
   /** The user copied the answer text. */
@@ -59,32 +77,42 @@ export const SIGNALS = {
   /** The user copied text of a cited source rather than the answer. */
   copy_source: {
     value: 0.2,
-    group: null, confidence: 0.6, kind: 'implicit',
+    group: null,
+    confidence: 0.6,
+    kind: 'implicit',
     why: 'Retrieval found something useful, but the user trusted the source over the answer: weakly positive.',
   },
   /** How long the answer was visible. */
   answer_dwell: {
     value: null,
-    group: null, confidence: 0, kind: 'implicit',
+    group: null,
+    confidence: 0,
+    kind: 'implicit',
     why: 'Long dwell can mean reading or confusion; kept as context for the nightly noise filter, never scored.',
   },
   /** The next query in the session was a paraphrase of this one (emitted on the first trace). */
   rephrase_within_session: {
     value: -0.6,
-    group: null, confidence: 0.6, kind: 'implicit',
+    group: null,
+    confidence: 0.6,
+    kind: 'implicit',
     why: 'Asking the same thing again soon after means the first answer did not work (seed weight).',
   },
   /** The chat UI regenerated this answer. */
   regenerate: {
     value: -0.7,
     values: { late: -0.3 },
-    group: null, confidence: 0.7, kind: 'implicit',
+    group: null,
+    confidence: 0.7,
+    kind: 'implicit',
     why: 'A regenerate within REGENERATE_WINDOW_MS rejects the answer (seed weight); later ones score -0.3 (less certain).',
   },
   /** The page was hidden or closed soon after the answer with no interaction. */
   bounce: {
     value: -0.3,
-    group: null, confidence: 0.3, kind: 'implicit',
+    group: null,
+    confidence: 0.3,
+    kind: 'implicit',
     why: 'Leaving without touching the answer is a weak negative: the user may have got what they needed at a glance.',
   },
   /** A contextual prompt was shown. */
@@ -93,7 +121,9 @@ export const SIGNALS = {
   prompt_answered: {
     value: null,
     values: { yes: 0.5, no: -0.5 },
-    group: null, confidence: 0.7, kind: 'explicit',
+    group: null,
+    confidence: 0.7,
+    kind: 'explicit',
     why: 'An answer "yes" scores +0.5 and "no" -0.5: solicited feedback is explicit but nudged, so weaker than a vote.',
   },
   /** A Core Web Vital of the page (INP, LCP, CLS), once per page session. */

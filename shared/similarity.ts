@@ -19,7 +19,11 @@ export function querySimilarity(a: string, b: string): number {
 
 /** Lower-cased letters and digits only (any script), spaces collapsed, as bigram counts. */
 function bigrams(text: string): Map<string, number> {
-  const norm = text.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const norm = text
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
   const grams = new Map<string, number>();
   const chars = [...norm];
   for (let i = 0; i < chars.length - 1; i++) {

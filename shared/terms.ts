@@ -5,9 +5,11 @@
  * No stemming: it is predictable, language-neutral and what BM25 baselines use.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a an and are as at be but by can did do does for from had has have he her his how i if in into is it its ' +
+  (
+    'a an and are as at be but by can did do does for from had has have he her his how i if in into is it its ' +
     'me my no not of on or our she so than that the their them then there these they this those to was we were ' +
-    'what when where which who why will with would you your').split(' '),
+    'what when where which who why will with would you your'
+  ).split(' '),
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;

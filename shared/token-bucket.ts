@@ -34,7 +34,7 @@ export class TokenBuckets {
         return { ok: false, name, retryAfterMs: Math.ceil((missing * this.periodMs) / capacity) };
       }
     }
-    costs.forEach((c, i) => this.set(c.name, levels[i]! - c.cost, now));
+    for (const [i, c] of costs.entries()) this.set(c.name, levels[i]! - c.cost, now);
     return { ok: true };
   }
 

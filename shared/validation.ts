@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 
 /** A validation failure named by its field path, e.g. `events[3].detail.stars`. */
 export interface FieldError {

@@ -30,8 +30,8 @@ export function startStaticServer(headersFor: (path: string) => Record<string, s
     if (extname(file) !== '.html') return void createReadStream(file).pipe(res);
     // Test pages are plain HTML with {{name}} holes, filled from the query string.
     const params = new URL(req.url ?? '/', 'http://x').searchParams;
-    const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    res.end(readFileSync(file, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => escape(params.get(name) ?? '')));
+    const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    res.end(readFileSync(file, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeHtml(params.get(name) ?? '')));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

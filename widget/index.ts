@@ -5,9 +5,9 @@ import { pipeline } from './pipeline/index.ts';
 import { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
 import { configure, type RagFeedbackOptions } from './settings.ts';
 
-export { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
-export type { FeedbackState } from './rag-feedback/feedback-controller.ts';
 export type { RagFeedbackEventMap } from './events.ts';
+export type { FeedbackState } from './rag-feedback/feedback-controller.ts';
+export { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
 export type { RagFeedbackOptions } from './settings.ts';
 export type { Strings } from './strings.ts';
 
@@ -19,7 +19,9 @@ export const RagFeedback = {
   },
   /** Sends waiting events now; resolves when this attempt is over (never rejects). */
   flush(): Promise<void> {
-    return pipeline().flush().catch(() => undefined);
+    return pipeline()
+      .flush()
+      .catch(() => undefined);
   },
   /** How many events wait in the outbox (all tabs of this origin). */
   pending(): Promise<number> {

@@ -1,4 +1,3 @@
-import { joinUrl } from '../shared/url.ts';
 import type { Prompt, WidgetConfig, WidgetConfigInput } from '../shared/schema/config.ts';
 import {
   DEFAULT_PROMPT_CHOICES,
@@ -6,6 +5,7 @@ import {
   DEFAULT_PROMPT_MAX_PER_SESSION,
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
+import { joinUrl } from '../shared/url.ts';
 import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
 import type { TransportOptions } from './pipeline/transport.ts';

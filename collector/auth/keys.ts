@@ -1,7 +1,7 @@
-import type { Db } from '../storage/sql/db.ts';
 import { anyProjectAllows, liveKey, originsOf } from '../storage/keys.ts';
-import type { KeyKind } from './key-kinds.ts';
+import type { Db } from '../storage/sql/db.ts';
 import { hashKey } from './key-format.ts';
+import type { KeyKind } from './key-kinds.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface AuthenticatedKey {

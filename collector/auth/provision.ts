@@ -1,5 +1,5 @@
-import { KEY_KINDS, type KeyKind } from './key-kinds.ts';
 import { generateKey, hashKey, keyPrefix } from './key-format.ts';
+import { KEY_KINDS, type KeyKind } from './key-kinds.ts';
 
 export interface NewProject {
   id: string;

@@ -36,16 +36,23 @@ describe('eval sets, loop health, retention and erasure', () => {
     const [q1, q2] = heldOutQueries(2);
     const a = trace({ query: q1!, retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'sa', createdAt: Date.now() - 60_000 });
     const b = trace({ query: q2!, retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'sb', createdAt: Date.now() - 50_000 });
-    await send(p, [a, b], [
-      { traceId: a.traceId, sessionId: 'sa', signalType: 'thumbs_up' },
-      { traceId: a.traceId, sessionId: 'sa', signalType: 'copy_source', detail: { chunkId: 'good', chars: 40 } },
-      { traceId: b.traceId, sessionId: 'sb', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
-    ]);
+    await send(
+      p,
+      [a, b],
+      [
+        { traceId: a.traceId, sessionId: 'sa', signalType: 'thumbs_up' },
+        { traceId: a.traceId, sessionId: 'sa', signalType: 'copy_source', detail: { chunkId: 'good', chars: 40 } },
+        { traceId: b.traceId, sessionId: 'sb', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
+      ],
+    );
     const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     expect(summary.runs[0]!.stages.find((s) => s.name === 'evals')!.counts).toMatchObject({ echo: 2 });
     const res = await admin(p, '/eval-sets/echo');
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.query, l.judgements]).sort()).toEqual([
       [q1, { good: 1 }],
       [q2, { bad: 0 }],
@@ -59,10 +66,24 @@ describe('eval sets, loop health, retention and erasure', () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
     const quiet = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
-    await send(p, [t, quiet], [{ traceId: t.traceId, signalType: 'thumbs_down' }, { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
+    await send(
+      p,
+      [t, quiet],
+      [
+        { traceId: t.traceId, signalType: 'thumbs_down' },
+        { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' } },
+      ],
+    );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     const body = (await (await admin(p, '/health')).json()) as { latest: { metrics: Record<string, number | null> } };
-    expect(body.latest.metrics).toMatchObject({ traces: 2, coverage: 0.5, explicitSignals: 1, implicitSignals: 1, reviewBudgetPerWeek: 90, loopClosureRate: null });
+    expect(body.latest.metrics).toMatchObject({
+      traces: 2,
+      coverage: 0.5,
+      explicitSignals: 1,
+      implicitSignals: 1,
+      reviewBudgetPerWeek: 90,
+      loopClosureRate: null,
+    });
     // The click contradicts the thumbs-down on the same answer: the noise filter keeps one of two.
     expect(body.latest.metrics.effectiveRate).toBe(0.5);
     expect(body.latest.metrics.reviewQueue).toBeGreaterThan(0);
@@ -76,7 +97,8 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await count('feedback_events', p.id)).toBe(1);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
-    for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats']) expect(await count(table, p.id)).toBe(0);
+    for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
+      expect(await count(table, p.id)).toBe(0);
     expect(await count('day_stats', p.id)).toBe(1);
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
   });
@@ -85,11 +107,15 @@ describe('eval sets, loop health, retention and erasure', () => {
     const p = await newProject();
     const mine = trace({ userIdHash: 'u-gone', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
     const theirs = trace({ userIdHash: 'u-stays', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'ss' });
-    await send(p, [mine, theirs], [
-      { traceId: mine.traceId, sessionId: 'sg', signalType: 'correction', detail: { text: 'It is 30 days for opened items, see guide' } },
-      { traceId: mine.traceId, sessionId: 'sg', signalType: 'thumbs_down' },
-      { traceId: theirs.traceId, sessionId: 'ss', signalType: 'thumbs_down' },
-    ]);
+    await send(
+      p,
+      [mine, theirs],
+      [
+        { traceId: mine.traceId, sessionId: 'sg', signalType: 'correction', detail: { text: 'It is 30 days for opened items, see guide' } },
+        { traceId: mine.traceId, sessionId: 'sg', signalType: 'thumbs_down' },
+        { traceId: theirs.traceId, sessionId: 'ss', signalType: 'thumbs_down' },
+      ],
+    );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     const res = await admin(p, '/users/u-gone', { method: 'DELETE' });
     expect(res.status).toBe(200);

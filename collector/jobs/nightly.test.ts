@@ -29,7 +29,8 @@ const chunks = [
   { chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 3, text: 'Opened items can be refunded within 14 days of delivery.' },
 ];
 
-const badTrace = (over: Partial<TraceInput> = {}) => trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
+const badTrace = (over: Partial<TraceInput> = {}) =>
+  trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
 
 /** Every loop table's rows of one project, without times and the project id: what a run produced. */
 async function loopState(projectId: string) {
@@ -52,10 +53,14 @@ describe('the nightly job', () => {
   it('turns a flagged bad answer into a review item with its guess and evidence, and ranks it among the worst traces', async () => {
     const p = await newProject();
     const t = badTrace();
-    await send(p, [t], [
-      { traceId: t.traceId, signalType: 'thumbs_down' },
-      { traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'shipping-1' } },
-    ]);
+    await send(
+      p,
+      [t],
+      [
+        { traceId: t.traceId, signalType: 'thumbs_down' },
+        { traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'shipping-1' } },
+      ],
+    );
     const summary = await runNightly(env, tonight(), { projectId: p.id });
     expect(summary.done).toBe(true);
     // Every stage ran and reported, in order.
@@ -67,17 +72,26 @@ describe('the nightly job', () => {
     expect(worst.body.traces[0]!.confidence).toBeGreaterThan(0.5);
     expect(worst.body.traces[0]!.chunkIds).toEqual(['shipping-1', 'credit-1', 'refund-1']);
 
-    const review = await admin<{ items: { chunk: { chunkId: string; text: string }; guess: string; guessWhy: string; evidence: string[]; traceIds: string[]; candidate: string }[]; budget: Record<string, number> }>(p, '/review');
+    const review = await admin<{
+      items: { chunk: { chunkId: string; text: string }; guess: string; guessWhy: string; evidence: string[]; traceIds: string[]; candidate: string }[];
+      budget: Record<string, number>;
+    }>(p, '/review');
     const flagged = review.body.items.find((i) => i.chunk.chunkId === 'shipping-1')!;
     expect(flagged).toMatchObject({ guess: 'retrieval_failed', candidate: 'negative', traceIds: [t.traceId] });
     expect(flagged.chunk.text).toContain('Canada');
     expect(flagged.evidence.join(' ')).toContain('flagged as the wrong source');
     expect(review.body.budget).toMatchObject({ minutesPerWeek: 30, secondsPerItem: 20, itemsPerWeek: 90 });
 
-    const chunk = await env.DB.prepare('select retrieved, top_ranked, wrong_source_flags, weighted_score from chunk_stats where project_id = ? and chunk_id = ?').bind(p.id, 'shipping-1').first();
+    const chunk = await env.DB.prepare(
+      'select retrieved, top_ranked, wrong_source_flags, weighted_score from chunk_stats where project_id = ? and chunk_id = ?',
+    )
+      .bind(p.id, 'shipping-1')
+      .first();
     expect(chunk).toMatchObject({ retrieved: 1, top_ranked: 1, wrong_source_flags: 1 });
     expect(chunk!.weighted_score).toBeCloseTo(-0.8);
-    const docs = await env.DB.prepare('select source_doc_id, traces, scored, negative from document_days where project_id = ? order by source_doc_id').bind(p.id).all();
+    const docs = await env.DB.prepare('select source_doc_id, traces, scored, negative from document_days where project_id = ? order by source_doc_id')
+      .bind(p.id)
+      .all();
     expect(docs.results).toEqual(['credit.md', 'refunds.md', 'shipping.md'].map((d) => ({ source_doc_id: d, traces: 1, scored: 1, negative: 1 })));
     const day = await env.DB.prepare('select traces, with_trusted, explicit_signals, negative from day_stats where project_id = ?').bind(p.id).first();
     expect(day).toEqual({ traces: 1, with_trusted: 1, explicit_signals: 2, negative: 1 });
@@ -104,12 +118,25 @@ describe('the nightly job', () => {
   it('ends a run cut after every slice where one uninterrupted run ends', async () => {
     const [whole, cut] = [await newProject(), await newProject()];
     // The same traffic in both projects: ids are per project, so the same ids can be reused.
-    const traces = Array.from({ length: 7 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i % 3}`, turnIndex: Math.floor(i / 3), query: `refund question ${i % 2}` }));
+    const traces = Array.from({ length: 7 }, (_, i) =>
+      badTrace({ traceId: `t-${i}`, sessionId: `s-${i % 3}`, turnIndex: Math.floor(i / 3), query: `refund question ${i % 2}` }),
+    );
     const events = traces.flatMap((t, i) => [
       { traceId: t.traceId, sessionId: t.sessionId!, signalType: i % 3 ? 'thumbs_down' : 'thumbs_up', clientTs: Date.UTC(2026, 10, 2, 10, i) },
-      { traceId: t.traceId, sessionId: t.sessionId!, signalType: 'citation_click', detail: { chunkId: 'refund-1' }, clientTs: Date.UTC(2026, 10, 2, 10, i, 30) },
+      {
+        traceId: t.traceId,
+        sessionId: t.sessionId!,
+        signalType: 'citation_click',
+        detail: { chunkId: 'refund-1' },
+        clientTs: Date.UTC(2026, 10, 2, 10, i, 30),
+      },
     ]) as Parameters<typeof event>[0][];
-    for (const p of [whole, cut]) await send(p, traces, events.map((e, i) => ({ ...e, eventId: `e-${i}` })));
+    for (const p of [whole, cut])
+      await send(
+        p,
+        traces,
+        events.map((e, i) => ({ ...e, eventId: `e-${i}` })),
+      );
     const now = tonight();
     await runNightly(env, now, { projectId: whole.id, tracesPerSlice: 2 });
     let steps = 0;
@@ -123,11 +150,15 @@ describe('the nightly job', () => {
     const flood = Array.from({ length: 12 }, () => badTrace({ sessionId: 'flooder' }));
     const reversed = badTrace({ sessionId: 'reader' });
     const base = Date.UTC(2026, 10, 3, 9);
-    await send(p, [...flood, reversed], [
-      ...flood.map((t, i) => ({ traceId: t.traceId, sessionId: 'flooder', signalType: 'thumbs_down' as const, clientTs: base + i * 2_000 })),
-      { traceId: reversed.traceId, sessionId: 'reader', signalType: 'thumbs_down', clientTs: base + 60_000 },
-      { traceId: reversed.traceId, sessionId: 'reader', signalType: 'copy_answer', detail: { chars: 250 }, clientTs: base + 70_000 },
-    ]);
+    await send(
+      p,
+      [...flood, reversed],
+      [
+        ...flood.map((t, i) => ({ traceId: t.traceId, sessionId: 'flooder', signalType: 'thumbs_down' as const, clientTs: base + i * 2_000 })),
+        { traceId: reversed.traceId, sessionId: 'reader', signalType: 'thumbs_down', clientTs: base + 60_000 },
+        { traceId: reversed.traceId, sessionId: 'reader', signalType: 'copy_answer', detail: { chars: 250 }, clientTs: base + 70_000 },
+      ],
+    );
     await runNightly(env, tonight(), { projectId: p.id });
     const { results } = await env.DB.prepare(
       `select e.session_id, a.confidence, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ? and e.signal_type = 'thumbs_down'`,
@@ -148,18 +179,46 @@ describe('the nightly job', () => {
     const p = await newProject();
     const t0 = Date.UTC(2026, 10, 4, 9);
     const turns = [
-      trace({ sessionId: 'conv', turnIndex: 0, createdAt: t0, query: 'What are the refund conditions?', answer: 'Unopened items can be refunded within 30 days with a receipt.' }),
-      trace({ sessionId: 'conv', turnIndex: 1, createdAt: t0 + 60_000, query: 'And if the item was opened?', answer: 'Opened items are refunded as store credit.' }),
-      trace({ sessionId: 'conv', turnIndex: 2, createdAt: t0 + 120_000, query: 'Do you ship to Canada?', answer: 'Yes, shipping to Canada takes 5 to 8 days.' }),
+      trace({
+        sessionId: 'conv',
+        turnIndex: 0,
+        createdAt: t0,
+        query: 'What are the refund conditions?',
+        answer: 'Unopened items can be refunded within 30 days with a receipt.',
+      }),
+      trace({
+        sessionId: 'conv',
+        turnIndex: 1,
+        createdAt: t0 + 60_000,
+        query: 'And if the item was opened?',
+        answer: 'Opened items are refunded as store credit.',
+      }),
+      trace({
+        sessionId: 'conv',
+        turnIndex: 2,
+        createdAt: t0 + 120_000,
+        query: 'Do you ship to Canada?',
+        answer: 'Yes, shipping to Canada takes 5 to 8 days.',
+      }),
     ];
     await send(p, turns, [
-      { traceId: turns[2]!.traceId, sessionId: 'conv', signalType: 'correction', detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' }, clientTs: t0 + 150_000 },
+      {
+        traceId: turns[2]!.traceId,
+        sessionId: 'conv',
+        signalType: 'correction',
+        detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+        clientTs: t0 + 150_000,
+      },
     ]);
     await runNightly(env, tonight(), { projectId: p.id });
-    const row = await env.DB.prepare('select trace_id, attributed_trace_id, attribution from event_assessments where project_id = ?').bind(p.id).first<{ trace_id: string; attributed_trace_id: string; attribution: string }>();
+    const row = await env.DB.prepare('select trace_id, attributed_trace_id, attribution from event_assessments where project_id = ?')
+      .bind(p.id)
+      .first<{ trace_id: string; attributed_trace_id: string; attribution: string }>();
     expect(row).toMatchObject({ trace_id: turns[2]!.traceId, attributed_trace_id: turns[1]!.traceId });
     expect(JSON.parse(row!.attribution).reason).toContain('points back');
-    const stats = await env.DB.prepare('select trace_id, weighted_score from trace_stats where project_id = ? and weighted_score is not null').bind(p.id).all<{ trace_id: string }>();
+    const stats = await env.DB.prepare('select trace_id, weighted_score from trace_stats where project_id = ? and weighted_score is not null')
+      .bind(p.id)
+      .all<{ trace_id: string }>();
     expect(stats.results.map((r) => r.trace_id)).toEqual([turns[1]!.traceId]);
   });
 
@@ -169,14 +228,23 @@ describe('the nightly job', () => {
     // Question i is asked i + 1 times: reach sets the items' expected values apart.
     const traces = [0, 1, 2, 3].flatMap((i) => Array.from({ length: i + 1 }, () => badTrace({ query: `question number ${i} about refunds` })));
     // One reader per answer: one session thumbs-downing ten answers in seconds would be flooding.
-    await send(p, traces, traces.map((t, i) => ({ traceId: t.traceId, sessionId: `reader-${i}`, signalType: 'thumbs_down' as const })));
+    await send(
+      p,
+      traces,
+      traces.map((t, i) => ({ traceId: t.traceId, sessionId: `reader-${i}`, signalType: 'thumbs_down' as const })),
+    );
     await runNightly(env, tonight(), { projectId: p.id });
-    const review = await admin<{ items: { expectedValue: number }[]; budget: { pending: number; held: number; itemsPerWeek: number; miningThreshold: number } }>(p, '/review');
+    const review = await admin<{
+      items: { expectedValue: number }[];
+      budget: { pending: number; held: number; itemsPerWeek: number; miningThreshold: number };
+    }>(p, '/review');
     expect(review.body.budget).toMatchObject({ itemsPerWeek: 3, pending: 3, held: 5 });
     expect(review.body.items).toHaveLength(3);
     const values = review.body.items.map((i) => i.expectedValue);
     expect(values).toEqual([...values].sort((a, b) => b - a));
-    const { results } = await env.DB.prepare('select from_value, to_value, reason from mining_thresholds where project_id = ?').bind(p.id).all<{ reason: string; to_value: number }>();
+    const { results } = await env.DB.prepare('select from_value, to_value, reason from mining_thresholds where project_id = ?')
+      .bind(p.id)
+      .all<{ reason: string; to_value: number }>();
     expect(results).toHaveLength(1);
     expect(results[0]!.reason).toContain('8 items wait and the weekly budget clears 3');
     expect(review.body.budget.miningThreshold).toBe(results[0]!.to_value);
@@ -189,7 +257,10 @@ describe('the nightly job', () => {
     await runNightly(env, tonight(), { projectId: p.id });
     const { body } = await admin<{ items: { id: string }[] }>(p, '/review');
     const id = body.items[0]!.id;
-    const answered = await admin<{ status: string; verdict: string; note: string }>(p, `/review/${id}`, { method: 'POST', json: { verdict: 'not_relevant', note: 'about credit, call me at 555-123-4567' } });
+    const answered = await admin<{ status: string; verdict: string; note: string }>(p, `/review/${id}`, {
+      method: 'POST',
+      json: { verdict: 'not_relevant', note: 'about credit, call me at 555-123-4567' },
+    });
     expect(answered.body).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
     expect(answered.body.note).not.toContain('555');
     const after = await admin<{ training: { confirmed: number; minimum: number; ready: boolean } }>(p, '/review');
@@ -202,8 +273,14 @@ describe('the nightly job', () => {
     expect(await admin(p, '/worst-traces?days=abc')).toMatchObject({ status: 400, body: { error: { code: 'invalid_query', field: 'query.days' } } });
     expect(await admin(p, '/review?status=all')).toMatchObject({ status: 400, body: { error: { field: 'query.status' } } });
     expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'relevant' } })).toMatchObject({ status: 404, body: { error: { field: 'id' } } });
-    expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'maybe' } })).toMatchObject({ status: 400, body: { error: { field: 'verdict' } } });
-    expect(await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 0 } })).toMatchObject({ status: 400, body: { error: { field: 'retentionDays' } } });
+    expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'maybe' } })).toMatchObject({
+      status: 400,
+      body: { error: { field: 'verdict' } },
+    });
+    expect(await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 0 } })).toMatchObject({
+      status: 400,
+      body: { error: { field: 'retentionDays' } },
+    });
     expect((await admin(p, '/settings')).body).toMatchObject({ retentionDays: 90 });
   });
 });

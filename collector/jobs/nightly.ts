@@ -6,10 +6,10 @@
  */
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
-import type { StageReport } from '../storage/schema/index.ts';
-import { createRun, lastWindowEnd, projectIds, runOf, saveRun, type RunRow } from '../storage/loop-runs.ts';
+import { createRun, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
-import { STAGES, TRACES_PER_SLICE, type StageContext } from './stages/index.ts';
+import type { StageReport } from '../storage/schema/index.ts';
+import { STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
   /** Only this project (the admin API runs one project's loop). */
@@ -42,7 +42,15 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   const projects = options.projectId ? [options.projectId] : await projectIds(env.DB);
   for (const projectId of projects) {
     let run = (await runOf(env.DB, projectId, night)) ?? (await createRun(env.DB, projectId, night, await lastWindowEnd(env.DB, projectId, night), now));
-    const ctx: StageContext = { db: env.DB, projectId, night, now, settings: await settingsOf(env.DB, projectId), run, tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE };
+    const ctx: StageContext = {
+      db: env.DB,
+      projectId,
+      night,
+      now,
+      settings: await settingsOf(env.DB, projectId),
+      run,
+      tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
+    };
     while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
       const stage = STAGES[run.stage]!;
       const t0 = Date.now();

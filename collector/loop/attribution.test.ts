@@ -16,7 +16,10 @@ describe('multi-turn attribution', () => {
   });
 
   it('moves a late correction to the earlier answer it talks about', () => {
-    const a = attribute({ traceId: 't3', clientTs: T0 + 150_000, text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' }, turns);
+    const a = attribute(
+      { traceId: 't3', clientTs: T0 + 150_000, text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+      turns,
+    );
     expect(a.traceId).toBe('t2');
     expect(a.reason).toContain('points back');
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { judgeDocument, ownerOf, type DocumentCounts } from './documents.ts';
+import { type DocumentCounts, judgeDocument, ownerOf } from './documents.ts';
 
-const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({ docId: 'refunds.md', docVersion: 'v3', scored: 0, negative: 0, recent: 0, recentRequeried: 0, before: 0, beforeRequeried: 0, ...more });
+const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({
+  docId: 'refunds.md',
+  docVersion: 'v3',
+  scored: 0,
+  negative: 0,
+  recent: 0,
+  recentRequeried: 0,
+  before: 0,
+  beforeRequeried: 0,
+  ...more,
+});
 
 describe('stale documents', () => {
   it('flags a negative rate significantly above the baseline, with the figures', () => {

@@ -50,7 +50,9 @@ export function judgeDocument(d: DocumentCounts, baselineNegativeRate: number): 
   if (d.scored >= MIN_DOC_TRACES) {
     negativeP = rateAboveBaseline(d.negative, d.scored, baselineNegativeRate).p;
     if (negativeP < DOC_ALPHA) {
-      reasons.push(`${d.negative} of ${d.scored} answers citing it were bad (${pct(d.negative / d.scored)}) against ${pct(baselineNegativeRate)} for the project (p = ${negativeP.toExponential(1)})`);
+      reasons.push(
+        `${d.negative} of ${d.scored} answers citing it were bad (${pct(d.negative / d.scored)}) against ${pct(baselineNegativeRate)} for the project (p = ${negativeP.toExponential(1)})`,
+      );
     }
   }
   if (d.recent >= MIN_REQUERY_TRACES && d.before >= MIN_REQUERY_TRACES) {
@@ -72,4 +74,10 @@ export function ownerOf(docId: string, owners: readonly { pattern: string; owner
   return owners.find((o) => globToRegExp(o.pattern).test(docId))?.owner;
 }
 
-const globToRegExp = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const globToRegExp = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose, expectedValue, mineTrace, type MinedChunk, type MiningTrace } from './mining.ts';
+import { diagnose, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from './mining.ts';
 
-const chunk = (rank: number, chunkId: string, text: string, sourceDocId = `${chunkId}.md`): MinedChunk => ({ chunkId, sourceDocId, sourceDocVersion: null, rank, score: 1 - rank / 10, text });
+const chunk = (rank: number, chunkId: string, text: string, sourceDocId = `${chunkId}.md`): MinedChunk => ({
+  chunkId,
+  sourceDocId,
+  sourceDocVersion: null,
+  rank,
+  score: 1 - rank / 10,
+  text,
+});
 const chunks = [
   chunk(1, 'shipping', 'Shipping to Canada takes 5 to 8 business days.'),
   chunk(2, 'credit', 'Store credit is issued for opened items and never expires.'),
@@ -47,7 +54,14 @@ describe('mining', () => {
   });
 
   it('mines engaged chunks of good traces as positives and nothing from a lukewarm one', () => {
-    const good = { ...base, score: 0.8, engaged: [{ chunkId: 'refund', kind: 'copy' as const, confidence: 0.6 }, { chunkId: 'refund', kind: 'click' as const, confidence: 0.4 }] };
+    const good = {
+      ...base,
+      score: 0.8,
+      engaged: [
+        { chunkId: 'refund', kind: 'copy' as const, confidence: 0.6 },
+        { chunkId: 'refund', kind: 'click' as const, confidence: 0.4 },
+      ],
+    };
     const out = mineTrace(good, t);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ label: 'positive', guess: 'worked' });

@@ -82,10 +82,12 @@ export function diagnose(trace: MiningTrace): { guess: Guess; why: string; close
       return { guess: 'retrieval_failed', why: `no retrieved chunk holds the user's correction (best overlap ${pct(closest.overlap)})`, closest };
     }
   }
-  if (trace.flagged.length) return { guess: 'retrieval_failed', why: `the user flagged ${trace.flagged.length === 1 ? 'a cited source' : 'cited sources'} as wrong` };
+  if (trace.flagged.length)
+    return { guess: 'retrieval_failed', why: `the user flagged ${trace.flagged.length === 1 ? 'a cited source' : 'cited sources'} as wrong` };
   if (trace.reasons.includes('wrong_source')) return { guess: 'retrieval_failed', why: 'the user said the source was wrong' };
   if (trace.reasons.includes('not_answered')) return { guess: 'retrieval_failed', why: 'the user said the answer did not address the question' };
-  if (trace.reasons.includes('looks_wrong')) return { guess: 'unclear', why: 'the user said the answer looks wrong: a bad chunk or a bad reading of a good one' };
+  if (trace.reasons.includes('looks_wrong'))
+    return { guess: 'unclear', why: 'the user said the answer looks wrong: a bad chunk or a bad reading of a good one' };
   return { guess: 'unclear', why: 'negative feedback without a reason or correction' };
 }
 
@@ -110,7 +112,14 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       const chunk = byId.get(f.chunkId);
       if (!chunk) continue;
       flagged.add(chunk.chunkId);
-      add(chunk, 'negative', f.confidence, [`flagged as the wrong source (confidence ${f.confidence.toFixed(2)})`], 'retrieval_failed', 'the user flagged this source as wrong');
+      add(
+        chunk,
+        'negative',
+        f.confidence,
+        [`flagged as the wrong source (confidence ${f.confidence.toFixed(2)})`],
+        'retrieval_failed',
+        'the user flagged this source as wrong',
+      );
     }
     for (const chunk of trace.chunks) {
       if (flagged.has(chunk.chunkId)) continue;
@@ -127,7 +136,14 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
         if (namesDocument(c.source, chunk) && !out.some((o) => o.chunk === chunk && o.label === 'positive')) {
           const i = out.findIndex((o) => o.chunk === chunk);
           if (i >= 0) out.splice(i, 1);
-          add(chunk, 'positive', 0.7 * c.confidence, [`the user's correction names ${chunk.sourceDocId} as the source`], 'generation_failed', 'the document the user names was retrieved');
+          add(
+            chunk,
+            'positive',
+            0.7 * c.confidence,
+            [`the user's correction names ${chunk.sourceDocId} as the source`],
+            'generation_failed',
+            'the document the user names was retrieved',
+          );
         }
       }
     }
@@ -140,7 +156,8 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       w.evidence.push(`${e.kind === 'click' ? 'clicked' : e.kind === 'dwell' ? 'read with focus' : 'copied'} on an answer scored ${trace.score.toFixed(2)}`);
       weights.set(e.chunkId, w);
     }
-    for (const [chunkId, w] of weights) add(byId.get(chunkId)!, 'positive', w.weight, w.evidence, 'worked', 'users engaged with this source on a well-scored answer');
+    for (const [chunkId, w] of weights)
+      add(byId.get(chunkId)!, 'positive', w.weight, w.evidence, 'worked', 'users engaged with this source on a well-scored answer');
   }
   return out;
 }

@@ -15,7 +15,12 @@ const ev = (signalType: SignalType, signalValue: number | null, at: number, more
   superseded: false,
   ...more,
 });
-const ctx = (more: Partial<TraceContext> = {}): TraceContext => ({ answer: 'Opened items can be returned within 14 days of delivery.', userIdHash: 'u1', flooding: new Map(), ...more });
+const ctx = (more: Partial<TraceContext> = {}): TraceContext => ({
+  answer: 'Opened items can be returned within 14 days of delivery.',
+  userIdHash: 'u1',
+  flooding: new Map(),
+  ...more,
+});
 const byId = (events: LoopEvent[], c = ctx()) => new Map(assessTraceEvents(events, c).map((a) => [a.eventId, a]));
 
 describe('noise rules', () => {
@@ -38,7 +43,11 @@ describe('noise rules', () => {
   it('does not call a copy before the vote a reversal', () => {
     const copy = ev('copy_answer', 0.7, 10_000);
     const down = ev('thumbs_down', -1, 20_000);
-    expect(byId([copy, down]).get(down.eventId)!.rules.map((r) => r.rule)).not.toContain('reversed_by_behaviour');
+    expect(
+      byId([copy, down])
+        .get(down.eventId)!
+        .rules.map((r) => r.rule),
+    ).not.toContain('reversed_by_behaviour');
   });
 
   it('zeroes the second of two identical signals seconds apart', () => {
@@ -84,7 +93,11 @@ describe('noise rules', () => {
     const up = ev('thumbs_up', 1, 30_000);
     const rephrase = ev('rephrase_within_session', -0.6, 40_000);
     const regen = ev('regenerate', -0.7, 35_000, { detail: { gapMs: 5_000 } });
-    expect(byId([up, rephrase, regen]).get(up.eventId)!.rules.map((r) => r.rule)).toEqual(['contradicts_trace']);
+    expect(
+      byId([up, rephrase, regen])
+        .get(up.eventId)!
+        .rules.map((r) => r.rule),
+    ).toEqual(['contradicts_trace']);
     const lone = ev('thumbs_down', -1, 30_000);
     const h = byId([lone], ctx({ queryHistory: { traces: 12, meanScore: 0.8 } })).get(lone.eventId)!;
     expect(h.rules.map((r) => r.rule)).toEqual(['against_query_history']);
@@ -93,6 +106,10 @@ describe('noise rules', () => {
 
   it('trusts terse free text less', () => {
     const c = ev('correction', -0.8, 20_000, { detail: { text: 'no' } });
-    expect(byId([c]).get(c.eventId)!.rules.map((r) => r.rule)).toEqual(['terse_text']);
+    expect(
+      byId([c])
+        .get(c.eventId)!
+        .rules.map((r) => r.rule),
+    ).toEqual(['terse_text']);
   });
 });

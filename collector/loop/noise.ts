@@ -122,7 +122,8 @@ export function floodingSources(counts: readonly SourceCount[], projectNegatives
 /** Signals by which a user says an answer failed, when their value is negative: what the flooding rule counts. */
 export const NEGATIVE_EXPLICIT: readonly SignalType[] = ['thumbs_down', 'rating', 'correction', 'wrong_source'];
 
-export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean => NEGATIVE_EXPLICIT.includes(e.signalType) && (e.signalValue ?? 0) < 0;
+export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean =>
+  NEGATIVE_EXPLICIT.includes(e.signalType) && (e.signalValue ?? 0) < 0;
 
 /** How long a person needs at least before judging an answer of this length. */
 export const minReadMs = (answer: string): number =>
@@ -206,7 +207,8 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
     }
     if (VOTES.has(e.signalType) && typeof e.shownMs === 'number' && ctx.answer) {
       const needed = minReadMs(ctx.answer);
-      if (e.shownMs < needed) rules.push({ rule: 'too_fast', reason: `voted ${e.shownMs} ms after the answer was shown; reading it takes ${needed} ms or more` });
+      if (e.shownMs < needed)
+        rules.push({ rule: 'too_fast', reason: `voted ${e.shownMs} ms after the answer was shown; reading it takes ${needed} ms or more` });
     }
     const textField = TEXTS[e.signalType];
     const text = textField ? e.detail[textField] : undefined;

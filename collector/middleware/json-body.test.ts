@@ -9,8 +9,7 @@ const app = new Hono<AppEnv>()
   .post('/', jsonBody({ maxBytes: MAX, contentTypes: ['application/json', 'text/plain'] }), (c) => c.json({ parsed: c.get('body') }))
   .onError(handleError);
 
-const post = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  app.request('/', { method: 'POST', headers, body });
+const post = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) => app.request('/', { method: 'POST', headers, body });
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; field: string } }).error;
 

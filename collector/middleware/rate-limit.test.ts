@@ -39,7 +39,7 @@ const write = (key: string, sessions: string[]) =>
   app.request('/write', { method: 'POST', headers: { 'cf-connecting-ip': crypto.randomUUID(), 'x-key': key }, body: JSON.stringify(sessions) }, limits);
 
 describe('ipRateLimit', () => {
-  it('answers requests over an IP\'s limit with 429 and Retry-After; other IPs are not affected', async () => {
+  it("answers requests over an IP's limit with 429 and Retry-After; other IPs are not affected", async () => {
     const ip = crypto.randomUUID();
     for (let i = 0; i < 3; i++) expect((await fromIp(ip)).status).toBe(200);
     const refused = await fromIp(ip);
@@ -73,8 +73,7 @@ describe('writeRateLimit', () => {
 });
 
 // Through the Worker, with the limits vitest.config.ts sets: key 2000/min, session 300/min.
-const batch = (traceId: string, session: (i: number) => string, n = 100) =>
-  Array.from({ length: n }, (_, i) => event({ traceId, sessionId: session(i) }));
+const batch = (traceId: string, session: (i: number) => string, n = 100) => Array.from({ length: n }, (_, i) => event({ traceId, sessionId: session(i) }));
 
 const send = (key: string, events: unknown[], ip = '203.0.113.1') =>
   call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': ip }, json: { events } });
@@ -84,23 +83,70 @@ describe('rate limits of POST /v1/events', () => {
     const p = await newProject();
     const t = trace();
     const session = `flood-${crypto.randomUUID()}`;
-    for (let i = 0; i < 3; i++) expect((await send(p.keys.write, batch(t.traceId, () => session), `203.0.113.${i + 10}`)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await send(
+            p.keys.write,
+            batch(t.traceId, () => session),
+            `203.0.113.${i + 10}`,
+          )
+        ).status,
+      ).toBe(200);
     const before = await counts(p.id);
-    await expect429(await send(p.keys.write, batch(t.traceId, () => session, 20), '203.0.113.20'), 'session');
+    await expect429(
+      await send(
+        p.keys.write,
+        batch(t.traceId, () => session, 20),
+        '203.0.113.20',
+      ),
+      'session',
+    );
     expect(await counts(p.id)).toEqual(before);
     // Another session of the same project is not affected.
-    expect((await send(p.keys.write, batch(t.traceId, () => 'calm', 5), '203.0.113.21')).status).toBe(200);
+    expect(
+      (
+        await send(
+          p.keys.write,
+          batch(t.traceId, () => 'calm', 5),
+          '203.0.113.21',
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('limits one key across sessions and addresses', async () => {
     const p = await newProject();
     const t = trace();
     for (let i = 0; i < 20; i++) {
-      expect((await send(p.keys.write, batch(t.traceId, (j) => `k${i}-${j}`), `203.0.114.${i}`)).status).toBe(200);
+      expect(
+        (
+          await send(
+            p.keys.write,
+            batch(t.traceId, (j) => `k${i}-${j}`),
+            `203.0.114.${i}`,
+          )
+        ).status,
+      ).toBe(200);
     }
-    await expect429(await send(p.keys.write, batch(t.traceId, (j) => `late-${j}`), '203.0.114.99'), 'key');
+    await expect429(
+      await send(
+        p.keys.write,
+        batch(t.traceId, (j) => `late-${j}`),
+        '203.0.114.99',
+      ),
+      'key',
+    );
     // Other projects' keys still work.
     const q = await newProject();
-    expect((await send(q.keys.write, batch(t.traceId, () => 'other', 1), '203.0.114.100')).status).toBe(200);
+    expect(
+      (
+        await send(
+          q.keys.write,
+          batch(t.traceId, () => 'other', 1),
+          '203.0.114.100',
+        )
+      ).status,
+    ).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { TokenBuckets, type BucketCost } from '../../shared/token-bucket.ts';
+import { type BucketCost, TokenBuckets } from '../../shared/token-bucket.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { defaultWidgetConfig, type WidgetConfig } from '../../shared/schema/config.ts';
-import type { Db } from './sql/db.ts';
 import { widgetConfigs } from './schema/index.ts';
+import type { Db } from './sql/db.ts';
 
 export async function widgetConfigOf(db: Db, projectId: string): Promise<WidgetConfig> {
   const row = await db.select({ config: widgetConfigs.config }).from(widgetConfigs).where(eq(widgetConfigs.projectId, projectId)).get();

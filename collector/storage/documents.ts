@@ -16,7 +16,9 @@ export async function ownersOf(d1: D1Database, projectId: string): Promise<Owner
 export async function saveOwners(d1: D1Database, projectId: string, owners: readonly OwnerRule[]): Promise<void> {
   await d1.batch([
     d1.prepare('delete from document_owners where project_id = ?').bind(projectId),
-    ...owners.map((o, i) => d1.prepare('insert into document_owners (project_id, position, pattern, owner) values (?, ?, ?, ?)').bind(projectId, i, o.pattern, o.owner)),
+    ...owners.map((o, i) =>
+      d1.prepare('insert into document_owners (project_id, position, pattern, owner) values (?, ?, ?, ?)').bind(projectId, i, o.pattern, o.owner),
+    ),
   ]);
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { utcDay } from '../../shared/time.ts';
-import type { Db } from './sql/db.ts';
 import { clientDrops } from './schema/index.ts';
+import type { Db } from './sql/db.ts';
 
 /** Adds what a widget reports it dropped to the project's count for the day. */
 export async function addClientDrops(db: Db, projectId: string, dropped: number, now: number): Promise<void> {

@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { SIGNALS, signalValue } from '../../shared/signals.ts';
+import { feedbackEvents } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
-import { feedbackEvents } from './schema/index.ts';
 
 /**
  * Stores validated events idempotently and returns the ids that were new. Events of a vote

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from './sql/db.ts';
 import { apiKeys, projectOrigins } from './schema/index.ts';
+import type { Db } from './sql/db.ts';
 
 /** The project and kind of the live (not revoked) key with this hash. */
 export const liveKey = (db: Db, keyHash: string) =>

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_LOOP_SETTINGS, LoopSettingsSchema, type LoopSettings } from '../../shared/schema/settings.ts';
+import { DEFAULT_LOOP_SETTINGS, type LoopSettings, LoopSettingsSchema } from '../../shared/schema/settings.ts';
 
 /** A project's loop settings, defaults filled in (a setting added later gets its default). */
 export async function settingsOf(d1: D1Database, projectId: string): Promise<LoopSettings> {
@@ -11,7 +11,9 @@ export async function settingsOf(d1: D1Database, projectId: string): Promise<Loo
 
 export async function saveSettings(d1: D1Database, projectId: string, settings: LoopSettings, now: number): Promise<void> {
   await d1
-    .prepare('insert into loop_settings (project_id, settings, updated_at) values (?, ?, ?) on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at')
+    .prepare(
+      'insert into loop_settings (project_id, settings, updated_at) values (?, ?, ?) on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at',
+    )
     .bind(projectId, JSON.stringify(settings), now)
     .run();
 }

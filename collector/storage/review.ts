@@ -2,7 +2,10 @@ import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
 
 /** The mining threshold in force: the last recorded change, or the default. */
 export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
-  const row = await d1.prepare('select to_value as t from mining_thresholds where project_id = ? order by at desc limit 1').bind(projectId).first<{ t: number }>();
+  const row = await d1
+    .prepare('select to_value as t from mining_thresholds where project_id = ? order by at desc limit 1')
+    .bind(projectId)
+    .first<{ t: number }>();
   return row?.t ?? DEFAULT_MINING_THRESHOLD;
 }
 
@@ -33,7 +36,14 @@ const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_
   (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
      order by weight desc, trace_id limit 20)) as traceIds`;
 
-type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string; evidence: string; traceIds: string };
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & {
+  chunkId: string;
+  sourceDocId: string;
+  sourceDocVersion: string | null;
+  text: string;
+  evidence: string;
+  traceIds: string;
+};
 
 const fromRaw = ({ chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, ...r }: RawItem): ReviewItem => ({
   ...r,
@@ -58,7 +68,14 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
 }
 
 /** Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). */
-export async function answerItem(d1: D1Database, projectId: string, id: string, verdict: ReviewItem['verdict'], note: string | null, now: number): Promise<boolean> {
+export async function answerItem(
+  d1: D1Database,
+  projectId: string,
+  id: string,
+  verdict: ReviewItem['verdict'],
+  note: string | null,
+  now: number,
+): Promise<boolean> {
   const r = await d1
     .prepare(
       `update review_items set verdict = ?3, note = ?4, answered_at = ?5, status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6

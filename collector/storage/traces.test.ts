@@ -5,11 +5,24 @@ import { bearer, call, newProject, trace } from '../test/fixtures.ts';
 describe('chunk texts', () => {
   it('are stored once per chunk id and version however many traces retrieve them, and come back with every trace', async () => {
     const p = await newProject();
-    const shared = { chunkId: 'c-shared', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.9, rank: 1, text: 'Opened items can be returned within 14 days.' };
+    const shared = {
+      chunkId: 'c-shared',
+      sourceDocId: 'refunds.md',
+      sourceDocVersion: 'v3',
+      score: 0.9,
+      rank: 1,
+      text: 'Opened items can be returned within 14 days.',
+    };
     const newer = { ...shared, sourceDocVersion: 'v4', text: 'Opened items can be returned within 30 days.' };
-    const traces = [trace({ retrievedChunks: [shared], rerankedChunks: [shared] }), trace({ retrievedChunks: [shared], rerankedChunks: undefined }), trace({ retrievedChunks: [newer], rerankedChunks: undefined })];
+    const traces = [
+      trace({ retrievedChunks: [shared], rerankedChunks: [shared] }),
+      trace({ retrievedChunks: [shared], rerankedChunks: undefined }),
+      trace({ retrievedChunks: [newer], rerankedChunks: undefined }),
+    ];
     expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
-    const { results } = await env.DB.prepare('select source_doc_version, text from chunk_texts where project_id = ? order by source_doc_version').bind(p.id).all();
+    const { results } = await env.DB.prepare('select source_doc_version, text from chunk_texts where project_id = ? order by source_doc_version')
+      .bind(p.id)
+      .all();
     expect(results).toEqual([
       { source_doc_version: 'v3', text: shared.text },
       { source_doc_version: 'v4', text: newer.text },
@@ -19,7 +32,9 @@ describe('chunk texts', () => {
       [traces[1]!, shared.text],
       [traces[2]!, newer.text],
     ] as const) {
-      const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as { retrievedChunks: { text: string; chunkId: string }[] };
+      const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as {
+        retrievedChunks: { text: string; chunkId: string }[];
+      };
       expect(body.retrievedChunks.map((c) => [c.chunkId, c.text])).toEqual([['c-shared', text]]);
     }
   });

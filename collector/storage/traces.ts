@@ -1,9 +1,9 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
+import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
-import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 
 const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunks.$inferInsert)['stage'], chunks: readonly Chunk[] = []) =>
   chunks.map(({ text, ...ch }) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
@@ -45,16 +45,31 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,
   });
   // Each text once per chunk id and version; the chunk rows point at it.
-  const texts = firsts.flatMap((t) => [...t.retrievedChunks, ...(t.rerankedChunks ?? [])].map((ch) => ({ projectId, chunkId: ch.chunkId, sourceDocVersion: ch.sourceDocVersion ?? '', text: ch.text })));
+  const texts = firsts.flatMap((t) =>
+    [...t.retrievedChunks, ...(t.rerankedChunks ?? [])].map((ch) => ({
+      projectId,
+      chunkId: ch.chunkId,
+      sourceDocVersion: ch.sourceDocVersion ?? '',
+      text: ch.text,
+    })),
+  );
   const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
   const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(chunkTexts, texts), ...traceInserts]);
-  return new Set(results.slice(-traceInserts.length).flat().map((r) => r.trace_id));
+  return new Set(
+    results
+      .slice(-traceInserts.length)
+      .flat()
+      .map((r) => r.trace_id),
+  );
 }
 
 /** A trace with its chunks per stage (each with its text), or undefined. */
 export async function traceWithChunks(db: Db, projectId: string, traceId: string) {
   const [trace, chunks] = await db.batch([
-    db.select().from(traces).where(and(eq(traces.projectId, projectId), eq(traces.traceId, traceId))),
+    db
+      .select()
+      .from(traces)
+      .where(and(eq(traces.projectId, projectId), eq(traces.traceId, traceId))),
     db
       .select({ ...getTableColumns(traceChunks), text: chunkTexts.text })
       .from(traceChunks)

@@ -1,8 +1,8 @@
 import { env, exports } from 'cloudflare:workers';
-import { provisionProject } from '../auth/provision.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { provisionProject } from '../auth/provision.ts';
 
 export const ORIGIN = 'https://app.example.com';
 export const FOREIGN_ORIGIN = 'https://evil.example.net';
@@ -41,7 +41,9 @@ export function trace(overrides: Partial<TraceInput> = {}): TraceInput {
       { chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.82, rank: 1, text: 'Opened items can be returned within 14 days.' },
       { chunkId: 'c2', sourceDocId: 'shipping.md', score: 0.71, rank: 2, text: 'Shipping takes 3-5 days.' },
     ],
-    rerankedChunks: [{ chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.93, rank: 1, text: 'Opened items can be returned within 14 days.' }],
+    rerankedChunks: [
+      { chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.93, rank: 1, text: 'Opened items can be returned within 14 days.' },
+    ],
     answer: 'Opened items can be returned within 14 days.',
     model: 'gpt-test',
     sessionId: 's1',

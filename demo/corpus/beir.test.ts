@@ -21,7 +21,12 @@ describe('loadBeir', () => {
       { chunkId: '2', sourceDocId: '2', title: '', text: 'No title here.' },
     ]);
     expect(corpus.queries?.get('q1')).toBe('vitamin d and fractures');
-    expect(corpus.qrels?.get('test')?.get('q1')).toEqual(new Map([['d1', 1], ['2', 0]]));
+    expect(corpus.qrels?.get('test')?.get('q1')).toEqual(
+      new Map([
+        ['d1', 1],
+        ['2', 0],
+      ]),
+    );
     expect(corpus.qrels?.get('train')?.get('q2')).toEqual(new Map([['2', 2]]));
     expect(corpus.chunks[0]!.sourceDocVersion).toMatch(/^[0-9a-f]{12}$/);
   });

@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { loadBeir } from './beir.ts';
 import { loadDocs } from './docs.ts';
 
-export type { Chunk, Corpus } from './chunk.ts';
 export { loadBeir } from './beir.ts';
+export type { Chunk, Corpus } from './chunk.ts';
 export { loadDocs } from './docs.ts';
 
 /** `undefined` or `"docs"`: the built-in docs; anything else: a BEIR directory, relative to the working directory. */

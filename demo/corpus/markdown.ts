@@ -16,11 +16,17 @@ const FENCE = /^\s*(```|~~~)/;
 
 /** A heading as plain text: no inline code marks, link targets or emphasis. */
 export const plainHeading = (text: string): string =>
-  text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '').trim();
+  text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*_]/g, '')
+    .trim();
 
 /** A GitHub-style anchor: lower case, runs of anything but a-z and 0-9 as one dash. */
 export const slug = (text: string): string =>
-  plainHeading(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  plainHeading(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 interface Section {
   path: string[];

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { TraceSchema, type TraceInput } from '../../shared/schema/trace.ts';
+import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
 import type { Generator } from './generate.ts';
@@ -9,7 +9,9 @@ const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDoc
 // 30 chunks that all mention refunds, so retrieval has more than it keeps.
 const corpus: Corpus = {
   name: 'shop docs',
-  chunks: Array.from({ length: 30 }, (_, i) => chunk(i, `Refund rule ${i}: opened items within ${i + 1} days. Refunds go to the card used.${' filler'.repeat(i)}`)),
+  chunks: Array.from({ length: 30 }, (_, i) =>
+    chunk(i, `Refund rule ${i}: opened items within ${i + 1} days. Refunds go to the card used.${' filler'.repeat(i)}`),
+  ),
 };
 
 function setup(options: Partial<Parameters<typeof createAnswerer>[0]> = {}) {
@@ -36,7 +38,10 @@ describe('createAnswerer', () => {
   });
 
   it('answers from the reranker order and records its version', async () => {
-    const reverse = { version: 'reverse-1', rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })) };
+    const reverse = {
+      version: 'reverse-1',
+      rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })),
+    };
     const { answerer, traces } = setup({ reranker: reverse });
     await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
     const [trace] = traces;
@@ -65,7 +70,11 @@ describe('createAnswerer', () => {
       async generate(_query, chunks, history) {
         calls.push({ history: [...history], chunks: chunks.length });
         if (fail) throw new Error('down');
-        return { answer: 'Within a few days [2].', citations: [{ n: 2, chunkId: chunks[1]!.chunkId, sourceDocId: 'd', title: 't', snippet: 's' }], prompt: 'the prompt' };
+        return {
+          answer: 'Within a few days [2].',
+          citations: [{ n: 2, chunkId: chunks[1]!.chunkId, sourceDocId: 'd', title: 't', snippet: 's' }],
+          prompt: 'the prompt',
+        };
       },
     };
     const errors: unknown[] = [];
@@ -82,7 +91,12 @@ describe('createAnswerer', () => {
 
   it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {
     const errors: string[] = [];
-    const broken = { version: 'broken-1', rerank: (): never => { throw new Error('no model'); } };
+    const broken = {
+      version: 'broken-1',
+      rerank: (): never => {
+        throw new Error('no model');
+      },
+    };
     const { answerer, traces } = setup({ reranker: broken, onStageError: (stage) => errors.push(stage) });
     await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
     expect(errors).toEqual(['reranker']);

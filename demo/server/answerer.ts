@@ -114,8 +114,16 @@ export function createAnswerer(options: AnswererOptions) {
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const turns = sessions.get(req.sessionId) ?? new Map<number, Turn>();
-    const history = [...turns].filter(([turn]) => turn < req.turnIndex).sort(([a], [b]) => a - b).map(([, t]) => t);
-    const { answer, citations, prompt, model, quoted } = await compose(req, reranked.map((s) => s.chunk), history, previous);
+    const history = [...turns]
+      .filter(([turn]) => turn < req.turnIndex)
+      .sort(([a], [b]) => a - b)
+      .map(([, t]) => t);
+    const { answer, citations, prompt, model, quoted } = await compose(
+      req,
+      reranked.map((s) => s.chunk),
+      history,
+      previous,
+    );
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
     turns.set(req.turnIndex, { query: req.query, answer });

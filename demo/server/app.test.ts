@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocs } from '../corpus/docs.ts';
 import { createAnswerer } from './answerer.ts';
-import { createDemoApp, type ClientConfig } from './app.ts';
+import { type ClientConfig, createDemoApp } from './app.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-app-'));
 const widgetDir = join(dir, 'widget');
@@ -14,7 +14,12 @@ writeFileSync(join(widgetDir, 'chunks', 'x.js'), '// chunk');
 writeFileSync(join(dir, 'secret.js'), '// outside the widget');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const config: ClientConfig = { endpoint: 'http://127.0.0.1:8787', writeKey: 'rfw_test', consoleUrl: 'http://127.0.0.1:8787/admin', corpus: { name: 'docs', chunks: 1 } };
+const config: ClientConfig = {
+  endpoint: 'http://127.0.0.1:8787',
+  writeKey: 'rfw_test',
+  consoleUrl: 'http://127.0.0.1:8787/admin',
+  corpus: { name: 'docs', chunks: 1 },
+};
 const app = createDemoApp({
   answerer: createAnswerer({ corpus: loadDocs() }),
   config,
@@ -59,7 +64,10 @@ describe('demo routes', () => {
     expect(await bad(await post({ sessionId: 'has spaces', query: 'q', turnIndex: 0 }))).toEqual({ status: 400, field: 'sessionId' });
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: -1 }))).toEqual({ status: 400, field: 'turnIndex' });
     expect(await bad(await post('{not json'))).toEqual({ status: 400, field: 'body' });
-    expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: 0 }, { 'content-type': 'text/plain' }))).toEqual({ status: 415, field: 'content-type' });
+    expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: 0 }, { 'content-type': 'text/plain' }))).toEqual({
+      status: 415,
+      field: 'content-type',
+    });
     expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(20_000), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
     expect((await app.request('/nothing')).status).toBe(404);
   });

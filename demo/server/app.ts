@@ -70,14 +70,23 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
       return body ? c.body(body, 200, { 'content-type': type, 'cache-control': 'no-cache' }) : c.notFound();
     })
     .get('/api/config', (c) => c.json(config))
-    .post('/api/ask', bodyLimit({ maxSize: MAX_ASK_BYTES, onError: () => { throw new DemoError(413, 'payload_too_large', `The body is larger than ${MAX_ASK_BYTES} bytes`, 'body'); } }), async (c) => {
-      const parsed = v.safeParse(AskSchema, await jsonBodyOf(c, MAX_ASK_BYTES));
-      if (!parsed.success) {
-        const { field, message } = firstFieldError(parsed.issues);
-        throw new DemoError(400, 'invalid_request', message, field);
-      }
-      return c.json(await answerer.ask(parsed.output));
-    })
+    .post(
+      '/api/ask',
+      bodyLimit({
+        maxSize: MAX_ASK_BYTES,
+        onError: () => {
+          throw new DemoError(413, 'payload_too_large', `The body is larger than ${MAX_ASK_BYTES} bytes`, 'body');
+        },
+      }),
+      async (c) => {
+        const parsed = v.safeParse(AskSchema, await jsonBodyOf(c, MAX_ASK_BYTES));
+        if (!parsed.success) {
+          const { field, message } = firstFieldError(parsed.issues);
+          throw new DemoError(400, 'invalid_request', message, field);
+        }
+        return c.json(await answerer.ask(parsed.output));
+      },
+    )
     .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
     .onError(handleError);
 }

@@ -5,7 +5,7 @@
  */
 import { terms } from '../../shared/terms.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { citation, type Citation } from './citations.ts';
+import { type Citation, citation } from './citations.ts';
 import { sentences } from './sentences.ts';
 
 export const EXTRACTIVE_MODEL = 'demo-extractive';

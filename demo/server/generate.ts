@@ -5,7 +5,7 @@
  */
 import { joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { citation, type Citation } from './citations.ts';
+import { type Citation, citation } from './citations.ts';
 
 export interface Turn {
   query: string;

@@ -9,12 +9,12 @@ import { loadCorpus } from '../corpus/index.ts';
 import { createAnswerer } from './answerer.ts';
 import { createDemoApp } from './app.ts';
 import { loadPageAssets } from './assets.ts';
-import { generatorFromEnv, type Generator } from './generate.ts';
+import { type Generator, generatorFromEnv } from './generate.ts';
 import { serve } from './node-server.ts';
 import type { Reranker } from './rerank.ts';
 
-export type { Reranker, Scored } from './rerank.ts';
 export type { Generator } from './generate.ts';
+export type { Reranker, Scored } from './rerank.ts';
 
 /** Where the page is served by default: an origin the dev project allows. */
 export const DEMO_PORT = 5173;
@@ -67,7 +67,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     generator,
     logTrace: traces && ((t) => void traces.logTrace(t)),
     onStageError: (stage, err) =>
-      log(`demo: the ${stage === 'reranker' ? 'reranker failed, keeping retrieval order' : `model ${generator?.model} failed, answering by quoting`}: ${(err as Error).message}`),
+      log(
+        `demo: the ${stage === 'reranker' ? 'reranker failed, keeping retrieval order' : `model ${generator?.model} failed, answering by quoting`}: ${(err as Error).message}`,
+      ),
   });
   const app = createDemoApp({
     answerer,

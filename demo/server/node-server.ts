@@ -33,7 +33,9 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
       const address = server.address() as AddressInfo;
       const response = await fetch(toRequest(req, `http://${host}:${address.port}`));
       const headers: Record<string, string | string[]> = {};
-      response.headers.forEach((value, name) => (headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value));
+      response.headers.forEach((value, name) => {
+        headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+      });
       res.writeHead(response.status, headers);
       if (response.body && req.method !== 'HEAD') await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
       else res.end();

@@ -13,7 +13,9 @@ const collector = createServer((req, res) => {
     const traces = JSON.parse(body) as TraceInput[];
     received.push({ auth: req.headers.authorization, traces });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ accepted: traces.length, duplicate: 0, rejected: 0, results: traces.map((t, index) => ({ index, id: t.traceId, status: 'accepted' })) }));
+    res.end(
+      JSON.stringify({ accepted: traces.length, duplicate: 0, rejected: 0, results: traces.map((t, index) => ({ index, id: t.traceId, status: 'accepted' })) }),
+    );
   });
 });
 let collectorUrl = '';
@@ -32,7 +34,11 @@ describe('startDemo', () => {
       const script = await (await fetch(`${demo.url}/app.js`)).text();
       expect(script).toContain('/widget/rag-feedback.js');
       expect((await fetch(`${demo.url}/widget/rag-feedback.js`)).status).toBe(200);
-      expect(await (await fetch(`${demo.url}/api/config`)).json()).toMatchObject({ endpoint: collectorUrl, writeKey: 'rfw_test', consoleUrl: `${collectorUrl}/admin` });
+      expect(await (await fetch(`${demo.url}/api/config`)).json()).toMatchObject({
+        endpoint: collectorUrl,
+        writeKey: 'rfw_test',
+        consoleUrl: `${collectorUrl}/admin`,
+      });
       const res = await fetch(`${demo.url}/api/ask`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

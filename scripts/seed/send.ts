@@ -18,6 +18,7 @@ async function post(url: string, key: string, body: unknown): Promise<void> {
 export async function seed({ endpoint, keys, sessions, seed: randomSeed }: SeedOptions): Promise<{ traces: number; events: number }> {
   const { traces, events } = simulate({ sessions, seed: randomSeed });
   for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH) await post(`${endpoint}/v1/traces`, keys.server, traces.slice(i, i + MAX_TRACES_PER_BATCH));
-  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) await post(`${endpoint}/v1/events`, keys.write, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH)
+    await post(`${endpoint}/v1/events`, keys.write, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
   return { traces: traces.length, events: events.length };
 }

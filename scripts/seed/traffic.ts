@@ -63,18 +63,24 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
         intent: question.answerChunk.split('#')[0]!,
         createdAt: at,
       });
-      const emit = (offsetMs: number, e: EventSpec) => events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
+      const emit = (offsetMs: number, e: EventSpec) =>
+        events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
       const good = right === 0 && !stale;
       if (good) {
         if (rnd() < 0.5) emit(8_000, { traceId, signalType: 'citation_click', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
-        if (rnd() < 0.3) emit(20_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: chunks[0]!.chunkId, ms: 18_000, mode: 'away' } } as EventSpec);
+        if (rnd() < 0.3)
+          emit(20_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: chunks[0]!.chunkId, ms: 18_000, mode: 'away' } } as EventSpec);
         if (rnd() < 0.3) emit(12_000, { traceId, signalType: 'thumbs_up' } as EventSpec);
         if (rnd() < 0.2) emit(15_000, { traceId, signalType: 'copy_answer', detail: { chars: 80 } } as EventSpec);
       } else {
         if (rnd() < 0.15) emit(3_000, { traceId, signalType: 'citation_click', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
         if (rnd() < 0.5) {
           emit(9_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
-          emit(12_000, { traceId, signalType: 'attribution', detail: { reason: pick(['looks_wrong', 'incomplete', 'wrong_source', 'not_answered'] as const) } } as EventSpec);
+          emit(12_000, {
+            traceId,
+            signalType: 'attribution',
+            detail: { reason: pick(['looks_wrong', 'incomplete', 'wrong_source', 'not_answered'] as const) },
+          } as EventSpec);
         }
         if (rnd() < 0.3) emit(14_000, { traceId, signalType: 'wrong_source', detail: { chunkId: chunks[0]!.chunkId } } as EventSpec);
         if (question.correction && rnd() < 0.35) emit(30_000, { traceId, signalType: 'correction', detail: question.correction } as EventSpec);
@@ -102,8 +108,24 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
     const query = pick(question.phrasings);
     const chunks = retrieve(query, question, rnd);
     const traceId = id('t');
-    traces.push({ traceId, query, retrievedChunks: chunks, answer: `${chunks[0]!.text} [1]`, model: 'seed-extractive', sessionId: flooder, turnIndex: i, createdAt: start + i * 500 });
-    events.push({ eventId: id('e'), traceId, sessionId: flooder, signalType: 'thumbs_down', clientTs: start + i * 500 + 400, widgetVersion: 'seed' } as FeedbackEventInput);
+    traces.push({
+      traceId,
+      query,
+      retrievedChunks: chunks,
+      answer: `${chunks[0]!.text} [1]`,
+      model: 'seed-extractive',
+      sessionId: flooder,
+      turnIndex: i,
+      createdAt: start + i * 500,
+    });
+    events.push({
+      eventId: id('e'),
+      traceId,
+      sessionId: flooder,
+      signalType: 'thumbs_down',
+      clientTs: start + i * 500 + 400,
+      widgetVersion: 'seed',
+    } as FeedbackEventInput);
   }
   return { traces, events };
 }

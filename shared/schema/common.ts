@@ -9,7 +9,12 @@ export const id = (max = 128) =>
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max));
 
 /** Text a person typed: bounded, and redacted for PII as it is parsed, so nothing unredacted passes. */
-export const freeText = (max: number) => v.pipe(v.string(), v.maxLength(max), v.transform((s) => redactPII(s)));
+export const freeText = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(max),
+    v.transform((s) => redactPII(s)),
+  );
 
 /** Milliseconds since the Unix epoch, between 2020 and 2100 (catches seconds and garbage). */
 export const epochMs = () =>

@@ -1,11 +1,4 @@
-import {
-  BOUNCE_WINDOW_MS,
-  FOCUSED_DWELL_MS,
-  LARGE_COPY_CHARS,
-  REPEATED_THUMBS_DOWN,
-  REPHRASE_SIMILARITY,
-  REPHRASE_WINDOW_MS,
-} from '../thresholds.ts';
+import { BOUNCE_WINDOW_MS, FOCUSED_DWELL_MS, LARGE_COPY_CHARS, REPEATED_THUMBS_DOWN, REPHRASE_SIMILARITY, REPHRASE_WINDOW_MS } from '../thresholds.ts';
 
 /**
  * Defaults of the widget config, without the validation library, so the widget can fill in a

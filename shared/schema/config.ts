@@ -1,11 +1,6 @@
 import * as v from 'valibot';
-import {
-  DEFAULT_PROMPT_CHOICES,
-  DEFAULT_PROMPT_MAX_PER_DAY,
-  DEFAULT_PROMPT_MAX_PER_SESSION,
-  DEFAULT_WIDGET_THRESHOLDS as D,
-} from './config-defaults.ts';
 import { durationMs, id, label } from './common.ts';
+import { DEFAULT_WIDGET_THRESHOLDS as D, DEFAULT_PROMPT_CHOICES, DEFAULT_PROMPT_MAX_PER_DAY, DEFAULT_PROMPT_MAX_PER_SESSION } from './config-defaults.ts';
 
 /** What can make a contextual prompt appear. */
 export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'repeated_thumbs_down'] as const;
@@ -22,10 +17,7 @@ export const PromptSchema = v.object({
   /** The question shown, e.g. "Having trouble finding an answer?". */
   text: localized,
   /** The answers offered; "yes" and "no" score as a soft vote. */
-  choices: v.optional(
-    v.pipe(v.array(v.object({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)),
-    DEFAULT_PROMPT_CHOICES,
-  ),
+  choices: v.optional(v.pipe(v.array(v.object({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)), DEFAULT_PROMPT_CHOICES),
   /** Most times per browser session, so prompts never nag. */
   maxPerSession: v.optional(count(100), DEFAULT_PROMPT_MAX_PER_SESSION),
   /** Most times per day across sessions. */

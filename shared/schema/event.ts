@@ -140,10 +140,10 @@ export type FeedbackEventInput = {
  * One feedback event on the wire. Built from the detail table above; the cast restores the
  * per-signal pairing of type and detail that a mapped array loses.
  */
-export const FeedbackEventSchema = v.variant(
-  'signalType',
-  (Object.keys(details) as (keyof Details)[]).map(eventVariant),
-) as unknown as v.GenericSchema<FeedbackEventInput, FeedbackEvent>;
+export const FeedbackEventSchema = v.variant('signalType', (Object.keys(details) as (keyof Details)[]).map(eventVariant)) as unknown as v.GenericSchema<
+  FeedbackEventInput,
+  FeedbackEvent
+>;
 
 export type EventDetail<K extends keyof Details> = v.InferOutput<Details[K]>;
 

@@ -67,4 +67,3 @@ export type Chunk = v.InferOutput<typeof ChunkSchema>;
 export type Trace = v.InferOutput<typeof TraceSchema>;
 /** What a backend sends (before defaults are applied). */
 export type TraceInput = v.InferInput<typeof TraceSchema>;
-

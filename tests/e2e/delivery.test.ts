@@ -1,8 +1,23 @@
 import type { Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import {
+  addAnswer,
+  callWidget,
+  collector,
+  eventually,
+  flush,
+  gotoHost,
+  newTraceId,
+  ofType,
+  openHost,
+  pending,
+  site,
+  storedEvents,
+  useBrowser,
+  widget,
+} from './helpers.ts';
 import { hostReady } from './host-page.ts';
 import { beaconMarker, isBeaconMarker } from './markers.ts';
-import { addAnswer, callWidget, collector, eventually, flush, gotoHost, newTraceId, ofType, openHost, pending, site, storedEvents, useBrowser, widget } from './helpers.ts';
 
 const browser = useBrowser();
 
@@ -62,7 +77,12 @@ describe('the outbox and delivery', () => {
 
     await gotoHost(next); // the next visit; no answer needs to be on it
     const events = await eventually(traceId, (ev) => {
-      expect(ev.map((e) => e.signalType).filter((t) => t !== 'web_vitals').sort()).toEqual(['copy_answer', 'regenerate', 'thumbs_up']);
+      expect(
+        ev
+          .map((e) => e.signalType)
+          .filter((t) => t !== 'web_vitals')
+          .sort(),
+      ).toEqual(['copy_answer', 'regenerate', 'thumbs_up']);
       return ev;
     });
     await expect.poll(() => pending(next)).toBe(0);
@@ -82,7 +102,12 @@ describe('the outbox and delivery', () => {
     await page.reload();
     await hostReady(page);
     const waiting = await outbox(page);
-    expect(waiting.filter((i) => i.event.traceId === traceId && i.event.signalType !== 'web_vitals').map((i) => i.event.signalType).sort()).toEqual(['attribution', 'thumbs_down']);
+    expect(
+      waiting
+        .filter((i) => i.event.traceId === traceId && i.event.signalType !== 'web_vitals')
+        .map((i) => i.event.signalType)
+        .sort(),
+    ).toEqual(['attribution', 'thumbs_down']);
     // Sent after the reload's page-hide beacon: once it is stored, that one would have been too.
     await beaconMarker(page);
     expect(await storedEvents(traceId)).toEqual([]);
@@ -90,10 +115,19 @@ describe('the outbox and delivery', () => {
     await context.setOffline(true);
     await page.waitForTimeout(200);
     await context.setOffline(false); // fires `online`: delivery starts without waiting for the backoff
-    const events = await eventually(traceId, (ev) => {
-      expect(ev.map((e) => e.signalType).filter((t) => t !== 'web_vitals').sort()).toEqual(['attribution', 'thumbs_down']);
-      return ev;
-    }, 5_000);
+    const events = await eventually(
+      traceId,
+      (ev) => {
+        expect(
+          ev
+            .map((e) => e.signalType)
+            .filter((t) => t !== 'web_vitals')
+            .sort(),
+        ).toEqual(['attribution', 'thumbs_down']);
+        return ev;
+      },
+      5_000,
+    );
     expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
     await context.close();
   });
@@ -114,7 +148,11 @@ describe('the outbox and delivery', () => {
       }
       if (n === 1) {
         posts.push({ at, status: 429 });
-        return route.fulfill({ status: 429, headers: { ...corsHeaders(), 'retry-after': '2' }, body: '{"error":{"code":"rate_limited","message":"slow down","field":"session"}}' });
+        return route.fulfill({
+          status: 429,
+          headers: { ...corsHeaders(), 'retry-after': '2' },
+          body: '{"error":{"code":"rate_limited","message":"slow down","field":"session"}}',
+        });
       }
       posts.push({ at, status: 200 });
       return route.continue();
@@ -137,7 +175,17 @@ describe('the outbox and delivery', () => {
       const events = JSON.parse(route.request().postData()!).events;
       posts.push(events.map((e: any) => e.signalType));
       const results = events.map((e: any, index: number) => ({ index, id: e.eventId, status: 'rejected', field: `events[${index}].detail`, reason: 'bad' }));
-      return route.fulfill({ status: 400, headers: corsHeaders(), body: JSON.stringify({ error: { code: 'invalid_event', message: 'bad', field: 'events[0].detail' }, accepted: 0, duplicate: 0, rejected: events.length, results }) });
+      return route.fulfill({
+        status: 400,
+        headers: corsHeaders(),
+        body: JSON.stringify({
+          error: { code: 'invalid_event', message: 'bad', field: 'events[0].detail' },
+          accepted: 0,
+          duplicate: 0,
+          rejected: events.length,
+          results,
+        }),
+      });
     });
     await vote(page, traceId);
     await expect.poll(() => posts.length).toBe(1);
@@ -165,7 +213,11 @@ describe('the outbox and delivery', () => {
       expect(ofType(ev, 'copy_answer')).toHaveLength(3);
       return ev;
     });
-    expect(ofType(events, 'copy_answer').map((e) => e.detail.chars).sort()).toEqual([12, 13, 14]); // the two oldest went
+    expect(
+      ofType(events, 'copy_answer')
+        .map((e) => e.detail.chars)
+        .sort(),
+    ).toEqual([12, 13, 14]); // the two oldest went
     expect(bodies.find((b) => b.dropped)?.dropped).toBe(2);
     await context.close();
   });
@@ -192,7 +244,10 @@ describe('the outbox and delivery', () => {
     await addAnswer(a, { traceId: traceIds[0]! });
     await addAnswer(b, { traceId: traceIds[1]! });
     for (let i = 0; i < 6; i++) {
-      for (const [page, id] of [[a, traceIds[0]!], [b, traceIds[1]!]] as const) {
+      for (const [page, id] of [
+        [a, traceIds[0]!],
+        [b, traceIds[1]!],
+      ] as const) {
         await callWidget(page, id, 'reportCopy', i + 1);
       }
     }

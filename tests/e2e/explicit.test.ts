@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventsUpToMarker } from './markers.ts';
 import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, useBrowser, widget } from './helpers.ts';
+import { eventsUpToMarker } from './markers.ts';
 
 const browser = useBrowser();
 
@@ -87,9 +87,9 @@ describe('explicit feedback', () => {
     const dialog = el.getByRole('dialog', { name: 'What went wrong?' });
     await dialog.waitFor();
     const focused = async () => (await focusedInWidget(page, traceId)).text;
-    expect(await focused()).toBe("Didn't answer my question"); 
+    expect(await focused()).toBe("Didn't answer my question");
     await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' }); 
+    await dialog.waitFor({ state: 'detached' });
     expect(await focused()).toBe('');
     expect((await focusedInWidget(page, traceId)).label).toBe('Not helpful');
 
@@ -102,9 +102,8 @@ describe('explicit feedback', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await eventually(traceId, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'incomplete' }]));
-    
+
     await page.context().close();
-    
   });
 
   it('opens the popover even when clicked before its code has loaded', async () => {
@@ -139,7 +138,9 @@ describe('explicit feedback', () => {
     expect(await submitted).toBe('correction');
     await el.getByText('Thank you, your feedback was sent.').waitFor();
     await eventually(traceId, (ev) =>
-      expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' }]),
+      expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([
+        { text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' },
+      ]),
     );
     await page.context().close();
   });
@@ -165,7 +166,9 @@ describe('explicit feedback', () => {
     await el2.getByRole('button', { name: 'Something else' }).click();
     await el2.getByLabel('Tell us more').fill('Too long, and the tone was off');
     await el2.getByRole('button', { name: 'Send' }).click();
-    await eventually(other, (ev) => expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'other', text: 'Too long, and the tone was off' }]));
+    await eventually(other, (ev) =>
+      expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'other', text: 'Too long, and the tone was off' }]),
+    );
     await page.context().close();
   });
 

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickToFrame } from './click-to-frame.ts';
-import { watchOutput } from './page-output.ts';
 import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, site, useBrowser, widget } from './helpers.ts';
+import { watchOutput } from './page-output.ts';
 
 const browser = useBrowser();
 
@@ -108,7 +108,9 @@ describe('a good guest on the host page', () => {
   it('explains itself on the console only when debug is on', async () => {
     const { page, output } = await openHost(browser(), { options: { debug: true } });
     await addAnswer(page, { traceId: newTraceId('debug'), attrs: { endpoint: 'not a url' } });
-    await widget(page, (await page.locator('rag-feedback').last().getAttribute('trace-id'))!).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await widget(page, (await page.locator('rag-feedback').last().getAttribute('trace-id'))!)
+      .getByRole('button', { name: 'Helpful', exact: true })
+      .click();
     await expect.poll(() => output.console.some((m) => m.startsWith('warning: [rag-feedback] not recorded'))).toBe(true);
     await page.context().close();
   });

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { addAnswer, callWidget, collector, copyText, eventually, keys, newTraceId, ofType, openHost, setVisibility, site, storedEvents, useBrowser, widget } from './helpers.ts';
+import {
+  addAnswer,
+  callWidget,
+  collector,
+  copyText,
+  eventually,
+  keys,
+  newTraceId,
+  ofType,
+  openHost,
+  setVisibility,
+  site,
+  storedEvents,
+  useBrowser,
+  widget,
+} from './helpers.ts';
 
 const browser = useBrowser();
 
@@ -221,7 +236,10 @@ describe('contextual prompts', () => {
     const put = await fetch(`${collector()}/v1/config`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${keys().admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompts: [{ id: 'server-prompt', trigger: 'repeated_thumbs_down', text: 'From the server?' }], thresholds: { repeatedThumbsDown: 1 } }),
+      body: JSON.stringify({
+        prompts: [{ id: 'server-prompt', trigger: 'repeated_thumbs_down', text: 'From the server?' }],
+        thresholds: { repeatedThumbsDown: 1 },
+      }),
     });
     expect(put.status).toBe(200);
     try {
@@ -232,7 +250,11 @@ describe('contextual prompts', () => {
       await widget(page, traceId).getByRole('group', { name: 'From the server?' }).waitFor();
       await page.context().close();
     } finally {
-      await fetch(`${collector()}/v1/config`, { method: 'PUT', headers: { authorization: `Bearer ${keys().admin}`, 'content-type': 'application/json' }, body: '{}' });
+      await fetch(`${collector()}/v1/config`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${keys().admin}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
     }
   });
 });

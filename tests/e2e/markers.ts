@@ -35,7 +35,10 @@ export async function beaconMarker(page: Page): Promise<void> {
   const traceId = newTraceId(BEACON_MARKER);
   const event = { eventId: crypto.randomUUID(), traceId, sessionId: traceId, signalType: 'thumbs_up', clientTs: Date.now() };
   const body = JSON.stringify({ writeKey: keys().write, events: [event] });
-  const queued = await page.evaluate(({ url, body }) => navigator.sendBeacon(url, new Blob([body], { type: 'text/plain' })), { url: `${collector()}/v1/events`, body });
+  const queued = await page.evaluate(({ url, body }) => navigator.sendBeacon(url, new Blob([body], { type: 'text/plain' })), {
+    url: `${collector()}/v1/events`,
+    body,
+  });
   expect(queued).toBe(true);
   await eventually(traceId, (ev) => expect(ev.map((e) => e.eventId)).toEqual([event.eventId]));
 }

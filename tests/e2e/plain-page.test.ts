@@ -42,18 +42,37 @@ it('a plain HTML page with one <script> records every signal into the collector,
   await page.waitForTimeout(1_200);
   await page.goto('about:blank');
 
-  const firstTypes = await eventually(first, (ev) => {
-    const types = new Set(ev.map((e) => e.signalType));
-    for (const t of ['copy_answer', 'copy_source', 'citation_click', 'citation_dwell', 'thumbs_up', 'thumbs_down', 'attribution', 'wrong_source', 'rephrase_within_session', 'answer_dwell']) {
-      expect(types.has(t), t).toBe(true);
-    }
-    return ev;
-  }, 20_000);
+  const firstTypes = await eventually(
+    first,
+    (ev) => {
+      const types = new Set(ev.map((e) => e.signalType));
+      for (const t of [
+        'copy_answer',
+        'copy_source',
+        'citation_click',
+        'citation_dwell',
+        'thumbs_up',
+        'thumbs_down',
+        'attribution',
+        'wrong_source',
+        'rephrase_within_session',
+        'answer_dwell',
+      ]) {
+        expect(types.has(t), t).toBe(true);
+      }
+      return ev;
+    },
+    20_000,
+  );
   expect(firstTypes.filter((e) => e.signalType.startsWith('thumbs') && !e.superseded).map((e) => e.signalType)).toEqual(['thumbs_down']);
-  await eventually(second, (ev) => {
-    const types = new Set(ev.map((e) => e.signalType));
-    for (const t of ['regenerate', 'thumbs_down', 'correction', 'web_vitals']) expect(types.has(t), t).toBe(true);
-  }, 20_000);
+  await eventually(
+    second,
+    (ev) => {
+      const types = new Set(ev.map((e) => e.signalType));
+      for (const t of ['regenerate', 'thumbs_down', 'correction', 'web_vitals']) expect(types.has(t), t).toBe(true);
+    },
+    20_000,
+  );
   expect(errors).toEqual([]);
   await context.close();
 });
@@ -62,7 +81,9 @@ it('records a bounce from a plain page left at once', async () => {
   const context = await browser().newContext();
   const page = await context.newPage();
   const [first, second] = [newTraceId('b1'), newTraceId('b2')];
-  await page.goto(`${site()}/tests/e2e/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`);
+  await page.goto(
+    `${site()}/tests/e2e/pages/plain.html?${new URLSearchParams({ first, second, session: newTraceId('s'), endpoint: collector(), key: keys().write })}`,
+  );
   await widget(page, first).getByRole('button', { name: 'Helpful', exact: true }).waitFor();
   await page.goto('about:blank');
   await eventually(first, (ev) => expect(ev.filter((e) => e.signalType === 'bounce')).toHaveLength(1));

@@ -1,5 +1,5 @@
-import { joinUrl } from '../../shared/url.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+import { joinUrl } from '../../shared/url.ts';
 import { BATCH_ENVELOPE_BYTES } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 

@@ -24,8 +24,14 @@ class Pipeline {
   private readonly hideHooks = new Set<() => void>();
 
   constructor() {
-    addEventListener('pagehide', safely(() => this.hidden()));
-    document.addEventListener('visibilitychange', safely(() => document.visibilityState === 'hidden' && this.hidden()));
+    addEventListener(
+      'pagehide',
+      safely(() => this.hidden()),
+    );
+    document.addEventListener(
+      'visibilitychange',
+      safely(() => document.visibilityState === 'hidden' && this.hidden()),
+    );
     const load = () => void this.recorder().catch(warn);
     whenIdle(load);
     addEventListener('online', load); // offline since the page loaded: fetch the chunk once back
@@ -33,7 +39,10 @@ class Pipeline {
 
   /** Records an event; `then` gets it once made (not if the limiter refused it). */
   record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void): void {
-    if (!isEndpoint(ctx.endpoint) || !ctx.writeKey) return warn('not recorded: set a valid endpoint and write key', ctx);
+    if (!isEndpoint(ctx.endpoint) || !ctx.writeKey) {
+      warn('not recorded: set a valid endpoint and write key', ctx);
+      return;
+    }
     const at = Date.now();
     const run = (r: Recorder) => {
       const event = r.record(ctx, type, detail, at);

@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { OUTBOX_CAP } from '../defaults.ts';
 import type { Warn } from './recorder.ts';

@@ -30,8 +30,7 @@ export interface RecorderOptions {
 }
 
 /** Every string in a detail is redacted: ids pass through unchanged, typed text loses its PII. */
-const redactDetail = (detail: object): object =>
-  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' ? redactPII(v) : v]));
+const redactDetail = (detail: object): object => Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' ? redactPII(v) : v]));
 
 /**
  * The pipeline, in order: an id at creation, PII redaction, the rate limiter, the IndexedDB
@@ -48,7 +47,9 @@ export class Recorder {
   constructor(options: RecorderOptions = {}) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
     this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
-    this.transport.onSettled = (ids) => ids.forEach((id) => this.unconfirmed.delete(id));
+    this.transport.onSettled = (ids) => {
+      for (const id of ids) this.unconfirmed.delete(id);
+    };
     addEventListener('online', () => this.transport.reconnected());
     this.transport.schedule(0); // events left by earlier visits, possibly by tabs long closed
   }

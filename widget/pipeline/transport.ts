@@ -1,4 +1,4 @@
-import { backoffDelay, retryAfterMs, type BackoffOptions } from '../../shared/backoff.ts';
+import { type BackoffOptions, backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';

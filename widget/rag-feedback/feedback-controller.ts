@@ -12,7 +12,7 @@ import type { PromptTrigger, RecordOptions, SignalSink, TraceAware } from '../si
 import { countShown, eligiblePrompt } from '../signals/prompts.ts';
 import { noteQuery } from '../signals/rephrase.ts';
 import { reportVitalsTo } from '../signals/vitals.ts';
-import { stringsFor, type Strings } from '../strings.ts';
+import { type Strings, stringsFor } from '../strings.ts';
 import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
 
 /**
@@ -173,12 +173,12 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], panel: this.panel.kind };
   }
 
-  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, then }: RecordOptions = {}): void {
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): void {
     if (!this.host.traceId) return;
     if (interaction && !traceId) this.interacted = true;
     pipeline().record({ ...this.context, ...(traceId && { traceId }) }, type, detail, (event) => {
       emit(this.host, 'rf-signal', { event });
-      then?.(event);
+      onRecorded?.(event);
     });
   }
 
@@ -231,10 +231,14 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   chooseReason(reason: Reason, text?: string): void {
-    if (reason === 'other' && text === undefined) return this.showPanel({ kind: 'other' });
+    if (reason === 'other' && text === undefined) {
+      this.showPanel({ kind: 'other' });
+      return;
+    }
     if (reason === 'wrong_source' && this.citations().length > 0 && this.panel.kind !== 'sources') {
       this.submit('attribution', { reason });
-      return this.showPanel({ kind: 'sources' });
+      this.showPanel({ kind: 'sources' });
+      return;
     }
     this.submit('attribution', text ? { reason, text } : { reason });
     this.showPanel({ kind: 'thanks' });
@@ -292,7 +296,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** Records an explicit submission and announces it with `rf-submit`. */
   private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): void {
-    this.recordSignal(kind, detail, { then: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
+    this.recordSignal(kind, detail, { onRecorded: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
   }
 }
 

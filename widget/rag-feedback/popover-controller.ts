@@ -50,7 +50,10 @@ export class PopoverController implements ReactiveController {
       adoptStyles(root, [...(this.host.constructor as typeof ReactiveElement).elementStyles, ui.panelStyles]);
       this.stylesAdopted = true;
     }
-    return [panel.kind === 'closed' ? nothing : ui.renderPanel(this.feedback, strings, panel), prompt ? ui.renderPrompt(this.feedback, prompt, locale, strings) : nothing];
+    return [
+      panel.kind === 'closed' ? nothing : ui.renderPanel(this.feedback, strings, panel),
+      prompt ? ui.renderPrompt(this.feedback, prompt, locale, strings) : nothing,
+    ];
   }
 
   hostUpdate(): void {

@@ -75,7 +75,7 @@ export class CitationController implements ReactiveController, TraceAware {
         }
       }),
     );
-    this.host.querySelectorAll('[data-preview-for]').forEach((el) => this.observer!.observe(el));
+    for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer.observe(el);
     // On page hide, close open preview dwells so the beacon carries them.
     this.unhook = this.sink.onPageHide(() => {
       const now = Date.now();

@@ -10,8 +10,8 @@ export interface RecordOptions {
   interaction?: boolean;
   /** The trace the event is about, when not the element's current one. */
   traceId?: string;
-  /** Called with the event once made (not if the limiter refused it). */
-  then?: (event: FeedbackEvent) => void;
+  /** Called with the event once made (not if the limiter refused it); not `then`, which would make the options thenable. */
+  onRecorded?: (event: FeedbackEvent) => void;
 }
 
 /** A controller told that its element now shows another answer: close what belongs to `previous`. */

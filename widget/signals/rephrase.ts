@@ -22,7 +22,14 @@ interface LastQuery {
  * ignored, so only a genuinely new question can be a rephrase. The bookkeeping is synchronous,
  * so answers are noted in the order they appear.
  */
-export async function noteQuery(sessionId: string, traceId: string, query: string, at: number, windowMs: number, threshold: number): Promise<Rephrase | undefined> {
+export async function noteQuery(
+  sessionId: string,
+  traceId: string,
+  query: string,
+  at: number,
+  windowMs: number,
+  threshold: number,
+): Promise<Rephrase | undefined> {
   const seen = readJson<string[]>('session', KEY.seen(sessionId)) ?? [];
   if (seen.includes(traceId)) return undefined;
   writeJson('session', KEY.seen(sessionId), [...seen.slice(1 - SEEN_TRACES_KEPT), traceId]);

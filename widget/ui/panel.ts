@@ -34,7 +34,8 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
         <ul class="options">
           ${reasons(s).map(
-            ([reason, label], i) => html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(reason)}>${label}</button></li>`,
+            ([reason, label], i) =>
+              html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(reason)}>${label}</button></li>`,
           )}
         </ul>
         <div class="actions">

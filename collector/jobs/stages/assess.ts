@@ -44,7 +44,9 @@ export const assess: Stage = {
     if (ids.length === 0) return { cursor: null, counts: {} };
     const [traceRows, eventRows] = await db.batch([
       db
-        .prepare('select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ? and trace_id in (select value from json_each(?))')
+        .prepare(
+          'select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ? and trace_id in (select value from json_each(?))',
+        )
         .bind(projectId, json(ids)),
       db
         .prepare(
@@ -106,7 +108,10 @@ export const assess: Stage = {
         .bind(projectId, now, json(rows)),
       traceStatsUpsert(db, projectId, now, affected),
     ]);
-    return { cursor: nextCursor(ctx, ids), counts: { traces: ids.length, events: rows.length, lowConfidence, attributedElsewhere: moved, scored: affected.size } };
+    return {
+      cursor: nextCursor(ctx, ids),
+      counts: { traces: ids.length, events: rows.length, lowConfidence, attributedElsewhere: moved, scored: affected.size },
+    };
   },
 };
 

@@ -37,7 +37,16 @@ export const corrections: Stage = {
       const detail = JSON.parse(r.detail) as { text: string; source?: string };
       const docs = JSON.parse(r.docs) as string[];
       const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
-      return { eventId: r.event_id, traceId: r.trace_id, query: r.query, text: detail.text, source: detail.source ?? null, docId: named ?? docs[0] ?? null, confidence: r.confidence, createdAt: r.created_at };
+      return {
+        eventId: r.event_id,
+        traceId: r.trace_id,
+        query: r.query,
+        text: detail.text,
+        source: detail.source ?? null,
+        docId: named ?? docs[0] ?? null,
+        confidence: r.confidence,
+        createdAt: r.created_at,
+      };
     });
     if (rows.length) {
       await ctx.db

@@ -1,5 +1,5 @@
 import { utcDay } from '../../../shared/time.ts';
-import { BASELINE_DAYS, judgeDocument, RECENT_DAYS, type DocumentCounts } from '../../loop/documents.ts';
+import { BASELINE_DAYS, type DocumentCounts, judgeDocument, RECENT_DAYS } from '../../loop/documents.ts';
 import type { SliceResult, Stage } from './index.ts';
 
 /** Answers kept as evidence per flagged document. */
@@ -57,7 +57,15 @@ export const documents: Stage = {
         docId: d.docId,
         version: d.docVersion,
         reasons: verdict.reasons,
-        counts: { scored: d.scored, negative: d.negative, recent: d.recent, recentRequeried: d.recentRequeried, before: d.before, beforeRequeried: d.beforeRequeried, baselinePercent: Math.round(baseline * 1000) / 10 },
+        counts: {
+          scored: d.scored,
+          negative: d.negative,
+          recent: d.recent,
+          recentRequeried: d.recentRequeried,
+          before: d.before,
+          beforeRequeried: d.beforeRequeried,
+          baselinePercent: Math.round(baseline * 1000) / 10,
+        },
         negativeP: verdict.negativeP,
         requeryP: verdict.requeryP,
         evidence: evidence.map((e) => e.trace_id),

@@ -1,5 +1,5 @@
 import { queryKey } from '../../../shared/terms.ts';
-import { isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS, type EvalLayer } from '../../loop/eval-sets.ts';
+import { type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import type { SliceResult, Stage } from './index.ts';
 
@@ -69,7 +69,8 @@ export const evals: Stage = {
       .all<{ query_key: string; trace_id: string; query: string }>();
     for (const r of rephrases) {
       const judgements = labels.get(r.query_key);
-      if (judgements && queryKey(r.query) !== r.query_key) items.push({ layer: 'variant', query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
+      if (judgements && queryKey(r.query) !== r.query_key)
+        items.push({ layer: 'variant', query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
     }
     // Conflicts: held-out questions whose answers were judged both ways.
     const { results: split } = await db
@@ -94,7 +95,14 @@ export const evals: Stage = {
       .bind(projectId, REPLAY_ITEMS * 4)
       .all<{ trace_id: string; query_key: string; query: string; weighted_score: number }>();
     for (const r of replay.filter((x) => isHeldOut(x.query_key)).slice(0, REPLAY_ITEMS)) {
-      items.push({ layer: 'replay', query: r.query, queryKey: r.query_key, traceId: r.trace_id, judgements: labels.get(r.query_key) ?? {}, source: `answer scored ${r.weighted_score.toFixed(2)}` });
+      items.push({
+        layer: 'replay',
+        query: r.query,
+        queryKey: r.query_key,
+        traceId: r.trace_id,
+        judgements: labels.get(r.query_key) ?? {},
+        source: `answer scored ${r.weighted_score.toFixed(2)}`,
+      });
     }
 
     const byLayer = new Map<EvalLayer, Item[]>();

@@ -71,7 +71,9 @@ export const health: Stage = {
       outboxDrops: (drops!.results[0] as { dropped: number }).dropped,
     };
     await db
-      .prepare('insert into health_snapshots (project_id, day, metrics) values (?, ?, ?) on conflict (project_id, day) do update set metrics = excluded.metrics')
+      .prepare(
+        'insert into health_snapshots (project_id, day, metrics) values (?, ?, ?) on conflict (project_id, day) do update set metrics = excluded.metrics',
+      )
       .bind(projectId, night, JSON.stringify(metrics))
       .run();
     return { cursor: null, counts: { snapshots: 1 } };

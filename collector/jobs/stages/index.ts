@@ -5,8 +5,8 @@ import { assess } from './assess.ts';
 import { corrections } from './corrections.ts';
 import { documents } from './documents.ts';
 import { evals } from './evals.ts';
-import { health } from './health.ts';
 import { finish } from './finish.ts';
+import { health } from './health.ts';
 import { mine } from './mine.ts';
 import { prepare } from './prepare.ts';
 import { queue } from './queue.ts';
@@ -45,7 +45,12 @@ export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chu
 export const TRACES_PER_SLICE = 1_000;
 
 /** The next slice of the run's touched keys of one kind after `cursor`. */
-export async function touchedSlice(ctx: StageContext, cursor: string | null, kind: 'trace' | 'chunk' | 'session' | 'day' = 'trace', size = ctx.tracesPerSlice): Promise<string[]> {
+export async function touchedSlice(
+  ctx: StageContext,
+  cursor: string | null,
+  kind: 'trace' | 'chunk' | 'session' | 'day' = 'trace',
+  size = ctx.tracesPerSlice,
+): Promise<string[]> {
   const { results } = await ctx.db
     .prepare('select key from loop_touched where project_id = ? and night = ? and kind = ? and key > ? order by key limit ?')
     .bind(ctx.projectId, ctx.night, kind, cursor ?? '', size)

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { expectedValue, mineTrace, type Candidate, type MinedChunk, type MiningTrace } from '../../loop/mining.ts';
+import { type Candidate, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
@@ -112,7 +112,16 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 const ENGAGEMENT: Record<string, MiningTrace['engaged'][number]['kind']> = { citation_click: 'click', citation_dwell: 'dwell', copy_source: 'copy' };
 
 function miningTrace(t: ScoredTrace, chunks: readonly ChunkRow[], events: readonly TrustedEvent[]): MiningTrace {
-  const trace: MiningTrace = { traceId: t.trace_id, query: t.query, score: t.weighted_score, chunks: [...chunks], flagged: [], engaged: [], corrections: [], reasons: [] };
+  const trace: MiningTrace = {
+    traceId: t.trace_id,
+    query: t.query,
+    score: t.weighted_score,
+    chunks: [...chunks],
+    flagged: [],
+    engaged: [],
+    corrections: [],
+    reasons: [],
+  };
   for (const e of events) {
     const detail = JSON.parse(e.detail) as Record<string, unknown>;
     const chunkId = typeof detail.chunkId === 'string' ? detail.chunkId : undefined;

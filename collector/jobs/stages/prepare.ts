@@ -32,7 +32,9 @@ export const prepare: Stage = {
         )
         .bind(projectId, night, from, to),
       db
-        .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`)
+        .prepare(
+          `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
+        )
         .bind(projectId, night, from, to),
       // The chunks, sessions and days of those traces have aggregates to recompute.
       ...(['chunk', 'session', 'day'] as const).map((kind) =>
@@ -56,7 +58,9 @@ export const prepare: Stage = {
              group by t.user_id_hash having count(*) >= ?4`,
         )
         .bind(projectId, since, to, FLOOD_MIN_NEGATIVES),
-      db.prepare(`select count(*) as n from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ${negative()}`).bind(projectId, since, to),
+      db
+        .prepare(`select count(*) as n from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ${negative()}`)
+        .bind(projectId, since, to),
     ]);
     const flooding = floodingSources(counts!.results as SourceCount[], (total!.results[0] as { n: number }).n);
     return {

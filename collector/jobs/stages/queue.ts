@@ -20,16 +20,23 @@ export const queue: Stage = {
     const next = change?.to ?? threshold;
     const statements = [
       db
-        .prepare(`update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end where project_id = ?1 and status in ('pending', 'held')`)
+        .prepare(
+          `update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end where project_id = ?1 and status in ('pending', 'held')`,
+        )
         .bind(projectId, next),
     ];
     if (change) {
       statements.unshift(
-        db.prepare('insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, ?, ?, ?)').bind(projectId, now, change.from, change.to, change.reason),
+        db
+          .prepare('insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, ?, ?, ?)')
+          .bind(projectId, now, change.from, change.to, change.reason),
       );
     }
     await db.batch(statements);
-    const pending = await db.prepare(`select count(*) as n from review_items where project_id = ? and status = 'pending'`).bind(projectId).first<{ n: number }>();
+    const pending = await db
+      .prepare(`select count(*) as n from review_items where project_id = ? and status = 'pending'`)
+      .bind(projectId)
+      .first<{ n: number }>();
     return { cursor: null, counts: { pending: pending!.n, thresholdChanges: change ? 1 : 0 } };
   },
 };

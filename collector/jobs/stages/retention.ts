@@ -40,6 +40,15 @@ export const retention: Stage = {
     ]);
     const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);
     const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH;
-    return { cursor: more ? 'more' : null, counts: { events: events!, traces: traces!, corrections: corrections!, chunkTexts: texts!, aggregates: results.slice(7).reduce((n, r) => n + r.meta.changes, 0) } };
+    return {
+      cursor: more ? 'more' : null,
+      counts: {
+        events: events!,
+        traces: traces!,
+        corrections: corrections!,
+        chunkTexts: texts!,
+        aggregates: results.slice(7).reduce((n, r) => n + r.meta.changes, 0),
+      },
+    };
   },
 };

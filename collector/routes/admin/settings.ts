@@ -12,8 +12,13 @@ export const settingsRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/settings: the loop's settings, defaults filled in. */
   .get('/settings', async (c) => c.json(await settingsOf(c.env.DB, c.get('auth').projectId)))
   /** PUT /v1/admin/settings: replace them; absent fields take their defaults. */
-  .put('/settings', jsonBody({ maxBytes: MAX_SETTINGS_BYTES, contentTypes: ['application/json'] }), validBody(LoopSettingsSchema, 'invalid_settings'), async (c) => {
-    const settings = c.get('input');
-    await saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now());
-    return c.json(settings);
-  });
+  .put(
+    '/settings',
+    jsonBody({ maxBytes: MAX_SETTINGS_BYTES, contentTypes: ['application/json'] }),
+    validBody(LoopSettingsSchema, 'invalid_settings'),
+    async (c) => {
+      const settings = c.get('input');
+      await saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now());
+      return c.json(settings);
+    },
+  );

@@ -44,7 +44,7 @@ export function batchResponse(
   const summary: BatchResult = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), results };
   if (valid.length === 0 && rejected.length > 0) {
     const first = rejected[0] as Extract<ItemResult, { status: 'rejected' }>;
-    return c.json({ ...errorBody('invalid_' + noun, first.reason, first.field), ...summary }, 400);
+    return c.json({ ...errorBody(`invalid_${noun}`, first.reason, first.field), ...summary }, 400);
   }
   return c.json(summary, 200);
 }

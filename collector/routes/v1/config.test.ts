@@ -7,7 +7,10 @@ describe('GET and PUT /v1/config', () => {
     const before = (await (await call('/v1/config', { headers: { ...bearer(p.keys.write), origin: ORIGIN } })).json()) as any;
     expect(before).toMatchObject({ prompts: [], rating: false, thresholds: { rephraseWindowMs: 120_000, focusedDwellMs: 15_000 } });
 
-    const config = { rating: true, prompts: [{ id: 'trouble', trigger: 'rephrase', text: { en: 'Having trouble finding an answer?', 'zh-CN': '是否遇到了困难？' }, maxPerDay: 2 }] };
+    const config = {
+      rating: true,
+      prompts: [{ id: 'trouble', trigger: 'rephrase', text: { en: 'Having trouble finding an answer?', 'zh-CN': '是否遇到了困难？' }, maxPerDay: 2 }],
+    };
     const put = await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: config });
     expect(put.status).toBe(200);
     const after = (await (await call('/v1/config', { headers: bearer(p.keys.write) })).json()) as any;

@@ -10,7 +10,9 @@ const post = (key: string, events: unknown[], headers: Record<string, string> = 
 
 const storedEvents = async (projectId: string, traceId: string) =>
   (
-    await env.DB.prepare('select event_id, signal_type, signal_value, superseded, detail from feedback_events where project_id = ? and trace_id = ? order by client_ts')
+    await env.DB.prepare(
+      'select event_id, signal_type, signal_value, superseded, detail from feedback_events where project_id = ? and trace_id = ? order by client_ts',
+    )
       .bind(projectId, traceId)
       .all<{ event_id: string; signal_type: string; signal_value: number | null; superseded: number; detail: string }>()
   ).results;
@@ -121,7 +123,9 @@ describe('POST /v1/events', () => {
   it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {
     const p = await newProject();
     const t = trace();
-    const json = new TextEncoder().encode(JSON.stringify({ events: [event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'x'.repeat(3_000) } })] }));
+    const json = new TextEncoder().encode(
+      JSON.stringify({ events: [event({ traceId: t.traceId, signalType: 'correction', detail: { text: 'x'.repeat(3_000) } })] }),
+    );
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {

@@ -35,8 +35,19 @@ export const eventRoutes = new Hono<AppEnv>().post(
     const db = openDb(c.env.DB);
     const { projectId } = c.get('auth');
     const now = Date.now();
-    const inserted = await insertEvents(db, projectId, valid.map((e) => e.value), now);
+    const inserted = await insertEvents(
+      db,
+      projectId,
+      valid.map((e) => e.value),
+      now,
+    );
     if (dropped) await addClientDrops(db, projectId, dropped, now);
-    return batchResponse(c, 'event', valid.map((e) => ({ index: e.index, id: e.value.eventId })), rejected, inserted);
+    return batchResponse(
+      c,
+      'event',
+      valid.map((e) => ({ index: e.index, id: e.value.eventId })),
+      rejected,
+      inserted,
+    );
   },
 );

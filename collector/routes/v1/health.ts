@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../env.ts';
 import { VERSION } from '../../../shared/version.ts';
+import type { AppEnv } from '../../env.ts';
 
 /** GET /v1/health: up, and the database answers. */
 export const healthRoutes = new Hono<AppEnv>().get('/', async (c) => {

@@ -4,7 +4,16 @@ import { bearer, call, counts, event, newProject, trace } from '../../test/fixtu
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
   it('stores one trace with its chunks per stage and reads it back whole', async () => {
     const p = await newProject();
-    const t = trace({ rewrittenQuery: 'refund window opened items', retrieval: { topK: 2, threshold: 0.5, embeddingModel: 'bge-small' }, prompt: 'Answer from context', rerankerVersion: 'rr-1', intent: 'refunds', knowledgeBase: 'help', turnIndex: 2, userIdHash: 'u_ab12' });
+    const t = trace({
+      rewrittenQuery: 'refund window opened items',
+      retrieval: { topK: 2, threshold: 0.5, embeddingModel: 'bge-small' },
+      prompt: 'Answer from context',
+      rerankerVersion: 'rr-1',
+      intent: 'refunds',
+      knowledgeBase: 'help',
+      turnIndex: 2,
+      userIdHash: 'u_ab12',
+    });
     const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ accepted: 1, duplicate: 0, rejected: 0, results: [{ index: 0, id: t.traceId, status: 'accepted' }] });
@@ -12,7 +21,24 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     const read = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
     expect(read.status).toBe(200);
     const body = (await read.json()) as any;
-    expect(body.trace).toMatchObject({ traceId: t.traceId, query: t.query, rewrittenQuery: 'refund window opened items', topK: 2, threshold: 0.5, embeddingModel: 'bge-small', prompt: 'Answer from context', answer: t.answer, model: 'gpt-test', rerankerVersion: 'rr-1', intent: 'refunds', knowledgeBase: 'help', turnIndex: 2, userIdHash: 'u_ab12', sessionId: 's1', createdAt: t.createdAt });
+    expect(body.trace).toMatchObject({
+      traceId: t.traceId,
+      query: t.query,
+      rewrittenQuery: 'refund window opened items',
+      topK: 2,
+      threshold: 0.5,
+      embeddingModel: 'bge-small',
+      prompt: 'Answer from context',
+      answer: t.answer,
+      model: 'gpt-test',
+      rerankerVersion: 'rr-1',
+      intent: 'refunds',
+      knowledgeBase: 'help',
+      turnIndex: 2,
+      userIdHash: 'u_ab12',
+      sessionId: 's1',
+      createdAt: t.createdAt,
+    });
     expect(body.retrievedChunks.map((c: any) => [c.rank, c.chunkId, c.sourceDocId, c.sourceDocVersion, c.score])).toEqual([
       [1, 'c1', 'refunds.md', 'v3', 0.82],
       [2, 'c2', 'shipping.md', null, 0.71],
@@ -57,8 +83,18 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
 
   it('stores traces with many long chunks (more than D1 binds in one statement)', async () => {
     const p = await newProject();
-    const chunks = Array.from({ length: 60 }, (_, i) => ({ chunkId: `k${i}`, sourceDocId: `d${i % 7}`, score: 1 - i / 100, rank: i + 1, text: 'x'.repeat(15_000) }));
-    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: trace({ retrievedChunks: chunks, rerankedChunks: chunks.slice(0, 10) }) });
+    const chunks = Array.from({ length: 60 }, (_, i) => ({
+      chunkId: `k${i}`,
+      sourceDocId: `d${i % 7}`,
+      score: 1 - i / 100,
+      rank: i + 1,
+      text: 'x'.repeat(15_000),
+    }));
+    const res = await call('/v1/traces', {
+      method: 'POST',
+      headers: bearer(p.keys.server),
+      json: trace({ retrievedChunks: chunks, rerankedChunks: chunks.slice(0, 10) }),
+    });
     expect(await res.json()).toMatchObject({ accepted: 1 });
     expect((await counts(p.id)).trace_chunks).toBe(70);
   });
@@ -107,7 +143,10 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     expect(await res.json()).toMatchObject({
       accepted: 1,
       rejected: 1,
-      results: [{ index: 0, status: 'accepted' }, { index: 1, status: 'rejected', field: 'traces[1].model' }],
+      results: [
+        { index: 0, status: 'accepted' },
+        { index: 1, status: 'rejected', field: 'traces[1].model' },
+      ],
     });
   });
 });

@@ -33,8 +33,19 @@ export const traceRoutes = new Hono<AppEnv>()
     async (c) => {
       const { items, batched } = c.get('input');
       const { valid, rejected } = validateItems(TraceSchema, items, (i) => (batched ? `traces[${i}]` : 'trace'));
-      const inserted = await insertTraces(openDb(c.env.DB), c.get('auth').projectId, valid.map((t) => t.value), Date.now());
-      return batchResponse(c, 'trace', valid.map((t) => ({ index: t.index, id: t.value.traceId })), rejected, inserted);
+      const inserted = await insertTraces(
+        openDb(c.env.DB),
+        c.get('auth').projectId,
+        valid.map((t) => t.value),
+        Date.now(),
+      );
+      return batchResponse(
+        c,
+        'trace',
+        valid.map((t) => ({ index: t.index, id: t.value.traceId })),
+        rejected,
+        inserted,
+      );
     },
   )
   /** GET /v1/traces/:id: the whole chain for one answer, with every event (admin key). */

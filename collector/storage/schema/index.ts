@@ -3,8 +3,9 @@
  * config) and `ingest` (what the write endpoints store). drizzle-kit reads this index to generate
  * the migrations in collector/migrations (`npm run db:generate`).
  */
-export * from './projects.ts';
+
+export * from './evals.ts';
 export * from './ingest.ts';
 export * from './loop.ts';
+export * from './projects.ts';
 export * from './review.ts';
-export * from './evals.ts';

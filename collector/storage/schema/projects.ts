@@ -14,7 +14,9 @@ export const projects = sqliteTable('projects', {
 export const projectOrigins = sqliteTable(
   'project_origins',
   {
-    projectId: text('project_id').notNull().references(() => projects.id),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
     origin: text('origin').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.origin] }), index('project_origins_origin').on(t.origin)],
@@ -25,7 +27,9 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     keyHash: text('key_hash').primaryKey(),
-    projectId: text('project_id').notNull().references(() => projects.id),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
     kind: text('kind', { enum: KEY_KINDS }).notNull(),
     /** The key's first characters, to recognise it in a list without storing it. */
     prefix: text('prefix').notNull(),
@@ -37,7 +41,9 @@ export const apiKeys = sqliteTable(
 
 /** The widget config a project's product team set (absent: defaults). */
 export const widgetConfigs = sqliteTable('widget_configs', {
-  projectId: text('project_id').primaryKey().references(() => projects.id),
+  projectId: text('project_id')
+    .primaryKey()
+    .references(() => projects.id),
   config: text('config', { mode: 'json' }).$type<WidgetConfig>().notNull(),
   updatedAt: ms('updated_at').notNull(),
 });

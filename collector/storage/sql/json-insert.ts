@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 
 /** Rows per statement are capped by their JSON size: D1 caps a bound value at 2 MB. */
@@ -23,12 +23,19 @@ export function insertJsonRows<T extends SQLiteTable>(
   { returning, where = sql`true` }: JsonInsertOptions = {},
 ): SQL[] {
   const columns = Object.entries(getTableColumns(table));
-  const names = sql.join(columns.map(([, c]) => sql.identifier(c.name)), sql`, `);
-  const values = sql.join(columns.map(([key]) => sql.raw(`json_extract(value, '$.${key}')`)), sql`, `);
+  const names = sql.join(
+    columns.map(([, c]) => sql.identifier(c.name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    columns.map(([key]) => sql.raw(`json_extract(value, '$.${key}')`)),
+    sql`, `,
+  );
   const ret = returning ? sql` returning ${sql.identifier(returning.name)}` : sql``;
   // A WHERE clause, even `where true`, lets SQLite parse ON CONFLICT after a SELECT (its documented upsert caveat).
   return jsonArrays(rows).map(
-    (json) => sql`insert into ${sql.identifier(getTableName(table))} (${names}) select ${values} from json_each(${json}) where ${where} on conflict do nothing${ret}`,
+    (json) =>
+      sql`insert into ${sql.identifier(getTableName(table))} (${names}) select ${values} from json_each(${json}) where ${where} on conflict do nothing${ret}`,
   );
 }
 
