@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ItemResult } from '../shared/schema/batch-result.ts';
 import { FeedbackEventSchema } from '../shared/schema/event.ts';
 import { type Chunk, TraceSchema } from '../shared/schema/trace.ts';
-import { SIGNAL_TYPES, SIGNALS, signalValue } from '../shared/signals.ts';
+import { signalValue } from '../shared/signal-value.ts';
+import { SIGNAL_TYPES, SIGNALS } from '../shared/signals.ts';
 import { JOIN_CHUNK_TEXT } from './storage/sql/chunk-text.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 

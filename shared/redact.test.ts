@@ -46,12 +46,6 @@ const untouched: string[] = [
 describe('redactPII', () => {
   it.each(redacted)('%s', (input, expected) => expect(redactPII(input)).toBe(expected));
   it.each(untouched)('leaves alone: %s', (input) => expect(redactPII(input)).toBe(input));
-
-  it('counts what it replaced by kind', () => {
-    const counts = {};
-    redactPII('a@b.io c@d.io 13812345678', counts);
-    expect(counts).toEqual({ email: 2, phone: 1 });
-  });
 });
 
 describe('checksums', () => {

@@ -104,16 +104,12 @@ const DETECTORS: Detector[] = [
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];
 
-/** What a redaction found, for counting without keeping the PII itself. */
-export type RedactionCounts = Partial<Record<PiiKind, number>>;
-
 /** Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. */
-export function redactPII(text: string, counts?: RedactionCounts): string {
+export function redactPII(text: string): string {
   let out = text;
   for (const { kind, pattern, confirm } of DETECTORS) {
     out = out.replace(pattern, (match) => {
       if (confirm && !confirm(match)) return match;
-      if (counts) counts[kind] = (counts[kind] ?? 0) + 1;
       return PII_PLACEHOLDERS[kind];
     });
   }

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from './ids.ts';
 import { type FeedbackEventInput, FeedbackEventSchema } from './schema/event.ts';
-import { SIGNAL_TYPES, SIGNALS, type SignalSpec, signalValue } from './signals.ts';
+import { signalValue } from './signal-value.ts';
+import { SIGNAL_TYPES, SIGNALS, type SignalSpec } from './signals.ts';
 
 const ev = (signalType: string, detail?: unknown) =>
   v.parse(FeedbackEventSchema, { eventId: uuidv7(), traceId: 't', sessionId: 's', clientTs: Date.now(), signalType, detail } as FeedbackEventInput);

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
-import { SIGNALS, signalValue } from '../../shared/signals.ts';
+import { signalValue } from '../../shared/signal-value.ts';
+import { SIGNALS } from '../../shared/signals.ts';
 import { feedbackEvents } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';

@@ -1,7 +1,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { OUTBOX_CAP } from '../defaults.ts';
-import type { Warn } from './recorder.ts';
+import type { Warn } from './warn.ts';
 
 /** An event waiting to be delivered, with where it goes. */
 export interface OutboxItem {

@@ -8,6 +8,7 @@ import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
 import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from './transport.ts';
+import type { Warn } from './warn.ts';
 
 /** Where an element's events go and what they are about. */
 export interface RecordContext {
@@ -18,7 +19,6 @@ export interface RecordContext {
 }
 
 /** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
-export type Warn = (...args: unknown[]) => void;
 
 export interface RecorderOptions {
   warn?: Warn;

@@ -4,7 +4,7 @@ import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
-import type { Warn } from './recorder.ts';
+import type { Warn } from './warn.ts';
 
 export interface TransportOptions {
   /** Wait after an event before sending, so events of one interaction travel together. */

@@ -1,7 +1,7 @@
 import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { CHUNK_ID_SQL } from '../../storage/sql/chunk-id.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
 
 /** Sessions and chunks per slice; a day is one slice. */
 const KEYS_PER_SLICE = 500;

@@ -2,7 +2,7 @@ import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
 
 interface TraceRow {
   trace_id: string;

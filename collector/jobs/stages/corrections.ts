@@ -1,6 +1,6 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
 
 interface Row {
   event_id: string;

@@ -1,6 +1,6 @@
 import { utcDay } from '../../../shared/time.ts';
 import { BASELINE_DAYS, type DocumentCounts, judgeDocument, RECENT_DAYS } from '../../loop/documents.ts';
-import type { SliceResult, Stage } from './index.ts';
+import type { SliceResult, Stage } from './stage.ts';
 
 /** Answers kept as evidence per flagged document. */
 const EVIDENCE_TRACES = 10;

@@ -1,7 +1,7 @@
 import { queryKey } from '../../../shared/terms.ts';
 import { type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import type { SliceResult, Stage } from './index.ts';
+import type { SliceResult, Stage } from './stage.ts';
 
 interface Item {
   layer: EvalLayer;

@@ -1,4 +1,4 @@
-import type { Stage } from './index.ts';
+import type { Stage } from './stage.ts';
 
 /** Empties the run's list of touched traces: the run is over. */
 export const finish: Stage = {

@@ -1,6 +1,6 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
-import type { SliceResult, Stage } from './index.ts';
+import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * 86_400_000;
 

@@ -3,7 +3,7 @@ import { queryKey } from '../../../shared/terms.ts';
 import { type Candidate, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './index.ts';
+import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
 export const ITEM_EVIDENCE_LINES = 8;

@@ -1,6 +1,6 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
-import type { Stage } from './index.ts';
+import type { Stage } from './stage.ts';
 
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
 export const FLOOD_LOOKBACK_MS = 24 * 3_600_000;

@@ -1,7 +1,7 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { adjustThreshold } from '../../loop/review-budget.ts';
 import { currentThreshold } from '../../storage/review.ts';
-import type { SliceResult, Stage } from './index.ts';
+import type { SliceResult, Stage } from './stage.ts';
 
 /**
  * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than

@@ -1,5 +1,5 @@
 import { utcDay } from '../../../shared/time.ts';
-import type { SliceResult, Stage } from './index.ts';
+import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
 export const PURGE_BATCH = 5_000;
