@@ -246,7 +246,4 @@ CREATE TABLE `health_snapshots` (
 	PRIMARY KEY(`project_id`, `day`)
 );
 --> statement-breakpoint
-CREATE INDEX `feedback_received` ON `feedback_events` (`project_id`,`received_at`);--> statement-breakpoint
-CREATE INDEX `traces_received` ON `traces` (`project_id`,`received_at`);--> statement-breakpoint
--- Written by hand (drizzle-kit cannot generate expression indexes): chunk-level signals by chunk.
-CREATE INDEX `feedback_chunk` ON `feedback_events` (`project_id`, json_extract(`detail`, '$.chunkId'));
+CREATE INDEX `traces_received` ON `traces` (`project_id`,`received_at`);

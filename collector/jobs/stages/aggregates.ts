@@ -1,6 +1,5 @@
 import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import { CHUNK_ID_SQL } from '../../storage/sql/chunk-id.ts';
 import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
 
 /** Sessions and chunks per slice; a day is one slice. */
@@ -29,7 +28,9 @@ export const chunks: Stage = {
            from trace_chunks c where c.project_id = ?1 and c.chunk_id in (select value from json_each(?3)) group by c.chunk_id
          ) r on r.chunk_id = k.value
          left join (
-           select ${CHUNK_ID_SQL('e.detail')} as chunk_id,
+           -- Found through the traces that retrieved the chunks (the trace index): an index on the
+           -- chunk inside each event's detail would cost every insert on the write path.
+           select json_extract(e.detail, '$.chunkId') as chunk_id,
              count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end) as clicks,
              count(case when e.signal_type = 'citation_dwell' and json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} and ${TRUSTED} then 1 end) as focused,
              sum(case when e.signal_type = 'citation_dwell' then json_extract(e.detail, '$.ms') else 0 end) as dwell,
@@ -38,7 +39,9 @@ export const chunks: Stage = {
              sum(case when ${TRUSTED} and e.signal_value is not null then e.signal_value * a.confidence end)
                / sum(case when ${TRUSTED} and e.signal_value is not null then a.confidence end) as weighted
            from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
-           where e.project_id = ?1 and ${CHUNK_ID_SQL('e.detail')} in (select value from json_each(?3))
+           where e.project_id = ?1
+             and e.trace_id in (select trace_id from trace_chunks where project_id = ?1 and chunk_id in (select value from json_each(?3)))
+             and json_extract(e.detail, '$.chunkId') in (select value from json_each(?3))
            group by 1
          ) s on s.chunk_id = k.value
          where true

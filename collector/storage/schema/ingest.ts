@@ -76,8 +76,8 @@ export const chunkTexts = sqliteTable(
 
 /**
  * Every feedback event ever accepted: an audit record, never updated but for `superseded`.
- * Besides the indexes below, migration 0002 adds `feedback_chunk` on the chunk an event is about
- * (storage/sql/chunk-id.ts), written by hand because drizzle-kit cannot generate an expression index.
+ * Indexed for what the write path and the admin API need and no more: each index costs every
+ * insert, and the nightly job can afford a scan where a request cannot.
  * No foreign key to traces: feedback may arrive before its trace and joins it by id.
  */
 export const feedbackEvents = sqliteTable(
@@ -103,7 +103,6 @@ export const feedbackEvents = sqliteTable(
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('feedback_trace').on(t.projectId, t.traceId),
     index('feedback_type_received').on(t.projectId, t.signalType, t.receivedAt),
-    index('feedback_received').on(t.projectId, t.receivedAt),
   ],
 );
 
