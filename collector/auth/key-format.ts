@@ -1,4 +1,4 @@
-import { toHex } from '../../shared/hex.ts';
+import { sha256Hex } from '../../shared/hex.ts';
 import type { KeyKind } from './key-kinds.ts';
 
 /** Key prefixes tell a key's kind at a glance (and in an error message) without a lookup. */
@@ -15,10 +15,7 @@ export function generateKey(kind: KeyKind): string {
 }
 
 /** SHA-256 hex of a key: what the database stores and looks up. */
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return toHex(new Uint8Array(digest));
-}
+export const hashKey = (key: string): Promise<string> => sha256Hex(key);
 
 /** The part of a key safe to store and show. */
 export const keyPrefix = (key: string) => key.slice(0, 10);

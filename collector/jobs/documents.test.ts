@@ -1,18 +1,19 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
 async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
   expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
-  for (let i = 0; i < events.length; i += 100) {
+  // Each session's browser sends its own events, from its own address.
+  for (const batch of bySession(events)) {
     const res = await call('/v1/events', {
       method: 'POST',
       headers: { ...bearer(p.keys.write), origin: ORIGIN },
-      json: { events: events.slice(i, i + 100).map((e) => event(e)) },
+      json: { events: batch.map((e) => event(e)) },
     });
     expect(res.status).toBe(200);
   }

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
@@ -11,8 +11,11 @@ async function send(p: Project, traces: TraceInput[], events: Parameters<typeof 
   const t = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces });
   expect(t.status).toBe(200);
   if (events.length === 0) return;
-  const e = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: events.map((x) => event(x)) } });
-  expect(e.status).toBe(200);
+  // Each session's browser sends its own events, from its own address.
+  for (const batch of bySession(events)) {
+    const e = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: batch.map((x) => event(x)) } });
+    expect(e.status).toBe(200);
+  }
 }
 
 const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
@@ -173,6 +176,35 @@ describe('the nightly job', () => {
     const review = await admin<{ items: unknown[]; budget: { held: number } }>(p, '/review');
     expect(review.body.items).toEqual([]);
     expect(review.body.budget.held).toBe(0);
+  });
+
+  it('distrusts a vote faster than reading, as the widget measured it, and one address flooding from many sessions', async () => {
+    const p = await newProject();
+    const fast = badTrace();
+    await send(p, [fast], [{ traceId: fast.traceId, sessionId: 'quick', signalType: 'thumbs_up', shownMs: 250 }]);
+    const flood = Array.from({ length: 12 }, () => badTrace());
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: flood })).status).toBe(200);
+    // A different session for every vote, all from one address: only the address gives it away.
+    const votes = flood.map((t, i) =>
+      event({ traceId: t.traceId, sessionId: `rotating-${i}`, signalType: 'thumbs_down', clientTs: Date.UTC(2026, 10, 5, 9, 0, i) }),
+    );
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: ORIGIN, 'cf-connecting-ip': '203.0.113.9' },
+      json: { events: votes },
+    });
+    expect(res.status).toBe(200);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const { results } = await env.DB.prepare(
+      `select e.session_id, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ?`,
+    )
+      .bind(p.id)
+      .all<{ session_id: string; rules: string }>();
+    const rulesOf = (session: string) =>
+      (JSON.parse(results.find((r) => r.session_id === session)!.rules) as { rule: string; reason: string }[]).map((r) => r.rule);
+    expect(rulesOf('quick')).toEqual(['too_fast']);
+    for (let i = 0; i < 12; i++) expect(rulesOf(`rotating-${i}`)).toEqual(['flooding']);
+    expect(JSON.parse(results.find((r) => r.session_id === 'rotating-0')!.rules)[0].reason).toMatch(/^ip sent 12 negative signals/);
   });
 
   it('attributes a late correction to the earlier turn it is about, and stores why', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
@@ -12,7 +12,13 @@ import { rawBatch } from './sql/raw-batch.ts';
  * group (thumbs, rating) then mark all but each session's latest as superseded, in the same
  * atomic batch, so a flip never counts twice and every event is still kept for audit.
  */
-export async function insertEvents(db: Db, projectId: string, events: readonly FeedbackEvent[], now: number): Promise<Set<string>> {
+export async function insertEvents(
+  db: Db,
+  projectId: string,
+  events: readonly FeedbackEvent[],
+  now: number,
+  ipHash: string | null = null,
+): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const rows = events.map((e) => ({
     projectId,
@@ -25,6 +31,8 @@ export async function insertEvents(db: Db, projectId: string, events: readonly F
     superseded: false,
     detail: e.detail,
     widgetVersion: e.widgetVersion ?? null,
+    shownMs: e.shownMs ?? null,
+    ipHash,
     clientTs: e.clientTs,
     receivedAt: now,
   }));
@@ -53,10 +61,13 @@ const supersede = (projectId: string, groups: string[]) => {
       select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(${json}))`;
 };
 
+/** The columns an admin reads: all but the client-address hash, which only the noise filter uses. */
+const { ipHash, ...shownColumns } = getTableColumns(feedbackEvents);
+
 /** Every event of a trace, oldest first, as stored. */
 export const eventsOfTrace = (db: Db, projectId: string, traceId: string) =>
   db
-    .select()
+    .select(shownColumns)
     .from(feedbackEvents)
     .where(and(eq(feedbackEvents.projectId, projectId), eq(feedbackEvents.traceId, traceId)))
     .orderBy(asc(feedbackEvents.clientTs), asc(feedbackEvents.eventId));

@@ -89,3 +89,13 @@ export async function counts(projectId: string) {
   }
   return out;
 }
+
+/** Events grouped by session (the fixture's default session when none is given), in order: what one browser sends. */
+export function bySession<E extends { sessionId?: string }>(events: readonly E[]): E[][] {
+  const groups = new Map<string, E[]>();
+  for (const e of events) {
+    const key = e.sessionId ?? 's1';
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  return [...groups.values()];
+}

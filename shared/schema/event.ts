@@ -111,6 +111,8 @@ const envelope = {
   clientTs: epochMs(),
   /** The widget version that sent it, to tell a bug in one release from a real signal. */
   widgetVersion: v.optional(label(32)),
+  /** Time from the answer being shown to this event, measured in the browser: a vote faster than reading is noise. */
+  shownMs: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
 };
 
 type Details = typeof details;

@@ -38,6 +38,10 @@ describe('explicit feedback', () => {
       return v;
     });
     expect(votes.map((e) => e.superseded)).toEqual([true, false]);
+    // The browser measures how long after the answer appeared each vote came, for the noise filter.
+    const [first, second] = votes.map((e) => e.shownMs!);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(second! - first!).toBeGreaterThanOrEqual(900);
     await page.waitForTimeout(900);
     await down.click(); // the same thumb again takes the vote back
     expect(await down.getAttribute('aria-pressed')).toBe('false');

@@ -76,6 +76,7 @@ export interface StoredEvent {
   signalGroup: string | null;
   superseded: boolean;
   detail: Record<string, unknown>;
+  shownMs: number | null;
 }
 
 /** Every event the collector stored for a trace (through the admin API). */

@@ -16,6 +16,8 @@ export interface RecordContext {
   sessionId: string;
   endpoint: string;
   writeKey: string;
+  /** When the element's answer was shown, for events about it. */
+  shownAt?: number;
 }
 
 /** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
@@ -66,6 +68,7 @@ export class Recorder {
       detail: clean,
       clientTs: at,
       widgetVersion: WIDGET_VERSION,
+      ...(ctx.shownAt && { shownMs: Math.max(0, at - ctx.shownAt) }),
     } as FeedbackEvent;
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
     this.unconfirmed.set(item.id, item);

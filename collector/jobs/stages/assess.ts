@@ -23,6 +23,8 @@ interface EventRow {
   superseded: number;
   detail: string;
   client_ts: number;
+  shown_ms: number | null;
+  ip_hash: string | null;
 }
 
 const json = (x: unknown) => JSON.stringify(x);
@@ -50,12 +52,14 @@ export const assess: Stage = {
         .bind(projectId, json(ids)),
       db
         .prepare(
-          'select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts from feedback_events where project_id = ? and trace_id in (select value from json_each(?))',
+          'select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash from feedback_events where project_id = ? and trace_id in (select value from json_each(?))',
         )
         .bind(projectId, json(ids)),
     ]);
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
-    const events = (eventRows!.results as EventRow[]).map(toLoopEvent);
+    const rawEvents = eventRows!.results as EventRow[];
+    const events = rawEvents.map(toLoopEvent);
+    const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turns = await sessionTurns(db, projectId, [...traces.values()]);
     const history = await queryHistory(db, projectId, [...traces.values()], ids);
@@ -72,6 +76,7 @@ export const assess: Stage = {
         answer: trace?.answer ?? '',
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
+        ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
         queryHistory: trace ? history.get(queryKey(trace.query)) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
@@ -125,6 +130,7 @@ function toLoopEvent(r: EventRow): LoopEvent {
     detail: JSON.parse(r.detail) as Record<string, unknown>,
     clientTs: r.client_ts,
     superseded: r.superseded === 1,
+    shownMs: r.shown_ms,
   };
 }
 

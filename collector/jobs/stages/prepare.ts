@@ -55,7 +55,11 @@ export const prepare: Stage = {
            select 'user', t.user_id_hash, count(*), max(e.client_ts) - min(e.client_ts)
              from feedback_events e join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
              where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and t.user_id_hash is not null and ${negative('e.')}
-             group by t.user_id_hash having count(*) >= ?4`,
+             group by t.user_id_hash having count(*) >= ?4
+           union all
+           select 'ip', ip_hash, count(*), max(client_ts) - min(client_ts)
+             from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ip_hash is not null and ${negative()}
+             group by ip_hash having count(*) >= ?4`,
         )
         .bind(projectId, since, to, FLOOD_MIN_NEGATIVES),
       db

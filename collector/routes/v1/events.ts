@@ -10,6 +10,7 @@ import { addClientDrops } from '../../storage/drops.ts';
 import { insertEvents } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, validateItems } from './batch.ts';
+import { clientAddressHash } from './client-address.ts';
 
 /** Events per session in a batch (events not yet validated: a bad one still costs its session). */
 const sessionsOf = (events: readonly unknown[]) => {
@@ -40,6 +41,8 @@ export const eventRoutes = new Hono<AppEnv>().post(
       projectId,
       valid.map((e) => e.value),
       now,
+      // Only a browser's address says who a user is: a server relaying its users' events (no Origin) is not one.
+      c.req.header('origin') ? await clientAddressHash(projectId, c.req.header('cf-connecting-ip')) : null,
     );
     if (dropped) await addClientDrops(db, projectId, dropped, now);
     return batchResponse(

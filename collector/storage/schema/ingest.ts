@@ -96,6 +96,10 @@ export const feedbackEvents = sqliteTable(
     superseded: integer('superseded', { mode: 'boolean' }).notNull().default(false),
     detail: text('detail', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     widgetVersion: text('widget_version'),
+    /** Time from the answer being shown to the event, as the browser measured it. */
+    shownMs: integer('shown_ms'),
+    /** A truncated hash of the client address, salted per project: lets the noise filter see one address flooding. */
+    ipHash: text('ip_hash'),
     clientTs: ms('client_ts').notNull(),
     receivedAt: ms('received_at').notNull(),
   },
