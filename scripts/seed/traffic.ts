@@ -51,17 +51,10 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
       const right = chunks.findIndex((c) => c.chunkId === question.answerChunk);
       const stale = chunks[0]!.sourceDocId === 'refunds.md';
       traces.push({
-        traceId,
-        query,
-        retrievedChunks: chunks,
-        answer: `${chunks[0]!.text} [1]`,
-        model: 'seed-extractive',
-        sessionId,
+        ...answered(traceId, query, chunks, sessionId, turn, at),
         userIdHash,
-        turnIndex: turn,
         knowledgeBase: 'help-centre',
         intent: question.answerChunk.split('#')[0]!,
-        createdAt: at,
       });
       const emit = (offsetMs: number, e: EventSpec) =>
         events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
@@ -108,16 +101,7 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
     const query = pick(question.phrasings);
     const chunks = retrieve(query, question, rnd);
     const traceId = id('t');
-    traces.push({
-      traceId,
-      query,
-      retrievedChunks: chunks,
-      answer: `${chunks[0]!.text} [1]`,
-      model: 'seed-extractive',
-      sessionId: flooder,
-      turnIndex: i,
-      createdAt: start + i * 500,
-    });
+    traces.push(answered(traceId, query, chunks, flooder, i, start + i * 500));
     events.push({
       eventId: id('e'),
       traceId,
@@ -129,6 +113,25 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
   }
   return { traces, events };
 }
+
+/** The trace of an answer quoting the top chunk, as the seed's backend logs it. */
+const answered = (
+  traceId: string,
+  query: string,
+  chunks: TraceInput['retrievedChunks'],
+  sessionId: string,
+  turnIndex: number,
+  createdAt: number,
+): TraceInput => ({
+  traceId,
+  query,
+  retrievedChunks: chunks,
+  answer: `${chunks[0]!.text} [1]`,
+  model: 'seed-extractive',
+  sessionId,
+  turnIndex,
+  createdAt,
+});
 
 /** Top 5 by term overlap with the query, jittered so the right chunk is not always first. */
 function retrieve(query: string, question: SeedQuestion, rnd: () => number) {
