@@ -13,8 +13,13 @@ describe('npm run seed, then the nightly job', () => {
         expect(res.status).toBe(200);
         return res;
       };
-      const run = (await (await admin('/nightly', { method: 'POST' })).json()) as { done: boolean };
-      expect(run.done).toBe(true);
+      // The cron, fired as wrangler documents it, runs the night's loop.
+      expect((await fetch(`${collector.url}/__scheduled?cron=*/15+*+*+*+*`)).status).toBe(200);
+      const runs = (await (await admin('/runs')).json()) as { runs: { status: string; stages: unknown[] }[] };
+      expect(runs.runs.map((r) => r.status)).toEqual(['done']);
+      // Asked again for the same night, nothing is left to do.
+      const again = (await (await admin('/nightly', { method: 'POST' })).json()) as { done: boolean };
+      expect(again.done).toBe(true);
 
       const review = (await (await admin('/review')).json()) as { items: { guess: string; evidence: string[] }[] };
       expect(review.items.length).toBeGreaterThan(5);
