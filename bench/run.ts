@@ -9,6 +9,7 @@ import { ROOT } from '../scripts/wrangler.ts';
 import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
 import { demoBm25Bench } from './demo-bm25.ts';
+import { nightlyBench } from './nightly.ts';
 import { redactBench } from './redact.ts';
 import type { Row } from './stats.ts';
 import { widgetOfflineBench } from './widget-offline.ts';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   'widget-size': widgetSizeBench,
   widget: widgetInBrowser,
   'demo-bm25': demoBm25Bench,
+  nightly: nightlyBench,
 };
 
 const only = process.argv.slice(2);

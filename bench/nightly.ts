@@ -1,0 +1,162 @@
+/**
+ * The nightly job at volume: 1M traces (10 chunks each over 100k distinct chunks) and ~5M events
+ * generated straight into a throwaway local D1's SQLite file, then the whole job under `wrangler
+ * dev` through POST /v1/admin/nightly until done: time per stage and in all (budget 60 s), the
+ * longest slice, and the peak memory of the Worker's workerd process (budget 512 MB). The floor
+ * is the same job code run in Node on a copy of the same file through better-sqlite3, in the same
+ * run: per stage, its time in SQLite and in JavaScript, and the statements that cost the most.
+ *
+ *   npm run bench -- nightly                        (full scale; several minutes)
+ *   BENCH_NIGHTLY_SCALE=0.1 npm run bench -- nightly (a tenth of everything, to iterate)
+ *
+ * BENCH_NIGHTLY_CAP_S (600) stops each of the two runs after that long, reporting how far it got;
+ * BENCH_NIGHTLY_KEEP=1 keeps the temporary folder with both database files.
+ */
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { provisionProject } from '../collector/auth/provision.ts';
+import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
+import { migrate, startDev } from '../scripts/wrangler.ts';
+import { type DrivenRun, driveNightly } from './nightly/drive.ts';
+import { type Floor, runFloor } from './nightly/floor.ts';
+import { type Generated, generate, volumeAt } from './nightly/generate.ts';
+import { type Row, row } from './stats.ts';
+
+const SUITE = 'nightly';
+const PROJECT = 'bench';
+/** Statements listed on their own in the floor: the costliest ones. */
+const TOP_STATEMENTS = 10;
+
+const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--scale='.length);
+const SCALE = Number(scaleArg ?? process.env.BENCH_NIGHTLY_SCALE ?? 1);
+/** Each of the two runs stops starting slices after this long: a job far over budget would otherwise run for hours. */
+const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
+
+const log = (line: string) => console.error(`  nightly: ${line}`);
+const seconds = (ms: number) => ms / 1000;
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The SQLite file wrangler keeps the local D1 in, once migrated. */
+function d1File(persistTo: string): string {
+  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 database file in ${dir}`);
+  return join(dir, file);
+}
+
+/** "insert into trace_stats", "select … from feedback_events": what a statement is, in a few words. */
+function describe(sql: string): string {
+  const s = sql.replace(/\s+/g, ' ').trim();
+  const head = s.match(/^(insert (?:or ignore )?into \w+|update \w+|delete from \w+)/i);
+  if (head) return head[1]!;
+  return `${s.startsWith('with') ? 'with' : 'select'} … from ${s.match(/ from (\w+)/i)?.[1] ?? '?'}`;
+}
+
+export async function nightlyBench(): Promise<Row[]> {
+  if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_NIGHTLY_SCALE must be in (0, 1]: ${SCALE}`);
+  const volume = volumeAt(SCALE);
+  const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-'));
+  const persistTo = join(dir, 'state');
+  try {
+    migrate({ persistTo }, { quiet: true });
+    const file = d1File(persistTo);
+    const project = await provisionProject({ id: PROJECT, name: 'Nightly benchmark', origins: [] });
+    const db = new Database(file);
+    db.exec(project.statements.join('\n'));
+    db.close();
+
+    log(`generating ${count(volume.traces)} traces over ${count(volume.chunks)} chunks (scale ${SCALE})…`);
+    const generatedAt = Date.now();
+    const data = generate(file, PROJECT, volume, generatedAt);
+    const sizeMb = statSync(file).size / 2 ** 20;
+    log(
+      `${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events, ${count(data.sessions)} sessions: ` +
+        `${Math.round(sizeMb)} MB in ${seconds(data.fillMs).toFixed(1)} s + ${seconds(data.indexMs).toFixed(1)} s of indexes`,
+    );
+    const floorFile = join(dir, 'floor.sqlite');
+    copyFileSync(file, floorFile);
+
+    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'warn' });
+    let run: DrivenRun;
+    try {
+      run = await driveNightly(server, project.keys.admin, CAP_MS, log);
+    } finally {
+      await server.stop();
+    }
+    log(`the Worker's process: ${run.workerCmd.slice(0, 160)}`);
+
+    log('the floor: the same job in Node on better-sqlite3…');
+    const floor = await runFloor(floorFile, PROJECT, Date.now(), CAP_MS);
+    report(run, floor, data.traces, data.events);
+    return rows(data, sizeMb, run, floor);
+  } finally {
+    if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where the time goes, side by side: under wrangler dev, and the floor's SQLite and JavaScript. */
+function report(run: DrivenRun, floor: Floor, traces: number, events: number) {
+  const floorOf = new Map(floor.stages.map((s) => [s.name, s]));
+  console.error(`\nnightly job at ${count(traces)} traces / ${count(events)} events, per stage (ms); the floor on SQLite ${floor.sqliteVersion}:`);
+  const runOf = new Map(run.stages.map((s) => [s.name, s]));
+  const names = [...new Set([...runOf.keys(), ...floorOf.keys()])];
+  console.table(
+    names.map((name) => {
+      const s = runOf.get(name) ?? { slices: 0, ms: 0, counts: {} };
+      const f = floorOf.get(name);
+      return {
+        stage: name,
+        slices: s.slices,
+        'wrangler dev': s.ms,
+        'per slice': s.slices ? Math.round(s.ms / s.slices) : '',
+        'floor (Node)': f?.ms,
+        'floor SQLite': Math.round(f?.sqlMs ?? 0),
+        'floor longest slice': f?.longestSliceMs,
+        counts: Object.entries(s.counts)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      };
+    }),
+  );
+  console.error('costliest statements in the floor:');
+  for (const s of costliest(floor)) console.error(`  ${s.stage} ×${s.calls}: ${Math.round(s.ms)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 240)}`);
+}
+
+const costliest = (floor: Floor) => [...floor.statements].sort((a, b) => b.ms - a.ms).slice(0, TOP_STATEMENTS);
+
+function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor): Row[] {
+  const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
+  const jobMs = run.callsMs.reduce((a, b) => a + b, 0);
+  const calls = `${run.callsMs.length} POST /v1/admin/nightly`;
+  const single = run.stages.filter((s) => s.slices === 1).sort((a, b) => b.ms - a.ms)[0];
+  const perSlice = run.stages.filter((s) => s.slices > 1).sort((a, b) => b.ms / b.slices - a.ms / a.slices)[0];
+  const floorLongest = [...floor.stages].sort((a, b) => b.longestSliceMs - a.longestSliceMs)[0];
+  const stopped = (done: boolean, stage: string | null, stages: readonly { name: string; slices: number }[]) =>
+    done ? '' : `, NOT DONE: cut at ${seconds(CAP_MS)} s in ${stage} after ${stages.find((s) => s.name === stage)?.slices ?? 0} slices`;
+  const sqlite = `floor (SQLite ${floor.sqliteVersion})`;
+  return [
+    one(
+      `generate ${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events (not in the budget)`,
+      's',
+      seconds(data.fillMs),
+    ),
+    one('generate: rebuilding the indexes (not in the budget)', 's', seconds(data.indexMs)),
+    one('database file', 'MB', sizeMb),
+    ...run.stages.map((s) => one(`stage ${s.name}, ${count(s.slices)} slices`, 's', seconds(s.ms))),
+    one('all stages, as the job timed them', 's', seconds(run.stages.reduce((a, s) => a + s.ms, 0))),
+    one(`whole job: ${calls}${stopped(run.done, run.stage, run.stages)}`, 's', seconds(jobMs), '<= 60'),
+    ...(single ? [one(`longest one-slice stage (${single.name})`, 's', seconds(single.ms))] : []),
+    ...(perSlice ? [one(`longest mean slice (${perSlice.name}, ${count(perSlice.slices)} slices)`, 's', seconds(perSlice.ms / perSlice.slices))] : []),
+    one("RSS of the Worker's workerd process before the first call", 'MB', run.idleRssMb),
+    one("peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', run.peakRssMb, '<= 512'),
+    one("peak RSS of the Worker's workerd process (VmHWM, since start)", 'MB', run.hwmMb),
+    ...floor.stages.map((s) => one(`${sqlite}: stage ${s.name}, in SQLite`, 's', seconds(s.sqlMs))),
+    one(`${sqlite}: all stages, in SQLite${stopped(floor.done, floor.stage, floor.stages)}`, 's', seconds(floor.stages.reduce((a, s) => a + s.sqlMs, 0))),
+    one(`${sqlite}: all stages, SQLite and the job's JavaScript`, 's', seconds(floor.stages.reduce((a, s) => a + s.ms, 0))),
+    ...(floorLongest ? [one(`${sqlite}: longest slice (${floorLongest.name})`, 's', seconds(floorLongest.longestSliceMs))] : []),
+    ...costliest(floor).map((s) => one(`${sqlite} statement: ${s.stage} · ${describe(s.sql)} ×${count(s.calls)}`, 's', seconds(s.ms))),
+  ];
+}

@@ -1,0 +1,130 @@
+/**
+ * Runs the nightly job under `wrangler dev` the way an operator does: POST /v1/admin/nightly again
+ * until it answers `done` (each call stops after the job's own budget), or until `capMs` has gone
+ * by, while sampling the resident memory of the workerd process that runs the Worker and its D1.
+ * Nothing else calls the Worker meanwhile: a GET during a long call waits for the whole call.
+ */
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { DevServer } from '../../scripts/wrangler.ts';
+
+export interface StageReport {
+  name: string;
+  slices: number;
+  ms: number;
+  counts: Record<string, number>;
+}
+
+interface Summary {
+  night: string;
+  done: boolean;
+  runs: { projectId: string; status: string; stage: string | null; stages: StageReport[] }[];
+}
+
+export interface DrivenRun {
+  done: boolean;
+  /** Where the run stands when it is not done. */
+  stage: string | null;
+  /** Wall time of each POST /v1/admin/nightly. */
+  callsMs: number[];
+  stages: StageReport[];
+  /** Resident memory of the Worker's workerd process before the first call (wrangler dev idle). */
+  idleRssMb: number;
+  /** Most resident memory of the Worker's workerd process seen while sampling, and the kernel's own peak (VmHWM). */
+  peakRssMb: number;
+  hwmMb: number;
+  workerCmd: string;
+}
+
+/** node:http with no timeout: a call takes as long as its last slice does. */
+function post(url: string, key: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${key}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** wrangler's proxy answers this, without reaching the Worker, to a POST it cannot retry by itself. */
+const RESTARTED = /restarted mid-request/;
+const ATTEMPTS = 3;
+
+/**
+ * One call of the job. The call right after a long one sometimes meets wrangler's proxy while it
+ * reconnects to the runtime, and gets "Your worker restarted mid-request" at once: it is sent
+ * again. That is safe for this endpoint whatever happened: a run continues from the last slice it saved.
+ */
+async function callNightly(url: string, key: string, log: (line: string) => void): Promise<Summary> {
+  for (let attempt = 1; ; attempt++) {
+    const { status, text } = await post(`${url}/v1/admin/nightly`, key);
+    if (status === 200) return JSON.parse(text) as Summary;
+    if (!(status === 503 && RESTARTED.test(text)) || attempt === ATTEMPTS) throw new Error(`POST /v1/admin/nightly answered ${status}: ${text.slice(0, 500)}`);
+    log(`wrangler's proxy answered "${text.slice(0, 40)}…"; calling again`);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/** The workerd process that runs the Worker (and the local D1): the one that is not wrangler's proxy. */
+function workerProcess(server: DevServer): { pid: number; cmd: string } {
+  const pids = execSync(`pgrep -g ${server.process.pid} || true`).toString().split('\n').filter(Boolean).map(Number);
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmd.includes('workerd') && !cmd.includes(`entry=127.0.0.1:${server.port} `)) return { pid, cmd };
+    } catch {
+      // exited meanwhile
+    }
+  }
+  throw new Error(`no workerd process running the Worker among ${pids.join(', ')}`);
+}
+
+function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(new RegExp(`${field}:\\s+(\\d+) kB`))?.[1] ?? 0);
+}
+
+export async function driveNightly(server: DevServer, adminKey: string, capMs: number, log: (line: string) => void): Promise<DrivenRun> {
+  const worker = workerProcess(server);
+  // What wrangler says meanwhile (with --log-level warn: warnings and errors only), to explain a failed call.
+  let output = '';
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
+  server.process.stdout?.on('data', keep);
+  server.process.stderr?.on('data', keep);
+  const idleKb = memoryKb(worker.pid, 'VmRSS');
+  let peakKb = idleKb;
+  const sampler = setInterval(() => (peakKb = Math.max(peakKb, memoryKb(worker.pid, 'VmRSS'))), 100);
+
+  const callsMs: number[] = [];
+  let summary: Summary;
+  try {
+    do {
+      const start = performance.now();
+      summary = await callNightly(server.url, adminKey, log).catch((err: Error) => {
+        throw new Error(`${err.message}\nwrangler said:\n${output}`);
+      });
+      callsMs.push(performance.now() - start);
+      log(
+        `call ${callsMs.length}: ${Math.round(callsMs.at(-1)!)} ms, ${summary.done ? 'done' : `continues at ${summary.runs[0]!.stage}`}, RSS ${Math.round(peakKb / 1024)} MB`,
+      );
+    } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
+  } finally {
+    clearInterval(sampler);
+  }
+  const run = summary.runs[0]!;
+  return {
+    done: summary.done,
+    stage: run.stage,
+    callsMs,
+    stages: run.stages,
+    idleRssMb: idleKb / 1024,
+    peakRssMb: Math.max(peakKb, memoryKb(worker.pid, 'VmRSS')) / 1024,
+    hwmMb: memoryKb(worker.pid, 'VmHWM') / 1024,
+    workerCmd: worker.cmd,
+  };
+}
