@@ -6,6 +6,7 @@ import {
   collector,
   eventually,
   flush,
+  goOffline,
   gotoHost,
   newTraceId,
   ofType,
@@ -44,7 +45,7 @@ const corsHeaders = () => ({ ...cors, 'access-control-allow-origin': site(), 'co
 describe('the outbox and delivery', () => {
   it('redacts before anything is stored: the IndexedDB outbox holds no PII', async () => {
     const { page, context } = await openHost(browser());
-    await context.setOffline(true);
+    await goOffline(page, context);
     const traceId = newTraceId('pii');
     await addAnswer(page, { traceId });
     await callWidget(page, traceId, 'submitCorrection', 'Mail me at ann@corp.example or 4111 1111 1111 1111');
@@ -59,7 +60,7 @@ describe('the outbox and delivery', () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('offline');
     await addAnswer(page, { traceId });
-    await context.setOffline(true);
+    await goOffline(page, context);
     await vote(page, traceId);
     await callWidget(page, traceId, 'reportRegenerate');
     await callWidget(page, traceId, 'reportCopy', 120);
@@ -203,7 +204,7 @@ describe('the outbox and delivery', () => {
     const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
     const traceId = newTraceId('cap');
     await addAnswer(page, { traceId });
-    await context.setOffline(true);
+    await goOffline(page, context);
     for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
     await expect.poll(() => pending(page)).toBe(3);
     const bodies: any[] = [];

@@ -121,6 +121,16 @@ export const flush = (page: Page) => page.evaluate(() => (window as any).RagFeed
 /** Events waiting in the page's outbox. */
 export const pending = (page: Page) => page.evaluate(() => (window as any).RagFeedback.pending() as Promise<number>);
 
+/**
+ * Takes the page's browser offline once the widget's lazily loaded delivery code is there (it is
+ * fetched as the widget runs; on a loaded machine that can take a moment), as a user going
+ * offline mid-conversation would find it.
+ */
+export async function goOffline(page: Page, context: BrowserContext): Promise<void> {
+  await pending(page);
+  await context.setOffline(true);
+}
+
 /** Calls a method of the element's JS API, as the chat UI would. */
 export const callWidget = (page: Page, traceId: string, method: string, ...args: unknown[]) =>
   page.evaluate(([id, m, a]) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any)[m](...a), [traceId, method, args] as const);
