@@ -1,0 +1,72 @@
+/**
+ * The reranker's artifact: everything `rerank()` needs, as plain JSON, so the collector can store
+ * it in D1, serve it with an ETag, and a backend in Node or a Worker can score with it. Its size
+ * grows with confirmed judgements (the memory and the priors of judged chunks), not with traffic.
+ */
+import * as v from 'valibot';
+
+/** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
+export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
+
+/** Evidence for one chunk or document: [relevant, not relevant], each a weighted count. */
+const Evidence = v.tuple([v.number(), v.number()]);
+
+/** A confirmed (query, chunk) judgement, consulted for new queries that resemble its query. */
+const JudgementSchema = v.object({
+  /** Index into `memory.queries`. */
+  query: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  chunkId: v.string(),
+  sourceDocId: v.string(),
+  /** 1 relevant, 0 not relevant. */
+  relevance: v.picklist([0, 1]),
+});
+
+/** A judged query: its distinct terms and, when the model was trained with an embedder, its vector (int8, base64). */
+const MemoryQuerySchema = v.object({
+  terms: v.array(v.string()),
+  vector: v.optional(v.string()),
+});
+
+export const RerankerModelSchema = v.object({
+  format: v.literal(RERANKER_FORMAT),
+  /** Unique per project: logged on traces as `rerankerVersion`. */
+  version: v.string(),
+  createdAt: v.number(),
+  /** Feature names in the order of `weights`; see `features.ts`. */
+  features: v.array(v.string()),
+  weights: v.array(v.number()),
+  /** Standardisation learned in training: (x - mean) / scale per feature. */
+  mean: v.array(v.number()),
+  scale: v.array(v.number()),
+  /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
+  priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
+  /** Position-debiased engagement per chunk: [engagements weighted by 1 / examination, impressions]. */
+  engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence) }),
+  memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
+  /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
+  examination: v.array(v.number()),
+  /** The embedder whose vectors the embedding features were trained on, if any. */
+  embedder: v.optional(v.string()),
+  /** What it was trained on, for the registry and the README's size figures. */
+  training: v.object({
+    confirmed: v.number(),
+    queries: v.number(),
+    pairs: v.number(),
+  }),
+});
+
+export type RerankerModel = v.InferOutput<typeof RerankerModelSchema>;
+export type Judgement = v.InferOutput<typeof JudgementSchema>;
+
+/** Parses an artifact from JSON or an object, with a clear error naming what is wrong. */
+export function parseRerankerModel(input: unknown): RerankerModel {
+  const result = v.safeParse(RerankerModelSchema, typeof input === 'string' ? JSON.parse(input) : input);
+  if (!result.success) {
+    const issue = result.issues[0];
+    throw new Error(`not a reranker model: ${v.getDotPath(issue) ?? 'artifact'}: ${issue.message}`);
+  }
+  const m = result.output;
+  if (m.weights.length !== m.features.length || m.mean.length !== m.features.length || m.scale.length !== m.features.length)
+    throw new Error('not a reranker model: weights, mean and scale must have one entry per feature');
+  return m;
+}
