@@ -43,4 +43,9 @@ export interface TrainingData {
   engagement: EngagementRow[];
   /** The training queries' own rows (with `queryKey`). */
   queryEngagement: EngagementRow[];
+  /**
+   * Impressions per rank (index rank - 1) over all traffic, when the rows above do not carry
+   * every impression (a collector keeps engagement rows only for engaged chunks).
+   */
+  shownByRank?: number[];
 }

@@ -39,6 +39,7 @@ export class TrainingEvidence {
     queryEngagement: readonly EngagementRow[],
     examination: readonly number[],
     vectors?: ReadonlyMap<string, Float32Array>,
+    shownByRank?: readonly number[],
   ) {
     const own = (maps: Map<string, Map<string, Pair>>, key: string) => {
       let m = maps.get(key);
@@ -73,6 +74,7 @@ export class TrainingEvidence {
       add(m, r.chunkId, 0, r.engaged / examinationAt(examination, r.rank));
       add(m, r.chunkId, 1, r.shown);
     }
+    if (shownByRank) shown = shownByRank.reduce((a, b) => a + b, 0);
     this.baseRate = shown > 0 ? engaged / shown : 0;
   }
 

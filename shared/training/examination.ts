@@ -17,14 +17,15 @@ export const MIN_EXAMINATION = 0.05;
 const MIN_SHOWN = 30;
 
 /** Examination probability per rank (index rank - 1), 1 at rank 1. */
-export function estimateExamination(rows: readonly EngagementRow[], maxRank = 20): number[] {
+export function estimateExamination(rows: readonly EngagementRow[], shownByRank?: readonly number[], maxRank = 20): number[] {
   const shown = new Array<number>(maxRank).fill(0);
   const engaged = new Array<number>(maxRank).fill(0);
   for (const r of rows) {
     if (r.rank < 1 || r.rank > maxRank) continue;
-    shown[r.rank - 1]! += r.shown;
+    if (!shownByRank) shown[r.rank - 1]! += r.shown;
     engaged[r.rank - 1]! += r.engaged;
   }
+  for (const [k, n] of (shownByRank ?? []).entries()) if (k < maxRank) shown[k] = n;
   const top = shown[0]! >= MIN_SHOWN && engaged[0]! > 0 ? engaged[0]! / shown[0]! : 0;
   const out: number[] = [];
   let last = 1;

@@ -79,7 +79,7 @@ describe('the gate', () => {
 describe('position bias', () => {
   it('estimates examination falling with rank, relative to rank 1, never below the floor', () => {
     const rows = [1, 2, 3, 4].map((rank) => ({ chunkId: `c${rank}`, rank, shown: 1000, engaged: Math.round(400 / rank) }));
-    const e = estimateExamination(rows, 5);
+    const e = estimateExamination(rows, undefined, 5);
     expect(e.slice(0, 4).map((x) => Number(x.toFixed(2)))).toEqual([1, 0.5, 0.33, 0.25]);
     expect(e[4]).toBe(e[3]);
     expect(

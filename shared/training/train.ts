@@ -79,8 +79,8 @@ export interface TrainResult {
 
 export function trainReranker(data: TrainingData, options: TrainOptions): TrainResult {
   const confirmed = consolidate(data.confirmed);
-  const examination = estimateExamination(data.engagement);
-  const evidence = new TrainingEvidence(confirmed, data.engagement, data.queryEngagement, examination, options.vectors?.queries);
+  const examination = estimateExamination(data.engagement, data.shownByRank);
+  const evidence = new TrainingEvidence(confirmed, data.engagement, data.queryEngagement, examination, options.vectors?.queries, data.shownByRank);
   const names: string[] = [...LEXICAL_FEATURES, ...(options.vectors ? EMBEDDING_FEATURES : [])];
 
   const labelsByQuery = new Map<string, Map<string, 0 | 1>>();

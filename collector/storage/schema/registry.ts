@@ -1,0 +1,45 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ms } from './columns.ts';
+
+/**
+ * Every reranker trained for a project, promoted or not (seed 000: rejected checkpoints are
+ * logged), with the gate's metrics and decision. The artifact is the JSON `rerank()` reads.
+ */
+export const models = sqliteTable(
+  'models',
+  {
+    projectId: text('project_id').notNull(),
+    version: text('version').notNull(),
+    createdAt: ms('created_at').notNull(),
+    /** Who trained it: the nightly job or `npm run retrain`. */
+    trainedBy: text('trained_by', { enum: ['nightly', 'retrain'] }).notNull(),
+    artifact: text('artifact').notNull(),
+    bytes: integer('bytes').notNull(),
+    confirmed: integer('confirmed').notNull(),
+    /** The model it was judged against; null for retrieval's own order. */
+    comparedWith: text('compared_with'),
+    /** retrieval, current and candidate evaluations (shared/training/gate.ts `Evaluation`). */
+    evaluation: text('evaluation', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    decision: text('decision', { enum: ['promoted', 'rejected'] }).notNull(),
+    reasons: text('reasons', { mode: 'json' }).$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.version] }), index('models_created').on(t.projectId, t.createdAt)],
+);
+
+/**
+ * The rollout history: each promotion and rollback in order. The model users get is the top of
+ * the stack it replays to, so a rollback always restores exactly what was served before.
+ */
+export const modelRollouts = sqliteTable(
+  'model_rollouts',
+  {
+    projectId: text('project_id').notNull(),
+    seq: integer('seq').notNull(),
+    at: ms('at').notNull(),
+    action: text('action', { enum: ['promote', 'rollback'] }).notNull(),
+    /** The model promoted, or for a rollback the one rolled back. */
+    version: text('version').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.seq] })],
+);

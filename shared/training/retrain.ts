@@ -1,0 +1,63 @@
+/**
+ * One retraining, as the nightly job and `npm run retrain` both run it: refuse a batch that is too
+ * small or dominated by one source, train, evaluate retrieval's order, the current model and the
+ * candidate on the held-out eval sets, and let the gate decide.
+ */
+
+import type { Candidate } from '../reranker/candidate.ts';
+import type { RerankerModel } from '../reranker/model.ts';
+import { rerankWithModel } from '../reranker/rerank.ts';
+import type { LoopSettings } from '../schema/settings.ts';
+import type { TrainingData } from './data.ts';
+import { dominantOrigin } from './dominance.ts';
+import { decide, type EvalQuery, type Evaluation, evaluate, type GateDecision, type Ranker, retrievalOrder } from './gate.ts';
+import { consolidate, type EmbeddingVectors, trainReranker } from './train.ts';
+
+export interface RetrainInput {
+  data: TrainingData;
+  evalQueries: EvalQuery[];
+  /** The promoted model, or null while retrieval's order is what users get. */
+  current: RerankerModel | null;
+  settings: LoopSettings;
+  version: string;
+  now: number;
+  vectors?: EmbeddingVectors;
+  /** Ranks eval queries with embeddings (Node with an embedder); lexical ranking otherwise. */
+  rankWith?: (model: RerankerModel) => Ranker;
+}
+
+export type RetrainOutcome =
+  | { trained: false; reason: string; confirmed: number }
+  | {
+      trained: true;
+      model: RerankerModel;
+      confirmed: number;
+      evaluation: { retrieval: Evaluation; current: Evaluation; candidate: Evaluation };
+      decision: GateDecision;
+    };
+
+const lexicalRanker =
+  (model: RerankerModel): Ranker =>
+  (q: string, c: readonly Candidate[]) =>
+    rerankWithModel(model, q, c).map((r) => r.chunkId);
+
+export function retrain(input: RetrainInput): RetrainOutcome {
+  const { data, settings } = input;
+  const confirmed = consolidate(data.confirmed).length;
+  if (confirmed < settings.trainingMinConfirmed)
+    return { trained: false, confirmed, reason: `${confirmed} confirmed examples; training needs at least ${settings.trainingMinConfirmed}` };
+  const dominant = dominantOrigin(data.confirmed, settings.trainingMaxShareOneOrigin);
+  if (dominant)
+    return {
+      trained: false,
+      confirmed,
+      reason: `one ${dominant.kind} (${dominant.id}) raised ${Math.round(dominant.share * 100)}% of the batch; at most ${Math.round(settings.trainingMaxShareOneOrigin * 100)}% may come from one source`,
+    };
+  const { model } = trainReranker(data, { version: input.version, now: input.now, vectors: input.vectors });
+  const rankWith = input.rankWith ?? lexicalRanker;
+  const retrieval = evaluate(retrievalOrder, input.evalQueries);
+  const current = input.current ? evaluate(rankWith(input.current), input.evalQueries) : retrieval;
+  const candidate = evaluate(rankWith(model), input.evalQueries);
+  const decision = decide(candidate, current, { minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance, minQueries: 10 });
+  return { trained: true, model, confirmed, evaluation: { retrieval, current, candidate }, decision };
+}
