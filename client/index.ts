@@ -5,6 +5,7 @@ import { MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { joinUrl } from '../shared/url.ts';
 
 export type { TraceInput } from '../shared/schema/trace.ts';
+export { type Candidate, createReranker, type Reranked, type Reranker, type RerankerOptions } from './reranker.ts';
 
 export interface TraceClientOptions {
   /** The collector's base URL, e.g. `http://127.0.0.1:8787`. */

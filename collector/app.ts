@@ -9,6 +9,8 @@ import { adminRoutes } from './routes/admin/index.ts';
 import { configRoutes } from './routes/v1/config.ts';
 import { eventRoutes } from './routes/v1/events.ts';
 import { healthRoutes } from './routes/v1/health.ts';
+import { rerankRoutes } from './routes/v1/rerank.ts';
+import { rerankerRoutes } from './routes/v1/reranker.ts';
 import { traceRoutes } from './routes/v1/traces.ts';
 import { openDb } from './storage/sql/db.ts';
 
@@ -36,6 +38,8 @@ export const app = new Hono<AppEnv>()
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)
   .route('/v1/config', configRoutes)
+  .route('/v1/reranker', rerankerRoutes)
+  .route('/v1/rerank', rerankRoutes)
   .route('/v1/admin', adminRoutes)
   .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
   .onError(handleError);

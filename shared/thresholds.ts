@@ -28,3 +28,6 @@ export const MAX_TRACES_PER_BATCH = 50;
 export const MAX_TRACES_BODY_BYTES = 2 * 1024 * 1024;
 /** Largest PUT /v1/config body. */
 export const MAX_CONFIG_BODY_BYTES = 32 * 1024;
+
+/** A reranker artifact posted by `npm run retrain`: its size grows with confirmed judgements (tens of KB to a few MB). */
+export const MAX_MODEL_BODY_BYTES = 16 * 1024 * 1024;

@@ -54,10 +54,10 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
     while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
       const stage = STAGES[run.stage]!;
       const t0 = Date.now();
-      const { cursor, counts, state } = await stage.slice({ ...ctx, run }, run.cursor);
+      const { cursor, counts, state, note } = await stage.slice({ ...ctx, run }, run.cursor);
       const ms = Date.now() - t0;
       slicesLeft--;
-      const stages = mergeReport(run.stages, stage.name, ms, counts);
+      const stages = mergeReport(run.stages, stage.name, ms, counts, note);
       const next = cursor === null ? run.stage + 1 : run.stage;
       const done = next >= STAGES.length;
       run = {
@@ -77,12 +77,13 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
 }
 
 /** Adds one slice to its stage's line of the report (counts add up across slices). */
-function mergeReport(stages: readonly StageReport[], name: string, ms: number, counts: Record<string, number>): StageReport[] {
+function mergeReport(stages: readonly StageReport[], name: string, ms: number, counts: Record<string, number>, note?: string): StageReport[] {
   const out = stages.map((s) => ({ ...s, counts: { ...s.counts } }));
   let line = out.find((s) => s.name === name);
   if (!line) out.push((line = { name, slices: 0, ms: 0, counts: {} }));
   line.slices++;
   line.ms += ms;
   for (const [k, v] of Object.entries(counts)) line.counts[k] = (line.counts[k] ?? 0) + v;
+  if (note) line.note = note;
   return out;
 }

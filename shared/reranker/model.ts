@@ -30,7 +30,7 @@ const MemoryQuerySchema = v.object({
 export const RerankerModelSchema = v.object({
   format: v.literal(RERANKER_FORMAT),
   /** Unique per project: logged on traces as `rerankerVersion`. */
-  version: v.string(),
+  version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
   createdAt: v.number(),
   /** Feature names in the order of `weights`; see `features.ts`. */
   features: v.array(v.string()),

@@ -1,12 +1,14 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
+import { isHeldOut } from '../../loop/eval-sets.ts';
+import { currentVersion } from '../../storage/models.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * 86_400_000;
 
 /**
  * Snapshots the loop's health for the night (seed 002, 2.4, and seed 000's loop-health metrics),
- * over the last seven days. Metrics of stages not built yet (retraining) are null.
+ * over the last seven days; retraining's over the last four weeks.
  */
 export const health: Stage = {
   name: 'health',
@@ -43,6 +45,23 @@ export const health: Stage = {
         .bind(projectId, since),
       db.prepare('select coalesce(sum(dropped), 0) as dropped from client_drops where project_id = ? and day > ?').bind(projectId, sinceDay),
     ]);
+    const trained = await db
+      .prepare('select count(*) as n from models where project_id = ? and created_at > ?')
+      .bind(projectId, now - 4 * WEEK)
+      .first<{ n: number }>();
+    const version = await currentVersion(db, projectId);
+    const served = version
+      ? await db
+          .prepare('select confirmed, evaluation from models where project_id = ? and version = ?')
+          .bind(projectId, version)
+          .first<{ confirmed: number; evaluation: string }>()
+      : null;
+    // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
+    const { results: judged } = await db
+      .prepare(`select query_key as k from review_items where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`)
+      .bind(projectId)
+      .all<{ k: string }>();
+    const trainable = judged.filter((r) => !isHeldOut(r.k)).length;
     const d = days!.results[0] as Record<string, number | null>;
     const q = queue!.results[0] as { pending: number; answered: number; confirmed: number };
     const ratio = (a: number | null | undefined, b: number | null | undefined) => (b ? (a ?? 0) / b : null);
@@ -55,15 +74,17 @@ export const health: Stage = {
       /** Median time from a user's action to its storage, and from mining to a reviewer's answer. */
       eventToStorageMs: (latency!.results[0] as { ms: number } | undefined)?.ms ?? null,
       storageToReviewMs: (reviewLatency!.results[0] as { ms: number } | undefined)?.ms ?? null,
-      /** Confirmed items that reached a promoted model: known once retraining runs. */
-      loopClosureRate: null,
+      /** Confirmed training items (held-out ones excluded) that reached the model users get. */
+      loopClosureRate: ratio(served?.confirmed ?? 0, trainable),
       reviewQueue: q.pending,
       reviewedLastWeek: q.answered,
       reviewBudgetPerWeek: weeklyReviewCapacity(settings),
       confirmedExamples: q.confirmed,
-      retrainsPlanned: null,
-      retrainsMet: null,
-      evalNdcg5: null,
+      /** Retrainings the schedule asked for in four weeks, and how many ran. */
+      retrainsPlanned: settings.retrainEveryDays > 0 ? Math.floor(28 / settings.retrainEveryDays) : null,
+      retrainsMet: trained?.n ?? 0,
+      /** The served model's nDCG@5 on the held-out eval sets when it was promoted. */
+      evalNdcg5: served ? ((JSON.parse(served.evaluation) as { candidate?: { overall?: { ndcg5?: number } } }).candidate?.overall?.ndcg5 ?? null) : null,
       traces: d.traces ?? 0,
       explicitSignals: d.explicitSignals ?? 0,
       implicitSignals: d.implicitSignals ?? 0,

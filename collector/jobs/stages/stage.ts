@@ -17,6 +17,8 @@ export interface SliceResult {
   cursor: string | null;
   /** What the slice did, added up per stage in the run's report. */
   counts: Record<string, number>;
+  /** What the slice decided, in words, shown beside the stage's counts in `GET /v1/admin/runs`. */
+  note?: string;
   /** Computed once for the whole run and kept in it (merged into `run.state`). */
   state?: Record<string, unknown>;
 }

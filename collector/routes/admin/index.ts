@@ -4,6 +4,7 @@ import { requireKey } from '../../middleware/require-key.ts';
 import { documentRoutes } from './documents.ts';
 import { evalSetRoutes } from './eval-sets.ts';
 import { healthRoutes } from './health.ts';
+import { modelRoutes } from './models.ts';
 import { nightlyRoutes } from './nightly.ts';
 import { reviewRoutes } from './review.ts';
 import { settingsRoutes } from './settings.ts';
@@ -24,4 +25,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', evalSetRoutes)
   .route('/', healthRoutes)
   .route('/', settingsRoutes)
-  .route('/', userRoutes);
+  .route('/', userRoutes)
+  .route('/', modelRoutes);

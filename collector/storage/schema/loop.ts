@@ -96,6 +96,8 @@ export interface StageReport {
   slices: number;
   ms: number;
   counts: Record<string, number>;
+  /** What the stage decided, in words (retraining's verdict). */
+  note?: string;
 }
 
 export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day'] as const;

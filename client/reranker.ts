@@ -1,0 +1,103 @@
+/**
+ * `createReranker`: a backend's handle on the promoted model. It fetches `GET /v1/reranker` once,
+ * then revalidates in the background with If-None-Match, so a promotion or a rollback reaches the
+ * backend within `refreshMs` and costs one small 304 otherwise. Ranking is pure TypeScript, the
+ * same in Node and in Workers; with no model (or no collector) it keeps retrieval's order.
+ */
+import type { Embedder } from '../shared/embedder.ts';
+import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
+import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
+import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
+import { joinUrl } from '../shared/url.ts';
+
+export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
+
+export interface RerankerOptions {
+  /** The collector's base URL. */
+  endpoint: string;
+  /** The project's server key (`rfs_…`). */
+  serverKey: string;
+  /** How old the model may get before it is revalidated (default one minute). */
+  refreshMs?: number;
+  /** For models trained with embedding features: the same embedder (its `id` must match). */
+  embedder?: Embedder;
+  fetch?: (request: Request) => Promise<Response>;
+  /** Told when the model cannot be fetched; ranking goes on with the last good model. */
+  onError?: (error: Error) => void;
+}
+
+export interface Reranker {
+  /** The candidates best first, each with `rerankScore` and `retrievalRank`. Never rejects. */
+  rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]>;
+  /** The model in use (log it on traces as `rerankerVersion`); undefined in retrieval's order. */
+  readonly version: string | undefined;
+  /** Revalidates now. */
+  refresh(): Promise<void>;
+}
+
+const CHUNK_VECTOR_CACHE = 20_000;
+
+export function createReranker(options: RerankerOptions): Reranker {
+  const refreshMs = options.refreshMs ?? 60_000;
+  const doFetch = options.fetch ?? ((r: Request) => fetch(r));
+  let model: RerankerModel | null = null;
+  let etag: string | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | undefined;
+  const vectors = new Map<string, Float32Array>();
+
+  async function load(): Promise<void> {
+    try {
+      const headers: Record<string, string> = { Authorization: `Bearer ${options.serverKey}` };
+      if (etag) headers['If-None-Match'] = etag;
+      const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers }));
+      checkedAt = Date.now();
+      if (res.status === 304) return;
+      if (res.status === 404) {
+        await res.body?.cancel();
+        [model, etag] = [null, undefined];
+        return;
+      }
+      if (!res.ok) throw new Error(`GET /v1/reranker answered ${res.status}`);
+      model = parseRerankerModel(await res.text());
+      etag = res.headers.get('ETag') ?? undefined;
+      vectors.clear();
+    } catch (error) {
+      checkedAt = Date.now();
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  const refresh = () => (pending ??= load().finally(() => (pending = undefined)));
+
+  async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
+    const embedder = options.embedder;
+    if (!embedder || !usesEmbeddings(m) || embedder.id !== m.embedder) return undefined;
+    const missing = chunks.filter((c) => !vectors.has(c.chunkId));
+    const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
+    for (const [i, c] of missing.entries()) vectors.set(c.chunkId, fresh[i]!);
+    while (vectors.size > CHUNK_VECTOR_CACHE) vectors.delete(vectors.keys().next().value as string);
+    return { query: q!, chunks: chunks.map((c) => vectors.get(c.chunkId)!) };
+  }
+
+  return {
+    get version() {
+      return model?.version;
+    },
+    refresh,
+    async rerank(query, chunks) {
+      // The first call waits for the model; later ones rank with what is there while it revalidates.
+      if (checkedAt === Number.NEGATIVE_INFINITY) await refresh();
+      else if (Date.now() - checkedAt > refreshMs) void refresh();
+      const m = model;
+      if (m) {
+        try {
+          return rerankWithModel(m, query, chunks, await embed(m, query, chunks));
+        } catch (error) {
+          options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      return chunks.map((c, i) => ({ ...c, rerankScore: c.score ?? -i, retrievalRank: i + 1 }));
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { queryKey } from '../../shared/terms.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+/** Who asked: a trace's session and hashed user. */
+type Origin = (topic: number, answer: number) => { sessionId: string; userIdHash: string };
+const DAY = 86_400_000;
+/** Topics in each world: enough judged held-out queries for the gate (10) and confirmed examples for training (30). */
+const TOPICS = 16;
+const everyoneApart =
+  (prefix: string): Origin =>
+  (t, k) => ({ sessionId: `${prefix}-${t}-${k}`, userIdHash: `${prefix}-u-${t}-${k}` });
+
+const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
+  return { status: res.status, body: (await res.json()) as T };
+};
+
+/** The first wording of a topic's question that lands on the wanted side of the train / held-out split. */
+const wording = (make: (i: number) => string, heldOut: boolean) => {
+  for (let i = 0; ; i++) if (isHeldOut(queryKey(make(i))) === heldOut) return make(i);
+};
+
+const filler = 'method results cohort analysis measured across several independent sites during follow up';
+const chunksOf = (t: number) => [
+  { chunkId: `dis-${t}`, sourceDocId: `dis-${t}.md`, score: 12, rank: 1, text: `alpha${t} gamma${t} alpha${t}` },
+  { chunkId: `noise-${t}`, sourceDocId: `noise-${t}.md`, score: 8, rank: 2, text: `gamma${t} ${filler}` },
+  { chunkId: `rel-${t}`, sourceDocId: `rel-${t}.md`, score: 6, rank: 3, text: `alpha${t} beta${t} gamma${t} ${filler} ${filler}` },
+];
+
+/**
+ * Per topic, a question asked in a training wording and in a held-out one; each gets a bad answer
+ * (a thumbs-down and a wrong-source flag on the distractor retrieval put first) and a good one
+ * (a thumbs-up, a click and a copy of the relevant chunk retrieval put third).
+ */
+async function topicTraffic(p: Project, topics: number, origin: Origin, now: number) {
+  const traces: TraceInput[] = [];
+  const events: Parameters<typeof event>[0][] = [];
+  for (let t = 0; t < topics; t++) {
+    // Two training wordings: with each left out of its own features, the other one teaches.
+    const queries = [
+      wording((i) => `alpha${t} beta${t} gamma${t} delta${t} w${i}`, false),
+      wording((i) => `alpha${t} beta${t} delta${t} omega${t} x${i}`, false),
+      wording((i) => `alpha${t} gamma${t} epsilon${t} v${i}`, true),
+    ];
+    for (const [k, query] of queries.entries()) {
+      const bad = trace({ query, retrievedChunks: chunksOf(t), rerankedChunks: undefined, ...origin(t, 2 * k), createdAt: now - 3_600_000 });
+      const good = trace({ query, retrievedChunks: chunksOf(t), rerankedChunks: undefined, ...origin(t, 2 * k + 1), createdAt: now - 3_000_000 });
+      traces.push(bad, good);
+      events.push(
+        { traceId: bad.traceId, sessionId: bad.sessionId!, signalType: 'thumbs_down' },
+        { traceId: bad.traceId, sessionId: bad.sessionId!, signalType: 'wrong_source', detail: { chunkId: `dis-${t}` } },
+        { traceId: good.traceId, sessionId: good.sessionId!, signalType: 'thumbs_up' },
+        { traceId: good.traceId, sessionId: good.sessionId!, signalType: 'citation_click', detail: { chunkId: `rel-${t}` } },
+        { traceId: good.traceId, sessionId: good.sessionId!, signalType: 'copy_source', detail: { chunkId: `rel-${t}`, chars: 60 } },
+      );
+    }
+  }
+  for (let i = 0; i < traces.length; i += 50)
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces.slice(i, i + 50) })).status).toBe(200);
+  for (const session of bySession(events))
+    for (let i = 0; i < session.length; i += 50) {
+      const batch = session.slice(i, i + 50).map((e) => event(e));
+      const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: batch } });
+      expect(res.status).toBe(200);
+    }
+}
+
+/** A reviewer who knows the truth: the rel- chunks answer their topic's question. */
+async function reviewEverything(p: Project): Promise<number> {
+  const { body } = await admin<{ items: { id: string; chunk: { chunkId: string } }[] }>(p, '/review?limit=500');
+  for (const item of body.items)
+    await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: item.chunk.chunkId.startsWith('rel-') ? 'relevant' : 'not_relevant' } });
+  return body.items.length;
+}
+
+interface Models {
+  current: string | null;
+  models: {
+    version: string;
+    decision: string;
+    reasons: string[];
+    confirmed: number;
+    evaluation: { candidate: { overall: { ndcg5: number } }; current: { overall: { ndcg5: number } } };
+  }[];
+}
+
+async function trainedWorld(origin: Origin) {
+  const p = await newProject();
+  const night1 = Date.now() + 1_000;
+  await topicTraffic(p, TOPICS, origin, night1);
+  expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+  await runNightly(env, night1, { projectId: p.id });
+  const reviewed = await reviewEverything(p);
+  const summary = await runNightly(env, night1 + DAY, { projectId: p.id });
+  return { p, summary, night2: night1 + DAY, reviewed };
+}
+
+describe('retraining in the nightly job', { timeout: 120_000 }, () => {
+  it('trains on confirmed items, promotes a model that beats retrieval on held-out queries, and serves it', async () => {
+    const { p, summary, reviewed } = await trainedWorld(everyoneApart('s'));
+    expect(reviewed).toBeGreaterThanOrEqual(6 * TOPICS);
+    const { body } = await admin<Models>(p, '/models');
+    expect(body.models[0]?.reasons).toEqual([expect.stringMatching(/^nDCG@5 /)]);
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'train')!.counts).toMatchObject({ trained: 1, promoted: 1 });
+    const [model] = body.models;
+    expect(body.current).toBe(model!.version);
+    expect(model!.decision).toBe('promoted');
+    expect(model!.evaluation.candidate.overall.ndcg5).toBeGreaterThan(model!.evaluation.current.overall.ndcg5 + 0.05);
+
+    const served = await call('/v1/reranker', { headers: bearer(p.keys.server) });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('ETag')).toBe(`"${model!.version}"`);
+    expect(((await served.json()) as { version: string }).version).toBe(model!.version);
+    const again = await call('/v1/reranker', { headers: { ...bearer(p.keys.server), 'If-None-Match': `"${model!.version}"` } });
+    expect(again.status).toBe(304);
+    expect((await call('/v1/reranker', { headers: bearer(p.keys.write) })).status).toBe(403);
+
+    // A question no one asked, about topic 7: the relevant chunk retrieval put third now leads.
+    const ranked = await call('/v1/rerank', { method: 'POST', headers: bearer(p.keys.server), json: { query: 'alpha7 gamma7 zeta7', chunks: chunksOf(7) } });
+    expect(((await ranked.json()) as { chunks: { chunkId: string }[] }).chunks[0]!.chunkId).toBe('rel-7');
+
+    const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
+    expect(health.body.snapshots[0]!.metrics).toMatchObject({ loopClosureRate: 1, retrainsMet: 1, retrainsPlanned: 4 });
+  });
+
+  it('changes nothing when the night runs again, and waits for the schedule', async () => {
+    const { p, night2 } = await trainedWorld(everyoneApart('r'));
+    const before = await admin<Models>(p, '/models');
+    await runNightly(env, night2 + 60_000, { projectId: p.id });
+    await runNightly(env, night2 + 2 * DAY, { projectId: p.id });
+    expect((await admin<Models>(p, '/models')).body).toEqual(before.body);
+    expect(before.body.models).toHaveLength(1);
+  });
+
+  it('refuses a batch one user raised, and says so', async () => {
+    const { p, summary, reviewed } = await trainedWorld((t, k) => ({ sessionId: `d-${t}-${k}`, userIdHash: 'one-busy-user' }));
+    expect(reviewed).toBeGreaterThan(20);
+    const train = summary.runs[0]!.stages.find((s) => s.name === 'train')!;
+    expect(train.counts).toMatchObject({ refused: 1 });
+    expect(train.note).toMatch(/^not trained: one user \(one-busy-user\) raised 100% of the batch/);
+    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [] });
+    expect((await call('/v1/reranker', { headers: bearer(p.keys.server) })).status).toBe(404);
+  });
+});
+
+describe('the registry', { timeout: 120_000 }, () => {
+  it('rolls back to the model served before, and then to retrieval order', async () => {
+    const { p } = await trainedWorld(everyoneApart('b'));
+    const first = (await admin<Models>(p, '/models')).body.current!;
+    const artifact = await (await call(`/v1/admin/models/${first}`, { headers: bearer(p.keys.admin) })).json();
+    const posted = await admin(p, '/models', {
+      method: 'POST',
+      json: {
+        model: { ...(artifact as object), version: 'retrain-2' },
+        confirmed: 96,
+        comparedWith: first,
+        evaluation: {},
+        promote: true,
+        reasons: ['by hand'],
+      },
+    });
+    expect(posted).toMatchObject({ status: 201, body: { current: 'retrain-2' } });
+    expect((await admin(p, '/models', { method: 'POST', json: { model: { version: 'x' } } })).body).toMatchObject({ error: { code: 'invalid_model' } });
+
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'retrain-2', current: first });
+    const served = await call('/v1/reranker', { headers: bearer(p.keys.server) });
+    expect(served.headers.get('ETag')).toBe(`"${first}"`);
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: { reason: 'bad week' } })).body).toEqual({ rolledBack: first, current: null });
+    expect((await call('/v1/reranker', { headers: bearer(p.keys.server) })).status).toBe(404);
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).status).toBe(409);
+    expect((await admin(p, '/models/retrain-2/promote', { method: 'POST', json: {} })).body).toEqual({ current: 'retrain-2' });
+    expect((await admin(p, '/models/nope/promote', { method: 'POST', json: {} })).status).toBe(404);
+  });
+});

@@ -1,0 +1,40 @@
+import { retrain } from '../../../shared/training/retrain.ts';
+import { consolidate } from '../../../shared/training/train.ts';
+import { currentModel, currentVersion, latestTraining, recordModel } from '../../storage/models.ts';
+import { evalQueries, trainingData } from '../../storage/training-data.ts';
+import type { SliceResult, Stage } from './stage.ts';
+
+const DAY = 86_400_000;
+
+/**
+ * Retrains on the schedule (seed 000: in batches, never per event) when there are new confirmed
+ * examples, lets the eval gate decide, and records the model either way. Inside the job, so a
+ * project on Cloudflare closes its loop with nothing else running.
+ */
+export const train: Stage = {
+  name: 'train',
+  async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
+    const last = await latestTraining(db, projectId);
+    if (last && now - last.createdAt < settings.retrainEveryDays * DAY) return { cursor: null, counts: { notDue: 1 } };
+    const data = await trainingData(db, projectId, now);
+    if (last && consolidate(data.confirmed).length <= last.confirmed) return { cursor: null, counts: { nothingNew: 1 } };
+    const current = await currentModel(db, projectId);
+    const outcome = retrain({ data, evalQueries: await evalQueries(db, projectId), current, settings, version: `nightly-${night}`, now });
+    if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
+    await recordModel(db, projectId, {
+      model: outcome.model,
+      trainedBy: 'nightly',
+      confirmed: outcome.confirmed,
+      comparedWith: current ? await currentVersion(db, projectId) : null,
+      evaluation: outcome.evaluation,
+      promote: outcome.decision.promote,
+      reasons: outcome.decision.reasons,
+      at: now,
+    });
+    return {
+      cursor: null,
+      counts: { trained: 1, promoted: outcome.decision.promote ? 1 : 0, confirmed: outcome.confirmed },
+      note: `${outcome.model.version} ${outcome.decision.promote ? 'promoted' : 'rejected'}: ${outcome.decision.reasons.join('; ')}`,
+    };
+  },
+};

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
+import { label } from '../../../shared/schema/common.ts';
+import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
+import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
+import { jsonBody } from '../../middleware/json-body.ts';
+import { validBody } from '../../middleware/valid-body.ts';
+import { settingsOf } from '../../storage/loop-settings.ts';
+import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
+import { evalQueries, trainingData } from '../../storage/training-data.ts';
+
+/** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
+const Trained = v.object({
+  model: RerankerModelSchema,
+  confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  comparedWith: v.nullable(label(100)),
+  evaluation: v.record(v.string(), v.unknown()),
+  promote: v.boolean(),
+  reasons: v.array(label(1_000)),
+});
+
+const Reason = v.object({ reason: v.optional(label(1_000)) });
+const smallJson = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'] });
+
+export const modelRoutes = new Hono<AppEnv>()
+  /** GET /v1/admin/models: every trained model, newest first, with metrics and the gate's decision; which one users get. */
+  .get('/models', async (c) => {
+    const { projectId } = c.get('auth');
+    return c.json({ current: await currentVersion(c.env.DB, projectId), models: await listModels(c.env.DB, projectId) });
+  })
+  /** GET /v1/admin/models/:version: one model's artifact. */
+  .get('/models/:version', async (c) => {
+    const artifact = await modelArtifact(c.env.DB, c.get('auth').projectId, c.req.param('version'));
+    if (!artifact) throw new ApiError(404, { code: 'unknown_model', message: 'No model has this version', field: 'version' });
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    return c.body(artifact);
+  })
+  /** POST /v1/admin/models: record a model trained by `npm run retrain`, served at once when its gate passed. */
+  .post('/models', jsonBody({ maxBytes: MAX_MODEL_BODY_BYTES, contentTypes: ['application/json'] }), validBody(Trained, 'invalid_model'), async (c) => {
+    const { projectId } = c.get('auth');
+    const t = c.get('input');
+    if (t.model.weights.length !== t.model.features.length)
+      throw new ApiError(400, { code: 'invalid_model', message: 'weights must have one entry per feature', field: 'model.weights' });
+    if (await modelExists(c.env.DB, projectId, t.model.version))
+      throw new ApiError(409, { code: 'model_exists', message: `A model ${t.model.version} is already stored`, field: 'model.version' });
+    await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() });
+    return c.json({ version: t.model.version, promoted: t.promote, current: await currentVersion(c.env.DB, projectId) }, 201);
+  })
+  /** POST /v1/admin/models/:version/promote: serve a stored model (an admin may overrule the gate; the reason is kept). */
+  .post('/models/:version/promote', smallJson, validBody(Reason, 'invalid_reason'), async (c) => {
+    const { projectId } = c.get('auth');
+    const version = c.req.param('version');
+    if (!(await modelExists(c.env.DB, projectId, version)))
+      throw new ApiError(404, { code: 'unknown_model', message: 'No model has this version', field: 'version' });
+    await promoteModel(c.env.DB, projectId, version, c.get('input').reason ?? 'promoted by an admin', Date.now());
+    return c.json({ current: version });
+  })
+  /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order). */
+  .post('/models/rollback', smallJson, validBody(Reason, 'invalid_reason'), async (c) => {
+    const done = await rollBack(c.env.DB, c.get('auth').projectId, c.get('input').reason ?? 'rolled back by an admin', Date.now());
+    if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order', field: 'version' });
+    return c.json({ rolledBack: done.from, current: done.to });
+  })
+  /** GET /v1/admin/training-data: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
+  .get('/training-data', async (c) => {
+    const { projectId } = c.get('auth');
+    const now = Date.now();
+    const [data, evals, current, settings] = await Promise.all([
+      trainingData(c.env.DB, projectId, now),
+      evalQueries(c.env.DB, projectId),
+      currentModel(c.env.DB, projectId),
+      settingsOf(c.env.DB, projectId),
+    ]);
+    return c.json({ data, evalQueries: evals, current, settings });
+  });

@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { rerankWithModel } from '../../../shared/reranker/rerank.ts';
+import { finite, id, label } from '../../../shared/schema/common.ts';
+import { MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
+import type { AppEnv } from '../../env.ts';
+import { jsonBody } from '../../middleware/json-body.ts';
+import { requireKey } from '../../middleware/require-key.ts';
+import { validBody } from '../../middleware/valid-body.ts';
+import { currentModel } from '../../storage/models.ts';
+
+const RerankRequest = v.object({
+  query: v.pipe(v.string(), v.maxLength(8_000)),
+  chunks: v.pipe(
+    v.array(
+      v.object({
+        chunkId: id(),
+        sourceDocId: v.optional(id()),
+        title: v.optional(label(1_000)),
+        text: v.pipe(v.string(), v.maxLength(20_000)),
+        score: v.optional(finite()),
+      }),
+    ),
+    v.maxLength(200),
+  ),
+});
+
+/**
+ * POST /v1/rerank (server key): the promoted model's order for one query, for backends that do
+ * not run JavaScript. Lexical features only: a Worker has no embedder.
+ */
+export const rerankRoutes = new Hono<AppEnv>().post(
+  '/',
+  jsonBody({ maxBytes: MAX_TRACES_BODY_BYTES, contentTypes: ['application/json'] }),
+  requireKey('server'),
+  validBody(RerankRequest, 'invalid_rerank'),
+  async (c) => {
+    const { query, chunks } = c.get('input');
+    const model = await currentModel(c.env.DB, c.get('auth').projectId);
+    const ranked = model
+      ? rerankWithModel(model, query, chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }))
+      : chunks.map((ch, i) => ({ chunkId: ch.chunkId, rerankScore: ch.score ?? -i, retrievalRank: i + 1 }));
+    return c.json({ version: model?.version ?? null, chunks: ranked });
+  },
+);

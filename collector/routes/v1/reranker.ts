@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
+import { requireKey } from '../../middleware/require-key.ts';
+import { currentVersion, modelArtifact } from '../../storage/models.ts';
+
+/**
+ * GET /v1/reranker (server key): the model users should get, for `createReranker`. The version is
+ * the ETag, so a backend polling with If-None-Match downloads a model once per promotion.
+ */
+export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
+  const { projectId } = c.get('auth');
+  const version = await currentVersion(c.env.DB, projectId);
+  if (!version) throw new ApiError(404, { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order', field: 'version' });
+  const etag = `"${version}"`;
+  c.header('ETag', etag);
+  c.header('Cache-Control', 'no-cache');
+  if (c.req.header('If-None-Match') === etag) return c.body(null, 304);
+  const artifact = await modelArtifact(c.env.DB, projectId, version);
+  c.header('Content-Type', 'application/json; charset=utf-8');
+  return c.body(artifact ?? '');
+});

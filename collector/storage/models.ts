@@ -1,0 +1,142 @@
+/**
+ * The model registry: every trained model with its gate decision, and the rollout history whose
+ * replay says which model users get. Promotions push, rollbacks pop: rolling back always restores
+ * what was served before, down to retrieval's own order.
+ */
+import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
+
+export interface ModelSummary {
+  version: string;
+  createdAt: number;
+  trainedBy: 'nightly' | 'retrain';
+  bytes: number;
+  confirmed: number;
+  comparedWith: string | null;
+  evaluation: Record<string, unknown>;
+  decision: 'promoted' | 'rejected';
+  reasons: string[];
+  /** Whether users get this model now. */
+  current: boolean;
+}
+
+export interface NewModel {
+  model: RerankerModel;
+  trainedBy: ModelSummary['trainedBy'];
+  confirmed: number;
+  comparedWith: string | null;
+  evaluation: Record<string, unknown>;
+  promote: boolean;
+  reasons: string[];
+  at: number;
+}
+
+interface Rollout {
+  action: 'promote' | 'rollback';
+  version: string;
+}
+
+/** The served stack after replaying the rollouts: the last entry is what users get. */
+function replay(rollouts: readonly Rollout[]): string[] {
+  const stack: string[] = [];
+  for (const r of rollouts) {
+    if (r.action === 'promote') stack.push(r.version);
+    else if (stack.at(-1) === r.version) stack.pop();
+  }
+  return stack;
+}
+
+async function servedStack(d1: D1Database, projectId: string): Promise<string[]> {
+  const { results } = await d1.prepare('select action, version from model_rollouts where project_id = ? order by seq').bind(projectId).all<Rollout>();
+  return replay(results);
+}
+
+/** The version users get, or null for retrieval's order. */
+export async function currentVersion(d1: D1Database, projectId: string): Promise<string | null> {
+  return (await servedStack(d1, projectId)).at(-1) ?? null;
+}
+
+/** The artifact of one version, as stored (JSON text), or null. */
+export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
+  const row = await d1.prepare('select artifact from models where project_id = ? and version = ?').bind(projectId, version).first<{ artifact: string }>();
+  return row?.artifact ?? null;
+}
+
+/** The current model, parsed, or null. */
+export async function currentModel(d1: D1Database, projectId: string): Promise<RerankerModel | null> {
+  const version = await currentVersion(d1, projectId);
+  const artifact = version ? await modelArtifact(d1, projectId, version) : null;
+  return artifact ? parseRerankerModel(artifact) : null;
+}
+
+export async function listModels(d1: D1Database, projectId: string, limit = 100): Promise<ModelSummary[]> {
+  const current = await currentVersion(d1, projectId);
+  const { results } = await d1
+    .prepare(
+      `select version, created_at as createdAt, trained_by as trainedBy, bytes, confirmed, compared_with as comparedWith, evaluation, decision, reasons
+       from models where project_id = ? order by created_at desc, version desc limit ?`,
+    )
+    .bind(projectId, limit)
+    .all<Omit<ModelSummary, 'evaluation' | 'reasons' | 'current'> & { evaluation: string; reasons: string }>();
+  return results.map((r) => ({ ...r, evaluation: JSON.parse(r.evaluation), reasons: JSON.parse(r.reasons), current: r.version === current }));
+}
+
+const appendRollout = (d1: D1Database, projectId: string, at: number, action: Rollout['action'], version: string, reason: string) =>
+  d1
+    .prepare(
+      `insert into model_rollouts (project_id, seq, at, action, version, reason)
+       values (?1, (select coalesce(max(seq), 0) + 1 from model_rollouts where project_id = ?1), ?2, ?3, ?4, ?5)`,
+    )
+    .bind(projectId, at, action, version, reason);
+
+/** Stores a trained model with its decision and, when promoted, serves it: one batch, so both or neither happen. */
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<void> {
+  const artifact = JSON.stringify(m.model);
+  const statements = [
+    d1
+      .prepare(
+        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        projectId,
+        m.model.version,
+        m.at,
+        m.trainedBy,
+        artifact,
+        new TextEncoder().encode(artifact).length,
+        m.confirmed,
+        m.comparedWith,
+        JSON.stringify(m.evaluation),
+        m.promote ? 'promoted' : 'rejected',
+        JSON.stringify(m.reasons),
+      ),
+  ];
+  if (m.promote) statements.push(appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; ')));
+  await d1.batch(statements);
+}
+
+export async function modelExists(d1: D1Database, projectId: string, version: string): Promise<boolean> {
+  return (await d1.prepare('select 1 from models where project_id = ? and version = ?').bind(projectId, version).first()) !== null;
+}
+
+/** Serves a stored model (an admin's decision, which may overrule the gate); the reason is kept. */
+export async function promoteModel(d1: D1Database, projectId: string, version: string, reason: string, at: number): Promise<void> {
+  await appendRollout(d1, projectId, at, 'promote', version, reason).run();
+}
+
+/** Stops serving the current model; returns what is served now (null: retrieval's order), or undefined when nothing was served. */
+export async function rollBack(d1: D1Database, projectId: string, reason: string, at: number): Promise<{ from: string; to: string | null } | undefined> {
+  const stack = await servedStack(d1, projectId);
+  const from = stack.at(-1);
+  if (!from) return undefined;
+  await appendRollout(d1, projectId, at, 'rollback', from, reason).run();
+  return { from, to: stack.at(-2) ?? null };
+}
+
+/** The newest model's creation time and confirmed count: retraining waits for the cadence and for new judgements. */
+export async function latestTraining(d1: D1Database, projectId: string): Promise<{ createdAt: number; confirmed: number } | null> {
+  return d1
+    .prepare('select created_at as createdAt, confirmed from models where project_id = ? order by created_at desc limit 1')
+    .bind(projectId)
+    .first<{ createdAt: number; confirmed: number }>();
+}
