@@ -1,0 +1,31 @@
+/**
+ * Sentence embeddings as an optional feature family: the contract every embedding model meets,
+ * so the reranker's features and the eval sets never depend on which library runs the model.
+ */
+export interface Embedder {
+  /** Names the model; recorded in a reranker artifact so vectors of different models are never compared. */
+  readonly id: string;
+  /** One unit-length vector per text, in order. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * Cosine similarity in [-1, 1]; 0 when either vector is all zeros. Vectors of different lengths
+ * come from different models, so comparing them is a bug and throws.
+ */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new Error(`cosine: vectors of different lengths (${a.length} and ${b.length}) come from different models`);
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  if (aa === 0 || bb === 0) return 0;
+  // Rounding can carry a unit vector's self-similarity a hair past 1.
+  return Math.max(-1, Math.min(1, dot / Math.sqrt(aa * bb)));
+}
