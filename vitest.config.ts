@@ -8,7 +8,8 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'dist/test-results.json' }]],
     projects: [
       {
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts'], environment: 'node' },
+        // Client modules that load models (`*.node.test.ts`) run in Node too: workerd has no onnxruntime.
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts'], environment: 'node' },
       },
       {
         // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files.
@@ -35,7 +36,12 @@ export default defineConfig({
             },
           })),
         ],
-        test: { name: 'collector', include: ['collector/**/*.test.ts', 'client/**/*.test.ts'], setupFiles: ['./collector/test/setup.ts'] },
+        test: {
+          name: 'collector',
+          include: ['collector/**/*.test.ts', 'client/**/*.test.ts'],
+          exclude: ['client/**/*.node.test.ts'],
+          setupFiles: ['./collector/test/setup.ts'],
+        },
       },
       {
         test: {

@@ -1,4 +1,7 @@
-/** Turns texts into vectors; the reranker's embedding features need one, and nothing else does. */
+/**
+ * Sentence embeddings as an optional feature family: the contract every embedding model meets,
+ * so the reranker's features and the eval sets never depend on which library runs the model.
+ */
 export interface Embedder {
   /** Names the model; recorded in a reranker artifact so vectors of different models are never compared. */
   readonly id: string;
@@ -6,15 +9,23 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
-/** Cosine similarity of two vectors of the same length (the dot product, for unit vectors). */
+/**
+ * Cosine similarity in [-1, 1]; 0 when either vector is all zeros. Vectors of different lengths
+ * come from different models, so comparing them is a bug and throws.
+ */
 export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new Error(`cosine: vectors of different lengths (${a.length} and ${b.length}) come from different models`);
   let dot = 0;
-  let na = 0;
-  let nb = 0;
+  let aa = 0;
+  let bb = 0;
   for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  if (aa === 0 || bb === 0) return 0;
+  // Rounding can carry a unit vector's self-similarity a hair past 1.
+  return Math.max(-1, Math.min(1, dot / Math.sqrt(aa * bb)));
 }

@@ -72,7 +72,7 @@ function bestMatch(q: QueryView, entries: readonly Remembered[], relevance: 0 | 
   let best = 0;
   for (const e of entries) {
     if (e.relevance !== relevance) continue;
-    const sim = byVector ? (q.vector && e.vector ? cosine(q.vector, e.vector) : 0) : termCosine(q.terms, e.terms);
+    const sim = byVector ? (q.vector && e.vector?.length === q.vector.length ? cosine(q.vector, e.vector) : 0) : termCosine(q.terms, e.terms);
     if (sim > best) best = sim;
   }
   return best;
@@ -123,7 +123,7 @@ export function featureRows(
           return Math.log((engaged + ENGAGEMENT_SMOOTHING * base) / (shown + ENGAGEMENT_SMOOTHING) / base);
         }
         case 'embedding_similarity':
-          return q.vector && chunkVectors?.[i] ? cosine(q.vector, chunkVectors[i]) : 0;
+          return q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0;
         case 'memory_embedding':
           return bestMatch(q, evidence.remembered(c.chunkId), 1, true);
         default:

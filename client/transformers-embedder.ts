@@ -1,0 +1,109 @@
+/**
+ * An Embedder backed by transformers.js (Node only): a sentence-embedding model's
+ * feature-extraction pipeline with mean pooling and normalisation, loaded on first use and shared
+ * by every embedder of the same model, so a retraining run pays for one load.
+ */
+import { env, pipeline } from '@xenova/transformers';
+import type { Embedder } from '../shared/embedder.ts';
+
+export { cosine, type Embedder } from '../shared/embedder.ts';
+
+export interface TransformersEmbedderOptions {
+  /** The model's name: on the model hub, or a directory under `localModelPath`. */
+  model?: string;
+  /** A directory holding `<model>/` (config.json, tokenizer files, onnx/), for machines without the hub. */
+  localModelPath?: string;
+  /** Whether the model hub may be asked; by default only when no `localModelPath` is given. */
+  allowRemoteModels?: boolean;
+  /** Loads `onnx/model_quantized.onnx` (the default: smaller and faster) rather than `onnx/model.onnx`. */
+  quantized?: boolean;
+  /** Texts per inference call: bounds memory on long lists. */
+  batchSize?: number;
+}
+
+/** A small, widely used English sentence-embedding model (384 dimensions). */
+export const DEFAULT_EMBEDDING_MODEL = 'Xenova/all-MiniLM-L6-v2';
+const DEFAULT_BATCH_SIZE = 32;
+
+/** What the pipeline is called with and answers: a [texts, dim] tensor of pooled, unit-length vectors. */
+type Extractor = (texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
+
+interface LoadSettings {
+  model: string;
+  localModelPath: string | undefined;
+  allowRemoteModels: boolean;
+  quantized: boolean;
+}
+
+/** One load per model, path and weights file, shared by every embedder in the process. */
+const pipelines = new Map<string, Promise<Extractor>>();
+/** transformers.js reads where to load from in one global `env`, so loads take turns. */
+let loadQueue: Promise<unknown> = Promise.resolve();
+let loads = 0;
+
+/** How many pipelines this process has loaded: shows that embedders of one model share a load. */
+export function pipelineLoadCount(): number {
+  return loads;
+}
+
+export function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Embedder {
+  const settings: LoadSettings = {
+    model: options.model ?? DEFAULT_EMBEDDING_MODEL,
+    localModelPath: options.localModelPath,
+    allowRemoteModels: options.allowRemoteModels ?? options.localModelPath === undefined,
+    quantized: options.quantized ?? true,
+  };
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+
+  return {
+    // The weights file is part of the identity: quantized vectors differ from full-precision ones.
+    id: `${settings.model}:${settings.quantized ? 'quantized' : 'fp32'}`,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      const extract = await sharedPipeline(settings);
+      const vectors: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += batchSize) {
+        const output = await extract(texts.slice(start, start + batchSize), { pooling: 'mean', normalize: true });
+        const [rows = 0, dim = 0] = output.dims;
+        const data = Float32Array.from(output.data);
+        for (let row = 0; row < rows; row++) vectors.push(data.slice(row * dim, (row + 1) * dim));
+      }
+      return vectors;
+    },
+  };
+}
+
+function sharedPipeline(settings: LoadSettings): Promise<Extractor> {
+  const key = JSON.stringify([settings.model, settings.localModelPath, settings.allowRemoteModels, settings.quantized]);
+  const cached = pipelines.get(key);
+  if (cached) return cached;
+  const loading = loadQueue.then(() => load(settings));
+  loadQueue = loading.catch(() => undefined);
+  pipelines.set(key, loading);
+  // A failed load is not kept: the model may be put in place and asked for again.
+  loading.catch(() => pipelines.get(key) === loading && pipelines.delete(key));
+  return loading;
+}
+
+async function load(settings: LoadSettings): Promise<Extractor> {
+  const saved = { allowRemoteModels: env.allowRemoteModels, localModelPath: env.localModelPath, useFSCache: env.useFSCache };
+  env.allowRemoteModels = settings.allowRemoteModels;
+  if (settings.localModelPath !== undefined) {
+    env.localModelPath = settings.localModelPath;
+    // The directory is the only source: a hub download cached under the same name must not stand in for it.
+    env.useFSCache = false;
+  }
+  const directory = env.localModelPath;
+  try {
+    const extractor = (await pipeline('feature-extraction', settings.model, { quantized: settings.quantized })) as unknown as Extractor;
+    loads++;
+    return extractor;
+  } catch (cause) {
+    const where = settings.allowRemoteModels ? `${directory} or the model hub` : `${directory} (remote models are off)`;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new Error(`Embedding model "${settings.model}" could not be loaded from ${where}: ${reason}`, { cause });
+  } finally {
+    Object.assign(env, saved);
+  }
+}
