@@ -10,14 +10,17 @@ import type { EvalQuery } from './gate.ts';
 
 const filler = 'method results cohort analysis measured across several independent sites during follow up';
 
+const distractor = (t: number) => ({ chunkId: `dis-${t}`, sourceDocId: `doc-dis-${t}`, text: `alpha${t} gamma${t} alpha${t}` });
+const relevant = (t: number) => ({ chunkId: `rel-${t}`, sourceDocId: `doc-rel-${t}`, text: `alpha${t} beta${t} gamma${t} ${filler} ${filler}` });
+
 function candidates(t: number, topics: number): Candidate[] {
   const other = (k: number) => (t + k) % topics;
   return [
-    { chunkId: `dis-${t}`, sourceDocId: `doc-dis-${t}`, text: `alpha${t} gamma${t} alpha${t}`, score: 12 },
-    { chunkId: `dis-${other(1)}`, sourceDocId: `doc-dis-${other(1)}`, text: `alpha${other(1)} gamma${t}`, score: 9 },
+    { ...distractor(t), score: 12 },
+    { ...distractor(other(1)), score: 9 },
     { chunkId: `noise-${t}`, sourceDocId: `doc-noise-${t}`, text: `gamma${t} ${filler}`, score: 8 },
-    { chunkId: `rel-${other(2)}`, sourceDocId: `doc-rel-${other(2)}`, text: `alpha${other(2)} ${filler}`, score: 7 },
-    { chunkId: `rel-${t}`, sourceDocId: `doc-rel-${t}`, text: `alpha${t} beta${t} gamma${t} ${filler} ${filler}`, score: 6 },
+    { ...relevant(other(2)), score: 7 },
+    { ...relevant(t), score: 6 },
   ];
 }
 

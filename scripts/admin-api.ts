@@ -1,0 +1,30 @@
+/**
+ * The admin API as the command-line tools call it: the collector's URL and the admin key, from
+ * flags, else RF_ENDPOINT / RF_ADMIN_KEY, else the local dev project `npm start` created.
+ */
+import { existsSync } from 'node:fs';
+import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
+
+export interface AdminTarget {
+  endpoint: string;
+  adminKey: string;
+}
+
+export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }): AdminTarget {
+  const endpoint = flags.endpoint ?? process.env.RF_ENDPOINT ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
+  const adminKey = flags['admin-key'] ?? process.env.RF_ADMIN_KEY ?? (existsSync(DEV_KEYS_FILE) ? readDevKeys().admin : undefined);
+  if (!adminKey) throw new Error('No admin key: pass --admin-key (or set RF_ADMIN_KEY), or run `npm start` once to create the dev project');
+  return { endpoint: endpoint.replace(/\/+$/, ''), adminKey };
+}
+
+/** Calls `/v1/admin<path>`; a non-2xx answer throws with the collector's error body. */
+export async function admin<T>(target: AdminTarget, path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  const res = await fetch(`${target.endpoint}/v1/admin${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${target.adminKey}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,37 @@
+/**
+ * `npm run retrain`: trains a reranker from a collector's confirmed feedback, prints the eval
+ * gate's table, and records the model (promoted only if the gate passes). Refuses, saying why,
+ * below the project's minimum of confirmed examples or when one source dominates the batch.
+ *
+ *   npm run retrain [-- --endpoint URL --admin-key KEY] [--embedding-model Xenova/all-MiniLM-L6-v2]
+ *                   [--model-dir DIR] [--dry-run]
+ */
+import { parseArgs } from 'node:util';
+import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
+import { adminTarget } from './admin-api.ts';
+import { gateTable } from './retrain/gate-table.ts';
+import { retrainRemote } from './retrain/retrain-remote.ts';
+
+const { values } = parseArgs({
+  options: {
+    endpoint: { type: 'string' },
+    'admin-key': { type: 'string' },
+    'embedding-model': { type: 'string' },
+    'model-dir': { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+});
+const target = adminTarget(values);
+const embedder =
+  values['embedding-model'] || values['model-dir']
+    ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'] })
+    : undefined;
+const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], log: (l) => console.log(l) });
+if (!outcome.trained) {
+  console.error(`Not trained: ${outcome.reason}.`);
+  process.exit(1);
+}
+console.log(`Trained ${outcome.model.version} on ${outcome.confirmed} confirmed examples (${JSON.stringify(outcome.model).length} bytes).`);
+console.table(gateTable(outcome.evaluation));
+console.log(`${outcome.decision.promote ? 'Promoted' : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
+if (!outcome.recorded) console.log('Dry run: nothing recorded.');

@@ -1,0 +1,93 @@
+/**
+ * `npm run retrain`'s work: read what retraining needs from a collector's admin API, train in
+ * Node (with embedding features when an embedder is given), apply the eval gate and record the
+ * model in the collector's registry, promoted or not. The same `retrain()` the nightly job runs.
+ */
+import { confirmRephrases } from '../../client/rephrase.ts';
+import type { Embedder } from '../../shared/embedder.ts';
+import type { RerankerModel } from '../../shared/reranker/model.ts';
+import { rerankWithModel, usesEmbeddings } from '../../shared/reranker/rerank.ts';
+import type { LoopSettings } from '../../shared/schema/settings.ts';
+import type { TrainingData } from '../../shared/training/data.ts';
+import type { EvalQuery, Ranker } from '../../shared/training/gate.ts';
+import { type RetrainOutcome, retrain } from '../../shared/training/retrain.ts';
+import { type AdminTarget, admin } from '../admin-api.ts';
+import { embedAll, type TextVectors } from './vectors.ts';
+
+export interface TrainingPayload {
+  data: TrainingData;
+  evalQueries: EvalQuery[];
+  current: RerankerModel | null;
+  settings: LoopSettings;
+}
+
+export interface RemoteRetrainOptions {
+  embedder?: Embedder;
+  /** Train and judge, but record nothing. */
+  dryRun?: boolean;
+  now?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * The variant layer holds what users typed when they re-asked; the widget paired them lexically.
+ * With an embedder, a variant stays only if it means what an echo query with the same judged
+ * chunks means.
+ */
+async function confirmVariants(embedder: Embedder, evalQueries: readonly EvalQuery[]): Promise<EvalQuery[]> {
+  const echoes = evalQueries.filter((q) => q.layer === 'echo');
+  const variants = evalQueries.filter((q) => q.layer === 'variant');
+  const pairs = variants.map((v) => {
+    const judged = Object.keys(v.judgements);
+    const echo = echoes.find((e) => judged.some((id) => id in e.judgements));
+    return { a: echo?.query ?? '', b: v.query };
+  });
+  const confirmed = pairs.length ? await confirmRephrases(embedder, pairs) : [];
+  const kept = new Set(variants.filter((_, i) => pairs[i]!.a !== '' && confirmed[i]));
+  return evalQueries.filter((q) => q.layer !== 'variant' || kept.has(q));
+}
+
+const rankerWith =
+  (vectors: TextVectors | undefined) =>
+  (model: RerankerModel): Ranker =>
+  (query, candidates) => {
+    const withVectors = vectors && usesEmbeddings(model) && model.embedder === vectors.embedder;
+    const v = withVectors
+      ? { query: vectors.byQuery.get(query) ?? new Float32Array(0), chunks: candidates.map((c) => vectors.chunks.get(c.chunkId) ?? new Float32Array(0)) }
+      : undefined;
+    return rerankWithModel(model, query, candidates, v).map((r) => r.chunkId);
+  };
+
+export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RetrainOutcome & { recorded: boolean }> {
+  const log = options.log ?? (() => {});
+  const payload = await admin<TrainingPayload>(target, '/training-data');
+  let { evalQueries } = payload;
+  let vectors: TextVectors | undefined;
+  if (options.embedder) {
+    const before = evalQueries.length;
+    evalQueries = await confirmVariants(options.embedder, evalQueries);
+    log(`embeddings: ${options.embedder.id}; ${before - evalQueries.length} variant eval queries not confirmed as rephrases`);
+    vectors = await embedAll(options.embedder, payload.data, evalQueries);
+  } else {
+    log('embeddings: none configured, so the model uses lexical features only');
+  }
+  const now = options.now ?? Date.now();
+  const version = `retrain-${new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
+  const outcome = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
+  if (!outcome.trained || options.dryRun) return { ...outcome, recorded: false };
+  await admin(target, '/models', {
+    method: 'POST',
+    json: {
+      model: outcome.model,
+      confirmed: outcome.confirmed,
+      comparedWith: payload.current?.version ?? null,
+      evaluation: outcome.evaluation,
+      promote: outcome.decision.promote,
+      reasons: outcome.decision.reasons,
+    },
+  });
+  return { ...outcome, recorded: true };
+}

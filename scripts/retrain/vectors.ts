@@ -1,0 +1,34 @@
+/**
+ * Embedding vectors for one retraining: every query and chunk text training and the gate will
+ * look at, embedded once (texts repeat across lists), by query key and by chunk id.
+ */
+import type { Embedder } from '../../shared/embedder.ts';
+import { queryKey } from '../../shared/terms.ts';
+import type { TrainingData } from '../../shared/training/data.ts';
+import type { EvalQuery } from '../../shared/training/gate.ts';
+import type { EmbeddingVectors } from '../../shared/training/train.ts';
+
+export interface TextVectors extends EmbeddingVectors {
+  /** By query text, for ranking eval queries. */
+  byQuery: ReadonlyMap<string, Float32Array>;
+}
+
+export async function embedAll(embedder: Embedder, data: TrainingData, evalQueries: readonly EvalQuery[]): Promise<TextVectors> {
+  const queries = new Map<string, string>();
+  for (const c of data.confirmed) queries.set(c.query, c.queryKey);
+  for (const q of evalQueries) queries.set(q.query, queryKey(q.query));
+  const chunks = new Map<string, string>();
+  for (const list of data.lists) for (const c of list.candidates) chunks.set(c.chunkId, c.text);
+  for (const q of evalQueries) for (const c of q.candidates) chunks.set(c.chunkId, c.text);
+
+  const queryTexts = [...queries.keys()];
+  const chunkIds = [...chunks.keys()];
+  const [qv, cv] = [await embedder.embed(queryTexts), await embedder.embed(chunkIds.map((id) => chunks.get(id)!))];
+  const byQuery = new Map(queryTexts.map((t, i) => [t, qv[i]!]));
+  return {
+    embedder: embedder.id,
+    byQuery,
+    queries: new Map(queryTexts.map((t, i) => [queries.get(t)!, qv[i]!])),
+    chunks: new Map(chunkIds.map((id, i) => [id, cv[i]!])),
+  };
+}

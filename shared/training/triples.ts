@@ -1,0 +1,29 @@
+/**
+ * Confirmed (query, positive, hard negative) triples, for teams that fine-tune a cross-encoder
+ * elsewhere: one object per line with `query`, `positive` and `negative` text, the (anchor,
+ * positive, negative) layout sentence-transformers' trainers read from JSONL. Every confirmed
+ * negative of a query is paired with every confirmed positive of it; texts come from the
+ * candidates the query was answered with.
+ */
+import type { TrainingData } from './data.ts';
+import { consolidate } from './train.ts';
+
+export interface Triple {
+  query: string;
+  positive: string;
+  negative: string;
+}
+
+export function trainingTriples(data: TrainingData): Triple[] {
+  const text = new Map<string, string>();
+  for (const list of data.lists) for (const c of list.candidates) text.set(c.chunkId, c.title ? `${c.title}\n${c.text}` : c.text);
+  const byQuery = new Map<string, { query: string; positives: string[]; negatives: string[] }>();
+  for (const c of consolidate(data.confirmed)) {
+    const t = text.get(c.chunkId);
+    if (t === undefined) continue;
+    const q = byQuery.get(c.queryKey) ?? { query: c.query, positives: [], negatives: [] };
+    (c.relevance === 1 ? q.positives : q.negatives).push(t);
+    byQuery.set(c.queryKey, q);
+  }
+  return [...byQuery.values()].flatMap((q) => q.positives.flatMap((positive) => q.negatives.map((negative) => ({ query: q.query, positive, negative }))));
+}
