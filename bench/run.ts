@@ -11,6 +11,7 @@ import { collectorBench } from './collector.ts';
 import { demoBm25Bench } from './demo-bm25.ts';
 import { nightlyBench } from './nightly.ts';
 import { redactBench } from './redact.ts';
+import { rerankerBench } from './reranker.ts';
 import type { Row } from './stats.ts';
 import { widgetOfflineBench } from './widget-offline.ts';
 import { widgetPageBench } from './widget-page.ts';
@@ -33,6 +34,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   widget: widgetInBrowser,
   'demo-bm25': demoBm25Bench,
   nightly: nightlyBench,
+  reranker: rerankerBench,
 };
 
 const only = process.argv.slice(2);

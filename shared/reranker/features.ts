@@ -78,9 +78,14 @@ function bestMatch(q: QueryView, entries: readonly Remembered[], relevance: 0 | 
   return best;
 }
 
+/** One feature's value for candidate `i` of the list. */
+export type Extractor = (c: Candidate, i: number) => number;
+
 /**
  * Feature rows for a candidate list, in `names` order. `chunkVectors` (one per candidate) and the
- * query's vector are needed only for the embedding features.
+ * query's vector are needed only for the embedding features. With `only`, rows are computed for
+ * those positions alone (training needs the judged few), though list-wide figures such as the
+ * score range still come from the whole list.
  */
 export function featureRows(
   names: readonly string[],
@@ -88,48 +93,66 @@ export function featureRows(
   candidates: readonly Candidate[],
   evidence: Evidence,
   chunkVectors?: readonly Float32Array[],
+  only?: readonly number[],
 ): number[][] {
-  const scores = candidates.map((c) => c.score);
-  const known = scores.every((s) => typeof s === 'number');
-  const max = known ? Math.max(...(scores as number[])) : 0;
-  const min = known ? Math.min(...(scores as number[])) : 0;
-  return candidates.map((c, i) => {
-    const doc = c.sourceDocId ?? c.chunkId;
-    const value = (name: string): number => {
-      switch (name) {
-        case 'retrieval_score':
-          return known ? (max > min ? ((c.score as number) - min) / (max - min) : 1) : 0;
-        case 'retrieval_rank':
-          return 1 / Math.log2(i + 2);
-        case 'query_coverage': {
-          if (q.terms.size === 0) return 0;
-          const own = chunkTerms(c);
-          let hits = 0;
-          for (const t of q.terms) if (own.has(t)) hits++;
-          return hits / q.terms.size;
-        }
-        case 'memory_relevant':
-          return Math.max(bestMatch(q, evidence.remembered(c.chunkId), 1, false), SAME_DOCUMENT * bestMatch(q, evidence.rememberedOfDocument(doc), 1, false));
-        case 'memory_not_relevant':
-          return bestMatch(q, evidence.remembered(c.chunkId), 0, false);
-        case 'chunk_prior':
-          return logOdds(evidence.chunk(c.chunkId));
-        case 'document_prior':
-          return logOdds(evidence.document(doc));
-        case 'engagement': {
-          const base = evidence.baseRate;
-          if (base <= 0) return 0;
-          const [engaged, shown] = evidence.engagement(c.chunkId);
-          return Math.log((engaged + ENGAGEMENT_SMOOTHING * base) / (shown + ENGAGEMENT_SMOOTHING) / base);
-        }
-        case 'embedding_similarity':
-          return q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0;
-        case 'memory_embedding':
-          return bestMatch(q, evidence.remembered(c.chunkId), 1, true);
-        default:
-          throw new Error(`unknown reranker feature ${name}`);
-      }
-    };
-    return names.map(value);
+  const columns = featureColumns(names, q, candidates, evidence, chunkVectors);
+  const positions = only ?? candidates.map((_, i) => i);
+  return positions.map((i) => {
+    const c = candidates[i]!;
+    const row = new Array<number>(columns.length);
+    for (let f = 0; f < columns.length; f++) row[f] = columns[f]!(c, i);
+    return row;
+  });
+}
+
+/** The extractors of `names` for one query and candidate list (list-wide figures computed once). */
+export function featureColumns(
+  names: readonly string[],
+  q: QueryView,
+  candidates: readonly Candidate[],
+  evidence: Evidence,
+  chunkVectors?: readonly Float32Array[],
+): Extractor[] {
+  let known = true;
+  let max = Number.NEGATIVE_INFINITY;
+  let min = Number.POSITIVE_INFINITY;
+  for (const c of candidates) {
+    if (typeof c.score !== 'number') known = false;
+    else {
+      if (c.score > max) max = c.score;
+      if (c.score < min) min = c.score;
+    }
+  }
+  const base = evidence.baseRate;
+  const extractors: Record<string, Extractor> = {
+    retrieval_score: (c) => (known ? (max > min ? ((c.score as number) - min) / (max - min) : 1) : 0),
+    retrieval_rank: (_c, i) => 1 / Math.log2(i + 2),
+    query_coverage: (c) => {
+      if (q.terms.size === 0) return 0;
+      const own = chunkTerms(c);
+      let hits = 0;
+      for (const t of q.terms) if (own.has(t)) hits++;
+      return hits / q.terms.size;
+    },
+    memory_relevant: (c) =>
+      Math.max(
+        bestMatch(q, evidence.remembered(c.chunkId), 1, false),
+        SAME_DOCUMENT * bestMatch(q, evidence.rememberedOfDocument(c.sourceDocId ?? c.chunkId), 1, false),
+      ),
+    memory_not_relevant: (c) => bestMatch(q, evidence.remembered(c.chunkId), 0, false),
+    chunk_prior: (c) => logOdds(evidence.chunk(c.chunkId)),
+    document_prior: (c) => logOdds(evidence.document(c.sourceDocId ?? c.chunkId)),
+    engagement: (c) => {
+      if (base <= 0) return 0;
+      const [engaged, shown] = evidence.engagement(c.chunkId);
+      return Math.log((engaged + ENGAGEMENT_SMOOTHING * base) / (shown + ENGAGEMENT_SMOOTHING) / base);
+    },
+    embedding_similarity: (_c, i) => (q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0),
+    memory_embedding: (c) => bestMatch(q, evidence.remembered(c.chunkId), 1, true),
+  };
+  return names.map((name) => {
+    const f = extractors[name];
+    if (!f) throw new Error(`unknown reranker feature ${name}`);
+    return f;
   });
 }

@@ -4,6 +4,7 @@ import type { RerankerModel } from './model.ts';
 import { unpackVector } from './vectors.ts';
 
 const NONE: readonly [number, number] = [0, 0];
+const EMPTY: readonly Remembered[] = [];
 
 export function modelEvidence(model: RerankerModel): Evidence {
   const queries = model.memory.queries.map((q) => ({ terms: new Set(q.terms), vector: q.vector ? unpackVector(q.vector) : undefined }));
@@ -16,12 +17,16 @@ export function modelEvidence(model: RerankerModel): Evidence {
     byChunk.set(j.chunkId, [...(byChunk.get(j.chunkId) ?? []), entry]);
     byDocument.set(j.sourceDocId, [...(byDocument.get(j.sourceDocId) ?? []), entry]);
   }
+  // Maps: lookups by id are the hot path of every feature row.
+  const chunks = new Map(Object.entries(model.priors.chunks));
+  const documents = new Map(Object.entries(model.priors.documents));
+  const engagement = new Map(Object.entries(model.engagement.chunks));
   return {
-    chunk: (id) => model.priors.chunks[id] ?? NONE,
-    document: (id) => model.priors.documents[id] ?? NONE,
-    engagement: (id) => model.engagement.chunks[id] ?? NONE,
+    chunk: (id) => chunks.get(id) ?? NONE,
+    document: (id) => documents.get(id) ?? NONE,
+    engagement: (id) => engagement.get(id) ?? NONE,
     baseRate: model.engagement.baseRate,
-    remembered: (id) => byChunk.get(id) ?? [],
-    rememberedOfDocument: (id) => byDocument.get(id) ?? [],
+    remembered: (id) => byChunk.get(id) ?? EMPTY,
+    rememberedOfDocument: (id) => byDocument.get(id) ?? EMPTY,
   };
 }

@@ -4,10 +4,10 @@
  * was trained with; without them those features sit at their training mean (contributing nothing).
  */
 import type { Candidate, Reranked } from './candidate.ts';
-import { EMBEDDING_FEATURES, featureRows, queryView } from './features.ts';
+import { EMBEDDING_FEATURES, featureColumns, queryView } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { modelEvidence } from './model-evidence.ts';
-import { linearScores, orderByScore } from './score.ts';
+import { orderByScore } from './score.ts';
 
 export interface Vectors {
   query: Float32Array;
@@ -23,12 +23,25 @@ export const usesEmbeddings = (model: RerankerModel): boolean => model.features.
 export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
   let evidence = evidenceCache.get(model);
   if (!evidence) evidenceCache.set(model, (evidence = modelEvidence(model)));
-  const rows = featureRows(model.features, queryView(query, vectors?.query), candidates, evidence, vectors?.chunks);
-  if (!vectors) {
-    // Missing embedding features take their mean, so they add nothing either way.
-    for (const [f, name] of model.features.entries())
-      if ((EMBEDDING_FEATURES as readonly string[]).includes(name)) for (const row of rows) row[f] = model.mean[f]!;
+  const columns = featureColumns(model.features, queryView(query, vectors?.query), candidates, evidence, vectors?.chunks);
+  // The linear model folded into one coefficient per feature and a constant; features that
+  // cannot be computed (embeddings without vectors) sit at their mean and drop out.
+  const used: number[] = [];
+  const coef: number[] = [];
+  for (const [f, name] of model.features.entries()) {
+    if (!vectors && (EMBEDDING_FEATURES as readonly string[]).includes(name)) continue;
+    used.push(f);
+    coef.push(model.weights[f]! / model.scale[f]!);
   }
-  const scores = linearScores(rows, model.weights, model.mean, model.scale);
+  const scores = new Float64Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    let s = 0;
+    for (let k = 0; k < used.length; k++) {
+      const f = used[k]!;
+      s += coef[k]! * (columns[f]!(c, i) - model.mean[f]!);
+    }
+    scores[i] = s;
+  }
   return orderByScore(scores).map((i) => ({ ...candidates[i]!, rerankScore: scores[i]!, retrievalRank: i + 1 }));
 }

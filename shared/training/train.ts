@@ -3,11 +3,10 @@
  * job in a Worker and `npm run retrain` in Node run the same code. Embedding features are trained
  * only when the caller brings vectors (Node, with an embedder); otherwise the model is lexical.
  */
-import type { Candidate } from '../reranker/candidate.ts';
 import { EMBEDDING_FEATURES, type Evidence, featureRows, LEXICAL_FEATURES, queryView } from '../reranker/features.ts';
 import { RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
 import { packVector } from '../reranker/vectors.ts';
-import type { Confirmed, TrainingData } from './data.ts';
+import type { CandidateList, Confirmed, TrainingData } from './data.ts';
 import { TrainingEvidence } from './evidence.ts';
 import { estimateExamination } from './examination.ts';
 import { fitPairwise, type Pair } from './pairwise.ts';
@@ -57,18 +56,19 @@ interface Row {
   rank: number;
 }
 
+/** Rows for the candidates training pairs up: the judged ones and the unjudged near the top. */
 function listRows(
   names: readonly string[],
-  query: string,
-  queryKey: string,
-  candidates: readonly Candidate[],
+  list: CandidateList,
   evidence: Evidence,
   vectors: EmbeddingVectors | undefined,
   labels: ReadonlyMap<string, 0 | 1>,
 ): Row[] {
-  const q = queryView(query, vectors?.queries.get(queryKey));
-  const chunkVectors = vectors ? candidates.map((c) => vectors.chunks.get(c.chunkId) ?? new Float32Array(0)) : undefined;
-  return featureRows(names, q, candidates, evidence, chunkVectors).map((x, i) => ({ x, label: labels.get(candidates[i]!.chunkId), rank: i + 1 }));
+  const q = queryView(list.query, vectors?.queries.get(list.queryKey));
+  const chunkVectors = vectors ? list.candidates.map((c) => vectors.chunks.get(c.chunkId) ?? new Float32Array(0)) : undefined;
+  const positions = list.candidates.flatMap((c, i) => (labels.has(c.chunkId) || i < UNJUDGED_DEPTH ? [i] : []));
+  const rows = featureRows(names, q, list.candidates, evidence, chunkVectors, positions);
+  return rows.map((x, j) => ({ x, label: labels.get(list.candidates[positions[j]!]!.chunkId), rank: positions[j]! + 1 }));
 }
 
 export interface TrainResult {
@@ -90,7 +90,7 @@ export function trainReranker(data: TrainingData, options: TrainOptions): TrainR
   for (const list of data.lists) {
     const labels = labelsByQuery.get(list.queryKey);
     if (!labels) continue;
-    lists.push(listRows(names, list.query, list.queryKey, list.candidates, evidence.without(list.queryKey), options.vectors, labels));
+    lists.push(listRows(names, list, evidence.without(list.queryKey), options.vectors, labels));
   }
 
   // Standardise on every row seen, so weights are comparable and the L2 pull is fair to each feature.
