@@ -11,6 +11,7 @@ import { createDemoApp } from './app.ts';
 import { loadPageAssets } from './assets.ts';
 import { type Generator, generatorFromEnv } from './generate.ts';
 import { serve } from './node-server.ts';
+import { promotedReranker } from './promoted-reranker.ts';
 import type { Reranker } from './rerank.ts';
 
 export type { Generator } from './generate.ts';
@@ -31,8 +32,10 @@ export interface DemoOptions {
   writeKey?: string;
   /** `"docs"` (default: the product's README) or the path of a directory in BEIR layout. */
   corpus?: string;
-  /** Reorders retrieval's candidates (default: retrieval's order). */
+  /** Reorders retrieval's candidates (default: the collector's promoted model via `createReranker`, else retrieval's order). */
   reranker?: Reranker;
+  /** Candidates retrieval hands the reranker (default 20). */
+  retrieveK?: number;
   /** A language model (default: from `DEMO_LLM_*` environment variables, else quoted answers). */
   generator?: Generator;
   /** Where the demo says what it does (default console.log; tests pass a no-op). */
@@ -63,7 +66,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const generator = options.generator ?? generatorFromEnv();
   const answerer = createAnswerer({
     corpus,
-    reranker: options.reranker,
+    reranker:
+      options.reranker ??
+      (collectorUrl && serverKey
+        ? promotedReranker({ endpoint: collectorUrl, serverKey, onError: (e) => log(`demo: no model from the collector: ${e.message}`) })
+        : undefined),
+    retrieveK: options.retrieveK,
     generator,
     logTrace: traces && ((t) => void traces.logTrace(t)),
     onStageError: (stage, err) =>

@@ -1,7 +1,7 @@
 /**
- * The reranking seam: retrieval's candidates go through a `Reranker` before the answer is built.
- * The promoted model (`createReranker`, trained by the nightly loop) will plug in here; until
- * then the demo keeps retrieval's order, and its traces say so by having no reranker version.
+ * The reranking seam: retrieval's candidates go through a `Reranker` before the answer is built:
+ * the collector's promoted model (promoted-reranker.ts) when the demo has a collector, retrieval's
+ * own order otherwise; traces carry the version that ranked them.
  */
 import type { Chunk } from '../corpus/chunk.ts';
 
