@@ -4,9 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { startDemo } from './index.ts';
 
-/** A stand-in collector that stores what `POST /v1/traces` receives and accepts it. */
+/** A stand-in collector that stores what `POST /v1/traces` receives and accepts it, and has no model to serve. */
 const received: { auth: string | undefined; traces: TraceInput[] }[] = [];
+const modelAsks: (string | undefined)[] = [];
 const collector = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/v1/reranker') {
+    modelAsks.push(req.headers.authorization);
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'no_model', message: 'No model is promoted yet', field: 'version' } }));
+    return;
+  }
   let body = '';
   req.on('data', (c: Buffer) => (body += c));
   req.on('end', () => {
@@ -50,6 +57,9 @@ describe('startDemo', () => {
       expect(sent.map((s) => s.t.traceId)).toEqual([traceId]);
       expect(sent[0]!.auth).toBe('Bearer rfs_test');
       expect(sent[0]!.t).toMatchObject({ sessionId: 's-1', turnIndex: 0, model: 'demo-extractive' });
+      // It asked for the promoted model with the server key; with none, retrieval's order and no version.
+      expect(modelAsks).toEqual(['Bearer rfs_test']);
+      expect(sent[0]!.t.rerankerVersion).toBeUndefined();
     } finally {
       await demo.close();
     }
