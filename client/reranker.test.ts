@@ -1,0 +1,68 @@
+/** createReranker's fetching and fallbacks, run inside workerd (the same code backends run on Workers). */
+import { describe, expect, it } from 'vitest';
+import { trainingWorld } from '../shared/training/fixture.ts';
+import { trainReranker } from '../shared/training/train.ts';
+import { createReranker } from './reranker.ts';
+
+const { data, heldOut } = trainingWorld();
+const model = trainReranker(data, { version: 'v7', now: 1_767_225_600_000 }).model;
+const query = heldOut[3]!;
+
+/** A stand-in for GET /v1/reranker that answers from a script and records the requests. */
+function collector(answers: (() => Response)[]) {
+  const seen: Request[] = [];
+  const fetch = async (r: Request) => {
+    seen.push(r);
+    const next = answers.shift();
+    if (!next) throw new Error('no more answers');
+    return next();
+  };
+  return { fetch, seen };
+}
+const modelResponse = () => new Response(JSON.stringify(model), { headers: { ETag: '"v7"', 'content-type': 'application/json' } });
+
+describe('createReranker', () => {
+  it('waits for the model on first use, ranks with it, and revalidates with its ETag', async () => {
+    const c = collector([modelResponse, () => new Response(null, { status: 304 })]);
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, refreshMs: 0 });
+    const ranked = await reranker.rerank(query.query, query.candidates);
+    expect(reranker.version).toBe('v7');
+    expect(ranked[0]!.chunkId).not.toBe(query.candidates[0]!.chunkId);
+    expect(ranked.map((r) => r.retrievalRank).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    await reranker.refresh();
+    expect(c.seen.map((r) => [r.url, r.headers.get('authorization'), r.headers.get('if-none-match')])).toEqual([
+      ['http://collector.test/v1/reranker', 'Bearer rfs_x', null],
+      ['http://collector.test/v1/reranker', 'Bearer rfs_x', '"v7"'],
+    ]);
+    expect(reranker.version).toBe('v7');
+  });
+
+  it("keeps retrieval's order with no model, and the last good model when the collector fails", async () => {
+    const errors: string[] = [];
+    const c = collector([() => new Response('{}', { status: 404 }), modelResponse, () => new Response('down', { status: 503 })]);
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
+    const plain = await reranker.rerank(query.query, query.candidates);
+    expect(plain.map((r) => r.chunkId)).toEqual(query.candidates.map((x) => x.chunkId));
+    expect(reranker.version).toBeUndefined();
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    await reranker.refresh();
+    expect(errors).toEqual(['GET /v1/reranker answered 503']);
+    expect(reranker.version).toBe('v7');
+    expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe(`rel-3`);
+  });
+
+  it('never rejects, even when the network throws', async () => {
+    const errors: string[] = [];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+      onError: (e) => errors.push(e.message),
+    });
+    expect((await reranker.rerank('q', [{ chunkId: 'a', text: 'x' }])).map((r) => r.chunkId)).toEqual(['a']);
+    expect(errors).toEqual(['fetch failed']);
+  });
+});
