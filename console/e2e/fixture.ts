@@ -23,8 +23,8 @@ export async function fetchAgain(url: string, init?: RequestInit): Promise<Respo
 
 export interface ConsoleFixture {
   collector: LocalCollector;
-  /** Calls the admin API as a script would. */
-  admin<T = unknown>(path: string, init?: { method?: string; json?: unknown }): Promise<T>;
+  /** Calls the API as a script would, with the admin key unless another is given. */
+  admin<T = unknown>(path: string, init?: { method?: string; json?: unknown; key?: string }): Promise<T>;
 }
 
 /** Starts one seeded collector for the tests of a file; `prepare` adds a file's own data before the night's run. */
@@ -34,10 +34,10 @@ export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void
     await buildConsole();
     // The tests call the API from the same address as the browser: lift the per-IP limit.
     const collector = await startLocalCollector({ vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-    const admin = async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
       const res = await fetchAgain(`${collector.url}${path}`, {
         method: init.method ?? 'GET',
-        headers: { authorization: `Bearer ${collector.keys.admin}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${init.key ?? collector.keys.admin}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       });
       expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
