@@ -108,3 +108,57 @@ export interface TraceView {
   reviewItems: { id: string; chunkId: string; status: ReviewStatus; verdict: Verdict | null; guess: Guess }[];
   diagnosis: Finding[];
 }
+
+/** GET /v1/admin/worst-traces */
+export interface WorstTrace {
+  traceId: string;
+  query: string;
+  createdAt: number;
+  knowledgeBase: string | null;
+  intent: string | null;
+  model: string | null;
+  score: number | null;
+  weightedScore: number;
+  confidence: number | null;
+  signals: number;
+  trustedSignals: number;
+  explicitSignals: number;
+  implicitSignals: number;
+  chunkIds: string[];
+}
+
+/** GET /v1/admin/documents */
+export interface FlaggedDocument {
+  sourceDocId: string;
+  /** '*' for the document as a whole. */
+  sourceDocVersion: string;
+  owner: string | null;
+  reasons: string[];
+  counts: Record<string, number>;
+  negativeP: number | null;
+  requeryP: number | null;
+  evidenceTraceIds: string[];
+  firstFlagged: string;
+  lastFlagged: string;
+}
+
+export interface OwnerRule {
+  pattern: string;
+  owner: string;
+}
+
+/** GET /v1/admin/corrections */
+export interface Correction {
+  eventId: string;
+  traceId: string;
+  query: string;
+  text: string;
+  source: string | null;
+  sourceDocId: string | null;
+  owner: string | null;
+  confidence: number;
+  status: 'open' | 'resolved';
+  note: string | null;
+  resolvedAt: number | null;
+  createdAt: number;
+}

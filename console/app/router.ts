@@ -5,7 +5,7 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'trace' | 'not-found';
+export type PageName = 'review' | 'worst' | 'trace' | 'documents' | 'corrections' | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -18,7 +18,10 @@ export interface Route {
 const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'review', pattern: /^\/admin\/?$/ },
   { page: 'review', pattern: /^\/admin\/review\/?$/ },
-  { page: 'trace', pattern: /^\/admin\/traces(?:\/(?<traceId>[^/]+))?\/?$/ },
+  { page: 'worst', pattern: /^\/admin\/traces\/?$/ },
+  { page: 'trace', pattern: /^\/admin\/traces\/(?<traceId>[^/]+)\/?$/ },
+  { page: 'documents', pattern: /^\/admin\/documents\/?$/ },
+  { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
 ];
 
 export function routeOf(url: URL): Route {
@@ -42,7 +45,10 @@ const withQuery = (path: string, query: Record<string, string | undefined> = {})
 /** The address of each page, with its filters. */
 export const paths = {
   review: (query: { status?: string; item?: string } = {}) => withQuery(`${BASE}/review`, query),
-  trace: (traceId?: string) => (traceId ? `${BASE}/traces/${encodeURIComponent(traceId)}` : `${BASE}/traces`),
+  worst: (query: Record<string, string | undefined> = {}) => withQuery(`${BASE}/traces`, query),
+  trace: (traceId: string) => `${BASE}/traces/${encodeURIComponent(traceId)}`,
+  documents: () => `${BASE}/documents`,
+  corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
 };
 
 const NAVIGATE = 'rf-navigate';

@@ -95,7 +95,7 @@ async function axe(page: Page): Promise<string[]> {
 }
 
 describe('user text is inert', () => {
-  it('in the review queue and the trace view: script and HTML in a query, an answer, a correction and a chunk show as text', async () => {
+  it('on every page: script and HTML in a query, an answer, a correction and a chunk show as text', async () => {
     const f = fixture();
     const itemId = await reviewItemOfPayload();
     const { page, context, problems } = await openConsole(browser(), f, `/admin/review?item=${encodeURIComponent(itemId)}`);
@@ -113,6 +113,21 @@ describe('user text is inert', () => {
       const view = await shownText(page);
       for (const where of ['query', 'answer', 'chunk']) expect(view).toContain(`${where} <img src=x onerror="window.__xss='${where}'">`);
       expect(view).toContain('correction <img src=x');
+      expect(await injected(page)).toEqual({ found: [], xss: null });
+
+      await page.goto(`${f.collector.url}/admin/traces?days=30`);
+      await page.locator(`rf-worst-page tr[data-trace="${trace.traceId}"]`).waitFor();
+      expect(await shownText(page)).toContain(payload('query'));
+      expect(await injected(page)).toEqual({ found: [], xss: null });
+
+      await page.goto(`${f.collector.url}/admin/corrections`);
+      await page.locator(`rf-corrections-page article[data-event="${session}-e2"]`).waitFor();
+      const inbox = await shownText(page);
+      for (const where of ['query', 'correction', 'source']) expect(inbox).toContain(payload(where));
+      expect(await injected(page)).toEqual({ found: [], xss: null });
+
+      await page.goto(`${f.collector.url}/admin/documents`);
+      await page.locator('rf-documents-page table.documents').waitFor();
       expect(await injected(page)).toEqual({ found: [], xss: null });
       expect(problems).toEqual([]);
     } finally {
@@ -151,7 +166,20 @@ describe('accessibility (axe-core in Chromium)', () => {
         for (const d of await page.locator('rf-trace-page details').all()) await d.locator('summary').click();
         expect(await axe(page)).toEqual([]);
 
+        for (const [path, ready] of [
+          ['/admin/traces', 'rf-worst-page table.worst'],
+          ['/admin/documents', 'rf-documents-page table.documents'],
+          ['/admin/corrections', 'rf-corrections-page article'],
+        ] as const) {
+          await page.goto(`${f.collector.url}${path}`);
+          await page.locator(ready).first().waitFor();
+          expect(await axe(page), path).toEqual([]);
+        }
+
         await page.getByLabel('Language').selectOption('zh-CN');
+        await page.getByRole('heading', { name: '纠正', level: 1 }).waitFor();
+        expect(await axe(page)).toEqual([]);
+        await page.goto(`${f.collector.url}/admin/traces/${trace.traceId}`);
         await page.getByRole('heading', { name: `链路 ${trace.traceId}` }).waitFor();
         expect(await axe(page)).toEqual([]);
       } finally {

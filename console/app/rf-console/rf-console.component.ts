@@ -1,7 +1,7 @@
 import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { UNAUTHORIZED_EVENT } from '../../api/client.ts';
 import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
-import { LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
+import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { adminKey, forgetAdminKey } from '../admin-key.ts';
 import { type PageName, paths, type Route, routeOf, watchLocation } from '../router.ts';
@@ -11,7 +11,10 @@ import { styles } from './rf-console.styles.ts';
 /** Each page's code, loaded the first time the page is opened. */
 const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   review: () => import('../../pages/review/review-page.ts'),
+  worst: () => import('../../pages/worst/worst-page.ts'),
   trace: () => import('../../pages/trace/trace-page.ts'),
+  documents: () => import('../../pages/documents/documents-page.ts'),
+  corrections: () => import('../../pages/corrections/corrections-page.ts'),
 };
 
 type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
@@ -77,7 +80,14 @@ export class RfConsole extends LitElement {
     const s = this.strings;
     if (this.gate === 'signed-out') return s.signInTitle;
     if (this.gate === 'unauthorized') return s.unauthorizedTitle;
-    return { review: s.reviewTitle, trace: s.navTrace, 'not-found': s.notFoundTitle }[this.route.page];
+    return {
+      review: s.reviewTitle,
+      worst: s.worstTitle,
+      trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
+      documents: s.documentsTitle,
+      corrections: s.correctionsTitle,
+      'not-found': s.notFoundTitle,
+    }[this.route.page];
   }
 
   override render() {
@@ -107,7 +117,10 @@ export class RfConsole extends LitElement {
   private renderNav() {
     const s = this.strings;
     const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
-    return html`<nav aria-label=${s.navLabel}>${link('review', paths.review(), s.navReview)} ${link('trace', paths.trace(), s.navTrace)}</nav>`;
+    return html`<nav aria-label=${s.navLabel}>
+      ${link('review', paths.review(), s.navReview)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
+      ${link('corrections', paths.corrections(), s.navCorrections)}
+    </nav>`;
   }
 
   private renderMain(): TemplateResult {
@@ -122,8 +135,14 @@ export class RfConsole extends LitElement {
     switch (route.page) {
       case 'review':
         return html`<rf-review-page .strings=${s} .locale=${locale} .route=${route}></rf-review-page>`;
+      case 'worst':
+        return html`<rf-worst-page .strings=${s} .locale=${locale} .route=${route}></rf-worst-page>`;
       case 'trace':
         return html`<rf-trace-page .strings=${s} .locale=${locale} .route=${route}></rf-trace-page>`;
+      case 'documents':
+        return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
+      case 'corrections':
+        return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
       default:
         return html`<section class="card"><h1>${s.notFoundTitle}</h1><p>${s.notFoundBody}</p><a href=${paths.review()}>${s.navReview}</a></section>`;
     }

@@ -1,9 +1,10 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { ApiRequestError, api } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import type { ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -102,8 +103,7 @@ export class ReviewPage extends LitElement {
   }
 
   private fail(err: unknown) {
-    const s = this.strings;
-    this.error = err instanceof ApiRequestError ? format(s.requestFailed, { status: err.status, message: err.message }) : s.networkFailed;
+    this.error = errorText(err, this.strings);
   }
 
   private handleKey(e: KeyboardEvent) {

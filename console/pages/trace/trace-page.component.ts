@@ -4,6 +4,7 @@ import type { TraceView } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
 import { styles } from './trace-page.styles.ts';
 import { renderAnswer, renderChunks, renderDiagnosis, renderQuery, renderSession, renderSignals } from './trace-sections.ts';
 
@@ -51,7 +52,7 @@ export class TracePage extends LitElement {
       if (this.loadedId !== id) return;
       const s = this.strings;
       if (err instanceof ApiRequestError && err.status === 404) this.error = format(s.traceNotFound, { id });
-      else this.error = err instanceof ApiRequestError ? format(s.requestFailed, { status: err.status, message: err.message }) : s.networkFailed;
+      else this.error = errorText(err, s);
     }
   }
 
@@ -63,7 +64,7 @@ export class TracePage extends LitElement {
         <input id="trace-id" name="traceId" .value=${id ?? ''} spellcheck="false" autocomplete="off" required />
         <button type="submit">${s.open}</button>
       </form>
-      <h1>${id ? format(s.traceTitle, { id }) : s.traceLookup}</h1>
+      <h1>${format(s.traceTitle, { id: id ?? '' })}</h1>
       <p class="error" role="alert">${this.error ?? ''}</p>
       ${id && !this.view && !this.error ? html`<p class="muted">${s.loading}</p>` : nothing} ${this.view && id ? this.renderView(this.view, id) : nothing}`;
   }
