@@ -5,7 +5,7 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'worst' | 'trace' | 'documents' | 'corrections' | 'not-found';
+export type PageName = 'review' | 'worst' | 'trace' | 'documents' | 'corrections' | 'models' | 'settings' | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -22,6 +22,8 @@ const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'trace', pattern: /^\/admin\/traces\/(?<traceId>[^/]+)\/?$/ },
   { page: 'documents', pattern: /^\/admin\/documents\/?$/ },
   { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
+  { page: 'models', pattern: /^\/admin\/models\/?$/ },
+  { page: 'settings', pattern: /^\/admin\/settings\/?$/ },
 ];
 
 export function routeOf(url: URL): Route {
@@ -49,6 +51,8 @@ export const paths = {
   trace: (traceId: string) => `${BASE}/traces/${encodeURIComponent(traceId)}`,
   documents: () => `${BASE}/documents`,
   corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
+  models: () => `${BASE}/models`,
+  settings: () => `${BASE}/settings`,
 };
 
 const NAVIGATE = 'rf-navigate';

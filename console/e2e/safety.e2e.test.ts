@@ -169,6 +169,8 @@ describe('accessibility (axe-core in Chromium)', () => {
         for (const [path, ready] of [
           ['/admin/traces', 'rf-worst-page table.worst'],
           ['/admin/documents', 'rf-documents-page table.documents'],
+          ['/admin/settings', 'rf-settings-page form.settings'],
+          ['/admin/models', 'rf-models-page p'],
           ['/admin/corrections', 'rf-corrections-page article'],
         ] as const) {
           await page.goto(`${f.collector.url}${path}`);

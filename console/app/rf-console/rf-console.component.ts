@@ -15,6 +15,8 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   trace: () => import('../../pages/trace/trace-page.ts'),
   documents: () => import('../../pages/documents/documents-page.ts'),
   corrections: () => import('../../pages/corrections/corrections-page.ts'),
+  models: () => import('../../pages/models/models-page.ts'),
+  settings: () => import('../../pages/settings/settings-page.ts'),
 };
 
 type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
@@ -86,6 +88,8 @@ export class RfConsole extends LitElement {
       trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
       documents: s.documentsTitle,
       corrections: s.correctionsTitle,
+      models: s.modelsTitle,
+      settings: s.settingsTitle,
       'not-found': s.notFoundTitle,
     }[this.route.page];
   }
@@ -119,7 +123,8 @@ export class RfConsole extends LitElement {
     const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
       ${link('review', paths.review(), s.navReview)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
-      ${link('corrections', paths.corrections(), s.navCorrections)}
+      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('models', paths.models(), s.navModels)}
+      ${link('settings', paths.settings(), s.navSettings)}
     </nav>`;
   }
 
@@ -143,6 +148,10 @@ export class RfConsole extends LitElement {
         return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
       case 'corrections':
         return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
+      case 'models':
+        return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route}></rf-models-page>`;
+      case 'settings':
+        return html`<rf-settings-page .strings=${s} .locale=${locale} .route=${route}></rf-settings-page>`;
       default:
         return html`<section class="card"><h1>${s.notFoundTitle}</h1><p>${s.notFoundBody}</p><a href=${paths.review()}>${s.navReview}</a></section>`;
     }
