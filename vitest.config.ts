@@ -9,7 +9,12 @@ export default defineConfig({
     projects: [
       {
         // Client modules that load models (`*.node.test.ts`) run in Node too: workerd has no onnxruntime.
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts', 'console/**/*.test.ts'],
+          exclude: ['console/**/*.e2e.test.ts'],
+          environment: 'node',
+        },
       },
       {
         // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files.
@@ -46,7 +51,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts', 'demo/**/*.e2e.test.ts'],
+          include: ['tests/e2e/**/*.test.ts', 'demo/**/*.e2e.test.ts', 'console/**/*.e2e.test.ts'],
           environment: 'node',
           globalSetup: ['./tests/e2e/global-setup.ts'],
           // Real Chromium against a real collector under wrangler dev; one file at a time on 2 cores.

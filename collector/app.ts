@@ -6,6 +6,7 @@ import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
 import { adminRoutes } from './routes/admin/index.ts';
+import { consoleRoutes } from './routes/console/index.ts';
 import { configRoutes } from './routes/v1/config.ts';
 import { eventRoutes } from './routes/v1/events.ts';
 import { healthRoutes } from './routes/v1/health.ts';
@@ -41,5 +42,6 @@ export const app = new Hono<AppEnv>()
   .route('/v1/reranker', rerankerRoutes)
   .route('/v1/rerank', rerankRoutes)
   .route('/v1/admin', adminRoutes)
+  .route('/admin', consoleRoutes)
   .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
   .onError(handleError);

@@ -4,6 +4,7 @@
  * the demo chat app on 127.0.0.1:5173 sending its traces and feedback there.
  */
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
+import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { migrate, startDev } from './wrangler.ts';
@@ -14,6 +15,8 @@ const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
 migrate();
+// The Worker serves the admin console at /admin from its build.
+await buildConsole();
 const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
 const server = await startDev({ port: PORT, inherit: true });
 const url = server.url;
@@ -22,6 +25,7 @@ await buildWidget({ types: false });
 const demo = await startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
+admin console on ${url}/admin  (sign in with the admin key below)
 demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's docs"})
 
   project     dev   (origins: ${DEV_ORIGINS.join(', ')})

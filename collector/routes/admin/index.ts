@@ -7,7 +7,9 @@ import { healthRoutes } from './health.ts';
 import { modelRoutes } from './models.ts';
 import { nightlyRoutes } from './nightly.ts';
 import { reviewRoutes } from './review.ts';
+import { reviewTraceRoutes } from './review-traces.ts';
 import { settingsRoutes } from './settings.ts';
+import { traceViewRoutes } from './trace-view.ts';
 import { userRoutes } from './users.ts';
 import { worstTraceRoutes } from './worst-traces.ts';
 
@@ -21,6 +23,8 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', nightlyRoutes)
   .route('/', worstTraceRoutes)
   .route('/', reviewRoutes)
+  .route('/', reviewTraceRoutes)
+  .route('/', traceViewRoutes)
   .route('/', documentRoutes)
   .route('/', evalSetRoutes)
   .route('/', healthRoutes)

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { citedNumbers, type DiagnosisEvent, type DiagnosisInput, diagnoseTrace } from './trace-diagnosis.ts';
+
+const chunk = (chunkId: string, rank: number, text: string) => ({ chunkId, rank, text });
+const ev = (over: Partial<DiagnosisEvent>): DiagnosisEvent => ({
+  traceId: 't',
+  signalType: 'thumbs_down',
+  signalValue: -1,
+  superseded: false,
+  detail: {},
+  confidence: 0.9,
+  attributedTraceId: 't',
+  ...over,
+});
+const input = (over: Partial<DiagnosisInput>): DiagnosisInput => ({
+  traceId: 't',
+  query: 'refund window for opened items',
+  rewrittenQuery: null,
+  retrieved: [chunk('a', 1, 'Shipping takes five days.'), chunk('b', 2, 'Opened items can be refunded within 14 days.')],
+  reranked: [],
+  cited: new Set(['a']),
+  events: [],
+  attributedHere: [],
+  ...over,
+});
+
+describe('diagnoseTrace', () => {
+  it('says nothing points at a cause when nothing does', () => {
+    expect(diagnoseTrace(input({}))).toEqual([{ kind: 'no_finding' }]);
+  });
+
+  it('finds the chunk holding the correction, its rank and whether it was cited', () => {
+    const events = [ev({ signalType: 'correction', signalValue: -0.8, detail: { text: 'opened items refunded within 14 days' } })];
+    expect(diagnoseTrace(input({ events }))).toEqual([{ kind: 'correction_in_chunk', chunkId: 'b', rank: 2, overlap: 1, cited: false }]);
+  });
+
+  it('says retrieval missed the answer when no chunk holds the correction', () => {
+    const events = [ev({ signalType: 'correction', signalValue: -0.8, detail: { text: 'warranty claims go to the manufacturer' } })];
+    expect(diagnoseTrace(input({ events }))).toEqual([{ kind: 'correction_not_retrieved', overlap: 0 }]);
+  });
+
+  it('ignores a correction the noise filter distrusts, and counts it as low confidence', () => {
+    const events = [ev({ signalType: 'correction', confidence: 0.1, detail: { text: 'opened items refunded within 14 days' } })];
+    expect(diagnoseTrace(input({ events }))).toEqual([{ kind: 'low_confidence', count: 1 }]);
+  });
+
+  it('flags a rewrite that lost the question, and counts attribution both ways', () => {
+    const events = [ev({ attributedTraceId: 'earlier' }), ev({ signalValue: 1, attributedTraceId: 'earlier' })];
+    const findings = diagnoseTrace(input({ rewrittenQuery: 'shipping times', events, attributedHere: [ev({ traceId: 'later' })] }));
+    expect(findings).toEqual([
+      { kind: 'rewrite_drift', overlap: 0 },
+      { kind: 'attributed_elsewhere', count: 1 },
+      { kind: 'attributed_here', count: 1 },
+    ]);
+  });
+
+  it('reads [n] citation markers once each', () => {
+    expect(citedNumbers('A [1], b [3] and again [1]; not [x] or [1234].')).toEqual([1, 3]);
+  });
+});

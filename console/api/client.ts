@@ -1,0 +1,47 @@
+import { adminKey } from '../app/admin-key.ts';
+
+/** An answer other than 2xx, with the API's error shape read out. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The collector could not be reached at all. */
+export class NetworkError extends Error {}
+
+/** Raised once per 401 so the console can show its signed-out page, whatever asked. */
+export const UNAUTHORIZED_EVENT = 'rf-unauthorized';
+
+/**
+ * Calls the admin API on this origin with the admin key in the Authorization header: never in a
+ * URL, so it reaches no log or history. A 401 tells the console (UNAUTHORIZED_EVENT) and throws.
+ */
+export async function api<T>(path: string, init: { method?: string; json?: unknown; key?: string } = {}): Promise<T> {
+  const key = init.key ?? adminKey();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new NetworkError('network');
+  }
+  if (res.ok) return (await res.json()) as T;
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText);
+  // A key being tried at sign-in is not a session ending.
+  if (res.status === 401 && init.key === undefined) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+  throw error;
+}

@@ -1,0 +1,164 @@
+/**
+ * What the console reads from the admin API, as the routes in collector/routes/admin/ answer it
+ * (README, "The nightly loop"). Only the fields the pages use.
+ */
+
+export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
+export type ReviewStatus = 'pending' | 'held' | 'answered';
+export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
+
+/** GET /v1/admin/review: one question for a reviewer. */
+export interface ReviewItem {
+  id: string;
+  query: string;
+  chunk: { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string };
+  rank: number;
+  score: number;
+  candidate: 'negative' | 'positive';
+  guess: Guess;
+  guessWhy: string;
+  evidence: string[];
+  traceCount: number;
+  traceIds: string[];
+  status: ReviewStatus;
+  verdict: Verdict | null;
+  note: string | null;
+  answeredAt: number | null;
+}
+
+export interface ReviewQueue {
+  items: ReviewItem[];
+  budget: { itemsPerWeek: number; answeredLastWeek: number; pending: number; held: number; minutesPerWeek: number; miningThreshold: number };
+  training: { confirmed: number; minimum: number; ready: boolean };
+}
+
+/** GET /v1/admin/review/:id/traces */
+export interface ReviewItemTrace {
+  traceId: string;
+  candidate: 'negative' | 'positive';
+  weight: number;
+  evidence: string[];
+  rank: number;
+  score: number;
+  query: string | null;
+  createdAt: number | null;
+  weightedScore: number | null;
+}
+
+export interface TraceChunk {
+  chunkId: string;
+  sourceDocId: string;
+  sourceDocVersion: string | null;
+  rank: number;
+  score: number;
+  text: string;
+}
+
+export interface TraceEvent {
+  eventId: string;
+  traceId: string;
+  sessionId: string;
+  signalType: string;
+  signalValue: number | null;
+  superseded: boolean;
+  detail: Record<string, unknown>;
+  clientTs: number;
+  receivedAt?: number;
+  confidence: number | null;
+  rules: { rule: string; reason: string }[];
+  attributedTraceId: string | null;
+  attribution: { reason: string; scores: { traceId: string; score: number }[] } | null;
+}
+
+export type Finding =
+  | { kind: 'no_chunks' | 'no_finding' }
+  | { kind: 'correction_in_chunk' | 'correction_partial'; chunkId: string; rank: number; overlap: number; cited: boolean }
+  | { kind: 'correction_not_retrieved'; overlap: number }
+  | { kind: 'reranker_demoted'; chunkId: string; from: number; to: number | null }
+  | { kind: 'flagged_source'; chunkId: string; rank: number | null }
+  | { kind: 'rewrite_drift'; overlap: number }
+  | { kind: 'attributed_elsewhere' | 'attributed_here' | 'low_confidence'; count: number };
+
+/** GET /v1/admin/traces/:traceId */
+export interface TraceView {
+  trace: {
+    sessionId: string | null;
+    userIdHash: string | null;
+    turnIndex: number | null;
+    query: string;
+    rewrittenQuery: string | null;
+    topK: number | null;
+    threshold: number | null;
+    embeddingModel: string | null;
+    prompt: string | null;
+    answer: string;
+    model: string;
+    rerankerVersion: string | null;
+    intent: string | null;
+    knowledgeBase: string | null;
+    createdAt: number;
+  } | null;
+  retrievedChunks: TraceChunk[];
+  rerankedChunks: TraceChunk[];
+  citations: { n: number; chunkId: string }[];
+  stats: { score: number | null; weightedScore: number | null; confidence: number | null; liveSignals: number; trustedSignals: number } | null;
+  events: TraceEvent[];
+  attributedHere: TraceEvent[];
+  session: { traceId: string; turnIndex: number | null; query: string; createdAt: number; weightedScore: number | null }[];
+  reviewItems: { id: string; chunkId: string; status: ReviewStatus; verdict: Verdict | null; guess: Guess }[];
+  diagnosis: Finding[];
+}
+
+/** GET /v1/admin/worst-traces */
+export interface WorstTrace {
+  traceId: string;
+  query: string;
+  createdAt: number;
+  knowledgeBase: string | null;
+  intent: string | null;
+  model: string | null;
+  score: number | null;
+  weightedScore: number;
+  confidence: number | null;
+  signals: number;
+  trustedSignals: number;
+  explicitSignals: number;
+  implicitSignals: number;
+  chunkIds: string[];
+}
+
+/** GET /v1/admin/documents */
+export interface FlaggedDocument {
+  sourceDocId: string;
+  /** '*' for the document as a whole. */
+  sourceDocVersion: string;
+  owner: string | null;
+  reasons: string[];
+  counts: Record<string, number>;
+  negativeP: number | null;
+  requeryP: number | null;
+  evidenceTraceIds: string[];
+  firstFlagged: string;
+  lastFlagged: string;
+}
+
+export interface OwnerRule {
+  pattern: string;
+  owner: string;
+}
+
+/** GET /v1/admin/corrections */
+export interface Correction {
+  eventId: string;
+  traceId: string;
+  query: string;
+  text: string;
+  source: string | null;
+  sourceDocId: string | null;
+  owner: string | null;
+  confidence: number;
+  status: 'open' | 'resolved';
+  note: string | null;
+  resolvedAt: number | null;
+  createdAt: number;
+}

@@ -1,0 +1,180 @@
+import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { UNAUTHORIZED_EVENT } from '../../api/client.ts';
+import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
+import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { adminKey, forgetAdminKey } from '../admin-key.ts';
+import { type PageName, paths, type Route, routeOf, watchLocation } from '../router.ts';
+import { applyTheme, initialTheme, THEMES, type Theme } from '../theme.ts';
+import { styles } from './rf-console.styles.ts';
+
+/** Each page's code, loaded the first time the page is opened. */
+const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
+  review: () => import('../../pages/review/review-page.ts'),
+  worst: () => import('../../pages/worst/worst-page.ts'),
+  trace: () => import('../../pages/trace/trace-page.ts'),
+  documents: () => import('../../pages/documents/documents-page.ts'),
+  corrections: () => import('../../pages/corrections/corrections-page.ts'),
+  models: () => import('../../pages/models/models-page.ts'),
+  settings: () => import('../../pages/settings/settings-page.ts'),
+};
+
+type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
+
+/**
+ * The console's frame: sign-in gate, header (pages, language, theme, sign-out) and the page the
+ * URL names. Pages get the route and the strings as properties and load their own data.
+ */
+export class RfConsole extends LitElement {
+  static override styles = [baseStyles, styles];
+  static override properties: PropertyDeclarations = {
+    locale: { state: true },
+    theme: { state: true },
+    route: { state: true },
+    gate: { state: true },
+    notice: { state: true },
+  };
+
+  declare locale: Locale;
+  declare theme: Theme;
+  declare route: Route;
+  declare gate: Gate;
+  declare notice: string | undefined;
+
+  private stopWatching?: () => void;
+  private readonly onUnauthorized = () => {
+    forgetAdminKey();
+    this.gate = 'unauthorized';
+  };
+
+  constructor() {
+    super();
+    this.locale = initialLocale();
+    this.theme = initialTheme();
+    this.route = routeOf(new URL(location.href));
+    this.gate = adminKey() ? 'signed-in' : 'signed-out';
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    saveLocale(this.locale);
+    applyTheme(this.theme);
+    this.stopWatching = watchLocation(() => (this.route = routeOf(new URL(location.href))));
+    window.addEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.stopWatching?.();
+    window.removeEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
+  }
+
+  private get strings(): Strings {
+    return stringsOf(this.locale);
+  }
+
+  override willUpdate() {
+    if (this.gate === 'signed-in' && this.route.page !== 'not-found') void PAGES[this.route.page]();
+    document.title = `${this.pageTitle()} · ${this.strings.appTitle}`;
+  }
+
+  private pageTitle(): string {
+    const s = this.strings;
+    if (this.gate === 'signed-out') return s.signInTitle;
+    if (this.gate === 'unauthorized') return s.unauthorizedTitle;
+    return {
+      review: s.reviewTitle,
+      worst: s.worstTitle,
+      trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
+      documents: s.documentsTitle,
+      corrections: s.correctionsTitle,
+      models: s.modelsTitle,
+      settings: s.settingsTitle,
+      'not-found': s.notFoundTitle,
+    }[this.route.page];
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<a class="skip" href="#main">${s.skipToContent}</a>
+      <header>
+        <span class="brand">${s.appTitle}</span>
+        ${this.gate === 'signed-in' ? this.renderNav() : null}
+        <span class="spacer"></span>
+        <label
+          >${s.language}
+          <select @change=${this.changeLocale}>
+            ${(Object.keys(LOCALES) as Locale[]).map((l) => html`<option value=${l} ?selected=${l === this.locale}>${LOCALE_NAMES[l]}</option>`)}
+          </select>
+        </label>
+        <label
+          >${s.theme}
+          <select @change=${this.changeTheme}>
+            ${THEMES.map((t) => html`<option value=${t} ?selected=${t === this.theme}>${s[`theme${t[0]!.toUpperCase()}${t.slice(1)}` as 'themeSystem']}</option>`)}
+          </select>
+        </label>
+        ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
+      </header>
+      <main id="main" tabindex="-1">${this.renderMain()}</main>`;
+  }
+
+  private renderNav() {
+    const s = this.strings;
+    const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
+    return html`<nav aria-label=${s.navLabel}>
+      ${link('review', paths.review(), s.navReview)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
+      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('models', paths.models(), s.navModels)}
+      ${link('settings', paths.settings(), s.navSettings)}
+    </nav>`;
+  }
+
+  private renderMain(): TemplateResult {
+    const s = this.strings;
+    if (this.gate === 'signed-out') {
+      return html`<rf-sign-in-page .strings=${s} .notice=${this.notice} @rf-signed-in=${this.signedIn}></rf-sign-in-page>`;
+    }
+    if (this.gate === 'unauthorized') {
+      return html`<rf-unauthorized-page .strings=${s} @rf-sign-in-again=${() => (this.gate = 'signed-out')}></rf-unauthorized-page>`;
+    }
+    const { route, locale } = this;
+    switch (route.page) {
+      case 'review':
+        return html`<rf-review-page .strings=${s} .locale=${locale} .route=${route}></rf-review-page>`;
+      case 'worst':
+        return html`<rf-worst-page .strings=${s} .locale=${locale} .route=${route}></rf-worst-page>`;
+      case 'trace':
+        return html`<rf-trace-page .strings=${s} .locale=${locale} .route=${route}></rf-trace-page>`;
+      case 'documents':
+        return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
+      case 'corrections':
+        return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
+      case 'models':
+        return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route}></rf-models-page>`;
+      case 'settings':
+        return html`<rf-settings-page .strings=${s} .locale=${locale} .route=${route}></rf-settings-page>`;
+      default:
+        return html`<section class="card"><h1>${s.notFoundTitle}</h1><p>${s.notFoundBody}</p><a href=${paths.review()}>${s.navReview}</a></section>`;
+    }
+  }
+
+  private changeLocale(e: Event) {
+    this.locale = (e.target as HTMLSelectElement).value as Locale;
+    saveLocale(this.locale);
+  }
+
+  private changeTheme(e: Event) {
+    this.theme = (e.target as HTMLSelectElement).value as Theme;
+    applyTheme(this.theme);
+  }
+
+  private signedIn() {
+    this.notice = undefined;
+    this.gate = 'signed-in';
+  }
+
+  private signOut() {
+    forgetAdminKey();
+    this.notice = this.strings.signedOut;
+    this.gate = 'signed-out';
+  }
+}

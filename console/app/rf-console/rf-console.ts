@@ -1,0 +1,5 @@
+import { RfConsole } from './rf-console.component.ts';
+
+export * from './rf-console.component.ts';
+
+customElements.define('rf-console', RfConsole);

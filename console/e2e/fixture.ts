@@ -1,0 +1,102 @@
+/**
+ * The console's browser tests: the console built, a throwaway collector under `wrangler dev`
+ * serving it at /admin, filled with the seed's traffic (npm run seed) and tonight's loop run, and
+ * pages opened in real Chromium signed in (the admin key in the tab's sessionStorage) or not.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { buildConsole } from '../../scripts/build-console.ts';
+import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
+import { seed } from '../../scripts/seed/send.ts';
+
+/**
+ * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
+ * connection the server has just closed. Only for requests that are safe to repeat.
+ */
+export async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
+export interface ConsoleFixture {
+  collector: LocalCollector;
+  /** Calls the API as a script would, with the admin key unless another is given. */
+  admin<T = unknown>(path: string, init?: { method?: string; json?: unknown; key?: string }): Promise<T>;
+}
+
+/** Starts one seeded collector for the tests of a file; `prepare` adds a file's own data before the night's run. */
+export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void>): () => ConsoleFixture {
+  let fixture: ConsoleFixture | undefined;
+  beforeAll(async () => {
+    await buildConsole();
+    // The tests call the API from the same address as the browser: lift the per-IP limit.
+    const collector = await startLocalCollector({ vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
+    const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
+      const res = await fetchAgain(`${collector.url}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Bearer ${init.key ?? collector.keys.admin}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
+      expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
+      return res.headers.get('content-type')?.includes('json') ? res.json() : res.text();
+    };
+    fixture = { collector, admin };
+    try {
+      await seed({ endpoint: collector.url, keys: collector.keys, sessions: 60, seed: 7 });
+      await prepare?.(fixture);
+      await admin('/v1/admin/nightly', { method: 'POST' });
+    } catch (err) {
+      await collector.stop();
+      throw err;
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await fixture?.collector.stop();
+  });
+  return () => {
+    if (!fixture) throw new Error('the collector starts in beforeAll: use it inside a test');
+    return fixture;
+  };
+}
+
+export interface OpenOptions {
+  /** Put the admin key in the tab's session storage first, as signing in does. */
+  signedIn?: boolean;
+  colorScheme?: 'light' | 'dark';
+  /** The browser's language. */
+  locale?: string;
+}
+
+export interface ConsolePage {
+  context: BrowserContext;
+  page: Page;
+  /** Script errors and console errors (CSP and Trusted Types violations among them); answers the API gave are not problems. */
+  problems: string[];
+}
+
+/** Opens the console at `path` in a fresh context. */
+export async function openConsole(browser: Browser, f: ConsoleFixture, path: string, options: OpenOptions = {}): Promise<ConsolePage> {
+  const { signedIn = true, colorScheme = 'light', locale = 'en-US' } = options;
+  const context = await browser.newContext({ colorScheme, locale });
+  if (signedIn) {
+    // Once per tab, as a sign-in would: a later sign-out must stick across reloads.
+    await context.addInitScript((key) => {
+      if (!sessionStorage.getItem('rf-console-seeded')) {
+        sessionStorage.setItem('rf-console-seeded', '1');
+        sessionStorage.setItem('rf-console-admin-key', key);
+      }
+    }, f.collector.keys.admin);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(8_000);
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+  });
+  await page.goto(`${f.collector.url}${path}`);
+  return { context, page, problems };
+}

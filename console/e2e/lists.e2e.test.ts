@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import type { Correction, FlaggedDocument, WorstTrace } from '../api/types.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+describe('worst traces', () => {
+  it('lists the seeded worst traces, filters by address, and opens a trace', async () => {
+    const f = fixture();
+    const all: { traces: WorstTrace[] } = await f.admin('/v1/admin/worst-traces');
+    expect(all.traces.length).toBeGreaterThan(5);
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces');
+    try {
+      const rows = page.locator('rf-worst-page table.worst tbody tr');
+      await rows.first().waitFor();
+      expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-trace')))).toEqual(all.traces.map((t) => t.traceId));
+      expect(await rows.first().textContent()).toContain(all.traces[0]!.query);
+
+      const strict: { traces: WorstTrace[] } = await f.admin('/v1/admin/worst-traces?below=-0.8&minSignals=2');
+      await page.getByLabel('Weighted score below').fill('-0.8');
+      await page.getByLabel('At least trusted signals').fill('2');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe('?minSignals=2&below=-0.8');
+      await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-trace')))).toEqual(strict.traces.map((t) => t.traceId));
+
+      // The address alone restores the filters.
+      await page.reload();
+      expect(await page.getByLabel('Weighted score below').inputValue()).toBe('-0.8');
+      await rows.first().waitFor();
+      const first = strict.traces[0]!.traceId;
+      await page.getByRole('link', { name: first, exact: true }).click();
+      await page.getByRole('heading', { name: `Trace ${first}` }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('documents', () => {
+  it('shows the flagged documents with their evidence, and sets owners by pattern', async () => {
+    const f = fixture();
+    const { documents }: { documents: FlaggedDocument[] } = await f.admin('/v1/admin/documents');
+    const refunds = documents.find((d) => d.sourceDocId === 'refunds.md')!;
+    expect(refunds).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/documents');
+    try {
+      const row = page.locator('rf-documents-page tr[data-document="refunds.md"]').first();
+      await row.waitFor();
+      const text = await row.textContent();
+      for (const reason of refunds.reasons) expect(text).toContain(reason);
+      expect(await row.locator('a').count()).toBe(refunds.evidenceTraceIds.length);
+      expect(text).toContain('no owner');
+
+      await page.getByRole('button', { name: 'Add a rule' }).click();
+      await page.getByLabel('Pattern 1').fill('refunds*');
+      await page.getByLabel('Owner 1').fill('payments team');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      await expect.poll(() => row.textContent()).toContain('payments team');
+      expect(await f.admin('/v1/admin/owners')).toEqual({ owners: [{ pattern: 'refunds*', owner: 'payments team' }] });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('corrections', () => {
+  it('shows the inbox per owner, resolves one with a note, and shows it among the resolved', async () => {
+    const f = fixture();
+    const inbox: { owners: { owner: string | null; corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+    const first = inbox.owners.flatMap((o) => o.corrections)[0]!;
+    expect(first).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    try {
+      const item = page.locator(`rf-corrections-page article[data-event="${first.eventId}"]`);
+      await item.waitFor();
+      expect(await item.locator('[data-field="text"]').textContent()).toBe(first.text);
+      expect(await item.locator('[data-field="query"]').textContent()).toBe(first.query);
+
+      await item.getByLabel('What was changed').fill('refunds.md now says 30 days');
+      await item.getByRole('button', { name: 'Resolve' }).click();
+      await item.waitFor({ state: 'detached' });
+      const resolved: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections?status=resolved');
+      expect(resolved.owners.flatMap((o) => o.corrections)).toContainEqual(
+        expect.objectContaining({ eventId: first.eventId, status: 'resolved', note: 'refunds.md now says 30 days' }),
+      );
+
+      await page.getByLabel('Show').selectOption('resolved');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('resolved');
+      await page.locator(`rf-corrections-page article[data-event="${first.eventId}"] .resolved`).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

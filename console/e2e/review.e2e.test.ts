@@ -1,0 +1,131 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { query } from '../../scripts/wrangler.ts';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import type { ReviewQueue } from '../api/types.ts';
+import { fetchAgain, openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+/** The id of the item on screen. */
+const shownItem = (page: Page) => page.locator('rf-review-page article.item').getAttribute('data-item');
+
+/** Presses `key` and waits until another item than `from` is on screen. */
+async function pressAndMove(page: Page, key: string, from: string | null): Promise<string | null> {
+  await page.keyboard.press(key);
+  await expect.poll(() => shownItem(page)).not.toBe(from);
+  return shownItem(page);
+}
+
+describe('the review queue', () => {
+  it('shows one item: the query, the chunk with the query terms marked, rank, score, guess, evidence and its traces', async () => {
+    const f = fixture();
+    const queue: ReviewQueue = await f.admin('/v1/admin/review?limit=1');
+    const first = queue.items[0]!;
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      const item = page.locator('rf-review-page article.item');
+      await item.waitFor();
+      expect(await item.getAttribute('data-item')).toBe(first.id);
+      expect(await item.locator('[data-field="query"]').textContent()).toBe(first.query);
+      expect(await item.locator('[data-field="chunk"]').textContent()).toBe(first.chunk.text);
+      expect(await item.locator('[data-field="chunk"] mark').count()).toBeGreaterThan(0);
+      expect(await item.locator('[data-field="guess-why"]').textContent()).toBe(first.guessWhy);
+      expect(await item.locator('[data-field="evidence"] li').allTextContents()).toEqual(first.evidence);
+      expect(await item.locator('dl.meta').textContent()).toContain(first.score.toFixed(3));
+      // The traces behind it, each a link to its trace view.
+      const links = item.locator('.traces a');
+      await expect.poll(() => links.count()).toBe(Math.min(first.traceIds.length, 50));
+      expect(await links.first().getAttribute('href')).toBe(`/admin/traces/${encodeURIComponent(first.traceIds[0]!)}`);
+      // Progress against the week's budget.
+      expect(await page.locator('rf-review-page .progress').textContent()).toContain(`0 of ${queue.budget.itemsPerWeek} reviewed this week`);
+      // The address names the item: a reload comes back to it.
+      await expect.poll(() => new URL(page.url()).searchParams.get('item')).toBe(first.id);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('answers ten items by keyboard, with a note and an undo; D1 has them and the next run of the job counts them', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const answers = new Map<string, { verdict: string; note: string | null }>();
+      const keys = ['1', '2', '3'] as const;
+      const verdictOf = { '1': 'relevant', '2': 'not_relevant', '3': 'unclear' } as const;
+      let current = await shownItem(page);
+
+      // The first with a note: n focuses it, Escape leaves it, then one key answers.
+      await page.keyboard.press('n');
+      await page.keyboard.type('about shipping, not refunds');
+      await page.keyboard.press('Escape');
+      answers.set(current!, { verdict: 'not_relevant', note: 'about shipping, not refunds' });
+      current = await pressAndMove(page, '2', current);
+
+      // An answer taken back: u returns to the item, which waits again.
+      const undone = current!;
+      current = await pressAndMove(page, '1', current);
+      current = await pressAndMove(page, 'u', current);
+      expect(current).toBe(undone);
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Answer taken back');
+
+      for (let i = 0; answers.size < 10; i++) {
+        const key = keys[i % 3]!;
+        answers.set(current!, { verdict: verdictOf[key], note: null });
+        current = await pressAndMove(page, key, current);
+      }
+      expect(await page.locator('rf-review-page .progress').textContent()).toContain('10 of 90 reviewed this week');
+
+      // In D1: answered, with each verdict and the note.
+      const ids = [...answers.keys()];
+      await expect
+        .poll(
+          () => {
+            const rows = query<{ item_id: string; status: string; verdict: string; note: string | null }>(
+              `select item_id, status, verdict, note from review_items where item_id in (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')})`,
+              { persistTo: f.collector.persistTo },
+            );
+            return Object.fromEntries(rows.map((r) => [r.item_id, { status: r.status, verdict: r.verdict, note: r.note }]));
+          },
+          { timeout: 15_000 },
+        )
+        .toEqual(Object.fromEntries([...answers].map(([id, a]) => [id, { status: 'answered', ...a }])));
+
+      // The next run of the nightly job (the cron, as wrangler fires it) counts them.
+      query("delete from loop_runs where project_id = 'local'", { persistTo: f.collector.persistTo });
+      expect((await fetchAgain(`${f.collector.url}/__scheduled?cron=*/15+*+*+*+*`)).status).toBe(200);
+      const health = await f.admin<any>('/v1/admin/health');
+      expect(health.latest.metrics.reviewedLastWeek).toBe(10);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lists its keys on ?, moves with j and k, and filters by status in the address', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      await page.keyboard.press('?');
+      const dialog = page.getByRole('dialog', { name: 'Keyboard keys' });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('Undo the last answer');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+
+      const first = await shownItem(page);
+      const second = await pressAndMove(page, 'j', first);
+      expect(await pressAndMove(page, 'k', second)).toBe(first);
+
+      await page.getByLabel('Show').selectOption('answered');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('answered');
+      await page.locator('rf-review-page .answered').first().waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { query } from '../../scripts/wrangler.ts';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+describe('settings', () => {
+  it('saves the loop settings, refusing what the shared schema refuses', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings');
+    try {
+      const minutes = page.getByLabel('Review time per week (minutes)');
+      await minutes.waitFor();
+      expect(await minutes.inputValue()).toBe('30');
+
+      const seconds = page.getByLabel('Seconds per review item');
+      await seconds.fill('0');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => seconds.getAttribute('aria-invalid')).toBe('true');
+      expect(((await f.admin('/v1/admin/settings')) as { secondsPerReviewItem: number }).secondsPerReviewItem).toBe(20);
+
+      await seconds.fill('20');
+      await minutes.fill('60');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      await page.getByText('Review budget: 180 items a week').waitFor();
+      expect(await f.admin('/v1/admin/settings')).toMatchObject({ reviewMinutesPerWeek: 60, secondsPerReviewItem: 20 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('erases a hashed user id only after confirmation', async () => {
+    const f = fixture();
+    const userTraces = (id: string) =>
+      query<{ n: number }>(`select count(*) as n from traces where user_id_hash = '${id}'`, { persistTo: f.collector.persistTo })[0]!.n;
+    const [user] = query<{ id: string }>(
+      'select user_id_hash as id from traces where user_id_hash is not null group by user_id_hash order by count(*) desc limit 1',
+      {
+        persistTo: f.collector.persistTo,
+      },
+    ).map((r) => r.id);
+    const before = userTraces(user!);
+    expect(before).toBeGreaterThan(0);
+    const { page, context } = await openConsole(browser(), f, '/admin/settings');
+    try {
+      await page.getByLabel('Hashed user id').fill(user!);
+      await page.getByRole('button', { name: 'Erase…' }).click();
+      const dialog = page.getByRole('dialog', { name: `Erase user ${user}?` });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(userTraces(user!)).toBe(before);
+
+      await page.getByRole('button', { name: 'Erase…' }).click();
+      await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
+      await page.getByText(`Erased ${user}: ${before} traces`).waitFor();
+      expect(userTraces(user!)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says the model registry is not there yet', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/models');
+    try {
+      await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
+      expect(await page.getByRole('status').first().textContent()).toContain('The model registry is being built');
+    } finally {
+      await context.close();
+    }
+  });
+});

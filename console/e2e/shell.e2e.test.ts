@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+const storedKeys = (page: import('playwright-core').Page) =>
+  page.evaluate(() => ({ session: sessionStorage.getItem('rf-console-admin-key'), local: JSON.stringify({ ...localStorage }) }));
+
+describe('the console: served at /admin, signed in with the admin key', () => {
+  it('is served from the collector with a strict CSP, and signs in with the admin key only', async () => {
+    const f = fixture();
+    const res = await fetch(`${f.collector.url}/admin/review`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
+
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { signedIn: false });
+    try {
+      const key = page.getByLabel('Admin key');
+      await key.fill('rfa_not_a_real_key_at_all_0000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not accepted');
+
+      await key.fill(f.collector.keys.write);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not an admin key');
+
+      await key.fill(f.collector.keys.admin);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      // The key stays in this tab's session storage: never in local storage or the address.
+      const stored = await storedKeys(page);
+      expect(stored.session).toBe(f.collector.keys.admin);
+      expect(stored.local).not.toContain(f.collector.keys.admin);
+      expect(page.url()).not.toContain(f.collector.keys.admin);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a clear page when the key stops being accepted, and signs in again from there', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review', { signedIn: false });
+    try {
+      await page.evaluate(() => sessionStorage.setItem('rf-console-admin-key', 'rfa_revoked_key_000000000000000000'));
+      await page.reload();
+      await page.getByRole('heading', { name: 'Your admin key was not accepted' }).waitFor();
+      expect((await storedKeys(page)).session).toBeNull();
+      await page.getByRole('button', { name: 'Sign in again' }).click();
+      await page.getByLabel('Admin key').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('signs out: the key leaves the tab and a reload stays signed out', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You are signed out.').waitFor();
+      expect((await storedKeys(page)).session).toBeNull();
+      await page.reload();
+      await page.getByLabel('Admin key').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('speaks Chinese or English and keeps the choice; follows the system theme and can be switched', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { locale: 'zh-CN', colorScheme: 'dark' });
+    try {
+      await page.getByRole('heading', { name: '审核队列', level: 1 }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      expect(await background()).toBe('rgb(13, 17, 23)');
+      await page.getByLabel('主题').selectOption('light');
+      expect(await background()).toBe('rgb(255, 255, 255)');
+      await page.getByLabel('语言').selectOption('en');
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      expect(await background()).toBe('rgb(255, 255, 255)');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('routes by address: pages, links without reloads, back, and a page for unknown addresses', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/nowhere');
+    try {
+      await page.getByRole('heading', { name: 'No such page' }).waitFor();
+      await page.evaluate(() => ((window as any).marker = 'same page'));
+      await page.getByRole('navigation').getByRole('link', { name: 'Review queue' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/admin/review');
+      expect(await page.evaluate(() => (window as any).marker)).toBe('same page');
+      await page.goBack();
+      await page.getByRole('heading', { name: 'No such page' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

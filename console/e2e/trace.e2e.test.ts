@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+
+const refund = { chunkId: 'refund-1', sourceDocId: 'refunds.md', text: 'Opened items can be refunded within 14 days of delivery.' };
+const shipping = { chunkId: 'shipping-1', sourceDocId: 'shipping.md', text: 'Shipping to Canada takes 5 to 8 business days.' };
+const credit = { chunkId: 'credit-1', sourceDocId: 'credit.md', text: 'Store credit is issued for opened items and never expires.' };
+const start = Date.now() - 3_600_000;
+const session = `trace-view-${Date.now().toString(36)}`;
+
+/** Two turns: the first answer quotes shipping after the reranker pushed the refund chunk from 1st to 3rd; the user corrects it. */
+const first: TraceInput = {
+  traceId: `${session}-1`,
+  sessionId: session,
+  turnIndex: 0,
+  query: 'refund for opened items?',
+  rewrittenQuery: 'refund opened items policy',
+  retrieval: { topK: 3, threshold: 0.2, embeddingModel: 'bge-small' },
+  retrievedChunks: [
+    { ...refund, score: 0.9, rank: 1 },
+    { ...shipping, score: 0.8, rank: 2 },
+    { ...credit, score: 0.7, rank: 3 },
+  ],
+  rerankedChunks: [
+    { ...shipping, score: 0.95, rank: 1 },
+    { ...credit, score: 0.6, rank: 2 },
+    { ...refund, score: 0.3, rank: 3 },
+  ],
+  answer: 'Shipping to Canada takes 5 to 8 business days. [1]',
+  model: 'demo-llm',
+  rerankerVersion: 'rr-1',
+  createdAt: start,
+};
+const second: TraceInput = {
+  ...first,
+  traceId: `${session}-2`,
+  turnIndex: 1,
+  query: 'and store credit?',
+  rewrittenQuery: undefined,
+  createdAt: start + 30_000,
+};
+
+const fixture = useSeededCollector(async (f) => {
+  await f.admin('/v1/traces', { method: 'POST', json: [first, second], key: f.collector.keys.server });
+  const events = [
+    { signalType: 'thumbs_down', at: 9_000 },
+    { signalType: 'wrong_source', detail: { chunkId: 'shipping-1' }, at: 12_000 },
+    { signalType: 'correction', detail: { text: 'Opened items can be refunded within 14 days of delivery' }, at: 20_000 },
+  ].map(({ at, ...e }, i) => ({ eventId: `${session}-e${i}`, traceId: first.traceId, sessionId: session, clientTs: start + at, shownMs: at, ...e }));
+  await f.admin('/v1/events', { method: 'POST', json: { events }, key: f.collector.keys.write });
+});
+
+describe('the trace view', () => {
+  it('shows the query and rewrite, parameters, chunks before and after reranking, the answer, signals, the session and a diagnosis', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, `/admin/traces/${first.traceId}`);
+    try {
+      const view = page.locator('rf-trace-page');
+      await view.getByRole('heading', { name: `Trace ${first.traceId}` }).waitFor();
+      await view.locator('[data-field="diagnosis"]').waitFor();
+      expect(await view.locator('[data-field="query"]').textContent()).toBe(first.query);
+      expect(await view.locator('[data-field="rewritten"]').textContent()).toBe(first.rewrittenQuery);
+      const params = await view.locator('dl.meta').textContent();
+      for (const v of ['bge-small', 'demo-llm', 'rr-1', '0.2']) expect(params).toContain(v);
+
+      // Side by side, in the order the model saw them, with how each moved and what the answer cites.
+      const rows = view.locator('table.chunks tbody tr');
+      expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-chunk')))).toEqual(['shipping-1', 'credit-1', 'refund-1']);
+      expect((await rows.nth(0).textContent())?.replace(/\s+/g, ' ')).toMatch(/#2 0\.800.*#1 0\.950.*up 1.*cited \[1\]/);
+      expect((await rows.nth(2).textContent())?.replace(/\s+/g, ' ')).toMatch(/#1 0\.900.*#3 0\.300.*down 2/);
+      expect(await view.locator('[data-field="answer"]').textContent()).toBe(first.answer);
+
+      // Every signal in time order, each with its confidence; attribution and neighbours.
+      const signals = view.locator('table.signals tbody tr');
+      expect(await signals.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')))).toEqual([`${session}-e0`, `${session}-e1`, `${session}-e2`]);
+      expect(await signals.nth(0).textContent()).toMatch(/thumbs_down.*-1\.00.*\d+%/s);
+      expect(await view.locator('ol.session li').allTextContents()).toEqual([
+        expect.stringContaining('this answer'),
+        expect.stringContaining('and store credit?'),
+      ]);
+
+      // The diagnosis in words.
+      const diagnosis = await view.locator('[data-field="diagnosis"]').textContent();
+      expect(diagnosis).toContain('The chunk closest to the user’s correction (refund-1, 100% of its terms) was ranked 3rd and was not cited');
+      expect(diagnosis).toContain('The reranker moved refund-1 down from 1st to 3rd.');
+      expect(diagnosis).toContain('The user flagged shipping-1 (ranked 1st) as the wrong source.');
+
+      // A neighbouring turn is one click away, without a reload.
+      await view.locator('ol.session a').click();
+      await view.getByRole('heading', { name: `Trace ${second.traceId}` }).waitFor();
+      await view.locator('[data-field="query"]', { hasText: 'and store credit?' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens from a review item, and says so when a trace does not exist', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      const link = page.locator('rf-review-page .traces a').first();
+      const id = (await link.textContent())!;
+      await link.click();
+      await page
+        .locator('rf-trace-page')
+        .getByRole('heading', { name: `Trace ${id}` })
+        .waitFor();
+      await page.locator('rf-trace-page [data-field="diagnosis"]').waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/admin/traces/${encodeURIComponent(id)}`);
+
+      await page.getByLabel('Trace id').fill('no-such-trace');
+      await page.getByRole('button', { name: 'Open' }).click();
+      await page.getByText('No trace or feedback with id no-such-trace.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { api } from '../../api/client.ts';
+import type { Correction } from '../../api/types.ts';
+import { navigate, paths, type Route } from '../../app/router.ts';
+import { dateTime, percent } from '../../i18n/locale.ts';
+import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+import { styles } from './corrections-page.styles.ts';
+
+type Status = Correction['status'];
+interface OwnerGroup {
+  owner: string | null;
+  corrections: Correction[];
+}
+
+/** The owner filter's value for corrections no owner pattern matches. */
+const UNOWNED = '-';
+
+/**
+ * The corrections inbox per document owner: what users said the answer should have been, the
+ * source they named, the answer it corrects; resolved with a note on what was changed.
+ * `/admin/corrections?status=open&owner=…`.
+ */
+export class CorrectionsPage extends LitElement {
+  static override styles = [baseStyles, pageStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    groups: { state: true },
+    error: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  declare groups: OwnerGroup[] | undefined;
+  declare error: string | undefined;
+  private loadedStatus: Status | undefined;
+
+  private get status(): Status {
+    return this.route.query.get('status') === 'resolved' ? 'resolved' : 'open';
+  }
+
+  private get ownerFilter(): string | null {
+    return this.route.query.get('owner');
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('route') && this.status !== this.loadedStatus) void this.load();
+  }
+
+  private async load() {
+    const status = this.status;
+    this.loadedStatus = status;
+    this.groups = undefined;
+    this.error = undefined;
+    try {
+      const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?status=${status}`);
+      if (this.loadedStatus === status) this.groups = owners;
+    } catch (err) {
+      if (this.loadedStatus === status) this.error = errorText(err, this.strings);
+    }
+  }
+
+  private filter(change: { status?: string; owner?: string }) {
+    const next = { status: this.status === 'open' ? undefined : this.status, owner: this.ownerFilter ?? undefined, ...change };
+    navigate(paths.corrections({ status: next.status === 'open' ? undefined : next.status, owner: next.owner || undefined }));
+  }
+
+  override render() {
+    const s = this.strings;
+    const owners = this.groups?.map((g) => g.owner ?? UNOWNED) ?? [];
+    const filter = this.ownerFilter;
+    if (filter && !owners.includes(filter)) owners.push(filter);
+    return html`<h1>${s.correctionsTitle}</h1>
+      <p class="intro">${s.correctionsIntro}</p>
+      <div class="filters">
+        <label
+          >${s.statusFilter}
+          <select @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}>
+            ${(['open', 'resolved'] as const).map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`correctionStatus_${st}`]}</option>`)}
+          </select>
+        </label>
+        <label
+          >${s.owner}
+          <select @change=${(e: Event) => this.filter({ owner: (e.target as HTMLSelectElement).value })}>
+            <option value="" ?selected=${!filter}>${s.allOwners}</option>
+            ${owners.map((o) => html`<option value=${o} ?selected=${o === filter}>${o === UNOWNED ? s.unowned : o}</option>`)}
+          </select>
+        </label>
+      </div>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.renderGroups()}`;
+  }
+
+  private renderGroups() {
+    const s = this.strings;
+    if (!this.groups) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    const filter = this.ownerFilter;
+    const shown = this.groups.filter((g) => g.corrections.length && (!filter || (g.owner ?? UNOWNED) === filter));
+    if (!shown.length) return html`<p class="card">${s.noCorrections}</p>`;
+    return shown.map(
+      (g, gi) => html`<section class="card" aria-labelledby="owner-${gi}">
+        <h2 id="owner-${gi}">${g.owner ?? s.unowned} <span class="muted">(${g.corrections.length})</span></h2>
+        ${g.corrections.map((c) => this.renderCorrection(c))}
+      </section>`,
+    );
+  }
+
+  private renderCorrection(c: Correction) {
+    const s = this.strings;
+    return html`<article class="correction" data-event=${c.eventId} aria-label=${c.query}>
+      <dl>
+        <div><dt>${s.query}</dt><dd class="text" data-field="query">${c.query}</dd></div>
+        <div><dt>${s.correction}</dt><dd class="text" data-field="text">${c.text}</dd></div>
+        ${c.source ? html`<div><dt>${s.source}</dt><dd class="text" data-field="source">${c.source}</dd></div>` : nothing}
+        <div><dt>${s.document}</dt><dd class="mono">${c.sourceDocId ?? s.notSet}</dd></div>
+        <div><dt>${s.confidence}</dt><dd>${percent(c.confidence)}</dd></div>
+        <div><dt>${s.createdAt}</dt><dd>${dateTime(c.createdAt, this.locale)}</dd></div>
+        <div><dt>${s.traceId}</dt><dd><a class="mono" href=${paths.trace(c.traceId)}>${c.traceId}</a></dd></div>
+      </dl>
+      ${
+        c.status === 'resolved'
+          ? html`<p class="resolved text">${format(s.resolvedNote, { note: c.note ?? '' })}</p>`
+          : html`<form class="resolve" @submit=${(e: SubmitEvent) => this.resolve(e, c)}>
+            <label for="note-${c.eventId}">${s.resolveNote}</label>
+            <input id="note-${c.eventId}" name="note" required maxlength="2000" />
+            <button type="submit" class="primary">${s.resolve}</button>
+          </form>`
+      }
+    </article>`;
+  }
+
+  private async resolve(e: SubmitEvent, c: Correction) {
+    e.preventDefault();
+    const note = String(new FormData(e.target as HTMLFormElement).get('note') ?? '').trim();
+    if (!note) return;
+    try {
+      await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
+      // Resolved: it leaves the open inbox.
+      this.groups = this.groups?.map((g) => ({ ...g, corrections: g.corrections.filter((x) => x.eventId !== c.eventId) }));
+    } catch (err) {
+      this.error = errorText(err, this.strings);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .correction {
+    border-top: 1px solid var(--c-border);
+    padding: 0.75rem 0;
+  }
+  .correction:first-of-type {
+    border-top: none;
+  }
+  dl {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.2rem 1rem;
+    margin: 0 0 0.5rem;
+  }
+  dl div {
+    display: contents;
+  }
+  dt {
+    color: var(--c-muted);
+  }
+  dd {
+    margin: 0;
+  }
+  .resolve {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .resolve input {
+    flex: 1;
+    min-width: 16rem;
+  }
+`;

@@ -1,0 +1,19 @@
+import { html, LitElement, type PropertyDeclarations } from 'lit';
+import type { Route } from '../../app/router.ts';
+import type { Locale, Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+
+/** The model registry's page: says plainly that the registry is not there yet. */
+export class ModelsPage extends LitElement {
+  static override styles = baseStyles;
+  static override properties: PropertyDeclarations = { strings: { attribute: false }, locale: {}, route: { attribute: false } };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+
+  override render() {
+    return html`<h1>${this.strings.modelsTitle}</h1>
+      <p class="card" role="status">${this.strings.modelsPending}</p>`;
+  }
+}

@@ -1,0 +1,238 @@
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { api } from '../../api/client.ts';
+import type { ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import { navigate, paths, type Route } from '../../app/router.ts';
+import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { renderItem, renderTraces } from './review-item.ts';
+import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
+import { styles } from './review-page.styles.ts';
+import { type ReviewApi, ReviewSession } from './review-session.ts';
+
+const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
+const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
+  { verdict: 'relevant', key: '1' },
+  { verdict: 'not_relevant', key: '2' },
+  { verdict: 'unclear', key: '3' },
+];
+
+const reviewApi: ReviewApi = {
+  queue: (status, limit) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}`),
+  answer: (id, verdict, note) => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } }),
+  traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
+};
+
+const isTyping = (e: Event) => {
+  const target = e.composedPath()[0];
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || target instanceof HTMLSelectElement;
+};
+
+/**
+ * The review queue, one item at a time and keyboard first: 1/2/3 answer, j/k (or the arrows)
+ * move, u undoes the last answer, n writes a note, ? lists the keys. The next item and its
+ * traces are fetched before they are asked for, so an answer shows the next item at once.
+ * The address names the filter and the item (`?status=…&item=…`).
+ */
+export class ReviewPage extends LitElement {
+  static override styles = [baseStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    error: { state: true },
+    announcement: { state: true },
+    loaded: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  declare error: string | undefined;
+  declare announcement: string;
+  declare loaded: boolean;
+
+  private session: ReviewSession | undefined;
+  private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
+
+  constructor() {
+    super();
+    this.announcement = '';
+    this.loaded = false;
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    document.removeEventListener('keydown', this.onKey);
+  }
+
+  private get status(): ReviewStatus {
+    const s = this.route.query.get('status');
+    return STATUSES.includes(s as ReviewStatus) ? (s as ReviewStatus) : 'pending';
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('route') && this.session?.status !== this.status) this.start();
+  }
+
+  private start() {
+    const session = new ReviewSession(reviewApi, this.status, () => {
+      if (this.session !== session) return;
+      this.requestUpdate();
+      this.reflectPosition();
+    });
+    this.session = session;
+    this.loaded = false;
+    this.error = undefined;
+    session.load(this.route.query.get('item') ?? undefined).then(
+      () => (this.loaded = true),
+      (err) => this.fail(err),
+    );
+  }
+
+  /** Keeps the address on the item shown, without a history entry per item. */
+  private reflectPosition() {
+    const id = this.session?.current?.id;
+    if (id !== (this.route.query.get('item') ?? undefined))
+      navigate(paths.review({ status: this.status === 'pending' ? undefined : this.status, item: id }), { replace: true });
+  }
+
+  private fail(err: unknown) {
+    this.error = errorText(err, this.strings);
+  }
+
+  private handleKey(e: KeyboardEvent) {
+    if (e.defaultPrevented) return;
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (dialog?.open) return; // the dialog handles Esc itself
+    if (isTyping(e)) {
+      if (e.key === 'Escape') (e.composedPath()[0] as HTMLElement).blur();
+      return;
+    }
+    const action = actionFor(e);
+    if (!action) return;
+    e.preventDefault();
+    this.act(action);
+  }
+
+  private act(action: ReviewAction) {
+    const session = this.session;
+    if (!session) return;
+    const s = this.strings;
+    if (typeof action === 'object') {
+      if (!session.current) return;
+      const note = this.noteField()?.value.trim() || null;
+      const noteField = this.noteField();
+      if (noteField) noteField.value = '';
+      this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
+      session.answer(action.answer, note).catch((err) => {
+        this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
+      });
+      return;
+    }
+    switch (action) {
+      case 'next':
+        return session.next();
+      case 'previous':
+        return session.previous();
+      case 'undo':
+        if (!session.canUndo) {
+          this.announcement = s.nothingToUndo;
+          return;
+        }
+        this.announcement = s.announceUndone;
+        session.undo().catch((err) => this.fail(err));
+        return;
+      case 'note':
+        return this.noteField()?.focus();
+      case 'help':
+        return this.renderRoot.querySelector('dialog')?.showModal();
+    }
+  }
+
+  private noteField() {
+    return this.renderRoot.querySelector<HTMLTextAreaElement>('#note');
+  }
+
+  override render() {
+    const s = this.strings;
+    const session = this.session;
+    return html`<h1>${s.reviewTitle}</h1>
+      ${this.renderProgress()}
+      <div class="toolbar">
+        <label>${s.statusFilter}
+          <select @change=${(e: Event) => navigate(paths.review({ status: (e.target as HTMLSelectElement).value }))}>
+            ${STATUSES.map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`status_${st}`]}</option>`)}
+          </select>
+        </label>
+        ${session?.items.length ? html`<span class="muted">${format(s.position, { n: Math.min(session.index + 1, session.items.length), total: session.items.length })}</span>` : nothing}
+        <span class="spacer"></span>
+        <button @click=${() => this.act('previous')} aria-keyshortcuts="k ArrowLeft" ?disabled=${!session || session.index === 0}>${s.previous} <kbd>k</kbd></button>
+        <button @click=${() => this.act('next')} aria-keyshortcuts="j ArrowRight" ?disabled=${!session?.current}>${s.next} <kbd>j</kbd></button>
+        <button @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
+        <button @click=${() => this.act('help')} aria-keyshortcuts="?">${s.keysButton} <kbd>?</kbd></button>
+      </div>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.renderBody()}
+      <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
+      ${this.renderHelp()}`;
+  }
+
+  private renderProgress() {
+    const s = this.strings;
+    const b = this.session?.budget;
+    const t = this.session?.training;
+    if (!b || !t) return nothing;
+    return html`<section class="progress" aria-label=${s.budgetLabel}>
+      <label>
+        <span>${format(s.budgetProgress, { answered: b.answeredLastWeek, budget: b.itemsPerWeek })}</span>
+        <progress max=${b.itemsPerWeek} .value=${Math.min(b.answeredLastWeek, b.itemsPerWeek)}></progress>
+      </label>
+      <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held })}</span>
+      <span>${format(s.trainingProgress, { confirmed: t.confirmed, minimum: t.minimum })}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
+    </section>`;
+  }
+
+  private renderBody() {
+    const s = this.strings;
+    const session = this.session;
+    if (!session || !this.loaded) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    const item = session.current;
+    if (!item) return html`<p class="card empty">${s.queueEmpty}</p>`;
+    return html`<article class="card item" aria-labelledby="item-query" data-item=${item.id}>
+      ${renderItem(item, s)}
+      <section class="answer" aria-label=${s.reviewQuestion}>
+        ${item.status === 'answered' && item.verdict ? html`<p class="answered">${format(s.answeredAs, { verdict: s[`verdict_${item.verdict}`] })}</p>` : nothing}
+        <div class="verdicts">
+          ${VERDICTS.map(
+            ({ verdict, key }) =>
+              html`<button class="verdict ${verdict}" aria-keyshortcuts=${key} aria-pressed=${item.verdict === verdict ? 'true' : 'false'} @click=${() => this.act({ answer: verdict })}>
+                ${s[`verdict_${verdict}`]} <kbd>${key}</kbd>
+              </button>`,
+          )}
+        </div>
+        <label for="note">${s.note} <kbd>n</kbd></label>
+        <textarea id="note" rows="2" maxlength="2000" aria-keyshortcuts="n"></textarea>
+      </section>
+      ${renderTraces(item, session.tracesOf(item.id), s, this.locale)}
+    </article>`;
+  }
+
+  private renderHelp() {
+    const s = this.strings;
+    return html`<dialog aria-labelledby="keys-title">
+      <h2 id="keys-title">${s.keysTitle}</h2>
+      <table>
+        <tbody>
+          ${REVIEW_KEYS.map((k) => html`<tr><td>${k.keys.map((key, i) => html`${i ? ' / ' : ''}<kbd>${keyLabel(key)}</kbd>`)}</td><td>${s[k.label]}</td></tr>`)}
+        </tbody>
+      </table>
+      <form method="dialog"><button class="primary">${s.close}</button></form>
+    </dialog>`;
+  }
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import { PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
+
+const item = (n: number): ReviewItem => ({
+  id: `i${n}`,
+  query: `query ${n}`,
+  chunk: { chunkId: `c${n}`, sourceDocId: 'doc.md', sourceDocVersion: null, text: 'text' },
+  rank: 1,
+  score: 0.5,
+  candidate: 'negative',
+  guess: 'unclear',
+  guessWhy: 'why',
+  evidence: ['e'],
+  traceCount: 1,
+  traceIds: [`t${n}`],
+  status: 'pending',
+  verdict: null,
+  note: null,
+  answeredAt: null,
+});
+
+/** A server holding `n` pending items, recording what it was sent; `failNext` makes the next answer fail. */
+function fakeServer(n: number) {
+  const items = Array.from({ length: n }, (_, i) => item(i));
+  const sent: [string, Verdict | null, string | null][] = [];
+  const tracesAsked: string[] = [];
+  let failNext = false;
+  const api: ReviewApi = {
+    async queue(status: ReviewStatus, limit: number): Promise<ReviewQueue> {
+      const listed = items.filter((i) => i.status === status).slice(0, limit);
+      return {
+        items: structuredClone(listed),
+        budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: listed.length, held: 0, minutesPerWeek: 30, miningThreshold: 0.1 },
+        training: { confirmed: 29, minimum: 30, ready: false },
+      };
+    },
+    async answer(id, verdict, note) {
+      if (failNext) {
+        failNext = false;
+        throw new Error('offline');
+      }
+      sent.push([id, verdict, note]);
+      const it = items.find((i) => i.id === id)!;
+      Object.assign(it, { verdict, note, status: verdict === null ? 'pending' : 'answered' });
+      return it;
+    },
+    async traces(id) {
+      tracesAsked.push(id);
+      return [];
+    },
+  };
+  return { api, sent, tracesAsked, failOnce: () => (failNext = true) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('ReviewSession', () => {
+  it('moves to the next item at once, sends the answer, and keeps budget and training in step', async () => {
+    const server = fakeServer(3);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    const sending = s.answer('relevant', 'on topic');
+    expect(s.current?.id).toBe('i1');
+    await sending;
+    expect(server.sent).toEqual([['i0', 'relevant', 'on topic']]);
+    expect(s.budget?.answeredLastWeek).toBe(4);
+    expect(s.training).toMatchObject({ confirmed: 30, ready: true });
+    await s.answer('unclear', null);
+    expect(s.training?.confirmed).toBe(30);
+  });
+
+  it('undoes the last answer: the item waits again and the reviewer is back on it', async () => {
+    const server = fakeServer(3);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    await s.answer('not_relevant', null);
+    await s.answer('relevant', null);
+    expect(await s.undo()).toBe(true);
+    expect(s.current).toMatchObject({ id: 'i1', status: 'pending', verdict: null });
+    expect(server.sent.at(-1)).toEqual(['i1', null, null]);
+    expect(await s.undo()).toBe(true);
+    expect(s.current?.id).toBe('i0');
+    expect(await s.undo()).toBe(false);
+    expect(s.budget?.answeredLastWeek).toBe(3);
+  });
+
+  it('undo of a changed answer restores the earlier verdict', async () => {
+    const server = fakeServer(2);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    await s.answer('relevant', 'first');
+    s.previous();
+    await s.answer('unclear', null);
+    await s.undo();
+    expect(server.sent.at(-1)).toEqual(['i0', 'relevant', 'first']);
+    expect(s.current).toMatchObject({ id: 'i0', verdict: 'relevant', status: 'answered' });
+  });
+
+  it('puts an item back as it was when its answer could not be sent', async () => {
+    const server = fakeServer(2);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    server.failOnce();
+    await expect(s.answer('relevant', null)).rejects.toThrow('offline');
+    expect(s.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null });
+    expect(s.canUndo).toBe(false);
+    expect(s.budget?.answeredLastWeek).toBe(3);
+  });
+
+  it('fetches the traces of the items ahead and the next page before they are asked for', async () => {
+    const server = fakeServer(PAGE_SIZE + 10);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    expect(server.tracesAsked).toEqual(['i0', 'i1', 'i2']);
+    expect(s.items).toHaveLength(PAGE_SIZE);
+    for (let i = 0; i < PAGE_SIZE - 4; i++) await s.answer('unclear', null);
+    await settle();
+    expect(s.items).toHaveLength(PAGE_SIZE + 10);
+    expect(new Set(s.items.map((i) => i.id)).size).toBe(PAGE_SIZE + 10);
+    expect(s.exhausted).toBe(false);
+  });
+
+  it('starts on the item the address names', async () => {
+    const s = new ReviewSession(fakeServer(5).api, 'pending', () => {});
+    await s.load('i3');
+    expect(s.current?.id).toBe('i3');
+  });
+});

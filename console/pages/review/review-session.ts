@@ -1,0 +1,185 @@
+import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+
+/** What the session needs from the API: injected, so the logic is tested without a browser. */
+export interface ReviewApi {
+  queue(status: ReviewStatus, limit: number): Promise<ReviewQueue>;
+  answer(id: string, verdict: Verdict | null, note: string | null): Promise<unknown>;
+  traces(id: string): Promise<ReviewItemTrace[]>;
+}
+
+/** Items fetched per request. */
+export const PAGE_SIZE = 20;
+/** The most GET /v1/admin/review lists at once. */
+const MAX_LIMIT = 500;
+/** When fewer unanswered items than this wait ahead, the next page is fetched. */
+export const REFILL_AT = 5;
+/** Items ahead whose traces are fetched before they are shown. */
+export const TRACES_AHEAD = 2;
+
+const TRAINING_VERDICTS: ReadonlySet<Verdict | null> = new Set(['relevant', 'not_relevant']);
+
+interface UndoEntry {
+  id: string;
+  before: Pick<ReviewItem, 'status' | 'verdict' | 'note'>;
+}
+
+/**
+ * One reviewer's pass over the queue: the items in order, where the reviewer is, answers sent in
+ * the background while the next item shows at once, an undo stack, and the items and traces
+ * ahead fetched before they are asked for.
+ */
+export class ReviewSession {
+  items: ReviewItem[] = [];
+  index = 0;
+  budget: ReviewQueue['budget'] | undefined;
+  training: ReviewQueue['training'] | undefined;
+  /** No more items to fetch for this status. */
+  exhausted = false;
+  private readonly undoStack: UndoEntry[] = [];
+  private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
+  private refilling: Promise<void> | undefined;
+
+  constructor(
+    private readonly api: ReviewApi,
+    readonly status: ReviewStatus,
+    /** Called whenever something shown changed. */
+    private readonly changed: () => void,
+  ) {}
+
+  get current(): ReviewItem | undefined {
+    return this.items[this.index];
+  }
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+
+  /** The traces of an item, if fetched already (else undefined, and they are on their way). */
+  tracesOf(id: string): ReviewItemTrace[] | undefined {
+    const cached = this.traceCache.get(id);
+    if (Array.isArray(cached)) return cached;
+    if (!cached) void this.fetchTraces(id);
+    return undefined;
+  }
+
+  /** The first page; `startAt` puts the reviewer on that item when it is among them. */
+  async load(startAt?: string): Promise<void> {
+    const q = await this.api.queue(this.status, PAGE_SIZE);
+    this.items = q.items;
+    this.budget = q.budget;
+    this.training = q.training;
+    this.exhausted = q.items.length < PAGE_SIZE;
+    const at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
+    this.index = Math.max(at, 0);
+    this.prefetch();
+    this.changed();
+  }
+
+  /**
+   * Answers the current item and moves to the next one waiting, at once; the answer is sent in
+   * the background. A failed send puts the item back as it was and rejects.
+   */
+  async answer(verdict: Verdict, note: string | null): Promise<void> {
+    const item = this.current;
+    if (!item) return;
+    const before = { status: item.status, verdict: item.verdict, note: item.note };
+    this.apply(item, { status: 'answered', verdict, note });
+    this.undoStack.push({ id: item.id, before });
+    this.index = this.nextWaiting(this.index);
+    this.prefetch();
+    this.changed();
+    try {
+      await this.api.answer(item.id, verdict, note);
+    } catch (err) {
+      this.apply(item, before);
+      const i = this.undoStack.findLastIndex((u) => u.id === item.id);
+      if (i >= 0) this.undoStack.splice(i, 1);
+      this.index = this.items.indexOf(item);
+      this.changed();
+      throw err;
+    }
+  }
+
+  /** Takes the last answer back (the item as it was before) and returns to that item. */
+  async undo(): Promise<boolean> {
+    const last = this.undoStack.pop();
+    if (!last) return false;
+    const item = this.items.find((i) => i.id === last.id)!;
+    const after = { status: item.status, verdict: item.verdict, note: item.note };
+    this.apply(item, last.before);
+    this.index = this.items.indexOf(item);
+    this.changed();
+    try {
+      // Re-answering restores an earlier verdict; null puts a fresh item back in the queue.
+      await this.api.answer(item.id, last.before.verdict, last.before.note);
+    } catch (err) {
+      this.apply(item, after);
+      this.undoStack.push(last);
+      this.changed();
+      throw err;
+    }
+    return true;
+  }
+
+  next(): void {
+    if (this.index < this.items.length) this.index++;
+    this.prefetch();
+    this.changed();
+  }
+
+  previous(): void {
+    if (this.index > 0) this.index--;
+    this.prefetch();
+    this.changed();
+  }
+
+  /** The next unanswered item after `from`, else the end of the list. */
+  private nextWaiting(from: number): number {
+    for (let i = from + 1; i < this.items.length; i++) if (this.items[i]!.status !== 'answered') return i;
+    return this.items.length;
+  }
+
+  /** Keeps the budget and training counts in step with answers given and taken back in this session. */
+  private apply(item: ReviewItem, to: Pick<ReviewItem, 'status' | 'verdict' | 'note'>): void {
+    if (this.budget) this.budget.answeredLastWeek += Number(to.status === 'answered') - Number(item.status === 'answered');
+    if (this.training) {
+      this.training.confirmed += Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
+      this.training.ready = this.training.confirmed >= this.training.minimum;
+    }
+    Object.assign(item, to);
+  }
+
+  /** The traces of the current item and the next ones, and the next page when the list runs low. */
+  private prefetch(): void {
+    for (const item of this.items.slice(this.index, this.index + 1 + TRACES_AHEAD)) this.tracesOf(item.id);
+    const waiting = this.items.slice(this.index).filter((i) => i.status !== 'answered').length;
+    if (waiting < REFILL_AT && !this.exhausted && !this.refilling && this.status === 'pending') {
+      this.refilling = this.refill().finally(() => (this.refilling = undefined));
+    }
+  }
+
+  /** Answered items leave the pending list on the server: the next page is the head of what remains. */
+  private async refill(): Promise<void> {
+    try {
+      const q = await this.api.queue(this.status, Math.min(MAX_LIMIT, PAGE_SIZE + this.items.length));
+      const known = new Set(this.items.map((i) => i.id));
+      const fresh = q.items.filter((i) => !known.has(i.id));
+      this.items.push(...fresh);
+      this.exhausted = fresh.length === 0;
+      this.changed();
+    } catch {
+      // Tried again on the next move.
+    }
+  }
+
+  private async fetchTraces(id: string): Promise<void> {
+    const pending = this.api.traces(id);
+    this.traceCache.set(id, pending);
+    try {
+      this.traceCache.set(id, await pending);
+      this.changed();
+    } catch {
+      this.traceCache.delete(id);
+    }
+  }
+}

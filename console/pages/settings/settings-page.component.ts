@@ -1,0 +1,162 @@
+import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
+import * as v from 'valibot';
+import { type LoopSettings, LoopSettingsSchema, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
+import { api } from '../../api/client.ts';
+import type { Route } from '../../app/router.ts';
+import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+import { styles } from './settings-page.styles.ts';
+
+/** The settings in the order the form shows them, with the input step each needs. */
+const FIELDS: readonly { name: keyof LoopSettings; step: string }[] = [
+  { name: 'reviewMinutesPerWeek', step: '1' },
+  { name: 'secondsPerReviewItem', step: '1' },
+  { name: 'trainingMinConfirmed', step: '1' },
+  { name: 'badTraceScore', step: '0.05' },
+  { name: 'goodTraceScore', step: '0.05' },
+  { name: 'retentionDays', step: '1' },
+  { name: 'aggregateRetentionDays', step: '1' },
+];
+
+/**
+ * The loop's settings (retention, review budget, training threshold, what counts as a bad or good
+ * answer), validated in the browser by the same schema the API applies; and the erasure of one
+ * hashed user id, after a confirmation.
+ */
+export class SettingsPage extends LitElement {
+  static override styles = [baseStyles, pageStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    settings: { state: true },
+    fieldErrors: { state: true },
+    status: { state: true },
+    error: { state: true },
+    erasing: { state: true },
+    erasure: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  declare settings: LoopSettings | undefined;
+  declare fieldErrors: Partial<Record<keyof LoopSettings, string>>;
+  declare status: string;
+  declare error: string | undefined;
+  /** The hashed user id waiting for confirmation. */
+  declare erasing: string | undefined;
+  declare erasure: string;
+
+  constructor() {
+    super();
+    this.fieldErrors = {};
+    this.status = '';
+    this.erasure = '';
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    api<LoopSettings>('/v1/admin/settings').then(
+      (s) => (this.settings = s),
+      (err) => (this.error = errorText(err, this.strings)),
+    );
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<h1>${s.settingsTitle}</h1>
+      <p class="intro">${s.settingsIntro}</p>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.settings ? this.renderForm(this.settings) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${this.renderErasure()}`;
+  }
+
+  private renderForm(settings: LoopSettings) {
+    const s = this.strings;
+    return html`<form class="card settings" novalidate @submit=${this.save}>
+      ${FIELDS.map(({ name, step }) => {
+        const error = this.fieldErrors[name];
+        return html`<div class="field">
+          <label for=${name}>${s[`setting_${name}`]}</label>
+          <input id=${name} name=${name} type="number" step=${step} .value=${String(settings[name])} aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-help ${name}-error" />
+          <span id="${name}-help" class="muted">${s[`setting_${name}_help`]}</span>
+          <span id="${name}-error" class="error">${error ?? ''}</span>
+        </div>`;
+      })}
+      <p>${format(s.weeklyBudget, { n: weeklyReviewCapacity(settings) })}</p>
+      <div class="actions"><button type="submit" class="primary">${s.save}</button> <span role="status">${this.status}</span></div>
+    </form>`;
+  }
+
+  private renderErasure() {
+    const s = this.strings;
+    return html`<section class="card" aria-labelledby="erasure-title">
+      <h2 id="erasure-title">${s.erasureTitle}</h2>
+      <p class="intro">${s.erasureIntro}</p>
+      <form class="filters" @submit=${this.askErase}>
+        <label>${s.userIdHash} <input name="userIdHash" required maxlength="200" spellcheck="false" autocomplete="off" /></label>
+        <button type="submit">${s.erase}</button>
+      </form>
+      <p role="status">${this.erasure}</p>
+      <dialog aria-labelledby="erase-title" @close=${() => (this.erasing = undefined)}>
+        <h2 id="erase-title">${format(s.eraseConfirmTitle, { id: this.erasing ?? '' })}</h2>
+        <p>${s.eraseConfirmBody}</p>
+        <div class="actions">
+          <button type="button" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>${s.cancel}</button>
+          <button type="button" class="danger" @click=${this.erase}>${s.eraseConfirm}</button>
+        </div>
+      </dialog>
+    </section>`;
+  }
+
+  private async save(e: SubmitEvent) {
+    e.preventDefault();
+    const data = new FormData(e.target as HTMLFormElement);
+    const input = Object.fromEntries(FIELDS.map(({ name }) => [name, data.get(name) === '' ? undefined : Number(data.get(name))]));
+    const parsed = v.safeParse(LoopSettingsSchema, input);
+    this.status = '';
+    if (!parsed.success) {
+      const errors: Partial<Record<keyof LoopSettings, string>> = {};
+      for (const issue of parsed.issues) {
+        const key = (issue.path?.[0] as { key?: keyof LoopSettings } | undefined)?.key;
+        if (key && !errors[key]) errors[key] = issue.message;
+      }
+      this.fieldErrors = errors;
+      (this.renderRoot.querySelector(`#${Object.keys(errors)[0]}`) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    this.fieldErrors = {};
+    try {
+      this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
+      this.status = this.strings.saved;
+    } catch (err) {
+      this.status = errorText(err, this.strings);
+    }
+  }
+
+  private askErase(e: SubmitEvent) {
+    e.preventDefault();
+    const id = String(new FormData(e.target as HTMLFormElement).get('userIdHash') ?? '').trim();
+    if (!id) return;
+    this.erasing = id;
+    this.erasure = '';
+    this.renderRoot.querySelector('dialog')?.showModal();
+  }
+
+  private async erase() {
+    const id = this.erasing;
+    this.renderRoot.querySelector('dialog')?.close();
+    if (!id) return;
+    try {
+      const { deleted } = await api<{ deleted: { traces: number; events: number; reviewItems: number; corrections: number } }>(
+        `/v1/admin/users/${encodeURIComponent(id)}`,
+        { method: 'DELETE' },
+      );
+      this.erasure = format(this.strings.erased, { id, ...deleted });
+    } catch (err) {
+      this.erasure = errorText(err, this.strings);
+    }
+  }
+}

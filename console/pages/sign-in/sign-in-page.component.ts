@@ -1,0 +1,76 @@
+import { html, LitElement, type PropertyDeclarations } from 'lit';
+import { ApiRequestError, api } from '../../api/client.ts';
+import { rememberAdminKey } from '../../app/admin-key.ts';
+import { format, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { styles } from './sign-in-page.styles.ts';
+
+/**
+ * Asks for the admin key and checks it against the API before keeping it for this tab.
+ *
+ * @event rf-signed-in - The key was accepted and stored.
+ */
+export class SignInPage extends LitElement {
+  static override styles = [baseStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    notice: {},
+    error: { state: true },
+    busy: { state: true },
+  };
+
+  declare strings: Strings;
+  /** A line shown above the form, e.g. "You are signed out." */
+  declare notice: string | undefined;
+  declare error: string | undefined;
+  declare busy: boolean;
+
+  constructor() {
+    super();
+    this.busy = false;
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<section class="card" aria-labelledby="title">
+      <h1 id="title">${s.signInTitle}</h1>
+      ${this.notice ? html`<p role="status">${this.notice}</p>` : null}
+      <p class="muted">${s.signInIntro}</p>
+      <form @submit=${this.submit}>
+        <label for="key">${s.adminKey}</label>
+        <input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="error" />
+        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? s.signingIn : s.signIn}</button>
+        <p id="error" class="error" role="alert">${this.error ?? ''}</p>
+      </form>
+    </section>`;
+  }
+
+  override firstUpdated() {
+    this.renderRoot.querySelector('input')?.focus();
+  }
+
+  private async submit(e: SubmitEvent) {
+    e.preventDefault();
+    const input = this.renderRoot.querySelector('input')!;
+    const key = input.value.trim();
+    if (!key) return;
+    this.busy = true;
+    this.error = undefined;
+    try {
+      await api('/v1/admin/settings', { key });
+      rememberAdminKey(key);
+      input.value = '';
+      this.dispatchEvent(new Event('rf-signed-in', { bubbles: true, composed: true }));
+    } catch (err) {
+      const s = this.strings;
+      if (err instanceof ApiRequestError) {
+        this.error =
+          err.status === 401 ? s.keyRejected : err.status === 403 ? s.keyWrongKind : format(s.requestFailed, { status: err.status, message: err.message });
+      } else {
+        this.error = s.networkFailed;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+}

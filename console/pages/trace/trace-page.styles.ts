@@ -1,0 +1,75 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .lookup {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+    margin-bottom: 1rem;
+  }
+  .lookup input {
+    min-width: 20rem;
+    font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+  }
+  .error:empty {
+    display: none;
+  }
+  section.card {
+    margin-bottom: 1rem;
+  }
+  .columns {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr));
+    gap: 1rem;
+  }
+  .query {
+    font-size: 1.1rem;
+    margin: 0 0 0.5rem;
+  }
+  .meta {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
+    gap: 0.25rem 1rem;
+    margin: 0;
+  }
+  dt {
+    color: var(--c-muted);
+    font-size: 0.85rem;
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .diagnosis {
+    border-inline-start: 4px solid var(--c-warn);
+  }
+  .up {
+    color: var(--c-good);
+  }
+  .down {
+    color: var(--c-bad);
+  }
+  .rank {
+    font-weight: 600;
+  }
+  summary {
+    cursor: pointer;
+  }
+  .chunk-text {
+    margin: 0.5rem 0 0;
+  }
+  .scroll {
+    overflow-x: auto;
+  }
+  .rules {
+    margin: 0;
+    padding-inline-start: 1rem;
+  }
+  tr.superseded {
+    color: var(--c-muted);
+  }
+  .detail {
+    font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+    font-size: 0.85em;
+  }
+`;

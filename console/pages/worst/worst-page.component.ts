@@ -1,0 +1,146 @@
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { api } from '../../api/client.ts';
+import type { WorstTrace } from '../../api/types.ts';
+import { navigate, paths, type Route } from '../../app/router.ts';
+import { dateTime, percent } from '../../i18n/locale.ts';
+import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+
+/** The filters GET /v1/admin/worst-traces takes, as they appear in the address. */
+const FILTERS = [
+  { name: 'days', type: 'number', min: 1, max: 3650, step: 1, placeholder: '7' },
+  { name: 'minSignals', type: 'number', min: 1, max: 1000, step: 1, placeholder: '1' },
+  { name: 'below', type: 'number', min: -1, max: 1, step: 0.05, placeholder: '-0.3' },
+  { name: 'knowledgeBase', type: 'text' },
+  { name: 'intent', type: 'text' },
+  { name: 'model', type: 'text' },
+  { name: 'limit', type: 'number', min: 1, max: 1000, step: 1, placeholder: '200' },
+] as const;
+
+/**
+ * The seed's most useful list: queries handled badly, worst first, with their chunks; each links
+ * to its trace view. `/admin/traces?days=…&below=…`: the filters are the address.
+ */
+export class WorstPage extends LitElement {
+  static override styles = [baseStyles, pageStyles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    traces: { state: true },
+    error: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  declare traces: WorstTrace[] | undefined;
+  declare error: string | undefined;
+  private loadedQuery: string | undefined;
+
+  private filterQuery(): string {
+    const q = new URLSearchParams();
+    for (const f of FILTERS) {
+      const v = this.route.query.get(f.name);
+      if (v) q.set(f.name, v);
+    }
+    return q.toString();
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('route') && this.filterQuery() !== this.loadedQuery) void this.load();
+  }
+
+  private async load() {
+    const query = this.filterQuery();
+    this.loadedQuery = query;
+    this.traces = undefined;
+    this.error = undefined;
+    try {
+      const { traces } = await api<{ traces: WorstTrace[] }>(`/v1/admin/worst-traces${query ? `?${query}` : ''}`);
+      if (this.loadedQuery === query) this.traces = traces;
+    } catch (err) {
+      if (this.loadedQuery === query) this.error = errorText(err, this.strings);
+    }
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<h1>${s.worstTitle}</h1>
+      <p class="intro">${s.worstIntro}</p>
+      <form class="filters" aria-label=${s.filters} @submit=${this.apply}>
+        ${FILTERS.map(
+          (f) => html`<label
+            >${s[f.name]}
+            <input
+              name=${f.name}
+              type=${f.type}
+              min=${'min' in f ? f.min : nothing}
+              max=${'max' in f ? f.max : nothing}
+              step=${'step' in f ? f.step : nothing}
+              placeholder=${'placeholder' in f ? f.placeholder : s.any}
+              .value=${this.route.query.get(f.name) ?? ''}
+          /></label>`,
+        )}
+        <button type="submit" class="primary">${s.apply}</button>
+      </form>
+      <form class="filters" role="search" aria-label=${s.traceLookup} @submit=${this.lookup}>
+        <label>${s.traceId} <input name="traceId" spellcheck="false" autocomplete="off" required /></label>
+        <button type="submit">${s.open}</button>
+      </form>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.renderTable()}`;
+  }
+
+  private renderTable() {
+    const s = this.strings;
+    if (!this.traces) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!this.traces.length) return html`<p class="card">${s.noWorst}</p>`;
+    const num = (x: number | null) => (x === null ? s.notSet : x.toFixed(2));
+    return html`<div class="scroll">
+      <table class="worst">
+        <thead>
+          <tr>
+            <th scope="col">${s.traceId}</th><th scope="col">${s.query}</th><th scope="col">${s.createdAt}</th><th scope="col">${s.weightedScore}</th>
+            <th scope="col">${s.score}</th><th scope="col">${s.confidence}</th><th scope="col">${s.signalsCount}</th>
+            <th scope="col">${s.knowledgeBase} · ${s.intent} · ${s.model}</th><th scope="col">${s.chunks}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${this.traces.map(
+            (t) => html`<tr data-trace=${t.traceId}>
+              <td><a class="mono" href=${paths.trace(t.traceId)}>${t.traceId}</a></td>
+              <td class="text">${t.query}</td>
+              <td>${dateTime(t.createdAt, this.locale)}</td>
+              <td>${num(t.weightedScore)}</td>
+              <td>${num(t.score)}</td>
+              <td>${t.confidence === null ? s.notSet : percent(t.confidence)}</td>
+              <td>${format(s.signalsBreakdown, { trusted: t.trustedSignals, all: t.signals, explicit: t.explicitSignals, implicit: t.implicitSignals })}</td>
+              <td class="text">${[t.knowledgeBase, t.intent, t.model].map((x) => x ?? s.notSet).join(' · ')}</td>
+              <td class="mono">${t.chunkIds.join(', ')}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  private apply(e: SubmitEvent) {
+    e.preventDefault();
+    const data = new FormData(e.target as HTMLFormElement);
+    const query: Record<string, string> = {};
+    for (const f of FILTERS) {
+      const v = String(data.get(f.name) ?? '').trim();
+      if (v) query[f.name] = v;
+    }
+    navigate(paths.worst(query));
+  }
+
+  private lookup(e: SubmitEvent) {
+    e.preventDefault();
+    const id = String(new FormData(e.target as HTMLFormElement).get('traceId') ?? '').trim();
+    if (id) navigate(paths.trace(id));
+  }
+}

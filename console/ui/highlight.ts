@@ -1,0 +1,54 @@
+import { STOP_WORDS, terms } from '../../shared/terms.ts';
+
+export interface Segment {
+  text: string;
+  /** Part of a term the query shares. */
+  hit: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Splits `text` into runs, marking the words the query shares, by the same terms the loop
+ * compares with (shared/terms.ts): whole words in spaced scripts, and in Chinese or Japanese the
+ * characters of every bigram the query has. Joined back, the segments are `text` unchanged.
+ */
+export function highlightSegments(text: string, query: string): Segment[] {
+  const wanted = new Set(terms(query));
+  if (wanted.size === 0) return text ? [{ text, hit: false }] : [];
+  const hits = new Array<boolean>(text.length).fill(false);
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const start = m.index;
+    if (UNSPACED.test(word)) {
+      // Code units of each character, so surrogate pairs stay whole.
+      const chars = [...word];
+      const offsets: number[] = [];
+      let at = start;
+      for (const ch of chars) {
+        offsets.push(at);
+        at += ch.length;
+      }
+      const mark = (i: number) => hits.fill(true, offsets[i]!, offsets[i]! + chars[i]!.length);
+      if (chars.length === 1 && wanted.has(word.toLowerCase())) mark(0);
+      for (let i = 0; i < chars.length - 1; i++) {
+        if (wanted.has((chars[i]! + chars[i + 1]!).toLowerCase())) {
+          mark(i);
+          mark(i + 1);
+        }
+      }
+    } else {
+      const term = word.toLowerCase().normalize('NFKC');
+      if (!STOP_WORDS.has(term) && wanted.has(term)) hits.fill(true, start, start + word.length);
+    }
+  }
+  const out: Segment[] = [];
+  for (let i = 0; i < text.length; ) {
+    let j = i;
+    while (j < text.length && hits[j] === hits[i]) j++;
+    out.push({ text: text.slice(i, j), hit: hits[i]! });
+    i = j;
+  }
+  return out;
+}

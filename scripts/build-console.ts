@@ -1,0 +1,54 @@
+/**
+ * Builds the admin console into console/build/admin/, which the Worker serves at /admin from
+ * its static assets (wrangler.toml [assets]):
+ *   index.html       the one page (every /admin path gets it; the console routes by URL)
+ *   console.css      the page's colour tokens for both themes
+ *   console.js       the frame, sign-in and the 401 page
+ *   chunks/          each page's code, loaded when the page is first opened
+ * and returns the bundle's metafile, for size figures.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { minifyTemplates } from './build-widget.ts';
+import { ROOT } from './wrangler.ts';
+
+export const CONSOLE_DIST = join(ROOT, 'console', 'build', 'admin');
+const SOURCE = join(ROOT, 'console');
+
+/** Lit's css`…` and html`…` literals minified as the widget's are. */
+const templates: Plugin = {
+  name: 'minify-templates',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]console[\\/].*\.ts$/ }, ({ path }) => ({ loader: 'ts', contents: minifyTemplates(readFileSync(path, 'utf8')) }));
+  },
+};
+
+export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
+  const out = options.outDir ?? CONSOLE_DIST;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const result = await build({
+    entryPoints: { console: join(SOURCE, 'main.ts') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    target: 'es2022',
+    charset: 'utf8',
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    outdir: out,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [templates],
+  });
+  copyFileSync(join(SOURCE, 'index.html'), join(out, 'index.html'));
+  copyFileSync(join(SOURCE, 'console.css'), join(out, 'console.css'));
+  return result.metafile;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildConsole();
+  console.log(`console built in ${CONSOLE_DIST}`);
+}
