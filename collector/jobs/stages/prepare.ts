@@ -5,12 +5,25 @@ import type { Stage } from './stage.ts';
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
 export const FLOOD_LOOKBACK_MS = 24 * 3_600_000;
 
-const TOUCHED_KEY = { chunk: 'c.chunk_id', session: 't.session_id', day: utcDaySql('t.created_at') };
-const TOUCHED_JOIN = {
-  chunk: 'join trace_chunks c on c.project_id = l.project_id and c.trace_id = l.key',
-  session: 'join traces t on t.project_id = l.project_id and t.trace_id = l.key',
-  day: 'join traces t on t.project_id = l.project_id and t.trace_id = l.key',
-};
+const TOUCHED_KEY = { session: 't.session_id', day: utcDaySql('t.created_at') };
+
+/** Touched traces as SQL, for the project ?1 and night ?2. */
+const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
+
+/**
+ * Above this share of the project's traces touched, the touched chunks are found chunk by chunk
+ * (each distinct chunk on the chunk index, kept when one of its rows belongs to a touched trace:
+ * the first row nearly always does) instead of trace by trace (ten chunk rows each, deduplicated):
+ * a night that touches a whole month would otherwise read every chunk row.
+ */
+const CHUNK_BY_CHUNK_SHARE = 0.25;
+
+const touchedChunks = (byChunk: boolean) =>
+  byChunk
+    ? `select d.chunk_id from (select distinct chunk_id from trace_chunks where project_id = ?1) d
+       where exists (select 1 from trace_chunks c cross join loop_touched l on l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and l.key = c.trace_id
+         where c.project_id = ?1 and c.chunk_id = d.chunk_id)`
+    : `select distinct c.chunk_id from (${TOUCHED_TRACES}) l cross join trace_chunks c on c.project_id = ?1 and c.trace_id = l.key`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -25,7 +38,7 @@ export const prepare: Stage = {
     const from = run.windowFrom;
     const to = run.windowTo;
     const since = Math.max(0, from - FLOOD_LOOKBACK_MS);
-    const [events, traces, , , , counts, total] = await db.batch([
+    const [events, traces, , , share] = await db.batch([
       db
         .prepare(
           `insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'trace', trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
@@ -36,16 +49,25 @@ export const prepare: Stage = {
           `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
         )
         .bind(projectId, night, from, to),
-      // The chunks, sessions and days of those traces have aggregates to recompute.
-      ...(['chunk', 'session', 'day'] as const).map((kind) =>
+      // The sessions and days of those traces have aggregates to recompute, and so do their chunks.
+      ...(['session', 'day'] as const).map((kind) =>
         db
           .prepare(
             `insert or ignore into loop_touched (project_id, night, kind, key)
-             select ?1, ?2, '${kind}', ${TOUCHED_KEY[kind]} from loop_touched l ${TOUCHED_JOIN[kind]}
-             where l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and ${TOUCHED_KEY[kind]} is not null`,
+             select distinct ?1, ?2, '${kind}', ${TOUCHED_KEY[kind]} from (${TOUCHED_TRACES}) l cross join traces t on t.project_id = ?1 and t.trace_id = l.key
+             where ${TOUCHED_KEY[kind]} is not null`,
           )
           .bind(projectId, night),
       ),
+      db
+        .prepare(`select (select count(*) from (${TOUCHED_TRACES})) * 1.0 / max(1, (select count(*) from traces where project_id = ?1)) as share`)
+        .bind(projectId, night),
+    ]);
+    const byChunk = (share!.results[0] as { share: number }).share >= CHUNK_BY_CHUNK_SHARE;
+    const [, counts, total] = await db.batch([
+      db
+        .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk', chunk_id from (${touchedChunks(byChunk)})`)
+        .bind(projectId, night),
       db
         .prepare(
           `select 'session' as kind, session_id as key, count(*) as negatives, max(client_ts) - min(client_ts) as spanMs
