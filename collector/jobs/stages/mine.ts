@@ -31,7 +31,7 @@ interface TrustedEvent {
 export const itemIdOf = async (key: string, chunkId: string) => (await sha256Hex(`${key}\u0000${chunkId}`)).slice(0, 32);
 
 /** Review items one slice of the second pass recomputes. */
-const ITEMS_PER_SLICE = 2_000;
+const ITEMS_PER_SLICE = 1_000;
 /** The mine stage's cursor: its first pass over the touched traces, then its pass over the items they touched. */
 const TRACES = 't:';
 const ITEMS = 'i:';
@@ -70,8 +70,8 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
     // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
     db
       .prepare(
-        `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion, ct.text
-         from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id in (${scoredSql})
+        `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion
+         from trace_chunks c where c.project_id = ?1 and c.trace_id in (${scoredSql})
            and c.stage = (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id)
          order by c.trace_id, c.rank`,
       )
@@ -90,8 +90,12 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   const cursor = next === null ? ITEMS : TRACES + next;
   const scored = scoredRows!.results as ScoredTrace[];
   if (scored.length === 0) return { cursor, counts: { traces: ids.length } };
-  const chunks = groupBy(chunkRows!.results as ChunkRow[], (c) => c.traceId);
+  const chunks = groupBy(
+    (chunkRows!.results as Omit<ChunkRow, 'text'>[]).map((c) => ({ ...c, text: '' })),
+    (c) => c.traceId,
+  );
   const events = groupBy(eventRows!.results as TrustedEvent[], (e) => e.trace_id);
+  await withTexts(ctx, chunks, events);
   const candidates: (Candidate & { key: string })[] = [];
   for (const t of scored) {
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
@@ -115,6 +119,24 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   );
   if (rows.length) await saveCandidates(ctx, rows);
   return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+}
+
+/**
+ * Gives the chunks of traces with a correction their text, which diagnosing them compares with
+ * the correction; the other chunks' texts stay in the database (review items take theirs there).
+ */
+async function withTexts({ db, projectId }: StageContext, chunks: Map<string, ChunkRow[]>, events: Map<string, TrustedEvent[]>): Promise<void> {
+  const corrected = [...events].filter(([, list]) => list.some((e) => e.signal_type === 'correction')).map(([traceId]) => traceId);
+  if (corrected.length === 0) return;
+  const { results } = await db
+    .prepare(
+      `select c.trace_id as traceId, c.stage, c.rank, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT}
+       where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))`,
+    )
+    .bind(projectId, JSON.stringify(corrected))
+    .all<{ traceId: string; stage: string; rank: number; text: string }>();
+  const text = new Map(results.map((r) => [`${r.traceId}\u0000${r.stage}\u0000${r.rank}`, r.text]));
+  for (const traceId of corrected) for (const c of chunks.get(traceId) ?? []) c.text = text.get(`${traceId}\u0000${c.stage}\u0000${c.rank}`) ?? '';
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -193,7 +215,10 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
           `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
              guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
            select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
-             value -> 'chunk' ->> 'sourceDocVersion', value -> 'chunk' ->> 'text', value ->> 'rank', value ->> 'score', value ->> 'candidate',
+             value -> 'chunk' ->> 'sourceDocVersion',
+             coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value -> 'chunk' ->> 'chunkId'
+               and ct.source_doc_version = coalesce(value -> 'chunk' ->> 'sourceDocVersion', '')), ''),
+             value ->> 'rank', value ->> 'score', value ->> 'candidate',
              value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
            from json_each(?3) where true
            on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text`,

@@ -33,7 +33,7 @@ export interface Stage {
 }
 
 /** Traces one slice handles: small enough that a slice stays around a second at volume. */
-export const TRACES_PER_SLICE = 5_000;
+export const TRACES_PER_SLICE = 2_000;
 
 /**
  * SQL for the keys of the next slice: the run's touched keys of one kind after the cursor, with
