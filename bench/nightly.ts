@@ -182,7 +182,11 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor): Ro
     ...(perSlice ? [one(`longest mean slice (${perSlice.name}, ${count(perSlice.slices)} slices)`, 's', seconds(perSlice.ms / perSlice.slices))] : []),
     one("RSS of the Worker's workerd process before the first call", 'MB', run.idleRssMb),
     one("peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', run.peakRssMb, '<= 512'),
-    one("peak RSS of the Worker's workerd process (VmHWM, since start)", 'MB', run.hwmMb),
+    one(
+      `peak RSS of the Worker's workerd process (VmHWM, since start${run.runtimes > 1 ? `; ${run.runtimes} processes, one after another` : ''})`,
+      'MB',
+      run.hwmMb,
+    ),
     ...floor.stages.map((s) => one(`${sqlite}: stage ${s.name}, in SQLite`, 's', seconds(s.sqlMs))),
     one(`${sqlite}: all stages, in SQLite${stopped(floor.done, floor.stage, floor.stages)}`, 's', seconds(floor.stages.reduce((a, s) => a + s.sqlMs, 0))),
     one(`${sqlite}: all stages, SQLite and the job's JavaScript`, 's', seconds(floor.stages.reduce((a, s) => a + s.ms, 0))),
