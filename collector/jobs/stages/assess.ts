@@ -83,15 +83,16 @@ export const assess: Stage = {
       if (list) list.push(e);
       else byTrace.set(e.traceId, [e]);
     }
-    const rows: {
-      eventId: string;
-      traceId: string;
-      attributedTraceId: string;
-      confidence: number;
-      rules: unknown;
-      attribution: unknown;
-      chunkId: string | null;
-    }[] = [];
+    // One array per assessment, in the insert's column order: half the JSON of objects, at five million events a night.
+    const rows: [
+      eventId: string,
+      traceId: string,
+      attributedTraceId: string,
+      confidence: number,
+      rules: unknown,
+      attribution: unknown,
+      chunkId: string | null,
+    ][] = [];
     const affected = new Map<string, string>(ids.filter((id) => traces.has(id)).map((id) => [id, queryKey(traces.get(id)!.query)]));
     let lowConfidence = 0;
     let moved = 0;
@@ -123,7 +124,7 @@ export const assess: Stage = {
           }
         }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
-        rows.push({ eventId: a.eventId, traceId, attributedTraceId, confidence: a.confidence, rules: a.rules, attribution, chunkId: chunkIdOf(e) });
+        rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution, chunkIdOf(e)]);
       }
     }
     await db.batch([
@@ -131,8 +132,7 @@ export const assess: Stage = {
         db
           .prepare(
             `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id, assessed_at)
-             select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'attributedTraceId', value ->> 'confidence', value -> 'rules', value -> 'attribution',
-               value ->> 'chunkId', ?2
+             select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, value ->> 6, ?2
              from json_each(?3) where true
              on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
                rules = excluded.rules, attribution = excluded.attribution, chunk_id = excluded.chunk_id, assessed_at = excluded.assessed_at`,
@@ -202,8 +202,9 @@ async function queryHistory(db: D1Database, projectId: string, traces: readonly 
       .bind(projectId, keys),
     db
       .prepare(
-        `select query_key, count(*) as n, sum(weighted_score) as total from trace_stats
-         where project_id = ?1 and trace_id in (${sliceKeysSql('trace')}) and weighted_score is not null group by query_key`,
+        // From the slice's keys: grouping by query key, SQLite would rather read the whole query index.
+        `select s.query_key, count(*) as n, sum(s.weighted_score) as total from (${sliceKeysSql('trace')}) k
+         cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key where s.weighted_score is not null group by s.query_key`,
       )
       .bind(...sliceParams(ctx, cursor)),
   ]);

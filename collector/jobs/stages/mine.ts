@@ -209,7 +209,7 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
         )
         .bind(projectId, now, part),
     ),
-    ...jsonArrays(rows).map((part) =>
+    ...jsonArrays(itemRows(rows)).map((part) =>
       db
         .prepare(
           `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
@@ -217,7 +217,7 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
            select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
              value -> 'chunk' ->> 'sourceDocVersion',
              coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value -> 'chunk' ->> 'chunkId'
-               and ct.source_doc_version = coalesce(value -> 'chunk' ->> 'sourceDocVersion', '')), ''),
+               and ct.source_doc_version = coalesce(value ->> 'textVersion', '')), ''),
              value ->> 'rank', value ->> 'score', value ->> 'candidate',
              value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
            from json_each(?3) where true
@@ -231,6 +231,19 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
         .bind(projectId, night, part),
     ),
   ]);
+}
+
+/**
+ * One row per item, as a row per candidate would leave it: a new item is inserted from its first
+ * candidate, and every later one sets its query and chunk text (of that candidate's version).
+ */
+function itemRows(rows: readonly CandidateRow[]) {
+  const out = new Map<string, CandidateRow & { textVersion: string | null }>();
+  for (const r of rows) {
+    const first = out.get(r.itemId);
+    out.set(r.itemId, { ...(first ?? r), query: r.query, textVersion: r.chunk.sourceDocVersion });
+  }
+  return [...out.values()];
 }
 
 /**
