@@ -10,9 +10,11 @@
  *   BENCH_NIGHTLY_SCALE=0.1 npm run bench -- nightly (a tenth of everything, to iterate)
  *
  * BENCH_NIGHTLY_CAP_S (600) stops each of the two runs after that long, reporting how far it got;
- * BENCH_NIGHTLY_KEEP=1 keeps the temporary folder with both database files.
+ * BENCH_NIGHTLY_KEEP=1 keeps the temporary folder with both database files. BENCH_NIGHTLY_DATA=<dir>
+ * keeps the freshly generated database in that folder (one per scale) and starts later runs from a
+ * copy of it, migrated to the current schema, instead of generating it again.
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -21,7 +23,7 @@ import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
 import { migrate, startDev } from '../scripts/wrangler.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
-import { type Generated, generate, volumeAt } from './nightly/generate.ts';
+import { type Generated, generate, type Volume, volumeAt } from './nightly/generate.ts';
 import { type Row, row } from './stats.ts';
 
 const SUITE = 'nightly';
@@ -33,6 +35,8 @@ const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--sc
 const SCALE = Number(scaleArg ?? process.env.BENCH_NIGHTLY_SCALE ?? 1);
 /** Each of the two runs stops starting slices after this long: a job far over budget would otherwise run for hours. */
 const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
+/** Where a generated database is kept for later runs at the same scale. */
+const DATA_DIR = process.env.BENCH_NIGHTLY_DATA;
 
 const log = (line: string) => console.error(`  nightly: ${line}`);
 const seconds = (ms: number) => ms / 1000;
@@ -60,16 +64,7 @@ export async function nightlyBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-'));
   const persistTo = join(dir, 'state');
   try {
-    migrate({ persistTo }, { quiet: true });
-    const file = d1File(persistTo);
-    const project = await provisionProject({ id: PROJECT, name: 'Nightly benchmark', origins: [] });
-    const db = new Database(file);
-    db.exec(project.statements.join('\n'));
-    db.close();
-
-    log(`generating ${count(volume.traces)} traces over ${count(volume.chunks)} chunks (scale ${SCALE})…`);
-    const generatedAt = Date.now();
-    const data = generate(file, PROJECT, volume, generatedAt);
+    const { data, file, adminKey } = await generated(persistTo, volume);
     const sizeMb = statSync(file).size / 2 ** 20;
     log(
       `${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events, ${count(data.sessions)} sessions: ` +
@@ -81,7 +76,7 @@ export async function nightlyBench(): Promise<Row[]> {
     const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'warn' });
     let run: DrivenRun;
     try {
-      run = await driveNightly(server, project.keys.admin, CAP_MS, log);
+      run = await driveNightly(server, adminKey, CAP_MS, log);
     } finally {
       await server.stop();
     }
@@ -95,6 +90,41 @@ export async function nightlyBench(): Promise<Row[]> {
     if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const ADMIN_KEY_FILE = 'admin-key';
+
+/**
+ * A migrated local D1 in `persistTo` holding the month of one provisioned project: generated now,
+ * or copied from BENCH_NIGHTLY_DATA when an earlier run kept one of this scale there (then
+ * migrated, so a new migration applies to it as it would to a production database).
+ */
+async function generated(persistTo: string, volume: Volume): Promise<{ data: Generated; file: string; adminKey: string }> {
+  const kept = DATA_DIR ? join(DATA_DIR, `scale-${SCALE}`) : undefined;
+  if (kept && existsSync(join(kept, 'generated.json'))) {
+    log(`copying the database generated earlier in ${kept}…`);
+    cpSync(join(kept, 'state'), persistTo, { recursive: true });
+    migrate({ persistTo }, { quiet: true });
+    const data = JSON.parse(readFileSync(join(kept, 'generated.json'), 'utf8')) as Generated;
+    return { data, file: d1File(persistTo), adminKey: readFileSync(join(kept, ADMIN_KEY_FILE), 'utf8') };
+  }
+  migrate({ persistTo }, { quiet: true });
+  const file = d1File(persistTo);
+  const project = await provisionProject({ id: PROJECT, name: 'Nightly benchmark', origins: [] });
+  const db = new Database(file);
+  db.exec(project.statements.join('\n'));
+  db.close();
+  log(`generating ${count(volume.traces)} traces over ${count(volume.chunks)} chunks (scale ${SCALE})…`);
+  const data = generate(file, PROJECT, volume, Date.now());
+  if (kept) {
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(kept, { recursive: true });
+    cpSync(persistTo, join(kept, 'state'), { recursive: true });
+    writeFileSync(join(kept, 'generated.json'), JSON.stringify(data));
+    writeFileSync(join(kept, ADMIN_KEY_FILE), project.keys.admin);
+    log(`kept the generated database in ${kept}`);
+  }
+  return { data, file, adminKey: project.keys.admin };
 }
 
 /** Where the time goes, side by side: under wrangler dev, and the floor's SQLite and JavaScript. */
@@ -152,7 +182,11 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor): Ro
     ...(perSlice ? [one(`longest mean slice (${perSlice.name}, ${count(perSlice.slices)} slices)`, 's', seconds(perSlice.ms / perSlice.slices))] : []),
     one("RSS of the Worker's workerd process before the first call", 'MB', run.idleRssMb),
     one("peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', run.peakRssMb, '<= 512'),
-    one("peak RSS of the Worker's workerd process (VmHWM, since start)", 'MB', run.hwmMb),
+    one(
+      `peak RSS of the Worker's workerd process (VmHWM, since start${run.runtimes > 1 ? `; ${run.runtimes} processes, one after another` : ''})`,
+      'MB',
+      run.hwmMb,
+    ),
     ...floor.stages.map((s) => one(`${sqlite}: stage ${s.name}, in SQLite`, 's', seconds(s.sqlMs))),
     one(`${sqlite}: all stages, in SQLite${stopped(floor.done, floor.stage, floor.stages)}`, 's', seconds(floor.stages.reduce((a, s) => a + s.sqlMs, 0))),
     one(`${sqlite}: all stages, SQLite and the job's JavaScript`, 's', seconds(floor.stages.reduce((a, s) => a + s.ms, 0))),

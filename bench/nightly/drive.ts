@@ -34,6 +34,8 @@ export interface DrivenRun {
   /** Most resident memory of the Worker's workerd process seen while sampling, and the kernel's own peak (VmHWM). */
   peakRssMb: number;
   hwmMb: number;
+  /** Worker processes seen: more than one when wrangler had to start another. */
+  runtimes: number;
   workerCmd: string;
 }
 
@@ -96,9 +98,28 @@ export async function driveNightly(server: DevServer, adminKey: string, capMs: n
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
   server.process.stdout?.on('data', keep);
   server.process.stderr?.on('data', keep);
-  const idleKb = memoryKb(worker.pid, 'VmRSS');
+  let current = worker;
+  const idleKb = memoryKb(current.pid, 'VmRSS');
   let peakKb = idleKb;
-  const sampler = setInterval(() => (peakKb = Math.max(peakKb, memoryKb(worker.pid, 'VmRSS'))), 100);
+  let hwmKb = 0;
+  let runtimes = 1;
+  // wrangler starts another runtime when the Worker's process goes away (or its sources change):
+  // the peak is then the largest of all of them.
+  const sample = () => {
+    try {
+      peakKb = Math.max(peakKb, memoryKb(current.pid, 'VmRSS'));
+      hwmKb = Math.max(hwmKb, memoryKb(current.pid, 'VmHWM'));
+    } catch {
+      try {
+        current = workerProcess(server);
+        runtimes++;
+        log(`the Worker's process went away; wrangler runs another (${current.pid})`);
+      } catch {
+        // between two runtimes
+      }
+    }
+  };
+  const sampler = setInterval(sample, 100);
 
   const callsMs: number[] = [];
   let summary: Summary;
@@ -115,6 +136,7 @@ export async function driveNightly(server: DevServer, adminKey: string, capMs: n
     } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
   } finally {
     clearInterval(sampler);
+    sample();
   }
   const run = summary.runs[0]!;
   return {
@@ -123,8 +145,9 @@ export async function driveNightly(server: DevServer, adminKey: string, capMs: n
     callsMs,
     stages: run.stages,
     idleRssMb: idleKb / 1024,
-    peakRssMb: Math.max(peakKb, memoryKb(worker.pid, 'VmRSS')) / 1024,
-    hwmMb: memoryKb(worker.pid, 'VmHWM') / 1024,
-    workerCmd: worker.cmd,
+    peakRssMb: peakKb / 1024,
+    hwmMb: hwmKb / 1024,
+    runtimes,
+    workerCmd: current.cmd,
   };
 }

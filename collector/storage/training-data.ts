@@ -33,7 +33,8 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
   return out;
 }
 
-async function confirmedExamples(d1: D1Database, projectId: string): Promise<Confirmed[]> {
+/** Reviewers' confirmed judgements on training queries, with where each item's traces came from. */
+export async function confirmedExamples(d1: D1Database, projectId: string): Promise<Confirmed[]> {
   const origins = (column: string, table: string, join: string) =>
     `(select json_group_array(distinct x.${column}) from review_item_traces r join ${table} x on x.project_id = r.project_id and x.trace_id = r.trace_id ${join}
       where r.project_id = i.project_id and r.item_id = i.item_id and x.${column} is not null)`;
@@ -138,8 +139,8 @@ export async function evalQueries(d1: D1Database, projectId: string): Promise<Ev
   return results.map((r) => ({ layer: r.layer, query: r.query, candidates: candidates.get(r.traceId) ?? [], judgements: JSON.parse(r.judgements) }));
 }
 
-export async function trainingData(d1: D1Database, projectId: string, now: number): Promise<TrainingData> {
-  const confirmed = await confirmedExamples(d1, projectId);
+export async function trainingData(d1: D1Database, projectId: string, now: number, confirmed?: Confirmed[]): Promise<TrainingData> {
+  confirmed ??= await confirmedExamples(d1, projectId);
   const keys = [...new Set(confirmed.map((c) => c.queryKey))];
   const latest = await latestTraceOf(d1, projectId, keys);
   const candidates = await candidatesOf(

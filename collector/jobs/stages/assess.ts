@@ -2,7 +2,8 @@ import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
+import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
 interface TraceRow {
   trace_id: string;
@@ -42,31 +43,56 @@ export const assess: Stage = {
   name: 'assess',
   async slice(ctx, cursor): Promise<SliceResult> {
     const { db, projectId, run, now } = ctx;
-    const ids = await touchedSlice(ctx, cursor);
-    if (ids.length === 0) return { cursor: null, counts: {} };
-    const [traceRows, eventRows] = await db.batch([
+    const slice = sliceKeysSql('trace');
+    const params = sliceParams(ctx, cursor);
+    // One round trip for what the slice reads: its keys, traces, events and the sessions' turns.
+    const [keyRows, traceRows, eventRows, turnRows] = await db.batch([
+      db.prepare(slice).bind(...params),
       db
         .prepare(
-          'select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ? and trace_id in (select value from json_each(?))',
+          `select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ?1 and trace_id in (${slice})`,
         )
-        .bind(projectId, json(ids)),
+        .bind(...params),
       db
         .prepare(
-          'select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash from feedback_events where project_id = ? and trace_id in (select value from json_each(?))',
+          `select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash from feedback_events
+           where project_id = ?1 and trace_id in (${slice})`,
         )
-        .bind(projectId, json(ids)),
+        .bind(...params),
+      db
+        .prepare(
+          `select session_id, trace_id, query, answer, created_at from traces
+           where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and trace_id in (${slice}))
+           order by session_id, coalesce(turn_index, 1e9), created_at`,
+        )
+        .bind(...params),
     ]);
+    const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
+    if (ids.length === 0) return { cursor: null, counts: {} };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
-    const turns = await sessionTurns(db, projectId, [...traces.values()]);
-    const history = await queryHistory(db, projectId, [...traces.values()], ids);
+    const turns = sessionTurns(turnRows!.results as TurnRow[]);
+    const history = await queryHistory(db, projectId, [...traces.values()], ctx, cursor);
 
     const byTrace = new Map<string, LoopEvent[]>();
-    for (const e of events) byTrace.set(e.traceId, [...(byTrace.get(e.traceId) ?? []), e]);
-    const rows: { eventId: string; traceId: string; attributedTraceId: string; confidence: number; rules: unknown; attribution: unknown }[] = [];
+    for (const e of events) {
+      const list = byTrace.get(e.traceId);
+      if (list) list.push(e);
+      else byTrace.set(e.traceId, [e]);
+    }
+    // One array per assessment, in the insert's column order: half the JSON of objects, at five million events a night.
+    const rows: [
+      eventId: string,
+      traceId: string,
+      attributedTraceId: string,
+      confidence: number,
+      rules: unknown,
+      attribution: unknown,
+      chunkId: string | null,
+    ][] = [];
     const affected = new Map<string, string>(ids.filter((id) => traces.has(id)).map((id) => [id, queryKey(traces.get(id)!.query)]));
     let lowConfidence = 0;
     let moved = 0;
@@ -98,20 +124,22 @@ export const assess: Stage = {
           }
         }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
-        rows.push({ eventId: a.eventId, traceId, attributedTraceId, confidence: a.confidence, rules: a.rules, attribution });
+        rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution, chunkIdOf(e)]);
       }
     }
     await db.batch([
-      db
-        .prepare(
-          `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)
-           select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'attributedTraceId', value ->> 'confidence', value -> 'rules', value -> 'attribution', ?2
-           from json_each(?3) where true
-           on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
-             rules = excluded.rules, attribution = excluded.attribution, assessed_at = excluded.assessed_at`,
-        )
-        .bind(projectId, now, json(rows)),
-      traceStatsUpsert(db, projectId, now, affected),
+      ...jsonArrays(rows).map((part) =>
+        db
+          .prepare(
+            `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id, assessed_at)
+             select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, value ->> 6, ?2
+             from json_each(?3) where true
+             on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
+               rules = excluded.rules, attribution = excluded.attribution, chunk_id = excluded.chunk_id, assessed_at = excluded.assessed_at`,
+          )
+          .bind(projectId, now, part),
+      ),
+      ...jsonArrays([...affected].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) => traceStatsUpsert(db, projectId, now, part)),
     ]);
     return {
       cursor: nextCursor(ctx, ids),
@@ -119,6 +147,9 @@ export const assess: Stage = {
     };
   },
 };
+
+/** The chunk an event names (a click, a read, a copy or a wrong-source flag), if any. */
+const chunkIdOf = (e: LoopEvent): string | null => (typeof e.detail.chunkId === 'string' ? e.detail.chunkId : null);
 
 function toLoopEvent(r: EventRow): LoopEvent {
   return {
@@ -134,45 +165,64 @@ function toLoopEvent(r: EventRow): LoopEvent {
   };
 }
 
-/** The conversation of each session with a trace in the slice, in turn order. */
-async function sessionTurns(db: D1Database, projectId: string, traces: readonly TraceRow[]): Promise<Map<string, Turn[]>> {
-  const sessions = [...new Set(traces.map((t) => t.session_id).filter((s): s is string => s !== null))];
-  if (sessions.length === 0) return new Map();
-  const { results } = await db
-    .prepare(
-      `select session_id, trace_id, query, answer, created_at from traces where project_id = ? and session_id in (select value from json_each(?))
-       order by session_id, coalesce(turn_index, 1e9), created_at`,
-    )
-    .bind(projectId, json(sessions))
-    .all<{ session_id: string; trace_id: string; query: string; answer: string; created_at: number }>();
+interface TurnRow {
+  session_id: string;
+  trace_id: string;
+  query: string;
+  answer: string;
+  created_at: number;
+}
+
+/** The conversation of each session with a trace in the slice, in turn order (rows come in that order). */
+function sessionTurns(rows: readonly TurnRow[]): Map<string, Turn[]> {
   const out = new Map<string, Turn[]>();
-  for (const r of results) {
-    const list = out.get(r.session_id) ?? [];
-    list.push({ traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at });
-    out.set(r.session_id, list);
+  for (const r of rows) {
+    const turn = { traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at };
+    const list = out.get(r.session_id);
+    if (list) list.push(turn);
+    else out.set(r.session_id, [turn]);
   }
   return out;
 }
 
-/** How the other answers to each slice query were judged: count and mean weighted score. */
-async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], exclude: readonly string[]) {
-  const keys = [...new Set(traces.map((t) => queryKey(t.query)))];
-  const { results } = await db
-    .prepare(
-      `select query_key, count(*) as n, avg(weighted_score) as mean from trace_stats
-       where project_id = ? and query_key in (select value from json_each(?)) and weighted_score is not null and trace_id not in (select value from json_each(?))
-       group by query_key`,
-    )
-    .bind(projectId, json(keys), json(exclude))
-    .all<{ query_key: string; n: number; mean: number }>();
-  return new Map(results.map((r) => [r.query_key, { traces: r.n, meanScore: r.mean }]));
+/**
+ * How the other answers to each slice query were judged: count and mean weighted score. All of a
+ * query's scored answers are summed on the covering index, then the slice's own are taken out:
+ * a popular question has many thousands of answers, and a scan that skips some row by row costs
+ * every slice that much.
+ */
+async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], ctx: StageContext, cursor: string | null) {
+  const keys = json([...new Set(traces.map((t) => queryKey(t.query)))]);
+  const [all, own] = await db.batch([
+    db
+      .prepare(
+        `select query_key, count(*) as n, sum(weighted_score) as total from trace_stats
+         where project_id = ? and query_key in (select value from json_each(?)) and weighted_score is not null group by query_key`,
+      )
+      .bind(projectId, keys),
+    db
+      .prepare(
+        // From the slice's keys: grouping by query key, SQLite would rather read the whole query index.
+        `select s.query_key, count(*) as n, sum(s.weighted_score) as total from (${sliceKeysSql('trace')}) k
+         cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key where s.weighted_score is not null group by s.query_key`,
+      )
+      .bind(...sliceParams(ctx, cursor)),
+  ]);
+  type Sum = { query_key: string; n: number; total: number };
+  const mine = new Map((own!.results as Sum[]).map((r) => [r.query_key, r]));
+  const out = new Map<string, { traces: number; meanScore: number }>();
+  for (const r of all!.results as Sum[]) {
+    const n = r.n - (mine.get(r.query_key)?.n ?? 0);
+    if (n > 0) out.set(r.query_key, { traces: n, meanScore: (r.total - (mine.get(r.query_key)?.total ?? 0)) / n });
+  }
+  return out;
 }
 
 /**
  * Recomputes each affected trace's aggregate from every event attributed to it. Live means not
  * superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
  */
-function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: Map<string, string>): D1PreparedStatement {
+function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string): D1PreparedStatement {
   const live = 'e.superseded = 0';
   const trusted = `${live} and e.signal_value is not null and a.confidence >= ${LOW_CONFIDENCE}`;
   return db
@@ -190,7 +240,7 @@ function traceStatsUpsert(db: D1Database, projectId: string, now: number, affect
          count(case when e.signal_type = 'rephrase_within_session' and a.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
          ?2
        from json_each(?3) k
-       join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
+       cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
        left join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = t.trace_id
        left join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
        where true
@@ -199,5 +249,5 @@ function traceStatsUpsert(db: D1Database, projectId: string, now: number, affect
          live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
          trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`,
     )
-    .bind(projectId, now, json([...affected].map(([traceId, key]) => ({ traceId, queryKey: key }))));
+    .bind(projectId, now, affected);
 }

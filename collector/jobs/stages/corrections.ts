@@ -1,6 +1,6 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
+import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
 
 interface Row {
   event_id: string;
@@ -20,19 +20,27 @@ interface Row {
 export const corrections: Stage = {
   name: 'corrections',
   async slice(ctx, cursor): Promise<SliceResult> {
-    const ids = await touchedSlice(ctx, cursor);
-    if (ids.length === 0) return { cursor: null, counts: {} };
-    const { results } = await ctx.db
-      .prepare(
-        `select e.event_id, e.trace_id, t.query, e.detail, a.confidence, e.client_ts as created_at,
+    const slice = sliceKeysSql('trace');
+    // Few events of a trace are corrections: a slice can take many traces.
+    const size = ctx.tracesPerSlice * 4;
+    const params = sliceParams(ctx, cursor, size);
+    const [keyRows, correctionRows] = await ctx.db.batch([
+      ctx.db.prepare(slice).bind(...params),
+      ctx.db
+        .prepare(
+          `select e.event_id, e.trace_id, t.query, e.detail, a.confidence, e.client_ts as created_at,
            (select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = t.project_id and c.trace_id = t.trace_id
               and c.stage = (select max(stage) from trace_chunks x where x.project_id = t.project_id and x.trace_id = t.trace_id) order by rank)) as docs
-         from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
+         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
-         where e.project_id = ? and e.trace_id in (select value from json_each(?)) and e.signal_type = 'correction' and a.confidence >= ?`,
-      )
-      .bind(ctx.projectId, JSON.stringify(ids), LOW_CONFIDENCE)
-      .all<Row>();
+         -- The unary plus keeps SQLite from reading every correction of the project on the type index for each trace.
+         where +e.signal_type = 'correction' and a.confidence >= ?5`,
+        )
+        .bind(...params, LOW_CONFIDENCE),
+    ]);
+    const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
+    const results = correctionRows!.results as Row[];
     const rows = results.map((r) => {
       const detail = JSON.parse(r.detail) as { text: string; source?: string };
       const docs = JSON.parse(r.docs) as string[];
@@ -58,6 +66,6 @@ export const corrections: Stage = {
         .bind(ctx.projectId, JSON.stringify(rows))
         .run();
     }
-    return { cursor: nextCursor(ctx, ids), counts: { corrections: rows.length } };
+    return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length } };
   },
 };

@@ -43,8 +43,9 @@ export const evals: Stage = {
         `select s.query_key, e.signal_type, json_extract(e.detail, '$.chunkId') as chunk_id from feedback_events e
          join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
          join trace_stats s on s.project_id = e.project_id and s.trace_id = a.attributed_trace_id
-         where e.project_id = ?1 and e.superseded = 0 and a.confidence >= ?2 and json_extract(e.detail, '$.chunkId') is not null
-           and (e.signal_type = 'wrong_source' or (e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and s.weighted_score >= ?3 and s.explicit_signals > 0))`,
+         where e.project_id = ?1 and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source')
+           and e.superseded = 0 and a.confidence >= ?2 and json_extract(e.detail, '$.chunkId') is not null
+           and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?3 and s.explicit_signals > 0))`,
       )
       .bind(projectId, LOW_CONFIDENCE, settings.goodTraceScore)
       .all<{ query_key: string; signal_type: string; chunk_id: string }>();

@@ -3,12 +3,11 @@ import { queryKey } from '../../../shared/terms.ts';
 import { type Candidate, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
-import { nextCursor, type SliceResult, type Stage, touchedSlice } from './stage.ts';
+import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
 export const ITEM_EVIDENCE_LINES = 8;
-
-const json = (x: unknown) => JSON.stringify(x);
 
 interface ScoredTrace {
   trace_id: string;
@@ -31,72 +30,114 @@ interface TrustedEvent {
 /** A stable id for the question "does chunk C help answer query Q?". */
 export const itemIdOf = async (key: string, chunkId: string) => (await sha256Hex(`${key}\u0000${chunkId}`)).slice(0, 32);
 
+/** Review items one slice of the second pass recomputes. */
+const ITEMS_PER_SLICE = 1_000;
+/** The mine stage's cursor: its first pass over the touched traces, then its pass over the items they touched. */
+const TRACES = 't:';
+const ITEMS = 'i:';
+
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
- * trusted signals only. Each trace's contribution is stored per item, and items are recomputed
- * from those rows, so mining a trace again changes nothing.
+ * trusted signals only. Each trace's contribution is stored per item, and once every trace is
+ * mined the items they touched are recomputed from those rows, once each, so mining a trace again
+ * changes nothing.
  */
 export const mine: Stage = {
   name: 'mine',
   async slice(ctx, cursor): Promise<SliceResult> {
-    const { db, projectId, settings, now } = ctx;
-    const ids = await touchedSlice(ctx, cursor);
-    if (ids.length === 0) return { cursor: null, counts: {} };
-    const { results: scored } = await db
-      .prepare(
-        `select s.trace_id, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-         where s.project_id = ? and s.trace_id in (select value from json_each(?)) and s.trusted_signals > 0 and (s.weighted_score <= ? or s.weighted_score >= ?)`,
-      )
-      .bind(projectId, json(ids), settings.badTraceScore, settings.goodTraceScore)
-      .all<ScoredTrace>();
-    if (scored.length === 0) return { cursor: nextCursor(ctx, ids), counts: { traces: ids.length } };
-    const scoredIds = json(scored.map((t) => t.trace_id));
-    const [chunkRows, eventRows] = await db.batch([
-      // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones
-      // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
-      db
-        .prepare(
-          `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion, ct.text
-           from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))
-             and c.stage = (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id)
-           order by c.trace_id, c.rank`,
-        )
-        .bind(projectId, scoredIds),
-      db
-        .prepare(
-          `select a.attributed_trace_id as trace_id, e.signal_type, e.detail, a.confidence from event_assessments a
-           join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
-           where a.project_id = ? and a.attributed_trace_id in (select value from json_each(?)) and e.superseded = 0 and a.confidence >= ?`,
-        )
-        .bind(projectId, scoredIds, LOW_CONFIDENCE),
-    ]);
-    const chunks = groupBy(chunkRows!.results as ChunkRow[], (c) => c.traceId);
-    const events = groupBy(eventRows!.results as TrustedEvent[], (e) => e.trace_id);
-    const candidates: (Candidate & { key: string })[] = [];
-    for (const t of scored) {
-      const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
-      for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: queryKey(t.query) });
-    }
-    const rows = await Promise.all(
-      candidates.map(async (c) => ({
-        itemId: await itemIdOf(c.key, c.chunk.chunkId),
-        key: c.key,
-        query: c.query,
-        traceId: c.traceId,
-        candidate: c.label,
-        weight: c.weight,
-        evidence: c.evidence,
-        guess: c.guess,
-        guessWhy: c.guessWhy,
-        rank: c.chunk.rank,
-        score: c.chunk.score,
-        chunk: c.chunk,
-      })),
-    );
-    if (rows.length) await saveCandidates(db, projectId, now, rows);
-    return { cursor: nextCursor(ctx, ids), counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+    if (cursor?.startsWith(ITEMS)) return recomputeItems(ctx, cursor.slice(ITEMS.length));
+    return mineTraces(ctx, cursor === null ? null : cursor.slice(TRACES.length));
   },
 };
+
+async function mineTraces(ctx: StageContext, after: string | null): Promise<SliceResult> {
+  const { db, settings } = ctx;
+  const slice = sliceKeysSql('trace');
+  const params = [...sliceParams(ctx, after), settings.badTraceScore, settings.goodTraceScore] as const;
+  // From the slice's keys to their aggregates: the other way round, SQLite reads every clearly
+  // scored trace of the project through the score index for each slice.
+  const scoredSql = `select s.trace_id from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
+    where s.trusted_signals > 0 and (s.weighted_score <= ?5 or s.weighted_score >= ?6)`;
+  const [keyRows, scoredRows, chunkRows, eventRows] = await db.batch([
+    db.prepare(slice).bind(...params.slice(0, 4)),
+    db
+      .prepare(
+        `select s.trace_id, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
+         where s.project_id = ?1 and s.trace_id in (${scoredSql})`,
+      )
+      .bind(...params),
+    // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones
+    // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
+    db
+      .prepare(
+        `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion
+         from trace_chunks c where c.project_id = ?1 and c.trace_id in (${scoredSql})
+           and c.stage = (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id)
+         order by c.trace_id, c.rank`,
+      )
+      .bind(...params),
+    db
+      .prepare(
+        `select a.attributed_trace_id as trace_id, e.signal_type, e.detail, a.confidence from event_assessments a
+         join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
+         where a.project_id = ?1 and a.attributed_trace_id in (${scoredSql}) and e.superseded = 0 and a.confidence >= ?7`,
+      )
+      .bind(...params, LOW_CONFIDENCE),
+  ]);
+  const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
+  const next = nextCursor(ctx, ids);
+  // The traces are done: the items they touched come next.
+  const cursor = next === null ? ITEMS : TRACES + next;
+  const scored = scoredRows!.results as ScoredTrace[];
+  if (scored.length === 0) return { cursor, counts: { traces: ids.length } };
+  const chunks = groupBy(
+    (chunkRows!.results as Omit<ChunkRow, 'text'>[]).map((c) => ({ ...c, text: '' })),
+    (c) => c.traceId,
+  );
+  const events = groupBy(eventRows!.results as TrustedEvent[], (e) => e.trace_id);
+  await withTexts(ctx, chunks, events);
+  const candidates: (Candidate & { key: string })[] = [];
+  for (const t of scored) {
+    const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
+    for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: queryKey(t.query) });
+  }
+  const rows = await Promise.all(
+    candidates.map(async (c) => ({
+      itemId: await itemIdOf(c.key, c.chunk.chunkId),
+      key: c.key,
+      query: c.query,
+      traceId: c.traceId,
+      candidate: c.label,
+      weight: c.weight,
+      evidence: c.evidence,
+      guess: c.guess,
+      guessWhy: c.guessWhy,
+      rank: c.chunk.rank,
+      score: c.chunk.score,
+      chunk: c.chunk,
+    })),
+  );
+  if (rows.length) await saveCandidates(ctx, rows);
+  return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+}
+
+/**
+ * Gives the chunks of traces with a correction their text, which diagnosing them compares with
+ * the correction; the other chunks' texts stay in the database (review items take theirs there).
+ */
+async function withTexts({ db, projectId }: StageContext, chunks: Map<string, ChunkRow[]>, events: Map<string, TrustedEvent[]>): Promise<void> {
+  const corrected = [...events].filter(([, list]) => list.some((e) => e.signal_type === 'correction')).map(([traceId]) => traceId);
+  if (corrected.length === 0) return;
+  const { results } = await db
+    .prepare(
+      `select c.trace_id as traceId, c.stage, c.rank, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT}
+       where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))`,
+    )
+    .bind(projectId, JSON.stringify(corrected))
+    .all<{ traceId: string; stage: string; rank: number; text: string }>();
+  const text = new Map(results.map((r) => [`${r.traceId}\u0000${r.stage}\u0000${r.rank}`, r.text]));
+  for (const traceId of corrected) for (const c of chunks.get(traceId) ?? []) c.text = text.get(`${traceId}\u0000${c.stage}\u0000${c.rank}`) ?? '';
+}
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -150,52 +191,99 @@ interface CandidateRow {
 }
 
 /**
- * Stores each trace's contribution, then recomputes the items it touched from all their rows:
- * counts, mean weight, expected value, the direction of the evidence, the strongest trace's guess.
- * New items start held; the queue stage decides what a reviewer sees.
+ * Stores each trace's contribution and the item's own fields from the latest candidate (query as
+ * typed, chunk and its text; new items start held: the queue stage decides what a reviewer sees),
+ * and lists the items for the second pass.
  */
-async function saveCandidates(db: D1Database, projectId: string, now: number, rows: readonly CandidateRow[]): Promise<void> {
-  const items = [...new Set(rows.map((r) => r.itemId))];
+async function saveCandidates({ db, projectId, night, now }: StageContext, rows: readonly CandidateRow[]): Promise<void> {
   await db.batch([
-    db
-      .prepare(
-        `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
-         select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
-           value ->> 'guess', value ->> 'guessWhy', ?2
-         from json_each(?3) where true
-         on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
-           rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,
-      )
-      .bind(projectId, now, json(rows.map(({ chunk, key, query, ...r }) => r))),
-    // The item's own fields from the latest candidate: query as typed, chunk and its text.
-    db
-      .prepare(
-        `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
-           guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-         select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
-           value -> 'chunk' ->> 'sourceDocVersion', value -> 'chunk' ->> 'text', value ->> 'rank', value ->> 'score', value ->> 'candidate',
-           value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
-         from json_each(?3) where true
-         on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text`,
-      )
-      .bind(projectId, now, json(rows)),
+    ...jsonArrays(rows.map(({ chunk, key, query, ...r }) => r)).map((part) =>
+      db
+        .prepare(
+          `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
+           select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
+             value ->> 'guess', value ->> 'guessWhy', ?2
+           from json_each(?3) where true
+           on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
+             rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,
+        )
+        .bind(projectId, now, part),
+    ),
+    ...jsonArrays(itemRows(rows)).map((part) =>
+      db
+        .prepare(
+          `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
+             guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+           select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
+             value -> 'chunk' ->> 'sourceDocVersion',
+             coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value -> 'chunk' ->> 'chunkId'
+               and ct.source_doc_version = coalesce(value ->> 'textVersion', '')), ''),
+             value ->> 'rank', value ->> 'score', value ->> 'candidate',
+             value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
+           from json_each(?3) where true
+           on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text`,
+        )
+        .bind(projectId, now, part),
+    ),
+    ...jsonArrays([...new Set(rows.map((r) => r.itemId))]).map((part) =>
+      db
+        .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'item', value from json_each(?3)`)
+        .bind(projectId, night, part),
+    ),
   ]);
-  const { results } = await db
-    .prepare(
-      `with agg as (
-         select item_id, count(*) as n, avg(weight) as w, min(rank) as best_rank,
-           sum(case candidate when 'positive' then weight else -weight end) as direction
-         from review_item_traces where project_id = ?1 and item_id in (select value from json_each(?2)) group by item_id
-       ), ranked as (
-         select item_id, guess, guess_why, score, evidence, row_number() over (partition by item_id order by weight desc, trace_id) as r
-         from review_item_traces where project_id = ?1 and item_id in (select value from json_each(?2))
-       )
-       select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
-         (select json_group_array(json(evidence)) from ranked x where x.item_id = agg.item_id and x.r <= ?3) as evidence
-       from agg join ranked s on s.item_id = agg.item_id and s.r = 1`,
-    )
-    .bind(projectId, json(items), ITEM_EVIDENCE_LINES)
-    .all<{ itemId: string; n: number; w: number; rank: number; direction: number; guess: string; guessWhy: string; score: number; evidence: string }>();
+}
+
+/**
+ * One row per item, as a row per candidate would leave it: a new item is inserted from its first
+ * candidate, and every later one sets its query and chunk text (of that candidate's version).
+ */
+function itemRows(rows: readonly CandidateRow[]) {
+  const out = new Map<string, CandidateRow & { textVersion: string | null }>();
+  for (const r of rows) {
+    const first = out.get(r.itemId);
+    out.set(r.itemId, { ...(first ?? r), query: r.query, textVersion: r.chunk.sourceDocVersion });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Recomputes a slice of the touched items from all their rows: counts, mean weight, expected
+ * value, the direction of the evidence, the strongest trace's guess and evidence lines.
+ */
+async function recomputeItems(ctx: StageContext, after: string): Promise<SliceResult> {
+  const { db, projectId, now } = ctx;
+  const slice = sliceKeysSql('item');
+  const params = sliceParams(ctx, after || null, ITEMS_PER_SLICE);
+  // An item's rows by strength: weight, then trace id for ties.
+  const strongest = (columns: string, limit: string) =>
+    `select ${columns} from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.weight desc, x.trace_id limit ${limit}`;
+  const [keyRows, itemRows] = await db.batch([
+    db.prepare(slice).bind(...params),
+    db
+      .prepare(
+        `with agg as (
+           select item_id, count(*) as n, avg(weight) as w, min(rank) as best_rank,
+             sum(case candidate when 'positive' then weight else -weight end) as direction
+           from review_item_traces where project_id = ?1 and item_id in (${slice}) group by item_id
+         )
+         select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
+           (select json_group_array(json(evidence)) from (${strongest('x.evidence', '?5')})) as evidence
+         from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`,
+      )
+      .bind(...params, ITEM_EVIDENCE_LINES),
+  ]);
+  const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
+  const results = itemRows!.results as {
+    itemId: string;
+    n: number;
+    w: number;
+    rank: number;
+    direction: number;
+    guess: string;
+    guessWhy: string;
+    score: number;
+    evidence: string;
+  }[];
   const updates = results.map((r) => ({
     itemId: r.itemId,
     n: r.n,
@@ -208,14 +296,28 @@ async function saveCandidates(db: D1Database, projectId: string, now: number, ro
     evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
     ev: expectedValue(r.w, r.n),
   }));
-  await db
-    .prepare(
-      `update review_items set trace_count = u.value ->> 'n', weight = u.value ->> 'w', rank = u.value ->> 'rank', score = u.value ->> 'score',
-         candidate = u.value ->> 'candidate', guess = u.value ->> 'guess', guess_why = u.value ->> 'guessWhy', evidence = u.value -> 'evidence',
-         expected_value = u.value ->> 'ev', updated_at = ?2
-       from json_each(?3) u
-       where review_items.project_id = ?1 and review_items.item_id = u.value ->> 'itemId'`,
-    )
-    .bind(projectId, now, json(updates))
-    .run();
+  if (updates.length) {
+    await db.batch(
+      jsonArrays(updates).map((part) =>
+        db
+          .prepare(
+            // An upsert of rows that all exist: SQLite then walks the new values and finds each
+            // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
+            `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+               evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+             select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
+               u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
+               r.status, r.mined_at, ?2
+             from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
+             where true
+             on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
+               score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
+               expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
+          )
+          .bind(projectId, now, part),
+      ),
+    );
+  }
+  const next = nextCursor(ctx, keys, ITEMS_PER_SLICE);
+  return { cursor: next === null ? null : ITEMS + next, counts: { items: updates.length } };
 }

@@ -1,5 +1,8 @@
 import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import type { RunRow } from '../../storage/loop-runs.ts';
+import type { TOUCHED_KINDS } from '../../storage/schema/index.ts';
+
+type TouchedKind = (typeof TOUCHED_KINDS)[number];
 
 export interface StageContext {
   db: D1Database;
@@ -29,16 +32,22 @@ export interface Stage {
   slice(ctx: StageContext, cursor: string | null): Promise<SliceResult>;
 }
 
-/** Traces one slice handles: small enough that a slice stays well under a second at volume. */
-export const TRACES_PER_SLICE = 1_000;
+/** Traces one slice handles: small enough that a slice stays around a second at volume. */
+export const TRACES_PER_SLICE = 2_000;
+
+/**
+ * SQL for the keys of the next slice: the run's touched keys of one kind after the cursor, with
+ * the project as ?1, the night as ?2, the cursor as ?3 and the slice size as ?4. Statements of one
+ * slice select their rows by it in one batch, instead of sending the keys back as a parameter.
+ */
+export const sliceKeysSql = (kind: TouchedKind) =>
+  `select key from loop_touched where project_id = ?1 and night = ?2 and kind = '${kind}' and key > ?3 order by key limit ?4`;
+
+/** The parameters `sliceKeysSql` reads. */
+export const sliceParams = (ctx: StageContext, cursor: string | null, size = ctx.tracesPerSlice) => [ctx.projectId, ctx.night, cursor ?? '', size] as const;
 
 /** The next slice of the run's touched keys of one kind after `cursor`. */
-export async function touchedSlice(
-  ctx: StageContext,
-  cursor: string | null,
-  kind: 'trace' | 'chunk' | 'session' | 'day' = 'trace',
-  size = ctx.tracesPerSlice,
-): Promise<string[]> {
+export async function touchedSlice(ctx: StageContext, cursor: string | null, kind: TouchedKind = 'trace', size = ctx.tracesPerSlice): Promise<string[]> {
   const { results } = await ctx.db
     .prepare('select key from loop_touched where project_id = ? and night = ? and kind = ? and key > ? order by key limit ?')
     .bind(ctx.projectId, ctx.night, kind, cursor ?? '', size)

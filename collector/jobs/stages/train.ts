@@ -1,7 +1,7 @@
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import { currentModel, currentVersion, latestTraining, recordModel } from '../../storage/models.ts';
-import { evalQueries, trainingData } from '../../storage/training-data.ts';
+import { confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const DAY = 86_400_000;
@@ -16,10 +16,15 @@ export const train: Stage = {
   async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
     const last = await latestTraining(db, projectId);
     if (last && now - last.createdAt < settings.retrainEveryDays * DAY) return { cursor: null, counts: { notDue: 1 } };
-    const data = await trainingData(db, projectId, now);
-    if (last && consolidate(data.confirmed).length <= last.confirmed) return { cursor: null, counts: { nothingNew: 1 } };
+    const confirmed = await confirmedExamples(db, projectId);
+    const examples = consolidate(confirmed).length;
+    if (last && examples <= last.confirmed) return { cursor: null, counts: { nothingNew: 1 } };
+    // Too few examples: retrain refuses before it looks at anything else, so the month's
+    // engagement and the eval sets' candidates are read only when it can train.
+    const enough = examples >= settings.trainingMinConfirmed;
+    const data = enough ? await trainingData(db, projectId, now, confirmed) : { confirmed, lists: [], engagement: [], queryEngagement: [] };
     const current = await currentModel(db, projectId);
-    const outcome = retrain({ data, evalQueries: await evalQueries(db, projectId), current, settings, version: `nightly-${night}`, now });
+    const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
     await recordModel(db, projectId, {
       model: outcome.model,

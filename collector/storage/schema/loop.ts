@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import { ms } from './columns.ts';
@@ -23,9 +24,16 @@ export const eventAssessments = sqliteTable(
     rules: text('rules', { mode: 'json' }).$type<{ rule: string; reason: string }[]>().notNull(),
     /** Why the event was attributed where it was, and each candidate turn's score. */
     attribution: text('attribution', { mode: 'json' }).$type<{ reason: string; scores: { traceId: string; score: number }[] } | null>(),
+    /** The chunk the event is about (its detail's chunkId), for the per-chunk aggregates. */
+    chunkId: text('chunk_id'),
     assessedAt: ms('assessed_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('event_assessments_attributed').on(t.projectId, t.attributedTraceId)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.eventId] }),
+    index('event_assessments_attributed').on(t.projectId, t.attributedTraceId),
+    // Most events name no chunk: only those that do are indexed.
+    index('event_assessments_chunk').on(t.projectId, t.chunkId).where(sql`${t.chunkId} is not null`),
+  ],
 );
 
 /** Per trace: its score, the confidence-weighted score and its signal counts. */
@@ -58,7 +66,8 @@ export const traceStats = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId] }),
     index('trace_stats_score').on(t.projectId, t.weightedScore),
-    index('trace_stats_query').on(t.projectId, t.queryKey),
+    // Covers a query's history (how its other answers scored) without reading the rows.
+    index('trace_stats_query').on(t.projectId, t.queryKey, t.weightedScore),
     index('trace_stats_created').on(t.projectId, t.createdAt),
   ],
 );
@@ -100,7 +109,7 @@ export interface StageReport {
   note?: string;
 }
 
-export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day'] as const;
+export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item'] as const;
 
 /**
  * What a run has to recompute: traces touched by new events or new themselves, and the chunks,

@@ -39,8 +39,8 @@ export function insertJsonRows<T extends SQLiteTable>(
   );
 }
 
-/** Serialises rows into as few JSON arrays as fit MAX_JSON_BYTES each. */
-function jsonArrays(rows: readonly unknown[]): string[] {
+/** Serialises rows into as few JSON arrays as fit MAX_JSON_BYTES each (D1 caps one bound value at 2 MB). */
+export function jsonArrays(rows: readonly unknown[]): string[] {
   const out: string[] = [];
   let parts: string[] = [];
   let size = 0;
