@@ -167,6 +167,7 @@ describe('accessibility (axe-core in Chromium)', () => {
         expect(await axe(page)).toEqual([]);
 
         for (const [path, ready] of [
+          ['/admin/health', 'rf-health-page rf-line-chart'],
           ['/admin/traces', 'rf-worst-page table.worst'],
           ['/admin/documents', 'rf-documents-page table.documents'],
           ['/admin/settings', 'rf-settings-page form.settings'],
