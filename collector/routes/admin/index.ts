@@ -10,6 +10,7 @@ import { reviewTraceRoutes } from './review-traces.ts';
 import { settingsRoutes } from './settings.ts';
 import { traceViewRoutes } from './trace-view.ts';
 import { userRoutes } from './users.ts';
+import { widgetConfigRoutes } from './widget-config.ts';
 import { worstTraceRoutes } from './worst-traces.ts';
 
 /**
@@ -28,4 +29,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', evalSetRoutes)
   .route('/', healthRoutes)
   .route('/', settingsRoutes)
-  .route('/', userRoutes);
+  .route('/', userRoutes)
+  .route('/', widgetConfigRoutes);
