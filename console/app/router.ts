@@ -5,7 +5,7 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'corrections' | 'models' | 'settings' | 'not-found';
+export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'corrections' | 'prompts' | 'models' | 'settings' | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -23,6 +23,7 @@ const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'trace', pattern: /^\/admin\/traces\/(?<traceId>[^/]+)\/?$/ },
   { page: 'documents', pattern: /^\/admin\/documents\/?$/ },
   { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
+  { page: 'prompts', pattern: /^\/admin\/prompts\/?$/ },
   { page: 'models', pattern: /^\/admin\/models\/?$/ },
   { page: 'settings', pattern: /^\/admin\/settings\/?$/ },
 ];
@@ -53,6 +54,7 @@ export const paths = {
   trace: (traceId: string) => `${BASE}/traces/${encodeURIComponent(traceId)}`,
   documents: () => `${BASE}/documents`,
   corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
+  prompts: () => `${BASE}/prompts`,
   models: () => `${BASE}/models`,
   settings: () => `${BASE}/settings`,
 };

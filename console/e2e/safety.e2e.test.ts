@@ -64,7 +64,11 @@ const shownText = (page: Page) =>
   page.evaluate(() => {
     const out: string[] = [];
     const walk = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) out.push(el.shadowRoot.textContent ?? ''), walk(el.shadowRoot);
+      for (const el of root.querySelectorAll('*')) {
+        if (!el.shadowRoot) continue;
+        out.push(el.shadowRoot.textContent ?? '');
+        walk(el.shadowRoot);
+      }
     };
     walk(document);
     return out.join('\n');
@@ -171,6 +175,7 @@ describe('accessibility (axe-core in Chromium)', () => {
           ['/admin/traces', 'rf-worst-page table.worst'],
           ['/admin/documents', 'rf-documents-page table.documents'],
           ['/admin/settings', 'rf-settings-page form.settings'],
+          ['/admin/prompts', 'rf-prompts-page rf-widget-preview rag-feedback'],
           ['/admin/models', 'rf-models-page p'],
           ['/admin/corrections', 'rf-corrections-page article'],
         ] as const) {

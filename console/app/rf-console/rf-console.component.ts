@@ -16,6 +16,7 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   trace: () => import('../../pages/trace/trace-page.ts'),
   documents: () => import('../../pages/documents/documents-page.ts'),
   corrections: () => import('../../pages/corrections/corrections-page.ts'),
+  prompts: () => import('../../pages/prompts/prompts-page.ts'),
   models: () => import('../../pages/models/models-page.ts'),
   settings: () => import('../../pages/settings/settings-page.ts'),
 };
@@ -90,6 +91,7 @@ export class RfConsole extends LitElement {
       trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
       documents: s.documentsTitle,
       corrections: s.correctionsTitle,
+      prompts: s.promptsTitle,
       models: s.modelsTitle,
       settings: s.settingsTitle,
       'not-found': s.notFoundTitle,
@@ -125,7 +127,8 @@ export class RfConsole extends LitElement {
     const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
       ${link('review', paths.review(), s.navReview)} ${link('health', paths.health(), s.navHealth)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
-      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('models', paths.models(), s.navModels)}
+      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('prompts', paths.prompts(), s.navPrompts)}
+      ${link('models', paths.models(), s.navModels)}
       ${link('settings', paths.settings(), s.navSettings)}
     </nav>`;
   }
@@ -152,6 +155,8 @@ export class RfConsole extends LitElement {
         return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
       case 'corrections':
         return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
+      case 'prompts':
+        return html`<rf-prompts-page .strings=${s} .locale=${locale} .route=${route}></rf-prompts-page>`;
       case 'models':
         return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route}></rf-models-page>`;
       case 'settings':
