@@ -41,6 +41,8 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
     logLevel: 'warning',
     outdir: out,
     chunkNames: 'chunks/[name]-[hash]',
+    // The charting library's stylesheet goes into the chart's shadow root as text.
+    loader: { '.css': 'text' },
     plugins: [templates],
   });
   copyFileSync(join(SOURCE, 'index.html'), join(out, 'index.html'));

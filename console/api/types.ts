@@ -162,3 +162,29 @@ export interface Correction {
   resolvedAt: number | null;
   createdAt: number;
 }
+
+/** GET /v1/admin/health: one day's loop-health snapshot (collector/jobs/stages/health.ts). */
+export interface HealthSnapshot {
+  day: string;
+  metrics: Partial<
+    Record<
+      | 'coverage'
+      | 'trustedCoverage'
+      | 'effectiveRate'
+      | 'eventToStorageMs'
+      | 'storageToReviewMs'
+      | 'loopClosureRate'
+      | 'reviewQueue'
+      | 'reviewedLastWeek'
+      | 'reviewBudgetPerWeek'
+      | 'confirmedExamples'
+      | 'evalNdcg5'
+      | 'traces'
+      | 'explicitSignals'
+      | 'implicitSignals'
+      | 'requeryRate'
+      | 'outboxDrops',
+      number | null
+    >
+  >;
+}

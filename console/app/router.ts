@@ -5,7 +5,7 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'worst' | 'trace' | 'documents' | 'corrections' | 'models' | 'settings' | 'not-found';
+export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'corrections' | 'prompts' | 'models' | 'settings' | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -18,10 +18,12 @@ export interface Route {
 const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'review', pattern: /^\/admin\/?$/ },
   { page: 'review', pattern: /^\/admin\/review\/?$/ },
+  { page: 'health', pattern: /^\/admin\/health\/?$/ },
   { page: 'worst', pattern: /^\/admin\/traces\/?$/ },
   { page: 'trace', pattern: /^\/admin\/traces\/(?<traceId>[^/]+)\/?$/ },
   { page: 'documents', pattern: /^\/admin\/documents\/?$/ },
   { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
+  { page: 'prompts', pattern: /^\/admin\/prompts\/?$/ },
   { page: 'models', pattern: /^\/admin\/models\/?$/ },
   { page: 'settings', pattern: /^\/admin\/settings\/?$/ },
 ];
@@ -47,10 +49,12 @@ const withQuery = (path: string, query: Record<string, string | undefined> = {})
 /** The address of each page, with its filters. */
 export const paths = {
   review: (query: { status?: string; item?: string } = {}) => withQuery(`${BASE}/review`, query),
+  health: (query: { days?: string } = {}) => withQuery(`${BASE}/health`, query),
   worst: (query: Record<string, string | undefined> = {}) => withQuery(`${BASE}/traces`, query),
   trace: (traceId: string) => `${BASE}/traces/${encodeURIComponent(traceId)}`,
   documents: () => `${BASE}/documents`,
   corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
+  prompts: () => `${BASE}/prompts`,
   models: () => `${BASE}/models`,
   settings: () => `${BASE}/settings`,
 };

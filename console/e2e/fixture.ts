@@ -27,13 +27,16 @@ export interface ConsoleFixture {
   admin<T = unknown>(path: string, init?: { method?: string; json?: unknown; key?: string }): Promise<T>;
 }
 
-/** Starts one seeded collector for the tests of a file; `prepare` adds a file's own data before the night's run. */
-export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void>): () => ConsoleFixture {
+/**
+ * Starts one seeded collector for the tests of a file; `prepare` adds a file's own data before the
+ * night's run; `origins` are pages allowed to use its write key (a host page with a widget).
+ */
+export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void>, options: { origins?: () => string[] } = {}): () => ConsoleFixture {
   let fixture: ConsoleFixture | undefined;
   beforeAll(async () => {
     await buildConsole();
     // The tests call the API from the same address as the browser: lift the per-IP limit.
-    const collector = await startLocalCollector({ vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
+    const collector = await startLocalCollector({ origins: options.origins?.(), vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
     const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
       const res = await fetchAgain(`${collector.url}${path}`, {
         method: init.method ?? 'GET',

@@ -171,9 +171,11 @@ describe('accessibility (axe-core in Chromium)', () => {
         expect(await axe(page)).toEqual([]);
 
         for (const [path, ready] of [
+          ['/admin/health', 'rf-health-page rf-line-chart'],
           ['/admin/traces', 'rf-worst-page table.worst'],
           ['/admin/documents', 'rf-documents-page table.documents'],
           ['/admin/settings', 'rf-settings-page form.settings'],
+          ['/admin/prompts', 'rf-prompts-page rf-widget-preview rag-feedback'],
           ['/admin/models', 'rf-models-page p'],
           ['/admin/corrections', 'rf-corrections-page article'],
         ] as const) {

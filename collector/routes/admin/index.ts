@@ -11,6 +11,7 @@ import { reviewTraceRoutes } from './review-traces.ts';
 import { settingsRoutes } from './settings.ts';
 import { traceViewRoutes } from './trace-view.ts';
 import { userRoutes } from './users.ts';
+import { widgetConfigRoutes } from './widget-config.ts';
 import { worstTraceRoutes } from './worst-traces.ts';
 
 /**
@@ -30,4 +31,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', healthRoutes)
   .route('/', settingsRoutes)
   .route('/', userRoutes)
-  .route('/', modelRoutes);
+  .route('/', modelRoutes)
+  .route('/', widgetConfigRoutes);

@@ -11,10 +11,12 @@ import { styles } from './rf-console.styles.ts';
 /** Each page's code, loaded the first time the page is opened. */
 const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   review: () => import('../../pages/review/review-page.ts'),
+  health: () => import('../../pages/health/health-page.ts'),
   worst: () => import('../../pages/worst/worst-page.ts'),
   trace: () => import('../../pages/trace/trace-page.ts'),
   documents: () => import('../../pages/documents/documents-page.ts'),
   corrections: () => import('../../pages/corrections/corrections-page.ts'),
+  prompts: () => import('../../pages/prompts/prompts-page.ts'),
   models: () => import('../../pages/models/models-page.ts'),
   settings: () => import('../../pages/settings/settings-page.ts'),
 };
@@ -84,10 +86,12 @@ export class RfConsole extends LitElement {
     if (this.gate === 'unauthorized') return s.unauthorizedTitle;
     return {
       review: s.reviewTitle,
+      health: s.healthTitle,
       worst: s.worstTitle,
       trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
       documents: s.documentsTitle,
       corrections: s.correctionsTitle,
+      prompts: s.promptsTitle,
       models: s.modelsTitle,
       settings: s.settingsTitle,
       'not-found': s.notFoundTitle,
@@ -122,8 +126,9 @@ export class RfConsole extends LitElement {
     const s = this.strings;
     const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
-      ${link('review', paths.review(), s.navReview)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
-      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('models', paths.models(), s.navModels)}
+      ${link('review', paths.review(), s.navReview)} ${link('health', paths.health(), s.navHealth)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
+      ${link('corrections', paths.corrections(), s.navCorrections)} ${link('prompts', paths.prompts(), s.navPrompts)}
+      ${link('models', paths.models(), s.navModels)}
       ${link('settings', paths.settings(), s.navSettings)}
     </nav>`;
   }
@@ -140,6 +145,8 @@ export class RfConsole extends LitElement {
     switch (route.page) {
       case 'review':
         return html`<rf-review-page .strings=${s} .locale=${locale} .route=${route}></rf-review-page>`;
+      case 'health':
+        return html`<rf-health-page .strings=${s} .locale=${locale} .route=${route}></rf-health-page>`;
       case 'worst':
         return html`<rf-worst-page .strings=${s} .locale=${locale} .route=${route}></rf-worst-page>`;
       case 'trace':
@@ -148,6 +155,8 @@ export class RfConsole extends LitElement {
         return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
       case 'corrections':
         return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
+      case 'prompts':
+        return html`<rf-prompts-page .strings=${s} .locale=${locale} .route=${route}></rf-prompts-page>`;
       case 'models':
         return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route}></rf-models-page>`;
       case 'settings':

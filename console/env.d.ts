@@ -1,0 +1,5 @@
+/** Stylesheets imported as text (esbuild's `text` loader), adopted into shadow roots with unsafeCSS. */
+declare module '*.css' {
+  const text: string;
+  export default text;
+}

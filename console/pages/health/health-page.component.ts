@@ -1,0 +1,180 @@
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { api } from '../../api/client.ts';
+import type { HealthSnapshot } from '../../api/types.ts';
+import { navigate, paths, type Route } from '../../app/router.ts';
+import { percent } from '../../i18n/locale.ts';
+import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import '../../ui/line-chart/line-chart.ts';
+import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+import { duration } from './duration.ts';
+import { styles } from './health-page.styles.ts';
+
+type Metric = keyof HealthSnapshot['metrics'] & string;
+type Unit = 'share' | 'count' | 'ms';
+
+/** The charts, each a few metrics of the daily snapshots with one unit; colours from console.css. */
+const CHARTS: readonly { title: StringKey; unit: Unit; metrics: readonly [Metric, string][] }[] = [
+  {
+    title: 'chartRates',
+    unit: 'share',
+    metrics: [
+      ['coverage', 'var(--c-accent)'],
+      ['trustedCoverage', 'var(--c-good)'],
+      ['effectiveRate', 'var(--c-warn)'],
+      ['requeryRate', 'var(--c-bad)'],
+    ],
+  },
+  {
+    title: 'chartVolume',
+    unit: 'count',
+    metrics: [
+      ['explicitSignals', 'var(--c-accent)'],
+      ['implicitSignals', 'var(--c-good)'],
+    ],
+  },
+  {
+    title: 'chartReview',
+    unit: 'count',
+    metrics: [
+      ['reviewedLastWeek', 'var(--c-good)'],
+      ['reviewBudgetPerWeek', 'var(--c-muted)'],
+      ['reviewQueue', 'var(--c-warn)'],
+      ['confirmedExamples', 'var(--c-accent)'],
+    ],
+  },
+  {
+    title: 'chartLatency',
+    unit: 'ms',
+    metrics: [
+      ['eventToStorageMs', 'var(--c-accent)'],
+      ['storageToReviewMs', 'var(--c-warn)'],
+    ],
+  },
+];
+
+/** The latest snapshot's figures, in this order. */
+const SUMMARY: readonly [Metric, Unit][] = [
+  ['traces', 'count'],
+  ['coverage', 'share'],
+  ['trustedCoverage', 'share'],
+  ['effectiveRate', 'share'],
+  ['eventToStorageMs', 'ms'],
+  ['storageToReviewMs', 'ms'],
+  ['reviewedLastWeek', 'count'],
+  ['reviewBudgetPerWeek', 'count'],
+  ['reviewQueue', 'count'],
+  ['confirmedExamples', 'count'],
+  ['explicitSignals', 'count'],
+  ['implicitSignals', 'count'],
+  ['requeryRate', 'share'],
+  ['outboxDrops', 'count'],
+];
+
+const DAY_OPTIONS = [7, 30, 90, 365];
+
+/** A figure as its unit writes it. */
+function formatUnit(unit: Unit, locale: Locale): (v: number) => string {
+  if (unit === 'share') return percent;
+  if (unit === 'ms') return (v) => duration(v, locale);
+  return (v) => v.toLocaleString(locale, { maximumFractionDigits: 1 });
+}
+
+/**
+ * Loop health (seed 000 "How do I know the feedback loop itself is working?", seed 002, 2.4):
+ * each metric over time, explicit against implicit volume, review throughput against the budget,
+ * and eval scores per model version once retraining runs. `/admin/health?days=30`.
+ */
+export class HealthPage extends LitElement {
+  static override styles = [baseStyles, pageStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    snapshots: { state: true },
+    error: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  /** Oldest first. */
+  declare snapshots: HealthSnapshot[] | undefined;
+  declare error: string | undefined;
+  private loadedDays: number | undefined;
+
+  private get days(): number {
+    const d = Number(this.route.query.get('days'));
+    return DAY_OPTIONS.includes(d) ? d : 30;
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('route') && this.days !== this.loadedDays) void this.load();
+  }
+
+  private async load() {
+    const days = this.days;
+    this.loadedDays = days;
+    this.snapshots = undefined;
+    this.error = undefined;
+    try {
+      const { snapshots } = await api<{ snapshots: HealthSnapshot[] }>(`/v1/admin/health?days=${days}`);
+      if (this.loadedDays === days) this.snapshots = [...snapshots].reverse();
+    } catch (err) {
+      if (this.loadedDays === days) this.error = errorText(err, this.strings);
+    }
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<h1>${s.healthTitle}</h1>
+      <p class="intro">${s.healthIntro}</p>
+      <div class="filters">
+        <label
+          >${s.days}
+          <select @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}>
+            ${DAY_OPTIONS.map((d) => html`<option value=${d} ?selected=${d === this.days}>${d}</option>`)}
+          </select>
+        </label>
+      </div>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.renderBody()}`;
+  }
+
+  private renderBody() {
+    const s = this.strings;
+    const snaps = this.snapshots;
+    if (!snaps) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!snaps.length) return html`<p class="card">${s.noSnapshots}</p>`;
+    const latest = snaps.at(-1)!;
+    const days = snaps.map((x) => x.day);
+    const series = (metrics: readonly [Metric, string][]): ChartSeries[] =>
+      metrics.map(([m, color]) => ({ label: s[`metric_${m}` as StringKey], color, values: snaps.map((x) => x.metrics[m] ?? null) }));
+    const evalScores = snaps.some((x) => x.metrics.evalNdcg5 != null);
+    return html`<section class="card" aria-labelledby="latest-title">
+        <h2 id="latest-title">${format(s.latest, { day: latest.day })}</h2>
+        <dl class="summary" data-field="latest">
+          ${SUMMARY.map(([m, unit]) => {
+            const v = latest.metrics[m];
+            return html`<div data-metric=${m}><dt>${s[`metric_${m}` as StringKey]}</dt><dd>${v == null ? s.notSet : formatUnit(unit, this.locale)(v)}</dd></div>`;
+          })}
+        </dl>
+      </section>
+      <div class="charts">
+        ${CHARTS.map(
+          (c) =>
+            html`<section class="card"><rf-line-chart .strings=${s} heading=${s[c.title]} .days=${days} .series=${series(c.metrics)} .formatValue=${formatUnit(c.unit, this.locale)}></rf-line-chart></section>`,
+        )}
+        <section class="card">
+          ${
+            evalScores
+              ? html`<rf-line-chart .strings=${s} heading=${s.chartEval} .days=${days} .series=${series([['evalNdcg5', 'var(--c-accent)']])} .formatValue=${(v: number) => v.toFixed(3)}></rf-line-chart>`
+              : html`<h2 class="chart-title">${s.chartEval}</h2>
+                <p class="muted">${s.noEvalScores}</p>`
+          }
+        </section>
+      </div>`;
+  }
+}

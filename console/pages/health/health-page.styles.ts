@@ -1,0 +1,31 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .summary {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
+    gap: 0.5rem 1rem;
+    margin: 0;
+  }
+  dt {
+    color: var(--c-muted);
+    font-size: 0.85rem;
+  }
+  dd {
+    margin: 0;
+    font-size: 1.2rem;
+    font-weight: 600;
+  }
+  .charts {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr));
+    gap: 1rem;
+  }
+  .charts section.card {
+    margin: 0;
+    min-width: 0;
+  }
+  .chart-title {
+    font-size: 1rem;
+  }
+`;

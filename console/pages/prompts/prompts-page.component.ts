@@ -1,0 +1,149 @@
+import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
+import * as v from 'valibot';
+import { PROMPT_TRIGGERS, type WidgetConfig, WidgetConfigSchema } from '../../../shared/schema/config.ts';
+import { firstFieldError } from '../../../shared/validation.ts';
+import { api } from '../../api/client.ts';
+import type { Route } from '../../app/router.ts';
+import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
+import { styles } from './prompts-page.styles.ts';
+import './widget-preview.ts';
+
+const THRESHOLDS = ['rephraseSimilarity', 'rephraseWindowMs', 'bounceWindowMs', 'focusedDwellMs', 'largeCopyChars', 'repeatedThumbsDown'] as const;
+
+/**
+ * The widget config GET /v1/config serves (contextual prompts with their triggers and caps,
+ * rating mode, thresholds), edited in a form the shared schema checks as it changes, saved with
+ * PUT /v1/config, and previewed live in the real `<rag-feedback>`.
+ */
+export class PromptsPage extends LitElement {
+  static override styles = [baseStyles, pageStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    draft: { state: true },
+    error: { state: true },
+    status: { state: true },
+  };
+
+  declare strings: Strings;
+  declare locale: Locale;
+  declare route: Route;
+  declare draft: ConfigDraft | undefined;
+  declare error: string | undefined;
+  declare status: string;
+
+  constructor() {
+    super();
+    this.status = '';
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    api<WidgetConfig>('/v1/admin/config').then(
+      (c) => (this.draft = toDraft(c)),
+      (err) => (this.error = errorText(err, this.strings)),
+    );
+  }
+
+  /** The draft as the schema reads it: the config to save and preview, or the first problem. */
+  private checked(): { config: WidgetConfig } | { problem: string } {
+    const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
+    if (parsed.success) return { config: parsed.output };
+    const { field, message } = firstFieldError(parsed.issues, 'config');
+    return { problem: format(this.strings.invalidConfig, { field, message }) };
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<h1>${s.promptsTitle}</h1>
+      <p class="intro">${s.promptsIntro}</p>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${this.draft ? this.renderEditor(this.draft) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`}`;
+  }
+
+  private renderEditor(d: ConfigDraft) {
+    const s = this.strings;
+    const checked = this.checked();
+    return html`<div class="editor">
+      <form class="card" novalidate @submit=${this.save}>
+        <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
+        <h2>${s.promptsList}</h2>
+        ${d.prompts.length ? d.prompts.map((p, i) => this.renderPrompt(p, i)) : html`<p class="muted">${s.noPrompts}</p>`}
+        <button type="button" @click=${this.addPrompt}>${s.addPrompt}</button>
+        <h2>${s.thresholdsTitle}</h2>
+        <div class="grid">
+          ${THRESHOLDS.map(
+            (t) => html`<label
+              >${s[`threshold_${t}`]}
+              <input
+                type="number"
+                step=${t === 'rephraseSimilarity' ? '0.05' : '1'}
+                .value=${String(d.thresholds[t] ?? '')}
+                @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).valueAsNumber } })}
+            /></label>`,
+          )}
+        </div>
+        <p class="error" role="alert" data-field="problem">${'problem' in checked ? checked.problem : ''}</p>
+        <div class="actions">
+          <button type="submit" class="primary" ?disabled=${'problem' in checked}>${s.save}</button>
+          <span role="status">${this.status}</span>
+        </div>
+      </form>
+      <section class="card preview" aria-labelledby="preview-title">
+        <h2 id="preview-title">${s.previewTitle}</h2>
+        ${'config' in checked ? html`<rf-widget-preview .strings=${s} locale=${this.locale} .config=${checked.config}></rf-widget-preview>` : nothing}
+      </section>
+    </div>`;
+  }
+
+  private renderPrompt(p: PromptDraft, i: number) {
+    const s = this.strings;
+    const n = i + 1;
+    const set = (change: Partial<PromptDraft>) => this.edit({ prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change } : x)) });
+    const text = (label: string, value: string, key: 'en' | 'zh') =>
+      html`<label class="wide">${label} <input .value=${value} maxlength="300" @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })} /></label>`;
+    return html`<fieldset data-prompt=${i}>
+      <legend>${format(s.promptN, { n })}</legend>
+      <div class="grid">
+        <label>${s.promptId} <input class="mono" .value=${p.id} maxlength="64" @input=${(e: Event) => set({ id: (e.target as HTMLInputElement).value })} /></label>
+        <label
+          >${s.trigger}
+          <select @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}>
+            ${PROMPT_TRIGGERS.map((t) => html`<option value=${t} ?selected=${t === p.trigger}>${s[`trigger_${t}` as StringKey]}</option>`)}
+          </select>
+        </label>
+        ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
+        <label>${s.maxPerSession} <input type="number" min="0" step="1" .value=${String(p.maxPerSession)} @input=${(e: Event) => set({ maxPerSession: (e.target as HTMLInputElement).valueAsNumber })} /></label>
+        <label>${s.maxPerDay} <input type="number" min="0" step="1" .value=${String(p.maxPerDay)} @input=${(e: Event) => set({ maxPerDay: (e.target as HTMLInputElement).valueAsNumber })} /></label>
+      </div>
+      <button type="button" @click=${() => this.edit({ prompts: this.draft!.prompts.filter((_, j) => j !== i) })}>${format(s.removePrompt, { n })}</button>
+    </fieldset>`;
+  }
+
+  private edit(change: Partial<ConfigDraft>) {
+    this.draft = { ...this.draft!, ...change };
+    this.status = '';
+  }
+
+  private addPrompt() {
+    const n = this.draft!.prompts.length + 1;
+    this.edit({ prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: 1, maxPerDay: 3 }] });
+  }
+
+  private async save(e: SubmitEvent) {
+    e.preventDefault();
+    const checked = this.checked();
+    if (!('config' in checked)) return;
+    try {
+      this.draft = toDraft(await api<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config }));
+      this.status = this.strings.saved;
+    } catch (err) {
+      this.status = errorText(err, this.strings);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .editor {
+    display: grid;
+    grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr);
+    gap: 1rem;
+    align-items: start;
+  }
+  @media (max-width: 60rem) {
+    .editor {
+      grid-template-columns: 1fr;
+    }
+  }
+  .preview {
+    position: sticky;
+    top: 1rem;
+  }
+  fieldset {
+    border: 1px solid var(--c-border);
+    border-radius: var(--c-radius);
+    margin: 0 0 0.75rem;
+  }
+  .grid {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr));
+    gap: 0.5rem 1rem;
+    margin-bottom: 0.5rem;
+  }
+  .grid label {
+    display: grid;
+    gap: 0.15rem;
+    font-size: 0.9rem;
+  }
+  .wide {
+    grid-column: 1 / -1;
+  }
+  .check {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+    margin-bottom: 0.75rem;
+  }
+  .actions {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+  }
+`;

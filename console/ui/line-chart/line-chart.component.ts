@@ -1,0 +1,127 @@
+import { html, LitElement, type PropertyDeclarations, unsafeCSS } from 'lit';
+import uPlot from 'uplot';
+import uplotCss from 'uplot/dist/uPlot.min.css';
+import { format, type Strings } from '../../i18n/strings.ts';
+import { baseStyles } from '../base.styles.ts';
+import { styles } from './line-chart.styles.ts';
+import { resolveColor } from './resolve-color.ts';
+
+const DAY_S = 86_400;
+
+export interface ChartSeries {
+  label: string;
+  /** One value per day; null where the day has none. */
+  values: (number | null)[];
+  /** A CSS colour, custom properties allowed. */
+  color: string;
+}
+
+/**
+ * A line chart of daily values (uPlot, drawn on a canvas), with the same numbers in a table for
+ * screen readers and keyboard users. Redrawn when the theme changes or the element resizes.
+ */
+export class LineChart extends LitElement {
+  static override styles = [baseStyles, unsafeCSS(uplotCss), styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    heading: {},
+    days: { attribute: false },
+    series: { attribute: false },
+    formatValue: { attribute: false },
+  };
+
+  declare strings: Strings;
+  /** What the chart shows, its accessible name. */
+  declare heading: string;
+  /** The days, YYYY-MM-DD, oldest first. */
+  declare days: string[];
+  declare series: ChartSeries[];
+  /** How a value is written in the table and the axis. */
+  declare formatValue: (v: number) => string;
+
+  private plot: uPlot | undefined;
+  private drawnWidth = 0;
+  /** Redraws only when the width changed: the plot's own drawing must not set it off again. */
+  private readonly resize = new ResizeObserver(() => {
+    if (this.clientWidth !== this.drawnWidth) this.draw();
+  });
+  private readonly themeWatch = new MutationObserver(() => this.draw());
+  private readonly scheme = matchMedia('(prefers-color-scheme: dark)');
+  private readonly onScheme = () => this.draw();
+
+  constructor() {
+    super();
+    this.days = [];
+    this.series = [];
+    this.formatValue = (v) => String(v);
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.resize.observe(this);
+    this.themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    this.scheme.addEventListener('change', this.onScheme);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.resize.disconnect();
+    this.themeWatch.disconnect();
+    this.scheme.removeEventListener('change', this.onScheme);
+    this.plot?.destroy();
+    this.plot = undefined;
+  }
+
+  override render() {
+    const s = this.strings;
+    const summary = format(s.chartSummary, { title: this.heading, series: this.series.map((x) => x.label).join(', '), n: this.days.length });
+    return html`<figure>
+      <figcaption>${this.heading}</figcaption>
+      <div class="plot" role="img" aria-label=${summary}></div>
+      <details>
+        <summary>${s.chartData}</summary>
+        <table>
+          <thead>
+            <tr><th scope="col">${s.day}</th>${this.series.map((x) => html`<th scope="col">${x.label}</th>`)}</tr>
+          </thead>
+          <tbody>
+            ${this.days.map(
+              (day, i) =>
+                html`<tr><th scope="row">${day}</th>${this.series.map((x) => html`<td>${x.values[i] == null ? s.notSet : this.formatValue(x.values[i]!)}</td>`)}</tr>`,
+            )}
+          </tbody>
+        </table>
+      </details>
+    </figure>`;
+  }
+
+  override updated() {
+    this.draw();
+  }
+
+  /** (Re)draws the plot at the element's width in the colours of the theme in force. */
+  private draw() {
+    const target = this.renderRoot.querySelector<HTMLElement>('.plot');
+    if (!target || !this.isConnected) return;
+    this.plot?.destroy();
+    this.drawnWidth = this.clientWidth;
+    const fg = resolveColor(this, 'var(--c-fg)');
+    const grid = resolveColor(this, 'var(--c-border)');
+    const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const x = this.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const xRange: uPlot.Range.MinMax = x.length > 1 ? [x[0]!, x.at(-1)!] : [(x[0] ?? 0) - DAY_S, (x[0] ?? 0) + DAY_S];
+    this.plot = new uPlot(
+      {
+        width: Math.max(240, target.clientWidth || this.clientWidth || 480),
+        height: 200,
+        // A single day still gets a readable axis: a day either side of it.
+        scales: { x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange } },
+        axes: [axis, { ...axis, size: 72, values: (_u, ticks) => ticks.map((t) => this.formatValue(t)) }],
+        series: [{}, ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } }))],
+        legend: { show: true },
+      },
+      [x, ...this.series.map((x) => x.values)],
+      target,
+    );
+  }
+}
