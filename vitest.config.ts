@@ -12,8 +12,8 @@ export default defineConfig({
         test: { name: 'unit', include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts'], environment: 'node' },
       },
       {
-        // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files.
-        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+        // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files; the loop's reduced benchmark.
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         // The demo app: corpus loading, answering, its routes; its page in Chromium runs with e2e.
