@@ -17,8 +17,8 @@ export default defineConfig({
         },
       },
       {
-        // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files.
-        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+        // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files; the loop's reduced benchmark.
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         // The demo app: corpus loading, answering, its routes; its page in Chromium runs with e2e.

@@ -37,6 +37,15 @@ describe('createAnswerer', () => {
     for (const c of res.citations) expect(trace.rerankedChunks!.map((r) => r.chunkId)).toContain(c.chunkId);
   });
 
+  it('stamps traces with the clock it is given, and their ids follow it', async () => {
+    const at = Date.UTC(2027, 0, 4, 12);
+    const { answerer, traces } = setup({ now: () => at });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    expect(traces[0]!.createdAt).toBe(at);
+    // UUIDv7 carries its time in the first 48 bits.
+    expect(Number.parseInt(res.traceId.replaceAll('-', '').slice(0, 12), 16)).toBe(at);
+  });
+
   it('answers from the reranker order and records its version', async () => {
     const reverse = {
       version: 'reverse-1',

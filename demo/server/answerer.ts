@@ -44,6 +44,8 @@ export interface AnswererOptions {
   /** Chunks kept after reranking, which the answer is built from. */
   answerK?: number;
   bm25?: Bm25Options;
+  /** The clock traces are stamped with (default `Date.now`); a simulation stepping through weeks passes its own. */
+  now?: () => number;
 }
 
 /** Sessions and answers remembered for follow-ups and regenerates; the oldest are forgotten first. */
@@ -76,7 +78,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 }
 
 export function createAnswerer(options: AnswererOptions) {
-  const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5 } = options;
+  const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5, now = Date.now } = options;
   const index = new Bm25Index(corpus.chunks, options.bm25);
   const sessions = new Map<string, Map<number, Turn>>();
   const answers = new Map<string, AnswerRecord>();
@@ -106,7 +108,7 @@ export function createAnswerer(options: AnswererOptions) {
   }
 
   async function ask(req: AskRequest): Promise<AskResponse> {
-    const createdAt = Date.now();
+    const createdAt = now();
     const traceId = uuidv7(createdAt);
     const retrieved: Scored[] = index.search(req.query, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);

@@ -38,6 +38,8 @@ export interface DemoOptions {
   retrieveK?: number;
   /** A language model (default: from `DEMO_LLM_*` environment variables, else quoted answers). */
   generator?: Generator;
+  /** The clock traces are stamped with (default `Date.now`): a simulation of weeks of traffic passes its own. */
+  now?: () => number;
   /** Where the demo says what it does (default console.log; tests pass a no-op). */
   log?: (message: string) => void;
 }
@@ -72,6 +74,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         ? promotedReranker({ endpoint: collectorUrl, serverKey, onError: (e) => log(`demo: no model from the collector: ${e.message}`) })
         : undefined),
     retrieveK: options.retrieveK,
+    now: options.now,
     generator,
     logTrace: traces && ((t) => void traces.logTrace(t)),
     onStageError: (stage, err) =>

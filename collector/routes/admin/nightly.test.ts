@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, call, newProject } from '../../test/fixtures.ts';
+import type { TraceInput } from '../../../shared/schema/trace.ts';
+import { bearer, call, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/admin/nightly', () => {
   it('runs the night of ?at= when given (a missed night, or a simulated week), else tonight', async () => {
@@ -11,6 +12,23 @@ describe('POST /v1/admin/nightly', () => {
     expect(((await tonight.json()) as { night: string }).night).toBe(new Date().toISOString().slice(0, 10));
     const runs = (await (await call('/v1/admin/runs', { headers: bearer(p.keys.admin) })).json()) as { runs: { night: string }[] };
     expect(runs.runs.map((r) => r.night)).toContain('2031-01-15');
+  });
+
+  it('simulated weeks ahead of the clock each take what arrived since the previous one', async () => {
+    const p = await newProject();
+    const week = 7 * 86_400_000;
+    const at = Date.UTC(2032, 2, 7, 23);
+    const night = async (t: number) => {
+      const res = await call(`/v1/admin/nightly?at=${t}`, { method: 'POST', headers: bearer(p.keys.admin) });
+      const body = (await res.json()) as { runs: { stages: { name: string; counts: Record<string, number> }[] }[] };
+      return body.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.touchedByTraces;
+    };
+    const post = (t: TraceInput) => call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    expect((await post(trace({ createdAt: at - 3_600_000 }))).status).toBe(200);
+    expect(await night(at)).toBe(1);
+    expect((await post(trace({ createdAt: at + week - 3_600_000 }))).status).toBe(200);
+    expect(await night(at + week)).toBe(1);
+    expect(await night(at + 2 * week)).toBe(0);
   });
 
   it('refuses an `at` that is not epoch milliseconds, naming it', async () => {

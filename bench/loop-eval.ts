@@ -1,0 +1,21 @@
+/**
+ * `npm run loop:eval`: simulated users drive the real loop (collector under wrangler dev, the
+ * demo's backend, the nightly job, review, training and the gate) over a BEIR collection's train
+ * queries for K simulated weeks; prints a table per week and writes the report as JSON.
+ * Flags: --data DIR, --cycles K, --sessions N (a week), --seed S, --out FILE, --retrieve-k,
+ * --review-minutes, --reviewer-error, --browser-sessions, --quiet.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { paramsFromArgs } from './loop-eval/params.ts';
+import { printReport } from './loop-eval/report.ts';
+import { runLoopEval } from './loop-eval/run.ts';
+
+const params = paramsFromArgs(process.argv.slice(2));
+console.log(`loop:eval ${JSON.stringify(params)}`);
+const report = await runLoopEval(params, params.quiet ? () => {} : (line) => console.log(line));
+printReport(report);
+const out = resolve(params.out);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`report written to ${out}`);

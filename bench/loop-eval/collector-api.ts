@@ -1,0 +1,65 @@
+/** The admin calls the driver makes: settings, tonight's run at a simulated moment, models, trace arrival. */
+import type { RerankerModel } from '../../shared/reranker/model.ts';
+
+export interface Admin {
+  endpoint: string;
+  adminKey: string;
+}
+
+export async function adminCall<T>(a: Admin, method: string, path: string, json?: unknown): Promise<T> {
+  const res = await fetch(`${a.endpoint}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${a.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as T;
+}
+
+export interface StageReport {
+  name: string;
+  slices: number;
+  ms: number;
+  counts: Record<string, number>;
+  note?: string;
+}
+
+/** Runs the night of `at` to its end (the endpoint stops after its time budget; calling again continues). */
+export async function runNight(a: Admin, at: number): Promise<StageReport[]> {
+  for (let i = 0; i < 200; i++) {
+    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(a, 'POST', `/v1/admin/nightly?at=${at}`);
+    if (s.done) return s.runs[0]?.stages ?? [];
+  }
+  throw new Error('the nightly run did not finish in 200 calls');
+}
+
+export const stageCount = (stages: readonly StageReport[], stage: string, count: string): number => stages.find((s) => s.name === stage)?.counts[count] ?? 0;
+
+export interface ModelRow {
+  version: string;
+  createdAt: number;
+  confirmed: number;
+  decision: 'promoted' | 'rejected';
+  reasons: string[];
+  current: boolean;
+  evaluation: {
+    retrieval?: { overall: { ndcg5: number; queries: number } };
+    current?: { overall: { ndcg5: number } };
+    candidate?: { overall: { ndcg5: number } };
+  };
+}
+
+export const listModels = (a: Admin) => adminCall<{ current: string | null; models: ModelRow[] }>(a, 'GET', '/v1/admin/models');
+export const modelArtifact = (a: Admin, version: string) => adminCall<RerankerModel>(a, 'GET', `/v1/admin/models/${encodeURIComponent(version)}`);
+
+/** Waits until the collector has a trace (the demo's client sends them in the background). */
+export async function traceStored(a: Admin, traceId: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${a.endpoint}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${a.adminKey}` } });
+    if (res.ok && ((await res.json()) as { trace: unknown }).trace) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`trace ${traceId} never reached the collector`);
+}

@@ -1,0 +1,88 @@
+/**
+ * The simulation's two doors, the same ones a browser uses: the demo's `POST /api/ask` (which logs
+ * the trace through the client with the server key) and the collector's `POST /v1/events` (the
+ * write key, from the demo page's origin), events batched as the widget's outbox sends them.
+ */
+
+import type { FeedbackEventInput } from '../../shared/schema/event.ts';
+import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
+
+export interface Answer {
+  traceId: string;
+  answer: string;
+  citations: { n: number; chunkId: string; sourceDocId: string }[];
+}
+
+export async function ask(demoUrl: string, body: { sessionId: string; query: string; turnIndex: number; regenerateOf?: string }): Promise<Answer> {
+  const res = await fetch(`${demoUrl}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`POST /api/ask answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Answer;
+}
+
+export interface EventSink {
+  /** Sends one browser's events (one session, from its own address), in batches of up to 100. */
+  send(events: readonly FeedbackEventInput[], ip: string): void;
+  /** Resolves when every batch has been answered. */
+  flush(): Promise<void>;
+  readonly counts: { sent: number; accepted: number; duplicate: number; rejected: number };
+}
+
+/** At most this many requests in flight: the collector is one local process. */
+const MAX_IN_FLIGHT = 4;
+
+/**
+ * Each session's events from its own client address (`CF-Connecting-IP`, which Cloudflare sets
+ * in production), as each user's browser would send them, from the demo page's origin.
+ */
+export function eventSink(endpoint: string, writeKey: string, origin: string): EventSink {
+  const counts = { sent: 0, accepted: 0, duplicate: 0, rejected: 0 };
+  const inFlight = new Set<Promise<void>>();
+  const errors: string[] = [];
+
+  async function post(batch: readonly FeedbackEventInput[], ip: string) {
+    const res = await fetch(`${endpoint}/v1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
+      body: JSON.stringify({ events: batch }),
+    });
+    const body = (await res.json()) as {
+      accepted?: number;
+      duplicate?: number;
+      rejected?: number;
+      results?: { status: string; reason?: string; field?: string }[];
+    };
+    counts.sent += batch.length;
+    counts.accepted += body.accepted ?? 0;
+    counts.duplicate += body.duplicate ?? 0;
+    counts.rejected += body.rejected ?? 0;
+    const bad = body.results?.find((x) => x.status === 'rejected');
+    if (!res.ok && res.status !== 400) errors.push(`POST /v1/events answered ${res.status}`);
+    else if (bad && errors.length < 5) errors.push(`${bad.field}: ${bad.reason}`);
+  }
+
+  const queue: { batch: FeedbackEventInput[]; ip: string }[] = [];
+  function pump() {
+    while (inFlight.size < MAX_IN_FLIGHT && queue.length) {
+      const { batch, ip } = queue.shift()!;
+      const p: Promise<void> = post(batch, ip)
+        .catch((e: Error) => void errors.push(e.message))
+        .finally(() => {
+          inFlight.delete(p);
+          pump();
+        });
+      inFlight.add(p);
+    }
+  }
+
+  return {
+    counts,
+    send(events, ip) {
+      for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) queue.push({ batch: events.slice(i, i + MAX_EVENTS_PER_BATCH), ip });
+      pump();
+    },
+    async flush() {
+      while (inFlight.size || queue.length) await Promise.all(inFlight);
+      if (errors.length) throw new Error(`events not stored: ${errors.splice(0).join('; ')}`);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The simulated reviewer: answers the review queue, highest expected value first as the queue
+ * orders it, from the collection's **train** judgements, wrong on `errorRate` of the items, and
+ * only as many items as the week's budget clears (the collector's own `itemsPerWeek`).
+ */
+import { queryKey } from '../../shared/terms.ts';
+import type { JudgedQuery } from './collection.ts';
+import { chance, type Rng } from './random.ts';
+
+interface QueueItem {
+  id: string;
+  query: string;
+  chunk: { chunkId: string; sourceDocId: string };
+}
+
+interface Queue {
+  items: QueueItem[];
+  budget: { itemsPerWeek: number; pending: number; held: number };
+  training: { confirmed: number };
+}
+
+export interface ReviewStats {
+  answered: number;
+  relevant: number;
+  notRelevant: number;
+  /** Items whose question the reviewer could not place (never expected: every asked text is known). */
+  unknown: number;
+  /** Verdicts the error rate flipped. */
+  mistakes: number;
+  pendingLeft: number;
+  held: number;
+}
+
+export interface ReviewerOptions {
+  endpoint: string;
+  adminKey: string;
+  /** Query key of every text users typed, to the question they meant. */
+  questions: ReadonlyMap<string, JudgedQuery>;
+  errorRate: number;
+  rng: Rng;
+}
+
+async function admin<T>(o: ReviewerOptions, path: string, json?: unknown): Promise<T> {
+  const res = await fetch(`${o.endpoint}/v1/admin${path}`, {
+    method: json === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${o.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Items fetched at a time: the queue is read a page at a time, as a reviewer's screen would. */
+const PAGE = 50;
+
+export async function reviewWeek(o: ReviewerOptions): Promise<ReviewStats> {
+  const first = await admin<Queue>(o, '/review?status=pending&limit=1');
+  const budget = first.budget.itemsPerWeek;
+  const stats: ReviewStats = { answered: 0, relevant: 0, notRelevant: 0, unknown: 0, mistakes: 0, pendingLeft: 0, held: first.budget.held };
+  while (stats.answered < budget) {
+    const page = await admin<Queue>(o, `/review?status=pending&limit=${Math.min(PAGE, budget - stats.answered)}`);
+    if (page.items.length === 0) break;
+    for (const item of page.items) {
+      const q = o.questions.get(queryKey(item.query));
+      let verdict: 'relevant' | 'not_relevant' | 'unclear';
+      if (!q) {
+        verdict = 'unclear';
+        stats.unknown++;
+      } else {
+        let relevant = q.relevant.has(item.chunk.sourceDocId);
+        if (chance(o.rng, o.errorRate)) {
+          relevant = !relevant;
+          stats.mistakes++;
+        }
+        verdict = relevant ? 'relevant' : 'not_relevant';
+        stats[relevant ? 'relevant' : 'notRelevant']++;
+      }
+      await admin(o, `/review/${item.id}`, { verdict });
+      stats.answered++;
+    }
+  }
+  stats.pendingLeft = first.budget.pending - stats.answered;
+  return stats;
+}

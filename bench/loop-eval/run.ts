@@ -1,0 +1,252 @@
+/**
+ * The cycle driver: a real collector under `wrangler dev`, the demo's backend over the collection,
+ * and K simulated weeks of traffic, tonight's job at the week's end, and the reviewer's week.
+ * After each week the promoted model is measured on the test and validation queries, which never
+ * reach traffic, review or training.
+ */
+
+import { isoWeek } from '../../collector/loop/eval-sets.ts';
+import { startDemo } from '../../demo/server/index.ts';
+import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { NO_RATE_LIMITS, startLocalCollector } from '../../scripts/local-collector.ts';
+import { queryKey } from '../../shared/terms.ts';
+import { utcDay } from '../../shared/time.ts';
+import { type JudgedQuery, loadCollection } from './collection.ts';
+import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored } from './collector-api.ts';
+import { evaluator, type Metrics } from './evaluate.ts';
+import { eventSink } from './http.ts';
+import type { LoopEvalParams } from './params.ts';
+import { rng } from './random.ts';
+import { reviewWeek } from './reviewer.ts';
+import { population, type SimClock, simulateWeek, TRAFFIC_MODEL } from './traffic.ts';
+import { USER_MODEL } from './user-model.ts';
+import { browserWeek } from './widget-sample.ts';
+
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
+
+export interface CycleRow {
+  cycle: number;
+  week: string;
+  sessions: number;
+  traces: number;
+  browserTraces: number;
+  eventsSent: number;
+  eventsAccepted: number;
+  /** Events of the night's touched traces, and those the noise filter left trusted. */
+  eventsAssessed: number;
+  trustedSignals: number;
+  mined: number;
+  reviewed: number;
+  /** Of them, answered relevant (after the reviewer's errors). */
+  reviewedRelevant: number;
+  reviewMistakes: number;
+  pendingLeft: number;
+  /** Confirmed examples (relevant / not relevant answers) in all, held-out queries' included. */
+  confirmed: number;
+  trained: string | null;
+  gate: string;
+  promoted: string | null;
+  test: Metrics;
+  validation: Metrics;
+  /** The model trained this week, whatever the gate said: its test and validation nDCG@10. */
+  candidate: {
+    version: string;
+    decision: string;
+    testNdcg10: number;
+    validationNdcg10: number;
+    /** Its weights by feature (standardised), and what it was trained on. */
+    weights: Record<string, number>;
+    training: { confirmed: number; queries: number; pairs: number };
+  } | null;
+  /** Share of this week's answers that cited a relevant source: the users' view. */
+  helpfulShare: number;
+  seconds: number;
+}
+
+export interface LoopEvalReport {
+  date: string;
+  params: LoopEvalParams;
+  collection: { name: string; documents: number; trafficQueries: number; validationQueries: number; testQueries: number };
+  userModel: typeof USER_MODEL;
+  trafficModel: typeof TRAFFIC_MODEL;
+  baseline: { test: Metrics; validation: Metrics };
+  anchors: { bm25: number; bm25CrossEncoder: number; source: string };
+  cycles: CycleRow[];
+  final: { test: Metrics; validation: Metrics; promoted: string | null };
+  /** Promotions that made the test figure worse than the model replaced (the gate's mistakes). */
+  gateRegressions: { version: string; replaced: string | null; before: number; after: number }[];
+  seconds: number;
+}
+
+/** The first Monday 00:00 UTC after `t`: simulated weeks start on ISO week boundaries. */
+function nextMonday(t: number): number {
+  const d = new Date(t);
+  const day = (d.getUTCDay() + 6) % 7;
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) + (7 - day) * DAY;
+}
+
+export async function runLoopEval(params: LoopEvalParams, log: (line: string) => void = console.log): Promise<LoopEvalReport> {
+  const started = Date.now();
+  const collection = await loadCollection(params.data, params.validationShare);
+  const r = rng(params.seed);
+  const demoPort = await freePort();
+  const origin = `http://127.0.0.1:${demoPort}`;
+  const collector = await startLocalCollector({ origins: [origin], vars: NO_RATE_LIMITS });
+  const demoLog: string[] = [];
+  let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
+  try {
+    const a: Admin = { endpoint: collector.url, adminKey: collector.keys.admin };
+    await adminCall(a, 'PUT', '/v1/admin/settings', {
+      reviewMinutesPerWeek: params.reviewMinutesPerWeek,
+      secondsPerReviewItem: params.secondsPerReviewItem,
+    });
+    let simNow = Date.now();
+    const clock: SimClock = { now: () => simNow, set: (t) => (simNow = t) };
+    demo = await startDemo({
+      port: demoPort,
+      collectorUrl: collector.url,
+      serverKey: collector.keys.server,
+      writeKey: collector.keys.write,
+      corpus: params.data,
+      retrieveK: params.retrieveK,
+      // The demo's own reranker adapter, revalidating each second so a promotion reaches the next week's traffic.
+      reranker: promotedReranker({ endpoint: collector.url, serverKey: collector.keys.server, refreshMs: 1_000, onError: (e) => demoLog.push(e.message) }),
+      now: clock.now,
+      log: (m) => demoLog.push(m),
+    });
+    const evaluate = evaluator(collection.corpus.chunks, params.retrieveK, { endpoint: collector.url, serverKey: collector.keys.server });
+    const baseline = { test: await evaluate.bm25(collection.test), validation: await evaluate.bm25(collection.validation) };
+    log(
+      `BM25 baseline: test nDCG@10 ${baseline.test.ndcg10.toFixed(3)} (${baseline.test.queries} queries), validation ${baseline.validation.ndcg10.toFixed(3)} (${baseline.validation.queries})`,
+    );
+
+    const users = population(collection, r);
+    const questions = new Map<string, JudgedQuery>();
+    const asked = (text: string, q: JudgedQuery) => questions.set(queryKey(text), q);
+    const sink = eventSink(collector.url, collector.keys.write, origin);
+    const t0 = nextMonday(Date.now());
+    const rows: CycleRow[] = [];
+    const gateRegressions: LoopEvalReport['gateRegressions'] = [];
+    let promotedVersion: string | null = null;
+    let promotedTest = baseline.test.ndcg10;
+    const seenModels = new Set<string>();
+
+    for (let cycle = 1; cycle <= params.cycles; cycle++) {
+      const cycleStarted = Date.now();
+      const weekStart = t0 + (cycle - 1) * WEEK;
+      const before = { ...sink.counts };
+      const traffic = await simulateWeek({
+        demoUrl: demo.url,
+        sink,
+        clock,
+        population: users,
+        asked,
+        sessions: params.sessions,
+        weekStart,
+        weekMs: WEEK,
+        seed: params.seed,
+        cycle,
+        rng: r,
+        flood: true,
+      });
+      const browser =
+        params.browserSessions > 0
+          ? await browserWeek({ demoUrl: demo.url, clock, population: users, asked, sessions: params.browserSessions, weekStart, weekMs: WEEK, rng: r })
+          : { asks: 0, lastTraceId: undefined };
+      await traceStored(a, browser.lastTraceId ?? traffic.lastTraceId!);
+      if (traffic.lastTraceId) await traceStored(a, traffic.lastTraceId);
+
+      // The night at the end of the simulated week (Sunday 23:30 UTC).
+      const at = weekStart + WEEK - 30 * 60_000;
+      const stages = await runNight(a, at);
+      const train = stages.find((s) => s.name === 'train');
+      const review = await reviewWeek({ endpoint: collector.url, adminKey: collector.keys.admin, questions, errorRate: params.reviewerError, rng: r });
+      const queue = await adminCall<{ training: { confirmed: number } }>(a, 'GET', '/v1/admin/review?limit=1');
+
+      const { metrics: test, version } = await evaluate.promoted(collection.test);
+      const { metrics: validation } = await evaluate.promoted(collection.validation);
+      const models = await listModels(a);
+      const fresh = models.models.filter((m) => !seenModels.has(m.version));
+      for (const m of fresh) seenModels.add(m.version);
+      let candidate: CycleRow['candidate'] = null;
+      const trainedNow = fresh[0];
+      if (trainedNow) {
+        const artifact = await modelArtifact(a, trainedNow.version);
+        candidate = {
+          version: trainedNow.version,
+          decision: trainedNow.decision,
+          testNdcg10: (await evaluate.model(artifact, collection.test)).ndcg10,
+          validationNdcg10: (await evaluate.model(artifact, collection.validation)).ndcg10,
+          weights: Object.fromEntries(artifact.features.map((f, i) => [f, artifact.weights[i]!])),
+          training: artifact.training,
+        };
+      }
+      const current = version ?? null;
+      if (current !== promotedVersion) {
+        if (test.ndcg10 < promotedTest)
+          gateRegressions.push({ version: current ?? 'retrieval', replaced: promotedVersion, before: promotedTest, after: test.ndcg10 });
+        promotedVersion = current;
+        promotedTest = test.ndcg10;
+      }
+      const row: CycleRow = {
+        cycle,
+        week: isoWeek(utcDay(at)),
+        sessions: traffic.sessions,
+        traces: traffic.asks + browser.asks,
+        browserTraces: browser.asks,
+        eventsSent: sink.counts.sent - before.sent,
+        eventsAccepted: sink.counts.accepted - before.accepted,
+        eventsAssessed: stageCount(stages, 'assess', 'events'),
+        trustedSignals: stageCount(stages, 'assess', 'events') - stageCount(stages, 'assess', 'lowConfidence'),
+        mined: stageCount(stages, 'mine', 'candidates'),
+        reviewed: review.answered,
+        reviewedRelevant: review.relevant,
+        reviewMistakes: review.mistakes,
+        pendingLeft: review.pendingLeft,
+        confirmed: queue.training.confirmed,
+        trained: trainedNow?.version ?? null,
+        gate: train?.note ?? (train ? Object.keys(train.counts).join(', ') : 'no train stage'),
+        promoted: current,
+        test,
+        validation,
+        candidate,
+        helpfulShare: traffic.asks ? traffic.helpful / traffic.asks : 0,
+        seconds: Math.round((Date.now() - cycleStarted) / 1000),
+      };
+      rows.push(row);
+      log(
+        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted, ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
+          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}` +
+          (candidate ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)}` : '') +
+          ` (${row.seconds} s)`,
+      );
+    }
+    const notStored = demoLog.filter((l) => l.includes('not stored'));
+    if (notStored.length) log(`warning: ${notStored.length} traces not stored, e.g. ${notStored[0]}`);
+    const last = rows.at(-1);
+    return {
+      date: new Date().toISOString().slice(0, 10),
+      params,
+      collection: {
+        name: collection.name,
+        documents: collection.corpus.chunks.length,
+        trafficQueries: collection.traffic.length,
+        validationQueries: collection.validation.length,
+        testQueries: collection.test.length,
+      },
+      userModel: USER_MODEL,
+      trafficModel: TRAFFIC_MODEL,
+      baseline,
+      anchors: { bm25: 0.665, bm25CrossEncoder: 0.688, source: 'BEIR (Thakur et al., NeurIPS 2021 Datasets and Benchmarks), SciFact nDCG@10' },
+      cycles: rows,
+      final: { test: last?.test ?? baseline.test, validation: last?.validation ?? baseline.validation, promoted: last?.promoted ?? null },
+      gateRegressions,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+  } finally {
+    await demo?.close();
+    await collector.stop();
+  }
+}
