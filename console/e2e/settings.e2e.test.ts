@@ -64,12 +64,12 @@ describe('settings', () => {
     }
   });
 
-  it('says the model registry is not there yet', async () => {
+  it('says the models page does not list the registry yet, and where it is', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/models');
     try {
       await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
-      expect(await page.getByRole('status').first().textContent()).toContain('The model registry is being built');
+      expect(await page.getByRole('status').first().textContent()).toContain('GET /v1/admin/models');
     } finally {
       await context.close();
     }

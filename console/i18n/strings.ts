@@ -272,7 +272,7 @@ const en = {
   navModels: 'Models',
   modelsTitle: 'Models',
   modelsPending:
-    'The model registry is being built: once the collector serves it, this page lists the reranker versions, their eval scores and which one is promoted.',
+    'This page does not list the registry yet. Until it does, GET /v1/admin/models lists the reranker versions with their gate results, and npm run rollback serves the previous one.',
   settingsTitle: 'Settings',
   settingsIntro: 'The loop’s settings for this project; the nightly job reads them on its next run.',
   setting_retentionDays: 'Raw data kept (days)',
@@ -579,7 +579,7 @@ const zhCN: Strings = {
   navSettings: '设置',
   navModels: '模型',
   modelsTitle: '模型',
-  modelsPending: '模型注册表正在开发中：收集服务提供后，这里会列出重排模型的各个版本、评估得分以及当前上线的版本。',
+  modelsPending: '此页面尚未列出模型注册表。在此之前，可通过 GET /v1/admin/models 查看各重排模型版本及其评估结果，并用 npm run rollback 恢复上一个版本。',
   settingsTitle: '设置',
   settingsIntro: '这个项目的闭环设置；夜间任务在下次运行时读取。',
   setting_retentionDays: '原始数据保留（天）',

@@ -3,7 +3,7 @@ import type { Route } from '../../app/router.ts';
 import type { Locale, Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 
-/** The model registry's page: says plainly that the registry is not there yet. */
+/** The models page: until it lists the registry, it says where the registry is (GET /v1/admin/models) and how to roll back. */
 export class ModelsPage extends LitElement {
   static override styles = baseStyles;
   static override properties: PropertyDeclarations = { strings: { attribute: false }, locale: {}, route: { attribute: false } };
