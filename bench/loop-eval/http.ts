@@ -29,6 +29,8 @@ export interface EventSink {
 
 /** At most this many requests in flight: the collector is one local process. */
 const MAX_IN_FLIGHT = 4;
+/** Attempts after the first, 0.5 s, 1 s, 2 s … apart. */
+const RETRIES = 5;
 
 /**
  * Each session's events from its own client address (`CF-Connecting-IP`, which Cloudflare sets
@@ -39,13 +41,26 @@ export function eventSink(endpoint: string, writeKey: string, origin: string): E
   const inFlight = new Set<Promise<void>>();
   const errors: string[] = [];
 
-  async function post(batch: readonly FeedbackEventInput[], ip: string) {
-    const res = await fetch(`${endpoint}/v1/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
-      body: JSON.stringify({ events: batch }),
-    });
-    const body = (await res.json()) as {
+  /** Retries what a browser's outbox would retry (network errors, 5xx), backing off, before giving up. */
+  async function post(batch: readonly FeedbackEventInput[], ip: string, attempt = 0): Promise<void> {
+    let res: Response | undefined;
+    let text = '';
+    try {
+      res = await fetch(`${endpoint}/v1/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
+        body: JSON.stringify({ events: batch }),
+      });
+      text = await res.text();
+    } catch (err) {
+      if (attempt >= RETRIES) throw err;
+    }
+    if (!res || res.status >= 500) {
+      if (attempt >= RETRIES) throw new Error(`POST /v1/events answered ${res?.status}: ${text.slice(0, 200)}`);
+      await new Promise((done) => setTimeout(done, 500 * 2 ** attempt));
+      return post(batch, ip, attempt + 1);
+    }
+    const body = JSON.parse(text) as {
       accepted?: number;
       duplicate?: number;
       rejected?: number;
