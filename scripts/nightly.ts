@@ -2,10 +2,10 @@
  * `npm run nightly`: runs (or continues) tonight's loop for the running local collector's `dev`
  * project now, through `POST /v1/admin/nightly`, and prints what each stage did.
  *
- *   npm run nightly [-- --endpoint http://127.0.0.1:8787]
+ *   npm run nightly [-- --endpoint http://127.0.0.1:8787 --admin-key KEY]
  */
 import { parseArgs } from 'node:util';
-import { readDevKeys } from './dev-project.ts';
+import { admin, adminTarget } from './admin-api.ts';
 
 /** What POST /v1/admin/nightly answers (collector/jobs/nightly.ts `NightlySummary`). */
 interface Summary {
@@ -14,11 +14,8 @@ interface Summary {
   runs: { projectId: string; status: string; stage: string | null; stages: { name: string; slices: number; ms: number; counts: Record<string, number> }[] }[];
 }
 
-const { values } = parseArgs({ options: { endpoint: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? 8787}` } } });
-const keys = readDevKeys();
-const res = await fetch(`${values.endpoint}/v1/admin/nightly`, { method: 'POST', headers: { authorization: `Bearer ${keys.admin}` } });
-if (!res.ok) throw new Error(`POST /v1/admin/nightly answered ${res.status}: ${await res.text()}`);
-const summary = (await res.json()) as Summary;
+const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' } } });
+const summary = await admin<Summary>(adminTarget(values), '/nightly', { method: 'POST' });
 for (const run of summary.runs) {
   console.log(`night ${summary.night}, project ${run.projectId}: ${run.status}${run.stage ? ` (continues at ${run.stage})` : ''}`);
   console.table(

@@ -10,6 +10,7 @@ import type { EvalQuery } from '../../shared/training/gate.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
+import { latestTraceOfKeys } from './trace-stats.ts';
 
 /** Engagement older than this is left out: a month says how users treat today's chunks. */
 export const ENGAGEMENT_WINDOW_DAYS = 28;
@@ -56,24 +57,6 @@ export async function confirmedExamples(d1: D1Database, projectId: string): Prom
       relevance: r.verdict === 'relevant' ? 1 : 0,
       origins: { sessions: JSON.parse(r.sessions), users: JSON.parse(r.users), ips: JSON.parse(r.ips) },
     }));
-}
-
-/** The latest trace of each query key. */
-async function latestTraceOf(d1: D1Database, projectId: string, keys: readonly string[]): Promise<Map<string, { traceId: string; query: string }>> {
-  const out = new Map<string, { traceId: string; query: string }>();
-  for (let i = 0; i < keys.length; i += 500) {
-    const { results } = await d1
-      .prepare(
-        `select s.query_key as queryKey, s.trace_id as traceId, t.query from (
-           select query_key, trace_id, row_number() over (partition by query_key order by created_at desc, trace_id) as n
-           from trace_stats where project_id = ?1 and query_key in (select value from json_each(?2))) s
-         join traces t on t.project_id = ?1 and t.trace_id = s.trace_id where s.n = 1`,
-      )
-      .bind(projectId, JSON.stringify(keys.slice(i, i + 500)))
-      .all<{ queryKey: string; traceId: string; query: string }>();
-    for (const r of results) out.set(r.queryKey, r);
-  }
-  return out;
 }
 
 /**
@@ -142,7 +125,7 @@ export async function evalQueries(d1: D1Database, projectId: string): Promise<Ev
 export async function trainingData(d1: D1Database, projectId: string, now: number, confirmed?: Confirmed[]): Promise<TrainingData> {
   confirmed ??= await confirmedExamples(d1, projectId);
   const keys = [...new Set(confirmed.map((c) => c.queryKey))];
-  const latest = await latestTraceOf(d1, projectId, keys);
+  const latest = await latestTraceOfKeys(d1, projectId, keys);
   const candidates = await candidatesOf(
     d1,
     projectId,

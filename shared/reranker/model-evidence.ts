@@ -14,8 +14,14 @@ export function modelEvidence(model: RerankerModel): Evidence {
     const q = queries[j.query];
     if (!q) continue;
     const entry: Remembered = { ...q, relevance: j.relevance };
-    byChunk.set(j.chunkId, [...(byChunk.get(j.chunkId) ?? []), entry]);
-    byDocument.set(j.sourceDocId, [...(byDocument.get(j.sourceDocId) ?? []), entry]);
+    for (const [map, key] of [
+      [byChunk, j.chunkId],
+      [byDocument, j.sourceDocId],
+    ] as const) {
+      const list = map.get(key);
+      if (list) list.push(entry);
+      else map.set(key, [entry]);
+    }
   }
   // Maps: lookups by id are the hot path of every feature row.
   const chunks = new Map(Object.entries(model.priors.chunks));

@@ -27,33 +27,39 @@ const MemoryQuerySchema = v.object({
   vector: v.optional(v.string()),
 });
 
-export const RerankerModelSchema = v.object({
-  format: v.literal(RERANKER_FORMAT),
-  /** Unique per project: logged on traces as `rerankerVersion`. */
-  version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
-  createdAt: v.number(),
-  /** Feature names in the order of `weights`; see `features.ts`. */
-  features: v.array(v.string()),
-  weights: v.array(v.number()),
-  /** Standardisation learned in training: (x - mean) / scale per feature. */
-  mean: v.array(v.number()),
-  scale: v.array(v.number()),
-  /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
-  priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
-  /** Position-debiased engagement per chunk: [engagements weighted by 1 / examination, impressions]. */
-  engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence) }),
-  memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
-  /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
-  examination: v.array(v.number()),
-  /** The embedder whose vectors the embedding features were trained on, if any. */
-  embedder: v.optional(v.string()),
-  /** What it was trained on, for the registry and the README's size figures. */
-  training: v.object({
-    confirmed: v.number(),
-    queries: v.number(),
-    pairs: v.number(),
+export const RerankerModelSchema = v.pipe(
+  v.object({
+    format: v.literal(RERANKER_FORMAT),
+    /** Unique per project: logged on traces as `rerankerVersion`. */
+    version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
+    createdAt: v.number(),
+    /** Feature names in the order of `weights`; see `features.ts`. */
+    features: v.array(v.string()),
+    weights: v.array(v.number()),
+    /** Standardisation learned in training: (x - mean) / scale per feature. */
+    mean: v.array(v.number()),
+    scale: v.array(v.number()),
+    /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
+    priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
+    /** Position-debiased engagement per chunk: [engagements weighted by 1 / examination, impressions]. */
+    engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence) }),
+    memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
+    /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
+    examination: v.array(v.number()),
+    /** The embedder whose vectors the embedding features were trained on, if any. */
+    embedder: v.optional(v.string()),
+    /** What it was trained on, for the registry and the README's size figures. */
+    training: v.object({
+      confirmed: v.number(),
+      queries: v.number(),
+      pairs: v.number(),
+    }),
   }),
-});
+  v.check(
+    (m) => m.weights.length === m.features.length && m.mean.length === m.features.length && m.scale.length === m.features.length,
+    'weights, mean and scale must have one entry per feature',
+  ),
+);
 
 export type RerankerModel = v.InferOutput<typeof RerankerModelSchema>;
 export type Judgement = v.InferOutput<typeof JudgementSchema>;
@@ -65,8 +71,5 @@ export function parseRerankerModel(input: unknown): RerankerModel {
     const issue = result.issues[0];
     throw new Error(`not a reranker model: ${v.getDotPath(issue) ?? 'artifact'}: ${issue.message}`);
   }
-  const m = result.output;
-  if (m.weights.length !== m.features.length || m.mean.length !== m.features.length || m.scale.length !== m.features.length)
-    throw new Error('not a reranker model: weights, mean and scale must have one entry per feature');
-  return m;
+  return result.output;
 }

@@ -18,6 +18,12 @@ function add(map: Map<string, Pair>, key: string, i: 0 | 1, amount: number) {
   map.set(key, v);
 }
 
+function pushTo<T>(map: Map<string, T[]>, key: string, item: T) {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
+
 interface Tagged extends Remembered {
   queryKey: string;
 }
@@ -56,8 +62,8 @@ export class TrainingEvidence {
       let t = termsOf.get(c.queryKey);
       if (!t) termsOf.set(c.queryKey, (t = new Set(terms(c.query))));
       const entry: Tagged = { terms: t, vector: vectors?.get(c.queryKey), relevance: c.relevance, queryKey: c.queryKey };
-      this.byChunk.set(c.chunkId, [...(this.byChunk.get(c.chunkId) ?? []), entry]);
-      this.byDocument.set(c.sourceDocId, [...(this.byDocument.get(c.sourceDocId) ?? []), entry]);
+      pushTo(this.byChunk, c.chunkId, entry);
+      pushTo(this.byDocument, c.sourceDocId, entry);
     }
     let engaged = 0;
     let shown = 0;

@@ -10,7 +10,7 @@ import { rerankWithModel } from '../reranker/rerank.ts';
 import type { LoopSettings } from '../schema/settings.ts';
 import type { TrainingData } from './data.ts';
 import { dominantOrigin } from './dominance.ts';
-import { decide, type EvalQuery, type Evaluation, evaluate, type GateDecision, type Ranker, retrievalOrder } from './gate.ts';
+import { DEFAULT_GATE, decide, type EvalQuery, type Evaluation, evaluate, type GateDecision, type Ranker, retrievalOrder } from './gate.ts';
 import { consolidate, type EmbeddingVectors, trainReranker } from './train.ts';
 
 export interface RetrainInput {
@@ -58,6 +58,6 @@ export function retrain(input: RetrainInput): RetrainOutcome {
   const retrieval = evaluate(retrievalOrder, input.evalQueries);
   const current = input.current ? evaluate(rankWith(input.current), input.evalQueries) : retrieval;
   const candidate = evaluate(rankWith(model), input.evalQueries);
-  const decision = decide(candidate, current, { minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance, minQueries: 10 });
+  const decision = decide(candidate, current, { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance });
   return { trained: true, model, confirmed, evaluation: { retrieval, current, candidate }, decision };
 }

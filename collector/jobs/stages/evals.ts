@@ -1,6 +1,7 @@
 import { queryKey } from '../../../shared/terms.ts';
 import { type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 interface Item {
@@ -52,7 +53,7 @@ export const evals: Stage = {
     for (const r of explicit) label(r.query_key, r.chunk_id, r.signal_type === 'wrong_source' ? 0 : 1, 'feedback');
 
     // The latest answer to each labelled query gives its typed form and candidates.
-    const latest = await latestTraces(db, projectId, [...labels.keys()]);
+    const latest = await latestTraceOfKeys(db, projectId, [...labels.keys()]);
     const items: Item[] = [];
     for (const [key, judgements] of labels) {
       const t = latest.get(key);
@@ -82,7 +83,7 @@ export const evals: Stage = {
       .bind(projectId, settings.goodTraceScore, settings.badTraceScore)
       .all<{ query_key: string }>();
     const conflictKeys = split.map((r) => r.query_key).filter(isHeldOut);
-    const conflictTraces = await latestTraces(db, projectId, conflictKeys);
+    const conflictTraces = await latestTraceOfKeys(db, projectId, conflictKeys);
     for (const key of conflictKeys) {
       const t = conflictTraces.get(key);
       if (t) items.push({ layer: 'conflict', query: t.query, queryKey: key, traceId: t.traceId, judgements: labels.get(key) ?? {}, source: 'split feedback' });
@@ -126,16 +127,3 @@ export const evals: Stage = {
     return { cursor: null, counts: Object.fromEntries([...byLayer].map(([layer, list]) => [layer, Math.min(list.length, MAX_EVAL_ITEMS)])) };
   },
 };
-
-/** The latest trace of each query key. */
-async function latestTraces(db: D1Database, projectId: string, keys: readonly string[]) {
-  if (keys.length === 0) return new Map<string, { traceId: string; query: string }>();
-  const { results } = await db
-    .prepare(
-      `select s.query_key, s.trace_id, t.query from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-       where s.project_id = ? and s.query_key in (select value from json_each(?)) order by s.created_at`,
-    )
-    .bind(projectId, JSON.stringify(keys))
-    .all<{ query_key: string; trace_id: string; query: string }>();
-  return new Map(results.map((r) => [r.query_key, { traceId: r.trace_id, query: r.query }]));
-}

@@ -1,6 +1,6 @@
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
-import { currentModel, currentVersion, latestTraining, recordModel } from '../../storage/models.ts';
+import { currentModel, latestTraining, recordModel } from '../../storage/models.ts';
 import { confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -30,7 +30,7 @@ export const train: Stage = {
       model: outcome.model,
       trainedBy: 'nightly',
       confirmed: outcome.confirmed,
-      comparedWith: current ? await currentVersion(db, projectId) : null,
+      comparedWith: current?.version ?? null,
       evaluation: outcome.evaluation,
       promote: outcome.decision.promote,
       reasons: outcome.decision.reasons,

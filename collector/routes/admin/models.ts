@@ -41,8 +41,6 @@ export const modelRoutes = new Hono<AppEnv>()
   .post('/models', jsonBody({ maxBytes: MAX_MODEL_BODY_BYTES, contentTypes: ['application/json'] }), validBody(Trained, 'invalid_model'), async (c) => {
     const { projectId } = c.get('auth');
     const t = c.get('input');
-    if (t.model.weights.length !== t.model.features.length)
-      throw new ApiError(400, { code: 'invalid_model', message: 'weights must have one entry per feature', field: 'model.weights' });
     if (await modelExists(c.env.DB, projectId, t.model.version))
       throw new ApiError(409, { code: 'model_exists', message: `A model ${t.model.version} is already stored`, field: 'model.version' });
     await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() });
