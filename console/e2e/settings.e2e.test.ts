@@ -63,15 +63,4 @@ describe('settings', () => {
       await context.close();
     }
   });
-
-  it('says the models page does not list the registry yet, and where it is', async () => {
-    const f = fixture();
-    const { page, context } = await openConsole(browser(), f, '/admin/models');
-    try {
-      await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
-      expect(await page.getByRole('status').first().textContent()).toContain('GET /v1/admin/models');
-    } finally {
-      await context.close();
-    }
-  });
 });

@@ -1,19 +1,191 @@
-import { html, LitElement, type PropertyDeclarations } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
+import { api } from '../../api/client.ts';
+import type { ModelRegistry, ModelSummary } from '../../api/types.ts';
 import type { Route } from '../../app/router.ts';
-import type { Locale, Strings } from '../../i18n/strings.ts';
+import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import { pageStyles } from '../../ui/page.styles.ts';
+import { type EvaluationRow, evaluationRows, gain, metric } from './model-evaluation.ts';
+import { styles } from './models-page.styles.ts';
 
-/** The models page: until it lists the registry, it says where the registry is (GET /v1/admin/models) and how to roll back. */
+/** A change to what users get, waiting for the admin's confirmation. */
+type Rollout = { action: 'promote'; model: ModelSummary } | { action: 'rollback'; version: string };
+
+/**
+ * The model registry: every trained reranker with the gate's evaluation (nDCG@5, nDCG@10 and
+ * MRR@10, overall and per layer, against what was served and retrieval's order), its decision
+ * and reasons, which one users get; promote and roll back, each after a confirmation.
+ */
 export class ModelsPage extends LitElement {
-  static override styles = baseStyles;
-  static override properties: PropertyDeclarations = { strings: { attribute: false }, locale: {}, route: { attribute: false } };
+  static override styles = [baseStyles, pageStyles, styles];
+  static override properties: PropertyDeclarations = {
+    strings: { attribute: false },
+    locale: {},
+    route: { attribute: false },
+    registry: { state: true },
+    error: { state: true },
+    status: { state: true },
+    pending: { state: true },
+  };
 
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
+  declare registry: ModelRegistry | undefined;
+  declare error: string | undefined;
+  declare status: string;
+  declare pending: Rollout | undefined;
+
+  constructor() {
+    super();
+    this.status = '';
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load() {
+    try {
+      this.registry = await api<ModelRegistry>('/v1/admin/models');
+      this.error = undefined;
+    } catch (err) {
+      this.error = errorText(err, this.strings);
+    }
+  }
 
   override render() {
-    return html`<h1>${this.strings.modelsTitle}</h1>
-      <p class="card" role="status">${this.strings.modelsPending}</p>`;
+    const s = this.strings;
+    const r = this.registry;
+    return html`<h1>${s.modelsTitle}</h1>
+      <p class="intro">${s.modelsIntro}</p>
+      <p class="error" role="alert">${this.error ?? ''}</p>
+      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`}
+      ${r && !r.models.length ? html`<p class="card empty">${s.modelsEmpty}</p>` : nothing} ${r?.models.map((m) => this.renderModel(m))} ${this.renderDialog()}`;
+  }
+
+  private renderServed(r: ModelRegistry) {
+    const s = this.strings;
+    const current = r.current;
+    return html`<section class="card serving" aria-label=${s.servedBadge}>
+      <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
+      ${current ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
+      <p role="status" class="status">${this.status}</p>
+    </section>`;
+  }
+
+  private renderModel(m: ModelSummary) {
+    const s = this.strings;
+    const titleId = `model-${m.version}`;
+    const at = new Date(m.createdAt).toLocaleString(this.locale);
+    return html`<article class="card model" data-version=${m.version} data-current=${m.current ? 'true' : 'false'} aria-labelledby=${titleId}>
+      <header>
+        <h2 id=${titleId} class="mono">${m.version}</h2>
+        ${m.current ? html`<span class="badge served">${s.servedBadge}</span>` : nothing}
+        <span class="badge ${m.decision}" data-field="decision">${s[`decision_${m.decision}`]}</span>
+        <span class="spacer"></span>
+        ${
+          m.current
+            ? nothing
+            : html`<button type="button" aria-label=${format(s.promoteVersion, { version: m.version })} @click=${() => this.ask({ action: 'promote', model: m })}>
+              ${s.promote}
+            </button>`
+        }
+      </header>
+      <p class="muted">
+        ${format(s.modelMeta, { at, by: s[`trainedBy_${m.trainedBy}`] ?? m.trainedBy, confirmed: m.confirmed, kb: (m.bytes / 1024).toFixed(1) })} ·
+        ${m.comparedWith ? html`<span>${format(s.comparedWith, { version: m.comparedWith })}</span>` : s.comparedWithRetrieval}
+      </p>
+      <h3>${s.gateReasons}</h3>
+      <ul class="plain reasons">
+        ${m.reasons.map((reason) => html`<li class="text">${reason}</li>`)}
+      </ul>
+      ${this.renderEvaluation(m)}
+    </article>`;
+  }
+
+  private renderEvaluation(m: ModelSummary) {
+    const s = this.strings;
+    const rows = evaluationRows(m.evaluation);
+    if (!rows.length) return html`<p class="muted">${s.noEvaluation}</p>`;
+    const scope = (r: EvaluationRow) => (r.scope === 'overall' ? s.scope_overall : (s[`layer_${r.scope}` as StringKey] ?? r.scope));
+    return html`<div class="scroll">
+      <table class="evaluation">
+        <caption>${format(s.evaluationCaption, { version: m.version })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">${s.scope}</th><th scope="col">${s.queriesCount}</th><th scope="col">${s.ndcg5}</th><th scope="col">${s.ndcg5Gain}</th>
+            <th scope="col">${s.ndcg10}</th><th scope="col">${s.mrr10}</th><th scope="col">${s.retrievalNdcg5}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.map(
+            (r) => html`<tr data-scope=${r.scope}>
+              <th scope="row">${scope(r)}</th>
+              <td>${r.candidate.queries}</td>
+              <td data-metric="ndcg5">${metric(r.candidate.ndcg5)}</td>
+              <td data-metric="gain">${r.current ? gain(r.candidate.ndcg5 - r.current.ndcg5) : '–'}</td>
+              <td data-metric="ndcg10">${metric(r.candidate.ndcg10)}</td>
+              <td data-metric="mrr10">${metric(r.candidate.mrr10)}</td>
+              <td>${r.retrieval ? metric(r.retrieval.ndcg5) : '–'}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  }
+
+  private renderDialog() {
+    const s = this.strings;
+    const p = this.pending;
+    const title = !p ? '' : p.action === 'promote' ? format(s.promoteTitle, { version: p.model.version }) : format(s.rollBackTitle, { version: p.version });
+    return html`<dialog aria-labelledby="rollout-title" @close=${() => (this.pending = undefined)}>
+      <form @submit=${this.confirm}>
+        <h2 id="rollout-title">${title}</h2>
+        <p>${p?.action === 'rollback' ? s.rollBackBody : s.promoteBody}</p>
+        ${p?.action === 'promote' && p.model.decision === 'rejected' ? html`<p class="warn">${s.promoteOverrules}</p>` : nothing}
+        <label for="rollout-reason">${s.rolloutReason}</label>
+        <input id="rollout-reason" name="reason" maxlength="1000" autocomplete="off" />
+        <div class="actions">
+          <button type="button" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>${s.cancel}</button>
+          <button type="submit" class="primary">${p?.action === 'rollback' ? s.rollBackConfirm : s.promoteConfirm}</button>
+        </div>
+      </form>
+    </dialog>`;
+  }
+
+  private async ask(rollout: Rollout) {
+    this.pending = rollout;
+    this.status = '';
+    await this.updateComplete;
+    const dialog = this.renderRoot.querySelector('dialog');
+    const reason = dialog?.querySelector('input');
+    if (reason) reason.value = '';
+    dialog?.showModal();
+  }
+
+  private async confirm(e: SubmitEvent) {
+    e.preventDefault();
+    const p = this.pending;
+    const reason = String(new FormData(e.target as HTMLFormElement).get('reason') ?? '').trim();
+    this.renderRoot.querySelector('dialog')?.close();
+    if (!p) return;
+    const s = this.strings;
+    const json = reason ? { reason } : {};
+    try {
+      if (p.action === 'promote') {
+        const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, { method: 'POST', json });
+        this.status = format(s.promotedNow, { version: current });
+      } else {
+        const done = await api<{ rolledBack: string; current: string | null }>('/v1/admin/models/rollback', { method: 'POST', json });
+        const served = done.current ? format(s.modelsServed, { version: done.current }) : s.modelsServedRetrieval;
+        this.status = format(s.rolledBackNow, { from: done.rolledBack, served });
+      }
+    } catch (err) {
+      this.status = errorText(err, s);
+    }
+    await this.load();
   }
 }

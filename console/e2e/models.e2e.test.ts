@@ -1,0 +1,154 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { axe } from './axe.ts';
+import { fetchAgain, openConsole, useSeededCollector } from './fixture.ts';
+import { trainedModels } from './trained-models.ts';
+
+const browser = useBrowser();
+const models = trainedModels();
+/** A reason that would add an element or run script if it were rendered as HTML. */
+const markup = `<img src=x onerror="window.__xss='reason'"><b>bold</b>`;
+const fixture = useSeededCollector(async (f) => {
+  await f.admin('/v1/admin/models', { method: 'POST', json: models.first });
+  await f.admin('/v1/admin/models', { method: 'POST', json: { ...models.second, reasons: [...models.second.reasons, markup] } });
+});
+
+const FIRST = models.first.model.version;
+const SECOND = models.second.model.version;
+
+/** The version GET /v1/reranker serves backends now, or null for retrieval's order. */
+async function served(): Promise<string | null> {
+  const f = fixture();
+  const res = await fetchAgain(`${f.collector.url}/v1/reranker`, { headers: { authorization: `Bearer ${f.collector.keys.server}` } });
+  if (res.status === 404) return null;
+  return ((await res.json()) as { version: string }).version;
+}
+
+const model = (page: Page, version: string) => page.locator(`rf-models-page article[data-version="${version}"]`);
+
+describe('the models page', () => {
+  it('lists every version with the gate’s figures, decision and reasons, and which one is served', async () => {
+    const f = fixture();
+    expect(await served()).toBe(FIRST);
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models');
+    try {
+      await model(page, SECOND).waitFor();
+      // Newest first.
+      expect(await page.locator('rf-models-page article.model').evaluateAll((els) => els.map((e) => e.getAttribute('data-version')))).toEqual([SECOND, FIRST]);
+      expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${FIRST}`);
+      expect(await model(page, FIRST).getAttribute('data-current')).toBe('true');
+      expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('Promoted by the gate');
+      expect(await model(page, SECOND).locator('[data-field="decision"]').textContent()).toBe('Rejected by the gate');
+      expect(await model(page, SECOND).locator('.reasons li').allTextContents()).toEqual([...models.second.reasons, markup]);
+      expect(await model(page, SECOND).locator('.reasons img, .reasons b').count()).toBe(0);
+      expect(await page.evaluate(() => (window as any).__xss ?? null)).toBeNull();
+
+      // The gate's figures, overall and per layer, as recorded.
+      const { candidate, current, retrieval } = models.first.evaluation;
+      const overall = model(page, FIRST).locator('tr[data-scope="overall"]');
+      expect(await overall.locator('[data-metric="ndcg5"]').textContent()).toBe(candidate.overall.ndcg5.toFixed(3));
+      expect(await overall.locator('[data-metric="ndcg10"]').textContent()).toBe(candidate.overall.ndcg10.toFixed(3));
+      expect(await overall.locator('[data-metric="mrr10"]').textContent()).toBe(candidate.overall.mrr10.toFixed(3));
+      expect(await overall.locator('[data-metric="gain"]').textContent()).toBe(`+${(candidate.overall.ndcg5 - current.overall.ndcg5).toFixed(3)}`);
+      expect(await overall.textContent()).toContain(retrieval.overall.ndcg5.toFixed(3));
+      const layers = Object.keys(candidate.layers).sort();
+      expect(
+        await model(page, FIRST)
+          .locator('tbody tr')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-scope'))),
+      ).toEqual(['overall', ...layers]);
+      for (const layer of layers) {
+        const row = model(page, FIRST).locator(`tr[data-scope="${layer}"]`);
+        expect(await row.locator('[data-metric="ndcg5"]').textContent()).toBe(candidate.layers[layer]!.ndcg5.toFixed(3));
+      }
+      // The served model has nothing to promote; the others do.
+      expect(
+        await model(page, FIRST)
+          .getByRole('button', { name: /Promote/ })
+          .count(),
+      ).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('promotes and rolls back after a confirmation, changing what GET /v1/reranker serves', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models');
+    try {
+      const promote = page.getByRole('button', { name: `Promote ${SECOND}` });
+      await promote.click();
+      const dialog = page.getByRole('dialog', { name: `Serve ${SECOND} to users?` });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('The gate rejected this model');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await served()).toBe(FIRST);
+
+      await promote.click();
+      await dialog.getByLabel('Reason (kept in the rollout history)').fill('overruled for the billing questions');
+      await dialog.getByRole('button', { name: 'Promote', exact: true }).click();
+      await page.getByText(`Now serving ${SECOND}.`).waitFor();
+      expect(await served()).toBe(SECOND);
+      await expect.poll(() => model(page, SECOND).getAttribute('data-current')).toBe('true');
+      expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${SECOND}`);
+
+      const rollBack = page.getByRole('button', { name: 'Roll back…' });
+      await rollBack.click();
+      const confirm = page.getByRole('dialog', { name: `Stop serving ${SECOND}?` });
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      expect(await served()).toBe(SECOND);
+      await rollBack.click();
+      await confirm.getByRole('button', { name: 'Roll back', exact: true }).click();
+      await page.getByText(`Rolled back ${SECOND}. Served now: ${FIRST}`).waitFor();
+      expect(await served()).toBe(FIRST);
+
+      // Down to retrieval's order: nothing left to roll back.
+      await rollBack.click();
+      await page
+        .getByRole('dialog', { name: `Stop serving ${FIRST}?` })
+        .getByRole('button', { name: 'Roll back', exact: true })
+        .click();
+      await page.getByText(`Rolled back ${FIRST}. Served now: retrieval’s order (no model)`).waitFor();
+      expect(await served()).toBeNull();
+      expect(await rollBack.count()).toBe(0);
+
+      // Back to where the file started.
+      await page.getByRole('button', { name: `Promote ${FIRST}` }).click();
+      await page
+        .getByRole('dialog', { name: `Serve ${FIRST} to users?` })
+        .getByRole('button', { name: 'Promote', exact: true })
+        .click();
+      await page.getByText(`Now serving ${FIRST}.`).waitFor();
+      expect(await served()).toBe(FIRST);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`is accessible in the ${colorScheme} theme, with its confirmation open, in English and Chinese`, async () => {
+      const f = fixture();
+      const { page, context } = await openConsole(browser(), f, '/admin/models', { colorScheme, locale: colorScheme === 'dark' ? 'zh-CN' : 'en-US' });
+      try {
+        await model(page, SECOND).locator('table').waitFor();
+        expect(await axe(page)).toEqual([]);
+        await model(page, SECOND).getByRole('button').click();
+        await page.getByRole('dialog').waitFor();
+        expect(await axe(page)).toEqual([]);
+        if (colorScheme === 'dark') {
+          expect(await page.getByRole('dialog').getByRole('heading').textContent()).toBe(`将 ${SECOND} 提供给用户？`);
+          await page.keyboard.press('Escape');
+          await page.getByRole('heading', { name: '模型', level: 1 }).waitFor();
+          expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('评估门槛：通过');
+          expect(await model(page, FIRST).locator('thead').textContent()).toContain('查询范围');
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,30 @@
+/**
+ * Two reranker models as `npm run retrain` records them: trained on the training tests' small
+ * world, the first beats retrieval's order and is promoted by the gate; the second, trained on
+ * the same data, gains nothing over the first and is rejected.
+ */
+import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
+import { trainingWorld } from '../../shared/training/fixture.ts';
+import { type RetrainOutcome, retrain } from '../../shared/training/retrain.ts';
+
+/** POST /v1/admin/models's body for one outcome. */
+const recorded = (outcome: Extract<RetrainOutcome, { trained: true }>, comparedWith: string | null) => ({
+  model: outcome.model,
+  confirmed: outcome.confirmed,
+  comparedWith,
+  evaluation: outcome.evaluation,
+  promote: outcome.decision.promote,
+  reasons: outcome.decision.reasons,
+});
+
+export function trainedModels(now = Date.now()) {
+  const { data, heldOut } = trainingWorld(40);
+  const train = (version: string, at: number, current: Extract<RetrainOutcome, { trained: true }>['model'] | null) => {
+    const outcome = retrain({ data, evalQueries: heldOut, current, settings: DEFAULT_LOOP_SETTINGS, version, now: at });
+    if (!outcome.trained) throw new Error(outcome.reason);
+    return outcome;
+  };
+  const first = train('retrain-e2e-first', now - 86_400_000, null);
+  const second = train('retrain-e2e-second', now, first.model);
+  return { first: recorded(first, null), second: recorded(second, first.model.version) };
+}

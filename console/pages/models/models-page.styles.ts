@@ -1,0 +1,80 @@
+import { css } from 'lit';
+
+export const styles = css`
+  .serving {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1rem;
+    align-items: center;
+  }
+  .serving p {
+    margin: 0;
+  }
+  .serving .status:empty {
+    display: none;
+  }
+  .model {
+    margin-bottom: 1rem;
+  }
+  .model header {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    margin-bottom: 0.25rem;
+  }
+  .model h2 {
+    margin: 0;
+  }
+  .spacer {
+    flex: 1;
+  }
+  .badge {
+    border: 1px solid currentColor;
+    border-radius: 999px;
+    padding: 0 0.5rem;
+    font-size: 0.85rem;
+  }
+  .badge.served,
+  .badge.promoted {
+    color: var(--c-good);
+  }
+  .badge.rejected {
+    color: var(--c-bad);
+  }
+  .reasons {
+    margin-bottom: 0.75rem;
+  }
+  caption {
+    text-align: start;
+    color: var(--c-muted);
+    padding-bottom: 0.25rem;
+  }
+  td {
+    font-variant-numeric: tabular-nums;
+  }
+  .warn {
+    color: var(--c-warn);
+  }
+  dialog {
+    background: var(--c-bg);
+    color: var(--c-fg);
+    border: 1px solid var(--c-border);
+    border-radius: var(--c-radius);
+    max-width: 32rem;
+  }
+  dialog::backdrop {
+    background: rgb(0 0 0 / 0.4);
+  }
+  dialog input {
+    display: block;
+    width: 100%;
+    box-sizing: border-box;
+    margin: 0.25rem 0 0.75rem;
+  }
+  .actions {
+    display: flex;
+    gap: 0.5rem;
+    justify-content: end;
+  }
+`;
