@@ -20,9 +20,9 @@ const item = (n: number): ReviewItem => ({
   answeredAt: null,
 });
 
-/** A server holding `n` pending items, recording what it was sent; `failNext` makes the next answer fail. */
-function fakeServer(n: number) {
-  const items = Array.from({ length: n }, (_, i) => item(i));
+/** A server holding `n` items of one status, recording what it was sent; `failNext` makes the next answer fail. */
+function fakeServer(n: number, status: ReviewStatus = 'pending') {
+  const items = Array.from({ length: n }, (_, i) => ({ ...item(i), status }));
   const sent: [string, Verdict | null, string | null][] = [];
   const tracesAsked: string[] = [];
   let failNext = false;
@@ -83,6 +83,48 @@ describe('ReviewSession', () => {
     expect(s.current?.id).toBe('i0');
     expect(await s.undo()).toBe(false);
     expect(s.budget?.answeredLastWeek).toBe(3);
+  });
+
+  it('undo of an answer on a held item puts it back as pending, as the API does', async () => {
+    const server = fakeServer(2, 'held');
+    const s = new ReviewSession(server.api, 'held', () => {});
+    await s.load();
+    await s.answer('unclear', 'cannot tell');
+    expect(await s.undo()).toBe(true);
+    expect(s.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null, note: null });
+    expect(server.sent).toEqual([
+      ['i0', 'unclear', 'cannot tell'],
+      ['i0', null, null],
+    ]);
+    expect(s.budget?.answeredLastWeek).toBe(3);
+    expect(s.training?.confirmed).toBe(29);
+  });
+
+  it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {
+    const server = fakeServer(2);
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const slowAnswers: ReviewApi = {
+      ...server.api,
+      answer: async (id, verdict, note) => {
+        if (verdict !== null) await slow;
+        return server.api.answer(id, verdict, note);
+      },
+    };
+    const s = new ReviewSession(slowAnswers, 'pending', () => {});
+    await s.load();
+    const answering = s.answer('unclear', null);
+    const undoing = s.undo();
+    await settle();
+    expect(server.sent).toEqual([]);
+    release();
+    await Promise.all([answering, undoing]);
+    expect(server.sent).toEqual([
+      ['i0', 'unclear', null],
+      ['i0', null, null],
+    ]);
+    expect(s.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null });
+    expect((await server.api.queue('pending', 5)).items.map((i) => i.id)).toContain('i0');
   });
 
   it('undo of a changed answer restores the earlier verdict', async () => {

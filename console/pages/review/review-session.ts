@@ -36,6 +36,8 @@ export class ReviewSession {
   /** No more items to fetch for this status. */
   exhausted = false;
   private readonly undoStack: UndoEntry[] = [];
+  /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
+  private readonly sending = new Map<string, Promise<unknown>>();
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   private refilling: Promise<void> | undefined;
 
@@ -89,7 +91,7 @@ export class ReviewSession {
     this.prefetch();
     this.changed();
     try {
-      await this.api.answer(item.id, verdict, note);
+      await this.send(item.id, verdict, note);
     } catch (err) {
       this.apply(item, before);
       const i = this.undoStack.findLastIndex((u) => u.id === item.id);
@@ -106,12 +108,15 @@ export class ReviewSession {
     if (!last) return false;
     const item = this.items.find((i) => i.id === last.id)!;
     const after = { status: item.status, verdict: item.verdict, note: item.note };
-    this.apply(item, last.before);
+    // An item with no answer before (pending, or held below the mining threshold) waits again as
+    // pending, which is what the API makes of a taken-back answer; the nightly job re-holds it if
+    // it is still below the threshold.
+    this.apply(item, last.before.verdict === null ? { ...last.before, status: 'pending' } : last.before);
     this.index = this.items.indexOf(item);
     this.changed();
     try {
       // Re-answering restores an earlier verdict; null puts a fresh item back in the queue.
-      await this.api.answer(item.id, last.before.verdict, last.before.note);
+      await this.send(item.id, last.before.verdict, last.before.note);
     } catch (err) {
       this.apply(item, after);
       this.undoStack.push(last);
@@ -119,6 +124,21 @@ export class ReviewSession {
       throw err;
     }
     return true;
+  }
+
+  /**
+   * Sends an answer for an item after the ones already on their way for it: an undo pressed while
+   * its answer is still being sent must not reach the server first, or the answer would win.
+   */
+  private send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
+    const before = this.sending.get(id) ?? Promise.resolve();
+    const sent = before.catch(() => undefined).then(() => this.api.answer(id, verdict, note));
+    this.sending.set(id, sent);
+    const forget = () => {
+      if (this.sending.get(id) === sent) this.sending.delete(id);
+    };
+    sent.then(forget, forget);
+    return sent;
   }
 
   next(): void {
