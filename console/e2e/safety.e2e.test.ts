@@ -2,13 +2,12 @@
  * Safe by construction and usable by everyone: script and HTML in user text stay text on every
  * page, under the console's own CSP; axe-core finds nothing in either theme or language.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { ReviewQueue } from '../api/types.ts';
+import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -79,23 +78,6 @@ async function reviewItemOfPayload(): Promise<string> {
   const item = queue.items.find((i) => i.chunk.chunkId === chunk.chunkId);
   expect(item, 'the payload trace was mined into the queue').toBeDefined();
   return item!.id;
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG 2.1 A and AA rules over the page, shadow roots included: the violations found. */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const { violations, contrastChecked } = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return {
-      violations: result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`),
-      // Targets inside a shadow root are arrays of selectors: proof axe looked inside the console's elements.
-      contrastChecked: result.passes.find((r: any) => r.id === 'color-contrast')?.nodes.filter((n: any) => Array.isArray(n.target[0])).length ?? 0,
-    };
-  });
-  expect(contrastChecked).toBeGreaterThan(0);
-  return violations;
 }
 
 describe('user text is inert', () => {
@@ -176,7 +158,7 @@ describe('accessibility (axe-core in Chromium)', () => {
           ['/admin/documents', 'rf-documents-page table.documents'],
           ['/admin/settings', 'rf-settings-page form.settings'],
           ['/admin/prompts', 'rf-prompts-page rf-widget-preview rag-feedback'],
-          ['/admin/models', 'rf-models-page p'],
+          ['/admin/models', 'rf-models-page .serving'],
           ['/admin/corrections', 'rf-corrections-page article'],
         ] as const) {
           await page.goto(`${f.collector.url}${path}`);
