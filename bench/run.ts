@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ROOT } from '../scripts/wrangler.ts';
 import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
+import { consoleBench } from './console.ts';
 import { demoBm25Bench } from './demo-bm25.ts';
 import { nightlyBench } from './nightly.ts';
 import { redactBench } from './redact.ts';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   'demo-bm25': demoBm25Bench,
   nightly: nightlyBench,
   reranker: rerankerBench,
+  console: consoleBench,
 };
 
 const only = process.argv.slice(2);

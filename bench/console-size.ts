@@ -1,0 +1,59 @@
+/**
+ * The console's weight in the browser, brotli, as the Worker's static assets send it: the first
+ * load (the page, its stylesheet, the frame and the review queue, which /admin opens), the same
+ * with the loop health page's charts, and the charting library's share of that.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import type { Metafile } from 'esbuild';
+import { buildConsole, CONSOLE_DIST } from '../scripts/build-console.ts';
+import { ROOT } from '../scripts/wrangler.ts';
+import { type Row, row } from './stats.ts';
+
+const brotli = (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const kb = (n: number) => n / 1024;
+
+/** An output and every chunk it imports statically, transitively (what loading it fetches). */
+function withStaticImports(meta: Metafile, output: string, into = new Set<string>()): Set<string> {
+  if (into.has(output)) return into;
+  into.add(output);
+  for (const i of meta.outputs[output]?.imports ?? []) if (i.kind === 'import-statement') withStaticImports(meta, i.path, into);
+  return into;
+}
+
+/** The output built for a source entry (the console's main or a page's dynamic import). */
+function outputOf(meta: Metafile, source: string): string {
+  const found = Object.entries(meta.outputs).find(([file, o]) => file.endsWith('.js') && o.entryPoint === source);
+  if (!found) throw new Error(`no output for ${source}`);
+  return found[0];
+}
+
+const brotliOf = (files: Iterable<string>) => [...files].reduce((sum, f) => sum + brotli(readFileSync(join(ROOT, f))), 0);
+
+export async function consoleSizeBench(): Promise<Row[]> {
+  const meta = await buildConsole();
+  const entry = outputOf(meta, 'console/main.ts');
+  const page = (name: string) => outputOf(meta, `console/pages/${name}/${name}-page.ts`);
+  const shell = ['index.html', 'console.css'].map((f) => relative(ROOT, join(CONSOLE_DIST, f)));
+  const review = withStaticImports(meta, page('review'), withStaticImports(meta, entry));
+  const withCharts = withStaticImports(meta, page('health'), new Set(review));
+  const first = brotliOf(shell) + brotliOf(review);
+  const charts = first + brotliOf([...withCharts].filter((f) => !review.has(f)));
+  // uPlot's part of the chunks the health page adds, by minified bytes, applied to their brotli size.
+  let uplot = 0;
+  let added = 0;
+  for (const f of withCharts) {
+    if (review.has(f)) continue;
+    for (const [input, { bytesInOutput }] of Object.entries(meta.outputs[f]!.inputs)) {
+      added += bytesInOutput;
+      if (input.includes('node_modules/uplot/')) uplot += bytesInOutput;
+    }
+  }
+  const chartsKb = kb(charts - first);
+  return [
+    row('console', 'first load (page, css, frame, review queue), brotli', 'KB', [kb(first)], '<= 60'),
+    row('console', 'with the loop health charts, brotli', 'KB', [kb(charts)], '<= 60'),
+    row('console', 'charting library (uPlot) share of that, brotli', 'KB', [(chartsKb * uplot) / Math.max(added, 1)]),
+  ];
+}
