@@ -30,7 +30,9 @@ describe('prompt settings', () => {
       await prompt.getByLabel('Text (English)').fill(text);
       // The shared schema refuses a negative cap: nothing can be saved until it is fixed.
       await prompt.getByLabel('At most per session').fill('-1');
-      await expect.poll(() => page.locator('rf-prompts-page [data-field="problem"]').textContent()).toContain('prompts[');
+      await expect
+        .poll(() => page.locator('rf-prompts-page [data-field="problem"]').textContent())
+        .toMatch(/^Not saved: Prompt \d+ · At most per session: must be at least 0$/);
       expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
       await prompt.getByLabel('At most per session').fill('1');
       await page.getByRole('button', { name: 'Save' }).click();

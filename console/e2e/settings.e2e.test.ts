@@ -33,6 +33,25 @@ describe('settings', () => {
     }
   });
 
+  it('says what the schema refused in the reader’s language', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', { locale: 'zh-CN' });
+    try {
+      const seconds = page.getByLabel('每个审核项的秒数');
+      await seconds.fill('0');
+      await page.getByLabel('评估门槛：nDCG@5 最小提升').fill('2');
+      await page.getByRole('button', { name: '保存' }).click();
+      await expect.poll(() => page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('不能小于 1');
+      expect(await page.locator('rf-settings-page #gateMinGain-error').textContent()).toBe('不能大于 1');
+      // Switching the language rewords the errors shown.
+      await page.getByLabel('语言').selectOption('en');
+      await expect.poll(() => page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('must be at least 1');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('erases a hashed user id only after confirmation', async () => {
     const f = fixture();
     const userTraces = (id: string) =>

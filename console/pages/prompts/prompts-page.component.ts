@@ -1,13 +1,13 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import * as v from 'valibot';
 import { PROMPT_TRIGGERS, type WidgetConfig, WidgetConfigSchema } from '../../../shared/schema/config.ts';
-import { firstFieldError } from '../../../shared/validation.ts';
 import { api } from '../../api/client.ts';
 import type { Route } from '../../app/router.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
 import { styles } from './prompts-page.styles.ts';
 import './widget-preview.ts';
@@ -54,7 +54,7 @@ export class PromptsPage extends LitElement {
   private checked(): { config: WidgetConfig } | { problem: string } {
     const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
     if (parsed.success) return { config: parsed.output };
-    const { field, message } = firstFieldError(parsed.issues, 'config');
+    const { field, message } = configIssue(parsed.issues, this.strings);
     return { problem: format(this.strings.invalidConfig, { field, message }) };
   }
 

@@ -6,6 +6,7 @@ import type { Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { issueText } from '../../ui/issue-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './settings-page.styles.ts';
 
@@ -36,7 +37,7 @@ export class SettingsPage extends LitElement {
     locale: {},
     route: { attribute: false },
     settings: { state: true },
-    fieldErrors: { state: true },
+    fieldIssues: { state: true },
     status: { state: true },
     error: { state: true },
     erasing: { state: true },
@@ -47,7 +48,8 @@ export class SettingsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare settings: LoopSettings | undefined;
-  declare fieldErrors: Partial<Record<keyof LoopSettings, string>>;
+  /** What the schema refused per field, worded at render time in the console's language. */
+  declare fieldIssues: Partial<Record<keyof LoopSettings, v.BaseIssue<unknown>>>;
   declare status: string;
   declare error: string | undefined;
   /** The hashed user id waiting for confirmation. */
@@ -56,7 +58,7 @@ export class SettingsPage extends LitElement {
 
   constructor() {
     super();
-    this.fieldErrors = {};
+    this.fieldIssues = {};
     this.status = '';
     this.erasure = '';
   }
@@ -81,7 +83,8 @@ export class SettingsPage extends LitElement {
     const s = this.strings;
     return html`<form class="card settings" novalidate @submit=${this.save}>
       ${FIELDS.map(({ name, step }) => {
-        const error = this.fieldErrors[name];
+        const issue = this.fieldIssues[name];
+        const error = issue ? issueText(issue, s) : undefined;
         return html`<div class="field">
           <label for=${name}>${s[`setting_${name}`]}</label>
           <input id=${name} name=${name} type="number" step=${step} .value=${String(settings[name])} aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-help ${name}-error" />
@@ -122,16 +125,16 @@ export class SettingsPage extends LitElement {
     const parsed = v.safeParse(LoopSettingsSchema, input);
     this.status = '';
     if (!parsed.success) {
-      const errors: Partial<Record<keyof LoopSettings, string>> = {};
+      const errors: Partial<Record<keyof LoopSettings, v.BaseIssue<unknown>>> = {};
       for (const issue of parsed.issues) {
         const key = (issue.path?.[0] as { key?: keyof LoopSettings } | undefined)?.key;
-        if (key && !errors[key]) errors[key] = issue.message;
+        if (key && !errors[key]) errors[key] = issue;
       }
-      this.fieldErrors = errors;
+      this.fieldIssues = errors;
       (this.renderRoot.querySelector(`#${Object.keys(errors)[0]}`) as HTMLInputElement | null)?.focus();
       return;
     }
-    this.fieldErrors = {};
+    this.fieldIssues = {};
     try {
       this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
       this.status = this.strings.saved;

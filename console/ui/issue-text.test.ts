@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { WidgetConfigSchema } from '../../shared/schema/config.ts';
+import { LoopSettingsSchema } from '../../shared/schema/settings.ts';
+import { LOCALES } from '../i18n/strings.ts';
+import { configIssue } from '../pages/prompts/config-issue.ts';
+import { issueText } from './issue-text.ts';
+
+const en = LOCALES.en;
+const zh = LOCALES['zh-CN'];
+const firstIssue = (schema: v.GenericSchema, input: unknown) => {
+  const parsed = v.safeParse(schema, input);
+  expect(parsed.success).toBe(false);
+  return parsed.issues![0]!;
+};
+
+describe('schema issues in the console’s language', () => {
+  it('words each kind of settings issue in English and Chinese, leaving the schema’s own message as it is', () => {
+    const cases: [unknown, string, string][] = [
+      [{ secondsPerReviewItem: 0 }, 'must be at least 1', '不能小于 1'],
+      [{ gateMinGain: 2 }, 'must be at most 1', '不能大于 1'],
+      [{ retentionDays: 1.5 }, 'must be a whole number', '必须是整数'],
+      [{ reviewMinutesPerWeek: Number.NaN }, 'must be a number', '必须是数字'],
+    ];
+    for (const [input, english, chinese] of cases) {
+      const issue = firstIssue(LoopSettingsSchema, input);
+      expect(issueText(issue, en)).toBe(english);
+      expect(issueText(issue, zh)).toBe(chinese);
+      // The API's message is the schema's, in English.
+      expect(issue.message).toMatch(/^Invalid /);
+    }
+  });
+
+  it('names the prompt settings field as the form does', () => {
+    const prompt = { id: 'ok', trigger: 'rephrase', text: { en: 'Stuck?' } };
+    const empty = firstIssue(WidgetConfigSchema, { prompts: [prompt, { ...prompt, id: '' }] });
+    expect(configIssue([empty], en)).toEqual({ field: 'Prompt 2 · Id', message: 'must not be empty' });
+    expect(configIssue([empty], zh)).toEqual({ field: '提示 2 · ID', message: '不能为空' });
+    expect(empty.message).toBe('must not be empty');
+
+    const badId = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, id: 'has space' }] });
+    expect(configIssue([badId], zh)).toEqual({ field: '提示 1 · ID', message: '只能包含字母、数字和 . : @ / # _ -' });
+
+    const cap = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, maxPerDay: 5000 }] });
+    expect(configIssue([cap], zh)).toEqual({ field: '提示 1 · 每天最多', message: '不能大于 1000' });
+
+    const window = firstIssue(WidgetConfigSchema, { thresholds: { rephraseWindowMs: -1 } });
+    expect(configIssue([window], en)).toEqual({ field: 'Rephrase window (ms)', message: 'must be at least 0' });
+    expect(configIssue([window], zh).message).toBe('不能小于 0');
+
+    const tooLong = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: { 'zh-CN': 'x'.repeat(301) } }] });
+    expect(configIssue([tooLong], zh)).toEqual({ field: '提示 1 · 文字（简体中文）', message: '最多 300 个字符' });
+  });
+});

@@ -1,0 +1,36 @@
+import type * as v from 'valibot';
+import { format, type Strings } from '../i18n/strings.ts';
+
+/**
+ * What the shared schema refused, in the console's language. The schema's own messages are
+ * English for the API's callers; here each issue is read by its kind and requirement instead, so
+ * both languages say the same thing. Kinds the console's forms cannot produce read as "not valid".
+ */
+export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
+  // A union reports why each option failed: the first option's reason is the one a form can fix.
+  const reason = issue.type === 'union' && issue.issues?.length ? issue.issues[0] : issue;
+  const requirement = String(reason.requirement ?? '');
+  switch (reason.type) {
+    case 'number':
+    case 'finite':
+      return s.issue_number;
+    case 'integer':
+    case 'safe_integer':
+      return s.issue_integer;
+    case 'min_value':
+      return format(s.issue_min_value, { min: requirement });
+    case 'max_value':
+      return format(s.issue_max_value, { max: requirement });
+    case 'min_length':
+      return reason.requirement === 1 ? s.issue_empty : format(s.issue_min_length, { n: requirement });
+    case 'max_length':
+      return format(s.issue_max_length, { n: requirement });
+    case 'regex':
+      // The only pattern in the forms' schemas: ids (shared/schema/common.ts).
+      return s.issue_id_characters;
+    case 'picklist':
+      return s.issue_picklist;
+    default:
+      return s.issue_invalid;
+  }
+}
