@@ -105,6 +105,33 @@ describe('the review queue', () => {
     }
   });
 
+  it('takes back an answer undone at once: in D1 the item waits again, with no verdict', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(page);
+      const sent: number[] = [];
+      page.on('response', (res) => {
+        if (res.request().method() === 'POST' && new URL(res.url()).pathname === `/v1/admin/review/${encodeURIComponent(item!)}`) sent.push(res.status());
+      });
+      // Unclear, then undo before the answer has had time to reach the server.
+      await page.keyboard.press('3');
+      await page.keyboard.press('u');
+      await expect.poll(() => shownItem(page)).toBe(item);
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Answer taken back');
+      await expect.poll(() => sent, { timeout: 10_000 }).toEqual([200, 200]);
+      const stored = () =>
+        query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${item!.replace(/'/g, "''")}'`, {
+          persistTo: f.collector.persistTo,
+        })[0];
+      expect(stored()).toEqual({ status: 'pending', verdict: null });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists its keys on ?, moves with j and k, and filters by status in the address', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');
