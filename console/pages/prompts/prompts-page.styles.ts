@@ -31,6 +31,12 @@ export const styles = css`
     display: grid;
     gap: 0.15rem;
     font-size: 0.9rem;
+    min-width: 0;
+  }
+  /* A long option must not widen its column past the card. */
+  .grid select {
+    min-width: 0;
+    width: 100%;
   }
   .wide {
     grid-column: 1 / -1;
