@@ -17,6 +17,13 @@ const recorded = (outcome: Extract<RetrainOutcome, { trained: true }>, comparedW
   reasons: outcome.decision.reasons,
 });
 
+/** Versions as `npm run retrain` names them: retrain-20261130T021500Z. */
+const versionAt = (at: number) =>
+  `retrain-${new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
+
 export function trainedModels(now = Date.now()) {
   const { data, heldOut } = trainingWorld(40);
   const train = (version: string, at: number, current: Extract<RetrainOutcome, { trained: true }>['model'] | null) => {
@@ -24,7 +31,7 @@ export function trainedModels(now = Date.now()) {
     if (!outcome.trained) throw new Error(outcome.reason);
     return outcome;
   };
-  const first = train('retrain-e2e-first', now - 86_400_000, null);
-  const second = train('retrain-e2e-second', now, first.model);
+  const first = train(versionAt(now - 7 * 86_400_000), now - 7 * 86_400_000, null);
+  const second = train(versionAt(now), now, first.model);
   return { first: recorded(first, null), second: recorded(second, first.model.version) };
 }
