@@ -1,11 +1,5 @@
+import type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 import { ownerOf } from '../loop/documents.ts';
-
-export interface OwnerRule {
-  /** A document id, `*` matching any run of characters. */
-  pattern: string;
-  /** Who fixes those documents: a name, a team, an address. */
-  owner: string;
-}
 
 export async function ownersOf(d1: D1Database, projectId: string): Promise<OwnerRule[]> {
   const { results } = await d1.prepare('select pattern, owner from document_owners where project_id = ? order by position').bind(projectId).all<OwnerRule>();
@@ -20,20 +14,6 @@ export async function saveOwners(d1: D1Database, projectId: string, owners: read
       d1.prepare('insert into document_owners (project_id, position, pattern, owner) values (?, ?, ?, ?)').bind(projectId, i, o.pattern, o.owner),
     ),
   ]);
-}
-
-export interface FlaggedDocument {
-  sourceDocId: string;
-  /** '*' for the document as a whole. */
-  sourceDocVersion: string;
-  owner: string | null;
-  reasons: string[];
-  counts: Record<string, number>;
-  negativeP: number | null;
-  requeryP: number | null;
-  evidenceTraceIds: string[];
-  firstFlagged: string;
-  lastFlagged: string;
 }
 
 export async function flaggedDocuments(d1: D1Database, projectId: string): Promise<FlaggedDocument[]> {
@@ -55,21 +35,6 @@ export async function flaggedDocuments(d1: D1Database, projectId: string): Promi
     counts: JSON.parse(counts) as Record<string, number>,
     evidenceTraceIds: JSON.parse(evidence) as string[],
   }));
-}
-
-export interface Correction {
-  eventId: string;
-  traceId: string;
-  query: string;
-  text: string;
-  source: string | null;
-  sourceDocId: string | null;
-  owner: string | null;
-  confidence: number;
-  status: 'open' | 'resolved';
-  note: string | null;
-  resolvedAt: number | null;
-  createdAt: number;
 }
 
 /** Corrections of one status, newest first, each with its document's owner. */

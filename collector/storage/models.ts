@@ -3,21 +3,8 @@
  * replay says which model users get. Promotions push, rollbacks pop: rolling back always restores
  * what was served before, down to retrieval's own order.
  */
+import type { ModelSummary } from '../../shared/admin-api/models.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
-
-export interface ModelSummary {
-  version: string;
-  createdAt: number;
-  trainedBy: 'nightly' | 'retrain';
-  bytes: number;
-  confirmed: number;
-  comparedWith: string | null;
-  evaluation: Record<string, unknown>;
-  decision: 'promoted' | 'rejected';
-  reasons: string[];
-  /** Whether users get this model now. */
-  current: boolean;
-}
 
 export interface NewModel {
   model: RerankerModel;

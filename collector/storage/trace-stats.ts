@@ -1,3 +1,5 @@
+import type { WorstTrace } from '../../shared/admin-api/traces.ts';
+
 export interface WorstTracesFilter {
   since: number;
   minSignals: number;
@@ -6,27 +8,6 @@ export interface WorstTracesFilter {
   knowledgeBase?: string;
   intent?: string;
   model?: string;
-}
-
-export interface WorstTrace {
-  traceId: string;
-  query: string;
-  createdAt: number;
-  knowledgeBase: string | null;
-  intent: string | null;
-  model: string | null;
-  /** The seed's avg(signal_value) of the live signals. */
-  score: number | null;
-  /** Mean value weighted by confidence, trusted signals only: what the list is ranked by. */
-  weightedScore: number;
-  /** Mean confidence of its scored signals. */
-  confidence: number | null;
-  signals: number;
-  trustedSignals: number;
-  explicitSignals: number;
-  implicitSignals: number;
-  /** Chunk ids the model saw, in rank order. */
-  chunkIds: string[];
 }
 
 /** The worst traces of a window (the seed's query, on the nightly aggregates), worst first. */

@@ -2,6 +2,11 @@
  * What the console reads from the admin API, as the routes in collector/routes/admin/ answer it
  * (README, "The nightly loop"). Only the fields the pages use.
  */
+export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
+export type { ModelRegistry, ModelSummary } from '../../shared/admin-api/models.ts';
+export type { Finding, WorstTrace } from '../../shared/admin-api/traces.ts';
+
+import type { Finding } from '../../shared/admin-api/traces.ts';
 
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
 export type ReviewStatus = 'pending' | 'held' | 'answered';
@@ -70,15 +75,6 @@ export interface TraceEvent {
   attribution: { reason: string; scores: { traceId: string; score: number }[] } | null;
 }
 
-export type Finding =
-  | { kind: 'no_chunks' | 'no_finding' }
-  | { kind: 'correction_in_chunk' | 'correction_partial'; chunkId: string; rank: number; overlap: number; cited: boolean }
-  | { kind: 'correction_not_retrieved'; overlap: number }
-  | { kind: 'reranker_demoted'; chunkId: string; from: number; to: number | null }
-  | { kind: 'flagged_source'; chunkId: string; rank: number | null }
-  | { kind: 'rewrite_drift'; overlap: number }
-  | { kind: 'attributed_elsewhere' | 'attributed_here' | 'low_confidence'; count: number };
-
 /** GET /v1/admin/traces/:traceId */
 export interface TraceView {
   trace: {
@@ -107,60 +103,6 @@ export interface TraceView {
   session: { traceId: string; turnIndex: number | null; query: string; createdAt: number; weightedScore: number | null }[];
   reviewItems: { id: string; chunkId: string; status: ReviewStatus; verdict: Verdict | null; guess: Guess }[];
   diagnosis: Finding[];
-}
-
-/** GET /v1/admin/worst-traces */
-export interface WorstTrace {
-  traceId: string;
-  query: string;
-  createdAt: number;
-  knowledgeBase: string | null;
-  intent: string | null;
-  model: string | null;
-  score: number | null;
-  weightedScore: number;
-  confidence: number | null;
-  signals: number;
-  trustedSignals: number;
-  explicitSignals: number;
-  implicitSignals: number;
-  chunkIds: string[];
-}
-
-/** GET /v1/admin/documents */
-export interface FlaggedDocument {
-  sourceDocId: string;
-  /** '*' for the document as a whole. */
-  sourceDocVersion: string;
-  owner: string | null;
-  reasons: string[];
-  counts: Record<string, number>;
-  negativeP: number | null;
-  requeryP: number | null;
-  evidenceTraceIds: string[];
-  firstFlagged: string;
-  lastFlagged: string;
-}
-
-export interface OwnerRule {
-  pattern: string;
-  owner: string;
-}
-
-/** GET /v1/admin/corrections */
-export interface Correction {
-  eventId: string;
-  traceId: string;
-  query: string;
-  text: string;
-  source: string | null;
-  sourceDocId: string | null;
-  owner: string | null;
-  confidence: number;
-  status: 'open' | 'resolved';
-  note: string | null;
-  resolvedAt: number | null;
-  createdAt: number;
 }
 
 /** GET /v1/admin/health: one day's loop-health snapshot (collector/jobs/stages/health.ts). */
@@ -195,26 +137,4 @@ export interface RankingMetrics {
   ndcg5: number;
   ndcg10: number;
   mrr10: number;
-}
-
-/** GET /v1/admin/models: one trained model with the gate's evaluation and decision. */
-export interface ModelSummary {
-  version: string;
-  createdAt: number;
-  trainedBy: 'nightly' | 'retrain';
-  bytes: number;
-  confirmed: number;
-  comparedWith: string | null;
-  /** As the gate recorded it: `{ retrieval, current, candidate }`, each `{ overall, layers }`. */
-  evaluation: Record<string, unknown>;
-  decision: 'promoted' | 'rejected';
-  reasons: string[];
-  /** Whether users get this model now. */
-  current: boolean;
-}
-
-export interface ModelRegistry {
-  /** The version users get, or null for retrieval's order. */
-  current: string | null;
-  models: ModelSummary[];
 }

@@ -3,6 +3,8 @@
  * answer was ranked 5th"): findings as data, which the console puts into words in the reader's
  * language. Pure: the trace view's route gathers the inputs.
  */
+
+import type { Finding } from '../../../shared/admin-api/traces.ts';
 import { termOverlap, terms } from '../../../shared/terms.ts';
 import { CORRECTION_IN_CHUNK, CORRECTION_NOT_RETRIEVED } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
@@ -41,16 +43,6 @@ export interface DiagnosisInput {
   /** Events given on other turns and attributed to this trace. */
   attributedHere: DiagnosisEvent[];
 }
-
-export type Finding =
-  | { kind: 'no_chunks' }
-  | { kind: 'correction_in_chunk' | 'correction_partial'; chunkId: string; rank: number; overlap: number; cited: boolean }
-  | { kind: 'correction_not_retrieved'; overlap: number }
-  | { kind: 'reranker_demoted'; chunkId: string; from: number; to: number | null }
-  | { kind: 'flagged_source'; chunkId: string; rank: number | null }
-  | { kind: 'rewrite_drift'; overlap: number }
-  | { kind: 'attributed_elsewhere' | 'attributed_here' | 'low_confidence'; count: number }
-  | { kind: 'no_finding' };
 
 /** The [n] markers of an answer: citations of the n-th chunk the model saw. */
 export function citedNumbers(answer: string): number[] {

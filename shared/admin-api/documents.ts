@@ -1,0 +1,37 @@
+/** What `GET /v1/admin/documents`, `/owners` and `/corrections` answer: one shape for the collector and the console. */
+
+export interface OwnerRule {
+  /** A document id, `*` matching any run of characters. */
+  pattern: string;
+  /** Who fixes those documents: a name, a team, an address. */
+  owner: string;
+}
+
+export interface FlaggedDocument {
+  sourceDocId: string;
+  /** '*' for the document as a whole. */
+  sourceDocVersion: string;
+  owner: string | null;
+  reasons: string[];
+  counts: Record<string, number>;
+  negativeP: number | null;
+  requeryP: number | null;
+  evidenceTraceIds: string[];
+  firstFlagged: string;
+  lastFlagged: string;
+}
+
+export interface Correction {
+  eventId: string;
+  traceId: string;
+  query: string;
+  text: string;
+  source: string | null;
+  sourceDocId: string | null;
+  owner: string | null;
+  confidence: number;
+  status: 'open' | 'resolved';
+  note: string | null;
+  resolvedAt: number | null;
+  createdAt: number;
+}
