@@ -4,6 +4,7 @@
  */
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 export type { ModelRegistry, ModelSummary } from '../../shared/admin-api/models.ts';
+export type { ReviewItemTrace } from '../../shared/admin-api/review.ts';
 export type { Finding, WorstTrace } from '../../shared/admin-api/traces.ts';
 
 import type { Finding } from '../../shared/admin-api/traces.ts';
@@ -35,19 +36,6 @@ export interface ReviewQueue {
   items: ReviewItem[];
   budget: { itemsPerWeek: number; answeredLastWeek: number; pending: number; held: number; minutesPerWeek: number; miningThreshold: number };
   training: { confirmed: number; minimum: number; ready: boolean };
-}
-
-/** GET /v1/admin/review/:id/traces */
-export interface ReviewItemTrace {
-  traceId: string;
-  candidate: 'negative' | 'positive';
-  weight: number;
-  evidence: string[];
-  rank: number;
-  score: number;
-  query: string | null;
-  createdAt: number | null;
-  weightedScore: number | null;
 }
 
 export interface TraceChunk {

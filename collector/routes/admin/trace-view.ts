@@ -3,9 +3,9 @@ import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { eventsOfTrace } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
+import { traceContext } from '../../storage/trace-context.ts';
 import { traceWithChunks } from '../../storage/traces.ts';
 import { citedNumbers, diagnoseTrace } from './trace-diagnosis.ts';
-import { traceContext } from './trace-view-queries.ts';
 
 export const traceViewRoutes = new Hono<AppEnv>()
   /**

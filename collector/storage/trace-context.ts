@@ -1,7 +1,7 @@
 /**
- * What the trace view reads besides the trace, its chunks and its events (storage/traces.ts,
- * storage/events.ts): the nightly job's verdict on each event, the signals other turns sent
- * here, the trace's aggregate, its session's neighbouring turns and its review items.
+ * What the trace view reads besides the trace, its chunks and its events (traces.ts, events.ts):
+ * the nightly job's verdict on each event, the signals other turns sent here, the trace's
+ * aggregate, its session's neighbouring turns and its review items.
  */
 
 export interface Assessment {
