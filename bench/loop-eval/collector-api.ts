@@ -1,34 +1,35 @@
 /** The admin calls the driver makes: settings, tonight's run at a simulated moment, models, trace arrival. */
+import type { StageReport } from '../../collector/storage/schema/index.ts';
 import type { RerankerModel } from '../../shared/reranker/model.ts';
+import { collectorFetch } from './http.ts';
 
 export interface Admin {
   endpoint: string;
   adminKey: string;
 }
 
-export async function adminCall<T>(a: Admin, method: string, path: string, json?: unknown): Promise<T> {
-  const res = await fetch(`${a.endpoint}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${a.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
+export async function adminCall<T>(a: Admin, method: string, path: string, json?: unknown, timeoutMs?: number): Promise<T> {
+  const res = await collectorFetch(
+    `${a.endpoint}${path}`,
+    {
+      method,
+      headers: { authorization: `Bearer ${a.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    },
+    timeoutMs,
+  );
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
 }
 
-export interface StageReport {
-  name: string;
-  slices: number;
-  ms: number;
-  counts: Record<string, number>;
-  note?: string;
-}
+/** One invocation works for its budget (20 s) and finishes the slice it is in. */
+const NIGHTLY_TIMEOUT_MS = 120_000;
 
 /** Runs the night of `at` to its end (the endpoint stops after its time budget; calling again continues). */
 export async function runNight(a: Admin, at: number): Promise<StageReport[]> {
   for (let i = 0; i < 200; i++) {
-    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(a, 'POST', `/v1/admin/nightly?at=${at}`);
+    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(a, 'POST', `/v1/admin/nightly?at=${at}`, undefined, NIGHTLY_TIMEOUT_MS);
     if (s.done) return s.runs[0]?.stages ?? [];
   }
   throw new Error('the nightly run did not finish in 200 calls');
@@ -57,7 +58,7 @@ export const modelArtifact = (a: Admin, version: string) => adminCall<RerankerMo
 export async function traceStored(a: Admin, traceId: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${a.endpoint}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${a.adminKey}` } });
+    const res = await collectorFetch(`${a.endpoint}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${a.adminKey}` } });
     if (res.ok && ((await res.json()) as { trace: unknown }).trace) return;
     await new Promise((r) => setTimeout(r, 250));
   }

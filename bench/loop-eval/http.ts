@@ -7,6 +7,36 @@
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 
+/** Wait this long for a collector's answer by default; the nightly run's calls pass their own. */
+export const COLLECTOR_TIMEOUT_MS = 20_000;
+/** Attempts in all for a request left unanswered or cut off. */
+const ATTEMPTS = 3;
+
+/**
+ * A request to the collector that may be sent again: every call the simulation makes is
+ * idempotent (reads, a night that is done stays done, the same verdict twice, events deduplicated
+ * by id). Under `wrangler dev` a request now and then gets no answer for minutes while the Worker
+ * answers others, or a 503 when the dev server restarted the Worker mid-request; asking again (on
+ * a fresh connection, after `timeoutMs` without an answer) keeps a run going.
+ */
+export async function collectorFetch(url: string, init: RequestInit = {}, timeoutMs = COLLECTOR_TIMEOUT_MS): Promise<Response> {
+  const { pathname } = new URL(url);
+  for (let attempt = 1; ; attempt++) {
+    let why: string;
+    try {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      // 503: the dev server restarted the Worker mid-request.
+      if (res.status !== 503 || attempt >= ATTEMPTS) return res;
+      why = `503 ${(await res.text()).slice(0, 80)}`;
+    } catch (err) {
+      if (attempt >= ATTEMPTS) throw err;
+      why = (err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : (err as Error).message;
+    }
+    console.warn(`${init.method ?? 'GET'} ${pathname}: ${why}; asking again`);
+    await new Promise((done) => setTimeout(done, 1_000));
+  }
+}
+
 export interface Answer {
   traceId: string;
   answer: string;
@@ -46,7 +76,7 @@ export function eventSink(endpoint: string, writeKey: string, origin: string): E
     let res: Response | undefined;
     let text = '';
     try {
-      res = await fetch(`${endpoint}/v1/events`, {
+      res = await collectorFetch(`${endpoint}/v1/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
         body: JSON.stringify({ events: batch }),

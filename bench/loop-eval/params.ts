@@ -22,6 +22,8 @@ export interface LoopEvalParams {
   reviewerError: number;
   /** Sessions a week played in headless Chromium through the real widget. */
   browserSessions: number;
+  /** A folder to write what the next retraining reads after each week's review (`week-N.json`); empty for none. */
+  trainingData: string;
   /** Print progress lines. */
   quiet: boolean;
 }
@@ -38,6 +40,7 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   secondsPerReviewItem: 20,
   reviewerError: 0.1,
   browserSessions: 3,
+  trainingData: '',
   quiet: false,
 };
 
@@ -54,6 +57,7 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       'review-minutes': { type: 'string' },
       'reviewer-error': { type: 'string' },
       'browser-sessions': { type: 'string' },
+      'training-data': { type: 'string' },
       quiet: { type: 'boolean' },
     },
   });
@@ -75,6 +79,7 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     reviewMinutesPerWeek: num(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes'),
     reviewerError: num(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: num(values['browser-sessions'], d.browserSessions, 'browser-sessions'),
+    trainingData: values['training-data'] ?? d.trainingData,
     quiet: values.quiet ?? d.quiet,
   };
 }

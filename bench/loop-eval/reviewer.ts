@@ -5,6 +5,7 @@
  */
 import { queryKey } from '../../shared/terms.ts';
 import type { JudgedQuery } from './collection.ts';
+import { collectorFetch } from './http.ts';
 import { chance, type Rng } from './random.ts';
 
 interface QueueItem {
@@ -41,7 +42,7 @@ export interface ReviewerOptions {
 }
 
 async function admin<T>(o: ReviewerOptions, path: string, json?: unknown): Promise<T> {
-  const res = await fetch(`${o.endpoint}/v1/admin${path}`, {
+  const res = await collectorFetch(`${o.endpoint}/v1/admin${path}`, {
     method: json === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${o.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),

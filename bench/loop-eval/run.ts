@@ -5,6 +5,8 @@
  * reach traffic, review or training.
  */
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isoWeek } from '../../collector/loop/eval-sets.ts';
 import { startDemo } from '../../demo/server/index.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
@@ -164,6 +166,12 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       const train = stages.find((s) => s.name === 'train');
       const review = await reviewWeek({ endpoint: collector.url, adminKey: collector.keys.admin, questions, errorRate: params.reviewerError, rng: r });
       const queue = await adminCall<{ training: { confirmed: number } }>(a, 'GET', '/v1/admin/review?limit=1');
+      if (params.trainingData) {
+        // What next week's night will train on, for studying the learner away from the loop.
+        const data = await adminCall(a, 'GET', `/v1/admin/training-data?at=${at + WEEK}`);
+        mkdirSync(params.trainingData, { recursive: true });
+        writeFileSync(join(params.trainingData, `week-${cycle}.json`), JSON.stringify(data));
+      }
 
       const { metrics: test, version } = await evaluate.promoted(collection.test);
       const { metrics: validation } = await evaluate.promoted(collection.validation);

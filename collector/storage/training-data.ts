@@ -1,21 +1,21 @@
 /**
  * What retraining reads from D1: confirmed judgements on training queries (held-out queries
- * belong to the eval sets), the candidates each was answered with, trusted citation clicks by
- * rank for the position-debiased engagement feature, and the latest eval sets with their
+ * belong to the eval sets), the candidates each was answered with, impressions and trusted
+ * engagement by rank for the position-debiased engagement feature, and the latest eval sets with their
  * candidates for the gate.
  */
 import type { Candidate } from '../../shared/reranker/candidate.ts';
+import { FOCUSED_DWELL_MS } from '../../shared/thresholds.ts';
 import type { Confirmed, EngagementRow, TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery } from '../../shared/training/gate.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
+import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
 import { latestTraceOfKeys } from './trace-stats.ts';
 
 /** Engagement older than this is left out: a month says how users treat today's chunks. */
 export const ENGAGEMENT_WINDOW_DAYS = 28;
-/** Citations a trace shows: the top of its last stage, as chunk_stats counts them. */
-const SHOWN_PER_TRACE = 3;
 
 /** Retrieval's candidates (stage `retrieved`) of each trace, in rank order. */
 async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonly string[]): Promise<Map<string, Candidate[]>> {
@@ -59,54 +59,75 @@ export async function confirmedExamples(d1: D1Database, projectId: string): Prom
     }));
 }
 
+/** Chunks at most this far down what the model saw can be cited, and so shown to the user. */
+const MAX_CITED_RANK = 20;
+/** When an answer carries no `[n]` markers, its top chunks stand for what the user was shown. */
+const SHOWN_WITHOUT_MARKERS = 3;
 /**
- * Trusted citation clicks in the window with the rank the chunk had where the user saw it (the
- * trace's last stage), and each engaged chunk's impressions. Held-out queries' clicks stay out,
- * so the gate never judges a model on engagement it learned from.
+ * Trusted engagement with a cited source, by kind: the same weights mining gives them, so a
+ * focused read or a copy (far likelier on a source that answers) counts for more than a click.
  */
-async function engagement(d1: D1Database, projectId: string, since: number, trainingKeys: ReadonlySet<string>) {
-  const { results } = await d1
-    .prepare(
-      `select s.query_key as queryKey, json_extract(e.detail, '$.chunkId') as chunkId,
-         coalesce((select c.rank from trace_chunks c where c.project_id = e.project_id and c.trace_id = e.trace_id and c.stage = 'reranked' and c.chunk_id = json_extract(e.detail, '$.chunkId')),
-                  (select c.rank from trace_chunks c where c.project_id = e.project_id and c.trace_id = e.trace_id and c.stage = 'retrieved' and c.chunk_id = json_extract(e.detail, '$.chunkId'))) as rank
-       from feedback_events e
-       join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
-       join trace_stats s on s.project_id = e.project_id and s.trace_id = e.trace_id
-       where e.project_id = ?1 and e.signal_type = 'citation_click' and e.superseded = 0 and a.confidence >= ?2 and s.created_at >= ?3`,
-    )
-    .bind(projectId, LOW_CONFIDENCE, since)
-    .all<{ queryKey: string; chunkId: string | null; rank: number | null }>();
+const ENGAGED = `case e.signal_type when 'citation_click' then ${ENGAGEMENT_WEIGHT.click}
+  when 'citation_dwell' then case when json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} then ${ENGAGEMENT_WEIGHT.dwell} else 0 end
+  when 'copy_source' then ${ENGAGEMENT_WEIGHT.copy} else 0 end`;
+
+/** The window's traces with the stage the model saw (reranked when a reranker ran) and their answers. */
+const WINDOW_TRACES = `select s.trace_id, s.query_key, t.answer,
+    case when exists (select 1 from trace_chunks x where x.project_id = ?1 and x.trace_id = s.trace_id and x.stage = 'reranked') then 'reranked' else 'retrieved' end as stage
+  from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
+  where s.project_id = ?1 and s.created_at >= ?2`;
+
+/**
+ * Impressions and trusted engagement in the window, per query key, chunk and the rank the chunk
+ * had in what the model saw. A chunk is shown when the answer cites it (`[n]` is the n-th chunk
+ * the model saw); an answer without markers shows its top chunks. Impressions and engagement come
+ * from the same traces, so rates are rates; held-out queries stay out, so the gate never judges a
+ * model on engagement it learned from. Per query too: what users asking one question did with a
+ * document says it answers something, and training leaves each query's own share out.
+ */
+async function engagement(d1: D1Database, projectId: string, since: number) {
+  type Row = { queryKey: string; chunkId: string; sourceDocId: string; rank: number; n: number };
+  const [shown, engaged] = await d1.batch<Row>([
+    d1
+      .prepare(
+        `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, count(*) as n
+         from (${WINDOW_TRACES}) w
+         cross join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.rank <= ?3
+         where instr(w.answer, '[' || c.rank || ']') > 0 or (c.rank <= ?4 and not w.answer glob '*[[][0-9]*')
+         group by 1, 2, 3, 4`,
+      )
+      .bind(projectId, since, MAX_CITED_RANK, SHOWN_WITHOUT_MARKERS),
+    d1
+      .prepare(
+        `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, sum(${ENGAGED}) as n
+         from (${WINDOW_TRACES}) w
+         cross join feedback_events e on e.project_id = ?1 and e.trace_id = w.trace_id
+         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.chunk_id = a.chunk_id
+         where e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0 and a.confidence >= ?3
+         group by 1, 2, 3, 4`,
+      )
+      .bind(projectId, since, LOW_CONFIDENCE),
+  ]);
   const totals = new Map<string, EngagementRow>();
-  const own = new Map<string, EngagementRow>();
-  for (const r of results) {
-    if (!r.chunkId || !r.rank || isHeldOut(r.queryKey)) continue;
-    const key = `${r.chunkId}\u0000${r.rank}`;
-    const t = totals.get(key) ?? { chunkId: r.chunkId, rank: r.rank, shown: 0, engaged: 0 };
-    t.engaged++;
-    totals.set(key, t);
-    if (trainingKeys.has(r.queryKey)) {
-      const k = `${r.queryKey}\u0000${key}`;
-      const o = own.get(k) ?? { queryKey: r.queryKey, chunkId: r.chunkId, rank: r.rank, shown: 0, engaged: 0 };
-      o.engaged++;
-      own.set(k, o);
+  const byQuery = new Map<string, EngagementRow>();
+  const rows = (map: Map<string, EngagementRow>, key: string, r: Row, queryKey?: string) => {
+    let row = map.get(key);
+    if (!row) map.set(key, (row = { chunkId: r.chunkId, sourceDocId: r.sourceDocId, rank: r.rank, shown: 0, engaged: 0, ...(queryKey && { queryKey }) }));
+    return row;
+  };
+  for (const [field, list] of [
+    ['shown', shown!.results],
+    ['engaged', engaged!.results],
+  ] as const) {
+    for (const r of list) {
+      if (isHeldOut(r.queryKey) || !r.n) continue;
+      const key = `${r.chunkId}\u0000${r.rank}`;
+      rows(totals, key, r)[field] += r.n;
+      rows(byQuery, `${r.queryKey}\u0000${key}`, r, r.queryKey)[field] += r.n;
     }
   }
-  // Impressions of the engaged chunks, rank unknown (rank 0): enough for their rates.
-  const engaged = [...new Set([...totals.values()].map((r) => r.chunkId))];
-  const shown: EngagementRow[] = [];
-  for (let i = 0; i < engaged.length; i += 500) {
-    const { results: rows } = await d1
-      .prepare(`select chunk_id as chunkId, top_ranked as shown from chunk_stats where project_id = ?1 and chunk_id in (select value from json_each(?2))`)
-      .bind(projectId, JSON.stringify(engaged.slice(i, i + 500)))
-      .all<{ chunkId: string; shown: number }>();
-    for (const r of rows) shown.push({ chunkId: r.chunkId, rank: 0, shown: r.shown, engaged: 0 });
-  }
-  const traces = await d1
-    .prepare('select count(*) as n from trace_stats where project_id = ? and created_at >= ?')
-    .bind(projectId, since)
-    .first<{ n: number }>();
-  return { engagement: [...totals.values(), ...shown], queryEngagement: [...own.values()], shownByRank: new Array(SHOWN_PER_TRACE).fill(traces?.n ?? 0) };
+  return { engagement: [...totals.values()], queryEngagement: [...byQuery.values()] };
 }
 
 /** The latest version of each eval layer, each query with its trace's candidates. */
@@ -137,5 +158,5 @@ export async function trainingData(d1: D1Database, projectId: string, now: numbe
     return t && c ? [{ queryKey: key, query: t.query, candidates: c }] : [];
   });
   const since = now - ENGAGEMENT_WINDOW_DAYS * 86_400_000;
-  return { confirmed, lists, ...(await engagement(d1, projectId, since, new Set(keys))) };
+  return { confirmed, lists, ...(await engagement(d1, projectId, since)) };
 }

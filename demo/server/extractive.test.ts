@@ -40,11 +40,18 @@ describe('extractiveAnswer', () => {
     chunk('refunds', 'Opened items can be returned within 14 days for a refund. Unopened items within 30 days.'),
   ];
 
-  it('quotes the sentences covering most of the question, each with its chunk number in order of first citation', () => {
+  it('quotes the sentences covering most of the question, each with the number of its chunk in the list given', () => {
     const a = extractiveAnswer('refund window for opened items', chunks, one, { maxSentences: 2 });
-    expect(a.answer).toBe('Opened items can be returned within 14 days for a refund. [1] Unopened items within 30 days. [1]');
-    expect(a.citations.map((c) => [c.n, c.chunkId])).toEqual([[1, 'refunds']]);
+    expect(a.answer).toBe('Opened items can be returned within 14 days for a refund. [2] Unopened items within 30 days. [2]');
+    expect(a.citations.map((c) => [c.n, c.chunkId])).toEqual([[2, 'refunds']]);
     expect(a.quoted).toHaveLength(2);
+  });
+
+  it('lists the sources by number, whichever was quoted first', () => {
+    const weight = (t: string) => (t === 'refund' ? 5 : 1);
+    const a = extractiveAnswer('refund shipping', chunks, weight, { maxSentences: 2 });
+    expect(a.answer.indexOf('[2]')).toBeLessThan(a.answer.indexOf('[1]'));
+    expect(a.citations.map((c) => c.n)).toEqual([1, 2]);
   });
 
   it('weighs terms as told: a rare term decides', () => {

@@ -1,6 +1,7 @@
 /**
  * The demo's answerer when no language model is configured: the sentences of the top chunks that
- * best cover the question, each followed by the number of the chunk it came from. Quoting keeps
+ * best cover the question, each followed by the number of the chunk it came from (its position in
+ * the chunks given, as a language model numbers its sources). Quoting keeps
  * every answer faithful to its sources, so feedback on it is feedback on retrieval.
  */
 import { terms } from '../../shared/terms.ts';
@@ -20,7 +21,7 @@ export interface ExtractiveOptions {
 }
 
 export interface ExtractiveAnswer {
-  /** The quoted sentences, each followed by ` [n]`. */
+  /** The quoted sentences, each followed by ` [n]`: n is the chunk's 1-based position in the list given. */
   answer: string;
   citations: Citation[];
   /** The sentences quoted, so a regenerate can avoid them. */
@@ -61,16 +62,14 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
     length += c.text.length;
   }
   if (!picked.length) return { answer: NO_ANSWER, citations: [], quoted: [] };
-  const numbers = new Map<Chunk, number>();
-  const citations: Citation[] = [];
+  // `[n]` is the n-th chunk the answer was made from, as a language model cites its numbered sources
+  // and as the collector reads an answer; the sources are listed in that order.
+  const cited = new Map<number, Citation>();
   const parts = picked.map((c) => {
-    let n = numbers.get(c.chunk);
-    if (n === undefined) {
-      n = numbers.size + 1;
-      numbers.set(c.chunk, n);
-      citations.push(citation(n, c.chunk));
-    }
+    const n = c.rank + 1;
+    if (!cited.has(n)) cited.set(n, citation(n, c.chunk));
     return `${c.text} [${n}]`;
   });
+  const citations = [...cited.values()].sort((a, b) => a.n - b.n);
   return { answer: parts.join(' '), citations, quoted: picked.map((c) => c.text) };
 }

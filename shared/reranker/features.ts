@@ -23,7 +23,7 @@ export const LEXICAL_FEATURES = [
 export const EMBEDDING_FEATURES = ['embedding_similarity', 'memory_embedding'] as const;
 export type FeatureName = (typeof LEXICAL_FEATURES)[number] | (typeof EMBEDDING_FEATURES)[number];
 
-/** Pseudo-impressions at the base rate added to each chunk's engagement: a few clicks move it a little. */
+/** Pseudo-impressions (examined) at the prior rate added to engagement: a few clicks move it a little. */
 const ENGAGEMENT_SMOOTHING = 20;
 /** A judgement of another chunk of the same document counts this much of a judgement of the chunk itself. */
 const SAME_DOCUMENT = 0.5;
@@ -40,9 +40,11 @@ export interface Evidence {
   /** [relevant, not relevant] weighted counts of confirmed judgements. */
   chunk(chunkId: string): readonly [number, number];
   document(docId: string): readonly [number, number];
-  /** [engagements weighted by 1 / examination probability, impressions]. */
+  /** [engagements, impressions weighted by their rank's examination probability]. */
   engagement(chunkId: string): readonly [number, number];
-  /** Engagements per impression over all chunks: what "ordinary" means. */
+  /** The same summed over a document's chunks. */
+  documentEngagement(docId: string): readonly [number, number];
+  /** Engagements per examined impression over all chunks: what "ordinary" means. */
   readonly baseRate: number;
   /** Judged queries about this chunk, and about other chunks of this document. */
   remembered(chunkId: string): readonly Remembered[];
@@ -144,8 +146,12 @@ export function featureColumns(
     document_prior: (c) => logOdds(evidence.document(c.sourceDocId ?? c.chunkId)),
     engagement: (c) => {
       if (base <= 0) return 0;
-      const [engaged, shown] = evidence.engagement(c.chunkId);
-      return Math.log((engaged + ENGAGEMENT_SMOOTHING * base) / (shown + ENGAGEMENT_SMOOTHING) / base);
+      const [engaged, examined] = evidence.engagement(c.chunkId);
+      // The document's other chunks are the chunk's prior, the project's rate theirs.
+      const [docEngaged, docExamined] = c.sourceDocId === undefined ? [0, 0] : evidence.documentEngagement(c.sourceDocId);
+      const others = [Math.max(0, docEngaged - engaged), Math.max(0, docExamined - examined)] as const;
+      const prior = (others[0] + ENGAGEMENT_SMOOTHING * base) / (others[1] + ENGAGEMENT_SMOOTHING);
+      return Math.log((engaged + ENGAGEMENT_SMOOTHING * prior) / (examined + ENGAGEMENT_SMOOTHING) / base);
     },
     embedding_similarity: (_c, i) => (q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0),
     memory_embedding: (c) => bestMatch(q, evidence.remembered(c.chunkId), 1, true),

@@ -27,10 +27,12 @@ export function modelEvidence(model: RerankerModel): Evidence {
   const chunks = new Map(Object.entries(model.priors.chunks));
   const documents = new Map(Object.entries(model.priors.documents));
   const engagement = new Map(Object.entries(model.engagement.chunks));
+  const documentEngagement = new Map(Object.entries(model.engagement.documents ?? {}));
   return {
     chunk: (id) => chunks.get(id) ?? NONE,
     document: (id) => documents.get(id) ?? NONE,
     engagement: (id) => engagement.get(id) ?? NONE,
+    documentEngagement: (id) => documentEngagement.get(id) ?? NONE,
     baseRate: model.engagement.baseRate,
     remembered: (id) => byChunk.get(id) ?? EMPTY,
     rememberedOfDocument: (id) => byDocument.get(id) ?? EMPTY,

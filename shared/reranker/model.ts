@@ -41,8 +41,12 @@ export const RerankerModelSchema = v.pipe(
     scale: v.array(v.number()),
     /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
     priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
-    /** Position-debiased engagement per chunk: [engagements weighted by 1 / examination, impressions]. */
-    engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence) }),
+    /**
+     * Position-debiased engagement per chunk and per document: [engagements, impressions weighted
+     * by their rank's examination probability]; `baseRate` is engagements per examined impression.
+     * Models trained before documents were kept have none: their chunks then stand alone.
+     */
+    engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence), documents: v.optional(v.record(v.string(), Evidence)) }),
     memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
     /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
     examination: v.array(v.number()),

@@ -24,12 +24,15 @@ export interface CandidateList {
 }
 
 /**
- * Trusted engagements (clicks, dwell, copies that passed the noise filter) and impressions of a
- * chunk at one rank. With `queryKey` the row is one training query's share of the total, so
- * training can leave a query's own engagement out of its features.
+ * Trusted engagement (clicks, focused reading, copies that passed the noise filter, weighted by
+ * kind) and impressions of a chunk at one rank, over the same traces. With `queryKey` the row is
+ * one training query's share of the total, so training can leave a query's own engagement out of
+ * its features.
  */
 export interface EngagementRow {
   chunkId: string;
+  /** Lets engagement with one chunk of a document speak for its other chunks. */
+  sourceDocId?: string;
   rank: number;
   shown: number;
   engaged: number;
@@ -41,7 +44,7 @@ export interface TrainingData {
   lists: CandidateList[];
   /** Totals per (chunk, rank) over all traffic in the window. */
   engagement: EngagementRow[];
-  /** The training queries' own rows (with `queryKey`). */
+  /** The same per query (with `queryKey`): training leaves a query's own share out, and a document engaged with on some question is evidence it answers something. */
   queryEngagement: EngagementRow[];
   /**
    * Impressions per rank (index rank - 1) over all traffic, when the rows above do not carry

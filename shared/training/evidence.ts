@@ -1,10 +1,11 @@
 /**
  * The evidence training gathers from its data: priors, engagement and the memory of judged
  * queries, with each query's own share kept apart so that the features of a training query can
- * leave it out. Without that, "the memory knows this chunk is relevant to this very query" would
- * look like a perfect feature in training and teach the model nothing that transfers.
+ * leave it (and its rewordings) out. Without that, "the memory knows this chunk is relevant to
+ * this very query" would look like a perfect feature in training and teach the model nothing
+ * that transfers.
  */
-import type { Evidence, Remembered } from '../reranker/features.ts';
+import { type Evidence, type Remembered, termCosine } from '../reranker/features.ts';
 import { terms } from '../terms.ts';
 import type { Confirmed, EngagementRow } from './data.ts';
 import { examinationAt } from './examination.ts';
@@ -12,10 +13,18 @@ import { examinationAt } from './examination.ts';
 type Pair = [number, number];
 const NONE: readonly [number, number] = [0, 0];
 
-function add(map: Map<string, Pair>, key: string, i: 0 | 1, amount: number) {
+/**
+ * Query keys this alike (cosine of their terms) are one question in other words, and training
+ * leaves them out together: a question never asked has no rewordings in the traffic. Rewordings
+ * (a word left out, a question frame) score 0.8 or more; different questions about the same
+ * document mostly less, though a third of them are as alike (measured on SciFact's train claims).
+ */
+export const SAME_QUESTION = 0.8;
+
+function add(map: Map<string, Pair>, key: string, i: 0 | 1, amount: number): Map<string, Pair> {
   const v = map.get(key) ?? [0, 0];
   v[i] += amount;
-  map.set(key, v);
+  return map.set(key, v);
 }
 
 function pushTo<T>(map: Map<string, T[]>, key: string, item: T) {
@@ -31,13 +40,17 @@ interface Tagged extends Remembered {
 export class TrainingEvidence {
   readonly chunks = new Map<string, Pair>();
   readonly documents = new Map<string, Pair>();
+  /** [engagements, impressions weighted by their rank's examination probability], per chunk and per document. */
   readonly engagement = new Map<string, Pair>();
+  readonly documentEngagement = new Map<string, Pair>();
   readonly baseRate: number;
   private readonly ownChunks = new Map<string, Map<string, Pair>>();
   private readonly ownDocuments = new Map<string, Map<string, Pair>>();
   private readonly ownEngagement = new Map<string, Map<string, Pair>>();
+  private readonly ownDocumentEngagement = new Map<string, Map<string, Pair>>();
   private readonly byChunk = new Map<string, Tagged[]>();
   private readonly byDocument = new Map<string, Tagged[]>();
+  private readonly termsOfKey = new Map<string, ReadonlySet<string>>();
 
   constructor(
     confirmed: readonly Confirmed[],
@@ -65,23 +78,36 @@ export class TrainingEvidence {
       pushTo(this.byChunk, c.chunkId, entry);
       pushTo(this.byDocument, c.sourceDocId, entry);
     }
+    // Clicks over expected clicks: engagements against impressions weighted by how likely their
+    // rank was examined, the position-based model's estimate of how attractive a chunk is.
     let engaged = 0;
-    let shown = 0;
+    let examined = 0;
     for (const r of engagement) {
-      const weighted = r.engaged / examinationAt(examination, r.rank);
-      add(this.engagement, r.chunkId, 0, weighted);
-      add(this.engagement, r.chunkId, 1, r.shown);
-      engaged += weighted;
-      shown += r.shown;
+      const x = r.shown * examinationAt(examination, r.rank);
+      add(this.engagement, r.chunkId, 0, r.engaged);
+      add(this.engagement, r.chunkId, 1, x);
+      if (r.sourceDocId !== undefined) {
+        add(this.documentEngagement, r.sourceDocId, 0, r.engaged);
+        add(this.documentEngagement, r.sourceDocId, 1, x);
+      }
+      engaged += r.engaged;
+      examined += x;
     }
     for (const r of queryEngagement) {
       if (r.queryKey === undefined) continue;
+      const x = r.shown * examinationAt(examination, r.rank);
       const m = own(this.ownEngagement, r.queryKey);
-      add(m, r.chunkId, 0, r.engaged / examinationAt(examination, r.rank));
-      add(m, r.chunkId, 1, r.shown);
+      add(m, r.chunkId, 0, r.engaged);
+      add(m, r.chunkId, 1, x);
+      if (r.sourceDocId !== undefined) {
+        const d = own(this.ownDocumentEngagement, r.queryKey);
+        add(d, r.sourceDocId, 0, r.engaged);
+        add(d, r.sourceDocId, 1, x);
+      }
     }
-    if (shownByRank) shown = shownByRank.reduce((a, b) => a + b, 0);
-    this.baseRate = shown > 0 ? engaged / shown : 0;
+    // Rows from a collector that keeps impressions apart from ranks: the base rate from the totals by rank.
+    if (shownByRank) examined = shownByRank.reduce((a, n, k) => a + n * examinationAt(examination, k + 1), 0);
+    this.baseRate = examined > 0 ? engaged / examined : 0;
   }
 
   /** The evidence as a model would carry it after training on everything. */
@@ -89,21 +115,48 @@ export class TrainingEvidence {
     return this.without(undefined);
   }
 
-  /** The evidence minus everything the query `queryKey` contributed. */
+  /** Query keys that are `queryKey` in other words (itself included). */
+  private sameQuestion(queryKey: string): Set<string> {
+    const own = this.keyTerms(queryKey);
+    const keys = new Set([queryKey]);
+    for (const maps of [this.ownChunks, this.ownEngagement])
+      for (const k of maps.keys()) if (!keys.has(k) && termCosine(this.keyTerms(k), own) >= SAME_QUESTION) keys.add(k);
+    return keys;
+  }
+
+  /** A query key is its distinct terms, sorted (shared/terms.ts). */
+  private keyTerms(queryKey: string): ReadonlySet<string> {
+    let t = this.termsOfKey.get(queryKey);
+    if (!t) this.termsOfKey.set(queryKey, (t = new Set(queryKey.split(' '))));
+    return t;
+  }
+
+  /**
+   * The evidence minus everything the query `queryKey` and its rewordings contributed: what users
+   * asking them did, and what reviewers said of them, is what the model must learn to predict.
+   */
   without(queryKey: string | undefined): Evidence {
-    const minus = (total: Map<string, Pair>, own: Map<string, Pair> | undefined, id: string): readonly [number, number] => {
+    const leaveOut = queryKey === undefined ? new Set<string>() : this.sameQuestion(queryKey);
+    const merged = (maps: Map<string, Map<string, Pair>>) => {
+      const out = new Map<string, Pair>();
+      for (const k of leaveOut) for (const [id, [a, b]] of maps.get(k) ?? []) add(add(out, id, 0, a), id, 1, b);
+      return out;
+    };
+    const minus = (total: Map<string, Pair>, own: Map<string, Pair>, id: string): readonly [number, number] => {
       const t = total.get(id) ?? NONE;
-      const o = own?.get(id);
+      const o = own.get(id);
       return o ? [Math.max(0, t[0] - o[0]), Math.max(0, t[1] - o[1])] : t;
     };
-    const chunks = queryKey === undefined ? undefined : this.ownChunks.get(queryKey);
-    const documents = queryKey === undefined ? undefined : this.ownDocuments.get(queryKey);
-    const engagement = queryKey === undefined ? undefined : this.ownEngagement.get(queryKey);
-    const others = (list: Tagged[] | undefined) => (list ?? []).filter((e) => e.queryKey !== queryKey);
+    const chunks = merged(this.ownChunks);
+    const documents = merged(this.ownDocuments);
+    const engagement = merged(this.ownEngagement);
+    const documentEngagement = merged(this.ownDocumentEngagement);
+    const others = (list: Tagged[] | undefined) => (list ?? []).filter((e) => !leaveOut.has(e.queryKey));
     return {
       chunk: (id) => minus(this.chunks, chunks, id),
       document: (id) => minus(this.documents, documents, id),
       engagement: (id) => minus(this.engagement, engagement, id),
+      documentEngagement: (id) => minus(this.documentEngagement, documentEngagement, id),
       baseRate: this.baseRate,
       remembered: (id) => others(this.byChunk.get(id)),
       rememberedOfDocument: (id) => others(this.byDocument.get(id)),

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { featureRows, queryView } from '../reranker/features.ts';
 import { parseRerankerModel } from '../reranker/model.ts';
 import { rerankWithModel } from '../reranker/rerank.ts';
 import { queryKey } from '../terms.ts';
 import { dominantOrigin } from './dominance.ts';
-import { estimateExamination } from './examination.ts';
+import { TrainingEvidence } from './evidence.ts';
+import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
 import { decide, evaluate, retrievalOrder } from './gate.ts';
 import { consolidate, trainReranker } from './train.ts';
@@ -90,6 +92,26 @@ describe('position bias', () => {
     ).toBe(0.05);
   });
 
+  it('compares engagement by rank within each verdict, so better chunks sitting higher does not pass for position bias', () => {
+    // Users examine rank 2 half as often as rank 1; relevant chunks draw 0.6 a look, others 0.1.
+    // Retrieval puts relevant chunks first 9 times in 10, so raw rates by rank fall far more than by half.
+    const rows = [
+      { chunkId: 'r1', rank: 1, shown: 900, engaged: 540, queryKey: 'q1' },
+      { chunkId: 'n1', rank: 1, shown: 100, engaged: 10, queryKey: 'q2' },
+      { chunkId: 'r2', rank: 2, shown: 100, engaged: 30, queryKey: 'q2' },
+      { chunkId: 'n2', rank: 2, shown: 900, engaged: 45, queryKey: 'q1' },
+    ];
+    const verdict = (queryKey: string, chunkId: string, relevance: 0 | 1) => ({ queryKey, query: queryKey, chunkId, sourceDocId: chunkId, relevance });
+    const confirmed = [verdict('q1', 'r1', 1), verdict('q2', 'n1', 0), verdict('q2', 'r2', 1), verdict('q1', 'n2', 0)];
+    const raw = estimateExamination(rows, undefined, 3);
+    expect(raw[1]).toBeCloseTo(75 / 1000 / (550 / 1000), 6);
+    const byVerdict = examinationByVerdict(confirmed, rows, raw);
+    expect(byVerdict[1]).toBeCloseTo(0.5, 6);
+    // Rank 3 has no judged impressions: it falls from rank 2 as the raw estimate does.
+    expect(byVerdict[2]).toBeCloseTo(0.5 * (raw[2]! / raw[1]!), 6);
+    expect(examinationByVerdict([], rows, raw)).toEqual(raw);
+  });
+
   it('credits a chunk clicked at a low rank more than one clicked as often at the top', () => {
     const { data } = trainingWorld(20);
     const engagement = [
@@ -100,6 +122,41 @@ describe('position bias', () => {
     const { model } = trainReranker({ ...data, engagement }, options);
     const [top, low] = [model.engagement.chunks.top!, model.engagement.chunks.low!];
     expect(low[0] / low[1]).toBeGreaterThan(3 * (top[0] / top[1]));
+  });
+});
+
+describe('engagement', () => {
+  const examination = [1, 0.5, 0.25];
+
+  it("leaves a training query's impressions out with its engagement, so a chunk only it engaged with looks ordinary, not ignored", () => {
+    const mine = { chunkId: 'c', sourceDocId: 'd', rank: 1, shown: 40, engaged: 20 };
+    const others = { chunkId: 'x', sourceDocId: 'y', rank: 1, shown: 400, engaged: 40 };
+    const evidence = new TrainingEvidence([], [mine, others], [{ ...mine, queryKey: 'q' }], examination);
+    expect(evidence.all().engagement('c')).toEqual([20, 40]);
+    expect(evidence.without('q').engagement('c')).toEqual([0, 0]);
+    expect(evidence.without('q').documentEngagement('d')).toEqual([0, 0]);
+    const [row] = featureRows(['engagement'], queryView('q'), [{ chunkId: 'c', sourceDocId: 'd', text: 't' }], evidence.without('q'));
+    expect(row![0]).toBeCloseTo(0, 9);
+  });
+
+  it("weighs impressions by their rank's examination, and lets a document's other chunks speak for an unseen one", () => {
+    const rows = [
+      { chunkId: 'a1', sourceDocId: 'a', rank: 3, shown: 100, engaged: 25 },
+      { chunkId: 'b1', sourceDocId: 'b', rank: 1, shown: 100, engaged: 5 },
+    ];
+    const evidence = new TrainingEvidence([], rows, [], examination).all();
+    expect(evidence.engagement('a1')).toEqual([25, 25]);
+    const [unseenOfA, unseenOfB] = featureRows(
+      ['engagement'],
+      queryView('q'),
+      [
+        { chunkId: 'a2', sourceDocId: 'a', text: 't' },
+        { chunkId: 'b2', sourceDocId: 'b', text: 't' },
+      ],
+      evidence,
+    );
+    expect(unseenOfA![0]).toBeGreaterThan(0);
+    expect(unseenOfB![0]).toBeLessThan(0);
   });
 });
 

@@ -8,7 +8,7 @@ import { RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
 import { packVector } from '../reranker/vectors.ts';
 import type { CandidateList, Confirmed, TrainingData } from './data.ts';
 import { TrainingEvidence } from './evidence.ts';
-import { estimateExamination } from './examination.ts';
+import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { fitPairwise, type Pair } from './pairwise.ts';
 
 /**
@@ -18,8 +18,16 @@ import { fitPairwise, type Pair } from './pairwise.ts';
 export const UNJUDGED_PAIR_WEIGHT = 0.2;
 /** Unjudged candidates considered per positive: the top of the list, where the reranker acts. */
 const UNJUDGED_DEPTH = 20;
-/** Chunks whose engagement the artifact keeps, besides judged ones: the most shown. Bounds its size. */
+/** Chunks (and documents) whose engagement the artifact keeps, besides judged ones: the most shown. Bounds its size. */
 export const MAX_ENGAGEMENT_CHUNKS = 5_000;
+
+/**
+ * The pull towards retrieval's order (pairwise.ts), against the summed loss of every pair: weak
+ * once thousands of pairs speak, firm while a few hundred do. Chosen on the validation share of
+ * `npm run loop:eval` (SciFact's train queries; 1, 3, 10 and 30 tried on weeks 4-6 of seed 1's
+ * training data): the learned weights rank unseen queries better the firmer the pull, up to 30.
+ */
+export const L2 = 30;
 
 export interface EmbeddingVectors {
   /** The embedder's id, recorded in the artifact. */
@@ -79,7 +87,7 @@ export interface TrainResult {
 
 export function trainReranker(data: TrainingData, options: TrainOptions): TrainResult {
   const confirmed = consolidate(data.confirmed);
-  const examination = estimateExamination(data.engagement, data.shownByRank);
+  const examination = examinationByVerdict(confirmed, data.queryEngagement, estimateExamination(data.engagement, data.shownByRank));
   const evidence = new TrainingEvidence(confirmed, data.engagement, data.queryEngagement, examination, options.vectors?.queries, data.shownByRank);
   const names: string[] = [...LEXICAL_FEATURES, ...(options.vectors ? EMBEDDING_FEATURES : [])];
 
@@ -114,7 +122,7 @@ export function trainReranker(data: TrainingData, options: TrainOptions): TrainR
 
   // Before any data the model is retrieval's order: all weight on retrieval's score.
   const prior = names.map((n) => (n === 'retrieval_score' ? 1 : 0));
-  const weights = fitPairwise(pairs, prior, { l2: options.l2 });
+  const weights = fitPairwise(pairs, prior, { l2: options.l2 ?? L2 });
 
   return { model: artifact(names, weights, mean, scale, confirmed, evidence, examination, pairs.length, options), pairs: pairs.length };
 }
@@ -131,12 +139,17 @@ function artifact(
   options: TrainOptions,
 ): RerankerModel {
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
-  const judged = new Set(confirmed.map((c) => c.chunkId));
-  const engagement = [...evidence.engagement]
-    .filter(([id]) => !judged.has(id))
-    .sort((a, b) => b[1][1] - a[1][1])
-    .slice(0, MAX_ENGAGEMENT_CHUNKS)
-    .concat([...evidence.engagement].filter(([id]) => judged.has(id)));
+  /** The most examined entries plus the judged ones: the artifact's size grows with judgements, not traffic. */
+  const kept = (all: Map<string, [number, number]>, judged: ReadonlySet<string>) =>
+    new Map(
+      [...all]
+        .filter(([id]) => !judged.has(id))
+        .sort((a, b) => b[1][1] - a[1][1])
+        .slice(0, MAX_ENGAGEMENT_CHUNKS)
+        .concat([...all].filter(([id]) => judged.has(id))),
+    );
+  const engagement = kept(evidence.engagement, new Set(confirmed.map((c) => c.chunkId)));
+  const documentEngagement = kept(evidence.documentEngagement, new Set(confirmed.map((c) => c.sourceDocId)));
 
   const queryIndex = new Map<string, number>();
   const queries: RerankerModel['memory']['queries'] = [];
@@ -161,7 +174,7 @@ function artifact(
     mean: mean.map(round),
     scale: scale.map(round),
     priors: { chunks: pairs(evidence.chunks), documents: pairs(evidence.documents) },
-    engagement: { baseRate: round(evidence.baseRate), chunks: pairs(new Map(engagement)) },
+    engagement: { baseRate: round(evidence.baseRate), chunks: pairs(engagement), documents: pairs(documentEngagement) },
     memory: { queries, judgements },
     examination: examination.map(round),
     ...(options.vectors ? { embedder: options.vectors.embedder } : {}),

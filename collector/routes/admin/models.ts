@@ -7,6 +7,7 @@ import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
+import { validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
 import { evalQueries, trainingData } from '../../storage/training-data.ts';
@@ -20,6 +21,9 @@ const Trained = v.object({
   promote: v.boolean(),
   reasons: v.array(label(1_000)),
 });
+
+/** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */
+const AtQuery = v.object({ at: v.optional(v.pipe(v.string(), v.regex(/^\d{13}$/, 'must be epoch milliseconds'), v.transform(Number))) });
 
 const Reason = v.object({ reason: v.optional(label(1_000)) });
 const smallJson = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'] });
@@ -61,10 +65,10 @@ export const modelRoutes = new Hono<AppEnv>()
     if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order', field: 'version' });
     return c.json({ rolledBack: done.from, current: done.to });
   })
-  /** GET /v1/admin/training-data: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
-  .get('/training-data', async (c) => {
+  /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
+  .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');
-    const now = Date.now();
+    const now = c.get('input').at ?? Date.now();
     const [data, evals, current, settings] = await Promise.all([
       trainingData(c.env.DB, projectId, now),
       evalQueries(c.env.DB, projectId),

@@ -1,0 +1,50 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { queryKey } from '../../shared/terms.ts';
+import type { EngagementRow } from '../../shared/training/data.ts';
+import { runNightly } from '../jobs/nightly.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
+import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { trainingData } from './training-data.ts';
+
+/** The first wording of a question on the wanted side of the train / held-out split. */
+const wording = (make: (i: number) => string, heldOut: boolean) => {
+  for (let i = 0; ; i++) if (isHeldOut(queryKey(make(i))) === heldOut) return make(i);
+};
+
+const chunk = (id: string, rank: number) => ({ chunkId: id, sourceDocId: `${id}.md`, score: 10 - rank, rank, text: `text of ${id}` });
+/** Retrieval's order a, b, c, d; the reranker's c, a, b: what the model saw and `[n]` counts in. */
+const stages = { retrievedChunks: ['a', 'b', 'c', 'd'].map((id, i) => chunk(id, i + 1)), rerankedChunks: ['c', 'a', 'b'].map((id, i) => chunk(id, i + 1)) };
+
+describe('what retraining reads: engagement', () => {
+  it('counts as shown the chunks an answer cites, at the rank the model saw them, and engagement per question, held-out questions left out', async () => {
+    const p = await newProject();
+    const now = Date.now() + 1_000;
+    const asked = wording((i) => `refund window opened items v${i}`, false);
+    const heldOut = wording((i) => `refund window opened items v${i}`, true);
+    const cites = trace({ ...stages, query: asked, answer: 'Within 14 days [1]. Unopened within 30 [3].', sessionId: 's1', createdAt: now - 3_000 });
+    const again = trace({ ...stages, query: asked, answer: 'Within 14 days [1], or 30 [3].', sessionId: 's2', createdAt: now - 2_000 });
+    const unmarked = trace({ ...stages, query: asked, answer: 'Within 14 days.', sessionId: 's3', createdAt: now - 1_000 });
+    const held = trace({ ...stages, query: heldOut, answer: 'Within 14 days [1].', sessionId: 's4', createdAt: now - 500 });
+    const traces = [cites, again, unmarked, held];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+    const events = [
+      event({ traceId: cites.traceId, sessionId: 's1', signalType: 'citation_click', detail: { chunkId: 'c' } }),
+      event({ traceId: again.traceId, sessionId: 's2', signalType: 'copy_source', detail: { chunkId: 'b', chars: 80 } }),
+      event({ traceId: held.traceId, sessionId: 's4', signalType: 'citation_click', detail: { chunkId: 'c' } }),
+    ];
+    for (const session of bySession(events))
+      expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: session } })).status).toBe(200);
+    await runNightly(env, now, { projectId: p.id });
+
+    const data = await trainingData(env.DB, p.id, now, []);
+    const byChunk = (rows: readonly EngagementRow[]) => Object.fromEntries(rows.map((r) => [`${r.chunkId}@${r.rank}`, [r.shown, r.engaged]]));
+    // c is first of what the model saw, b third: cited by two answers, and shown in the top three of the one without markers;
+    // a (second) only there; d, retrieved but never in front of the model, never.
+    expect(byChunk(data.engagement)).toEqual({ 'c@1': [3, ENGAGEMENT_WEIGHT.click], 'b@3': [3, ENGAGEMENT_WEIGHT.copy], 'a@2': [1, 0] });
+    expect(new Set(data.queryEngagement.map((r) => r.queryKey))).toEqual(new Set([queryKey(asked)]));
+    expect(byChunk(data.queryEngagement)).toEqual(byChunk(data.engagement));
+    expect(data.engagement.every((r) => r.sourceDocId === `${r.chunkId}.md`)).toBe(true);
+  });
+});
