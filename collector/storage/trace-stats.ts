@@ -1,4 +1,5 @@
 import type { WorstTrace } from '../../shared/admin-api/traces.ts';
+import { seenStageSql } from './sql/seen-stage.ts';
 
 export interface WorstTracesFilter {
   since: number;
@@ -18,7 +19,7 @@ export async function worstTraces(d1: D1Database, projectId: string, f: WorstTra
          s.weighted_score as weightedScore, s.confidence, s.live_signals as signals, s.trusted_signals as trustedSignals,
          s.explicit_signals as explicitSignals, s.implicit_signals as implicitSignals,
          (select json_group_array(chunk_id) from (select chunk_id from trace_chunks c where c.project_id = s.project_id and c.trace_id = s.trace_id
-            and c.stage = (select max(stage) from trace_chunks x where x.project_id = s.project_id and x.trace_id = s.trace_id) order by rank)) as chunkIds
+            and c.stage = ${seenStageSql('s.project_id', 's.trace_id')} order by rank)) as chunkIds
        from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
        where s.project_id = ?1 and s.created_at >= ?2 and s.trusted_signals >= ?3 and s.weighted_score < ?4
          and (?5 is null or s.knowledge_base = ?5) and (?6 is null or s.intent = ?6) and (?7 is null or s.model = ?7)

@@ -1,5 +1,6 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
 
 interface Row {
@@ -30,7 +31,7 @@ export const corrections: Stage = {
         .prepare(
           `select e.event_id, e.trace_id, t.query, e.detail, a.confidence, e.client_ts as created_at,
            (select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = t.project_id and c.trace_id = t.trace_id
-              and c.stage = (select max(stage) from trace_chunks x where x.project_id = t.project_id and x.trace_id = t.trace_id) order by rank)) as docs
+              and c.stage = ${seenStageSql('t.project_id', 't.trace_id')} order by rank)) as docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
