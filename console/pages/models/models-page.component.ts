@@ -4,6 +4,7 @@ import type { ModelRegistry, ModelSummary } from '../../api/types.ts';
 import type { Route } from '../../app/router.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { type EvaluationRow, evaluationRows, gain, metric } from './model-evaluation.ts';
@@ -18,7 +19,7 @@ type Rollout = { action: 'promote'; model: ModelSummary } | { action: 'rollback'
  * and reasons, which one users get; promote and roll back, each after a confirmation.
  */
 export class ModelsPage extends LitElement {
-  static override styles = [baseStyles, pageStyles, styles];
+  static override styles = [baseStyles, dialogStyles, pageStyles, styles];
   static override properties: PropertyDeclarations = {
     strings: { attribute: false },
     locale: {},

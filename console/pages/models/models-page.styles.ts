@@ -57,14 +57,7 @@ export const styles = css`
     color: var(--c-warn);
   }
   dialog {
-    background: var(--c-bg);
-    color: var(--c-fg);
-    border: 1px solid var(--c-border);
-    border-radius: var(--c-radius);
     max-width: 32rem;
-  }
-  dialog::backdrop {
-    background: rgb(0 0 0 / 0.4);
   }
   dialog input {
     display: block;

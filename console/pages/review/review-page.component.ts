@@ -4,6 +4,7 @@ import type { ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
@@ -35,7 +36,7 @@ const isTyping = (e: Event) => {
  * The address names the filter and the item (`?status=…&item=…`).
  */
 export class ReviewPage extends LitElement {
-  static override styles = [baseStyles, styles];
+  static override styles = [baseStyles, dialogStyles, styles];
   static override properties: PropertyDeclarations = {
     strings: { attribute: false },
     locale: {},

@@ -94,14 +94,7 @@ export const styles = css`
     overflow-x: auto;
   }
   dialog {
-    background: var(--c-bg);
-    color: var(--c-fg);
-    border: 1px solid var(--c-border);
-    border-radius: var(--c-radius);
     min-width: 20rem;
-  }
-  dialog::backdrop {
-    background: rgb(0 0 0 / 0.4);
   }
   dialog form {
     margin-top: 0.75rem;

@@ -5,6 +5,7 @@ import { api } from '../../api/client.ts';
 import type { Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
@@ -31,7 +32,7 @@ const FIELDS: readonly { name: keyof LoopSettings; step: string }[] = [
  * hashed user id, after a confirmation.
  */
 export class SettingsPage extends LitElement {
-  static override styles = [baseStyles, pageStyles, styles];
+  static override styles = [baseStyles, dialogStyles, pageStyles, styles];
   static override properties: PropertyDeclarations = {
     strings: { attribute: false },
     locale: {},

@@ -27,13 +27,6 @@ export const styles = css`
     color: var(--c-on-accent);
   }
   dialog {
-    background: var(--c-bg);
-    color: var(--c-fg);
-    border: 1px solid var(--c-border);
-    border-radius: var(--c-radius);
     max-width: 30rem;
-  }
-  dialog::backdrop {
-    background: rgb(0 0 0 / 0.4);
   }
 `;
