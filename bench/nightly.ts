@@ -74,7 +74,8 @@ export async function nightlyBench(): Promise<Row[]> {
     const floorFile = join(dir, 'floor.sqlite');
     copyFileSync(file, floorFile);
 
-    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'warn' });
+    // "info": a handful of long calls, and a failed one then comes with what the Worker logged before it.
+    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
     let run: DrivenRun;
     try {
       run = await driveNightly(server, adminKey, CAP_MS, log);

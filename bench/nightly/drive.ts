@@ -93,7 +93,7 @@ function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 export async function driveNightly(server: DevServer, adminKey: string, capMs: number, log: (line: string) => void): Promise<DrivenRun> {
   const worker = workerProcess(server);
-  // What wrangler says meanwhile (with --log-level warn: warnings and errors only), to explain a failed call.
+  // What wrangler and the Worker say meanwhile, to explain a failed call.
   let output = '';
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
   server.process.stdout?.on('data', keep);
