@@ -64,6 +64,7 @@ export async function nightlyBench(): Promise<Row[]> {
   const volume = volumeAt(SCALE);
   const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-'));
   const persistTo = join(dir, 'state');
+  let failed = false;
   try {
     const { data, file, adminKey } = await generated(persistTo, volume);
     const sizeMb = statSync(file).size / 2 ** 20;
@@ -78,7 +79,7 @@ export async function nightlyBench(): Promise<Row[]> {
     const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
     let run: DrivenRun;
     try {
-      run = await driveNightly(server, adminKey, CAP_MS, log);
+      run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'));
     } finally {
       await server.stop();
     }
@@ -92,9 +93,14 @@ export async function nightlyBench(): Promise<Row[]> {
     const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, PROJECT, data.traces) };
     report(run, floor, data.traces, data.events);
     return rows(data, sizeMb, run, floor, irreducible);
+  } catch (err) {
+    // What failed stays for a look (wrangler's log file, both databases), as BENCH_NIGHTLY_KEEP would keep it.
+    failed = true;
+    log(`failed: kept ${dir}`);
+    throw err;
   } finally {
     if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    else if (!failed) rmSync(dir, { recursive: true, force: true });
   }
 }
 
