@@ -27,6 +27,8 @@ export interface Irreducible {
 }
 
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
+/** wrangler's proxy answers this, without reaching the Worker, to a POST it cannot retry by itself. */
+const RESTARTED = /restarted mid-request/;
 
 function post(url: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -105,7 +107,12 @@ async function drain(url: string, path: string, query: string): Promise<{ ms: nu
   let ms = 0;
   let rows = 0;
   for (;;) {
-    const res = await post(`${url}${path}?${query}&after=${encodeURIComponent(after)}`);
+    let res = await post(`${url}${path}?${query}&after=${encodeURIComponent(after)}`);
+    // As with the job's calls (drive.ts): the call after a long one may meet wrangler's proxy reconnecting; it did nothing.
+    for (let attempt = 1; res.status === 503 && RESTARTED.test(res.text) && attempt < 3; attempt++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      res = await post(`${url}${path}?${query}&after=${encodeURIComponent(after)}`);
+    }
     if (res.status !== 200) throw new Error(`probe ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
     const body = JSON.parse(res.text) as { rows: number; ms: number; done: boolean; after?: string };
     ms += body.ms;
