@@ -24,6 +24,7 @@ import { migrate, startDev } from '../scripts/wrangler.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
 import { type Generated, generate, type Volume, volumeAt } from './nightly/generate.ts';
+import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { type Row, row } from './stats.ts';
 
 const SUITE = 'nightly';
@@ -63,6 +64,7 @@ export async function nightlyBench(): Promise<Row[]> {
   const volume = volumeAt(SCALE);
   const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-'));
   const persistTo = join(dir, 'state');
+  let failed = false;
   try {
     const { data, file, adminKey } = await generated(persistTo, volume);
     const sizeMb = statSync(file).size / 2 ** 20;
@@ -73,22 +75,32 @@ export async function nightlyBench(): Promise<Row[]> {
     const floorFile = join(dir, 'floor.sqlite');
     copyFileSync(file, floorFile);
 
-    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'warn' });
+    // "info": a handful of long calls, and a failed one then comes with what the Worker logged before it.
+    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
     let run: DrivenRun;
     try {
-      run = await driveNightly(server, adminKey, CAP_MS, log);
+      run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'));
     } finally {
       await server.stop();
     }
     log(`the Worker's process: ${run.workerCmd.slice(0, 160)}`);
+    log('the work any design pays: every event read once, a row written per trace, from a Worker under wrangler dev…');
+    const worker = await probeWorker(dir, persistTo, PROJECT, data.traces);
 
     log('the floor: the same job in Node on better-sqlite3…');
     const floor = await runFloor(floorFile, PROJECT, Date.now(), CAP_MS);
+    log('the work any design pays, in SQLite alone…');
+    const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, PROJECT, data.traces) };
     report(run, floor, data.traces, data.events);
-    return rows(data, sizeMb, run, floor);
+    return rows(data, sizeMb, run, floor, irreducible);
+  } catch (err) {
+    // What failed stays for a look (wrangler's log file, both databases), as BENCH_NIGHTLY_KEEP would keep it.
+    failed = true;
+    log(`failed: kept ${dir}`);
+    throw err;
   } finally {
     if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    else if (!failed) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -157,7 +169,7 @@ function report(run: DrivenRun, floor: Floor, traces: number, events: number) {
 
 const costliest = (floor: Floor) => [...floor.statements].sort((a, b) => b.ms - a.ms).slice(0, TOP_STATEMENTS);
 
-function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor): Row[] {
+function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, least: Irreducible): Row[] {
   const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
   const jobMs = run.callsMs.reduce((a, b) => a + b, 0);
   const calls = `${run.callsMs.length} POST /v1/admin/nightly`;
@@ -192,5 +204,18 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor): Ro
     one(`${sqlite}: all stages, SQLite and the job's JavaScript`, 's', seconds(floor.stages.reduce((a, s) => a + s.ms, 0))),
     ...(floorLongest ? [one(`${sqlite}: longest slice (${floorLongest.name})`, 's', seconds(floorLongest.longestSliceMs))] : []),
     ...costliest(floor).map((s) => one(`${sqlite} statement: ${s.stage} · ${describe(s.sql)} ×${count(s.calls)}`, 's', seconds(s.ms))),
+    one(
+      `least any design pays, wrangler dev: every event read once into a Worker (${count(least.workerReadRows)} rows, 10,000 a statement)`,
+      's',
+      seconds(least.workerReadMs),
+    ),
+    one(
+      `least any design pays, wrangler dev: a row per trace written from a Worker (${count(data.traces)}, 2,000 a statement)`,
+      's',
+      seconds(least.workerWriteMs),
+    ),
+    one(`least any design pays, ${sqlite}: every event read once`, 's', seconds(least.sqliteReadMs)),
+    one(`least any design pays, ${sqlite}: one pass grouping every event by trace`, 's', seconds(least.sqliteGroupMs)),
+    one(`least any design pays, ${sqlite}: a row per trace written (${count(data.traces)}, one transaction)`, 's', seconds(least.sqliteWriteMs)),
   ];
 }

@@ -5,7 +5,7 @@
  * Nothing else calls the Worker meanwhile: a GET during a long call waits for the whole call.
  */
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { DevServer } from '../../scripts/wrangler.ts';
 
@@ -91,9 +91,25 @@ function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(status.match(new RegExp(`${field}:\\s+(\\d+) kB`))?.[1] ?? 0);
 }
 
-export async function driveNightly(server: DevServer, adminKey: string, capMs: number, log: (line: string) => void): Promise<DrivenRun> {
+/**
+ * What the Worker and wrangler logged that is not debug chatter, from wrangler's log file: wrangler
+ * dev writes the Worker's console there, not to its output, when it is not in a terminal.
+ */
+function loggedLines(file: string | undefined, lines = 60): string {
+  if (!file || !existsSync(file)) return '';
+  const out: string[] = [];
+  let level = '';
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const header = line.match(/^--- \S+ (\w+)/);
+    if (header) level = header[1]!;
+    else if (level !== 'debug' && line.trim() && line !== '---') out.push(line);
+  }
+  return out.slice(-lines).join('\n');
+}
+
+export async function driveNightly(server: DevServer, adminKey: string, capMs: number, log: (line: string) => void, logFile?: string): Promise<DrivenRun> {
   const worker = workerProcess(server);
-  // What wrangler says meanwhile (with --log-level warn: warnings and errors only), to explain a failed call.
+  // What wrangler and the Worker say meanwhile, to explain a failed call.
   let output = '';
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
   server.process.stdout?.on('data', keep);
@@ -127,7 +143,7 @@ export async function driveNightly(server: DevServer, adminKey: string, capMs: n
     do {
       const start = performance.now();
       summary = await callNightly(server.url, adminKey, log).catch((err: Error) => {
-        throw new Error(`${err.message}\nwrangler said:\n${output}`);
+        throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);
       log(

@@ -3,7 +3,8 @@ import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
-import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
+import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
+import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
 interface TraceRow {
   trace_id: string;
@@ -13,6 +14,9 @@ interface TraceRow {
   query: string;
   answer: string;
   created_at: number;
+  knowledge_base: string | null;
+  intent: string | null;
+  model: string | null;
 }
 
 interface EventRow {
@@ -38,6 +42,9 @@ const typesOf = (kind: 'explicit' | 'implicit') =>
 /**
  * The noise filter and multi-turn attribution over the run's touched traces, then each affected
  * trace's aggregate: the seed's plain mean and the confidence-weighted score over trusted signals.
+ * A slice's own traces are aggregated from the events it holds in memory (and the few events other
+ * traces' turns attributed to them); only traces outside the slice that an event was attributed to
+ * are recomputed in SQL.
  */
 export const assess: Stage = {
   name: 'assess',
@@ -45,12 +52,14 @@ export const assess: Stage = {
     const { db, projectId, run, now } = ctx;
     const slice = sliceKeysSql('trace');
     const params = sliceParams(ctx, cursor);
-    // One round trip for what the slice reads: its keys, traces, events and the sessions' turns.
-    const [keyRows, traceRows, eventRows, turnRows] = await db.batch([
+    // One round trip for what the slice reads: its keys, traces, events and the sessions' turns, the
+    // events of other traces counted for its traces, and its traces' current scores.
+    const [keyRows, traceRows, eventRows, turnRows, movedRows, ownRows] = await db.batch([
       db.prepare(slice).bind(...params),
       db
         .prepare(
-          `select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at from traces where project_id = ?1 and trace_id in (${slice})`,
+          `select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at, knowledge_base, intent, model from traces
+           where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
       db
@@ -66,6 +75,21 @@ export const assess: Stage = {
            order by session_id, coalesce(turn_index, 1e9), created_at`,
         )
         .bind(...params),
+      db
+        .prepare(
+          // On the index of events counted for another trace than their own; the slice's own events are assessed again below.
+          `select a.attributed_trace_id as traceId, e.signal_type as signalType, e.signal_value as signalValue, e.superseded, a.confidence
+           from (${slice}) k cross join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = k.key
+           join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
+           where a.attributed_trace_id <> a.trace_id and a.trace_id not in (${slice})`,
+        )
+        .bind(...params),
+      db
+        .prepare(
+          `select s.trace_id, s.query_key, s.weighted_score from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
+           where s.weighted_score is not null`,
+        )
+        .bind(...params),
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
     if (ids.length === 0) return { cursor: null, counts: {} };
@@ -75,7 +99,7 @@ export const assess: Stage = {
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turns = sessionTurns(turnRows!.results as TurnRow[]);
-    const history = await queryHistory(db, projectId, [...traces.values()], ctx, cursor);
+    const history = await queryHistory(db, projectId, [...traces.values()], ownRows!.results as OwnScore[]);
 
     const byTrace = new Map<string, LoopEvent[]>();
     for (const e of events) {
@@ -83,7 +107,17 @@ export const assess: Stage = {
       if (list) list.push(e);
       else byTrace.set(e.traceId, [e]);
     }
-    // One array per assessment, in the insert's column order: half the JSON of objects, at five million events a night.
+    // What each trace's aggregate counts: its own events that stay with it, those other turns gave it.
+    const counted = new Map<string, CountedEvent[]>();
+    const count = (traceId: string, e: CountedEvent) => {
+      const list = counted.get(traceId);
+      if (list) list.push(e);
+      else counted.set(traceId, [e]);
+    };
+    for (const m of movedRows!.results as (Omit<CountedEvent, 'superseded'> & { traceId: string; superseded: number })[])
+      count(m.traceId, { ...m, superseded: m.superseded === 1 });
+    // A verdict a rule or the attribution changed is sent as one array in the insert's column order;
+    // every other event's verdict is its signal's base confidence, written in SQL from its id alone.
     const rows: [
       eventId: string,
       traceId: string,
@@ -93,7 +127,9 @@ export const assess: Stage = {
       attribution: unknown,
       chunkId: string | null,
     ][] = [];
-    const affected = new Map<string, string>(ids.filter((id) => traces.has(id)).map((id) => [id, queryKey(traces.get(id)!.query)]));
+    const plain: string[] = [];
+    // Traces outside the slice that an event was attributed to: recomputed in SQL, from every verdict.
+    const elsewhere = new Map<string, string>();
     let lowConfidence = 0;
     let moved = 0;
     for (const [traceId, evs] of byTrace) {
@@ -119,34 +155,85 @@ export const assess: Stage = {
             attribution = { reason: found.reason, scores: found.scores };
             if (found.traceId !== traceId) {
               moved++;
-              affected.set(found.traceId, queryKey(session.find((t) => t.traceId === found.traceId)!.query));
+              if (!traces.has(found.traceId)) elsewhere.set(found.traceId, queryKey(session.find((t) => t.traceId === found.traceId)!.query));
             }
           }
         }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
-        rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution, chunkIdOf(e)]);
+        count(attributedTraceId, { signalType: e.signalType, signalValue: e.signalValue, superseded: e.superseded, confidence: a.confidence });
+        if (a.rules.length === 0 && attribution === null) plain.push(a.eventId);
+        else rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution, chunkIdOf(e)]);
       }
     }
+    const stats = ids
+      .filter((id) => traces.has(id))
+      .map((id) => {
+        const t = traces.get(id)!;
+        const s = traceAggregate(counted.get(id) ?? []);
+        return [
+          id,
+          queryKey(t.query),
+          t.created_at,
+          t.knowledge_base,
+          t.intent,
+          t.model,
+          s.score,
+          s.weightedScore,
+          s.liveSignals,
+          s.explicitSignals,
+          s.implicitSignals,
+          s.trustedSignals,
+          s.confidence,
+          s.requeried ? 1 : 0,
+        ];
+      });
     await db.batch([
       ...jsonArrays(rows).map((part) =>
         db
+          .prepare(`${ASSESSMENTS_UPSERT} select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, value ->> 6, ?2
+             from json_each(?3) where true ${ASSESSMENTS_CONFLICT}`)
+          .bind(projectId, now, part),
+      ),
+      ...jsonArrays(plain).map((part) =>
+        db
           .prepare(
-            `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id, assessed_at)
-             select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, value ->> 6, ?2
-             from json_each(?3) where true
-             on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
-               rules = excluded.rules, attribution = excluded.attribution, chunk_id = excluded.chunk_id, assessed_at = excluded.assessed_at`,
+            `${ASSESSMENTS_UPSERT} select ?1, e.event_id, e.trace_id, e.trace_id, ${BASE_CONFIDENCE}, '[]', 'null',
+               case when json_type(e.detail, '$.chunkId') = 'text' then e.detail ->> '$.chunkId' end, ?2
+             from json_each(?3) j cross join feedback_events e on e.project_id = ?1 and e.event_id = j.value where true ${ASSESSMENTS_CONFLICT}`,
           )
           .bind(projectId, now, part),
       ),
-      ...jsonArrays([...affected].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) => traceStatsUpsert(db, projectId, now, part)),
+      ...jsonArrays(stats).map((part) =>
+        db
+          .prepare(
+            `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
+               explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
+             select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8,
+               value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, ?2
+             from json_each(?3) where true ${TRACE_STATS_CONFLICT}`,
+          )
+          .bind(projectId, now, part),
+      ),
+      ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) => traceStatsUpsert(db, projectId, now, part)),
     ]);
     return {
       cursor: nextCursor(ctx, ids),
-      counts: { traces: ids.length, events: rows.length, lowConfidence, attributedElsewhere: moved, scored: affected.size },
+      counts: { traces: ids.length, events: rows.length + plain.length, lowConfidence, attributedElsewhere: moved, scored: stats.length + elsewhere.size },
     };
   },
 };
+
+const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id, assessed_at)`;
+const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
+  rules = excluded.rules, attribution = excluded.attribution, chunk_id = excluded.chunk_id, assessed_at = excluded.assessed_at`;
+const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
+  live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
+  trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
+
+/** A signal's base confidence by its type, as SQL: the verdict of an event no rule changed (`assessTraceEvents`). */
+const BASE_CONFIDENCE = `case e.signal_type ${(Object.keys(SIGNALS) as SignalType[])
+  .map((t) => `when '${t}' then ${Math.round(SIGNALS[t].confidence * 1000) / 1000}`)
+  .join(' ')} end`;
 
 /** The chunk an event names (a click, a read, a copy or a wrong-source flag), if any. */
 const chunkIdOf = (e: LoopEvent): string | null => (typeof e.detail.chunkId === 'string' ? e.detail.chunkId : null);
@@ -185,33 +272,32 @@ function sessionTurns(rows: readonly TurnRow[]): Map<string, Turn[]> {
   return out;
 }
 
+interface OwnScore {
+  trace_id: string;
+  query_key: string;
+  weighted_score: number;
+}
+
 /**
- * How the other answers to each slice query were judged: count and mean weighted score. All of a
- * query's scored answers are summed on the covering index, then the slice's own are taken out:
- * a popular question has many thousands of answers, and a scan that skips some row by row costs
- * every slice that much.
+ * How the other answers to each slice query were judged: count and mean weighted score. Each key's
+ * running totals (`query_scores`, kept in step with `trace_stats`) less the slice's own answers: a
+ * popular question has many thousands of answers, which summing again for every slice would read.
  */
-async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], ctx: StageContext, cursor: string | null) {
+async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], own: readonly OwnScore[]) {
   const keys = json([...new Set(traces.map((t) => queryKey(t.query)))]);
-  const [all, own] = await db.batch([
-    db
-      .prepare(
-        `select query_key, count(*) as n, sum(weighted_score) as total from trace_stats
-         where project_id = ? and query_key in (select value from json_each(?)) and weighted_score is not null group by query_key`,
-      )
-      .bind(projectId, keys),
-    db
-      .prepare(
-        // From the slice's keys: grouping by query key, SQLite would rather read the whole query index.
-        `select s.query_key, count(*) as n, sum(s.weighted_score) as total from (${sliceKeysSql('trace')}) k
-         cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key where s.weighted_score is not null group by s.query_key`,
-      )
-      .bind(...sliceParams(ctx, cursor)),
-  ]);
-  type Sum = { query_key: string; n: number; total: number };
-  const mine = new Map((own!.results as Sum[]).map((r) => [r.query_key, r]));
+  const { results } = await db
+    .prepare(`select query_key, traces as n, total from query_scores where project_id = ? and query_key in (select value from json_each(?))`)
+    .bind(projectId, keys)
+    .all<{ query_key: string; n: number; total: number }>();
+  const mine = new Map<string, { n: number; total: number }>();
+  for (const r of own) {
+    const m = mine.get(r.query_key) ?? { n: 0, total: 0 };
+    m.n++;
+    m.total += r.weighted_score;
+    mine.set(r.query_key, m);
+  }
   const out = new Map<string, { traces: number; meanScore: number }>();
-  for (const r of all!.results as Sum[]) {
+  for (const r of results) {
     const n = r.n - (mine.get(r.query_key)?.n ?? 0);
     if (n > 0) out.set(r.query_key, { traces: n, meanScore: (r.total - (mine.get(r.query_key)?.total ?? 0)) / n });
   }
@@ -222,7 +308,7 @@ async function queryHistory(db: D1Database, projectId: string, traces: readonly 
  * Recomputes each affected trace's aggregate from every event attributed to it. Live means not
  * superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
  */
-function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string): D1PreparedStatement {
+export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string): D1PreparedStatement {
   const live = 'e.superseded = 0';
   const trusted = `${live} and e.signal_value is not null and a.confidence >= ${LOW_CONFIDENCE}`;
   return db
@@ -245,9 +331,7 @@ function traceStatsUpsert(db: D1Database, projectId: string, now: number, affect
        left join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
        where true
        group by t.trace_id
-       on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
-         live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
-         trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`,
+       ${TRACE_STATS_CONFLICT}`,
     )
     .bind(projectId, now, affected);
 }

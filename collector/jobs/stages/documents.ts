@@ -1,5 +1,6 @@
 import { utcDay } from '../../../shared/time.ts';
 import { BASELINE_DAYS, type DocumentCounts, judgeDocument, RECENT_DAYS } from '../../loop/documents.ts';
+import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Answers kept as evidence per flagged document. */
@@ -77,16 +78,18 @@ export const documents: Stage = {
           `delete from document_flags where project_id = ?1 and (source_doc_id || char(0) || source_doc_version) not in
              (select (value ->> 'docId') || char(0) || (value ->> 'version') from json_each(?2))`,
         )
-        .bind(projectId, JSON.stringify(flags)),
-      db
-        .prepare(
-          `insert into document_flags (project_id, source_doc_id, source_doc_version, reasons, counts, negative_p, requery_p, evidence, first_flagged, last_flagged)
+        .bind(projectId, JSON.stringify(flags.map(({ docId, version }) => ({ docId, version })))),
+      ...jsonArrays(flags).map((part) =>
+        db
+          .prepare(
+            `insert into document_flags (project_id, source_doc_id, source_doc_version, reasons, counts, negative_p, requery_p, evidence, first_flagged, last_flagged)
            select ?1, value ->> 'docId', value ->> 'version', value -> 'reasons', value -> 'counts', value ->> 'negativeP', value ->> 'requeryP', value -> 'evidence', ?2, ?2
            from json_each(?3) where true
            on conflict (project_id, source_doc_id, source_doc_version) do update set reasons = excluded.reasons, counts = excluded.counts,
              negative_p = excluded.negative_p, requery_p = excluded.requery_p, evidence = excluded.evidence, last_flagged = excluded.last_flagged`,
-        )
-        .bind(projectId, night, JSON.stringify(flags)),
+          )
+          .bind(projectId, night, part),
+      ),
     ]);
     return { cursor: null, counts: { documents: results.length, flagged: flags.length } };
   },

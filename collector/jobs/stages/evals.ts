@@ -1,6 +1,7 @@
 import { queryKey } from '../../../shared/terms.ts';
 import { type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -110,14 +111,17 @@ export const evals: Stage = {
     const byLayer = new Map<EvalLayer, Item[]>();
     for (const item of items) byLayer.set(item.layer, [...(byLayer.get(item.layer) ?? []), item]);
     const rows = [...byLayer].flatMap(([, list]) => list.slice(0, MAX_EVAL_ITEMS).map((item, position) => ({ ...item, position })));
+    // In parts: a week's items with their labels outgrow the largest value D1 binds (SQLITE_TOOBIG at a million traces).
     await db.batch([
-      db
-        .prepare(
-          `insert or ignore into eval_items (project_id, layer, version, position, query, query_key, trace_id, judgements, source)
-           select ?1, value ->> 'layer', ?2, value ->> 'position', value ->> 'query', value ->> 'queryKey', value ->> 'traceId', value -> 'judgements', value ->> 'source'
-           from json_each(?3)`,
-        )
-        .bind(projectId, version, JSON.stringify(rows)),
+      ...jsonArrays(rows).map((part) =>
+        db
+          .prepare(
+            `insert or ignore into eval_items (project_id, layer, version, position, query, query_key, trace_id, judgements, source)
+             select ?1, value ->> 'layer', ?2, value ->> 'position', value ->> 'query', value ->> 'queryKey', value ->> 'traceId', value -> 'judgements', value ->> 'source'
+             from json_each(?3)`,
+          )
+          .bind(projectId, version, part),
+      ),
       ...['echo', 'variant', 'conflict', 'replay'].map((layer) =>
         db
           .prepare('insert or ignore into eval_sets (project_id, layer, version, items, created_at) values (?, ?, ?, ?, ?)')

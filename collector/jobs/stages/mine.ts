@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { type Candidate, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
+import { type Candidate, expectedValue, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
@@ -24,6 +24,7 @@ interface TrustedEvent {
   trace_id: string;
   signal_type: string;
   detail: string;
+  parsed: Record<string, unknown>;
   confidence: number;
 }
 
@@ -58,22 +59,12 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   // scored trace of the project through the score index for each slice.
   const scoredSql = `select s.trace_id from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
     where s.trusted_signals > 0 and (s.weighted_score <= ?5 or s.weighted_score >= ?6)`;
-  const [keyRows, scoredRows, chunkRows, eventRows] = await db.batch([
+  const [keyRows, scoredRows, eventRows] = await db.batch([
     db.prepare(slice).bind(...params.slice(0, 4)),
     db
       .prepare(
         `select s.trace_id, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
          where s.project_id = ?1 and s.trace_id in (${scoredSql})`,
-      )
-      .bind(...params),
-    // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones
-    // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
-    db
-      .prepare(
-        `select c.trace_id as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion
-         from trace_chunks c where c.project_id = ?1 and c.trace_id in (${scoredSql})
-           and c.stage = (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id)
-         order by c.trace_id, c.rank`,
       )
       .bind(...params),
     db
@@ -90,20 +81,28 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   const cursor = next === null ? ITEMS : TRACES + next;
   const scored = scoredRows!.results as ScoredTrace[];
   if (scored.length === 0) return { cursor, counts: { traces: ids.length } };
-  const chunks = groupBy(
-    (chunkRows!.results as Omit<ChunkRow, 'text'>[]).map((c) => ({ ...c, text: '' })),
-    (c) => c.traceId,
+  const events = groupBy(
+    (eventRows!.results as Omit<TrustedEvent, 'parsed'>[]).map((e) => ({ ...e, parsed: JSON.parse(e.detail) as Record<string, unknown> })),
+    (e) => e.trace_id,
   );
-  const events = groupBy(eventRows!.results as TrustedEvent[], (e) => e.trace_id);
+  const chunks = groupBy(await minedChunks(ctx, scored, events), (c) => c.traceId);
   await withTexts(ctx, chunks, events);
   const candidates: (Candidate & { key: string })[] = [];
   for (const t of scored) {
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
     for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: queryKey(t.query) });
   }
+  // Many traces of a slice ask the same question about the same chunk: one hash each.
+  const itemIds = new Map<string, Promise<string>>();
+  const itemId = (key: string, chunkId: string) => {
+    const k = `${key}\u0000${chunkId}`;
+    let id = itemIds.get(k);
+    if (!id) itemIds.set(k, (id = itemIdOf(key, chunkId)));
+    return id;
+  };
   const rows = await Promise.all(
     candidates.map(async (c) => ({
-      itemId: await itemIdOf(c.key, c.chunk.chunkId),
+      itemId: await itemId(c.key, c.chunk.chunkId),
       key: c.key,
       query: c.query,
       traceId: c.traceId,
@@ -119,6 +118,42 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   );
   if (rows.length) await saveCandidates(ctx, rows);
   return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+}
+
+/**
+ * The chunks of each judged trace that mining can use, in what the model saw: a bad answer's top
+ * ranks, every chunk its trusted signals name (flags, clicks, reads, copies), and all of them for an
+ * answer with a correction (diagnosing it compares the correction with each). The other chunk rows,
+ * most of them, stay in the database.
+ */
+async function minedChunks({ db, projectId, settings }: StageContext, scored: readonly ScoredTrace[], events: Map<string, TrustedEvent[]>) {
+  const needs = scored.map((t) => {
+    const list = events.get(t.trace_id) ?? [];
+    return {
+      t: t.trace_id,
+      all: list.some((e) => e.signal_type === 'correction') ? 1 : 0,
+      top: t.weighted_score <= settings.badTraceScore ? MINED_TOP_RANKS : 0,
+      ids: [...new Set(list.map((e) => e.parsed.chunkId).filter((id) => typeof id === 'string'))],
+    };
+  });
+  const rows: ChunkRow[] = [];
+  for (const part of jsonArrays(needs)) {
+    const { results } = await db
+      .prepare(
+        // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones
+        // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
+        `select n.t as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion
+         from (select value ->> 't' as t, value ->> 'all' as every, value ->> 'top' as top, value -> 'ids' as ids,
+                 (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = value ->> 't') as stage from json_each(?2)) n
+         cross join trace_chunks c on c.project_id = ?1 and c.trace_id = n.t and c.stage = n.stage
+         where n.every or c.rank <= n.top or c.chunk_id in (select value from json_each(n.ids))
+         order by n.t, c.rank`,
+      )
+      .bind(projectId, part)
+      .all<Omit<ChunkRow, 'text'>>();
+    for (const r of results) rows.push({ ...r, text: '' });
+  }
+  return rows;
 }
 
 /**
@@ -164,7 +199,7 @@ function miningTrace(t: ScoredTrace, chunks: readonly ChunkRow[], events: readon
     reasons: [],
   };
   for (const e of events) {
-    const detail = JSON.parse(e.detail) as Record<string, unknown>;
+    const detail = e.parsed;
     const chunkId = typeof detail.chunkId === 'string' ? detail.chunkId : undefined;
     if (e.signal_type === 'wrong_source' && chunkId) trace.flagged.push({ chunkId, confidence: e.confidence });
     else if (ENGAGEMENT[e.signal_type] && chunkId) trace.engaged.push({ chunkId, kind: ENGAGEMENT[e.signal_type]!, confidence: e.confidence });

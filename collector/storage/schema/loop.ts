@@ -33,6 +33,8 @@ export const eventAssessments = sqliteTable(
     index('event_assessments_attributed').on(t.projectId, t.attributedTraceId),
     // Most events name no chunk: only those that do are indexed.
     index('event_assessments_chunk').on(t.projectId, t.chunkId).where(sql`${t.chunkId} is not null`),
+    // Events counted for another trace than their own: few, and what a trace's aggregate adds to its own events.
+    index('event_assessments_moved').on(t.projectId, t.attributedTraceId).where(sql`${t.attributedTraceId} <> ${t.traceId}`),
   ],
 );
 
@@ -70,6 +72,24 @@ export const traceStats = sqliteTable(
     index('trace_stats_query').on(t.projectId, t.queryKey, t.weightedScore),
     index('trace_stats_created').on(t.projectId, t.createdAt),
   ],
+);
+
+/**
+ * Per query key: how many of its traces are scored and the sum of their weighted scores, kept in
+ * step with `trace_stats` by triggers (migration 0007), so a query's history is one row to read
+ * however many answers it has.
+ */
+export const queryScores = sqliteTable(
+  'query_scores',
+  {
+    projectId: text('project_id').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** Traces of the key with a weighted score. */
+    traces: integer('traces').notNull(),
+    /** The sum of their weighted scores. */
+    total: real('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.queryKey] })],
 );
 
 /**

@@ -1,0 +1,116 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../../shared/schema/trace.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
+import { runNightly } from '../nightly.ts';
+import { traceStatsUpsert } from './assess.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
+  if (traces.length) expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+  for (const batch of bySession(events)) {
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: ORIGIN },
+      json: { events: batch.map((x) => event(x)) },
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
+const statsOf = async (projectId: string) =>
+  (await env.DB.prepare('select * from trace_stats where project_id = ? order by trace_id').bind(projectId).all<Record<string, unknown>>()).results.map(
+    ({ updated_at, ...row }) => row,
+  );
+
+const scoresOf = async (projectId: string) => ({
+  kept: (
+    await env.DB.prepare('select query_key, traces, round(total, 9) as total from query_scores where project_id = ? and traces > 0 order by query_key')
+      .bind(projectId)
+      .all()
+  ).results,
+  summed: (
+    await env.DB.prepare(
+      `select query_key, count(*) as traces, round(sum(weighted_score), 9) as total from trace_stats where project_id = ? and weighted_score is not null
+       group by query_key order by query_key`,
+    )
+      .bind(projectId)
+      .all()
+  ).results,
+});
+
+/** Three sessions of a few turns: votes, a flipped vote, clicks, rephrases, and corrections about an earlier turn. */
+async function traffic(p: Project) {
+  const t0 = Date.UTC(2026, 10, 6, 9);
+  const turn = (session: string, i: number, query: string, answer: string) =>
+    trace({ traceId: `${session}-${i}`, sessionId: session, turnIndex: i, createdAt: t0 + i * 60_000, query, answer });
+  const traces = ['a', 'b', 'c'].flatMap((s) => [
+    turn(s, 0, 'What are the refund conditions?', 'Unopened items can be refunded within 30 days with a receipt.'),
+    turn(s, 1, 'And if the item was opened?', 'Opened items are refunded as store credit.'),
+    turn(s, 2, 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days.'),
+  ]);
+  const at = (s: string, i: number, seconds: number) => ({ traceId: `${s}-${i}`, sessionId: s, clientTs: t0 + i * 60_000 + seconds * 1_000 });
+  const events = ['a', 'b', 'c'].flatMap((s) => [
+    { ...at(s, 0, 20), signalType: 'thumbs_up' as const },
+    { ...at(s, 0, 30), signalType: 'citation_click' as const, detail: { chunkId: 'c1' } },
+    { ...at(s, 1, 10), signalType: 'thumbs_up' as const },
+    { ...at(s, 1, 15), signalType: 'thumbs_down' as const },
+    { ...at(s, 1, 20), signalType: 'rephrase_within_session' as const, detail: { nextTraceId: `${s}-2`, similarity: 0.8, gapMs: 40_000 } },
+    {
+      ...at(s, 2, 30),
+      signalType: 'correction' as const,
+      detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+    },
+    { ...at(s, 2, 40), signalType: 'answer_dwell' as const, detail: { ms: 30_000 } },
+  ]);
+  await send(p, traces, events);
+}
+
+describe('the assess stage', () => {
+  it("aggregates a slice's traces as the recompute from every stored verdict does, whichever slice an attributed event came from", async () => {
+    for (const tracesPerSlice of [2_000, 1]) {
+      const p = await newProject();
+      await traffic(p);
+      expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id, tracesPerSlice })).done).toBe(true);
+      const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id <> trace_id')
+        .bind(p.id)
+        .first<{ n: number }>();
+      expect(moved!.n).toBeGreaterThan(0);
+      const nightly = await statsOf(p.id);
+      expect(nightly.some((r) => r.weighted_score !== null && r.requeried === 1)).toBe(true);
+      const keys = (await env.DB.prepare('select trace_id as traceId, query_key as queryKey from trace_stats where project_id = ?').bind(p.id).all()).results;
+      await env.DB.batch([traceStatsUpsert(env.DB, p.id, Date.now(), JSON.stringify(keys))]);
+      expect(await statsOf(p.id)).toEqual(nightly);
+    }
+  });
+
+  it('stores the base verdict of an event no rule touched, with the chunk it names', async () => {
+    const p = await newProject();
+    const t = trace();
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'c1' } }]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const row = await env.DB.prepare(
+      'select trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id from event_assessments where project_id = ?',
+    )
+      .bind(p.id)
+      .first();
+    expect(row).toEqual({ trace_id: t.traceId, attributed_trace_id: t.traceId, confidence: 0.4, rules: '[]', attribution: 'null', chunk_id: 'c1' });
+  });
+
+  it("keeps each query's running totals equal to its traces' scores, through new scores and deleted traces", async () => {
+    const p = await newProject();
+    await traffic(p);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const first = await scoresOf(p.id);
+    expect(first.kept.length).toBeGreaterThan(0);
+    expect(first.kept).toEqual(first.summed);
+    // Scores change the next night, and a trace goes (erasure, retention).
+    await send(p, [], [{ traceId: 'a-0', sessionId: 'a', signalType: 'thumbs_down', clientTs: Date.UTC(2026, 10, 6, 9, 0, 50) }]);
+    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await env.DB.prepare(`delete from trace_stats where project_id = ? and trace_id = 'b-0'`).bind(p.id).run();
+    const then = await scoresOf(p.id);
+    expect(then.kept).not.toEqual(first.kept);
+    expect(then.kept).toEqual(then.summed);
+  });
+});
