@@ -105,7 +105,7 @@ describe('the nightly job', () => {
     expect(runs.body.runs[0]!.stages.find((s) => s.name === 'assess')!.counts).toMatchObject({ traces: 1, events: 2 });
   });
 
-  it('lists a reranked answer by the order the model saw, not retrieval order', async () => {
+  it('lists and mines a reranked answer by the order the model saw, not retrieval order', async () => {
     const p = await newProject();
     const reranked = [chunks[2]!, chunks[0]!, chunks[1]!].map((c, i) => ({ ...c, rank: i + 1, score: 1 - i / 10 }));
     const t = badTrace({ rerankedChunks: reranked });
@@ -114,6 +114,9 @@ describe('the nightly job', () => {
 
     const worst = await admin<{ traces: { chunkIds: string[] }[] }>(p, '/worst-traces');
     expect(worst.body.traces[0]!.chunkIds).toEqual(['refund-1', 'shipping-1', 'credit-1']);
+    const review = await admin<{ items: { chunk: { chunkId: string }; rank: number }[] }>(p, '/review');
+    const mined = Object.fromEntries(review.body.items.map((i) => [i.chunk.chunkId, i.rank]));
+    expect(mined).toEqual({ 'refund-1': 1, 'shipping-1': 2 });
   });
 
   it('changes nothing when run again for the same night', async () => {

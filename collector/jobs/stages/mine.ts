@@ -4,6 +4,7 @@ import { type Candidate, expectedValue, MINED_TOP_RANKS, type MinedChunk, type M
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
@@ -140,11 +141,10 @@ async function minedChunks({ db, projectId, settings }: StageContext, scored: re
   for (const part of jsonArrays(needs)) {
     const { results } = await db
       .prepare(
-        // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones
-        // ('reranked' sorts after 'retrieved', so max(stage) is the last stage the trace has).
+        // What the model saw: the reranked chunks when a reranker ran, else the retrieved ones.
         `select n.t as traceId, c.stage, c.rank, c.score, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.source_doc_version as sourceDocVersion
          from (select value ->> 't' as t, value ->> 'all' as every, value ->> 'top' as top, value -> 'ids' as ids,
-                 (select max(stage) from trace_chunks x where x.project_id = ?1 and x.trace_id = value ->> 't') as stage from json_each(?2)) n
+                 ${seenStageSql('?1', "value ->> 't'")} as stage from json_each(?2)) n
          cross join trace_chunks c on c.project_id = ?1 and c.trace_id = n.t and c.stage = n.stage
          where n.every or c.rank <= n.top or c.chunk_id in (select value from json_each(n.ids))
          order by n.t, c.rank`,
