@@ -108,4 +108,31 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await context.close();
     }
   });
+
+  it('stays where the reader went back to when the page they left finishes loading', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/nowhere');
+    try {
+      await page.getByRole('heading', { name: 'No such page' }).waitFor();
+      // The queue answers only after the reader has gone back.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/v1/admin/review?*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByRole('navigation').getByRole('link', { name: 'Review queue' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      await page.goBack();
+      await page.getByRole('heading', { name: 'No such page' }).waitFor();
+      const loaded = page.waitForResponse((r) => r.url().includes('/v1/admin/review?'));
+      release();
+      await loaded;
+      await page.waitForTimeout(300);
+      expect(new URL(page.url()).pathname).toBe('/admin/nowhere');
+      expect(await page.getByRole('heading', { name: 'No such page' }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -83,7 +83,8 @@ export class ReviewPage extends LitElement {
 
   private start() {
     const session = new ReviewSession(reviewApi, this.status, () => {
-      if (this.session !== session) return;
+      // A queue that loads after the reader left the page must not pull the address back to it.
+      if (this.session !== session || !this.isConnected) return;
       this.requestUpdate();
       this.reflectPosition();
     });
