@@ -1,12 +1,11 @@
 import { queryKey } from '../../../shared/terms.ts';
-import { type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
+import { EVAL_LAYERS, type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
-import type { SliceResult, Stage } from './stage.ts';
+import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 interface Item {
-  layer: EvalLayer;
   query: string;
   queryKey: string;
   traceId: string;
@@ -14,103 +13,39 @@ interface Item {
   source: string;
 }
 
+interface Labels {
+  judgements: Record<string, number>;
+  /** Where they came from: review, feedback or both. */
+  sources: string[];
+}
+
+/**
+ * Rows read per statement while looking for held-out questions: the stage holds one page and the
+ * items it keeps (at most MAX_EVAL_ITEMS a layer), never every label of the project, which grows
+ * with traffic (a million traces held millions of them).
+ */
+const PAGE = 500;
+
 /**
  * Builds this week's eval sets once (a week's version, once written, is frozen): labels from
- * answered review items and clear explicit feedback, on held-out queries only.
+ * answered review items and clear explicit feedback, on held-out queries only. Each layer reads
+ * its candidates page by page in a fixed order and stops once it has MAX_EVAL_ITEMS.
  */
 export const evals: Stage = {
   name: 'evals',
-  async slice({ db, projectId, night, settings }): Promise<SliceResult> {
+  async slice(ctx): Promise<SliceResult> {
+    const { db, projectId, night } = ctx;
     const version = isoWeek(night);
     const done = await db.prepare('select 1 from eval_sets where project_id = ? and version = ? limit 1').bind(projectId, version).first();
     if (done) return { cursor: null, counts: { frozen: 1 } };
 
-    // Labels by query key: the reviewers' verdicts, then the users' clearest feedback.
-    const labels = new Map<string, Record<string, number>>();
-    const sources = new Map<string, Set<string>>();
-    const label = (key: string, chunkId: string, relevance: number, source: string) => {
-      if (!isHeldOut(key)) return;
-      const j = labels.get(key) ?? {};
-      if (!(chunkId in j)) j[chunkId] = relevance;
-      labels.set(key, j);
-      sources.set(key, (sources.get(key) ?? new Set()).add(source));
+    const layers: Record<EvalLayer, Item[]> = {
+      echo: await echo(ctx),
+      variant: await variants(ctx),
+      conflict: await conflicts(ctx),
+      replay: await replay(ctx),
     };
-    const { results: reviewed } = await db
-      .prepare(`select query_key, chunk_id, verdict from review_items where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`)
-      .bind(projectId)
-      .all<{ query_key: string; chunk_id: string; verdict: string }>();
-    for (const r of reviewed) label(r.query_key, r.chunk_id, r.verdict === 'relevant' ? 1 : 0, 'review');
-    const { results: explicit } = await db
-      .prepare(
-        `select s.query_key, e.signal_type, json_extract(e.detail, '$.chunkId') as chunk_id from feedback_events e
-         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
-         join trace_stats s on s.project_id = e.project_id and s.trace_id = a.attributed_trace_id
-         where e.project_id = ?1 and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source')
-           and e.superseded = 0 and a.confidence >= ?2 and json_extract(e.detail, '$.chunkId') is not null
-           and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?3 and s.explicit_signals > 0))`,
-      )
-      .bind(projectId, LOW_CONFIDENCE, settings.goodTraceScore)
-      .all<{ query_key: string; signal_type: string; chunk_id: string }>();
-    for (const r of explicit) label(r.query_key, r.chunk_id, r.signal_type === 'wrong_source' ? 0 : 1, 'feedback');
-
-    // The latest answer to each labelled query gives its typed form and candidates.
-    const latest = await latestTraceOfKeys(db, projectId, [...labels.keys()]);
-    const items: Item[] = [];
-    for (const [key, judgements] of labels) {
-      const t = latest.get(key);
-      if (t) items.push({ layer: 'echo', query: t.query, queryKey: key, traceId: t.traceId, judgements, source: [...sources.get(key)!].join('+') });
-    }
-    // Variants: what users typed when they re-asked a labelled question, with its labels.
-    const { results: rephrases } = await db
-      .prepare(
-        `select s.query_key, n.trace_id, n.query from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
-         join trace_stats s on s.project_id = e.project_id and s.trace_id = e.trace_id
-         join traces n on n.project_id = e.project_id and n.trace_id = json_extract(e.detail, '$.nextTraceId')
-         where e.project_id = ? and e.signal_type = 'rephrase_within_session' and a.confidence >= ?`,
-      )
-      .bind(projectId, LOW_CONFIDENCE)
-      .all<{ query_key: string; trace_id: string; query: string }>();
-    for (const r of rephrases) {
-      const judgements = labels.get(r.query_key);
-      if (judgements && queryKey(r.query) !== r.query_key)
-        items.push({ layer: 'variant', query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
-    }
-    // Conflicts: held-out questions whose answers were judged both ways.
-    const { results: split } = await db
-      .prepare(
-        `select query_key from trace_stats where project_id = ?1 and trusted_signals > 0 group by query_key
-         having max(weighted_score) >= ?2 and min(weighted_score) <= ?3`,
-      )
-      .bind(projectId, settings.goodTraceScore, settings.badTraceScore)
-      .all<{ query_key: string }>();
-    const conflictKeys = split.map((r) => r.query_key).filter(isHeldOut);
-    const conflictTraces = await latestTraceOfKeys(db, projectId, conflictKeys);
-    for (const key of conflictKeys) {
-      const t = conflictTraces.get(key);
-      if (t) items.push({ layer: 'conflict', query: t.query, queryKey: key, traceId: t.traceId, judgements: labels.get(key) ?? {}, source: 'split feedback' });
-    }
-    // Replay: recent held-out answers with clear feedback, as they were ranked then.
-    const { results: replay } = await db
-      .prepare(
-        `select s.trace_id, s.query_key, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-         where s.project_id = ? and s.trusted_signals > 0 and abs(s.weighted_score) >= 0.5 order by s.created_at desc limit ?`,
-      )
-      .bind(projectId, REPLAY_ITEMS * 4)
-      .all<{ trace_id: string; query_key: string; query: string; weighted_score: number }>();
-    for (const r of replay.filter((x) => isHeldOut(x.query_key)).slice(0, REPLAY_ITEMS)) {
-      items.push({
-        layer: 'replay',
-        query: r.query,
-        queryKey: r.query_key,
-        traceId: r.trace_id,
-        judgements: labels.get(r.query_key) ?? {},
-        source: `answer scored ${r.weighted_score.toFixed(2)}`,
-      });
-    }
-
-    const byLayer = new Map<EvalLayer, Item[]>();
-    for (const item of items) byLayer.set(item.layer, [...(byLayer.get(item.layer) ?? []), item]);
-    const rows = [...byLayer].flatMap(([, list]) => list.slice(0, MAX_EVAL_ITEMS).map((item, position) => ({ ...item, position })));
+    const rows = EVAL_LAYERS.flatMap((layer) => layers[layer].map((item, position) => ({ ...item, layer, position })));
     // In parts: a week's items with their labels outgrow the largest value D1 binds (SQLITE_TOOBIG at a million traces).
     await db.batch([
       ...jsonArrays(rows).map((part) =>
@@ -122,12 +57,185 @@ export const evals: Stage = {
           )
           .bind(projectId, version, part),
       ),
-      ...['echo', 'variant', 'conflict', 'replay'].map((layer) =>
+      ...EVAL_LAYERS.map((layer) =>
         db
           .prepare('insert or ignore into eval_sets (project_id, layer, version, items, created_at) values (?, ?, ?, ?, ?)')
-          .bind(projectId, layer, version, rows.filter((r) => r.layer === layer).length, Date.now()),
+          .bind(projectId, layer, version, layers[layer].length, Date.now()),
       ),
     ]);
-    return { cursor: null, counts: Object.fromEntries([...byLayer].map(([layer, list]) => [layer, Math.min(list.length, MAX_EVAL_ITEMS)])) };
+    return { cursor: null, counts: Object.fromEntries(EVAL_LAYERS.filter((layer) => layers[layer].length > 0).map((layer) => [layer, layers[layer].length])) };
   },
 };
+
+/**
+ * Explicit feedback's label for each (question, chunk) pair, one row per pair: a trusted
+ * wrong-source flag makes the chunk not relevant, whatever else users did with it; otherwise a
+ * click, focused reading or copy of it on a clearly good answer makes it relevant. From the
+ * page's keys to their answers and their events (cross joins keep that order): the other way round,
+ * SQLite reads every event that names a chunk for each page.
+ */
+const FEEDBACK_LABELS = `select s.query_key, a.chunk_id, min(e.signal_type <> 'wrong_source') as relevance
+  from json_each(?2) k
+  cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value
+  cross join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = s.trace_id
+  cross join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
+  where a.chunk_id is not null and a.confidence >= ?3
+    and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
+    and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))
+  group by s.query_key, a.chunk_id`;
+
+/** The labels of some held-out questions: the reviewers' verdicts first, then the users' clearest feedback. */
+async function labelsOf({ db, projectId, settings }: StageContext, keys: readonly string[]): Promise<Map<string, Labels>> {
+  const out = new Map<string, Labels>();
+  if (keys.length === 0) return out;
+  const json = JSON.stringify(keys);
+  const [reviewed, feedback] = await db.batch<{ query_key: string; chunk_id: string; relevance: number }>([
+    db
+      .prepare(
+        `select query_key, chunk_id, verdict = 'relevant' as relevance from review_items
+         where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and query_key in (select value from json_each(?2))`,
+      )
+      .bind(projectId, json),
+    db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore),
+  ]);
+  for (const [source, rows] of [
+    ['review', reviewed!.results],
+    ['feedback', feedback!.results],
+  ] as const) {
+    for (const r of rows) {
+      const labels = out.get(r.query_key) ?? { judgements: {}, sources: [] };
+      if (!(r.chunk_id in labels.judgements)) labels.judgements[r.chunk_id] = r.relevance;
+      if (!labels.sources.includes(source)) labels.sources.push(source);
+      out.set(r.query_key, labels);
+    }
+  }
+  return out;
+}
+
+/**
+ * Walks the query keys `sql` lists in order, a page at a time, until `take` has enough or the list
+ * ends: `sql(after)` is given where a page starts (`?2` the last key read), `?1` is the project,
+ * `?3` the page size, then `params`. The first page's condition is `?2 is null` rather than an
+ * `or`, so every later page is a range on the key's index instead of a scan from the start.
+ */
+async function eachPage(
+  { db, projectId }: StageContext,
+  sql: (after: string) => string,
+  params: readonly unknown[],
+  take: (heldOut: string[]) => Promise<boolean>,
+): Promise<void> {
+  let after: string | null = null;
+  for (;;) {
+    const page: string[] = (
+      await db
+        .prepare(sql(after === null ? '?2 is null' : 'query_key > ?2'))
+        .bind(projectId, after, PAGE, ...params)
+        .all<{ query_key: string }>()
+    ).results.map((r) => r.query_key);
+    if ((await take(page.filter(isHeldOut))) || page.length < PAGE) return;
+    after = page.at(-1)!;
+  }
+}
+
+/** Echo: labelled held-out questions as users last asked them; those with reviewed labels first, then by key. */
+async function echo(ctx: StageContext): Promise<Item[]> {
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  const take = async (keys: string[]) => {
+    const labels = await labelsOf(
+      ctx,
+      keys.filter((k) => !seen.has(k)),
+    );
+    const latest = await latestTraceOfKeys(ctx.db, ctx.projectId, [...labels.keys()]);
+    for (const [key, { judgements, sources }] of labels) {
+      const t = latest.get(key);
+      if (!t || items.length >= MAX_EVAL_ITEMS) continue;
+      seen.add(key);
+      items.push({ query: t.query, queryKey: key, traceId: t.traceId, judgements, source: sources.join('+') });
+    }
+    return items.length >= MAX_EVAL_ITEMS;
+  };
+  await eachPage(
+    ctx,
+    (after) => `select distinct query_key from review_items where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant')
+     and ${after} order by query_key limit ?3`,
+    [],
+    take,
+  );
+  if (items.length < MAX_EVAL_ITEMS)
+    await eachPage(ctx, (after) => `select distinct query_key from trace_stats where project_id = ?1 and ${after} order by query_key limit ?3`, [], take);
+  return items;
+}
+
+/** Variants: what users typed when they re-asked a labelled held-out question, with its labels; in the order they arrived. */
+async function variants(ctx: StageContext): Promise<Item[]> {
+  const { db, projectId } = ctx;
+  const items: Item[] = [];
+  let after = { receivedAt: -1, eventId: '' };
+  while (items.length < MAX_EVAL_ITEMS) {
+    const { results } = await db
+      .prepare(
+        `select e.received_at, e.event_id, s.query_key, n.trace_id, n.query from feedback_events e
+         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         join trace_stats s on s.project_id = e.project_id and s.trace_id = e.trace_id
+         join traces n on n.project_id = e.project_id and n.trace_id = json_extract(e.detail, '$.nextTraceId')
+         where e.project_id = ?1 and e.signal_type = 'rephrase_within_session' and a.confidence >= ?2
+           and e.received_at >= ?3 and (e.received_at > ?3 or e.event_id > ?4)
+         order by e.received_at, e.event_id limit ?5`,
+      )
+      .bind(projectId, LOW_CONFIDENCE, after.receivedAt, after.eventId, PAGE)
+      .all<{ received_at: number; event_id: string; query_key: string; trace_id: string; query: string }>();
+    const rephrased = results.filter((r) => isHeldOut(r.query_key) && queryKey(r.query) !== r.query_key);
+    const labels = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
+    for (const r of rephrased) {
+      const judgements = labels.get(r.query_key)?.judgements;
+      if (judgements && items.length < MAX_EVAL_ITEMS)
+        items.push({ query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
+    }
+    if (results.length < PAGE) break;
+    const last = results.at(-1)!;
+    after = { receivedAt: last.received_at, eventId: last.event_id };
+  }
+  return items;
+}
+
+/** Conflicts: held-out questions whose answers were judged both ways, by key. */
+async function conflicts(ctx: StageContext): Promise<Item[]> {
+  const items: Item[] = [];
+  await eachPage(
+    ctx,
+    (after) => `select query_key from trace_stats where project_id = ?1 and ${after} and trusted_signals > 0 group by query_key
+     having max(weighted_score) >= ?4 and min(weighted_score) <= ?5 order by query_key limit ?3`,
+    [ctx.settings.goodTraceScore, ctx.settings.badTraceScore],
+    async (keys) => {
+      const [labels, latest] = await Promise.all([labelsOf(ctx, keys), latestTraceOfKeys(ctx.db, ctx.projectId, keys)]);
+      for (const key of keys) {
+        const t = latest.get(key);
+        if (t && items.length < MAX_EVAL_ITEMS)
+          items.push({ query: t.query, queryKey: key, traceId: t.traceId, judgements: labels.get(key)?.judgements ?? {}, source: 'split feedback' });
+      }
+      return items.length >= MAX_EVAL_ITEMS;
+    },
+  );
+  return items;
+}
+
+/** Replay: recent held-out answers with clear feedback, as they were ranked then. */
+async function replay(ctx: StageContext): Promise<Item[]> {
+  const { results } = await ctx.db
+    .prepare(
+      `select s.trace_id, s.query_key, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
+       where s.project_id = ? and s.trusted_signals > 0 and abs(s.weighted_score) >= 0.5 order by s.created_at desc limit ?`,
+    )
+    .bind(ctx.projectId, REPLAY_ITEMS * 4)
+    .all<{ trace_id: string; query_key: string; query: string; weighted_score: number }>();
+  const recent = results.filter((r) => isHeldOut(r.query_key)).slice(0, REPLAY_ITEMS);
+  const labels = await labelsOf(ctx, [...new Set(recent.map((r) => r.query_key))]);
+  return recent.map((r) => ({
+    query: r.query,
+    queryKey: r.query_key,
+    traceId: r.trace_id,
+    judgements: labels.get(r.query_key)?.judgements ?? {},
+    source: `answer scored ${r.weighted_score.toFixed(2)}`,
+  }));
+}

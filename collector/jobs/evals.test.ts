@@ -1,0 +1,107 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { queryKey } from '../../shared/terms.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
+import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
+  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+  for (const batch of bySession(events)) {
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: ORIGIN },
+      json: { events: batch.map((e) => event(e)) },
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
+const chunks = [
+  { chunkId: 'good', sourceDocId: 'guide.md', score: 0.9, rank: 1, text: 'Opened items can be refunded within 14 days.' },
+  { chunkId: 'bad', sourceDocId: 'other.md', score: 0.8, rank: 2, text: 'Shipping takes five days.' },
+];
+
+/** Queries the split holds out for evaluation, so the test does not depend on which ones it picks. */
+const heldOutQueries = (n: number) =>
+  Array.from({ length: 200 }, (_, i) => `store credit question number ${i}`)
+    .filter((q) => isHeldOut(queryKey(q)))
+    .slice(0, n);
+
+const answer = (query: string, sessionId: string, ageMs: number) =>
+  trace({ query, retrievedChunks: chunks, rerankedChunks: undefined, sessionId, createdAt: Date.now() - ageMs });
+
+/** One layer of this week's eval set, by query. */
+async function layer(p: Project, name: string) {
+  const { results } = await env.DB.prepare('select query, judgements, source from eval_items where project_id = ? and layer = ? order by position')
+    .bind(p.id, name)
+    .all<{ query: string; judgements: string; source: string }>();
+  return Object.fromEntries(results.map((r) => [r.query, { judgements: JSON.parse(r.judgements), source: r.source }]));
+}
+
+describe('eval sets', () => {
+  it('labels a chunk users both engaged with and flagged as wrong as not relevant, whichever came first', async () => {
+    const p = await newProject();
+    const [flagFirst, flagLast] = heldOutQueries(2) as [string, string];
+    const traces: TraceInput[] = [];
+    const events: Parameters<typeof event>[0][] = [];
+    // Per question: one clearly good answer whose user read and copied 'good', another whose user flagged 'good' as the wrong source.
+    for (const [q, query, order] of [
+      [1, flagFirst, ['flag', 'engage']],
+      [2, flagLast, ['engage', 'flag']],
+    ] as const) {
+      for (const step of order) {
+        const sessionId = `${step}-${q}`;
+        const t = answer(query, sessionId, step === order[0] ? 60_000 : 50_000);
+        traces.push(t);
+        if (step === 'flag') events.push({ traceId: t.traceId, sessionId, signalType: 'wrong_source', detail: { chunkId: 'good' } });
+        else
+          events.push(
+            { traceId: t.traceId, sessionId, signalType: 'thumbs_up' },
+            { traceId: t.traceId, sessionId, signalType: 'copy_source', detail: { chunkId: 'good', chars: 40 } },
+            { traceId: t.traceId, sessionId, signalType: 'citation_click', detail: { chunkId: 'bad' } },
+          );
+      }
+    }
+    await send(p, traces, events);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+
+    const echo = await layer(p, 'echo');
+    // The flag decides 'good' however the rows fall; 'bad', only engaged with on a good answer, is relevant.
+    expect(echo[flagFirst]).toEqual({ judgements: { good: 0, bad: 1 }, source: 'feedback' });
+    expect(echo[flagLast]).toEqual({ judgements: { good: 0, bad: 1 }, source: 'feedback' });
+  });
+
+  it('builds the variant and conflict layers from the labelled held-out questions only', async () => {
+    const p = await newProject();
+    const [asked, split] = heldOutQueries(2) as [string, string];
+    const first = answer(asked, 'sa', 60_000);
+    const reworded = answer('how long do I have to return an opened item', 'sa', 55_000);
+    const liked = answer(split, 'sb', 50_000);
+    const disliked = answer(split, 'sc', 40_000);
+    await send(
+      p,
+      [first, reworded, liked, disliked],
+      [
+        { traceId: first.traceId, sessionId: 'sa', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
+        {
+          traceId: first.traceId,
+          sessionId: 'sa',
+          signalType: 'rephrase_within_session',
+          detail: { nextTraceId: reworded.traceId, similarity: 0.8, gapMs: 5_000 },
+        },
+        { traceId: liked.traceId, sessionId: 'sb', signalType: 'thumbs_up' },
+        { traceId: disliked.traceId, sessionId: 'sc', signalType: 'thumbs_down' },
+      ],
+    );
+    const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const counts = summary.runs[0]!.stages.find((s) => s.name === 'evals')!.counts;
+
+    expect(await layer(p, 'variant')).toEqual({ [reworded.query]: { judgements: { bad: 0 }, source: 'rephrase' } });
+    expect(await layer(p, 'conflict')).toEqual({ [split]: { judgements: {}, source: 'split feedback' } });
+    expect(counts).toMatchObject({ echo: 1, variant: 1, conflict: 1 });
+  });
+});
