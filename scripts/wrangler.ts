@@ -80,6 +80,23 @@ const PORT_TAKEN = /Address already in use/;
 const PORT_ATTEMPTS = 3;
 
 /** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
+/** Ends a process started `detached` and every child in its group: SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return;
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   if (options.port !== undefined) return startDevOn(options.port, options);
   for (let attempt = 1; ; attempt++) {
@@ -103,21 +120,7 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
+  const stop = () => stopProcessGroup(child);
   const portTaken = async () => {
     await stop();
     return new PortTaken(`port ${port} is taken:\n${output}`);

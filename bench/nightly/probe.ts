@@ -8,11 +8,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { freePort } from '../../scripts/free-port.ts';
-import { OFFLINE_ENV, ROOT } from '../../scripts/wrangler.ts';
+import { OFFLINE_ENV, ROOT, stopProcessGroup } from '../../scripts/wrangler.ts';
+import { post } from './drive.ts';
 
 export interface Irreducible {
   /** Under wrangler dev: every event read once into a Worker, and one row written per trace, in ms. */
@@ -29,19 +29,6 @@ export interface Irreducible {
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 /** wrangler's proxy answers this, without reaching the Worker, to a POST it cannot retry by itself. */
 const RESTARTED = /restarted mid-request/;
-
-function post(url: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST' }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** Serves the probe Worker with the collector's D1 binding on `persistTo` and resolves once it answers. */
 async function serveProbe(dir: string, persistTo: string): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
@@ -70,21 +57,7 @@ async function serveProbe(dir: string, persistTo: string): Promise<{ url: string
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  };
+  const stop = () => stopProcessGroup(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

@@ -1,23 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { bearer, call, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
-async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
-  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
-  // Each session's browser sends its own events, from its own address.
-  for (const batch of bySession(events)) {
-    const res = await call('/v1/events', {
-      method: 'POST',
-      headers: { ...bearer(p.keys.write), origin: ORIGIN },
-      json: { events: batch.map((e) => event(e)) },
-    });
-    expect(res.status).toBe(200);
-  }
-}
+const send = sendTraffic;
 
 const admin = async <T>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
   const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });

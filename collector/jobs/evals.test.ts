@@ -3,22 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
-import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { type event, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
-async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
-  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
-  for (const batch of bySession(events)) {
-    const res = await call('/v1/events', {
-      method: 'POST',
-      headers: { ...bearer(p.keys.write), origin: ORIGIN },
-      json: { events: batch.map((e) => event(e)) },
-    });
-    expect(res.status).toBe(200);
-  }
-}
+const send = sendTraffic;
 
 const chunks = [
   { chunkId: 'good', sourceDocId: 'guide.md', score: 0.9, rank: 1, text: 'Opened items can be refunded within 14 days.' },

@@ -1,22 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
-async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][] = []) {
-  const t = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces });
-  expect(t.status).toBe(200);
-  if (events.length === 0) return;
-  // Each session's browser sends its own events, from its own address.
-  for (const batch of bySession(events)) {
-    const e = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: batch.map((x) => event(x)) } });
-    expect(e.status).toBe(200);
-  }
-}
+const send = sendTraffic;
 
 const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
   const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });

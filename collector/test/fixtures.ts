@@ -99,3 +99,22 @@ export function bySession<E extends { sessionId?: string }>(events: readonly E[]
   }
   return [...groups.values()];
 }
+
+/**
+ * Stores traces through the server API, then each session's events from that session's browser
+ * (its own call, so its own address): what a day of real traffic looks like to the loop.
+ */
+export async function sendTraffic(p: { keys: { server: string; write: string } }, traces: TraceInput[], events: Parameters<typeof event>[0][] = []) {
+  if (traces.length) {
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces });
+    if (res.status !== 200) throw new Error(`POST /v1/traces answered ${res.status}: ${await res.text()}`);
+  }
+  for (const batch of bySession(events)) {
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: ORIGIN },
+      json: { events: batch.map((e) => event(e)) },
+    });
+    if (res.status !== 200) throw new Error(`POST /v1/events answered ${res.status}: ${await res.text()}`);
+  }
+}

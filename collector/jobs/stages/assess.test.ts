@@ -1,23 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { TraceInput } from '../../../shared/schema/trace.ts';
-import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
+import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { runNightly } from '../nightly.ts';
 import { traceStatsUpsert } from './assess.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
-async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
-  if (traces.length) expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
-  for (const batch of bySession(events)) {
-    const res = await call('/v1/events', {
-      method: 'POST',
-      headers: { ...bearer(p.keys.write), origin: ORIGIN },
-      json: { events: batch.map((x) => event(x)) },
-    });
-    expect(res.status).toBe(200);
-  }
-}
+const send = sendTraffic;
 
 const statsOf = async (projectId: string) =>
   (await env.DB.prepare('select * from trace_stats where project_id = ? order by trace_id').bind(projectId).all<Record<string, unknown>>()).results.map(
