@@ -1,3 +1,4 @@
+import type { ReviewItem } from '../../shared/admin-api/review.ts';
 import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
 
 /** The mining threshold in force: the last recorded change, or the default. */
@@ -7,27 +8,6 @@ export async function currentThreshold(d1: D1Database, projectId: string): Promi
     .bind(projectId)
     .first<{ t: number }>();
   return row?.t ?? DEFAULT_MINING_THRESHOLD;
-}
-
-export interface ReviewItem {
-  id: string;
-  query: string;
-  chunk: { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string };
-  rank: number;
-  score: number;
-  /** Which way the evidence points. */
-  candidate: 'negative' | 'positive';
-  guess: string;
-  guessWhy: string;
-  evidence: string[];
-  traceCount: number;
-  /** The strongest traces behind it (at most 20). */
-  traceIds: string[];
-  expectedValue: number;
-  status: 'pending' | 'held' | 'answered';
-  verdict: 'relevant' | 'not_relevant' | 'unclear' | null;
-  note: string | null;
-  answeredAt: number | null;
 }
 
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,

@@ -4,33 +4,11 @@
  */
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 export type { ModelRegistry, ModelSummary } from '../../shared/admin-api/models.ts';
-export type { ReviewItemTrace } from '../../shared/admin-api/review.ts';
+export type { Guess, ReviewItem, ReviewItemTrace, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
 export type { Finding, WorstTrace } from '../../shared/admin-api/traces.ts';
 
+import type { Guess, ReviewItem, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
 import type { Finding } from '../../shared/admin-api/traces.ts';
-
-export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
-export type ReviewStatus = 'pending' | 'held' | 'answered';
-export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
-
-/** GET /v1/admin/review: one question for a reviewer. */
-export interface ReviewItem {
-  id: string;
-  query: string;
-  chunk: { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string };
-  rank: number;
-  score: number;
-  candidate: 'negative' | 'positive';
-  guess: Guess;
-  guessWhy: string;
-  evidence: string[];
-  traceCount: number;
-  traceIds: string[];
-  status: ReviewStatus;
-  verdict: Verdict | null;
-  note: string | null;
-  answeredAt: number | null;
-}
 
 export interface ReviewQueue {
   items: ReviewItem[];

@@ -1,5 +1,31 @@
 /** What `GET /v1/admin/review` and `/review/:id/traces` answer: one shape for the collector and the console. */
 
+export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
+export type ReviewStatus = 'pending' | 'held' | 'answered';
+export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
+
+/** One question for a reviewer: does this chunk help answer this query? */
+export interface ReviewItem {
+  id: string;
+  query: string;
+  chunk: { chunkId: string; sourceDocId: string; sourceDocVersion: string | null; text: string };
+  rank: number;
+  score: number;
+  /** Which way the evidence points. */
+  candidate: 'negative' | 'positive';
+  guess: Guess;
+  guessWhy: string;
+  evidence: string[];
+  traceCount: number;
+  /** The strongest traces behind it (at most 20). */
+  traceIds: string[];
+  expectedValue: number;
+  status: ReviewStatus;
+  verdict: Verdict | null;
+  note: string | null;
+  answeredAt: number | null;
+}
+
 /** One trace behind a review item: what it contributed, and the answer it came from. */
 export interface ReviewItemTrace {
   traceId: string;

@@ -11,6 +11,7 @@ const item = (n: number): ReviewItem => ({
   candidate: 'negative',
   guess: 'unclear',
   guessWhy: 'why',
+  expectedValue: 1,
   evidence: ['e'],
   traceCount: 1,
   traceIds: [`t${n}`],
