@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
-import { type event, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { bearer, call, type event, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -93,5 +93,47 @@ describe('eval sets', () => {
     expect(await layer(p, 'variant')).toEqual({ [reworded.query]: { judgements: { bad: 0 }, source: 'rephrase' } });
     expect(await layer(p, 'conflict')).toEqual({ [split]: { judgements: {}, source: 'split feedback' } });
     expect(counts).toMatchObject({ echo: 1, variant: 1, conflict: 1 });
+  });
+
+  it("leaves out of the eval set a reviewer's verdict that both the mining and the users contradict", async () => {
+    const p = await newProject();
+    const [query] = heldOutQueries(1) as [string];
+    const shown = (ids: string[]) =>
+      ids.map((chunkId, i) => ({ chunkId, sourceDocId: `${chunkId}.md`, score: 0.9 - i / 10, rank: i + 1, text: `${chunkId} text` }));
+    const bad = trace({ query, retrievedChunks: shown(['top', 'second']), rerankedChunks: undefined, sessionId: 'sa', createdAt: Date.now() - 60_000 });
+    const good = trace({ query, retrievedChunks: shown(['kept']), rerankedChunks: undefined, sessionId: 'sb', createdAt: Date.now() - 50_000 });
+    await send(
+      p,
+      [bad, good],
+      [
+        { traceId: bad.traceId, sessionId: 'sa', signalType: 'thumbs_down' },
+        { traceId: good.traceId, sessionId: 'sb', signalType: 'thumbs_up' },
+        { traceId: good.traceId, sessionId: 'sb', signalType: 'copy_source', detail: { chunkId: 'kept', chars: 40 } },
+      ],
+    );
+    const night = Date.now() + 1_000;
+    await runNightly(env, night, { projectId: p.id });
+    const admin = bearer(p.keys.admin);
+    const { items } = (await (await call('/v1/admin/review?limit=50', { headers: admin })).json()) as {
+      items: { id: string; candidate: string; chunk: { chunkId: string } }[];
+    };
+    const mined = Object.fromEntries(items.map((i) => [i.chunk.chunkId, i]));
+    expect(Object.fromEntries(items.map((i) => [i.chunk.chunkId, i.candidate]))).toEqual({ top: 'negative', second: 'negative', kept: 'positive' });
+    // One slip against the mining alone, one against the mining and the users, one that agrees.
+    for (const [chunkId, verdict] of [
+      ['top', 'relevant'],
+      ['kept', 'not_relevant'],
+      ['second', 'not_relevant'],
+    ] as const)
+      expect((await call(`/v1/admin/review/${mined[chunkId]!.id}`, { method: 'POST', headers: admin, json: { verdict } })).status).toBe(200);
+    // A week on, the next eval set is built with the answers.
+    await runNightly(env, night + 7 * 86_400_000, { projectId: p.id });
+
+    const { results } = await env.DB.prepare(
+      "select judgements, source from eval_items where project_id = ? and layer = 'echo' and version = (select max(version) from eval_sets where project_id = ?)",
+    )
+      .bind(p.id, p.id)
+      .all<{ judgements: string; source: string }>();
+    expect(results.map((r) => ({ ...r, judgements: JSON.parse(r.judgements) }))).toEqual([{ judgements: { second: 0, kept: 1 }, source: 'review+feedback' }]);
   });
 });

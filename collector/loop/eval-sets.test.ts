@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELD_OUT_SHARE, isHeldOut, isoWeek } from './eval-sets.ts';
+import { HELD_OUT_SHARE, isDisputed, isHeldOut, isoWeek } from './eval-sets.ts';
 
 describe('eval sets', () => {
   it('holds out a stable share of queries', () => {
@@ -15,5 +15,16 @@ describe('eval sets', () => {
     expect(isoWeek('2026-11-29')).toBe('2026-W48');
     expect(isoWeek('2027-01-01')).toBe('2026-W53');
     expect(isoWeek('2024-12-30')).toBe('2025-W01');
+  });
+
+  it('keeps a verdict that agrees with how the item was mined or with the users, and disputes one against both', () => {
+    expect(isDisputed(1, 'positive', undefined)).toBe(false);
+    expect(isDisputed(0, 'negative', undefined)).toBe(false);
+    expect(isDisputed(1, 'negative', 1)).toBe(false);
+    expect(isDisputed(0, 'positive', 0)).toBe(false);
+    expect(isDisputed(1, 'negative', undefined)).toBe(true);
+    expect(isDisputed(1, 'negative', 0)).toBe(true);
+    expect(isDisputed(0, 'positive', undefined)).toBe(true);
+    expect(isDisputed(0, 'positive', 1)).toBe(true);
   });
 });

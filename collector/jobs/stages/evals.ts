@@ -1,5 +1,5 @@
 import { queryKey } from '../../../shared/terms.ts';
-import { EVAL_LAYERS, type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
+import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
@@ -84,22 +84,27 @@ const FEEDBACK_LABELS = `select s.query_key, a.chunk_id, min(e.signal_type <> 'w
     and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))
   group by s.query_key, a.chunk_id`;
 
-/** The labels of some held-out questions: the reviewers' verdicts first, then the users' clearest feedback. */
+/**
+ * The labels of some held-out questions: the reviewers' verdicts first, unless disputed (see
+ * `isDisputed`), then the users' clearest feedback.
+ */
 async function labelsOf({ db, projectId, settings }: StageContext, keys: readonly string[]): Promise<Map<string, Labels>> {
   const out = new Map<string, Labels>();
   if (keys.length === 0) return out;
   const json = JSON.stringify(keys);
-  const [reviewed, feedback] = await db.batch<{ query_key: string; chunk_id: string; relevance: number }>([
+  const [reviewed, feedback] = await db.batch<{ query_key: string; chunk_id: string; relevance: 0 | 1; candidate: 'positive' | 'negative' }>([
     db
       .prepare(
-        `select query_key, chunk_id, verdict = 'relevant' as relevance from review_items
+        `select query_key, chunk_id, verdict = 'relevant' as relevance, candidate from review_items
          where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and query_key in (select value from json_each(?2))`,
       )
       .bind(projectId, json),
     db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore),
   ]);
+  const users = new Map(feedback!.results.map((r) => [`${r.query_key}\n${r.chunk_id}`, r.relevance]));
+  const agreed = reviewed!.results.filter((r) => !isDisputed(r.relevance, r.candidate, users.get(`${r.query_key}\n${r.chunk_id}`)));
   for (const [source, rows] of [
-    ['review', reviewed!.results],
+    ['review', agreed],
     ['feedback', feedback!.results],
   ] as const) {
     for (const r of rows) {
