@@ -31,6 +31,8 @@ export interface Evaluator {
   promoted(queries: readonly JudgedQuery[]): Promise<{ metrics: Metrics; version: string | undefined }>;
   /** A stored model's artifact (promoted or not), ranked by the same `rerank()` code. */
   model(model: RerankerModel, queries: readonly JudgedQuery[]): Promise<Metrics>;
+  /** Any reordering of retrieval's top `retrieveK`, measured the same way. */
+  reordered(queries: readonly JudgedQuery[], rerank: (query: string, candidates: Scored[]) => Scored[]): Promise<Metrics>;
 }
 
 export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector: { endpoint: string; serverKey: string }): Evaluator {
@@ -61,6 +63,7 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
 
   return {
     bm25: (queries) => measure(queries, (_q, c) => c),
+    reordered: measure,
     async promoted(queries) {
       // A fresh client per evaluation: it fetches the model promoted now, as a restarted demo would.
       const reranker: Reranker = promotedReranker({ endpoint: collector.endpoint, serverKey: collector.serverKey, refreshMs: Number.POSITIVE_INFINITY });
