@@ -173,9 +173,20 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         writeFileSync(join(params.trainingData, `week-${cycle}.json`), JSON.stringify(data));
       }
 
-      const { metrics: test, version } = await evaluate.promoted(collection.test);
-      const { metrics: validation } = await evaluate.promoted(collection.validation);
       const models = await listModels(a);
+      // The reranker client keeps retrieval's order when it cannot fetch the model (as a backend
+      // should); a measurement must not, so it is taken again until it ranked with the promoted one.
+      const promoted = async (queries: typeof collection.test) => {
+        for (let attempt = 1; ; attempt++) {
+          const measured = await evaluate.promoted(queries);
+          if ((measured.version ?? null) === models.current) return measured;
+          if (attempt === 3)
+            throw new Error(`the reranker ranked with ${measured.version ?? 'no model'} three times while ${models.current ?? 'none'} is promoted`);
+          log(`the reranker ranked with ${measured.version ?? 'no model'} while ${models.current ?? 'none'} is promoted; measuring again`);
+        }
+      };
+      const { metrics: test, version } = await promoted(collection.test);
+      const { metrics: validation } = await promoted(collection.validation);
       const fresh = models.models.filter((m) => !seenModels.has(m.version));
       for (const m of fresh) seenModels.add(m.version);
       let candidate: CycleRow['candidate'] = null;
