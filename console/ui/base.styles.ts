@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** What every console element shares: type, buttons, fields, focus, tables. Colours come from console.css. */
+/** What every console element shares: type, buttons, fields, focus, tables, definition lists. Colours come from console.css. */
 export const baseStyles = css`
   :host {
     display: block;
@@ -112,5 +112,21 @@ export const baseStyles = css`
   .text {
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+  dt {
+    color: var(--c-muted);
+  }
+  dd {
+    margin: 0;
+  }
+  /* A grid of labelled figures: the health summary, a trace's details. */
+  dl.facts {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
+    gap: 0.25rem 1rem;
+    margin: 0;
+  }
+  dl.facts dt {
+    font-size: 0.85rem;
   }
 `;

@@ -17,12 +17,6 @@ export const styles = css`
   dl div {
     display: contents;
   }
-  dt {
-    color: var(--c-muted);
-  }
-  dd {
-    margin: 0;
-  }
   .resolve {
     display: flex;
     flex-wrap: wrap;

@@ -155,7 +155,7 @@ export class HealthPage extends LitElement {
     const evalScores = snaps.some((x) => x.metrics.evalNdcg5 != null);
     return html`<section class="card" aria-labelledby="latest-title">
         <h2 id="latest-title">${format(s.latest, { day: latest.day })}</h2>
-        <dl class="summary" data-field="latest">
+        <dl class="facts summary" data-field="latest">
           ${SUMMARY.map(([m, unit]) => {
             const v = latest.metrics[m];
             return html`<div data-metric=${m}><dt>${s[`metric_${m}` as StringKey]}</dt><dd>${v == null ? s.notSet : formatUnit(unit, this.locale)(v)}</dd></div>`;

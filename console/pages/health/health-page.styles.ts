@@ -1,18 +1,10 @@
 import { css } from 'lit';
 
 export const styles = css`
-  .summary {
-    display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
+  dl.summary {
     gap: 0.5rem 1rem;
-    margin: 0;
   }
-  dt {
-    color: var(--c-muted);
-    font-size: 0.85rem;
-  }
-  dd {
-    margin: 0;
+  .summary dd {
     font-size: 1.2rem;
     font-weight: 600;
   }

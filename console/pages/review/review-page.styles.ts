@@ -51,12 +51,6 @@ export const styles = css`
     display: flex;
     gap: 0.35rem;
   }
-  dt {
-    color: var(--c-muted);
-  }
-  dd {
-    margin: 0;
-  }
   .chunk {
     margin: 0.75rem 0;
     padding: 0.75rem 1rem;

@@ -26,18 +26,7 @@ export const styles = css`
     font-size: 1.1rem;
     margin: 0 0 0.5rem;
   }
-  .meta {
-    display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
-    gap: 0.25rem 1rem;
-    margin: 0;
-  }
-  dt {
-    color: var(--c-muted);
-    font-size: 0.85rem;
-  }
-  dd {
-    margin: 0;
+  .meta dd {
     overflow-wrap: anywhere;
   }
   .diagnosis {

@@ -26,7 +26,7 @@ export function renderQuery(t: Trace, s: Strings, locale: Locale) {
     <p class="text query" data-field="query">${t.query}</p>
     <p><span class="muted">${s.rewrittenQuery}:</span> <span class="text" data-field="rewritten">${t.rewrittenQuery ?? s.noRewrite}</span></p>
     <h3>${s.retrievalParams}</h3>
-    <dl class="meta">
+    <dl class="facts meta">
       ${row(s.topK, t.topK)} ${row(s.threshold, t.threshold)} ${row(s.embeddingModel, t.embeddingModel)} ${row(s.model, t.model)}
       ${row(s.rerankerVersion, t.rerankerVersion)} ${row(s.intent, t.intent)} ${row(s.knowledgeBase, t.knowledgeBase)}
       ${row(s.createdAt, dateTime(t.createdAt, locale))} ${row(s.session, t.sessionId)} ${row(s.turn, t.turnIndex)}
