@@ -4,25 +4,16 @@
  * collector stored: the trace the backend logged and the feedback the widget sent for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
+import { freePort } from '../scripts/free-port.ts';
 import { type DevServer, migrate, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
+import { askOnPage } from './page-driver.ts';
 import { type Demo, startDemo } from './server/index.ts';
-
-/** A port nothing listens on now (the page's origin must be known before the project is made). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer().once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 let persistTo: string;
 let collector: DevServer;
@@ -78,14 +69,6 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
   await page.goto(demo.url);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, errors };
-}
-
-async function askOnPage(page: Page, query: string) {
-  const before = await page.locator('rag-feedback').count();
-  await page.fill('#query', query);
-  await page.press('#query', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('rag-feedback').length > n, before);
-  return page.locator('rag-feedback').last();
 }
 
 describe('the demo page', () => {

@@ -7,7 +7,8 @@
  * corrections are left to the HTTP volume. BEIR documents are one chunk each, so a citation's
  * chunk id is its document id.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { askOnPage } from '../../demo/page-driver.ts';
 import { launch } from '../../tests/e2e/chromium.ts';
 import type { JudgedQuery } from './collection.ts';
 import { paraphrase } from './paraphrase.ts';
@@ -28,14 +29,6 @@ export interface BrowserWeekOptions {
 
 /** The widget discounts a vote faster than reading the answer (at most 5 s): a real user takes that long. */
 const READ_BEFORE_VOTE_MS = 5_500;
-
-async function askOnPage(page: Page, query: string) {
-  const before = await page.locator('rag-feedback').count();
-  await page.fill('#query', query);
-  await page.press('#query', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('rag-feedback').length > n, before);
-  return page.locator('rag-feedback').last();
-}
 
 async function session(browser: Browser, o: BrowserWeekOptions, start: number): Promise<{ asks: number; lastTraceId?: string }> {
   const context = await browser.newContext();

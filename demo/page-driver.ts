@@ -1,0 +1,14 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Asks a question on the demo page as a user would (typed, then Enter) and waits for its answer:
+ * the new `<rag-feedback>` it comes in. Shared by the page's end-to-end test and the browser
+ * sample of `npm run loop:eval`.
+ */
+export async function askOnPage(page: Page, query: string): Promise<Locator> {
+  const before = await page.locator('rag-feedback').count();
+  await page.fill('#query', query);
+  await page.press('#query', 'Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('rag-feedback').length > n, before);
+  return page.locator('rag-feedback').last();
+}
