@@ -1,55 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceInput } from '../../shared/schema/trace.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { demotedAnswerSession } from '../../tests/scenarios/demoted-answer.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 
-const refund = { chunkId: 'refund-1', sourceDocId: 'refunds.md', text: 'Opened items can be refunded within 14 days of delivery.' };
-const shipping = { chunkId: 'shipping-1', sourceDocId: 'shipping.md', text: 'Shipping to Canada takes 5 to 8 business days.' };
-const credit = { chunkId: 'credit-1', sourceDocId: 'credit.md', text: 'Store credit is issued for opened items and never expires.' };
-const start = Date.now() - 3_600_000;
 const session = `trace-view-${Date.now().toString(36)}`;
-
-/** Two turns: the first answer quotes shipping after the reranker pushed the refund chunk from 1st to 3rd; the user corrects it. */
-const first: TraceInput = {
-  traceId: `${session}-1`,
-  sessionId: session,
-  turnIndex: 0,
-  query: 'refund for opened items?',
-  rewrittenQuery: 'refund opened items policy',
-  retrieval: { topK: 3, threshold: 0.2, embeddingModel: 'bge-small' },
-  retrievedChunks: [
-    { ...refund, score: 0.9, rank: 1 },
-    { ...shipping, score: 0.8, rank: 2 },
-    { ...credit, score: 0.7, rank: 3 },
-  ],
-  rerankedChunks: [
-    { ...shipping, score: 0.95, rank: 1 },
-    { ...credit, score: 0.6, rank: 2 },
-    { ...refund, score: 0.3, rank: 3 },
-  ],
-  answer: 'Shipping to Canada takes 5 to 8 business days. [1]',
-  model: 'demo-llm',
-  rerankerVersion: 'rr-1',
-  createdAt: start,
-};
-const second: TraceInput = {
-  ...first,
-  traceId: `${session}-2`,
-  turnIndex: 1,
-  query: 'and store credit?',
-  rewrittenQuery: undefined,
-  createdAt: start + 30_000,
-};
+const { first, second, events } = demotedAnswerSession(session, Date.now() - 3_600_000);
 
 const fixture = useSeededCollector(async (f) => {
   await f.admin('/v1/traces', { method: 'POST', json: [first, second], key: f.collector.keys.server });
-  const events = [
-    { signalType: 'thumbs_down', at: 9_000 },
-    { signalType: 'wrong_source', detail: { chunkId: 'shipping-1' }, at: 12_000 },
-    { signalType: 'correction', detail: { text: 'Opened items can be refunded within 14 days of delivery' }, at: 20_000 },
-  ].map(({ at, ...e }, i) => ({ eventId: `${session}-e${i}`, traceId: first.traceId, sessionId: session, clientTs: start + at, shownMs: at, ...e }));
   await f.admin('/v1/events', { method: 'POST', json: { events }, key: f.collector.keys.write });
 });
 

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { credit, demotedAnswerSession, refund, shipping } from '../../../tests/scenarios/demoted-answer.ts';
 import { runNightly } from '../../jobs/nightly.ts';
-import { bearer, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
+import { bearer, call, event, newProject, ORIGIN } from '../../test/fixtures.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -10,48 +11,13 @@ const admin = async <T = any>(p: Project, path: string) => {
   return { status: res.status, body: (await res.json()) as T };
 };
 
-const refund = { chunkId: 'refund-1', sourceDocId: 'refunds.md', text: 'Opened items can be refunded within 14 days of delivery.' };
-const shipping = { chunkId: 'shipping-1', sourceDocId: 'shipping.md', text: 'Shipping to Canada takes 5 to 8 business days.' };
-const credit = { chunkId: 'credit-1', sourceDocId: 'credit.md', text: 'Store credit is issued for opened items and never expires.' };
-
 /** Two turns of one session; the first answer quotes the wrong chunk after the reranker pushed the right one down. */
 async function seedSession(p: Project) {
-  const sessionId = `sv-${Math.random().toString(36).slice(2, 8)}`;
-  const start = Date.now() - 120_000;
-  const first = trace({
-    sessionId,
-    turnIndex: 0,
-    query: 'refund for opened items?',
-    rewrittenQuery: 'refund opened items policy',
-    retrievedChunks: [
-      { ...refund, score: 0.9, rank: 1 },
-      { ...shipping, score: 0.8, rank: 2 },
-      { ...credit, score: 0.7, rank: 3 },
-    ],
-    rerankedChunks: [
-      { ...shipping, score: 0.95, rank: 1 },
-      { ...credit, score: 0.6, rank: 2 },
-      { ...refund, score: 0.3, rank: 3 },
-    ],
-    answer: 'Shipping to Canada takes 5 to 8 business days. [1]',
-    createdAt: start,
-  });
-  const second = trace({ sessionId, turnIndex: 1, query: 'and what about store credit?', createdAt: start + 30_000 });
-  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [first, second] })).status).toBe(200);
-  const events = [
-    { traceId: first.traceId, sessionId, signalType: 'thumbs_down', clientTs: start + 9_000 },
-    { traceId: first.traceId, sessionId, signalType: 'wrong_source', detail: { chunkId: 'shipping-1' }, clientTs: start + 12_000 },
-    {
-      traceId: first.traceId,
-      sessionId,
-      signalType: 'correction',
-      detail: { text: 'Opened items can be refunded within 14 days of delivery' },
-      clientTs: start + 20_000,
-    },
-  ].map((e) => event(e as Parameters<typeof event>[0]));
-  const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events } });
+  const session = demotedAnswerSession(`sv-${Math.random().toString(36).slice(2, 8)}`, Date.now() - 120_000);
+  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [session.first, session.second] })).status).toBe(200);
+  const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: session.events } });
   expect(res.status).toBe(200);
-  return { first, second, events };
+  return session;
 }
 
 describe('GET /v1/admin/traces/:traceId', () => {
