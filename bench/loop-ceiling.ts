@@ -1,25 +1,25 @@
 /**
- * `npm run loop:ceiling`: how far the loop's kind of evidence could take reranking at most. What
- * transfers from the questions users asked to a new one is mostly a document being relevant to
- * some other question; an oracle that knows every document relevant to any traffic query (from
- * the train judgements) adds a bonus to those, and one that knows only the documents a run's
- * reviewers confirmed (`--training-data week-N.json` from `npm run loop:eval`) shows the
- * loop's own coverage. The bonus weight is chosen on validation; test is measured once, at it.
+ * `npm run loop:ceiling`: what the loop's kind of evidence gives when used simply. What transfers
+ * from the questions users asked to a new one is mostly a document being relevant to some other
+ * question; an oracle that knows every document relevant to any traffic query (from the train
+ * judgements) adds one bonus to those on top of retrieval's scaled score, and one that knows only
+ * the documents a run's reviewers confirmed (`--training-data week-N.json`, written by `npm run
+ * loop:eval -- --training-data DIR`) shows the loop's own coverage. The bonus weight is chosen on
+ * validation (so validation's figure is optimistic); test is measured once, at that weight.
  * Flags: --data DIR, --retrieve-k, --training-data FILE.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Scored } from '../demo/server/rerank.ts';
 import type { TrainingData } from '../shared/training/data.ts';
 import { loadCollection } from './loop-eval/collection.ts';
 import { evaluator } from './loop-eval/evaluate.ts';
-import { DEFAULT_PARAMS } from './loop-eval/params.ts';
+import { paramsFromArgs } from './loop-eval/params.ts';
 
 const WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, 'retrieve-k': { type: 'string' }, 'training-data': { type: 'string' } } });
-const collection = await loadCollection(values.data ?? DEFAULT_PARAMS.data, DEFAULT_PARAMS.validationShare);
-const ev = evaluator(collection.corpus.chunks, Number(values['retrieve-k'] ?? DEFAULT_PARAMS.retrieveK), { endpoint: '', serverKey: '' });
+const params = paramsFromArgs(process.argv.slice(2));
+const collection = await loadCollection(params.data, params.validationShare);
+const ev = evaluator(collection.corpus.chunks, params.retrieveK);
 
 /** Retrieval's score scaled to [0, 1] over the candidates, plus `weight` for a document in `known`. */
 const withBonus =
@@ -51,10 +51,10 @@ async function ceiling(name: string, known: ReadonlySet<string>) {
 const [bm25Validation, bm25Test] = [await ev.bm25(collection.validation), await ev.bm25(collection.test)];
 console.log(`${collection.name}: BM25 validation nDCG@10 ${bm25Validation.ndcg10.toFixed(3)}, test ${bm25Test.ndcg10.toFixed(3)}`);
 await ceiling('documents relevant to some traffic query (oracle)', new Set(collection.traffic.flatMap((q) => [...q.relevant])));
-if (values['training-data']) {
-  const { data } = JSON.parse(readFileSync(values['training-data'], 'utf8')) as { data: TrainingData };
+if (params.trainingData) {
+  const { data } = JSON.parse(readFileSync(params.trainingData, 'utf8')) as { data: TrainingData };
   await ceiling(
-    `documents reviewers confirmed relevant (${values['training-data']})`,
+    `documents reviewers confirmed relevant (${params.trainingData})`,
     new Set(data.confirmed.filter((c) => c.relevance === 1).map((c) => c.sourceDocId)),
   );
 }

@@ -12,7 +12,7 @@ import { provisionProject } from '../collector/auth/provision.ts';
 import { freePort } from '../scripts/free-port.ts';
 import { type DevServer, migrate, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
-import { askOnPage } from './page-driver.ts';
+import { askOnPage, regenerateOnPage } from './page-driver.ts';
 import { type Demo, startDemo } from './server/index.ts';
 
 let persistTo: string;
@@ -97,9 +97,8 @@ describe('the demo page', () => {
     const { page } = await openPage();
     const first = await askOnPage(page, 'What rate limits are there?');
     const oldId = (await first.getAttribute('trace-id'))!;
-    await page.locator('.regenerate').last().click();
-    await page.waitForFunction(() => document.querySelectorAll('rag-feedback').length === 2);
-    const newId = (await page.locator('rag-feedback').last().getAttribute('trace-id'))!;
+    const newId = (await (await regenerateOnPage(page)).getAttribute('trace-id'))!;
+    expect(await page.locator('rag-feedback').count()).toBe(2);
     expect(newId).not.toBe(oldId);
     expect(await page.locator('.reply.superseded rag-feedback').getAttribute('trace-id')).toBe(oldId);
     await stored(oldId, (x) => x.events.some((e) => e.signalType === 'regenerate'));

@@ -27,15 +27,18 @@ const DEPTH = 100;
 export interface Evaluator {
   /** BM25 alone: what the demo serves before any model is promoted. */
   bm25(queries: readonly JudgedQuery[]): Promise<Metrics>;
-  /** The collector's promoted model, through `createReranker` (BM25's order when none is promoted). */
-  promoted(queries: readonly JudgedQuery[]): Promise<{ metrics: Metrics; version: string | undefined }>;
+  /**
+   * The collector's promoted model, through `createReranker` (BM25's order when none is promoted),
+   * with what the client reported going wrong: it falls back to retrieval's order, as a backend should.
+   */
+  promoted(queries: readonly JudgedQuery[]): Promise<{ metrics: Metrics; version: string | undefined; errors: Error[] }>;
   /** A stored model's artifact (promoted or not), ranked by the same `rerank()` code. */
   model(model: RerankerModel, queries: readonly JudgedQuery[]): Promise<Metrics>;
   /** Any reordering of retrieval's top `retrieveK`, measured the same way. */
   reordered(queries: readonly JudgedQuery[], rerank: (query: string, candidates: Scored[]) => Scored[]): Promise<Metrics>;
 }
 
-export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector: { endpoint: string; serverKey: string }): Evaluator {
+export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector?: { endpoint: string; serverKey: string }): Evaluator {
   const index = new Bm25Index(chunks);
   const retrieved = new Map<string, Scored[]>();
   const top = (q: JudgedQuery) => {
@@ -65,10 +68,17 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
     bm25: (queries) => measure(queries, (_q, c) => c),
     reordered: measure,
     async promoted(queries) {
+      if (!collector) throw new Error('measuring the promoted model needs a collector');
       // A fresh client per evaluation: it fetches the model promoted now, as a restarted demo would.
-      const reranker: Reranker = promotedReranker({ endpoint: collector.endpoint, serverKey: collector.serverKey, refreshMs: Number.POSITIVE_INFINITY });
+      const errors: Error[] = [];
+      const reranker: Reranker = promotedReranker({
+        endpoint: collector.endpoint,
+        serverKey: collector.serverKey,
+        refreshMs: Number.POSITIVE_INFINITY,
+        onError: (e) => errors.push(e),
+      });
       const metrics = await measure(queries, (q, c) => reranker.rerank(q, c));
-      return { metrics, version: reranker.version };
+      return { metrics, version: reranker.version, errors };
     },
     model: (model, queries) =>
       measure(queries, (q, c) => {

@@ -25,6 +25,9 @@ import { population, type SimClock, simulateWeek, TRAFFIC_MODEL } from './traffi
 import { USER_MODEL } from './user-model.ts';
 import { browserWeek } from './widget-sample.ts';
 
+/** Measurements of the promoted model taken before a run gives up on the collector. */
+const MEASURE_ATTEMPTS = 3;
+
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
 
@@ -174,15 +177,16 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       }
 
       const models = await listModels(a);
-      // The reranker client keeps retrieval's order when it cannot fetch the model (as a backend
-      // should); a measurement must not, so it is taken again until it ranked with the promoted one.
+      // The reranker client keeps retrieval's order when it cannot fetch or apply the model (as a
+      // backend should); a measurement must not, so it is taken again until it ranked with the promoted one.
       const promoted = async (queries: typeof collection.test) => {
         for (let attempt = 1; ; attempt++) {
           const measured = await evaluate.promoted(queries);
-          if ((measured.version ?? null) === models.current) return measured;
-          if (attempt === 3)
-            throw new Error(`the reranker ranked with ${measured.version ?? 'no model'} three times while ${models.current ?? 'none'} is promoted`);
-          log(`the reranker ranked with ${measured.version ?? 'no model'} while ${models.current ?? 'none'} is promoted; measuring again`);
+          const version = measured.version ?? null;
+          if (version === models.current && measured.errors.length === 0) return measured;
+          const what = `the reranker ranked with ${version ?? 'no model'} while ${models.current ?? 'none'} is promoted${measured.errors.length ? ` (${measured.errors[0]!.message})` : ''}`;
+          if (attempt === MEASURE_ATTEMPTS) throw new Error(`${what}, ${MEASURE_ATTEMPTS} times`);
+          log(`${what}; measuring again`);
         }
       };
       const { metrics: test, version } = await promoted(collection.test);

@@ -8,7 +8,7 @@
  * chunk id is its document id.
  */
 import type { Browser } from 'playwright-core';
-import { askOnPage } from '../../demo/page-driver.ts';
+import { askOnPage, regenerateOnPage } from '../../demo/page-driver.ts';
 import { launch } from '../../tests/e2e/chromium.ts';
 import type { JudgedQuery } from './collection.ts';
 import { paraphrase } from './paraphrase.ts';
@@ -70,11 +70,9 @@ async function session(browser: Browser, o: BrowserWeekOptions, start: number): 
       }
       if (reaction.next === 'regenerate') {
         o.clock.set(start + turn * 60_000 + 20_000);
-        const before = await page.locator('rag-feedback').count();
-        await page.locator('.regenerate').last().click();
-        await page.waitForFunction((n) => document.querySelectorAll('rag-feedback').length > n, before);
+        const regenerated = await regenerateOnPage(page);
         asks++;
-        lastTraceId = (await page.locator('rag-feedback').last().getAttribute('trace-id')) ?? undefined;
+        lastTraceId = (await regenerated.getAttribute('trace-id')) ?? undefined;
         break;
       }
       if (reaction.next !== 'rephrase') break;

@@ -95,7 +95,7 @@ describe('eval sets', () => {
     expect(counts).toMatchObject({ echo: 1, variant: 1, conflict: 1 });
   });
 
-  it("leaves out of the eval set a reviewer's verdict that both the mining and the users contradict", async () => {
+  it("leaves out of the eval set a reviewer's verdict against the mining that the users do not back", async () => {
     const p = await newProject();
     const [query] = heldOutQueries(1) as [string];
     const shown = (ids: string[]) =>
@@ -119,7 +119,7 @@ describe('eval sets', () => {
     };
     const mined = Object.fromEntries(items.map((i) => [i.chunk.chunkId, i]));
     expect(Object.fromEntries(items.map((i) => [i.chunk.chunkId, i.candidate]))).toEqual({ top: 'negative', second: 'negative', kept: 'positive' });
-    // One slip against the mining alone, one against the mining and the users, one that agrees.
+    // One answer against the mining with no users behind it, one against the mining and the users, one that agrees.
     for (const [chunkId, verdict] of [
       ['top', 'relevant'],
       ['kept', 'not_relevant'],

@@ -17,7 +17,7 @@ describe('eval sets', () => {
     expect(isoWeek('2024-12-30')).toBe('2025-W01');
   });
 
-  it('keeps a verdict that agrees with how the item was mined or with the users, and disputes one against both', () => {
+  it('keeps a verdict that agrees with how the item was mined or that the users back, and disputes any other', () => {
     expect(isDisputed(1, 'positive', undefined)).toBe(false);
     expect(isDisputed(0, 'negative', undefined)).toBe(false);
     expect(isDisputed(1, 'negative', 1)).toBe(false);

@@ -18,10 +18,10 @@ export const REPLAY_ITEMS = 500;
  * Whether a reviewer's verdict is too contested for an eval set, which needs labels it can trust
  * (seed 002, 3.3: high-confidence samples only). A verdict stands when it agrees with how the item
  * was mined (a chunk users engaged with on good answers judged relevant; one from a bad answer,
- * not relevant) or with the users' own clear feedback on the pair. One that contradicts both is a
- * single person against the users: it still trains, but the gate does not score models on it.
- * The reason is measured: on a hard question nearly every item is mined as a hard negative, so a
- * reviewer's occasional slip makes up most of its "relevant" labels.
+ * not relevant), or when the users' own clear feedback on the pair backs it. Otherwise it is one
+ * person against what users did, and the gate does not score models on it (answers on held-out
+ * questions never train either way). The reason is measured: on a hard question nearly every item
+ * is mined as a hard negative, so a reviewer's occasional slip makes up most of its "relevant" labels.
  */
 export function isDisputed(verdict: 0 | 1, minedAs: 'positive' | 'negative', feedback: 0 | 1 | undefined): boolean {
   const mined = minedAs === 'positive' ? 1 : 0;

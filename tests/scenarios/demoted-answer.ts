@@ -42,21 +42,18 @@ export function demotedAnswerSession(sessionId: string, start: number): { first:
     rewrittenQuery: undefined,
     createdAt: start + 30_000,
   };
-  const events = [
-    { signalType: 'thumbs_down', at: 9_000 },
-    { signalType: 'wrong_source', detail: { chunkId: shipping.chunkId }, at: 12_000 },
-    { signalType: 'correction', detail: { text: 'Opened items can be refunded within 14 days of delivery' }, at: 20_000 },
-  ].map(
-    ({ at, ...e }, i) =>
-      ({
-        eventId: `${sessionId}-e${i}`,
-        traceId: first.traceId,
-        sessionId,
-        clientTs: start + at,
-        shownMs: at,
-        widgetVersion: '0.1.0',
-        ...e,
-      }) as FeedbackEventInput,
-  );
+  const at = (n: number, ms: number) => ({
+    eventId: `${sessionId}-e${n}`,
+    traceId: first.traceId,
+    sessionId,
+    clientTs: start + ms,
+    shownMs: ms,
+    widgetVersion: '0.1.0',
+  });
+  const events: FeedbackEventInput[] = [
+    { ...at(0, 9_000), signalType: 'thumbs_down' },
+    { ...at(1, 12_000), signalType: 'wrong_source', detail: { chunkId: shipping.chunkId } },
+    { ...at(2, 20_000), signalType: 'correction', detail: { text: 'Opened items can be refunded within 14 days of delivery' } },
+  ];
   return { first, second, events };
 }

@@ -13,6 +13,13 @@ interface Item {
   source: string;
 }
 
+/** One (question, chunk) label as the SQL below reads it. */
+interface Label {
+  query_key: string;
+  chunk_id: string;
+  relevance: 0 | 1;
+}
+
 interface Labels {
   judgements: Record<string, number>;
   /** Where they came from: review, feedback or both. */
@@ -92,7 +99,7 @@ async function labelsOf({ db, projectId, settings }: StageContext, keys: readonl
   const out = new Map<string, Labels>();
   if (keys.length === 0) return out;
   const json = JSON.stringify(keys);
-  const [reviewed, feedback] = await db.batch<{ query_key: string; chunk_id: string; relevance: 0 | 1; candidate: 'positive' | 'negative' }>([
+  const [reviewed, feedback] = await db.batch([
     db
       .prepare(
         `select query_key, chunk_id, verdict = 'relevant' as relevance, candidate from review_items
@@ -101,11 +108,13 @@ async function labelsOf({ db, projectId, settings }: StageContext, keys: readonl
       .bind(projectId, json),
     db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore),
   ]);
-  const users = new Map(feedback!.results.map((r) => [`${r.query_key}\n${r.chunk_id}`, r.relevance]));
-  const agreed = reviewed!.results.filter((r) => !isDisputed(r.relevance, r.candidate, users.get(`${r.query_key}\n${r.chunk_id}`)));
+  const verdicts = reviewed!.results as (Label & { candidate: 'positive' | 'negative' })[];
+  const feedbackLabels = feedback!.results as Label[];
+  const byPair = new Map(feedbackLabels.map((r) => [`${r.query_key}\n${r.chunk_id}`, r.relevance]));
+  const agreed = verdicts.filter((r) => !isDisputed(r.relevance, r.candidate, byPair.get(`${r.query_key}\n${r.chunk_id}`)));
   for (const [source, rows] of [
     ['review', agreed],
-    ['feedback', feedback!.results],
+    ['feedback', feedbackLabels],
   ] as const) {
     for (const r of rows) {
       const labels = out.get(r.query_key) ?? { judgements: {}, sources: [] };
@@ -142,7 +151,7 @@ async function eachPage(
   }
 }
 
-/** Echo: labelled held-out questions as users last asked them; those with reviewed labels first, then by key. */
+/** Echo: labelled held-out questions as users last asked them; those reviewers answered first, then by key. */
 async function echo(ctx: StageContext): Promise<Item[]> {
   const items: Item[] = [];
   const seen = new Set<string>();
