@@ -2,6 +2,7 @@ import { queryKey } from '../../../shared/terms.ts';
 import { EVAL_LAYERS, type EvalLayer, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { assessedSql, attributedEventsSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
 import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
@@ -74,18 +75,20 @@ export const evals: Stage = {
  * page's keys to their answers and their events (cross joins keep that order): the other way round,
  * SQLite reads every event that names a chunk for each page.
  */
-const FEEDBACK_LABELS = `select s.query_key, a.chunk_id, min(e.signal_type <> 'wrong_source') as relevance
-  from json_each(?2) k
-  cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value
-  cross join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = s.trace_id
-  cross join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
-  where a.chunk_id is not null and a.confidence >= ?3
-    and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
-    and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))
-  group by s.query_key, a.chunk_id`;
+const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_source') as relevance
+  from (${attributedEventsSql({
+    from: 'json_each(?2) k cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value',
+    traceId: 's.trace_id',
+    columns: `s.query_key, ${EVENT_CHUNK} as chunk_id, e.signal_type`,
+    until: '?5',
+    where: `${NAMES_CHUNK} and ${VERDICT.confidence} >= ?3
+      and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
+      and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))`,
+  })})
+  group by query_key, chunk_id`;
 
 /** The labels of some held-out questions: the reviewers' verdicts first, then the users' clearest feedback. */
-async function labelsOf({ db, projectId, settings }: StageContext, keys: readonly string[]): Promise<Map<string, Labels>> {
+async function labelsOf({ db, projectId, settings, run }: StageContext, keys: readonly string[]): Promise<Map<string, Labels>> {
   const out = new Map<string, Labels>();
   if (keys.length === 0) return out;
   const json = JSON.stringify(keys);
@@ -96,7 +99,7 @@ async function labelsOf({ db, projectId, settings }: StageContext, keys: readonl
          where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and query_key in (select value from json_each(?2))`,
       )
       .bind(projectId, json),
-    db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore),
+    db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore, run.windowTo),
   ]);
   for (const [source, rows] of [
     ['review', reviewed!.results],
@@ -169,21 +172,21 @@ async function echo(ctx: StageContext): Promise<Item[]> {
 
 /** Variants: what users typed when they re-asked a labelled held-out question, with its labels; in the order they arrived. */
 async function variants(ctx: StageContext): Promise<Item[]> {
-  const { db, projectId } = ctx;
+  const { db, projectId, run } = ctx;
   const items: Item[] = [];
   let after = { receivedAt: -1, eventId: '' };
   while (items.length < MAX_EVAL_ITEMS) {
     const { results } = await db
       .prepare(
         `select e.received_at, e.event_id, s.query_key, n.trace_id, n.query from feedback_events e
-         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         ${JOIN_VERDICT}
          join trace_stats s on s.project_id = e.project_id and s.trace_id = e.trace_id
          join traces n on n.project_id = e.project_id and n.trace_id = json_extract(e.detail, '$.nextTraceId')
-         where e.project_id = ?1 and e.signal_type = 'rephrase_within_session' and a.confidence >= ?2
+         where e.project_id = ?1 and e.signal_type = 'rephrase_within_session' and ${assessedSql('?6')} and ${VERDICT.confidence} >= ?2
            and e.received_at >= ?3 and (e.received_at > ?3 or e.event_id > ?4)
          order by e.received_at, e.event_id limit ?5`,
       )
-      .bind(projectId, LOW_CONFIDENCE, after.receivedAt, after.eventId, PAGE)
+      .bind(projectId, LOW_CONFIDENCE, after.receivedAt, after.eventId, PAGE, run.windowTo)
       .all<{ received_at: number; event_id: string; query_key: string; trace_id: string; query: string }>();
     const rephrased = results.filter((r) => isHeldOut(r.query_key) && queryKey(r.query) !== r.query_key);
     const labels = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
