@@ -105,7 +105,8 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
          cross join feedback_events e on e.project_id = ?1 and e.trace_id = w.trace_id
          ${JOIN_VERDICT}
          join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.chunk_id = ${EVENT_CHUNK}
-         where e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and ${NAMES_CHUNK} and e.superseded = 0
+         -- The unary plus keeps SQLite on each answer's events instead of every engagement of the project on the type index.
+         where +e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and ${NAMES_CHUNK} and e.superseded = 0
            and ${assessedSql(assessedUntilSql('?1'))} and ${VERDICT.confidence} >= ?3
          group by 1, 2, 3, 4`,
       )

@@ -72,8 +72,9 @@ export const evals: Stage = {
  * Explicit feedback's label for each (question, chunk) pair, one row per pair: a trusted
  * wrong-source flag makes the chunk not relevant, whatever else users did with it; otherwise a
  * click, focused reading or copy of it on a clearly good answer makes it relevant. From the
- * page's keys to their answers and their events (cross joins keep that order): the other way round,
- * SQLite reads every event that names a chunk for each page.
+ * page's keys to their answers and their events (cross joins keep that order; the unary plus keeps
+ * SQLite off the type index): the other way round, SQLite reads every event that names a chunk for
+ * each page.
  */
 const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_source') as relevance
   from (${attributedEventsSql({
@@ -82,7 +83,7 @@ const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_s
     columns: `s.query_key, ${EVENT_CHUNK} as chunk_id, e.signal_type`,
     until: '?5',
     where: `${NAMES_CHUNK} and ${VERDICT.confidence} >= ?3
-      and e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
+      and +e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
       and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))`,
   })})
   group by query_key, chunk_id`;
