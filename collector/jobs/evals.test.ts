@@ -5,6 +5,7 @@ import { queryKey } from '../../shared/terms.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { bearer, call, type event, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
+import { STAGES } from './stages/index.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -135,5 +136,77 @@ describe('eval sets', () => {
       .bind(p.id, p.id)
       .all<{ judgements: string; source: string }>();
     expect(results.map((r) => ({ ...r, judgements: JSON.parse(r.judgements) }))).toEqual([{ judgements: { second: 0, kept: 1 }, source: 'review+feedback' }]);
+  });
+
+  it('ends a run cut after every slice, or made to read a slice again, where one uncut run ends', async () => {
+    // Per held-out question: a good answer read and copied, a bad one flagged, and a re-asked wording of it.
+    const seed = async (p: Project) => {
+      const traces: TraceInput[] = [];
+      const events: Parameters<typeof event>[0][] = [];
+      for (const [i, query] of heldOutQueries(6).entries()) {
+        const good = answer(query, `good-${i}`, 60_000 - i * 1_000);
+        const bad = answer(query, `bad-${i}`, 50_000 - i * 1_000);
+        const reworded = answer(`in other words, refunds question ${i}`, `bad-${i}`, 40_000 - i * 1_000);
+        traces.push(good, bad, reworded);
+        events.push(
+          { traceId: good.traceId, sessionId: `good-${i}`, signalType: 'thumbs_up' },
+          { traceId: good.traceId, sessionId: `good-${i}`, signalType: 'copy_source', detail: { chunkId: 'good', chars: 40 } },
+          { traceId: bad.traceId, sessionId: `bad-${i}`, signalType: 'thumbs_down' },
+          { traceId: bad.traceId, sessionId: `bad-${i}`, signalType: 'wrong_source', detail: { chunkId: 'bad' } },
+          {
+            traceId: bad.traceId,
+            sessionId: `bad-${i}`,
+            signalType: 'rephrase_within_session',
+            detail: { nextTraceId: reworded.traceId, similarity: 0.8, gapMs: 5_000 },
+          },
+        );
+      }
+      await send(p, traces, events);
+    };
+    const evalsOf = async (p: Project) => ({
+      items: (
+        await env.DB.prepare(
+          `select i.layer, i.position, i.query, i.query_key, t.query as trace_query, i.judgements, i.source from eval_items i
+           join traces t on t.project_id = i.project_id and t.trace_id = i.trace_id where i.project_id = ? order by i.layer, i.position`,
+        )
+          .bind(p.id)
+          .all()
+      ).results,
+      sets: (await env.DB.prepare('select layer, version, items from eval_sets where project_id = ? order by layer').bind(p.id).all()).results,
+    });
+    // Slices of one trace read pages of one question: the stage takes several slices.
+    const options = { tracesPerSlice: 1 };
+    const uncut = await newProject();
+    await seed(uncut);
+    const night = Date.now() + 1_000;
+    const whole = await runNightly(env, night, { projectId: uncut.id, ...options });
+    expect(whole.done).toBe(true);
+    const evalsLine = whole.runs[0]!.stages.find((s) => s.name === 'evals')!;
+    expect(evalsLine.slices).toBeGreaterThan(3);
+    // Replay takes both answers of each question.
+    expect(evalsLine.counts).toEqual({ echo: 6, variant: 6, conflict: 6, replay: 12 });
+
+    const cut = await newProject();
+    await seed(cut);
+    // Every other evals slice is read twice, as when an invocation stops after storing the items but before the cursor.
+    const evalsStage = STAGES.findIndex((s) => s.name === 'evals');
+    const where = () =>
+      env.DB.prepare('select stage, cursor from loop_runs where project_id = ?').bind(cut.id).first<{ stage: number; cursor: string | null }>();
+    let calls = 0;
+    let reread = 0;
+    for (;;) {
+      const before = await where();
+      if ((await runNightly(env, night, { projectId: cut.id, ...options, maxSlices: 1 })).done) break;
+      calls++;
+      if (before?.stage === evalsStage && calls % 2 === 0) {
+        await env.DB.prepare('update loop_runs set stage = ?, cursor = ? where project_id = ?').bind(before.stage, before.cursor, cut.id).run();
+        reread++;
+      }
+    }
+    expect(calls).toBeGreaterThan(evalsLine.slices);
+    expect(reread).toBeGreaterThan(1);
+    const expected = await evalsOf(uncut);
+    expect(expected.items).toHaveLength(30);
+    expect(await evalsOf(cut)).toEqual(expected);
   });
 });

@@ -4,6 +4,8 @@
  * aggregate, its session's neighbouring turns and its review items.
  */
 
+import { assessedSql, assessedUntilSql, JOIN_VERDICT, VERDICT } from './sql/verdict.ts';
+
 export interface Assessment {
   eventId: string;
   confidence: number;
@@ -45,12 +47,20 @@ const fromRaw = <T extends RawAssessment>({ rules, attribution, ...r }: T) => ({
 });
 
 export async function traceContext(d1: D1Database, projectId: string, traceId: string, session: { sessionId: string; createdAt: number } | null) {
+  // Events other turns attributed here always have a stored verdict.
   const ASSESSMENT = `a.event_id as eventId, a.confidence, a.rules, a.attributed_trace_id as attributedTraceId, a.attribution`;
   const TURN = `t.trace_id as traceId, t.turn_index as turnIndex, t.query, t.created_at as createdAt, s.weighted_score as weightedScore
     from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
     where t.project_id = ?1 and t.session_id = ?2`;
   const statements = [
-    d1.prepare(`select ${ASSESSMENT} from event_assessments a where a.project_id = ? and a.trace_id = ?`).bind(projectId, traceId),
+    // Each assessed event's verdict: stored, or the base one (storage/sql/verdict.ts).
+    d1
+      .prepare(
+        `select e.event_id as eventId, ${VERDICT.confidence} as confidence, ${VERDICT.rules} as rules, ${VERDICT.attributedTraceId} as attributedTraceId,
+           ${VERDICT.attribution} as attribution
+         from feedback_events e ${JOIN_VERDICT} where e.project_id = ?1 and e.trace_id = ?2 and ${assessedSql(assessedUntilSql('?1'))}`,
+      )
+      .bind(projectId, traceId),
     d1
       .prepare(
         `select ${ASSESSMENT}, e.trace_id as traceId, e.signal_type as signalType, e.signal_value as signalValue, e.superseded, e.detail, e.client_ts as clientTs

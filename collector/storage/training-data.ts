@@ -12,6 +12,7 @@ import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
+import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
 import { latestTraceOfKeys } from './trace-stats.ts';
 
 /** Engagement older than this is left out: a month says how users treat today's chunks. */
@@ -102,9 +103,11 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
         `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, sum(${ENGAGED}) as n
          from (${WINDOW_TRACES}) w
          cross join feedback_events e on e.project_id = ?1 and e.trace_id = w.trace_id
-         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
-         join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.chunk_id = a.chunk_id
-         where e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0 and a.confidence >= ?3
+         ${JOIN_VERDICT}
+         join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.chunk_id = ${EVENT_CHUNK}
+         -- The unary plus keeps SQLite on each answer's events instead of every engagement of the project on the type index.
+         where +e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and ${NAMES_CHUNK} and e.superseded = 0
+           and ${assessedSql(assessedUntilSql('?1'))} and ${VERDICT.confidence} >= ?3
          group by 1, 2, 3, 4`,
       )
       .bind(projectId, since, LOW_CONFIDENCE),

@@ -1,12 +1,13 @@
 import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
 /** Chunks per slice (a hundred-odd retrievals each); a day is one slice. */
 const CHUNKS_PER_SLICE = 2_000;
 /** Sessions per slice: a few traces each. */
 const SESSIONS_PER_SLICE = 5_000;
-const TRUSTED = `e.superseded = 0 and a.confidence >= ${LOW_CONFIDENCE}`;
+const TRUSTED = `e.superseded = 0 and ${VERDICT.confidence} >= ${LOW_CONFIDENCE}`;
 
 /** A trace ranked this high by its last stage counts as shown first. */
 export const TOP_RANKS = 3;
@@ -31,25 +32,27 @@ export const chunks: Stage = {
              from (${slice}) k cross join trace_chunks c on c.project_id = ?1 and c.chunk_id = k.key group by c.chunk_id
            ) r
            left join (
-             -- The events about the chunk: the one it names in its detail, kept beside its assessment.
-             select a.chunk_id,
+             -- The events about the chunk: the one it names in its detail, on the index of events naming one
+             -- (the unary plus: the key's text affinity would keep SQLite off that expression index).
+             select k.key as chunk_id,
                count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end) as clicks,
                count(case when e.signal_type = 'citation_dwell' and json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} and ${TRUSTED} then 1 end) as focused,
                sum(case when e.signal_type = 'citation_dwell' then json_extract(e.detail, '$.ms') else 0 end) as dwell,
                count(case when e.signal_type = 'copy_source' and ${TRUSTED} then 1 end) as copies,
                count(case when e.signal_type = 'wrong_source' and ${TRUSTED} then 1 end) as flags,
-               sum(case when ${TRUSTED} and e.signal_value is not null then e.signal_value * a.confidence end)
-                 / sum(case when ${TRUSTED} and e.signal_value is not null then a.confidence end) as weighted
-             from (${slice}) k cross join event_assessments a on a.project_id = ?1 and a.chunk_id = k.key
-             join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
-             group by a.chunk_id
+               sum(case when ${TRUSTED} and e.signal_value is not null then e.signal_value * ${VERDICT.confidence} end)
+                 / sum(case when ${TRUSTED} and e.signal_value is not null then ${VERDICT.confidence} end) as weighted
+             from (${slice}) k cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.key and ${NAMES_CHUNK}
+             ${JOIN_VERDICT}
+             where ${assessedSql('?6')}
+             group by k.key
            ) s on s.chunk_id = r.chunk_id
            where true
            on conflict (project_id, chunk_id) do update set source_doc_id = excluded.source_doc_id, retrieved = excluded.retrieved, top_ranked = excluded.top_ranked,
              clicks = excluded.clicks, focused_dwells = excluded.focused_dwells, dwell_ms = excluded.dwell_ms, copies = excluded.copies,
              wrong_source_flags = excluded.wrong_source_flags, weighted_score = excluded.weighted_score, updated_at = excluded.updated_at`,
         )
-        .bind(...params, ctx.now),
+        .bind(...params, ctx.now, ctx.run.windowTo),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
     return { cursor: nextCursor(ctx, keys, CHUNKS_PER_SLICE), counts: { chunks: keys.length } };

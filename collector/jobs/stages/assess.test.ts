@@ -57,7 +57,7 @@ async function traffic(p: Project) {
 }
 
 describe('the assess stage', () => {
-  it("aggregates a slice's traces as the recompute from every stored verdict does, whichever slice an attributed event came from", async () => {
+  it("aggregates a slice's traces as the recompute from every verdict does, whichever slice an attributed event came from", async () => {
     for (const tracesPerSlice of [2_000, 1]) {
       const p = await newProject();
       await traffic(p);
@@ -69,22 +69,49 @@ describe('the assess stage', () => {
       const nightly = await statsOf(p.id);
       expect(nightly.some((r) => r.weighted_score !== null && r.requeried === 1)).toBe(true);
       const keys = (await env.DB.prepare('select trace_id as traceId, query_key as queryKey from trace_stats where project_id = ?').bind(p.id).all()).results;
-      await env.DB.batch([traceStatsUpsert(env.DB, p.id, Date.now(), JSON.stringify(keys))]);
+      await env.DB.batch([traceStatsUpsert(env.DB, p.id, Date.now(), JSON.stringify(keys), Date.now())]);
       expect(await statsOf(p.id)).toEqual(nightly);
     }
   });
 
-  it('stores the base verdict of an event no rule touched, with the chunk it names', async () => {
+  it('stores no verdict for an event no rule touched, stores one a rule changed, and deletes one a later night finds plain', async () => {
     const p = await newProject();
-    const t = trace();
-    await send(p, [t], [{ traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'c1' } }]);
+    const t = trace({ sessionId: 's' });
+    const at = Date.UTC(2026, 10, 6, 9);
+    await send(
+      p,
+      [t],
+      [
+        { traceId: t.traceId, sessionId: 's', signalType: 'citation_click', detail: { chunkId: 'c1' }, clientTs: at },
+        { traceId: t.traceId, sessionId: 's', signalType: 'thumbs_down', clientTs: at + 10_000 },
+        // Copying the answer right after voting it down: the vote was a slip.
+        { traceId: t.traceId, sessionId: 's', signalType: 'copy_answer', detail: { chars: 120 }, clientTs: at + 20_000 },
+      ],
+    );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
-    const row = await env.DB.prepare(
-      'select trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id from event_assessments where project_id = ?',
+    const stored = () =>
+      env.DB.prepare(
+        `select e.signal_type, a.confidence, a.rules ->> '$[0].rule' as rule from event_assessments a join feedback_events e using (project_id, event_id)
+         where a.project_id = ? order by e.signal_type`,
+      )
+        .bind(p.id)
+        .all()
+        .then((r) => r.results);
+    const flagged = [{ signal_type: 'thumbs_down', confidence: 0.27, rule: 'reversed_by_behaviour' }];
+    expect(await stored()).toEqual(flagged);
+    // A verdict an earlier night stored for the click (a rule that no longer fires): the next night
+    // that assesses the trace again finds it plain and deletes it.
+    await env.DB.prepare(
+      `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)
+       select project_id, event_id, trace_id, trace_id, 0.12, '[{"rule":"contradicts_trace","reason":"then"}]', null, 0 from feedback_events
+       where project_id = ? and signal_type = 'citation_click'`,
     )
       .bind(p.id)
-      .first();
-    expect(row).toEqual({ trace_id: t.traceId, attributed_trace_id: t.traceId, confidence: 0.4, rules: '[]', attribution: 'null', chunk_id: 'c1' });
+      .run();
+    expect(await stored()).toHaveLength(2);
+    await send(p, [], [{ traceId: t.traceId, sessionId: 's', signalType: 'answer_dwell', detail: { ms: 30_000 }, clientTs: at + 30_000 }]);
+    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    expect(await stored()).toEqual(flagged);
   });
 
   it("keeps each query's running totals equal to its traces' scores, through new scores and deleted traces", async () => {

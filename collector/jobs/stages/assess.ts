@@ -3,6 +3,7 @@ import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
@@ -30,6 +31,8 @@ interface EventRow {
   client_ts: number;
   shown_ms: number | null;
   ip_hash: string | null;
+  /** 1 when a verdict is stored for it: a plain verdict now deletes it. */
+  stored: number;
 }
 
 const json = (x: unknown) => JSON.stringify(x);
@@ -64,8 +67,9 @@ export const assess: Stage = {
         .bind(...params),
       db
         .prepare(
-          `select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash from feedback_events
-           where project_id = ?1 and trace_id in (${slice})`,
+          `select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash,
+             exists (select 1 from event_assessments a where a.project_id = ?1 and a.event_id = e.event_id) as stored
+           from feedback_events e where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
       db
@@ -92,11 +96,13 @@ export const assess: Stage = {
         .bind(...params),
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
-    if (ids.length === 0) return { cursor: null, counts: {} };
+    // The whole window is assessed: readers may take an event without a verdict row as plain.
+    if (ids.length === 0) return { cursor: null, counts: {}, state: { [ASSESSED_STATE]: true } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
+    const stored = new Set(rawEvents.filter((e) => e.stored).map((e) => e.event_id));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turns = sessionTurns(turnRows!.results as TurnRow[]);
     const history = await queryHistory(db, projectId, [...traces.values()], ownRows!.results as OwnScore[]);
@@ -116,18 +122,12 @@ export const assess: Stage = {
     };
     for (const m of movedRows!.results as (Omit<CountedEvent, 'superseded'> & { traceId: string; superseded: number })[])
       count(m.traceId, { ...m, superseded: m.superseded === 1 });
-    // A verdict a rule or the attribution changed is sent as one array in the insert's column order;
-    // every other event's verdict is its signal's base confidence, written in SQL from its id alone.
-    const rows: [
-      eventId: string,
-      traceId: string,
-      attributedTraceId: string,
-      confidence: number,
-      rules: unknown,
-      attribution: unknown,
-      chunkId: string | null,
-    ][] = [];
-    const plain: string[] = [];
+    // A verdict a rule or the attribution changed is stored, sent as one array in the insert's column
+    // order; every other event has the base verdict, which is not stored (storage/sql/verdict.ts):
+    // a row an earlier run left for it goes.
+    const rows: [eventId: string, traceId: string, attributedTraceId: string, confidence: number, rules: unknown, attribution: unknown][] = [];
+    const unstored: string[] = [];
+    let plain = 0;
     // Traces outside the slice that an event was attributed to: recomputed in SQL, from every verdict.
     const elsewhere = new Map<string, string>();
     let lowConfidence = 0;
@@ -161,8 +161,11 @@ export const assess: Stage = {
         }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
         count(attributedTraceId, { signalType: e.signalType, signalValue: e.signalValue, superseded: e.superseded, confidence: a.confidence });
-        if (a.rules.length === 0 && attribution === null) plain.push(a.eventId);
-        else rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution, chunkIdOf(e)]);
+        if (a.rules.length > 0 || attribution !== null) rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution]);
+        else {
+          plain++;
+          if (stored.has(a.eventId)) unstored.push(a.eventId);
+        }
       }
     }
     const stats = ids
@@ -190,18 +193,12 @@ export const assess: Stage = {
     await db.batch([
       ...jsonArrays(rows).map((part) =>
         db
-          .prepare(`${ASSESSMENTS_UPSERT} select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, value ->> 6, ?2
+          .prepare(`${ASSESSMENTS_UPSERT} select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, ?2
              from json_each(?3) where true ${ASSESSMENTS_CONFLICT}`)
           .bind(projectId, now, part),
       ),
-      ...jsonArrays(plain).map((part) =>
-        db
-          .prepare(
-            `${ASSESSMENTS_UPSERT} select ?1, e.event_id, e.trace_id, e.trace_id, ${BASE_CONFIDENCE}, '[]', 'null',
-               case when json_type(e.detail, '$.chunkId') = 'text' then e.detail ->> '$.chunkId' end, ?2
-             from json_each(?3) j cross join feedback_events e on e.project_id = ?1 and e.event_id = j.value where true ${ASSESSMENTS_CONFLICT}`,
-          )
-          .bind(projectId, now, part),
+      ...jsonArrays(unstored).map((part) =>
+        db.prepare('delete from event_assessments where project_id = ?1 and event_id in (select value from json_each(?2))').bind(projectId, part),
       ),
       ...jsonArrays(stats).map((part) =>
         db
@@ -214,29 +211,32 @@ export const assess: Stage = {
           )
           .bind(projectId, now, part),
       ),
-      ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) => traceStatsUpsert(db, projectId, now, part)),
+      ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) =>
+        traceStatsUpsert(db, projectId, now, part, run.windowTo),
+      ),
     ]);
+    const next = nextCursor(ctx, ids);
     return {
-      cursor: nextCursor(ctx, ids),
-      counts: { traces: ids.length, events: rows.length + plain.length, lowConfidence, attributedElsewhere: moved, scored: stats.length + elsewhere.size },
+      cursor: next,
+      counts: {
+        traces: ids.length,
+        events: rows.length + plain,
+        stored: rows.length,
+        lowConfidence,
+        attributedElsewhere: moved,
+        scored: stats.length + elsewhere.size,
+      },
+      ...(next === null && { state: { [ASSESSED_STATE]: true } }),
     };
   },
 };
 
-const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, chunk_id, assessed_at)`;
+const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
-  rules = excluded.rules, attribution = excluded.attribution, chunk_id = excluded.chunk_id, assessed_at = excluded.assessed_at`;
+  rules = excluded.rules, attribution = excluded.attribution, assessed_at = excluded.assessed_at`;
 const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
   live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
   trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
-
-/** A signal's base confidence by its type, as SQL: the verdict of an event no rule changed (`assessTraceEvents`). */
-const BASE_CONFIDENCE = `case e.signal_type ${(Object.keys(SIGNALS) as SignalType[])
-  .map((t) => `when '${t}' then ${Math.round(SIGNALS[t].confidence * 1000) / 1000}`)
-  .join(' ')} end`;
-
-/** The chunk an event names (a click, a read, a copy or a wrong-source flag), if any. */
-const chunkIdOf = (e: LoopEvent): string | null => (typeof e.detail.chunkId === 'string' ? e.detail.chunkId : null);
 
 function toLoopEvent(r: EventRow): LoopEvent {
   return {
@@ -305,33 +305,38 @@ async function queryHistory(db: D1Database, projectId: string, traces: readonly 
 }
 
 /**
- * Recomputes each affected trace's aggregate from every event attributed to it. Live means not
- * superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
+ * `until`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
  */
-export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string): D1PreparedStatement {
+export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string, until: number): D1PreparedStatement {
   const live = 'e.superseded = 0';
-  const trusted = `${live} and e.signal_value is not null and a.confidence >= ${LOW_CONFIDENCE}`;
+  const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
+  const counted = attributedEventsSql({
+    from: 'json_each(?3) x',
+    traceId: "x.value ->> 'traceId'",
+    columns: `x.value ->> 'traceId' as trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
+    until: '?4',
+  });
   return db
     .prepare(
       `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
          explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
        select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
          avg(case when ${live} then e.signal_value end),
-         sum(case when ${trusted} then e.signal_value * a.confidence end) / sum(case when ${trusted} then a.confidence end),
+         sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
          count(case when ${live} then 1 end),
          count(case when ${live} and e.signal_type in (${typesOf('explicit')}) then 1 end),
          count(case when ${live} and e.signal_type in (${typesOf('implicit')}) then 1 end),
          count(case when ${trusted} then 1 end),
-         avg(case when ${live} and e.signal_value is not null then a.confidence end),
-         count(case when e.signal_type = 'rephrase_within_session' and a.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
+         avg(case when ${live} and e.signal_value is not null then e.confidence end),
+         count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
          ?2
        from json_each(?3) k
        cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
-       left join event_assessments a on a.project_id = ?1 and a.attributed_trace_id = t.trace_id
-       left join feedback_events e on e.project_id = ?1 and e.event_id = a.event_id
+       left join (${counted}) e on e.trace_id = t.trace_id
        where true
        group by t.trace_id
        ${TRACE_STATS_CONFLICT}`,
     )
-    .bind(projectId, now, affected);
+    .bind(projectId, now, affected, until);
 }

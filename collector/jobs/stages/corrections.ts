@@ -1,6 +1,7 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
+import { assessedSql, JOIN_VERDICT, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
 
 interface Row {
@@ -29,16 +30,16 @@ export const corrections: Stage = {
       ctx.db.prepare(slice).bind(...params),
       ctx.db
         .prepare(
-          `select e.event_id, e.trace_id, t.query, e.detail, a.confidence, e.client_ts as created_at,
+          `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, e.client_ts as created_at,
            (select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = t.project_id and c.trace_id = t.trace_id
               and c.stage = ${seenStageSql('t.project_id', 't.trace_id')} order by rank)) as docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
-         join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+         ${JOIN_VERDICT}
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
          -- The unary plus keeps SQLite from reading every correction of the project on the type index for each trace.
-         where +e.signal_type = 'correction' and a.confidence >= ?5`,
+         where +e.signal_type = 'correction' and ${assessedSql('?6')} and ${VERDICT.confidence} >= ?5`,
         )
-        .bind(...params, LOW_CONFIDENCE),
+        .bind(...params, LOW_CONFIDENCE, ctx.run.windowTo),
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
     const results = correctionRows!.results as Row[];

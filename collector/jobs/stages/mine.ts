@@ -5,6 +5,7 @@ import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
+import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
@@ -56,9 +57,10 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   const { db, settings } = ctx;
   const slice = sliceKeysSql('trace');
   const params = [...sliceParams(ctx, after), settings.badTraceScore, settings.goodTraceScore] as const;
+  const { windowTo } = ctx.run;
   // From the slice's keys to their aggregates: the other way round, SQLite reads every clearly
   // scored trace of the project through the score index for each slice.
-  const scoredSql = `select s.trace_id from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
+  const scoredSql = `select s.trace_id as key from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
     where s.trusted_signals > 0 and (s.weighted_score <= ?5 or s.weighted_score >= ?6)`;
   const [keyRows, scoredRows, eventRows] = await db.batch([
     db.prepare(slice).bind(...params.slice(0, 4)),
@@ -70,11 +72,15 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
       .bind(...params),
     db
       .prepare(
-        `select a.attributed_trace_id as trace_id, e.signal_type, e.detail, a.confidence from event_assessments a
-         join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
-         where a.project_id = ?1 and a.attributed_trace_id in (${scoredSql}) and e.superseded = 0 and a.confidence >= ?7`,
+        attributedEventsSql({
+          from: `(${scoredSql}) j`,
+          traceId: 'j.key',
+          columns: `j.key as trace_id, e.signal_type, e.detail, ${VERDICT.confidence} as confidence`,
+          until: '?8',
+          where: `e.superseded = 0 and ${VERDICT.confidence} >= ?7`,
+        }),
       )
-      .bind(...params, LOW_CONFIDENCE),
+      .bind(...params, LOW_CONFIDENCE, windowTo),
   ]);
   const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
   const next = nextCursor(ctx, ids);

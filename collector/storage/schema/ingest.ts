@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { SignalSpec } from '../../../shared/signals.ts';
 import { ms } from './columns.ts';
@@ -109,6 +110,8 @@ export const feedbackEvents = sqliteTable(
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('feedback_trace').on(t.projectId, t.traceId),
     index('feedback_type_received').on(t.projectId, t.signalType, t.receivedAt),
+    // The events about one chunk, for the per-chunk aggregates: most events name none and stay off it.
+    index('feedback_events_chunk').on(t.projectId, sql`json_extract(${t.detail}, '$.chunkId')`).where(sql`json_type(${t.detail}, '$.chunkId') = 'text'`),
   ],
 );
 

@@ -8,7 +8,10 @@ import { ms } from './columns.ts';
  * ingest tables within their retention; the raw events stay as they arrived.
  */
 
-/** The noise filter's verdict and the multi-turn attribution of each event. */
+/**
+ * The noise filter's verdict and the multi-turn attribution of an event where a rule or the
+ * attribution changed them; an event without a row has the base verdict (storage/sql/verdict.ts).
+ */
 export const eventAssessments = sqliteTable(
   'event_assessments',
   {
@@ -24,15 +27,11 @@ export const eventAssessments = sqliteTable(
     rules: text('rules', { mode: 'json' }).$type<{ rule: string; reason: string }[]>().notNull(),
     /** Why the event was attributed where it was, and each candidate turn's score. */
     attribution: text('attribution', { mode: 'json' }).$type<{ reason: string; scores: { traceId: string; score: number }[] } | null>(),
-    /** The chunk the event is about (its detail's chunkId), for the per-chunk aggregates. */
-    chunkId: text('chunk_id'),
     assessedAt: ms('assessed_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('event_assessments_attributed').on(t.projectId, t.attributedTraceId),
-    // Most events name no chunk: only those that do are indexed.
-    index('event_assessments_chunk').on(t.projectId, t.chunkId).where(sql`${t.chunkId} is not null`),
     // Events counted for another trace than their own: few, and what a trace's aggregate adds to its own events.
     index('event_assessments_moved').on(t.projectId, t.attributedTraceId).where(sql`${t.attributedTraceId} <> ${t.traceId}`),
   ],
