@@ -1,17 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, call, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
-type Project = Awaited<ReturnType<typeof newProject>>;
-
 const send = sendTraffic;
-
-const admin = async <T>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
-  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
-  return { status: res.status, body: (await res.json()) as T };
-};
 
 const answerFrom = (doc: string, version: string, over: Partial<TraceInput> = {}) =>
   trace({

@@ -1,18 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
-type Project = Awaited<ReturnType<typeof newProject>>;
-
 const send = sendTraffic;
-
-const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
-  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
-  return { status: res.status, body: (await res.json()) as T };
-};
 
 /** After the events were stored: the night's run sees everything sent so far. */
 const tonight = () => Date.now() + 1_000;

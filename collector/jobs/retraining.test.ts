@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
-import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -15,11 +15,6 @@ const TOPICS = 16;
 const everyoneApart =
   (prefix: string): Origin =>
   (t, k) => ({ sessionId: `${prefix}-${t}-${k}`, userIdHash: `${prefix}-u-${t}-${k}` });
-
-const admin = async <T = Record<string, unknown>>(p: Project, path: string, init: RequestInit & { json?: unknown } = {}) => {
-  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
-  return { status: res.status, body: (await res.json()) as T };
-};
 
 /** The first wording of a topic's question that lands on the wanted side of the train / held-out split. */
 const wording = (make: (i: number) => string, heldOut: boolean) => {

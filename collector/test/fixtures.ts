@@ -31,6 +31,12 @@ export function call(path: string, init: RequestInit & { json?: unknown } = {}):
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
+/** A call to the admin API with the project's admin key: its status and its JSON body. */
+export async function adminCall<T = Record<string, unknown>>(p: { keys: { admin: string } }, path: string, init: RequestInit & { json?: unknown } = {}) {
+  const res = await call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
 let clock = Date.UTC(2026, 10, 1);
 
 export function trace(overrides: Partial<TraceInput> = {}): TraceInput {

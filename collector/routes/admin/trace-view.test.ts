@@ -2,14 +2,11 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { credit, demotedAnswerSession, refund, shipping } from '../../../tests/scenarios/demoted-answer.ts';
 import { runNightly } from '../../jobs/nightly.ts';
-import { bearer, call, event, newProject, ORIGIN } from '../../test/fixtures.ts';
+import { adminCall, bearer, call, event, newProject, ORIGIN } from '../../test/fixtures.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
-const admin = async <T = any>(p: Project, path: string) => {
-  const res = await call(`/v1/admin${path}`, { headers: bearer(p.keys.admin) });
-  return { status: res.status, body: (await res.json()) as T };
-};
+const admin = <T = any>(p: Project, path: string) => adminCall<T>(p, path);
 
 /** Two turns of one session; the first answer quotes the wrong chunk after the reranker pushed the right one down. */
 async function seedSession(p: Project) {
