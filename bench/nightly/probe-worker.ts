@@ -5,6 +5,8 @@
  * works for about `PROBE_CALL_MS` and says where it stopped, as the job's invocations do.
  */
 
+import { PROBE_TABLE_SQL, probeRow } from './probe-rows.ts';
+
 /** The part of the D1 binding used here (this file is type-checked with the benchmark, for Node). */
 interface D1 {
   prepare(sql: string): { bind(...values: unknown[]): { all<T>(): Promise<{ results: T[] }>; run(): Promise<unknown> } };
@@ -45,27 +47,10 @@ export default {
     if (url.pathname === '/write') {
       // A row per trace, shaped like trace_stats, into a scratch table: what storing any per-trace result costs.
       const total = Number(url.searchParams.get('rows'));
-      await env.DB.prepare(
-        `create table if not exists probe_trace_rows (project_id text not null, trace_id text not null, query_key text not null, created_at integer not null,
-           score real, weighted_score real, live_signals integer not null, trusted_signals integer not null, confidence real, primary key (project_id, trace_id))`,
-      )
-        .bind()
-        .run();
+      await env.DB.prepare(PROBE_TABLE_SQL).bind().run();
       for (let from = Number(after || 0); ; from += WRITE_PAGE) {
         const count = Math.min(WRITE_PAGE, total - from);
-        const values = Array.from({ length: count }, (_, i) => {
-          const n = from + i;
-          return [
-            `0199${n.toString(16).padStart(8, '0')}-probe`,
-            `how do i probe question ${n % 50_000}`,
-            1_790_000_000_000 + n,
-            0.5,
-            n % 2 ? 0.6 : -0.4,
-            5,
-            3,
-            0.7,
-          ];
-        });
+        const values = Array.from({ length: count }, (_, i) => probeRow(from + i));
         if (count > 0)
           await env.DB.prepare(
             `insert into probe_trace_rows select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7

@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { freePort } from '../../scripts/free-port.ts';
 import { OFFLINE_ENV, ROOT, stopProcessGroup } from '../../scripts/wrangler.ts';
 import { post } from './drive.ts';
+import { PROBE_TABLE_SQL, probeRow } from './probe-rows.ts';
 
 export interface Irreducible {
   /** Under wrangler dev: every event read once into a Worker, and one row written per trace, in ms. */
@@ -133,24 +134,10 @@ export function probeSqlite(file: string, projectId: string, traces: number) {
       ).get(projectId);
     });
     const sqliteWriteMs = time(() => {
-      db.exec(
-        `create table probe_trace_rows (project_id text not null, trace_id text not null, query_key text not null, created_at integer not null,
-           score real, weighted_score real, live_signals integer not null, trusted_signals integer not null, confidence real, primary key (project_id, trace_id))`,
-      );
+      db.exec(PROBE_TABLE_SQL);
       const insert = db.prepare('insert into probe_trace_rows values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       db.transaction(() => {
-        for (let n = 0; n < traces; n++)
-          insert.run(
-            projectId,
-            `0199${n.toString(16).padStart(8, '0')}-probe`,
-            `how do i probe question ${n % 50_000}`,
-            1_790_000_000_000 + n,
-            0.5,
-            n % 2 ? 0.6 : -0.4,
-            5,
-            3,
-            0.7,
-          );
+        for (let n = 0; n < traces; n++) insert.run(projectId, ...probeRow(n));
       })();
     });
     db.exec('drop table probe_trace_rows');
