@@ -2,20 +2,25 @@
  * `npm run loop:ceiling`: what the loop's kind of evidence gives when used simply. What transfers
  * from the questions users asked to a new one is mostly a document being relevant to some other
  * question; an oracle that knows every document relevant to any traffic query (from the train
- * judgements) adds one bonus to those on top of retrieval's scaled score, and one that knows only
- * the documents a run's reviewers confirmed (`--training-data week-N.json`, written by `npm run
+ * judgements) adds one bonus to those on top of retrieval's scaled score; the same oracle limited to
+ * the documents retrieval ranks within a depth for the question they answer says how deep the
+ * loop must look (users see, click and flag only the top few); and one that knows only the
+ * documents a run's reviewers confirmed (`--training-data week-N.json`, written by `npm run
  * loop:eval -- --training-data DIR`) shows the loop's own coverage. The bonus weight is chosen on
  * validation (so validation's figure is optimistic); test is measured once, at that weight.
  * Flags: --data DIR, --retrieve-k, --training-data FILE.
  */
 import { readFileSync } from 'node:fs';
 import type { Scored } from '../demo/server/rerank.ts';
+import { Bm25Index } from '../shared/bm25.ts';
 import type { TrainingData } from '../shared/training/data.ts';
 import { loadCollection } from './loop-eval/collection.ts';
 import { evaluator } from './loop-eval/evaluate.ts';
 import { paramsFromArgs } from './loop-eval/params.ts';
 
 const WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
+/** Depths of retrieval's list for the oracle limited to what users could have been shown. */
+const DEPTHS = [1, 3, 5, 10, 30];
 
 const params = paramsFromArgs(process.argv.slice(2));
 const collection = await loadCollection(params.data, params.validationShare);
@@ -51,6 +56,12 @@ async function ceiling(name: string, known: ReadonlySet<string>) {
 const [bm25Validation, bm25Test] = [await ev.bm25(collection.validation), await ev.bm25(collection.test)];
 console.log(`${collection.name}: BM25 validation nDCG@10 ${bm25Validation.ndcg10.toFixed(3)}, test ${bm25Test.ndcg10.toFixed(3)}`);
 await ceiling('documents relevant to some traffic query (oracle)', new Set(collection.traffic.flatMap((q) => [...q.relevant])));
+const index = new Bm25Index(collection.corpus.chunks);
+const trafficHits = collection.traffic.map((q) => ({ q, docs: index.search(q.text, Math.max(...DEPTHS)).map((h) => h.doc.sourceDocId) }));
+for (const depth of DEPTHS) {
+  const known = new Set(trafficHits.flatMap(({ q, docs }) => docs.slice(0, depth).filter((d) => q.relevant.has(d))));
+  await ceiling(`the oracle's documents that retrieval ranks in the top ${depth} for a question they answer`, known);
+}
 if (params.trainingData) {
   const { data } = JSON.parse(readFileSync(params.trainingData, 'utf8')) as { data: TrainingData };
   await ceiling(
