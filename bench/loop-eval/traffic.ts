@@ -87,9 +87,9 @@ export function population(collection: Collection, r: Rng): Population {
   };
 }
 
-export interface WeekOptions {
+/** A week's sessions against the demo, whichever way they are played. */
+export interface SessionsOptions {
   demoUrl: string;
-  sink: EventSink;
   clock: SimClock;
   population: Population;
   /** Every query text sent, by query key, so the reviewer can tell which question an item is about. */
@@ -97,9 +97,13 @@ export interface WeekOptions {
   sessions: number;
   weekStart: number;
   weekMs: number;
+  rng: Rng;
+}
+
+export interface WeekOptions extends SessionsOptions {
+  sink: EventSink;
   seed: number;
   cycle: number;
-  rng: Rng;
   userModel?: UserModel;
   flood?: boolean;
 }

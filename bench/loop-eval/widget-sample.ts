@@ -10,27 +10,14 @@
 import type { Browser } from 'playwright-core';
 import { askOnPage, regenerateOnPage } from '../../demo/page-driver.ts';
 import { launch } from '../../tests/e2e/chromium.ts';
-import type { JudgedQuery } from './collection.ts';
 import { paraphrase } from './paraphrase.ts';
-import type { Rng } from './random.ts';
-import type { Population, SimClock } from './traffic.ts';
+import type { SessionsOptions } from './traffic.ts';
 import { react } from './user-model.ts';
-
-export interface BrowserWeekOptions {
-  demoUrl: string;
-  clock: SimClock;
-  population: Population;
-  asked: (text: string, q: JudgedQuery) => void;
-  sessions: number;
-  weekStart: number;
-  weekMs: number;
-  rng: Rng;
-}
 
 /** The widget discounts a vote faster than reading the answer (at most 5 s): a real user takes that long. */
 const READ_BEFORE_VOTE_MS = 5_500;
 
-async function session(browser: Browser, o: BrowserWeekOptions, start: number): Promise<{ asks: number; lastTraceId?: string }> {
+async function session(browser: Browser, o: SessionsOptions, start: number): Promise<{ asks: number; lastTraceId?: string }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -89,7 +76,7 @@ async function session(browser: Browser, o: BrowserWeekOptions, start: number): 
   return { asks, ...(lastTraceId && { lastTraceId }) };
 }
 
-export async function browserWeek(o: BrowserWeekOptions): Promise<{ asks: number; lastTraceId?: string }> {
+export async function browserWeek(o: SessionsOptions): Promise<{ asks: number; lastTraceId?: string }> {
   const browser = await launch();
   let asks = 0;
   let lastTraceId: string | undefined;
