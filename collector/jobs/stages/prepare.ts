@@ -18,12 +18,19 @@ const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and n
  */
 const CHUNK_BY_CHUNK_SHARE = 0.25;
 
-const touchedChunks = (byChunk: boolean) =>
+/**
+ * The chunks of the touched traces, for the project ?1 and night ?2. Trace by trace, each trace's
+ * rows are read on the primary key, named: without statistics SQLite prefers the covering chunk
+ * index with the project alone, and reads every chunk row of the project for each trace (160 s for
+ * a night of 2,467 traces at 100,000, against 16 ms).
+ */
+export const touchedChunksSql = (byChunk: boolean) =>
   byChunk
     ? `select d.chunk_id from (select distinct chunk_id from trace_chunks where project_id = ?1) d
        where exists (select 1 from trace_chunks c cross join loop_touched l on l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and l.key = c.trace_id
          where c.project_id = ?1 and c.chunk_id = d.chunk_id)`
-    : `select distinct c.chunk_id from (${TOUCHED_TRACES}) l cross join trace_chunks c on c.project_id = ?1 and c.trace_id = l.key`;
+    : `select distinct c.chunk_id from (${TOUCHED_TRACES}) l
+       cross join trace_chunks c indexed by sqlite_autoindex_trace_chunks_1 on c.project_id = ?1 and c.trace_id = l.key`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -80,7 +87,7 @@ async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceR
     ),
     db
       .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk', chunk_id from (${touchedChunks((share?.share ?? 0) >= CHUNK_BY_CHUNK_SHARE)})`,
+        `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk', chunk_id from (${touchedChunksSql((share?.share ?? 0) >= CHUNK_BY_CHUNK_SHARE)})`,
       )
       .bind(projectId, night),
   ]);
