@@ -15,16 +15,16 @@
  * keeps the freshly generated database in that folder (one per scale) and starts later runs from a
  * copy of it, migrated to the current schema, instead of generating it again.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { provisionProject } from '../collector/auth/provision.ts';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
-import { migrate, startDev } from '../scripts/wrangler.ts';
+import { startDev } from '../scripts/wrangler.ts';
+import { generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
-import { type Generated, generate, type Volume, volumeAt } from './nightly/generate.ts';
+import { type Generated, volumeAt } from './nightly/generate.ts';
 import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { type Row, row } from './stats.ts';
 
@@ -46,14 +46,6 @@ const log = (line: string) => console.error(`  nightly: ${line}`);
 const seconds = (ms: number) => ms / 1000;
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** The SQLite file wrangler keeps the local D1 in, once migrated. */
-function d1File(persistTo: string): string {
-  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 database file in ${dir}`);
-  return join(dir, file);
-}
-
 /** "insert into trace_stats", "select … from feedback_events": what a statement is, in a few words. */
 function describe(sql: string): string {
   const s = sql.replace(/\s+/g, ' ').trim();
@@ -69,7 +61,16 @@ export async function nightlyBench(): Promise<Row[]> {
   const persistTo = join(dir, 'state');
   let failed = false;
   try {
-    const { data, file, adminKey } = await generated(persistTo, volume);
+    const { data, file, adminKey } = await generatedDatabase({
+      persistTo,
+      projectId: PROJECT,
+      scale: SCALE,
+      volume,
+      receipt: 'imported',
+      now: Date.now(),
+      keepIn: DATA_DIR,
+      log,
+    });
     const sizeMb = statSync(file).size / 2 ** 20;
     log(
       `${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events, ${count(data.sessions)} sessions: ` +
@@ -109,41 +110,6 @@ export async function nightlyBench(): Promise<Row[]> {
     if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
     else if (!failed) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-const ADMIN_KEY_FILE = 'admin-key';
-
-/**
- * A migrated local D1 in `persistTo` holding the month of one provisioned project: generated now,
- * or copied from BENCH_NIGHTLY_DATA when an earlier run kept one of this scale there (then
- * migrated, so a new migration applies to it as it would to a production database).
- */
-async function generated(persistTo: string, volume: Volume): Promise<{ data: Generated; file: string; adminKey: string }> {
-  const kept = DATA_DIR ? join(DATA_DIR, `scale-${SCALE}`) : undefined;
-  if (kept && existsSync(join(kept, 'generated.json'))) {
-    log(`copying the database generated earlier in ${kept}…`);
-    cpSync(join(kept, 'state'), persistTo, { recursive: true });
-    migrate({ persistTo }, { quiet: true });
-    const data = JSON.parse(readFileSync(join(kept, 'generated.json'), 'utf8')) as Generated;
-    return { data, file: d1File(persistTo), adminKey: readFileSync(join(kept, ADMIN_KEY_FILE), 'utf8') };
-  }
-  migrate({ persistTo }, { quiet: true });
-  const file = d1File(persistTo);
-  const project = await provisionProject({ id: PROJECT, name: 'Nightly benchmark', origins: [] });
-  const db = new Database(file);
-  db.exec(project.statements.join('\n'));
-  db.close();
-  log(`generating ${count(volume.traces)} traces over ${count(volume.chunks)} chunks (scale ${SCALE})…`);
-  const data = generate(file, PROJECT, volume, Date.now());
-  if (kept) {
-    rmSync(kept, { recursive: true, force: true });
-    mkdirSync(kept, { recursive: true });
-    cpSync(persistTo, join(kept, 'state'), { recursive: true });
-    writeFileSync(join(kept, 'generated.json'), JSON.stringify(data));
-    writeFileSync(join(kept, ADMIN_KEY_FILE), project.keys.admin);
-    log(`kept the generated database in ${kept}`);
-  }
-  return { data, file, adminKey: project.keys.admin };
 }
 
 /** Where the time goes, side by side: under wrangler dev, and the floor's SQLite and JavaScript. */

@@ -11,6 +11,7 @@ import { collectorBench } from './collector.ts';
 import { consoleBench } from './console.ts';
 import { demoBm25Bench } from './demo-bm25.ts';
 import { nightlyBench } from './nightly.ts';
+import { nightlySteadyBench } from './nightly-steady.ts';
 import { redactBench } from './redact.ts';
 import { rerankerBench } from './reranker.ts';
 import type { Row } from './stats.ts';
@@ -35,6 +36,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   widget: widgetInBrowser,
   'demo-bm25': demoBm25Bench,
   nightly: nightlyBench,
+  'nightly-steady': nightlySteadyBench,
   reranker: rerankerBench,
   console: consoleBench,
 };

@@ -62,9 +62,9 @@ const ATTEMPTS = 3;
  * reconnects to the runtime, and gets "Your worker restarted mid-request" at once: it is sent
  * again. That is safe for this endpoint whatever happened: a run continues from the last slice it saved.
  */
-async function callNightly(url: string, key: string, log: (line: string) => void): Promise<Summary> {
+async function callNightly(url: string, key: string, log: (line: string) => void, at?: number): Promise<Summary> {
   for (let attempt = 1; ; attempt++) {
-    const { status, text } = await post(`${url}/v1/admin/nightly`, key);
+    const { status, text } = await post(`${url}/v1/admin/nightly${at === undefined ? '' : `?at=${at}`}`, key);
     if (status === 200) return JSON.parse(text) as Summary;
     if (!(status === 503 && RESTARTED.test(text)) || attempt === ATTEMPTS) throw new Error(`POST /v1/admin/nightly answered ${status}: ${text.slice(0, 500)}`);
     log(`wrangler's proxy answered "${text.slice(0, 40)}…"; calling again`);
@@ -107,7 +107,15 @@ function loggedLines(file: string | undefined, lines = 60): string {
   return out.slice(-lines).join('\n');
 }
 
-export async function driveNightly(server: DevServer, adminKey: string, capMs: number, log: (line: string) => void, logFile?: string): Promise<DrivenRun> {
+/** Drives tonight's run, or with `at` the night of that moment. */
+export async function driveNightly(
+  server: DevServer,
+  adminKey: string,
+  capMs: number,
+  log: (line: string) => void,
+  logFile?: string,
+  at?: number,
+): Promise<DrivenRun> {
   const worker = workerProcess(server);
   // What wrangler and the Worker say meanwhile, to explain a failed call.
   let output = '';
@@ -142,7 +150,7 @@ export async function driveNightly(server: DevServer, adminKey: string, capMs: n
   try {
     do {
       const start = performance.now();
-      summary = await callNightly(server.url, adminKey, log).catch((err: Error) => {
+      summary = await callNightly(server.url, adminKey, log, at).catch((err: Error) => {
         throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);

@@ -6,8 +6,10 @@
  * copies, rephrases), some explicit (votes, ratings, corrections, wrong-source flags), a few
  * mis-clicks, double submits and flooding sessions. Deterministic for a given seed.
  *
- * Every row is received in the day before `now`, as if the month had been imported the day
- * before: the whole month falls in one night's window, the most one run can be asked to do.
+ * By default every row is received in the day before `now`, as if the month had been imported
+ * the day before: the whole month falls in one night's window, the most one run can be asked to
+ * do. With `receipt: 'live'` each row is received seconds after it was made, as in a project that
+ * has run for a month: the same rows, spread over the month's nights.
  */
 import Database from 'better-sqlite3';
 import { random } from '../../scripts/seed/traffic.ts';
@@ -34,7 +36,12 @@ export const volumeAt = (scale: number): Volume => ({
   users: Math.max(20, Math.round(150_000 * scale)),
 });
 
+/** When rows are received: all in the day before `now` (a month imported at once), or as they are made. */
+export type Receipt = 'imported' | 'live';
+
 export interface Generated {
+  /** The moment the month ends. */
+  now: number;
   traces: number;
   chunkRows: number;
   chunkTexts: number;
@@ -83,7 +90,7 @@ function shuffled(n: number, rnd: () => number): Int32Array {
 
 const SYLLABLES = 'ka lo mi ne su ta ri po de fa gu hi jo le mu na pe qui ro sa ti vu we xo ya ze bra cle dri'.split(' ');
 
-export function generate(file: string, projectId: string, volume: Volume, now: number, seed = 1): Generated {
+export function generate(file: string, projectId: string, volume: Volume, now: number, receipt: Receipt = 'imported', seed = 1): Generated {
   const rnd = random(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const hex = (digits: number) => {
@@ -178,8 +185,9 @@ export function generate(file: string, projectId: string, volume: Volume, now: n
      values (?, ?, ?, ?, ?, ?, ?, 0, ?, '0.1.0', ?, ?)`,
   );
   const insertText = db.prepare('insert into chunk_texts (project_id, chunk_id, source_doc_version, text) values (?, ?, ?, ?)');
-  /** The month, compressed into the day before `now`, in the same order. */
-  const receivedAt = (t: number) => Math.min(now - 1_000, Math.floor(now - DAY + ((t - start) / (DAYS * DAY)) * (DAY - 600_000)) + 1_000 + int(4_000));
+  /** Imported: the month compressed into the day before `now`, in the same order. Live: a few seconds after `t`. */
+  const receivedAt = (t: number) =>
+    Math.min(now - 1_000, (receipt === 'live' ? t : Math.floor(now - DAY + ((t - start) / (DAYS * DAY)) * (DAY - 600_000))) + 1_000 + int(4_000));
 
   const out = { traces: 0, chunkRows: 0, chunkTexts: 0, events: 0, sessions: 0 };
   let traceId = '';
@@ -368,5 +376,5 @@ export function generate(file: string, projectId: string, volume: Volume, now: n
   const indexMs = performance.now() - indexStart;
   db.pragma('journal_mode = WAL');
   db.close();
-  return { ...out, fillMs, indexMs };
+  return { now, ...out, fillMs, indexMs };
 }

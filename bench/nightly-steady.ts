@@ -1,0 +1,117 @@
+/**
+ * A night in steady state: the nightly benchmark's month (1M traces and ~5M events at full scale)
+ * received as it was made rather than imported at once, the job caught up to the day before the
+ * month ends (timed, but not against the budget), then the month's last night run alone in a
+ * fresh `wrangler dev`: time per stage and in all, the longest slice and the Worker's peak memory,
+ * against the job's budgets. The month ends on a Thursday, so its last night is mid-week: the
+ * week's eval sets were built the night before, as on six nights of seven.
+ *
+ *   npm run bench -- nightly-steady
+ *
+ * BENCH_NIGHTLY_SCALE, BENCH_NIGHTLY_CAP_S and BENCH_NIGHTLY_DATA work as for `nightly` (the
+ * database kept is this suite's own, `scale-<scale>-live`); BENCH_NIGHTLY_KEEP=1 keeps the folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
+import { startDev } from '../scripts/wrangler.ts';
+import { generatedDatabase } from './nightly/database.ts';
+import { type DrivenRun, driveNightly } from './nightly/drive.ts';
+import { volumeAt } from './nightly/generate.ts';
+import { type Row, row } from './stats.ts';
+
+const SUITE = 'nightly-steady';
+const PROJECT = 'bench';
+const DAY = 86_400_000;
+const SCALE = Number(process.env.BENCH_NIGHTLY_SCALE ?? 1);
+const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
+
+const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
+const seconds = (ms: number) => ms / 1000;
+const count = (n: number) => n.toLocaleString('en-US');
+const total = (run: DrivenRun) => run.callsMs.reduce((a, b) => a + b, 0);
+
+/** Noon UTC of the latest Thursday before `ms`: a mid-week night whatever day the benchmark runs. */
+function lastThursdayNoon(ms: number): number {
+  const d = new Date(ms);
+  const thursday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 12) - ((d.getUTCDay() + 3) % 7) * DAY;
+  return thursday > ms ? thursday - 7 * DAY : thursday;
+}
+
+/** What the last day brought: the rows received in its window. */
+function lastDay(file: string, from: number, to: number): { traces: number; events: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const n = (table: string) =>
+      (db.prepare(`select count(*) as n from ${table} where project_id = ? and received_at > ? and received_at <= ?`).get(PROJECT, from, to) as { n: number })
+        .n;
+    return { traces: n('traces'), events: n('feedback_events') };
+  } finally {
+    db.close();
+  }
+}
+
+/** One run of the job in its own `wrangler dev`, so its memory is its own. */
+async function night(persistTo: string, adminKey: string, at: number): Promise<DrivenRun> {
+  const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
+  try {
+    const run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'), at);
+    if (!run.done) throw new Error(`the night of ${new Date(at).toISOString()} was not done after ${seconds(CAP_MS)} s (in ${run.stage})`);
+    return run;
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function nightlySteadyBench(): Promise<Row[]> {
+  if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_NIGHTLY_SCALE must be in (0, 1]: ${SCALE}`);
+  const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-steady-'));
+  const persistTo = join(dir, 'state');
+  let failed = false;
+  try {
+    const { data, file, adminKey } = await generatedDatabase({
+      persistTo,
+      projectId: PROJECT,
+      scale: SCALE,
+      volume: volumeAt(SCALE),
+      receipt: 'live',
+      now: lastThursdayNoon(Date.now()),
+      keepIn: process.env.BENCH_NIGHTLY_DATA,
+      log,
+    });
+    const end = data.now;
+    const day = lastDay(file, end - DAY, end);
+    log(`${count(data.traces)} traces and ${count(data.events)} events over the month; the last day ${count(day.traces)} traces, ${count(day.events)} events`);
+    log('catching up to the day before the month ends…');
+    const catchUp = await night(persistTo, adminKey, end - DAY);
+    log('the last night…');
+    const last = await night(persistTo, adminKey, end);
+    console.error(`\nthe last night (${new Date(end).toISOString().slice(0, 10)}), per stage:`);
+    console.table(last.stages.map((s) => ({ stage: s.name, slices: s.slices, ms: s.ms, counts: JSON.stringify(s.counts) })));
+    const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
+    const longest = [...last.stages].sort((a, b) => b.ms / Math.max(1, b.slices) - a.ms / Math.max(1, a.slices))[0];
+    return [
+      one(
+        `month: ${count(data.traces)} traces, ${count(data.events)} events received as made; the job caught up to the day before (not in the budget)`,
+        's',
+        seconds(total(catchUp)),
+      ),
+      one(`the last day: ${count(day.traces)} traces, ${count(day.events)} events received`, 'traces', day.traces),
+      ...last.stages.map((s) => one(`last night: stage ${s.name}, ${count(s.slices)} slices`, 's', seconds(s.ms))),
+      one(`last night: whole job, ${last.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(last)), '<= 60'),
+      ...(longest
+        ? [one(`last night: longest mean slice (${longest.name}, ${count(longest.slices)} slices)`, 's', seconds(longest.ms / Math.max(1, longest.slices)))]
+        : []),
+      one("last night: peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', last.peakRssMb, '<= 512'),
+    ];
+  } catch (err) {
+    failed = true;
+    log(`failed: kept ${dir}`);
+    throw err;
+  } finally {
+    if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
+    else if (!failed) rmSync(dir, { recursive: true, force: true });
+  }
+}

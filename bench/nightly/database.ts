@@ -1,0 +1,66 @@
+/**
+ * The benchmark's database: a migrated local D1 in wrangler's folder holding one provisioned
+ * project's month, generated now or copied from a folder where an earlier run kept one of the
+ * same scale and receipt (then migrated, so a new migration applies to it as it would to a
+ * production database).
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { provisionProject } from '../../collector/auth/provision.ts';
+import { migrate } from '../../scripts/wrangler.ts';
+import { type Generated, generate, type Receipt, type Volume } from './generate.ts';
+
+export interface DatabaseOptions {
+  /** wrangler's state folder (`--persist-to`). */
+  persistTo: string;
+  projectId: string;
+  scale: number;
+  volume: Volume;
+  receipt: Receipt;
+  /** Where the month ends, when it is generated now. */
+  now: number;
+  /** Where a generated database is kept for later runs (one folder per scale and receipt). */
+  keepIn?: string;
+  log: (line: string) => void;
+}
+
+const ADMIN_KEY_FILE = 'admin-key';
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The SQLite file wrangler keeps the local D1 in, once migrated. */
+export function d1File(persistTo: string): string {
+  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 database file in ${dir}`);
+  return join(dir, file);
+}
+
+export async function generatedDatabase(o: DatabaseOptions): Promise<{ data: Generated; file: string; adminKey: string }> {
+  const { persistTo, log } = o;
+  const kept = o.keepIn ? join(o.keepIn, `scale-${o.scale}${o.receipt === 'imported' ? '' : `-${o.receipt}`}`) : undefined;
+  if (kept && existsSync(join(kept, 'generated.json'))) {
+    log(`copying the database generated earlier in ${kept}…`);
+    cpSync(join(kept, 'state'), persistTo, { recursive: true });
+    migrate({ persistTo }, { quiet: true });
+    const data = JSON.parse(readFileSync(join(kept, 'generated.json'), 'utf8')) as Generated;
+    return { data, file: d1File(persistTo), adminKey: readFileSync(join(kept, ADMIN_KEY_FILE), 'utf8') };
+  }
+  migrate({ persistTo }, { quiet: true });
+  const file = d1File(persistTo);
+  const project = await provisionProject({ id: o.projectId, name: 'Nightly benchmark', origins: [] });
+  const db = new Database(file);
+  db.exec(project.statements.join('\n'));
+  db.close();
+  log(`generating ${count(o.volume.traces)} traces over ${count(o.volume.chunks)} chunks (scale ${o.scale}, ${o.receipt})…`);
+  const data = generate(file, o.projectId, o.volume, o.now, o.receipt);
+  if (kept) {
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(kept, { recursive: true });
+    cpSync(persistTo, join(kept, 'state'), { recursive: true });
+    writeFileSync(join(kept, 'generated.json'), JSON.stringify(data));
+    writeFileSync(join(kept, ADMIN_KEY_FILE), project.keys.admin);
+    log(`kept the generated database in ${kept}`);
+  }
+  return { data, file, adminKey: project.keys.admin };
+}
