@@ -1,18 +1,3 @@
-/**
- * A night in steady state: the nightly benchmark's month (1M traces and ~5M events at full scale)
- * received as it was made rather than imported at once, the job caught up to the day before the
- * month ends (timed, but not against the budget), then the month's last night run alone in a
- * fresh `wrangler dev`: time per stage and in all, the longest slice and the Worker's peak memory,
- * against the job's budgets. The month ends on a Thursday, so its last night is mid-week: the
- * week's eval sets were built the night before, as on six nights of seven.
- *
- *   npm run bench -- nightly-steady
- *
- * BENCH_NIGHTLY_SCALE, BENCH_NIGHTLY_CAP_S and BENCH_NIGHTLY_DATA work as for `nightly` (the
- * database kept is this suite's own, `scale-<scale>-live`); BENCH_NIGHTLY_KEEP=1 keeps the folder.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
@@ -20,13 +5,12 @@ import { startDev } from '../scripts/wrangler.ts';
 import { generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { volumeAt } from './nightly/generate.ts';
+import { CAP_MS, DATA_DIR, inBenchFolder, SCALE } from './nightly/options.ts';
 import { type Row, row } from './stats.ts';
 
 const SUITE = 'nightly-steady';
 const PROJECT = 'bench';
 const DAY = 86_400_000;
-const SCALE = Number(process.env.BENCH_NIGHTLY_SCALE ?? 1);
-const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
 
 const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
 const seconds = (ms: number) => ms / 1000;
@@ -66,11 +50,8 @@ async function night(persistTo: string, adminKey: string, at: number): Promise<D
 }
 
 export async function nightlySteadyBench(): Promise<Row[]> {
-  if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_NIGHTLY_SCALE must be in (0, 1]: ${SCALE}`);
-  const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-steady-'));
-  const persistTo = join(dir, 'state');
-  let failed = false;
-  try {
+  return inBenchFolder('rf-nightly-steady-', log, async (dir) => {
+    const persistTo = join(dir, 'state');
     const { data, file, adminKey } = await generatedDatabase({
       persistTo,
       projectId: PROJECT,
@@ -78,7 +59,7 @@ export async function nightlySteadyBench(): Promise<Row[]> {
       volume: volumeAt(SCALE),
       receipt: 'live',
       now: lastThursdayNoon(Date.now()),
-      keepIn: process.env.BENCH_NIGHTLY_DATA,
+      keepIn: DATA_DIR,
       log,
     });
     const end = data.now;
@@ -106,12 +87,5 @@ export async function nightlySteadyBench(): Promise<Row[]> {
         : []),
       one("last night: peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', last.peakRssMb, '<= 512'),
     ];
-  } catch (err) {
-    failed = true;
-    log(`failed: kept ${dir}`);
-    throw err;
-  } finally {
-    if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
-    else if (!failed) rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

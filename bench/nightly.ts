@@ -15,8 +15,7 @@
  * keeps the freshly generated database in that folder (one per scale) and starts later runs from a
  * copy of it, migrated to the current schema, instead of generating it again.
  */
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
@@ -25,6 +24,7 @@ import { generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
 import { type Generated, volumeAt } from './nightly/generate.ts';
+import { CAP_MS, DATA_DIR, inBenchFolder, SCALE } from './nightly/options.ts';
 import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { type Row, row } from './stats.ts';
 
@@ -33,14 +33,8 @@ const PROJECT = 'bench';
 /** Statements listed on their own in the floor: the costliest ones. */
 const TOP_STATEMENTS = 10;
 
-const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--scale='.length);
-const SCALE = Number(scaleArg ?? process.env.BENCH_NIGHTLY_SCALE ?? 1);
-/** Each of the two runs stops starting slices after this long: a job far over budget would otherwise run for hours. */
-const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
 /** The floor's own cap, when only the Worker's run is wanted in full (its time and memory). */
 const FLOOR_CAP_MS = Number(process.env.BENCH_NIGHTLY_FLOOR_CAP_S ?? CAP_MS / 1000) * 1000;
-/** Where a generated database is kept for later runs at the same scale. */
-const DATA_DIR = process.env.BENCH_NIGHTLY_DATA;
 
 const log = (line: string) => console.error(`  nightly: ${line}`);
 const seconds = (ms: number) => ms / 1000;
@@ -55,17 +49,13 @@ function describe(sql: string): string {
 }
 
 export async function nightlyBench(): Promise<Row[]> {
-  if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_NIGHTLY_SCALE must be in (0, 1]: ${SCALE}`);
-  const volume = volumeAt(SCALE);
-  const dir = mkdtempSync(join(tmpdir(), 'rf-nightly-'));
-  const persistTo = join(dir, 'state');
-  let failed = false;
-  try {
+  return inBenchFolder('rf-nightly-', log, async (dir) => {
+    const persistTo = join(dir, 'state');
     const { data, file, adminKey } = await generatedDatabase({
       persistTo,
       projectId: PROJECT,
       scale: SCALE,
-      volume,
+      volume: volumeAt(SCALE),
       receipt: 'imported',
       now: Date.now(),
       keepIn: DATA_DIR,
@@ -101,15 +91,7 @@ export async function nightlyBench(): Promise<Row[]> {
     const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, PROJECT, data.traces) };
     report(run, floor, data.traces, data.events);
     return rows(data, sizeMb, run, floor, irreducible);
-  } catch (err) {
-    // What failed stays for a look (wrangler's log file, both databases), as BENCH_NIGHTLY_KEEP would keep it.
-    failed = true;
-    log(`failed: kept ${dir}`);
-    throw err;
-  } finally {
-    if (process.env.BENCH_NIGHTLY_KEEP) log(`kept ${dir}`);
-    else if (!failed) rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Where the time goes, side by side: under wrangler dev, and the floor's SQLite and JavaScript. */
