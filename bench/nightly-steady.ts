@@ -1,3 +1,18 @@
+/**
+ * A night in steady state: the nightly benchmark's month (1M traces and ~5M events at full scale)
+ * received as it was made rather than imported at once, the job caught up to the day before the
+ * month ends (timed, but not against the budget), then the month's last night run alone in a
+ * fresh `wrangler dev`: time per stage and in all, the longest slice and the Worker's peak memory,
+ * against the job's budgets. The month ends on a Thursday, so its last night is mid-week: the
+ * week's eval sets were built the night before, as on six nights of seven. Then the next week's
+ * first night, the Monday after (nothing new has arrived by then): the one night a week that also
+ * builds the week's eval sets from the month's labels.
+ *
+ *   npm run bench -- nightly-steady
+ *
+ * BENCH_NIGHTLY_SCALE, BENCH_NIGHTLY_CAP_S and BENCH_NIGHTLY_DATA work as for `nightly` (the
+ * database kept is this suite's own, `scale-<scale>-live`); BENCH_NIGHTLY_KEEP=1 keeps the folder.
+ */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
@@ -11,6 +26,8 @@ import { type Row, row } from './stats.ts';
 const SUITE = 'nightly-steady';
 const PROJECT = 'bench';
 const DAY = 86_400_000;
+/** From the Thursday the month ends on to the next Monday: a new week, whose first night builds its eval sets. */
+const NEXT_MONDAY_MS = 4 * DAY;
 
 const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
 const seconds = (ms: number) => ms / 1000;
@@ -69,10 +86,18 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     const catchUp = await night(persistTo, adminKey, end - DAY);
     log('the last night…');
     const last = await night(persistTo, adminKey, end);
-    console.error(`\nthe last night (${new Date(end).toISOString().slice(0, 10)}), per stage:`);
-    console.table(last.stages.map((s) => ({ stage: s.name, slices: s.slices, ms: s.ms, counts: JSON.stringify(s.counts) })));
+    log("the next week's first night…");
+    const weekly = await night(persistTo, adminKey, end + NEXT_MONDAY_MS);
+    for (const [name, run] of [
+      ['the last night', last],
+      ["the next week's first night", weekly],
+    ] as const) {
+      console.error(`\n${name}, per stage:`);
+      console.table(run.stages.map((s) => ({ stage: s.name, slices: s.slices, ms: s.ms, counts: JSON.stringify(s.counts) })));
+    }
     const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
     const longest = [...last.stages].sort((a, b) => b.ms / Math.max(1, b.slices) - a.ms / Math.max(1, a.slices))[0];
+    const evals = weekly.stages.find((s) => s.name === 'evals');
     return [
       one(
         `month: ${count(data.traces)} traces, ${count(data.events)} events received as made; the job caught up to the day before (not in the budget)`,
@@ -86,6 +111,9 @@ export async function nightlySteadyBench(): Promise<Row[]> {
         ? [one(`last night: longest mean slice (${longest.name}, ${count(longest.slices)} slices)`, 's', seconds(longest.ms / Math.max(1, longest.slices)))]
         : []),
       one("last night: peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', last.peakRssMb, '<= 512'),
+      ...(evals ? [one(`next week's first night: stage evals, ${count(evals.slices)} slices`, 's', seconds(evals.ms))] : []),
+      one(`next week's first night: whole job, ${weekly.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(weekly)), '<= 60'),
+      one("next week's first night: peak RSS of the Worker's workerd process", 'MB', weekly.peakRssMb, '<= 512'),
     ];
   });
 }
