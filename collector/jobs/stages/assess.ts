@@ -99,13 +99,15 @@ export const assess: Stage = {
     // The whole window is assessed: readers may take an event without a verdict row as plain.
     if (ids.length === 0) return { cursor: null, counts: {}, state: { [ASSESSED_STATE]: true } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
+    // Each trace's question key, worked out once: the history, the noise filter and the aggregate use it.
+    const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, queryKey(t.query)]));
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const stored = new Set(rawEvents.filter((e) => e.stored).map((e) => e.event_id));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turns = sessionTurns(turnRows!.results as TurnRow[]);
-    const history = await queryHistory(db, projectId, [...traces.values()], ownRows!.results as OwnScore[]);
+    const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
 
     const byTrace = new Map<string, LoopEvent[]>();
     for (const e of events) {
@@ -139,7 +141,7 @@ export const assess: Stage = {
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
-        queryHistory: trace ? history.get(queryKey(trace.query)) : undefined,
+        queryHistory: trace ? history.get(keyOf.get(traceId)!) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
       for (const a of assessments) {
@@ -175,7 +177,7 @@ export const assess: Stage = {
         const s = traceAggregate(counted.get(id) ?? []);
         return [
           id,
-          queryKey(t.query),
+          keyOf.get(id)!,
           t.created_at,
           t.knowledge_base,
           t.intent,
@@ -283,8 +285,8 @@ interface OwnScore {
  * running totals (`query_scores`, kept in step with `trace_stats`) less the slice's own answers: a
  * popular question has many thousands of answers, which summing again for every slice would read.
  */
-async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], own: readonly OwnScore[]) {
-  const keys = json([...new Set(traces.map((t) => queryKey(t.query)))]);
+async function queryHistory(db: D1Database, projectId: string, traceKeys: readonly string[], own: readonly OwnScore[]) {
+  const keys = json([...new Set(traceKeys)]);
   const { results } = await db
     .prepare(`select query_key, traces as n, total from query_scores where project_id = ? and query_key in (select value from json_each(?))`)
     .bind(projectId, keys)
