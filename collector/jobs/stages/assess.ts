@@ -13,7 +13,8 @@ interface TraceRow {
   user_id_hash: string | null;
   turn_index: number | null;
   query: string;
-  answer: string;
+  /** Only for a trace outside any session: the others' answers come with their sessions' turns. */
+  answer: string | null;
   created_at: number;
   knowledge_base: string | null;
   intent: string | null;
@@ -61,7 +62,8 @@ export const assess: Stage = {
       db.prepare(slice).bind(...params),
       db
         .prepare(
-          `select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at, knowledge_base, intent, model from traces
+          `select trace_id, session_id, user_id_hash, turn_index, query, case when session_id is null then answer end as answer, created_at,
+             knowledge_base, intent, model from traces
            where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
@@ -106,7 +108,10 @@ export const assess: Stage = {
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const stored = new Set(rawEvents.filter((e) => e.stored).map((e) => e.event_id));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
-    const turns = sessionTurns(turnRows!.results as TurnRow[]);
+    const turnList = turnRows!.results as TurnRow[];
+    const turns = sessionTurns(turnList);
+    // An answer's text is read once, with its session's turns (it is the longest column of a slice).
+    const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
     const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
 
     const byTrace = new Map<string, LoopEvent[]>();
@@ -137,7 +142,7 @@ export const assess: Stage = {
     for (const [traceId, evs] of byTrace) {
       const trace = traces.get(traceId);
       const assessments = assessTraceEvents(evs, {
-        answer: trace?.answer ?? '',
+        answer: trace ? (trace.answer ?? answers.get(traceId) ?? '') : '',
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
