@@ -96,6 +96,56 @@ describe('eval sets', () => {
     expect(counts).toMatchObject({ echo: 1, variant: 1, conflict: 1 });
   });
 
+  it('gives every layer that lists a question the labels the build first read for it', async () => {
+    const p = await newProject();
+    const [asked] = heldOutQueries(1) as [string];
+    const first = answer(asked, 'sa', 60_000);
+    const reworded = answer('how long do I have to return an opened item', 'sa', 55_000);
+    await send(
+      p,
+      [first, reworded],
+      [
+        { traceId: first.traceId, sessionId: 'sa', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
+        {
+          traceId: first.traceId,
+          sessionId: 'sa',
+          signalType: 'rephrase_within_session',
+          detail: { nextTraceId: reworded.traceId, similarity: 0.8, gapMs: 5_000 },
+        },
+      ],
+    );
+    const night = Date.now() + 1_000;
+    const options = { projectId: p.id, tracesPerSlice: 1 };
+    const evalsStage = STAGES.findIndex((s) => s.name === 'evals');
+    // Slice by slice until the echo layer is done and the variant layer is next.
+    for (;;) {
+      const run = await env.DB.prepare('select stage, cursor from loop_runs where project_id = ?').bind(p.id).first<{ stage: number; cursor: string | null }>();
+      if (run?.stage === evalsStage && run.cursor && (JSON.parse(run.cursor) as { layer: string }).layer !== 'echo') break;
+      expect((await runNightly(env, night, { ...options, maxSlices: 1 })).done).toBe(false);
+    }
+    // The flag goes between the layers: the variant layer still takes what echo read.
+    await env.DB.prepare("delete from feedback_events where project_id = ? and signal_type = 'wrong_source'").bind(p.id).run();
+    expect((await runNightly(env, night, options)).done).toBe(true);
+
+    expect(await layer(p, 'echo')).toEqual({ [asked]: { judgements: { bad: 0 }, source: 'feedback' } });
+    expect(await layer(p, 'variant')).toEqual({ [reworded.query]: { judgements: { bad: 0 }, source: 'rephrase' } });
+  });
+
+  it('reads labels afresh for each build and keeps none once the sets are written', async () => {
+    const p = await newProject();
+    const [query] = heldOutQueries(1) as [string];
+    const t = answer(query, 'sa', 60_000);
+    await send(p, [t], [{ traceId: t.traceId, sessionId: 'sa', signalType: 'wrong_source', detail: { chunkId: 'bad' } }]);
+    // What a build cut short on an earlier night read.
+    await env.DB.prepare('insert into eval_labels (project_id, query_key, judgements, sources) values (?, ?, ?, ?)')
+      .bind(p.id, queryKey(query), JSON.stringify({ good: 1 }), JSON.stringify(['review']))
+      .run();
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+
+    expect(await layer(p, 'echo')).toEqual({ [query]: { judgements: { bad: 0 }, source: 'feedback' } });
+    expect(await env.DB.prepare('select count(*) as n from eval_labels where project_id = ?').bind(p.id).first('n')).toBe(0);
+  });
+
   it("leaves out of the eval set a reviewer's verdict against the mining that the users do not back", async () => {
     const p = await newProject();
     const [query] = heldOutQueries(1) as [string];

@@ -31,6 +31,21 @@ describe('multi-turn attribution', () => {
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);
   });
 
+  it('weighs each conversation by its own next questions, however many of its signals it attributes', () => {
+    const onLast = { traceId: 't3', clientTs: T0 + 150_000 };
+    const reasked: Turn[] = [turns[0]!, turns[1]!, { ...turns[2]!, query: 'And what if the item was opened, please?' }];
+    const score = (a: ReturnType<typeof attribute>, traceId: string) => a.scores.find((s) => s.traceId === traceId)!.score;
+    const plain = attribute(onLast, turns);
+    const again = attribute(onLast, reasked);
+    // The same turns, same answers: only the question after t2 differs, and only t2's score moves.
+    expect(score(again, 't2')).toBeGreaterThan(score(plain, 't2') + 0.2);
+    expect(score(again, 't1')).toBe(score(plain, 't1'));
+    // Asked again with other signals, or on a copy, a conversation scores as the first time.
+    attribute({ traceId: 't2', clientTs: T0 + 90_000 }, reasked);
+    expect(attribute(onLast, reasked)).toEqual(again);
+    expect(attribute(onLast, [...turns])).toEqual(plain);
+  });
+
   it('leaves a signal on the first turn alone', () => {
     expect(attribute({ traceId: 't1', clientTs: T0 + 5_000 }, turns).traceId).toBe('t1');
   });

@@ -114,6 +114,25 @@ describe('the assess stage', () => {
     expect(await stored()).toEqual(flagged);
   });
 
+  it("judges a vote against its answer's length, whether or not the answer belongs to a session", async () => {
+    const p = await newProject();
+    const alone = trace({ sessionId: undefined });
+    const inSession = trace({ sessionId: 'read' });
+    await send(
+      p,
+      [alone, inSession],
+      [
+        { traceId: alone.traceId, sessionId: 'quick', signalType: 'thumbs_up', shownMs: 250 },
+        { traceId: inSession.traceId, sessionId: 'read', signalType: 'thumbs_up', shownMs: 250 },
+      ],
+    );
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const { results } = await env.DB.prepare(`select trace_id, rules ->> '$[0].rule' as rule from event_assessments where project_id = ? order by trace_id`)
+      .bind(p.id)
+      .all();
+    expect(results).toEqual([alone, inSession].map((t) => ({ trace_id: t.traceId, rule: 'too_fast' })).sort((x, y) => (x.trace_id < y.trace_id ? -1 : 1)));
+  });
+
   it("keeps each query's running totals equal to its traces' scores, through new scores and deleted traces", async () => {
     const p = await newProject();
     await traffic(p);

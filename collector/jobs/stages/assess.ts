@@ -13,7 +13,8 @@ interface TraceRow {
   user_id_hash: string | null;
   turn_index: number | null;
   query: string;
-  answer: string;
+  /** Only for a trace outside any session: the others' answers come with their sessions' turns. */
+  answer: string | null;
   created_at: number;
   knowledge_base: string | null;
   intent: string | null;
@@ -61,7 +62,8 @@ export const assess: Stage = {
       db.prepare(slice).bind(...params),
       db
         .prepare(
-          `select trace_id, session_id, user_id_hash, turn_index, query, answer, created_at, knowledge_base, intent, model from traces
+          `select trace_id, session_id, user_id_hash, turn_index, query, case when session_id is null then answer end as answer, created_at,
+             knowledge_base, intent, model from traces
            where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
@@ -99,13 +101,18 @@ export const assess: Stage = {
     // The whole window is assessed: readers may take an event without a verdict row as plain.
     if (ids.length === 0) return { cursor: null, counts: {}, state: { [ASSESSED_STATE]: true } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
+    // Each trace's question key, worked out once: the history, the noise filter and the aggregate use it.
+    const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, queryKey(t.query)]));
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
     const stored = new Set(rawEvents.filter((e) => e.stored).map((e) => e.event_id));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
-    const turns = sessionTurns(turnRows!.results as TurnRow[]);
-    const history = await queryHistory(db, projectId, [...traces.values()], ownRows!.results as OwnScore[]);
+    const turnList = turnRows!.results as TurnRow[];
+    const turns = sessionTurns(turnList);
+    // An answer's text is read once, with its session's turns (it is the longest column of a slice).
+    const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
+    const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
 
     const byTrace = new Map<string, LoopEvent[]>();
     for (const e of events) {
@@ -135,11 +142,11 @@ export const assess: Stage = {
     for (const [traceId, evs] of byTrace) {
       const trace = traces.get(traceId);
       const assessments = assessTraceEvents(evs, {
-        answer: trace?.answer ?? '',
+        answer: trace ? (trace.answer ?? answers.get(traceId) ?? '') : '',
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
-        queryHistory: trace ? history.get(queryKey(trace.query)) : undefined,
+        queryHistory: trace ? history.get(keyOf.get(traceId)!) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
       for (const a of assessments) {
@@ -175,7 +182,7 @@ export const assess: Stage = {
         const s = traceAggregate(counted.get(id) ?? []);
         return [
           id,
-          queryKey(t.query),
+          keyOf.get(id)!,
           t.created_at,
           t.knowledge_base,
           t.intent,
@@ -283,8 +290,8 @@ interface OwnScore {
  * running totals (`query_scores`, kept in step with `trace_stats`) less the slice's own answers: a
  * popular question has many thousands of answers, which summing again for every slice would read.
  */
-async function queryHistory(db: D1Database, projectId: string, traces: readonly TraceRow[], own: readonly OwnScore[]) {
-  const keys = json([...new Set(traces.map((t) => queryKey(t.query)))]);
+async function queryHistory(db: D1Database, projectId: string, traceKeys: readonly string[], own: readonly OwnScore[]) {
+  const keys = json([...new Set(traceKeys)]);
   const { results } = await db
     .prepare(`select query_key, traces as n, total from query_scores where project_id = ? and query_key in (select value from json_each(?))`)
     .bind(projectId, keys)

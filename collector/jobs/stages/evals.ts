@@ -23,8 +23,13 @@ interface Label {
 
 interface Labels {
   judgements: Record<string, number>;
-  /** Where they came from: review, feedback or both. */
+  /** Where they came from: review, feedback or both; empty when the question has no labels. */
   sources: string[];
+}
+
+/** A question's labels as first read in this build, to be kept in eval_labels for the layers after. */
+interface ReadLabels extends Labels {
+  queryKey: string;
 }
 
 /**
@@ -63,10 +68,11 @@ const FIRST: Record<EvalLayer, Cursor> = {
 type Continue = DistributiveOmit<Cursor, 'have'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** One page of a layer: the items it adds, and where the layer continues (null: the layer is done). */
+/** One page of a layer: the items it adds, where the layer continues (null: the layer is done) and the labels it read first. */
 interface Page {
   items: Item[];
   next: Continue | null;
+  read: ReadLabels[];
 }
 
 /**
@@ -86,7 +92,10 @@ export const evals: Stage = {
       const done = await db.prepare('select 1 from eval_sets where project_id = ? and version = ? limit 1').bind(projectId, version).first();
       if (done) return { cursor: null, counts: { frozen: 1 } };
       // What a run of the week cut short on an earlier night left: this run builds the sets again.
-      await db.prepare('delete from eval_items where project_id = ? and version = ?').bind(projectId, version).run();
+      await db.batch([
+        db.prepare('delete from eval_items where project_id = ? and version = ?').bind(projectId, version),
+        db.prepare('delete from eval_labels where project_id = ?').bind(projectId),
+      ]);
       at = FIRST.echo;
     } else at = JSON.parse(cursor) as Cursor;
 
@@ -95,14 +104,14 @@ export const evals: Stage = {
       const layer: EvalLayer = at.layer;
       const have: number = at.have;
       const page: Page = await nextPage(ctx, at, version, MAX_EVAL_ITEMS - have);
-      await saveItems(ctx, layer, version, have, page.items);
+      await saveItems(ctx, layer, version, have, page);
       if (page.items.length) counts[layer] = (counts[layer] ?? 0) + page.items.length;
       const following: EvalLayer | undefined = EVAL_LAYERS[EVAL_LAYERS.indexOf(layer) + 1];
       at = page.next ? { ...page.next, have: have + page.items.length } : following ? FIRST[following] : null;
     }
     if (at) return { cursor: JSON.stringify(at), counts };
-    await db.batch(
-      EVAL_LAYERS.map((layer) =>
+    await db.batch([
+      ...EVAL_LAYERS.map((layer) =>
         db
           .prepare(
             `insert or ignore into eval_sets (project_id, layer, version, items, created_at)
@@ -110,13 +119,17 @@ export const evals: Stage = {
           )
           .bind(projectId, layer, version, Date.now()),
       ),
-    );
+      db.prepare('delete from eval_labels where project_id = ?').bind(projectId),
+    ]);
     return { cursor: null, counts };
   },
 };
 
-/** A page's items after the layer's `have` ones, in place of any an earlier reading of the page stored. */
-async function saveItems({ db, projectId }: StageContext, layer: EvalLayer, version: string, have: number, items: readonly Item[]) {
+/**
+ * A page's items after the layer's `have` ones, in place of any an earlier reading of the page
+ * stored, and the labels it read first (a page read again finds them stored and reads the same).
+ */
+async function saveItems({ db, projectId }: StageContext, layer: EvalLayer, version: string, have: number, { items, read }: Page) {
   const rows = items.map((item, i) => ({ ...item, position: have + i }));
   // In parts: items with their labels can outgrow the largest value D1 binds (SQLITE_TOOBIG at a million traces).
   await db.batch([
@@ -130,8 +143,19 @@ async function saveItems({ db, projectId }: StageContext, layer: EvalLayer, vers
         )
         .bind(projectId, layer, version, part),
     ),
+    ...jsonArrays(read).map((part) =>
+      db
+        .prepare(
+          `insert or ignore into eval_labels (project_id, query_key, judgements, sources)
+           select ?1, value ->> 'queryKey', value -> 'judgements', value -> 'sources' from json_each(?2)`,
+        )
+        .bind(projectId, part),
+    ),
   ]);
 }
+
+/** The keys of `?2` (a JSON array) whose labels this build has not read yet. */
+const UNREAD_KEYS = `(select value from json_each(?2) where not exists (select 1 from eval_labels l where l.project_id = ?1 and l.query_key = value))`;
 
 /**
  * Explicit feedback's label for each (question, chunk) pair, one row per pair: a trusted
@@ -143,7 +167,7 @@ async function saveItems({ db, projectId }: StageContext, layer: EvalLayer, vers
  */
 const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_source') as relevance
   from (${attributedEventsSql({
-    from: 'json_each(?2) k cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value',
+    from: `${UNREAD_KEYS} k cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value`,
     traceId: 's.trace_id',
     columns: `s.query_key, ${EVENT_CHUNK} as chunk_id, e.signal_type`,
     until: '?5',
@@ -154,38 +178,61 @@ const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_s
   group by query_key, chunk_id`;
 
 /**
- * The labels of some held-out questions: the reviewers' verdicts first, unless disputed (see
- * `isDisputed`), then the users' clearest feedback.
+ * The labels of some held-out questions, in their order (only those with labels): the reviewers'
+ * verdicts first, unless disputed (see `isDisputed`), then the users' clearest feedback. A question
+ * is read through its answers once per build, the first time a layer lists it (a popular question
+ * has thousands of answers, and every layer lists it); `read` holds those first readings, for
+ * `saveItems` to keep.
  */
-async function labelsOf({ db, projectId, settings, run }: StageContext, keys: readonly string[]): Promise<Map<string, Labels>> {
-  const out = new Map<string, Labels>();
-  if (keys.length === 0) return out;
+async function labelsOf({ db, projectId, settings, run }: StageContext, keys: readonly string[]): Promise<{ labels: Map<string, Labels>; read: ReadLabels[] }> {
+  const labels = new Map<string, Labels>();
+  const read: ReadLabels[] = [];
+  if (keys.length === 0) return { labels, read };
   const json = JSON.stringify(keys);
-  const [reviewed, feedback] = await db.batch([
+  const [stored, reviewed, feedback] = await db.batch([
+    db
+      .prepare('select query_key, judgements, sources from eval_labels where project_id = ?1 and query_key in (select value from json_each(?2))')
+      .bind(projectId, json),
     db
       .prepare(
         `select query_key, chunk_id, verdict = 'relevant' as relevance, candidate from review_items
-         where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and query_key in (select value from json_each(?2))`,
+         where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and query_key in ${UNREAD_KEYS}`,
       )
       .bind(projectId, json),
     db.prepare(FEEDBACK_LABELS).bind(projectId, json, LOW_CONFIDENCE, settings.goodTraceScore, run.windowTo),
   ]);
+  const known = new Map(
+    (stored!.results as { query_key: string; judgements: string; sources: string }[]).map((r) => [
+      r.query_key,
+      { judgements: JSON.parse(r.judgements) as Record<string, number>, sources: JSON.parse(r.sources) as string[] },
+    ]),
+  );
   const verdicts = reviewed!.results as (Label & { candidate: 'positive' | 'negative' })[];
   const feedbackLabels = feedback!.results as Label[];
   const byPair = new Map(feedbackLabels.map((r) => [`${r.query_key}\n${r.chunk_id}`, r.relevance]));
   const agreed = verdicts.filter((r) => !isDisputed(r.relevance, r.candidate, byPair.get(`${r.query_key}\n${r.chunk_id}`)));
+  const found = new Map<string, Labels>();
   for (const [source, rows] of [
     ['review', agreed],
     ['feedback', feedbackLabels],
   ] as const) {
     for (const r of rows) {
-      const labels = out.get(r.query_key) ?? { judgements: {}, sources: [] };
+      const labels = found.get(r.query_key) ?? { judgements: {}, sources: [] };
       if (!(r.chunk_id in labels.judgements)) labels.judgements[r.chunk_id] = r.relevance;
       if (!labels.sources.includes(source)) labels.sources.push(source);
-      out.set(r.query_key, labels);
+      found.set(r.query_key, labels);
     }
   }
-  return out;
+  for (const key of new Set(keys)) {
+    let of = known.get(key);
+    if (!of) {
+      // Read now: kept even when there are none, so no later layer reads the answers again.
+      of = found.get(key) ?? { judgements: {}, sources: [] };
+      read.push({ queryKey: key, ...of });
+    }
+    if (of.sources.length > 0) labels.set(key, of);
+  }
+  return { labels, read };
 }
 
 /**
@@ -243,7 +290,7 @@ async function echo(ctx: StageContext, at: Extract<Cursor, { layer: 'echo' }>, v
     .bind(ctx.projectId, version, at.have, JSON.stringify(heldOut))
     .all<{ query_key: string }>();
   const seen = new Set(results.map((r) => r.query_key));
-  const labels = await labelsOf(
+  const { labels, read } = await labelsOf(
     ctx,
     heldOut.filter((k) => !seen.has(k)),
   );
@@ -254,9 +301,9 @@ async function echo(ctx: StageContext, at: Extract<Cursor, { layer: 'echo' }>, v
     if (!t || items.length >= room) continue;
     items.push({ query: t.query, queryKey: key, traceId: t.traceId, judgements, source: sources.join('+') });
   }
-  if (items.length >= room) return { items, next: null };
-  if (last !== null) return { items, next: { ...at, after: last } };
-  return { items, next: at.list === 'reviewed' ? { layer: 'echo', list: 'answered', after: null } : null };
+  if (items.length >= room) return { items, next: null, read };
+  if (last !== null) return { items, next: { ...at, after: last }, read };
+  return { items, next: at.list === 'reviewed' ? { layer: 'echo', list: 'answered', after: null } : null, read };
 }
 
 /** Variants: what users typed when they re-asked a labelled held-out question, with its labels; in the order they arrived. */
@@ -275,15 +322,15 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
     .bind(projectId, LOW_CONFIDENCE, at.receivedAt, at.eventId, pageSize(ctx), run.windowTo)
     .all<{ received_at: number; event_id: string; query_key: string; trace_id: string; query: string }>();
   const rephrased = results.filter((r) => isHeldOut(r.query_key) && queryKey(r.query) !== r.query_key);
-  const labels = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
+  const { labels, read } = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
   const items: Item[] = [];
   for (const r of rephrased) {
     const judgements = labels.get(r.query_key)?.judgements;
     if (judgements && items.length < room) items.push({ query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
   }
   const last = results.at(-1);
-  if (items.length >= room || results.length < pageSize(ctx) || !last) return { items, next: null };
-  return { items, next: { layer: 'variant', receivedAt: last.received_at, eventId: last.event_id } };
+  if (items.length >= room || results.length < pageSize(ctx) || !last) return { items, next: null, read };
+  return { items, next: { layer: 'variant', receivedAt: last.received_at, eventId: last.event_id }, read };
 }
 
 /** Conflicts: held-out questions whose answers were judged both ways, by key. */
@@ -296,14 +343,14 @@ async function conflicts(ctx: StageContext, at: Extract<Cursor, { layer: 'confli
     [ctx.settings.goodTraceScore, ctx.settings.badTraceScore],
   );
   const keys = all.filter(isHeldOut);
-  const [labels, latest] = await Promise.all([labelsOf(ctx, keys), latestTraceOfKeys(ctx.db, ctx.projectId, keys)]);
+  const [{ labels, read }, latest] = await Promise.all([labelsOf(ctx, keys), latestTraceOfKeys(ctx.db, ctx.projectId, keys)]);
   const items: Item[] = [];
   for (const key of keys) {
     const t = latest.get(key);
     if (t && items.length < room)
       items.push({ query: t.query, queryKey: key, traceId: t.traceId, judgements: labels.get(key)?.judgements ?? {}, source: 'split feedback' });
   }
-  return { items, next: items.length >= room || last === null ? null : { layer: 'conflict', after: last } };
+  return { items, next: items.length >= room || last === null ? null : { layer: 'conflict', after: last }, read };
 }
 
 /** Replay: recent held-out answers with clear feedback, as they were ranked then. */
@@ -316,7 +363,7 @@ async function replay(ctx: StageContext): Promise<Page> {
     .bind(ctx.projectId, REPLAY_ITEMS * 4)
     .all<{ trace_id: string; query_key: string; query: string; weighted_score: number }>();
   const recent = results.filter((r) => isHeldOut(r.query_key)).slice(0, REPLAY_ITEMS);
-  const labels = await labelsOf(ctx, [...new Set(recent.map((r) => r.query_key))]);
+  const { labels, read } = await labelsOf(ctx, [...new Set(recent.map((r) => r.query_key))]);
   const items = recent.map((r) => ({
     query: r.query,
     queryKey: r.query_key,
@@ -324,5 +371,5 @@ async function replay(ctx: StageContext): Promise<Page> {
     judgements: labels.get(r.query_key)?.judgements ?? {},
     source: `answer scored ${r.weighted_score.toFixed(2)}`,
   }));
-  return { items, next: null };
+  return { items, next: null, read };
 }

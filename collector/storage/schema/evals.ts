@@ -34,6 +34,24 @@ export const evalItems = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.layer, t.version, t.position] }), index('eval_items_trace').on(t.projectId, t.traceId)],
 );
 
+/**
+ * The labels of each held-out question the eval sets being built have read so far: each layer
+ * that lists a question reads its labels here after the first, instead of through its answers
+ * again. Emptied when a build starts and when it writes the week's sets.
+ */
+export const evalLabels = sqliteTable(
+  'eval_labels',
+  {
+    projectId: text('project_id').notNull(),
+    queryKey: text('query_key').notNull(),
+    /** Chunk id to relevance, as eval items carry them; empty when the question has no labels. */
+    judgements: text('judgements', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    /** Where they came from: review, feedback or both. */
+    sources: text('sources', { mode: 'json' }).$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.queryKey] })],
+);
+
 /** The loop's health, one snapshot a day. */
 export const healthSnapshots = sqliteTable(
   'health_snapshots',
