@@ -18,8 +18,7 @@ ALTER TABLE `review_items` ADD `direction` integer DEFAULT 0 NOT NULL;--> statem
 ALTER TABLE `review_items` ADD `ranks` text DEFAULT '{}' NOT NULL;--> statement-breakpoint
 ALTER TABLE `review_items` ADD `strongest` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `review_items` ADD `strongest_cut` text;--> statement-breakpoint
--- The sums from every row (weights in millionths, as the job adds them), the 20 strongest traces (STRONGEST_KEPT; the first 8, ITEM_EVIDENCE_LINES, with
--- their evidence) and, past them, the first one left out.
+-- The sums from every row (weights in millionths, as the job adds them), the 20 strongest traces (STRONGEST_KEPT) and, past them, the first one left out.
 UPDATE `review_items` SET
   `weight_total` = (SELECT sum(CAST(round(r.`weight` * 1000000) AS integer)) FROM `review_item_traces` r
     WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id`),
@@ -27,10 +26,10 @@ UPDATE `review_items` SET
     WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id`),
   `ranks` = (SELECT json_group_object(g.`rank`, g.n) FROM (SELECT r.`rank`, count(*) AS n FROM `review_item_traces` r
     WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id` GROUP BY r.`rank`) g),
-  `strongest` = (SELECT json_group_array(CASE WHEN s.n <= 8 THEN json_object('traceId', s.`trace_id`, 'weight', s.`weight`, 'evidence', json(s.`evidence`))
-      ELSE json_object('traceId', s.`trace_id`, 'weight', s.`weight`) END ORDER BY s.n)
-    FROM (SELECT r.`trace_id`, r.`weight`, r.`evidence`, row_number() OVER (ORDER BY r.`weight` DESC, r.`trace_id`) AS n FROM `review_item_traces` r
-      WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id` ORDER BY r.`weight` DESC, r.`trace_id` LIMIT 20) s),
+  `strongest` = (SELECT json_group_array(json_object('traceId', s.`trace_id`, 'candidate', s.`candidate`, 'weight', s.`weight`, 'evidence', json(s.`evidence`),
+      'rank', s.`rank`, 'score', s.`score`, 'guess', s.`guess`, 'guessWhy', s.`guess_why`) ORDER BY s.`weight` DESC, s.`trace_id`)
+    FROM (SELECT * FROM `review_item_traces` r WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id`
+      ORDER BY r.`weight` DESC, r.`trace_id` LIMIT 20) s),
   `strongest_cut` = (SELECT json_object('weight', r.`weight`, 'traceId', r.`trace_id`) FROM `review_item_traces` r
     WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id` ORDER BY r.`weight` DESC, r.`trace_id` LIMIT 1 OFFSET 20)
 WHERE EXISTS (SELECT 1 FROM `review_item_traces` r WHERE r.`project_id` = `review_items`.`project_id` AND r.`item_id` = `review_items`.`item_id`);--> statement-breakpoint

@@ -25,18 +25,8 @@ export interface Contribution {
   guessWhy: string;
 }
 
-/**
- * A trace among an item's strongest, and for the first ITEM_EVIDENCE_LINES its evidence lines:
- * the rest of what it contributed is in its own row, read when it is needed.
- */
-export interface ListedTrace {
-  traceId: string;
-  weight: number;
-  evidence?: string[];
-}
-
-/** In memory: a listed trace with all it contributed, once known. */
-type Listed = ListedTrace & { detail?: Contribution };
+/** A trace among an item's strongest, with what it contributed. */
+export type ListedTrace = Omit<Contribution, 'itemId'> & { traceId: string };
 
 type Strength = Pick<ListedTrace, 'weight' | 'traceId'>;
 
@@ -51,11 +41,9 @@ export interface ItemState {
   /** How many of its traces saw the chunk at each rank. */
   ranks: Record<string, number>;
   /** Every trace stronger than `cut`, strongest first (weight, then trace id), at most STRONGEST_KEPT. */
-  strongest: Listed[];
+  strongest: ListedTrace[];
   /** Where the list stops: every trace it leaves out is this strong or weaker; null when it lists them all. */
   cut: Strength | null;
-  /** The strongest trace when the item was read: its guess and score are the ones below. */
-  shownTop?: string;
   /** What the strongest trace said, kept should every listed trace go. */
   score: number;
   guess: Guess;
@@ -101,12 +89,12 @@ export function subtractTrace(item: ItemState, traceId: string, c: Contribution)
  * (a stronger one left out earlier may exist), so the list is always exactly the strongest
  * traces there are, never a guess: it only grows shorter when listed traces go.
  */
-export function addTrace(item: ItemState, traceId: string, c: Contribution): void {
+export function addTrace(item: ItemState, traceId: string, { itemId, ...c }: Contribution): void {
   item.traceCount += 1;
   item.weightTotal += millionths(c.weight);
   item.direction += signed(c);
   item.ranks[c.rank] = (item.ranks[c.rank] ?? 0) + 1;
-  const listed: Listed = { traceId, weight: c.weight, detail: c };
+  const listed: ListedTrace = { traceId, ...c };
   if (item.cut && !stronger(listed, item.cut)) return;
   const at = item.strongest.findIndex((t) => stronger(listed, t));
   item.strongest.splice(at < 0 ? item.strongest.length : at, 0, listed);
@@ -120,25 +108,22 @@ export function addTrace(item: ItemState, traceId: string, c: Contribution): voi
 export function itemColumns(item: ItemState) {
   const weight = item.traceCount > 0 ? item.weightTotal / MILLIONTHS / item.traceCount : 0;
   const ranks = Object.keys(item.ranks).map(Number);
-  const top = item.strongest[0]?.detail;
-  const strongest: ListedTrace[] = item.strongest.map(({ traceId, weight, evidence, detail }, i) =>
-    i < ITEM_EVIDENCE_LINES ? { traceId, weight, evidence: detail?.evidence ?? evidence ?? [] } : { traceId, weight },
-  );
+  const top = item.strongest[0];
   return {
     itemId: item.itemId,
     n: item.traceCount,
     w: weight,
-    rank: ranks.length ? Math.min(...ranks) : 0,
+    rank: ranks.length ? Math.min(...ranks) : (top?.rank ?? 0),
     score: top?.score ?? item.score,
     candidate: item.direction >= 0 ? 'positive' : 'negative',
     guess: top?.guess ?? item.guess,
     guessWhy: top?.guessWhy ?? item.guessWhy,
-    evidence: strongest.length ? [...new Set(strongest.flatMap((t) => t.evidence ?? []))] : item.evidence,
+    evidence: top ? [...new Set(item.strongest.slice(0, ITEM_EVIDENCE_LINES).flatMap((t) => t.evidence))] : item.evidence,
     ev: expectedValue(weight, item.traceCount),
     weightTotal: item.weightTotal,
     direction: item.direction,
     ranks: item.ranks,
-    strongest,
+    strongest: item.strongest,
     cut: item.cut,
   };
 }
@@ -178,7 +163,6 @@ export async function readItems(db: D1Database, projectId: string, itemIds: read
       ...r,
       ranks: JSON.parse(r.ranks) as Record<string, number>,
       strongest: JSON.parse(r.strongest) as ListedTrace[],
-      shownTop: (JSON.parse(r.strongest) as ListedTrace[])[0]?.traceId,
       cut: r.cut === null ? null : (JSON.parse(r.cut) as Strength),
       evidence: JSON.parse(r.evidence) as string[],
     });
@@ -209,13 +193,13 @@ export function writeItems(
              evidence, trace_count, weight, expected_value, weight_total, direction, ranks, strongest, strongest_cut, status, mined_at, updated_at)
            select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
              u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
-             u.value ->> 'weightTotal', u.value ->> 'direction', u.value -> 'ranks', u.value -> 'strongest', nullif(u.value -> 'cut', 'null'), r.status, r.mined_at, ?2
+             u.value ->> 'weightTotal', u.value ->> 'direction', u.value -> 'ranks', u.value -> 'strongest', u.value -> 'cut', r.status, r.mined_at, ?2
            from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
            where true
            on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
              score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
              expected_value = excluded.expected_value, weight_total = excluded.weight_total, direction = excluded.direction, ranks = excluded.ranks,
-             strongest = excluded.strongest, strongest_cut = excluded.strongest_cut, updated_at = excluded.updated_at`,
+             strongest = excluded.strongest, strongest_cut = nullif(excluded.strongest_cut, 'null'), updated_at = excluded.updated_at`,
         )
         .bind(projectId, now, part),
     ),
@@ -251,27 +235,5 @@ export async function applyContributions(
   };
   for (const [traceId, list] of old) for (const c of list) subtractTrace(item(c.itemId), traceId, c);
   for (const [traceId, list] of fresh) for (const c of list) addTrace(item(c.itemId), traceId, c);
-  await withDetails(db, projectId, [...items.values()]);
   return [...items.values()];
-}
-
-/**
- * Reads what a listed trace contributed where the item needs it and does not hold it: the
- * evidence of a trace that moved up into the first ITEM_EVIDENCE_LINES, the guess and score of
- * one that became the strongest (when the traces above it went).
- */
-async function withDetails(db: D1Database, projectId: string, items: readonly ItemState[]): Promise<void> {
-  const wanted = items.flatMap((item) =>
-    item.strongest
-      .slice(0, ITEM_EVIDENCE_LINES)
-      .filter((t, i) => !t.detail && (!t.evidence || (i === 0 && t.traceId !== item.shownTop)))
-      .map((t) => ({ item, listed: t })),
-  );
-  if (wanted.length === 0) return;
-  const { results } = await db
-    .prepare(contributionsSql('select value from json_each(?2)'))
-    .bind(projectId, JSON.stringify([...new Set(wanted.map((w) => w.listed.traceId))]))
-    .all();
-  const contributions = contributionsOf(results);
-  for (const { item, listed } of wanted) listed.detail = contributions.get(listed.traceId)?.find((c) => c.itemId === item.itemId);
 }

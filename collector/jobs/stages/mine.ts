@@ -2,15 +2,7 @@ import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import {
-  applyContributions,
-  type Contribution,
-  contributionsOf,
-  contributionsSql,
-  type ItemState,
-  itemColumns,
-  writeItems,
-} from '../../storage/review-aggregates.ts';
+import { applyContributions, type Contribution, contributionsOf, contributionsSql, writeItems } from '../../storage/review-aggregates.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
@@ -269,15 +261,7 @@ async function saveCandidates(
   const items = await applyContributions(db, projectId, old, contributions);
   const dropped = [...old.keys()].filter((traceId) => !contributions.has(traceId));
   if (contributions.size === 0 && dropped.length === 0) return;
-  // Items the slice's traces raise are written with their own fields below; the others only lost a trace.
-  const raised = new Set(rows.map((r) => r.itemId));
-  const { update, remove } = writeItems(
-    db,
-    projectId,
-    now,
-    items.filter((i) => !raised.has(i.itemId)),
-    true,
-  );
+  const { update, remove } = writeItems(db, projectId, now, items, true);
   await db.batch([
     ...jsonArrays([...contributions].map(([traceId, candidates]) => ({ traceId, candidates }))).map((part) =>
       db
@@ -291,22 +275,19 @@ async function saveCandidates(
     ...jsonArrays(dropped).map((part) =>
       db.prepare('delete from trace_candidates where project_id = ?1 and trace_id in (select value from json_each(?2))').bind(projectId, part),
     ),
-    ...jsonArrays(itemRows(rows, items)).map((part) =>
+    ...jsonArrays(itemRows(rows)).map((part) =>
       db
         .prepare(
           `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
-             guess, guess_why, evidence, trace_count, weight, expected_value, weight_total, direction, ranks, strongest, strongest_cut, status, mined_at, updated_at)
-           select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value ->> 'chunkId', value ->> 'sourceDocId', value ->> 'sourceDocVersion',
-             coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value ->> 'chunkId'
+             guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+           select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
+             value -> 'chunk' ->> 'sourceDocVersion',
+             coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value -> 'chunk' ->> 'chunkId'
                and ct.source_doc_version = coalesce(value ->> 'textVersion', '')), ''),
-             value ->> 'rank', value ->> 'score', value ->> 'candidate', value ->> 'guess', value ->> 'guessWhy', value -> 'evidence', value ->> 'n',
-             value ->> 'w', value ->> 'ev', value ->> 'weightTotal', value ->> 'direction', value -> 'ranks', value -> 'strongest', nullif(value -> 'cut', 'null'), 'held', ?2, ?2
+             value ->> 'rank', value ->> 'score', value ->> 'candidate',
+             value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
            from json_each(?3) where true
-           on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text, trace_count = excluded.trace_count,
-             weight = excluded.weight, rank = excluded.rank, score = excluded.score, candidate = excluded.candidate, guess = excluded.guess,
-             guess_why = excluded.guess_why, evidence = excluded.evidence, expected_value = excluded.expected_value, weight_total = excluded.weight_total,
-             direction = excluded.direction, ranks = excluded.ranks, strongest = excluded.strongest, strongest_cut = excluded.strongest_cut,
-             updated_at = excluded.updated_at`,
+           on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text`,
         )
         .bind(projectId, now, part),
     ),
@@ -316,18 +297,14 @@ async function saveCandidates(
 }
 
 /**
- * One row per item the slice's traces raise, as a row per candidate would leave it: a new item
- * takes its chunk from its first candidate, and the latest one sets its query and chunk text (of
- * that candidate's version); with the item's aggregates.
+ * One row per item, as a row per candidate would leave it: a new item is inserted from its first
+ * candidate, and every later one sets its query and chunk text (of that candidate's version).
  */
-function itemRows(rows: readonly CandidateRow[], items: readonly ItemState[]) {
-  const out = new Map<string, { itemId: string; key: string; query: string; chunkId: string; sourceDocId: string; sourceDocVersion: string | null }>();
-  const textVersion = new Map<string, string | null>();
+function itemRows(rows: readonly CandidateRow[]) {
+  const out = new Map<string, CandidateRow & { textVersion: string | null }>();
   for (const r of rows) {
-    const { chunkId, sourceDocId, sourceDocVersion } = r.chunk;
-    out.set(r.itemId, { ...(out.get(r.itemId) ?? { itemId: r.itemId, key: r.key, chunkId, sourceDocId, sourceDocVersion }), query: r.query });
-    textVersion.set(r.itemId, sourceDocVersion);
+    const first = out.get(r.itemId);
+    out.set(r.itemId, { ...(first ?? r), query: r.query, textVersion: r.chunk.sourceDocVersion });
   }
-  const aggregates = new Map(items.map((i) => [i.itemId, itemColumns(i)]));
-  return [...out.values()].map((r) => ({ ...r, textVersion: textVersion.get(r.itemId) ?? null, ...aggregates.get(r.itemId)! }));
+  return [...out.values()];
 }
