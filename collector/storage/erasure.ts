@@ -1,5 +1,3 @@
-import { applyContributions, contributionsOf, contributionsSql, writeItems } from './review-aggregates.ts';
-
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
 
@@ -13,8 +11,7 @@ export interface ErasureCounts {
 /**
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
  * event about those traces with its assessment, their corrections and eval items, and their part
- * of review items: what each of their traces contributed is taken out of its items' sums and
- * lists (an item only they raised goes; one others raised too keeps theirs).
+ * of review items (an item only they raised goes; one others raised too keeps theirs).
  */
 export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
@@ -26,41 +23,39 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
     if (results.length === 0) break;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
     const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
-    const { results: contributed } = await d1.prepare(contributionsSql('select value from json_each(?2)')).bind(projectId, ids).all();
-    const items = await applyContributions(d1, projectId, contributionsOf(contributed), new Map());
-    const touched = JSON.stringify(items.map((i) => i.itemId));
-    const { update, remove } = writeItems(d1, projectId, Date.now(), items, false);
+    const { results: affected } = await d1
+      .prepare(`select distinct item_id from review_item_traces where ${inIds('trace_id')}`)
+      .bind(projectId, ids)
+      .all<{ item_id: string }>();
+    const items = JSON.stringify(affected.map((a) => a.item_id));
     const r = await d1.batch([
       d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from trace_candidates where ${inIds('trace_id')}`).bind(projectId, ids),
-      ...update,
-      ...remove,
-      // Items others raised too: the query shown becomes one of theirs, from a trace the item lists
-      // if one is theirs, else from any of its traces.
+      d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
       d1
         .prepare(
-          `update review_items set query = coalesce(
-             (select t.query from json_each(review_items.strongest) s join traces t on t.project_id = ?1 and t.trace_id = s.value ->> 'traceId'
-               where t.user_id_hash is not ?2 limit 1),
-             (select t.query from review_item_traces r join traces t on t.project_id = r.project_id and t.trace_id = r.trace_id
-               where r.project_id = ?1 and r.item_id = review_items.item_id and t.user_id_hash is not ?2 limit 1),
-             query)
+          `delete from review_items where project_id = ?1 and item_id in (select value from json_each(?2))
+             and not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = review_items.item_id)`,
+        )
+        .bind(projectId, items),
+      // Items others raised too: the query shown becomes one of theirs.
+      d1
+        .prepare(
+          `update review_items set query = (select t.query from review_item_traces r join traces t on t.project_id = r.project_id and t.trace_id = r.trace_id
+             where r.project_id = ?1 and r.item_id = review_items.item_id and t.user_id_hash is not ?2 limit 1)
            where project_id = ?1 and item_id in (select value from json_each(?3))`,
         )
-        .bind(projectId, userIdHash, touched),
+        .bind(projectId, userIdHash, items),
       d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
     ]);
-    const removed = r.slice(3 + update.length, 3 + update.length + remove.length);
-    const after = r.slice(3 + update.length + remove.length);
     counts.events += r[1]!.meta.changes;
-    counts.reviewItems += removed.reduce((n, x) => n + x.meta.changes, 0);
-    counts.corrections += after[1]!.meta.changes;
-    counts.traces += after[5]!.meta.changes;
+    counts.reviewItems += r[3]!.meta.changes;
+    counts.corrections += r[5]!.meta.changes;
+    counts.traces += r[9]!.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   return counts;

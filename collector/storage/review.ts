@@ -13,7 +13,8 @@ export async function currentThreshold(d1: D1Database, projectId: string): Promi
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
   i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,
   i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt,
-  (select json_group_array(s.value ->> 'traceId') from json_each(i.strongest) s) as traceIds`;
+  (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
+     order by weight desc, trace_id limit 20)) as traceIds`;
 
 type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & {
   chunkId: string;

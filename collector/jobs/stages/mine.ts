@@ -1,13 +1,15 @@
 import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
+import { type Candidate, expectedValue, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import { applyContributions, type Contribution, contributionsOf, contributionsSql, writeItems } from '../../storage/review-aggregates.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
+
+/** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
+export const ITEM_EVIDENCE_LINES = 8;
 
 interface ScoredTrace {
   trace_id: string;
@@ -31,22 +33,22 @@ interface TrustedEvent {
 /** A stable id for the question "does chunk C help answer query Q?". */
 export const itemIdOf = async (key: string, chunkId: string) => (await sha256Hex(`${key}\u0000${chunkId}`)).slice(0, 32);
 
-/** The mine stage's cursor: the last trace mined. */
+/** Review items one slice of the second pass recomputes. */
+const ITEMS_PER_SLICE = 1_000;
+/** The mine stage's cursor: its first pass over the touched traces, then its pass over the items they touched. */
 const TRACES = 't:';
-/** A cursor of the pass over the touched items that recomputed them, before items were kept in step: nothing is left to do. */
 const ITEMS = 'i:';
 
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
- * trusted signals only. Each trace's contribution is stored once, in one row per trace, and
- * added to its items' aggregates; when the trace is mined again its old contribution is taken
- * out first, so mining a trace again changes nothing and a trace that no longer yields an item
- * leaves it.
+ * trusted signals only. Each trace's contribution is stored per item, and once every trace is
+ * mined the items they touched are recomputed from those rows, once each, so mining a trace again
+ * changes nothing.
  */
 export const mine: Stage = {
   name: 'mine',
   async slice(ctx, cursor): Promise<SliceResult> {
-    if (cursor?.startsWith(ITEMS)) return { cursor: null, counts: {} };
+    if (cursor?.startsWith(ITEMS)) return recomputeItems(ctx, cursor.slice(ITEMS.length));
     return mineTraces(ctx, cursor === null ? null : cursor.slice(TRACES.length));
   },
 };
@@ -60,7 +62,7 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   // scored trace of the project through the score index for each slice.
   const scoredSql = `select s.trace_id as key from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
     where s.trusted_signals > 0 and (s.weighted_score <= ?5 or s.weighted_score >= ?6)`;
-  const [keyRows, scoredRows, eventRows, oldRows] = await db.batch([
+  const [keyRows, scoredRows, eventRows] = await db.batch([
     db.prepare(slice).bind(...params.slice(0, 4)),
     db
       .prepare(
@@ -79,14 +81,13 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
         }),
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
-    db.prepare(contributionsSql(slice)).bind(...params.slice(0, 4)),
   ]);
   const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
   const next = nextCursor(ctx, ids);
-  const cursor = next === null ? null : TRACES + next;
+  // The traces are done: the items they touched come next.
+  const cursor = next === null ? ITEMS : TRACES + next;
   const scored = scoredRows!.results as ScoredTrace[];
-  const old = contributionsOf(oldRows!.results);
-  if (scored.length === 0 && old.size === 0) return { cursor, counts: { traces: ids.length } };
+  if (scored.length === 0) return { cursor, counts: { traces: ids.length } };
   const events = groupBy(
     (eventRows!.results as Omit<TrustedEvent, 'parsed'>[]).map((e) => ({ ...e, parsed: JSON.parse(e.detail) as Record<string, unknown> })),
     (e) => e.trace_id,
@@ -122,7 +123,7 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
       chunk: c.chunk,
     })),
   );
-  await saveCandidates(ctx, rows, old);
+  if (rows.length) await saveCandidates(ctx, rows);
   return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
 }
 
@@ -231,49 +232,23 @@ interface CandidateRow {
 }
 
 /**
- * Stores each trace's contribution in place of the one it had (a trace with none loses its row),
- * the items' own fields from the latest candidate (query as typed, chunk and its text; new items
- * start held: the queue stage decides what a reviewer sees), and the items' aggregates with the
- * old contributions taken out and the new ones added, all in one batch.
+ * Stores each trace's contribution and the item's own fields from the latest candidate (query as
+ * typed, chunk and its text; new items start held: the queue stage decides what a reviewer sees),
+ * and lists the items for the second pass.
  */
-async function saveCandidates(
-  { db, projectId, now }: StageContext,
-  rows: readonly CandidateRow[],
-  old: ReadonlyMap<string, readonly Contribution[]>,
-): Promise<void> {
-  const fresh = new Map<string, Map<string, Contribution>>();
-  for (const r of rows) {
-    const byItem = fresh.get(r.traceId) ?? new Map<string, Contribution>();
-    // One contribution per item and trace: a later candidate for the same item replaces the earlier.
-    byItem.set(r.itemId, {
-      itemId: r.itemId,
-      candidate: r.candidate,
-      weight: r.weight,
-      evidence: r.evidence,
-      rank: r.rank,
-      score: r.score,
-      guess: r.guess as Contribution['guess'],
-      guessWhy: r.guessWhy,
-    });
-    fresh.set(r.traceId, byItem);
-  }
-  const contributions = new Map([...fresh].map(([traceId, byItem]) => [traceId, [...byItem.values()]]));
-  const items = await applyContributions(db, projectId, old, contributions);
-  const dropped = [...old.keys()].filter((traceId) => !contributions.has(traceId));
-  if (contributions.size === 0 && dropped.length === 0) return;
-  const { update, remove } = writeItems(db, projectId, now, items, true);
+async function saveCandidates({ db, projectId, night, now }: StageContext, rows: readonly CandidateRow[]): Promise<void> {
   await db.batch([
-    ...jsonArrays([...contributions].map(([traceId, candidates]) => ({ traceId, candidates }))).map((part) =>
+    ...jsonArrays(rows.map(({ chunk, key, query, ...r }) => r)).map((part) =>
       db
         .prepare(
-          `insert into trace_candidates (project_id, trace_id, candidates, mined_at) select ?1, value ->> 'traceId', value -> 'candidates', ?2
+          `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
+           select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
+             value ->> 'guess', value ->> 'guessWhy', ?2
            from json_each(?3) where true
-           on conflict (project_id, trace_id) do update set candidates = excluded.candidates`,
+           on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
+             rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,
         )
         .bind(projectId, now, part),
-    ),
-    ...jsonArrays(dropped).map((part) =>
-      db.prepare('delete from trace_candidates where project_id = ?1 and trace_id in (select value from json_each(?2))').bind(projectId, part),
     ),
     ...jsonArrays(itemRows(rows)).map((part) =>
       db
@@ -291,8 +266,11 @@ async function saveCandidates(
         )
         .bind(projectId, now, part),
     ),
-    ...update,
-    ...remove,
+    ...jsonArrays([...new Set(rows.map((r) => r.itemId))]).map((part) =>
+      db
+        .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'item', value from json_each(?3)`)
+        .bind(projectId, night, part),
+    ),
   ]);
 }
 
@@ -307,4 +285,80 @@ function itemRows(rows: readonly CandidateRow[]) {
     out.set(r.itemId, { ...(first ?? r), query: r.query, textVersion: r.chunk.sourceDocVersion });
   }
   return [...out.values()];
+}
+
+/**
+ * Recomputes a slice of the touched items from all their rows: counts, mean weight, expected
+ * value, the direction of the evidence, the strongest trace's guess and evidence lines.
+ */
+async function recomputeItems(ctx: StageContext, after: string): Promise<SliceResult> {
+  const { db, projectId, now } = ctx;
+  const slice = sliceKeysSql('item');
+  const params = sliceParams(ctx, after || null, ITEMS_PER_SLICE);
+  // An item's rows by strength: weight, then trace id for ties.
+  const strongest = (columns: string, limit: string) =>
+    `select ${columns} from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.weight desc, x.trace_id limit ${limit}`;
+  const [keyRows, itemRows] = await db.batch([
+    db.prepare(slice).bind(...params),
+    db
+      .prepare(
+        `with agg as (
+           select item_id, count(*) as n, avg(weight) as w, min(rank) as best_rank,
+             sum(case candidate when 'positive' then weight else -weight end) as direction
+           from review_item_traces where project_id = ?1 and item_id in (${slice}) group by item_id
+         )
+         select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
+           (select json_group_array(json(evidence)) from (${strongest('x.evidence', '?5')})) as evidence
+         from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`,
+      )
+      .bind(...params, ITEM_EVIDENCE_LINES),
+  ]);
+  const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
+  const results = itemRows!.results as {
+    itemId: string;
+    n: number;
+    w: number;
+    rank: number;
+    direction: number;
+    guess: string;
+    guessWhy: string;
+    score: number;
+    evidence: string;
+  }[];
+  const updates = results.map((r) => ({
+    itemId: r.itemId,
+    n: r.n,
+    w: r.w,
+    rank: r.rank,
+    score: r.score,
+    candidate: r.direction >= 0 ? 'positive' : 'negative',
+    guess: r.guess,
+    guessWhy: r.guessWhy,
+    evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
+    ev: expectedValue(r.w, r.n),
+  }));
+  if (updates.length) {
+    await db.batch(
+      jsonArrays(updates).map((part) =>
+        db
+          .prepare(
+            // An upsert of rows that all exist: SQLite then walks the new values and finds each
+            // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
+            `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+               evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+             select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
+               u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
+               r.status, r.mined_at, ?2
+             from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
+             where true
+             on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
+               score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
+               expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
+          )
+          .bind(projectId, now, part),
+      ),
+    );
+  }
+  const next = nextCursor(ctx, keys, ITEMS_PER_SLICE);
+  return { cursor: next === null ? null : ITEMS + next, counts: { items: updates.length } };
 }

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, sqliteView, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { ms } from './columns.ts';
 
 export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
@@ -35,17 +35,6 @@ export const reviewItems = sqliteTable(
     weight: real('weight').notNull(),
     /** The queue's order: evidence times reach (loop/mining.ts `expectedValue`). */
     expectedValue: real('expected_value').notNull(),
-    /**
-     * Running sums over its traces' contributions (storage/review-aggregates.ts), so a trace mined
-     * again or erased is taken out without reading the others: weights and signed weights in
-     * millionths, traces per rank, and the strongest traces with what each contributed.
-     */
-    weightTotal: integer('weight_total').notNull().default(0),
-    direction: integer('direction').notNull().default(0),
-    ranks: text('ranks', { mode: 'json' }).$type<Record<string, number>>().notNull().default({}),
-    strongest: text('strongest', { mode: 'json' }).notNull().default([]),
-    /** Every trace the list leaves out is this strong or weaker; null when it lists them all. */
-    strongestCut: text('strongest_cut', { mode: 'json' }).$type<{ weight: number; traceId: string }>(),
     /** pending: in the queue; held: below the mining threshold for now; answered. */
     status: text('status', { enum: REVIEW_STATUSES }).notNull(),
     verdict: text('verdict', { enum: VERDICTS }),
@@ -61,39 +50,24 @@ export const reviewItems = sqliteTable(
   ],
 );
 
-/**
- * What each mined trace contributed, one row per trace: the items it raised, each with its
- * label, weight, evidence, rank, score and guess (storage/review-aggregates.ts `Contribution`).
- * Mining the trace again replaces the row after taking the old contribution out of its items.
- */
-export const traceCandidates = sqliteTable(
-  'trace_candidates',
+/** The traces behind each item, with what each contributed: counts are recomputed from here, so re-mining a trace adds nothing. */
+export const reviewItemTraces = sqliteTable(
+  'review_item_traces',
   {
     projectId: text('project_id').notNull(),
+    itemId: text('item_id').notNull(),
     traceId: text('trace_id').notNull(),
-    candidates: text('candidates', { mode: 'json' }).notNull(),
+    candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
+    weight: real('weight').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    rank: integer('rank').notNull(),
+    score: real('score').notNull(),
+    guess: text('guess', { enum: GUESSES }).notNull(),
+    guessWhy: text('guess_why').notNull(),
     minedAt: ms('mined_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.traceId] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.itemId, t.traceId] }), index('review_item_traces_trace').on(t.projectId, t.traceId)],
 );
-
-/**
- * A row per item and trace, read out of `trace_candidates` (migration 0009): cheap by trace, a
- * scan of every mined trace by item (an item's strongest traces are in `review_items.strongest`).
- */
-export const reviewItemTraces = sqliteView('review_item_traces', {
-  projectId: text('project_id').notNull(),
-  itemId: text('item_id').notNull(),
-  traceId: text('trace_id').notNull(),
-  candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
-  weight: real('weight').notNull(),
-  evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
-  rank: integer('rank').notNull(),
-  score: real('score').notNull(),
-  guess: text('guess', { enum: GUESSES }).notNull(),
-  guessWhy: text('guess_why').notNull(),
-  minedAt: ms('mined_at').notNull(),
-}).existing();
 
 /** Every change of the mining threshold, with its reason: the queue's own audit trail. */
 export const miningThresholds = sqliteTable(
