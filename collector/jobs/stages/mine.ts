@@ -80,11 +80,13 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
     // A trace mined again replaces what it contributed: its items are recomputed, and an item
-    // it no longer raises loses it.
+    // it no longer raises loses it. (Left to itself, SQLite reads the item ids from the primary
+    // key, which holds them, through every row of the project.)
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select distinct ?1, ?2, 'item', r.item_id from (${slice}) k cross join review_item_traces r on r.project_id = ?1 and r.trace_id = k.key`,
+         select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
+         where project_id = ?1 and trace_id in (${slice})`,
       )
       .bind(...params.slice(0, 4)),
     db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${slice})`).bind(...params.slice(0, 4)),
