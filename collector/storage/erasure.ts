@@ -1,3 +1,5 @@
+import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
+
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
 
@@ -11,7 +13,8 @@ export interface ErasureCounts {
 /**
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
  * event about those traces with its assessment, their corrections and eval items, and their part
- * of review items (an item only they raised goes; one others raised too keeps theirs).
+ * of review items (an item only they raised goes; one others raised too is recomputed from the
+ * traces left).
  */
 export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
@@ -46,16 +49,19 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
            where project_id = ?1 and item_id in (select value from json_each(?3))`,
         )
         .bind(projectId, userIdHash, items),
+      d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
       d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
     ]);
+    const writes = writeItemAggregates(d1, projectId, Date.now(), r[5]!.results);
+    if (writes.length) await d1.batch(writes);
     counts.events += r[1]!.meta.changes;
     counts.reviewItems += r[3]!.meta.changes;
-    counts.corrections += r[5]!.meta.changes;
-    counts.traces += r[9]!.meta.changes;
+    counts.corrections += r[6]!.meta.changes;
+    counts.traces += r[10]!.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   return counts;

@@ -1,15 +1,13 @@
 import { sha256Hex } from '../../../shared/hex.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { type Candidate, expectedValue, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
+import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
-
-/** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
-export const ITEM_EVIDENCE_LINES = 8;
 
 interface ScoredTrace {
   trace_id: string;
@@ -41,9 +39,9 @@ const ITEMS = 'i:';
 
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
- * trusted signals only. Each trace's contribution is stored per item, and once every trace is
- * mined the items they touched are recomputed from those rows, once each, so mining a trace again
- * changes nothing.
+ * trusted signals only. Each trace's contribution is stored per item (a trace mined again
+ * replaces its rows), and once every trace is mined the items they touched are recomputed from
+ * those rows, once each, so mining a trace again changes nothing.
  */
 export const mine: Stage = {
   name: 'mine',
@@ -81,6 +79,17 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
         }),
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
+    // A trace mined again replaces what it contributed: its items are recomputed, and an item
+    // it no longer raises loses it. (Left to itself, SQLite reads the item ids from the primary
+    // key, which holds them, through every row of the project.)
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
+         where project_id = ?1 and trace_id in (${slice})`,
+      )
+      .bind(...params.slice(0, 4)),
+    db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${slice})`).bind(...params.slice(0, 4)),
   ]);
   const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
   const next = nextCursor(ctx, ids);
@@ -288,77 +297,26 @@ function itemRows(rows: readonly CandidateRow[]) {
 }
 
 /**
- * Recomputes a slice of the touched items from all their rows: counts, mean weight, expected
- * value, the direction of the evidence, the strongest trace's guess and evidence lines.
+ * Recomputes a slice of the touched items from all their rows (storage/review-recompute.ts). An
+ * item a trace mined again no longer raises, left without rows, goes, unless a reviewer answered it.
  */
 async function recomputeItems(ctx: StageContext, after: string): Promise<SliceResult> {
   const { db, projectId, now } = ctx;
   const slice = sliceKeysSql('item');
   const params = sliceParams(ctx, after || null, ITEMS_PER_SLICE);
-  // An item's rows by strength: weight, then trace id for ties.
-  const strongest = (columns: string, limit: string) =>
-    `select ${columns} from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.weight desc, x.trace_id limit ${limit}`;
-  const [keyRows, itemRows] = await db.batch([
+  const [keyRows, aggregates] = await db.batch([
     db.prepare(slice).bind(...params),
+    db.prepare(itemAggregatesSql(slice, '?5')).bind(...params, ITEM_EVIDENCE_LINES),
     db
       .prepare(
-        `with agg as (
-           select item_id, count(*) as n, avg(weight) as w, min(rank) as best_rank,
-             sum(case candidate when 'positive' then weight else -weight end) as direction
-           from review_item_traces where project_id = ?1 and item_id in (${slice}) group by item_id
-         )
-         select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
-           (select json_group_array(json(evidence)) from (${strongest('x.evidence', '?5')})) as evidence
-         from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`,
+        `delete from review_items where project_id = ?1 and item_id in (${slice}) and status <> 'answered'
+           and not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = review_items.item_id)`,
       )
-      .bind(...params, ITEM_EVIDENCE_LINES),
+      .bind(...params),
   ]);
   const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
-  const results = itemRows!.results as {
-    itemId: string;
-    n: number;
-    w: number;
-    rank: number;
-    direction: number;
-    guess: string;
-    guessWhy: string;
-    score: number;
-    evidence: string;
-  }[];
-  const updates = results.map((r) => ({
-    itemId: r.itemId,
-    n: r.n,
-    w: r.w,
-    rank: r.rank,
-    score: r.score,
-    candidate: r.direction >= 0 ? 'positive' : 'negative',
-    guess: r.guess,
-    guessWhy: r.guessWhy,
-    evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
-    ev: expectedValue(r.w, r.n),
-  }));
-  if (updates.length) {
-    await db.batch(
-      jsonArrays(updates).map((part) =>
-        db
-          .prepare(
-            // An upsert of rows that all exist: SQLite then walks the new values and finds each
-            // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
-            `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
-               evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-             select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
-               u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
-               r.status, r.mined_at, ?2
-             from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
-             where true
-             on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
-               score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
-               expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
-          )
-          .bind(projectId, now, part),
-      ),
-    );
-  }
+  const writes = writeItemAggregates(db, projectId, now, aggregates!.results);
+  if (writes.length) await db.batch(writes);
   const next = nextCursor(ctx, keys, ITEMS_PER_SLICE);
-  return { cursor: next === null ? null : ITEMS + next, counts: { items: updates.length } };
+  return { cursor: next === null ? null : ITEMS + next, counts: { items: aggregates!.results.length } };
 }

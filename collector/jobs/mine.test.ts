@@ -1,0 +1,102 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { adminCall as admin, type event, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+const chunks = [
+  { chunkId: 'shipping-1', sourceDocId: 'shipping.md', score: 0.9, rank: 1, text: 'Shipping to Canada takes 5 to 8 business days.' },
+  { chunkId: 'credit-1', sourceDocId: 'credit.md', score: 0.8, rank: 2, text: 'Store credit is issued for opened items and never expires.' },
+  { chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 3, text: 'Opened items can be refunded within 14 days of delivery.' },
+];
+
+const start = Date.UTC(2026, 10, 2, 10);
+/** Two answers to the same question, so that both raise the same items. */
+const traces = (users: readonly string[]): TraceInput[] =>
+  users.map((user, i) =>
+    trace({
+      traceId: `t-${user}`,
+      userIdHash: user,
+      sessionId: `s-${user}`,
+      query: 'refund for opened items?',
+      retrievedChunks: chunks,
+      rerankedChunks: undefined,
+      createdAt: start + i * 60_000,
+    }),
+  );
+
+type Signal = Parameters<typeof event>[0];
+const signal = (user: string, n: number, signalType: Signal['signalType'], detail?: Record<string, unknown>): Signal =>
+  ({
+    eventId: `e-${user}-${n}`,
+    traceId: `t-${user}`,
+    sessionId: `s-${user}`,
+    signalType,
+    clientTs: start + 120_000 + n * 30_000,
+    ...(detail && { detail }),
+  }) as Signal;
+
+/** Every item's aggregates and every (item, trace) contribution of one project, without times. */
+async function mined(projectId: string) {
+  const items = await env.DB.prepare(
+    `select item_id, query, chunk_id, rank, score, candidate, guess, guess_why, evidence, trace_count, weight, expected_value
+     from review_items where project_id = ? order by item_id`,
+  )
+    .bind(projectId)
+    .all();
+  const traces = await env.DB.prepare(
+    'select item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why from review_item_traces where project_id = ? order by item_id, trace_id',
+  )
+    .bind(projectId)
+    .all();
+  return { items: items.results, traces: traces.results };
+}
+
+describe('review items recomputed from the traces behind them', () => {
+  it('replaces what a trace mined again with other signals contributed, as if it had been mined once', async () => {
+    const [twice, once] = [await newProject(), await newProject()];
+    const first = [signal('a', 0, 'thumbs_down'), signal('a', 1, 'wrong_source', { chunkId: 'shipping-1' }), signal('b', 0, 'thumbs_down')];
+    // The next day: a second flag on a's answer, and b takes the thumbs-down back.
+    const later = [signal('a', 2, 'wrong_source', { chunkId: 'credit-1' }), signal('b', 1, 'thumbs_up')];
+    await send(twice, traces(['a', 'b']), first);
+    await runNightly(env, Date.now() + 1_000, { projectId: twice.id });
+    const before = await mined(twice.id);
+    expect(before.items.length).toBeGreaterThan(0);
+    expect(before.traces.some((t) => t.trace_id === 't-b')).toBe(true);
+    await send(twice, [], later);
+    const night2 = await runNightly(env, Date.now() + 86_400_000, { projectId: twice.id });
+    expect(night2.done).toBe(true);
+
+    await send(once, traces(['a', 'b']), [...first, ...later]);
+    await runNightly(env, Date.now() + 1_000, { projectId: once.id });
+    const after = await mined(twice.id);
+    expect(after).toEqual(await mined(once.id));
+    // b's answer is no longer bad: its contributions left the items it had raised.
+    expect(after.traces.some((t) => t.trace_id === 't-b')).toBe(false);
+    const flagged = after.items.find((i) => i.chunk_id === 'credit-1')!;
+    expect(flagged).toMatchObject({ trace_count: 1, guess: 'retrieval_failed' });
+    expect(JSON.parse(flagged.evidence as string).join(' ')).toContain('flagged as the wrong source');
+  });
+
+  it("takes an erased user's traces out of the items others raised too, as if they had never been mined", async () => {
+    const [erased, never] = [await newProject(), await newProject()];
+    const signals = [signal('gone', 0, 'thumbs_down'), signal('gone', 1, 'wrong_source', { chunkId: 'shipping-1' }), signal('stays', 0, 'thumbs_down')];
+    await send(erased, traces(['gone', 'stays']), signals);
+    await runNightly(env, Date.now() + 1_000, { projectId: erased.id });
+    const shared = (await mined(erased.id)).items.find((i) => i.chunk_id === 'shipping-1')!;
+    expect(shared.trace_count).toBe(2);
+    const res = await admin(erased, '/users/gone', { method: 'DELETE' });
+    expect(res.status).toBe(200);
+
+    const stays = traces(['gone', 'stays'])[1]!;
+    await send(never, [stays], signals.slice(2));
+    await runNightly(env, Date.now() + 1_000, { projectId: never.id });
+    const left = await mined(erased.id);
+    expect(left).toEqual(await mined(never.id));
+    expect(left.items.find((i) => i.chunk_id === 'shipping-1')).toMatchObject({ trace_count: 1 });
+    // The item's traces as the console lists them: only the one left.
+    const item = left.items.find((i) => i.chunk_id === 'shipping-1')!;
+    const listed = await admin<{ traces: { traceId: string }[] }>(erased, `/review/${item.item_id}/traces`);
+    expect(listed.body.traces.map((t) => t.traceId)).toEqual(['t-stays']);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * A review item's fields recomputed from all its rows in `review_item_traces`: counts, mean
+ * weight, expected value, the direction of the evidence, the strongest trace's guess and the
+ * strongest traces' evidence lines. The nightly job recomputes the items it touched; erasing a
+ * user recomputes the items their traces were part of.
+ */
+import { expectedValue } from '../loop/mining.ts';
+import { jsonArrays } from './sql/json-insert.ts';
+
+/** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
+export const ITEM_EVIDENCE_LINES = 8;
+
+/** An item's rows by strength: weight, then trace id for ties. */
+const strongest = (columns: string, limit: string) =>
+  `select ${columns} from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.weight desc, x.trace_id limit ${limit}`;
+
+/**
+ * SQL for the aggregates of the items `itemIdsSql` selects, with the project as ?1 and
+ * ITEM_EVIDENCE_LINES bound to `linesParam`. An item without rows is left out.
+ */
+export const itemAggregatesSql = (itemIdsSql: string, linesParam: string) =>
+  `with agg as (
+     select item_id, count(*) as n, avg(weight) as w, min(rank) as best_rank,
+       sum(case candidate when 'positive' then weight else -weight end) as direction
+     from review_item_traces where project_id = ?1 and item_id in (${itemIdsSql}) group by item_id
+   )
+   select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
+     (select json_group_array(json(evidence)) from (${strongest('x.evidence', linesParam)})) as evidence
+   from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`;
+
+interface Aggregate {
+  itemId: string;
+  n: number;
+  w: number;
+  rank: number;
+  direction: number;
+  guess: string;
+  guessWhy: string;
+  score: number;
+  evidence: string;
+}
+
+/** Statements that write the aggregates `itemAggregatesSql` read into their items. */
+export function writeItemAggregates(db: D1Database, projectId: string, now: number, rows: readonly unknown[]): D1PreparedStatement[] {
+  const updates = (rows as Aggregate[]).map((r) => ({
+    itemId: r.itemId,
+    n: r.n,
+    w: r.w,
+    rank: r.rank,
+    score: r.score,
+    candidate: r.direction >= 0 ? 'positive' : 'negative',
+    guess: r.guess,
+    guessWhy: r.guessWhy,
+    evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
+    ev: expectedValue(r.w, r.n),
+  }));
+  return jsonArrays(updates).map((part) =>
+    db
+      .prepare(
+        // An upsert of rows that all exist: SQLite then walks the new values and finds each
+        // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
+        `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+           evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+         select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
+           u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
+           r.status, r.mined_at, ?2
+         from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
+         where true
+         on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
+           score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
+           expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
+      )
+      .bind(projectId, now, part),
+  );
+}
