@@ -17,14 +17,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
 import { startDev } from '../scripts/wrangler.ts';
-import { generatedDatabase } from './nightly/database.ts';
+import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
-import { volumeAt } from './nightly/generate.ts';
-import { CAP_MS, DATA_DIR, inBenchFolder, SCALE } from './nightly/options.ts';
+import { CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { type Row, row } from './stats.ts';
 
 const SUITE = 'nightly-steady';
-const PROJECT = 'bench';
 const DAY = 86_400_000;
 /** From the Thursday the month ends on to the next Monday: a new week, whose first night builds its eval sets. */
 const NEXT_MONDAY_MS = 4 * DAY;
@@ -46,8 +44,11 @@ function lastDay(file: string, from: number, to: number): { traces: number; even
   const db = new Database(file, { readonly: true });
   try {
     const n = (table: string) =>
-      (db.prepare(`select count(*) as n from ${table} where project_id = ? and received_at > ? and received_at <= ?`).get(PROJECT, from, to) as { n: number })
-        .n;
+      (
+        db.prepare(`select count(*) as n from ${table} where project_id = ? and received_at > ? and received_at <= ?`).get(BENCH_PROJECT, from, to) as {
+          n: number;
+        }
+      ).n;
     return { traces: n('traces'), events: n('feedback_events') };
   } finally {
     db.close();
@@ -69,16 +70,7 @@ async function night(persistTo: string, adminKey: string, at: number): Promise<D
 export async function nightlySteadyBench(): Promise<Row[]> {
   return inBenchFolder('rf-nightly-steady-', log, async (dir) => {
     const persistTo = join(dir, 'state');
-    const { data, file, adminKey } = await generatedDatabase({
-      persistTo,
-      projectId: PROJECT,
-      scale: SCALE,
-      volume: volumeAt(SCALE),
-      receipt: 'live',
-      now: lastThursdayNoon(Date.now()),
-      keepIn: DATA_DIR,
-      log,
-    });
+    const { data, file, adminKey } = await generatedDatabase({ persistTo, receipt: 'live', now: lastThursdayNoon(Date.now()), log });
     const end = data.now;
     const day = lastDay(file, end - DAY, end);
     log(`${count(data.traces)} traces and ${count(data.events)} events over the month; the last day ${count(day.traces)} traces, ${count(day.events)} events`);

@@ -20,16 +20,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
 import { startDev } from '../scripts/wrangler.ts';
-import { generatedDatabase } from './nightly/database.ts';
+import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
-import { type Generated, volumeAt } from './nightly/generate.ts';
-import { CAP_MS, DATA_DIR, inBenchFolder, SCALE } from './nightly/options.ts';
+import type { Generated } from './nightly/generate.ts';
+import { CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { type Row, row } from './stats.ts';
 
 const SUITE = 'nightly';
-const PROJECT = 'bench';
 /** Statements listed on their own in the floor: the costliest ones. */
 const TOP_STATEMENTS = 10;
 
@@ -51,16 +50,7 @@ function describe(sql: string): string {
 export async function nightlyBench(): Promise<Row[]> {
   return inBenchFolder('rf-nightly-', log, async (dir) => {
     const persistTo = join(dir, 'state');
-    const { data, file, adminKey } = await generatedDatabase({
-      persistTo,
-      projectId: PROJECT,
-      scale: SCALE,
-      volume: volumeAt(SCALE),
-      receipt: 'imported',
-      now: Date.now(),
-      keepIn: DATA_DIR,
-      log,
-    });
+    const { data, file, adminKey } = await generatedDatabase({ persistTo, receipt: 'imported', now: Date.now(), log });
     const sizeMb = statSync(file).size / 2 ** 20;
     log(
       `${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events, ${count(data.sessions)} sessions: ` +
@@ -83,12 +73,12 @@ export async function nightlyBench(): Promise<Row[]> {
     }
     log(`the Worker's process: ${run.workerCmd.slice(0, 160)}`);
     log('the work any design pays: every event read once, a row written per trace, from a Worker under wrangler dev…');
-    const worker = await probeWorker(dir, persistTo, PROJECT, data.traces);
+    const worker = await probeWorker(dir, persistTo, BENCH_PROJECT, data.traces);
 
     log('the floor: the same job in Node on better-sqlite3…');
-    const floor = await runFloor(floorFile, PROJECT, Date.now(), FLOOR_CAP_MS);
+    const floor = await runFloor(floorFile, BENCH_PROJECT, Date.now(), FLOOR_CAP_MS);
     log('the work any design pays, in SQLite alone…');
-    const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, PROJECT, data.traces) };
+    const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, BENCH_PROJECT, data.traces) };
     report(run, floor, data.traces, data.events);
     return rows(data, sizeMb, run, floor, irreducible);
   });

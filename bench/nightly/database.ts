@@ -1,6 +1,6 @@
 /**
  * The benchmark's database: a migrated local D1 in wrangler's folder holding one provisioned
- * project's month, generated now or copied from a folder where an earlier run kept one of the
+ * project's month, generated now or copied from the folder where an earlier run kept one of the
  * same scale and receipt (then migrated, so a new migration applies to it as it would to a
  * production database).
  */
@@ -9,19 +9,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { provisionProject } from '../../collector/auth/provision.ts';
 import { migrate } from '../../scripts/wrangler.ts';
-import { type Generated, generate, type Receipt, type Volume } from './generate.ts';
+import { type Generated, generate, type Receipt, volumeAt } from './generate.ts';
+import { DATA_DIR, SCALE } from './options.ts';
+
+/** The one project the benchmark's month belongs to. */
+export const BENCH_PROJECT = 'bench';
 
 export interface DatabaseOptions {
   /** wrangler's state folder (`--persist-to`). */
   persistTo: string;
-  projectId: string;
-  scale: number;
-  volume: Volume;
   receipt: Receipt;
   /** Where the month ends, when it is generated now. */
   now: number;
-  /** Where a generated database is kept for later runs (one folder per scale and receipt). */
-  keepIn?: string;
   log: (line: string) => void;
 }
 
@@ -36,9 +35,10 @@ export function d1File(persistTo: string): string {
   return join(dir, file);
 }
 
+/** The month at BENCH_NIGHTLY_SCALE, kept in BENCH_NIGHTLY_DATA (one folder per scale and receipt) when it is set. */
 export async function generatedDatabase(o: DatabaseOptions): Promise<{ data: Generated; file: string; adminKey: string }> {
   const { persistTo, log } = o;
-  const kept = o.keepIn ? join(o.keepIn, `scale-${o.scale}${o.receipt === 'imported' ? '' : `-${o.receipt}`}`) : undefined;
+  const kept = DATA_DIR ? join(DATA_DIR, `scale-${SCALE}${o.receipt === 'imported' ? '' : `-${o.receipt}`}`) : undefined;
   if (kept && existsSync(join(kept, 'generated.json'))) {
     log(`copying the database generated earlier in ${kept}…`);
     cpSync(join(kept, 'state'), persistTo, { recursive: true });
@@ -48,12 +48,13 @@ export async function generatedDatabase(o: DatabaseOptions): Promise<{ data: Gen
   }
   migrate({ persistTo }, { quiet: true });
   const file = d1File(persistTo);
-  const project = await provisionProject({ id: o.projectId, name: 'Nightly benchmark', origins: [] });
+  const project = await provisionProject({ id: BENCH_PROJECT, name: 'Nightly benchmark', origins: [] });
   const db = new Database(file);
   db.exec(project.statements.join('\n'));
   db.close();
-  log(`generating ${count(o.volume.traces)} traces over ${count(o.volume.chunks)} chunks (scale ${o.scale}, ${o.receipt})…`);
-  const data = generate(file, o.projectId, o.volume, o.now, o.receipt);
+  const volume = volumeAt(SCALE);
+  log(`generating ${count(volume.traces)} traces over ${count(volume.chunks)} chunks (scale ${SCALE}, ${o.receipt})…`);
+  const data = generate(file, BENCH_PROJECT, volume, o.now, o.receipt);
   if (kept) {
     rmSync(kept, { recursive: true, force: true });
     mkdirSync(kept, { recursive: true });
