@@ -57,41 +57,43 @@ export interface Attribution {
 
 type Evidence = [what: string, weight: number];
 
-/**
- * What the next question says about each turn of a conversation, by turn (null: nothing), filled
- * as turns are looked at. It does not depend on the signal, and a bad answer draws several negative
- * signals (a thumbs-down, a regenerate, a rephrase), each of which would tokenize the same answers
- * and queries again. Keyed by the conversation's array, so it goes when the caller lets it go.
- */
-const nextQuestionEvidence = new WeakMap<readonly Turn[], (Evidence | null)[]>();
+/** What the next question says about turn `idx` of a conversation (null: nothing). */
+export type NextQuestionSays = (idx: number) => Evidence | null;
 
-function nextQuestionSays(turns: readonly Turn[], idx: number): Evidence | null {
-  let known = nextQuestionEvidence.get(turns);
-  if (!known) nextQuestionEvidence.set(turns, (known = []));
-  const memo = known[idx];
-  if (memo !== undefined) return memo;
-  const t = turns[idx]!;
-  const next = turns[idx + 1];
-  let says: Evidence | null = null;
-  if (next) {
-    const w = ATTRIBUTION_WEIGHTS;
-    const rephrase = querySimilarity(t.query, next.query);
-    if (rephrase >= REPHRASE_SIMILARITY) says = ['the next question re-asks it', w.rephrased * rephrase];
-    else {
-      const digs = termOverlap(next.query, t.answer);
-      if (digs > 0.2) says = ['the next question follows up on this answer', w.followUp * digs];
+/**
+ * What the next question says about each turn of `turns`, worked out once per turn when first
+ * asked. It does not depend on the signal, and a bad answer draws several negative signals (a
+ * thumbs-down, a regenerate, a rephrase): a caller attributing several signals of one
+ * conversation passes the same one to each, instead of tokenizing its answers and queries again.
+ */
+export function nextQuestionEvidence(turns: readonly Turn[]): NextQuestionSays {
+  const known: (Evidence | null)[] = [];
+  return (idx) => {
+    const memo = known[idx];
+    if (memo !== undefined) return memo;
+    const t = turns[idx]!;
+    const next = turns[idx + 1];
+    let says: Evidence | null = null;
+    if (next) {
+      const w = ATTRIBUTION_WEIGHTS;
+      const rephrase = querySimilarity(t.query, next.query);
+      if (rephrase >= REPHRASE_SIMILARITY) says = ['the next question re-asks it', w.rephrased * rephrase];
+      else {
+        const digs = termOverlap(next.query, t.answer);
+        if (digs > 0.2) says = ['the next question follows up on this answer', w.followUp * digs];
+      }
     }
-  }
-  known[idx] = says;
-  return says;
+    known[idx] = says;
+    return says;
+  };
 }
 
 /**
  * The turn `signal` most likely refers to, among the last ATTRIBUTION_WINDOW turns up to its own
- * (`turns` in conversation order, not changed once given). A signal on the first turn, or with no
- * turns known, stays where it is.
+ * (`turns` in conversation order; `nextSays` of the same turns). A signal on the first turn, or
+ * with no turns known, stays where it is.
  */
-export function attribute(signal: NegativeSignal, turns: readonly Turn[]): Attribution {
+export function attribute(signal: NegativeSignal, turns: readonly Turn[], nextSays = nextQuestionEvidence(turns)): Attribution {
   const own = turns.findIndex((t) => t.traceId === signal.traceId);
   if (own <= 0) return { traceId: signal.traceId, reason: 'no earlier turn', scores: [] };
   const w = ATTRIBUTION_WEIGHTS;
@@ -104,7 +106,7 @@ export function attribute(signal: NegativeSignal, turns: readonly Turn[]): Attri
       const overlap = termOverlap(signal.text, t.answer);
       if (overlap > 0) evidence.push([`its text shares ${Math.round(overlap * 100)}% of its terms with this turn`, w.textOverlap * overlap]);
     }
-    const next = nextQuestionSays(turns, turns.indexOf(t));
+    const next = nextSays(turns.indexOf(t));
     if (next) evidence.push(next);
     const age = Math.max(0, signal.clientTs - t.at);
     evidence.push(['recency', w.recency * 0.5 ** (age / RECENCY_HALF_LIFE_MS)]);

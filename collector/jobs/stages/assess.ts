@@ -1,6 +1,6 @@
 import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { attribute, type Turn } from '../../loop/attribution.ts';
+import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
@@ -110,6 +110,8 @@ export const assess: Stage = {
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turnList = turnRows!.results as TurnRow[];
     const turns = sessionTurns(turnList);
+    // Per session, what each next question says about the turn before: once for all its signals.
+    const nextSaysOf = new Map<string, NextQuestionSays>();
     // An answer's text is read once, with its session's turns (it is the longest column of a slice).
     const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
     const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
@@ -153,10 +155,13 @@ export const assess: Stage = {
         const e = byId.get(a.eventId)!;
         let attributedTraceId = traceId;
         let attribution = null;
-        const session = trace?.session_id ? turns.get(trace.session_id) : undefined;
-        if ((e.signalValue ?? 0) < 0 && !e.superseded && session && a.confidence >= LOW_CONFIDENCE) {
+        const sessionId = trace?.session_id;
+        const session = sessionId ? turns.get(sessionId) : undefined;
+        if ((e.signalValue ?? 0) < 0 && !e.superseded && sessionId && session && a.confidence >= LOW_CONFIDENCE) {
           const text = typeof e.detail.text === 'string' ? e.detail.text : undefined;
-          const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session);
+          let said = nextSaysOf.get(sessionId);
+          if (!said) nextSaysOf.set(sessionId, (said = nextQuestionEvidence(session)));
+          const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session, said);
           if (found.scores.length) {
             attributedTraceId = found.traceId;
             attribution = { reason: found.reason, scores: found.scores };
