@@ -20,7 +20,7 @@ import { startDev } from '../scripts/wrangler.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly } from './nightly/drive.ts';
 import { CAP_MS, inBenchFolder } from './nightly/options.ts';
-import { type Row, row } from './stats.ts';
+import { count, type Row, row, seconds } from './stats.ts';
 
 const SUITE = 'nightly-steady';
 const DAY = 86_400_000;
@@ -28,8 +28,6 @@ const DAY = 86_400_000;
 const NEXT_MONDAY_MS = 4 * DAY;
 
 const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
-const seconds = (ms: number) => ms / 1000;
-const count = (n: number) => n.toLocaleString('en-US');
 const total = (run: DrivenRun) => run.callsMs.reduce((a, b) => a + b, 0);
 
 /** Noon UTC of the latest Thursday before `ms`: a mid-week night whatever day the benchmark runs. */

@@ -26,7 +26,7 @@ import { type Floor, runFloor } from './nightly/floor.ts';
 import type { Generated } from './nightly/generate.ts';
 import { CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
-import { type Row, row } from './stats.ts';
+import { count, type Row, row, seconds } from './stats.ts';
 
 const SUITE = 'nightly';
 /** Statements listed on their own in the floor: the costliest ones. */
@@ -36,8 +36,6 @@ const TOP_STATEMENTS = 10;
 const FLOOR_CAP_MS = Number(process.env.BENCH_NIGHTLY_FLOOR_CAP_S ?? CAP_MS / 1000) * 1000;
 
 const log = (line: string) => console.error(`  nightly: ${line}`);
-const seconds = (ms: number) => ms / 1000;
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** "insert into trace_stats", "select … from feedback_events": what a statement is, in a few words. */
 function describe(sql: string): string {

@@ -32,3 +32,9 @@ export function row(suite: string, name: string, unit: string, samples: readonly
   }
   return r;
 }
+
+/** A count as figures print it: 1,234,567. */
+export const count = (n: number) => n.toLocaleString('en-US');
+
+/** Milliseconds as seconds. */
+export const seconds = (ms: number) => ms / 1000;

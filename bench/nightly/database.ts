@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { provisionProject } from '../../collector/auth/provision.ts';
 import { migrate } from '../../scripts/wrangler.ts';
+import { count } from '../stats.ts';
 import { type Generated, generate, type Receipt, volumeAt } from './generate.ts';
 import { DATA_DIR, SCALE } from './options.ts';
 
@@ -25,7 +26,6 @@ export interface DatabaseOptions {
 }
 
 const ADMIN_KEY_FILE = 'admin-key';
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** The SQLite file wrangler keeps the local D1 in, once migrated. */
 export function d1File(persistTo: string): string {
