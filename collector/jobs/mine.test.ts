@@ -11,14 +11,14 @@ const chunks = [
 ];
 
 const start = Date.UTC(2026, 10, 2, 10);
-/** Two answers to the same question, so that both raise the same items. */
-const traces = (users: readonly string[]): TraceInput[] =>
+/** Answers to the same question (typed as `typed` says, else alike), so that all raise the same items. */
+const traces = (users: readonly string[], typed: Record<string, string> = {}): TraceInput[] =>
   users.map((user, i) =>
     trace({
       traceId: `t-${user}`,
       userIdHash: user,
       sessionId: `s-${user}`,
-      query: 'refund for opened items?',
+      query: typed[user] ?? 'refund for opened items?',
       retrievedChunks: chunks,
       rerankedChunks: undefined,
       createdAt: start + i * 60_000,
@@ -80,20 +80,23 @@ describe('review items recomputed from the traces behind them', () => {
 
   it("takes an erased user's traces out of the items others raised too, as if they had never been mined", async () => {
     const [erased, never] = [await newProject(), await newProject()];
-    const signals = [signal('gone', 0, 'thumbs_down'), signal('gone', 1, 'wrong_source', { chunkId: 'shipping-1' }), signal('stays', 0, 'thumbs_down')];
-    await send(erased, traces(['gone', 'stays']), signals);
+    // The erased user's answer is the latest mined (trace ids order a slice), typed in their own words.
+    const typed = { zed: 'Opened items: refund??' };
+    const signals = [signal('zed', 0, 'thumbs_down'), signal('zed', 1, 'wrong_source', { chunkId: 'shipping-1' }), signal('stays', 0, 'thumbs_down')];
+    await send(erased, traces(['zed', 'stays'], typed), signals);
     await runNightly(env, Date.now() + 1_000, { projectId: erased.id });
     const shared = (await mined(erased.id)).items.find((i) => i.chunk_id === 'shipping-1')!;
-    expect(shared.trace_count).toBe(2);
-    const res = await admin(erased, '/users/gone', { method: 'DELETE' });
+    expect(shared).toMatchObject({ trace_count: 2, query: typed.zed });
+    const res = await admin(erased, '/users/zed', { method: 'DELETE' });
     expect(res.status).toBe(200);
 
-    const stays = traces(['gone', 'stays'])[1]!;
+    const stays = traces(['zed', 'stays'])[1]!;
     await send(never, [stays], signals.slice(2));
     await runNightly(env, Date.now() + 1_000, { projectId: never.id });
     const left = await mined(erased.id);
     expect(left).toEqual(await mined(never.id));
-    expect(left.items.find((i) => i.chunk_id === 'shipping-1')).toMatchObject({ trace_count: 1 });
+    // Nothing the erased user typed stays on the items others raised.
+    expect(left.items.find((i) => i.chunk_id === 'shipping-1')).toMatchObject({ trace_count: 1, query: stays.query });
     // The item's traces as the console lists them: only the one left.
     const item = left.items.find((i) => i.chunk_id === 'shipping-1')!;
     const listed = await admin<{ traces: { traceId: string }[] }>(erased, `/review/${item.item_id}/traces`);

@@ -14,7 +14,7 @@ export interface ErasureCounts {
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
  * event about those traces with its assessment, their corrections and eval items, and their part
  * of review items (an item only they raised goes; one others raised too is recomputed from the
- * traces left).
+ * traces left, and shows the query as one of them typed it).
  */
 export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
@@ -41,14 +41,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
              and not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = review_items.item_id)`,
         )
         .bind(projectId, items),
-      // Items others raised too: the query shown becomes one of theirs.
-      d1
-        .prepare(
-          `update review_items set query = (select t.query from review_item_traces r join traces t on t.project_id = r.project_id and t.trace_id = r.trace_id
-             where r.project_id = ?1 and r.item_id = review_items.item_id and t.user_id_hash is not ?2 limit 1)
-           where project_id = ?1 and item_id in (select value from json_each(?3))`,
-        )
-        .bind(projectId, userIdHash, items),
       d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
       d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
@@ -56,12 +48,12 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
     ]);
-    const writes = writeItemAggregates(d1, projectId, Date.now(), r[5]!.results);
+    const writes = writeItemAggregates(d1, projectId, Date.now(), r[4]!.results);
     if (writes.length) await d1.batch(writes);
     counts.events += r[1]!.meta.changes;
     counts.reviewItems += r[3]!.meta.changes;
-    counts.corrections += r[6]!.meta.changes;
-    counts.traces += r[10]!.meta.changes;
+    counts.corrections += r[5]!.meta.changes;
+    counts.traces += r[9]!.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   return counts;

@@ -1,10 +1,11 @@
 /**
  * A review item's fields recomputed from all its rows in `review_item_traces`: counts, mean
- * weight, expected value, the direction of the evidence, the strongest trace's guess and the
- * strongest traces' evidence lines. The nightly job recomputes the items it touched; erasing a
+ * weight, expected value, the direction of the evidence, the strongest trace's guess, the
+ * strongest traces' evidence lines, and the latest trace's query as typed and chunk text. The nightly job recomputes the items it touched; erasing a
  * user recomputes the items their traces were part of.
  */
 import { expectedValue } from '../loop/mining.ts';
+import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
 import { jsonArrays } from './sql/json-insert.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
@@ -25,7 +26,8 @@ export const itemAggregatesSql = (itemIdsSql: string, linesParam: string) =>
      from review_item_traces where project_id = ?1 and item_id in (${itemIdsSql}) group by item_id
    )
    select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
-     (select json_group_array(json(evidence)) from (${strongest('x.evidence', linesParam)})) as evidence
+     (select json_group_array(json(evidence)) from (${strongest('x.evidence', linesParam)})) as evidence,
+     (select x.trace_id from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.mined_at desc, x.trace_id desc limit 1) as latest
    from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`;
 
 interface Aggregate {
@@ -38,6 +40,8 @@ interface Aggregate {
   guessWhy: string;
   score: number;
   evidence: string;
+  /** The trace mined last (the last slice's of the latest run): the item shows its query as typed and its chunk's text. */
+  latest: string;
 }
 
 /** Statements that write the aggregates `itemAggregatesSql` read into their items. */
@@ -53,6 +57,7 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
     guessWhy: r.guessWhy,
     evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
     ev: expectedValue(r.w, r.n),
+    latest: r.latest,
   }));
   return jsonArrays(updates).map((part) =>
     db
@@ -61,12 +66,17 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
         // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
         `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
            evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-         select r.project_id, r.item_id, r.query_key, r.query, r.chunk_id, r.source_doc_id, r.chunk_text, u.value ->> 'rank', u.value ->> 'score',
+         select r.project_id, r.item_id, r.query_key,
+           coalesce((select t.query from traces t where t.project_id = ?1 and t.trace_id = u.value ->> 'latest'), r.query),
+           r.chunk_id, r.source_doc_id,
+           coalesce((select ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id = u.value ->> 'latest' and c.chunk_id = r.chunk_id limit 1),
+             r.chunk_text),
+           u.value ->> 'rank', u.value ->> 'score',
            u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
            r.status, r.mined_at, ?2
          from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
          where true
-         on conflict (project_id, item_id) do update set trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
+         on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text, trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
            score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
            expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
       )

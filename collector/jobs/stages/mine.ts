@@ -241,9 +241,9 @@ interface CandidateRow {
 }
 
 /**
- * Stores each trace's contribution and the item's own fields from the latest candidate (query as
- * typed, chunk and its text; new items start held: the queue stage decides what a reviewer sees),
- * and lists the items for the second pass.
+ * Stores each trace's contribution, inserts the items that are new (held: the queue stage decides
+ * what a reviewer sees) and lists the touched items for the second pass, which sets every field
+ * of an item once per run from all its rows. An item many slices touch is not rewritten by each.
  */
 async function saveCandidates({ db, projectId, night, now }: StageContext, rows: readonly CandidateRow[]): Promise<void> {
   await db.batch([
@@ -259,19 +259,16 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
         )
         .bind(projectId, now, part),
     ),
-    ...jsonArrays(itemRows(rows)).map((part) =>
+    ...jsonArrays(newItemRows(rows)).map((part) =>
       db
         .prepare(
+          // Query and text are the second pass's to set (from the item's latest trace).
           `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
              guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
            select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
-             value -> 'chunk' ->> 'sourceDocVersion',
-             coalesce((select ct.text from chunk_texts ct where ct.project_id = ?1 and ct.chunk_id = value -> 'chunk' ->> 'chunkId'
-               and ct.source_doc_version = coalesce(value ->> 'textVersion', '')), ''),
-             value ->> 'rank', value ->> 'score', value ->> 'candidate',
+             value -> 'chunk' ->> 'sourceDocVersion', '', value ->> 'rank', value ->> 'score', value ->> 'candidate',
              value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
-           from json_each(?3) where true
-           on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text`,
+           from json_each(?3) where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = value ->> 'itemId')`,
         )
         .bind(projectId, now, part),
     ),
@@ -283,16 +280,10 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
   ]);
 }
 
-/**
- * One row per item, as a row per candidate would leave it: a new item is inserted from its first
- * candidate, and every later one sets its query and chunk text (of that candidate's version).
- */
-function itemRows(rows: readonly CandidateRow[]) {
-  const out = new Map<string, CandidateRow & { textVersion: string | null }>();
-  for (const r of rows) {
-    const first = out.get(r.itemId);
-    out.set(r.itemId, { ...(first ?? r), query: r.query, textVersion: r.chunk.sourceDocVersion });
-  }
+/** An item's first candidate in the slice: what a new item starts from. */
+function newItemRows(rows: readonly CandidateRow[]) {
+  const out = new Map<string, CandidateRow>();
+  for (const r of rows) if (!out.has(r.itemId)) out.set(r.itemId, r);
   return [...out.values()];
 }
 
