@@ -16,9 +16,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
-import { startDev } from '../scripts/wrangler.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
-import { type DrivenRun, driveNightly } from './nightly/drive.ts';
+import { type DrivenRun, driveNightly, heapRows, startBenchDev } from './nightly/drive.ts';
 import { CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { count, type Row, row, seconds } from './stats.ts';
 
@@ -55,7 +54,7 @@ function lastDay(file: string, from: number, to: number): { traces: number; even
 
 /** One run of the job in its own `wrangler dev`, so its memory is its own. */
 async function night(persistTo: string, adminKey: string, at: number): Promise<DrivenRun> {
-  const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
+  const server = await startBenchDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
   try {
     const run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'), at);
     if (!run.done) throw new Error(`the night of ${new Date(at).toISOString()} was not done after ${seconds(CAP_MS)} s (in ${run.stage})`);
@@ -101,9 +100,11 @@ export async function nightlySteadyBench(): Promise<Row[]> {
         ? [one(`last night: longest mean slice (${longest.name}, ${count(longest.slices)} slices)`, 's', seconds(longest.ms / Math.max(1, longest.slices)))]
         : []),
       one("last night: peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', last.peakRssMb, '<= 512'),
+      ...heapRows(SUITE, 'last night: ', last),
       ...(evals ? [one(`next week's first night: stage evals, ${count(evals.slices)} slices`, 's', seconds(evals.ms))] : []),
       one(`next week's first night: whole job, ${weekly.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(weekly)), '<= 60'),
       one("next week's first night: peak RSS of the Worker's workerd process", 'MB', weekly.peakRssMb, '<= 512'),
+      ...heapRows(SUITE, "next week's first night: ", weekly),
     ];
   });
 }

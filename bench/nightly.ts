@@ -19,13 +19,12 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
-import { startDev } from '../scripts/wrangler.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
-import { type DrivenRun, driveNightly } from './nightly/drive.ts';
+import { type DrivenRun, driveNightly, heapRows, startBenchDev } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
 import type { Generated } from './nightly/generate.ts';
 import { CAP_MS, inBenchFolder } from './nightly/options.ts';
-import { type Irreducible, probeSqlite, probeWorker } from './nightly/probe.ts';
+import { type Irreducible, type Mined, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { count, type Row, row, seconds } from './stats.ts';
 
 const SUITE = 'nightly';
@@ -62,7 +61,7 @@ export async function nightlyBench(): Promise<Row[]> {
     copyFileSync(file, floorFile);
 
     // "info": a handful of long calls, and a failed one then comes with what the Worker logged before it.
-    const server = await startDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
+    const server = await startBenchDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
     let run: DrivenRun;
     try {
       run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'));
@@ -71,14 +70,15 @@ export async function nightlyBench(): Promise<Row[]> {
     }
     log(`the Worker's process: ${run.workerCmd.slice(0, 160)}`);
     log('the work any design pays: every event read once, a row written per trace, from a Worker under wrangler dev…');
-    const worker = await probeWorker(dir, persistTo, BENCH_PROJECT, data.traces);
+    const mined = minedBy(run, data.traces);
+    const worker = await probeWorker(dir, persistTo, BENCH_PROJECT, mined);
 
     log('the floor: the same job in Node on better-sqlite3…');
     const floor = await runFloor(floorFile, BENCH_PROJECT, Date.now(), FLOOR_CAP_MS);
     log('the work any design pays, in SQLite alone…');
-    const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, BENCH_PROJECT, data.traces) };
+    const irreducible: Irreducible = { ...worker, ...probeSqlite(floorFile, BENCH_PROJECT, mined) };
     report(run, floor, data.traces, data.events);
-    return rows(data, sizeMb, run, floor, irreducible);
+    return rows(data, sizeMb, run, floor, irreducible, mined);
   });
 }
 
@@ -110,9 +110,18 @@ function report(run: DrivenRun, floor: Floor, traces: number, events: number) {
   for (const s of costliest(floor)) console.error(`  ${s.stage} ×${s.calls}: ${Math.round(s.ms)} ms  ${s.sql.replace(/\s+/g, ' ').slice(0, 240)}`);
 }
 
+/** How the (item, trace) rows arrive, in the rows' names. */
+const ITEM_ORDER = { slices: 'in the order slices of traces raise them', sorted: 'sorted by item' } as const;
+
 const costliest = (floor: Floor) => [...floor.statements].sort((a, b) => b.ms - a.ms).slice(0, TOP_STATEMENTS);
 
-function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, least: Irreducible): Row[] {
+/** The volume of (item, trace) rows the run mined (so far, if it was cut), for the probe to write as many. */
+function minedBy(run: DrivenRun, traces: number): Mined {
+  const counts = run.stages.find((s) => s.name === 'mine')?.counts ?? {};
+  return { traces, candidates: counts.candidates ?? 0, items: Math.max(1, counts.items ?? 0) };
+}
+
+function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, least: Irreducible, mined: Mined): Row[] {
   const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
   const jobMs = run.callsMs.reduce((a, b) => a + b, 0);
   const calls = `${run.callsMs.length} POST /v1/admin/nightly`;
@@ -142,6 +151,7 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, lea
       'MB',
       run.hwmMb,
     ),
+    ...heapRows(SUITE, '', run),
     ...floor.stages.map((s) => one(`${sqlite}: stage ${s.name}, in SQLite`, 's', seconds(s.sqlMs))),
     one(
       `${sqlite}: all stages, in SQLite${stopped(floor.done, floor.stage, floor.stages, FLOOR_CAP_MS)}`,
@@ -161,8 +171,22 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, lea
       's',
       seconds(least.workerWriteMs),
     ),
+    ...(['slices', 'sorted'] as const).map((order) =>
+      one(
+        `least any design pays, wrangler dev: a row per (review item, trace) mined written from a Worker (${count(mined.candidates)} over ${count(mined.items)} items, 2,000 a statement), ${ITEM_ORDER[order]}`,
+        's',
+        seconds(order === 'slices' ? least.workerItemSlicesMs : least.workerItemSortedMs),
+      ),
+    ),
     one(`least any design pays, ${sqlite}: every event read once`, 's', seconds(least.sqliteReadMs)),
     one(`least any design pays, ${sqlite}: one pass grouping every event by trace`, 's', seconds(least.sqliteGroupMs)),
     one(`least any design pays, ${sqlite}: a row per trace written (${count(data.traces)}, one transaction)`, 's', seconds(least.sqliteWriteMs)),
+    ...(['slices', 'sorted'] as const).map((order) =>
+      one(
+        `least any design pays, ${sqlite}: the same (review item, trace) rows, 2,000 a transaction, ${ITEM_ORDER[order]}`,
+        's',
+        seconds(order === 'slices' ? least.sqliteItemSlicesMs : least.sqliteItemSortedMs),
+      ),
+    ),
   ];
 }

@@ -57,6 +57,8 @@ export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = 
 export interface DevServer {
   url: string;
   port: number;
+  /** The Worker's inspector, when one was asked for. */
+  inspectorPort?: number;
   process: ChildProcess;
   /** Stops wrangler and both of its workerd processes. */
   stop(): Promise<void>;
@@ -71,6 +73,8 @@ export interface DevOptions extends LocalD1 {
   inherit?: boolean;
   /** wrangler's log level; logging each request costs CPU, so benchmarks use "warn". */
   logLevel?: 'info' | 'warn' | 'error';
+  /** Where the Worker's inspector listens (Chrome DevTools Protocol); wrangler picks one otherwise. */
+  inspectorPort?: number;
 }
 
 /** Another process listens on the port wrangler was given (wrangler says so and keeps running). */
@@ -108,8 +112,9 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   }
 }
 
-async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', ...d1 }: DevOptions): Promise<DevServer> {
+async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', inspectorPort, ...d1 }: DevOptions): Promise<DevServer> {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
+  if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   // wrangler appends every debug message (one per inspector event, several per request) to a log
   // file in the home folder; a throwaway server keeps it beside its throwaway state.
@@ -134,7 +139,7 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
       const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
       // The answer may have come from the process that holds the port: wrangler tells us by then.
       if (PORT_TAKEN.test(output)) throw await portTaken();
-      if (res.ok) return { url, port, process: child, stop };
+      if (res.ok) return { url, port, ...(inspectorPort !== undefined && { inspectorPort }), process: child, stop };
     } catch (err) {
       if (err instanceof PortTaken) throw err;
       // not listening yet

@@ -7,7 +7,10 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { DevServer } from '../../scripts/wrangler.ts';
+import { freePort } from '../../scripts/free-port.ts';
+import { type DevOptions, type DevServer, startDev } from '../../scripts/wrangler.ts';
+import { type Row, row } from '../stats.ts';
+import { sampleIsolateHeap } from './isolate-heap.ts';
 
 export interface StageReport {
   name: string;
@@ -34,6 +37,8 @@ export interface DrivenRun {
   /** Most resident memory of the Worker's workerd process seen while sampling, and the kernel's own peak (VmHWM). */
   peakRssMb: number;
   hwmMb: number;
+  /** The Worker isolate's own V8 heap at its largest (in use, and reserved), when the server has an inspector. */
+  heap?: { usedMb: number; totalMb: number };
   /** Worker processes seen: more than one when wrangler had to start another. */
   runtimes: number;
   workerCmd: string;
@@ -107,6 +112,11 @@ function loggedLines(file: string | undefined, lines = 60): string {
   return out.slice(-lines).join('\n');
 }
 
+/** `wrangler dev` for the job's benchmarks: with its inspector open, so the Worker's own heap can be read. */
+export async function startBenchDev(options: DevOptions): Promise<DevServer> {
+  return startDev({ ...options, inspectorPort: await freePort() });
+}
+
 /** Drives tonight's run, or with `at` the night of that moment. */
 export async function driveNightly(
   server: DevServer,
@@ -144,6 +154,7 @@ export async function driveNightly(
     }
   };
   const sampler = setInterval(sample, 100);
+  const heap = server.inspectorPort === undefined ? undefined : await sampleIsolateHeap(server.inspectorPort);
 
   const callsMs: number[] = [];
   let summary: Summary;
@@ -160,6 +171,7 @@ export async function driveNightly(
     } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
   } finally {
     clearInterval(sampler);
+    heap?.stop();
     sample();
   }
   const run = summary.runs[0]!;
@@ -171,7 +183,26 @@ export async function driveNightly(
     idleRssMb: idleKb / 1024,
     peakRssMb: peakKb / 1024,
     hwmMb: hwmKb / 1024,
+    ...(heap && { heap: heap.peak() }),
     runtimes,
     workerCmd: current.cmd,
   };
+}
+
+/** Cloudflare's memory limit for one Worker isolate, in MB. */
+const ISOLATE_LIMIT_MB = 128;
+
+/** The report's rows for the Worker isolate's own heap, when it was read. */
+export function heapRows(suite: string, prefix: string, run: DrivenRun): Row[] {
+  if (!run.heap) return [];
+  return [
+    row(
+      suite,
+      `${prefix}the Worker isolate's V8 heap in use at its largest (sampled every 100 ms through its inspector)`,
+      'MB',
+      [run.heap.usedMb],
+      `<= ${ISOLATE_LIMIT_MB}`,
+    ),
+    row(suite, `${prefix}the Worker isolate's V8 heap reserved at its largest`, 'MB', [run.heap.totalMb]),
+  ];
 }

@@ -5,7 +5,7 @@
  * works for about `PROBE_CALL_MS` and says where it stopped, as the job's invocations do.
  */
 
-import { PROBE_TABLE_SQL, probeRow } from './probe-rows.ts';
+import { PROBE_ITEM_TABLE_SQL, PROBE_TABLE_SQL, probeItemRow, probeRow } from './probe-rows.ts';
 
 /** The part of the D1 binding used here (this file is type-checked with the benchmark, for Node). */
 interface D1 {
@@ -28,9 +28,9 @@ export default {
     const project = url.searchParams.get('project') ?? '';
     const after = url.searchParams.get('after') ?? '';
     const started = Date.now();
-    let last = after;
-    let rows = 0;
     if (url.pathname === '/read') {
+      let last = after;
+      let rows = 0;
       // Every event once, in the order of the index the job reads them by (trace, then event).
       for (;;) {
         const { results } = await env.DB.prepare(
@@ -47,25 +47,59 @@ export default {
     if (url.pathname === '/write') {
       // A row per trace, shaped like trace_stats, into a scratch table: what storing any per-trace result costs.
       const total = Number(url.searchParams.get('rows'));
-      await env.DB.prepare(PROBE_TABLE_SQL).bind().run();
-      for (let from = Number(after || 0); ; from += WRITE_PAGE) {
-        const count = Math.min(WRITE_PAGE, total - from);
-        const values = Array.from({ length: count }, (_, i) => probeRow(from + i));
-        if (count > 0)
-          await env.DB.prepare(
-            `insert into probe_trace_rows select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
-             from json_each(?2) where true on conflict do nothing`,
-          )
-            .bind(project, JSON.stringify(values))
-            .run();
-        rows += Math.max(0, count);
-        if (from + WRITE_PAGE >= total) {
-          await env.DB.prepare('drop table probe_trace_rows').bind().run();
-          return Response.json({ rows, done: true, ms: Date.now() - started });
-        }
-        if (Date.now() - started > PROBE_CALL_MS) return Response.json({ rows, done: false, after: String(from + WRITE_PAGE), ms: Date.now() - started });
-      }
+      return writeRows(env.DB, project, started, after, total, PER_TRACE, (n) => probeRow(n));
+    }
+    if (url.pathname === '/write-items') {
+      // A row per (item, trace) raised, in the order slices of traces raise them or sorted by item:
+      // what keeping the traces behind each review item costs, and what the order costs.
+      const total = Number(url.searchParams.get('rows'));
+      const items = Number(url.searchParams.get('items'));
+      const order = url.searchParams.get('order') === 'sorted' ? 'sorted' : 'slices';
+      return writeRows(env.DB, project, started, after, total, PER_ITEM, (n) => probeItemRow(n, total, items, order));
     }
     return new Response('not found', { status: 404 });
   },
 };
+
+interface ScratchTable {
+  create: string;
+  name: string;
+  /** The row's columns after the project id, from the JSON array `value`. */
+  columns: string;
+}
+
+const PER_TRACE: ScratchTable = {
+  create: PROBE_TABLE_SQL,
+  name: 'probe_trace_rows',
+  columns: 'value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7',
+};
+const PER_ITEM: ScratchTable = { create: PROBE_ITEM_TABLE_SQL, name: 'probe_item_rows', columns: 'value ->> 0, value ->> 1, value ->> 2, value ->> 3' };
+
+/** Writes rows `after`… of `total` into a scratch table, WRITE_PAGE a statement, for about PROBE_CALL_MS; drops it when done. */
+async function writeRows(
+  db: D1,
+  project: string,
+  started: number,
+  after: string,
+  total: number,
+  table: ScratchTable,
+  rowOf: (n: number) => unknown[],
+): Promise<Response> {
+  let rows = 0;
+  await db.prepare(table.create).bind().run();
+  for (let from = Number(after || 0); ; from += WRITE_PAGE) {
+    const count = Math.min(WRITE_PAGE, total - from);
+    const values = Array.from({ length: Math.max(0, count) }, (_, i) => rowOf(from + i));
+    if (count > 0)
+      await db
+        .prepare(`insert into ${table.name} select ?1, ${table.columns} from json_each(?2) where true on conflict do nothing`)
+        .bind(project, JSON.stringify(values))
+        .run();
+    rows += Math.max(0, count);
+    if (from + WRITE_PAGE >= total) {
+      await db.prepare(`drop table ${table.name}`).bind().run();
+      return Response.json({ rows, done: true, ms: Date.now() - started });
+    }
+    if (Date.now() - started > PROBE_CALL_MS) return Response.json({ rows, done: false, after: String(from + WRITE_PAGE), ms: Date.now() - started });
+  }
+}

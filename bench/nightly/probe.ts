@@ -1,10 +1,16 @@
 /**
  * What any design of the nightly job pays at this volume, measured on the benchmark's own data:
- * under `wrangler dev`, reading every event once through D1 into a Worker and writing one row per
- * trace from a Worker (bench/nightly/probe-worker.ts, served on the same local D1); in SQLite
- * alone (better-sqlite3 on the floor's copy), reading every event once, one pass grouping them by
- * trace, and writing one row per trace. A job under these figures is not possible with the
- * work it has to do; above them, the difference is what the job's own design costs.
+ * under `wrangler dev`, reading every event once through D1 into a Worker, writing one row per
+ * trace, and one row per (review item, trace) the run mined, from a Worker
+ * (bench/nightly/probe-worker.ts, served on the same local D1); in SQLite alone (better-sqlite3
+ * on the floor's copy), reading every event once, one pass grouping them by trace, and the same
+ * writes. A job under these figures is not possible with the work it has to do; above them, the
+ * difference is what the job's own design costs.
+ *
+ * The (item, trace) rows are written twice: in the order slices of traces raise them, which for
+ * a table keyed by item is any order, and sorted by item. A job that works in bounded slices of
+ * traces (as a Cron Trigger's limits require) meets its items in the first order; the second is
+ * what the same rows cost when they arrive in the table's own order.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,19 +19,35 @@ import Database from 'better-sqlite3';
 import { freePort } from '../../scripts/free-port.ts';
 import { OFFLINE_ENV, ROOT, stopProcessGroup } from '../../scripts/wrangler.ts';
 import { post } from './drive.ts';
-import { PROBE_TABLE_SQL, probeRow } from './probe-rows.ts';
+import { type ItemOrder, PROBE_ITEM_TABLE_SQL, PROBE_TABLE_SQL, probeItemRow, probeRow } from './probe-rows.ts';
 
 export interface Irreducible {
   /** Under wrangler dev: every event read once into a Worker, and one row written per trace, in ms. */
   workerReadMs: number;
   workerReadRows: number;
   workerWriteMs: number;
+  /** Under wrangler dev: a row per (item, trace) mined, 2,000 a statement, as slices raise them and sorted by item, in ms. */
+  workerItemSlicesMs: number;
+  workerItemSortedMs: number;
   /** In SQLite alone, in ms. */
   sqliteReadMs: number;
   sqliteReadRows: number;
   sqliteGroupMs: number;
   sqliteWriteMs: number;
+  /** The same (item, trace) rows in SQLite alone, 2,000 a transaction, in ms. */
+  sqliteItemSlicesMs: number;
+  sqliteItemSortedMs: number;
 }
+
+/** What the job mined, which the (item, trace) rows take their volume from. */
+export interface Mined {
+  traces: number;
+  candidates: number;
+  items: number;
+}
+
+/** Rows per transaction of the (item, trace) writes in SQLite alone: a slice's, as under D1. */
+const ITEM_TRANSACTION = 2_000;
 
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
 /** wrangler's proxy answers this, without reaching the Worker, to a POST it cannot retry by itself. */
@@ -97,19 +119,22 @@ async function drain(url: string, path: string, query: string): Promise<{ ms: nu
 }
 
 /** The Worker's share, under wrangler dev, on the database in `persistTo` (not changed: the scratch table is dropped). */
-export async function probeWorker(dir: string, persistTo: string, projectId: string, traces: number) {
+export async function probeWorker(dir: string, persistTo: string, projectId: string, { traces, candidates, items }: Mined) {
   const server = await serveProbe(dir, persistTo);
   try {
     const read = await drain(server.url, '/read', `project=${projectId}`);
     const write = await drain(server.url, '/write', `project=${projectId}&rows=${traces}`);
-    return { workerReadMs: read.ms, workerReadRows: read.rows, workerWriteMs: write.ms };
+    const itemRows = (order: ItemOrder) => drain(server.url, '/write-items', `project=${projectId}&rows=${candidates}&items=${items}&order=${order}`);
+    const slices = await itemRows('slices');
+    const sorted = await itemRows('sorted');
+    return { workerReadMs: read.ms, workerReadRows: read.rows, workerWriteMs: write.ms, workerItemSlicesMs: slices.ms, workerItemSortedMs: sorted.ms };
   } finally {
     await server.stop();
   }
 }
 
 /** SQLite's share, on the database file `file` (not changed: the scratch table is dropped). */
-export function probeSqlite(file: string, projectId: string, traces: number) {
+export function probeSqlite(file: string, projectId: string, { traces, candidates, items }: Mined) {
   const db = new Database(file);
   try {
     const time = (f: () => void) => {
@@ -141,7 +166,19 @@ export function probeSqlite(file: string, projectId: string, traces: number) {
       })();
     });
     db.exec('drop table probe_trace_rows');
-    return { sqliteReadMs, sqliteReadRows, sqliteGroupMs, sqliteWriteMs };
+    const itemRows = (order: ItemOrder) =>
+      time(() => {
+        db.exec(PROBE_ITEM_TABLE_SQL);
+        const insert = db.prepare('insert into probe_item_rows values (?, ?, ?, ?, ?)');
+        for (let from = 0; from < candidates; from += ITEM_TRANSACTION)
+          db.transaction(() => {
+            for (let n = from; n < Math.min(candidates, from + ITEM_TRANSACTION); n++) insert.run(projectId, ...probeItemRow(n, candidates, items, order));
+          })();
+        db.exec('drop table probe_item_rows');
+      });
+    const sqliteItemSlicesMs = itemRows('slices');
+    const sqliteItemSortedMs = itemRows('sorted');
+    return { sqliteReadMs, sqliteReadRows, sqliteGroupMs, sqliteWriteMs, sqliteItemSlicesMs, sqliteItemSortedMs };
   } finally {
     db.close();
   }
