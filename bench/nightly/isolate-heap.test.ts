@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../scripts/wrangler.ts';
+import { startBenchDev } from './drive.ts';
+import { sampleIsolateHeap } from './isolate-heap.ts';
+
+describe("the Worker isolate's heap, read through its inspector", () => {
+  it('sees the heap a request grows', { timeout: 90_000 }, async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-heap-'));
+    migrate({ persistTo }, { quiet: true });
+    const server = await startBenchDev({ persistTo, logLevel: 'warn' });
+    try {
+      const heap = await sampleIsolateHeap(server.inspectorPort!);
+      await new Promise((r) => setTimeout(r, 500));
+      const idle = heap.peak();
+      expect(idle.usedMb).toBeGreaterThan(0.5);
+      expect(idle.totalMb).toBeGreaterThanOrEqual(idle.usedMb);
+      // Requests allocate in the isolate: the largest heap seen can only grow.
+      for (let i = 0; i < 20; i++) await fetch(`${server.url}/v1/health`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heap.peak().usedMb).toBeGreaterThanOrEqual(idle.usedMb);
+      heap.stop();
+    } finally {
+      await server.stop();
+      rmSync(persistTo, { recursive: true, force: true });
+    }
+  });
+});
