@@ -158,6 +158,7 @@ export async function driveNightly(
 
   const callsMs: number[] = [];
   let summary: Summary;
+  let slicesBefore = new Map<string, number>();
   try {
     do {
       const start = performance.now();
@@ -165,8 +166,12 @@ export async function driveNightly(
         throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);
+      const stages = summary.runs[0]?.stages ?? [];
+      const worked = stages.filter((st) => st.slices > (slicesBefore.get(st.name) ?? 0)).map((st) => st.name);
+      slicesBefore = new Map(stages.map((st) => [st.name, st.slices]));
       log(
-        `call ${callsMs.length}: ${Math.round(callsMs.at(-1)!)} ms, ${summary.done ? 'done' : `continues at ${summary.runs[0]!.stage}`}, RSS ${Math.round(peakKb / 1024)} MB`,
+        `call ${callsMs.length} (${worked.join(', ')}): ${Math.round(callsMs.at(-1)!)} ms, ${summary.done ? 'done' : `continues at ${summary.runs[0]!.stage}`}, RSS ${Math.round(peakKb / 1024)} MB` +
+          (heap ? `, the Worker's heap in use up to ${Math.round(heap.windowPeakMb())} MB in this call` : ''),
       );
     } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
   } finally {

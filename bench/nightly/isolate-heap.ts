@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 export interface HeapSampler {
   /** Largest heap in use seen, and the largest the isolate had reserved, in MB. */
   peak(): { usedMb: number; totalMb: number };
+  /** Largest heap in use since the last call of this (or since sampling began), in MB. */
+  windowPeakMb(): number;
   stop(): void;
 }
 
@@ -31,17 +33,24 @@ export async function sampleIsolateHeap(port: number): Promise<HeapSampler> {
   });
   let used = 0;
   let total = 0;
+  let windowUsed = 0;
   let id = 0;
   ws.on('message', (data) => {
     const reply = JSON.parse(String(data)) as { result?: HeapUsage };
     if (reply.result?.usedSize === undefined) return;
     used = Math.max(used, reply.result.usedSize);
+    windowUsed = Math.max(windowUsed, reply.result.usedSize);
     total = Math.max(total, reply.result.totalSize);
   });
   // A request sent while the Worker runs JavaScript is answered between two of its tasks.
   const timer = setInterval(() => ws.send(JSON.stringify({ id: ++id, method: 'Runtime.getHeapUsage' })), SAMPLE_MS);
   return {
     peak: () => ({ usedMb: used / 2 ** 20, totalMb: total / 2 ** 20 }),
+    windowPeakMb: () => {
+      const mb = windowUsed / 2 ** 20;
+      windowUsed = 0;
+      return mb;
+    },
     stop: () => {
       clearInterval(timer);
       ws.close();
