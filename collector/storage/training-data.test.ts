@@ -48,3 +48,42 @@ describe('what retraining reads: engagement', () => {
     expect(data.engagement.every((r) => r.sourceDocId === `${r.chunkId}.md`)).toBe(true);
   });
 });
+
+describe('what retraining reads: candidates', () => {
+  it("gives each candidate its own version's text, reading a chunk's text once for every list that holds it", async () => {
+    const p = await newProject();
+    const now = Date.now() + 1_000;
+    const first = wording((i) => `store credit expiry v${i}`, false);
+    const second = wording((i) => `gift card balance v${i}`, false);
+    const versioned = (id: string, rank: number, version: string) => ({ ...chunk(id, rank), sourceDocVersion: version, text: `${id} as of ${version}` });
+    const before = trace({
+      query: first,
+      retrievedChunks: [versioned('a', 1, 'v1'), versioned('b', 2, 'v1')],
+      rerankedChunks: undefined,
+      createdAt: now - 2_000,
+    });
+    const after = trace({
+      query: second,
+      retrievedChunks: [versioned('a', 1, 'v2'), versioned('b', 2, 'v1')],
+      rerankedChunks: undefined,
+      createdAt: now - 1_000,
+    });
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [before, after] })).status).toBe(200);
+    await runNightly(env, now, { projectId: p.id });
+
+    const confirmed = [first, second].map((query) => ({ queryKey: queryKey(query), query, chunkId: 'a', sourceDocId: 'a.md', relevance: 1 as const }));
+    const texts = new Map<string, string>();
+    const data = await trainingData(env.DB, p.id, now, confirmed, texts);
+    const listOf = (query: string) => data.lists.find((l) => l.query === query)!.candidates.map((c) => [c.chunkId, c.text]);
+    expect(listOf(first)).toEqual([
+      ['a', 'a as of v1'],
+      ['b', 'b as of v1'],
+    ]);
+    expect(listOf(second)).toEqual([
+      ['a', 'a as of v2'],
+      ['b', 'b as of v1'],
+    ]);
+    // Three texts, though four candidates carry them.
+    expect([...texts.values()].sort()).toEqual(['a as of v1', 'a as of v2', 'b as of v1']);
+  });
+});

@@ -11,26 +11,53 @@ import type { EvalQuery } from '../../shared/training/gate.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
-import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
 import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
 import { latestTraceOfKeys } from './trace-stats.ts';
 
 /** Engagement older than this is left out: a month says how users treat today's chunks. */
 export const ENGAGEMENT_WINDOW_DAYS = 28;
 
-/** Retrieval's candidates (stage `retrieved`) of each trace, in rank order. */
-async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonly string[]): Promise<Map<string, Candidate[]>> {
-  const out = new Map<string, Candidate[]>();
+/**
+ * Chunk texts by chunk id and document version, read once each: the same chunk is a candidate in
+ * many lists (at a few thousand judgements, about nine times on average), and a text read per
+ * candidate was most of what retraining held in memory. One per retraining, shared by its readers.
+ */
+export type ChunkTexts = Map<string, string>;
+
+const textKey = (chunkId: string, version: string) => `${chunkId}\u0000${version}`;
+
+/** Retrieval's candidates (stage `retrieved`) of each trace, in rank order, with their texts from `texts` (read into it when missing). */
+async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonly string[], texts: ChunkTexts): Promise<Map<string, Candidate[]>> {
+  const rows: (Omit<Candidate, 'text'> & { traceId: string; version: string })[] = [];
   for (let i = 0; i < traceIds.length; i += 500) {
     const { results } = await d1
       .prepare(
-        `select c.trace_id as traceId, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.score, ct.text
-         from trace_chunks c ${JOIN_CHUNK_TEXT}
-         where c.project_id = ?1 and c.stage = 'retrieved' and c.trace_id in (select value from json_each(?2)) order by c.trace_id, c.rank`,
+        `select c.trace_id as traceId, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.score, coalesce(c.source_doc_version, '') as version
+         from trace_chunks c where c.project_id = ?1 and c.stage = 'retrieved' and c.trace_id in (select value from json_each(?2)) order by c.trace_id, c.rank`,
       )
       .bind(projectId, JSON.stringify(traceIds.slice(i, i + 500)))
-      .all<Candidate & { traceId: string }>();
-    for (const { traceId, ...c } of results) out.set(traceId, [...(out.get(traceId) ?? []), c]);
+      .all<Omit<Candidate, 'text'> & { traceId: string; version: string }>();
+    rows.push(...results);
+  }
+  const missing = [...new Map(rows.filter((r) => !texts.has(textKey(r.chunkId, r.version))).map((r) => [textKey(r.chunkId, r.version), r])).values()];
+  for (let i = 0; i < missing.length; i += 500) {
+    const { results } = await d1
+      .prepare(
+        `select ct.chunk_id as chunkId, ct.source_doc_version as version, ct.text from json_each(?2) k
+         cross join chunk_texts ct on ct.project_id = ?1 and ct.chunk_id = k.value ->> 'chunkId' and ct.source_doc_version = k.value ->> 'version'`,
+      )
+      .bind(projectId, JSON.stringify(missing.slice(i, i + 500).map(({ chunkId, version }) => ({ chunkId, version }))))
+      .all<{ chunkId: string; version: string; text: string }>();
+    for (const r of results) texts.set(textKey(r.chunkId, r.version), r.text);
+  }
+  const out = new Map<string, Candidate[]>();
+  for (const { traceId, version, ...c } of rows) {
+    // A chunk whose text is gone (purged) is left out, as the join to its text left it out.
+    const text = texts.get(textKey(c.chunkId, version));
+    if (text === undefined) continue;
+    const list = out.get(traceId);
+    if (list) list.push({ ...c, text });
+    else out.set(traceId, [{ ...c, text }]);
   }
   return out;
 }
@@ -134,7 +161,7 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
 }
 
 /** The latest version of each eval layer, each query with its trace's candidates. */
-export async function evalQueries(d1: D1Database, projectId: string): Promise<EvalQuery[]> {
+export async function evalQueries(d1: D1Database, projectId: string, texts: ChunkTexts = new Map()): Promise<EvalQuery[]> {
   const { results } = await d1
     .prepare(
       `select layer, query, trace_id as traceId, judgements from eval_items e where project_id = ?1
@@ -142,11 +169,17 @@ export async function evalQueries(d1: D1Database, projectId: string): Promise<Ev
     )
     .bind(projectId)
     .all<{ layer: string; query: string; traceId: string; judgements: string }>();
-  const candidates = await candidatesOf(d1, projectId, [...new Set(results.map((r) => r.traceId))]);
+  const candidates = await candidatesOf(d1, projectId, [...new Set(results.map((r) => r.traceId))], texts);
   return results.map((r) => ({ layer: r.layer, query: r.query, candidates: candidates.get(r.traceId) ?? [], judgements: JSON.parse(r.judgements) }));
 }
 
-export async function trainingData(d1: D1Database, projectId: string, now: number, confirmed?: Confirmed[]): Promise<TrainingData> {
+export async function trainingData(
+  d1: D1Database,
+  projectId: string,
+  now: number,
+  confirmed?: Confirmed[],
+  texts: ChunkTexts = new Map(),
+): Promise<TrainingData> {
   confirmed ??= await confirmedExamples(d1, projectId);
   const keys = [...new Set(confirmed.map((c) => c.queryKey))];
   const latest = await latestTraceOfKeys(d1, projectId, keys);
@@ -154,6 +187,7 @@ export async function trainingData(d1: D1Database, projectId: string, now: numbe
     d1,
     projectId,
     [...latest.values()].map((t) => t.traceId),
+    texts,
   );
   const lists = keys.flatMap((key) => {
     const t = latest.get(key);

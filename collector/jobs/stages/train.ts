@@ -1,7 +1,7 @@
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import { currentModel, latestTraining, recordModel } from '../../storage/models.ts';
-import { confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
+import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const DAY = 86_400_000;
@@ -22,9 +22,11 @@ export const train: Stage = {
     // Too few examples: retrain refuses before it looks at anything else, so the month's
     // engagement and the eval sets' candidates are read only when it can train.
     const enough = examples >= settings.trainingMinConfirmed;
-    const data = enough ? await trainingData(db, projectId, now, confirmed) : { confirmed, lists: [], engagement: [], queryEngagement: [] };
+    // The training lists and the eval sets share most chunks: each text is read once for both.
+    const texts: ChunkTexts = new Map();
+    const data = enough ? await trainingData(db, projectId, now, confirmed, texts) : { confirmed, lists: [], engagement: [], queryEngagement: [] };
     const current = await currentModel(db, projectId);
-    const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId) : [], current, settings, version: `nightly-${night}`, now });
+    const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId, texts) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
     await recordModel(db, projectId, {
       model: outcome.model,

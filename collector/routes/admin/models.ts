@@ -10,7 +10,7 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
-import { evalQueries, trainingData } from '../../storage/training-data.ts';
+import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
 const Trained = v.object({
@@ -69,9 +69,10 @@ export const modelRoutes = new Hono<AppEnv>()
   .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');
     const now = c.get('input').at ?? Date.now();
+    const texts: ChunkTexts = new Map();
     const [data, evals, current, settings] = await Promise.all([
-      trainingData(c.env.DB, projectId, now),
-      evalQueries(c.env.DB, projectId),
+      trainingData(c.env.DB, projectId, now, undefined, texts),
+      evalQueries(c.env.DB, projectId, texts),
       currentModel(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
     ]);
