@@ -17,6 +17,8 @@ export interface LocalCollectorOptions {
   origins?: readonly string[];
   /** `--var` settings, e.g. rate limits. */
   vars?: Record<string, string>;
+  /** Opens the Worker's inspector on this port (a benchmark reading the Worker's heap). */
+  inspectorPort?: number;
 }
 
 export interface LocalCollector extends DevServer {
@@ -26,7 +28,7 @@ export interface LocalCollector extends DevServer {
   persistTo: string;
 }
 
-export async function startLocalCollector({ origins = [], vars = {} }: LocalCollectorOptions = {}): Promise<LocalCollector> {
+export async function startLocalCollector({ origins = [], vars = {}, inspectorPort }: LocalCollectorOptions = {}): Promise<LocalCollector> {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
   const removeState = () => rmSync(persistTo, { recursive: true, force: true });
   try {
@@ -34,7 +36,7 @@ export async function startLocalCollector({ origins = [], vars = {} }: LocalColl
     const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
     query(project.statements.join('\n'), { persistTo });
     // Logging each request costs CPU the benchmarks would measure.
-    const server = await startDev({ persistTo, vars, logLevel: 'warn' });
+    const server = await startDev({ persistTo, vars, logLevel: 'warn', ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
       ...server,
       keys: project.keys,

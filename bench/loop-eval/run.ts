@@ -14,6 +14,7 @@ import { freePort } from '../../scripts/free-port.ts';
 import { NO_RATE_LIMITS, startLocalCollector } from '../../scripts/local-collector.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
+import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
 import { type JudgedQuery, loadCollection } from './collection.ts';
 import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored } from './collector-api.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
@@ -53,6 +54,8 @@ export interface CycleRow {
   trained: string | null;
   gate: string;
   promoted: string | null;
+  /** The Worker isolate's V8 heap in use at its largest during the night (its inspector, every 100 ms), in MB: on Cloudflare an isolate may use 128. */
+  workerHeapMb: number;
   test: Metrics;
   validation: Metrics;
   /** The model trained this week, whatever the gate said: its test and validation nDCG@10. */
@@ -98,10 +101,12 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
   const r = rng(params.seed);
   const demoPort = await freePort();
   const origin = `http://127.0.0.1:${demoPort}`;
-  const collector = await startLocalCollector({ origins: [origin], vars: NO_RATE_LIMITS });
+  const collector = await startLocalCollector({ origins: [origin], vars: NO_RATE_LIMITS, inspectorPort: await freePort() });
   const demoLog: string[] = [];
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
+  let heap: HeapSampler | undefined;
   try {
+    heap = await sampleIsolateHeap(collector.inspectorPort!);
     const a: Admin = { endpoint: collector.url, adminKey: collector.keys.admin };
     await adminCall(a, 'PUT', '/v1/admin/settings', {
       reviewMinutesPerWeek: params.reviewMinutesPerWeek,
@@ -165,7 +170,10 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
 
       // The night at the end of the simulated week (Sunday 23:30 UTC).
       const at = weekStart + WEEK - 30 * 60_000;
+      heap.windowPeakMb();
       const stages = await runNight(a, at);
+      await heap.sampleNow();
+      const workerHeapMb = heap.windowPeakMb();
       const train = stages.find((s) => s.name === 'train');
       const review = await reviewWeek({ endpoint: collector.url, adminKey: collector.keys.admin, questions, errorRate: params.reviewerError, rng: r });
       const queue = await adminCall<{ training: { confirmed: number } }>(a, 'GET', '/v1/admin/review?limit=1');
@@ -236,6 +244,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         validation,
         candidate,
         helpfulShare: traffic.asks ? traffic.helpful / traffic.asks : 0,
+        workerHeapMb,
         seconds: Math.round((Date.now() - cycleStarted) / 1000),
       };
       rows.push(row);
@@ -243,7 +252,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted, ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
           `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}` +
           (candidate ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)}` : '') +
-          ` (${row.seconds} s)`,
+          `; the Worker's heap up to ${Math.round(workerHeapMb)} MB in the night (${row.seconds} s)`,
       );
     }
     const notStored = demoLog.filter((l) => l.includes('not stored'));
@@ -269,6 +278,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       seconds: Math.round((Date.now() - started) / 1000),
     };
   } finally {
+    heap?.stop();
     await demo?.close();
     await collector.stop();
   }

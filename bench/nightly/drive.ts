@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { freePort } from '../../scripts/free-port.ts';
 import { type DevOptions, type DevServer, startDev } from '../../scripts/wrangler.ts';
+import { sampleIsolateHeap } from '../isolate-heap.ts';
 import { type Row, row } from '../stats.ts';
-import { sampleIsolateHeap } from './isolate-heap.ts';
 
 export interface StageReport {
   name: string;
@@ -166,6 +166,7 @@ export async function driveNightly(
         throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);
+      await heap?.sampleNow();
       const stages = summary.runs[0]?.stages ?? [];
       const worked = stages.filter((st) => st.slices > (slicesBefore.get(st.name) ?? 0)).map((st) => st.name);
       slicesBefore = new Map(stages.map((st) => [st.name, st.slices]));
