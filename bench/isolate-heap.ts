@@ -6,7 +6,10 @@
  *
  * The inspector is answered only when the isolate is free, mostly between requests, so the
  * largest heap in use seen is a lower bound of the true peak; the reserved size, which V8 keeps
- * for a while after a peak, is the closer bound. `sampleNow` after each call makes sure it is read.
+ * for a while after a peak, is the closer bound. Both count garbage not yet collected, and V8
+ * collects lazily when it has room, as it has locally: a reading says how much the isolate
+ * allocated between collections, not how much it kept. `sampleNow` after each call makes sure
+ * the heap is read at least then.
  */
 import WebSocket from 'ws';
 

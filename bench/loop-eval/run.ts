@@ -54,7 +54,7 @@ export interface CycleRow {
   trained: string | null;
   gate: string;
   promoted: string | null;
-  /** The Worker isolate's V8 heap in use at its largest during the night (its inspector, every 100 ms), in MB: on Cloudflare an isolate may use 128. */
+  /** The Worker isolate's V8 heap in use at its largest during the night, garbage included, as its inspector read it (bench/isolate-heap.ts), in MB. */
   workerHeapMb: number;
   test: Metrics;
   validation: Metrics;
