@@ -2,7 +2,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
+import type { TrainingData } from '../../shared/training/data.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
+import { evalQueries, trainingData } from '../storage/training-data.ts';
 import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
@@ -123,6 +125,14 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
 
     const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
     expect(health.body.snapshots[0]!.metrics).toMatchObject({ loopClosureRate: 1, retrainsMet: 1, retrainsPlanned: 4 });
+
+    // What `npm run retrain` reads over the API is what the job read, every candidate with its text (the response is streamed).
+    const at = Date.now();
+    const read = await admin<{ data: TrainingData; evalQueries: unknown[] }>(p, `/training-data?at=${at}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.lists.length).toBeGreaterThan(0);
+    expect(read.body.data).toEqual(JSON.parse(JSON.stringify(await trainingData(env.DB, p.id, at))));
+    expect(read.body.evalQueries).toEqual(JSON.parse(JSON.stringify(await evalQueries(env.DB, p.id))));
   });
 
   it('changes nothing when the night runs again, and waits for the schedule', async () => {

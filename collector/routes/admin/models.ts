@@ -11,6 +11,7 @@ import { validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
 import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
+import { jsonStream } from './json-stream.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
 const Trained = v.object({
@@ -76,5 +77,6 @@ export const modelRoutes = new Hono<AppEnv>()
       currentModel(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
     ]);
-    return c.json({ data, evalQueries: evals, current, settings });
+    // Candidates share chunk texts in memory, not in JSON: written whole, it would be several times the payload.
+    return c.body(jsonStream({ data, evalQueries: evals, current, settings }), 200, { 'content-type': 'application/json; charset=UTF-8' });
   });
