@@ -37,11 +37,14 @@ export const documents: Stage = {
       .bind(projectId, from)
       .first<{ scored: number | null; negative: number | null }>();
     const baseline = base?.scored ? (base.negative ?? 0) / base.scored : 0;
+    // Rows per document: its versions' and its own ('*'). Counted once, not per row: a large knowledge base has many.
+    const rowsOf = new Map<string, number>();
+    for (const r of results) rowsOf.set(r.docId, (rowsOf.get(r.docId) ?? 0) + 1);
     const flags = [];
     for (const r of results) {
       const d = { ...r, recent: r.recent ?? 0, recentRequeried: r.recentRequeried ?? 0, before: r.before ?? 0, beforeRequeried: r.beforeRequeried ?? 0 };
       // A document seen in one version only is judged once, as a whole.
-      if (d.docVersion !== '*' && results.filter((x) => x.docId === d.docId).length <= 2) continue;
+      if (d.docVersion !== '*' && rowsOf.get(d.docId)! <= 2) continue;
       const verdict = judgeDocument(d, baseline);
       if (!verdict.flagged) continue;
       const version = d.docVersion === '*' ? null : d.docVersion;
