@@ -40,41 +40,53 @@ export const documents: Stage = {
     // Rows per document: its versions' and its own ('*'). Counted once, not per row: a large knowledge base has many.
     const rowsOf = new Map<string, number>();
     for (const r of results) rowsOf.set(r.docId, (rowsOf.get(r.docId) ?? 0) + 1);
-    const flags = [];
+    const flagged = [];
     for (const r of results) {
       const d = { ...r, recent: r.recent ?? 0, recentRequeried: r.recentRequeried ?? 0, before: r.before ?? 0, beforeRequeried: r.beforeRequeried ?? 0 };
       // A document seen in one version only is judged once, as a whole.
       if (d.docVersion !== '*' && rowsOf.get(d.docId)! <= 2) continue;
       const verdict = judgeDocument(d, baseline);
-      if (!verdict.flagged) continue;
-      const version = d.docVersion === '*' ? null : d.docVersion;
-      const { results: evidence } = await db
-        .prepare(
-          `select distinct s.trace_id from trace_stats s join trace_chunks c on c.project_id = s.project_id and c.trace_id = s.trace_id
-           where s.project_id = ?1 and c.source_doc_id = ?2 and (?3 is null or coalesce(c.source_doc_version, '') = ?3) and s.created_at >= ?4 and s.trusted_signals > 0
-             and (s.weighted_score <= ?5 or s.requeried)
-           order by s.weighted_score asc limit ?6`,
-        )
-        .bind(projectId, d.docId, version, now - (RECENT_DAYS + BASELINE_DAYS) * DAY, settings.badTraceScore, EVIDENCE_TRACES)
-        .all<{ trace_id: string }>();
-      flags.push({
-        docId: d.docId,
-        version: d.docVersion,
-        reasons: verdict.reasons,
-        counts: {
-          scored: d.scored,
-          negative: d.negative,
-          recent: d.recent,
-          recentRequeried: d.recentRequeried,
-          before: d.before,
-          beforeRequeried: d.beforeRequeried,
-          baselinePercent: Math.round(baseline * 1000) / 10,
-        },
-        negativeP: verdict.negativeP,
-        requeryP: verdict.requeryP,
-        evidence: evidence.map((e) => e.trace_id),
-      });
+      if (verdict.flagged) flagged.push({ d, verdict });
     }
+    // The worst answers behind each flag, in one round trip for all of them.
+    const evidence = flagged.length
+      ? await db.batch(
+          flagged.map(({ d }) =>
+            db
+              .prepare(
+                `select distinct s.trace_id from trace_stats s join trace_chunks c on c.project_id = s.project_id and c.trace_id = s.trace_id
+                 where s.project_id = ?1 and c.source_doc_id = ?2 and (?3 is null or coalesce(c.source_doc_version, '') = ?3) and s.created_at >= ?4 and s.trusted_signals > 0
+                   and (s.weighted_score <= ?5 or s.requeried)
+                 order by s.weighted_score asc limit ?6`,
+              )
+              .bind(
+                projectId,
+                d.docId,
+                d.docVersion === '*' ? null : d.docVersion,
+                now - (RECENT_DAYS + BASELINE_DAYS) * DAY,
+                settings.badTraceScore,
+                EVIDENCE_TRACES,
+              ),
+          ),
+        )
+      : [];
+    const flags = flagged.map(({ d, verdict }, i) => ({
+      docId: d.docId,
+      version: d.docVersion,
+      reasons: verdict.reasons,
+      counts: {
+        scored: d.scored,
+        negative: d.negative,
+        recent: d.recent,
+        recentRequeried: d.recentRequeried,
+        before: d.before,
+        beforeRequeried: d.beforeRequeried,
+        baselinePercent: Math.round(baseline * 1000) / 10,
+      },
+      negativeP: verdict.negativeP,
+      requeryP: verdict.requeryP,
+      evidence: (evidence[i]!.results as { trace_id: string }[]).map((e) => e.trace_id),
+    }));
     await db.batch([
       db
         .prepare(
