@@ -25,6 +25,7 @@ import { type Floor, runFloor } from './nightly/floor.ts';
 import type { Generated } from './nightly/generate.ts';
 import { CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { type Irreducible, type Mined, probeSqlite, probeWorker } from './nightly/probe.ts';
+import { ITEM_ORDERS } from './nightly/probe-rows.ts';
 import { count, type Row, row, seconds } from './stats.ts';
 
 const SUITE = 'nightly';
@@ -171,21 +172,21 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, lea
       's',
       seconds(least.workerWriteMs),
     ),
-    ...(['slices', 'sorted'] as const).map((order) =>
+    ...ITEM_ORDERS.map((order) =>
       one(
         `least any design pays, wrangler dev: a row per (review item, trace) mined written from a Worker (${count(mined.candidates)} over ${count(mined.items)} items, 2,000 a statement), ${ITEM_ORDER[order]}`,
         's',
-        seconds(order === 'slices' ? least.workerItemSlicesMs : least.workerItemSortedMs),
+        seconds(least.workerItemMs[order]),
       ),
     ),
     one(`least any design pays, ${sqlite}: every event read once`, 's', seconds(least.sqliteReadMs)),
     one(`least any design pays, ${sqlite}: one pass grouping every event by trace`, 's', seconds(least.sqliteGroupMs)),
     one(`least any design pays, ${sqlite}: a row per trace written (${count(data.traces)}, one transaction)`, 's', seconds(least.sqliteWriteMs)),
-    ...(['slices', 'sorted'] as const).map((order) =>
+    ...ITEM_ORDERS.map((order) =>
       one(
         `least any design pays, ${sqlite}: the same (review item, trace) rows, 2,000 a transaction, ${ITEM_ORDER[order]}`,
         's',
-        seconds(order === 'slices' ? least.sqliteItemSlicesMs : least.sqliteItemSortedMs),
+        seconds(least.sqliteItemMs[order]),
       ),
     ),
   ];

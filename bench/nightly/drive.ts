@@ -202,12 +202,12 @@ const ISOLATE_LIMIT_MB = 128;
 export function heapRows(suite: string, prefix: string, run: DrivenRun): Row[] {
   if (!run.heap) return [];
   return [
+    // No budget mark: the readings include garbage not yet collected, so they cannot say whether live data fits the isolate's limit.
     row(
       suite,
-      `${prefix}the Worker isolate's V8 heap in use at its largest (sampled every 100 ms through its inspector)`,
+      `${prefix}the Worker isolate's V8 heap in use at its largest, garbage included, through its inspector (Cloudflare gives an isolate ${ISOLATE_LIMIT_MB} MB)`,
       'MB',
       [run.heap.usedMb],
-      `<= ${ISOLATE_LIMIT_MB}`,
     ),
     row(suite, `${prefix}the Worker isolate's V8 heap reserved at its largest`, 'MB', [run.heap.totalMb]),
   ];

@@ -23,8 +23,9 @@ export const probeRow = (n: number) => [
 export const PROBE_ITEM_TABLE_SQL = `create table if not exists probe_item_rows (project_id text not null, item_id text not null, trace_id text not null,
   weight real not null, rank integer not null, primary key (project_id, item_id, trace_id))`;
 
-/** The order items come in: as slices of traces raise them (any order of items), or sorted. */
-export type ItemOrder = 'slices' | 'sorted';
+/** The orders items come in: as slices of traces raise them (any order of items), or sorted. */
+export const ITEM_ORDERS = ['slices', 'sorted'] as const;
+export type ItemOrder = (typeof ITEM_ORDERS)[number];
 
 /** A 32-bit mix (murmur3's finaliser): spreads consecutive numbers over the key space, as hashed item ids are. */
 const mix = (x: number) => {

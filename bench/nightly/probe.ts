@@ -19,24 +19,22 @@ import Database from 'better-sqlite3';
 import { freePort } from '../../scripts/free-port.ts';
 import { OFFLINE_ENV, ROOT, stopProcessGroup } from '../../scripts/wrangler.ts';
 import { post } from './drive.ts';
-import { type ItemOrder, PROBE_ITEM_TABLE_SQL, PROBE_TABLE_SQL, probeItemRow, probeRow } from './probe-rows.ts';
+import { ITEM_ORDERS, type ItemOrder, PROBE_ITEM_TABLE_SQL, PROBE_TABLE_SQL, probeItemRow, probeRow } from './probe-rows.ts';
 
 export interface Irreducible {
   /** Under wrangler dev: every event read once into a Worker, and one row written per trace, in ms. */
   workerReadMs: number;
   workerReadRows: number;
   workerWriteMs: number;
-  /** Under wrangler dev: a row per (item, trace) mined, 2,000 a statement, as slices raise them and sorted by item, in ms. */
-  workerItemSlicesMs: number;
-  workerItemSortedMs: number;
+  /** Under wrangler dev: a row per (item, trace) mined, 2,000 a statement, in each order, in ms. */
+  workerItemMs: Record<ItemOrder, number>;
   /** In SQLite alone, in ms. */
   sqliteReadMs: number;
   sqliteReadRows: number;
   sqliteGroupMs: number;
   sqliteWriteMs: number;
-  /** The same (item, trace) rows in SQLite alone, 2,000 a transaction, in ms. */
-  sqliteItemSlicesMs: number;
-  sqliteItemSortedMs: number;
+  /** The same (item, trace) rows in SQLite alone, 2,000 a transaction, in each order, in ms. */
+  sqliteItemMs: Record<ItemOrder, number>;
 }
 
 /** What the job mined, which the (item, trace) rows take their volume from. */
@@ -124,10 +122,10 @@ export async function probeWorker(dir: string, persistTo: string, projectId: str
   try {
     const read = await drain(server.url, '/read', `project=${projectId}`);
     const write = await drain(server.url, '/write', `project=${projectId}&rows=${traces}`);
-    const itemRows = (order: ItemOrder) => drain(server.url, '/write-items', `project=${projectId}&rows=${candidates}&items=${items}&order=${order}`);
-    const slices = await itemRows('slices');
-    const sorted = await itemRows('sorted');
-    return { workerReadMs: read.ms, workerReadRows: read.rows, workerWriteMs: write.ms, workerItemSlicesMs: slices.ms, workerItemSortedMs: sorted.ms };
+    const workerItemMs = {} as Record<ItemOrder, number>;
+    for (const order of ITEM_ORDERS)
+      workerItemMs[order] = (await drain(server.url, '/write-items', `project=${projectId}&rows=${candidates}&items=${items}&order=${order}`)).ms;
+    return { workerReadMs: read.ms, workerReadRows: read.rows, workerWriteMs: write.ms, workerItemMs };
   } finally {
     await server.stop();
   }
@@ -166,8 +164,9 @@ export function probeSqlite(file: string, projectId: string, { traces, candidate
       })();
     });
     db.exec('drop table probe_trace_rows');
-    const itemRows = (order: ItemOrder) =>
-      time(() => {
+    const sqliteItemMs = {} as Record<ItemOrder, number>;
+    for (const order of ITEM_ORDERS)
+      sqliteItemMs[order] = time(() => {
         db.exec(PROBE_ITEM_TABLE_SQL);
         const insert = db.prepare('insert into probe_item_rows values (?, ?, ?, ?, ?)');
         for (let from = 0; from < candidates; from += ITEM_TRANSACTION)
@@ -176,9 +175,7 @@ export function probeSqlite(file: string, projectId: string, { traces, candidate
           })();
         db.exec('drop table probe_item_rows');
       });
-    const sqliteItemSlicesMs = itemRows('slices');
-    const sqliteItemSortedMs = itemRows('sorted');
-    return { sqliteReadMs, sqliteReadRows, sqliteGroupMs, sqliteWriteMs, sqliteItemSlicesMs, sqliteItemSortedMs };
+    return { sqliteReadMs, sqliteReadRows, sqliteGroupMs, sqliteWriteMs, sqliteItemMs };
   } finally {
     db.close();
   }

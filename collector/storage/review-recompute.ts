@@ -1,8 +1,9 @@
 /**
  * A review item's fields recomputed from all its rows in `review_item_traces`: counts, mean
  * weight, expected value, the direction of the evidence, the strongest trace's guess, the
- * strongest traces' evidence lines, and the latest trace's query as typed and chunk text. The nightly job recomputes the items it touched; erasing a
- * user recomputes the items their traces were part of.
+ * strongest traces' evidence lines, and the latest trace's query as typed and chunk text. The
+ * nightly job recomputes the items it touched; erasing a user recomputes the items their traces
+ * were part of.
  */
 import { expectedValue } from '../loop/mining.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
@@ -76,8 +77,8 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
            r.status, r.mined_at, ?2
          from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
          where true
-         on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text, trace_count = excluded.trace_count, weight = excluded.weight, rank = excluded.rank,
-           score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
+         on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text, trace_count = excluded.trace_count,
+           weight = excluded.weight, rank = excluded.rank, score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
            expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
       )
       .bind(projectId, now, part),
