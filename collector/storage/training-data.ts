@@ -11,6 +11,7 @@ import type { EvalQuery } from '../../shared/training/gate.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
+import { chunkTextsOf, TEXT_VERSION } from './sql/chunk-text.ts';
 import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
 import { latestTraceOfKeys } from './trace-stats.ts';
 
@@ -32,7 +33,7 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
   for (let i = 0; i < traceIds.length; i += 500) {
     const { results } = await d1
       .prepare(
-        `select c.trace_id as traceId, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.score, coalesce(c.source_doc_version, '') as version
+        `select c.trace_id as traceId, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.score, ${TEXT_VERSION} as version
          from trace_chunks c where c.project_id = ?1 and c.stage = 'retrieved' and c.trace_id in (select value from json_each(?2)) order by c.trace_id, c.rank`,
       )
       .bind(projectId, JSON.stringify(traceIds.slice(i, i + 500)))
@@ -40,16 +41,7 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
     rows.push(...results);
   }
   const missing = [...new Map(rows.filter((r) => !texts.has(textKey(r.chunkId, r.version))).map((r) => [textKey(r.chunkId, r.version), r])).values()];
-  for (let i = 0; i < missing.length; i += 500) {
-    const { results } = await d1
-      .prepare(
-        `select ct.chunk_id as chunkId, ct.source_doc_version as version, ct.text from json_each(?2) k
-         cross join chunk_texts ct on ct.project_id = ?1 and ct.chunk_id = k.value ->> 'chunkId' and ct.source_doc_version = k.value ->> 'version'`,
-      )
-      .bind(projectId, JSON.stringify(missing.slice(i, i + 500).map(({ chunkId, version }) => ({ chunkId, version }))))
-      .all<{ chunkId: string; version: string; text: string }>();
-    for (const r of results) texts.set(textKey(r.chunkId, r.version), r.text);
-  }
+  for (const r of await chunkTextsOf(d1, projectId, missing)) texts.set(textKey(r.chunkId, r.version), r.text);
   const out = new Map<string, Candidate[]>();
   for (const { traceId, version, ...c } of rows) {
     // A chunk whose text is gone (purged) is left out, as the join to its text left it out.
