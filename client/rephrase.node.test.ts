@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTinyModel } from '../scripts/tiny-model/build-tiny-model.ts';
+import { buildTinyModel } from '../scripts/embedding-models/tiny-model.ts';
 import { cosine, type Embedder } from '../shared/embedder.ts';
 import { querySimilarity } from '../shared/similarity.ts';
 import { REPHRASE_SIMILARITY } from '../shared/thresholds.ts';

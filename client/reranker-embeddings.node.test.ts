@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTinyModel } from '../scripts/tiny-model/build-tiny-model.ts';
+import { buildTinyModel } from '../scripts/embedding-models/tiny-model.ts';
 import type { Embedder } from '../shared/embedder.ts';
 import { featureRows, queryView } from '../shared/reranker/features.ts';
 import { modelEvidence } from '../shared/reranker/model-evidence.ts';

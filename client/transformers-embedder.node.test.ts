@@ -1,13 +1,13 @@
 /**
  * The real transformers.js loading and inference path, with the model hub off, on the tiny model
- * the repo builds (scripts/tiny-model/): tokenizer, ONNX session, mean pooling, normalisation.
+ * the repo builds (scripts/embedding-models/): tokenizer, ONNX session, mean pooling, normalisation.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env } from '@xenova/transformers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTinyModel, TINY_MODEL_DEFAULTS } from '../scripts/tiny-model/build-tiny-model.ts';
+import { buildTinyModel, TINY_MODEL_DEFAULTS } from '../scripts/embedding-models/tiny-model.ts';
 import { cosine } from '../shared/embedder.ts';
 import { createTransformersEmbedder, DEFAULT_EMBEDDING_MODEL, pipelineLoadCount } from './transformers-embedder.ts';
 

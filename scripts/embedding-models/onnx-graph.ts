@@ -61,7 +61,7 @@ function encodeModel(initializer: Onnx.ITensorProto[], node: Onnx.INodeProto[], 
   const model = onnx.ModelProto.create({
     irVersion: IR_VERSION,
     opsetImport: [{ domain: '', version: OPSET }],
-    producerName: 'rag-feedback tiny-model',
+    producerName: 'rag-feedback',
     graph,
   });
   return onnx.ModelProto.encode(model).finish();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../shared/embedder.ts';
 import { ROOT } from '../wrangler.ts';
-import { buildTinyModel, embeddingTable, TINY_MODEL_DEFAULTS } from './build-tiny-model.ts';
+import { buildTinyModel, embeddingTable, TINY_MODEL_DEFAULTS } from './tiny-model.ts';
 import { FUNCTION_WORDS, OTHER_WORDS, SPECIAL_TOKENS, SYNONYM_GROUPS } from './vocabulary.ts';
 
 let dir: string;
@@ -42,7 +42,7 @@ describe('buildTinyModel', () => {
 
   it('runs as a command', async () => {
     const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
-    const out = execFileSync(tsx, ['scripts/tiny-model/build-tiny-model.ts', join(dir, 'cli')], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(tsx, ['scripts/embedding-models/tiny-model.ts', join(dir, 'cli')], { cwd: ROOT, encoding: 'utf8' });
     expect(out).toContain(TINY_MODEL_DEFAULTS.modelId);
     for (const file of FILES) expect((await readFile(join(dir, 'cli', TINY_MODEL_DEFAULTS.modelId, file))).byteLength).toBeGreaterThan(100);
   });
