@@ -87,12 +87,12 @@ interface Models {
   }[];
 }
 
-async function trainedWorld(origin: Origin) {
+async function trainedWorld(origin: Origin, settings: Record<string, number> = {}) {
   const p = await newProject();
   await topicTraffic(p, TOPICS, origin, Date.now() + 1_000);
   // After the traffic: the night's window covers every event sent, however long sending took.
   const night1 = Date.now() + 1_000;
-  expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+  expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20, ...settings } })).status).toBe(200);
   await runNightly(env, night1, { projectId: p.id });
   const reviewed = await reviewEverything(p);
   const summary = await runNightly(env, night1 + DAY, { projectId: p.id });
@@ -142,6 +142,17 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     await runNightly(env, night2 + 2 * DAY, { projectId: p.id });
     expect((await admin<Models>(p, '/models')).body).toEqual(before.body);
     expect(before.body.models).toHaveLength(1);
+  });
+
+  it('leaves retraining to `npm run retrain` when retrainEveryDays is 0, and plans none', async () => {
+    const { p, summary, reviewed } = await trainedWorld(everyoneApart('x'), { retrainEveryDays: 0 });
+    expect(reviewed).toBeGreaterThanOrEqual(6 * TOPICS);
+    const train = summary.runs[0]!.stages.find((s) => s.name === 'train')!;
+    expect(train.counts).toEqual({ outsideTheJob: 1 });
+    expect(train.note).toBe('retraining runs outside the job (retrainEveryDays 0)');
+    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [] });
+    const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
+    expect(health.body.snapshots[0]!.metrics).toMatchObject({ retrainsPlanned: null });
   });
 
   it('refuses a batch one user raised, and says so', async () => {

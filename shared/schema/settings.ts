@@ -15,7 +15,11 @@ export const LoopSettingsSchema = v.object({
   secondsPerReviewItem: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600)), 20),
   /** Confirmed review items at which training is ready (seed 000: never fewer than 30). */
   trainingMinConfirmed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 30),
-  /** Days between retrainings (seed 000: on a schedule, weekly is a reasonable start, never per event). */
+  /**
+   * Days between retrainings (seed 000: on a schedule, weekly is a reasonable start, never per
+   * event); 0 when retraining runs outside the nightly job, for example `npm run retrain` with
+   * embedding features, which a Worker cannot compute.
+   */
   retrainEveryDays: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(365)), 7),
   /** nDCG@5 a candidate must gain over the current model on the held-out eval sets to be promoted. */
   gateMinGain: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0.005),

@@ -14,6 +14,7 @@ const DAY = 86_400_000;
 export const train: Stage = {
   name: 'train',
   async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
+    if (settings.retrainEveryDays === 0) return { cursor: null, counts: { outsideTheJob: 1 }, note: 'retraining runs outside the job (retrainEveryDays 0)' };
     const last = await latestTraining(db, projectId);
     if (last && now - last.createdAt < settings.retrainEveryDays * DAY) return { cursor: null, counts: { notDue: 1 } };
     const confirmed = await confirmedExamples(db, projectId);
