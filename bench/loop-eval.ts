@@ -3,7 +3,8 @@
  * demo's backend, the nightly job, review, training and the gate) over a BEIR collection's train
  * queries for K simulated weeks; prints a table per week and writes the report as JSON.
  * Flags: --data DIR, --cycles K, --sessions N (a week), --seed S, --out FILE, --retrieve-k,
- * --review-minutes, --reviewer-error, --browser-sessions, --training-data DIR, --quiet.
+ * --review-minutes, --reviewer-error, --browser-sessions, --corpus-embeddings, --training-data DIR,
+ * --quiet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

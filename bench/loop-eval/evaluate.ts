@@ -10,9 +10,10 @@ import type { Chunk } from '../../demo/corpus/chunk.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
 import type { Reranker, Scored } from '../../demo/server/rerank.ts';
 import { Bm25Index } from '../../shared/bm25.ts';
+import type { Embedder } from '../../shared/embedder.ts';
 import { ndcgAt, recallAt } from '../../shared/ranking-metrics.ts';
 import type { RerankerModel } from '../../shared/reranker/model.ts';
-import { rerankWithModel } from '../../shared/reranker/rerank.ts';
+import { rerankWithModel, usesEmbeddings } from '../../shared/reranker/rerank.ts';
 import type { JudgedQuery } from './collection.ts';
 
 export interface Metrics {
@@ -38,7 +39,8 @@ export interface Evaluator {
   reordered(queries: readonly JudgedQuery[], rerank: (query: string, candidates: Scored[]) => Scored[]): Promise<Metrics>;
 }
 
-export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector?: { endpoint: string; serverKey: string }): Evaluator {
+/** With `embedder`, models trained with embedding features rank with them, as the demo does. */
+export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector?: { endpoint: string; serverKey: string }, embedder?: Embedder): Evaluator {
   const index = new Bm25Index(chunks);
   const retrieved = new Map<string, Scored[]>();
   const top = (q: JudgedQuery) => {
@@ -76,12 +78,13 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
         serverKey: collector.serverKey,
         refreshMs: Number.POSITIVE_INFINITY,
         onError: (e) => errors.push(e),
+        embedder,
       });
       const metrics = await measure(queries, (q, c) => reranker.rerank(q, c));
       return { metrics, version: reranker.version, errors };
     },
     model: (model, queries) =>
-      measure(queries, (q, c) => {
+      measure(queries, async (q, c) => {
         const byId = new Map(c.map((s) => [s.chunk.chunkId, s]));
         const candidates = c.map((s) => ({
           chunkId: s.chunk.chunkId,
@@ -90,7 +93,11 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
           text: s.chunk.text,
           score: s.score,
         }));
-        return rerankWithModel(model, q, candidates).map((r) => byId.get(r.chunkId)!);
+        const vectors =
+          embedder && usesEmbeddings(model) && model.embedder === embedder.id
+            ? await embedder.embed([q, ...candidates.map((x) => x.text)]).then(([query, ...rest]) => ({ query: query!, chunks: rest }))
+            : undefined;
+        return rerankWithModel(model, q, candidates, vectors).map((r) => byId.get(r.chunkId)!);
       }),
   };
 }

@@ -22,6 +22,11 @@ export interface LoopEvalParams {
   reviewerError: number;
   /** Sessions a week played in headless Chromium through the real widget. */
   browserSessions: number;
+  /**
+   * Retrain in Node with the embedding features, from a model learnt from the collection's corpus
+   * (bench/loop-eval/corpus-embedder.ts), instead of in the nightly job with lexical features only.
+   */
+  corpusEmbeddings: boolean;
   /** A folder to write what the next retraining reads after each week's review (`week-N.json`); empty for none. */
   trainingData: string;
   /** Print progress lines. */
@@ -40,6 +45,7 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   secondsPerReviewItem: 20,
   reviewerError: 0.1,
   browserSessions: 3,
+  corpusEmbeddings: false,
   trainingData: '',
   quiet: false,
 };
@@ -58,6 +64,7 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       'reviewer-error': { type: 'string' },
       'browser-sessions': { type: 'string' },
       'training-data': { type: 'string' },
+      'corpus-embeddings': { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
   });
@@ -79,6 +86,7 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     reviewMinutesPerWeek: num(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes'),
     reviewerError: num(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: num(values['browser-sessions'], d.browserSessions, 'browser-sessions'),
+    corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,
     trainingData: values['training-data'] ?? d.trainingData,
     quiet: values.quiet ?? d.quiet,
   };

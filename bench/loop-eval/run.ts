@@ -12,11 +12,13 @@ import { startDemo } from '../../demo/server/index.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { NO_RATE_LIMITS, startLocalCollector } from '../../scripts/local-collector.ts';
+import { retrainRemote } from '../../scripts/retrain/retrain-remote.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
 import { type JudgedQuery, loadCollection } from './collection.ts';
 import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored } from './collector-api.ts';
+import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
 import { eventSink } from './http.ts';
 import type { LoopEvalParams } from './params.ts';
@@ -105,12 +107,25 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
   const demoLog: string[] = [];
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
   let heap: HeapSampler | undefined;
+  let embeddings: CorpusEmbedder | undefined;
   try {
+    if (params.corpusEmbeddings) {
+      embeddings = await corpusEmbedder(params.data);
+      const warm = Date.now();
+      // The texts the demo hands the reranker: embedded once, before the clock matters.
+      await embeddings.embedder.embed(collection.corpus.chunks.map((c) => c.text));
+      log(
+        `corpus embeddings: ${embeddings.embedder.id} built in ${embeddings.buildSeconds.toFixed(0)} s, the corpus embedded in ${((Date.now() - warm) / 1000).toFixed(0)} s`,
+      );
+    }
+    const embedder = embeddings?.embedder;
     heap = await sampleIsolateHeap(collector.inspectorPort!);
     const a: Admin = { endpoint: collector.url, adminKey: collector.keys.admin };
     await adminCall(a, 'PUT', '/v1/admin/settings', {
       reviewMinutesPerWeek: params.reviewMinutesPerWeek,
       secondsPerReviewItem: params.secondsPerReviewItem,
+      // Embedding features are computed in Node: retraining runs there, after each night.
+      ...(embedder && { retrainEveryDays: 0 }),
     });
     let simNow = Date.now();
     const clock: SimClock = { now: () => simNow, set: (t) => (simNow = t) };
@@ -122,11 +137,17 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       corpus: params.data,
       retrieveK: params.retrieveK,
       // The demo's own reranker adapter, revalidating each second so a promotion reaches the next week's traffic.
-      reranker: promotedReranker({ endpoint: collector.url, serverKey: collector.keys.server, refreshMs: 1_000, onError: (e) => demoLog.push(e.message) }),
+      reranker: promotedReranker({
+        endpoint: collector.url,
+        serverKey: collector.keys.server,
+        refreshMs: 1_000,
+        onError: (e) => demoLog.push(e.message),
+        embedder,
+      }),
       now: clock.now,
       log: (m) => demoLog.push(m),
     });
-    const evaluate = evaluator(collection.corpus.chunks, params.retrieveK, { endpoint: collector.url, serverKey: collector.keys.server });
+    const evaluate = evaluator(collection.corpus.chunks, params.retrieveK, { endpoint: collector.url, serverKey: collector.keys.server }, embedder);
     const baseline = { test: await evaluate.bm25(collection.test), validation: await evaluate.bm25(collection.validation) };
     log(
       `BM25 baseline: test nDCG@10 ${baseline.test.ndcg10.toFixed(3)} (${baseline.test.queries} queries), validation ${baseline.validation.ndcg10.toFixed(3)} (${baseline.validation.queries})`,
@@ -175,6 +196,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       await heap.sampleNow();
       const workerHeapMb = heap.windowPeakMb();
       const train = stages.find((s) => s.name === 'train');
+      const retrained = embedder ? await retrainRemote({ endpoint: collector.url, adminKey: collector.keys.admin }, { embedder, now: at }) : undefined;
       const review = await reviewWeek({ endpoint: collector.url, adminKey: collector.keys.admin, questions, errorRate: params.reviewerError, rng: r });
       const queue = await adminCall<{ training: { confirmed: number } }>(a, 'GET', '/v1/admin/review?limit=1');
       if (params.trainingData) {
@@ -238,7 +260,11 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         pendingLeft: review.pendingLeft,
         confirmed: queue.training.confirmed,
         trained: trainedNow?.version ?? null,
-        gate: train?.note ?? (train ? Object.keys(train.counts).join(', ') : 'no train stage'),
+        gate: retrained
+          ? retrained.trained
+            ? `${retrained.model.version} ${retrained.decision.promote ? 'promoted' : 'rejected'}: ${retrained.decision.reasons.join('; ')}`
+            : `not trained: ${retrained.reason}`
+          : (train?.note ?? (train ? Object.keys(train.counts).join(', ') : 'no train stage')),
         promoted: current,
         test,
         validation,
@@ -280,6 +306,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
   } finally {
     heap?.stop();
     await demo?.close();
+    await embeddings?.close();
     await collector.stop();
   }
 }

@@ -25,6 +25,7 @@ export interface RemoteRetrainOptions {
   embedder?: Embedder;
   /** Train and judge, but record nothing. */
   dryRun?: boolean;
+  /** The moment retraining happens (its engagement window ends there); now by default. */
   now?: number;
   log?: (line: string) => void;
 }
@@ -60,7 +61,7 @@ const rankerWith =
 
 export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RetrainOutcome & { recorded: boolean }> {
   const log = options.log ?? (() => {});
-  const payload = await admin<TrainingPayload>(target, '/training-data');
+  const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${options.now}`);
   let { evalQueries } = payload;
   let vectors: TextVectors | undefined;
   if (options.embedder) {
