@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../scripts/wrangler.ts';
-import { sampleIsolateHeap } from './isolate-heap.ts';
-import { startBenchDev } from './nightly/drive.ts';
+import { sampleHeap, sampleIsolateHeap, workerdIsolates } from './isolate-heap.ts';
+import { startBenchDev, workerProcess } from './nightly/drive.ts';
 
 describe("the Worker isolate's heap, read through its inspector", () => {
   it('sees the heap a request grows', { timeout: 90_000 }, async () => {
@@ -23,6 +23,15 @@ describe("the Worker isolate's heap, read through its inspector", () => {
       expect(heap.peak().usedMb).toBeGreaterThanOrEqual(idle.usedMb);
       expect(heap.windowPeakMb()).toBeGreaterThan(0.5);
       heap.stop();
+
+      // The process's own inspector lists every isolate, the local D1's among them, and their heaps can be read too.
+      const isolates = await workerdIsolates(workerProcess(server).pid);
+      expect(isolates.map((t) => t.id)).toEqual(expect.arrayContaining([expect.stringMatching(/^core:user:/), expect.stringMatching(/^d1:/)]));
+      const d1 = await sampleHeap(isolates.find((t) => t.id.startsWith('d1:'))!.webSocketDebuggerUrl);
+      await d1.sampleNow();
+      expect(d1.peak().usedMb).toBeGreaterThan(0.1);
+      expect(d1.peak().totalMb).toBeGreaterThanOrEqual(d1.peak().usedMb);
+      d1.stop();
     } finally {
       await server.stop();
       rmSync(persistTo, { recursive: true, force: true });

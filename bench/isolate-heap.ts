@@ -11,6 +11,7 @@
  * allocated between collections, not how much it kept. `sampleNow` after each call makes sure
  * the heap is read at least then.
  */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import WebSocket from 'ws';
 
 export interface HeapSampler {
@@ -35,7 +36,58 @@ const SAMPLE_MS = 100;
 export async function sampleIsolateHeap(port: number): Promise<HeapSampler> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
   if (!targets[0]) throw new Error(`the inspector on port ${port} lists no Worker`);
-  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  return sampleHeap(targets[0].webSocketDebuggerUrl);
+}
+
+/** One isolate of a workerd process, as its own inspector lists it. */
+export interface IsolateTarget {
+  /** The service it runs: `core:user:<name>` for the Worker, `d1:db:<id>` for the local D1. */
+  id: string;
+  webSocketDebuggerUrl: string;
+}
+
+/**
+ * Every isolate of the workerd process `pid`, from the inspector it opens for wrangler (which
+ * passes on only the Worker's): the ports the process listens on, and the one whose `/json`
+ * lists them. Linux only (/proc); empty when none answers.
+ */
+export async function workerdIsolates(pid: number): Promise<IsolateTarget[]> {
+  for (const port of listeningPorts(pid)) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(2_000) });
+      const list = (await res.json()) as IsolateTarget[];
+      if (Array.isArray(list) && list.some((t) => typeof t.id === 'string' && t.id.startsWith('core:user:'))) return list;
+    } catch {
+      // Not an inspector: the Worker's own sockets answer other things.
+    }
+  }
+  return [];
+}
+
+/** TCP ports `pid` listens on: its sockets' inodes matched against the kernel's table. */
+function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = link.match(/^socket:\[(\d+)\]$/)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    // local address, state 0A (listening), inode
+    if (f[3] === '0A' && inodes.has(f[9]!)) ports.push(Number.parseInt(f[1]!.split(':')[1]!, 16));
+  }
+  return ports;
+}
+
+/** Starts sampling one isolate's heap through its inspector's WebSocket. */
+export async function sampleHeap(webSocketDebuggerUrl: string): Promise<HeapSampler> {
+  const ws = new WebSocket(webSocketDebuggerUrl);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { freePort } from '../../scripts/free-port.ts';
 import { type DevOptions, type DevServer, startDev } from '../../scripts/wrangler.ts';
-import { sampleIsolateHeap } from '../isolate-heap.ts';
+import { type HeapSampler, sampleHeap, sampleIsolateHeap, workerdIsolates } from '../isolate-heap.ts';
 import { type Row, row } from '../stats.ts';
 
 export interface StageReport {
@@ -39,6 +39,11 @@ export interface DrivenRun {
   hwmMb: number;
   /** The Worker isolate's own V8 heap at its largest (in use, and reserved), when the server has an inspector. */
   heap?: { usedMb: number; totalMb: number };
+  /**
+   * The same for the local D1's isolates in the same process (summed): memory of `wrangler dev`'s
+   * database emulation, which on Cloudflare runs apart from the Worker.
+   */
+  d1Heap?: { usedMb: number; totalMb: number };
   /** Worker processes seen: more than one when wrangler had to start another. */
   runtimes: number;
   workerCmd: string;
@@ -78,7 +83,7 @@ async function callNightly(url: string, key: string, log: (line: string) => void
 }
 
 /** The workerd process that runs the Worker (and the local D1): the one that is not wrangler's proxy. */
-function workerProcess(server: DevServer): { pid: number; cmd: string } {
+export function workerProcess(server: DevServer): { pid: number; cmd: string } {
   const pids = execSync(`pgrep -g ${server.process.pid} || true`).toString().split('\n').filter(Boolean).map(Number);
   for (const pid of pids) {
     try {
@@ -155,6 +160,9 @@ export async function driveNightly(
   };
   const sampler = setInterval(sample, 100);
   const heap = server.inspectorPort === undefined ? undefined : await sampleIsolateHeap(server.inspectorPort);
+  const d1: HeapSampler[] = [];
+  for (const target of await workerdIsolates(worker.pid)) if (target.id.startsWith('d1:')) d1.push(await sampleHeap(target.webSocketDebuggerUrl));
+  const d1Peak = () => d1.reduce((sum, h) => ({ usedMb: sum.usedMb + h.peak().usedMb, totalMb: sum.totalMb + h.peak().totalMb }), { usedMb: 0, totalMb: 0 });
 
   const callsMs: number[] = [];
   let summary: Summary;
@@ -166,18 +174,20 @@ export async function driveNightly(
         throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);
-      await heap?.sampleNow();
+      await Promise.all([heap?.sampleNow(), ...d1.map((h) => h.sampleNow())]);
       const stages = summary.runs[0]?.stages ?? [];
       const worked = stages.filter((st) => st.slices > (slicesBefore.get(st.name) ?? 0)).map((st) => st.name);
       slicesBefore = new Map(stages.map((st) => [st.name, st.slices]));
       log(
         `call ${callsMs.length} (${worked.join(', ')}): ${Math.round(callsMs.at(-1)!)} ms, ${summary.done ? 'done' : `continues at ${summary.runs[0]!.stage}`}, RSS ${Math.round(peakKb / 1024)} MB` +
-          (heap ? `, the Worker's heap in use up to ${Math.round(heap.windowPeakMb())} MB in this call` : ''),
+          (heap ? `, the Worker's heap in use up to ${Math.round(heap.windowPeakMb())} MB in this call` : '') +
+          (d1.length ? `, the local D1's ${Math.round(d1.reduce((sum, h) => sum + h.windowPeakMb(), 0))} MB` : ''),
       );
     } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
   } finally {
     clearInterval(sampler);
     heap?.stop();
+    for (const h of d1) h.stop();
     sample();
   }
   const run = summary.runs[0]!;
@@ -190,6 +200,7 @@ export async function driveNightly(
     peakRssMb: peakKb / 1024,
     hwmMb: hwmKb / 1024,
     ...(heap && { heap: heap.peak() }),
+    ...(d1.length > 0 && { d1Heap: d1Peak() }),
     runtimes,
     workerCmd: current.cmd,
   };
@@ -210,5 +221,11 @@ export function heapRows(suite: string, prefix: string, run: DrivenRun): Row[] {
       [run.heap.usedMb],
     ),
     row(suite, `${prefix}the Worker isolate's V8 heap reserved at its largest`, 'MB', [run.heap.totalMb]),
+    ...(run.d1Heap
+      ? [
+          row(suite, `${prefix}the local D1's isolates' V8 heap in use at its largest (wrangler dev's emulation, not the Worker's)`, 'MB', [run.d1Heap.usedMb]),
+          row(suite, `${prefix}the local D1's isolates' V8 heap reserved at its largest`, 'MB', [run.d1Heap.totalMb]),
+        ]
+      : []),
   ];
 }
