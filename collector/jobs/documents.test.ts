@@ -8,6 +8,7 @@ import { settingsOf } from '../storage/loop-settings.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { COUNTS_SQL, documents, documentsStage, PAGE_SQL } from './stages/documents.ts';
+import { TRACES_PER_SLICE } from './stages/stage.ts';
 
 const send = sendTraffic;
 
@@ -152,7 +153,10 @@ const oldFlag = (projectId: string, docId: string, version = '*') =>
     .bind(projectId, docId, version)
     .run();
 
-/** Flags no night would raise now: documents seen but fine (b, c's first version), and documents gone from the window before the first, between two and after the last. */
+/**
+ * Flags no night would raise now: of documents seen but fine (b, c's first version), and of
+ * documents gone from the window, before the first, between two and after the last.
+ */
 async function leaveOldFlags(projectId: string) {
   for (const [docId, version] of [['0-gone.md'], ['b-fine.md'], ['c-versions.md', 'v1'], ['d2-gone.md'], ['zz-gone.md']] as const)
     await oldFlag(projectId, docId, version);
@@ -221,7 +225,7 @@ describe('the stale-document tests in slices of documents', () => {
       now: now + DAY,
       settings: await settingsOf(env.DB, p.id),
       run: (await runOf(env.DB, p.id, utcDay(now + DAY)))!,
-      tracesPerSlice: 2_000,
+      tracesPerSlice: TRACES_PER_SLICE,
     };
     expect(await documentsStage(2).slice(ctx, 'b-fine.md')).toEqual({ cursor: 'd-fine.md', counts: { documents: 5, flagged: 1 } });
     expect(await flaggedDocuments(env.DB, p.id)).toEqual(done);

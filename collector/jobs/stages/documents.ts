@@ -5,10 +5,11 @@ import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 /**
- * Documents one slice judges, with all their versions: a slice costs about half a millisecond a
- * document at volume (its rows of the window, then the evidence of its flags), so about a second.
+ * Documents one slice judges, with all their versions: about a millisecond a document at full
+ * scale (its rows of the window, then the answers behind its flags, which take most of it), so
+ * a slice stays around a second.
  */
-export const DOCUMENTS_PER_SLICE = 2_000;
+export const DOCUMENTS_PER_SLICE = 1_000;
 /** Answers kept as evidence per flagged document. */
 const EVIDENCE_TRACES = 10;
 const DAY = 86_400_000;
@@ -19,8 +20,8 @@ interface Row extends DocumentCounts {
 
 /**
  * The slice's documents: the first ?4 document ids after the cursor ?2 with rows in the window
- * (days after ?3), as the last one's id and their number. Every document id is longer than '', the
- * cursor of the first slice. Distinct ids, never rows: a document's rows all fall in one slice.
+ * (days after ?3), as the last one's id and their number. No document id is empty, so the first
+ * slice's cursor is ''. Distinct ids, never rows: a document's rows all fall in one slice.
  */
 export const PAGE_SQL = `select max(id) as last, count(*) as documents from (
     select distinct source_doc_id as id from document_days where project_id = ?1 and source_doc_id > ?2 and day > ?3 order by 1 limit ?4
@@ -56,8 +57,8 @@ export const documents = documentsStage();
 async function judgeDocuments({ db, projectId, night, now, settings }: StageContext, after: string, documentsPerSlice: number): Promise<SliceResult> {
   const recentFrom = utcDay(now - RECENT_DAYS * DAY);
   const from = utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY);
-  // The baseline is read again by every slice: a few dozen rows on day_stats' primary key, written
-  // by the days stage before this one, so every slice of the night gets the same.
+  // Every slice reads the baseline again rather than keeping it in the run: a few dozen rows on
+  // day_stats' primary key, which nothing writes after the days stage, so every slice gets the same.
   const [page, base] = await db.batch([
     db.prepare(PAGE_SQL).bind(projectId, after, from, documentsPerSlice),
     db.prepare('select sum(with_trusted) as scored, sum(negative) as negative from day_stats where project_id = ? and day > ?').bind(projectId, from),
