@@ -7,7 +7,7 @@ import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-import { COUNTS_SQL, documents, documentsStage, PAGE_SQL } from './stages/documents.ts';
+import { COUNTS_SQL, documents, documentsStage, EVIDENCE_SQL, PAGE_SQL } from './stages/documents.ts';
 import { TRACES_PER_SLICE } from './stages/stage.ts';
 
 const send = sendTraffic;
@@ -251,6 +251,14 @@ describe("the stale-document slice's plan", () => {
     expect(reads).toEqual([
       expect.stringMatching(/^SEARCH document_days USING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id>\? AND source_doc_id<\?\)$/),
       expect.stringMatching(/^SEARCH document_days USING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id>\? AND source_doc_id<\?\)$/),
+    ]);
+  });
+
+  it("reads a flag's evidence from its document's chunk rows, never the project's answers in score order", async () => {
+    const plan = await planOf(EVIDENCE_SQL, 'p', 'a-stale.md', null, 0, -0.3, 10);
+    expect(plan.slice(0, 2)).toEqual([
+      expect.stringMatching(/^SEARCH c USING INDEX trace_chunks_doc \(project_id=\? AND source_doc_id=\?\)$/),
+      expect.stringMatching(/^SEARCH s USING INDEX sqlite_autoindex_trace_stats_1 \(project_id=\? AND trace_id=\?\)$/),
     ]);
   });
 });
