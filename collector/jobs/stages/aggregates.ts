@@ -1,5 +1,6 @@
 import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
@@ -79,7 +80,7 @@ export const days: Stage = {
              count(case when s.requeried then 1 end)
            from (
              -- Each answer once per document version it cited, however many of its chunks.
-             select distinct c.trace_id, c.source_doc_id as doc, coalesce(c.source_doc_version, '') as version
+             select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
              from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
              where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
            ) d

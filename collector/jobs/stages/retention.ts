@@ -1,4 +1,5 @@
 import { utcDay } from '../../../shared/time.ts';
+import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
@@ -36,7 +37,7 @@ export const retention: Stage = {
       db
         .prepare(
           `delete from chunk_texts where rowid in (select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
-             select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and coalesce(c.source_doc_version, '') = ct.source_doc_version)
+             select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and ${TEXT_VERSION} = ct.source_doc_version)
            limit ${PURGE_BATCH})`,
         )
         .bind(projectId),
