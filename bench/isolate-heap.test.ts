@@ -24,6 +24,16 @@ describe("the Worker isolate's heap, read through its inspector", () => {
       expect(heap.windowPeakMb()).toBeGreaterThan(0.5);
       heap.stop();
 
+      // Forced collections: what stays in use after one is live data, no more than was ever in use.
+      const live = await sampleIsolateHeap(server.inspectorPort!, { collectEveryMs: 50 });
+      for (let i = 0; i < 10; i++) await fetch(`${server.url}/v1/health`);
+      await new Promise((r) => setTimeout(r, 300));
+      await live.sampleNow();
+      const { liveMb, usedMb } = live.peak();
+      expect(liveMb).toBeGreaterThan(0.1);
+      expect(liveMb).toBeLessThanOrEqual(usedMb);
+      live.stop();
+
       // The process's own inspector lists every isolate, the local D1's among them, and their heaps can be read too.
       const isolates = await workerdIsolates(workerProcess(server).pid);
       expect(isolates.map((t) => t.id)).toEqual(expect.arrayContaining([expect.stringMatching(/^core:user:/), expect.stringMatching(/^d1:/)]));

@@ -15,10 +15,15 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import WebSocket from 'ws';
 
 export interface HeapSampler {
-  /** Largest heap in use seen, and the largest the isolate had reserved, in MB. */
-  peak(): { usedMb: number; totalMb: number };
+  /**
+   * Largest heap in use seen, and the largest the isolate had reserved, in MB; with
+   * `collectEveryMs`, also the largest heap in use right after a forced collection: live data.
+   */
+  peak(): { usedMb: number; totalMb: number; liveMb?: number };
   /** Largest heap in use since the last call of this (or since sampling began), in MB. */
   windowPeakMb(): number;
+  /** The same for live data, with `collectEveryMs`: undefined when no collection was read since. */
+  windowLiveMb(): number | undefined;
   /** Reads the heap now and resolves with the reading (after at most 10 s). */
   sampleNow(): Promise<void>;
   stop(): void;
@@ -33,10 +38,10 @@ interface HeapUsage {
 const SAMPLE_MS = 100;
 
 /** Starts sampling the Worker's heap through the inspector on `port` (`wrangler dev --inspector-port`). */
-export async function sampleIsolateHeap(port: number): Promise<HeapSampler> {
+export async function sampleIsolateHeap(port: number, options: { collectEveryMs?: number } = {}): Promise<HeapSampler> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
   if (!targets[0]) throw new Error(`the inspector on port ${port} lists no Worker`);
-  return sampleHeap(targets[0].webSocketDebuggerUrl);
+  return sampleHeap(targets[0].webSocketDebuggerUrl, options);
 }
 
 /** One isolate of a workerd process, as its own inspector lists it. */
@@ -85,8 +90,13 @@ function listeningPorts(pid: number): number[] {
   return ports;
 }
 
-/** Starts sampling one isolate's heap through its inspector's WebSocket. */
-export async function sampleHeap(webSocketDebuggerUrl: string): Promise<HeapSampler> {
+/**
+ * Starts sampling one isolate's heap through its inspector's WebSocket. With `collectEveryMs`, it
+ * also forces a full collection that often (`HeapProfiler.collectGarbage`, served when the isolate
+ * waits, as on D1) and reads the heap right after: what is then in use is live. Each collection
+ * costs the isolate time, so a timed run should not ask for it.
+ */
+export async function sampleHeap(webSocketDebuggerUrl: string, options: { collectEveryMs?: number } = {}): Promise<HeapSampler> {
   const ws = new WebSocket(webSocketDebuggerUrl);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -95,11 +105,25 @@ export async function sampleHeap(webSocketDebuggerUrl: string): Promise<HeapSamp
   let used = 0;
   let total = 0;
   let windowUsed = 0;
+  let live: number | undefined;
+  let windowLive: number | undefined;
   let id = 0;
   const waiting = new Map<number, () => void>();
+  /** Collections asked for, and the readings asked for right after them. */
+  const collections = new Set<number>();
+  const afterCollection = new Set<number>();
   ws.on('message', (data) => {
     const reply = JSON.parse(String(data)) as { id?: number; result?: HeapUsage };
+    if (reply.id !== undefined && collections.delete(reply.id)) {
+      ws.send(JSON.stringify({ id: ++id, method: 'Runtime.getHeapUsage' }));
+      afterCollection.add(id);
+      return;
+    }
     if (reply.result?.usedSize === undefined) return;
+    if (reply.id !== undefined && afterCollection.delete(reply.id)) {
+      live = Math.max(live ?? 0, reply.result.usedSize);
+      windowLive = Math.max(windowLive ?? 0, reply.result.usedSize);
+    }
     used = Math.max(used, reply.result.usedSize);
     windowUsed = Math.max(windowUsed, reply.result.usedSize);
     total = Math.max(total, reply.result.totalSize);
@@ -110,8 +134,15 @@ export async function sampleHeap(webSocketDebuggerUrl: string): Promise<HeapSamp
     return id;
   };
   const timer = setInterval(ask, SAMPLE_MS);
+  const collector =
+    options.collectEveryMs === undefined
+      ? undefined
+      : setInterval(() => {
+          ws.send(JSON.stringify({ id: ++id, method: 'HeapProfiler.collectGarbage' }));
+          collections.add(id);
+        }, options.collectEveryMs);
   return {
-    peak: () => ({ usedMb: used / 2 ** 20, totalMb: total / 2 ** 20 }),
+    peak: () => ({ usedMb: used / 2 ** 20, totalMb: total / 2 ** 20, ...(live !== undefined && { liveMb: live / 2 ** 20 }) }),
     sampleNow: () =>
       new Promise<void>((resolve) => {
         const asked = ask();
@@ -128,8 +159,14 @@ export async function sampleHeap(webSocketDebuggerUrl: string): Promise<HeapSamp
       windowUsed = 0;
       return mb;
     },
+    windowLiveMb: () => {
+      const mb = windowLive === undefined ? undefined : windowLive / 2 ** 20;
+      windowLive = undefined;
+      return mb;
+    },
     stop: () => {
       clearInterval(timer);
+      clearInterval(collector);
       ws.close();
     },
   };

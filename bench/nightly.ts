@@ -14,6 +14,8 @@
  * BENCH_NIGHTLY_KEEP=1 keeps the temporary folder with both database files. BENCH_NIGHTLY_DATA=<dir>
  * keeps the freshly generated database in that folder (one per scale) and starts later runs from a
  * copy of it, migrated to the current schema, instead of generating it again.
+ * BENCH_NIGHTLY_LIVE_HEAP_MS=<ms> also forces a collection in the Worker's isolate that often and
+ * reads its live heap, per call (the collections cost time: not for timing runs).
  */
 import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

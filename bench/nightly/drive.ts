@@ -11,6 +11,7 @@ import { freePort } from '../../scripts/free-port.ts';
 import { type DevOptions, type DevServer, startDev } from '../../scripts/wrangler.ts';
 import { type HeapSampler, sampleHeap, sampleIsolateHeap, workerdIsolates } from '../isolate-heap.ts';
 import { type Row, row } from '../stats.ts';
+import { LIVE_HEAP_MS } from './options.ts';
 
 export interface StageReport {
   name: string;
@@ -38,7 +39,7 @@ export interface DrivenRun {
   peakRssMb: number;
   hwmMb: number;
   /** The Worker isolate's own V8 heap at its largest (in use, and reserved), when the server has an inspector. */
-  heap?: { usedMb: number; totalMb: number };
+  heap?: { usedMb: number; totalMb: number; liveMb?: number };
   /**
    * The same for the local D1's isolates in the same process (summed): memory of `wrangler dev`'s
    * database emulation, which on Cloudflare runs apart from the Worker.
@@ -159,7 +160,7 @@ export async function driveNightly(
     }
   };
   const sampler = setInterval(sample, 100);
-  const heap = server.inspectorPort === undefined ? undefined : await sampleIsolateHeap(server.inspectorPort);
+  const heap = server.inspectorPort === undefined ? undefined : await sampleIsolateHeap(server.inspectorPort, { collectEveryMs: LIVE_HEAP_MS });
   const d1: HeapSampler[] = [];
   for (const target of await workerdIsolates(worker.pid)) if (target.id.startsWith('d1:')) d1.push(await sampleHeap(target.webSocketDebuggerUrl));
   const d1Peak = () => d1.reduce((sum, h) => ({ usedMb: sum.usedMb + h.peak().usedMb, totalMb: sum.totalMb + h.peak().totalMb }), { usedMb: 0, totalMb: 0 });
@@ -181,6 +182,7 @@ export async function driveNightly(
       log(
         `call ${callsMs.length} (${worked.join(', ')}): ${Math.round(callsMs.at(-1)!)} ms, ${summary.done ? 'done' : `continues at ${summary.runs[0]!.stage}`}, RSS ${Math.round(peakKb / 1024)} MB` +
           (heap ? `, the Worker's heap in use up to ${Math.round(heap.windowPeakMb())} MB in this call` : '') +
+          (heap && LIVE_HEAP_MS ? `, live ${Math.round(heap.windowLiveMb() ?? 0)} MB` : '') +
           (d1.length ? `, the local D1's ${Math.round(d1.reduce((sum, h) => sum + h.windowPeakMb(), 0))} MB` : ''),
       );
     } while (!summary.done && callsMs.reduce((a, b) => a + b, 0) < capMs);
@@ -221,6 +223,17 @@ export function heapRows(suite: string, prefix: string, run: DrivenRun): Row[] {
       [run.heap.usedMb],
     ),
     row(suite, `${prefix}the Worker isolate's V8 heap reserved at its largest`, 'MB', [run.heap.totalMb]),
+    ...(run.heap.liveMb === undefined
+      ? []
+      : [
+          row(
+            suite,
+            `${prefix}the Worker isolate's live heap at its largest (in use right after a forced collection)`,
+            'MB',
+            [run.heap.liveMb],
+            `<= ${ISOLATE_LIMIT_MB}`,
+          ),
+        ]),
     ...(run.d1Heap
       ? [
           row(suite, `${prefix}the local D1's isolates' V8 heap in use at its largest (wrangler dev's emulation, not the Worker's)`, 'MB', [run.d1Heap.usedMb]),

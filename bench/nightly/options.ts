@@ -8,6 +8,11 @@ const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--sc
 export const SCALE = Number(scaleArg ?? process.env.BENCH_NIGHTLY_SCALE ?? 1);
 /** A run stops starting slices after this long: a job far over budget would otherwise run for hours. */
 export const CAP_MS = Number(process.env.BENCH_NIGHTLY_CAP_S ?? 600) * 1000;
+/**
+ * With BENCH_NIGHTLY_LIVE_HEAP_MS=<ms>, the Worker's heap is also read right after a forced
+ * collection that often: its live data, per call. Off by default, because collections cost time.
+ */
+export const LIVE_HEAP_MS = Number(process.env.BENCH_NIGHTLY_LIVE_HEAP_MS) || undefined;
 /** Where a generated database is kept for later runs at the same scale. */
 export const DATA_DIR = process.env.BENCH_NIGHTLY_DATA;
 
