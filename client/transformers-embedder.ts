@@ -67,7 +67,11 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
         const output = await extract(texts.slice(start, start + batchSize), { pooling: 'mean', normalize: true });
         const [rows = 0, dim = 0] = output.dims;
         const data = Float32Array.from(output.data);
-        for (let row = 0; row < rows; row++) vectors.push(data.slice(row * dim, (row + 1) * dim));
+        for (let row = 0; row < rows; row++) {
+          const v = data.slice(row * dim, (row + 1) * dim);
+          // Normalising a text with no known word divides zero by zero: it has no direction.
+          vectors.push(v.every(Number.isFinite) ? v : new Float32Array(dim));
+        }
       }
       return vectors;
     },

@@ -17,6 +17,10 @@ describe('cosine', () => {
   it('is 0 when a vector is all zeros', () => {
     expect(cosine(v(0, 0), v(1, 0))).toBe(0);
   });
+  it('is 0, not NaN, when a vector holds NaN', () => {
+    expect(cosine(v(Number.NaN, Number.NaN), v(1, 0))).toBe(0);
+    expect(cosine(v(1, 0), v(Number.NaN, 1))).toBe(0);
+  });
   it('throws on vectors of different lengths, which come from different models', () => {
     expect(() => cosine(v(1, 0), v(1, 0, 0))).toThrow(/different lengths/);
   });

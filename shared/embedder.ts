@@ -25,7 +25,8 @@ export function cosine(a: Float32Array, b: Float32Array): number {
     aa += x * x;
     bb += y * y;
   }
-  if (aa === 0 || bb === 0) return 0;
+  // A zero vector (a text with no known word) is like nothing; so is one a model made NaN.
+  if (!(aa > 0) || !(bb > 0) || !Number.isFinite(dot)) return 0;
   // Rounding can carry a unit vector's self-similarity a hair past 1.
   return Math.max(-1, Math.min(1, dot / Math.sqrt(aa * bb)));
 }
