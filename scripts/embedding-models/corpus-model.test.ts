@@ -59,6 +59,18 @@ describe('buildCorpusModel', () => {
     expect(cosine(query!, sameTopic!)).toBeGreaterThan(cosine(query!, otherTopic!) + 0.5);
   });
 
+  it('makes its vocabulary of the words the tokenizer sees, so none of them becomes [UNK]', async () => {
+    const corpus = ['Naïve cells at 37°C', 'naive ﬁsh at 37°C', 'ﬁsh 鱼 water', '鱼 water cells'];
+    const { tokens } = corpusEmbeddingTable(corpus, { dim: 3 });
+    expect(tokens).toEqual(expect.arrayContaining(['naive', '37°c', 'ﬁsh', '鱼', 'cells', 'water']));
+    const { modelId, localModelPath } = await buildCorpusModel(join(dir, 'words'), corpus, { dim: 3 });
+    const embedder = createTransformersEmbedder({ model: modelId, localModelPath, quantized: false });
+    for (const v of await embedder.embed(['Naïve', '37°C', 'ﬁsh', '鱼'])) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    // A text with no word of the corpus has no direction: a zero vector, not NaN.
+    const [none] = await embedder.embed(['what is it?']);
+    expect([...none!].every((x) => x === 0)).toBe(true);
+  });
+
   it('runs as a command on a BEIR directory', async () => {
     const data = join(dir, 'beir');
     await mkdir(data, { recursive: true });

@@ -13,10 +13,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBeirCorpus } from '../../demo/corpus/beir.ts';
-import { terms } from '../../shared/terms.ts';
+import { STOP_WORDS } from '../../shared/terms.ts';
 import { termVectors } from './lsa.ts';
-import { writeEmbeddingModel } from './model-files.ts';
-import { SPECIAL_TOKENS } from './vocabulary.ts';
+import { SPECIAL_TOKENS, writeEmbeddingModel } from './model-files.ts';
 
 export interface CorpusModelOptions {
   /** The model's name under the directory, as `pipeline()` is given it. */
@@ -33,18 +32,39 @@ export interface CorpusModelOptions {
 
 export const CORPUS_MODEL_DEFAULTS = { modelId: 'rag-feedback/corpus-lsa', dim: 256, minDocuments: 2, seed: 1, maxTokens: 512 } as const;
 
-/** A word as BERT's normaliser leaves it: lower case, accents stripped. */
-const asBert = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
+/** What BERT's pre-tokenizer splits on besides white space, as transformers.js spells it. */
+const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
+const WORD = new RegExp(`[^\\s${PUNCTUATION}]+`, 'gu');
+/** Characters BERT's normaliser drops, and the CJK characters it makes words of their own. */
+const CONTROL = /[\uFFFD\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
+const CJK = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
+/** WordPiece gives [UNK] to a longer word. */
+const MAX_WORD_CHARS = 100;
+
+/**
+ * The words of `text` as the model's tokenizer will see them (BERT's normaliser and pre-tokenizer,
+ * as transformers.js runs them), minus stop words: each one the vocabulary holds encodes whole.
+ */
+export function modelWords(text: string): string[] {
+  const normal = text
+    .replace(/[\t\n\r]/g, ' ')
+    .replace(CONTROL, '')
+    .replace(CJK, ' $& ')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
+  return [...normal.matchAll(WORD)].map(([w]) => w).filter((w) => [...w].length <= MAX_WORD_CHARS && !STOP_WORDS.has(w));
+}
 
 /** The model's tokens and table for `texts` (one per document). */
 export function corpusEmbeddingTable(texts: readonly string[], options: CorpusModelOptions = {}): { tokens: string[]; table: Float32Array } {
   const { dim, minDocuments, seed } = { ...CORPUS_MODEL_DEFAULTS, ...options };
-  const docs = texts.map((text) => terms(text).map(asBert));
+  const docs = texts.map(modelWords);
   const df = new Map<string, number>();
   for (const words of docs) for (const w of new Set(words)) df.set(w, (df.get(w) ?? 0) + 1);
   // Most frequent first, ties by spelling: the same corpus gives the same ids.
   const words = [...df]
-    .filter(([w, n]) => n >= minDocuments && !(SPECIAL_TOKENS as readonly string[]).includes(w))
+    .filter(([, n]) => n >= minDocuments)
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .map(([w]) => w);
   const column = new Map(words.map((w, i) => [w, i]));

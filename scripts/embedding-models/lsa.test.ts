@@ -30,6 +30,20 @@ describe('termVectors', () => {
     }
   });
 
+  it('finds the range itself when its basis is narrower than the matrix (dim + oversampling < terms and documents)', () => {
+    const { x, dense } = lowRank(200, 300, 5, 7);
+    const dim = 8;
+    const w = termVectors(x, dim, 1);
+    for (let s = 0; s < 300; s += 7) {
+      for (let t = 0; t < 300; t += 11) {
+        const gram = dense.reduce((sum, row) => sum + row[s]! * row[t]!, 0);
+        let dot = 0;
+        for (let k = 0; k < dim; k++) dot += w[s * dim + k]! * w[t * dim + k]!;
+        expect(Math.abs(dot - gram)).toBeLessThan(1e-6 * (1 + Math.abs(gram)));
+      }
+    }
+  });
+
   it('keeps the leading directions when dim is below the rank: what it drops is the smallest part', () => {
     const { x, dense } = lowRank(40, 30, 12, 5);
     const full = termVectors(x, 12, 1);

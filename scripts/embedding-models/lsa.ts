@@ -2,8 +2,8 @@
  * Word vectors by latent semantic analysis: a truncated SVD of a corpus's document-term matrix
  * (log term frequency times idf), so words that occur in the same documents get nearby vectors.
  * The SVD is randomized (Halko, Martinsson and Tropp, 2011): a few passes over the sparse matrix
- * and dense algebra on a `dim + OVERSAMPLE` wide basis, which is seconds for a corpus of thousands
- * of documents in plain JavaScript.
+ * and dense algebra on a `dim + OVERSAMPLE` wide basis, which is under a minute for a corpus of
+ * thousands of documents in plain JavaScript.
  */
 import { random } from '../seed/traffic.ts';
 

@@ -7,7 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { embeddingGraph, quantizedEmbeddingGraph } from './onnx-graph.ts';
-import { SPECIAL_TOKENS } from './vocabulary.ts';
+
+/** BERT's special tokens, in the order that gives them ids 0-3: every model's first rows. */
+export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]'] as const;
 
 export interface EmbeddingModelFiles {
   modelId: string;

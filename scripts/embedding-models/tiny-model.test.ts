@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../shared/embedder.ts';
 import { ROOT } from '../wrangler.ts';
+import { SPECIAL_TOKENS } from './model-files.ts';
 import { buildTinyModel, embeddingTable, TINY_MODEL_DEFAULTS } from './tiny-model.ts';
-import { FUNCTION_WORDS, OTHER_WORDS, SPECIAL_TOKENS, SYNONYM_GROUPS } from './vocabulary.ts';
+import { FUNCTION_WORDS, OTHER_WORDS, SYNONYM_GROUPS } from './vocabulary.ts';
 
 let dir: string;
 beforeAll(async () => {

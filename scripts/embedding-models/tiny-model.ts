@@ -10,8 +10,8 @@
  */
 import { resolve } from 'node:path';
 import { random } from '../seed/traffic.ts';
-import { writeEmbeddingModel } from './model-files.ts';
-import { FUNCTION_WORDS, OTHER_WORDS, SPECIAL_TOKENS, SUFFIX_PIECES, SYNONYM_GROUPS } from './vocabulary.ts';
+import { SPECIAL_TOKENS, writeEmbeddingModel } from './model-files.ts';
+import { FUNCTION_WORDS, OTHER_WORDS, SUFFIX_PIECES, SYNONYM_GROUPS } from './vocabulary.ts';
 
 export interface TinyModelOptions {
   /** The model's name under the directory, as `pipeline()` is given it. */

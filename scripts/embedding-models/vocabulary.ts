@@ -1,11 +1,9 @@
 /**
- * The tiny model's English vocabulary: BERT's special tokens, function words and punctuation
- * (light vectors), synonym groups (each group's words share nearby vectors), other content words
- * (unrelated vectors) and a few suffix pieces so plurals and tenses of known words still tokenize.
+ * The tiny model's English vocabulary, after the special tokens (model-files.ts): function words
+ * and punctuation (light vectors), synonym groups (each group's words share nearby vectors), other
+ * content words (unrelated vectors) and a few suffix pieces so plurals and tenses of known words
+ * still tokenize.
  */
-
-/** BERT's special tokens, in the order that gives them ids 0-3. */
-export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]'] as const;
 
 /**
  * Words that carry little meaning. Their vectors are short, so mean pooling follows the content
