@@ -4,7 +4,7 @@
  * below the project's minimum of confirmed examples or when one source dominates the batch.
  *
  *   npm run retrain [-- --endpoint URL --admin-key KEY] [--embedding-model Xenova/all-MiniLM-L6-v2]
- *                   [--model-dir DIR] [--dry-run]
+ *                   [--model-dir DIR] [--fp32] [--dry-run]
  */
 import { parseArgs } from 'node:util';
 import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
@@ -18,13 +18,15 @@ const { values } = parseArgs({
     'admin-key': { type: 'string' },
     'embedding-model': { type: 'string' },
     'model-dir': { type: 'string' },
+    // The full-precision weights: a corpus-learnt model's int8 table has one scale for all rows.
+    fp32: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
   },
 });
 const target = adminTarget(values);
 const embedder =
   values['embedding-model'] || values['model-dir']
-    ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'] })
+    ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'], quantized: !values.fp32 })
     : undefined;
 const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], log: (l) => console.log(l) });
 if (!outcome.trained) {

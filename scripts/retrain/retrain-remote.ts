@@ -61,7 +61,7 @@ const rankerWith =
 
 export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RetrainOutcome & { recorded: boolean }> {
   const log = options.log ?? (() => {});
-  const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${options.now}`);
+  const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${Math.trunc(options.now)}`);
   let { evalQueries } = payload;
   let vectors: TextVectors | undefined;
   if (options.embedder) {
