@@ -11,7 +11,7 @@
  * allocated between collections, not how much it kept. `sampleNow` after each call makes sure
  * the heap is read at least then.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import WebSocket from 'ws';
 
 export interface HeapSampler {
@@ -57,6 +57,7 @@ export interface IsolateTarget {
  * lists them. Linux only (/proc); empty when none answers.
  */
 export async function workerdIsolates(pid: number): Promise<IsolateTarget[]> {
+  if (!existsSync(`/proc/${pid}/fd`)) return [];
   for (const port of listeningPorts(pid)) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(2_000) });

@@ -21,7 +21,11 @@ export interface CorpusEmbedder {
 export async function corpusEmbedder(dataDir: string): Promise<CorpusEmbedder> {
   const started = Date.now();
   const dir = await mkdtemp(join(tmpdir(), 'rf-corpus-model-'));
-  const { modelId, localModelPath } = await buildCorpusModel(dir, await beirTexts(dataDir));
+  const built = await buildCorpusModel(dir, await beirTexts(dataDir)).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const { modelId, localModelPath } = built;
   const buildSeconds = (Date.now() - started) / 1000;
   // One table for all rows: the int8 copy would blur the smaller components.
   const model = createTransformersEmbedder({ model: modelId, localModelPath, quantized: false });

@@ -2,7 +2,8 @@
  * Runs the nightly job under `wrangler dev` the way an operator does: POST /v1/admin/nightly again
  * until it answers `done` (each call stops after the job's own budget), or until `capMs` has gone
  * by, while sampling the resident memory of the workerd process that runs the Worker and its D1.
- * Nothing else calls the Worker meanwhile: a GET during a long call waits for the whole call.
+ * Nothing else calls the Worker meanwhile (finding workerd's inspector asks each of its ports once,
+ * before the first call): a GET during a long call waits for the whole call.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -160,22 +161,25 @@ export async function driveNightly(
     }
   };
   const sampler = setInterval(sample, 100);
-  const heap = server.inspectorPort === undefined ? undefined : await sampleIsolateHeap(server.inspectorPort, { collectEveryMs: LIVE_HEAP_MS });
+  let heap: HeapSampler | undefined;
+  // The local D1's isolates in the Worker's first process (a later one is not followed).
   const d1: HeapSampler[] = [];
-  for (const target of await workerdIsolates(worker.pid)) if (target.id.startsWith('d1:')) d1.push(await sampleHeap(target.webSocketDebuggerUrl));
   const d1Peak = () => d1.reduce((sum, h) => ({ usedMb: sum.usedMb + h.peak().usedMb, totalMb: sum.totalMb + h.peak().totalMb }), { usedMb: 0, totalMb: 0 });
 
   const callsMs: number[] = [];
   let summary: Summary;
   let slicesBefore = new Map<string, number>();
   try {
+    if (server.inspectorPort !== undefined) heap = await sampleIsolateHeap(server.inspectorPort, { collectEveryMs: LIVE_HEAP_MS });
+    for (const target of await workerdIsolates(worker.pid)) if (target.id.startsWith('d1:')) d1.push(await sampleHeap(target.webSocketDebuggerUrl));
     do {
       const start = performance.now();
       summary = await callNightly(server.url, adminKey, log, at).catch((err: Error) => {
         throw new Error(`${err.message}\nwrangler said:\n${output}\nits log file (${logFile}) said:\n${loggedLines(logFile)}`);
       });
       callsMs.push(performance.now() - start);
-      await Promise.all([heap?.sampleNow(), ...d1.map((h) => h.sampleNow())]);
+      // Once the Worker's process is another, the first one's D1 isolates answer no more.
+      await Promise.all([heap?.sampleNow(), ...(runtimes === 1 ? d1.map((h) => h.sampleNow()) : [])]);
       const stages = summary.runs[0]?.stages ?? [];
       const worked = stages.filter((st) => st.slices > (slicesBefore.get(st.name) ?? 0)).map((st) => st.name);
       slicesBefore = new Map(stages.map((st) => [st.name, st.slices]));

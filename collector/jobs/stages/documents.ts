@@ -145,5 +145,6 @@ async function judgeDocuments({ db, projectId, night, now, settings }: StageCont
         .bind(projectId, night, part),
     ),
   ]);
+  // `documents` counts what was judged: each version and each document as a whole.
   return { cursor, counts: { documents: results.length, flagged: flags.length } };
 }

@@ -9,7 +9,8 @@ const DAY = 86_400_000;
 /**
  * Retrains on the schedule (seed 000: in batches, never per event) when there are new confirmed
  * examples, lets the eval gate decide, and records the model either way. Inside the job, so a
- * project on Cloudflare closes its loop with nothing else running.
+ * project on Cloudflare closes its loop with nothing else running; with `retrainEveryDays` 0 it
+ * leaves retraining to `npm run retrain`.
  */
 export const train: Stage = {
   name: 'train',
