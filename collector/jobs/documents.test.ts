@@ -182,6 +182,9 @@ describe('the stale-document tests in slices of documents', () => {
     // Pages a b, c d, e f, g: the night after, on the same rows.
     expect(documentSlices(await runNightly(env, now + DAY, { projectId: p.id }))).toBe(4);
     expect(await flagsOf(p.id)).toEqual(whole);
+    // Every flag was written again by the paged night, not left from the first.
+    const paged = await flaggedDocuments(env.DB, p.id);
+    expect(paged.map((f) => f.lastFlagged)).toEqual(whole.map(() => utcDay(now + DAY)));
   });
 
   it.each([
