@@ -110,16 +110,10 @@ export async function sampleHeap(webSocketDebuggerUrl: string, options: { collec
   let windowLive: number | undefined;
   let id = 0;
   const waiting = new Map<number, () => void>();
-  /** Collections asked for, and the readings asked for right after them. */
-  const collections = new Set<number>();
+  /** Readings asked for right behind a collection. */
   const afterCollection = new Set<number>();
   ws.on('message', (data) => {
     const reply = JSON.parse(String(data)) as { id?: number; result?: HeapUsage };
-    if (reply.id !== undefined && collections.delete(reply.id)) {
-      ws.send(JSON.stringify({ id: ++id, method: 'Runtime.getHeapUsage' }));
-      afterCollection.add(id);
-      return;
-    }
     if (reply.result?.usedSize === undefined) return;
     if (reply.id !== undefined && afterCollection.delete(reply.id)) {
       live = Math.max(live ?? 0, reply.result.usedSize);
@@ -139,8 +133,10 @@ export async function sampleHeap(webSocketDebuggerUrl: string, options: { collec
     options.collectEveryMs === undefined
       ? undefined
       : setInterval(() => {
+          // Both at once: the isolate serves queued commands together, in order, when it next runs
+          // (a reading asked for on the collection's reply would wait for the moment after).
           ws.send(JSON.stringify({ id: ++id, method: 'HeapProfiler.collectGarbage' }));
-          collections.add(id);
+          afterCollection.add(ask());
         }, options.collectEveryMs);
   return {
     peak: () => ({ usedMb: used / 2 ** 20, totalMb: total / 2 ** 20, ...(live !== undefined && { liveMb: live / 2 ** 20 }) }),
