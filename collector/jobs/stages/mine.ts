@@ -28,8 +28,22 @@ interface TrustedEvent {
   confidence: number;
 }
 
-/** A stable id for the question "does chunk C help answer query Q?". */
-export const itemIdOf = async (key: string, chunkId: string) => (await sha256Hex(`${key}\u0000${chunkId}`)).slice(0, 32);
+/** Hex characters at the start of an item id that name its question: item ids sort by question. */
+export const QUESTION_ID_LENGTH = 16;
+const ITEM_ID_LENGTH = 32;
+
+/** The start of every item id of one question (query key): its hash, so that a question's items sit together. */
+export const questionIdOf = async (key: string) => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
+
+/**
+ * The ids of the question "does chunk C help answer query Q?", stable for the same pair: `id`, its
+ * question's id then the pair's hash, and `legacy`, the pair's hash alone, which items mined
+ * before ids sorted by question have and keep.
+ */
+export async function itemIdsOf(questionId: string, key: string, chunkId: string): Promise<{ id: string; legacy: string }> {
+  const pair = await sha256Hex(`${key}\u0000${chunkId}`);
+  return { id: questionId + pair.slice(0, ITEM_ID_LENGTH - QUESTION_ID_LENGTH), legacy: pair.slice(0, ITEM_ID_LENGTH) };
+}
 
 /** Review items one slice of the second pass recomputes. */
 const ITEMS_PER_SLICE = 1_000;
@@ -108,32 +122,54 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
     for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: queryKey(t.query) });
   }
-  // Many traces of a slice ask the same question about the same chunk: one hash each.
-  const itemIds = new Map<string, Promise<string>>();
-  const itemId = (key: string, chunkId: string) => {
-    const k = `${key}\u0000${chunkId}`;
-    let id = itemIds.get(k);
-    if (!id) itemIds.set(k, (id = itemIdOf(key, chunkId)));
-    return id;
-  };
-  const rows = await Promise.all(
-    candidates.map(async (c) => ({
-      itemId: await itemId(c.key, c.chunk.chunkId),
-      key: c.key,
-      query: c.query,
-      traceId: c.traceId,
-      candidate: c.label,
-      weight: c.weight,
-      evidence: c.evidence,
-      guess: c.guess,
-      guessWhy: c.guessWhy,
-      rank: c.chunk.rank,
-      score: c.chunk.score,
-      chunk: c.chunk,
-    })),
-  );
+  const itemId = await itemIdsByPair(ctx, candidates);
+  const rows = candidates.map((c) => ({
+    itemId: itemId(c.key, c.chunk.chunkId),
+    key: c.key,
+    query: c.query,
+    traceId: c.traceId,
+    candidate: c.label,
+    weight: c.weight,
+    evidence: c.evidence,
+    guess: c.guess,
+    guessWhy: c.guessWhy,
+    rank: c.chunk.rank,
+    score: c.chunk.score,
+    chunk: c.chunk,
+  }));
   if (rows.length) await saveCandidates(ctx, rows);
   return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+}
+
+/**
+ * The item id of each (query key, chunk) the candidates raise: an item mined before ids sorted by
+ * question keeps its id, any other gets its question's. Many traces ask the same question about
+ * the same chunk: one hash each.
+ */
+async function itemIdsByPair({ db, projectId }: StageContext, candidates: readonly (Candidate & { key: string })[]) {
+  const questions = new Map<string, Promise<string>>();
+  const pairs = new Map<string, Promise<{ id: string; legacy: string }>>();
+  for (const { key, chunk } of candidates) {
+    const pair = `${key}\u0000${chunk.chunkId}`;
+    if (pairs.has(pair)) continue;
+    let question = questions.get(key);
+    if (!question) questions.set(key, (question = questionIdOf(key)));
+    pairs.set(
+      pair,
+      question.then((q) => itemIdsOf(q, key, chunk.chunkId)),
+    );
+  }
+  const ids = new Map<string, { id: string; legacy: string }>();
+  for (const [pair, id] of pairs) ids.set(pair, await id);
+  const legacy = new Set<string>();
+  const lookups = jsonArrays([...ids.values()].map((i) => i.legacy)).map((part) =>
+    db.prepare('select item_id from review_items where project_id = ?1 and item_id in (select value from json_each(?2))').bind(projectId, part),
+  );
+  for (const r of lookups.length ? await db.batch(lookups) : []) for (const row of r.results as { item_id: string }[]) legacy.add(row.item_id);
+  return (key: string, chunkId: string) => {
+    const { id, legacy: old } = ids.get(`${key}\u0000${chunkId}`)!;
+    return legacy.has(old) ? old : id;
+  };
 }
 
 /**
