@@ -109,11 +109,12 @@ describe('review items recomputed from the traces behind them', () => {
 describe('review item ids', () => {
   it("start with their question's id, so that a question's items sort together", async () => {
     const p = await newProject();
-    const typed = { b: 'When does shipping to Canada arrive?' };
-    await send(p, traces(['a', 'b'], typed), [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down')]);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    // c asks in stop words alone: its question's key is empty.
+    const typed = { b: 'When does shipping to Canada arrive?', c: 'What is it?' };
+    await send(p, traces(['a', 'b', 'c'], typed), [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down'), signal('c', 0, 'thumbs_down')]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id, tracesPerSlice: 1 });
     const { items } = await mined(p.id);
-    expect(new Set(items.map((i) => i.query))).toEqual(new Set(['refund for opened items?', typed.b]));
+    expect(new Set(items.map((i) => i.query))).toEqual(new Set(['refund for opened items?', typed.b, typed.c]));
     for (const item of items) {
       const key = queryKey(item.query as string);
       expect(item.item_id).toBe((await itemIdsOf(await questionIdOf(key), key, item.chunk_id as string)).id);
