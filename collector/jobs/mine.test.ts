@@ -1,8 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { queryKey } from '../../shared/terms.ts';
 import { adminCall as admin, type event, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
+import { itemIdsOf, questionIdOf } from './stages/mine.ts';
 
 const chunks = [
   { chunkId: 'shipping-1', sourceDocId: 'shipping.md', score: 0.9, rank: 1, text: 'Shipping to Canada takes 5 to 8 business days.' },
@@ -101,5 +103,55 @@ describe('review items recomputed from the traces behind them', () => {
     const item = left.items.find((i) => i.chunk_id === 'shipping-1')!;
     const listed = await admin<{ traces: { traceId: string }[] }>(erased, `/review/${item.item_id}/traces`);
     expect(listed.body.traces.map((t) => t.traceId)).toEqual(['t-stays']);
+  });
+});
+
+describe('review item ids', () => {
+  it("start with their question's id, so that a question's items sort together", async () => {
+    const p = await newProject();
+    // c asks in stop words alone: its question's key is empty.
+    const typed = { b: 'When does shipping to Canada arrive?', c: 'What is it?' };
+    await send(p, traces(['a', 'b', 'c'], typed), [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down'), signal('c', 0, 'thumbs_down')]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id, tracesPerSlice: 1 });
+    const { items } = await mined(p.id);
+    expect(new Set(items.map((i) => i.query))).toEqual(new Set(['refund for opened items?', typed.b, typed.c]));
+    for (const item of items) {
+      const key = queryKey(item.query as string);
+      expect(item.item_id).toBe((await itemIdsOf(await questionIdOf(key), key, item.chunk_id as string)).id);
+      expect(item.item_id).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
+  it('keeps the id an item was mined with before ids sorted by question, and its answer', async () => {
+    const p = await newProject();
+    const [a, b] = traces(['a', 'b']);
+    await send(p, [a!], [signal('a', 0, 'thumbs_down'), signal('a', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    // As an earlier version stored them: the pair's hash alone.
+    const key = queryKey(a!.query);
+    const before = (await mined(p.id)).items;
+    const legacy = new Map<string, string>();
+    for (const item of before) legacy.set(item.chunk_id as string, (await itemIdsOf(await questionIdOf(key), key, item.chunk_id as string)).legacy);
+    await env.DB.batch(
+      ['review_item_traces', 'review_items'].flatMap((table) =>
+        [...legacy].map(([chunkId, id]) =>
+          env.DB.prepare(
+            `update ${table} set item_id = ?1 where project_id = ?2 and item_id = (select item_id from review_items where project_id = ?2 and chunk_id = ?3)`,
+          ).bind(id, p.id, chunkId),
+        ),
+      ),
+    );
+    const answered = legacy.get('shipping-1')!;
+    expect((await admin(p, `/review/${answered}`, { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
+
+    await send(p, [b!], [signal('b', 0, 'thumbs_down'), signal('b', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
+    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    const after = (await mined(p.id)).items;
+    // One item per question and chunk, each under the id it had.
+    expect(after.map((i) => [i.chunk_id, i.item_id]).sort()).toEqual([...legacy].sort());
+    const flagged = await env.DB.prepare('select trace_count, status, verdict from review_items where project_id = ? and item_id = ?')
+      .bind(p.id, answered)
+      .first();
+    expect(flagged).toEqual({ trace_count: 2, status: 'answered', verdict: 'not_relevant' });
   });
 });

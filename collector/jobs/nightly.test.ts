@@ -146,6 +146,41 @@ describe('the nightly job', () => {
     expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
   });
 
+  it('mines question by question, each slice writing items up to its place in the order of item ids, and ends a cut run where an uncut one ends', async () => {
+    const [whole, cut] = [await newProject(), await newProject()];
+    // Five questions, three answers each: slices of two traces stop inside questions.
+    const traces = Array.from({ length: 15 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i}`, query: `refund question number ${i % 5}` }));
+    for (const p of [whole, cut])
+      await send(
+        p,
+        traces,
+        traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const })),
+      );
+    const now = tonight();
+    await runNightly(env, now, { projectId: whole.id, tracesPerSlice: 2 });
+    const mine = STAGES.findIndex((s) => s.name === 'mine');
+    const places: string[] = [];
+    for (;;) {
+      const summary = await runNightly(env, now, { projectId: cut.id, tracesPerSlice: 2, maxSlices: 1 });
+      const run = await env.DB.prepare('select stage, cursor from loop_runs where project_id = ?')
+        .bind(cut.id)
+        .first<{ stage: number; cursor: string | null }>();
+      if (run!.stage === mine && run!.cursor?.startsWith('q:') && run!.cursor.length > 2) {
+        // The question the slice stopped in: every item written so far belongs to it or to one before it.
+        const place = run!.cursor.slice(2, 18);
+        const { results } = await env.DB.prepare('select item_id from review_items where project_id = ?').bind(cut.id).all<{ item_id: string }>();
+        expect(results.length).toBeGreaterThan(0);
+        for (const { item_id } of results) expect(item_id.slice(0, 16) <= place).toBe(true);
+        places.push(place);
+      }
+      if (summary.done) break;
+    }
+    expect(places.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(places).size).toBe(5);
+    expect(places).toEqual([...places].sort());
+    expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
+  });
+
   it('keeps a flooding session and a reversed thumbs-down out of mining, with the rule and its reason stored', async () => {
     const p = await newProject();
     const flood = Array.from({ length: 12 }, () => badTrace({ sessionId: 'flooder' }));

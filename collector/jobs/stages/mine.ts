@@ -1,5 +1,4 @@
 import { sha256Hex } from '../../../shared/hex.ts';
-import { queryKey } from '../../../shared/terms.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
@@ -11,6 +10,7 @@ import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysS
 
 interface ScoredTrace {
   trace_id: string;
+  query_key: string;
   query: string;
   weighted_score: number;
 }
@@ -28,18 +28,46 @@ interface TrustedEvent {
   confidence: number;
 }
 
-/** A stable id for the question "does chunk C help answer query Q?". */
-export const itemIdOf = async (key: string, chunkId: string) => (await sha256Hex(`${key}\u0000${chunkId}`)).slice(0, 32);
+/** Hex characters at the start of an item id that name its question: item ids sort by question. */
+export const QUESTION_ID_LENGTH = 16;
+const ITEM_ID_LENGTH = 32;
 
-/** Review items one slice of the second pass recomputes. */
+/** The start of every item id of one question (query key): its hash, so that a question's items sit together. */
+export const questionIdOf = async (key: string) => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
+
+/**
+ * The ids of the question "does chunk C help answer query Q?", stable for the same pair: `id`, its
+ * question's id then the pair's hash, and `legacy`, the pair's hash alone, which items mined
+ * before ids sorted by question have and keep.
+ */
+export async function itemIdsOf(questionId: string, key: string, chunkId: string): Promise<{ id: string; legacy: string }> {
+  const pair = await sha256Hex(`${key}\u0000${chunkId}`);
+  return { id: questionId + pair.slice(0, ITEM_ID_LENGTH - QUESTION_ID_LENGTH), legacy: pair.slice(0, ITEM_ID_LENGTH) };
+}
+
+/** Review items one slice of the last pass recomputes. */
 const ITEMS_PER_SLICE = 1_000;
-/** The mine stage's cursor: its first pass over the touched traces, then its pass over the items they touched. */
-const TRACES = 't:';
+/** Questions one slice lists per trace a slice mines: listing one is a hash and a row. */
+const QUESTIONS_PER_TRACE = 5;
+/**
+ * The mine stage's cursor: null while it lists the traces it judges, then where its list of
+ * their questions continues, where its pass over them question by question continues, and where
+ * its pass over the items they touched continues.
+ */
+const QUESTIONS = 'k:';
+const JUDGED = 'q:';
 const ITEMS = 'i:';
+/** Between a query key and a trace id in the keys of judged traces: below any character of a key. */
+const SEPARATOR = '\u0001';
+
+/** The run's touched traces, for the project ?1 and night ?2. */
+const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
 
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
- * trusted signals only. Each trace's contribution is stored per item (a trace mined again
+ * trusted signals only, question by question: item ids start with their question's id, so each
+ * slice writes its items and their rows into one range of ids, in the order of their keys, rather
+ * than all over the tables. Each trace's contribution is stored per item (a trace mined again
  * replaces its rows), and once every trace is mined the items they touched are recomputed from
  * those rows, once each, so mining a trace again changes nothing.
  */
@@ -47,24 +75,114 @@ export const mine: Stage = {
   name: 'mine',
   async slice(ctx, cursor): Promise<SliceResult> {
     if (cursor?.startsWith(ITEMS)) return recomputeItems(ctx, cursor.slice(ITEMS.length));
-    return mineTraces(ctx, cursor === null ? null : cursor.slice(TRACES.length));
+    if (cursor?.startsWith(JUDGED)) return mineJudged(ctx, cursor.slice(JUDGED.length));
+    if (cursor?.startsWith(QUESTIONS)) return listQuestions(ctx, cursor.slice(QUESTIONS.length));
+    // A cursor of an earlier version starts the stage again: every pass can run twice.
+    return listJudged(ctx);
   },
 };
 
-async function mineTraces(ctx: StageContext, after: string | null): Promise<SliceResult> {
+/**
+ * Clears what the touched traces contributed before (a trace mined again replaces it: its items are
+ * recomputed, and an item it no longer raises loses it), and lists the ones to judge, keyed by
+ * their query key then trace id, and their query keys: each list is written once, in its keys'
+ * order, by a pass over the touched traces like the prepare stage's.
+ */
+async function listJudged(ctx: StageContext): Promise<SliceResult> {
+  const { db, projectId, night, settings } = ctx;
+  const [touched] = await db.batch([
+    db.prepare(`select count(*) as n from (${TOUCHED_TRACES})`).bind(projectId, night),
+    // Left to itself, SQLite reads the item ids from the primary key, which holds them, through every row of the project.
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
+         where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`,
+      )
+      .bind(projectId, night),
+    db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`).bind(projectId, night),
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select ?1, ?2, 'judged', s.query_key || char(1) || s.trace_id from (${TOUCHED_TRACES}) l
+         cross join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
+         where s.trusted_signals > 0 and (s.weighted_score <= ?3 or s.weighted_score >= ?4) order by 4`,
+      )
+      .bind(projectId, night, settings.badTraceScore, settings.goodTraceScore),
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select distinct ?1, ?2, 'query', substr(key, 1, instr(key, char(1))) from loop_touched
+         where project_id = ?1 and night = ?2 and kind = 'judged' order by 4`,
+      )
+      .bind(projectId, night),
+  ]);
+  return { cursor: QUESTIONS, counts: { traces: (touched!.results[0] as { n: number }).n } };
+}
+
+/**
+ * Lists a page of the judged traces' query keys (each listed with the separator after it, so that
+ * a query of stop words alone, whose key is empty, is listed too) after their question's id: the
+ * list's order is the item ids'.
+ */
+async function listQuestions(ctx: StageContext, after: string): Promise<SliceResult> {
+  const { db, projectId, night } = ctx;
+  const size = ctx.tracesPerSlice * QUESTIONS_PER_TRACE;
+  const { results } = await db
+    .prepare(sliceKeysSql('query'))
+    .bind(...sliceParams(ctx, after || null, size))
+    .all<{ key: string }>();
+  const keys = results.map((r) => r.key);
+  const listed = (
+    await Promise.all(
+      keys.map(async (listedKey) => {
+        const key = listedKey.slice(0, -SEPARATOR.length);
+        return (await questionIdOf(key)) + key;
+      }),
+    )
+  ).sort();
+  if (listed.length)
+    await db.batch(
+      jsonArrays(listed).map((part) =>
+        db
+          .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'question', value from json_each(?3)`)
+          .bind(projectId, night, part),
+      ),
+    );
+  const next = nextCursor(ctx, keys, size);
+  return { cursor: next === null ? JUDGED : QUESTIONS + next, counts: { questions: keys.length } };
+}
+
+/**
+ * Mines the next judged traces, question by question in the order of their ids, and each
+ * question's in trace id order. A slice takes a bounded number of traces and may stop inside a
+ * question, which the next slice continues: its cursor is the last question's key and trace id,
+ * a place in a list fixed for the run, so a run cut after any slice ends where an uncut one does.
+ */
+async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult> {
   const { db, settings } = ctx;
-  const slice = sliceKeysSql('trace');
-  const params = [...sliceParams(ctx, after), settings.badTraceScore, settings.goodTraceScore] as const;
+  const cut = after.indexOf(SEPARATOR);
+  // The question's list key, and the judged trace's (its key without the question's id).
+  const [question, judged] = cut < 0 ? ['', ''] : [after.slice(0, cut), after.slice(QUESTION_ID_LENGTH)];
+  const params = [ctx.projectId, ctx.night, question, ctx.tracesPerSlice, judged, settings.badTraceScore, settings.goodTraceScore] as const;
   const { windowTo } = ctx.run;
+  // Each question's traces are the judged keys between its key and a character after it: both
+  // lists are read in key order, which is the order the slice asks for (no sort).
+  const keyOf = `substr(q.key, ${QUESTION_ID_LENGTH + 1})`;
+  const pairsSql = `select q.key as question, j.key as judged from loop_touched q
+    cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and j.key > ${keyOf} || char(1) and j.key < ${keyOf} || char(2)
+    where q.project_id = ?1 and q.night = ?2 and q.kind = 'question' and q.key >= ?3 and (q.key > ?3 or j.key > ?5)
+    order by q.key, j.key limit ?4`;
+  const slice = `select substr(judged, instr(judged, char(1)) + 1) as key from (${pairsSql})`;
   // From the slice's keys to their aggregates: the other way round, SQLite reads every clearly
   // scored trace of the project through the score index for each slice.
   const scoredSql = `select s.trace_id as key from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
-    where s.trusted_signals > 0 and (s.weighted_score <= ?5 or s.weighted_score >= ?6)`;
-  const [keyRows, scoredRows, eventRows] = await db.batch([
-    db.prepare(slice).bind(...params.slice(0, 4)),
+    where s.trusted_signals > 0 and (s.weighted_score <= ?6 or s.weighted_score >= ?7)`;
+  const [pairRows, scoredRows, eventRows] = await db.batch([
+    db.prepare(pairsSql).bind(...params.slice(0, 5)),
     db
       .prepare(
-        `select s.trace_id, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
+        `select s.trace_id, s.query_key, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
          where s.project_id = ?1 and s.trace_id in (${scoredSql})`,
       )
       .bind(...params),
@@ -74,29 +192,18 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
           from: `(${scoredSql}) j`,
           traceId: 'j.key',
           columns: `j.key as trace_id, e.signal_type, e.detail, ${VERDICT.confidence} as confidence`,
-          until: '?8',
-          where: `e.superseded = 0 and ${VERDICT.confidence} >= ?7`,
+          until: '?9',
+          where: `e.superseded = 0 and ${VERDICT.confidence} >= ?8`,
         }),
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
-    // A trace mined again replaces what it contributed: its items are recomputed, and an item
-    // it no longer raises loses it. (Left to itself, SQLite reads the item ids from the primary
-    // key, which holds them, through every row of the project.)
-    db
-      .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key)
-         select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
-         where project_id = ?1 and trace_id in (${slice})`,
-      )
-      .bind(...params.slice(0, 4)),
-    db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${slice})`).bind(...params.slice(0, 4)),
   ]);
-  const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
-  const next = nextCursor(ctx, ids);
+  const pairs = pairRows!.results as { question: string; judged: string }[];
+  const last = pairs.at(-1);
   // The traces are done: the items they touched come next.
-  const cursor = next === null ? ITEMS : TRACES + next;
+  const cursor = pairs.length < ctx.tracesPerSlice || !last ? ITEMS : JUDGED + last.question + last.judged.slice(last.judged.indexOf(SEPARATOR));
   const scored = scoredRows!.results as ScoredTrace[];
-  if (scored.length === 0) return { cursor, counts: { traces: ids.length } };
+  if (scored.length === 0) return { cursor, counts: {} };
   const events = groupBy(
     (eventRows!.results as Omit<TrustedEvent, 'parsed'>[]).map((e) => ({ ...e, parsed: JSON.parse(e.detail) as Record<string, unknown> })),
     (e) => e.trace_id,
@@ -106,34 +213,59 @@ async function mineTraces(ctx: StageContext, after: string | null): Promise<Slic
   const candidates: (Candidate & { key: string })[] = [];
   for (const t of scored) {
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
-    for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: queryKey(t.query) });
+    for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: t.query_key });
   }
-  // Many traces of a slice ask the same question about the same chunk: one hash each.
-  const itemIds = new Map<string, Promise<string>>();
-  const itemId = (key: string, chunkId: string) => {
-    const k = `${key}\u0000${chunkId}`;
-    let id = itemIds.get(k);
-    if (!id) itemIds.set(k, (id = itemIdOf(key, chunkId)));
-    return id;
-  };
-  const rows = await Promise.all(
-    candidates.map(async (c) => ({
-      itemId: await itemId(c.key, c.chunk.chunkId),
-      key: c.key,
-      query: c.query,
-      traceId: c.traceId,
-      candidate: c.label,
-      weight: c.weight,
-      evidence: c.evidence,
-      guess: c.guess,
-      guessWhy: c.guessWhy,
-      rank: c.chunk.rank,
-      score: c.chunk.score,
-      chunk: c.chunk,
-    })),
-  );
+  const questionIds = new Map(pairs.map((p) => [p.question.slice(QUESTION_ID_LENGTH), p.question.slice(0, QUESTION_ID_LENGTH)]));
+  const itemId = await itemIdsByPair(ctx, candidates, questionIds);
+  const rows = candidates.map((c) => ({
+    itemId: itemId(c.key, c.chunk.chunkId),
+    key: c.key,
+    query: c.query,
+    traceId: c.traceId,
+    candidate: c.label,
+    weight: c.weight,
+    evidence: c.evidence,
+    guess: c.guess,
+    guessWhy: c.guessWhy,
+    rank: c.chunk.rank,
+    score: c.chunk.score,
+    chunk: c.chunk,
+  }));
+  // In key order, as the tables keep them.
+  rows.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.traceId, b.traceId));
   if (rows.length) await saveCandidates(ctx, rows);
-  return { cursor, counts: { traces: ids.length, judged: scored.length, candidates: rows.length } };
+  return { cursor, counts: { judged: scored.length, candidates: rows.length } };
+}
+
+/**
+ * The item id of each (query key, chunk) the candidates raise: an item mined before ids sorted by
+ * question keeps its id, any other gets its question's (the slice's list gives it, else it is
+ * worked out). Many traces ask the same question about the same chunk: one hash each.
+ */
+async function itemIdsByPair({ db, projectId }: StageContext, candidates: readonly (Candidate & { key: string })[], questionIds: ReadonlyMap<string, string>) {
+  const questions = new Map([...questionIds].map(([key, id]) => [key, Promise.resolve(id)]));
+  const pairs = new Map<string, Promise<{ id: string; legacy: string }>>();
+  for (const { key, chunk } of candidates) {
+    const pair = `${key}\u0000${chunk.chunkId}`;
+    if (pairs.has(pair)) continue;
+    let question = questions.get(key);
+    if (!question) questions.set(key, (question = questionIdOf(key)));
+    pairs.set(
+      pair,
+      question.then((q) => itemIdsOf(q, key, chunk.chunkId)),
+    );
+  }
+  const ids = new Map<string, { id: string; legacy: string }>();
+  for (const [pair, id] of pairs) ids.set(pair, await id);
+  const legacy = new Set<string>();
+  const lookups = jsonArrays([...ids.values()].map((i) => i.legacy)).map((part) =>
+    db.prepare('select item_id from review_items where project_id = ?1 and item_id in (select value from json_each(?2))').bind(projectId, part),
+  );
+  for (const r of lookups.length ? await db.batch(lookups) : []) for (const row of r.results as { item_id: string }[]) legacy.add(row.item_id);
+  return (key: string, chunkId: string) => {
+    const { id, legacy: old } = ids.get(`${key}\u0000${chunkId}`)!;
+    return legacy.has(old) ? old : id;
+  };
 }
 
 /**
@@ -188,6 +320,9 @@ async function withTexts({ db, projectId }: StageContext, chunks: Map<string, Ch
   const text = new Map(results.map((r) => [`${r.traceId}\u0000${r.stage}\u0000${r.rank}`, r.text]));
   for (const traceId of corrected) for (const c of chunks.get(traceId) ?? []) c.text = text.get(`${traceId}\u0000${c.stage}\u0000${c.rank}`) ?? '';
 }
+
+/** Code-unit order, as SQLite compares text. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

@@ -128,11 +128,14 @@ export interface StageReport {
   note?: string;
 }
 
-export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item'] as const;
+export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item', 'judged', 'query', 'question'] as const;
 
 /**
  * What a run has to recompute: traces touched by new events or new themselves, and the chunks,
- * sessions and days of those traces. Emptied when the run ends.
+ * sessions and days of those traces; and the lists mining walks question by question: the
+ * touched traces it judges (`judged`: query key, U+0001, trace id), their query keys (`query`: each followed by U+0001)
+ * and the same keys after their question's id (`question`: in the order of item ids). Emptied
+ * when the run ends.
  */
 export const loopTouched = sqliteTable(
   'loop_touched',
