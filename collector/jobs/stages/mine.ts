@@ -62,6 +62,25 @@ const SEPARATOR = '\u0001';
 
 /** The run's touched traces, for the project ?1 and night ?2. */
 const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
+/** Those not clearly scored (bad at most ?3, good from ?4), which no slice mines. */
+const NOT_JUDGED = `select l.key from (${TOUCHED_TRACES}) l left join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
+  where s.trace_id is null or not (s.trusted_signals > 0 and (s.weighted_score <= ?3 or s.weighted_score >= ?4))`;
+
+/**
+ * Statements that take back what the traces `tracesSql` selects contributed before: their items
+ * are listed for recomputation and their rows go. Left to itself, SQLite reads the item ids from
+ * the primary key, which holds them, through every row of the project.
+ */
+const clearTraces = (db: D1Database, tracesSql: string, params: readonly unknown[]) => [
+  db
+    .prepare(
+      `insert or ignore into loop_touched (project_id, night, kind, key)
+       select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
+       where project_id = ?1 and trace_id in (${tracesSql})`,
+    )
+    .bind(...params),
+  db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${tracesSql})`).bind(...params),
+];
 
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
@@ -83,24 +102,17 @@ export const mine: Stage = {
 };
 
 /**
- * Clears what the touched traces contributed before (a trace mined again replaces it: its items are
- * recomputed, and an item it no longer raises loses it), and lists the ones to judge, keyed by
- * their query key then trace id, and their query keys: each list is written once, in its keys'
- * order, by a pass over the touched traces like the prepare stage's.
+ * Lists the touched traces to judge, keyed by their query key then trace id, and their query keys:
+ * each list is written once, in its keys' order, by a pass over the touched traces like the prepare
+ * stage's. A touched trace no longer clearly scored loses what it contributed before here (its
+ * items are recomputed, and an item it no longer raises loses it); one still judged loses it in
+ * the slice that mines it again, so what is stored stays whole between slices.
  */
 async function listJudged(ctx: StageContext): Promise<SliceResult> {
   const { db, projectId, night, settings } = ctx;
   const [touched] = await db.batch([
     db.prepare(`select count(*) as n from (${TOUCHED_TRACES})`).bind(projectId, night),
-    // Left to itself, SQLite reads the item ids from the primary key, which holds them, through every row of the project.
-    db
-      .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key)
-         select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
-         where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`,
-      )
-      .bind(projectId, night),
-    db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`).bind(projectId, night),
+    ...clearTraces(db, NOT_JUDGED, [projectId, night, settings.badTraceScore, settings.goodTraceScore]),
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
@@ -197,6 +209,9 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
         }),
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
+    // A trace mined again replaces what it contributed, in the same slice: done again, a slice
+    // takes back and rewrites only its own traces' rows.
+    ...clearTraces(db, slice, params.slice(0, 5)),
   ]);
   const pairs = pairRows!.results as { question: string; judged: string }[];
   const last = pairs.at(-1);
