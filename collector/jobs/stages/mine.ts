@@ -29,18 +29,18 @@ interface TrustedEvent {
 }
 
 /** Hex characters at the start of an item id that name its question: item ids sort by question. */
-export const QUESTION_ID_LENGTH = 16;
+const QUESTION_ID_LENGTH = 16;
 const ITEM_ID_LENGTH = 32;
 
 /** The start of every item id of one question (query key): its hash, so that a question's items sit together. */
-export const questionIdOf = async (key: string) => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
+const questionIdOf = async (key: string) => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
 
 /**
  * The ids of the question "does chunk C help answer query Q?", stable for the same pair: `id`, its
  * question's id then the pair's hash, and `legacy`, the pair's hash alone, which items mined
  * before ids sorted by question have and keep.
  */
-export async function itemIdsOf(questionId: string, key: string, chunkId: string): Promise<{ id: string; legacy: string }> {
+async function itemIdsOf(questionId: string, key: string, chunkId: string): Promise<{ id: string; legacy: string }> {
   const pair = await sha256Hex(`${key}\u0000${chunkId}`);
   return { id: questionId + pair.slice(0, ITEM_ID_LENGTH - QUESTION_ID_LENGTH), legacy: pair.slice(0, ITEM_ID_LENGTH) };
 }
@@ -336,7 +336,7 @@ async function withTexts({ db, projectId }: StageContext, chunks: Map<string, Ch
   for (const traceId of corrected) for (const c of chunks.get(traceId) ?? []) c.text = text.get(`${traceId}\u0000${c.stage}\u0000${c.rank}`) ?? '';
 }
 
-/** Code-unit order, as SQLite compares text. */
+/** Code-unit order: the ids compared are ASCII, where it is the byte order SQLite compares text in. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
