@@ -103,6 +103,35 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
   });
 
+  it('clears what a run abandoned before it finished kept, once a later run gets to retention', async () => {
+    const p = await newProject();
+    const flood = Array.from({ length: 12 }, () =>
+      trace({ sessionId: 'flooder', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 }),
+    );
+    await send(
+      p,
+      flood,
+      flood.map((t, i) => ({ traceId: t.traceId, sessionId: 'flooder', signalType: 'thumbs_down' as const, clientTs: Date.now() - 50_000 + i * 1_000 })),
+    );
+    const kept = async () => ({
+      listed: await count('loop_touched', p.id),
+      states: (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).all<{ state: string }>()).results.map((r) => r.state),
+    });
+    // Tonight's run stops after assessing and is never continued: the next night starts its own.
+    let summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 5 });
+    expect(summary.done).toBe(false);
+    const abandoned = await kept();
+    expect(abandoned.listed).toBeGreaterThan(0);
+    expect(abandoned.states.join()).toContain('flooder');
+    summary = await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    expect(summary.done).toBe(true);
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.abandonedListRows).toBe(abandoned.listed);
+    const after = await kept();
+    expect(after.listed).toBe(0);
+    expect(after.states).toHaveLength(2);
+    expect(after.states.join()).not.toContain('flooder');
+  });
+
   it('erases everything of one user and answers with the counts', async () => {
     const p = await newProject();
     const mine = trace({ userIdHash: 'u-gone', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
@@ -130,4 +159,76 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(items.results.length).toBeGreaterThan(0);
     expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
   });
+
+  it('leaves nothing of the user in any table, when erased in the middle of a run and after it', async () => {
+    const p = await newProject();
+    const sessionOf = (who: string) => `s-${who}`;
+    const answer = (who: string, query: string, signal: 'thumbs_down' | 'thumbs_up') => {
+      const t = trace({
+        userIdHash: who,
+        sessionId: sessionOf(who),
+        query,
+        retrievedChunks: chunks,
+        rerankedChunks: undefined,
+        createdAt: Date.now() - 60_000,
+      });
+      return { t, e: { traceId: t.traceId, sessionId: sessionOf(who), signalType: signal } };
+    };
+    // The user asks a question no one else asks and one another user asks too; both are clearly judged, so mining lists them.
+    const own = answer('u-gone', 'Can zebras renew a platinum membership?', 'thumbs_down');
+    const shared = answer('u-gone', 'Can opened items be refunded?', 'thumbs_down');
+    const other = answer('u-stays', 'Can opened items be refunded?', 'thumbs_up');
+    await send(p, [own.t, shared.t, other.t], [own.e, shared.e, other.e]);
+    const needles = ['u-gone', sessionOf('u-gone'), own.t.traceId, shared.t.traceId, queryKey(own.t.query)];
+    const listed = async () =>
+      (await env.DB.prepare('select kind, key from loop_touched where project_id = ?').bind(p.id).all<{ kind: string; key: string }>()).results;
+    const night = Date.now() + 1_000;
+
+    // Run slice by slice until mining has listed the questions, then erase.
+    for (let i = 0; !(await listed()).some((r) => r.kind === 'question'); i++) {
+      expect(i).toBeLessThan(40);
+      await runNightly(env, night, { projectId: p.id, maxSlices: 1 });
+    }
+    expect((await listed()).some((r) => r.key.includes(queryKey(own.t.query)))).toBe(true);
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    const left = await listed();
+    expect(left.filter((r) => needles.some((n) => r.key.includes(n)))).toEqual([]);
+    // The question another user still asks stays listed for them.
+    expect(
+      left
+        .filter((r) => r.key.includes(queryKey(other.t.query)))
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['judged', 'query', 'question']);
+
+    expect((await runNightly(env, night, { projectId: p.id })).done).toBe(true);
+    await expect(rowsNaming(p.id, needles)).resolves.toEqual([]);
+    expect(await count('traces', p.id)).toBe(1);
+
+    // Erased after a run: the other user's traces go the same way, and nothing of theirs is left either.
+    const later = answer('u-stays', 'Why do zebras have stripes?', 'thumbs_down');
+    await send(p, [later.t], [later.e]);
+    expect((await runNightly(env, Date.now() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await admin(p, '/users/u-stays', { method: 'DELETE' })).status).toBe(200);
+    await expect(
+      rowsNaming(p.id, ['u-stays', sessionOf('u-stays'), other.t.traceId, later.t.traceId, queryKey(later.t.query), queryKey(other.t.query)]),
+    ).resolves.toEqual([]);
+  });
 });
+
+/** Every row of the project, in every table that has a project id, that names one of the needles. */
+async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
+  const { results: tables } = await env.DB.prepare(`select name from sqlite_master where type = 'table' and sql like '%\`project_id\`%'`).all<{
+    name: string;
+  }>();
+  expect(tables.length).toBeGreaterThan(10);
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { results } = await env.DB.prepare(`select * from ${name} where project_id = ?`).bind(projectId).all();
+    for (const row of results) {
+      const text = JSON.stringify(row);
+      if (needles.some((n) => text.includes(n))) found.push(`${name}: ${text}`);
+    }
+  }
+  return found;
+}

@@ -209,6 +209,9 @@ describe('the nightly job', () => {
     const review = await admin<{ items: unknown[]; budget: { held: number } }>(p, '/review');
     expect(review.body.items).toEqual([]);
     expect(review.body.budget.held).toBe(0);
+    // The run kept the flooding source only while it needed it.
+    const run = await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).first<{ state: string }>();
+    expect(run!.state).not.toContain('flooder');
   });
 
   it('distrusts a vote faster than reading, as the widget measured it, and one address flooding from many sessions', async () => {

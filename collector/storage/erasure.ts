@@ -1,4 +1,6 @@
+import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
+import { judgedOfKeySql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from './sql/question-lists.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -14,17 +16,29 @@ export interface ErasureCounts {
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
  * event about those traces with its assessment, their corrections and eval items, and their part
  * of review items (an item only they raised goes; one others raised too is recomputed from the
- * traces left, and shows the query as one of them typed it).
+ * traces left, and shows the query as one of them typed it). What a run in progress (or one
+ * abandoned) listed of theirs goes too: their judged traces, and the query keys no one else's
+ * judged trace still lists; so do their questions' running totals and eval labels (a build reads
+ * a question's labels again from what is left).
  */
 export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
   for (;;) {
     const { results } = await d1
-      .prepare('select trace_id from traces where project_id = ? and user_id_hash = ? limit ?')
+      .prepare('select trace_id, session_id, query from traces where project_id = ? and user_id_hash = ? limit ?')
       .bind(projectId, userIdHash, ERASE_BATCH)
-      .all<{ trace_id: string }>();
+      .all<{ trace_id: string; session_id: string | null; query: string }>();
     if (results.length === 0) break;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
+    const keyed = results.map((r) => ({ traceId: r.trace_id, key: queryKey(r.query) }));
+    const keys = [...new Set(keyed.map((k) => k.key))];
+    const lists = {
+      trace: ids,
+      session: JSON.stringify([...new Set(results.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))]),
+      judged: JSON.stringify(keyed.map((k) => k.key + SEPARATOR + k.traceId)),
+      query: JSON.stringify(keys.map((k) => k + SEPARATOR)),
+      question: JSON.stringify(await Promise.all(keys.map(async (k) => (await questionIdOf(k)) + k))),
+    };
     const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
     const { results: affected } = await d1
       .prepare(`select distinct item_id from review_item_traces where ${inIds('trace_id')}`)
@@ -47,6 +61,8 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
+      ...forgetListed(d1, projectId, lists),
     ]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r[4]!.results);
     if (writes.length) await d1.batch(writes);
@@ -57,4 +73,26 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   return counts;
+}
+
+/** The nights of runs not finished, whose mining lists are kept until they finish. */
+const UNFINISHED = `select night from loop_runs where project_id = ?1 and status = 'running'`;
+
+/**
+ * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
+ * of their mining lists the user's judged traces, then their query keys (from the list of keys and
+ * the list by question) where no other judged trace lists them.
+ */
+function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' | 'session' | 'judged' | 'query' | 'question', string>): D1PreparedStatement[] {
+  const listed = (kind: string) =>
+    `delete from loop_touched where project_id = ?1 and night in (${UNFINISHED}) and kind = '${kind}' and key in (select value from json_each(?2))`;
+  const stillJudged = (keyOfRow: string) =>
+    `not exists (select 1 from loop_touched j where j.project_id = ?1 and j.night = loop_touched.night and j.kind = 'judged' and ${judgedOfKeySql(keyOfRow)})`;
+  return [
+    d1.prepare(listed('trace')).bind(projectId, lists.trace),
+    d1.prepare(listed('session')).bind(projectId, lists.session),
+    d1.prepare(listed('judged')).bind(projectId, lists.judged),
+    d1.prepare(`${listed('query')} and ${stillJudged('substr(loop_touched.key, 1, length(loop_touched.key) - 1)')}`).bind(projectId, lists.query),
+    d1.prepare(`${listed('question')} and ${stillJudged(`substr(loop_touched.key, ${QUESTION_ID_LENGTH + 1})`)}`).bind(projectId, lists.question),
+  ];
 }

@@ -4,6 +4,7 @@ import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { judgedKeySql, judgedOfKeySql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from '../../storage/sql/question-lists.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
@@ -28,12 +29,7 @@ interface TrustedEvent {
   confidence: number;
 }
 
-/** Hex characters at the start of an item id that name its question: item ids sort by question. */
-const QUESTION_ID_LENGTH = 16;
 const ITEM_ID_LENGTH = 32;
-
-/** The start of every item id of one question (query key): its hash, so that a question's items sit together. */
-const questionIdOf = async (key: string) => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
 
 /**
  * The ids of the question "does chunk C help answer query Q?", stable for the same pair: `id`, its
@@ -57,8 +53,6 @@ const QUESTIONS_PER_TRACE = 5;
 const QUESTIONS = 'k:';
 const JUDGED = 'q:';
 const ITEMS = 'i:';
-/** Between a query key and a trace id in the keys of judged traces: below any character of a key. */
-const SEPARATOR = '\u0001';
 
 /** The run's touched traces, for the project ?1 and night ?2. */
 const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
@@ -116,7 +110,7 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select ?1, ?2, 'judged', s.query_key || char(1) || s.trace_id from (${TOUCHED_TRACES}) l
+         select ?1, ?2, 'judged', ${judgedKeySql('s.query_key', 's.trace_id')} from (${TOUCHED_TRACES}) l
          cross join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
          where s.trusted_signals > 0 and (s.weighted_score <= ?3 or s.weighted_score >= ?4) order by 4`,
       )
@@ -182,7 +176,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   // lists are read in key order, which is the order the slice asks for (no sort).
   const keyOf = `substr(q.key, ${QUESTION_ID_LENGTH + 1})`;
   const pairsSql = `select q.key as question, j.key as judged from loop_touched q
-    cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and j.key > ${keyOf} || char(1) and j.key < ${keyOf} || char(2)
+    cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and ${judgedOfKeySql(keyOf)}
     where q.project_id = ?1 and q.night = ?2 and q.kind = 'question' and q.key >= ?3 and (q.key > ?3 or j.key > ?5)
     order by q.key, j.key limit ?4`;
   const slice = `select substr(judged, instr(judged, char(1)) + 1) as key from (${pairsSql})`;

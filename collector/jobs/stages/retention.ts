@@ -13,7 +13,7 @@ const DAY = 86_400_000;
  */
 export const retention: Stage = {
   name: 'retention',
-  async slice({ db, projectId, now, settings }): Promise<SliceResult> {
+  async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
     const raw = now - settings.retentionDays * DAY;
     const kept = now - settings.aggregateRetentionDays * DAY;
     const keptDay = utcDay(kept);
@@ -45,9 +45,17 @@ export const retention: Stage = {
       db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
+      // What runs abandoned before they finished kept: their lists and the sources they found flooding.
+      db
+        .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, night),
+      db
+        .prepare(`update loop_runs set state = json_remove(state, '$.flooding') where project_id = ? and night < ? and state -> '$.flooding' is not null`)
+        .bind(projectId, night),
     ]);
     const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);
-    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH;
+    const abandoned = results[11]!.meta.changes;
+    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH || abandoned >= PURGE_BATCH;
     return {
       cursor: more ? 'more' : null,
       counts: {
@@ -55,7 +63,8 @@ export const retention: Stage = {
         traces: traces!,
         corrections: corrections!,
         chunkTexts: texts!,
-        aggregates: results.slice(7).reduce((n, r) => n + r.meta.changes, 0),
+        aggregates: results.slice(7, 11).reduce((n, r) => n + r.meta.changes, 0),
+        abandonedListRows: abandoned,
       },
     };
   },

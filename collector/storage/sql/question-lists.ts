@@ -1,0 +1,23 @@
+import { sha256Hex } from '../../../shared/hex.ts';
+
+/**
+ * The lists a run keeps in `loop_touched` to mine question by question, and the key of each:
+ * `judged` (query key, U+0001, trace id), `query` (query key, U+0001) and `question` (the
+ * question's id, then its query key). The mine stage writes and walks them; erasure takes a
+ * user's keys out of them.
+ */
+
+/** Hex characters at the start of an item id that name its question: item ids sort by question. */
+export const QUESTION_ID_LENGTH = 16;
+
+/** The start of every item id of one question (query key): its hash, so that a question's items sit together. */
+export const questionIdOf = async (key: string): Promise<string> => (await sha256Hex(key)).slice(0, QUESTION_ID_LENGTH);
+
+/** Between a query key and a trace id in the keys of judged traces: below any character of a key. */
+export const SEPARATOR = '\u0001';
+
+/** A judged trace's key, in SQL, from SQL expressions of its query key and trace id. */
+export const judgedKeySql = (queryKey: string, traceId: string) => `${queryKey} || char(1) || ${traceId}`;
+
+/** The judged traces of one query key (a SQL expression), in the list aliased `j`: keys between it and the character after. */
+export const judgedOfKeySql = (queryKey: string) => `j.key > ${queryKey} || char(1) and j.key < ${queryKey} || char(2)`;
