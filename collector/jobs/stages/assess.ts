@@ -2,9 +2,10 @@ import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
+import { deferIndexes, restoreIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
-import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
+import { BULK_SHARE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
 interface TraceRow {
@@ -54,6 +55,7 @@ export const assess: Stage = {
   name: 'assess',
   async slice(ctx, cursor): Promise<SliceResult> {
     const { db, projectId, run, now } = ctx;
+    const deferredIndexes = cursor === null ? await deferWhenBulk(ctx) : 0;
     const slice = sliceKeysSql('trace');
     const params = sliceParams(ctx, cursor);
     // One round trip for what the slice reads: its keys, traces, events and the sessions' turns, the
@@ -99,7 +101,7 @@ export const assess: Stage = {
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
     // The whole window is assessed: readers may take an event without a verdict row as plain.
-    if (ids.length === 0) return { cursor: null, counts: {}, state: { [ASSESSED_STATE]: true } };
+    if (ids.length === 0) return { cursor: null, counts: await bulkCounts(db, deferredIndexes, true), state: { [ASSESSED_STATE]: true } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
     // Each trace's question key, worked out once: the history, the noise filter and the aggregate use it.
     const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, queryKey(t.query)]));
@@ -231,6 +233,7 @@ export const assess: Stage = {
     return {
       cursor: next,
       counts: {
+        ...(await bulkCounts(db, deferredIndexes, next === null)),
         traces: ids.length,
         events: rows.length + plain,
         stored: rows.length,
@@ -242,6 +245,29 @@ export const assess: Stage = {
     };
   },
 };
+
+/** The trace aggregates' indexes in another order than trace ids: a bulk load builds them again at its end. */
+const OUT_OF_ORDER_INDEXES = ['trace_stats_score', 'trace_stats_query'];
+
+/** Defers OUT_OF_ORDER_INDEXES when the run touches enough of the project's traces (stage.ts); answers how many. */
+async function deferWhenBulk({ db, projectId, night, bulkFromTraces }: StageContext): Promise<number> {
+  const row = await db
+    .prepare(
+      `select (select count(*) from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace') as touched,
+         (select count(*) from trace_stats where project_id = ?1) as stored`,
+    )
+    .bind(projectId, night)
+    .first<{ touched: number; stored: number }>();
+  if (!row || row.touched < bulkFromTraces || row.touched < BULK_SHARE * row.stored) return 0;
+  await db.batch(deferIndexes(db, OUT_OF_ORDER_INDEXES));
+  return OUT_OF_ORDER_INDEXES.length;
+}
+
+/** The last slice builds what the first deferred (and any a stopped run left); the counts name only what happened. */
+async function bulkCounts(db: D1Database, deferredIndexes: number, last: boolean): Promise<Record<string, number>> {
+  const restoredIndexes = last ? await restoreIndexes(db) : 0;
+  return { ...(deferredIndexes > 0 && { deferredIndexes }), ...(restoredIndexes > 0 && { restoredIndexes }) };
+}
 
 const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,

@@ -1,4 +1,5 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
+import { restoreIndexes } from '../../storage/deferred-indexes.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
@@ -52,8 +53,9 @@ export const prepare: Stage = {
 const KEYS = 'keys';
 const FLOODING = 'flooding';
 
-/** New traces and traces with new events. */
+/** New traces and traces with new events; first, the indexes a run stopped in a bulk load left to build. */
 async function touchTraces({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
+  const restoredIndexes = await restoreIndexes(db);
   const [events, traces] = await db.batch([
     db
       .prepare(
@@ -66,7 +68,10 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       )
       .bind(projectId, night, run.windowFrom, run.windowTo),
   ]);
-  return { cursor: KEYS, counts: { touchedByEvents: events!.meta.changes, touchedByTraces: traces!.meta.changes } };
+  return {
+    cursor: KEYS,
+    counts: { touchedByEvents: events!.meta.changes, touchedByTraces: traces!.meta.changes, ...(restoredIndexes > 0 && { restoredIndexes }) },
+  };
 }
 
 /** The sessions, days and chunks of the touched traces: their aggregates are recomputed. */

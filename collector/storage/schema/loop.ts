@@ -148,6 +148,16 @@ export const loopTouched = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.night, t.kind, t.key] })],
 );
 
+/**
+ * Secondary indexes a stage dropped while it writes most of their table, with the statement that
+ * builds each again (storage/deferred-indexes.ts). Indexes belong to the database, not a project.
+ */
+export const deferredIndexes = sqliteTable('deferred_indexes', {
+  name: text('name').primaryKey(),
+  definition: text('definition').notNull(),
+  deferredAt: ms('deferred_at').notNull(),
+});
+
 /** A project's loop settings (absent: defaults), validated by shared/schema/settings.ts. */
 export const loopSettings = sqliteTable('loop_settings', {
   projectId: text('project_id').primaryKey(),
