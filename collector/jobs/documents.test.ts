@@ -8,7 +8,7 @@ import { settingsOf } from '../storage/loop-settings.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { COUNTS_SQL, documents, documentsStage, EVIDENCE_SQL, PAGE_SQL } from './stages/documents.ts';
-import { BULK_FROM_TRACES, TRACES_PER_SLICE } from './stages/stage.ts';
+import { BULK_FROM_TRACES, BULK_SHARE, TRACES_PER_SLICE } from './stages/stage.ts';
 
 const send = sendTraffic;
 
@@ -229,7 +229,7 @@ describe('the stale-document tests in slices of documents', () => {
       settings: await settingsOf(env.DB, p.id),
       run: (await runOf(env.DB, p.id, utcDay(now + DAY)))!,
       tracesPerSlice: TRACES_PER_SLICE,
-      bulkFromTraces: BULK_FROM_TRACES,
+      bulk: { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
     };
     expect(await documentsStage(2).slice(ctx, 'b-fine.md')).toEqual({ cursor: 'd-fine.md', counts: { documents: 5, flagged: 1 } });
     expect(await flaggedDocuments(env.DB, p.id)).toEqual(done);

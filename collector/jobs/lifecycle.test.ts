@@ -9,7 +9,7 @@ import { runNightly } from './nightly.ts';
 type Project = Awaited<ReturnType<typeof newProject>>;
 
 async function send(p: Project, traces: TraceInput[], events: Parameters<typeof event>[0][]) {
-  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+  if (traces.length) expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
   const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: events.map((e) => event(e)) } });
   expect(res.status).toBe(200);
 }
@@ -179,10 +179,14 @@ describe('eval sets, loop health, retention and erasure', () => {
     const shared = answer('u-gone', 'Can opened items be refunded?', 'thumbs_down');
     const other = answer('u-stays', 'Can opened items be refunded?', 'thumbs_up');
     await send(p, [own.t, shared.t, other.t], [own.e, shared.e, other.e]);
+    // Mined once; then new signals on every answer, so that the next run also lists the rows stored for them.
+    expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+    const flag = (e: typeof own.e) => ({ ...e, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } });
+    await send(p, [], [flag(own.e), flag(shared.e), { ...other.e, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
     const needles = ['u-gone', sessionOf('u-gone'), own.t.traceId, shared.t.traceId, queryKey(own.t.query)];
     const listed = async () =>
       (await env.DB.prepare('select kind, key from loop_touched where project_id = ?').bind(p.id).all<{ kind: string; key: string }>()).results;
-    const night = Date.now() + 1_000;
+    const night = Date.now() + 86_400_000;
 
     // Run slice by slice until mining has listed the questions, then erase.
     for (let i = 0; !(await listed()).some((r) => r.kind === 'question'); i++) {
@@ -190,6 +194,7 @@ describe('eval sets, loop health, retention and erasure', () => {
       await runNightly(env, night, { projectId: p.id, maxSlices: 1 });
     }
     expect((await listed()).some((r) => r.key.includes(queryKey(own.t.query)))).toBe(true);
+    expect((await listed()).some((r) => r.kind === 'mined' && r.key.startsWith(own.t.traceId))).toBe(true);
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
     const left = await listed();
     expect(left.filter((r) => needles.some((n) => r.key.includes(n)))).toEqual([]);
@@ -208,7 +213,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     // Erased after a run: the other user's traces go the same way, and nothing of theirs is left either.
     const later = answer('u-stays', 'Why do zebras have stripes?', 'thumbs_down');
     await send(p, [later.t], [later.e]);
-    expect((await runNightly(env, Date.now() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, Date.now() + 2 * 86_400_000, { projectId: p.id })).done).toBe(true);
     expect((await admin(p, '/users/u-stays', { method: 'DELETE' })).status).toBe(200);
     await expect(
       rowsNaming(p.id, ['u-stays', sessionOf('u-stays'), other.t.traceId, later.t.traceId, queryKey(later.t.query), queryKey(other.t.query)]),

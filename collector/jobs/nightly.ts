@@ -9,7 +9,7 @@ import type { Env } from '../env.ts';
 import { createRun, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
-import { BULK_FROM_TRACES, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
+import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
   /** Only this project (the admin API runs one project's loop). */
@@ -20,8 +20,8 @@ export interface NightlyOptions {
   budgetMs?: number;
   /** Traces per slice (tests make slices small to cut runs between them). */
   tracesPerSlice?: number;
-  /** The fewest touched traces loaded in bulk (tests lower it to load their few so). */
-  bulkFromTraces?: number;
+  /** When a run loads in bulk (tests lower both to load their few traces so). */
+  bulk?: StageContext['bulk'];
 }
 
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
@@ -57,7 +57,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       settings: await settingsOf(env.DB, projectId),
       run,
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
-      bulkFromTraces: options.bulkFromTraces ?? BULK_FROM_TRACES,
+      bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
     };
     while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
       const stage = STAGES[run.stage]!;

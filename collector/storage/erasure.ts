@@ -1,6 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
-import { judgedOfKeySql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from './sql/question-lists.ts';
+import { judgedOfKeySql, minedOfTraceSql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from './sql/question-lists.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -80,8 +80,8 @@ const UNFINISHED = `select night from loop_runs where project_id = ?1 and status
 
 /**
  * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
- * of their mining lists the user's judged traces, then their query keys (from the list of keys and
- * the list by question) where no other judged trace lists them.
+ * of their mining lists the user's stored rows and judged traces, then their query keys (from the
+ * list of keys and the list by question) where no other judged trace lists them.
  */
 function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' | 'session' | 'judged' | 'query' | 'question', string>): D1PreparedStatement[] {
   const listed = (kind: string) =>
@@ -89,6 +89,12 @@ function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' |
   const stillJudged = (keyOfRow: string) =>
     `not exists (select 1 from loop_touched j where j.project_id = ?1 and j.night = loop_touched.night and j.kind = 'judged' and ${judgedOfKeySql(keyOfRow)})`;
   return [
+    d1
+      .prepare(
+        `delete from loop_touched where rowid in (select m.rowid from json_each(?2) t cross join loop_touched m
+           on m.project_id = ?1 and m.night in (${UNFINISHED}) and m.kind = 'mined' and ${minedOfTraceSql('t.value')})`,
+      )
+      .bind(projectId, lists.trace),
     d1.prepare(listed('trace')).bind(projectId, lists.trace),
     d1.prepare(listed('session')).bind(projectId, lists.session),
     d1.prepare(listed('judged')).bind(projectId, lists.judged),

@@ -2,10 +2,10 @@ import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
-import { deferIndexes, restoreIndexes } from '../../storage/deferred-indexes.ts';
+import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
-import { BULK_SHARE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
+import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
 interface TraceRow {
@@ -101,7 +101,8 @@ export const assess: Stage = {
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
     // The whole window is assessed: readers may take an event without a verdict row as plain.
-    if (ids.length === 0) return { cursor: null, counts: await bulkCounts(db, deferredIndexes, true), state: { [ASSESSED_STATE]: true } };
+    if (ids.length === 0)
+      return { cursor: null, counts: await bulkCounts(ctx, deferredIndexes, true), state: { [ASSESSED_STATE]: true, ...bulkState(deferredIndexes) } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
     // Each trace's question key, worked out once: the history, the noise filter and the aggregate use it.
     const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, queryKey(t.query)]));
@@ -233,7 +234,7 @@ export const assess: Stage = {
     return {
       cursor: next,
       counts: {
-        ...(await bulkCounts(db, deferredIndexes, next === null)),
+        ...(await bulkCounts(ctx, deferredIndexes, next === null)),
         traces: ids.length,
         events: rows.length + plain,
         stored: rows.length,
@@ -241,7 +242,7 @@ export const assess: Stage = {
         attributedElsewhere: moved,
         scored: stats.length + elsewhere.size,
       },
-      ...(next === null && { state: { [ASSESSED_STATE]: true } }),
+      state: { ...(next === null && { [ASSESSED_STATE]: true }), ...bulkState(deferredIndexes) },
     };
   },
 };
@@ -249,23 +250,28 @@ export const assess: Stage = {
 /** The trace aggregates' indexes in another order than trace ids: a bulk load builds them again at its end. */
 const OUT_OF_ORDER_INDEXES = ['trace_stats_score', 'trace_stats_query'];
 
-/** Defers OUT_OF_ORDER_INDEXES when the run touches enough of the project's traces (stage.ts); answers how many. */
-async function deferWhenBulk({ db, projectId, night, bulkFromTraces }: StageContext): Promise<number> {
-  const row = await db
-    .prepare(
-      `select (select count(*) from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace') as touched,
-         (select count(*) from trace_stats where project_id = ?1) as stored`,
-    )
+/**
+ * Defers OUT_OF_ORDER_INDEXES when the run touches enough traces (stage.ts); answers how many. The
+ * share is of the whole table, every project's rows, which building an index again reads: its
+ * largest rowid, which deletions leave high, errs towards not deferring.
+ */
+async function deferWhenBulk({ db, projectId, night, bulk }: StageContext): Promise<number> {
+  const touched = await db
+    .prepare(`select count(*) as n from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`)
     .bind(projectId, night)
-    .first<{ touched: number; stored: number }>();
-  if (!row || row.touched < bulkFromTraces || row.touched < BULK_SHARE * row.stored) return 0;
-  await db.batch(deferIndexes(db, OUT_OF_ORDER_INDEXES));
+    .first<{ n: number }>();
+  if ((touched?.n ?? 0) < bulk.fromTraces) return 0;
+  const stored = await db.prepare('select coalesce(max(rowid), 0) as n from trace_stats').first<{ n: number }>();
+  if (touched!.n < bulk.share * (stored?.n ?? 0)) return 0;
+  await db.batch(deferIndexes(db, { projectId, night }, OUT_OF_ORDER_INDEXES));
   return OUT_OF_ORDER_INDEXES.length;
 }
 
-/** The last slice builds what the first deferred (and any a stopped run left); the counts name only what happened. */
-async function bulkCounts(db: D1Database, deferredIndexes: number, last: boolean): Promise<Record<string, number>> {
-  const restoredIndexes = last ? await restoreIndexes(db) : 0;
+const bulkState = (deferredIndexes: number) => (deferredIndexes > 0 ? { [BULK_LOAD_STATE]: true } : {});
+
+/** The last slice builds again what the first deferred; the counts name only what happened. */
+async function bulkCounts({ db, projectId, night }: StageContext, deferredIndexes: number, last: boolean): Promise<Record<string, number>> {
+  const restoredIndexes = last ? await restoreOwnIndexes(db, { projectId, night }) : 0;
   return { ...(deferredIndexes > 0 && { deferredIndexes }), ...(restoredIndexes > 0 && { restoredIndexes }) };
 }
 

@@ -13,7 +13,7 @@ import type { Stage } from './stage.ts';
 import { train } from './train.ts';
 
 export type { SliceResult, Stage, StageContext } from './stage.ts';
-export { BULK_FROM_TRACES, TRACES_PER_SLICE } from './stage.ts';
+export { BULK_FROM_TRACES, BULK_SHARE, TRACES_PER_SLICE } from './stage.ts';
 
 /** The night's stages, in order. */
 export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chunks, days, sessions, documents, queue, evals, train, health, retention, finish];

@@ -1,13 +1,23 @@
 import { sha256Hex } from '../../../shared/hex.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
-import { judgedKeySql, judgedOfKeySql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from '../../storage/sql/question-lists.ts';
+import {
+  judgedKeySql,
+  judgedOfKeySql,
+  MINED_ITEM_SQL,
+  minedKeySql,
+  minedOfTraceSql,
+  QUESTION_ID_LENGTH,
+  questionIdOf,
+  SEPARATOR,
+} from '../../storage/sql/question-lists.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
-import { nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
+import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
 interface ScoredTrace {
   trace_id: string;
@@ -60,21 +70,39 @@ const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and n
 const NOT_JUDGED = `select l.key from (${TOUCHED_TRACES}) l left join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
   where s.trace_id is null or not (s.trusted_signals > 0 and (s.weighted_score <= ?3 or s.weighted_score >= ?4))`;
 
+const TRACE_INDEX = 'review_item_traces_trace';
+/** The review tables' indexes in another order than item ids: a bulk load builds them again once, after mining. */
+const OUT_OF_ORDER_INDEXES = [TRACE_INDEX, 'review_items_queue'];
+
 /**
  * Statements that take back what the traces `tracesSql` selects contributed before: their items
- * are listed for recomputation and their rows go. Left to itself, SQLite reads the item ids from
- * the primary key, which holds them, through every row of the project.
+ * are listed for recomputation and their rows go. `byTrace` is the hint to read them on the trace
+ * index: left to itself, SQLite reads the item ids from the primary key, which holds them, through
+ * every row of the project. Without it (another project's bulk load deferred the index) it does.
  */
-const clearTraces = (db: D1Database, tracesSql: string, params: readonly unknown[]) => [
+const clearTraces = (db: D1Database, tracesSql: string, params: readonly unknown[], byTrace: string) => [
   db
     .prepare(
       `insert or ignore into loop_touched (project_id, night, kind, key)
-       select distinct ?1, ?2, 'item', item_id from review_item_traces indexed by review_item_traces_trace
+       select distinct ?1, ?2, 'item', item_id from review_item_traces ${byTrace}
        where project_id = ?1 and trace_id in (${tracesSql})`,
     )
     .bind(...params),
   db.prepare(`delete from review_item_traces where project_id = ?1 and trace_id in (${tracesSql})`).bind(...params),
 ];
+
+/**
+ * The same for the judged traces `tracesSql` selects, from the rows the first pass listed for them
+ * (`mined`): no index on trace ids is needed, so a bulk load can defer it.
+ */
+function takeBackListed(db: D1Database, tracesSql: string, params: readonly unknown[]) {
+  const listed = `select ${MINED_ITEM_SQL} as item_id, k.key as trace_id from (${tracesSql}) k
+    cross join loop_touched m on m.project_id = ?1 and m.night = ?2 and m.kind = 'mined' and ${minedOfTraceSql('k.key')}`;
+  return [
+    db.prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'item', item_id from (${listed})`).bind(...params),
+    db.prepare(`delete from review_item_traces where project_id = ?1 and (item_id, trace_id) in (${listed})`).bind(...params),
+  ];
+}
 
 /**
  * Mines the run's touched traces that are clearly bad or clearly good into review items, from
@@ -99,14 +127,26 @@ export const mine: Stage = {
  * Lists the touched traces to judge, keyed by their query key then trace id, and their query keys:
  * each list is written once, in its keys' order, by a pass over the touched traces like the prepare
  * stage's. A touched trace no longer clearly scored loses what it contributed before here (its
- * items are recomputed, and an item it no longer raises loses it); one still judged loses it in
- * the slice that mines it again, so what is stored stays whole between slices.
+ * items are recomputed, and an item it no longer raises loses it); the rows of one still judged
+ * are listed, and it loses them in the slice that mines it again, so what is stored stays whole
+ * between slices. In a bulk load (stage.ts) the review tables' out-of-order indexes go last.
  */
 async function listJudged(ctx: StageContext): Promise<SliceResult> {
   const { db, projectId, night, settings } = ctx;
+  // Done again (a cursor of an earlier version), the pass wants the trace index its bulk load deferred.
+  const restoredIndexes = await restoreOwnIndexes(db, { projectId, night });
+  const byTrace = (await indexExists(db, TRACE_INDEX)) ? `indexed by ${TRACE_INDEX}` : '';
+  const bulk = ctx.run.state[BULK_LOAD_STATE] === true;
   const [touched] = await db.batch([
     db.prepare(`select count(*) as n from (${TOUCHED_TRACES})`).bind(projectId, night),
-    ...clearTraces(db, NOT_JUDGED, [projectId, night, settings.badTraceScore, settings.goodTraceScore]),
+    ...clearTraces(db, NOT_JUDGED, [projectId, night, settings.badTraceScore, settings.goodTraceScore], byTrace),
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select ?1, ?2, 'mined', ${minedKeySql('trace_id', 'item_id')} from review_item_traces ${byTrace}
+         where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`,
+      )
+      .bind(projectId, night),
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
@@ -122,8 +162,10 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
          where project_id = ?1 and night = ?2 and kind = 'judged' order by 4`,
       )
       .bind(projectId, night),
+    ...(bulk ? deferIndexes(db, { projectId, night }, OUT_OF_ORDER_INDEXES) : []),
   ]);
-  return { cursor: QUESTIONS, counts: { traces: (touched!.results[0] as { n: number }).n } };
+  const counts = { traces: (touched!.results[0] as { n: number }).n, ...(restoredIndexes > 0 && { restoredIndexes }) };
+  return { cursor: QUESTIONS, counts: { ...counts, ...(bulk && { deferredIndexes: OUT_OF_ORDER_INDEXES.length }) } };
 }
 
 /**
@@ -205,7 +247,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
       .bind(...params, LOW_CONFIDENCE, windowTo),
     // A trace mined again replaces what it contributed, in the same slice: done again, a slice
     // takes back and rewrites only its own traces' rows.
-    ...clearTraces(db, slice, params.slice(0, 5)),
+    ...takeBackListed(db, slice, params.slice(0, 5)),
   ]);
   const pairs = pairRows!.results as { question: string; judged: string }[];
   const last = pairs.at(-1);
@@ -453,5 +495,7 @@ async function recomputeItems(ctx: StageContext, after: string): Promise<SliceRe
   const writes = writeItemAggregates(db, projectId, now, aggregates!.results);
   if (writes.length) await db.batch(writes);
   const next = nextCursor(ctx, keys, ITEMS_PER_SLICE);
-  return { cursor: next === null ? null : ITEMS + next, counts: { items: aggregates!.results.length } };
+  // The last slice builds again what a bulk load deferred.
+  const restoredIndexes = next === null ? await restoreOwnIndexes(db, { projectId, night: ctx.night }) : 0;
+  return { cursor: next === null ? null : ITEMS + next, counts: { items: aggregates!.results.length, ...(restoredIndexes > 0 && { restoredIndexes }) } };
 }

@@ -1,5 +1,5 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
-import { restoreIndexes } from '../../storage/deferred-indexes.ts';
+import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
@@ -55,7 +55,7 @@ const FLOODING = 'flooding';
 
 /** New traces and traces with new events; first, the indexes a run stopped in a bulk load left to build. */
 async function touchTraces({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
-  const restoredIndexes = await restoreIndexes(db);
+  const restoredIndexes = await restoreLeftIndexes(db, night);
   const [events, traces] = await db.batch([
     db
       .prepare(

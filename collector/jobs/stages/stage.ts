@@ -13,8 +13,8 @@ export interface StageContext {
   run: RunRow;
   /** Traces per slice. */
   tracesPerSlice: number;
-  /** The fewest touched traces a run loads in bulk (deferring indexes), with a quarter of the project's at least. */
-  bulkFromTraces: number;
+  /** When a run loads in bulk (deferring indexes): the fewest touched traces, and their least share of the table's rows. */
+  bulk: { fromTraces: number; share: number };
 }
 
 export interface SliceResult {
@@ -37,12 +37,14 @@ export interface Stage {
 /** Traces one slice handles: small enough that a slice stays around a second at volume. */
 export const TRACES_PER_SLICE = 2_000;
 /**
- * A run touching at least this many traces, and at least BULK_SHARE of the project's aggregates,
- * builds the aggregates' out-of-order indexes again once instead of updating them (a month
+ * A run touching at least this many traces, and as many as BULK_SHARE of the rows the table holds
+ * for every project, builds the out-of-order indexes of aggregates and review items again once instead of updating them (a month
  * imported at once); a night's traffic (3 % of a month in the steady benchmark) updates them.
  */
 export const BULK_FROM_TRACES = 10_000;
 export const BULK_SHARE = 0.25;
+/** The key a run's state carries when its assess stage decided to load in bulk: mining follows. */
+export const BULK_LOAD_STATE = 'bulkLoad';
 
 /**
  * SQL for the keys of the next slice: the run's touched keys of one kind after the cursor, with

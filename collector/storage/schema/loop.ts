@@ -128,13 +128,14 @@ export interface StageReport {
   note?: string;
 }
 
-export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item', 'judged', 'query', 'question'] as const;
+export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item', 'judged', 'query', 'question', 'mined'] as const;
 
 /**
  * What a run has to recompute: traces touched by new events or new themselves, and the chunks,
  * sessions and days of those traces; and the lists mining walks question by question: the
  * touched traces it judges (`judged`: query key, U+0001, trace id), their query keys (`query`: each followed by U+0001)
- * and the same keys after their question's id (`question`: in the order of item ids). Emptied
+ * and the same keys after their question's id (`question`: in the order of item ids), and the
+ * rows earlier runs stored for the judged traces (`mined`: storage/sql/question-lists.ts). Emptied
  * when the run ends.
  */
 export const loopTouched = sqliteTable(
@@ -150,11 +151,14 @@ export const loopTouched = sqliteTable(
 
 /**
  * Secondary indexes a stage dropped while it writes most of their table, with the statement that
- * builds each again (storage/deferred-indexes.ts). Indexes belong to the database, not a project.
+ * builds each again and the run that dropped it (storage/deferred-indexes.ts). Indexes belong to
+ * the database, not a project: other projects' runs leave one alone while its run goes on.
  */
 export const deferredIndexes = sqliteTable('deferred_indexes', {
   name: text('name').primaryKey(),
   definition: text('definition').notNull(),
+  projectId: text('project_id').notNull(),
+  night: text('night').notNull(),
   deferredAt: ms('deferred_at').notNull(),
 });
 

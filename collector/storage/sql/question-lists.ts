@@ -2,9 +2,10 @@ import { sha256Hex } from '../../../shared/hex.ts';
 
 /**
  * The lists a run keeps in `loop_touched` to mine question by question, and the key of each:
- * `judged` (query key, U+0001, trace id), `query` (query key, U+0001) and `question` (the
- * question's id, then its query key). The mine stage writes and walks them; erasure takes a
- * user's keys out of them.
+ * `judged` (query key, U+0001, trace id), `query` (query key, U+0001), `question` (the
+ * question's id, then its query key) and `mined` (trace id, U+0001, item id: the rows earlier
+ * runs stored for the judged traces, which each slice takes back for its own traces without an
+ * index on trace ids). The mine stage writes and walks them; erasure takes a user's keys out.
  */
 
 /** Hex characters at the start of an item id that name its question: item ids sort by question. */
@@ -21,3 +22,12 @@ export const judgedKeySql = (queryKey: string, traceId: string) => `${queryKey} 
 
 /** The judged traces of one query key (a SQL expression), in the list aliased `j`: keys between it and the character after. */
 export const judgedOfKeySql = (queryKey: string) => `j.key > ${queryKey} || char(1) and j.key < ${queryKey} || char(2)`;
+
+/** A stored (item, trace) row's key in the `mined` list, in SQL. */
+export const minedKeySql = (traceId: string, itemId: string) => `${traceId} || char(1) || ${itemId}`;
+
+/** The listed rows of one trace (a SQL expression), in the list aliased `m`. */
+export const minedOfTraceSql = (traceId: string) => `m.key > ${traceId} || char(1) and m.key < ${traceId} || char(2)`;
+
+/** The item id of a listed row `m`, in SQL. */
+export const MINED_ITEM_SQL = 'substr(m.key, instr(m.key, char(1)) + 1)';
