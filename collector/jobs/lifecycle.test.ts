@@ -160,6 +160,32 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
   });
 
+  it("takes the user's sources out of what a run in progress found flooding, and their traces out of flagged documents' evidence", async () => {
+    const p = await newProject();
+    const flood = Array.from({ length: 12 }, () =>
+      trace({ userIdHash: 'u-flood', sessionId: 's-flood', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 }),
+    );
+    await send(
+      p,
+      flood,
+      flood.map((t, i) => ({ traceId: t.traceId, sessionId: 's-flood', signalType: 'thumbs_down' as const, clientTs: Date.now() - 50_000 + i * 1_000 })),
+    );
+    await env.DB.prepare(
+      `insert into document_flags (project_id, source_doc_id, source_doc_version, reasons, counts, evidence, first_flagged, last_flagged)
+       values (?, 'guide.md', '*', '[]', '{}', ?, '2026-11-01', '2026-11-01')`,
+    )
+      .bind(p.id, JSON.stringify([flood[0]!.traceId, 'someone-else', flood[1]!.traceId]))
+      .run();
+    // Prepare's three slices: the run now knows its flooding sources.
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 3 });
+    const state = async () => (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).first<{ state: string }>())!.state;
+    expect(await state()).toContain('s-flood');
+    expect((await admin(p, '/users/u-flood', { method: 'DELETE' })).status).toBe(200);
+    expect(await state()).toBe('{"flooding":{}}');
+    const flag = await env.DB.prepare('select evidence from document_flags where project_id = ?').bind(p.id).first<{ evidence: string }>();
+    expect(JSON.parse(flag!.evidence)).toEqual(['someone-else']);
+  });
+
   it('leaves nothing of the user in any table, when erased in the middle of a run and after it', async () => {
     const p = await newProject();
     const sessionOf = (who: string) => `s-${who}`;

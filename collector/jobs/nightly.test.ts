@@ -146,6 +146,23 @@ describe('the nightly job', () => {
     expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
   });
 
+  it('covers again the window of a run its night left unfinished', async () => {
+    const p = await newProject();
+    const traces = Array.from({ length: 5 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i}` }));
+    await send(
+      p,
+      traces,
+      traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const })),
+    );
+    // Tonight's run assesses two traces of five, and its night passes.
+    const cut = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 4 });
+    expect(cut.runs[0]!.stage).toBe('assess');
+    const scored = async () => (await env.DB.prepare('select count(*) as n from trace_stats where project_id = ?').bind(p.id).first<{ n: number }>())!.n;
+    expect(await scored()).toBe(2);
+    expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect(await scored()).toBe(5);
+  });
+
   it('mines question by question, each slice writing items up to its place in the order of item ids, and ends a cut run where an uncut one ends', async () => {
     const [whole, cut] = [await newProject(), await newProject()];
     // Five questions, three answers each: slices of two traces stop inside questions.

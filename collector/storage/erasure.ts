@@ -1,6 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
-import { judgedOfKeySql, minedOfTraceSql, QUESTION_ID_LENGTH, questionIdOf, SEPARATOR } from './sql/question-lists.ts';
+import { judgedKey, judgedOfKeySql, minedOfTraceSql, QUESTION_ID_LENGTH, queryRowKey, questionRowKey } from './sql/question-lists.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -23,23 +23,36 @@ export interface ErasureCounts {
  */
 export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
+  // The sources the noise filter may have found flooding, as runs not finished keep them.
+  const sources = new Set([`user:${userIdHash}`]);
   for (;;) {
     const { results } = await d1
-      .prepare('select trace_id, session_id, query from traces where project_id = ? and user_id_hash = ? limit ?')
+      .prepare(
+        `select t.trace_id, t.session_id, t.query, s.query_key from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
+         where t.project_id = ? and t.user_id_hash = ? limit ?`,
+      )
       .bind(projectId, userIdHash, ERASE_BATCH)
-      .all<{ trace_id: string; session_id: string | null; query: string }>();
+      .all<{ trace_id: string; session_id: string | null; query: string; query_key: string | null }>();
     if (results.length === 0) break;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
-    const keyed = results.map((r) => ({ traceId: r.trace_id, key: queryKey(r.query) }));
+    const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
+    // The key the job stored and the one the query gives now: the same, unless the rule changed since.
+    const keyed = results.flatMap((r) => [...new Set([r.query_key ?? queryKey(r.query), queryKey(r.query)])].map((key) => ({ traceId: r.trace_id, key })));
     const keys = [...new Set(keyed.map((k) => k.key))];
+    const sessions = [...new Set(results.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))];
+    for (const s of sessions) sources.add(`session:${s}`);
+    const { results: addresses } = await d1
+      .prepare(`select distinct ip_hash from feedback_events where ${inIds('trace_id')} and ip_hash is not null`)
+      .bind(projectId, ids)
+      .all<{ ip_hash: string }>();
+    for (const a of addresses) sources.add(`ip:${a.ip_hash}`);
     const lists = {
       trace: ids,
-      session: JSON.stringify([...new Set(results.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))]),
-      judged: JSON.stringify(keyed.map((k) => k.key + SEPARATOR + k.traceId)),
-      query: JSON.stringify(keys.map((k) => k + SEPARATOR)),
-      question: JSON.stringify(await Promise.all(keys.map(async (k) => (await questionIdOf(k)) + k))),
+      session: JSON.stringify(sessions),
+      judged: JSON.stringify(keyed.map((k) => judgedKey(k.key, k.traceId))),
+      query: JSON.stringify(keys.map(queryRowKey)),
+      question: JSON.stringify(await Promise.all(keys.map(questionRowKey))),
     };
-    const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
     const { results: affected } = await d1
       .prepare(`select distinct item_id from review_item_traces where ${inIds('trace_id')}`)
       .bind(projectId, ids)
@@ -62,6 +75,13 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
       d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
+      // A flagged document's evidence: the traces that showed it at its worst.
+      d1
+        .prepare(
+          `update document_flags set evidence = (select json_group_array(value) from json_each(document_flags.evidence) where value not in (select value from json_each(?2)))
+           where project_id = ?1 and exists (select 1 from json_each(document_flags.evidence) where value in (select value from json_each(?2)))`,
+        )
+        .bind(projectId, ids),
       ...forgetListed(d1, projectId, lists),
     ]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r[4]!.results);
@@ -72,7 +92,34 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
     counts.traces += r[9]!.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
+  await forgetFlooding(d1, projectId, sources);
   return counts;
+}
+
+/**
+ * Takes the user's sources (their hashed id, sessions and addresses) out of what runs not finished
+ * found flooding. A run's invocation saves its state after each slice: the update applies only to
+ * the state it read, and is tried again on a state saved in between.
+ */
+async function forgetFlooding(d1: D1Database, projectId: string, sources: ReadonlySet<string>): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { results } = await d1
+      .prepare(`select night, state from loop_runs where project_id = ? and status = 'running' and state -> '$.flooding' is not null`)
+      .bind(projectId)
+      .all<{ night: string; state: string }>();
+    let raced = false;
+    for (const run of results) {
+      const state = JSON.parse(run.state) as { flooding?: Record<string, string> };
+      const flooding = Object.fromEntries(Object.entries(state.flooding ?? {}).filter(([source]) => !sources.has(source)));
+      if (Object.keys(flooding).length === Object.keys(state.flooding ?? {}).length) continue;
+      const r = await d1
+        .prepare('update loop_runs set state = ? where project_id = ? and night = ? and state = ?')
+        .bind(JSON.stringify({ ...state, flooding }), projectId, run.night, run.state)
+        .run();
+      if (r.meta.changes === 0) raced = true;
+    }
+    if (!raced) return;
+  }
 }
 
 /** The nights of runs not finished, whose mining lists are kept until they finish. */

@@ -53,10 +53,14 @@ export async function runOf(d1: D1Database, projectId: string, night: string): P
   return row ? fromRaw(row) : undefined;
 }
 
-/** Where the last earlier run's window ended: this run starts there (0 for a project's first run). */
+/**
+ * Where the last earlier run that finished ended its window: this run starts there (0 for a
+ * project's first run). A run left unfinished when its night passed is not continued, so its
+ * window is covered again.
+ */
 export async function lastWindowEnd(d1: D1Database, projectId: string, night: string): Promise<number> {
   const row = await d1
-    .prepare('select max(window_to) as t from loop_runs where project_id = ? and night < ?')
+    .prepare(`select max(window_to) as t from loop_runs where project_id = ? and night < ? and status = 'done'`)
     .bind(projectId, night)
     .first<{ t: number | null }>();
   return row?.t ?? 0;

@@ -4,6 +4,7 @@ import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } fro
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
@@ -209,7 +210,7 @@ export const assess: Stage = {
       ...jsonArrays(rows).map((part) =>
         db
           .prepare(`${ASSESSMENTS_UPSERT} select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, ?2
-             from json_each(?3) where true ${ASSESSMENTS_CONFLICT}`)
+             from json_each(?3) where ${stillStoredSql('value ->> 1')} ${ASSESSMENTS_CONFLICT}`)
           .bind(projectId, now, part),
       ),
       ...jsonArrays(unstored).map((part) =>
@@ -222,7 +223,7 @@ export const assess: Stage = {
                explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
              select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8,
                value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, ?2
-             from json_each(?3) where true ${TRACE_STATS_CONFLICT}`,
+             from json_each(?3) where ${stillStoredSql('value ->> 0')} ${TRACE_STATS_CONFLICT}`,
           )
           .bind(projectId, now, part),
       ),

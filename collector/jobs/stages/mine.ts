@@ -13,9 +13,11 @@ import {
   minedOfTraceSql,
   QUESTION_ID_LENGTH,
   questionIdOf,
+  questionRowKey,
   SEPARATOR,
 } from '../../storage/sql/question-lists.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
+import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
 import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 
@@ -184,8 +186,7 @@ async function listQuestions(ctx: StageContext, after: string): Promise<SliceRes
   const listed = (
     await Promise.all(
       keys.map(async (listedKey) => {
-        const key = listedKey.slice(0, -SEPARATOR.length);
-        return (await questionIdOf(key)) + key;
+        return questionRowKey(listedKey.slice(0, -SEPARATOR.length));
       }),
     )
   ).sort();
@@ -439,7 +440,7 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
           `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
            select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
              value ->> 'guess', value ->> 'guessWhy', ?2
-           from json_each(?3) where true
+           from json_each(?3) where ${stillStoredSql("value ->> 'traceId'")}
            on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
              rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,
         )

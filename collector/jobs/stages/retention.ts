@@ -45,12 +45,15 @@ export const retention: Stage = {
       db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
-      // What runs abandoned before they finished kept: their lists and the sources they found flooding.
+      // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, night),
       db
-        .prepare(`update loop_runs set state = json_remove(state, '$.flooding') where project_id = ? and night < ? and state -> '$.flooding' is not null`)
+        .prepare(
+          `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
+           where project_id = ? and night < ? and (state -> '$.flooding' is not null or cursor is not null)`,
+        )
         .bind(projectId, night),
     ]);
     const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);

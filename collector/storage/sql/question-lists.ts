@@ -17,6 +17,13 @@ export const questionIdOf = async (key: string): Promise<string> => (await sha25
 /** Between a query key and a trace id in the keys of judged traces: below any character of a key. */
 export const SEPARATOR = '\u0001';
 
+/** A judged trace's key, in the `judged` list. */
+export const judgedKey = (queryKey: string, traceId: string) => queryKey + SEPARATOR + traceId;
+/** A query key's row in the `query` list: followed by the separator, so that an empty key is listed too. */
+export const queryRowKey = (queryKey: string) => queryKey + SEPARATOR;
+/** A query key's row in the `question` list: after its question's id, in the order of item ids. */
+export const questionRowKey = async (queryKey: string) => (await questionIdOf(queryKey)) + queryKey;
+
 /** A judged trace's key, in SQL, from SQL expressions of its query key and trace id. */
 export const judgedKeySql = (queryKey: string, traceId: string) => `${queryKey} || char(1) || ${traceId}`;
 
