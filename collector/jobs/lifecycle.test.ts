@@ -182,6 +182,9 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await state()).toContain('s-flood');
     expect((await admin(p, '/users/u-flood', { method: 'DELETE' })).status).toBe(200);
     expect(await state()).toBe('{"flooding":{}}');
+    // The run goes on and saves its state after each slice: what erasure took out stays out.
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 3 });
+    expect(await state()).not.toContain('s-flood');
     const flag = await env.DB.prepare('select evidence from document_flags where project_id = ?').bind(p.id).first<{ evidence: string }>();
     expect(JSON.parse(flag!.evidence)).toEqual(['someone-else']);
   });

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { utcDay } from '../../shared/time.ts';
 import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
@@ -163,6 +164,34 @@ describe('the nightly job', () => {
     expect(await scored()).toBe(5);
   });
 
+  it('recomputes the items a run its night left unfinished took rows from', async () => {
+    const p = await newProject();
+    const traces = Array.from({ length: 3 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i}` }));
+    await send(
+      p,
+      traces,
+      traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const, clientTs: Date.UTC(2026, 10, 2, 10) })),
+    );
+    expect((await runNightly(env, tonight(), { projectId: p.id })).done).toBe(true);
+    const counts = async () =>
+      (await env.DB.prepare('select trace_count as n from review_items where project_id = ?').bind(p.id).all<{ n: number }>()).results.map((r) => r.n);
+    expect(new Set(await counts())).toEqual(new Set([3]));
+    // The reader changes their mind: that answer no longer raises the items.
+    await send(p, [], [{ traceId: 't-0', sessionId: 's-0', signalType: 'thumbs_up', clientTs: Date.UTC(2026, 10, 2, 11) }]);
+    // The next night's run takes its rows back, and its night passes before it recomputes the items.
+    const second = tonight() + 86_400_000;
+    for (let i = 0; ; i++) {
+      expect(i).toBeLessThan(40);
+      await runNightly(env, second, { projectId: p.id, maxSlices: 1 });
+      const run = await env.DB.prepare('select cursor from loop_runs where project_id = ? and night = ?')
+        .bind(p.id, utcDay(second))
+        .first<{ cursor: string | null }>();
+      if (run?.cursor?.startsWith('i:')) break;
+    }
+    expect((await runNightly(env, second + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect(new Set(await counts())).toEqual(new Set([2]));
+  });
+
   it('mines question by question, each slice writing items up to its place in the order of item ids, and ends a cut run where an uncut one ends', async () => {
     const [whole, cut] = [await newProject(), await newProject()];
     // Five questions, three answers each: slices of two traces stop inside questions.
@@ -182,7 +211,7 @@ describe('the nightly job', () => {
       const run = await env.DB.prepare('select stage, cursor from loop_runs where project_id = ?')
         .bind(cut.id)
         .first<{ stage: number; cursor: string | null }>();
-      if (run!.stage === mine && run!.cursor?.startsWith('q:') && run!.cursor.length > 2) {
+      if (run!.stage === mine && run!.cursor?.startsWith('j:') && run!.cursor.length > 2) {
         // The question the slice stopped in: every item written so far belongs to it or to one before it.
         const place = run!.cursor.slice(2, 18);
         const { results } = await env.DB.prepare('select item_id from review_items where project_id = ?').bind(cut.id).all<{ item_id: string }>();

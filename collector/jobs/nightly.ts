@@ -77,7 +77,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         status: done ? 'done' : 'running',
         finishedAt: done ? Date.now() : null,
       };
-      await saveRun(env.DB, run);
+      await saveRun(env.DB, run, state);
     }
     runs.push({ projectId, status: run.status, stage: run.status === 'done' ? null : STAGES[run.stage]!.name, stages: run.stages });
   }

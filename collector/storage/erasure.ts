@@ -92,34 +92,23 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
     counts.traces += r[9]!.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
-  await forgetFlooding(d1, projectId, sources);
+  await forgetFlooding(d1, projectId, sources).run();
   return counts;
 }
 
 /**
  * Takes the user's sources (their hashed id, sessions and addresses) out of what runs not finished
- * found flooding. A run's invocation saves its state after each slice: the update applies only to
- * the state it read, and is tried again on a state saved in between.
+ * found flooding, in one statement: the job saves only what its slices change in a run's state. An
+ * address another user shares stops counting as flooding for the rest of that run: erasure wins.
  */
-async function forgetFlooding(d1: D1Database, projectId: string, sources: ReadonlySet<string>): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const { results } = await d1
-      .prepare(`select night, state from loop_runs where project_id = ? and status = 'running' and state -> '$.flooding' is not null`)
-      .bind(projectId)
-      .all<{ night: string; state: string }>();
-    let raced = false;
-    for (const run of results) {
-      const state = JSON.parse(run.state) as { flooding?: Record<string, string> };
-      const flooding = Object.fromEntries(Object.entries(state.flooding ?? {}).filter(([source]) => !sources.has(source)));
-      if (Object.keys(flooding).length === Object.keys(state.flooding ?? {}).length) continue;
-      const r = await d1
-        .prepare('update loop_runs set state = ? where project_id = ? and night = ? and state = ?')
-        .bind(JSON.stringify({ ...state, flooding }), projectId, run.night, run.state)
-        .run();
-      if (r.meta.changes === 0) raced = true;
-    }
-    if (!raced) return;
-  }
+function forgetFlooding(d1: D1Database, projectId: string, sources: ReadonlySet<string>): D1PreparedStatement {
+  return d1
+    .prepare(
+      `update loop_runs set state = json_set(state, '$.flooding', json((select json_group_object(f.key, f.value) from json_each(loop_runs.state, '$.flooding') f
+         where f.key not in (select value from json_each(?2)))))
+       where project_id = ?1 and status = 'running' and state -> '$.flooding' is not null`,
+    )
+    .bind(projectId, JSON.stringify([...sources]));
 }
 
 /** The nights of runs not finished, whose mining lists are kept until they finish. */

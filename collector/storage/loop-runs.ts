@@ -78,10 +78,26 @@ export async function createRun(d1: D1Database, projectId: string, night: string
   return (await runOf(d1, projectId, night))!;
 }
 
-export async function saveRun(d1: D1Database, run: RunRow): Promise<void> {
+/**
+ * Saves where the run is after a slice. Its state gets only what the slice changed (a JSON merge
+ * patch: a key set to null goes), so a change made meanwhile by another writer (erasure) stays.
+ */
+export async function saveRun(d1: D1Database, run: RunRow, statePatch?: Record<string, unknown>): Promise<void> {
   await d1
-    .prepare('update loop_runs set status = ?, stage = ?, cursor = ?, state = ?, stages = ?, finished_at = ? where project_id = ? and night = ?')
-    .bind(run.status, run.stage, run.cursor, JSON.stringify(run.state), JSON.stringify(run.stages), run.finishedAt, run.projectId, run.night)
+    .prepare(
+      `update loop_runs set status = ?1, stage = ?2, cursor = ?3, state = case when ?4 is null then state else json_patch(state, ?4) end, stages = ?5,
+         finished_at = ?6 where project_id = ?7 and night = ?8`,
+    )
+    .bind(
+      run.status,
+      run.stage,
+      run.cursor,
+      statePatch ? JSON.stringify(statePatch) : null,
+      JSON.stringify(run.stages),
+      run.finishedAt,
+      run.projectId,
+      run.night,
+    )
     .run();
 }
 

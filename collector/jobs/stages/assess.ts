@@ -257,15 +257,17 @@ const OUT_OF_ORDER_INDEXES = ['trace_stats_score', 'trace_stats_query'];
  * largest rowid, which deletions leave high, errs towards not deferring.
  */
 async function deferWhenBulk({ db, projectId, night, bulk }: StageContext): Promise<number> {
-  const touched = await db
-    .prepare(`select count(*) as n from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`)
+  const row = await db
+    .prepare(
+      `select (select count(*) from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace') as touched,
+         (select coalesce(max(rowid), 0) from trace_stats) as stored`,
+    )
     .bind(projectId, night)
-    .first<{ n: number }>();
-  if ((touched?.n ?? 0) < bulk.fromTraces) return 0;
-  const stored = await db.prepare('select coalesce(max(rowid), 0) as n from trace_stats').first<{ n: number }>();
-  if (touched!.n < bulk.share * (stored?.n ?? 0)) return 0;
-  await db.batch(deferIndexes(db, { projectId, night }, OUT_OF_ORDER_INDEXES));
-  return OUT_OF_ORDER_INDEXES.length;
+    .first<{ touched: number; stored: number }>();
+  if (!row || row.touched < bulk.fromTraces || row.touched < bulk.share * row.stored) return 0;
+  const [kept] = await db.batch(deferIndexes(db, { projectId, night }, OUT_OF_ORDER_INDEXES));
+  // What this run deferred: an index another run deferred first stays that run's to build.
+  return kept!.meta.changes;
 }
 
 const bulkState = (deferredIndexes: number) => (deferredIndexes > 0 ? { [BULK_LOAD_STATE]: true } : {});

@@ -8,7 +8,7 @@ export const finish: Stage = {
   name: 'finish',
   async slice({ db, projectId, night }) {
     const r = await db.prepare('delete from loop_touched where project_id = ? and night = ?').bind(projectId, night).run();
-    // Undefined is left out when the run's state is saved as JSON.
-    return { cursor: null, counts: { cleared: r.meta.changes }, state: { flooding: undefined } };
+    // Null removes the key when the state is saved (a JSON merge patch).
+    return { cursor: null, counts: { cleared: r.meta.changes }, state: { flooding: null } };
   },
 };

@@ -62,8 +62,9 @@ const QUESTIONS_PER_TRACE = 5;
  * their questions continues, where its pass over them question by question continues, and where
  * its pass over the items they touched continues.
  */
-const QUESTIONS = 'k:';
-const JUDGED = 'q:';
+// Renamed when the judged traces' stored rows came to be listed first: an earlier run's cursor starts the stage again.
+const QUESTIONS = 'l:';
+const JUDGED = 'j:';
 const ITEMS = 'i:';
 
 /** The run's touched traces, for the project ?1 and night ?2. */
@@ -139,7 +140,7 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
   const restoredIndexes = await restoreOwnIndexes(db, { projectId, night });
   const byTrace = (await indexExists(db, TRACE_INDEX)) ? `indexed by ${TRACE_INDEX}` : '';
   const bulk = ctx.run.state[BULK_LOAD_STATE] === true;
-  const [touched] = await db.batch([
+  const written = await db.batch([
     db.prepare(`select count(*) as n from (${TOUCHED_TRACES})`).bind(projectId, night),
     ...clearTraces(db, NOT_JUDGED, [projectId, night, settings.badTraceScore, settings.goodTraceScore], byTrace),
     db
@@ -166,8 +167,10 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
       .bind(projectId, night),
     ...(bulk ? deferIndexes(db, { projectId, night }, OUT_OF_ORDER_INDEXES) : []),
   ]);
-  const counts = { traces: (touched!.results[0] as { n: number }).n, ...(restoredIndexes > 0 && { restoredIndexes }) };
-  return { cursor: QUESTIONS, counts: { ...counts, ...(bulk && { deferredIndexes: OUT_OF_ORDER_INDEXES.length }) } };
+  const counts = { traces: (written[0]!.results[0] as { n: number }).n, ...(restoredIndexes > 0 && { restoredIndexes }) };
+  // What this run deferred (the statement that keeps the definitions): one another run deferred first stays that run's to build.
+  const deferred = bulk ? written.at(-1 - OUT_OF_ORDER_INDEXES.length)!.meta.changes : 0;
+  return { cursor: QUESTIONS, counts: { ...counts, ...(deferred > 0 && { deferredIndexes: deferred }) } };
 }
 
 /**
@@ -183,13 +186,7 @@ async function listQuestions(ctx: StageContext, after: string): Promise<SliceRes
     .bind(...sliceParams(ctx, after || null, size))
     .all<{ key: string }>();
   const keys = results.map((r) => r.key);
-  const listed = (
-    await Promise.all(
-      keys.map(async (listedKey) => {
-        return questionRowKey(listedKey.slice(0, -SEPARATOR.length));
-      }),
-    )
-  ).sort();
+  const listed = (await Promise.all(keys.map((listedKey) => questionRowKey(listedKey.slice(0, -SEPARATOR.length))))).sort();
   if (listed.length)
     await db.batch(
       jsonArrays(listed).map((part) =>
@@ -455,7 +452,8 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
            select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
              value -> 'chunk' ->> 'sourceDocVersion', '', value ->> 'rank', value ->> 'score', value ->> 'candidate',
              value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
-           from json_each(?3) where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = value ->> 'itemId')`,
+           from json_each(?3) where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = value ->> 'itemId')
+             and ${stillStoredSql("value ->> 'traceId'")}`,
         )
         .bind(projectId, now, part),
     ),

@@ -67,6 +67,13 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
         `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
       )
       .bind(projectId, night, run.windowFrom, run.windowTo),
+    // Items a run its night left unfinished took rows from and never recomputed: this run does.
+    db
+      .prepare(
+        `insert or ignore into loop_touched (project_id, night, kind, key)
+         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind = 'item'`,
+      )
+      .bind(projectId, night),
   ]);
   return {
     cursor: KEYS,
