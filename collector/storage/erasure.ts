@@ -1,6 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
-import { judgedKey, judgedOfKeySql, minedOfTraceSql, QUESTION_ID_LENGTH, queryRowKey, questionRowKey } from './sql/question-lists.ts';
+import { judgedKey, keysUnderSql, QUESTION_ID_LENGTH, queryRowKey, questionRowKey } from './sql/question-lists.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -123,12 +123,12 @@ function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' |
   const listed = (kind: string) =>
     `delete from loop_touched where project_id = ?1 and night in (${UNFINISHED}) and kind = '${kind}' and key in (select value from json_each(?2))`;
   const stillJudged = (keyOfRow: string) =>
-    `not exists (select 1 from loop_touched j where j.project_id = ?1 and j.night = loop_touched.night and j.kind = 'judged' and ${judgedOfKeySql(keyOfRow)})`;
+    `not exists (select 1 from loop_touched j where j.project_id = ?1 and j.night = loop_touched.night and j.kind = 'judged' and ${keysUnderSql('j', keyOfRow)})`;
   return [
     d1
       .prepare(
         `delete from loop_touched where rowid in (select m.rowid from json_each(?2) t cross join loop_touched m
-           on m.project_id = ?1 and m.night in (${UNFINISHED}) and m.kind = 'mined' and ${minedOfTraceSql('t.value')})`,
+           on m.project_id = ?1 and m.night in (${UNFINISHED}) and m.kind = 'mined' and ${keysUnderSql('m', 't.value')})`,
       )
       .bind(projectId, lists.trace),
     d1.prepare(listed('trace')).bind(projectId, lists.trace),

@@ -5,17 +5,7 @@ import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/defe
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
-import {
-  judgedKeySql,
-  judgedOfKeySql,
-  MINED_ITEM_SQL,
-  minedKeySql,
-  minedOfTraceSql,
-  QUESTION_ID_LENGTH,
-  questionIdOf,
-  questionRowKey,
-  SEPARATOR,
-} from '../../storage/sql/question-lists.ts';
+import { keysUnderSql, MINED_ITEM_SQL, pairKeySql, QUESTION_ID_LENGTH, questionIdOf, questionRowKey, SEPARATOR } from '../../storage/sql/question-lists.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
@@ -100,7 +90,7 @@ const clearTraces = (db: D1Database, tracesSql: string, params: readonly unknown
  */
 function takeBackListed(db: D1Database, tracesSql: string, params: readonly unknown[]) {
   const listed = `select ${MINED_ITEM_SQL} as item_id, k.key as trace_id from (${tracesSql}) k
-    cross join loop_touched m on m.project_id = ?1 and m.night = ?2 and m.kind = 'mined' and ${minedOfTraceSql('k.key')}`;
+    cross join loop_touched m on m.project_id = ?1 and m.night = ?2 and m.kind = 'mined' and ${keysUnderSql('m', 'k.key')}`;
   return [
     db.prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'item', item_id from (${listed})`).bind(...params),
     db.prepare(`delete from review_item_traces where project_id = ?1 and (item_id, trace_id) in (${listed})`).bind(...params),
@@ -146,14 +136,14 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select ?1, ?2, 'mined', ${minedKeySql('trace_id', 'item_id')} from review_item_traces ${byTrace}
+         select ?1, ?2, 'mined', ${pairKeySql('trace_id', 'item_id')} from review_item_traces ${byTrace}
          where project_id = ?1 and trace_id in (${TOUCHED_TRACES})`,
       )
       .bind(projectId, night),
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select ?1, ?2, 'judged', ${judgedKeySql('s.query_key', 's.trace_id')} from (${TOUCHED_TRACES}) l
+         select ?1, ?2, 'judged', ${pairKeySql('s.query_key', 's.trace_id')} from (${TOUCHED_TRACES}) l
          cross join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
          where s.trusted_signals > 0 and (s.weighted_score <= ?3 or s.weighted_score >= ?4) order by 4`,
       )
@@ -216,7 +206,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   // lists are read in key order, which is the order the slice asks for (no sort).
   const keyOf = `substr(q.key, ${QUESTION_ID_LENGTH + 1})`;
   const pairsSql = `select q.key as question, j.key as judged from loop_touched q
-    cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and ${judgedOfKeySql(keyOf)}
+    cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and ${keysUnderSql('j', keyOf)}
     where q.project_id = ?1 and q.night = ?2 and q.kind = 'question' and q.key >= ?3 and (q.key > ?3 or j.key > ?5)
     order by q.key, j.key limit ?4`;
   const slice = `select substr(judged, instr(judged, char(1)) + 1) as key from (${pairsSql})`;

@@ -24,17 +24,11 @@ export const queryRowKey = (queryKey: string) => queryKey + SEPARATOR;
 /** A query key's row in the `question` list: after its question's id, in the order of item ids. */
 export const questionRowKey = async (queryKey: string) => (await questionIdOf(queryKey)) + queryKey;
 
-/** A judged trace's key, in SQL, from SQL expressions of its query key and trace id. */
-export const judgedKeySql = (queryKey: string, traceId: string) => `${queryKey} || char(1) || ${traceId}`;
+/** A two-part key (`judged`: query key then trace id; `mined`: trace id then item id), in SQL from SQL expressions. */
+export const pairKeySql = (first: string, second: string) => `${first} || char(1) || ${second}`;
 
-/** The judged traces of one query key (a SQL expression), in the list aliased `j`: keys between it and the character after. */
-export const judgedOfKeySql = (queryKey: string) => `j.key > ${queryKey} || char(1) and j.key < ${queryKey} || char(2)`;
-
-/** A stored (item, trace) row's key in the `mined` list, in SQL. */
-export const minedKeySql = (traceId: string, itemId: string) => `${traceId} || char(1) || ${itemId}`;
-
-/** The listed rows of one trace (a SQL expression), in the list aliased `m`. */
-export const minedOfTraceSql = (traceId: string) => `m.key > ${traceId} || char(1) and m.key < ${traceId} || char(2)`;
+/** The two-part keys of list `alias` whose first part is `first` (a SQL expression): between it with the separator and the character after. */
+export const keysUnderSql = (alias: string, first: string) => `${alias}.key > ${first} || char(1) and ${alias}.key < ${first} || char(2)`;
 
 /** The item id of a listed row `m`, in SQL. */
 export const MINED_ITEM_SQL = 'substr(m.key, instr(m.key, char(1)) + 1)';
