@@ -1,6 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
-import { judgedKey, keysUnderSql, QUESTION_ID_LENGTH, queryRowKey, questionRowKey } from './sql/question-lists.ts';
+import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -134,7 +134,7 @@ function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' |
     d1.prepare(listed('trace')).bind(projectId, lists.trace),
     d1.prepare(listed('session')).bind(projectId, lists.session),
     d1.prepare(listed('judged')).bind(projectId, lists.judged),
-    d1.prepare(`${listed('query')} and ${stillJudged('substr(loop_touched.key, 1, length(loop_touched.key) - 1)')}`).bind(projectId, lists.query),
-    d1.prepare(`${listed('question')} and ${stillJudged(`substr(loop_touched.key, ${QUESTION_ID_LENGTH + 1})`)}`).bind(projectId, lists.question),
+    d1.prepare(`${listed('query')} and ${stillJudged(queryRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.query),
+    d1.prepare(`${listed('question')} and ${stillJudged(questionRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.question),
   ];
 }

@@ -5,7 +5,16 @@ import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/defe
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
-import { keysUnderSql, MINED_ITEM_SQL, pairKeySql, QUESTION_ID_LENGTH, questionIdOf, questionRowKey, SEPARATOR } from '../../storage/sql/question-lists.ts';
+import {
+  keysUnderSql,
+  MINED_ITEM_SQL,
+  pairKeySql,
+  QUESTION_ID_LENGTH,
+  questionIdOf,
+  questionRowKey,
+  questionRowQueryKeySql,
+  SEPARATOR,
+} from '../../storage/sql/question-lists.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
@@ -204,7 +213,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   const { windowTo } = ctx.run;
   // Each question's traces are the judged keys between its key and a character after it: both
   // lists are read in key order, which is the order the slice asks for (no sort).
-  const keyOf = `substr(q.key, ${QUESTION_ID_LENGTH + 1})`;
+  const keyOf = questionRowQueryKeySql('q.key');
   const pairsSql = `select q.key as question, j.key as judged from loop_touched q
     cross join loop_touched j on j.project_id = ?1 and j.night = ?2 and j.kind = 'judged' and ${keysUnderSql('j', keyOf)}
     where q.project_id = ?1 and q.night = ?2 and q.kind = 'question' and q.key >= ?3 and (q.key > ?3 or j.key > ?5)

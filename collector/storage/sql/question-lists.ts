@@ -30,5 +30,11 @@ export const pairKeySql = (first: string, second: string) => `${first} || char(1
 /** The two-part keys of list `alias` whose first part is `first` (a SQL expression): between it with the separator and the character after. */
 export const keysUnderSql = (alias: string, first: string) => `${alias}.key > ${first} || char(1) and ${alias}.key < ${first} || char(2)`;
 
+/** The query key a `question` row's key (a SQL expression) names. */
+export const questionRowQueryKeySql = (key: string) => `substr(${key}, ${QUESTION_ID_LENGTH + 1})`;
+
+/** The query key a `query` row's key (a SQL expression) names: without its separator. */
+export const queryRowQueryKeySql = (key: string) => `substr(${key}, 1, length(${key}) - 1)`;
+
 /** The item id of a listed row `m`, in SQL. */
 export const MINED_ITEM_SQL = 'substr(m.key, instr(m.key, char(1)) + 1)';
