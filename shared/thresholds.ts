@@ -3,6 +3,8 @@
  * Exported data, not numbers buried in code: change one here and every consumer follows.
  */
 
+/** A chunk ranked this high by its answer's last stage (reranked when there is one) counts as shown first. */
+export const TOP_RANKS = 3;
 /** A regenerate this soon after the answer is a firm rejection (seed: 30 s). */
 export const REGENERATE_WINDOW_MS = 30_000;
 /** A follow-up query within this window may be a rephrase (seed: 120 s). */

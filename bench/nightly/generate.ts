@@ -11,11 +11,13 @@
  * do. With `receipt: 'live'` each row is received seconds after it was made, as in a project that
  * has run for a month: the same rows, spread over the month's nights.
  */
+
 import Database from 'better-sqlite3';
 import { random } from '../../scripts/seed/traffic.ts';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS, type SignalType } from '../../shared/signals.ts';
+import { TOP_RANKS } from '../../shared/thresholds.ts';
 
 export interface Volume {
   traces: number;
@@ -176,9 +178,9 @@ export function generate(file: string, projectId: string, volume: Volume, now: n
     `insert into traces (project_id, trace_id, session_id, user_id_hash, turn_index, query, top_k, embedding_model, answer, model, intent, knowledge_base, created_at, received_at)
      values (?, ?, ?, ?, ?, ?, 10, 'bge-small-en-v1.5', ?, 'gpt-4o-mini', ?, 'help-centre', ?, ?)`,
   );
-  const chunkValues = Array.from({ length: CHUNKS_PER_TRACE }, () => `(?, ?, 'retrieved', ?, ?, ?, ?, ?)`).join(', ');
+  const chunkValues = Array.from({ length: CHUNKS_PER_TRACE }, () => `(?, ?, 'retrieved', ?, ?, ?, ?, ?, ?)`).join(', ');
   const insertChunks = db.prepare(
-    `insert into trace_chunks (project_id, trace_id, stage, rank, chunk_id, source_doc_id, source_doc_version, score) values ${chunkValues}`,
+    `insert into trace_chunks (project_id, trace_id, stage, rank, chunk_id, source_doc_id, source_doc_version, score, top_ranked) values ${chunkValues}`,
   );
   const insertEvent = db.prepare(
     `insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, widget_version, client_ts, received_at)
@@ -275,6 +277,8 @@ export function generate(file: string, projectId: string, volume: Volume, now: n
             docIds[doc],
             v < 0 ? null : `v${v + 1}`,
             Math.round((0.92 - 0.04 * r + rnd() * 0.02) * 1000) / 1000,
+            // As the collector stores it: retrieval is these traces' last stage.
+            r < TOP_RANKS ? 1 : 0,
           );
         }
         insertChunks.run(...values);

@@ -104,6 +104,40 @@ describe('the nightly job', () => {
     expect(mined).toEqual({ 'refund-1': 1, 'shipping-1': 2 });
   });
 
+  it('counts a chunk as shown first by its trace’s last stage, from what each row stored or, for rows stored before, from the trace’s stages', async () => {
+    const p = await newProject();
+    const x = (rank: number) => ({ ...chunks[0]!, rank });
+    const traces = [
+      badTrace({ traceId: 't-1', retrievedChunks: [x(2)] }), // first, retrieval being its last stage
+      badTrace({ traceId: 't-2', retrievedChunks: [x(1)], rerankedChunks: [{ ...chunks[1]!, rank: 1 }, x(4)] }), // moved down by the reranker
+      badTrace({ traceId: 't-3', retrievedChunks: [x(7)], rerankedChunks: [x(1)] }), // moved up by it
+      badTrace({ traceId: 't-4', retrievedChunks: [x(4)] }),
+    ];
+    await send(p, traces, []);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const stats = () => env.DB.prepare('select retrieved, top_ranked from chunk_stats where project_id = ? and chunk_id = ?').bind(p.id, x(1).chunkId).first();
+    expect(await stats()).toEqual({ retrieved: 4, top_ranked: 2 });
+    const { results: rows } = await env.DB.prepare(
+      `select trace_id, stage, top_ranked from trace_chunks where project_id = ? and chunk_id = ? order by trace_id, stage`,
+    )
+      .bind(p.id, x(1).chunkId)
+      .all();
+    expect(rows).toEqual([
+      { trace_id: 't-1', stage: 'retrieved', top_ranked: 1 },
+      { trace_id: 't-2', stage: 'reranked', top_ranked: 0 },
+      { trace_id: 't-2', stage: 'retrieved', top_ranked: 0 },
+      { trace_id: 't-3', stage: 'reranked', top_ranked: 1 },
+      { trace_id: 't-3', stage: 'retrieved', top_ranked: 0 },
+      { trace_id: 't-4', stage: 'retrieved', top_ranked: 0 },
+    ]);
+
+    // Rows stored before the column (null) count the same, when a new trace touches the chunk again.
+    await env.DB.prepare('update trace_chunks set top_ranked = null where project_id = ?').bind(p.id).run();
+    await send(p, [badTrace({ traceId: 't-5', retrievedChunks: [x(9)] })], []);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(await stats()).toEqual({ retrieved: 5, top_ranked: 2 });
+  });
+
   it('changes nothing when run again for the same night', async () => {
     const p = await newProject();
     const t = badTrace();

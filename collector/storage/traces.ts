@@ -1,12 +1,20 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
+import { TOP_RANKS } from '../../shared/thresholds.ts';
 import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
 
-const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunks.$inferInsert)['stage'], chunks: readonly Chunk[] = []) =>
-  chunks.map(({ text, ...ch }) => ({ projectId, traceId, stage, ...ch, sourceDocVersion: ch.sourceDocVersion ?? null }));
+const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunks.$inferInsert)['stage'], chunks: readonly Chunk[], last: boolean) =>
+  chunks.map(({ text, ...ch }) => ({
+    projectId,
+    traceId,
+    stage,
+    ...ch,
+    sourceDocVersion: ch.sourceDocVersion ?? null,
+    topRanked: last && ch.rank <= TOP_RANKS,
+  }));
 
 /**
  * Stores validated traces and their chunks in one atomic batch and returns the trace ids that
@@ -36,10 +44,13 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     createdAt: t.createdAt,
     receivedAt: now,
   }));
-  const chunks = firsts.flatMap((t) => [
-    ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks),
-    ...chunkRows(projectId, t.traceId, 'reranked', t.rerankedChunks),
-  ]);
+  const chunks = firsts.flatMap((t) => {
+    const reranked = t.rerankedChunks ?? [];
+    return [
+      ...chunkRows(projectId, t.traceId, 'retrieved', t.retrievedChunks, reranked.length === 0),
+      ...chunkRows(projectId, t.traceId, 'reranked', reranked, true),
+    ];
+  });
   // Chunks go in first, and only for traces not stored yet: the batch then stores their trace rows.
   const chunkInserts = insertJsonRows(traceChunks, chunks, {
     where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,

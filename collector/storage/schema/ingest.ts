@@ -49,13 +49,18 @@ export const traceChunks = sqliteTable(
     sourceDocId: text('source_doc_id').notNull(),
     sourceDocVersion: text('source_doc_version'),
     score: real('score').notNull(),
+    /**
+     * Whether its trace's last stage (reranked when there is one) ranked it in the first
+     * TOP_RANKS, set once when the trace is stored; null for rows stored before the column.
+     */
+    topRanked: integer('top_ranked', { mode: 'boolean' }),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
     index('trace_chunks_doc').on(t.projectId, t.sourceDocId),
-    // Covers the per-chunk aggregates (traces that retrieved it, at which rank and stage, its
-    // document) so the nightly job reads the index in chunk order instead of every row at random.
-    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.stage, t.rank, t.sourceDocId),
+    // Covers the per-chunk aggregates (traces that retrieved it, whether first, at which rank and
+    // stage, its document) so the nightly job reads the index in chunk order, not rows at random.
+    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.topRanked, t.stage, t.rank, t.sourceDocId),
   ],
 );
 
