@@ -89,7 +89,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(body.latest.metrics.reviewQueue).toBeGreaterThan(0);
   });
 
-  it('purges raw data past retention and keeps the aggregates', async () => {
+  it('purges raw data past retention and keeps the aggregates until their own', async () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
     await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
@@ -99,8 +99,13 @@ describe('eval sets, loop health, retention and erasure', () => {
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
     for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
       expect(await count(table, p.id)).toBe(0);
-    expect(await count('day_stats', p.id)).toBe(1);
+    const aggregates = ['day_stats', 'document_days', 'session_stats', 'chunk_stats', 'health_snapshots'];
+    for (const table of aggregates) expect(await count(table, p.id), table).toBeGreaterThan(0);
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
+    // Past the aggregates' own retention (two years by default) they go too; the snapshots of the
+    // last two runs (91 days and two years on) are younger.
+    await runNightly(env, Date.now() + 731 * 86_400_000, { projectId: p.id });
+    for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 2 : 0);
   });
 
   it('clears what a run abandoned before it finished kept, once a later run gets to retention', async () => {

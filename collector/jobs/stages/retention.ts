@@ -26,48 +26,52 @@ export const retention: Stage = {
       select e.event_id from types cross join feedback_events e on e.project_id = ?1 and e.signal_type = types.t and e.received_at < ?2
       order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
-    const results = await db.batch([
-      db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
-      db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
-      db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
-      db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
-      db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
-      db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
+    // Named, so the counts below read each statement's changes by what it deletes.
+    const statements = {
+      assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      corrections: db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
       // Texts no stored trace retrieves any more.
-      db
+      chunkTexts: db
         .prepare(
           `delete from chunk_texts where rowid in (select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
              select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and ${TEXT_VERSION} = ct.source_doc_version)
            limit ${PURGE_BATCH})`,
         )
         .bind(projectId),
-      db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
-      db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
-      db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
-      db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
+      documentDays: db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
+      dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
+      healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
+      sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
+      // A chunk's counts are brought up to date whenever a stored trace retrieves it or an event names it.
+      chunkStats: db.prepare('delete from chunk_stats where project_id = ? and updated_at < ?').bind(projectId, kept),
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
-      db
+      abandonedListRows: db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, night),
-      db
+      abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
            where project_id = ? and night < ? and (state -> '$.flooding' is not null or cursor is not null)`,
         )
         .bind(projectId, night),
-    ]);
-    const [, events, , , traces, corrections, texts] = results.map((r) => r.meta.changes);
-    const abandoned = results[11]!.meta.changes;
-    const more = events! >= PURGE_BATCH || traces! >= PURGE_BATCH || texts! >= PURGE_BATCH || abandoned >= PURGE_BATCH;
+    };
+    const names = Object.keys(statements) as (keyof typeof statements)[];
+    const results = await db.batch(Object.values(statements));
+    const n = Object.fromEntries(names.map((name, i) => [name, results[i]!.meta.changes])) as Record<keyof typeof statements, number>;
+    const more = [n.events, n.traces, n.chunkTexts, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       counts: {
-        events: events!,
-        traces: traces!,
-        corrections: corrections!,
-        chunkTexts: texts!,
-        aggregates: results.slice(7, 11).reduce((n, r) => n + r.meta.changes, 0),
-        abandonedListRows: abandoned,
+        events: n.events,
+        traces: n.traces,
+        corrections: n.corrections,
+        chunkTexts: n.chunkTexts,
+        aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats,
+        abandonedListRows: n.abandonedListRows,
       },
     };
   },
