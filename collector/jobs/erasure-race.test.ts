@@ -1,0 +1,154 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { queryKey } from '../../shared/terms.ts';
+import { adminCall, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+const chunks = [
+  { chunkId: 'good', sourceDocId: 'guide.md', score: 0.9, rank: 1, text: 'Opened items can be refunded within 14 days.' },
+  { chunkId: 'bad', sourceDocId: 'other.md', score: 0.8, rank: 2, text: 'Shipping takes five days.' },
+];
+
+/**
+ * Two users' clearly bad answers, each flagging the wrong source: each asks a question no one else
+ * asks, and both ask one more, so that each has review items of their own and they share some.
+ */
+async function twoUsers(p: Project) {
+  // Fixed ids, the erased user's first in key order: a slice meets their rows before the other user's.
+  let n = 0;
+  const answer = (who: string, query: string) => {
+    const t = trace({
+      traceId: `${who}-${++n}`,
+      userIdHash: who,
+      sessionId: `s-${who}`,
+      query,
+      retrievedChunks: chunks,
+      rerankedChunks: undefined,
+      createdAt: Date.now() - 60_000,
+    });
+    const says = [
+      { traceId: t.traceId, sessionId: `s-${who}`, signalType: 'thumbs_down' as const },
+      { traceId: t.traceId, sessionId: `s-${who}`, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } },
+    ];
+    return { t, says };
+  };
+  const own = answer('u-gone', 'Can zebras renew a platinum membership?');
+  const shared = answer('u-gone', 'Can opened items be refunded?');
+  const sharedToo = answer('u-stays', 'Can opened items be refunded?');
+  const theirs = answer('u-stays', 'Why do zebras have stripes?');
+  await sendTraffic(p, [own.t, shared.t, sharedToo.t, theirs.t], [...own.says, ...shared.says, ...sharedToo.says, ...theirs.says]);
+  return {
+    gone: {
+      userIdHash: 'u-gone',
+      traceIds: [own.t.traceId, shared.t.traceId],
+      needles: ['u-gone', 's-u-gone', own.t.traceId, shared.t.traceId, queryKey(own.t.query)],
+    },
+    stays: theirs.t.traceId,
+  };
+}
+
+/**
+ * The project's D1 binding, erasing a user just before the first batch holding a statement whose
+ * SQL `writes` matches, once, then running that batch: the erasure lands between a slice's reads
+ * and its writes. The D1 API gives no statement's SQL, so each one prepared through it is kept
+ * with its SQL and parameters, which `raced` answers for the batch the erasure preceded.
+ */
+function erasingBefore(db: D1Database, writes: RegExp, erase: () => Promise<void>) {
+  const known = new WeakMap<object, { sql: string; params: unknown[] }>();
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const forward = <T extends object>(target: T, prop: string | symbol) => {
+    const value = Reflect.get(target, prop, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  let raced: { sql: string; params: unknown[] }[] | null = null;
+  const prepare = (sql: string) => {
+    const statement = db.prepare(sql);
+    const bind = (...params: unknown[]) => {
+      const bound = statement.bind(...params);
+      known.set(bound, { sql, params });
+      return bound;
+    };
+    const unbound = new Proxy(statement, { get: (target, prop) => (prop === 'bind' ? bind : forward(target, prop)) });
+    known.set(unbound, { sql, params: [] });
+    real.set(unbound, statement);
+    return unbound;
+  };
+  const batch = async (statements: D1PreparedStatement[]) => {
+    const seen = statements.map((s) => known.get(s) ?? { sql: '', params: [] });
+    if (raced === null && seen.some((s) => writes.test(s.sql))) {
+      raced = seen;
+      await erase();
+    }
+    return db.batch(statements.map((s) => real.get(s) ?? s));
+  };
+  const wrapped = new Proxy(db, { get: (target, prop) => (prop === 'prepare' ? prepare : prop === 'batch' ? batch : forward(target, prop)) });
+  return { db: wrapped, raced: () => raced };
+}
+
+/** Runs tonight's job to its end, erasing the user through the admin API just before the first batch `writes` matches. */
+async function runErasingBefore(p: Project, userIdHash: string, writes: RegExp) {
+  const erasing = erasingBefore(env.DB, writes, async () => {
+    expect((await adminCall(p, `/users/${userIdHash}`, { method: 'DELETE' })).status).toBe(200);
+  });
+  const summary = await runNightly({ ...env, DB: erasing.db }, Date.now() + 1_000, { projectId: p.id });
+  expect(summary.done).toBe(true);
+  const raced = erasing.raced();
+  expect(raced).not.toBeNull();
+  return raced!;
+}
+
+/** The other user's results: their trace's aggregate, and a review item their trace raises. */
+async function resultsOf(projectId: string, traceId: string) {
+  const stats = await env.DB.prepare('select trusted_signals, weighted_score from trace_stats where project_id = ? and trace_id = ?')
+    .bind(projectId, traceId)
+    .first<{ trusted_signals: number; weighted_score: number }>();
+  const { results: items } = await env.DB.prepare(
+    `select i.chunk_id, i.trace_count from review_item_traces r join review_items i on i.project_id = r.project_id and i.item_id = r.item_id
+     where r.project_id = ? and r.trace_id = ? order by i.chunk_id`,
+  )
+    .bind(projectId, traceId)
+    .all<{ chunk_id: string; trace_count: number }>();
+  return { stats, items };
+}
+
+describe('erasing a user while the nightly job runs', () => {
+  for (const [stage, writes] of [
+    ['assess', /^\s*insert into (event_assessments|trace_stats)\b/],
+    ['mine', /^\s*insert into (review_item_traces|review_items)\b/],
+  ] as const) {
+    it(`writes nothing of the user back when erased between the ${stage} stage's reads and its writes, and keeps the other user's results`, async () => {
+      const p = await newProject();
+      const { gone, stays } = await twoUsers(p);
+      const raced = await runErasingBefore(p, gone.userIdHash, writes);
+      // The race happened: the slice had read the user's traces and was about to write rows for them.
+      const written = JSON.stringify(raced.map((s) => s.params));
+      for (const id of gone.traceIds) expect(written).toContain(id);
+
+      await expect(rowsNaming(p.id, gone.needles)).resolves.toEqual([]);
+      const { stats, items } = await resultsOf(p.id, stays);
+      expect(stats?.trusted_signals).toBeGreaterThan(0);
+      expect(stats?.weighted_score).toBeLessThan(0);
+      // Their own question's answer, mined as bad on a flagged source.
+      expect(items.find((i) => i.chunk_id === 'bad')).toEqual({ chunk_id: 'bad', trace_count: 1 });
+    });
+  }
+});
+
+/** Every row of the project, in every table that has a project id, that names one of the needles. */
+async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
+  const { results: tables } = await env.DB.prepare(`select name from sqlite_master where type = 'table' and sql like '%\`project_id\`%'`).all<{
+    name: string;
+  }>();
+  expect(tables.length).toBeGreaterThan(10);
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { results } = await env.DB.prepare(`select * from ${name} where project_id = ?`).bind(projectId).all();
+    for (const row of results) {
+      const text = JSON.stringify(row);
+      if (needles.some((n) => text.includes(n))) found.push(`${name}: ${text}`);
+    }
+  }
+  return found;
+}
