@@ -132,6 +132,17 @@ describe('erasing a user while the nightly job runs', () => {
       expect(stats?.weighted_score).toBeLessThan(0);
       // Their own question's answer, mined as bad on a flagged source.
       expect(items.find((i) => i.chunk_id === 'bad')).toEqual({ chunk_id: 'bad', trace_count: 1 });
+      // The question both asked keeps its items, now the other user's alone, and no row is left without its item.
+      const shared = await env.DB.prepare('select query, chunk_id, trace_count from review_items where project_id = ? and query_key = ? order by chunk_id')
+        .bind(p.id, queryKey('Can opened items be refunded?'))
+        .all();
+      expect(shared.results.map((r) => r.chunk_id)).toEqual(['bad', 'good']);
+      const orphans = await env.DB.prepare(
+        'select count(*) as n from review_item_traces r where project_id = ? and not exists (select 1 from review_items i where i.project_id = r.project_id and i.item_id = r.item_id)',
+      )
+        .bind(p.id)
+        .first();
+      expect(orphans).toEqual({ n: 0 });
     });
   }
 });

@@ -445,14 +445,14 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
     ...jsonArrays(newItemRows(rows)).map((part) =>
       db
         .prepare(
-          // Query and text are the second pass's to set (from the item's latest trace).
+          // Every field is the second pass's to set, from the item's rows and its latest trace; an item
+          // is new only while one of the slice's traces that raise it is still stored.
           `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
              guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-           select ?1, value ->> 'itemId', value ->> 'key', value ->> 'query', value -> 'chunk' ->> 'chunkId', value -> 'chunk' ->> 'sourceDocId',
-             value -> 'chunk' ->> 'sourceDocVersion', '', value ->> 'rank', value ->> 'score', value ->> 'candidate',
-             value ->> 'guess', value ->> 'guessWhy', '[]', 0, 0, 0, 'held', ?2, ?2
-           from json_each(?3) where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = value ->> 'itemId')
-             and ${stillStoredSql("value ->> 'traceId'")}`,
+           select ?1, n.value ->> 'itemId', n.value ->> 'key', '', n.value ->> 'chunkId', n.value ->> 'sourceDocId', n.value ->> 'sourceDocVersion', '',
+             n.value ->> 'rank', n.value ->> 'score', n.value ->> 'candidate', n.value ->> 'guess', '', '[]', 0, 0, 0, 'held', ?2, ?2
+           from json_each(?3) n where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = n.value ->> 'itemId')
+             and exists (select 1 from json_each(n.value -> 'traceIds') t where ${stillStoredSql('t.value')})`,
         )
         .bind(projectId, now, part),
     ),
@@ -464,10 +464,32 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
   ]);
 }
 
-/** An item's first candidate in the slice: what a new item starts from. */
-function newItemRows(rows: readonly CandidateRow[]) {
-  const out = new Map<string, CandidateRow>();
-  for (const r of rows) if (!out.has(r.itemId)) out.set(r.itemId, r);
+/** Each item the slice raises, as a new item starts: its pair, its first candidate's placing, and the traces raising it. */
+interface NewItem
+  extends Pick<CandidateRow, 'itemId' | 'key' | 'rank' | 'score' | 'candidate' | 'guess'>,
+    Pick<MinedChunk, 'chunkId' | 'sourceDocId' | 'sourceDocVersion'> {
+  traceIds: string[];
+}
+
+function newItemRows(rows: readonly CandidateRow[]): NewItem[] {
+  const out = new Map<string, NewItem>();
+  for (const { itemId, key, rank, score, candidate, guess, traceId, chunk } of rows) {
+    const item = out.get(itemId);
+    if (item) item.traceIds.push(traceId);
+    else
+      out.set(itemId, {
+        itemId,
+        key,
+        rank,
+        score,
+        candidate,
+        guess,
+        chunkId: chunk.chunkId,
+        sourceDocId: chunk.sourceDocId,
+        sourceDocVersion: chunk.sourceDocVersion,
+        traceIds: [traceId],
+      });
+  }
   return [...out.values()];
 }
 
