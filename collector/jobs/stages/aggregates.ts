@@ -10,6 +10,17 @@ const CHUNKS_PER_SLICE = 2_000;
 const SESSIONS_PER_SLICE = 5_000;
 const TRUSTED = `e.superseded = 0 and ${VERDICT.confidence} >= ${LOW_CONFIDENCE}`;
 
+/**
+ * How many traces retrieved each chunk `keys` lists (SQL, with the project as ?1) and showed it
+ * first, with its document: on the chunk index, which holds all it needs. A row stored before rows
+ * said whether they were shown first (migration 0014) looks up its trace's stages instead.
+ */
+export const chunkRetrievalsSql = (keys: string) =>
+  `select c.chunk_id, min(c.source_doc_id) as doc, count(distinct c.trace_id) as retrieved,
+     count(distinct case when coalesce(c.top_ranked, c.rank <= ${TOP_RANKS} and (c.stage = 'reranked' or not exists (
+       select 1 from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id and x.stage = 'reranked'))) then c.trace_id end) as top
+   from (${keys}) k cross join trace_chunks c on c.project_id = ?1 and c.chunk_id = k.key group by c.chunk_id`;
+
 /** Per touched chunk: retrievals, and what users did with it when it was cited. */
 export const chunks: Stage = {
   name: 'chunks',
@@ -23,12 +34,7 @@ export const chunks: Stage = {
           `insert into chunk_stats (project_id, chunk_id, source_doc_id, retrieved, top_ranked, clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, weighted_score, updated_at)
            select ?1, r.chunk_id, r.doc, r.retrieved, r.top, coalesce(s.clicks, 0), coalesce(s.focused, 0), coalesce(s.dwell, 0), coalesce(s.copies, 0), coalesce(s.flags, 0), s.weighted, ?5
            from (
-             -- On the chunk index, which holds all it needs. A row stored before rows said whether they
-             -- were shown first (migration 0014) looks up its trace's stages instead.
-             select c.chunk_id, min(c.source_doc_id) as doc, count(distinct c.trace_id) as retrieved,
-               count(distinct case when coalesce(c.top_ranked, c.rank <= ${TOP_RANKS} and (c.stage = 'reranked' or not exists (
-                 select 1 from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id and x.stage = 'reranked'))) then c.trace_id end) as top
-             from (${slice}) k cross join trace_chunks c on c.project_id = ?1 and c.chunk_id = k.key group by c.chunk_id
+             ${chunkRetrievalsSql(slice)}
            ) r
            left join (
              -- The events about the chunk: the one it names in its detail, on the index of events naming one

@@ -6,6 +6,10 @@ import type { SliceResult, Stage } from './stage.ts';
 export const PURGE_BATCH = 5_000;
 const DAY = 86_400_000;
 
+/** Texts no stored chunk row uses any more, for the project ?1: each checked on the chunk index alone. */
+export const UNUSED_TEXTS_SQL = `select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
+    select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and ${TEXT_VERSION} = ct.source_doc_version)`;
+
 /**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
  * retention are purged with what was derived from each of them alone; aggregates (per day,
@@ -34,14 +38,7 @@ export const retention: Stage = {
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       corrections: db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
-      // Texts no stored trace retrieves any more.
-      chunkTexts: db
-        .prepare(
-          `delete from chunk_texts where rowid in (select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
-             select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and ${TEXT_VERSION} = ct.source_doc_version)
-           limit ${PURGE_BATCH})`,
-        )
-        .bind(projectId),
+      chunkTexts: db.prepare(`delete from chunk_texts where rowid in (${UNUSED_TEXTS_SQL} limit ${PURGE_BATCH})`).bind(projectId),
       documentDays: db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
