@@ -2,17 +2,21 @@ import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { isHeldOut } from '../../loop/eval-sets.ts';
 import { currentVersion } from '../../storage/models.ts';
+import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * 86_400_000;
+/** The run's window, ?2 to ?3. */
+const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
 /**
  * Snapshots the loop's health for the night (seed 002, 2.4, and seed 000's loop-health metrics),
- * over the last seven days; retraining's over the last four weeks.
+ * over the last seven days (the latency from event to storage, over the run's window); retraining's
+ * over the last four weeks.
  */
 export const health: Stage = {
   name: 'health',
-  async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
+  async slice({ db, projectId, night, now, settings, run }): Promise<SliceResult> {
     const since = now - WEEK;
     const sinceDay = utcDay(since);
     const [days, latency, reviewLatency, queue, drops] = await db.batch([
@@ -23,13 +27,14 @@ export const health: Stage = {
            from day_stats where project_id = ? and day > ?`,
         )
         .bind(projectId, sinceDay),
-      // Medians by the middle row: SQLite has no percentile function.
+      // Medians by the middle row: SQLite has no percentile function. The events' over the night's
+      // window (the week's would read a week of events a night, a row each).
       db
         .prepare(
-          `select received_at - client_ts as ms from feedback_events where project_id = ?1 and received_at > ?2
-           order by ms limit 1 offset (select count(*) / 2 from feedback_events where project_id = ?1 and received_at > ?2)`,
+          `select ms from (${eventsReceivedSql('e.received_at - e.client_ts as ms', RECEIVED)})
+           order by ms limit 1 offset (select count(*) / 2 from (${eventsReceivedSql('1', RECEIVED)}))`,
         )
-        .bind(projectId, since),
+        .bind(projectId, run.windowFrom, run.windowTo),
       db
         .prepare(
           `select answered_at - mined_at as ms from review_items where project_id = ?1 and answered_at > ?2

@@ -1,5 +1,6 @@
 import { utcDay } from '../../../shared/time.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
+import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
@@ -21,14 +22,7 @@ export const retention: Stage = {
     const raw = now - settings.retentionDays * DAY;
     const kept = now - settings.aggregateRetentionDays * DAY;
     const keptDay = utcDay(kept);
-    // Events have no index on their arrival alone (each index costs every insert): the type index
-    // is walked type by type, each found by one seek, instead of reading every event of the project.
-    const oldEvents = `with recursive types (t) as (
-        select min(signal_type) from feedback_events where project_id = ?1
-        union all select (select min(signal_type) from feedback_events where project_id = ?1 and signal_type > t) from types where t is not null
-      )
-      select e.event_id from types cross join feedback_events e on e.project_id = ?1 and e.signal_type = types.t and e.received_at < ?2
-      order by e.event_id limit ${PURGE_BATCH}`;
+    const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
     // Named, so the counts below read each statement's changes by what it deletes.
     const statements = {
