@@ -168,6 +168,30 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
   });
 
+  it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {
+    const p = await newProject();
+    const only = { chunkId: 'only-theirs', sourceDocId: 'guide.md', score: 0.7, rank: 2, text: 'Gift cards never expire.' };
+    const newer = { ...chunks[0]!, sourceDocVersion: 'v2', text: 'Opened items can be refunded within 30 days.' };
+    const gone = trace({ userIdHash: 'u-gone', retrievedChunks: [newer, only], rerankedChunks: undefined, sessionId: 'sg' });
+    const stays = trace({ userIdHash: 'u-stays', retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'ss' });
+    await send(p, [gone, stays], [{ traceId: gone.traceId, sessionId: 'sg', signalType: 'thumbs_down' }]);
+    const texts = async () =>
+      (
+        await env.DB.prepare(`select chunk_id || ':' || source_doc_version as t from chunk_texts where project_id = ? order by 1`)
+          .bind(p.id)
+          .all<{ t: string }>()
+      ).results.map((r) => r.t);
+    const all = ['bad:', 'good:', 'good:v2', 'only-theirs:'];
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    expect(await texts()).toEqual(all);
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    expect(await texts()).toEqual(all);
+    // The next night's retention: the chunk only they retrieved, and the version of a shared chunk only they saw, go.
+    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    expect(await texts()).toEqual(['bad:', 'good:']);
+    expect(await count('chunk_text_checks', p.id)).toBe(0);
+  });
+
   it("takes the user's sources out of what a run in progress found flooding, and their traces out of flagged documents' evidence", async () => {
     const p = await newProject();
     const flood = Array.from({ length: 12 }, () =>

@@ -1,6 +1,7 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
+import { listTextChecksSql } from './sql/text-checks.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -58,38 +59,43 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
-    const r = await d1.batch([
-      d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1
+    // Named, so the counts below read each statement's changes by what it does.
+    const statements = {
+      assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
+      events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
+      itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      reviewItems: d1
         .prepare(
           `delete from review_items where project_id = ?1 and item_id in (select value from json_each(?2))
              and not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = review_items.item_id)`,
         )
         .bind(projectId, items),
-      d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
-      d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
-      d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
+      itemAggregates: d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
+      corrections: d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
+      evalItems: d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Retention looks at the texts of their chunks again: some may be used by no row any more.
+      textChecks: d1.prepare(listTextChecksSql('select value from json_each(?2)')).bind(projectId, ids),
+      chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
+      traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
+      traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      evalLabels: d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
       // A flagged document's evidence: the traces that showed it at its worst.
-      d1
+      documentFlags: d1
         .prepare(
           `update document_flags set evidence = (select json_group_array(value) from json_each(document_flags.evidence) where value not in (select value from json_each(?2)))
            where project_id = ?1 and exists (select 1 from json_each(document_flags.evidence) where value in (select value from json_each(?2)))`,
         )
         .bind(projectId, ids),
-      ...forgetListed(d1, projectId, lists),
-    ]);
-    const writes = writeItemAggregates(d1, projectId, Date.now(), r[4]!.results);
+    };
+    const names = Object.keys(statements) as (keyof typeof statements)[];
+    const r = await d1.batch([...Object.values(statements), ...forgetListed(d1, projectId, lists)]);
+    const result = (name: keyof typeof statements) => r[names.indexOf(name)]!;
+    const writes = writeItemAggregates(d1, projectId, Date.now(), result('itemAggregates').results);
     if (writes.length) await d1.batch(writes);
-    counts.events += r[1]!.meta.changes;
-    counts.reviewItems += r[3]!.meta.changes;
-    counts.corrections += r[5]!.meta.changes;
-    counts.traces += r[9]!.meta.changes;
+    counts.events += result('events').meta.changes;
+    counts.reviewItems += result('reviewItems').meta.changes;
+    counts.corrections += result('corrections').meta.changes;
+    counts.traces += result('traces').meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   await forgetFlooding(d1, projectId, sources).run();

@@ -1,15 +1,11 @@
 import { utcDay } from '../../../shared/time.ts';
-import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
+import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
 export const PURGE_BATCH = 5_000;
 const DAY = 86_400_000;
-
-/** Texts no stored chunk row uses any more, for the project ?1: each checked on the chunk index alone. */
-export const UNUSED_TEXTS_SQL = `select ct.rowid from chunk_texts ct where ct.project_id = ?1 and not exists (
-    select 1 from trace_chunks c where c.project_id = ct.project_id and c.chunk_id = ct.chunk_id and ${TEXT_VERSION} = ct.source_doc_version)`;
 
 /**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
@@ -28,11 +24,14 @@ export const retention: Stage = {
     const statements = {
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       corrections: db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
-      chunkTexts: db.prepare(`delete from chunk_texts where rowid in (${UNUSED_TEXTS_SQL} limit ${PURGE_BATCH})`).bind(projectId),
+      // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
+      chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
+      checkedChunks: db.prepare(clearTextChecksSql(PURGE_BATCH)).bind(projectId),
       documentDays: db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
@@ -53,7 +52,7 @@ export const retention: Stage = {
     const names = Object.keys(statements) as (keyof typeof statements)[];
     const results = await db.batch(Object.values(statements));
     const n = Object.fromEntries(names.map((name, i) => [name, results[i]!.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [n.events, n.traces, n.chunkTexts, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
+    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       counts: {

@@ -83,6 +83,19 @@ export const chunkTexts = sqliteTable(
 );
 
 /**
+ * Chunks some of whose rows were deleted (by retention or an erasure) since retention last looked:
+ * a text of theirs may be used by no row any more. Retention checks these alone, not every text.
+ */
+export const chunkTextChecks = sqliteTable(
+  'chunk_text_checks',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId] })],
+);
+
+/**
  * Every feedback event ever accepted: an audit record, never updated but for `superseded`.
  * Indexed for what the write path and the admin API need and no more: each index costs every
  * insert, and the nightly job can afford a scan where a request cannot.
