@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { queryKey } from '../../shared/terms.ts';
-import { adminCall, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -146,20 +146,3 @@ describe('erasing a user while the nightly job runs', () => {
     });
   }
 });
-
-/** Every row of the project, in every table that has a project id, that names one of the needles. */
-async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
-  const { results: tables } = await env.DB.prepare(`select name from sqlite_master where type = 'table' and sql like '%\`project_id\`%'`).all<{
-    name: string;
-  }>();
-  expect(tables.length).toBeGreaterThan(10);
-  const found: string[] = [];
-  for (const { name } of tables) {
-    const { results } = await env.DB.prepare(`select * from ${name} where project_id = ?`).bind(projectId).all();
-    for (const row of results) {
-      const text = JSON.stringify(row);
-      if (needles.some((n) => text.includes(n))) found.push(`${name}: ${text}`);
-    }
-  }
-  return found;
-}

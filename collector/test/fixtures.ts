@@ -134,3 +134,20 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
     if (res.status !== 200) throw new Error(`POST /v1/events answered ${res.status}: ${await res.text()}`);
   }
 }
+
+/** Every row of the project, in every table that has a project id, that names one of the needles. */
+export async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
+  const { results: tables } = await env.DB.prepare(`select name from sqlite_master where type = 'table' and sql like '%\`project_id\`%'`).all<{
+    name: string;
+  }>();
+  if (tables.length < 10) throw new Error(`only ${tables.length} tables have a project id`);
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { results } = await env.DB.prepare(`select * from ${name} where project_id = ?`).bind(projectId).all();
+    for (const row of results) {
+      const text = JSON.stringify(row);
+      if (needles.some((n) => text.includes(n))) found.push(`${name}: ${text}`);
+    }
+  }
+  return found;
+}
