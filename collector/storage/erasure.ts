@@ -1,5 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
+import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { listTextChecksSql } from './sql/text-checks.ts';
 
@@ -59,7 +60,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
-    // Named, so the counts below read each statement's changes by what it does.
     const statements = {
       assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
@@ -87,15 +87,13 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
         )
         .bind(projectId, ids),
     };
-    const names = Object.keys(statements) as (keyof typeof statements)[];
-    const r = await d1.batch([...Object.values(statements), ...forgetListed(d1, projectId, lists)]);
-    const result = (name: keyof typeof statements) => r[names.indexOf(name)]!;
-    const writes = writeItemAggregates(d1, projectId, Date.now(), result('itemAggregates').results);
+    const r = await namedBatch(d1, statements, forgetListed(d1, projectId, lists));
+    const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);
     if (writes.length) await d1.batch(writes);
-    counts.events += result('events').meta.changes;
-    counts.reviewItems += result('reviewItems').meta.changes;
-    counts.corrections += result('corrections').meta.changes;
-    counts.traces += result('traces').meta.changes;
+    counts.events += r.events.meta.changes;
+    counts.reviewItems += r.reviewItems.meta.changes;
+    counts.corrections += r.corrections.meta.changes;
+    counts.traces += r.traces.meta.changes;
   }
   await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
   await forgetFlooding(d1, projectId, sources).run();

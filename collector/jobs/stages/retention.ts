@@ -1,5 +1,6 @@
 import { utcDay } from '../../../shared/time.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
+import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -20,7 +21,6 @@ export const retention: Stage = {
     const keptDay = utcDay(kept);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
-    // Named, so the counts below read each statement's changes by what it deletes.
     const statements = {
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
@@ -49,9 +49,8 @@ export const retention: Stage = {
         )
         .bind(projectId, night),
     };
-    const names = Object.keys(statements) as (keyof typeof statements)[];
-    const results = await db.batch(Object.values(statements));
-    const n = Object.fromEntries(names.map((name, i) => [name, results[i]!.meta.changes])) as Record<keyof typeof statements, number>;
+    const results = await namedBatch(db, statements);
+    const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
     const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
