@@ -36,4 +36,32 @@ describe('migrations', () => {
         .map((c) => (c as { name: string }).name),
     ).not.toContain('text');
   });
+
+  it('leaves the answers received since the last finished run for the chunk totals to add, and only those', () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0016')) apply(db, f);
+    db.exec(`insert into projects (id, name) values ('p', 'P'), ('q', 'Q');
+      insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at) values
+        ('p', '2026-11-01', 'done', 0, 0, 1000, '{}', '[]', 0), ('p', '2026-11-02', 'running', 0, 1000, 2000, '{}', '[]', 0)`);
+    const trace = db.prepare(`insert into traces (project_id, trace_id, query, answer, model, created_at, received_at) values (?, ?, 'q', 'a', 'm', 0, ?)`);
+    const stats = db.prepare(
+      `insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at)
+       values (?, ?, 'q', 0, 0, 0, 0, 0, 0, 0)`,
+    );
+    // p: one answer before its last finished run's window end, one in the run under way; q: never run.
+    for (const [project, id, received] of [
+      ['p', 'counted', 900],
+      ['p', 'since', 1500],
+      ['q', 'never-run', 10],
+    ] as const) {
+      trace.run(project, id, received);
+      stats.run(project, id);
+    }
+    for (const f of files.filter((f) => f >= '0016')) apply(db, f);
+    expect(db.prepare('select trace_id, retrievals_pending from trace_stats order by trace_id').all()).toEqual([
+      { trace_id: 'counted', retrievals_pending: 0 },
+      { trace_id: 'never-run', retrievals_pending: 1 },
+      { trace_id: 'since', retrievals_pending: 1 },
+    ]);
+  });
 });

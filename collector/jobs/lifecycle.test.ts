@@ -111,6 +111,30 @@ describe('eval sets, loop health, retention and erasure', () => {
     for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 2 : 0);
   });
 
+  it("keeps a chunk's counts past its answers' and events' retention, and adds new ones to them", async () => {
+    const p = await newProject();
+    const answerWithClick = async () => {
+      const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+      await send(p, [t], [{ traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' }, clientTs: Date.now() - 30_000 }]);
+    };
+    const stats = () =>
+      env.DB.prepare("select retrieved, top_ranked, clicks, weighted_score from chunk_stats where project_id = ? and chunk_id = 'good'").bind(p.id).first();
+    await answerWithClick();
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const first = await stats();
+    expect(first).toMatchObject({ retrieved: 1, top_ranked: 1, clicks: 1 });
+    expect(first!.weighted_score).toBeGreaterThan(0);
+    // 91 days on, the answer and its click are purged; the chunk's counts are not.
+    await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
+    expect(await count('traces', p.id)).toBe(0);
+    expect(await count('feedback_events', p.id)).toBe(0);
+    expect(await stats()).toEqual(first);
+    // A new answer and click add to what the purged ones left, counted again from the events stored.
+    await answerWithClick();
+    await runNightly(env, Date.now() + 92 * 86_400_000, { projectId: p.id });
+    expect(await stats()).toEqual({ ...first, retrieved: 2, top_ranked: 2, clicks: 2 });
+  });
+
   it('clears what a run abandoned before it finished kept, once a later run gets to retention', async () => {
     const p = await newProject();
     const flood = Array.from({ length: 12 }, () =>

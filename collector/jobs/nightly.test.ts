@@ -28,6 +28,7 @@ async function loopState(projectId: string) {
     review_items: 'item_id',
     review_item_traces: 'item_id, trace_id',
     mining_thresholds: 'to_value',
+    chunk_stats: 'chunk_id',
   };
   const out: Record<string, unknown[]> = {};
   for (const [table, order] of Object.entries(tables)) {
@@ -131,11 +132,12 @@ describe('the nightly job', () => {
       { trace_id: 't-4', stage: 'retrieved', top_ranked: 0 },
     ]);
 
-    // Rows stored before the column (null) count the same, when a new trace touches the chunk again.
-    await env.DB.prepare('update trace_chunks set top_ranked = null where project_id = ?').bind(p.id).run();
-    await send(p, [badTrace({ traceId: 't-5', retrievedChunks: [x(9)] })], []);
+    // Rows stored before the column (null) count the same: moved down by the reranker, first without one.
+    await send(p, [badTrace({ traceId: 't-5', retrievedChunks: [x(1)], rerankedChunks: [{ ...chunks[1]!, rank: 1 }, x(4)] })], []);
+    await send(p, [badTrace({ traceId: 't-6', retrievedChunks: [x(3)] })], []);
+    await env.DB.prepare("update trace_chunks set top_ranked = null where project_id = ? and trace_id in ('t-5', 't-6')").bind(p.id).run();
     await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
-    expect(await stats()).toEqual({ retrieved: 5, top_ranked: 2 });
+    expect(await stats()).toEqual({ retrieved: 6, top_ranked: 3 });
   });
 
   it('changes nothing when run again for the same night', async () => {
@@ -179,6 +181,24 @@ describe('the nightly job', () => {
     while (!(await runNightly(env, now, { projectId: cut.id, tracesPerSlice: 2, maxSlices: 1 })).done) steps++;
     expect(steps).toBeGreaterThan(8);
     expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
+  });
+
+  it("adds each answer to its chunks' counts once, when a run left unfinished is covered again by the next night's", async () => {
+    const p = await newProject();
+    await send(
+      p,
+      Array.from({ length: 5 }, (_, i) => badTrace({ traceId: `t-${i}` })),
+      [],
+    );
+    // Tonight's run stops after adding two answers of five to their chunks, and its night passes.
+    let summary = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 1 });
+    while (summary.runs[0]!.stage !== 'retrievals' || !summary.runs[0]!.stages.some((s) => s.name === 'retrievals'))
+      summary = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 1 });
+    const counts = async () =>
+      (await env.DB.prepare('select chunk_id, retrieved, top_ranked from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
+    expect(await counts()).toEqual(['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: 2, top_ranked: 2 })));
+    expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect(await counts()).toEqual(['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: 5, top_ranked: 5 })));
   });
 
   it('covers again the window of a run its night left unfinished', async () => {

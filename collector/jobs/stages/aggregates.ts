@@ -1,27 +1,79 @@
-import { FOCUSED_DWELL_MS, TOP_RANKS } from '../../../shared/thresholds.ts';
-import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { TOP_RANKS } from '../../../shared/thresholds.ts';
+import { CHUNK_SIGNAL_COLUMNS } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
-import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
+import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
-/** Chunks per slice (a hundred-odd retrievals each); a day is one slice. */
+/** Chunks per slice (a few dozen events each). */
 const CHUNKS_PER_SLICE = 2_000;
 /** Sessions per slice: a few traces each. */
 const SESSIONS_PER_SLICE = 5_000;
-const TRUSTED = `e.superseded = 0 and ${VERDICT.confidence} >= ${LOW_CONFIDENCE}`;
 
 /**
- * How many traces retrieved each chunk `keys` lists (SQL, with the project as ?1) and showed it
- * first, with its document: on the chunk index, which holds all it needs. A row stored before rows
- * said whether they were shown first (migration 0014) looks up its trace's stages instead.
+ * Whether chunk row `c` was among the first its trace's last stage showed: stored with the row, or
+ * for a row stored before it was (migration 0014), worked out from the trace's stages.
  */
-export const chunkRetrievalsSql = (keys: string) =>
-  `select c.chunk_id, min(c.source_doc_id) as doc, count(distinct c.trace_id) as retrieved,
-     count(distinct case when coalesce(c.top_ranked, c.rank <= ${TOP_RANKS} and (c.stage = 'reranked' or not exists (
-       select 1 from trace_chunks x where x.project_id = ?1 and x.trace_id = c.trace_id and x.stage = 'reranked'))) then c.trace_id end) as top
-   from (${keys}) k cross join trace_chunks c on c.project_id = ?1 and c.chunk_id = k.key group by c.chunk_id`;
+const SHOWN_FIRST = `coalesce(c.top_ranked, c.rank <= ${TOP_RANKS} and (c.stage = 'reranked' or not exists (
+  select 1 from trace_chunks x where x.project_id = c.project_id and x.trace_id = c.trace_id and x.stage = 'reranked')))`;
 
-/** Per touched chunk: retrievals, and what users did with it when it was cited. */
+/**
+ * The next answers the chunk aggregates have yet to count, after the cursor (?2), at most ?3, with
+ * the project as ?1: on the index of pending ones, so a night reads its own answers only.
+ */
+export const pendingAnswersSql = `select trace_id as key from trace_stats where project_id = ?1 and retrievals_pending = 1 and trace_id > ?2 order by trace_id limit ?3`;
+
+/**
+ * Adds each new answer to the retrieval counts of the chunks it retrieved: running totals, so a
+ * night reads its own answers' rows, not every row of every chunk they touched. The batch that adds
+ * a slice's answers also marks them counted, so a slice run again (a cut run, a run left
+ * unfinished and covered again by the next night's window) adds nothing twice.
+ */
+export const retrievals: Stage = {
+  name: 'retrievals',
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const params = [ctx.projectId, cursor ?? '', ctx.tracesPerSlice] as const;
+    const [keyRows] = await ctx.db.batch([
+      ctx.db.prepare(pendingAnswersSql).bind(...params),
+      ctx.db
+        .prepare(
+          `insert into chunk_stats (project_id, chunk_id, source_doc_id, retrieved, top_ranked, clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, updated_at)
+           select ?1, c.chunk_id, min(c.source_doc_id), count(distinct c.trace_id), count(distinct case when ${SHOWN_FIRST} then c.trace_id end), 0, 0, 0, 0, 0, ?4
+           from (${pendingAnswersSql}) k cross join trace_chunks c indexed by sqlite_autoindex_trace_chunks_1 on c.project_id = ?1 and c.trace_id = k.key
+           group by c.chunk_id
+           on conflict (project_id, chunk_id) do update set source_doc_id = excluded.source_doc_id, retrieved = retrieved + excluded.retrieved,
+             top_ranked = top_ranked + excluded.top_ranked, updated_at = excluded.updated_at`,
+        )
+        .bind(...params, ctx.now),
+      ctx.db
+        .prepare(`update trace_stats set retrievals_pending = 0 where project_id = ?1 and retrievals_pending = 1 and trace_id in (${pendingAnswersSql})`)
+        .bind(...params),
+    ]);
+    const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
+    return { cursor: nextCursor(ctx, keys), counts: { answers: keys.length } };
+  },
+};
+
+/**
+ * Sets the signal counts of the chunks `keys` lists (SQL) from their stored events and what purged
+ * ones had added, with the project as ?1, the time as ?5 and where assessment reached as ?6. The
+ * events about a chunk are the ones naming it in their detail, on the index of events naming one
+ * (the unary plus: the key's text affinity would keep SQLite off that expression index).
+ */
+export const chunkSignalsSql = (keys: string) =>
+  `update chunk_stats set (clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, weighted_score, updated_at) = (
+     select s.clicks + chunk_stats.purged_clicks, s.focused_dwells + chunk_stats.purged_focused_dwells, s.dwell_ms + chunk_stats.purged_dwell_ms,
+       s.copies + chunk_stats.purged_copies, s.wrong_source_flags + chunk_stats.purged_wrong_source_flags,
+       (s.score_sum + chunk_stats.purged_score_sum) / nullif(s.score_weight + chunk_stats.purged_score_weight, 0), ?5
+     from (
+       select ${CHUNK_SIGNAL_COLUMNS} from feedback_events e ${JOIN_VERDICT}
+       where e.project_id = ?1 and ${EVENT_CHUNK} = +chunk_stats.chunk_id and ${NAMES_CHUNK} and ${assessedSql('?6')}
+     ) s)
+   where project_id = ?1 and chunk_id in (${keys})`;
+
+/**
+ * Per chunk an event of a touched trace names: what users did with it when it was cited, counted
+ * again from its stored events (a new event can change the verdicts of its trace's earlier ones).
+ */
 export const chunks: Stage = {
   name: 'chunks',
   async slice(ctx, cursor): Promise<SliceResult> {
@@ -29,35 +81,7 @@ export const chunks: Stage = {
     const params = sliceParams(ctx, cursor, CHUNKS_PER_SLICE);
     const [keyRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
-      ctx.db
-        .prepare(
-          `insert into chunk_stats (project_id, chunk_id, source_doc_id, retrieved, top_ranked, clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, weighted_score, updated_at)
-           select ?1, r.chunk_id, r.doc, r.retrieved, r.top, coalesce(s.clicks, 0), coalesce(s.focused, 0), coalesce(s.dwell, 0), coalesce(s.copies, 0), coalesce(s.flags, 0), s.weighted, ?5
-           from (
-             ${chunkRetrievalsSql(slice)}
-           ) r
-           left join (
-             -- The events about the chunk: the one it names in its detail, on the index of events naming one
-             -- (the unary plus: the key's text affinity would keep SQLite off that expression index).
-             select k.key as chunk_id,
-               count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end) as clicks,
-               count(case when e.signal_type = 'citation_dwell' and json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} and ${TRUSTED} then 1 end) as focused,
-               sum(case when e.signal_type = 'citation_dwell' then json_extract(e.detail, '$.ms') else 0 end) as dwell,
-               count(case when e.signal_type = 'copy_source' and ${TRUSTED} then 1 end) as copies,
-               count(case when e.signal_type = 'wrong_source' and ${TRUSTED} then 1 end) as flags,
-               sum(case when ${TRUSTED} and e.signal_value is not null then e.signal_value * ${VERDICT.confidence} end)
-                 / sum(case when ${TRUSTED} and e.signal_value is not null then ${VERDICT.confidence} end) as weighted
-             from (${slice}) k cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.key and ${NAMES_CHUNK}
-             ${JOIN_VERDICT}
-             where ${assessedSql('?6')}
-             group by k.key
-           ) s on s.chunk_id = r.chunk_id
-           where true
-           on conflict (project_id, chunk_id) do update set source_doc_id = excluded.source_doc_id, retrieved = excluded.retrieved, top_ranked = excluded.top_ranked,
-             clicks = excluded.clicks, focused_dwells = excluded.focused_dwells, dwell_ms = excluded.dwell_ms, copies = excluded.copies,
-             wrong_source_flags = excluded.wrong_source_flags, weighted_score = excluded.weighted_score, updated_at = excluded.updated_at`,
-        )
-        .bind(...params, ctx.now, ctx.run.windowTo),
+      ctx.db.prepare(chunkSignalsSql(slice)).bind(...params, ctx.now, ctx.run.windowTo),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
     return { cursor: nextCursor(ctx, keys, CHUNKS_PER_SLICE), counts: { chunks: keys.length } };

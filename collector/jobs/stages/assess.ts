@@ -220,9 +220,9 @@ export const assess: Stage = {
         db
           .prepare(
             `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
-               explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
+               explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
              select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8,
-               value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, ?2
+               value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, 1, ?2
              from json_each(?3) where ${stillStoredSql('value ->> 0')} ${TRACE_STATS_CONFLICT}`,
           )
           .bind(projectId, now, part),
@@ -281,6 +281,7 @@ async function bulkCounts({ db, projectId, night }: StageContext, deferredIndexe
 const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
   rules = excluded.rules, attribution = excluded.attribution, assessed_at = excluded.assessed_at`;
+/** A row written again keeps whether its chunks have yet to count it (set on its first write: `retrievals_pending`). */
 const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
   live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
   trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
@@ -367,7 +368,7 @@ export function traceStatsUpsert(db: D1Database, projectId: string, now: number,
   return db
     .prepare(
       `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
-         explicit_signals, implicit_signals, trusted_signals, confidence, requeried, updated_at)
+         explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
        select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
          avg(case when ${live} then e.signal_value end),
          sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
@@ -377,7 +378,7 @@ export function traceStatsUpsert(db: D1Database, projectId: string, now: number,
          count(case when ${trusted} then 1 end),
          avg(case when ${live} and e.signal_value is not null then e.confidence end),
          count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
-         ?2
+         1, ?2
        from json_each(?3) k
        cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
        left join (${counted}) e on e.trace_id = t.trace_id

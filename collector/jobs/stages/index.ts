@@ -1,4 +1,4 @@
-import { chunks, days, sessions } from './aggregates.ts';
+import { chunks, days, retrievals, sessions } from './aggregates.ts';
 import { assess } from './assess.ts';
 import { corrections } from './corrections.ts';
 import { documents } from './documents.ts';
@@ -16,4 +16,20 @@ export type { SliceResult, Stage, StageContext } from './stage.ts';
 export { BULK_FROM_TRACES, BULK_SHARE, TRACES_PER_SLICE } from './stage.ts';
 
 /** The night's stages, in order. */
-export const STAGES: readonly Stage[] = [prepare, assess, mine, corrections, chunks, days, sessions, documents, queue, evals, train, health, retention, finish];
+export const STAGES: readonly Stage[] = [
+  prepare,
+  assess,
+  mine,
+  corrections,
+  retrievals,
+  chunks,
+  days,
+  sessions,
+  documents,
+  queue,
+  evals,
+  train,
+  health,
+  retention,
+  finish,
+];

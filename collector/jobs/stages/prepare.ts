@@ -1,6 +1,7 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
+import { EVENT_CHUNK, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
@@ -13,25 +14,23 @@ const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and n
 
 /**
  * Above this share of the project's traces touched, the touched chunks are found chunk by chunk
- * (each distinct chunk on the chunk index, kept when one of its rows belongs to a touched trace:
- * the first row nearly always does) instead of trace by trace (ten chunk rows each, deduplicated):
- * a night that touches a whole month would otherwise read every chunk row.
+ * (each distinct chunk events name, kept when one of those events belongs to a touched trace) instead
+ * of trace by trace (each trace's events, deduplicated): a night that touches a whole month would
+ * otherwise read every event.
  */
 const CHUNK_BY_CHUNK_SHARE = 0.25;
 
 /**
- * The chunks of the touched traces, for the project ?1 and night ?2. Trace by trace, each trace's
- * rows are read on the primary key, named: without statistics SQLite prefers the covering chunk
- * index with the project alone, and reads every chunk row of the project for each trace (160 s for
- * a night of 2,467 traces at 100,000, against 16 ms).
+ * The chunks the events of the touched traces name, for the project ?1 and night ?2: their signal
+ * counts are taken again (a chunk's retrievals are added from the new answers alone).
  */
 export const touchedChunksSql = (byChunk: boolean) =>
   byChunk
-    ? `select d.chunk_id from (select distinct chunk_id from trace_chunks where project_id = ?1) d
-       where exists (select 1 from trace_chunks c cross join loop_touched l on l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and l.key = c.trace_id
-         where c.project_id = ?1 and c.chunk_id = d.chunk_id)`
-    : `select distinct c.chunk_id from (${TOUCHED_TRACES}) l
-       cross join trace_chunks c indexed by sqlite_autoindex_trace_chunks_1 on c.project_id = ?1 and c.trace_id = l.key`;
+    ? `select d.chunk_id from (select distinct ${EVENT_CHUNK} as chunk_id from feedback_events e where e.project_id = ?1 and ${NAMES_CHUNK}) d
+       where exists (select 1 from feedback_events e cross join loop_touched l on l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and l.key = e.trace_id
+         where e.project_id = ?1 and ${EVENT_CHUNK} = d.chunk_id and ${NAMES_CHUNK})`
+    : `select distinct ${EVENT_CHUNK} as chunk_id from (${TOUCHED_TRACES}) l
+       cross join feedback_events e on e.project_id = ?1 and e.trace_id = l.key where ${NAMES_CHUNK}`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -81,7 +80,7 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
   };
 }
 
-/** The sessions, days and chunks of the touched traces: their aggregates are recomputed. */
+/** The sessions and days of the touched traces, and the chunks their events name: their aggregates are recomputed. */
 async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceResult> {
   const share = await db
     .prepare(`select (select count(*) from (${TOUCHED_TRACES})) * 1.0 / max(1, (select count(*) from traces where project_id = ?1)) as share`)

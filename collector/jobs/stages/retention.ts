@@ -1,4 +1,5 @@
 import { utcDay } from '../../../shared/time.ts';
+import { keepPurgedChunkSignalsSql } from '../../storage/sql/chunk-signals.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
@@ -22,6 +23,8 @@ export const retention: Stage = {
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
     const statements = {
+      // Before the events go: what they added to their chunks' signal counts stays in them.
+      purgedChunkSignals: db.prepare(keepPurgedChunkSignalsSql(oldEvents)).bind(projectId, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
@@ -36,7 +39,7 @@ export const retention: Stage = {
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
-      // A chunk's counts are brought up to date whenever a stored trace retrieves it or an event names it.
+      // A chunk's counts outlive its answers and events: they go once nothing has changed them for as long.
       chunkStats: db.prepare('delete from chunk_stats where project_id = ? and updated_at < ?').bind(projectId, kept),
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db

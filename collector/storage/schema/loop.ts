@@ -62,10 +62,17 @@ export const traceStats = sqliteTable(
     confidence: real('confidence'),
     /** Whether the user asked the same thing again right after (a rephrase on this trace). */
     requeried: integer('requeried', { mode: 'boolean' }).notNull(),
+    /**
+     * Whether its chunks' aggregates have yet to count it: set when the row is first written,
+     * cleared in the same batch that adds the trace to them, so each answer counts exactly once.
+     */
+    retrievalsPending: integer('retrievals_pending', { mode: 'boolean' }).notNull().default(false),
     updatedAt: ms('updated_at').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId] }),
+    // The answers the chunk aggregates have yet to count: a night's, not the table.
+    index('trace_stats_retrievals_pending').on(t.projectId, t.traceId).where(sql`${t.retrievalsPending} = 1`),
     index('trace_stats_score').on(t.projectId, t.weightedScore),
     // Covers a query's history (how its other answers scored) without reading the rows.
     index('trace_stats_query').on(t.projectId, t.queryKey, t.weightedScore),
@@ -169,14 +176,19 @@ export const loopSettings = sqliteTable('loop_settings', {
   updatedAt: ms('updated_at').notNull(),
 });
 
-/** Per chunk: how often it was retrieved and what users did with it when cited. */
+/**
+ * Per chunk: how often it was retrieved and what users did with it when cited. Its retrieval
+ * counts are running totals, each answer added once when first aggregated, so they outlive the
+ * answers' retention like the other aggregates; its signals are counted again from the stored
+ * events whenever an event about it arrives or its verdict may have changed.
+ */
 export const chunkStats = sqliteTable(
   'chunk_stats',
   {
     projectId: text('project_id').notNull(),
     chunkId: text('chunk_id').notNull(),
     sourceDocId: text('source_doc_id').notNull(),
-    /** Traces that retrieved it, at any stage. */
+    /** Answers that retrieved it, at any stage. */
     retrieved: integer('retrieved').notNull(),
     /** Traces where it was among the chunks the model saw first (rank 1-3 of the last stage). */
     topRanked: integer('top_ranked').notNull(),
@@ -188,6 +200,17 @@ export const chunkStats = sqliteTable(
     wrongSourceFlags: integer('wrong_source_flags').notNull(),
     /** Mean value of its trusted chunk-level signals, weighted by confidence; null when none. */
     weightedScore: real('weighted_score'),
+    /**
+     * What the events retention purged had added to the counts above (the weighted score as its
+     * sum and weight), kept so that the counts go on covering them like the retrieval totals do.
+     */
+    purgedClicks: integer('purged_clicks').notNull().default(0),
+    purgedFocusedDwells: integer('purged_focused_dwells').notNull().default(0),
+    purgedDwellMs: integer('purged_dwell_ms').notNull().default(0),
+    purgedCopies: integer('purged_copies').notNull().default(0),
+    purgedWrongSourceFlags: integer('purged_wrong_source_flags').notNull().default(0),
+    purgedScoreSum: real('purged_score_sum').notNull().default(0),
+    purgedScoreWeight: real('purged_score_weight').notNull().default(0),
     updatedAt: ms('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.chunkId] }), index('chunk_stats_doc').on(t.projectId, t.sourceDocId)],
