@@ -187,18 +187,19 @@ describe('the nightly job', () => {
     const p = await newProject();
     await send(
       p,
-      Array.from({ length: 5 }, (_, i) => badTrace({ traceId: `t-${i}` })),
+      Array.from({ length: 25 }, (_, i) => badTrace({ traceId: `t-${String(i).padStart(2, '0')}` })),
       [],
     );
-    // Tonight's run stops after adding two answers of five to their chunks, and its night passes.
-    let summary = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 1 });
-    while (summary.runs[0]!.stage !== 'retrievals' || !summary.runs[0]!.stages.some((s) => s.name === 'retrievals'))
-      summary = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 1 });
+    // Tonight's run stops after adding its first slice of answers (ten: ten trace slices' worth) to their chunks, and its night passes.
+    const cut = () => runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 1, maxSlices: 1 });
+    let summary = await cut();
+    while (summary.runs[0]!.stage !== 'retrievals' || !summary.runs[0]!.stages.some((s) => s.name === 'retrievals')) summary = await cut();
     const counts = async () =>
       (await env.DB.prepare('select chunk_id, retrieved, top_ranked from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
-    expect(await counts()).toEqual(['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: 2, top_ranked: 2 })));
+    const each = (n: number) => ['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: n, top_ranked: n }));
+    expect(await counts()).toEqual(each(10));
     expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
-    expect(await counts()).toEqual(['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: 5, top_ranked: 5 })));
+    expect(await counts()).toEqual(each(25));
   });
 
   it('covers again the window of a run its night left unfinished', async () => {

@@ -26,16 +26,19 @@ export const CHUNK_SIGNAL_COLUMNS = Object.entries(CHUNK_SIGNALS)
   .join(', ');
 
 /**
- * Keeps what the events `eventIds` lists (SQL, with the project as ?1) add to the signal counts of
- * the chunks they name, in those chunks' `purged_*` counts: for retention, before it purges them.
+ * Keeps what the events `eventIds` lists (SQL selecting `event_id`, with the project as ?1) add to
+ * the signal counts of the chunks they name, in those chunks' `purged_*` counts: for retention,
+ * before it purges them. The events are read from the list, never the project's events tested
+ * against it.
  */
 export const keepPurgedChunkSignalsSql = (eventIds: string) =>
   `update chunk_stats set ${Object.keys(CHUNK_SIGNALS)
     .map((name) => `purged_${name} = purged_${name} + p.${name}`)
     .join(', ')}
    from (
-     select ${EVENT_CHUNK} as chunk_id, ${CHUNK_SIGNAL_COLUMNS} from feedback_events e ${JOIN_VERDICT}
-     where e.project_id = ?1 and e.event_id in (${eventIds}) and ${NAMES_CHUNK}
+     select ${EVENT_CHUNK} as chunk_id, ${CHUNK_SIGNAL_COLUMNS}
+     from (${eventIds}) o cross join feedback_events e on e.project_id = ?1 and e.event_id = o.event_id ${JOIN_VERDICT}
+     where ${NAMES_CHUNK}
      group by ${EVENT_CHUNK}
    ) p
    where chunk_stats.project_id = ?1 and chunk_stats.chunk_id = p.chunk_id`;
