@@ -37,31 +37,29 @@ describe('migrations', () => {
     ).not.toContain('text');
   });
 
-  it('leaves the answers received since the last finished run for the chunk totals to add, and only those', () => {
+  it('has every stored answer counted afresh into the chunk totals, and keeps runs under way at their stage', () => {
     const db = new Database(':memory:');
     for (const f of files.filter((f) => f < '0016')) apply(db, f);
-    db.exec(`insert into projects (id, name) values ('p', 'P'), ('q', 'Q');
+    db.exec(`insert into projects (id, name) values ('p', 'P');
       insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at) values
-        ('p', '2026-11-01', 'done', 0, 0, 1000, '{}', '[]', 0), ('p', '2026-11-02', 'running', 0, 1000, 2000, '{}', '[]', 0)`);
-    const trace = db.prepare(`insert into traces (project_id, trace_id, query, answer, model, created_at, received_at) values (?, ?, 'q', 'a', 'm', 0, ?)`);
-    const stats = db.prepare(
-      `insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at)
-       values (?, ?, 'q', 0, 0, 0, 0, 0, 0, 0)`,
-    );
-    // p: one answer before its last finished run's window end, one in the run under way; q: never run.
-    for (const [project, id, received] of [
-      ['p', 'counted', 900],
-      ['p', 'since', 1500],
-      ['q', 'never-run', 10],
-    ] as const) {
-      trace.run(project, id, received);
-      stats.run(project, id);
-    }
+        ('p', '2026-11-01', 'done', 13, 0, 1000, '{}', '[]', 0),
+        ('p', '2026-11-02', 'running', 3, 1000, 2000, '{}', '[]', 0),
+        ('p', '2026-11-03', 'running', 5, 2000, 3000, '{}', '[]', 0);
+      insert into chunk_stats (project_id, chunk_id, source_doc_id, retrieved, top_ranked, clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, updated_at)
+        values ('p', 'c1', 'a.md', 7, 3, 2, 0, 0, 0, 0, 0);
+      insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at)
+        values ('p', 't1', 'q', 0, 0, 0, 0, 0, 0, 0), ('p', 't2', 'q', 0, 0, 0, 0, 0, 0, 0)`);
     for (const f of files.filter((f) => f >= '0016')) apply(db, f);
     expect(db.prepare('select trace_id, retrievals_pending from trace_stats order by trace_id').all()).toEqual([
-      { trace_id: 'counted', retrievals_pending: 0 },
-      { trace_id: 'never-run', retrievals_pending: 1 },
-      { trace_id: 'since', retrievals_pending: 1 },
+      { trace_id: 't1', retrievals_pending: 1 },
+      { trace_id: 't2', retrievals_pending: 1 },
+    ]);
+    expect(db.prepare('select retrieved, top_ranked, clicks from chunk_stats').get()).toEqual({ retrieved: 0, top_ranked: 0, clicks: 2 });
+    // corrections (3) stays; days (5) moves past the new stage to stay days; a finished run keeps its last stage.
+    expect(db.prepare('select night, stage from loop_runs order by night').all()).toEqual([
+      { night: '2026-11-01', stage: 13 },
+      { night: '2026-11-02', stage: 3 },
+      { night: '2026-11-03', stage: 6 },
     ]);
   });
 });

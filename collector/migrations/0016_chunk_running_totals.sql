@@ -11,11 +11,10 @@ ALTER TABLE `chunk_stats` ADD `purged_score_sum` real DEFAULT 0 NOT NULL;--> sta
 ALTER TABLE `chunk_stats` ADD `purged_score_weight` real DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `trace_stats` ADD `retrievals_pending` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `trace_stats_retrievals_pending` ON `trace_stats` (`project_id`,`trace_id`) WHERE "trace_stats"."retrievals_pending" = 1;--> statement-breakpoint
--- The chunk counts so far hold every answer up to the last finished run; the answers received
--- since are left for the next run to add (a run under way that already recounted some chunks
--- adds those answers to them a second time: applied between runs, the totals are exact).
-UPDATE `trace_stats` SET `retrievals_pending` = 1 WHERE (`project_id`, `trace_id`) IN (
-	SELECT t.`project_id`, t.`trace_id` FROM `projects` p
-	CROSS JOIN `traces` t ON t.`project_id` = p.`id` AND t.`received_at` > coalesce(
-		(SELECT max(r.`window_to`) FROM `loop_runs` r WHERE r.`project_id` = p.`id` AND r.`status` = 'done'), 0)
-);
+-- The chunk counts so far covered the answers stored when each chunk was last counted again, which
+-- no window of a run says exactly: every stored answer is counted afresh, by the next run.
+UPDATE `chunk_stats` SET `retrieved` = 0, `top_ranked` = 0;--> statement-breakpoint
+UPDATE `trace_stats` SET `retrievals_pending` = 1;--> statement-breakpoint
+-- The stages gained `retrievals` before `chunks` (the fifth, index 4): a run under way goes on with
+-- the stage it was in (one past it leaves its answers to the next run, which counts every pending one).
+UPDATE `loop_runs` SET `stage` = `stage` + 1 WHERE `status` = 'running' AND `stage` >= 4;
