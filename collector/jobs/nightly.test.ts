@@ -202,6 +202,30 @@ describe('the nightly job', () => {
     expect(await counts()).toEqual(each(25));
   });
 
+  it('counts every chunk day again when the project has none kept yet, as on its first run after they were introduced', async () => {
+    const p = await newProject();
+    const click = (traceId: string, chunkId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId } });
+    await send(p, [badTrace({ traceId: 't-1' })], [click('t-1', 'refund-1')]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const clicks = async () =>
+      (await env.DB.prepare('select chunk_id, clicks from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
+    expect(await clicks()).toEqual([
+      { chunk_id: 'credit-1', clicks: 0 },
+      { chunk_id: 'refund-1', clicks: 1 },
+      { chunk_id: 'shipping-1', clicks: 0 },
+    ]);
+    // As a migration leaves a project: counts, but no chunk days. The next night's events name another chunk.
+    await env.DB.prepare('delete from chunk_signal_days where project_id = ?').bind(p.id).run();
+    await env.DB.prepare('update chunk_stats set clicks = 0 where project_id = ?').bind(p.id).run();
+    await send(p, [badTrace({ traceId: 't-2' })], [click('t-2', 'credit-1')]);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(await clicks()).toEqual([
+      { chunk_id: 'credit-1', clicks: 1 },
+      { chunk_id: 'refund-1', clicks: 1 },
+      { chunk_id: 'shipping-1', clicks: 0 },
+    ]);
+  });
+
   it('covers again the window of a run its night left unfinished', async () => {
     const p = await newProject();
     const traces = Array.from({ length: 5 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i}` }));

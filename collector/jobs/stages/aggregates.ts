@@ -1,11 +1,11 @@
 import { TOP_RANKS } from '../../../shared/thresholds.ts';
-import { CHUNK_SIGNAL_COLUMNS } from '../../storage/sql/chunk-signals.ts';
+import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
-/** Chunks per slice (a few dozen events each). */
-const CHUNKS_PER_SLICE = 2_000;
+/** Chunk days per slice: a day's events about one chunk, a few each. */
+const CHUNK_DAYS_PER_SLICE = 2_000;
 /**
  * How many trace slices' worth of answers a retrievals slice adds: an answer is ten-odd chunk rows
  * read on its key, and most of a slice is the one write per distinct chunk, which larger slices
@@ -62,37 +62,49 @@ export const retrievals: Stage = {
 };
 
 /**
- * Sets the signal counts of the chunks `keys` lists (SQL) from their stored events and what purged
- * ones had added, with the project as ?1, the time as ?5 and where assessment reached as ?6. The
- * events about a chunk are the ones naming it in their detail, on the index of events naming one
- * (the unary plus: the key's text affinity would keep SQLite off that expression index).
+ * Counts again the signals of the chunk days `days` lists (SQL selecting `chunk_id` and `day`,
+ * with the project as ?1 and where assessment reached as ?6): each from its events, a range of the
+ * index of events naming a chunk (the unary plus: a key's text affinity would keep SQLite off that
+ * expression index). A day left with no events goes.
  */
-export const chunkSignalsSql = (keys: string) =>
+export const chunkDaysSql = (days: string) => ({
+  clear: `delete from chunk_signal_days where project_id = ?1 and (chunk_id, day) in (${days})`,
+  count: `insert into chunk_signal_days (project_id, chunk_id, day, ${Object.keys(CHUNK_SIGNALS).join(', ')})
+   select ?1, k.chunk_id, k.day, ${CHUNK_SIGNAL_COLUMNS}
+   from (${days}) k
+   cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.chunk_id
+     and e.received_at >= unixepoch(k.day) * 1000 and e.received_at < (unixepoch(k.day) + 86400) * 1000
+   ${JOIN_VERDICT}
+   where ${NAMES_CHUNK} and ${assessedSql('?6')}
+   group by k.chunk_id, k.day`,
+});
+
+/** Sets the signal counts of the chunks `days` lists (SQL selecting `chunk_id`) to the sum of their days, at ?5. */
+export const chunkSignalsSql = (days: string) =>
   `update chunk_stats set (clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, weighted_score, updated_at) = (
-     select s.clicks + chunk_stats.purged_clicks, s.focused_dwells + chunk_stats.purged_focused_dwells, s.dwell_ms + chunk_stats.purged_dwell_ms,
-       s.copies + chunk_stats.purged_copies, s.wrong_source_flags + chunk_stats.purged_wrong_source_flags,
-       (s.score_sum + chunk_stats.purged_score_sum) / nullif(s.score_weight + chunk_stats.purged_score_weight, 0), ?5
-     from (
-       select ${CHUNK_SIGNAL_COLUMNS} from feedback_events e ${JOIN_VERDICT}
-       where e.project_id = ?1 and ${EVENT_CHUNK} = +chunk_stats.chunk_id and ${NAMES_CHUNK} and ${assessedSql('?6')}
-     ) s)
-   where project_id = ?1 and chunk_id in (${keys})`;
+     select coalesce(sum(d.clicks), 0), coalesce(sum(d.focused_dwells), 0), coalesce(sum(d.dwell_ms), 0), coalesce(sum(d.copies), 0),
+       coalesce(sum(d.wrong_source_flags), 0), sum(d.score_sum) / nullif(sum(d.score_weight), 0), ?5
+     from chunk_signal_days d where d.project_id = ?1 and d.chunk_id = chunk_stats.chunk_id)
+   where project_id = ?1 and chunk_id in (select chunk_id from (${days}))`;
 
 /**
- * Per chunk an event of a touched trace names: what users did with it when it was cited, counted
- * again from its stored events (a new event can change the verdicts of its trace's earlier ones).
+ * Per chunk day the events of a touched trace fall on (a new event can change the verdicts of its
+ * trace's earlier ones): its signals counted again, then each of the slice's chunks summed over its days.
  */
 export const chunks: Stage = {
   name: 'chunks',
   async slice(ctx, cursor): Promise<SliceResult> {
-    const slice = sliceKeysSql('chunk');
-    const params = sliceParams(ctx, cursor, CHUNKS_PER_SLICE);
+    const slice = sliceKeysSql('chunk_day');
+    const days = chunkDaysOf(slice);
+    const params = sliceParams(ctx, cursor, CHUNK_DAYS_PER_SLICE);
     const [keyRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
-      ctx.db.prepare(chunkSignalsSql(slice)).bind(...params, ctx.now, ctx.run.windowTo),
+      ctx.db.prepare(chunkDaysSql(days).clear).bind(...params),
+      ctx.db.prepare(chunkDaysSql(days).count).bind(...params, ctx.now, ctx.run.windowTo),
+      ctx.db.prepare(chunkSignalsSql(days)).bind(...params, ctx.now),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
-    return { cursor: nextCursor(ctx, keys, CHUNKS_PER_SLICE), counts: { chunks: keys.length } };
+    return { cursor: nextCursor(ctx, keys, CHUNK_DAYS_PER_SLICE), counts: { chunkDays: keys.length } };
   },
 };
 

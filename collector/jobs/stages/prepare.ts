@@ -1,7 +1,8 @@
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
+import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
-import { EVENT_CHUNK, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
+import { NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
@@ -13,23 +14,23 @@ const TOUCHED_KEY = { session: 't.session_id', day: utcDaySql('t.created_at') };
 const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
 
 /**
- * Above this share of the project's traces touched, the touched chunks are found chunk by chunk
- * (each distinct chunk events name, kept when one of those events belongs to a touched trace) instead
- * of trace by trace (each trace's events, deduplicated): a night that touches a whole month would
- * otherwise read every event.
+ * Above this share of the project's traces touched, every chunk day with events is counted again
+ * (read off the index of events naming a chunk alone) instead of the days of the touched traces'
+ * events (each trace's events read): a night that touches a whole month would otherwise read every
+ * event. So is every one when the project has no chunk days yet (its first run, or the first after
+ * they were introduced).
  */
-const CHUNK_BY_CHUNK_SHARE = 0.25;
+const ALL_CHUNK_DAYS_SHARE = 0.25;
 
 /**
- * The chunks the events of the touched traces name, for the project ?1 and night ?2: their signal
- * counts are taken again (a chunk's retrievals are added from the new answers alone).
+ * The keys of the chunk days (chunk, day of arrival) the events of the touched traces fall on, or
+ * of all of them, for the project ?1 and night ?2: their signal counts are taken again (a chunk's
+ * retrievals are added from the new answers alone).
  */
-export const touchedChunksSql = (byChunk: boolean) =>
-  byChunk
-    ? `select d.chunk_id from (select distinct ${EVENT_CHUNK} as chunk_id from feedback_events e where e.project_id = ?1 and ${NAMES_CHUNK}) d
-       where exists (select 1 from feedback_events e cross join loop_touched l on l.project_id = ?1 and l.night = ?2 and l.kind = 'trace' and l.key = e.trace_id
-         where e.project_id = ?1 and ${EVENT_CHUNK} = d.chunk_id and ${NAMES_CHUNK})`
-    : `select distinct ${EVENT_CHUNK} as chunk_id from (${TOUCHED_TRACES}) l
+export const touchedChunkDaysSql = (all: boolean) =>
+  all
+    ? `select distinct ${CHUNK_DAY_KEY} as key from feedback_events e where e.project_id = ?1 and ${NAMES_CHUNK}`
+    : `select distinct ${CHUNK_DAY_KEY} as key from (${TOUCHED_TRACES}) l
        cross join feedback_events e on e.project_id = ?1 and e.trace_id = l.key where ${NAMES_CHUNK}`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
@@ -66,11 +67,12 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
         `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
       )
       .bind(projectId, night, run.windowFrom, run.windowTo),
-    // Items a run its night left unfinished took rows from and never recomputed: this run does.
+    // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
+    // listed (all of them, when it was the first), this run does.
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind = 'item'`,
+         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day')`,
       )
       .bind(projectId, night),
   ]);
@@ -80,12 +82,16 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
   };
 }
 
-/** The sessions and days of the touched traces, and the chunks their events name: their aggregates are recomputed. */
+/** The sessions and days of the touched traces, and the chunk days their events fall on: their aggregates are recomputed. */
 async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceResult> {
   const share = await db
-    .prepare(`select (select count(*) from (${TOUCHED_TRACES})) * 1.0 / max(1, (select count(*) from traces where project_id = ?1)) as share`)
+    .prepare(
+      `select (select count(*) from (${TOUCHED_TRACES})) * 1.0 / max(1, (select count(*) from traces where project_id = ?1)) as share,
+         exists (select 1 from chunk_signal_days where project_id = ?1) as counted`,
+    )
     .bind(projectId, night)
-    .first<{ share: number }>();
+    .first<{ share: number; counted: number }>();
+  const allChunkDays = (share?.share ?? 0) >= ALL_CHUNK_DAYS_SHARE || !share?.counted;
   await db.batch([
     ...(['session', 'day'] as const).map((kind) =>
       db
@@ -97,9 +103,7 @@ async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceR
         .bind(projectId, night),
     ),
     db
-      .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk', chunk_id from (${touchedChunksSql((share?.share ?? 0) >= CHUNK_BY_CHUNK_SHARE)})`,
-      )
+      .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk_day', key from (${touchedChunkDaysSql(allChunkDays)})`)
       .bind(projectId, night),
   ]);
   return { cursor: FLOODING, counts: {} };

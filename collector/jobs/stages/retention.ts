@@ -1,5 +1,4 @@
 import { utcDay } from '../../../shared/time.ts';
-import { keepPurgedChunkSignalsSql } from '../../storage/sql/chunk-signals.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
@@ -17,14 +16,13 @@ const DAY = 86_400_000;
 export const retention: Stage = {
   name: 'retention',
   async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
-    const raw = now - settings.retentionDays * DAY;
+    // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
+    const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY)}T00:00:00Z`);
     const kept = now - settings.aggregateRetentionDays * DAY;
     const keptDay = utcDay(kept);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
     const statements = {
-      // Before the events go: what they added to their chunks' signal counts stays in them.
-      purgedChunkSignals: db.prepare(keepPurgedChunkSignalsSql(oldEvents)).bind(projectId, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
@@ -41,6 +39,7 @@ export const retention: Stage = {
       sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
       // A chunk's counts outlive its answers and events: they go once nothing has changed them for as long.
       chunkStats: db.prepare('delete from chunk_stats where project_id = ? and updated_at < ?').bind(projectId, kept),
+      chunkSignalDays: db.prepare('delete from chunk_signal_days where project_id = ? and day < ?').bind(projectId, keptDay),
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
@@ -62,7 +61,7 @@ export const retention: Stage = {
         traces: n.traces,
         corrections: n.corrections,
         chunkTexts: n.chunkTexts,
-        aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats,
+        aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         abandonedListRows: n.abandonedListRows,
       },
     };

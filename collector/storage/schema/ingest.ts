@@ -128,8 +128,10 @@ export const feedbackEvents = sqliteTable(
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('feedback_trace').on(t.projectId, t.traceId),
     index('feedback_type_received').on(t.projectId, t.signalType, t.receivedAt),
-    // The events about one chunk, for the per-chunk aggregates: most events name none and stay off it.
-    index('feedback_events_chunk').on(t.projectId, sql`json_extract(${t.detail}, '$.chunkId')`).where(sql`json_type(${t.detail}, '$.chunkId') = 'text'`),
+    // The events about one chunk, by arrival, for the per-chunk aggregates (a chunk's day is a range of it): most events name none and stay off it.
+    index('feedback_events_chunk')
+      .on(t.projectId, sql`json_extract(${t.detail}, '$.chunkId')`, t.receivedAt)
+      .where(sql`json_type(${t.detail}, '$.chunkId') = 'text'`),
   ],
 );
 

@@ -135,11 +135,12 @@ export interface StageReport {
   note?: string;
 }
 
-export const TOUCHED_KINDS = ['trace', 'chunk', 'session', 'day', 'item', 'judged', 'query', 'question', 'mined'] as const;
+export const TOUCHED_KINDS = ['trace', 'chunk_day', 'session', 'day', 'item', 'judged', 'query', 'question', 'mined'] as const;
 
 /**
- * What a run has to recompute: traces touched by new events or new themselves, and the chunks,
- * sessions and days of those traces; and the lists mining walks question by question: the
+ * What a run has to recompute: traces touched by new events or new themselves, the sessions and
+ * days of those traces and the days of chunks their events name (`chunk_day`: chunk id, U+0001,
+ * day); and the lists mining walks question by question: the
  * touched traces it judges (`judged`: query key, U+0001, trace id), their query keys (`query`: each followed by U+0001)
  * and the same keys after their question's id (`question`: in the order of item ids), and the
  * rows earlier runs stored for the judged traces (`mined`: storage/sql/question-lists.ts). Emptied
@@ -178,9 +179,9 @@ export const loopSettings = sqliteTable('loop_settings', {
 
 /**
  * Per chunk: how often it was retrieved and what users did with it when cited. Its retrieval
- * counts are running totals, each answer added once when first aggregated, so they outlive the
- * answers' retention like the other aggregates; its signals are counted again from the stored
- * events whenever an event about it arrives or its verdict may have changed.
+ * counts are running totals, each answer added once when first aggregated, and its signals the
+ * sum of its days (`chunk_signal_days`), so both outlive the answers' and events' retention like
+ * the other aggregates.
  */
 export const chunkStats = sqliteTable(
   'chunk_stats',
@@ -200,20 +201,32 @@ export const chunkStats = sqliteTable(
     wrongSourceFlags: integer('wrong_source_flags').notNull(),
     /** Mean value of its trusted chunk-level signals, weighted by confidence; null when none. */
     weightedScore: real('weighted_score'),
-    /**
-     * What the events retention purged had added to the counts above (the weighted score as its
-     * sum and weight), kept so that the counts go on covering them like the retrieval totals do.
-     */
-    purgedClicks: integer('purged_clicks').notNull().default(0),
-    purgedFocusedDwells: integer('purged_focused_dwells').notNull().default(0),
-    purgedDwellMs: integer('purged_dwell_ms').notNull().default(0),
-    purgedCopies: integer('purged_copies').notNull().default(0),
-    purgedWrongSourceFlags: integer('purged_wrong_source_flags').notNull().default(0),
-    purgedScoreSum: real('purged_score_sum').notNull().default(0),
-    purgedScoreWeight: real('purged_score_weight').notNull().default(0),
     updatedAt: ms('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.chunkId] }), index('chunk_stats_doc').on(t.projectId, t.sourceDocId)],
+);
+
+/**
+ * Per chunk and day of arrival: what that day's events about it (naming it in their detail) add
+ * to its signal counts, the weighted score as its sum and weight. A night counts again only the
+ * days its events fall on, and the chunk's counts are the sum of its days.
+ */
+export const chunkSignalDays = sqliteTable(
+  'chunk_signal_days',
+  {
+    projectId: text('project_id').notNull(),
+    chunkId: text('chunk_id').notNull(),
+    /** UTC day the events arrived on, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    clicks: integer('clicks').notNull(),
+    focusedDwells: integer('focused_dwells').notNull(),
+    dwellMs: integer('dwell_ms').notNull(),
+    copies: integer('copies').notNull(),
+    wrongSourceFlags: integer('wrong_source_flags').notNull(),
+    scoreSum: real('score_sum').notNull(),
+    scoreWeight: real('score_weight').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.chunkId, t.day] }), index('chunk_signal_days_day').on(t.projectId, t.day)],
 );
 
 /** Per document version and day of the answers citing it: the counts behind the stale-document tests. */

@@ -1,14 +1,15 @@
 import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
-import { EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './verdict.ts';
+import { utcDaySql } from './utc-day.ts';
+import { EVENT_CHUNK, VERDICT } from './verdict.ts';
 
 const TRUSTED = `e.superseded = 0 and ${VERDICT.confidence} >= ${LOW_CONFIDENCE}`;
 const SCORED = `${TRUSTED} and e.signal_value is not null`;
 
 /**
  * What events `e` (joined to their verdicts) add to the signal counts of the chunk they name, as
- * SQL aggregates by name: the stored events' counts, and what retention keeps of purged ones
- * (`purged_*` in `chunk_stats`). The weighted score is kept as its sum and weight, which add up.
+ * SQL aggregates by name, the columns of `chunk_signal_days`. The weighted score is kept as its sum
+ * and weight, which add up over days.
  */
 export const CHUNK_SIGNALS = {
   clicks: `count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end)`,
@@ -25,20 +26,12 @@ export const CHUNK_SIGNAL_COLUMNS = Object.entries(CHUNK_SIGNALS)
   .map(([name, sql]) => `${sql} as ${name}`)
   .join(', ');
 
-/**
- * Keeps what the events `eventIds` lists (SQL selecting `event_id`, with the project as ?1) add to
- * the signal counts of the chunks they name, in those chunks' `purged_*` counts: for retention,
- * before it purges them. The events are read from the list, never the project's events tested
- * against it.
- */
-export const keepPurgedChunkSignalsSql = (eventIds: string) =>
-  `update chunk_stats set ${Object.keys(CHUNK_SIGNALS)
-    .map((name) => `purged_${name} = purged_${name} + p.${name}`)
-    .join(', ')}
-   from (
-     select ${EVENT_CHUNK} as chunk_id, ${CHUNK_SIGNAL_COLUMNS}
-     from (${eventIds}) o cross join feedback_events e on e.project_id = ?1 and e.event_id = o.event_id ${JOIN_VERDICT}
-     where ${NAMES_CHUNK}
-     group by ${EVENT_CHUNK}
-   ) p
-   where chunk_stats.project_id = ?1 and chunk_stats.chunk_id = p.chunk_id`;
+/** Between a chunk id and a day in the keys of a run's `chunk_day` list: below any character of an id. */
+const SEPARATOR = 'char(1)';
+
+/** The key of the chunk day event `e` falls on (the chunk it names, the day it arrived), as SQL. */
+export const CHUNK_DAY_KEY = `${EVENT_CHUNK} || ${SEPARATOR} || ${utcDaySql('e.received_at')}`;
+
+/** The chunk ids and days of the keys `keys` selects (SQL), as `chunk_id` and `day`. */
+export const chunkDaysOf = (keys: string) =>
+  `select substr(key, 1, instr(key, ${SEPARATOR}) - 1) as chunk_id, substr(key, instr(key, ${SEPARATOR}) + 1) as day from (${keys})`;
