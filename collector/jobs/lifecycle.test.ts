@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
+import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { bearer, call, event, newProject, ORIGIN, rowsNaming, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
@@ -95,14 +96,21 @@ describe('eval sets, loop health, retention and erasure', () => {
   it('purges raw data past retention and keeps the aggregates until their own', async () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
-    await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    await send(
+      p,
+      [t],
+      [
+        { traceId: t.traceId, signalType: 'thumbs_down' },
+        { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'bad' } },
+      ],
+    );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
-    expect(await count('feedback_events', p.id)).toBe(1);
+    expect(await count('feedback_events', p.id)).toBe(2);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
     for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
       expect(await count(table, p.id)).toBe(0);
-    const aggregates = ['day_stats', 'document_days', 'session_stats', 'chunk_stats', 'health_snapshots'];
+    const aggregates = ['day_stats', 'document_days', 'session_stats', 'chunk_stats', 'chunk_signal_days', 'health_snapshots'];
     for (const table of aggregates) expect(await count(table, p.id), table).toBeGreaterThan(0);
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
     // Past the aggregates' own retention (two years by default) they go too; the snapshots of the
@@ -131,10 +139,28 @@ describe('eval sets, loop health, retention and erasure', () => {
     const first = await stats();
     expect(first).toMatchObject({ retrieved: 1, top_ranked: 1, clicks: 1 });
     expect(first!.weighted_score).toBeGreaterThan(0);
+    // A run that purged and stopped before it finished leaves that day on its list: the next one keeps it as it was counted.
+    const purgedDay = utcDay(Date.now() - 91 * 86_400_000);
+    await env.DB.prepare("insert into loop_touched (project_id, night, kind, key) values (?, '2000-01-01', 'chunk_day', ?)")
+      .bind(p.id, `good\u0001${purgedDay}`)
+      .run();
     // A new answer and click add to what the purged ones left.
     await answerWithClick();
     await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
     expect(await stats()).toEqual({ ...first, retrieved: 2, top_ranked: 2, clicks: 2 });
+  });
+
+  it('purges raw rows in whole days of arrival: the day the cutoff falls in is kept whole', async () => {
+    const p = await newProject();
+    const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    // Ninety days and a second after they arrived: past the retention by the clock, within it by the day.
+    const night = Date.now() + 90 * 86_400_000 + 1_000;
+    await runNightly(env, night, { projectId: p.id });
+    const sameDay = utcDay(Date.now()) === utcDay(night - 90 * 86_400_000);
+    expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual(sameDay ? [1, 1] : [0, 0]);
+    await runNightly(env, night + 86_400_000, { projectId: p.id });
+    expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
 
   it('clears what a run abandoned before it finished kept, once a later run gets to retention', async () => {

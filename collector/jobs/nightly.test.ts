@@ -202,28 +202,60 @@ describe('the nightly job', () => {
     expect(await counts()).toEqual(each(25));
   });
 
-  it('counts every chunk day again when the project has none kept yet, as on its first run after they were introduced', async () => {
+  it('counts again only the chunk days a night’s events fall on, keeping the others', async () => {
+    const p = await newProject();
+    const click = (traceId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId: 'refund-1' } });
+    // Yesterday's click, then five answers nobody clicked: tonight touches few of the project's traces.
+    await send(p, [badTrace({ traceId: 't-0' })], [click('t-0')]);
+    await env.DB.prepare('update feedback_events set received_at = received_at - 86400000 where project_id = ?').bind(p.id).run();
+    await send(
+      p,
+      [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
+      [],
+    );
+    await runNightly(env, tonight(), { projectId: p.id });
+    await send(p, [badTrace({ traceId: 't-6' })], [click('t-6')]);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    const today = utcDay(Date.now());
+    const yesterday = utcDay(Date.now() - 86_400_000);
+    const days = await env.DB.prepare('select chunk_id, day, clicks from chunk_signal_days where project_id = ? order by day').bind(p.id).all();
+    expect(days.results).toEqual([
+      { chunk_id: 'refund-1', day: yesterday, clicks: 1 },
+      { chunk_id: 'refund-1', day: today, clicks: 1 },
+    ]);
+    const runs = await admin<{ runs: { night: string; stages: { name: string; counts: Record<string, number> }[] }[] }>(p, '/runs');
+    const counted = (night: string) => runs.body.runs.find((r) => r.night === night)!.stages.find((s) => s.name === 'chunks')!.counts.chunkDays;
+    expect([counted(utcDay(tonight())), counted(utcDay(tonight() + 86_400_000))]).toEqual([1, 1]);
+    expect(await env.DB.prepare("select clicks from chunk_stats where project_id = ? and chunk_id = 'refund-1'").bind(p.id).first()).toEqual({ clicks: 2 });
+  });
+
+  it('counts every chunk day again when the project has none kept yet, as on its first run after they were introduced, even if that run is left unfinished', async () => {
     const p = await newProject();
     const click = (traceId: string, chunkId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId } });
-    await send(p, [badTrace({ traceId: 't-1' })], [click('t-1', 'refund-1')]);
+    await send(
+      p,
+      [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
+      [click('t-1', 'refund-1'), click('t-2', 'shipping-1')],
+    );
     await runNightly(env, tonight(), { projectId: p.id });
     const clicks = async () =>
       (await env.DB.prepare('select chunk_id, clicks from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
-    expect(await clicks()).toEqual([
-      { chunk_id: 'credit-1', clicks: 0 },
-      { chunk_id: 'refund-1', clicks: 1 },
-      { chunk_id: 'shipping-1', clicks: 0 },
-    ]);
-    // As a migration leaves a project: counts, but no chunk days. The next night's events name another chunk.
-    await env.DB.prepare('delete from chunk_signal_days where project_id = ?').bind(p.id).run();
-    await env.DB.prepare('update chunk_stats set clicks = 0 where project_id = ?').bind(p.id).run();
-    await send(p, [badTrace({ traceId: 't-2' })], [click('t-2', 'credit-1')]);
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
-    expect(await clicks()).toEqual([
+    const counts = [
       { chunk_id: 'credit-1', clicks: 1 },
       { chunk_id: 'refund-1', clicks: 1 },
-      { chunk_id: 'shipping-1', clicks: 0 },
-    ]);
+      { chunk_id: 'shipping-1', clicks: 1 },
+    ];
+    // As a migration leaves a project: counts, but no chunk days. The next night's one event names another chunk;
+    // its run stops after counting the first of the chunk days it listed, and its night passes.
+    await env.DB.prepare('delete from chunk_signal_days where project_id = ?').bind(p.id).run();
+    await env.DB.prepare('update chunk_stats set clicks = 0 where project_id = ?').bind(p.id).run();
+    await send(p, [badTrace({ traceId: 't-6' })], [click('t-6', 'credit-1')]);
+    const cut = () => runNightly(env, tonight() + 86_400_000, { projectId: p.id, tracesPerSlice: 1, maxSlices: 1 });
+    let summary = await cut();
+    while (summary.runs[0]!.stage !== 'chunks' || !summary.runs[0]!.stages.some((s) => s.name === 'chunks')) summary = await cut();
+    expect(await clicks()).not.toEqual(counts);
+    expect((await runNightly(env, tonight() + 2 * 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect(await clicks()).toEqual(counts);
   });
 
   it('covers again the window of a run its night left unfinished', async () => {

@@ -1,11 +1,10 @@
 import { TOP_RANKS } from '../../../shared/thresholds.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
+import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
-/** Chunk days per slice: a day's events about one chunk, a few each. */
-const CHUNK_DAYS_PER_SLICE = 2_000;
 /**
  * How many trace slices' worth of answers a retrievals slice adds: an answer is ten-odd chunk rows
  * read on its key, and most of a slice is the one write per distinct chunk, which larger slices
@@ -65,17 +64,19 @@ export const retrievals: Stage = {
  * Counts again the signals of the chunk days `days` lists (SQL selecting `chunk_id` and `day`,
  * with the project as ?1 and where assessment reached as ?6): each from its events, a range of the
  * index of events naming a chunk (the unary plus: a key's text affinity would keep SQLite off that
- * expression index). A day left with no events goes.
+ * expression index). A day left with no events goes. A day retention reached is left as it was
+ * counted: what is left of its events is not all of them.
  */
 export const chunkDaysSql = (days: string) => ({
-  clear: `delete from chunk_signal_days where project_id = ?1 and (chunk_id, day) in (${days})`,
+  clear: `delete from chunk_signal_days where project_id = ?1 and (chunk_id, day) in (
+    select chunk_id, day from (${days}) where unixepoch(day) * 1000 >= ${PURGED_BEFORE_SQL})`,
   count: `insert into chunk_signal_days (project_id, chunk_id, day, ${Object.keys(CHUNK_SIGNALS).join(', ')})
    select ?1, k.chunk_id, k.day, ${CHUNK_SIGNAL_COLUMNS}
    from (${days}) k
    cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.chunk_id
      and e.received_at >= unixepoch(k.day) * 1000 and e.received_at < (unixepoch(k.day) + 86400) * 1000
    ${JOIN_VERDICT}
-   where ${NAMES_CHUNK} and ${assessedSql('?6')}
+   where ${NAMES_CHUNK} and ${assessedSql('?6')} and unixepoch(k.day) * 1000 >= ${PURGED_BEFORE_SQL}
    group by k.chunk_id, k.day`,
 });
 
@@ -96,7 +97,7 @@ export const chunks: Stage = {
   async slice(ctx, cursor): Promise<SliceResult> {
     const slice = sliceKeysSql('chunk_day');
     const days = chunkDaysOf(slice);
-    const params = sliceParams(ctx, cursor, CHUNK_DAYS_PER_SLICE);
+    const params = sliceParams(ctx, cursor);
     const [keyRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
       ctx.db.prepare(chunkDaysSql(days).clear).bind(...params),
@@ -104,7 +105,7 @@ export const chunks: Stage = {
       ctx.db.prepare(chunkSignalsSql(days)).bind(...params, ctx.now),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
-    return { cursor: nextCursor(ctx, keys, CHUNK_DAYS_PER_SLICE), counts: { chunkDays: keys.length } };
+    return { cursor: nextCursor(ctx, keys), counts: { chunkDays: keys.length } };
   },
 };
 

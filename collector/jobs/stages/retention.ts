@@ -1,6 +1,7 @@
 import { utcDay } from '../../../shared/time.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
+import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -23,6 +24,13 @@ export const retention: Stage = {
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
     const statements = {
+      // With the purge, in its transaction: chunk days before it are never counted again from what is left of their events.
+      cutoff: db
+        .prepare(
+          `update loop_runs set state = json_set(state, '$.${PURGED_BEFORE_STATE}', max(coalesce(state ->> '$.${PURGED_BEFORE_STATE}', 0), ?3))
+           where project_id = ?1 and night = ?2`,
+        )
+        .bind(projectId, night, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
@@ -56,6 +64,7 @@ export const retention: Stage = {
     const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
+      state: { [PURGED_BEFORE_STATE]: raw },
       counts: {
         events: n.events,
         traces: n.traces,

@@ -32,6 +32,5 @@ const SEPARATOR = 'char(1)';
 /** The key of the chunk day event `e` falls on (the chunk it names, the day it arrived), as SQL. */
 export const CHUNK_DAY_KEY = `${EVENT_CHUNK} || ${SEPARATOR} || ${utcDaySql('e.received_at')}`;
 
-/** The chunk ids and days of the keys `keys` selects (SQL), as `chunk_id` and `day`. */
-export const chunkDaysOf = (keys: string) =>
-  `select substr(key, 1, instr(key, ${SEPARATOR}) - 1) as chunk_id, substr(key, instr(key, ${SEPARATOR}) + 1) as day from (${keys})`;
+/** The chunk ids and days of the keys `keys` selects (SQL), as `chunk_id` and `day`: a day is the last ten characters. */
+export const chunkDaysOf = (keys: string) => `select substr(key, 1, length(key) - 11) as chunk_id, substr(key, -10) as day from (${keys})`;
