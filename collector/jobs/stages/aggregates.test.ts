@@ -26,7 +26,7 @@ describe("the chunk aggregates' plan", () => {
     const days = chunkDaysOf(sliceKeysSql('chunk_day'));
     const slice = ['p', '2026-11-26', '', 2000];
     const { clear, count } = chunkDaysSql(days);
-    const counting = await planOf(count, ...slice, 0, 0);
+    const counting = await planOf(count, ...slice, 0);
     expect(counting).toContainEqual(
       expect.stringMatching(/^SEARCH e USING INDEX feedback_events_chunk \(project_id=\? AND <expr>=\? AND received_at>\? AND received_at<\?\)/),
     );

@@ -62,7 +62,7 @@ export const retrievals: Stage = {
 
 /**
  * Counts again the signals of the chunk days `days` lists (SQL selecting `chunk_id` and `day`,
- * with the project as ?1 and where assessment reached as ?6): each from its events, a range of the
+ * with the project as ?1 and where assessment reached as ?5): each from its events, a range of the
  * index of events naming a chunk (the unary plus: a key's text affinity would keep SQLite off that
  * expression index). A day left with no events goes. A day retention reached is left as it was
  * counted: what is left of its events is not all of them.
@@ -76,7 +76,7 @@ export const chunkDaysSql = (days: string) => ({
    cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.chunk_id
      and e.received_at >= unixepoch(k.day) * 1000 and e.received_at < (unixepoch(k.day) + 86400) * 1000
    ${JOIN_VERDICT}
-   where ${NAMES_CHUNK} and ${assessedSql('?6')} and unixepoch(k.day) * 1000 >= ${PURGED_BEFORE_SQL}
+   where ${NAMES_CHUNK} and ${assessedSql('?5')} and unixepoch(k.day) * 1000 >= ${PURGED_BEFORE_SQL}
    group by k.chunk_id, k.day`,
 });
 
@@ -101,7 +101,7 @@ export const chunks: Stage = {
     const [keyRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
       ctx.db.prepare(chunkDaysSql(days).clear).bind(...params),
-      ctx.db.prepare(chunkDaysSql(days).count).bind(...params, ctx.now, ctx.run.windowTo),
+      ctx.db.prepare(chunkDaysSql(days).count).bind(...params, ctx.run.windowTo),
       ctx.db.prepare(chunkSignalsSql(days)).bind(...params, ctx.now),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
