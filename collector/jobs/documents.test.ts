@@ -5,7 +5,7 @@ import { utcDay } from '../../shared/time.ts';
 import { flaggedDocuments } from '../storage/documents.ts';
 import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
-import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, planOf, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { COUNTS_SQL, documents, documentsStage, EVIDENCE_SQL, PAGE_SQL } from './stages/documents.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, TRACES_PER_SLICE } from './stages/stage.ts';
@@ -235,14 +235,6 @@ describe('the stale-document tests in slices of documents', () => {
     expect(await flaggedDocuments(env.DB, p.id)).toEqual(done);
   });
 });
-
-/** SQLite's plan for a statement, one line per step, as the migrated schema gives it (no statistics). */
-const planOf = async (sql: string, ...params: unknown[]) =>
-  (
-    await env.DB.prepare(`explain query plan ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>()
-  ).results.map((r) => r.detail);
 
 describe("the stale-document slice's plan", () => {
   it("reads its documents' rows on the primary key, from the cursor on, never the whole project", async () => {

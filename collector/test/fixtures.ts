@@ -151,3 +151,11 @@ export async function rowsNaming(projectId: string, needles: readonly string[]):
   }
   return found;
 }
+
+/** SQLite's plan for a statement, one line per step, as the migrated schema gives it (no statistics). */
+export const planOf = async (sql: string, ...params: unknown[]) =>
+  (
+    await env.DB.prepare(`explain query plan ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>()
+  ).results.map((r) => r.detail);

@@ -1,16 +1,8 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
+import { planOf } from '../../test/fixtures.ts';
 import { chunkDaysSql, chunkSignalsSql, pendingAnswersSql } from './aggregates.ts';
 import { sliceKeysSql } from './stage.ts';
-
-/** SQLite's plan for a statement, one line per step, as the migrated schema gives it (no statistics). */
-const planOf = async (sql: string, ...params: unknown[]) =>
-  (
-    await env.DB.prepare(`explain query plan ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>()
-  ).results.map((r) => r.detail);
 
 describe("the chunk aggregates' plan", () => {
   // A night's answers, not every aggregate of the project: the table holds a million.

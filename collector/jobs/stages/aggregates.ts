@@ -97,11 +97,12 @@ export const chunks: Stage = {
   async slice(ctx, cursor): Promise<SliceResult> {
     const slice = sliceKeysSql('chunk_day');
     const days = chunkDaysOf(slice);
+    const { clear, count } = chunkDaysSql(days);
     const params = sliceParams(ctx, cursor);
     const [keyRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
-      ctx.db.prepare(chunkDaysSql(days).clear).bind(...params),
-      ctx.db.prepare(chunkDaysSql(days).count).bind(...params, ctx.run.windowTo),
+      ctx.db.prepare(clear).bind(...params),
+      ctx.db.prepare(count).bind(...params, ctx.run.windowTo),
       ctx.db.prepare(chunkSignalsSql(days)).bind(...params, ctx.now),
     ]);
     const keys = (keyRows!.results as { key: string }[]).map((r) => r.key);
