@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../scripts/wrangler.ts';
+import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { sampleHeap, sampleIsolateHeap, workerdIsolates } from './isolate-heap.ts';
 import { startBenchDev, workerProcess } from './nightly/drive.ts';
 
 describe("the Worker isolate's heap, read through its inspector", () => {
   it('sees the heap a request grows', { timeout: 90_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-heap-'));
-    migrate({ persistTo }, { quiet: true });
+    copyMigratedD1(persistTo);
     const server = await startBenchDev({ persistTo, logLevel: 'warn' });
     try {
       const heap = await sampleIsolateHeap(server.inspectorPort!);

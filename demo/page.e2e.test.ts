@@ -10,7 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { freePort } from '../scripts/free-port.ts';
-import { type DevServer, migrate, query, startDev } from '../scripts/wrangler.ts';
+import { copyMigratedD1 } from '../scripts/local-collector.ts';
+import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
 import { askOnPage, regenerateOnPage } from './page-driver.ts';
 import { type Demo, startDemo } from './server/index.ts';
@@ -24,7 +25,7 @@ let adminKey: string;
 beforeAll(async () => {
   persistTo = mkdtempSync(join(tmpdir(), 'rf-demo-'));
   const [collectorPort, demoPort] = [await freePort(), await freePort()];
-  migrate({ persistTo }, { quiet: true });
+  copyMigratedD1(persistTo);
   const p = await provisionProject({ id: 'demo-e2e', name: 'demo end to end', origins: [`http://127.0.0.1:${demoPort}`] });
   query(p.statements.join('\n'), { persistTo });
   adminKey = p.keys.admin;

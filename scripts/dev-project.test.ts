@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureDevProject } from './dev-project.ts';
-import { migrate, query } from './wrangler.ts';
+import { copyMigratedD1 } from './local-collector.ts';
+import { query } from './wrangler.ts';
 
 const liveKeys = (persistTo: string) =>
   query<{ kind: string; prefix: string }>("select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind", { persistTo });
@@ -13,7 +14,7 @@ describe('the dev project npm start makes', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-dev-'));
     try {
       const keysFile = join(persistTo, 'dev-keys.json');
-      migrate({ persistTo }, { quiet: true });
+      copyMigratedD1(persistTo);
 
       const first = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(JSON.parse(readFileSync(keysFile, 'utf8'))).toEqual(first);

@@ -29,8 +29,9 @@ async function main() {
   switch (command) {
     case 'create': {
       if (!arg) throw new Error('usage: npm run keys -- create <project-id> [--name N] [--origin URL ...]');
-      migrate(d1, { quiet: true });
+      // Checked before the D1 is touched: a bad origin changes nothing.
       const p = await provisionProject({ id: arg, name: values.name ?? arg, origins: values.origin });
+      migrate(d1, { quiet: true });
       if (values['print-sql']) console.log(p.statements.join('\n'));
       query(p.statements.join('\n'), d1);
       console.log(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
