@@ -7,7 +7,8 @@ import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import { adminCall as admin, newProject, planOf, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-import { COUNTS_SQL, documents, documentsStage, EVIDENCE_SQL, PAGE_SQL } from './stages/documents.ts';
+import { COUNTS_SQL, documents, documentsStage, PAGE_SQL, WORST_SQL } from './stages/documents.ts';
+import { UNLISTED_DAYS_SQL } from './stages/prepare.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, TRACES_PER_SLICE } from './stages/stage.ts';
 
 const send = sendTraffic;
@@ -55,6 +56,131 @@ describe('stale documents and corrections', () => {
     expect(body.documents[0]!.reasons[0]).toContain('15 of 15 answers');
     expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
     expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+  });
+
+  it('shows as evidence the worst answers of every day and version citing the document, each once, as reading them all would', async () => {
+    const p = await newProject();
+    const ago = (hours: number) => Date.now() - hours * 3_600_000;
+    const cite = (version: string) => ({
+      chunkId: `manual-${version}`,
+      sourceDocId: 'manual.md',
+      sourceDocVersion: version,
+      score: 0.9,
+      text: `Manual ${version}.`,
+    });
+    // 24 bad answers over two days and both versions, some citing both; 40 good ones elsewhere for the baseline.
+    const bad = Array.from({ length: 24 }, (_, i) =>
+      trace({
+        query: `manual question ${i}`,
+        createdAt: ago(i % 2 ? 1 : 26),
+        retrievedChunks: (i % 3 === 0 ? [cite('v1'), cite('v2')] : [cite(i % 3 === 1 ? 'v1' : 'v2')]).map((c, rank) => ({ ...c, rank: rank + 1 })),
+        rerankedChunks: undefined,
+      }),
+    );
+    const good = Array.from({ length: 40 }, (_, i) => answerFrom('guide.md', 'v1', { query: `guide question ${i}` }));
+    await send(p, good);
+    await send(p, bad, [
+      // Some answers are rated two stars instead, so that scores differ.
+      ...bad.map((t, i) =>
+        i % 4
+          ? { traceId: t.traceId, sessionId: `b-${i}`, signalType: 'thumbs_down' as const }
+          : { traceId: t.traceId, sessionId: `b-${i}`, signalType: 'rating' as const, detail: { stars: 2 } },
+      ),
+      ...good.map((t, i) => ({ traceId: t.traceId, sessionId: `g-${i}`, signalType: 'thumbs_up' as const })),
+    ]);
+    const now = Date.now() + 1_000;
+    await runNightly(env, now, { projectId: p.id });
+    const flags = await flaggedDocuments(env.DB, p.id);
+    expect(flags.map((f) => f.sourceDocVersion).sort()).toEqual(['*', 'v1', 'v2']);
+    // What reading every answer citing it gives, worst first (ties in trace id order).
+    const { results: answers } = await env.DB.prepare(
+      `select distinct s.trace_id as traceId, s.weighted_score as score, coalesce(c.source_doc_version, '') as version
+       from trace_chunks c join trace_stats s on s.project_id = c.project_id and s.trace_id = c.trace_id
+       where c.project_id = ? and c.source_doc_id = 'manual.md' and s.trusted_signals > 0 and s.weighted_score <= ?`,
+    )
+      .bind(p.id, (await settingsOf(env.DB, p.id)).badTraceScore)
+      .all<{ traceId: string; score: number; version: string }>();
+    expect(new Set(answers.map((a) => a.score)).size).toBeGreaterThan(1);
+    const worst = (version: string) =>
+      [
+        ...new Set(
+          answers
+            .filter((a) => version === '*' || a.version === version)
+            .sort((a, b) => a.score - b.score || (a.traceId < b.traceId ? -1 : 1))
+            .map((a) => a.traceId),
+        ),
+      ].slice(0, 10);
+    for (const flag of flags) expect(flag.evidenceTraceIds, flag.sourceDocVersion).toEqual(worst(flag.sourceDocVersion));
+    // Both days and both versions are among the whole document's evidence.
+    const shown = bad.filter((t) => flags.find((f) => f.sourceDocVersion === '*')!.evidenceTraceIds.includes(t.traceId));
+    expect(new Set(shown.map((t) => t.createdAt > ago(12))).size).toBe(2);
+    expect(new Set(shown.flatMap((t) => t.retrievedChunks.map((c) => c.sourceDocVersion))).size).toBe(2);
+  });
+
+  it('counts again, on the first run that finds no day with a list of worst answers, the days of the window, and only those', async () => {
+    const p = await newProject();
+    const stale = Array.from({ length: 15 }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}` }));
+    const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
+    await send(
+      p,
+      [...stale, ...fine],
+      [
+        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: 'thumbs_up' as const })),
+      ],
+    );
+    const now = Date.now() + 1_000;
+    await runNightly(env, now, { projectId: p.id });
+    const before = await flaggedDocuments(env.DB, p.id);
+    expect(before[0]!.evidenceTraceIds).toHaveLength(10);
+    // As the days were before lists were kept, with a day older than the window that must stay as it is.
+    const old = utcDay(now - 40 * DAY);
+    await env.DB.batch([
+      env.DB.prepare('update document_days set worst = null where project_id = ?').bind(p.id),
+      env.DB.prepare(`update document_flags set evidence = '[]' where project_id = ?`).bind(p.id),
+      env.DB.prepare(
+        `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried) values (?, 'policies/returns.md', 'v2', ?, 7, 7, 7, 0, 0)`,
+      ).bind(p.id, old),
+    ]);
+    const summary = await runNightly(env, now + DAY, { projectId: p.id });
+    // No new traffic: the one day of the window with answers is counted because it has no list.
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days).toBe(1);
+    expect((await flaggedDocuments(env.DB, p.id)).map((f) => f.evidenceTraceIds)).toEqual(before.map((f) => f.evidenceTraceIds));
+    expect(await env.DB.prepare('select traces, worst from document_days where project_id = ? and day = ?').bind(p.id, old).first()).toEqual({
+      traces: 7,
+      worst: null,
+    });
+    // Lists kept now, the next night counts only its own days again.
+    const next = await runNightly(env, now + 2 * DAY, { projectId: p.id });
+    expect(next.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days ?? 0).toBe(0);
+  });
+
+  it('keeps counting those days again when the run that listed them is left unfinished after some', async () => {
+    const p = await newProject();
+    const answers = [1, 25].flatMap((hours) =>
+      Array.from({ length: 12 }, (_, i) =>
+        answerFrom('manual.md', 'v1', { query: `manual question ${hours} ${i}`, createdAt: Date.now() - hours * 3_600_000 }),
+      ),
+    );
+    await send(
+      p,
+      answers,
+      answers.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+    );
+    const now = Date.now() + 1_000;
+    await runNightly(env, now, { projectId: p.id });
+    await env.DB.prepare('update document_days set worst = null where project_id = ?').bind(p.id).run();
+    const unlisted = async () =>
+      (await env.DB.prepare('select count(*) as n from document_days where project_id = ? and worst is null').bind(p.id).first<{ n: number }>())!.n;
+    expect(await unlisted()).toBe(2);
+    // The next night's run stops once it has counted one of the two days again, and is left.
+    for (let i = 0; (await unlisted()) === 2; i++) {
+      expect(i).toBeLessThan(60);
+      await runNightly(env, now + DAY, { projectId: p.id, maxSlices: 1 });
+    }
+    expect(await unlisted()).toBe(1);
+    expect((await runNightly(env, now + 2 * DAY, { projectId: p.id })).done).toBe(true);
+    expect(await unlisted()).toBe(0);
   });
 
   it('does not flag a document on a handful of bad answers', async () => {
@@ -250,11 +376,17 @@ describe("the stale-document slice's plan", () => {
     ]);
   });
 
-  it("reads a flag's evidence from its document's chunk rows, never the project's answers in score order", async () => {
-    const plan = await planOf(EVIDENCE_SQL, 'p', 'a-stale.md', null, 0, -0.3, 10);
-    expect(plan.slice(0, 2)).toEqual([
-      expect.stringMatching(/^SEARCH c USING INDEX trace_chunks_doc \(project_id=\? AND source_doc_id=\?\)$/),
-      expect.stringMatching(/^SEARCH s USING INDEX sqlite_autoindex_trace_stats_1 \(project_id=\? AND trace_id=\?\)$/),
+  it('lists the days to count again on the index of days, asking the index of lists whether the project keeps any', async () => {
+    const plan = await planOf(UNLISTED_DAYS_SQL, 'p', '2026-11-30', '2026-10-01');
+    const reads = plan.filter((step) => /document_days/.test(step));
+    expect(reads).toEqual([
+      expect.stringMatching(/^SEARCH document_days USING (COVERING )?INDEX document_days_day \(project_id=\? AND day>\?\)$/),
+      expect.stringMatching(/^SEARCH document_days USING (COVERING )?INDEX document_days_listed \(project_id=\?\)$/),
     ]);
+  });
+
+  it("reads the flagged documents' lists of worst answers on the primary key", async () => {
+    const plan = await planOf(WORST_SQL, 'p', '["a-stale.md"]', '2026-10-01');
+    expect(plan).toContainEqual(expect.stringMatching(/^SEARCH w USING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id=\?\)$/));
   });
 });

@@ -226,8 +226,10 @@ describe('eval sets', () => {
     });
     // Slices of one trace read pages of one question: the stage takes several slices.
     const options = { tracesPerSlice: 1 };
-    const uncut = await newProject();
+    // Both projects seeded first: the night's window ends before the cut run starts.
+    const [uncut, cut] = [await newProject(), await newProject()];
     await seed(uncut);
+    await seed(cut);
     const night = Date.now() + 1_000;
     const whole = await runNightly(env, night, { projectId: uncut.id, ...options });
     expect(whole.done).toBe(true);
@@ -236,8 +238,6 @@ describe('eval sets', () => {
     // Replay takes both answers of each question.
     expect(evalsLine.counts).toEqual({ echo: 6, variant: 6, conflict: 6, replay: 12 });
 
-    const cut = await newProject();
-    await seed(cut);
     // Every other evals slice is read twice, as when an invocation stops after storing the items but before the cursor.
     const evalsStage = STAGES.findIndex((s) => s.name === 'evals');
     const where = () =>

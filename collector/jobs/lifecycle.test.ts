@@ -106,6 +106,14 @@ describe('eval sets, loop health, retention and erasure', () => {
     );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     expect(await count('feedback_events', p.id)).toBe(2);
+    const listed = async () =>
+      (await env.DB.prepare('select count(*) as n from document_days where project_id = ? and worst is not null').bind(p.id).first<{ n: number }>())!.n;
+    expect(await listed()).toBeGreaterThan(0);
+    // 36 days later the day has left the window documents are judged over: its worst answers go, its counts and answers stay.
+    await runNightly(env, Date.now() + 36 * 86_400_000, { projectId: p.id });
+    expect(await listed()).toBe(0);
+    expect(await count('document_days', p.id)).toBeGreaterThan(0);
+    expect(await count('traces', p.id)).toBe(1);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
     for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
@@ -114,9 +122,9 @@ describe('eval sets, loop health, retention and erasure', () => {
     for (const table of aggregates) expect(await count(table, p.id), table).toBeGreaterThan(0);
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
     // Past the aggregates' own retention (two years by default) they go too; the snapshots of the
-    // last two runs (91 days and two years on) are younger.
+    // last three runs (36 days, 91 days and two years on) are younger.
     await runNightly(env, Date.now() + 731 * 86_400_000, { projectId: p.id });
-    for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 2 : 0);
+    for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 3 : 0);
   });
 
   it("keeps a chunk's counts past its answers' and events' retention, and adds new ones to them", async () => {

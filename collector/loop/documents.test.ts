@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentCounts, judgeDocument, ownerOf } from './documents.ts';
+import { type DocumentCounts, EVIDENCE_TRACES, firstListedDay, judgeDocument, ownerOf, worstAnswers } from './documents.ts';
 
 const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({
   docId: 'refunds.md',
@@ -41,5 +41,32 @@ describe('stale documents', () => {
     expect(ownerOf('shipping.md', owners)).toBe('docs@example.com');
     expect(ownerOf('faq.html', owners)).toBeUndefined();
     expect(ownerOf('policiesXrefunds', [{ pattern: 'policies.*', owner: 'x' }])).toBeUndefined();
+  });
+});
+
+describe("a flag's evidence from its days' lists", () => {
+  it('takes the worst answers of all the lists, each once, ties in trace id order', () => {
+    const day1 = [
+      [-1, 'b'],
+      [-1, 'd'],
+      [-0.5, 'a'],
+    ] as const;
+    const day2 = [
+      [-1, 'a'],
+      [-0.9, 'c'],
+      [-0.5, 'a'],
+    ] as const;
+    // 'a' is in both lists (another version's list on the same day, say): once, at its worst.
+    expect(worstAnswers([day1, day2])).toEqual(['a', 'b', 'd', 'c']);
+    expect(worstAnswers([])).toEqual([]);
+  });
+
+  it(`keeps ${EVIDENCE_TRACES} at most`, () => {
+    const list = Array.from({ length: 25 }, (_, i) => [-1 + i / 100, `t${String(i).padStart(2, '0')}`] as const);
+    expect(worstAnswers([list.slice(0, 12), list.slice(12)])).toEqual(list.slice(0, EVIDENCE_TRACES).map((e) => e[1]));
+  });
+
+  it('lists days from the first of the 35 days documents are judged over', () => {
+    expect(firstListedDay(Date.parse('2026-12-01T10:00:00Z'))).toBe('2026-10-28');
   });
 });

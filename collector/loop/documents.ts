@@ -4,6 +4,7 @@
  * more and more, is flagged for its owner with the traces as evidence. A stated test with a
  * minimum count, not a raw ratio: three bad answers out of four prove nothing.
  */
+import { utcDay } from '../../shared/time.ts';
 import { rateAboveBaseline, rateRising } from './significance.ts';
 
 /** Scored answers a document needs before its negative rate is tested. */
@@ -15,6 +16,29 @@ export const DOC_ALPHA = 0.01;
 /** The re-query trend compares the last RECENT_DAYS with the BASELINE_DAYS before them. */
 export const RECENT_DAYS = 7;
 export const BASELINE_DAYS = 28;
+/** Answers a flag shows as evidence: the worst citing the document, kept per document version and day. */
+export const EVIDENCE_TRACES = 10;
+
+const DAY_MS = 86_400_000;
+/** The days a run at `now` judges documents over are those after this one (UTC, YYYY-MM-DD). */
+export const documentWindowAfter = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY_MS);
+/** The first day of that window, whose answers the days keep lists of. */
+export const firstListedDay = (now: number) => utcDay(Date.parse(`${documentWindowAfter(now)}T00:00:00Z`) + DAY_MS);
+/** The recent part of that window: the days after this one. */
+export const recentWindowAfter = (now: number) => utcDay(now - RECENT_DAYS * DAY_MS);
+
+/** An answer held against a document: its confidence-weighted score and its trace id. */
+export type EvidenceEntry = readonly [score: number, traceId: string];
+
+/**
+ * A flag's evidence from its days' lists (each the day's worst answers of one version, and a
+ * document as a whole has all its versions'): the EVIDENCE_TRACES worst answers, each once, worst
+ * first. Exact, because an answer among them is among the worst of its own day and version.
+ */
+export function worstAnswers(lists: readonly (readonly EvidenceEntry[])[]): string[] {
+  const entries = lists.flat().sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return [...new Set(entries.map((e) => e[1]))].slice(0, EVIDENCE_TRACES);
+}
 
 export interface DocumentCounts {
   docId: string;

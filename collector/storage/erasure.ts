@@ -1,4 +1,5 @@
 import { queryKey } from '../../shared/terms.ts';
+import { utcDay } from '../../shared/time.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
@@ -30,11 +31,11 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
   for (;;) {
     const { results } = await d1
       .prepare(
-        `select t.trace_id, t.session_id, t.query, s.query_key from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
+        `select t.trace_id, t.session_id, t.query, t.created_at, s.query_key from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
          where t.project_id = ? and t.user_id_hash = ? limit ?`,
       )
       .bind(projectId, userIdHash, ERASE_BATCH)
-      .all<{ trace_id: string; session_id: string | null; query: string; query_key: string | null }>();
+      .all<{ trace_id: string; session_id: string | null; query: string; created_at: number; query_key: string | null }>();
     if (results.length === 0) break;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
     const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
@@ -86,6 +87,14 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
            where project_id = ?1 and exists (select 1 from json_each(document_flags.evidence) where value in (select value from json_each(?2)))`,
         )
         .bind(projectId, ids),
+      // The worst answers each day kept per document, which that evidence is drawn from.
+      evidenceLists: d1
+        .prepare(
+          `update document_days set worst = (select json_group_array(json(w.value)) from json_each(document_days.worst) w where w.value ->> 1 not in (select value from json_each(?2)))
+           where project_id = ?1 and day in (select value from json_each(?3)) and worst is not null
+             and exists (select 1 from json_each(document_days.worst) w where w.value ->> 1 in (select value from json_each(?2)))`,
+        )
+        .bind(projectId, ids, JSON.stringify([...new Set(results.map((r) => utcDay(r.created_at)))])),
     };
     const r = await namedBatch(d1, statements, forgetListed(d1, projectId, lists));
     const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);

@@ -1,4 +1,5 @@
 import { TOP_RANKS } from '../../../shared/thresholds.ts';
+import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
@@ -110,7 +111,7 @@ export const chunks: Stage = {
   },
 };
 
-/** Per touched day of answers: the project's totals and each document version's counts. */
+/** Per touched day of answers: the project's totals, and each document version's counts and worst answers. */
 export const days: Stage = {
   name: 'days',
   async slice(ctx, cursor): Promise<SliceResult> {
@@ -120,24 +121,31 @@ export const days: Stage = {
     const end = start + 86_400_000;
     const { badTraceScore: bad, goodTraceScore: good } = ctx.settings;
     const scored = 's.trusted_signals > 0';
+    // Evidence against a document: an answer scored bad, or re-asked.
+    const evidence = `(${scored} and (s.weighted_score <= ?5 or s.requeried))`;
     await ctx.db.batch([
       ctx.db.prepare('delete from document_days where project_id = ? and day = ?').bind(ctx.projectId, day),
       ctx.db
         .prepare(
-          `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried)
-           select ?1, d.doc, d.version, ?2, count(*), count(case when ${scored} then 1 end),
-             count(case when ${scored} and s.weighted_score <= ?5 then 1 end), count(case when ${scored} and s.weighted_score >= ?6 then 1 end),
-             count(case when s.requeried then 1 end)
+          `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
+           select ?1, doc, version, ?2, count(*), count(case when scored then 1 end), count(case when scored and score <= ?5 then 1 end),
+             count(case when scored and score >= ?6 then 1 end), count(case when requeried then 1 end),
+             -- Kept only while documents are judged over the day.
+             case when ?2 > ?8 then json_group_array(json_array(score, trace_id)) filter (where evidence and place <= ?7) end
            from (
-             -- Each answer once per document version it cited, however many of its chunks.
-             select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
-             from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
-             where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
-           ) d
-           left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
-           group by d.doc, d.version`,
+             select d.trace_id, d.doc, d.version, ${scored} as scored, s.weighted_score as score, s.requeried as requeried, ${evidence} as evidence,
+               row_number() over (partition by d.doc, d.version order by ${evidence} desc, s.weighted_score, d.trace_id) as place
+             from (
+               -- Each answer once per document version it cited, however many of its chunks.
+               select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
+               from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
+               where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
+             ) d
+             left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
+           )
+           group by doc, version`,
         )
-        .bind(ctx.projectId, day, start, end, bad, good),
+        .bind(ctx.projectId, day, start, end, bad, good, EVIDENCE_TRACES, documentWindowAfter(ctx.now)),
       ctx.db
         .prepare(
           `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)

@@ -1,18 +1,9 @@
-import { utcDay } from '../../../shared/time.ts';
-import { BASELINE_DAYS, type DocumentCounts, judgeDocument, RECENT_DAYS } from '../../loop/documents.ts';
-import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
+import { type DocumentCounts, documentWindowAfter, type EvidenceEntry, judgeDocument, recentWindowAfter, worstAnswers } from '../../loop/documents.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
-/**
- * Documents one slice judges, with all their versions: about a millisecond a document at full
- * scale (its rows of the window, then the answers behind its flags, which take most of it), so
- * a slice stays around a second.
- */
+/** Documents one slice judges, with all their versions: their rows of the window, a few dozen each. */
 export const DOCUMENTS_PER_SLICE = 1_000;
-/** Answers kept as evidence per flagged document. */
-const EVIDENCE_TRACES = 10;
-const DAY = 86_400_000;
 
 interface Row extends DocumentCounts {
   negativeRecent: number;
@@ -42,15 +33,12 @@ export const COUNTS_SQL = `select source_doc_id as docId, source_doc_version as 
     from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 group by 1`;
 
 /**
- * The worst answers citing the document ?2 (or only its version ?3) since ?4, scored bad (?5) or
- * re-asked, ?6 at most: nearly all of a slice's time (12 ms a flag at a tenth), read from the
- * document's own chunk rows. A newer SQLite (3.53's shell) walks the project's answers in score
- * order instead, 0.45 s a flag: a test holds the plan.
+ * The worst answers of each day and version of the flagged documents ?2 (a JSON array of ids), on
+ * the days after ?3: what the days stage kept, so a flag never reads the answers behind it.
  */
-export const EVIDENCE_SQL = `select distinct s.trace_id from trace_stats s join trace_chunks c on c.project_id = s.project_id and c.trace_id = s.trace_id
-  where s.project_id = ?1 and c.source_doc_id = ?2 and (?3 is null or ${TEXT_VERSION} = ?3) and s.created_at >= ?4 and s.trusted_signals > 0
-    and (s.weighted_score <= ?5 or s.requeried)
-  order by s.weighted_score asc limit ?6`;
+export const WORST_SQL = `select w.source_doc_id as docId, w.source_doc_version as docVersion, w.worst from json_each(?2) d
+  cross join document_days w indexed by sqlite_autoindex_document_days_1 on w.project_id = ?1 and w.source_doc_id = d.value
+  where w.day > ?3 and w.worst <> '[]'`;
 
 /**
  * Tests every document and version seen in the last RECENT_DAYS + BASELINE_DAYS against the
@@ -65,9 +53,9 @@ export function documentsStage(documentsPerSlice = DOCUMENTS_PER_SLICE): Stage {
 
 export const documents = documentsStage();
 
-async function judgeDocuments({ db, projectId, night, now, settings }: StageContext, after: string, documentsPerSlice: number): Promise<SliceResult> {
-  const recentFrom = utcDay(now - RECENT_DAYS * DAY);
-  const from = utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY);
+async function judgeDocuments({ db, projectId, night, now }: StageContext, after: string, documentsPerSlice: number): Promise<SliceResult> {
+  const recentFrom = recentWindowAfter(now);
+  const from = documentWindowAfter(now);
   // Every slice reads the baseline again rather than keeping it in the run: a few dozen rows on
   // day_stats' primary key, which nothing writes after the days stage, so every slice gets the same.
   const [page, base] = await db.batch([
@@ -91,24 +79,23 @@ async function judgeDocuments({ db, projectId, night, now, settings }: StageCont
     const verdict = judgeDocument(d, baseline);
     if (verdict.flagged) flagged.push({ d, verdict });
   }
-  // The worst answers behind each flag, in one round trip for all of them.
-  const evidence = flagged.length
-    ? await db.batch(
-        flagged.map(({ d }) =>
-          db
-            .prepare(EVIDENCE_SQL)
-            .bind(
-              projectId,
-              d.docId,
-              d.docVersion === '*' ? null : d.docVersion,
-              now - (RECENT_DAYS + BASELINE_DAYS) * DAY,
-              settings.badTraceScore,
-              EVIDENCE_TRACES,
-            ),
-        ),
-      )
-    : [];
-  const flags = flagged.map(({ d, verdict }, i) => ({
+  // The worst answers behind each flag, from its days' lists: a version's own, a document's all of its versions'.
+  const lists = new Map<string, EvidenceEntry[][]>();
+  if (flagged.length) {
+    const { results: days } = await db
+      .prepare(WORST_SQL)
+      .bind(projectId, JSON.stringify([...new Set(flagged.map(({ d }) => d.docId))]), from)
+      .all<{ docId: string; docVersion: string; worst: string }>();
+    for (const day of days) {
+      const worst = JSON.parse(day.worst) as EvidenceEntry[];
+      for (const key of [`${day.docId}\u0000${day.docVersion}`, `${day.docId}\u0000*`]) {
+        const list = lists.get(key);
+        if (list) list.push(worst);
+        else lists.set(key, [worst]);
+      }
+    }
+  }
+  const flags = flagged.map(({ d, verdict }) => ({
     docId: d.docId,
     version: d.docVersion,
     reasons: verdict.reasons,
@@ -123,7 +110,7 @@ async function judgeDocuments({ db, projectId, night, now, settings }: StageCont
     },
     negativeP: verdict.negativeP,
     requeryP: verdict.requeryP,
-    evidence: (evidence[i]!.results as { trace_id: string }[]).map((e) => e.trace_id),
+    evidence: worstAnswers(lists.get(`${d.docId}\u0000${d.docVersion}`) ?? []),
   }));
   await db.batch([
     // The slice's own range of ids: after its cursor, up to and including its last document (to the end for the last slice).

@@ -1,6 +1,8 @@
+import { firstListedDay } from '../../loop/documents.ts';
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
+import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -32,6 +34,16 @@ export const touchedChunkDaysSql = (all: boolean) =>
     ? `select distinct ${CHUNK_DAY_KEY} as key from feedback_events e where e.project_id = ?1 and ${NAMES_CHUNK}`
     : `select distinct ${CHUNK_DAY_KEY} as key from (${TOUCHED_TRACES}) l
        cross join feedback_events e on e.project_id = ?1 and e.trace_id = l.key where ${NAMES_CHUNK}`;
+
+/**
+ * Every day of the window documents are judged over (from ?3) whose answers are still stored, when
+ * the project keeps no day's worst answers yet (its days were counted before they were kept, or
+ * not at all): counting them again gives flags their evidence.
+ */
+export const UNLISTED_DAYS_SQL = `insert or ignore into loop_touched (project_id, night, kind, key)
+  select distinct ?1, ?2, 'day', day from document_days
+  where project_id = ?1 and day >= ?3 and day >= ${utcDaySql(PURGED_BEFORE_SQL)}
+    and not exists (select 1 from document_days indexed by document_days_listed where project_id = ?1 and worst is not null)`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -67,12 +79,12 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
         `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
       )
       .bind(projectId, night, run.windowFrom, run.windowTo),
-    // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
-    // listed (all of them, when it was the first), this run does.
+    // Items a run its night left unfinished took rows from and never recomputed, and chunk days and
+    // days it listed (all of them, when it was the first), this run does.
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day')`,
+         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day', 'day')`,
       )
       .bind(projectId, night),
   ]);
@@ -83,7 +95,7 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
 }
 
 /** The sessions and days of the touched traces, and the chunk days their events fall on: their aggregates are recomputed. */
-async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceResult> {
+async function touchKeys({ db, projectId, night, now }: StageContext): Promise<SliceResult> {
   const share = await db
     .prepare(
       `select (select count(*) from (${TOUCHED_TRACES})) * 1.0 / max(1, (select count(*) from traces where project_id = ?1)) as share,
@@ -105,6 +117,7 @@ async function touchKeys({ db, projectId, night }: StageContext): Promise<SliceR
     db
       .prepare(`insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'chunk_day', key from (${touchedChunkDaysSql(allChunkDays)})`)
       .bind(projectId, night),
+    db.prepare(UNLISTED_DAYS_SQL).bind(projectId, night, firstListedDay(now)),
   ]);
   return { cursor: FLOODING, counts: {} };
 }

@@ -1,4 +1,5 @@
 import { utcDay } from '../../../shared/time.ts';
+import { firstListedDay } from '../../loop/documents.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
@@ -42,6 +43,10 @@ export const retention: Stage = {
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
       checkedChunks: db.prepare(clearTextChecksSql(PURGE_BATCH)).bind(projectId),
       documentDays: db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
+      // A day's worst answers name traces: kept only while the day is judged and they are stored.
+      evidenceLists: db
+        .prepare('update document_days set worst = null where project_id = ?1 and day < max(?2, ?3) and worst is not null')
+        .bind(projectId, utcDay(raw), firstListedDay(now)),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),

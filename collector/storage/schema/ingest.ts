@@ -57,7 +57,6 @@ export const traceChunks = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
-    index('trace_chunks_doc').on(t.projectId, t.sourceDocId),
     // Covers the per-chunk aggregates (traces that retrieved it, whether first, at which rank and
     // stage, its document) so the nightly job reads the index in chunk order, not rows at random.
     index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.topRanked, t.stage, t.rank, t.sourceDocId),

@@ -246,8 +246,19 @@ export const documentDays = sqliteTable(
     positive: integer('positive').notNull(),
     /** Answers whose question was re-asked right after. */
     requeried: integer('requeried').notNull(),
+    /**
+     * The day's worst answers citing it, the evidence a flag shows: up to ten `[score, traceId]`
+     * of those scored bad or re-asked. Kept while the day is in the window documents are judged
+     * over and its answers are stored; null before and after, and on days counted before it was.
+     */
+    worst: text('worst'),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }), index('document_days_day').on(t.projectId, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }),
+    index('document_days_day').on(t.projectId, t.day),
+    // The days whose lists retention clears: only those still holding one.
+    index('document_days_listed').on(t.projectId, t.day).where(sql`${t.worst} is not null`),
+  ],
 );
 
 /** Per session: its length and how it went. */
