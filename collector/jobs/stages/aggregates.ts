@@ -128,13 +128,8 @@ export const days: Stage = {
       ctx.db
         .prepare(
           `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
-           select ?1, doc, version, ?2, count(*), count(case when scored then 1 end), count(case when scored and score <= ?5 then 1 end),
-             count(case when scored and score >= ?6 then 1 end), count(case when requeried then 1 end),
-             -- Kept only while documents are judged over the day.
-             case when ?2 > ?8 then json_group_array(json_array(score, trace_id)) filter (where evidence and place <= ?7) end
-           from (
-             select d.trace_id, d.doc, d.version, ${scored} as scored, s.weighted_score as score, s.requeried as requeried, ${evidence} as evidence,
-               row_number() over (partition by d.doc, d.version order by ${evidence} desc, s.weighted_score, d.trace_id) as place
+           with d as materialized (
+             select d.trace_id, d.doc, d.version, ${scored} as scored, s.weighted_score as score, s.requeried, ${evidence} as evidence
              from (
                -- Each answer once per document version it cited, however many of its chunks.
                select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
@@ -142,8 +137,22 @@ export const days: Stage = {
                where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
              ) d
              left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
+           ),
+           -- Ranked among the evidence alone: a fraction of the answers, so the sort stays small.
+           worst as (
+             select doc, version, json_group_array(json_array(score, trace_id)) as list from (
+               select doc, version, score, trace_id, row_number() over (partition by doc, version order by score, trace_id) as place from d where evidence
+             ) where place <= ?7 group by doc, version
            )
-           group by doc, version`,
+           select ?1, c.doc, c.version, ?2, c.traces, c.scored, c.negative, c.positive, c.requeried,
+             -- Kept only while documents are judged over the day.
+             case when ?2 > ?8 then coalesce(w.list, '[]') end
+           from (
+             select doc, version, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and score <= ?5 then 1 end) as negative,
+               count(case when scored and score >= ?6 then 1 end) as positive, count(case when requeried then 1 end) as requeried
+             from d group by doc, version
+           ) c
+           left join worst w on w.doc = c.doc and w.version = c.version`,
         )
         .bind(ctx.projectId, day, start, end, bad, good, EVIDENCE_TRACES, documentWindowAfter(ctx.now)),
       ctx.db
