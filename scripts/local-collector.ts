@@ -3,7 +3,7 @@
  * folder, migrated, with one project, served by `wrangler dev` on a free port.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
@@ -55,30 +55,37 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
 
 /**
  * Fills `persistTo` with a local D1 that has every migration applied: a copy of one made once per
- * set of migrations and wrangler version, since applying them through wrangler takes about 10 s.
+ * set of migrations, D1 binding and wrangler version, since applying them through wrangler takes
+ * about 10 s.
  */
 export function copyMigratedD1(persistTo: string): void {
-  cpSync(migratedD1(), persistTo, { recursive: true });
+  cpSync(migratedD1(), persistTo, { recursive: true, filter: (path) => !path.endsWith(MIGRATED) });
 }
 
+/** Written last into a migrated copy: a folder without it is not one (cut short, or half cleaned away). */
+const MIGRATED = '.migrated';
+
 function migratedD1(): string {
-  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'node_modules', 'wrangler', 'package.json')));
+  const hash = createHash('sha256');
+  for (const file of [join('node_modules', 'wrangler', 'package.json'), 'wrangler.toml']) hash.update(readFileSync(join(ROOT, file)));
   const migrations = join(ROOT, 'collector', 'migrations');
   for (const name of readdirSync(migrations)
     .filter((n) => n.endsWith('.sql'))
     .sort())
     hash.update(name).update(readFileSync(join(migrations, name)));
   const dir = join(tmpdir(), `rf-migrated-d1-${hash.digest('hex').slice(0, 16)}`);
-  if (existsSync(dir)) return dir;
+  if (existsSync(join(dir, MIGRATED))) return dir;
+  if (existsSync(dir) && !existsSync(join(dir, MIGRATED))) rmSync(dir, { recursive: true, force: true });
   // Built aside and renamed into place, so a collector started meanwhile never copies half of it.
   const building = mkdtempSync(join(tmpdir(), 'rf-migrating-d1-'));
   try {
     migrate({ persistTo: building }, { quiet: true });
+    writeFileSync(join(building, MIGRATED), '');
     renameSync(building, dir);
   } catch (err) {
     rmSync(building, { recursive: true, force: true });
     // Another process renamed its copy into place first.
-    if (!existsSync(dir)) throw err;
+    if (!existsSync(join(dir, MIGRATED))) throw err;
   }
   return dir;
 }

@@ -117,7 +117,7 @@ describe('stale documents and corrections', () => {
     expect(new Set(shown.flatMap((t) => t.retrievedChunks.map((c) => c.sourceDocVersion))).size).toBe(2);
   });
 
-  it('counts again, on the first run that finds no day with a list of worst answers, the days of the window, and only those', async () => {
+  it('counts again the days of the window that have no list of worst answers, and only those', async () => {
     const p = await newProject();
     const stale = Array.from({ length: 15 }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}` }));
     const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
@@ -181,6 +181,64 @@ describe('stale documents and corrections', () => {
     expect(await unlisted()).toBe(1);
     expect((await runNightly(env, now + 2 * DAY, { projectId: p.id })).done).toBe(true);
     expect(await unlisted()).toBe(0);
+  });
+
+  it("fills a day's list again from the answers left after an erasure, at the next run", async () => {
+    const p = await newProject();
+    // Twelve readers, one bad answer each: the flag shows ten of them.
+    const stale = Array.from({ length: 12 }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}`, userIdHash: `u-${i}` }));
+    const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
+    await send(
+      p,
+      [...stale, ...fine],
+      [
+        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: 'thumbs_up' as const })),
+      ],
+    );
+    const now = Date.now() + 1_000;
+    await runNightly(env, now, { projectId: p.id });
+    const evidence = async () => (await flaggedDocuments(env.DB, p.id))[0]!.evidenceTraceIds;
+    const shown = await evidence();
+    expect(shown).toHaveLength(10);
+    const gone = stale.find((t) => t.traceId === shown[0])!;
+    expect((await admin(p, `/users/${gone.userIdHash}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await evidence()).toEqual(shown.slice(1));
+    await runNightly(env, now + DAY, { projectId: p.id });
+    const after = await evidence();
+    expect(after).toHaveLength(10);
+    expect(after).not.toContain(gone.traceId);
+    expect(after.slice(0, 9)).toEqual(shown.slice(1));
+  });
+
+  it('keeps no list for a day whose answers are past a retention shorter than the window, and never counts that day again', async () => {
+    const p = await newProject();
+    expect((await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 5 } })).status).toBe(200);
+    // Answers of ten days ago that arrived a day later: past the retention by arrival.
+    const old = Array.from({ length: 12 }, (_, i) => answerFrom('faq.md', 'v1', { query: `faq ${i}`, createdAt: Date.now() - 10 * DAY }));
+    await send(
+      p,
+      old,
+      old.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+    );
+    for (const table of ['traces', 'feedback_events'])
+      await env.DB.prepare(`update ${table} set received_at = received_at - ? where project_id = ?`)
+        .bind(9 * DAY, p.id)
+        .run();
+    const day = utcDay(Date.now() - 10 * DAY);
+    const row = () => env.DB.prepare('select traces, negative, worst from document_days where project_id = ? and day = ?').bind(p.id, day).first();
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    expect(await count('traces')).toBe(0);
+    expect(await row()).toEqual({ traces: 12, negative: 12, worst: '[]' });
+    // Made to look counted before lists were kept: still not counted again, its answers being gone.
+    await env.DB.prepare('update document_days set worst = null where project_id = ? and day = ?').bind(p.id, day).run();
+    const next = await runNightly(env, Date.now() + DAY, { projectId: p.id });
+    expect(next.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days ?? 0).toBe(0);
+    expect(await row()).toEqual({ traces: 12, negative: 12, worst: null });
+
+    async function count(table: string) {
+      return (await env.DB.prepare(`select count(*) as n from ${table} where project_id = ?`).bind(p.id).first<{ n: number }>())!.n;
+    }
   });
 
   it('does not flag a document on a handful of bad answers', async () => {
@@ -376,12 +434,10 @@ describe("the stale-document slice's plan", () => {
     ]);
   });
 
-  it('lists the days to count again on the index of days, asking the index of lists whether the project keeps any', async () => {
+  it('lists the days to count again on the index of those days alone', async () => {
     const plan = await planOf(UNLISTED_DAYS_SQL, 'p', '2026-11-30', '2026-10-01');
-    const reads = plan.filter((step) => /document_days/.test(step));
-    expect(reads).toEqual([
-      expect.stringMatching(/^SEARCH document_days USING (COVERING )?INDEX document_days_day \(project_id=\? AND day>\?\)$/),
-      expect.stringMatching(/^SEARCH document_days USING (COVERING )?INDEX document_days_listed \(project_id=\?\)$/),
+    expect(plan.filter((step) => /document_days/.test(step))).toEqual([
+      expect.stringMatching(/^SEARCH document_days USING (COVERING )?INDEX document_days_unlisted \(project_id=\? AND day>\?\)$/),
     ]);
   });
 

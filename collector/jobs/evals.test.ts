@@ -188,7 +188,8 @@ describe('eval sets', () => {
     expect(results.map((r) => ({ ...r, judgements: JSON.parse(r.judgements) }))).toEqual([{ judgements: { second: 0, kept: 1 }, source: 'review+feedback' }]);
   });
 
-  it('ends a run cut after every slice, or made to read a slice again, where one uncut run ends', async () => {
+  // Dozens of one-trace slices: seconds on a busy machine.
+  it('ends a run cut after every slice, or made to read a slice again, where one uncut run ends', { timeout: 30_000 }, async () => {
     // Per held-out question: a good answer read and copied, a bad one flagged, and a re-asked wording of it.
     const seed = async (p: Project) => {
       const traces: TraceInput[] = [];

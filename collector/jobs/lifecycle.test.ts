@@ -107,7 +107,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     expect(await count('feedback_events', p.id)).toBe(2);
     const listed = async () =>
-      (await env.DB.prepare('select count(*) as n from document_days where project_id = ? and worst is not null').bind(p.id).first<{ n: number }>())!.n;
+      (await env.DB.prepare(`select count(*) as n from document_days where project_id = ? and worst <> '[]'`).bind(p.id).first<{ n: number }>())!.n;
     expect(await listed()).toBeGreaterThan(0);
     // 36 days later the day has left the window documents are judged over: its worst answers go, its counts and answers stay.
     await runNightly(env, Date.now() + 36 * 86_400_000, { projectId: p.id });

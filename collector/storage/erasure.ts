@@ -87,11 +87,12 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
            where project_id = ?1 and exists (select 1 from json_each(document_flags.evidence) where value in (select value from json_each(?2)))`,
         )
         .bind(projectId, ids),
-      // The worst answers each day kept per document, which that evidence is drawn from.
+      // The worst answers each day kept per document, which that evidence is drawn from: counted
+      // again from the answers left by the next run (a list without them would miss the next worst).
       evidenceLists: d1
         .prepare(
-          `update document_days set worst = (select json_group_array(json(w.value)) from json_each(document_days.worst) w where w.value ->> 1 not in (select value from json_each(?2)))
-           where project_id = ?1 and day in (select value from json_each(?3)) and worst is not null
+          `update document_days set worst = null
+           where project_id = ?1 and day in (select value from json_each(?3)) and worst <> '[]'
              and exists (select 1 from json_each(document_days.worst) w where w.value ->> 1 in (select value from json_each(?2)))`,
         )
         .bind(projectId, ids, JSON.stringify([...new Set(results.map((r) => utcDay(r.created_at)))])),

@@ -146,7 +146,7 @@ export const days: Stage = {
            )
            select ?1, c.doc, c.version, ?2, c.traces, c.scored, c.negative, c.positive, c.requeried,
              -- Kept only while documents are judged over the day.
-             case when ?2 > ?8 then coalesce(w.list, '[]') end
+             case when ?2 > ?8 then coalesce(w.list, '[]') else '[]' end
            from (
              select doc, version, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and score <= ?5 then 1 end) as negative,
                count(case when scored and score >= ?6 then 1 end) as positive, count(case when requeried then 1 end) as requeried

@@ -1,5 +1,6 @@
 import { type DocumentCounts, documentWindowAfter, type EvidenceEntry, judgeDocument, recentWindowAfter, worstAnswers } from '../../loop/documents.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 /** Documents one slice judges, with all their versions: their rows of the window, a few dozen each. */
@@ -124,8 +125,10 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
       db
         .prepare(
           `insert into document_flags (project_id, source_doc_id, source_doc_version, reasons, counts, negative_p, requery_p, evidence, first_flagged, last_flagged)
-           select ?1, value ->> 'docId', value ->> 'version', value -> 'reasons', value -> 'counts', value ->> 'negativeP', value ->> 'requeryP', value -> 'evidence', ?2, ?2
-           from json_each(?3) where true
+           select ?1, f.value ->> 'docId', f.value ->> 'version', f.value -> 'reasons', f.value -> 'counts', f.value ->> 'negativeP', f.value ->> 'requeryP',
+             -- Answers still stored: one erased while the slice ran, or purged under a date ahead of its arrival, is not named.
+             (select json_group_array(e.value) from json_each(f.value -> 'evidence') e where ${stillStoredSql('e.value')}), ?2, ?2
+           from json_each(?3) f where true
            on conflict (project_id, source_doc_id, source_doc_version) do update set reasons = excluded.reasons, counts = excluded.counts,
              negative_p = excluded.negative_p, requery_p = excluded.requery_p, evidence = excluded.evidence, last_flagged = excluded.last_flagged`,
         )

@@ -36,14 +36,13 @@ export const touchedChunkDaysSql = (all: boolean) =>
        cross join feedback_events e on e.project_id = ?1 and e.trace_id = l.key where ${NAMES_CHUNK}`;
 
 /**
- * Every day of the window documents are judged over (from ?3) whose answers are still stored, when
- * the project keeps no day's worst answers yet (its days were counted before they were kept, or
- * not at all): counting them again gives flags their evidence.
+ * The days of the window documents are judged over (from ?3) whose worst answers must be counted
+ * again (counted before they were kept, or one of them erased since), while their answers are
+ * still stored: on the index of those days alone.
  */
 export const UNLISTED_DAYS_SQL = `insert or ignore into loop_touched (project_id, night, kind, key)
-  select distinct ?1, ?2, 'day', day from document_days
-  where project_id = ?1 and day >= ?3 and day >= ${utcDaySql(PURGED_BEFORE_SQL)}
-    and not exists (select 1 from document_days indexed by document_days_listed where project_id = ?1 and worst is not null)`;
+  select distinct ?1, ?2, 'day', day from document_days indexed by document_days_unlisted
+  where project_id = ?1 and day >= ?3 and day >= ${utcDaySql(PURGED_BEFORE_SQL)} and worst is null`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
@@ -79,12 +78,12 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
         `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
       )
       .bind(projectId, night, run.windowFrom, run.windowTo),
-    // Items a run its night left unfinished took rows from and never recomputed, and chunk days and
-    // days it listed (all of them, when it was the first), this run does.
+    // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
+    // listed (all of them, when it was the first), this run does.
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day', 'day')`,
+         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day')`,
       )
       .bind(projectId, night),
   ]);

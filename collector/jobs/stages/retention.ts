@@ -45,7 +45,7 @@ export const retention: Stage = {
       documentDays: db.prepare('delete from document_days where project_id = ? and day < ?').bind(projectId, keptDay),
       // A day's worst answers name traces: kept only while the day is judged and they are stored.
       evidenceLists: db
-        .prepare('update document_days set worst = null where project_id = ?1 and day < max(?2, ?3) and worst is not null')
+        .prepare(`update document_days set worst = '[]' where project_id = ?1 and day < max(?2, ?3) and worst <> '[]'`)
         .bind(projectId, utcDay(raw), firstListedDay(now)),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),

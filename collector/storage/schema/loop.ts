@@ -248,16 +248,18 @@ export const documentDays = sqliteTable(
     requeried: integer('requeried').notNull(),
     /**
      * The day's worst answers citing it, the evidence a flag shows: up to ten `[score, traceId]`
-     * of those scored bad or re-asked. Kept while the day is in the window documents are judged
-     * over and its answers are stored; null before and after, and on days counted before it was.
+     * of those scored bad or re-asked, while the day is in the window documents are judged over
+     * and its answers are stored (`[]` before and after). Null when the day must be counted again
+     * for it: counted before the list was kept, or one of its answers erased since.
      */
     worst: text('worst'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }),
     index('document_days_day').on(t.projectId, t.day),
-    // The days whose lists retention clears: only those still holding one.
-    index('document_days_listed').on(t.projectId, t.day).where(sql`${t.worst} is not null`),
+    // The days holding a list, which retention clears, and those to count again: few of either.
+    index('document_days_listed').on(t.projectId, t.day).where(sql`${t.worst} <> '[]'`),
+    index('document_days_unlisted').on(t.projectId, t.day).where(sql`${t.worst} is null`),
   ],
 );
 
