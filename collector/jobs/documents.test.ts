@@ -118,17 +118,7 @@ describe('stale documents and corrections', () => {
   });
 
   it('counts again the days of the window that have no list of worst answers, and only those', async () => {
-    const p = await newProject();
-    const stale = Array.from({ length: 15 }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}` }));
-    const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
-    await send(
-      p,
-      [...stale, ...fine],
-      [
-        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
-        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: 'thumbs_up' as const })),
-      ],
-    );
+    const { p } = await staleReturns(15);
     const now = Date.now() + 1_000;
     await runNightly(env, now, { projectId: p.id });
     const before = await flaggedDocuments(env.DB, p.id);
@@ -184,18 +174,8 @@ describe('stale documents and corrections', () => {
   });
 
   it("fills a day's list again from the answers left after an erasure, at the next run", async () => {
-    const p = await newProject();
-    // Twelve readers, one bad answer each: the flag shows ten of them.
-    const stale = Array.from({ length: 12 }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}`, userIdHash: `u-${i}` }));
-    const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
-    await send(
-      p,
-      [...stale, ...fine],
-      [
-        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
-        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: 'thumbs_up' as const })),
-      ],
-    );
+    // Twelve users, one bad answer each: the flag shows ten of them.
+    const { p, stale } = await staleReturns(12, (i) => ({ userIdHash: `u-${i}` }));
     const now = Date.now() + 1_000;
     await runNightly(env, now, { projectId: p.id });
     const evidence = async () => (await flaggedDocuments(env.DB, p.id))[0]!.evidenceTraceIds;
@@ -285,6 +265,25 @@ describe('stale documents and corrections', () => {
     });
   });
 });
+
+/**
+ * A project where policies/returns.md goes wrong on each of its `answers` answers (one reader
+ * each, as in real traffic) and shipping.md right on 30: returns.md is flagged.
+ */
+async function staleReturns(answers: number, over: (i: number) => Partial<TraceInput> = () => ({})) {
+  const p = await newProject();
+  const stale = Array.from({ length: answers }, (_, i) => answerFrom('policies/returns.md', 'v2', { query: `return question ${i}`, ...over(i) }));
+  const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping question ${i}` }));
+  await send(
+    p,
+    [...stale, ...fine],
+    [
+      ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+      ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: 'thumbs_up' as const })),
+    ],
+  );
+  return { p, stale };
+}
 
 const DAY = 86_400_000;
 /** Readers judging the answers: a few answers each, never enough downvotes to look like flooding. */
