@@ -2,7 +2,7 @@ import { TOP_RANKS } from '../../../shared/thresholds.ts';
 import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
-import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
+import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
@@ -70,14 +70,14 @@ export const retrievals: Stage = {
  */
 export const chunkDaysSql = (days: string) => ({
   clear: `delete from chunk_signal_days where project_id = ?1 and (chunk_id, day) in (
-    select chunk_id, day from (${days}) where unixepoch(day) * 1000 >= ${PURGED_BEFORE_SQL})`,
+    select chunk_id, day from (${days}) where ${notPurgedDaySql('day')})`,
   count: `insert into chunk_signal_days (project_id, chunk_id, day, ${Object.keys(CHUNK_SIGNALS).join(', ')})
    select ?1, k.chunk_id, k.day, ${CHUNK_SIGNAL_COLUMNS}
    from (${days}) k
    cross join feedback_events e on e.project_id = ?1 and ${EVENT_CHUNK} = +k.chunk_id
      and e.received_at >= unixepoch(k.day) * 1000 and e.received_at < (unixepoch(k.day) + 86400) * 1000
    ${JOIN_VERDICT}
-   where ${NAMES_CHUNK} and ${assessedSql('?5')} and unixepoch(k.day) * 1000 >= ${PURGED_BEFORE_SQL}
+   where ${NAMES_CHUNK} and ${assessedSql('?5')} and ${notPurgedDaySql('k.day')}
    group by k.chunk_id, k.day`,
 });
 

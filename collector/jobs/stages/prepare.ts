@@ -2,7 +2,7 @@ import { firstListedDay } from '../../loop/documents.ts';
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
-import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
+import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -42,7 +42,7 @@ export const touchedChunkDaysSql = (all: boolean) =>
  */
 export const UNLISTED_DAYS_SQL = `insert or ignore into loop_touched (project_id, night, kind, key)
   select distinct ?1, ?2, 'day', day from document_days indexed by document_days_unlisted
-  where project_id = ?1 and day >= ?3 and day >= ${utcDaySql(PURGED_BEFORE_SQL)} and worst is null`;
+  where project_id = ?1 and day >= ?3 and ${notPurgedDaySql('day')} and worst is null`;
 
 /** Negative explicit signals, as SQL: the events the flooding rule counts. */
 const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_type in (${NEGATIVE_EXPLICIT.map((t) => `'${t}'`).join(', ')})`;
