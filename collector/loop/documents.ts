@@ -4,6 +4,7 @@
  * more and more, is flagged for its owner with the traces as evidence. A stated test with a
  * minimum count, not a raw ratio: three bad answers out of four prove nothing.
  */
+import { byCodeUnit } from '../../shared/code-unit-order.ts';
 import { utcDay } from '../../shared/time.ts';
 import { rateAboveBaseline, rateRising } from './significance.ts';
 
@@ -36,7 +37,7 @@ export type EvidenceEntry = readonly [score: number, traceId: string];
  * first. Exact, because an answer among them is among the worst of its own day and version.
  */
 export function worstAnswers(lists: readonly (readonly EvidenceEntry[])[]): string[] {
-  const entries = lists.flat().sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const entries = lists.flat().sort((a, b) => a[0] - b[0] || byCodeUnit(a[1], b[1]));
   return [...new Set(entries.map((e) => e[1]))].slice(0, EVIDENCE_TRACES);
 }
 

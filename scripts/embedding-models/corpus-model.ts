@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBeirCorpus } from '../../demo/corpus/beir.ts';
+import { byCodeUnit } from '../../shared/code-unit-order.ts';
 import { STOP_WORDS } from '../../shared/terms.ts';
 import { termVectors } from './lsa.ts';
 import { SPECIAL_TOKENS, writeEmbeddingModel } from './model-files.ts';
@@ -65,7 +66,7 @@ export function corpusEmbeddingTable(texts: readonly string[], options: CorpusMo
   // Most frequent first, ties by spelling: the same corpus gives the same ids.
   const words = [...df]
     .filter(([, n]) => n >= minDocuments)
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a, x], [b, y]) => y - x || byCodeUnit(a, b))
     .map(([w]) => w);
   const column = new Map(words.map((w, i) => [w, i]));
   const n = docs.length;

@@ -249,7 +249,7 @@ export const assess: Stage = {
 };
 
 /** The trace aggregates' indexes in another order than trace ids: a bulk load builds them again at its end. */
-const OUT_OF_ORDER_INDEXES = ['trace_stats_score', 'trace_stats_query'];
+const OUT_OF_ORDER_INDEXES = ['trace_stats_score', 'trace_stats_query', 'trace_stats_explicit'];
 
 /**
  * Defers OUT_OF_ORDER_INDEXES when the run touches enough traces (stage.ts); answers how many. The

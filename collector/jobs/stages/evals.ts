@@ -163,11 +163,12 @@ const UNREAD_KEYS = `(select value from json_each(?2) where not exists (select 1
  * click, focused reading or copy of it on a clearly good answer makes it relevant. From the
  * page's keys to their answers and their events (cross joins keep that order; the unary plus keeps
  * SQLite off the type index): the other way round, SQLite reads every event that names a chunk for
- * each page.
+ * each page. Only answers with explicit signals are read, on their own index: a wrong-source flag
+ * is one, counted for the answer it is attributed to, and engagement counts only beside one.
  */
-const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_source') as relevance
+export const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> 'wrong_source') as relevance
   from (${attributedEventsSql({
-    from: `${UNREAD_KEYS} k cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value`,
+    from: `${UNREAD_KEYS} k cross join trace_stats s on s.project_id = ?1 and s.query_key = k.value and s.explicit_signals > 0`,
     traceId: 's.trace_id',
     columns: `s.query_key, ${EVENT_CHUNK} as chunk_id, e.signal_type`,
     until: '?5',
@@ -333,15 +334,17 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
   return { items, next: { layer: 'variant', receivedAt: last.received_at, eventId: last.event_id }, read };
 }
 
+/**
+ * A page of the questions whose answers were judged both ways (scored good, ?4, and bad, ?5), after
+ * `after` (see `keyPage`). An answer without trusted signals has no weighted score, which max()
+ * and min() pass over, so the question index alone answers it, without the answers' rows.
+ */
+export const conflictKeysSql = (after: string) => `select query_key from trace_stats where project_id = ?1 and ${after} group by query_key
+  having max(weighted_score) >= ?4 and min(weighted_score) <= ?5 order by query_key limit ?3`;
+
 /** Conflicts: held-out questions whose answers were judged both ways, by key. */
 async function conflicts(ctx: StageContext, at: Extract<Cursor, { layer: 'conflict' }>, room: number): Promise<Page> {
-  const { keys: all, last } = await keyPage(
-    ctx,
-    (after) => `select query_key from trace_stats where project_id = ?1 and ${after} and trusted_signals > 0 group by query_key
-     having max(weighted_score) >= ?4 and min(weighted_score) <= ?5 order by query_key limit ?3`,
-    at.after,
-    [ctx.settings.goodTraceScore, ctx.settings.badTraceScore],
-  );
+  const { keys: all, last } = await keyPage(ctx, conflictKeysSql, at.after, [ctx.settings.goodTraceScore, ctx.settings.badTraceScore]);
   const keys = all.filter(isHeldOut);
   const [{ labels, read }, latest] = await Promise.all([labelsOf(ctx, keys), latestTraceOfKeys(ctx.db, ctx.projectId, keys)]);
   const items: Item[] = [];

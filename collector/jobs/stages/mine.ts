@@ -1,3 +1,4 @@
+import { byCodeUnit } from '../../../shared/code-unit-order.ts';
 import { sha256Hex } from '../../../shared/hex.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
@@ -280,7 +281,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
     chunk: c.chunk,
   }));
   // In key order, as the tables keep them.
-  rows.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.traceId, b.traceId));
+  rows.sort((a, b) => byCodeUnit(a.itemId, b.itemId) || byCodeUnit(a.traceId, b.traceId));
   if (rows.length) await saveCandidates(ctx, rows);
   return { cursor, counts: { judged: scored.length, candidates: rows.length } };
 }
@@ -368,9 +369,6 @@ async function withTexts({ db, projectId }: StageContext, chunks: Map<string, Ch
   const text = new Map(results.map((r) => [`${r.traceId}\u0000${r.stage}\u0000${r.rank}`, r.text]));
   for (const traceId of corrected) for (const c of chunks.get(traceId) ?? []) c.text = text.get(`${traceId}\u0000${c.stage}\u0000${c.rank}`) ?? '';
 }
-
-/** Code-unit order: the ids compared are ASCII, where it is the byte order SQLite compares text in. */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
