@@ -228,6 +228,37 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
   });
 
+  it("counts again for their own answers the events another user's erased answer had been attributed", async () => {
+    const p = await newProject();
+    const t0 = Date.now() - 600_000;
+    const turn = (i: number, userIdHash: string, query: string, answer: string) =>
+      trace({ userIdHash, sessionId: 'shared', turnIndex: i, createdAt: t0 + i * 60_000, query, answer, retrievedChunks: chunks, rerankedChunks: undefined });
+    // The second turn's correction is about the first turn's answer, which the attribution finds.
+    const first = turn(0, 'u-gone', 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
+    const second = turn(1, 'u-stays', 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].');
+    const at = (seconds: number) => ({ traceId: second.traceId, sessionId: 'shared', clientTs: t0 + 60_000 + seconds * 1_000 });
+    await send(
+      p,
+      [first, second],
+      [
+        { ...at(25), signalType: 'citation_click', detail: { chunkId: 'bad' } },
+        { ...at(40), signalType: 'correction', detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' } },
+      ],
+    );
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const stats = () =>
+      env.DB.prepare('select live_signals, explicit_signals, weighted_score from trace_stats where project_id = ? and trace_id = ?')
+        .bind(p.id, second.traceId)
+        .first<{ live_signals: number; explicit_signals: number; weighted_score: number }>();
+    // Before: the correction counts for the first answer.
+    expect(await stats()).toMatchObject({ live_signals: 1, explicit_signals: 0 });
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    // After: its verdict went with the erased answer, so it counts for its own answer, as readers now take it.
+    const after = await stats();
+    expect(after).toMatchObject({ live_signals: 2, explicit_signals: 1 });
+    expect(after!.weighted_score).toBeLessThan(0);
+  });
+
   it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {
     const p = await newProject();
     const only = { chunkId: 'only-theirs', sourceDocId: 'guide.md', score: 0.7, rank: 2, text: 'Gift cards never expire.' };

@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { baseConfidenceSql } from '../storage/sql/verdict.ts';
+import { traceStatsUpsert } from '../storage/trace-stats-upsert.ts';
 import { trainingData } from '../storage/training-data.ts';
 import { bearer, call, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-import { traceStatsUpsert } from './stages/assess.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 

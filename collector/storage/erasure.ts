@@ -4,6 +4,8 @@ import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './r
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { listTextChecksSql } from './sql/text-checks.ts';
+import { assessedUntilSql } from './sql/verdict.ts';
+import { traceStatsUpsert } from './trace-stats-upsert.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
@@ -61,9 +63,24 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
+    // Others' answers whose events were attributed to the user's: those events count for their own
+    // answers again once the verdicts go, so those answers' aggregates are recomputed with them.
+    const [moved, assessed] = await d1.batch([
+      d1
+        .prepare(
+          `select distinct a.trace_id as traceId, s.query_key as queryKey from event_assessments a
+           cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
+           where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))`,
+        )
+        .bind(projectId, ids),
+      d1.prepare(`select ${assessedUntilSql('?1')} as until`).bind(projectId),
+    ]);
+    const others = moved!.results as { traceId: string; queryKey: string }[];
+    const until = (assessed!.results[0] as { until: number }).until;
     const statements = {
       assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
+      othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), JSON.stringify(others), until),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
       reviewItems: d1
         .prepare(

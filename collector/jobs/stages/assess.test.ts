@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
 import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { runNightly } from '../nightly.ts';
-import { traceStatsUpsert } from './assess.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 

@@ -1,11 +1,12 @@
-import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
+import type { SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
-import { ASSESSED_STATE, attributedEventsSql, VERDICT } from '../../storage/sql/verdict.ts';
+import { ASSESSED_STATE } from '../../storage/sql/verdict.ts';
+import { TRACE_STATS_CONFLICT, traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
 import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
@@ -39,11 +40,6 @@ interface EventRow {
 }
 
 const json = (x: unknown) => JSON.stringify(x);
-const typesOf = (kind: 'explicit' | 'implicit') =>
-  (Object.keys(SIGNALS) as SignalType[])
-    .filter((t) => SIGNALS[t].kind === kind)
-    .map((t) => `'${t}'`)
-    .join(', ');
 
 /**
  * The noise filter and multi-turn attribution over the run's touched traces, then each affected
@@ -281,10 +277,6 @@ async function bulkCounts({ db, projectId, night }: StageContext, deferredIndexe
 const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,
   rules = excluded.rules, attribution = excluded.attribution, assessed_at = excluded.assessed_at`;
-/** A row written again keeps whether its chunks have yet to count it (set on its first write: `retrievals_pending`). */
-const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
-  live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
-  trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
 
 function toLoopEvent(r: EventRow): LoopEvent {
   return {
@@ -350,41 +342,4 @@ async function queryHistory(db: D1Database, projectId: string, traceKeys: readon
     if (n > 0) out.set(r.query_key, { traces: n, meanScore: (r.total - (mine.get(r.query_key)?.total ?? 0)) / n });
   }
   return out;
-}
-
-/**
- * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
- * `until`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
- */
-export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string, until: number): D1PreparedStatement {
-  const live = 'e.superseded = 0';
-  const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
-  const counted = attributedEventsSql({
-    from: 'json_each(?3) x',
-    traceId: "x.value ->> 'traceId'",
-    columns: `x.value ->> 'traceId' as trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
-    until: '?4',
-  });
-  return db
-    .prepare(
-      `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
-         explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
-       select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
-         avg(case when ${live} then e.signal_value end),
-         sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
-         count(case when ${live} then 1 end),
-         count(case when ${live} and e.signal_type in (${typesOf('explicit')}) then 1 end),
-         count(case when ${live} and e.signal_type in (${typesOf('implicit')}) then 1 end),
-         count(case when ${trusted} then 1 end),
-         avg(case when ${live} and e.signal_value is not null then e.confidence end),
-         count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
-         1, ?2
-       from json_each(?3) k
-       cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
-       left join (${counted}) e on e.trace_id = t.trace_id
-       where true
-       group by t.trace_id
-       ${TRACE_STATS_CONFLICT}`,
-    )
-    .bind(projectId, now, affected, until);
 }

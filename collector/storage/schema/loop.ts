@@ -78,7 +78,7 @@ export const traceStats = sqliteTable(
     index('trace_stats_query').on(t.projectId, t.queryKey, t.weightedScore),
     index('trace_stats_created').on(t.projectId, t.createdAt),
     // A question's answers with explicit feedback, the only ones that can give it an eval label:
-    // a third of the answers, or fewer, read without their rows.
+    // about a third of the answers in the benchmark, read without their rows.
     index('trace_stats_explicit').on(t.projectId, t.queryKey, t.traceId, t.weightedScore, t.explicitSignals).where(sql`${t.explicitSignals} > 0`),
   ],
 );

@@ -1,0 +1,55 @@
+/**
+ * Writing a trace's aggregate (`trace_stats`): the nightly job's assess stage, and erasure for the
+ * answers whose events had been attributed to an erased user's answer.
+ */
+import { SIGNALS, type SignalType } from '../../shared/signals.ts';
+import { LOW_CONFIDENCE } from '../loop/noise.ts';
+import { attributedEventsSql, VERDICT } from './sql/verdict.ts';
+
+const typesOf = (kind: 'explicit' | 'implicit') =>
+  (Object.keys(SIGNALS) as SignalType[])
+    .filter((t) => SIGNALS[t].kind === kind)
+    .map((t) => `'${t}'`)
+    .join(', ');
+
+/** A row written again keeps whether its chunks have yet to count it (set on its first write: `retrievals_pending`). */
+export const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
+  live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
+  trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
+
+/**
+ * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
+ * `until`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ */
+export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string, until: number): D1PreparedStatement {
+  const live = 'e.superseded = 0';
+  const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
+  const counted = attributedEventsSql({
+    from: 'json_each(?3) x',
+    traceId: "x.value ->> 'traceId'",
+    columns: `x.value ->> 'traceId' as trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
+    until: '?4',
+  });
+  return db
+    .prepare(
+      `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
+         explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
+       select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
+         avg(case when ${live} then e.signal_value end),
+         sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
+         count(case when ${live} then 1 end),
+         count(case when ${live} and e.signal_type in (${typesOf('explicit')}) then 1 end),
+         count(case when ${live} and e.signal_type in (${typesOf('implicit')}) then 1 end),
+         count(case when ${trusted} then 1 end),
+         avg(case when ${live} and e.signal_value is not null then e.confidence end),
+         count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
+         1, ?2
+       from json_each(?3) k
+       cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
+       left join (${counted}) e on e.trace_id = t.trace_id
+       where true
+       group by t.trace_id
+       ${TRACE_STATS_CONFLICT}`,
+    )
+    .bind(projectId, now, affected, until);
+}
