@@ -2,6 +2,9 @@ import type { FeedbackEvent } from './schema/event.ts';
 import { SIGNALS } from './signals.ts';
 import { FOCUSED_DWELL_MS, REGENERATE_WINDOW_MS } from './thresholds.ts';
 
+/** Whether a citation dwell of `ms` was focused reading rather than a glance (detail as stored or sent). */
+export const isFocusedDwell = (ms: unknown): boolean => Number(ms) >= FOCUSED_DWELL_MS;
+
 /**
  * The value an event contributes to its trace's score: its signal's fixed value, or for the
  * few signals whose value depends on their detail, the one of its `values` the detail selects.
@@ -11,7 +14,7 @@ export function signalValue(event: FeedbackEvent): number | null {
     case 'rating':
       return (event.detail.stars - 3) / 2;
     case 'citation_dwell':
-      return event.detail.ms >= FOCUSED_DWELL_MS ? SIGNALS.citation_dwell.values.focused : SIGNALS.citation_dwell.values.glance;
+      return isFocusedDwell(event.detail.ms) ? SIGNALS.citation_dwell.values.focused : SIGNALS.citation_dwell.values.glance;
     case 'regenerate':
       return event.detail.gapMs <= REGENERATE_WINDOW_MS ? SIGNALS.regenerate.value : SIGNALS.regenerate.values.late;
     case 'prompt_answered':

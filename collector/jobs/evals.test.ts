@@ -66,6 +66,23 @@ describe('eval sets', () => {
     expect(echo[flagLast]).toEqual({ judgements: { good: 0, bad: 1 }, source: 'feedback' });
   });
 
+  it('labels a source read with focus on a good answer as relevant, and one only glanced at not at all', async () => {
+    const p = await newProject();
+    const [query] = heldOutQueries(1) as [string];
+    const t = answer(query, 'reader', 60_000);
+    await send(
+      p,
+      [t],
+      [
+        { traceId: t.traceId, sessionId: 'reader', signalType: 'thumbs_up' },
+        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'good', ms: 20_000, mode: 'preview' } },
+        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'bad', ms: 2_000, mode: 'preview' } },
+      ],
+    );
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
+  });
+
   it('builds the variant and conflict layers from the labelled held-out questions only', async () => {
     const p = await newProject();
     const [asked, split] = heldOutQueries(2) as [string, string];

@@ -80,6 +80,21 @@ describe('review items recomputed from the traces behind them', () => {
     expect(JSON.parse(flagged.evidence as string).join(' ')).toContain('flagged as the wrong source');
   });
 
+  it('mines a source read with focus on a good answer as relevant, and one only glanced at not at all', async () => {
+    const p = await newProject();
+    await send(p, traces(['a']), [
+      signal('a', 0, 'thumbs_up'),
+      signal('a', 1, 'citation_dwell', { chunkId: 'shipping-1', ms: 20_000, mode: 'preview' }),
+      signal('a', 2, 'citation_dwell', { chunkId: 'credit-1', ms: 2_000, mode: 'preview' }),
+    ]);
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const { items } = await mined(p.id);
+    const read = items.find((i) => i.chunk_id === 'shipping-1');
+    expect(read).toMatchObject({ candidate: 'positive', trace_count: 1 });
+    expect(JSON.parse(read!.evidence as string).join(' ')).toContain('read with focus');
+    expect(items.find((i) => i.chunk_id === 'credit-1')).toBeUndefined();
+  });
+
   it("takes an erased user's traces out of the items others raised too, as if they had never been mined", async () => {
     const [erased, never] = [await newProject(), await newProject()];
     // The erased user's answer is the latest mined (trace ids order a slice), typed in their own words.

@@ -4,8 +4,8 @@
  * Pure functions over one trace's events: the nightly job feeds them and stores the verdicts
  * beside the events, which stay as they arrived.
  */
+import { isFocusedDwell } from '../../shared/signal-value.ts';
 import { SIGNALS, type SignalType } from '../../shared/signals.ts';
-import { FOCUSED_DWELL_MS } from '../../shared/thresholds.ts';
 
 /** Each rule multiplies a signal's confidence by `factor`; `why` is what a reviewer reads. */
 export const NOISE_RULES = {
@@ -153,7 +153,7 @@ function reversal(e: LoopEvent, later: readonly LoopEvent[]): LoopEvent | undefi
       (x.signalType === 'thumbs_up' ||
         x.signalType === 'copy_answer' ||
         (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
-        (x.signalType === 'citation_dwell' && Number(x.detail.ms) >= FOCUSED_DWELL_MS)),
+        (x.signalType === 'citation_dwell' && isFocusedDwell(x.detail.ms))),
   );
 }
 

@@ -5,13 +5,13 @@
  * candidates for the gate.
  */
 import type { Candidate } from '../../shared/reranker/candidate.ts';
-import { FOCUSED_DWELL_MS } from '../../shared/thresholds.ts';
 import type { Confirmed, EngagementRow, TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery } from '../../shared/training/gate.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { chunkTextsOf, TEXT_VERSION } from './sql/chunk-text.ts';
+import { focusedDwellSql } from './sql/focused-dwell.ts';
 import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
 import { latestTraceOfKeys } from './trace-stats.ts';
 
@@ -88,7 +88,7 @@ const SHOWN_WITHOUT_MARKERS = 3;
  * focused read or a copy (far likelier on a source that answers) counts for more than a click.
  */
 const ENGAGED = `case e.signal_type when 'citation_click' then ${ENGAGEMENT_WEIGHT.click}
-  when 'citation_dwell' then case when json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} then ${ENGAGEMENT_WEIGHT.dwell} else 0 end
+  when 'citation_dwell' then case when ${focusedDwellSql()} then ${ENGAGEMENT_WEIGHT.dwell} else 0 end
   when 'copy_source' then ${ENGAGEMENT_WEIGHT.copy} else 0 end`;
 
 /** The window's traces with the stage the model saw (reranked when a reranker ran) and their answers. */

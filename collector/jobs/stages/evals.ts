@@ -1,6 +1,7 @@
 import { queryKey } from '../../../shared/terms.ts';
 import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { focusedDwellSql } from '../../storage/sql/focused-dwell.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { assessedSql, attributedEventsSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
 import { latestTraceOfKeys } from '../../storage/trace-stats.ts';
@@ -174,6 +175,7 @@ export const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> '
     until: '?5',
     where: `${NAMES_CHUNK} and ${VERDICT.confidence} >= ?3
       and +e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
+      and (e.signal_type <> 'citation_dwell' or ${focusedDwellSql()})
       and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))`,
   })})
   group by query_key, chunk_id`;

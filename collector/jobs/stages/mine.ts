@@ -1,5 +1,6 @@
 import { byCodeUnit } from '../../../shared/code-unit-order.ts';
 import { sha256Hex } from '../../../shared/hex.ts';
+import { isFocusedDwell } from '../../../shared/signal-value.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
@@ -398,6 +399,7 @@ function miningTrace(t: ScoredTrace, chunks: readonly ChunkRow[], events: readon
     const detail = e.parsed;
     const chunkId = typeof detail.chunkId === 'string' ? detail.chunkId : undefined;
     if (e.signal_type === 'wrong_source' && chunkId) trace.flagged.push({ chunkId, confidence: e.confidence });
+    else if (e.signal_type === 'citation_dwell' && !isFocusedDwell(detail.ms)) continue;
     else if (ENGAGEMENT[e.signal_type] && chunkId) trace.engaged.push({ chunkId, kind: ENGAGEMENT[e.signal_type]!, confidence: e.confidence });
     else if (e.signal_type === 'correction')
       trace.corrections.push({ text: String(detail.text), ...(typeof detail.source === 'string' && { source: detail.source }), confidence: e.confidence });

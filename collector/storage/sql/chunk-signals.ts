@@ -1,5 +1,5 @@
-import { FOCUSED_DWELL_MS } from '../../../shared/thresholds.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { focusedDwellSql } from './focused-dwell.ts';
 import { utcDaySql } from './utc-day.ts';
 import { EVENT_CHUNK, VERDICT } from './verdict.ts';
 
@@ -13,7 +13,7 @@ const SCORED = `${TRUSTED} and e.signal_value is not null`;
  */
 export const CHUNK_SIGNALS = {
   clicks: `count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end)`,
-  focused_dwells: `count(case when e.signal_type = 'citation_dwell' and json_extract(e.detail, '$.ms') >= ${FOCUSED_DWELL_MS} and ${TRUSTED} then 1 end)`,
+  focused_dwells: `count(case when e.signal_type = 'citation_dwell' and ${focusedDwellSql()} and ${TRUSTED} then 1 end)`,
   dwell_ms: `coalesce(sum(case when e.signal_type = 'citation_dwell' then json_extract(e.detail, '$.ms') end), 0)`,
   copies: `count(case when e.signal_type = 'copy_source' and ${TRUSTED} then 1 end)`,
   wrong_source_flags: `count(case when e.signal_type = 'wrong_source' and ${TRUSTED} then 1 end)`,
