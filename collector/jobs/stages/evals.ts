@@ -161,7 +161,7 @@ const UNREAD_KEYS = `(select value from json_each(?2) where not exists (select 1
 /**
  * Explicit feedback's label for each (question, chunk) pair, one row per pair: a trusted
  * wrong-source flag makes the chunk not relevant, whatever else users did with it; otherwise a
- * click, reading or copy of it on a clearly good answer makes it relevant. From the
+ * click, focused reading or copy of it on a clearly good answer makes it relevant. From the
  * page's keys to their answers and their events (cross joins keep that order; the unary plus keeps
  * SQLite off the type index): the other way round, SQLite reads every event that names a chunk for
  * each page. Only answers with explicit signals are read, on their own index: a wrong-source flag
