@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
 /** The days a run at `now` judges documents over are those after this one (UTC, YYYY-MM-DD). */
 export const documentWindowAfter = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY_MS);
 /** The first day of that window, whose answers the days keep lists of. */
-export const firstListedDay = (now: number) => utcDay(Date.parse(`${documentWindowAfter(now)}T00:00:00Z`) + DAY_MS);
+export const firstListedDay = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS - 1) * DAY_MS);
 /** The recent part of that window: the days after this one. */
 export const recentWindowAfter = (now: number) => utcDay(now - RECENT_DAYS * DAY_MS);
 

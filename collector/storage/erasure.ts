@@ -30,6 +30,11 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
   // The sources the noise filter may have found flooding, as runs not finished keep them.
   const sources = new Set([`user:${userIdHash}`]);
+  // Where assessment reached: the answers recomputed below count the events assessed up to it.
+  const until = (await d1
+    .prepare(`select ${assessedUntilSql('?1')} as until`)
+    .bind(projectId)
+    .first<{ until: number }>())!.until;
   for (;;) {
     const { results } = await d1
       .prepare(
@@ -65,18 +70,14 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
     const items = JSON.stringify(affected.map((a) => a.item_id));
     // Others' answers whose events were attributed to the user's: those events count for their own
     // answers again once the verdicts go, so those answers' aggregates are recomputed with them.
-    const [moved, assessed] = await d1.batch([
-      d1
-        .prepare(
-          `select distinct a.trace_id as traceId, s.query_key as queryKey from event_assessments a
-           cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
-           where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))`,
-        )
-        .bind(projectId, ids),
-      d1.prepare(`select ${assessedUntilSql('?1')} as until`).bind(projectId),
-    ]);
-    const others = moved!.results as { traceId: string; queryKey: string }[];
-    const until = (assessed!.results[0] as { until: number }).until;
+    const { results: others } = await d1
+      .prepare(
+        `select distinct a.trace_id as traceId, s.query_key as queryKey from event_assessments a
+         cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
+         where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))`,
+      )
+      .bind(projectId, ids)
+      .all<{ traceId: string; queryKey: string }>();
     const statements = {
       assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
