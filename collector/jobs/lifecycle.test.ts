@@ -4,7 +4,7 @@ import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
-import { bearer, call, event, newProject, ORIGIN, rowsNaming, trace } from '../test/fixtures.ts';
+import { bearer, call, event, newProject, ORIGIN, receivedEarlier, rowsNaming, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -104,6 +104,7 @@ describe('eval sets, loop health, retention and erasure', () => {
         { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'bad' } },
       ],
     );
+    await receivedEarlier(p.id, 120_000);
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     expect(await count('feedback_events', p.id)).toBe(2);
     const listed = async () =>

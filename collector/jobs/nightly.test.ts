@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { utcDay } from '../../shared/time.ts';
-import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, bearer, call, event, newProject, ORIGIN, receivedEarlier, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
@@ -205,14 +205,13 @@ describe('the nightly job', () => {
   it('counts again only the chunk days a night’s events fall on, keeping the others', async () => {
     const p = await newProject();
     const click = (traceId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId: 'refund-1' } });
-    // Yesterday's click, then five answers nobody clicked: tonight touches few of the project's traces.
-    await send(p, [badTrace({ traceId: 't-0' })], [click('t-0')]);
-    await env.DB.prepare('update feedback_events set received_at = received_at - 86400000 where project_id = ?').bind(p.id).run();
+    // Yesterday's click and five answers nobody clicked: tonight touches few of the project's traces.
     await send(
       p,
-      [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
-      [],
+      [0, 1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
+      [click('t-0')],
     );
+    await receivedEarlier(p.id, 86_400_000);
     await runNightly(env, tonight(), { projectId: p.id });
     await send(p, [badTrace({ traceId: 't-6' })], [click('t-6')]);
     await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
@@ -273,6 +272,25 @@ describe('the nightly job', () => {
     expect(await scored()).toBe(2);
     expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
     expect(await scored()).toBe(5);
+  });
+
+  it('assesses an event stamped inside a run’s window but stored after the run had read it', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    await send(p, [t], []);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const { windowTo } = (await env.DB.prepare('select window_to as windowTo from loop_runs where project_id = ?').bind(p.id).first<{ windowTo: number }>())!;
+    // The request stamped the vote a moment before the run's window ended; its write landed after the run had read it.
+    await send(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    await env.DB.prepare('update feedback_events set received_at = ? where project_id = ?')
+      .bind(windowTo - 500, p.id)
+      .run();
+    const summary = await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ touchedByEvents: 0, lookedAgain: 1 });
+    const stats = await env.DB.prepare('select live_signals, explicit_signals from trace_stats where project_id = ? and trace_id = ?')
+      .bind(p.id, t.traceId)
+      .first();
+    expect(stats).toEqual({ live_signals: 1, explicit_signals: 1 });
   });
 
   it('recomputes the items a run its night left unfinished took rows from', async () => {

@@ -10,6 +10,14 @@ import type { SliceResult, Stage, StageContext } from './stage.ts';
 /** How far back the flooding rule counts a source's negatives, beyond the run's window. */
 export const FLOOD_LOOKBACK_MS = 24 * 3_600_000;
 
+/**
+ * How far before its window a run looks again for traces and events: a request stamps what it
+ * stores before its write lands, so a write still under way when the last run read its window
+ * landed there with a stamp inside it. A request's one write lands within seconds of its stamp;
+ * a minute leaves room. What the last run saw is looked at again, which changes nothing.
+ */
+export const LATE_WRITE_MS = 60_000;
+
 const TOUCHED_KEY = { session: 't.session_id', day: utcDaySql('t.created_at') };
 
 /** Touched traces as SQL, for the project ?1 and night ?2. */
@@ -64,20 +72,19 @@ export const prepare: Stage = {
 const KEYS = 'keys';
 const FLOODING = 'flooding';
 
+/** The traces with events, then the traces, received in (?3, ?4], as statements touching them for the project ?1 and night ?2. */
+const TOUCH_RECEIVED = [
+  `insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'trace', trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
+  `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
+];
+
 /** New traces and traces with new events; first, the indexes a run stopped in a bulk load left to build. */
 async function touchTraces({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const restoredIndexes = await restoreLeftIndexes(db, night);
-  const [events, traces] = await db.batch([
-    db
-      .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'trace', trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
-      )
-      .bind(projectId, night, run.windowFrom, run.windowTo),
-    db
-      .prepare(
-        `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
-      )
-      .bind(projectId, night, run.windowFrom, run.windowTo),
+  const touch = (from: number, to: number) => TOUCH_RECEIVED.map((sql) => db.prepare(sql).bind(projectId, night, from, to));
+  const [events, traces, ...lateWrites] = await db.batch([
+    ...touch(run.windowFrom, run.windowTo),
+    ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom),
     // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
     // listed (all of them, when it was the first), this run does.
     db
@@ -87,9 +94,15 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       )
       .bind(projectId, night),
   ]);
+  const lookedAgain = lateWrites[0]!.meta.changes + lateWrites[1]!.meta.changes;
   return {
     cursor: KEYS,
-    counts: { touchedByEvents: events!.meta.changes, touchedByTraces: traces!.meta.changes, ...(restoredIndexes > 0 && { restoredIndexes }) },
+    counts: {
+      touchedByEvents: events!.meta.changes,
+      touchedByTraces: traces!.meta.changes,
+      lookedAgain,
+      ...(restoredIndexes > 0 && { restoredIndexes }),
+    },
   };
 }
 
