@@ -5,7 +5,7 @@ import { utcDay } from '../../shared/time.ts';
 import { flaggedDocuments } from '../storage/documents.ts';
 import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
-import { adminCall as admin, newProject, planOf, receivedEarlier, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, planOf, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { COUNTS_SQL, documents, documentsStage, PAGE_SQL, WORST_SQL } from './stages/documents.ts';
 import { UNLISTED_DAYS_SQL } from './stages/prepare.ts';
@@ -119,7 +119,6 @@ describe('stale documents and corrections', () => {
 
   it('counts again the days of the window that have no list of worst answers, and only those', async () => {
     const { p } = await staleReturns(15);
-    await receivedEarlier(p.id, 120_000);
     const now = Date.now() + 1_000;
     await runNightly(env, now, { projectId: p.id });
     const before = await flaggedDocuments(env.DB, p.id);

@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { utcDay } from '../../shared/time.ts';
-import { adminCall as admin, bearer, call, event, newProject, ORIGIN, receivedEarlier, sendTraffic, trace } from '../test/fixtures.ts';
+import { LOW_CONFIDENCE } from '../loop/noise.ts';
+import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
@@ -19,6 +20,29 @@ const chunks = [
 
 const badTrace = (over: Partial<TraceInput> = {}) =>
   trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
+
+/** Two turns of one user's conversation: an answer, and a follow-up about something else. */
+const earlierTurnAndFollowUp = () => {
+  const t0 = Date.now() - 600_000;
+  const turn = (i: number, query: string, answer: string) =>
+    badTrace({ userIdHash: 'u1', sessionId: 'shared', turnIndex: i, createdAt: t0 + i * 60_000, query, answer });
+  return [
+    turn(0, 'And if the item was opened?', 'Opened items are refunded as store credit [1].'),
+    turn(1, 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].'),
+  ] as const;
+};
+
+/** A correction sent on the follow-up that is about the earlier answer. */
+const correctionOn = (followUp: TraceInput) => ({
+  traceId: followUp.traceId,
+  sessionId: 'shared',
+  clientTs: followUp.createdAt + 40_000,
+  signalType: 'correction' as const,
+  detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+});
+
+const statsOf = (projectId: string, traceId: string) =>
+  env.DB.prepare('select live_signals, trusted_signals from trace_stats where project_id = ? and trace_id = ?').bind(projectId, traceId).first();
 
 /** Every loop table's rows of one project, without times and the project id: what a run produced. */
 async function loopState(projectId: string) {
@@ -205,13 +229,14 @@ describe('the nightly job', () => {
   it('counts again only the chunk days a night’s events fall on, keeping the others', async () => {
     const p = await newProject();
     const click = (traceId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId: 'refund-1' } });
-    // Yesterday's click and five answers nobody clicked: tonight touches few of the project's traces.
+    // Yesterday's click, then five answers nobody clicked: tonight touches few of the project's traces.
+    await send(p, [badTrace({ traceId: 't-0' })], [click('t-0')]);
+    await env.DB.prepare('update feedback_events set received_at = received_at - 86400000 where project_id = ?').bind(p.id).run();
     await send(
       p,
-      [0, 1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
-      [click('t-0')],
+      [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
+      [],
     );
-    await receivedEarlier(p.id, 86_400_000);
     await runNightly(env, tonight(), { projectId: p.id });
     await send(p, [badTrace({ traceId: 't-6' })], [click('t-6')]);
     await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
@@ -286,7 +311,7 @@ describe('the nightly job', () => {
       .bind(windowTo - 500, p.id)
       .run();
     const summary = await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
-    expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ touchedByEvents: 0, lookedAgain: 1 });
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ touchedByEvents: 0, lateWrites: 1 });
     const stats = await env.DB.prepare('select live_signals, explicit_signals from trace_stats where project_id = ? and trace_id = ?')
       .bind(p.id, t.traceId)
       .first();
@@ -463,6 +488,45 @@ describe('the nightly job', () => {
       .bind(p.id)
       .all<{ trace_id: string }>();
     expect(stats.results.map((r) => r.trace_id)).toEqual([turns[1]!.traceId]);
+  });
+
+  it('mines an earlier turn that a later night attributes a correction to', async () => {
+    const p = await newProject();
+    const [first, second] = earlierTurnAndFollowUp();
+    await send(p, [first, second], []);
+    await runNightly(env, tonight(), { projectId: p.id });
+    // The next night a correction on the follow-up turns out to be about the first answer.
+    await send(p, [], [correctionOn(second)]);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(await statsOf(p.id, first.traceId)).toMatchObject({ trusted_signals: 1 });
+    const mined = await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
+      .bind(p.id, first.traceId)
+      .first<{ n: number }>();
+    expect(mined!.n).toBeGreaterThan(0);
+  });
+
+  it('takes a signal back from the earlier turn it counted for once it is judged again and stays with its own answer', async () => {
+    const p = await newProject();
+    const [first, second] = earlierTurnAndFollowUp();
+    await send(p, [first, second], [correctionOn(second)]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    expect(await statsOf(p.id, first.traceId)).toMatchObject({ live_signals: 1, trusted_signals: 1 });
+    // The next night the same user floods thumbs-downs: the correction is distrusted, so no longer moved.
+    const floods = Array.from({ length: 12 }, (_, i) => badTrace({ userIdHash: 'u1', sessionId: `flood-${i}` }));
+    await send(
+      p,
+      floods,
+      floods.map((f, i) => ({ traceId: f.traceId, sessionId: f.sessionId!, signalType: 'thumbs_down' as const, clientTs: Date.now() + i * 1_000 })),
+    );
+    // A new event on the follow-up has it judged again.
+    await send(p, [], [{ traceId: second.traceId, sessionId: 'shared', signalType: 'citation_click', detail: { chunkId: 'refund-1' } }]);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    const verdict = await env.DB.prepare('select attributed_trace_id, confidence from event_assessments where project_id = ? and trace_id = ?')
+      .bind(p.id, second.traceId)
+      .first<{ attributed_trace_id: string; confidence: number }>();
+    expect(verdict).toMatchObject({ attributed_trace_id: second.traceId });
+    expect(verdict!.confidence).toBeLessThan(LOW_CONFIDENCE);
+    expect(await statsOf(p.id, first.traceId)).toMatchObject({ live_signals: 0, trusted_signals: 0 });
   });
 
   it('sizes the queue to the weekly budget and records why the threshold moved', async () => {

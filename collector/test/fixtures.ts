@@ -106,16 +106,6 @@ export async function counts(projectId: string) {
   return out;
 }
 
-/**
- * Moves a project's stored traffic `ms` earlier. A test's later nights come within the same real
- * minute as its traffic; a night looks again at what arrived in the minute before its window
- * (`LATE_WRITE_MS`), so a test that counts what a later night touched moves the traffic out of it.
- */
-export async function receivedEarlier(projectId: string, ms: number) {
-  for (const table of ['traces', 'feedback_events'])
-    await env.DB.prepare(`update ${table} set received_at = received_at - ? where project_id = ?`).bind(ms, projectId).run();
-}
-
 /** Events grouped by session (the fixture's default session when none is given), in order: what one browser sends. */
 export function bySession<E extends { sessionId?: string }>(events: readonly E[]): E[][] {
   const groups = new Map<string, E[]>();

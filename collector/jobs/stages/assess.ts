@@ -7,6 +7,7 @@ import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { ASSESSED_STATE } from '../../storage/sql/verdict.ts';
 import { TRACE_STATS_CONFLICT, traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
+import { touchAlsoSql } from './prepare.ts';
 import { BULK_LOAD_STATE, nextCursor, type SliceResult, type Stage, type StageContext, sliceKeysSql, sliceParams } from './stage.ts';
 import { type CountedEvent, traceAggregate } from './trace-aggregate.ts';
 
@@ -35,8 +36,8 @@ interface EventRow {
   client_ts: number;
   shown_ms: number | null;
   ip_hash: string | null;
-  /** 1 when a verdict is stored for it: a plain verdict now deletes it. */
-  stored: number;
+  /** The trace its stored verdict counts it for; null when none is stored (it counts for its own). */
+  counted_for: string | null;
 }
 
 const json = (x: unknown) => JSON.stringify(x);
@@ -69,7 +70,7 @@ export const assess: Stage = {
       db
         .prepare(
           `select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash,
-             exists (select 1 from event_assessments a where a.project_id = ?1 and a.event_id = e.event_id) as stored
+             (select a.attributed_trace_id from event_assessments a where a.project_id = ?1 and a.event_id = e.event_id) as counted_for
            from feedback_events e where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
@@ -106,7 +107,7 @@ export const assess: Stage = {
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
-    const stored = new Set(rawEvents.filter((e) => e.stored).map((e) => e.event_id));
+    const countedFor = new Map(rawEvents.flatMap((e) => (e.counted_for === null ? [] : [[e.event_id, e.counted_for] as const])));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turnList = turnRows!.results as TurnRow[];
     const turns = sessionTurns(turnList);
@@ -137,7 +138,8 @@ export const assess: Stage = {
     const rows: [eventId: string, traceId: string, attributedTraceId: string, confidence: number, rules: unknown, attribution: unknown][] = [];
     const unstored: string[] = [];
     let plain = 0;
-    // Traces outside the slice that an event was attributed to: recomputed in SQL, from every verdict.
+    // Traces outside the slice that an event is now attributed to, or was until now: recomputed in
+    // SQL from every verdict, and listed with their days for the stages after this one (mining).
     const elsewhere = new Map<string, string>();
     let lowConfidence = 0;
     let moved = 0;
@@ -171,12 +173,16 @@ export const assess: Stage = {
             }
           }
         }
+        // A trace outside the slice the event counted for until now: it counts without the event.
+        const before = countedFor.get(a.eventId);
+        const left = before !== undefined && before !== attributedTraceId && !traces.has(before) && session?.find((t) => t.traceId === before);
+        if (left) elsewhere.set(left.traceId, queryKey(left.query));
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
         count(attributedTraceId, { signalType: e.signalType, signalValue: e.signalValue, superseded: e.superseded, confidence: a.confidence });
         if (a.rules.length > 0 || attribution !== null) rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution]);
         else {
           plain++;
-          if (stored.has(a.eventId)) unstored.push(a.eventId);
+          if (countedFor.has(a.eventId)) unstored.push(a.eventId);
         }
       }
     }
@@ -226,6 +232,7 @@ export const assess: Stage = {
       ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) =>
         traceStatsUpsert(db, projectId, now, part, run.windowTo),
       ),
+      ...(elsewhere.size > 0 ? touchAlsoSql(['trace', 'day']).map((sql) => db.prepare(sql).bind(projectId, ctx.night, json([...elsewhere.keys()]))) : []),
     ]);
     const next = nextCursor(ctx, ids);
     return {

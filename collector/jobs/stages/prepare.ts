@@ -11,14 +11,25 @@ import type { SliceResult, Stage, StageContext } from './stage.ts';
 export const FLOOD_LOOKBACK_MS = 24 * 3_600_000;
 
 /**
- * How far before its window a run looks again for traces and events: a request stamps what it
- * stores before its write lands, so a write still under way when the last run read its window
- * landed there with a stamp inside it. A request's one write lands within seconds of its stamp;
- * a minute leaves room. What the last run saw is looked at again, which changes nothing.
+ * How far before its window a run looks for late writes. A request stamps what it stores before
+ * its write lands, so a write still under way when the last run read its window can land there
+ * after that read, with a stamp inside it. A request's one write lands within seconds of its
+ * stamp; a minute leaves room.
  */
 export const LATE_WRITE_MS = 60_000;
 
-const TOUCHED_KEY = { session: 't.session_id', day: utcDaySql('t.created_at') };
+const TOUCHED_KEY = { trace: 't.trace_id', session: 't.session_id', day: utcDaySql('t.created_at') };
+
+/**
+ * Statements listing the given keys of the traces in the JSON array ?3 for the project ?1 and night
+ * ?2: what a stage finds it changed outside its traces, for the stages after it.
+ */
+export const touchAlsoSql = (kinds: readonly (keyof typeof TOUCHED_KEY)[]) =>
+  kinds.map(
+    (kind) => `insert or ignore into loop_touched (project_id, night, kind, key)
+      select distinct ?1, ?2, '${kind}', ${TOUCHED_KEY[kind]} from traces t
+      where t.project_id = ?1 and t.trace_id in (select value from json_each(?3)) and ${TOUCHED_KEY[kind]} is not null`,
+  );
 
 /** Touched traces as SQL, for the project ?1 and night ?2. */
 const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
@@ -72,19 +83,38 @@ export const prepare: Stage = {
 const KEYS = 'keys';
 const FLOODING = 'flooding';
 
-/** The traces with events, then the traces, received in (?3, ?4], as statements touching them for the project ?1 and night ?2. */
-const TOUCH_RECEIVED = [
-  `insert or ignore into loop_touched (project_id, night, kind, key) select distinct ?1, ?2, 'trace', trace_id from feedback_events where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
-  `insert or ignore into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4`,
-];
+/** Where a run's read of its window reached in each table (their largest rowid), kept in its state. */
+export const READ_ROWIDS_STATE = 'readRowids';
+const TABLES = ['feedback_events', 'traces'] as const;
 
-/** New traces and traces with new events; first, the indexes a run stopped in a bulk load left to build. */
+/**
+ * Statements touching the traces with events, then the traces, received in (?3, ?4] for the project
+ * ?1 and night ?2, and stored after rowid ?5 of their table (0: whenever).
+ */
+const TOUCH_RECEIVED = TABLES.map(
+  (table) => `insert or ignore into loop_touched (project_id, night, kind, key)
+    select distinct ?1, ?2, 'trace', trace_id from ${table} where project_id = ?1 and received_at > ?3 and received_at <= ?4 and rowid > ?5`,
+);
+
+/**
+ * New traces and traces with new events, and the late writes of the last run's window: received in
+ * its last minute, stored after that run read it (rows take ever larger rowids). First, the indexes
+ * a run stopped in a bulk load left to build.
+ */
 async function touchTraces({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const restoredIndexes = await restoreLeftIndexes(db, night);
-  const touch = (from: number, to: number) => TOUCH_RECEIVED.map((sql) => db.prepare(sql).bind(projectId, night, from, to));
-  const [events, traces, ...lateWrites] = await db.batch([
-    ...touch(run.windowFrom, run.windowTo),
-    ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom),
+  const last = await db
+    .prepare(`select state -> '$.${READ_ROWIDS_STATE}' as rowids from loop_runs where project_id = ? and status = 'done' and night < ? and window_to = ?`)
+    .bind(projectId, night, run.windowFrom)
+    .first<{ rowids: string | null }>();
+  // A run that kept no record of its read (one from before it was kept) has every row of its last minute looked at again.
+  const lastRead = (last?.rowids ? JSON.parse(last.rowids) : {}) as Partial<Record<(typeof TABLES)[number], number>>;
+  const touch = (from: number, to: number, after: (table: (typeof TABLES)[number]) => number) =>
+    TOUCH_RECEIVED.map((sql, i) => db.prepare(sql).bind(projectId, night, from, to, after(TABLES[i]!)));
+  const [events, traces, ...rest] = await db.batch([
+    ...touch(run.windowFrom, run.windowTo, () => 0),
+    ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom, (table) => lastRead[table] ?? 0),
+    db.prepare(`select ${TABLES.map((t) => `(select coalesce(max(rowid), 0) from ${t}) as ${t}`).join(', ')}`),
     // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
     // listed (all of them, when it was the first), this run does.
     db
@@ -94,15 +124,16 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       )
       .bind(projectId, night),
   ]);
-  const lookedAgain = lateWrites[0]!.meta.changes + lateWrites[1]!.meta.changes;
+  const [lateEvents, lateTraces, read] = rest;
   return {
     cursor: KEYS,
     counts: {
       touchedByEvents: events!.meta.changes,
       touchedByTraces: traces!.meta.changes,
-      lookedAgain,
+      lateWrites: lateEvents!.meta.changes + lateTraces!.meta.changes,
       ...(restoredIndexes > 0 && { restoredIndexes }),
     },
+    state: { [READ_ROWIDS_STATE]: read!.results[0] },
   };
 }
 

@@ -33,12 +33,13 @@ export const retention: Stage = {
         )
         .bind(projectId, night, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      // With their events, by arrival: a correction's own time is the browser's, which may be far behind.
+      corrections: db.prepare(`delete from corrections where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
-      corrections: db.prepare(`delete from corrections where project_id = ?1 and created_at < ?2`).bind(projectId, raw),
       // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
       checkedChunks: db.prepare(clearTextChecksSql(PURGE_BATCH)).bind(projectId),

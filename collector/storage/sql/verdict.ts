@@ -10,7 +10,8 @@ import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
  *
  * An event without a row counts as assessed once a run's assess stage covered its arrival
  * (received at or before that run's window end): one that arrived since is left out, as a
- * verdict not yet written was.
+ * verdict not yet written was. A write stamped inside a window that landed after its run had read
+ * it is taken with the base verdict until the next run judges it (prepare's LATE_WRITE_MS).
  */
 
 /** A signal's base confidence by its type, as SQL: the verdict of an event no rule changed. */
