@@ -253,7 +253,8 @@ describe('eval sets, loop health, retention and erasure', () => {
       [first, second],
       [
         { ...at(25), signalType: 'citation_click', detail: { chunkId: 'bad' } },
-        { ...at(40), signalType: 'correction', detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' } },
+        // Too short to say what was wrong, but pointing back.
+        { ...at(40), signalType: 'correction', detail: { text: 'earlier' } },
       ],
     );
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
@@ -264,10 +265,16 @@ describe('eval sets, loop health, retention and erasure', () => {
     // Before: the correction counts for the first answer.
     expect(await stats()).toMatchObject({ live_signals: 1, explicit_signals: 0 });
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
-    // After: its verdict went with the erased answer, so it counts for its own answer, as readers now take it.
+    // After: its attribution went with the erased answer, so it counts for its own answer, as readers now take it.
     const after = await stats();
     expect(after).toMatchObject({ live_signals: 2, explicit_signals: 1 });
     expect(after!.weighted_score).toBeLessThan(0);
+    // What the noise filter found about it stays.
+    const verdict = await env.DB.prepare('select attributed_trace_id, attribution, rules from event_assessments where project_id = ? and trace_id = ?')
+      .bind(p.id, second.traceId)
+      .first<{ attributed_trace_id: string; attribution: string | null; rules: string }>();
+    expect(verdict).toMatchObject({ attributed_trace_id: second.traceId, attribution: null });
+    expect(JSON.parse(verdict!.rules).map((r: { rule: string }) => r.rule)).toEqual(['terse_text']);
   });
 
   it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {

@@ -79,7 +79,11 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ traceId: string; queryKey: string }>();
     const statements = {
-      assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')} or ${inIds('attributed_trace_id')}`).bind(projectId, ids),
+      assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Only the attribution goes: what the noise filter found about the event stays.
+      othersVerdicts: d1
+        .prepare(`update event_assessments set attributed_trace_id = trace_id, attribution = null where ${inIds('attributed_trace_id')}`)
+        .bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
       othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), JSON.stringify(others), until),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
