@@ -505,12 +505,15 @@ describe('the nightly job', () => {
     expect(mined!.n).toBeGreaterThan(0);
   });
 
-  it('takes a signal back from the earlier turn it counted for once it is judged again and stays with its own answer', async () => {
+  it('takes a correction distrusted since back from the earlier turn it counted for, and out of the inbox', async () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();
     await send(p, [first, second], [correctionOn(second)]);
     await runNightly(env, tonight(), { projectId: p.id });
     expect(await statsOf(p.id, first.traceId)).toMatchObject({ live_signals: 1, trusted_signals: 1 });
+    const inbox = async () =>
+      (await admin<{ owners: { corrections: unknown[] }[] }>(p, '/corrections?status=open')).body.owners.flatMap((o) => o.corrections).length;
+    expect(await inbox()).toBe(1);
     // The next night the same user floods thumbs-downs: the correction is distrusted, so no longer moved.
     const floods = Array.from({ length: 12 }, (_, i) => badTrace({ userIdHash: 'u1', sessionId: `flood-${i}` }));
     await send(
@@ -527,6 +530,7 @@ describe('the nightly job', () => {
     expect(verdict).toMatchObject({ attributed_trace_id: second.traceId });
     expect(verdict!.confidence).toBeLessThan(LOW_CONFIDENCE);
     expect(await statsOf(p.id, first.traceId)).toMatchObject({ live_signals: 0, trusted_signals: 0 });
+    expect(await inbox()).toBe(0);
   });
 
   it('sizes the queue to the weekly budget and records why the threshold moved', async () => {

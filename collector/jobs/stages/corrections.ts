@@ -17,7 +17,8 @@ interface Row {
 /**
  * Routes the touched traces' corrections to an inbox: each by the document it names, else by the
  * answer's first cited document; owners are matched at read time, so changing an owner pattern
- * re-routes what is still open. Trusted corrections only: a flood does not reach document owners.
+ * re-routes what is still open. Trusted corrections only: a flood does not reach document owners,
+ * and an open one distrusted since (a flood found later) leaves the inbox.
  */
 export const corrections: Stage = {
   name: 'corrections',
@@ -37,37 +38,45 @@ export const corrections: Stage = {
          ${JOIN_VERDICT}
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
          -- The unary plus keeps SQLite from reading every correction of the project on the type index for each trace.
-         where +e.signal_type = 'correction' and ${assessedSql('?6')} and ${VERDICT.confidence} >= ?5`,
+         where +e.signal_type = 'correction' and ${assessedSql('?5')}`,
         )
-        .bind(...params, LOW_CONFIDENCE, ctx.run.windowTo),
+        .bind(...params, ctx.run.windowTo),
     ]);
     const ids = (keyRows!.results as { key: string }[]).map((r) => r.key);
     const results = correctionRows!.results as Row[];
-    const rows = results.map((r) => {
-      const detail = JSON.parse(r.detail) as { text: string; source?: string };
-      const docs = JSON.parse(r.docs) as string[];
-      const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
-      return {
-        eventId: r.event_id,
-        traceId: r.trace_id,
-        query: r.query,
-        text: detail.text,
-        source: detail.source ?? null,
-        docId: named ?? docs[0] ?? null,
-        confidence: r.confidence,
-        createdAt: r.created_at,
-      };
-    });
-    if (rows.length) {
-      await ctx.db
-        .prepare(
-          `insert or ignore into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
+    const distrusted = results.filter((r) => r.confidence < LOW_CONFIDENCE).map((r) => r.event_id);
+    const rows = results
+      .filter((r) => r.confidence >= LOW_CONFIDENCE)
+      .map((r) => {
+        const detail = JSON.parse(r.detail) as { text: string; source?: string };
+        const docs = JSON.parse(r.docs) as string[];
+        const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
+        return {
+          eventId: r.event_id,
+          traceId: r.trace_id,
+          query: r.query,
+          text: detail.text,
+          source: detail.source ?? null,
+          docId: named ?? docs[0] ?? null,
+          confidence: r.confidence,
+          createdAt: r.created_at,
+        };
+      });
+    const writes = [
+      rows.length > 0 &&
+        ctx.db
+          .prepare(
+            `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
            select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
-           from json_each(?2)`,
-        )
-        .bind(ctx.projectId, JSON.stringify(rows))
-        .run();
-    }
-    return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length } };
+           from json_each(?2) where true on conflict (project_id, event_id) do update set confidence = excluded.confidence`,
+          )
+          .bind(ctx.projectId, JSON.stringify(rows)),
+      distrusted.length > 0 &&
+        ctx.db
+          .prepare(`delete from corrections where project_id = ?1 and status = 'open' and event_id in (select value from json_each(?2))`)
+          .bind(ctx.projectId, JSON.stringify(distrusted)),
+    ].filter((w) => w !== false);
+    if (writes.length > 0) await ctx.db.batch(writes);
+    return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length, ...(distrusted.length > 0 && { withdrawn: distrusted.length }) } };
   },
 };
