@@ -127,13 +127,21 @@ describe('eval sets, loop health, retention and erasure', () => {
     for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 3 : 0);
   });
 
-  it('keeps a correction from a browser whose clock is far behind as long as its event, and purges them together', async () => {
+  it('keeps a correction as long as its event, whatever its browser’s clock said, and purges them together', async () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
     const text = 'Opened items get a refund within 14 days, not store credit';
     await send(p, [t], [{ traceId: t.traceId, signalType: 'correction', detail: { text }, clientTs: Date.now() - 200 * 86_400_000 }]);
+    // One whose event is gone, as a browser's time running ahead once kept them.
+    await env.DB.prepare(
+      `insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values (?, 'gone', 'gone', 'q', 't', 0.95, 'open', ?)`,
+    )
+      .bind(p.id, Date.now() + 400 * 86_400_000)
+      .run();
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
-    expect(await count('corrections', p.id)).toBe(1);
+    expect(await env.DB.prepare('select event_id from corrections where project_id = ?').bind(p.id).all()).toMatchObject({
+      results: [{ event_id: expect.not.stringMatching(/^gone$/) }],
+    });
     await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
     expect([await count('corrections', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
@@ -275,6 +283,43 @@ describe('eval sets, loop health, retention and erasure', () => {
       .first<{ attributed_trace_id: string; attribution: string | null; rules: string }>();
     expect(verdict).toMatchObject({ attributed_trace_id: second.traceId, attribution: null });
     expect(JSON.parse(verdict!.rules).map((r: { rule: string }) => r.rule)).toEqual(['terse_text']);
+  });
+
+  it("takes an erased user's signal out of the answer it was attributed to, and their answer out of the turns others' signals were weighed against", async () => {
+    const p = await newProject();
+    const t0 = Date.now() - 600_000;
+    const turn = (i: number, userIdHash: string | undefined, query: string, answer: string) =>
+      trace({ userIdHash, sessionId: 'mixed', turnIndex: i, createdAt: t0 + i * 60_000, query, answer, retrievedChunks: chunks, rerankedChunks: undefined });
+    // One conversation: a first turn before signing in, then the user's, then another's on the same device.
+    const first = turn(0, undefined, 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
+    const theirs = turn(1, 'u-gone', 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].');
+    const next = turn(2, 'u-next', 'How long does a refund take?', 'Refunds take 5 days [1].');
+    await send(
+      p,
+      [first, theirs, next],
+      [
+        {
+          traceId: theirs.traceId,
+          sessionId: 'mixed',
+          clientTs: t0 + 100_000,
+          signalType: 'correction',
+          detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+        },
+        { traceId: next.traceId, sessionId: 'mixed', clientTs: t0 + 150_000, signalType: 'thumbs_down' },
+      ],
+    );
+    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const firstStats = () =>
+      env.DB.prepare('select live_signals from trace_stats where project_id = ? and trace_id = ?').bind(p.id, first.traceId).first<{ live_signals: number }>();
+    // Before: the user's correction counts for the first turn; the other's vote was weighed against the user's turn.
+    expect(await firstStats()).toEqual({ live_signals: 1 });
+    const weighed = await env.DB.prepare('select attribution from event_assessments where project_id = ? and trace_id = ?')
+      .bind(p.id, next.traceId)
+      .first<{ attribution: string }>();
+    expect(weighed!.attribution).toContain(theirs.traceId);
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    expect(await firstStats()).toEqual({ live_signals: 0 });
+    expect(await rowsNaming(p.id, [theirs.traceId, 'u-gone'])).toEqual([]);
   });
 
   it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {

@@ -318,6 +318,24 @@ describe('the nightly job', () => {
     expect(stats).toEqual({ live_signals: 1, explicit_signals: 1 });
   });
 
+  it('finds a late write that took the rowid of an erased newer event', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    const gone = badTrace({ userIdHash: 'u-gone', sessionId: 's-gone' });
+    await send(p, [t, gone], [{ traceId: gone.traceId, sessionId: 's-gone', signalType: 'thumbs_down' }]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const { windowTo } = (await env.DB.prepare('select window_to as windowTo from loop_runs where project_id = ?').bind(p.id).first<{ windowTo: number }>())!;
+    // The newest event goes, and the late vote is stored in its place.
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    await send(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    await env.DB.prepare('update feedback_events set received_at = ? where project_id = ?')
+      .bind(windowTo - 500, p.id)
+      .run();
+    const summary = await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ lateWrites: 1 });
+    expect(await statsOf(p.id, t.traceId)).toMatchObject({ live_signals: 1 });
+  });
+
   it('recomputes the items a run its night left unfinished took rows from', async () => {
     const p = await newProject();
     const traces = Array.from({ length: 3 }, (_, i) => badTrace({ traceId: `t-${i}`, sessionId: `s-${i}` }));

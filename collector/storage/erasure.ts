@@ -3,6 +3,7 @@ import { utcDay } from '../../shared/time.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
+import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
 import { listTextChecksSql } from './sql/text-checks.ts';
 import { assessedUntilSql } from './sql/verdict.ts';
 import { traceStatsUpsert } from './trace-stats-upsert.ts';
@@ -68,13 +69,20 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
-    // Others' answers whose events were attributed to the user's: those events count for their own
-    // answers again once the verdicts go, so those answers' aggregates are recomputed with them.
+    // Others' answers whose events were attributed to the user's (those events count for their own
+    // answers again), and others' answers the user's events were attributed to (those events go):
+    // their aggregates are recomputed without the user.
     const { results: others } = await d1
       .prepare(
-        `select distinct a.trace_id as traceId, s.query_key as queryKey from event_assessments a
-         cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
-         where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))`,
+        `select a.trace_id as traceId, s.query_key as queryKey from event_assessments a
+           cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
+           where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))
+         union
+         select a.attributed_trace_id, s.query_key from json_each(?2) mine
+           cross join feedback_events e on e.project_id = ?1 and e.trace_id = mine.value
+           cross join event_assessments a on a.project_id = ?1 and a.event_id = e.event_id
+           cross join trace_stats s on s.project_id = ?1 and s.trace_id = a.attributed_trace_id
+           where a.attributed_trace_id not in (select value from json_each(?2))`,
       )
       .bind(projectId, ids)
       .all<{ traceId: string; queryKey: string }>();
@@ -84,6 +92,19 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       othersVerdicts: d1
         .prepare(`update event_assessments set attributed_trace_id = trace_id, attribution = null where ${inIds('attributed_trace_id')}`)
         .bind(projectId, ids),
+      // Their answers leave the turns others' signals in their sessions were weighed against.
+      othersAttributions: d1
+        .prepare(
+          `update event_assessments set attribution = json_set(attribution, '$.scores',
+             (select json_group_array(json(c.value)) from json_each(event_assessments.attribution, '$.scores') c where c.value ->> 'traceId' not in (select value from json_each(?2))))
+           where project_id = ?1 and attribution is not null
+             and event_id in (select e.event_id from json_each(?3) session
+               cross join traces t on t.project_id = ?1 and t.session_id = session.value
+               cross join feedback_events e on e.project_id = ?1 and e.trace_id = t.trace_id
+               where t.trace_id not in (select value from json_each(?2)))
+             and exists (select 1 from json_each(attribution, '$.scores') c where c.value ->> 'traceId' in (select value from json_each(?2)))`,
+        )
+        .bind(projectId, ids, JSON.stringify(sessions)),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
       othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), JSON.stringify(others), until),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
@@ -101,6 +122,7 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      readRowids: d1.prepare(LOWER_READ_ROWIDS_SQL),
       evalLabels: d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
       // A flagged document's evidence: the traces that showed it at its worst.
       documentFlags: d1

@@ -1,6 +1,7 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
+import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { assessedSql, JOIN_VERDICT, VERDICT } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } from './stage.ts';
 
@@ -68,7 +69,8 @@ export const corrections: Stage = {
           .prepare(
             `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
            select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
-           from json_each(?2) where true on conflict (project_id, event_id) do update set confidence = excluded.confidence`,
+           from json_each(?2) where ${stillStoredSql("value ->> 'traceId'")}
+           on conflict (project_id, event_id) do update set confidence = excluded.confidence where corrections.status = 'open'`,
           )
           .bind(ctx.projectId, JSON.stringify(rows)),
       distrusted.length > 0 &&
@@ -76,7 +78,8 @@ export const corrections: Stage = {
           .prepare(`delete from corrections where project_id = ?1 and status = 'open' and event_id in (select value from json_each(?2))`)
           .bind(ctx.projectId, JSON.stringify(distrusted)),
     ].filter((w) => w !== false);
-    if (writes.length > 0) await ctx.db.batch(writes);
-    return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length, ...(distrusted.length > 0 && { withdrawn: distrusted.length }) } };
+    const written = writes.length > 0 ? await ctx.db.batch(writes) : [];
+    const withdrawn = distrusted.length > 0 ? written.at(-1)!.meta.changes : 0;
+    return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length, ...(withdrawn > 0 && { withdrawn }) } };
   },
 };

@@ -2,7 +2,9 @@ import { firstListedDay } from '../../loop/documents.ts';
 import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
+import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
+import { READ_ROWIDS_STATE, READ_ROWIDS_TABLES, RECORD_READ_ROWIDS_SQL, type ReadRowids } from '../../storage/sql/read-rowids.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -83,38 +85,40 @@ export const prepare: Stage = {
 const KEYS = 'keys';
 const FLOODING = 'flooding';
 
-/** Where a run's read of its window reached in each table (their largest rowid), kept in its state. */
-export const READ_ROWIDS_STATE = 'readRowids';
-const TABLES = ['feedback_events', 'traces'] as const;
-
 /**
  * Statements touching the traces with events, then the traces, received in (?3, ?4] for the project
  * ?1 and night ?2, and stored after rowid ?5 of their table (0: whenever).
  */
-const TOUCH_RECEIVED = TABLES.map(
-  (table) => `insert or ignore into loop_touched (project_id, night, kind, key)
-    select distinct ?1, ?2, 'trace', trace_id from ${table} where project_id = ?1 and received_at > ?3 and received_at <= ?4 and rowid > ?5`,
-);
+const TOUCH_RECEIVED = [
+  `insert or ignore into loop_touched (project_id, night, kind, key)
+    select distinct ?1, ?2, 'trace', trace_id from (${eventsReceivedSql('e.trace_id', 'e.received_at > ?3 and e.received_at <= ?4 and e.rowid > ?5')})`,
+  `insert or ignore into loop_touched (project_id, night, kind, key)
+    select ?1, ?2, 'trace', trace_id from traces where project_id = ?1 and received_at > ?3 and received_at <= ?4 and rowid > ?5`,
+];
 
 /**
  * New traces and traces with new events, and the late writes of the last run's window: received in
- * its last minute, stored after that run read it (rows take ever larger rowids). First, the indexes
+ * its last minute, stored after that run read it (storage/sql/read-rowids.ts). First, the indexes
  * a run stopped in a bulk load left to build.
  */
 async function touchTraces({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const restoredIndexes = await restoreLeftIndexes(db, night);
+  // Of two done runs with the same window end, the later had an empty window: the earlier read less far.
   const last = await db
-    .prepare(`select state -> '$.${READ_ROWIDS_STATE}' as rowids from loop_runs where project_id = ? and status = 'done' and night < ? and window_to = ?`)
+    .prepare(
+      `select state -> '$.${READ_ROWIDS_STATE}' as rowids from loop_runs where project_id = ? and status = 'done' and night < ? and window_to = ?
+       order by night limit 1`,
+    )
     .bind(projectId, night, run.windowFrom)
     .first<{ rowids: string | null }>();
   // A run that kept no record of its read (one from before it was kept) has every row of its last minute looked at again.
-  const lastRead = (last?.rowids ? JSON.parse(last.rowids) : {}) as Partial<Record<(typeof TABLES)[number], number>>;
-  const touch = (from: number, to: number, after: (table: (typeof TABLES)[number]) => number) =>
-    TOUCH_RECEIVED.map((sql, i) => db.prepare(sql).bind(projectId, night, from, to, after(TABLES[i]!)));
-  const [events, traces, ...rest] = await db.batch([
+  const lastRead = (last?.rowids ? JSON.parse(last.rowids) : {}) as ReadRowids;
+  const touch = (from: number, to: number, after: (table: (typeof READ_ROWIDS_TABLES)[number]) => number) =>
+    TOUCH_RECEIVED.map((sql, i) => db.prepare(sql).bind(projectId, night, from, to, after(READ_ROWIDS_TABLES[i]!)));
+  const [events, traces, lateEvents, lateTraces] = await db.batch([
     ...touch(run.windowFrom, run.windowTo, () => 0),
     ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom, (table) => lastRead[table] ?? 0),
-    db.prepare(`select ${TABLES.map((t) => `(select coalesce(max(rowid), 0) from ${t}) as ${t}`).join(', ')}`),
+    db.prepare(RECORD_READ_ROWIDS_SQL).bind(projectId, night),
     // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
     // listed (all of them, when it was the first), this run does.
     db
@@ -124,7 +128,6 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       )
       .bind(projectId, night),
   ]);
-  const [lateEvents, lateTraces, read] = rest;
   return {
     cursor: KEYS,
     counts: {
@@ -133,7 +136,6 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       lateWrites: lateEvents!.meta.changes + lateTraces!.meta.changes,
       ...(restoredIndexes > 0 && { restoredIndexes }),
     },
-    state: { [READ_ROWIDS_STATE]: read!.results[0] },
   };
 }
 

@@ -3,6 +3,7 @@ import { firstListedDay } from '../../loop/documents.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
+import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -35,11 +36,18 @@ export const retention: Stage = {
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       // With their events, by arrival: a correction's own time is the browser's, which may be far behind.
       corrections: db.prepare(`delete from corrections where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      // Any whose event is gone by another way (routed by a slice racing an erasure; kept by its browser's time before).
+      orphanCorrections: db
+        .prepare(
+          `delete from corrections where project_id = ?1 and not exists (select 1 from feedback_events e where e.project_id = ?1 and e.event_id = corrections.event_id)`,
+        )
+        .bind(projectId),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      readRowids: db.prepare(LOWER_READ_ROWIDS_SQL),
       // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
       checkedChunks: db.prepare(clearTextChecksSql(PURGE_BATCH)).bind(projectId),
@@ -74,7 +82,7 @@ export const retention: Stage = {
       counts: {
         events: n.events,
         traces: n.traces,
-        corrections: n.corrections,
+        corrections: n.corrections + n.orphanCorrections,
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         abandonedListRows: n.abandonedListRows,
