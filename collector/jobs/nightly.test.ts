@@ -523,6 +523,16 @@ describe('the nightly job', () => {
     expect(mined!.n).toBeGreaterThan(0);
   });
 
+  it('routes a correction the attribution moved to an earlier turn by the documents that turn cited', async () => {
+    const p = await newProject();
+    const [first, second] = earlierTurnAndFollowUp();
+    const cited = (t: TraceInput, i: number) => ({ ...t, retrievedChunks: [{ ...chunks[i]!, rank: 1 }] });
+    await send(p, [cited(first, 1), cited(second, 0)], [correctionOn(second)]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    const inbox = await admin<{ owners: { corrections: { sourceDocId: string }[] }[] }>(p, '/corrections');
+    expect(inbox.body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId))).toEqual(['credit.md']);
+  });
+
   it('takes a correction distrusted since back from the earlier turn it counted for, and out of the inbox', async () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();

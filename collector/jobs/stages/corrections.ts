@@ -13,12 +13,19 @@ interface Row {
   confidence: number;
   created_at: number;
   docs: string;
+  /** Those of the answer it was sent on, when it is about another. */
+  own_docs: string;
 }
+
+/** The documents an answer cited, in rank order, as a JSON array. */
+const citedDocsSql = (traceId: string) =>
+  `(select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = ?1 and c.trace_id = ${traceId}
+     and c.stage = ${seenStageSql('?1', traceId)} order by rank))`;
 
 /**
  * Routes the touched traces' corrections to an inbox: each by the document it names, else by the
- * answer's first cited document; owners are matched at read time, so changing an owner pattern
- * re-routes what is still open. Trusted corrections only: a flood does not reach document owners,
+ * first cited document of the answer it is about (an earlier turn, when the attribution moved it
+ * there); owners are matched at read time, so changing an owner pattern re-routes what is still open. Trusted corrections only: a flood does not reach document owners,
  * and an open one distrusted since (a flood found later) leaves the inbox.
  */
 export const corrections: Stage = {
@@ -28,13 +35,14 @@ export const corrections: Stage = {
     // Few events of a trace are corrections: a slice can take many traces.
     const size = ctx.tracesPerSlice * 4;
     const params = sliceParams(ctx, cursor, size);
+    // The answer the correction is about: an earlier turn, when the attribution moved it there.
+    const about = VERDICT.attributedTraceId;
     const [keyRows, correctionRows] = await ctx.db.batch([
       ctx.db.prepare(slice).bind(...params),
       ctx.db
         .prepare(
           `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, e.client_ts as created_at,
-           (select json_group_array(source_doc_id) from (select source_doc_id from trace_chunks c where c.project_id = t.project_id and c.trace_id = t.trace_id
-              and c.stage = ${seenStageSql('t.project_id', 't.trace_id')} order by rank)) as docs
+           ${citedDocsSql(about)} as docs, ${citedDocsSql('e.trace_id')} as own_docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          ${JOIN_VERDICT}
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
@@ -51,7 +59,9 @@ export const corrections: Stage = {
       .map((r) => {
         const detail = JSON.parse(r.detail) as { text: string; source?: string };
         const docs = JSON.parse(r.docs) as string[];
-        const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
+        const named = detail.source
+          ? [...docs, ...(JSON.parse(r.own_docs) as string[])].find((d) => namesDocument(detail.source!, { sourceDocId: d }))
+          : undefined;
         return {
           eventId: r.event_id,
           traceId: r.trace_id,
