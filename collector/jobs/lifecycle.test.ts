@@ -320,6 +320,10 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
     expect(await firstStats()).toEqual({ live_signals: 0 });
     expect(await rowsNaming(p.id, [theirs.traceId, 'u-gone'])).toEqual([]);
+    const after = await env.DB.prepare('select attribution from event_assessments where project_id = ? and trace_id = ?')
+      .bind(p.id, next.traceId)
+      .first<{ attribution: string }>();
+    expect(JSON.parse(after!.attribution).scores.map((c: { traceId: string }) => c.traceId)).toEqual(expect.arrayContaining([next.traceId]));
   });
 
   it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {

@@ -533,6 +533,23 @@ describe('the nightly job', () => {
     expect(inbox.body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId))).toEqual(['credit.md']);
   });
 
+  it('routes a correction again when a later night moves it to the earlier turn it is about', async () => {
+    const p = await newProject();
+    const [first, second] = earlierTurnAndFollowUp();
+    const cited = (t: TraceInput, i: number) => ({ ...t, retrievedChunks: [{ ...chunks[i]!, rank: 1 }] });
+    const routed = async () =>
+      (await admin<{ owners: { corrections: { sourceDocId: string }[] }[] }>(p, '/corrections')).body.owners.flatMap((o) =>
+        o.corrections.map((c) => c.sourceDocId),
+      );
+    // The first turn's trace is logged late: tonight the correction has no earlier turn to go to.
+    await send(p, [cited(second, 0)], [correctionOn(second)]);
+    await runNightly(env, tonight(), { projectId: p.id });
+    expect(await routed()).toEqual(['shipping.md']);
+    await send(p, [cited(first, 1)], [{ traceId: second.traceId, sessionId: 'shared', signalType: 'citation_click', detail: { chunkId: 'shipping-1' } }]);
+    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    expect(await routed()).toEqual(['credit.md']);
+  });
+
   it('takes a correction distrusted since back from the earlier turn it counted for, and out of the inbox', async () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();

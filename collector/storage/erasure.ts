@@ -95,8 +95,8 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       // Their answers leave the turns others' signals in their sessions were weighed against.
       othersAttributions: d1
         .prepare(
-          `update event_assessments set attribution = json_set(attribution, '$.scores',
-             (select json_group_array(json(c.value)) from json_each(event_assessments.attribution, '$.scores') c where c.value ->> 'traceId' not in (select value from json_each(?2))))
+          `update event_assessments set attribution = json_set(attribution, '$.scores', json(
+             (select json_group_array(json(c.value)) from json_each(event_assessments.attribution, '$.scores') c where c.value ->> 'traceId' not in (select value from json_each(?2)))))
            where project_id = ?1 and attribution is not null
              and event_id in (select e.event_id from json_each(?3) session
                cross join traces t on t.project_id = ?1 and t.session_id = session.value

@@ -211,8 +211,8 @@ export const assess: Stage = {
     await db.batch([
       ...jsonArrays(rows).map((part) =>
         db
-          .prepare(`${ASSESSMENTS_UPSERT} select ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, value -> 5, ?2
-             from json_each(?3) where ${stillStoredSql('value ->> 1')} ${ASSESSMENTS_CONFLICT}`)
+          .prepare(`${ASSESSMENTS_UPSERT} select ?1, v.value ->> 0, v.value ->> 1, ${ATTRIBUTED_STILL_STORED}, v.value ->> 3, v.value -> 4, ${SCORES_STILL_STORED}, ?2
+             from json_each(?3) v where ${stillStoredSql('v.value ->> 1')} ${ASSESSMENTS_CONFLICT}`)
           .bind(projectId, now, part),
       ),
       ...jsonArrays(unstored).map((part) =>
@@ -280,6 +280,14 @@ async function bulkCounts({ db, projectId, night }: StageContext, deferredIndexe
   const restoredIndexes = last ? await restoreOwnIndexes(db, { projectId, night }) : 0;
   return { ...(deferredIndexes > 0 && { deferredIndexes }), ...(restoredIndexes > 0 && { restoredIndexes }) };
 }
+
+/**
+ * A verdict row's attributed trace and attribution as written, from the slice's array `v.value`: a
+ * turn erased while the slice ran is neither counted for nor named (the event stays with its own).
+ */
+const ATTRIBUTED_STILL_STORED = `case when ${stillStoredSql('v.value ->> 2')} then v.value ->> 2 else v.value ->> 1 end`;
+const SCORES_STILL_STORED = `case when json_type(v.value, '$[5]') = 'object' then json_set(v.value -> 5, '$.scores', json((
+    select json_group_array(json(c.value)) from json_each(v.value, '$[5].scores') c where ${stillStoredSql("c.value ->> 'traceId'")}))) else v.value -> 5 end`;
 
 const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,

@@ -25,8 +25,10 @@ const citedDocsSql = (traceId: string) =>
 /**
  * Routes the touched traces' corrections to an inbox: each by the document it names, else by the
  * first cited document of the answer it is about (an earlier turn, when the attribution moved it
- * there); owners are matched at read time, so changing an owner pattern re-routes what is still open. Trusted corrections only: a flood does not reach document owners,
- * and an open one distrusted since (a flood found later) leaves the inbox.
+ * there, the answer it was sent on's when that turn is gone); owners are matched at read time, so
+ * changing an owner pattern re-routes what is still open, as does a new verdict. Trusted
+ * corrections only: a flood does not reach document owners, and an open one distrusted since (a
+ * flood found later) leaves the inbox.
  */
 export const corrections: Stage = {
   name: 'corrections',
@@ -58,10 +60,8 @@ export const corrections: Stage = {
       .filter((r) => r.confidence >= LOW_CONFIDENCE)
       .map((r) => {
         const detail = JSON.parse(r.detail) as { text: string; source?: string };
-        const docs = JSON.parse(r.docs) as string[];
-        const named = detail.source
-          ? [...docs, ...(JSON.parse(r.own_docs) as string[])].find((d) => namesDocument(detail.source!, { sourceDocId: d }))
-          : undefined;
+        const docs = [...(JSON.parse(r.docs) as string[]), ...(JSON.parse(r.own_docs) as string[])];
+        const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
         return {
           eventId: r.event_id,
           traceId: r.trace_id,
@@ -80,7 +80,8 @@ export const corrections: Stage = {
             `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
            select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
            from json_each(?2) where ${stillStoredSql("value ->> 'traceId'")}
-           on conflict (project_id, event_id) do update set confidence = excluded.confidence where corrections.status = 'open'`,
+           on conflict (project_id, event_id) do update set confidence = excluded.confidence, source_doc_id = excluded.source_doc_id
+             where corrections.status = 'open'`,
           )
           .bind(ctx.projectId, JSON.stringify(rows)),
       distrusted.length > 0 &&

@@ -18,7 +18,7 @@ const DAY = 86_400_000;
  */
 export const retention: Stage = {
   name: 'retention',
-  async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
+  async slice({ db, projectId, night, now, settings }, cursor): Promise<SliceResult> {
     // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
     const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY)}T00:00:00Z`);
     const kept = now - settings.aggregateRetentionDays * DAY;
@@ -36,12 +36,13 @@ export const retention: Stage = {
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       // With their events, by arrival: a correction's own time is the browser's, which may be far behind.
       corrections: db.prepare(`delete from corrections where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
-      // Any whose event is gone by another way (routed by a slice racing an erasure; kept by its browser's time before).
+      // Once a run (?2), any whose event went before corrections went with their events (by the browser's time).
       orphanCorrections: db
         .prepare(
-          `delete from corrections where project_id = ?1 and not exists (select 1 from feedback_events e where e.project_id = ?1 and e.event_id = corrections.event_id)`,
+          `delete from corrections where ?2 and project_id = ?1
+             and not exists (select 1 from feedback_events e where e.project_id = ?1 and e.event_id = corrections.event_id)`,
         )
-        .bind(projectId),
+        .bind(projectId, cursor === null ? 1 : 0),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),

@@ -17,8 +17,12 @@ export const RECORD_READ_ROWIDS_SQL = `update loop_runs set state = json_set(sta
   (t) => `'${t}', ${largest(t)}`,
 ).join(', ')})) where project_id = ?1 and night = ?2`;
 
-/** After deleting events or traces: every run's record of its read no higher than where the tables end now. */
+/**
+ * After deleting events or traces: the records a next run may read (each project's runs in progress
+ * and its latest done one) no higher than where the tables end now.
+ */
 export const LOWER_READ_ROWIDS_SQL = `update loop_runs set state = json_set(state, ${READ_ROWIDS_TABLES.map(
   (t) => `'$.${READ_ROWIDS_STATE}.${t}', min(state ->> '$.${READ_ROWIDS_STATE}.${t}', ${largest(t)})`,
 ).join(', ')})
-  where state ->> '$.${READ_ROWIDS_STATE}' is not null and (${READ_ROWIDS_TABLES.map((t) => `state ->> '$.${READ_ROWIDS_STATE}.${t}' > ${largest(t)}`).join(' or ')})`;
+  where (status = 'running' or night = (select max(night) from loop_runs d where d.project_id = loop_runs.project_id and d.status = 'done'))
+    and state ->> '$.${READ_ROWIDS_STATE}' is not null and (${READ_ROWIDS_TABLES.map((t) => `state ->> '$.${READ_ROWIDS_STATE}.${t}' > ${largest(t)}`).join(' or ')})`;
