@@ -4,6 +4,7 @@ import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './r
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
+import { stillStoredSql, storedTurnsOnlySql } from './sql/still-stored.ts';
 import { listTextChecksSql } from './sql/text-checks.ts';
 import { assessedUntilSql } from './sql/verdict.ts';
 import { traceStatsUpsert } from './trace-stats-upsert.ts';
@@ -92,19 +93,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       othersVerdicts: d1
         .prepare(`update event_assessments set attributed_trace_id = trace_id, attribution = null where ${inIds('attributed_trace_id')}`)
         .bind(projectId, ids),
-      // Their answers leave the turns others' signals in their sessions were weighed against.
-      othersAttributions: d1
-        .prepare(
-          `update event_assessments set attribution = json_set(attribution, '$.scores', json(
-             (select json_group_array(json(c.value)) from json_each(event_assessments.attribution, '$.scores') c where c.value ->> 'traceId' not in (select value from json_each(?2)))))
-           where project_id = ?1 and attribution is not null
-             and event_id in (select e.event_id from json_each(?3) session
-               cross join traces t on t.project_id = ?1 and t.session_id = session.value
-               cross join feedback_events e on e.project_id = ?1 and e.trace_id = t.trace_id
-               where t.trace_id not in (select value from json_each(?2)))
-             and exists (select 1 from json_each(attribution, '$.scores') c where c.value ->> 'traceId' in (select value from json_each(?2)))`,
-        )
-        .bind(projectId, ids, JSON.stringify(sessions)),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
       othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), JSON.stringify(others), until),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
@@ -123,6 +111,17 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
       readRowids: d1.prepare(LOWER_READ_ROWIDS_SQL),
+      // Their answers, gone now, leave the turns others' signals in their sessions were weighed against.
+      othersAttributions: d1
+        .prepare(
+          `update event_assessments set attribution = ${storedTurnsOnlySql('attribution', "event_assessments.attribution, '$.scores'")}
+           where project_id = ?1 and attribution is not null
+             and event_id in (select e.event_id from json_each(?2) session
+               cross join traces t on t.project_id = ?1 and t.session_id = session.value
+               cross join feedback_events e on e.project_id = ?1 and e.trace_id = t.trace_id)
+             and exists (select 1 from json_each(attribution, '$.scores') c where not ${stillStoredSql("c.value ->> 'traceId'")})`,
+        )
+        .bind(projectId, JSON.stringify(sessions)),
       evalLabels: d1.prepare(`delete from eval_labels where ${inIds('query_key')}`).bind(projectId, JSON.stringify(keys)),
       // A flagged document's evidence: the traces that showed it at its worst.
       documentFlags: d1

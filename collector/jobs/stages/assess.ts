@@ -4,7 +4,7 @@ import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } fro
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
-import { stillStoredSql } from '../../storage/sql/still-stored.ts';
+import { stillStoredSql, storedTurnsOnlySql } from '../../storage/sql/still-stored.ts';
 import { ASSESSED_STATE } from '../../storage/sql/verdict.ts';
 import { TRACE_STATS_CONFLICT, traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
 import { touchAlsoSql } from './prepare.ts';
@@ -286,8 +286,7 @@ async function bulkCounts({ db, projectId, night }: StageContext, deferredIndexe
  * turn erased while the slice ran is neither counted for nor named (the event stays with its own).
  */
 const ATTRIBUTED_STILL_STORED = `case when ${stillStoredSql('v.value ->> 2')} then v.value ->> 2 else v.value ->> 1 end`;
-const SCORES_STILL_STORED = `case when json_type(v.value, '$[5]') = 'object' then json_set(v.value -> 5, '$.scores', json((
-    select json_group_array(json(c.value)) from json_each(v.value, '$[5].scores') c where ${stillStoredSql("c.value ->> 'traceId'")}))) else v.value -> 5 end`;
+const SCORES_STILL_STORED = `case when json_type(v.value, '$[5]') = 'object' then ${storedTurnsOnlySql('v.value -> 5', "v.value, '$[5].scores'")} else v.value -> 5 end`;
 
 const ASSESSMENTS_UPSERT = `insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, attribution, assessed_at)`;
 const ASSESSMENTS_CONFLICT = `on conflict (project_id, event_id) do update set attributed_trace_id = excluded.attributed_trace_id, confidence = excluded.confidence,

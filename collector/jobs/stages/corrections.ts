@@ -44,7 +44,7 @@ export const corrections: Stage = {
       ctx.db
         .prepare(
           `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, e.client_ts as created_at,
-           ${citedDocsSql(about)} as docs, ${citedDocsSql('e.trace_id')} as own_docs
+           ${citedDocsSql(about)} as docs, case when ${about} <> e.trace_id then ${citedDocsSql('e.trace_id')} else '[]' end as own_docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          ${JOIN_VERDICT}
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
