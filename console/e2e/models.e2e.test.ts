@@ -95,6 +95,11 @@ describe('the models page', () => {
       await expect.poll(() => model(page, SECOND).getAttribute('data-current')).toBe('true');
       expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${SECOND}`);
 
+      // A slow registry read: what the page announces must already be what it shows.
+      await page.route('**/v1/admin/models', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
       const rollBack = page.getByRole('button', { name: 'Roll back…' });
       await rollBack.click();
       const confirm = page.getByRole('dialog', { name: `Stop serving ${SECOND}?` });

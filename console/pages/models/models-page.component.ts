@@ -175,18 +175,21 @@ export class ModelsPage extends LitElement {
     if (!p) return;
     const s = this.strings;
     const json = reason ? { reason } : {};
+    let status: string;
     try {
       if (p.action === 'promote') {
         const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, { method: 'POST', json });
-        this.status = format(s.promotedNow, { version: current });
+        status = format(s.promotedNow, { version: current });
       } else {
         const done = await api<{ rolledBack: string; current: string | null }>('/v1/admin/models/rollback', { method: 'POST', json });
         const served = done.current ? format(s.modelsServed, { version: done.current }) : s.modelsServedRetrieval;
-        this.status = format(s.rolledBackNow, { from: done.rolledBack, served });
+        status = format(s.rolledBackNow, { from: done.rolledBack, served });
       }
     } catch (err) {
-      this.status = errorText(err, s);
+      status = errorText(err, s);
     }
+    // Announced with the registry it describes, so the page never says one thing and shows another.
     await this.load();
+    this.status = status;
   }
 }
