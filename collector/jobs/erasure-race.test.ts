@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { queryKey } from '../../shared/terms.ts';
+import { eraseUser } from '../storage/erasure.ts';
 import { adminCall, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
@@ -145,4 +146,49 @@ describe('erasing a user while the nightly job runs', () => {
       expect(orphans).toEqual({ n: 0 });
     });
   }
+});
+
+describe('a run of the job while a user is erased', () => {
+  it("takes the user's signal out of another's answer the run attributed it to after the erasure began", async () => {
+    const p = await newProject();
+    const t0 = Date.now() - 600_000;
+    const turn = (i: number, userIdHash: string | undefined, query: string, answer: string) =>
+      trace({ userIdHash, sessionId: 'mixed', turnIndex: i, createdAt: t0 + i * 60_000, query, answer, retrievedChunks: chunks, rerankedChunks: undefined });
+    // A turn before signing in, then the user's, whose correction is about the first answer.
+    const first = turn(0, undefined, 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
+    const theirs = turn(1, 'u-gone', 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].');
+    const correction = {
+      traceId: theirs.traceId,
+      sessionId: 'mixed',
+      clientTs: t0 + 100_000,
+      signalType: 'correction' as const,
+      detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+    };
+    await sendTraffic(p, [first, theirs], [correction]);
+    // The erasure's first write waits for a whole run, which attributes the correction to the first turn.
+    let ran = false;
+    const db = new Proxy(env.DB, {
+      get: (target, prop) => {
+        if (prop !== 'batch') return Reflect.get(target, prop, target).bind(target);
+        return async (statements: D1PreparedStatement[]) => {
+          if (!ran) {
+            ran = true;
+            expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+            const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id = ?')
+              .bind(p.id, first.traceId)
+              .first<{ n: number }>();
+            expect(moved).toEqual({ n: 1 });
+          }
+          return target.batch(statements);
+        };
+      },
+    });
+    await eraseUser(db, p.id, 'u-gone');
+    expect(ran).toBe(true);
+    const stats = await env.DB.prepare('select live_signals, explicit_signals from trace_stats where project_id = ? and trace_id = ?')
+      .bind(p.id, first.traceId)
+      .first();
+    expect(stats).toEqual({ live_signals: 0, explicit_signals: 0 });
+    await expect(rowsNaming(p.id, ['u-gone', theirs.traceId])).resolves.toEqual([]);
+  });
 });

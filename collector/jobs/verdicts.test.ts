@@ -76,7 +76,7 @@ async function readers(p: Project, traceIds: readonly string[], now: number) {
   const keys = await env.DB.prepare('select trace_id as traceId, query_key as queryKey from trace_stats where project_id = ?').bind(p.id).all();
   // As the night's run assessed them: up to its window's end.
   const run = await env.DB.prepare('select window_to from loop_runs where project_id = ?').bind(p.id).first<{ window_to: number }>();
-  await env.DB.batch([traceStatsUpsert(env.DB, p.id, now, JSON.stringify(keys.results), run!.window_to)]);
+  await env.DB.batch([traceStatsUpsert(env.DB, p.id, now, { list: JSON.stringify(keys.results), until: run!.window_to })]);
   const stats = (await env.DB.prepare('select * from trace_stats where project_id = ? order by trace_id').bind(p.id).all()).results.map(
     ({ updated_at, ...row }) => row,
   );

@@ -32,11 +32,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
   // The sources the noise filter may have found flooding, as runs not finished keep them.
   const sources = new Set([`user:${userIdHash}`]);
-  // Where assessment reached: the answers recomputed below count the events assessed up to it.
-  const until = (await d1
-    .prepare(`select ${assessedUntilSql('?1')} as until`)
-    .bind(projectId)
-    .first<{ until: number }>())!.until;
   for (;;) {
     const { results } = await d1
       .prepare(
@@ -70,23 +65,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .bind(projectId, ids)
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
-    // Others' answers whose events were attributed to the user's (those events count for their own
-    // answers again), and others' answers the user's events were attributed to (those events go):
-    // their aggregates are recomputed without the user.
-    const { results: others } = await d1
-      .prepare(
-        `select a.trace_id as traceId, s.query_key as queryKey from event_assessments a
-           cross join trace_stats s on s.project_id = a.project_id and s.trace_id = a.trace_id
-           where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))
-         union
-         select a.attributed_trace_id, s.query_key from json_each(?2) mine
-           cross join feedback_events e on e.project_id = ?1 and e.trace_id = mine.value
-           cross join event_assessments a on a.project_id = ?1 and a.event_id = e.event_id
-           cross join trace_stats s on s.project_id = ?1 and s.trace_id = a.attributed_trace_id
-           where a.attributed_trace_id not in (select value from json_each(?2))`,
-      )
-      .bind(projectId, ids)
-      .all<{ traceId: string; queryKey: string }>();
     const statements = {
       assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')}`).bind(projectId, ids),
       // Only the attribution goes: what the noise filter found about the event stays.
@@ -94,7 +72,6 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
         .prepare(`update event_assessments set attributed_trace_id = trace_id, attribution = null where ${inIds('attributed_trace_id')}`)
         .bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
-      othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), JSON.stringify(others), until),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
       reviewItems: d1
         .prepare(
@@ -110,6 +87,16 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      // The attribution moves signals only between turns of a session: the answers left in the
+      // user's sessions, recomputed here, are all those that counted the user's signals or lent
+      // theirs to the user's answers. Read in this batch, so a run cannot attribute one in between.
+      othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), {
+        affected: `select t.trace_id, s.query_key from json_each(?3) session
+          cross join traces t on t.project_id = ?1 and t.session_id = session.value
+          cross join trace_stats s on s.project_id = ?1 and s.trace_id = t.trace_id`,
+        list: JSON.stringify(sessions),
+        until: assessedUntilSql('?1'),
+      }),
       readRowids: d1.prepare(LOWER_READ_ROWIDS_SQL),
       // Their answers, gone now, leave the turns others' signals in their sessions were weighed against.
       othersAttributions: d1

@@ -17,24 +17,34 @@ export const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do updat
   live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
   trusted_signals = excluded.trusted_signals, confidence = excluded.confidence, requeried = excluded.requeried, updated_at = excluded.updated_at`;
 
+/** The traces to recompute as a JSON list of `{ traceId, queryKey }`, bound as `?3`. */
+export const AFFECTED_LIST = `select value ->> 'traceId' as trace_id, value ->> 'queryKey' as query_key from json_each(?3)`;
+
 /**
  * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
- * `until`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ * `until` (a time, or a SQL value). `affected` selects `trace_id, query_key` with `?1` the project
+ * and `?3` bound to `list`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
  */
-export function traceStatsUpsert(db: D1Database, projectId: string, now: number, affected: string, until: number): D1PreparedStatement {
+export function traceStatsUpsert(
+  db: D1Database,
+  projectId: string,
+  now: number,
+  { affected = AFFECTED_LIST, list, until }: { affected?: string; list: string; until: number | string },
+): D1PreparedStatement {
   const live = 'e.superseded = 0';
   const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
   const counted = attributedEventsSql({
-    from: 'json_each(?3) x',
-    traceId: "x.value ->> 'traceId'",
-    columns: `x.value ->> 'traceId' as trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
-    until: '?4',
+    from: 'affected x',
+    traceId: 'x.trace_id',
+    columns: `x.trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
+    until: typeof until === 'number' ? '?4' : until,
   });
   return db
     .prepare(
-      `insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
+      `with affected as (${affected})
+       insert into trace_stats (project_id, trace_id, query_key, created_at, knowledge_base, intent, model, score, weighted_score, live_signals,
          explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
-       select ?1, t.trace_id, k.value ->> 'queryKey', t.created_at, t.knowledge_base, t.intent, t.model,
+       select ?1, t.trace_id, k.query_key, t.created_at, t.knowledge_base, t.intent, t.model,
          avg(case when ${live} then e.signal_value end),
          sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
          count(case when ${live} then 1 end),
@@ -44,12 +54,12 @@ export function traceStatsUpsert(db: D1Database, projectId: string, now: number,
          avg(case when ${live} and e.signal_value is not null then e.confidence end),
          count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
          1, ?2
-       from json_each(?3) k
-       cross join traces t on t.project_id = ?1 and t.trace_id = k.value ->> 'traceId'
+       from affected k
+       cross join traces t on t.project_id = ?1 and t.trace_id = k.trace_id
        left join (${counted}) e on e.trace_id = t.trace_id
        where true
        group by t.trace_id
        ${TRACE_STATS_CONFLICT}`,
     )
-    .bind(projectId, now, affected, until);
+    .bind(projectId, now, list, ...(typeof until === 'number' ? [until] : []));
 }

@@ -69,7 +69,7 @@ describe('the assess stage', () => {
       const nightly = await statsOf(p.id);
       expect(nightly.some((r) => r.weighted_score !== null && r.requeried === 1)).toBe(true);
       const keys = (await env.DB.prepare('select trace_id as traceId, query_key as queryKey from trace_stats where project_id = ?').bind(p.id).all()).results;
-      await env.DB.batch([traceStatsUpsert(env.DB, p.id, Date.now(), JSON.stringify(keys), Date.now())]);
+      await env.DB.batch([traceStatsUpsert(env.DB, p.id, Date.now(), { list: JSON.stringify(keys), until: Date.now() })]);
       expect(await statsOf(p.id)).toEqual(nightly);
     }
   });

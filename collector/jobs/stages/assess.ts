@@ -230,7 +230,7 @@ export const assess: Stage = {
           .bind(projectId, now, part),
       ),
       ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) =>
-        traceStatsUpsert(db, projectId, now, part, run.windowTo),
+        traceStatsUpsert(db, projectId, now, { list: part, until: run.windowTo }),
       ),
       ...(elsewhere.size > 0 ? touchAlsoSql(['trace', 'day']).map((sql) => db.prepare(sql).bind(projectId, ctx.night, json([...elsewhere.keys()]))) : []),
     ]);
