@@ -62,6 +62,8 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          // As long as a page's own waits: a poll often waits on a request to workerd.
+          expect: { poll: { timeout: 8_000 } },
         },
       },
     ],

@@ -48,7 +48,7 @@ describe('the review queue', () => {
     }
   });
 
-  it('answers ten items by keyboard, with a note and an undo; D1 has them and the next run of the job counts them', async () => {
+  it('answers ten items by keyboard, with a note and an undo; D1 has them and the next run of the job counts them', { timeout: 90_000 }, async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
     try {

@@ -52,7 +52,7 @@ describe('settings', () => {
     }
   });
 
-  it('erases a hashed user id only after confirmation', async () => {
+  it('erases a hashed user id only after confirmation', { timeout: 90_000 }, async () => {
     const f = fixture();
     const userTraces = (id: string) =>
       query<{ n: number }>(`select count(*) as n from traces where user_id_hash = '${id}'`, { persistTo: f.collector.persistTo })[0]!.n;

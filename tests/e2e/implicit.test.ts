@@ -60,7 +60,8 @@ describe('implicit signals, each tied to its trace', () => {
       <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
     await addAnswer(page, { traceId, html });
     await page.locator('#preview').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(800);
+    // Longer than asserted: the visibility observer reports a frame or more late on a busy machine.
+    await page.waitForTimeout(1_100);
     await page.evaluate(() => scrollTo(0, 0));
     await eventually(traceId, (ev) => {
       const [dwell] = ofType(ev, 'citation_dwell');
@@ -74,7 +75,7 @@ describe('implicit signals, each tied to its trace', () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('dwell');
     await addAnswer(page, { traceId });
-    await page.waitForTimeout(1_300);
+    await page.waitForTimeout(1_600);
     await setVisibility(page, 'hidden');
     await eventually(traceId, (ev) => {
       const [dwell] = ofType(ev, 'answer_dwell');
@@ -89,7 +90,7 @@ describe('implicit signals, each tied to its trace', () => {
     const traceId = newTraceId('tall');
     await addAnswer(page, { traceId, html: '<p class="answer" style="height:4000px">A very long answer.</p>' });
     await page.evaluate(() => scrollTo(0, 1500));
-    await page.waitForTimeout(1_300);
+    await page.waitForTimeout(1_600);
     await setVisibility(page, 'hidden');
     await eventually(traceId, (ev) => expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_200));
     await page.context().close();
@@ -246,6 +247,14 @@ describe('contextual prompts', () => {
       const { page } = await openHost(browser());
       const traceId = newTraceId('srv');
       await addAnswer(page, { traceId });
+      // The widget fetches the config as the answer appears; a vote before it arrives is judged by the defaults.
+      await expect
+        .poll(() =>
+          widget(page, traceId).evaluate((el) =>
+            (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id),
+          ),
+        )
+        .toContain('server-prompt');
       await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
       await widget(page, traceId).getByRole('group', { name: 'From the server?' }).waitFor();
       await page.context().close();

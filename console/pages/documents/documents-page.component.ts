@@ -149,12 +149,17 @@ export class DocumentsPage extends LitElement {
     try {
       const owners = this.owners.map((o) => ({ pattern: o.pattern.trim(), owner: o.owner.trim() }));
       await api('/v1/admin/owners', { method: 'PUT', json: { owners } });
-      this.ownersStatus = this.strings.saved;
-      // Owners are matched when read: the flagged documents now show the new ones.
+    } catch (err) {
+      this.ownersStatus = errorText(err, this.strings);
+      return;
+    }
+    // Owners are matched when read: the flagged documents now show the new ones, announced with them.
+    try {
       const res = await api<{ documents: FlaggedDocument[] }>('/v1/admin/documents');
       this.documents = res.documents;
     } catch (err) {
-      this.ownersStatus = errorText(err, this.strings);
+      this.error = errorText(err, this.strings);
     }
+    this.ownersStatus = this.strings.saved;
   }
 }
