@@ -24,6 +24,17 @@ const redacted: [string, string][] = [
   ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
   ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
+  // A card followed by its expiry or security code: only the card goes.
+  ['card 4111 1111 1111 1111 12/26', 'card [CARD] 12/26'],
+  ['card 4111111111111111 123 ok', 'card [CARD] 123 ok'],
+  // Addresses with letters beyond ASCII, and one written against Chinese text.
+  ['mail josé@example.com', 'mail [EMAIL]'],
+  ['an Müller.jörg@firma.de bitte', 'an [EMAIL] bitte'],
+  ['联系zhang@qq.com谢谢', '联系[EMAIL]谢谢'],
+  // National numbers with the trunk prefix.
+  ['bel 0612345678', 'bel [PHONE]'],
+  ['tel 020 7946 0958.', 'tel [PHONE].'],
+  ['电话 010-62345678', '电话 [PHONE]'],
 ];
 
 const untouched: string[] = [
@@ -41,6 +52,9 @@ const untouched: string[] = [
   'version 1.2.3.4-beta',
   'tracking 1Z999AA10123456784',
   'ISBN 978-3-16-148410-0',
+  'order 0012345678 and code 012345',
+  'zip 02134, build 0.12.3 or 0.12.345678',
+  'card 4111 1111 1111 1112 12', // no span of whole groups passes Luhn
 ];
 
 describe('redactPII', () => {

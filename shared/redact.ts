@@ -21,7 +21,15 @@ interface Detector {
   pattern: RegExp;
   /** Confirms a candidate; without it every match is PII. */
   confirm?: (match: string) => boolean;
+  /** Redacts within a candidate, for a detector that may find its PII in part of it. */
+  replace?: (match: string) => string;
 }
+
+/**
+ * An e-mail address, its letters ASCII or Latin with diacritics (josé@…, jörg.müller@…): not Han
+ * or kana, which are written without spaces, so the sentence before an address is not taken into it.
+ */
+const EMAIL = /(?<![-\w.+À-ɏ])[-\w.+À-ɏ]{1,64}@[-\wÀ-ɏ]{1,63}(?:\.[-\wÀ-ɏ]{1,63}){0,8}\.[a-zA-ZÀ-ɏ]{2,24}(?![-\wÀ-ɏ])/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
@@ -37,6 +45,18 @@ export function luhnValid(digits: string): boolean {
     sum += d;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * A card number in a run of digit groups: the whole run, or the run without its last group (an
+ * expiry month or security code written after it: "4111 1111 1111 1111 12/26", "… 123").
+ */
+function cardIn(run: string): string {
+  for (const span of [run, run.replace(/[ -]\d+$/, '')]) {
+    const digits = digitsOf(span);
+    if (digits.length > 12 && luhnValid(digits)) return run.replace(span, PII_PLACEHOLDERS.card);
+  }
+  return run;
 }
 
 const CN_ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
@@ -79,12 +99,12 @@ const phoneDigitCountValid = (m: string): boolean => {
 // Every pattern starts where a token starts (a lookbehind) and bounds its repeats, so a long run
 // of letters or digits costs linear time, not quadratic (100 KB of "aaaa…" must not take seconds).
 const DETECTORS: Detector[] = [
-  { kind: 'email', pattern: /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}\.[a-z]{2,24}(?![\w-])/gi },
+  { kind: 'email', pattern: EMAIL },
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{2}\d{2}\d{2}\d{3}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',
     pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
-    confirm: (m) => luhnValid(digitsOf(m)),
+    replace: cardIn,
   },
   { kind: 'ssn', pattern: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, confirm: ssnValid },
   // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
@@ -97,6 +117,9 @@ const DETECTORS: Detector[] = [
   },
   // North American without country code, only in the usual punctuated shapes.
   { kind: 'phone', pattern: /(?<![\w.-])(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w.-])/g },
+  // National, with the trunk prefix 0 most countries dial within them (06…, 020 7946 0958, 010-…):
+  // 9 to 11 digits; a run starting 00 or after a dash or dot (an order or version number) is not one.
+  { kind: 'phone', pattern: /(?<![\w.+-])0[1-9](?:[ -]?\d){7,9}(?![\w-]|\.\d)/g },
   {
     kind: 'ip',
     pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/g,
@@ -107,8 +130,9 @@ const DETECTORS: Detector[] = [
 /** Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. */
 export function redactPII(text: string): string {
   let out = text;
-  for (const { kind, pattern, confirm } of DETECTORS) {
+  for (const { kind, pattern, confirm, replace } of DETECTORS) {
     out = out.replace(pattern, (match) => {
+      if (replace) return replace(match);
       if (confirm && !confirm(match)) return match;
       return PII_PLACEHOLDERS[kind];
     });
