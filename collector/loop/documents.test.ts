@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentCounts, EVIDENCE_TRACES, firstListedDay, judgeDocument, ownerOf, worstAnswers } from './documents.ts';
+import { type DocumentCounts, EVIDENCE_TRACES, firstListedDay, globMatches, judgeDocument, ownerOf, worstAnswers } from './documents.ts';
 
 const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({
   docId: 'refunds.md',
@@ -41,6 +41,27 @@ describe('stale documents', () => {
     expect(ownerOf('shipping.md', owners)).toBe('docs@example.com');
     expect(ownerOf('faq.html', owners)).toBeUndefined();
     expect(ownerOf('policiesXrefunds', [{ pattern: 'policies.*', owner: 'x' }])).toBeUndefined();
+  });
+
+  it('matches globs with * only, in time linear in the id whatever the pattern', () => {
+    const cases: [pattern: string, text: string, matches: boolean][] = [
+      ['refunds.md', 'refunds.md', true],
+      ['refunds.md', 'refunds.mdx', false],
+      ['*', '', true],
+      ['a*', 'a', true],
+      ['*a*', 'bab', true],
+      ['a*a', 'a', false],
+      ['a*b*c', 'abc', true],
+      ['a*b*c', 'acb', false],
+      ['*/v*/*.md', 'docs/v2/guide.md', true],
+      ['*/v*/*.md', 'docs/guide.md', false],
+      ['(x)+[y]?', '(x)+[y]?', true],
+      ['**', 'anything', true],
+    ];
+    for (const [pattern, text, matches] of cases) expect([pattern, text, globMatches(pattern, text)]).toEqual([pattern, text, matches]);
+    // As a regular expression this pattern backtracks exponentially on a long run of a's.
+    expect(globMatches('*a*a*a*a*a*a*a*a*a*a*c', 'a'.repeat(10_000))).toBe(false);
+    expect(globMatches('*a*a*a*a*a*a*a*a*a*a*c', `${'a'.repeat(10_000)}c`)).toBe(true);
   });
 });
 

@@ -96,13 +96,26 @@ export function judgeDocument(d: DocumentCounts, baselineNegativeRate: number): 
  * (`policies/*`, `*.md`, `refunds.md`).
  */
 export function ownerOf(docId: string, owners: readonly { pattern: string; owner: string }[]): string | undefined {
-  return owners.find((o) => globToRegExp(o.pattern).test(docId))?.owner;
+  return owners.find((o) => globMatches(o.pattern, docId))?.owner;
 }
 
-const globToRegExp = (pattern: string) =>
-  new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
+/**
+ * Whether `text` matches a pattern whose only wildcard is `*`. The parts between stars are found
+ * in order, each as early as it can be, which is enough when `*` is the only wildcard; a regular
+ * expression of the same pattern can backtrack exponentially (`*a*a*a*a*a*a*c`).
+ */
+export function globMatches(pattern: string, text: string): boolean {
+  const parts = pattern.split('*');
+  if (parts.length === 1) return pattern === text;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
+}
