@@ -29,7 +29,13 @@ const NIGHTLY_TIMEOUT_MS = 120_000;
 /** Runs the night of `at` to its end (the endpoint stops after its time budget; calling again continues). */
 export async function runNight(a: Admin, at: number): Promise<StageReport[]> {
   for (let i = 0; i < 200; i++) {
-    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(a, 'POST', `/v1/admin/nightly?at=${at}`, undefined, NIGHTLY_TIMEOUT_MS);
+    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(
+      a,
+      'POST',
+      `/v1/admin/nightly?at=${at}&simulate=true`,
+      undefined,
+      NIGHTLY_TIMEOUT_MS,
+    );
     if (s.done) return s.runs[0]?.stages ?? [];
   }
   throw new Error('the nightly run did not finish in 200 calls');

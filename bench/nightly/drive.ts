@@ -76,7 +76,7 @@ const ATTEMPTS = 3;
  */
 async function callNightly(url: string, key: string, log: (line: string) => void, at?: number): Promise<Summary> {
   for (let attempt = 1; ; attempt++) {
-    const { status, text } = await post(`${url}/v1/admin/nightly${at === undefined ? '' : `?at=${at}`}`, key);
+    const { status, text } = await post(`${url}/v1/admin/nightly${at === undefined ? '' : `?at=${at}&simulate=true`}`, key);
     if (status === 200) return JSON.parse(text) as Summary;
     if (!(status === 503 && RESTARTED.test(text)) || attempt === ATTEMPTS) throw new Error(`POST /v1/admin/nightly answered ${status}: ${text.slice(0, 500)}`);
     log(`wrangler's proxy answered "${text.slice(0, 40)}…"; calling again`);

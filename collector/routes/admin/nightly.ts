@@ -5,15 +5,30 @@ import { runNightly } from '../../jobs/nightly.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { listRuns } from '../../storage/loop-runs.ts';
 
-const NightlyQuery = v.object({
-  at: v.optional(v.pipe(v.string(), v.regex(/^\d{13}$/, 'must be epoch milliseconds'), v.transform(Number))),
-});
+/** How far ahead of the clock a night may be run without `simulate`: a clock a little ahead. */
+const AHEAD_MS = 86_400_000;
+
+const NightlyQuery = v.pipe(
+  v.object({
+    at: v.optional(v.pipe(v.string(), v.regex(/^\d{13}$/, 'must be epoch milliseconds'), v.transform(Number))),
+    simulate: v.optional(v.picklist(['true'], 'must be true when given')),
+  }),
+  // A night's retention purges by that night's clock: run ahead of time, it would purge what
+  // arrived within its retention. Only a simulation stepping through weeks means that.
+  v.forward(
+    v.check(
+      (q) => q.at === undefined || q.simulate !== undefined || q.at <= Date.now() + AHEAD_MS,
+      'is more than a day ahead; add simulate=true for a simulation',
+    ),
+    ['at'],
+  ),
+);
 
 export const nightlyRoutes = new Hono<AppEnv>()
   /**
    * POST /v1/admin/nightly: runs tonight's loop for this project now, or continues it. `?at=<epoch
-   * ms>` runs the night of that moment instead: catching up a night the cron missed, or a
-   * simulation stepping through weeks (`npm run loop:eval`).
+   * ms>` runs the night of that moment instead: catching up a night the cron missed, or, with
+   * `simulate=true`, a simulation stepping through weeks ahead of the clock (`npm run loop:eval`).
    */
   .post('/nightly', validQuery(NightlyQuery), async (c) =>
     c.json(await runNightly(c.env, c.get('input').at ?? Date.now(), { projectId: c.get('auth').projectId })),
