@@ -192,3 +192,49 @@ describe('a run of the job while a user is erased', () => {
     await expect(rowsNaming(p.id, ['u-gone', theirs.traceId])).resolves.toEqual([]);
   });
 });
+
+describe('an erasure cut short', () => {
+  it("leaves no query as the user typed it when the write of the items' counts after its transaction fails", async () => {
+    const p = await newProject();
+    // The same question typed two ways; the erased user's trace is the one its items show.
+    const answer = (who: string, traceId: string, query: string) => ({
+      t: trace({
+        traceId,
+        userIdHash: who,
+        sessionId: `s-${traceId}`,
+        query,
+        retrievedChunks: chunks,
+        rerankedChunks: undefined,
+        createdAt: Date.now() - 60_000,
+      }),
+      says: [
+        { traceId, sessionId: `s-${traceId}`, signalType: 'thumbs_down' as const },
+        { traceId, sessionId: `s-${traceId}`, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } },
+      ],
+    });
+    const stays = answer('u-stays', 'a-stays', 'Can opened items be refunded?');
+    const gone = answer('u-gone', 'z-gone', 'can OPENED items be refunded');
+    await sendTraffic(p, [stays.t, gone.t], [...stays.says, ...gone.says]);
+    expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+    const queries = async () =>
+      (await env.DB.prepare('select query from review_items where project_id = ? order by item_id').bind(p.id).all<{ query: string }>()).results.map(
+        (r) => r.query,
+      );
+    expect(await queries()).toContain(gone.t.query);
+
+    let batches = 0;
+    const db = new Proxy(env.DB, {
+      get: (target, prop) => {
+        if (prop !== 'batch') return Reflect.get(target, prop, target).bind(target);
+        return async (statements: D1PreparedStatement[]) => {
+          if (++batches === 2) throw new Error('the connection dropped');
+          return target.batch(statements);
+        };
+      },
+    });
+    await expect(eraseUser(db, p.id, 'u-gone')).rejects.toThrow('the connection dropped');
+    const left = await queries();
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((q) => q === stays.t.query)).toBe(true);
+  });
+});

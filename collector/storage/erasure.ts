@@ -1,6 +1,6 @@
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
-import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from './review-recompute.ts';
+import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
@@ -79,6 +79,9 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
              and not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = review_items.item_id)`,
         )
         .bind(projectId, items),
+      // The query as another user typed it, in this transaction: the counts written after it may
+      // fail to land, and a retry finds no trace of the user's to start from.
+      itemQueries: d1.prepare(latestQuerySql('select value from json_each(?2)')).bind(projectId, items),
       itemAggregates: d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
       corrections: d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
       evalItems: d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
