@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queryKey } from '../../shared/terms.ts';
 import { eraseUser } from '../storage/erasure.ts';
 import { adminCall, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
+import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -12,6 +13,16 @@ const chunks = [
   { chunkId: 'bad', sourceDocId: 'other.md', score: 0.8, rank: 2, text: 'Shipping takes five days.' },
 ];
 
+/** A clearly bad answer of `who`'s, flagging the wrong source. */
+function badAnswer(who: string, traceId: string, query: string, sessionId = `s-${traceId}`) {
+  const t = trace({ traceId, userIdHash: who, sessionId, query, retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+  const says = [
+    { traceId, sessionId, signalType: 'thumbs_down' as const },
+    { traceId, sessionId, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } },
+  ];
+  return { t, says };
+}
+
 /**
  * Two users' clearly bad answers, each flagging the wrong source: each asks a question no one else
  * asks, and both ask one more, so that each has review items of their own and they share some.
@@ -19,22 +30,7 @@ const chunks = [
 async function twoUsers(p: Project) {
   // Fixed ids, the erased user's first in key order: a slice meets their rows before the other user's.
   let n = 0;
-  const answer = (who: string, query: string) => {
-    const t = trace({
-      traceId: `${who}-${++n}`,
-      userIdHash: who,
-      sessionId: `s-${who}`,
-      query,
-      retrievedChunks: chunks,
-      rerankedChunks: undefined,
-      createdAt: Date.now() - 60_000,
-    });
-    const says = [
-      { traceId: t.traceId, sessionId: `s-${who}`, signalType: 'thumbs_down' as const },
-      { traceId: t.traceId, sessionId: `s-${who}`, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } },
-    ];
-    return { t, says };
-  };
+  const answer = (who: string, query: string) => badAnswer(who, `${who}-${++n}`, query, `s-${who}`);
   const own = answer('u-gone', 'Can zebras renew a platinum membership?');
   const shared = answer('u-gone', 'Can opened items be refunded?');
   const sharedToo = answer('u-stays', 'Can opened items be refunded?');
@@ -151,19 +147,8 @@ describe('erasing a user while the nightly job runs', () => {
 describe('a run of the job while a user is erased', () => {
   it("takes the user's signal out of another's answer the run attributed it to after the erasure began", async () => {
     const p = await newProject();
-    const t0 = Date.now() - 600_000;
-    const turn = (i: number, userIdHash: string | undefined, query: string, answer: string) =>
-      trace({ userIdHash, sessionId: 'mixed', turnIndex: i, createdAt: t0 + i * 60_000, query, answer, retrievedChunks: chunks, rerankedChunks: undefined });
     // A turn before signing in, then the user's, whose correction is about the first answer.
-    const first = turn(0, undefined, 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
-    const theirs = turn(1, 'u-gone', 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].');
-    const correction = {
-      traceId: theirs.traceId,
-      sessionId: 'mixed',
-      clientTs: t0 + 100_000,
-      signalType: 'correction' as const,
-      detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
-    };
+    const { first, theirs, correction } = signedInMidConversation();
     await sendTraffic(p, [first, theirs], [correction]);
     // The erasure's first write waits for a whole run, which attributes the correction to the first turn.
     let ran = false;
@@ -197,23 +182,8 @@ describe('an erasure cut short', () => {
   it("leaves no query as the user typed it when the write of the items' counts after its transaction fails", async () => {
     const p = await newProject();
     // The same question typed two ways; the erased user's trace is the one its items show.
-    const answer = (who: string, traceId: string, query: string) => ({
-      t: trace({
-        traceId,
-        userIdHash: who,
-        sessionId: `s-${traceId}`,
-        query,
-        retrievedChunks: chunks,
-        rerankedChunks: undefined,
-        createdAt: Date.now() - 60_000,
-      }),
-      says: [
-        { traceId, sessionId: `s-${traceId}`, signalType: 'thumbs_down' as const },
-        { traceId, sessionId: `s-${traceId}`, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } },
-      ],
-    });
-    const stays = answer('u-stays', 'a-stays', 'Can opened items be refunded?');
-    const gone = answer('u-gone', 'z-gone', 'can OPENED items be refunded');
+    const stays = badAnswer('u-stays', 'a-stays', 'Can opened items be refunded?');
+    const gone = badAnswer('u-gone', 'z-gone', 'can OPENED items be refunded');
     await sendTraffic(p, [stays.t, gone.t], [...stays.says, ...gone.says]);
     expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
     const queries = async () =>

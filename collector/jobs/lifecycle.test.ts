@@ -5,6 +5,7 @@ import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { bearer, call, event, newProject, ORIGIN, rowsNaming, trace } from '../test/fixtures.ts';
+import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -287,27 +288,12 @@ describe('eval sets, loop health, retention and erasure', () => {
 
   it("takes an erased user's signal out of the answer it was attributed to, and their answer out of the turns others' signals were weighed against", async () => {
     const p = await newProject();
-    const t0 = Date.now() - 600_000;
-    const turn = (i: number, userIdHash: string | undefined, query: string, answer: string) =>
-      trace({ userIdHash, sessionId: 'mixed', turnIndex: i, createdAt: t0 + i * 60_000, query, answer, retrievedChunks: chunks, rerankedChunks: undefined });
     // One conversation: a first turn before signing in, then the user's, then another's on the same device.
-    const first = turn(0, undefined, 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
-    const theirs = turn(1, 'u-gone', 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [2].');
-    const next = turn(2, 'u-next', 'How long does a refund take?', 'Refunds take 5 days [1].');
-    await send(
-      p,
-      [first, theirs, next],
-      [
-        {
-          traceId: theirs.traceId,
-          sessionId: 'mixed',
-          clientTs: t0 + 100_000,
-          signalType: 'correction',
-          detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
-        },
-        { traceId: next.traceId, sessionId: 'mixed', clientTs: t0 + 150_000, signalType: 'thumbs_down' },
-      ],
-    );
+    const { sessionId, t0, first, theirs, correction, later } = signedInMidConversation([
+      { userIdHash: 'u-next', query: 'How long does a refund take?', answer: 'Refunds take 5 days [1].' },
+    ]);
+    const next = later[0]!;
+    await send(p, [first, theirs, next], [correction, { traceId: next.traceId, sessionId, clientTs: t0 + 150_000, signalType: 'thumbs_down' }]);
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     const firstStats = () =>
       env.DB.prepare('select live_signals from trace_stats where project_id = ? and trace_id = ?').bind(p.id, first.traceId).first<{ live_signals: number }>();
