@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WIDGET_THRESHOLDS } from '../shared/schema/config-defaults.ts';
 import { normalizeConfig } from './settings.ts';
-import { BUILT_IN_STRINGS, localized, stringsFor } from './strings.ts';
+import { BUILT_IN_STRINGS, stringsFor } from './strings.ts';
 
 describe('strings', () => {
   it('has every English string in Simplified Chinese', () => {
@@ -14,14 +14,6 @@ describe('strings', () => {
     expect(stringsFor('fr-FR').thumbsUp).toBe('Helpful');
     const s = stringsFor('en-GB', { en: { thumbsUp: 'Useful' }, 'en-GB': { thumbsDown: 'Not useful' } });
     expect([s.thumbsUp, s.thumbsDown, s.send]).toEqual(['Useful', 'Not useful', 'Send']);
-  });
-
-  it('picks a configured text for a locale', () => {
-    const text = { en: 'Having trouble?', 'zh-CN': '遇到困难了吗？' };
-    expect(localized(text, 'zh-CN')).toBe('遇到困难了吗？');
-    expect(localized(text, 'en-US')).toBe('Having trouble?');
-    expect(localized(text, 'de')).toBe('Having trouble?');
-    expect(localized('Plain', 'zh-CN')).toBe('Plain');
   });
 });
 

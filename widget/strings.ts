@@ -96,9 +96,3 @@ export function stringsFor(locale: string, overrides: Record<string, Partial<Str
   const base = BUILT_IN_STRINGS[locale] ?? BUILT_IN_STRINGS[language] ?? en;
   return { ...base, ...overrides[language], ...overrides[locale] };
 }
-
-/** Picks a configured text (one string, or one per locale) for `locale`. */
-export function localized(text: string | Record<string, string>, locale: string): string {
-  if (typeof text === 'string') return text;
-  return text[locale] ?? text[locale.split('-')[0]!] ?? text.en ?? Object.values(text)[0] ?? '';
-}

@@ -1,6 +1,7 @@
 import { html } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
-import { localized, type Strings } from '../strings.ts';
+import { localized } from '../localized.ts';
+import type { Strings } from '../strings.ts';
 import type { FeedbackActions } from './host.ts';
 
 /** A contextual prompt: its question, its answers, and a way to dismiss it. */
