@@ -126,6 +126,22 @@ describe('explicit feedback', () => {
     await context.close();
   });
 
+  it('records a vote cast while its code could not be fetched, once it can', async () => {
+    const context = await browser().newContext();
+    let reachable = false;
+    await context.route('**/chunks/background-*.js', (route) => (reachable ? route.continue() : route.abort('internetdisconnected')));
+    const { page } = await openHost(browser(), { context });
+    const traceId = newTraceId('unfetched');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    await expect.poll(() => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
+    // Back online: the chunk arrives, and with it the vote.
+    reachable = true;
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_down')).toHaveLength(1));
+    await context.close();
+  });
+
   it('sends a correction, redacted, and announces it with rf-submit', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('corr');

@@ -22,6 +22,8 @@ class Pipeline {
     return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn });
   });
   private readonly hideHooks = new Set<() => void>();
+  /** Events made while the recorder's chunk could not be fetched: recorded once it is. */
+  private readonly waiting: ((r: Recorder) => void)[] = [];
 
   constructor() {
     addEventListener(
@@ -32,10 +34,16 @@ class Pipeline {
       'visibilitychange',
       safely(() => document.visibilityState === 'hidden' && this.hidden()),
     );
-    const load = () => void this.recorder().catch(warn);
-    whenIdle(load);
-    addEventListener('online', load); // offline since the page loaded: fetch the chunk once back
+    whenIdle(this.load);
+    addEventListener('online', this.load); // offline since the page loaded: fetch the chunk once back
   }
+
+  private readonly load = (): void =>
+    void this.recorder()
+      .then((r) => {
+        for (const run of this.waiting.splice(0)) run(r);
+      })
+      .catch(warn);
 
   /** Records an event; `then` gets it once made (not if the limiter refused it). */
   record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void): void {
@@ -49,7 +57,10 @@ class Pipeline {
       if (event) then(event);
     };
     if (this.recorder.value) run(this.recorder.value);
-    else void this.recorder().then(run).catch(warn);
+    else {
+      this.waiting.push(run);
+      this.load();
+    }
   }
 
   onHide(fn: () => void): () => void {
