@@ -17,6 +17,34 @@ export const ChunkSchema = v.object({
   text: v.pipe(v.string(), v.maxLength(20_000)),
 });
 
+/**
+ * One stage's chunks: at most 200, each rank once. A stage's chunks are stored by rank, so a
+ * second chunk at a rank could not be kept; it is refused, named at its own `rank`.
+ * (A chunk id may repeat: its rows are kept apart by rank.)
+ */
+const stageChunks = () =>
+  v.pipe(
+    v.array(ChunkSchema),
+    v.maxLength(200),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const chunks = dataset.value;
+      const seen = new Set<number>();
+      chunks.forEach((chunk, index) => {
+        if (seen.has(chunk.rank)) {
+          addIssue({
+            message: `rank ${chunk.rank} is given to an earlier chunk of this stage`,
+            path: [
+              { type: 'array', origin: 'value', input: chunks, key: index, value: chunk },
+              { type: 'object', origin: 'value', input: chunk, key: 'rank', value: chunk.rank },
+            ],
+          });
+        }
+        seen.add(chunk.rank);
+      });
+    }),
+  );
+
 /** Retrieval settings in force for this query, to tell bad retrieval from bad tuning. */
 export const RetrievalParamsSchema = v.object({
   /** How many chunks retrieval returned. */
@@ -38,9 +66,9 @@ export const TraceSchema = v.object({
   /** Retrieval settings for this query. */
   retrieval: v.optional(RetrievalParamsSchema, {}),
   /** Chunks as retrieval returned them, in rank order. */
-  retrievedChunks: v.pipe(v.array(ChunkSchema), v.maxLength(200)),
+  retrievedChunks: stageChunks(),
   /** Chunks after reranking, if a reranker ran. */
-  rerankedChunks: v.optional(v.pipe(v.array(ChunkSchema), v.maxLength(200))),
+  rerankedChunks: v.optional(stageChunks()),
   /** The prompt sent to the model (redacted on arrival). */
   prompt: v.optional(freeText(100_000)),
   /** The answer shown to the user (redacted on arrival). */

@@ -149,4 +149,40 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
       ],
     });
   });
+
+  it('refuses a stage with two chunks at one rank, naming the second, and stores nothing of that trace', async () => {
+    const p = await newProject();
+    const t = trace();
+    const [first, second] = t.retrievedChunks;
+    const sameRank = { ...t, retrievedChunks: [first!, { ...second!, rank: first!.rank }] };
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: sameRank });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_trace', field: 'trace.retrievedChunks[1].rank' }, accepted: 0, rejected: 1 });
+
+    const good = trace();
+    const reranked = trace({ rerankedChunks: [first!, { ...second!, rank: 3 }, { ...second!, chunkId: 'c3', rank: 3 }] });
+    const batch = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [good, reranked] });
+    expect(batch.status).toBe(200);
+    expect(await batch.json()).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      results: [
+        { index: 0, status: 'accepted' },
+        { index: 1, status: 'rejected', field: 'traces[1].rerankedChunks[2].rank' },
+      ],
+    });
+    expect(await counts(p.id)).toMatchObject({ traces: 1, trace_chunks: 3 });
+  });
+
+  it('keeps a chunk id that a stage lists at two ranks', async () => {
+    const p = await newProject();
+    const [first] = trace().retrievedChunks;
+    const t = trace({ retrievedChunks: [first!, { ...first!, rank: 2, score: 0.5 }], rerankedChunks: [] });
+    expect(await (await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).json()).toMatchObject({ accepted: 1 });
+    const read = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(read.retrievedChunks.map((c: any) => [c.rank, c.chunkId, c.score])).toEqual([
+      [1, 'c1', 0.82],
+      [2, 'c1', 0.5],
+    ]);
+  });
 });
