@@ -4,12 +4,13 @@
  * grows with confirmed judgements (the memory and the priors of judged chunks), not with traffic.
  */
 import * as v from 'valibot';
+import { finite } from '../schema/common.ts';
 
 /** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
 export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
 
 /** Evidence for one chunk or document: [relevant, not relevant], each a weighted count. */
-const Evidence = v.tuple([v.number(), v.number()]);
+const Evidence = v.tuple([finite(), finite()]);
 
 /** A confirmed (query, chunk) judgement, consulted for new queries that resemble its query. */
 const JudgementSchema = v.object({
@@ -27,18 +28,23 @@ const MemoryQuerySchema = v.object({
   vector: v.optional(v.string()),
 });
 
+/**
+ * Every number is finite: JSON reads 1e400 as Infinity, and storing it writes null, an artifact
+ * no one could parse again.
+ */
 export const RerankerModelSchema = v.pipe(
   v.object({
     format: v.literal(RERANKER_FORMAT),
     /** Unique per project: logged on traces as `rerankerVersion`. */
     version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
-    createdAt: v.number(),
+    createdAt: finite(),
     /** Feature names in the order of `weights`; see `features.ts`. */
     features: v.array(v.string()),
-    weights: v.array(v.number()),
+    weights: v.array(finite()),
     /** Standardisation learned in training: (x - mean) / scale per feature. */
-    mean: v.array(v.number()),
-    scale: v.array(v.number()),
+    mean: v.array(finite()),
+    /** Divides each feature, so positive. */
+    scale: v.array(v.pipe(finite(), v.gtValue(0))),
     /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
     priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
     /**
@@ -46,17 +52,17 @@ export const RerankerModelSchema = v.pipe(
      * by their rank's examination probability]; `baseRate` is engagements per examined impression.
      * Models trained before documents were kept have none: their chunks then stand alone.
      */
-    engagement: v.object({ baseRate: v.number(), chunks: v.record(v.string(), Evidence), documents: v.optional(v.record(v.string(), Evidence)) }),
+    engagement: v.object({ baseRate: finite(), chunks: v.record(v.string(), Evidence), documents: v.optional(v.record(v.string(), Evidence)) }),
     memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
     /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
-    examination: v.array(v.number()),
+    examination: v.array(finite()),
     /** The embedder whose vectors the embedding features were trained on, if any. */
     embedder: v.optional(v.string()),
     /** What it was trained on, for the registry and the README's size figures. */
     training: v.object({
-      confirmed: v.number(),
-      queries: v.number(),
-      pairs: v.number(),
+      confirmed: finite(),
+      queries: finite(),
+      pairs: finite(),
     }),
   }),
   v.check(

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { RERANKER_FORMAT, type RerankerModel } from '../../../shared/reranker/model.ts';
+import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
+
+/** The smallest artifact the registry takes: retrieval's own score, one feature. */
+const model = (version: string): RerankerModel => ({
+  format: RERANKER_FORMAT,
+  version,
+  createdAt: Date.UTC(2026, 10, 1),
+  features: ['retrieval_score'],
+  weights: [1],
+  mean: [0.5],
+  scale: [0.25],
+  priors: { chunks: { c1: [1, 0] }, documents: {} },
+  engagement: { baseRate: 0.1, chunks: {}, documents: {} },
+  memory: { queries: [], judgements: [] },
+  examination: [1, 0.6],
+  training: { confirmed: 30, queries: 10, pairs: 40 },
+});
+
+const trained = (m: RerankerModel, promote = true) => ({ model: m, confirmed: 30, comparedWith: null, evaluation: {}, promote, reasons: ['by hand'] });
+
+/** POSTs a body as raw text, so it can hold numbers JSON.stringify cannot write (1e400). */
+const postRaw = (p: { keys: { admin: string } }, path: string, body: string) =>
+  call(`/v1/admin${path}`, { method: 'POST', headers: { ...bearer(p.keys.admin), 'content-type': 'application/json' }, body });
+
+const rerank = (p: { keys: { server: string } }) =>
+  call('/v1/rerank', {
+    method: 'POST',
+    headers: bearer(p.keys.server),
+    json: { query: 'refunds', chunks: [{ chunkId: 'c1', text: 'Refunds within 14 days', score: 0.4 }] },
+  });
+
+describe('POST /v1/admin/models', () => {
+  it.each([
+    ['"weights":[1]', '"weights":[1e400]', 'model.weights[0]'],
+    ['"mean":[0.5]', '"mean":[-1e400]', 'model.mean[0]'],
+    ['"c1":[1,0]', '"c1":[1e999,0]', 'model.priors.chunks.c1[0]'],
+    ['"baseRate":0.1', '"baseRate":1e400', 'model.engagement.baseRate'],
+    ['"scale":[0.25]', '"scale":[0]', 'model.scale[0]'],
+  ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
+    const p = await newProject();
+    expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);
+    const before = await admin(p, '/models');
+
+    const body = JSON.stringify(trained(model('bad')));
+    expect(body).toContain(from);
+    const res = await postRaw(p, '/models', body.replace(from, to));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_model', field } });
+
+    expect(await admin(p, '/models')).toEqual(before);
+    expect((await call('/v1/admin/models/bad', { headers: bearer(p.keys.admin) })).status).toBe(404);
+    expect((await rerank(p)).status).toBe(200);
+  });
+});
