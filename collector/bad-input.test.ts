@@ -58,6 +58,12 @@ const cases: BadCase[] = [
     request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { writeKey: 5, events: [ev({})] } }],
   },
   { name: 'event: null', status: 400, field: 'events[0]', request: events([null]) },
+  {
+    name: 'event: invalid, with a drop report',
+    status: 400,
+    field: 'events[0].eventId',
+    request: (k) => ['/v1/events', { method: 'POST', headers: { ...bearer(k.write), origin: ORIGIN }, json: { events: [ev({ eventId: '' })], dropped: 5 } }],
+  },
   { name: 'event: no eventId', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: undefined })]) },
   { name: 'event: empty eventId', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: '' })]) },
   {

@@ -1,13 +1,15 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { utcDay } from '../../shared/time.ts';
-import { clientDrops } from './schema/index.ts';
-import type { Db } from './sql/db.ts';
 
-/** Adds what a widget reports it dropped to the project's count for the day. */
-export async function addClientDrops(db: Db, projectId: string, dropped: number, now: number): Promise<void> {
-  const day = utcDay(now);
-  await db
-    .insert(clientDrops)
-    .values({ projectId, day, dropped })
-    .onConflictDoUpdate({ target: [clientDrops.projectId, clientDrops.day], set: { dropped: sql`${clientDrops.dropped} + ${dropped}` } });
-}
+/**
+ * Adds what a widget reports it dropped to the project's count for the day, when the batch
+ * carrying the report stores an event not stored yet. A retry of a stored batch stores none: its
+ * report was counted the first time. Runs in the batch's transaction, before its events' insert.
+ */
+export const addClientDrops = (projectId: string, dropped: number, now: number, eventIds: readonly string[]): SQL => sql`
+  insert into client_drops (project_id, day, dropped)
+  select ${projectId}, ${utcDay(now)}, ${dropped}
+  where exists (
+    select 1 from json_each(${JSON.stringify(eventIds)}) as batch
+    where not exists (select 1 from feedback_events where project_id = ${projectId} and event_id = batch.value))
+  on conflict (project_id, day) do update set dropped = dropped + excluded.dropped`;

@@ -2,22 +2,31 @@ import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
+import { addClientDrops } from './drops.ts';
 import { feedbackEvents } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
 
+export interface EventBatchContext {
+  /** The sender's hashed address, when a browser sent the batch. */
+  ipHash?: string | null;
+  /** Events the sender's outbox reports it dropped, counted with the batch. */
+  dropped?: number;
+}
+
 /**
  * Stores validated events idempotently and returns the ids that were new. Events of a vote
  * group (thumbs, rating) then mark all but each session's latest as superseded, in the same
- * atomic batch, so a flip never counts twice and every event is still kept for audit.
+ * atomic batch, so a flip never counts twice and every event is still kept for audit. A drop
+ * report is counted in that batch too, once (see `addClientDrops`).
  */
 export async function insertEvents(
   db: Db,
   projectId: string,
   events: readonly FeedbackEvent[],
   now: number,
-  ipHash: string | null = null,
+  { ipHash = null, dropped = 0 }: EventBatchContext = {},
 ): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const rows = events.map((e) => ({
@@ -39,8 +48,10 @@ export async function insertEvents(
   // A batch is at most 64 KB, so it always fits one statement.
   const [insert] = insertJsonRows(feedbackEvents, rows, { returning: feedbackEvents.eventId });
   const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
-  const [inserted] = await rawBatch<{ event_id: string }>(db, grouped.length ? [insert!, supersede(projectId, grouped)] : [insert!]);
-  return new Set(inserted!.map((r) => r.event_id));
+  const eventIds = rows.map((r) => r.eventId);
+  const drops = dropped ? [addClientDrops(projectId, dropped, now, eventIds)] : [];
+  const results = await rawBatch<{ event_id: string }>(db, [...drops, insert!, ...(grouped.length ? [supersede(projectId, grouped)] : [])]);
+  return new Set(results[drops.length]!.map((r) => r.event_id));
 }
 
 /**

@@ -120,6 +120,25 @@ describe('POST /v1/events', () => {
     expect(row).toEqual({ day: utcDay(Date.now()), dropped: 12 });
   });
 
+  it('counts a drop report once when its batch is retried, and with the valid events of a mixed batch', async () => {
+    const p = await newProject();
+    const t = trace();
+    const send = (events: unknown[], dropped: number) =>
+      call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events, dropped } });
+    const dropsToday = async () =>
+      (await env.DB.prepare('select dropped from client_drops where project_id = ? and day = ?').bind(p.id, utcDay(Date.now())).first<{ dropped: number }>())
+        ?.dropped;
+
+    const batch = [event({ traceId: t.traceId }), event({ traceId: t.traceId, signalType: 'thumbs_down' })];
+    expect(await (await send(batch, 7)).json()).toMatchObject({ accepted: 2 });
+    expect(await (await send(batch, 7)).json()).toMatchObject({ accepted: 0, duplicate: 2 });
+    expect(await dropsToday()).toBe(7);
+
+    const mixed = await send([event({ traceId: t.traceId }), { ...event({ traceId: t.traceId }), clientTs: 'yesterday' }], 4);
+    expect(await mixed.json()).toMatchObject({ accepted: 1, rejected: 1 });
+    expect(await dropsToday()).toBe(11);
+  });
+
   it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {
     const p = await newProject();
     const t = trace();

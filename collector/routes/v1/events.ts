@@ -6,7 +6,6 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
-import { addClientDrops } from '../../storage/drops.ts';
 import { insertEvents } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, validateItems } from './batch.ts';
@@ -41,10 +40,12 @@ export const eventRoutes = new Hono<AppEnv>().post(
       projectId,
       valid.map((e) => e.value),
       now,
-      // Only a browser's address says who a user is: a server relaying its users' events (no Origin) is not one.
-      c.req.header('origin') ? await clientAddressHash(projectId, c.req.header('cf-connecting-ip')) : null,
+      {
+        // Only a browser's address says who a user is: a server relaying its users' events (no Origin) is not one.
+        ipHash: c.req.header('origin') ? await clientAddressHash(projectId, c.req.header('cf-connecting-ip')) : null,
+        dropped,
+      },
     );
-    if (dropped) await addClientDrops(db, projectId, dropped, now);
     return batchResponse(
       c,
       'event',
