@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { DEFAULT_LOOP_SETTINGS, type LoopSettings, LoopSettingsSchema } from '../../shared/schema/settings.ts';
+import { DEFAULT_LOOP_SETTINGS, type LoopSettings, StoredLoopSettingsSchema } from '../../shared/schema/settings.ts';
 
 /** A project's loop settings, defaults filled in (a setting added later gets its default). */
 export async function settingsOf(d1: D1Database, projectId: string): Promise<LoopSettings> {
   const row = await d1.prepare('select settings from loop_settings where project_id = ?').bind(projectId).first<{ settings: string }>();
   if (!row) return DEFAULT_LOOP_SETTINGS;
-  const parsed = v.safeParse(LoopSettingsSchema, JSON.parse(row.settings));
+  const parsed = v.safeParse(StoredLoopSettingsSchema, JSON.parse(row.settings));
   return parsed.success ? parsed.output : DEFAULT_LOOP_SETTINGS;
 }
 

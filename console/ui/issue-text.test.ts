@@ -21,6 +21,7 @@ describe('schema issues in the console’s language', () => {
       [{ gateMinGain: 2 }, 'must be at most 1', '不能大于 1'],
       [{ retentionDays: 1.5 }, 'must be a whole number', '必须是整数'],
       [{ reviewMinutesPerWeek: Number.NaN }, 'must be a number', '必须是数字'],
+      [{ badTraceScore: 0.2, goodTraceScore: 0.1 }, 'must be at least the bad-answer score', '不能低于差回答的得分'],
     ];
     for (const [input, english, chinese] of cases) {
       const issue = firstIssue(LoopSettingsSchema, input);

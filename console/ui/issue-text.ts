@@ -30,6 +30,9 @@ export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
       return s.issue_id_characters;
     case 'picklist':
       return s.issue_picklist;
+    case 'partial_check':
+      // The only cross-field rule in the forms' schemas: good answers start at or above bad ones.
+      return s.issue_below_bad_score;
     default:
       return s.issue_invalid;
   }

@@ -9,7 +9,7 @@ const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0)
 /** A user-facing string: one text, or one per locale ("en", "zh-CN", ...). */
 const localized = v.union([label(300), v.record(v.pipe(v.string(), v.maxLength(16)), label(300))]);
 
-export const PromptSchema = v.object({
+export const PromptSchema = v.strictObject({
   /** Stable id, reported with prompt_shown / prompt_answered events. */
   id: id(64),
   /** The behaviour that shows it. */
@@ -17,22 +17,26 @@ export const PromptSchema = v.object({
   /** The question shown, e.g. "Having trouble finding an answer?". */
   text: localized,
   /** The answers offered; "yes" and "no" score as a soft vote. */
-  choices: v.optional(v.pipe(v.array(v.object({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)), DEFAULT_PROMPT_CHOICES),
+  choices: v.optional(v.pipe(v.array(v.strictObject({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)), DEFAULT_PROMPT_CHOICES),
   /** Most times per browser session, so prompts never nag. */
   maxPerSession: v.optional(count(100), DEFAULT_PROMPT_MAX_PER_SESSION),
   /** Most times per day across sessions. */
   maxPerDay: v.optional(count(1000), DEFAULT_PROMPT_MAX_PER_DAY),
 });
 
-/** Per-project widget behaviour, served by GET /v1/config and set by PUT /v1/config. */
-export const WidgetConfigSchema = v.object({
+/**
+ * Per-project widget behaviour, served by GET /v1/config and set by PUT /v1/config. The PUT
+ * replaces the whole config, so its objects are strict: a misspelt key is refused, not dropped
+ * (which would reset the value meant to its default).
+ */
+export const WidgetConfigSchema = v.strictObject({
   /** Contextual prompts product teams configure. */
   prompts: v.optional(v.pipe(v.array(PromptSchema), v.maxLength(20)), []),
   /** Show a 1-5 rating instead of thumbs. */
   rating: v.optional(v.boolean(), false),
   /** Thresholds the widget's implicit signals use. */
   thresholds: v.optional(
-    v.object({
+    v.strictObject({
       /** Lexical similarity at or above which a follow-up is a rephrase. */
       rephraseSimilarity: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), D.rephraseSimilarity),
       /** How soon a follow-up must come to be a rephrase. */

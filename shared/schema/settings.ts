@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
-/** A project's loop settings, as `PUT /v1/admin/settings` takes them; absent fields keep their defaults. */
-export const LoopSettingsSchema = v.object({
+/** A project's loop settings; absent fields keep their defaults. */
+const settingsEntries = {
   /** Days raw events and traces are kept before the nightly job purges them (seed 002, 5.3: 90). */
   retentionDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3650)), 90),
   /** Days daily aggregates and health snapshots are kept (seed 002, 5.3: two years). */
@@ -31,7 +31,29 @@ export const LoopSettingsSchema = v.object({
   badTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), -0.3),
   /** A trace whose confidence-weighted score is at or above this is "good": its cited chunks are positive candidates. */
   goodTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), 0.3),
-});
+};
+
+/**
+ * The settings as `PUT /v1/admin/settings` takes them. The PUT replaces them all, so an unknown
+ * key (a misspelt setting) is refused rather than dropped, which would reset the setting meant.
+ */
+export const LoopSettingsSchema = v.pipe(
+  v.strictObject(settingsEntries),
+  v.forward(
+    v.partialCheck(
+      [['badTraceScore'], ['goodTraceScore']],
+      (s) => s.goodTraceScore >= s.badTraceScore,
+      'Invalid value: must be at least badTraceScore, since an answer cannot be both bad and good',
+    ),
+    ['goodTraceScore'],
+  ),
+);
+
+/**
+ * The settings as stored, read without the PUT's rules: settings saved before a rule existed, or
+ * holding a setting since removed, keep their other values instead of falling back to defaults.
+ */
+export const StoredLoopSettingsSchema = v.object(settingsEntries);
 
 export type LoopSettings = v.InferOutput<typeof LoopSettingsSchema>;
 export type LoopSettingsInput = v.InferInput<typeof LoopSettingsSchema>;

@@ -27,4 +27,20 @@ describe('GET and PUT /v1/config', () => {
     const kept = (await (await call('/v1/config', { headers: bearer(p.keys.write) })).json()) as any;
     expect(kept.rating).toBe(true);
   });
+
+  it.each([
+    [{ rating: true, ratting: false }, 'ratting'],
+    [{ thresholds: { bounce_window_ms: 5_000 } }, 'thresholds.bounce_window_ms'],
+    [{ prompts: [{ id: 'p', trigger: 'rephrase', text: 'Stuck?', maxPerWeek: 3 }] }, 'prompts[0].maxPerWeek'],
+    [{ prompts: [{ id: 'p', trigger: 'rephrase', text: 'Stuck?', choices: [{ id: 'yes', label: 'Yes', value: 1 }] }] }, 'prompts[0].choices[0].value'],
+  ])('refuses an unknown key in %j, naming %s, and keeps the config as it was', async (config, field) => {
+    const p = await newProject();
+    await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: { rating: true, thresholds: { bounceWindowMs: 4_000 } } });
+    const before = await (await call('/v1/config', { headers: bearer(p.keys.write) })).json();
+
+    const res = await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: config });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_config', field } });
+    expect(await (await call('/v1/config', { headers: bearer(p.keys.write) })).json()).toEqual(before);
+  });
 });

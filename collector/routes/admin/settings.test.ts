@@ -1,0 +1,34 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
+import { adminCall as admin, newProject } from '../../test/fixtures.ts';
+
+describe('GET and PUT /v1/admin/settings', () => {
+  it('refuses an unknown key, naming it, and keeps the settings as they were', async () => {
+    const p = await newProject();
+    expect(await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 30 } })).toMatchObject({ status: 200, body: { retentionDays: 30 } });
+
+    const res = await admin(p, '/settings', { method: 'PUT', json: { retention_days: 60 } });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'retention_days' } } });
+    expect((await admin(p, '/settings')).body).toEqual({ ...DEFAULT_LOOP_SETTINGS, retentionDays: 30 });
+  });
+
+  it('refuses a good-answer score below the bad-answer score, naming goodTraceScore', async () => {
+    const p = await newProject();
+    const below = await admin(p, '/settings', { method: 'PUT', json: { badTraceScore: 0.4 } });
+    expect(below).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'goodTraceScore' } } });
+    expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
+
+    const same = await admin(p, '/settings', { method: 'PUT', json: { badTraceScore: 0.1, goodTraceScore: 0.1 } });
+    expect(same).toMatchObject({ status: 200, body: { badTraceScore: 0.1, goodTraceScore: 0.1 } });
+  });
+
+  it('keeps reading settings stored before these rules', async () => {
+    const p = await newProject();
+    const stored = { ...DEFAULT_LOOP_SETTINGS, retentionDays: 45, badTraceScore: 0.5, goodTraceScore: 0.2 };
+    await env.DB.prepare('insert into loop_settings (project_id, settings, updated_at) values (?, ?, ?)')
+      .bind(p.id, JSON.stringify({ ...stored, retiredSetting: 1 }), Date.now())
+      .run();
+    expect((await admin(p, '/settings')).body).toEqual(stored);
+  });
+});
