@@ -32,10 +32,16 @@ function replay(rollouts: readonly Rollout[]): string[] {
   return stack;
 }
 
-async function servedStack(d1: D1Database, projectId: string): Promise<string[]> {
-  const { results } = await d1.prepare('select action, version from model_rollouts where project_id = ? order by seq').bind(projectId).all<Rollout>();
-  return replay(results);
+/** The served stack, and the last rollout's seq (0 before any) for an append that must follow it. */
+async function rollouts(d1: D1Database, projectId: string): Promise<{ stack: string[]; seq: number }> {
+  const { results } = await d1
+    .prepare('select seq, action, version from model_rollouts where project_id = ? order by seq')
+    .bind(projectId)
+    .all<Rollout & { seq: number }>();
+  return { stack: replay(results), seq: results.at(-1)?.seq ?? 0 };
 }
+
+const servedStack = async (d1: D1Database, projectId: string): Promise<string[]> => (await rollouts(d1, projectId)).stack;
 
 /** The version users get, or null for retrieval's order. */
 export async function currentVersion(d1: D1Database, projectId: string): Promise<string | null> {
@@ -67,48 +73,82 @@ export async function listModels(d1: D1Database, projectId: string, limit = 100)
   return results.map((r) => ({ ...r, evaluation: JSON.parse(r.evaluation), reasons: JSON.parse(r.reasons), current: r.version === current }));
 }
 
-const appendRollout = (d1: D1Database, projectId: string, at: number, action: Rollout['action'], version: string, reason: string) =>
+interface AppendOptions {
+  /**
+   * The seq of the last rollout read before deciding: the append takes the next seq, so it is
+   * skipped if another rollout took it meanwhile. Without it, the append follows whatever is last.
+   */
+  after?: number;
+  /** Append only while no model of this version is stored (recording one and serving it at once). */
+  unlessStored?: boolean;
+}
+
+const appendRollout = (
+  d1: D1Database,
+  projectId: string,
+  at: number,
+  action: Rollout['action'],
+  version: string,
+  reason: string,
+  { after, unlessStored = false }: AppendOptions = {},
+) =>
   d1
     .prepare(
       `insert into model_rollouts (project_id, seq, at, action, version, reason)
-       values (?1, (select coalesce(max(seq), 0) + 1 from model_rollouts where project_id = ?1), ?2, ?3, ?4, ?5)`,
+       select ?1, coalesce(?6, (select coalesce(max(seq), 0) from model_rollouts where project_id = ?1)) + 1, ?2, ?3, ?4, ?5
+       where ${unlessStored ? 'not exists (select 1 from models where project_id = ?1 and version = ?4)' : 'true'}
+       on conflict do nothing`,
     )
-    .bind(projectId, at, action, version, reason);
+    .bind(projectId, at, action, version, reason, after ?? null);
 
-/** Stores a trained model with its decision and, when promoted, serves it: one batch, so both or neither happen. */
-export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<void> {
+/**
+ * Stores a trained model with its decision and, when promoted, serves it: one batch, so both or
+ * neither happen. False when the project already has a model of this version (stored by a
+ * request that won a race, say): then nothing is written.
+ */
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<boolean> {
   const artifact = JSON.stringify(m.model);
-  const statements = [
-    d1
-      .prepare(
-        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(
-        projectId,
-        m.model.version,
-        m.at,
-        m.trainedBy,
-        artifact,
-        new TextEncoder().encode(artifact).length,
-        m.confirmed,
-        m.comparedWith,
-        JSON.stringify(m.evaluation),
-        m.promote ? 'promoted' : 'rejected',
-        JSON.stringify(m.reasons),
-      ),
-  ];
-  if (m.promote) statements.push(appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; ')));
-  await d1.batch(statements);
+  const insert = d1
+    .prepare(
+      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning version`,
+    )
+    .bind(
+      projectId,
+      m.model.version,
+      m.at,
+      m.trainedBy,
+      artifact,
+      new TextEncoder().encode(artifact).length,
+      m.confirmed,
+      m.comparedWith,
+      JSON.stringify(m.evaluation),
+      m.promote ? 'promoted' : 'rejected',
+      JSON.stringify(m.reasons),
+    );
+  // The rollout goes first, and only while the version is not stored: the insert after it stores it.
+  const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { unlessStored: true })] : [];
+  const results = await d1.batch([...serve, insert]);
+  return results.at(-1)!.results.length > 0;
 }
 
 export async function modelExists(d1: D1Database, projectId: string, version: string): Promise<boolean> {
   return (await d1.prepare('select 1 from models where project_id = ? and version = ?').bind(projectId, version).first()) !== null;
 }
 
-/** Serves a stored model (an admin's decision, which may overrule the gate); the reason is kept. */
-export async function promoteModel(d1: D1Database, projectId: string, version: string, reason: string, at: number): Promise<void> {
-  await appendRollout(d1, projectId, at, 'promote', version, reason).run();
+/**
+ * Serves a stored model (an admin's decision, which may overrule the gate); the reason is kept.
+ * Not when users get it already: pushed twice, a rollback would restore the same model. The
+ * append must follow the rollouts it decided on, so a promotion or rollback that came in between
+ * (the same promotion sent twice, say) is read and decided on afresh.
+ */
+export async function promoteModel(d1: D1Database, projectId: string, version: string, reason: string, at: number): Promise<'promoted' | 'already_current'> {
+  for (;;) {
+    const { stack, seq } = await rollouts(d1, projectId);
+    if (stack.at(-1) === version) return 'already_current';
+    const { meta } = await appendRollout(d1, projectId, at, 'promote', version, reason, { after: seq }).run();
+    if (meta.changes > 0) return 'promoted';
+  }
 }
 
 /** Stops serving the current model; returns what is served now (null: retrieval's order), or undefined when nothing was served. */

@@ -54,3 +54,33 @@ describe('POST /v1/admin/models', () => {
     expect((await rerank(p)).status).toBe(200);
   });
 });
+
+describe('the registry under repeated requests', () => {
+  it('stores a version once when two requests record it at the same time, answering the other 409', async () => {
+    const p = await newProject();
+    const [a, b] = await Promise.all([
+      admin(p, '/models', { method: 'POST', json: trained(model('twice')) }),
+      admin(p, '/models', { method: 'POST', json: trained({ ...model('twice'), weights: [2] }) }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.status === 409)!.body).toMatchObject({ error: { code: 'model_exists', field: 'model.version' } });
+    const { body } = await admin<{ current: string; models: { version: string }[] }>(p, '/models');
+    expect(body.models.map((m) => m.version)).toEqual(['twice']);
+    // One promotion, so one rollback goes back to retrieval's order.
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'twice', current: null });
+  });
+
+  it('refuses to promote the version already served, so a rollback still restores the one before', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });
+    await admin(p, '/models', { method: 'POST', json: trained(model('v2'), false) });
+
+    const again = await admin(p, '/models/v1/promote', { method: 'POST', json: {} });
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'already_current', field: 'version' } } });
+
+    const both = await Promise.all([1, 2].map(() => admin(p, '/models/v2/promote', { method: 'POST', json: {} })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'v2', current: 'v1' });
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'v1', current: null });
+  });
+});

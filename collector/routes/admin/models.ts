@@ -46,9 +46,8 @@ export const modelRoutes = new Hono<AppEnv>()
   .post('/models', jsonBody({ maxBytes: MAX_MODEL_BODY_BYTES, contentTypes: ['application/json'] }), validBody(Trained, 'invalid_model'), async (c) => {
     const { projectId } = c.get('auth');
     const t = c.get('input');
-    if (await modelExists(c.env.DB, projectId, t.model.version))
+    if (!(await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() })))
       throw new ApiError(409, { code: 'model_exists', message: `A model ${t.model.version} is already stored`, field: 'model.version' });
-    await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() });
     return c.json({ version: t.model.version, promoted: t.promote, current: await currentVersion(c.env.DB, projectId) }, 201);
   })
   /** POST /v1/admin/models/:version/promote: serve a stored model (an admin may overrule the gate; the reason is kept). */
@@ -57,7 +56,8 @@ export const modelRoutes = new Hono<AppEnv>()
     const version = c.req.param('version');
     if (!(await modelExists(c.env.DB, projectId, version)))
       throw new ApiError(404, { code: 'unknown_model', message: 'No model has this version', field: 'version' });
-    await promoteModel(c.env.DB, projectId, version, c.get('input').reason ?? 'promoted by an admin', Date.now());
+    const outcome = await promoteModel(c.env.DB, projectId, version, c.get('input').reason ?? 'promoted by an admin', Date.now());
+    if (outcome === 'already_current') throw new ApiError(409, { code: 'already_current', message: `Users already get ${version}`, field: 'version' });
     return c.json({ current: version });
   })
   /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order). */
