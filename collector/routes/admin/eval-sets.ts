@@ -19,7 +19,12 @@ export const evalSetRoutes = new Hono<AppEnv>()
         throw new ApiError(404, { code: 'unknown_layer', message: `Layers are ${EVAL_LAYERS.join(', ')}`, field: 'layer' });
       }
       const { projectId } = c.get('auth');
-      const version = c.get('input').version ?? (await evalSetVersions(c.env.DB, projectId)).find((s) => s.layer === layer)?.version;
+      const requested = c.get('input').version;
+      const versions = (await evalSetVersions(c.env.DB, projectId)).filter((s) => s.layer === layer);
+      // A frozen version may hold no items; one never frozen is an error, not an empty set.
+      const version = requested ? versions.find((s) => s.version === requested)?.version : versions[0]?.version;
+      if (requested && !version)
+        throw new ApiError(404, { code: 'unknown_version', message: `No ${layer} eval set was frozen in ${requested}`, field: 'version' });
       if (!version)
         throw new ApiError(404, { code: 'no_eval_set', message: 'No eval set has been built yet: the nightly job builds one a week', field: 'version' });
       const lines = await evalItems(c.env.DB, projectId, layer, version);
