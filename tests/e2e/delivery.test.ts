@@ -165,6 +165,30 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('waits no longer than its longest backoff for a Retry-After too far off to wait for', async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('far-off');
+    await addAnswer(page, { traceId });
+    const posts: number[] = [];
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts.push(Date.now());
+      if (posts.length > 1) return route.continue();
+      // Past what a timer can hold (2^31 ms): taken as it is, the timer would fire at once, again and again.
+      return route.fulfill({
+        status: 429,
+        headers: { ...corsHeaders(), 'retry-after': '99999999' },
+        body: '{"error":{"code":"rate_limited","message":"later"}}',
+      });
+    });
+    await vote(page, traceId);
+    // The test page's longest backoff is 2 s.
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);
+    expect(posts).toHaveLength(2);
+    expect(posts[1]! - posts[0]!).toBeGreaterThanOrEqual(1_900);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

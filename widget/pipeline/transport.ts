@@ -87,7 +87,9 @@ export class Transport {
       const outcome = await this.send(batch, dropped);
       if (outcome.retry) {
         this.attempt++;
-        this.notBefore = Date.now() + Math.max(backoffDelay(this.attempt - 1, this.opts.backoff), outcome.after ?? 0);
+        // Retry-After, however far off it says, waits no longer than the backoff's longest wait.
+        const { maxMs } = this.opts.backoff;
+        this.notBefore = Date.now() + Math.max(backoffDelay(this.attempt - 1, this.opts.backoff), Math.min(outcome.after ?? 0, maxMs));
         this.schedule(0);
         return;
       }
