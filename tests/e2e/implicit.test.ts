@@ -9,6 +9,7 @@ import {
   newTraceId,
   ofType,
   openHost,
+  pending,
   setVisibility,
   site,
   storedEvents,
@@ -132,6 +133,27 @@ describe('implicit signals, each tied to its trace', () => {
       expect(r!.detail.gapMs as number).toBeGreaterThanOrEqual(250);
       expect(r!.signalValue).toBe(-0.7);
     });
+    await page.context().close();
+  });
+
+  it("records a person's vote even when the page's own signals have just spent the session's rate", async () => {
+    const { page } = await openHost(browser(), { options: { config: { thresholds: { bounceWindowMs: 120_000 } } } });
+    // More answers than the session's 120 events a minute: each reports a bounce when the page is hidden.
+    const ids = Array.from({ length: 130 }, (_, i) => newTraceId(`busy${i}`));
+    for (const traceId of ids) await addAnswer(page, { traceId });
+    await pending(page); // the recorder is loaded
+    // Hidden and shown again, and the vote cast in the same task: no time for the bucket to refill.
+    await page.evaluate((id) => {
+      const visibility = (s: string) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+      visibility('hidden');
+      visibility('visible');
+      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`)!;
+      (el.shadowRoot!.querySelector('button[aria-label="Helpful"]') as HTMLButtonElement).click();
+    }, ids[0]!);
+    await eventually(ids[0]!, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
     await page.context().close();
   });
 

@@ -45,15 +45,15 @@ class Pipeline {
       })
       .catch(warn);
 
-  /** Records an event; `then` gets it once made (not if the limiter refused it). */
-  record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void): void {
+  /** Records an event (`byPerson` unless the page recorded it by itself); `then` gets it once made (not if the limiter refused it). */
+  record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void, byPerson: boolean): void {
     if (!isEndpoint(ctx.endpoint) || !ctx.writeKey) {
       warn('not recorded: set a valid endpoint and write key', ctx);
       return;
     }
     const at = Date.now();
     const run = (r: Recorder) => {
-      const event = r.record(ctx, type, detail, at);
+      const event = r.record(ctx, type, detail, at, byPerson);
       if (event) then(event);
     };
     if (this.recorder.value) run(this.recorder.value);

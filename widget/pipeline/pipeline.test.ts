@@ -49,4 +49,12 @@ describe('ClientLimiter', () => {
     expect(l.allow('calm', 'e0', 0)).toBe(true);
     expect(l.allow('flood', 'later', 60_000)).toBe(true);
   });
+
+  it("meters only what the page records by itself: a person's vote passes a spent session, once", () => {
+    const l = new ClientLimiter();
+    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('busy', `dwell${i}`, 0)).toBe(true);
+    expect(l.allow('busy', 'bounce', 0)).toBe(false);
+    expect(l.allow('busy', 'vote-up', 0, true)).toBe(true);
+    expect(l.allow('busy', 'vote-up', 1, true)).toBe(false);
+  });
 });

@@ -56,10 +56,13 @@ export class Recorder {
     this.transport.schedule(0); // events left by earlier visits, possibly by tabs long closed
   }
 
-  /** Records one event that happened at `at`; undefined if the limiter refused it (a double click, or a flood). */
-  record<K extends SignalType>(ctx: RecordContext, signalType: K, detail: EventDetail<K>, at: number): FeedbackEvent | undefined {
+  /**
+   * Records one event that happened at `at`; undefined if the limiter refused it (a double click,
+   * or a flood of what the page recorded by itself, not `byPerson`).
+   */
+  record<K extends SignalType>(ctx: RecordContext, signalType: K, detail: EventDetail<K>, at: number, byPerson?: boolean): FeedbackEvent | undefined {
     const clean = redactDetail(detail);
-    if (!this.limiter.allow(ctx.sessionId, `${ctx.traceId}|${signalType}|${JSON.stringify(clean)}`, at)) return undefined;
+    if (!this.limiter.allow(ctx.sessionId, `${ctx.traceId}|${signalType}|${JSON.stringify(clean)}`, at, byPerson)) return undefined;
     const event = {
       eventId: uuidv7(at),
       traceId: ctx.traceId,

@@ -176,10 +176,16 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): void {
     if (!this.host.traceId) return;
     if (interaction && !traceId) this.interacted = true;
-    pipeline().record({ ...this.context, ...(traceId ? { traceId } : { shownAt: this.shownAt }) }, type, detail, (event) => {
-      emit(this.host, 'rf-signal', { event });
-      onRecorded?.(event);
-    });
+    pipeline().record(
+      { ...this.context, ...(traceId ? { traceId } : { shownAt: this.shownAt }) },
+      type,
+      detail,
+      (event) => {
+        emit(this.host, 'rf-signal', { event });
+        onRecorded?.(event);
+      },
+      interaction,
+    );
   }
 
   onPageHide(fn: () => void): () => void {

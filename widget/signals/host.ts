@@ -6,7 +6,7 @@ import type { SignalType } from '../../shared/signals.ts';
 export type PromptTrigger = (typeof PROMPT_TRIGGERS)[number];
 
 export interface RecordOptions {
-  /** False for passive signals (dwell, bounce, prompts shown), which do not end a bounce. */
+  /** False for passive signals (dwell, bounce, prompts shown): they do not end a bounce, and the session's rate limit meters only them. */
   interaction?: boolean;
   /** The trace the event is about, when not the element's current one. */
   traceId?: string;
