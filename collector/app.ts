@@ -28,15 +28,13 @@ const browserCors = cors({
 });
 
 export const app = new Hono<AppEnv>()
+  .use('/v1/*', except('/v1/health', ipRateLimit()))
   .use('/v1/events', browserCors)
   // Only the widget reads the config from a browser; an admin writes it from a server or script.
   .use(
     '/v1/config',
     except((c) => c.req.method === 'PUT', browserCors),
   )
-  // After CORS, so that a browser can read a refusal and its Retry-After (a preflight, answered
-  // by CORS alone from a cached list of origins, is not counted).
-  .use('/v1/*', except('/v1/health', ipRateLimit()))
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)
