@@ -207,4 +207,18 @@ describe('an erasure cut short', () => {
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((q) => q === stays.t.query)).toBe(true);
   });
+
+  it('shows the question by its key when no other trace of an item is stored any more', async () => {
+    const p = await newProject();
+    const stays = badAnswer('u-stays', 'a-stays', 'Can opened items be refunded?');
+    const gone = badAnswer('u-gone', 'z-gone', 'can OPENED items be refunded');
+    await sendTraffic(p, [stays.t, gone.t], [...stays.says, ...gone.says]);
+    expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+    // Retention purged the other user's trace; its rows in the items stay.
+    await env.DB.prepare('delete from traces where project_id = ? and trace_id = ?').bind(p.id, stays.t.traceId).run();
+    expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    const { results } = await env.DB.prepare('select query from review_items where project_id = ?').bind(p.id).all<{ query: string }>();
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.map((r) => r.query)).toEqual(results.map(() => queryKey(gone.t.query)));
+  });
 });

@@ -31,15 +31,17 @@ export const itemAggregatesSql = (itemIdsSql: string, linesParam: string) =>
      (select x.trace_id from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.mined_at desc, x.trace_id desc limit 1) as latest
    from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`;
 
-/** The item's latest row's trace (the one it shows as typed), by the order `itemAggregatesSql` picks it. */
-const LATEST_TRACE = `select x.trace_id from review_item_traces x where x.project_id = ?1 and x.item_id = review_items.item_id order by x.mined_at desc, x.trace_id desc limit 1`;
-
 /**
- * SQL setting the query of the items `itemIdsSql` selects to their latest row's, as
- * `writeItemAggregates` does, with the project as ?1: alone, for erasure to run in its transaction.
+ * SQL setting the query of the items `itemIdsSql` selects, with the project as ?1, to the latest
+ * stored trace's among their rows, as typed; with none stored (retention keeps rows past their
+ * traces), to the question's key, which all its traces share. For erasure, in its transaction:
+ * the item must not keep the typing of the user it erases.
  */
 export const latestQuerySql = (itemIdsSql: string) =>
-  `update review_items set query = coalesce((select t.query from traces t where t.project_id = ?1 and t.trace_id = (${LATEST_TRACE})), query)
+  `update review_items set query = coalesce(
+     (select t.query from review_item_traces x cross join traces t on t.project_id = ?1 and t.trace_id = x.trace_id
+      where x.project_id = ?1 and x.item_id = review_items.item_id order by x.mined_at desc, x.trace_id desc limit 1),
+     query_key)
    where project_id = ?1 and item_id in (${itemIdsSql})`;
 
 interface Aggregate {
