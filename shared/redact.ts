@@ -48,11 +48,11 @@ export function luhnValid(digits: string): boolean {
 }
 
 /**
- * A card number in a run of digit groups: the whole run, or the run without its last group (an
- * expiry month or security code written after it: "4111 1111 1111 1111 12/26", "… 123").
+ * A card number in a run of digit groups: the whole run, or the run without a last group of two
+ * to four digits (an expiry month or security code written after it: "4111 1111 1111 1111 12/26").
  */
 function cardIn(run: string): string {
-  for (const span of [run, run.replace(/[ -]\d+$/, '')]) {
+  for (const span of [run, run.replace(/[ -]\d{2,4}$/, '')]) {
     const digits = digitsOf(span);
     if (digits.length > 12 && luhnValid(digits)) return run.replace(span, PII_PLACEHOLDERS.card);
   }
@@ -117,9 +117,6 @@ const DETECTORS: Detector[] = [
   },
   // North American without country code, only in the usual punctuated shapes.
   { kind: 'phone', pattern: /(?<![\w.-])(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w.-])/g },
-  // National, with the trunk prefix 0 most countries dial within them (06…, 020 7946 0958, 010-…):
-  // 9 to 11 digits; a run starting 00 or after a dash or dot (an order or version number) is not one.
-  { kind: 'phone', pattern: /(?<![\w.+-])0[1-9](?:[ -]?\d){7,9}(?![\w-]|\.\d)/g },
   {
     kind: 'ip',
     pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/g,
