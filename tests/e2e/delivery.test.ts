@@ -8,6 +8,7 @@ import {
   flush,
   goOffline,
   gotoHost,
+  keys,
   newTraceId,
   ofType,
   openHost,
@@ -244,6 +245,34 @@ describe('the outbox and delivery', () => {
         .sort(),
     ).toEqual([12, 13, 14]); // the two oldest went
     expect(bodies.find((b) => b.dropped)?.dropped).toBe(2);
+    await context.close();
+  });
+
+  it('keeps its drop count until a batch stores a new event with it, when a beacon had delivered the rest', async () => {
+    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
+    const traceId = newTraceId('cap-beacon');
+    await addAnswer(page, { traceId });
+    await goOffline(page, context);
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+    await expect.poll(() => pending(page)).toBe(3);
+    // What a page-hide beacon does: the events waiting are stored, without the drop count.
+    const stored = await fetch(`${collector()}/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys().write}`, 'content-type': 'application/json', origin: site() },
+      body: JSON.stringify({ events: (await outbox(page)).map((i) => i.event) }),
+    });
+    expect(((await stored.json()) as { accepted: number }).accepted).toBe(3);
+    const bodies: any[] = [];
+    page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
+    await context.setOffline(false);
+    // The batch of duplicates carries the count, which the collector does not take with no new event…
+    await expect.poll(() => pending(page)).toBe(0);
+    expect(bodies.map((b) => b.dropped)).toEqual([2]);
+    // …so the next batch, with a new event, carries it again.
+    await callWidget(page, traceId, 'reportCopy', 20);
+    await flush(page);
+    await expect.poll(() => bodies.length).toBe(2);
+    expect(bodies[1].dropped).toBe(2);
     await context.close();
   });
 

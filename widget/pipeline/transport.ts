@@ -17,6 +17,7 @@ export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: FLUSH_DELAY_M
 
 const LOCK = 'rag-feedback:flush';
 
+/** `delivered`: the batch stored a new event, and with it the drop report (the collector counts one only then). */
 type Outcome = { retry: true; after?: number } | { retry: false; delivered: boolean };
 
 /**
@@ -97,7 +98,8 @@ export class Transport {
       this.notBefore = 0;
       const ids = batch.map((i) => i.id);
       await this.outbox.remove(ids);
-      if (outcome.delivered && dropped > 0) await this.outbox.reportedDropped(dropped);
+      // Otherwise (its events were stored already, by a page-hide beacon) the next batch reports them.
+      if (outcome.delivered && dropped) await this.outbox.reportedDropped(dropped);
       this.onSettled(ids);
     }
   }
@@ -120,6 +122,6 @@ export class Transport {
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return { retry: false, delivered: res.ok || body.results !== undefined };
+    return { retry: false, delivered: body.accepted! > 0 };
   }
 }

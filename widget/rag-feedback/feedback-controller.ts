@@ -131,7 +131,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     if (!rephrase) return;
     // The signal belongs to the FIRST answer: it is the one that did not work.
     const { firstTraceId, similarity, gapMs } = rephrase;
-    this.recordSignal('rephrase_within_session', { nextTraceId: traceId, similarity, gapMs }, { traceId: firstTraceId });
+    this.recordSignal('rephrase_within_session', { nextTraceId: traceId, similarity, gapMs }, { interaction: false, traceId: firstTraceId });
     this.triggerPrompt('rephrase');
   }
 
