@@ -66,6 +66,21 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
     const statements = {
+      // Before the attributions change: others' answers whose events were attributed to the user's
+      // (those events count for their own answers again), and others' answers the user's events
+      // were attributed to (those events go). Recomputed below, in this transaction.
+      othersListed: d1
+        .prepare(
+          `insert or ignore into erasure_recompute (project_id, trace_id)
+           select ?1, a.trace_id from event_assessments a
+             where a.project_id = ?1 and a.attributed_trace_id in (select value from json_each(?2)) and a.trace_id not in (select value from json_each(?2))
+           union
+           select ?1, a.attributed_trace_id from json_each(?2) mine
+             cross join feedback_events e on e.project_id = ?1 and e.trace_id = mine.value
+             cross join event_assessments a on a.project_id = ?1 and a.event_id = e.event_id
+             where a.attributed_trace_id not in (select value from json_each(?2))`,
+        )
+        .bind(projectId, ids),
       assessments: d1.prepare(`delete from event_assessments where ${inIds('trace_id')}`).bind(projectId, ids),
       // Only the attribution goes: what the noise filter found about the event stays.
       othersVerdicts: d1
@@ -90,16 +105,12 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
-      // The attribution moves signals only between turns of a session: the answers left in the
-      // user's sessions, recomputed here, are all those that counted the user's signals or lent
-      // theirs to the user's answers. Read in this batch, so a run cannot attribute one in between.
       othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), {
-        affected: `select t.trace_id, s.query_key from json_each(?3) session
-          cross join traces t on t.project_id = ?1 and t.session_id = session.value
-          cross join trace_stats s on s.project_id = ?1 and s.trace_id = t.trace_id`,
-        list: JSON.stringify(sessions),
+        affected: `select r.trace_id, s.query_key from erasure_recompute r cross join trace_stats s on s.project_id = ?1 and s.trace_id = r.trace_id
+          where r.project_id = ?1`,
         until: assessedUntilSql('?1'),
       }),
+      othersDone: d1.prepare('delete from erasure_recompute where project_id = ?').bind(projectId),
       readRowids: d1.prepare(LOWER_READ_ROWIDS_SQL),
       // Their answers, gone now, leave the turns others' signals in their sessions were weighed against.
       othersAttributions: d1

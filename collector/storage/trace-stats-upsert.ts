@@ -23,13 +23,13 @@ export const AFFECTED_LIST = `select value ->> 'traceId' as trace_id, value ->> 
 /**
  * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
  * `until` (a time, or a SQL value). `affected` selects `trace_id, query_key` with `?1` the project
- * and `?3` bound to `list`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ * and, when given, `?3` bound to `list`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
  */
 export function traceStatsUpsert(
   db: D1Database,
   projectId: string,
   now: number,
-  { affected = AFFECTED_LIST, list, until }: { affected?: string; list: string; until: number | string },
+  { affected = AFFECTED_LIST, list, until }: { affected?: string; list?: string; until: number | string },
 ): D1PreparedStatement {
   const live = 'e.superseded = 0';
   const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
@@ -37,7 +37,7 @@ export function traceStatsUpsert(
     from: 'affected x',
     traceId: 'x.trace_id',
     columns: `x.trace_id, e.signal_type, e.signal_value, e.superseded, ${VERDICT.confidence} as confidence`,
-    until: typeof until === 'number' ? '?4' : until,
+    until: String(until),
   });
   return db
     .prepare(
@@ -61,5 +61,5 @@ export function traceStatsUpsert(
        group by t.trace_id
        ${TRACE_STATS_CONFLICT}`,
     )
-    .bind(projectId, now, list, ...(typeof until === 'number' ? [until] : []));
+    .bind(projectId, now, ...(list === undefined ? [] : [list]));
 }

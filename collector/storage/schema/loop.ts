@@ -161,6 +161,20 @@ export const loopTouched = sqliteTable(
 );
 
 /**
+ * Erasure's scratch list: other users' answers whose aggregates a batch of erasure must recompute
+ * (those the attribution moved the user's signals onto, or took signals from onto the user's),
+ * written and emptied within that batch's transaction, so it is empty between transactions.
+ */
+export const erasureRecompute = sqliteTable(
+  'erasure_recompute',
+  {
+    projectId: text('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.traceId] })],
+);
+
+/**
  * Secondary indexes a stage dropped while it writes most of their table, with the statement that
  * builds each again and the run that dropped it (storage/deferred-indexes.ts). Indexes belong to
  * the database, not a project: other projects' runs leave one alone while its run goes on.
