@@ -23,7 +23,8 @@ export const AFFECTED_LIST = `select value ->> 'traceId' as trace_id, value ->> 
 /**
  * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
  * `until` (a time, or a SQL value). `affected` selects `trace_id, query_key` with `?1` the project
- * and, when given, `?3` bound to `list`. Live means not superseded by a later vote; trusted means at or above LOW_CONFIDENCE.
+ * and, when given, `?3` bound to `list`. Live means not superseded by a later vote; trusted means
+ * at or above LOW_CONFIDENCE.
  */
 export function traceStatsUpsert(
   db: D1Database,
