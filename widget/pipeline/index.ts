@@ -41,7 +41,7 @@ class Pipeline {
   private readonly load = (): void =>
     void this.recorder()
       .then((r) => {
-        for (const run of this.waiting.splice(0)) run(r);
+        for (const run of this.waiting.splice(0)) safely(run)(r);
       })
       .catch(warn);
 
