@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { finite } from '../schema/common.ts';
+import { EMBEDDING_FEATURES, LEXICAL_FEATURES } from './features.ts';
 
 /** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
 export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
@@ -38,8 +39,8 @@ export const RerankerModelSchema = v.pipe(
     /** Unique per project: logged on traces as `rerankerVersion`. */
     version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
     createdAt: finite(),
-    /** Feature names in the order of `weights`; see `features.ts`. */
-    features: v.array(v.string()),
+    /** Feature names in the order of `weights`; see `features.ts`. A name this version cannot compute could not rank. */
+    features: v.array(v.picklist([...LEXICAL_FEATURES, ...EMBEDDING_FEATURES], 'is not a feature this version computes')),
     weights: v.array(finite()),
     /** Standardisation learned in training: (x - mean) / scale per feature. */
     mean: v.array(finite()),

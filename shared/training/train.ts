@@ -3,7 +3,7 @@
  * job in a Worker and `npm run retrain` in Node run the same code. Embedding features are trained
  * only when the caller brings vectors (Node, with an embedder); otherwise the model is lexical.
  */
-import { EMBEDDING_FEATURES, type Evidence, featureRows, LEXICAL_FEATURES, queryView } from '../reranker/features.ts';
+import { EMBEDDING_FEATURES, type Evidence, type FeatureName, featureRows, LEXICAL_FEATURES, queryView } from '../reranker/features.ts';
 import { RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
 import { packVector } from '../reranker/vectors.ts';
 import type { CandidateList, Confirmed, TrainingData } from './data.ts';
@@ -89,7 +89,7 @@ export function trainReranker(data: TrainingData, options: TrainOptions): TrainR
   const confirmed = consolidate(data.confirmed);
   const examination = examinationByVerdict(confirmed, data.queryEngagement, estimateExamination(data.engagement, data.shownByRank));
   const evidence = new TrainingEvidence(confirmed, data.engagement, data.queryEngagement, examination, options.vectors?.queries, data.shownByRank);
-  const names: string[] = [...LEXICAL_FEATURES, ...(options.vectors ? EMBEDDING_FEATURES : [])];
+  const names: FeatureName[] = [...LEXICAL_FEATURES, ...(options.vectors ? EMBEDDING_FEATURES : [])];
 
   const labelsByQuery = new Map<string, Map<string, 0 | 1>>();
   for (const c of confirmed) labelsByQuery.set(c.queryKey, (labelsByQuery.get(c.queryKey) ?? new Map()).set(c.chunkId, c.relevance));
@@ -128,7 +128,7 @@ export function trainReranker(data: TrainingData, options: TrainOptions): TrainR
 }
 
 function artifact(
-  names: string[],
+  names: FeatureName[],
   weights: number[],
   mean: number[],
   scale: number[],

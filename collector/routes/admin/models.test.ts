@@ -38,6 +38,8 @@ describe('POST /v1/admin/models', () => {
     ['"c1":[1,0]', '"c1":[1e999,0]', 'model.priors.chunks.c1[0]'],
     ['"baseRate":0.1', '"baseRate":1e400', 'model.engagement.baseRate'],
     ['"scale":[0.25]', '"scale":[0]', 'model.scale[0]'],
+    // A feature this version cannot compute: ranking with it would throw.
+    ['"features":["retrieval_score"]', '"features":["clicks_next_week"]', 'model.features[0]'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
     const p = await newProject();
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);
