@@ -12,6 +12,9 @@ import { jsonArrays } from './sql/json-insert.ts';
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
 export const ITEM_EVIDENCE_LINES = 8;
 
+/** An item's rows, the latest mined first (trace id for ties): the one it shows its query as typed from. */
+const LATEST_FIRST = 'order by x.mined_at desc, x.trace_id desc';
+
 /** An item's rows by strength: weight, then trace id for ties. */
 const strongest = (columns: string, limit: string) =>
   `select ${columns} from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.weight desc, x.trace_id limit ${limit}`;
@@ -28,7 +31,7 @@ export const itemAggregatesSql = (itemIdsSql: string, linesParam: string) =>
    )
    select agg.item_id as itemId, agg.n, agg.w, agg.best_rank as rank, agg.direction, s.guess, s.guess_why as guessWhy, s.score,
      (select json_group_array(json(evidence)) from (${strongest('x.evidence', linesParam)})) as evidence,
-     (select x.trace_id from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id order by x.mined_at desc, x.trace_id desc limit 1) as latest
+     (select x.trace_id from review_item_traces x where x.project_id = ?1 and x.item_id = agg.item_id ${LATEST_FIRST} limit 1) as latest
    from agg cross join review_item_traces s on s.project_id = ?1 and s.item_id = agg.item_id and s.trace_id = (${strongest('x.trace_id', '1')})`;
 
 /**
@@ -40,7 +43,7 @@ export const itemAggregatesSql = (itemIdsSql: string, linesParam: string) =>
 export const latestQuerySql = (itemIdsSql: string) =>
   `update review_items set query = coalesce(
      (select t.query from review_item_traces x cross join traces t on t.project_id = ?1 and t.trace_id = x.trace_id
-      where x.project_id = ?1 and x.item_id = review_items.item_id order by x.mined_at desc, x.trace_id desc limit 1),
+      where x.project_id = ?1 and x.item_id = review_items.item_id ${LATEST_FIRST} limit 1),
      query_key)
    where project_id = ?1 and item_id in (${itemIdsSql})`;
 
