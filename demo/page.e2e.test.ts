@@ -65,6 +65,8 @@ async function stored(traceId: string, check: (s: Stored) => boolean, timeoutMs 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await (await browser.newContext()).newPage();
   page.setDefaultTimeout(10_000);
+  // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
+  page.setDefaultNavigationTimeout(30_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(demo.url);

@@ -95,6 +95,8 @@ export async function openConsole(browser: Browser, f: ConsoleFixture, path: str
   }
   const page = await context.newPage();
   page.setDefaultTimeout(8_000);
+  // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
+  page.setDefaultNavigationTimeout(30_000);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {

@@ -45,6 +45,8 @@ export async function openHost(browser: Browser, { build = 'esm', options = {}, 
   const ctx = context ?? (await browser.newContext());
   const page = await ctx.newPage();
   page.setDefaultTimeout(8_000);
+  // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
+  page.setDefaultNavigationTimeout(30_000);
   const output = watchOutput(page);
   await gotoHost(page, build, options);
   return { context: ctx, page, output };
