@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
@@ -17,6 +19,11 @@ const chunks = [
   { chunkId: 'credit-1', sourceDocId: 'credit.md', score: 0.8, rank: 2, text: 'Store credit is issued for opened items and never expires.' },
   { chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 3, text: 'Opened items can be refunded within 14 days of delivery.' },
 ];
+
+/** A wording of the refund question whose key is held out for the eval sets, or not. */
+const questionWhere = (heldOut: boolean) => {
+  for (let i = 0; ; i++) if (isHeldOut(queryKey(`refund for opened items v${i}?`)) === heldOut) return `refund for opened items v${i}?`;
+};
 
 const badTrace = (over: Partial<TraceInput> = {}) =>
   trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
@@ -113,6 +120,12 @@ describe('the nightly job', () => {
     const runs = await admin<{ runs: { night: string; status: string; stages: { name: string; ms: number; counts: Record<string, number> }[] }[] }>(p, '/runs');
     expect(runs.body.runs[0]).toMatchObject({ status: 'done' });
     expect(runs.body.runs[0]!.stages.find((s) => s.name === 'assess')!.counts).toMatchObject({ traces: 1, events: 2 });
+
+    // The list's threshold is, unless given, the project's own line for a bad answer.
+    const score = worst.body.traces[0]!.weightedScore;
+    await admin(p, '/settings', { method: 'PUT', json: { badTraceScore: score } });
+    expect((await admin<{ traces: unknown[] }>(p, '/worst-traces')).body.traces).toEqual([]);
+    expect((await admin<{ traces: unknown[] }>(p, `/worst-traces?below=${score + 0.01}`)).body.traces).toHaveLength(1);
   });
 
   it('lists and mines a reranked answer by the order the model saw, not retrieval order', async () => {
@@ -604,24 +617,38 @@ describe('the nightly job', () => {
     expect(results).toHaveLength(1);
     expect(results[0]!.reason).toContain('8 items wait and the weekly budget clears 3');
     expect(review.body.budget.miningThreshold).toBe(results[0]!.to_value);
+    const runs = await admin<{ runs: { stages: { name: string; note?: string }[] }[] }>(p, '/runs');
+    expect(runs.body.runs[0]!.stages.find((s) => s.name === 'queue')!.note).toContain('8 items wait and the weekly budget clears 3');
   });
 
-  it('records a reviewer answer, takes it back, and counts confirmed examples towards training', async () => {
+  it('records a reviewer answer, takes it back, and counts confirmed examples towards training, those on held-out questions apart', async () => {
     const p = await newProject();
-    const t = badTrace();
-    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    const trainingQuery = questionWhere(false);
+    const heldOutQuery = questionWhere(true);
+    const t = badTrace({ query: trainingQuery });
+    const h = badTrace({ query: heldOutQuery });
+    const flag = (x: TraceInput) => ({ traceId: x.traceId, signalType: 'wrong_source' as const, detail: { chunkId: 'credit-1' } });
+    await send(p, [t, h], [flag(t), flag(h)]);
     await runNightly(env, tonight(), { projectId: p.id });
-    const { body } = await admin<{ items: { id: string }[] }>(p, '/review');
-    const id = body.items[0]!.id;
-    const answered = await admin<{ status: string; verdict: string; note: string }>(p, `/review/${id}`, {
+    const { body } = await admin<{ items: { id: string; query: string; heldOut: boolean }[] }>(p, '/review');
+    const item = body.items.find((i) => i.query === trainingQuery)!;
+    const heldOut = body.items.find((i) => i.query === heldOutQuery)!;
+    expect([item.heldOut, heldOut.heldOut]).toEqual([false, true]);
+    const answered = await admin<{ status: string; verdict: string; note: string }>(p, `/review/${item.id}`, {
       method: 'POST',
       json: { verdict: 'not_relevant', note: 'about credit, call me at 555-123-4567' },
     });
     expect(answered.body).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
     expect(answered.body.note).not.toContain('555');
-    const after = await admin<{ training: { confirmed: number; minimum: number; ready: boolean } }>(p, '/review');
-    expect(after.body.training).toEqual({ confirmed: 1, minimum: 30, ready: false });
-    expect((await admin(p, `/review/${id}`, { method: 'POST', json: { verdict: null } })).body).toMatchObject({ status: 'pending', verdict: null });
+    await admin(p, `/review/${heldOut.id}`, { method: 'POST', json: { verdict: 'not_relevant' } });
+    const training = async () =>
+      (await admin<{ training: { confirmed: number; examples: number; minimum: number; ready: boolean } }>(p, '/review')).body.training;
+    // Both are confirmed; only the one on a training question is an example retraining would count.
+    expect(await training()).toEqual({ confirmed: 2, examples: 1, minimum: 30, ready: false });
+    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
+    expect(await training()).toMatchObject({ examples: 1, ready: true });
+    expect((await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: null } })).body).toMatchObject({ status: 'pending', verdict: null });
+    expect(await training()).toEqual({ confirmed: 1, examples: 0, minimum: 1, ready: false });
   });
 
   it('answers bad admin input with a 4xx naming the field', async () => {

@@ -20,6 +20,6 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
 export const intParam = (min: number, max: number, fallback: number) =>
   v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max)), String(fallback));
 
-/** A query parameter holding a number within bounds, `fallback` when absent. */
-export const numberParam = (min: number, max: number, fallback: number) =>
-  v.optional(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'), v.transform(Number), v.minValue(min), v.maxValue(max)), String(fallback));
+/** A query parameter holding a number within bounds; absent, the route takes a project's setting. */
+export const settingParam = (min: number, max: number) =>
+  v.optional(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'), v.transform(Number), v.minValue(min), v.maxValue(max)));

@@ -1,4 +1,5 @@
 import type { ReviewItem } from '../../shared/admin-api/review.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
 import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
 
 /** The mining threshold in force: the last recorded change, or the default. */
@@ -12,11 +13,12 @@ export async function currentThreshold(d1: D1Database, projectId: string): Promi
 
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
   i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,
-  i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt,
+  i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt, i.query_key as queryKey,
   (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
      order by weight desc, trace_id limit 20)) as traceIds`;
 
-type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & {
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut'> & {
+  queryKey: string;
   chunkId: string;
   sourceDocId: string;
   sourceDocVersion: string | null;
@@ -25,11 +27,12 @@ type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds'> & {
   traceIds: string;
 };
 
-const fromRaw = ({ chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, ...r }: RawItem): ReviewItem => ({
+const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, ...r }: RawItem): ReviewItem => ({
   ...r,
   chunk: { chunkId, sourceDocId, sourceDocVersion, text },
   evidence: JSON.parse(evidence) as string[],
   traceIds: JSON.parse(traceIds) as string[],
+  heldOut: isHeldOut(queryKey),
 });
 
 /** Items of one status, highest expected value first (answered ones: latest first). */

@@ -7,6 +7,7 @@
 import type { Candidate } from '../../shared/reranker/candidate.ts';
 import type { Confirmed, EngagementRow, TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery } from '../../shared/training/gate.ts';
+import { consolidate } from '../../shared/training/train.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
@@ -52,6 +53,22 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
     else out.set(traceId, [{ ...c, text }]);
   }
   return out;
+}
+
+/**
+ * How many examples retraining would have: confirmed items on training questions, one per question
+ * and chunk. The count the nightly retraining holds against `trainingMinConfirmed`.
+ */
+export async function trainingExampleCount(d1: D1Database, projectId: string): Promise<number> {
+  const { results } = await d1
+    .prepare(
+      `select query_key as queryKey, chunk_id as chunkId, verdict from review_items
+       where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`,
+    )
+    .bind(projectId)
+    .all<{ queryKey: string; chunkId: string; verdict: string }>();
+  const training = results.filter((r) => !isHeldOut(r.queryKey)).map((r) => ({ ...r, relevance: r.verdict === 'relevant' ? (1 as const) : (0 as const) }));
+  return consolidate(training).length;
 }
 
 /** Reviewers' confirmed judgements on training queries, with where each item's traces came from. */

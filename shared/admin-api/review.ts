@@ -24,6 +24,8 @@ export interface ReviewItem {
   verdict: Verdict | null;
   note: string | null;
   answeredAt: number | null;
+  /** Its question is among those kept out of training for the eval sets: an answer labels them instead. */
+  heldOut: boolean;
 }
 
 /** One trace behind a review item: what it contributed, and the answer it came from. */

@@ -47,8 +47,8 @@ export interface TrainOptions {
 }
 
 /** One verdict per (query, chunk): the majority of the reviewers' answers; a tie says nothing. */
-export function consolidate(confirmed: readonly Confirmed[]): Confirmed[] {
-  const votes = new Map<string, { item: Confirmed; score: number }>();
+export function consolidate<T extends Pick<Confirmed, 'queryKey' | 'chunkId' | 'relevance'>>(confirmed: readonly T[]): T[] {
+  const votes = new Map<string, { item: T; score: number }>();
   for (const c of confirmed) {
     const key = `${c.queryKey}\u0000${c.chunkId}`;
     const v = votes.get(key) ?? { item: c, score: 0 };

@@ -37,6 +37,8 @@ export const queue: Stage = {
       .prepare(`select count(*) as n from review_items where project_id = ? and status = 'pending'`)
       .bind(projectId)
       .first<{ n: number }>();
-    return { cursor: null, counts: { pending: pending!.n, thresholdChanges: change ? 1 : 0 } };
+    // The reason goes into the run's report too, so GET /v1/admin/runs says why the queue changed.
+    const note = change && `mining threshold ${change.from.toFixed(3)} → ${change.to.toFixed(3)}: ${change.reason}`;
+    return { cursor: null, counts: { pending: pending!.n, thresholdChanges: change ? 1 : 0 }, note };
   },
 };

@@ -10,6 +10,7 @@ import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
 import { VERDICTS } from '../../storage/schema/index.ts';
+import { trainingExampleCount } from '../../storage/training-data.ts';
 
 const ReviewQuery = v.object({
   status: v.optional(v.picklist(['pending', 'held', 'answered']), 'pending'),
@@ -29,9 +30,10 @@ export const reviewRoutes = new Hono<AppEnv>()
     const { projectId } = c.get('auth');
     const { status, limit } = c.get('input');
     const now = Date.now();
-    const [items, counts, settings, threshold] = await Promise.all([
+    const [items, counts, examples, settings, threshold] = await Promise.all([
       reviewItems(c.env.DB, projectId, status, limit),
       queueCounts(c.env.DB, projectId, now),
+      trainingExampleCount(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
       currentThreshold(c.env.DB, projectId),
     ]);
@@ -46,7 +48,8 @@ export const reviewRoutes = new Hono<AppEnv>()
         held: counts.held,
         miningThreshold: threshold,
       },
-      training: { confirmed: counts.confirmed, minimum: settings.trainingMinConfirmed, ready: counts.confirmed >= settings.trainingMinConfirmed },
+      // Confirmed items on held-out questions label the eval sets; the rest are the training examples.
+      training: { confirmed: counts.confirmed, examples, minimum: settings.trainingMinConfirmed, ready: examples >= settings.trainingMinConfirmed },
     });
   })
   /** POST /v1/admin/review/:id: answer one item (or take the answer back with `verdict: null`). */

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { label } from '../../../shared/schema/common.ts';
 import type { AppEnv } from '../../env.ts';
-import { intParam, numberParam, validQuery } from '../../middleware/valid-query.ts';
+import { intParam, settingParam, validQuery } from '../../middleware/valid-query.ts';
+import { settingsOf } from '../../storage/loop-settings.ts';
 import { worstTraces } from '../../storage/trace-stats.ts';
 
 const WorstTracesQuery = v.object({
@@ -10,8 +11,8 @@ const WorstTracesQuery = v.object({
   days: intParam(1, 3650, 7),
   /** Traces with fewer trusted signals are left out. */
   minSignals: intParam(1, 1000, 1),
-  /** Confidence-weighted score below which a trace is listed (seed: -0.3). */
-  below: numberParam(-1, 1, -0.3),
+  /** Confidence-weighted score below which a trace is listed (default: the project's `badTraceScore`, seed: -0.3). */
+  below: settingParam(-1, 1),
   limit: intParam(1, 1000, 200),
   knowledgeBase: v.optional(label(100)),
   intent: v.optional(label(100)),
@@ -22,6 +23,8 @@ export const worstTraceRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/worst-traces: the seed's ranked list of queries handled badly, with their chunks. */
   .get('/worst-traces', validQuery(WorstTracesQuery), async (c) => {
     const q = c.get('input');
-    const traces = await worstTraces(c.env.DB, c.get('auth').projectId, { ...q, since: Date.now() - q.days * 86_400_000 });
+    const { projectId } = c.get('auth');
+    const below = q.below ?? (await settingsOf(c.env.DB, projectId)).badTraceScore;
+    const traces = await worstTraces(c.env.DB, projectId, { ...q, below, since: Date.now() - q.days * 86_400_000 });
     return c.json({ traces });
   });

@@ -196,7 +196,7 @@ export class ReviewPage extends LitElement {
         <progress max=${b.itemsPerWeek} .value=${Math.min(b.answeredLastWeek, b.itemsPerWeek)}></progress>
       </label>
       <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held })}</span>
-      <span>${format(s.trainingProgress, { confirmed: t.confirmed, minimum: t.minimum })}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
+      <span>${format(s.trainingProgress, { examples: t.examples, minimum: t.minimum })}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
     </section>`;
   }
 

@@ -19,6 +19,7 @@ const item = (n: number): ReviewItem => ({
   verdict: null,
   note: null,
   answeredAt: null,
+  heldOut: n === 2,
 });
 
 /** A server holding `n` items of one status, recording what it was sent; `failNext` makes the next answer fail. */
@@ -33,7 +34,7 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       return {
         items: structuredClone(listed),
         budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: listed.length, held: 0, minutesPerWeek: 30, miningThreshold: 0.1 },
-        training: { confirmed: 29, minimum: 30, ready: false },
+        training: { confirmed: 29, examples: 29, minimum: 30, ready: false },
       };
     },
     async answer(id, verdict, note) {
@@ -66,9 +67,12 @@ describe('ReviewSession', () => {
     await sending;
     expect(server.sent).toEqual([['i0', 'relevant', 'on topic']]);
     expect(s.budget?.answeredLastWeek).toBe(4);
-    expect(s.training).toMatchObject({ confirmed: 30, ready: true });
+    expect(s.training).toMatchObject({ confirmed: 30, examples: 30, ready: true });
     await s.answer('unclear', null);
-    expect(s.training?.confirmed).toBe(30);
+    expect(s.training).toMatchObject({ confirmed: 30, examples: 30 });
+    // i2's question is held out: its answer labels the eval sets, so it is not a training example.
+    await s.answer('not_relevant', null);
+    expect(s.training).toMatchObject({ confirmed: 31, examples: 30, ready: true });
   });
 
   it('undoes the last answer: the item waits again and the reviewer is back on it', async () => {

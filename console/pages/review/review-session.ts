@@ -163,8 +163,10 @@ export class ReviewSession {
   private apply(item: ReviewItem, to: Pick<ReviewItem, 'status' | 'verdict' | 'note'>): void {
     if (this.budget) this.budget.answeredLastWeek += Number(to.status === 'answered') - Number(item.status === 'answered');
     if (this.training) {
-      this.training.confirmed += Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
-      this.training.ready = this.training.confirmed >= this.training.minimum;
+      const change = Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
+      this.training.confirmed += change;
+      if (!item.heldOut) this.training.examples += change;
+      this.training.ready = this.training.examples >= this.training.minimum;
     }
     Object.assign(item, to);
   }
