@@ -190,6 +190,23 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('keeps a batch a 2xx that is not the collector’s answered (a captive portal’s page), and sends it again', async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('portal');
+    await addAnswer(page, { traceId });
+    const posts: number[] = [];
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts.push(Date.now());
+      if (posts.length > 1) return route.continue();
+      return route.fulfill({ status: 200, headers: { ...corsHeaders(), 'content-type': 'text/html' }, body: '<html><body>Sign in to the Wi-Fi</body></html>' });
+    });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);
+    expect(posts).toHaveLength(2);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

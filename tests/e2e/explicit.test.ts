@@ -129,7 +129,12 @@ describe('explicit feedback', () => {
   it('records a vote cast while its code could not be fetched, once it can', async () => {
     const context = await browser().newContext();
     let reachable = false;
-    await context.route('**/chunks/background-*.js', (route) => (reachable ? route.continue() : route.abort('internetdisconnected')));
+    // A failing fetch takes a while, so the connection comes back while one is still under way.
+    await context.route('**/chunks/background-*.js', async (route) => {
+      if (reachable) return route.continue();
+      await new Promise((r) => setTimeout(r, 1_500));
+      return route.abort('internetdisconnected');
+    });
     const { page } = await openHost(browser(), { context });
     const traceId = newTraceId('unfetched');
     await addAnswer(page, { traceId });

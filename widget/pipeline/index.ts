@@ -35,7 +35,8 @@ class Pipeline {
       safely(() => document.visibilityState === 'hidden' && this.hidden()),
     );
     whenIdle(this.load);
-    addEventListener('online', this.load); // offline since the page loaded: fetch the chunk once back
+    // Offline since the page loaded: fetch the chunk once back, after a fetch still failing, if any.
+    addEventListener('online', () => this.recorder().then(this.load, this.load));
   }
 
   private readonly load = (): void =>

@@ -17,8 +17,15 @@ export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: FLUSH_DELAY_M
 
 const LOCK = 'rag-feedback:flush';
 
-/** `delivered`: the batch stored a new event, and with it the drop report (the collector counts one only then). */
-type Outcome = { retry: true; after?: number } | { retry: false; delivered: boolean };
+/**
+ * `after`: the least wait before a retry. `delivered`: the batch stored a new event, and with it the
+ * drop report (the collector counts one only then).
+ */
+interface Outcome {
+  retry: boolean;
+  after?: number;
+  delivered?: boolean;
+}
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
@@ -122,6 +129,7 @@ export class Transport {
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return { retry: false, delivered: body.accepted! > 0 };
+    // A 2xx that is not the collector's answer (a captive portal, a proxy's page) stored nothing.
+    return { retry: res.ok && body.accepted == null, delivered: body.accepted! > 0 };
   }
 }
