@@ -35,8 +35,16 @@ describe('npm run seed, then the nightly job', () => {
       const worst = (await (await admin('/worst-traces')).json()) as { traces: { confidence: number }[] };
       expect(worst.traces.length).toBeGreaterThan(5);
 
+      // Every layer of the week's eval sets, the split-feedback one included, and each exported as JSONL.
+      const sets = (await (await admin('/eval-sets')).json()) as { sets: { layer: string; items: number }[] };
+      expect(Object.fromEntries(sets.sets.map((x) => [x.layer, x.items > 0]))).toEqual({ echo: true, variant: true, conflict: true, replay: true });
       const echo = await (await admin('/eval-sets/echo')).text();
-      expect(echo.trim().split('\n').length).toBeGreaterThan(0);
+      expect(
+        echo
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).layer),
+      ).toContain('echo');
 
       const health = (await (await admin('/health')).json()) as { latest: { metrics: Record<string, number | null> } };
       expect(health.latest.metrics.traces).toBeGreaterThan(100);

@@ -111,7 +111,69 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
       widgetVersion: 'seed',
     } as FeedbackEventInput);
   }
+  stories({ traces, events }, now, id);
   return { traces, events };
+}
+
+/** A session's first answer to `query`, retrieved from the document of `chunkId` with that chunk first. */
+function answerFrom(out: Traffic, id: (prefix: string) => string, chunkId: string, query: string, sessionId: string, at: number, userIdHash: string) {
+  const first = CORPUS.find((c) => c.chunkId === chunkId)!;
+  const rest = CORPUS.filter((c) => c.sourceDocId === first.sourceDocId && c !== first);
+  const chunks = [first, ...rest].map((c, rank) => ({ ...c, score: Math.round((0.9 - rank * 0.1) * 1000) / 1000, rank: rank + 1 }));
+  const traceId = id('t');
+  out.traces.push({
+    ...answered(traceId, query, chunks, sessionId, 0, at),
+    userIdHash,
+    knowledgeBase: 'help-centre',
+    intent: first.sourceDocId.replace(/\.md$/, ''),
+  });
+  return traceId;
+}
+
+/**
+ * Two stories told outright, so that one run of the job shows them whatever the random traffic
+ * did: the refunds page's window is stale (everyone asking it over the last day says so), and
+ * the standard delivery time is right but leaves some users wanting the time to their region (half
+ * vote it up, half down, one re-asks in other words), which fills the eval sets' conflict and
+ * variant layers.
+ */
+function stories(out: Traffic, now: number, id: (prefix: string) => string): void {
+  for (let i = 0; i < 16; i++) {
+    const sessionId = id('s');
+    const at = now - (i + 1) * 1_200_000;
+    const traceId = answerFrom(out, id, 'refunds#1', 'What is the refund window?', sessionId, at, `r${i}`);
+    out.events.push(
+      { eventId: id('e'), traceId, sessionId, signalType: 'thumbs_down', clientTs: at + 9_000, widgetVersion: 'seed' } as FeedbackEventInput,
+      {
+        eventId: id('e'),
+        traceId,
+        sessionId,
+        signalType: 'attribution',
+        detail: { reason: 'looks_wrong' },
+        clientTs: at + 12_000,
+        widgetVersion: 'seed',
+      } as FeedbackEventInput,
+    );
+  }
+  for (let i = 0; i < 4; i++) {
+    const sessionId = id('s');
+    const at = now - (i + 1) * 3_600_000;
+    const traceId = answerFrom(out, id, 'shipping#1', 'standard delivery time', sessionId, at, `w${i}`);
+    const emit = (offsetMs: number, e: EventSpec) =>
+      out.events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
+    if (i % 2 === 0) {
+      emit(6_000, { traceId, signalType: 'citation_click', detail: { chunkId: 'shipping#1' } } as EventSpec);
+      emit(8_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: 'shipping#1', ms: 18_000, mode: 'away' } } as EventSpec);
+      emit(10_000, { traceId, signalType: 'thumbs_up' } as EventSpec);
+      continue;
+    }
+    emit(10_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
+    emit(13_000, { traceId, signalType: 'attribution', detail: { reason: 'incomplete' } } as EventSpec);
+    if (i === 1) {
+      const nextTraceId = answerFrom(out, id, 'shipping#1', 'how many days does shipping to my region take', sessionId, at + 45_000, `w${i}`);
+      emit(46_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.5, gapMs: 45_000 } } as EventSpec);
+    }
+  }
 }
 
 /** The trace of an answer quoting the top chunk, as the seed's backend logs it. */
