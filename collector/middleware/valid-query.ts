@@ -10,7 +10,9 @@ import { ApiError } from '../errors.ts';
  */
 export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
   async function validQuery(c, next) {
-    const parsed = v.safeParse(schema, c.req.query());
+    // An empty parameter (`?below=&model=`, as a form sends it) is as good as none.
+    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ''));
+    const parsed = v.safeParse(schema, given);
     if (!parsed.success) throw new ApiError(400, { code: 'invalid_query', ...firstFieldError(parsed.issues, 'query') });
     c.set('input', parsed.output);
     await next();

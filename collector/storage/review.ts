@@ -73,7 +73,7 @@ export interface QueueCounts {
   pending: number;
   held: number;
   answeredLastWeek: number;
-  /** Answered relevant or not relevant: the training examples. */
+  /** Answered relevant or not relevant (on held-out questions too: `trainingExampleCount` counts what trains). */
   confirmed: number;
 }
 

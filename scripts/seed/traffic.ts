@@ -135,7 +135,7 @@ function answerFrom(out: Traffic, id: (prefix: string) => string, chunkId: strin
  * did: the refunds page's window is stale (everyone asking it over the last day says so), and
  * the standard delivery time is right but leaves some users wanting the time to their region (half
  * vote it up, half down, one re-asks in other words), which fills the eval sets' conflict and
- * variant layers.
+ * variant layers: its wording is one of those held out for them (the seed's test checks the layers).
  */
 function stories(out: Traffic, now: number, id: (prefix: string) => string): void {
   for (let i = 0; i < 16; i++) {

@@ -13,7 +13,7 @@ const settingsEntries = {
    * answer this query?") read and answered by keyboard; 20 s is a careful reader's pace.
    */
   secondsPerReviewItem: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600)), 20),
-  /** Confirmed review items at which training is ready (seed 000: never fewer than 30). */
+  /** Training examples (confirmed items on questions not held out for the eval sets) at which training is ready (seed 000: never fewer than 30). */
   trainingMinConfirmed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 30),
   /**
    * Days between retrainings (seed 000: on a schedule, weekly is a reasonable start, never per
@@ -27,7 +27,7 @@ const settingsEntries = {
   gateLayerTolerance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0.02),
   /** A training batch with more than this share of its examples from one session, user or IP is refused. */
   trainingMaxShareOneOrigin: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0.3),
-  /** A trace whose confidence-weighted score is below this is "bad" (seed 000: -0.3). */
+  /** A trace whose confidence-weighted score is at or below this is "bad" (seed 000: -0.3). */
   badTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), -0.3),
   /** A trace whose confidence-weighted score is at or above this is "good": its cited chunks are positive candidates. */
   goodTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), 0.3),

@@ -130,6 +130,8 @@ export class Transport {
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
     // A 2xx that is not the collector's answer (a captive portal, a proxy's page) stored nothing.
-    return { retry: res.ok && body.accepted == null, delivered: body.accepted! > 0 };
+    const retry = res.ok && body.accepted == null;
+    if (retry) this.warn('not the collector’s answer, will retry', res.url);
+    return { retry, delivered: body.accepted! > 0 };
   }
 }

@@ -1,8 +1,8 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
-import { isHeldOut } from '../../loop/eval-sets.ts';
 import { currentVersion } from '../../storage/models.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
+import { trainingExampleCount } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * 86_400_000;
@@ -62,11 +62,7 @@ export const health: Stage = {
           .first<{ confirmed: number; evaluation: string }>()
       : null;
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
-    const { results: judged } = await db
-      .prepare(`select query_key as k from review_items where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`)
-      .bind(projectId)
-      .all<{ k: string }>();
-    const trainable = judged.filter((r) => !isHeldOut(r.k)).length;
+    const trainable = await trainingExampleCount(db, projectId);
     const d = days!.results[0] as Record<string, number | null>;
     const q = queue!.results[0] as { pending: number; answered: number; confirmed: number };
     const ratio = (a: number | null | undefined, b: number | null | undefined) => (b ? (a ?? 0) / b : null);

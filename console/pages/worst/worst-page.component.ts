@@ -12,7 +12,7 @@ import { pageStyles } from '../../ui/page.styles.ts';
 const FILTERS = [
   { name: 'days', type: 'number', min: 1, max: 3650, step: 1, placeholder: '7' },
   { name: 'minSignals', type: 'number', min: 1, max: 1000, step: 1, placeholder: '1' },
-  { name: 'below', type: 'number', min: -1, max: 1, step: 0.05, placeholder: '-0.3' },
+  { name: 'below', type: 'number', min: -1, max: 1, step: 0.05 },
   { name: 'knowledgeBase', type: 'text' },
   { name: 'intent', type: 'text' },
   { name: 'model', type: 'text' },
