@@ -155,6 +155,22 @@ describe('ReviewSession', () => {
     expect(s.budget?.answeredLastWeek).toBe(3);
   });
 
+  it('keeps a later answer to the same item when an earlier one could not be sent', async () => {
+    const server = fakeServer(2);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    server.failOnce();
+    const first = s.answer('relevant', null);
+    s.previous();
+    const second = s.answer('not_relevant', 'second thoughts');
+    await expect(first).rejects.toThrow('offline');
+    await second;
+    expect(server.sent).toEqual([['i0', 'not_relevant', 'second thoughts']]);
+    expect(s.items[0]).toMatchObject({ id: 'i0', status: 'answered', verdict: 'not_relevant' });
+    expect(s.training).toMatchObject({ confirmed: 30, examples: 30 });
+    expect(s.budget?.answeredLastWeek).toBe(4);
+  });
+
   it('fetches the traces of the items ahead and the next page before they are asked for', async () => {
     const server = fakeServer(PAGE_SIZE + 10);
     const s = new ReviewSession(server.api, 'pending', () => {});

@@ -79,7 +79,8 @@ export class ReviewSession {
 
   /**
    * Answers the current item and moves to the next one waiting, at once; the answer is sent in
-   * the background. A failed send puts the item back as it was and rejects.
+   * the background. A failed send puts the item back as it was (unless answered again since) and
+   * rejects.
    */
   async answer(verdict: Verdict, note: string | null): Promise<void> {
     const item = this.current;
@@ -93,6 +94,8 @@ export class ReviewSession {
     try {
       await this.send(item.id, verdict, note);
     } catch (err) {
+      // A later answer or undo for the item, sent after this one, decides what it is now.
+      if (this.sending.has(item.id)) throw err;
       this.apply(item, before);
       const i = this.undoStack.findLastIndex((u) => u.id === item.id);
       if (i >= 0) this.undoStack.splice(i, 1);
