@@ -643,13 +643,13 @@ describe('the nightly job', () => {
     expect(answered.body.note).not.toContain('555');
     await admin(p, `/review/${heldOut.id}`, { method: 'POST', json: { verdict: 'not_relevant' } });
     const training = async () =>
-      (await admin<{ training: { confirmed: number; examples: number; minimum: number; ready: boolean } }>(p, '/review')).body.training;
+      (await admin<{ training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean } }>(p, '/review')).body.training;
     // Both are confirmed; only the one on a training question is an example retraining would count.
-    expect(await training()).toEqual({ confirmed: 2, examples: 1, minimum: 30, ready: false });
+    expect(await training()).toEqual({ confirmed: 2, examples: 1, trainedOn: 0, minimum: 30, ready: false });
     await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
     expect(await training()).toMatchObject({ examples: 1, ready: true });
     expect((await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: null } })).body).toMatchObject({ status: 'pending', verdict: null });
-    expect(await training()).toEqual({ confirmed: 1, examples: 0, minimum: 1, ready: false });
+    expect(await training()).toEqual({ confirmed: 1, examples: 0, trainedOn: 0, minimum: 1, ready: false });
   });
 
   it('answers bad admin input with a 4xx naming the field', async () => {

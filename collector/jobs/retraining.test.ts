@@ -125,6 +125,9 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
 
     const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
     expect(health.body.snapshots[0]!.metrics).toMatchObject({ loopClosureRate: 1, retrainsMet: 1, retrainsPlanned: 4 });
+    // Trained on every example: nothing new to train on until reviewers confirm more.
+    const queue = await admin<{ training: { examples: number; trainedOn: number; ready: boolean } }>(p, '/review');
+    expect(queue.body.training).toEqual(expect.objectContaining({ examples: model!.confirmed, trainedOn: model!.confirmed, ready: false }));
 
     // What `npm run retrain` reads over the API is what the job read, every candidate with its text (the response is streamed).
     const at = Date.now();

@@ -8,6 +8,7 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
+import { latestTraining } from '../../storage/models.ts';
 import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
 import { VERDICTS } from '../../storage/schema/index.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
@@ -30,10 +31,11 @@ export const reviewRoutes = new Hono<AppEnv>()
     const { projectId } = c.get('auth');
     const { status, limit } = c.get('input');
     const now = Date.now();
-    const [items, counts, examples, settings, threshold] = await Promise.all([
+    const [items, counts, examples, last, settings, threshold] = await Promise.all([
       reviewItems(c.env.DB, projectId, status, limit),
       queueCounts(c.env.DB, projectId, now),
       trainingExampleCount(c.env.DB, projectId),
+      latestTraining(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
       currentThreshold(c.env.DB, projectId),
     ]);
@@ -49,7 +51,14 @@ export const reviewRoutes = new Hono<AppEnv>()
         miningThreshold: threshold,
       },
       // Confirmed items on held-out questions label the eval sets; the rest are the training examples.
-      training: { confirmed: counts.confirmed, examples, minimum: settings.trainingMinConfirmed, ready: examples >= settings.trainingMinConfirmed },
+      // Ready: enough of them, and some the last model did not see (else retraining has nothing new).
+      training: {
+        confirmed: counts.confirmed,
+        examples,
+        trainedOn: last?.confirmed ?? 0,
+        minimum: settings.trainingMinConfirmed,
+        ready: examples >= settings.trainingMinConfirmed && examples > (last?.confirmed ?? 0),
+      },
     });
   })
   /** POST /v1/admin/review/:id: answer one item (or take the answer back with `verdict: null`). */

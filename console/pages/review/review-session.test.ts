@@ -34,7 +34,7 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       return {
         items: structuredClone(listed),
         budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: listed.length, held: 0, minutesPerWeek: 30, miningThreshold: 0.1 },
-        training: { confirmed: 29, examples: 29, minimum: 30, ready: false },
+        training: { confirmed: 29, examples: 29, trainedOn: 0, minimum: 30, ready: false },
       };
     },
     async answer(id, verdict, note) {

@@ -169,7 +169,7 @@ export class ReviewSession {
       const change = Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
       this.training.confirmed += change;
       if (!item.heldOut) this.training.examples += change;
-      this.training.ready = this.training.examples >= this.training.minimum;
+      this.training.ready = this.training.examples >= this.training.minimum && this.training.examples > this.training.trainedOn;
     }
     Object.assign(item, to);
   }
