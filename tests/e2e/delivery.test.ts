@@ -1,4 +1,4 @@
-import type { Page, Request, Route } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   addAnswer,
@@ -42,6 +42,17 @@ const outbox = (page: Page) =>
 const isEventsPost = (r: Request) => r.url() === `${collector()}/v1/events` && r.method() === 'POST';
 const cors = { 'access-control-allow-origin': '', 'access-control-expose-headers': 'Retry-After' };
 const corsHeaders = () => ({ ...cors, 'access-control-allow-origin': site(), 'content-type': 'application/json' });
+
+/** Answers the first POST of events with `first` and lets the others through; when each was sent. */
+async function firstPostAnswered(context: BrowserContext, first: Parameters<Route['fulfill']>[0]): Promise<number[]> {
+  const posts: number[] = [];
+  await context.route(`${collector()}/v1/events`, async (route: Route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts.push(Date.now());
+    return posts.length > 1 ? route.continue() : route.fulfill(first);
+  });
+  return posts;
+}
 
 describe('the outbox and delivery', () => {
   it('redacts before anything is stored: the IndexedDB outbox holds no PII', async () => {
@@ -170,17 +181,11 @@ describe('the outbox and delivery', () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('far-off');
     await addAnswer(page, { traceId });
-    const posts: number[] = [];
-    await context.route(`${collector()}/v1/events`, async (route: Route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      posts.push(Date.now());
-      if (posts.length > 1) return route.continue();
-      // Past what a timer can hold (2^31 ms): taken as it is, the timer would fire at once, again and again.
-      return route.fulfill({
-        status: 429,
-        headers: { ...corsHeaders(), 'retry-after': '99999999' },
-        body: '{"error":{"code":"rate_limited","message":"later"}}',
-      });
+    // Past what a timer can hold (2^31 ms): taken as it is, the timer would fire at once, again and again.
+    const posts = await firstPostAnswered(context, {
+      status: 429,
+      headers: { ...corsHeaders(), 'retry-after': '99999999' },
+      body: '{"error":{"code":"rate_limited","message":"later"}}',
     });
     await vote(page, traceId);
     // The test page's longest backoff is 2 s.
@@ -194,12 +199,10 @@ describe('the outbox and delivery', () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('portal');
     await addAnswer(page, { traceId });
-    const posts: number[] = [];
-    await context.route(`${collector()}/v1/events`, async (route: Route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      posts.push(Date.now());
-      if (posts.length > 1) return route.continue();
-      return route.fulfill({ status: 200, headers: { ...corsHeaders(), 'content-type': 'text/html' }, body: '<html><body>Sign in to the Wi-Fi</body></html>' });
+    const posts = await firstPostAnswered(context, {
+      status: 200,
+      headers: { ...corsHeaders(), 'content-type': 'text/html' },
+      body: '<html><body>Sign in to the Wi-Fi</body></html>',
     });
     await vote(page, traceId);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);
