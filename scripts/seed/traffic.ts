@@ -115,14 +115,32 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
   return { traces, events };
 }
 
-/** A session's first answer to `query`, retrieved from the document of `chunkId` with that chunk first. */
-function answerFrom(out: Traffic, id: (prefix: string) => string, chunkId: string, query: string, sessionId: string, at: number, userIdHash: string) {
+/** One of a story's sessions: its answers (retrieved from one document, `chunkId` first) and its users' events. */
+function storySession(out: Traffic, id: (prefix: string) => string, at: number, userIdHash: string) {
+  const sessionId = id('s');
+  let turn = 0;
+  const ask = (chunkId: string, query: string, askedAt = at) => answerFrom(out, id, chunkId, query, sessionId, turn++, askedAt, userIdHash);
+  const emit = (offsetMs: number, e: EventSpec) =>
+    out.events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
+  return { ask, emit };
+}
+
+function answerFrom(
+  out: Traffic,
+  id: (prefix: string) => string,
+  chunkId: string,
+  query: string,
+  sessionId: string,
+  turn: number,
+  at: number,
+  userIdHash: string,
+) {
   const first = CORPUS.find((c) => c.chunkId === chunkId)!;
   const rest = CORPUS.filter((c) => c.sourceDocId === first.sourceDocId && c !== first);
   const chunks = [first, ...rest].map((c, rank) => ({ ...c, score: Math.round((0.9 - rank * 0.1) * 1000) / 1000, rank: rank + 1 }));
   const traceId = id('t');
   out.traces.push({
-    ...answered(traceId, query, chunks, sessionId, 0, at),
+    ...answered(traceId, query, chunks, sessionId, turn, at),
     userIdHash,
     knowledgeBase: 'help-centre',
     intent: first.sourceDocId.replace(/\.md$/, ''),
@@ -139,28 +157,15 @@ function answerFrom(out: Traffic, id: (prefix: string) => string, chunkId: strin
  */
 function stories(out: Traffic, now: number, id: (prefix: string) => string): void {
   for (let i = 0; i < 16; i++) {
-    const sessionId = id('s');
-    const at = now - (i + 1) * 1_200_000;
-    const traceId = answerFrom(out, id, 'refunds#1', 'What is the refund window?', sessionId, at, `r${i}`);
-    out.events.push(
-      { eventId: id('e'), traceId, sessionId, signalType: 'thumbs_down', clientTs: at + 9_000, widgetVersion: 'seed' } as FeedbackEventInput,
-      {
-        eventId: id('e'),
-        traceId,
-        sessionId,
-        signalType: 'attribution',
-        detail: { reason: 'looks_wrong' },
-        clientTs: at + 12_000,
-        widgetVersion: 'seed',
-      } as FeedbackEventInput,
-    );
+    const { ask, emit } = storySession(out, id, now - (i + 1) * 1_200_000, `r${i}`);
+    const traceId = ask('refunds#1', 'What is the refund window?');
+    emit(9_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
+    emit(12_000, { traceId, signalType: 'attribution', detail: { reason: 'looks_wrong' } } as EventSpec);
   }
   for (let i = 0; i < 4; i++) {
-    const sessionId = id('s');
     const at = now - (i + 1) * 3_600_000;
-    const traceId = answerFrom(out, id, 'shipping#1', 'standard delivery time', sessionId, at, `w${i}`);
-    const emit = (offsetMs: number, e: EventSpec) =>
-      out.events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
+    const { ask, emit } = storySession(out, id, at, `w${i}`);
+    const traceId = ask('shipping#1', 'standard delivery time');
     if (i % 2 === 0) {
       emit(6_000, { traceId, signalType: 'citation_click', detail: { chunkId: 'shipping#1' } } as EventSpec);
       emit(8_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: 'shipping#1', ms: 18_000, mode: 'away' } } as EventSpec);
@@ -170,7 +175,7 @@ function stories(out: Traffic, now: number, id: (prefix: string) => string): voi
     emit(10_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
     emit(13_000, { traceId, signalType: 'attribution', detail: { reason: 'incomplete' } } as EventSpec);
     if (i === 1) {
-      const nextTraceId = answerFrom(out, id, 'shipping#1', 'how many days does shipping to my region take', sessionId, at + 45_000, `w${i}`);
+      const nextTraceId = ask('shipping#1', 'how many days does shipping to my region take', at + 45_000);
       emit(46_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.5, gapMs: 45_000 } } as EventSpec);
     }
   }
