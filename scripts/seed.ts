@@ -5,6 +5,9 @@
  * `npm run nightly` turns it into a review queue, flagged documents, a correction inbox and more.
  *
  *   npm run seed [-- --endpoint http://127.0.0.1:8787] [--sessions 80] [--seed 7]
+ *
+ * Seeding again with the same `--sessions` and `--seed` sends the same ids, which the collector
+ * keeps once; another size or seed adds new traffic.
  */
 import { parseArgs } from 'node:util';
 import { readDevKeys } from './dev-project.ts';

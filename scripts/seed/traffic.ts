@@ -34,7 +34,8 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
   const traces: TraceInput[] = [];
   const events: FeedbackEventInput[] = [];
   let ids = 0;
-  const id = (prefix: string) => `${prefix}-${seed}-${(ids++).toString(36)}`;
+  // The same seed and size give the same ids (seeding twice adds nothing); another seed or size, new ones.
+  const id = (prefix: string) => `${prefix}-${seed}x${sessions}-${(ids++).toString(36)}`;
 
   for (let s = 0; s < sessions; s++) {
     const sessionId = id('s');
