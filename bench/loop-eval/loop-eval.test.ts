@@ -11,7 +11,7 @@ import { runLoopEval } from './run.ts';
 
 /**
  * nDCG@10 the last model trained may lose to BM25 on validation. Measured at this setting over
- * seeds 11-13: the last model's validation nDCG@10 was BM25 +0.004 to +0.010, so a model trained
+ * seeds 11-13: the last model's validation nDCG@10 was BM25 -0.002 to +0.003, so a model trained
  * on confirmed feedback that ranks unseen queries clearly worse than retrieval fails here.
  */
 const HARM_SLACK = 0.01;
@@ -23,7 +23,7 @@ describe('npm run loop:eval, reduced', () => {
     timeout: 180_000,
   }, async () => {
     const report = await runLoopEval(
-      { ...DEFAULT_PARAMS, cycles: 5, sessions: 300, browserSessions: 0, reviewMinutesPerWeek: 60, seed: 11, out: '' },
+      { ...DEFAULT_PARAMS, cycles: 4, sessions: 200, browserSessions: 0, reviewMinutesPerWeek: 60, seed: 11, out: '' },
       () => {},
     );
     console.log(reportTable(report));
@@ -39,6 +39,6 @@ describe('npm run loop:eval, reduced', () => {
     for (const g of report.gateRegressions) expect(g.after).toBeGreaterThan(g.before - GATE_SLACK);
   });
 
-  // Measured at this setting over seeds 11-13: the promoted model's test nDCG@10 was BM25 -0.001, +0.000 (none promoted) and +0.008.
+  // Measured at this setting over seeds 11-13: the promoted model's test nDCG@10 was BM25 +0.000 (none promoted), -0.001 and +0.000 (none promoted).
   it.todo('the promoted model beats BM25 on the test queries by a clear margin (not reached yet: see "Does the loop work?" in the README)');
 });

@@ -53,6 +53,23 @@ async function admin<T>(o: ReviewerOptions, path: string, json?: unknown): Promi
 
 /** Items fetched at a time: the queue is read a page at a time, as a reviewer's screen would. */
 const PAGE = 50;
+/** Verdicts sent at once: the console saves each answer as it is given, so several can be in flight. */
+const SAVES_IN_FLIGHT = 4;
+
+function verdictFor(o: ReviewerOptions, item: QueueItem, stats: ReviewStats): 'relevant' | 'not_relevant' | 'unclear' {
+  const q = o.questions.get(queryKey(item.query));
+  if (!q) {
+    stats.unknown++;
+    return 'unclear';
+  }
+  let relevant = q.relevant.has(item.chunk.sourceDocId);
+  if (chance(o.rng, o.errorRate)) {
+    relevant = !relevant;
+    stats.mistakes++;
+  }
+  stats[relevant ? 'relevant' : 'notRelevant']++;
+  return relevant ? 'relevant' : 'not_relevant';
+}
 
 export async function reviewWeek(o: ReviewerOptions): Promise<ReviewStats> {
   const first = await admin<Queue>(o, '/review?status=pending&limit=1');
@@ -61,24 +78,12 @@ export async function reviewWeek(o: ReviewerOptions): Promise<ReviewStats> {
   while (stats.answered < budget) {
     const page = await admin<Queue>(o, `/review?status=pending&limit=${Math.min(PAGE, budget - stats.answered)}`);
     if (page.items.length === 0) break;
-    for (const item of page.items) {
-      const q = o.questions.get(queryKey(item.query));
-      let verdict: 'relevant' | 'not_relevant' | 'unclear';
-      if (!q) {
-        verdict = 'unclear';
-        stats.unknown++;
-      } else {
-        let relevant = q.relevant.has(item.chunk.sourceDocId);
-        if (chance(o.rng, o.errorRate)) {
-          relevant = !relevant;
-          stats.mistakes++;
-        }
-        verdict = relevant ? 'relevant' : 'not_relevant';
-        stats[relevant ? 'relevant' : 'notRelevant']++;
-      }
-      await admin(o, `/review/${item.id}`, { verdict });
-      stats.answered++;
+    // Verdicts are drawn in queue order (the run stays reproducible), then saved a few at a time.
+    const answers = page.items.map((item) => ({ item, verdict: verdictFor(o, item, stats) }));
+    for (let i = 0; i < answers.length; i += SAVES_IN_FLIGHT) {
+      await Promise.all(answers.slice(i, i + SAVES_IN_FLIGHT).map(({ item, verdict }) => admin(o, `/review/${item.id}`, { verdict })));
     }
+    stats.answered += answers.length;
   }
   stats.pendingLeft = first.budget.pending - stats.answered;
   return stats;
