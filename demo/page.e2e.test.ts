@@ -80,6 +80,8 @@ describe('the demo page', () => {
     const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
     const traceId = (await el.getAttribute('trace-id'))!;
     expect(await el.getAttribute('query')).toBe('How do I deploy to Cloudflare?');
+    // No model is promoted in this project: the page says the sources are in retrieval's order.
+    expect(await page.locator('.reply .ranking').textContent()).toBe('Sources ranked by BM25');
     const link = el.locator('.sources a[data-chunk-id]').first();
     const chunkId = (await link.getAttribute('data-chunk-id'))!;
     const preview = el.locator('[data-preview-for]').first();

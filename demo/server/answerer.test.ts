@@ -52,9 +52,10 @@ describe('createAnswerer', () => {
       rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })),
     };
     const { answerer, traces } = setup({ reranker: reverse });
-    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
     const [trace] = traces;
     expect(trace!.rerankerVersion).toBe('reverse-1');
+    expect(res.rerankerVersion).toBe('reverse-1');
     expect(trace!.rerankedChunks![0]!.chunkId).toBe(trace!.retrievedChunks[19]!.chunkId);
     expect(trace!.rerankedChunks!.map((c) => c.score)).toEqual([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5]);
   });
@@ -107,10 +108,11 @@ describe('createAnswerer', () => {
       },
     };
     const { answerer, traces } = setup({ reranker: broken, onStageError: (stage) => errors.push(stage) });
-    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
     expect(errors).toEqual(['reranker']);
     expect(traces[0]!.rerankedChunks).toEqual(traces[0]!.retrievedChunks.slice(0, 5));
     expect(traces[0]!.rerankerVersion).toBeUndefined();
+    expect(res).not.toHaveProperty('rerankerVersion');
   });
 
   it('answers and logs even when nothing is retrieved', async () => {

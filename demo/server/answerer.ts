@@ -28,6 +28,8 @@ export interface AskResponse {
   answer: string;
   citations: Citation[];
   model: string;
+  /** The promoted reranker that ordered the sources; absent when retrieval's order was used. */
+  rerankerVersion?: string;
 }
 
 export interface AnswererOptions {
@@ -146,7 +148,7 @@ export function createAnswerer(options: AnswererOptions) {
       knowledgeBase: corpus.name,
       createdAt,
     });
-    return { traceId, answer, citations, model };
+    return { traceId, answer, citations, model, ...(rerankerVersion !== undefined && { rerankerVersion }) };
   }
 
   return { ask };

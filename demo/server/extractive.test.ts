@@ -7,7 +7,7 @@ const chunk = (chunkId: string, text: string): Chunk => ({ chunkId, sourceDocId:
 const one = () => 1;
 
 describe('sentences', () => {
-  it('reads markdown as prose: no code, table rows as cells, list items apart, inline marks dropped', () => {
+  it('reads markdown as prose: no code or images, table rows as cells, list items apart, inline marks dropped', () => {
     const text = [
       'Opened items can be returned within **14 days**. Unopened ones within 30 days.',
       '',
@@ -18,6 +18,7 @@ describe('sentences', () => {
       '| --- | --- |',
       '| `REFUND_DAYS` | 14 days |',
       '- See [the policy](https://example.com) for details.',
+      '![The refunds form, filled in](refunds.png)',
     ].join('\n');
     expect(sentences(text)).toEqual([
       'Opened items can be returned within 14 days.',
@@ -66,6 +67,12 @@ describe('extractiveAnswer', () => {
     expect(second.quoted).not.toEqual(first.quoted);
     const all = new Set(chunks.flatMap((c) => sentences(c.text)));
     expect(extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all }).quoted).toEqual(first.quoted);
+  });
+
+  it('prefers prose to a table row that covers as much of the question', () => {
+    const docs = [chunk('limits', '| Review queue | first load | 60 KB |'), chunk('queue', 'The review queue shows the highest expected value first.')];
+    const a = extractiveAnswer('review queue first', docs, one, { maxSentences: 1 });
+    expect(a.citations.map((c) => c.chunkId)).toEqual(['queue']);
   });
 
   it('says so when no sentence shares a term with the question', () => {

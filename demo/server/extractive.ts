@@ -7,7 +7,7 @@
 import { terms } from '../../shared/terms.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { type Citation, citation } from './citations.ts';
-import { sentences } from './sentences.ts';
+import { sentenceParts } from './sentences.ts';
 
 export const EXTRACTIVE_MODEL = 'demo-extractive';
 
@@ -33,6 +33,8 @@ export const NO_ANSWER = 'None of the retrieved passages answers this. Try other
 
 /** A later chunk's sentences count for less: retrieval (or the reranker) already ranked them lower. */
 const rankWeight = (rank: number) => 1 / (1 + 0.25 * rank);
+/** A table row quoted alone has lost its header: prose covering as much of the question reads better. */
+const TABLE_ROW_WEIGHT = 0.5;
 
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
@@ -44,10 +46,10 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const total = queryTerms.reduce((s, t) => s + weight(t), 0);
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>
-    sentences(chunk.text).map((text, position) => {
+    sentenceParts(chunk.text).map(({ text, tableRow }, position) => {
       const own = new Set(terms(text));
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
-      return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) };
+      return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * (tableRow ? TABLE_ROW_WEIGHT : 1) };
     }),
   );
   const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);

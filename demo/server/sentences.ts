@@ -1,6 +1,6 @@
 /**
  * Sentences of a chunk as a reader would quote them: markdown reduced to prose (no code blocks,
- * table rows as "cell — cell", list items and headings as their own lines, inline marks dropped),
+ * table rows as "cell — cell", list items and headings as their own lines, images and inline marks dropped),
  * then prose cut at sentence ends.
  */
 
@@ -8,20 +8,27 @@ const FENCE = /^\s*(```|~~~)/;
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
 const LIST_MARK = /^\s*(?:[-*+]|\d+[.)])\s+/;
 
-/** Inline markdown as plain text: link text without its target, code and emphasis without their marks. */
+/** Inline markdown as plain text: images dropped (their alt text describes a picture), link text without its target, code and emphasis without their marks. */
 const inlinePlain = (line: string): string =>
   line
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__|`)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 
+/** A sentence, and whether it is a table row (which, quoted alone, has lost its header). */
+export interface Sentence {
+  text: string;
+  tableRow: boolean;
+}
+
 /** Lines of prose: paragraphs joined, list items, table rows and headings kept apart. */
-function proseLines(text: string): string[] {
-  const out: string[] = [];
+function proseLines(text: string): Sentence[] {
+  const out: Sentence[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
-    if (paragraph.length) out.push(paragraph.join(' '));
+    if (paragraph.length) out.push({ text: paragraph.join(' '), tableRow: false });
     paragraph = [];
   };
   let fenced = false;
@@ -37,14 +44,12 @@ function proseLines(text: string): string[] {
       endParagraph();
     } else if (line.startsWith('|')) {
       endParagraph();
-      out.push(
-        line
-          .replace(/^\||\|$/g, '')
-          .split('|')
-          .map((cell) => cell.trim())
-          .filter(Boolean)
-          .join(' — '),
-      );
+      const cells = line
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim())
+        .filter(Boolean);
+      out.push({ text: cells.join(' — '), tableRow: true });
     } else if (LIST_MARK.test(line) || line.startsWith('#')) {
       endParagraph();
       paragraph.push(line.replace(LIST_MARK, '').replace(/^#+\s*/, ''));
@@ -53,7 +58,7 @@ function proseLines(text: string): string[] {
     }
   }
   endParagraph();
-  return out.map(inlinePlain).filter(Boolean);
+  return out.map((l) => ({ ...l, text: inlinePlain(l.text) })).filter((l) => l.text);
 }
 
 /** A sentence ends at . ! ? before a space and a capital, digit, bracket or quote, or at a CJK full stop. */
@@ -63,10 +68,12 @@ const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
 const ABSTRACT_LABEL =
   /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|METHODS?|MEASUREMENTS|INTERVENTIONS?|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|SIGNIFICANCE)(?:\s+(?:AND|&|\/)\s+|\s*[:.]?\s+))+/;
 
-/** The chunk's sentences, in order; fragments of under 12 characters are dropped. */
-export function sentences(text: string): string[] {
+/** The chunk's sentences, in order, each saying whether it is a table row; fragments of under 12 characters are dropped. */
+export function sentenceParts(text: string): Sentence[] {
   return proseLines(text)
-    .flatMap((line) => line.split(SENTENCE_END))
-    .map((s) => s.trim().replace(ABSTRACT_LABEL, ''))
-    .filter((s) => s.length >= 12);
+    .flatMap(({ text: line, tableRow }) => line.split(SENTENCE_END).map((s) => ({ text: s.trim().replace(ABSTRACT_LABEL, ''), tableRow })))
+    .filter((s) => s.text.length >= 12);
 }
+
+/** The chunk's sentences' texts, in order. */
+export const sentences = (text: string): string[] => sentenceParts(text).map((s) => s.text);

@@ -94,6 +94,9 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     replaces?.box.classList.add('superseded');
     const el = feedbackElement(res, query);
     const box = element('div', { className: 'reply' }, el);
+    // Which ranking the user got: after a promotion, the next answer names the new model.
+    const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
+    box.append(element('p', { className: 'ranking', textContent: ranking }));
     const again = element('button', { type: 'button', className: 'regenerate', textContent: 'Regenerate' });
     again.addEventListener('click', () => {
       again.remove();
