@@ -18,9 +18,8 @@ export async function adminCall<T>(a: Admin, method: string, path: string, json?
     },
     timeoutMs,
   );
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as T;
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 500)}`);
+  return JSON.parse(res.text) as T;
 }
 
 /** One invocation works for its budget (20 s) and finishes the slice it is in. */
@@ -57,6 +56,12 @@ export interface ModelRow {
   };
 }
 
+/** The export streams every confirmed example with its candidates' texts: megabytes after some weeks. */
+const EXPORT_TIMEOUT_MS = 120_000;
+
+/** What the night of `at` would train on (`GET /v1/admin/training-data`), for studying the learner away from the loop. */
+export const trainingData = (a: Admin, at: number) => adminCall<unknown>(a, 'GET', `/v1/admin/training-data?at=${at}`, undefined, EXPORT_TIMEOUT_MS);
+
 export const listModels = (a: Admin) => adminCall<{ current: string | null; models: ModelRow[] }>(a, 'GET', '/v1/admin/models');
 export const modelArtifact = (a: Admin, version: string) => adminCall<RerankerModel>(a, 'GET', `/v1/admin/models/${encodeURIComponent(version)}`);
 
@@ -65,7 +70,7 @@ export async function traceStored(a: Admin, traceId: string, timeoutMs = 60_000)
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await collectorFetch(`${a.endpoint}/v1/traces/${traceId}`, { headers: { authorization: `Bearer ${a.adminKey}` } });
-    if (res.ok && ((await res.json()) as { trace: unknown }).trace) return;
+    if (res.ok && (JSON.parse(res.text) as { trace: unknown }).trace) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`trace ${traceId} never reached the collector`);

@@ -12,25 +12,39 @@ export const COLLECTOR_TIMEOUT_MS = 20_000;
 /** Attempts in all for a request left unanswered or cut off. */
 const ATTEMPTS = 3;
 
+/** A collector's answer, read whole. */
+export interface CollectorAnswer {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
 /**
  * A request to the collector that may be sent again: every call the simulation makes is
  * idempotent (reads, a night that is done stays done, the same verdict twice, events deduplicated
  * by id). Under `wrangler dev` a request now and then gets no answer for minutes while the Worker
  * answers others, or a 503 when the dev server restarted the Worker mid-request; asking again (on
- * a fresh connection, after `timeoutMs` without an answer) keeps a run going.
+ * a fresh connection, after `timeoutMs` without a whole answer) keeps a run going. The body is
+ * read within the attempt: the timeout covers it too, and a body cut off is asked for again.
  */
-export async function collectorFetch(url: string, init: RequestInit = {}, timeoutMs = COLLECTOR_TIMEOUT_MS): Promise<Response> {
+export async function collectorFetch(url: string, init: RequestInit = {}, timeoutMs = COLLECTOR_TIMEOUT_MS): Promise<CollectorAnswer> {
   const { pathname } = new URL(url);
   for (let attempt = 1; ; attempt++) {
     let why: string;
     try {
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      const text = await res.text();
       // 503: the dev server restarted the Worker mid-request.
-      if (res.status !== 503 || attempt >= ATTEMPTS) return res;
-      why = `503 ${(await res.text()).slice(0, 80)}`;
+      if (res.status !== 503 || attempt >= ATTEMPTS) return { status: res.status, ok: res.ok, text };
+      why = `503 ${text.slice(0, 80)}`;
     } catch (err) {
-      if (attempt >= ATTEMPTS) throw err;
-      why = (err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : (err as Error).message;
+      const timedOut = (err as Error).name === 'TimeoutError';
+      if (attempt >= ATTEMPTS)
+        throw new Error(
+          `${init.method ?? 'GET'} ${pathname}: ${timedOut ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message}, ${ATTEMPTS} times`,
+          { cause: err },
+        );
+      why = timedOut ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message;
     }
     console.warn(`${init.method ?? 'GET'} ${pathname}: ${why}; asking again`);
     await new Promise((done) => setTimeout(done, 1_000));
@@ -73,24 +87,22 @@ export function eventSink(endpoint: string, writeKey: string, origin: string): E
 
   /** Retries what a browser's outbox would retry (network errors, 5xx), backing off, before giving up. */
   async function post(batch: readonly FeedbackEventInput[], ip: string, attempt = 0): Promise<void> {
-    let res: Response | undefined;
-    let text = '';
+    let res: CollectorAnswer | undefined;
     try {
       res = await collectorFetch(`${endpoint}/v1/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
         body: JSON.stringify({ events: batch }),
       });
-      text = await res.text();
     } catch (err) {
       if (attempt >= RETRIES) throw err;
     }
     if (!res || res.status >= 500) {
-      if (attempt >= RETRIES) throw new Error(`POST /v1/events answered ${res?.status}: ${text.slice(0, 200)}`);
+      if (attempt >= RETRIES) throw new Error(`POST /v1/events answered ${res?.status}: ${res?.text.slice(0, 200)}`);
       await new Promise((done) => setTimeout(done, 500 * 2 ** attempt));
       return post(batch, ip, attempt + 1);
     }
-    const body = JSON.parse(text) as {
+    const body = JSON.parse(res.text) as {
       accepted?: number;
       duplicate?: number;
       rejected?: number;

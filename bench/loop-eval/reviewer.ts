@@ -47,8 +47,8 @@ async function admin<T>(o: ReviewerOptions, path: string, json?: unknown): Promi
     headers: { authorization: `Bearer ${o.adminKey}`, ...(json !== undefined && { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${res.text}`);
+  return JSON.parse(res.text) as T;
 }
 
 /** Items fetched at a time: the queue is read a page at a time, as a reviewer's screen would. */

@@ -17,7 +17,7 @@ import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
 import { type JudgedQuery, loadCollection } from './collection.ts';
-import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored } from './collector-api.ts';
+import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, trainingData } from './collector-api.ts';
 import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
 import { eventSink } from './http.ts';
@@ -201,7 +201,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       const queue = await adminCall<{ training: { confirmed: number } }>(a, 'GET', '/v1/admin/review?limit=1');
       if (params.trainingData) {
         // What next week's night will train on, for studying the learner away from the loop.
-        const data = await adminCall(a, 'GET', `/v1/admin/training-data?at=${at + WEEK}`);
+        const data = await trainingData(a, at + WEEK);
         mkdirSync(params.trainingData, { recursive: true });
         writeFileSync(join(params.trainingData, `week-${cycle}.json`), JSON.stringify(data));
       }
