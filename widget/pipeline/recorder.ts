@@ -20,10 +20,9 @@ export interface RecordContext {
   shownAt?: number;
 }
 
-/** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
-
 export interface RecorderOptions {
-  warn?: Warn;
+  /** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
+  warn: Warn;
   /** IndexedDB database name. */
   dbName?: string;
   /** Most events kept in the outbox. */
@@ -46,7 +45,7 @@ export class Recorder {
   /** Delivery: `flush()` sends what waits now. */
   readonly transport: Transport;
 
-  constructor(options: RecorderOptions = {}) {
+  constructor(options: RecorderOptions) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
     this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
     this.transport.onSettled = (ids) => {

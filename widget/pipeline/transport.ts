@@ -43,8 +43,8 @@ export class Transport {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly opts: TransportOptions = DEFAULT_TRANSPORT,
-    private readonly warn: Warn = () => {},
+    private readonly opts: TransportOptions,
+    private readonly warn: Warn,
   ) {}
 
   /** Flushes after `delayMs`, or later while backing off. */
