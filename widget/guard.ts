@@ -18,7 +18,7 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
   return (...args: A) => {
     try {
       const result = fn(...args);
-      if (result instanceof Promise) result.catch((err) => warn(err));
+      if (result instanceof Promise) result.catch(warn);
     } catch (err) {
       warn(err);
     }

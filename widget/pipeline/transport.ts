@@ -126,8 +126,9 @@ export class Transport {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
         body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
         credentials: 'omit',
-        // A proxy that never answers would hold the flush, and every event after it, for good.
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        // A proxy that never answers would hold the flush, and every event after it, for good
+        // (browsers without `AbortSignal.timeout`, Safari before 16, wait as before).
+        signal: AbortSignal.timeout?.(this.opts.timeoutMs),
       });
     } catch (err) {
       this.warn('network error, will retry', err);
