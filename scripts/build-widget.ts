@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
+import { privateNames } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
@@ -74,9 +75,12 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   const out = options.outDir ?? WIDGET_DIST;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // Private members get short names, as local variables do.
+  const mangleProps = new RegExp(`^(?:${privateNames(ROOT, ['widget', 'shared']).join('|')})$`);
   const [esm, iife] = await Promise.all([
     build({
       ...common,
+      mangleProps,
       entryPoints: { 'rag-feedback': entry },
       format: 'esm',
       // Module scripts are always read as UTF-8, so non-ASCII strings (the zh-CN UI) need no \u escapes.
@@ -88,6 +92,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
     }),
     build({
       ...common,
+      mangleProps,
       entryPoints: [entry],
       format: 'iife',
       globalName: '__ragFeedback',

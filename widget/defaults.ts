@@ -41,6 +41,14 @@ export const FLUSH_DELAY_MS = 1_000;
 export const BACKOFF_BASE_MS = 5_000;
 /** Longest wait between retries. */
 export const BACKOFF_MAX_MS = 3_600_000;
+/** A batch unanswered this long (a hung proxy) is given up and retried, as after a network error. */
+export const DELIVERY_TIMEOUT_MS = 30_000;
+/**
+ * Unconfirmed events a page keeps for its page-hide beacon, the newest: those another tab
+ * delivered are never confirmed here. A beacon cannot carry more (browsers let a closing page send
+ * 64 KB), and the outbox keeps every event for the next visit anyway.
+ */
+export const UNCONFIRMED_KEPT = 500;
 /** Another tab is sending the shared outbox: look again after this long. */
 export const OTHER_TAB_RECHECK_MS = 2_000;
 /** Room kept under the collector's body limit for a batch's envelope and the key. */

@@ -18,7 +18,7 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
   return (...args: A) => {
     try {
       const result = fn(...args);
-      if (result instanceof Promise) result.catch((err) => warn(err));
+      if (result instanceof Promise) result.catch(warn);
     } catch (err) {
       warn(err);
     }
@@ -31,21 +31,18 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
  * place for the rule, instead of a try in each method.
  */
 export function guardMethods(proto: object): void {
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const { value: method } = Object.getOwnPropertyDescriptor(proto, name)!;
+  const methods = proto as Record<string, unknown>;
+  for (const [name, { value: method }] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
     if (name === 'constructor' || typeof method !== 'function') continue;
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      writable: true,
-      value(this: unknown, ...args: unknown[]) {
-        try {
-          const result = method.apply(this, args);
-          return result instanceof Promise ? result.catch(warn) : result;
-        } catch (err) {
-          warn(err);
-          return undefined;
-        }
-      },
-    });
+    // Assigned over a method, the wrapper keeps its attributes (not enumerable, like every method's).
+    methods[name] = function (this: unknown, ...args: unknown[]) {
+      try {
+        const result = method.apply(this, args);
+        return result instanceof Promise ? result.catch(warn) : result;
+      } catch (err) {
+        warn(err);
+        return undefined;
+      }
+    };
   }
 }

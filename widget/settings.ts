@@ -47,20 +47,36 @@ export function configure(next: RagFeedbackOptions): void {
   if (next.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
 }
 
-/** Fills a config given as a plain object with the same defaults the collector applies. */
-export function normalizeConfig(input: WidgetConfigInput = {}, base?: WidgetConfig): WidgetConfig {
-  const prompts = (input.prompts ?? base?.prompts ?? []).map(
-    (p): Prompt => ({
-      choices: DEFAULT_PROMPT_CHOICES,
-      maxPerSession: DEFAULT_PROMPT_MAX_PER_SESSION,
-      maxPerDay: DEFAULT_PROMPT_MAX_PER_DAY,
-      ...p,
-    }),
-  );
+/** `value` where it has the type of `fallback`, else `fallback`. */
+const typed = <T>(value: unknown, fallback: T): T => (typeof value === typeof fallback ? (value as T) : fallback);
+
+/** A text to show: one string, or an object of one per locale. */
+const isText = (text: unknown) => typeof text === 'string' || text instanceof Object;
+
+/** What a prompt needs to be shown and reported: a string id, and a text. */
+const isPrompt = (p: Partial<Prompt> | null): p is Prompt => typeof p?.id === 'string' && isText(p.text);
+
+const DEFAULT_CONFIG: WidgetConfig = { prompts: [], rating: false, thresholds: DEFAULT_WIDGET_THRESHOLDS };
+
+/**
+ * Fills a config given as a plain object with the same defaults the collector applies, over
+ * `base`. The server's config or the page's may be malformed: a value of the wrong type stays at
+ * its default, and a prompt without a string id or a text is left out.
+ */
+export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG): WidgetConfig {
+  const given: Record<string, unknown> = input?.thresholds ?? {};
+  const thresholds: Record<string, number> = { ...base.thresholds };
+  for (const [name, value] of Object.entries(thresholds)) thresholds[name] = typed(given[name], value);
+  const prompts: Partial<Prompt>[] = Array.isArray(input?.prompts) ? input.prompts : base.prompts;
   return {
-    prompts,
-    rating: input.rating ?? base?.rating ?? false,
-    thresholds: { ...DEFAULT_WIDGET_THRESHOLDS, ...base?.thresholds, ...input.thresholds },
+    prompts: prompts.filter(isPrompt).map((p) => ({
+      ...p,
+      choices: Array.isArray(p.choices) && p.choices.every((c) => typeof c?.id === 'string' && isText(c.label)) ? p.choices : DEFAULT_PROMPT_CHOICES,
+      maxPerSession: typed(p.maxPerSession, DEFAULT_PROMPT_MAX_PER_SESSION),
+      maxPerDay: typed(p.maxPerDay, DEFAULT_PROMPT_MAX_PER_DAY),
+    })),
+    rating: typed(input?.rating, base.rating),
+    thresholds: thresholds as WidgetConfig['thresholds'],
   };
 }
 

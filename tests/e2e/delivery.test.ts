@@ -5,6 +5,7 @@ import {
   callWidget,
   collector,
   eventually,
+  FAST,
   flush,
   goOffline,
   gotoHost,
@@ -192,6 +193,30 @@ describe('the outbox and delivery', () => {
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);
     expect(posts).toHaveLength(2);
     expect(posts[1]! - posts[0]!).toBeGreaterThanOrEqual(1_900);
+    await context.close();
+  });
+
+  it('gives up on a batch left unanswered (a hung proxy) and sends it again', async () => {
+    const timeoutMs = 1_000;
+    const { page, context } = await openHost(browser(), { options: { transport: { ...FAST.transport, timeoutMs } } });
+    const traceId = newTraceId('hung');
+    await addAnswer(page, { traceId });
+    /** When each POST of events was sent, and the ids it carried. */
+    const posts: { at: number; ids: string[] }[] = [];
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts.push({ at: Date.now(), ids: JSON.parse(route.request().postData()!).events.map((e: { eventId: string }) => e.eventId) });
+      // The first is never answered; the next go through.
+      if (posts.length > 1) return route.continue();
+    });
+    await vote(page, traceId);
+    const [stored] = await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'thumbs_up')).toHaveLength(1);
+      return ofType(ev, 'thumbs_up');
+    });
+    expect(posts[0]!.ids).toContain(stored!.eventId);
+    expect(posts[1]!.ids).toContain(stored!.eventId);
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(timeoutMs - 100);
     await context.close();
   });
 

@@ -255,6 +255,43 @@ describe('contextual prompts', () => {
     await page.context().close();
   });
 
+  it('renders with the defaults for what a malformed project config has wrong, and shows the prompts it can', async () => {
+    const { page, context } = await openHost(browser());
+    // What a broken proxy or server might answer GET /v1/config with: JSON, of the wrong types.
+    await context.route(`${collector()}/v1/config`, (route) =>
+      route.request().method() !== 'GET'
+        ? route.continue()
+        : route.fulfill({
+            status: 200,
+            headers: { 'access-control-allow-origin': site(), 'content-type': 'application/json' },
+            body: JSON.stringify({
+              rating: 'yes',
+              thresholds: { repeatedThumbsDown: 1, bounceWindowMs: 'soon' },
+              prompts: [
+                { id: 'no-text', trigger: 'repeated_thumbs_down', text: null },
+                { id: 'odd-choices', trigger: 'repeated_thumbs_down', text: 'Still looking?', choices: 'yes' },
+              ],
+            }),
+          }),
+    );
+    const traceId = newTraceId('malformed');
+    await addAnswer(page, { traceId });
+    await expect
+      .poll(() =>
+        widget(page, traceId).evaluate((el) =>
+          (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id),
+        ),
+      )
+      .toEqual(['odd-choices']);
+    // Thumbs, not a rating: "yes" is no boolean.
+    await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    const prompt = widget(page, traceId).getByRole('group', { name: 'Still looking?' });
+    await prompt.waitFor();
+    expect(await prompt.getByRole('button').allTextContents()).toEqual(['Yes', 'No', 'Dismiss']);
+    await expect.poll(async () => ofType(await storedEvents(traceId), 'prompt_shown').map((e) => e.detail.promptId)).toEqual(['odd-choices']);
+    await context.close();
+  });
+
   it('takes prompts from the project config served by the collector', async () => {
     const put = await fetch(`${collector()}/v1/config`, {
       method: 'PUT',

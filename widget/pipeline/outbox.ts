@@ -30,7 +30,7 @@ export class Outbox {
   constructor(
     private readonly name = 'rag-feedback',
     private readonly cap = OUTBOX_CAP,
-    private readonly warn: Warn = () => {},
+    private readonly warn: Warn,
   ) {}
 
   private open() {

@@ -4,6 +4,7 @@ import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
+import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
@@ -20,10 +21,9 @@ export interface RecordContext {
   shownAt?: number;
 }
 
-/** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
-
 export interface RecorderOptions {
-  warn?: Warn;
+  /** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
+  warn: Warn;
   /** IndexedDB database name. */
   dbName?: string;
   /** Most events kept in the outbox. */
@@ -40,13 +40,13 @@ const redactDetail = (detail: object): object => Object.fromEntries(Object.entri
  */
 export class Recorder {
   private readonly limiter = new ClientLimiter();
-  /** Recorded on this page and not yet confirmed: what a page-hide beacon carries. */
+  /** Recorded on this page and not yet confirmed, the newest UNCONFIRMED_KEPT: what a page-hide beacon carries. */
   private readonly unconfirmed = new Map<string, OutboxItem>();
   private readonly outbox: Outbox;
   /** Delivery: `flush()` sends what waits now. */
   readonly transport: Transport;
 
-  constructor(options: RecorderOptions = {}) {
+  constructor(options: RecorderOptions) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
     this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
     this.transport.onSettled = (ids) => {
@@ -75,6 +75,7 @@ export class Recorder {
     } as FeedbackEvent;
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
     this.unconfirmed.set(item.id, item);
+    if (this.unconfirmed.size > UNCONFIRMED_KEPT) this.unconfirmed.delete(this.unconfirmed.keys().next().value!);
     this.outbox.enqueue(item);
     // A full batch goes at once; otherwise wait a moment for the rest of the interaction.
     this.transport.schedule(this.unconfirmed.size >= MAX_EVENTS_PER_BATCH ? 0 : undefined);

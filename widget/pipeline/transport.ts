@@ -1,7 +1,7 @@
 import { type BackoffOptions, backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
 import type { Warn } from './warn.ts';
@@ -11,9 +11,15 @@ export interface TransportOptions {
   flushDelayMs: number;
   /** Retry timing after a network error, a 5xx or a 429. */
   backoff: BackoffOptions;
+  /** Longest wait for the collector's answer to a batch; then it is retried, as after a network error. */
+  timeoutMs: number;
 }
 
-export const DEFAULT_TRANSPORT: TransportOptions = { flushDelayMs: FLUSH_DELAY_MS, backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS } };
+export const DEFAULT_TRANSPORT: TransportOptions = {
+  flushDelayMs: FLUSH_DELAY_MS,
+  backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+};
 
 const LOCK = 'rag-feedback:flush';
 
@@ -43,8 +49,8 @@ export class Transport {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly opts: TransportOptions = DEFAULT_TRANSPORT,
-    private readonly warn: Warn = () => {},
+    private readonly opts: TransportOptions,
+    private readonly warn: Warn,
   ) {}
 
   /** Flushes after `delayMs`, or later while backing off. */
@@ -120,6 +126,9 @@ export class Transport {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
         body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
         credentials: 'omit',
+        // A proxy that never answers would hold the flush, and every event after it, for good
+        // (browsers without `AbortSignal.timeout`, Safari before 16, wait as before).
+        signal: AbortSignal.timeout?.(this.opts.timeoutMs),
       });
     } catch (err) {
       this.warn('network error, will retry', err);

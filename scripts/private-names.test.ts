@@ -1,0 +1,39 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { privateNames } from './private-names.ts';
+import { ROOT } from './wrangler.ts';
+
+describe('the private names the widget build shortens', () => {
+  it('are the private members of the widget and the code it shares', () => {
+    const names = privateNames(ROOT, ['widget', 'shared']);
+    expect(names).toContain('unconfirmed'); // Recorder
+    expect(names).toContain('previewsVisible'); // CitationController
+    expect(names).toContain('maxBuckets'); // TokenBuckets, in shared/
+    expect(names).not.toContain('recordSignal'); // public: the signal controllers call it
+    expect(names).not.toContain('host'); // ShadowRoot.host, URL.host
+    expect(names).not.toContain('add'); // Set.prototype.add
+  });
+
+  it('leave out a name that a dependency declares, or that the code also uses as a key or on another object', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rf-private-names-'));
+    const source = [
+      "import { openDB } from 'idb';",
+      'export class Outbox {',
+      '  private pendingWrites = 0;',
+      '  private terminated = false;',
+      '  private chunkId = 0;',
+      '  private since = 0;',
+      '  private rating = 0;',
+      "  open = () => openDB('db', 1, { terminated: () => { this.terminated = true; } });",
+      '  event = () => ({ chunkId: this.chunkId, at: { since: this.since } });',
+      '  read = (config: { rating: number }) => config.rating + this.rating + this.pendingWrites;',
+      '}',
+    ];
+    writeFileSync(join(dir, 'outbox.ts'), source.join('\n'));
+    // idb's openDB takes a `terminated` callback; an event has a `chunkId`; a config has a `rating`:
+    // renaming the private member would rename those too.
+    expect(privateNames(ROOT, [dir])).toEqual(['pendingWrites']);
+  });
+});

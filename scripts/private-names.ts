@@ -1,0 +1,80 @@
+/**
+ * The names of the widget's private class members that the build may shorten (esbuild's
+ * `mangleProps`): TypeScript already keeps every use of them inside their class. esbuild renames a
+ * property name everywhere in the bundle, so a name that the browser's or a dependency's objects
+ * also use (`host`, `add`, idb's `terminated`…) stays as it is.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+    .map((f) => join(dir, f));
+
+/**
+ * Every name declared `private` in a class of `dirs`; every other name the code there uses as a
+ * property (an object's key, a field of a type, a member of something other than `this`: the
+ * names of options, events and the wire format among them); and every package it imports.
+ */
+function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packages: Set<string> } {
+  const names = new Set<string>();
+  const others = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    const member = ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isParameter(node);
+    if (member && ts.isIdentifier(node.name) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Private) names.add(node.name.text);
+    else if ((ts.isClassElement(node) || ts.isTypeElement(node) || ts.isObjectLiteralElement(node)) && node.name && ts.isIdentifier(node.name))
+      others.add(node.name.text);
+    else if (ts.isPropertyAccessExpression(node) && node.expression.kind !== ts.SyntaxKind.ThisKeyword) others.add(node.name.text);
+    else if (ts.isBindingElement(node) && node.propertyName && ts.isIdentifier(node.propertyName)) others.add(node.propertyName.text);
+    else if (ts.isBindingElement(node) && !node.propertyName && ts.isObjectBindingPattern(node.parent) && ts.isIdentifier(node.name))
+      others.add(node.name.text);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const spec = node.moduleSpecifier.text;
+      if (!spec.startsWith('.')) packages.add(spec.split('/', spec.startsWith('@') ? 2 : 1).join('/'));
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of dirs.flatMap(sources)) visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
+  return { names, others, packages };
+}
+
+/** The folder of `pkg` as Node resolves it from `dir`: the nearest node_modules that has it. */
+function packageDir(pkg: string, dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    const candidate = join(d, 'node_modules', pkg);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(d) === d) throw new Error(`${pkg} is not installed`);
+  }
+}
+
+/** The text of the type declarations of `packages` and of the packages they depend on. */
+function declarations(root: string, packages: Iterable<string>): string {
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  const add = (pkg: string, from: string) => {
+    const dir = packageDir(pkg, from);
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.d.ts')) texts.push(readFileSync(join(dir, f), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) add(dep, dir);
+  };
+  for (const pkg of packages) add(pkg, root);
+  return texts.join('\n');
+}
+
+/** The private member names of the code in `dirs` that no DOM, JavaScript or dependency type declares. */
+export function privateNames(root: string, dirs: string[]): string[] {
+  const { names, others, packages } = scan(dirs.map((d) => resolve(root, d)));
+  const libDir = join(packageDir('typescript', root), 'lib');
+  const lib = readdirSync(libDir)
+    .filter((f) => /^lib\..*\.d\.ts$/.test(f))
+    .map((f) => readFileSync(join(libDir, f), 'utf8'));
+  // A member declaration starts its line: `name: T`, `name?: T`, `name(…)`, `readonly name: T`, `get name()`…
+  const members = /^\s*(?:(?:readonly|static|get|set|abstract|protected|public)\s+)*['"]?([A-Za-z_$][\w$]*)['"]?\??\s*[:(<]/gm;
+  const declared = new Set([...[...lib, declarations(root, packages)].join('\n').matchAll(members)].map((m) => m[1]));
+  return [...names].filter((n) => !declared.has(n) && !others.has(n)).sort();
+}

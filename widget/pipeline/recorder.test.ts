@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { UNCONFIRMED_KEPT } from '../defaults.ts';
+import type { OutboxItem } from './outbox.ts';
+import { Recorder } from './recorder.ts';
+
+/** What the page-hide beacon was handed. */
+const beaconed = vi.hoisted(() => [] as OutboxItem[][]);
+vi.mock('./beacon.ts', () => ({ beacon: (items: OutboxItem[]) => beaconed.push(items) }));
+// IndexedDB and the network: the browser suite covers them. Here the outbox takes events, and
+// nothing is ever confirmed, as when another tab delivers the shared outbox.
+vi.mock('./outbox.ts', () => ({
+  Outbox: class {
+    enqueue() {}
+  },
+}));
+vi.mock('./transport.ts', () => ({
+  DEFAULT_TRANSPORT: {},
+  Transport: class {
+    schedule() {}
+  },
+}));
+
+const ctx = { traceId: 't', sessionId: 's', endpoint: 'https://collector.example', writeKey: 'rfw_k' };
+
+beforeEach(() => {
+  beaconed.length = 0;
+  vi.stubGlobal('addEventListener', () => undefined);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Recorder', () => {
+  it('keeps the newest unconfirmed events for the page-hide beacon, however many the page records', () => {
+    const recorder = new Recorder({ warn: () => undefined });
+    const events: FeedbackEvent[] = [];
+    for (let i = 0; i < UNCONFIRMED_KEPT + 20; i++) events.push(recorder.record(ctx, 'copy_answer', { chars: i }, i, true)!);
+    recorder.beacon();
+    expect(beaconed[0]!.map((item) => item.id)).toEqual(events.slice(20).map((e) => e.eventId));
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { WidgetConfigInput } from '../shared/schema/config.ts';
+import {
+  DEFAULT_PROMPT_CHOICES,
+  DEFAULT_PROMPT_MAX_PER_DAY,
+  DEFAULT_PROMPT_MAX_PER_SESSION,
+  DEFAULT_WIDGET_THRESHOLDS,
+} from '../shared/schema/config-defaults.ts';
+import { normalizeConfig } from './settings.ts';
+
+/** A config as a proxy or a broken server might serve it: JSON, but not of the schema's types. */
+const malformed = (config: unknown) => config as WidgetConfigInput;
+
+describe('normalizeConfig', () => {
+  it('fills the defaults the collector fills, and lets the page override the server', () => {
+    const server = normalizeConfig({ rating: true, thresholds: { rephraseSimilarity: 0.7 }, prompts: [{ id: 'p', trigger: 'rephrase', text: 'Hi' }] });
+    expect(server.prompts[0]).toMatchObject({ maxPerSession: 1, maxPerDay: 3, choices: [{ id: 'yes' }, { id: 'no' }] });
+    const merged = normalizeConfig({ thresholds: { bounceWindowMs: 1 } }, server);
+    expect(merged.rating).toBe(true);
+    expect(merged.thresholds).toEqual({ ...DEFAULT_WIDGET_THRESHOLDS, rephraseSimilarity: 0.7, bounceWindowMs: 1 });
+    expect(merged.prompts).toHaveLength(1);
+  });
+
+  it('keeps the defaults for what has the wrong type, and leaves out a prompt it could not show', () => {
+    const config = normalizeConfig(
+      malformed({
+        rating: 'yes',
+        thresholds: { largeCopyChars: '10', bounceWindowMs: 1, focusedDwellMs: null },
+        prompts: [
+          { id: 'odd', trigger: 'large_copy', text: 'Found it?', choices: 'yes', maxPerSession: '2' },
+          { id: 7, trigger: 'large_copy', text: 'A number for an id' },
+          { id: 'no-text', trigger: 'large_copy', text: null },
+          null,
+          { id: 'bad-label', trigger: 'rephrase', text: { en: 'Hi' }, choices: [{ id: 'y', label: 5 }], maxPerDay: 2 },
+          { id: 'null-choice', trigger: 'rephrase', text: 'Hello', choices: [{ id: 'y', label: 'Yes' }, null] },
+        ],
+      }),
+    );
+    expect(config.rating).toBe(false);
+    expect(config.thresholds).toEqual({ ...DEFAULT_WIDGET_THRESHOLDS, bounceWindowMs: 1 });
+    expect(config.prompts.map((p) => p.id)).toEqual(['odd', 'bad-label', 'null-choice']);
+    expect(config.prompts.map((p) => p.choices)).toEqual([DEFAULT_PROMPT_CHOICES, DEFAULT_PROMPT_CHOICES, DEFAULT_PROMPT_CHOICES]);
+    expect(config.prompts.map((p) => [p.maxPerSession, p.maxPerDay])).toEqual([
+      [DEFAULT_PROMPT_MAX_PER_SESSION, DEFAULT_PROMPT_MAX_PER_DAY],
+      [DEFAULT_PROMPT_MAX_PER_SESSION, 2],
+      [DEFAULT_PROMPT_MAX_PER_SESSION, DEFAULT_PROMPT_MAX_PER_DAY],
+    ]);
+  });
+
+  it("keeps the server's config where the page's is malformed, and the defaults where there is no config at all", () => {
+    const server = normalizeConfig({ rating: true, prompts: [{ id: 'p', trigger: 'rephrase', text: 'Hi' }] });
+    expect(normalizeConfig(malformed({ prompts: 'none', rating: 1, thresholds: 'fast' }), server)).toEqual(server);
+    for (const nothing of [null, 'config', 42]) expect(normalizeConfig(malformed(nothing))).toEqual(normalizeConfig());
+  });
+});
