@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   addAnswer,
@@ -20,6 +21,10 @@ import {
 const browser = useBrowser();
 
 const fastThresholds = { focusedDwellMs: 400, bounceWindowMs: 5_000, largeCopyChars: 20 };
+
+/** The ids of the prompts the widget of `traceId` took from its config. */
+const configPromptIds = (page: Page, traceId: string) =>
+  widget(page, traceId).evaluate((el) => (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id));
 
 describe('implicit signals, each tied to its trace', () => {
   it('tells a copy of the answer from a copy of a cited source, with its length', async () => {
@@ -276,13 +281,7 @@ describe('contextual prompts', () => {
     );
     const traceId = newTraceId('malformed');
     await addAnswer(page, { traceId });
-    await expect
-      .poll(() =>
-        widget(page, traceId).evaluate((el) =>
-          (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id),
-        ),
-      )
-      .toEqual(['odd-choices']);
+    await expect.poll(() => configPromptIds(page, traceId)).toEqual(['odd-choices']);
     // Thumbs, not a rating: "yes" is no boolean.
     await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
     const prompt = widget(page, traceId).getByRole('group', { name: 'Still looking?' });
@@ -307,13 +306,7 @@ describe('contextual prompts', () => {
       const traceId = newTraceId('srv');
       await addAnswer(page, { traceId });
       // The widget fetches the config as the answer appears; a vote before it arrives is judged by the defaults.
-      await expect
-        .poll(() =>
-          widget(page, traceId).evaluate((el) =>
-            (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id),
-          ),
-        )
-        .toContain('server-prompt');
+      await expect.poll(() => configPromptIds(page, traceId)).toContain('server-prompt');
       await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
       await widget(page, traceId).getByRole('group', { name: 'From the server?' }).waitFor();
       await page.context().close();
