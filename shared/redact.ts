@@ -59,7 +59,6 @@ function cardIn(run: string): string {
   return run;
 }
 
-const CN_ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const CN_ID_CHECK = '10X98765432';
 
 /** GB 11643 resident ID: a plausible birth date and the ISO 7064 MOD 11-2 check character. */
@@ -69,7 +68,8 @@ export function cnIdValid(id: string): boolean {
   const day = Number(upper.slice(12, 14));
   if (month < 1 || month > 12 || day < 1 || day > 31) return false;
   let sum = 0;
-  for (let i = 0; i < 17; i++) sum += (upper.charCodeAt(i) - 48) * CN_ID_WEIGHTS[i]!;
+  // ISO 7064 weighs the character i places from the check character by 2^i mod 11.
+  for (let i = 0; i < 17; i++) sum += (upper.charCodeAt(i) - 48) * (2 ** (17 - i) % 11);
   return CN_ID_CHECK[sum % 11] === upper[17];
 }
 

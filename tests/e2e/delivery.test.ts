@@ -220,6 +220,17 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('sends without a timeout when the host sets it to 0', async () => {
+    const { page, context } = await openHost(browser(), { options: { transport: { ...FAST.transport, timeoutMs: 0 } } });
+    const traceId = newTraceId('no-timeout');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    // Answered and confirmed: a request aborted as it is sent can still reach the collector.
+    await expect.poll(() => pending(page)).toBe(0);
+    await context.close();
+  });
+
   it('keeps a batch a 2xx that is not the collector’s answered (a captive portal’s page), and sends it again', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('portal');

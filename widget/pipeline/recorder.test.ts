@@ -30,11 +30,16 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Recorder', () => {
-  it('keeps the newest unconfirmed events for the page-hide beacon, however many the page records', () => {
+  it('hands the page-hide beacon the newest unconfirmed events, newest first, however many the page records', () => {
     const recorder = new Recorder({ warn: () => undefined });
     const events: FeedbackEvent[] = [];
     for (let i = 0; i < UNCONFIRMED_KEPT + 20; i++) events.push(recorder.record(ctx, 'copy_answer', { chars: i }, i, true)!);
     recorder.beacon();
-    expect(beaconed[0]!.map((item) => item.id)).toEqual(events.slice(20).map((e) => e.eventId));
+    expect(beaconed[0]!.map((item) => item.id)).toEqual(
+      events
+        .slice(20)
+        .reverse()
+        .map((e) => e.eventId),
+    );
   });
 });

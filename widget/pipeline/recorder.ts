@@ -90,6 +90,7 @@ export class Recorder {
 
   /** Page hidden: beacon what this page recorded and has not seen confirmed. */
   beacon(): void {
-    beacon([...this.unconfirmed.values()]);
+    // Newest first: the oldest are the likeliest to have gone already (another tab sends them too).
+    beacon([...this.unconfirmed.values()].reverse());
   }
 }

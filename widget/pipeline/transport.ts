@@ -11,7 +11,7 @@ export interface TransportOptions {
   flushDelayMs: number;
   /** Retry timing after a network error, a 5xx or a 429. */
   backoff: BackoffOptions;
-  /** Longest wait for the collector's answer to a batch; then it is retried, as after a network error. */
+  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none. */
   timeoutMs: number;
 }
 
@@ -119,6 +119,7 @@ export class Transport {
 
   private async send(batch: OutboxItem[], dropped: number): Promise<Outcome> {
     const { endpoint, writeKey } = batch[0]!;
+    const { timeoutMs } = this.opts;
     let res: Response;
     try {
       res = await fetch(eventsUrl(endpoint), {
@@ -126,9 +127,9 @@ export class Transport {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
         body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
         credentials: 'omit',
-        // A proxy that never answers would hold the flush, and every event after it, for good
-        // (browsers without `AbortSignal.timeout`, Safari before 16, wait as before).
-        signal: AbortSignal.timeout?.(this.opts.timeoutMs),
+        // A proxy that never answers would hold the flush, and every event after it, for good.
+        // None when the host turned it off, or where browsers cannot set one (Safari before 16).
+        signal: timeoutMs > 0 ? AbortSignal.timeout?.(timeoutMs) : undefined,
       });
     } catch (err) {
       this.warn('network error, will retry', err);
