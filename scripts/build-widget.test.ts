@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { buildWidget, minifyTemplates } from './build-widget.ts';
+import { privateNames } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
 /** The event names declared in the widget's event map (widget/events.ts). */
@@ -35,6 +36,17 @@ describe('the widget build', () => {
       ...['castVote', 'rate', 'chooseReason', 'flagWrongSource', 'submitCorrection', 'reportRegenerate', 'reportCopy', 'answerPrompt', 'feedbackState'],
     ]);
     expect(element.cssParts.length).toBeGreaterThanOrEqual(7);
+
+    // Shortened private names must not be properties the bundled libraries use: esbuild would
+    // rename their accesses too, but not a key they write as a string.
+    const shortened = privateNames(ROOT, ['widget', 'shared']);
+    const libraries = Object.keys(esm.inputs).filter((f) => f.includes('node_modules/'));
+    expect(libraries.some((f) => f.includes('/lit-html/'))).toBe(true);
+    for (const file of libraries) {
+      const code = readFileSync(join(ROOT, file), 'utf8');
+      const used = shortened.filter((name) => new RegExp(`[.'"\`]${name}\\b|\\b${name}\\s*:`).test(code));
+      expect(used, file).toEqual([]);
+    }
   });
 
   it('minifies the text of css and html templates, not the expressions inside them', () => {

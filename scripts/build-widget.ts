@@ -76,7 +76,8 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // Private members get short names, as local variables do.
-  const mangleProps = new RegExp(`^(?:${privateNames(ROOT, ['widget', 'shared']).join('|')})$`);
+  const shortened = privateNames(ROOT, ['widget', 'shared']).map((name) => name.replaceAll('$', '\\$'));
+  const mangleProps = new RegExp(`^(?:${shortened.join('|')})$`);
   const [esm, iife] = await Promise.all([
     build({
       ...common,

@@ -16,7 +16,7 @@ describe('the private names the widget build shortens', () => {
     expect(names).not.toContain('add'); // Set.prototype.add
   });
 
-  it('leave out a name that a dependency declares, or that the code also uses as a key or on another object', () => {
+  it('leave out a name that a dependency declares, or that the code also uses as a key, on another object or in a string', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rf-private-names-'));
     const source = [
       "import { openDB } from 'idb';",
@@ -26,14 +26,16 @@ describe('the private names the widget build shortens', () => {
       '  private chunkId = 0;',
       '  private since = 0;',
       '  private rating = 0;',
+      '  private timer = 0;',
       "  open = () => openDB('db', 1, { terminated: () => { this.terminated = true; } });",
       '  event = () => ({ chunkId: this.chunkId, at: { since: this.since } });',
       '  read = (config: { rating: number }) => config.rating + this.rating + this.pendingWrites;',
+      "  ticking = () => 'timer' in this && this.timer > 0;",
       '}',
     ];
     writeFileSync(join(dir, 'outbox.ts'), source.join('\n'));
     // idb's openDB takes a `terminated` callback; an event has a `chunkId`; a config has a `rating`:
-    // renaming the private member would rename those too.
+    // renaming the private member would rename those too. A string naming `timer` would keep its name.
     expect(privateNames(ROOT, [dir])).toEqual(['pendingWrites']);
   });
 });

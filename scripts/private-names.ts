@@ -31,6 +31,8 @@ function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packag
     else if (ts.isBindingElement(node) && node.propertyName && ts.isIdentifier(node.propertyName)) others.add(node.propertyName.text);
     else if (ts.isBindingElement(node) && !node.propertyName && ts.isObjectBindingPattern(node.parent) && ts.isIdentifier(node.name))
       others.add(node.name.text);
+    // A string may name a property (`this['timer']`, `'timer' in x`), which esbuild leaves as written.
+    else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) others.add(node.text);
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const spec = node.moduleSpecifier.text;
       if (!spec.startsWith('.')) packages.add(spec.split('/', spec.startsWith('@') ? 2 : 1).join('/'));
@@ -66,7 +68,7 @@ function declarations(root: string, packages: Iterable<string>): string {
   return texts.join('\n');
 }
 
-/** The private member names of the code in `dirs` that no DOM, JavaScript or dependency type declares. */
+/** The private member names of the code in `dirs` that no DOM, JavaScript or dependency type declares and no string of that code names. */
 export function privateNames(root: string, dirs: string[]): string[] {
   const { names, others, packages } = scan(dirs.map((d) => resolve(root, d)));
   const libDir = join(packageDir('typescript', root), 'lib');
