@@ -8,7 +8,8 @@
  * the documents retrieval ranks within a depth for the question they answer says how deep the
  * loop must look (users see, click and flag only the top few); and `--training-data week-N.json`
  * (written by `npm run loop:eval -- --training-data DIR`) gives what a run's reviewers confirmed
- * on training questions: the loop's own coverage. Weights are chosen on validation (so
+ * on training questions: the loop's own coverage, and what the gate's eval sets in that file say
+ * of the same uses (nDCG@5, as the gate scores). Weights are chosen on validation (so
  * validation's figure is optimistic); test is measured once, at the chosen weight.
  * Flags: --data DIR, --retrieve-k, --training-data FILE.
  */
@@ -18,6 +19,7 @@ import { Bm25Index } from '../shared/bm25.ts';
 import { termCosine } from '../shared/reranker/features.ts';
 import { terms } from '../shared/terms.ts';
 import type { TrainingData } from '../shared/training/data.ts';
+import { type EvalQuery, evaluate as evaluateOnEvalSets } from '../shared/training/gate.ts';
 import { loadCollection } from './loop-eval/collection.ts';
 import { evaluator } from './loop-eval/evaluate.ts';
 import { paramsFromArgs } from './loop-eval/params.ts';
@@ -98,7 +100,27 @@ for (const depth of DEPTHS) {
   await ceiling(`the oracle's documents that retrieval ranks in the top ${depth} for a question they answer`, known(pairs));
 }
 if (params.trainingData) {
-  const { data } = JSON.parse(readFileSync(params.trainingData, 'utf8')) as { data: TrainingData };
-  const relevant = data.confirmed.filter((c) => c.relevance === 1).map((c) => ({ doc: c.sourceDocId, query: c.query }));
-  await ceiling(`documents reviewers confirmed relevant (${params.trainingData})`, known(relevant));
+  const { data, evalQueries } = JSON.parse(readFileSync(params.trainingData, 'utf8')) as { data: TrainingData; evalQueries: EvalQuery[] };
+  const confirmed = (relevance: 0 | 1) => known(data.confirmed.filter((c) => c.relevance === relevance).map((c) => ({ doc: c.sourceDocId, query: c.query })));
+  const [relevant, rejected] = [confirmed(1), confirmed(0)];
+  await ceiling(`documents reviewers confirmed relevant (${params.trainingData})`, relevant);
+  // What the gate would see of the same uses: its eval sets, nDCG@5 over their judged queries.
+  const onEvalSets = (rank: ReturnType<typeof reorder>) =>
+    evaluateOnEvalSets(
+      (q, candidates) =>
+        rank(
+          q,
+          candidates.map((c) => ({ chunk: { ...c, title: '', sourceDocId: c.sourceDocId ?? c.chunkId, sourceDocVersion: '' }, score: c.score ?? 0 })),
+        ).map((s) => s.chunk.chunkId),
+      evalQueries,
+    ).overall;
+  const rows = [
+    ['retrieval', onEvalSets(bonus(relevant, 0))],
+    ['the memory of relevant documents (weight 1)', onEvalSets(memory(relevant, 1))],
+    ['the memory of rejected documents, subtracted (weight 0.5)', onEvalSets(memory(rejected, -0.5))],
+  ] as const;
+  console.log(`the eval sets in ${params.trainingData}: ${rows[0][1].queries} judged queries`);
+  for (const [name, m] of rows) console.log(`  ${name}: nDCG@5 ${m.ndcg5.toFixed(3)}`);
+  const demoted = await atBestWeight([-0.5], (w) => memory(rejected, w));
+  console.log(`  the latter on validation ${demoted.validation.toFixed(3)}, test ${demoted.test.toFixed(3)}`);
 }
