@@ -46,36 +46,48 @@ function known(pairs: Iterable<{ doc: string; query: string }>): Known {
   return out;
 }
 
-/** Retrieval's score scaled to [0, 1] over the candidates, plus what `extra` gives a candidate. */
-const reorder =
-  (extra: (queryTerms: ReadonlySet<string>, doc: string) => number) =>
-  (query: string, candidates: Scored[]): Scored[] => {
-    const q = new Set(terms(query));
-    const scores = candidates.map((c) => c.score);
-    const [min, max] = [Math.min(...scores), Math.max(...scores)];
-    const value = (c: Scored) => (max > min ? (c.score - min) / (max - min) : 1) + extra(q, c.chunk.sourceDocId);
-    return candidates
-      .map((c, i) => ({ c, i, v: value(c) }))
-      .sort((a, b) => b.v - a.v || a.i - b.i)
-      .map(({ c }) => c);
-  };
+/** What a use of the evidence adds to a candidate document for a question's terms. */
+type Extra = (queryTerms: ReadonlySet<string>, doc: string) => number;
 
-const bonus = (k: Known, weight: number) => reorder((_q, doc) => (k.has(doc) ? weight : 0));
-const memory = (k: Known, weight: number) =>
-  reorder((q, doc) => {
+/** Positions of `items`, best first: retrieval's score scaled to [0, 1] over them, plus `extra`. */
+function order(extra: Extra, query: string, items: readonly { doc: string; score: number }[]): number[] {
+  const q = new Set(terms(query));
+  const scores = items.map((c) => c.score);
+  const [min, max] = [Math.min(...scores), Math.max(...scores)];
+  return items
+    .map((c, i) => ({ i, v: (max > min ? (c.score - min) / (max - min) : 1) + extra(q, c.doc) }))
+    .sort((a, b) => b.v - a.v || a.i - b.i)
+    .map(({ i }) => i);
+}
+
+/** `extra` on retrieval's candidates, as the evaluator hands them. */
+const onRetrieval = (extra: Extra) => (query: string, candidates: Scored[]) =>
+  order(
+    extra,
+    query,
+    candidates.map((c) => ({ doc: c.chunk.sourceDocId, score: c.score })),
+  ).map((i) => candidates[i]!);
+
+const bonus =
+  (k: Known, weight: number): Extra =>
+  (_q, doc) =>
+    k.has(doc) ? weight : 0;
+const memory =
+  (k: Known, weight: number): Extra =>
+  (q, doc) => {
     let best = 0;
     for (const asked of k.get(doc) ?? []) best = Math.max(best, termCosine(q, asked));
     return weight * best;
-  });
+  };
 
 /** The weight validation likes best, and test at that weight. */
-async function atBestWeight(weights: readonly number[], use: (weight: number) => ReturnType<typeof reorder>) {
+async function atBestWeight(weights: readonly number[], use: (weight: number) => Extra) {
   let best = { weight: 0, validation: Number.NEGATIVE_INFINITY };
   for (const weight of weights) {
-    const m = await ev.reordered(collection.validation, use(weight));
+    const m = await ev.reordered(collection.validation, onRetrieval(use(weight)));
     if (m.ndcg10 > best.validation) best = { weight, validation: m.ndcg10 };
   }
-  return { ...best, test: (await ev.reordered(collection.test, use(best.weight))).ndcg10 };
+  return { ...best, test: (await ev.reordered(collection.test, onRetrieval(use(best.weight)))).ndcg10 };
 }
 
 async function ceiling(name: string, k: Known) {
@@ -105,17 +117,18 @@ if (params.trainingData) {
   const [relevant, rejected] = [confirmed(1), confirmed(0)];
   await ceiling(`documents reviewers confirmed relevant (${params.trainingData})`, relevant);
   // What the gate would see of the same uses: its eval sets, nDCG@5 over their judged queries.
-  const onEvalSets = (rank: ReturnType<typeof reorder>) =>
+  const onEvalSets = (extra: Extra) =>
     evaluateOnEvalSets(
       (q, candidates) =>
-        rank(
+        order(
+          extra,
           q,
-          candidates.map((c) => ({ chunk: { ...c, title: '', sourceDocId: c.sourceDocId ?? c.chunkId, sourceDocVersion: '' }, score: c.score ?? 0 })),
-        ).map((s) => s.chunk.chunkId),
+          candidates.map((c) => ({ doc: c.sourceDocId ?? c.chunkId, score: c.score ?? 0 })),
+        ).map((i) => candidates[i]!.chunkId),
       evalQueries,
     ).overall;
   const rows = [
-    ['retrieval', onEvalSets(bonus(relevant, 0))],
+    ['retrieval', onEvalSets(() => 0)],
     ['the memory of relevant documents (weight 1)', onEvalSets(memory(relevant, 1))],
     ['the memory of rejected documents, subtracted (weight 0.5)', onEvalSets(memory(rejected, -0.5))],
   ] as const;

@@ -38,13 +38,8 @@ export async function collectorFetch(url: string, init: RequestInit = {}, timeou
       if (res.status !== 503 || attempt >= ATTEMPTS) return { status: res.status, ok: res.ok, text };
       why = `503 ${text.slice(0, 80)}`;
     } catch (err) {
-      const timedOut = (err as Error).name === 'TimeoutError';
-      if (attempt >= ATTEMPTS)
-        throw new Error(
-          `${init.method ?? 'GET'} ${pathname}: ${timedOut ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message}, ${ATTEMPTS} times`,
-          { cause: err },
-        );
-      why = timedOut ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message;
+      why = (err as Error).name === 'TimeoutError' ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message;
+      if (attempt >= ATTEMPTS) throw new Error(`${init.method ?? 'GET'} ${pathname}: ${why}, ${ATTEMPTS} times`, { cause: err });
     }
     console.warn(`${init.method ?? 'GET'} ${pathname}: ${why}; asking again`);
     await new Promise((done) => setTimeout(done, 1_000));
