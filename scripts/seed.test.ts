@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { createReranker } from '../client/reranker.ts';
+import { isHeldOut } from '../collector/loop/eval-sets.ts';
+import { queryKey } from '../shared/terms.ts';
+import { admin } from './admin-api.ts';
 import { startLocalCollector } from './local-collector.ts';
+import { retrainRemote } from './retrain/retrain-remote.ts';
+import { answerChunkOf, CORPUS, REGRESSED } from './seed/corpus.ts';
 import { seed } from './seed/send.ts';
 
 describe('npm run seed, then the nightly job', () => {
@@ -49,6 +55,40 @@ describe('npm run seed, then the nightly job', () => {
       const health = (await (await admin('/health')).json()) as { latest: { metrics: Record<string, number | null> } };
       expect(health.latest.metrics.traces).toBeGreaterThan(100);
       expect(health.latest.metrics.effectiveRate).toBeLessThan(1);
+    } finally {
+      await collector.stop();
+    }
+  });
+
+  it('teaches a model the gate promotes once a reviewer answers the queue', { timeout: 120_000 }, async () => {
+    const collector = await startLocalCollector();
+    try {
+      const target = { endpoint: collector.url, adminKey: collector.keys.admin };
+      await seed({ endpoint: collector.url, keys: collector.keys, sessions: 80, seed: 7 });
+      await admin(target, '/nightly', { method: 'POST' });
+      // The reviewer of README's walkthrough: reads each chunk against the question, unsure of wordings no one question is meant by.
+      const { items } = await admin<{ items: { id: string; query: string; chunk: { chunkId: string } }[] }>(target, '/review?limit=200');
+      expect(items.length).toBeGreaterThan(30);
+      for (const item of items) {
+        const answer = answerChunkOf(item.query);
+        const verdict = answer === undefined ? 'unclear' : answer === item.chunk.chunkId ? 'relevant' : 'not_relevant';
+        await admin(target, `/review/${encodeURIComponent(item.id)}`, { method: 'POST', json: { verdict } });
+      }
+
+      const outcome = await retrainRemote(target, { log: () => {} });
+      expect(outcome).toMatchObject({ trained: true, recorded: true, decision: { promote: true } });
+
+      // The held-out wording of the regressed question, answered as retrieval now ranks it: the served model puts the answer first.
+      const heldOut = REGRESSED.phrasings.filter((q) => isHeldOut(queryKey(q)));
+      expect(heldOut.length).toBeGreaterThan(0);
+      const regressed = [REGRESSED.rankedFirst, REGRESSED.answerChunk, 'warranty#2'].map((id, i) => ({
+        ...CORPUS.find((c) => c.chunkId === id)!,
+        score: 0.9 - i * 0.1,
+      }));
+      const reranker = createReranker({ endpoint: collector.url, serverKey: collector.keys.server });
+      const ranked = await reranker.rerank(heldOut[0]!, regressed);
+      expect(reranker.version).toBe(outcome.trained ? outcome.model.version : null);
+      expect(ranked[0]!.chunkId).toBe(REGRESSED.answerChunk);
     } finally {
       await collector.stop();
     }

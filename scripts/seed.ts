@@ -1,8 +1,10 @@
 /**
  * `npm run seed`: fills the running local collector's `dev` project through the HTTP API with
  * realistic traffic over a small built-in corpus (scripts/seed/): multi-turn sessions, rephrases,
- * corrections naming sources, wrong-source flags, mis-clicks and one flooding session. Then
- * `npm run nightly` turns it into a review queue, flagged documents, a correction inbox and more.
+ * corrections naming sources, wrong-source flags, mis-clicks, one flooding session and a
+ * retrieval regression users flag. Then `npm run nightly` turns it into a review queue, flagged
+ * documents, a correction inbox and more; answering the queue and `npm run retrain` promote a
+ * model that undoes the regression.
  *
  *   npm run seed [-- --endpoint http://127.0.0.1:8787] [--sessions 80] [--seed 7]
  *

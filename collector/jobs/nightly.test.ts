@@ -641,6 +641,8 @@ describe('the nightly job', () => {
     });
     expect(answered.body).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
     expect(answered.body.note).not.toContain('555');
+    // One item by its id, whatever its status: what a link to it opens.
+    expect((await admin(p, `/review/${item.id}`)).body).toEqual(answered.body);
     await admin(p, `/review/${heldOut.id}`, { method: 'POST', json: { verdict: 'not_relevant' } });
     const training = async () =>
       (await admin<{ training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean } }>(p, '/review')).body.training;
@@ -657,6 +659,7 @@ describe('the nightly job', () => {
     expect(await admin(p, '/worst-traces?days=abc')).toMatchObject({ status: 400, body: { error: { code: 'invalid_query', field: 'query.days' } } });
     expect(await admin(p, '/review?status=all')).toMatchObject({ status: 400, body: { error: { field: 'query.status' } } });
     expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'relevant' } })).toMatchObject({ status: 404, body: { error: { field: 'id' } } });
+    expect(await admin(p, '/review/nope')).toMatchObject({ status: 404, body: { error: { code: 'item_not_found', field: 'id' } } });
     expect(await admin(p, '/review/nope', { method: 'POST', json: { verdict: 'maybe' } })).toMatchObject({
       status: 400,
       body: { error: { field: 'verdict' } },

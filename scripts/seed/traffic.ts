@@ -6,7 +6,7 @@
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { termOverlap } from '../../shared/terms.ts';
-import { CORPUS, QUESTIONS, type SeedQuestion } from './corpus.ts';
+import { CORPUS, QUESTIONS, REGRESSED, type SeedQuestion } from './corpus.ts';
 
 /** mulberry32: a tiny seeded generator, so every seed run produces the same data. */
 export function random(seed: number): () => number {
@@ -113,14 +113,15 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
     } as FeedbackEventInput);
   }
   stories({ traces, events }, now, id);
+  regression({ traces, events }, now, id);
   return { traces, events };
 }
 
-/** One of a story's sessions: its answers (retrieved from one document, `chunkId` first) and its users' events. */
+/** One of a story's sessions: its answers (from one document's chunks, the given ones first) and its users' events. */
 function storySession(out: Traffic, id: (prefix: string) => string, at: number, userIdHash: string) {
   const sessionId = id('s');
   let turn = 0;
-  const ask = (chunkId: string, query: string, askedAt = at) => answerFrom(out, id, chunkId, query, sessionId, turn++, askedAt, userIdHash);
+  const ask = (chunkIds: string[], query: string, askedAt = at) => answerFrom(out, id, chunkIds, query, sessionId, turn++, askedAt, userIdHash);
   const emit = (offsetMs: number, e: EventSpec) =>
     out.events.push({ eventId: id('e'), sessionId, widgetVersion: 'seed', ...e, clientTs: at + offsetMs } as FeedbackEventInput);
   return { ask, emit };
@@ -129,22 +130,22 @@ function storySession(out: Traffic, id: (prefix: string) => string, at: number, 
 function answerFrom(
   out: Traffic,
   id: (prefix: string) => string,
-  chunkId: string,
+  chunkIds: string[],
   query: string,
   sessionId: string,
   turn: number,
   at: number,
   userIdHash: string,
 ) {
-  const first = CORPUS.find((c) => c.chunkId === chunkId)!;
-  const rest = CORPUS.filter((c) => c.sourceDocId === first.sourceDocId && c !== first);
-  const chunks = [first, ...rest].map((c, rank) => ({ ...c, score: Math.round((0.9 - rank * 0.1) * 1000) / 1000, rank: rank + 1 }));
+  const top = chunkIds.map((chunkId) => CORPUS.find((c) => c.chunkId === chunkId)!);
+  const rest = CORPUS.filter((c) => c.sourceDocId === top[0]!.sourceDocId && !top.includes(c));
+  const chunks = [...top, ...rest].map((c, rank) => ({ ...c, score: Math.round((0.9 - rank * 0.1) * 1000) / 1000, rank: rank + 1 }));
   const traceId = id('t');
   out.traces.push({
     ...answered(traceId, query, chunks, sessionId, turn, at),
     userIdHash,
     knowledgeBase: 'help-centre',
-    intent: first.sourceDocId.replace(/\.md$/, ''),
+    intent: top[0]!.sourceDocId.replace(/\.md$/, ''),
   });
   return traceId;
 }
@@ -159,14 +160,14 @@ function answerFrom(
 function stories(out: Traffic, now: number, id: (prefix: string) => string): void {
   for (let i = 0; i < 16; i++) {
     const { ask, emit } = storySession(out, id, now - (i + 1) * 1_200_000, `r${i}`);
-    const traceId = ask('refunds#1', 'What is the refund window?');
+    const traceId = ask(['refunds#1'], 'What is the refund window?');
     emit(9_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
     emit(12_000, { traceId, signalType: 'attribution', detail: { reason: 'looks_wrong' } } as EventSpec);
   }
   for (let i = 0; i < 4; i++) {
     const at = now - (i + 1) * 3_600_000;
     const { ask, emit } = storySession(out, id, at, `w${i}`);
-    const traceId = ask('shipping#1', 'standard delivery time');
+    const traceId = ask(['shipping#1'], 'standard delivery time');
     if (i % 2 === 0) {
       emit(6_000, { traceId, signalType: 'citation_click', detail: { chunkId: 'shipping#1' } } as EventSpec);
       emit(8_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: 'shipping#1', ms: 18_000, mode: 'away' } } as EventSpec);
@@ -176,9 +177,35 @@ function stories(out: Traffic, now: number, id: (prefix: string) => string): voi
     emit(10_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
     emit(13_000, { traceId, signalType: 'attribution', detail: { reason: 'incomplete' } } as EventSpec);
     if (i === 1) {
-      const nextTraceId = ask('shipping#1', 'how many days does shipping to my region take', at + 45_000);
+      const nextTraceId = ask(['shipping#1'], 'how many days does shipping to my region take', at + 45_000);
       emit(46_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.5, gapMs: 45_000 } } as EventSpec);
     }
+  }
+}
+
+/**
+ * A regression the loop can learn to undo (corpus.ts, REGRESSED): before the warranty page was
+ * re-indexed, users read the chunk that answers and voted it up; since, retrieval ranks another
+ * chunk first and they flag it as the wrong source. Each wording's latest answer is a regressed
+ * one, and one wording is held out for the eval sets (the seed's test checks it), so a model
+ * learnt from reviewers' verdicts on the other wordings has something to win there.
+ */
+function regression(out: Traffic, now: number, id: (prefix: string) => string): void {
+  const { answerChunk, rankedFirst, phrasings, reindexedAgoMs } = REGRESSED;
+  for (const [p, query] of phrasings.entries()) {
+    const at = now - 7_200_000 - p * 600_000;
+    for (let i = 0; i < 2; i++) {
+      const { ask, emit } = storySession(out, id, at - reindexedAgoMs - i * 7_200_000, `g${p}-${i}`);
+      const traceId = ask([answerChunk], query);
+      emit(5_000, { traceId, signalType: 'citation_click', detail: { chunkId: answerChunk } } as EventSpec);
+      emit(25_000, { traceId, signalType: 'citation_dwell', detail: { chunkId: answerChunk, ms: 20_000, mode: 'away' } } as EventSpec);
+      emit(27_000, { traceId, signalType: 'thumbs_up' } as EventSpec);
+    }
+    const { ask, emit } = storySession(out, id, at, `b${p}`);
+    const traceId = ask([rankedFirst, answerChunk], query);
+    emit(8_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
+    emit(11_000, { traceId, signalType: 'attribution', detail: { reason: 'wrong_source' } } as EventSpec);
+    emit(13_000, { traceId, signalType: 'wrong_source', detail: { chunkId: rankedFirst } } as EventSpec);
   }
 }
 

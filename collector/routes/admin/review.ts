@@ -61,6 +61,13 @@ export const reviewRoutes = new Hono<AppEnv>()
       },
     });
   })
+  /** GET /v1/admin/review/:id: one item, whatever its status (a link to it from far down the queue). */
+  .get('/review/:id', async (c) => {
+    const id = c.req.param('id');
+    const item = await reviewItem(c.env.DB, c.get('auth').projectId, id);
+    if (!item) throw new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+    return c.json(item);
+  })
   /** POST /v1/admin/review/:id: answer one item (or take the answer back with `verdict: null`). */
   .post('/review/:id', jsonBody({ maxBytes: 8 * 1024, contentTypes: ['application/json'] }), validBody(Answer, 'invalid_answer'), async (c) => {
     const { projectId } = c.get('auth');

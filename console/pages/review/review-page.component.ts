@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { api } from '../../api/client.ts';
-import type { ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
@@ -20,6 +20,7 @@ const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
 
 const reviewApi: ReviewApi = {
   queue: (status, limit) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}`),
+  item: (id) => api<ReviewItem>(`/v1/admin/review/${encodeURIComponent(id)}`),
   answer: (id, verdict, note) => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } }),
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
 };

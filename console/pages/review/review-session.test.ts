@@ -51,6 +51,11 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       tracesAsked.push(id);
       return [];
     },
+    async item(id) {
+      const found = items.find((i) => i.id === id);
+      if (!found) throw new Error('404 item_not_found');
+      return structuredClone(found);
+    },
   };
   return { api, sent, tracesAsked, failOnce: () => (failNext = true) };
 }
@@ -188,5 +193,24 @@ describe('ReviewSession', () => {
     const s = new ReviewSession(fakeServer(5).api, 'pending', () => {});
     await s.load('i3');
     expect(s.current?.id).toBe('i3');
+  });
+
+  it('starts on a named item further down the list than the first page, then goes on with the page', async () => {
+    const s = new ReviewSession(fakeServer(PAGE_SIZE + 10).api, 'pending', () => {});
+    await s.load(`i${PAGE_SIZE + 5}`);
+    expect(s.current?.id).toBe(`i${PAGE_SIZE + 5}`);
+    await s.answer('relevant', null);
+    expect(s.current?.id).toBe('i0');
+  });
+
+  it('starts at the top when the named item is gone or has another status', async () => {
+    const server = fakeServer(PAGE_SIZE + 10);
+    await server.api.answer(`i${PAGE_SIZE + 5}`, 'relevant', null);
+    for (const named of [`i${PAGE_SIZE + 5}`, 'no-such-item']) {
+      const s = new ReviewSession(server.api, 'pending', () => {});
+      await s.load(named);
+      expect(s.current?.id).toBe('i0');
+      expect(s.items.map((i) => i.id)).not.toContain(named);
+    }
   });
 });

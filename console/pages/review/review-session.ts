@@ -3,6 +3,7 @@ import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } 
 /** What the session needs from the API: injected, so the logic is tested without a browser. */
 export interface ReviewApi {
   queue(status: ReviewStatus, limit: number): Promise<ReviewQueue>;
+  item(id: string): Promise<ReviewItem>;
   answer(id: string, verdict: Verdict | null, note: string | null): Promise<unknown>;
   traces(id: string): Promise<ReviewItemTrace[]>;
 }
@@ -64,14 +65,24 @@ export class ReviewSession {
     return undefined;
   }
 
-  /** The first page; `startAt` puts the reviewer on that item when it is among them. */
+  /**
+   * The first page; `startAt` puts the reviewer on that item when it has this session's status,
+   * fetched ahead of the page when it is further down the list (a link to it, a reload).
+   */
   async load(startAt?: string): Promise<void> {
     const q = await this.api.queue(this.status, PAGE_SIZE);
     this.items = q.items;
     this.budget = q.budget;
     this.training = q.training;
     this.exhausted = q.items.length < PAGE_SIZE;
-    const at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
+    let at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
+    if (startAt && at < 0) {
+      const linked = await this.api.item(startAt).catch(() => undefined);
+      if (linked?.status === this.status) {
+        this.items.unshift(linked);
+        at = 0;
+      }
+    }
     this.index = Math.max(at, 0);
     this.prefetch();
     this.changed();
