@@ -641,8 +641,9 @@ describe('the nightly job', () => {
     });
     expect(answered.body).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
     expect(answered.body.note).not.toContain('555');
-    // One item by its id, whatever its status: what a link to it opens.
+    // One item by its id, whatever its status: what a link to it opens; another project has none.
     expect((await admin(p, `/review/${item.id}`)).body).toEqual(answered.body);
+    expect((await admin(await newProject(), `/review/${item.id}`)).status).toBe(404);
     await admin(p, `/review/${heldOut.id}`, { method: 'POST', json: { verdict: 'not_relevant' } });
     const training = async () =>
       (await admin<{ training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean } }>(p, '/review')).body.training;

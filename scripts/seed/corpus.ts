@@ -84,8 +84,8 @@ export const QUESTIONS: SeedQuestion[] = [
 
 /**
  * A question retrieval has got wrong since the warranty page was re-indexed two days ago: it ranks
- * `rankedFirst` above the chunk that answers (traffic.ts tells the story). One wording is held out
- * for the eval sets, the others train.
+ * `rankedFirst` above the chunk that answers (traffic.ts tells the story). The eval sets' hash of
+ * the query key holds out one of these wordings; the others train.
  */
 export const REGRESSED = {
   phrasings: [

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
-import { ApiError } from '../../errors.ts';
 import { reviewItem } from '../../storage/review.ts';
 import { reviewItemTraces } from '../../storage/review-traces.ts';
+import { itemNotFound } from './review.ts';
 
 /** The most an item lists; the strongest first. */
 const MAX_TRACES = 50;
@@ -12,6 +12,6 @@ export const reviewTraceRoutes = new Hono<AppEnv>()
   .get('/review/:id/traces', async (c) => {
     const { projectId } = c.get('auth');
     const id = c.req.param('id');
-    if (!(await reviewItem(c.env.DB, projectId, id))) throw new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+    if (!(await reviewItem(c.env.DB, projectId, id))) throw itemNotFound(id);
     return c.json({ traces: await reviewItemTraces(c.env.DB, projectId, id, MAX_TRACES) });
   });

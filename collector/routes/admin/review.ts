@@ -25,6 +25,9 @@ const Answer = v.object({
   note: v.optional(freeText(2_000)),
 });
 
+/** The answer to an item id the project does not have. */
+export const itemNotFound = (id: string) => new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+
 export const reviewRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/review: the queue, highest expected value first, with the week's budget and training readiness. */
   .get('/review', validQuery(ReviewQuery), async (c) => {
@@ -65,7 +68,7 @@ export const reviewRoutes = new Hono<AppEnv>()
   .get('/review/:id', async (c) => {
     const id = c.req.param('id');
     const item = await reviewItem(c.env.DB, c.get('auth').projectId, id);
-    if (!item) throw new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+    if (!item) throw itemNotFound(id);
     return c.json(item);
   })
   /** POST /v1/admin/review/:id: answer one item (or take the answer back with `verdict: null`). */
@@ -74,7 +77,7 @@ export const reviewRoutes = new Hono<AppEnv>()
     const id = c.req.param('id');
     const { verdict, note } = c.get('input');
     if (!(await answerItem(c.env.DB, projectId, id, verdict, note ?? null, Date.now()))) {
-      throw new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
+      throw itemNotFound(id);
     }
     return c.json(await reviewItem(c.env.DB, projectId, id));
   });

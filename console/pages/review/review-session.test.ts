@@ -203,6 +203,21 @@ describe('ReviewSession', () => {
     expect(s.current?.id).toBe('i0');
   });
 
+  it('shows nothing, so no key answers an item, until the named item further down has arrived', async () => {
+    const server = fakeServer(PAGE_SIZE + 10);
+    let arrive = () => {};
+    const item = server.api.item;
+    server.api.item = (id) => new Promise((resolve) => (arrive = () => resolve(item(id))));
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    const loading = s.load(`i${PAGE_SIZE + 5}`);
+    await settle();
+    await s.answer('relevant', null);
+    arrive();
+    await loading;
+    expect(server.sent).toEqual([]);
+    expect(s.current?.id).toBe(`i${PAGE_SIZE + 5}`);
+  });
+
   it('starts at the top when the named item is gone or has another status', async () => {
     const server = fakeServer(PAGE_SIZE + 10);
     await server.api.answer(`i${PAGE_SIZE + 5}`, 'relevant', null);

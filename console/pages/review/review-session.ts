@@ -67,22 +67,24 @@ export class ReviewSession {
 
   /**
    * The first page; `startAt` puts the reviewer on that item when it has this session's status,
-   * fetched ahead of the page when it is further down the list (a link to it, a reload).
+   * shown first, before the page, when it is further down the list (a link to it, a reload).
+   * Nothing is shown until both have arrived, so no key acts on an item not yet on screen.
    */
   async load(startAt?: string): Promise<void> {
     const q = await this.api.queue(this.status, PAGE_SIZE);
-    this.items = q.items;
-    this.budget = q.budget;
-    this.training = q.training;
-    this.exhausted = q.items.length < PAGE_SIZE;
-    let at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
+    const items = [...q.items];
+    let at = startAt ? items.findIndex((i) => i.id === startAt) : -1;
     if (startAt && at < 0) {
       const linked = await this.api.item(startAt).catch(() => undefined);
       if (linked?.status === this.status) {
-        this.items.unshift(linked);
+        items.unshift(linked);
         at = 0;
       }
     }
+    this.items = items;
+    this.budget = q.budget;
+    this.training = q.training;
+    this.exhausted = q.items.length < PAGE_SIZE;
     this.index = Math.max(at, 0);
     this.prefetch();
     this.changed();
