@@ -157,4 +157,26 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+
+  it('opens a linked item wherever it is: further down the waiting list, or in the answered list once answered', async () => {
+    const f = fixture();
+    const queue: ReviewQueue = await f.admin('/v1/admin/review?limit=500');
+    const deep = queue.items.at(-1)!;
+    expect(queue.items.length).toBeGreaterThan(20);
+    const link = `/admin/review?item=${encodeURIComponent(deep.id)}`;
+    let { page, context } = await openConsole(browser(), f, link);
+    try {
+      await expect.poll(() => shownItem(page)).toBe(deep.id);
+    } finally {
+      await context.close();
+    }
+    await f.admin(`/v1/admin/review/${encodeURIComponent(deep.id)}`, { method: 'POST', json: { verdict: 'relevant' } });
+    ({ page, context } = await openConsole(browser(), f, link));
+    try {
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('answered');
+      await expect.poll(() => shownItem(page)).toBe(deep.id);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -92,8 +92,13 @@ export class ReviewPage extends LitElement {
     this.session = session;
     this.loaded = false;
     this.error = undefined;
-    session.load(this.route.query.get('item') ?? undefined).then(
-      () => (this.loaded = true),
+    const item = this.route.query.get('item') ?? undefined;
+    session.load(item).then(
+      () => {
+        this.loaded = true;
+        const status = session.startsElsewhere;
+        if (status && this.session === session) navigate(paths.review({ status: status === 'pending' ? undefined : status, item }), { replace: true });
+      },
       (err) => this.fail(err),
     );
   }

@@ -218,14 +218,18 @@ describe('ReviewSession', () => {
     expect(s.current?.id).toBe(`i${PAGE_SIZE + 5}`);
   });
 
-  it('starts at the top when the named item is gone or has another status', async () => {
+  it('starts at the top when the named item is gone or has another status, and says which list has it', async () => {
     const server = fakeServer(PAGE_SIZE + 10);
     await server.api.answer(`i${PAGE_SIZE + 5}`, 'relevant', null);
-    for (const named of [`i${PAGE_SIZE + 5}`, 'no-such-item']) {
+    for (const [named, elsewhere] of [
+      [`i${PAGE_SIZE + 5}`, 'answered'],
+      ['no-such-item', undefined],
+    ] as const) {
       const s = new ReviewSession(server.api, 'pending', () => {});
       await s.load(named);
       expect(s.current?.id).toBe('i0');
       expect(s.items.map((i) => i.id)).not.toContain(named);
+      expect(s.startsElsewhere).toBe(elsewhere);
     }
   });
 });

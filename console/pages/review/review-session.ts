@@ -36,6 +36,8 @@ export class ReviewSession {
   training: ReviewQueue['training'] | undefined;
   /** No more items to fetch for this status. */
   exhausted = false;
+  /** The status of the item `load` was asked for when it has another one (answered since the link was made): its list shows it. */
+  startsElsewhere: ReviewStatus | undefined;
   private readonly undoStack: UndoEntry[] = [];
   /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
   private readonly sending = new Map<string, Promise<unknown>>();
@@ -79,7 +81,7 @@ export class ReviewSession {
       if (linked?.status === this.status) {
         items.unshift(linked);
         at = 0;
-      }
+      } else this.startsElsewhere = linked?.status;
     }
     this.items = items;
     this.budget = q.budget;
