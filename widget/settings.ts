@@ -9,7 +9,7 @@ import { joinUrl } from '../shared/url.ts';
 import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
 import { localized } from './localized.ts';
-import type { TransportOptions } from './pipeline/transport.ts';
+import type { TransportOptions } from './pipeline/transport-options.ts';
 import type { Strings } from './strings.ts';
 import { fill, typed } from './typed.ts';
 
@@ -37,8 +37,8 @@ export interface RagFeedbackOptions {
   outboxName?: string;
   /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted). */
   outboxCap?: number;
-  /** Delivery timing. */
-  transport?: Partial<TransportOptions>;
+  /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. */
+  transport?: { [K in keyof TransportOptions]?: Partial<TransportOptions[K]> };
 }
 
 export const options: RagFeedbackOptions = {};

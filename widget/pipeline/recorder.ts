@@ -8,7 +8,8 @@ import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
-import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from './transport.ts';
+import { Transport } from './transport.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 /** Where an element's events go and what they are about. */
@@ -28,7 +29,8 @@ export interface RecorderOptions {
   dbName?: string;
   /** Most events kept in the outbox. */
   cap?: number;
-  transport?: Partial<TransportOptions>;
+  /** Delivery timing, complete (the page's options filled with the defaults). */
+  transport: TransportOptions;
 }
 
 /** Every string in a detail is redacted: ids pass through unchanged, typed text loses its PII. */
@@ -48,7 +50,7 @@ export class Recorder {
 
   constructor(options: RecorderOptions) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
-    this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
+    this.transport = new Transport(this.outbox, options.transport, options.warn);
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };

@@ -1,25 +1,11 @@
-import { type BackoffOptions, backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
+import { backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
+import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
-
-export interface TransportOptions {
-  /** Wait after an event before sending, so events of one interaction travel together. */
-  flushDelayMs: number;
-  /** Retry timing after a network error, a 5xx or a 429. */
-  backoff: BackoffOptions;
-  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none. */
-  timeoutMs: number;
-}
-
-export const DEFAULT_TRANSPORT: TransportOptions = {
-  flushDelayMs: FLUSH_DELAY_MS,
-  backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },
-  timeoutMs: DELIVERY_TIMEOUT_MS,
-};
 
 const LOCK = 'rag-feedback:flush';
 
