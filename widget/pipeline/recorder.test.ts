@@ -18,6 +18,7 @@ vi.mock('./outbox.ts', () => ({
 vi.mock('./transport.ts', () => ({
   Transport: class {
     schedule() {}
+    added() {}
   },
 }));
 

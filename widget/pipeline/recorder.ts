@@ -2,7 +2,6 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
-import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import { beacon } from './beacon.ts';
@@ -79,8 +78,7 @@ export class Recorder {
     this.unconfirmed.set(item.id, item);
     if (this.unconfirmed.size > UNCONFIRMED_KEPT) this.unconfirmed.delete(this.unconfirmed.keys().next().value!);
     this.outbox.enqueue(item);
-    // A full batch goes at once; otherwise wait a moment for the rest of the interaction.
-    this.transport.schedule(this.unconfirmed.size >= MAX_EVENTS_PER_BATCH ? 0 : undefined);
+    this.transport.added();
     return event;
   }
 
