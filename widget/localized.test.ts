@@ -9,4 +9,10 @@ describe('localized', () => {
     expect(localized(text, 'de')).toBe('Having trouble?');
     expect(localized('Plain', 'zh-CN')).toBe('Plain');
   });
+
+  it('takes a text that is not a string, or is empty, as missing (the page may pass anything)', () => {
+    expect(localized({ en: 5, 'zh-CN': '遇到困难了吗？' }, 'en')).toBe('遇到困难了吗？');
+    expect(localized({ en: '', de: 'Probleme?' }, 'en-US')).toBe('Probleme?');
+    for (const none of [{}, { en: 5 }, { en: null }, '', 5, null, undefined]) expect(localized(none, 'en')).toBe('');
+  });
 });

@@ -52,4 +52,30 @@ describe('normalizeConfig', () => {
     expect(normalizeConfig(malformed({ prompts: 'none', rating: 1, thresholds: 'fast' }), server)).toEqual(server);
     for (const nothing of [null, 'config', 42]) expect(normalizeConfig(malformed(nothing))).toEqual(normalizeConfig());
   });
+
+  it('leaves out a prompt with no text to show, and keeps the default answers for a choice without a label', () => {
+    const config = normalizeConfig(
+      malformed({
+        prompts: [
+          { id: 'empty', trigger: 'rephrase', text: {} },
+          { id: 'number', trigger: 'rephrase', text: { en: 5 } },
+          { id: 'blank', trigger: 'rephrase', text: '' },
+          { id: 'some', trigger: 'rephrase', text: { en: 5, 'zh-CN': '遇到困难了吗？' }, choices: [{ id: 'y', label: { en: 5 } }] },
+        ],
+      }),
+    );
+    expect(config.prompts.map((p) => p.id)).toEqual(['some']);
+    expect(config.prompts[0]!.choices).toEqual(DEFAULT_PROMPT_CHOICES);
+  });
+
+  it('keeps the default of a threshold or cap that is not a finite number, or is negative', () => {
+    const config = normalizeConfig(
+      malformed({
+        thresholds: { largeCopyChars: Number.NaN, bounceWindowMs: -1, focusedDwellMs: Number.POSITIVE_INFINITY, repeatedThumbsDown: 0 },
+        prompts: [{ id: 'p', trigger: 'large_copy', text: 'Found it?', maxPerSession: Number.NaN, maxPerDay: -2 }],
+      }),
+    );
+    expect(config.thresholds).toEqual({ ...DEFAULT_WIDGET_THRESHOLDS, repeatedThumbsDown: 0 });
+    expect([config.prompts[0]!.maxPerSession, config.prompts[0]!.maxPerDay]).toEqual([DEFAULT_PROMPT_MAX_PER_SESSION, DEFAULT_PROMPT_MAX_PER_DAY]);
+  });
 });

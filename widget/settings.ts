@@ -8,8 +8,10 @@ import {
 import { joinUrl } from '../shared/url.ts';
 import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
-import type { TransportOptions } from './pipeline/transport.ts';
+import { localized } from './localized.ts';
+import type { TransportOptions } from './pipeline/transport-options.ts';
 import type { Strings } from './strings.ts';
+import { fill, typed } from './typed.ts';
 
 /** Page-wide options, set once with `RagFeedback.configure()`; attributes override per element. */
 export interface RagFeedbackOptions {
@@ -35,8 +37,8 @@ export interface RagFeedbackOptions {
   outboxName?: string;
   /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted). */
   outboxCap?: number;
-  /** Delivery timing. */
-  transport?: Partial<TransportOptions>;
+  /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. */
+  transport?: { [K in keyof TransportOptions]?: Partial<TransportOptions[K]> };
 }
 
 export const options: RagFeedbackOptions = {};
@@ -47,11 +49,8 @@ export function configure(next: RagFeedbackOptions): void {
   if (next.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
 }
 
-/** `value` where it has the type of `fallback`, else `fallback`. */
-const typed = <T>(value: unknown, fallback: T): T => (typeof value === typeof fallback ? (value as T) : fallback);
-
-/** A text to show: one string, or an object of one per locale. */
-const isText = (text: unknown) => typeof text === 'string' || text instanceof Object;
+/** A text to show: one string, or one per locale, with a string to show for some locale. */
+const isText = (text: unknown) => !!localized(text, '');
 
 /** What a prompt needs to be shown and reported: a string id, and a text. */
 const isPrompt = (p: Partial<Prompt> | null): p is Prompt => typeof p?.id === 'string' && isText(p.text);
@@ -60,13 +59,11 @@ const DEFAULT_CONFIG: WidgetConfig = { prompts: [], rating: false, thresholds: D
 
 /**
  * Fills a config given as a plain object with the same defaults the collector applies, over
- * `base`. The server's config or the page's may be malformed: a value of the wrong type stays at
- * its default, and a prompt without a string id or a text is left out.
+ * `base`. The server's config or the page's may be malformed: a value of the wrong type (or a
+ * number that is not finite, or negative) stays at its default, and a prompt without a string id
+ * or a text is left out.
  */
 export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG): WidgetConfig {
-  const given: Record<string, unknown> = input?.thresholds ?? {};
-  const thresholds: Record<string, number> = { ...base.thresholds };
-  for (const [name, value] of Object.entries(thresholds)) thresholds[name] = typed(given[name], value);
   const prompts: Partial<Prompt>[] = Array.isArray(input?.prompts) ? input.prompts : base.prompts;
   return {
     prompts: prompts.filter(isPrompt).map((p) => ({
@@ -76,7 +73,7 @@ export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG
       maxPerDay: typed(p.maxPerDay, DEFAULT_PROMPT_MAX_PER_DAY),
     })),
     rating: typed(input?.rating, base.rating),
-    thresholds: thresholds as WidgetConfig['thresholds'],
+    thresholds: fill(input?.thresholds, base.thresholds),
   };
 }
 

@@ -1,3 +1,5 @@
+import { fill } from './typed.ts';
+
 /** Every user-facing string; hosts override any of them per locale through `configure`. */
 export interface Strings {
   feedbackGroup: string;
@@ -90,9 +92,11 @@ const zhCN: Strings = {
 /** Built-in locales; a locale not listed falls back by language ("zh-TW" → none → English). */
 export const BUILT_IN_STRINGS: Record<string, Strings> = { en, 'zh-CN': zhCN, zh: zhCN };
 
-/** The strings for `locale`: built-in ones, then the host's overrides for the language and the locale. */
-export function stringsFor(locale: string, overrides: Record<string, Partial<Strings>> = {}): Strings {
+/**
+ * The strings for `locale`: built-in ones, then the host's overrides for the language and the
+ * locale (an override that is not a string is left out).
+ */
+export function stringsFor(locale: string, overrides?: Record<string, Partial<Strings>>): Strings {
   const language = locale.split('-')[0]!;
-  const base = BUILT_IN_STRINGS[locale] ?? BUILT_IN_STRINGS[language] ?? en;
-  return { ...base, ...overrides[language], ...overrides[locale] };
+  return fill(overrides?.[locale], fill(overrides?.[language], BUILT_IN_STRINGS[locale] ?? BUILT_IN_STRINGS[language] ?? en));
 }

@@ -196,6 +196,26 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('keeps the default longest backoff when the page sets only the first wait: a failing collector is not retried at once, again and again', async () => {
+    // Filled in shallowly, this backoff would have no longest wait: every wait NaN, a timer that fires at once.
+    const { page, context } = await openHost(browser(), { options: { transport: { flushDelayMs: 50, backoff: { baseMs: 300 } } } });
+    const traceId = newTraceId('part-backoff');
+    await addAnswer(page, { traceId });
+    const posts: number[] = [];
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts.push(Date.now());
+      return route.fulfill({ status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
+    });
+    await vote(page, traceId);
+    await expect.poll(() => posts.length).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(1_000);
+    // Waits of 150-300 ms, then doubling: a few tries in this time, not hundreds.
+    expect(posts[1]! - posts[0]!).toBeGreaterThanOrEqual(140);
+    expect(posts.length).toBeLessThanOrEqual(6);
+    await context.close();
+  });
+
   it('gives up on a batch left unanswered (a hung proxy) and sends it again', async () => {
     const timeoutMs = 1_000;
     const { page, context } = await openHost(browser(), { options: { transport: { ...FAST.transport, timeoutMs } } });

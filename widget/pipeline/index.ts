@@ -6,7 +6,9 @@ import { whenIdle } from '../idle.ts';
 import { loadBackground } from '../load-background.ts';
 import { retrying } from '../retrying.ts';
 import { options } from '../settings.ts';
+import { fill } from '../typed.ts';
 import type { RecordContext, Recorder } from './recorder.ts';
+import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
 export type { RecordContext } from './recorder.ts';
 
@@ -19,7 +21,7 @@ class Pipeline {
   /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
-    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn });
+    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: fill(options.transport, DEFAULT_TRANSPORT), warn });
   });
   private readonly hideHooks = new Set<() => void>();
   /** Events made while the recorder's chunk could not be fetched: recorded once it is. */

@@ -3,6 +3,7 @@ import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 import { Recorder } from './recorder.ts';
+import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
 /** What the page-hide beacon was handed. */
 const beaconed = vi.hoisted(() => [] as OutboxItem[][]);
@@ -15,9 +16,9 @@ vi.mock('./outbox.ts', () => ({
   },
 }));
 vi.mock('./transport.ts', () => ({
-  DEFAULT_TRANSPORT: {},
   Transport: class {
     schedule() {}
+    added() {}
   },
 }));
 
@@ -31,7 +32,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('Recorder', () => {
   it('hands the page-hide beacon the newest unconfirmed events, newest first, however many the page records', () => {
-    const recorder = new Recorder({ warn: () => undefined });
+    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
     const events: FeedbackEvent[] = [];
     for (let i = 0; i < UNCONFIRMED_KEPT + 20; i++) events.push(recorder.record(ctx, 'copy_answer', { chars: i }, i, true)!);
     recorder.beacon();

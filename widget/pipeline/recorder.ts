@@ -2,13 +2,13 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
-import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
-import { DEFAULT_TRANSPORT, Transport, type TransportOptions } from './transport.ts';
+import { Transport } from './transport.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 /** Where an element's events go and what they are about. */
@@ -28,7 +28,8 @@ export interface RecorderOptions {
   dbName?: string;
   /** Most events kept in the outbox. */
   cap?: number;
-  transport?: Partial<TransportOptions>;
+  /** Delivery timing, complete (the page's options filled with the defaults). */
+  transport: TransportOptions;
 }
 
 /** Every string in a detail is redacted: ids pass through unchanged, typed text loses its PII. */
@@ -48,7 +49,7 @@ export class Recorder {
 
   constructor(options: RecorderOptions) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
-    this.transport = new Transport(this.outbox, { ...DEFAULT_TRANSPORT, ...options.transport }, options.warn);
+    this.transport = new Transport(this.outbox, options.transport, options.warn);
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };
@@ -77,8 +78,7 @@ export class Recorder {
     this.unconfirmed.set(item.id, item);
     if (this.unconfirmed.size > UNCONFIRMED_KEPT) this.unconfirmed.delete(this.unconfirmed.keys().next().value!);
     this.outbox.enqueue(item);
-    // A full batch goes at once; otherwise wait a moment for the rest of the interaction.
-    this.transport.schedule(this.unconfirmed.size >= MAX_EVENTS_PER_BATCH ? 0 : undefined);
+    this.transport.added();
     return event;
   }
 

@@ -1,25 +1,11 @@
-import { type BackoffOptions, backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
+import { backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
+import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
-
-export interface TransportOptions {
-  /** Wait after an event before sending, so events of one interaction travel together. */
-  flushDelayMs: number;
-  /** Retry timing after a network error, a 5xx or a 429. */
-  backoff: BackoffOptions;
-  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none. */
-  timeoutMs: number;
-}
-
-export const DEFAULT_TRANSPORT: TransportOptions = {
-  flushDelayMs: FLUSH_DELAY_MS,
-  backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },
-  timeoutMs: DELIVERY_TIMEOUT_MS,
-};
 
 const LOCK = 'rag-feedback:flush';
 
@@ -44,6 +30,8 @@ export class Transport {
   private attempt = 0;
   private notBefore = 0;
   private flushing: Promise<void> | undefined;
+  /** Events added since the last flush began (those before it went with it, or with another tab's). */
+  private addedSinceFlush = 0;
   /** Told which events are settled (stored, duplicate, or dropped as bad). */
   onSettled: (ids: readonly string[]) => void = () => {};
 
@@ -66,6 +54,11 @@ export class Transport {
     }, at - Date.now());
   }
 
+  /** An event was added to the outbox: a full batch goes at once, fewer wait for the rest of the interaction. */
+  added(): void {
+    this.schedule(++this.addedSinceFlush < MAX_EVENTS_PER_BATCH ? undefined : 0);
+  }
+
   /** Back online: forget the backoff and send now. */
   reconnected(): void {
     this.attempt = 0;
@@ -75,6 +68,7 @@ export class Transport {
 
   /** Sends everything in the outbox that can be sent now; never rejects. */
   flush(): Promise<void> {
+    this.addedSinceFlush = 0;
     return (this.flushing ??= this.exclusively(() => this.drain())
       .catch((err) => {
         this.warn('flush failed', err);

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../ui/css.ts';
 
 /**
  * Theming: every colour is a custom property with light and dark defaults (AA contrast in both),

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from './css.ts';
 
 /** Styles of the popover, the correction form and prompts: adopted when they first load. */
 export const panelStyles = css`

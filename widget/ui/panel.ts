@@ -55,7 +55,7 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
         <ul class="options column">
           ${feedback.citations().map(
             (c, i) => html`<li>
-              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(c.chunkId) ? 'true' : 'false'} @click=${() => feedback.flagWrongSource(c.chunkId)}>
+              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(c.chunkId)} @click=${() => feedback.flagWrongSource(c.chunkId)}>
                 ${feedback.flagged.has(c.chunkId) ? s.sourceFlagged : s.flagSource}: ${c.label}
               </button>
             </li>`,

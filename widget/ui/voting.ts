@@ -15,7 +15,7 @@ export function renderVoting(feedback: FeedbackActions, s: Strings, ratingMode: 
         (n) => html`<button
           part="button star"
           class="icon"
-          aria-pressed=${rating !== null && n <= rating ? 'true' : 'false'}
+          aria-pressed=${rating !== null && n <= rating}
           aria-label=${s.stars.replace('{n}', String(n))}
           @click=${() => feedback.rate(n)}
         >
@@ -26,10 +26,10 @@ export function renderVoting(feedback: FeedbackActions, s: Strings, ratingMode: 
   }
   return html`<div class="bar" part="bar" role="group" aria-label=${s.feedbackGroup}>
     <span class="label" aria-hidden="true">${s.feedbackGroup}</span>
-    <button part="button vote-up" class="icon" aria-pressed=${vote === 'up' ? 'true' : 'false'} aria-label=${s.thumbsUp} title=${s.thumbsUp} @click=${() => feedback.castVote('up')}>
+    <button part="button vote-up" class="icon" aria-pressed=${vote === 'up'} aria-label=${s.thumbsUp} title=${s.thumbsUp} @click=${() => feedback.castVote('up')}>
       ${thumb}
     </button>
-    <button part="button vote-down" class="icon" aria-pressed=${vote === 'down' ? 'true' : 'false'} aria-label=${s.thumbsDown} title=${s.thumbsDown} @click=${() => feedback.castVote('down')}>
+    <button part="button vote-down" class="icon" aria-pressed=${vote === 'down'} aria-label=${s.thumbsDown} title=${s.thumbsDown} @click=${() => feedback.castVote('down')}>
       ${flipped}
     </button>
   </div>`;

@@ -1,0 +1,18 @@
+import type { BackoffOptions } from '../../shared/backoff.ts';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS } from '../defaults.ts';
+
+/** Delivery timing, which the host page may set (`transport`). */
+export interface TransportOptions {
+  /** Wait after an event before sending, so events of one interaction travel together. */
+  flushDelayMs: number;
+  /** Retry timing after a network error, a 5xx or a 429. */
+  backoff: BackoffOptions;
+  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_TRANSPORT: TransportOptions = {
+  flushDelayMs: FLUSH_DELAY_MS,
+  backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+};
