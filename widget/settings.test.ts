@@ -6,7 +6,7 @@ import {
   DEFAULT_PROMPT_MAX_PER_SESSION,
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
-import { normalizeConfig } from './settings.ts';
+import { configure, normalizeConfig, options, type RagFeedbackOptions } from './settings.ts';
 
 /** A config as a proxy or a broken server might serve it: JSON, but not of the schema's types. */
 const malformed = (config: unknown) => config as WidgetConfigInput;
@@ -77,5 +77,13 @@ describe('normalizeConfig', () => {
     );
     expect(config.thresholds).toEqual({ ...DEFAULT_WIDGET_THRESHOLDS, repeatedThumbsDown: 0 });
     expect([config.prompts[0]!.maxPerSession, config.prompts[0]!.maxPerDay]).toEqual([DEFAULT_PROMPT_MAX_PER_SESSION, DEFAULT_PROMPT_MAX_PER_DAY]);
+  });
+});
+
+describe('configure', () => {
+  it('takes nothing given in plain JavaScript without an error, and keeps the options set before', () => {
+    configure({ outboxName: 'kept' });
+    for (const nothing of [null, undefined]) expect(() => configure(nothing as unknown as RagFeedbackOptions)).not.toThrow();
+    expect(options.outboxName).toBe('kept');
   });
 });

@@ -45,8 +45,9 @@ export const options: RagFeedbackOptions = {};
 
 export function configure(next: RagFeedbackOptions): void {
   Object.assign(options, next);
-  if (next.debug !== undefined) setDebug(next.debug);
-  if (next.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
+  // Plain JavaScript may pass nothing at all: the page must not get an error for it.
+  if (next?.debug !== undefined) setDebug(next.debug);
+  if (next?.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
 }
 
 /** A text to show: one string, or one per locale, with a string to show for some locale. */

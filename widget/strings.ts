@@ -89,7 +89,7 @@ const zhCN: Strings = {
   dismiss: '忽略',
 };
 
-/** Built-in locales; a locale not listed falls back by language ("zh-TW" → none → English). */
+/** Built-in locales; a locale not listed falls back by language ("zh-TW" → "zh"), then to English. */
 export const BUILT_IN_STRINGS: Record<string, Strings> = { en, 'zh-CN': zhCN, zh: zhCN };
 
 /**
