@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
+import { axe } from '../console/e2e/axe.ts';
 import { freePort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
@@ -120,5 +121,11 @@ describe('the demo page', () => {
     expect(await page.locator('#chat img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(errors).toEqual([]);
+  });
+
+  it('meets WCAG 2.1 AA as axe checks it, with an answer, its citations and its widget on the page', async () => {
+    const { page } = await openPage();
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    expect(await axe(page)).toEqual([]);
   });
 });

@@ -17,7 +17,18 @@ export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }):
   return { endpoint: endpoint.replace(/\/+$/, ''), adminKey };
 }
 
-/** Calls `/v1/admin<path>`; a non-2xx answer throws with the collector's error body. */
+/** A non-2xx answer of the admin API, with the collector's error code and message. */
+export class AdminApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls `/v1/admin<path>`; a non-2xx answer throws an AdminApiError. */
 export async function admin<T>(target: AdminTarget, path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
   const res = await fetch(`${target.endpoint}/v1/admin${path}`, {
     method: init.method ?? 'GET',
@@ -25,6 +36,18 @@ export async function admin<T>(target: AdminTarget, path: string, init: { method
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${text}`);
+  if (!res.ok) {
+    const error = errorOf(text);
+    throw new AdminApiError(res.status, error?.code, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${error?.message ?? text}`);
+  }
   return JSON.parse(text) as T;
+}
+
+/** The collector's error body, if the answer is one (a proxy in between may answer with HTML). */
+function errorOf(text: string): { code?: string; message?: string } | undefined {
+  try {
+    return (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+  } catch {
+    return undefined;
+  }
 }

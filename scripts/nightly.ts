@@ -11,13 +11,23 @@ import { admin, adminTarget } from './admin-api.ts';
 interface Summary {
   night: string;
   done: boolean;
-  runs: { projectId: string; status: string; stage: string | null; stages: { name: string; slices: number; ms: number; counts: Record<string, number> }[] }[];
+  runs: {
+    projectId: string;
+    status: string;
+    stage: string | null;
+    finishedAt: number | null;
+    stages: { name: string; slices: number; ms: number; counts: Record<string, number>; note?: string }[];
+  }[];
 }
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' } } });
+const asked = Date.now();
 const summary = await admin<Summary>(adminTarget(values), '/nightly', { method: 'POST' });
 for (const run of summary.runs) {
-  console.log(`night ${summary.night}, project ${run.projectId}: ${run.status}${run.stage ? ` (continues at ${run.stage})` : ''}`);
+  // A night runs once: asked again, the collector answers with the report of the run that did it.
+  const before = run.finishedAt !== null && run.finishedAt < asked;
+  const status = before ? `done earlier, at ${new Date(run.finishedAt!).toLocaleTimeString()}: its report` : run.status;
+  console.log(`night ${summary.night}, project ${run.projectId}: ${status}${run.stage ? ` (continues at ${run.stage})` : ''}`);
   console.table(
     run.stages.map((s) => ({
       stage: s.name,
@@ -28,5 +38,7 @@ for (const run of summary.runs) {
         .join(', '),
     })),
   );
+  for (const s of run.stages) if (s.note) console.log(`${s.name}: ${s.note}`);
+  if (before) console.log('The next night runs tomorrow (or the cron); `npm run retrain` trains on what was reviewed since, now.');
 }
 if (!summary.done) console.log('Not done within this invocation: run it again to continue.');

@@ -65,5 +65,9 @@ describe('retraining from Node', { timeout: 60_000 }, () => {
     expect(stdout).toContain('Rolled back node-2; users now get node-1.');
     await reranker.refresh();
     expect(reranker.version).toBe('node-1');
+    // Rolled back to retrieval's order, then once more: nothing to roll back, said plainly.
+    await run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
+    const again = run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
+    await expect(again).rejects.toMatchObject({ code: 1, stderr: "Nothing to roll back: no model is served, users get retrieval's order already.\n" });
   });
 });

@@ -5,11 +5,17 @@
  *   npm run rollback [-- --endpoint URL --admin-key KEY --reason "why"]
  */
 import { parseArgs } from 'node:util';
-import { admin, adminTarget } from './admin-api.ts';
+import { AdminApiError, admin, adminTarget } from './admin-api.ts';
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, reason: { type: 'string' } } });
-const done = await admin<{ rolledBack: string; current: string | null }>(adminTarget(values), '/models/rollback', {
-  method: 'POST',
-  json: { reason: values.reason ?? 'npm run rollback' },
-});
-console.log(`Rolled back ${done.rolledBack}; users now get ${done.current ?? "retrieval's order (no model)"}.`);
+try {
+  const done = await admin<{ rolledBack: string; current: string | null }>(adminTarget(values), '/models/rollback', {
+    method: 'POST',
+    json: { reason: values.reason ?? 'npm run rollback' },
+  });
+  console.log(`Rolled back ${done.rolledBack}; users now get ${done.current ?? "retrieval's order (no model)"}.`);
+} catch (err) {
+  if (!(err instanceof AdminApiError && err.code === 'nothing_to_roll_back')) throw err;
+  console.error("Nothing to roll back: no model is served, users get retrieval's order already.");
+  process.exit(1);
+}

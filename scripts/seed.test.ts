@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createReranker } from '../client/reranker.ts';
 import { isHeldOut } from '../collector/loop/eval-sets.ts';
@@ -7,6 +9,8 @@ import { startLocalCollector } from './local-collector.ts';
 import { retrainRemote } from './retrain/retrain-remote.ts';
 import { answerChunkOf, CORPUS, REGRESSED } from './seed/corpus.ts';
 import { seed } from './seed/send.ts';
+
+const run = promisify(execFile);
 
 describe('npm run seed, then the nightly job', () => {
   it('fills every list of the admin API from one run', { timeout: 120_000 }, async () => {
@@ -23,9 +27,12 @@ describe('npm run seed, then the nightly job', () => {
       expect((await fetch(`${collector.url}/__scheduled?cron=*/15+*+*+*+*`)).status).toBe(200);
       const runs = (await (await admin('/runs')).json()) as { runs: { status: string; stages: unknown[] }[] };
       expect(runs.runs.map((r) => r.status)).toEqual(['done']);
-      // Asked again for the same night, nothing is left to do.
+      // Asked again for the same night, nothing is left to do, and `npm run nightly` says the report is the earlier run's, with its notes.
       const again = (await (await admin('/nightly', { method: 'POST' })).json()) as { done: boolean };
       expect(again.done).toBe(true);
+      const { stdout } = await run('npx', ['tsx', 'scripts/nightly.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
+      expect(stdout).toMatch(/project local: done earlier, at .*: its report/);
+      expect(stdout).toContain('train: not trained: 0 confirmed examples; training needs at least 30');
 
       const review = (await (await admin('/review')).json()) as { items: { guess: string; evidence: string[] }[] };
       expect(review.items.length).toBeGreaterThan(5);

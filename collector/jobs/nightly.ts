@@ -29,7 +29,8 @@ export const DEFAULT_BUDGET_MS = 20_000;
 
 export interface NightlySummary {
   night: string;
-  runs: { projectId: string; status: RunRow['status']; stage: string | null; stages: StageReport[] }[];
+  /** `finishedAt`: when the run was done (epoch ms), earlier than the call for a night done before. */
+  runs: { projectId: string; status: RunRow['status']; stage: string | null; finishedAt: number | null; stages: StageReport[] }[];
   /** True when every run of the night is done. */
   done: boolean;
 }
@@ -79,7 +80,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       };
       await saveRun(env.DB, run, state);
     }
-    runs.push({ projectId, status: run.status, stage: run.status === 'done' ? null : STAGES[run.stage]!.name, stages: run.stages });
+    runs.push({ projectId, status: run.status, stage: run.status === 'done' ? null : STAGES[run.stage]!.name, finishedAt: run.finishedAt, stages: run.stages });
   }
   return { night, runs, done: runs.every((r) => r.status === 'done') };
 }

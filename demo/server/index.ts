@@ -71,7 +71,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     reranker:
       options.reranker ??
       (collectorUrl && serverKey
-        ? promotedReranker({ endpoint: collectorUrl, serverKey, onError: (e) => log(`demo: no model from the collector: ${e.message}`) })
+        ? promotedReranker({
+            endpoint: collectorUrl,
+            serverKey,
+            // Someone trying the loop asks again right after promoting or rolling back.
+            revalidateWaitMs: 500,
+            onError: (e) => log(`demo: no model from the collector: ${e.message}`),
+          })
         : undefined),
     retrieveK: options.retrieveK,
     now: options.now,

@@ -3,16 +3,27 @@
  * keeping the promoted model fresh from the collector. Until a model is promoted it keeps
  * retrieval's order, and traces carry no reranker version.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createReranker, type RerankerOptions } from '../../client/reranker.ts';
 import type { Reranker } from './rerank.ts';
 
-export function promotedReranker(options: RerankerOptions): Reranker {
+export interface PromotedRerankerOptions extends RerankerOptions {
+  /**
+   * Asks the collector before each answer whether the model changed (a conditional GET), waiting
+   * up to this long: a promotion or rollback then shows at the very next answer, where the
+   * client alone revalidates in the background and the answer after shows it. Unset: background only.
+   */
+  revalidateWaitMs?: number;
+}
+
+export function promotedReranker({ revalidateWaitMs, ...options }: PromotedRerankerOptions): Reranker {
   const client = createReranker(options);
   return {
     get version() {
       return client.version;
     },
     async rerank(query, candidates) {
+      if (revalidateWaitMs !== undefined) await Promise.race([client.refresh(), sleep(revalidateWaitMs)]);
       const ranked = await client.rerank(
         query,
         candidates.map((s) => ({

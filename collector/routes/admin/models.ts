@@ -63,7 +63,7 @@ export const modelRoutes = new Hono<AppEnv>()
   /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order). */
   .post('/models/rollback', smallJson, validBody(Reason, 'invalid_reason'), async (c) => {
     const done = await rollBack(c.env.DB, c.get('auth').projectId, c.get('input').reason ?? 'rolled back by an admin', Date.now());
-    if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order', field: 'version' });
+    if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order' });
     return c.json({ rolledBack: done.from, current: done.to });
   })
   /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
