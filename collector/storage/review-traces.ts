@@ -5,13 +5,15 @@ export async function reviewItemTraces(d1: D1Database, projectId: string, itemId
   const { results } = await d1
     .prepare(
       `select r.trace_id as traceId, r.candidate, r.weight, r.evidence, r.rank, r.score, r.guess, r.guess_why as guessWhy,
-         t.query, t.created_at as createdAt, s.weighted_score as weightedScore
+         t.query, t.created_at as createdAt, s.weighted_score as weightedScore,
+         (select json_group_array(e.detail ->> '$.text') from feedback_events e
+          where e.project_id = r.project_id and e.trace_id = r.trace_id and e.signal_type = 'correction' and e.superseded = 0) as corrections
        from review_item_traces r
        left join traces t on t.project_id = r.project_id and t.trace_id = r.trace_id
        left join trace_stats s on s.project_id = r.project_id and s.trace_id = r.trace_id
        where r.project_id = ?1 and r.item_id = ?2 order by r.weight desc, r.trace_id limit ?3`,
     )
     .bind(projectId, itemId, limit)
-    .all<Omit<ReviewItemTrace, 'evidence'> & { evidence: string }>();
-  return results.map((r) => ({ ...r, evidence: JSON.parse(r.evidence) as string[] }));
+    .all<Omit<ReviewItemTrace, 'evidence' | 'corrections'> & { evidence: string; corrections: string }>();
+  return results.map((r) => ({ ...r, evidence: JSON.parse(r.evidence) as string[], corrections: JSON.parse(r.corrections) as string[] }));
 }

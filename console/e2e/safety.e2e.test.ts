@@ -90,6 +90,8 @@ describe('user text is inert', () => {
       const review = await shownText(page);
       expect(review).toContain(payload('query'));
       expect(review).toContain('chunk <img src=x onerror=');
+      // The user's correction, quoted beside the trace it came with.
+      expect(review).toContain(payload('correction'));
       expect(await injected(page)).toEqual({ found: [], xss: null });
 
       await page.goto(`${f.collector.url}/admin/traces/${trace.traceId}`);

@@ -43,4 +43,6 @@ export interface ReviewItemTrace {
   createdAt: number | null;
   /** The trace's confidence-weighted score. */
   weightedScore: number | null;
+  /** What users wrote the answer should have said (gone with the events, by retention or erasure). */
+  corrections: string[];
 }

@@ -90,6 +90,8 @@ describe('GET /v1/admin/review/:id/traces', () => {
     expect(body.traces[0]).toMatchObject({ traceId: first.traceId, query: 'refund for opened items?', createdAt: first.createdAt });
     expect(body.traces[0].evidence.length).toBeGreaterThan(0);
     expect(typeof body.traces[0].weight).toBe('number');
+    // What the user wrote, for the reviewer to judge the chunk against.
+    expect(body.traces[0].corrections).toEqual(['Opened items can be refunded within 14 days of delivery']);
     expect((await admin(p, '/review/no-such-item/traces')).status).toBe(404);
   });
 });

@@ -55,7 +55,10 @@ export function renderTraces(item: ReviewItem, traces: ReviewItemTrace[] | undef
                 <td>${t.createdAt === null ? s.notSet : dateTime(t.createdAt, locale)}</td>
                 <td>${t.rank}</td>
                 <td>${t.weight.toFixed(2)}</td>
-                <td class="text">${t.evidence.join('; ')}</td>
+                <td class="text">
+                  ${t.evidence.join('; ')}
+                  ${t.corrections.map((c) => html`<p class="correction"><span class="muted">${s.userCorrection}</span> <q>${c}</q></p>`)}
+                </td>
               </tr>`,
             )}
           </tbody>
