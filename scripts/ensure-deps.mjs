@@ -5,6 +5,6 @@ import { existsSync, statSync } from 'node:fs';
 
 const installed = 'node_modules/.package-lock.json';
 if (!existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs) {
-  console.log('Installing dependencies (npm ci)…');
+  console.log('Installing the locked dependencies (npm ci; a minute or two on a first start)…');
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
 }

@@ -14,7 +14,9 @@ const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
-migrate();
+// wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
+const applied = migrate({}, { quiet: true });
+console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
 // The Worker serves the admin console at /admin from its build.
 await buildConsole();
 const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);

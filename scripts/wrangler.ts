@@ -35,9 +35,11 @@ function wrangler(args: string[], options: { quiet?: boolean } = {}): string {
   return result.stdout;
 }
 
-/** Applies collector/migrations to the local D1 (only the ones not applied yet). */
-export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): void {
-  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(d1)], options);
+/** Applies collector/migrations to the local D1 (only the ones not applied yet); answers the names of those it applied. */
+export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): string[] {
+  const out = wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(d1)], options);
+  // wrangler reprints its table after each migration, each applied one marked ✅.
+  return [...new Set(out.match(/\b\d{4}_\w+\.sql(?=\s*│\s*✅)/g) ?? [])];
 }
 
 /** Runs SQL against the local D1 and returns the rows of the last statement. */
