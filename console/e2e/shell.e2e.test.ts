@@ -43,6 +43,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await key.fill(f.collector.keys.admin);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      // The sign-in form is gone: focus goes to the page that replaced it, not back to the top.
+      expect(await focused(page)).toMatchObject({ tag: 'main' });
       // The key stays in this tab's session storage: never in local storage or the address.
       const stored = await storedKeys(page);
       expect(stored.session).toBe(f.collector.keys.admin);

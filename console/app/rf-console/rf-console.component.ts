@@ -184,9 +184,12 @@ export class RfConsole extends LitElement {
     applyTheme(this.theme);
   }
 
-  private signedIn() {
+  /** The sign-in form is gone: focus goes to the page that replaced it, as the skip link takes it there. */
+  private async signedIn() {
     this.notice = undefined;
     this.gate = 'signed-in';
+    await this.updateComplete;
+    this.querySelector<HTMLElement>('#main')?.focus();
   }
 
   private signOut() {
