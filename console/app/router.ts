@@ -89,6 +89,8 @@ export function interceptLinks(root: EventTarget): void {
     const a = ev.composedPath().find((n): n is HTMLAnchorElement => n instanceof HTMLAnchorElement);
     if (!a || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
+    // A link within the page (the skip link to #main) is the browser's to follow.
+    if (url.hash && url.href.split('#')[0] === location.href.split('#')[0]) return;
     if (url.origin !== location.origin || !(url.pathname === BASE || url.pathname.startsWith(`${BASE}/`))) return;
     ev.preventDefault();
     navigate(url.pathname + url.search);

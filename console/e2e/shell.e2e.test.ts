@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -7,6 +8,18 @@ const fixture = useSeededCollector();
 
 const storedKeys = (page: import('playwright-core').Page) =>
   page.evaluate(() => ({ session: sessionStorage.getItem('rf-console-admin-key'), local: JSON.stringify({ ...localStorage }) }));
+
+/** The element with keyboard focus, through shadow roots, and the landmarks around it. */
+const focused = (page: import('playwright-core').Page) =>
+  page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    const within = (selector: string) => {
+      for (let at: Element | undefined = el ?? undefined; at; at = (at.getRootNode() as ShadowRoot).host) if (at.closest(selector)) return true;
+      return false;
+    };
+    return { tag: el?.localName, text: el?.textContent?.trim(), inMain: within('main'), inNav: within('nav') };
+  });
 
 describe('the console: served at /admin, signed in with the admin key', () => {
   it('is served from the collector with a strict CSP, and signs in with the admin key only', async () => {
@@ -30,6 +43,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await key.fill(f.collector.keys.admin);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      // The sign-in form is gone: focus goes to the page that replaced it, not back to the top.
+      expect(await focused(page)).toMatchObject({ tag: 'main' });
       // The key stays in this tab's session storage: never in local storage or the address.
       const stored = await storedKeys(page);
       expect(stored.session).toBe(f.collector.keys.admin);
@@ -51,6 +66,24 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       expect((await storedKeys(page)).session).toBeNull();
       await page.getByRole('button', { name: 'Sign in again' }).click();
       await page.getByLabel('Admin key').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('skips to the page content: the first Tab reaches the skip link, Enter moves focus past the header', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'a', text: 'Skip to content' });
+      await page.keyboard.press('Enter');
+      expect(await focused(page)).toMatchObject({ tag: 'main' });
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ inMain: true, inNav: false });
+      expect(new URL(page.url()).pathname).toBe('/admin/review');
+      expect(await axe(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -28,7 +28,6 @@ type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
  * URL names. Pages get the route and the strings as properties and load their own data.
  */
 export class RfConsole extends LitElement {
-  static override styles = [baseStyles, styles];
   static override properties: PropertyDeclarations = {
     locale: { state: true },
     theme: { state: true },
@@ -55,6 +54,15 @@ export class RfConsole extends LitElement {
     this.theme = initialTheme();
     this.route = routeOf(new URL(location.href));
     this.gate = adminKey() ? 'signed-in' : 'signed-out';
+  }
+
+  /**
+   * The frame renders into the document, not a shadow root, so its main region is one the browser
+   * finds by id: the skip link is a plain link to #main (the pages keep their own shadow roots).
+   */
+  protected override createRenderRoot() {
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, ...[baseStyles, styles].map((s) => s.styleSheet!)];
+    return this;
   }
 
   override connectedCallback() {
@@ -176,9 +184,12 @@ export class RfConsole extends LitElement {
     applyTheme(this.theme);
   }
 
-  private signedIn() {
+  /** The sign-in form is gone: focus goes to the page that replaced it, as the skip link takes it there. */
+  private async signedIn() {
     this.notice = undefined;
     this.gate = 'signed-in';
+    await this.updateComplete;
+    this.querySelector<HTMLElement>('#main')?.focus();
   }
 
   private signOut() {

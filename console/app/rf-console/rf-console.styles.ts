@@ -1,20 +1,22 @@
 import { css } from 'lit';
 
+/** The frame's layout. It renders into the document (see RfConsole), so every rule is scoped to it by name. */
 export const styles = css`
-  :host {
+  rf-console {
+    display: block;
     min-height: 100vh;
   }
-  .skip {
+  rf-console .skip {
     position: absolute;
     inset-inline-start: 0.5rem;
     top: -3rem;
     background: var(--c-bg);
     padding: 0.5rem;
   }
-  .skip:focus {
+  rf-console .skip:focus {
     top: 0.5rem;
   }
-  header {
+  rf-console header {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
@@ -23,32 +25,32 @@ export const styles = css`
     border-bottom: 1px solid var(--c-border);
     background: var(--c-surface);
   }
-  .brand {
+  rf-console .brand {
     font-weight: 600;
   }
-  nav {
+  rf-console nav {
     display: flex;
     gap: 1rem;
   }
-  nav a[aria-current='page'] {
+  rf-console nav a[aria-current='page'] {
     font-weight: 600;
     text-decoration-thickness: 2px;
   }
-  .spacer {
+  rf-console .spacer {
     flex: 1;
   }
-  label {
+  rf-console label {
     display: flex;
     align-items: center;
     gap: 0.35rem;
     font-size: 0.9rem;
   }
-  main {
+  rf-console main {
     padding: 1rem;
     max-width: 90rem;
     margin: 0 auto;
   }
-  main:focus {
+  rf-console main:focus {
     outline: none;
   }
 `;

@@ -10,6 +10,7 @@ import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
 import { type ReviewApi, ReviewSession } from './review-session.ts';
+import { trainingCount } from './training-count.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
 const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
@@ -202,7 +203,7 @@ export class ReviewPage extends LitElement {
         <progress max=${b.itemsPerWeek} .value=${Math.min(b.answeredLastWeek, b.itemsPerWeek)}></progress>
       </label>
       <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held })}</span>
-      <span>${format(s.trainingProgress, { examples: t.examples, minimum: t.minimum })}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
+      <span>${trainingCount(t, s)}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
     </section>`;
   }
 

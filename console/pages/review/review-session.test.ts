@@ -31,9 +31,10 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
   const api: ReviewApi = {
     async queue(status: ReviewStatus, limit: number): Promise<ReviewQueue> {
       const listed = items.filter((i) => i.status === status).slice(0, limit);
+      const count = (s: ReviewStatus) => items.filter((i) => i.status === s).length;
       return {
         items: structuredClone(listed),
-        budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: listed.length, held: 0, minutesPerWeek: 30, miningThreshold: 0.1 },
+        budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: count('pending'), held: count('held'), minutesPerWeek: 30, miningThreshold: 0.1 },
         training: { confirmed: 29, examples: 29, trainedOn: 0, minimum: 30, ready: false },
       };
     },
@@ -93,6 +94,34 @@ describe('ReviewSession', () => {
     expect(s.current?.id).toBe('i0');
     expect(await s.undo()).toBe(false);
     expect(s.budget?.answeredLastWeek).toBe(3);
+  });
+
+  it('keeps the waiting counts in step: an answer takes the item off its list, an undo puts a first answer back as pending', async () => {
+    const server = fakeServer(3);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    expect(s.budget).toMatchObject({ pending: 3, held: 0 });
+    await s.answer('relevant', null);
+    await s.answer('unclear', null);
+    expect(s.budget).toMatchObject({ pending: 1, held: 0 });
+    // Changing an answer moves nothing between the lists.
+    s.previous();
+    await s.answer('not_relevant', null);
+    expect(s.budget).toMatchObject({ pending: 1, held: 0 });
+    await s.undo();
+    await s.undo();
+    expect(s.budget).toMatchObject({ pending: 2, held: 0 });
+    expect(s.budget?.pending).toBe((await server.api.queue('pending', 5)).budget.pending);
+
+    const held = fakeServer(2, 'held');
+    const h = new ReviewSession(held.api, 'held', () => {});
+    await h.load();
+    expect(h.budget).toMatchObject({ pending: 0, held: 2 });
+    await h.answer('relevant', null);
+    expect(h.budget).toMatchObject({ pending: 0, held: 1 });
+    await h.undo();
+    expect(h.budget).toMatchObject({ pending: 1, held: 1 });
+    expect(h.budget).toMatchObject((await held.api.queue('held', 5)).budget);
   });
 
   it('undo of an answer on a held item puts it back as pending, as the API does', async () => {
@@ -157,7 +186,7 @@ describe('ReviewSession', () => {
     await expect(s.answer('relevant', null)).rejects.toThrow('offline');
     expect(s.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null });
     expect(s.canUndo).toBe(false);
-    expect(s.budget?.answeredLastWeek).toBe(3);
+    expect(s.budget).toMatchObject({ answeredLastWeek: 3, pending: 2 });
   });
 
   it('keeps a later answer to the same item when an earlier one could not be sent', async () => {

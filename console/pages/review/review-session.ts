@@ -177,9 +177,14 @@ export class ReviewSession {
     return this.items.length;
   }
 
-  /** Keeps the budget and training counts in step with answers given and taken back in this session. */
+  /** Keeps the budget's and training's counts in step with answers given and taken back in this session. */
   private apply(item: ReviewItem, to: Pick<ReviewItem, 'status' | 'verdict' | 'note'>): void {
-    if (this.budget) this.budget.answeredLastWeek += Number(to.status === 'answered') - Number(item.status === 'answered');
+    if (this.budget) {
+      const moved = (status: ReviewStatus) => Number(to.status === status) - Number(item.status === status);
+      this.budget.answeredLastWeek += moved('answered');
+      this.budget.pending += moved('pending');
+      this.budget.held += moved('held');
+    }
     if (this.training) {
       const change = Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
       this.training.confirmed += change;
