@@ -85,6 +85,8 @@ describe('the demo page', () => {
     expect(await page.locator('.reply .ranking').textContent()).toBe('Sources ranked by BM25');
     const link = el.locator('.sources a[data-chunk-id]').first();
     const chunkId = (await link.getAttribute('data-chunk-id'))!;
+    // Every link citing a source names it by number and title, as the widget's wrong-source list shows it.
+    expect(await link.getAttribute('title')).toBe(`[${await link.locator('xpath=..').getAttribute('value')}] ${await link.textContent()}`);
     const preview = el.locator('[data-preview-for]').first();
     expect(await preview.isHidden()).toBe(true);
     await link.click();

@@ -35,7 +35,8 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<H
 }
 
 const citeLink = (c: Citation, label: string) => {
-  const a = element('a', { className: 'cite', href: `#${encodeURIComponent(c.chunkId)}`, textContent: label });
+  // The title names the source wherever a link cites it, and labels it in the widget's wrong-source list.
+  const a = element('a', { className: 'cite', href: `#${encodeURIComponent(c.chunkId)}`, textContent: label, title: `[${c.n}] ${c.title}` });
   a.dataset.chunkId = c.chunkId;
   return a;
 };

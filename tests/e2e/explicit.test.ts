@@ -197,6 +197,33 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('offers each cited source once among the wrong ones, by its source list title, when inline links and a source list cite it', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('srcs');
+    // As the demo shows an answer: numbered links in the text, then a source list of titles.
+    await addAnswer(page, {
+      traceId,
+      html: `<p class="answer">Opened items can be returned <a href="#a" class="cite" data-chunk-id="chunk-a">[1]</a>,
+          in 5 days <a href="#b" class="cite" data-chunk-id="chunk-b">[2]</a>, for a refund <a href="#a" class="cite" data-chunk-id="chunk-a">[1]</a>.</p>
+        <ol class="sources">
+          <li><a href="#a" data-chunk-id="chunk-a">Refund policy</a></li>
+          <li><a href="#b" data-chunk-id="chunk-b">Shipping times</a></li>
+        </ol>`,
+    });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Wrong source' }).click();
+    await el.getByRole('heading', { name: 'Which source is wrong?' }).waitFor();
+    const flags = el.locator('[part~="flag"]');
+    const names = () => flags.evaluateAll((buttons) => buttons.map((b) => b.textContent!.replace(/\s+/g, ' ').trim()));
+    expect(await names()).toEqual(['Flag as wrong source: Refund policy', 'Flag as wrong source: Shipping times']);
+    await flags.first().click();
+    await el.getByRole('button', { name: 'Flagged: Refund policy' }).waitFor();
+    expect(await flags.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-pressed')))).toEqual(['true', 'false']);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'wrong_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-a' }]));
+    await page.context().close();
+  });
+
   it('offers a 1-5 rating in rating mode; two stars or fewer asks why', async () => {
     const { page } = await openHost(browser(), { options: { config: { rating: true }, loadConfig: false } });
     const traceId = newTraceId('rate');

@@ -53,10 +53,13 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
     case 'sources':
       return html`<h2 id="rf-panel-title">${s.sourcesTitle}</h2>
         <ul class="options column">
-          ${feedback.citations().map(
-            (c, i) => html`<li>
-              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(c.chunkId)} @click=${() => feedback.flagWrongSource(c.chunkId)}>
-                ${feedback.flagged.has(c.chunkId) ? s.sourceFlagged : s.flagSource}: ${c.label}
+          ${[
+            // Each cited chunk once, however many links cite it (inline "[1]" links, then a source list: its last link's label).
+            ...new Map(feedback.citations().map((c) => [c.chunkId, c.label])),
+          ].map(
+            ([chunkId, label], i) => html`<li>
+              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(chunkId)} @click=${() => feedback.flagWrongSource(chunkId)}>
+                ${feedback.flagged.has(chunkId) ? s.sourceFlagged : s.flagSource}: ${label}
               </button>
             </li>`,
           )}
