@@ -31,6 +31,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
 
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { signedIn: false });
     try {
+      // It says where a key is found.
+      await page.getByText('keeps them in .dev-keys.json').waitFor();
       const key = page.getByLabel('Admin key');
       await key.fill('rfa_not_a_real_key_at_all_0000000');
       await page.getByRole('button', { name: 'Sign in' }).click();

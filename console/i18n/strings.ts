@@ -22,6 +22,7 @@ const en = {
 
   signInTitle: 'Sign in',
   signInIntro: 'Paste the project’s admin key. It is kept in this browser tab only, until you sign out or close the tab.',
+  signInWhere: 'On your machine, npm start prints the dev project’s keys and keeps them in .dev-keys.json; npm run keys makes a project’s keys elsewhere.',
   adminKey: 'Admin key',
   signIn: 'Sign in',
   signingIn: 'Checking the key…',
@@ -385,6 +386,7 @@ const zhCN: Strings = {
 
   signInTitle: '登录',
   signInIntro: '粘贴项目的管理密钥。密钥只保存在当前浏览器标签页中，退出或关闭标签页即清除。',
+  signInWhere: '在本机，npm start 会打印 dev 项目的密钥并保存在 .dev-keys.json 中；其他环境用 npm run keys 生成项目密钥。',
   adminKey: '管理密钥',
   signIn: '登录',
   signingIn: '正在验证密钥…',

@@ -36,6 +36,7 @@ export class SignInPage extends LitElement {
       <h1 id="title">${s.signInTitle}</h1>
       ${this.notice ? html`<p role="status">${this.notice}</p>` : null}
       <p class="muted">${s.signInIntro}</p>
+      <p class="muted">${s.signInWhere}</p>
       <form @submit=${this.submit}>
         <label for="key">${s.adminKey}</label>
         <input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="error" />
