@@ -14,6 +14,7 @@ import { freePort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
+import { DOC_EXAMPLES } from './corpus/docs.ts';
 import { askOnPage, regenerateOnPage } from './page-driver.ts';
 import { type Demo, startDemo } from './server/index.ts';
 
@@ -115,6 +116,19 @@ describe('the demo page', () => {
     expect((await stored((await next.getAttribute('trace-id'))!, (x) => x.trace !== null)).trace!.turnIndex).toBe(1);
   });
 
+  it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {
+    const { page } = await openPage();
+    const offered = page.locator('#examples button');
+    expect(await offered.allTextContents()).toEqual(DOC_EXAMPLES);
+    await offered.nth(1).click();
+    await page.locator('rag-feedback').waitFor();
+    expect(await page.locator('.question').textContent()).toBe(DOC_EXAMPLES[1]);
+    expect(await page.locator('#examples').isHidden()).toBe(true);
+    await page.click('#new-chat');
+    expect(await page.locator('#examples').isVisible()).toBe(true);
+    expect(await page.locator('rag-feedback').count()).toBe(0);
+  });
+
   it('shows what the user typed as text, never as markup', async () => {
     const { page, errors } = await openPage();
     const typed = '<img src=x onerror="window.pwned=1"> widget?';
@@ -125,8 +139,10 @@ describe('the demo page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('meets WCAG 2.1 AA as axe checks it, with an answer, its citations and its widget on the page', async () => {
+  it('meets WCAG 2.1 AA as axe checks it, empty and with an answer, its citations and its widget on the page', async () => {
     const { page } = await openPage();
+    // Empty, the page has its example questions and no widget yet.
+    expect(await axe(page, { shadowRoots: false })).toEqual([]);
     await askOnPage(page, 'How do I deploy to Cloudflare?');
     expect(await axe(page)).toEqual([]);
   });

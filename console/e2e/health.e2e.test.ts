@@ -14,6 +14,9 @@ describe('loop health', () => {
     try {
       const view = page.locator('rf-health-page');
       await view.locator('[data-field="latest"]').waitFor();
+      // The figures are the last night's: the page says so, and when they change.
+      expect(await view.locator('#latest-title').textContent()).toBe(`Night of ${latest.day}`);
+      expect(await view.getByText('count from its next run').count()).toBe(1);
       expect(await view.locator('[data-metric="traces"] dd').textContent()).toBe(latest.metrics.traces!.toLocaleString('en'));
       expect(await view.locator('[data-metric="reviewBudgetPerWeek"] dd').textContent()).toBe(String(latest.metrics.reviewBudgetPerWeek));
 

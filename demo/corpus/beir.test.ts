@@ -31,6 +31,10 @@ describe('loadBeir', () => {
     expect(corpus.chunks[0]!.sourceDocVersion).toMatch(/^[0-9a-f]{12}$/);
   });
 
+  it('offers judged training questions on an empty chat, never a test question', async () => {
+    expect((await loadBeir(dir)).examples).toEqual(['titles']);
+  });
+
   it('refuses a directory that is not in BEIR layout', async () => {
     await expect(loadBeir(join(dir, 'qrels'))).rejects.toThrow(/not a BEIR directory/);
   });
@@ -39,5 +43,6 @@ describe('loadBeir', () => {
     expect((await loadCorpus(dir)).chunks).toHaveLength(2);
     const docs = await loadCorpus();
     expect(docs.chunks.some((c) => c.chunkId === 'README.md#quick-start')).toBe(true);
+    expect(docs.examples?.length).toBeGreaterThan(0);
   });
 });

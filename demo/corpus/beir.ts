@@ -57,6 +57,17 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
   return qrels;
 }
 
+/** How many questions an empty chat offers. */
+const EXAMPLE_COUNT = 3;
+
+/** The first judged training questions: never a test question, which must not reach traffic. */
+export function trainExamples(queries: ReadonlyMap<string, string>, train: ReadonlyMap<string, unknown> | undefined, count = EXAMPLE_COUNT): string[] {
+  return [...(train?.keys() ?? [])]
+    .map((id) => queries.get(id))
+    .filter((q): q is string => Boolean(q))
+    .slice(0, count);
+}
+
 /** The whole collection: chunks, queries, and every split found in `qrels/`. */
 export async function loadBeir(dir: string): Promise<Corpus> {
   if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
@@ -68,5 +79,5 @@ export async function loadBeir(dir: string): Promise<Corpus> {
     ...splits.map((f) => readBeirQrels(join(qrelsDir, f))),
   ]);
   const qrels = new Map(splits.map((f, i) => [basename(f, '.tsv'), judged[i]!]));
-  return { name: basename(dir), chunks, queries, qrels };
+  return { name: basename(dir), chunks, queries, qrels, examples: trainExamples(queries, qrels.get('train')) };
 }

@@ -16,6 +16,8 @@ export interface Corpus {
   /** Shown on the page: which knowledge base the answers come from. */
   name: string;
   chunks: Chunk[];
+  /** Questions the page offers on an empty chat, so a newcomer has something to ask. */
+  examples?: string[];
   /** Query id to text (test collections only). */
   queries?: Map<string, string>;
   /** Relevance judgments per split (`train`, `test`): query id to document id to grade. */

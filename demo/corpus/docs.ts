@@ -8,6 +8,17 @@ import { chunkMarkdown } from './markdown.ts';
 /** Markdown files of the repository that make up the built-in corpus. */
 export const DOC_FILES = ['README.md'];
 
+/** Questions the README answers, offered on an empty chat. */
+export const DOC_EXAMPLES = [
+  'How do I run the collector and the console locally?',
+  'How does the widget send events when the page closes?',
+  'How do I deploy to Cloudflare?',
+];
+
 export function loadDocs(files: readonly string[] = DOC_FILES, root = ROOT): Corpus {
-  return { name: 'rag-feedback docs', chunks: files.flatMap((f) => chunkMarkdown(f, readFileSync(join(root, f), 'utf8'))) };
+  return {
+    name: 'rag-feedback docs',
+    chunks: files.flatMap((f) => chunkMarkdown(f, readFileSync(join(root, f), 'utf8'))),
+    examples: files === DOC_FILES ? DOC_EXAMPLES : [],
+  };
 }

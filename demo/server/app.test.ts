@@ -18,7 +18,7 @@ const config: ClientConfig = {
   endpoint: 'http://127.0.0.1:8787',
   writeKey: 'rfw_test',
   consoleUrl: 'http://127.0.0.1:8787/admin',
-  corpus: { name: 'docs', chunks: 1 },
+  corpus: { name: 'docs', chunks: 1, examples: ['What is it?'] },
 };
 const app = createDemoApp({
   answerer: createAnswerer({ corpus: loadDocs() }),

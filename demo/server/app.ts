@@ -21,7 +21,8 @@ export interface ClientConfig {
   writeKey: string | null;
   /** The collector's console, linked from the page. */
   consoleUrl: string | null;
-  corpus: { name: string; chunks: number };
+  /** `examples`: questions the page offers on an empty chat. */
+  corpus: { name: string; chunks: number; examples: string[] };
 }
 
 export interface PageAssets {

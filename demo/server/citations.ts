@@ -1,4 +1,5 @@
 import type { Chunk } from '../corpus/chunk.ts';
+import { readableText } from './sentences.ts';
 
 /** One numbered source of an answer: `[n]` in the answer text points at it. */
 export interface Citation {
@@ -6,7 +7,7 @@ export interface Citation {
   chunkId: string;
   sourceDocId: string;
   title: string;
-  /** The start of the chunk, for the in-page preview. */
+  /** The start of the chunk as plain text (markdown's marks dropped), for the in-page preview. */
   snippet: string;
 }
 
@@ -25,5 +26,5 @@ export const citation = (n: number, chunk: Chunk): Citation => ({
   chunkId: chunk.chunkId,
   sourceDocId: chunk.sourceDocId,
   title: chunk.title || chunk.sourceDocId,
-  snippet: snippet(chunk.text),
+  snippet: snippet(readableText(chunk.text)),
 });

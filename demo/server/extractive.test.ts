@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../corpus/chunk.ts';
 import { extractiveAnswer, NO_ANSWER } from './extractive.ts';
-import { sentences } from './sentences.ts';
+import { readableText, sentences } from './sentences.ts';
 
 const chunk = (chunkId: string, text: string): Chunk => ({ chunkId, sourceDocId: `${chunkId}.md`, sourceDocVersion: 'v1', title: chunkId, text });
 const one = () => 1;
@@ -32,6 +32,14 @@ describe('sentences', () => {
   it("drops a structured abstract's part headings from the sentences they run into", () => {
     const abstract = 'OBJECTIVE To test risedronate. METHODS AND RESULTS We enrolled 2458 women. DNA Methylation rose.';
     expect(sentences(abstract)).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);
+  });
+});
+
+describe('readableText', () => {
+  it('gives a preview as the section reads rendered: marks and link targets dropped, code lines kept as written', () => {
+    const md =
+      '## Start\n\nRun **`npm start`**, see [the docs](https://x.test/d).\n\n```sh\nnpm  start -- --port 1\n```\n\n- one *item*\n\n| a | b |\n| --- | --- |\n| 1 | 2 |';
+    expect(readableText(md)).toBe('Start\nRun npm start, see the docs.\nnpm  start -- --port 1\none *item*\na — b\n1 — 2');
   });
 });
 

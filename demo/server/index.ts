@@ -95,7 +95,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       endpoint: collectorUrl ?? null,
       writeKey: writeKey ?? null,
       consoleUrl: collectorUrl ? joinUrl(collectorUrl, 'admin') : null,
-      corpus: { name: corpus.name, chunks: corpus.chunks.length },
+      corpus: { name: corpus.name, chunks: corpus.chunks.length, examples: corpus.examples ?? [] },
     },
   });
   const server = await serve(app.fetch, { port, host });

@@ -23,8 +23,8 @@ export interface Sentence {
   tableRow: boolean;
 }
 
-/** Lines of prose: paragraphs joined, list items, table rows and headings kept apart. */
-function proseLines(text: string): Sentence[] {
+/** Lines of prose: paragraphs joined, list items, table rows and headings kept apart; code blocks only when `keepCode` (their lines as written). */
+function proseLines(text: string, keepCode = false): Sentence[] {
   const out: Sentence[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
@@ -38,7 +38,10 @@ function proseLines(text: string): Sentence[] {
       endParagraph();
       continue;
     }
-    if (fenced) continue;
+    if (fenced) {
+      if (keepCode && raw.trim()) out.push({ text: `${CODE}${raw.trimEnd()}`, tableRow: false });
+      continue;
+    }
     const line = raw.trim();
     if (!line || TABLE_RULE.test(line)) {
       endParagraph();
@@ -58,8 +61,17 @@ function proseLines(text: string): Sentence[] {
     }
   }
   endParagraph();
-  return out.map((l) => ({ ...l, text: inlinePlain(l.text) })).filter((l) => l.text);
+  return out.map((l) => ({ ...l, text: l.text.startsWith(CODE) ? l.text.slice(CODE.length) : inlinePlain(l.text) })).filter((l) => l.text);
 }
+
+/** Marks a code line, which keeps its marks and spaces; no markdown text holds this character. */
+const CODE = '\u0000';
+
+/** The chunk as a reader sees it rendered: a line per paragraph, list item, heading, table row and code line, without markdown's marks. */
+export const readableText = (text: string): string =>
+  proseLines(text, true)
+    .map((l) => l.text)
+    .join('\n');
 
 /** A sentence ends at . ! ? before a space and a capital, digit, bracket or quote, or at a CJK full stop. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;

@@ -16,6 +16,7 @@ const chat = $<HTMLElement>('chat');
 const form = $<HTMLFormElement>('ask');
 const input = $<HTMLTextAreaElement>('query');
 const status = $<HTMLElement>('status');
+const examples = $<HTMLElement>('examples');
 
 let config: ClientConfig;
 let sessionId = crypto.randomUUID();
@@ -118,6 +119,7 @@ form.addEventListener('submit', (e) => {
   const query = input.value.trim();
   if (!query) return;
   input.value = '';
+  examples.hidden = true;
   const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query }));
   chat.append(turn);
   void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
@@ -134,13 +136,30 @@ $('new-chat').addEventListener('click', () => {
   sessionId = crypto.randomUUID();
   nextTurn = 0;
   chat.replaceChildren();
+  examples.hidden = !examples.querySelector('li');
   input.focus();
 });
+
+/** The corpus's example questions on an empty chat: one click asks. */
+function showExamples(questions: readonly string[]) {
+  examples.querySelector('ul')!.replaceChildren(
+    ...questions.map((q) => {
+      const button = element('button', { type: 'button', className: 'example', textContent: q });
+      button.addEventListener('click', () => {
+        input.value = q;
+        form.requestSubmit();
+      });
+      return element('li', {}, button);
+    }),
+  );
+  examples.hidden = !questions.length || chat.childElementCount > 0;
+}
 
 async function main() {
   config = (await (await fetch('/api/config')).json()) as ClientConfig;
   $('corpus-name').textContent = config.corpus.name;
   input.placeholder = `Ask a question about ${config.corpus.name}…`;
+  showExamples(config.corpus.examples);
   if (config.consoleUrl) Object.assign($<HTMLAnchorElement>('console-link'), { href: config.consoleUrl, hidden: false });
   const { RagFeedback } = (await import(WIDGET_MODULE)) as { RagFeedback: typeof RagFeedbackApi };
   if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });

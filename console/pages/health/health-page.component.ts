@@ -155,6 +155,7 @@ export class HealthPage extends LitElement {
     const evalScores = snaps.some((x) => x.metrics.evalNdcg5 != null);
     return html`<section class="card" aria-labelledby="latest-title">
         <h2 id="latest-title">${format(s.latest, { day: latest.day })}</h2>
+        <p class="muted">${s.latestNote}</p>
         <dl class="facts summary" data-field="latest">
           ${SUMMARY.map(([m, unit]) => {
             const v = latest.metrics[m];
