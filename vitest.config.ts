@@ -47,6 +47,9 @@ export default defineConfig({
         ],
         test: {
           name: 'collector',
+          // One workerd runtime for all files of a worker instead of one per file: 103 s against 28 s.
+          // Every test makes its own project, sessions and client IP, so nothing leaks between files.
+          isolate: false,
           include: ['collector/**/*.test.ts', 'client/**/*.test.ts'],
           exclude: ['client/**/*.node.test.ts'],
           setupFiles: ['./collector/test/setup.ts'],
@@ -60,6 +63,9 @@ export default defineConfig({
           globalSetup: ['./tests/e2e/global-setup.ts'],
           // Real Chromium against a real collector under wrangler dev; one file at a time on 2 cores.
           fileParallelism: false,
+          // One process for all these files (each starts its own servers and browser), after the rest.
+          isolate: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 120_000,
           // As long as a page's own waits: a poll often waits on a request to workerd.

@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../collector/auth/key-format.ts';
+import { copyMigratedD1 } from './local-collector.ts';
 import { query, ROOT } from './wrangler.ts';
 
 const keys = (...args: string[]) => execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
 
 describe('npm run keys', () => {
-  // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
+  // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine). The D1 starts migrated,
+  // as applying every migration takes 15 s more (wrangler.test.ts checks that on a new D1).
   it('creates a project with three hashed keys, lists them, and revokes one', { timeout: 180_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    copyMigratedD1(persistTo);
     const out = keys('create', 'acme', '--name', 'Acme', '--origin', 'https://app.acme.example', '--persist-to', persistTo);
     const write = out.match(/write key .*: (rfw_\w+)/)![1]!;
     const server = out.match(/server key .*: (rfs_\w+)/)![1]!;
