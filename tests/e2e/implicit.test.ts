@@ -127,17 +127,25 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
-  it('records a regenerate reported by the chat UI, with the time since the answer', async () => {
+  it('records a regenerate reported by the chat UI, with the time since the answer, and not also as a rephrase', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('regen');
-    await addAnswer(page, { traceId });
+    const query = 'What is the refund window for opened items?';
+    await addAnswer(page, { traceId, query });
     await page.waitForTimeout(300);
     await callWidget(page, traceId, 'reportRegenerate');
+    // The chat UI answers the same question again; a later question rephrasing it is still one.
+    const again = newTraceId('regen2');
+    await addAnswer(page, { traceId: again, query });
+    const next = newTraceId('regen3');
+    await addAnswer(page, { traceId: next, query: 'refund window for opened items' });
+    await eventually(again, (ev) => expect(ofType(ev, 'rephrase_within_session').map((e) => e.detail.nextTraceId)).toEqual([next]));
     await eventually(traceId, (ev) => {
       const [r] = ofType(ev, 'regenerate');
       expect(r!.detail.gapMs as number).toBeGreaterThanOrEqual(250);
       expect(r!.signalValue).toBe(-0.7);
     });
+    expect(ofType(await storedEvents(traceId), 'rephrase_within_session')).toEqual([]);
     await page.context().close();
   });
 

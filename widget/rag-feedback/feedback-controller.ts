@@ -10,7 +10,7 @@ import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from 
 import { loadConfig, normalizeConfig, options } from '../settings.ts';
 import type { PromptTrigger, RecordOptions, SignalSink, TraceAware } from '../signals/host.ts';
 import { countShown, eligiblePrompt } from '../signals/prompts.ts';
-import { noteQuery } from '../signals/rephrase.ts';
+import { forgetQuery, noteQuery } from '../signals/rephrase.ts';
 import { reportVitalsTo } from '../signals/vitals.ts';
 import { type Strings, stringsFor } from '../strings.ts';
 import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
@@ -266,6 +266,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   /** The chat UI regenerated this answer. */
   reportRegenerate(): void {
     this.recordSignal('regenerate', { gapMs: Math.max(0, Date.now() - this.shownAt) });
+    // After this answer's own check, so its replacement is not counted as rephrasing it too.
+    const { sessionId } = this.context;
+    rephraseChecks = rephraseChecks.then(() => forgetQuery(sessionId));
   }
 
   /** A copy made by the host's own copy button. */

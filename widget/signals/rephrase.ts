@@ -16,6 +16,9 @@ interface LastQuery {
   at: number;
 }
 
+/** The next answer regenerates the last one: it repeats the question, which is not a rephrase. */
+export const forgetQuery = (sessionId: string) => writeJson('session', KEY.lastQuery(sessionId), null);
+
 /**
  * Notes that `traceId` answered `query` at `at`, and says whether it rephrased the session's
  * previous query within the window. Traces seen before (a reload re-rendering the history) are
