@@ -14,17 +14,29 @@ export interface Citation {
 export const SNIPPET_CHARS = 700;
 
 /** The first `max` characters of `text`, cut at a word boundary, with an ellipsis when cut. */
-export function snippet(text: string, max = SNIPPET_CHARS): string {
+function head(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-export const citation = (n: number, chunk: Chunk): Citation => ({
+/**
+ * The start of `text`, up to `max` characters; when the answer quoted a sentence (`quote`) that
+ * lies further on, from the start of its line instead, so the preview shows what was cited.
+ */
+export function snippet(text: string, max = SNIPPET_CHARS, quote?: string): string {
+  const at = quote ? text.indexOf(quote) : -1;
+  if (at < 0 || at + quote!.length <= max) return head(text, max);
+  const lineStart = text.lastIndexOf('\n', at) + 1;
+  return `…${head(text.slice(at - lineStart < max / 2 ? lineStart : at), max)}`;
+}
+
+/** Citation `n` of an answer, its preview showing `quote` (a sentence the answer took from it) when given. */
+export const citation = (n: number, chunk: Chunk, quote?: string): Citation => ({
   n,
   chunkId: chunk.chunkId,
   sourceDocId: chunk.sourceDocId,
   title: chunk.title || chunk.sourceDocId,
-  snippet: snippet(readableText(chunk.text)),
+  snippet: snippet(readableText(chunk.text), SNIPPET_CHARS, quote),
 });

@@ -93,4 +93,13 @@ describe('extractiveAnswer', () => {
     expect(a.citations[0]!.snippet.length).toBeLessThanOrEqual(701);
     expect(a.citations[0]!.snippet.endsWith('…')).toBe(true);
   });
+
+  it("previews a chunk from the line it quoted when that lies past the preview's start", () => {
+    const text = `${'Filler words here. '.repeat(60)}\n\nThe warranty covers accidental damage. It lasts two years.`;
+    const a = extractiveAnswer('accidental damage', [chunk('w', text)], one, { maxSentences: 1 });
+    expect(a.quoted).toEqual(['The warranty covers accidental damage.']);
+    expect(a.citations[0]!.snippet).toBe('…The warranty covers accidental damage. It lasts two years.');
+    const near = extractiveAnswer('filler', [chunk('f', text)], one, { maxSentences: 1 });
+    expect(near.citations[0]!.snippet.startsWith('Filler words here.')).toBe(true);
+  });
 });

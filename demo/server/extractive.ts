@@ -69,7 +69,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const cited = new Map<number, Citation>();
   const parts = picked.map((c) => {
     const n = c.rank + 1;
-    if (!cited.has(n)) cited.set(n, citation(n, c.chunk));
+    if (!cited.has(n)) cited.set(n, citation(n, c.chunk, c.text));
     return `${c.text} [${n}]`;
   });
   const citations = [...cited.values()].sort((a, b) => a.n - b.n);
