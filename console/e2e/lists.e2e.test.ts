@@ -51,6 +51,11 @@ describe('documents', () => {
       await row.waitFor();
       const text = await row.textContent();
       for (const reason of refunds.reasons) expect(text).toContain(reason);
+      // The counts the tests ran on, in words rather than field names.
+      const c = refunds.counts;
+      expect(text).toContain(`${c.negative} of ${c.scored} answers bad; project ${c.baselinePercent}%`);
+      expect(text).toContain(`re-asked: ${c.recentRequeried} of ${c.recent} lately`);
+      expect(text).not.toContain('recentRequeried');
       expect(await row.locator('a').count()).toBe(refunds.evidenceTraceIds.length);
       expect(text).toContain('no owner');
 

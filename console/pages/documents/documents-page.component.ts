@@ -82,7 +82,7 @@ export class DocumentsPage extends LitElement {
               <td><span class="mono">${d.sourceDocId}</span><br /><span class="muted">${d.sourceDocVersion === '*' ? s.wholeDocument : d.sourceDocVersion}</span></td>
               <td>${d.owner ?? html`<span class="muted">${s.noOwner}</span>`}</td>
               <td><ul class="plain">${d.reasons.map((r) => html`<li class="text">${r}</li>`)}</ul></td>
-              <td class="mono">${Object.entries(d.counts).map(([k, v]) => html`${k} ${v}<br />`)}</td>
+              <td>${this.renderCounts(d.counts)}</td>
               <td>
                 ${d.negativeP === null ? nothing : html`${format(s.negativeP, { p: p(d.negativeP)! })}<br />`}
                 ${d.requeryP === null ? nothing : format(s.requeryP, { p: p(d.requeryP)! })}
@@ -94,6 +94,14 @@ export class DocumentsPage extends LitElement {
         </tbody>
       </table>
     </div>`;
+  }
+
+  /** The counts the tests ran on, in words; a count the collector did not send leaves its line out. */
+  private renderCounts(c: Record<string, number>) {
+    const s = this.strings;
+    const has = (...keys: string[]) => keys.every((k) => typeof c[k] === 'number');
+    return html`${has('negative', 'scored', 'baselinePercent') ? html`${format(s.countsBad, { negative: c.negative!, scored: c.scored!, baseline: c.baselinePercent! })}<br />` : nothing}
+    ${has('recentRequeried', 'recent', 'beforeRequeried', 'before') ? format(s.countsRequeried, { recentRequeried: c.recentRequeried!, recent: c.recent!, beforeRequeried: c.beforeRequeried!, before: c.before! }) : nothing}`;
   }
 
   private renderOwners() {
