@@ -10,9 +10,9 @@ export const DOC_FILES = ['README.md'];
 
 /** Questions the README answers, offered on an empty chat. */
 export const DOC_EXAMPLES = [
-  'How do I run the collector and the console locally?',
+  'How does the widget redact personal information?',
   'How does the widget send events when the page closes?',
-  'How do I deploy to Cloudflare?',
+  'What does the review queue show first?',
 ];
 
 export function loadDocs(files: readonly string[] = DOC_FILES, root = ROOT): Corpus {
