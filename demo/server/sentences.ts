@@ -25,7 +25,7 @@ export interface Sentence {
 
 /** Lines of prose: paragraphs joined, list items, table rows and headings kept apart; code blocks only when `keepCode` (their lines as written). */
 function proseLines(text: string, keepCode = false): Sentence[] {
-  const out: Sentence[] = [];
+  const out: (Sentence & { code?: true })[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
     if (paragraph.length) out.push({ text: paragraph.join(' '), tableRow: false });
@@ -39,7 +39,7 @@ function proseLines(text: string, keepCode = false): Sentence[] {
       continue;
     }
     if (fenced) {
-      if (keepCode && raw.trim()) out.push({ text: `${CODE}${raw.trimEnd()}`, tableRow: false });
+      if (keepCode && raw.trim()) out.push({ text: raw.trimEnd(), tableRow: false, code: true });
       continue;
     }
     const line = raw.trim();
@@ -61,11 +61,8 @@ function proseLines(text: string, keepCode = false): Sentence[] {
     }
   }
   endParagraph();
-  return out.map((l) => ({ ...l, text: l.text.startsWith(CODE) ? l.text.slice(CODE.length) : inlinePlain(l.text) })).filter((l) => l.text);
+  return out.map(({ text, tableRow, code }) => ({ text: code ? text : inlinePlain(text), tableRow })).filter((l) => l.text);
 }
-
-/** Marks a code line, which keeps its marks and spaces; no markdown text holds this character. */
-const CODE = '\u0000';
 
 /** The chunk as a reader sees it rendered: a line per paragraph, list item, heading, table row and code line, without markdown's marks. */
 export const readableText = (text: string): string =>
