@@ -61,7 +61,7 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
 const EXAMPLE_COUNT = 3;
 
 /** The first judged training questions: never a test question, which must not reach traffic. */
-export function trainExamples(queries: ReadonlyMap<string, string>, train: ReadonlyMap<string, unknown> | undefined, count = EXAMPLE_COUNT): string[] {
+function trainExamples(queries: ReadonlyMap<string, string>, train: ReadonlyMap<string, unknown> | undefined, count = EXAMPLE_COUNT): string[] {
   return [...(train?.keys() ?? [])]
     .map((id) => queries.get(id))
     .filter((q): q is string => Boolean(q))

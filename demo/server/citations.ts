@@ -11,7 +11,8 @@ export interface Citation {
   snippet: string;
 }
 
-export const SNIPPET_CHARS = 700;
+/** Longest preview, in characters. */
+const SNIPPET_CHARS = 700;
 
 /** The first `max` characters of `text`, cut at a word boundary, with an ellipsis when cut. */
 function head(text: string, max: number): string {
@@ -22,10 +23,11 @@ function head(text: string, max: number): string {
 }
 
 /**
- * The start of `text`, up to `max` characters; when the answer quoted a sentence (`quote`) that
+ * The start of `text`, up to `SNIPPET_CHARS`; when the answer quoted a sentence (`quote`) that
  * lies further on, from the start of its line instead, so the preview shows what was cited.
  */
-export function snippet(text: string, max = SNIPPET_CHARS, quote?: string): string {
+function snippet(text: string, quote?: string): string {
+  const max = SNIPPET_CHARS;
   const at = quote ? text.indexOf(quote) : -1;
   if (at < 0 || at + quote!.length <= max) return head(text, max);
   const lineStart = text.lastIndexOf('\n', at) + 1;
@@ -38,5 +40,5 @@ export const citation = (n: number, chunk: Chunk, quote?: string): Citation => (
   chunkId: chunk.chunkId,
   sourceDocId: chunk.sourceDocId,
   title: chunk.title || chunk.sourceDocId,
-  snippet: snippet(readableText(chunk.text), SNIPPET_CHARS, quote),
+  snippet: snippet(readableText(chunk.text), quote),
 });
