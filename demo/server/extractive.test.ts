@@ -77,6 +77,13 @@ describe('extractiveAnswer', () => {
     expect(extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all }).quoted).toEqual(first.quoted);
   });
 
+  it('passes over a sentence too long to fit for a shorter one after it', () => {
+    const long = `Opened items ${'really '.repeat(30)}can be refunded.`;
+    const docs = [chunk('refunds', `Opened items can be returned within 14 days. ${long} Opened items need a receipt.`)];
+    const a = extractiveAnswer('opened items', docs, one, { maxChars: 100 });
+    expect(a.quoted).toEqual(['Opened items can be returned within 14 days.', 'Opened items need a receipt.']);
+  });
+
   it('prefers prose to a table row that covers as much of the question', () => {
     const docs = [chunk('limits', '| Review queue | first load | 60 KB |'), chunk('queue', 'The review queue shows the highest expected value first.')];
     const a = extractiveAnswer('review queue first', docs, one, { maxSentences: 1 });

@@ -58,8 +58,9 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const picked: typeof pool = [];
   let length = 0;
   for (const c of pool) {
-    if (picked.length >= maxSentences || (picked.length && length + c.text.length > maxChars)) break;
-    if (picked.some((p) => p.text === c.text)) continue;
+    if (picked.length >= maxSentences) break;
+    // A sentence too long to fit gives way to a shorter one that still covers the question.
+    if ((picked.length && length + c.text.length > maxChars) || picked.some((p) => p.text === c.text)) continue;
     picked.push(c);
     length += c.text.length;
   }
