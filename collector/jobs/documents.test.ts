@@ -50,9 +50,10 @@ describe('stale documents and corrections', () => {
     ).toBe(200);
     await runNightly(env, Date.now() + 1_000, { projectId: p.id });
     const { body } = await admin<{
-      documents: { sourceDocId: string; sourceDocVersion: string; owner: string; reasons: string[]; evidenceTraceIds: string[] }[];
+      documents: { sourceDocId: string; sourceDocVersion: string; owner: string; failed: string[]; reasons: string[]; evidenceTraceIds: string[] }[];
     }>(p, '/documents');
     expect(body.documents.map((d) => [d.sourceDocId, d.sourceDocVersion, d.owner])).toEqual([['policies/returns.md', '*', 'policy-team']]);
+    expect(body.documents[0]!.failed).toEqual(['badAnswers']);
     expect(body.documents[0]!.reasons[0]).toContain('15 of 15 answers');
     expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
     expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));

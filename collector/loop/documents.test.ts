@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentCounts, EVIDENCE_TRACES, firstListedDay, globMatches, judgeDocument, ownerOf, worstAnswers } from './documents.ts';
+import {
+  DOC_ALPHA,
+  type DocumentCounts,
+  EVIDENCE_TRACES,
+  failedTests,
+  firstListedDay,
+  globMatches,
+  judgeDocument,
+  ownerOf,
+  worstAnswers,
+} from './documents.ts';
 
 const doc = (more: Partial<DocumentCounts>): DocumentCounts => ({
   docId: 'refunds.md',
@@ -30,6 +40,13 @@ describe('stale documents', () => {
     expect(v.flagged).toBe(true);
     expect(v.reasons[0]).toContain('re-asked 40%');
     expect(judgeDocument(doc({ recent: 60, recentRequeried: 7, before: 200, beforeRequeried: 20 }), 0.2).flagged).toBe(false);
+  });
+
+  it('names the tests failed from their p-values, an untested one never', () => {
+    expect(failedTests(DOC_ALPHA / 2, DOC_ALPHA * 2)).toEqual(['badAnswers']);
+    expect(failedTests(null, DOC_ALPHA / 2)).toEqual(['reasked']);
+    expect(failedTests(0, 0)).toEqual(['badAnswers', 'reasked']);
+    expect(failedTests(DOC_ALPHA, null)).toEqual([]);
   });
 
   it('routes a document to the first owner whose pattern matches', () => {

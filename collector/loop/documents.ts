@@ -57,8 +57,20 @@ export interface DocumentCounts {
   beforeRequeried: number;
 }
 
+/** The tests a document can fail: its answers go bad more than the project's, its questions get re-asked more lately. */
+export type DocumentTest = 'badAnswers' | 'reasked';
+
+/** The tests failed, from their p-values (null: too few answers to run it). */
+export function failedTests(negativeP: number | null, requeryP: number | null): DocumentTest[] {
+  const failed: DocumentTest[] = [];
+  if (negativeP !== null && negativeP < DOC_ALPHA) failed.push('badAnswers');
+  if (requeryP !== null && requeryP < DOC_ALPHA) failed.push('reasked');
+  return failed;
+}
+
 export interface DocumentVerdict {
   flagged: boolean;
+  /** In English, for the API's readers; the console words `failedTests` in its own language. */
   reasons: string[];
   /** The negative-rate test, for display. */
   negativeP: number | null;
@@ -69,26 +81,16 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Tests one document against its project's baseline negative rate. */
 export function judgeDocument(d: DocumentCounts, baselineNegativeRate: number): DocumentVerdict {
-  const reasons: string[] = [];
-  let negativeP: number | null = null;
-  let requeryP: number | null = null;
-  if (d.scored >= MIN_DOC_TRACES) {
-    negativeP = rateAboveBaseline(d.negative, d.scored, baselineNegativeRate).p;
-    if (negativeP < DOC_ALPHA) {
-      reasons.push(
-        `${d.negative} of ${d.scored} answers citing it were bad (${pct(d.negative / d.scored)}) against ${pct(baselineNegativeRate)} for the project (p = ${negativeP.toExponential(1)})`,
-      );
-    }
-  }
-  if (d.recent >= MIN_REQUERY_TRACES && d.before >= MIN_REQUERY_TRACES) {
-    requeryP = rateRising(d.recentRequeried, d.recent, d.beforeRequeried, d.before).p;
-    if (requeryP < DOC_ALPHA) {
-      reasons.push(
-        `questions answered from it were re-asked ${pct(d.recentRequeried / d.recent)} of the time in the last ${RECENT_DAYS} days against ${pct(d.beforeRequeried / d.before)} before (p = ${requeryP.toExponential(1)})`,
-      );
-    }
-  }
-  return { flagged: reasons.length > 0, reasons, negativeP, requeryP };
+  const negativeP = d.scored >= MIN_DOC_TRACES ? rateAboveBaseline(d.negative, d.scored, baselineNegativeRate).p : null;
+  const requeryP =
+    d.recent >= MIN_REQUERY_TRACES && d.before >= MIN_REQUERY_TRACES ? rateRising(d.recentRequeried, d.recent, d.beforeRequeried, d.before).p : null;
+  const failed = failedTests(negativeP, requeryP);
+  const reasons = failed.map((test) =>
+    test === 'badAnswers'
+      ? `${d.negative} of ${d.scored} answers citing it were bad (${pct(d.negative / d.scored)}) against ${pct(baselineNegativeRate)} for the project (p = ${negativeP!.toExponential(1)})`
+      : `questions answered from it were re-asked ${pct(d.recentRequeried / d.recent)} of the time in the last ${RECENT_DAYS} days against ${pct(d.beforeRequeried / d.before)} before (p = ${requeryP!.toExponential(1)})`,
+  );
+  return { flagged: failed.length > 0, reasons, negativeP, requeryP };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
-import { ownerOf } from '../loop/documents.ts';
+import { failedTests, ownerOf } from '../loop/documents.ts';
 
 export async function ownersOf(d1: D1Database, projectId: string): Promise<OwnerRule[]> {
   const { results } = await d1.prepare('select pattern, owner from document_owners where project_id = ? order by position').bind(projectId).all<OwnerRule>();
@@ -26,11 +26,12 @@ export async function flaggedDocuments(d1: D1Database, projectId: string): Promi
          from document_flags where project_id = ? order by coalesce(negative_p, requery_p) asc`,
       )
       .bind(projectId)
-      .all<Omit<FlaggedDocument, 'owner' | 'reasons' | 'counts' | 'evidenceTraceIds'> & { reasons: string; counts: string; evidence: string }>(),
+      .all<Omit<FlaggedDocument, 'owner' | 'failed' | 'reasons' | 'counts' | 'evidenceTraceIds'> & { reasons: string; counts: string; evidence: string }>(),
   ]);
   return results.map(({ reasons, counts, evidence, ...r }) => ({
     ...r,
     owner: ownerOf(r.sourceDocId, owners) ?? null,
+    failed: failedTests(r.negativeP, r.requeryP),
     reasons: JSON.parse(reasons) as string[],
     counts: JSON.parse(counts) as Record<string, number>,
     evidenceTraceIds: JSON.parse(evidence) as string[],

@@ -12,6 +12,9 @@ export interface FlaggedDocument {
   /** '*' for the document as a whole. */
   sourceDocVersion: string;
   owner: string | null;
+  /** The nightly tests it failed (see `collector/loop/documents.ts`). */
+  failed: ('badAnswers' | 'reasked')[];
+  /** The same, in English sentences with their figures. */
   reasons: string[];
   counts: Record<string, number>;
   negativeP: number | null;

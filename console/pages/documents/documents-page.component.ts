@@ -81,7 +81,7 @@ export class DocumentsPage extends LitElement {
             (d) => html`<tr data-document=${d.sourceDocId}>
               <td><span class="mono">${d.sourceDocId}</span><br /><span class="muted">${d.sourceDocVersion === '*' ? s.wholeDocument : d.sourceDocVersion}</span></td>
               <td>${d.owner ?? html`<span class="muted">${s.noOwner}</span>`}</td>
-              <td><ul class="plain">${d.reasons.map((r) => html`<li class="text">${r}</li>`)}</ul></td>
+              <td><ul class="plain">${d.failed.map((test) => html`<li>${s[`failed_${test}`]}</li>`)}</ul></td>
               <td>${this.renderCounts(d.counts)}</td>
               <td>
                 ${d.negativeP === null ? nothing : html`${format(s.negativeP, { p: p(d.negativeP)! })}<br />`}
