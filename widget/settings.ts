@@ -35,7 +35,7 @@ export interface RagFeedbackOptions {
   debug?: boolean;
   /** Name of the IndexedDB outbox (default "rag-feedback"). */
   outboxName?: string;
-  /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted). */
+  /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted); anything but a positive number keeps the default. */
   outboxCap?: number;
   /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. */
   transport?: { [K in keyof TransportOptions]?: Partial<TransportOptions[K]> };

@@ -324,6 +324,16 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('keeps the default cap when the page gives one that is not a positive number', async () => {
+    const { page, context } = await openHost(browser(), { options: { outboxCap: -1 } });
+    const traceId = newTraceId('cap-bad');
+    await addAnswer(page, { traceId });
+    await goOffline(page, context);
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+    await expect.poll(() => pending(page)).toBe(5);
+    await context.close();
+  });
+
   it('keeps its drop count until a batch stores a new event with it, when a beacon had delivered the rest', async () => {
     const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
     const traceId = newTraceId('cap-beacon');

@@ -6,7 +6,7 @@ import { whenIdle } from '../idle.ts';
 import { loadBackground } from '../load-background.ts';
 import { retrying } from '../retrying.ts';
 import { options } from '../settings.ts';
-import { fill } from '../typed.ts';
+import { fill, typed } from '../typed.ts';
 import type { RecordContext, Recorder } from './recorder.ts';
 import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
@@ -21,7 +21,13 @@ class Pipeline {
   /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
-    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: fill(options.transport, DEFAULT_TRANSPORT), warn });
+    // A cap that is not a positive number would keep nothing, or everything: the default instead.
+    return new Recorder({
+      dbName: options.outboxName,
+      cap: typed(options.outboxCap, 0) || undefined,
+      transport: fill(options.transport, DEFAULT_TRANSPORT),
+      warn,
+    });
   });
   private readonly hideHooks = new Set<() => void>();
   /** Events made while the recorder's chunk could not be fetched: recorded once it is. */
