@@ -176,6 +176,31 @@ const cases: BadCase[] = [
     field: 'prompts[0].text',
     request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase' }] } }],
   },
+  {
+    name: 'config: an array, which would reset it',
+    status: 400,
+    field: 'body',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: [] }],
+  },
+  {
+    name: 'config: prompt with an empty text',
+    status: 400,
+    field: 'prompts[0].text.en',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase', text: { en: '' } }] } }],
+  },
+  {
+    name: 'config: two prompts with one id',
+    status: 400,
+    field: 'prompts[1]',
+    request: (k) => [
+      '/v1/config',
+      {
+        method: 'PUT',
+        headers: bearer(k.admin),
+        json: { prompts: ['rephrase', 'large_copy'].map((trigger) => ({ id: 'p', trigger, text: 'Stuck?' })) },
+      },
+    ],
+  },
 ];
 
 describe('bad input: a 4xx naming the field, and nothing written', async () => {

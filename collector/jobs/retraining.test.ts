@@ -194,6 +194,9 @@ describe('the registry', { timeout: 120_000 }, () => {
     expect((await admin(p, '/models/rollback', { method: 'POST', json: { reason: 'bad week' } })).body).toEqual({ rolledBack: first, current: null });
     expect((await call('/v1/reranker', { headers: bearer(p.keys.server) })).status).toBe(404);
     expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).status).toBe(409);
+    // An array is not a reason: refused, and nothing promoted.
+    expect(await admin(p, '/models/retrain-2/promote', { method: 'POST', json: [] })).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
+    expect((await call('/v1/reranker', { headers: bearer(p.keys.server) })).status).toBe(404);
     expect((await admin(p, '/models/retrain-2/promote', { method: 'POST', json: {} })).body).toEqual({ current: 'retrain-2' });
     expect((await admin(p, '/models/nope/promote', { method: 'POST', json: {} })).status).toBe(404);
   });

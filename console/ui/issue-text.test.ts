@@ -22,6 +22,7 @@ describe('schema issues in the console’s language', () => {
       [{ retentionDays: 1.5 }, 'must be a whole number', '必须是整数'],
       [{ reviewMinutesPerWeek: Number.NaN }, 'must be a number', '必须是数字'],
       [{ badTraceScore: 0.2, goodTraceScore: 0.1 }, 'must be at least the bad-answer score', '不能低于差回答的得分'],
+      [{ retentionDays: 800 }, 'must be at least the raw data’s retention', '不能短于原始数据的保留天数'],
     ];
     for (const [input, english, chinese] of cases) {
       const issue = firstIssue(LoopSettingsSchema, input);
@@ -44,6 +45,15 @@ describe('schema issues in the console’s language', () => {
 
     const cap = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, maxPerDay: 5000 }] });
     expect(configIssue([cap], zh)).toEqual({ field: '提示 1 · 每天最多', message: '不能大于 1000' });
+
+    const repeated = firstIssue(WidgetConfigSchema, { prompts: [prompt, { ...prompt, text: 'Again?' }] });
+    expect(configIssue([repeated], en)).toEqual({ field: 'Prompt 2', message: 'has the id of an earlier prompt' });
+    expect(configIssue([repeated], zh).message).toBe('与前面某个提示的 id 相同');
+
+    const blank = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: { en: '' } }] });
+    expect(configIssue([blank], en).field).toBe('Prompt 1 · Text (English)');
+    const none = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: {} }] });
+    expect(configIssue([none], en)).toEqual({ field: 'Prompt 1 · Text (English)', message: 'must not be empty' });
 
     const window = firstIssue(WidgetConfigSchema, { thresholds: { rephraseWindowMs: -1 } });
     expect(configIssue([window], en)).toEqual({ field: 'Rephrase window (ms)', message: 'must be at least 0' });

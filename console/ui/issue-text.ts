@@ -23,6 +23,9 @@ export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
       return format(s.issue_max_value, { max: requirement });
     case 'min_length':
       return reason.requirement === 1 ? s.issue_empty : format(s.issue_min_length, { n: requirement });
+    case 'min_entries':
+      // A prompt's texts, every language left blank.
+      return s.issue_empty;
     case 'max_length':
       return format(s.issue_max_length, { n: requirement });
     case 'regex':
@@ -31,8 +34,11 @@ export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
     case 'picklist':
       return s.issue_picklist;
     case 'partial_check':
-      // The only cross-field rule in the forms' schemas: good answers start at or above bad ones.
-      return s.issue_below_bad_score;
+      // The forms' cross-field rules: good answers start at or above bad ones, aggregates outlive raw rows.
+      return reason.path?.at(-1)?.key === 'aggregateRetentionDays' ? s.issue_below_retention : s.issue_below_bad_score;
+    case 'check_items':
+      // The only item rule in the forms' schemas: each prompt's id is its own.
+      return s.issue_repeated_id;
     default:
       return s.issue_invalid;
   }

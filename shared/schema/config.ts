@@ -6,8 +6,9 @@ import { DEFAULT_WIDGET_THRESHOLDS as D, DEFAULT_PROMPT_CHOICES, DEFAULT_PROMPT_
 export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'repeated_thumbs_down'] as const;
 
 const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max));
-/** A user-facing string: one text, or one per locale ("en", "zh-CN", ...). */
-const localized = v.union([label(300), v.record(v.pipe(v.string(), v.maxLength(16)), label(300))]);
+/** A user-facing string: one text, or one per locale ("en", "zh-CN", ...); an empty one would show nothing. */
+const shown = v.pipe(label(300), v.minLength(1, 'must not be empty'));
+const localized = v.union([shown, v.pipe(v.record(v.pipe(v.string(), v.maxLength(16)), shown), v.minEntries(1, 'needs a text for at least one locale'))]);
 
 export const PromptSchema = v.strictObject({
   /** Stable id, reported with prompt_shown / prompt_answered events. */
@@ -31,7 +32,15 @@ export const PromptSchema = v.strictObject({
  */
 export const WidgetConfigSchema = v.strictObject({
   /** Contextual prompts product teams configure. */
-  prompts: v.optional(v.pipe(v.array(PromptSchema), v.maxLength(20)), []),
+  prompts: v.optional(
+    v.pipe(
+      v.array(PromptSchema),
+      v.maxLength(20),
+      // Caps and events are per prompt id: two prompts with one id would share them.
+      v.checkItems((p, i, all) => all.findIndex((q) => q.id === p.id) === i, 'has the id of an earlier prompt'),
+    ),
+    [],
+  ),
   /** Show a 1-5 rating instead of thumbs. */
   rating: v.optional(v.boolean(), false),
   /** Thresholds the widget's implicit signals use. */

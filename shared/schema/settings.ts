@@ -47,6 +47,14 @@ export const LoopSettingsSchema = v.pipe(
     ),
     ['goodTraceScore'],
   ),
+  v.forward(
+    v.partialCheck(
+      [['retentionDays'], ['aggregateRetentionDays']],
+      (s) => s.aggregateRetentionDays >= s.retentionDays,
+      'Invalid value: must be at least retentionDays, since aggregates are counted from the raw rows',
+    ),
+    ['aggregateRetentionDays'],
+  ),
 );
 
 /**

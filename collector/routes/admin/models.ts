@@ -7,7 +7,7 @@ import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
-import { validQuery } from '../../middleware/valid-query.ts';
+import { epochMsParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
 import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
@@ -24,7 +24,7 @@ const Trained = v.object({
 });
 
 /** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */
-const AtQuery = v.object({ at: v.optional(v.pipe(v.string(), v.regex(/^\d{13}$/, 'must be epoch milliseconds'), v.transform(Number))) });
+const AtQuery = v.object({ at: epochMsParam() });
 
 const Reason = v.object({ reason: v.optional(label(1_000)) });
 const smallJson = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'] });

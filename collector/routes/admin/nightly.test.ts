@@ -46,8 +46,12 @@ describe('POST /v1/admin/nightly', () => {
 
   it('refuses an `at` that is not epoch milliseconds, naming it', async () => {
     const p = await newProject();
-    const res = await call('/v1/admin/nightly?at=yesterday', { method: 'POST', headers: bearer(p.keys.admin) });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.at', message: 'must be epoch milliseconds' } });
+    for (const at of ['yesterday', '0000000000000', '1700000000']) {
+      const res = await call(`/v1/admin/nightly?at=${at}`, { method: 'POST', headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.at', message: 'must be epoch milliseconds' } });
+    }
+    const runs = (await (await call('/v1/admin/runs', { headers: bearer(p.keys.admin) })).json()) as { runs: unknown[] };
+    expect(runs.runs).toEqual([]);
   });
 });

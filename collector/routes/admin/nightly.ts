@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../../env.ts';
 import { runNightly } from '../../jobs/nightly.ts';
-import { intParam, validQuery } from '../../middleware/valid-query.ts';
+import { epochMsParam, intParam, validQuery } from '../../middleware/valid-query.ts';
 import { listRuns } from '../../storage/loop-runs.ts';
 
 /** How far ahead of the clock a night may be run without `simulate`: a clock a little ahead. */
@@ -10,7 +10,7 @@ const AHEAD_MS = 86_400_000;
 
 const NightlyQuery = v.pipe(
   v.object({
-    at: v.optional(v.pipe(v.string(), v.regex(/^\d{13}$/, 'must be epoch milliseconds'), v.transform(Number))),
+    at: epochMsParam(),
     simulate: v.optional(v.picklist(['true'], 'must be true when given')),
   }),
   // A night's retention purges by that night's clock: run ahead of time, it would purge what

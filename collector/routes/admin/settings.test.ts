@@ -23,6 +23,21 @@ describe('GET and PUT /v1/admin/settings', () => {
     expect(same).toMatchObject({ status: 200, body: { badTraceScore: 0.1, goodTraceScore: 0.1 } });
   });
 
+  it('refuses aggregates kept for less time than the raw rows they are counted from, naming aggregateRetentionDays', async () => {
+    const p = await newProject();
+    const res = await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 365, aggregateRetentionDays: 30 } });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'aggregateRetentionDays' } } });
+    expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
+  });
+
+  it('refuses an array for a body, which would reset every setting', async () => {
+    const p = await newProject();
+    await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 30 } });
+    const res = await admin(p, '/settings', { method: 'PUT', json: [] });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'body' } } });
+    expect((await admin(p, '/settings')).body).toEqual({ ...DEFAULT_LOOP_SETTINGS, retentionDays: 30 });
+  });
+
   it('keeps reading settings stored before these rules', async () => {
     const p = await newProject();
     const stored = { ...DEFAULT_LOOP_SETTINGS, retentionDays: 45, badTraceScore: 0.5, goodTraceScore: 0.2 };
