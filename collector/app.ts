@@ -28,13 +28,14 @@ const browserCors = cors({
 });
 
 export const app = new Hono<AppEnv>()
-  .use('/v1/*', except('/v1/health', ipRateLimit()))
+  // CORS before the rate limit: a 429 must carry its headers, or the widget cannot read its Retry-After.
   .use('/v1/events', browserCors)
   // Only the widget reads the config from a browser; an admin writes it from a server or script.
   .use(
     '/v1/config',
     except((c) => c.req.method === 'PUT', browserCors),
   )
+  .use('/v1/*', except('/v1/health', ipRateLimit()))
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { app as collector } from '../app.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { handleError } from '../errors.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
@@ -52,6 +53,32 @@ describe('ipRateLimit', () => {
     const ip = crypto.randomUUID();
     for (let i = 0; i < 3; i++) expect((await fromIp(ip, '/nowhere')).status).toBe(404);
     await expect429(await fromIp(ip), 'ip');
+  });
+});
+
+describe('the rate limit in the collector', () => {
+  it("answers an allowed origin's 429 with CORS headers, so the widget can read Retry-After, and does not count preflights", async () => {
+    const p = await newProject();
+    const ip = crypto.randomUUID();
+    const send = (method: 'OPTIONS' | 'POST') =>
+      collector.request(
+        '/v1/events',
+        {
+          method,
+          headers:
+            method === 'OPTIONS'
+              ? { 'cf-connecting-ip': ip, origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }
+              : { 'cf-connecting-ip': ip, origin: ORIGIN, ...bearer(p.keys.write), 'content-type': 'application/json' },
+          body: method === 'POST' ? JSON.stringify({ events: [event({ traceId: 'tr-limit' })] }) : undefined,
+        },
+        { ...env, RATE_LIMIT_IP_PER_MIN: '2' },
+      );
+    for (let i = 0; i < 3; i++) expect((await send('OPTIONS')).status).toBe(204);
+    for (let i = 0; i < 2; i++) expect((await send('POST')).status).toBe(200);
+    const refused = await send('POST');
+    expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(refused.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    await expect429(refused, 'ip');
   });
 });
 
