@@ -44,6 +44,18 @@ describe('key × endpoint matrix', async () => {
     });
   }
 
+  it('takes a key in the URL or the body from the widget alone: a server or admin key there is missing', async () => {
+    for (const [path, init, key] of [
+      [`/v1/traces/${t.traceId}`, { method: 'GET' }, p.keys.admin],
+      ['/v1/config', { method: 'PUT', json: { rating: true, writeKey: p.keys.admin } }, p.keys.admin],
+      ['/v1/traces', { method: 'POST', json: trace() }, p.keys.server],
+    ] as const) {
+      const res = await call(`${path}?key=${key}`, init);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'missing_key', field: 'key', message: expect.stringContaining('Authorization') } });
+    }
+  });
+
   it("a key reads only its own project's traces", async () => {
     const other = await newProject();
     const res = await call(`/v1/traces/${t.traceId}`, { headers: bearer(other.keys.admin) });
