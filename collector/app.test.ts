@@ -10,6 +10,22 @@ describe('the app', () => {
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
   });
 
+  it('answers a known path asked with another method with a 405 naming the methods it answers', async () => {
+    const { keys } = await newProject();
+    for (const [method, path, allow] of [
+      ['POST', '/v1/health', 'GET'],
+      ['GET', '/v1/admin/nightly', 'POST'],
+      ['DELETE', '/v1/traces/t-1', 'GET'],
+      ['POST', '/v1/config', 'GET, PUT'],
+    ]) {
+      const res = await call(path!, { method, headers: bearer(keys.admin) });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: expect.stringContaining(allow!), field: 'method' } });
+    }
+    expect((await call('/v1/traces/t-1/more', { method: 'DELETE', headers: bearer(keys.admin) })).status).toBe(404);
+  });
+
   it('limits requests per IP on /v1/* before any key is checked, but not /v1/health', async () => {
     const limits = { ...env, RATE_LIMIT_IP_PER_MIN: '2' };
     const from = (path: string, ip: string) => app.request(path, { headers: { 'cf-connecting-ip': ip, ...bearer('rfw_unknown') } }, limits);

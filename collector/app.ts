@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
+import { allowedMethods } from './allowed-methods.ts';
 import { originKnown } from './auth/keys.ts';
 import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
@@ -44,5 +45,11 @@ export const app = new Hono<AppEnv>()
   .route('/v1/rerank', rerankRoutes)
   .route('/v1/admin', adminRoutes)
   .route('/admin', consoleRoutes)
-  .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
   .onError(handleError);
+
+app.notFound((c) => {
+  const allow = allowedMethods(app, c.req.path);
+  if (!allow.length) return c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404);
+  const message = `${c.req.path} answers ${allow.join(', ')}, not ${c.req.method}`;
+  return c.json(errorBody('method_not_allowed', message, 'method'), 405, { allow: allow.join(', ') });
+});
