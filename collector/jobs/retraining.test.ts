@@ -117,6 +117,10 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     expect(((await served.json()) as { version: string }).version).toBe(model!.version);
     const again = await call('/v1/reranker', { headers: { ...bearer(p.keys.server), 'If-None-Match': `"${model!.version}"` } });
     expect(again.status).toBe(304);
+    for (const tag of [`W/"${model!.version}"`, `"older", "${model!.version}"`, '*']) {
+      expect((await call('/v1/reranker', { headers: { ...bearer(p.keys.server), 'If-None-Match': tag } })).status, tag).toBe(304);
+    }
+    expect((await call('/v1/reranker', { headers: { ...bearer(p.keys.server), 'If-None-Match': '"older"' } })).status).toBe(200);
     expect((await call('/v1/reranker', { headers: bearer(p.keys.write) })).status).toBe(403);
 
     // A question no one asked, about topic 7: the relevant chunk retrieval put third now leads.

@@ -4,6 +4,13 @@ import { ApiError } from '../../errors.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { currentVersion, modelArtifact } from '../../storage/models.ts';
 
+/** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
+const noneMatch = (header: string | undefined, etag: string) =>
+  header?.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  }) ?? false;
+
 /**
  * GET /v1/reranker (server key): the model users should get, for `createReranker`. The version is
  * the ETag, so a backend polling with If-None-Match downloads a model once per promotion.
@@ -15,7 +22,7 @@ export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), 
   const etag = `"${version}"`;
   c.header('ETag', etag);
   c.header('Cache-Control', 'no-cache');
-  if (c.req.header('If-None-Match') === etag) return c.body(null, 304);
+  if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
   const artifact = await modelArtifact(c.env.DB, projectId, version);
   c.header('Content-Type', 'application/json; charset=utf-8');
   return c.body(artifact ?? '');
