@@ -88,4 +88,74 @@ describe('TraceClient against the real collector', () => {
     expect(await result).toMatchObject({ status: 'failed', reason: expect.stringContaining('HTTP 401') });
     expect(calls).toBe(1);
   });
+
+  it('retries an attempt the collector leaves unanswered past the timeout, and a 2xx that is not its answer', async () => {
+    const p = await newProject();
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      backoff: fast,
+      timeoutMs: 50,
+      fetch: (r) => {
+        calls++;
+        if (calls === 1) return new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error('timed out'))));
+        if (calls === 2) return Promise.resolve(new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 }));
+        return collector(r);
+      },
+    });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls).toBe(3);
+  });
+
+  it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {
+    const p = await newProject();
+    const sizes: number[] = [];
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      batchSize: 4,
+      fetch: async (r) => {
+        const copy = r.clone();
+        sizes.push(((await copy.json()) as unknown[]).length);
+        return collector(r);
+      },
+    });
+    // Chunks of 18 KB: 40 make a trace of about 720 KB, 120 one past the collector's 2 MB alone.
+    const big = (chunks: number) => ({
+      ...trace(),
+      retrievedChunks: Array.from({ length: chunks }, (_, i) => ({
+        chunkId: `c${i}`,
+        sourceDocId: 'd',
+        score: 1 - i / 1000,
+        rank: i + 1,
+        text: 'x'.repeat(18_000),
+      })),
+    });
+    const traces = [big(40), big(40), big(40), big(120)];
+    const results = await Promise.all([...traces.map((t) => client.logTrace(t)), client.flush().then(() => null)]);
+    expect(results.slice(0, 3).map((r) => r!.status)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(results[3]).toMatchObject({ traceId: traces[3]!.traceId, status: 'rejected', field: 'trace', reason: expect.stringContaining('HTTP 413') });
+    expect(sizes[0]).toBe(4);
+  });
+
+  it('rejects a trace that cannot be sent as JSON alone, sending the rest, and survives an onError that throws', async () => {
+    const p = await newProject();
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      fetch: collector,
+      onError: () => {
+        throw new Error('the backend callback broke');
+      },
+    });
+    const good = trace();
+    const poison = { ...trace(), metadata: { count: 1n } } as unknown as ReturnType<typeof trace>;
+    const results = await Promise.all([client.logTrace(good), client.logTrace(poison), client.flush().then(() => null)]);
+    expect(results[0]).toEqual({ traceId: good.traceId, status: 'accepted' });
+    expect(results[1]).toMatchObject({ traceId: poison.traceId, status: 'rejected', field: 'trace', reason: expect.stringContaining('JSON') });
+  });
 });

@@ -20,9 +20,11 @@ export interface TraceClientOptions {
   maxAttempts?: number;
   /** Retry timing. */
   backoff?: BackoffOptions;
+  /** Longest wait for the collector's answer to one attempt, then retried as a network error. */
+  timeoutMs?: number;
   /** The fetch to use (a service binding's, or a test's). */
   fetch?: (request: Request) => Promise<Response>;
-  /** Told about traces that could not be stored, since `logTrace` never throws. */
+  /** Told about traces that could not be stored, since `logTrace` never throws (and neither does this: what it throws is ignored). */
   onError?: (result: TraceResult) => void;
 }
 
@@ -37,13 +39,14 @@ interface Pending {
   resolve: (result: TraceResult) => void;
 }
 
-const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 } };
+const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 }, timeoutMs: 10_000 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Sends traces to the collector in batches, retrying network errors, 5xx and 429 (honouring
- * Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by trace id.
+ * Sends traces to the collector in batches, retrying network errors, timeouts, 5xx and 429
+ * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
+ * trace id. Traces wait in memory only: after `maxAttempts` they are reported failed.
  */
 export class TraceClient {
   private queue: Pending[] = [];
@@ -80,7 +83,20 @@ export class TraceClient {
     if (this.queue.length > 0) this.timer = setTimeout(() => this.send(), this.opts.flushIntervalMs);
   }
 
+  /** Sends what can be sent as JSON; a trace that cannot is rejected alone rather than failing its batch. */
   private async deliver(batch: Pending[]): Promise<void> {
+    const sendable: { p: Pending; json: string }[] = [];
+    for (const p of batch) {
+      try {
+        sendable.push({ p, json: JSON.stringify(p.trace) });
+      } catch (err) {
+        this.report(p, { traceId: p.trace.traceId, status: 'rejected', field: 'trace', reason: `cannot be sent as JSON: ${(err as Error).message}` });
+      }
+    }
+    if (sendable.length) await this.post(sendable);
+  }
+
+  private async post(batch: { p: Pending; json: string }[]): Promise<void> {
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
       let wait = backoffDelay(attempt, this.opts.backoff);
@@ -89,25 +105,37 @@ export class TraceClient {
           new Request(joinUrl(this.opts.endpoint, 'v1/traces'), {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
-            body: JSON.stringify(batch.map((p) => p.trace)),
+            body: `[${batch.map((b) => b.json).join(',')}]`,
+            signal: this.opts.timeoutMs > 0 ? AbortSignal.timeout(this.opts.timeoutMs) : undefined,
           }),
         );
-        const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string } };
+        const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string; field?: string } };
         if (body.results) return this.settle(batch, body.results);
         reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
-        if (res.status !== 429 && res.status < 500) break; // the request itself is wrong: retrying cannot help
+        if (res.status === 413) {
+          // Too large together: each half on its own, down to a trace too large alone.
+          if (batch.length === 1) {
+            const p = batch[0]!.p;
+            return this.report(p, { traceId: p.trace.traceId, status: 'rejected', field: 'trace', reason });
+          }
+          const half = Math.ceil(batch.length / 2);
+          await Promise.all([this.post(batch.slice(0, half)), this.post(batch.slice(half))]);
+          return;
+        }
+        // A 2xx that is not the collector's answer (a captive portal's page) is retried as a network error.
+        if (!res.ok && res.status !== 429 && res.status < 500) break; // the request itself is wrong: retrying cannot help
         wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
       } catch (err) {
         reason = `network: ${(err as Error).message}`;
       }
       if (attempt + 1 < this.opts.maxAttempts) await sleep(wait);
     }
-    for (const p of batch) this.report(p, { traceId: p.trace.traceId, status: 'failed', reason });
+    for (const { p } of batch) this.report(p, { traceId: p.trace.traceId, status: 'failed', reason });
   }
 
-  private settle(batch: Pending[], results: ItemResult[]): void {
+  private settle(batch: { p: Pending }[], results: ItemResult[]): void {
     for (const r of results) {
-      const p = batch[r.index];
+      const p = batch[r.index]?.p;
       if (!p) continue;
       this.report(
         p,
@@ -119,7 +147,11 @@ export class TraceClient {
   }
 
   private report(p: Pending, result: TraceResult): void {
-    if (result.status === 'rejected' || result.status === 'failed') this.opts.onError?.(result);
+    try {
+      if (result.status === 'rejected' || result.status === 'failed') this.opts.onError?.(result);
+    } catch {
+      // The backend's own callback failing must not lose the answer, nor crash the process.
+    }
     p.resolve(result);
   }
 }

@@ -65,4 +65,24 @@ describe('createReranker', () => {
     expect((await reranker.rerank('q', [{ chunkId: 'a', text: 'x' }])).map((r) => r.chunkId)).toEqual(['a']);
     expect(errors).toEqual(['fetch failed']);
   });
+
+  it("stops waiting for a hung collector after its timeout, keeping retrieval's order, whatever onError throws", async () => {
+    const hung = (r: Request) =>
+      new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error(`timed out: ${String(r.signal.reason)}`))));
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      timeoutMs: 50,
+      fetch: hung,
+      onError: () => {
+        throw new Error('the backend callback broke');
+      },
+    });
+    const ranked = await reranker.rerank('q', [
+      { chunkId: 'a', text: 'x' },
+      { chunkId: 'b', text: 'y' },
+    ]);
+    expect(ranked.map((r) => r.chunkId)).toEqual(['a', 'b']);
+    expect(reranker.version).toBeUndefined();
+  });
 });

@@ -21,8 +21,10 @@ export interface RerankerOptions {
   refreshMs?: number;
   /** For models trained with embedding features: the same embedder (its `id` must match). */
   embedder?: Embedder;
+  /** Longest wait for the collector's answer (default ten seconds): ranking never waits on a hung collector longer. */
+  timeoutMs?: number;
   fetch?: (request: Request) => Promise<Response>;
-  /** Told when the model cannot be fetched; ranking goes on with the last good model. */
+  /** Told when the model cannot be fetched; ranking goes on with the last good model (what it throws is ignored). */
   onError?: (error: Error) => void;
 }
 
@@ -39,7 +41,15 @@ const CHUNK_VECTOR_CACHE = 20_000;
 
 export function createReranker(options: RerankerOptions): Reranker {
   const refreshMs = options.refreshMs ?? 60_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
+  const tell = (error: unknown) => {
+    try {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // The backend's callback failing must not fail its ranking.
+    }
+  };
   let model: RerankerModel | null = null;
   let etag: string | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
@@ -50,7 +60,8 @@ export function createReranker(options: RerankerOptions): Reranker {
     try {
       const headers: Record<string, string> = { Authorization: `Bearer ${options.serverKey}` };
       if (etag) headers['If-None-Match'] = etag;
-      const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers }));
+      const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+      const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers, signal }));
       checkedAt = Date.now();
       if (res.status === 304) return;
       if (res.status === 404) {
@@ -64,7 +75,7 @@ export function createReranker(options: RerankerOptions): Reranker {
       vectors.clear();
     } catch (error) {
       checkedAt = Date.now();
-      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      tell(error);
     }
   }
 
@@ -94,7 +105,7 @@ export function createReranker(options: RerankerOptions): Reranker {
         try {
           return rerankWithModel(m, query, chunks, await embed(m, query, chunks));
         } catch (error) {
-          options.onError?.(error instanceof Error ? error : new Error(String(error)));
+          tell(error);
         }
       }
       return chunks.map((c, i) => ({ ...c, rerankScore: c.score ?? -i, retrievalRank: i + 1 }));
