@@ -35,6 +35,9 @@ demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's
   server key  ${keys.server}
   admin key   ${keys.admin}
 
+For the README's examples, in another shell:
+  export WRITE_KEY=${keys.write} SERVER_KEY=${keys.server} ADMIN_KEY=${keys.admin}
+
 Try it:
   curl ${url}/v1/health
   curl -X POST ${url}/v1/traces -H 'authorization: Bearer ${keys.server}' -H 'content-type: application/json' \\
