@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { allowedMethods } from './allowed-methods.ts';
@@ -28,15 +28,27 @@ const browserCors = cors({
   maxAge: 600,
 });
 
+/** Every request to /v1 but health counts against its address's limit, preflights included (each may read D1 for its origin). */
+const limited = ipRateLimit();
+const preflight = (c: Context) => c.req.method === 'OPTIONS';
+
 export const app = new Hono<AppEnv>()
-  // CORS before the rate limit: a 429 must carry its headers, or the widget cannot read its Retry-After.
+  // A preflight is counted before CORS answers it; any other request after CORS has run, so that
+  // its 429 carries CORS headers and the widget can read Retry-After.
+  .use(
+    '/v1/*',
+    except((c) => !preflight(c) || c.req.path === '/v1/health', limited),
+  )
   .use('/v1/events', browserCors)
   // Only the widget reads the config from a browser; an admin writes it from a server or script.
   .use(
     '/v1/config',
     except((c) => c.req.method === 'PUT', browserCors),
   )
-  .use('/v1/*', except('/v1/health', ipRateLimit()))
+  .use(
+    '/v1/*',
+    except((c) => preflight(c) || c.req.path === '/v1/health', limited),
+  )
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)
