@@ -74,6 +74,8 @@ const cases: BadCase[] = [
   },
   { name: 'event: traceId is a number', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 42 })]) },
   { name: 'event: traceId too long', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 't'.repeat(129) })]) },
+  { name: 'event: traceId with a control character', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 'tr-1\u0000' })]) },
+  { name: 'event: sessionId ending in a space', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: 's1 ' })]) },
   { name: 'event: no sessionId', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: undefined })]) },
   { name: 'event: unknown signal type', status: 400, field: 'events[0].signalType', request: events([ev({ signalType: 'thumbs_sideways' })]) },
   { name: 'event: clientTs in seconds', status: 400, field: 'events[0].clientTs', request: events([ev({ clientTs: 1_790_000_000 })]) },

@@ -1,9 +1,25 @@
 import * as v from 'valibot';
 import { redactPII } from '../redact.ts';
 
-/** An identifier from a client: trace ids, session ids, chunk ids, event ids. */
+/**
+ * An identifier the product makes or a team configures: event ids, prompt ids and their answers.
+ * A narrow alphabet, since these are typed into settings and matched exactly.
+ */
 export const id = (max = 128) =>
   v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max), v.regex(/^[\w.:@/#-]+$/, 'may hold only letters, digits and . : @ / # _ -'));
+
+/**
+ * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
+ * format those use (base64, Unicode titles, `refunds.md § 2`). Only what would make it two ids
+ * that look alike is refused: control and invisible format characters, and white space at its ends.
+ */
+export const externalId = (max = 128) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max),
+    v.regex(/^(?!\s)[^\p{Cc}\p{Cf}]*(?<!\s)$/u, 'must not hold control characters, nor begin or end with white space'),
+  );
 
 /** Plain text that is not user input (model names, versions, labels). */
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max));

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
-import { durationMs, epochMs, finite, freeText, id, label } from './common.ts';
+import { durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
 
 const noDetail = v.optional(v.object({}), {});
 
@@ -31,15 +31,15 @@ const details = {
   }),
   wrong_source: v.object({
     /** The flagged citation's chunk id. */
-    chunkId: id(),
+    chunkId: externalId(),
   }),
   citation_click: v.object({
     /** The clicked citation's chunk id. */
-    chunkId: id(),
+    chunkId: externalId(),
   }),
   citation_dwell: v.object({
     /** The citation's chunk id. */
-    chunkId: id(),
+    chunkId: externalId(),
     /** Time on the source: away on the opened page, or the preview visible. */
     ms: durationMs(),
     /** Whether the user left the page for the source or read an in-page preview. */
@@ -51,7 +51,7 @@ const details = {
   }),
   copy_source: v.object({
     /** The copied citation's chunk id, when the copy came from a citation element. */
-    chunkId: v.optional(id()),
+    chunkId: v.optional(externalId()),
     /** How many characters were copied. */
     chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
   }),
@@ -61,7 +61,7 @@ const details = {
   }),
   rephrase_within_session: v.object({
     /** The trace of the paraphrased follow-up query. */
-    nextTraceId: id(),
+    nextTraceId: externalId(),
     /** Lexical similarity of the two queries, 0-1. */
     similarity: v.pipe(finite(), v.minValue(0), v.maxValue(1)),
     /** Time between the two queries. */
@@ -104,9 +104,9 @@ const envelope = {
   /** Unique, time-ordered id made when the event is created: retries are deduplicated by it. */
   eventId: id(64),
   /** The trace this feedback is about. */
-  traceId: id(),
+  traceId: externalId(),
   /** The chat session, for vote flips, rate limits and rephrase detection. */
-  sessionId: id(),
+  sessionId: externalId(),
   /** When the event happened, epoch ms (the browser's clock). */
   clientTs: epochMs(),
   /** The widget version that sent it, to tell a bug in one release from a real signal. */

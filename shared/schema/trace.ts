@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { epochMs, finite, freeText, id, label } from './common.ts';
+import { epochMs, externalId, finite, freeText, label } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
 export const ChunkSchema = v.object({
   /** Stable id of the chunk in the index; widget citations carry it as `data-chunk-id`. */
-  chunkId: id(),
+  chunkId: externalId(),
   /** The document the chunk was cut from, so negative feedback can reach the document's owner. */
-  sourceDocId: id(),
+  sourceDocId: externalId(),
   /** Version of that document, so a stale-document flag can name the version users saw. */
   sourceDocVersion: v.optional(label(100)),
   /** Score given by this stage (similarity or reranker score). */
@@ -58,7 +58,7 @@ export const RetrievalParamsSchema = v.object({
 /** The full record of one query: what was retrieved, what the model saw, what came out. */
 export const TraceSchema = v.object({
   /** Made when retrieval starts and threaded to the widget, so feedback reconnects to these chunks. */
-  traceId: id(),
+  traceId: externalId(),
   /** The user's question as asked (redacted on arrival). */
   query: freeText(8_000),
   /** The query after rewriting, if any: a bad rewrite is its own failure mode. */
@@ -78,9 +78,9 @@ export const TraceSchema = v.object({
   /** Reranker version in production, so retraining knows what it must beat. */
   rerankerVersion: v.optional(label(100)),
   /** A hash of the user id: lets the loop spot one user flooding without storing who it is. */
-  userIdHash: v.optional(id()),
+  userIdHash: v.optional(externalId()),
   /** The chat session; rephrase and multi-turn attribution work within it. */
-  sessionId: v.optional(id()),
+  sessionId: v.optional(externalId()),
   /** 0-based turn of this answer in the conversation, for multi-turn attribution. */
   turnIndex: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(10_000))),
   /** Intent class of the query, to group failures by kind of question. */

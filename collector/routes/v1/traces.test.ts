@@ -2,6 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
+  it("takes ids in a team's own formats (base64, spaces, Unicode) and finds the answer's feedback by them", async () => {
+    const p = await newProject();
+    const [traceId, sessionId, chunkId, sourceDocId] = ['dXNlcjoxMjM+Lz8=', 'chat 42', '退款政策-1', 'refunds.md § 2'];
+    const t = trace({ traceId, sessionId, retrievedChunks: [{ chunkId, sourceDocId, score: 0.8, rank: 1, text: '14 days.' }], rerankedChunks: [] });
+    expect(await (await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).json()).toMatchObject({ accepted: 1 });
+    const flag = event({ traceId, sessionId, signalType: 'wrong_source', detail: { chunkId } });
+    expect(await (await call('/v1/events', { method: 'POST', headers: bearer(p.keys.write), json: { events: [flag] } })).json()).toMatchObject({ accepted: 1 });
+
+    const read = await call(`/v1/traces/${encodeURIComponent(traceId)}`, { headers: bearer(p.keys.admin) });
+    const body = (await read.json()) as {
+      trace: { sessionId: string };
+      retrievedChunks: { chunkId: string; sourceDocId: string }[];
+      events: { detail: unknown }[];
+    };
+    expect(body.trace.sessionId).toBe(sessionId);
+    expect(body.retrievedChunks).toMatchObject([{ chunkId, sourceDocId }]);
+    expect(body.events).toMatchObject([{ detail: { chunkId } }]);
+  });
+
   it('stores one trace with its chunks per stage and reads it back whole', async () => {
     const p = await newProject();
     const t = trace({
