@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,21 @@ describe('npm run keys', () => {
     expect(keys('list', '--persist-to', persistTo)).toContain('https://app.acme.example');
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
+  });
+
+  it('prints only SQL on stdout with --print-sql, the keys on stderr, and leaves the local D1 alone', { timeout: 60_000 }, () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'create', 'remote', '--print-sql', '--persist-to', persistTo], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const statements = run.stdout.trim().split('\n');
+    expect(statements.length).toBeGreaterThan(2);
+    for (const line of statements) expect(line).toMatch(/^insert into /);
+    expect(run.stderr).toMatch(/admin key .*:\s+rfa_\w+/);
+    expect(run.stdout).not.toMatch(/rf[wsa]_\w{20}/);
+    expect(readdirSync(persistTo)).toEqual([]);
   });
 
   it('refuses an origin that is not an origin', () => {

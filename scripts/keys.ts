@@ -5,8 +5,9 @@
  *   npm run keys -- list
  *   npm run keys -- revoke <key-prefix>
  *
- * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed
- * collector, run the printed SQL with `wrangler d1 execute DB --remote`.
+ * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed collector,
+ * `npm run -s keys -- create <id> --print-sql > project.sql` writes the SQL alone (the keys go to
+ * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`.
  */
 import { parseArgs } from 'node:util';
 import { provisionProject } from '../collector/auth/provision.ts';
@@ -31,14 +32,19 @@ async function main() {
       if (!arg) throw new Error('usage: npm run keys -- create <project-id> [--name N] [--origin URL ...]');
       // Checked before the D1 is touched: a bad origin changes nothing.
       const p = await provisionProject({ id: arg, name: values.name ?? arg, origins: values.origin });
-      migrate(d1, { quiet: true });
+      // With --print-sql the SQL alone goes to stdout, for a file to run on a deployed collector's
+      // D1, and the local D1 is left alone; the keys go to stderr, to the terminal.
+      const say = values['print-sql'] ? console.error : console.log;
       if (values['print-sql']) console.log(p.statements.join('\n'));
-      query(p.statements.join('\n'), d1);
-      console.log(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
-      console.log(`  write key  (browser, origin-restricted): ${p.keys.write}`);
-      console.log(`  server key (RAG backend, writes traces): ${p.keys.server}`);
-      console.log(`  admin key  (reads, configures):          ${p.keys.admin}`);
-      console.log('Keys are stored hashed: save them now, they cannot be shown again.');
+      else {
+        migrate(d1, { quiet: true });
+        query(p.statements.join('\n'), d1);
+      }
+      say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
+      say(`  write key  (browser, origin-restricted): ${p.keys.write}`);
+      say(`  server key (RAG backend, writes traces): ${p.keys.server}`);
+      say(`  admin key  (reads, configures):          ${p.keys.admin}`);
+      say('Keys are stored hashed: save them now, they cannot be shown again.');
       return;
     }
     case 'list': {

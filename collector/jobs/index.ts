@@ -4,8 +4,20 @@ import { runNightly } from './nightly.ts';
 /**
  * The Worker's `scheduled` handler. The cron in wrangler.toml fires every 15 minutes: the first
  * invocation of a UTC day starts that night's run, later ones continue it until it is done, and
- * after that each one costs a query for the project list and two per project.
+ * after that each one costs a query for the project list and two per project. A project whose
+ * slice fails is logged (Workers Logs) and the invocation reported failed, after the other
+ * projects have had their turn.
  */
-export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
-  await runNightly(env, controller.scheduledTime);
-};
+export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env) => runScheduled(env, controller.scheduledTime);
+
+/** One cron invocation at `now`, over every project (or `projects`). */
+export async function runScheduled(env: Env, now: number, projects?: readonly string[]): Promise<void> {
+  const started = Date.now();
+  // One project's failure must not hold up the others'; it is logged, and its run tried again next time.
+  const { night, runs } = await runNightly(env, now, { isolate: true, projects });
+  for (const run of runs) {
+    if (run.error) console.error(JSON.stringify({ nightly: night, project: run.projectId, failed: run.error }));
+    else if (run.finishedAt !== null && run.finishedAt >= started) console.log(JSON.stringify({ nightly: night, project: run.projectId, done: run.stages }));
+  }
+  if (runs.some((r) => r.error)) throw new Error(`nightly ${night}: ${runs.filter((r) => r.error).length} project(s) failed; see the log above`);
+}

@@ -14,6 +14,8 @@ import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLI
 export interface NightlyOptions {
   /** Only this project (the admin API runs one project's loop). */
   projectId?: string;
+  /** Only these projects (tests that must not run other tests' projects). */
+  projects?: readonly string[];
   /** Stop after this many slices in all (tests cut runs short with it). */
   maxSlices?: number;
   /** Stop starting new slices after this many milliseconds (a Cron Trigger's CPU limit). */
@@ -22,6 +24,12 @@ export interface NightlyOptions {
   tracesPerSlice?: number;
   /** When a run loads in bulk (tests lower both to load their few traces so). */
   bulk?: StageContext['bulk'];
+  /**
+   * Go on with the other projects when one project's slice fails (the cron's run over every
+   * project): the failure is noted in its run's report and the run left where it stopped, for the
+   * next invocation to try again. Without it the error propagates (one project's run on demand).
+   */
+  isolate?: boolean;
 }
 
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
@@ -30,7 +38,7 @@ export const DEFAULT_BUDGET_MS = 20_000;
 export interface NightlySummary {
   night: string;
   /** `finishedAt`: when the run was done (epoch ms), earlier than the call for a night done before. */
-  runs: { projectId: string; status: RunRow['status']; stage: string | null; finishedAt: number | null; stages: StageReport[] }[];
+  runs: { projectId: string; status: RunRow['status']; stage: string | null; finishedAt: number | null; stages: StageReport[]; error?: string }[];
   /** True when every run of the night is done. */
   done: boolean;
 }
@@ -42,28 +50,56 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
   let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
   const runs: NightlySummary['runs'] = [];
-  const projects = options.projectId ? [options.projectId] : await projectIds(env.DB);
+  const projects = options.projectId ? [options.projectId] : (options.projects ?? (await projectIds(env.DB)));
   for (const projectId of projects) {
     // The window ends at the night's moment, or now if that is later than now: nothing can have
     // arrived after now, and a window reaching into the future would hide what arrives before the
     // next run (a simulation stepping through weeks ahead of the wall clock).
-    let run =
-      (await runOf(env.DB, projectId, night)) ??
-      (await createRun(env.DB, projectId, night, await lastWindowEnd(env.DB, projectId, night), Math.min(now, Date.now())));
+    let run: RunRow;
+    let settings: StageContext['settings'];
+    try {
+      run =
+        (await runOf(env.DB, projectId, night)) ??
+        (await createRun(env.DB, projectId, night, await lastWindowEnd(env.DB, projectId, night), Math.min(now, Date.now())));
+      settings = await settingsOf(env.DB, projectId);
+    } catch (err) {
+      if (!options.isolate) throw err;
+      runs.push({
+        projectId,
+        status: 'running',
+        stage: null,
+        finishedAt: null,
+        stages: [],
+        error: `start: ${err instanceof Error ? err.message : String(err)}`,
+      });
+      continue;
+    }
     const ctx: StageContext = {
       db: env.DB,
       projectId,
       night,
       now,
-      settings: await settingsOf(env.DB, projectId),
+      settings,
       run,
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
       bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
     };
+    let error: string | undefined;
     while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
       const stage = STAGES[run.stage]!;
       const t0 = Date.now();
-      const { cursor, counts, state, note } = await stage.slice({ ...ctx, run }, run.cursor);
+      let slice: Awaited<ReturnType<typeof stage.slice>>;
+      try {
+        slice = await stage.slice({ ...ctx, run }, run.cursor);
+      } catch (err) {
+        if (!options.isolate) throw err;
+        error = `${stage.name}: ${err instanceof Error ? err.message : String(err)}`;
+        // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
+        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, {}, `failed, to be tried again: ${error}`) };
+        await saveRun(env.DB, run).catch(() => undefined);
+        break;
+      }
+      const { cursor, counts, state, note } = slice;
       const ms = Date.now() - t0;
       slicesLeft--;
       const stages = mergeReport(run.stages, stage.name, ms, counts, note);
@@ -80,7 +116,8 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       };
       await saveRun(env.DB, run, state);
     }
-    runs.push({ projectId, status: run.status, stage: run.status === 'done' ? null : STAGES[run.stage]!.name, finishedAt: run.finishedAt, stages: run.stages });
+    const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
+    runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
   }
   return { night, runs, done: runs.every((r) => r.status === 'done') };
 }

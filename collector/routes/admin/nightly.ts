@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../../env.ts';
 import { runNightly } from '../../jobs/nightly.ts';
+import { STAGES } from '../../jobs/stages/index.ts';
 import { epochMsParam, intParam, validQuery } from '../../middleware/valid-query.ts';
 import { listRuns } from '../../storage/loop-runs.ts';
 
@@ -36,5 +37,6 @@ export const nightlyRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/runs: the latest runs, with each stage's slices, time and counts. */
   .get('/runs', validQuery(v.object({ limit: intParam(1, 365, 30) })), async (c) => {
     const runs = await listRuns(c.env.DB, c.get('auth').projectId, c.get('input').limit);
-    return c.json({ runs: runs.map(({ state, cursor, ...run }) => run) });
+    // The stage a run is at, by name (null once done), as the nightly call answers it.
+    return c.json({ runs: runs.map(({ state, cursor, stage, ...run }) => ({ ...run, stage: run.status === 'done' ? null : (STAGES[stage]?.name ?? null) })) });
   });

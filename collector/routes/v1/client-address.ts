@@ -1,10 +1,17 @@
-import { sha256Hex } from '../../../shared/hex.ts';
+import { sha256Hex, toHex } from '../../../shared/hex.ts';
 
 /**
- * The client address as the noise filter sees it: a truncated hash salted with the project, so
- * one address flooding a project can be grouped without storing the address. Null when Cloudflare
- * did not say (local tools).
+ * The client address as the noise filter sees it: a truncated hash, so one address flooding a
+ * project can be grouped without storing the address. Keyed with the deployment's
+ * `ADDRESS_HASH_SECRET` (HMAC-SHA-256) when it is set: an address is one of only 2^32 for IPv4, so
+ * a hash anyone can recompute from the project id would give it back in minutes. Without the
+ * secret (local development) it is salted with the project alone. Null when Cloudflare did not
+ * say (local tools).
  */
-export async function clientAddressHash(projectId: string, address: string | undefined): Promise<string | null> {
-  return address ? (await sha256Hex(`${projectId}\u0000${address}`)).slice(0, 16) : null;
+export async function clientAddressHash(secret: string | undefined, projectId: string, address: string | undefined): Promise<string | null> {
+  if (!address) return null;
+  const text = `${projectId}\u0000${address}`;
+  if (!secret) return (await sha256Hex(text)).slice(0, 16);
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text)))).slice(0, 16);
 }

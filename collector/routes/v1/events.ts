@@ -42,7 +42,7 @@ export const eventRoutes = new Hono<AppEnv>().post(
       now,
       {
         // Only a browser's address says who a user is: a server relaying its users' events (no Origin) is not one.
-        ipHash: c.req.header('origin') ? await clientAddressHash(projectId, c.req.header('cf-connecting-ip')) : null,
+        ipHash: c.req.header('origin') ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip')) : null,
         dropped,
       },
     );
