@@ -24,7 +24,9 @@ describe('accessibility (axe-core in Chromium)', () => {
       const context = await browser().newContext({ colorScheme: scheme });
       const prompts = [{ id: 'helpful', trigger: 'large_copy', text: 'Was this helpful?' }];
       const { page } = await openHost(browser(), { context, options: { config: { prompts, thresholds: { largeCopyChars: 1 } } } });
-      if (scheme === 'dark') await page.addStyleTag({ content: 'body { background: #0d1117; color: #e6edf3 } a { color: #4493f8 }' });
+      // A dark page says so with color-scheme, which the widget follows.
+      if (scheme === 'dark')
+        await page.addStyleTag({ content: ':root { color-scheme: dark } body { background: #0d1117; color: #e6edf3 } a { color: #4493f8 }' });
       const [a, b] = [newTraceId('axe'), newTraceId('axe')];
       await addAnswer(page, { traceId: a });
       await addAnswer(page, { traceId: b });
@@ -42,6 +44,26 @@ describe('accessibility (axe-core in Chromium)', () => {
 });
 
 describe('a good guest on the host page', () => {
+  it("follows the page's colour scheme rather than the system's, and leaves the answer's own size and colour alone", async () => {
+    const context = await browser().newContext({ colorScheme: 'dark' });
+    const { page } = await openHost(browser(), { context });
+    await page.addStyleTag({ content: ':root { color-scheme: light } body { color: rgb(10, 20, 30); font-size: 16px }' });
+    const traceId = newTraceId('scheme');
+    await addAnswer(page, { traceId, html: '<p id="answer">Opened items can be returned within 14 days.</p>' });
+    const el = widget(page, traceId);
+    const style = (selector: string) =>
+      el
+        .locator(selector)
+        .first()
+        .evaluate((n) => ({ color: getComputedStyle(n).color, fontSize: getComputedStyle(n).fontSize }));
+    expect(await style('#answer')).toEqual({ color: 'rgb(10, 20, 30)', fontSize: '16px' });
+    // The light theme's text colour on a light page, though the system is dark; the widget's own size.
+    expect(await style('button')).toEqual({ color: 'rgb(31, 35, 40)', fontSize: '14px' });
+    await page.addStyleTag({ content: ':root { color-scheme: dark }' });
+    expect((await style('button')).color).toBe('rgb(230, 237, 243)');
+    await context.close();
+  });
+
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
     const context = await browser().newContext();
     const page = await context.newPage();

@@ -2,12 +2,13 @@ import { css } from '../ui/css.ts';
 
 /**
  * Theming: every colour is a custom property with light and dark defaults (AA contrast in both),
- * chosen by `light-dark()`: `theme="light|dark"` forces one, otherwise the page's colour scheme
- * (`prefers-color-scheme`) decides.
+ * chosen by `light-dark()`: `theme="light|dark"` forces one, otherwise the page's own
+ * `color-scheme` decides, inherited (a page that declares none is light, as it renders).
+ * The widget's size and colour are set on its own parts, not the host, so the answer slotted in
+ * keeps the page's.
  */
 export const styles = css`
   :host {
-    color-scheme: light dark;
     --_fg: var(--rf-fg, light-dark(#1f2328, #e6edf3));
     --_muted: var(--rf-muted, light-dark(#57606a, #9198a1));
     --_accent: var(--rf-accent, light-dark(#0969da, #1f6feb));
@@ -18,14 +19,18 @@ export const styles = css`
     --_focus: var(--rf-focus, light-dark(#0969da, #4493f8));
     display: block;
     font: inherit;
-    font-size: var(--rf-font-size, 0.875rem);
-    color: var(--_fg);
   }
   :host([theme='light']) {
     color-scheme: light;
   }
   :host([theme='dark']) {
     color-scheme: dark;
+  }
+  .bar,
+  .panel,
+  .prompt {
+    font-size: var(--rf-font-size, 0.875rem);
+    color: var(--_fg);
   }
   .bar {
     display: flex;
