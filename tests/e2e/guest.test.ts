@@ -121,6 +121,11 @@ describe('a good guest on the host page', () => {
     await flush(page);
     // The config load and a send have failed, and the widget has handled both.
     await expect.poll(() => failed).toEqual(expect.arrayContaining(['/unreachable/v1/config', '/unreachable/v1/events']));
+    // A page-wide locale of another type counts as none: the widget still renders, in the page's language.
+    await page.evaluate(() => (window as any).RagFeedback.configure({ locale: 5 }));
+    const other = newTraceId('guest-locale');
+    await addAnswer(page, { traceId: other });
+    await widget(page, other).getByRole('button', { name: 'Helpful', exact: true }).waitFor();
     const after = await output.settled();
     expect(after.errors).toEqual([]);
     expect(after.console.filter((m) => !m.includes('net::ERR'))).toEqual([]);

@@ -13,6 +13,7 @@ import { countShown, eligiblePrompt } from '../signals/prompts.ts';
 import { forgetQuery, noteQuery } from '../signals/rephrase.ts';
 import { reportVitalsTo } from '../signals/vitals.ts';
 import { type Strings, stringsFor } from '../strings.ts';
+import { typed } from '../typed.ts';
 import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
 
 /**
@@ -150,7 +151,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The UI language: the attribute, the page-wide option, the page's `lang`, the browser's. */
   get locale(): string {
-    return this.host.locale || options.locale || document.documentElement.lang || navigator.language || 'en';
+    // A page-wide locale of another type (plain JavaScript) counts as none given.
+    return this.host.locale || typed(options.locale, '') || document.documentElement.lang || navigator.language || 'en';
   }
 
   /** The UI strings for that language, with the page's overrides. */
