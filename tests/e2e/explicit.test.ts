@@ -81,6 +81,18 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('takes a change of mind at once: the other thumb within the double-click window counts', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('mind');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    expect(await widget(page, traceId).evaluate((el: any) => el.feedbackState.vote)).toBe('down');
+    const events = await eventsUpToMarker(page, traceId);
+    expect(events.filter((e) => e.signalType === 'thumbs_up' || e.signalType === 'thumbs_down').map((e) => e.signalType)).toEqual(['thumbs_up', 'thumbs_down']);
+    await page.context().close();
+  });
+
   it('opens the reasons popover after a thumbs-down, usable by keyboard; Escape returns focus', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('kbd');

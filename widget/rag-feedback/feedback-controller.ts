@@ -76,7 +76,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   interacted = false;
   private started = false;
   private startedAt = Date.now();
-  private lastVoteAt = 0;
+  /** The last vote's direction and time: the same again within REPEAT_WINDOW_MS is a double click, the other a change of mind. */
+  private lastVote: [direction: string, at: number] = ['', 0];
 
   constructor(private readonly host: FeedbackHost) {
     host.addController(this);
@@ -97,7 +98,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   hostTraceChanged(): void {
     this.started = false;
     this.interacted = false;
-    this.lastVoteAt = 0;
+    this.lastVote = ['', 0];
     this.vote = null;
     this.rating = null;
     this.panel = CLOSED;
@@ -210,8 +211,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   castVote(direction: 'up' | 'down'): void {
     const now = Date.now();
-    if (now - this.lastVoteAt < REPEAT_WINDOW_MS) return;
-    this.lastVoteAt = now;
+    if (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS) return;
+    this.lastVote = [direction, now];
     const { traceId } = this.host;
     const next: Vote = this.vote === direction ? null : direction;
     this.vote = next;
