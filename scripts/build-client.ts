@@ -10,9 +10,10 @@
  * installing it pulls in nothing a backend does not run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { ROOT } from './wrangler.ts';
 
 export const CLIENT_DIST = join(ROOT, 'dist', 'client');
@@ -41,12 +42,7 @@ export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
   });
   const types = join(outDir, 'types');
   execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'client/tsconfig.build.json', '--outDir', types], { cwd: ROOT, stdio: 'inherit' });
-  // Declarations keep the sources' `.ts` specifiers; `.js` resolves to the `.d.ts` for every consumer.
-  for (const file of readdirSync(types, { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.d.ts')) continue;
-    const path = join(types, file);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
-  }
+  rewriteDeclarationSpecifiers(types);
   const root = rootPackage();
   const entry = (name: (typeof ENTRIES)[number]) => ({ types: `./types/client/${name}.d.ts`, default: `./${name}.js` });
   const pkg = {

@@ -8,10 +8,11 @@
  * and returns the bundles' metafiles, which the size benchmark reads.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
+import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { privateNames } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -104,12 +105,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   if (options.types !== false) {
     const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
     execFileSync(bin('tsc'), ['-p', 'widget/tsconfig.build.json', '--outDir', join(out, 'types')], { cwd: ROOT, stdio: 'inherit' });
-    // Declarations keep the sources' `.ts` specifiers; `.js` resolves to the `.d.ts` for every consumer.
-    for (const file of readdirSync(join(out, 'types'), { recursive: true, encoding: 'utf8' })) {
-      if (!file.endsWith('.d.ts')) continue;
-      const path = join(out, 'types', file);
-      writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
-    }
+    rewriteDeclarationSpecifiers(join(out, 'types'));
     execFileSync(bin('cem'), ['analyze', '--config', 'widget/custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, out), '--quiet'], {
       cwd: ROOT,
       stdio: 'inherit',
