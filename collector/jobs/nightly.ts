@@ -43,6 +43,8 @@ export interface NightlySummary {
   done: boolean;
 }
 
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /** Runs or continues the night of `now` for every project (or one). */
 export async function runNightly(env: Env, now: number, options: NightlyOptions = {}): Promise<NightlySummary> {
   const night = utcDay(now);
@@ -70,7 +72,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         stage: null,
         finishedAt: null,
         stages: [],
-        error: `start: ${err instanceof Error ? err.message : String(err)}`,
+        error: `start: ${messageOf(err)}`,
       });
       continue;
     }
@@ -93,7 +95,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         slice = await stage.slice({ ...ctx, run }, run.cursor);
       } catch (err) {
         if (!options.isolate) throw err;
-        error = `${stage.name}: ${err instanceof Error ? err.message : String(err)}`;
+        error = `${stage.name}: ${messageOf(err)}`;
         // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
         run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, {}, `failed, to be tried again: ${error}`) };
         await saveRun(env.DB, run).catch(() => undefined);
