@@ -19,5 +19,6 @@ export async function runScheduled(env: Env, now: number, projects?: readonly st
     if (run.error) console.error(JSON.stringify({ nightly: night, project: run.projectId, failed: run.error }));
     else if (run.finishedAt !== null && run.finishedAt >= started) console.log(JSON.stringify({ nightly: night, project: run.projectId, done: run.stages }));
   }
-  if (runs.some((r) => r.error)) throw new Error(`nightly ${night}: ${runs.filter((r) => r.error).length} project(s) failed; see the log above`);
+  const failed = runs.filter((r) => r.error).length;
+  if (failed) throw new Error(`nightly ${night}: ${failed} project(s) failed; see the log above`);
 }

@@ -12,6 +12,14 @@ export async function clientAddressHash(secret: string | undefined, projectId: s
   if (!address) return null;
   const text = `${projectId}\u0000${address}`;
   if (!secret) return (await sha256Hex(text)).slice(0, 16);
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text)))).slice(0, 16);
+  return toHex(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(text)))).slice(0, 16);
+}
+
+/** The key imported once per isolate (and again only if the secret changes), not on every batch of events. */
+let imported: { secret: string; key: Promise<CryptoKey> } | undefined;
+function hmacKey(secret: string): Promise<CryptoKey> {
+  if (imported?.secret !== secret) {
+    imported = { secret, key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']) };
+  }
+  return imported.key;
 }
