@@ -2,17 +2,20 @@
  * `npm run loop:eval`: simulated users drive the real loop (collector under wrangler dev, the
  * demo's backend, the nightly job, review, training and the gate) over a BEIR collection's train
  * queries for K simulated weeks; prints a table per week and writes the report as JSON.
- * Flags: --data DIR, --cycles K, --sessions N (a week), --seed S, --out FILE, --retrieve-k,
- * --review-minutes, --reviewer-error, --browser-sessions, --corpus-embeddings, --training-data DIR,
- * --quiet.
+ * Flags: `npm run loop:eval -- --help`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { paramsFromArgs } from './loop-eval/params.ts';
+import { LOOP_EVAL_HELP, paramsFromArgs } from './loop-eval/params.ts';
 import { printReport } from './loop-eval/report.ts';
 import { runLoopEval } from './loop-eval/run.ts';
 
-const params = paramsFromArgs(process.argv.slice(2));
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(LOOP_EVAL_HELP);
+  process.exit(0);
+}
+const params = paramsFromArgs(args);
 console.log(`loop:eval ${JSON.stringify(params)}`);
 const report = await runLoopEval(params, params.quiet ? () => {} : (line) => console.log(line));
 printReport(report);

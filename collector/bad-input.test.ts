@@ -73,7 +73,7 @@ const cases: BadCase[] = [
     request: events([ev({ eventId: "x'; drop table feedback_events; --" })]),
   },
   { name: 'event: traceId is a number', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 42 })]) },
-  { name: 'event: traceId too long', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 't'.repeat(129) })]) },
+  { name: 'event: traceId too long', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 't'.repeat(513) })]) },
   { name: 'event: traceId with a control character', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 'tr-1\u0000' })]) },
   { name: 'event: sessionId ending in a space', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: 's1 ' })]) },
   { name: 'event: no sessionId', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: undefined })]) },

@@ -20,6 +20,11 @@ export const LARGE_COPY_CHARS = 200;
 /** Thumbs-down count within one session that triggers the "having trouble?" prompt. */
 export const REPEATED_THUMBS_DOWN = 2;
 
+/** The longest question a trace keeps (the demo asks no longer ones). */
+export const MAX_QUERY_CHARS = 8_000;
+/** The longest chunk text a trace keeps: retraining reads no more of a chunk, and so the reranker reads no more either. */
+export const MAX_CHUNK_TEXT = 20_000;
+
 /** Most events in one POST /v1/events batch. */
 export const MAX_EVENTS_PER_BATCH = 100;
 /** Largest /v1/events body: what navigator.sendBeacon reliably accepts. */

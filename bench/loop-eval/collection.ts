@@ -1,11 +1,14 @@
 /**
  * The collection as the simulation splits it: the BEIR **train** queries feed traffic, except a
  * validation share carved out by a stable hash of the query id (never asked, used to tune and to
- * report generalisation); the **test** queries are only ever evaluated. Works for any directory in
- * BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
+ * report generalisation); the **test** queries are only ever evaluated. A train query in the same
+ * words as a test or validation query (the same `queryKey`) is not asked either. Works for any
+ * directory in BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
  */
 import { loadBeir } from '../../demo/corpus/beir.ts';
 import type { Corpus } from '../../demo/corpus/chunk.ts';
+import { queryKey } from '../../shared/terms.ts';
+import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import { stableHash } from './random.ts';
 
 export interface JudgedQuery {
@@ -15,6 +18,18 @@ export interface JudgedQuery {
   relevant: ReadonlySet<string>;
   /** Every judged document with its grade. */
   judged: ReadonlyMap<string, number>;
+}
+
+/** What the split left out, so that a report can say it. */
+export interface SplitExclusions {
+  /** Train queries that are test queries, by id or in the same words (`queryKey`). */
+  sameAsTest: number;
+  /** Train queries asked in the same words as a validation query. */
+  sameAsValidation: number;
+  /** Train queries longer than a trace keeps (`MAX_QUERY_CHARS`): not asked, since the demo would refuse them. */
+  tooLongToAsk: number;
+  /** Judged queries of each split without a text in queries.jsonl or a document graded above 0. */
+  unusable: { train: number; test: number };
 }
 
 export interface Collection {
@@ -28,34 +43,55 @@ export interface Collection {
   test: JudgedQuery[];
   /** Document id to its title and text, for corrections that quote the right source. */
   documents: ReadonlyMap<string, { title: string; text: string }>;
+  excluded: SplitExclusions;
 }
 
-function judgedQueries(corpus: Corpus, split: string): JudgedQuery[] {
+/** A split's queries that have a text and a relevant document, and how many judged ones do not. */
+function judgedQueries(corpus: Corpus, split: string): { queries: JudgedQuery[]; unusable: number } {
   const qrels = corpus.qrels?.get(split);
   if (!qrels) throw new Error(`${corpus.name} has no qrels/${split}.tsv`);
-  const out: JudgedQuery[] = [];
+  const queries: JudgedQuery[] = [];
   for (const [id, judged] of qrels) {
     const text = corpus.queries?.get(id);
     const relevant = new Set([...judged].filter(([, g]) => g > 0).map(([d]) => d));
-    if (text && relevant.size) out.push({ id, text, relevant, judged });
+    if (text?.trim() && relevant.size) queries.push({ id, text, relevant, judged });
   }
-  return out.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  queries.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  return { queries, unusable: qrels.size - queries.length };
 }
 
 export async function loadCollection(dir: string, validationShare: number): Promise<Collection> {
   const corpus = await loadBeir(dir);
-  const train = judgedQueries(corpus, 'train');
-  const test = judgedQueries(corpus, 'test');
+  const { queries: train, unusable: trainUnusable } = judgedQueries(corpus, 'train');
+  const { queries: test, unusable: testUnusable } = judgedQueries(corpus, 'test');
+  for (const [split, queries] of [
+    ['train', train],
+    ['test', test],
+  ] as const)
+    if (!queries.length) throw new Error(`${corpus.name}: no ${split} query has a text in queries.jsonl and a document graded above 0`);
+  // Test queries never reach the loop: neither by id, nor in the same words under another id (the
+  // product groups questions by their terms, so the review would answer the test question too).
   const testIds = new Set(test.map((q) => q.id));
-  // A query id in both splits stays out of traffic: test queries never reach the loop.
-  const usable = train.filter((q) => !testIds.has(q.id));
+  const testKeys = new Set(test.map((q) => queryKey(q.text)));
+  const usable = train.filter((q) => !testIds.has(q.id) && !testKeys.has(queryKey(q.text)));
   const isValidation = (q: JudgedQuery) => stableHash(`validation:${q.id}`) < validationShare;
+  const validation = usable.filter(isValidation);
+  // Nor are validation questions asked: a train query in their words stays out of traffic.
+  const validationKeys = new Set(validation.map((q) => queryKey(q.text)));
+  const notValidation = usable.filter((q) => !isValidation(q) && !validationKeys.has(queryKey(q.text)));
+  const traffic = notValidation.filter((q) => q.text.length <= MAX_QUERY_CHARS);
   return {
     name: corpus.name,
     corpus,
-    traffic: usable.filter((q) => !isValidation(q)),
-    validation: usable.filter(isValidation),
+    traffic,
+    validation,
     test,
     documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, { title: c.title, text: c.text }])),
+    excluded: {
+      sameAsTest: train.length - usable.length,
+      sameAsValidation: usable.length - validation.length - notValidation.length,
+      tooLongToAsk: notValidation.length - traffic.length,
+      unusable: { train: trainUnusable, test: testUnusable },
+    },
   };
 }

@@ -1,5 +1,7 @@
 /** The run's parameters, from flags, with the defaults the README's table was made with. */
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT } from '../../scripts/wrangler.ts';
 
 export interface LoopEvalParams {
   /** A directory in BEIR layout with qrels/train.tsv and qrels/test.tsv. */
@@ -34,7 +36,8 @@ export interface LoopEvalParams {
 }
 
 export const DEFAULT_PARAMS: LoopEvalParams = {
-  data: '../shared/data/scifact',
+  // Beside the repo, wherever the command is run from.
+  data: join(ROOT, '..', 'shared', 'data', 'scifact'),
   cycles: 8,
   sessions: 600,
   seed: 1,
@@ -60,7 +63,9 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       seed: { type: 'string' },
       out: { type: 'string' },
       'retrieve-k': { type: 'string' },
+      'validation-share': { type: 'string' },
       'review-minutes': { type: 'string' },
+      'seconds-per-item': { type: 'string' },
       'reviewer-error': { type: 'string' },
       'browser-sessions': { type: 'string' },
       'training-data': { type: 'string' },
@@ -74,6 +79,11 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, not ${v}`);
     return n;
   };
+  const share = (v: string | undefined, fallback: number, name: string) => {
+    const n = num(v, fallback, name);
+    if (n >= 1) throw new Error(`--${name} must be a share below 1, not ${v}`);
+    return n;
+  };
   const d = DEFAULT_PARAMS;
   return {
     ...d,
@@ -83,11 +93,31 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     seed: num(values.seed, d.seed, 'seed'),
     out: values.out ?? d.out,
     retrieveK: num(values['retrieve-k'], d.retrieveK, 'retrieve-k'),
+    validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
     reviewMinutesPerWeek: num(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes'),
-    reviewerError: num(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
+    secondsPerReviewItem: num(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item'),
+    reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: num(values['browser-sessions'], d.browserSessions, 'browser-sessions'),
     corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,
     trainingData: values['training-data'] ?? d.trainingData,
     quiet: values.quiet ?? d.quiet,
   };
 }
+
+export const LOOP_EVAL_HELP = `npm run loop:eval -- [flags]
+  --data DIR              a directory in BEIR layout: corpus.jsonl, queries.jsonl, qrels/train.tsv, qrels/test.tsv
+                          (default: SciFact in ../shared/data/scifact beside the repo)
+  --cycles K              simulated weeks (default ${DEFAULT_PARAMS.cycles})
+  --sessions N            sessions a week through the HTTP API (default ${DEFAULT_PARAMS.sessions})
+  --browser-sessions N    more sessions a week in headless Chromium through the widget (default ${DEFAULT_PARAMS.browserSessions})
+  --seed S                the simulation's seed (default ${DEFAULT_PARAMS.seed})
+  --out FILE              the JSON report (default ${DEFAULT_PARAMS.out})
+  --retrieve-k K          candidates retrieved and reranked (default ${DEFAULT_PARAMS.retrieveK})
+  --validation-share F    train queries held out of traffic for validation (default ${DEFAULT_PARAMS.validationShare})
+  --review-minutes M      the review budget a week (default ${DEFAULT_PARAMS.reviewMinutesPerWeek})
+  --seconds-per-item S    the review's seconds an item (default ${DEFAULT_PARAMS.secondsPerReviewItem})
+  --reviewer-error F      share of verdicts the reviewer gets wrong (default ${DEFAULT_PARAMS.reviewerError})
+  --corpus-embeddings     retrain with embedding features from a model learnt from the corpus
+  --training-data DIR     write what each retraining reads as DIR/week-N.json
+  --quiet                 no progress lines
+  --help                  this text`;

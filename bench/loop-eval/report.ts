@@ -1,7 +1,10 @@
 /** The report as a table per week, beside the BM25 baseline measured in the same run and the published anchors. */
+import type { Metrics } from './evaluate.ts';
 import type { LoopEvalReport } from './run.ts';
 
 const f3 = (x: number) => x.toFixed(3);
+/** A figure over a set of queries: none when the set is empty (a small collection may hold no validation query). */
+const over = (m: Metrics, x: number) => (m.queries ? f3(x) : 'n/a');
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
 /** The gate's verdict in a word or two. */
@@ -34,7 +37,12 @@ export function reportTable(report: LoopEvalReport): string {
   const widths = head.map((h) => Math.max(h.length, 7));
   const lines = [pad(head, widths)];
   const b = report.baseline;
-  lines.push(pad(['BM25', '', '', '', '', '', '', '', f3(b.test.ndcg10), f3(b.test.ndcg5), f3(b.test.recall100), f3(b.validation.ndcg10), '', '', ''], widths));
+  lines.push(
+    pad(
+      ['BM25', '', '', '', '', '', '', '', f3(b.test.ndcg10), f3(b.test.ndcg5), f3(b.test.recall100), over(b.validation, b.validation.ndcg10), '', '', ''],
+      widths,
+    ),
+  );
   for (const r of report.cycles)
     lines.push(
       pad(
@@ -50,9 +58,9 @@ export function reportTable(report: LoopEvalReport): string {
           f3(r.test.ndcg10),
           f3(r.test.ndcg5),
           f3(r.test.recall100),
-          f3(r.validation.ndcg10),
+          over(r.validation, r.validation.ndcg10),
           r.candidate ? f3(r.candidate.testNdcg10) : '',
-          r.candidate ? f3(r.candidate.validationNdcg10) : '',
+          r.candidate ? over(r.validation, r.candidate.validationNdcg10) : '',
           `${Math.round(r.helpfulShare * 100)}%`,
         ],
         widths,
@@ -66,15 +74,27 @@ export function printReport(report: LoopEvalReport, print: (line: string) => voi
   print(
     `\n${c.name}: ${c.documents} documents; ${c.trafficQueries} train queries in traffic, ${c.validationQueries} held out for validation, ${c.testQueries} test queries (never asked)`,
   );
+  const left = [
+    c.excluded.sameAsTest && `${c.excluded.sameAsTest} train queries not asked: test queries by id or in the same words`,
+    c.excluded.sameAsValidation && `${c.excluded.sameAsValidation} not asked: in a validation query's words`,
+    c.excluded.tooLongToAsk && `${c.excluded.tooLongToAsk} not asked: longer than a trace keeps`,
+    c.excluded.unusable.train + c.excluded.unusable.test &&
+      `${c.excluded.unusable.train} train and ${c.excluded.unusable.test} test queries left out: no text or no relevant document`,
+    c.duplicateIds && `${c.duplicateIds} documents repeat an earlier id (the later kept)`,
+  ].filter(Boolean);
+  if (left.length) print(`${left.join('; ')}`);
   print(
     `seed ${report.params.seed}, ${report.params.cycles} weeks of ${report.params.sessions} sessions, review ${report.params.reviewMinutesPerWeek} min/week, reviewer error ${report.params.reviewerError}`,
   );
   print(reportTable(report));
+  const a = report.anchors;
   print(
-    `anchors (${report.anchors.source}): BM25 ${f3(report.anchors.bm25)}, BM25 + cross-encoder ${f3(report.anchors.bm25CrossEncoder)}; this run's BM25 ${f3(report.baseline.test.ndcg10)}`,
+    a
+      ? `anchors (${a.source}): BM25 ${f3(a.bm25)}, BM25 + cross-encoder ${f3(a.bm25CrossEncoder)}; this run's BM25 ${f3(report.baseline.test.ndcg10)}`
+      : `no published anchors for ${c.name}; this run's BM25 ${f3(report.baseline.test.ndcg10)}`,
   );
   print(
-    `final: test nDCG@10 ${f3(report.final.test.ndcg10)} (${report.final.test.ndcg10 >= report.baseline.test.ndcg10 ? '+' : ''}${f3(report.final.test.ndcg10 - report.baseline.test.ndcg10)} over BM25), validation ${f3(report.final.validation.ndcg10)}, model ${report.final.promoted ?? 'none promoted'}`,
+    `final: test nDCG@10 ${f3(report.final.test.ndcg10)} (${report.final.test.ndcg10 >= report.baseline.test.ndcg10 ? '+' : ''}${f3(report.final.test.ndcg10 - report.baseline.test.ndcg10)} over BM25), validation ${over(report.final.validation, report.final.validation.ndcg10)}, model ${report.final.promoted ?? 'none promoted'}`,
   );
   print(
     report.gateRegressions.length

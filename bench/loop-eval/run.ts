@@ -16,7 +16,8 @@ import { retrainRemote } from '../../scripts/retrain/retrain-remote.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
-import { type JudgedQuery, loadCollection } from './collection.ts';
+import { type Anchors, PUBLISHED_ANCHORS } from './anchors.ts';
+import { type JudgedQuery, loadCollection, type SplitExclusions } from './collection.ts';
 import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, trainingData } from './collector-api.ts';
 import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
@@ -70,7 +71,7 @@ export interface CycleRow {
     weights: Record<string, number>;
     training: { confirmed: number; queries: number; pairs: number };
   } | null;
-  /** Share of this week's answers that cited a relevant source: the users' view. */
+  /** Share of this week's API answers (the abusive session's apart) that cited a relevant source: the users' view. */
   helpfulShare: number;
   seconds: number;
 }
@@ -78,11 +79,21 @@ export interface CycleRow {
 export interface LoopEvalReport {
   date: string;
   params: LoopEvalParams;
-  collection: { name: string; documents: number; trafficQueries: number; validationQueries: number; testQueries: number };
+  collection: {
+    name: string;
+    documents: number;
+    /** Documents whose id came again in corpus.jsonl (the later one kept). */
+    duplicateIds: number;
+    trafficQueries: number;
+    validationQueries: number;
+    testQueries: number;
+    excluded: SplitExclusions;
+  };
   userModel: typeof USER_MODEL;
   trafficModel: typeof TRAFFIC_MODEL;
   baseline: { test: Metrics; validation: Metrics };
-  anchors: { bm25: number; bm25CrossEncoder: number; source: string };
+  /** Published figures for this collection, where the run knows them. */
+  anchors: Anchors | null;
   cycles: CycleRow[];
   final: { test: Metrics; validation: Metrics; promoted: string | null };
   /** Promotions that made the test figure worse than the model replaced (the gate's mistakes). */
@@ -269,7 +280,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         test,
         validation,
         candidate,
-        helpfulShare: traffic.asks ? traffic.helpful / traffic.asks : 0,
+        helpfulShare: traffic.asks > traffic.floodAsks ? traffic.helpful / (traffic.asks - traffic.floodAsks) : 0,
         workerHeapMb,
         seconds: Math.round((Date.now() - cycleStarted) / 1000),
       };
@@ -290,14 +301,16 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       collection: {
         name: collection.name,
         documents: collection.corpus.chunks.length,
+        duplicateIds: collection.corpus.duplicateIds ?? 0,
         trafficQueries: collection.traffic.length,
         validationQueries: collection.validation.length,
         testQueries: collection.test.length,
+        excluded: collection.excluded,
       },
       userModel: USER_MODEL,
       trafficModel: TRAFFIC_MODEL,
       baseline,
-      anchors: { bm25: 0.665, bm25CrossEncoder: 0.688, source: 'BEIR (Thakur et al., NeurIPS 2021 Datasets and Benchmarks), SciFact nDCG@10' },
+      anchors: PUBLISHED_ANCHORS[collection.name.toLowerCase()] ?? null,
       cycles: rows,
       final: { test: last?.test ?? baseline.test, validation: last?.validation ?? baseline.validation, promoted: last?.promoted ?? null },
       gateRegressions,

@@ -38,7 +38,9 @@ export interface TrafficStats {
   sessions: number;
   asks: number;
   events: number;
-  /** Answers with at least one relevant source among their citations (the user's view of quality). */
+  /** Of them, the abusive session's (never judged helpful or not). */
+  floodAsks: number;
+  /** Answers with at least one relevant source among their citations (the user's view of quality), of the asks not the flood's. */
   helpful: number;
   /** Clicks by citation position. */
   clicksByPosition: number[];
@@ -108,7 +110,16 @@ export interface WeekOptions extends SessionsOptions {
   flood?: boolean;
 }
 
-const emptyStats = (): TrafficStats => ({ sessions: 0, asks: 0, events: 0, helpful: 0, clicksByPosition: [0, 0, 0, 0, 0], rephrases: 0, regenerates: 0 });
+const emptyStats = (): TrafficStats => ({
+  sessions: 0,
+  asks: 0,
+  floodAsks: 0,
+  events: 0,
+  helpful: 0,
+  clicksByPosition: [0, 0, 0, 0, 0],
+  rephrases: 0,
+  regenerates: 0,
+});
 
 export async function simulateWeek(o: WeekOptions): Promise<TrafficStats> {
   const { rng: r, sink, clock } = o;
@@ -207,6 +218,7 @@ export async function simulateWeek(o: WeekOptions): Promise<TrafficStats> {
       o.asked(q.text, q);
       const res = await ask(o.demoUrl, { sessionId, query: q.text, turnIndex: i });
       stats.asks++;
+      stats.floodAsks++;
       stats.lastTraceId = res.traceId;
       emit(res.traceId, sessionId, at, { signalType: 'thumbs_down', offsetMs: 300 });
     }

@@ -46,7 +46,8 @@ async function session(browser: Browser, o: SessionsOptions, start: number): Pro
       for (const e of reaction.events) {
         const chunkId = e.detail?.chunkId as string | undefined;
         if (e.signalType === 'citation_click' && chunkId) {
-          const link = el.locator(`.sources a[data-chunk-id="${chunkId}"]`);
+          // By position, not by a selector: an id may hold quotes or brackets (Wikipedia titles).
+          const link = links.nth(ids.indexOf(chunkId));
           await link.click();
           await page.waitForTimeout(300);
           await link.click();

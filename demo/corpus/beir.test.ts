@@ -35,6 +35,31 @@ describe('loadBeir', () => {
     expect((await loadBeir(dir)).examples).toEqual(['titles']);
   });
 
+  it('keeps the later of two documents under one id, as BEIR does, and counts it', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-dup-'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "first"}\n{"_id": "d2", "text": "other", "title": null}\n{"_id": "d1", "text": "second"}\n');
+    const corpus = await loadBeir(d);
+    rmSync(d, { recursive: true, force: true });
+    expect(corpus.chunks.map((c) => [c.chunkId, c.title, c.text])).toEqual([
+      ['d1', '', 'second'],
+      ['d2', '', 'other'],
+    ]);
+    expect(corpus.duplicateIds).toBe(1);
+  });
+
+  it.each([
+    ['space-separated', 'q1 d1 1'],
+    ['without a score', 'q1\td1'],
+    ['with a score that is not an integer', 'q1\td1\thigh'],
+  ])('refuses a qrels row %s, naming the file and the line', async (_, row) => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-bad-'));
+    mkdirSync(join(d, 'qrels'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "one"}\n');
+    writeFileSync(join(d, 'qrels', 'test.tsv'), `query-id\tcorpus-id\tscore\nq0\td1\t1\n${row}\n`);
+    await expect(loadBeir(d)).rejects.toThrow(/test\.tsv:3: expected "query-id<TAB>corpus-id<TAB>integer score"/);
+    rmSync(d, { recursive: true, force: true });
+  });
+
   it('refuses a directory that is not in BEIR layout', async () => {
     await expect(loadBeir(join(dir, 'qrels'))).rejects.toThrow(/not a BEIR directory/);
   });

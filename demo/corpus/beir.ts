@@ -19,17 +19,23 @@ async function* lines(path: string): AsyncGenerator<string> {
   }
 }
 
-/** One chunk per document: BEIR documents (abstracts, passages) are already passage-sized. */
-export async function readBeirCorpus(dir: string): Promise<Chunk[]> {
-  const chunks: Chunk[] = [];
+/**
+ * One chunk per document: BEIR documents (abstracts, passages) are already passage-sized. An id
+ * that comes again replaces the document before it, as BEIR's own loader does; `duplicates`
+ * counts them, since two documents under one id cannot both be judged.
+ */
+export async function readBeirCorpus(dir: string): Promise<{ chunks: Chunk[]; duplicates: number }> {
+  const byId = new Map<string, Chunk>();
+  let duplicates = 0;
   for await (const line of lines(join(dir, 'corpus.jsonl'))) {
-    const doc = JSON.parse(line) as { _id: string | number; title?: string; text?: string };
+    const doc = JSON.parse(line) as { _id: string | number; title?: string | null; text?: string | null };
     const id = String(doc._id);
     const title = doc.title ?? '';
     const text = doc.text ?? '';
-    chunks.push({ chunkId: id, sourceDocId: id, sourceDocVersion: contentVersion(`${title}\n${text}`), title, text });
+    if (byId.has(id)) duplicates++;
+    byId.set(id, { chunkId: id, sourceDocId: id, sourceDocVersion: contentVersion(`${title}\n${text}`), title, text });
   }
-  return chunks;
+  return { chunks: [...byId.values()], duplicates };
 }
 
 export async function readBeirQueries(dir: string): Promise<Map<string, string>> {
@@ -41,18 +47,25 @@ export async function readBeirQueries(dir: string): Promise<Map<string, string>>
   return queries;
 }
 
-/** One split's judgments: query id to document id to grade. */
+/**
+ * One split's judgments: query id to document id to grade. A first line whose score is not a
+ * number is the header; any other row must be `query-id<TAB>corpus-id<TAB>integer score`, or
+ * the file is refused with its line, so that no judgment is lost without a word.
+ */
 export async function readBeirQrels(path: string): Promise<Map<string, Map<string, number>>> {
   const qrels = new Map<string, Map<string, number>>();
-  let first = true;
+  let lineNo = 0;
   for await (const line of lines(path)) {
-    const [queryId, docId, grade] = line.split('\t');
-    const isHeader = first && Number.isNaN(Number(grade));
-    first = false;
-    if (isHeader || queryId === undefined || docId === undefined) continue;
+    lineNo++;
+    const [queryId, docId, score, ...rest] = line.split('\t');
+    if (lineNo === 1 && score !== undefined && Number.isNaN(Number(score))) continue;
+    const grade = Number(score);
+    if (!queryId || !docId || !score?.trim() || !Number.isInteger(grade) || rest.length) {
+      throw new Error(`${path}:${lineNo}: expected "query-id<TAB>corpus-id<TAB>integer score", got ${JSON.stringify(line.slice(0, 200))}`);
+    }
     let judged = qrels.get(queryId);
     if (!judged) qrels.set(queryId, (judged = new Map()));
-    judged.set(docId, Number(grade));
+    judged.set(docId, grade);
   }
   return qrels;
 }
@@ -73,11 +86,11 @@ export async function loadBeir(dir: string): Promise<Corpus> {
   if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
   const qrelsDir = join(dir, 'qrels');
   const splits = existsSync(qrelsDir) ? readdirSync(qrelsDir).filter((f) => f.endsWith('.tsv')) : [];
-  const [chunks, queries, ...judged] = await Promise.all([
+  const [{ chunks, duplicates }, queries, ...judged] = await Promise.all([
     readBeirCorpus(dir),
     existsSync(join(dir, 'queries.jsonl')) ? readBeirQueries(dir) : new Map<string, string>(),
     ...splits.map((f) => readBeirQrels(join(qrelsDir, f))),
   ]);
   const qrels = new Map(splits.map((f, i) => [basename(f, '.tsv'), judged[i]!]));
-  return { name: basename(dir), chunks, queries, qrels, examples: trainExamples(queries, qrels.get('train')) };
+  return { name: basename(dir), chunks, duplicateIds: duplicates, queries, qrels, examples: trainExamples(queries, qrels.get('train')) };
 }

@@ -22,4 +22,6 @@ export interface Corpus {
   queries?: Map<string, string>;
   /** Relevance judgments per split (`train`, `test`): query id to document id to grade. */
   qrels?: Map<string, Map<string, Map<string, number>>>;
+  /** Documents whose id came again in the file (test collections only): the later one is kept. */
+  duplicateIds?: number;
 }

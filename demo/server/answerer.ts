@@ -6,6 +6,7 @@
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
+import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
@@ -53,8 +54,6 @@ export interface AnswererOptions {
 /** Sessions and answers remembered for follow-ups and regenerates; the oldest are forgotten first. */
 const MAX_SESSIONS = 1000;
 const MAX_ANSWERS = 5000;
-/** The collector's limit on a chunk's text in a trace. */
-const MAX_CHUNK_TEXT = 20_000;
 
 interface AnswerRecord {
   sessionId: string;

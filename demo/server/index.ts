@@ -54,6 +54,7 @@ export interface Demo {
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const { port = DEMO_PORT, host = '127.0.0.1', collectorUrl, serverKey, writeKey, log = console.log } = options;
   const [corpus, assets] = await Promise.all([loadCorpus(options.corpus), loadPageAssets()]);
+  if (corpus.duplicateIds) log(`demo: ${corpus.duplicateIds} documents of ${corpus.name} repeat an earlier id; the later one is kept`);
   const traces =
     collectorUrl && serverKey
       ? createTraceClient({

@@ -3,6 +3,8 @@
  * citations and in-page previews, regenerates on request. Everything the user or the corpus
  * wrote is set as text, never as HTML.
  */
+
+import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import type { RagFeedback as RagFeedbackApi, RagFeedbackElement } from '../../widget/index.ts';
 import type { AskRequest, AskResponse } from '../server/answerer.ts';
 import type { ClientConfig } from '../server/app.ts';
@@ -15,6 +17,7 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const chat = $<HTMLElement>('chat');
 const form = $<HTMLFormElement>('ask');
 const input = $<HTMLTextAreaElement>('query');
+input.maxLength = MAX_QUERY_CHARS;
 const status = $<HTMLElement>('status');
 const examples = $<HTMLElement>('examples');
 

@@ -103,7 +103,7 @@ export async function buildCorpusModel(dir: string, texts: readonly string[], op
 
 /** The texts of a BEIR directory's corpus: title and passage, as the demo indexes them. */
 export async function beirTexts(dataDir: string): Promise<string[]> {
-  return (await readBeirCorpus(dataDir)).map((c) => `${c.title}\n${c.text}`);
+  return (await readBeirCorpus(dataDir)).chunks.map((c) => `${c.title}\n${c.text}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

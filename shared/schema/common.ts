@@ -12,8 +12,10 @@ export const id = (max = 128) =>
  * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
  * format those use (base64, Unicode titles, `refunds.md § 2`). Only what would make it two ids
  * that look alike is refused: control and invisible format characters, and white space at its ends.
+ * Up to 512 characters: a document named by its title (a Wikipedia title is up to 255 bytes) with
+ * a chunk's suffix still fits.
  */
-export const externalId = (max = 128) =>
+export const externalId = (max = 512) =>
   v.pipe(
     v.string(),
     v.minLength(1, 'must not be empty'),

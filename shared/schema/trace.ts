@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS } from '../thresholds.ts';
 import { epochMs, externalId, finite, freeText, label } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
@@ -14,7 +15,7 @@ export const ChunkSchema = v.object({
   /** 1-based position after this stage. */
   rank: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(1000)),
   /** The chunk text, needed to review hard negatives and to retrain. */
-  text: v.pipe(v.string(), v.maxLength(20_000)),
+  text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT)),
 });
 
 /**
@@ -60,9 +61,9 @@ export const TraceSchema = v.object({
   /** Made when retrieval starts and threaded to the widget, so feedback reconnects to these chunks. */
   traceId: externalId(),
   /** The user's question as asked (redacted on arrival). */
-  query: freeText(8_000),
+  query: freeText(MAX_QUERY_CHARS),
   /** The query after rewriting, if any: a bad rewrite is its own failure mode. */
-  rewrittenQuery: v.optional(freeText(8_000)),
+  rewrittenQuery: v.optional(freeText(MAX_QUERY_CHARS)),
   /** Retrieval settings for this query. */
   retrieval: v.optional(RetrievalParamsSchema, {}),
   /** Chunks as retrieval returned them, in rank order. */

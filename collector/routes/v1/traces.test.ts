@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
-  it("takes ids in a team's own formats (base64, spaces, Unicode) and finds the answer's feedback by them", async () => {
+  it.each([
+    ['base64, spaces, Unicode', ['dXNlcjoxMjM+Lz8=', 'chat 42', '退款政策-1', 'refunds.md § 2']],
+    // A Wikipedia title as the document id (FEVER, DBPedia), with a chunk's suffix.
+    [
+      'a document named by a long title',
+      ['t'.repeat(512), 's'.repeat(512), `${'Antidepressant_("5691302")_'.repeat(11)}#0`, 'Antidepressant_("5691302")_'.repeat(11)],
+    ],
+  ])("takes ids in a team's own formats (%s) and finds the answer's feedback by them", async (_, ids) => {
+    const [traceId, sessionId, chunkId, sourceDocId] = ids as [string, string, string, string];
     const p = await newProject();
-    const [traceId, sessionId, chunkId, sourceDocId] = ['dXNlcjoxMjM+Lz8=', 'chat 42', '退款政策-1', 'refunds.md § 2'];
     const t = trace({ traceId, sessionId, retrievedChunks: [{ chunkId, sourceDocId, score: 0.8, rank: 1, text: '14 days.' }], rerankedChunks: [] });
     expect(await (await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).json()).toMatchObject({ accepted: 1 });
     const flag = event({ traceId, sessionId, signalType: 'wrong_source', detail: { chunkId } });

@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
+import { loadCollection } from './collection.ts';
+import { stableHash } from './random.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A BEIR directory: every query judges document d1 relevant unless `qrels` says otherwise. */
+function beir(queries: Record<string, string>, split: Record<string, 'train' | 'test'>, qrels: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'collection-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'qrels'));
+  writeFileSync(join(dir, 'corpus.jsonl'), '{"_id": "d1", "title": "", "text": "one"}\n{"_id": "d2", "title": "", "text": "two"}\n');
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    Object.entries(queries)
+      .map(([id, text]) => `${JSON.stringify({ _id: id, text })}\n`)
+      .join(''),
+  );
+  for (const s of ['train', 'test'] as const)
+    writeFileSync(
+      join(dir, 'qrels', `${s}.tsv`),
+      `query-id\tcorpus-id\tscore\n${Object.keys(split)
+        .filter((id) => split[id] === s)
+        .map((id) => qrels[id] ?? `${id}\td1\t1\n`)
+        .join('')}`,
+    );
+  return dir;
+}
+
+/** Ids whose validation hash falls below, or at or above, `share`. */
+const idsBy = (share: number) => {
+  const ids = Array.from({ length: 50 }, (_, i) => `q${i}`);
+  const below = ids.filter((id) => stableHash(`validation:${id}`) < share);
+  return { validation: below[0]!, traffic: ids.filter((id) => !below.includes(id)) };
+};
+
+describe('the simulation split', () => {
+  it('never asks a test question, by id or in the same words under another id', async () => {
+    const dir = beir(
+      {
+        t1: 'Vitamin D reduces fractures.',
+        t2: 'Statins lower cholesterol',
+        a: 'fractures: vitamin D reduces',
+        b: 'statins lower cholesterol',
+        c: 'Aspirin thins blood',
+      },
+      { t1: 'test', t2: 'test', a: 'train', b: 'train', c: 'train' },
+    );
+    const c = await loadCollection(dir, 0);
+    expect(c.traffic.map((q) => q.id)).toEqual(['c']);
+    expect(c.test.map((q) => q.id)).toEqual(['t1', 't2']);
+    expect(c.excluded.sameAsTest).toBe(2);
+  });
+
+  it("keeps out of traffic a train question in a validation question's words", async () => {
+    const { validation, traffic } = idsBy(0.5);
+    const [same, other] = traffic;
+    const dir = beir(
+      { t: 'a test question', [validation]: 'how long do refunds take', [same!]: 'refunds: how long do they take', [other!]: 'shipping to canada' },
+      { t: 'test', [validation]: 'train', [same!]: 'train', [other!]: 'train' },
+    );
+    const c = await loadCollection(dir, 0.5);
+    expect(c.validation.map((q) => q.id)).toEqual([validation]);
+    expect(c.traffic.map((q) => q.id)).toEqual([other]);
+    expect(c.excluded.sameAsValidation).toBe(1);
+  });
+
+  it('counts what it cannot use: no text, no relevant document, too long to ask', async () => {
+    const dir = beir(
+      { t: 'a test question', a: 'asked', long: 'x '.repeat(MAX_QUERY_CHARS), zero: 'judged not relevant only' },
+      { t: 'test', a: 'train', long: 'train', zero: 'train', notext: 'train' },
+      { zero: 'zero\td1\t0\n' },
+    );
+    const c = await loadCollection(dir, 0);
+    expect(c.traffic.map((q) => q.id)).toEqual(['a']);
+    expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 } });
+  });
+
+  it('refuses a collection whose test split leaves no usable query', async () => {
+    const dir = beir({ a: 'asked', t: 'judged not relevant only' }, { a: 'train', t: 'test' }, { t: 't\td1\t0\n' });
+    await expect(loadCollection(dir, 0)).rejects.toThrow(/no test query has a text in queries.jsonl and a document graded above 0/);
+  });
+});
