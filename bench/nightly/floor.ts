@@ -13,7 +13,7 @@ interface Summary {
   runs: { stage: string | null; stages: StageReport[] }[];
 }
 
-type RunNightly = (env: { DB: unknown }, now: number, options: { projectId: string; maxSlices: number; budgetMs: number }) => Promise<Summary>;
+type RunNightly = (env: { DB: unknown }, now: number, options: { projects: string[]; maxSlices: number; budgetMs: number }) => Promise<Summary>;
 
 export interface FloorStage {
   name: string;
@@ -51,13 +51,13 @@ export async function runFloor(file: string, projectId: string, now: number, cap
   const sqlMs = new Map<string, number>();
   try {
     // No slice yet: creates the run and says which stage comes first.
-    let summary = await runNightly(env, now, { projectId, maxSlices: 0, budgetMs: Number.POSITIVE_INFINITY });
+    let summary = await runNightly(env, now, { projects: [projectId], maxSlices: 0, budgetMs: Number.POSITIVE_INFINITY });
     const start = performance.now();
     while (!summary.done && performance.now() - start < capMs) {
       const stage = summary.runs[0]!.stage!;
       const before = summary.runs[0]!.stages.find((s) => s.name === stage)?.ms ?? 0;
       d1.label = stage;
-      summary = await runNightly(env, now, { projectId, maxSlices: 1, budgetMs: Number.POSITIVE_INFINITY });
+      summary = await runNightly(env, now, { projects: [projectId], maxSlices: 1, budgetMs: Number.POSITIVE_INFINITY });
       const ms = summary.runs[0]!.stages.find((s) => s.name === stage)!.ms - before;
       longest.set(stage, Math.max(longest.get(stage) ?? 0, ms));
     }

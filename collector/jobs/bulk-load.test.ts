@@ -100,14 +100,14 @@ describe('a bulk load', () => {
     const before = await definitions();
     expect(before.every((d) => d !== null)).toBe(true);
     const p = await traffic();
-    const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id, bulk: BULK, tracesPerSlice: 2 });
+    const summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id], bulk: BULK, tracesPerSlice: 2 });
     expect(summary.done).toBe(true);
     expect(stageCounts(summary, 'assess')).toMatchObject({ traces: 3, deferredIndexes: 3 });
     expect(stageCounts(summary, 'mine')).toMatchObject({ judged: 3, deferredIndexes: 2 });
     expect(await definitions()).toEqual(before);
     expect(await Promise.all(INDEXES.map(deferred))).toEqual(INDEXES.map(() => null));
     // Below the threshold (the default, ten thousand traces) nothing is deferred.
-    const plain = await runNightly(env, Date.now() + 1_000, { projectId: (await traffic()).id });
+    const plain = await runNightly(env, Date.now() + 1_000, { projects: [(await traffic()).id] });
     expect(stageCounts(plain, 'assess')).not.toHaveProperty('deferredIndexes');
     expect(stageCounts(plain, 'mine')).not.toHaveProperty('deferredIndexes');
   });
@@ -115,9 +115,9 @@ describe('a bulk load', () => {
   it('ends a bulk run cut after every slice where a plain uncut run ends', async () => {
     const [plain, bulk] = [await traffic(7), await traffic(7)];
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: plain.id, tracesPerSlice: 2 });
+    await runNightly(env, now, { projects: [plain.id], tracesPerSlice: 2 });
     let steps = 0;
-    while (!(await runNightly(env, now, { projectId: bulk.id, tracesPerSlice: 2, maxSlices: 1, bulk: BULK })).done) steps++;
+    while (!(await runNightly(env, now, { projects: [bulk.id], tracesPerSlice: 2, maxSlices: 1, bulk: BULK })).done) steps++;
     expect(steps).toBeGreaterThan(10);
     const runStages = (await env.DB.prepare('select stages from loop_runs where project_id = ?').bind(bulk.id).first<{ stages: string }>())!.stages;
     expect(runStages).toContain('"deferredIndexes":3');
@@ -132,14 +132,14 @@ describe('a bulk load', () => {
     const before = await definitions();
     const p = await traffic();
     // Prepare's three slices, then assess's first: it defers the indexes and assesses two traces of three.
-    const cut = await runNightly(env, Date.now() + 1_000, { projectId: p.id, bulk: BULK, tracesPerSlice: 2, maxSlices: 4 });
+    const cut = await runNightly(env, Date.now() + 1_000, { projects: [p.id], bulk: BULK, tracesPerSlice: 2, maxSlices: 4 });
     expect(cut.runs[0]!.stage).toBe('assess');
     expect(stageCounts(cut, 'assess')).toMatchObject({ deferredIndexes: 3 });
     expect(await definitionOf('trace_stats_score')).toBeNull();
     // The night passes without the run continuing; the next night's run builds them in its first slice.
     const nextNight = Date.now() + 86_400_000;
-    await runNightly(env, nextNight, { projectId: p.id, maxSlices: 1 });
+    await runNightly(env, nextNight, { projects: [p.id], maxSlices: 1 });
     expect(await definitions()).toEqual(before);
-    expect((await runNightly(env, nextNight, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, nextNight, { projects: [p.id] })).done).toBe(true);
   });
 });

@@ -48,7 +48,7 @@ describe('stale documents and corrections', () => {
         })
       ).status,
     ).toBe(200);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const { body } = await admin<{
       documents: { sourceDocId: string; sourceDocVersion: string; owner: string; failed: string[]; reasons: string[]; evidenceTraceIds: string[] }[];
     }>(p, '/documents');
@@ -90,7 +90,7 @@ describe('stale documents and corrections', () => {
       ...good.map((t, i) => ({ traceId: t.traceId, sessionId: `g-${i}`, signalType: 'thumbs_up' as const })),
     ]);
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const flags = await flaggedDocuments(env.DB, p.id);
     expect(flags.map((f) => f.sourceDocVersion).sort()).toEqual(['*', 'v1', 'v2']);
     // What reading every answer citing it gives, worst first (ties in trace id order).
@@ -121,7 +121,7 @@ describe('stale documents and corrections', () => {
   it('counts again the days of the window that have no list of worst answers, and only those', async () => {
     const { p } = await staleReturns(15);
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const before = await flaggedDocuments(env.DB, p.id);
     expect(before[0]!.evidenceTraceIds).toHaveLength(10);
     // As the days were before lists were kept, with a day older than the window that must stay as it is.
@@ -133,7 +133,7 @@ describe('stale documents and corrections', () => {
         `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried) values (?, 'policies/returns.md', 'v2', ?, 7, 7, 7, 0, 0)`,
       ).bind(p.id, old),
     ]);
-    const summary = await runNightly(env, now + DAY, { projectId: p.id });
+    const summary = await runNightly(env, now + DAY, { projects: [p.id] });
     // No new traffic: the one day of the window with answers is counted because it has no list.
     expect(summary.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days).toBe(1);
     expect((await flaggedDocuments(env.DB, p.id)).map((f) => f.evidenceTraceIds)).toEqual(before.map((f) => f.evidenceTraceIds));
@@ -142,7 +142,7 @@ describe('stale documents and corrections', () => {
       worst: null,
     });
     // Lists kept now, the next night counts only its own days again.
-    const next = await runNightly(env, now + 2 * DAY, { projectId: p.id });
+    const next = await runNightly(env, now + 2 * DAY, { projects: [p.id] });
     expect(next.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days ?? 0).toBe(0);
   });
 
@@ -159,7 +159,7 @@ describe('stale documents and corrections', () => {
       answers.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
     );
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     await env.DB.prepare('update document_days set worst = null where project_id = ?').bind(p.id).run();
     const unlisted = async () =>
       (await env.DB.prepare('select count(*) as n from document_days where project_id = ? and worst is null').bind(p.id).first<{ n: number }>())!.n;
@@ -167,10 +167,10 @@ describe('stale documents and corrections', () => {
     // The next night's run stops once it has counted one of the two days again, and is left.
     for (let i = 0; (await unlisted()) === 2; i++) {
       expect(i).toBeLessThan(60);
-      await runNightly(env, now + DAY, { projectId: p.id, maxSlices: 1 });
+      await runNightly(env, now + DAY, { projects: [p.id], maxSlices: 1 });
     }
     expect(await unlisted()).toBe(1);
-    expect((await runNightly(env, now + 2 * DAY, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, now + 2 * DAY, { projects: [p.id] })).done).toBe(true);
     expect(await unlisted()).toBe(0);
   });
 
@@ -178,14 +178,14 @@ describe('stale documents and corrections', () => {
     // Twelve users, one bad answer each: the flag shows ten of them.
     const { p, stale } = await staleReturns(12, (i) => ({ userIdHash: `u-${i}` }));
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const evidence = async () => (await flaggedDocuments(env.DB, p.id))[0]!.evidenceTraceIds;
     const shown = await evidence();
     expect(shown).toHaveLength(10);
     const gone = stale.find((t) => t.traceId === shown[0])!;
     expect((await admin(p, `/users/${gone.userIdHash}`, { method: 'DELETE' })).status).toBe(200);
     expect(await evidence()).toEqual(shown.slice(1));
-    await runNightly(env, now + DAY, { projectId: p.id });
+    await runNightly(env, now + DAY, { projects: [p.id] });
     const after = await evidence();
     expect(after).toHaveLength(10);
     expect(after).not.toContain(gone.traceId);
@@ -208,12 +208,12 @@ describe('stale documents and corrections', () => {
         .run();
     const day = utcDay(Date.now() - 10 * DAY);
     const row = () => env.DB.prepare('select traces, negative, worst from document_days where project_id = ? and day = ?').bind(p.id, day).first();
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await count('traces')).toBe(0);
     expect(await row()).toEqual({ traces: 12, negative: 12, worst: '[]' });
     // Made to look counted before lists were kept: still not counted again, its answers being gone.
     await env.DB.prepare('update document_days set worst = null where project_id = ? and day = ?').bind(p.id, day).run();
-    const next = await runNightly(env, Date.now() + DAY, { projectId: p.id });
+    const next = await runNightly(env, Date.now() + DAY, { projects: [p.id] });
     expect(next.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days ?? 0).toBe(0);
     expect(await row()).toEqual({ traces: 12, negative: 12, worst: null });
 
@@ -230,7 +230,7 @@ describe('stale documents and corrections', () => {
       few,
       few.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect((await admin<{ documents: unknown[] }>(p, '/documents')).body.documents).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe('stale documents and corrections', () => {
       [t],
       [{ traceId: t.traceId, signalType: 'correction', detail: { text: 'Refunds are paid within 14 days of the return arriving', source: 'refunds.md' } }],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const inbox = await admin<{ owners: { owner: string; corrections: { eventId: string; sourceDocId: string; text: string }[] }[] }>(p, '/corrections');
     expect(inbox.body.owners.map((o) => [o.owner, o.corrections.map((c) => c.sourceDocId)])).toEqual([['payments', ['refunds.md']]]);
     const id = inbox.body.owners[0]!.corrections[0]!.eventId;
@@ -359,12 +359,12 @@ describe('the stale-document tests in slices of documents', () => {
   it('flags a knowledge base judged a few documents a slice as one judged in one slice', async () => {
     const p = await knowledgeBase();
     const now = Date.now() + 1_000;
-    expect(documentSlices(await runNightly(env, now, { projectId: p.id }))).toBe(1);
+    expect(documentSlices(await runNightly(env, now, { projects: [p.id] }))).toBe(1);
     const whole = await flagsOf(p.id);
     expect(whole.map((f) => `${f.sourceDocId} ${f.sourceDocVersion}`)).toEqual(['a-stale.md *', 'c-versions.md v2', 'e-stale.md *', 'g-stale.md *']);
     pagedBy(2);
     // Pages a b, c d, e f, g: the night after, on the same rows.
-    expect(documentSlices(await runNightly(env, now + DAY, { projectId: p.id }))).toBe(4);
+    expect(documentSlices(await runNightly(env, now + DAY, { projects: [p.id] }))).toBe(4);
     expect(await flagsOf(p.id)).toEqual(whole);
     // Every flag was written again by the paged night, not left from the first.
     const paged = await flaggedDocuments(env.DB, p.id);
@@ -379,30 +379,30 @@ describe('the stale-document tests in slices of documents', () => {
   ])('clears flags no longer significant or of documents no longer seen, in every page and past the last (%i a slice)', async (perSlice, slices) => {
     const p = await knowledgeBase();
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const current = await flagsOf(p.id);
     await leaveOldFlags(p.id);
     expect(await flagsOf(p.id)).toHaveLength(current.length + 5);
     pagedBy(perSlice);
     // A full last page is followed by an empty slice: it still owns the ids after it.
-    expect(documentSlices(await runNightly(env, now + DAY, { projectId: p.id }))).toBe(slices);
+    expect(documentSlices(await runNightly(env, now + DAY, { projects: [p.id] }))).toBe(slices);
     expect(await flagsOf(p.id)).toEqual(current);
   });
 
   it('ends a run cut after every slice where an uncut one ends, and a second run, or a slice done again, changes nothing', async () => {
     const p = await knowledgeBase();
     const now = Date.now() + 1_000;
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const current = await flagsOf(p.id);
     await leaveOldFlags(p.id);
     pagedBy(2);
     let summary: Awaited<ReturnType<typeof runNightly>>;
-    while (!(summary = await runNightly(env, now + DAY, { projectId: p.id, maxSlices: 1 })).done);
+    while (!(summary = await runNightly(env, now + DAY, { projects: [p.id], maxSlices: 1 })).done);
     expect(documentSlices(summary)).toBe(4);
     expect(await flagsOf(p.id)).toEqual(current);
     const done = await flaggedDocuments(env.DB, p.id);
     expect(done.every((f) => f.lastFlagged === utcDay(now + DAY))).toBe(true);
-    expect((await runNightly(env, now + DAY + 60_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, now + DAY + 60_000, { projects: [p.id] })).done).toBe(true);
     expect(await flaggedDocuments(env.DB, p.id)).toEqual(done);
     // An invocation that stopped before saving its cursor does the slice again.
     const ctx = {

@@ -89,7 +89,7 @@ async function runErasingBefore(p: Project, userIdHash: string, writes: RegExp) 
   const erasing = erasingBefore(env.DB, writes, async () => {
     expect((await adminCall(p, `/users/${userIdHash}`, { method: 'DELETE' })).status).toBe(200);
   });
-  const summary = await runNightly({ ...env, DB: erasing.db }, Date.now() + 1_000, { projectId: p.id });
+  const summary = await runNightly({ ...env, DB: erasing.db }, Date.now() + 1_000, { projects: [p.id] });
   expect(summary.done).toBe(true);
   const raced = erasing.raced();
   expect(raced).not.toBeNull();
@@ -158,7 +158,7 @@ describe('a run of the job while a user is erased', () => {
         return async (statements: D1PreparedStatement[]) => {
           if (!ran) {
             ran = true;
-            expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+            expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
             const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id = ?')
               .bind(p.id, first.traceId)
               .first<{ n: number }>();
@@ -183,7 +183,7 @@ async function oneQuestionTypedTwoWays(p: Project) {
   const stays = badAnswer('u-stays', 'a-stays', 'Can opened items be refunded?');
   const gone = badAnswer('u-gone', 'z-gone', 'can OPENED items be refunded');
   await sendTraffic(p, [stays.t, gone.t], [...stays.says, ...gone.says]);
-  expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+  expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
   return { stays: stays.t, gone: gone.t };
 }
 

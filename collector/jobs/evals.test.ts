@@ -58,7 +58,7 @@ describe('eval sets', () => {
       }
     }
     await send(p, traces, events);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
 
     const echo = await layer(p, 'echo');
     // The flag decides 'good' however the rows fall; 'bad', only engaged with on a good answer, is relevant.
@@ -79,7 +79,7 @@ describe('eval sets', () => {
         { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'bad', ms: 2_000, mode: 'preview' } },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
   });
 
@@ -105,7 +105,7 @@ describe('eval sets', () => {
         { traceId: disliked.traceId, sessionId: 'sc', signalType: 'thumbs_down' },
       ],
     );
-    const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const counts = summary.runs[0]!.stages.find((s) => s.name === 'evals')!.counts;
 
     expect(await layer(p, 'variant')).toEqual({ [reworded.query]: { judgements: { bad: 0 }, source: 'rephrase' } });
@@ -132,7 +132,7 @@ describe('eval sets', () => {
       ],
     );
     const night = Date.now() + 1_000;
-    const options = { projectId: p.id, tracesPerSlice: 1 };
+    const options = { projects: [p.id], tracesPerSlice: 1 };
     const evalsStage = STAGES.findIndex((s) => s.name === 'evals');
     // Slice by slice until the echo layer is done and the variant layer is next.
     for (;;) {
@@ -157,7 +157,7 @@ describe('eval sets', () => {
     await env.DB.prepare('insert into eval_labels (project_id, query_key, judgements, sources) values (?, ?, ?, ?)')
       .bind(p.id, queryKey(query), JSON.stringify({ good: 1 }), JSON.stringify(['review']))
       .run();
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
 
     expect(await layer(p, 'echo')).toEqual({ [query]: { judgements: { bad: 0 }, source: 'feedback' } });
     expect(await env.DB.prepare('select count(*) as n from eval_labels where project_id = ?').bind(p.id).first('n')).toBe(0);
@@ -180,7 +180,7 @@ describe('eval sets', () => {
       ],
     );
     const night = Date.now() + 1_000;
-    await runNightly(env, night, { projectId: p.id });
+    await runNightly(env, night, { projects: [p.id] });
     const admin = bearer(p.keys.admin);
     const { items } = (await (await call('/v1/admin/review?limit=50', { headers: admin })).json()) as {
       items: { id: string; candidate: string; chunk: { chunkId: string } }[];
@@ -195,7 +195,7 @@ describe('eval sets', () => {
     ] as const)
       expect((await call(`/v1/admin/review/${mined[chunkId]!.id}`, { method: 'POST', headers: admin, json: { verdict } })).status).toBe(200);
     // A week on, the next eval set is built with the answers.
-    await runNightly(env, night + 7 * 86_400_000, { projectId: p.id });
+    await runNightly(env, night + 7 * 86_400_000, { projects: [p.id] });
 
     const { results } = await env.DB.prepare(
       "select judgements, source from eval_items where project_id = ? and layer = 'echo' and version = (select max(version) from eval_sets where project_id = ?)",
@@ -249,7 +249,7 @@ describe('eval sets', () => {
     await seed(uncut);
     await seed(cut);
     const night = Date.now() + 1_000;
-    const whole = await runNightly(env, night, { projectId: uncut.id, ...options });
+    const whole = await runNightly(env, night, { projects: [uncut.id], ...options });
     expect(whole.done).toBe(true);
     const evalsLine = whole.runs[0]!.stages.find((s) => s.name === 'evals')!;
     expect(evalsLine.slices).toBeGreaterThan(3);
@@ -264,7 +264,7 @@ describe('eval sets', () => {
     let reread = 0;
     for (;;) {
       const before = await where();
-      if ((await runNightly(env, night, { projectId: cut.id, ...options, maxSlices: 1 })).done) break;
+      if ((await runNightly(env, night, { projects: [cut.id], ...options, maxSlices: 1 })).done) break;
       calls++;
       if (before?.stage === evalsStage && calls % 2 === 0) {
         await env.DB.prepare('update loop_runs set stage = ?, cursor = ? where project_id = ?').bind(before.stage, before.cursor, cut.id).run();

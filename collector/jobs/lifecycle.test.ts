@@ -47,7 +47,7 @@ describe('eval sets, loop health, retention and erasure', () => {
         { traceId: b.traceId, sessionId: 'sb', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
       ],
     );
-    const summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    const summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(summary.runs[0]!.stages.find((s) => s.name === 'evals')!.counts).toMatchObject({ echo: 2 });
     const res = await admin(p, '/eval-sets/echo');
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
@@ -76,7 +76,7 @@ describe('eval sets, loop health, retention and erasure', () => {
         { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' }, clientTs: Date.now() - 6_000 },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const body = (await (await admin(p, '/health')).json()) as { latest: { metrics: Record<string, number | null> } };
     expect(body.latest.metrics).toMatchObject({
       traces: 2,
@@ -105,18 +105,18 @@ describe('eval sets, loop health, retention and erasure', () => {
         { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'bad' } },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await count('feedback_events', p.id)).toBe(2);
     const listed = async () =>
       (await env.DB.prepare(`select count(*) as n from document_days where project_id = ? and worst <> '[]'`).bind(p.id).first<{ n: number }>())!.n;
     expect(await listed()).toBeGreaterThan(0);
     // 36 days later the day has left the window documents are judged over: its worst answers go, its counts and answers stay.
-    await runNightly(env, Date.now() + 36 * 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 36 * 86_400_000, { projects: [p.id] });
     expect(await listed()).toBe(0);
     expect(await count('document_days', p.id)).toBeGreaterThan(0);
     expect(await count('traces', p.id)).toBe(1);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
-    await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 91 * 86_400_000, { projects: [p.id] });
     for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
       expect(await count(table, p.id)).toBe(0);
     const aggregates = ['day_stats', 'document_days', 'session_stats', 'chunk_stats', 'chunk_signal_days', 'health_snapshots'];
@@ -124,7 +124,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await count('review_items', p.id)).toBeGreaterThan(0);
     // Past the aggregates' own retention (two years by default) they go too; the snapshots of the
     // last three runs (36 days, 91 days and two years on) are younger.
-    await runNightly(env, Date.now() + 731 * 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 731 * 86_400_000, { projects: [p.id] });
     for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 3 : 0);
   });
 
@@ -139,11 +139,11 @@ describe('eval sets, loop health, retention and erasure', () => {
     )
       .bind(p.id, Date.now() + 400 * 86_400_000)
       .run();
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await env.DB.prepare('select event_id from corrections where project_id = ?').bind(p.id).all()).toMatchObject({
       results: [{ event_id: expect.not.stringMatching(/^gone$/) }],
     });
-    await runNightly(env, Date.now() + 91 * 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 91 * 86_400_000, { projects: [p.id] });
     expect([await count('corrections', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
 
@@ -161,7 +161,7 @@ describe('eval sets, loop health, retention and erasure', () => {
       await env.DB.prepare(`update ${table} set received_at = received_at - ? where project_id = ?`)
         .bind(91 * 86_400_000, p.id)
         .run();
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await count('traces', p.id)).toBe(0);
     expect(await count('feedback_events', p.id)).toBe(0);
     const first = await stats();
@@ -174,7 +174,7 @@ describe('eval sets, loop health, retention and erasure', () => {
       .run();
     // A new answer and click add to what the purged ones left.
     await answerWithClick();
-    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(await stats()).toEqual({ ...first, retrieved: 2, top_ranked: 2, clicks: 2 });
   });
 
@@ -184,10 +184,10 @@ describe('eval sets, loop health, retention and erasure', () => {
     await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
     // Ninety days and a second after they arrived: past the retention by the clock, within it by the day.
     const night = Date.now() + 90 * 86_400_000 + 1_000;
-    await runNightly(env, night, { projectId: p.id });
+    await runNightly(env, night, { projects: [p.id] });
     const sameDay = utcDay(Date.now()) === utcDay(night - 90 * 86_400_000);
     expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual(sameDay ? [1, 1] : [0, 0]);
-    await runNightly(env, night + 86_400_000, { projectId: p.id });
+    await runNightly(env, night + 86_400_000, { projects: [p.id] });
     expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
 
@@ -206,12 +206,12 @@ describe('eval sets, loop health, retention and erasure', () => {
       states: (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).all<{ state: string }>()).results.map((r) => r.state),
     });
     // Tonight's run stops after assessing and is never continued: the next night starts its own.
-    let summary = await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 5 });
+    let summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 5 });
     expect(summary.done).toBe(false);
     const abandoned = await kept();
     expect(abandoned.listed).toBeGreaterThan(0);
     expect(abandoned.states.join()).toContain('flooder');
-    summary = await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    summary = await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(summary.done).toBe(true);
     expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.abandonedListRows).toBe(abandoned.listed);
     const after = await kept();
@@ -233,7 +233,7 @@ describe('eval sets, loop health, retention and erasure', () => {
         { traceId: theirs.traceId, sessionId: 'ss', signalType: 'thumbs_down' },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const res = await admin(p, '/users/u-gone', { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ userIdHash: 'u-gone', deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 } });
@@ -266,7 +266,7 @@ describe('eval sets, loop health, retention and erasure', () => {
         { ...at(40), signalType: 'correction', detail: { text: 'earlier' } },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const stats = () =>
       env.DB.prepare('select live_signals, explicit_signals, weighted_score from trace_stats where project_id = ? and trace_id = ?')
         .bind(p.id, second.traceId)
@@ -294,7 +294,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     ]);
     const next = later[0]!;
     await send(p, [first, theirs, next], [correction, { traceId: next.traceId, sessionId, clientTs: t0 + 150_000, signalType: 'thumbs_down' }]);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const firstStats = () =>
       env.DB.prepare('select live_signals from trace_stats where project_id = ? and trace_id = ?').bind(p.id, first.traceId).first<{ live_signals: number }>();
     // Before: the user's correction counts for the first turn; the other's vote was weighed against the user's turn.
@@ -326,12 +326,12 @@ describe('eval sets, loop health, retention and erasure', () => {
           .all<{ t: string }>()
       ).results.map((r) => r.t);
     const all = ['bad:', 'good:', 'good:v2', 'only-theirs:'];
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await texts()).toEqual(all);
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
     expect(await texts()).toEqual(all);
     // The next night's retention: the chunk only they retrieved, and the version of a shared chunk only they saw, go.
-    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(await texts()).toEqual(['bad:', 'good:']);
     expect(await count('chunk_text_checks', p.id)).toBe(0);
   });
@@ -353,13 +353,13 @@ describe('eval sets, loop health, retention and erasure', () => {
       .bind(p.id, JSON.stringify([flood[0]!.traceId, 'someone-else', flood[1]!.traceId]))
       .run();
     // Prepare's three slices: the run now knows its flooding sources.
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 3 });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 3 });
     const state = async () => (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).first<{ state: string }>())!.state;
     expect(await state()).toContain('s-flood');
     expect((await admin(p, '/users/u-flood', { method: 'DELETE' })).status).toBe(200);
     expect(JSON.parse(await state())).toMatchObject({ flooding: {} });
     // The run goes on and saves its state after each slice: what erasure took out stays out.
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id, maxSlices: 3 });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 3 });
     expect(await state()).not.toContain('s-flood');
     const flag = await env.DB.prepare('select evidence from document_flags where project_id = ?').bind(p.id).first<{ evidence: string }>();
     expect(JSON.parse(flag!.evidence)).toEqual(['someone-else']);
@@ -385,7 +385,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     const other = answer('u-stays', 'Can opened items be refunded?', 'thumbs_up');
     await send(p, [own.t, shared.t, other.t], [own.e, shared.e, other.e]);
     // Mined once; then new signals on every answer, so that the next run also lists the rows stored for them.
-    expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
     const flag = (e: typeof own.e) => ({ ...e, signalType: 'wrong_source' as const, detail: { chunkId: 'bad' } });
     await send(p, [], [flag(own.e), flag(shared.e), { ...other.e, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
     const needles = ['u-gone', sessionOf('u-gone'), own.t.traceId, shared.t.traceId, queryKey(own.t.query)];
@@ -396,7 +396,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     // Run slice by slice until mining has listed the questions, then erase.
     for (let i = 0; !(await listed()).some((r) => r.kind === 'question'); i++) {
       expect(i).toBeLessThan(40);
-      await runNightly(env, night, { projectId: p.id, maxSlices: 1 });
+      await runNightly(env, night, { projects: [p.id], maxSlices: 1 });
     }
     expect((await listed()).some((r) => r.key.includes(queryKey(own.t.query)))).toBe(true);
     expect((await listed()).some((r) => r.kind === 'mined' && r.key.startsWith(own.t.traceId))).toBe(true);
@@ -411,14 +411,14 @@ describe('eval sets, loop health, retention and erasure', () => {
         .sort(),
     ).toEqual(['judged', 'query', 'question']);
 
-    expect((await runNightly(env, night, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, night, { projects: [p.id] })).done).toBe(true);
     await expect(rowsNaming(p.id, needles)).resolves.toEqual([]);
     expect(await count('traces', p.id)).toBe(1);
 
     // Erased after a run: the other user's traces go the same way, and nothing of theirs is left either.
     const later = answer('u-stays', 'Why do zebras have stripes?', 'thumbs_down');
     await send(p, [later.t], [later.e]);
-    expect((await runNightly(env, Date.now() + 2 * 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, Date.now() + 2 * 86_400_000, { projects: [p.id] })).done).toBe(true);
     expect((await admin(p, '/users/u-stays', { method: 'DELETE' })).status).toBe(200);
     await expect(
       rowsNaming(p.id, ['u-stays', sessionOf('u-stays'), other.t.traceId, later.t.traceId, queryKey(later.t.query), queryKey(other.t.query)]),

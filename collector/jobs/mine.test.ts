@@ -61,16 +61,16 @@ describe('review items recomputed from the traces behind them', () => {
     // The next day: a second flag on a's answer, and b takes the thumbs-down back.
     const later = [signal('a', 2, 'wrong_source', { chunkId: 'credit-1' }), signal('b', 1, 'thumbs_up')];
     await send(twice, traces(['a', 'b']), first);
-    await runNightly(env, Date.now() + 1_000, { projectId: twice.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [twice.id] });
     const before = await mined(twice.id);
     expect(before.items.length).toBeGreaterThan(0);
     expect(before.traces.some((t) => t.trace_id === 't-b')).toBe(true);
     await send(twice, [], later);
-    const night2 = await runNightly(env, Date.now() + 86_400_000, { projectId: twice.id });
+    const night2 = await runNightly(env, Date.now() + 86_400_000, { projects: [twice.id] });
     expect(night2.done).toBe(true);
 
     await send(once, traces(['a', 'b']), [...first, ...later]);
-    await runNightly(env, Date.now() + 1_000, { projectId: once.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [once.id] });
     const after = await mined(twice.id);
     expect(after).toEqual(await mined(once.id));
     // b's answer is no longer bad: its contributions left the items it had raised.
@@ -87,7 +87,7 @@ describe('review items recomputed from the traces behind them', () => {
       signal('a', 1, 'citation_dwell', { chunkId: 'shipping-1', ms: 20_000, mode: 'preview' }),
       signal('a', 2, 'citation_dwell', { chunkId: 'credit-1', ms: 2_000, mode: 'preview' }),
     ]);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const { items } = await mined(p.id);
     const read = items.find((i) => i.chunk_id === 'shipping-1');
     expect(read).toMatchObject({ candidate: 'positive', trace_count: 1 });
@@ -101,7 +101,7 @@ describe('review items recomputed from the traces behind them', () => {
     const typed = { zed: 'Opened items: refund??' };
     const signals = [signal('zed', 0, 'thumbs_down'), signal('zed', 1, 'wrong_source', { chunkId: 'shipping-1' }), signal('stays', 0, 'thumbs_down')];
     await send(erased, traces(['zed', 'stays'], typed), signals);
-    await runNightly(env, Date.now() + 1_000, { projectId: erased.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [erased.id] });
     const shared = (await mined(erased.id)).items.find((i) => i.chunk_id === 'shipping-1')!;
     expect(shared).toMatchObject({ trace_count: 2, query: typed.zed });
     const res = await admin(erased, '/users/zed', { method: 'DELETE' });
@@ -109,7 +109,7 @@ describe('review items recomputed from the traces behind them', () => {
 
     const stays = traces(['zed', 'stays'])[1]!;
     await send(never, [stays], signals.slice(2));
-    await runNightly(env, Date.now() + 1_000, { projectId: never.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [never.id] });
     const left = await mined(erased.id);
     expect(left).toEqual(await mined(never.id));
     // Nothing the erased user typed stays on the items others raised.
@@ -127,7 +127,7 @@ describe('review item ids', () => {
     // c asks in stop words alone: its question's key is empty.
     const typed = { b: 'When does shipping to Canada arrive?', c: 'What is it?' };
     await send(p, traces(['a', 'b', 'c'], typed), [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down'), signal('c', 0, 'thumbs_down')]);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id, tracesPerSlice: 1 });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id], tracesPerSlice: 1 });
     const { items } = await mined(p.id);
     expect(new Set(items.map((i) => i.query))).toEqual(new Set(['refund for opened items?', typed.b, typed.c]));
     for (const item of items) {
@@ -147,7 +147,7 @@ describe('review item ids', () => {
     const p = await newProject();
     const [a, b] = traces(['a', 'b']);
     await send(p, [a!], [signal('a', 0, 'thumbs_down'), signal('a', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     // As an earlier version stored them: the pair's hash alone.
     const key = queryKey(a!.query);
     const before = (await mined(p.id)).items;
@@ -166,7 +166,7 @@ describe('review item ids', () => {
     expect((await admin(p, `/review/${answered}`, { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
 
     await send(p, [b!], [signal('b', 0, 'thumbs_down'), signal('b', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
-    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     const after = (await mined(p.id)).items;
     // One item per question and chunk, each under the id it had.
     expect(after.map((i) => [i.chunk_id, i.item_id]).sort()).toEqual([...legacy].sort());

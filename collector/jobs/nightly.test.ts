@@ -81,7 +81,7 @@ describe('the nightly job', () => {
         { traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'shipping-1' } },
       ],
     );
-    const summary = await runNightly(env, tonight(), { projectId: p.id });
+    const summary = await runNightly(env, tonight(), { projects: [p.id] });
     expect(summary.done).toBe(true);
     // Every stage ran and reported, in order.
     expect(summary.runs[0]!.stages.map((s) => s.name)).toEqual(STAGES.map((s) => s.name));
@@ -134,7 +134,7 @@ describe('the nightly job', () => {
     const reranked = [chunks[2]!, chunks[0]!, chunks[1]!].map((c, i) => ({ ...c, rank: i + 1, score: 1 - i / 10 }));
     const t = badTrace({ rerankedChunks: reranked });
     await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
 
     const worst = await admin<{ traces: { chunkIds: string[] }[] }>(p, '/worst-traces');
     expect(worst.body.traces[0]!.chunkIds).toEqual(['refund-1', 'shipping-1', 'credit-1']);
@@ -153,7 +153,7 @@ describe('the nightly job', () => {
       badTrace({ traceId: 't-4', retrievedChunks: [x(4)] }),
     ];
     await send(p, traces, []);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const stats = () => env.DB.prepare('select retrieved, top_ranked from chunk_stats where project_id = ? and chunk_id = ?').bind(p.id, x(1).chunkId).first();
     expect(await stats()).toEqual({ retrieved: 4, top_ranked: 2 });
     const { results: rows } = await env.DB.prepare(
@@ -174,7 +174,7 @@ describe('the nightly job', () => {
     await send(p, [badTrace({ traceId: 't-5', retrievedChunks: [x(1)], rerankedChunks: [{ ...chunks[1]!, rank: 1 }, x(4)] })], []);
     await send(p, [badTrace({ traceId: 't-6', retrievedChunks: [x(3)] })], []);
     await env.DB.prepare("update trace_chunks set top_ranked = null where project_id = ? and trace_id in ('t-5', 't-6')").bind(p.id).run();
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     expect(await stats()).toEqual({ retrieved: 6, top_ranked: 3 });
   });
 
@@ -183,10 +183,10 @@ describe('the nightly job', () => {
     const t = badTrace();
     await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
     const now = tonight();
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
     const once = await loopState(p.id);
     expect(once.review_items!.length).toBeGreaterThan(0);
-    const again = await runNightly(env, now + 60_000, { projectId: p.id });
+    const again = await runNightly(env, now + 60_000, { projects: [p.id] });
     expect(again.done).toBe(true);
     expect(await loopState(p.id)).toEqual(once);
   });
@@ -214,9 +214,9 @@ describe('the nightly job', () => {
         events.map((e, i) => ({ ...e, eventId: `e-${i}` })),
       );
     const now = tonight();
-    await runNightly(env, now, { projectId: whole.id, tracesPerSlice: 2 });
+    await runNightly(env, now, { projects: [whole.id], tracesPerSlice: 2 });
     let steps = 0;
-    while (!(await runNightly(env, now, { projectId: cut.id, tracesPerSlice: 2, maxSlices: 1 })).done) steps++;
+    while (!(await runNightly(env, now, { projects: [cut.id], tracesPerSlice: 2, maxSlices: 1 })).done) steps++;
     expect(steps).toBeGreaterThan(8);
     expect(await loopState(cut.id)).toEqual(await loopState(whole.id));
   });
@@ -229,14 +229,14 @@ describe('the nightly job', () => {
       [],
     );
     // Tonight's run stops after adding its first slice of answers (ten: ten trace slices' worth) to their chunks, and its night passes.
-    const cut = () => runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 1, maxSlices: 1 });
+    const cut = () => runNightly(env, tonight(), { projects: [p.id], tracesPerSlice: 1, maxSlices: 1 });
     let summary = await cut();
     while (summary.runs[0]!.stage !== 'retrievals' || !summary.runs[0]!.stages.some((s) => s.name === 'retrievals')) summary = await cut();
     const counts = async () =>
       (await env.DB.prepare('select chunk_id, retrieved, top_ranked from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
     const each = (n: number) => ['credit-1', 'refund-1', 'shipping-1'].map((chunk_id) => ({ chunk_id, retrieved: n, top_ranked: n }));
     expect(await counts()).toEqual(each(10));
-    expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, tonight() + 86_400_000, { projects: [p.id] })).done).toBe(true);
     expect(await counts()).toEqual(each(25));
   });
 
@@ -251,9 +251,9 @@ describe('the nightly job', () => {
       [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
       [],
     );
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     await send(p, [badTrace({ traceId: 't-6' })], [click('t-6')]);
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     const today = utcDay(Date.now());
     const yesterday = utcDay(Date.now() - 86_400_000);
     const days = await env.DB.prepare('select chunk_id, day, clicks from chunk_signal_days where project_id = ? order by day').bind(p.id).all();
@@ -275,7 +275,7 @@ describe('the nightly job', () => {
       [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
       [click('t-1', 'refund-1'), click('t-2', 'shipping-1')],
     );
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const clicks = async () =>
       (await env.DB.prepare('select chunk_id, clicks from chunk_stats where project_id = ? order by chunk_id').bind(p.id).all()).results;
     const counts = [
@@ -288,11 +288,11 @@ describe('the nightly job', () => {
     await env.DB.prepare('delete from chunk_signal_days where project_id = ?').bind(p.id).run();
     await env.DB.prepare('update chunk_stats set clicks = 0 where project_id = ?').bind(p.id).run();
     await send(p, [badTrace({ traceId: 't-6' })], [click('t-6', 'credit-1')]);
-    const cut = () => runNightly(env, tonight() + 86_400_000, { projectId: p.id, tracesPerSlice: 1, maxSlices: 1 });
+    const cut = () => runNightly(env, tonight() + 86_400_000, { projects: [p.id], tracesPerSlice: 1, maxSlices: 1 });
     let summary = await cut();
     while (summary.runs[0]!.stage !== 'chunks' || !summary.runs[0]!.stages.some((s) => s.name === 'chunks')) summary = await cut();
     expect(await clicks()).not.toEqual(counts);
-    expect((await runNightly(env, tonight() + 2 * 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, tonight() + 2 * 86_400_000, { projects: [p.id] })).done).toBe(true);
     expect(await clicks()).toEqual(counts);
   });
 
@@ -305,11 +305,11 @@ describe('the nightly job', () => {
       traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const })),
     );
     // Tonight's run assesses two traces of five, and its night passes.
-    const cut = await runNightly(env, tonight(), { projectId: p.id, tracesPerSlice: 2, maxSlices: 4 });
+    const cut = await runNightly(env, tonight(), { projects: [p.id], tracesPerSlice: 2, maxSlices: 4 });
     expect(cut.runs[0]!.stage).toBe('assess');
     const scored = async () => (await env.DB.prepare('select count(*) as n from trace_stats where project_id = ?').bind(p.id).first<{ n: number }>())!.n;
     expect(await scored()).toBe(2);
-    expect((await runNightly(env, tonight() + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, tonight() + 86_400_000, { projects: [p.id] })).done).toBe(true);
     expect(await scored()).toBe(5);
   });
 
@@ -317,14 +317,14 @@ describe('the nightly job', () => {
     const p = await newProject();
     const t = badTrace();
     await send(p, [t], []);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const { windowTo } = (await env.DB.prepare('select window_to as windowTo from loop_runs where project_id = ?').bind(p.id).first<{ windowTo: number }>())!;
     // The request stamped the vote a moment before the run's window ended; its write landed after the run had read it.
     await send(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
     await env.DB.prepare('update feedback_events set received_at = ? where project_id = ?')
       .bind(windowTo - 500, p.id)
       .run();
-    const summary = await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    const summary = await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ touchedByEvents: 0, lateWrites: 1 });
     const stats = await env.DB.prepare('select live_signals, explicit_signals from trace_stats where project_id = ? and trace_id = ?')
       .bind(p.id, t.traceId)
@@ -337,7 +337,7 @@ describe('the nightly job', () => {
     const t = badTrace();
     const gone = badTrace({ userIdHash: 'u-gone', sessionId: 's-gone' });
     await send(p, [t, gone], [{ traceId: gone.traceId, sessionId: 's-gone', signalType: 'thumbs_down' }]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const { windowTo } = (await env.DB.prepare('select window_to as windowTo from loop_runs where project_id = ?').bind(p.id).first<{ windowTo: number }>())!;
     // The newest event goes, and the late vote is stored in its place.
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
@@ -345,7 +345,7 @@ describe('the nightly job', () => {
     await env.DB.prepare('update feedback_events set received_at = ? where project_id = ?')
       .bind(windowTo - 500, p.id)
       .run();
-    const summary = await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    const summary = await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts).toMatchObject({ lateWrites: 1 });
     expect(await statsOf(p.id, t.traceId)).toMatchObject({ live_signals: 1 });
   });
@@ -358,7 +358,7 @@ describe('the nightly job', () => {
       traces,
       traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const, clientTs: Date.UTC(2026, 10, 2, 10) })),
     );
-    expect((await runNightly(env, tonight(), { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, tonight(), { projects: [p.id] })).done).toBe(true);
     const counts = async () =>
       (await env.DB.prepare('select trace_count as n from review_items where project_id = ?').bind(p.id).all<{ n: number }>()).results.map((r) => r.n);
     expect(new Set(await counts())).toEqual(new Set([3]));
@@ -368,13 +368,13 @@ describe('the nightly job', () => {
     const second = tonight() + 86_400_000;
     for (let i = 0; ; i++) {
       expect(i).toBeLessThan(40);
-      await runNightly(env, second, { projectId: p.id, maxSlices: 1 });
+      await runNightly(env, second, { projects: [p.id], maxSlices: 1 });
       const run = await env.DB.prepare('select cursor from loop_runs where project_id = ? and night = ?')
         .bind(p.id, utcDay(second))
         .first<{ cursor: string | null }>();
       if (run?.cursor?.startsWith('i:')) break;
     }
-    expect((await runNightly(env, second + 86_400_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, second + 86_400_000, { projects: [p.id] })).done).toBe(true);
     expect(new Set(await counts())).toEqual(new Set([2]));
   });
 
@@ -389,11 +389,11 @@ describe('the nightly job', () => {
         traces.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const })),
       );
     const now = tonight();
-    await runNightly(env, now, { projectId: whole.id, tracesPerSlice: 2 });
+    await runNightly(env, now, { projects: [whole.id], tracesPerSlice: 2 });
     const mine = STAGES.findIndex((s) => s.name === 'mine');
     const places: string[] = [];
     for (;;) {
-      const summary = await runNightly(env, now, { projectId: cut.id, tracesPerSlice: 2, maxSlices: 1 });
+      const summary = await runNightly(env, now, { projects: [cut.id], tracesPerSlice: 2, maxSlices: 1 });
       const run = await env.DB.prepare('select stage, cursor from loop_runs where project_id = ?')
         .bind(cut.id)
         .first<{ stage: number; cursor: string | null }>();
@@ -427,7 +427,7 @@ describe('the nightly job', () => {
         { traceId: reversed.traceId, sessionId: 'reader', signalType: 'copy_answer', detail: { chars: 250 }, clientTs: base + 70_000 },
       ],
     );
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const { results } = await env.DB.prepare(
       `select e.session_id, a.confidence, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ? and e.signal_type = 'thumbs_down'`,
     )
@@ -462,7 +462,7 @@ describe('the nightly job', () => {
       json: { events: votes },
     });
     expect(res.status).toBe(200);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const { results } = await env.DB.prepare(
       `select e.session_id, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ?`,
     )
@@ -510,7 +510,7 @@ describe('the nightly job', () => {
         clientTs: t0 + 150_000,
       },
     ]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const row = await env.DB.prepare('select trace_id, attributed_trace_id, attribution from event_assessments where project_id = ?')
       .bind(p.id)
       .first<{ trace_id: string; attributed_trace_id: string; attribution: string }>();
@@ -526,10 +526,10 @@ describe('the nightly job', () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();
     await send(p, [first, second], []);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     // The next night a correction on the follow-up turns out to be about the first answer.
     await send(p, [], [correctionOn(second)]);
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     expect(await statsOf(p.id, first.traceId)).toMatchObject({ trusted_signals: 1 });
     const mined = await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
       .bind(p.id, first.traceId)
@@ -542,7 +542,7 @@ describe('the nightly job', () => {
     const [first, second] = earlierTurnAndFollowUp();
     const cited = (t: TraceInput, i: number) => ({ ...t, retrievedChunks: [{ ...chunks[i]!, rank: 1 }] });
     await send(p, [cited(first, 1), cited(second, 0)], [correctionOn(second)]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const inbox = await admin<{ owners: { corrections: { sourceDocId: string }[] }[] }>(p, '/corrections');
     expect(inbox.body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId))).toEqual(['credit.md']);
   });
@@ -557,10 +557,10 @@ describe('the nightly job', () => {
       );
     // The first turn's trace is logged late: tonight the correction has no earlier turn to go to.
     await send(p, [cited(second, 0)], [correctionOn(second)]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     expect(await routed()).toEqual(['shipping.md']);
     await send(p, [cited(first, 1)], [{ traceId: second.traceId, sessionId: 'shared', signalType: 'citation_click', detail: { chunkId: 'shipping-1' } }]);
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     expect(await routed()).toEqual(['credit.md']);
   });
 
@@ -568,7 +568,7 @@ describe('the nightly job', () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();
     await send(p, [first, second], [correctionOn(second)]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     expect(await statsOf(p.id, first.traceId)).toMatchObject({ live_signals: 1, trusted_signals: 1 });
     const inbox = async () =>
       (await admin<{ owners: { corrections: unknown[] }[] }>(p, '/corrections?status=open')).body.owners.flatMap((o) => o.corrections).length;
@@ -582,7 +582,7 @@ describe('the nightly job', () => {
     );
     // A new event on the follow-up has it judged again.
     await send(p, [], [{ traceId: second.traceId, sessionId: 'shared', signalType: 'citation_click', detail: { chunkId: 'refund-1' } }]);
-    await runNightly(env, tonight() + 86_400_000, { projectId: p.id });
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
     const verdict = await env.DB.prepare('select attributed_trace_id, confidence from event_assessments where project_id = ? and trace_id = ?')
       .bind(p.id, second.traceId)
       .first<{ attributed_trace_id: string; confidence: number }>();
@@ -603,7 +603,7 @@ describe('the nightly job', () => {
       traces,
       traces.map((t, i) => ({ traceId: t.traceId, sessionId: `reader-${i}`, signalType: 'thumbs_down' as const })),
     );
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const review = await admin<{
       items: { expectedValue: number }[];
       budget: { pending: number; held: number; itemsPerWeek: number; miningThreshold: number };
@@ -630,7 +630,7 @@ describe('the nightly job', () => {
     const h = badTrace({ query: heldOutQuery });
     const flag = (x: TraceInput) => ({ traceId: x.traceId, signalType: 'wrong_source' as const, detail: { chunkId: 'credit-1' } });
     await send(p, [t, h], [flag(t), flag(h)]);
-    await runNightly(env, tonight(), { projectId: p.id });
+    await runNightly(env, tonight(), { projects: [p.id] });
     const { body } = await admin<{ items: { id: string; query: string; heldOut: boolean }[] }>(p, '/review');
     const item = body.items.find((i) => i.query === trainingQuery)!;
     const heldOut = body.items.find((i) => i.query === heldOutQuery)!;

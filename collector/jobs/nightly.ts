@@ -12,9 +12,7 @@ import type { StageReport } from '../storage/schema/index.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
-  /** Only this project (the admin API runs one project's loop). */
-  projectId?: string;
-  /** Only these projects (tests that must not run other tests' projects). */
+  /** Only these projects (the admin API runs its own project's loop; tests keep to theirs); default every project. */
   projects?: readonly string[];
   /** Stop after this many slices in all (tests cut runs short with it). */
   maxSlices?: number;
@@ -45,14 +43,14 @@ export interface NightlySummary {
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Runs or continues the night of `now` for every project (or one). */
+/** Runs or continues the night of `now` for every project (or those given). */
 export async function runNightly(env: Env, now: number, options: NightlyOptions = {}): Promise<NightlySummary> {
   const night = utcDay(now);
   const started = Date.now();
   const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
   let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
   const runs: NightlySummary['runs'] = [];
-  const projects = options.projectId ? [options.projectId] : (options.projects ?? (await projectIds(env.DB)));
+  const projects = options.projects ?? (await projectIds(env.DB));
   for (const projectId of projects) {
     // The window ends at the night's moment, or now if that is later than now: nothing can have
     // arrived after now, and a window reaching into the future would hide what arrives before the

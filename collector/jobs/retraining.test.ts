@@ -93,9 +93,9 @@ async function trainedWorld(origin: Origin, settings: Record<string, number> = {
   // After the traffic: the night's window covers every event sent, however long sending took.
   const night1 = Date.now() + 1_000;
   expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20, ...settings } })).status).toBe(200);
-  await runNightly(env, night1, { projectId: p.id });
+  await runNightly(env, night1, { projects: [p.id] });
   const reviewed = await reviewEverything(p);
-  const summary = await runNightly(env, night1 + DAY, { projectId: p.id });
+  const summary = await runNightly(env, night1 + DAY, { projects: [p.id] });
   return { p, summary, night2: night1 + DAY, reviewed };
 }
 
@@ -145,8 +145,8 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
   it('changes nothing when the night runs again, and waits for the schedule', async () => {
     const { p, night2 } = await trainedWorld(everyoneApart('r'));
     const before = await admin<Models>(p, '/models');
-    await runNightly(env, night2 + 60_000, { projectId: p.id });
-    await runNightly(env, night2 + 2 * DAY, { projectId: p.id });
+    await runNightly(env, night2 + 60_000, { projects: [p.id] });
+    await runNightly(env, night2 + 2 * DAY, { projects: [p.id] });
     expect((await admin<Models>(p, '/models')).body).toEqual(before.body);
     expect(before.body.models).toHaveLength(1);
   });

@@ -25,11 +25,11 @@ describe('the nightly job over every project', () => {
       // The cron's handler reports the invocation failed, so Workers Logs show it, after the other projects ran.
       await expect(runScheduled(env, now, [broken.id, healthy.id])).rejects.toThrow(/1 project\(s\) failed/);
       // Without isolation (one project's night on demand) the error is the caller's.
-      await expect(runNightly(env, now, { projectId: broken.id })).rejects.toThrow(/disk full/);
+      await expect(runNightly(env, now, { projects: [broken.id] })).rejects.toThrow(/disk full/);
     } finally {
       await env.DB.prepare(`drop trigger if exists ${trigger}`).run();
     }
-    const again = await runNightly(env, now, { projectId: broken.id, isolate: true });
+    const again = await runNightly(env, now, { projects: [broken.id], isolate: true });
     expect(again.runs[0]).toMatchObject({ status: 'done' });
     expect(again.runs[0]!.error).toBeUndefined();
   });

@@ -87,7 +87,7 @@ describe('verdicts', () => {
   it('are stored only where a rule or the attribution changed them, and every reader takes a missing one as the base verdict', async () => {
     const p = await newProject();
     const [first, second, fast] = await seed(p);
-    expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id })).done).toBe(true);
+    expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
 
     const stored = await env.DB.prepare(
       `select e.signal_type as signalType, a.trace_id as traceId, a.attributed_trace_id as attributedTraceId, a.rules ->> '$[0].rule' as rule

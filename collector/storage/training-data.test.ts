@@ -36,7 +36,7 @@ describe('what retraining reads: engagement', () => {
     ];
     for (const session of bySession(events))
       expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: session } })).status).toBe(200);
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
 
     const data = await trainingData(env.DB, p.id, now, []);
     const byChunk = (rows: readonly EngagementRow[]) => Object.fromEntries(rows.map((r) => [`${r.chunkId}@${r.rank}`, [r.shown, r.engaged]]));
@@ -69,7 +69,7 @@ describe('what retraining reads: candidates', () => {
       createdAt: now - 1_000,
     });
     expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [before, after] })).status).toBe(200);
-    await runNightly(env, now, { projectId: p.id });
+    await runNightly(env, now, { projects: [p.id] });
 
     const confirmed = [first, second].map((query) => ({ queryKey: queryKey(query), query, chunkId: 'a', sourceDocId: 'a.md', relevance: 1 as const }));
     const texts = new Map<string, string>();

@@ -61,7 +61,7 @@ describe('the assess stage', () => {
     for (const tracesPerSlice of [2_000, 1]) {
       const p = await newProject();
       await traffic(p);
-      expect((await runNightly(env, Date.now() + 1_000, { projectId: p.id, tracesPerSlice })).done).toBe(true);
+      expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id], tracesPerSlice })).done).toBe(true);
       const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id <> trace_id')
         .bind(p.id)
         .first<{ n: number }>();
@@ -88,7 +88,7 @@ describe('the assess stage', () => {
         { traceId: t.traceId, sessionId: 's', signalType: 'copy_answer', detail: { chars: 120 }, clientTs: at + 20_000 },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const stored = () =>
       env.DB.prepare(
         `select e.signal_type, a.confidence, a.rules ->> '$[0].rule' as rule from event_assessments a join feedback_events e using (project_id, event_id)
@@ -110,7 +110,7 @@ describe('the assess stage', () => {
       .run();
     expect(await stored()).toHaveLength(2);
     await send(p, [], [{ traceId: t.traceId, sessionId: 's', signalType: 'answer_dwell', detail: { ms: 30_000 }, clientTs: at + 30_000 }]);
-    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(await stored()).toEqual(flagged);
   });
 
@@ -126,7 +126,7 @@ describe('the assess stage', () => {
         { traceId: inSession.traceId, sessionId: 'read', signalType: 'thumbs_up', shownMs: 250 },
       ],
     );
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const { results } = await env.DB.prepare(`select trace_id, rules ->> '$[0].rule' as rule from event_assessments where project_id = ? order by trace_id`)
       .bind(p.id)
       .all();
@@ -136,13 +136,13 @@ describe('the assess stage', () => {
   it("keeps each query's running totals equal to its traces' scores, through new scores and deleted traces", async () => {
     const p = await newProject();
     await traffic(p);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const first = await scoresOf(p.id);
     expect(first.kept.length).toBeGreaterThan(0);
     expect(first.kept).toEqual(first.summed);
     // Scores change the next night, and a trace goes (erasure, retention).
     await send(p, [], [{ traceId: 'a-0', sessionId: 'a', signalType: 'thumbs_down', clientTs: Date.UTC(2026, 10, 6, 9, 0, 50) }]);
-    await runNightly(env, Date.now() + 86_400_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     await env.DB.prepare(`delete from trace_stats where project_id = ? and trace_id = 'b-0'`).bind(p.id).run();
     const then = await scoresOf(p.id);
     expect(then.kept).not.toEqual(first.kept);

@@ -32,7 +32,7 @@ export const nightlyRoutes = new Hono<AppEnv>()
    * `simulate=true`, a simulation stepping through weeks ahead of the clock (`npm run loop:eval`).
    */
   .post('/nightly', validQuery(NightlyQuery), async (c) =>
-    c.json(await runNightly(c.env, c.get('input').at ?? Date.now(), { projectId: c.get('auth').projectId })),
+    c.json(await runNightly(c.env, c.get('input').at ?? Date.now(), { projects: [c.get('auth').projectId] })),
   )
   /** GET /v1/admin/runs: the latest runs, with each stage's slices, time and counts. */
   .get('/runs', validQuery(v.object({ limit: intParam(1, 365, 30) })), async (c) => {

@@ -21,7 +21,7 @@ describe('GET /v1/admin/traces/:traceId', () => {
   it('answers the trace, its chunks per stage, citations, assessed events in time order, the session and a diagnosis', async () => {
     const p = await newProject();
     const { first, second, events } = await seedSession(p);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
 
     const { status, body } = await admin(p, `/traces/${first.traceId}`);
     expect(status).toBe(200);
@@ -80,7 +80,7 @@ describe('GET /v1/admin/review/:id/traces', () => {
   it('lists the traces behind an item with what each contributed', async () => {
     const p = await newProject();
     const { first } = await seedSession(p);
-    await runNightly(env, Date.now() + 1_000, { projectId: p.id });
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const review = await admin<{ items: { id: string; traceIds: string[] }[] }>(p, '/review?limit=50');
     const item = review.body.items.find((i) => i.traceIds.includes(first.traceId))!;
     expect(item).toBeDefined();
