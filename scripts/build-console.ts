@@ -7,8 +7,8 @@
  *   chunks/          each page's code, loaded when the page is first opened
  * and returns the bundle's metafile, for size figures.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { minifyTemplates } from './build-widget.ts';
 import { ROOT } from './wrangler.ts';
@@ -26,9 +26,11 @@ const templates: Plugin = {
 
 export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
   const out = options.outDir ?? CONSOLE_DIST;
-  rmSync(out, { recursive: true, force: true });
+  // Built over the folder, never removing it first: a `wrangler dev` serving it (npm start) loses
+  // track of a folder that is removed and made again, and answers 404 until it restarts.
   mkdirSync(out, { recursive: true });
   const result = await build({
+    absWorkingDir: ROOT,
     entryPoints: { console: join(SOURCE, 'main.ts') },
     bundle: true,
     minify: true,
@@ -47,6 +49,9 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
   });
   copyFileSync(join(SOURCE, 'index.html'), join(out, 'index.html'));
   copyFileSync(join(SOURCE, 'console.css'), join(out, 'console.css'));
+  // What an earlier build left and this one did not make (chunks under other hashes) goes.
+  const made = new Set([...Object.keys(result.metafile.outputs).map((f) => resolve(ROOT, f)), join(out, 'index.html'), join(out, 'console.css')]);
+  for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' }).map((f) => join(out, f))) if (statSync(f).isFile() && !made.has(f)) rmSync(f);
   return result.metafile;
 }
 

@@ -1,0 +1,33 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildConsole, CONSOLE_DIST } from './build-console.ts';
+import { startLocalCollector } from './local-collector.ts';
+
+describe('npm run build:console', () => {
+  it('rebuilds under a running collector without taking the console away from it, and drops what the last build left', { timeout: 120_000 }, async () => {
+    await buildConsole();
+    const stale = join(CONSOLE_DIST, 'chunks', 'page-STALE.js');
+    writeFileSync(stale, '');
+    const collector = await startLocalCollector();
+    const status = async () => [(await fetch(`${collector.url}/admin`)).status, (await fetch(`${collector.url}/admin/console.js`)).status];
+    try {
+      expect(await status()).toEqual([200, 200]);
+      // As `npm test` or a second `npm start` does beside a running `npm start`. Whether wrangler dev
+      // lost a folder taken away and made again depended on timing, so the test rebuilds three times.
+      let seen: number[] = [];
+      for (let build = 0; build < 3; build++) {
+        await buildConsole();
+        expect(existsSync(stale)).toBe(false);
+        // wrangler dev takes a moment to see the files change; it must not lose them.
+        for (let i = 0; i < 5; i++) {
+          await new Promise((r) => setTimeout(r, 1_000));
+          seen = await status();
+        }
+        expect(seen).toEqual([200, 200]);
+      }
+    } finally {
+      await collector.stop();
+    }
+  });
+});
