@@ -26,7 +26,14 @@ describe('key × endpoint matrix', async () => {
           expect(res.status).toBe(200);
         } else {
           expect(res.status).toBe(403);
-          expect(await res.json()).toMatchObject({ error: { code: 'wrong_key_kind', field: 'key' } });
+          const article = (k: string) => (k === 'admin' ? 'an' : 'a');
+          expect(await res.json()).toMatchObject({
+            error: {
+              code: 'wrong_key_kind',
+              field: 'key',
+              message: `This endpoint needs ${article(ep.allowed)} ${ep.allowed} key, not ${article(kind)} ${kind} key`,
+            },
+          });
         }
       });
     }

@@ -3,6 +3,7 @@
  * flags, else RF_ENDPOINT / RF_ADMIN_KEY, else the local dev project `npm start` created.
  */
 import { existsSync } from 'node:fs';
+import { fetchCollector } from './cli.ts';
 import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
 
 export interface AdminTarget {
@@ -30,7 +31,7 @@ export class AdminApiError extends Error {
 
 /** Calls `/v1/admin<path>`; a non-2xx answer throws an AdminApiError. */
 export async function admin<T>(target: AdminTarget, path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${target.endpoint}/v1/admin${path}`, {
+  const res = await fetchCollector(`${target.endpoint}/v1/admin${path}`, {
     method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${target.adminKey}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
@@ -38,7 +39,8 @@ export async function admin<T>(target: AdminTarget, path: string, init: { method
   const text = await res.text();
   if (!res.ok) {
     const error = errorOf(text);
-    throw new AdminApiError(res.status, error?.code, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${error?.message ?? text}`);
+    const hint = res.status === 401 ? ` (the admin key was refused: check --admin-key or RF_ADMIN_KEY)` : '';
+    throw new AdminApiError(res.status, error?.code, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${error?.message ?? text}${hint}`);
   }
   return JSON.parse(text) as T;
 }

@@ -8,7 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { trainingTriples } from '../shared/training/triples.ts';
 import { admin, adminTarget } from './admin-api.ts';
+import { failInOneLine } from './cli.ts';
 import type { TrainingPayload } from './retrain/retrain-remote.ts';
+
+failInOneLine();
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, out: { type: 'string' } } });
 const { data } = await admin<TrainingPayload>(adminTarget(values), '/training-data');

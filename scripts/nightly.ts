@@ -6,6 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { admin, adminTarget } from './admin-api.ts';
+import { failInOneLine } from './cli.ts';
+
+failInOneLine();
 
 /** What POST /v1/admin/nightly answers (collector/jobs/nightly.ts `NightlySummary`). */
 interface Summary {

@@ -9,8 +9,11 @@
 import { parseArgs } from 'node:util';
 import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
 import { adminTarget } from './admin-api.ts';
+import { failInOneLine } from './cli.ts';
 import { gateTable } from './retrain/gate-table.ts';
 import { retrainRemote } from './retrain/retrain-remote.ts';
+
+failInOneLine();
 
 const { values } = parseArgs({
   options: {

@@ -6,6 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { AdminApiError, admin, adminTarget } from './admin-api.ts';
+import { failInOneLine } from './cli.ts';
+
+failInOneLine();
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, reason: { type: 'string' } } });
 try {

@@ -12,8 +12,11 @@
  * keeps once; another size or seed adds new traffic.
  */
 import { parseArgs } from 'node:util';
+import { failInOneLine } from './cli.ts';
 import { readDevKeys } from './dev-project.ts';
 import { seed } from './seed/send.ts';
+
+failInOneLine();
 
 const { values } = parseArgs({
   options: {

@@ -6,8 +6,11 @@
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
+import { failInOneLine } from './cli.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { migrate, startDev } from './wrangler.ts';
+
+failInOneLine();
 
 const PORT = Number(process.env.PORT ?? 8787);
 const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);

@@ -20,18 +20,25 @@ function presentedKey(c: Context<AppEnv>, kind: KeyKind): string | undefined {
   return c.req.query('key') ?? (typeof fromBody === 'string' ? fromBody : undefined);
 }
 
+/** "an admin", "a server", "a write". */
+const withArticle = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
 /** Admits only a live key of `kind`; a write key also only from one of its project's origins. */
 export const requireKey = (kind: KeyKind): MiddlewareHandler<AppEnv> =>
   async function requireKey(c, next) {
     const key = presentedKey(c, kind);
     if (!key) {
       const where = kind === 'write' ? '' : ' in Authorization or X-Api-Key';
-      throw new ApiError(401, { code: 'missing_key', message: `This endpoint needs a ${kind} key${where}`, field: 'key' });
+      throw new ApiError(401, { code: 'missing_key', message: `This endpoint needs ${withArticle(kind)} key${where}`, field: 'key' });
     }
     const auth = await lookupKey(openDb(c.env.DB), key);
     if (!auth) throw new ApiError(401, { code: 'invalid_key', message: 'The key is unknown or revoked', field: 'key' });
     if (auth.kind !== kind) {
-      throw new ApiError(403, { code: 'wrong_key_kind', message: `This endpoint needs a ${kind} key, not a ${auth.kind} key`, field: 'key' });
+      throw new ApiError(403, {
+        code: 'wrong_key_kind',
+        message: `This endpoint needs ${withArticle(kind)} key, not ${withArticle(auth.kind)} key`,
+        field: 'key',
+      });
     }
     const origin = c.req.header('origin');
     // Browsers always send Origin on these requests; its absence means a server or a script,

@@ -1,4 +1,5 @@
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../../shared/thresholds.ts';
+import { fetchCollector } from '../cli.ts';
 import type { DevKeys } from '../dev-project.ts';
 import { simulate } from './traffic.ts';
 
@@ -10,7 +11,11 @@ export interface SeedOptions {
 }
 
 async function post(url: string, key: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetchCollector(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
 }
 

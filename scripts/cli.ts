@@ -1,0 +1,26 @@
+/**
+ * What the command-line tools share when something goes wrong: a failure is printed as one line
+ * that says what to do, not as a stack (`DEBUG=1` prints the stack too), and a collector that
+ * cannot be reached is named with its address.
+ */
+
+/** Prints an uncaught failure as one line and exits 1. Call it first in a tool. */
+export function failInOneLine(): void {
+  process.on('uncaughtException', (err) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    const hint = code === 'EADDRINUSE' ? ' (is `npm start` running already? PORT and DEMO_PORT choose other ports)' : '';
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}${hint}`);
+    if (process.env.DEBUG) console.error(err);
+    process.exit(1);
+  });
+}
+
+/** `fetch`, with a collector that does not answer named by its address rather than "fetch failed". */
+export async function fetchCollector(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+    throw new Error(`the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, or is --endpoint right?`);
+  }
+}
