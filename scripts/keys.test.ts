@@ -24,6 +24,10 @@ describe('npm run keys', () => {
     expect(JSON.stringify(stored)).not.toContain(write); // only hashes are kept
 
     expect(keys('list', '--persist-to', persistTo)).toContain('https://app.acme.example');
+    // Again for the same project: a second key set, and it says the project was there.
+    const again = keys('create', 'acme', '--name', 'Other', '--persist-to', persistTo);
+    expect(again).toContain('Project acme exists ("Acme", origins: https://app.acme.example): three more keys added to it');
+    expect(query("select count(*) as n from api_keys where project_id = 'acme'", { persistTo })).toEqual([{ n: 6 }]);
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
   });

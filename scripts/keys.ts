@@ -35,12 +35,22 @@ async function main() {
       // With --print-sql the SQL alone goes to stdout, for a file to run on a deployed collector's
       // D1, and the local D1 is left alone; the keys go to stderr, to the terminal.
       const say = values['print-sql'] ? console.error : console.log;
+      let existing: { name: string; origins: string | null } | undefined;
       if (values['print-sql']) console.log(p.statements.join('\n'));
       else {
         migrate(d1, { quiet: true });
+        [existing] = query<{ name: string; origins: string | null }>(
+          `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}'`,
+          d1,
+        );
         query(p.statements.join('\n'), d1);
       }
-      say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
+      // Creating a project that exists adds a key set to it (a rotation) and changes nothing else.
+      if (existing)
+        say(
+          `Project ${p.id} exists ("${existing.name}", origins: ${existing.origins || 'none'}): three more keys added to it; its name and origins stay as they were.`,
+        );
+      else say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
       say(`  write key  (browser, origin-restricted): ${p.keys.write}`);
       say(`  server key (RAG backend, writes traces): ${p.keys.server}`);
       say(`  admin key  (reads, configures):          ${p.keys.admin}`);
