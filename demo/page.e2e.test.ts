@@ -139,6 +139,12 @@ describe('the demo page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('wraps a question without spaces (a long URL) instead of widening the page', async () => {
+    const { page } = await openPage();
+    await askOnPage(page, `https://example.com/${'segment/'.repeat(120)}deploy`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  });
+
   it('meets WCAG 2.1 AA as axe checks it, empty and with an answer, its citations and its widget on the page', async () => {
     const { page } = await openPage();
     // Empty, the page has its example questions and no widget yet.

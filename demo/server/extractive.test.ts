@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../corpus/chunk.ts';
-import { extractiveAnswer, NO_ANSWER } from './extractive.ts';
+import { extractiveAnswer, NO_ANSWER, SAME_AGAIN } from './extractive.ts';
 import { readableText, sentences } from './sentences.ts';
 
 const chunk = (chunkId: string, text: string): Chunk => ({ chunkId, sourceDocId: `${chunkId}.md`, sourceDocVersion: 'v1', title: chunkId, text });
@@ -69,12 +69,15 @@ describe('extractiveAnswer', () => {
     expect(a.citations[0]!.chunkId).toBe('shipping');
   });
 
-  it('quotes other sentences when told to avoid the earlier ones, and the same again when none is left', () => {
+  it('quotes other sentences when told to avoid the earlier ones, and the same again, saying so, when none is left', () => {
     const first = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1 });
     const second = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: new Set(first.quoted) });
     expect(second.quoted).not.toEqual(first.quoted);
     const all = new Set(chunks.flatMap((c) => sentences(c.text)));
-    expect(extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all }).quoted).toEqual(first.quoted);
+    const again = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all });
+    expect(again.quoted).toEqual(first.quoted);
+    expect(again.answer).toBe(`${SAME_AGAIN} ${first.answer}`);
+    expect(second.answer.startsWith(SAME_AGAIN)).toBe(false);
   });
 
   it('passes over a sentence too long to fit for a shorter one after it', () => {

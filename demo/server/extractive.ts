@@ -31,6 +31,9 @@ export interface ExtractiveAnswer {
 /** Said when no sentence of the chunks shares a term with the question. */
 export const NO_ANSWER = 'None of the retrieved passages answers this. Try other words, or ask about something the documents cover.';
 
+/** Said before an answer a regenerate could only quote again: the sources hold no other. */
+export const SAME_AGAIN = 'The sources hold no other answer to this; the same passages again:';
+
 /** A later chunk's sentences count for less: retrieval (or the reranker) already ranked them lower. */
 const rankWeight = (rank: number) => 1 / (1 + 0.25 * rank);
 /** A table row quoted alone has lost its header: prose covering as much of the question reads better. */
@@ -74,5 +77,6 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
     return `${c.text} [${n}]`;
   });
   const citations = [...cited.values()].sort((a, b) => a.n - b.n);
-  return { answer: parts.join(' '), citations, quoted: picked.map((c) => c.text) };
+  const answer = parts.join(' ');
+  return { answer: fresh.length || !exclude.size ? answer : `${SAME_AGAIN} ${answer}`, citations, quoted: picked.map((c) => c.text) };
 }
