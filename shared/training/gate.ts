@@ -37,13 +37,19 @@ export const retrievalOrder: Ranker = (_q, candidates) => candidates.map((c) => 
 export interface GateSettings {
   /** nDCG@5 the candidate must gain over the current model, overall. */
   minGain: number;
+  /**
+   * How sure the gain must be: its paired t statistic over the judged queries (mean gain over its
+   * standard error) at least this. 1.645 is a one-sided test at the 5 % level (Smucker et al. 2007
+   * on significance tests for IR): a gain that a few queries make and others take back is noise.
+   */
+  minT: number;
   /** nDCG@5 any layer may lose, at most. */
   layerTolerance: number;
   /** Judged eval queries below which no verdict is possible. */
   minQueries: number;
 }
 
-export const DEFAULT_GATE: GateSettings = { minGain: 0.005, layerTolerance: 0.02, minQueries: 10 };
+export const DEFAULT_GATE: GateSettings = { minGain: 0.005, minT: 1.645, layerTolerance: 0.02, minQueries: 10 };
 /** A layer with fewer judged queries than this is reported but cannot veto: its mean is mostly noise. */
 export const MIN_LAYER_QUERIES = 10;
 
@@ -53,20 +59,44 @@ function mean(rows: readonly Metrics[]): Metrics {
   return { queries: n, ndcg5: avg((m) => m.ndcg5), ndcg10: avg((m) => m.ndcg10), mrr10: avg((m) => m.mrr10) };
 }
 
-/** Metrics of `rank` on every eval query that has at least one relevant chunk (the others rank nothing). */
-export function evaluate(rank: Ranker, queries: readonly EvalQuery[]): Evaluation {
-  const byLayer = new Map<string, Metrics[]>();
+/** One eval query's metrics under a ranker. */
+export interface QueryMetrics extends Metrics {
+  layer: string;
+}
+
+/** Metrics of `rank` on each eval query that has at least one relevant chunk (the others rank nothing), in order. */
+export function scoreQueries(rank: Ranker, queries: readonly EvalQuery[]): QueryMetrics[] {
+  const rows: QueryMetrics[] = [];
   for (const q of queries) {
     const judged = new Map(Object.entries(q.judgements));
     if (![...judged.values()].some((g) => g > 0)) continue;
     const ranked = rank(q.query, q.candidates);
-    const m = { queries: 1, ndcg5: ndcgAt(5, ranked, judged), ndcg10: ndcgAt(10, ranked, judged), mrr10: mrrAt(10, ranked, judged) };
-    byLayer.set(q.layer, [...(byLayer.get(q.layer) ?? []), m]);
+    rows.push({ layer: q.layer, queries: 1, ndcg5: ndcgAt(5, ranked, judged), ndcg10: ndcgAt(10, ranked, judged), mrr10: mrrAt(10, ranked, judged) });
   }
+  return rows;
+}
+
+/** The means of per-query metrics, overall and per layer. */
+export function summarize(rows: readonly QueryMetrics[]): Evaluation {
+  const byLayer = new Map<string, Metrics[]>();
+  for (const r of rows) byLayer.set(r.layer, [...(byLayer.get(r.layer) ?? []), r]);
   return {
-    overall: mean([...byLayer.values()].flat()),
-    layers: Object.fromEntries([...byLayer].map(([layer, rows]) => [layer, mean(rows)])),
+    overall: mean(rows),
+    layers: Object.fromEntries([...byLayer].map(([layer, m]) => [layer, mean(m)])),
   };
+}
+
+/** Metrics of `rank` on the eval queries, overall and per layer. */
+export const evaluate = (rank: Ranker, queries: readonly EvalQuery[]): Evaluation => summarize(scoreQueries(rank, queries));
+
+/** The paired t statistic of per-query gains: their mean over its standard error (infinite when every gain is the same positive one). */
+export function pairedT(gains: readonly number[]): number {
+  const n = gains.length;
+  if (n < 2) return 0;
+  const m = gains.reduce((s, g) => s + g, 0) / n;
+  const variance = gains.reduce((s, g) => s + (g - m) ** 2, 0) / (n - 1);
+  if (variance === 0) return m > 0 ? Number.POSITIVE_INFINITY : 0;
+  return m / Math.sqrt(variance / n);
 }
 
 export interface GateDecision {
@@ -77,12 +107,23 @@ export interface GateDecision {
 
 const f3 = (x: number) => x.toFixed(3);
 
-export function decide(candidate: Evaluation, current: Evaluation, settings: GateSettings = DEFAULT_GATE): GateDecision {
+/**
+ * `gains`: each judged query's nDCG@5 under the candidate less under the current model, paired
+ * (`scoreQueries` of both on the same eval queries); without them the gain's significance is not
+ * tested.
+ */
+export function decide(candidate: Evaluation, current: Evaluation, settings: GateSettings = DEFAULT_GATE, gains?: readonly number[]): GateDecision {
   const reasons: string[] = [];
   if (candidate.overall.queries < settings.minQueries)
     reasons.push(`only ${candidate.overall.queries} judged held-out queries; the gate needs ${settings.minQueries}`);
   const gain = candidate.overall.ndcg5 - current.overall.ndcg5;
   if (gain < settings.minGain) reasons.push(`nDCG@5 gain ${f3(gain)} is below the minimum ${f3(settings.minGain)}`);
+  else if (gains) {
+    const t = pairedT(gains);
+    const changed = gains.filter((g) => g !== 0).length;
+    if (t < settings.minT)
+      reasons.push(`nDCG@5 gain ${f3(gain)} is not sure enough: t ${t.toFixed(2)} below ${settings.minT} (${changed} of ${gains.length} queries changed)`);
+  }
   for (const [layer, m] of Object.entries(candidate.layers)) {
     const before = current.layers[layer];
     if (!before || m.queries < MIN_LAYER_QUERIES) continue;

@@ -10,7 +10,7 @@ import { rerankWithModel } from '../reranker/rerank.ts';
 import type { LoopSettings } from '../schema/settings.ts';
 import type { TrainingData } from './data.ts';
 import { dominantOrigin } from './dominance.ts';
-import { DEFAULT_GATE, decide, type EvalQuery, type Evaluation, evaluate, type GateDecision, type Ranker, retrievalOrder } from './gate.ts';
+import { DEFAULT_GATE, decide, type EvalQuery, type Evaluation, type GateDecision, type Ranker, retrievalOrder, scoreQueries, summarize } from './gate.ts';
 import { consolidate, type EmbeddingVectors, trainReranker } from './train.ts';
 
 export interface RetrainInput {
@@ -55,9 +55,11 @@ export function retrain(input: RetrainInput): RetrainOutcome {
     };
   const { model } = trainReranker(data, { version: input.version, now: input.now, vectors: input.vectors });
   const rankWith = input.rankWith ?? lexicalRanker;
-  const retrieval = evaluate(retrievalOrder, input.evalQueries);
-  const current = input.current ? evaluate(rankWith(input.current), input.evalQueries) : retrieval;
-  const candidate = evaluate(rankWith(model), input.evalQueries);
-  const decision = decide(candidate, current, { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance });
+  const byRetrieval = scoreQueries(retrievalOrder, input.evalQueries);
+  const byCurrent = input.current ? scoreQueries(rankWith(input.current), input.evalQueries) : byRetrieval;
+  const byCandidate = scoreQueries(rankWith(model), input.evalQueries);
+  const [retrieval, current, candidate] = [byRetrieval, byCurrent, byCandidate].map(summarize) as [Evaluation, Evaluation, Evaluation];
+  const gains = byCandidate.map((q, i) => q.ndcg5 - byCurrent[i]!.ndcg5);
+  const decision = decide(candidate, current, { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance }, gains);
   return { trained: true, model, confirmed, evaluation: { retrieval, current, candidate }, decision };
 }

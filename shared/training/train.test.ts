@@ -7,7 +7,7 @@ import { dominantOrigin } from './dominance.ts';
 import { TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
-import { decide, evaluate, retrievalOrder } from './gate.ts';
+import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize } from './gate.ts';
 import { consolidate, trainReranker } from './train.ts';
 
 const options = { version: 'v1', now: 1_767_225_600_000 };
@@ -69,6 +69,28 @@ describe('the gate', () => {
     expect(decision.promote).toBe(false);
     expect(decision.reasons.join(' ')).toMatch(/nDCG@5 gain -\d\.\d{3} is below the minimum/);
     expect(decision.reasons.join(' ')).toMatch(/layer (echo|variant) loses/);
+  });
+
+  it('promotes a gain most queries share, not one a few queries make and others take back', () => {
+    const summary = (ndcg5s: number[]) => summarize(ndcg5s.map((ndcg5) => ({ layer: 'replay', queries: 1, ndcg5, ndcg10: ndcg5, mrr10: ndcg5 })));
+    const current = Array.from({ length: 40 }, (_, i) => 0.5 + (i % 5) / 10);
+    // +0.02 on every query: a small gain, but a sure one.
+    const steady = current.map((x) => x + 0.02);
+    expect(
+      decide(
+        summary(steady),
+        summary(current),
+        DEFAULT_GATE,
+        steady.map((x, i) => x - current[i]!),
+      ).promote,
+    ).toBe(true);
+    // The same mean gain from two queries that jump while two others fall: noise.
+    const lucky = current.map((x, i) => (i < 2 ? x + 0.6 : i < 4 ? x - 0.2 : x));
+    const gains = lucky.map((x, i) => x - current[i]!);
+    const decision = decide(summary(lucky), summary(current), DEFAULT_GATE, gains);
+    expect(pairedT(gains)).toBeLessThan(DEFAULT_GATE.minT);
+    expect(decision.promote).toBe(false);
+    expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 is not sure enough: t 0\.\d\d below 1\.645 \(4 of 40 queries changed\)$/);
   });
 
   it('cannot judge on too few held-out queries', () => {
