@@ -6,7 +6,7 @@
  * retrieval's: the ceiling of any reranker over these candidates, printed beside the rest. Nothing here is logged: these queries never reach the
  * collector as traffic.
  */
-import type { Chunk } from '../../demo/corpus/chunk.ts';
+import { type Chunk, passage } from '../../demo/corpus/chunk.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
 import type { Reranker, Scored } from '../../demo/server/rerank.ts';
 import { Bm25Index } from '../../shared/bm25.ts';
@@ -89,8 +89,7 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
         const candidates = c.map((s) => ({
           chunkId: s.chunk.chunkId,
           sourceDocId: s.chunk.sourceDocId,
-          title: s.chunk.title,
-          text: s.chunk.text,
+          text: passage(s.chunk),
           score: s.score,
         }));
         const vectors =

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoWeek } from '../../collector/loop/eval-sets.ts';
+import { passage } from '../../demo/corpus/chunk.ts';
 import { startDemo } from '../../demo/server/index.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
 import { freePort } from '../../scripts/free-port.ts';
@@ -124,7 +125,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       embeddings = await corpusEmbedder(params.data);
       const warm = Date.now();
       // The texts the demo hands the reranker: embedded once, before the clock matters.
-      await embeddings.embedder.embed(collection.corpus.chunks.map((c) => c.text));
+      await embeddings.embedder.embed(collection.corpus.chunks.map(passage));
       log(
         `corpus embeddings: ${embeddings.embedder.id} built in ${embeddings.buildSeconds.toFixed(0)} s, the corpus embedded in ${((Date.now() - warm) / 1000).toFixed(0)} s`,
       );

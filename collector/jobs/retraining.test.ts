@@ -126,6 +126,13 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     // A question no one asked, about topic 7: the relevant chunk retrieval put third now leads.
     const ranked = await call('/v1/rerank', { method: 'POST', headers: bearer(p.keys.server), json: { query: 'alpha7 gamma7 zeta7', chunks: chunksOf(7) } });
     expect(((await ranked.json()) as { chunks: { chunkId: string }[] }).chunks[0]!.chunkId).toBe('rel-7');
+    // Ids in the team's own format, as its traces carry them.
+    const own = await call('/v1/rerank', {
+      method: 'POST',
+      headers: bearer(p.keys.server),
+      json: { query: 'refunds', chunks: [{ chunkId: '退款政策 § 2', sourceDocId: 'refunds.md § 2', text: 'Refunds within 14 days' }] },
+    });
+    expect(own.status).toBe(200);
 
     const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
     expect(health.body.snapshots[0]!.metrics).toMatchObject({ loopClosureRate: 1, retrainsMet: 1, retrainsPlanned: 4 });

@@ -11,6 +11,12 @@ export interface Chunk {
   text: string;
 }
 
+/**
+ * The chunk as the reranker reads it and as its trace keeps it: the title, then the text. Both
+ * must be the same, since retraining learns from what traces hold.
+ */
+export const passage = (c: Pick<Chunk, 'title' | 'text'>): string => (c.title ? `${c.title}\n${c.text}` : c.text);
+
 /** A retrieval corpus: its chunks, and for a test collection its queries and judgments. */
 export interface Corpus {
   /** Shown on the page: which knowledge base the answers come from. */

@@ -35,6 +35,9 @@ describe('createAnswerer', () => {
     expect(trace.rerankerVersion).toBeUndefined();
     expect(res.citations.length).toBeGreaterThan(0);
     for (const c of res.citations) expect(trace.rerankedChunks!.map((r) => r.chunkId)).toContain(c.chunkId);
+    // Each chunk as the reranker reads it, title first: retraining learns from this text.
+    const first = corpus.chunks.find((c) => c.chunkId === trace.retrievedChunks[0]!.chunkId)!;
+    expect(trace.retrievedChunks[0]!.text).toBe(`${first.title}\n${first.text}`);
   });
 
   it('stamps traces with the clock it is given, and their ids follow it', async () => {

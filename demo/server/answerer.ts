@@ -7,7 +7,7 @@ import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
 import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
-import type { Chunk, Corpus } from '../corpus/chunk.ts';
+import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
 import type { Generator, Turn } from './generate.ts';
@@ -68,7 +68,7 @@ const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
     sourceDocVersion: chunk.sourceDocVersion,
     score,
     rank: i + 1,
-    text: chunk.text.slice(0, MAX_CHUNK_TEXT),
+    text: passage(chunk).slice(0, MAX_CHUNK_TEXT),
   }));
 
 /** Sets a key as the newest entry of a map kept to `max` entries. */

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReranker, type RerankerOptions } from '../../client/reranker.ts';
+import { passage } from '../corpus/chunk.ts';
 import type { Reranker } from './rerank.ts';
 
 export interface PromotedRerankerOptions extends RerankerOptions {
@@ -29,8 +30,7 @@ export function promotedReranker({ revalidateWaitMs, ...options }: PromotedReran
         candidates.map((s) => ({
           chunkId: s.chunk.chunkId,
           sourceDocId: s.chunk.sourceDocId,
-          title: s.chunk.title,
-          text: s.chunk.text,
+          text: passage(s.chunk),
           score: s.score,
           scored: s,
         })),

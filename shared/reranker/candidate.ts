@@ -3,8 +3,11 @@ export interface Candidate {
   chunkId: string;
   /** Lets document-level evidence reach chunks the judgements never named. */
   sourceDocId?: string;
+  /**
+   * The chunk as its trace logs it (a title, if the model should read one, within it): retraining
+   * learns from the traces' text, so the model reads nothing else.
+   */
   text: string;
-  title?: string;
   /** Retrieval's score; absent, the rank alone speaks for retrieval. */
   score?: number;
 }

@@ -10,15 +10,14 @@ import type { Candidate } from './candidate.ts';
 
 export const CHUNK_TERMS_CACHE_SIZE = 50_000;
 
-const cache = new Map<string, { text: string; title: string | undefined; terms: ReadonlySet<string> }>();
+const cache = new Map<string, { text: string; terms: ReadonlySet<string> }>();
 
 export function chunkTerms(c: Candidate): ReadonlySet<string> {
   const hit = cache.get(c.chunkId);
-  if (hit && hit.text === c.text && hit.title === c.title) return hit.terms;
+  if (hit && hit.text === c.text) return hit.terms;
   // Only as much text as a trace keeps: the model was trained on no more of it.
-  const text = c.text.slice(0, MAX_CHUNK_TEXT);
-  const own = new Set(terms(c.title ? `${c.title} ${text}` : text));
-  cache.set(c.chunkId, { text: c.text, title: c.title, terms: own });
+  const own = new Set(terms(c.text.slice(0, MAX_CHUNK_TEXT)));
+  cache.set(c.chunkId, { text: c.text, terms: own });
   if (cache.size > CHUNK_TERMS_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return own;
 }

@@ -16,7 +16,7 @@ export interface Triple {
 
 export function trainingTriples(data: TrainingData): Triple[] {
   const text = new Map<string, string>();
-  for (const list of data.lists) for (const c of list.candidates) text.set(c.chunkId, c.title ? `${c.title}\n${c.text}` : c.text);
+  for (const list of data.lists) for (const c of list.candidates) text.set(c.chunkId, c.text);
   const byQuery = new Map<string, { query: string; positives: string[]; negatives: string[] }>();
   for (const c of consolidate(data.confirmed)) {
     const t = text.get(c.chunkId);

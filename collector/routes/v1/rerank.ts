@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { rerankWithModel } from '../../../shared/reranker/rerank.ts';
-import { finite, id, label } from '../../../shared/schema/common.ts';
-import { MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
+import { externalId, finite } from '../../../shared/schema/common.ts';
+import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS, MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { requireKey } from '../../middleware/require-key.ts';
@@ -10,14 +10,14 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { currentModel } from '../../storage/models.ts';
 
 const RerankRequest = v.object({
-  query: v.pipe(v.string(), v.maxLength(8_000)),
+  query: v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS)),
   chunks: v.pipe(
     v.array(
       v.object({
-        chunkId: id(),
-        sourceDocId: v.optional(id()),
-        title: v.optional(label(1_000)),
-        text: v.pipe(v.string(), v.maxLength(20_000)),
+        // The ids and the text as the trace logs them: the model learnt from those.
+        chunkId: externalId(),
+        sourceDocId: v.optional(externalId()),
+        text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT)),
         score: v.optional(finite()),
       }),
     ),
