@@ -36,12 +36,13 @@ describe('chunkMarkdown', () => {
     expect(chunks.every((c) => c.sourceDocId === 'shop.md')).toBe(true);
   });
 
-  it('cuts a long section at blank lines, never inside a code block, with numbered ids', () => {
+  it('cuts a long section at blank lines, never inside a code block, with numbered ids and titles', () => {
     const code = '```\nline one\n\nline two after a blank line\n```';
     const long = `## Long\n\n${'a'.repeat(50)}\n\n${code}\n\n${'b'.repeat(50)}`;
     const chunks = chunkMarkdown('long.md', long, { maxChars: 60 });
     expect(chunks.map((c) => c.chunkId)).toEqual(['long.md#long', 'long.md#long-2', 'long.md#long-3']);
     expect(chunks[1]!.text).toBe(code);
+    expect(chunks.map((c) => c.title)).toEqual(['Long (1/3)', 'Long (2/3)', 'Long (3/3)']);
   });
 
   it('versions chunks by the document content', () => {

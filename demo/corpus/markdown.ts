@@ -89,11 +89,13 @@ export function chunkMarkdown(sourceDocId: string, markdown: string, options: Ma
     const leaf = section.path.at(-1);
     const anchor = (leaf && slug(leaf)) || `section-${i}`;
     const title = section.path.join(' › ') || sourceDocId;
-    pieces(text, max).forEach((piece, part) => {
+    const parts = pieces(text, max);
+    parts.forEach((piece, part) => {
       let chunkId = `${sourceDocId}#${anchor}${part ? `-${part + 1}` : ''}`;
       for (let n = 2; used.has(chunkId); n++) chunkId = `${sourceDocId}#${anchor}-${n}`;
       used.add(chunkId);
-      chunks.push({ chunkId, sourceDocId, sourceDocVersion, title, text: piece });
+      // Parts of one section are told apart in a list of sources.
+      chunks.push({ chunkId, sourceDocId, sourceDocVersion, title: parts.length > 1 ? `${title} (${part + 1}/${parts.length})` : title, text: piece });
     });
   });
   return chunks;
