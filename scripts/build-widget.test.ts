@@ -18,7 +18,15 @@ describe('the widget build', () => {
   it('makes an ES module with a background chunk, a single-file script, type declarations and a custom-elements manifest', { timeout: 120_000 }, async () => {
     const out = mkdtempSync(join(tmpdir(), 'rf-widget-build-'));
     const { esm } = await buildWidget({ outDir: out });
-    expect(Object.keys(esm.outputs).some((f) => f.includes('/chunks/background-'))).toBe(true);
+    // Two files: the entry, with everything the first render runs, and the background chunk, which imports from it.
+    const files = Object.keys(esm.outputs);
+    const entry = files.find((f) => f.endsWith('/rag-feedback.js'))!;
+    const background = files.find((f) => f.includes('/chunks/background-'))!;
+    expect(files).toHaveLength(2);
+    expect(esm.outputs[entry]!.imports).toEqual([{ path: background, kind: 'dynamic-import' }]);
+    expect(esm.outputs[background]!.imports).toEqual([{ path: entry, kind: 'import-statement' }]);
+    expect(readFileSync(background, 'utf8')).toMatch(/^import\{[^}]+\}from"\.\.\/rag-feedback\.js";/);
+    expect(esm.outputs[entry]!.exports).toEqual(expect.arrayContaining(['RagFeedback', 'RagFeedbackElement']));
     expect(readFileSync(join(out, 'rag-feedback.iife.js'), 'utf8')).toContain('window.RagFeedback=');
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
     expect(types).toContain("from './rag-feedback/rag-feedback.js'");

@@ -1,7 +1,7 @@
 /**
  * Builds the widget into dist/widget/:
- *   rag-feedback.js         ES module (import it, or <script type="module">), with
- *   chunks/                 the parts it loads after first render (popover, outbox, web-vitals)
+ *   rag-feedback.js         ES module (import it, or <script type="module">), with lit and all it runs first
+ *   chunks/                 the part it loads after first render (popover, outbox, web-vitals)
  *   rag-feedback.iife.js    one classic script for <script src> users; sets window.RagFeedback
  *   types/                  type declarations
  *   custom-elements.json    the custom-elements manifest
@@ -9,8 +9,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import { dirname, join, relative, resolve } from 'node:path';
+import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin, transform } from 'esbuild';
+import { rolldown } from 'rolldown';
 import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { privateNames } from './private-names.ts';
@@ -72,8 +73,62 @@ const common: BuildOptions & { metafile: true } = {
   plugins: [templates],
 };
 
+/**
+ * esbuild puts the code that the entry and the background chunk share (lit, small helpers) in a
+ * chunk of its own, always: one more request on first load, and ~0.3 KB (brotli) more than the same
+ * code in the entry. Rolldown links esbuild's output again (already bundled, minified files that
+ * import each other by relative paths) and keeps what the entry loads anyway in the entry; the
+ * background chunk imports it from there. So the entry also exports a few minified names for the
+ * background chunk: not part of the API, and not in its type declarations.
+ * Returns the metafile of the files written, with esbuild's sources as their inputs.
+ */
+async function linkChunks(files: OutputFile[], split: Metafile, out: string): Promise<Metafile> {
+  const code = new Map(files.map((f) => [f.path, f.text]));
+  const bundle = await rolldown({
+    input: join(out, 'rag-feedback.js'),
+    preserveEntrySignatures: 'allow-extension',
+    logLevel: 'warn',
+    plugins: [
+      {
+        name: 'esbuild-output',
+        resolveId: (source, importer) => (importer ? resolve(dirname(importer), source) : source),
+        load: (id) => code.get(id),
+        // Rolldown prints the files it joins in its own style: esbuild minifies them again.
+        renderChunk: async (text) =>
+          (await transform(text, { minify: true, format: 'esm', target: common.target, charset: 'utf8', legalComments: 'none' })).code,
+      },
+    ],
+  });
+  const { output } = await bundle.write({
+    dir: out,
+    format: 'es',
+    minify: false,
+    entryFileNames: '[name].js',
+    // The name esbuild gave the chunk, less esbuild's hash of it before linking.
+    chunkFileNames: ({ name }) => `chunks/${name.replace(/-\w+$/, '')}-[hash].js`,
+  });
+  await bundle.close();
+  const path = (file: string) => relative(process.cwd(), join(out, file));
+  const outputs: Metafile['outputs'] = {};
+  for (const chunk of output) {
+    if (chunk.type !== 'chunk') continue;
+    const sources = chunk.moduleIds.map((id) => split.outputs[relative(process.cwd(), id)]!);
+    outputs[path(chunk.fileName)] = {
+      bytes: Buffer.byteLength(chunk.code),
+      inputs: Object.assign({}, ...sources.map((s) => s.inputs)),
+      imports: [
+        ...chunk.imports.map((f) => ({ path: path(f), kind: 'import-statement' as const })),
+        ...chunk.dynamicImports.map((f) => ({ path: path(f), kind: 'dynamic-import' as const })),
+      ],
+      exports: chunk.exports,
+      ...(chunk.isEntry ? { entryPoint: relative(process.cwd(), entry) } : {}),
+    };
+  }
+  return { inputs: split.inputs, outputs };
+}
+
 export async function buildWidget(options: { types?: boolean; outDir?: string } = {}): Promise<{ esm: Metafile; iife: Metafile }> {
-  const out = options.outDir ?? WIDGET_DIST;
+  const out = resolve(options.outDir ?? WIDGET_DIST);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // Private members get short names, as local variables do.
@@ -91,6 +146,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       splitting: true,
       outdir: out,
       chunkNames: 'chunks/[name]-[hash]',
+      write: false,
     }),
     build({
       ...common,
@@ -102,6 +158,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       outfile: join(out, 'rag-feedback.iife.js'),
     }),
   ]);
+  const linked = await linkChunks(esm.outputFiles!, esm.metafile!, out);
   if (options.types !== false) {
     const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
     execFileSync(bin('tsc'), ['-p', 'widget/tsconfig.build.json', '--outDir', join(out, 'types')], { cwd: ROOT, stdio: 'inherit' });
@@ -111,7 +168,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       stdio: 'inherit',
     });
   }
-  return { esm: esm.metafile!, iife: iife.metafile! };
+  return { esm: linked, iife: iife.metafile! };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
