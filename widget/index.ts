@@ -23,7 +23,7 @@ export const RagFeedback = {
       .flush()
       .catch(() => undefined);
   },
-  /** How many events wait in the outbox (all tabs of this origin). */
+  /** How many events wait in the outbox (all tabs of this origin); never rejects. */
   pending(): Promise<number> {
     return pipeline().pending();
   },

@@ -10,6 +10,8 @@ export const KEY = {
   downs: (sessionId: string) => `rf:downs:${sessionId}`,
   lastQuery: (sessionId: string) => `rf:last:${sessionId}`,
   seen: (sessionId: string) => `rf:seen:${sessionId}`,
+  /** Events a page recorded before its background code came, kept for the tab's next page. */
+  waiting: 'rf:waiting',
 };
 
 /** 128 random bits as hex (crypto.randomUUID exists only on https pages). */

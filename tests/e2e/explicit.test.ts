@@ -138,7 +138,7 @@ describe('explicit feedback', () => {
     await context.close();
   });
 
-  it('records a vote cast while its code could not be fetched, once it can', async () => {
+  it("keeps a vote cast while its code could not be fetched, and sends it from the tab's next page", async () => {
     const context = await browser().newContext();
     let reachable = false;
     // A failing fetch takes a while, so the connection comes back while one is still under way.
@@ -152,9 +152,12 @@ describe('explicit feedback', () => {
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
     await expect.poll(() => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
-    // Back online: the chunk arrives, and with it the vote.
+    // Back online. Chromium 150 does not fetch a module whose import failed again (the HTML
+    // standard now says it should; Firefox and Safari do), so this page cannot record the vote:
+    // it keeps it for the tab's next page, which has the code.
     reachable = true;
     await page.evaluate(() => dispatchEvent(new Event('online')));
+    await page.reload();
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_down')).toHaveLength(1));
     await context.close();
   });
@@ -220,6 +223,7 @@ describe('explicit feedback', () => {
         <ol class="sources">
           <li><a href="#a" data-chunk-id="chunk-a">Refund policy</a></li>
           <li><a href="#b" data-chunk-id="chunk-b">Shipping times</a></li>
+          <li><a href="#c" data-chunk-id="chunk-c">${'Epithelial stem cells '.repeat(8)}</a></li>
         </ol>`,
     });
     const el = widget(page, traceId);
@@ -228,10 +232,16 @@ describe('explicit feedback', () => {
     await el.getByRole('heading', { name: 'Which source is wrong?' }).waitFor();
     const flags = el.locator('[part~="flag"]');
     const names = () => flags.evaluateAll((buttons) => buttons.map((b) => b.textContent!.replace(/\s+/g, ' ').trim()));
-    expect(await names()).toEqual(['Flag as wrong source: Refund policy', 'Flag as wrong source: Shipping times']);
+    // A title longer than a label holds is cut with an ellipsis, not mid-word without a sign.
+    const long = 'Epithelial stem cells '.repeat(8).trim();
+    expect(await names()).toEqual([
+      'Flag as wrong source: Refund policy',
+      'Flag as wrong source: Shipping times',
+      `Flag as wrong source: ${long.slice(0, 119)}…`,
+    ]);
     await flags.first().click();
     await el.getByRole('button', { name: 'Flagged: Refund policy' }).waitFor();
-    expect(await flags.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-pressed')))).toEqual(['true', 'false']);
+    expect(await flags.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-pressed')))).toEqual(['true', 'false', 'false']);
     await eventually(traceId, (ev) => expect(ofType(ev, 'wrong_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-a' }]));
     await page.context().close();
   });

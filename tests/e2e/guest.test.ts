@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickToFrame } from './click-to-frame.ts';
-import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, site, useBrowser, widget } from './helpers.ts';
+import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, pending, site, useBrowser, widget } from './helpers.ts';
+import { eventsUpToMarker } from './markers.ts';
 import { watchOutput } from './page-output.ts';
 
 const browser = useBrowser();
@@ -130,6 +131,49 @@ describe('a good guest on the host page', () => {
     expect(after.errors).toEqual([]);
     expect(after.console.filter((m) => !m.includes('net::ERR'))).toEqual([]);
     await page.context().close();
+  });
+
+  it('takes only what its methods and options can mean from plain JavaScript', async () => {
+    const { page } = await openHost(browser());
+    await page.evaluate(() => (window as any).RagFeedback.configure({ sessionId: 123 }));
+    const traceId = newTraceId('plain-js');
+    await addAnswer(page, { traceId, sessionId: '' }); // no session-id of its own: the page-wide option's turn
+    // A direction that is not a thumb, and stars out of 1-5, are no vote and no rating.
+    await callWidget(page, traceId, 'castVote', 'sideways');
+    await callWidget(page, traceId, 'rate', 99);
+    expect(await page.evaluate((id) => (document.querySelector(`rag-feedback[trace-id="${id}"]`) as any).feedbackState, traceId)).toMatchObject({
+      vote: null,
+      rating: null,
+    });
+    // A session id of another type counts as none: the events carry the tab's own, and are stored.
+    await callWidget(page, traceId, 'castVote', 'up');
+    const events = await eventsUpToMarker(page, traceId);
+    expect(events.map((e) => e.signalType).filter((t) => t !== 'web_vitals')).toEqual(['thumbs_up', 'copy_answer']);
+    expect(events[0]!.sessionId).toMatch(/^[0-9a-f]{32}$/);
+    await page.context().close();
+  });
+
+  it('thanks no one for feedback it could not record (no valid endpoint)', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('unsent');
+    await addAnswer(page, { traceId, attrs: { endpoint: 'not a url' } });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Incomplete' }).click();
+    await expect.poll(() => el.getByRole('dialog').count()).toBe(0);
+    expect(await el.getByText('Thank you, your feedback was sent.').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('counts what waits even when its outbox code cannot be fetched: pending() never rejects', async () => {
+    const context = await browser().newContext();
+    await context.route('**/chunks/background-*.js', (route) => route.abort('internetdisconnected'));
+    const { page } = await openHost(browser(), { context });
+    const traceId = newTraceId('no-outbox');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    expect(await pending(page)).toBe(1);
+    await context.close();
   });
 
   it('explains itself on the console only when debug is on', async () => {

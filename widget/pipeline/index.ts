@@ -5,12 +5,24 @@ import { safely, warn } from '../guard.ts';
 import { whenIdle } from '../idle.ts';
 import { loadBackground } from '../load-background.ts';
 import { retrying } from '../retrying.ts';
+import { KEY } from '../session.ts';
 import { options } from '../settings.ts';
+import { readJson, writeJson } from '../storage.ts';
 import { fill, typed } from '../typed.ts';
-import type { RecordContext, Recorder } from './recorder.ts';
+import type { RecordContext } from './recorder.ts';
 import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
 export type { RecordContext } from './recorder.ts';
+
+/** An event made before the recorder was there: what `record` was given, and when. */
+interface Waiting {
+  ctx: RecordContext;
+  type: SignalType;
+  detail: unknown;
+  at: number;
+  byPerson: boolean;
+  then?: (event: FeedbackEvent) => void;
+}
 
 /**
  * The page's one pipeline, as the first load sees it: a queue in front of the recorder, which
@@ -31,7 +43,7 @@ class Pipeline {
   });
   private readonly hideHooks = new Set<() => void>();
   /** Events made while the recorder's chunk could not be fetched: recorded once it is. */
-  private readonly waiting: ((r: Recorder) => void)[] = [];
+  private readonly waiting: Waiting[] = [];
 
   constructor() {
     addEventListener(
@@ -50,26 +62,36 @@ class Pipeline {
   private readonly load = (): void =>
     void this.recorder()
       .then((r) => {
-        for (const run of this.waiting.splice(0)) safely(run)(r);
+        // With those an earlier page of this tab kept when it went before its chunk came.
+        const kept = readJson<Waiting[]>('session', KEY.waiting) ?? [];
+        writeJson('session', KEY.waiting, []);
+        for (const w of [...kept, ...this.waiting.splice(0)])
+          safely(() => {
+            const event = r.record(w.ctx, w.type, w.detail as never, w.at, w.byPerson);
+            if (event) w.then?.(event);
+          })();
       })
       .catch(warn);
 
-  /** Records an event (`byPerson` unless the page recorded it by itself); `then` gets it once made (not if the limiter refused it). */
-  record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void, byPerson: boolean): void {
+  /**
+   * Records an event (`byPerson` unless the page recorded it by itself); `then` gets it once made
+   * (not if the limiter refused it). False when there is no valid endpoint and write key.
+   */
+  record<K extends SignalType>(ctx: RecordContext, type: K, detail: EventDetail<K>, then: (event: FeedbackEvent) => void, byPerson: boolean): boolean {
     if (!isEndpoint(ctx.endpoint) || !ctx.writeKey) {
       warn('not recorded: set a valid endpoint and write key', ctx);
-      return;
+      return false;
     }
     const at = Date.now();
-    const run = (r: Recorder) => {
+    const r = this.recorder.value;
+    if (r) {
       const event = r.record(ctx, type, detail, at, byPerson);
       if (event) then(event);
-    };
-    if (this.recorder.value) run(this.recorder.value);
-    else {
-      this.waiting.push(run);
+    } else {
+      this.waiting.push({ ctx, type, detail, at, byPerson, then });
       this.load();
     }
+    return true;
   }
 
   onHide(fn: () => void): () => void {
@@ -81,13 +103,21 @@ class Pipeline {
     await (await this.recorder()).transport.flush();
   }
 
-  async pending(): Promise<number> {
-    return (await this.recorder()).pending();
+  /** The outbox's count; while its code cannot be fetched (or IndexedDB read), the events waiting for it. */
+  pending(): Promise<number> {
+    return this.recorder()
+      .then((r) => r.pending())
+      .catch(() => this.waiting.length);
   }
 
   private hidden(): void {
     for (const hook of this.hideHooks) safely(hook)();
     this.recorder.value?.beacon();
+    // Still no recorder (a browser that does not fetch a failed import again, as Chromium 150): what
+    // waits goes to the tab's session storage for its next page (the text unredacted until then, so
+    // not beyond the tab), and no longer waits here, so that it is recorded once.
+    if (this.waiting.length)
+      writeJson('session', KEY.waiting, [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...this.waiting.splice(0).map(({ then, ...w }) => w)]);
   }
 }
 

@@ -144,7 +144,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     const { traceId, sessionId, endpoint, writeKey } = this.host;
     return {
       traceId,
-      sessionId: sessionId || options.sessionId || tabSessionId(),
+      // A page-wide session id of another type (plain JavaScript) counts as none given.
+      sessionId: sessionId || typed(options.sessionId, '') || tabSessionId(),
       endpoint: endpoint || options.endpoint || '',
       writeKey: writeKey || options.writeKey || '',
     };
@@ -176,10 +177,11 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], panel: this.panel.kind };
   }
 
-  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): void {
-    if (!this.host.traceId) return;
+  /** False when the element has no trace, endpoint or write key to record it with. */
+  recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): boolean {
+    if (!this.host.traceId) return false;
     if (interaction && !traceId) this.interacted = true;
-    pipeline().record(
+    return pipeline().record(
       { ...this.context, ...(traceId ? { traceId } : { shownAt: this.shownAt }) },
       type,
       detail,
@@ -211,7 +213,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   castVote(direction: 'up' | 'down'): void {
     const now = Date.now();
-    if (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS) return;
+    // Plain JavaScript may pass any direction: only a thumb counts.
+    if (!['up', 'down'].includes(direction) || (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS)) return;
     this.lastVote = [direction, now];
     const { traceId } = this.host;
     const next: Vote = this.vote === direction ? null : direction;
@@ -231,7 +234,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   rate(stars: number): void {
-    if (this.rating === stars) return;
+    if (this.rating === stars || ![1, 2, 3, 4, 5].includes(stars)) return;
     this.rating = stars;
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
@@ -249,8 +252,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
       this.showPanel({ kind: 'sources' });
       return;
     }
-    this.submit('attribution', text ? { reason, text } : { reason });
-    this.showPanel({ kind: 'thanks' });
+    this.thank(this.submit('attribution', text ? { reason, text } : { reason }));
   }
 
   flagWrongSource(chunkId: string): void {
@@ -262,8 +264,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   submitCorrection(text: string, source?: string): void {
     if (!text.trim()) return;
-    this.submit('correction', source?.trim() ? { text: text.trim(), source: source.trim() } : { text: text.trim() });
-    this.showPanel({ kind: 'thanks' });
+    this.thank(this.submit('correction', source?.trim() ? { text: text.trim(), source: source.trim() } : { text: text.trim() }));
   }
 
   /** The chat UI regenerated this answer. */
@@ -299,16 +300,22 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.showPanel(CLOSED);
   }
 
+  /** Thanks for what was recorded; nothing recorded (no trace, endpoint or key) gets no thanks. */
+  private thank(recorded: boolean): void {
+    this.showPanel(recorded ? { kind: 'thanks' } : CLOSED);
+  }
+
   citations(): Citation[] {
-    return [...this.host.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => ({
-      chunkId: el.dataset.chunkId!,
-      label: (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim().slice(0, CITATION_LABEL_CHARS),
-    }));
+    return [...this.host.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => {
+      const label = (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim();
+      // Cut labels say so.
+      return { chunkId: el.dataset.chunkId!, label: label.length > CITATION_LABEL_CHARS ? `${label.slice(0, CITATION_LABEL_CHARS - 1)}…` : label };
+    });
   }
 
   /** Records an explicit submission and announces it with `rf-submit`. */
-  private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): void {
-    this.recordSignal(kind, detail, { onRecorded: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
+  private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): boolean {
+    return this.recordSignal(kind, detail, { onRecorded: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
   }
 }
 

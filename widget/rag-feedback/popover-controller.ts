@@ -1,6 +1,5 @@
 import { adoptStyles, nothing, type ReactiveController, type ReactiveControllerHost, type ReactiveElement } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
-import { warn } from '../guard.ts';
 import { loadBackground } from '../load-background.ts';
 import type { Strings } from '../strings.ts';
 import type { FeedbackActions, Panel } from '../ui/host.ts';
@@ -16,7 +15,7 @@ export interface PopoverSource extends FeedbackActions {
 /**
  * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code and
  * styles come with the background chunk: once it is there they render, and a click that came
- * first asks for it and renders when it arrives. Focus follows the popover: each step shown
+ * first asks for it and renders when it arrives (offline: when the page is back online). Focus follows the popover: each step shown
  * takes it, and closing the popover while it has focus gives focus back to the vote button.
  */
 export class PopoverController implements ReactiveController {
@@ -41,9 +40,9 @@ export class PopoverController implements ReactiveController {
     const ui = loadBackground.value;
     const root = this.host.shadowRoot;
     if (!ui) {
-      void loadBackground()
-        .then(() => this.host.requestUpdate())
-        .catch(warn);
+      const update = () => this.host.requestUpdate();
+      // Offline, the fetch fails: the click is shown once the page is back online.
+      void loadBackground().then(update, () => addEventListener('online', update, { once: true }));
       return nothing;
     }
     if (!this.stylesAdopted && root) {
