@@ -12,6 +12,7 @@ vi.mock('../pipeline/index.ts', () => ({
     record(ctx: { traceId: string }, type: string, detail: unknown, then: (event: FeedbackEvent) => void) {
       recorded.push({ traceId: ctx.traceId, type, detail });
       then({ eventId: `e${recorded.length}`, traceId: ctx.traceId, signalType: type, detail } as FeedbackEvent);
+      return true;
     },
     onHide: () => () => undefined,
   }),
