@@ -218,6 +218,24 @@ describe('ReviewSession', () => {
     expect(s.exhausted).toBe(false);
   });
 
+  it('pages on through the answered and held lists as through the waiting one', async () => {
+    for (const status of ['answered', 'held'] as const) {
+      const server = fakeServer(PAGE_SIZE * 2 + 5, status);
+      const s = new ReviewSession(server.api, status, () => {});
+      await s.load();
+      for (let i = 0; i < PAGE_SIZE * 2 + 4; i++) {
+        s.next();
+        await settle();
+      }
+      expect(s.current?.id, status).toBe(`i${PAGE_SIZE * 2 + 4}`);
+      expect(s.items.map((i) => i.id)).toEqual(Array.from({ length: PAGE_SIZE * 2 + 5 }, (_, i) => `i${i}`));
+      s.next();
+      await settle();
+      expect(s.current).toBeUndefined();
+      expect(s.exhausted).toBe(true);
+    }
+  });
+
   it('starts on the item the address names', async () => {
     const s = new ReviewSession(fakeServer(5).api, 'pending', () => {});
     await s.load('i3');

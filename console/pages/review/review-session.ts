@@ -194,16 +194,25 @@ export class ReviewSession {
     Object.assign(item, to);
   }
 
-  /** The traces of the current item and the next ones, and the next page when the list runs low. */
+  /** The traces of the current item and the next ones, and the next page of any list when it runs low. */
   private prefetch(): void {
     for (const item of this.items.slice(this.index, this.index + 1 + TRACES_AHEAD)) this.tracesOf(item.id);
-    const waiting = this.items.slice(this.index).filter((i) => i.status !== 'answered').length;
-    if (waiting < REFILL_AT && !this.exhausted && !this.refilling && this.status === 'pending') {
+    const ahead = this.items.slice(this.index).filter((i) => this.stillListed(i)).length;
+    if (ahead < REFILL_AT && !this.exhausted && !this.refilling) {
       this.refilling = this.refill().finally(() => (this.refilling = undefined));
     }
   }
 
-  /** Answered items leave the pending list on the server: the next page is the head of what remains. */
+  /** Whether an item is still one of this list's: answered items leave the pending and held lists, the answered list keeps them all. */
+  private stillListed(item: ReviewItem): boolean {
+    return this.status === 'answered' || item.status !== 'answered';
+  }
+
+  /**
+   * The head of the list, a page longer than what is loaded, less what is loaded: items answered
+   * leave the pending and held lists on the server, and an answer changed moves its item to the
+   * top of the answered list, so the head holds the next page either way.
+   */
   private async refill(): Promise<void> {
     try {
       const q = await this.api.queue(this.status, Math.min(MAX_LIMIT, PAGE_SIZE + this.items.length));
