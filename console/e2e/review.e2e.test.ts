@@ -179,4 +179,38 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+  it('changes an answer from the answered list and moves to the next answered item; past the last it says so in the list’s own words', async () => {
+    const f = fixture();
+    const waiting: ReviewQueue = await f.admin('/v1/admin/review?limit=3');
+    for (const item of waiting.items) await f.admin(`/v1/admin/review/${encodeURIComponent(item.id)}`, { method: 'POST', json: { verdict: 'relevant' } });
+    const answered: ReviewQueue = await f.admin('/v1/admin/review?status=answered&limit=500');
+    // The whole list in the console's first page, so the last item is the last one shown.
+    expect(answered.items.length).toBeLessThanOrEqual(20);
+    const [latest, next] = answered.items;
+    const last = answered.items.at(-1)!;
+    const verdictOf = async (id: string) => (await f.admin<{ verdict: string }>(`/v1/admin/review/${encodeURIComponent(id)}`)).verdict;
+
+    let { page, context, problems } = await openConsole(browser(), f, `/admin/review?status=answered&item=${encodeURIComponent(latest!.id)}`);
+    try {
+      await expect.poll(() => shownItem(page)).toBe(latest!.id);
+      await pressAndMove(page, '2', latest!.id);
+      expect(await shownItem(page)).toBe(next!.id);
+      await expect.poll(() => verdictOf(latest!.id)).toBe('not_relevant');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    ({ page, context, problems } = await openConsole(browser(), f, `/admin/review?status=answered&item=${encodeURIComponent(last.id)}`, { locale: 'zh-CN' }));
+    try {
+      await expect.poll(() => shownItem(page)).toBe(last.id);
+      await page.keyboard.press('2');
+      await expect
+        .poll(() => page.locator('rf-review-page .empty').textContent())
+        .toBe('没有更多已回答的项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
+      await expect.poll(() => verdictOf(last.id)).toBe('not_relevant');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

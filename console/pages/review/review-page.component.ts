@@ -212,7 +212,7 @@ export class ReviewPage extends LitElement {
     const session = this.session;
     if (!session || !this.loaded) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
-    if (!item) return html`<p class="card empty">${s.queueEmpty}</p>`;
+    if (!item) return html`<p class="card empty">${s[`queueEmpty_${session.status}`]}</p>`;
     return html`<article class="card item" aria-labelledby="item-query" data-item=${item.id}>
       ${renderItem(item, s)}
       <section class="answer" aria-label=${s.reviewQuestion}>

@@ -236,6 +236,19 @@ describe('ReviewSession', () => {
     }
   });
 
+  it('moves to the next item of the answered or held list after an answer given there, not to the end', async () => {
+    for (const status of ['answered', 'held'] as const) {
+      const server = fakeServer(3, status);
+      const s = new ReviewSession(server.api, status, () => {});
+      await s.load('i1');
+      await s.answer('not_relevant', null);
+      expect(s.current?.id, status).toBe('i2');
+      await s.answer('not_relevant', null);
+      expect(s.current, status).toBeUndefined();
+      expect(server.sent.map(([id]) => id)).toEqual(['i1', 'i2']);
+    }
+  });
+
   it('starts on the item the address names', async () => {
     const s = new ReviewSession(fakeServer(5).api, 'pending', () => {});
     await s.load('i3');

@@ -93,7 +93,7 @@ export class ReviewSession {
   }
 
   /**
-   * Answers the current item and moves to the next one waiting, at once; the answer is sent in
+   * Answers the current item and moves to the next one of the list, at once; the answer is sent in
    * the background. A failed send puts the item back as it was (unless answered again since) and
    * rejects.
    */
@@ -171,9 +171,9 @@ export class ReviewSession {
     this.changed();
   }
 
-  /** The next unanswered item after `from`, else the end of the list. */
+  /** The next item after `from` still on this list (on the answered list, the next one), else the end of the list. */
   private nextWaiting(from: number): number {
-    for (let i = from + 1; i < this.items.length; i++) if (this.items[i]!.status !== 'answered') return i;
+    for (let i = from + 1; i < this.items.length; i++) if (this.stillListed(this.items[i]!)) return i;
     return this.items.length;
   }
 
