@@ -213,4 +213,42 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+  it('shows an item’s saved note, and keeps it when the answer is changed unless the reviewer changes it', async () => {
+    const f = fixture();
+    const [item] = ((await f.admin('/v1/admin/review?limit=1')) as ReviewQueue).items;
+    const path = `/v1/admin/review/${encodeURIComponent(item!.id)}`;
+    await f.admin(path, { method: 'POST', json: { verdict: 'not_relevant', note: 'about shipping' } });
+    const stored = () => f.admin<{ verdict: string; note: string | null }>(path);
+    const link = `/admin/review?status=answered&item=${encodeURIComponent(item!.id)}`;
+
+    let { page, context, problems } = await openConsole(browser(), f, link);
+    try {
+      const sent: unknown[] = [];
+      page.on('request', (req) => {
+        if (req.method() === 'POST' && new URL(req.url()).pathname === path) sent.push(req.postDataJSON());
+      });
+      await expect.poll(() => shownItem(page)).toBe(item!.id);
+      expect(await page.locator('rf-review-page #note').inputValue()).toBe('about shipping');
+      await pressAndMove(page, '1', item!.id);
+      await expect.poll(() => sent).toEqual([{ verdict: 'relevant', note: 'about shipping' }]);
+      await expect.poll(stored).toMatchObject({ verdict: 'relevant', note: 'about shipping' });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    // A note the reviewer rewrites is the one kept.
+    ({ page, context, problems } = await openConsole(browser(), f, link));
+    try {
+      await expect.poll(() => shownItem(page)).toBe(item!.id);
+      await page.keyboard.press('n');
+      await page.locator('rf-review-page #note').fill('about shipping to Canada');
+      await page.keyboard.press('Escape');
+      await pressAndMove(page, '2', item!.id);
+      await expect.poll(stored).toMatchObject({ verdict: 'not_relevant', note: 'about shipping to Canada' });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

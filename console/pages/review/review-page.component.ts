@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import { api } from '../../api/client.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
@@ -135,9 +136,8 @@ export class ReviewPage extends LitElement {
     const s = this.strings;
     if (typeof action === 'object') {
       if (!session.current) return;
+      // The box holds the item's note until the reviewer changes it: an answer changed keeps it.
       const note = this.noteField()?.value.trim() || null;
-      const noteField = this.noteField();
-      if (noteField) noteField.value = '';
       this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
       session.answer(action.answer, note).catch((err) => {
         this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
@@ -226,7 +226,7 @@ export class ReviewPage extends LitElement {
           )}
         </div>
         <label for="note">${s.note} <kbd>n</kbd></label>
-        <textarea id="note" rows="2" maxlength="2000" aria-keyshortcuts="n"></textarea>
+        ${keyed(item.id, html`<textarea id="note" rows="2" maxlength="2000" aria-keyshortcuts="n" .value=${item.note ?? ''}></textarea>`)}
       </section>
       ${renderTraces(item, session.tracesOf(item.id), s, this.locale)}
     </article>`;
