@@ -3,7 +3,7 @@
  * replay says which model users get. Promotions push, rollbacks pop: rolling back always restores
  * what was served before, down to retrieval's own order.
  */
-import type { ModelSummary } from '../../shared/admin-api/models.ts';
+import type { ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 
 export interface NewModel {
@@ -71,6 +71,30 @@ export async function listModels(d1: D1Database, projectId: string, limit = 100)
     .bind(projectId, limit)
     .all<Omit<ModelSummary, 'evaluation' | 'reasons' | 'current'> & { evaluation: string; reasons: string }>();
   return results.map((r) => ({ ...r, evaluation: JSON.parse(r.evaluation), reasons: JSON.parse(r.reasons), current: r.version === current }));
+}
+
+/**
+ * The rollout history, newest first (at most `limit`): each change with what users got before and
+ * after, replayed from the first rollout. A promotion written with its model, at the model's own
+ * time, is the gate's; every other rollout came through the admin API.
+ */
+export async function rolloutHistory(d1: D1Database, projectId: string, limit = 100): Promise<ModelRollout[]> {
+  const { results } = await d1
+    .prepare(
+      `select r.at, r.action, r.version, r.reason,
+         r.action = 'promote' and exists (select 1 from models m where m.project_id = r.project_id and m.version = r.version and m.created_at = r.at) as byGate
+       from model_rollouts r where r.project_id = ? order by r.seq`,
+    )
+    .bind(projectId)
+    .all<Rollout & { at: number; reason: string; byGate: number }>();
+  const stack: string[] = [];
+  const history = results.map((r): ModelRollout => {
+    const from = stack.at(-1) ?? null;
+    if (r.action === 'promote') stack.push(r.version);
+    else if (from === r.version) stack.pop();
+    return { at: r.at, action: r.action, from, to: stack.at(-1) ?? null, by: r.byGate ? 'gate' : 'admin', reason: r.reason };
+  });
+  return history.reverse().slice(0, limit);
 }
 
 interface AppendOptions {

@@ -3,7 +3,7 @@
  * (README, "The nightly loop"). Only the fields the pages use.
  */
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
-export type { ModelRegistry, ModelSummary } from '../../shared/admin-api/models.ts';
+export type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 export type { Guess, ReviewItem, ReviewItemTrace, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
 export type { Finding, WorstTrace } from '../../shared/admin-api/traces.ts';
 

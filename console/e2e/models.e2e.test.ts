@@ -27,6 +27,12 @@ async function served(): Promise<string | null> {
 
 const model = (page: Page, version: string) => page.locator(`rf-models-page article[data-version="${version}"]`);
 
+/** The rollout history's rows, newest first, without their time: change, from, to, by, reason. */
+const historyRows = (page: Page) =>
+  page
+    .locator('rf-models-page .history tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent!.trim())));
+
 describe('the models page', () => {
   it('lists every version with the gate’s figures, decision and reasons, and which one is served', async () => {
     const f = fixture();
@@ -38,8 +44,11 @@ describe('the models page', () => {
       expect(await page.locator('rf-models-page article.model').evaluateAll((els) => els.map((e) => e.getAttribute('data-version')))).toEqual([SECOND, FIRST]);
       expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${FIRST}`);
       expect(await model(page, FIRST).getAttribute('data-current')).toBe('true');
-      expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('Promoted by the gate');
-      expect(await model(page, SECOND).locator('[data-field="decision"]').textContent()).toBe('Rejected by the gate');
+      expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('Gate: passed');
+      expect(await model(page, SECOND).locator('[data-field="decision"]').textContent()).toBe('Gate: rejected');
+      // How the served one came to be served, and the rollout history: the gate's promotion with its reasons.
+      expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by the gate, /);
+      expect(await historyRows(page)).toEqual([['Promoted', 'retrieval’s order', FIRST, 'the gate', models.first.reasons.join('; ')]]);
       expect(await model(page, SECOND).locator('.reasons li').allTextContents()).toEqual([...models.second.reasons, markup]);
       expect(await model(page, SECOND).locator('.reasons img, .reasons b').count()).toBe(0);
       expect(await page.evaluate(() => (window as any).__xss ?? null)).toBeNull();
@@ -94,6 +103,8 @@ describe('the models page', () => {
       expect(await served()).toBe(SECOND);
       await expect.poll(() => model(page, SECOND).getAttribute('data-current')).toBe('true');
       expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${SECOND}`);
+      expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by an admin, /);
+      expect((await historyRows(page))[0]).toEqual(['Promoted', FIRST, SECOND, 'an admin', 'overruled for the billing questions']);
 
       // A slow registry read: what the page announces must already be what it shows.
       await page.route('**/v1/admin/models', async (route) => {
@@ -106,9 +117,14 @@ describe('the models page', () => {
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       expect(await served()).toBe(SECOND);
       await rollBack.click();
+      // A reason that would be markup if it were rendered as HTML.
+      await confirm.getByLabel('Reason (kept in the rollout history)').fill(markup);
       await confirm.getByRole('button', { name: 'Roll back', exact: true }).click();
       await page.getByText(`Rolled back ${SECOND}. Served now: ${FIRST}`).waitFor();
       expect(await served()).toBe(FIRST);
+      expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Served again by a rollback, /);
+      expect((await historyRows(page))[0]).toEqual(['Rolled back', SECOND, FIRST, 'an admin', markup]);
+      expect(await page.locator('rf-models-page .history img, rf-models-page .history b').count()).toBe(0);
 
       // Down to retrieval's order: nothing left to roll back.
       await rollBack.click();
@@ -128,6 +144,18 @@ describe('the models page', () => {
         .click();
       await page.getByText(`Now serving ${FIRST}.`).waitFor();
       expect(await served()).toBe(FIRST);
+      // Promoted by hand this time: nothing on the page says the gate did it.
+      expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by an admin, /);
+      expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('Gate: passed');
+      expect(await page.getByText('Promoted by the gate').count()).toBe(0);
+      expect((await historyRows(page)).map(([change, from, to, by]) => [change, from, to, by])).toEqual([
+        ['Promoted', 'retrieval’s order', FIRST, 'an admin'],
+        ['Rolled back', FIRST, 'retrieval’s order', 'an admin'],
+        ['Rolled back', SECOND, FIRST, 'an admin'],
+        ['Promoted', FIRST, SECOND, 'an admin'],
+        ['Promoted', 'retrieval’s order', FIRST, 'the gate'],
+      ]);
+      expect(await page.evaluate(() => (window as any).__xss ?? null)).toBeNull();
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -150,6 +178,8 @@ describe('the models page', () => {
           await page.getByRole('heading', { name: '模型', level: 1 }).waitFor();
           expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('评估门槛：通过');
           expect(await model(page, FIRST).locator('thead').textContent()).toContain('查询范围');
+          await page.getByRole('heading', { name: '上线历史', level: 2 }).waitFor();
+          expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/由管理员上线$/);
         }
       } finally {
         await context.close();

@@ -16,8 +16,23 @@ export interface ModelSummary {
   current: boolean;
 }
 
+/** One change to what users get: a promotion or a rollback, by the gate or an admin, with its reason. */
+export interface ModelRollout {
+  at: number;
+  action: 'promote' | 'rollback';
+  /** What users got before (null: retrieval's order). */
+  from: string | null;
+  /** What users got after (null: retrieval's order). */
+  to: string | null;
+  /** `gate`: the promotion that came with recording a model its gate passed; `admin`: a promotion or rollback through the API. */
+  by: 'gate' | 'admin';
+  reason: string;
+}
+
 export interface ModelRegistry {
   /** The version users get, or null for retrieval's order. */
   current: string | null;
   models: ModelSummary[];
+  /** The rollout history, newest first. */
+  rollouts: ModelRollout[];
 }

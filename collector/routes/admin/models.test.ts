@@ -86,3 +86,35 @@ describe('the registry under repeated requests', () => {
     expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'v1', current: null });
   });
 });
+
+describe('GET /v1/admin/models: the rollout history', () => {
+  it('lists every promotion and rollback, newest first, with what changed, who did it and why', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: { ...trained(model('v1')), reasons: ['nDCG@5 +0.040', 'no layer lost'] } });
+    await admin(p, '/models', { method: 'POST', json: trained(model('v2'), false) });
+    expect((await admin(p, '/models/v2/promote', { method: 'POST', json: { reason: 'overruled for the billing questions' } })).status).toBe(200);
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: { reason: 'regressed on shipping' } })).status).toBe(200);
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).status).toBe(200);
+    // Promoted again by hand: the gate passed it once, but this promotion is an admin's.
+    expect((await admin(p, '/models/v1/promote', { method: 'POST', json: {} })).status).toBe(200);
+
+    const { status, body } = await admin<{ current: string; rollouts: { at: number }[] }>(p, '/models');
+    expect(status).toBe(200);
+    expect(body.current).toBe('v1');
+    expect(body.rollouts.map(({ at, ...r }) => r)).toEqual([
+      { action: 'promote', from: null, to: 'v1', by: 'admin', reason: 'promoted by an admin' },
+      { action: 'rollback', from: 'v1', to: null, by: 'admin', reason: 'rolled back by an admin' },
+      { action: 'rollback', from: 'v2', to: 'v1', by: 'admin', reason: 'regressed on shipping' },
+      { action: 'promote', from: 'v1', to: 'v2', by: 'admin', reason: 'overruled for the billing questions' },
+      { action: 'promote', from: null, to: 'v1', by: 'gate', reason: 'nDCG@5 +0.040; no layer lost' },
+    ]);
+    const times = body.rollouts.map((r) => r.at);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('is empty before any model is served', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('v1'), false) });
+    expect((await admin(p, '/models')).body).toMatchObject({ current: null, rollouts: [] });
+  });
+});

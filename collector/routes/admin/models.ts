@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
@@ -9,7 +10,17 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { epochMsParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
-import { currentModel, currentVersion, listModels, modelArtifact, modelExists, promoteModel, recordModel, rollBack } from '../../storage/models.ts';
+import {
+  currentModel,
+  currentVersion,
+  listModels,
+  modelArtifact,
+  modelExists,
+  promoteModel,
+  recordModel,
+  rollBack,
+  rolloutHistory,
+} from '../../storage/models.ts';
 import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
 import { jsonStream } from './json-stream.ts';
 
@@ -30,10 +41,15 @@ const Reason = v.object({ reason: v.optional(label(1_000)) });
 const smallJson = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'] });
 
 export const modelRoutes = new Hono<AppEnv>()
-  /** GET /v1/admin/models: every trained model, newest first, with metrics and the gate's decision; which one users get. */
+  /** GET /v1/admin/models: every trained model, newest first, with metrics and the gate's decision; which one users get; the rollout history. */
   .get('/models', async (c) => {
     const { projectId } = c.get('auth');
-    return c.json({ current: await currentVersion(c.env.DB, projectId), models: await listModels(c.env.DB, projectId) });
+    const [current, models, rollouts] = await Promise.all([
+      currentVersion(c.env.DB, projectId),
+      listModels(c.env.DB, projectId),
+      rolloutHistory(c.env.DB, projectId),
+    ]);
+    return c.json({ current, models, rollouts } satisfies ModelRegistry);
   })
   /** GET /v1/admin/models/:version: one model's artifact. */
   .get('/models/:version', async (c) => {

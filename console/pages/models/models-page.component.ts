@@ -1,7 +1,8 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { api } from '../../api/client.ts';
-import type { ModelRegistry, ModelSummary } from '../../api/types.ts';
+import type { ModelRegistry, ModelRollout, ModelSummary } from '../../api/types.ts';
 import type { Route } from '../../app/router.ts';
+import { dateTime } from '../../i18n/locale.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
@@ -63,7 +64,7 @@ export class ModelsPage extends LitElement {
     return html`<h1>${s.modelsTitle}</h1>
       <p class="intro">${s.modelsIntro}</p>
       <p class="error" role="alert">${this.error ?? ''}</p>
-      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`}
+      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts) : nothing}
       ${r && !r.models.length ? html`<p class="card empty">${s.modelsEmpty}</p>` : nothing} ${r?.models.map((m) => this.renderModel(m))} ${this.renderDialog()}`;
   }
 
@@ -72,8 +73,52 @@ export class ModelsPage extends LitElement {
     const current = r.current;
     return html`<section class="card serving" aria-label=${s.servedBadge}>
       <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
+      ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
       ${current ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
       <p role="status" class="status">${this.status}</p>
+    </section>`;
+  }
+
+  /** How the served model came to be served: the last rollout, by the gate or an admin, or a rollback back to it. */
+  private renderServedBy(last: ModelRollout | undefined) {
+    if (!last) return nothing;
+    const s = this.strings;
+    const how = last.action === 'rollback' ? s.servedBy_rollback : last.by === 'gate' ? s.servedBy_gate : s.servedBy_admin;
+    return html`<p class="muted" data-field="served-by">${format(how, { at: dateTime(last.at, this.locale) })}</p>`;
+  }
+
+  /** Every promotion and rollback, newest first: when, what users got before and after, who, and why. */
+  private renderHistory(rollouts: ModelRollout[]) {
+    const s = this.strings;
+    const served = (version: string | null) => (version === null ? s.retrievalOrder : html`<span class="mono">${version}</span>`);
+    return html`<section class="card history" aria-labelledby="history-title">
+      <h2 id="history-title">${s.rolloutHistory}</h2>
+      ${
+        rollouts.length
+          ? html`<div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">${s.rolloutWhen}</th><th scope="col">${s.rolloutChange}</th><th scope="col">${s.rolloutFrom}</th><th scope="col">${s.rolloutTo}</th>
+                  <th scope="col">${s.rolloutBy}</th><th scope="col">${s.rolloutWhy}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rollouts.map(
+                  (r) => html`<tr data-action=${r.action} data-by=${r.by}>
+                    <td>${dateTime(r.at, this.locale)}</td>
+                    <td>${s[`rolloutAction_${r.action}`]}</td>
+                    <td>${served(r.from)}</td>
+                    <td>${served(r.to)}</td>
+                    <td>${s[`rolloutBy_${r.by}`]}</td>
+                    <td class="text">${r.reason}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+          : html`<p class="muted">${s.rolloutEmpty}</p>`
+      }
     </section>`;
   }
 

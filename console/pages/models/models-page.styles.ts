@@ -13,7 +13,8 @@ export const styles = css`
   .serving .status:empty {
     display: none;
   }
-  .model {
+  .model,
+  .history {
     margin-bottom: 1rem;
   }
   .model header {
