@@ -89,7 +89,17 @@ describe('corrections', () => {
       expect(await item.locator('[data-field="text"]').textContent()).toBe(first.text);
       expect(await item.locator('[data-field="query"]').textContent()).toBe(first.query);
 
-      await item.getByLabel('What was changed').fill('refunds.md now says 30 days');
+      // A note of spaces alone resolves nothing, and says so beside the field.
+      const note = item.getByLabel('What was changed');
+      await note.fill('   ');
+      await item.getByRole('button', { name: 'Resolve' }).click();
+      await expect.poll(() => item.locator(`[id="note-${first.eventId}-error"]`).textContent()).toBe('Write what was changed to resolve it.');
+      expect(await note.getAttribute('aria-invalid')).toBe('true');
+      const stillOpen: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+      expect(stillOpen.owners.flatMap((o) => o.corrections.map((c) => c.eventId))).toContain(first.eventId);
+
+      await note.fill('refunds.md now says 30 days');
+      expect(await note.getAttribute('aria-invalid')).toBe('false');
       await item.getByRole('button', { name: 'Resolve' }).click();
       await item.waitFor({ state: 'detached' });
       const resolved: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections?status=resolved');
@@ -101,6 +111,19 @@ describe('corrections', () => {
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('resolved');
       await page.locator(`rf-corrections-page article[data-event="${first.eventId}"] .resolved`).waitFor();
       expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says in Chinese too that a correction needs a note to be resolved', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/corrections', { locale: 'zh-CN' });
+    try {
+      const item = page.locator('rf-corrections-page article.correction').first();
+      await item.getByLabel('改了什么').fill(' ');
+      await item.getByRole('button', { name: '标记为已处理' }).click();
+      await expect.poll(() => item.locator('.resolve .error').textContent()).toBe('请写明改了什么，才能标记为已处理。');
     } finally {
       await context.close();
     }

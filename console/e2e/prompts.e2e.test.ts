@@ -34,9 +34,18 @@ describe('prompt settings', () => {
         .poll(() => page.locator('rf-prompts-page [data-field="problem"]').textContent())
         .toMatch(/^Not saved: Prompt \d+ · At most per session: must be at least 0$/);
       expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      // The field says it beside itself, and the preview says why it is not shown.
+      expect(await prompt.getByLabel('At most per session').getAttribute('aria-invalid')).toBe('true');
+      expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['must be at least 0']);
+      expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toMatch(
+        /^The preview comes back once the settings are valid: Prompt \d+ · At most per session: must be at least 0$/,
+      );
       await prompt.getByLabel('At most per session').fill('1');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').count()).toBe(0);
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Saved.').waitFor();
+      await page.locator('rf-widget-preview rag-feedback').waitFor();
 
       // The preview renders the real <rag-feedback> with the prompt as configured.
       await page.getByRole('button', { name: 'Show prompt copy-help' }).click();
@@ -63,6 +72,24 @@ describe('prompt settings', () => {
       } finally {
         await host.close();
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says beside an emptied field, and in the preview, what is wrong, in Chinese too', async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', { locale: 'zh-CN' });
+    try {
+      await page.locator('rf-widget-preview rag-feedback').waitFor();
+      const field = page.getByLabel('改写时间窗（毫秒）');
+      await field.fill('');
+      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').allTextContents()).toEqual(['必须是数字']);
+      expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toBe(
+        '设置有效后预览会重新显示：改写时间窗（毫秒）：必须是数字',
+      );
+      expect(await page.locator('rf-widget-preview').count()).toBe(0);
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

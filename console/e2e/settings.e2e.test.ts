@@ -21,7 +21,15 @@ describe('settings', () => {
       await expect.poll(() => seconds.getAttribute('aria-invalid')).toBe('true');
       expect(((await f.admin('/v1/admin/settings')) as { secondsPerReviewItem: number }).secondsPerReviewItem).toBe(20);
 
+      // A field emptied is said to be empty, beside it, and nothing is saved.
       await seconds.fill('20');
+      await minutes.fill('');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => minutes.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-settings-page #reviewMinutesPerWeek-error').textContent()).toBe('must not be empty');
+      expect(await seconds.getAttribute('aria-invalid')).toBe('false');
+      expect(((await f.admin('/v1/admin/settings')) as { reviewMinutesPerWeek: number }).reviewMinutesPerWeek).toBe(30);
+
       await minutes.fill('60');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Saved.').waitFor();
@@ -40,8 +48,10 @@ describe('settings', () => {
       const seconds = page.getByLabel('每个审核项的秒数');
       await seconds.fill('0');
       await page.getByLabel('评估门槛：nDCG@5 最小提升').fill('2');
+      await page.getByLabel('每周审核时间（分钟）').fill('');
       await page.getByRole('button', { name: '保存' }).click();
       await expect.poll(() => page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('不能小于 1');
+      expect(await page.locator('rf-settings-page #reviewMinutesPerWeek-error').textContent()).toBe('不能为空');
       expect(await page.locator('rf-settings-page #gateMinGain-error').textContent()).toBe('不能大于 1');
       // Switching the language rewords the errors shown.
       await page.getByLabel('语言').selectOption('en');

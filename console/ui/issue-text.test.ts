@@ -36,30 +36,30 @@ describe('schema issues in the console’s language', () => {
   it('names the prompt settings field as the form does', () => {
     const prompt = { id: 'ok', trigger: 'rephrase', text: { en: 'Stuck?' } };
     const empty = firstIssue(WidgetConfigSchema, { prompts: [prompt, { ...prompt, id: '' }] });
-    expect(configIssue([empty], en)).toEqual({ field: 'Prompt 2 · Id', message: 'must not be empty' });
-    expect(configIssue([empty], zh)).toEqual({ field: '提示 2 · ID', message: '不能为空' });
+    expect(configIssue([empty], en)).toEqual({ field: 'Prompt 2 · Id', message: 'must not be empty', path: 'prompts.1.id' });
+    expect(configIssue([empty], zh)).toMatchObject({ field: '提示 2 · ID', message: '不能为空' });
     expect(empty.message).toBe('must not be empty');
 
     const badId = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, id: 'has space' }] });
-    expect(configIssue([badId], zh)).toEqual({ field: '提示 1 · ID', message: '只能包含字母、数字和 . : @ / # _ -' });
+    expect(configIssue([badId], zh)).toMatchObject({ field: '提示 1 · ID', message: '只能包含字母、数字和 . : @ / # _ -' });
 
     const cap = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, maxPerDay: 5000 }] });
-    expect(configIssue([cap], zh)).toEqual({ field: '提示 1 · 每天最多', message: '不能大于 1000' });
+    expect(configIssue([cap], zh)).toEqual({ field: '提示 1 · 每天最多', message: '不能大于 1000', path: 'prompts.0.maxPerDay' });
 
     const repeated = firstIssue(WidgetConfigSchema, { prompts: [prompt, { ...prompt, text: 'Again?' }] });
-    expect(configIssue([repeated], en)).toEqual({ field: 'Prompt 2', message: 'has the id of an earlier prompt' });
+    expect(configIssue([repeated], en)).toMatchObject({ field: 'Prompt 2', message: 'has the id of an earlier prompt' });
     expect(configIssue([repeated], zh).message).toBe('与前面某个提示的 id 相同');
 
     const blank = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: { en: '' } }] });
     expect(configIssue([blank], en).field).toBe('Prompt 1 · Text (English)');
     const none = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: {} }] });
-    expect(configIssue([none], en)).toEqual({ field: 'Prompt 1 · Text (English)', message: 'must not be empty' });
+    expect(configIssue([none], en)).toEqual({ field: 'Prompt 1 · Text (English)', message: 'must not be empty', path: 'prompts.0.text' });
 
     const window = firstIssue(WidgetConfigSchema, { thresholds: { rephraseWindowMs: -1 } });
-    expect(configIssue([window], en)).toEqual({ field: 'Rephrase window (ms)', message: 'must be at least 0' });
+    expect(configIssue([window], en)).toEqual({ field: 'Rephrase window (ms)', message: 'must be at least 0', path: 'thresholds.rephraseWindowMs' });
     expect(configIssue([window], zh).message).toBe('不能小于 0');
 
     const tooLong = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: { 'zh-CN': 'x'.repeat(301) } }] });
-    expect(configIssue([tooLong], zh)).toEqual({ field: '提示 1 · 文字（简体中文）', message: '最多 300 个字符' });
+    expect(configIssue([tooLong], zh)).toEqual({ field: '提示 1 · 文字（简体中文）', message: '最多 300 个字符', path: 'prompts.0.text.zh-CN' });
   });
 });

@@ -31,6 +31,7 @@ export class CorrectionsPage extends LitElement {
     route: { attribute: false },
     groups: { state: true },
     error: { state: true },
+    blankNote: { state: true },
   };
 
   declare strings: Strings;
@@ -38,6 +39,8 @@ export class CorrectionsPage extends LitElement {
   declare route: Route;
   declare groups: OwnerGroup[] | undefined;
   declare error: string | undefined;
+  /** The correction whose Resolve was pressed with no note written. */
+  declare blankNote: string | undefined;
   private loadedStatus: Status | undefined;
 
   private get status(): Status {
@@ -125,10 +128,19 @@ export class CorrectionsPage extends LitElement {
       ${
         c.status === 'resolved'
           ? html`<p class="resolved text">${format(s.resolvedNote, { note: c.note ?? '' })}</p>`
-          : html`<form class="resolve" @submit=${(e: SubmitEvent) => this.resolve(e, c)}>
+          : html`<form class="resolve" novalidate @submit=${(e: SubmitEvent) => this.resolve(e, c)}>
             <label for="note-${c.eventId}">${s.resolveNote}</label>
-            <input id="note-${c.eventId}" name="note" required maxlength="2000" />
+            <input
+              id="note-${c.eventId}"
+              name="note"
+              required
+              maxlength="2000"
+              aria-invalid=${this.blankNote === c.eventId ? 'true' : 'false'}
+              aria-describedby="note-${c.eventId}-error"
+              @input=${() => (this.blankNote = undefined)}
+            />
             <button type="submit" class="primary">${s.resolve}</button>
+            <span id="note-${c.eventId}-error" class="error">${this.blankNote === c.eventId ? s.resolveNoteMissing : ''}</span>
           </form>`
       }
     </article>`;
@@ -137,7 +149,12 @@ export class CorrectionsPage extends LitElement {
   private async resolve(e: SubmitEvent, c: Correction) {
     e.preventDefault();
     const note = String(new FormData(e.target as HTMLFormElement).get('note') ?? '').trim();
-    if (!note) return;
+    if (!note) {
+      this.blankNote = c.eventId;
+      (e.target as HTMLFormElement).querySelector('input')?.focus();
+      return;
+    }
+    this.blankNote = undefined;
     try {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
       // Resolved: it leaves the open inbox.

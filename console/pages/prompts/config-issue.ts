@@ -25,9 +25,12 @@ function fieldLabel(path: readonly unknown[], s: Strings): string {
   return path.map(String).join('.') || 'config';
 }
 
-/** The first thing the shared schema refused in the prompt settings, named as the form names it, in the console's language. */
-export function configIssue(issues: readonly v.BaseIssue<unknown>[], s: Strings): { field: string; message: string } {
+/**
+ * The first thing the shared schema refused in the prompt settings, named as the form names it, in
+ * the console's language; `path` is where it is (`prompts.1.maxPerSession`), for the form to mark the field.
+ */
+export function configIssue(issues: readonly v.BaseIssue<unknown>[], s: Strings): { field: string; message: string; path: string } {
   const issue = issues[0]!;
   const path = (issue.path ?? []).map((item) => (item as { key?: unknown }).key);
-  return { field: fieldLabel(path, s), message: issueText(issue, s) };
+  return { field: fieldLabel(path, s), message: issueText(issue, s), path: path.map(String).join('.') };
 }

@@ -50,12 +50,28 @@ export class PromptsPage extends LitElement {
     );
   }
 
+  /** The first problem in the draft as last rendered: where it is and what it is, for the field to show. */
+  private issue: { path: string; message: string } | undefined;
+
   /** The draft as the schema reads it: the config to save and preview, or the first problem. */
-  private checked(): { config: WidgetConfig } | { problem: string } {
+  private checked(): { config: WidgetConfig } | { problem: string; field: string; path: string; message: string } {
     const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
     if (parsed.success) return { config: parsed.output };
-    const { field, message } = configIssue(parsed.issues, this.strings);
-    return { problem: format(this.strings.invalidConfig, { field, message }) };
+    const { field, message, path } = configIssue(parsed.issues, this.strings);
+    return { problem: format(this.strings.invalidConfig, { field, message }), field, path, message };
+  }
+
+  /**
+   * A field's invalid state and the message shown beside it, when the first problem is there.
+   * A prompt with no text at all is marked on its English text.
+   */
+  private fieldState(path: string) {
+    const at = this.issue?.path;
+    const here = at !== undefined && (at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)));
+    return {
+      invalid: here ? 'true' : 'false',
+      message: here ? html`<span class="error field-error" data-field="field-error">${this.issue!.message}</span>` : nothing,
+    };
   }
 
   override render() {
@@ -69,6 +85,7 @@ export class PromptsPage extends LitElement {
   private renderEditor(d: ConfigDraft) {
     const s = this.strings;
     const checked = this.checked();
+    this.issue = 'problem' in checked ? checked : undefined;
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
         <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
@@ -77,16 +94,19 @@ export class PromptsPage extends LitElement {
         <button type="button" @click=${this.addPrompt}>${s.addPrompt}</button>
         <h2>${s.thresholdsTitle}</h2>
         <div class="grid">
-          ${THRESHOLDS.map(
-            (t) => html`<label
+          ${THRESHOLDS.map((t) => {
+            const field = this.fieldState(`thresholds.${t}`);
+            return html`<label
               >${s[`threshold_${t}`]}
               <input
                 type="number"
                 step=${t === 'rephraseSimilarity' ? '0.05' : '1'}
+                aria-invalid=${field.invalid}
                 .value=${String(d.thresholds[t] ?? '')}
                 @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).valueAsNumber } })}
-            /></label>`,
-          )}
+              />${field.message}</label
+            >`;
+          })}
         </div>
         <p class="error" role="alert" data-field="problem">${'problem' in checked ? checked.problem : ''}</p>
         <div class="actions">
@@ -96,7 +116,11 @@ export class PromptsPage extends LitElement {
       </form>
       <section class="card preview" aria-labelledby="preview-title">
         <h2 id="preview-title">${s.previewTitle}</h2>
-        ${'config' in checked ? html`<rf-widget-preview .strings=${s} locale=${this.locale} .config=${checked.config}></rf-widget-preview>` : nothing}
+        ${
+          'config' in checked
+            ? html`<rf-widget-preview .strings=${s} locale=${this.locale} .config=${checked.config}></rf-widget-preview>`
+            : html`<p class="muted" data-field="preview-paused">${format(s.previewPaused, { field: checked.field, message: checked.message })}</p>`
+        }
       </section>
     </div>`;
   }
@@ -105,12 +129,24 @@ export class PromptsPage extends LitElement {
     const s = this.strings;
     const n = i + 1;
     const set = (change: Partial<PromptDraft>) => this.edit({ prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change } : x)) });
-    const text = (label: string, value: string, key: 'en' | 'zh') =>
-      html`<label class="wide">${label} <input .value=${value} maxlength="300" @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })} /></label>`;
+    const at = (field: string) => this.fieldState(`prompts.${i}.${field}`);
+    const text = (label: string, value: string, key: 'en' | 'zh') => {
+      const field = at(key === 'en' ? 'text.en' : 'text.zh-CN');
+      return html`<label class="wide"
+        >${label}
+        <input .value=${value} maxlength="300" aria-invalid=${field.invalid} @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })} />${field.message}</label
+      >`;
+    };
+    const id = at('id');
+    const perSession = at('maxPerSession');
+    const perDay = at('maxPerDay');
     return html`<fieldset data-prompt=${i}>
       <legend>${format(s.promptN, { n })}</legend>
       <div class="grid">
-        <label>${s.promptId} <input class="mono" .value=${p.id} maxlength="64" @input=${(e: Event) => set({ id: (e.target as HTMLInputElement).value })} /></label>
+        <label
+          >${s.promptId}
+          <input class="mono" .value=${p.id} maxlength="64" aria-invalid=${id.invalid} @input=${(e: Event) => set({ id: (e.target as HTMLInputElement).value })} />${id.message}</label
+        >
         <label
           >${s.trigger}
           <select @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}>
@@ -118,8 +154,28 @@ export class PromptsPage extends LitElement {
           </select>
         </label>
         ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
-        <label>${s.maxPerSession} <input type="number" min="0" step="1" .value=${String(p.maxPerSession)} @input=${(e: Event) => set({ maxPerSession: (e.target as HTMLInputElement).valueAsNumber })} /></label>
-        <label>${s.maxPerDay} <input type="number" min="0" step="1" .value=${String(p.maxPerDay)} @input=${(e: Event) => set({ maxPerDay: (e.target as HTMLInputElement).valueAsNumber })} /></label>
+        <label
+          >${s.maxPerSession}
+          <input
+            type="number"
+            min="0"
+            step="1"
+            aria-invalid=${perSession.invalid}
+            .value=${String(p.maxPerSession)}
+            @input=${(e: Event) => set({ maxPerSession: (e.target as HTMLInputElement).valueAsNumber })}
+          />${perSession.message}</label
+        >
+        <label
+          >${s.maxPerDay}
+          <input
+            type="number"
+            min="0"
+            step="1"
+            aria-invalid=${perDay.invalid}
+            .value=${String(p.maxPerDay)}
+            @input=${(e: Event) => set({ maxPerDay: (e.target as HTMLInputElement).valueAsNumber })}
+          />${perDay.message}</label
+        >
       </div>
       <button type="button" @click=${() => this.edit({ prompts: this.draft!.prompts.filter((_, j) => j !== i) })}>${format(s.removePrompt, { n })}</button>
     </fieldset>`;

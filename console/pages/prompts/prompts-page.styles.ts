@@ -47,6 +47,9 @@ export const styles = css`
     align-items: center;
     margin-bottom: 0.75rem;
   }
+  .field-error {
+    font-size: 0.85rem;
+  }
   .actions {
     display: flex;
     gap: 0.5rem;

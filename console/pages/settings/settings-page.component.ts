@@ -11,6 +11,9 @@ import { issueText } from '../../ui/issue-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './settings-page.styles.ts';
 
+/** What a field's message is read from: the schema's issue, or a field left blank. */
+type FieldIssue = v.BaseIssue<unknown> | 'empty';
+
 /** The settings in the order the form shows them, with the input step each needs. */
 const FIELDS: readonly { name: keyof LoopSettings; step: string }[] = [
   { name: 'reviewMinutesPerWeek', step: '1' },
@@ -49,8 +52,8 @@ export class SettingsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare settings: LoopSettings | undefined;
-  /** What the schema refused per field, worded at render time in the console's language. */
-  declare fieldIssues: Partial<Record<keyof LoopSettings, v.BaseIssue<unknown>>>;
+  /** What the schema refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
+  declare fieldIssues: Partial<Record<keyof LoopSettings, FieldIssue>>;
   declare status: string;
   declare error: string | undefined;
   /** The hashed user id waiting for confirmation. */
@@ -85,7 +88,7 @@ export class SettingsPage extends LitElement {
     return html`<form class="card settings" novalidate @submit=${this.save}>
       ${FIELDS.map(({ name, step }) => {
         const issue = this.fieldIssues[name];
-        const error = issue ? issueText(issue, s) : undefined;
+        const error = issue === 'empty' ? s.issue_empty : issue ? issueText(issue, s) : undefined;
         return html`<div class="field">
           <label for=${name}>${s[`setting_${name}`]}</label>
           <input id=${name} name=${name} type="number" step=${step} .value=${String(settings[name])} aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-help ${name}-error" />
@@ -122,20 +125,25 @@ export class SettingsPage extends LitElement {
   private async save(e: SubmitEvent) {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
-    const input = Object.fromEntries(FIELDS.map(({ name }) => [name, data.get(name) === '' ? undefined : Number(data.get(name))]));
+    // A field left blank is refused here: the schema would quietly put the default back.
+    const blank = FIELDS.filter(({ name }) => String(data.get(name) ?? '').trim() === '').map(({ name }) => name);
+    const input = Object.fromEntries(FIELDS.filter(({ name }) => !blank.includes(name)).map(({ name }) => [name, Number(data.get(name))]));
     const parsed = v.safeParse(LoopSettingsSchema, input);
     this.status = '';
-    if (!parsed.success) {
-      const errors: Partial<Record<keyof LoopSettings, v.BaseIssue<unknown>>> = {};
-      for (const issue of parsed.issues) {
+    if (blank.length || !parsed.success) {
+      const errors: Partial<Record<keyof LoopSettings, FieldIssue>> = {};
+      for (const name of blank) errors[name] = 'empty';
+      for (const issue of parsed.issues ?? []) {
         const key = (issue.path?.[0] as { key?: keyof LoopSettings } | undefined)?.key;
         if (key && !errors[key]) errors[key] = issue;
       }
-      this.fieldIssues = errors;
-      (this.renderRoot.querySelector(`#${Object.keys(errors)[0]}`) as HTMLInputElement | null)?.focus();
+      // In the form's order, so focus goes to the first field with a problem.
+      this.fieldIssues = Object.fromEntries(FIELDS.filter(({ name }) => errors[name]).map(({ name }) => [name, errors[name]]));
+      (this.renderRoot.querySelector(`#${Object.keys(this.fieldIssues)[0]}`) as HTMLInputElement | null)?.focus();
       return;
     }
     this.fieldIssues = {};
+    if (!parsed.success) return; // unreachable: refused above, but the type does not know it
     try {
       this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
       this.status = this.strings.saved;
