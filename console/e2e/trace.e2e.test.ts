@@ -7,10 +7,14 @@ const browser = useBrowser();
 
 const session = `trace-view-${Date.now().toString(36)}`;
 const { first, second, events } = demotedAnswerSession(session, Date.now() - 3_600_000);
+/** The same story in another session whose next turn asks with one long unbroken word (a pasted token). */
+const wide = demotedAnswerSession(`${session}-wide`, Date.now() - 7_200_000);
+const longQuery = `refund${'openeditemsrefundpolicy'.repeat(16)}`;
 
 const fixture = useSeededCollector(async (f) => {
-  await f.admin('/v1/traces', { method: 'POST', json: [first, second], key: f.collector.keys.server });
-  await f.admin('/v1/events', { method: 'POST', json: { events }, key: f.collector.keys.write });
+  const traces = [first, second, wide.first, { ...wide.second, query: longQuery }];
+  await f.admin('/v1/traces', { method: 'POST', json: traces, key: f.collector.keys.server });
+  await f.admin('/v1/events', { method: 'POST', json: { events: [...events, ...wide.events] }, key: f.collector.keys.write });
 });
 
 describe('the trace view', () => {
@@ -75,6 +79,25 @@ describe('the trace view', () => {
       await page.getByLabel('Trace id').fill('no-such-trace');
       await page.getByRole('button', { name: 'Open' }).click();
       await page.getByText('No trace or feedback with id no-such-trace.').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps a long query within the page and each signal’s name on one line', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, `/admin/traces/${wide.first.traceId}`);
+    try {
+      await page.setViewportSize({ width: 1100, height: 760 });
+      const view = page.locator('rf-trace-page');
+      await view.locator('ol.session li', { hasText: 'refundopeneditems' }).waitFor();
+      await view.locator('table.signals tbody tr').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1100);
+      // Each name a whole word: one line box, never "thumbs_" above "down".
+      const names = view.locator('table.signals tbody td:nth-child(2) code');
+      expect(await names.allTextContents()).toEqual(['thumbs_down', 'wrong_source', 'correction']);
+      expect(await names.evaluateAll((els) => els.map((el) => el.getClientRects().length))).toEqual([1, 1, 1]);
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

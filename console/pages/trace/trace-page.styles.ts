@@ -50,6 +50,11 @@ export const styles = css`
   .scroll {
     overflow-x: auto;
   }
+  /* A signal's or rule's name is one word: it never breaks inside ("thumbs_" above "down"). */
+  code.name {
+    white-space: nowrap;
+    overflow-wrap: normal;
+  }
   .rules {
     margin: 0;
     padding-inline-start: 1rem;

@@ -97,11 +97,11 @@ function eventRows(events: TraceEvent[], traceId: string, s: Strings, locale: Lo
     (e) => html`<tr data-event=${e.eventId} class=${e.superseded ? 'superseded' : ''}>
       <td>${dateTime(e.clientTs, locale)}</td>
       ${showTrace ? html`<td><a class="mono" href=${paths.trace(e.traceId)}>${e.traceId}</a></td>` : nothing}
-      <td><code>${e.signalType}</code>${e.superseded ? html` <span class="muted">(${s.superseded})</span>` : nothing}</td>
+      <td><code class="name">${e.signalType}</code>${e.superseded ? html` <span class="muted">(${s.superseded})</span>` : nothing}</td>
       <td>${num(e.signalValue, 2)}</td>
       <td>${e.confidence === null ? html`<span class="muted">${s.notAssessed}</span>` : percent(e.confidence)}</td>
       <td>
-        ${e.rules.length ? html`<ul class="rules">${e.rules.map((r) => html`<li><code>${r.rule}</code> <span class="text">${r.reason}</span></li>`)}</ul>` : s.notSet}
+        ${e.rules.length ? html`<ul class="rules">${e.rules.map((r) => html`<li><code class="name">${r.rule}</code> <span class="text">${r.reason}</span></li>`)}</ul>` : s.notSet}
       </td>
       <td>
         ${
@@ -158,7 +158,11 @@ export function renderSession(view: TraceView, traceId: string, s: Strings, loca
         ? html`<ol class="session">
           ${view.session.map(
             (t) => html`<li>
-              ${t.traceId === traceId ? html`<strong aria-current="true">${t.query}</strong> <span class="muted">(${s.thisTurn})</span>` : html`<a href=${paths.trace(t.traceId)}>${t.query}</a>`}
+              ${
+                t.traceId === traceId
+                  ? html`<strong class="text" aria-current="true">${t.query}</strong> <span class="muted">(${s.thisTurn})</span>`
+                  : html`<a class="text" href=${paths.trace(t.traceId)}>${t.query}</a>`
+              }
               <span class="muted">· ${s.turn} ${t.turnIndex ?? s.notSet} · ${dateTime(t.createdAt, locale)} · ${num(t.weightedScore, 2)}</span>
             </li>`,
           )}
