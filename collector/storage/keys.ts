@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { apiKeys, projectOrigins } from './schema/index.ts';
+import { apiKeys, projectOrigins, projects } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 
 /** The project and kind of the live (not revoked) key with this hash. */
@@ -21,3 +21,7 @@ export async function anyProjectAllows(db: Db, origin: string): Promise<boolean>
   const row = await db.select({ o: projectOrigins.origin }).from(projectOrigins).where(eq(projectOrigins.origin, origin)).get();
   return row !== undefined;
 }
+
+/** A project's id and name. */
+export const projectOf = (db: Db, projectId: string) =>
+  db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.id, projectId)).get();

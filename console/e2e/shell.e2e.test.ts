@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { provisionProject } from '../../collector/auth/provision.ts';
+import { query } from '../../scripts/wrangler.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
@@ -166,6 +168,29 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await page.waitForTimeout(300);
       expect(new URL(page.url()).pathname).toBe('/admin/nowhere');
       expect(await page.getByRole('heading', { name: 'No such page' }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', async () => {
+    const f = fixture();
+    const other = await provisionProject({ id: `other-${Date.now().toString(36)}`, name: 'Support site (staging)', origins: [] });
+    query(other.statements.join('\n'), { persistTo: f.collector.persistTo });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      const project = page.locator('rf-console [data-field="project"]');
+      await expect.poll(() => project.textContent()).toBe('Project Throwaway local collector (local)');
+      await expect.poll(() => page.title()).toBe('Review queue · Throwaway local collector · rag-feedback console');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Admin key').fill(other.keys.admin);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => project.textContent()).toBe(`Project Support site (staging) (${other.id})`);
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => project.textContent()).toBe(`项目 Support site (staging) (${other.id})`);
+      expect(await axe(page)).toEqual([]);
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

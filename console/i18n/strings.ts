@@ -4,6 +4,7 @@
  */
 const en = {
   appTitle: 'rag-feedback console',
+  project: 'Project',
   skipToContent: 'Skip to content',
   navLabel: 'Pages',
   navReview: 'Review queue',
@@ -395,6 +396,7 @@ export type StringKey = keyof Strings;
 
 const zhCN: Strings = {
   appTitle: 'rag-feedback 控制台',
+  project: '项目',
   skipToContent: '跳到正文',
   navLabel: '页面',
   navReview: '审核队列',

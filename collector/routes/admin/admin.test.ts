@@ -16,4 +16,14 @@ describe('/v1/admin/*', () => {
     expect(admin.status).toBe(404);
     expect(await admin.json()).toMatchObject({ error: { code: 'not_found', field: 'path' } });
   });
+
+  it('names the project the admin key belongs to, and no other', async () => {
+    const [a, b] = await Promise.all([newProject(), newProject()]);
+    for (const p of [a, b]) {
+      const res = await call('/v1/admin/project', { headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ id: p.id, name: p.name });
+    }
+    expect((await call('/v1/admin/project', { headers: bearer(a.keys.server) })).status).toBe(403);
+  });
 });

@@ -6,6 +6,7 @@ import { evalSetRoutes } from './eval-sets.ts';
 import { healthRoutes } from './health.ts';
 import { modelRoutes } from './models.ts';
 import { nightlyRoutes } from './nightly.ts';
+import { projectRoutes } from './project.ts';
 import { reviewRoutes } from './review.ts';
 import { reviewTraceRoutes } from './review-traces.ts';
 import { settingsRoutes } from './settings.ts';
@@ -21,6 +22,7 @@ import { worstTraceRoutes } from './worst-traces.ts';
  */
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireKey('admin'))
+  .route('/', projectRoutes)
   .route('/', nightlyRoutes)
   .route('/', worstTraceRoutes)
   .route('/', reviewRoutes)

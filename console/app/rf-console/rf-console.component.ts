@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { UNAUTHORIZED_EVENT } from '../../api/client.ts';
+import { api, UNAUTHORIZED_EVENT } from '../../api/client.ts';
 import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
@@ -23,6 +23,12 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
 
 type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
 
+/** GET /v1/admin/project: the project the admin key belongs to. */
+interface Project {
+  id: string;
+  name: string;
+}
+
 /**
  * The console's frame: sign-in gate, header (pages, language, theme, sign-out) and the page the
  * URL names. Pages get the route and the strings as properties and load their own data.
@@ -34,6 +40,7 @@ export class RfConsole extends LitElement {
     route: { state: true },
     gate: { state: true },
     notice: { state: true },
+    project: { state: true },
   };
 
   declare locale: Locale;
@@ -41,11 +48,14 @@ export class RfConsole extends LitElement {
   declare route: Route;
   declare gate: Gate;
   declare notice: string | undefined;
+  /** The signed-in key's project, named in the header: with several admin keys, which one this is. */
+  declare project: Project | undefined;
 
   private stopWatching?: () => void;
   private readonly onUnauthorized = () => {
     forgetAdminKey();
     this.gate = 'unauthorized';
+    this.project = undefined;
   };
 
   constructor() {
@@ -71,6 +81,18 @@ export class RfConsole extends LitElement {
     applyTheme(this.theme);
     this.stopWatching = watchLocation(() => (this.route = routeOf(new URL(location.href))));
     window.addEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
+    if (this.gate === 'signed-in') this.loadProject();
+  }
+
+  /** Names the signed-in key's project; a failure leaves the header without it (a 401 signs out as anywhere). */
+  private loadProject() {
+    const key = adminKey();
+    api<Project>('/v1/admin/project').then(
+      (project) => {
+        if (this.gate === 'signed-in' && adminKey() === key) this.project = project;
+      },
+      () => {},
+    );
   }
 
   override disconnectedCallback() {
@@ -85,7 +107,7 @@ export class RfConsole extends LitElement {
 
   override willUpdate() {
     if (this.gate === 'signed-in' && this.route.page !== 'not-found') void PAGES[this.route.page]();
-    document.title = `${this.pageTitle()} · ${this.strings.appTitle}`;
+    document.title = [this.pageTitle(), this.gate === 'signed-in' ? this.project?.name : undefined, this.strings.appTitle].filter(Boolean).join(' · ');
   }
 
   private pageTitle(): string {
@@ -111,6 +133,7 @@ export class RfConsole extends LitElement {
     return html`<a class="skip" href="#main">${s.skipToContent}</a>
       <header>
         <span class="brand">${s.appTitle}</span>
+        ${this.gate === 'signed-in' && this.project ? this.renderProject(this.project) : null}
         ${this.gate === 'signed-in' ? this.renderNav() : null}
         <span class="spacer"></span>
         <label
@@ -128,6 +151,12 @@ export class RfConsole extends LitElement {
         ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
       </header>
       <main id="main" tabindex="-1">${this.renderMain()}</main>`;
+  }
+
+  private renderProject(p: Project) {
+    return html`<span class="project" data-field="project"
+      >${this.strings.project} <strong>${p.name}</strong>${p.name === p.id ? null : html` <span class="mono">(${p.id})</span>`}</span
+    >`;
   }
 
   private renderNav() {
@@ -188,12 +217,14 @@ export class RfConsole extends LitElement {
   private async signedIn() {
     this.notice = undefined;
     this.gate = 'signed-in';
+    this.loadProject();
     await this.updateComplete;
     this.querySelector<HTMLElement>('#main')?.focus();
   }
 
   private signOut() {
     forgetAdminKey();
+    this.project = undefined;
     this.notice = this.strings.signedOut;
     this.gate = 'signed-out';
   }

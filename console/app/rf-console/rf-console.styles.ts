@@ -28,6 +28,13 @@ export const styles = css`
   rf-console .brand {
     font-weight: 600;
   }
+  rf-console .project {
+    color: var(--c-muted);
+    overflow-wrap: anywhere;
+  }
+  rf-console .project strong {
+    color: var(--c-fg);
+  }
   rf-console nav {
     display: flex;
     gap: 1rem;
