@@ -25,7 +25,7 @@ const templates: Plugin = {
 };
 
 export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
-  const out = options.outDir ?? CONSOLE_DIST;
+  const out = resolve(ROOT, options.outDir ?? CONSOLE_DIST);
   // Built over the folder, never removing it first: a `wrangler dev` serving it (npm start) loses
   // track of a folder that is removed and made again, and answers 404 until it restarts.
   mkdirSync(out, { recursive: true });
@@ -51,7 +51,9 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
   copyFileSync(join(SOURCE, 'console.css'), join(out, 'console.css'));
   // What an earlier build left and this one did not make (chunks under other hashes) goes.
   const made = new Set([...Object.keys(result.metafile.outputs).map((f) => resolve(ROOT, f)), join(out, 'index.html'), join(out, 'console.css')]);
-  for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' }).map((f) => join(out, f))) if (statSync(f).isFile() && !made.has(f)) rmSync(f);
+  // Another build beside this one (npm test's, npm start's) may remove the same file first.
+  for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' }).map((f) => join(out, f)))
+    if (!made.has(f) && statSync(f, { throwIfNoEntry: false })?.isFile()) rmSync(f, { force: true });
   return result.metafile;
 }
 

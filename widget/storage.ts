@@ -21,10 +21,12 @@ export function readJson<T>(which: Area, key: string): T | undefined {
   }
 }
 
-export function writeJson(which: Area, key: string, value: unknown): void {
+/** False when it could not be written (full or forbidden): the feature that needed it degrades, the page does not break. */
+export function writeJson(which: Area, key: string, value: unknown): boolean {
   try {
-    area(which)?.setItem(key, JSON.stringify(value));
+    area(which)!.setItem(key, JSON.stringify(value));
+    return true;
   } catch {
-    // full or forbidden: the feature that needed it degrades, the page does not break
+    return false;
   }
 }

@@ -164,7 +164,7 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     const train = summary.runs[0]!.stages.find((s) => s.name === 'train')!;
     expect(train.counts).toEqual({ outsideTheJob: 1 });
     expect(train.note).toBe('retraining runs outside the job (retrainEveryDays 0)');
-    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [] });
+    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [], rollouts: [] });
     const health = await admin<{ snapshots: { metrics: Record<string, number | null> }[] }>(p, '/health');
     expect(health.body.snapshots[0]!.metrics).toMatchObject({ retrainsPlanned: null });
   });
@@ -175,7 +175,7 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     const train = summary.runs[0]!.stages.find((s) => s.name === 'train')!;
     expect(train.counts).toMatchObject({ refused: 1 });
     expect(train.note).toMatch(/^not trained: one user \(one-busy-user\) raised 100% of the batch/);
-    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [] });
+    expect((await admin<Models>(p, '/models')).body).toEqual({ current: null, models: [], rollouts: [] });
     expect((await call('/v1/reranker', { headers: bearer(p.keys.server) })).status).toBe(404);
   });
 });

@@ -60,6 +60,15 @@ describe('loadBeir', () => {
     rmSync(d, { recursive: true, force: true });
   });
 
+  it('takes a first line for the header only when it names the columns', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-head-'));
+    mkdirSync(join(d, 'qrels'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "one"}\n');
+    writeFileSync(join(d, 'qrels', 'test.tsv'), 'q1\td1\thigh\nq2\td1\t1\n');
+    await expect(loadBeir(d)).rejects.toThrow(/test\.tsv:1: expected/);
+    rmSync(d, { recursive: true, force: true });
+  });
+
   it('refuses a directory that is not in BEIR layout', async () => {
     await expect(loadBeir(join(dir, 'qrels'))).rejects.toThrow(/not a BEIR directory/);
   });

@@ -48,8 +48,8 @@ export async function readBeirQueries(dir: string): Promise<Map<string, string>>
 }
 
 /**
- * One split's judgments: query id to document id to grade. A first line whose score is not a
- * number is the header; any other row must be `query-id<TAB>corpus-id<TAB>integer score`, or
+ * One split's judgments: query id to document id to grade. A first line whose first column is
+ * `query-id` is the header; any other row must be `query-id<TAB>corpus-id<TAB>integer score`, or
  * the file is refused with its line, so that no judgment is lost without a word.
  */
 export async function readBeirQrels(path: string): Promise<Map<string, Map<string, number>>> {
@@ -58,7 +58,8 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
   for await (const line of lines(path)) {
     lineNo++;
     const [queryId, docId, score, ...rest] = line.split('\t');
-    if (lineNo === 1 && score !== undefined && Number.isNaN(Number(score))) continue;
+    // The header names its columns (`query-id  corpus-id  score`); a first row of data is checked as any other.
+    if (lineNo === 1 && /^query[-_ ]?id$/i.test(queryId ?? '')) continue;
     const grade = Number(score);
     if (!queryId || !docId || !score?.trim() || !Number.isInteger(grade) || rest.length) {
       throw new Error(`${path}:${lineNo}: expected "query-id<TAB>corpus-id<TAB>integer score", got ${JSON.stringify(line.slice(0, 200))}`);

@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBeirCorpus } from '../../demo/corpus/beir.ts';
+import { passage } from '../../demo/corpus/chunk.ts';
 import { byCodeUnit } from '../../shared/code-unit-order.ts';
 import { STOP_WORDS } from '../../shared/terms.ts';
 import { termVectors } from './lsa.ts';
@@ -101,9 +102,9 @@ export async function buildCorpusModel(dir: string, texts: readonly string[], op
   return writeEmbeddingModel(dir, { modelId, tokens, table, dim, maxTokens });
 }
 
-/** The texts of a BEIR directory's corpus: title and passage, as the demo indexes them. */
+/** The texts of a BEIR directory's corpus, as the demo hands them to the reranker. */
 export async function beirTexts(dataDir: string): Promise<string[]> {
-  return (await readBeirCorpus(dataDir)).chunks.map((c) => `${c.title}\n${c.text}`);
+  return (await readBeirCorpus(dataDir)).chunks.map(passage);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -38,18 +38,18 @@ export interface GateSettings {
   /** nDCG@5 the candidate must gain over the current model, overall. */
   minGain: number;
   /**
-   * How sure the gain must be: its paired t statistic over the judged queries (mean gain over its
-   * standard error) at least this. 1.645 is a one-sided test at the 5 % level (Smucker et al. 2007
-   * on significance tests for IR): a gain that a few queries make and others take back is noise.
+   * How sure the gain must be: a one-sided paired t test of the per-query gains (Smucker et al.
+   * 2007 on significance tests for IR), at the level whose normal quantile this is (1.645: 5 %). A
+   * gain that a few queries make and others take back is noise.
    */
-  minT: number;
+  z: number;
   /** nDCG@5 any layer may lose, at most. */
   layerTolerance: number;
   /** Judged eval queries below which no verdict is possible. */
   minQueries: number;
 }
 
-export const DEFAULT_GATE: GateSettings = { minGain: 0.005, minT: 1.645, layerTolerance: 0.02, minQueries: 10 };
+export const DEFAULT_GATE: GateSettings = { minGain: 0.005, z: 1.645, layerTolerance: 0.02, minQueries: 10 };
 /** A layer with fewer judged queries than this is reported but cannot veto: its mean is mostly noise. */
 export const MIN_LAYER_QUERIES = 10;
 
@@ -89,6 +89,14 @@ export function summarize(rows: readonly QueryMetrics[]): Evaluation {
 /** Metrics of `rank` on the eval queries, overall and per layer. */
 export const evaluate = (rank: Ranker, queries: readonly EvalQuery[]): Evaluation => summarize(scoreQueries(rank, queries));
 
+/**
+ * The t value a one-sided test must reach with `df` degrees of freedom, from the normal quantile
+ * `z` of its level (Cornish-Fisher expansion: 1.833 at 9 df for 5 %, as the tables say; `z` for many).
+ */
+export function tCritical(z: number, df: number): number {
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2);
+}
+
 /** The paired t statistic of per-query gains: their mean over its standard error (infinite when every gain is the same positive one). */
 export function pairedT(gains: readonly number[]): number {
   const n = gains.length;
@@ -120,9 +128,10 @@ export function decide(candidate: Evaluation, current: Evaluation, settings: Gat
   if (gain < settings.minGain) reasons.push(`nDCG@5 gain ${f3(gain)} is below the minimum ${f3(settings.minGain)}`);
   else if (gains) {
     const t = pairedT(gains);
+    const needed = tCritical(settings.z, Math.max(1, gains.length - 1));
     const changed = gains.filter((g) => g !== 0).length;
-    if (t < settings.minT)
-      reasons.push(`nDCG@5 gain ${f3(gain)} is not sure enough: t ${t.toFixed(2)} below ${settings.minT} (${changed} of ${gains.length} queries changed)`);
+    if (t < needed)
+      reasons.push(`nDCG@5 gain ${f3(gain)} is not sure enough: t ${t.toFixed(2)} below ${needed.toFixed(2)} (${changed} of ${gains.length} queries changed)`);
   }
   for (const [layer, m] of Object.entries(candidate.layers)) {
     const before = current.layers[layer];

@@ -7,7 +7,7 @@ import { dominantOrigin } from './dominance.ts';
 import { TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
-import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize } from './gate.ts';
+import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize, tCritical } from './gate.ts';
 import { consolidate, trainReranker } from './train.ts';
 
 const options = { version: 'v1', now: 1_767_225_600_000 };
@@ -88,9 +88,16 @@ describe('the gate', () => {
     const lucky = current.map((x, i) => (i < 2 ? x + 0.6 : i < 4 ? x - 0.2 : x));
     const gains = lucky.map((x, i) => x - current[i]!);
     const decision = decide(summary(lucky), summary(current), DEFAULT_GATE, gains);
-    expect(pairedT(gains)).toBeLessThan(DEFAULT_GATE.minT);
+    expect(pairedT(gains)).toBeLessThan(tCritical(DEFAULT_GATE.z, gains.length - 1));
     expect(decision.promote).toBe(false);
-    expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 is not sure enough: t 0\.\d\d below 1\.645 \(4 of 40 queries changed\)$/);
+    expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 is not sure enough: t 0\.\d\d below 1\.69 \(4 of 40 queries changed\)$/);
+  });
+
+  it('asks small eval sets for more: the t a 5 % one-sided test needs, by degrees of freedom', () => {
+    // Student's t tables: 1.833 at 9, 1.697 at 30, 1.660 at 100.
+    expect(tCritical(DEFAULT_GATE.z, 9)).toBeCloseTo(1.833, 2);
+    expect(tCritical(DEFAULT_GATE.z, 30)).toBeCloseTo(1.697, 2);
+    expect(tCritical(DEFAULT_GATE.z, 100)).toBeCloseTo(1.66, 2);
   });
 
   it('cannot judge on too few held-out queries', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, useBrowser, widget } from './helpers.ts';
+import { addAnswer, eventually, flush, focusedInWidget, newTraceId, ofType, openHost, setVisibility, useBrowser, widget } from './helpers.ts';
 import { eventsUpToMarker } from './markers.ts';
 
 const browser = useBrowser();
@@ -157,8 +157,21 @@ describe('explicit feedback', () => {
     // it keeps it for the tab's next page, which has the code.
     reachable = true;
     await page.evaluate(() => dispatchEvent(new Event('online')));
+    await setVisibility(page, 'hidden');
+    const kept = await page.evaluate(() => sessionStorage.getItem('rf:waiting'));
     await page.reload();
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_down')).toHaveLength(1));
+    // A duplicated tab has the same session storage and sends the same events again: the ids made
+    // when they happened let the collector keep them once.
+    const twin = await browser().newContext();
+    await twin.addInitScript((k) => sessionStorage.setItem('rf:waiting', k), kept!);
+    const { page: copy } = await openHost(browser(), { context: twin });
+    await expect.poll(() => copy.evaluate(() => sessionStorage.getItem('rf:waiting'))).toBe('[]');
+    await flush(copy);
+    await addAnswer(page, { traceId }); // the reloaded page sends the marker after both
+    const events = await eventsUpToMarker(page, traceId);
+    expect(ofType(events, 'thumbs_down')).toHaveLength(1);
+    await twin.close();
     await context.close();
   });
 

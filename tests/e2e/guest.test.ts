@@ -3,7 +3,22 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clickToFrame } from './click-to-frame.ts';
-import { addAnswer, callWidget, collector, eventually, flush, keys, newTraceId, ofType, openHost, pending, site, useBrowser, widget } from './helpers.ts';
+import {
+  addAnswer,
+  callWidget,
+  collector,
+  eventually,
+  flush,
+  keys,
+  newTraceId,
+  ofType,
+  openHost,
+  pending,
+  setVisibility,
+  site,
+  useBrowser,
+  widget,
+} from './helpers.ts';
 import { eventsUpToMarker } from './markers.ts';
 import { watchOutput } from './page-output.ts';
 
@@ -172,6 +187,13 @@ describe('a good guest on the host page', () => {
     const traceId = newTraceId('no-outbox');
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    expect(await pending(page)).toBe(1);
+    // Hidden, the page keeps it for the tab's next page: still counted, and kept once.
+    await setVisibility(page, 'hidden');
+    expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('rf:waiting') ?? '[]').length)).toBe(1);
+    expect(await pending(page)).toBe(1);
+    await setVisibility(page, 'visible');
+    await setVisibility(page, 'hidden');
     expect(await pending(page)).toBe(1);
     await context.close();
   });

@@ -1,3 +1,4 @@
+import { uuidv7 } from '../../shared/ids.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { isEndpoint } from '../endpoint.ts';
@@ -22,6 +23,8 @@ interface Waiting {
   at: number;
   byPerson: boolean;
   then?: (event: FeedbackEvent) => void;
+  /** The event's id, made when it happened. */
+  id: string;
 }
 
 /**
@@ -67,7 +70,7 @@ class Pipeline {
         writeJson('session', KEY.waiting, []);
         for (const w of [...kept, ...this.waiting.splice(0)])
           safely(() => {
-            const event = r.record(w.ctx, w.type, w.detail as never, w.at, w.byPerson);
+            const event = r.record(w.ctx, w.type, w.detail as never, w.at, w.byPerson, w.id);
             if (event) w.then?.(event);
           })();
       })
@@ -88,7 +91,8 @@ class Pipeline {
       const event = r.record(ctx, type, detail, at, byPerson);
       if (event) then(event);
     } else {
-      this.waiting.push({ ctx, type, detail, at, byPerson, then });
+      // Its id now: a duplicated tab replays the same kept events, which the collector then stores once.
+      this.waiting.push({ ctx, type, detail, at, byPerson, then, id: uuidv7(at) });
       this.load();
     }
     return true;
@@ -103,11 +107,12 @@ class Pipeline {
     await (await this.recorder()).transport.flush();
   }
 
-  /** The outbox's count; while its code cannot be fetched (or IndexedDB read), the events waiting for it. */
+  /** The outbox's count (while its code cannot be fetched, or IndexedDB read, the events waiting for it), and those kept for this tab. */
   pending(): Promise<number> {
     return this.recorder()
       .then((r) => r.pending())
-      .catch(() => this.waiting.length);
+      .catch(() => this.waiting.length)
+      .then((n) => n + (readJson<Waiting[]>('session', KEY.waiting)?.length ?? 0));
   }
 
   private hidden(): void {
@@ -115,9 +120,9 @@ class Pipeline {
     this.recorder.value?.beacon();
     // Still no recorder (a browser that does not fetch a failed import again, as Chromium 150): what
     // waits goes to the tab's session storage for its next page (the text unredacted until then, so
-    // not beyond the tab), and no longer waits here, so that it is recorded once.
-    if (this.waiting.length)
-      writeJson('session', KEY.waiting, [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...this.waiting.splice(0).map(({ then, ...w }) => w)]);
+    // not beyond the tab), and, once stored, no longer waits here, so that it is recorded once.
+    const kept = [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...this.waiting.map(({ then, ...w }) => w)];
+    if (this.waiting.length && writeJson('session', KEY.waiting, kept)) this.waiting.length = 0;
   }
 }
 

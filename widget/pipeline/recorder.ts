@@ -61,11 +61,18 @@ export class Recorder {
    * Records one event that happened at `at`; undefined if the limiter refused it (a double click,
    * or a flood of what the page recorded by itself, not `byPerson`).
    */
-  record<K extends SignalType>(ctx: RecordContext, signalType: K, detail: EventDetail<K>, at: number, byPerson?: boolean): FeedbackEvent | undefined {
+  record<K extends SignalType>(
+    ctx: RecordContext,
+    signalType: K,
+    detail: EventDetail<K>,
+    at: number,
+    byPerson?: boolean,
+    eventId = uuidv7(at),
+  ): FeedbackEvent | undefined {
     const clean = redactDetail(detail);
     if (!this.limiter.allow(ctx.sessionId, `${ctx.traceId}|${signalType}|${JSON.stringify(clean)}`, at, byPerson)) return undefined;
     const event = {
-      eventId: uuidv7(at),
+      eventId,
       traceId: ctx.traceId,
       sessionId: ctx.sessionId,
       signalType,

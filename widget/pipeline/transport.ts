@@ -135,7 +135,7 @@ export class Transport {
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
     // A 2xx that is not the collector's answer (a captive portal, a proxy's page) stored nothing.
     const retry = res.ok && body.accepted == null;
-    if (retry) this.warn('not the collector’s answer, will retry', res.url);
+    if (retry) this.warn("not the collector's answer, will retry", res.url);
     return { retry, delivered: body.accepted! > 0 };
   }
 }

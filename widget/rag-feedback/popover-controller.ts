@@ -15,7 +15,8 @@ export interface PopoverSource extends FeedbackActions {
 /**
  * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code and
  * styles come with the background chunk: once it is there they render, and a click that came
- * first asks for it and renders when it arrives (offline: when the page is back online). Focus follows the popover: each step shown
+ * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
+ * that fetch a failed import again; Chromium 150 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
  * takes it, and closing the popover while it has focus gives focus back to the vote button.
  */
 export class PopoverController implements ReactiveController {
@@ -41,7 +42,7 @@ export class PopoverController implements ReactiveController {
     const root = this.host.shadowRoot;
     if (!ui) {
       const update = () => this.host.requestUpdate();
-      // Offline, the fetch fails: the click is shown once the page is back online.
+      // Offline, the fetch fails: the click is shown once the page is back online (each listener goes after one event).
       void loadBackground().then(update, () => addEventListener('online', update, { once: true }));
       return nothing;
     }

@@ -17,7 +17,7 @@ interface LastQuery {
 }
 
 /** The next answer regenerates the last one: it repeats the question, which is not a rephrase. */
-export const forgetQuery = (sessionId: string) => writeJson('session', KEY.lastQuery(sessionId), null);
+export const forgetQuery = (sessionId: string): void => void writeJson('session', KEY.lastQuery(sessionId), null);
 
 /**
  * Notes that `traceId` answered `query` at `at`, and says whether it rephrased the session's
