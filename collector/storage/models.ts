@@ -22,13 +22,16 @@ interface Rollout {
   version: string;
 }
 
+/** One rollout applied to the served stack: a promotion pushes, a rollback of what is served pops. */
+function apply(stack: string[], r: Rollout): void {
+  if (r.action === 'promote') stack.push(r.version);
+  else if (stack.at(-1) === r.version) stack.pop();
+}
+
 /** The served stack after replaying the rollouts: the last entry is what users get. */
 function replay(rollouts: readonly Rollout[]): string[] {
   const stack: string[] = [];
-  for (const r of rollouts) {
-    if (r.action === 'promote') stack.push(r.version);
-    else if (stack.at(-1) === r.version) stack.pop();
-  }
+  for (const r of rollouts) apply(stack, r);
   return stack;
 }
 
@@ -90,8 +93,7 @@ export async function rolloutHistory(d1: D1Database, projectId: string, limit = 
   const stack: string[] = [];
   const history = results.map((r): ModelRollout => {
     const from = stack.at(-1) ?? null;
-    if (r.action === 'promote') stack.push(r.version);
-    else if (from === r.version) stack.pop();
+    apply(stack, r);
     return { at: r.at, action: r.action, from, to: stack.at(-1) ?? null, by: r.byGate ? 'gate' : 'admin', reason: r.reason };
   });
   return history.reverse().slice(0, limit);

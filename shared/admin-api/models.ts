@@ -24,7 +24,10 @@ export interface ModelRollout {
   from: string | null;
   /** What users got after (null: retrieval's order). */
   to: string | null;
-  /** `gate`: the promotion that came with recording a model its gate passed; `admin`: a promotion or rollback through the API. */
+  /**
+   * `gate`: the promotion that came with recording the model (`POST /v1/admin/models` with
+   * `promote`, as retraining sends it when its gate passed); `admin`: a promotion or rollback since.
+   */
   by: 'gate' | 'admin';
   reason: string;
 }
