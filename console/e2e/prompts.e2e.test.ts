@@ -77,6 +77,25 @@ describe('prompt settings', () => {
     }
   });
 
+  it("says beside a prompt's id that another prompt has it", async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts');
+    try {
+      for (const text of ['First', 'Second']) {
+        await page.getByRole('button', { name: 'Add a prompt' }).click();
+        const prompt = page.locator('rf-prompts-page fieldset').last();
+        await prompt.getByLabel('Id').fill('same-id');
+        await prompt.getByLabel('Text (English)').fill(text);
+      }
+      const second = page.locator('rf-prompts-page fieldset').last();
+      await expect.poll(() => second.getByLabel('Id').getAttribute('aria-invalid')).toBe('true');
+      expect(await second.locator('[data-field="field-error"]').allTextContents()).toEqual(['has the id of an earlier prompt']);
+      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says beside an emptied field, and in the preview, what is wrong, in Chinese too', async () => {
     const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', { locale: 'zh-CN' });
     try {

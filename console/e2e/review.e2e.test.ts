@@ -206,7 +206,7 @@ describe('the review queue', () => {
       await page.keyboard.press('2');
       await expect
         .poll(() => page.locator('rf-review-page .empty').textContent())
-        .toBe('没有更多已回答的项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
+        .toBe('没有可显示的已回答项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
       await expect.poll(() => verdictOf(last.id)).toBe('not_relevant');
       expect(problems).toEqual([]);
     } finally {

@@ -63,11 +63,14 @@ export class PromptsPage extends LitElement {
 
   /**
    * A field's invalid state and the message shown beside it, when the first problem is there.
-   * A prompt with no text at all is marked on its English text.
+   * A prompt with no text at all is marked on its English text, and one the schema refuses whole
+   * (an id another prompt has) on its id.
    */
   private fieldState(path: string) {
     const at = this.issue?.path;
-    const here = at !== undefined && (at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)));
+    const here =
+      at !== undefined &&
+      (at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)) || (path.endsWith('.id') && at === path.slice(0, -'.id'.length)));
     return {
       invalid: here ? 'true' : 'false',
       message: here ? html`<span class="error field-error" data-field="field-error">${this.issue!.message}</span>` : nothing,
