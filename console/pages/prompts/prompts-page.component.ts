@@ -141,8 +141,21 @@ export class PromptsPage extends LitElement {
       >`;
     };
     const id = at('id');
-    const perSession = at('maxPerSession');
-    const perDay = at('maxPerDay');
+    /** A cap on how often the prompt shows: a whole number, 0 or more. */
+    const count = (label: string, key: 'maxPerSession' | 'maxPerDay') => {
+      const field = at(key);
+      return html`<label
+        >${label}
+        <input
+          type="number"
+          min="0"
+          step="1"
+          aria-invalid=${field.invalid}
+          .value=${String(p[key])}
+          @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).valueAsNumber })}
+        />${field.message}</label
+      >`;
+    };
     return html`<fieldset data-prompt=${i}>
       <legend>${format(s.promptN, { n })}</legend>
       <div class="grid">
@@ -157,28 +170,7 @@ export class PromptsPage extends LitElement {
           </select>
         </label>
         ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
-        <label
-          >${s.maxPerSession}
-          <input
-            type="number"
-            min="0"
-            step="1"
-            aria-invalid=${perSession.invalid}
-            .value=${String(p.maxPerSession)}
-            @input=${(e: Event) => set({ maxPerSession: (e.target as HTMLInputElement).valueAsNumber })}
-          />${perSession.message}</label
-        >
-        <label
-          >${s.maxPerDay}
-          <input
-            type="number"
-            min="0"
-            step="1"
-            aria-invalid=${perDay.invalid}
-            .value=${String(p.maxPerDay)}
-            @input=${(e: Event) => set({ maxPerDay: (e.target as HTMLInputElement).valueAsNumber })}
-          />${perDay.message}</label
-        >
+        ${count(s.maxPerSession, 'maxPerSession')} ${count(s.maxPerDay, 'maxPerDay')}
       </div>
       <button type="button" @click=${() => this.edit({ prompts: this.draft!.prompts.filter((_, j) => j !== i) })}>${format(s.removePrompt, { n })}</button>
     </fieldset>`;
