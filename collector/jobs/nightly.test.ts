@@ -612,6 +612,11 @@ describe('the nightly job', () => {
     expect(review.body.items).toHaveLength(3);
     const values = review.body.items.map((i) => i.expectedValue);
     expect(values).toEqual([...values].sort((a, b) => b - a));
+    // The list pages on by offset: the held ones two by two make the whole held list, in order.
+    const held = async (offset: number) => (await admin<{ items: { id: string }[] }>(p, `/review?status=held&limit=2&offset=${offset}`)).body.items;
+    const all = (await admin<{ items: { id: string }[] }>(p, '/review?status=held&limit=10')).body.items;
+    expect([...(await held(0)), ...(await held(2)), ...(await held(4))].map((i) => i.id)).toEqual(all.map((i) => i.id));
+    expect(all).toHaveLength(5);
     const { results } = await env.DB.prepare('select from_value, to_value, reason from mining_thresholds where project_id = ?')
       .bind(p.id)
       .all<{ reason: string; to_value: number }>();

@@ -35,12 +35,12 @@ const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evide
   heldOut: isHeldOut(queryKey),
 });
 
-/** Items of one status, highest expected value first (answered ones: latest first). */
-export async function reviewItems(d1: D1Database, projectId: string, status: ReviewItem['status'], limit: number): Promise<ReviewItem[]> {
-  const order = status === 'answered' ? 'i.answered_at desc' : 'i.expected_value desc, i.item_id';
+/** Items of one status, highest expected value first (answered ones: latest first), `offset` passed over; ties in id order, so pages follow on. */
+export async function reviewItems(d1: D1Database, projectId: string, status: ReviewItem['status'], limit: number, offset = 0): Promise<ReviewItem[]> {
+  const order = status === 'answered' ? 'i.answered_at desc, i.item_id' : 'i.expected_value desc, i.item_id';
   const { results } = await d1
-    .prepare(`select ${ITEM_COLUMNS} from review_items i where i.project_id = ? and i.status = ? order by ${order} limit ?`)
-    .bind(projectId, status, limit)
+    .prepare(`select ${ITEM_COLUMNS} from review_items i where i.project_id = ? and i.status = ? order by ${order} limit ? offset ?`)
+    .bind(projectId, status, limit, offset)
     .all<RawItem>();
   return results.map(fromRaw);
 }

@@ -16,6 +16,8 @@ import { trainingExampleCount } from '../../storage/training-data.ts';
 const ReviewQuery = v.object({
   status: v.optional(v.picklist(['pending', 'held', 'answered']), 'pending'),
   limit: intParam(1, 500, 20),
+  /** Items of the list to pass over first: the list goes on past the 500 one request gives. */
+  offset: intParam(0, 1_000_000, 0),
 });
 
 const Answer = v.object({
@@ -32,10 +34,10 @@ export const reviewRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/review: the queue, highest expected value first, with the week's budget and training readiness. */
   .get('/review', validQuery(ReviewQuery), async (c) => {
     const { projectId } = c.get('auth');
-    const { status, limit } = c.get('input');
+    const { status, limit, offset } = c.get('input');
     const now = Date.now();
     const [items, counts, examples, last, settings, threshold] = await Promise.all([
-      reviewItems(c.env.DB, projectId, status, limit),
+      reviewItems(c.env.DB, projectId, status, limit, offset),
       queueCounts(c.env.DB, projectId, now),
       trainingExampleCount(c.env.DB, projectId),
       latestTraining(c.env.DB, projectId),

@@ -21,7 +21,7 @@ const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
 ];
 
 const reviewApi: ReviewApi = {
-  queue: (status, limit) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}`),
+  queue: (status, limit, offset = 0) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}&offset=${offset}`),
   item: (id) => api<ReviewItem>(`/v1/admin/review/${encodeURIComponent(id)}`),
   answer: (id, verdict, note) => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } }),
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,

@@ -29,8 +29,9 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
   const tracesAsked: string[] = [];
   let failNext = false;
   const api: ReviewApi = {
-    async queue(status: ReviewStatus, limit: number): Promise<ReviewQueue> {
-      const listed = items.filter((i) => i.status === status).slice(0, limit);
+    async queue(status: ReviewStatus, limit: number, offset = 0): Promise<ReviewQueue> {
+      if (limit > 500) throw new Error('400 limit'); // as the API
+      const listed = items.filter((i) => i.status === status).slice(offset, offset + limit);
       const count = (s: ReviewStatus) => items.filter((i) => i.status === s).length;
       return {
         items: structuredClone(listed),
@@ -234,6 +235,21 @@ describe('ReviewSession', () => {
       expect(s.current).toBeUndefined();
       expect(s.exhausted).toBe(true);
     }
+  });
+
+  it('pages on past the 500 items one request gives', async () => {
+    const server = fakeServer(620, 'answered');
+    const s = new ReviewSession(server.api, 'answered', () => {});
+    await s.load();
+    for (let i = 0; i < 619; i++) {
+      s.next();
+      await settle();
+    }
+    expect(s.current?.id).toBe('i619');
+    expect(s.items).toHaveLength(620);
+    s.next();
+    await settle();
+    expect(s.exhausted).toBe(true);
   });
 
   it('moves to the next item of the answered or held list after an answer given there, not to the end', async () => {

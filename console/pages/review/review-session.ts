@@ -2,7 +2,8 @@ import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } 
 
 /** What the session needs from the API: injected, so the logic is tested without a browser. */
 export interface ReviewApi {
-  queue(status: ReviewStatus, limit: number): Promise<ReviewQueue>;
+  /** `offset`: items of the list to pass over first. */
+  queue(status: ReviewStatus, limit: number, offset?: number): Promise<ReviewQueue>;
   item(id: string): Promise<ReviewItem>;
   answer(id: string, verdict: Verdict | null, note: string | null): Promise<unknown>;
   traces(id: string): Promise<ReviewItemTrace[]>;
@@ -211,11 +212,14 @@ export class ReviewSession {
   /**
    * The head of the list, a page longer than what is loaded, less what is loaded: items answered
    * leave the pending and held lists on the server, and an answer changed moves its item to the
-   * top of the answered list, so the head holds the next page either way.
+   * top of the answered list, so the head holds the next page either way. Past what one request
+   * gives, the page after those still listed there, from a little before, less what is loaded.
    */
   private async refill(): Promise<void> {
     try {
-      const q = await this.api.queue(this.status, Math.min(MAX_LIMIT, PAGE_SIZE + this.items.length));
+      const head = PAGE_SIZE + this.items.length <= MAX_LIMIT;
+      const from = Math.max(0, this.items.filter((i) => this.stillListed(i)).length - PAGE_SIZE);
+      const q = head ? await this.api.queue(this.status, PAGE_SIZE + this.items.length) : await this.api.queue(this.status, PAGE_SIZE * 2, from);
       const known = new Set(this.items.map((i) => i.id));
       const fresh = q.items.filter((i) => !known.has(i.id));
       this.items.push(...fresh);
