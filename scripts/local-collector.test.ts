@@ -14,12 +14,12 @@ describe('a throwaway local collector', () => {
       expect(a.url).toBe(`http://127.0.0.1:${a.port}`);
       expect(existsSync(a.persistTo)).toBe(true);
       expect(await getConfig(b.url, a.keys.write)).toBe(401); // each has a D1 of its own
-      // The project's origin is allowed, another is not, and the third request this minute meets the limit set by --var.
-      expect([
-        await getConfig(a.url, a.keys.write, site),
-        await getConfig(a.url, a.keys.write, 'https://elsewhere.example'),
-        await getConfig(a.url, a.keys.write, site),
-      ]).toEqual([200, 403, 429]);
+      // The project's origin is allowed, another is not, and requests past the limit set by --var
+      // meet it (a few, since on a busy machine the bucket may have refilled a token meanwhile).
+      expect([await getConfig(a.url, a.keys.write, site), await getConfig(a.url, a.keys.write, 'https://elsewhere.example')]).toEqual([200, 403]);
+      const after: number[] = [];
+      for (let i = 0; i < 4; i++) after.push(await getConfig(a.url, a.keys.write, site));
+      expect(after).toContain(429);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -186,6 +186,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Admin key').fill(other.keys.admin);
       await page.getByRole('button', { name: 'Sign in' }).click();
+      // A busy collector may answer late: the header names the project once it does.
+      await project.waitFor({ timeout: 20_000 });
       await expect.poll(() => project.textContent()).toBe(`Project Support site (staging) (${other.id})`);
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => project.textContent()).toBe(`项目 Support site (staging) (${other.id})`);

@@ -23,6 +23,9 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
 
 type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
 
+/** Tries at naming the signed-in project before the header goes without it. */
+const PROJECT_ATTEMPTS = 4;
+
 /** GET /v1/admin/project: the project the admin key belongs to. */
 interface Project {
   id: string;
@@ -84,14 +87,20 @@ export class RfConsole extends LitElement {
     if (this.gate === 'signed-in') this.loadProject();
   }
 
-  /** Names the signed-in key's project; a failure leaves the header without it (a 401 signs out as anywhere). */
-  private loadProject() {
+  /**
+   * Names the signed-in key's project. A failure (a busy collector) is tried again a little later,
+   * a few times, then leaves the header without it; a 401 signs out as anywhere.
+   */
+  private loadProject(attempt = 0) {
     const key = adminKey();
+    const current = () => this.gate === 'signed-in' && adminKey() === key;
     api<Project>('/v1/admin/project').then(
       (project) => {
-        if (this.gate === 'signed-in' && adminKey() === key) this.project = project;
+        if (current()) this.project = project;
       },
-      () => {},
+      () => {
+        if (current() && attempt < PROJECT_ATTEMPTS - 1) setTimeout(() => current() && this.loadProject(attempt + 1), 1_000 * 2 ** attempt);
+      },
     );
   }
 
