@@ -121,8 +121,10 @@ class Pipeline {
     // Still no recorder (a browser that does not fetch a failed import again, as Chromium 150): what
     // waits goes to the tab's session storage for its next page (the text unredacted until then, so
     // not beyond the tab), and, once stored, no longer waits here, so that it is recorded once.
-    const kept = [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...this.waiting.map(({ then, ...w }) => w)];
-    if (this.waiting.length && writeJson('session', KEY.waiting, kept)) this.waiting.length = 0;
+    // Storage is read only when something waits: hiding happens at every switch of tabs.
+    const { waiting } = this;
+    if (waiting.length && writeJson('session', KEY.waiting, [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...waiting.map(({ then, ...w }) => w)]))
+      waiting.length = 0;
   }
 }
 
