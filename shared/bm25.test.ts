@@ -25,6 +25,37 @@ describe('Bm25Index', () => {
     expect(index.search('apple apple')[0]!.score).toBeCloseTo(2 * index.search('apple')[0]!.score, 8);
   });
 
+  it('searches with terms weighted by the caller: a weight scales its term, and a term of weight 0 counts for nothing', () => {
+    const index = new Bm25Index(fruit);
+    expect(index.queryTerms('Apple apple cherry')).toEqual(
+      new Map([
+        ['apple', 2],
+        ['cherry', 1],
+      ]),
+    );
+    const score = (hits: { index: number; score: number }[], i: number) => hits.find((h) => h.index === i)?.score;
+    const apple = index.search('apple');
+    const cherry = index.search('cherry');
+    const mixed = index.searchTerms(
+      new Map([
+        ['apple', 1],
+        ['cherry', 0.5],
+      ]),
+    );
+    expect(score(mixed, 1)).toBeCloseTo(score(apple, 1)! + 0.5 * score(cherry, 1)!, 8);
+    expect(score(mixed, 2)).toBeCloseTo(0.5 * score(cherry, 2)!, 8);
+    expect(
+      index
+        .searchTerms(
+          new Map([
+            ['apple', 1],
+            ['durian', 0],
+          ]),
+        )
+        .map((h) => h.index),
+    ).toEqual([1, 0]);
+  });
+
   it('follows the k1 and b it is given', () => {
     // b = 0: no length normalisation, so only tf matters: 1.9 * 2 / (2 + 0.9) for document 1.
     const [top] = new Bm25Index(fruit, { b: 0 }).search('apple');

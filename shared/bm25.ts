@@ -94,15 +94,25 @@ export class Bm25Index<D extends Bm25Document> {
     return df === 0 ? 0 : Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
   }
 
-  /** The `k` best documents for `query`, best first; ties go to the earlier document. Documents sharing no term are never returned. */
-  search(query: string, k = 10): Bm25Hit<D>[] {
-    const { scores, lengthNorm, k1 } = this;
-    const touched: number[] = [];
+  /** A query's terms, each weighted by how often it occurs: what `search` scores with. */
+  queryTerms(query: string): Map<string, number> {
     const weights = new Map<string, number>();
     for (const t of this.tokenize(query)) weights.set(t, (weights.get(t) ?? 0) + 1);
+    return weights;
+  }
+
+  /** The `k` best documents for `query`, best first; ties go to the earlier document. Documents sharing no term are never returned. */
+  search(query: string, k = 10): Bm25Hit<D>[] {
+    return this.searchTerms(this.queryTerms(query), k);
+  }
+
+  /** As `search`, for terms weighted by the caller (a term of weight 0.5 counts half an occurrence). */
+  searchTerms(weights: ReadonlyMap<string, number>, k = 10): Bm25Hit<D>[] {
+    const { scores, lengthNorm, k1 } = this;
+    const touched: number[] = [];
     for (const [term, count] of weights) {
       const p = this.postings.get(term);
-      if (!p) continue;
+      if (!p || !(count > 0)) continue;
       const w = count * this.idf(term) * (k1 + 1);
       for (let i = 0; i < p.docs.length; i++) {
         const d = p.docs[i]!;

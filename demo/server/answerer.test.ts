@@ -118,6 +118,34 @@ describe('createAnswerer', () => {
     expect(res).not.toHaveProperty('rerankerVersion');
   });
 
+  it("searches a short follow-up with the earlier turn's subject, and a question that names enough alone", async () => {
+    const medicines: Corpus = {
+      name: 'leaflets',
+      chunks: [
+        chunk(0, 'Ibuprofen side effects: stomach pain and heartburn.'),
+        chunk(1, 'Aspirin side effects: bleeding and stomach ulcers.'),
+        chunk(2, 'Aspirin dose: one tablet every four hours, at most four a day.'),
+        chunk(3, 'Paracetamol dose: two tablets every six hours for adults.'),
+      ],
+    };
+    const { answerer, traces } = setup({ corpus: medicines });
+    const top = (i: number) => traces[i]!.retrievedChunks[0]!.chunkId;
+    await answerer.ask({ sessionId: 's-1', query: 'What aspirin dose is safe?', turnIndex: 0 });
+    expect(top(0)).toBe('c2');
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
+    expect(top(1)).toBe('c1');
+    // The same words opening another session tie both leaflets on side effects: the first wins.
+    await answerer.ask({ sessionId: 's-2', query: 'What about side effects?', turnIndex: 0 });
+    expect(top(2)).toBe('c0');
+    // Naming enough of its own, a question is searched alone, even after a turn on aspirin.
+    await answerer.ask({ sessionId: 's-1', query: 'paracetamol tablets adults hours', turnIndex: 2 });
+    await answerer.ask({ sessionId: 's-3', query: 'paracetamol tablets adults hours', turnIndex: 0 });
+    expect(traces[3]!.retrievedChunks).toEqual(traces[4]!.retrievedChunks);
+    // A regenerate of the follow-up reads it with the same earlier turn.
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1, regenerateOf: traces[1]!.traceId });
+    expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);
+  });
+
   it('answers and logs even when nothing is retrieved', async () => {
     const { answerer, traces } = setup();
     const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });

@@ -1,7 +1,8 @@
 /**
- * One question in, one answer out, and its trace: BM25 retrieves the top chunks, the reranker
- * reorders them, the best few are answered from (a language model if configured, else quoted),
- * and every stage's chunks go into the trace the collector stores.
+ * One question in, one answer out, and its trace: BM25 retrieves the top chunks (for a short
+ * follow-up, with the earlier turn's terms: follow-up.ts), the reranker reorders them, the best few
+ * are answered from (a language model if configured, else quoted), and every stage's chunks go into
+ * the trace the collector stores.
  */
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
@@ -10,6 +11,7 @@ import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
+import { retrievalTerms } from './follow-up.ts';
 import type { Generator, Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -55,6 +57,12 @@ export interface AnswererOptions {
 const MAX_SESSIONS = 1000;
 const MAX_ANSWERS = 5000;
 
+/** A turn as the session remembers it: for the language model, and for retrieving a follow-up. */
+interface SessionTurn extends Turn {
+  /** The weighted terms retrieval searched with. */
+  terms: ReadonlyMap<string, number>;
+}
+
 interface AnswerRecord {
   sessionId: string;
   /** Sentences this answer and the ones it replaced quoted: a regenerate quotes others. */
@@ -81,7 +89,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 export function createAnswerer(options: AnswererOptions) {
   const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5, now = Date.now } = options;
   const index = new Bm25Index(corpus.chunks, options.bm25);
-  const sessions = new Map<string, Map<number, Turn>>();
+  const sessions = new Map<string, Map<number, SessionTurn>>();
   const answers = new Map<string, AnswerRecord>();
 
   /** The reranker's order, or retrieval's when the reranker fails (then no version is claimed). */
@@ -111,16 +119,18 @@ export function createAnswerer(options: AnswererOptions) {
   async function ask(req: AskRequest): Promise<AskResponse> {
     const createdAt = now();
     const traceId = uuidv7(createdAt);
-    const retrieved: Scored[] = index.search(req.query, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
+    const turns = sessions.get(req.sessionId) ?? new Map<number, SessionTurn>();
+    const earlier = [...turns]
+      .filter(([turn]) => turn < req.turnIndex)
+      .sort(([a], [b]) => a - b)
+      .map(([, t]) => t);
+    const terms = retrievalTerms(index.queryTerms(req.query), earlier.at(-1)?.terms);
+    const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
     // A regenerate is honoured within its own session only.
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
-    const turns = sessions.get(req.sessionId) ?? new Map<number, Turn>();
-    const history = [...turns]
-      .filter(([turn]) => turn < req.turnIndex)
-      .sort(([a], [b]) => a - b)
-      .map(([, t]) => t);
+    const history = earlier.map(({ query, answer }) => ({ query, answer }));
     const { answer, citations, prompt, model, quoted } = await compose(
       req,
       reranked.map((s) => s.chunk),
@@ -129,7 +139,7 @@ export function createAnswerer(options: AnswererOptions) {
     );
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
-    turns.set(req.turnIndex, { query: req.query, answer });
+    turns.set(req.turnIndex, { query: req.query, answer, terms });
     remember(sessions, req.sessionId, turns, MAX_SESSIONS);
 
     logTrace?.({
