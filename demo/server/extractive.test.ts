@@ -93,6 +93,15 @@ describe('extractiveAnswer', () => {
     expect(a.citations.map((c) => c.chunkId)).toEqual(['queue']);
   });
 
+  it('prefers a sentence that says something to one leading into a list', () => {
+    const docs = [
+      chunk('gate', 'The gate promotes a model when:\n- it gains on the eval sets\n- no layer loses'),
+      chunk('gate-2', 'The gate promotes a model only if it gains on the eval sets.'),
+    ];
+    const a = extractiveAnswer('when does the gate promote a model', docs, one, { maxSentences: 1 });
+    expect(a.quoted).toEqual(['The gate promotes a model only if it gains on the eval sets.']);
+  });
+
   it('says so when no sentence shares a term with the question', () => {
     expect(extractiveAnswer('warranty', chunks, one)).toEqual({ answer: NO_ANSWER, citations: [], quoted: [] });
     expect(extractiveAnswer('the of and', chunks, one).answer).toBe(NO_ANSWER);

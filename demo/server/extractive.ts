@@ -38,6 +38,8 @@ export const SAME_AGAIN = 'The sources hold no other answer to this; the same pa
 const rankWeight = (rank: number) => 1 / (1 + 0.25 * rank);
 /** A table row quoted alone has lost its header: prose covering as much of the question reads better. */
 const TABLE_ROW_WEIGHT = 0.5;
+/** A sentence ending in a colon leads into what follows it, which a quote of it alone leaves out. */
+const LEAD_IN_WEIGHT = 0.5;
 
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
@@ -52,7 +54,8 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
     sentenceParts(chunk.text).map(({ text, tableRow }, position) => {
       const own = new Set(terms(text));
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
-      return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * (tableRow ? TABLE_ROW_WEIGHT : 1) };
+      const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (text.endsWith(':') ? LEAD_IN_WEIGHT : 1);
+      return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
     }),
   );
   const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
