@@ -134,6 +134,10 @@ describe('createAnswerer', () => {
     expect(top(0)).toBe('c2');
     await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
     expect(top(1)).toBe('c1');
+    // The trace says what was searched; a question searched alone has no rewrite.
+    expect(traces[1]!.rewrittenQuery).toBe('about side effects aspirin^0.5 dose^0.5 safe^0.5');
+    expect(traces[0]!.rewrittenQuery).toBeUndefined();
+    expect(v.safeParse(TraceSchema, traces[1]).success).toBe(true);
     // The same words opening another session tie both leaflets on side effects: the first wins.
     await answerer.ask({ sessionId: 's-2', query: 'What about side effects?', turnIndex: 0 });
     expect(top(2)).toBe('c0');
@@ -141,6 +145,7 @@ describe('createAnswerer', () => {
     await answerer.ask({ sessionId: 's-1', query: 'paracetamol tablets adults hours', turnIndex: 2 });
     await answerer.ask({ sessionId: 's-3', query: 'paracetamol tablets adults hours', turnIndex: 0 });
     expect(traces[3]!.retrievedChunks).toEqual(traces[4]!.retrievedChunks);
+    expect(traces[3]!.rewrittenQuery).toBeUndefined();
     // A regenerate of the follow-up reads it with the same earlier turn.
     await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1, regenerateOf: traces[1]!.traceId });
     expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);

@@ -11,7 +11,7 @@ import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
-import { retrievalTerms } from './follow-up.ts';
+import { boostedQuery, followUpTerms } from './follow-up.ts';
 import type { Generator, Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -124,7 +124,9 @@ export function createAnswerer(options: AnswererOptions) {
       .filter(([turn]) => turn < req.turnIndex)
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
-    const terms = retrievalTerms(index.queryTerms(req.query), earlier.at(-1)?.terms);
+    const own = index.queryTerms(req.query);
+    const followUp = followUpTerms(own, earlier.at(-1)?.terms);
+    const terms = followUp ?? own;
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
     // A regenerate is honoured within its own session only.
@@ -145,6 +147,7 @@ export function createAnswerer(options: AnswererOptions) {
     logTrace?.({
       traceId,
       query: req.query,
+      ...(followUp && { rewrittenQuery: boostedQuery(followUp) }),
       retrieval: { topK: retrieveK },
       retrievedChunks: traceChunks(retrieved),
       rerankedChunks: traceChunks(reranked),
