@@ -135,7 +135,7 @@ describe('createAnswerer', () => {
     await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
     expect(top(1)).toBe('c1');
     // The trace says what was searched; a question searched alone has no rewrite.
-    expect(traces[1]!.rewrittenQuery).toBe('about side effects aspirin^0.5 dose^0.5 safe^0.5');
+    expect(traces[1]!.rewrittenQuery).toBe('side effects aspirin^0.5 dose^0.5 safe^0.5');
     expect(traces[0]!.rewrittenQuery).toBeUndefined();
     expect(v.safeParse(TraceSchema, traces[1]).success).toBe(true);
     // The same words opening another session tie both leaflets on side effects: the first wins.

@@ -31,6 +31,20 @@ describe('followUpTerms', () => {
     );
   });
 
+  it('drops the words that point back from a follow-up, and counts the terms without them', () => {
+    const earlier = terms('gate', 'promote');
+    expect(followUpTerms(terms('about', 'thresholds'), earlier)).toEqual(
+      new Map([
+        ['thresholds', 1],
+        ['gate', EARLIER_TURN_WEIGHT],
+        ['promote', EARLIER_TURN_WEIGHT],
+      ]),
+    );
+    expect(followUpTerms(terms('anything', 'else', 'about', 'more', 'limits', 'too'), earlier)?.has('limits')).toBe(true);
+    // Searched alone, a question keeps all its words.
+    expect(followUpTerms(terms('about', 'thresholds'))).toBeUndefined();
+  });
+
   it('adds to a term the question repeats from the earlier turn', () => {
     expect(followUpTerms(terms('aspirin'), terms('aspirin'))!.get('aspirin')).toBe(1 + EARLIER_TURN_WEIGHT);
   });

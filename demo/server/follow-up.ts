@@ -11,15 +11,18 @@ import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 export const FOLLOW_UP_MAX_TERMS = 3;
 /** The weight of the earlier turn's terms beside the follow-up's own (each at its count). */
 export const EARLIER_TURN_WEIGHT = 0.5;
+/** Words that point back in a follow-up ("what about…", "anything else?") and name no subject: not searched for in one. */
+export const POINTING_BACK = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
 
 /**
  * The weighted terms to search for a follow-up whose own terms (and counts) are `own`, given the
  * terms the session's previous turn was searched with; undefined when the question is searched
- * alone. Chained follow-ups fade: the turn before the previous one comes at the weight squared.
+ * alone. Words pointing back count neither as the follow-up's terms nor in its search. Chained follow-ups fade: the turn before the previous one comes at the weight squared.
  */
 export function followUpTerms(own: ReadonlyMap<string, number>, earlier?: ReadonlyMap<string, number>): Map<string, number> | undefined {
-  if (!earlier?.size || own.size > FOLLOW_UP_MAX_TERMS) return undefined;
-  const out = new Map(own);
+  if (!earlier?.size) return undefined;
+  const out = new Map([...own].filter(([term]) => !POINTING_BACK.has(term)));
+  if (out.size > FOLLOW_UP_MAX_TERMS) return undefined;
   for (const [term, weight] of earlier) out.set(term, (out.get(term) ?? 0) + EARLIER_TURN_WEIGHT * weight);
   return out;
 }
