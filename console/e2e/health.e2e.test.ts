@@ -32,6 +32,14 @@ describe('loop health', () => {
       );
       expect(await view.getByText('No eval score yet').count()).toBe(1);
 
+      // The legend names the days' series in the console's words.
+      expect(await volume.locator('.u-legend .u-series').first().textContent()).toContain('Day');
+
+      // On a phone's width the header wraps and the charts take one column: nothing scrolls sideways.
+      await page.setViewportSize({ width: 375, height: 740 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.setViewportSize({ width: 1280, height: 720 });
+
       // The filter is the address; switching the theme redraws without errors.
       expect(new URL(page.url()).searchParams.get('days')).toBe('7');
       await page.getByLabel('Theme').selectOption('dark');

@@ -37,7 +37,8 @@ export const styles = css`
   }
   rf-console nav {
     display: flex;
-    gap: 1rem;
+    flex-wrap: wrap;
+    gap: 0.25rem 1rem;
   }
   rf-console nav a[aria-current='page'] {
     font-weight: 600;

@@ -10,7 +10,8 @@ export const styles = css`
   }
   .charts {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr));
+    /* One column on a screen narrower than a chart. */
+    grid-template-columns: repeat(auto-fit, minmax(min(26rem, 100%), 1fr));
     gap: 1rem;
   }
   .charts section.card {

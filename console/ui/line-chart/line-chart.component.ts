@@ -117,7 +117,10 @@ export class LineChart extends LitElement {
         // A single day still gets a readable axis: a day either side of it.
         scales: { x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange } },
         axes: [axis, { ...axis, size: 72, values: (_u, ticks) => ticks.map((t) => this.formatValue(t)) }],
-        series: [{}, ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } }))],
+        series: [
+          { label: this.strings.day, value: (_u, v) => (v == null ? '' : new Date(v * 1000).toISOString().slice(0, 10)) },
+          ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } })),
+        ],
         legend: { show: true },
       },
       [x, ...this.series.map((x) => x.values)],
