@@ -145,6 +145,20 @@ describe('the demo page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 
+  it("keeps the widget's correction form above the question box when it opens at the bottom of the page", async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    const el = await askOnPage(page, 'How are events delivered when the page is closed?');
+    await el.locator('[part~="vote-down"]').click();
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    const field = el.locator('#rf-correction');
+    await expect.poll(() => field.evaluate((f) => f === (f.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    const box = await page.locator('#ask').boundingBox();
+    const focused = await field.boundingBox();
+    expect(focused!.y + focused!.height).toBeLessThanOrEqual(box!.y);
+  });
+
   it('meets WCAG 2.1 AA as axe checks it, empty and with an answer, its citations and its widget on the page', async () => {
     const { page } = await openPage();
     // Empty, the page has its example questions and no widget yet.
