@@ -62,7 +62,10 @@ describe('documents', () => {
       expect(await row.locator('a').count()).toBe(refunds.evidenceTraceIds.length);
       expect(text).toContain('no owner');
 
+      // No rule yet: the empty table says what that means.
+      expect(await page.locator('rf-documents-page [data-field="no-rules"]').textContent()).toMatch(/^No rules yet/);
       await page.getByRole('button', { name: 'Add a rule' }).click();
+      expect(await page.locator('rf-documents-page [data-field="no-rules"]').count()).toBe(0);
       await page.getByLabel('Pattern 1').fill('refunds*');
       await page.getByLabel('Owner 1').fill('payments team');
       await page.getByRole('button', { name: 'Save' }).click();

@@ -25,6 +25,11 @@ describe('prompt settings', () => {
     try {
       await page.getByRole('button', { name: 'Add a prompt' }).click();
       const prompt = page.locator('rf-prompts-page fieldset').last();
+      // Just added, it lacks its text: Save waits, but nothing says it is wrong before it is typed in.
+      await prompt.getByLabel('Text (English)').waitFor();
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(await page.locator('rf-prompts-page [data-field="problem"]').textContent()).toBe('');
+      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
       await prompt.getByLabel('Id').fill('copy-help');
       await prompt.getByLabel('Trigger').selectOption('large_copy');
       await prompt.getByLabel('Text (English)').fill(text);

@@ -195,6 +195,7 @@ describe('the review queue', () => {
       await expect.poll(() => shownItem(page)).toBe(latest!.id);
       await pressAndMove(page, '2', latest!.id);
       expect(await shownItem(page)).toBe(next!.id);
+      expect(await page.locator('rf-review-page [data-field="position"]').textContent()).toMatch(/^Item 2 of \d+ loaded$/);
       await expect.poll(() => verdictOf(latest!.id)).toBe('not_relevant');
       expect(problems).toEqual([]);
     } finally {
@@ -207,6 +208,8 @@ describe('the review queue', () => {
       await expect
         .poll(() => page.locator('rf-review-page .empty').textContent())
         .toBe('没有可显示的已回答项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
+      // Past the list's end no item is shown, so none is counted.
+      expect(await page.locator('rf-review-page [data-field="position"]').count()).toBe(0);
       await expect.poll(() => verdictOf(last.id)).toBe('not_relevant');
       expect(problems).toEqual([]);
     } finally {

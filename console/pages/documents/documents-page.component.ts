@@ -115,6 +115,7 @@ export class DocumentsPage extends LitElement {
             <tr><th scope="col">#</th><th scope="col">${s.pattern}</th><th scope="col">${s.owner}</th><th scope="col"><span class="visually-hidden">${s.save}</span></th></tr>
           </thead>
           <tbody>
+            ${this.owners.length ? nothing : html`<tr><td colspan="4" class="muted" data-field="no-rules">${s.noOwnerRules}</td></tr>`}
             ${this.owners.map(
               (o, i) => html`<tr>
                 <td>${i + 1}</td>

@@ -10,6 +10,8 @@ export interface PromptDraft {
   maxPerDay: number;
   /** Kept as they were: the form does not edit the answers offered. */
   choices?: unknown;
+  /** Just added and not yet edited: what it still lacks is not an error to show yet. */
+  fresh?: true;
 }
 
 export interface ConfigDraft {

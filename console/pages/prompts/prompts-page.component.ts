@@ -88,7 +88,10 @@ export class PromptsPage extends LitElement {
   private renderEditor(d: ConfigDraft) {
     const s = this.strings;
     const checked = this.checked();
-    this.issue = 'problem' in checked ? checked : undefined;
+    // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
+    const fresh = 'problem' in checked && d.prompts[Number(/^prompts\.(\d+)/.exec(checked.path)?.[1] ?? -1)]?.fresh === true;
+    const shown = 'problem' in checked && !fresh ? checked : undefined;
+    this.issue = shown;
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
         <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
@@ -111,7 +114,7 @@ export class PromptsPage extends LitElement {
             >`;
           })}
         </div>
-        <p class="error" role="alert" data-field="problem">${'problem' in checked ? checked.problem : ''}</p>
+        <p class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
         <div class="actions">
           <button type="submit" class="primary" ?disabled=${'problem' in checked}>${s.save}</button>
           <span role="status">${this.status}</span>
@@ -131,7 +134,8 @@ export class PromptsPage extends LitElement {
   private renderPrompt(p: PromptDraft, i: number) {
     const s = this.strings;
     const n = i + 1;
-    const set = (change: Partial<PromptDraft>) => this.edit({ prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change } : x)) });
+    const set = (change: Partial<PromptDraft>) =>
+      this.edit({ prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change, fresh: undefined } : x)) });
     const at = (field: string) => this.fieldState(`prompts.${i}.${field}`);
     const text = (label: string, value: string, key: 'en' | 'zh') => {
       const field = at(key === 'en' ? 'text.en' : 'text.zh-CN');
@@ -183,7 +187,7 @@ export class PromptsPage extends LitElement {
 
   private addPrompt() {
     const n = this.draft!.prompts.length + 1;
-    this.edit({ prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: 1, maxPerDay: 3 }] });
+    this.edit({ prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: 1, maxPerDay: 3, fresh: true }] });
   }
 
   private async save(e: SubmitEvent) {

@@ -16,6 +16,10 @@ export const styles = css`
     position: sticky;
     top: 1rem;
   }
+  /* A heading after the list's button starts a section of its own. */
+  form > button + h2 {
+    margin-top: 1.5rem;
+  }
   fieldset {
     border: 1px solid var(--c-border);
     border-radius: var(--c-radius);

@@ -179,7 +179,7 @@ export class ReviewPage extends LitElement {
             ${STATUSES.map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`status_${st}`]}</option>`)}
           </select>
         </label>
-        ${session?.items.length ? html`<span class="muted">${format(s.position, { n: Math.min(session.index + 1, session.items.length), total: session.items.length })}</span>` : nothing}
+        ${session?.current ? html`<span class="muted" data-field="position">${format(s.position, { n: session.index + 1, total: session.items.length })}</span>` : nothing}
         <span class="spacer"></span>
         <button @click=${() => this.act('previous')} aria-keyshortcuts="k ArrowLeft" ?disabled=${!session || session.index === 0}>${s.previous} <kbd>k</kbd></button>
         <button @click=${() => this.act('next')} aria-keyshortcuts="j ArrowRight" ?disabled=${!session?.current}>${s.next} <kbd>j</kbd></button>

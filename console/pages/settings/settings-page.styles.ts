@@ -6,6 +6,9 @@ export const styles = css`
     gap: 0.9rem;
     max-width: 40rem;
   }
+  .settings + .card {
+    margin-top: 1rem;
+  }
   .field {
     display: grid;
     gap: 0.2rem;
