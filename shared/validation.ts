@@ -14,5 +14,13 @@ export function firstFieldError(issues: readonly v.BaseIssue<unknown>[], prefix 
     const key = (item as { key?: unknown }).key;
     field += typeof key === 'number' ? `[${key}]` : field ? `.${String(key)}` : String(key);
   }
-  return { field: field || prefix || 'body', message: issue.message };
+  return { field: field || prefix || 'body', message: messageOf(issue) };
+}
+
+/** valibot's words for an object's keys ("Invalid key: Expected never but received…") said plainly: the path names the key. */
+function messageOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind !== 'schema' || !issue.type.endsWith('object')) return issue.message;
+  if (issue.expected === 'never') return 'is not a field this takes';
+  if (issue.received === 'undefined') return 'is required';
+  return issue.message;
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { epochMs } from '../../shared/schema/common.ts';
+import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
@@ -28,4 +28,4 @@ export const settingParam = (min: number, max: number) =>
   v.optional(v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/, 'must be a number'), v.transform(Number), v.minValue(min), v.maxValue(max)));
 
 /** A query parameter holding a moment in epoch milliseconds (2020 to 2100, as every time the API takes). */
-export const epochMsParam = () => v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be epoch milliseconds'), v.transform(Number), epochMs()));
+export const epochMsParam = () => v.optional(v.pipe(v.string(), v.regex(/^\d+$/, EPOCH_MS_RANGE), v.transform(Number), epochMs()));

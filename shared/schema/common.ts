@@ -34,9 +34,10 @@ export const freeText = (max: number) =>
     v.transform((s) => redactPII(s)),
   );
 
+export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';
+
 /** Milliseconds since the Unix epoch, between 2020 and 2100 (catches seconds and garbage). */
-export const epochMs = () =>
-  v.pipe(v.number(), v.safeInteger(), v.minValue(1_577_836_800_000, 'must be epoch milliseconds'), v.maxValue(4_102_444_800_000, 'must be epoch milliseconds'));
+export const epochMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(1_577_836_800_000, EPOCH_MS_RANGE), v.maxValue(4_102_444_800_000, EPOCH_MS_RANGE));
 
 /** A duration in milliseconds, up to a day. */
 export const durationMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400_000));

@@ -49,7 +49,7 @@ describe('POST /v1/admin/nightly', () => {
     for (const at of ['yesterday', '0000000000000', '1700000000']) {
       const res = await call(`/v1/admin/nightly?at=${at}`, { method: 'POST', headers: bearer(p.keys.admin) });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.at', message: 'must be epoch milliseconds' } });
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.at', message: 'must be epoch milliseconds from 2020 to 2100' } });
     }
     const runs = (await (await call('/v1/admin/runs', { headers: bearer(p.keys.admin) })).json()) as { runs: unknown[] };
     expect(runs.runs).toEqual([]);

@@ -1,0 +1,27 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { firstFieldError } from './validation.ts';
+
+const error = (schema: v.GenericSchema, input: unknown, prefix?: string) => firstFieldError(v.safeParse(schema, input).issues!, prefix);
+
+describe('firstFieldError', () => {
+  const config = v.strictObject({ retentionDays: v.optional(v.number()) });
+  const batch = v.object({ events: v.array(v.object({ traceId: v.string(), stars: v.optional(v.number()) })) });
+
+  it('names a field the schema does not take, and says so plainly', () => {
+    expect(error(config, { bogus: 1 })).toEqual({ field: 'bogus', message: 'is not a field this takes' });
+  });
+
+  it('names a missing field by its path, and says it is required', () => {
+    expect(error(batch, { events: [{}] })).toEqual({ field: 'events[0].traceId', message: 'is required' });
+    expect(error(batch, {}, 'body')).toEqual({ field: 'body.events', message: 'is required' });
+  });
+
+  it("keeps valibot's message for a value of the wrong type", () => {
+    expect(error(batch, { events: [{ traceId: 't', stars: 'five' }] })).toEqual({
+      field: 'events[0].stars',
+      message: 'Invalid type: Expected number but received "five"',
+    });
+    expect(error(config, 'text').message).toBe('Invalid type: Expected Object but received "text"');
+  });
+});
