@@ -82,6 +82,7 @@ interface Models {
     version: string;
     decision: string;
     reasons: string[];
+    findings: unknown[];
     confirmed: number;
     evaluation: { candidate: { overall: { ndcg5: number } }; current: { overall: { ndcg5: number } } };
   }[];
@@ -105,6 +106,7 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     expect(reviewed).toBeGreaterThanOrEqual(6 * TOPICS);
     const { body } = await admin<Models>(p, '/models');
     expect(body.models[0]?.reasons).toEqual([expect.stringMatching(/^nDCG@5 /)]);
+    expect(body.models[0]?.findings).toEqual([expect.objectContaining({ kind: 'passed', queries: expect.any(Number) })]);
     expect(summary.runs[0]!.stages.find((s) => s.name === 'train')!.counts).toMatchObject({ trained: 1, promoted: 1 });
     const [model] = body.models;
     expect(body.current).toBe(model!.version);

@@ -5,6 +5,7 @@
  */
 import type { ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
+import type { GateFinding } from '../../shared/training/gate-findings.ts';
 
 export interface NewModel {
   model: RerankerModel;
@@ -13,6 +14,7 @@ export interface NewModel {
   comparedWith: string | null;
   evaluation: Record<string, unknown>;
   promote: boolean;
+  findings: GateFinding[];
   reasons: string[];
   at: number;
 }
@@ -68,12 +70,18 @@ export async function listModels(d1: D1Database, projectId: string, limit = 100)
   const current = await currentVersion(d1, projectId);
   const { results } = await d1
     .prepare(
-      `select version, created_at as createdAt, trained_by as trainedBy, bytes, confirmed, compared_with as comparedWith, evaluation, decision, reasons
+      `select version, created_at as createdAt, trained_by as trainedBy, bytes, confirmed, compared_with as comparedWith, evaluation, decision, reasons, findings
        from models where project_id = ? order by created_at desc, version desc limit ?`,
     )
     .bind(projectId, limit)
-    .all<Omit<ModelSummary, 'evaluation' | 'reasons' | 'current'> & { evaluation: string; reasons: string }>();
-  return results.map((r) => ({ ...r, evaluation: JSON.parse(r.evaluation), reasons: JSON.parse(r.reasons), current: r.version === current }));
+    .all<Omit<ModelSummary, 'evaluation' | 'reasons' | 'findings' | 'current'> & { evaluation: string; reasons: string; findings: string }>();
+  return results.map((r) => ({
+    ...r,
+    evaluation: JSON.parse(r.evaluation),
+    reasons: JSON.parse(r.reasons),
+    findings: JSON.parse(r.findings),
+    current: r.version === current,
+  }));
 }
 
 /**
@@ -136,8 +144,8 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
   const artifact = JSON.stringify(m.model);
   const insert = d1
     .prepare(
-      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning version`,
+      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning version`,
     )
     .bind(
       projectId,
@@ -151,6 +159,7 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
       JSON.stringify(m.evaluation),
       m.promote ? 'promoted' : 'rejected',
       JSON.stringify(m.reasons),
+      JSON.stringify(m.findings),
     );
   // The rollout goes first, and only while the version is not stored: the insert after it stores it.
   const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { unlessStored: true })] : [];

@@ -11,7 +11,8 @@ const models = trainedModels();
 const markup = `<img src=x onerror="window.__xss='reason'"><b>bold</b>`;
 const fixture = useSeededCollector(async (f) => {
   await f.admin('/v1/admin/models', { method: 'POST', json: models.first });
-  await f.admin('/v1/admin/models', { method: 'POST', json: { ...models.second, reasons: [...models.second.reasons, markup] } });
+  // Stored as a model from before the gate's findings were kept: its reasons are shown as they are, markup and all.
+  await f.admin('/v1/admin/models', { method: 'POST', json: { ...models.second, findings: [], reasons: [...models.second.reasons, markup] } });
 });
 
 const FIRST = models.first.model.version;
@@ -25,6 +26,13 @@ async function served(): Promise<string | null> {
   return ((await res.json()) as { version: string }).version;
 }
 
+/** The text of what has the keyboard, through shadow roots; what the page's role says when that is a section. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el?.tagName === 'SECTION' ? `section ${el.getAttribute('aria-label')}` : (el?.textContent?.trim() ?? null);
+  });
 const model = (page: Page, version: string) => page.locator(`rf-models-page article[data-version="${version}"]`);
 
 /** The rollout history's rows, newest first, without their time: change, from, to, by, reason. */
@@ -50,6 +58,8 @@ describe('the models page', () => {
       expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by the gate, /);
       expect(await historyRows(page)).toEqual([['Promoted', 'retrieval’s order', FIRST, 'the gate', models.first.reasons.join('; ')]]);
       expect(await model(page, SECOND).locator('.reasons li').allTextContents()).toEqual([...models.second.reasons, markup]);
+      // Worded by the console from the gate's findings: in English, the job's own words.
+      expect(await model(page, FIRST).locator('.reasons li').allTextContents()).toEqual(models.first.reasons);
       expect(await model(page, SECOND).locator('.reasons img, .reasons b').count()).toBe(0);
       expect(await page.evaluate(() => (window as any).__xss ?? null)).toBeNull();
 
@@ -105,6 +115,8 @@ describe('the models page', () => {
       expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${SECOND}`);
       expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by an admin, /);
       expect((await historyRows(page))[0]).toEqual(['Promoted', FIRST, SECOND, 'an admin', 'overruled for the billing questions']);
+      // The Promote button that opened the dialog is gone: the keyboard lands on what now serves.
+      expect(await focused(page)).toBe('Roll back…');
 
       // A slow registry read: what the page announces must already be what it shows.
       await page.route('**/v1/admin/models', async (route) => {
@@ -135,6 +147,7 @@ describe('the models page', () => {
       await page.getByText(`Rolled back ${FIRST}. Served now: retrieval’s order (no model)`).waitFor();
       expect(await served()).toBeNull();
       expect(await rollBack.count()).toBe(0);
+      expect(await focused(page)).toBe('section Served');
 
       // Back to where the file started.
       await page.getByRole('button', { name: `Promote ${FIRST}` }).click();
@@ -177,6 +190,10 @@ describe('the models page', () => {
           await page.keyboard.press('Escape');
           await page.getByRole('heading', { name: '模型', level: 1 }).waitFor();
           expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('评估门槛：通过');
+          // The gate's findings in Chinese too (a model stored before findings were kept shows its English reasons).
+          expect(await model(page, FIRST).locator('.reasons li').allTextContents()).toEqual([
+            expect.stringMatching(/^nDCG@5 \d\.\d{3} → \d\.\d{3}（\+\d\.\d{3}），基于 \d+ 个保留查询$/),
+          ]);
           expect(await model(page, FIRST).locator('thead').textContent()).toContain('查询范围');
           await page.getByRole('heading', { name: '上线历史', level: 2 }).waitFor();
           expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/由管理员上线$/);

@@ -14,6 +14,7 @@ const recorded = (outcome: Extract<RetrainOutcome, { trained: true }>, comparedW
   comparedWith,
   evaluation: outcome.evaluation,
   promote: outcome.decision.promote,
+  findings: outcome.decision.findings,
   reasons: outcome.decision.reasons,
 });
 

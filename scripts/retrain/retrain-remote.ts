@@ -87,6 +87,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
       comparedWith: payload.current?.version ?? null,
       evaluation: outcome.evaluation,
       promote: outcome.decision.promote,
+      findings: outcome.decision.findings,
       reasons: outcome.decision.reasons,
     },
   });

@@ -1,4 +1,5 @@
 /** What `GET /v1/admin/models` answers: one shape for the collector and the console. */
+import type { GateFinding } from '../training/gate-findings.ts';
 
 /** One trained model with the gate's evaluation and decision. */
 export interface ModelSummary {
@@ -11,6 +12,9 @@ export interface ModelSummary {
   /** As the gate recorded it: `{ retrieval, current, candidate }`, each `{ overall, layers }`. */
   evaluation: Record<string, unknown>;
   decision: 'promoted' | 'rejected';
+  /** What the gate found, as data (empty for a model stored before findings were kept: see `reasons`). */
+  findings: GateFinding[];
+  /** The same in English. */
   reasons: string[];
   /** Whether users get this model now. */
   current: boolean;

@@ -6,6 +6,7 @@
 
 import { mrrAt, ndcgAt } from '../ranking-metrics.ts';
 import type { Candidate } from '../reranker/candidate.ts';
+import { type GateFinding, reasonOf } from './gate-findings.ts';
 
 /** A held-out query with its candidates in retrieval's order and its known labels. */
 export interface EvalQuery {
@@ -109,11 +110,11 @@ export function pairedT(gains: readonly number[]): number {
 
 export interface GateDecision {
   promote: boolean;
-  /** Why, in words: every check that failed, or the gain that passed. */
+  /** What it found: every check that failed, or the gain that passed. */
+  findings: GateFinding[];
+  /** The same in English. */
   reasons: string[];
 }
-
-const f3 = (x: number) => x.toFixed(3);
 
 /**
  * `gains`: each judged query's nDCG@5 under the candidate less under the current model, paired
@@ -121,27 +122,24 @@ const f3 = (x: number) => x.toFixed(3);
  * tested.
  */
 export function decide(candidate: Evaluation, current: Evaluation, settings: GateSettings = DEFAULT_GATE, gains?: readonly number[]): GateDecision {
-  const reasons: string[] = [];
+  const findings: GateFinding[] = [];
   if (candidate.overall.queries < settings.minQueries)
-    reasons.push(`only ${candidate.overall.queries} judged held-out queries; the gate needs ${settings.minQueries}`);
+    findings.push({ kind: 'too_few_queries', queries: candidate.overall.queries, needed: settings.minQueries });
   const gain = candidate.overall.ndcg5 - current.overall.ndcg5;
-  if (gain < settings.minGain) reasons.push(`nDCG@5 gain ${f3(gain)} is below the minimum ${f3(settings.minGain)}`);
+  if (gain < settings.minGain) findings.push({ kind: 'gain_too_small', gain, minimum: settings.minGain });
   else if (gains) {
     const t = pairedT(gains);
     const needed = tCritical(settings.z, Math.max(1, gains.length - 1));
     const changed = gains.filter((g) => g !== 0).length;
-    if (t < needed)
-      reasons.push(`nDCG@5 gain ${f3(gain)} is not sure enough: t ${t.toFixed(2)} below ${needed.toFixed(2)} (${changed} of ${gains.length} queries changed)`);
+    if (t < needed) findings.push({ kind: 'gain_not_sure', gain, t, needed, changed, queries: gains.length });
   }
   for (const [layer, m] of Object.entries(candidate.layers)) {
     const before = current.layers[layer];
     if (!before || m.queries < MIN_LAYER_QUERIES) continue;
     const loss = before.ndcg5 - m.ndcg5;
-    if (loss > settings.layerTolerance) reasons.push(`layer ${layer} loses ${f3(loss)} nDCG@5, more than the tolerance ${f3(settings.layerTolerance)}`);
+    if (loss > settings.layerTolerance) findings.push({ kind: 'layer_loses', layer, loss, tolerance: settings.layerTolerance });
   }
-  if (reasons.length > 0) return { promote: false, reasons };
-  return {
-    promote: true,
-    reasons: [`nDCG@5 ${f3(current.overall.ndcg5)} → ${f3(candidate.overall.ndcg5)} (+${f3(gain)}) on ${candidate.overall.queries} held-out queries`],
-  };
+  const promote = findings.length === 0;
+  if (promote) findings.push({ kind: 'passed', before: current.overall.ndcg5, after: candidate.overall.ndcg5, queries: candidate.overall.queries });
+  return { promote, findings, reasons: findings.map(reasonOf) };
 }

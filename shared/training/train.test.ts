@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { featureRows, queryView } from '../reranker/features.ts';
 import { parseRerankerModel } from '../reranker/model.ts';
@@ -8,6 +9,7 @@ import { TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
 import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize, tCritical } from './gate.ts';
+import { GateFindingSchema, reasonOf } from './gate-findings.ts';
 import { consolidate, trainReranker } from './train.ts';
 
 const options = { version: 'v1', now: 1_767_225_600_000 };
@@ -69,6 +71,8 @@ describe('the gate', () => {
     expect(decision.promote).toBe(false);
     expect(decision.reasons.join(' ')).toMatch(/nDCG@5 gain -\d\.\d{3} is below the minimum/);
     expect(decision.reasons.join(' ')).toMatch(/layer (echo|variant) loses/);
+    expect(decision.findings.map((f) => f.kind)).toEqual(['gain_too_small', ...decision.findings.slice(1).map(() => 'layer_loses')]);
+    expect(decision.findings.every((f) => v.is(GateFindingSchema, f))).toBe(true);
   });
 
   it('promotes a gain most queries share, not one a few queries make and others take back', () => {
@@ -91,6 +95,11 @@ describe('the gate', () => {
     expect(pairedT(gains)).toBeLessThan(tCritical(DEFAULT_GATE.z, gains.length - 1));
     expect(decision.promote).toBe(false);
     expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 is not sure enough: t 0\.\d\d below 1\.69 \(4 of 40 queries changed\)$/);
+    // The same finding as data, for the console to word in its reader's language.
+    expect(decision.findings).toEqual([
+      { kind: 'gain_not_sure', gain: expect.closeTo(0.02, 9), t: pairedT(gains), needed: tCritical(DEFAULT_GATE.z, 39), changed: 4, queries: 40 },
+    ]);
+    expect(decision.reasons).toEqual(decision.findings.map(reasonOf));
   });
 
   it('asks small eval sets for more: the t a 5 % one-sided test needs, by degrees of freedom', () => {
@@ -104,6 +113,7 @@ describe('the gate', () => {
     const { heldOut } = trainingWorld(4);
     const e = evaluate(retrievalOrder, heldOut);
     expect(decide(e, e).reasons[0]).toBe('only 4 judged held-out queries; the gate needs 10');
+    expect(decide(e, e).findings[0]).toEqual({ kind: 'too_few_queries', queries: 4, needed: 10 });
   });
 });
 

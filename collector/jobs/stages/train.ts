@@ -37,6 +37,7 @@ export const train: Stage = {
       comparedWith: current?.version ?? null,
       evaluation: outcome.evaluation,
       promote: outcome.decision.promote,
+      findings: outcome.decision.findings,
       reasons: outcome.decision.reasons,
       at: now,
     });

@@ -55,6 +55,24 @@ describe('POST /v1/admin/models', () => {
     expect((await call('/v1/admin/models/bad', { headers: bearer(p.keys.admin) })).status).toBe(404);
     expect((await rerank(p)).status).toBe(200);
   });
+
+  it("keeps the gate's findings as data beside its reasons, refuses a finding it cannot read, and takes a body without them", async () => {
+    const p = await newProject();
+    const findings = [
+      { kind: 'gain_too_small', gain: 0.001, minimum: 0.005 },
+      { kind: 'layer_loses', layer: 'variant', loss: 0.03, tolerance: 0.02 },
+    ];
+    expect((await admin(p, '/models', { method: 'POST', json: { ...trained(model('with'), false), findings } })).status).toBe(201);
+    const bad = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), false), findings: [{ kind: 'layer_loses', layer: 'variant' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { code: 'invalid_model', field: 'findings[0].loss' } });
+    expect((await admin(p, '/models', { method: 'POST', json: trained(model('without'), false) })).status).toBe(201);
+    const { body } = await admin<{ models: { version: string; findings: unknown[]; reasons: string[] }[] }>(p, '/models');
+    expect(Object.fromEntries(body.models.map(({ version, findings, reasons }) => [version, { findings, reasons }]))).toEqual({
+      without: { findings: [], reasons: ['by hand'] },
+      with: { findings, reasons: ['by hand'] },
+    });
+  });
 });
 
 describe('the registry under repeated requests', () => {

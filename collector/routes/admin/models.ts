@@ -4,6 +4,7 @@ import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
+import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
@@ -32,6 +33,8 @@ const Trained = v.object({
   evaluation: v.record(v.string(), v.unknown()),
   promote: v.boolean(),
   reasons: v.array(label(1_000)),
+  /** Optional: a retraining of an earlier version sends reasons only. */
+  findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
 });
 
 /** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { GateFinding } from '../../../shared/training/gate-findings.ts';
 import { ms } from './columns.ts';
 
 /**
@@ -22,6 +23,8 @@ export const models = sqliteTable(
     evaluation: text('evaluation', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     decision: text('decision', { enum: ['promoted', 'rejected'] }).notNull(),
     reasons: text('reasons', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The gate's findings as data (shared/training/gate-findings.ts), `reasons` in the reader's language; empty before they were kept. */
+    findings: text('findings', { mode: 'json' }).$type<GateFinding[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.version] }), index('models_created').on(t.projectId, t.createdAt)],
 );

@@ -8,6 +8,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { findingText } from './gate-findings.ts';
 import { type EvaluationRow, evaluationRows, gain, metric } from './model-evaluation.ts';
 import { styles } from './models-page.styles.ts';
 
@@ -71,7 +72,7 @@ export class ModelsPage extends LitElement {
   private renderServed(r: ModelRegistry) {
     const s = this.strings;
     const current = r.current;
-    return html`<section class="card serving" aria-label=${s.servedBadge}>
+    return html`<section class="card serving" aria-label=${s.servedBadge} tabindex="-1">
       <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
       ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
       ${current ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
@@ -146,7 +147,7 @@ export class ModelsPage extends LitElement {
       </p>
       <h3>${s.gateReasons}</h3>
       <ul class="plain reasons">
-        ${m.reasons.map((reason) => html`<li class="text">${reason}</li>`)}
+        ${(m.findings.length ? m.findings.map((f) => findingText(f, s)) : m.reasons).map((reason) => html`<li class="text">${reason}</li>`)}
       </ul>
       ${this.renderEvaluation(m)}
     </article>`;
@@ -236,5 +237,9 @@ export class ModelsPage extends LitElement {
     // Announced with the registry it describes, so the page never says one thing and shows another.
     await this.load();
     this.status = status;
+    await this.updateComplete;
+    // The button that opened the dialog may be gone (a served model has no Promote button): the keyboard goes where the outcome is.
+    const serving = this.renderRoot.querySelector<HTMLElement>('.serving');
+    (serving?.querySelector('button') ?? serving)?.focus();
   }
 }

@@ -1,0 +1,42 @@
+/**
+ * What the eval gate found, as data: stored with each model so the console can say it in the
+ * reader's language. `reasonOf` says it in English, for logs, reports and the API's `reasons`.
+ */
+import * as v from 'valibot';
+import { label } from '../schema/common.ts';
+
+const figure = () => v.pipe(v.number(), v.finite());
+const count = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+export const GateFindingSchema = v.variant('kind', [
+  /** Too few judged eval queries for any verdict. */
+  v.object({ kind: v.literal('too_few_queries'), queries: count(), needed: count() }),
+  /** The overall nDCG@5 gain is below the minimum. */
+  v.object({ kind: v.literal('gain_too_small'), gain: figure(), minimum: figure() }),
+  /** The gain is large enough but not sure: the paired t test did not reach `needed`. */
+  v.object({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count() }),
+  /** One layer of the eval sets loses more than the tolerance. */
+  v.object({ kind: v.literal('layer_loses'), layer: label(100), loss: figure(), tolerance: figure() }),
+  /** Passed: the gain that promoted it. */
+  v.object({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count() }),
+]);
+
+export type GateFinding = v.InferOutput<typeof GateFindingSchema>;
+
+const f3 = (x: number) => x.toFixed(3);
+
+/** A finding in English. */
+export function reasonOf(f: GateFinding): string {
+  switch (f.kind) {
+    case 'too_few_queries':
+      return `only ${f.queries} judged held-out queries; the gate needs ${f.needed}`;
+    case 'gain_too_small':
+      return `nDCG@5 gain ${f3(f.gain)} is below the minimum ${f3(f.minimum)}`;
+    case 'gain_not_sure':
+      return `nDCG@5 gain ${f3(f.gain)} is not sure enough: t ${f.t.toFixed(2)} below ${f.needed.toFixed(2)} (${f.changed} of ${f.queries} queries changed)`;
+    case 'layer_loses':
+      return `layer ${f.layer} loses ${f3(f.loss)} nDCG@5, more than the tolerance ${f3(f.tolerance)}`;
+    case 'passed':
+      return `nDCG@5 ${f3(f.before)} → ${f3(f.after)} (+${f3(f.after - f.before)}) on ${f.queries} held-out queries`;
+  }
+}
