@@ -1,13 +1,13 @@
 import type { Locale } from '../../i18n/strings.ts';
 
-/** A duration in the largest unit that keeps it readable: 850 ms, 12 s, 4.5 min, 3.2 h, 1.5 d. */
+/** A duration in the largest unit that keeps it readable, in the reader's language: 850 ms, 12 sec, 4.5 min, 3.2 hr, 1.5 days. */
 export function duration(ms: number, locale: Locale): string {
   const steps: [number, string][] = [
-    [86_400_000, 'd'],
-    [3_600_000, 'h'],
-    [60_000, 'min'],
-    [1_000, 's'],
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
   ];
-  for (const [size, unit] of steps) if (ms >= size) return `${(ms / size).toLocaleString(locale, { maximumFractionDigits: 1 })} ${unit}`;
-  return `${Math.round(ms).toLocaleString(locale)} ms`;
+  const [size, unit] = steps.find(([size]) => ms >= size) ?? [1, 'millisecond'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: size === 1 ? 0 : 1 }).format(ms / size);
 }

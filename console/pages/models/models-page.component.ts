@@ -126,7 +126,7 @@ export class ModelsPage extends LitElement {
   private renderModel(m: ModelSummary) {
     const s = this.strings;
     const titleId = `model-${m.version}`;
-    const at = new Date(m.createdAt).toLocaleString(this.locale);
+    const at = dateTime(m.createdAt, this.locale);
     return html`<article class="card model" data-version=${m.version} data-current=${m.current ? 'true' : 'false'} aria-labelledby=${titleId}>
       <header>
         <h2 id=${titleId} class="mono">${m.version}</h2>
