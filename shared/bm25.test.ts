@@ -44,16 +44,27 @@ describe('Bm25Index', () => {
     );
     expect(score(mixed, 1)).toBeCloseTo(score(apple, 1)! + 0.5 * score(cherry, 1)!, 8);
     expect(score(mixed, 2)).toBeCloseTo(0.5 * score(cherry, 2)!, 8);
-    expect(
+    const weighted = (odd: number) =>
       index
         .searchTerms(
           new Map([
             ['apple', 1],
-            ['durian', 0],
+            ['durian', odd],
+          ]),
+        )
+        .map((h) => h.index);
+    for (const odd of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(weighted(odd)).toEqual([1, 0]);
+    // A contribution too small to add to a score still counts its document once.
+    expect(
+      index
+        .searchTerms(
+          new Map([
+            ['banana', 5e-324],
+            ['cherry', 1],
           ]),
         )
         .map((h) => h.index),
-    ).toEqual([1, 0]);
+    ).toEqual([2, 1, 0]);
   });
 
   it('follows the k1 and b it is given', () => {

@@ -49,6 +49,8 @@ export class Bm25Index<D extends Bm25Document> {
   private readonly lengthNorm: Float64Array;
   /** Scratch accumulator, one slot per document, reused by every search. */
   private readonly scores: Float64Array;
+  /** Scratch marks of the documents a search touched, reused likewise. */
+  private readonly touchedMark: Uint8Array;
 
   constructor(docs: readonly D[], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? BM25_DEFAULTS.k1;
@@ -81,6 +83,7 @@ export class Bm25Index<D extends Bm25Document> {
       this.lengthNorm[d] = this.k1 * (1 - this.b + (avgLength ? (this.b * lengths[d]!) / avgLength : 0));
     }
     this.scores = new Float64Array(n);
+    this.touchedMark = new Uint8Array(n);
   }
 
   /** Number of documents indexed. */
@@ -106,18 +109,21 @@ export class Bm25Index<D extends Bm25Document> {
     return this.searchTerms(this.queryTerms(query), k);
   }
 
-  /** As `search`, for terms weighted by the caller (a term of weight 0.5 counts half an occurrence). */
+  /** As `search`, for terms weighted by the caller (a term of weight 0.5 counts half an occurrence; one not above 0, or not finite, counts for nothing). */
   searchTerms(weights: ReadonlyMap<string, number>, k = 10): Bm25Hit<D>[] {
-    const { scores, lengthNorm, k1 } = this;
+    const { scores, touchedMark, lengthNorm, k1 } = this;
     const touched: number[] = [];
     for (const [term, count] of weights) {
       const p = this.postings.get(term);
-      if (!p || !(count > 0)) continue;
+      if (!p || !(count > 0) || !Number.isFinite(count)) continue;
       const w = count * this.idf(term) * (k1 + 1);
       for (let i = 0; i < p.docs.length; i++) {
         const d = p.docs[i]!;
         const tf = p.tfs[i]!;
-        if (scores[d] === 0) touched.push(d);
+        if (touchedMark[d] === 0) {
+          touchedMark[d] = 1;
+          touched.push(d);
+        }
         scores[d]! += (w * tf) / (tf + lengthNorm[d]!);
       }
     }
@@ -125,7 +131,10 @@ export class Bm25Index<D extends Bm25Document> {
     // them equal, so ties really go to the earlier document.
     for (const d of touched) scores[d] = roundScore(scores[d]!);
     const hits = topK(touched, scores, k).map((d) => ({ doc: this.docs[d]!, index: d, score: scores[d]! }));
-    for (const d of touched) scores[d] = 0;
+    for (const d of touched) {
+      scores[d] = 0;
+      touchedMark[d] = 0;
+    }
     return hits;
   }
 }
