@@ -12,6 +12,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * Words a follow-up points back with ("what about…", "anything else?", English only) and that name
+ * no subject: the demo does not search for them in one, and a rewrite that drops them has not drifted.
+ */
+export const POINTING_BACK: ReadonlySet<string> = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
+
 const WORD = /[\p{L}\p{N}]+/gu;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 

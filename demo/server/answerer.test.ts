@@ -151,6 +151,36 @@ describe('createAnswerer', () => {
     expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);
   });
 
+  it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {
+    const { answerer, traces } = setup();
+    await answerer.ask({ sessionId: 's-1', query: 'My email is jane.doe@example.com, refund my opened items', turnIndex: 0 });
+    await answerer.ask({ sessionId: 's-1', query: 'what else?', turnIndex: 1 });
+    const rewrite = traces[1]!.rewrittenQuery!;
+    expect(rewrite).toContain('refund^0.5');
+    expect(rewrite.split(' ')).toContain('email');
+    expect(rewrite).not.toMatch(/jane|doe|example/);
+    // The trace schema redacts the query itself; the rewrite needs no help.
+    expect(v.parse(TraceSchema, traces[1]).rewrittenQuery).toBe(rewrite);
+  });
+
+  it('reads a follow-up with the turn before it while that answer is still being made', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = {
+      version: 'slow-1',
+      rerank: async (q: string, c: readonly { chunk: Chunk; score: number }[]) => {
+        if (q.startsWith('refund')) await held;
+        return [...c];
+      },
+    };
+    const { answerer, traces } = setup({ reranker: slow });
+    const first = answerer.ask({ sessionId: 's-new', query: 'refund for opened items', turnIndex: 0 });
+    await answerer.ask({ sessionId: 's-new', query: 'what else?', turnIndex: 1 });
+    release();
+    await first;
+    expect(traces.find((t) => t.turnIndex === 1)!.rewrittenQuery).toBe('refund^0.5 opened^0.5 items^0.5');
+  });
+
   it('answers and logs even when nothing is retrieved', async () => {
     const { answerer, traces } = setup();
     const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });

@@ -6,12 +6,13 @@
  */
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
+import { redactPII } from '../../shared/redact.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
 import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
-import { boostedQuery, followUpTerms } from './follow-up.ts';
+import { boostedQuery, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
 import type { Generator, Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -58,8 +59,11 @@ const MAX_SESSIONS = 1000;
 const MAX_ANSWERS = 5000;
 
 /** A turn as the session remembers it: for the language model, and for retrieving a follow-up. */
-interface SessionTurn extends Turn {
-  /** The weighted terms retrieval searched with. */
+interface SessionTurn {
+  query: string;
+  /** Undefined while the answer is being made. */
+  answer?: string;
+  /** The weighted terms retrieval searched with, read from the question as redacted: they reach the next turn's trace. */
   terms: ReadonlyMap<string, number>;
 }
 
@@ -120,19 +124,27 @@ export function createAnswerer(options: AnswererOptions) {
     const createdAt = now();
     const traceId = uuidv7(createdAt);
     const turns = sessions.get(req.sessionId) ?? new Map<number, SessionTurn>();
+    remember(sessions, req.sessionId, turns, MAX_SESSIONS);
     const earlier = [...turns]
       .filter(([turn]) => turn < req.turnIndex)
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
+    const before = earlier.at(-1)?.terms;
     const own = index.queryTerms(req.query);
-    const followUp = followUpTerms(own, earlier.at(-1)?.terms);
-    const terms = followUp ?? own;
+    const followUp = before !== undefined && before.size > 0 && leansOnEarlierTurn(own);
+    const terms = followUp ? withEarlierTurn(own, before) : own;
+    // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
+    const redacted = index.queryTerms(redactPII(req.query));
+    const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
+    const rewrite = followUp ? boostedQuery(kept) : '';
+    // Known at once, so a question sent before this answer is made still reads this turn.
+    turns.set(req.turnIndex, { query: req.query, terms: kept });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
     // A regenerate is honoured within its own session only.
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
-    const history = earlier.map(({ query, answer }) => ({ query, answer }));
+    const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
     const { answer, citations, prompt, model, quoted } = await compose(
       req,
       reranked.map((s) => s.chunk),
@@ -141,13 +153,12 @@ export function createAnswerer(options: AnswererOptions) {
     );
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
-    turns.set(req.turnIndex, { query: req.query, answer, terms });
-    remember(sessions, req.sessionId, turns, MAX_SESSIONS);
+    turns.set(req.turnIndex, { query: req.query, answer, terms: kept });
 
     logTrace?.({
       traceId,
       query: req.query,
-      ...(followUp && { rewrittenQuery: boostedQuery(followUp) }),
+      ...(rewrite && { rewrittenQuery: rewrite }),
       retrieval: { topK: retrieveK },
       retrievedChunks: traceChunks(retrieved),
       rerankedChunks: traceChunks(reranked),

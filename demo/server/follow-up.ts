@@ -5,39 +5,46 @@
  * between the earlier subject's chunks. A question that names enough is searched alone. The trace
  * logs what was searched as its rewritten query, in Lucene's boost notation.
  */
+import { POINTING_BACK } from '../../shared/terms.ts';
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 
-/** A question with at most this many distinct terms (stop words aside) leans on the turn before it. */
+/** A question with at most this many distinct terms (stop words and words pointing back aside) leans on the turn before it. */
 export const FOLLOW_UP_MAX_TERMS = 3;
 /** The weight of the earlier turn's terms beside the follow-up's own (each at its count). */
 export const EARLIER_TURN_WEIGHT = 0.5;
-/** Words that point back in a follow-up ("what about…", "anything else?") and name no subject: not searched for in one. */
-export const POINTING_BACK = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
+/** An earlier term fading below this weight is dropped: a chain of follow-ups looks three turns back at most. */
+export const EARLIER_TERM_FLOOR = 0.1;
+
+/** A question's own terms (and counts) without the words pointing back. */
+const subject = (own: ReadonlyMap<string, number>) => new Map([...own].filter(([term]) => !POINTING_BACK.has(term)));
+
+/** Whether a question with these terms (and counts) names too little to be searched alone. */
+export const leansOnEarlierTurn = (own: ReadonlyMap<string, number>): boolean => subject(own).size <= FOLLOW_UP_MAX_TERMS;
 
 /**
- * The weighted terms to search for a follow-up whose own terms (and counts) are `own`, given the
- * terms the session's previous turn was searched with; undefined when the question is searched
- * alone. Words pointing back count neither as the follow-up's terms nor in its search. Chained follow-ups fade: the turn before the previous one comes at the weight squared.
+ * The weighted terms to search a follow-up with: its own terms without the words pointing back,
+ * and those the previous turn was searched with at a lower weight. Chained follow-ups fade: the
+ * turn before the previous one comes at the weight squared, until the floor drops it.
  */
-export function followUpTerms(own: ReadonlyMap<string, number>, earlier?: ReadonlyMap<string, number>): Map<string, number> | undefined {
-  if (!earlier?.size) return undefined;
-  const out = new Map([...own].filter(([term]) => !POINTING_BACK.has(term)));
-  if (out.size > FOLLOW_UP_MAX_TERMS) return undefined;
-  for (const [term, weight] of earlier) out.set(term, (out.get(term) ?? 0) + EARLIER_TURN_WEIGHT * weight);
+export function withEarlierTurn(own: ReadonlyMap<string, number>, earlier: ReadonlyMap<string, number>): Map<string, number> {
+  const out = subject(own);
+  for (const [term, weight] of earlier) {
+    const faded = EARLIER_TURN_WEIGHT * weight;
+    if (faded >= EARLIER_TERM_FLOOR || out.has(term)) out.set(term, (out.get(term) ?? 0) + faded);
+  }
   return out;
 }
 
 /**
  * Weighted terms as a query in Lucene's boost notation ("side effect aspirin^0.5"), heaviest
- * first; terms that would take it past the trace's limit are left out.
+ * first; a term that would take it past the trace's limit is left out.
  */
 export function boostedQuery(weighted: ReadonlyMap<string, number>): string {
   let out = '';
   for (const [term, weight] of [...weighted].sort((a, b) => b[1] - a[1])) {
     const part = weight === 1 ? term : `${term}^${Math.round(weight * 1000) / 1000}`;
     const next = out ? `${out} ${part}` : part;
-    if (next.length > MAX_QUERY_CHARS) break;
-    out = next;
+    if (next.length <= MAX_QUERY_CHARS) out = next;
   }
   return out;
 }
