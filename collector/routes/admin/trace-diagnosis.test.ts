@@ -54,6 +54,13 @@ describe('diagnoseTrace', () => {
     ]);
   });
 
+  it("does not call a follow-up's rewrite a drift for leaving out the words that point back", () => {
+    const followUp = (query: string, rewrittenQuery: string) => diagnoseTrace(input({ query, rewrittenQuery })).map((f) => f.kind);
+    expect(followUp('what else?', 'refunds^0.5 opened^0.5 items^0.5')).toEqual(['no_finding']);
+    expect(followUp('and what about shipping?', 'shipping refunds^0.5')).toEqual(['no_finding']);
+    expect(followUp('what about shipping?', 'refunds^0.5 opened^0.5')).toEqual(['rewrite_drift']);
+  });
+
   it('reads [n] citation markers once each', () => {
     expect(citedNumbers('A [1], b [3] and again [1]; not [x] or [1234].')).toEqual([1, 3]);
   });

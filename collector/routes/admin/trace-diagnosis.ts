@@ -5,7 +5,7 @@
  */
 
 import type { Finding } from '../../../shared/admin-api/traces.ts';
-import { termOverlap, terms } from '../../../shared/terms.ts';
+import { POINTING_BACK, termOverlap, terms } from '../../../shared/terms.ts';
 import { CORRECTION_IN_CHUNK, CORRECTION_NOT_RETRIEVED } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 
@@ -79,8 +79,11 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
     out.push({ kind: 'flagged_source', chunkId, rank: seen.find((c) => c.chunkId === chunkId)?.rank ?? null });
   }
 
-  if (t.rewrittenQuery && terms(t.query).length) {
-    const overlap = termOverlap(t.query, t.rewrittenQuery);
+  // A follow-up's rewrite may drop the words pointing back ("what else?"): the subject is what it must keep.
+  const asked = new Set(terms(t.query).filter((term) => !POINTING_BACK.has(term)));
+  if (t.rewrittenQuery && asked.size) {
+    const rewritten = new Set(terms(t.rewrittenQuery));
+    const overlap = [...asked].filter((term) => rewritten.has(term)).length / asked.size;
     if (overlap < REWRITE_DRIFT) out.push({ kind: 'rewrite_drift', overlap });
   }
 
