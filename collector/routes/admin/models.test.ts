@@ -66,6 +66,9 @@ describe('POST /v1/admin/models', () => {
     const bad = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), false), findings: [{ kind: 'layer_loses', layer: 'variant' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'invalid_model', field: 'findings[0].loss' } });
+    const contradicting = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), true), findings } });
+    expect(contradicting.status).toBe(400);
+    expect(contradicting.body).toMatchObject({ error: { code: 'invalid_model', field: 'findings' } });
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('without'), false) })).status).toBe(201);
     const { body } = await admin<{ models: { version: string; findings: unknown[]; reasons: string[] }[] }>(p, '/models');
     expect(Object.fromEntries(body.models.map(({ version, findings, reasons }) => [version, { findings, reasons }]))).toEqual({

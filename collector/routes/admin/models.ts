@@ -26,16 +26,26 @@ import { type ChunkTexts, evalQueries, trainingData } from '../../storage/traini
 import { jsonStream } from './json-stream.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
-const Trained = v.object({
-  model: RerankerModelSchema,
-  confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  comparedWith: v.nullable(label(100)),
-  evaluation: v.record(v.string(), v.unknown()),
-  promote: v.boolean(),
-  reasons: v.array(label(1_000)),
-  /** Optional: a retraining of an earlier version sends reasons only. */
-  findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
-});
+const Trained = v.pipe(
+  v.object({
+    model: RerankerModelSchema,
+    confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    comparedWith: v.nullable(label(100)),
+    evaluation: v.record(v.string(), v.unknown()),
+    promote: v.boolean(),
+    reasons: v.array(label(1_000)),
+    /** Optional: a retraining of an earlier version sends reasons only. */
+    findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
+  }),
+  // The console shows the findings: they must say what the decision did.
+  v.forward(
+    v.check(
+      (t) => t.findings.length === 0 || t.promote === t.findings.every((f) => f.kind === 'passed'),
+      'must say the gate passed exactly when promote is true',
+    ),
+    ['findings'],
+  ),
+);
 
 /** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */
 const AtQuery = v.object({ at: epochMsParam() });
