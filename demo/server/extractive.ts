@@ -54,7 +54,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
     sentenceParts(chunk.text).map(({ text, tableRow }, position) => {
       const own = new Set(terms(text));
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
-      const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (text.endsWith(':') ? LEAD_IN_WEIGHT : 1);
+      const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (/[:：]$/.test(text) ? LEAD_IN_WEIGHT : 1);
       return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
     }),
   );
