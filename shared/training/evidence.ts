@@ -5,7 +5,7 @@
  * this very query" would look like a perfect feature in training and teach the model nothing
  * that transfers.
  */
-import { type Evidence, type Remembered, termCosine } from '../reranker/features.ts';
+import type { Evidence, Remembered } from '../reranker/features.ts';
 import { terms } from '../terms.ts';
 import type { Confirmed, EngagementRow } from './data.ts';
 import { examinationAt } from './examination.ts';
@@ -115,13 +115,48 @@ export class TrainingEvidence {
     return this.without(undefined);
   }
 
-  /** Query keys that are `queryKey` in other words (itself included). */
+  /**
+   * Query keys that are `queryKey` in other words (itself included): those whose term cosine with
+   * it reaches `SAME_QUESTION`. Scanning every key made training quadratic in its queries, so keys
+   * are found by prefix filtering (as in set-similarity joins): two keys that alike share a term
+   * among the rarest few of each, which is all the index holds; each found key is then checked.
+   */
   private sameQuestion(queryKey: string): Set<string> {
     const own = this.keyTerms(queryKey);
     const keys = new Set([queryKey]);
-    for (const maps of [this.ownChunks, this.ownEngagement])
-      for (const k of maps.keys()) if (!keys.has(k) && termCosine(this.keyTerms(k), own) >= SAME_QUESTION) keys.add(k);
+    const { byTerm, prefix } = this.keyIndex();
+    const probe = prefix(queryKey);
+    const checked = new Set<string>();
+    for (const t of probe)
+      for (const k of byTerm.get(t) ?? []) {
+        if (checked.has(k)) continue;
+        checked.add(k);
+        const other = this.keyTerms(k);
+        let shared = 0;
+        for (const x of other) if (own.has(x)) shared++;
+        if (shared / Math.sqrt(other.size * own.size) >= SAME_QUESTION) keys.add(k);
+      }
     return keys;
+  }
+
+  /** Every query key with evidence of its own, by the terms of its prefix; built once, on first use. */
+  private index: { byTerm: Map<string, string[]>; prefix: (key: string) => string[] } | undefined;
+  private keyIndex() {
+    if (this.index) return this.index;
+    const keys = new Set([...this.ownChunks.keys(), ...this.ownEngagement.keys()]);
+    const df = new Map<string, number>();
+    for (const k of keys) for (const t of this.keyTerms(k)) df.set(t, (df.get(t) ?? 0) + 1);
+    // Cosine t between sets A and B needs |A ∩ B| >= t² |A| (and t² |B|): of A's terms in one
+    // global order (rarest first), the first |A| - ceil(t² |A|) + 1 must then meet B's likewise.
+    const needed = (size: number) => Math.ceil(SAME_QUESTION ** 2 * size - 1e-9);
+    const prefix = (key: string) => {
+      const sorted = [...this.keyTerms(key)].sort((x, y) => (df.get(x) ?? 0) - (df.get(y) ?? 0) || (x < y ? -1 : x > y ? 1 : 0));
+      return sorted.slice(0, sorted.length - needed(sorted.length) + 1);
+    };
+    const byTerm = new Map<string, string[]>();
+    for (const k of keys) for (const t of prefix(k)) pushTo(byTerm, t, k);
+    this.index = { byTerm, prefix };
+    return this.index;
   }
 
   /** A query key is its distinct terms, sorted (shared/terms.ts). */

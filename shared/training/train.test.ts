@@ -1,11 +1,12 @@
+import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { featureRows, queryView } from '../reranker/features.ts';
+import { featureRows, queryView, termCosine } from '../reranker/features.ts';
 import { parseRerankerModel } from '../reranker/model.ts';
 import { rerankWithModel } from '../reranker/rerank.ts';
 import { queryKey } from '../terms.ts';
 import { dominantOrigin } from './dominance.ts';
-import { TrainingEvidence } from './evidence.ts';
+import { SAME_QUESTION, TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
 import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize, tCritical } from './gate.ts';
@@ -161,6 +162,31 @@ describe('position bias', () => {
     const { model } = trainReranker({ ...data, engagement }, options);
     const [top, low] = [model.engagement.chunks.top!, model.engagement.chunks.low!];
     expect(low[0] / low[1]).toBeGreaterThan(3 * (top[0] / top[1]));
+  });
+});
+
+describe('leaving a question out', () => {
+  it('leaves out exactly the query keys whose terms are alike enough to be the same question, and keeps the others', () => {
+    const word = fc.constantFrom('aspirin', 'dose', 'safe', 'side', 'effects', 'children', 'adults', 'daily', 'risk', 'heart');
+    const key = fc.uniqueArray(word, { minLength: 0, maxLength: 6 }).map((w) => [...w].sort().join(' '));
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 25 }), key, (keys, unseen) => {
+        // One judgement per key, all of the same chunk: what the chunk's memory keeps says which keys were left out.
+        const confirmed = keys.map((k) => ({ queryKey: k, query: k, chunkId: 'c', sourceDocId: 'd', relevance: 1 as const }));
+        const evidence = new TrainingEvidence(confirmed, [], [], [1]);
+        const termsOf = (k: string) => new Set(k.split(' '));
+        // A query without evidence of its own is looked up the same way.
+        for (const k of [...keys, unseen]) {
+          const kept = evidence
+            .without(k)
+            .remembered('c')
+            .map((e) => [...e.terms].sort().join(' '));
+          const expected = keys.filter((o) => o !== k && termCosine(termsOf(o), termsOf(k)) < SAME_QUESTION);
+          expect(kept.sort()).toEqual(expected.map((o) => [...new Set(o ? o.split(' ') : [])].sort().join(' ')).sort());
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
