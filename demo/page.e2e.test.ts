@@ -145,17 +145,22 @@ describe('the demo page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 
-  it("keeps the widget's correction form above the question box when it opens at the bottom of the page", async () => {
+  it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {
     const { page } = await openPage();
     await page.setViewportSize({ width: 1100, height: 800 });
     await askOnPage(page, 'How do I deploy to Cloudflare?');
     const el = await askOnPage(page, 'How are events delivered when the page is closed?');
+    // A reader made the question box taller: the page follows its height.
+    await page.locator('#query').evaluate((q) => {
+      q.style.height = '14rem';
+    });
     await el.locator('[part~="vote-down"]').click();
     await el.getByRole('button', { name: 'Suggest a correction' }).click();
     const field = el.locator('#rf-correction');
     await expect.poll(() => field.evaluate((f) => f === (f.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     const box = await page.locator('#ask').boundingBox();
     const focused = await field.boundingBox();
+    expect(box!.height).toBeGreaterThan(14 * 16);
     expect(focused!.y + focused!.height).toBeLessThanOrEqual(box!.y);
   });
 

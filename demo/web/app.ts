@@ -19,6 +19,8 @@ const form = $<HTMLFormElement>('ask');
 const input = $<HTMLTextAreaElement>('query');
 input.maxLength = MAX_QUERY_CHARS;
 const status = $<HTMLElement>('status');
+// The page keeps room for the fixed question box, however tall it is made (style.css reads its height).
+new ResizeObserver(() => document.documentElement.style.setProperty('--ask-height', `${form.offsetHeight}px`)).observe(form);
 const examples = $<HTMLElement>('examples');
 
 let config: ClientConfig;
