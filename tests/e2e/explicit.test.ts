@@ -189,7 +189,7 @@ describe('explicit feedback', () => {
     await el.getByLabel('Where can we find it? (optional)').fill('Returns policy v4, section 2');
     await el.getByRole('button', { name: 'Send' }).click();
     expect(await submitted).toBe('correction');
-    await el.getByText('Thank you, your feedback was sent.').waitFor();
+    await el.getByText('Thank you for your feedback.').waitFor();
     await eventually(traceId, (ev) =>
       expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([
         { text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' },

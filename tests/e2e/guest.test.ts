@@ -176,7 +176,7 @@ describe('a good guest on the host page', () => {
     await el.getByRole('button', { name: 'Not helpful' }).click();
     await el.getByRole('button', { name: 'Incomplete' }).click();
     await expect.poll(() => el.getByRole('dialog').count()).toBe(0);
-    expect(await el.getByText('Thank you, your feedback was sent.').count()).toBe(0);
+    expect(await el.getByText('Thank you for your feedback.').count()).toBe(0);
     await page.context().close();
   });
 
