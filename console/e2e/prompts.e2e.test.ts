@@ -101,6 +101,24 @@ describe('prompt settings', () => {
     }
   });
 
+  it('says what is wrong in the prompt being edited while one just added still waits for its text', async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts');
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompts = page.locator('rf-prompts-page fieldset');
+      const [waiting, edited] = [prompts.nth(-2), prompts.last()];
+      await edited.getByLabel('Text (English)').fill('Was this useful?');
+      await edited.getByLabel('At most per session').fill('-1');
+      await expect.poll(() => edited.locator('[data-field="field-error"]').allTextContents()).toEqual(['must be at least 0']);
+      expect(await waiting.locator('[data-field="field-error"]').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says beside an emptied field, and in the preview, what is wrong, in Chinese too', async () => {
     const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', { locale: 'zh-CN' });
     try {

@@ -53,11 +53,16 @@ export class PromptsPage extends LitElement {
   /** The first problem in the draft as last rendered: where it is and what it is, for the field to show. */
   private issue: { path: string; message: string } | undefined;
 
-  /** The draft as the schema reads it: the config to save and preview, or the first problem. */
+  /** The draft as the schema reads it: the config to save and preview, or the first problem (one in a prompt just added last). */
   private checked(): { config: WidgetConfig } | { problem: string; field: string; path: string; message: string } {
     const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
     if (parsed.success) return { config: parsed.output };
-    const { field, message, path } = configIssue(parsed.issues, this.strings);
+    const inFresh = (issue: v.BaseIssue<unknown>) => {
+      const [top, n] = (issue.path ?? []).map((item) => (item as { key?: unknown }).key);
+      return top === 'prompts' && typeof n === 'number' && this.draft!.prompts[n]?.fresh === true;
+    };
+    const issues = [...parsed.issues].sort((a, b) => Number(inFresh(a)) - Number(inFresh(b)));
+    const { field, message, path } = configIssue(issues, this.strings);
     return { problem: format(this.strings.invalidConfig, { field, message }), field, path, message };
   }
 
