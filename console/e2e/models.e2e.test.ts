@@ -196,6 +196,8 @@ describe('the models page', () => {
           ]);
           expect(await model(page, FIRST).locator('thead').textContent()).toContain('查询范围');
           await page.getByRole('heading', { name: '上线历史', level: 2 }).waitFor();
+          // The gate's promotion of the first model says why in Chinese as well.
+          expect(await page.locator('rf-models-page .history tr[data-by="gate"] td.text').allTextContents()).toEqual([expect.stringMatching(/个保留查询$/)]);
           expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/由管理员上线$/);
         }
       } finally {

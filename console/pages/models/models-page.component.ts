@@ -65,7 +65,7 @@ export class ModelsPage extends LitElement {
     return html`<h1>${s.modelsTitle}</h1>
       <p class="intro">${s.modelsIntro}</p>
       <p class="error" role="alert">${this.error ?? ''}</p>
-      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts) : nothing}
+      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts, r.models) : nothing}
       ${r && !r.models.length ? html`<p class="card empty">${s.modelsEmpty}</p>` : nothing} ${r?.models.map((m) => this.renderModel(m))} ${this.renderDialog()}`;
   }
 
@@ -89,8 +89,14 @@ export class ModelsPage extends LitElement {
   }
 
   /** Every promotion and rollback, newest first: when, what users got before and after, who, and why. */
-  private renderHistory(rollouts: ModelRollout[]) {
+  private renderHistory(rollouts: ModelRollout[], models: ModelSummary[]) {
     const s = this.strings;
+    // The gate's promotion says why in the model's findings, worded in the console's language; an admin's reason is as typed.
+    const findings = new Map(models.map((m) => [m.version, m.findings]));
+    const why = (r: ModelRollout) => {
+      const found = r.by === 'gate' && r.to !== null ? findings.get(r.to) : undefined;
+      return found?.length ? found.map((f) => findingText(f, s)).join('; ') : r.reason;
+    };
     const served = (version: string | null) => (version === null ? s.retrievalOrder : html`<span class="mono">${version}</span>`);
     return html`<section class="card history" aria-labelledby="history-title">
       <h2 id="history-title">${s.rolloutHistory}</h2>
@@ -112,7 +118,7 @@ export class ModelsPage extends LitElement {
                     <td>${served(r.from)}</td>
                     <td>${served(r.to)}</td>
                     <td>${s[`rolloutBy_${r.by}`]}</td>
-                    <td class="text">${r.reason}</td>
+                    <td class="text">${why(r)}</td>
                   </tr>`,
                 )}
               </tbody>
