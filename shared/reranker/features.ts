@@ -8,7 +8,7 @@
 import { cosine } from '../embedder.ts';
 import { terms } from '../terms.ts';
 import type { Candidate } from './candidate.ts';
-import { chunkTerms } from './chunk-terms.ts';
+import { chunkTermIds, hasTerm, queryTermIds } from './chunk-terms.ts';
 
 export const LEXICAL_FEATURES = [
   'retrieval_score',
@@ -126,15 +126,16 @@ export function featureColumns(
     }
   }
   const base = evidence.baseRate;
+  const queryIds = names.includes('query_coverage') ? queryTermIds(q.terms) : new Uint32Array(0);
   const extractors: Record<string, Extractor> = {
     retrieval_score: (c) => (known ? (max > min ? ((c.score as number) - min) / (max - min) : 1) : 0),
     retrieval_rank: (_c, i) => 1 / Math.log2(i + 2),
     query_coverage: (c) => {
-      if (q.terms.size === 0) return 0;
-      const own = chunkTerms(c);
+      if (queryIds.length === 0) return 0;
+      const own = chunkTermIds(c);
       let hits = 0;
-      for (const t of q.terms) if (own.has(t)) hits++;
-      return hits / q.terms.size;
+      for (let k = 0; k < queryIds.length; k++) if (hasTerm(own, queryIds[k]!)) hits++;
+      return hits / queryIds.length;
     },
     memory_relevant: (c) =>
       Math.max(
