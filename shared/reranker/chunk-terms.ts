@@ -11,15 +11,21 @@ import { MAX_CHUNK_TEXT } from '../thresholds.ts';
 import type { Candidate } from './candidate.ts';
 
 export const CHUNK_TERMS_CACHE_SIZE = 50_000;
-/** Distinct terms given ids before the ids and the cache start again (the vocabulary of many corpora). */
-const MAX_TERM_IDS = 2_000_000;
+/** Distinct terms, and their characters, given ids before the ids and the cache start again: bounded as the cache is (a Worker has 128 MB). */
+const MAX_TERM_IDS = 500_000;
+const MAX_TERM_CHARS = 8_000_000;
 
 const cache = new Map<string, { text: string; ids: Uint32Array }>();
 const ids = new Map<string, number>();
+let termChars = 0;
 
 function idOf(term: string): number {
   let id = ids.get(term);
-  if (id === undefined) ids.set(term, (id = ids.size));
+  if (id === undefined) {
+    // A copy: a term sliced from a chunk's text would keep the whole text alive after the chunk leaves the cache.
+    ids.set(` ${term}`.slice(1), (id = ids.size));
+    termChars += term.length;
+  }
   return id;
 }
 
@@ -28,9 +34,10 @@ function idOf(term: string): number {
  * before its chunks: only here do the ids start again, so a list's query and chunks agree.
  */
 export function queryTermIds(queryTerms: Iterable<string>): Uint32Array {
-  if (ids.size > MAX_TERM_IDS) {
+  if (ids.size > MAX_TERM_IDS || termChars > MAX_TERM_CHARS) {
     ids.clear();
     cache.clear();
+    termChars = 0;
   }
   return Uint32Array.from(queryTerms, idOf).sort();
 }

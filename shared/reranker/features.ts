@@ -107,7 +107,10 @@ export function featureRows(
   });
 }
 
-/** The extractors of `names` for one query and candidate list (list-wide figures computed once). */
+/**
+ * The extractors of `names` for one query and candidate list (list-wide figures computed once).
+ * Use them before the next call: term ids may start again there (chunk-terms.ts).
+ */
 export function featureColumns(
   names: readonly string[],
   q: QueryView,

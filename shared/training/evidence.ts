@@ -123,24 +123,24 @@ export class TrainingEvidence {
    */
   private sameQuestion(queryKey: string): Set<string> {
     const own = this.keyTerms(queryKey);
-    const keys = new Set([queryKey]);
-    const { byTerm, prefix } = this.keyIndex();
-    const probe = prefix(queryKey);
-    const checked = new Set<string>();
-    for (const t of probe)
+    const { byTerm, prefix, order } = this.keyIndex();
+    const found: string[] = [];
+    const checked = new Set<string>([queryKey]);
+    for (const t of prefix(queryKey))
       for (const k of byTerm.get(t) ?? []) {
         if (checked.has(k)) continue;
         checked.add(k);
         const other = this.keyTerms(k);
         let shared = 0;
         for (const x of other) if (own.has(x)) shared++;
-        if (shared / Math.sqrt(other.size * own.size) >= SAME_QUESTION) keys.add(k);
+        if (shared / Math.sqrt(other.size * own.size) >= SAME_QUESTION) found.push(k);
       }
-    return keys;
+    // In the keys' own order, so that what is left out is summed in the same order every time.
+    return new Set([queryKey, ...found.sort((a, b) => order.get(a)! - order.get(b)!)]);
   }
 
   /** Every query key with evidence of its own, by the terms of its prefix; built once, on first use. */
-  private index: { byTerm: Map<string, string[]>; prefix: (key: string) => string[] } | undefined;
+  private index: { byTerm: Map<string, string[]>; prefix: (key: string) => string[]; order: Map<string, number> } | undefined;
   private keyIndex() {
     if (this.index) return this.index;
     const keys = new Set([...this.ownChunks.keys(), ...this.ownEngagement.keys()]);
@@ -155,7 +155,7 @@ export class TrainingEvidence {
     };
     const byTerm = new Map<string, string[]>();
     for (const k of keys) for (const t of prefix(k)) pushTo(byTerm, t, k);
-    this.index = { byTerm, prefix };
+    this.index = { byTerm, prefix, order: new Map([...keys].map((k, i) => [k, i])) };
     return this.index;
   }
 

@@ -188,6 +188,12 @@ describe('leaving a question out', () => {
       { numRuns: 200 },
     );
   });
+  it("sums what it leaves out in the keys' own order, whatever order the index finds them in", () => {
+    const rows = ['a b c d e', 'a b c d f', 'a b c d e x'].map((queryKey, i) => ({ queryKey, chunkId: 'c', rank: i + 2, shown: 1, engaged: 0 }));
+    const evidence = new TrainingEvidence([], [{ chunkId: 'c', rank: 1, shown: 5, engaged: 1 }], rows, [1, 0.1, 0.7, 0.3]);
+    // 5 - (0.1 + 0.7 + 0.3) in that order; found in another order the last bit differs (3.9).
+    expect(evidence.without('a b c d e').engagement('c')).toEqual([1, 5 - (0.1 + 0.7 + 0.3)]);
+  });
 });
 
 describe('engagement', () => {
