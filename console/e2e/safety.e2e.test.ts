@@ -164,7 +164,8 @@ describe('accessibility (axe-core in Chromium)', () => {
           ['/admin/corrections', 'rf-corrections-page article'],
         ] as const) {
           await page.goto(`${f.collector.url}${path}`);
-          await page.locator(ready).first().waitFor();
+          // A page whose data or widget a busy machine serves late is waited for, not failed.
+          await page.locator(ready).first().waitFor({ timeout: 20_000 });
           expect(await axe(page), path).toEqual([]);
         }
 
