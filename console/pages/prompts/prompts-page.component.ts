@@ -53,8 +53,11 @@ export class PromptsPage extends LitElement {
   /** The first problem in the draft as last rendered: where it is and what it is, for the field to show. */
   private issue: { path: string; message: string } | undefined;
 
-  /** The draft as the schema reads it: the config to save and preview, or the first problem (one in a prompt just added last). */
-  private checked(): { config: WidgetConfig } | { problem: string; field: string; path: string; message: string } {
+  /**
+   * The draft as the schema reads it: the config to save and preview, or the first problem (one in
+   * a prompt just added last), and whether it is in such a prompt.
+   */
+  private checked(): { config: WidgetConfig } | { problem: string; field: string; path: string; message: string; fresh: boolean } {
     const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
     if (parsed.success) return { config: parsed.output };
     const inFresh = (issue: v.BaseIssue<unknown>) => {
@@ -63,7 +66,7 @@ export class PromptsPage extends LitElement {
     };
     const issues = [...parsed.issues].sort((a, b) => Number(inFresh(a)) - Number(inFresh(b)));
     const { field, message, path } = configIssue(issues, this.strings);
-    return { problem: format(this.strings.invalidConfig, { field, message }), field, path, message };
+    return { problem: format(this.strings.invalidConfig, { field, message }), field, path, message, fresh: inFresh(issues[0]!) };
   }
 
   /**
@@ -94,8 +97,7 @@ export class PromptsPage extends LitElement {
     const s = this.strings;
     const checked = this.checked();
     // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
-    const fresh = 'problem' in checked && d.prompts[Number(/^prompts\.(\d+)/.exec(checked.path)?.[1] ?? -1)]?.fresh === true;
-    const shown = 'problem' in checked && !fresh ? checked : undefined;
+    const shown = 'problem' in checked && !checked.fresh ? checked : undefined;
     this.issue = shown;
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
