@@ -21,7 +21,7 @@ export const UNAUTHORIZED_EVENT = 'rf-unauthorized';
  * Calls the admin API on this origin with the admin key in the Authorization header: never in a
  * URL, so it reaches no log or history. A 401 tells the console (UNAUTHORIZED_EVENT) and throws.
  */
-export async function api<T>(path: string, init: { method?: string; json?: unknown; key?: string } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: string; json?: unknown; key?: string; timeoutMs?: number } = {}): Promise<T> {
   const key = init.key ?? adminKey();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -34,6 +34,8 @@ export async function api<T>(path: string, init: { method?: string; json?: unkno
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
       credentials: 'omit',
       cache: 'no-store',
+      // A request left unanswered past this fails as unreachable, so its caller can ask again.
+      ...(init.timeoutMs !== undefined && { signal: AbortSignal.timeout(init.timeoutMs) }),
     });
   } catch {
     throw new NetworkError('network');

@@ -173,7 +173,7 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 
-  it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', async () => {
+  it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', { timeout: 60_000 }, async () => {
     const f = fixture();
     const other = await provisionProject({ id: `other-${Date.now().toString(36)}`, name: 'Support site (staging)', origins: [] });
     query(other.statements.join('\n'), { persistTo: f.collector.persistTo });
@@ -187,7 +187,7 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       await page.getByLabel('Admin key').fill(other.keys.admin);
       await page.getByRole('button', { name: 'Sign in' }).click();
       // A busy collector may answer late: the header names the project once it does.
-      await project.waitFor({ timeout: 20_000 });
+      await project.waitFor({ timeout: 30_000 });
       await expect.poll(() => project.textContent()).toBe(`Project Support site (staging) (${other.id})`);
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => project.textContent()).toBe(`项目 Support site (staging) (${other.id})`);

@@ -23,8 +23,9 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
 
 type Gate = 'signed-in' | 'signed-out' | 'unauthorized';
 
-/** Tries at naming the signed-in project before the header goes without it. */
-const PROJECT_ATTEMPTS = 4;
+/** Tries at naming the signed-in project before the header goes without it, each given this long: a busy dev server can leave a request unanswered. */
+const PROJECT_ATTEMPTS = 5;
+const PROJECT_TIMEOUT_MS = 5_000;
 
 /** GET /v1/admin/project: the project the admin key belongs to. */
 interface Project {
@@ -94,7 +95,7 @@ export class RfConsole extends LitElement {
   private loadProject(attempt = 0) {
     const key = adminKey();
     const current = () => this.gate === 'signed-in' && adminKey() === key;
-    api<Project>('/v1/admin/project').then(
+    api<Project>('/v1/admin/project', { timeoutMs: PROJECT_TIMEOUT_MS }).then(
       (project) => {
         if (current()) this.project = project;
       },
