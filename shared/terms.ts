@@ -36,9 +36,9 @@ export function terms(text: string): string[] {
   return out;
 }
 
-/** Share of `a`'s distinct terms that also occur in `b`, 0-1 (0 when `a` has none). */
-export function termOverlap(a: string, b: string): number {
-  const x = new Set(terms(a));
+/** Share of `a`'s distinct terms (those in `ignore` aside) that also occur in `b`, 0-1 (0 when `a` has none). */
+export function termOverlap(a: string, b: string, ignore?: ReadonlySet<string>): number {
+  const x = new Set(terms(a).filter((t) => !ignore?.has(t)));
   if (x.size === 0) return 0;
   const y = new Set(terms(b));
   let hits = 0;

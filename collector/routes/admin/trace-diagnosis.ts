@@ -80,10 +80,8 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
   }
 
   // A follow-up's rewrite may drop the words pointing back ("what else?"): the subject is what it must keep.
-  const asked = new Set(terms(t.query).filter((term) => !POINTING_BACK.has(term)));
-  if (t.rewrittenQuery && asked.size) {
-    const rewritten = new Set(terms(t.rewrittenQuery));
-    const overlap = [...asked].filter((term) => rewritten.has(term)).length / asked.size;
+  if (t.rewrittenQuery && terms(t.query).some((term) => !POINTING_BACK.has(term))) {
+    const overlap = termOverlap(t.query, t.rewrittenQuery, POINTING_BACK);
     if (overlap < REWRITE_DRIFT) out.push({ kind: 'rewrite_drift', overlap });
   }
 
