@@ -27,9 +27,13 @@ const reviewApi: ReviewApi = {
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
 };
 
-const isTyping = (e: Event) => {
+/** Keys a focused list (the status filter) keeps for itself; the queue's other keys still work there. */
+const LIST_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', ' ', 'Enter', 'Escape']);
+
+const isTyping = (e: KeyboardEvent) => {
   const target = e.composedPath()[0];
-  return target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || target instanceof HTMLSelectElement;
+  if (target instanceof HTMLSelectElement) return LIST_KEYS.has(e.key);
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement;
 };
 
 /**
