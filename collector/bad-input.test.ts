@@ -123,6 +123,26 @@ const cases: BadCase[] = [
     field: 'events[0].detail.name',
     request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]),
   },
+  // A misspelt field would otherwise be dropped, and what it carried lost without a word.
+  {
+    name: 'events: an unknown field beside the events',
+    status: 400,
+    field: 'droped',
+    request: (k) => ['/v1/events', { method: 'POST', headers: bearer(k.write), json: { events: [ev({})], droped: 3 } }],
+  },
+  { name: 'event: an unknown field', status: 400, field: 'events[0].shownAtMs', request: events([ev({ shownAtMs: 900 })]) },
+  {
+    name: 'event: an unknown field of a detail',
+    status: 400,
+    field: 'events[0].detail.starz',
+    request: events([ev({ signalType: 'rating', detail: { stars: 2, starz: 2 } })]),
+  },
+  {
+    name: 'event: a detail where its signal has none',
+    status: 400,
+    field: 'events[0].detail.reason',
+    request: events([ev({ signalType: 'thumbs_down', detail: { reason: 'wrong' } })]),
+  },
   {
     name: 'traces: body is not JSON',
     status: 400,
@@ -159,6 +179,14 @@ const cases: BadCase[] = [
   },
   { name: 'trace: negative createdAt', status: 400, field: 'trace.createdAt', request: traces({ ...trace(), createdAt: -1 }) },
   { name: 'trace: topK is 0', status: 400, field: 'trace.retrieval.topK', request: traces({ ...trace(), retrieval: { topK: 0 } }) },
+  { name: 'trace: a misspelt field', status: 400, field: 'trace.rewritenQuery', request: traces({ ...trace(), rewritenQuery: 'refund window' }) },
+  {
+    name: 'trace: an unknown field of a chunk',
+    status: 400,
+    field: 'trace.retrievedChunks[0].docVersion',
+    request: traces({ ...trace(), retrievedChunks: [{ ...chunk, docVersion: 'v2' }] }),
+  },
+  { name: 'trace: an unknown retrieval setting', status: 400, field: 'trace.retrieval.top_k', request: traces({ ...trace(), retrieval: { top_k: 5 } }) },
   { name: 'trace in a batch: answer is null', status: 400, field: 'traces[0].answer', request: traces([{ ...trace(), answer: null }]) },
   {
     name: 'config: rating is a string',

@@ -3,7 +3,7 @@ import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
 
-const noDetail = v.optional(v.object({}), {});
+const noDetail = v.optional(v.strictObject({}), {});
 
 /** Why a thumbs-down happened: the four choices of the attribution popover, or "other". */
 export const ATTRIBUTION_REASONS = ['not_answered', 'incomplete', 'looks_wrong', 'wrong_source', 'other'] as const;
@@ -13,31 +13,31 @@ const details = {
   thumbs_up: noDetail,
   thumbs_down: noDetail,
   vote_cleared: noDetail,
-  rating: v.object({
+  rating: v.strictObject({
     /** 1 (bad) to 5 (good). */
     stars: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5)),
   }),
-  attribution: v.object({
+  attribution: v.strictObject({
     /** The reason chosen in the popover. */
     reason: v.picklist(ATTRIBUTION_REASONS),
     /** Free text for "something else" (redacted). */
     text: v.optional(freeText(2_000)),
   }),
-  correction: v.object({
+  correction: v.strictObject({
     /** What the answer should have said (redacted). */
     text: v.pipe(freeText(4_000), v.minLength(1, 'must not be empty')),
     /** Where the right answer can be found: a URL or a document name (redacted). */
     source: v.optional(freeText(1_000)),
   }),
-  wrong_source: v.object({
+  wrong_source: v.strictObject({
     /** The flagged citation's chunk id. */
     chunkId: externalId(),
   }),
-  citation_click: v.object({
+  citation_click: v.strictObject({
     /** The clicked citation's chunk id. */
     chunkId: externalId(),
   }),
-  citation_dwell: v.object({
+  citation_dwell: v.strictObject({
     /** The citation's chunk id. */
     chunkId: externalId(),
     /** Time on the source: away on the opened page, or the preview visible. */
@@ -45,21 +45,21 @@ const details = {
     /** Whether the user left the page for the source or read an in-page preview. */
     mode: v.picklist(['away', 'preview']),
   }),
-  copy_answer: v.object({
+  copy_answer: v.strictObject({
     /** How many characters were copied. */
     chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
   }),
-  copy_source: v.object({
+  copy_source: v.strictObject({
     /** The copied citation's chunk id, when the copy came from a citation element. */
     chunkId: v.optional(externalId()),
     /** How many characters were copied. */
     chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
   }),
-  answer_dwell: v.object({
+  answer_dwell: v.strictObject({
     /** Total time the answer was visible. */
     ms: durationMs(),
   }),
-  rephrase_within_session: v.object({
+  rephrase_within_session: v.strictObject({
     /** The trace of the paraphrased follow-up query. */
     nextTraceId: externalId(),
     /** Lexical similarity of the two queries, 0-1. */
@@ -67,21 +67,21 @@ const details = {
     /** Time between the two queries. */
     gapMs: durationMs(),
   }),
-  regenerate: v.object({
+  regenerate: v.strictObject({
     /** Time from the answer to the regenerate. */
     gapMs: durationMs(),
   }),
-  bounce: v.object({
+  bounce: v.strictObject({
     /** Time from the answer to the page being hidden. */
     ms: durationMs(),
   }),
-  prompt_shown: v.object({
+  prompt_shown: v.strictObject({
     /** The configured prompt's id. */
     promptId: id(64),
     /** What triggered it. */
     trigger: label(64),
   }),
-  prompt_answered: v.object({
+  prompt_answered: v.strictObject({
     /** The configured prompt's id. */
     promptId: id(64),
     /** The chosen answer's id ("yes", "no", or a configured choice). */
@@ -89,7 +89,7 @@ const details = {
     /** Optional free text (redacted). */
     text: v.optional(freeText(2_000)),
   }),
-  web_vitals: v.object({
+  web_vitals: v.strictObject({
     /** Which vital: the three Core Web Vitals, the ones the widget reports. */
     name: v.picklist(['INP', 'LCP', 'CLS']),
     /** Its value (ms, or unitless for CLS). */
@@ -118,7 +118,7 @@ const envelope = {
 type Details = typeof details;
 
 function eventVariant<K extends keyof Details>(signalType: K) {
-  return v.object({
+  return v.strictObject({
     ...envelope,
     /** What kind of signal this is; selects the detail's shape. */
     signalType: v.literal(signalType),
@@ -154,7 +154,7 @@ export const EventBatchSchema = v.pipe(
   v.unknown(),
   // An array would pass as an object and be blamed on a missing `events`; name the real mistake.
   v.check((body) => !Array.isArray(body), 'The body must be an object: { "events": [...] }'),
-  v.object({
+  v.strictObject({
     /** The project's public write key (beacons cannot set headers). */
     writeKey: v.optional(v.string()),
     /** The events, validated one by one so a bad one does not sink the rest. */

@@ -3,7 +3,7 @@ import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS } from '../thresholds.ts';
 import { epochMs, externalId, finite, freeText, label } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
-export const ChunkSchema = v.object({
+export const ChunkSchema = v.strictObject({
   /** Stable id of the chunk in the index; widget citations carry it as `data-chunk-id`. */
   chunkId: externalId(),
   /** The document the chunk was cut from, so negative feedback can reach the document's owner. */
@@ -47,7 +47,7 @@ const stageChunks = () =>
   );
 
 /** Retrieval settings in force for this query, to tell bad retrieval from bad tuning. */
-export const RetrievalParamsSchema = v.object({
+export const RetrievalParamsSchema = v.strictObject({
   /** How many chunks retrieval returned. */
   topK: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(1000))),
   /** Similarity cut-off below which chunks were dropped. */
@@ -57,7 +57,7 @@ export const RetrievalParamsSchema = v.object({
 });
 
 /** The full record of one query: what was retrieved, what the model saw, what came out. */
-export const TraceSchema = v.object({
+export const TraceSchema = v.strictObject({
   /** Made when retrieval starts and threaded to the widget, so feedback reconnects to these chunks. */
   traceId: externalId(),
   /** The user's question as asked (redacted on arrival). */
