@@ -207,9 +207,15 @@ describe('explicit feedback', () => {
     await el.getByRole('button', { name: 'Wrong source' }).click();
     await el.getByRole('button', { name: /Flag as wrong source: \[2\] Shipping guide/ }).click();
     await el.getByRole('button', { name: /Flagged: \[2\] Shipping guide/ }).waitFor();
+    // Having named the wrong source, the user can say what the answer should have said.
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    await el.getByLabel('What should the answer say?').fill('Shipping takes 5 days.');
+    await el.getByRole('button', { name: 'Send' }).click();
+    await el.getByText('Thank you for your feedback.').waitFor();
     await eventually(traceId, (ev) => {
       expect(ofType(ev, 'wrong_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-2' }]);
       expect(ofType(ev, 'attribution').map((e) => e.detail)).toEqual([{ reason: 'wrong_source' }]);
+      expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Shipping takes 5 days.' }]);
     });
 
     const other = newTraceId('other');

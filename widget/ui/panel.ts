@@ -28,7 +28,10 @@ export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel)
 }
 
 function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
-  const close = html`<button part="button" class="link" @click=${() => feedback.closePanel()}>${s.close}</button>`;
+  // A form's links must not submit it: each is a plain button.
+  const link = (label: string, go: () => void) => html`<button part="button" type="button" class="link" @click=${go}>${label}</button>`;
+  const close = link(s.close, () => feedback.closePanel());
+  const suggest = link(s.suggestCorrection, () => feedback.showPanel({ kind: 'correction' }));
   switch (panel.kind) {
     case 'reasons':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
@@ -38,10 +41,7 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
               html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(reason)}>${label}</button></li>`,
           )}
         </ul>
-        <div class="actions">
-          <button part="button" class="link" @click=${() => feedback.showPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
-          ${close}
-        </div>`;
+        <div class="actions">${suggest} ${close}</div>`;
     case 'other':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
         <label for="rf-other">${s.otherLabel}</label>
@@ -57,14 +57,11 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
             // Each cited chunk once, however many links cite it (inline "[1]" links, then a source list: its last link's label).
             ...new Map(feedback.citations().map((c) => [c.chunkId, c.label])),
           ].map(
-            ([chunkId, label], i) => html`<li>
-              <button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(chunkId)} @click=${() => feedback.flagWrongSource(chunkId)}>
-                ${feedback.flagged.has(chunkId) ? s.sourceFlagged : s.flagSource}: ${label}
-              </button>
-            </li>`,
+            ([chunkId, label], i) =>
+              html`<li><button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(chunkId)} @click=${() => feedback.flagWrongSource(chunkId)}>${feedback.flagged.has(chunkId) ? s.sourceFlagged : s.flagSource}: ${label}</button></li>`,
           )}
         </ul>
-        <div class="actions">${close}</div>`;
+        <div class="actions">${suggest} ${close}</div>`;
     case 'correction':
       return html`<h2 id="rf-panel-title">${s.suggestCorrection}</h2>
         <form
@@ -79,15 +76,12 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
           <input id="rf-correction-source" maxlength="1000" />
           <div class="actions">
             <button part="button submit" type="submit">${s.send}</button>
-            <button part="button" type="button" class="link" @click=${() => feedback.closePanel()}>${s.cancel}</button>
+            ${link(s.cancel, () => feedback.closePanel())}
           </div>
         </form>`;
     case 'thanks':
       return html`<h2 id="rf-panel-title" data-autofocus tabindex="-1">${s.thanks}</h2>
-        <div class="actions">
-          <button part="button" class="link" @click=${() => feedback.showPanel({ kind: 'correction' })}>${s.suggestCorrection}</button>
-          ${close}
-        </div>`;
+        <div class="actions">${suggest} ${close}</div>`;
     default:
       return html``;
   }
