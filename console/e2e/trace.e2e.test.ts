@@ -97,6 +97,10 @@ describe('the trace view', () => {
       const names = view.locator('table.signals tbody td:nth-child(2) code');
       expect(await names.allTextContents()).toEqual(['thumbs_down', 'wrong_source', 'correction']);
       expect(await names.evaluateAll((els) => els.map((el) => el.getClientRects().length))).toEqual([1, 1, 1]);
+
+      // On a phone's width the lookup wraps, the columns stack and the tables scroll in their cards: the page does not.
+      await page.setViewportSize({ width: 375, height: 740 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

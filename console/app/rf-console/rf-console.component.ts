@@ -146,19 +146,21 @@ export class RfConsole extends LitElement {
         ${this.gate === 'signed-in' && this.project ? this.renderProject(this.project) : null}
         ${this.gate === 'signed-in' ? this.renderNav() : null}
         <span class="spacer"></span>
-        <label
-          >${s.language}
-          <select @change=${this.changeLocale}>
-            ${(Object.keys(LOCALES) as Locale[]).map((l) => html`<option value=${l} ?selected=${l === this.locale}>${LOCALE_NAMES[l]}</option>`)}
-          </select>
-        </label>
-        <label
-          >${s.theme}
-          <select @change=${this.changeTheme}>
-            ${THEMES.map((t) => html`<option value=${t} ?selected=${t === this.theme}>${s[`theme${t[0]!.toUpperCase()}${t.slice(1)}` as 'themeSystem']}</option>`)}
-          </select>
-        </label>
-        ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
+        <div class="controls">
+          <label
+            >${s.language}
+            <select @change=${this.changeLocale}>
+              ${(Object.keys(LOCALES) as Locale[]).map((l) => html`<option value=${l} ?selected=${l === this.locale}>${LOCALE_NAMES[l]}</option>`)}
+            </select>
+          </label>
+          <label
+            >${s.theme}
+            <select @change=${this.changeTheme}>
+              ${THEMES.map((t) => html`<option value=${t} ?selected=${t === this.theme}>${s[`theme${t[0]!.toUpperCase()}${t.slice(1)}` as 'themeSystem']}</option>`)}
+            </select>
+          </label>
+          ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
+        </div>
       </header>
       <main id="main" tabindex="-1">${this.renderMain()}</main>`;
   }

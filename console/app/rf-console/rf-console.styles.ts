@@ -47,6 +47,14 @@ export const styles = css`
   rf-console .spacer {
     flex: 1;
   }
+  /* Language, theme and sign-out wrap together, not one by one. */
+  rf-console .controls {
+    margin-inline-start: auto;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+  }
   rf-console label {
     display: flex;
     align-items: center;

@@ -9,7 +9,7 @@ import { errorText } from '../../ui/error-text.ts';
 import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { duration } from './duration.ts';
+import { duration, durations } from './duration.ts';
 import { styles } from './health-page.styles.ts';
 
 type Metric = keyof HealthSnapshot['metrics'] & string;
@@ -81,6 +81,10 @@ function formatUnit(unit: Unit, locale: Locale): (v: number) => string {
   if (unit === 'ms') return (v) => duration(v, locale);
   return (v) => v.toLocaleString(locale, { maximumFractionDigits: 1 });
 }
+
+/** An axis's ticks as their unit writes them: durations all in one unit. */
+const formatTicks = (unit: Unit, locale: Locale): ((ticks: number[]) => string[]) | undefined =>
+  unit === 'ms' ? (ticks) => durations(ticks, locale) : undefined;
 
 /**
  * Loop health (seed 000 "How do I know the feedback loop itself is working?", seed 002, 2.4):
@@ -166,12 +170,23 @@ export class HealthPage extends LitElement {
       <div class="charts">
         ${CHARTS.map(
           (c) =>
-            html`<section class="card"><rf-line-chart .strings=${s} heading=${s[c.title]} .days=${days} .series=${series(c.metrics)} .formatValue=${formatUnit(c.unit, this.locale)}></rf-line-chart></section>`,
+            html`<section class="card">
+              <rf-line-chart
+                .strings=${s}
+                locale=${this.locale}
+                heading=${s[c.title]}
+                from-zero
+                .days=${days}
+                .series=${series(c.metrics)}
+                .formatValue=${formatUnit(c.unit, this.locale)}
+                .formatTicks=${formatTicks(c.unit, this.locale)}
+              ></rf-line-chart>
+            </section>`,
         )}
         <section class="card">
           ${
             evalScores
-              ? html`<rf-line-chart .strings=${s} heading=${s.chartEval} .days=${days} .series=${series([['evalNdcg5', 'var(--c-accent)']])} .formatValue=${(v: number) => v.toFixed(3)}></rf-line-chart>`
+              ? html`<rf-line-chart .strings=${s} locale=${this.locale} heading=${s.chartEval} .days=${days} .series=${series([['evalNdcg5', 'var(--c-accent)']])} .formatValue=${(v: number) => v.toFixed(3)}></rf-line-chart>`
               : html`<h2 class="chart-title">${s.chartEval}</h2>
                 <p class="muted">${s.noEvalScores}</p>`
           }

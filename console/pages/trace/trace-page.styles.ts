@@ -3,12 +3,14 @@ import { css } from 'lit';
 export const styles = css`
   .lookup {
     display: flex;
+    flex-wrap: wrap;
     gap: 0.5rem;
     align-items: center;
     margin-bottom: 1rem;
   }
   .lookup input {
-    min-width: 20rem;
+    flex: 0 1 20rem;
+    min-width: 0;
     font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
   }
   .error:empty {
@@ -19,7 +21,7 @@ export const styles = css`
   }
   .columns {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr));
     gap: 1rem;
   }
   .query {

@@ -48,7 +48,7 @@ export function renderChunks(view: TraceView, query: string, s: Strings) {
   return html`<section class="card" aria-labelledby="chunks-title">
     <h2 id="chunks-title">${s.chunksTitle}</h2>
     ${view.rerankedChunks.length ? nothing : html`<p class="muted">${s.noReranker}</p>`}
-    <table class="chunks">
+    <div class="scroll"><table class="chunks">
       <thead>
         <tr>
           <th scope="col">${s.retrieved}</th>
@@ -72,7 +72,7 @@ export function renderChunks(view: TraceView, query: string, s: Strings) {
           </tr>`,
         )}
       </tbody>
-    </table>
+    </table></div>
   </section>`;
 }
 

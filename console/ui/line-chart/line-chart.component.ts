@@ -7,6 +7,8 @@ import { styles } from './line-chart.styles.ts';
 import { resolveColor } from './resolve-color.ts';
 
 const DAY_S = 86_400;
+/** Steps between the time axis's ticks: whole days, so daily figures are never ticked by the hour. */
+const DAY_STEPS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((d) => d * DAY_S);
 
 export interface ChartSeries {
   label: string;
@@ -28,6 +30,9 @@ export class LineChart extends LitElement {
     days: { attribute: false },
     series: { attribute: false },
     formatValue: { attribute: false },
+    formatTicks: { attribute: false },
+    locale: {},
+    fromZero: { type: Boolean, attribute: 'from-zero' },
   };
 
   declare strings: Strings;
@@ -36,8 +41,14 @@ export class LineChart extends LitElement {
   /** The days, YYYY-MM-DD, oldest first. */
   declare days: string[];
   declare series: ChartSeries[];
-  /** How a value is written in the table and the axis. */
+  /** How a value is written in the table and, unless `formatTicks` is given, the axis. */
   declare formatValue: (v: number) => string;
+  /** How the axis writes its ticks together, for figures whose unit must be the same along it. */
+  declare formatTicks: ((ticks: number[]) => string[]) | undefined;
+  /** The language the axis writes days in. */
+  declare locale: string;
+  /** Counts and shares start their axis at zero, so a small change does not look large. */
+  declare fromZero: boolean;
 
   private plot: uPlot | undefined;
   private drawnWidth = 0;
@@ -54,6 +65,8 @@ export class LineChart extends LitElement {
     this.days = [];
     this.series = [];
     this.formatValue = (v) => String(v);
+    this.locale = 'en';
+    this.fromZero = false;
   }
 
   override connectedCallback() {
@@ -110,18 +123,27 @@ export class LineChart extends LitElement {
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const x = this.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     const xRange: uPlot.Range.MinMax = x.length > 1 ? [x[0]!, x.at(-1)!] : [(x[0] ?? 0) - DAY_S, (x[0] ?? 0) + DAY_S];
+    const dayLabel = new Intl.DateTimeFormat(this.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const ticks = this.formatTicks ?? ((t: number[]) => t.map((v) => this.formatValue(v)));
+    const fromZero = this.fromZero;
     this.plot = new uPlot(
       {
         width: Math.max(240, target.clientWidth || this.clientWidth || 480),
         height: 200,
-        // A single day still gets a readable axis: a day either side of it.
-        scales: { x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange } },
-        axes: [axis, { ...axis, size: 72, values: (_u, ticks) => ticks.map((t) => this.formatValue(t)) }],
-        series: [
-          { label: this.strings.day, value: (_u, v) => (v == null ? '' : new Date(v * 1000).toISOString().slice(0, 10)) },
-          ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } })),
+        // Days are UTC days: ticks fall on their midnights wherever the reader is.
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        scales: {
+          // A single day still gets a readable axis: a day either side of it.
+          x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange },
+          y: { range: (_u, min, max) => (fromZero ? uPlot.rangeNum(Math.min(0, min), Math.max(0, max), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) },
+        },
+        axes: [
+          { ...axis, incrs: DAY_STEPS, values: (_u, t) => t.map((v) => dayLabel.format(v * 1000)) },
+          { ...axis, size: 72, values: (_u, t) => ticks(t) },
         ],
-        legend: { show: true },
+        series: [{}, ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } }))],
+        // The series' names only: the numbers are in the table below.
+        legend: { show: true, live: false },
       },
       [x, ...this.series.map((x) => x.values)],
       target,
