@@ -27,6 +27,18 @@ function largeStream(total = 64 * MAX, chunk = 16) {
 }
 
 describe('jsonBody', () => {
+  it('reads no body at all as {} where every field is optional, and only there', async () => {
+    const optional = new Hono<AppEnv>()
+      .post('/', jsonBody({ maxBytes: MAX, contentTypes: ['application/json'], optional: true }), (c) => c.json({ parsed: c.get('body') }))
+      .onError(handleError);
+    expect(await (await optional.request('/', { method: 'POST' })).json()).toEqual({ parsed: {} });
+    expect(await (await optional.request('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })).json()).toEqual({
+      parsed: { a: 1 },
+    });
+    expect((await optional.request('/', { method: 'POST', body: new Blob(['{}']) })).status).toBe(415);
+    expect((await app.request('/', { method: 'POST' })).status).toBe(415);
+  });
+
   it('parses JSON sent as application/json or text/plain (with a charset)', async () => {
     expect(await (await post('{"a":[1,"二"]}')).json()).toEqual({ parsed: { a: [1, '二'] } });
     expect(await (await post('[true]', { 'content-type': 'text/plain;charset=UTF-8' })).json()).toEqual({ parsed: [true] });

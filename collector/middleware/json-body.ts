@@ -8,6 +8,8 @@ export interface JsonBodyOptions {
   maxBytes: number;
   /** Media types accepted; `text/plain` lets navigator.sendBeacon post without a preflight. */
   contentTypes: readonly string[];
+  /** Whether a request may send no body at all (every field optional): it reads as `{}`. */
+  optional?: boolean;
 }
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
@@ -18,12 +20,17 @@ const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.
  * hono's bodyLimit: from Content-Length when sent, else while the body streams in, so a chunked
  * body is cut off at the limit instead of being read whole first.
  */
-export const jsonBody = ({ maxBytes, contentTypes }: JsonBodyOptions): MiddlewareHandler<AppEnv> => {
+export const jsonBody = ({ maxBytes, contentTypes, optional = false }: JsonBodyOptions): MiddlewareHandler<AppEnv> => {
   const tooLarge = (): never => {
     throw new ApiError(413, { code: 'payload_too_large', message: `The body is larger than ${maxBytes} bytes`, field: 'body' });
   };
   const limit = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
   return async function jsonBody(c, next) {
+    // `curl -X POST` with nothing to say: no body and no media type to check.
+    if (optional && c.req.raw.body === null && !c.req.header('content-type')) {
+      c.set('body', {});
+      return next();
+    }
     if (!contentTypes.includes(mediaType(c.req.header('content-type')))) {
       throw new ApiError(415, { code: 'unsupported_media_type', message: `Content-Type must be one of: ${contentTypes.join(', ')}`, field: 'content-type' });
     }

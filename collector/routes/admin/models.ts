@@ -51,7 +51,8 @@ const Trained = v.pipe(
 const AtQuery = v.object({ at: epochMsParam() });
 
 const Reason = v.object({ reason: v.optional(label(1_000)) });
-const smallJson = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'] });
+/** A reason, which may be left out, body and all. */
+const reasonBody = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'], optional: true });
 
 export const modelRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/models: every trained model, newest first, with metrics and the gate's decision; which one users get; the rollout history. */
@@ -80,7 +81,7 @@ export const modelRoutes = new Hono<AppEnv>()
     return c.json({ version: t.model.version, promoted: t.promote, current: await currentVersion(c.env.DB, projectId) }, 201);
   })
   /** POST /v1/admin/models/:version/promote: serve a stored model (an admin may overrule the gate; the reason is kept). */
-  .post('/models/:version/promote', smallJson, validBody(Reason, 'invalid_reason'), async (c) => {
+  .post('/models/:version/promote', reasonBody, validBody(Reason, 'invalid_reason'), async (c) => {
     const { projectId } = c.get('auth');
     const version = c.req.param('version');
     if (!(await modelExists(c.env.DB, projectId, version)))
@@ -90,7 +91,7 @@ export const modelRoutes = new Hono<AppEnv>()
     return c.json({ current: version });
   })
   /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order). */
-  .post('/models/rollback', smallJson, validBody(Reason, 'invalid_reason'), async (c) => {
+  .post('/models/rollback', reasonBody, validBody(Reason, 'invalid_reason'), async (c) => {
     const done = await rollBack(c.env.DB, c.get('auth').projectId, c.get('input').reason ?? 'rolled back by an admin', Date.now());
     if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order' });
     return c.json({ rolledBack: done.from, current: done.to });
