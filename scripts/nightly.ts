@@ -29,7 +29,8 @@ const summary = await admin<Summary>(adminTarget(values), '/nightly', { method: 
 for (const run of summary.runs) {
   // A night runs once: asked again, the collector answers with the report of the run that did it.
   const before = run.finishedAt !== null && run.finishedAt < asked;
-  const status = before ? `done earlier, at ${new Date(run.finishedAt!).toLocaleTimeString()}: its report` : run.status;
+  const at = before ? new Date(run.finishedAt!).toLocaleTimeString() : '';
+  const status = before ? `done earlier, at ${at}: its report` : run.status;
   console.log(`night ${summary.night}, project ${run.projectId}: ${status}${run.stage ? ` (continues at ${run.stage})` : ''}`);
   console.table(
     run.stages.map((s) => ({
@@ -41,7 +42,8 @@ for (const run of summary.runs) {
         .join(', '),
     })),
   );
-  for (const s of run.stages) if (s.note) console.log(`${s.name}: ${s.note}`);
+  // An earlier run's notes say what was so then (reviews since have not been counted): each says when.
+  for (const s of run.stages) if (s.note) console.log(`${s.name}${before ? ` (at ${at})` : ''}: ${s.note}`);
   if (before) console.log('The next night runs tomorrow (or the cron); `npm run retrain` trains on what was reviewed since, now.');
 }
 if (!summary.done) console.log('Not done within this invocation: run it again to continue.');

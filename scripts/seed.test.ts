@@ -32,7 +32,7 @@ describe('npm run seed, then the nightly job', () => {
       expect(again.done).toBe(true);
       const { stdout } = await run('npx', ['tsx', 'scripts/nightly.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
       expect(stdout).toMatch(/project local: done earlier, at .*: its report/);
-      expect(stdout).toContain('train: not trained: 0 confirmed examples; training needs at least 30');
+      expect(stdout).toMatch(/train \(at .*\): not trained: 0 confirmed examples; training needs at least 30/);
 
       const review = (await (await admin('/review')).json()) as { items: { guess: string; evidence: string[] }[] };
       expect(review.items.length).toBeGreaterThan(5);
