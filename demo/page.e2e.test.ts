@@ -164,11 +164,27 @@ describe('the demo page', () => {
     expect(focused!.y + focused!.height).toBeLessThanOrEqual(box!.y);
   });
 
-  it('meets WCAG 2.1 AA as axe checks it, empty and with an answer, its citations and its widget on the page', async () => {
+  it('meets WCAG 2.1 AA as axe checks it, empty, with an answer, its citations and its widget, and with an earlier answer faded', async () => {
     const { page } = await openPage();
     // Empty, the page has its example questions and no widget yet.
     expect(await axe(page, { shadowRoots: false })).toEqual([]);
     await askOnPage(page, 'How do I deploy to Cloudflare?');
     expect(await axe(page)).toEqual([]);
+    await regenerateOnPage(page);
+    await page.locator('.reply.superseded').waitFor();
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it('answers a question nothing matches without a ranking or a regenerate, and asks for a question when given only spaces', async () => {
+    const { page } = await openPage();
+    const el = await askOnPage(page, 'zqxj vwkp');
+    expect(await el.locator('.answer').textContent()).toContain('None of the retrieved passages answers this');
+    const reply = page.locator('.reply').last();
+    expect(await reply.locator('.ranking, .regenerate').count()).toBe(0);
+
+    await page.fill('#query', '   ');
+    await page.press('#query', 'Enter');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Type a question first.');
+    expect(await page.locator('.turn').count()).toBe(1);
   });
 });

@@ -50,14 +50,14 @@ describe('extractiveAnswer', () => {
   ];
 
   it('quotes the sentences covering most of the question, each with the number of its chunk in the list given', () => {
-    const a = extractiveAnswer('refund window for opened items', chunks, one, { maxSentences: 2 });
+    const a = extractiveAnswer('refund window for opened and unopened items', chunks, one, { maxSentences: 2 });
     expect(a.answer).toBe('Opened items can be returned within 14 days for a refund. [2] Unopened items within 30 days. [2]');
     expect(a.citations.map((c) => [c.n, c.chunkId])).toEqual([[2, 'refunds']]);
     expect(a.quoted).toHaveLength(2);
   });
 
   it('lists the sources by number, whichever was quoted first', () => {
-    const weight = (t: string) => (t === 'refund' ? 5 : 1);
+    const weight = (t: string) => (t === 'refund' ? 2 : 1);
     const a = extractiveAnswer('refund shipping', chunks, weight, { maxSentences: 2 });
     expect(a.answer.indexOf('[2]')).toBeLessThan(a.answer.indexOf('[1]'));
     expect(a.citations.map((c) => c.n)).toEqual([1, 2]);
@@ -100,6 +100,16 @@ describe('extractiveAnswer', () => {
     ];
     const a = extractiveAnswer('when does the gate promote a model', docs, one, { maxSentences: 1 });
     expect(a.quoted).toEqual(['The gate promotes a model only if it gains on the eval sets.']);
+  });
+
+  it('quotes no sentence that covers less than half as much of the question as the best one', () => {
+    const docs = [
+      chunk('redaction', 'Phone numbers and e-mail addresses are redacted before storing.'),
+      chunk('charts', 'Every chart has its numbers in a table beside it.'),
+    ];
+    const a = extractiveAnswer('are phone numbers redacted', docs, one);
+    expect(a.citations.map((c) => c.chunkId)).toEqual(['redaction']);
+    expect(extractiveAnswer('numbers', docs, one).citations.map((c) => c.chunkId)).toEqual(['redaction', 'charts']);
   });
 
   it('says so when no sentence shares a term with the question', () => {

@@ -40,6 +40,11 @@ const rankWeight = (rank: number) => 1 / (1 + 0.25 * rank);
 const TABLE_ROW_WEIGHT = 0.5;
 /** A sentence ending in a colon leads into what follows it, which a quote of it alone leaves out. */
 const LEAD_IN_WEIGHT = 0.5;
+/**
+ * A sentence scoring less than this share of the best one is not quoted after it: one that merely
+ * shares a common word with the question ("numbers" of "phone numbers") would pad the answer.
+ */
+const MIN_SHARE_OF_BEST = 0.5;
 
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
@@ -58,7 +63,10 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
       return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
     }),
   );
-  const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const best = Math.max(0, ...candidates.map((c) => c.score));
+  const scored = candidates
+    .filter((c) => c.score > 0 && c.score >= MIN_SHARE_OF_BEST * best)
+    .sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
   const fresh = scored.filter((c) => !exclude.has(c.text));
   const pool = fresh.length ? fresh : scored;
   const picked: typeof pool = [];

@@ -101,6 +101,10 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     replaces?.box.classList.add('superseded');
     const el = feedbackElement(res, query);
     const box = element('div', { className: 'reply' }, el);
+    turn.append(box);
+    status.textContent = '';
+    // No sources, no answer: nothing was ranked, and another try would find the same nothing.
+    if (!res.citations.length) return;
     // Which ranking the user got: after a promotion, the next answer names the new model.
     const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
     box.append(element('p', { className: 'ranking', textContent: ranking }));
@@ -111,8 +115,6 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
       void reply(turn, query, turnIndex, { box, el });
     });
     box.append(again);
-    turn.append(box);
-    status.textContent = '';
   } catch (err) {
     turn.append(element('p', { className: 'error', textContent: `No answer: ${(err as Error).message}` }));
     status.textContent = '';
@@ -122,7 +124,11 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
 form.addEventListener('submit', (e) => {
   e.preventDefault();
   const query = input.value.trim();
-  if (!query) return;
+  if (!query) {
+    status.textContent = 'Type a question first.';
+    input.focus();
+    return;
+  }
   input.value = '';
   examples.hidden = true;
   const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query }));
