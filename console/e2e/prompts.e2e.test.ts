@@ -30,6 +30,9 @@ describe('prompt settings', () => {
       expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
       expect(await page.locator('rf-prompts-page [data-field="problem"]').textContent()).toBe('');
       expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toBe(
+        'The preview comes back once the new prompt has its text.',
+      );
       await prompt.getByLabel('Id').fill('copy-help');
       await prompt.getByLabel('Trigger').selectOption('large_copy');
       await prompt.getByLabel('Text (English)').fill(text);

@@ -132,7 +132,7 @@ export class PromptsPage extends LitElement {
         ${
           'config' in checked
             ? html`<rf-widget-preview .strings=${s} locale=${this.locale} .config=${checked.config}></rf-widget-preview>`
-            : html`<p class="muted" data-field="preview-paused">${format(s.previewPaused, { field: checked.field, message: checked.message })}</p>`
+            : html`<p class="muted" data-field="preview-paused">${checked.fresh ? s.previewWaits : format(s.previewPaused, { field: checked.field, message: checked.message })}</p>`
         }
       </section>
     </div>`;
