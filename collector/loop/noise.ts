@@ -234,7 +234,7 @@ function crossCheck(e: LoopEvent, sorted: readonly LoopEvent[], first: readonly 
     else against += Math.abs(weight);
   });
   if (against >= 0.8 && along < against / 2) {
-    hits.push({ rule: 'contradicts_trace', reason: `other signals weigh ${against.toFixed(2)} the other way against ${along.toFixed(2)} along` });
+    hits.push({ rule: 'contradicts_trace', reason: `the answer's other signals weigh ${against.toFixed(2)} against this one and ${along.toFixed(2)} with it` });
   }
   const h = ctx.queryHistory;
   if (h && h.traces >= HISTORY_MIN_TRACES && Math.abs(h.meanScore) >= HISTORY_CLEAR_MEAN && Math.sign(h.meanScore) !== Math.sign(value)) {

@@ -57,8 +57,15 @@ describe('documents', () => {
       // The counts the tests ran on, in words rather than field names.
       const c = refunds.counts;
       expect(text).toContain(`${c.negative} of ${c.scored} answers bad; project ${c.baselinePercent}%`);
-      expect(text).toContain(`re-asked: ${c.recentRequeried} of ${c.recent} lately`);
+      expect(text).toContain(
+        c.before
+          ? `re-asked: ${c.recentRequeried} of ${c.recent} lately, ${c.beforeRequeried} of ${c.before} before`
+          : `re-asked: ${c.recentRequeried} of ${c.recent} lately, none asked before`,
+      );
       expect(text).not.toContain('recentRequeried');
+      // Flagged on one day only, the date is said once.
+      const flagged = refunds.firstFlagged === refunds.lastFlagged ? refunds.firstFlagged : `${refunds.firstFlagged} – ${refunds.lastFlagged}`;
+      expect(await row.locator('td').nth(5).textContent()).toBe(flagged);
       expect(await row.locator('a').count()).toBe(refunds.evidenceTraceIds.length);
       expect(text).toContain('no owner');
 

@@ -33,7 +33,7 @@ export function reasonOf(f: GateFinding): string {
     case 'gain_too_small':
       return `nDCG@5 gain ${f3(f.gain)} is below the minimum ${f3(f.minimum)}`;
     case 'gain_not_sure':
-      return `nDCG@5 gain ${f3(f.gain)} is not sure enough: t ${f.t.toFixed(2)} below ${f.needed.toFixed(2)} (${f.changed} of ${f.queries} queries changed)`;
+      return `nDCG@5 gain ${f3(f.gain)} could be chance: its t is ${f.t.toFixed(2)}, below the ${f.needed.toFixed(2)} needed (${f.changed} of ${f.queries} queries changed)`;
     case 'layer_loses':
       return `layer ${f.layer} loses ${f3(f.loss)} nDCG@5, more than the tolerance ${f3(f.tolerance)}`;
     case 'passed':

@@ -95,7 +95,7 @@ describe('the gate', () => {
     const decision = decide(summary(lucky), summary(current), DEFAULT_GATE, gains);
     expect(pairedT(gains)).toBeLessThan(tCritical(DEFAULT_GATE.z, gains.length - 1));
     expect(decision.promote).toBe(false);
-    expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 is not sure enough: t 0\.\d\d below 1\.69 \(4 of 40 queries changed\)$/);
+    expect(decision.reasons[0]).toMatch(/^nDCG@5 gain 0\.020 could be chance: its t is 0\.\d\d, below the 1\.69 needed \(4 of 40 queries changed\)$/);
     // The same finding as data, for the console to word in its reader's language.
     expect(decision.findings).toEqual([
       { kind: 'gain_not_sure', gain: expect.closeTo(0.02, 9), t: pairedT(gains), needed: tCritical(DEFAULT_GATE.z, 39), changed: 4, queries: 40 },

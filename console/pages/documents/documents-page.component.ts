@@ -87,7 +87,7 @@ export class DocumentsPage extends LitElement {
                 ${d.negativeP === null ? nothing : html`${format(s.negativeP, { p: p(d.negativeP)! })}<br />`}
                 ${d.requeryP === null ? nothing : format(s.requeryP, { p: p(d.requeryP)! })}
               </td>
-              <td>${format(s.flaggedRange, { first: d.firstFlagged, last: d.lastFlagged })}</td>
+              <td>${d.firstFlagged === d.lastFlagged ? d.firstFlagged : format(s.flaggedRange, { first: d.firstFlagged, last: d.lastFlagged })}</td>
               <td>${d.evidenceTraceIds.map((id) => html`<a class="mono" href=${paths.trace(id)}>${id}</a> `)}</td>
             </tr>`,
           )}
@@ -101,7 +101,7 @@ export class DocumentsPage extends LitElement {
     const s = this.strings;
     const has = (...keys: string[]) => keys.every((k) => typeof c[k] === 'number');
     return html`${has('negative', 'scored', 'baselinePercent') ? html`${format(s.countsBad, { negative: c.negative!, scored: c.scored!, baseline: c.baselinePercent! })}<br />` : nothing}
-    ${has('recentRequeried', 'recent', 'beforeRequeried', 'before') ? format(s.countsRequeried, { recentRequeried: c.recentRequeried!, recent: c.recent!, beforeRequeried: c.beforeRequeried!, before: c.before! }) : nothing}`;
+    ${has('recentRequeried', 'recent', 'beforeRequeried', 'before') ? format(c.before ? s.countsRequeried : s.countsRequeriedNew, { recentRequeried: c.recentRequeried!, recent: c.recent!, beforeRequeried: c.beforeRequeried!, before: c.before! }) : nothing}`;
   }
 
   private renderOwners() {
