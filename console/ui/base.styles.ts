@@ -73,6 +73,14 @@ export const baseStyles = css`
     font-size: 0.9em;
     overflow-wrap: anywhere;
   }
+  /* In a table an id or a date keeps its line ("t-7x80-9u", not "t-7x80-" above "9u"): its column
+     takes its width, and the table scrolls in its box. */
+  td .mono,
+  td code,
+  td.date {
+    white-space: nowrap;
+    overflow-wrap: normal;
+  }
   .muted {
     color: var(--c-muted);
   }

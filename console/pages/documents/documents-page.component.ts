@@ -87,7 +87,7 @@ export class DocumentsPage extends LitElement {
                 ${d.negativeP === null ? nothing : html`${format(s.negativeP, { p: p(d.negativeP)! })}<br />`}
                 ${d.requeryP === null ? nothing : format(s.requeryP, { p: p(d.requeryP)! })}
               </td>
-              <td>${d.firstFlagged === d.lastFlagged ? d.firstFlagged : format(s.flaggedRange, { first: d.firstFlagged, last: d.lastFlagged })}</td>
+              <td class="date">${d.firstFlagged === d.lastFlagged ? d.firstFlagged : format(s.flaggedRange, { first: d.firstFlagged, last: d.lastFlagged })}</td>
               <td>${d.evidenceTraceIds.map((id) => html`<a class="mono" href=${paths.trace(id)}>${id}</a> `)}</td>
             </tr>`,
           )}
