@@ -67,6 +67,10 @@ describe('documents', () => {
       const flagged = refunds.firstFlagged === refunds.lastFlagged ? refunds.firstFlagged : `${refunds.firstFlagged} – ${refunds.lastFlagged}`;
       expect(await row.locator('td').nth(5).textContent()).toBe(flagged);
       expect(await row.locator('a').count()).toBe(refunds.evidenceTraceIds.length);
+      // Each trace id on one line, never broken at its hyphen, on a laptop's width too.
+      await page.setViewportSize({ width: 1100, height: 760 });
+      const lines = await row.locator('a.mono').evaluateAll((links) => links.map((a) => a.getClientRects().length));
+      expect(lines).toEqual(refunds.evidenceTraceIds.map(() => 1));
       expect(text).toContain('no owner');
 
       // No rule yet: the empty table says what that means.
