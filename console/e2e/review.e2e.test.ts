@@ -198,7 +198,7 @@ describe('the review queue', () => {
       await expect.poll(() => shownItem(page)).toBe(latest!.id);
       await pressAndMove(page, '2', latest!.id);
       expect(await shownItem(page)).toBe(next!.id);
-      expect(await page.locator('rf-review-page [data-field="position"]').textContent()).toMatch(/^Item 2 of \d+ loaded$/);
+      expect(await page.locator('rf-review-page [data-field="position"]').textContent()).toMatch(/^Item 2 of the \d+ loaded$/);
       await expect.poll(() => verdictOf(latest!.id)).toBe('not_relevant');
       expect(problems).toEqual([]);
     } finally {

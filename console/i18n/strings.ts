@@ -63,7 +63,7 @@ const en = {
   next: 'Next',
   undo: 'Undo last answer',
   keysButton: 'Keyboard keys',
-  position: 'Item {n} of {total} loaded',
+  position: 'Item {n} of the {total} loaded',
   answeredAs: 'Answered: {verdict}',
   announceAnswered: 'Answered {verdict}.',
   announceUndone: 'Answer taken back.',
