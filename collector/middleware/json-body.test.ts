@@ -32,6 +32,10 @@ describe('jsonBody', () => {
       .post('/', jsonBody({ maxBytes: MAX, contentTypes: ['application/json'], optional: true }), (c) => c.json({ parsed: c.get('body') }))
       .onError(handleError);
     expect(await (await optional.request('/', { method: 'POST' })).json()).toEqual({ parsed: {} });
+    // fetch() with no body sends Content-Length: 0; a client may name the media type anyway.
+    expect(await (await optional.request('/', { method: 'POST', headers: { 'content-length': '0' }, body: '' })).json()).toEqual({ parsed: {} });
+    expect(await (await optional.request('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '' })).json()).toEqual({ parsed: {} });
+    expect((await optional.request('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })).status).toBe(400);
     expect(await (await optional.request('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })).json()).toEqual({
       parsed: { a: 1 },
     });
