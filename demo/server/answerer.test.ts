@@ -93,7 +93,7 @@ describe('createAnswerer', () => {
     const errors: unknown[] = [];
     const { answerer, traces } = setup({ generator, onStageError: (stage, e) => errors.push([stage, e]) });
     const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
-    expect(res).toMatchObject({ answer: 'Within a few days [2].', model: 'test-llm' });
+    expect(res).toMatchObject({ answer: 'Within a few days [2].', model: 'test-llm', answered: true });
     expect(traces[0]).toMatchObject({ model: 'test-llm', prompt: 'the prompt' });
     fail = true;
     const fallback = await answerer.ask({ sessionId: 's-1', query: 'and for opened items?', turnIndex: 1 });
@@ -185,6 +185,9 @@ describe('createAnswerer', () => {
     const { answerer, traces } = setup();
     const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });
     expect(res.citations).toEqual([]);
+    // Nothing to answer from: the page offers no regenerate.
+    expect(res.answered).toBe(false);
+    expect((await answerer.ask({ sessionId: 's-2', query: 'refund?', turnIndex: 0 })).answered).toBe(true);
     expect(traces[0]!.retrievedChunks).toEqual([]);
     expect(v.safeParse(TraceSchema, traces[0]).success).toBe(true);
   });

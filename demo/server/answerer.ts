@@ -34,6 +34,8 @@ export interface AskResponse {
   model: string;
   /** The promoted reranker that ordered the sources; absent when retrieval's order was used. */
   rerankerVersion?: string;
+  /** False when no passage answers at all (the quoted answer says so): another try would find the same nothing. */
+  answered: boolean;
 }
 
 export interface AnswererOptions {
@@ -171,7 +173,8 @@ export function createAnswerer(options: AnswererOptions) {
       knowledgeBase: corpus.name,
       createdAt,
     });
-    return { traceId, answer, citations, model, ...(rerankerVersion !== undefined && { rerankerVersion }) };
+    const answered = model !== EXTRACTIVE_MODEL || citations.length > 0;
+    return { traceId, answer, citations, model, ...(rerankerVersion !== undefined && { rerankerVersion }), answered };
   }
 
   return { ask };

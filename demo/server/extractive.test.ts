@@ -112,6 +112,14 @@ describe('extractiveAnswer', () => {
     expect(extractiveAnswer('numbers', docs, one).citations.map((c) => c.chunkId)).toEqual(['redaction', 'charts']);
   });
 
+  it('measures a regenerate against the best sentence it has left, not the one it may not quote again', () => {
+    const docs = [chunk('refunds', 'Opened items can be refunded within 14 days of delivery. A refund goes back to the card.')];
+    const first = extractiveAnswer('refund opened items within days', docs, one, { maxSentences: 1 });
+    expect(first.quoted).toEqual(['Opened items can be refunded within 14 days of delivery.']);
+    const again = extractiveAnswer('refund opened items within days', docs, one, { maxSentences: 1, exclude: new Set(first.quoted) });
+    expect(again.answer).toBe('A refund goes back to the card. [1]');
+  });
+
   it('says so when no sentence shares a term with the question', () => {
     expect(extractiveAnswer('warranty', chunks, one)).toEqual({ answer: NO_ANSWER, citations: [], quoted: [] });
     expect(extractiveAnswer('the of and', chunks, one).answer).toBe(NO_ANSWER);

@@ -41,8 +41,9 @@ const TABLE_ROW_WEIGHT = 0.5;
 /** A sentence ending in a colon leads into what follows it, which a quote of it alone leaves out. */
 const LEAD_IN_WEIGHT = 0.5;
 /**
- * A sentence scoring less than this share of the best one is not quoted after it: one that merely
- * shares a common word with the question ("numbers" of "phone numbers") would pad the answer.
+ * A sentence scoring less than this share of the best one (its coverage of the question, weighed
+ * as above) is not quoted after it: one that merely shares a common word with the question
+ * ("numbers" of "phone numbers") would pad the answer.
  */
 const MIN_SHARE_OF_BEST = 0.5;
 
@@ -63,12 +64,11 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
       return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
     }),
   );
-  const best = Math.max(0, ...candidates.map((c) => c.score));
-  const scored = candidates
-    .filter((c) => c.score > 0 && c.score >= MIN_SHARE_OF_BEST * best)
-    .sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const scored = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
   const fresh = scored.filter((c) => !exclude.has(c.text));
-  const pool = fresh.length ? fresh : scored;
+  const choices = fresh.length ? fresh : scored;
+  // Half the best of what may be quoted: a regenerate measures against the best sentence it has left.
+  const pool = choices.filter((c) => c.score >= MIN_SHARE_OF_BEST * choices[0]!.score);
   const picked: typeof pool = [];
   let length = 0;
   for (const c of pool) {

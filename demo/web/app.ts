@@ -103,8 +103,7 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     const box = element('div', { className: 'reply' }, el);
     turn.append(box);
     status.textContent = '';
-    // No sources, no answer: nothing was ranked, and another try would find the same nothing.
-    if (!res.citations.length) return;
+    if (!res.answered) return;
     // Which ranking the user got: after a promotion, the next answer names the new model.
     const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
     box.append(element('p', { className: 'ranking', textContent: ranking }));
