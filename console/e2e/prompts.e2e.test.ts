@@ -35,6 +35,11 @@ describe('prompt settings', () => {
       );
       await prompt.getByLabel('Id').fill('copy-help');
       await prompt.getByLabel('Trigger').selectOption('large_copy');
+      // Naming it and choosing its trigger first does not make the missing text an error either.
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toBe(
+        'The preview comes back once the new prompt has its text.',
+      );
       await prompt.getByLabel('Text (English)').fill(text);
       // The shared schema refuses a negative cap: nothing can be saved until it is fixed.
       await prompt.getByLabel('At most per session').fill('-1');

@@ -10,7 +10,7 @@ export interface PromptDraft {
   maxPerDay: number;
   /** Kept as they were: the form does not edit the answers offered. */
   choices?: unknown;
-  /** Just added and not yet edited: what it still lacks is not an error to show yet. */
+  /** Just added, its text not yet typed: that it has none is not an error to show yet. */
   fresh?: true;
 }
 

@@ -60,9 +60,10 @@ export class PromptsPage extends LitElement {
   private checked(): { config: WidgetConfig } | { problem: string; field: string; path: string; message: string; fresh: boolean } {
     const parsed = v.safeParse(WidgetConfigSchema, fromDraft(this.draft!));
     if (parsed.success) return { config: parsed.output };
+    // Only the text a prompt just added still lacks waits; anything else wrong in it is said at once.
     const inFresh = (issue: v.BaseIssue<unknown>) => {
-      const [top, n] = (issue.path ?? []).map((item) => (item as { key?: unknown }).key);
-      return top === 'prompts' && typeof n === 'number' && this.draft!.prompts[n]?.fresh === true;
+      const [top, n, field] = (issue.path ?? []).map((item) => (item as { key?: unknown }).key);
+      return top === 'prompts' && typeof n === 'number' && field === 'text' && this.draft!.prompts[n]?.fresh === true;
     };
     const issues = [...parsed.issues].sort((a, b) => Number(inFresh(a)) - Number(inFresh(b)));
     const { field, message, path } = configIssue(issues, this.strings);
@@ -142,7 +143,9 @@ export class PromptsPage extends LitElement {
     const s = this.strings;
     const n = i + 1;
     const set = (change: Partial<PromptDraft>) =>
-      this.edit({ prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change, fresh: undefined } : x)) });
+      this.edit({
+        prompts: this.draft!.prompts.map((x, j) => (j === i ? { ...x, ...change, fresh: 'en' in change || 'zh' in change ? undefined : x.fresh } : x)),
+      });
     const at = (field: string) => this.fieldState(`prompts.${i}.${field}`);
     const text = (label: string, value: string, key: 'en' | 'zh') => {
       const field = at(key === 'en' ? 'text.en' : 'text.zh-CN');
