@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duration, durations } from './duration.ts';
+import { DURATION_STEPS, duration, durations } from './duration.ts';
 
 describe('duration', () => {
   const ms = [850.4, 12_000, 270_000, 11_520_000, 131_004_000];
@@ -14,9 +14,16 @@ describe('duration', () => {
 });
 
 describe('durations', () => {
-  it('writes an axis in the unit of its longest duration', () => {
-    expect(durations([0, 43_200_000, 86_400_000, 129_600_000], 'en')).toEqual(['0 days', '0.5 days', '1 day', '1.5 days']);
-    expect(durations([0, 250, 500], 'en')).toEqual(['0 ms', '250 ms', '500 ms']);
+  it('writes an axis in the unit its step is a whole number of', () => {
+    expect(durations([0, 43_200_000, 86_400_000, 129_600_000], 'en')).toEqual(['0 hr', '12 hr', '24 hr', '36 hr']);
+    expect(durations([0, 86_400_000, 172_800_000], 'en')).toEqual(['0 days', '1 day', '2 days']);
+    expect(durations([0, 15_000, 30_000, 45_000, 60_000], 'en')).toEqual(['0 sec', '15 sec', '30 sec', '45 sec', '60 sec']);
+    expect(durations([0, 2, 4], 'en')).toEqual(['0 ms', '2 ms', '4 ms']);
+    expect(durations([5_400_000], 'en')).toEqual(['1.5 hr']);
     expect(durations([], 'en')).toEqual([]);
+  });
+
+  it('ticks by whole numbers of one unit', () => {
+    for (const step of DURATION_STEPS) expect(durations([0, step], 'en')[1]).toMatch(/^\d+ \S+$/);
   });
 });

@@ -9,7 +9,7 @@ import { errorText } from '../../ui/error-text.ts';
 import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { duration, durations } from './duration.ts';
+import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { styles } from './health-page.styles.ts';
 
 type Metric = keyof HealthSnapshot['metrics'] & string;
@@ -180,6 +180,7 @@ export class HealthPage extends LitElement {
                 .series=${series(c.metrics)}
                 .formatValue=${formatUnit(c.unit, this.locale)}
                 .formatTicks=${formatTicks(c.unit, this.locale)}
+                .valueSteps=${c.unit === 'ms' ? DURATION_STEPS : undefined}
               ></rf-line-chart>
             </section>`,
         )}

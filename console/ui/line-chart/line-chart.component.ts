@@ -7,8 +7,8 @@ import { styles } from './line-chart.styles.ts';
 import { resolveColor } from './resolve-color.ts';
 
 const DAY_S = 86_400;
-/** Steps between the time axis's ticks: whole days, so daily figures are never ticked by the hour. */
-const DAY_STEPS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((d) => d * DAY_S);
+/** Steps between the time axis's ticks: whole days, then whole months (uPlot counts 30 days a month). */
+const DAY_STEPS = [1, 2, 3, 7, 14, 30, 60, 90, 180, 360].map((d) => d * DAY_S);
 
 export interface ChartSeries {
   label: string;
@@ -31,6 +31,7 @@ export class LineChart extends LitElement {
     series: { attribute: false },
     formatValue: { attribute: false },
     formatTicks: { attribute: false },
+    valueSteps: { attribute: false },
     locale: {},
     fromZero: { type: Boolean, attribute: 'from-zero' },
   };
@@ -45,6 +46,8 @@ export class LineChart extends LitElement {
   declare formatValue: (v: number) => string;
   /** How the axis writes its ticks together, for figures whose unit must be the same along it. */
   declare formatTicks: ((ticks: number[]) => string[]) | undefined;
+  /** Steps the value axis may tick by, for units that are not decimal (durations); uPlot's own by default. */
+  declare valueSteps: number[] | undefined;
   /** The language the axis writes days in. */
   declare locale: string;
   /** Counts and shares start their axis at zero, so a small change does not look large. */
@@ -139,7 +142,7 @@ export class LineChart extends LitElement {
         },
         axes: [
           { ...axis, incrs: DAY_STEPS, values: (_u, t) => t.map((v) => dayLabel.format(v * 1000)) },
-          { ...axis, size: 72, values: (_u, t) => ticks(t) },
+          { ...axis, size: 72, values: (_u, t) => ticks(t), ...(this.valueSteps && { incrs: this.valueSteps }) },
         ],
         series: [{}, ...this.series.map((x) => ({ label: x.label, stroke: resolveColor(this, x.color), width: 2, points: { show: true, size: 6 } }))],
         // The series' names only: the numbers are in the table below.
