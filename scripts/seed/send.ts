@@ -16,7 +16,11 @@ async function post(url: string, key: string, body: unknown): Promise<void> {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
+  // A batch answers 200 when only some of its items were refused: the seed must not lose any unseen.
+  const { rejected } = JSON.parse(text) as { rejected: number };
+  if (rejected) throw new Error(`${url} refused ${rejected} item(s): ${text}`);
 }
 
 /** Sends the simulated traffic; answers how much was sent. */

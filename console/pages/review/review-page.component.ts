@@ -30,9 +30,10 @@ const reviewApi: ReviewApi = {
 /** Keys a focused list (the status filter) keeps for itself; the queue's other keys still work there. */
 const LIST_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', ' ', 'Enter', 'Escape']);
 
-const isTyping = (e: KeyboardEvent) => {
+/** Whether a key belongs to the field that has focus: the note, the header's lists, or one of the filter's own keys. */
+const isTyping = (e: KeyboardEvent, page: Node) => {
   const target = e.composedPath()[0];
-  if (target instanceof HTMLSelectElement) return LIST_KEYS.has(e.key);
+  if (target instanceof HTMLSelectElement) return !page.contains(target) || LIST_KEYS.has(e.key);
   return target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement;
 };
 
@@ -124,7 +125,7 @@ export class ReviewPage extends LitElement {
     if (e.defaultPrevented) return;
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog?.open) return; // the dialog handles Esc itself
-    if (isTyping(e)) {
+    if (isTyping(e, this.renderRoot)) {
       if (e.key === 'Escape') (e.composedPath()[0] as HTMLElement).blur();
       return;
     }
