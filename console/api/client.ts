@@ -43,7 +43,7 @@ export async function api<T>(path: string, init: { method?: string; json?: unkno
   if (res.ok) return (await res.json()) as T;
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
   const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText);
-  // A key being tried at sign-in is not a session ending.
-  if (res.status === 401 && init.key === undefined) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+  // A key being tried at sign-in is not a session ending, nor is a refusal of a key since signed out of.
+  if (res.status === 401 && init.key === undefined && key !== null && key === adminKey()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   throw error;
 }

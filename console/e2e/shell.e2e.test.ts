@@ -146,6 +146,34 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 
+  it('keeps the sign-in form when a request of the session just signed out of is refused late', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/v1/admin/health?*', async (route) => {
+        await held;
+        await route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{"code":"unauthorized","message":"Unknown key"}}' });
+      });
+      const asked = page.waitForRequest((r) => r.url().includes('/v1/admin/health?'));
+      await page.getByRole('navigation').getByRole('link', { name: 'Loop health' }).click();
+      await asked;
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      const refused = page.waitForResponse((r) => r.url().includes('/v1/admin/health?'));
+      release();
+      await refused;
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('heading', { name: 'Your admin key was not accepted' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('stays where the reader went back to when the page they left finishes loading', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/nowhere');
