@@ -82,9 +82,11 @@ function formatUnit(unit: Unit, locale: Locale): (v: number) => string {
   return (v) => v.toLocaleString(locale, { maximumFractionDigits: 1 });
 }
 
-/** An axis's ticks as their unit writes them: durations all in one unit. */
-const formatTicks = (unit: Unit, locale: Locale): ((ticks: number[]) => string[]) | undefined =>
-  unit === 'ms' ? (ticks) => durations(ticks, locale) : undefined;
+/** How a unit's axis ticks, where uPlot's decimal ticks will not do: durations by whole units, written in one. */
+const axisOf = (unit: Unit, locale: Locale) =>
+  unit === 'ms'
+    ? { formatTicks: (ticks: number[]) => durations(ticks, locale), valueSteps: DURATION_STEPS }
+    : { formatTicks: undefined, valueSteps: undefined };
 
 /**
  * Loop health (seed 000 "How do I know the feedback loop itself is working?", seed 002, 2.4):
@@ -168,9 +170,9 @@ export class HealthPage extends LitElement {
         </dl>
       </section>
       <div class="charts">
-        ${CHARTS.map(
-          (c) =>
-            html`<section class="card">
+        ${CHARTS.map((c) => {
+          const axis = axisOf(c.unit, this.locale);
+          return html`<section class="card">
               <rf-line-chart
                 .strings=${s}
                 locale=${this.locale}
@@ -179,11 +181,11 @@ export class HealthPage extends LitElement {
                 .days=${days}
                 .series=${series(c.metrics)}
                 .formatValue=${formatUnit(c.unit, this.locale)}
-                .formatTicks=${formatTicks(c.unit, this.locale)}
-                .valueSteps=${c.unit === 'ms' ? DURATION_STEPS : undefined}
+                .formatTicks=${axis.formatTicks}
+                .valueSteps=${axis.valueSteps}
               ></rf-line-chart>
-            </section>`,
-        )}
+            </section>`;
+        })}
         <section class="card">
           ${
             evalScores

@@ -138,7 +138,7 @@ export class LineChart extends LitElement {
         scales: {
           // A single day still gets a readable axis: a day either side of it.
           x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange },
-          y: { range: (_u, min, max) => (fromZero ? uPlot.rangeNum(Math.min(0, min), Math.max(0, max), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) },
+          y: { range: (_u, min, max) => uPlot.rangeNum(fromZero ? Math.min(0, min) : min, fromZero ? Math.max(0, max) : max, 0.1, true) },
         },
         axes: [
           { ...axis, incrs: DAY_STEPS, values: (_u, t) => t.map((v) => dayLabel.format(v * 1000)) },
