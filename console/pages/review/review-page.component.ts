@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { api } from '../../api/client.ts';
+import { retryingTransient } from '../../api/retry.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
@@ -23,7 +24,9 @@ const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
 const reviewApi: ReviewApi = {
   queue: (status, limit, offset = 0) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}&offset=${offset}`),
   item: (id) => api<ReviewItem>(`/v1/admin/review/${encodeURIComponent(id)}`),
-  answer: (id, verdict, note) => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } }),
+  // Setting an answer is idempotent, so one the server could not take just now is sent again.
+  answer: (id, verdict, note) =>
+    retryingTransient(() => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } })),
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
 };
 
