@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { isoWeek } from '../../collector/loop/eval-sets.ts';
 import { passage } from '../../demo/corpus/chunk.ts';
 import { startDemo } from '../../demo/server/index.ts';
-import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
+import { type PromotedReranker, promotedReranker } from '../../demo/server/promoted-reranker.ts';
 import { freePort } from '../../scripts/free-port.ts';
 import { NO_RATE_LIMITS, startLocalCollector } from '../../scripts/local-collector.ts';
 import { retrainRemote } from '../../scripts/retrain/retrain-remote.ts';
@@ -32,6 +32,17 @@ import { browserWeek } from './widget-sample.ts';
 
 /** Measurements of the promoted model taken before a run gives up on the collector. */
 const MEASURE_ATTEMPTS = 3;
+
+/** Has the demo's reranker fetch the promoted model now, asking again when the request was lost. */
+async function servePromoted(a: Admin, reranker: PromotedReranker): Promise<void> {
+  const { current } = await listModels(a);
+  for (let attempt = 1; ; attempt++) {
+    await reranker.refresh();
+    if ((reranker.version ?? null) === current) return;
+    if (attempt === MEASURE_ATTEMPTS)
+      throw new Error(`the demo's reranker has ${reranker.version ?? 'no model'} while ${current ?? 'none'} is promoted, ${MEASURE_ATTEMPTS} times`);
+  }
+}
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
@@ -139,6 +150,16 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       // Embedding features are computed in Node: retraining runs there, after each night.
       ...(embedder && { retrainEveryDays: 0 }),
     });
+    // The demo's own reranker adapter. Models change only at night, and each week's traffic starts
+    // once it has fetched the model promoted then (weekStarts), so every answer of a week ranks with
+    // the same model and a run depends on its seed, not on when a background refresh landed.
+    const demoReranker = promotedReranker({
+      endpoint: collector.url,
+      serverKey: collector.keys.server,
+      refreshMs: WEEK,
+      onError: (e) => demoLog.push(e.message),
+      embedder,
+    });
     let simNow = Date.now();
     const clock: SimClock = { now: () => simNow, set: (t) => (simNow = t) };
     demo = await startDemo({
@@ -148,14 +169,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       writeKey: collector.keys.write,
       corpus: params.data,
       retrieveK: params.retrieveK,
-      // The demo's own reranker adapter, revalidating each second so a promotion reaches the next week's traffic.
-      reranker: promotedReranker({
-        endpoint: collector.url,
-        serverKey: collector.keys.server,
-        refreshMs: 1_000,
-        onError: (e) => demoLog.push(e.message),
-        embedder,
-      }),
+      reranker: demoReranker,
       now: clock.now,
       log: (m) => demoLog.push(m),
     });
@@ -180,6 +194,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       const cycleStarted = Date.now();
       const weekStart = t0 + (cycle - 1) * WEEK;
       const before = { ...sink.counts };
+      await servePromoted(a, demoReranker);
       const traffic = await simulateWeek({
         demoUrl: demo.url,
         sink,

@@ -17,12 +17,18 @@ export interface PromotedRerankerOptions extends RerankerOptions {
   revalidateWaitMs?: number;
 }
 
-export function promotedReranker({ revalidateWaitMs, ...options }: PromotedRerankerOptions): Reranker {
+/** The demo's reranker, and a way to fetch the promoted model now rather than when it is due. */
+export interface PromotedReranker extends Reranker {
+  refresh(): Promise<void>;
+}
+
+export function promotedReranker({ revalidateWaitMs, ...options }: PromotedRerankerOptions): PromotedReranker {
   const client = createReranker(options);
   return {
     get version() {
       return client.version;
     },
+    refresh: () => client.refresh(),
     async rerank(query, candidates) {
       if (revalidateWaitMs !== undefined) await Promise.race([client.refresh(), sleep(revalidateWaitMs)]);
       const ranked = await client.rerank(
