@@ -23,7 +23,8 @@ describe('TraceClient against the real collector', () => {
     const bad = { ...trace(), createdAt: 5 };
     const results = await Promise.all([...traces.map((t) => client.logTrace(t)), client.logTrace(bad), client.flush().then(() => null)]);
     expect(results.slice(0, 4).map((r) => r!.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
-    expect(results[4]).toMatchObject({ traceId: bad.traceId, status: 'rejected', field: 'traces[1].createdAt' });
+    // Refused before it is sent, named as the caller knows it.
+    expect(results[4]).toMatchObject({ traceId: bad.traceId, status: 'rejected', field: 'trace.createdAt' });
     expect(requests).toBe(2);
     const stored = await call(`/v1/traces/${traces[3]!.traceId}`, { headers: bearer(p.keys.admin) });
     expect(stored.status).toBe(200);
@@ -153,9 +154,82 @@ describe('TraceClient against the real collector', () => {
       },
     });
     const good = trace();
-    const poison = { ...trace(), metadata: { count: 1n } } as unknown as ReturnType<typeof trace>;
+    // Every field as the schema wants it, but JSON.stringify throws (an inherited toJSON).
+    const unsendable = Object.defineProperty({}, 'toJSON', {
+      value: () => {
+        throw new Error('no JSON for this');
+      },
+    });
+    const poison = Object.assign(Object.create(unsendable), trace()) as ReturnType<typeof trace>;
     const results = await Promise.all([client.logTrace(good), client.logTrace(poison), client.flush().then(() => null)]);
     expect(results[0]).toEqual({ traceId: good.traceId, status: 'accepted' });
     expect(results[1]).toMatchObject({ traceId: poison.traceId, status: 'rejected', field: 'trace', reason: expect.stringContaining('JSON') });
+  });
+
+  it('refuses at once, naming the field, what the collector would refuse, and sends only the rest', async () => {
+    const p = await newProject();
+    const errors: TraceResult[] = [];
+    let sent = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      fetch: async (r) => {
+        sent += ((await r.clone().json()) as unknown[]).length;
+        return collector(r);
+      },
+      onError: (r) => errors.push(r),
+    });
+    const good = trace();
+    const misspelt = { ...trace(), rewritenQuery: 'typo' } as unknown as ReturnType<typeof trace>;
+    const notANumber = trace();
+    notANumber.retrievedChunks[0]!.score = Number.NaN;
+    const asDate = { ...trace(), createdAt: new Date() } as unknown as ReturnType<typeof trace>;
+    const calls = [good, misspelt, notANumber, asDate, null, undefined].map((t) => client.logTrace(t as ReturnType<typeof trace>));
+    await client.flush();
+    const results = await Promise.all(calls);
+    expect(results[0]).toEqual({ traceId: good.traceId, status: 'accepted' });
+    expect(results.slice(1).map((r) => (r.status === 'rejected' ? r.field : r.status))).toEqual([
+      'trace.rewritenQuery',
+      'trace.retrievedChunks[0].score',
+      'trace.createdAt',
+      'trace',
+      'trace',
+    ]);
+    expect(results[1]).toMatchObject({ traceId: misspelt.traceId, reason: 'is not a field this takes' });
+    expect(results[4]).toMatchObject({ traceId: '', status: 'rejected' });
+    expect(sent).toBe(1);
+    expect(errors).toHaveLength(5);
+  });
+
+  it('names a field the collector refuses as the caller sent it, not by its place in the batch', async () => {
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_test',
+      fetch: async () =>
+        Response.json({
+          accepted: 1,
+          duplicate: 0,
+          rejected: 1,
+          results: [
+            { index: 0, id: 'a', status: 'accepted' },
+            { index: 1, status: 'rejected', field: 'traces[1].query', reason: 'too long' },
+          ],
+        }),
+    });
+    const [first, second] = [trace(), trace()];
+    const results = Promise.all([client.logTrace(first), client.logTrace(second)]);
+    await client.flush();
+    expect((await results)[1]).toEqual({ traceId: second.traceId, status: 'rejected', field: 'trace.query', reason: 'too long' });
+  });
+
+  it('refuses options it could not work with when it is made, naming the option', () => {
+    const base = { endpoint: 'http://collector.test', serverKey: 'rfs_test' };
+    expect(() => new TraceClient({ ...base, batchSize: 0 })).toThrow(/batchSize must be an integer of at least 1, not 0/);
+    expect(() => new TraceClient({ ...base, maxAttempts: 1.5 })).toThrow(RangeError);
+    expect(() => new TraceClient({ ...base, flushIntervalMs: Number.NaN })).toThrow(/flushIntervalMs/);
+    expect(() => new TraceClient({ ...base, backoff: { baseMs: 100, maxMs: -1 } })).toThrow(/backoff.maxMs/);
+    // A backoff given in part takes the rest from the defaults rather than retrying at once.
+    expect(new TraceClient({ ...base, backoff: { baseMs: 100 } as never })).toBeInstanceOf(TraceClient);
+    expect(new TraceClient({ ...base, batchSize: 500 })).toBeInstanceOf(TraceClient);
   });
 });

@@ -1,8 +1,11 @@
+import * as v from 'valibot';
 import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backoff.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
-import type { TraceInput } from '../shared/schema/trace.ts';
+import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { joinUrl } from '../shared/url.ts';
+import { firstFieldError } from '../shared/validation.ts';
+import { checkedOptions } from './options.ts';
 
 export type { TraceInput } from '../shared/schema/trace.ts';
 export { type Candidate, createReranker, type Reranked, type Reranker, type RerankerOptions } from './reranker.ts';
@@ -43,6 +46,12 @@ const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The id of whatever was passed as a trace, for the result, even when it is not one. */
+const traceIdOf = (trace: unknown): string => {
+  const id = (trace as { traceId?: unknown } | null)?.traceId;
+  return typeof id === 'string' ? id : '';
+};
+
 /**
  * Sends traces to the collector in batches, retrying network errors, timeouts, 5xx and 429
  * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
@@ -54,13 +63,24 @@ export class TraceClient {
   private inFlight = new Set<Promise<void>>();
   private readonly opts: Required<Omit<TraceClientOptions, 'onError'>> & Pick<TraceClientOptions, 'onError'>;
 
+  /** Throws a RangeError naming the option when one cannot work (a batch size of 0 would never send). */
   constructor(options: TraceClientOptions) {
-    this.opts = { ...DEFAULTS, fetch: (r) => fetch(r), ...options, batchSize: Math.min(options.batchSize ?? DEFAULTS.batchSize, MAX_TRACES_PER_BATCH) };
+    const checked = checkedOptions(options, DEFAULTS);
+    this.opts = { ...DEFAULTS, fetch: (r) => fetch(r), ...options, ...checked, batchSize: Math.min(checked.batchSize, MAX_TRACES_PER_BATCH) };
   }
 
-  /** Queues a trace; the promise says what became of it and never rejects. */
+  /**
+   * Queues a trace; the promise says what became of it and never rejects. A trace the collector
+   * would refuse (checked against the schema of this client's version) is `rejected` at once,
+   * naming its field (`trace.retrievedChunks[0].score`), and never sent.
+   */
   logTrace(trace: TraceInput): Promise<TraceResult> {
     return new Promise((resolve) => {
+      const parsed = v.safeParse(TraceSchema, trace);
+      if (!parsed.success) {
+        const { field, message } = firstFieldError(parsed.issues, 'trace');
+        return this.report({ trace, resolve }, { traceId: traceIdOf(trace), status: 'rejected', field, reason: message });
+      }
       this.queue.push({ trace, resolve });
       if (this.queue.length >= this.opts.batchSize) this.send();
       else this.timer ??= setTimeout(() => this.send(), this.opts.flushIntervalMs);
@@ -140,7 +160,8 @@ export class TraceClient {
       this.report(
         p,
         r.status === 'rejected'
-          ? { traceId: p.trace.traceId, status: 'rejected', field: r.field, reason: r.reason }
+          ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one trace.
+            { traceId: p.trace.traceId, status: 'rejected', field: r.field.replace(/^traces\[\d+\]/, 'trace'), reason: r.reason }
           : { traceId: p.trace.traceId, status: r.status },
       );
     }

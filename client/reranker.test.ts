@@ -39,7 +39,8 @@ describe('createReranker', () => {
 
   it("keeps retrieval's order with no model, and the last good model when the collector fails", async () => {
     const errors: string[] = [];
-    const c = collector([() => new Response('{}', { status: 404 }), modelResponse, () => new Response('down', { status: 503 })]);
+    const revoked = () => Response.json({ error: { code: 'unauthorized', message: 'The key is unknown or revoked' } }, { status: 401 });
+    const c = collector([() => new Response('{}', { status: 404 }), modelResponse, () => new Response('down', { status: 503 }), revoked]);
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
     const plain = await reranker.rerank(query.query, query.candidates);
     expect(plain.map((r) => r.chunkId)).toEqual(query.candidates.map((x) => x.chunkId));
@@ -47,7 +48,9 @@ describe('createReranker', () => {
     await reranker.refresh();
     expect(reranker.version).toBe('v7');
     await reranker.refresh();
-    expect(errors).toEqual(['GET /v1/reranker answered 503']);
+    await reranker.refresh();
+    // The collector's own words, when it gave any: a revoked key is not "no model yet".
+    expect(errors).toEqual(['GET /v1/reranker answered 503', 'GET /v1/reranker answered 401: The key is unknown or revoked']);
     expect(reranker.version).toBe('v7');
     expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe(`rel-3`);
   });

@@ -69,7 +69,11 @@ export function createReranker(options: RerankerOptions): Reranker {
         [model, etag] = [null, undefined];
         return;
       }
-      if (!res.ok) throw new Error(`GET /v1/reranker answered ${res.status}`);
+      if (!res.ok) {
+        // The collector's own words say which: a revoked key (401) is not "no model yet".
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(`GET /v1/reranker answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ''}`);
+      }
       model = parseRerankerModel(await res.text());
       etag = res.headers.get('ETag') ?? undefined;
       vectors.clear();

@@ -1,0 +1,39 @@
+import type { BackoffOptions } from '../shared/backoff.ts';
+
+interface Numbers {
+  batchSize: number;
+  flushIntervalMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  backoff: BackoffOptions;
+}
+
+/** `name` as given, or its default; a RangeError naming it when it is not a number in range. */
+function numberOption(name: string, given: unknown, fallback: number, { min, integer }: { min: number; integer?: boolean }): number {
+  if (given === undefined) return fallback;
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < min || (integer && !Number.isInteger(given))) {
+    throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${String(given)}`);
+  }
+  return given;
+}
+
+/**
+ * The client's numeric options, checked when it is made: a batch size of 0 would never send and a
+ * backoff without its bounds would retry at once, so such settings fail loudly at start-up.
+ */
+export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Numbers {
+  const backoff = options.backoff;
+  return {
+    batchSize: numberOption('batchSize', options.batchSize, defaults.batchSize, { min: 1, integer: true }),
+    flushIntervalMs: numberOption('flushIntervalMs', options.flushIntervalMs, defaults.flushIntervalMs, { min: 0 }),
+    maxAttempts: numberOption('maxAttempts', options.maxAttempts, defaults.maxAttempts, { min: 1, integer: true }),
+    timeoutMs: numberOption('timeoutMs', options.timeoutMs, defaults.timeoutMs, { min: 0 }),
+    backoff:
+      backoff === undefined
+        ? defaults.backoff
+        : {
+            baseMs: numberOption('backoff.baseMs', backoff.baseMs, defaults.backoff.baseMs, { min: 0 }),
+            maxMs: numberOption('backoff.maxMs', backoff.maxMs, defaults.backoff.maxMs, { min: 0 }),
+          },
+  };
+}
