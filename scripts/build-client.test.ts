@@ -37,10 +37,18 @@ describe('the client build', () => {
       import { confirmRephrases } from '${CLIENT_PACKAGE}/rephrase';
       const client = createTraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: async (r) =>
         Response.json({ accepted: 1, duplicate: 0, rejected: 0, results: (await r.json()).map((t, index) => ({ index, status: 'accepted', traceId: t.traceId })) }) });
-      const result = await client.logTrace({ traceId: 't1' });
-      console.log(JSON.stringify({ result, rephrase: typeof confirmRephrases }));`;
+      const trace = { traceId: 't1', query: 'q', retrievedChunks: [], answer: 'a', model: 'm', createdAt: Date.now() };
+      const result = await client.logTrace(trace);
+      // The schema the package carries refuses before sending.
+      const { query, ...noQuery } = trace;
+      const refused = await client.logTrace({ ...noQuery, traceId: 't2' });
+      console.log(JSON.stringify({ result, refused, rephrase: typeof confirmRephrases }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ result: { traceId: 't1', status: 'accepted' }, rephrase: 'function' });
+    expect(JSON.parse(out)).toEqual({
+      result: { traceId: 't1', status: 'accepted' },
+      refused: { traceId: 't2', status: 'rejected', field: 'trace.query', reason: 'is required' },
+      rephrase: 'function',
+    });
 
     writeFileSync(
       join(dir, 'app.ts'),
