@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queryKey, termOverlap, terms } from './terms.ts';
+import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 
 describe('terms', () => {
   it('lower-cases, drops stop words and punctuation, keeps digits', () => {
@@ -18,5 +19,15 @@ describe('terms', () => {
   it('gives near-identical queries one key', () => {
     expect(queryKey('Refund window for opened items?')).toBe(queryKey('opened items: refund window'));
     expect(queryKey('refund window')).not.toBe(queryKey('shipping window'));
+  });
+
+  it('keeps a long question’s key within its limit, still one per question', () => {
+    const page = (last: string) => `${Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ')} ${last}`;
+    const key = queryKey(page('zebra'));
+    expect(key.length).toBeLessThanOrEqual(MAX_QUERY_KEY_CHARS);
+    expect(key).toMatch(/^word0 word1 .* #[0-9a-f]{8}$/);
+    // The same terms in another order share it; a different last term does not.
+    expect(queryKey(page('zebra').split(' ').reverse().join(' '))).toBe(key);
+    expect(queryKey(page('yak'))).not.toBe(key);
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
  * follow-up): lower-cased runs of letters and digits minus a short English stop list; text in
@@ -50,4 +51,16 @@ export function termOverlap(a: string, b: string, ignore?: ReadonlySet<string>):
  * A key under which the same question asked with other spacing, case, punctuation or word order
  * groups together: its distinct terms, sorted. Near-identical queries share it.
  */
-export const queryKey = (query: string): string => [...new Set(terms(query))].sort().join(' ');
+export function queryKey(query: string): string {
+  const key = [...new Set(terms(query))].sort().join(' ');
+  if (key.length <= MAX_QUERY_KEY_CHARS) return key;
+  const hash = `#${fnv1a(key)}`;
+  return `${key.slice(0, MAX_QUERY_KEY_CHARS - hash.length - 1).trimEnd()} ${hash}`;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: tells apart long keys that begin alike. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -22,6 +22,13 @@ export const REPEATED_THUMBS_DOWN = 2;
 
 /** The longest question a trace keeps (the demo asks no longer ones). */
 export const MAX_QUERY_CHARS = 8_000;
+
+/**
+ * The longest question key (its sorted terms). The nightly job binds a slice's keys (2,000
+ * traces) as one JSON value and D1 takes at most 2 MB in one, so a pasted page cannot stop the
+ * night; a longer key keeps its start and a hash of the rest.
+ */
+export const MAX_QUERY_KEY_CHARS = 500;
 /** The longest chunk text a trace keeps: retraining reads no more of a chunk, and so the reranker reads no more either. */
 export const MAX_CHUNK_TEXT = 20_000;
 

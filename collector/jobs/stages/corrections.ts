@@ -1,5 +1,6 @@
 import { namesDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import { assessedSql, JOIN_VERDICT, VERDICT } from '../../storage/sql/verdict.ts';
@@ -73,24 +74,25 @@ export const corrections: Stage = {
           createdAt: r.created_at,
         };
       });
-    const writes = [
-      rows.length > 0 &&
-        ctx.db
-          .prepare(
-            `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
-           select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
-           from json_each(?2) where ${stillStoredSql("value ->> 'traceId'")}
-           on conflict (project_id, event_id) do update set confidence = excluded.confidence, source_doc_id = excluded.source_doc_id
-             where corrections.status = 'open'`,
-          )
-          .bind(ctx.projectId, JSON.stringify(rows)),
-      distrusted.length > 0 &&
-        ctx.db
-          .prepare(`delete from corrections where project_id = ?1 and status = 'open' and event_id in (select value from json_each(?2))`)
-          .bind(ctx.projectId, JSON.stringify(distrusted)),
-    ].filter((w) => w !== false);
-    const written = writes.length > 0 ? await ctx.db.batch(writes) : [];
-    const withdrawn = distrusted.length > 0 ? written.at(-1)!.meta.changes : 0;
+    // Long questions and corrections: written in parts, each a value D1 accepts.
+    const inserts = jsonArrays(rows).map((part) =>
+      ctx.db
+        .prepare(
+          `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
+         select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
+         from json_each(?2) where ${stillStoredSql("value ->> 'traceId'")}
+         on conflict (project_id, event_id) do update set confidence = excluded.confidence, source_doc_id = excluded.source_doc_id
+           where corrections.status = 'open'`,
+        )
+        .bind(ctx.projectId, part),
+    );
+    const withdrawals = jsonArrays(distrusted).map((part) =>
+      ctx.db
+        .prepare(`delete from corrections where project_id = ?1 and status = 'open' and event_id in (select value from json_each(?2))`)
+        .bind(ctx.projectId, part),
+    );
+    const written = inserts.length + withdrawals.length > 0 ? await ctx.db.batch([...inserts, ...withdrawals]) : [];
+    const withdrawn = written.slice(inserts.length).reduce((sum, r) => sum + r.meta.changes, 0);
     return { cursor: nextCursor(ctx, ids, size), counts: { corrections: rows.length, ...(withdrawn > 0 && { withdrawn }) } };
   },
 };
