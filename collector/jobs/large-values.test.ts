@@ -13,7 +13,9 @@ const long = (seed: number, chars: number) =>
 describe('a night over long texts', () => {
   // D1 refuses a bound value over 2 MB: a stage writing what it read as one JSON value would fail
   // on every call, and the night would never get past it.
-  it('routes 600 long corrections on long questions and builds eval sets of their keys, in statements D1 accepts, and finishes', { timeout: 120_000 }, async () => {
+  it('routes 600 long corrections on long questions and builds eval sets of their keys, in statements D1 accepts, and finishes', {
+    timeout: 120_000,
+  }, async () => {
     const p = await newProject();
     const traces = Array.from({ length: 600 }, (_, i) =>
       trace({ traceId: `t-${i}`, sessionId: `s-${i}`, query: long(i, MAX_QUERY_CHARS - 100), createdAt: Date.now() - 60_000 }),
