@@ -2,7 +2,7 @@ import { TOP_RANKS } from '../../../shared/thresholds.ts';
 import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
-import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
+import { notPurgedDaySql, PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
@@ -119,6 +119,9 @@ export const days: Stage = {
     if (!day) return { cursor: null, counts: {} };
     const start = Date.parse(`${day}T00:00:00Z`);
     const end = start + 86_400_000;
+    // A day retention reached is left as it was counted: what is left of its answers is not all of them.
+    const purged = await ctx.db.prepare(`select ${PURGED_BEFORE_SQL} as before`).bind(ctx.projectId).first<{ before: number }>();
+    if (start < purged!.before) return { cursor: day, counts: { purgedDays: 1 } };
     const { badTraceScore: bad, goodTraceScore: good } = ctx.settings;
     const scored = 's.trusted_signals > 0';
     // Evidence against a document: an answer scored bad, or re-asked.
@@ -173,7 +176,7 @@ export const days: Stage = {
   },
 };
 
-/** Per touched session: its answers and how they went. */
+/** Per touched session: its answers and how they went, with what its purged answers counted (retention keeps that). */
 export const sessions: Stage = {
   name: 'sessions',
   async slice(ctx, cursor): Promise<SliceResult> {
@@ -191,8 +194,9 @@ export const sessions: Stage = {
            left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
            where true
            group by t.session_id
-           on conflict (project_id, session_id) do update set user_id_hash = excluded.user_id_hash, traces = excluded.traces, scored = excluded.scored,
-             negative = excluded.negative, requeried = excluded.requeried, first_at = excluded.first_at, last_at = excluded.last_at`,
+           on conflict (project_id, session_id) do update set user_id_hash = coalesce(excluded.user_id_hash, user_id_hash),
+             traces = excluded.traces + purged_traces, scored = excluded.scored + purged_scored, negative = excluded.negative + purged_negative,
+             requeried = excluded.requeried + purged_requeried, first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at)`,
         )
         .bind(...params, ctx.settings.badTraceScore),
     ]);

@@ -45,6 +45,21 @@ export const retention: Stage = {
         .bind(projectId, cursor === null ? 1 : 0),
       events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
+      // Before its answers go, what they counted stays with their session (see the sessions stage).
+      sessionCarry: db
+        .prepare(
+          `update session_stats set purged_traces = purged_traces + x.traces, purged_scored = purged_scored + x.scored,
+             purged_negative = purged_negative + x.negative, purged_requeried = purged_requeried + x.requeried
+           from (
+             select t.session_id, count(*) as traces, count(case when s.trusted_signals > 0 then 1 end) as scored,
+               count(case when s.trusted_signals > 0 and s.weighted_score <= ?3 then 1 end) as negative, count(case when s.requeried then 1 end) as requeried
+             from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
+             where t.project_id = ?1 and t.session_id is not null and t.trace_id in (${oldTraces})
+             group by t.session_id
+           ) x
+           where session_stats.project_id = ?1 and session_stats.session_id = x.session_id`,
+        )
+        .bind(projectId, raw, settings.badTraceScore),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),

@@ -294,6 +294,14 @@ export const sessionStats = sqliteTable(
     requeried: integer('requeried').notNull(),
     firstAt: ms('first_at').notNull(),
     lastAt: ms('last_at').notNull(),
+    /**
+     * What the session's answers retention purged counted, included in the counts above: a session
+     * that goes on is counted again from its stored answers plus these.
+     */
+    purgedTraces: integer('purged_traces').notNull().default(0),
+    purgedScored: integer('purged_scored').notNull().default(0),
+    purgedNegative: integer('purged_negative').notNull().default(0),
+    purgedRequeried: integer('purged_requeried').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.sessionId] }), index('session_stats_last').on(t.projectId, t.lastAt)],
 );
