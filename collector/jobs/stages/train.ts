@@ -1,3 +1,4 @@
+import { utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import { currentModel, latestTraining, recordModel } from '../../storage/models.ts';
@@ -5,6 +6,15 @@ import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '.
 import type { SliceResult, Stage } from './stage.ts';
 
 const DAY = 86_400_000;
+
+const nightsBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY);
+
+/** Whether a reviewer answered (or changed an answer) after `at`. */
+const answeredSince = async (db: D1Database, projectId: string, at: number) =>
+  (await db
+    .prepare(`select exists (select 1 from review_items where project_id = ? and status = 'answered' and answered_at > ?) as yes`)
+    .bind(projectId, at)
+    .first<{ yes: number }>())!.yes === 1;
 
 /**
  * Retrains on the schedule (seed 000: in batches, never per event) when there are new confirmed
@@ -17,10 +27,13 @@ export const train: Stage = {
   async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
     if (settings.retrainEveryDays === 0) return { cursor: null, counts: { outsideTheJob: 1 }, note: 'retraining runs outside the job (retrainEveryDays 0)' };
     const last = await latestTraining(db, projectId);
-    if (last && now - last.createdAt < settings.retrainEveryDays * DAY) return { cursor: null, counts: { notDue: 1 } };
+    // Counted in nights, not instants: a run reaching this stage in an earlier call of its night than
+    // last week's did is still due.
+    if (last && nightsBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
-    if (last && examples <= last.confirmed) return { cursor: null, counts: { nothingNew: 1 } };
+    // New is an answer given or changed since, even when another taken back leaves the count as it was.
+    if (last && examples <= last.confirmed && !(await answeredSince(db, projectId, last.createdAt))) return { cursor: null, counts: { nothingNew: 1 } };
     // Too few examples: retrain refuses before it looks at anything else, so the month's
     // engagement and the eval sets' candidates are read only when it can train.
     const enough = examples >= settings.trainingMinConfirmed;
