@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   DOC_ALPHA,
   type DocumentCounts,
+  documentWindowAfter,
   EVIDENCE_TRACES,
   failedTests,
   firstListedDay,
   globMatches,
   judgeDocument,
   ownerOf,
+  recentWindowAfter,
   worstAnswers,
 } from './documents.ts';
 
@@ -104,7 +106,9 @@ describe("a flag's evidence from its days' lists", () => {
     expect(worstAnswers([list.slice(0, 12), list.slice(12)])).toEqual(list.slice(0, EVIDENCE_TRACES).map((e) => e[1]));
   });
 
-  it('lists days from the first of the 35 days documents are judged over', () => {
-    expect(firstListedDay(Date.parse('2026-12-01T10:00:00Z'))).toBe('2026-10-28');
+  it('lists days from the first of the 35 whole days before the run that documents are judged over', () => {
+    expect(firstListedDay(Date.parse('2026-12-01T00:00:30Z'))).toBe('2026-10-27');
+    expect(documentWindowAfter(Date.parse('2026-12-01T00:00:30Z'))).toBe('2026-10-26');
+    expect(recentWindowAfter(Date.parse('2026-12-01T00:00:30Z'))).toBe('2026-11-23');
   });
 });

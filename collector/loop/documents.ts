@@ -21,12 +21,16 @@ export const BASELINE_DAYS = 28;
 export const EVIDENCE_TRACES = 10;
 
 const DAY_MS = 86_400_000;
-/** The days a run at `now` judges documents over are those after this one (UTC, YYYY-MM-DD). */
-export const documentWindowAfter = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY_MS);
+/**
+ * The days a run at `now` judges documents over are those after this one (UTC, YYYY-MM-DD): the
+ * RECENT_DAYS + BASELINE_DAYS whole days before the run's own, and what its own has so far (at the
+ * nightly hour, nothing yet).
+ */
+export const documentWindowAfter = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS + 1) * DAY_MS);
 /** The first day of that window, whose answers the days keep lists of. */
-export const firstListedDay = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS - 1) * DAY_MS);
-/** The recent part of that window: the days after this one. */
-export const recentWindowAfter = (now: number) => utcDay(now - RECENT_DAYS * DAY_MS);
+export const firstListedDay = (now: number) => utcDay(now - (RECENT_DAYS + BASELINE_DAYS) * DAY_MS);
+/** The recent part of that window: the days after this one (RECENT_DAYS whole days, and the run's own). */
+export const recentWindowAfter = (now: number) => utcDay(now - (RECENT_DAYS + 1) * DAY_MS);
 
 /** An answer held against a document: its confidence-weighted score and its trace id. */
 export type EvidenceEntry = readonly [score: number, traceId: string];

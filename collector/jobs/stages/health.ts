@@ -5,7 +5,8 @@ import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
-const WEEK = 7 * 86_400_000;
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
 /** The run's window, ?2 to ?3. */
 const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
@@ -18,7 +19,8 @@ export const health: Stage = {
   name: 'health',
   async slice({ db, projectId, night, now, settings, run }): Promise<SliceResult> {
     const since = now - WEEK;
-    const sinceDay = utcDay(since);
+    // Days from the seventh before the night's: seven whole days, and the night's own so far.
+    const sinceDay = utcDay(since - DAY);
     const [days, latency, reviewLatency, queue, drops] = await db.batch([
       db
         .prepare(

@@ -1,0 +1,26 @@
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { utcDay } from '../../../shared/time.ts';
+import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { runNightly } from '../nightly.ts';
+
+const DAY = 86_400_000;
+
+it('snapshots loop health over the seven whole days before the night, the first of them included', async () => {
+  const p = await newProject();
+  // Half a minute into a night a few days ahead: one answer at noon on each of the eight days before it.
+  const night = Date.parse(`${utcDay(Date.now() + 3 * DAY)}T00:00:30Z`);
+  const noon = (daysBefore: number) => Date.parse(`${utcDay(night - daysBefore * DAY)}T12:00:00Z`);
+  const traces = [1, 2, 3, 4, 5, 6, 7, 8].map((d) => trace({ createdAt: Math.min(noon(d), Date.now() - 1_000) }));
+  await sendTraffic(p, traces);
+  for (const [i, t] of traces.entries()) {
+    await env.DB.prepare('update traces set created_at = ? where project_id = ? and trace_id = ?')
+      .bind(noon(i + 1), p.id, t.traceId)
+      .run();
+  }
+  await runNightly(env, night, { projects: [p.id] });
+  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
+    .bind(p.id, utcDay(night))
+    .first<{ metrics: string }>();
+  expect(JSON.parse(snapshot!.metrics).traces).toBe(7);
+});
