@@ -3,6 +3,8 @@ import { adjustThreshold } from '../../loop/review-budget.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
+const DAY = 86_400_000;
+
 /**
  * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than
  * a week clears and relaxes when the queue runs dry (each change recorded with its reason); items
@@ -10,13 +12,21 @@ import type { SliceResult, Stage } from './stage.ts';
  */
 export const queue: Stage = {
   name: 'queue',
-  async slice({ db, projectId, settings, now }): Promise<SliceResult> {
+  async slice({ db, projectId, night, settings, now }): Promise<SliceResult> {
     const threshold = await currentThreshold(db, projectId);
-    const { results } = await db
-      .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
-      .bind(projectId, threshold)
-      .all<{ v: number }>();
-    const change = adjustThreshold({ threshold, pendingValues: results.map((r) => r.v), capacity: weeklyReviewCapacity(settings) });
+    const nightStart = Date.parse(`${night}T00:00:00Z`);
+    const [pendingRows, changedTonight] = await db.batch([
+      db
+        .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
+        .bind(projectId, threshold),
+      db.prepare('select 1 from mining_thresholds where project_id = ? and at >= ? and at < ? limit 1').bind(projectId, nightStart, nightStart + DAY),
+    ]);
+    // One change a night: this slice run again (its call cut short before the run was saved) keeps
+    // the one it made, rather than relaxing or tightening twice.
+    const change =
+      changedTonight!.results.length > 0
+        ? undefined
+        : adjustThreshold({ threshold, pendingValues: (pendingRows!.results as { v: number }[]).map((r) => r.v), capacity: weeklyReviewCapacity(settings) });
     const next = change?.to ?? threshold;
     const statements = [
       db
