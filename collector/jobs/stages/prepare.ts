@@ -75,15 +75,17 @@ const negative = (alias = '') => `${alias}signal_value < 0 and ${alias}signal_ty
 export const prepare: Stage = {
   name: 'prepare',
   async slice(ctx, cursor) {
-    // Three slices, each a bounded pass over the window: the traces, the keys they touch, the flooding sources.
+    // Three slices, each a bounded pass over the window: the traces, the flooding sources (and the
+    // traces they sent to in the day looked back over), the keys all those traces touch.
     if (cursor === null) return touchTraces(ctx);
     if (cursor === KEYS) return touchKeys(ctx);
+    // FLOODING, or the cursor of a run stopped here before the keys came last: they follow.
     return findFlooding(ctx);
   },
 };
 
-const KEYS = 'keys';
 const FLOODING = 'flooding';
+const KEYS = 'touch-keys';
 
 /**
  * Statements touching the traces with events, then the traces, received in (?3, ?4] for the project
@@ -129,7 +131,7 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       .bind(projectId, night),
   ]);
   return {
-    cursor: KEYS,
+    cursor: FLOODING,
     counts: {
       touchedByEvents: events!.meta.changes,
       touchedByTraces: traces!.meta.changes,
@@ -164,11 +166,22 @@ async function touchKeys({ db, projectId, night, now }: StageContext): Promise<S
       .bind(projectId, night),
     db.prepare(UNLISTED_DAYS_SQL).bind(projectId, night, firstListedDay(now)),
   ]);
-  return { cursor: FLOODING, counts: {} };
+  return { cursor: null, counts: {} };
 }
 
+/**
+ * Touches the traces the flooding sources sent events to in (?3, ?4], before the window: the rule
+ * counts the day before it, so what a flood sent before the run that found it is assessed again
+ * (and distrusted) with the rest. The sources as JSON arrays: sessions ?5, users ?6, addresses ?7.
+ */
+const TOUCH_FLOODED = `insert or ignore into loop_touched (project_id, night, kind, key)
+  select distinct ?1, ?2, 'trace', e.trace_id from feedback_events e
+  where e.project_id = ?1 and e.received_at > ?3 and e.received_at <= ?4 and (
+    e.session_id in (select value from json_each(?5)) or e.ip_hash in (select value from json_each(?7))
+    or exists (select 1 from traces t where t.project_id = ?1 and t.trace_id = e.trace_id and t.user_id_hash in (select value from json_each(?6))))`;
+
 /** The sources flooding negative feedback, once for all the slices that follow. */
-async function findFlooding({ db, projectId, run }: StageContext): Promise<SliceResult> {
+async function findFlooding({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const since = Math.max(0, run.windowFrom - FLOOD_LOOKBACK_MS);
   const to = run.windowTo;
   const [counts, total] = await db.batch([
@@ -193,5 +206,16 @@ async function findFlooding({ db, projectId, run }: StageContext): Promise<Slice
       .bind(projectId, since, to),
   ]);
   const flooding = floodingSources(counts!.results as SourceCount[], (total!.results[0] as { n: number }).n);
-  return { cursor: null, counts: { floodingSources: flooding.size }, state: { flooding: Object.fromEntries(flooding) } };
+  let touchedByFlooding = 0;
+  if (flooding.size > 0 && since < run.windowFrom) {
+    const keysOf = (kind: SourceCount['kind']) =>
+      JSON.stringify([...flooding.keys()].filter((id) => id.startsWith(`${kind}:`)).map((id) => id.slice(kind.length + 1)));
+    const touched = await db.prepare(TOUCH_FLOODED).bind(projectId, night, since, run.windowFrom, keysOf('session'), keysOf('user'), keysOf('ip')).run();
+    touchedByFlooding = touched.meta.changes;
+  }
+  return {
+    cursor: KEYS,
+    counts: { floodingSources: flooding.size, ...(touchedByFlooding > 0 && { touchedByFlooding }) },
+    state: { flooding: Object.fromEntries(flooding) },
+  };
 }

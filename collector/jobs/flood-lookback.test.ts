@@ -1,0 +1,49 @@
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+const DAY = 86_400_000;
+
+it('distrusts what a flood sent before the night that found it, in the day it looks back over', async () => {
+  const p = await newProject();
+  const answers = Array.from({ length: 15 }, () => trace({ sessionId: 'flooder', createdAt: Date.now() - 60_000 }));
+  const downvote = (i: number) => ({
+    traceId: answers[i]!.traceId,
+    sessionId: 'flooder',
+    signalType: 'thumbs_down' as const,
+    clientTs: Date.now() - 50_000 + i * 1_000,
+  });
+  await sendTraffic(p, answers);
+  // Eight downvotes and a correction: not yet a flood, so the correction reaches the inbox.
+  await sendTraffic(
+    p,
+    [],
+    [
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote),
+      {
+        traceId: answers[8]!.traceId,
+        sessionId: 'flooder',
+        signalType: 'correction',
+        detail: { text: 'Refunds take 30 days, not 14.' },
+        clientTs: Date.now() - 40_000,
+      },
+    ],
+  );
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const open = async () =>
+    (await env.DB.prepare(`select count(*) as n from corrections where project_id = ? and status = 'open'`).bind(p.id).first<{ n: number }>())!.n;
+  expect(await open()).toBe(1);
+  // Six more the next night make it one: what it sent the night before is distrusted too.
+  await sendTraffic(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
+  const summary = await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources).toBeGreaterThan(0);
+  expect(await open()).toBe(0);
+  const trusted = await env.DB.prepare(
+    `select count(*) as n from event_assessments a join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
+     where a.project_id = ? and e.session_id = 'flooder' and a.confidence >= 0.5`,
+  )
+    .bind(p.id)
+    .first<{ n: number }>();
+  expect(trusted!.n).toBe(0);
+});
