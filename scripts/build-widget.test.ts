@@ -27,7 +27,10 @@ describe('the widget build', () => {
     expect(esm.outputs[background]!.imports).toEqual([{ path: entry, kind: 'import-statement' }]);
     expect(readFileSync(background, 'utf8')).toMatch(/^import\{[^}]+\}from"\.\.\/rag-feedback\.js";/);
     expect(esm.outputs[entry]!.exports).toEqual(expect.arrayContaining(['RagFeedback', 'RagFeedbackElement']));
-    expect(readFileSync(join(out, 'rag-feedback.iife.js'), 'utf8')).toContain('window.RagFeedback=');
+    const iife = readFileSync(join(out, 'rag-feedback.iife.js'));
+    expect(iife.toString('utf8')).toContain('window.RagFeedback=');
+    // UTF-8 with a byte order mark, so no server's charset or page's encoding can misread it.
+    expect([...iife.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
     expect(types).toContain("from './rag-feedback/rag-feedback.js'");
     expect(existsSync(join(out, 'types', 'widget', 'rag-feedback', 'rag-feedback.component.d.ts'))).toBe(true);

@@ -8,7 +8,7 @@
  * and returns the bundles' metafiles, which the size benchmark reads.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin, transform } from 'esbuild';
 import { rolldown } from 'rolldown';
@@ -19,6 +19,10 @@ import { ROOT } from './wrangler.ts';
 
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
 const entry = join(ROOT, 'widget', 'index.ts');
+/** The single-file classic script. */
+const IIFE = 'rag-feedback.iife.js';
+/** U+FEFF, written first: the script is then read as UTF-8 whatever its server or page says. */
+const BOM = '\uFEFF';
 /** White space CSS does not need: runs collapsed, none around punctuation, no last semicolon. */
 const minifyCss = (text: string) =>
   text
@@ -141,8 +145,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       mangleProps,
       entryPoints: { 'rag-feedback': entry },
       format: 'esm',
-      // Module scripts are always read as UTF-8, so non-ASCII strings (the zh-CN UI) need no \u escapes.
-      // The classic script keeps them: a page in a legacy encoding would read it in that one.
+      // Module scripts are always read as UTF-8, so non-ASCII text (the zh-CN UI) needs no \u escapes.
       charset: 'utf8',
       splitting: true,
       outdir: out,
@@ -156,9 +159,15 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       format: 'iife',
       globalName: '__ragFeedback',
       footer: { js: 'window.RagFeedback=__ragFeedback.RagFeedback;' },
-      outfile: join(out, 'rag-feedback.iife.js'),
+      // A classic script is read in the charset its server names, else the page's. A byte order
+      // mark overrides both, so UTF-8 holds on any server and page; esbuild's ASCII escapes would
+      // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
+      charset: 'utf8',
+      outfile: join(out, IIFE),
     }),
   ]);
+  const iifePath = join(out, IIFE);
+  writeFileSync(iifePath, `${BOM}${readFileSync(iifePath, 'utf8')}`);
   const linked = await linkChunks(esm.outputFiles!, esm.metafile!, out);
   if (options.types !== false) {
     const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { startStaticServer } from '../static-server.ts';
 import { callWidget, collector, copyText, eventually, keys, newTraceId, setVisibility, site, useBrowser, widget } from './helpers.ts';
 
 const browser = useBrowser();
@@ -88,4 +89,28 @@ it('records a bounce from a plain page left at once', async () => {
   await page.goto('about:blank');
   await eventually(first, (ev) => expect(ev.filter((e) => e.signalType === 'bounce')).toHaveLength(1));
   await context.close();
+});
+
+it('works, in Chinese, on a page in a legacy encoding whose server sends the script without a charset', async () => {
+  // Served as many servers do: no charset on the script, a page declaring windows-1252.
+  const legacy = await startStaticServer((path) =>
+    path.endsWith('.js') ? { 'content-type': 'text/javascript' } : { 'content-type': 'text/html; charset=windows-1252' },
+  );
+  const context = await browser().newContext();
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const trace = newTraceId('legacy');
+    const params = new URLSearchParams({ trace, session: newTraceId('session'), endpoint: 'http://127.0.0.1:9', key: keys().write });
+    await page.goto(`${legacy.url}/tests/e2e/pages/legacy-encoding.html?${params}`);
+    // The Chinese labels read right, and the e-mail pattern's Latin letters did not break the script.
+    await widget(page, trace).getByRole('button', { name: '没有帮助' }).click();
+    await widget(page, trace).getByRole('dialog', { name: '哪里有问题？' }).waitFor();
+    expect(await widget(page, trace).getByRole('button', { name: '没有帮助' }).getAttribute('aria-pressed')).toBe('true');
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+    await legacy.close();
+  }
 });
