@@ -25,8 +25,14 @@ describe('npm run keys', () => {
 
     expect(keys('list', '--persist-to', persistTo)).toContain('https://app.acme.example');
     // Again for the same project: a second key set, and it says the project was there.
-    const again = keys('create', 'acme', '--name', 'Other', '--persist-to', persistTo);
-    expect(again).toContain('Project acme exists ("Acme", origins: https://app.acme.example): three more keys added to it');
+    const again = keys('create', 'acme', '--name', 'Other', '--origin', 'http://localhost:5173', '--persist-to', persistTo);
+    expect(again).toContain(
+      'Project acme exists ("Acme", origins: https://app.acme.example): three more keys added to it; its name stays as it was, and http://localhost:5173 is now allowed too.',
+    );
+    // Origins change without new keys: one added, one removed.
+    expect(keys('origins', 'acme', '--add', 'https://staging.acme.example', '--remove', 'http://localhost:5173', '--persist-to', persistTo)).toContain(
+      'Project acme origins: https://app.acme.example, https://staging.acme.example',
+    );
     expect(query("select count(*) as n from api_keys where project_id = 'acme'", { persistTo })).toEqual([{ n: 6 }]);
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
@@ -50,5 +56,7 @@ describe('npm run keys', () => {
   it('refuses an origin that is not an origin', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     expect(() => keys('create', 'bad', '--origin', 'https://app.example/path', '--persist-to', persistTo)).toThrow(/not an origin/);
+    expect(() => keys('origins', 'bad', '--add', 'app.example', '--persist-to', persistTo)).toThrow(/not an origin/);
+    expect(readdirSync(persistTo)).toEqual([]);
   });
 });

@@ -2,15 +2,17 @@
  * Projects and keys in the local D1.
  *
  *   npm run keys -- create <project-id> [--name "My app"] [--origin https://app.example.com ...]
+ *   npm run keys -- origins <project-id> [--add https://staging.example.com ...] [--remove https://old.example.com ...]
  *   npm run keys -- list
  *   npm run keys -- revoke <key-prefix>
  *
  * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed collector,
  * `npm run -s keys -- create <id> --print-sql > project.sql` writes the SQL alone (the keys go to
- * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`.
+ * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`; `origins` takes
+ * `--print-sql` too.
  */
 import { parseArgs } from 'node:util';
-import { provisionProject } from '../collector/auth/provision.ts';
+import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
 import { type LocalD1, migrate, query } from './wrangler.ts';
 
@@ -19,6 +21,8 @@ const { positionals, values } = parseArgs({
   options: {
     name: { type: 'string' },
     origin: { type: 'string', multiple: true, default: [] },
+    add: { type: 'string', multiple: true, default: [] },
+    remove: { type: 'string', multiple: true, default: [] },
     'persist-to': { type: 'string' },
     'print-sql': { type: 'boolean', default: false },
   },
@@ -45,16 +49,34 @@ async function main() {
         );
         query(p.statements.join('\n'), d1);
       }
-      // Creating a project that exists adds a key set to it (a rotation) and changes nothing else.
-      if (existing)
+      // Creating a project that exists adds a key set to it (a rotation), and the origins given.
+      if (existing) {
+        const added = p.origins.filter((o) => !(existing.origins ?? '').split(', ').includes(o));
         say(
-          `Project ${p.id} exists ("${existing.name}", origins: ${existing.origins || 'none'}): three more keys added to it; its name and origins stay as they were.`,
+          `Project ${p.id} exists ("${existing.name}", origins: ${existing.origins || 'none'}): three more keys added to it; its name stays as it was` +
+            (added.length ? `, and ${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} now allowed too.` : '.'),
         );
-      else say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
+      } else say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
       say(`  write key  (browser, origin-restricted): ${p.keys.write}`);
       say(`  server key (RAG backend, writes traces): ${p.keys.server}`);
       say(`  admin key  (reads, configures):          ${p.keys.admin}`);
       say('Keys are stored hashed: save them now, they cannot be shown again.');
+      return;
+    }
+    case 'origins': {
+      if (!arg) throw new Error('usage: npm run keys -- origins <project-id> [--add URL ...] [--remove URL ...]');
+      // Checked before the D1 is touched: a bad origin changes nothing.
+      const statements = originStatements(arg, { add: values.add, remove: values.remove });
+      if (values['print-sql']) {
+        console.log(statements.join('\n'));
+        return;
+      }
+      migrate(d1, { quiet: true });
+      const id = arg.replaceAll("'", "''");
+      if (!query(`select 1 from projects where id = '${id}'`, d1).length) throw new Error(`no project ${arg}: make it with npm run keys -- create ${arg}`);
+      if (statements.length) query(statements.join('\n'), d1);
+      const now = query<{ origin: string }>(`select origin from project_origins where project_id = '${id}' order by origin`, d1).map((r) => r.origin);
+      console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
       return;
     }
     case 'list': {
@@ -78,7 +100,7 @@ async function main() {
       return;
     }
     default:
-      throw new Error('usage: npm run keys -- create <project-id> | list | revoke <prefix>');
+      throw new Error('usage: npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>');
   }
 }
 

@@ -22,14 +22,11 @@ const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
  * (through `wrangler d1 execute`) and the tests (through the D1 binding).
  */
 export async function provisionProject(project: NewProject): Promise<ProvisionedProject> {
-  if (!/^[\w-]{1,64}$/.test(project.id)) throw new Error(`project id must be 1-64 letters, digits, _ or -: ${project.id}`);
-  for (const origin of project.origins) {
-    if (new URL(origin).origin !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}`);
-  }
+  checkProjectId(project.id);
   const keys = Object.fromEntries(KEY_KINDS.map((kind) => [kind, generateKey(kind)])) as Record<KeyKind, string>;
   const statements = [
     `insert into projects (id, name) values (${quote(project.id)}, ${quote(project.name)}) on conflict do nothing;`,
-    ...project.origins.map((o) => `insert into project_origins (project_id, origin) values (${quote(project.id)}, ${quote(o)}) on conflict do nothing;`),
+    ...originStatements(project.id, { add: project.origins }),
   ];
   for (const kind of KEY_KINDS) {
     const key = keys[kind];
@@ -38,4 +35,30 @@ export async function provisionProject(project: NewProject): Promise<Provisioned
     );
   }
   return { ...project, keys, statements };
+}
+
+function checkProjectId(id: string): void {
+  if (!/^[\w-]{1,64}$/.test(id)) throw new Error(`project id must be 1-64 letters, digits, _ or -: ${id}`);
+}
+
+/** Throws unless `origin` is one (scheme://host[:port], nothing after). */
+function checkOrigin(origin: string): void {
+  let parsed: string | undefined;
+  try {
+    parsed = new URL(origin).origin;
+  } catch {
+    // reported below
+  }
+  if (parsed !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}`);
+}
+
+/** SQL adding and removing a project's allowed origins, each checked first: a bad one changes nothing. */
+export function originStatements(projectId: string, change: { add?: readonly string[]; remove?: readonly string[] }): string[] {
+  checkProjectId(projectId);
+  const { add = [], remove = [] } = change;
+  for (const origin of [...add, ...remove]) checkOrigin(origin);
+  return [
+    ...add.map((o) => `insert into project_origins (project_id, origin) values (${quote(projectId)}, ${quote(o)}) on conflict do nothing;`),
+    ...remove.map((o) => `delete from project_origins where project_id = ${quote(projectId)} and origin = ${quote(o)};`),
+  ];
 }
