@@ -231,6 +231,37 @@ const cases: BadCase[] = [
       },
     ],
   },
+  // The admin API refuses what it does not know, as ingest does, rather than dropping it unseen.
+  {
+    name: 'admin: a review answer with a misspelt note',
+    status: 400,
+    field: 'notes',
+    request: (k) => ['/v1/admin/review/any-item', { method: 'POST', headers: bearer(k.admin), json: { verdict: 'relevant', notes: 'see the FAQ' } }],
+  },
+  {
+    name: 'admin: a rollback with a misspelt reason',
+    status: 400,
+    field: 'reson',
+    request: (k) => ['/v1/admin/models/rollback', { method: 'POST', headers: bearer(k.admin), json: { reson: 'worse answers' } }],
+  },
+  {
+    name: 'admin: an owner rule with a field rules do not have',
+    status: 400,
+    field: 'owners[0].email',
+    request: (k) => ['/v1/admin/owners', { method: 'PUT', headers: bearer(k.admin), json: { owners: [{ pattern: '*.md', owner: 'docs', email: 'd@x' }] } }],
+  },
+  {
+    name: 'admin: the review queue asked with a misspelt parameter',
+    status: 400,
+    field: 'query.stauts',
+    request: (k) => ['/v1/admin/review?stauts=answered', { headers: bearer(k.admin) }],
+  },
+  {
+    name: 'admin: worst traces asked with a misspelt parameter',
+    status: 400,
+    field: 'query.minSignal',
+    request: (k) => ['/v1/admin/worst-traces?minSignal=5', { headers: bearer(k.admin) }],
+  },
 ];
 
 describe('bad input: a 4xx naming the field, and nothing written', async () => {

@@ -8,15 +8,15 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwners } from '../../storage/documents.ts';
 
-const Owners = v.object({
+const Owners = v.strictObject({
   /** In order: the first pattern matching a document id names its owner. */
   owners: v.pipe(
-    v.array(v.object({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) })),
+    v.array(v.strictObject({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) })),
     v.maxLength(500),
   ),
 });
 
-const Resolve = v.object({ note: v.pipe(freeText(2_000), v.minLength(1, 'must not be empty')) });
+const Resolve = v.strictObject({ note: v.pipe(freeText(2_000), v.minLength(1, 'must not be empty')) });
 
 /** Owner lists and notes are small. */
 const SMALL_BODY = { maxBytes: 64 * 1024, contentTypes: ['application/json'] };
@@ -35,7 +35,7 @@ export const documentRoutes = new Hono<AppEnv>()
     return c.json({ owners: c.get('input').owners });
   })
   /** GET /v1/admin/corrections: the inbox, grouped by document owner. */
-  .get('/corrections', validQuery(v.object({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })), async (c) => {
+  .get('/corrections', validQuery(v.strictObject({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })), async (c) => {
     const { status, limit } = c.get('input');
     const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);
     const byOwner: Record<string, typeof list> = {};

@@ -12,7 +12,7 @@ export const evalSetRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/eval-sets/:layer: one layer (latest version, or `?version=2026-W49`) as JSONL. */
   .get(
     '/eval-sets/:layer',
-    validQuery(v.object({ version: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-W\d{2}$/, 'must be an ISO week like 2026-W49'))) })),
+    validQuery(v.strictObject({ version: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-W\d{2}$/, 'must be an ISO week like 2026-W49'))) })),
     async (c) => {
       const layer = c.req.param('layer');
       if (!(EVAL_LAYERS as readonly string[]).includes(layer)) {

@@ -9,7 +9,7 @@ export const healthRoutes = new Hono<AppEnv>()
    * night, newest first (`?days=30`). Counted back from the latest night rather than the clock, so
    * that nights run ahead (a simulation) or missed show as the days they are.
    */
-  .get('/health', validQuery(v.object({ days: intParam(1, 730, 30) })), async (c) => {
+  .get('/health', validQuery(v.strictObject({ days: intParam(1, 730, 30) })), async (c) => {
     const { results } = await c.env.DB.prepare(
       `select day, metrics from health_snapshots
        where project_id = ?1 and day > date((select max(day) from health_snapshots where project_id = ?1), '-' || ?2 || ' days')

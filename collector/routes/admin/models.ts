@@ -27,7 +27,7 @@ import { jsonStream } from './json-stream.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
 const Trained = v.pipe(
-  v.object({
+  v.strictObject({
     model: RerankerModelSchema,
     confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
     comparedWith: v.nullable(label(100)),
@@ -48,9 +48,9 @@ const Trained = v.pipe(
 );
 
 /** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */
-const AtQuery = v.object({ at: epochMsParam() });
+const AtQuery = v.strictObject({ at: epochMsParam() });
 
-const Reason = v.object({ reason: v.optional(label(1_000)) });
+const Reason = v.strictObject({ reason: v.optional(label(1_000)) });
 /** A reason, which may be left out, body and all. */
 const reasonBody = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'], optional: true });
 

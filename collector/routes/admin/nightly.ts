@@ -10,7 +10,7 @@ import { listRuns } from '../../storage/loop-runs.ts';
 const AHEAD_MS = 86_400_000;
 
 const NightlyQuery = v.pipe(
-  v.object({
+  v.strictObject({
     at: epochMsParam(),
     simulate: v.optional(v.picklist(['true'], 'must be true when given')),
   }),
@@ -35,7 +35,7 @@ export const nightlyRoutes = new Hono<AppEnv>()
     c.json(await runNightly(c.env, c.get('input').at ?? Date.now(), { projects: [c.get('auth').projectId] })),
   )
   /** GET /v1/admin/runs: the latest runs, with each stage's slices, time and counts. */
-  .get('/runs', validQuery(v.object({ limit: intParam(1, 365, 30) })), async (c) => {
+  .get('/runs', validQuery(v.strictObject({ limit: intParam(1, 365, 30) })), async (c) => {
     const runs = await listRuns(c.env.DB, c.get('auth').projectId, c.get('input').limit);
     // The stage a run is at, by name (null once done), as the nightly call answers it.
     return c.json({ runs: runs.map(({ state, cursor, stage, ...run }) => ({ ...run, stage: run.status === 'done' ? null : (STAGES[stage]?.name ?? null) })) });

@@ -13,14 +13,14 @@ import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } fr
 import { VERDICTS } from '../../storage/schema/index.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 
-const ReviewQuery = v.object({
+const ReviewQuery = v.strictObject({
   status: v.optional(v.picklist(['pending', 'held', 'answered']), 'pending'),
   limit: intParam(1, 500, 20),
   /** Items of the list to pass over first: the list goes on past the 500 one request gives. */
   offset: intParam(0, 1_000_000, 0),
 });
 
-const Answer = v.object({
+const Answer = v.strictObject({
   /** The reviewer's answer to "does this chunk help answer this query?"; null takes an answer back. */
   verdict: v.nullable(v.picklist(VERDICTS)),
   /** Optional, redacted like all free text. */

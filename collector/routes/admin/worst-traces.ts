@@ -6,7 +6,7 @@ import { intParam, settingParam, validQuery } from '../../middleware/valid-query
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { worstTraces } from '../../storage/trace-stats.ts';
 
-const WorstTracesQuery = v.object({
+const WorstTracesQuery = v.strictObject({
   /** Traces created in the last this many days (seed: 7). */
   days: intParam(1, 3650, 7),
   /** Traces with fewer trusted signals are left out. */
