@@ -11,7 +11,9 @@ import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwner
 const Owners = v.strictObject({
   /** In order: the first pattern matching a document id names its owner. */
   owners: v.pipe(
-    v.array(v.strictObject({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) })),
+    v.array(
+      v.strictObject({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) }),
+    ),
     v.maxLength(500),
   ),
 });
@@ -35,13 +37,17 @@ export const documentRoutes = new Hono<AppEnv>()
     return c.json({ owners: c.get('input').owners });
   })
   /** GET /v1/admin/corrections: the inbox, grouped by document owner. */
-  .get('/corrections', validQuery(v.strictObject({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })), async (c) => {
-    const { status, limit } = c.get('input');
-    const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);
-    const byOwner: Record<string, typeof list> = {};
-    for (const item of list) (byOwner[item.owner ?? ''] ??= []).push(item);
-    return c.json({ owners: Object.entries(byOwner).map(([owner, corrections]) => ({ owner: owner || null, corrections })) });
-  })
+  .get(
+    '/corrections',
+    validQuery(v.strictObject({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })),
+    async (c) => {
+      const { status, limit } = c.get('input');
+      const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);
+      const byOwner: Record<string, typeof list> = {};
+      for (const item of list) (byOwner[item.owner ?? ''] ??= []).push(item);
+      return c.json({ owners: Object.entries(byOwner).map(([owner, corrections]) => ({ owner: owner || null, corrections })) });
+    },
+  )
   /** POST /v1/admin/corrections/:eventId/resolve: done, with a note on what was changed. */
   .post('/corrections/:eventId/resolve', jsonBody(SMALL_BODY), validBody(Resolve, 'invalid_resolution'), async (c) => {
     const eventId = c.req.param('eventId');
