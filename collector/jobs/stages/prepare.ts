@@ -175,10 +175,10 @@ async function touchKeys({ db, projectId, night, now }: StageContext): Promise<S
  * (and distrusted) with the rest. The sources as JSON arrays: sessions ?5, users ?6, addresses ?7.
  */
 const TOUCH_FLOODED = `insert or ignore into loop_touched (project_id, night, kind, key)
-  select distinct ?1, ?2, 'trace', e.trace_id from feedback_events e
-  where e.project_id = ?1 and e.received_at > ?3 and e.received_at <= ?4 and (
-    e.session_id in (select value from json_each(?5)) or e.ip_hash in (select value from json_each(?7))
-    or exists (select 1 from traces t where t.project_id = ?1 and t.trace_id = e.trace_id and t.user_id_hash in (select value from json_each(?6))))`;
+  select distinct ?1, ?2, 'trace', e.trace_id
+  from (${eventsReceivedSql('e.trace_id, e.session_id, e.ip_hash', 'e.received_at > ?3 and e.received_at <= ?4')}) e
+  where e.session_id in (select value from json_each(?5)) or e.ip_hash in (select value from json_each(?7))
+    or exists (select 1 from traces t where t.project_id = ?1 and t.trace_id = e.trace_id and t.user_id_hash in (select value from json_each(?6)))`;
 
 /** The sources flooding negative feedback, once for all the slices that follow. */
 async function findFlooding({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
