@@ -323,6 +323,8 @@ const en = {
   gate_gain_too_small: 'nDCG@5 gain {gain} is below the minimum {minimum}',
   gate_gain_not_sure: 'nDCG@5 gain {gain} could be chance: its t is {t}, below the {needed} needed ({changed} of {queries} queries changed)',
   gate_layer_loses: 'layer {layer} loses {loss} nDCG@5, more than the tolerance {tolerance}',
+  gate_current_not_comparable:
+    'the served model {version} uses embedding features this training cannot compute, so it cannot be compared as users get it: retrain with the same embedder',
   gate_passed: 'nDCG@5 {before} → {after} (+{gain}) on {queries} held-out queries',
   evaluationCaption: 'Held-out eval queries: {version} against what was served and retrieval’s order',
   noEvaluation: 'No evaluation was recorded with this model.',
@@ -719,6 +721,7 @@ const zhCN: Strings = {
   gate_gain_too_small: 'nDCG@5 提升 {gain}，低于最低要求 {minimum}',
   gate_gain_not_sure: 'nDCG@5 提升 {gain} 不够确定：t 值 {t} 低于 {needed}（{queries} 个查询中有 {changed} 个变化）',
   gate_layer_loses: '{layer} 层的 nDCG@5 下降 {loss}，超过容差 {tolerance}',
+  gate_current_not_comparable: '当前使用的模型 {version} 依赖本次训练无法计算的嵌入特征，无法按用户实际看到的排序比较：请用同一嵌入模型重新训练',
   gate_passed: 'nDCG@5 {before} → {after}（+{gain}），基于 {queries} 个保留查询',
   evaluationCaption: '保留评估查询：{version} 与当时上线的模型及检索原始顺序对比',
   noEvaluation: '这个模型没有记录评估结果。',

@@ -17,6 +17,8 @@ export const GateFindingSchema = v.variant('kind', [
   v.object({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count() }),
   /** One layer of the eval sets loses more than the tolerance. */
   v.object({ kind: v.literal('layer_loses'), layer: label(100), loss: figure(), tolerance: figure() }),
+  /** The served model uses embedding features this training cannot compute, so it cannot be compared as users get it. */
+  v.object({ kind: v.literal('current_not_comparable'), version: label(100) }),
   /** Passed: the gain that promoted it. */
   v.object({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count() }),
 ]);
@@ -36,6 +38,8 @@ export function reasonOf(f: GateFinding): string {
       return `nDCG@5 gain ${f3(f.gain)} could be chance: its t is ${f.t.toFixed(2)}, below the ${f.needed.toFixed(2)} needed (${f.changed} of ${f.queries} queries changed)`;
     case 'layer_loses':
       return `layer ${f.layer} loses ${f3(f.loss)} nDCG@5, more than the tolerance ${f3(f.tolerance)}`;
+    case 'current_not_comparable':
+      return `the served model ${f.version} uses embedding features this training cannot compute, so it cannot be compared as users get it: retrain with the same embedder (npm run retrain -- --embedding-model …)`;
     case 'passed':
       return `nDCG@5 ${f3(f.before)} → ${f3(f.after)} (+${f3(f.after - f.before)}) on ${f.queries} held-out queries`;
   }

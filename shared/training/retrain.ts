@@ -6,11 +6,12 @@
 
 import type { Candidate } from '../reranker/candidate.ts';
 import type { RerankerModel } from '../reranker/model.ts';
-import { rerankWithModel } from '../reranker/rerank.ts';
+import { rerankWithModel, usesEmbeddings } from '../reranker/rerank.ts';
 import type { LoopSettings } from '../schema/settings.ts';
 import type { TrainingData } from './data.ts';
 import { dominantOrigin } from './dominance.ts';
 import { DEFAULT_GATE, decide, type EvalQuery, type Evaluation, type GateDecision, type Ranker, retrievalOrder, scoreQueries, summarize } from './gate.ts';
+import { reasonOf } from './gate-findings.ts';
 import { consolidate, type EmbeddingVectors, trainReranker } from './train.ts';
 
 export interface RetrainInput {
@@ -61,5 +62,17 @@ export function retrain(input: RetrainInput): RetrainOutcome {
   const [retrieval, current, candidate] = [byRetrieval, byCurrent, byCandidate].map(summarize) as [Evaluation, Evaluation, Evaluation];
   const gains = byCandidate.map((q, i) => q.ndcg5 - byCurrent[i]!.ndcg5);
   const decision = decide(candidate, current, { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance }, gains);
+  // Ranked lexically, a model that uses embeddings loses those features (they sit at their mean):
+  // it would be judged well below what users get, and any candidate would seem to beat it.
+  if (input.current && usesEmbeddings(input.current) && !input.rankWith) {
+    const finding = { kind: 'current_not_comparable' as const, version: input.current.version };
+    return {
+      trained: true,
+      model,
+      confirmed,
+      evaluation: { retrieval, current, candidate },
+      decision: { promote: false, findings: [finding], reasons: [reasonOf(finding)] },
+    };
+  }
   return { trained: true, model, confirmed, evaluation: { retrieval, current, candidate }, decision };
 }

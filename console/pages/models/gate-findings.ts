@@ -14,6 +14,8 @@ export function findingText(f: GateFinding, s: Strings): string {
       return format(s.gate_gain_not_sure, { gain: f3(f.gain), t: f.t.toFixed(2), needed: f.needed.toFixed(2), changed: f.changed, queries: f.queries });
     case 'layer_loses':
       return format(s.gate_layer_loses, { layer: f.layer, loss: f3(f.loss), tolerance: f3(f.tolerance) });
+    case 'current_not_comparable':
+      return format(s.gate_current_not_comparable, { version: f.version });
     case 'passed':
       return format(s.gate_passed, { before: f3(f.before), after: f3(f.after), gain: f3(f.after - f.before), queries: f.queries });
   }
