@@ -23,9 +23,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => collector?.stop());
 
-async function postModel(version: string, promote = true) {
+/** Records a model trained here; `comparedWith`: what its gate compared it with, as users got it then. */
+async function postModel(version: string, comparedWith: string | null = null) {
   const { model } = trainReranker(trainingWorld().data, { version, now: Date.now() });
-  await admin(target(), '/models', { method: 'POST', json: { model, confirmed: 80, comparedWith: null, evaluation: {}, promote, reasons: ['test'] } });
+  await admin(target(), '/models', { method: 'POST', json: { model, confirmed: 80, comparedWith, evaluation: {}, promote: true, reasons: ['test'] } });
   return model;
 }
 
@@ -58,7 +59,7 @@ describe('retraining from Node', { timeout: 60_000 }, () => {
     expect(moved).toBeGreaterThan(0);
     expect(reranker.version).toBe(first.version);
 
-    await postModel('node-2');
+    await postModel('node-2', 'node-1');
     await reranker.refresh();
     expect(reranker.version).toBe('node-2');
     const { stdout } = await run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);

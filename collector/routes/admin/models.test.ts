@@ -93,6 +93,18 @@ describe('the registry under repeated requests', () => {
     expect((await admin(p, '/models/rollback', { method: 'POST', json: {} })).body).toEqual({ rolledBack: 'twice', current: null });
   });
 
+  it('does not serve a model its gate compared with another than users get now (a promotion in between), and stores nothing', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('A')) });
+    // Trained against A by `npm run retrain`; meanwhile the nightly job served B.
+    await admin(p, '/models', { method: 'POST', json: { ...trained(model('B')), comparedWith: 'A' } });
+    const stale = await admin(p, '/models', { method: 'POST', json: { ...trained(model('C')), comparedWith: 'A' } });
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'stale_comparison', field: 'comparedWith' } } });
+    const { body } = await admin<{ current: string; models: { version: string }[] }>(p, '/models');
+    expect(body.current).toBe('B');
+    expect(body.models.map((m) => m.version)).toEqual(['B', 'A']);
+  });
+
   it('refuses to promote the version already served, so a rollback still restores the one before', async () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });
