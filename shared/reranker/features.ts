@@ -131,7 +131,8 @@ export function featureColumns(
   const base = evidence.baseRate;
   const queryIds = names.includes('query_coverage') ? queryTermIds(q.terms) : new Uint32Array(0);
   const extractors: Record<string, Extractor> = {
-    retrieval_score: (c) => (known ? (max > min ? ((c.score as number) - min) / (max - min) : 1) : 0),
+    // Halves first: the same ratio exactly, and no overflow to Infinity between scores near ±1e308.
+    retrieval_score: (c) => (known ? (max > min ? ((c.score as number) / 2 - min / 2) / (max / 2 - min / 2) : 1) : 0),
     retrieval_rank: (_c, i) => 1 / Math.log2(i + 2),
     query_coverage: (c) => {
       if (queryIds.length === 0) return 0;

@@ -10,6 +10,9 @@ import { EMBEDDING_FEATURES, LEXICAL_FEATURES } from './features.ts';
 /** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
 export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
 
+/** The smallest scale a feature is standardised by: below it, training takes the feature as constant (scale 1). */
+export const MIN_SCALE = 1e-6;
+
 /** Evidence for one chunk or document: [relevant, not relevant], each a weighted count. */
 const Evidence = v.tuple([finite(), finite()]);
 
@@ -44,8 +47,8 @@ export const RerankerModelSchema = v.pipe(
     weights: v.array(finite()),
     /** Standardisation learned in training: (x - mean) / scale per feature. */
     mean: v.array(finite()),
-    /** Divides each feature, so positive. */
-    scale: v.array(v.pipe(finite(), v.gtValue(0))),
+    /** Divides each feature: at least what training ever writes (a scale near 0 would make every score NaN). */
+    scale: v.array(v.pipe(finite(), v.minValue(MIN_SCALE, `must be at least ${MIN_SCALE}`))),
     /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
     priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
     /**

@@ -4,7 +4,7 @@
  * only when the caller brings vectors (Node, with an embedder); otherwise the model is lexical.
  */
 import { EMBEDDING_FEATURES, type Evidence, type FeatureName, featureRows, LEXICAL_FEATURES, queryView } from '../reranker/features.ts';
-import { RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
+import { MIN_SCALE, RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
 import { packVector } from '../reranker/vectors.ts';
 import type { CandidateList, Confirmed, TrainingData } from './data.ts';
 import { TrainingEvidence } from './evidence.ts';
@@ -106,7 +106,7 @@ export function trainReranker(data: TrainingData, options: TrainOptions): TrainR
   const mean = names.map((_, f) => (all.length ? all.reduce((s, r) => s + r.x[f]!, 0) / all.length : 0));
   const scale = names.map((_, f) => {
     const variance = all.length ? all.reduce((s, r) => s + (r.x[f]! - mean[f]!) ** 2, 0) / all.length : 0;
-    return variance > 1e-12 ? Math.sqrt(variance) : 1;
+    return variance > MIN_SCALE ** 2 ? Math.sqrt(variance) : 1;
   });
 
   const pairs: Pair[] = [];

@@ -38,6 +38,8 @@ describe('POST /v1/admin/models', () => {
     ['"c1":[1,0]', '"c1":[1e999,0]', 'model.priors.chunks.c1[0]'],
     ['"baseRate":0.1', '"baseRate":1e400', 'model.engagement.baseRate'],
     ['"scale":[0.25]', '"scale":[0]', 'model.scale[0]'],
+    // Positive, but dividing by it makes every score Infinity, then NaN.
+    ['"scale":[0.25]', '"scale":[5e-324]', 'model.scale[0]'],
     // A feature this version cannot compute: ranking with it would throw.
     ['"features":["retrieval_score"]', '"features":["clicks_next_week"]', 'model.features[0]'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
@@ -75,6 +77,28 @@ describe('POST /v1/admin/models', () => {
       without: { findings: [], reasons: ['by hand'] },
       with: { findings, reasons: ['by hand'] },
     });
+  });
+});
+
+describe('POST /v1/rerank', () => {
+  it('scores every chunk with a number, even when retrieval scores span nearly all of the doubles', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('wide')) });
+    const res = await call('/v1/rerank', {
+      method: 'POST',
+      headers: bearer(p.keys.server),
+      json: {
+        query: 'refunds',
+        chunks: [
+          { chunkId: 'a', text: 'x', score: 1e308 },
+          { chunkId: 'b', text: 'y', score: -1e308 },
+          { chunkId: 'c', text: 'z', score: 0 },
+        ],
+      },
+    });
+    const body = (await res.json()) as { chunks: { chunkId: string; rerankScore: unknown }[] };
+    expect(body.chunks.map((c) => typeof c.rerankScore)).toEqual(['number', 'number', 'number']);
+    expect(body.chunks.map((c) => c.chunkId)).toEqual(['a', 'c', 'b']);
   });
 });
 
