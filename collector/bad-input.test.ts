@@ -73,6 +73,12 @@ const cases: BadCase[] = [
     request: events([ev({ eventId: "x'; drop table feedback_events; --" })]),
   },
   { name: 'event: traceId is a number', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 42 })]) },
+  {
+    name: 'event: a correction with half a surrogate pair',
+    status: 400,
+    field: 'events[0].detail.text',
+    request: events([ev({ signalType: 'correction', detail: { text: 'It is \ud83d 30 days' } })]),
+  },
   { name: 'event: traceId too long', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 't'.repeat(513) })]) },
   { name: 'event: traceId with a control character', status: 400, field: 'events[0].traceId', request: events([ev({ traceId: 'tr-1\u0000' })]) },
   { name: 'event: sessionId ending in a space', status: 400, field: 'events[0].sessionId', request: events([ev({ sessionId: 's1 ' })]) },
@@ -178,6 +184,10 @@ const cases: BadCase[] = [
     request: traces({ ...trace(), rerankedChunks: [{ ...chunk, sourceDocId: undefined }] }),
   },
   { name: 'trace: negative createdAt', status: 400, field: 'trace.createdAt', request: traces({ ...trace(), createdAt: -1 }) },
+  // Half of a surrogate pair would be stored as other characters: the id would find no row, the text not be what was sent.
+  { name: 'trace: a trace id with half a surrogate pair', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: 'tr-\ud800x' }) },
+  { name: 'trace: a query with half a surrogate pair', status: 400, field: 'trace.query', request: traces({ ...trace(), query: 'refunds \udc00 window' }) },
+
   { name: 'trace: topK is 0', status: 400, field: 'trace.retrieval.topK', request: traces({ ...trace(), retrieval: { topK: 0 } }) },
   { name: 'trace: a misspelt field', status: 400, field: 'trace.rewritenQuery', request: traces({ ...trace(), rewritenQuery: 'refund window' }) },
   {

@@ -9,6 +9,12 @@ export const id = (max = 128) =>
   v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max), v.regex(/^[\w.:@/#-]+$/, 'may hold only letters, digits and . : @ / # _ -'));
 
 /**
+ * Refuses half of a character (a UTF-16 surrogate without its pair): stored, it would come back
+ * as other characters, so an id would no longer find its row and a text would not be what was sent.
+ */
+const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'holds broken Unicode (half of a surrogate pair)');
+
+/**
  * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
  * format those use (base64, Unicode titles, `refunds.md § 2`). Only what would make it two ids
  * that look alike is refused: control and invisible format characters, and white space at its ends.
@@ -21,16 +27,18 @@ export const externalId = (max = 512) =>
     v.minLength(1, 'must not be empty'),
     v.maxLength(max),
     v.regex(/^(?!\s)[^\p{Cc}\p{Cf}]*(?<!\s)$/u, 'must not hold control characters, nor begin or end with white space'),
+    wellFormed(),
   );
 
 /** Plain text that is not user input (model names, versions, labels). */
-export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max));
+export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
 /** Text a person typed: bounded, and redacted for PII as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
+    wellFormed(),
     v.transform((s) => redactPII(s)),
   );
 
