@@ -43,4 +43,17 @@ describe('Recorder', () => {
         .map((e) => e.eventId),
     );
   });
+
+  it('redacts what a person typed, never past its length, and leaves ids that look like PII alone', () => {
+    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    for (const chunkId of ['c1@refunds.md', '4111111111111111', 'docs/10.0.0.1.md']) {
+      expect(recorder.record(ctx, 'citation_click', { chunkId }, Date.now(), true)!.detail).toEqual({ chunkId });
+    }
+    // A correction at its field's limit: redaction may lengthen it, but what is sent stays within.
+    const text = `mail a@b.co ${'x'.repeat(3988)}`;
+    const sent = recorder.record(ctx, 'correction', { text, source: 'ask jo@example.com' }, Date.now(), true)!.detail as { text: string; source: string };
+    expect(sent.text.startsWith('mail [EMAIL] xxx')).toBe(true);
+    expect(sent.text.length).toBe(text.length);
+    expect(sent.source).toBe('ask [EMAIL]');
+  });
 });

@@ -32,8 +32,14 @@ export interface RecorderOptions {
   transport: TransportOptions;
 }
 
-/** Every string in a detail is redacted: ids pass through unchanged, typed text loses its PII. */
-const redactDetail = (detail: object): object => Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' ? redactPII(v) : v]));
+/**
+ * What a person typed (a detail's `text` and `source`) loses its PII, never growing longer than
+ * typed (its field's limit held that; `[EMAIL]` is longer than `a@b.co`); ids pass unchanged.
+ */
+const redactDetail = (detail: object): object =>
+  Object.fromEntries(
+    Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' && (k === 'text' || k === 'source') ? redactPII(v).slice(0, v.length) : v]),
+  );
 
 /**
  * The pipeline, in order: an id at creation, PII redaction, the rate limiter, the IndexedDB
