@@ -38,4 +38,16 @@ describe('chunk texts', () => {
       expect(body.retrievedChunks.map((c) => [c.chunkId, c.text])).toEqual([['c-shared', text]]);
     }
   });
+
+  it('are not added by a trace sent again with other chunks: it is a duplicate and stores nothing', async () => {
+    const p = await newProject();
+    const first = trace();
+    const post = (t: typeof first) => call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    expect((await post(first)).status).toBe(200);
+    const other = { chunkId: 'c-other', sourceDocId: 'other.md', score: 0.5, rank: 1, text: 'A text no stored chunk row uses.' };
+    const again = await post({ ...first, retrievedChunks: [other], rerankedChunks: undefined });
+    expect(((await again.json()) as { duplicate: number }).duplicate).toBe(1);
+    const texts = await env.DB.prepare("select count(*) as n from chunk_texts where project_id = ? and chunk_id = 'c-other'").bind(p.id).first<{ n: number }>();
+    expect(texts!.n).toBe(0);
+  });
 });

@@ -51,21 +51,24 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
       ...chunkRows(projectId, t.traceId, 'reranked', reranked, true),
     ];
   });
-  // Chunks go in first, and only for traces not stored yet: the batch then stores their trace rows.
-  const chunkInserts = insertJsonRows(traceChunks, chunks, {
+  // Chunks and their texts go in first, and only for traces not stored yet: the batch then stores
+  // their trace rows, so a trace sent again adds nothing.
+  const unstored = {
     where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,
-  });
+  };
+  const chunkInserts = insertJsonRows(traceChunks, chunks, unstored);
   // Each text once per chunk id and version; the chunk rows point at it.
-  const texts = firsts.flatMap((t) =>
+  const texts: (typeof chunkTexts.$inferInsert & { traceId: string })[] = firsts.flatMap((t) =>
     [...t.retrievedChunks, ...(t.rerankedChunks ?? [])].map((ch) => ({
       projectId,
       chunkId: ch.chunkId,
       sourceDocVersion: ch.sourceDocVersion ?? '',
       text: ch.text,
+      traceId: t.traceId,
     })),
   );
   const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
-  const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(chunkTexts, texts), ...traceInserts]);
+  const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(chunkTexts, texts, unstored), ...traceInserts]);
   return new Set(
     results
       .slice(-traceInserts.length)
