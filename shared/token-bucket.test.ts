@@ -25,9 +25,26 @@ describe('TokenBuckets', () => {
   it('never refills above capacity and forgets the oldest bucket when full', () => {
     const b = new TokenBuckets(1000, 2);
     b.take([{ name: 'a', cost: 1, capacity: 1 }], 0);
-    expect(b.take([{ name: 'a', cost: 2, capacity: 1 }], 1_000_000)).toMatchObject({ ok: false, retryAfterMs: 0 });
+    // A thousand periods later it holds one token, not a thousand.
+    expect(b.take([{ name: 'a', cost: 1, capacity: 1 }], 1_000_000).ok).toBe(true);
+    expect(b.take([{ name: 'a', cost: 1, capacity: 1 }], 1_000_000).ok).toBe(false);
     b.take([{ name: 'b', cost: 1, capacity: 1 }], 0);
     b.take([{ name: 'c', cost: 1, capacity: 1 }], 0);
     expect(b.take([{ name: 'a', cost: 1, capacity: 1 }], 0).ok).toBe(true); // 'a' was evicted: full again
+  });
+
+  it('lets a cost above capacity through once the bucket is full, then makes it wait for what it owes', () => {
+    const b = new TokenBuckets(60_000);
+    const batch = [{ name: 'session', cost: 100, capacity: 60 }];
+    const first = b.take([{ name: 'session', cost: 1, capacity: 60 }], 0);
+    expect(first.ok).toBe(true);
+    const refused = b.take(batch, 0);
+    expect(refused).toMatchObject({ ok: false, name: 'session' });
+    // Told to come back when the bucket is full again: then it passes, however large.
+    const wait = (refused as { retryAfterMs: number }).retryAfterMs;
+    expect(b.take(batch, wait).ok).toBe(true);
+    // It owes 40 tokens: nothing more passes until they and the next one have refilled (41 s).
+    expect(b.take([{ name: 'session', cost: 1, capacity: 60 }], wait + 40_000).ok).toBe(false);
+    expect(b.take([{ name: 'session', cost: 1, capacity: 60 }], wait + 41_000).ok).toBe(true);
   });
 });

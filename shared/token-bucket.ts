@@ -28,8 +28,9 @@ export class TokenBuckets {
     const levels = costs.map((c) => this.level(c, now));
     for (let i = 0; i < costs.length; i++) {
       const { cost, capacity, name } = costs[i]!;
-      if (cost > levels[i]!) {
-        // A cost above capacity can never pass: wait a full period rather than forever.
+      // A cost above capacity (a full batch under a small limit) passes from a full bucket and
+      // leaves it owing, so it is slowed to the limit rather than refused for ever.
+      if (cost > levels[i]! && levels[i]! < capacity) {
         const missing = Math.min(cost, capacity) - levels[i]!;
         return { ok: false, name, retryAfterMs: Math.ceil((missing * this.periodMs) / capacity) };
       }
