@@ -10,7 +10,7 @@ function patternOf(path: string): RegExp {
       .split(/(:\w+(?:\{[^}]*\})?|\*)/)
       .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
       .join('');
-    pattern = new RegExp(`^${source}/?$`);
+    pattern = new RegExp(`^${source}$`); // as Hono routes: strictly, so `/v1/events/` is not `/v1/events`
     patterns.set(path, pattern);
   }
   return pattern;

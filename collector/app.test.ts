@@ -24,6 +24,8 @@ describe('the app', () => {
       expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: expect.stringContaining(allow!), field: 'method' } });
     }
     expect((await call('/v1/traces/t-1/more', { method: 'DELETE', headers: bearer(keys.admin) })).status).toBe(404);
+    // Routes match strictly: a trailing slash is another path, not a method the path refuses.
+    expect((await call('/v1/events/', { method: 'POST', headers: bearer(keys.write) })).status).toBe(404);
   });
 
   it('limits requests per IP on /v1/* before any key is checked, but not /v1/health', async () => {
