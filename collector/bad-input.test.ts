@@ -241,6 +241,20 @@ const cases: BadCase[] = [
       },
     ],
   },
+  {
+    // JSON.parse keeps "__proto__" as an ordinary key, which a record would pass over unseen.
+    name: 'config: a prompt text keyed __proto__ beside a locale',
+    status: 400,
+    field: 'prompts[0].text',
+    request: (k) => [
+      '/v1/config',
+      {
+        method: 'PUT',
+        headers: { ...bearer(k.admin), 'content-type': 'application/json' },
+        body: '{"prompts":[{"id":"p","trigger":"rephrase","text":{"__proto__":"Hi","en":"Hello"}}]}',
+      },
+    ],
+  },
   // The admin API refuses what it does not know, as ingest does, rather than dropping it unseen.
   {
     name: 'admin: a review answer with a misspelt note',

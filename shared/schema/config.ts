@@ -8,7 +8,17 @@ export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'rep
 const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max));
 /** A user-facing string: one text, or one per locale ("en", "zh-CN", ...); an empty one would show nothing. */
 const shown = v.pipe(label(300), v.minLength(1, 'must not be empty'));
-const localized = v.union([shown, v.pipe(v.record(v.pipe(v.string(), v.maxLength(16)), shown), v.minEntries(1, 'needs a text for at least one locale'))]);
+/** Keys an object parsed from JSON may hold but a record passes over: refused rather than dropped unseen. */
+const NOT_LOCALES = ['__proto__', 'prototype', 'constructor'];
+const perLocale = v.pipe(
+  v.custom<Record<string, string>>(
+    (x) => typeof x === 'object' && x !== null && !NOT_LOCALES.some((k) => Object.hasOwn(x, k)),
+    'has a key that is not a locale',
+  ),
+  v.record(v.pipe(v.string(), v.maxLength(16)), shown),
+  v.minEntries(1, 'needs a text for at least one locale'),
+);
+const localized = v.union([shown, perLocale]);
 
 export const PromptSchema = v.strictObject({
   /** Stable id, reported with prompt_shown / prompt_answered events. */
