@@ -1,27 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { RERANKER_FORMAT, type RerankerModel } from '../../shared/reranker/model.ts';
 import { newProject } from '../test/fixtures.ts';
+import { tinyModel } from '../test/tiny-model.ts';
 import { currentVersion, promoteModel, recordModel, rollBack } from './models.ts';
-
-const model = (version: string): RerankerModel => ({
-  format: RERANKER_FORMAT,
-  version,
-  createdAt: Date.UTC(2026, 10, 1),
-  features: ['retrieval_score'],
-  weights: [1],
-  mean: [0.5],
-  scale: [0.25],
-  priors: { chunks: {}, documents: {} },
-  engagement: { baseRate: 0.1, chunks: {}, documents: {} },
-  memory: { queries: [], judgements: [] },
-  examination: [1, 0.6],
-  training: { confirmed: 30, queries: 10, pairs: 40 },
-});
 
 const record = (projectId: string, version: string, promote: boolean) =>
   recordModel(env.DB, projectId, {
-    model: model(version),
+    model: tinyModel(version),
     trainedBy: 'retrain',
     confirmed: 30,
     comparedWith: null,

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { RERANKER_FORMAT, type RerankerModel } from '../../../shared/reranker/model.ts';
+import type { RerankerModel } from '../../../shared/reranker/model.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
+import { tinyModel } from '../../test/tiny-model.ts';
 
-/** The smallest artifact the registry takes: retrieval's own score, one feature. */
-const model = (version: string): RerankerModel => ({
-  format: RERANKER_FORMAT,
-  version,
-  createdAt: Date.UTC(2026, 10, 1),
-  features: ['retrieval_score'],
-  weights: [1],
-  mean: [0.5],
-  scale: [0.25],
-  priors: { chunks: { c1: [1, 0] }, documents: {} },
-  engagement: { baseRate: 0.1, chunks: {}, documents: {} },
-  memory: { queries: [], judgements: [] },
-  examination: [1, 0.6],
-  training: { confirmed: 30, queries: 10, pairs: 40 },
-});
+const model = tinyModel;
 
 const trained = (m: RerankerModel, promote = true) => ({ model: m, confirmed: 30, comparedWith: null, evaluation: {}, promote, reasons: ['by hand'] });
 
