@@ -1,0 +1,35 @@
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
+import type { RunRow } from '../../storage/loop-runs.ts';
+import { newProject } from '../../test/fixtures.ts';
+import { finish } from './finish.ts';
+import { PURGE_BATCH } from './retention.ts';
+import type { StageContext } from './stage.ts';
+
+it('clears a night’s lists a bounded batch a slice, however many rows a bulk night listed', async () => {
+  const p = await newProject();
+  const night = '2026-11-30';
+  await env.DB.prepare(
+    `with recursive n (i) as (select 1 union all select i + 1 from n where i < ?3)
+     insert into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', 't-' || i from n`,
+  )
+    .bind(p.id, night, PURGE_BATCH + 10)
+    .run();
+  const ctx = {
+    db: env.DB,
+    projectId: p.id,
+    night,
+    now: Date.parse(`${night}T00:00:30Z`),
+    settings: DEFAULT_LOOP_SETTINGS,
+    run: {} as RunRow,
+    tracesPerSlice: 2_000,
+    bulk: { fromTraces: 1, share: 1 },
+  } satisfies StageContext;
+  const first = await finish.slice(ctx, null);
+  expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH } });
+  const last = await finish.slice(ctx, first.cursor);
+  expect(last).toEqual({ cursor: null, counts: { cleared: 10 }, state: { flooding: null } });
+  const left = await env.DB.prepare('select count(*) as n from loop_touched where project_id = ?').bind(p.id).first<{ n: number }>();
+  expect(left!.n).toBe(0);
+});
