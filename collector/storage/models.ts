@@ -135,36 +135,51 @@ const appendRollout = (
     )
     .bind(projectId, at, action, version, reason, after ?? null);
 
+/** What recording a model did: stored it, found the version stored already, or found its comparison stale. */
+export type Recorded = { outcome: 'recorded' } | { outcome: 'exists' } | { outcome: 'stale'; current: string | null };
+
 /**
  * Stores a trained model with its decision and, when promoted, serves it: one batch, so both or
- * neither happen. False when the project already has a model of this version (stored by a
- * request that won a race, say): then nothing is written.
+ * neither happen. Nothing is written when the project already has a model of this version (stored
+ * by a request that won a race, say), nor when a promoted model's gate compared it with another
+ * than users get now: served over that, it would skip a gate. The promotion is appended after
+ * the rollouts it checked, so one landing in between is read and checked afresh.
  */
-export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<boolean> {
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<Recorded> {
   const artifact = JSON.stringify(m.model);
-  const insert = d1
-    .prepare(
-      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning version`,
-    )
-    .bind(
-      projectId,
-      m.model.version,
-      m.at,
-      m.trainedBy,
-      artifact,
-      new TextEncoder().encode(artifact).length,
-      m.confirmed,
-      m.comparedWith,
-      JSON.stringify(m.evaluation),
-      m.promote ? 'promoted' : 'rejected',
-      JSON.stringify(m.reasons),
-      JSON.stringify(m.findings),
-    );
-  // The rollout goes first, and only while the version is not stored: the insert after it stores it.
-  const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { unlessStored: true })] : [];
-  const results = await d1.batch([...serve, insert]);
-  return results.at(-1)!.results.length > 0;
+  for (;;) {
+    const { stack, seq } = m.promote ? await rollouts(d1, projectId) : { stack: [], seq: 0 };
+    const current = stack.at(-1) ?? null;
+    if (m.promote && current !== m.comparedWith) return { outcome: 'stale', current };
+    // A promoted model is stored only with its own rollout at the seq it was appended after.
+    const insert = d1
+      .prepare(
+        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings)
+         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+         where ?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2)
+         on conflict do nothing returning version`,
+      )
+      .bind(
+        projectId,
+        m.model.version,
+        m.at,
+        m.trainedBy,
+        artifact,
+        new TextEncoder().encode(artifact).length,
+        m.confirmed,
+        m.comparedWith,
+        JSON.stringify(m.evaluation),
+        m.promote ? 'promoted' : 'rejected',
+        JSON.stringify(m.reasons),
+        JSON.stringify(m.findings),
+        m.promote ? seq : null,
+      );
+    // The rollout goes first, and only while the version is not stored: the insert after it stores it.
+    const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true })] : [];
+    const results = await d1.batch([...serve, insert]);
+    if (results.at(-1)!.results.length > 0) return { outcome: 'recorded' };
+    if (!m.promote || (await modelExists(d1, projectId, m.model.version))) return { outcome: 'exists' };
+  }
 }
 
 export async function modelExists(d1: D1Database, projectId: string, version: string): Promise<boolean> {

@@ -43,7 +43,7 @@ export const train: Stage = {
     const current = await currentModel(db, projectId);
     const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId, texts) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
-    await recordModel(db, projectId, {
+    const recorded = await recordModel(db, projectId, {
       model: outcome.model,
       trainedBy: 'nightly',
       confirmed: outcome.confirmed,
@@ -54,6 +54,14 @@ export const train: Stage = {
       reasons: outcome.decision.reasons,
       at: now,
     });
+    // An admin served another model while this one trained: next night trains against that.
+    if (recorded.outcome === 'stale')
+      return {
+        cursor: null,
+        counts: { stale: 1 },
+        note: `${outcome.model.version} not recorded: users got ${recorded.current ?? "retrieval's order"} meanwhile`,
+      };
+    if (recorded.outcome === 'exists') return { cursor: null, counts: { exists: 1 }, note: `${outcome.model.version} was stored already` };
     return {
       cursor: null,
       counts: { trained: 1, promoted: outcome.decision.promote ? 1 : 0, confirmed: outcome.confirmed },

@@ -76,15 +76,14 @@ export const modelRoutes = new Hono<AppEnv>()
   .post('/models', jsonBody({ maxBytes: MAX_MODEL_BODY_BYTES, contentTypes: ['application/json'] }), validBody(Trained, 'invalid_model'), async (c) => {
     const { projectId } = c.get('auth');
     const t = c.get('input');
-    // Its gate compared it with what users got then: served over anything else, it would skip a gate.
-    const current = t.promote ? await currentVersion(c.env.DB, projectId) : null;
-    if (t.promote && current !== t.comparedWith)
+    const recorded = await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() });
+    if (recorded.outcome === 'stale')
       throw new ApiError(409, {
         code: 'stale_comparison',
-        message: `Its gate compared it with ${t.comparedWith ?? "retrieval's order"}, but users get ${current ?? "retrieval's order"} now: train again against that`,
+        message: `Its gate compared it with ${t.comparedWith ?? "retrieval's order"}, but users get ${recorded.current ?? "retrieval's order"} now: train again against that`,
         field: 'comparedWith',
       });
-    if (!(await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() })))
+    if (recorded.outcome === 'exists')
       throw new ApiError(409, { code: 'model_exists', message: `A model ${t.model.version} is already stored`, field: 'model.version' });
     return c.json({ version: t.model.version, promoted: t.promote, current: await currentVersion(c.env.DB, projectId) }, 201);
   })
