@@ -1,6 +1,7 @@
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
+import { TYPED_TEXT_FIELDS } from '../../shared/schema/typed-text.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
@@ -33,13 +34,11 @@ export interface RecorderOptions {
 }
 
 /**
- * What a person typed (a detail's `text` and `source`) loses its PII, never growing longer than
+ * What a person typed (a detail's typed text fields) loses its PII, never growing longer than
  * typed (its field's limit held that; `[EMAIL]` is longer than `a@b.co`); ids pass unchanged.
  */
 const redactDetail = (detail: object): object =>
-  Object.fromEntries(
-    Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' && (k === 'text' || k === 'source') ? redactPII(v).slice(0, v.length) : v]),
-  );
+  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' && TYPED_TEXT_FIELDS.includes(k) ? redactPII(v).slice(0, v.length) : v]));
 
 /**
  * The pipeline, in order: an id at creation, PII redaction, the rate limiter, the IndexedDB
