@@ -5,7 +5,7 @@
  * minimum count, not a raw ratio: three bad answers out of four prove nothing.
  */
 import { byCodeUnit } from '../../shared/code-unit-order.ts';
-import { utcDay } from '../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../shared/time.ts';
 import { rateAboveBaseline, rateRising } from './significance.ts';
 
 /** Scored answers a document needs before its negative rate is tested. */
@@ -20,7 +20,6 @@ export const BASELINE_DAYS = 28;
 /** Answers a flag shows as evidence: the worst citing the document, kept per document version and day. */
 export const EVIDENCE_TRACES = 10;
 
-const DAY_MS = 86_400_000;
 /**
  * The days a run at `now` judges documents over are those after this one (UTC, YYYY-MM-DD): the
  * RECENT_DAYS + BASELINE_DAYS whole days before the run's own, and what its own has so far (at the

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../shared/time.ts';
 /**
  * Eval sets in the seed's layers (002, 3.3): echo (real queries with labels from review and clear
  * explicit feedback), variant (the paraphrases users typed, with the same labels) and conflict
@@ -52,6 +53,6 @@ export function isoWeek(day: string): string {
   // The week's Thursday decides its year; weeks count from that year's first Thursday.
   d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7) + 3);
   const year = d.getUTCFullYear();
-  const week = 1 + Math.floor((d.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 / 7);
+  const week = 1 + Math.floor((d.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7);
   return `${year}-W${String(week).padStart(2, '0')}`;
 }

@@ -1,4 +1,5 @@
 import type { ReviewItem } from '../../shared/admin-api/review.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
 
@@ -85,7 +86,7 @@ export async function queueCounts(d1: D1Database, projectId: string, now: number
          count(case when status = 'answered' and verdict in ('relevant', 'not_relevant') then 1 end) as confirmed
        from review_items where project_id = ?1`,
     )
-    .bind(projectId, now - 7 * 86_400_000)
+    .bind(projectId, now - 7 * DAY_MS)
     .first<QueueCounts>();
   return row!;
 }

@@ -5,6 +5,7 @@
  * candidates for the gate.
  */
 import type { Candidate } from '../../shared/reranker/candidate.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import type { Confirmed, EngagementRow, TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery } from '../../shared/training/gate.ts';
 import { consolidate } from '../../shared/training/train.ts';
@@ -203,6 +204,6 @@ export async function trainingData(
     const c = t && candidates.get(t.traceId);
     return t && c ? [{ queryKey: key, query: t.query, candidates: c }] : [];
   });
-  const since = now - ENGAGEMENT_WINDOW_DAYS * 86_400_000;
+  const since = now - ENGAGEMENT_WINDOW_DAYS * DAY_MS;
   return { confirmed, lists, ...(await engagement(d1, projectId, since)) };
 }

@@ -1,4 +1,5 @@
 import { TOP_RANKS } from '../../../shared/thresholds.ts';
+import { DAY_MS } from '../../../shared/time.ts';
 import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
@@ -118,7 +119,7 @@ export const days: Stage = {
     const [day] = await touchedSlice(ctx, cursor, 'day', 1);
     if (!day) return { cursor: null, counts: {} };
     const start = Date.parse(`${day}T00:00:00Z`);
-    const end = start + 86_400_000;
+    const end = start + DAY_MS;
     // A day retention reached is left as it was counted: what is left of its answers is not all of them.
     const purged = await ctx.db.prepare(`select ${PURGED_BEFORE_SQL} as before`).bind(ctx.projectId).first<{ before: number }>();
     if (start < purged!.before) return { cursor: day, counts: { purgedDays: 1 } };

@@ -1,12 +1,11 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
-import { utcDay } from '../../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { currentVersion } from '../../storage/models.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
-const DAY = 86_400_000;
-const WEEK = 7 * DAY;
+const WEEK = 7 * DAY_MS;
 /** The run's window, ?2 to ?3. */
 const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
@@ -20,7 +19,7 @@ export const health: Stage = {
   async slice({ db, projectId, night, now, settings, run }): Promise<SliceResult> {
     const since = now - WEEK;
     // Days from the seventh before the night's: seven whole days, and the night's own so far.
-    const sinceDay = utcDay(since - DAY);
+    const sinceDay = utcDay(since - DAY_MS);
     const [days, latency, reviewLatency, queue, drops] = await db.batch([
       db
         .prepare(

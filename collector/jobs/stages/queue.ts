@@ -1,9 +1,8 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
+import { DAY_MS } from '../../../shared/time.ts';
 import { adjustThreshold } from '../../loop/review-budget.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import type { SliceResult, Stage } from './stage.ts';
-
-const DAY = 86_400_000;
 
 /**
  * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than
@@ -19,7 +18,7 @@ export const queue: Stage = {
       db
         .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
         .bind(projectId, threshold),
-      db.prepare('select 1 from mining_thresholds where project_id = ? and at >= ? and at < ? limit 1').bind(projectId, nightStart, nightStart + DAY),
+      db.prepare('select 1 from mining_thresholds where project_id = ? and at >= ? and at < ? limit 1').bind(projectId, nightStart, nightStart + DAY_MS),
     ]);
     // One change a night: this slice run again (its call cut short before the run was saved) keeps
     // the one it made, rather than relaxing or tightening twice.

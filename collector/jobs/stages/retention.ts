@@ -1,4 +1,4 @@
-import { utcDay } from '../../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
@@ -9,7 +9,6 @@ import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
 export const PURGE_BATCH = 5_000;
-const DAY = 86_400_000;
 
 /**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
@@ -20,8 +19,8 @@ export const retention: Stage = {
   name: 'retention',
   async slice({ db, projectId, night, now, settings }, cursor): Promise<SliceResult> {
     // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
-    const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY)}T00:00:00Z`);
-    const kept = now - settings.aggregateRetentionDays * DAY;
+    const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY_MS)}T00:00:00Z`);
+    const kept = now - settings.aggregateRetentionDays * DAY_MS;
     const keptDay = utcDay(kept);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;

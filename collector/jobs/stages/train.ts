@@ -1,13 +1,9 @@
-import { utcDay } from '../../../shared/time.ts';
+import { daysBetween, utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import { currentModel, latestTraining, recordModel } from '../../storage/models.ts';
 import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
-
-const DAY = 86_400_000;
-
-const nightsBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY);
 
 /** Whether a reviewer answered (or changed an answer) after `at`. */
 const answeredSince = async (db: D1Database, projectId: string, at: number) =>
@@ -29,7 +25,7 @@ export const train: Stage = {
     const last = await latestTraining(db, projectId);
     // Counted in nights, not instants: a run reaching this stage in an earlier call of its night than
     // last week's did is still due.
-    if (last && nightsBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
+    if (last && daysBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
     // New is an answer given or changed since, even when another taken back leaves the count as it was.

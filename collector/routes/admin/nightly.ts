@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import { DAY_MS } from '../../../shared/time.ts';
 import type { AppEnv } from '../../env.ts';
 import { runNightly } from '../../jobs/nightly.ts';
 import { STAGES } from '../../jobs/stages/index.ts';
@@ -7,7 +8,7 @@ import { epochMsParam, intParam, validQuery } from '../../middleware/valid-query
 import { listRuns } from '../../storage/loop-runs.ts';
 
 /** How far ahead of the clock a night may be run without `simulate`: a clock a little ahead. */
-const AHEAD_MS = 86_400_000;
+const AHEAD_MS = DAY_MS;
 
 const NightlyQuery = v.pipe(
   v.strictObject({

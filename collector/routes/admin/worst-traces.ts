@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { label } from '../../../shared/schema/common.ts';
+import { DAY_MS } from '../../../shared/time.ts';
 import type { AppEnv } from '../../env.ts';
 import { intParam, settingParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
@@ -25,6 +26,6 @@ export const worstTraceRoutes = new Hono<AppEnv>()
     const q = c.get('input');
     const { projectId } = c.get('auth');
     const below = q.below ?? (await settingsOf(c.env.DB, projectId)).badTraceScore;
-    const traces = await worstTraces(c.env.DB, projectId, { ...q, below, since: Date.now() - q.days * 86_400_000 });
+    const traces = await worstTraces(c.env.DB, projectId, { ...q, below, since: Date.now() - q.days * DAY_MS });
     return c.json({ traces });
   });
