@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { bearer, call, newProject, trace } from '../collector/test/fixtures.ts';
-import { TraceClient, type TraceResult } from './index.ts';
+import { type EventResult, TraceClient, type TraceResult } from './index.ts';
 
 const collector = (req: Request) => exports.default.fetch(req);
 const fast = { baseMs: 1, maxMs: 5 };
@@ -57,7 +57,7 @@ describe('TraceClient against the real collector', () => {
   });
 
   it('gives up after its attempts, reporting failure without throwing', async () => {
-    const errors: TraceResult[] = [];
+    const errors: (TraceResult | EventResult)[] = [];
     const client = new TraceClient({
       endpoint: 'http://collector.test',
       serverKey: 'rfs_x',
@@ -168,7 +168,7 @@ describe('TraceClient against the real collector', () => {
 
   it('refuses at once, naming the field, what the collector would refuse, and sends only the rest', async () => {
     const p = await newProject();
-    const errors: TraceResult[] = [];
+    const errors: (TraceResult | EventResult)[] = [];
     let sent = 0;
     const client = new TraceClient({
       endpoint: 'http://collector.test',
@@ -231,5 +231,84 @@ describe('TraceClient against the real collector', () => {
     // A backoff given in part takes the rest from the defaults rather than retrying at once.
     expect(new TraceClient({ ...base, backoff: { baseMs: 100 } as never })).toBeInstanceOf(TraceClient);
     expect(new TraceClient({ ...base, batchSize: 500 })).toBeInstanceOf(TraceClient);
+  });
+});
+
+describe('TraceClient sending the events a backend sees', () => {
+  it('stores an event with the server key, its id and time made when logged, and a retry of it once', async () => {
+    const p = await newProject();
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
+    const t = trace();
+    const before = Date.now();
+    const results = await Promise.all([
+      client.logTrace(t),
+      client.logEvent({ traceId: t.traceId, sessionId: 's-backend', signalType: 'regenerate', detail: { gapMs: 4_000 } }),
+      client.flush().then(() => null),
+    ]);
+    const logged = results[1] as EventResult;
+    expect(logged).toEqual({ eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), traceId: t.traceId, status: 'accepted' });
+    const stored = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
+    const { events } = (await stored.json()) as { events: { eventId: string; signalType: string; clientTs: number; detail: unknown }[] };
+    expect(events).toMatchObject([{ eventId: logged.eventId, signalType: 'regenerate', detail: { gapMs: 4_000 } }]);
+    expect(events[0]!.clientTs).toBeGreaterThanOrEqual(before);
+    // Sent again by id (a retry after a lost answer), it is stored once.
+    const again = client.logEvent({ eventId: logged.eventId, traceId: t.traceId, sessionId: 's-backend', signalType: 'regenerate', detail: { gapMs: 4_000 } });
+    await client.flush();
+    expect(await again).toEqual({ eventId: logged.eventId, traceId: t.traceId, status: 'duplicate' });
+  });
+
+  it('refuses at once, naming the field as the caller knows it, an event the collector would refuse', async () => {
+    let sent = 0;
+    const errors: (TraceResult | EventResult)[] = [];
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_test',
+      fetch: async () => {
+        sent++;
+        return new Response('{}', { status: 500 });
+      },
+      onError: (r) => errors.push(r),
+    });
+    const calls = [
+      { traceId: 't', sessionId: 's', signalType: 'regenerate', detail: { gapMs: -1 } },
+      { traceId: 't', sessionId: 's', signalType: 'thumbs_sideways' },
+      { traceId: 't', signalType: 'thumbs_up' },
+      null,
+    ].map((e) => client.logEvent(e as never));
+    await client.flush();
+    const results = await Promise.all(calls);
+    expect(results.map((r) => (r.status === 'rejected' ? r.field : r.status))).toEqual(['event.detail.gapMs', 'event.signalType', 'event.sessionId', 'event']);
+    expect(results[0]!.eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(results[3]).toMatchObject({ eventId: '', traceId: '', status: 'rejected' });
+    expect(sent).toBe(0);
+    expect(errors).toHaveLength(4);
+  });
+
+  it("names an event's field the collector refuses as the caller sent it, and fails one its answer left out", async () => {
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_test',
+      fetch: async (r) => {
+        expect(new URL(r.url).pathname).toBe('/v1/events');
+        expect(((await r.json()) as { events: unknown[] }).events).toHaveLength(3);
+        return Response.json({
+          accepted: 1,
+          duplicate: 0,
+          rejected: 1,
+          results: [
+            { index: 0, id: 'a', status: 'accepted' },
+            { index: 1, status: 'rejected', field: 'events[1].detail.gapMs', reason: 'too long a gap' },
+          ],
+        });
+      },
+    });
+    const regenerate = () => client.logEvent({ traceId: 't', sessionId: 's', signalType: 'regenerate', detail: { gapMs: 10 } });
+    const results = Promise.all([regenerate(), regenerate(), regenerate()]);
+    await client.flush();
+    expect((await results).map(({ eventId: _, traceId: __, ...r }) => r)).toEqual([
+      { status: 'accepted' },
+      { status: 'rejected', field: 'event.detail.gapMs', reason: 'too long a gap' },
+      { status: 'failed', reason: 'the collector answered without it' },
+    ]);
   });
 });

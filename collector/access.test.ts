@@ -4,12 +4,12 @@ import { bearer, call, event, newProject, trace } from './test/fixtures.ts';
 type Kind = 'write' | 'server' | 'admin';
 
 /** Every endpoint, each with a valid request for it; only the key changes between cells. */
-const endpoints: { name: string; allowed: Kind; request: (id: string) => [string, RequestInit & { json?: unknown }] }[] = [
-  { name: 'POST /v1/events', allowed: 'write', request: (id) => ['/v1/events', { method: 'POST', json: { events: [event({ traceId: id })] } }] },
-  { name: 'GET /v1/config', allowed: 'write', request: () => ['/v1/config', { method: 'GET' }] },
-  { name: 'POST /v1/traces', allowed: 'server', request: (id) => ['/v1/traces', { method: 'POST', json: trace({ traceId: id }) }] },
-  { name: 'GET /v1/traces/:id', allowed: 'admin', request: (id) => [`/v1/traces/${id}`, { method: 'GET' }] },
-  { name: 'PUT /v1/config', allowed: 'admin', request: () => ['/v1/config', { method: 'PUT', json: { rating: true } }] },
+const endpoints: { name: string; allowed: Kind[]; request: (id: string) => [string, RequestInit & { json?: unknown }] }[] = [
+  { name: 'POST /v1/events', allowed: ['write', 'server'], request: (id) => ['/v1/events', { method: 'POST', json: { events: [event({ traceId: id })] } }] },
+  { name: 'GET /v1/config', allowed: ['write'], request: () => ['/v1/config', { method: 'GET' }] },
+  { name: 'POST /v1/traces', allowed: ['server'], request: (id) => ['/v1/traces', { method: 'POST', json: trace({ traceId: id }) }] },
+  { name: 'GET /v1/traces/:id', allowed: ['admin'], request: (id) => [`/v1/traces/${id}`, { method: 'GET' }] },
+  { name: 'PUT /v1/config', allowed: ['admin'], request: () => ['/v1/config', { method: 'PUT', json: { rating: true } }] },
 ];
 
 describe('key × endpoint matrix', async () => {
@@ -19,19 +19,20 @@ describe('key × endpoint matrix', async () => {
 
   for (const ep of endpoints) {
     for (const kind of ['write', 'server', 'admin'] as const) {
-      it(`${ep.name} with a ${kind} key → ${kind === ep.allowed ? '2xx' : '403'}`, async () => {
+      it(`${ep.name} with a ${kind} key → ${ep.allowed.includes(kind) ? '2xx' : '403'}`, async () => {
         const [path, init] = ep.request(ep.name === 'POST /v1/traces' ? crypto.randomUUID() : t.traceId);
         const res = await call(path, { ...init, headers: bearer(p.keys[kind]) });
-        if (kind === ep.allowed) {
+        if (ep.allowed.includes(kind)) {
           expect(res.status).toBe(200);
         } else {
           expect(res.status).toBe(403);
-          const article = (k: string) => (k === 'admin' ? 'an' : 'a');
+          const article = (k: string) => (k.startsWith('admin') ? 'an' : 'a');
+          const allowed = ep.allowed.join(' or ');
           expect(await res.json()).toMatchObject({
             error: {
               code: 'wrong_key_kind',
               field: 'key',
-              message: `This endpoint needs ${article(ep.allowed)} ${ep.allowed} key, not ${article(kind)} ${kind} key`,
+              message: `This endpoint needs ${article(allowed)} ${allowed} key, not ${article(kind)} ${kind} key`,
             },
           });
         }
@@ -45,7 +46,7 @@ describe('key × endpoint matrix', async () => {
     });
     it(`${ep.name} with an unknown key → 401`, async () => {
       const [path, init] = ep.request(t.traceId);
-      const res = await call(path, { ...init, headers: bearer(`rf${ep.allowed[0]}_unknownunknownunknownunknown12345`) });
+      const res = await call(path, { ...init, headers: bearer(`rf${ep.allowed[0]![0]}_unknownunknownunknownunknown12345`) });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: { code: 'invalid_key', field: 'key' } });
     });
@@ -61,6 +62,20 @@ describe('key × endpoint matrix', async () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: { code: 'missing_key', field: 'key', message: expect.stringContaining('Authorization') } });
     }
+  });
+
+  it('takes a server key for events from the headers alone: in the URL or the body it is refused, and nothing is stored', async () => {
+    const e = event({ traceId: t.traceId });
+    for (const [path, json] of [
+      [`/v1/events?key=${p.keys.server}`, { events: [e] }],
+      ['/v1/events', { events: [e], writeKey: p.keys.server }],
+    ] as const) {
+      const res = await call(path, { method: 'POST', json });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: { code: 'key_not_in_header', field: 'key' } });
+    }
+    const stored = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
+    expect(((await stored.json()) as { events: { eventId: string }[] }).events.map((x) => x.eventId)).not.toContain(e.eventId);
   });
 
   it("a key reads only its own project's traces", async () => {

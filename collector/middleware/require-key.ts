@@ -6,44 +6,54 @@ import { ApiError } from '../errors.ts';
 import { openDb } from '../storage/sql/db.ts';
 
 /**
- * The key from, in order: `Authorization: Bearer`, `X-Api-Key`, and for a write key only, the `key`
- * query parameter or the body's `writeKey` (for navigator.sendBeacon, which cannot set headers).
- * A server or admin key is never read from a URL, which proxies and logs keep.
+ * The key from, in order: `Authorization: Bearer`, `X-Api-Key`, and where a write key is taken,
+ * the `key` query parameter or the body's `writeKey` (for navigator.sendBeacon, which cannot set
+ * headers). A server or admin key is never read from a URL, which proxies and logs keep.
  */
-function presentedKey(c: Context<AppEnv>, kind: KeyKind): string | undefined {
+function presentedKey(c: Context<AppEnv>, kinds: readonly KeyKind[]): { key: string | undefined; inUrlOrBody: boolean } {
   const auth = c.req.header('authorization');
-  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
+  if (auth?.toLowerCase().startsWith('bearer ')) return { key: auth.slice(7).trim(), inUrlOrBody: false };
   const header = c.req.header('x-api-key');
-  if (header !== undefined || kind !== 'write') return header;
+  if (header !== undefined || !kinds.includes('write')) return { key: header, inUrlOrBody: false };
   const body = c.get('body');
   const fromBody = typeof body === 'object' && body !== null && 'writeKey' in body ? body.writeKey : undefined;
-  return c.req.query('key') ?? (typeof fromBody === 'string' ? fromBody : undefined);
+  return { key: c.req.query('key') ?? (typeof fromBody === 'string' ? fromBody : undefined), inUrlOrBody: true };
 }
 
 /** "an admin", "a server", "a write". */
 const withArticle = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
-/** Admits only a live key of `kind`; a write key also only from one of its project's origins. */
-export const requireKey = (kind: KeyKind): MiddlewareHandler<AppEnv> =>
+/** "a write or server key". */
+const kindsNamed = (kinds: readonly KeyKind[]) => `${withArticle(kinds.join(' or '))} key`;
+
+/** Admits only a live key of one of `kinds`; a write key also only from one of its project's origins. */
+export const requireKey = (...kinds: [KeyKind, ...KeyKind[]]): MiddlewareHandler<AppEnv> =>
   async function requireKey(c, next) {
-    const key = presentedKey(c, kind);
+    const { key, inUrlOrBody } = presentedKey(c, kinds);
     if (!key) {
-      const where = kind === 'write' ? '' : ' in Authorization or X-Api-Key';
-      throw new ApiError(401, { code: 'missing_key', message: `This endpoint needs ${withArticle(kind)} key${where}`, field: 'key' });
+      const where = kinds.includes('write') ? '' : ' in Authorization or X-Api-Key';
+      throw new ApiError(401, { code: 'missing_key', message: `This endpoint needs ${kindsNamed(kinds)}${where}`, field: 'key' });
     }
     const auth = await lookupKey(openDb(c.env.DB), key);
     if (!auth) throw new ApiError(401, { code: 'invalid_key', message: 'The key is unknown or revoked', field: 'key' });
-    if (auth.kind !== kind) {
+    if (!kinds.includes(auth.kind)) {
       throw new ApiError(403, {
         code: 'wrong_key_kind',
-        message: `This endpoint needs ${withArticle(kind)} key, not ${withArticle(auth.kind)} key`,
+        message: `This endpoint needs ${kindsNamed(kinds)}, not ${withArticle(auth.kind)} key`,
+        field: 'key',
+      });
+    }
+    if (inUrlOrBody && auth.kind !== 'write') {
+      throw new ApiError(403, {
+        code: 'key_not_in_header',
+        message: `A ${auth.kind} key is read from Authorization or X-Api-Key alone, never the URL or the body: revoke this one, it may be in logs`,
         field: 'key',
       });
     }
     const origin = c.req.header('origin');
     // Browsers always send Origin on these requests; its absence means a server or a script,
     // for which an origin list protects nothing (the write key is public by design).
-    if (kind === 'write' && origin !== undefined && !auth.origins.includes(origin)) {
+    if (auth.kind === 'write' && origin !== undefined && !auth.origins.includes(origin)) {
       throw new ApiError(403, { code: 'origin_not_allowed', message: `Origin ${origin} is not allowed for this project`, field: 'origin' });
     }
     c.set('auth', auth);

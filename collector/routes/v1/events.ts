@@ -21,13 +21,14 @@ const sessionsOf = (events: readonly unknown[]) => {
   return counts;
 };
 
-/** POST /v1/events: a widget's batch of feedback events (write key; JSON or text/plain for beacons). */
+/** POST /v1/events: a batch of feedback events from a widget (write key; JSON or text/plain for beacons) or a backend (server key). */
 export const eventRoutes = new Hono<AppEnv>().post(
   '/',
   jsonBody({ maxBytes: MAX_EVENTS_BODY_BYTES, contentTypes: ['application/json', 'text/plain'] }),
   // The envelope is checked before the key, so a beacon's key can be read from the body.
   validBody(EventBatchSchema, 'invalid_batch'),
-  requireKey('write'),
+  // A backend reporting what it saw (a regenerate, a rephrase) sends its server key.
+  requireKey('write', 'server'),
   writeRateLimit(({ events }: { events: unknown[] }) => ({ units: events.length, sessions: sessionsOf(events) })),
   async (c) => {
     const { events, dropped } = c.get('input');

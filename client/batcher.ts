@@ -1,0 +1,157 @@
+import * as v from 'valibot';
+import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backoff.ts';
+import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
+import { joinUrl } from '../shared/url.ts';
+import { firstFieldError } from '../shared/validation.ts';
+
+/** What became of one item, whatever its kind. */
+export type Outcome = { status: 'accepted' | 'duplicate' } | { status: 'rejected'; field: string; reason: string } | { status: 'failed'; reason: string };
+
+/** One kind of item the collector takes in batches: traces or events. */
+export interface BatchKind {
+  /** The collector's path, `v1/traces`. */
+  path: string;
+  /** What the caller calls one item, for the fields of a refusal: `trace`. */
+  name: string;
+  /** The schema an item must pass to be sent (the collector's own, of this client's version). */
+  schema: v.GenericSchema;
+  /** The request body from the items' JSON texts. */
+  body: (items: readonly string[]) => string;
+  /** Most items one request may hold. */
+  maxPerBatch: number;
+}
+
+export interface BatcherOptions {
+  endpoint: string;
+  serverKey: string;
+  batchSize: number;
+  flushIntervalMs: number;
+  maxAttempts: number;
+  backoff: BackoffOptions;
+  timeoutMs: number;
+  fetch: (request: Request) => Promise<Response>;
+}
+
+interface Pending {
+  item: unknown;
+  resolve: (outcome: Outcome) => void;
+}
+
+interface Sendable {
+  p: Pending;
+  json: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends items to the collector in batches, retrying network errors, timeouts, 5xx and 429
+ * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
+ * id. Items wait in memory only: after `maxAttempts` they are `failed`.
+ */
+export class Batcher {
+  private queue: Pending[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inFlight = new Set<Promise<void>>();
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly kind: BatchKind,
+    private readonly opts: BatcherOptions,
+  ) {
+    this.batchSize = Math.min(opts.batchSize, kind.maxPerBatch);
+  }
+
+  /**
+   * Queues an item; the promise says what became of it and never rejects. An item the collector
+   * would refuse is `rejected` at once, its field named as the caller knows it, and never sent.
+   */
+  add(item: unknown): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const parsed = v.safeParse(this.kind.schema, item);
+      if (!parsed.success) {
+        const { field, message } = firstFieldError(parsed.issues, this.kind.name);
+        return resolve({ status: 'rejected', field, reason: message });
+      }
+      this.queue.push({ item, resolve });
+      if (this.queue.length >= this.batchSize) this.send();
+      else this.timer ??= setTimeout(() => this.send(), this.opts.flushIntervalMs);
+    });
+  }
+
+  /** Sends everything queued and waits for every batch in flight. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0) this.send();
+    await Promise.all(this.inFlight);
+  }
+
+  private send(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0, this.batchSize);
+    if (batch.length === 0) return;
+    const p = this.deliver(batch).finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+    if (this.queue.length > 0) this.timer = setTimeout(() => this.send(), this.opts.flushIntervalMs);
+  }
+
+  /** Sends what can be sent as JSON; an item that cannot is rejected alone rather than failing its batch. */
+  private async deliver(batch: Pending[]): Promise<void> {
+    const sendable: Sendable[] = [];
+    for (const p of batch) {
+      try {
+        sendable.push({ p, json: JSON.stringify(p.item) });
+      } catch (err) {
+        p.resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
+      }
+    }
+    if (sendable.length) await this.post(sendable);
+  }
+
+  private async post(batch: Sendable[]): Promise<void> {
+    let reason = 'not sent';
+    for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
+      let wait = backoffDelay(attempt, this.opts.backoff);
+      try {
+        const res = await this.opts.fetch(
+          new Request(joinUrl(this.opts.endpoint, this.kind.path), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
+            body: this.kind.body(batch.map((b) => b.json)),
+            signal: this.opts.timeoutMs > 0 ? AbortSignal.timeout(this.opts.timeoutMs) : undefined,
+          }),
+        );
+        const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string; field?: string } };
+        if (body.results) return this.settle(batch, body.results);
+        reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
+        if (res.status === 413) {
+          // Too large together: each half on its own, down to an item too large alone.
+          if (batch.length === 1) return batch[0]!.p.resolve({ status: 'rejected', field: this.kind.name, reason });
+          const half = Math.ceil(batch.length / 2);
+          await Promise.all([this.post(batch.slice(0, half)), this.post(batch.slice(half))]);
+          return;
+        }
+        // A 2xx that is not the collector's answer (a captive portal's page) is retried as a network error.
+        if (!res.ok && res.status !== 429 && res.status < 500) break; // the request itself is wrong: retrying cannot help
+        wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
+      } catch (err) {
+        reason = `network: ${(err as Error).message}`;
+      }
+      if (attempt + 1 < this.opts.maxAttempts) await sleep(wait);
+    }
+    for (const { p } of batch) p.resolve({ status: 'failed', reason });
+  }
+
+  private settle(batch: Sendable[], results: ItemResult[]): void {
+    for (const r of results) {
+      batch[r.index]?.p.resolve(
+        r.status === 'rejected'
+          ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one item.
+            { status: 'rejected', field: r.field.replace(/^\w+\[\d+\]/, this.kind.name), reason: r.reason }
+          : { status: r.status },
+      );
+    }
+    // A promise settles once: an item the answer left out is failed, not left waiting for ever.
+    for (const { p } of batch) p.resolve({ status: 'failed', reason: 'the collector answered without it' });
+  }
+}
