@@ -14,7 +14,7 @@ const TRACE_COLUMNS = 'trace_id, candidate, weight, evidence, rank, score, guess
 
 /** Fills the collector's project with traffic, runs the nightly job, and makes at least `items` review items wait. */
 export async function seedReviewQueue(collector: LocalCollector, items: number): Promise<number> {
-  await seed({ endpoint: collector.url, keys: collector.keys, sessions: 60, seed: 7 });
+  await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 60, seed: 7 });
   const res = await fetch(`${collector.url}/v1/admin/nightly`, { method: 'POST', headers: { authorization: `Bearer ${collector.keys.admin}` } });
   if (!res.ok) throw new Error(`nightly run: ${res.status} ${await res.text()}`);
   const d1 = { persistTo: collector.persistTo };

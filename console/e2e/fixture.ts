@@ -48,7 +48,7 @@ export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void
     };
     fixture = { collector, admin };
     try {
-      await seed({ endpoint: collector.url, keys: collector.keys, sessions: 60, seed: 7 });
+      await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 60, seed: 7 });
       await prepare?.(fixture);
       await admin('/v1/admin/nightly', { method: 'POST' });
     } catch (err) {

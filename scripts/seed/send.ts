@@ -1,11 +1,11 @@
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../../shared/thresholds.ts';
 import { fetchCollector } from '../cli.ts';
-import type { DevKeys } from '../dev-project.ts';
 import { simulate } from './traffic.ts';
 
 export interface SeedOptions {
   endpoint: string;
-  keys: Pick<DevKeys, 'server' | 'write'>;
+  /** The project's server key: it writes traces and, as a backend reporting them, their events. */
+  serverKey: string;
   sessions?: number;
   seed?: number;
 }
@@ -24,10 +24,10 @@ async function post(url: string, key: string, body: unknown): Promise<void> {
 }
 
 /** Sends the simulated traffic; answers how much was sent. */
-export async function seed({ endpoint, keys, sessions, seed: randomSeed }: SeedOptions): Promise<{ traces: number; events: number }> {
+export async function seed({ endpoint, serverKey, sessions, seed: randomSeed }: SeedOptions): Promise<{ traces: number; events: number }> {
   const { traces, events } = simulate({ sessions, seed: randomSeed });
-  for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH) await post(`${endpoint}/v1/traces`, keys.server, traces.slice(i, i + MAX_TRACES_PER_BATCH));
+  for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH) await post(`${endpoint}/v1/traces`, serverKey, traces.slice(i, i + MAX_TRACES_PER_BATCH));
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH)
-    await post(`${endpoint}/v1/events`, keys.write, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
+    await post(`${endpoint}/v1/events`, serverKey, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
   return { traces: traces.length, events: events.length };
 }
