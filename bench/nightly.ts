@@ -20,6 +20,7 @@
 import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SLICE_QUERY_RESERVE } from '../collector/jobs/query-budget.ts';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly, heapRows, startBenchDev } from './nightly/drive.ts';
@@ -130,6 +131,7 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, lea
   const calls = `${run.callsMs.length} POST /v1/admin/nightly`;
   const single = run.stages.filter((s) => s.slices === 1).sort((a, b) => b.ms - a.ms)[0];
   const perSlice = run.stages.filter((s) => s.slices > 1).sort((a, b) => b.ms / b.slices - a.ms / a.slices)[0];
+  const mostQueries = [...run.stages].sort((a, b) => (b.sliceQueriesMax ?? 0) - (a.sliceQueriesMax ?? 0))[0];
   const floorLongest = [...floor.stages].sort((a, b) => b.longestSliceMs - a.longestSliceMs)[0];
   const stopped = (done: boolean, stage: string | null, stages: readonly { name: string; slices: number }[], capMs = CAP_MS) =>
     done ? '' : `, NOT DONE: cut at ${seconds(capMs)} s in ${stage} after ${stages.find((s) => s.name === stage)?.slices ?? 0} slices`;
@@ -147,6 +149,16 @@ function rows(data: Generated, sizeMb: number, run: DrivenRun, floor: Floor, lea
     one(`whole job: ${calls}${stopped(run.done, run.stage, run.stages)}`, 's', seconds(jobMs), '<= 60'),
     ...(single ? [one(`longest one-slice stage (${single.name})`, 's', seconds(single.ms))] : []),
     ...(perSlice ? [one(`longest mean slice (${perSlice.name}, ${count(perSlice.slices)} slices)`, 's', seconds(perSlice.ms / perSlice.slices))] : []),
+    ...(mostQueries
+      ? [
+          one(
+            `most D1 queries in one slice (${mostQueries.name}; each slice starts only with this many left of the invocation's)`,
+            'queries',
+            mostQueries.sliceQueriesMax ?? 0,
+            `<= ${SLICE_QUERY_RESERVE - 1}`,
+          ),
+        ]
+      : []),
     one("RSS of the Worker's workerd process before the first call", 'MB', run.idleRssMb),
     one("peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', run.peakRssMb, '<= 512'),
     one(

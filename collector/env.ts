@@ -10,6 +10,8 @@ export interface Env extends Cloudflare.Env {
   RATE_LIMIT_KEY_PER_MIN?: string;
   RATE_LIMIT_SESSION_PER_MIN?: string;
   RATE_LIMIT_IP_PER_MIN?: string;
+  /** D1 queries one invocation of the nightly job may run (Cloudflare's limit per invocation; see jobs/nightly.ts). */
+  NIGHTLY_QUERY_BUDGET?: string;
   /** Keys the hash of a client address (a secret: `wrangler secret put ADDRESS_HASH_SECRET`); see routes/v1/client-address.ts. */
   ADDRESS_HASH_SECRET?: string;
 }

@@ -19,6 +19,8 @@ export interface StageReport {
   slices: number;
   ms: number;
   counts: Record<string, number>;
+  /** The most D1 queries one of its slices ran. */
+  sliceQueriesMax?: number;
 }
 
 interface Summary {

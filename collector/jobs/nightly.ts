@@ -6,9 +6,11 @@
  */
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
-import { createRun, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
+import { createRun, doneOn, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
+import { DEFAULT_QUERY_BUDGET, SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
@@ -18,6 +20,8 @@ export interface NightlyOptions {
   maxSlices?: number;
   /** Stop starting new slices after this many milliseconds (a Cron Trigger's CPU limit). */
   budgetMs?: number;
+  /** D1 queries one invocation may run (Cloudflare's limit per invocation): no slice starts that could pass it. */
+  queryBudget?: number;
   /** Traces per slice (tests make slices small to cut runs between them). */
   tracesPerSlice?: number;
   /** When a run loads in bulk (tests lower both to load their few traces so). */
@@ -32,6 +36,15 @@ export interface NightlyOptions {
 
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
 export const DEFAULT_BUDGET_MS = 20_000;
+
+/** The query budget the Worker is configured with (`NIGHTLY_QUERY_BUDGET`), else the default. */
+const queryBudgetOf = (env: Env) => {
+  const n = Number(env.NIGHTLY_QUERY_BUDGET);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_QUERY_BUDGET;
+};
+
+/** Queries to start or resume a project's run (its run, the last window, creating it, its settings) and save it after a failure. */
+const PROJECT_START_QUERIES = 5;
 
 export interface NightlySummary {
   night: string;
@@ -48,10 +61,25 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   const night = utcDay(now);
   const started = Date.now();
   const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const queryBudget = options.queryBudget ?? queryBudgetOf(env);
+  const { db, queries } = countedD1(env.DB);
   let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
   const runs: NightlySummary['runs'] = [];
-  const projects = options.projects ?? (await projectIds(env.DB));
+  const projects = options.projects ?? (await projectIds(db));
+  // A night done is passed over without a query per project, so many projects fit in one invocation.
+  const done = await doneOn(db, night);
+  const left = () => queryBudget - queries();
   for (const projectId of projects) {
+    if (done.has(projectId)) {
+      // Read again only for a caller that asked for these projects (the admin API for its own).
+      runs.push(options.projects ? await reportOf(db, projectId, night) : { projectId, status: 'done', stage: null, finishedAt: null, stages: [] });
+      continue;
+    }
+    if (left() < PROJECT_START_QUERIES + SLICE_QUERY_RESERVE) {
+      // Out of queries for this invocation: the next one starts this project's night.
+      runs.push({ projectId, status: 'running', stage: null, finishedAt: null, stages: [] });
+      continue;
+    }
     // The window ends at the night's moment, or now if that is later than now: nothing can have
     // arrived after now, and a window reaching into the future would hide what arrives before the
     // next run (a simulation stepping through weeks ahead of the wall clock).
@@ -59,9 +87,8 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
     let settings: StageContext['settings'];
     try {
       run =
-        (await runOf(env.DB, projectId, night)) ??
-        (await createRun(env.DB, projectId, night, await lastWindowEnd(env.DB, projectId, night), Math.min(now, Date.now())));
-      settings = await settingsOf(env.DB, projectId);
+        (await runOf(db, projectId, night)) ?? (await createRun(db, projectId, night, await lastWindowEnd(db, projectId, night), Math.min(now, Date.now())));
+      settings = await settingsOf(db, projectId);
     } catch (err) {
       if (!options.isolate) throw err;
       runs.push({
@@ -75,7 +102,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       continue;
     }
     const ctx: StageContext = {
-      db: env.DB,
+      db,
       projectId,
       night,
       now,
@@ -85,9 +112,10 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
     };
     let error: string | undefined;
-    while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget) {
+    while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
       const stage = STAGES[run.stage]!;
       const t0 = Date.now();
+      const q0 = queries();
       let slice: Awaited<ReturnType<typeof stage.slice>>;
       try {
         slice = await stage.slice({ ...ctx, run }, run.cursor);
@@ -95,14 +123,14 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         if (!options.isolate) throw err;
         error = `${stage.name}: ${messageOf(err)}`;
         // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
-        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, {}, `failed, to be tried again: ${error}`) };
-        await saveRun(env.DB, run).catch(() => undefined);
+        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `failed, to be tried again: ${error}`) };
+        await saveRun(db, run).catch(() => undefined);
         break;
       }
       const { cursor, counts, state, note } = slice;
       const ms = Date.now() - t0;
       slicesLeft--;
-      const stages = mergeReport(run.stages, stage.name, ms, counts, note);
+      const stages = mergeReport(run.stages, stage.name, ms, queries() - q0, counts, note);
       const next = cursor === null ? run.stage + 1 : run.stage;
       const done = next >= STAGES.length;
       run = {
@@ -114,7 +142,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         status: done ? 'done' : 'running',
         finishedAt: done ? Date.now() : null,
       };
-      await saveRun(env.DB, run, state);
+      await saveRun(db, run, state);
     }
     const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
     runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
@@ -122,13 +150,21 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   return { night, runs, done: runs.every((r) => r.status === 'done') };
 }
 
+/** A night's run as reported, read again. */
+async function reportOf(db: D1Database, projectId: string, night: string): Promise<NightlySummary['runs'][number]> {
+  const run = (await runOf(db, projectId, night))!;
+  return { projectId, status: run.status, stage: null, finishedAt: run.finishedAt, stages: run.stages };
+}
+
 /** Adds one slice to its stage's line of the report (counts add up across slices). */
-function mergeReport(stages: readonly StageReport[], name: string, ms: number, counts: Record<string, number>, note?: string): StageReport[] {
+function mergeReport(stages: readonly StageReport[], name: string, ms: number, queries: number, counts: Record<string, number>, note?: string): StageReport[] {
   const out = stages.map((s) => ({ ...s, counts: { ...s.counts } }));
   let line = out.find((s) => s.name === name);
   if (!line) out.push((line = { name, slices: 0, ms: 0, counts: {} }));
   line.slices++;
   line.ms += ms;
+  line.queries = (line.queries ?? 0) + queries;
+  line.sliceQueriesMax = Math.max(line.sliceQueriesMax ?? 0, queries);
   for (const [k, v] of Object.entries(counts)) line.counts[k] = (line.counts[k] ?? 0) + v;
   if (note) line.note = note;
   return out;

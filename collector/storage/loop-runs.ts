@@ -48,6 +48,12 @@ export async function projectIds(d1: D1Database): Promise<string[]> {
   return results.map((r) => r.id);
 }
 
+/** The projects whose run of `night` is done: one query, however many projects there are. */
+export async function doneOn(d1: D1Database, night: string): Promise<Set<string>> {
+  const { results } = await d1.prepare(`select project_id from loop_runs where night = ? and status = 'done'`).bind(night).all<{ project_id: string }>();
+  return new Set(results.map((r) => r.project_id));
+}
+
 export async function runOf(d1: D1Database, projectId: string, night: string): Promise<RunRow | undefined> {
   const row = await d1.prepare('select * from loop_runs where project_id = ? and night = ?').bind(projectId, night).first<RawRun>();
   return row ? fromRaw(row) : undefined;

@@ -134,6 +134,9 @@ export interface StageReport {
   slices: number;
   ms: number;
   counts: Record<string, number>;
+  /** D1 queries its slices ran (a batch counts as its statements), and the most one slice ran. */
+  queries?: number;
+  sliceQueriesMax?: number;
   /** What the stage decided, in words (retraining's verdict). */
   note?: string;
 }

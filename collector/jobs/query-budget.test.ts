@@ -1,0 +1,85 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
+import { counts, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+import { SLICE_QUERY_RESERVE } from './query-budget.ts';
+
+const chunks = [
+  { chunkId: 'ship-1', sourceDocId: 'shipping.md', score: 0.9, rank: 1, text: 'Shipping to Canada takes 5 to 8 business days.' },
+  { chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 2, text: 'Opened items can be refunded within 14 days of delivery.' },
+];
+
+/** A project with a few days of answers and feedback, for a night with something in every stage. */
+async function busyProject() {
+  const p = await newProject();
+  const at = Date.now() - 3 * 86_400_000;
+  const traces = Array.from({ length: 12 }, (_, i) =>
+    trace({
+      traceId: `t-${i}`,
+      sessionId: `s-${i % 4}`,
+      query: `refund question ${i % 3}`,
+      retrievedChunks: chunks,
+      rerankedChunks: undefined,
+      createdAt: at + i * 3_600_000,
+    }),
+  );
+  await sendTraffic(
+    p,
+    traces,
+    traces.flatMap((t, i) => [
+      { traceId: t.traceId, sessionId: t.sessionId!, signalType: i % 3 ? ('thumbs_down' as const) : ('thumbs_up' as const) },
+      { traceId: t.traceId, sessionId: t.sessionId!, signalType: 'citation_click' as const, detail: { chunkId: i % 2 ? 'ship-1' : 'refund-1' } },
+    ]),
+  );
+  return p;
+}
+
+describe('the D1 query budget of one invocation', () => {
+  it('counts every query run through the binding, a batch as its statements, and batches its own statements', async () => {
+    const { db, queries } = countedD1(env.DB);
+    await db.prepare('select 1').first();
+    await db.prepare('select ?1 as x').bind(2).all();
+    const [a, b] = await db.batch([db.prepare('select ?1 as x').bind(3), db.prepare('select 4 as x')]);
+    expect([a!.results, b!.results]).toEqual([[{ x: 3 }], [{ x: 4 }]]);
+    expect(queries()).toBe(4);
+  });
+
+  it('stops starting slices before the budget runs out, and the invocations after finish the night as one would', async () => {
+    const [tight, free] = [await busyProject(), await busyProject()];
+    const now = Date.now();
+    const budget = 3 * SLICE_QUERY_RESERVE;
+    let invocations = 0;
+    for (let done = false; !done; invocations++) {
+      expect(invocations).toBeLessThan(40);
+      const { db, queries } = countedD1(env.DB);
+      const summary = await runNightly({ ...env, DB: db }, now, { projects: [tight.id], queryBudget: budget, tracesPerSlice: 5 });
+      expect(queries()).toBeLessThanOrEqual(budget);
+      done = summary.done;
+    }
+    expect(invocations).toBeGreaterThan(1);
+    const one = await runNightly(env, now, { projects: [free.id], tracesPerSlice: 5 });
+    expect(one.done).toBe(true);
+    // Both projects got the same traffic (their own ids aside), so the same rows came of it.
+    expect(await counts(tight.id)).toEqual(await counts(free.id));
+    for (const stage of one.runs[0]!.stages) {
+      expect(stage.sliceQueriesMax, stage.name).toBeLessThan(SLICE_QUERY_RESERVE);
+    }
+  });
+
+  it('passes over projects whose night is done without a query each, and leaves those it cannot start for the next invocation', async () => {
+    const projects = [await busyProject(), await busyProject(), await busyProject()].map((p) => p.id);
+    const now = Date.now();
+    await runNightly(env, now, { projects: [projects[0]!] });
+    const { db, queries } = countedD1(env.DB);
+    // Room for one project's start and a slice or so: the second project starts, the third waits.
+    const summary = await runNightly({ ...env, DB: db }, now, { projects, queryBudget: SLICE_QUERY_RESERVE + 10 });
+    expect(queries()).toBeLessThanOrEqual(SLICE_QUERY_RESERVE + 10);
+    expect(summary.runs.map((r) => [r.status, r.stages.length > 0])).toEqual([
+      ['done', true],
+      ['running', true],
+      ['running', false],
+    ]);
+    expect(summary.done).toBe(false);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A D1 binding that counts the queries run through it: Cloudflare allows a Worker invocation a
+ * bounded number of D1 queries (1,000 on Workers Paid, 50 on Free), so the nightly job stops
+ * starting slices before it would run out. A batch counts as its statements, the safe reading.
+ */
+export interface CountedD1 {
+  db: D1Database;
+  /** Queries run so far. */
+  queries: () => number;
+}
+
+const RUNS = new Set<PropertyKey>(['run', 'all', 'first', 'raw']);
+
+export function countedD1(d1: D1Database): CountedD1 {
+  let queries = 0;
+  // A batch takes the binding's own statements, not these wrappers.
+  const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const wrapper = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === 'bind') return (...values: unknown[]) => counted(target.bind(...values));
+        const value = Reflect.get(target, prop);
+        if (typeof value !== 'function') return value;
+        if (!RUNS.has(prop)) return value.bind(target);
+        return (...args: unknown[]) => {
+          queries++;
+          return value.apply(target, args);
+        };
+      },
+    });
+    unwrapped.set(wrapper, statement);
+    return wrapper;
+  };
+  const db = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'prepare') return (sql: string) => counted(target.prepare(sql));
+      if (prop === 'batch')
+        return (statements: D1PreparedStatement[]) => {
+          queries += statements.length;
+          return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
+        };
+      if (prop === 'exec')
+        return (sql: string) => {
+          queries++;
+          return target.exec(sql);
+        };
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db, queries: () => queries };
+}
