@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ describe('the dev project npm start makes', () => {
       expect(liveKeys(persistTo).map((k) => [k.kind, k.prefix])).toEqual([
         ['admin', first.admin.slice(0, 10)],
         ['server', first.server.slice(0, 10)],
+        ['viewer', first.viewer.slice(0, 10)],
         ['write', first.write.slice(0, 10)],
       ]);
       expect(query("select origin from project_origins where project_id = 'dev'", { persistTo })).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
@@ -31,7 +32,14 @@ describe('the dev project npm start makes', () => {
       query("update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'", { persistTo });
       const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(second.write).not.toBe(first.write);
-      expect(liveKeys(persistTo)).toHaveLength(5); // the old admin and server keys still work
+      expect(liveKeys(persistTo)).toHaveLength(7); // the old admin, server and viewer keys still work
+
+      // A keys file from before the viewer key existed gets a full set.
+      const { viewer: _, ...older } = second;
+      writeFileSync(keysFile, JSON.stringify(older));
+      const third = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
+      expect(third.viewer).toMatch(/^rfv_/);
+      expect(third.admin).not.toBe(second.admin);
       expect(existsSync(keysFile)).toBe(true);
     } finally {
       rmSync(persistTo, { recursive: true, force: true });

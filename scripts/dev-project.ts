@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey } from '../collector/auth/key-format.ts';
-import type { KeyKind } from '../collector/auth/key-kinds.ts';
+import { KEY_KINDS, type KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { type LocalD1, query, ROOT } from './wrangler.ts';
 
@@ -11,18 +11,19 @@ export type DevKeys = Record<KeyKind, string>;
 export const DEV_KEYS_FILE = join(ROOT, '.dev-keys.json');
 
 /**
- * The `dev` project's keys: the ones saved in `keysFile` if all three still work in this D1
+ * The `dev` project's keys: the ones saved in `keysFile` if one of each kind still works in this D1
  * (a wiped .wrangler/state, or revoked keys, get a fresh set), else new ones, saved and returned.
  */
 export async function ensureDevProject(keysFile: string, origins: readonly string[], d1: LocalD1 = {}): Promise<DevKeys> {
   if (existsSync(keysFile)) {
-    const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as DevKeys;
-    const hashes = await Promise.all(Object.values(keys).map(hashKey));
+    const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<DevKeys>;
+    const hashes = await Promise.all(KEY_KINDS.map((kind) => hashKey(keys[kind] ?? '')));
     const [row] = query<{ n: number }>(
       `select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`,
       d1,
     );
-    if (row?.n === 3) return keys;
+    // A file from before a kind of key existed gets a fresh set too.
+    if (row?.n === KEY_KINDS.length) return keys as DevKeys;
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
   query(p.statements.join('\n'), d1);

@@ -12,14 +12,14 @@ const keys = (...args: string[]) => execFileSync(join(ROOT, 'node_modules', '.bi
 describe('npm run keys', () => {
   // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine). The D1 starts migrated,
   // as applying every migration takes 15 s more (wrangler.test.ts checks that on a new D1).
-  it('creates a project with three hashed keys, lists them, and revokes one', { timeout: 180_000 }, async () => {
+  it('creates a project with four hashed keys, lists them, and revokes one', { timeout: 180_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     copyMigratedD1(persistTo);
     const out = keys('create', 'acme', '--name', 'Acme', '--origin', 'https://app.acme.example', '--persist-to', persistTo);
     const write = out.match(/write key .*: (rfw_\w+)/)![1]!;
     const server = out.match(/server key .*: (rfs_\w+)/)![1]!;
     const stored = query<{ key_hash: string; kind: string }>("select key_hash, kind from api_keys where project_id = 'acme' order by kind", { persistTo });
-    expect(stored.map((k) => k.kind)).toEqual(['admin', 'server', 'write']);
+    expect(stored.map((k) => k.kind)).toEqual(['admin', 'server', 'viewer', 'write']);
     expect(stored.find((k) => k.kind === 'write')!.key_hash).toBe(await hashKey(write));
     expect(JSON.stringify(stored)).not.toContain(write); // only hashes are kept
 
@@ -27,13 +27,13 @@ describe('npm run keys', () => {
     // Again for the same project: a second key set, and it says the project was there.
     const again = keys('create', 'acme', '--name', 'Other', '--origin', 'http://localhost:5173', '--persist-to', persistTo);
     expect(again).toContain(
-      'Project acme exists ("Acme", origins: https://app.acme.example): three more keys added to it; its name stays as it was, and http://localhost:5173 is now allowed too.',
+      'Project acme exists ("Acme", origins: https://app.acme.example): four more keys added to it; its name stays as it was, and http://localhost:5173 is now allowed too.',
     );
     // Origins change without new keys: one added, one removed.
     expect(keys('origins', 'acme', '--add', 'https://staging.acme.example', '--remove', 'http://localhost:5173', '--persist-to', persistTo)).toContain(
       'Project acme origins: https://app.acme.example, https://staging.acme.example',
     );
-    expect(query("select count(*) as n from api_keys where project_id = 'acme'", { persistTo })).toEqual([{ n: 6 }]);
+    expect(query("select count(*) as n from api_keys where project_id = 'acme'", { persistTo })).toEqual([{ n: 8 }]);
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
   });
@@ -49,7 +49,8 @@ describe('npm run keys', () => {
     expect(statements.length).toBeGreaterThan(2);
     for (const line of statements) expect(line).toMatch(/^insert into /);
     expect(run.stderr).toMatch(/admin key .*:\s+rfa_\w+/);
-    expect(run.stdout).not.toMatch(/rf[wsa]_\w{20}/);
+    expect(run.stderr).toMatch(/viewer key .*:\s+rfv_\w+/);
+    expect(run.stdout).not.toMatch(/rf[wsav]_\w{20}/);
     expect(readdirSync(persistTo)).toEqual([]);
   });
 

@@ -53,13 +53,14 @@ async function main() {
       if (existing) {
         const added = p.origins.filter((o) => !(existing.origins ?? '').split(', ').includes(o));
         say(
-          `Project ${p.id} exists ("${existing.name}", origins: ${existing.origins || 'none'}): three more keys added to it; its name stays as it was` +
+          `Project ${p.id} exists ("${existing.name}", origins: ${existing.origins || 'none'}): four more keys added to it; its name stays as it was` +
             (added.length ? `, and ${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} now allowed too.` : '.'),
         );
       } else say(`Project ${p.id} (origins: ${p.origins.join(', ') || 'none'})`);
       say(`  write key  (browser, origin-restricted): ${p.keys.write}`);
       say(`  server key (RAG backend, writes traces): ${p.keys.server}`);
       say(`  admin key  (reads, configures):          ${p.keys.admin}`);
+      say(`  viewer key (reads the loop's figures):   ${p.keys.viewer}`);
       say('Keys are stored hashed: save them now, they cannot be shown again.');
       return;
     }

@@ -37,6 +37,7 @@ demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's
   write key   ${keys.write}
   server key  ${keys.server}
   admin key   ${keys.admin}
+  viewer key  ${keys.viewer}  (the console's figures alone: loop health, models)
 
 For the README's examples, in another shell:
   export WRITE_KEY=${keys.write} SERVER_KEY=${keys.server} ADMIN_KEY=${keys.admin}

@@ -2,7 +2,7 @@ import { sha256Hex } from '../../shared/hex.ts';
 import type { KeyKind } from './key-kinds.ts';
 
 /** Key prefixes tell a key's kind at a glance (and in an error message) without a lookup. */
-const KEY_PREFIX: Record<KeyKind, string> = { write: 'rfw_', server: 'rfs_', admin: 'rfa_' };
+const KEY_PREFIX: Record<KeyKind, string> = { write: 'rfw_', server: 'rfs_', admin: 'rfa_', viewer: 'rfv_' };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { viewerReadsFigures } from '../../auth/viewer-access.ts';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { documentRoutes } from './documents.ts';
@@ -16,12 +17,13 @@ import { widgetConfigRoutes } from './widget-config.ts';
 import { worstTraceRoutes } from './worst-traces.ts';
 
 /**
- * /v1/admin/*: reading and steering the loop. The admin key is checked once, here, for every
- * route of the sub-app, so no route can forget it. (GET /v1/traces/:id and PUT /v1/config are
- * admin-only too, at the paths the API has always had.)
+ * /v1/admin/*: reading and steering the loop. The key is checked once, here, for every route of
+ * the sub-app, so no route can forget it: an admin key for all, a viewer key for the figures
+ * alone. (GET /v1/traces/:id and PUT /v1/config are admin-only too, at the paths the API has
+ * always had.)
  */
 export const adminRoutes = new Hono<AppEnv>()
-  .use(requireKey('admin'))
+  .use(requireKey('admin', 'viewer'), viewerReadsFigures())
   .route('/', projectRoutes)
   .route('/', nightlyRoutes)
   .route('/', worstTraceRoutes)
