@@ -257,6 +257,22 @@ describe('TraceClient sending the events a backend sees', () => {
     expect(await again).toEqual({ eventId: logged.eventId, traceId: t.traceId, status: 'duplicate' });
   });
 
+  it('makes the id and time of an event that gives them as undefined, as of one that leaves them out', async () => {
+    const p = await newProject();
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
+    const kept: { eventId?: string } = {};
+    const result = client.logEvent({
+      eventId: kept.eventId,
+      clientTs: undefined,
+      traceId: 't',
+      sessionId: 's',
+      signalType: 'regenerate',
+      detail: { gapMs: 10 },
+    });
+    await client.flush();
+    expect(await result).toEqual({ eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), traceId: 't', status: 'accepted' });
+  });
+
   it('refuses at once, naming the field as the caller knows it, an event the collector would refuse', async () => {
     let sent = 0;
     const errors: (TraceResult | EventResult)[] = [];

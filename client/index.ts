@@ -95,7 +95,8 @@ export class TraceClient {
    */
   async logEvent(event: BackendEvent): Promise<EventResult> {
     const at = Date.now();
-    const full = event && typeof event === 'object' ? { eventId: uuidv7(at), clientTs: at, ...event } : event;
+    // `?? ` rather than a spread under the event: `eventId: undefined` given is one not given.
+    const full = event && typeof event === 'object' ? { ...event, eventId: event.eventId ?? uuidv7(at), clientTs: event.clientTs ?? at } : event;
     return this.report({ eventId: idOf(full, 'eventId'), traceId: idOf(full, 'traceId'), ...(await this.events.add(full)) });
   }
 

@@ -64,12 +64,12 @@ describe('key × endpoint matrix', async () => {
     }
   });
 
-  it('takes a server key for events from the headers alone: in the URL or the body it is refused, and nothing is stored', async () => {
+  it('takes a server key for events from the headers alone: it, or any key but the write key, in the URL or the body is refused as leaked, and nothing is stored', async () => {
     const e = event({ traceId: t.traceId });
-    for (const [path, json] of [
-      [`/v1/events?key=${p.keys.server}`, { events: [e] }],
-      ['/v1/events', { events: [e], writeKey: p.keys.server }],
-    ] as const) {
+    for (const [path, json] of (['server', 'admin', 'viewer'] as const).flatMap((kind): [string, object][] => [
+      [`/v1/events?key=${p.keys[kind]}`, { events: [e] }],
+      ['/v1/events', { events: [e], writeKey: p.keys[kind] }],
+    ])) {
       const res = await call(path, { method: 'POST', json });
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: { code: 'key_not_in_header', field: 'key' } });

@@ -10,7 +10,7 @@ import { createRun, doneOn, lastWindowEnd, projectIds, type RunRow, runOf, saveR
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
-import { DEFAULT_QUERY_BUDGET, SLICE_QUERY_RESERVE } from './query-budget.ts';
+import { DEFAULT_QUERY_BUDGET, MIN_QUERY_BUDGET, PROJECT_START_QUERIES, SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
@@ -43,9 +43,6 @@ const queryBudgetOf = (env: Env) => {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_QUERY_BUDGET;
 };
 
-/** Queries to start or resume a project's run (its run, the last window, creating it, its settings) and save it after a failure. */
-const PROJECT_START_QUERIES = 5;
-
 export interface NightlySummary {
   night: string;
   /** `finishedAt`: when the run was done (epoch ms), earlier than the call for a night done before. */
@@ -62,6 +59,12 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   const started = Date.now();
   const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const queryBudget = options.queryBudget ?? queryBudgetOf(env);
+  // Below it no night would ever start, and every invocation would say nothing was wrong.
+  if (queryBudget < MIN_QUERY_BUDGET) {
+    throw new RangeError(
+      `A D1 query budget of ${queryBudget} (NIGHTLY_QUERY_BUDGET) is below the ${MIN_QUERY_BUDGET} one invocation needs to start a night and run a slice of it; the job needs Workers Paid (1,000 an invocation)`,
+    );
+  }
   const { db, queries } = countedD1(env.DB);
   let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
   const runs: NightlySummary['runs'] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { counts, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-import { SLICE_QUERY_RESERVE } from './query-budget.ts';
+import { MIN_QUERY_BUDGET, SLICE_QUERY_RESERVE } from './query-budget.ts';
 
 const chunks = [
   { chunkId: 'ship-1', sourceDocId: 'shipping.md', score: 0.9, rank: 1, text: 'Shipping to Canada takes 5 to 8 business days.' },
@@ -65,6 +65,14 @@ describe('the D1 query budget of one invocation', () => {
     for (const stage of one.runs[0]!.stages) {
       expect(stage.sliceQueriesMax, stage.name).toBeLessThan(SLICE_QUERY_RESERVE);
     }
+  });
+
+  it('refuses a budget too small to ever start a night, saying so, rather than leaving every night waiting unnoticed', async () => {
+    const p = await busyProject();
+    const small = { ...env, NIGHTLY_QUERY_BUDGET: String(MIN_QUERY_BUDGET - 1) };
+    await expect(runNightly(small, Date.now(), { projects: [p.id], isolate: true })).rejects.toThrow(/NIGHTLY_QUERY_BUDGET.*below the \d+/);
+    expect(await env.DB.prepare('select count(*) as n from loop_runs where project_id = ?').bind(p.id).first('n')).toBe(0);
+    expect((await runNightly({ ...env, NIGHTLY_QUERY_BUDGET: String(MIN_QUERY_BUDGET) }, Date.now(), { projects: [p.id] })).runs[0]!.stages).not.toEqual([]);
   });
 
   it('passes over projects whose night is done without a query each, and leaves those it cannot start for the next invocation', async () => {

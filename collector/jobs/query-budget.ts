@@ -2,7 +2,8 @@
 
 /**
  * D1 queries one invocation runs at most: Cloudflare's limit on Workers Paid, 1,000, less room for
- * the request around the job (its key's lookup). On Workers Free (50) set NIGHTLY_QUERY_BUDGET.
+ * the request around the job (its key's lookup). NIGHTLY_QUERY_BUDGET sets another (a lower one
+ * leaves room for other work); Workers Free's 50 is below MIN_QUERY_BUDGET.
  */
 export const DEFAULT_QUERY_BUDGET = 990;
 
@@ -11,3 +12,9 @@ export const DEFAULT_QUERY_BUDGET = 990;
  * stage's slices under it): a slice starts only while this many are left, so none is cut off.
  */
 export const SLICE_QUERY_RESERVE = 60;
+
+/** Queries to start or resume a project's run (its run, the last window, creating it, its settings) and save it after a failure. */
+export const PROJECT_START_QUERIES = 6;
+
+/** The least budget that starts a night and runs a slice of it: listing the projects and whose night is done, one start, one slice. */
+export const MIN_QUERY_BUDGET = 2 + PROJECT_START_QUERIES + SLICE_QUERY_RESERVE;

@@ -36,17 +36,18 @@ export const requireKey = (...kinds: [KeyKind, ...KeyKind[]]): MiddlewareHandler
     }
     const auth = await lookupKey(openDb(c.env.DB), key);
     if (!auth) throw new ApiError(401, { code: 'invalid_key', message: 'The key is unknown or revoked', field: 'key' });
-    if (!kinds.includes(auth.kind)) {
-      throw new ApiError(403, {
-        code: 'wrong_key_kind',
-        message: `This endpoint needs ${kindsNamed(kinds)}, not ${withArticle(auth.kind)} key`,
-        field: 'key',
-      });
-    }
+    // First: whatever the endpoint, a key that should never be in a URL has leaked, and must be revoked.
     if (inUrlOrBody && auth.kind !== 'write') {
       throw new ApiError(403, {
         code: 'key_not_in_header',
         message: `A ${auth.kind} key is read from Authorization or X-Api-Key alone, never the URL or the body: revoke this one, it may be in logs`,
+        field: 'key',
+      });
+    }
+    if (!kinds.includes(auth.kind)) {
+      throw new ApiError(403, {
+        code: 'wrong_key_kind',
+        message: `This endpoint needs ${kindsNamed(kinds)}, not ${withArticle(auth.kind)} key`,
         field: 'key',
       });
     }

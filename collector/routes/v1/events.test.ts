@@ -18,6 +18,18 @@ const storedEvents = async (projectId: string, traceId: string) =>
   ).results;
 
 describe('POST /v1/events', () => {
+  it("keeps a browser's address (hashed) for a write key's events, and none for a server key's, even when it forwards an Origin", async () => {
+    const p = await newProject();
+    const [byBrowser, byServer] = [event({ traceId: 't-address' }), event({ traceId: 't-address' })];
+    const address = { 'cf-connecting-ip': '203.0.113.7' };
+    expect((await post(p.keys.write, [byBrowser], address)).status).toBe(200);
+    expect((await post(p.keys.server, [byServer], address)).status).toBe(200);
+    const hashOf = (id: string) =>
+      env.DB.prepare('select ip_hash from feedback_events where project_id = ? and event_id = ?').bind(p.id, id).first<string | null>('ip_hash');
+    expect(await hashOf(byBrowser.eventId)).toMatch(/^[0-9a-f]{16}$/);
+    expect(await hashOf(byServer.eventId)).toBeNull();
+  });
+
   it('stores a batch with each signal valued from the one signal table', async () => {
     const p = await newProject();
     const t = trace();

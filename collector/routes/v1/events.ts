@@ -42,8 +42,12 @@ export const eventRoutes = new Hono<AppEnv>().post(
       valid.map((e) => e.value),
       now,
       {
-        // Only a browser's address says who a user is: a server relaying its users' events (no Origin) is not one.
-        ipHash: c.req.header('origin') ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip')) : null,
+        // Only a browser's address says who a user is: a server relaying its users' events (no Origin,
+        // or the server key whatever it forwards) is not one.
+        ipHash:
+          c.get('auth').kind === 'write' && c.req.header('origin')
+            ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip'))
+            : null,
         dropped,
       },
     );

@@ -1,7 +1,8 @@
 /**
  * A D1 binding that counts the queries run through it: Cloudflare allows a Worker invocation a
- * bounded number of D1 queries (1,000 on Workers Paid, 50 on Free), so the nightly job stops
- * starting slices before it would run out. A batch counts as its statements, the safe reading.
+ * bounded number of D1 queries (1,000 on Workers Paid), so the nightly job stops starting slices
+ * before it would run out. A batch counts as its statements, the safe reading. Queries of a
+ * session (`withSession`) are not counted: the job runs none.
  */
 export interface CountedD1 {
   db: D1Database;
