@@ -28,15 +28,30 @@ const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'settings', pattern: /^\/admin\/settings\/?$/ },
 ];
 
+/** `s` decoded, or undefined when it is not valid percent-encoding (a link cut after `%E0`). */
+const decoded = (s: string): string | undefined => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+};
+
 export function routeOf(url: URL): Route {
+  const notFound: Route = { page: 'not-found', params: {}, query: url.searchParams };
   for (const { page, pattern } of ROUTES) {
     const m = pattern.exec(url.pathname);
     if (!m) continue;
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(m.groups ?? {})) if (value !== undefined) params[name] = decodeURIComponent(value);
+    for (const [name, value] of Object.entries(m.groups ?? {})) {
+      if (value === undefined) continue;
+      const param = decoded(value);
+      if (param === undefined) return notFound;
+      params[name] = param;
+    }
     return { page, params, query: url.searchParams };
   }
-  return { page: 'not-found', params: {}, query: url.searchParams };
+  return notFound;
 }
 
 const withQuery = (path: string, query: Record<string, string | undefined> = {}) => {

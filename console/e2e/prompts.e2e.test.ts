@@ -145,3 +145,28 @@ describe('prompt settings', () => {
     }
   });
 });
+
+describe('prompt settings thresholds', () => {
+  it('keeps what the reader is typing in a number field while it is not a number yet (".75", "1e4")', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/prompts');
+    try {
+      const similarity = page.getByLabel('Rephrase similarity (0-1)');
+      await similarity.waitFor();
+      await similarity.click();
+      await similarity.press('Control+a');
+      // "." alone is not a number yet: the field must keep it, not be emptied under the reader's fingers.
+      await similarity.pressSequentially('.75');
+      expect(await similarity.inputValue()).toBe('.75');
+
+      const window = page.getByLabel('Rephrase window (ms)');
+      await window.click();
+      await window.press('Control+a');
+      await window.pressSequentially('1e4');
+      expect(await window.inputValue()).toBe('1e4');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

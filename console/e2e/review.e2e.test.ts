@@ -145,16 +145,18 @@ describe('the review queue', () => {
       await page.locator('rf-review-page article.item').waitFor();
       const item = await shownItem(page);
       const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      // Each attempt's status, as the route answered it: the first meets a server restarting, the
+      // next reaches the collector.
       const sent: number[] = [];
-      page.on('response', (res) => {
-        if (res.request().method() === 'POST' && new URL(res.url()).pathname === path) sent.push(res.status());
-      });
-      // The first answer meets a server restarting; the next attempt reaches the collector.
-      let refused = false;
-      await page.route(`**${path}`, (route) => {
-        if (route.request().method() !== 'POST' || refused) return route.continue();
-        refused = true;
-        return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
+      await page.route(`**${path}`, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        if (sent.length === 0) {
+          sent.push(503);
+          return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
+        }
+        const response = await route.fetch();
+        sent.push(response.status());
+        return route.fulfill({ response });
       });
       await pressAndMove(page, '2', item);
       await expect.poll(() => sent, { timeout: 10_000 }).toEqual([503, 200]);

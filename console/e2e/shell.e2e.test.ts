@@ -226,3 +226,17 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 });
+
+describe('malformed address', () => {
+  it('still shows the console (a page or "not found") for a trace link with a stray %', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces/abc%E0');
+    try {
+      await page.waitForTimeout(1_500);
+      expect(problems).toEqual([]);
+      expect(await page.locator('rf-console header').count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,4 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { live } from 'lit/directives/live.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { api } from '../../api/client.ts';
 import type { Correction } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
@@ -83,13 +85,13 @@ export class CorrectionsPage extends LitElement {
       <div class="filters">
         <label
           >${s.statusFilter}
-          <select @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}>
+          <select .value=${live(this.status)} @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}>
             ${(['open', 'resolved'] as const).map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`correctionStatus_${st}`]}</option>`)}
           </select>
         </label>
         <label
           >${s.owner}
-          <select @change=${(e: Event) => this.filter({ owner: (e.target as HTMLSelectElement).value })}>
+          <select .value=${live(filter ?? '')} @change=${(e: Event) => this.filter({ owner: (e.target as HTMLSelectElement).value })}>
             <option value="" ?selected=${!filter}>${s.allOwners}</option>
             ${owners.map((o) => html`<option value=${o} ?selected=${o === filter}>${o === UNOWNED ? s.unowned : o}</option>`)}
           </select>
@@ -105,10 +107,17 @@ export class CorrectionsPage extends LitElement {
     const filter = this.ownerFilter;
     const shown = this.groups.filter((g) => g.corrections.length && (!filter || (g.owner ?? UNOWNED) === filter));
     if (!shown.length) return html`<p class="card">${s.noCorrections}</p>`;
-    return shown.map(
+    // Keyed: a resolved correction's form leaves with it, rather than passing its typed note on to the next one.
+    return repeat(
+      shown,
+      (g) => g.owner ?? UNOWNED,
       (g, gi) => html`<section class="card" aria-labelledby="owner-${gi}">
         <h2 id="owner-${gi}">${g.owner ?? s.unowned} <span class="muted">(${g.corrections.length})</span></h2>
-        ${g.corrections.map((c) => this.renderCorrection(c))}
+        ${repeat(
+          g.corrections,
+          (c) => c.eventId,
+          (c) => this.renderCorrection(c),
+        )}
       </section>`,
     );
   }
@@ -155,6 +164,7 @@ export class CorrectionsPage extends LitElement {
       return;
     }
     this.blankNote = undefined;
+    this.error = undefined;
     try {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
       // Resolved: it leaves the open inbox.

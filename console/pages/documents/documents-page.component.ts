@@ -166,6 +166,7 @@ export class DocumentsPage extends LitElement {
     try {
       const res = await api<{ documents: FlaggedDocument[] }>('/v1/admin/documents');
       this.documents = res.documents;
+      this.error = undefined;
     } catch (err) {
       this.error = errorText(err, this.strings);
     }

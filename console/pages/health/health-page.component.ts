@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { api } from '../../api/client.ts';
 import type { HealthSnapshot } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
@@ -140,7 +141,7 @@ export class HealthPage extends LitElement {
       <div class="filters">
         <label
           >${s.days}
-          <select @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}>
+          <select .value=${live(String(this.days))} @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}>
             ${DAY_OPTIONS.map((d) => html`<option value=${d} ?selected=${d === this.days}>${d}</option>`)}
           </select>
         </label>

@@ -21,7 +21,17 @@ describe('the prompt settings draft', () => {
 
   it('leaves what the schema refuses for the schema to report', () => {
     const draft = toDraft(defaultWidgetConfig());
-    draft.prompts.push({ id: '', trigger: 'rephrase', en: 'Hi', zh: '', maxPerSession: 1, maxPerDay: 3 });
+    draft.prompts.push({ id: '', trigger: 'rephrase', en: 'Hi', zh: '', maxPerSession: '1', maxPerDay: '3' });
     expect(v.safeParse(WidgetConfigSchema, fromDraft(draft)).success).toBe(false);
+  });
+
+  it('reads numbers as typed, and an empty or unfinished one as no number (never 0)', () => {
+    const draft = toDraft(defaultWidgetConfig());
+    draft.thresholds.rephraseSimilarity = '.75';
+    draft.prompts.push({ id: 'p', trigger: 'rephrase', en: 'Hi', zh: '', maxPerSession: '1e1', maxPerDay: '' });
+    const read = fromDraft(draft) as { thresholds: Record<string, number>; prompts: { maxPerSession: number; maxPerDay: number }[] };
+    expect(read.thresholds.rephraseSimilarity).toBe(0.75);
+    expect(read.prompts.at(-1)).toMatchObject({ maxPerSession: 10, maxPerDay: Number.NaN });
+    expect(v.safeParse(WidgetConfigSchema, read).success).toBe(false);
   });
 });

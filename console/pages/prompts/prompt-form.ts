@@ -1,13 +1,16 @@
 import type { WidgetConfig } from '../../../shared/schema/config.ts';
 
-/** One prompt as the form edits it: its text per built-in locale. */
+/**
+ * One prompt as the form edits it: its text per built-in locale. Numbers are kept as typed, so a
+ * field is never rewritten under the reader's fingers while it is not a number yet (".", "1e").
+ */
 export interface PromptDraft {
   id: string;
   trigger: string;
   en: string;
   zh: string;
-  maxPerSession: number;
-  maxPerDay: number;
+  maxPerSession: string;
+  maxPerDay: string;
   /** Kept as they were: the form does not edit the answers offered. */
   choices?: unknown;
   /** Just added, its text not yet typed: that it has none is not an error to show yet. */
@@ -16,7 +19,8 @@ export interface PromptDraft {
 
 export interface ConfigDraft {
   rating: boolean;
-  thresholds: Record<string, number>;
+  /** As typed, as a prompt's numbers are. */
+  thresholds: Record<string, string>;
   prompts: PromptDraft[];
 }
 
@@ -24,24 +28,27 @@ export interface ConfigDraft {
 export function toDraft(config: WidgetConfig): ConfigDraft {
   return {
     rating: config.rating,
-    thresholds: { ...config.thresholds },
+    thresholds: Object.fromEntries(Object.entries(config.thresholds).map(([k, n]) => [k, String(n)])),
     prompts: config.prompts.map((p) => ({
       id: p.id,
       trigger: p.trigger,
       en: typeof p.text === 'string' ? p.text : (p.text.en ?? ''),
       zh: typeof p.text === 'string' ? '' : (p.text['zh-CN'] ?? ''),
-      maxPerSession: p.maxPerSession,
-      maxPerDay: p.maxPerDay,
+      maxPerSession: String(p.maxPerSession),
+      maxPerDay: String(p.maxPerDay),
       choices: p.choices,
     })),
   };
 }
 
+/** A number field's text as a number: an empty or unfinished one is NaN, for the schema to refuse (not 0). */
+const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
 /** The form's draft as PUT /v1/config takes it, for the shared schema to check. */
 export function fromDraft(d: ConfigDraft): unknown {
   return {
     rating: d.rating,
-    thresholds: d.thresholds,
+    thresholds: Object.fromEntries(Object.entries(d.thresholds).map(([k, t]) => [k, numberOf(t)])),
     prompts: d.prompts.map((p) => {
       const text: Record<string, string> = {};
       if (p.en.trim()) text.en = p.en.trim();
@@ -50,8 +57,8 @@ export function fromDraft(d: ConfigDraft): unknown {
         id: p.id.trim(),
         trigger: p.trigger,
         text,
-        maxPerSession: p.maxPerSession,
-        maxPerDay: p.maxPerDay,
+        maxPerSession: numberOf(p.maxPerSession),
+        maxPerDay: numberOf(p.maxPerDay),
         ...(p.choices ? { choices: p.choices } : {}),
       };
     }),

@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
+import { live } from 'lit/directives/live.js';
 import * as v from 'valibot';
 import { PROMPT_TRIGGERS, type WidgetConfig, WidgetConfigSchema } from '../../../shared/schema/config.ts';
 import { api } from '../../api/client.ts';
@@ -116,8 +117,8 @@ export class PromptsPage extends LitElement {
                 type="number"
                 step=${t === 'rephraseSimilarity' ? '0.05' : '1'}
                 aria-invalid=${field.invalid}
-                .value=${String(d.thresholds[t] ?? '')}
-                @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).valueAsNumber } })}
+                .value=${live(d.thresholds[t] ?? '')}
+                @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).value } })}
               />${field.message}</label
             >`;
           })}
@@ -165,8 +166,8 @@ export class PromptsPage extends LitElement {
           min="0"
           step="1"
           aria-invalid=${field.invalid}
-          .value=${String(p[key])}
-          @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).valueAsNumber })}
+          .value=${live(p[key])}
+          @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })}
         />${field.message}</label
       >`;
     };
@@ -179,7 +180,7 @@ export class PromptsPage extends LitElement {
         >
         <label
           >${s.trigger}
-          <select @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}>
+          <select .value=${live(p.trigger)} @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}>
             ${PROMPT_TRIGGERS.map((t) => html`<option value=${t} ?selected=${t === p.trigger}>${s[`trigger_${t}` as StringKey]}</option>`)}
           </select>
         </label>
@@ -197,7 +198,9 @@ export class PromptsPage extends LitElement {
 
   private addPrompt() {
     const n = this.draft!.prompts.length + 1;
-    this.edit({ prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: 1, maxPerDay: 3, fresh: true }] });
+    this.edit({
+      prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: '1', maxPerDay: '3', fresh: true }],
+    });
   }
 
   private async save(e: SubmitEvent) {

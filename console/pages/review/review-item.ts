@@ -37,13 +37,16 @@ export function renderItem(item: ReviewItem, s: Strings) {
 }
 
 /** The traces behind the item (the same query and chunk), each linking to its trace view. */
-export function renderTraces(item: ReviewItem, traces: ReviewItemTrace[] | undefined, s: Strings, locale: Locale) {
+/** `retry`: given when fetching the traces failed, to ask again. */
+export function renderTraces(item: ReviewItem, traces: ReviewItemTrace[] | undefined, s: Strings, locale: Locale, retry?: () => void) {
   return html`<section class="traces" aria-labelledby="traces-title">
     <h3 id="traces-title">${format(s.otherTraces, { n: item.traceCount })}</h3>
     ${
-      traces === undefined
-        ? html`<p class="muted">${s.loading}</p>`
-        : html`<table>
+      retry
+        ? html`<p class="error" role="alert">${s.tracesFailed} <button @click=${retry}>${s.retry}</button></p>`
+        : traces === undefined
+          ? html`<p class="muted">${s.loading}</p>`
+          : html`<table>
           <thead>
             <tr><th scope="col">${s.traceId}</th><th scope="col">${s.query}</th><th scope="col">${s.createdAt}</th><th scope="col">${s.rank}</th><th scope="col">${s.weight}</th><th scope="col">${s.evidence}</th></tr>
           </thead>

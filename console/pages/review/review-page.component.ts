@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
+import { live } from 'lit/directives/live.js';
 import { api } from '../../api/client.ts';
 import { retryingTransient } from '../../api/retry.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
@@ -147,6 +148,8 @@ export class ReviewPage extends LitElement {
       // The box holds the item's note until the reviewer changes it: an answer changed keeps it.
       const note = this.noteField()?.value.trim() || null;
       this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
+      // A failure shown before is about an answer given again now (its item came back).
+      this.error = undefined;
       session.answer(action.answer, note).catch((err) => {
         this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
@@ -163,6 +166,7 @@ export class ReviewPage extends LitElement {
           return;
         }
         this.announcement = s.announceUndone;
+        this.error = undefined;
         session.undo().catch((err) => this.fail(err));
         return;
       case 'note':
@@ -183,7 +187,7 @@ export class ReviewPage extends LitElement {
       ${this.renderProgress()}
       <div class="toolbar">
         <label>${s.statusFilter}
-          <select @change=${(e: Event) => navigate(paths.review({ status: (e.target as HTMLSelectElement).value }))}>
+          <select .value=${live(this.status)} @change=${(e: Event) => navigate(paths.review({ status: (e.target as HTMLSelectElement).value }))}>
             ${STATUSES.map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`status_${st}`]}</option>`)}
           </select>
         </label>
@@ -236,7 +240,7 @@ export class ReviewPage extends LitElement {
         <label for="note">${s.note} <kbd>n</kbd></label>
         ${keyed(item.id, html`<textarea id="note" rows="2" maxlength="2000" aria-keyshortcuts="n" .value=${item.note ?? ''}></textarea>`)}
       </section>
-      ${renderTraces(item, session.tracesOf(item.id), s, this.locale)}
+      ${renderTraces(item, session.tracesOf(item.id), s, this.locale, session.tracesFailedFor(item.id) ? () => session.retryTraces(item.id) : undefined)}
     </article>`;
   }
 

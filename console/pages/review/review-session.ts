@@ -43,6 +43,8 @@ export class ReviewSession {
   /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
   private readonly sending = new Map<string, Promise<unknown>>();
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
+  /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
+  private readonly tracesFailed = new Set<string>();
   private refilling: Promise<void> | undefined;
 
   constructor(
@@ -60,12 +62,23 @@ export class ReviewSession {
     return this.undoStack.length > 0;
   }
 
-  /** The traces of an item, if fetched already (else undefined, and they are on their way). */
+  /** The traces of an item, if fetched already (else undefined, and they are on their way unless fetching them failed). */
   tracesOf(id: string): ReviewItemTrace[] | undefined {
     const cached = this.traceCache.get(id);
     if (Array.isArray(cached)) return cached;
-    if (!cached) void this.fetchTraces(id);
+    if (!cached && !this.tracesFailed.has(id)) void this.fetchTraces(id);
     return undefined;
+  }
+
+  /** Whether the traces of an item could not be fetched (`retryTraces` asks again). */
+  tracesFailedFor(id: string): boolean {
+    return this.tracesFailed.has(id);
+  }
+
+  retryTraces(id: string): void {
+    this.tracesFailed.delete(id);
+    void this.fetchTraces(id);
+    this.changed();
   }
 
   /**
@@ -235,9 +248,10 @@ export class ReviewSession {
     this.traceCache.set(id, pending);
     try {
       this.traceCache.set(id, await pending);
-      this.changed();
     } catch {
       this.traceCache.delete(id);
+      this.tracesFailed.add(id);
     }
+    this.changed();
   }
 }

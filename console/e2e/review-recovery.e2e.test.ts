@@ -1,0 +1,88 @@
+/** The review queue when the collector fails it, and on back and forward: what the reviewer sees stays true. */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+const shownItem = (page: Page) => page.locator('rf-review-page article.item').getAttribute('data-item');
+
+describe('review queue, when things go wrong', () => {
+  it('clears the "not saved" alert once the item it was about has been answered and saved', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(page);
+      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      // The first answer is refused (a 500, not one the console sends again); later ones reach the collector.
+      let refused = false;
+      await page.route(`**${path}`, (route) => {
+        if (route.request().method() !== 'POST' || refused) return route.continue();
+        refused = true;
+        return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+      });
+      const alert = page.locator('rf-review-page p.error[role="alert"]');
+      await page.keyboard.press('2');
+      await expect.poll(() => alert.textContent()).toContain('The answer was not saved');
+      // The item came back; answered again, it is saved and the queue moves on.
+      await expect.poll(() => shownItem(page)).toBe(item);
+      const saved = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === 200);
+      await page.keyboard.press('2');
+      await saved;
+      await expect.poll(() => shownItem(page)).not.toBe(item);
+      // The alert still says the answer was not saved, though it now is.
+      await expect.poll(() => alert.textContent(), { timeout: 3_000 }).toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the status filter in step with the list shown on back and forward', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const select = page.locator('rf-review-page select');
+      await select.selectOption('held');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('held');
+      await page.goBack();
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe(null);
+      await expect.poll(() => select.inputValue()).toBe('pending');
+      await page.goForward();
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('held');
+      // The page now lists the held items: the filter must say so.
+      await expect.poll(() => select.inputValue()).toBe('held');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('review queue: the traces behind an item', () => {
+  it('says so when the traces could not be fetched, instead of "Loading…" for good', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      // Every traces request of this tab fails (the collector erring on that endpoint).
+      await page.route('**/v1/admin/review/*/traces', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
+      );
+      await page.reload();
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(await shownItem(page)).not.toBeNull();
+      const traces = page.locator('rf-review-page section.traces');
+      await page.waitForTimeout(3_000);
+      // Not "Loading…" for good: it says they could not be fetched, and asks again when told to.
+      expect(await traces.textContent()).not.toContain('Loading');
+      await expect.poll(() => traces.getByRole('alert').textContent()).toContain('The traces could not be fetched.');
+      await page.unroute('**/v1/admin/review/*/traces');
+      await traces.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(() => traces.locator('table tbody tr').count()).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
