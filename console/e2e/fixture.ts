@@ -68,6 +68,8 @@ export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void
 export interface OpenOptions {
   /** Put the admin key in the tab's session storage first, as signing in does. */
   signedIn?: boolean;
+  /** Sign in with the viewer key instead. */
+  asViewer?: boolean;
   colorScheme?: 'light' | 'dark';
   /** The browser's language. */
   locale?: string;
@@ -82,16 +84,19 @@ export interface ConsolePage {
 
 /** Opens the console at `path` in a fresh context. */
 export async function openConsole(browser: Browser, f: ConsoleFixture, path: string, options: OpenOptions = {}): Promise<ConsolePage> {
-  const { signedIn = true, colorScheme = 'light', locale = 'en-US' } = options;
+  const { signedIn = true, asViewer = false, colorScheme = 'light', locale = 'en-US' } = options;
   const context = await browser.newContext({ colorScheme, locale });
   if (signedIn) {
     // Once per tab, as a sign-in would: a later sign-out must stick across reloads.
-    await context.addInitScript((key) => {
-      if (!sessionStorage.getItem('rf-console-seeded')) {
-        sessionStorage.setItem('rf-console-seeded', '1');
-        sessionStorage.setItem('rf-console-admin-key', key);
-      }
-    }, f.collector.keys.admin);
+    await context.addInitScript(
+      (key) => {
+        if (!sessionStorage.getItem('rf-console-seeded')) {
+          sessionStorage.setItem('rf-console-seeded', '1');
+          sessionStorage.setItem('rf-console-admin-key', key);
+        }
+      },
+      f.collector.keys[asViewer ? 'viewer' : 'admin'],
+    );
   }
   const page = await context.newPage();
   page.setDefaultTimeout(8_000);

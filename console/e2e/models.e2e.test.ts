@@ -205,4 +205,25 @@ describe('the models page', () => {
       }
     });
   }
+
+  it('shows a viewer key loop health and the models without promote or roll back, and no page of what users asked', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models', { asViewer: true });
+    try {
+      const nav = page.locator('rf-console nav a');
+      await expect.poll(() => nav.allTextContents()).toEqual(['Loop health', 'Models']);
+      await page.locator(`rf-models-page article[data-version="${SECOND}"]`).waitFor();
+      expect(await page.locator('rf-models-page button:visible').allTextContents()).toEqual([]);
+      // A page of what users asked says why it is not shown, and where to go instead.
+      for (const path of ['/admin', '/admin/traces', '/admin/corrections']) {
+        await page.goto(`${f.collector.url}${path}`);
+        await expect.poll(() => page.locator('rf-console [data-field="viewer-only"] h1').textContent()).toBe('This page needs an admin key');
+      }
+      await page.locator('rf-console [data-field="viewer-only"] a', { hasText: 'Loop health' }).click();
+      await page.locator('rf-health-page h1').waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -20,9 +20,13 @@ const en = {
   networkFailed: 'The collector could not be reached.',
   notFoundTitle: 'No such page',
   notFoundBody: 'The console has no page at this address.',
+  viewerOnlyTitle: 'This page needs an admin key',
+  viewerOnlyBody:
+    'You are signed in with a viewer key: it reads the loop’s figures (loop health, models), not what users asked. Sign in with the project’s admin key for this page.',
 
   signInTitle: 'Sign in',
-  signInIntro: 'Paste the project’s admin key. It is kept in this browser tab only, until you sign out or close the tab.',
+  signInIntro:
+    'Paste the project’s admin key (or its viewer key, for loop health and models alone). It is kept in this browser tab only, until you sign out or close the tab.',
   signInWhere: 'On your machine, npm start prints the dev project’s keys and keeps them in .dev-keys.json; npm run keys makes a project’s keys elsewhere.',
   adminKey: 'Admin key',
   signIn: 'Sign in',
@@ -424,9 +428,11 @@ const zhCN: Strings = {
   networkFailed: '无法连接收集服务。',
   notFoundTitle: '页面不存在',
   notFoundBody: '控制台在这个地址没有页面。',
+  viewerOnlyTitle: '此页面需要管理密钥',
+  viewerOnlyBody: '你用的是查看者密钥：它只能看闭环的指标（闭环健康度、模型），看不到用户的提问。请用项目的管理密钥登录后再打开此页面。',
 
   signInTitle: '登录',
-  signInIntro: '粘贴项目的管理密钥。密钥只保存在当前浏览器标签页中，退出或关闭标签页即清除。',
+  signInIntro: '粘贴项目的管理密钥（或查看者密钥，只看闭环健康度和模型）。密钥只保存在当前浏览器标签页中，退出或关闭标签页即清除。',
   signInWhere: '在本机，npm start 会打印 dev 项目的密钥并保存在 .dev-keys.json 中；其他环境用 npm run keys 生成项目密钥。',
   adminKey: '管理密钥',
   signIn: '登录',

@@ -1,4 +1,4 @@
-import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { api, UNAUTHORIZED_EVENT } from '../../api/client.ts';
 import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
@@ -31,7 +31,12 @@ const PROJECT_TIMEOUT_MS = 5_000;
 interface Project {
   id: string;
   name: string;
+  /** What the key may do: everything, or read the loop's figures alone (a viewer key). */
+  access?: 'admin' | 'viewer';
 }
+
+/** The pages a viewer key reads: the loop's figures, none of what users asked. */
+const VIEWER_PAGES: ReadonlySet<PageName> = new Set(['health', 'models', 'not-found']);
 
 /**
  * The console's frame: sign-in gate, header (pages, language, theme, sign-out) and the page the
@@ -171,9 +176,15 @@ export class RfConsole extends LitElement {
     >`;
   }
 
+  /** Signed in with a viewer key (known once the project has been named). */
+  private get viewer(): boolean {
+    return this.project?.access === 'viewer';
+  }
+
   private renderNav() {
     const s = this.strings;
-    const link = (page: PageName, href: string, text: string) => html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
+    const link = (page: PageName, href: string, text: string) =>
+      this.viewer && !VIEWER_PAGES.has(page) ? nothing : html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
       ${link('review', paths.review(), s.navReview)} ${link('health', paths.health(), s.navHealth)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
       ${link('corrections', paths.corrections(), s.navCorrections)} ${link('prompts', paths.prompts(), s.navPrompts)}
@@ -191,6 +202,13 @@ export class RfConsole extends LitElement {
       return html`<rf-unauthorized-page .strings=${s} @rf-sign-in-again=${() => (this.gate = 'signed-out')}></rf-unauthorized-page>`;
     }
     const { route, locale } = this;
+    if (this.viewer && !VIEWER_PAGES.has(route.page)) {
+      return html`<section class="card" data-field="viewer-only">
+        <h1>${s.viewerOnlyTitle}</h1>
+        <p>${s.viewerOnlyBody}</p>
+        <a href=${paths.health()}>${s.navHealth}</a> · <a href=${paths.models()}>${s.navModels}</a>
+      </section>`;
+    }
     switch (route.page) {
       case 'review':
         return html`<rf-review-page .strings=${s} .locale=${locale} .route=${route}></rf-review-page>`;
@@ -207,7 +225,7 @@ export class RfConsole extends LitElement {
       case 'prompts':
         return html`<rf-prompts-page .strings=${s} .locale=${locale} .route=${route}></rf-prompts-page>`;
       case 'models':
-        return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route}></rf-models-page>`;
+        return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route} ?readOnly=${this.viewer}></rf-models-page>`;
       case 'settings':
         return html`<rf-settings-page .strings=${s} .locale=${locale} .route=${route}></rf-settings-page>`;
       default:

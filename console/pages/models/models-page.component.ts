@@ -26,6 +26,7 @@ export class ModelsPage extends LitElement {
     strings: { attribute: false },
     locale: {},
     route: { attribute: false },
+    readOnly: { type: Boolean },
     registry: { state: true },
     error: { state: true },
     status: { state: true },
@@ -35,6 +36,8 @@ export class ModelsPage extends LitElement {
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
+  /** A viewer key's: the registry without promote and roll back, which it may not do. */
+  declare readOnly: boolean;
   declare registry: ModelRegistry | undefined;
   declare error: string | undefined;
   declare status: string;
@@ -75,7 +78,7 @@ export class ModelsPage extends LitElement {
     return html`<section class="card serving" aria-label=${s.servedBadge} tabindex="-1">
       <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
       ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
-      ${current ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
+      ${current && !this.readOnly ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
       <p role="status" class="status">${this.status}</p>
     </section>`;
   }
@@ -140,7 +143,7 @@ export class ModelsPage extends LitElement {
         <span class="badge ${m.decision}" data-field="decision">${s[`decision_${m.decision}`]}</span>
         <span class="spacer"></span>
         ${
-          m.current
+          m.current || this.readOnly
             ? nothing
             : html`<button type="button" aria-label=${format(s.promoteVersion, { version: m.version })} @click=${() => this.ask({ action: 'promote', model: m })}>
               ${s.promote}
