@@ -201,14 +201,25 @@ export async function promoteModel(d1: D1Database, projectId: string, version: s
   }
 }
 
-/** Stops serving the current model; returns what is served now (null: retrieval's order), or undefined when nothing was served. */
-export async function rollBack(d1: D1Database, projectId: string, reason: string, at: number): Promise<{ from: string; to: string | null } | undefined> {
+/**
+ * Stops serving the current model; returns what is served now (null: retrieval's order), or
+ * undefined when nothing was served. With `version`, only while that is what users get: a
+ * reader who decided on an older page gets `{ served }`, what users get instead, and nothing changes.
+ */
+export async function rollBack(
+  d1: D1Database,
+  projectId: string,
+  reason: string,
+  at: number,
+  version?: string,
+): Promise<{ from: string; to: string | null } | { served: string } | undefined> {
   // As a promotion: appended after the rollouts it read, else read again, so one that came in
   // between (the nightly gate's) is what is rolled back rather than a rollback lost on replay.
   for (;;) {
     const { stack, seq } = await rollouts(d1, projectId);
     const from = stack.at(-1);
     if (!from) return undefined;
+    if (version !== undefined && from !== version) return { served: from };
     const { meta } = await appendRollout(d1, projectId, at, 'rollback', from, reason, { after: seq }).run();
     if (meta.changes > 0) return { from, to: stack.at(-2) ?? null };
   }

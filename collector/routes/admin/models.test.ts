@@ -116,6 +116,17 @@ describe('the registry under repeated requests', () => {
     expect(body.models.map((m) => m.version)).toEqual(['B', 'A']);
   });
 
+  it('rolls back only the version named, when one is: a model served since is left alone, and the answer says which it is', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('r1')) });
+    await admin(p, '/models', { method: 'POST', json: { ...trained(model('r2')), comparedWith: 'r1' } });
+    // A reader decided to roll back r1 on a page loaded before r2 was promoted.
+    const stale = await admin(p, '/models/rollback', { method: 'POST', json: { version: 'r1', reason: 'r1 regressed' } });
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'not_served', field: 'version', message: expect.stringContaining('r2') } } });
+    expect((await admin<{ current: string }>(p, '/models')).body.current).toBe('r2');
+    expect((await admin(p, '/models/rollback', { method: 'POST', json: { version: 'r2' } })).body).toEqual({ rolledBack: 'r2', current: 'r1' });
+  });
+
   it('refuses to promote the version already served, so a rollback still restores the one before', async () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });

@@ -51,6 +51,8 @@ const Trained = v.pipe(
 const AtQuery = v.strictObject({ at: epochMsParam() });
 
 const Reason = v.strictObject({ reason: v.optional(label(1_000)) });
+/** A rollback's reason, and the version it means to stop serving (refused if users get another by then). */
+const RollbackBody = v.strictObject({ reason: v.optional(label(1_000)), version: v.optional(label(100)) });
 /** A reason, which may be left out, body and all. */
 const reasonBody = jsonBody({ maxBytes: 16 * 1024, contentTypes: ['application/json'], optional: true });
 
@@ -97,12 +99,16 @@ export const modelRoutes = new Hono<AppEnv>()
     if (outcome === 'already_current') throw new ApiError(409, { code: 'already_current', message: `Users already get ${version}`, field: 'version' });
     return c.json({ current: version });
   })
-  /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order). */
-  .post('/models/rollback', reasonBody, validBody(Reason, 'invalid_reason'), async (c) => {
-    const done = await rollBack(c.env.DB, c.get('auth').projectId, c.get('input').reason ?? 'rolled back by an admin', Date.now());
+  /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order); with `version`, only if that is the one served. */
+  .post('/models/rollback', reasonBody, validBody(RollbackBody, 'invalid_reason'), async (c) => {
+    const { reason, version } = c.get('input');
+    const done = await rollBack(c.env.DB, c.get('auth').projectId, reason ?? 'rolled back by an admin', Date.now(), version);
     if (!done) throw new ApiError(409, { code: 'nothing_to_roll_back', message: 'No model is served: users already get retrieval order' });
+    if ('served' in done)
+      throw new ApiError(409, { code: 'not_served', message: `Users get ${done.served} now, not ${version}: nothing was rolled back`, field: 'version' });
     return c.json({ rolledBack: done.from, current: done.to });
   })
+
   /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
   .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');

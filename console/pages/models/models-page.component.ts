@@ -236,7 +236,11 @@ export class ModelsPage extends LitElement {
         const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, { method: 'POST', json });
         status = format(s.promotedNow, { version: current });
       } else {
-        const done = await api<{ rolledBack: string; current: string | null }>('/v1/admin/models/rollback', { method: 'POST', json });
+        // The version the dialog named: if another has been served since, nothing is rolled back.
+        const done = await api<{ rolledBack: string; current: string | null }>('/v1/admin/models/rollback', {
+          method: 'POST',
+          json: { ...json, version: p.version },
+        });
         const served = done.current ? format(s.modelsServed, { version: done.current }) : s.modelsServedRetrieval;
         status = format(s.rolledBackNow, { from: done.rolledBack, served });
       }
