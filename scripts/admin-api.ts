@@ -2,9 +2,8 @@
  * The admin API as the command-line tools call it: the collector's URL and the admin key, from
  * flags, else RF_ENDPOINT / RF_ADMIN_KEY, else the local dev project `npm start` created.
  */
-import { existsSync } from 'node:fs';
 import { fetchCollector } from './cli.ts';
-import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
+import { collectorEndpoint, projectKey } from './collector-target.ts';
 
 export interface AdminTarget {
   endpoint: string;
@@ -12,10 +11,7 @@ export interface AdminTarget {
 }
 
 export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }): AdminTarget {
-  const endpoint = flags.endpoint ?? process.env.RF_ENDPOINT ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
-  const adminKey = flags['admin-key'] ?? process.env.RF_ADMIN_KEY ?? (existsSync(DEV_KEYS_FILE) ? readDevKeys().admin : undefined);
-  if (!adminKey) throw new Error('No admin key: pass --admin-key (or set RF_ADMIN_KEY), or run `npm start` once to create the dev project');
-  return { endpoint: endpoint.replace(/\/+$/, ''), adminKey };
+  return { endpoint: collectorEndpoint(flags.endpoint), adminKey: projectKey('admin', flags['admin-key']).key };
 }
 
 /** A non-2xx answer of the admin API, with the collector's error code and message. */

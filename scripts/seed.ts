@@ -13,10 +13,9 @@
  * Seeding again with the same `--sessions` and `--seed` sends the same ids, which the collector
  * keeps once; another size or seed adds new traffic.
  */
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { failInOneLine } from './cli.ts';
-import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
+import { collectorEndpoint, projectKey } from './collector-target.ts';
 import { seed } from './seed/send.ts';
 
 failInOneLine();
@@ -29,10 +28,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
   },
 });
-const endpoint = (values.endpoint ?? process.env.RF_ENDPOINT ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/+$/, '');
-const given = values['server-key'] ?? process.env.RF_SERVER_KEY;
-const serverKey = given ?? (existsSync(DEV_KEYS_FILE) ? readDevKeys().server : undefined);
-if (!serverKey) throw new Error('No server key: pass --server-key (or set RF_SERVER_KEY), or run `npm start` once to create the dev project');
+const endpoint = collectorEndpoint(values.endpoint);
+const { key: serverKey, given } = projectKey('server', values['server-key']);
 const sent = await seed({ endpoint, serverKey, sessions: Number(values.sessions), seed: Number(values.seed) });
 const project = given ? 'the project of that server key' : 'the dev project';
 console.log(`Seeded ${sent.traces} traces and ${sent.events} events into ${project} at ${endpoint}.
