@@ -176,6 +176,37 @@ describe('the review queue', () => {
     }
   });
 
+  it('answers one item for a held answer key, not the items after it', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      const posted: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST') posted.push(decodeURIComponent(new URL(r.url()).pathname.split('/').at(-1)!));
+      });
+      // A key held down: one press, then the keyboard's repeats.
+      await page.keyboard.down('1');
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      const second = await shownItem(page);
+      for (let i = 0; i < 4; i++) await page.keyboard.down('1');
+      await page.keyboard.up('1');
+      await expect.poll(() => posted).toEqual([first]);
+      expect(await shownItem(page)).toBe(second);
+      const stored = (id: string) =>
+        query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${id.replace(/'/g, "''")}'`, {
+          persistTo: f.collector.persistTo,
+        })[0];
+      await expect.poll(() => stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
+      expect(stored(second!)?.status).toBe('pending');
+      expect(posted).toEqual([first]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists its keys on ?, moves with j and k, and filters by status in the address', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');

@@ -136,6 +136,8 @@ export class ReviewPage extends LitElement {
     const action = actionFor(e);
     if (!action) return;
     e.preventDefault();
+    // A held answer key repeats: it answers the item shown when pressed, not the ones after it.
+    if (e.repeat && typeof action === 'object') return;
     this.act(action);
   }
 
