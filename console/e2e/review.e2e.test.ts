@@ -11,6 +11,13 @@ const fixture = useSeededCollector();
 /** The id of the item on screen. */
 const shownItem = (page: Page) => page.locator('rf-review-page article.item').getAttribute('data-item');
 
+/** The class of the element that has focus, looking into shadow roots. */
+const focusedClass = () => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active?.className;
+};
+
 /** Presses `key` and waits until another item than `from` is on screen. */
 async function pressAndMove(page: Page, key: string, from: string | null): Promise<string | null> {
   await page.keyboard.press(key);
@@ -258,7 +265,7 @@ describe('the review queue', () => {
       await context.close();
     }
   });
-  it('changes an answer from the answered list and moves to the next answered item; past the last it says so in the list’s own words', async () => {
+  it('changes an answer from the answered list and moves to the next answered item; past the last it says so in the list’s own words and focus moves there', async () => {
     const f = fixture();
     const waiting: ReviewQueue = await f.admin('/v1/admin/review?limit=3');
     for (const item of waiting.items) await f.admin(`/v1/admin/review/${encodeURIComponent(item.id)}`, { method: 'POST', json: { verdict: 'relevant' } });
@@ -283,10 +290,12 @@ describe('the review queue', () => {
     ({ page, context, problems } = await openConsole(browser(), f, `/admin/review?status=answered&item=${encodeURIComponent(last.id)}`, { locale: 'zh-CN' }));
     try {
       await expect.poll(() => shownItem(page)).toBe(last.id);
-      await page.keyboard.press('2');
+      // Answered with a click, the last item's button leaves with it: focus moves to what is shown.
+      await page.locator('rf-review-page button.verdict.not_relevant').click();
       await expect
         .poll(() => page.locator('rf-review-page .empty').textContent())
         .toBe('没有可显示的已回答项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
+      await expect.poll(() => page.evaluate(focusedClass)).toBe('card empty');
       // Past the list's end no item is shown, so none is counted.
       expect(await page.locator('rf-review-page [data-field="position"]').count()).toBe(0);
       await expect.poll(() => verdictOf(last.id)).toBe('not_relevant');

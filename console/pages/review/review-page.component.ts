@@ -152,9 +152,12 @@ export class ReviewPage extends LitElement {
       this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
+      const focusInItem = !!(this.renderRoot as ShadowRoot).activeElement?.closest('article.item');
       session.answer(action.answer, note).catch((err) => {
         this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
+      // The last item's buttons leave with it: focus goes to what is shown instead, not to the page.
+      if (focusInItem && !session.current) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.empty')?.focus());
       return;
     }
     switch (action) {
@@ -226,7 +229,7 @@ export class ReviewPage extends LitElement {
     const session = this.session;
     if (!session || !this.loaded) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
-    if (!item) return html`<p class="card empty">${s[`queueEmpty_${session.status}`]}</p>`;
+    if (!item) return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
     return html`<article class="card item" aria-labelledby="item-query" data-item=${item.id}>
       ${renderItem(item, s)}
       <section class="answer" aria-label=${s.reviewQuestion}>
