@@ -275,6 +275,24 @@ const cases: BadCase[] = [
     request: (k) => ['/v1/admin/owners', { method: 'PUT', headers: bearer(k.admin), json: { owners: [{ pattern: '*.md', owner: 'docs', email: 'd@x' }] } }],
   },
   {
+    name: 'admin: an owner rule whose owner is only spaces',
+    status: 400,
+    field: 'owners[1].owner',
+    request: (k) => [
+      '/v1/admin/owners',
+      {
+        method: 'PUT',
+        headers: bearer(k.admin),
+        json: {
+          owners: [
+            { pattern: '*.md', owner: 'docs' },
+            { pattern: 'faq*', owner: '   ' },
+          ],
+        },
+      },
+    ],
+  },
+  {
     name: 'admin: the review queue asked with a misspelt parameter',
     status: 400,
     field: 'query.stauts',

@@ -78,7 +78,18 @@ describe('documents', () => {
       await page.getByRole('button', { name: 'Add a rule' }).click();
       expect(await page.locator('rf-documents-page [data-field="no-rules"]').count()).toBe(0);
       await page.getByLabel('Pattern 1').fill('refunds*');
-      await page.getByLabel('Owner 1').fill('payments team');
+      // An owner of spaces only: refused beside its field, with focus there, and nothing saved.
+      const owner = page.getByLabel('Owner 1');
+      await owner.fill('   ');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => owner.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-documents-page #rule-0-owner-error').textContent()).toBe('must not be empty');
+      expect(await owner.evaluate((input) => input.getAttribute('aria-describedby'))).toBe('rule-0-owner-error');
+      expect(await owner.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+      expect(await page.getByLabel('Pattern 1').getAttribute('aria-invalid')).toBe('false');
+      expect(await f.admin('/v1/admin/owners')).toEqual({ owners: [] });
+      await owner.fill('payments team');
+      expect(await owner.getAttribute('aria-invalid')).toBe('false');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Saved.').waitFor();
       await expect.poll(() => row.textContent()).toContain('payments team');

@@ -1,22 +1,13 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { freeText, label } from '../../../shared/schema/common.ts';
+import { freeText } from '../../../shared/schema/common.ts';
+import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwners } from '../../storage/documents.ts';
-
-const Owners = v.strictObject({
-  /** In order: the first pattern matching a document id names its owner. */
-  owners: v.pipe(
-    v.array(
-      v.strictObject({ pattern: v.pipe(label(200), v.minLength(1, 'must not be empty')), owner: v.pipe(label(200), v.minLength(1, 'must not be empty')) }),
-    ),
-    v.maxLength(500),
-  ),
-});
 
 const Resolve = v.strictObject({ note: v.pipe(freeText(2_000), v.minLength(1, 'must not be empty')) });
 
@@ -32,7 +23,7 @@ export const documentRoutes = new Hono<AppEnv>()
   })
   /** GET /v1/admin/owners and PUT /v1/admin/owners: who owns which documents, by id pattern. */
   .get('/owners', async (c) => c.json({ owners: await ownersOf(c.env.DB, c.get('auth').projectId) }))
-  .put('/owners', jsonBody(SMALL_BODY), validBody(Owners, 'invalid_owners'), async (c) => {
+  .put('/owners', jsonBody(SMALL_BODY), validBody(OwnerRulesSchema, 'invalid_owners'), async (c) => {
     await saveOwners(c.env.DB, c.get('auth').projectId, c.get('input').owners);
     return c.json({ owners: c.get('input').owners });
   })

@@ -1,12 +1,20 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
+import * as v from 'valibot';
+import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import { api } from '../../api/client.ts';
 import type { FlaggedDocument, OwnerRule } from '../../api/types.ts';
 import { paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { issueText } from '../../ui/issue-text.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './documents-page.styles.ts';
+
+type RuleField = keyof OwnerRule;
+
+/** Where a rule's field shows its problem: `2.owner`. */
+const fieldKey = (i: number, field: RuleField) => `${i}.${field}`;
 
 const p = (x: number | null) => (x === null ? null : x < 0.0001 ? x.toExponential(1) : x.toFixed(4));
 
@@ -24,6 +32,7 @@ export class DocumentsPage extends LitElement {
     owners: { state: true },
     error: { state: true },
     ownersStatus: { state: true },
+    ruleIssues: { state: true },
   };
 
   declare strings: Strings;
@@ -34,11 +43,14 @@ export class DocumentsPage extends LitElement {
   declare owners: OwnerRule[];
   declare error: string | undefined;
   declare ownersStatus: string;
+  /** What the shared schema refused in the rules as edited, by `fieldKey`, worded at render time in the console's language. */
+  declare ruleIssues: ReadonlyMap<string, v.BaseIssue<unknown>>;
 
   constructor() {
     super();
     this.owners = [];
     this.ownersStatus = '';
+    this.ruleIssues = new Map();
   }
 
   override connectedCallback() {
@@ -109,7 +121,7 @@ export class DocumentsPage extends LitElement {
     return html`<section class="card owners" aria-labelledby="owners-title">
       <h2 id="owners-title">${s.ownersTitle}</h2>
       <p class="intro">${s.ownersIntro}</p>
-      <form @submit=${this.saveOwners}>
+      <form novalidate @submit=${this.saveOwners}>
         <table>
           <thead>
             <tr><th scope="col">#</th><th scope="col">${s.pattern}</th><th scope="col">${s.owner}</th><th scope="col"><span class="visually-hidden">${s.save}</span></th></tr>
@@ -119,8 +131,8 @@ export class DocumentsPage extends LitElement {
             ${this.owners.map(
               (o, i) => html`<tr>
                 <td>${i + 1}</td>
-                <td><input aria-label="${s.pattern} ${i + 1}" class="mono" required maxlength="200" .value=${o.pattern} @input=${(e: Event) => this.edit(i, { pattern: (e.target as HTMLInputElement).value })} /></td>
-                <td><input aria-label="${s.owner} ${i + 1}" required maxlength="200" .value=${o.owner} @input=${(e: Event) => this.edit(i, { owner: (e.target as HTMLInputElement).value })} /></td>
+                <td>${this.renderRuleField(i, 'pattern', s.pattern, o.pattern)}</td>
+                <td>${this.renderRuleField(i, 'owner', s.owner, o.owner)}</td>
                 <td>
                   <button type="button" ?disabled=${i === 0} aria-label=${format(s.moveUp, { n: i + 1 })} @click=${() => this.moveRuleUp(i)}>↑</button>
                   <button type="button" aria-label=${format(s.removeOwner, { n: i + 1 })} @click=${() => this.removeRule(i)}>✕</button>
@@ -138,26 +150,63 @@ export class DocumentsPage extends LitElement {
     </section>`;
   }
 
+  private renderRuleField(i: number, field: RuleField, name: string, value: string) {
+    const issue = this.ruleIssues.get(fieldKey(i, field));
+    const id = `rule-${fieldKey(i, field).replace('.', '-')}`;
+    return html`<input id=${id} aria-label="${name} ${i + 1}" class=${field === 'pattern' ? 'mono' : ''} required maxlength="200" .value=${value}
+        aria-invalid=${issue ? 'true' : 'false'} aria-describedby="${id}-error" @input=${(e: Event) => this.edit(i, { [field]: (e.target as HTMLInputElement).value })} />
+      <span id="${id}-error" class="error">${issue ? issueText(issue, this.strings) : ''}</span>`;
+  }
+
   private edit(i: number, change: Partial<OwnerRule>) {
     this.owners = this.owners.map((o, j) => (j === i ? { ...o, ...change } : o));
     this.ownersStatus = '';
+    const field = Object.keys(change)[0] as RuleField;
+    if (this.ruleIssues.has(fieldKey(i, field))) this.ruleIssues = new Map([...this.ruleIssues].filter(([key]) => key !== fieldKey(i, field)));
   }
 
+  /** Rows that move take their place's number: problems shown are checked again on Save. */
   private moveRuleUp(i: number) {
     const next = [...this.owners];
     [next[i - 1], next[i]] = [next[i]!, next[i - 1]!];
     this.owners = next;
+    this.ruleIssues = new Map();
   }
 
   private removeRule(i: number) {
     this.owners = this.owners.filter((_, j) => j !== i);
+    this.ruleIssues = new Map();
+  }
+
+  /** The rules checked by the schema the API applies: each field's problem beside it, focus on the first. */
+  private checkRules(): v.InferOutput<typeof OwnerRulesSchema> | undefined {
+    const parsed = v.safeParse(OwnerRulesSchema, { owners: this.owners });
+    if (parsed.success) {
+      this.ruleIssues = new Map();
+      return parsed.output;
+    }
+    const issues = new Map<string, v.BaseIssue<unknown>>();
+    for (const issue of parsed.issues) {
+      const [, row, field] = (issue.path ?? []).map((item) => item.key);
+      if (typeof row === 'number' && (field === 'pattern' || field === 'owner')) {
+        if (!issues.has(fieldKey(row, field))) issues.set(fieldKey(row, field), issue);
+      } else
+        this.ownersStatus =
+          issue.type === 'max_length' ? format(this.strings.tooManyOwnerRules, { n: String(issue.requirement) }) : issueText(issue, this.strings);
+    }
+    this.ruleIssues = issues;
+    const first = [...issues.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))[0];
+    if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#rule-${first.replace('.', '-')}`)?.focus());
+    return undefined;
   }
 
   private async saveOwners(e: SubmitEvent) {
     e.preventDefault();
+    this.ownersStatus = '';
+    const rules = this.checkRules();
+    if (!rules) return;
     try {
-      const owners = this.owners.map((o) => ({ pattern: o.pattern.trim(), owner: o.owner.trim() }));
-      await api('/v1/admin/owners', { method: 'PUT', json: { owners } });
+      await api('/v1/admin/owners', { method: 'PUT', json: rules });
     } catch (err) {
       this.ownersStatus = errorText(err, this.strings);
       return;

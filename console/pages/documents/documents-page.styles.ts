@@ -8,6 +8,9 @@ export const styles = css`
     width: 100%;
     box-sizing: border-box;
   }
+  .owners td .error {
+    display: block;
+  }
   .owners td:last-child {
     white-space: nowrap;
   }
