@@ -61,6 +61,9 @@ describe('demo routes', () => {
   it('refuses bad requests, naming the field at fault', async () => {
     const bad = async (res: Response) => ({ status: res.status, field: ((await res.json()) as { error: { field?: string } }).error.field });
     expect(await bad(await post({ sessionId: 's-1', query: '   ', turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
+    // Half of a character: the collector would refuse the trace, so the question gets no answer either.
+    expect(await bad(await post({ sessionId: 's-1', query: 'widget \ud800 x', turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
+    expect(await bad(await post({ sessionId: 's-1', query: 'q', turnIndex: 0, turn: 1 }))).toEqual({ status: 400, field: 'turn' });
     expect(await bad(await post({ sessionId: 'has spaces', query: 'q', turnIndex: 0 }))).toEqual({ status: 400, field: 'sessionId' });
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: -1 }))).toEqual({ status: 400, field: 'turnIndex' });
     expect(await bad(await post('{not json'))).toEqual({ status: 400, field: 'body' });

@@ -12,7 +12,7 @@ export const id = (max = 128) =>
  * Refuses half of a character (a UTF-16 surrogate without its pair): stored, it would come back
  * as other characters, so an id would no longer find its row and a text would not be what was sent.
  */
-const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'holds broken Unicode (half of a surrogate pair)');
+export const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'holds broken Unicode (half of a surrogate pair)');
 
 /**
  * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
