@@ -99,6 +99,12 @@ const cases: BadCase[] = [
   },
   { name: 'correction: empty text', status: 400, field: 'events[0].detail.text', request: events([ev({ signalType: 'correction', detail: { text: '' } })]) },
   {
+    name: 'correction: text of spaces only',
+    status: 400,
+    field: 'events[0].detail.text',
+    request: events([ev({ signalType: 'correction', detail: { text: '  \n ' } })]),
+  },
+  {
     name: 'correction: text over 4000 chars',
     status: 400,
     field: 'events[0].detail.text',

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { redactPII } from '../redact.ts';
+import { MAX_DURATION_MS } from './durations.ts';
 
 /**
  * An identifier the product makes or a team configures: event ids, prompt ids and their answers.
@@ -48,7 +49,7 @@ export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';
 export const epochMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(1_577_836_800_000, EPOCH_MS_RANGE), v.maxValue(4_102_444_800_000, EPOCH_MS_RANGE));
 
 /** A duration in milliseconds, up to a day. */
-export const durationMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(86_400_000));
+export const durationMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_DURATION_MS));
 
 /** A finite number (JSON has no NaN or Infinity, but a JS caller might pass them). */
 export const finite = () => v.pipe(v.number(), v.finite());

@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { DURATION_FIELDS, MAX_DURATION_MS } from './durations.ts';
 import { FeedbackEventSchema } from './event.ts';
-import { TYPED_TEXT_FIELDS } from './typed-text.ts';
+import { TYPED_TEXT } from './typed-text.ts';
 
 type Schema = v.GenericSchema & { wrapped?: Schema; pipe?: { type: string }[]; entries?: Record<string, Schema>; options?: Schema[] };
 
@@ -10,20 +11,39 @@ const unwrapped = (s: Schema): Schema => (s.wrapped ? unwrapped(s.wrapped) : s);
 const redacts = (s: Schema) => s.type === 'string' && (s.pipe ?? []).some((a) => a.type === 'transform');
 const root = (s: Schema): Schema => (s.pipe ? (s.pipe[0] as Schema) : s);
 
+/** The requirement of the first action of a kind in a schema's pipe (or its root string's). */
+const requirement = (s: Schema, type: string) =>
+  [...(s.pipe ?? []), ...(root(s).pipe ?? [])].find((a) => a.type === type) as { requirement?: number } | undefined;
+
+/** Each signal's detail fields, unwrapped. */
+const detailFields = () =>
+  (FeedbackEventSchema as Schema).options!.map((variant) => {
+    const signal = (variant.entries!.signalType as unknown as { literal: string }).literal;
+    return [signal, Object.entries(unwrapped(variant.entries!.detail!).entries ?? {}).map(([key, schema]) => [key, unwrapped(schema)] as const)] as const;
+  });
+
 describe('typed text fields', () => {
-  it('are exactly the detail fields the event schema parses as typed text', () => {
-    const fields = new Set<string>();
+  it('are exactly the detail fields the event schema parses as typed text, each with its limit', () => {
+    const typed: Record<string, Record<string, number>> = {};
     const strings = new Set<string>();
-    for (const variant of (FeedbackEventSchema as Schema).options!) {
-      const detail = unwrapped(variant.entries!.detail!);
-      for (const [key, schema] of Object.entries(detail.entries ?? {})) {
-        const field = unwrapped(schema);
+    for (const [signal, fields] of detailFields()) {
+      for (const [key, field] of fields) {
         if (root(field).type === 'string') strings.add(key);
-        if (redacts(root(field)) || redacts(field)) fields.add(key);
+        if (redacts(root(field)) || redacts(field)) (typed[signal] ??= {})[key] = requirement(field, 'max_length')!.requirement!;
       }
     }
     // The walk sees the string fields at all (ids and labels are strings it must tell apart).
     expect(strings).toContain('chunkId');
-    expect([...fields].sort()).toEqual([...TYPED_TEXT_FIELDS].sort());
+    expect(typed).toEqual(TYPED_TEXT);
+  });
+});
+
+describe('duration fields', () => {
+  it('are exactly the detail fields holding whole milliseconds up to the longest taken', () => {
+    const durations = new Set<string>();
+    for (const [, fields] of detailFields()) {
+      for (const [key, field] of fields) if (requirement(field, 'max_value')?.requirement === MAX_DURATION_MS) durations.add(key);
+    }
+    expect([...durations].sort()).toEqual([...DURATION_FIELDS].sort());
   });
 });

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
+import { TYPED_TEXT } from './typed-text.ts';
 
 const noDetail = v.optional(v.strictObject({}), {});
 
@@ -21,13 +22,13 @@ const details = {
     /** The reason chosen in the popover. */
     reason: v.picklist(ATTRIBUTION_REASONS),
     /** Free text for "something else" (redacted). */
-    text: v.optional(freeText(2_000)),
+    text: v.optional(freeText(TYPED_TEXT.attribution.text)),
   }),
   correction: v.strictObject({
     /** What the answer should have said (redacted). */
-    text: v.pipe(freeText(4_000), v.minLength(1, 'must not be empty')),
+    text: v.pipe(freeText(TYPED_TEXT.correction.text), v.trim(), v.minLength(1, 'must not be empty')),
     /** Where the right answer can be found: a URL or a document name (redacted). */
-    source: v.optional(freeText(1_000)),
+    source: v.optional(freeText(TYPED_TEXT.correction.source)),
   }),
   wrong_source: v.strictObject({
     /** The flagged citation's chunk id. */
@@ -87,7 +88,7 @@ const details = {
     /** The chosen answer's id ("yes", "no", or a configured choice). */
     answer: id(64),
     /** Optional free text (redacted). */
-    text: v.optional(freeText(2_000)),
+    text: v.optional(freeText(TYPED_TEXT.prompt_answered.text)),
   }),
   web_vitals: v.strictObject({
     /** Which vital: the three Core Web Vitals, the ones the widget reports. */

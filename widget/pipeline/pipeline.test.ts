@@ -34,27 +34,33 @@ describe('nextBatch', () => {
 });
 
 describe('ClientLimiter', () => {
-  it('suppresses the same event repeated within the double-click window', () => {
+  it('suppresses the same event as the last one about its trace within the double-click window', () => {
     const l = new ClientLimiter();
-    expect(l.allow('s', 'vote-up', 0)).toBe(true);
-    expect(l.allow('s', 'vote-up', REPEAT_WINDOW_MS - 1)).toBe(false);
-    expect(l.allow('s', 'vote-down', 10)).toBe(true);
-    expect(l.allow('s', 'vote-up', REPEAT_WINDOW_MS + 1)).toBe(true);
+    expect(l.allow('s', 't', 'vote-up', 0)).toBe(true);
+    expect(l.allow('s', 't', 'vote-up', REPEAT_WINDOW_MS - 1)).toBe(false);
+    expect(l.allow('s', 'other-trace', 'vote-up', 10)).toBe(true);
+    expect(l.allow('s', 't', 'vote-down', 10)).toBe(true);
+    expect(l.allow('s', 't', 'vote-down', REPEAT_WINDOW_MS + 11)).toBe(true);
+  });
+
+  it('passes up, down and up again within the window: each is a change of mind', () => {
+    const l = new ClientLimiter();
+    expect([0, 300, 600].map((at, i) => l.allow('s', 't', i % 2 ? 'thumbs_down' : 'thumbs_up', at, true))).toEqual([true, true, true]);
   });
 
   it('limits a session per minute, and only that session', () => {
     const l = new ClientLimiter();
-    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('flood', `e${i}`, 0)).toBe(true);
-    expect(l.allow('flood', 'one-more', 0)).toBe(false);
-    expect(l.allow('calm', 'e0', 0)).toBe(true);
-    expect(l.allow('flood', 'later', 60_000)).toBe(true);
+    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('flood', 't', `e${i}`, 0)).toBe(true);
+    expect(l.allow('flood', 't', 'one-more', 0)).toBe(false);
+    expect(l.allow('calm', 't', 'e0', 0)).toBe(true);
+    expect(l.allow('flood', 't', 'later', 60_000)).toBe(true);
   });
 
   it("meters only what the page records by itself: a person's vote passes a spent session, once", () => {
     const l = new ClientLimiter();
-    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('busy', `dwell${i}`, 0)).toBe(true);
-    expect(l.allow('busy', 'bounce', 0)).toBe(false);
-    expect(l.allow('busy', 'vote-up', 0, true)).toBe(true);
-    expect(l.allow('busy', 'vote-up', 1, true)).toBe(false);
+    for (let i = 0; i < SESSION_EVENTS_PER_MIN; i++) expect(l.allow('busy', `t${i}`, 'dwell', 0)).toBe(true);
+    expect(l.allow('busy', 't', 'bounce', 0)).toBe(false);
+    expect(l.allow('busy', 't', 'vote-up', 0, true)).toBe(true);
+    expect(l.allow('busy', 't', 'vote-up', 1, true)).toBe(false);
   });
 });

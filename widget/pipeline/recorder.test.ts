@@ -1,5 +1,8 @@
+import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { MAX_DURATION_MS } from '../../shared/schema/durations.ts';
+import { type FeedbackEvent, FeedbackEventSchema } from '../../shared/schema/event.ts';
+import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 import { Recorder } from './recorder.ts';
@@ -44,7 +47,7 @@ describe('Recorder', () => {
     );
   });
 
-  it('redacts what a person typed, never past its length, and leaves ids that look like PII alone', () => {
+  it("redacts what a person typed, within its field's limit, and leaves ids that look like PII alone", () => {
     const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
     for (const chunkId of ['c1@refunds.md', '4111111111111111', 'docs/10.0.0.1.md']) {
       expect(recorder.record(ctx, 'citation_click', { chunkId }, Date.now(), true)!.detail).toEqual({ chunkId });
@@ -53,7 +56,22 @@ describe('Recorder', () => {
     const text = `mail a@b.co ${'x'.repeat(3988)}`;
     const sent = recorder.record(ctx, 'correction', { text, source: 'ask jo@example.com' }, Date.now(), true)!.detail as { text: string; source: string };
     expect(sent.text.startsWith('mail [EMAIL] xxx')).toBe(true);
-    expect(sent.text.length).toBe(text.length);
+    expect(sent.text.length).toBe(TYPED_TEXT.correction.text);
     expect(sent.source).toBe('ask [EMAIL]');
+    // Shorter than the limit, nothing typed is lost to the longer placeholder, and no character is cut in half.
+    expect(recorder.record(ctx, 'correction', { text: 'Ask a@b.co about it 👍' }, Date.now(), true)!.detail).toEqual({ text: 'Ask [EMAIL] about it 👍' });
+    const atLimit = recorder.record(ctx, 'correction', { text: `a@b.co ${'x'.repeat(3991)}👍` }, Date.now(), true)!;
+    expect(v.safeParse(FeedbackEventSchema, atLimit).issues).toBeUndefined();
+  });
+
+  it('sends durations as the collector takes them: whole milliseconds, at most a day', () => {
+    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    // An answer shown at a fractional time (answered-at from Python's time.time() * 1000), regenerated two days later.
+    const shownAt = Date.now() - 2 * 86_400_000 - 0.25;
+    const event = recorder.record({ ...ctx, shownAt }, 'regenerate', { gapMs: Date.now() - shownAt }, Date.now(), true)!;
+    expect(event.detail).toEqual({ gapMs: MAX_DURATION_MS });
+    expect(Number.isInteger(event.shownMs)).toBe(true);
+    expect(v.safeParse(FeedbackEventSchema, event).issues).toBeUndefined();
+    expect(recorder.record(ctx, 'answer_dwell', { ms: 1500.6 }, Date.now(), true)!.detail).toEqual({ ms: 1501 });
   });
 });

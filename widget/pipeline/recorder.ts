@@ -1,7 +1,8 @@
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
+import { DURATION_FIELDS, MAX_DURATION_MS } from '../../shared/schema/durations.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
-import { TYPED_TEXT_FIELDS } from '../../shared/schema/typed-text.ts';
+import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
@@ -33,12 +34,23 @@ export interface RecorderOptions {
   transport: TransportOptions;
 }
 
+/** At most `max` UTF-16 units of `s`, never half a character. */
+const cut = (s: string, max: number) => s.slice(0, max).replace(/[\uD800-\uDBFF]$/, '');
+
 /**
- * What a person typed (a detail's typed text fields) loses its PII, never growing longer than
- * typed (its field's limit held that; `[EMAIL]` is longer than `a@b.co`); ids pass unchanged.
+ * A detail as the collector takes it: what a person typed loses its PII and stays within its
+ * field's limit (`[EMAIL]` is longer than `a@b.co`); durations are whole milliseconds up to the
+ * longest taken; ids pass unchanged.
  */
-const redactDetail = (detail: object): object =>
-  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'string' && TYPED_TEXT_FIELDS.includes(k) ? redactPII(v).slice(0, v.length) : v]));
+const tidyDetail = (signalType: SignalType, detail: object): object => {
+  const typed: Record<string, number> = TYPED_TEXT[signalType as keyof typeof TYPED_TEXT] ?? {};
+  return Object.fromEntries(
+    Object.entries(detail).map(([k, v]) => [
+      k,
+      typed[k] ? cut(redactPII(v), typed[k]) : DURATION_FIELDS.includes(k) ? Math.min(MAX_DURATION_MS, Math.max(0, Math.round(v))) : v,
+    ]),
+  );
+};
 
 /**
  * The pipeline, in order: an id at creation, PII redaction, the rate limiter, the IndexedDB
@@ -74,8 +86,8 @@ export class Recorder {
     byPerson?: boolean,
     eventId = uuidv7(at),
   ): FeedbackEvent | undefined {
-    const clean = redactDetail(detail);
-    if (!this.limiter.allow(ctx.sessionId, `${ctx.traceId}|${signalType}|${JSON.stringify(clean)}`, at, byPerson)) return undefined;
+    const clean = tidyDetail(signalType, detail);
+    if (!this.limiter.allow(ctx.sessionId, ctx.traceId, `${signalType}|${JSON.stringify(clean)}`, at, byPerson)) return undefined;
     const event = {
       eventId,
       traceId: ctx.traceId,
@@ -84,7 +96,8 @@ export class Recorder {
       detail: clean,
       clientTs: at,
       widgetVersion: WIDGET_VERSION,
-      ...(ctx.shownAt && { shownMs: Math.max(0, at - ctx.shownAt) }),
+      // Rounded: an `answered-at` in fractional milliseconds (Python's time.time() * 1000) is still one instant.
+      ...(ctx.shownAt && { shownMs: Math.max(0, Math.round(at - ctx.shownAt)) }),
     } as FeedbackEvent;
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
     this.unconfirmed.set(item.id, item);

@@ -1,4 +1,5 @@
 import { html } from 'lit';
+import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import type { Strings } from '../strings.ts';
 import type { FeedbackActions, Panel, Reason } from './host.ts';
 
@@ -45,7 +46,7 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
     case 'other':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
         <label for="rf-other">${s.otherLabel}</label>
-        <textarea id="rf-other" rows="3" maxlength="2000" data-autofocus></textarea>
+        <textarea id="rf-other" rows="3" maxlength=${TYPED_TEXT.attribution.text} data-autofocus></textarea>
         <div class="actions">
           <button part="button submit" @click=${(e: Event) => feedback.chooseReason('other', value(e, '#rf-other'))}>${s.send}</button>
           ${close}
@@ -71,9 +72,9 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
           }}
         >
           <label for="rf-correction">${s.correctionLabel}</label>
-          <textarea id="rf-correction" rows="4" maxlength="4000" required data-autofocus></textarea>
+          <textarea id="rf-correction" rows="4" maxlength=${TYPED_TEXT.correction.text} required data-autofocus></textarea>
           <label for="rf-correction-source">${s.correctionSourceLabel}</label>
-          <input id="rf-correction-source" maxlength="1000" />
+          <input id="rf-correction-source" maxlength=${TYPED_TEXT.correction.source} />
           <div class="actions">
             <button part="button submit" type="submit">${s.send}</button>
             ${link(s.cancel, () => feedback.closePanel())}
