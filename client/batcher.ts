@@ -131,8 +131,9 @@ export class Batcher {
           await Promise.all([this.post(batch.slice(0, half)), this.post(batch.slice(half))]);
           return;
         }
-        // A 2xx that is not the collector's answer (a captive portal's page) is retried as a network error.
-        if (!res.ok && res.status !== 429 && res.status < 500) break; // the request itself is wrong: retrying cannot help
+        // The collector refused the request itself: retrying cannot help. Any other server's answer (a
+        // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
+        if (body.error && !res.ok && res.status !== 429 && res.status < 500) break;
         wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
       } catch (err) {
         reason = `network: ${(err as Error).message}`;

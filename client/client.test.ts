@@ -90,7 +90,7 @@ describe('TraceClient against the real collector', () => {
     expect(calls).toBe(1);
   });
 
-  it('retries an attempt the collector leaves unanswered past the timeout, and a 2xx that is not its answer', async () => {
+  it("retries an attempt the collector leaves unanswered past the timeout, and any answer that is not the collector's", async () => {
     const p = await newProject();
     let calls = 0;
     const client = new TraceClient({
@@ -102,6 +102,9 @@ describe('TraceClient against the real collector', () => {
         calls++;
         if (calls === 1) return new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error('timed out'))));
         if (calls === 2) return Promise.resolve(new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 }));
+        // A proxy asking for its own sign-in, and a firewall's refusal page: not the collector refusing the trace.
+        if (calls === 3) return Promise.resolve(new Response('<html>Proxy authentication required</html>', { status: 407 }));
+        if (calls === 4) return Promise.resolve(new Response('<html>Blocked by policy</html>', { status: 403 }));
         return collector(r);
       },
     });
@@ -109,7 +112,7 @@ describe('TraceClient against the real collector', () => {
     const result = client.logTrace(t);
     await client.flush();
     expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
-    expect(calls).toBe(3);
+    expect(calls).toBe(5);
   });
 
   it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {

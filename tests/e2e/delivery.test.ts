@@ -251,14 +251,18 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it('keeps a batch a 2xx that is not the collector’s answered (a captive portal’s page), and sends it again', async () => {
+  it.each([
+    { what: 'a 2xx captive portal’s page', status: 200 },
+    { what: 'a proxy asking to sign in (407)', status: 407 },
+    { what: 'a firewall’s refusal page (403)', status: 403 },
+  ])('keeps a batch that $what answered instead of the collector, and sends it again', async ({ what, status }) => {
     const { page, context } = await openHost(browser());
-    const traceId = newTraceId('portal');
+    const traceId = newTraceId(`not-ours-${status}`);
     await addAnswer(page, { traceId });
     const posts = await firstPostAnswered(context, {
-      status: 200,
+      status,
       headers: { ...corsHeaders(), 'content-type': 'text/html' },
-      body: '<html><body>Sign in to the Wi-Fi</body></html>',
+      body: `<html><body>${what}</body></html>`,
     });
     await vote(page, traceId);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);

@@ -21,8 +21,8 @@ interface Outcome {
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
- * time (Web Locks), jittered backoff that honours Retry-After, and a 4xx drops what it names
- * instead of retrying forever. Delivery is at-least-once; the collector dedupes by event id.
+ * time (Web Locks), jittered backoff that honours Retry-After, and the collector's 4xx drops what
+ * it names instead of retrying forever (another server's answer is retried). Delivery is at-least-once; the collector dedupes by event id.
  */
 export class Transport {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -130,12 +130,14 @@ export class Transport {
       return { retry: true };
     }
     if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
-    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
+    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: unknown };
+    // Not the collector's answer (a captive portal's page, a proxy's or a firewall's): nothing was stored or refused.
+    if (!body.results && !body.error) {
+      this.warn("not the collector's answer, will retry", res.status);
+      return { retry: true };
+    }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    // A 2xx that is not the collector's answer (a captive portal, a proxy's page) stored nothing.
-    const retry = res.ok && body.accepted == null;
-    if (retry) this.warn("not the collector's answer, will retry", res.url);
-    return { retry, delivered: body.accepted! > 0 };
+    return { retry: false, delivered: body.accepted! > 0 };
   }
 }
