@@ -270,6 +270,51 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it("gives way to the page's own IndexedDB housekeeping (every database deleted on sign-out), and opens the outbox again after", async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('idb-delete');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await flush(page); // the outbox is open
+    const outcome = await page.evaluate(() =>
+      Promise.all(
+        ['rag-feedback'].map(
+          (name) =>
+            new Promise<string>((resolve) => {
+              const req = indexedDB.deleteDatabase(name);
+              req.onsuccess = () => resolve('deleted');
+              req.onerror = () => resolve('error');
+              setTimeout(() => resolve('still blocked after 3 s'), 3_000);
+            }),
+        ),
+      ),
+    );
+    expect(outcome).toEqual(['deleted']);
+    await vote(page, traceId, 'Not helpful');
+    await flush(page);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_down')).toHaveLength(1), 10_000);
+    await context.close();
+  });
+
+  it('opens the outbox again after the browser closed it (site data cleared), and delivers what follows', async () => {
+    const { page, context, output } = await openHost(browser(), { options: { debug: true } });
+    const first = newTraceId('idb-closed-1');
+    await addAnswer(page, { traceId: first });
+    await vote(page, first);
+    await flush(page);
+    await eventually(first, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: site(), storageTypes: 'indexeddb' });
+    const second = newTraceId('idb-closed-2');
+    await addAnswer(page, { traceId: second });
+    await vote(page, second);
+    await flush(page);
+    await flush(page);
+    await eventually(second, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 10_000);
+    expect((await output.settled()).errors).toEqual([]);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

@@ -33,12 +33,24 @@ export class Outbox {
     private readonly warn: Warn,
   ) {}
 
+  /** The connection, opened again on next use after it failed, was closed by the browser (storage cleared) or gave way. */
   private open() {
+    const forget = () => (this.db = undefined);
     return (this.db ??= openDB<OutboxSchema>(this.name, 1, {
       upgrade(db) {
         db.createObjectStore('outbox', { keyPath: 'id' });
         db.createObjectStore('meta');
       },
+      // The page deletes or upgrades the database (its own housekeeping, a sign-out): give way.
+      blocking: () => {
+        const open = this.db;
+        forget();
+        open?.then((db) => db.close(), forget);
+      },
+      terminated: forget,
+    }).catch((err) => {
+      forget();
+      throw err;
     }));
   }
 
