@@ -269,7 +269,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The chat UI regenerated this answer. */
   reportRegenerate(): void {
-    this.recordSignal('regenerate', { gapMs: Math.max(0, Date.now() - this.shownAt) });
+    this.recordSignal('regenerate', { gapMs: Date.now() - this.shownAt });
     // After this answer's own check, so its replacement is not counted as rephrasing it too.
     const { sessionId } = this.context;
     rephraseChecks = rephraseChecks.then(() => forgetQuery(sessionId));

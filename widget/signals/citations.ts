@@ -41,7 +41,7 @@ export class CitationController implements ReactiveController, TraceAware {
   });
 
   private dwell(chunkId: string, ms: number, mode: 'away' | 'preview', traceId?: string): void {
-    this.sink.recordSignal('citation_dwell', { chunkId, ms: Math.round(ms), mode }, { interaction: false, traceId });
+    this.sink.recordSignal('citation_dwell', { chunkId, ms, mode }, { interaction: false, traceId });
     if (ms >= this.sink.thresholds.focusedDwellMs) this.sink.triggerPrompt('citation_dwell');
   }
 

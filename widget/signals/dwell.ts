@@ -35,7 +35,7 @@ export class DwellController implements ReactiveController, TraceAware {
   private report(traceId?: string): void {
     const now = Date.now();
     this.pause(now);
-    if (this.total >= MIN_DWELL_MS) this.sink.recordSignal('answer_dwell', { ms: Math.round(this.total) }, { interaction: false, traceId });
+    if (this.total >= MIN_DWELL_MS) this.sink.recordSignal('answer_dwell', { ms: this.total }, { interaction: false, traceId });
     this.total = 0;
   }
 
@@ -62,7 +62,7 @@ export class DwellController implements ReactiveController, TraceAware {
       const sinceShown = Date.now() - this.sink.shownAt;
       if (!this.bounced && !this.sink.interacted && sinceShown <= this.sink.thresholds.bounceWindowMs) {
         this.bounced = true;
-        this.sink.recordSignal('bounce', { ms: Math.max(0, Math.round(sinceShown)) }, { interaction: false });
+        this.sink.recordSignal('bounce', { ms: sinceShown }, { interaction: false });
       }
       this.report();
     });
