@@ -31,6 +31,17 @@ const redacted: [string, string][] = [
   ['mail josé@example.com', 'mail [EMAIL]'],
   ['an Müller.jörg@firma.de bitte', 'an [EMAIL] bitte'],
   ['联系zhang@qq.com谢谢', '联系[EMAIL]谢谢'],
+  // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
+  ['card 4111\u00a01111\u00a01111\u00a01111 was charged', 'card [CARD] was charged'],
+  ['card 4111\u00a01111\u00a01111\u00a01111\u00a012/26', 'card [CARD]\u00a012/26'],
+  ['ring +44\u00a020\u00a07946\u00a00958\u00a0today', 'ring [PHONE]\u00a0today'],
+  ['appelez le +33\u202f1\u202f23\u202f45\u202f67\u202f89', 'appelez le [PHONE]'],
+  ['手机\u00a0138\u00a01234\u00a05678', '手机\u00a0[PHONE]'],
+  // Typed in an IME's full-width mode; full-width digits elsewhere stay as typed.
+  ['我的手机号是１３８００１３８０００', '我的手机号是[PHONE]'],
+  ['手机 +８６ １３９ １２３４ ５６７８', '手机 [PHONE]'],
+  ['卡号４１１１１１１１１１１１１１１１，共３张', '卡号[CARD]，共３张'],
+  ['身份证 １１０１０５１９４９１２３１００２X', '身份证 [CN_ID]'],
 ];
 
 const untouched: string[] = [

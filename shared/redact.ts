@@ -4,25 +4,18 @@
  * a checksum exists, confirms them, so that order numbers, dates and versions stay untouched.
  */
 
-/** The kinds of PII we replace, each with its placeholder. */
-export const PII_PLACEHOLDERS = {
-  email: '[EMAIL]',
-  cn_id: '[CN_ID]',
-  card: '[CARD]',
-  ssn: '[SSN]',
-  phone: '[PHONE]',
-  ip: '[IP]',
-} as const;
+/** The kinds of PII we replace, each with its placeholder: its name in capitals, e.g. `[CN_ID]`. */
+export type PiiKind = 'email' | 'cn_id' | 'card' | 'ssn' | 'phone' | 'ip';
 
-export type PiiKind = keyof typeof PII_PLACEHOLDERS;
+const placeholder = (kind: PiiKind): string => `[${kind.toUpperCase()}]`;
 
 interface Detector {
   kind: PiiKind;
   pattern: RegExp;
   /** Confirms a candidate; without it every match is PII. */
   confirm?: (match: string) => boolean;
-  /** Redacts within a candidate, for a detector that may find its PII in part of it. */
-  replace?: (match: string) => string;
+  /** Redacts within a candidate (`typed` is it as typed), for a detector that may find its PII in part of it. */
+  replace?: (match: string, typed: string) => string;
 }
 
 /**
@@ -32,6 +25,13 @@ interface Detector {
 const EMAIL = /(?<![-\w.+À-ɏ])[-\w.+À-ɏ]{1,64}@[-\wÀ-ɏ]{1,63}(?:\.[-\wÀ-ɏ]{1,63}){0,8}\.[a-zA-ZÀ-ɏ]{2,24}(?![-\wÀ-ɏ])/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
+
+/**
+ * The text as the detectors read it: no-break spaces (U+00A0, U+202F, as pasted from web pages and
+ * PDFs) as spaces and full-width digits (typed in an IME's full-width mode) as ASCII ones. One
+ * UTF-16 unit stands for one, so an offset in it is an offset in the text as typed.
+ */
+const plain = (s: string): string => s.replace(/[\xa0\u202f０-９]/g, (c) => c.normalize('NFKC'));
 
 /** Luhn checksum, used by every payment card network. */
 export function luhnValid(digits: string): boolean {
@@ -51,12 +51,12 @@ export function luhnValid(digits: string): boolean {
  * A card number in a run of digit groups: the whole run, or the run without a last group of two
  * to four digits (an expiry month or security code written after it: "4111 1111 1111 1111 12/26").
  */
-function cardIn(run: string): string {
+function cardIn(run: string, typed: string): string {
   for (const span of [run, run.replace(/[ -]\d{2,4}$/, '')]) {
     const digits = digitsOf(span);
-    if (digits.length > 12 && luhnValid(digits)) return run.replace(span, PII_PLACEHOLDERS.card);
+    if (digits.length > 12 && luhnValid(digits)) return placeholder('card') + typed.slice(span.length);
   }
-  return run;
+  return typed;
 }
 
 const CN_ID_CHECK = '10X98765432';
@@ -100,7 +100,7 @@ const phoneDigitCountValid = (m: string): boolean => {
 // of letters or digits costs linear time, not quadratic (100 KB of "aaaa…" must not take seconds).
 const DETECTORS: Detector[] = [
   { kind: 'email', pattern: EMAIL },
-  { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{2}\d{2}\d{2}\d{3}[\dXx](?![\w-])/g, confirm: cnIdValid },
+  { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{9}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',
     pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
@@ -124,15 +124,22 @@ const DETECTORS: Detector[] = [
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];
 
-/** Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. */
+/**
+ * Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. Matches are found
+ * in the text's plain form; everything else is kept as typed.
+ */
 export function redactPII(text: string): string {
   let out = text;
   for (const { kind, pattern, confirm, replace } of DETECTORS) {
-    out = out.replace(pattern, (match) => {
-      if (replace) return replace(match);
-      if (confirm && !confirm(match)) return match;
-      return PII_PLACEHOLDERS[kind];
-    });
+    const typed = out;
+    let end = 0;
+    out = '';
+    for (const { 0: match, index } of plain(typed).matchAll(pattern)) {
+      out += typed.slice(end, index);
+      const was = typed.slice(index, (end = index + match.length));
+      out += replace ? replace(match, was) : confirm && !confirm(match) ? was : placeholder(kind);
+    }
+    out += typed.slice(end);
   }
   return out;
 }
