@@ -1,3 +1,4 @@
+import { at, localeKeys } from './localized.ts';
 import { fill } from './typed.ts';
 
 /** Every user-facing string; hosts override any of them per locale through `configure`. */
@@ -89,14 +90,13 @@ const zhCN: Strings = {
   dismiss: '忽略',
 };
 
-/** Built-in locales; a locale not listed falls back by language ("zh-TW" → "zh"), then to English. */
-export const BUILT_IN_STRINGS: Record<string, Strings> = { en, 'zh-CN': zhCN, zh: zhCN };
+/** Built-in locales, under lower-cased keys as `localeKeys` gives them ("zh-TW" → "zh-cn", "fr" → "en"). */
+export const BUILT_IN_STRINGS: Record<string, Strings> = { en, 'zh-cn': zhCN };
 
 /**
- * The strings for `locale`: built-in ones, then the host's overrides for the language and the
- * locale (an override that is not a string is left out).
+ * The strings for `locale`: along `localeKeys`, from English to the locale, the built-in ones,
+ * each key's overrides over them (an override that is not a string is left out).
  */
 export function stringsFor(locale: string, overrides?: Record<string, Partial<Strings>>): Strings {
-  const language = locale.split('-')[0]!;
-  return fill(overrides?.[locale], fill(overrides?.[language], BUILT_IN_STRINGS[locale] ?? BUILT_IN_STRINGS[language] ?? en));
+  return localeKeys(locale).reduceRight((s, key) => fill(at(overrides, key), at<Strings>(BUILT_IN_STRINGS, key) ?? s), en);
 }

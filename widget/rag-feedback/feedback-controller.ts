@@ -154,7 +154,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   /** The UI language: the attribute, the page-wide option, the page's `lang`, the browser's. */
   get locale(): string {
     // A page-wide locale of another type (plain JavaScript) counts as none given.
-    return this.host.locale || typed(options.locale, '') || document.documentElement.lang || navigator.language || 'en';
+    return this.host.locale || typed(options.locale, '') || document.documentElement.lang || navigator.language;
   }
 
   /** The UI strings for that language, with the page's overrides. */
