@@ -12,6 +12,7 @@ export class CitationController implements ReactiveController, TraceAware {
   private away: { chunkId: string; since: number } | undefined;
   private readonly previewsVisible = new Map<Element, number>();
   private observer: IntersectionObserver | undefined;
+  private mutations: MutationObserver | undefined;
   private unhook: (() => void) | undefined;
 
   constructor(
@@ -75,7 +76,12 @@ export class CitationController implements ReactiveController, TraceAware {
         }
       }),
     );
-    for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer.observe(el);
+    // Previews present now, and those an answer streaming in (or re-rendered) brings later.
+    const watch = safely(() => {
+      for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer!.observe(el);
+    });
+    watch();
+    (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true });
     // On page hide, close open preview dwells so the beacon carries them.
     this.unhook = this.sink.onPageHide(() => {
       const now = Date.now();
@@ -87,6 +93,7 @@ export class CitationController implements ReactiveController, TraceAware {
     this.host.removeEventListener('click', this.onClick);
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.observer?.disconnect();
+    this.mutations?.disconnect();
     this.unhook?.();
   }
 }
