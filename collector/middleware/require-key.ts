@@ -40,7 +40,7 @@ export const requireKey = (...kinds: [KeyKind, ...KeyKind[]]): MiddlewareHandler
     if (inUrlOrBody && auth.kind !== 'write') {
       throw new ApiError(403, {
         code: 'key_not_in_header',
-        message: `A ${auth.kind} key is read from Authorization or X-Api-Key alone, never the URL or the body: revoke this one, it may be in logs`,
+        message: `${auth.kind === 'admin' ? 'An' : 'A'} ${auth.kind} key is read from Authorization or X-Api-Key alone, never the URL or the body: revoke this one, it may be in logs`,
         field: 'key',
       });
     }

@@ -86,7 +86,8 @@ describe('settings', () => {
 
       await page.getByRole('button', { name: 'Erase…' }).click();
       await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
-      await page.getByText(`Erased ${user}: ${before} traces`).waitFor();
+      // Erasure deletes across every table holding the user's rows: slower than a page's usual wait on a busy machine.
+      await page.getByText(`Erased ${user}: ${before} traces`).waitFor({ timeout: 30_000 });
       expect(userTraces(user!)).toBe(0);
     } finally {
       await context.close();
