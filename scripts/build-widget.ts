@@ -67,6 +67,27 @@ const templates: Plugin = {
   },
 };
 
+/**
+ * The classic script is one file: its background part is there from the start, so it is imported
+ * statically. A dynamic import() there would make esbuild wrap every module it reaches (lit too) in
+ * a function that runs it on first use, and that costs bytes in each. The loader still resolves
+ * asynchronously, as the import did.
+ */
+const staticBackground: Plugin = {
+  name: 'static-background',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]widget[\\/]load-background\.ts$/ }, ({ path }) => ({
+      loader: 'ts',
+      resolveDir: dirname(path),
+      contents: [
+        "import * as background from './background.ts';",
+        "import { retrying } from './retrying.ts';",
+        'export const loadBackground = retrying(() => Promise.resolve().then(() => background));',
+      ].join('\n'),
+    }));
+  },
+};
+
 const common: BuildOptions & { metafile: true } = {
   bundle: true,
   minify: true,
@@ -164,6 +185,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
+      plugins: [staticBackground, templates],
     }),
   ]);
   const iifePath = join(out, IIFE);
