@@ -176,10 +176,17 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
     build({
       ...common,
       mangleProps,
-      entryPoints: [entry],
+      // The page-wide API as window.RagFeedback, and the module's exports as window.__ragFeedback,
+      // set from an entry of its own: esbuild's globalName would add its CommonJS export helpers.
+      stdin: {
+        contents: "import * as widget from './index.ts'; window.__ragFeedback = widget; window.RagFeedback = widget.RagFeedback;",
+        resolveDir: dirname(entry),
+        sourcefile: 'index.iife.ts',
+        loader: 'ts',
+      },
       format: 'iife',
-      globalName: '__ragFeedback',
-      footer: { js: 'window.RagFeedback=__ragFeedback.RagFeedback;' },
+      // Strict mode, as TypeScript's strict compiles the modules: esbuild marks a file entry so, not stdin.
+      banner: { js: '"use strict";' },
       // A classic script is read in the charset its server names, else the page's. A byte order
       // mark overrides both, so UTF-8 holds on any server and page; esbuild's ASCII escapes would
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
