@@ -14,6 +14,10 @@ export interface BucketCost {
 
 export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number; name: string };
 
+/** The tokens of a bucket of `capacity` that held `tokens` at `at`, refilled `capacity` per `periodMs` until `now`. */
+export const refilled = (tokens: number, at: number, now: number, capacity: number, periodMs: number): number =>
+  Math.min(capacity, tokens + ((now - at) * capacity) / periodMs);
+
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
@@ -41,8 +45,7 @@ export class TokenBuckets {
 
   private level({ name, capacity }: BucketCost, now: number): number {
     const b = this.buckets.get(name);
-    if (!b) return capacity;
-    return Math.min(capacity, b.tokens + ((now - b.at) * capacity) / this.periodMs);
+    return b ? refilled(b.tokens, b.at, now, capacity, this.periodMs) : capacity;
   }
 
   private set(name: string, tokens: number, at: number): void {

@@ -31,8 +31,8 @@ export const SEEN_TRACES_KEPT = 200;
 export const SESSION_EVENTS_PER_MIN = 120;
 /** Sessions the client limiter keeps a bucket for. */
 export const LIMITED_SESSIONS = 1_000;
-/** Recent events remembered for the double-click check before the old ones are swept. */
-export const RECENT_EVENTS_SWEEP_AT = 500;
+/** Answers (per session) whose last event the double-click check remembers; beyond it, the first remembered is forgotten. */
+export const REMEMBERED_SUBJECTS = 500;
 /** Most events the outbox keeps while offline; beyond it the oldest go first, and are counted. */
 export const OUTBOX_CAP = 20_000;
 /** Wait after an event before sending, so events of one interaction travel together. */

@@ -1,5 +1,5 @@
-import { TokenBuckets } from '../../shared/token-bucket.ts';
-import { LIMITED_SESSIONS, RECENT_EVENTS_SWEEP_AT, REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
+import { refilled } from '../../shared/token-bucket.ts';
+import { LIMITED_SESSIONS, REMEMBERED_SUBJECTS, REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
 
 /**
  * The client-side limiter: a token bucket per session for what the page records by itself, and
@@ -9,7 +9,8 @@ import { LIMITED_SESSIONS, RECENT_EVENTS_SWEEP_AT, REPEAT_WINDOW_MS, SESSION_EVE
  * because many answers on the page reported their dwell when it was hidden.
  */
 export class ClientLimiter {
-  private readonly buckets = new TokenBuckets(60_000, LIMITED_SESSIONS);
+  /** Per session: its bucket's tokens and when it held them (the collector's token bucket, one per session). */
+  private readonly buckets = new Map<string, [tokens: number, at: number]>();
   /** Per session and subject: the last event's fingerprint and time. */
   private readonly last = new Map<string, [string, number]>();
 
@@ -17,11 +18,16 @@ export class ClientLimiter {
     const key = `${sessionId}|${subject}`;
     const last = this.last.get(key);
     if (last?.[0] === fingerprint && now - last[1] < REPEAT_WINDOW_MS) return false;
-    if (!byPerson && !this.buckets.take([{ name: sessionId, cost: 1, capacity: SESSION_EVENTS_PER_MIN }], now).ok) return false;
-    this.last.set(key, [fingerprint, now]);
-    if (this.last.size > RECENT_EVENTS_SWEEP_AT) {
-      for (const [key, [, at]] of this.last) if (now - at >= REPEAT_WINDOW_MS) this.last.delete(key);
+    if (!byPerson) {
+      const [tokens, at] = this.buckets.get(sessionId) ?? [SESSION_EVENTS_PER_MIN, now];
+      const level = refilled(tokens, at, now, SESSION_EVENTS_PER_MIN, 60_000);
+      if (level < 1) return false;
+      this.buckets.delete(sessionId); // re-inserted last: the first is the one used longest ago
+      this.buckets.set(sessionId, [level - 1, now]);
+      if (this.buckets.size > LIMITED_SESSIONS) this.buckets.delete(this.buckets.keys().next().value!);
     }
+    this.last.set(key, [fingerprint, now]);
+    if (this.last.size > REMEMBERED_SUBJECTS) this.last.delete(this.last.keys().next().value!);
     return true;
   }
 }

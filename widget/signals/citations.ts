@@ -77,9 +77,9 @@ export class CitationController implements ReactiveController, TraceAware {
       }),
     );
     // Previews present now, and those an answer streaming in (or re-rendered) brings later.
-    const watch = safely(() => {
+    const watch = () => {
       for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer!.observe(el);
-    });
+    };
     watch();
     (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true });
     // On page hide, close open preview dwells so the beacon carries them.
