@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetConfigInput } from '../shared/schema/config.ts';
 import {
   DEFAULT_PROMPT_CHOICES,
@@ -6,7 +6,7 @@ import {
   DEFAULT_PROMPT_MAX_PER_SESSION,
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
-import { configure, normalizeConfig, options, type RagFeedbackOptions } from './settings.ts';
+import { configure, loadConfig, normalizeConfig, options, type RagFeedbackOptions } from './settings.ts';
 
 /** A config as a proxy or a broken server might serve it: JSON, but not of the schema's types. */
 const malformed = (config: unknown) => config as WidgetConfigInput;
@@ -85,5 +85,15 @@ describe('configure', () => {
     configure({ outboxName: 'kept' });
     for (const nothing of [null, undefined]) expect(() => configure(nothing as unknown as RagFeedbackOptions)).not.toThrow();
     expect(options.outboxName).toBe('kept');
+  });
+});
+
+describe('loadConfig', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each(['null', '"yes"', '[]'])('keeps the defaults when the collector (or a proxy before it) answers the config with %s', async (body) => {
+    vi.stubGlobal('fetch', async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }));
+    const endpoint = `https://collector-${body.length}-${body.charCodeAt(0)}.example`;
+    expect(await loadConfig(endpoint, 'rfw_k')).toEqual(normalizeConfig(options.config));
   });
 });

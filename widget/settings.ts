@@ -96,5 +96,6 @@ export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetCo
         }),
     );
   }
-  return remote.get(key)!.then((server) => normalizeConfig(local, server && normalizeConfig(server)));
+  // `null` is JSON too: only an object is a config.
+  return remote.get(key)!.then((server) => normalizeConfig(local, server instanceof Object ? normalizeConfig(server) : undefined));
 }

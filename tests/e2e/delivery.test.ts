@@ -373,9 +373,9 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it('keeps the default cap when the page gives one that is not a positive number', async () => {
-    const { page, context } = await openHost(browser(), { options: { outboxCap: -1 } });
-    const traceId = newTraceId('cap-bad');
+  it.each([-1, 0.5])('keeps the default cap when the page gives one that is not a positive whole number (%s)', async (outboxCap) => {
+    const { page, context } = await openHost(browser(), { options: { outboxCap } });
+    const traceId = newTraceId(`cap-bad-${outboxCap}`);
     await addAnswer(page, { traceId });
     await goOffline(page, context);
     for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);

@@ -122,6 +122,23 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('keeps the correction form open when Escape only cancels what an input method was composing', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('ime');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    const field = el.getByLabel('What should the answer say?');
+    await field.fill('退货期限是三十天');
+    // Escape pressed while the IME shows its candidates: the browser says it is composing.
+    await field.dispatchEvent('keydown', { key: 'Escape', isComposing: true, bubbles: true, composed: true });
+    expect(await field.inputValue()).toBe('退货期限是三十天');
+    await field.press('Escape');
+    await el.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
   it('opens the popover even when clicked before its code has loaded', async () => {
     const context = await browser().newContext();
     // The popover's chunk arrives late, as on a slow connection.

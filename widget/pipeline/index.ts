@@ -36,10 +36,10 @@ class Pipeline {
   /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
-    // A cap that is not a positive number would keep nothing, or everything: the default instead.
+    // A cap that is not a positive whole number would keep nothing, or count halves of events: the default instead.
     return new Recorder({
       dbName: options.outboxName,
-      cap: typed(options.outboxCap, 0) || undefined,
+      cap: Math.floor(typed(options.outboxCap, 0)) || undefined,
       transport: fill(options.transport, DEFAULT_TRANSPORT),
       warn,
     });

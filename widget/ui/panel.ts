@@ -18,7 +18,8 @@ const value = (e: Event, selector: string) =>
 /** The attribution popover, the wrong-source list and the correction form. Escape closes it. */
 export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel) {
   const onKeydown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
+    // Escape while an input method composes (Chinese, Japanese) cancels the composition, not the form.
+    if (e.key === 'Escape' && !e.isComposing) {
       e.stopPropagation();
       feedback.closePanel();
     }
