@@ -1,10 +1,11 @@
 /**
  * `npm run retrain`: trains a reranker from a collector's confirmed feedback, prints the eval
  * gate's table, and records the model (promoted only if the gate passes). Refuses, saying why,
- * below the project's minimum of confirmed examples or when one source dominates the batch.
+ * below the project's minimum of confirmed examples, when one source dominates the batch, or when
+ * no confirmed example is new since the last model (unless `--force`).
  *
  *   npm run retrain [-- --endpoint URL --admin-key KEY] [--embedding-model Xenova/all-MiniLM-L6-v2]
- *                   [--model-dir DIR] [--fp32] [--dry-run]
+ *                   [--model-dir DIR] [--fp32] [--dry-run] [--force]
  */
 import { parseArgs } from 'node:util';
 import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     // The full-precision weights: a corpus-learnt model's int8 table has one scale for all rows.
     fp32: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
+    // Train even when no confirmed example is new since the last model (the nightly job would wait).
+    force: { type: 'boolean', default: false },
   },
 });
 const target = adminTarget(values);
@@ -31,7 +34,7 @@ const embedder =
   values['embedding-model'] || values['model-dir']
     ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'], quantized: !values.fp32 })
     : undefined;
-const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], log: (l) => console.log(l) });
+const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], force: values.force, log: (l) => console.log(l) });
 if (!outcome.trained) {
   console.error(`Not trained: ${outcome.reason}.`);
   process.exit(1);

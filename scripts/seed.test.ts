@@ -88,6 +88,9 @@ describe('npm run seed, then the nightly job', () => {
       const outcome = await retrainRemote(target, { log: () => {} });
       expect(outcome).toMatchObject({ trained: true, recorded: true, decision: { promote: true } });
       if (!outcome.trained) return;
+      // Again with nothing new answered: refused, as the nightly job would wait; `force` trains anyway.
+      expect(await retrainRemote(target)).toMatchObject({ trained: false, recorded: false, reason: 'no confirmed example is new since the last model' });
+      expect(await retrainRemote(target, { force: true, dryRun: true })).toMatchObject({ trained: true, recorded: false });
 
       // The held-out wording of the regressed question, answered as retrieval now ranks it: the served model puts the answer first.
       const heldOut = REGRESSED.phrasings.filter((q) => isHeldOut(queryKey(q)));

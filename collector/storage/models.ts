@@ -232,3 +232,22 @@ export async function latestTraining(d1: D1Database, projectId: string): Promise
     .bind(projectId)
     .first<{ createdAt: number; confirmed: number }>();
 }
+
+/**
+ * Whether retraining has anything the last model (`last`, from `latestTraining`) has not seen:
+ * more training examples than it was trained on (`examples`), or an answer given or changed since
+ * it was trained, even when another taken back leaves the count as it was. True with no model yet.
+ */
+export async function newSinceLastModel(
+  d1: D1Database,
+  projectId: string,
+  last: { createdAt: number; confirmed: number } | null,
+  examples: number,
+): Promise<boolean> {
+  if (!last || examples > last.confirmed) return true;
+  const row = await d1
+    .prepare(`select exists (select 1 from review_items where project_id = ? and status = 'answered' and answered_at > ?) as yes`)
+    .bind(projectId, last.createdAt)
+    .first<{ yes: number }>();
+  return row!.yes === 1;
+}

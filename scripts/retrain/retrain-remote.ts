@@ -11,6 +11,7 @@ import type { LoopSettings } from '../../shared/schema/settings.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery, Ranker } from '../../shared/training/gate.ts';
 import { type RetrainOutcome, retrain } from '../../shared/training/retrain.ts';
+import { consolidate } from '../../shared/training/train.ts';
 import { type AdminTarget, admin } from '../admin-api.ts';
 import { embedAll, type TextVectors } from './vectors.ts';
 
@@ -19,12 +20,16 @@ export interface TrainingPayload {
   evalQueries: EvalQuery[];
   current: RerankerModel | null;
   settings: LoopSettings;
+  /** Whether any confirmed example is new since the last model was trained (as the nightly job asks). */
+  newExamples: boolean;
 }
 
 export interface RemoteRetrainOptions {
   embedder?: Embedder;
   /** Train and judge, but record nothing. */
   dryRun?: boolean;
+  /** Train even when no confirmed example is new since the last model. */
+  force?: boolean;
   /** The moment retraining happens (its engagement window ends there); now by default. */
   now?: number;
   log?: (line: string) => void;
@@ -62,6 +67,14 @@ const rankerWith =
 export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RetrainOutcome & { recorded: boolean }> {
   const log = options.log ?? (() => {});
   const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${Math.trunc(options.now)}`);
+  // As the nightly job: a model of what the last one saw would only fill the registry with rejections.
+  if (!payload.newExamples && !options.force)
+    return {
+      trained: false,
+      confirmed: consolidate(payload.data.confirmed).length,
+      reason: 'no confirmed example is new since the last model',
+      recorded: false,
+    };
   let { evalQueries } = payload;
   let vectors: TextVectors | undefined;
   if (options.embedder) {

@@ -1,16 +1,9 @@
 import { daysBetween, utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
-import { currentModel, latestTraining, recordModel } from '../../storage/models.ts';
+import { currentModel, latestTraining, newSinceLastModel, recordModel } from '../../storage/models.ts';
 import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
-
-/** Whether a reviewer answered (or changed an answer) after `at`. */
-const answeredSince = async (db: D1Database, projectId: string, at: number) =>
-  (await db
-    .prepare(`select exists (select 1 from review_items where project_id = ? and status = 'answered' and answered_at > ?) as yes`)
-    .bind(projectId, at)
-    .first<{ yes: number }>())!.yes === 1;
 
 /**
  * Retrains on the schedule (seed 000: in batches, never per event) when there are new confirmed
@@ -28,8 +21,7 @@ export const train: Stage = {
     if (last && daysBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
-    // New is an answer given or changed since, even when another taken back leaves the count as it was.
-    if (last && examples <= last.confirmed && !(await answeredSince(db, projectId, last.createdAt))) return { cursor: null, counts: { nothingNew: 1 } };
+    if (!(await newSinceLastModel(db, projectId, last, examples))) return { cursor: null, counts: { nothingNew: 1 } };
     // Too few examples: retrain refuses before it looks at anything else, so the month's
     // engagement and the eval sets' candidates are read only when it can train.
     const enough = examples >= settings.trainingMinConfirmed;

@@ -5,6 +5,7 @@ import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
+import { consolidate } from '../../../shared/training/train.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
@@ -14,9 +15,11 @@ import { settingsOf } from '../../storage/loop-settings.ts';
 import {
   currentModel,
   currentVersion,
+  latestTraining,
   listModels,
   modelArtifact,
   modelExists,
+  newSinceLastModel,
   promoteModel,
   recordModel,
   rollBack,
@@ -114,12 +117,15 @@ export const modelRoutes = new Hono<AppEnv>()
     const { projectId } = c.get('auth');
     const now = c.get('input').at ?? Date.now();
     const texts: ChunkTexts = new Map();
-    const [data, evals, current, settings] = await Promise.all([
+    const [data, evals, current, settings, last] = await Promise.all([
       trainingData(c.env.DB, projectId, now, undefined, texts),
       evalQueries(c.env.DB, projectId, texts),
       currentModel(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
+      latestTraining(c.env.DB, projectId),
     ]);
+    // What the nightly job asks before it retrains, for `npm run retrain` to ask too.
+    const newExamples = await newSinceLastModel(c.env.DB, projectId, last, consolidate(data.confirmed).length);
     // Candidates share chunk texts in memory, not in JSON: written whole, it would be several times the payload.
-    return c.body(jsonStream({ data, evalQueries: evals, current, settings }), 200, { 'content-type': 'application/json; charset=UTF-8' });
+    return c.body(jsonStream({ data, evalQueries: evals, current, settings, newExamples }), 200, { 'content-type': 'application/json; charset=UTF-8' });
   });
