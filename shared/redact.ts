@@ -31,7 +31,7 @@ const digitsOf = (s: string): string => s.replace(/\D/g, '');
  * PDFs) as spaces and full-width digits (typed in an IME's full-width mode) as ASCII ones. One
  * UTF-16 unit stands for one, so an offset in it is an offset in the text as typed.
  */
-const plain = (s: string): string => s.replace(/[\xa0\u202f０-９]/g, (c) => c.normalize('NFKC'));
+const plain = (s: string): string => s.replace(/[\xa0\u202f＋－０-９Ｘｘ]/g, (c) => c.normalize('NFKC'));
 
 /** Luhn checksum, used by every payment card network. */
 export function luhnValid(digits: string): boolean {

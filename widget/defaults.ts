@@ -31,7 +31,7 @@ export const SEEN_TRACES_KEPT = 200;
 export const SESSION_EVENTS_PER_MIN = 120;
 /** Sessions the client limiter keeps a bucket for. */
 export const LIMITED_SESSIONS = 1_000;
-/** Answers (per session) whose last event the double-click check remembers; beyond it, the first remembered is forgotten. */
+/** Answers whose last events the double-click check remembers; beyond it, the one used longest ago is forgotten. */
 export const REMEMBERED_SUBJECTS = 500;
 /** Most events the outbox keeps while offline; beyond it the oldest go first, and are counted. */
 export const OUTBOX_CAP = 20_000;

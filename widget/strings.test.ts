@@ -25,6 +25,11 @@ describe('strings', () => {
     }
     expect(stringsFor('zh-tw', { 'zh-CN': { thumbsUp: '有用' }, 'zh-TW': { thumbsUp: '有幫助' } }).thumbsUp).toBe('有幫助');
     expect(stringsFor('EN-gb', { 'en-GB': { thumbsUp: 'Useful' } }).thumbsUp).toBe('Useful');
+    // The language's overrides, with the locale's over them, on the most common Chinese page too.
+    for (const lang of ['zh-CN', 'zh']) {
+      const s = stringsFor(lang, { zh: { send: '发', thumbsUp: '有用' }, 'zh-CN': { thumbsUp: '好' } });
+      expect([s.send, s.thumbsUp, s.thumbsDown]).toEqual(['发', lang === 'zh' ? '有用' : '好', '没有帮助']);
+    }
   });
 
   it('leaves out an override that is not a string, and takes overrides that are not objects as none', () => {

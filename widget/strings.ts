@@ -98,5 +98,11 @@ export const BUILT_IN_STRINGS: Record<string, Strings> = { en, 'zh-cn': zhCN };
  * each key's overrides over them (an override that is not a string is left out).
  */
 export function stringsFor(locale: string, overrides?: Record<string, Partial<Strings>>): Strings {
-  return localeKeys(locale).reduceRight((s, key) => fill(at(overrides, key), at<Strings>(BUILT_IN_STRINGS, key) ?? s), en);
+  let base = en;
+  return localeKeys(locale).reduceRight((s, key) => {
+    const own = at<Strings>(BUILT_IN_STRINGS, key);
+    // Another language's built-ins start over (English overrides are not theirs); the same ones again keep what lies above them.
+    if (own && own !== base) s = base = own;
+    return fill(at(overrides, key), s);
+  }, en);
 }

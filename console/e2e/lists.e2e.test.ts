@@ -77,7 +77,12 @@ describe('documents', () => {
       expect(await page.locator('rf-documents-page [data-field="no-rules"]').textContent()).toMatch(/^No rules yet/);
       await page.getByRole('button', { name: 'Add a rule' }).click();
       expect(await page.locator('rf-documents-page [data-field="no-rules"]').count()).toBe(0);
-      await page.getByLabel('Pattern 1').fill('refunds*');
+      // Both fields left empty: each named, focus on the first in the table's order.
+      await page.getByRole('button', { name: 'Save' }).click();
+      const pattern = page.getByLabel('Pattern 1');
+      await expect.poll(() => pattern.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+      expect(await page.getByLabel('Owner 1').getAttribute('aria-invalid')).toBe('true');
+      await pattern.fill('refunds*');
       // An owner of spaces only: refused beside its field, with focus there, and nothing saved.
       const owner = page.getByLabel('Owner 1');
       await owner.fill('   ');

@@ -165,8 +165,16 @@ describe('the review queue', () => {
         sent.push(response.status());
         return route.fulfill({ response });
       });
-      await pressAndMove(page, '2', item);
-      await expect.poll(() => sent, { timeout: 10_000 }).toEqual([503, 200]);
+      // Every answer sent, whatever its item: if the one above is missing, which item was answered says why.
+      const answered: string[] = [];
+      page.on('request', (r) => r.method() === 'POST' && answered.push(decodeURIComponent(r.url().split('/').at(-1)!)));
+      const next = await pressAndMove(page, '2', item);
+      await expect
+        .poll(() => sent, { timeout: 10_000 })
+        .toEqual([503, 200])
+        .catch((err: Error) => {
+          throw new Error(`${err.message}; item shown ${item}, then ${next}; answers sent for ${JSON.stringify(answered)}`);
+        });
       const stored = query<{ status: string; verdict: string | null }>(
         `select status, verdict from review_items where item_id = '${item!.replace(/'/g, "''")}'`,
         {
@@ -183,7 +191,7 @@ describe('the review queue', () => {
     }
   });
 
-  it('answers one item for a held answer key, not the items after it', async () => {
+  it('answers one item for a held answer key, not the items after it, and undoes one answer for a held undo key', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
     try {
@@ -208,6 +216,15 @@ describe('the review queue', () => {
       await expect.poll(() => stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
       expect(stored(second!)?.status).toBe('pending');
       expect(posted).toEqual([first]);
+      // Undo held down takes back the last answer only, not the one before it too.
+      await pressAndMove(page, '2', second);
+      await page.keyboard.down('u');
+      await expect.poll(() => shownItem(page)).toBe(second);
+      for (let i = 0; i < 4; i++) await page.keyboard.down('u');
+      await page.keyboard.up('u');
+      await expect.poll(() => posted).toEqual([first, second, second]);
+      await expect.poll(() => stored(second!)).toEqual({ status: 'pending', verdict: null });
+      expect(stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -373,7 +373,7 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it.each([-1, 0.5])('keeps the default cap when the page gives one that is not a positive whole number (%s)', async (outboxCap) => {
+  it.each([-1, 0.5, 2.5])('keeps the default cap when the page gives one that is not a positive whole number (%s)', async (outboxCap) => {
     const { page, context } = await openHost(browser(), { options: { outboxCap } });
     const traceId = newTraceId(`cap-bad-${outboxCap}`);
     await addAnswer(page, { traceId });

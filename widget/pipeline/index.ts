@@ -37,9 +37,10 @@ class Pipeline {
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
     // A cap that is not a positive whole number would keep nothing, or count halves of events: the default instead.
+    const cap = typed(options.outboxCap, 0);
     return new Recorder({
       dbName: options.outboxName,
-      cap: Math.floor(typed(options.outboxCap, 0)) || undefined,
+      cap: Number.isInteger(cap) && cap > 0 ? cap : undefined,
       transport: fill(options.transport, DEFAULT_TRANSPORT),
       warn,
     });

@@ -15,7 +15,9 @@ export class ClientLimiter {
   private readonly last = new Map<string, [string, number]>();
 
   allow(sessionId: string, subject: string, fingerprint: string, now: number, byPerson?: boolean): boolean {
-    const key = `${sessionId}|${subject}`;
+    // What a person did and what the page recorded by itself are each compared with their own last:
+    // a prompt shown after a copy does not hide the copy's double.
+    const key = `${sessionId}|${subject}|${byPerson}`;
     const last = this.last.get(key);
     if (last?.[0] === fingerprint && now - last[1] < REPEAT_WINDOW_MS) return false;
     if (!byPerson) {
@@ -26,6 +28,7 @@ export class ClientLimiter {
       this.buckets.set(sessionId, [level - 1, now]);
       if (this.buckets.size > LIMITED_SESSIONS) this.buckets.delete(this.buckets.keys().next().value!);
     }
+    this.last.delete(key); // re-inserted last: the first is the one used longest ago
     this.last.set(key, [fingerprint, now]);
     if (this.last.size > REMEMBERED_SUBJECTS) this.last.delete(this.last.keys().next().value!);
     return true;

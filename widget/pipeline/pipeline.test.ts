@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
+import { REMEMBERED_SUBJECTS, REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
 import { nextBatch } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import type { OutboxItem } from './outbox.ts';
@@ -46,6 +46,23 @@ describe('ClientLimiter', () => {
   it('passes up, down and up again within the window: each is a change of mind', () => {
     const l = new ClientLimiter();
     expect([0, 300, 600].map((at, i) => l.allow('s', 't', i % 2 ? 'thumbs_down' : 'thumbs_up', at, true))).toEqual([true, true, true]);
+  });
+
+  it("compares what a person did with the person's last event about the answer, whatever the page recorded in between", () => {
+    const l = new ClientLimiter();
+    // A large copy shows a prompt (recorded by the page) about the same answer; the copy's double is still a double.
+    expect(l.allow('s', 't', 'copy_answer', 0, true)).toBe(true);
+    expect(l.allow('s', 't', 'prompt_shown', 0, false)).toBe(true);
+    expect(l.allow('s', 't', 'copy_answer', 200, true)).toBe(false);
+  });
+
+  it('forgets the answer used longest ago, not the one just used', () => {
+    const l = new ClientLimiter();
+    expect(l.allow('s', 'old', 'copy', 0, true)).toBe(true);
+    for (let i = 1; i < REMEMBERED_SUBJECTS; i++) expect(l.allow('s', `t${i}`, 'x', 0, true)).toBe(true);
+    expect(l.allow('s', 'old', 'copy2', 10_000, true)).toBe(true);
+    expect(l.allow('s', 'new', 'dwell', 10_100, true)).toBe(true); // one over: the first remembered goes
+    expect(l.allow('s', 'old', 'copy2', 10_200, true)).toBe(false);
   });
 
   it('limits a session per minute, and only that session', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { Recorder } from './recorder.ts';
+import { Transport } from './transport.ts';
 
 /** When the transport looked into the outbox: each flush does, first. */
 const peeks = vi.hoisted(() => [] as number[]);
@@ -51,5 +52,27 @@ describe('batching', () => {
     expect(peeks).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(peeks).toEqual([expect.any(Number), expect.any(Number), start + flushDelayMs]);
+  });
+});
+
+describe("answers that are not the collector's", () => {
+  it('drops a batch a proxy refuses as too large (413, an HTML page) instead of sending it again and again', async () => {
+    let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
+    const outbox = {
+      settled: () => Promise.resolve(),
+      peek: async (limit: number) => items.slice(0, limit),
+      dropped: async () => 0,
+      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
+      reportedDropped: async () => undefined,
+    };
+    const fetch = vi.fn(
+      async () => new Response('<html><h1>413 Request Entity Too Large</h1></html>', { status: 413, headers: { 'content-type': 'text/html' } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 10, maxMs: 100 }, timeoutMs: 0 }, () => undefined);
+    await t.flush();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(items).toEqual([]);
   });
 });

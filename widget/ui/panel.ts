@@ -18,8 +18,9 @@ const value = (e: Event, selector: string) =>
 /** The attribution popover, the wrong-source list and the correction form. Escape closes it. */
 export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel) {
   const onKeydown = (e: KeyboardEvent) => {
-    // Escape while an input method composes (Chinese, Japanese) cancels the composition, not the form.
-    if (e.key === 'Escape' && !e.isComposing) {
+    // Escape while an input method composes (Chinese, Japanese) cancels the composition, not the form
+    // (Safari says so with keyCode 229 alone).
+    if (e.key === 'Escape' && !e.isComposing && e.keyCode !== 229) {
       e.stopPropagation();
       feedback.closePanel();
     }

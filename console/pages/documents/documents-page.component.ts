@@ -195,7 +195,8 @@ export class DocumentsPage extends LitElement {
           issue.type === 'max_length' ? format(this.strings.tooManyOwnerRules, { n: String(issue.requirement) }) : issueText(issue, this.strings);
     }
     this.ruleIssues = issues;
-    const first = [...issues.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))[0];
+    // The schema reports rows in order, each row's pattern before its owner: the first is the table's first.
+    const first = issues.keys().next().value;
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#rule-${first.replace('.', '-')}`)?.focus());
     return undefined;
   }

@@ -136,8 +136,8 @@ export class ReviewPage extends LitElement {
     const action = actionFor(e);
     if (!action) return;
     e.preventDefault();
-    // A held answer key repeats: it answers the item shown when pressed, not the ones after it.
-    if (e.repeat && typeof action === 'object') return;
+    // A held answer or undo key repeats: it acts once, not on the items after it.
+    if (e.repeat && (typeof action === 'object' || action === 'undo')) return;
     this.act(action);
   }
 
