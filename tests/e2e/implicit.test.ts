@@ -96,6 +96,22 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it('records the dwell on a preview marked as one after the element is on the page (data-preview-for set later)', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('late-preview');
+    await addAnswer(page, {
+      traceId,
+      html: `<p class="answer">See the</p><a data-chunk-id="chunk-7" href="#p">[1]</a><div style="height:3000px"></div>
+        <blockquote id="preview">Opened items: 14 days.</blockquote>`,
+    });
+    await page.locator('#preview').evaluate((el) => el.setAttribute('data-preview-for', 'chunk-7'));
+    await page.locator('#preview').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(1_100);
+    await page.evaluate(() => scrollTo(0, 0));
+    await eventually(traceId, (ev) => expect(ofType(ev, 'citation_dwell').map((e) => e.detail.mode)).toEqual(['preview']));
+    await page.context().close();
+  });
+
   it('reports answer dwell when the page is hidden', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('dwell');

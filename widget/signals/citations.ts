@@ -76,12 +76,12 @@ export class CitationController implements ReactiveController, TraceAware {
         }
       }),
     );
-    // Previews present now, and those an answer streaming in (or re-rendered) brings later.
+    // Previews present now, and those an answer streaming in (or re-rendered, or marked later) brings.
     const watch = () => {
       for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer!.observe(el);
     };
     watch();
-    (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true });
+    (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true, attributeFilter: ['data-preview-for'] });
     // On page hide, close open preview dwells so the beacon carries them.
     this.unhook = this.sink.onPageHide(() => {
       const now = Date.now();
