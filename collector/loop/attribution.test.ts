@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attribute, type Turn } from './attribution.ts';
+import { attribute, nextQuestionEvidence, type Turn } from './attribution.ts';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 const turns: Turn[] = [
@@ -23,6 +23,15 @@ describe('multi-turn attribution', () => {
     expect(a.traceId).toBe('t2');
     expect(a.reason).toContain('points back');
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('says a turn was regenerated when the next trace repeats its turn, weighing it as its question asked again', () => {
+    const first = { ...turns[1]!, turnIndex: 1 };
+    const regenerated = { ...first, traceId: 't2b', answer: 'Opened items get store credit.', at: T0 + 70_000 };
+    const [what, weight] = nextQuestionEvidence([first, regenerated])(0)!;
+    expect(what).toBe('the answer was regenerated');
+    // The same question as the next turn instead: re-asked, and weighed the same.
+    expect(nextQuestionEvidence([first, { ...regenerated, turnIndex: 2 }])(0)).toEqual(['the next question re-asks it', weight]);
   });
 
   it('looks back three turns at most', () => {

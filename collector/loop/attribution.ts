@@ -37,6 +37,8 @@ export interface Turn {
   answer: string;
   /** When it was produced (the trace's createdAt). */
   at: number;
+  /** Its place in the conversation, when the backend gave one: a regenerate repeats it. */
+  turnIndex?: number | null;
 }
 
 /** The negative signal to attribute. */
@@ -77,7 +79,9 @@ export function nextQuestionEvidence(turns: readonly Turn[]): NextQuestionSays {
     if (next) {
       const w = ATTRIBUTION_WEIGHTS;
       const rephrase = querySimilarity(t.query, next.query);
-      if (rephrase >= REPHRASE_SIMILARITY) says = ['the next question re-asks it', w.rephrased * rephrase];
+      // A regenerate repeats its turn (and its question): as clear a sign, said as what it is.
+      if (t.turnIndex != null && next.turnIndex === t.turnIndex) says = ['the answer was regenerated', w.rephrased];
+      else if (rephrase >= REPHRASE_SIMILARITY) says = ['the next question re-asks it', w.rephrased * rephrase];
       else {
         const digs = termOverlap(next.query, t.answer);
         if (digs > 0.2) says = ['the next question follows up on this answer', w.followUp * digs];

@@ -76,7 +76,7 @@ export const assess: Stage = {
         .bind(...params),
       db
         .prepare(
-          `select session_id, trace_id, query, answer, created_at from traces
+          `select session_id, trace_id, turn_index, query, answer, created_at from traces
            where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and trace_id in (${slice}))
            order by session_id, coalesce(turn_index, 1e9), created_at`,
         )
@@ -309,6 +309,7 @@ function toLoopEvent(r: EventRow): LoopEvent {
 interface TurnRow {
   session_id: string;
   trace_id: string;
+  turn_index: number | null;
   query: string;
   answer: string;
   created_at: number;
@@ -318,7 +319,7 @@ interface TurnRow {
 function sessionTurns(rows: readonly TurnRow[]): Map<string, Turn[]> {
   const out = new Map<string, Turn[]>();
   for (const r of rows) {
-    const turn = { traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at };
+    const turn = { traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at, turnIndex: r.turn_index };
     const list = out.get(r.session_id);
     if (list) list.push(turn);
     else out.set(r.session_id, [turn]);
