@@ -73,6 +73,11 @@ export interface OpenOptions {
   colorScheme?: 'light' | 'dark';
   /** The browser's language. */
   locale?: string;
+  /**
+   * Routes set on the context before the page opens: interception turned on while the page is
+   * already sending can leave one of its requests paused, never seen by the route.
+   */
+  routes?: (context: BrowserContext) => Promise<unknown>;
 }
 
 export interface ConsolePage {
@@ -86,6 +91,7 @@ export interface ConsolePage {
 export async function openConsole(browser: Browser, f: ConsoleFixture, path: string, options: OpenOptions = {}): Promise<ConsolePage> {
   const { signedIn = true, asViewer = false, colorScheme = 'light', locale = 'en-US' } = options;
   const context = await browser.newContext({ colorScheme, locale });
+  await options.routes?.(context);
   if (signedIn) {
     // Once per tab, as a sign-in would: a later sign-out must stick across reloads.
     await context.addInitScript(

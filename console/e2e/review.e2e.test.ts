@@ -147,36 +147,35 @@ describe('the review queue', () => {
 
   it('sends an answer again when the server could not take it just now (503), instead of handing the item back', async () => {
     const f = fixture();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    // Each answer sent, with its status as the route answered it: the first meets a server
+    // restarting, the next reaches the collector.
+    const sent: { item: string; status: number }[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route('**/v1/admin/review/*', async (route) => {
+          if (route.request().method() !== 'POST') return route.continue();
+          const answered = decodeURIComponent(new URL(route.request().url()).pathname.split('/').at(-1)!);
+          if (sent.length === 0) {
+            sent.push({ item: answered, status: 503 });
+            return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
+          }
+          const response = await route.fetch();
+          sent.push({ item: answered, status: response.status() });
+          return route.fulfill({ response });
+        }),
+    });
     try {
       await page.locator('rf-review-page article.item').waitFor();
-      const item = await shownItem(page);
-      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
-      // Each attempt's status, as the route answered it: the first meets a server restarting, the
-      // next reaches the collector.
-      const sent: number[] = [];
-      await page.route(`**${path}`, async (route) => {
-        if (route.request().method() !== 'POST') return route.continue();
-        if (sent.length === 0) {
-          sent.push(503);
-          return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
-        }
-        const response = await route.fetch();
-        sent.push(response.status());
-        return route.fulfill({ response });
-      });
-      // Every answer sent, whatever its item: if the one above is missing, which item was answered says why.
-      const answered: string[] = [];
-      page.on('request', (r) => r.method() === 'POST' && answered.push(decodeURIComponent(r.url().split('/').at(-1)!)));
-      const next = await pressAndMove(page, '2', item);
+      const item = (await shownItem(page))!;
+      await pressAndMove(page, '2', item);
       await expect
         .poll(() => sent, { timeout: 10_000 })
-        .toEqual([503, 200])
-        .catch((err: Error) => {
-          throw new Error(`${err.message}; item shown ${item}, then ${next}; answers sent for ${JSON.stringify(answered)}`);
-        });
+        .toEqual([
+          { item, status: 503 },
+          { item, status: 200 },
+        ]);
       const stored = query<{ status: string; verdict: string | null }>(
-        `select status, verdict from review_items where item_id = '${item!.replace(/'/g, "''")}'`,
+        `select status, verdict from review_items where item_id = '${item.replace(/'/g, "''")}'`,
         {
           persistTo: f.collector.persistTo,
         },
