@@ -26,6 +26,14 @@ const fastThresholds = { focusedDwellMs: 400, bounceWindowMs: 5_000, largeCopyCh
 const configPromptIds = (page: Page, traceId: string) =>
   widget(page, traceId).evaluate((el) => (el as unknown as { feedback: { config: { prompts: { id: string }[] } } }).feedback.config.prompts.map((p) => p.id));
 
+/** Shows the in-page preview (`#preview`) long enough to count as read, then scrolls it out of view. */
+async function readPreview(page: Page) {
+  await page.locator('#preview').scrollIntoViewIfNeeded();
+  // Longer than asserted: the visibility observer reports a frame or more late on a busy machine.
+  await page.waitForTimeout(1_100);
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
 describe('implicit signals, each tied to its trace', () => {
   it('tells a copy of the answer from a copy of a cited source, with its length', async () => {
     const { page } = await openHost(browser());
@@ -65,10 +73,7 @@ describe('implicit signals, each tied to its trace', () => {
     const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
       <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
     await addAnswer(page, { traceId, html });
-    await page.locator('#preview').scrollIntoViewIfNeeded();
-    // Longer than asserted: the visibility observer reports a frame or more late on a busy machine.
-    await page.waitForTimeout(1_100);
-    await page.evaluate(() => scrollTo(0, 0));
+    await readPreview(page);
     await eventually(traceId, (ev) => {
       const [dwell] = ofType(ev, 'citation_dwell');
       expect(dwell?.detail).toMatchObject({ chunkId: 'chunk-7', mode: 'preview' });
@@ -89,9 +94,7 @@ describe('implicit signals, each tied to its trace', () => {
          <blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`,
       ),
     );
-    await page.locator('#preview').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1_100);
-    await page.evaluate(() => scrollTo(0, 0));
+    await readPreview(page);
     await eventually(traceId, (ev) => expect(ofType(ev, 'citation_dwell').map((e) => e.detail.mode)).toEqual(['preview']));
     await page.context().close();
   });
@@ -105,9 +108,7 @@ describe('implicit signals, each tied to its trace', () => {
         <blockquote id="preview">Opened items: 14 days.</blockquote>`,
     });
     await page.locator('#preview').evaluate((el) => el.setAttribute('data-preview-for', 'chunk-7'));
-    await page.locator('#preview').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(1_100);
-    await page.evaluate(() => scrollTo(0, 0));
+    await readPreview(page);
     await eventually(traceId, (ev) => expect(ofType(ev, 'citation_dwell').map((e) => e.detail.mode)).toEqual(['preview']));
     await page.context().close();
   });
