@@ -14,6 +14,7 @@ import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin, 
 import { rolldown } from 'rolldown';
 import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
+import { idbWithoutIterators } from './idb-without-iterators.ts';
 import { privateNames } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -95,7 +96,7 @@ const common: BuildOptions & { metafile: true } = {
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [templates],
+  plugins: [templates, idbWithoutIterators],
 };
 
 /**
@@ -192,7 +193,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
-      plugins: [staticBackground, templates],
+      plugins: [staticBackground, templates, idbWithoutIterators],
     }),
   ]);
   const iifePath = join(out, IIFE);

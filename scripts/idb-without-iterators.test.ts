@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { transform } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { withoutIterators } from './idb-without-iterators.ts';
+
+const idbModule = () => readFileSync(join(createRequire(import.meta.url).resolve('idb/package.json'), '..', 'build', 'index.js'), 'utf8');
+
+describe("idb's module in the widget's bundles", () => {
+  it('keeps everything but the async iterators, and still parses and exports openDB', async () => {
+    const source = idbModule();
+    const trimmed = withoutIterators(source);
+    expect(source).toContain('Symbol.asyncIterator');
+    expect(trimmed).not.toContain('Symbol.asyncIterator');
+    expect(trimmed).toContain('function openDB(');
+    expect(trimmed).toContain('getAll'); // the database's shortcuts, which the outbox uses
+    expect(trimmed.length).toBeLessThan(source.length);
+    expect(trimmed.length).toBeGreaterThan(source.length / 2);
+    const { code } = await transform(trimmed, { format: 'esm', minify: true });
+    expect(code).toMatch(/export\{.*openDB/);
+  });
+
+  it('fails the build when idb no longer holds them where expected, rather than cut something else', () => {
+    expect(() => withoutIterators('export { deleteDB, openDB, unwrap, wrap };\nconst x = 1;')).toThrow(/idb's module is not as the widget build expects/);
+    const moved = idbModule().replace('Symbol.asyncIterator', 'Symbol.iterator');
+    expect(() => withoutIterators(moved)).toThrow(/not as the widget build expects/);
+  });
+});
