@@ -315,6 +315,30 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('keeps delivering to its collector while another in the outbox cannot be reached (a retired endpoint), which waits its turn', async () => {
+    // The retired collector's first wait, 5 to 10 s, is longer than the live one's events are given.
+    const { page, context } = await openHost(browser(), { options: { transport: { flushDelayMs: 50, backoff: { baseMs: 10_000, maxMs: 60_000 } } } });
+    const retired = 'https://retired.example';
+    const tries: number[] = [];
+    await context.route(`${retired}/**`, (route: Route) => {
+      if (route.request().method() === 'POST') tries.push(Date.now());
+      return route.abort('connectionrefused');
+    });
+    const old = newTraceId('retired');
+    await addAnswer(page, { traceId: old, attrs: { endpoint: retired } });
+    await vote(page, old);
+    await expect.poll(() => tries.length).toBe(1);
+    const live = newTraceId('live');
+    await addAnswer(page, { traceId: live });
+    await vote(page, live);
+    await eventually(live, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 4_000);
+    expect(tries).toHaveLength(1);
+    const kept = await outbox(page);
+    expect(kept.map((i) => i.endpoint)).toEqual(kept.map(() => retired));
+    expect(kept.map((i) => i.event.signalType)).toContain('thumbs_up');
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

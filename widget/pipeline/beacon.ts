@@ -7,15 +7,15 @@ const MAX_BATCH_BYTES = MAX_EVENTS_BODY_BYTES - BATCH_ENVELOPE_BYTES;
 const encoder = new TextEncoder();
 
 export const eventsUrl = (endpoint: string) => joinUrl(endpoint, 'v1/events');
+/** Where an item goes: items for one destination can travel in one request. */
+export const destination = (item: OutboxItem) => `${item.endpoint} ${item.writeKey}`;
 
 /** The first item's destination and as many following items for it as fit one request. */
 export function nextBatch(items: readonly OutboxItem[]): OutboxItem[] {
-  const [first] = items;
-  if (!first) return [];
   const batch: OutboxItem[] = [];
   let bytes = 0;
   for (const item of items) {
-    if (item.endpoint !== first.endpoint || item.writeKey !== first.writeKey) continue;
+    if (destination(item) !== destination(items[0]!)) continue;
     const size = encoder.encode(JSON.stringify(item.event)).length + 1;
     if (batch.length === MAX_EVENTS_PER_BATCH || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) break;
     batch.push(item);

@@ -91,9 +91,12 @@ export class Outbox {
     await Promise.all([...items.slice(Math.max(0, items.length - this.cap)).map((item) => store.put(item)), tx.done]);
   }
 
-  /** The oldest items, up to `limit`. */
-  async peek(limit: number): Promise<OutboxItem[]> {
-    return (await this.open()).getAll('outbox', undefined, limit);
+  /** The oldest items, up to `limit`, passing over those `skip` names. */
+  async peek(limit: number, skip: (item: OutboxItem) => boolean): Promise<OutboxItem[]> {
+    const items: OutboxItem[] = [];
+    for (let cursor = await (await this.open()).transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
+      if (!skip(cursor.value)) items.push(cursor.value);
+    return items;
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -70,7 +70,7 @@ export class Recorder {
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };
-    addEventListener('online', () => this.transport.reconnected());
+    addEventListener('online', () => this.transport.flush());
     this.transport.schedule(0); // events left by earlier visits, possibly by tabs long closed
   }
 

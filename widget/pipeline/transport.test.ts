@@ -60,7 +60,7 @@ describe("answers that are not the collector's", () => {
     let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
     const outbox = {
       settled: () => Promise.resolve(),
-      peek: async (limit: number) => items.slice(0, limit),
+      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
       dropped: async () => 0,
       remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
       reportedDropped: async () => undefined,
@@ -74,5 +74,71 @@ describe("answers that are not the collector's", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(items).toEqual([]);
+  });
+});
+
+describe('destinations', () => {
+  const item = (id: string, endpoint: string) => ({ id, endpoint, writeKey: 'rfw_k', event: { eventId: id } });
+  /** An outbox of `items`, and a fetch for which `retired` cannot be reached and the rest store everything. */
+  function setUp(items: ReturnType<typeof item>[], retired: string) {
+    const outbox = {
+      peeks: 0,
+      settled: () => Promise.resolve(),
+      async peek(limit: number, skip: (i: unknown) => boolean) {
+        this.peeks++;
+        return items.filter((i) => !skip(i)).slice(0, limit);
+      },
+      dropped: async () => 0,
+      remove: async (ids: readonly string[]) => void items.splice(0, items.length, ...items.filter((i) => !ids.includes(i.id))),
+      reportedDropped: async () => undefined,
+    };
+    const fetch = vi.fn(async (url: string, init: RequestInit) => {
+      if (url.startsWith(retired)) throw new TypeError('Failed to fetch');
+      const { events } = JSON.parse(init.body as string) as { events: unknown[] };
+      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'stored' })) });
+    });
+    vi.stubGlobal('fetch', fetch);
+    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 10_000, maxMs: 60_000 }, timeoutMs: 0 }, () => undefined);
+    const triesOf = (endpoint: string) => fetch.mock.calls.filter(([url]) => url.startsWith(endpoint)).length;
+    return { t, outbox, triesOf };
+  }
+
+  it('sends to the other collectors while one cannot be reached, and tries that one again only in its turn', async () => {
+    const items = [item('a1', 'https://retired.example'), item('b1', 'https://live.example'), item('a2', 'https://retired.example')];
+    const { t, triesOf } = setUp(items, 'https://retired.example');
+    await t.flush();
+    expect(items.map((i) => i.id)).toEqual(['a1', 'a2']);
+    expect(triesOf('https://retired.example')).toBe(1);
+
+    items.push(item('b2', 'https://live.example'));
+    t.added();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(items.map((i) => i.id)).toEqual(['a1', 'a2']);
+    expect(triesOf('https://retired.example')).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(10_000); // the first wait is 5 to 10 s
+    expect(triesOf('https://retired.example')).toBe(2);
+    expect(triesOf('https://live.example')).toBe(2);
+  });
+
+  it('forgets the backoff of a destination left with nothing to send', async () => {
+    const items = [item('a1', 'https://retired.example')];
+    const { t, outbox, triesOf } = setUp(items, 'https://retired.example');
+    await t.flush();
+    expect(triesOf('https://retired.example')).toBe(1);
+    items.length = 0; // dropped for room, say
+    await vi.advanceTimersByTimeAsync(10_000);
+    const peeks = outbox.peeks;
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(outbox.peeks).toBe(peeks);
+    expect(triesOf('https://retired.example')).toBe(1);
+  });
+
+  it('sends to a destination backing off when the page asks to send now', async () => {
+    const items = [item('a1', 'https://retired.example')];
+    const { t, triesOf } = setUp(items, 'https://retired.example');
+    await t.flush();
+    await t.flush();
+    expect(triesOf('https://retired.example')).toBe(2);
   });
 });

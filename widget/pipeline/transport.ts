@@ -2,7 +2,7 @@ import { backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
-import { eventsUrl, nextBatch } from './beacon.ts';
+import { destination, eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
 import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
@@ -21,14 +21,17 @@ interface Outcome {
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
- * time (Web Locks), jittered backoff that honours Retry-After, and the collector's 4xx drops what
+ * time (Web Locks), jittered backoff per destination that honours Retry-After, and the collector's 4xx drops what
  * it names instead of retrying forever (another server's answer is retried). Delivery is at-least-once; the collector dedupes by event id.
  */
 export class Transport {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
-  private attempt = 0;
-  private notBefore = 0;
+  /**
+   * Backoff per destination (endpoint and key), so that a collector that cannot be reached, such as
+   * a retired endpoint whose events are still in the outbox, holds back no other's events.
+   */
+  private readonly backoffs = new Map<string, [attempt: number, notBefore: number]>();
   private flushing: Promise<void> | undefined;
   /** Events added since the last flush began (those before it went with it, or with another tab's). */
   private addedSinceFlush = 0;
@@ -41,16 +44,16 @@ export class Transport {
     private readonly warn: Warn,
   ) {}
 
-  /** Flushes after `delayMs`, or later while backing off. */
+  /** Flushes after `delayMs` (destinations backing off wait for their turn). */
   schedule(delayMs = this.opts.flushDelayMs): void {
-    const at = Math.max(Date.now() + delayMs, this.notBefore);
+    const at = Date.now() + delayMs;
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
-      void this.flush();
+      void this.flush(false);
     }, at - Date.now());
   }
 
@@ -59,15 +62,12 @@ export class Transport {
     this.schedule(++this.addedSinceFlush < MAX_EVENTS_PER_BATCH ? undefined : 0);
   }
 
-  /** Back online: forget the backoff and send now. */
-  reconnected(): void {
-    this.attempt = 0;
-    this.notBefore = 0;
-    this.schedule(0);
-  }
-
-  /** Sends everything in the outbox that can be sent now; never rejects. */
-  flush(): Promise<void> {
+  /**
+   * Sends everything in the outbox that can be sent now; never rejects. `now` (the page asks, or the
+   * browser is back online): every destination now, its backoff started over.
+   */
+  flush(now = true): Promise<void> {
+    if (now) this.backoffs.clear();
     this.addedSinceFlush = 0;
     return (this.flushing ??= this.exclusively(() => this.drain())
       .catch((err) => {
@@ -87,28 +87,31 @@ export class Transport {
 
   private async drain(): Promise<void> {
     await this.outbox.settled();
+    const now = Date.now();
+    const waits = (to: string) => (this.backoffs.get(to)?.[1] ?? 0) > now;
     for (;;) {
-      if (navigator.onLine === false) return; // the `online` event calls reconnected()
-      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH));
-      if (batch.length === 0) return;
+      if (navigator.onLine === false) return; // the `online` event flushes
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, (item) => waits(destination(item))));
+      if (batch.length === 0) break;
+      const to = destination(batch[0]!);
       const dropped = await this.outbox.dropped();
       const outcome = await this.send(batch, dropped);
       if (outcome.retry) {
-        this.attempt++;
+        const [attempt = 0] = this.backoffs.get(to) ?? [];
         // Retry-After, however far off it says, waits no longer than the backoff's longest wait.
-        const { maxMs } = this.opts.backoff;
-        this.notBefore = Date.now() + Math.max(backoffDelay(this.attempt - 1, this.opts.backoff), Math.min(outcome.after ?? 0, maxMs));
-        this.schedule(0);
-        return;
+        const { backoff } = this.opts;
+        this.backoffs.set(to, [attempt + 1, Date.now() + Math.max(backoffDelay(attempt, backoff), Math.min(outcome.after ?? 0, backoff.maxMs))]);
+        continue;
       }
-      this.attempt = 0;
-      this.notBefore = 0;
+      this.backoffs.delete(to);
       const ids = batch.map((i) => i.id);
       await this.outbox.remove(ids);
       // Otherwise (its events were stored already, by a page-hide beacon) the next batch reports them.
       if (outcome.delivered && dropped) await this.outbox.reportedDropped(dropped);
       this.onSettled(ids);
     }
+    // Each destination backing off is tried again in its turn; one that was due had nothing left to send.
+    for (const [to, [, notBefore]] of this.backoffs) notBefore > now ? this.schedule(notBefore - Date.now()) : this.backoffs.delete(to);
   }
 
   private async send(batch: OutboxItem[], dropped: number): Promise<Outcome> {
