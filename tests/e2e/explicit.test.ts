@@ -215,6 +215,30 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('asks for the text of a correction of spaces only, as for an empty one, and sends nothing', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('corr-blank');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    const text = el.getByLabel('What should the answer say?');
+    await text.fill('   \n  ');
+    await el.getByLabel('Where can we find it? (optional)').fill('Returns policy v4');
+    await el.getByRole('button', { name: 'Send' }).click();
+    // The browser's own message for a required field, on the field, which has the focus.
+    await expect.poll(() => text.evaluate((t: HTMLTextAreaElement) => t.validity.valueMissing)).toBe(true);
+    expect(await text.evaluate((t) => t === (t.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await expect(el.getByLabel('Where can we find it? (optional)').inputValue()).resolves.toBe('Returns policy v4');
+    await text.fill('Opened items: 30 days.');
+    await el.getByRole('button', { name: 'Send' }).click();
+    await el.getByText('Thank you for your feedback.').waitFor();
+    await eventually(traceId, (ev) =>
+      expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days.', source: 'Returns policy v4' }]),
+    );
+    await page.context().close();
+  });
+
   it('flags a wrong source per citation, and records "something else" with its text', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('src');

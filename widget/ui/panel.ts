@@ -70,7 +70,13 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
         <form
           @submit=${(e: Event) => {
             e.preventDefault();
-            feedback.submitCorrection(value(e, '#rf-correction'), value(e, '#rf-correction-source'));
+            const text = (e.target as HTMLFormElement).querySelector('textarea')!;
+            // Spaces alone pass `required`: cleared, the field asks for the text as for an empty one.
+            if (text.value.trim()) feedback.submitCorrection(text.value, value(e, '#rf-correction-source'));
+            else {
+              text.value = '';
+              text.reportValidity();
+            }
           }}
         >
           <label for="rf-correction">${s.correctionLabel}</label>
