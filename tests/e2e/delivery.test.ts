@@ -339,6 +339,23 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('delivers from memory where IndexedDB cannot be opened (storage blocked), retrying as usual, without waiting for the page to be hidden', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      };
+    });
+    const posts = await firstPostAnswered(context, { status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
+    const { page } = await openHost(browser(), { context });
+    const traceId = newTraceId('no-idb');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

@@ -42,6 +42,8 @@ export class Transport {
     private readonly outbox: Outbox,
     private readonly opts: TransportOptions,
     private readonly warn: Warn,
+    /** What this page recorded and has not seen confirmed: sent from memory where IndexedDB cannot be opened (storage blocked). */
+    private readonly unconfirmed: () => OutboxItem[] = () => [],
   ) {}
 
   /** Flushes after `delayMs` (destinations backing off wait for their turn). */
@@ -88,13 +90,13 @@ export class Transport {
   private async drain(): Promise<void> {
     await this.outbox.settled();
     const now = Date.now();
-    const waits = (to: string) => (this.backoffs.get(to)?.[1] ?? 0) > now;
+    const waits = (item: OutboxItem) => (this.backoffs.get(destination(item))?.[1] ?? 0) > now;
     for (;;) {
       if (navigator.onLine === false) return; // the `online` event flushes
-      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, (item) => waits(destination(item))));
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits).catch(() => this.unconfirmed().filter((i) => !waits(i))));
       if (batch.length === 0) break;
       const to = destination(batch[0]!);
-      const dropped = await this.outbox.dropped();
+      const dropped = await this.outbox.dropped().catch(() => 0);
       const outcome = await this.send(batch, dropped);
       if (outcome.retry) {
         const [attempt = 0] = this.backoffs.get(to) ?? [];
@@ -105,7 +107,7 @@ export class Transport {
       }
       this.backoffs.delete(to);
       const ids = batch.map((i) => i.id);
-      await this.outbox.remove(ids);
+      await this.outbox.remove(ids).catch(this.warn);
       // Otherwise (its events were stored already, by a page-hide beacon) the next batch reports them.
       if (outcome.delivered && dropped) await this.outbox.reportedDropped(dropped);
       this.onSettled(ids);
