@@ -1,3 +1,5 @@
+import { remember } from './remember.ts';
+
 /**
  * Token buckets keyed by name: each holds up to `capacity` tokens and refills `capacity` per
  * `periodMs`. The collector limits keys, sessions and IPs with it; the widget limits a session.
@@ -49,8 +51,6 @@ export class TokenBuckets {
   }
 
   private set(name: string, tokens: number, at: number): void {
-    this.buckets.delete(name); // re-insert to keep Map order = least recently used first
-    if (this.buckets.size >= this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value!);
-    this.buckets.set(name, { tokens, at });
+    remember(this.buckets, name, { tokens, at }, this.maxBuckets);
   }
 }

@@ -7,6 +7,7 @@
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
+import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
 import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
@@ -84,13 +85,6 @@ const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
     rank: i + 1,
     text: passage(chunk).slice(0, MAX_CHUNK_TEXT),
   }));
-
-/** Sets a key as the newest entry of a map kept to `max` entries. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value!);
-}
 
 export function createAnswerer(options: AnswererOptions) {
   const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5, now = Date.now } = options;

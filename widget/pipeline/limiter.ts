@@ -1,3 +1,4 @@
+import { remember } from '../../shared/remember.ts';
 import { refilled } from '../../shared/token-bucket.ts';
 import { LIMITED_SESSIONS, REMEMBERED_SUBJECTS, REPEAT_WINDOW_MS, SESSION_EVENTS_PER_MIN } from '../defaults.ts';
 
@@ -24,13 +25,9 @@ export class ClientLimiter {
       const [tokens, at] = this.buckets.get(sessionId) ?? [SESSION_EVENTS_PER_MIN, now];
       const level = refilled(tokens, at, now, SESSION_EVENTS_PER_MIN, 60_000);
       if (level < 1) return false;
-      this.buckets.delete(sessionId); // re-inserted last: the first is the one used longest ago
-      this.buckets.set(sessionId, [level - 1, now]);
-      if (this.buckets.size > LIMITED_SESSIONS) this.buckets.delete(this.buckets.keys().next().value!);
+      remember(this.buckets, sessionId, [level - 1, now], LIMITED_SESSIONS);
     }
-    this.last.delete(key); // re-inserted last: the first is the one used longest ago
-    this.last.set(key, [fingerprint, now]);
-    if (this.last.size > REMEMBERED_SUBJECTS) this.last.delete(this.last.keys().next().value!);
+    remember(this.last, key, [fingerprint, now], REMEMBERED_SUBJECTS);
     return true;
   }
 }

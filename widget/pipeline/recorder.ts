@@ -1,5 +1,6 @@
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
+import { remember } from '../../shared/remember.ts';
 import { DURATION_FIELDS, MAX_DURATION_MS } from '../../shared/schema/durations.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
@@ -100,8 +101,7 @@ export class Recorder {
       ...(ctx.shownAt && { shownMs: Math.max(0, Math.round(at - ctx.shownAt)) }),
     } as FeedbackEvent;
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
-    this.unconfirmed.set(item.id, item);
-    if (this.unconfirmed.size > UNCONFIRMED_KEPT) this.unconfirmed.delete(this.unconfirmed.keys().next().value!);
+    remember(this.unconfirmed, item.id, item, UNCONFIRMED_KEPT);
     this.outbox.enqueue(item);
     this.transport.added();
     return event;
