@@ -6,6 +6,7 @@
  * Bounded (oldest entry out first: cheaper on every hit than least-recently-used, and hot chunks
  * come straight back); an entry whose text changed is recomputed.
  */
+import { remember } from '../remember.ts';
 import { terms } from '../terms.ts';
 import { MAX_CHUNK_TEXT } from '../thresholds.ts';
 import type { Candidate } from './candidate.ts';
@@ -48,8 +49,7 @@ export function chunkTermIds(c: Candidate): Uint32Array {
   if (hit && hit.text === c.text) return hit.ids;
   // Only as much text as a trace keeps: the model was trained on no more of it.
   const own = Uint32Array.from(new Set(terms(c.text.slice(0, MAX_CHUNK_TEXT))), idOf).sort();
-  cache.set(c.chunkId, { text: c.text, ids: own });
-  if (cache.size > CHUNK_TERMS_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  remember(cache, c.chunkId, { text: c.text, ids: own }, CHUNK_TERMS_CACHE_SIZE);
   return own;
 }
 
