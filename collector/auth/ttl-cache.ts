@@ -1,3 +1,5 @@
+import { remember } from '../../shared/remember.ts';
+
 /**
  * A small per-isolate cache with expiry and a size cap. Keys and origins are read on every
  * request and change rarely; a minute of staleness is the price of not querying D1 each time.
@@ -15,9 +17,7 @@ export class TtlCache<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value;
     const value = await load();
-    this.entries.delete(key);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expires: now + this.ttlMs });
+    remember(this.entries, key, { value, expires: now + this.ttlMs }, this.max);
     return value;
   }
 }
