@@ -1,5 +1,6 @@
 /** createReranker's fetching and fallbacks, run inside workerd (the same code backends run on Workers). */
 import { describe, expect, it } from 'vitest';
+import { adminCall, call, newProject } from '../collector/test/fixtures.ts';
 import { trainingWorld } from '../shared/training/fixture.ts';
 import { trainReranker } from '../shared/training/train.ts';
 import { createReranker } from './reranker.ts';
@@ -40,7 +41,8 @@ describe('createReranker', () => {
   it("keeps retrieval's order with no model, and the last good model when the collector fails", async () => {
     const errors: string[] = [];
     const revoked = () => Response.json({ error: { code: 'unauthorized', message: 'The key is unknown or revoked' } }, { status: 401 });
-    const c = collector([() => new Response('{}', { status: 404 }), modelResponse, () => new Response('down', { status: 503 }), revoked]);
+    const noModel = () => Response.json({ error: { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order' } }, { status: 404 });
+    const c = collector([noModel, modelResponse, () => new Response('down', { status: 503 }), revoked]);
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
     const plain = await reranker.rerank(query.query, query.candidates);
     expect(plain.map((r) => r.chunkId)).toEqual(query.candidates.map((x) => x.chunkId));
@@ -87,5 +89,40 @@ describe('createReranker', () => {
     ]);
     expect(ranked.map((r) => r.chunkId)).toEqual(['a', 'b']);
     expect(reranker.version).toBeUndefined();
+  });
+});
+
+describe('createReranker against the real collector', () => {
+  it('keeps the last good model when a 404 is not the collector saying it has none, and drops it when it is', async () => {
+    const p = await newProject();
+    const promoted = await adminCall(p, '/models', {
+      method: 'POST',
+      json: { model, confirmed: 30, comparedWith: null, evaluation: {}, promote: true, reasons: ['by hand'] },
+    });
+    expect(promoted.status).toBe(201);
+    const errors: string[] = [];
+    let proxy = false;
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      refreshMs: 0,
+      // A load balancer in front of the collector, briefly answering with its own 404 page.
+      fetch: (r) =>
+        proxy ? Promise.resolve(new Response('<html>404 Not Found</html>', { status: 404 })) : call(new URL(r.url).pathname, { headers: r.headers }),
+      onError: (e) => errors.push(e.message),
+    });
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    proxy = true;
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect(errors).toEqual(['GET /v1/reranker answered 404']);
+    expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe('rel-3');
+    // The collector's own "no model" (after a rollback to retrieval's order) is heard, silently.
+    proxy = false;
+    expect((await adminCall(p, '/models/rollback', { method: 'POST' })).body).toEqual({ rolledBack: 'v7', current: null });
+    await reranker.refresh();
+    expect(reranker.version).toBeUndefined();
+    expect(errors).toHaveLength(1);
   });
 });

@@ -38,6 +38,8 @@ export interface Reranker {
 }
 
 const CHUNK_VECTOR_CACHE = 20_000;
+/** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
+const NO_MODEL = 'no_model';
 
 export function createReranker(options: RerankerOptions): Reranker {
   const refreshMs = options.refreshMs ?? 60_000;
@@ -64,14 +66,14 @@ export function createReranker(options: RerankerOptions): Reranker {
       const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers, signal }));
       checkedAt = Date.now();
       if (res.status === 304) return;
-      if (res.status === 404) {
-        await res.body?.cancel();
-        [model, etag] = [null, undefined];
-        return;
-      }
       if (!res.ok) {
         // The collector's own words say which: a revoked key (401) is not "no model yet".
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+        // Only the collector's "no model" means retrieval's order: a proxy's 404 page must not drop the model.
+        if (res.status === 404 && body?.error?.code === NO_MODEL) {
+          [model, etag] = [null, undefined];
+          return;
+        }
         throw new Error(`GET /v1/reranker answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ''}`);
       }
       model = parseRerankerModel(await res.text());
