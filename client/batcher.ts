@@ -33,13 +33,9 @@ export interface BatcherOptions {
 }
 
 interface Pending {
-  item: unknown;
-  resolve: (outcome: Outcome) => void;
-}
-
-interface Sendable {
-  p: Pending;
+  /** The item as JSON when it was added: what the caller changes afterwards is not sent. */
   json: string;
+  resolve: (outcome: Outcome) => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,8 +59,9 @@ export class Batcher {
   }
 
   /**
-   * Queues an item; the promise says what became of it and never rejects. An item the collector
-   * would refuse is `rejected` at once, its field named as the caller knows it, and never sent.
+   * Queues an item as it is now; the promise says what became of it and never rejects. An item the
+   * collector would refuse, or that cannot be made JSON, is `rejected` at once, its field named as
+   * the caller knows it, and never sent.
    */
   add(item: unknown): Promise<Outcome> {
     return new Promise((resolve) => {
@@ -73,7 +70,13 @@ export class Batcher {
         const { field, message } = firstFieldError(parsed.issues, this.kind.name);
         return resolve({ status: 'rejected', field, reason: message });
       }
-      this.queue.push({ item, resolve });
+      let json: string;
+      try {
+        json = JSON.stringify(item);
+      } catch (err) {
+        return resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
+      }
+      this.queue.push({ json, resolve });
       if (this.queue.length >= this.batchSize) this.send();
       else this.timer ??= setTimeout(() => this.send(), this.opts.flushIntervalMs);
     });
@@ -90,25 +93,12 @@ export class Batcher {
     this.timer = undefined;
     const batch = this.queue.splice(0, this.batchSize);
     if (batch.length === 0) return;
-    const p = this.deliver(batch).finally(() => this.inFlight.delete(p));
+    const p = this.post(batch).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
     if (this.queue.length > 0) this.timer = setTimeout(() => this.send(), this.opts.flushIntervalMs);
   }
 
-  /** Sends what can be sent as JSON; an item that cannot is rejected alone rather than failing its batch. */
-  private async deliver(batch: Pending[]): Promise<void> {
-    const sendable: Sendable[] = [];
-    for (const p of batch) {
-      try {
-        sendable.push({ p, json: JSON.stringify(p.item) });
-      } catch (err) {
-        p.resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
-      }
-    }
-    if (sendable.length) await this.post(sendable);
-  }
-
-  private async post(batch: Sendable[]): Promise<void> {
+  private async post(batch: Pending[]): Promise<void> {
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
       let wait = backoffDelay(attempt, this.opts.backoff);
@@ -126,7 +116,7 @@ export class Batcher {
         reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
         if (res.status === 413) {
           // Too large together: each half on its own, down to an item too large alone.
-          if (batch.length === 1) return batch[0]!.p.resolve({ status: 'rejected', field: this.kind.name, reason });
+          if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
           const half = Math.ceil(batch.length / 2);
           await Promise.all([this.post(batch.slice(0, half)), this.post(batch.slice(half))]);
           return;
@@ -140,12 +130,12 @@ export class Batcher {
       }
       if (attempt + 1 < this.opts.maxAttempts) await sleep(wait);
     }
-    for (const { p } of batch) p.resolve({ status: 'failed', reason });
+    for (const p of batch) p.resolve({ status: 'failed', reason });
   }
 
-  private settle(batch: Sendable[], results: ItemResult[]): void {
+  private settle(batch: Pending[], results: ItemResult[]): void {
     for (const r of results) {
-      batch[r.index]?.p.resolve(
+      batch[r.index]?.resolve(
         r.status === 'rejected'
           ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one item.
             { status: 'rejected', field: r.field.replace(/^\w+\[\d+\]/, this.kind.name), reason: r.reason }
@@ -153,6 +143,6 @@ export class Batcher {
       );
     }
     // A promise settles once: an item the answer left out is failed, not left waiting for ever.
-    for (const { p } of batch) p.resolve({ status: 'failed', reason: 'the collector answered without it' });
+    for (const p of batch) p.resolve({ status: 'failed', reason: 'the collector answered without it' });
   }
 }

@@ -204,6 +204,20 @@ describe('TraceClient against the real collector', () => {
     expect(errors).toHaveLength(5);
   });
 
+  it('sends a trace as it was when logged, whatever the caller changes in it afterwards', async () => {
+    const p = await newProject();
+    const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
+    const t = trace();
+    const result = client.logTrace(t);
+    // A backend reusing its objects for the next question, before the batch is sent.
+    t.query = 'the next question';
+    t.retrievedChunks[0]!.score = Number.NaN;
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    const stored = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as { trace: { query: string } };
+    expect(stored.trace.query).toBe('What is the refund window for opened items?');
+  });
+
   it('names a field the collector refuses as the caller sent it, not by its place in the batch', async () => {
     const client = new TraceClient({
       endpoint: 'http://collector.test',
