@@ -1,6 +1,9 @@
 /** createReranker's fetching and fallbacks, run inside workerd (the same code backends run on Workers). */
 import { describe, expect, it } from 'vitest';
 import { adminCall, call, newProject } from '../collector/test/fixtures.ts';
+import { tinyModel } from '../collector/test/tiny-model.ts';
+import type { Embedder } from '../shared/embedder.ts';
+import type { RerankerModel } from '../shared/reranker/model.ts';
 import { trainingWorld } from '../shared/training/fixture.ts';
 import { trainReranker } from '../shared/training/train.ts';
 import { createReranker } from './reranker.ts';
@@ -124,5 +127,65 @@ describe('createReranker against the real collector', () => {
     await reranker.refresh();
     expect(reranker.version).toBeUndefined();
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('createReranker with an embedder', () => {
+  /** Ranks by the cosine of the query's vector and each chunk's: nothing else. */
+  const byMeaning = (version: string): RerankerModel => ({
+    ...tinyModel(version),
+    features: ['embedding_similarity'],
+    weights: [1],
+    mean: [0],
+    scale: [1],
+    embedder: 'fake-embedder',
+  });
+  const served = (version: string) => () => new Response(JSON.stringify(byMeaning(version)), { headers: { ETag: `"${version}"` } });
+  /** "up" points where every query does, "down" away from it; `gate` holds the call that embeds the query `slow`. */
+  function fakeEmbedder() {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((r) => (open = r));
+    const embedder: Embedder = {
+      id: 'fake-embedder',
+      async embed(texts) {
+        if (texts[0] === 'slow') await gate;
+        return texts.map((t) => Float32Array.from(t === 'down' ? [-1, 0] : t === 'up' ? [1, 0] : [1, 0.1]));
+      },
+    };
+    return { embedder, open };
+  }
+
+  it("embeds a chunk's new text when its id comes back with other text", async () => {
+    const { embedder } = fakeEmbedder();
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', embedder, fetch: collector([served('m1')]).fetch });
+    const first = await reranker.rerank('q', [
+      { chunkId: 'a', text: 'down' },
+      { chunkId: 'b', text: 'up' },
+    ]);
+    expect(first.map((r) => r.chunkId)).toEqual(['b', 'a']);
+    // The documents were edited and re-indexed under the same chunk ids.
+    const second = await reranker.rerank('q', [
+      { chunkId: 'a', text: 'up' },
+      { chunkId: 'b', text: 'down' },
+    ]);
+    expect(second.map((r) => r.chunkId)).toEqual(['a', 'b']);
+  });
+
+  it('ranks with every chunk its vector when a new model arrives while the query is embedded', async () => {
+    const { embedder, open } = fakeEmbedder();
+    const c = collector([served('m1'), served('m2')]);
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', embedder, fetch: c.fetch });
+    const chunks = [
+      { chunkId: 'a', text: 'down' },
+      { chunkId: 'b', text: 'up' },
+    ];
+    expect((await reranker.rerank('q', chunks)).map((r) => r.chunkId)).toEqual(['b', 'a']);
+    const ranking = reranker.rerank('slow', [...chunks, { chunkId: 'c', text: 'down' }]);
+    await reranker.refresh();
+    expect(reranker.version).toBe('m2');
+    open();
+    const ranked = await ranking;
+    expect(ranked.map((r) => r.chunkId)).toEqual(['b', 'a', 'c']);
+    expect(ranked[0]!.rerankScore).toBeGreaterThan(0.9);
   });
 });

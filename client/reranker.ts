@@ -56,7 +56,8 @@ export function createReranker(options: RerankerOptions): Reranker {
   let etag: string | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<void> | undefined;
-  const vectors = new Map<string, Float32Array>();
+  /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
+  const vectors = new Map<string, { text: string; vector: Float32Array }>();
 
   async function load(): Promise<void> {
     try {
@@ -78,7 +79,6 @@ export function createReranker(options: RerankerOptions): Reranker {
       }
       model = parseRerankerModel(await res.text());
       etag = res.headers.get('ETag') ?? undefined;
-      vectors.clear();
     } catch (error) {
       checkedAt = Date.now();
       tell(error);
@@ -90,11 +90,20 @@ export function createReranker(options: RerankerOptions): Reranker {
   async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
     const embedder = options.embedder;
     if (!embedder || !usesEmbeddings(m) || embedder.id !== m.embedder) return undefined;
-    const missing = chunks.filter((c) => !vectors.has(c.chunkId));
+    // Taken from the cache now: a call running meanwhile may evict them. A chunk re-indexed under
+    // its id with other text is embedded again.
+    const known = chunks.map((c) => {
+      const cached = vectors.get(c.chunkId);
+      return cached?.text === c.text ? cached.vector : undefined;
+    });
+    const missing = chunks.filter((_, i) => !known[i]);
     const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
-    for (const [i, c] of missing.entries()) vectors.set(c.chunkId, fresh[i]!);
+    if (!q || fresh.length !== missing.length)
+      throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
+    for (const [i, c] of missing.entries()) vectors.set(c.chunkId, { text: c.text, vector: fresh[i]! });
     while (vectors.size > CHUNK_VECTOR_CACHE) vectors.delete(vectors.keys().next().value as string);
-    return { query: q!, chunks: chunks.map((c) => vectors.get(c.chunkId)!) };
+    let next = 0;
+    return { query: q, chunks: known.map((v) => v ?? fresh[next++]!) };
   }
 
   return {
