@@ -189,3 +189,28 @@ describe('createReranker with an embedder', () => {
     expect(ranked[0]!.rerankScore).toBeGreaterThan(0.9);
   });
 });
+
+describe('createReranker with scores that are not numbers', () => {
+  it('ranks a score of NaN or Infinity as no score, and never answers a rerankScore a trace could not hold', async () => {
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([modelResponse]).fetch });
+    const broken = query.candidates.map((c, i) => ({ ...c, score: i === 1 ? Number.NaN : i === 3 ? Number.POSITIVE_INFINITY : c.score }));
+    const absent = query.candidates.map((c, i) => ({ ...c, score: i === 1 || i === 3 ? undefined : c.score }));
+    const ranked = await reranker.rerank(query.query, broken);
+    expect(reranker.version).toBe('v7');
+    expect(ranked.every((r) => Number.isFinite(r.rerankScore))).toBe(true);
+    const expected = await reranker.rerank(query.query, absent);
+    expect(ranked.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank])).toEqual(expected.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank]));
+    // The caller's chunks come back as given.
+    expect(ranked.find((r) => r.retrievalRank === 2)!.score).toBeNaN();
+
+    const none = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([() => new Response(null, { status: 503 })]).fetch });
+    const kept = await none.rerank('q', [
+      { chunkId: 'a', text: 'x', score: Number.NaN },
+      { chunkId: 'b', text: 'y', score: 0.5 },
+    ]);
+    expect(kept.map((r) => r.chunkId)).toEqual(['a', 'b']);
+    expect(kept.every((r) => Number.isFinite(r.rerankScore))).toBe(true);
+    // Best first, as the list says: scored by rank when retrieval's scores cannot say so.
+    expect(kept[0]!.rerankScore).toBeGreaterThan(kept[1]!.rerankScore);
+  });
+});

@@ -41,6 +41,18 @@ const CHUNK_VECTOR_CACHE = 20_000;
 /** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
 const NO_MODEL = 'no_model';
 
+/** A score of NaN or ±Infinity says nothing about a chunk: it is ranked as if retrieval gave none. */
+const withUsableScore = <C extends Candidate>(c: C): C => (c.score === undefined || Number.isFinite(c.score) ? c : { ...c, score: undefined });
+
+/**
+ * Retrieval's order, scored so that each chunk scores at least the next: by retrieval's scores when
+ * they are finite and best first, otherwise by rank (so a trace can log them as the stage's scores).
+ */
+function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C>[] {
+  const byScore = chunks.every((c, i) => Number.isFinite(c.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
+  return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1 }));
+}
+
 export function createReranker(options: RerankerOptions): Reranker {
   const refreshMs = options.refreshMs ?? 60_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -118,12 +130,15 @@ export function createReranker(options: RerankerOptions): Reranker {
       const m = model;
       if (m) {
         try {
-          return rerankWithModel(m, query, chunks, await embed(m, query, chunks));
+          const usable = chunks.map(withUsableScore);
+          const ranked = rerankWithModel(m, query, usable, await embed(m, query, usable));
+          // The caller's own chunks back, as given.
+          return ranked.map((r) => ({ ...chunks[r.retrievalRank - 1]!, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
         } catch (error) {
           tell(error);
         }
       }
-      return chunks.map((c, i) => ({ ...c, rerankScore: c.score ?? -i, retrievalRank: i + 1 }));
+      return inRetrievalOrder(chunks);
     },
   };
 }
