@@ -249,6 +249,18 @@ describe('TraceClient against the real collector', () => {
     expect(new TraceClient({ ...base, backoff: { baseMs: 100 } as never })).toBeInstanceOf(TraceClient);
     expect(new TraceClient({ ...base, batchSize: 500 })).toBeInstanceOf(TraceClient);
   });
+
+  it('refuses, when it is made, an endpoint or key no request could be sent with, naming the option', () => {
+    const key = 'rfs_test';
+    // An unset environment variable, a URL without its scheme, a key read from a file with its newline.
+    expect(() => new TraceClient({ endpoint: undefined as never, serverKey: key })).toThrow(/endpoint must be an http\(s\) URL, not undefined/);
+    expect(() => new TraceClient({ endpoint: '127.0.0.1:8787', serverKey: key })).toThrow(/endpoint/);
+    expect(() => new TraceClient({ endpoint: 'ftp://collector.test', serverKey: key })).toThrow(/endpoint/);
+    expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: undefined as never })).toThrow(/serverKey/);
+    expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: '' })).toThrow(/serverKey/);
+    expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_test\n' })).toThrow(/serverKey/);
+    expect(new TraceClient({ endpoint: 'https://feedback.example.com/base/', serverKey: key })).toBeInstanceOf(TraceClient);
+  });
 });
 
 describe('TraceClient sending the events a backend sees', () => {

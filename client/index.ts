@@ -4,7 +4,7 @@ import { type FeedbackEventInput, FeedbackEventSchema } from '../shared/schema/e
 import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
-import { checkedOptions } from './options.ts';
+import { checkedConnection, checkedOptions } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
 export type { TraceInput } from '../shared/schema/trace.ts';
@@ -68,6 +68,7 @@ export class TraceClient {
 
   /** Throws a RangeError naming the option when one cannot work (a batch size of 0 would never send). */
   constructor(options: TraceClientOptions) {
+    checkedConnection(options);
     const opts = { ...DEFAULTS, fetch: (r: Request) => fetch(r), ...options, ...checkedOptions(options, DEFAULTS) };
     this.onError = options.onError;
     this.traces = new Batcher(

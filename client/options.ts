@@ -9,7 +9,7 @@ interface Numbers {
 }
 
 /** `name` as given, or its default; a RangeError naming it when it is not a number in range. */
-function numberOption(name: string, given: unknown, fallback: number, { min, integer }: { min: number; integer?: boolean }): number {
+export function numberOption(name: string, given: unknown, fallback: number, { min, integer }: { min: number; integer?: boolean }): number {
   if (given === undefined) return fallback;
   if (typeof given !== 'number' || !Number.isFinite(given) || given < min || (integer && !Number.isInteger(given))) {
     throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${String(given)}`);
@@ -36,4 +36,28 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
             maxMs: numberOption('backoff.maxMs', backoff.maxMs, defaults.backoff.maxMs, { min: 0 }),
           },
   };
+}
+
+/**
+ * Where and as whom the client calls the collector, checked when it is made: an unset environment
+ * variable, a URL without its scheme or a key read with its line break would otherwise fail every
+ * request, each only after its retries.
+ */
+export function checkedConnection(options: { endpoint: unknown; serverKey: unknown }): void {
+  const { endpoint, serverKey } = options;
+  let url: URL | undefined;
+  try {
+    url = typeof endpoint === 'string' ? new URL(endpoint) : undefined;
+  } catch {
+    // Not a URL: named below.
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new RangeError(`endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : String(endpoint)}`);
+  }
+  // A header value cannot hold spaces at its ends nor control characters; a key holds neither.
+  if (typeof serverKey !== 'string' || !/^[\x21-\x7e]+$/.test(serverKey)) {
+    throw new RangeError(
+      `serverKey must be the project's server key (rfs_…), not ${typeof serverKey === 'string' ? JSON.stringify(serverKey) : String(serverKey)}`,
+    );
+  }
 }

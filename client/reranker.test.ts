@@ -214,3 +214,15 @@ describe('createReranker with scores that are not numbers', () => {
     expect(kept[0]!.rerankScore).toBeGreaterThan(kept[1]!.rerankScore);
   });
 });
+
+describe('createReranker options', () => {
+  it('refuses, when it is made, options it could not work with, naming the option', () => {
+    const base = { endpoint: 'http://collector.test', serverKey: 'rfs_x' };
+    expect(() => createReranker({ ...base, endpoint: undefined as never })).toThrow(/endpoint/);
+    expect(() => createReranker({ ...base, serverKey: 'rfs_x\n' })).toThrow(/serverKey/);
+    // NaN would never revalidate, so a promotion would never arrive.
+    expect(() => createReranker({ ...base, refreshMs: Number.NaN })).toThrow(/refreshMs/);
+    expect(() => createReranker({ ...base, timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(createReranker({ ...base, refreshMs: 0, timeoutMs: 0 })).toBeDefined();
+  });
+});

@@ -9,6 +9,7 @@ import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { joinUrl } from '../shared/url.ts';
+import { checkedConnection, numberOption } from './options.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 
@@ -53,9 +54,11 @@ function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C
   return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1 }));
 }
 
+/** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
 export function createReranker(options: RerankerOptions): Reranker {
-  const refreshMs = options.refreshMs ?? 60_000;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  checkedConnection(options);
+  const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0 });
+  const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000, { min: 0 });
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
   const tell = (error: unknown) => {
     try {
