@@ -3,6 +3,7 @@ import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backo
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
+import { withDeadline } from './deadline.ts';
 
 /** What became of one item, whatever its kind. */
 export type Outcome = { status: 'accepted' | 'duplicate' } | { status: 'rejected'; field: string; reason: string } | { status: 'failed'; reason: string };
@@ -103,15 +104,19 @@ export class Batcher {
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
       let wait = backoffDelay(attempt, this.opts.backoff);
       try {
-        const res = await this.opts.fetch(
-          new Request(joinUrl(this.opts.endpoint, this.kind.path), {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
-            body: this.kind.body(batch.map((b) => b.json)),
-            signal: this.opts.timeoutMs > 0 ? AbortSignal.timeout(this.opts.timeoutMs) : undefined,
-          }),
-        );
-        const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string; field?: string } };
+        // The answer read in full within the deadline: headers alone can come before a body that never does.
+        const { res, body } = await withDeadline(this.opts.timeoutMs, async (signal) => {
+          const res = await this.opts.fetch(
+            new Request(joinUrl(this.opts.endpoint, this.kind.path), {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
+              body: this.kind.body(batch.map((b) => b.json)),
+              signal,
+            }),
+          );
+          const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string; field?: string } };
+          return { res, body };
+        });
         if (body.results) return this.settle(batch, body.results);
         reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
         if (res.status === 413) {

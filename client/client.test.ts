@@ -115,6 +115,30 @@ describe('TraceClient against the real collector', () => {
     expect(calls).toBe(5);
   });
 
+  it('retries an attempt left unanswered past the timeout even when the fetch given ignores the abort, or its answer never ends', async () => {
+    const p = await newProject();
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      backoff: fast,
+      timeoutMs: 50,
+      fetch: (r) => {
+        calls++;
+        // A binding or wrapper that never looks at the request's signal.
+        if (calls === 1) return new Promise<Response>(() => {});
+        // Headers, then a body that never comes.
+        if (calls === 2) return Promise.resolve(new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 }));
+        return collector(r);
+      },
+    });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls).toBe(3);
+  });
+
   it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {
     const p = await newProject();
     const sizes: number[] = [];

@@ -74,6 +74,30 @@ describe('createReranker', () => {
     expect(errors).toEqual(['fetch failed']);
   });
 
+  it("stops waiting after its timeout even when the fetch given ignores the abort, or the model's body never ends", async () => {
+    const errors: string[] = [];
+    const stalled = () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { headers: { ETag: '"v7"' } });
+    const answers = [() => new Promise<Response>(() => {}), () => Promise.resolve(stalled()), () => Promise.resolve(modelResponse())];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      timeoutMs: 50,
+      fetch: () => answers.shift()!(),
+      onError: (e) => errors.push(e.message),
+    });
+    const ranked = await reranker.rerank('q', [
+      { chunkId: 'a', text: 'x' },
+      { chunkId: 'b', text: 'y' },
+    ]);
+    expect(ranked.map((r) => r.chunkId)).toEqual(['a', 'b']);
+    await reranker.refresh();
+    expect(reranker.version).toBeUndefined();
+    expect(errors).toEqual([expect.stringMatching(/50 ms/), expect.stringMatching(/50 ms/)]);
+    // Once the collector answers, the model arrives.
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+  });
+
   it("stops waiting for a hung collector after its timeout, keeping retrieval's order, whatever onError throws", async () => {
     const hung = (r: Request) =>
       new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error(`timed out: ${String(r.signal.reason)}`))));
