@@ -3,6 +3,7 @@ import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backo
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
+import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
 
 /** What became of one item, whatever its kind. */
@@ -114,11 +115,12 @@ export class Batcher {
               signal,
             }),
           );
-          const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { message: string; field?: string } };
+          const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
           return { res, body };
         });
         if (body.results) return this.settle(batch, body.results);
-        reason = `HTTP ${res.status}: ${body.error?.message ?? res.statusText}`;
+        const refusal = collectorError(body);
+        reason = `HTTP ${res.status}: ${refusal?.message ?? res.statusText}`;
         if (res.status === 413) {
           // Too large together: each half on its own, down to an item too large alone.
           if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
@@ -128,7 +130,7 @@ export class Batcher {
         }
         // The collector refused the request itself: retrying cannot help. Any other server's answer (a
         // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
-        if (body.error && !res.ok && res.status !== 429 && res.status < 500) break;
+        if (refusal && !res.ok && res.status !== 429 && res.status < 500) break;
         wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
       } catch (err) {
         reason = `network: ${(err as Error).message}`;

@@ -139,6 +139,27 @@ describe('TraceClient against the real collector', () => {
     expect(calls).toBe(3);
   });
 
+  it("retries a JSON refusal that is not in the collector's error shape (a gateway's), as any other server's answer", async () => {
+    const p = await newProject();
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      backoff: fast,
+      fetch: (r) => {
+        calls++;
+        if (calls === 1) return Promise.resolve(Response.json({ error: 'Forbidden by gateway policy' }, { status: 403 }));
+        if (calls === 2) return Promise.resolve(Response.json({ error: { status: 404, message: 'no route' } }, { status: 404 }));
+        return collector(r);
+      },
+    });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls).toBe(3);
+  });
+
   it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {
     const p = await newProject();
     const sizes: number[] = [];

@@ -9,6 +9,7 @@ import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { joinUrl } from '../shared/url.ts';
+import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
 import { checkedConnection, numberOption } from './options.ts';
 
@@ -83,21 +84,21 @@ export function createReranker(options: RerankerOptions): Reranker {
       const answer = await withDeadline(timeoutMs, async (signal) => {
         const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers, signal }));
         if (res.status === 304) return { res };
-        if (!res.ok) return { res, error: (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null };
+        if (!res.ok) return { res, error: collectorError(await res.json().catch(() => null)) };
         return { res, text: await res.text() };
       });
       const { res } = answer;
       checkedAt = Date.now();
       if (res.status === 304) return;
       if (!('text' in answer)) {
-        const body = answer.error;
+        const { error } = answer;
         // Only the collector's "no model" means retrieval's order: a proxy's 404 page must not drop the model.
-        if (res.status === 404 && body?.error?.code === NO_MODEL) {
+        if (res.status === 404 && error?.code === NO_MODEL) {
           [model, etag] = [null, undefined];
           return;
         }
         // The collector's own words say which: a revoked key (401) is not "no model yet".
-        throw new Error(`GET /v1/reranker answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ''}`);
+        throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : ''}`);
       }
       model = parseRerankerModel(answer.text);
       etag = res.headers.get('ETag') ?? undefined;

@@ -1,0 +1,15 @@
+/** The collector's one error shape (collector/errors.ts): `{ "error": { "code", "message", "field"? } }`. */
+export interface CollectorError {
+  code: string;
+  message: string;
+  field?: string;
+}
+
+/**
+ * The error in a JSON answer when it is the collector's own: a gateway's or a proxy's JSON
+ * (`{ "error": "Forbidden" }`) is not the collector refusing the request, so it must not be taken as one.
+ */
+export function collectorError(body: unknown): CollectorError | undefined {
+  const error = (body as { error?: unknown } | null | undefined)?.error as Partial<CollectorError> | null | undefined;
+  return typeof error?.code === 'string' && typeof error.message === 'string' ? (error as CollectorError) : undefined;
+}
