@@ -84,10 +84,15 @@ export class Batcher {
     });
   }
 
-  /** Sends everything queued and waits for every batch in flight. */
+  /**
+   * Sends everything queued and waits for every batch in flight, until nothing waits: what is
+   * logged while a batch is on its way is sent too, rather than left to a timer after shutdown.
+   */
   async flush(): Promise<void> {
-    while (this.queue.length > 0) this.send();
-    await Promise.all(this.inFlight);
+    while (this.queue.length > 0 || this.inFlight.size > 0) {
+      while (this.queue.length > 0) this.send();
+      await Promise.all(this.inFlight);
+    }
   }
 
   private send(): void {

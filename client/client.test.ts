@@ -160,6 +160,32 @@ describe('TraceClient against the real collector', () => {
     expect(calls).toBe(3);
   });
 
+  it('flushes what is logged while it waits for a batch in flight, so nothing is left behind at shutdown', async () => {
+    const p = await newProject();
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      flushIntervalMs: 60_000,
+      fetch: async (r) => {
+        if (calls++ === 0) await held;
+        return collector(r);
+      },
+    });
+    const [a, b] = [trace(), trace()];
+    const first = client.logTrace(a);
+    const flushed = client.flush();
+    // Another request's trace, logged while the first batch is on its way.
+    const second = client.logTrace(b);
+    release();
+    await flushed;
+    expect(await first).toEqual({ traceId: a.traceId, status: 'accepted' });
+    const pending = new Promise((r) => setTimeout(() => r('still waiting'), 50));
+    expect(await Promise.race([second, pending])).toEqual({ traceId: b.traceId, status: 'accepted' });
+  });
+
   it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {
     const p = await newProject();
     const sizes: number[] = [];

@@ -101,7 +101,10 @@ export class TraceClient {
     return this.report({ eventId: idOf(full, 'eventId'), traceId: idOf(full, 'traceId'), ...(await this.events.add(full)) });
   }
 
-  /** Sends everything queued and waits for every batch in flight (call before shutdown, or in `ctx.waitUntil`). */
+  /**
+   * Sends everything queued and waits for every batch in flight, and for what is logged meanwhile,
+   * until nothing waits (call before shutdown, or in `ctx.waitUntil`).
+   */
   async flush(): Promise<void> {
     await Promise.all([this.traces.flush(), this.events.flush()]);
   }
