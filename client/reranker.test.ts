@@ -4,6 +4,7 @@ import { adminCall, call, newProject } from '../collector/test/fixtures.ts';
 import { tinyModel } from '../collector/test/tiny-model.ts';
 import type { Embedder } from '../shared/embedder.ts';
 import type { RerankerModel } from '../shared/reranker/model.ts';
+import { rerankWithModel } from '../shared/reranker/rerank.ts';
 import { trainingWorld } from '../shared/training/fixture.ts';
 import { trainReranker } from '../shared/training/train.ts';
 import { createReranker } from './reranker.ts';
@@ -248,5 +249,38 @@ describe('createReranker options', () => {
     expect(() => createReranker({ ...base, refreshMs: Number.NaN })).toThrow(/refreshMs/);
     expect(() => createReranker({ ...base, timeoutMs: -1 })).toThrow(/timeoutMs/);
     expect(createReranker({ ...base, refreshMs: 0, timeoutMs: 0 })).toBeDefined();
+  });
+});
+
+describe('createReranker when the embedder fails', () => {
+  it('ranks with the model as without an embedder, so the version it reports is the one that ranked, and says why', async () => {
+    const withMeaning: RerankerModel = {
+      ...model,
+      version: 'v8',
+      features: [...model.features, 'embedding_similarity'],
+      weights: [...model.weights, 1],
+      mean: [...model.mean, 0],
+      scale: [...model.scale, 1],
+      embedder: 'broken-embedder',
+    };
+    const errors: string[] = [];
+    const embedder: Embedder = {
+      id: 'broken-embedder',
+      embed: async () => {
+        throw new Error('onnxruntime: out of memory');
+      },
+    };
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      embedder,
+      fetch: collector([() => new Response(JSON.stringify(withMeaning), { headers: { ETag: '"v8"' } })]).fetch,
+      onError: (e) => errors.push(e.message),
+    });
+    const ranked = await reranker.rerank(query.query, query.candidates);
+    expect(reranker.version).toBe('v8');
+    expect(ranked.map((r) => r.chunkId)).toEqual(rerankWithModel(withMeaning, query.query, query.candidates).map((r) => r.chunkId));
+    expect(ranked[0]!.chunkId).toBe('rel-3');
+    expect(errors).toEqual(['onnxruntime: out of memory']);
   });
 });

@@ -142,7 +142,10 @@ export function createReranker(options: RerankerOptions): Reranker {
       if (m) {
         try {
           const usable = chunks.map(withUsableScore);
-          const ranked = rerankWithModel(m, query, usable, await embed(m, query, usable));
+          // An embedder that fails leaves the model to rank as it does without one (those features at
+          // their mean), so the version it reports is still the one that ranked.
+          const vectors = await embed(m, query, usable).catch((error: unknown) => void tell(error));
+          const ranked = rerankWithModel(m, query, usable, vectors ?? undefined);
           // The caller's own chunks back, as given.
           return ranked.map((r) => ({ ...chunks[r.retrievalRank - 1]!, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
         } catch (error) {
