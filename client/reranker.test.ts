@@ -133,7 +133,8 @@ describe('createReranker against the real collector', () => {
     const reranker = createReranker({
       endpoint: 'http://collector.test',
       serverKey: p.keys.server,
-      refreshMs: 0,
+      // Revalidated only when told, so each answer is the one the test expects.
+      refreshMs: 60_000,
       // A load balancer in front of the collector, briefly answering with its own 404 page.
       fetch: (r) =>
         proxy ? Promise.resolve(new Response('<html>404 Not Found</html>', { status: 404 })) : call(new URL(r.url).pathname, { headers: r.headers }),
@@ -282,5 +283,30 @@ describe('createReranker when the embedder fails', () => {
     expect(ranked.map((r) => r.chunkId)).toEqual(rerankWithModel(withMeaning, query.query, query.candidates).map((r) => r.chunkId));
     expect(ranked[0]!.chunkId).toBe('rel-3');
     expect(errors).toEqual(['onnxruntime: out of memory']);
+  });
+});
+
+describe('createReranker given what is not a list of candidates', () => {
+  it("keeps retrieval's order without rejecting, and tells onError which field is wrong", async () => {
+    const errors: string[] = [];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: collector([modelResponse]).fetch,
+      onError: (e) => errors.push(e.message),
+    });
+    // A search library's hits passed as they are (`content`, not `text`), a gap in the list, no list at all.
+    const good = { chunkId: 'a', text: 'refunds within 14 days', score: 0.9 };
+    const hits = [good, { chunkId: 'b', content: 'shipping takes 3-5 days', score: 0.8 }];
+    expect((await reranker.rerank('refunds', hits as never)).map((r) => r.chunkId)).toEqual(['a', 'b']);
+    expect((await reranker.rerank('refunds', [good, null] as never)).map((r) => r.retrievalRank)).toEqual([1, 2]);
+    expect(await reranker.rerank('refunds', undefined as never)).toEqual([]);
+    expect((await reranker.rerank(undefined as never, [good])).map((r) => r.chunkId)).toEqual(['a']);
+    expect(errors).toEqual([
+      'rerank: chunks[1].text: is required',
+      'rerank: chunks[1]: Invalid type: Expected Object but received null',
+      'rerank: chunks: Invalid type: Expected Array but received undefined',
+      'rerank: query: Invalid type: Expected string but received undefined',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { joinUrl } from '../shared/url.ts';
+import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
 import { checkedConnection, numberOption } from './options.ts';
@@ -52,7 +53,8 @@ const withUsableScore = <C extends Candidate>(c: C): C => (c.score === undefined
  * they are finite and best first, otherwise by rank (so a trace can log them as the stage's scores).
  */
 function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C>[] {
-  const byScore = chunks.every((c, i) => Number.isFinite(c.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
+  // `?.`: a list `rerank()` was wrongly given may hold null.
+  const byScore = chunks.every((c, i) => Number.isFinite(c?.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
   return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1 }));
 }
 
@@ -135,6 +137,12 @@ export function createReranker(options: RerankerOptions): Reranker {
     },
     refresh,
     async rerank(query, chunks) {
+      // Arguments it cannot rank (a search library's hits as they are) are retrieval's order, said why.
+      const wrong = rerankInputError(query, chunks);
+      if (wrong) {
+        tell(wrong);
+        return inRetrievalOrder(Array.isArray(chunks) ? chunks : []);
+      }
       // The first call waits for the model; later ones rank with what is there while it revalidates.
       if (checkedAt === Number.NEGATIVE_INFINITY) await refresh();
       else if (Date.now() - checkedAt > refreshMs) void refresh();
