@@ -289,6 +289,31 @@ describe('TraceClient against the real collector', () => {
     expect(stored.trace.query).toBe('What is the refund window for opened items?');
   });
 
+  it('ignores an async onError that rejects, as it does one that throws, leaving no rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const listen = (e: PromiseRejectionEvent) => {
+      unhandled.push(e.reason);
+      e.preventDefault();
+    };
+    addEventListener('unhandledrejection', listen);
+    try {
+      const client = new TraceClient({
+        endpoint: 'http://collector.test',
+        serverKey: 'rfs_test',
+        // A logger that is itself down.
+        onError: async () => {
+          throw new Error('the log shipper is down');
+        },
+      });
+      const result = await client.logTrace({ ...trace(), createdAt: Number.NaN });
+      expect(result).toMatchObject({ status: 'rejected', field: 'trace.createdAt' });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      removeEventListener('unhandledrejection', listen);
+    }
+  });
+
   it('names a field the collector refuses as the caller sent it, not by its place in the batch', async () => {
     const client = new TraceClient({
       endpoint: 'http://collector.test',

@@ -4,6 +4,7 @@ import { type FeedbackEventInput, FeedbackEventSchema } from '../shared/schema/e
 import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
+import { callSafely } from './callback.ts';
 import { checkedConnection, checkedOptions } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
@@ -29,7 +30,7 @@ export interface TraceClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /**
    * Told about traces and events that could not be stored, since `logTrace` and `logEvent` never
-   * throw (and neither does this: what it throws is ignored). An event's result has its `eventId` too.
+   * throw (and neither does this: what it throws, or an async one rejects with, is ignored). An event's result has its `eventId` too.
    */
   onError?: (result: TraceResult | EventResult) => void;
 }
@@ -110,11 +111,8 @@ export class TraceClient {
   }
 
   private report<R extends TraceResult | EventResult>(result: R): R {
-    try {
-      if (result.status === 'rejected' || result.status === 'failed') this.onError?.(result);
-    } catch {
-      // The backend's own callback failing must not lose the answer, nor crash the process.
-    }
+    // The backend's own callback failing must not lose the answer, nor crash the process.
+    if (result.status === 'rejected' || result.status === 'failed') callSafely(this.onError, result);
     return result;
   }
 }

@@ -9,6 +9,7 @@ import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { joinUrl } from '../shared/url.ts';
+import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
@@ -28,7 +29,7 @@ export interface RerankerOptions {
   /** Longest wait for the collector's answer (default ten seconds): ranking never waits on a hung collector longer. */
   timeoutMs?: number;
   fetch?: (request: Request) => Promise<Response>;
-  /** Told when the model cannot be fetched; ranking goes on with the last good model (what it throws is ignored). */
+  /** Told when the model cannot be fetched; ranking goes on with the last good model (what it throws, or rejects with, is ignored). */
   onError?: (error: Error) => void;
 }
 
@@ -64,13 +65,8 @@ export function createReranker(options: RerankerOptions): Reranker {
   const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0 });
   const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000, { min: 0 });
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
-  const tell = (error: unknown) => {
-    try {
-      options.onError?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // The backend's callback failing must not fail its ranking.
-    }
-  };
+  // The backend's callback failing must not fail its ranking.
+  const tell = (error: unknown) => callSafely(options.onError, error instanceof Error ? error : new Error(String(error)));
   let model: RerankerModel | null = null;
   let etag: string | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
