@@ -181,6 +181,29 @@ describe('createReranker with an embedder', () => {
     return { embedder, open };
   }
 
+  it('says once per model when its embedding features cannot be used because the embedder is another', async () => {
+    const errors: string[] = [];
+    const other: Embedder = { id: 'fake-embedder:fp32', embed: async (texts) => texts.map(() => Float32Array.from([1, 0])) };
+    const c = collector([served('m1'), served('m2')]);
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      embedder: other,
+      fetch: c.fetch,
+      onError: (e) => errors.push(e.message),
+    });
+    const chunks = [
+      { chunkId: 'a', text: 'down' },
+      { chunkId: 'b', text: 'up' },
+    ];
+    await reranker.rerank('q', chunks);
+    await reranker.rerank('q', chunks);
+    await reranker.refresh();
+    await reranker.rerank('q', chunks);
+    const said = 'model m1 was trained with the embedder fake-embedder, and this reranker has fake-embedder:fp32: its embedding features sit at their mean';
+    expect(errors).toEqual([said, said.replace('m1', 'm2')]);
+  });
+
   it("embeds a chunk's new text when its id comes back with other text", async () => {
     const { embedder } = fakeEmbedder();
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', embedder, fetch: collector([served('m1')]).fetch });

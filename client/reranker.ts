@@ -73,6 +73,7 @@ export function createReranker(options: RerankerOptions): Reranker {
   let pending: Promise<void> | undefined;
   /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
   const vectors = new Map<string, { text: string; vector: Float32Array }>();
+  const toldMismatch = new WeakSet<RerankerModel>();
 
   async function load(): Promise<void> {
     try {
@@ -110,7 +111,19 @@ export function createReranker(options: RerankerOptions): Reranker {
 
   async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
     const embedder = options.embedder;
-    if (!embedder || !usesEmbeddings(m) || embedder.id !== m.embedder) return undefined;
+    if (!embedder || !usesEmbeddings(m)) return undefined;
+    if (embedder.id !== m.embedder) {
+      // Vectors of another model are never compared; said once per model, as ranking goes on without them.
+      if (!toldMismatch.has(m)) {
+        toldMismatch.add(m);
+        tell(
+          new Error(
+            `model ${m.version} was trained with the embedder ${m.embedder}, and this reranker has ${embedder.id}: its embedding features sit at their mean`,
+          ),
+        );
+      }
+      return undefined;
+    }
     // Taken from the cache now: a call running meanwhile may evict them. A chunk re-indexed under
     // its id with other text is embedded again.
     const known = chunks.map((c) => {
