@@ -42,6 +42,30 @@ describe('createReranker', () => {
     expect(reranker.version).toBe('v7');
   });
 
+  it('refresh() asks the collector after it is called, even while an earlier request is on its way', async () => {
+    let current = 'v1';
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let requests = 0;
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: async () => {
+        const version = current;
+        if (requests++ === 0) await held;
+        return new Response(JSON.stringify({ ...model, version }), { headers: { ETag: `"${version}"` } });
+      },
+    });
+    const earlier = reranker.refresh();
+    // A promotion, then the backend told to pick it up.
+    current = 'v2';
+    const now = reranker.refresh();
+    release();
+    await Promise.all([earlier, now]);
+    expect(reranker.version).toBe('v2');
+    expect(requests).toBe(2);
+  });
+
   it("keeps retrieval's order with no model, and the last good model when the collector fails", async () => {
     const errors: string[] = [];
     const revoked = () => Response.json({ error: { code: 'unauthorized', message: 'The key is unknown or revoked' } }, { status: 401 });

@@ -38,7 +38,7 @@ export interface Reranker {
   rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]>;
   /** The model in use (log it on traces as `rerankerVersion`); undefined in retrieval's order. */
   readonly version: string | undefined;
-  /** Revalidates now. */
+  /** Revalidates now: resolves once a request sent after this call is answered. */
   refresh(): Promise<void>;
 }
 
@@ -107,7 +107,18 @@ export function createReranker(options: RerankerOptions): Reranker {
     }
   }
 
-  const refresh = () => (pending ??= load().finally(() => (pending = undefined)));
+  /** One request at a time: ranking that finds the model old shares the one on its way. */
+  const revalidate = () => (pending ??= load().finally(() => (pending = undefined)));
+  let next: Promise<void> | undefined;
+  /** A request sent after the call: one already on its way may have left before a promotion it must see. */
+  const refresh = (): Promise<void> => {
+    if (!pending) return revalidate();
+    next ??= pending.then(() => {
+      next = undefined;
+      return revalidate();
+    });
+    return next;
+  };
 
   async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
     const embedder = options.embedder;
@@ -153,8 +164,8 @@ export function createReranker(options: RerankerOptions): Reranker {
         return inRetrievalOrder(Array.isArray(chunks) ? chunks : []);
       }
       // The first call waits for the model; later ones rank with what is there while it revalidates.
-      if (checkedAt === Number.NEGATIVE_INFINITY) await refresh();
-      else if (Date.now() - checkedAt > refreshMs) void refresh();
+      if (checkedAt === Number.NEGATIVE_INFINITY) await revalidate();
+      else if (Date.now() - checkedAt > refreshMs) void revalidate();
       const m = model;
       if (m) {
         try {
