@@ -40,6 +40,16 @@ describe('createTransformersEmbedder', () => {
     }
   });
 
+  it('refuses what is not a list of texts, naming the text, rather than embedding pieces of a string', async () => {
+    const embedder = createTransformersEmbedder(tiny);
+    // A string where a list belongs (plain JavaScript): it would be cut into 32-character pieces.
+    await expect(embedder.embed('How long is the refund period for damaged goods?' as never)).rejects.toThrow(
+      /texts must be an array of strings, not a string/,
+    );
+    await expect(embedder.embed(['refund', undefined, 'music'] as never)).rejects.toThrow(/texts\[1\] must be a string, not undefined/);
+    expect(await embedder.embed(['refund'])).toHaveLength(1);
+  });
+
   it('gives identical texts identical vectors, in one batch or apart', async () => {
     const embedder = createTransformersEmbedder(tiny);
     const text = 'How long is the refund period for damaged goods?';

@@ -60,6 +60,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     // The weights file is part of the identity: quantized vectors differ from full-precision ones.
     id: `${settings.model}:${settings.quantized ? 'quantized' : 'fp32'}`,
     async embed(texts) {
+      checkTexts(texts);
       if (texts.length === 0) return [];
       const extract = await sharedPipeline(settings);
       const vectors: Float32Array[] = [];
@@ -76,6 +77,18 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
       return vectors;
     },
   };
+}
+
+/**
+ * A TypeError naming what is not a text. Plain JavaScript can pass a string where the list belongs,
+ * which the pipeline would take 32 characters at a time, a vector for each piece.
+ */
+function checkTexts(texts: unknown): asserts texts is readonly string[] {
+  const kind = (x: unknown) =>
+    x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : `${/^[aeiou]/.test(typeof x) ? 'an' : 'a'} ${typeof x}`;
+  if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, not ${kind(texts)}`);
+  const i = texts.findIndex((t) => typeof t !== 'string');
+  if (i >= 0) throw new TypeError(`texts[${i}] must be a string, not ${texts[i] === undefined ? 'undefined' : kind(texts[i])}`);
 }
 
 function sharedPipeline(settings: LoadSettings): Promise<Extractor> {
