@@ -123,6 +123,27 @@ describe('createReranker', () => {
     expect(reranker.version).toBe('v7');
   });
 
+  it('answers no chunks at once, without waiting for the model or calling the embedder', async () => {
+    let embedded = 0;
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      timeoutMs: 5_000,
+      fetch: () => new Promise<Response>(() => {}),
+      embedder: {
+        id: 'e',
+        embed: async (texts) => {
+          embedded++;
+          return texts.map(() => new Float32Array(2));
+        },
+      },
+    });
+    const started = Date.now();
+    expect(await reranker.rerank('nothing was retrieved', [])).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(embedded).toBe(0);
+  });
+
   it("stops waiting for a hung collector after its timeout, keeping retrieval's order, whatever onError throws", async () => {
     const hung = (r: Request) =>
       new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error(`timed out: ${String(r.signal.reason)}`))));

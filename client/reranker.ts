@@ -163,6 +163,8 @@ export function createReranker(options: RerankerOptions): Reranker {
         tell(wrong);
         return inRetrievalOrder(Array.isArray(chunks) ? chunks : []);
       }
+      // Nothing retrieved, nothing to rank: no wait for the model, no call to the embedder.
+      if (chunks.length === 0) return [];
       // The first call waits for the model; later ones rank with what is there while it revalidates.
       if (checkedAt === Number.NEGATIVE_INFINITY) await revalidate();
       else if (Date.now() - checkedAt > refreshMs) void revalidate();
