@@ -79,3 +79,20 @@ describe('confirmRephrases', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('confirmRephrases given what it cannot judge', () => {
+  const embedder: Embedder = { id: 'stub', embed: async (texts) => texts.map(() => Float32Array.from([1, 0])) };
+  const pair = { a: 'how do i get a refund', b: 'can i have my money back' };
+
+  it('refuses a threshold no cosine could be judged by, naming it', async () => {
+    // 70 meant as a percentage, or NaN from a misread setting: every pair would be refused, silently.
+    await expect(confirmRephrases(embedder, [pair], 70)).rejects.toThrow(/minCosine must be a number from -1 to 1, not 70/);
+    await expect(confirmRephrases(embedder, [pair], Number.NaN)).rejects.toThrow(/minCosine/);
+  });
+
+  it('names the pair and side that is not a question, and an embedder that answers too few vectors', async () => {
+    await expect(confirmRephrases(embedder, [pair, { a: 'q', b: undefined }] as never)).rejects.toThrow(/pairs\[1\]\.b must be a string/);
+    const short: Embedder = { id: 'short', embed: async (texts) => texts.slice(1).map(() => Float32Array.from([1, 0])) };
+    await expect(confirmRephrases(short, [pair])).rejects.toThrow(/embedder short answered 1 vectors for 2 texts/);
+  });
+});

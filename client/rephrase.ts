@@ -16,14 +16,28 @@ import { cosine, type Embedder } from '../shared/embedder.ts';
  */
 export const REPHRASE_MIN_COSINE = 0.7;
 
-/** One verdict per pair, in order: true when `b` asks what `a` asked. */
+/**
+ * One verdict per pair, in order: true when `b` asks what `a` asked. Throws, naming it, on a pair
+ * side that is not a string, a `minCosine` outside [-1, 1], or an embedder that answers too few vectors.
+ */
 export async function confirmRephrases(
   embedder: Embedder,
   pairs: readonly { a: string; b: string }[],
   minCosine: number = REPHRASE_MIN_COSINE,
 ): Promise<boolean[]> {
+  // A threshold outside cosine's range (70 meant as a percentage, NaN) would refuse every pair silently.
+  if (typeof minCosine !== 'number' || !(minCosine >= -1 && minCosine <= 1)) {
+    throw new RangeError(`minCosine must be a number from -1 to 1, not ${String(minCosine)}`);
+  }
+  if (!Array.isArray(pairs)) throw new TypeError(`pairs must be an array of { a, b }, not ${String(pairs)}`);
+  for (const [i, pair] of pairs.entries()) {
+    for (const side of ['a', 'b'] as const) {
+      if (typeof pair?.[side] !== 'string') throw new TypeError(`pairs[${i}].${side} must be a string, not ${String(pair?.[side])}`);
+    }
+  }
   if (pairs.length === 0) return [];
   // One call for every text, so the embedder can batch them.
   const vectors = await embedder.embed(pairs.flatMap(({ a, b }) => [a, b]));
+  if (vectors.length !== 2 * pairs.length) throw new Error(`embedder ${embedder.id} answered ${vectors.length} vectors for ${2 * pairs.length} texts`);
   return pairs.map((_, i) => cosine(vectors[2 * i]!, vectors[2 * i + 1]!) >= minCosine);
 }
