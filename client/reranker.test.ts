@@ -85,6 +85,19 @@ describe('createReranker', () => {
     expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe(`rel-3`);
   });
 
+  it('refuses at load a model that passes the schema but cannot rank, keeping the last good one', async () => {
+    const errors: string[] = [];
+    // A judged query's vector that is not base64: the artifact parses, ranking with it throws.
+    const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
+    const c = collector([modelResponse, () => new Response(JSON.stringify(corrupt), { headers: { ETag: '"v8"' } })]);
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
+    await reranker.refresh();
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe('rel-3');
+    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+  });
+
   it('never rejects, even when the network throws', async () => {
     const errors: string[] = [];
     const reranker = createReranker({

@@ -59,6 +59,20 @@ function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C
   return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1 }));
 }
 
+/**
+ * The model, once it has ranked a trial chunk: an artifact can pass the schema and still fail to
+ * rank (a judged query's vector that is not base64). Refused here, the last good model stays in
+ * use, rather than every call falling back to retrieval's order while `version` names this one.
+ */
+function usable(model: RerankerModel): RerankerModel {
+  try {
+    rerankWithModel(model, 'trial', [{ chunkId: 'trial', sourceDocId: 'trial', text: 'trial', score: 1 }]);
+  } catch (error) {
+    throw new Error(`model ${model.version} cannot rank: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return model;
+}
+
 /** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
 export function createReranker(options: RerankerOptions): Reranker {
   checkedConnection(options);
@@ -99,7 +113,7 @@ export function createReranker(options: RerankerOptions): Reranker {
         // The collector's own words say which: a revoked key (401) is not "no model yet".
         throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : ''}`);
       }
-      model = parseRerankerModel(answer.text);
+      model = usable(parseRerankerModel(answer.text));
       etag = res.headers.get('ETag') ?? undefined;
     } catch (error) {
       checkedAt = Date.now();
