@@ -344,6 +344,9 @@ describe('TraceClient against the real collector', () => {
     // A backoff given in part takes the rest from the defaults rather than retrying at once.
     expect(new TraceClient({ ...base, backoff: { baseMs: 100 } as never })).toBeInstanceOf(TraceClient);
     expect(new TraceClient({ ...base, batchSize: 500 })).toBeInstanceOf(TraceClient);
+    // A backoff read from a config file as null, or given as one number.
+    expect(() => new TraceClient({ ...base, backoff: null as never })).toThrow(/backoff must be \{ baseMs, maxMs \}, not null/);
+    expect(() => new TraceClient({ ...base, backoff: 500 as never })).toThrow(RangeError);
   });
 
   it('refuses, when it is made, an endpoint or key no request could be sent with, naming the option', () => {

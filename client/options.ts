@@ -23,6 +23,10 @@ export function numberOption(name: string, given: unknown, fallback: number, { m
  */
 export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Numbers {
   const backoff = options.backoff;
+  // null from a config file, or one number: not the two bounds a retry's delay needs.
+  if (backoff !== undefined && (typeof backoff !== 'object' || backoff === null)) {
+    throw new RangeError(`backoff must be { baseMs, maxMs }, not ${String(backoff)}`);
+  }
   return {
     batchSize: numberOption('batchSize', options.batchSize, defaults.batchSize, { min: 1, integer: true }),
     flushIntervalMs: numberOption('flushIntervalMs', options.flushIntervalMs, defaults.flushIntervalMs, { min: 0 }),
