@@ -136,7 +136,9 @@ export class Batcher {
         // The collector refused the request itself: retrying cannot help. Any other server's answer (a
         // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
         if (refusal && !res.ok && res.status !== 429 && res.status < 500) break;
-        wait = Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0);
+        // Retry-After honoured up to backoff.maxMs, the longest wait between attempts: a proxy's
+        // maintenance page asking for an hour would hold flush() (and shutdown) for hours.
+        wait = Math.min(this.opts.backoff.maxMs, Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0));
       } catch (err) {
         reason = `network: ${(err as Error).message}`;
       }

@@ -186,6 +186,24 @@ describe('TraceClient against the real collector', () => {
     expect(await Promise.race([second, pending])).toEqual({ traceId: b.traceId, status: 'accepted' });
   });
 
+  it("waits no longer than backoff.maxMs between attempts, whatever a Retry-After asks (a proxy's maintenance page)", async () => {
+    const p = await newProject();
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      backoff: { baseMs: 1, maxMs: 20 },
+      fetch: (r) =>
+        calls++ === 0 ? Promise.resolve(new Response('<html>Down for maintenance</html>', { status: 503, headers: { 'retry-after': '3600' } })) : collector(r),
+    });
+    const t = trace();
+    const result = client.logTrace(t);
+    const started = Date.now();
+    await client.flush();
+    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('splits a batch too large for one request, and rejects only the trace too large alone', async () => {
     const p = await newProject();
     const sizes: number[] = [];
