@@ -13,8 +13,10 @@ export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
 /** The smallest scale a feature is standardised by: below it, training takes the feature as constant (scale 1). */
 export const MIN_SCALE = 1e-6;
 
+/** A weighted count: never below 0, which would make a prior's log-odds infinite and a score NaN. */
+const count = () => v.pipe(finite(), v.minValue(0, 'must be 0 or more'));
 /** Evidence for one chunk or document: [relevant, not relevant], each a weighted count. */
-const Evidence = v.tuple([finite(), finite()]);
+const Evidence = v.tuple([count(), count()]);
 
 /** A confirmed (query, chunk) judgement, consulted for new queries that resemble its query. */
 const JudgementSchema = v.object({

@@ -44,6 +44,15 @@ describe('trainReranker', () => {
     expect(trainReranker(trainingWorld(40).data, options).model.memory.judgements).toHaveLength(80);
   });
 
+  it('refuses an artifact with a negative evidence count, which would score its chunk NaN', () => {
+    const { model } = trainReranker(trainingWorld(20).data, options);
+    const [chunkId] = Object.keys(model.priors.chunks);
+    const bad = { ...model, priors: { ...model.priors, chunks: { ...model.priors.chunks, [chunkId!]: [0, -1] } } };
+    expect(() => parseRerankerModel(JSON.stringify(bad))).toThrow(`not a reranker model: priors.chunks.${chunkId}.1: must be 0 or more`);
+    const engaged = { ...model, engagement: { ...model.engagement, chunks: { x: [-2, 5] } } };
+    expect(() => parseRerankerModel(engaged)).toThrow('engagement.chunks.x.0: must be 0 or more');
+  });
+
   it('trains nothing from a verdict the reviewers split on', () => {
     const c = { queryKey: queryKey('q'), query: 'q', chunkId: 'c', sourceDocId: 'd' };
     expect(
