@@ -74,6 +74,7 @@ describe('createReranker', () => {
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
     const plain = await reranker.rerank(query.query, query.candidates);
     expect(plain.map((r) => r.chunkId)).toEqual(query.candidates.map((x) => x.chunkId));
+    expect(plain.every((r) => r.rerankerVersion === undefined)).toBe(true);
     expect(reranker.version).toBeUndefined();
     await reranker.refresh();
     expect(reranker.version).toBe('v7');
@@ -294,6 +295,8 @@ describe('createReranker with an embedder', () => {
     const ranked = await ranking;
     expect(ranked.map((r) => r.chunkId)).toEqual(['b', 'a', 'c']);
     expect(ranked[0]!.rerankScore).toBeGreaterThan(0.9);
+    // What a trace logs: the model that ranked this list, not the one in use by the time it is read.
+    expect(ranked.map((r) => r.rerankerVersion)).toEqual(['m1', 'm1', 'm1']);
   });
 });
 

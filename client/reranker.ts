@@ -36,7 +36,10 @@ export interface RerankerOptions {
 export interface Reranker {
   /** The candidates best first, each with `rerankScore` and `retrievalRank`. Never rejects. */
   rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]>;
-  /** The model in use (log it on traces as `rerankerVersion`); undefined in retrieval's order. */
+  /**
+   * The model in use now; undefined in retrieval's order. A trace logs the `rerankerVersion` of the
+   * list `rerank()` gave instead: a model fetched between ranking and logging changes this.
+   */
   readonly version: string | undefined;
   /** Revalidates now: resolves once a request sent after this call is answered. */
   refresh(): Promise<void>;
@@ -56,7 +59,8 @@ const withUsableScore = <C extends Candidate>(c: C): C => (c.score === undefined
 function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C>[] {
   // `?.`: a list `rerank()` was wrongly given may hold null.
   const byScore = chunks.every((c, i) => Number.isFinite(c?.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
-  return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1 }));
+  // No model ranked it, whatever a list ranked before says.
+  return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
 }
 
 /**
@@ -191,7 +195,12 @@ export function createReranker(options: RerankerOptions): Reranker {
           const vectors = await embed(m, query, usable).catch((error: unknown) => void tell(error));
           const ranked = rerankWithModel(m, query, usable, vectors ?? undefined);
           // The caller's own chunks back, as given.
-          return ranked.map((r) => ({ ...chunks[r.retrievalRank - 1]!, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
+          return ranked.map((r) => ({
+            ...chunks[r.retrievalRank - 1]!,
+            rerankScore: r.rerankScore,
+            retrievalRank: r.retrievalRank,
+            rerankerVersion: m.version,
+          }));
         } catch (error) {
           tell(error);
         }

@@ -8,7 +8,7 @@
  */
 import { type Chunk, passage } from '../../demo/corpus/chunk.ts';
 import { promotedReranker } from '../../demo/server/promoted-reranker.ts';
-import type { Reranker, Scored } from '../../demo/server/rerank.ts';
+import type { Scored } from '../../demo/server/rerank.ts';
 import { Bm25Index } from '../../shared/bm25.ts';
 import type { Embedder } from '../../shared/embedder.ts';
 import { ndcgAt, recallAt } from '../../shared/ranking-metrics.ts';
@@ -73,14 +73,14 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
       if (!collector) throw new Error('measuring the promoted model needs a collector');
       // A fresh client per evaluation: it fetches the model promoted now, as a restarted demo would.
       const errors: Error[] = [];
-      const reranker: Reranker = promotedReranker({
+      const reranker = promotedReranker({
         endpoint: collector.endpoint,
         serverKey: collector.serverKey,
         refreshMs: Number.POSITIVE_INFINITY,
         onError: (e) => errors.push(e),
         embedder,
       });
-      const metrics = await measure(queries, (q, c) => reranker.rerank(q, c));
+      const metrics = await measure(queries, async (q, c) => (await reranker.rerank(q, c)).ranked);
       return { metrics, version: reranker.version, errors };
     },
     model: (model, queries) =>

@@ -51,8 +51,10 @@ describe('createAnswerer', () => {
 
   it('answers from the reranker order and records its version', async () => {
     const reverse = {
-      version: 'reverse-1',
-      rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })),
+      rerank: (_q: string, c: readonly { chunk: Chunk; score: number }[]) => ({
+        ranked: [...c].reverse().map((s, i) => ({ ...s, score: 1 / (i + 1) })),
+        version: 'reverse-1',
+      }),
     };
     const { answerer, traces } = setup({ reranker: reverse });
     const res = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
@@ -105,7 +107,6 @@ describe('createAnswerer', () => {
   it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {
     const errors: string[] = [];
     const broken = {
-      version: 'broken-1',
       rerank: (): never => {
         throw new Error('no model');
       },
@@ -167,10 +168,9 @@ describe('createAnswerer', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const slow = {
-      version: 'slow-1',
       rerank: async (q: string, c: readonly { chunk: Chunk; score: number }[]) => {
         if (q.startsWith('refund')) await held;
-        return [...c];
+        return { ranked: [...c], version: 'slow-1' };
       },
     };
     const { answerer, traces } = setup({ reranker: slow });

@@ -95,7 +95,8 @@ export function createAnswerer(options: AnswererOptions) {
   /** The reranker's order, or retrieval's when the reranker fails (then no version is claimed). */
   async function rerank(query: string, retrieved: Scored[]): Promise<{ reranked: Scored[]; version?: string }> {
     try {
-      return { reranked: (await reranker.rerank(query, retrieved)).slice(0, answerK), version: reranker.version };
+      const { ranked, version } = await reranker.rerank(query, retrieved);
+      return { reranked: ranked.slice(0, answerK), version };
     } catch (err) {
       onStageError?.('reranker', err);
       return { reranked: retrieved.slice(0, answerK) };

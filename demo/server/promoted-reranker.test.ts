@@ -18,10 +18,10 @@ describe('the demo’s promoted reranker', () => {
   it('ranks the next answer with a model promoted since the last one, when asked to revalidate first', async () => {
     const c = collector();
     const reranker = promotedReranker({ endpoint: 'http://collector.test', serverKey: 'k', fetch: c.fetch, revalidateWaitMs: 500 });
-    await reranker.rerank('alpha', candidates);
+    expect((await reranker.rerank('alpha', candidates)).version).toBe('v1');
     expect(reranker.version).toBe('v1');
     c.promote('v2');
-    await reranker.rerank('alpha', candidates);
+    expect((await reranker.rerank('alpha', candidates)).version).toBe('v2');
     expect(reranker.version).toBe('v2');
   });
 

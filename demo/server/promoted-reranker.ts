@@ -17,8 +17,9 @@ export interface PromotedRerankerOptions extends RerankerOptions {
   revalidateWaitMs?: number;
 }
 
-/** The demo's reranker, and a way to fetch the promoted model now rather than when it is due. */
+/** The demo's reranker, the model it has now, and a way to fetch the promoted model now rather than when it is due. */
 export interface PromotedReranker extends Reranker {
+  readonly version: string | undefined;
   refresh(): Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export function promotedReranker({ revalidateWaitMs, ...options }: PromotedReran
           scored: s,
         })),
       );
-      return ranked.map((r) => ({ chunk: r.scored.chunk, score: r.rerankScore }));
+      return { ranked: ranked.map((r) => ({ chunk: r.scored.chunk, score: r.rerankScore })), version: ranked[0]?.rerankerVersion };
     },
   };
 }

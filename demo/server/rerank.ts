@@ -11,12 +11,16 @@ export interface Scored {
   score: number;
 }
 
-export interface Reranker {
-  /** Logged on every trace as `rerankerVersion`, so retraining knows what it must beat. */
+/** The candidates in a reranker's order, each with its own score, and what ranked them. */
+export interface Ranking {
+  ranked: Scored[];
+  /** Logged on the trace as `rerankerVersion`, so retraining knows what it must beat; none in retrieval's order. */
   version?: string;
-  /** The candidates in the reranker's order, each with its own score. */
-  rerank(query: string, candidates: readonly Scored[]): Scored[] | Promise<Scored[]>;
+}
+
+export interface Reranker {
+  rerank(query: string, candidates: readonly Scored[]): Ranking | Promise<Ranking>;
 }
 
 /** Keeps retrieval's order and scores. */
-export const identityReranker: Reranker = { rerank: (_query, candidates) => [...candidates] };
+export const identityReranker: Reranker = { rerank: (_query, candidates) => ({ ranked: [...candidates] }) };

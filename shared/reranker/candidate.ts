@@ -18,4 +18,9 @@ export type Reranked<C extends Candidate = Candidate> = C & {
   rerankScore: number;
   /** 1-based position retrieval gave it. */
   retrievalRank: number;
+  /**
+   * The model that ranked the list, to log on its trace as `rerankerVersion` (a model promoted
+   * meanwhile does not change it); absent when the list is in retrieval's order.
+   */
+  rerankerVersion?: string;
 };
