@@ -130,7 +130,9 @@ export class ReviewPage extends LitElement {
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog?.open) return; // the dialog handles Esc itself
     if (isTyping(e, this.renderRoot)) {
-      if (e.key === 'Escape') (e.composedPath()[0] as HTMLElement).blur();
+      // Esc leaves the note for the item, where the keys work again; a list keeps its own Esc.
+      const target = e.composedPath()[0];
+      if (e.key === 'Escape' && target instanceof HTMLTextAreaElement) this.focusShown();
       return;
     }
     const action = actionFor(e);
@@ -144,6 +146,29 @@ export class ReviewPage extends LitElement {
   private act(action: ReviewAction) {
     const session = this.session;
     if (!session) return;
+    const pressed = (this.renderRoot as ShadowRoot).activeElement as HTMLButtonElement | null;
+    this.perform(session, action);
+    this.keepFocus(pressed);
+  }
+
+  /**
+   * The button pressed may leave (the last item's answers) or be disabled (Previous on the first
+   * item, Undo with nothing left): the keyboard then goes to what is shown, not to the page's body.
+   */
+  private keepFocus(pressed: HTMLButtonElement | null) {
+    if (!pressed) return;
+    // Waits for the update the action asked for.
+    void this.updateComplete.then(() => {
+      if (!pressed.isConnected || pressed.disabled) this.focusShown();
+    });
+  }
+
+  /** Focus on the item shown, or on the list's end message. */
+  private focusShown() {
+    this.renderRoot.querySelector<HTMLElement>('article.item, .empty')?.focus();
+  }
+
+  private perform(session: ReviewSession, action: ReviewAction) {
     const s = this.strings;
     if (typeof action === 'object') {
       if (!session.current) return;
@@ -152,12 +177,9 @@ export class ReviewPage extends LitElement {
       this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
-      const focusInItem = !!(this.renderRoot as ShadowRoot).activeElement?.closest('article.item');
       session.answer(action.answer, note).catch((err) => {
         this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
-      // The last item's buttons leave with it: focus goes to what is shown instead, not to the page.
-      if (focusInItem && !session.current) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.empty')?.focus());
       return;
     }
     switch (action) {
@@ -230,7 +252,7 @@ export class ReviewPage extends LitElement {
     if (!session || !this.loaded) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
     if (!item) return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
-    return html`<article class="card item" aria-labelledby="item-query" data-item=${item.id}>
+    return html`<article class="card item" tabindex="-1" aria-labelledby="item-query" data-item=${item.id}>
       ${renderItem(item, s)}
       <section class="answer" aria-label=${s.reviewQuestion}>
         ${item.status === 'answered' && item.verdict ? html`<p class="answered">${format(s.answeredAs, { verdict: s[`verdict_${item.verdict}`] })}</p>` : nothing}

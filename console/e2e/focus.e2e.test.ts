@@ -1,0 +1,74 @@
+/** Where the keyboard is after each action: never dropped to the document's body, so Tab goes on from where the reader was. */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+/** The element that has focus, looking into shadow roots: its tag, then its id or class. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    if (!active || active === document.body) return 'BODY';
+    return `${active.tagName}${active.id ? `#${active.id}` : ''}${active.className ? `.${String(active.className).split(' ').join('.')}` : ''}`;
+  });
+
+const shownItem = (page: Page) => page.locator('rf-review-page article.item').getAttribute('data-item');
+
+describe('review queue focus', () => {
+  it('keeps focus on the page when the button pressed becomes disabled (Previous on the first item, Undo with nothing left)', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      await page.keyboard.press('j');
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      await page.locator('rf-review-page button[aria-keyshortcuts="k ArrowLeft"]').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => shownItem(page)).toBe(first);
+      // Back on the first item, Previous is disabled: the keyboard stays on the item, not the page's body.
+      await expect.poll(() => focused(page)).not.toBe('BODY');
+      expect(await focused(page)).toBe('ARTICLE.card.item');
+
+      await page.keyboard.press('3');
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      await page.locator('rf-review-page button[aria-keyshortcuts="u"]').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => shownItem(page)).toBe(first);
+      await expect.poll(() => focused(page)).toBe('ARTICLE.card.item');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('leaves the note with Esc onto the item, and Esc on a list keeps the list focused', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      await page.keyboard.press('n');
+      await expect.poll(() => focused(page)).toBe('TEXTAREA#note');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => focused(page)).toBe('ARTICLE.card.item');
+      // The keys work again at once.
+      const item = await shownItem(page);
+      await page.keyboard.press('j');
+      await expect.poll(() => shownItem(page)).not.toBe(item);
+
+      await page.locator('rf-review-page select').focus();
+      await page.keyboard.press('Escape');
+      expect(await focused(page)).toBe('SELECT');
+      await page.getByLabel('Language').focus();
+      await page.keyboard.press('Escape');
+      expect(await focused(page)).toBe('SELECT');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
