@@ -72,3 +72,25 @@ describe('review queue focus', () => {
     }
   });
 });
+
+describe('focus across pages', () => {
+  it('puts focus on the new page when a link in the page opens another one, instead of the page’s body', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces');
+    try {
+      const link = page.locator('rf-worst-page table.worst tbody a').first();
+      const id = await link.textContent();
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: `Trace ${id}` }).waitFor();
+      await expect.poll(() => focused(page)).toBe('MAIN#main');
+      // Back: the list again, and the keyboard with it.
+      await page.goBack();
+      await page.locator('rf-worst-page table.worst tbody a').first().waitFor();
+      await expect.poll(() => focused(page)).toBe('MAIN#main');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations, type ReactiveElement, type TemplateResult } from 'lit';
 import { api, UNAUTHORIZED_EVENT } from '../../api/client.ts';
 import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
@@ -88,7 +88,7 @@ export class RfConsole extends LitElement {
     super.connectedCallback();
     saveLocale(this.locale);
     applyTheme(this.theme);
-    this.stopWatching = watchLocation(() => (this.route = routeOf(new URL(location.href))));
+    this.stopWatching = watchLocation(() => this.follow(routeOf(new URL(location.href))));
     window.addEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
     if (this.gate === 'signed-in') this.loadProject();
   }
@@ -108,6 +108,23 @@ export class RfConsole extends LitElement {
         if (current() && attempt < PROJECT_ATTEMPTS - 1) setTimeout(() => current() && this.loadProject(attempt + 1), 1_000 * 2 ** attempt);
       },
     );
+  }
+
+  /** Shows the page the address names now (a link, back or forward, a filter changing). */
+  private follow(route: Route) {
+    const before = this.route;
+    this.route = route;
+    if (route.page !== before.page || JSON.stringify(route.params) !== JSON.stringify(before.params)) void this.keepFocusOnPage();
+  }
+
+  /**
+   * Another page replaced the one that had focus (a link followed in it, back or forward): the
+   * keyboard goes to the new page, as the skip link takes it, rather than to the document's body.
+   */
+  private async keepFocusOnPage() {
+    await this.updateComplete;
+    await (this.querySelector('#main > *') as ReactiveElement | null)?.updateComplete;
+    if (!document.activeElement || document.activeElement === document.body) this.querySelector<HTMLElement>('#main')?.focus();
   }
 
   override disconnectedCallback() {
