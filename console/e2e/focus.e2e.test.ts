@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import type { Correction } from '../api/types.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -88,6 +89,28 @@ describe('focus across pages', () => {
       await page.goBack();
       await page.locator('rf-worst-page table.worst tbody a').first().waitFor();
       await expect.poll(() => focused(page)).toBe('MAIN#main');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('corrections focus', () => {
+  it('moves focus to the next correction’s note once one is resolved, and says it was resolved', async () => {
+    const f = fixture();
+    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
+    expect(second).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    try {
+      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
+      await item.getByLabel('What was changed').focus();
+      await page.keyboard.type('the page was rewritten');
+      await page.keyboard.press('Enter');
+      await item.waitFor({ state: 'detached' });
+      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      await expect.poll(() => page.locator('rf-corrections-page [role="status"]').textContent()).toBe('Correction resolved.');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -227,6 +227,7 @@ const en = {
   resolveNote: 'What was changed',
   resolveNoteMissing: 'Write what was changed to resolve it.',
   resolvedNote: 'Resolved: {note}',
+  correctionResolved: 'Correction resolved.',
   unowned: 'Unowned',
   allOwners: 'All owners',
 
@@ -631,6 +632,7 @@ const zhCN: Strings = {
   resolveNote: '改了什么',
   resolveNoteMissing: '请写明改了什么，才能标记为已处理。',
   resolvedNote: '已处理：{note}',
+  correctionResolved: '已将这条纠正标记为已处理。',
   unowned: '无负责人',
   allOwners: '所有负责人',
 

@@ -34,6 +34,7 @@ export class CorrectionsPage extends LitElement {
     groups: { state: true },
     error: { state: true },
     blankNote: { state: true },
+    resolvedOne: { state: true },
   };
 
   declare strings: Strings;
@@ -43,7 +44,14 @@ export class CorrectionsPage extends LitElement {
   declare error: string | undefined;
   /** The correction whose Resolve was pressed with no note written. */
   declare blankNote: string | undefined;
+  /** A correction was just resolved here: said to screen readers, since its form left with it. */
+  declare resolvedOne: boolean;
   private loadedStatus: Status | undefined;
+
+  constructor() {
+    super();
+    this.resolvedOne = false;
+  }
 
   private get status(): Status {
     return this.route.query.get('status') === 'resolved' ? 'resolved' : 'open';
@@ -62,6 +70,7 @@ export class CorrectionsPage extends LitElement {
     this.loadedStatus = status;
     this.groups = undefined;
     this.error = undefined;
+    this.resolvedOne = false;
     try {
       const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?status=${status}`);
       if (this.loadedStatus === status) this.groups = owners;
@@ -98,6 +107,7 @@ export class CorrectionsPage extends LitElement {
         </label>
       </div>
       <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="visually-hidden" role="status">${this.resolvedOne ? s.correctionResolved : ''}</p>
       ${this.renderGroups()}`;
   }
 
@@ -106,7 +116,7 @@ export class CorrectionsPage extends LitElement {
     if (!this.groups) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
     const filter = this.ownerFilter;
     const shown = this.groups.filter((g) => g.corrections.length && (!filter || (g.owner ?? UNOWNED) === filter));
-    if (!shown.length) return html`<p class="card">${s.noCorrections}</p>`;
+    if (!shown.length) return html`<p class="card empty" tabindex="-1">${s.noCorrections}</p>`;
     // Keyed: a resolved correction's form leaves with it, rather than passing its typed note on to the next one.
     return repeat(
       shown,
@@ -165,12 +175,26 @@ export class CorrectionsPage extends LitElement {
     }
     this.blankNote = undefined;
     this.error = undefined;
+    this.resolvedOne = false;
     try {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
-      // Resolved: it leaves the open inbox.
-      this.groups = this.groups?.map((g) => ({ ...g, corrections: g.corrections.filter((x) => x.eventId !== c.eventId) }));
     } catch (err) {
       this.error = errorText(err, this.strings);
+      return;
     }
+    const next = this.neighbourOf(c.eventId);
+    // Resolved: it leaves the open inbox.
+    this.groups = this.groups?.map((g) => ({ ...g, corrections: g.corrections.filter((x) => x.eventId !== c.eventId) }));
+    this.resolvedOne = true;
+    await this.updateComplete;
+    // Its form left with it: the keyboard goes on to the next correction's note, or to the inbox's empty message.
+    this.renderRoot.querySelector<HTMLElement>(next ? `#${CSS.escape(`note-${next}`)}` : '.empty')?.focus();
+  }
+
+  /** The correction shown after this one, else the one before: where the reader goes on from. */
+  private neighbourOf(eventId: string): string | undefined {
+    const shown = [...this.renderRoot.querySelectorAll<HTMLElement>('article.correction')].map((a) => a.dataset.event);
+    const i = shown.indexOf(eventId);
+    return shown[i + 1] ?? shown[i - 1];
   }
 }
