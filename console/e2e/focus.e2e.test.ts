@@ -117,3 +117,35 @@ describe('corrections focus', () => {
     }
   });
 });
+
+describe('owner rules focus', () => {
+  it('keeps focus in the table when a rule is removed, and on a new rule’s pattern when one is added', async () => {
+    const f = fixture();
+    await f.admin('/v1/admin/owners', {
+      method: 'PUT',
+      json: {
+        owners: [
+          { pattern: 'a*', owner: 'A' },
+          { pattern: 'b*', owner: 'B' },
+        ],
+      },
+    });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/documents');
+    try {
+      await page.getByRole('button', { name: 'Remove rule 2' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByRole('button', { name: 'Remove rule 2' }).count()).toBe(0);
+      await expect.poll(() => focused(page)).not.toBe('BODY');
+      await page.getByRole('button', { name: 'Remove rule 1' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('rf-documents-page [data-field="no-rules"]').waitFor();
+      await expect.poll(() => focused(page)).not.toBe('BODY');
+      await page.getByRole('button', { name: 'Add a rule' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('INPUT#rule-0-pattern.mono');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

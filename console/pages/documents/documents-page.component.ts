@@ -135,14 +135,14 @@ export class DocumentsPage extends LitElement {
                 <td>${this.renderRuleField(i, 'owner', s.owner, o.owner)}</td>
                 <td>
                   <button type="button" ?disabled=${i === 0} aria-label=${format(s.moveUp, { n: i + 1 })} @click=${() => this.moveRuleUp(i)}>↑</button>
-                  <button type="button" aria-label=${format(s.removeOwner, { n: i + 1 })} @click=${() => this.removeRule(i)}>✕</button>
+                  <button type="button" class="remove" aria-label=${format(s.removeOwner, { n: i + 1 })} @click=${() => this.removeRule(i)}>✕</button>
                 </td>
               </tr>`,
             )}
           </tbody>
         </table>
         <div class="actions">
-          <button type="button" @click=${() => (this.owners = [...this.owners, { pattern: '', owner: '' }])}>${s.addOwner}</button>
+          <button type="button" class="add" @click=${this.addRule}>${s.addOwner}</button>
           <button type="submit" class="primary">${s.save}</button>
           <span role="status">${this.ownersStatus}</span>
         </div>
@@ -173,9 +173,20 @@ export class DocumentsPage extends LitElement {
     this.ruleIssues = new Map();
   }
 
-  private removeRule(i: number) {
+  /** Focus goes to the new rule's pattern, to be typed in. */
+  private async addRule() {
+    this.owners = [...this.owners, { pattern: '', owner: '' }];
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>(`#rule-${this.owners.length - 1}-pattern`)?.focus();
+  }
+
+  /** The row's ✕ leaves with it: focus goes to the ✕ now in its place, else the one above, else Add. */
+  private async removeRule(i: number) {
     this.owners = this.owners.filter((_, j) => j !== i);
     this.ruleIssues = new Map();
+    await this.updateComplete;
+    const removes = this.renderRoot.querySelectorAll<HTMLButtonElement>('button.remove');
+    (removes[i] ?? removes[i - 1] ?? this.renderRoot.querySelector<HTMLButtonElement>('button.add'))?.focus();
   }
 
   /** The rules checked by the schema the API applies: each field's problem beside it, focus on the first. */
