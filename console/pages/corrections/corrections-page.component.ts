@@ -8,6 +8,7 @@ import { dateTime, percent } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './corrections-page.styles.ts';
 
@@ -33,6 +34,7 @@ export class CorrectionsPage extends LitElement {
     route: { attribute: false },
     groups: { state: true },
     error: { state: true },
+    loadError: { state: true },
     blankNote: { state: true },
     resolvedOne: { state: true },
   };
@@ -42,6 +44,8 @@ export class CorrectionsPage extends LitElement {
   declare route: Route;
   declare groups: OwnerGroup[] | undefined;
   declare error: string | undefined;
+  /** Why the inbox could not be fetched. */
+  declare loadError: unknown;
   /** The correction whose Resolve was pressed with no note written. */
   declare blankNote: string | undefined;
   /** A correction was just resolved here: said to screen readers, since its form left with it. */
@@ -70,12 +74,13 @@ export class CorrectionsPage extends LitElement {
     this.loadedStatus = status;
     this.groups = undefined;
     this.error = undefined;
+    this.loadError = undefined;
     this.resolvedOne = false;
     try {
       const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?status=${status}`);
       if (this.loadedStatus === status) this.groups = owners;
     } catch (err) {
-      if (this.loadedStatus === status) this.error = errorText(err, this.strings);
+      if (this.loadedStatus === status) this.loadError = err;
     }
   }
 
@@ -89,7 +94,7 @@ export class CorrectionsPage extends LitElement {
     const owners = this.groups?.map((g) => g.owner ?? UNOWNED) ?? [];
     const filter = this.ownerFilter;
     if (filter && !owners.includes(filter)) owners.push(filter);
-    return html`<h1>${s.correctionsTitle}</h1>
+    return html`<h1 tabindex="-1">${s.correctionsTitle}</h1>
       <p class="intro">${s.correctionsIntro}</p>
       <div class="filters">
         <label
@@ -106,14 +111,14 @@ export class CorrectionsPage extends LitElement {
           </select>
         </label>
       </div>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => void this.load()) : (this.error ?? '')}</p>
       <p class="visually-hidden" role="status">${this.resolvedOne ? s.correctionResolved : ''}</p>
       ${this.renderGroups()}`;
   }
 
   private renderGroups() {
     const s = this.strings;
-    if (!this.groups) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!this.groups) return this.loadError ? nothing : html`<p class="muted">${s.loading}</p>`;
     const filter = this.ownerFilter;
     const shown = this.groups.filter((g) => g.corrections.length && (!filter || (g.owner ?? UNOWNED) === filter));
     if (!shown.length) return html`<p class="card empty" tabindex="-1">${s.noCorrections}</p>`;

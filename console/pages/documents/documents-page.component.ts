@@ -8,6 +8,7 @@ import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './documents-page.styles.ts';
 
@@ -41,7 +42,8 @@ export class DocumentsPage extends LitElement {
   declare documents: FlaggedDocument[] | undefined;
   /** The rules as edited, saved with Save. */
   declare owners: OwnerRule[];
-  declare error: string | undefined;
+  /** Why the documents could not be fetched. */
+  declare error: unknown;
   declare ownersStatus: string;
   /** What the shared schema refused in the rules as edited, by `fieldKey`, worded at render time in the console's language. */
   declare ruleIssues: ReadonlyMap<string, v.BaseIssue<unknown>>;
@@ -59,20 +61,21 @@ export class DocumentsPage extends LitElement {
   }
 
   private async load() {
+    this.error = undefined;
     try {
       const res = await api<{ documents: FlaggedDocument[]; owners: OwnerRule[] }>('/v1/admin/documents');
       this.documents = res.documents;
       this.owners = res.owners;
     } catch (err) {
-      this.error = errorText(err, this.strings);
+      this.error = err;
     }
   }
 
   override render() {
     const s = this.strings;
-    return html`<h1>${s.documentsTitle}</h1>
+    return html`<h1 tabindex="-1">${s.documentsTitle}</h1>
       <p class="intro">${s.documentsIntro}</p>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => void this.load()) : ''}</p>
       ${this.renderDocuments()} ${this.documents ? this.renderOwners() : nothing}`;
   }
 
@@ -229,7 +232,7 @@ export class DocumentsPage extends LitElement {
       this.documents = res.documents;
       this.error = undefined;
     } catch (err) {
-      this.error = errorText(err, this.strings);
+      this.error = err;
     }
     this.ownersStatus = this.strings.saved;
   }

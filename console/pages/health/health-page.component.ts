@@ -6,9 +6,9 @@ import { navigate, paths, type Route } from '../../app/router.ts';
 import { percent } from '../../i18n/locale.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
-import { errorText } from '../../ui/error-text.ts';
 import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { styles } from './health-page.styles.ts';
@@ -109,7 +109,8 @@ export class HealthPage extends LitElement {
   declare route: Route;
   /** Oldest first. */
   declare snapshots: HealthSnapshot[] | undefined;
-  declare error: string | undefined;
+  /** Why the snapshots could not be fetched. */
+  declare error: unknown;
   private loadedDays: number | undefined;
 
   private get days(): number {
@@ -130,13 +131,13 @@ export class HealthPage extends LitElement {
       const { snapshots } = await api<{ snapshots: HealthSnapshot[] }>(`/v1/admin/health?days=${days}`);
       if (this.loadedDays === days) this.snapshots = [...snapshots].reverse();
     } catch (err) {
-      if (this.loadedDays === days) this.error = errorText(err, this.strings);
+      if (this.loadedDays === days) this.error = err;
     }
   }
 
   override render() {
     const s = this.strings;
-    return html`<h1>${s.healthTitle}</h1>
+    return html`<h1 tabindex="-1">${s.healthTitle}</h1>
       <p class="intro">${s.healthIntro}</p>
       <div class="filters">
         <label
@@ -146,7 +147,7 @@ export class HealthPage extends LitElement {
           </select>
         </label>
       </div>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.renderBody()}`;
   }
 

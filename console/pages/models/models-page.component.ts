@@ -7,6 +7,7 @@ import { format, type Locale, type StringKey, type Strings } from '../../i18n/st
 import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { findingText } from './gate-findings.ts';
 import { type EvaluationRow, evaluationRows, gain, metric } from './model-evaluation.ts';
@@ -39,7 +40,8 @@ export class ModelsPage extends LitElement {
   /** A viewer key's: the registry without promote and roll back, which it may not do. */
   declare readOnly: boolean;
   declare registry: ModelRegistry | undefined;
-  declare error: string | undefined;
+  /** Why the registry could not be fetched. */
+  declare error: unknown;
   declare status: string;
   declare pending: Rollout | undefined;
 
@@ -58,16 +60,16 @@ export class ModelsPage extends LitElement {
       this.registry = await api<ModelRegistry>('/v1/admin/models');
       this.error = undefined;
     } catch (err) {
-      this.error = errorText(err, this.strings);
+      this.error = err;
     }
   }
 
   override render() {
     const s = this.strings;
     const r = this.registry;
-    return html`<h1>${s.modelsTitle}</h1>
+    return html`<h1 tabindex="-1">${s.modelsTitle}</h1>
       <p class="intro">${s.modelsIntro}</p>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => void this.load()) : ''}</p>
       ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts, r.models) : nothing}
       ${r && !r.models.length ? html`<p class="card empty">${s.modelsEmpty}</p>` : nothing} ${r?.models.map((m) => this.renderModel(m))} ${this.renderDialog()}`;
   }

@@ -7,6 +7,7 @@ import type { Route } from '../../app/router.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
@@ -35,7 +36,8 @@ export class PromptsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare draft: ConfigDraft | undefined;
-  declare error: string | undefined;
+  /** Why the config could not be fetched. */
+  declare error: unknown;
   declare status: string;
 
   constructor() {
@@ -45,9 +47,14 @@ export class PromptsPage extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
+    this.load();
+  }
+
+  private load() {
+    this.error = undefined;
     api<WidgetConfig>('/v1/admin/config').then(
       (c) => (this.draft = toDraft(c)),
-      (err) => (this.error = errorText(err, this.strings)),
+      (err) => (this.error = err),
     );
   }
 
@@ -89,9 +96,9 @@ export class PromptsPage extends LitElement {
 
   override render() {
     const s = this.strings;
-    return html`<h1>${s.promptsTitle}</h1>
+    return html`<h1 tabindex="-1">${s.promptsTitle}</h1>
       <p class="intro">${s.promptsIntro}</p>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.draft ? this.renderEditor(this.draft) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`}`;
   }
 

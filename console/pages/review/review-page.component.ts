@@ -9,6 +9,7 @@ import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -54,6 +55,7 @@ export class ReviewPage extends LitElement {
     locale: {},
     route: { attribute: false },
     error: { state: true },
+    loadError: { state: true },
     announcement: { state: true },
     loaded: { state: true },
   };
@@ -62,6 +64,8 @@ export class ReviewPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare error: string | undefined;
+  /** Why the queue could not be fetched. */
+  declare loadError: unknown;
   declare announcement: string;
   declare loaded: boolean;
 
@@ -103,6 +107,7 @@ export class ReviewPage extends LitElement {
     this.session = session;
     this.loaded = false;
     this.error = undefined;
+    this.loadError = undefined;
     const item = this.route.query.get('item') ?? undefined;
     session.load(item).then(
       () => {
@@ -110,7 +115,9 @@ export class ReviewPage extends LitElement {
         const status = session.startsElsewhere;
         if (status && this.session === session) navigate(paths.review({ status: status === 'pending' ? undefined : status, item }), { replace: true });
       },
-      (err) => this.fail(err),
+      (err) => {
+        if (this.session === session) this.loadError = err;
+      },
     );
   }
 
@@ -210,7 +217,7 @@ export class ReviewPage extends LitElement {
   override render() {
     const s = this.strings;
     const session = this.session;
-    return html`<h1>${s.reviewTitle}</h1>
+    return html`<h1 tabindex="-1">${s.reviewTitle}</h1>
       ${this.renderProgress()}
       <div class="toolbar">
         <label>${s.statusFilter}
@@ -225,7 +232,7 @@ export class ReviewPage extends LitElement {
         <button @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
         <button @click=${() => this.act('help')} aria-keyshortcuts="?">${s.keysButton} <kbd>?</kbd></button>
       </div>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error ?? '')}</p>
       ${this.renderBody()}
       <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
       ${this.renderHelp()}`;
@@ -249,7 +256,7 @@ export class ReviewPage extends LitElement {
   private renderBody() {
     const s = this.strings;
     const session = this.session;
-    if (!session || !this.loaded) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!session || !this.loaded) return this.loadError ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
     if (!item) return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
     return html`<article class="card item" tabindex="-1" aria-labelledby="item-query" data-item=${item.id}>

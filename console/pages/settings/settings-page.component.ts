@@ -8,6 +8,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { styles } from './settings-page.styles.ts';
 
@@ -55,7 +56,8 @@ export class SettingsPage extends LitElement {
   /** What the schema refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
   declare fieldIssues: Partial<Record<keyof LoopSettings, FieldIssue>>;
   declare status: string;
-  declare error: string | undefined;
+  /** Why the settings could not be fetched. */
+  declare error: unknown;
   /** The hashed user id waiting for confirmation. */
   declare erasing: string | undefined;
   declare erasure: string;
@@ -69,17 +71,22 @@ export class SettingsPage extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
+    this.load();
+  }
+
+  private load() {
+    this.error = undefined;
     api<LoopSettings>('/v1/admin/settings').then(
       (s) => (this.settings = s),
-      (err) => (this.error = errorText(err, this.strings)),
+      (err) => (this.error = err),
     );
   }
 
   override render() {
     const s = this.strings;
-    return html`<h1>${s.settingsTitle}</h1>
+    return html`<h1 tabindex="-1">${s.settingsTitle}</h1>
       <p class="intro">${s.settingsIntro}</p>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.settings ? this.renderForm(this.settings) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${this.renderErasure()}`;
   }
 

@@ -4,7 +4,7 @@ import type { TraceView } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
-import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { styles } from './trace-page.styles.ts';
 import { renderAnswer, renderChunks, renderDiagnosis, renderQuery, renderSession, renderSignals } from './trace-sections.ts';
 
@@ -28,7 +28,8 @@ export class TracePage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare view: TraceView | undefined;
-  declare error: string | undefined;
+  /** Why the trace could not be fetched. */
+  declare error: unknown;
   private loadedId: string | undefined;
 
   private get traceId(): string | undefined {
@@ -49,10 +50,7 @@ export class TracePage extends LitElement {
       const view = await api<TraceView>(`/v1/admin/traces/${encodeURIComponent(id)}`);
       if (this.loadedId === id) this.view = view;
     } catch (err) {
-      if (this.loadedId !== id) return;
-      const s = this.strings;
-      if (err instanceof ApiRequestError && err.status === 404) this.error = format(s.traceNotFound, { id });
-      else this.error = errorText(err, s);
+      if (this.loadedId === id) this.error = err;
     }
   }
 
@@ -64,9 +62,16 @@ export class TracePage extends LitElement {
         <input id="trace-id" name="traceId" .value=${id ?? ''} spellcheck="false" autocomplete="off" required />
         <button type="submit">${s.open}</button>
       </form>
-      <h1>${format(s.traceTitle, { id: id ?? '' })}</h1>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <h1 tabindex="-1">${format(s.traceTitle, { id: id ?? '' })}</h1>
+      <p class="error" role="alert">${this.renderError(id)}</p>
       ${id && !this.view && !this.error ? html`<p class="muted">${s.loading}</p>` : nothing} ${this.view && id ? this.renderView(this.view, id) : nothing}`;
+  }
+
+  private renderError(id: string | undefined) {
+    const err = this.error;
+    if (!err || !id) return '';
+    if (err instanceof ApiRequestError && err.status === 404) return format(this.strings.traceNotFound, { id });
+    return loadFailed(err, this.strings, this, () => this.load());
   }
 
   private renderView(view: TraceView, id: string) {

@@ -5,7 +5,7 @@ import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
-import { errorText } from '../../ui/error-text.ts';
+import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 
 /** The filters GET /v1/admin/worst-traces takes, as they appear in the address. */
@@ -37,7 +37,8 @@ export class WorstPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare traces: WorstTrace[] | undefined;
-  declare error: string | undefined;
+  /** Why the list could not be fetched. */
+  declare error: unknown;
   private loadedQuery: string | undefined;
 
   private filterQuery(): string {
@@ -62,13 +63,13 @@ export class WorstPage extends LitElement {
       const { traces } = await api<{ traces: WorstTrace[] }>(`/v1/admin/worst-traces${query ? `?${query}` : ''}`);
       if (this.loadedQuery === query) this.traces = traces;
     } catch (err) {
-      if (this.loadedQuery === query) this.error = errorText(err, this.strings);
+      if (this.loadedQuery === query) this.error = err;
     }
   }
 
   override render() {
     const s = this.strings;
-    return html`<h1>${s.worstTitle}</h1>
+    return html`<h1 tabindex="-1">${s.worstTitle}</h1>
       <p class="intro">${s.worstIntro}</p>
       <form class="filters" aria-label=${s.filters} @submit=${this.apply}>
         ${FILTERS.map(
@@ -90,7 +91,7 @@ export class WorstPage extends LitElement {
         <label>${s.traceId} <input name="traceId" spellcheck="false" autocomplete="off" required /></label>
         <button type="submit">${s.open}</button>
       </form>
-      <p class="error" role="alert">${this.error ?? ''}</p>
+      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.renderTable()}`;
   }
 

@@ -1,0 +1,69 @@
+/** A page whose data the collector could not give (a 5xx, no connection) says so and asks again from a button, keyboard first. */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../../tests/e2e/helpers.ts';
+import type { WorstTrace } from '../api/types.ts';
+import { openConsole, useSeededCollector } from './fixture.ts';
+
+const browser = useBrowser();
+const fixture = useSeededCollector();
+
+/** The element that has focus, looking into shadow roots. */
+const focusedTag = (page: Page) =>
+  page.evaluate(() => {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.tagName;
+  });
+
+/** Each page: its address, the API path its data comes from, and what shows once it has come. */
+const PAGES: { name: string; path: (traceId: string) => string; api: (traceId: string) => string; shown: string }[] = [
+  { name: 'review', path: () => '/admin/review', api: () => '/v1/admin/review', shown: 'rf-review-page article.item' },
+  { name: 'worst', path: () => '/admin/traces', api: () => '/v1/admin/worst-traces', shown: 'rf-worst-page table.worst' },
+  { name: 'trace', path: (id) => `/admin/traces/${id}`, api: (id) => `/v1/admin/traces/${id}`, shown: 'rf-trace-page [data-field="answer"]' },
+  { name: 'health', path: () => '/admin/health', api: () => '/v1/admin/health', shown: 'rf-health-page [data-field="latest"]' },
+  { name: 'documents', path: () => '/admin/documents', api: () => '/v1/admin/documents', shown: 'rf-documents-page section.owners' },
+  { name: 'corrections', path: () => '/admin/corrections', api: () => '/v1/admin/corrections', shown: 'rf-corrections-page article.correction' },
+  { name: 'prompts', path: () => '/admin/prompts', api: () => '/v1/admin/config', shown: 'rf-prompts-page form' },
+  { name: 'models', path: () => '/admin/models', api: () => '/v1/admin/models', shown: 'rf-models-page .serving' },
+  { name: 'settings', path: () => '/admin/settings', api: () => '/v1/admin/settings', shown: 'rf-settings-page form.settings' },
+];
+
+describe('a page that could not be loaded', () => {
+  for (const [n, p] of PAGES.entries()) {
+    // Every other page is refused with a 503, the others find no collector at all.
+    const failure = n % 2 ? 'no connection' : '503';
+    it(`${p.name}: says so after a ${failure} and loads on Try again, focus staying on the page`, async () => {
+      const f = fixture();
+      const { traces } = await f.admin<{ traces: WorstTrace[] }>('/v1/admin/worst-traces');
+      const traceId = traces[0]!.traceId;
+      let failed = false;
+      const { page, context, problems } = await openConsole(browser(), f, p.path(traceId), {
+        routes: (ctx) =>
+          ctx.route(
+            (url) => url.pathname === p.api(traceId),
+            (route) => {
+              if (failed || route.request().method() !== 'GET') return route.continue();
+              failed = true;
+              if (failure === 'no connection') return route.abort('connectionrefused');
+              return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
+            },
+          ),
+      });
+      try {
+        const again = page.getByRole('button', { name: 'Try again' });
+        await again.waitFor();
+        const alert = page.locator('[role="alert"]').filter({ has: again });
+        expect(await alert.textContent()).toContain(failure === '503' ? 'The collector answered 503: restarting' : 'The collector could not be reached.');
+        await again.focus();
+        await page.keyboard.press('Enter');
+        await page.locator(p.shown).first().waitFor();
+        expect(await again.count()).toBe(0);
+        expect(await focusedTag(page)).toBe('H1');
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
