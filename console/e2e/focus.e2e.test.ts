@@ -149,3 +149,25 @@ describe('owner rules focus', () => {
     }
   });
 });
+
+describe('sign-in focus', () => {
+  it('puts focus back on the key, marked wrong, when the key is refused after Sign in was pressed', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { signedIn: false });
+    try {
+      const key = page.getByLabel('Admin key');
+      await key.fill('rfa_not_a_real_key_at_all_0000000');
+      await page.getByRole('button', { name: 'Sign in' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not accepted');
+      await expect.poll(() => focused(page)).toBe('INPUT#key');
+      expect(await key.getAttribute('aria-invalid')).toBe('true');
+      // Typed again, it is no longer called wrong.
+      await page.keyboard.type(f.collector.keys.admin);
+      expect(await key.getAttribute('aria-invalid')).toBe('false');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -43,7 +43,8 @@ export const baseStyles = css`
     border-color: var(--c-accent-strong);
     color: var(--c-on-accent);
   }
-  button:disabled {
+  button:disabled,
+  button[aria-disabled='true'] {
     cursor: default;
     opacity: 0.6;
   }

@@ -17,17 +17,22 @@ export class SignInPage extends LitElement {
     notice: {},
     error: { state: true },
     busy: { state: true },
+    refused: { state: true },
   };
 
   declare strings: Strings;
   /** A line shown above the form, e.g. "You are signed out." */
   declare notice: string | undefined;
   declare error: string | undefined;
+  /** While the key is checked; the button is marked aria-disabled, not disabled, which would drop the keyboard to the page's body. */
   declare busy: boolean;
+  /** The collector refused the key typed (401, 403): the field says so until it is typed again. */
+  declare refused: boolean;
 
   constructor() {
     super();
     this.busy = false;
+    this.refused = false;
   }
 
   override render() {
@@ -39,8 +44,8 @@ export class SignInPage extends LitElement {
       <p class="muted">${s.signInWhere}</p>
       <form @submit=${this.submit}>
         <label for="key">${s.adminKey}</label>
-        <input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="error" />
-        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? s.signingIn : s.signIn}</button>
+        <input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="error" aria-invalid=${this.refused ? 'true' : 'false'} @input=${() => (this.refused = false)} />
+        <button class="primary" type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>${this.busy ? s.signingIn : s.signIn}</button>
         <p id="error" class="error" role="alert">${this.error ?? ''}</p>
       </form>
     </section>`;
@@ -54,7 +59,8 @@ export class SignInPage extends LitElement {
     e.preventDefault();
     const input = this.renderRoot.querySelector('input')!;
     const key = input.value.trim();
-    if (!key) return;
+    // One check at a time: a second press while the first is on its way changes nothing.
+    if (!key || this.busy) return;
     this.busy = true;
     this.error = undefined;
     try {
@@ -64,12 +70,16 @@ export class SignInPage extends LitElement {
       this.dispatchEvent(new Event('rf-signed-in', { bubbles: true, composed: true }));
     } catch (err) {
       const s = this.strings;
+      this.refused = err instanceof ApiRequestError && (err.status === 401 || err.status === 403);
       if (err instanceof ApiRequestError) {
         this.error =
           err.status === 401 ? s.keyRejected : err.status === 403 ? s.keyWrongKind : format(s.requestFailed, { status: err.status, message: err.message });
       } else {
         this.error = s.networkFailed;
       }
+      // Back on the key, to type it again.
+      input.focus();
+      input.select();
     } finally {
       this.busy = false;
     }
