@@ -171,3 +171,29 @@ describe('sign-in focus', () => {
     }
   });
 });
+
+describe('prompt settings focus', () => {
+  it('puts focus on a prompt just added, and keeps it in the form when a prompt is removed', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/prompts');
+    try {
+      const add = page.getByRole('button', { name: 'Add a prompt' });
+      await add.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('rf-prompts-page fieldset[data-prompt="0"]').waitFor();
+      await expect.poll(() => focused(page)).toBe('INPUT.mono');
+      await add.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Remove prompt 2' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('rf-prompts-page fieldset').count()).toBe(1);
+      await expect.poll(() => focused(page)).toBe('BUTTON.remove');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('rf-prompts-page fieldset').count()).toBe(0);
+      await expect.poll(() => focused(page)).toBe('BUTTON.add');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -113,7 +113,7 @@ export class PromptsPage extends LitElement {
         <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
         <h2>${s.promptsList}</h2>
         ${d.prompts.length ? d.prompts.map((p, i) => this.renderPrompt(p, i)) : html`<p class="muted">${s.noPrompts}</p>`}
-        <button type="button" @click=${this.addPrompt}>${s.addPrompt}</button>
+        <button type="button" class="add" @click=${this.addPrompt}>${s.addPrompt}</button>
         <h2>${s.thresholdsTitle}</h2>
         <div class="grid">
           ${THRESHOLDS.map((t) => {
@@ -194,7 +194,7 @@ export class PromptsPage extends LitElement {
         ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
         ${count(s.maxPerSession, 'maxPerSession')} ${count(s.maxPerDay, 'maxPerDay')}
       </div>
-      <button type="button" @click=${() => this.edit({ prompts: this.draft!.prompts.filter((_, j) => j !== i) })}>${format(s.removePrompt, { n })}</button>
+      <button type="button" class="remove" @click=${() => this.removePrompt(i)}>${format(s.removePrompt, { n })}</button>
     </fieldset>`;
   }
 
@@ -203,11 +203,22 @@ export class PromptsPage extends LitElement {
     this.status = '';
   }
 
-  private addPrompt() {
+  /** Focus goes to the new prompt's first field, to be filled in. */
+  private async addPrompt() {
     const n = this.draft!.prompts.length + 1;
     this.edit({
       prompts: [...this.draft!.prompts, { id: `prompt-${n}`, trigger: 'rephrase', en: '', zh: '', maxPerSession: '1', maxPerDay: '3', fresh: true }],
     });
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>(`fieldset[data-prompt="${n - 1}"] input`)?.focus();
+  }
+
+  /** The prompt's Remove leaves with it: focus goes to the Remove now in its place, else the one above, else Add. */
+  private async removePrompt(i: number) {
+    this.edit({ prompts: this.draft!.prompts.filter((_, j) => j !== i) });
+    await this.updateComplete;
+    const removes = this.renderRoot.querySelectorAll<HTMLButtonElement>('button.remove');
+    (removes[i] ?? removes[i - 1] ?? this.renderRoot.querySelector<HTMLButtonElement>('button.add'))?.focus();
   }
 
   private async save(e: SubmitEvent) {
