@@ -118,6 +118,34 @@ describe('corrections focus', () => {
   });
 });
 
+describe('corrections double submission', () => {
+  it('resolves a correction once for a double click, and focus goes on to the next one', async () => {
+    const f = fixture();
+    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
+    expect(second).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    try {
+      const sent: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().includes('/resolve')) sent.push(r.url());
+      });
+      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
+      await item.getByLabel('What was changed').fill('rewrote the section');
+      await item.getByRole('button', { name: 'Resolve' }).dblclick();
+      await item.waitFor({ state: 'detached' });
+      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      // The second click came while the first was on its way: it sent nothing and moved nothing.
+      await page.waitForTimeout(500);
+      expect(sent).toHaveLength(1);
+      expect(await focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('owner rules focus', () => {
   it('keeps focus in the table when a rule is removed, and on a new rule’s pattern when one is added', async () => {
     const f = fixture();

@@ -51,6 +51,8 @@ export class CorrectionsPage extends LitElement {
   /** A correction was just resolved here: said to screen readers, since its form left with it. */
   declare resolvedOne: boolean;
   private loadedStatus: Status | undefined;
+  /** Corrections whose resolution is on its way: a second press (a double click) sends nothing more. */
+  private readonly resolving = new Set<string>();
 
   constructor() {
     super();
@@ -178,14 +180,18 @@ export class CorrectionsPage extends LitElement {
       (e.target as HTMLFormElement).querySelector('input')?.focus();
       return;
     }
+    if (this.resolving.has(c.eventId)) return;
     this.blankNote = undefined;
     this.error = undefined;
     this.resolvedOne = false;
+    this.resolving.add(c.eventId);
     try {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
     } catch (err) {
       this.error = errorText(err, this.strings);
       return;
+    } finally {
+      this.resolving.delete(c.eventId);
     }
     const next = this.neighbourOf(c.eventId);
     // Resolved: it leaves the open inbox.
