@@ -259,6 +259,14 @@ describe('stale documents and corrections', () => {
     expect((await admin<{ owners: { corrections: { note: string }[] }[] }>(p, '/corrections?status=resolved')).body.owners[0]!.corrections[0]!.note).toBe(
       'Updated the refunds page',
     );
+    // Resolved already (in another tab, by another admin): the note written then is kept, and the answer says so.
+    expect(await admin(p, `/corrections/${id}/resolve`, { method: 'POST', json: { note: 'Something else' } })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'correction_resolved', field: 'eventId' } },
+    });
+    expect((await admin<{ owners: { corrections: { note: string }[] }[] }>(p, '/corrections?status=resolved')).body.owners[0]!.corrections[0]!.note).toBe(
+      'Updated the refunds page',
+    );
     expect((await admin(p, '/corrections/nope/resolve', { method: 'POST', json: { note: 'x' } })).status).toBe(404);
     expect(await admin(p, '/owners', { method: 'PUT', json: { owners: [{ pattern: '', owner: 'x' }] } })).toMatchObject({
       status: 400,

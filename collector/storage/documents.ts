@@ -54,10 +54,22 @@ export async function correctionsOf(d1: D1Database, projectId: string, status: C
   return results.map((c) => ({ ...c, owner: c.sourceDocId ? (ownerOf(c.sourceDocId, owners) ?? null) : null }));
 }
 
-export async function resolveCorrection(d1: D1Database, projectId: string, eventId: string, note: string, now: number): Promise<boolean> {
+/**
+ * Resolves an open correction with its note. One resolved already (by another admin, in another
+ * tab) keeps the note written then: `resolved_already`.
+ */
+export async function resolveCorrection(
+  d1: D1Database,
+  projectId: string,
+  eventId: string,
+  note: string,
+  now: number,
+): Promise<'resolved' | 'resolved_already' | 'not_found'> {
   const r = await d1
-    .prepare(`update corrections set status = 'resolved', note = ?, resolved_at = ? where project_id = ? and event_id = ?`)
+    .prepare(`update corrections set status = 'resolved', note = ?, resolved_at = ? where project_id = ? and event_id = ? and status = 'open'`)
     .bind(note, now, projectId, eventId)
     .run();
-  return r.meta.changes > 0;
+  if (r.meta.changes > 0) return 'resolved';
+  const found = await d1.prepare('select 1 from corrections where project_id = ? and event_id = ?').bind(projectId, eventId).first();
+  return found ? 'resolved_already' : 'not_found';
 }

@@ -146,6 +146,35 @@ describe('corrections double submission', () => {
   });
 });
 
+describe('corrections resolved elsewhere', () => {
+  it('keeps the note of a correction someone resolved meanwhile, says so, and takes it out of the open inbox', async () => {
+    const f = fixture();
+    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
+    expect(second).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    try {
+      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
+      await item.waitFor();
+      // Another admin, in another tab, resolves it first.
+      await f.admin(`/v1/admin/corrections/${encodeURIComponent(first!.eventId)}/resolve`, { method: 'POST', json: { note: 'fixed by the docs team' } });
+      await item.getByLabel('What was changed').fill('my fix');
+      await item.getByRole('button', { name: 'Resolve' }).click();
+      await item.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.locator('rf-corrections-page [role="status"]').textContent())
+        .toBe('Someone resolved this correction meanwhile; their note stands.');
+      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      expect(await page.locator('rf-corrections-page p.error[role="alert"]').textContent()).toBe('');
+      const resolved: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections?status=resolved');
+      expect(resolved.owners.flatMap((o) => o.corrections).find((c) => c.eventId === first!.eventId)?.note).toBe('fixed by the docs team');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('owner rules focus', () => {
   it('keeps focus in the table when a rule is removed, and on a new rule’s pattern when one is added', async () => {
     const f = fixture();

@@ -228,6 +228,7 @@ const en = {
   resolveNoteMissing: 'Write what was changed to resolve it.',
   resolvedNote: 'Resolved: {note}',
   correctionResolved: 'Correction resolved.',
+  correctionResolvedElsewhere: 'Someone resolved this correction meanwhile; their note stands.',
   unowned: 'Unowned',
   allOwners: 'All owners',
 
@@ -633,6 +634,7 @@ const zhCN: Strings = {
   resolveNoteMissing: '请写明改了什么，才能标记为已处理。',
   resolvedNote: '已处理：{note}',
   correctionResolved: '已将这条纠正标记为已处理。',
+  correctionResolvedElsewhere: '这条纠正已被他人标记为已处理，保留其说明。',
   unowned: '无负责人',
   allOwners: '所有负责人',
 

@@ -42,8 +42,10 @@ export const documentRoutes = new Hono<AppEnv>()
   /** POST /v1/admin/corrections/:eventId/resolve: done, with a note on what was changed. */
   .post('/corrections/:eventId/resolve', jsonBody(SMALL_BODY), validBody(Resolve, 'invalid_resolution'), async (c) => {
     const eventId = c.req.param('eventId');
-    if (!(await resolveCorrection(c.env.DB, c.get('auth').projectId, eventId, c.get('input').note, Date.now()))) {
-      throw new ApiError(404, { code: 'correction_not_found', message: `No correction ${eventId}`, field: 'eventId' });
-    }
+    const outcome = await resolveCorrection(c.env.DB, c.get('auth').projectId, eventId, c.get('input').note, Date.now());
+    if (outcome === 'not_found') throw new ApiError(404, { code: 'correction_not_found', message: `No correction ${eventId}`, field: 'eventId' });
+    // Resolved by someone else meanwhile: their note stands.
+    if (outcome === 'resolved_already')
+      throw new ApiError(409, { code: 'correction_resolved', message: `Correction ${eventId} is resolved already`, field: 'eventId' });
     return c.json({ eventId, status: 'resolved', note: c.get('input').note });
   });

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, api } from '../../api/client.ts';
 import type { Correction } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
@@ -36,7 +36,7 @@ export class CorrectionsPage extends LitElement {
     error: { state: true },
     loadError: { state: true },
     blankNote: { state: true },
-    resolvedOne: { state: true },
+    outcome: { state: true },
   };
 
   declare strings: Strings;
@@ -48,16 +48,11 @@ export class CorrectionsPage extends LitElement {
   declare loadError: unknown;
   /** The correction whose Resolve was pressed with no note written. */
   declare blankNote: string | undefined;
-  /** A correction was just resolved here: said to screen readers, since its form left with it. */
-  declare resolvedOne: boolean;
+  /** What became of the correction just resolved, said to screen readers since its form left with it. */
+  declare outcome: 'correctionResolved' | 'correctionResolvedElsewhere' | undefined;
   private loadedStatus: Status | undefined;
   /** Corrections whose resolution is on its way: a second press (a double click) sends nothing more. */
   private readonly resolving = new Set<string>();
-
-  constructor() {
-    super();
-    this.resolvedOne = false;
-  }
 
   private get status(): Status {
     return this.route.query.get('status') === 'resolved' ? 'resolved' : 'open';
@@ -77,7 +72,7 @@ export class CorrectionsPage extends LitElement {
     this.groups = undefined;
     this.error = undefined;
     this.loadError = undefined;
-    this.resolvedOne = false;
+    this.outcome = undefined;
     try {
       const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?status=${status}`);
       if (this.loadedStatus === status) this.groups = owners;
@@ -114,7 +109,7 @@ export class CorrectionsPage extends LitElement {
         </label>
       </div>
       <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => void this.load()) : (this.error ?? '')}</p>
-      <p class="visually-hidden" role="status">${this.resolvedOne ? s.correctionResolved : ''}</p>
+      <p class="muted outcome" role="status">${this.outcome ? s[this.outcome] : ''}</p>
       ${this.renderGroups()}`;
   }
 
@@ -183,20 +178,24 @@ export class CorrectionsPage extends LitElement {
     if (this.resolving.has(c.eventId)) return;
     this.blankNote = undefined;
     this.error = undefined;
-    this.resolvedOne = false;
+    this.outcome = undefined;
     this.resolving.add(c.eventId);
     try {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
+      this.outcome = 'correctionResolved';
     } catch (err) {
-      this.error = errorText(err, this.strings);
-      return;
+      // Resolved by someone else meanwhile: it has left the open inbox all the same, with their note.
+      if (!(err instanceof ApiRequestError && err.code === 'correction_resolved')) {
+        this.error = errorText(err, this.strings);
+        return;
+      }
+      this.outcome = 'correctionResolvedElsewhere';
     } finally {
       this.resolving.delete(c.eventId);
     }
     const next = this.neighbourOf(c.eventId);
     // Resolved: it leaves the open inbox.
     this.groups = this.groups?.map((g) => ({ ...g, corrections: g.corrections.filter((x) => x.eventId !== c.eventId) }));
-    this.resolvedOne = true;
     await this.updateComplete;
     // Its form left with it: the keyboard goes on to the next correction's note, or to the inbox's empty message.
     this.renderRoot.querySelector<HTMLElement>(next ? `#${CSS.escape(`note-${next}`)}` : '.empty')?.focus();

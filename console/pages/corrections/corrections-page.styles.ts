@@ -1,6 +1,9 @@
 import { css } from 'lit';
 
 export const styles = css`
+  .outcome:empty {
+    display: none;
+  }
   .correction {
     border-top: 1px solid var(--c-border);
     padding: 0.75rem 0;
