@@ -10,6 +10,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import type { Words } from '../../ui/words.ts';
 import { styles } from './documents-page.styles.ts';
 
 type RuleField = keyof OwnerRule;
@@ -44,14 +45,13 @@ export class DocumentsPage extends LitElement {
   declare owners: OwnerRule[];
   /** Why the documents could not be fetched. */
   declare error: unknown;
-  declare ownersStatus: string;
+  declare ownersStatus: Words | undefined;
   /** What the shared schema refused in the rules as edited, by `fieldKey`, worded at render time in the console's language. */
   declare ruleIssues: ReadonlyMap<string, v.BaseIssue<unknown>>;
 
   constructor() {
     super();
     this.owners = [];
-    this.ownersStatus = '';
     this.ruleIssues = new Map();
   }
 
@@ -147,7 +147,7 @@ export class DocumentsPage extends LitElement {
         <div class="actions">
           <button type="button" class="add" @click=${this.addRule}>${s.addOwner}</button>
           <button type="submit" class="primary">${s.save}</button>
-          <span role="status">${this.ownersStatus}</span>
+          <span role="status">${this.ownersStatus?.(s) ?? ''}</span>
         </div>
       </form>
     </section>`;
@@ -163,7 +163,7 @@ export class DocumentsPage extends LitElement {
 
   private edit(i: number, change: Partial<OwnerRule>) {
     this.owners = this.owners.map((o, j) => (j === i ? { ...o, ...change } : o));
-    this.ownersStatus = '';
+    this.ownersStatus = undefined;
     const field = Object.keys(change)[0] as RuleField;
     if (this.ruleIssues.has(fieldKey(i, field))) this.ruleIssues = new Map([...this.ruleIssues].filter(([key]) => key !== fieldKey(i, field)));
   }
@@ -204,9 +204,7 @@ export class DocumentsPage extends LitElement {
       const [, row, field] = (issue.path ?? []).map((item) => item.key);
       if (typeof row === 'number' && (field === 'pattern' || field === 'owner')) {
         if (!issues.has(fieldKey(row, field))) issues.set(fieldKey(row, field), issue);
-      } else
-        this.ownersStatus =
-          issue.type === 'max_length' ? format(this.strings.tooManyOwnerRules, { n: String(issue.requirement) }) : issueText(issue, this.strings);
+      } else this.ownersStatus = (s) => (issue.type === 'max_length' ? format(s.tooManyOwnerRules, { n: String(issue.requirement) }) : issueText(issue, s));
     }
     this.ruleIssues = issues;
     // The schema reports rows in order, each row's pattern before its owner: the first is the table's first.
@@ -217,13 +215,13 @@ export class DocumentsPage extends LitElement {
 
   private async saveOwners(e: SubmitEvent) {
     e.preventDefault();
-    this.ownersStatus = '';
+    this.ownersStatus = undefined;
     const rules = this.checkRules();
     if (!rules) return;
     try {
       await api('/v1/admin/owners', { method: 'PUT', json: rules });
     } catch (err) {
-      this.ownersStatus = errorText(err, this.strings);
+      this.ownersStatus = (s) => errorText(err, s);
       return;
     }
     // Owners are matched when read: the flagged documents now show the new ones, announced with them.
@@ -234,6 +232,6 @@ export class DocumentsPage extends LitElement {
     } catch (err) {
       this.error = err;
     }
-    this.ownersStatus = this.strings.saved;
+    this.ownersStatus = (s) => s.saved;
   }
 }

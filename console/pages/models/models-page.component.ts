@@ -9,6 +9,7 @@ import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import type { Words } from '../../ui/words.ts';
 import { findingText } from './gate-findings.ts';
 import { type EvaluationRow, evaluationRows, gain, metric } from './model-evaluation.ts';
 import { styles } from './models-page.styles.ts';
@@ -42,13 +43,8 @@ export class ModelsPage extends LitElement {
   declare registry: ModelRegistry | undefined;
   /** Why the registry could not be fetched. */
   declare error: unknown;
-  declare status: string;
+  declare status: Words | undefined;
   declare pending: Rollout | undefined;
-
-  constructor() {
-    super();
-    this.status = '';
-  }
 
   override connectedCallback() {
     super.connectedCallback();
@@ -81,7 +77,7 @@ export class ModelsPage extends LitElement {
       <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
       ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
       ${current && !this.readOnly ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
-      <p role="status" class="status">${this.status}</p>
+      <p role="status" class="status">${this.status?.(s) ?? ''}</p>
     </section>`;
   }
 
@@ -216,7 +212,7 @@ export class ModelsPage extends LitElement {
 
   private async ask(rollout: Rollout) {
     this.pending = rollout;
-    this.status = '';
+    this.status = undefined;
     await this.updateComplete;
     const dialog = this.renderRoot.querySelector('dialog');
     const reason = dialog?.querySelector('input');
@@ -230,24 +226,26 @@ export class ModelsPage extends LitElement {
     const reason = String(new FormData(e.target as HTMLFormElement).get('reason') ?? '').trim();
     this.renderRoot.querySelector('dialog')?.close();
     if (!p) return;
-    const s = this.strings;
     const json = reason ? { reason } : {};
-    let status: string;
+    let status: Words;
     try {
       if (p.action === 'promote') {
         const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, { method: 'POST', json });
-        status = format(s.promotedNow, { version: current });
+        status = (s) => format(s.promotedNow, { version: current });
       } else {
         // The version the dialog named: if another has been served since, nothing is rolled back.
         const done = await api<{ rolledBack: string; current: string | null }>('/v1/admin/models/rollback', {
           method: 'POST',
           json: { ...json, version: p.version },
         });
-        const served = done.current ? format(s.modelsServed, { version: done.current }) : s.modelsServedRetrieval;
-        status = format(s.rolledBackNow, { from: done.rolledBack, served });
+        status = (s) =>
+          format(s.rolledBackNow, {
+            from: done.rolledBack,
+            served: done.current ? format(s.modelsServed, { version: done.current }) : s.modelsServedRetrieval,
+          });
       }
     } catch (err) {
-      status = errorText(err, s);
+      status = (s) => errorText(err, s);
     }
     // Announced with the registry it describes, so the page never says one thing and shows another.
     await this.load();

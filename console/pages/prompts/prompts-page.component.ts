@@ -9,6 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import type { Words } from '../../ui/words.ts';
 import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
 import { styles } from './prompts-page.styles.ts';
@@ -38,12 +39,7 @@ export class PromptsPage extends LitElement {
   declare draft: ConfigDraft | undefined;
   /** Why the config could not be fetched. */
   declare error: unknown;
-  declare status: string;
-
-  constructor() {
-    super();
-    this.status = '';
-  }
+  declare status: Words | undefined;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -133,7 +129,7 @@ export class PromptsPage extends LitElement {
         <p class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
         <div class="actions">
           <button type="submit" class="primary" ?disabled=${'problem' in checked}>${s.save}</button>
-          <span role="status">${this.status}</span>
+          <span role="status">${this.status?.(s) ?? ''}</span>
         </div>
       </form>
       <section class="card preview" aria-labelledby="preview-title">
@@ -200,7 +196,7 @@ export class PromptsPage extends LitElement {
 
   private edit(change: Partial<ConfigDraft>) {
     this.draft = { ...this.draft!, ...change };
-    this.status = '';
+    this.status = undefined;
   }
 
   /** Focus goes to the new prompt's first field, to be filled in. */
@@ -227,9 +223,9 @@ export class PromptsPage extends LitElement {
     if (!('config' in checked)) return;
     try {
       this.draft = toDraft(await api<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config }));
-      this.status = this.strings.saved;
+      this.status = (s) => s.saved;
     } catch (err) {
-      this.status = errorText(err, this.strings);
+      this.status = (s) => errorText(err, s);
     }
   }
 }

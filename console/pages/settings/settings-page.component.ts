@@ -10,6 +10,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import type { Words } from '../../ui/words.ts';
 import { styles } from './settings-page.styles.ts';
 
 /** What a field's message is read from: the schema's issue, or a field left blank. */
@@ -55,18 +56,16 @@ export class SettingsPage extends LitElement {
   declare settings: LoopSettings | undefined;
   /** What the schema refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
   declare fieldIssues: Partial<Record<keyof LoopSettings, FieldIssue>>;
-  declare status: string;
+  declare status: Words | undefined;
   /** Why the settings could not be fetched. */
   declare error: unknown;
   /** The hashed user id waiting for confirmation. */
   declare erasing: string | undefined;
-  declare erasure: string;
+  declare erasure: Words | undefined;
 
   constructor() {
     super();
     this.fieldIssues = {};
-    this.status = '';
-    this.erasure = '';
   }
 
   override connectedCallback() {
@@ -104,7 +103,7 @@ export class SettingsPage extends LitElement {
         </div>`;
       })}
       <p>${format(s.weeklyBudget, { n: weeklyReviewCapacity(settings) })}</p>
-      <div class="actions"><button type="submit" class="primary">${s.save}</button> <span role="status">${this.status}</span></div>
+      <div class="actions"><button type="submit" class="primary">${s.save}</button> <span role="status">${this.status?.(s) ?? ''}</span></div>
     </form>`;
   }
 
@@ -117,7 +116,7 @@ export class SettingsPage extends LitElement {
         <label>${s.userIdHash} <input name="userIdHash" required maxlength="200" spellcheck="false" autocomplete="off" /></label>
         <button type="submit">${s.erase}</button>
       </form>
-      <p role="status">${this.erasure}</p>
+      <p role="status">${this.erasure?.(s) ?? ''}</p>
       <dialog aria-labelledby="erase-title" @close=${() => (this.erasing = undefined)}>
         <h2 id="erase-title">${format(s.eraseConfirmTitle, { id: this.erasing ?? '' })}</h2>
         <p>${s.eraseConfirmBody}</p>
@@ -136,7 +135,7 @@ export class SettingsPage extends LitElement {
     const blank = FIELDS.filter(({ name }) => String(data.get(name) ?? '').trim() === '').map(({ name }) => name);
     const input = Object.fromEntries(FIELDS.filter(({ name }) => !blank.includes(name)).map(({ name }) => [name, Number(data.get(name))]));
     const parsed = v.safeParse(LoopSettingsSchema, input);
-    this.status = '';
+    this.status = undefined;
     if (blank.length || !parsed.success) {
       const errors: Partial<Record<keyof LoopSettings, FieldIssue>> = {};
       for (const name of blank) errors[name] = 'empty';
@@ -153,9 +152,9 @@ export class SettingsPage extends LitElement {
     if (!parsed.success) return; // unreachable: refused above, but the type does not know it
     try {
       this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
-      this.status = this.strings.saved;
+      this.status = (s) => s.saved;
     } catch (err) {
-      this.status = errorText(err, this.strings);
+      this.status = (s) => errorText(err, s);
     }
   }
 
@@ -164,7 +163,7 @@ export class SettingsPage extends LitElement {
     const id = String(new FormData(e.target as HTMLFormElement).get('userIdHash') ?? '').trim();
     if (!id) return;
     this.erasing = id;
-    this.erasure = '';
+    this.erasure = undefined;
     this.renderRoot.querySelector('dialog')?.showModal();
   }
 
@@ -177,9 +176,9 @@ export class SettingsPage extends LitElement {
         `/v1/admin/users/${encodeURIComponent(id)}`,
         { method: 'DELETE' },
       );
-      this.erasure = format(this.strings.erased, { id, ...deleted });
+      this.erasure = (s) => format(s.erased, { id, ...deleted });
     } catch (err) {
-      this.erasure = errorText(err, this.strings);
+      this.erasure = (s) => errorText(err, s);
     }
   }
 }
