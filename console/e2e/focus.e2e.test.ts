@@ -74,6 +74,38 @@ describe('review queue focus', () => {
   });
 });
 
+describe('review queue announcements', () => {
+  it('tells a screen reader each answer and the item that follows, so answers in a row with the same key are each heard', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const live = page.locator('rf-review-page [role="status"][aria-live="polite"]');
+      const query = () => page.locator('rf-review-page [data-field="query"]').textContent();
+      const said: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const item = await shownItem(page);
+        await page.keyboard.press('3');
+        await expect.poll(() => shownItem(page)).not.toBe(item);
+        said.push((await live.textContent())!);
+        expect(said.at(-1)).toBe(
+          `Answered Unclear. Item ${i + 2} of the ${await page
+            .locator('rf-review-page [data-field="position"]')
+            .textContent()
+            .then((t) => t!.match(/of the (\d+)/)![1])} loaded: ${await query()}`,
+        );
+      }
+      // The same words twice would be heard once: a live region speaks when its text changes.
+      expect(said[1]).not.toBe(said[0]);
+      await page.keyboard.press('u');
+      await expect.poll(() => live.textContent()).toMatch(/^Answer taken back\. Item 2 of the \d+ loaded: /);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('focus across pages', () => {
   it('puts focus on the new page when a link in the page opens another one, instead of the page’s body', async () => {
     const f = fixture();

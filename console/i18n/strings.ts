@@ -72,6 +72,7 @@ const en = {
   answeredAs: 'Answered: {verdict}',
   announceAnswered: 'Answered {verdict}.',
   announceUndone: 'Answer taken back.',
+  announceItem: '{position}: {query}',
   nothingToUndo: 'Nothing to undo.',
   queueEmpty_pending: 'Nothing waiting for review. The nightly job fills the queue.',
   queueEmpty_held:
@@ -481,6 +482,7 @@ const zhCN: Strings = {
   answeredAs: '已回答：{verdict}',
   announceAnswered: '已回答“{verdict}”。',
   announceUndone: '已撤销回答。',
+  announceItem: '{position}：{query}',
   nothingToUndo: '没有可撤销的回答。',
   queueEmpty_pending: '没有待审核的项目。夜间任务会填充队列。',
   queueEmpty_held: '没有可显示的暂缓项目。低于挖掘阈值的项目暂缓在这里而不丢弃：阈值放宽后，夜间任务会把它们放回队列。',

@@ -181,12 +181,12 @@ export class ReviewPage extends LitElement {
       if (!session.current) return;
       // The box holds the item's note until the reviewer changes it: an answer changed keeps it.
       const note = this.noteField()?.value.trim() || null;
-      this.announcement = format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] });
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
       session.answer(action.answer, note).catch((err) => {
         this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
+      this.announcement = `${format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] })} ${this.shownInWords(session)}`;
       return;
     }
     switch (action) {
@@ -199,15 +199,26 @@ export class ReviewPage extends LitElement {
           this.announcement = s.nothingToUndo;
           return;
         }
-        this.announcement = s.announceUndone;
         this.error = undefined;
         session.undo().catch((err) => this.fail(err));
+        this.announcement = `${s.announceUndone} ${this.shownInWords(session)}`;
         return;
       case 'note':
         return this.noteField()?.focus();
       case 'help':
         return this.renderRoot.querySelector('dialog')?.showModal();
     }
+  }
+
+  /**
+   * What is on screen now, for a screen reader: the item moves in place without taking focus, and
+   * a live region says nothing when its words do not change (answers in a row with the same key).
+   */
+  private shownInWords(session: ReviewSession): string {
+    const s = this.strings;
+    const item = session.current;
+    if (!item) return s[`queueEmpty_${session.status}`];
+    return format(s.announceItem, { position: format(s.position, { n: session.index + 1, total: session.items.length }), query: item.query });
   }
 
   private noteField() {
