@@ -286,3 +286,25 @@ describe('prompt settings focus', () => {
     }
   });
 });
+
+describe('worst traces filters on back and forward', () => {
+  it('shows the filters of the list shown, not what was typed and never applied', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces?days=7');
+    try {
+      await page.locator('rf-worst-page table.worst, rf-worst-page p.card').first().waitFor();
+      await page.getByLabel('Weighted score below').fill('-0.5');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe('?days=7&below=-0.5');
+      const days = page.locator('rf-worst-page input[name="days"]');
+      await days.fill('9');
+      await page.goBack();
+      await expect.poll(() => new URL(page.url()).search).toBe('?days=7');
+      await expect.poll(() => page.getByLabel('Weighted score below').inputValue()).toBe('');
+      expect(await days.inputValue()).toBe('7');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -54,6 +54,18 @@ export class WorstPage extends LitElement {
     if (changed.has('route') && this.filterQuery() !== this.loadedQuery) void this.load();
   }
 
+  /**
+   * Another address (back, forward, a link) shows its own filters, even in a field typed in and
+   * never applied, which the binding alone leaves as typed when the address's value is unchanged;
+   * a re-render for the list arriving leaves what is being typed alone.
+   */
+  override updated(changed: PropertyValues<this>) {
+    if (!changed.has('route')) return;
+    for (const input of this.renderRoot.querySelectorAll<HTMLInputElement>('form.filters input[name]')) {
+      if (input.name !== 'traceId') input.value = this.route.query.get(input.name) ?? '';
+    }
+  }
+
   private async load() {
     const query = this.filterQuery();
     this.loadedQuery = query;
