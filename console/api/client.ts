@@ -6,6 +6,8 @@ export class ApiRequestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The request's field or parameter the API named as the one it refused. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -41,8 +43,8 @@ export async function api<T>(path: string, init: { method?: string; json?: unkno
     throw new NetworkError('network');
   }
   if (res.ok) return (await res.json()) as T;
-  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-  const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText);
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string } } | null;
+  const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText, body?.error?.field);
   // A key being tried at sign-in is not a session ending, nor is a refusal of a key since signed out of.
   if (res.status === 401 && init.key === undefined && key !== null && key === adminKey()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   throw error;

@@ -308,3 +308,25 @@ describe('worst traces filters on back and forward', () => {
     }
   });
 });
+
+describe('worst traces filter refused', () => {
+  it('says beside a filter from the address that the collector refused it, in the reader’s language', async () => {
+    const f = fixture();
+    for (const [locale, words] of [
+      ['en-US', 'must be at least 1'],
+      ['zh-CN', '不能小于 1'],
+    ] as const) {
+      const { page, context, problems } = await openConsole(browser(), f, '/admin/traces?days=0', { locale });
+      try {
+        const days = page.locator('rf-worst-page input[name="days"]');
+        await expect.poll(() => days.getAttribute('aria-invalid')).toBe('true');
+        const describedBy = (await days.getAttribute('aria-describedby'))!;
+        expect(await page.locator(`rf-worst-page [id="${describedBy}"]`).textContent()).toBe(words);
+        expect(await page.locator('rf-worst-page input[name="minSignals"]').getAttribute('aria-invalid')).toBe('false');
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, api } from '../../api/client.ts';
 import type { WorstTrace } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
@@ -7,17 +7,7 @@ import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-
-/** The filters GET /v1/admin/worst-traces takes, as they appear in the address. */
-const FILTERS = [
-  { name: 'days', type: 'number', min: 1, max: 3650, step: 1, placeholder: '7' },
-  { name: 'minSignals', type: 'number', min: 1, max: 1000, step: 1, placeholder: '1' },
-  { name: 'below', type: 'number', min: -1, max: 1, step: 0.05 },
-  { name: 'knowledgeBase', type: 'text' },
-  { name: 'intent', type: 'text' },
-  { name: 'model', type: 'text' },
-  { name: 'limit', type: 'number', min: 1, max: 1000, step: 1, placeholder: '200' },
-] as const;
+import { FILTERS, type Filter, filterIssue } from './worst-filters.ts';
 
 /**
  * The seed's most useful list: queries handled badly, worst first, with their chunks; each links
@@ -84,19 +74,23 @@ export class WorstPage extends LitElement {
     return html`<h1 tabindex="-1">${s.worstTitle}</h1>
       <p class="intro">${s.worstIntro}</p>
       <form class="filters" aria-label=${s.filters} @submit=${this.apply}>
-        ${FILTERS.map(
-          (f) => html`<label
+        ${FILTERS.map((f) => {
+          const refused = this.refused(f);
+          return html`<label
             >${s[f.name]}
             <input
               name=${f.name}
+              aria-invalid=${refused ? 'true' : 'false'}
+              aria-describedby="filter-${f.name}-error"
               type=${f.type}
               min=${'min' in f ? f.min : nothing}
               max=${'max' in f ? f.max : nothing}
               step=${'step' in f ? f.step : nothing}
               placeholder=${'placeholder' in f ? f.placeholder : s.any}
               .value=${this.route.query.get(f.name) ?? ''}
-          /></label>`,
-        )}
+            /><span id="filter-${f.name}-error" class="error">${refused ?? ''}</span></label
+          >`;
+        })}
         <button type="submit" class="primary">${s.apply}</button>
       </form>
       <form class="filters" role="search" aria-label=${s.traceLookup} @submit=${this.lookup}>
@@ -105,6 +99,14 @@ export class WorstPage extends LitElement {
       </form>
       <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.renderTable()}`;
+  }
+
+  /** Why the collector refused this filter's value in the address, when it named it (a 400 for `?days=0`). */
+  private refused(f: Filter): string | undefined {
+    const err = this.error;
+    // The API names a query parameter as `query.days`.
+    if (!(err instanceof ApiRequestError && err.status === 400 && err.field === `query.${f.name}`)) return undefined;
+    return filterIssue(f, this.route.query.get(f.name) ?? '', this.strings);
   }
 
   private renderTable() {
