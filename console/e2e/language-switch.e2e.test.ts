@@ -49,3 +49,46 @@ describe('switching language', () => {
     }
   });
 });
+
+describe('switching language with an alert shown', () => {
+  it('rewords a refused key on the sign-in page and an unsaved answer in the review queue', async () => {
+    const f = fixture();
+    const signIn = await openConsole(browser(), f, '/admin/review', { signedIn: false });
+    try {
+      const { page } = signIn;
+      await page.getByLabel('Admin key').fill('rfa_not_a_real_key_at_all_0000000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const alert = page.locator('rf-sign-in-page [role="alert"]');
+      await expect.poll(() => alert.textContent()).toBe('That key was not accepted: it is unknown or revoked.');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => alert.textContent()).not.toBe('That key was not accepted: it is unknown or revoked.');
+      expect(signIn.problems).toEqual([]);
+    } finally {
+      await signIn.context.close();
+    }
+
+    const review = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname.startsWith('/v1/admin/review/') && !url.pathname.endsWith('/traces'),
+          (route) =>
+            route.request().method() === 'POST'
+              ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' })
+              : route.continue(),
+        ),
+    });
+    try {
+      const { page } = review;
+      await page.locator('rf-review-page article.item').waitFor();
+      await page.keyboard.press('2');
+      const alert = page.locator('rf-review-page p.error[role="alert"]');
+      await expect.poll(() => alert.textContent()).toContain('The answer was not saved');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => alert.textContent()).not.toContain('The answer was not saved');
+      expect(await alert.textContent()).not.toBe('');
+      expect(review.problems).toEqual([]);
+    } finally {
+      await review.context.close();
+    }
+  });
+});

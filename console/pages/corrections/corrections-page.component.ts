@@ -10,6 +10,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import type { Words } from '../../ui/words.ts';
 import { styles } from './corrections-page.styles.ts';
 
 type Status = Correction['status'];
@@ -43,7 +44,7 @@ export class CorrectionsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare groups: OwnerGroup[] | undefined;
-  declare error: string | undefined;
+  declare error: Words | undefined;
   /** Why the inbox could not be fetched. */
   declare loadError: unknown;
   /** The correction whose Resolve was pressed with no note written. */
@@ -108,7 +109,7 @@ export class CorrectionsPage extends LitElement {
           </select>
         </label>
       </div>
-      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => void this.load()) : (this.error ?? '')}</p>
+      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => void this.load()) : (this.error?.(s) ?? '')}</p>
       <p class="muted outcome" role="status">${this.outcome ? s[this.outcome] : ''}</p>
       ${this.renderGroups()}`;
   }
@@ -186,7 +187,7 @@ export class CorrectionsPage extends LitElement {
     } catch (err) {
       // Resolved by someone else meanwhile: it has left the open inbox all the same, with their note.
       if (!(err instanceof ApiRequestError && err.code === 'correction_resolved')) {
-        this.error = errorText(err, this.strings);
+        this.error = (s) => errorText(err, s);
         return;
       }
       this.outcome = 'correctionResolvedElsewhere';

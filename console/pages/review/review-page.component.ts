@@ -10,6 +10,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
+import type { Words } from '../../ui/words.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -63,7 +64,7 @@ export class ReviewPage extends LitElement {
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
-  declare error: string | undefined;
+  declare error: Words | undefined;
   /** Why the queue could not be fetched. */
   declare loadError: unknown;
   declare announcement: string;
@@ -129,7 +130,7 @@ export class ReviewPage extends LitElement {
   }
 
   private fail(err: unknown) {
-    this.error = errorText(err, this.strings);
+    this.error = (s) => errorText(err, s);
   }
 
   private handleKey(e: KeyboardEvent) {
@@ -184,7 +185,7 @@ export class ReviewPage extends LitElement {
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
       session.answer(action.answer, note).catch((err) => {
-        this.error = format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
+        this.error = (s) => format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
       this.announcement = `${format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] })} ${this.shownInWords(session)}`;
       return;
@@ -243,7 +244,7 @@ export class ReviewPage extends LitElement {
         <button @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
         <button @click=${() => this.act('help')} aria-keyshortcuts="?">${s.keysButton} <kbd>?</kbd></button>
       </div>
-      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error ?? '')}</p>
+      <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error?.(s) ?? '')}</p>
       ${this.renderBody()}
       <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
       ${this.renderHelp()}`;

@@ -1,8 +1,10 @@
 import { html, LitElement, type PropertyDeclarations } from 'lit';
 import { ApiRequestError, api } from '../../api/client.ts';
 import { rememberAdminKey } from '../../app/admin-key.ts';
-import { format, type Strings } from '../../i18n/strings.ts';
+import type { Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { errorText } from '../../ui/error-text.ts';
+import type { Words } from '../../ui/words.ts';
 import { styles } from './sign-in-page.styles.ts';
 
 /**
@@ -23,7 +25,7 @@ export class SignInPage extends LitElement {
   declare strings: Strings;
   /** A line shown above the form, e.g. "You are signed out." */
   declare notice: string | undefined;
-  declare error: string | undefined;
+  declare error: Words | undefined;
   /** While the key is checked; the button is marked aria-disabled, not disabled, which would drop the keyboard to the page's body. */
   declare busy: boolean;
   /** The collector refused the key typed (401, 403): the field says so until it is typed again. */
@@ -46,7 +48,7 @@ export class SignInPage extends LitElement {
         <label for="key">${s.adminKey}</label>
         <input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="error" aria-invalid=${this.refused ? 'true' : 'false'} @input=${() => (this.refused = false)} />
         <button class="primary" type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>${this.busy ? s.signingIn : s.signIn}</button>
-        <p id="error" class="error" role="alert">${this.error ?? ''}</p>
+        <p id="error" class="error" role="alert">${this.error?.(s) ?? ''}</p>
       </form>
     </section>`;
   }
@@ -69,14 +71,9 @@ export class SignInPage extends LitElement {
       input.value = '';
       this.dispatchEvent(new Event('rf-signed-in', { bubbles: true, composed: true }));
     } catch (err) {
-      const s = this.strings;
-      this.refused = err instanceof ApiRequestError && (err.status === 401 || err.status === 403);
-      if (err instanceof ApiRequestError) {
-        this.error =
-          err.status === 401 ? s.keyRejected : err.status === 403 ? s.keyWrongKind : format(s.requestFailed, { status: err.status, message: err.message });
-      } else {
-        this.error = s.networkFailed;
-      }
+      const status = err instanceof ApiRequestError ? err.status : undefined;
+      this.refused = status === 401 || status === 403;
+      this.error = (s) => (status === 401 ? s.keyRejected : status === 403 ? s.keyWrongKind : errorText(err, s));
       // Back on the key, to type it again.
       input.focus();
       input.select();
