@@ -207,6 +207,42 @@ describe('corrections resolved elsewhere', () => {
   });
 });
 
+describe('corrections erased elsewhere', () => {
+  it('takes a correction the collector no longer has (erased meanwhile) out of the inbox and says so', async () => {
+    const f = fixture();
+    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
+    expect(second).toBeDefined();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections', {
+      // An erasure of its user, in another tab, removed it.
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === `/v1/admin/corrections/${first!.eventId}/resolve`,
+          (route) =>
+            route.fulfill({
+              status: 404,
+              contentType: 'application/json',
+              body: JSON.stringify({ error: { code: 'correction_not_found', message: 'gone', field: 'eventId' } }),
+            }),
+        ),
+    });
+    try {
+      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
+      await item.getByLabel('What was changed').fill('my fix');
+      await item.getByRole('button', { name: 'Resolve' }).click();
+      await item.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.locator('rf-corrections-page [role="status"]').textContent())
+        .toBe('This correction no longer exists: it was erased meanwhile.');
+      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      expect(await page.locator('rf-corrections-page p.error[role="alert"]').textContent()).toBe('');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('owner rules focus', () => {
   it('keeps focus in the table when a rule is removed, and on a new rule’s pattern when one is added', async () => {
     const f = fixture();

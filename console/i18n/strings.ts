@@ -230,6 +230,7 @@ const en = {
   resolvedNote: 'Resolved: {note}',
   correctionResolved: 'Correction resolved.',
   correctionResolvedElsewhere: 'Someone resolved this correction meanwhile; their note stands.',
+  correctionGone: 'This correction no longer exists: it was erased meanwhile.',
   unowned: 'Unowned',
   allOwners: 'All owners',
 
@@ -637,6 +638,7 @@ const zhCN: Strings = {
   resolvedNote: '已处理：{note}',
   correctionResolved: '已将这条纠正标记为已处理。',
   correctionResolvedElsewhere: '这条纠正已被他人标记为已处理，保留其说明。',
+  correctionGone: '这条纠正已不存在：它在此期间已被删除。',
   unowned: '无负责人',
   allOwners: '所有负责人',
 

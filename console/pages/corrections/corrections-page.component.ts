@@ -50,7 +50,7 @@ export class CorrectionsPage extends LitElement {
   /** The correction whose Resolve was pressed with no note written. */
   declare blankNote: string | undefined;
   /** What became of the correction just resolved, said to screen readers since its form left with it. */
-  declare outcome: 'correctionResolved' | 'correctionResolvedElsewhere' | undefined;
+  declare outcome: 'correctionResolved' | 'correctionResolvedElsewhere' | 'correctionGone' | undefined;
   private loadedStatus: Status | undefined;
   /** Corrections whose resolution is on its way: a second press (a double click) sends nothing more. */
   private readonly resolving = new Set<string>();
@@ -185,12 +185,13 @@ export class CorrectionsPage extends LitElement {
       await api(`/v1/admin/corrections/${encodeURIComponent(c.eventId)}/resolve`, { method: 'POST', json: { note } });
       this.outcome = 'correctionResolved';
     } catch (err) {
-      // Resolved by someone else meanwhile: it has left the open inbox all the same, with their note.
-      if (!(err instanceof ApiRequestError && err.code === 'correction_resolved')) {
+      // Resolved by someone else meanwhile, or erased with its user's data: it has left the open inbox all the same.
+      const code = err instanceof ApiRequestError ? err.code : undefined;
+      if (code !== 'correction_resolved' && code !== 'correction_not_found') {
         this.error = (s) => errorText(err, s);
         return;
       }
-      this.outcome = 'correctionResolvedElsewhere';
+      this.outcome = code === 'correction_resolved' ? 'correctionResolvedElsewhere' : 'correctionGone';
     } finally {
       this.resolving.delete(c.eventId);
     }
