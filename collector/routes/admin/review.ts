@@ -8,7 +8,7 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
-import { latestTraining } from '../../storage/models.ts';
+import { latestTraining, newSinceLastModel } from '../../storage/models.ts';
 import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
 import { VERDICTS } from '../../storage/schema/index.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
@@ -44,6 +44,8 @@ export const reviewRoutes = new Hono<AppEnv>()
       settingsOf(c.env.DB, projectId),
       currentThreshold(c.env.DB, projectId),
     ]);
+    // The nightly job's rule: more examples than the last model saw, or an answer given or changed since.
+    const fresh = examples >= settings.trainingMinConfirmed && (await newSinceLastModel(c.env.DB, projectId, last, examples));
     return c.json({
       items,
       budget: {
@@ -62,7 +64,7 @@ export const reviewRoutes = new Hono<AppEnv>()
         examples,
         trainedOn: last?.confirmed ?? 0,
         minimum: settings.trainingMinConfirmed,
-        ready: examples >= settings.trainingMinConfirmed && examples > (last?.confirmed ?? 0),
+        ready: fresh,
       },
     });
   })
