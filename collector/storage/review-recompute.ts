@@ -61,6 +61,14 @@ interface Aggregate {
   latest: string;
 }
 
+/**
+ * `column` of the item's chunk (review item `r`) as its latest trace (`u.value ->> 'latest'`)
+ * retrieved it, over its chunk row `c` and text `ct`: one row, the same for each column asked (null when none).
+ */
+const latestChunk = (column: string) =>
+  `select ${column} from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id = u.value ->> 'latest' and c.chunk_id = r.chunk_id
+     order by c.stage, c.rank limit 1`;
+
 /** Statements that write the aggregates `itemAggregatesSql` read into their items. */
 export function writeItemAggregates(db: D1Database, projectId: string, now: number, rows: readonly unknown[]): D1PreparedStatement[] {
   const updates = (rows as Aggregate[]).map((r) => ({
@@ -81,19 +89,23 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
       .prepare(
         // An upsert of rows that all exist: SQLite then walks the new values and finds each
         // item by its key, where an UPDATE … FROM json_each scans the project's items for each.
-        `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
-           evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+        // The chunk is shown as the latest trace retrieved it, its text with its document's version; an
+        // answered item keeps the text its verdict was given on, whatever the document became since.
+        `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, source_doc_version, chunk_text, rank, score, candidate,
+           guess, guess_why, evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
          select r.project_id, r.item_id, r.query_key,
            coalesce((select t.query from traces t where t.project_id = ?1 and t.trace_id = u.value ->> 'latest'), r.query),
            r.chunk_id, r.source_doc_id,
-           coalesce((select ct.text from trace_chunks c ${JOIN_CHUNK_TEXT} where c.project_id = ?1 and c.trace_id = u.value ->> 'latest' and c.chunk_id = r.chunk_id limit 1),
-             r.chunk_text),
+           case when r.status = 'answered' then r.source_doc_version
+             else coalesce((${latestChunk('json_array(c.source_doc_version)')}), json_array(r.source_doc_version)) ->> '$[0]' end,
+           case when r.status = 'answered' then r.chunk_text else coalesce((${latestChunk('ct.text')}), r.chunk_text) end,
            u.value ->> 'rank', u.value ->> 'score',
            u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
            r.status, r.mined_at, ?2
          from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
          where true
-         on conflict (project_id, item_id) do update set query = excluded.query, chunk_text = excluded.chunk_text, trace_count = excluded.trace_count,
+         on conflict (project_id, item_id) do update set query = excluded.query, source_doc_version = excluded.source_doc_version,
+           chunk_text = excluded.chunk_text, trace_count = excluded.trace_count,
            weight = excluded.weight, rank = excluded.rank, score = excluded.score, candidate = excluded.candidate, guess = excluded.guess, guess_why = excluded.guess_why, evidence = excluded.evidence,
            expected_value = excluded.expected_value, updated_at = excluded.updated_at`,
       )
