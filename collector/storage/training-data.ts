@@ -61,15 +61,26 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
  * and chunk. The count the nightly retraining holds against `trainingMinConfirmed`.
  */
 export async function trainingExampleCount(d1: D1Database, projectId: string): Promise<number> {
+  return (await examplesAnsweredBy(d1, projectId, null)).examples;
+}
+
+/**
+ * Those examples, and how many of them had every answer given by `at` (a model trained then saw
+ * them as they stand; with `at` null, every one).
+ */
+export async function examplesAnsweredBy(d1: D1Database, projectId: string, at: number | null): Promise<{ examples: number; answeredBy: number }> {
   const { results } = await d1
     .prepare(
-      `select query_key as queryKey, chunk_id as chunkId, verdict from review_items
+      `select query_key as queryKey, chunk_id as chunkId, verdict, answered_at as answeredAt from review_items
        where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`,
     )
     .bind(projectId)
-    .all<{ queryKey: string; chunkId: string; verdict: string }>();
+    .all<{ queryKey: string; chunkId: string; verdict: string; answeredAt: number }>();
   const training = results.filter((r) => !isHeldOut(r.queryKey)).map((r) => ({ ...r, relevance: r.verdict === 'relevant' ? (1 as const) : (0 as const) }));
-  return consolidate(training).length;
+  const examples = consolidate(training);
+  const pair = (r: { queryKey: string; chunkId: string }) => `${r.queryKey}\u0000${r.chunkId}`;
+  const answeredSince = new Set(at === null ? [] : training.filter((r) => r.answeredAt > at).map(pair));
+  return { examples: examples.length, answeredBy: at === null ? examples.length : examples.filter((e) => !answeredSince.has(pair(e))).length };
 }
 
 /** Reviewers' confirmed judgements on training queries, with where each item's traces came from. */

@@ -2,7 +2,7 @@ import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { currentVersion } from '../../storage/models.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
-import { trainingExampleCount } from '../../storage/training-data.ts';
+import { examplesAnsweredBy } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * DAY_MS;
@@ -58,12 +58,16 @@ export const health: Stage = {
     const version = await currentVersion(db, projectId);
     const served = version
       ? await db
-          .prepare('select confirmed, evaluation from models where project_id = ? and version = ?')
+          .prepare('select created_at as createdAt, evaluation from models where project_id = ? and version = ?')
           .bind(projectId, version)
-          .first<{ confirmed: number; evaluation: string }>()
+          .first<{ createdAt: number; evaluation: string }>()
       : null;
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
-    const trainable = await trainingExampleCount(db, projectId);
+    // The served model saw the examples answered before it was trained, as they stand: not its own
+    // count, which answers taken back or erased since would lift above the examples left.
+    const examples = await examplesAnsweredBy(db, projectId, served?.createdAt ?? null);
+    const trainable = examples.examples;
+    const closed = served ? examples.answeredBy : 0;
     const d = days!.results[0] as Record<string, number | null>;
     const q = queue!.results[0] as { pending: number; answered: number; confirmed: number };
     const ratio = (a: number | null | undefined, b: number | null | undefined) => (b ? (a ?? 0) / b : null);
@@ -77,7 +81,7 @@ export const health: Stage = {
       eventToStorageMs: (latency!.results[0] as { ms: number } | undefined)?.ms ?? null,
       storageToReviewMs: (reviewLatency!.results[0] as { ms: number } | undefined)?.ms ?? null,
       /** Confirmed training items (held-out ones excluded) that reached the model users get. */
-      loopClosureRate: ratio(served?.confirmed ?? 0, trainable),
+      loopClosureRate: ratio(closed, trainable),
       reviewQueue: q.pending,
       reviewedLastWeek: q.answered,
       reviewBudgetPerWeek: weeklyReviewCapacity(settings),
