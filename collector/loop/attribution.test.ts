@@ -40,6 +40,17 @@ describe('multi-turn attribution', () => {
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);
   });
 
+  it('counts a regenerated answer within its turn, so three turns are still looked back over', () => {
+    const numbered = turns.map((t, i) => ({ ...t, turnIndex: i }));
+    const regenerated = { ...numbered[1]!, traceId: 't2b', answer: 'Opened items get store credit.', at: T0 + 70_000 };
+    const withRegenerate = [numbered[0]!, numbered[1]!, regenerated, numbered[2]!];
+    const a = attribute({ traceId: 't3', clientTs: T0 + 150_000, text: 'your first answer about unopened items and receipts was wrong' }, withRegenerate);
+    expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't2b', 't3']);
+    // One turn more (a fourth, regenerated or not) is out of it.
+    const longer = [{ ...turns[0]!, traceId: 't0', turnIndex: -1 }, ...withRegenerate];
+    expect(attribute({ traceId: 't3', clientTs: T0 + 150_000 }, longer).scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't2b', 't3']);
+  });
+
   it('weighs each conversation by its own next questions, however many of its signals it attributes', () => {
     const onLast = { traceId: 't3', clientTs: T0 + 150_000 };
     const reasked: Turn[] = [turns[0]!, turns[1]!, { ...turns[2]!, query: 'And what if the item was opened, please?' }];

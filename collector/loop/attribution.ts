@@ -93,6 +93,22 @@ export function nextQuestionEvidence(turns: readonly Turn[]): NextQuestionSays {
 }
 
 /**
+ * Where the window of `turns[own]` starts: ATTRIBUTION_WINDOW turns back, the own included. The
+ * answers of one turn (a regenerate repeats its turnIndex) are one turn, not one each, so a
+ * regenerated answer does not push the turn before it out of the window.
+ */
+function windowStart(turns: readonly Turn[], own: number): number {
+  let seen = 1;
+  let start = own;
+  for (let i = own - 1; i >= 0; i--) {
+    const sameTurn = turns[i]!.turnIndex != null && turns[i]!.turnIndex === turns[i + 1]!.turnIndex;
+    if (!sameTurn && ++seen > ATTRIBUTION_WINDOW) break;
+    start = i;
+  }
+  return start;
+}
+
+/**
  * The turn `signal` most likely refers to, among the last ATTRIBUTION_WINDOW turns up to its own
  * (`turns` in conversation order; `nextSays` of the same turns). A signal on the first turn, or
  * with no turns known, stays where it is.
@@ -101,7 +117,7 @@ export function attribute(signal: NegativeSignal, turns: readonly Turn[], nextSa
   const own = turns.findIndex((t) => t.traceId === signal.traceId);
   if (own <= 0) return { traceId: signal.traceId, reason: 'no earlier turn', scores: [] };
   const w = ATTRIBUTION_WEIGHTS;
-  const candidates = turns.slice(Math.max(0, own - ATTRIBUTION_WINDOW + 1), own + 1);
+  const candidates = turns.slice(windowStart(turns, own), own + 1);
   const pointsBack = signal.text ? BACK_REFERENCE.test(signal.text) : false;
   const scored = candidates.map((t) => {
     const evidence: Evidence[] = [];
