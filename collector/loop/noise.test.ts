@@ -59,6 +59,29 @@ describe('noise rules', () => {
     expect(out.get(b.eventId)!.confidence).toBe(0);
   });
 
+  it('keeps two signals of one type on different sources, or with different values, seconds apart', () => {
+    const flags = [ev('wrong_source', -0.8, 20_000, { detail: { chunkId: 'c1' } }), ev('wrong_source', -0.8, 21_000, { detail: { chunkId: 'c2' } })];
+    const clicks = [ev('citation_click', 0.5, 30_000, { detail: { chunkId: 'c1' } }), ev('citation_click', 0.5, 31_000, { detail: { chunkId: 'c2' } })];
+    // A misclick on the stars put right at once: the first is superseded, the second is the user's rating.
+    const ratings = [ev('rating', -1, 40_000, { detail: { stars: 1 }, superseded: true }), ev('rating', 1, 41_000, { detail: { stars: 5 } })];
+    for (const pair of [flags, clicks, ratings]) {
+      const out = byId(pair);
+      expect(
+        out.get(pair[1]!.eventId)!.rules.map((r) => r.rule),
+        pair[1]!.signalType,
+      ).not.toContain('double_submit');
+      expect(out.get(pair[1]!.eventId)!.confidence, pair[1]!.signalType).toBeGreaterThan(LOW_CONFIDENCE);
+    }
+  });
+
+  it('counts a vote sent twice once: the later one, which supersedes the first, is trusted', () => {
+    const first = ev('thumbs_down', -1, 20_000, { superseded: true });
+    const again = ev('thumbs_down', -1, 21_000);
+    const out = byId([first, again]);
+    expect(out.get(again.eventId)!.rules).toEqual([]);
+    expect(out.get(again.eventId)!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('distrusts a vote given faster than the answer can be read', () => {
     const fast = ev('thumbs_up', 1, 300, { shownMs: 300 });
     const slow = ev('thumbs_up', 1, 9_000, { shownMs: 9_000, sessionId: 's2' });

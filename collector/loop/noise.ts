@@ -158,6 +158,14 @@ function reversal(e: LoopEvent, later: readonly LoopEvent[]): LoopEvent | undefi
 }
 
 /**
+ * Whether `x` is `e` sent again: from the same session, with the same type, value and source (two
+ * sources flagged or clicked in turn are two signals). A vote superseded by a later one is not:
+ * the later one already stands for both, and zeroing it too would lose the vote.
+ */
+const sameSignal = (x: LoopEvent, e: LoopEvent): boolean =>
+  !x.superseded && x.sessionId === e.sessionId && x.signalType === e.signalType && x.signalValue === e.signalValue && x.detail.chunkId === e.detail.chunkId;
+
+/**
  * Assesses every event of one trace. Events of one trace come from few sessions (usually one);
  * the rules compare each event with the others, so the whole trace is assessed at once and the
  * verdicts do not depend on which night an event arrived.
@@ -199,9 +207,7 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
         }
       }
     }
-    const twin = sorted
-      .slice(0, i)
-      .findLast((x) => x.sessionId === e.sessionId && x.signalType === e.signalType && e.clientTs - x.clientTs <= DOUBLE_SUBMIT_MS);
+    const twin = sorted.slice(0, i).findLast((x) => sameSignal(x, e) && e.clientTs - x.clientTs <= DOUBLE_SUBMIT_MS);
     if (twin && SIGNALS[e.signalType].confidence > 0 && e.signalType !== 'citation_dwell') {
       rules.push({ rule: 'double_submit', reason: `same ${e.signalType} ${e.clientTs - twin.clientTs} ms after ${twin.eventId}` });
     }
