@@ -55,6 +55,12 @@ export const LoopSettingsSchema = v.pipe(
     ),
     ['aggregateRetentionDays'],
   ),
+  // Counted in nights, and the job retrains at most once a night: half a day would plan twice
+  // the retrainings it can meet. On the PUT alone, so settings stored before still read.
+  v.forward(
+    v.partialCheck([['retrainEveryDays']], (s) => Number.isInteger(s.retrainEveryDays), 'Invalid value: must be a whole number of days'),
+    ['retrainEveryDays'],
+  ),
 );
 
 /**

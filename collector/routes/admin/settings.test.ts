@@ -30,6 +30,16 @@ describe('GET and PUT /v1/admin/settings', () => {
     expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
   });
 
+  it('refuses retraining every fraction of a day, naming retrainEveryDays: the job retrains at most once a night', async () => {
+    const p = await newProject();
+    for (const retrainEveryDays of [0.5, 2.5]) {
+      const res = await admin(p, '/settings', { method: 'PUT', json: { retrainEveryDays } });
+      expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'retrainEveryDays' } } });
+    }
+    expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
+    expect(await admin(p, '/settings', { method: 'PUT', json: { retrainEveryDays: 1 } })).toMatchObject({ status: 200, body: { retrainEveryDays: 1 } });
+  });
+
   it('refuses an array for a body, which would reset every setting', async () => {
     const p = await newProject();
     await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 30 } });
