@@ -18,16 +18,17 @@ export const health: Stage = {
   name: 'health',
   async slice({ db, projectId, night, now, settings, run }): Promise<SliceResult> {
     const since = now - WEEK;
-    // Days from the seventh before the night's: seven whole days, and the night's own so far.
+    // Days from the seventh before the night's: seven whole days, and the night's own so far; never
+    // the days after it (a missed night caught up later, or an answer its backend dated ahead).
     const sinceDay = utcDay(since - DAY_MS);
     const [days, latency, reviewLatency, queue, drops] = await db.batch([
       db
         .prepare(
           `select sum(traces) as traces, sum(with_signals) as withSignals, sum(with_trusted) as withTrusted, sum(explicit_signals) as explicitSignals,
              sum(implicit_signals) as implicitSignals, sum(signals) as signals, sum(trusted_signals) as trustedSignals, sum(requeried) as requeried
-           from day_stats where project_id = ? and day > ?`,
+           from day_stats where project_id = ? and day > ? and day <= ?`,
         )
-        .bind(projectId, sinceDay),
+        .bind(projectId, sinceDay, night),
       // Medians by the middle row: SQLite has no percentile function. The events' over the night's
       // window (the week's would read a week of events a night, a row each).
       db
@@ -38,22 +39,24 @@ export const health: Stage = {
         .bind(projectId, run.windowFrom, run.windowTo),
       db
         .prepare(
-          `select answered_at - mined_at as ms from review_items where project_id = ?1 and answered_at > ?2
-           order by ms limit 1 offset (select count(*) / 2 from review_items where project_id = ?1 and answered_at > ?2)`,
+          `select answered_at - mined_at as ms from review_items where project_id = ?1 and answered_at > ?2 and answered_at <= ?3
+           order by ms limit 1 offset (select count(*) / 2 from review_items where project_id = ?1 and answered_at > ?2 and answered_at <= ?3)`,
         )
-        .bind(projectId, since),
+        .bind(projectId, since, now),
       db
         .prepare(
-          `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'answered' and answered_at > ?2 then 1 end) as answered,
+          `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'answered' and answered_at > ?2 and answered_at <= ?3 then 1 end) as answered,
              count(case when status = 'answered' and verdict in ('relevant', 'not_relevant') then 1 end) as confirmed
            from review_items where project_id = ?1`,
         )
-        .bind(projectId, since),
-      db.prepare('select coalesce(sum(dropped), 0) as dropped from client_drops where project_id = ? and day > ?').bind(projectId, sinceDay),
+        .bind(projectId, since, now),
+      db
+        .prepare('select coalesce(sum(dropped), 0) as dropped from client_drops where project_id = ? and day > ? and day <= ?')
+        .bind(projectId, sinceDay, night),
     ]);
     const trained = await db
-      .prepare('select count(*) as n from models where project_id = ? and created_at > ?')
-      .bind(projectId, now - 4 * WEEK)
+      .prepare('select count(*) as n from models where project_id = ? and created_at > ? and created_at <= ?')
+      .bind(projectId, now - 4 * WEEK, now)
       .first<{ n: number }>();
     const version = await currentVersion(db, projectId);
     const served = version
