@@ -1,5 +1,6 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
+import { isoWeek } from '../../loop/eval-sets.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
@@ -22,6 +23,8 @@ export const retention: Stage = {
     const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY_MS)}T00:00:00Z`);
     const kept = now - settings.aggregateRetentionDays * DAY_MS;
     const keptDay = utcDay(kept);
+    // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
+    const keptWeek = isoWeek(keptDay);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
     const statements = {
@@ -73,6 +76,21 @@ export const retention: Stage = {
         .bind(projectId, utcDay(raw), firstListedDay(now)),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
+      // Eval sets frozen in a week before the aggregates' retention hold users' queries: their items go
+      // in batches, then the sets left empty; each layer keeps its latest, which the gate scores on.
+      evalItems: db
+        .prepare(
+          `delete from eval_items where rowid in (select rowid from eval_items i where i.project_id = ?1 and i.version < ?2
+             and i.version < (select max(s.version) from eval_sets s where s.project_id = ?1 and s.layer = i.layer) limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, keptWeek),
+      evalSets: db
+        .prepare(
+          `delete from eval_sets where project_id = ?1 and version < ?2
+             and version < (select max(s.version) from eval_sets s where s.project_id = ?1 and s.layer = eval_sets.layer)
+             and not exists (select 1 from eval_items i where i.project_id = ?1 and i.layer = eval_sets.layer and i.version = eval_sets.version)`,
+        )
+        .bind(projectId, keptWeek),
       sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
       // A chunk's counts outlive its answers and events: they go once nothing has changed them for as long.
       chunkStats: db.prepare('delete from chunk_stats where project_id = ? and updated_at < ?').bind(projectId, kept),
@@ -90,7 +108,7 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows].some((changes) => changes >= PURGE_BATCH);
+    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.evalItems].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       state: { [PURGED_BEFORE_STATE]: raw },
@@ -100,6 +118,7 @@ export const retention: Stage = {
         corrections: n.corrections + n.orphanCorrections,
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
+        evalItems: n.evalItems,
         abandonedListRows: n.abandonedListRows,
       },
     };
