@@ -430,11 +430,11 @@ describe('the stale-document tests in slices of documents', () => {
 
 describe("the stale-document slice's plan", () => {
   it("reads its documents' rows on the primary key, from the cursor on, never the whole project", async () => {
-    const page = await planOf(PAGE_SQL, 'p', 'c-versions.md', '2026-10-01', 2_000);
+    const page = await planOf(PAGE_SQL, 'p', 'c-versions.md', '2026-10-01', 2_000, '2026-11-05');
     expect(page).toContainEqual(
       expect.stringMatching(/^SEARCH document_days USING COVERING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id>\?\)$/),
     );
-    const counts = await planOf(COUNTS_SQL, 'p', 'c-versions.md', 'f-fine.md', '2026-10-01', '2026-11-01');
+    const counts = await planOf(COUNTS_SQL, 'p', 'c-versions.md', 'f-fine.md', '2026-10-01', '2026-11-01', '2026-11-05');
     const reads = counts.filter((step) => /document_days/.test(step));
     expect(reads).toEqual([
       expect.stringMatching(/^SEARCH document_days USING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id>\? AND source_doc_id<\?\)$/),
@@ -450,7 +450,7 @@ describe("the stale-document slice's plan", () => {
   });
 
   it("reads the flagged documents' lists of worst answers on the primary key", async () => {
-    const plan = await planOf(WORST_SQL, 'p', '["a-stale.md"]', '2026-10-01');
+    const plan = await planOf(WORST_SQL, 'p', '["a-stale.md"]', '2026-10-01', '2026-11-05');
     expect(plan).toContainEqual(expect.stringMatching(/^SEARCH w USING INDEX sqlite_autoindex_document_days_1 \(project_id=\? AND source_doc_id=\?\)$/));
   });
 });

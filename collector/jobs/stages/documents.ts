@@ -12,11 +12,11 @@ interface Row extends DocumentCounts {
 
 /**
  * The slice's documents: the first ?4 document ids after the cursor ?2 with rows in the window
- * (days after ?3), as the last one's id and their number. No document id is empty, so the first
+ * (days after ?3, up to the night ?5), as the last one's id and their number. No document id is empty, so the first
  * slice's cursor is ''. Distinct ids, never rows: a document's rows all fall in one slice.
  */
 export const PAGE_SQL = `select max(id) as last, count(*) as documents from (
-    select distinct source_doc_id as id from document_days where project_id = ?1 and source_doc_id > ?2 and day > ?3 order by 1 limit ?4
+    select distinct source_doc_id as id from document_days where project_id = ?1 and source_doc_id > ?2 and day > ?3 and day <= ?5 order by 1 limit ?4
   )`;
 
 const COUNTS = `sum(scored) as scored, sum(negative) as negative,
@@ -24,22 +24,23 @@ const COUNTS = `sum(scored) as scored, sum(negative) as negative,
   sum(case when day <= ?5 then traces end) as before, sum(case when day <= ?5 then requeried end) as beforeRequeried`;
 
 /**
- * Each version's counts and each document's own ('*') over the window (days after ?4), for the
+ * Each version's counts and each document's own ('*') over the window (days after ?4, up to the
+ * night ?6; the recent part after ?5), for the
  * documents after ?2 up to and including ?3: a range of the primary key, not the whole project.
  */
 export const COUNTS_SQL = `select source_doc_id as docId, source_doc_version as docVersion, ${COUNTS}
-    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 group by 1, 2
+    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 and day <= ?6 group by 1, 2
   union all
   select source_doc_id, '*', ${COUNTS}
-    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 group by 1`;
+    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 and day <= ?6 group by 1`;
 
 /**
  * The worst answers of each day and version of the flagged documents ?2 (a JSON array of ids), on
- * the days after ?3: what the days stage kept, so a flag never reads the answers behind it.
+ * the days after ?3 up to the night ?4: what the days stage kept, so a flag never reads the answers behind it.
  */
 export const WORST_SQL = `select w.source_doc_id as docId, w.source_doc_version as docVersion, w.worst from json_each(?2) d
   cross join document_days w indexed by sqlite_autoindex_document_days_1 on w.project_id = ?1 and w.source_doc_id = d.value
-  where w.day > ?3 and w.worst <> '[]'`;
+  where w.day > ?3 and w.day <= ?4 and w.worst <> '[]'`;
 
 /**
  * Tests every document and version seen in the last RECENT_DAYS + BASELINE_DAYS against the
@@ -60,13 +61,15 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
   // Every slice reads the baseline again rather than keeping it in the run: a few dozen rows on
   // day_stats' primary key, which nothing writes after the days stage, so every slice gets the same.
   const [page, base] = await db.batch([
-    db.prepare(PAGE_SQL).bind(projectId, after, from, documentsPerSlice),
-    db.prepare('select sum(with_trusted) as scored, sum(negative) as negative from day_stats where project_id = ? and day > ?').bind(projectId, from),
+    db.prepare(PAGE_SQL).bind(projectId, after, from, documentsPerSlice, night),
+    db
+      .prepare('select sum(with_trusted) as scored, sum(negative) as negative from day_stats where project_id = ? and day > ? and day <= ?')
+      .bind(projectId, from, night),
   ]);
   const { last, documents: seen } = page!.results[0] as { last: string | null; documents: number };
   const { scored, negative } = base!.results[0] as { scored: number | null; negative: number | null };
   const baseline = scored ? (negative ?? 0) / scored : 0;
-  const { results } = last === null ? { results: [] as Row[] } : await db.prepare(COUNTS_SQL).bind(projectId, after, last, from, recentFrom).all<Row>();
+  const { results } = last === null ? { results: [] as Row[] } : await db.prepare(COUNTS_SQL).bind(projectId, after, last, from, recentFrom, night).all<Row>();
   // A short page is the last one: its flags run to the end of the ids.
   const cursor = seen < documentsPerSlice ? null : last;
   // Rows per document: its versions' and its own ('*'). Counted once, not per row: a large knowledge base has many.
@@ -85,7 +88,7 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
   if (flagged.length) {
     const { results: days } = await db
       .prepare(WORST_SQL)
-      .bind(projectId, JSON.stringify([...new Set(flagged.map(({ d }) => d.docId))]), from)
+      .bind(projectId, JSON.stringify([...new Set(flagged.map(({ d }) => d.docId))]), from, night)
       .all<{ docId: string; docVersion: string; worst: string }>();
     for (const day of days) {
       const worst = JSON.parse(day.worst) as EvidenceEntry[];
