@@ -51,7 +51,10 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
   return row ? fromRaw(row) : undefined;
 }
 
-/** Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). */
+/**
+ * Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). The same
+ * answer given again keeps its time: it is not new to a model trained since, nor another review.
+ */
 export async function answerItem(
   d1: D1Database,
   projectId: string,
@@ -62,7 +65,8 @@ export async function answerItem(
 ): Promise<boolean> {
   const r = await d1
     .prepare(
-      `update review_items set verdict = ?3, note = ?4, answered_at = ?5, status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
+      `update review_items set verdict = ?3, note = ?4, answered_at = case when status = 'answered' and verdict is ?3 then answered_at else ?5 end,
+         status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
        where project_id = ?1 and item_id = ?2`,
     )
     .bind(projectId, id, verdict, verdict === null ? null : note, verdict === null ? null : now, now)
