@@ -8,9 +8,14 @@ interface Numbers {
   backoff: BackoffOptions;
 }
 
-/** `name` as given, or its default; a RangeError naming it when it is not a number in range. */
-export function numberOption(name: string, given: unknown, fallback: number, { min, integer }: { min: number; integer?: boolean }): number {
-  if (given === undefined) return fallback;
+/** `name` as given, or its default; a RangeError naming it when it is not a number in range (`infinite`: or Infinity). */
+export function numberOption(
+  name: string,
+  given: unknown,
+  fallback: number,
+  { min, integer, infinite }: { min: number; integer?: boolean; infinite?: boolean },
+): number {
+  if (given === undefined || (infinite && given === Number.POSITIVE_INFINITY)) return given ?? fallback;
   if (typeof given !== 'number' || !Number.isFinite(given) || given < min || (integer && !Number.isInteger(given))) {
     throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${String(given)}`);
   }

@@ -334,6 +334,9 @@ describe('createReranker options', () => {
     expect(() => createReranker({ ...base, refreshMs: Number.NaN })).toThrow(/refreshMs/);
     expect(() => createReranker({ ...base, timeoutMs: -1 })).toThrow(/timeoutMs/);
     expect(createReranker({ ...base, refreshMs: 0, timeoutMs: 0 })).toBeDefined();
+    // Never of itself: a backend that picks up promotions with refresh() alone.
+    expect(createReranker({ ...base, refreshMs: Number.POSITIVE_INFINITY })).toBeDefined();
+    expect(() => createReranker({ ...base, timeoutMs: Number.POSITIVE_INFINITY })).toThrow(/timeoutMs/);
   });
 });
 

@@ -22,7 +22,7 @@ export interface RerankerOptions {
   endpoint: string;
   /** The project's server key (`rfs_…`). */
   serverKey: string;
-  /** How old the model may get before it is revalidated (default one minute). */
+  /** How old the model may get before it is revalidated (default one minute; Infinity: only when `refresh()` is called). */
   refreshMs?: number;
   /** For models trained with embedding features: the same embedder (its `id` must match). */
   embedder?: Embedder;
@@ -80,7 +80,7 @@ function usable(model: RerankerModel): RerankerModel {
 /** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
 export function createReranker(options: RerankerOptions): Reranker {
   checkedConnection(options);
-  const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0 });
+  const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0, infinite: true });
   const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000, { min: 0 });
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
   // The backend's callback failing must not fail its ranking.
