@@ -77,7 +77,9 @@ describe('eval sets, loop health, retention and erasure', () => {
       ],
     );
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-    const body = (await (await admin(p, '/health')).json()) as { latest: { metrics: Record<string, number | null> } };
+    const body = (await (await admin(p, '/health')).json()) as { latest: { servedModel: string | null; metrics: Record<string, number | null> } };
+    expect(body.latest.servedModel).toBeNull();
+    expect(body.latest.metrics).not.toHaveProperty('servedModel');
     expect(body.latest.metrics).toMatchObject({
       traces: 2,
       coverage: 0.5,

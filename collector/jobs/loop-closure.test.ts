@@ -45,8 +45,10 @@ describe('loop closure in the health snapshot', () => {
     await env.DB.batch([item(4, Date.now() - 60_000)]);
 
     expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
-    const health = await admin<{ latest: { metrics: Record<string, number | null> } }>(p, '/health');
+    const health = await admin<{ latest: { servedModel: string | null; metrics: Record<string, number | null> } }>(p, '/health');
     // Of the two examples left, the model was trained on one.
     expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
+    // The night's figures name the model they are about (the console draws eval scores per version).
+    expect(health.body.latest.servedModel).toBe('m1');
   });
 });

@@ -75,6 +75,8 @@ export interface TraceView {
 /** GET /v1/admin/health: one day's loop-health snapshot (collector/jobs/stages/health.ts). */
 export interface HealthSnapshot {
   day: string;
+  /** The model served that night; null before the first promotion (or in snapshots older than this field). */
+  servedModel: string | null;
   metrics: Partial<
     Record<
       | 'coverage'

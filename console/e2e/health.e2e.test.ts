@@ -49,4 +49,28 @@ describe('loop health', () => {
       await context.close();
     }
   });
+
+  it('draws the eval score as a line per model version served, a rollback going back to the earlier line', async () => {
+    const f = fixture();
+    const night = (day: string, servedModel: string | null, evalNdcg5: number | null) => ({ day, servedModel, metrics: { traces: 10, evalNdcg5 } });
+    // Newest first, as the collector answers: v1 promoted, then v2, then v1 again after a rollback.
+    const snapshots = [night('2026-03-04', 'v1', 0.61), night('2026-03-03', 'v2', 0.64), night('2026-03-02', 'v1', 0.61), night('2026-03-01', null, null)];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/health?days=7', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/health',
+          (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ latest: snapshots[0], snapshots }) }),
+        ),
+    });
+    try {
+      const chart = page.locator('rf-health-page rf-line-chart[heading="Eval score (nDCG@5) per model version"]');
+      await expect.poll(() => chart.locator('.u-legend .u-series').allTextContents()).toEqual(['v1', 'v2']);
+      await chart.getByText('Data').click();
+      expect(await chart.locator('details thead th').allTextContents()).toEqual([expect.any(String), 'v1', 'v2']);
+      expect(await chart.locator('details tbody tr').nth(2).textContent()).toContain('0.640');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -104,7 +104,8 @@ export const health: Stage = {
       .prepare(
         'insert into health_snapshots (project_id, day, metrics) values (?, ?, ?) on conflict (project_id, day) do update set metrics = excluded.metrics',
       )
-      .bind(projectId, night, JSON.stringify(metrics))
+      // The served model's version beside the figures: the console draws its eval score per version.
+      .bind(projectId, night, JSON.stringify({ ...metrics, servedModel: version ?? null }))
       .run();
     return { cursor: null, counts: { snapshots: 1 } };
   },

@@ -18,6 +18,23 @@ describe('GET /v1/admin/health', () => {
     expect(month.latest.day).toBe('2026-01-10');
   });
 
+  it("answers the model served each night beside the night's figures, null for nights that did not record it", async () => {
+    const p = await newProject();
+    await env.DB.batch([
+      env.DB.prepare('insert into health_snapshots (project_id, day, metrics) values (?, ?, ?)').bind(
+        p.id,
+        '2026-01-02',
+        JSON.stringify({ evalNdcg5: 0.6, servedModel: 'v2' }),
+      ),
+      env.DB.prepare('insert into health_snapshots (project_id, day, metrics) values (?, ?, ?)').bind(p.id, '2026-01-01', JSON.stringify({ evalNdcg5: 0.5 })),
+    ]);
+    const { snapshots } = (await admin<{ snapshots: unknown[] }>(p, '/health')).body;
+    expect(snapshots).toEqual([
+      { day: '2026-01-02', servedModel: 'v2', metrics: { evalNdcg5: 0.6 } },
+      { day: '2026-01-01', servedModel: null, metrics: { evalNdcg5: 0.5 } },
+    ]);
+  });
+
   it('answers no snapshot before the first night', async () => {
     expect((await admin(await newProject(), '/health')).body).toEqual({ latest: null, snapshots: [] });
   });

@@ -6,8 +6,9 @@ import { intParam, validQuery } from '../../middleware/valid-query.ts';
 export const healthRoutes = new Hono<AppEnv>()
   /**
    * GET /v1/admin/health: the daily loop-health snapshots of the `days` days up to the latest
-   * night, newest first (`?days=30`). Counted back from the latest night rather than the clock, so
-   * that nights run ahead (a simulation) or missed show as the days they are.
+   * night, newest first (`?days=30`), each with the model served that night (`servedModel`, null
+   * before the first promotion). Counted back from the latest night rather than the clock, so that
+   * nights run ahead (a simulation) or missed show as the days they are.
    */
   .get('/health', validQuery(v.strictObject({ days: intParam(1, 730, 30) })), async (c) => {
     const { results } = await c.env.DB.prepare(
@@ -17,6 +18,9 @@ export const healthRoutes = new Hono<AppEnv>()
     )
       .bind(c.get('auth').projectId, c.get('input').days)
       .all<{ day: string; metrics: string }>();
-    const snapshots = results.map((r) => ({ day: r.day, metrics: JSON.parse(r.metrics) as Record<string, number | null> }));
+    const snapshots = results.map((r) => {
+      const { servedModel = null, ...metrics } = JSON.parse(r.metrics) as Record<string, number | null> & { servedModel?: string | null };
+      return { day: r.day, servedModel, metrics };
+    });
     return c.json({ latest: snapshots[0] ?? null, snapshots });
   });

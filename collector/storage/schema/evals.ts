@@ -58,7 +58,8 @@ export const healthSnapshots = sqliteTable(
   {
     projectId: text('project_id').notNull(),
     day: text('day').notNull(),
-    metrics: text('metrics', { mode: 'json' }).$type<Record<string, number | null>>().notNull(),
+    /** The night's figures, and `servedModel`: the version served that night. */
+    metrics: text('metrics', { mode: 'json' }).$type<Record<string, number | null> & { servedModel?: string | null }>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day] })],
 );

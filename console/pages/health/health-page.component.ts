@@ -11,6 +11,7 @@ import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { DURATION_STEPS, duration, durations } from './duration.ts';
+import { evalSeriesByModel } from './eval-series.ts';
 import { styles } from './health-page.styles.ts';
 
 type Metric = keyof HealthSnapshot['metrics'] & string;
@@ -57,6 +58,9 @@ const CHARTS: readonly { title: StringKey; unit: Unit; metrics: readonly [Metric
 ];
 
 /** The latest snapshot's figures, in this order. */
+/** The eval chart's lines, one per model version served, in the order they were first served. */
+const EVAL_COLORS = ['var(--c-accent)', 'var(--c-good)', 'var(--c-warn)', 'var(--c-bad)', 'var(--c-muted)'];
+
 const SUMMARY: readonly [Metric, Unit][] = [
   ['traces', 'count'],
   ['coverage', 'share'],
@@ -191,7 +195,7 @@ export class HealthPage extends LitElement {
         <section class="card">
           ${
             evalScores
-              ? html`<rf-line-chart .strings=${s} locale=${this.locale} heading=${s.chartEval} .days=${days} .series=${series([['evalNdcg5', 'var(--c-accent)']])} .formatValue=${(v: number) => v.toFixed(3)}></rf-line-chart>`
+              ? html`<rf-line-chart .strings=${s} locale=${this.locale} heading=${s.chartEval} .days=${days} .series=${evalSeriesByModel(snaps, s.evalUnnamedModel, EVAL_COLORS)} .formatValue=${(v: number) => v.toFixed(3)}></rf-line-chart>`
               : html`<h2 class="chart-title">${s.chartEval}</h2>
                 <p class="muted">${s.noEvalScores}</p>`
           }

@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css';
 import { format, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../base.styles.ts';
+import type { ChartSeries } from './chart-series.ts';
 import { styles } from './line-chart.styles.ts';
 import { resolveColor } from './resolve-color.ts';
 
@@ -10,13 +11,7 @@ const DAY_S = 86_400;
 /** Steps between the time axis's ticks: whole days, then whole months (uPlot counts 30 days a month). */
 const DAY_STEPS = [1, 2, 3, 7, 14, 30, 60, 90, 180, 360].map((d) => d * DAY_S);
 
-export interface ChartSeries {
-  label: string;
-  /** One value per day; null where the day has none. */
-  values: (number | null)[];
-  /** A CSS colour, custom properties allowed. */
-  color: string;
-}
+export type { ChartSeries };
 
 /**
  * A line chart of daily values (uPlot, drawn on a canvas), with the same numbers in a table for
