@@ -96,6 +96,24 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(body.latest.metrics.reviewQueue).toBeGreaterThan(0);
   });
 
+  it('counts no negative latency from a browser whose clock runs ahead', async () => {
+    const p = await newProject();
+    const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
+    await send(
+      p,
+      [t],
+      [30_000, 40_000, 50_000].map((ahead) => ({
+        traceId: t.traceId,
+        signalType: 'copy_answer' as const,
+        detail: { chars: 10 },
+        clientTs: Date.now() + ahead,
+      })),
+    );
+    await runNightly(env, Date.now() + 60_000, { projects: [p.id] });
+    const body = (await (await admin(p, '/health')).json()) as { latest: { metrics: Record<string, number | null> } };
+    expect(body.latest.metrics.eventToStorageMs).toBe(0);
+  });
+
   it('purges raw data past retention and keeps the aggregates until their own', async () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });

@@ -33,7 +33,8 @@ export const health: Stage = {
       // window (the week's would read a week of events a night, a row each).
       db
         .prepare(
-          `select ms from (${eventsReceivedSql('e.received_at - e.client_ts as ms', RECEIVED)})
+          // A browser's clock ahead of the collector's would read as a negative latency: none, rather.
+          `select ms from (${eventsReceivedSql('max(0, e.received_at - e.client_ts) as ms', RECEIVED)})
            order by ms limit 1 offset (select count(*) / 2 from (${eventsReceivedSql('1', RECEIVED)}))`,
         )
         .bind(projectId, run.windowFrom, run.windowTo),
