@@ -1,5 +1,5 @@
 /** Where the keyboard is after each action: never dropped to the document's body, so Tab goes on from where the reader was. */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { Correction } from '../api/types.ts';
@@ -128,96 +128,91 @@ describe('focus across pages', () => {
   });
 });
 
+/**
+ * The corrections inbox, open, with its first correction (the one each test resolves) and the one
+ * after it, where focus goes next. `routes` may answer for the first one before the page opens.
+ */
+async function openCorrections(routes?: (first: Correction) => (context: BrowserContext) => Promise<unknown>) {
+  const f = fixture();
+  const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
+  const [first, second] = inbox.owners.flatMap((o) => o.corrections);
+  expect(second).toBeDefined();
+  const opened = await openConsole(browser(), f, '/admin/corrections', { routes: routes?.(first!) });
+  const { page } = opened;
+  return {
+    ...opened,
+    f,
+    first: first!,
+    nextNote: `INPUT#note-${second!.eventId}`,
+    item: page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`),
+    status: () => page.locator('rf-corrections-page [role="status"]').textContent(),
+    alert: () => page.locator('rf-corrections-page p.error[role="alert"]').textContent(),
+  };
+}
+
 describe('corrections focus', () => {
   it('moves focus to the next correction’s note once one is resolved, and says it was resolved', async () => {
-    const f = fixture();
-    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
-    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
-    expect(second).toBeDefined();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    const { page, context, problems, item, nextNote, status } = await openCorrections();
     try {
-      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
       await item.getByLabel('What was changed').focus();
       await page.keyboard.type('the page was rewritten');
       await page.keyboard.press('Enter');
       await item.waitFor({ state: 'detached' });
-      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
-      await expect.poll(() => page.locator('rf-corrections-page [role="status"]').textContent()).toBe('Correction resolved.');
+      await expect.poll(() => focused(page)).toBe(nextNote);
+      await expect.poll(status).toBe('Correction resolved.');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
   });
-});
 
-describe('corrections double submission', () => {
   it('resolves a correction once for a double click, and focus goes on to the next one', async () => {
-    const f = fixture();
-    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
-    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
-    expect(second).toBeDefined();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    const { page, context, problems, item, nextNote } = await openCorrections();
     try {
       const sent: string[] = [];
       page.on('request', (r) => {
         if (r.method() === 'POST' && r.url().includes('/resolve')) sent.push(r.url());
       });
-      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
       await item.getByLabel('What was changed').fill('rewrote the section');
       await item.getByRole('button', { name: 'Resolve' }).dblclick();
       await item.waitFor({ state: 'detached' });
-      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      await expect.poll(() => focused(page)).toBe(nextNote);
       // The second click came while the first was on its way: it sent nothing and moved nothing.
       await page.waitForTimeout(500);
       expect(sent).toHaveLength(1);
-      expect(await focused(page)).toBe(`INPUT#note-${second!.eventId}`);
+      expect(await focused(page)).toBe(nextNote);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
   });
-});
 
-describe('corrections resolved elsewhere', () => {
   it('keeps the note of a correction someone resolved meanwhile, says so, and takes it out of the open inbox', async () => {
-    const f = fixture();
-    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
-    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
-    expect(second).toBeDefined();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    const { page, context, problems, f, first, item, nextNote, status, alert } = await openCorrections();
     try {
-      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
       await item.waitFor();
       // Another admin, in another tab, resolves it first.
-      await f.admin(`/v1/admin/corrections/${encodeURIComponent(first!.eventId)}/resolve`, { method: 'POST', json: { note: 'fixed by the docs team' } });
+      await f.admin(`/v1/admin/corrections/${encodeURIComponent(first.eventId)}/resolve`, { method: 'POST', json: { note: 'fixed by the docs team' } });
       await item.getByLabel('What was changed').fill('my fix');
       await item.getByRole('button', { name: 'Resolve' }).click();
       await item.waitFor({ state: 'detached' });
-      await expect
-        .poll(() => page.locator('rf-corrections-page [role="status"]').textContent())
-        .toBe('Someone resolved this correction meanwhile; their note stands.');
-      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
-      expect(await page.locator('rf-corrections-page p.error[role="alert"]').textContent()).toBe('');
+      await expect.poll(status).toBe('Someone resolved this correction meanwhile; their note stands.');
+      await expect.poll(() => focused(page)).toBe(nextNote);
+      expect(await alert()).toBe('');
       const resolved: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections?status=resolved');
-      expect(resolved.owners.flatMap((o) => o.corrections).find((c) => c.eventId === first!.eventId)?.note).toBe('fixed by the docs team');
+      expect(resolved.owners.flatMap((o) => o.corrections).find((c) => c.eventId === first.eventId)?.note).toBe('fixed by the docs team');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
   });
-});
 
-describe('corrections erased elsewhere', () => {
   it('takes a correction the collector no longer has (erased meanwhile) out of the inbox and says so', async () => {
-    const f = fixture();
-    const inbox: { owners: { corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');
-    const [first, second] = inbox.owners.flatMap((o) => o.corrections);
-    expect(second).toBeDefined();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections', {
-      // An erasure of its user, in another tab, removed it.
-      routes: (ctx) =>
+    // An erasure of its user, in another tab, removed it.
+    const { page, context, problems, item, nextNote, status, alert } = await openCorrections(
+      (first) => (ctx) =>
         ctx.route(
-          (url) => url.pathname === `/v1/admin/corrections/${first!.eventId}/resolve`,
+          (url) => url.pathname === `/v1/admin/corrections/${first.eventId}/resolve`,
           (route) =>
             route.fulfill({
               status: 404,
@@ -225,17 +220,14 @@ describe('corrections erased elsewhere', () => {
               body: JSON.stringify({ error: { code: 'correction_not_found', message: 'gone', field: 'eventId' } }),
             }),
         ),
-    });
+    );
     try {
-      const item = page.locator(`rf-corrections-page article[data-event="${first!.eventId}"]`);
       await item.getByLabel('What was changed').fill('my fix');
       await item.getByRole('button', { name: 'Resolve' }).click();
       await item.waitFor({ state: 'detached' });
-      await expect
-        .poll(() => page.locator('rf-corrections-page [role="status"]').textContent())
-        .toBe('This correction no longer exists: it was erased meanwhile.');
-      await expect.poll(() => focused(page)).toBe(`INPUT#note-${second!.eventId}`);
-      expect(await page.locator('rf-corrections-page p.error[role="alert"]').textContent()).toBe('');
+      await expect.poll(status).toBe('This correction no longer exists: it was erased meanwhile.');
+      await expect.poll(() => focused(page)).toBe(nextNote);
+      expect(await alert()).toBe('');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
