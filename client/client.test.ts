@@ -6,6 +6,33 @@ import { type EventResult, TraceClient, type TraceResult } from './index.ts';
 const collector = (req: Request) => exports.default.fetch(req);
 const fast = { baseMs: 1, maxMs: 5 };
 
+type Answer = (r: Request) => Promise<Response>;
+
+/**
+ * A client of a new project whose first requests get `answers` in turn, and the real collector
+ * after them; `calls()` counts every request.
+ */
+async function scriptedClient(answers: Answer[], options: Partial<ConstructorParameters<typeof TraceClient>[0]> = {}) {
+  const p = await newProject();
+  let calls = 0;
+  const client = new TraceClient({
+    endpoint: 'http://collector.test',
+    serverKey: p.keys.server,
+    backoff: fast,
+    ...options,
+    fetch: (r) => (answers[calls++] ?? collector)(r),
+  });
+  return { p, client, calls: () => calls };
+}
+
+/** Logs one trace and flushes: the trace, and what became of it. */
+async function logOne(client: TraceClient) {
+  const t = trace();
+  const result = client.logTrace(t);
+  await client.flush();
+  return { t, result: await result };
+}
+
 describe('TraceClient against the real collector', () => {
   it('batches traces, and each promise says what became of its trace', async () => {
     const p = await newProject();
@@ -31,24 +58,14 @@ describe('TraceClient against the real collector', () => {
   });
 
   it('retries 5xx, 429 and network errors, then stores exactly once', async () => {
-    const p = await newProject();
-    const failures = [
+    const { p, client, calls } = await scriptedClient([
       () => Promise.reject(new TypeError('connection refused')),
-      () => Promise.resolve(new Response('{"error":{"code":"internal","message":"boom"}}', { status: 500 })),
-      () => Promise.resolve(new Response('{"error":{"code":"rate_limited","message":"slow"}}', { status: 429, headers: { 'retry-after': '0' } })),
-    ];
-    let calls = 0;
-    const client = new TraceClient({
-      endpoint: 'http://collector.test',
-      serverKey: p.keys.server,
-      backoff: fast,
-      fetch: (r) => failures[calls++]?.() ?? collector(r),
-    });
-    const t = trace();
-    const result = client.logTrace(t);
-    await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
-    expect(calls).toBe(4);
+      async () => new Response('{"error":{"code":"internal","message":"boom"}}', { status: 500 }),
+      async () => new Response('{"error":{"code":"rate_limited","message":"slow"}}', { status: 429, headers: { 'retry-after': '0' } }),
+    ]);
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls()).toBe(4);
     // A second client retrying the same trace finds it stored.
     const again = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
     const dup = again.logTrace(t);
@@ -91,73 +108,44 @@ describe('TraceClient against the real collector', () => {
   });
 
   it("retries an attempt the collector leaves unanswered past the timeout, and any answer that is not the collector's", async () => {
-    const p = await newProject();
-    let calls = 0;
-    const client = new TraceClient({
-      endpoint: 'http://collector.test',
-      serverKey: p.keys.server,
-      backoff: fast,
-      timeoutMs: 50,
-      fetch: (r) => {
-        calls++;
-        if (calls === 1) return new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error('timed out'))));
-        if (calls === 2) return Promise.resolve(new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 }));
+    const { client, calls } = await scriptedClient(
+      [
+        (r) => new Promise<Response>((_, reject) => r.signal.addEventListener('abort', () => reject(new Error('timed out')))),
+        async () => new Response('<html>Sign in to the Wi-Fi</html>', { status: 200 }),
         // A proxy asking for its own sign-in, and a firewall's refusal page: not the collector refusing the trace.
-        if (calls === 3) return Promise.resolve(new Response('<html>Proxy authentication required</html>', { status: 407 }));
-        if (calls === 4) return Promise.resolve(new Response('<html>Blocked by policy</html>', { status: 403 }));
-        return collector(r);
-      },
-    });
-    const t = trace();
-    const result = client.logTrace(t);
-    await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
-    expect(calls).toBe(5);
+        async () => new Response('<html>Proxy authentication required</html>', { status: 407 }),
+        async () => new Response('<html>Blocked by policy</html>', { status: 403 }),
+      ],
+      { timeoutMs: 50 },
+    );
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls()).toBe(5);
   });
 
   it('retries an attempt left unanswered past the timeout even when the fetch given ignores the abort, or its answer never ends', async () => {
-    const p = await newProject();
-    let calls = 0;
-    const client = new TraceClient({
-      endpoint: 'http://collector.test',
-      serverKey: p.keys.server,
-      backoff: fast,
-      timeoutMs: 50,
-      fetch: (r) => {
-        calls++;
+    const { client, calls } = await scriptedClient(
+      [
         // A binding or wrapper that never looks at the request's signal.
-        if (calls === 1) return new Promise<Response>(() => {});
+        () => new Promise<Response>(() => {}),
         // Headers, then a body that never comes.
-        if (calls === 2) return Promise.resolve(new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 }));
-        return collector(r);
-      },
-    });
-    const t = trace();
-    const result = client.logTrace(t);
-    await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
-    expect(calls).toBe(3);
+        async () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 }),
+      ],
+      { timeoutMs: 50 },
+    );
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls()).toBe(3);
   });
 
   it("retries a JSON refusal that is not in the collector's error shape (a gateway's), as any other server's answer", async () => {
-    const p = await newProject();
-    let calls = 0;
-    const client = new TraceClient({
-      endpoint: 'http://collector.test',
-      serverKey: p.keys.server,
-      backoff: fast,
-      fetch: (r) => {
-        calls++;
-        if (calls === 1) return Promise.resolve(Response.json({ error: 'Forbidden by gateway policy' }, { status: 403 }));
-        if (calls === 2) return Promise.resolve(Response.json({ error: { status: 404, message: 'no route' } }, { status: 404 }));
-        return collector(r);
-      },
-    });
-    const t = trace();
-    const result = client.logTrace(t);
-    await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
-    expect(calls).toBe(3);
+    const { client, calls } = await scriptedClient([
+      async () => Response.json({ error: 'Forbidden by gateway policy' }, { status: 403 }),
+      async () => Response.json({ error: { status: 404, message: 'no route' } }, { status: 404 }),
+    ]);
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls()).toBe(3);
   });
 
   it('flushes what is logged while it waits for a batch in flight, so nothing is left behind at shutdown', async () => {
@@ -187,20 +175,13 @@ describe('TraceClient against the real collector', () => {
   });
 
   it("waits no longer than backoff.maxMs between attempts, whatever a Retry-After asks (a proxy's maintenance page)", async () => {
-    const p = await newProject();
-    let calls = 0;
-    const client = new TraceClient({
-      endpoint: 'http://collector.test',
-      serverKey: p.keys.server,
-      backoff: { baseMs: 1, maxMs: 20 },
-      fetch: (r) =>
-        calls++ === 0 ? Promise.resolve(new Response('<html>Down for maintenance</html>', { status: 503, headers: { 'retry-after': '3600' } })) : collector(r),
-    });
-    const t = trace();
-    const result = client.logTrace(t);
+    const { client } = await scriptedClient(
+      [async () => new Response('<html>Down for maintenance</html>', { status: 503, headers: { 'retry-after': '3600' } })],
+      { backoff: { baseMs: 1, maxMs: 20 } },
+    );
     const started = Date.now();
-    await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
