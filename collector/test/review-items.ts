@@ -1,0 +1,29 @@
+/** Rows of answered review items and of trained models, for tests of what the loop counts from them. */
+import { env } from 'cloudflare:workers';
+import { queryKey } from '../../shared/terms.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
+
+/** A question on the training side of the held-out split. */
+export const trainingQuery = (n: number) => {
+  for (let i = 0; ; i++) {
+    const q = `refund question ${n} wording ${i}`;
+    if (!isHeldOut(queryKey(q))) return q;
+  }
+};
+
+/** Review item `item-<n>`, on training question `n`, answered with `verdict` at `answeredAt`. */
+export function answeredItem(projectId: string, n: number, verdict: 'relevant' | 'not_relevant', answeredAt: number) {
+  const query = trainingQuery(n);
+  return env.DB.prepare(
+    `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+       evidence, trace_count, weight, expected_value, status, verdict, answered_at, mined_at, updated_at)
+     values (?1, ?2, ?3, ?4, 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 1, 1, 'answered', ?5, ?6, ?6, ?6)`,
+  ).bind(projectId, `item-${n}`, queryKey(query), query, verdict, answeredAt);
+}
+
+/** Model `version`, trained at `createdAt` on `confirmed` examples, and the gate's decision on it. */
+export const trainedModel = (projectId: string, version: string, createdAt: number, confirmed: number, decision: 'promoted' | 'rejected') =>
+  env.DB.prepare(
+    `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+     values (?, ?, ?, 'retrain', '{}', 2, ?, null, '{}', ?, '[]')`,
+  ).bind(projectId, version, createdAt, confirmed, decision);
