@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { type BackoffOptions, backoffDelay, retryAfterMs } from '../shared/backoff.ts';
+import { type BackoffOptions, retryAfterMs, retryDelay } from '../shared/backoff.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
@@ -108,7 +108,7 @@ export class Batcher {
   private async post(batch: Pending[]): Promise<void> {
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
-      let wait = backoffDelay(attempt, this.opts.backoff);
+      let retryAfter: number | undefined;
       try {
         // The answer read in full within the deadline: headers alone can come before a body that never does.
         const { res, body } = await withDeadline(this.opts.timeoutMs, async (signal) => {
@@ -136,13 +136,11 @@ export class Batcher {
         // The collector refused the request itself: retrying cannot help. Any other server's answer (a
         // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
         if (refusal && !res.ok && res.status !== 429 && res.status < 500) break;
-        // Retry-After honoured up to backoff.maxMs, the longest wait between attempts: a proxy's
-        // maintenance page asking for an hour would hold flush() (and shutdown) for hours.
-        wait = Math.min(this.opts.backoff.maxMs, Math.max(wait, retryAfterMs(res.headers.get('retry-after') ?? undefined) ?? 0));
+        retryAfter = retryAfterMs(res.headers.get('retry-after'));
       } catch (err) {
         reason = `network: ${(err as Error).message}`;
       }
-      if (attempt + 1 < this.opts.maxAttempts) await sleep(wait);
+      if (attempt + 1 < this.opts.maxAttempts) await sleep(retryDelay(attempt, this.opts.backoff, retryAfter));
     }
     for (const p of batch) p.resolve({ status: 'failed', reason });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryAfterMs } from './backoff.ts';
+import { backoffDelay, retryAfterMs, retryDelay } from './backoff.ts';
 
 describe('backoffDelay', () => {
   const opts = { baseMs: 1000, maxMs: 60_000 };
@@ -22,5 +22,15 @@ describe('retryAfterMs', () => {
   it('ignores what it cannot read', () => {
     expect(retryAfterMs(null)).toBeUndefined();
     expect(retryAfterMs('soon')).toBeUndefined();
+  });
+});
+
+describe('retryDelay', () => {
+  const opts = { baseMs: 1000, maxMs: 60_000 };
+  it("waits as the server asks when that is longer than the backoff's, never past the longest wait", () => {
+    expect(retryDelay(0, opts, undefined, () => 1)).toBe(1000);
+    expect(retryDelay(0, opts, 7000, () => 1)).toBe(7000);
+    expect(retryDelay(3, opts, 2000, () => 1)).toBe(8000);
+    expect(retryDelay(0, opts, 3_600_000, () => 1)).toBe(60_000);
   });
 });

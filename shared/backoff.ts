@@ -15,6 +15,14 @@ export function backoffDelay(attempt: number, { baseMs, maxMs }: BackoffOptions,
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/**
+ * The wait before retry `attempt`: the backoff's, or longer when the server asked (`Retry-After`),
+ * but never past `maxMs`: a proxy's maintenance page asking for an hour would hold delivery that long.
+ */
+export function retryDelay(attempt: number, options: BackoffOptions, retryAfter = 0, random?: () => number): number {
+  return Math.max(backoffDelay(attempt, options, random), Math.min(retryAfter, options.maxMs));
+}
+
 /** A `Retry-After` header (seconds or an HTTP date) as milliseconds from `now`, or undefined. */
 export function retryAfterMs(header: string | null | undefined, now: number = Date.now()): number | undefined {
   if (!header) return undefined;

@@ -1,4 +1,4 @@
-import { backoffDelay, retryAfterMs } from '../../shared/backoff.ts';
+import { retryAfterMs, retryDelay } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
@@ -100,9 +100,7 @@ export class Transport {
       const outcome = await this.send(batch, dropped);
       if (outcome.retry) {
         const [attempt = 0] = this.backoffs.get(to) ?? [];
-        // Retry-After, however far off it says, waits no longer than the backoff's longest wait.
-        const { backoff } = this.opts;
-        this.backoffs.set(to, [attempt + 1, Date.now() + Math.max(backoffDelay(attempt, backoff), Math.min(outcome.after ?? 0, backoff.maxMs))]);
+        this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, outcome.after)]);
         continue;
       }
       this.backoffs.delete(to);
