@@ -5,6 +5,7 @@
  * same in Node and in Workers; with no model (or no collector) it keeps retrieval's order.
  */
 import type { Embedder } from '../shared/embedder.ts';
+import { remember } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
@@ -163,8 +164,7 @@ export function createReranker(options: RerankerOptions): Reranker {
     const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
     if (!q || fresh.length !== missing.length)
       throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
-    for (const [i, c] of missing.entries()) vectors.set(c.chunkId, { text: c.text, vector: fresh[i]! });
-    while (vectors.size > CHUNK_VECTOR_CACHE) vectors.delete(vectors.keys().next().value as string);
+    for (const [i, c] of missing.entries()) remember(vectors, c.chunkId, { text: c.text, vector: fresh[i]! }, CHUNK_VECTOR_CACHE);
     let next = 0;
     return { query: q, chunks: known.map((v) => v ?? fresh[next++]!) };
   }
@@ -189,11 +189,11 @@ export function createReranker(options: RerankerOptions): Reranker {
       const m = model;
       if (m) {
         try {
-          const usable = chunks.map(withUsableScore);
+          const scored = chunks.map(withUsableScore);
           // An embedder that fails leaves the model to rank as it does without one (those features at
           // their mean), so the version it reports is still the one that ranked.
-          const vectors = await embed(m, query, usable).catch((error: unknown) => void tell(error));
-          const ranked = rerankWithModel(m, query, usable, vectors ?? undefined);
+          const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
+          const ranked = rerankWithModel(m, query, scored, vectors ?? undefined);
           // The caller's own chunks back, as given.
           return ranked.map((r) => ({
             ...chunks[r.retrievalRank - 1]!,
