@@ -62,4 +62,42 @@ describe('migrations', () => {
       { night: '2026-11-03', stage: 6 },
     ]);
   });
+  it("counts again each answer's and day's signals without context, as far as a run assessed them", () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0022')) apply(db, f);
+    const day = Date.parse('2026-11-02T10:00:00Z');
+    db.exec(`insert into projects (id, name) values ('p', 'P');
+      insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at) values
+        ('p', '2026-11-02', 'done', 13, 0, ${day + 1000}, '{}', '[]', 0);
+      insert into traces (project_id, trace_id, session_id, query, answer, model, created_at, received_at) values
+        ('p', 't1', 's', 'q', 'a', 'm', ${day}, ${day}), ('p', 't2', 's', 'q2', 'a', 'm', ${day}, ${day}), ('p', 't3', 's', 'q3', 'a', 'm', ${day}, ${day});
+      insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, received_at) values
+        ('p', 'e1', 't1', 's', 'answer_dwell', null, 0, '{}', ${day}, ${day}),
+        ('p', 'e2', 't1', 's', 'web_vitals', null, 0, '{}', ${day}, ${day}),
+        ('p', 'e3', 't1', 's', 'thumbs_down', -1, 0, '{}', ${day}, ${day}),
+        ('p', 'e4', 't1', 's', 'attribution', null, 0, '{}', ${day}, ${day}),
+        ('p', 'e5', 't1', 's', 'thumbs_up', 1, 1, '{}', ${day}, ${day}),
+        ('p', 'e6', 't1', 's', 'copy_answer', 0.7, 0, '{}', ${day}, ${day + 5000}),
+        ('p', 'e7', 't2', 's', 'answer_dwell', null, 0, '{}', ${day}, ${day}),
+        ('p', 'e8', 't3', 's', 'regenerate', -0.7, 0, '{}', ${day}, ${day});
+      insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, assessed_at) values
+        ('p', 'e8', 't3', 't2', 0.7, '[]', 0);
+      insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at) values
+        ('p', 't1', 'q', ${day}, 4, 2, 1, 1, 0, 0), ('p', 't2', 'q2', ${day}, 2, 0, 2, 1, 0, 0), ('p', 't3', 'q3', ${day}, 0, 0, 0, 0, 0, 0);
+      insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried) values
+        ('p', '2026-11-02', 3, 2, 2, 2, 3, 6, 2, 1, 0), ('p', '2026-08-01', 5, 5, 1, 1, 5, 6, 1, 0, 0)`);
+    for (const f of files.filter((f) => f >= '0022')) apply(db, f);
+    // t1: the thumbs-down alone (context, its reason, a superseded vote and an event no run assessed yet are not counted);
+    // t2: the regenerate attributed to it; t3: nothing left.
+    expect(db.prepare('select trace_id, live_signals, explicit_signals, implicit_signals, trusted_signals from trace_stats order by trace_id').all()).toEqual([
+      { trace_id: 't1', live_signals: 1, explicit_signals: 1, implicit_signals: 0, trusted_signals: 1 },
+      { trace_id: 't2', live_signals: 1, explicit_signals: 0, implicit_signals: 1, trusted_signals: 1 },
+      { trace_id: 't3', live_signals: 0, explicit_signals: 0, implicit_signals: 0, trusted_signals: 0 },
+    ]);
+    // A day retention has reached (its answers no longer stored) keeps its counts.
+    expect(db.prepare('select day, with_signals, signals, explicit_signals, implicit_signals from day_stats order by day').all()).toEqual([
+      { day: '2026-08-01', with_signals: 5, signals: 6, explicit_signals: 1, implicit_signals: 5 },
+      { day: '2026-11-02', with_signals: 2, signals: 2, explicit_signals: 1, implicit_signals: 1 },
+    ]);
+  });
 });

@@ -74,6 +74,9 @@ describe('eval sets, loop health, retention and erasure', () => {
       [
         { traceId: t.traceId, signalType: 'thumbs_down', clientTs: Date.now() - 4_000 },
         { traceId: t.traceId, signalType: 'citation_click', detail: { chunkId: 'good' }, clientTs: Date.now() - 6_000 },
+        // Context, not feedback: the quiet answer stays uncovered.
+        { traceId: quiet.traceId, signalType: 'answer_dwell', detail: { ms: 40_000 }, clientTs: Date.now() - 6_000 },
+        { traceId: quiet.traceId, signalType: 'web_vitals', detail: { name: 'LCP', value: 900, rating: 'good' }, clientTs: Date.now() - 6_000 },
       ],
     );
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
@@ -90,7 +93,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     });
     // The click contradicts the thumbs-down on the same answer: the noise filter keeps one of two.
     expect(body.latest.metrics.effectiveRate).toBe(0.5);
-    // From the user's action to its storage: the upper middle of 4 and 6 s, and the time the send took.
+    // From the user's action to its storage: the upper middle of 4, 6, 6 and 6 s, and the time the send took.
     expect(body.latest.metrics.eventToStorageMs).toBeGreaterThanOrEqual(6_000);
     expect(body.latest.metrics.eventToStorageMs).toBeLessThan(12_000);
     expect(body.latest.metrics.reviewQueue).toBeGreaterThan(0);

@@ -23,8 +23,8 @@ export const AFFECTED_LIST = `select value ->> 'traceId' as trace_id, value ->> 
 /**
  * Recomputes each affected trace's aggregate from every event attributed to it, assessed up to
  * `until` (a time, or a SQL value). `affected` selects `trace_id, query_key` with `?1` the project
- * and, when given, `?3` bound to `list`. Live means not superseded by a later vote; trusted means
- * at or above LOW_CONFIDENCE.
+ * and, when given, `?3` bound to `list`. Live means not superseded by a later vote; scored, live
+ * with a value (the signal counts); trusted, scored at or above LOW_CONFIDENCE.
  */
 export function traceStatsUpsert(
   db: D1Database,
@@ -33,7 +33,8 @@ export function traceStatsUpsert(
   { affected = AFFECTED_LIST, list, until }: { affected?: string; list?: string; until: number | string },
 ): D1PreparedStatement {
   const live = 'e.superseded = 0';
-  const trusted = `${live} and e.signal_value is not null and e.confidence >= ${LOW_CONFIDENCE}`;
+  const scored = `${live} and e.signal_value is not null`;
+  const trusted = `${scored} and e.confidence >= ${LOW_CONFIDENCE}`;
   const counted = attributedEventsSql({
     from: 'affected x',
     traceId: 'x.trace_id',
@@ -48,11 +49,11 @@ export function traceStatsUpsert(
        select ?1, t.trace_id, k.query_key, t.created_at, t.knowledge_base, t.intent, t.model,
          avg(case when ${live} then e.signal_value end),
          sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
-         count(case when ${live} then 1 end),
-         count(case when ${live} and e.signal_type in (${typesOf('explicit')}) then 1 end),
-         count(case when ${live} and e.signal_type in (${typesOf('implicit')}) then 1 end),
+         count(case when ${scored} then 1 end),
+         count(case when ${scored} and e.signal_type in (${typesOf('explicit')}) then 1 end),
+         count(case when ${scored} and e.signal_type in (${typesOf('implicit')}) then 1 end),
          count(case when ${trusted} then 1 end),
-         avg(case when ${live} and e.signal_value is not null then e.confidence end),
+         avg(case when ${scored} then e.confidence end),
          count(case when e.signal_type = 'rephrase_within_session' and e.confidence >= ${LOW_CONFIDENCE} then 1 end) > 0,
          1, ?2
        from affected k

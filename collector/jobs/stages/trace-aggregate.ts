@@ -13,9 +13,16 @@ export interface CountedEvent {
 export interface TraceAggregate {
   score: number | null;
   weightedScore: number | null;
+  /**
+   * Live scored signals, all and by kind: the events that say something of the answer. Context
+   * (answer dwell, web vitals, a prompt shown) and what only explains another signal (a
+   * thumbs-down's reason, a vote cleared) are not feedback, or every answer shown would count as
+   * covered (loop health's coverage).
+   */
   liveSignals: number;
   explicitSignals: number;
   implicitSignals: number;
+  /** Live scored signals at or above LOW_CONFIDENCE. */
   trustedSignals: number;
   confidence: number | null;
   requeried: boolean;
@@ -54,12 +61,11 @@ export function traceAggregate(events: readonly CountedEvent[]): TraceAggregate 
   const out = { liveSignals: 0, explicitSignals: 0, implicitSignals: 0, trustedSignals: 0, requeried: false };
   for (const e of events) {
     if (e.signalType === 'rephrase_within_session' && e.confidence >= LOW_CONFIDENCE) out.requeried = true;
-    if (e.superseded) continue;
+    if (e.superseded || e.signalValue === null) continue;
     out.liveSignals++;
     const kind = SIGNALS[e.signalType].kind;
     if (kind === 'explicit') out.explicitSignals++;
     else if (kind === 'implicit') out.implicitSignals++;
-    if (e.signalValue === null) continue;
     plain.add(e.signalValue);
     confidence.add(e.confidence);
     if (e.confidence < LOW_CONFIDENCE) continue;

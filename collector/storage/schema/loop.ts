@@ -53,6 +53,7 @@ export const traceStats = sqliteTable(
     score: real('score'),
     /** Mean value weighted by confidence, over trusted signals only; null when none. */
     weightedScore: real('weighted_score'),
+    /** Live scored signals, all and by kind: context and what only explains another signal are not counted (trace-aggregate.ts). */
     liveSignals: integer('live_signals').notNull(),
     explicitSignals: integer('explicit_signals').notNull(),
     implicitSignals: integer('implicit_signals').notNull(),
@@ -316,7 +317,7 @@ export const dayStats = sqliteTable(
     projectId: text('project_id').notNull(),
     day: text('day').notNull(),
     traces: integer('traces').notNull(),
-    /** Traces with any live signal, and with a trusted one. */
+    /** Traces with a live scored signal (explicit or implicit feedback, not context), and with a trusted one. */
     withSignals: integer('with_signals').notNull(),
     withTrusted: integer('with_trusted').notNull(),
     explicitSignals: integer('explicit_signals').notNull(),
