@@ -273,6 +273,30 @@ describe('stale documents and corrections', () => {
       body: { error: { field: 'owners[0].pattern' } },
     });
   });
+
+  it("lists corrections newest first whatever a browser's clock says, each dated between its answer and its arrival", async () => {
+    const p = await newProject();
+    const answered = Date.now() - 3_600_000;
+    const [ahead, behind, later] = ['ahead', 'behind', 'later'].map((q) => answerFrom('faq.md', 'v1', { query: q, createdAt: answered }));
+    const correct = (traceId: string, clientTs: number, sessionId: string) => ({
+      traceId,
+      sessionId,
+      signalType: 'correction' as const,
+      detail: { text: 'The answer is out of date' },
+      clientTs,
+    });
+    // A browser a day ahead and one a week behind, then one on time a moment later.
+    await send(p, [ahead!, behind!, later!], [correct(ahead!.traceId, Date.now() + DAY, 'a'), correct(behind!.traceId, Date.now() - 7 * DAY, 'b')]);
+    const sentBefore = Date.now();
+    await new Promise((r) => setTimeout(r, 20));
+    await send(p, [], [correct(later!.traceId, Date.now(), 'c')]);
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    const inbox = await admin<{ owners: { corrections: { traceId: string; createdAt: number }[] }[] }>(p, '/corrections');
+    const listed = inbox.body.owners.flatMap((o) => o.corrections);
+    expect(listed.map((c) => c.traceId)).toEqual([later!.traceId, ahead!.traceId, behind!.traceId]);
+    expect(listed[1]!.createdAt).toBeLessThanOrEqual(sentBefore);
+    expect(listed[2]!.createdAt).toBe(answered);
+  });
 });
 
 /**

@@ -44,7 +44,9 @@ export const corrections: Stage = {
       ctx.db.prepare(slice).bind(...params),
       ctx.db
         .prepare(
-          `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, e.client_ts as created_at,
+          // When the user wrote it, by the browser's clock held between the answer and the arrival:
+          // a clock running ahead would keep a correction at the top of the inbox for good.
+          `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, min(e.received_at, max(e.client_ts, t.created_at)) as created_at,
            ${citedDocsSql(about)} as docs, case when ${about} <> e.trace_id then ${citedDocsSql('e.trace_id')} else '[]' end as own_docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          ${JOIN_VERDICT}
