@@ -12,21 +12,29 @@ const shownItem = (page: Page) => page.locator('rf-review-page article.item').ge
 describe('review queue, when things go wrong', () => {
   it('clears the "not saved" alert once the item it was about has been answered and saved', async () => {
     const f = fixture();
-    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    // The first answer is refused (a 500, not one the console sends again); later ones reach the
+    // collector. Routed before the page loads, as the other review tests are, and the item refused
+    // read from the request: the test then says which item an answer was sent for.
+    let refused: string | undefined;
+    const { page, context } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => /^\/v1\/admin\/review\/[^/]+$/.test(url.pathname),
+          (route) => {
+            if (route.request().method() !== 'POST' || refused) return route.continue();
+            refused = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
+            return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+          },
+        ),
+    });
     try {
       await page.locator('rf-review-page article.item').waitFor();
       const item = await shownItem(page);
       const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
-      // The first answer is refused (a 500, not one the console sends again); later ones reach the collector.
-      let refused = false;
-      await page.route(`**${path}`, (route) => {
-        if (route.request().method() !== 'POST' || refused) return route.continue();
-        refused = true;
-        return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
-      });
       const alert = page.locator('rf-review-page p.error[role="alert"]');
       await page.keyboard.press('2');
       await expect.poll(() => alert.textContent()).toContain('The answer was not saved');
+      expect(refused).toBe(item);
       // The item came back; answered again, it is saved and the queue moves on.
       await expect.poll(() => shownItem(page)).toBe(item);
       const saved = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === 200);
