@@ -83,9 +83,13 @@ describe('switching language with an alert shown', () => {
       await page.keyboard.press('2');
       const alert = page.locator('rf-review-page p.error[role="alert"]');
       await expect.poll(() => alert.textContent()).toContain('The answer was not saved');
+      // What a screen reader was told of the answer follows too.
+      const told = page.locator('rf-review-page p[role="status"]');
+      expect(await told.textContent()).toContain('Answered Not relevant.');
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => alert.textContent()).not.toContain('The answer was not saved');
       expect(await alert.textContent()).not.toBe('');
+      await expect.poll(() => told.textContent()).toContain('已回答“不相关”。');
       expect(review.problems).toEqual([]);
     } finally {
       await review.context.close();

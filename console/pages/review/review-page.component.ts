@@ -67,7 +67,8 @@ export class ReviewPage extends LitElement {
   declare error: Words | undefined;
   /** Why the queue could not be fetched. */
   declare loadError: unknown;
-  declare announcement: string;
+  /** What a screen reader is told of the last action, in the reader's language of the moment. */
+  declare announcement: Words | undefined;
   declare loaded: boolean;
 
   private session: ReviewSession | undefined;
@@ -75,7 +76,6 @@ export class ReviewPage extends LitElement {
 
   constructor() {
     super();
-    this.announcement = '';
     this.loaded = false;
   }
 
@@ -177,7 +177,6 @@ export class ReviewPage extends LitElement {
   }
 
   private perform(session: ReviewSession, action: ReviewAction) {
-    const s = this.strings;
     if (typeof action === 'object') {
       if (!session.current) return;
       // The box holds the item's note until the reviewer changes it: an answer changed keeps it.
@@ -187,7 +186,9 @@ export class ReviewPage extends LitElement {
       session.answer(action.answer, note).catch((err) => {
         this.error = (s) => format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
       });
-      this.announcement = `${format(s.announceAnswered, { verdict: s[`verdict_${action.answer}`] })} ${this.shownInWords(session)}`;
+      const { answer } = action;
+      const shown = this.shownInWords(session);
+      this.announcement = (s) => `${format(s.announceAnswered, { verdict: s[`verdict_${answer}`] })} ${shown(s)}`;
       return;
     }
     switch (action) {
@@ -195,15 +196,17 @@ export class ReviewPage extends LitElement {
         return session.next();
       case 'previous':
         return session.previous();
-      case 'undo':
+      case 'undo': {
         if (!session.canUndo) {
-          this.announcement = s.nothingToUndo;
+          this.announcement = (s) => s.nothingToUndo;
           return;
         }
         this.error = undefined;
         session.undo().catch((err) => this.fail(err));
-        this.announcement = `${s.announceUndone} ${this.shownInWords(session)}`;
+        const shown = this.shownInWords(session);
+        this.announcement = (s) => `${s.announceUndone} ${shown(s)}`;
         return;
+      }
       case 'note':
         return this.noteField()?.focus();
       case 'help':
@@ -214,12 +217,14 @@ export class ReviewPage extends LitElement {
   /**
    * What is on screen now, for a screen reader: the item moves in place without taking focus, and
    * a live region says nothing when its words do not change (answers in a row with the same key).
+   * The item is taken now; the words, in whatever language the page is read in.
    */
-  private shownInWords(session: ReviewSession): string {
-    const s = this.strings;
+  private shownInWords(session: ReviewSession): Words {
     const item = session.current;
-    if (!item) return s[`queueEmpty_${session.status}`];
-    return format(s.announceItem, { position: format(s.position, { n: session.index + 1, total: session.items.length }), query: item.query });
+    const { status } = session;
+    if (!item) return (s) => s[`queueEmpty_${status}`];
+    const position = { n: session.index + 1, total: session.items.length };
+    return (s) => format(s.announceItem, { position: format(s.position, position), query: item.query });
   }
 
   private noteField() {
@@ -246,7 +251,7 @@ export class ReviewPage extends LitElement {
       </div>
       <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error?.(s) ?? '')}</p>
       ${this.renderBody()}
-      <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
+      <p class="visually-hidden" role="status" aria-live="polite">${this.announcement?.(s) ?? ''}</p>
       ${this.renderHelp()}`;
   }
 
