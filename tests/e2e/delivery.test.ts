@@ -356,6 +356,24 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('delivers from memory what IndexedDB would not store (storage full), retrying as usual, without waiting for the page to be hidden', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(() => {
+      IDBObjectStore.prototype.put = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    const posts = await firstPostAnswered(context, { status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
+    const { page } = await openHost(browser(), { context });
+    const traceId = newTraceId('idb-full');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(await pending(page)).toBe(0);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

@@ -26,6 +26,8 @@ export class Outbox {
   /** Items enqueued this tick, written together: one transaction for a burst of events. */
   private buffer: OutboxItem[] = [];
   private writing: Promise<void> = Promise.resolve();
+  /** Items IndexedDB could not take (storage blocked or full): delivered from memory while the page lives. */
+  private unwritten: OutboxItem[] = [];
 
   constructor(
     private readonly name = 'rag-feedback',
@@ -62,10 +64,12 @@ export class Outbox {
         .then(() => {
           const items = this.buffer;
           this.buffer = [];
-          return this.add(items);
-        })
-        // A failed write must not stop later ones; its events still go by page-hide beacon.
-        .catch((err) => this.warn('outbox write failed', err));
+          // A failed write must not stop later ones; its events wait in memory instead.
+          return this.add(items).catch((err) => {
+            this.unwritten = [...this.unwritten, ...items].slice(-this.cap);
+            this.warn('outbox write failed', err);
+          });
+        });
     }
   }
 
@@ -91,15 +95,18 @@ export class Outbox {
     await Promise.all([...items.slice(Math.max(0, items.length - this.cap)).map((item) => store.put(item)), tx.done]);
   }
 
-  /** The oldest items, up to `limit`, passing over those `skip` names. */
+  /** The oldest items, up to `limit`, passing over those `skip` names; then those only in memory. */
   async peek(limit: number, skip: (item: OutboxItem) => boolean): Promise<OutboxItem[]> {
     const items: OutboxItem[] = [];
-    for (let cursor = await (await this.open()).transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
-      if (!skip(cursor.value)) items.push(cursor.value);
-    return items;
+    try {
+      for (let cursor = await (await this.open()).transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
+        if (!skip(cursor.value)) items.push(cursor.value);
+    } catch {} // none stored that can be read: memory's alone
+    return [...items, ...this.unwritten.filter((i) => !skip(i))].slice(0, limit);
   }
 
   async remove(ids: readonly string[]): Promise<void> {
+    this.unwritten = this.unwritten.filter((i) => !ids.includes(i.id));
     const tx = (await this.open()).transaction('outbox', 'readwrite');
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   }

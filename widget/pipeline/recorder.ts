@@ -67,7 +67,7 @@ export class Recorder {
 
   constructor(options: RecorderOptions) {
     this.outbox = new Outbox(options.dbName, options.cap, options.warn);
-    this.transport = new Transport(this.outbox, options.transport, options.warn, () => [...this.unconfirmed.values()]);
+    this.transport = new Transport(this.outbox, options.transport, options.warn);
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };

@@ -42,8 +42,6 @@ export class Transport {
     private readonly outbox: Outbox,
     private readonly opts: TransportOptions,
     private readonly warn: Warn,
-    /** What this page recorded and has not seen confirmed: sent from memory where IndexedDB cannot be opened (storage blocked). */
-    private readonly unconfirmed: () => OutboxItem[] = () => [],
   ) {}
 
   /** Flushes after `delayMs` (destinations backing off wait for their turn). */
@@ -93,7 +91,7 @@ export class Transport {
     const waits = (item: OutboxItem) => (this.backoffs.get(destination(item))?.[1] ?? 0) > now;
     for (;;) {
       if (navigator.onLine === false) return; // the `online` event flushes
-      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits).catch(() => this.unconfirmed().filter((i) => !waits(i))));
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits));
       if (batch.length === 0) break;
       const to = destination(batch[0]!);
       const dropped = await this.outbox.dropped().catch(() => 0);
