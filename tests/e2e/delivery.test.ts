@@ -339,38 +339,34 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it('delivers from memory where IndexedDB cannot be opened (storage blocked), retrying as usual, without waiting for the page to be hidden', async () => {
+  // Where IndexedDB cannot be opened (storage blocked by the browser's settings), or will not store (full).
+  it.each([
+    {
+      storage: 'blocked',
+      brokenIndexedDB: () => {
+        IDBFactory.prototype.open = () => {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        };
+      },
+    },
+    {
+      storage: 'full',
+      brokenIndexedDB: () => {
+        IDBObjectStore.prototype.put = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      },
+    },
+  ])('delivers from memory where storage is $storage, retrying as usual, without waiting for the page to be hidden', async ({ storage, brokenIndexedDB }) => {
     const context = await browser().newContext();
-    await context.addInitScript(() => {
-      IDBFactory.prototype.open = () => {
-        throw new DOMException('The operation is insecure.', 'SecurityError');
-      };
-    });
+    await context.addInitScript(brokenIndexedDB);
     const posts = await firstPostAnswered(context, { status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
     const { page } = await openHost(browser(), { context });
-    const traceId = newTraceId('no-idb');
+    const traceId = newTraceId(`idb-${storage}`);
     await addAnswer(page, { traceId });
     await vote(page, traceId);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
     expect(posts.length).toBeGreaterThanOrEqual(2);
-    await context.close();
-  });
-
-  it('delivers from memory what IndexedDB would not store (storage full), retrying as usual, without waiting for the page to be hidden', async () => {
-    const context = await browser().newContext();
-    await context.addInitScript(() => {
-      IDBObjectStore.prototype.put = () => {
-        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      };
-    });
-    const posts = await firstPostAnswered(context, { status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
-    const { page } = await openHost(browser(), { context });
-    const traceId = newTraceId('idb-full');
-    await addAnswer(page, { traceId });
-    await vote(page, traceId);
-    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
-    expect(posts.length).toBeGreaterThanOrEqual(2);
-    expect(await pending(page)).toBe(0);
     await context.close();
   });
 
