@@ -135,6 +135,12 @@ const cases: BadCase[] = [
     field: 'events[0].detail.name',
     request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]),
   },
+  {
+    name: 'support_ticket: no ticket id',
+    status: 400,
+    field: 'events[0].detail.ticketId',
+    request: events([ev({ signalType: 'support_ticket', detail: {} })]),
+  },
   // A misspelt field would otherwise be dropped, and what it carried lost without a word.
   {
     name: 'events: an unknown field beside the events',

@@ -52,6 +52,14 @@ export const SIGNALS = {
     kind: 'explicit',
     why: 'Points at one retrieved chunk as a hard-negative candidate: nearly as strong as a thumbs-down, and more precise.',
   },
+  /** A support ticket names this answer as why the user turned to a person (sent by the backend or its helpdesk, often days later). */
+  support_ticket: {
+    value: -1.0,
+    group: null,
+    confidence: 0.9,
+    kind: 'explicit',
+    why: 'The user escalated to a person because of this answer (seed: a ticket quoting it): as clear a failure as a thumbs-down, only found later.',
+  },
   /** The user opened a cited source. */
   citation_click: {
     value: 0.5,

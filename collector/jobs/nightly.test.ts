@@ -522,6 +522,37 @@ describe('the nightly job', () => {
     expect(stats.results.map((r) => r.trace_id)).toEqual([turns[1]!.traceId]);
   });
 
+  it("counts a support ticket a backend sends days later on the answer it names, never weighing the conversation's other turns", async () => {
+    const p = await newProject();
+    const t0 = Date.UTC(2026, 10, 4, 9);
+    const turns = [
+      trace({ sessionId: 'desk', turnIndex: 0, createdAt: t0, query: 'What are the refund conditions?', answer: 'Refunds within 30 days.' }),
+      trace({ sessionId: 'desk', turnIndex: 1, createdAt: t0 + 60_000, query: 'And for opened items?', answer: 'Opened items get store credit.' }),
+    ];
+    await send(p, turns, [{ traceId: turns[1]!.traceId, sessionId: 'desk', signalType: 'thumbs_down', clientTs: t0 + 90_000 }]);
+    // Three days on, the helpdesk's ticket quotes the second answer; the backend sends it with its key.
+    const ticket = event({
+      traceId: turns[1]!.traceId,
+      sessionId: 'desk',
+      signalType: 'support_ticket',
+      detail: { ticketId: 'HD-4821' },
+      clientTs: t0 + 3 * 86_400_000,
+    });
+    expect((await call('/v1/events', { method: 'POST', headers: bearer(p.keys.server), json: { events: [ticket] } })).status).toBe(200);
+    await runNightly(env, tonight() + 3 * 86_400_000, { projects: [p.id] });
+    expect(await statsOf(p.id, turns[1]!.traceId)).toMatchObject({ live_signals: 2, trusted_signals: 2 });
+    const verdicts = await env.DB.prepare(
+      'select e.signal_type, a.attribution from feedback_events e left join event_assessments a using (project_id, event_id) where e.project_id = ? order by e.signal_type',
+    )
+      .bind(p.id)
+      .all<{ signal_type: string; attribution: string | null }>();
+    // The thumbs-down was weighed against the turn before it (and stayed); the ticket names its answer.
+    expect(verdicts.results.map((r) => [r.signal_type, r.attribution !== null])).toEqual([
+      ['support_ticket', false],
+      ['thumbs_down', true],
+    ]);
+  });
+
   it('mines an earlier turn that a later night attributes a correction to', async () => {
     const p = await newProject();
     const [first, second] = earlierTurnAndFollowUp();

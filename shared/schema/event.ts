@@ -34,6 +34,10 @@ const details = {
     /** The flagged citation's chunk id. */
     chunkId: externalId(),
   }),
+  support_ticket: v.strictObject({
+    /** The helpdesk's id of the ticket, so the ticket is found from the answer. */
+    ticketId: externalId(),
+  }),
   citation_click: v.strictObject({
     /** The clicked citation's chunk id. */
     chunkId: externalId(),
