@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { ApiRequestError, api } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import type { WorstTrace } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
@@ -7,6 +7,7 @@ import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { refusal } from '../../ui/refusal.ts';
 import { FILTERS, type Filter, filterIssue } from './worst-filters.ts';
 
 /**
@@ -103,9 +104,8 @@ export class WorstPage extends LitElement {
 
   /** Why the collector refused this filter's value in the address, when it named it (a 400 for `?days=0`). */
   private refused(f: Filter): string | undefined {
-    const err = this.error;
     // The API names a query parameter as `query.days`.
-    if (!(err instanceof ApiRequestError && err.status === 400 && err.field === `query.${f.name}`)) return undefined;
+    if (refusal(this.error)?.field !== `query.${f.name}`) return undefined;
     return filterIssue(f, this.route.query.get(f.name) ?? '', this.strings);
   }
 
