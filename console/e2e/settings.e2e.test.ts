@@ -62,6 +62,47 @@ describe('settings', () => {
     }
   });
 
+  it('says beside a field what the API refused there, in the reader’s language; a field it does not show goes to the status line', async () => {
+    const f = fixture();
+    const refusals = ['retentionDays', 'notAField'];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
+      routes: (ctx) =>
+        ctx.route('**/v1/admin/settings', (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 400,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: { code: 'invalid_settings', message: 'must be a multiple of 7', field: refusals.shift() } }),
+              })
+            : route.continue(),
+        ),
+    });
+    try {
+      const retention = page.getByLabel('Raw data kept (days)');
+      const error = page.locator('rf-settings-page #retentionDays-error');
+      const status = page.locator('rf-settings-page form.settings [role="status"]');
+      await retention.waitFor();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => retention.getAttribute('aria-invalid')).toBe('true');
+      expect(await error.textContent()).toBe('was refused by the collector: must be a multiple of 7');
+      expect(await retention.getAttribute('aria-describedby')).toContain('retentionDays-error');
+      expect(await retention.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+      expect(await status.textContent()).toBe('');
+      // Switching the language rewords it.
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => error.textContent()).toBe('被收集服务拒绝：must be a multiple of 7');
+
+      // A field the form does not show: said in the status line, no field marked.
+      await page.getByLabel('语言').selectOption('en');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: must be a multiple of 7');
+      expect(await page.locator('rf-settings-page form.settings [aria-invalid="true"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('erases a hashed user id only after confirmation', { timeout: 90_000 }, async () => {
     const f = fixture();
     const userTraces = (id: string) =>

@@ -10,11 +10,12 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { refusal } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './settings-page.styles.ts';
 
-/** What a field's message is read from: the schema's issue, or a field left blank. */
-type FieldIssue = v.BaseIssue<unknown> | 'empty';
+/** What a field's message is read from: the schema's issue, a field left blank, or what the API said refusing it. */
+type FieldIssue = v.BaseIssue<unknown> | 'empty' | Words;
 
 /** The settings in the order the form shows them, with the input step each needs. */
 const FIELDS: readonly { name: keyof LoopSettings; step: string }[] = [
@@ -54,7 +55,7 @@ export class SettingsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare settings: LoopSettings | undefined;
-  /** What the schema refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
+  /** What the schema or the API refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
   declare fieldIssues: Partial<Record<keyof LoopSettings, FieldIssue>>;
   declare status: Words | undefined;
   /** Why the settings could not be fetched. */
@@ -94,7 +95,7 @@ export class SettingsPage extends LitElement {
     return html`<form class="card settings" novalidate @submit=${this.save}>
       ${FIELDS.map(({ name, step }) => {
         const issue = this.fieldIssues[name];
-        const error = issue === 'empty' ? s.issue_empty : issue ? issueText(issue, s) : undefined;
+        const error = issue === 'empty' ? s.issue_empty : typeof issue === 'function' ? issue(s) : issue ? issueText(issue, s) : undefined;
         return html`<div class="field">
           <label for=${name}>${s[`setting_${name}`]}</label>
           <input id=${name} name=${name} type="number" step=${step} .value=${String(settings[name])} aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-help ${name}-error" />
@@ -145,7 +146,7 @@ export class SettingsPage extends LitElement {
       }
       // In the form's order, so focus goes to the first field with a problem.
       this.fieldIssues = Object.fromEntries(FIELDS.filter(({ name }) => errors[name]).map(({ name }) => [name, errors[name]]));
-      (this.renderRoot.querySelector(`#${Object.keys(this.fieldIssues)[0]}`) as HTMLInputElement | null)?.focus();
+      this.focusIssue();
       return;
     }
     this.fieldIssues = {};
@@ -154,8 +155,22 @@ export class SettingsPage extends LitElement {
       this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
       this.status = (s) => s.saved;
     } catch (err) {
-      this.status = (s) => errorText(err, s);
+      // A refusal naming a field the form shows is said beside it; anything else in the status line.
+      const refused = refusal(err);
+      const field = FIELDS.find(({ name }) => name === refused?.field)?.name;
+      if (!refused || !field) {
+        this.status = (s) => errorText(err, s);
+        return;
+      }
+      this.fieldIssues = { [field]: refused.words };
+      await this.updateComplete;
+      this.focusIssue();
     }
+  }
+
+  /** Focus goes to the first field with a problem. */
+  private focusIssue() {
+    (this.renderRoot.querySelector(`#${Object.keys(this.fieldIssues)[0]}`) as HTMLInputElement | null)?.focus();
   }
 
   private askErase(e: SubmitEvent) {
