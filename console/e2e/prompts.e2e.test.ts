@@ -146,6 +146,60 @@ describe('prompt settings', () => {
   });
 });
 
+describe('prompt settings refused by the API', () => {
+  it('says beside a field what the API refused there, in the reader’s language; a field it does not show goes to the status line', async () => {
+    const refusals: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
+      routes: (ctx) =>
+        ctx.route('**/v1/config', (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 400,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: { code: 'invalid_config', message: 'is over the plan’s limit', field: refusals.shift() } }),
+              })
+            : route.continue(),
+        ),
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+      const perDay = prompt.getByLabel('At most per day');
+      const status = page.locator('rf-prompts-page form [role="status"]');
+
+      refusals.push(`prompts[${n}].maxPerDay`);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => perDay.getAttribute('aria-invalid')).toBe('true');
+      expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['was refused by the collector: is over the plan’s limit']);
+      expect(await perDay.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+      expect(await status.textContent()).toBe('');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['被收集服务拒绝：is over the plan’s limit']);
+      await page.getByLabel('语言').selectOption('en');
+
+      // A threshold is named by its path too.
+      refusals.push('thresholds.rephraseWindowMs');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const window = page.getByLabel('Rephrase window (ms)');
+      await expect.poll(() => window.getAttribute('aria-invalid')).toBe('true');
+      expect(await perDay.getAttribute('aria-invalid')).toBe('false');
+
+      // Editing the draft takes the refusal away; a field the form does not show goes to the status line.
+      await window.fill('30000');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      refusals.push('somewhere.else');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: is over the plan’s limit');
+      expect(await page.locator('rf-prompts-page form [aria-invalid="true"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('prompt settings thresholds', () => {
   it('keeps what the reader is typing in a number field while it is not a number yet (".75", "1e4")', async () => {
     const f = fixture();

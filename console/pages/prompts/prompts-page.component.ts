@@ -9,6 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { refusal } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
@@ -31,6 +32,7 @@ export class PromptsPage extends LitElement {
     draft: { state: true },
     error: { state: true },
     status: { state: true },
+    refused: { state: true },
   };
 
   declare strings: Strings;
@@ -40,6 +42,8 @@ export class PromptsPage extends LitElement {
   /** Why the config could not be fetched. */
   declare error: unknown;
   declare status: Words | undefined;
+  /** Where the API refused the draft last saved (`prompts.1.maxPerDay`) and what it said, until the draft is edited. */
+  declare refused: { path: string; words: Words } | undefined;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -54,7 +58,7 @@ export class PromptsPage extends LitElement {
     );
   }
 
-  /** The first problem in the draft as last rendered: where it is and what it is, for the field to show. */
+  /** The first problem in the draft as last rendered (or the API's refusal): where it is and what it is, for the field to show. */
   private issue: { path: string; message: string } | undefined;
 
   /**
@@ -103,7 +107,7 @@ export class PromptsPage extends LitElement {
     const checked = this.checked();
     // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
     const shown = 'problem' in checked && !checked.fresh ? checked : undefined;
-    this.issue = shown;
+    this.issue = shown ?? (this.refused && { path: this.refused.path, message: this.refused.words(s) });
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
         <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
@@ -197,6 +201,7 @@ export class PromptsPage extends LitElement {
   private edit(change: Partial<ConfigDraft>) {
     this.draft = { ...this.draft!, ...change };
     this.status = undefined;
+    this.refused = undefined;
   }
 
   /** Focus goes to the new prompt's first field, to be filled in. */
@@ -221,10 +226,22 @@ export class PromptsPage extends LitElement {
     e.preventDefault();
     const checked = this.checked();
     if (!('config' in checked)) return;
+    this.refused = undefined;
+    this.status = undefined;
     try {
       this.draft = toDraft(await api<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config }));
       this.status = (s) => s.saved;
     } catch (err) {
+      // A refusal naming a field the form shows is said beside it, which takes focus; anything else in the status line.
+      const refused = refusal(err);
+      if (refused) {
+        // The API names `prompts[1].maxPerDay` where the form says `prompts.1.maxPerDay`.
+        this.refused = { path: refused.field.replace(/\[(\d+)\]/g, '.$1'), words: refused.words };
+        await this.updateComplete;
+        const field = this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]');
+        if (field) return field.focus();
+        this.refused = undefined;
+      }
       this.status = (s) => errorText(err, s);
     }
   }
