@@ -42,6 +42,21 @@ interface Pending {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether one entry of an answer is the collector's word on the item at `index`. */
+function isItemResult(r: Partial<Record<string, unknown>> | null | undefined, index: number): boolean {
+  if (r?.index !== index) return false;
+  return r.status === 'accepted' || r.status === 'duplicate' || (r.status === 'rejected' && typeof r.field === 'string' && typeof r.reason === 'string');
+}
+
+/**
+ * Whether `results` is the collector's answer to a batch of `size`: one entry per item, in batch
+ * order. Anything else (`{"results":[]}` from another service at the endpoint) answers for no item
+ * in it, so it is retried as any answer that is not the collector's, rather than failing or
+ * accepting items on its word.
+ */
+const answersBatch = (results: unknown, size: number): results is ItemResult[] =>
+  Array.isArray(results) && results.length === size && results.every((r, i) => isItemResult(r, i));
+
 /**
  * Sends items to the collector in batches, retrying network errors, timeouts, 5xx and 429
  * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
@@ -106,6 +121,7 @@ export class Batcher {
   }
 
   private async post(batch: Pending[]): Promise<void> {
+    const url = joinUrl(this.opts.endpoint, this.kind.path);
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
       let retryAfter: number | undefined;
@@ -113,7 +129,7 @@ export class Batcher {
         // The answer read in full within the deadline: headers alone can come before a body that never does.
         const { res, body } = await withDeadline(this.opts.timeoutMs, async (signal) => {
           const res = await this.opts.fetch(
-            new Request(joinUrl(this.opts.endpoint, this.kind.path), {
+            new Request(url, {
               method: 'POST',
               headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
               body: this.kind.body(batch.map((b) => b.json)),
@@ -123,9 +139,10 @@ export class Batcher {
           const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
           return { res, body };
         });
-        if (body.results) return this.settle(batch, body.results);
+        if (answersBatch(body.results, batch.length)) return this.settle(batch, body.results);
         const refusal = collectorError(body);
-        reason = `HTTP ${res.status}: ${refusal?.message ?? res.statusText}`;
+        // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
+        reason = refusal ? `HTTP ${res.status}: ${refusal.message}` : `HTTP ${res.status} from ${url}, not the collector's answer`;
         if (res.status === 413) {
           // Too large together: each half on its own, down to an item too large alone.
           if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
@@ -154,7 +171,5 @@ export class Batcher {
           : { status: r.status },
       );
     }
-    // A promise settles once: an item the answer left out is failed, not left waiting for ever.
-    for (const p of batch) p.resolve({ status: 'failed', reason: 'the collector answered without it' });
   }
 }

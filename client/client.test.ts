@@ -148,6 +148,37 @@ describe('TraceClient against the real collector', () => {
     expect(calls()).toBe(3);
   });
 
+  it("retries a 200 whose results do not answer the batch (another service at the endpoint), as any answer that is not the collector's", async () => {
+    const { client, calls } = await scriptedClient([
+      async () => Response.json({ results: [] }),
+      // One entry for a batch of one, but not the collector's: no index, no status.
+      async () => Response.json({ results: [{ ok: true }] }),
+    ]);
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect(calls()).toBe(3);
+  });
+
+  it("fails, naming the endpoint, a trace whose every answer was a 200 that is not the collector's, and reports it once", async () => {
+    const errors: (TraceResult | EventResult)[] = [];
+    let calls = 0;
+    const client = new TraceClient({
+      endpoint: 'http://search.example.com/api',
+      serverKey: 'rfs_x',
+      maxAttempts: 3,
+      backoff: fast,
+      fetch: async () => {
+        calls++;
+        return Response.json({ results: [] });
+      },
+      onError: (r) => errors.push(r),
+    });
+    const { t, result } = await logOne(client);
+    expect(result).toEqual({ traceId: t.traceId, status: 'failed', reason: expect.stringContaining('http://search.example.com/api/v1/traces') });
+    expect(calls).toBe(3);
+    expect(errors).toEqual([result]);
+  });
+
   it('flushes what is logged while it waits for a batch in flight, so nothing is left behind at shutdown', async () => {
     const p = await newProject();
     let release: () => void = () => {};
@@ -427,22 +458,22 @@ describe('TraceClient sending the events a backend sees', () => {
     expect(errors).toHaveLength(4);
   });
 
-  it("names an event's field the collector refuses as the caller sent it, and fails one its answer left out", async () => {
+  it("names an event's field the collector refuses as the caller sent it, and sends again a batch its answer left one out of", async () => {
+    const answered = [
+      { index: 0, id: 'a', status: 'accepted' },
+      { index: 1, status: 'rejected', field: 'events[1].detail.gapMs', reason: 'too long a gap' },
+    ];
+    let calls = 0;
     const client = new TraceClient({
       endpoint: 'http://collector.test',
       serverKey: 'rfs_test',
+      backoff: fast,
       fetch: async (r) => {
         expect(new URL(r.url).pathname).toBe('/v1/events');
         expect(((await r.json()) as { events: unknown[] }).events).toHaveLength(3);
-        return Response.json({
-          accepted: 1,
-          duplicate: 0,
-          rejected: 1,
-          results: [
-            { index: 0, id: 'a', status: 'accepted' },
-            { index: 1, status: 'rejected', field: 'events[1].detail.gapMs', reason: 'too long a gap' },
-          ],
-        });
+        // Not the collector's answer to this batch, which has one entry per item: nothing in it is taken on its word.
+        if (calls++ === 0) return Response.json({ accepted: 1, duplicate: 0, rejected: 1, results: answered });
+        return Response.json({ accepted: 1, duplicate: 1, rejected: 1, results: [...answered, { index: 2, id: 'c', status: 'duplicate' }] });
       },
     });
     const regenerate = () => client.logEvent({ traceId: 't', sessionId: 's', signalType: 'regenerate', detail: { gapMs: 10 } });
@@ -451,7 +482,8 @@ describe('TraceClient sending the events a backend sees', () => {
     expect((await results).map(({ eventId: _, traceId: __, ...r }) => r)).toEqual([
       { status: 'accepted' },
       { status: 'rejected', field: 'event.detail.gapMs', reason: 'too long a gap' },
-      { status: 'failed', reason: 'the collector answered without it' },
+      { status: 'duplicate' },
     ]);
+    expect(calls).toBe(2);
   });
 });
