@@ -99,6 +99,54 @@ describe('createReranker', () => {
     expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
   });
 
+  it('says once that a model cannot rank, and fetches it again only when another version is promoted', async () => {
+    const errors: string[] = [];
+    const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
+    const artifacts: Record<string, unknown> = { v7: model, v8: corrupt, v9: { ...model, version: 'v9' } };
+    let promoted = 'v7';
+    let downloads = 0;
+    // As the collector answers (collector/routes/v1/reranker.ts): 304 when If-None-Match names the promoted version.
+    const fetch = async (r: Request) => {
+      const etag = `"${promoted}"`;
+      const named =
+        r.headers
+          .get('if-none-match')
+          ?.split(',')
+          .map((t) => t.trim()) ?? [];
+      if (named.includes(etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
+      downloads++;
+      return new Response(JSON.stringify(artifacts[promoted]), { headers: { ETag: etag } });
+    };
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch, onError: (e) => errors.push(e.message) });
+    await reranker.refresh();
+    promoted = 'v8';
+    await reranker.refresh();
+    await reranker.refresh();
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+    expect(downloads).toBe(2);
+    // Rolled back: the model in use is still the one served.
+    promoted = 'v7';
+    await reranker.refresh();
+    expect(downloads).toBe(2);
+    promoted = 'v9';
+    await reranker.refresh();
+    expect(reranker.version).toBe('v9');
+    expect(downloads).toBe(3);
+  });
+
+  it('says once that a model cannot rank even when its answer carries no ETag to revalidate with', async () => {
+    const errors: string[] = [];
+    const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
+    const stripped = () => new Response(JSON.stringify(corrupt));
+    const c = collector([modelResponse, stripped, stripped, stripped]);
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
+    for (let i = 0; i < 4; i++) await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+  });
+
   it('never rejects, even when the network throws', async () => {
     const errors: string[] = [];
     const reranker = createReranker({

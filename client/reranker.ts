@@ -65,17 +65,17 @@ function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C
 }
 
 /**
- * The model, once it has ranked a trial chunk: an artifact can pass the schema and still fail to
- * rank (a judged query's vector that is not base64). Refused here, the last good model stays in
+ * Why the model cannot rank a trial chunk, if it cannot: an artifact can pass the schema and still
+ * fail to rank (a judged query's vector that is not base64). Refused, the last good model stays in
  * use, rather than every call falling back to retrieval's order while `version` names this one.
  */
-function usable(model: RerankerModel): RerankerModel {
+function rankingError(model: RerankerModel): Error | undefined {
   try {
     rerankWithModel(model, 'trial', [{ chunkId: 'trial', sourceDocId: 'trial', text: 'trial', score: 1 }]);
+    return undefined;
   } catch (error) {
-    throw new Error(`model ${model.version} cannot rank: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    return new Error(`model ${model.version} cannot rank: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return model;
 }
 
 /** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
@@ -88,6 +88,8 @@ export function createReranker(options: RerankerOptions): Reranker {
   const tell = (error: unknown) => callSafely(options.onError, error instanceof Error ? error : new Error(String(error)));
   let model: RerankerModel | null = null;
   let etag: string | undefined;
+  /** The model last refused on arrival: its ETag, sent in If-None-Match, keeps it from being downloaded again, its version from being reported again. */
+  let refused: { version: string; etag: string | undefined } | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<void> | undefined;
   /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
@@ -97,7 +99,9 @@ export function createReranker(options: RerankerOptions): Reranker {
   async function load(): Promise<void> {
     try {
       const headers: Record<string, string> = { Authorization: `Bearer ${options.serverKey}` };
-      if (etag) headers['If-None-Match'] = etag;
+      // A 304 then means the collector still serves one of these: the model in use, or the one refused.
+      const known = [etag, refused?.etag].filter((tag) => tag !== undefined);
+      if (known.length > 0) headers['If-None-Match'] = known.join(', ');
       // The answer read in full within the deadline: headers alone can come before a body that never does.
       const answer = await withDeadline(timeoutMs, async (signal) => {
         const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers, signal }));
@@ -112,14 +116,23 @@ export function createReranker(options: RerankerOptions): Reranker {
         const { error } = answer;
         // Only the collector's "no model" means retrieval's order: a proxy's 404 page must not drop the model.
         if (res.status === 404 && error?.code === NO_MODEL) {
-          [model, etag] = [null, undefined];
+          [model, etag, refused] = [null, undefined, undefined];
           return;
         }
         // The collector's own words say which: a revoked key (401) is not "no model yet".
         throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : ''}`);
       }
-      model = usable(parseRerankerModel(answer.text));
-      etag = res.headers.get('ETag') ?? undefined;
+      const arrived = parseRerankerModel(answer.text);
+      const tag = res.headers.get('ETag') ?? undefined;
+      const refusal = rankingError(arrived);
+      if (refusal) {
+        const told = refused?.version === arrived.version;
+        refused = { version: arrived.version, etag: tag };
+        if (told) return;
+        throw refusal;
+      }
+      // Another model served: one refused before, promoted again later, is tried and reported again.
+      [model, etag, refused] = [arrived, tag, undefined];
     } catch (error) {
       checkedAt = Date.now();
       tell(error);
