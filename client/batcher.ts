@@ -136,7 +136,8 @@ export class Batcher {
               signal,
             }),
           );
-          const body = (await res.json().catch(() => ({}))) as Partial<BatchResult>;
+          // Not JSON, or JSON's null: an answer with nothing of the collector's in it.
+          const body = ((await res.json().catch(() => null)) ?? {}) as Partial<BatchResult>;
           return { res, body };
         });
         if (answersBatch(body.results, batch.length)) return this.settle(batch, body.results);
