@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { axe } from '../console/e2e/axe.ts';
-import { freePort } from '../scripts/free-port.ts';
+import { holdPort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
@@ -26,13 +26,14 @@ let adminKey: string;
 
 beforeAll(async () => {
   persistTo = mkdtempSync(join(tmpdir(), 'rf-demo-'));
-  const [collectorPort, demoPort] = [await freePort(), await freePort()];
+  // The demo's address is an allowed origin of the collector, which starts first: its port is held till then.
+  const demoPort = await holdPort();
   copyMigratedD1(persistTo);
-  const p = await provisionProject({ id: 'demo-e2e', name: 'demo end to end', origins: [`http://127.0.0.1:${demoPort}`] });
+  const p = await provisionProject({ id: 'demo-e2e', name: 'demo end to end', origins: [`http://127.0.0.1:${demoPort.port}`] });
   query(p.statements.join('\n'), { persistTo });
   adminKey = p.keys.admin;
-  collector = await startDev({ port: collectorPort, persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-  demo = await startDemo({ port: demoPort, collectorUrl: collector.url, serverKey: p.keys.server, writeKey: p.keys.write, log: () => {} });
+  collector = await startDev({ persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } }).finally(demoPort.release);
+  demo = await startDemo({ port: demoPort.port, collectorUrl: collector.url, serverKey: p.keys.server, writeKey: p.keys.write, log: () => {} });
   browser = await launch();
 }, 120_000);
 

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 
 /**
  * A port nothing listens on right now, on 127.0.0.1: the system's pick for a listener on port 0,
@@ -13,4 +13,19 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A free port held by a listener until `release()`, for a server that can only start later because
+ * its address must be known first (an allowed origin of the collector started before it): between
+ * the two, nothing else can take it.
+ */
+export async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const holder = createServer();
+  await new Promise<void>((resolve, reject) => {
+    holder.once('error', reject);
+    holder.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = holder.address() as AddressInfo;
+  return { port, release: () => new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve())) };
 }

@@ -15,7 +15,7 @@ import { trainedModels } from '../console/e2e/trained-models.ts';
 import { startDemo } from '../demo/server/index.ts';
 import { launch } from '../tests/e2e/chromium.ts';
 import { buildConsole } from './build-console.ts';
-import { freePort } from './free-port.ts';
+import { holdPort } from './free-port.ts';
 import { type LocalCollector, NO_RATE_LIMITS, startLocalCollector } from './local-collector.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -23,10 +23,11 @@ const OUT = join(ROOT, 'docs', 'screenshots');
 const VIEWPORT = { width: 1100, height: 760 };
 
 async function demoScreenshots(browser: Browser) {
-  const demoPort = await freePort();
-  const collector = await startLocalCollector({ origins: [`http://127.0.0.1:${demoPort}`], vars: NO_RATE_LIMITS });
+  // The demo's address is an allowed origin of the collector, which starts first: its port is held till then.
+  const demoPort = await holdPort();
+  const collector = await startLocalCollector({ origins: [`http://127.0.0.1:${demoPort.port}`], vars: NO_RATE_LIMITS }).finally(demoPort.release);
   const demo = await startDemo({
-    port: demoPort,
+    port: demoPort.port,
     collectorUrl: collector.url,
     serverKey: collector.keys.server,
     writeKey: collector.keys.write,

@@ -11,7 +11,7 @@ import { isoWeek } from '../../collector/loop/eval-sets.ts';
 import { passage } from '../../demo/corpus/chunk.ts';
 import { startDemo } from '../../demo/server/index.ts';
 import { type PromotedReranker, promotedReranker } from '../../demo/server/promoted-reranker.ts';
-import { freePort } from '../../scripts/free-port.ts';
+import { freePort, holdPort } from '../../scripts/free-port.ts';
 import { NO_RATE_LIMITS, startLocalCollector } from '../../scripts/local-collector.ts';
 import { retrainRemote } from '../../scripts/retrain/retrain-remote.ts';
 import { queryKey } from '../../shared/terms.ts';
@@ -124,9 +124,13 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
   const started = Date.now();
   const collection = await loadCollection(params.data, params.validationShare);
   const r = rng(params.seed);
-  const demoPort = await freePort();
-  const origin = `http://127.0.0.1:${demoPort}`;
-  const collector = await startLocalCollector({ origins: [origin], vars: NO_RATE_LIMITS, inspectorPort: await freePort() });
+  // The demo's address is an allowed origin of the collector, which starts first: its port is held till then.
+  const demoPort = await holdPort();
+  const origin = `http://127.0.0.1:${demoPort.port}`;
+  const collector = await startLocalCollector({ origins: [origin], vars: NO_RATE_LIMITS, inspectorPort: await freePort() }).catch(async (err) => {
+    await demoPort.release();
+    throw err;
+  });
   const demoLog: string[] = [];
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
   let heap: HeapSampler | undefined;
@@ -162,8 +166,9 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
     });
     let simNow = Date.now();
     const clock: SimClock = { now: () => simNow, set: (t) => (simNow = t) };
+    await demoPort.release();
     demo = await startDemo({
-      port: demoPort,
+      port: demoPort.port,
       collectorUrl: collector.url,
       serverKey: collector.keys.server,
       writeKey: collector.keys.write,
@@ -333,6 +338,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       seconds: Math.round((Date.now() - started) / 1000),
     };
   } finally {
+    await demoPort.release();
     heap?.stop();
     await demo?.close();
     await embeddings?.close();

@@ -1,0 +1,21 @@
+import { createServer, type Server } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { holdPort } from './free-port.ts';
+
+const listenOn = (port: number) =>
+  new Promise<Server>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+
+describe('holdPort', () => {
+  it('keeps a port from every other listener until released, then lets the server meant for it take it', async () => {
+    const held = await holdPort();
+    await expect(listenOn(held.port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await held.release();
+    await held.release(); // twice is harmless: callers release on every way out
+    const server = await listenOn(held.port);
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
