@@ -691,6 +691,28 @@ describe('the nightly job', () => {
     expect(await training()).toEqual({ confirmed: 1, examples: 0, trainedOn: 0, minimum: 1, ready: false });
   });
 
+  it('does not overwrite unseen an answer another reviewer gave meanwhile, when told which verdict the answer was given against', async () => {
+    const p = await newProject();
+    const t = badTrace({ query: questionWhere(false) });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const id = (await admin<{ items: { id: string }[] }>(p, '/review')).body.items[0]!.id;
+    const answer = (json: object) => admin<{ verdict: string | null }>(p, `/review/${id}`, { method: 'POST', json });
+    // Two reviewers both saw it unanswered: the first answer stands, the second is refused and changes nothing.
+    expect((await answer({ verdict: 'relevant', ifVerdict: null })).body).toMatchObject({ verdict: 'relevant' });
+    expect(await answer({ verdict: 'not_relevant', note: 'wrong topic', ifVerdict: null })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'review_item_changed', field: 'ifVerdict' } },
+    });
+    expect((await admin(p, `/review/${id}`)).body).toMatchObject({ verdict: 'relevant', note: null });
+    // The first answer sent again (its response lost on the way) is taken as before.
+    expect((await answer({ verdict: 'relevant', ifVerdict: null })).body).toMatchObject({ verdict: 'relevant' });
+    // Given against what it now is, the answer replaces it; without `ifVerdict` the last answer wins, as before.
+    expect((await answer({ verdict: 'not_relevant', ifVerdict: 'relevant' })).body).toMatchObject({ verdict: 'not_relevant' });
+    expect((await answer({ verdict: 'unclear' })).body).toMatchObject({ verdict: 'unclear' });
+    expect(await answer({ verdict: 'relevant', ifVerdict: 'maybe' })).toMatchObject({ status: 400, body: { error: { field: 'ifVerdict' } } });
+  });
+
   it('answers bad admin input with a 4xx naming the field', async () => {
     const p = await newProject();
     expect(await admin(p, '/worst-traces?days=abc')).toMatchObject({ status: 400, body: { error: { code: 'invalid_query', field: 'query.days' } } });

@@ -25,6 +25,11 @@ const Answer = v.strictObject({
   verdict: v.nullable(v.picklist(VERDICTS)),
   /** Optional, redacted like all free text. */
   note: v.optional(freeText(2_000)),
+  /**
+   * The verdict the reviewer saw (null: none): the answer is taken only while the item still has
+   * it, so one given meanwhile in another tab or by another reviewer is not overwritten unseen.
+   */
+  ifVerdict: v.optional(v.nullable(v.picklist(VERDICTS))),
 });
 
 /** The answer to an item id the project does not have. */
@@ -79,9 +84,16 @@ export const reviewRoutes = new Hono<AppEnv>()
   .post('/review/:id', jsonBody({ maxBytes: 8 * 1024, contentTypes: ['application/json'] }), validBody(Answer, 'invalid_answer'), async (c) => {
     const { projectId } = c.get('auth');
     const id = c.req.param('id');
-    const { verdict, note } = c.get('input');
-    if (!(await answerItem(c.env.DB, projectId, id, verdict, note ?? null, Date.now()))) {
-      throw itemNotFound(id);
+    const { verdict, note, ifVerdict } = c.get('input');
+    const outcome = await answerItem(c.env.DB, projectId, id, verdict, note ?? null, Date.now(), ifVerdict);
+    if (outcome === 'not_found') throw itemNotFound(id);
+    if (outcome === 'changed') {
+      const now = await reviewItem(c.env.DB, projectId, id);
+      throw new ApiError(409, {
+        code: 'review_item_changed',
+        message: `Review item ${id} was answered meanwhile: its verdict is ${now?.verdict ?? 'none'}, not ${ifVerdict ?? 'none'}`,
+        field: 'ifVerdict',
+      });
     }
     return c.json(await reviewItem(c.env.DB, projectId, id));
   });
