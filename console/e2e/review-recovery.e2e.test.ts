@@ -48,6 +48,41 @@ describe('review queue, when things go wrong', () => {
     }
   });
 
+  it('does not overwrite unseen an answer another reviewer gave meanwhile: it shows it, and an answer given again replaces it', async () => {
+    const f = fixture();
+    const first = await openConsole(browser(), f, '/admin/review');
+    const second = await openConsole(browser(), f, '/admin/review');
+    try {
+      for (const { page } of [first, second]) await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(second.page);
+      expect(await shownItem(first.page)).toBe(item);
+      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      const answered = (page: Page, status: number) =>
+        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
+      const saved = answered(first.page, 200);
+      await first.page.keyboard.press('1');
+      await saved;
+      // The second reviewer, who saw it unanswered, answers otherwise: refused, and shown the first answer.
+      const refused = answered(second.page, 409);
+      await second.page.keyboard.press('2');
+      await refused;
+      const alert = second.page.locator('rf-review-page p.error[role="alert"]');
+      await expect.poll(() => alert.textContent()).toContain('answered meanwhile');
+      await expect.poll(() => shownItem(second.page)).toBe(item);
+      const relevant = second.page.locator('rf-review-page button.verdict.relevant');
+      await expect.poll(() => relevant.getAttribute('aria-pressed')).toBe('true');
+      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'relevant' });
+      // Answered again, knowingly: it replaces the first answer.
+      const replaced = answered(second.page, 200);
+      await second.page.keyboard.press('2');
+      await replaced;
+      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'not_relevant' });
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
   it('keeps the status filter in step with the list shown on back and forward', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');

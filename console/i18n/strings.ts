@@ -90,6 +90,8 @@ const en = {
   status_held: 'Held',
   status_answered: 'Answered',
   saveFailed: 'The answer was not saved: {message}',
+  answeredElsewhere:
+    'This item was answered meanwhile, in another tab or by another reviewer, so your answer was not saved. It shows that answer now: answer again to replace it.',
   keysTitle: 'Keyboard keys',
   keyRelevant: 'Relevant',
   keyNotRelevant: 'Not relevant',
@@ -502,6 +504,7 @@ const zhCN: Strings = {
   status_held: '暂缓',
   status_answered: '已回答',
   saveFailed: '回答未保存：{message}',
+  answeredElsewhere: '此项已在别处（另一个标签页或另一位审核者）被回答，所以你的回答未保存。现在显示的是那个回答：再次回答即可替换。',
   keysTitle: '快捷键',
   keyRelevant: '相关',
   keyNotRelevant: '不相关',

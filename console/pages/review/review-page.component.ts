@@ -14,7 +14,7 @@ import type { Words } from '../../ui/words.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
-import { type ReviewApi, ReviewSession } from './review-session.ts';
+import { changedElsewhere, type ReviewApi, ReviewSession } from './review-session.ts';
 import { trainingCount } from './training-count.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
@@ -28,8 +28,10 @@ const reviewApi: ReviewApi = {
   queue: (status, limit, offset = 0) => api<ReviewQueue>(`/v1/admin/review?status=${status}&limit=${limit}&offset=${offset}`),
   item: (id) => api<ReviewItem>(`/v1/admin/review/${encodeURIComponent(id)}`),
   // Setting an answer is idempotent, so one the server could not take just now is sent again.
-  answer: (id, verdict, note) =>
-    retryingTransient(() => api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note } : { verdict } })),
+  answer: (id, verdict, note, ifVerdict) =>
+    retryingTransient(() =>
+      api(`/v1/admin/review/${encodeURIComponent(id)}`, { method: 'POST', json: note ? { verdict, note, ifVerdict } : { verdict, ifVerdict } }),
+    ),
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
 };
 
@@ -130,7 +132,7 @@ export class ReviewPage extends LitElement {
   }
 
   private fail(err: unknown) {
-    this.error = (s) => errorText(err, s);
+    this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : errorText(err, s));
   }
 
   private handleKey(e: KeyboardEvent) {
@@ -184,7 +186,7 @@ export class ReviewPage extends LitElement {
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
       session.answer(action.answer, note).catch((err) => {
-        this.error = (s) => format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
+        this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) }));
       });
       const { answer } = action;
       const shown = this.shownInWords(session);

@@ -39,13 +39,16 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
         training: { confirmed: 29, examples: 29, trainedOn: 0, minimum: 30, ready: false },
       };
     },
-    async answer(id, verdict, note) {
+    async answer(id, verdict, note, ifVerdict) {
       if (failNext) {
         failNext = false;
         throw new Error('offline');
       }
-      sent.push([id, verdict, note]);
       const it = items.find((i) => i.id === id)!;
+      // As the API: refused when answered meanwhile with another verdict than the one the answer was given against.
+      if (ifVerdict !== undefined && it.verdict !== ifVerdict && it.verdict !== verdict)
+        throw Object.assign(new Error('answered meanwhile'), { code: 'review_item_changed' });
+      sent.push([id, verdict, note]);
       Object.assign(it, { verdict, note, status: verdict === null ? 'pending' : 'answered' });
       return it;
     },
@@ -59,7 +62,9 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       return structuredClone(found);
     },
   };
-  return { api, sent, tracesAsked, failOnce: () => (failNext = true) };
+  /** Another reviewer answers an item, out of this session's sight. */
+  const answerElsewhere = (id: string, verdict: Verdict) => Object.assign(items.find((i) => i.id === id)!, { verdict, status: 'answered' });
+  return { api, sent, tracesAsked, failOnce: () => (failNext = true), answerElsewhere };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -140,15 +145,33 @@ describe('ReviewSession', () => {
     expect(s.training?.confirmed).toBe(29);
   });
 
+  it('brings back, with its answer, an item answered meanwhile elsewhere instead of overwriting it; answered again, it is replaced', async () => {
+    const server = fakeServer(3);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    server.answerElsewhere('i0', 'relevant');
+    await expect(s.answer('not_relevant', null)).rejects.toMatchObject({ code: 'review_item_changed' });
+    expect(server.sent).toEqual([]);
+    expect(s.current).toMatchObject({ id: 'i0', status: 'answered', verdict: 'relevant' });
+    expect(s.canUndo).toBe(false);
+    await s.answer('not_relevant', null);
+    expect(server.sent).toEqual([['i0', 'not_relevant', null]]);
+    // An undo of it finding yet another answer there leaves that one, with nothing left to undo.
+    server.answerElsewhere('i0', 'unclear');
+    await expect(s.undo()).rejects.toMatchObject({ code: 'review_item_changed' });
+    expect(s.items[0]).toMatchObject({ verdict: 'unclear' });
+    expect(s.canUndo).toBe(false);
+  });
+
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {
     const server = fakeServer(2);
     let release!: () => void;
     const slow = new Promise<void>((r) => (release = r));
     const slowAnswers: ReviewApi = {
       ...server.api,
-      answer: async (id, verdict, note) => {
+      answer: async (id, verdict, note, ifVerdict) => {
         if (verdict !== null) await slow;
-        return server.api.answer(id, verdict, note);
+        return server.api.answer(id, verdict, note, ifVerdict);
       },
     };
     const s = new ReviewSession(slowAnswers, 'pending', () => {});
@@ -296,7 +319,7 @@ describe('ReviewSession', () => {
 
   it('starts at the top when the named item is gone or has another status, and says which list has it', async () => {
     const server = fakeServer(PAGE_SIZE + 10);
-    await server.api.answer(`i${PAGE_SIZE + 5}`, 'relevant', null);
+    await server.api.answer(`i${PAGE_SIZE + 5}`, 'relevant', null, null);
     for (const [named, elsewhere] of [
       [`i${PAGE_SIZE + 5}`, 'answered'],
       ['no-such-item', undefined],

@@ -5,9 +5,13 @@ export interface ReviewApi {
   /** `offset`: items of the list to pass over first. */
   queue(status: ReviewStatus, limit: number, offset?: number): Promise<ReviewQueue>;
   item(id: string): Promise<ReviewItem>;
-  answer(id: string, verdict: Verdict | null, note: string | null): Promise<unknown>;
+  /** `ifVerdict`: the verdict the answer was given against; another one found there is refused (`changedElsewhere`). */
+  answer(id: string, verdict: Verdict | null, note: string | null, ifVerdict: Verdict | null): Promise<unknown>;
   traces(id: string): Promise<ReviewItemTrace[]>;
 }
+
+/** Whether an answer was refused because the item was answered meanwhile elsewhere (the API's 409). */
+export const changedElsewhere = (err: unknown) => (err as { code?: unknown } | null)?.code === 'review_item_changed';
 
 /** Items fetched per request. */
 export const PAGE_SIZE = 20;
@@ -42,6 +46,8 @@ export class ReviewSession {
   private readonly undoStack: UndoEntry[] = [];
   /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
   private readonly sending = new Map<string, Promise<unknown>>();
+  /** Each item's verdict as the server last said it holds it: what an answer is given against. */
+  private readonly saved = new Map<string, Verdict | null>();
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
@@ -98,6 +104,7 @@ export class ReviewSession {
       } else this.startsElsewhere = linked?.status;
     }
     this.items = items;
+    for (const i of items) this.saved.set(i.id, i.verdict);
     this.budget = q.budget;
     this.training = q.training;
     this.exhausted = q.items.length < PAGE_SIZE;
@@ -125,7 +132,8 @@ export class ReviewSession {
     } catch (err) {
       // A later answer or undo for the item, sent after this one, decides what it is now.
       if (this.sending.has(item.id)) throw err;
-      this.apply(item, before);
+      // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
+      this.apply(item, (await this.answeredElsewhere(item.id, err)) ?? before);
       const i = this.undoStack.findLastIndex((u) => u.id === item.id);
       if (i >= 0) this.undoStack.splice(i, 1);
       this.index = this.items.indexOf(item);
@@ -150,8 +158,10 @@ export class ReviewSession {
       // Re-answering restores an earlier verdict; null puts a fresh item back in the queue.
       await this.send(item.id, last.before.verdict, last.before.note);
     } catch (err) {
-      this.apply(item, after);
-      this.undoStack.push(last);
+      const elsewhere = await this.answeredElsewhere(item.id, err);
+      this.apply(item, elsewhere ?? after);
+      // Answered meanwhile elsewhere, there is no answer of this session left to take back.
+      if (!elsewhere) this.undoStack.push(last);
       this.changed();
       throw err;
     }
@@ -164,13 +174,28 @@ export class ReviewSession {
    */
   private send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
     const before = this.sending.get(id) ?? Promise.resolve();
-    const sent = before.catch(() => undefined).then(() => this.api.answer(id, verdict, note));
+    // Given against the verdict the server holds when it is sent: the one before, if that was saved.
+    const sent = before
+      .catch(() => undefined)
+      .then(async () => {
+        const answered = await this.api.answer(id, verdict, note, this.saved.get(id) ?? null);
+        this.saved.set(id, verdict);
+        return answered;
+      });
     this.sending.set(id, sent);
     const forget = () => {
       if (this.sending.get(id) === sent) this.sending.delete(id);
     };
     sent.then(forget, forget);
     return sent;
+  }
+
+  /** The item as it is now when `err` says it was answered meanwhile elsewhere; else undefined. */
+  private async answeredElsewhere(id: string, err: unknown): Promise<Pick<ReviewItem, 'status' | 'verdict' | 'note'> | undefined> {
+    if (!changedElsewhere(err)) return undefined;
+    const now = await this.api.item(id).catch(() => undefined);
+    if (now) this.saved.set(id, now.verdict);
+    return now && { status: now.status, verdict: now.verdict, note: now.note };
   }
 
   next(): void {
@@ -236,6 +261,7 @@ export class ReviewSession {
       const known = new Set(this.items.map((i) => i.id));
       const fresh = q.items.filter((i) => !known.has(i.id));
       this.items.push(...fresh);
+      for (const i of fresh) this.saved.set(i.id, i.verdict);
       this.exhausted = fresh.length === 0;
       this.changed();
     } catch {
