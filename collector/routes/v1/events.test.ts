@@ -30,6 +30,25 @@ describe('POST /v1/events', () => {
     expect(await hashOf(byServer.eventId)).toBeNull();
   });
 
+  it("refuses a support ticket sent with a write key, which any page can use: only a backend's server key names one", async () => {
+    const p = await newProject();
+    const t = trace();
+    const ticket = (key: string) =>
+      post(key, [event({ traceId: t.traceId }), event({ traceId: t.traceId, signalType: 'support_ticket', detail: { ticketId: 'HD-1' } })]);
+    const byPage = await ticket(p.keys.write);
+    expect(byPage.status).toBe(200);
+    expect(await byPage.json()).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      results: [
+        { index: 0, status: 'accepted' },
+        { index: 1, status: 'rejected', field: 'events[1].signalType' },
+      ],
+    });
+    expect((await ticket(p.keys.server)).status).toBe(200);
+    expect((await storedEvents(p.id, t.traceId)).map((r) => r.signal_type).sort()).toEqual(['support_ticket', 'thumbs_up', 'thumbs_up']);
+  });
+
   it('stores a batch with each signal valued from the one signal table', async () => {
     const p = await newProject();
     const t = trace();

@@ -11,6 +11,13 @@ import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, validateItems } from './batch.ts';
 import { clientAddressHash } from './client-address.ts';
 
+/**
+ * Signals only a backend can know of (a helpdesk's ticket naming an answer): a write key is public,
+ * in every page, so one sent with it is refused, or anyone could file tickets the flooding rule,
+ * which counts what users say, never weighs.
+ */
+const SERVER_ONLY: ReadonlySet<string> = new Set(['support_ticket']);
+
 /** Events per session in a batch (events not yet validated: a bad one still costs its session). */
 const sessionsOf = (events: readonly unknown[]) => {
   const counts = new Map<string, number>();
@@ -32,7 +39,20 @@ export const eventRoutes = new Hono<AppEnv>().post(
   writeRateLimit(({ events }: { events: unknown[] }) => ({ units: events.length, sessions: sessionsOf(events) })),
   async (c) => {
     const { events, dropped } = c.get('input');
-    const { valid, rejected } = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
+    const checked = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
+    const byPage = c.get('auth').kind === 'write';
+    const valid = checked.valid.filter((e) => !(byPage && SERVER_ONLY.has(e.value.signalType)));
+    const rejected = [
+      ...checked.rejected,
+      ...checked.valid
+        .filter((e) => !valid.includes(e))
+        .map(({ index, value }) => ({
+          index,
+          status: 'rejected' as const,
+          field: `events[${index}].signalType`,
+          reason: `${value.signalType} is sent by a backend, with the server key`,
+        })),
+    ];
     const db = openDb(c.env.DB);
     const { projectId } = c.get('auth');
     const now = Date.now();
