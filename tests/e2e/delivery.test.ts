@@ -361,12 +361,16 @@ describe('the outbox and delivery', () => {
     const context = await browser().newContext();
     await context.addInitScript(brokenIndexedDB);
     const posts = await firstPostAnswered(context, { status: 503, headers: corsHeaders(), body: '{"error":{"code":"unavailable","message":"down"}}' });
-    const { page } = await openHost(browser(), { context });
+    // A retry that waits long enough to see what waits.
+    const { page } = await openHost(browser(), { context, options: { transport: { flushDelayMs: 50, backoff: { baseMs: 1_500, maxMs: 2_000 } } } });
     const traceId = newTraceId(`idb-${storage}`);
     await addAnswer(page, { traceId });
     await vote(page, traceId);
+    // Waiting in memory is waiting all the same.
+    await expect.poll(() => pending(page)).toBeGreaterThanOrEqual(1);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
     expect(posts.length).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => pending(page)).toBe(0);
     await context.close();
   });
 

@@ -111,8 +111,13 @@ export class Outbox {
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   }
 
+  /** Stored (none where IndexedDB cannot be read) and in memory. */
   async count(): Promise<number> {
-    return (await this.open()).count('outbox');
+    let stored = 0;
+    try {
+      stored = await (await this.open()).count('outbox');
+    } catch {}
+    return stored + this.unwritten.length;
   }
 
   /** Events dropped for lack of room and not yet reported. */
