@@ -100,4 +100,26 @@ describe('migrations', () => {
       { day: '2026-11-02', with_signals: 2, signals: 2, explicit_signals: 1, implicit_signals: 1 },
     ]);
   });
+  it("dates again each stored correction by the browser's clock held between its answer and its arrival", () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0022')) apply(db, f);
+    const answered = Date.parse('2026-11-02T10:00:00Z');
+    const arrived = answered + 60_000;
+    db.exec(`insert into traces (project_id, trace_id, session_id, query, answer, model, created_at, received_at) values
+        ('p', 't1', 's', 'q', 'a', 'm', ${answered}, ${answered});
+      insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, received_at) values
+        ('p', 'ahead', 't1', 's', 'correction', -1, 0, '{}', ${arrived + 86_400_000}, ${arrived}),
+        ('p', 'behind', 't1', 's', 'correction', -1, 0, '{}', ${answered - 7 * 86_400_000}, ${arrived}),
+        ('p', 'fine', 't1', 's', 'correction', -1, 0, '{}', ${answered + 30_000}, ${arrived});
+      insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values
+        ('p', 'ahead', 't1', 'q', 'x', 0.9, 'open', ${arrived + 86_400_000}),
+        ('p', 'behind', 't1', 'q', 'x', 0.9, 'open', ${answered - 7 * 86_400_000}),
+        ('p', 'fine', 't1', 'q', 'x', 0.9, 'resolved', ${answered + 30_000})`);
+    for (const f of files.filter((f) => f >= '0022')) apply(db, f);
+    expect(db.prepare('select event_id, created_at from corrections order by event_id').all()).toEqual([
+      { event_id: 'ahead', created_at: arrived },
+      { event_id: 'behind', created_at: answered },
+      { event_id: 'fine', created_at: answered + 30_000 },
+    ]);
+  });
 });

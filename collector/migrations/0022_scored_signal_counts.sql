@@ -37,4 +37,9 @@ FROM (
   GROUP BY 1, 2
 ) c
 -- Only days whose answers are all still stored.
-WHERE `day_stats`.project_id = c.project_id AND `day_stats`.day = c.day AND `day_stats`.traces = c.traces;
+WHERE `day_stats`.project_id = c.project_id AND `day_stats`.day = c.day AND `day_stats`.traces = c.traces;--> statement-breakpoint
+-- Corrections already in the inbox are dated as the corrections stage now dates them: by the browser's
+-- clock held between the answer and the arrival, so one from a clock running ahead no longer stays on top.
+UPDATE `corrections` SET `created_at` = min(e.received_at, max(e.client_ts, t.created_at))
+FROM `feedback_events` e JOIN `traces` t ON t.project_id = e.project_id AND t.trace_id = e.trace_id
+WHERE e.project_id = `corrections`.project_id AND e.event_id = `corrections`.event_id;
