@@ -64,7 +64,9 @@ describe('noise rules', () => {
     const clicks = [ev('citation_click', 0.5, 30_000, { detail: { chunkId: 'c1' } }), ev('citation_click', 0.5, 31_000, { detail: { chunkId: 'c2' } })];
     // A misclick on the stars put right at once: the first is superseded, the second is the user's rating.
     const ratings = [ev('rating', -1, 40_000, { detail: { stars: 1 }, superseded: true }), ev('rating', 1, 41_000, { detail: { stars: 5 } })];
-    for (const pair of [flags, clicks, ratings]) {
+    // Two tickets a helpdesk filed on one answer, sent together.
+    const tickets = [ev('support_ticket', -1, 50_000, { detail: { ticketId: 'HD-1' } }), ev('support_ticket', -1, 50_500, { detail: { ticketId: 'HD-2' } })];
+    for (const pair of [flags, clicks, ratings, tickets]) {
       const out = byId(pair);
       expect(
         out.get(pair[1]!.eventId)!.rules.map((r) => r.rule),

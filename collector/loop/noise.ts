@@ -158,12 +158,18 @@ function reversal(e: LoopEvent, later: readonly LoopEvent[]): LoopEvent | undefi
 }
 
 /**
- * Whether `x` is `e` sent again: from the same session, with the same type, value and source (two
- * sources flagged or clicked in turn are two signals). A vote superseded by a later one is not:
- * the later one already stands for both, and zeroing it too would lose the vote.
+ * Whether `x` is `e` sent again: from the same session, with the same type, value and source or
+ * ticket (two sources flagged or clicked in turn, or two tickets filed, are two signals). A vote
+ * superseded by a later one is not: the later one already stands for both, and zeroing it too
+ * would lose the vote.
  */
 const sameSignal = (x: LoopEvent, e: LoopEvent): boolean =>
-  !x.superseded && x.sessionId === e.sessionId && x.signalType === e.signalType && x.signalValue === e.signalValue && x.detail.chunkId === e.detail.chunkId;
+  !x.superseded &&
+  x.sessionId === e.sessionId &&
+  x.signalType === e.signalType &&
+  x.signalValue === e.signalValue &&
+  x.detail.chunkId === e.detail.chunkId &&
+  x.detail.ticketId === e.detail.ticketId;
 
 /**
  * Assesses every event of one trace. Events of one trace come from few sessions (usually one);
