@@ -163,6 +163,32 @@ describe('ReviewSession', () => {
     expect(s.canUndo).toBe(false);
   });
 
+  it("takes an answer given after one whose response was lost, though that one was saved: it is this session's own, not one given elsewhere", async () => {
+    const server = fakeServer(3);
+    let loseNext = true;
+    const lossy: ReviewApi = {
+      ...server.api,
+      // The answer reaches the server, and its response is lost on the way back.
+      answer: async (id, verdict, note, ifVerdict) => {
+        const answered = await server.api.answer(id, verdict, note, ifVerdict);
+        if (!loseNext) return answered;
+        loseNext = false;
+        throw new Error('offline');
+      },
+    };
+    const s = new ReviewSession(lossy, 'pending', () => {});
+    await s.load();
+    await expect(s.answer('relevant', null)).rejects.toThrow('offline');
+    expect(s.current).toMatchObject({ id: 'i0', verdict: null });
+    await s.answer('not_relevant', 'wrong topic');
+    expect(server.sent).toEqual([
+      ['i0', 'relevant', null],
+      ['i0', 'not_relevant', 'wrong topic'],
+    ]);
+    expect(s.items[0]).toMatchObject({ status: 'answered', verdict: 'not_relevant' });
+    expect(s.canUndo).toBe(true);
+  });
+
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {
     const server = fakeServer(2);
     let release!: () => void;

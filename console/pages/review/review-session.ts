@@ -48,6 +48,11 @@ export class ReviewSession {
   private readonly sending = new Map<string, Promise<unknown>>();
   /** Each item's verdict as the server last said it holds it: what an answer is given against. */
   private readonly saved = new Map<string, Verdict | null>();
+  /**
+   * Each item's answers of this session whose fate is unknown (their request failed, but may have
+   * been carried out, its response lost): found on the server, they are its own, not another's.
+   */
+  private readonly unsure = new Map<string, Set<Verdict | null>>();
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
@@ -175,13 +180,7 @@ export class ReviewSession {
   private send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
     const before = this.sending.get(id) ?? Promise.resolve();
     // Given against the verdict the server holds when it is sent: the one before, if that was saved.
-    const sent = before
-      .catch(() => undefined)
-      .then(async () => {
-        const answered = await this.api.answer(id, verdict, note, this.saved.get(id) ?? null);
-        this.saved.set(id, verdict);
-        return answered;
-      });
+    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.saved.get(id) ?? null, true));
     this.sending.set(id, sent);
     const forget = () => {
       if (this.sending.get(id) === sent) this.sending.delete(id);
@@ -190,11 +189,42 @@ export class ReviewSession {
     return sent;
   }
 
+  /**
+   * Sends an answer given against `ifVerdict`. Refused because the item holds an answer of this
+   * session's own whose response was lost, it is sent again against that one (once).
+   */
+  private async sendAgainst(id: string, verdict: Verdict | null, note: string | null, ifVerdict: Verdict | null, again: boolean): Promise<unknown> {
+    let answered: unknown;
+    try {
+      answered = await this.api.answer(id, verdict, note, ifVerdict);
+    } catch (err) {
+      const unsure = this.unsure.get(id);
+      if (!changedElsewhere(err)) {
+        // It may have been carried out all the same.
+        if (unsure) unsure.add(verdict);
+        else this.unsure.set(id, new Set([verdict]));
+        throw err;
+      }
+      if (!again || !unsure) throw err;
+      const now = await this.api.item(id).catch(() => undefined);
+      if (!now || !unsure.has(now.verdict)) throw err;
+      this.saved.set(id, now.verdict);
+      return this.sendAgainst(id, verdict, note, now.verdict, false);
+    }
+    this.saved.set(id, verdict);
+    this.unsure.delete(id);
+    return answered;
+  }
+
   /** The item as it is now when `err` says it was answered meanwhile elsewhere; else undefined. */
   private async answeredElsewhere(id: string, err: unknown): Promise<Pick<ReviewItem, 'status' | 'verdict' | 'note'> | undefined> {
     if (!changedElsewhere(err)) return undefined;
     const now = await this.api.item(id).catch(() => undefined);
-    if (now) this.saved.set(id, now.verdict);
+    if (now) {
+      this.saved.set(id, now.verdict);
+      // What it holds now is known: an answer of this session's sent before is no longer a maybe.
+      this.unsure.delete(id);
+    }
     return now && { status: now.status, verdict: now.verdict, note: now.note };
   }
 
