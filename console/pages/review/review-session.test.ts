@@ -189,6 +189,20 @@ describe('ReviewSession', () => {
     expect(s.canUndo).toBe(true);
   });
 
+  it('leaves nothing of an item answered meanwhile elsewhere to undo: an earlier answer of its own taken back would take back that one', async () => {
+    const server = fakeServer(3);
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    await s.answer('relevant', null);
+    s.previous();
+    server.answerElsewhere('i0', 'unclear');
+    await expect(s.answer('not_relevant', null)).rejects.toMatchObject({ code: 'review_item_changed' });
+    expect(s.current).toMatchObject({ id: 'i0', verdict: 'unclear' });
+    expect(s.canUndo).toBe(false);
+    expect(await s.undo()).toBe(false);
+    expect(server.sent).toEqual([['i0', 'relevant', null]]);
+  });
+
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {
     const server = fakeServer(2);
     let release!: () => void;

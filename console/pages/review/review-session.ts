@@ -138,9 +138,15 @@ export class ReviewSession {
       // A later answer or undo for the item, sent after this one, decides what it is now.
       if (this.sending.has(item.id)) throw err;
       // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
-      this.apply(item, (await this.answeredElsewhere(item.id, err)) ?? before);
-      const i = this.undoStack.findLastIndex((u) => u.id === item.id);
-      if (i >= 0) this.undoStack.splice(i, 1);
+      const elsewhere = await this.answeredElsewhere(item.id, err);
+      this.apply(item, elsewhere ?? before);
+      // Answered meanwhile elsewhere, none of this session's answers to it is left to take back:
+      // an earlier one taken back would take back the answer given elsewhere.
+      if (elsewhere) this.forgetUndo(item.id);
+      else {
+        const i = this.undoStack.findLastIndex((u) => u.id === item.id);
+        if (i >= 0) this.undoStack.splice(i, 1);
+      }
       this.index = this.items.indexOf(item);
       this.changed();
       throw err;
@@ -166,7 +172,8 @@ export class ReviewSession {
       const elsewhere = await this.answeredElsewhere(item.id, err);
       this.apply(item, elsewhere ?? after);
       // Answered meanwhile elsewhere, there is no answer of this session left to take back.
-      if (!elsewhere) this.undoStack.push(last);
+      if (elsewhere) this.forgetUndo(item.id);
+      else this.undoStack.push(last);
       this.changed();
       throw err;
     }
@@ -214,6 +221,11 @@ export class ReviewSession {
     this.saved.set(id, verdict);
     this.unsure.delete(id);
     return answered;
+  }
+
+  /** Drops the undo entries of an item. */
+  private forgetUndo(id: string): void {
+    for (let i = this.undoStack.length - 1; i >= 0; i--) if (this.undoStack[i]!.id === id) this.undoStack.splice(i, 1);
   }
 
   /** The item as it is now when `err` says it was answered meanwhile elsewhere; else undefined. */
