@@ -713,6 +713,22 @@ describe('the nightly job', () => {
     expect(await answer({ verdict: 'relevant', ifVerdict: 'maybe' })).toMatchObject({ status: 400, body: { error: { field: 'ifVerdict' } } });
   });
 
+  it('does not erase unseen the note of an answer another reviewer gave meanwhile with the same verdict', async () => {
+    const p = await newProject();
+    const t = badTrace({ query: questionWhere(false) });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const id = (await admin<{ items: { id: string }[] }>(p, '/review')).body.items[0]!.id;
+    const answer = (json: object) => admin<{ verdict: string | null; note: string | null }>(p, `/review/${id}`, { method: 'POST', json });
+    expect((await answer({ verdict: 'not_relevant', note: 'about refunds, not credit', ifVerdict: null })).body).toMatchObject({ verdict: 'not_relevant' });
+    // Another reviewer, who saw it unanswered, gives the same verdict without the note: refused, the note stays.
+    expect(await answer({ verdict: 'not_relevant', ifVerdict: null })).toMatchObject({ status: 409, body: { error: { code: 'review_item_changed' } } });
+    expect((await admin(p, `/review/${id}`)).body).toMatchObject({ verdict: 'not_relevant', note: 'about refunds, not credit' });
+    // The first answer sent again, note and all (its response lost), is taken; given against what it is, any answer is.
+    expect((await answer({ verdict: 'not_relevant', note: 'about refunds, not credit', ifVerdict: null })).status).toBe(200);
+    expect((await answer({ verdict: 'not_relevant', ifVerdict: 'not_relevant' })).body).toMatchObject({ verdict: 'not_relevant', note: null });
+  });
+
   it('answers bad admin input with a 4xx naming the field', async () => {
     const p = await newProject();
     expect(await admin(p, '/worst-traces?days=abc')).toMatchObject({ status: 400, body: { error: { code: 'invalid_query', field: 'query.days' } } });

@@ -54,12 +54,10 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
 /**
  * Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). The same
  * answer given again keeps its time: it is not new to a model trained since, nor another review.
- */
-/**
- * Answers an item (null takes the answer back). With `ifVerdict` (the verdict the reviewer saw, null
- * for none), only while the item still has it, or has this answer already (the same answer sent
- * again, after a lost response, is taken as before): another reviewer's answer given meanwhile is
- * not overwritten unseen (`changed`).
+ * With `ifVerdict` (the verdict the reviewer saw, null for none), only while the item still has
+ * it, or has this answer already, note and all (the same answer sent again, after a lost
+ * response, is taken as before): another reviewer's answer given meanwhile, or its note, is not
+ * overwritten unseen (`changed`).
  */
 export async function answerItem(
   d1: D1Database,
@@ -74,7 +72,7 @@ export async function answerItem(
     .prepare(
       `update review_items set verdict = ?3, note = ?4, answered_at = case when status = 'answered' and verdict is ?3 then answered_at else ?5 end,
          status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
-       where project_id = ?1 and item_id = ?2 and (?7 = 0 or verdict is ?8 or verdict is ?3)`,
+       where project_id = ?1 and item_id = ?2 and (?7 = 0 or verdict is ?8 or (verdict is ?3 and note is ?4))`,
     )
     .bind(projectId, id, verdict, verdict === null ? null : note, verdict === null ? null : now, now, ifVerdict === undefined ? 0 : 1, ifVerdict ?? null)
     .run();

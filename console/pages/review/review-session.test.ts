@@ -45,8 +45,8 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
         throw new Error('offline');
       }
       const it = items.find((i) => i.id === id)!;
-      // As the API: refused when answered meanwhile with another verdict than the one the answer was given against.
-      if (ifVerdict !== undefined && it.verdict !== ifVerdict && it.verdict !== verdict)
+      // As the API: refused when answered meanwhile with another verdict than the one the answer was given against, unless with this very answer.
+      if (ifVerdict !== undefined && it.verdict !== ifVerdict && !(it.verdict === verdict && it.note === (verdict === null ? null : note)))
         throw Object.assign(new Error('answered meanwhile'), { code: 'review_item_changed' });
       sent.push([id, verdict, note]);
       Object.assign(it, { verdict, note, status: verdict === null ? 'pending' : 'answered' });
