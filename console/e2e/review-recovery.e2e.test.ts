@@ -77,6 +77,12 @@ describe('review queue, when things go wrong', () => {
       await second.page.keyboard.press('2');
       await replaced;
       expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'not_relevant' });
+      // The first reviewer's undo would take back the second's answer: refused, and said so.
+      const undoRefused = answered(first.page, 409);
+      await first.page.keyboard.press('u');
+      await undoRefused;
+      await expect.poll(() => first.page.locator('rf-review-page p.error[role="alert"]').textContent()).toContain('it was not taken back');
+      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'not_relevant' });
     } finally {
       await first.context.close();
       await second.context.close();

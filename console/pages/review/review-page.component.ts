@@ -131,8 +131,8 @@ export class ReviewPage extends LitElement {
       navigate(paths.review({ status: this.status === 'pending' ? undefined : this.status, item: id }), { replace: true });
   }
 
-  private fail(err: unknown) {
-    this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : errorText(err, s));
+  private undoFailed(err: unknown) {
+    this.error = (s) => (changedElsewhere(err) ? s.undoneElsewhere : errorText(err, s));
   }
 
   private handleKey(e: KeyboardEvent) {
@@ -204,7 +204,7 @@ export class ReviewPage extends LitElement {
           return;
         }
         this.error = undefined;
-        session.undo().catch((err) => this.fail(err));
+        session.undo().catch((err) => this.undoFailed(err));
         const shown = this.shownInWords(session);
         this.announcement = (s) => `${s.announceUndone} ${shown(s)}`;
         return;
