@@ -14,7 +14,7 @@ import type { Words } from '../../ui/words.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
-import { changedElsewhere, type ReviewApi, ReviewSession } from './review-session.ts';
+import { AnswerLedger, changedElsewhere, type ReviewApi, ReviewSession } from './review-session.ts';
 import { trainingCount } from './training-count.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
@@ -74,6 +74,8 @@ export class ReviewPage extends LitElement {
   declare loaded: boolean;
 
   private session: ReviewSession | undefined;
+  /** The reviewer's answers across the lists this page opens (a filter changed, back and forward). */
+  private readonly ledger = new AnswerLedger();
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
 
   constructor() {
@@ -101,12 +103,17 @@ export class ReviewPage extends LitElement {
   }
 
   private start() {
-    const session = new ReviewSession(reviewApi, this.status, () => {
-      // A queue that loads after the reader left the page must not pull the address back to it.
-      if (this.session !== session || !this.isConnected) return;
-      this.requestUpdate();
-      this.reflectPosition();
-    });
+    const session = new ReviewSession(
+      reviewApi,
+      this.status,
+      () => {
+        // A queue that loads after the reader left the page must not pull the address back to it.
+        if (this.session !== session || !this.isConnected) return;
+        this.requestUpdate();
+        this.reflectPosition();
+      },
+      this.ledger,
+    );
     this.session = session;
     this.loaded = false;
     this.error = undefined;

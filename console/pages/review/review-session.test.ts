@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
-import { PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
+import { AnswerLedger, PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
 
 const item = (n: number): ReviewItem => ({
   id: `i${n}`,
@@ -201,6 +201,46 @@ describe('ReviewSession', () => {
     expect(s.canUndo).toBe(false);
     expect(await s.undo()).toBe(false);
     expect(server.sent).toEqual([['i0', 'relevant', null]]);
+  });
+
+  it("sends an answer given on another list opened while the first was on its way after it, against what it saved, not as another reviewer's", async () => {
+    const server = fakeServer(2);
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    let deliverList!: () => void;
+    const listLate = new Promise<void>((r) => (deliverList = r));
+    const slowFirst: ReviewApi = {
+      ...server.api,
+      answer: async (...args) => {
+        if (args[1] === 'relevant') await slow;
+        return server.api.answer(...args);
+      },
+    };
+    const ledger = new AnswerLedger();
+    const first = new ReviewSession(slowFirst, 'pending', () => {}, ledger);
+    await first.load();
+    const answering = first.answer('relevant', null);
+    // The reviewer goes back and forward: a new list, read while the answer is on its way, arrives after it landed.
+    const lateList: ReviewApi = {
+      ...slowFirst,
+      queue: async (...args) => {
+        const list = await server.api.queue(...args);
+        await listLate;
+        return list;
+      },
+    };
+    const again = new ReviewSession(lateList, 'pending', () => {}, ledger);
+    const loading = again.load();
+    release();
+    await answering;
+    deliverList();
+    await loading;
+    expect(again.current).toMatchObject({ id: 'i0', verdict: null });
+    await again.answer('not_relevant', null);
+    expect(server.sent).toEqual([
+      ['i0', 'relevant', null],
+      ['i0', 'not_relevant', null],
+    ]);
   });
 
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {

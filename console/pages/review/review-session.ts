@@ -34,6 +34,35 @@ interface UndoEntry {
  * the background while the next item shows at once, an undo stack, and the items and traces
  * ahead fetched before they are asked for.
  */
+/**
+ * One reviewer's answers on their way and what the server said of each item they answered, kept
+ * across the lists they open: a list fetched while an answer was still on its way shows the item
+ * as it was, and an answer given there must still go after that one, against what it saved.
+ */
+export class AnswerLedger {
+  /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
+  readonly sending = new Map<string, Promise<unknown>>();
+  /** Each item's verdict as the server last said it holds it: what an answer is given against. */
+  readonly saved = new Map<string, Verdict | null>();
+  /**
+   * Each item's answers whose fate is unknown (their request failed, but may have been carried
+   * out, its response lost): found on the server, they are the reviewer's own, not another's.
+   */
+  readonly unsure = new Map<string, Set<Verdict | null>>();
+  /** Items the reviewer sent an answer for: what the server said to those answers is newer than any list. */
+  private readonly answered = new Set<string>();
+
+  /** An item as a list showed it. */
+  listed(item: Pick<ReviewItem, 'id' | 'verdict'>): void {
+    if (!this.answered.has(item.id)) this.saved.set(item.id, item.verdict);
+  }
+
+  /** An answer for the item is being sent. */
+  sends(id: string): void {
+    this.answered.add(id);
+  }
+}
+
 export class ReviewSession {
   items: ReviewItem[] = [];
   index = 0;
@@ -44,15 +73,6 @@ export class ReviewSession {
   /** The status of the item `load` was asked for when it has another one (answered since the link was made): its list shows it. */
   startsElsewhere: ReviewStatus | undefined;
   private readonly undoStack: UndoEntry[] = [];
-  /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
-  private readonly sending = new Map<string, Promise<unknown>>();
-  /** Each item's verdict as the server last said it holds it: what an answer is given against. */
-  private readonly saved = new Map<string, Verdict | null>();
-  /**
-   * Each item's answers of this session whose fate is unknown (their request failed, but may have
-   * been carried out, its response lost): found on the server, they are its own, not another's.
-   */
-  private readonly unsure = new Map<string, Set<Verdict | null>>();
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
@@ -63,6 +83,8 @@ export class ReviewSession {
     readonly status: ReviewStatus,
     /** Called whenever something shown changed. */
     private readonly changed: () => void,
+    /** What the reviewer sent from the lists opened before this one (another status, back and forward). */
+    private readonly ledger = new AnswerLedger(),
   ) {}
 
   get current(): ReviewItem | undefined {
@@ -109,7 +131,7 @@ export class ReviewSession {
       } else this.startsElsewhere = linked?.status;
     }
     this.items = items;
-    for (const i of items) this.saved.set(i.id, i.verdict);
+    for (const i of items) this.ledger.listed(i);
     this.budget = q.budget;
     this.training = q.training;
     this.exhausted = q.items.length < PAGE_SIZE;
@@ -136,7 +158,7 @@ export class ReviewSession {
       await this.send(item.id, verdict, note);
     } catch (err) {
       // A later answer or undo for the item, sent after this one, decides what it is now.
-      if (this.sending.has(item.id)) throw err;
+      if (this.ledger.sending.has(item.id)) throw err;
       // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
       const elsewhere = await this.answeredElsewhere(item.id, err);
       this.apply(item, elsewhere ?? before);
@@ -185,12 +207,13 @@ export class ReviewSession {
    * its answer is still being sent must not reach the server first, or the answer would win.
    */
   private send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
-    const before = this.sending.get(id) ?? Promise.resolve();
+    this.ledger.sends(id);
+    const before = this.ledger.sending.get(id) ?? Promise.resolve();
     // Given against the verdict the server holds when it is sent: the one before, if that was saved.
-    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.saved.get(id) ?? null, true));
-    this.sending.set(id, sent);
+    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.ledger.saved.get(id) ?? null, true));
+    this.ledger.sending.set(id, sent);
     const forget = () => {
-      if (this.sending.get(id) === sent) this.sending.delete(id);
+      if (this.ledger.sending.get(id) === sent) this.ledger.sending.delete(id);
     };
     sent.then(forget, forget);
     return sent;
@@ -205,21 +228,21 @@ export class ReviewSession {
     try {
       answered = await this.api.answer(id, verdict, note, ifVerdict);
     } catch (err) {
-      const unsure = this.unsure.get(id);
+      const unsure = this.ledger.unsure.get(id);
       if (!changedElsewhere(err)) {
         // It may have been carried out all the same.
         if (unsure) unsure.add(verdict);
-        else this.unsure.set(id, new Set([verdict]));
+        else this.ledger.unsure.set(id, new Set([verdict]));
         throw err;
       }
       if (!again || !unsure) throw err;
       const now = await this.api.item(id).catch(() => undefined);
       if (!now || !unsure.has(now.verdict)) throw err;
-      this.saved.set(id, now.verdict);
+      this.ledger.saved.set(id, now.verdict);
       return this.sendAgainst(id, verdict, note, now.verdict, false);
     }
-    this.saved.set(id, verdict);
-    this.unsure.delete(id);
+    this.ledger.saved.set(id, verdict);
+    this.ledger.unsure.delete(id);
     return answered;
   }
 
@@ -233,9 +256,9 @@ export class ReviewSession {
     if (!changedElsewhere(err)) return undefined;
     const now = await this.api.item(id).catch(() => undefined);
     if (now) {
-      this.saved.set(id, now.verdict);
+      this.ledger.saved.set(id, now.verdict);
       // What it holds now is known: an answer of this session's sent before is no longer a maybe.
-      this.unsure.delete(id);
+      this.ledger.unsure.delete(id);
     }
     return now && { status: now.status, verdict: now.verdict, note: now.note };
   }
@@ -303,7 +326,7 @@ export class ReviewSession {
       const known = new Set(this.items.map((i) => i.id));
       const fresh = q.items.filter((i) => !known.has(i.id));
       this.items.push(...fresh);
-      for (const i of fresh) this.saved.set(i.id, i.verdict);
+      for (const i of fresh) this.ledger.listed(i);
       this.exhausted = fresh.length === 0;
       this.changed();
     } catch {
