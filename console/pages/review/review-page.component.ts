@@ -11,10 +11,11 @@ import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import type { Words } from '../../ui/words.ts';
+import { AnswerLedger, changedElsewhere } from './answer-ledger.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
-import { AnswerLedger, changedElsewhere, type ReviewApi, ReviewSession } from './review-session.ts';
+import { type ReviewApi, ReviewSession } from './review-session.ts';
 import { trainingCount } from './training-count.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
@@ -75,7 +76,7 @@ export class ReviewPage extends LitElement {
 
   private session: ReviewSession | undefined;
   /** The reviewer's answers across the lists this page opens (a filter changed, back and forward). */
-  private readonly ledger = new AnswerLedger();
+  private readonly ledger = new AnswerLedger(reviewApi);
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
 
   constructor() {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
-import { AnswerLedger, PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
+import { AnswerLedger } from './answer-ledger.ts';
+import { PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
 
 const item = (n: number): ReviewItem => ({
   id: `i${n}`,
@@ -216,7 +217,7 @@ describe('ReviewSession', () => {
         return server.api.answer(...args);
       },
     };
-    const ledger = new AnswerLedger();
+    const ledger = new AnswerLedger(slowFirst);
     const first = new ReviewSession(slowFirst, 'pending', () => {}, ledger);
     await first.load();
     const answering = first.answer('relevant', null);

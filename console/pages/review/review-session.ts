@@ -1,17 +1,12 @@
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import { type AnswerApi, AnswerLedger, type ItemState } from './answer-ledger.ts';
 
 /** What the session needs from the API: injected, so the logic is tested without a browser. */
-export interface ReviewApi {
+export interface ReviewApi extends AnswerApi {
   /** `offset`: items of the list to pass over first. */
   queue(status: ReviewStatus, limit: number, offset?: number): Promise<ReviewQueue>;
-  item(id: string): Promise<ReviewItem>;
-  /** `ifVerdict`: the verdict the answer was given against; another one found there is refused (`changedElsewhere`). */
-  answer(id: string, verdict: Verdict | null, note: string | null, ifVerdict: Verdict | null): Promise<unknown>;
   traces(id: string): Promise<ReviewItemTrace[]>;
 }
-
-/** Whether an answer was refused because the item was answered meanwhile elsewhere (the API's 409). */
-export const changedElsewhere = (err: unknown) => (err as { code?: unknown } | null)?.code === 'review_item_changed';
 
 /** Items fetched per request. */
 export const PAGE_SIZE = 20;
@@ -26,7 +21,7 @@ const TRAINING_VERDICTS: ReadonlySet<Verdict | null> = new Set(['relevant', 'not
 
 interface UndoEntry {
   id: string;
-  before: Pick<ReviewItem, 'status' | 'verdict' | 'note'>;
+  before: ItemState;
 }
 
 /**
@@ -34,35 +29,6 @@ interface UndoEntry {
  * the background while the next item shows at once, an undo stack, and the items and traces
  * ahead fetched before they are asked for.
  */
-/**
- * One reviewer's answers on their way and what the server said of each item they answered, kept
- * across the lists they open: a list fetched while an answer was still on its way shows the item
- * as it was, and an answer given there must still go after that one, against what it saved.
- */
-export class AnswerLedger {
-  /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
-  readonly sending = new Map<string, Promise<unknown>>();
-  /** Each item's verdict as the server last said it holds it: what an answer is given against. */
-  readonly saved = new Map<string, Verdict | null>();
-  /**
-   * Each item's answers whose fate is unknown (their request failed, but may have been carried
-   * out, its response lost): found on the server, they are the reviewer's own, not another's.
-   */
-  readonly unsure = new Map<string, Set<Verdict | null>>();
-  /** Items the reviewer sent an answer for: what the server said to those answers is newer than any list. */
-  private readonly answered = new Set<string>();
-
-  /** An item as a list showed it. */
-  listed(item: Pick<ReviewItem, 'id' | 'verdict'>): void {
-    if (!this.answered.has(item.id)) this.saved.set(item.id, item.verdict);
-  }
-
-  /** An answer for the item is being sent. */
-  sends(id: string): void {
-    this.answered.add(id);
-  }
-}
-
 export class ReviewSession {
   items: ReviewItem[] = [];
   index = 0;
@@ -84,7 +50,7 @@ export class ReviewSession {
     /** Called whenever something shown changed. */
     private readonly changed: () => void,
     /** What the reviewer sent from the lists opened before this one (another status, back and forward). */
-    private readonly ledger = new AnswerLedger(),
+    private readonly ledger = new AnswerLedger(api),
   ) {}
 
   get current(): ReviewItem | undefined {
@@ -155,12 +121,12 @@ export class ReviewSession {
     this.prefetch();
     this.changed();
     try {
-      await this.send(item.id, verdict, note);
+      await this.ledger.send(item.id, verdict, note);
     } catch (err) {
       // A later answer or undo for the item, sent after this one, decides what it is now.
-      if (this.ledger.sending.has(item.id)) throw err;
+      if (this.ledger.isSending(item.id)) throw err;
       // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
-      const elsewhere = await this.answeredElsewhere(item.id, err);
+      const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? before);
       // Answered meanwhile elsewhere, none of this session's answers to it is left to take back:
       // an earlier one taken back would take back the answer given elsewhere.
@@ -189,9 +155,9 @@ export class ReviewSession {
     this.changed();
     try {
       // Re-answering restores an earlier verdict; null puts a fresh item back in the queue.
-      await this.send(item.id, last.before.verdict, last.before.note);
+      await this.ledger.send(item.id, last.before.verdict, last.before.note);
     } catch (err) {
-      const elsewhere = await this.answeredElsewhere(item.id, err);
+      const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? after);
       // Answered meanwhile elsewhere, there is no answer of this session left to take back.
       if (elsewhere) this.forgetUndo(item.id);
@@ -202,65 +168,9 @@ export class ReviewSession {
     return true;
   }
 
-  /**
-   * Sends an answer for an item after the ones already on their way for it: an undo pressed while
-   * its answer is still being sent must not reach the server first, or the answer would win.
-   */
-  private send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
-    this.ledger.sends(id);
-    const before = this.ledger.sending.get(id) ?? Promise.resolve();
-    // Given against the verdict the server holds when it is sent: the one before, if that was saved.
-    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.ledger.saved.get(id) ?? null, true));
-    this.ledger.sending.set(id, sent);
-    const forget = () => {
-      if (this.ledger.sending.get(id) === sent) this.ledger.sending.delete(id);
-    };
-    sent.then(forget, forget);
-    return sent;
-  }
-
-  /**
-   * Sends an answer given against `ifVerdict`. Refused because the item holds an answer of this
-   * session's own whose response was lost, it is sent again against that one (once).
-   */
-  private async sendAgainst(id: string, verdict: Verdict | null, note: string | null, ifVerdict: Verdict | null, again: boolean): Promise<unknown> {
-    let answered: unknown;
-    try {
-      answered = await this.api.answer(id, verdict, note, ifVerdict);
-    } catch (err) {
-      const unsure = this.ledger.unsure.get(id);
-      if (!changedElsewhere(err)) {
-        // It may have been carried out all the same.
-        if (unsure) unsure.add(verdict);
-        else this.ledger.unsure.set(id, new Set([verdict]));
-        throw err;
-      }
-      if (!again || !unsure) throw err;
-      const now = await this.api.item(id).catch(() => undefined);
-      if (!now || !unsure.has(now.verdict)) throw err;
-      this.ledger.saved.set(id, now.verdict);
-      return this.sendAgainst(id, verdict, note, now.verdict, false);
-    }
-    this.ledger.saved.set(id, verdict);
-    this.ledger.unsure.delete(id);
-    return answered;
-  }
-
   /** Drops the undo entries of an item. */
   private forgetUndo(id: string): void {
     for (let i = this.undoStack.length - 1; i >= 0; i--) if (this.undoStack[i]!.id === id) this.undoStack.splice(i, 1);
-  }
-
-  /** The item as it is now when `err` says it was answered meanwhile elsewhere; else undefined. */
-  private async answeredElsewhere(id: string, err: unknown): Promise<Pick<ReviewItem, 'status' | 'verdict' | 'note'> | undefined> {
-    if (!changedElsewhere(err)) return undefined;
-    const now = await this.api.item(id).catch(() => undefined);
-    if (now) {
-      this.ledger.saved.set(id, now.verdict);
-      // What it holds now is known: an answer of this session's sent before is no longer a maybe.
-      this.ledger.unsure.delete(id);
-    }
-    return now && { status: now.status, verdict: now.verdict, note: now.note };
   }
 
   next(): void {
@@ -282,7 +192,7 @@ export class ReviewSession {
   }
 
   /** Keeps the budget's and training's counts in step with answers given and taken back in this session. */
-  private apply(item: ReviewItem, to: Pick<ReviewItem, 'status' | 'verdict' | 'note'>): void {
+  private apply(item: ReviewItem, to: ItemState): void {
     if (this.budget) {
       const moved = (status: ReviewStatus) => Number(to.status === status) - Number(item.status === status);
       this.budget.answeredLastWeek += moved('answered');
