@@ -58,6 +58,7 @@ export const SIGNALS = {
     group: null,
     confidence: 0.9,
     kind: 'explicit',
+    byBackend: true,
     why: 'The user escalated to a person because of this answer (seed: a ticket quoting it): as clear a failure as a thumbs-down, only found later.',
   },
   /** The user opened a cited source. */
@@ -150,9 +151,17 @@ export interface SignalSpec {
   readonly kind: 'explicit' | 'implicit' | 'context';
   /** Signals in one group supersede each other per session and trace: only the latest counts. */
   readonly group: 'vote' | 'rating' | null;
+  /**
+   * Known only to the backend, which names the answer it is about (a helpdesk's ticket quoting it):
+   * refused from a page's public write key, and never moved to another turn of the conversation.
+   */
+  readonly byBackend?: true;
   /** Why this value: the reasoning a maintainer needs before changing it. */
   readonly why: string;
 }
+
+/** Whether a signal is one only a backend sends (`byBackend`). */
+export const isByBackend = (type: SignalType): boolean => (SIGNALS[type] as SignalSpec).byBackend === true;
 
 export type SignalType = keyof typeof SIGNALS;
 export const SIGNAL_TYPES = Object.keys(SIGNALS) as SignalType[];

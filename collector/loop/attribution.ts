@@ -3,13 +3,9 @@
  * about an earlier answer. Over a window of the last three turns up to the one the signal was
  * given on, each candidate is scored by what ties the signal to it, and the best one wins.
  */
-import type { SignalType } from '../../shared/signals.ts';
 import { querySimilarity } from '../../shared/similarity.ts';
 import { termOverlap } from '../../shared/terms.ts';
 import { REPHRASE_SIMILARITY } from '../../shared/thresholds.ts';
-
-/** Signals that name their answer themselves (a support ticket quoting it): never moved to another turn. */
-export const NAMES_ITS_ANSWER: ReadonlySet<SignalType> = new Set(['support_ticket']);
 
 /** Turns looked back over, the signal's own included. */
 export const ATTRIBUTION_WINDOW = 3;

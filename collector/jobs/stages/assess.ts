@@ -1,6 +1,6 @@
-import type { SignalType } from '../../../shared/signals.ts';
+import { isByBackend, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { attribute, NAMES_ITS_ANSWER, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
+import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
@@ -159,7 +159,7 @@ export const assess: Stage = {
         let attribution = null;
         const sessionId = trace?.session_id;
         const session = sessionId ? turns.get(sessionId) : undefined;
-        if ((e.signalValue ?? 0) < 0 && !e.superseded && !NAMES_ITS_ANSWER.has(e.signalType) && sessionId && session && a.confidence >= LOW_CONFIDENCE) {
+        if ((e.signalValue ?? 0) < 0 && !e.superseded && !isByBackend(e.signalType) && sessionId && session && a.confidence >= LOW_CONFIDENCE) {
           const text = typeof e.detail.text === 'string' ? e.detail.text : undefined;
           let said = nextSaysOf.get(sessionId);
           if (!said) nextSaysOf.set(sessionId, (said = nextQuestionEvidence(session)));

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { EventBatchSchema, FeedbackEventSchema } from '../../../shared/schema/event.ts';
+import { isByBackend } from '../../../shared/signals.ts';
 import { MAX_EVENTS_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
@@ -10,13 +11,6 @@ import { insertEvents } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, validateItems } from './batch.ts';
 import { clientAddressHash } from './client-address.ts';
-
-/**
- * Signals only a backend can know of (a helpdesk's ticket naming an answer): a write key is public,
- * in every page, so one sent with it is refused, or anyone could file tickets the flooding rule,
- * which counts what users say, never weighs.
- */
-const SERVER_ONLY: ReadonlySet<string> = new Set(['support_ticket']);
 
 /** Events per session in a batch (events not yet validated: a bad one still costs its session). */
 const sessionsOf = (events: readonly unknown[]) => {
@@ -41,7 +35,7 @@ export const eventRoutes = new Hono<AppEnv>().post(
     const { events, dropped } = c.get('input');
     const checked = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
     const byPage = c.get('auth').kind === 'write';
-    const valid = checked.valid.filter((e) => !(byPage && SERVER_ONLY.has(e.value.signalType)));
+    const valid = checked.valid.filter((e) => !(byPage && isByBackend(e.value.signalType)));
     const rejected = [
       ...checked.rejected,
       ...checked.valid
