@@ -1,21 +1,6 @@
 import { type AddressInfo, createServer } from 'node:net';
 
 /**
- * A port nothing listens on right now, on 127.0.0.1: the system's pick for a listener on port 0,
- * closed again. Another process may take it before we do, so callers retry on a collision.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/**
  * A free port held by a listener until `release()`, for a server that can only start later because
  * its address must be known first (an allowed origin of the collector started before it): between
  * the two, nothing else can take it.
@@ -28,4 +13,14 @@ export async function holdPort(): Promise<{ port: number; release: () => Promise
   });
   const { port } = holder.address() as AddressInfo;
   return { port, release: () => new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve())) };
+}
+
+/**
+ * A port nothing listens on right now, on 127.0.0.1: the system's pick for a listener on port 0,
+ * closed again. Another process may take it before we do, so callers retry on a collision.
+ */
+export async function freePort(): Promise<number> {
+  const { port, release } = await holdPort();
+  await release();
+  return port;
 }
