@@ -136,6 +136,38 @@ describe('createReranker', () => {
     expect(downloads).toBe(3);
   });
 
+  it('says once that a model fails the schema and does not download it again, while a body cut off on its way is asked for again', async () => {
+    const errors: string[] = [];
+    const { priors, ...withoutPriors } = model;
+    const bodies: Record<string, string> = {
+      v7: JSON.stringify(model),
+      v8: JSON.stringify({ ...withoutPriors, version: 'v8' }),
+      v9: JSON.stringify({ ...model, version: 'v9' }).slice(0, 40),
+    };
+    let promoted = 'v7';
+    let downloads = 0;
+    // As the collector answers (collector/routes/v1/reranker.ts): 304 when If-None-Match names the promoted version.
+    const fetch = async (r: Request) => {
+      const etag = `"${promoted}"`;
+      if (r.headers.get('if-none-match')?.split(', ').includes(etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
+      downloads++;
+      return new Response(bodies[promoted], { headers: { ETag: etag } });
+    };
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch, onError: (e) => errors.push(e.message) });
+    await reranker.refresh();
+    promoted = 'v8';
+    for (let i = 0; i < 3; i++) await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect(errors).toEqual([expect.stringMatching(/^model v8 is not a reranker model: priors/)]);
+    expect(downloads).toBe(2);
+    promoted = 'v9';
+    await reranker.refresh();
+    await reranker.refresh();
+    expect(reranker.version).toBe('v7');
+    expect(downloads).toBe(4);
+    expect(errors).toHaveLength(3);
+  });
+
   it('says once that a model cannot rank even when its answer carries no ETag to revalidate with', async () => {
     const errors: string[] = [];
     const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };

@@ -78,6 +78,23 @@ function rankingError(model: RerankerModel): Error | undefined {
   }
 }
 
+/**
+ * The model an artifact holds, or why it cannot serve and which version it claims: it fails the
+ * schema, or passes it and cannot rank. Either is that version's for good, so it is refused once.
+ */
+function servable(artifact: unknown): { model: RerankerModel } | { version: string; refusal: Error } {
+  const claimed = (artifact as { version?: unknown } | null)?.version;
+  const version = typeof claimed === 'string' ? claimed : 'without a version';
+  let model: RerankerModel;
+  try {
+    model = parseRerankerModel(artifact);
+  } catch (error) {
+    return { version, refusal: new Error(`model ${version} is ${error instanceof Error ? error.message : String(error)}`, { cause: error }) };
+  }
+  const refusal = rankingError(model);
+  return refusal ? { version: model.version, refusal } : { model };
+}
+
 /** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
 export function createReranker(options: RerankerOptions): Reranker {
   checkedConnection(options);
@@ -112,7 +129,7 @@ export function createReranker(options: RerankerOptions): Reranker {
       const { res } = answer;
       checkedAt = Date.now();
       if (res.status === 304) return;
-      if (!('text' in answer)) {
+      if (answer.text === undefined) {
         const { error } = answer;
         // Only the collector's "no model" means retrieval's order: a proxy's 404 page must not drop the model.
         if (res.status === 404 && error?.code === NO_MODEL) {
@@ -122,17 +139,17 @@ export function createReranker(options: RerankerOptions): Reranker {
         // The collector's own words say which: a revoked key (401) is not "no model yet".
         throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : ''}`);
       }
-      const arrived = parseRerankerModel(answer.text);
+      // A body that is not JSON (cut off on its way) is asked for again; one that is JSON is this version's artifact.
+      const arrived = servable(JSON.parse(answer.text));
       const tag = res.headers.get('ETag') ?? undefined;
-      const refusal = rankingError(arrived);
-      if (refusal) {
+      if ('refusal' in arrived) {
         const told = refused?.version === arrived.version;
         refused = { version: arrived.version, etag: tag };
         if (told) return;
-        throw refusal;
+        throw arrived.refusal;
       }
       // Another model served: one refused before, promoted again later, is tried and reported again.
-      [model, etag, refused] = [arrived, tag, undefined];
+      [model, etag, refused] = [arrived.model, tag, undefined];
     } catch (error) {
       checkedAt = Date.now();
       tell(error);
