@@ -432,6 +432,41 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('caps the events waiting in memory where storage is full, and reports their drop count too', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(() => {
+      IDBObjectStore.prototype.put = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    const { page } = await openHost(browser(), { context, options: { outboxCap: 3 } });
+    const traceId = newTraceId('cap-memory');
+    await addAnswer(page, { traceId });
+    await goOffline(page, context);
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+    await expect.poll(() => pending(page)).toBe(3);
+    const bodies: any[] = [];
+    page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
+    await context.setOffline(false);
+    const events = await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'copy_answer')).toHaveLength(3);
+      return ev;
+    });
+    expect(
+      ofType(events, 'copy_answer')
+        .map((e) => e.detail.chars)
+        .sort(),
+    ).toEqual([12, 13, 14]);
+    await expect.poll(() => pending(page)).toBe(0);
+    expect(bodies.map((b) => b.dropped)).toEqual([2]);
+    // Reported once: the next batch carries no count.
+    await callWidget(page, traceId, 'reportCopy', 20);
+    await flush(page);
+    await expect.poll(() => bodies.length).toBe(2);
+    expect(bodies[1].dropped).toBeUndefined();
+    await context.close();
+  });
+
   it.each([-1, 0.5, 2.5])('keeps the default cap when the page gives one that is not a positive whole number (%s)', async (outboxCap) => {
     const { page, context } = await openHost(browser(), { options: { outboxCap } });
     const traceId = newTraceId(`cap-bad-${outboxCap}`);

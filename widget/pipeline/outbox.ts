@@ -28,6 +28,8 @@ export class Outbox {
   private writing: Promise<void> = Promise.resolve();
   /** Items IndexedDB could not take (storage blocked or full): delivered from memory while the page lives. */
   private unwritten: OutboxItem[] = [];
+  /** Events memory dropped for lack of room: the store that would count them is what failed. */
+  private lost = 0;
 
   constructor(
     private readonly name = 'rag-feedback',
@@ -66,7 +68,9 @@ export class Outbox {
           this.buffer = [];
           // A failed write must not stop later ones; its events wait in memory instead.
           return this.add(items).catch((err) => {
-            this.unwritten = [...this.unwritten, ...items].slice(-this.cap);
+            const all = [...this.unwritten, ...items];
+            this.unwritten = all.slice(-this.cap);
+            this.lost += all.length - this.unwritten.length;
             this.warn('outbox write failed', err);
           });
         });
@@ -120,13 +124,21 @@ export class Outbox {
     return stored + this.unwritten.length;
   }
 
-  /** Events dropped for lack of room and not yet reported. */
+  /** Events dropped for lack of room and not yet reported: in memory, and stored (none where IndexedDB cannot be read). */
   async dropped(): Promise<number> {
-    return (await (await this.open()).get('meta', 'dropped')) ?? 0;
+    let stored = 0;
+    try {
+      stored = (await (await this.open()).get('meta', 'dropped')) ?? 0;
+    } catch {}
+    return this.lost + stored;
   }
 
-  /** Subtracts what the collector has been told about. */
+  /** Subtracts what the collector has been told about, memory's first. */
   async reportedDropped(n: number): Promise<void> {
+    const own = Math.min(n, this.lost);
+    this.lost -= own;
+    n -= own;
+    if (!n) return;
     const tx = (await this.open()).transaction('meta', 'readwrite');
     await tx.store.put(Math.max(0, ((await tx.store.get('dropped')) ?? 0) - n), 'dropped');
     await tx.done;

@@ -94,7 +94,7 @@ export class Transport {
       const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits));
       if (batch.length === 0) break;
       const to = destination(batch[0]!);
-      const dropped = await this.outbox.dropped().catch(() => 0);
+      const dropped = await this.outbox.dropped();
       const outcome = await this.send(batch, dropped);
       if (outcome.retry) {
         const [attempt = 0] = this.backoffs.get(to) ?? [];
