@@ -409,9 +409,20 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it('caps the outbox, dropping the oldest first, and reports the drop count to the collector', async () => {
-    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
-    const traceId = newTraceId('cap');
+  // In IndexedDB, or in memory where IndexedDB will not store (full).
+  it.each([
+    { where: 'the outbox', fullStorage: false },
+    { where: 'memory where storage is full', fullStorage: true },
+  ])('caps the events waiting in $where, dropping the oldest first, and reports the drop count to the collector once', async ({ fullStorage }) => {
+    const context = await browser().newContext();
+    if (fullStorage)
+      await context.addInitScript(() => {
+        IDBObjectStore.prototype.put = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      });
+    const { page } = await openHost(browser(), { context, options: { outboxCap: 3 } });
+    const traceId = newTraceId(`cap-${fullStorage ? 'memory' : 'stored'}`);
     await addAnswer(page, { traceId });
     await goOffline(page, context);
     for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
@@ -428,35 +439,6 @@ describe('the outbox and delivery', () => {
         .map((e) => e.detail.chars)
         .sort(),
     ).toEqual([12, 13, 14]); // the two oldest went
-    expect(bodies.find((b) => b.dropped)?.dropped).toBe(2);
-    await context.close();
-  });
-
-  it('caps the events waiting in memory where storage is full, and reports their drop count too', async () => {
-    const context = await browser().newContext();
-    await context.addInitScript(() => {
-      IDBObjectStore.prototype.put = () => {
-        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      };
-    });
-    const { page } = await openHost(browser(), { context, options: { outboxCap: 3 } });
-    const traceId = newTraceId('cap-memory');
-    await addAnswer(page, { traceId });
-    await goOffline(page, context);
-    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
-    await expect.poll(() => pending(page)).toBe(3);
-    const bodies: any[] = [];
-    page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
-    await context.setOffline(false);
-    const events = await eventually(traceId, (ev) => {
-      expect(ofType(ev, 'copy_answer')).toHaveLength(3);
-      return ev;
-    });
-    expect(
-      ofType(events, 'copy_answer')
-        .map((e) => e.detail.chars)
-        .sort(),
-    ).toEqual([12, 13, 14]);
     await expect.poll(() => pending(page)).toBe(0);
     expect(bodies.map((b) => b.dropped)).toEqual([2]);
     // Reported once: the next batch carries no count.
