@@ -243,9 +243,11 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(after.states.join()).not.toContain('flooder');
   });
 
-  it('erases everything of one user and answers with the counts', async () => {
+  it('erases everything of one user, whose id may be in any format ingestion takes, and answers with the counts', async () => {
     const p = await newProject();
-    const mine = trace({ userIdHash: 'u-gone', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
+    // Ids are the team's own, in its own format: Unicode and spaces within.
+    const gone = 'usuário 7 § gone';
+    const mine = trace({ userIdHash: gone, retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
     const theirs = trace({ userIdHash: 'u-stays', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'ss' });
     await send(
       p,
@@ -257,9 +259,9 @@ describe('eval sets, loop health, retention and erasure', () => {
       ],
     );
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-    const res = await admin(p, '/users/u-gone', { method: 'DELETE' });
+    const res = await admin(p, `/users/${encodeURIComponent(gone)}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ userIdHash: 'u-gone', deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 } });
+    expect(await res.json()).toEqual({ userIdHash: gone, deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 } });
     const left = async (sql: string) => (await env.DB.prepare(sql).bind(p.id, mine.traceId).all()).results.length;
     expect(await left('select 1 from traces where project_id = ? and trace_id = ?')).toBe(0);
     expect(await left('select 1 from feedback_events where project_id = ? and trace_id = ?')).toBe(0);
@@ -268,7 +270,12 @@ describe('eval sets, loop health, retention and erasure', () => {
     // The other user's share of the shared items is intact.
     const items = await env.DB.prepare('select trace_count from review_items where project_id = ?').bind(p.id).all<{ trace_count: number }>();
     expect(items.results.length).toBeGreaterThan(0);
-    expect((await admin(p, '/users/bad%20id', { method: 'DELETE' })).status).toBe(400);
+    // What no trace can hold is refused, naming the field.
+    for (const bad of [' leading-space', 'x'.repeat(513)]) {
+      const refused = await admin(p, `/users/${encodeURIComponent(bad)}`, { method: 'DELETE' });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: 'invalid_user', field: 'userIdHash' } });
+    }
   });
 
   it("counts again for their own answers the events another user's erased answer had been attributed", async () => {

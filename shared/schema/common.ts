@@ -15,6 +15,9 @@ export const id = (max = 128) =>
  */
 export const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'holds broken Unicode (half of a surrogate pair)');
 
+/** The longest id from a team's own systems (below). */
+export const EXTERNAL_ID_MAX = 512;
+
 /**
  * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
  * format those use (base64, Unicode titles, `refunds.md § 2`). Only what would make it two ids
@@ -22,7 +25,7 @@ export const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'hold
  * Up to 512 characters: a document named by its title (a Wikipedia title is up to 255 bytes) with
  * a chunk's suffix still fits.
  */
-export const externalId = (max = 512) =>
+export const externalId = (max = EXTERNAL_ID_MAX) =>
   v.pipe(
     v.string(),
     v.minLength(1, 'must not be empty'),

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { id } from '../../../shared/schema/common.ts';
+import { externalId } from '../../../shared/schema/common.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { eraseUser } from '../../storage/erasure.ts';
@@ -9,6 +9,7 @@ export const userRoutes = new Hono<AppEnv>()
   /** DELETE /v1/admin/users/:userIdHash: erases one user's traces, events, corrections and review items; answers the counts. */
   .delete('/users/:userIdHash', async (c) => {
     const userIdHash = c.req.param('userIdHash');
-    if (!v.is(id(), userIdHash)) throw new ApiError(400, { code: 'invalid_user', message: 'Not a hashed user id', field: 'userIdHash' });
+    // Any id a trace can hold (shared/schema/trace.ts) can be erased.
+    if (!v.is(externalId(), userIdHash)) throw new ApiError(400, { code: 'invalid_user', message: 'Not a user id a trace can hold', field: 'userIdHash' });
     return c.json({ userIdHash, deleted: await eraseUser(c.env.DB, c.get('auth').projectId, userIdHash) });
   });

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import * as v from 'valibot';
+import { EXTERNAL_ID_MAX } from '../../../shared/schema/common.ts';
 import { type LoopSettings, LoopSettingsSchema, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { api } from '../../api/client.ts';
 import type { Route } from '../../app/router.ts';
@@ -114,7 +115,7 @@ export class SettingsPage extends LitElement {
       <h2 id="erasure-title">${s.erasureTitle}</h2>
       <p class="intro">${s.erasureIntro}</p>
       <form class="filters" @submit=${this.askErase}>
-        <label>${s.userIdHash} <input name="userIdHash" required maxlength="200" spellcheck="false" autocomplete="off" /></label>
+        <label>${s.userIdHash} <input name="userIdHash" required maxlength=${EXTERNAL_ID_MAX} spellcheck="false" autocomplete="off" /></label>
         <button type="submit">${s.erase}</button>
       </form>
       <p role="status">${this.erasure?.(s) ?? ''}</p>
