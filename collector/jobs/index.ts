@@ -4,7 +4,8 @@ import { runNightly } from './nightly.ts';
 /**
  * The Worker's `scheduled` handler. The cron in wrangler.toml fires every 15 minutes: the first
  * invocation of a UTC day starts that night's run, later ones continue it until it is done, and
- * after that each one costs a query for the project list and two per project. A project whose
+ * after that each one costs two queries (the project list, and whose night is done), however many
+ * projects there are. A project whose
  * slice fails is logged (Workers Logs) and the invocation reported failed, after the other
  * projects have had their turn.
  */

@@ -30,6 +30,9 @@ import { styles } from './rag-feedback.styles.ts';
  * @csspart star - Each rating star button.
  * @csspart panel - The attribution popover and the correction form.
  * @csspart prompt - A contextual prompt.
+ * @csspart reason - Each reason in the attribution popover.
+ * @csspart flag - Each source in the wrong-source step.
+ * @csspart submit - The popover's send buttons.
  * @cssprop --rf-fg - Text colour.
  * @cssprop --rf-muted - Secondary text colour.
  * @cssprop --rf-accent - Colour of pressed buttons and links.
