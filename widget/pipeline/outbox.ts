@@ -109,10 +109,19 @@ export class Outbox {
     return [...items, ...this.unwritten.filter((i) => !skip(i))].slice(0, limit);
   }
 
-  async remove(ids: readonly string[]): Promise<void> {
+  /** Removes delivered items and subtracts the drops the collector was told about (`reported`), memory's first. */
+  async remove(ids: readonly string[], reported = 0): Promise<void> {
     this.unwritten = this.unwritten.filter((i) => !ids.includes(i.id));
-    const tx = (await this.open()).transaction('outbox', 'readwrite');
-    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+    const own = Math.min(reported, this.lost);
+    this.lost -= own;
+    reported -= own;
+    const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
+    const meta = tx.objectStore('meta');
+    await Promise.all([
+      ...ids.map((id) => tx.objectStore('outbox').delete(id)),
+      reported && meta.put(Math.max(0, ((await meta.get('dropped')) ?? 0) - reported), 'dropped'),
+      tx.done,
+    ]);
   }
 
   /** Stored (none where IndexedDB cannot be read) and in memory. */
@@ -131,16 +140,5 @@ export class Outbox {
       stored = (await (await this.open()).get('meta', 'dropped')) ?? 0;
     } catch {}
     return this.lost + stored;
-  }
-
-  /** Subtracts what the collector has been told about, memory's first. */
-  async reportedDropped(n: number): Promise<void> {
-    const own = Math.min(n, this.lost);
-    this.lost -= own;
-    n -= own;
-    if (!n) return;
-    const tx = (await this.open()).transaction('meta', 'readwrite');
-    await tx.store.put(Math.max(0, ((await tx.store.get('dropped')) ?? 0) - n), 'dropped');
-    await tx.done;
   }
 }

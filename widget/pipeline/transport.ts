@@ -103,9 +103,9 @@ export class Transport {
       }
       this.backoffs.delete(to);
       const ids = batch.map((i) => i.id);
-      await this.outbox.remove(ids).catch(this.warn);
-      // Otherwise (its events were stored already, by a page-hide beacon) the next batch reports them.
-      if (outcome.delivered && dropped) await this.outbox.reportedDropped(dropped);
+      // Drops reported only with a new event stored: otherwise (its events were stored already, by a
+      // page-hide beacon) the next batch reports them.
+      await this.outbox.remove(ids, outcome.delivered ? dropped : 0).catch(this.warn);
       this.onSettled(ids);
     }
     // Each destination backing off is tried again in its turn; one that was due had nothing left to send.
