@@ -89,6 +89,54 @@ describe('review queue, when things go wrong', () => {
     }
   });
 
+  it('keeps the note the reviewer typed when their answer is refused, the other reviewer’s note shown beside it', async () => {
+    const f = fixture();
+    const first = await openConsole(browser(), f, '/admin/review');
+    const second = await openConsole(browser(), f, '/admin/review');
+    try {
+      for (const { page } of [first, second]) await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(second.page);
+      expect(await shownItem(first.page)).toBe(item);
+      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      const answered = (page: Page, status: number) =>
+        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
+      const answerWithNote = async (page: Page, note: string, key: string) => {
+        await page.locator('rf-review-page #note').fill(note);
+        // Esc leaves the note, where the answer keys work again.
+        await page.keyboard.press('Escape');
+        await page.keyboard.press(key);
+      };
+      const saved = answered(first.page, 200);
+      await answerWithNote(first.page, 'Off topic, says the first reviewer', '2');
+      await saved;
+      // The second reviewer, who saw it unanswered, writes a note and answers: refused.
+      const refused = answered(second.page, 409);
+      await answerWithNote(second.page, 'The chunk answers it, says the second', '1');
+      await refused;
+      await expect.poll(() => second.page.locator('rf-review-page p.error[role="alert"]').textContent()).toContain('answered meanwhile');
+      await expect.poll(() => shownItem(second.page)).toBe(item);
+      const note = second.page.locator('rf-review-page #note');
+      const savedNote = second.page.locator('rf-review-page [data-field="saved-note"]');
+      // What they typed is still in the field; the note the item holds is shown beside it, and described by it.
+      await expect.poll(() => note.inputValue()).toBe('The chunk answers it, says the second');
+      expect(await savedNote.textContent()).toBe('Off topic, says the first reviewer');
+      expect(await note.getAttribute('aria-describedby')).toBe('saved-note');
+      // Answered again, knowingly: saved with their note, which is then the item's (no draft left beside it).
+      const replaced = answered(second.page, 200);
+      await second.page.keyboard.press('1');
+      await replaced;
+      expect(await f.admin(path)).toMatchObject({ verdict: 'relevant', note: 'The chunk answers it, says the second' });
+      await expect.poll(() => shownItem(second.page)).not.toBe(item);
+      await second.page.keyboard.press('k');
+      await expect.poll(() => shownItem(second.page)).toBe(item);
+      expect(await note.inputValue()).toBe('The chunk answers it, says the second');
+      expect(await savedNote.count()).toBe(0);
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
   it('keeps the status filter in step with the list shown on back and forward', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');

@@ -12,6 +12,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import type { Words } from '../../ui/words.ts';
 import { AnswerLedger, changedElsewhere } from './answer-ledger.ts';
+import { NoteDrafts } from './note-drafts.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -77,6 +78,8 @@ export class ReviewPage extends LitElement {
   private session: ReviewSession | undefined;
   /** The reviewer's answers across the lists this page opens (a filter changed, back and forward). */
   private readonly ledger = new AnswerLedger(reviewApi);
+  /** The notes typed and not yet saved, across the lists this page opens. */
+  private readonly drafts = new NoteDrafts();
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
 
   constructor() {
@@ -191,11 +194,16 @@ export class ReviewPage extends LitElement {
       if (!session.current) return;
       // The box holds the item's note until the reviewer changes it: an answer changed keeps it.
       const note = this.noteField()?.value.trim() || null;
+      const { id } = session.current;
       // A failure shown before is about an answer given again now (its item came back).
       this.error = undefined;
-      session.answer(action.answer, note).catch((err) => {
-        this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) }));
-      });
+      session.answer(action.answer, note).then(
+        () => this.drafts.saved(id, note),
+        (err) => {
+          this.error = (s) =>
+            changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
+        },
+      );
       const { answer } = action;
       const shown = this.shownInWords(session);
       this.announcement = (s) => `${format(s.announceAnswered, { verdict: s[`verdict_${answer}`] })} ${shown(s)}`;
@@ -235,6 +243,12 @@ export class ReviewPage extends LitElement {
     if (!item) return (s) => s[`queueEmpty_${status}`];
     const position = { n: session.index + 1, total: session.items.length };
     return (s) => format(s.announceItem, { position: format(s.position, position), query: item.query });
+  }
+
+  /** Keeps what is typed for the item until an answer carrying it is saved. */
+  private typed(id: string, text: string) {
+    this.drafts.typed(id, text);
+    this.requestUpdate();
   }
 
   private noteField() {
@@ -286,6 +300,8 @@ export class ReviewPage extends LitElement {
     if (!session || !this.loaded) return this.loadError ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
     if (!item) return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
+    // The reviewer's draft stays in the field; the note the item holds (another reviewer's, say) is shown under it.
+    const savedNote = item.note && this.drafts.differs(item);
     return html`<article class="card item" tabindex="-1" aria-labelledby="item-query" data-item=${item.id}>
       ${renderItem(item, s)}
       <section class="answer" aria-label=${s.reviewQuestion}>
@@ -299,7 +315,19 @@ export class ReviewPage extends LitElement {
           )}
         </div>
         <label for="note">${s.note} <kbd>n</kbd></label>
-        ${keyed(item.id, html`<textarea id="note" rows="2" maxlength="2000" aria-keyshortcuts="n" .value=${item.note ?? ''}></textarea>`)}
+        ${keyed(
+          item.id,
+          html`<textarea
+            id="note"
+            rows="2"
+            maxlength="2000"
+            aria-keyshortcuts="n"
+            aria-describedby=${savedNote ? 'saved-note' : nothing}
+            .value=${this.drafts.shown(item)}
+            @input=${(e: Event) => this.typed(item.id, (e.target as HTMLTextAreaElement).value)}
+          ></textarea>`,
+        )}
+        ${savedNote ? html`<p id="saved-note" class="saved-note"><span class="muted">${s.savedNote}</span> <span class="text" data-field="saved-note">${item.note}</span></p>` : nothing}
       </section>
       ${renderTraces(item, session.tracesOf(item.id), s, this.locale, session.tracesFailedFor(item.id) ? () => session.retryTraces(item.id) : undefined)}
     </article>`;

@@ -83,6 +83,9 @@ export const styles = css`
     width: 100%;
     box-sizing: border-box;
   }
+  .saved-note {
+    margin: 0;
+  }
   .traces {
     margin-top: 1rem;
     overflow-x: auto;
