@@ -2,6 +2,7 @@
  * Prompt settings: a prompt edited in the console is served by GET /v1/config and shown by a
  * widget on the browser suite's host page, which this file's collector lets write to it.
  */
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAnswer, callWidget, FAST, newTraceId, site, useBrowser, widget } from '../../tests/e2e/helpers.ts';
 import { gotoHostPage } from '../../tests/e2e/host-page.ts';
@@ -17,6 +18,16 @@ const config = async (key: string, init: RequestInit = {}) => {
   expect(res.status).toBe(200);
   return res.json();
 };
+
+/** What a field's aria-describedby points at, as text (the page's elements live in its shadow root). */
+const description = (field: Locator) =>
+  field.evaluate((el) => {
+    const root = el.getRootNode() as ShadowRoot;
+    return (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => root.getElementById(id)?.textContent ?? '')
+      .join(' ');
+  });
 
 describe('prompt settings', () => {
   it('edits a prompt that GET /v1/config then serves and a widget on a host page shows; the preview is the real widget', async () => {
@@ -139,6 +150,29 @@ describe('prompt settings', () => {
         '设置有效后预览会重新显示：改写时间窗（毫秒）：必须是数字',
       );
       expect(await page.locator('rf-widget-preview').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('prompt settings, read by a screen reader', () => {
+  it('names a field by its label alone; what is wrong there describes it', async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts');
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      await prompt.getByLabel('At most per session').fill('-1');
+      await expect.poll(() => prompt.getByLabel('At most per session').getAttribute('aria-invalid')).toBe('true');
+      // Its name is its label's words, not the message too.
+      const field = prompt.getByRole('spinbutton', { name: 'At most per session', exact: true });
+      expect(await field.count()).toBe(1);
+      expect(await description(field)).toBe('must be at least 0');
+      await field.fill('1');
+      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('false');
+      expect(await field.getAttribute('aria-describedby')).toBeNull();
       expect(problems).toEqual([]);
     } finally {
       await context.close();

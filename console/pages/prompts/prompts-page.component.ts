@@ -81,16 +81,19 @@ export class PromptsPage extends LitElement {
   /**
    * A field's invalid state and the message shown beside it, when the first problem is there.
    * A prompt with no text at all is marked on its English text, and one the schema refuses whole
-   * (an id another prompt has) on its id.
+   * (an id another prompt has) on its id. The message sits outside the field's label, which is its
+   * name, and describes the field instead (`describedBy`).
    */
   private fieldState(path: string) {
     const at = this.issue?.path;
     const here =
       at !== undefined &&
       (at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)) || (path.endsWith('.id') && at === path.slice(0, -'.id'.length)));
+    const id = `error-${path}`;
     return {
       invalid: here ? 'true' : 'false',
-      message: here ? html`<span class="error field-error" data-field="field-error">${this.issue!.message}</span>` : nothing,
+      describedBy: here ? id : nothing,
+      message: here ? html`<span id=${id} class="error field-error" data-field="field-error">${this.issue!.message}</span>` : nothing,
     };
   }
 
@@ -110,7 +113,16 @@ export class PromptsPage extends LitElement {
     this.issue = shown ?? (this.refused && { path: this.refused.path, message: this.refused.words(s) });
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
-        <label class="check"><input type="checkbox" .checked=${d.rating} @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })} /> ${s.ratingMode}</label>
+        <div class="check">
+          <label
+            ><input
+              type="checkbox"
+              .checked=${d.rating}
+              @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })}
+            />
+            ${s.ratingMode}</label
+          >
+        </div>
         <h2>${s.promptsList}</h2>
         ${d.prompts.length ? d.prompts.map((p, i) => this.renderPrompt(p, i)) : html`<p class="muted">${s.noPrompts}</p>`}
         <button type="button" class="add" @click=${this.addPrompt}>${s.addPrompt}</button>
@@ -118,16 +130,19 @@ export class PromptsPage extends LitElement {
         <div class="grid">
           ${THRESHOLDS.map((t) => {
             const field = this.fieldState(`thresholds.${t}`);
-            return html`<label
-              >${s[`threshold_${t}`]}
-              <input
-                type="number"
-                step=${t === 'rephraseSimilarity' ? '0.05' : '1'}
-                aria-invalid=${field.invalid}
-                .value=${live(d.thresholds[t] ?? '')}
-                @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).value } })}
-              />${field.message}</label
-            >`;
+            return html`<div class="field">
+              <label
+                >${s[`threshold_${t}`]}
+                <input
+                  type="number"
+                  step=${t === 'rephraseSimilarity' ? '0.05' : '1'}
+                  aria-invalid=${field.invalid}
+                  aria-describedby=${field.describedBy}
+                  .value=${live(d.thresholds[t] ?? '')}
+                  @input=${(e: Event) => this.edit({ thresholds: { ...d.thresholds, [t]: (e.target as HTMLInputElement).value } })}
+              /></label>
+              ${field.message}
+            </div>`;
           })}
         </div>
         <p class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
@@ -157,40 +172,65 @@ export class PromptsPage extends LitElement {
     const at = (field: string) => this.fieldState(`prompts.${i}.${field}`);
     const text = (label: string, value: string, key: 'en' | 'zh') => {
       const field = at(key === 'en' ? 'text.en' : 'text.zh-CN');
-      return html`<label class="wide"
-        >${label}
-        <input .value=${value} maxlength="300" aria-invalid=${field.invalid} @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })} />${field.message}</label
-      >`;
+      return html`<div class="field wide">
+        <label
+          >${label}
+          <input
+            .value=${value}
+            maxlength="300"
+            aria-invalid=${field.invalid}
+            aria-describedby=${field.describedBy}
+            @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })}
+        /></label>
+        ${field.message}
+      </div>`;
     };
     const id = at('id');
     /** A cap on how often the prompt shows: a whole number, 0 or more. */
     const count = (label: string, key: 'maxPerSession' | 'maxPerDay') => {
       const field = at(key);
-      return html`<label
-        >${label}
-        <input
-          type="number"
-          min="0"
-          step="1"
-          aria-invalid=${field.invalid}
-          .value=${live(p[key])}
-          @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })}
-        />${field.message}</label
-      >`;
+      return html`<div class="field">
+        <label
+          >${label}
+          <input
+            type="number"
+            min="0"
+            step="1"
+            aria-invalid=${field.invalid}
+            aria-describedby=${field.describedBy}
+            .value=${live(p[key])}
+            @input=${(e: Event) => set({ [key]: (e.target as HTMLInputElement).value })}
+        /></label>
+        ${field.message}
+      </div>`;
     };
     return html`<fieldset data-prompt=${i}>
       <legend>${format(s.promptN, { n })}</legend>
       <div class="grid">
-        <label
-          >${s.promptId}
-          <input class="mono" .value=${p.id} maxlength="64" aria-invalid=${id.invalid} @input=${(e: Event) => set({ id: (e.target as HTMLInputElement).value })} />${id.message}</label
-        >
-        <label
-          >${s.trigger}
-          <select .value=${live(p.trigger)} @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}>
-            ${PROMPT_TRIGGERS.map((t) => html`<option value=${t} ?selected=${t === p.trigger}>${s[`trigger_${t}` as StringKey]}</option>`)}
-          </select>
-        </label>
+        <div class="field">
+          <label
+            >${s.promptId}
+            <input
+              class="mono"
+              .value=${p.id}
+              maxlength="64"
+              aria-invalid=${id.invalid}
+              aria-describedby=${id.describedBy}
+              @input=${(e: Event) => set({ id: (e.target as HTMLInputElement).value })}
+          /></label>
+          ${id.message}
+        </div>
+        <div class="field">
+          <label
+            >${s.trigger}
+            <select
+              .value=${live(p.trigger)}
+              @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}
+            >
+              ${PROMPT_TRIGGERS.map((t) => html`<option value=${t} ?selected=${t === p.trigger}>${s[`trigger_${t}` as StringKey]}</option>`)}
+            </select></label
+          >
+        </div>
         ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
         ${count(s.maxPerSession, 'maxPerSession')} ${count(s.maxPerDay, 'maxPerDay')}
       </div>

@@ -31,11 +31,15 @@ export const styles = css`
     gap: 0.5rem 1rem;
     margin-bottom: 0.5rem;
   }
-  .grid label {
+  /* A field: its label (the control inside) and, outside the label, its message. */
+  .field,
+  .field label {
     display: grid;
     gap: 0.15rem;
-    font-size: 0.9rem;
     min-width: 0;
+  }
+  .field {
+    font-size: 0.9rem;
   }
   /* A long option must not widen its column past the card. */
   .grid select {
@@ -46,12 +50,15 @@ export const styles = css`
     grid-column: 1 / -1;
   }
   .check {
+    margin-bottom: 0.75rem;
+  }
+  .check label {
     display: flex;
     gap: 0.5rem;
     align-items: center;
-    margin-bottom: 0.75rem;
   }
   .field-error {
+    display: block;
     font-size: 0.85rem;
   }
   .actions {
