@@ -28,6 +28,7 @@ const description = (field: Locator) =>
       .map((id) => root.getElementById(id)?.textContent ?? '')
       .join(' ');
   });
+const hasFocus = (field: Locator) => field.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el);
 
 describe('prompt settings', () => {
   it('edits a prompt that GET /v1/config then serves and a widget on a host page shows; the preview is the real widget', async () => {
@@ -227,6 +228,60 @@ describe('prompt settings refused by the API', () => {
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => status.textContent()).toBe('The collector answered 400: is over the plan’s limit');
       expect(await page.locator('rf-prompts-page form [aria-invalid="true"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('prompt settings: the trigger and the rating mode refused by the API', () => {
+  it('says beside the trigger, and beside the rating mode, what the API refused there, and focus moves there', async () => {
+    const refusals: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
+      routes: (ctx) =>
+        ctx.route('**/v1/config', (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 400,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: { code: 'invalid_config', message: 'is not on this plan', field: refusals.shift() } }),
+              })
+            : route.continue(),
+        ),
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+      const status = page.locator('rf-prompts-page form [role="status"]');
+      const refused = 'was refused by the collector: is not on this plan';
+
+      // The API names them as PUT /v1/config takes them: `prompts[1].trigger`, `rating`.
+      refusals.push(`prompts[${n}].trigger`);
+      await page.getByRole('button', { name: 'Save' }).click();
+      const trigger = prompt.getByRole('combobox', { name: 'Trigger', exact: true });
+      await expect.poll(() => trigger.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(trigger)).toBe(refused);
+      expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual([refused]);
+      expect(await hasFocus(trigger)).toBe(true);
+      expect(await status.textContent()).toBe('');
+
+      refusals.push('rating');
+      await page.getByRole('button', { name: 'Save' }).click();
+      const rating = page.getByRole('checkbox', { name: 'Rating mode: 1-5 stars instead of thumbs', exact: true });
+      await expect.poll(() => rating.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(rating)).toBe(refused);
+      expect(await hasFocus(rating)).toBe(true);
+      expect(await trigger.getAttribute('aria-invalid')).toBe('false');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').allTextContents()).toEqual([refused]);
+      expect(await status.textContent()).toBe('');
+
+      // Changing it takes the refusal away.
+      await rating.click();
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(await rating.getAttribute('aria-invalid')).toBe('false');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -111,17 +111,20 @@ export class PromptsPage extends LitElement {
     // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
     const shown = 'problem' in checked && !checked.fresh ? checked : undefined;
     this.issue = shown ?? (this.refused && { path: this.refused.path, message: this.refused.words(s) });
+    const rating = this.fieldState('rating');
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
         <div class="check">
           <label
             ><input
               type="checkbox"
+              aria-invalid=${rating.invalid}
+              aria-describedby=${rating.describedBy}
               .checked=${d.rating}
               @change=${(e: Event) => this.edit({ rating: (e.target as HTMLInputElement).checked })}
             />
             ${s.ratingMode}</label
-          >
+          >${rating.message}
         </div>
         <h2>${s.promptsList}</h2>
         ${d.prompts.length ? d.prompts.map((p, i) => this.renderPrompt(p, i)) : html`<p class="muted">${s.noPrompts}</p>`}
@@ -186,6 +189,7 @@ export class PromptsPage extends LitElement {
       </div>`;
     };
     const id = at('id');
+    const trigger = at('trigger');
     /** A cap on how often the prompt shows: a whole number, 0 or more. */
     const count = (label: string, key: 'maxPerSession' | 'maxPerDay') => {
       const field = at(key);
@@ -224,12 +228,15 @@ export class PromptsPage extends LitElement {
           <label
             >${s.trigger}
             <select
+              aria-invalid=${trigger.invalid}
+              aria-describedby=${trigger.describedBy}
               .value=${live(p.trigger)}
               @change=${(e: Event) => set({ trigger: (e.target as HTMLSelectElement).value })}
             >
               ${PROMPT_TRIGGERS.map((t) => html`<option value=${t} ?selected=${t === p.trigger}>${s[`trigger_${t}` as StringKey]}</option>`)}
             </select></label
           >
+          ${trigger.message}
         </div>
         ${text(s.promptTextEn, p.en, 'en')} ${text(s.promptTextZh, p.zh, 'zh')}
         ${count(s.maxPerSession, 'maxPerSession')} ${count(s.maxPerDay, 'maxPerDay')}
