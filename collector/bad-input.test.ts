@@ -199,6 +199,16 @@ const cases: BadCase[] = [
   // Half of a surrogate pair would be stored as other characters: the id would find no row, the text not be what was sent.
   { name: 'trace: a trace id with half a surrogate pair', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: 'tr-\ud800x' }) },
   { name: 'trace: a query with half a surrogate pair', status: 400, field: 'trace.query', request: traces({ ...trace(), query: 'refunds \udc00 window' }) },
+  {
+    name: "trace: a chunk's text with half a surrogate pair",
+    status: 400,
+    field: 'trace.retrievedChunks[0].text',
+    request: traces({ ...trace(), retrievedChunks: [{ ...chunk, text: 'Opened \ud800 items' }] }),
+  },
+  // A URL's path drops `.` and `..`, even percent-encoded: no route could name the answer, erase its user, resolve the event.
+  { name: 'trace: a trace id of ..', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: '..' }) },
+  { name: 'trace: a user id of .', status: 400, field: 'trace.userIdHash', request: traces({ ...trace(), userIdHash: '.' }) },
+  { name: 'event: an eventId of ..', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: '..' })]) },
 
   { name: 'trace: topK is 0', status: 400, field: 'trace.retrieval.topK', request: traces({ ...trace(), retrieval: { topK: 0 } }) },
   { name: 'trace: a misspelt field', status: 400, field: 'trace.rewritenQuery', request: traces({ ...trace(), rewritenQuery: 'refund window' }) },

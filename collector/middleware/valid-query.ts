@@ -11,8 +11,14 @@ import { ApiError } from '../errors.ts';
  */
 export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
   async function validQuery(c, next) {
-    // An empty parameter (`?below=&model=`, as a form sends it) is as good as none.
-    const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ''));
+    const given: Record<string, string> = {};
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      // An empty parameter (`?below=&model=`, as a form sends it) is as good as none.
+      const set = values.filter((value) => value !== '');
+      // Which of two values counts would depend on their order: neither does.
+      if (set.length > 1) throw new ApiError(400, { code: 'invalid_query', field: `query.${name}`, message: 'is given more than once' });
+      if (set.length === 1) given[name] = set[0]!;
+    }
     const parsed = v.safeParse(schema, given);
     if (!parsed.success) throw new ApiError(400, { code: 'invalid_query', ...firstFieldError(parsed.issues, 'query') });
     c.set('input', parsed.output);

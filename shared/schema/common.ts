@@ -2,12 +2,21 @@ import * as v from 'valibot';
 import { redactPII } from '../redact.ts';
 import { MAX_DURATION_MS } from './durations.ts';
 
+/** Refuses `.` and `..`: a URL's path drops them, even percent-encoded, so no route could name the id. */
+const pathSegment = () => v.check((s: string) => s !== '.' && s !== '..', 'cannot be . or .., which a URL path cannot name');
+
 /**
  * An identifier the product makes or a team configures: event ids, prompt ids and their answers.
  * A narrow alphabet, since these are typed into settings and matched exactly.
  */
 export const id = (max = 128) =>
-  v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max), v.regex(/^[\w.:@/#-]+$/, 'may hold only letters, digits and . : @ / # _ -'));
+  v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max),
+    v.regex(/^[\w.:@/#-]+$/, 'may hold only letters, digits and . : @ / # _ -'),
+    pathSegment(),
+  );
 
 /**
  * Refuses half of a character (a UTF-16 surrogate without its pair): stored, it would come back
@@ -32,6 +41,7 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
     v.maxLength(max),
     v.regex(/^(?!\s)[^\p{Cc}\p{Cf}]*(?<!\s)$/u, 'must not hold control characters, nor begin or end with white space'),
     wellFormed(),
+    pathSegment(),
   );
 
 /** Plain text that is not user input (model names, versions, labels). */

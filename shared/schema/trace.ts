@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS } from '../thresholds.ts';
-import { epochMs, externalId, finite, freeText, label } from './common.ts';
+import { epochMs, externalId, finite, freeText, label, wellFormed } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
 export const ChunkSchema = v.strictObject({
@@ -15,7 +15,7 @@ export const ChunkSchema = v.strictObject({
   /** 1-based position after this stage. */
   rank: v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(1000)),
   /** The chunk text, needed to review hard negatives and to retrain. */
-  text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT)),
+  text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT), wellFormed()),
 });
 
 /**

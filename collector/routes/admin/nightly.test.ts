@@ -44,6 +44,17 @@ describe('POST /v1/admin/nightly', () => {
     expect((await call(`/v1/admin/nightly?at=${Date.now() + 3_600_000}`, { method: 'POST', headers: bearer(p.keys.admin) })).status).toBe(200);
   });
 
+  it('refuses a parameter given twice, whichever comes first, and runs nothing', async () => {
+    const p = await newProject();
+    for (const query of ['at=1577836800000&at=abc', 'at=abc&at=1577836800000', 'at=1577836800000&at=1577836800000']) {
+      const res = await call(`/v1/admin/nightly?${query}&simulate=true`, { method: 'POST', headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.at', message: 'is given more than once' } });
+    }
+    const runs = (await (await call('/v1/admin/runs', { headers: bearer(p.keys.admin) })).json()) as { runs: unknown[] };
+    expect(runs.runs).toEqual([]);
+  });
+
   it('refuses an `at` that is not epoch milliseconds, naming it', async () => {
     const p = await newProject();
     for (const at of ['yesterday', '0000000000000', '1700000000']) {
