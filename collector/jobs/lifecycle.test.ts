@@ -245,8 +245,8 @@ describe('eval sets, loop health, retention and erasure', () => {
 
   it('erases everything of one user, whose id may be in any format ingestion takes, and answers with the counts', async () => {
     const p = await newProject();
-    // Ids are the team's own, in its own format: Unicode and spaces within.
-    const gone = 'usuário 7 § gone';
+    // Ids are the team's own, in its own format: Unicode, spaces and slashes within.
+    const gone = 'usuário 7 § gone/1';
     const mine = trace({ userIdHash: gone, retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'sg' });
     const theirs = trace({ userIdHash: 'u-stays', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, sessionId: 'ss' });
     await send(
