@@ -254,7 +254,13 @@ describe('stale documents and corrections', () => {
     const inbox = await admin<{ owners: { owner: string; corrections: { eventId: string; sourceDocId: string; text: string }[] }[] }>(p, '/corrections');
     expect(inbox.body.owners.map((o) => [o.owner, o.corrections.map((c) => c.sourceDocId)])).toEqual([['payments', ['refunds.md']]]);
     const id = inbox.body.owners[0]!.corrections[0]!.eventId;
-    expect((await admin(p, `/corrections/${id}/resolve`, { method: 'POST', json: { note: 'Updated the refunds page' } })).status).toBe(200);
+    // A note of white space says nothing of what was changed: refused, the correction still open.
+    expect(await admin(p, `/corrections/${id}/resolve`, { method: 'POST', json: { note: '  \n ' } })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_resolution', field: 'note' } },
+    });
+    expect((await admin<{ owners: unknown[] }>(p, '/corrections')).body.owners).toHaveLength(1);
+    expect((await admin(p, `/corrections/${id}/resolve`, { method: 'POST', json: { note: ' Updated the refunds page ' } })).status).toBe(200);
     expect((await admin<{ owners: unknown[] }>(p, '/corrections')).body.owners).toEqual([]);
     expect((await admin<{ owners: { corrections: { note: string }[] }[] }>(p, '/corrections?status=resolved')).body.owners[0]!.corrections[0]!.note).toBe(
       'Updated the refunds page',

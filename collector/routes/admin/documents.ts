@@ -9,7 +9,7 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwners } from '../../storage/documents.ts';
 
-const Resolve = v.strictObject({ note: v.pipe(freeText(2_000), v.minLength(1, 'must not be empty')) });
+const Resolve = v.strictObject({ note: v.pipe(freeText(2_000), v.trim(), v.minLength(1, 'must not be empty')) });
 
 /** Owner lists and notes are small. */
 const SMALL_BODY = { maxBytes: 64 * 1024, contentTypes: ['application/json'] };
