@@ -27,6 +27,17 @@ function largeStream(total = 64 * MAX, chunk = 16) {
 }
 
 describe('jsonBody', () => {
+  it('reads UTF-8 alone: a body said to be in another charset is a 415 naming the content type', async () => {
+    for (const type of ['application/json; charset=utf-16', 'text/plain;charset="ISO-8859-1"']) {
+      const res = await post('{"a":1}', { 'content-type': type });
+      expect(res.status).toBe(415);
+      expect(await errorOf(res)).toMatchObject({ code: 'unsupported_media_type', field: 'content-type' });
+    }
+    // As sendBeacon and fetch say it.
+    for (const type of ['text/plain;charset=UTF-8', 'application/json; charset=utf-8', 'application/json;charset=utf8'])
+      expect(await (await post('{"a":1}', { 'content-type': type })).json()).toEqual({ parsed: { a: 1 } });
+  });
+
   it('reads no body at all as {} where every field is optional, and only there', async () => {
     const optional = new Hono<AppEnv>()
       .post('/', jsonBody({ maxBytes: MAX, contentTypes: ['application/json'], optional: true }), (c) => c.json({ parsed: c.get('body') }))

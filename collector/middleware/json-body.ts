@@ -13,6 +13,11 @@ export interface JsonBodyOptions {
 }
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
+/** A charset the header names other than UTF-8, which is all the body is read as. */
+const otherCharset = (header: string | undefined) => {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header ?? '')?.[1]?.toLowerCase();
+  return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' ? charset : undefined;
+};
 
 /**
  * Checks the media type, reads the body no further than `maxBytes` and parses it as JSON into
@@ -29,7 +34,10 @@ export const jsonBody = ({ maxBytes, contentTypes, optional = false }: JsonBodyO
     throw new ApiError(415, { code: 'unsupported_media_type', message: `Content-Type must be one of: ${contentTypes.join(', ')}`, field: 'content-type' });
   };
   return async function jsonBody(c, next) {
-    const typed = contentTypes.includes(mediaType(c.req.header('content-type')));
+    const header = c.req.header('content-type');
+    const typed = contentTypes.includes(mediaType(header));
+    const charset = otherCharset(header);
+    if (typed && charset) throw new ApiError(415, { code: 'unsupported_media_type', message: `The body must be UTF-8, not ${charset}`, field: 'content-type' });
     // An optional body may be left out whatever the media type says (`curl -X POST`, `fetch` with no body).
     if (!typed && !optional) wrongType();
     await limit(c, async () => {
