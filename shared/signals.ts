@@ -104,6 +104,15 @@ export const SIGNALS = {
     kind: 'implicit',
     why: 'Asking the same thing again soon after means the first answer did not work (seed weight).',
   },
+  /** The next question of the session said this answer was wrong ("that's wrong", "不对"; emitted on this answer by the backend's client). */
+  contradicted_by_follow_up: {
+    value: -0.8,
+    group: null,
+    confidence: 0.6,
+    kind: 'implicit',
+    byBackend: true,
+    why: 'Pushing back in the next question is nearly a thumbs-down in words, but read from phrasing alone it can misfire, so it is trusted less than a vote.',
+  },
   /** The chat UI regenerated this answer. */
   regenerate: {
     value: -0.7,

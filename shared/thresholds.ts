@@ -11,6 +11,8 @@ export const REGENERATE_WINDOW_MS = 30_000;
 export const REPHRASE_WINDOW_MS = 120_000;
 /** Lexical similarity at or above which two queries count as the same question. */
 export const REPHRASE_SIMILARITY = 0.5;
+/** A follow-up saying the answer before it was wrong counts against it within this time (a turn of the same conversation). */
+export const CONTRADICTION_WINDOW_MS = 600_000;
 /** Citation dwell at or above this counts as focused reading (seed 002, 4.1: 15 s). */
 export const FOCUSED_DWELL_MS = 15_000;
 /** Hiding the page this soon after the answer, with no interaction, is a bounce. */

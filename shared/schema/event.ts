@@ -72,6 +72,12 @@ const details = {
     /** Time between the two queries. */
     gapMs: durationMs(),
   }),
+  contradicted_by_follow_up: v.strictObject({
+    /** The trace of the follow-up that pushed back. */
+    nextTraceId: externalId(),
+    /** Time between the answer and the follow-up. */
+    gapMs: durationMs(),
+  }),
   regenerate: v.strictObject({
     /** Time from the answer to the regenerate. */
     gapMs: durationMs(),

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { SIGNALS } from '../../../shared/signals.ts';
+import type { FeedbackEventInput } from '../../../shared/schema/event.ts';
+import { isByBackend, SIGNAL_TYPES, SIGNALS } from '../../../shared/signals.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { app } from '../../app.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
@@ -30,11 +31,21 @@ describe('POST /v1/events', () => {
     expect(await hashOf(byServer.eventId)).toBeNull();
   });
 
-  it("refuses a support ticket sent with a write key, which any page can use: only a backend's server key names one", async () => {
+  // Every signal only a backend knows (shared/signals.ts, `byBackend`), with a detail of its own.
+  const byBackend: Partial<FeedbackEventInput>[] = [
+    { signalType: 'support_ticket', detail: { ticketId: 'HD-1' } },
+    { signalType: 'contradicted_by_follow_up', detail: { nextTraceId: 'tr-next', gapMs: 30_000 } },
+  ];
+
+  it('knows a detail for every signal only a backend sends', () => {
+    expect(byBackend.map((e) => e.signalType).sort()).toEqual(SIGNAL_TYPES.filter(isByBackend).sort());
+  });
+
+  it.each(byBackend)("refuses $signalType sent with a write key, which any page can use: only a backend's server key sends one", async (backendEvent) => {
+    const { signalType } = backendEvent;
     const p = await newProject();
     const t = trace();
-    const ticket = (key: string) =>
-      post(key, [event({ traceId: t.traceId }), event({ traceId: t.traceId, signalType: 'support_ticket', detail: { ticketId: 'HD-1' } })]);
+    const ticket = (key: string) => post(key, [event({ traceId: t.traceId }), event({ ...backendEvent, traceId: t.traceId })]);
     const byPage = await ticket(p.keys.write);
     expect(byPage.status).toBe(200);
     expect(await byPage.json()).toMatchObject({
@@ -46,7 +57,7 @@ describe('POST /v1/events', () => {
       ],
     });
     expect((await ticket(p.keys.server)).status).toBe(200);
-    expect((await storedEvents(p.id, t.traceId)).map((r) => r.signal_type).sort()).toEqual(['support_ticket', 'thumbs_up', 'thumbs_up']);
+    expect((await storedEvents(p.id, t.traceId)).map((r) => r.signal_type).sort()).toEqual([signalType, 'thumbs_up', 'thumbs_up'].sort());
   });
 
   it('stores a batch with each signal valued from the one signal table', async () => {

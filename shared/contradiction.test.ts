@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { contradictsAnswer } from './contradiction.ts';
+
+describe('contradictsAnswer', () => {
+  it.each([
+    "That's wrong, the window is 30 days",
+    'No, I asked about opened items',
+    'Nope.',
+    'no that is not what I asked',
+    'This is not correct: refunds take 14 days',
+    'It was completely outdated',
+    'You are wrong about the fee',
+    'Are you sure? The policy page says otherwise',
+    "That can't be right",
+    'Actually the deadline is April 30, not March 30',
+    'That’s not what I meant',
+    '不对，退款期限是30天',
+    '你确定吗？',
+    '这个说错了',
+  ])('takes "%s" as pushing back', (followUp) => {
+    expect(contradictsAnswer(followUp)).toBe(true);
+  });
+
+  it.each([
+    "What's wrong with my order?",
+    'No refunds for opened items?',
+    'Is it wrong to return a gift?',
+    'How do I report an incorrect charge?',
+    'What about shipping to Canada?',
+    'Can I get a refund after 30 days?',
+    '退款需要多久？',
+    '',
+  ])('takes "%s" as a question, not a pushback', (followUp) => {
+    expect(contradictsAnswer(followUp)).toBe(false);
+  });
+});
