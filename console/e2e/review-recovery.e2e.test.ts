@@ -1,5 +1,5 @@
 /** The review queue when the collector fails it, and on back and forward: what the reviewer sees stays true. */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
@@ -152,6 +152,129 @@ describe('review queue, when things go wrong', () => {
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('held');
       // The page now lists the held items: the filter must say so.
       await expect.poll(() => select.inputValue()).toBe('held');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('review queue: a list fetched while an answer is on its way', () => {
+  /** Answers to items wait until `release` says how each ends; the lists are passed on as they come, or, once `crossing`, the next waiting list is built then held back. */
+  function heldAnswers() {
+    const held: ((outcome: 'saved' | 'refused') => void)[] = [];
+    const control = {
+      crossing: false,
+      /** Resolves once the server has built the crossing list; `deliver` then lets it through. */
+      built: undefined as Promise<void> | undefined,
+      deliver: () => {},
+      async release(outcome: 'saved' | 'refused') {
+        await expect.poll(() => held.length).toBeGreaterThan(0);
+        held.shift()!(outcome);
+      },
+      routes: (ctx: BrowserContext) =>
+        Promise.all([
+          ctx.route(
+            (url) => /^\/v1\/admin\/review\/[^/]+$/.test(url.pathname),
+            async (route) => {
+              if (route.request().method() !== 'POST') return route.continue();
+              const outcome = await new Promise<'saved' | 'refused'>((r) => held.push(r));
+              if (outcome === 'saved') return route.continue();
+              return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+            },
+          ),
+          ctx.route(
+            (url) => url.pathname === '/v1/admin/review' && url.searchParams.get('status') === 'pending',
+            async (route) => {
+              if (!control.crossing) return route.continue();
+              control.crossing = false;
+              const delivered = new Promise<void>((r) => (control.deliver = r));
+              const response = await route.fetch();
+              builtNow();
+              await delivered;
+              return route.fulfill({ response });
+            },
+          ),
+        ]),
+    };
+    let builtNow = () => {};
+    control.built = new Promise<void>((r) => (builtNow = r));
+    return control;
+  }
+
+  /** Goes to the held list and back to the waiting one, which is fetched anew; resolves once the filter is back. */
+  async function toHeldAndBack(page: Page, before?: () => void) {
+    const select = page.locator('rf-review-page select');
+    await select.selectOption('held');
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('held');
+    before?.();
+    await select.selectOption('pending');
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).not.toBe('held');
+  }
+
+  it('shows the item answered, with its note, and brings it back, the reviewer on it, when the answer is not saved', async () => {
+    const f = fixture();
+    const answers = heldAnswers();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: answers.routes });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(page);
+      const note = page.locator('rf-review-page #note');
+      await note.fill('Off topic, on its way');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('2');
+      await expect.poll(() => shownItem(page)).not.toBe(item);
+      const next = await shownItem(page);
+      await toHeldAndBack(page);
+      // The list, fetched while the answer is on its way, starts past the item, which shows that answer.
+      await expect.poll(async () => [item, next].includes(await shownItem(page))).toBe(true);
+      expect(await shownItem(page)).toBe(next);
+      await page.keyboard.press('k');
+      await expect.poll(() => shownItem(page)).toBe(item);
+      const notRelevant = page.locator('rf-review-page button.verdict.not_relevant');
+      expect(await notRelevant.getAttribute('aria-pressed')).toBe('true');
+      expect(await page.locator('rf-review-page .answered').textContent()).toContain('Not relevant');
+      expect(await note.inputValue()).toBe('Off topic, on its way');
+      expect(await page.locator('rf-review-page [data-field="saved-note"]').count()).toBe(0);
+      // Not saved: the item comes back unanswered, the reviewer on it, their note kept.
+      await page.keyboard.press('j');
+      await expect.poll(() => shownItem(page)).toBe(next);
+      await answers.release('refused');
+      await expect.poll(() => page.locator('rf-review-page p.error[role="alert"]').textContent()).toContain('The answer was not saved');
+      await expect.poll(() => shownItem(page)).toBe(item);
+      expect(await notRelevant.getAttribute('aria-pressed')).toBe('false');
+      expect(await page.locator('rf-review-page .answered').count()).toBe(0);
+      expect(await note.inputValue()).toBe('Off topic, on its way');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the item with its saved answer when the list was built before the answer landed and arrives after it', async () => {
+    const f = fixture();
+    const answers = heldAnswers();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: answers.routes });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(page);
+      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      await page.keyboard.press('1');
+      await expect.poll(() => shownItem(page)).not.toBe(item);
+      const next = await shownItem(page);
+      await toHeldAndBack(page, () => (answers.crossing = true));
+      // The server builds the list with the item waiting; then the answer lands; then the list arrives.
+      await answers.built;
+      const saved = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === 200);
+      await answers.release('saved');
+      await saved;
+      answers.deliver();
+      await expect.poll(async () => [item, next].includes(await shownItem(page))).toBe(true);
+      expect(await shownItem(page)).toBe(next);
+      await page.keyboard.press('k');
+      await expect.poll(() => shownItem(page)).toBe(item);
+      expect(await page.locator('rf-review-page button.verdict.relevant').getAttribute('aria-pressed')).toBe('true');
+      expect(await f.admin(path)).toMatchObject({ status: 'answered', verdict: 'relevant' });
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

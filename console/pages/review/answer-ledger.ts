@@ -13,31 +13,57 @@ export const changedElsewhere = (err: unknown) => (err as { code?: unknown } | n
 /** What an item holds, as the server said it. */
 export type ItemState = Pick<ReviewItem, 'status' | 'verdict' | 'note'>;
 
+/** What an answer leaves an item holding, as the API makes of it: taken back (no verdict), it waits again, with no note. */
+export const answeredAs = (verdict: Verdict | null, note: string | null): ItemState =>
+  verdict === null ? { status: 'pending', verdict, note: null } : { status: 'answered', verdict, note };
+
 /**
- * One reviewer's answers on their way and what the server said of each item they answered, kept
- * across the lists they open: a list fetched while an answer was still on its way shows the item
- * as it was, and an answer given there must still go after that one, against what it saved.
+ * One reviewer's answers on their way and what the server said of each item, kept across the lists
+ * they open: a list fetched while an answer was still on its way, or built before one landed, shows
+ * the item as it was, so the ledger says what to show of it instead (`listed`, `onItsWay`); and an
+ * answer given there must still go after that one, against what it saved.
  */
 export class AnswerLedger {
-  /** Each item's last answer on its way: the next one for that item is sent after it, never before. */
-  private readonly sending = new Map<string, Promise<unknown>>();
-  /** Each item's verdict as the server last said it holds it: what an answer is given against. */
-  private readonly saved = new Map<string, Verdict | null>();
+  /** Each item's last answer on its way, and what it leaves the item holding: the next one for that item is sent after it, never before. */
+  private readonly sending = new Map<string, { sent: Promise<unknown>; to: ItemState }>();
+  /**
+   * Each item as the server last said it holds it, and when the ledger heard it (`asking`'s
+   * clock): what an answer is given against, and what a list asked for before then may be older than.
+   */
+  private readonly saved = new Map<string, { held: ItemState; at: number }>();
   /**
    * Each item's answers whose fate is unknown (their request failed, but may have been carried
    * out, its response lost): found on the server, they are the reviewer's own, not another's.
    */
   private readonly unsure = new Map<string, Set<Verdict | null>>();
-  /** Items the reviewer sent an answer for: what the server said to those answers is newer than any list. */
-  private readonly answered = new Set<string>();
   /** Items found answered elsewhere while sending, as found: what `elsewhere` answers without asking again. */
   private readonly found = new Map<string, ItemState>();
+  /** Counts what the ledger heard from the server and the lists asked for, in the order they happened. */
+  private clock = 0;
 
   constructor(private readonly api: AnswerApi) {}
 
-  /** An item as a list showed it. */
-  listed(item: Pick<ReviewItem, 'id' | 'verdict'>): void {
-    if (!this.answered.has(item.id)) this.saved.set(item.id, item.verdict);
+  /** To be called as a list is asked for; what it returns is given to `listed` with the list's items. */
+  asking(): number {
+    return ++this.clock;
+  }
+
+  /**
+   * An item as a list asked for at `asked` showed it, and what the server holds, as far as the
+   * ledger knows: what the list says, unless the ledger heard otherwise since the list was asked
+   * for (an answer saved while it was on its way: the list may have been built before it landed).
+   */
+  listed(item: Pick<ReviewItem, 'id' | 'status' | 'verdict' | 'note'>, asked: number): ItemState {
+    const known = this.saved.get(item.id);
+    if (known && known.at > asked) return known.held;
+    const held = { status: item.status, verdict: item.verdict, note: item.note };
+    this.saved.set(item.id, { held, at: asked });
+    return held;
+  }
+
+  /** The reviewer's last answer for an item while it is on its way: what it leaves the item holding, and its sending, which rejects if it is not saved. */
+  onItsWay(id: string): { sent: Promise<unknown>; to: ItemState } | undefined {
+    return this.sending.get(id);
   }
 
   /** Whether an answer for the item is on its way. */
@@ -51,13 +77,12 @@ export class AnswerLedger {
    * given against the verdict the server holds when it is sent: the one before, if that was saved.
    */
   send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
-    this.answered.add(id);
     this.found.delete(id);
-    const before = this.sending.get(id) ?? Promise.resolve();
-    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.saved.get(id) ?? null, true));
-    this.sending.set(id, sent);
+    const before = this.sending.get(id)?.sent ?? Promise.resolve();
+    const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.saved.get(id)?.held.verdict ?? null, true));
+    this.sending.set(id, { sent, to: answeredAs(verdict, note) });
     const forget = () => {
-      if (this.sending.get(id) === sent) this.sending.delete(id);
+      if (this.sending.get(id)?.sent === sent) this.sending.delete(id);
     };
     sent.then(forget, forget);
     return sent;
@@ -95,7 +120,7 @@ export class AnswerLedger {
       }
       return this.sendAgainst(id, verdict, note, now.verdict, false);
     }
-    this.saved.set(id, verdict);
+    this.heard(id, answeredAs(verdict, note));
     this.unsure.delete(id);
     return answered;
   }
@@ -107,8 +132,13 @@ export class AnswerLedger {
   private async learn(id: string, keepUnsure?: ReadonlySet<Verdict | null>): Promise<ItemState | undefined> {
     const now = await this.api.item(id).catch(() => undefined);
     if (!now) return undefined;
-    this.saved.set(id, now.verdict);
+    this.heard(id, { status: now.status, verdict: now.verdict, note: now.note });
     if (!keepUnsure?.has(now.verdict)) this.unsure.delete(id);
-    return { status: now.status, verdict: now.verdict, note: now.note };
+    return this.saved.get(id)!.held;
+  }
+
+  /** What the server said an item holds, just now: newer than any list asked for before. */
+  private heard(id: string, held: ItemState): void {
+    this.saved.set(id, { held, at: ++this.clock });
   }
 }

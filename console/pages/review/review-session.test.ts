@@ -70,6 +70,21 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** `fakeServer`, its answers held until `release`. */
+function slowServer(n: number) {
+  const server = fakeServer(n);
+  let release!: () => void;
+  const slow = new Promise<void>((r) => (release = r));
+  const slowAnswers: ReviewApi = {
+    ...server.api,
+    answer: async (...args) => {
+      await slow;
+      return server.api.answer(...args);
+    },
+  };
+  return { server, slowAnswers, release };
+}
+
 describe('ReviewSession', () => {
   it('moves to the next item at once, sends the answer, and keeps budget and training in step', async () => {
     const server = fakeServer(3);
@@ -236,12 +251,71 @@ describe('ReviewSession', () => {
     await answering;
     deliverList();
     await loading;
-    expect(again.current).toMatchObject({ id: 'i0', verdict: null });
+    // The list was built before the answer landed: the item shows what the server said to the answer, not the list.
+    expect(again.current?.id).toBe('i1');
+    again.previous();
+    expect(again.current).toMatchObject({ id: 'i0', status: 'answered', verdict: 'relevant' });
     await again.answer('not_relevant', null);
     expect(server.sent).toEqual([
       ['i0', 'relevant', null],
       ['i0', 'not_relevant', null],
     ]);
+  });
+
+  it('shows an item on a list fetched while its answer is on its way as the reviewer answered it, past it, the counts in step', async () => {
+    const { server, slowAnswers, release } = slowServer(3);
+    const ledger = new AnswerLedger(slowAnswers);
+    const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await first.load();
+    const answering = first.answer('not_relevant', 'off topic');
+    // The reviewer goes to another list and back while it is on its way: the server lists it waiting still.
+    const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await again.load();
+    expect(again.current?.id).toBe('i1');
+    expect(again.items[0]).toMatchObject({ id: 'i0', status: 'answered', verdict: 'not_relevant', note: 'off topic' });
+    expect(again.budget).toMatchObject({ pending: 2, answeredLastWeek: 4 });
+    expect(again.training).toMatchObject({ confirmed: 30 });
+    release();
+    await answering;
+    expect(again.items[0]).toMatchObject({ id: 'i0', status: 'answered', verdict: 'not_relevant' });
+    expect(server.sent).toEqual([['i0', 'not_relevant', 'off topic']]);
+  });
+
+  it('brings an item shown with its answer on its way back as listed, the reviewer on it, when that answer is not saved', async () => {
+    const { server, slowAnswers, release } = slowServer(3);
+    const ledger = new AnswerLedger(slowAnswers);
+    const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await first.load();
+    const answering = first.answer('relevant', null);
+    const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await again.load();
+    again.next();
+    expect(again.current?.id).toBe('i2');
+    server.failOnce();
+    release();
+    await expect(answering).rejects.toThrow('offline');
+    await settle();
+    expect(again.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null });
+    expect(again.budget).toMatchObject({ pending: 3, answeredLastWeek: 3 });
+    expect(again.training).toMatchObject({ confirmed: 29 });
+  });
+
+  it('brings an item shown with its answer on its way back with the answer found there when it was answered meanwhile elsewhere', async () => {
+    const { server, slowAnswers, release } = slowServer(3);
+    const ledger = new AnswerLedger(slowAnswers);
+    const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await first.load();
+    const answering = first.answer('relevant', null);
+    const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await again.load();
+    server.answerElsewhere('i0', 'unclear');
+    release();
+    await expect(answering).rejects.toMatchObject({ code: 'review_item_changed' });
+    await settle();
+    expect(again.current).toMatchObject({ id: 'i0', status: 'answered', verdict: 'unclear' });
+    // Answered again, knowingly: given against the answer found there.
+    await again.answer('not_relevant', null);
+    expect(server.sent).toEqual([['i0', 'not_relevant', null]]);
   });
 
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {

@@ -86,22 +86,27 @@ export class ReviewSession {
    * Nothing is shown until both have arrived, so no key acts on an item not yet on screen.
    */
   async load(startAt?: string): Promise<void> {
+    const asked = this.ledger.asking();
     const q = await this.api.queue(this.status, PAGE_SIZE);
     const items = [...q.items];
     let at = startAt ? items.findIndex((i) => i.id === startAt) : -1;
+    let linked: ReviewItem | undefined;
+    let linkedAsked = asked;
     if (startAt && at < 0) {
-      const linked = await this.api.item(startAt).catch(() => undefined);
+      linkedAsked = this.ledger.asking();
+      linked = await this.api.item(startAt).catch(() => undefined);
       if (linked?.status === this.status) {
         items.unshift(linked);
         at = 0;
       } else this.startsElsewhere = linked?.status;
     }
     this.items = items;
-    for (const i of items) this.ledger.listed(i);
     this.budget = q.budget;
     this.training = q.training;
+    for (const i of items) this.show(i, i === linked ? linkedAsked : asked);
     this.exhausted = q.items.length < PAGE_SIZE;
-    this.index = Math.max(at, 0);
+    // Past the items shown answered already: answers of the reviewer on their way, or saved since the list was built.
+    this.index = at >= 0 ? at : this.nextWaiting(-1);
     this.prefetch();
     this.changed();
   }
@@ -168,6 +173,24 @@ export class ReviewSession {
     return true;
   }
 
+  /**
+   * An item as a list brought it, asked for at `asked`: shown as the server holds it, as far as the
+   * ledger knows, or, while the reviewer's answer to it is on its way, as that answer leaves it.
+   * That answer not saved, the item comes back as a failed answer given on this list brings it.
+   */
+  private show(item: ReviewItem, asked: number): void {
+    const held = this.ledger.listed(item, asked);
+    const going = this.ledger.onItsWay(item.id);
+    this.apply(item, going?.to ?? held);
+    going?.sent.catch(async (err) => {
+      // A later answer or undo for the item, sent after this one, decides what it is now.
+      if (this.ledger.isSending(item.id)) return;
+      this.apply(item, (await this.ledger.elsewhere(item.id, err)) ?? held);
+      this.index = this.items.indexOf(item);
+      this.changed();
+    });
+  }
+
   /** Drops the undo entries of an item. */
   private forgetUndo(id: string): void {
     for (let i = this.undoStack.length - 1; i >= 0; i--) if (this.undoStack[i]!.id === id) this.undoStack.splice(i, 1);
@@ -232,11 +255,12 @@ export class ReviewSession {
     try {
       const head = PAGE_SIZE + this.items.length <= MAX_LIMIT;
       const from = Math.max(0, this.items.filter((i) => this.stillListed(i)).length - PAGE_SIZE);
+      const asked = this.ledger.asking();
       const q = head ? await this.api.queue(this.status, PAGE_SIZE + this.items.length) : await this.api.queue(this.status, PAGE_SIZE * 2, from);
       const known = new Set(this.items.map((i) => i.id));
       const fresh = q.items.filter((i) => !known.has(i.id));
       this.items.push(...fresh);
-      for (const i of fresh) this.ledger.listed(i);
+      for (const i of fresh) this.show(i, asked);
       this.exhausted = fresh.length === 0;
       this.changed();
     } catch {
