@@ -86,9 +86,8 @@ describe('createReranker', () => {
     expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe(`rel-3`);
   });
 
-  it('refuses at load a model that passes the schema but cannot rank, keeping the last good one', async () => {
+  it("refuses at load a model whose judged query's vector is not base64, which ranking could not unpack, keeping the last good one", async () => {
     const errors: string[] = [];
-    // A judged query's vector that is not base64: the artifact parses, ranking with it throws.
     const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
     const c = collector([modelResponse, () => new Response(JSON.stringify(corrupt), { headers: { ETag: '"v8"' } })]);
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
@@ -96,10 +95,10 @@ describe('createReranker', () => {
     await reranker.refresh();
     expect(reranker.version).toBe('v7');
     expect((await reranker.rerank(query.query, query.candidates))[0]!.chunkId).toBe('rel-3');
-    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+    expect(errors).toEqual(['model v8 is not a reranker model: memory.queries.0.vector: must be base64, as packVector writes it']);
   });
 
-  it('says once that a model cannot rank, and fetches it again only when another version is promoted', async () => {
+  it('says once that a model is refused, and fetches it again only when another version is promoted', async () => {
     const errors: string[] = [];
     const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
     const artifacts: Record<string, unknown> = { v7: model, v8: corrupt, v9: { ...model, version: 'v9' } };
@@ -124,7 +123,7 @@ describe('createReranker', () => {
     await reranker.refresh();
     await reranker.refresh();
     expect(reranker.version).toBe('v7');
-    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+    expect(errors).toEqual([expect.stringMatching(/^model v8 is not a reranker model: memory\.queries\.0\.vector: /)]);
     expect(downloads).toBe(2);
     // Rolled back: the model in use is still the one served.
     promoted = 'v7';
@@ -168,7 +167,7 @@ describe('createReranker', () => {
     expect(errors).toHaveLength(3);
   });
 
-  it('says once that a model cannot rank even when its answer carries no ETag to revalidate with', async () => {
+  it('says once that a model is refused even when its answer carries no ETag to revalidate with', async () => {
     const errors: string[] = [];
     const corrupt = { ...model, version: 'v8', memory: { ...model.memory, queries: [{ terms: ['refund'], vector: '***' }] } };
     const stripped = () => new Response(JSON.stringify(corrupt));
@@ -176,7 +175,7 @@ describe('createReranker', () => {
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
     for (let i = 0; i < 4; i++) await reranker.refresh();
     expect(reranker.version).toBe('v7');
-    expect(errors).toEqual([expect.stringMatching(/^model v8 cannot rank: /)]);
+    expect(errors).toEqual([expect.stringMatching(/^model v8 is not a reranker model: memory\.queries\.0\.vector: /)]);
   });
 
   it('never rejects, even when the network throws', async () => {

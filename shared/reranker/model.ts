@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { finite } from '../schema/common.ts';
 import { EMBEDDING_FEATURES, LEXICAL_FEATURES } from './features.ts';
+import { isPackedVector } from './vectors.ts';
 
 /** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
 export const RERANKER_FORMAT = 'rag-feedback.reranker/1';
@@ -31,7 +32,8 @@ const JudgementSchema = v.object({
 /** A judged query: its distinct terms and, when the model was trained with an embedder, its vector (int8, base64). */
 const MemoryQuerySchema = v.object({
   terms: v.array(v.string()),
-  vector: v.optional(v.string()),
+  // Ranking unpacks it: anything but base64 would make every ranking with the model throw.
+  vector: v.optional(v.pipe(v.string(), v.check(isPackedVector, 'must be base64, as packVector writes it'))),
 });
 
 /**

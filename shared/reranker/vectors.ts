@@ -12,6 +12,12 @@ export function packVector(v: Float32Array): string {
   return btoa(binary);
 }
 
+/**
+ * Whether a string is what `packVector` writes: base64 with its padding (one byte per dimension,
+ * so any length of bytes is a whole vector). Anything else would make `unpackVector` throw.
+ */
+export const isPackedVector = (s: string): boolean => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+
 /** The inverse of `packVector`, up to scale (cosine ignores it). */
 export function unpackVector(packed: string): Float32Array {
   const binary = atob(packed);

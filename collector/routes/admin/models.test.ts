@@ -29,6 +29,8 @@ describe('POST /v1/admin/models', () => {
     ['"scale":[0.25]', '"scale":[5e-324]', 'model.scale[0]'],
     // A feature this version cannot compute: ranking with it would throw.
     ['"features":["retrieval_score"]', '"features":["clicks_next_week"]', 'model.features[0]'],
+    // Not base64: every ranking with the model, once served, would throw unpacking it.
+    ['"queries":[]', '"queries":[{"terms":["refund"],"vector":"not base64!!"}]', 'model.memory.queries[0].vector'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
     const p = await newProject();
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);
