@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { finite } from '../schema/common.ts';
 import { EMBEDDING_FEATURES, LEXICAL_FEATURES } from './features.ts';
+import { idRecord } from './id-record.ts';
 import { isPackedVector } from './vectors.ts';
 
 /** Bumped when the artifact's meaning changes; `rerank()` refuses a format it does not know. */
@@ -18,6 +19,8 @@ export const MIN_SCALE = 1e-6;
 const count = () => v.pipe(finite(), v.minValue(0, 'must be 0 or more'));
 /** Evidence for one chunk or document: [relevant, not relevant], each a weighted count. */
 const Evidence = v.tuple([count(), count()]);
+/** Per chunk or document id: every id kept, `constructor` and `__proto__` included. */
+const byId = () => idRecord(Evidence);
 
 /** A confirmed (query, chunk) judgement, consulted for new queries that resemble its query. */
 const JudgementSchema = v.object({
@@ -54,13 +57,13 @@ export const RerankerModelSchema = v.pipe(
     /** Divides each feature: at least what training ever writes (a scale near 0 would make every score NaN). */
     scale: v.array(v.pipe(finite(), v.minValue(MIN_SCALE, `must be at least ${MIN_SCALE}`))),
     /** Smoothed per-chunk and per-document evidence from confirmed judgements. */
-    priors: v.object({ chunks: v.record(v.string(), Evidence), documents: v.record(v.string(), Evidence) }),
+    priors: v.object({ chunks: byId(), documents: byId() }),
     /**
      * Position-debiased engagement per chunk and per document: [engagements, impressions weighted
      * by their rank's examination probability]; `baseRate` is engagements per examined impression.
      * Models trained before documents were kept have none: their chunks then stand alone.
      */
-    engagement: v.object({ baseRate: finite(), chunks: v.record(v.string(), Evidence), documents: v.optional(v.record(v.string(), Evidence)) }),
+    engagement: v.object({ baseRate: finite(), chunks: byId(), documents: v.optional(byId()) }),
     memory: v.object({ queries: v.array(MemoryQuerySchema), judgements: v.array(JudgementSchema) }),
     /** Estimated probability that a user examines rank k (index k - 1), relative to rank 1. */
     examination: v.array(finite()),

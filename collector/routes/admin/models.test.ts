@@ -47,6 +47,33 @@ describe('POST /v1/admin/models', () => {
     expect((await rerank(p)).status).toBe(200);
   });
 
+  it('keeps evidence and evaluations under ids named constructor, prototype or __proto__, serves them as sent and ranks by them', async () => {
+    const p = await newProject();
+    // As JSON.parse reads a body: `__proto__` is an own key there, as the others are.
+    const documents = JSON.parse('{"constructor":[5,0],"prototype":[0,5],"__proto__":[3,0]}');
+    const evaluation = JSON.parse('{"constructor":{"ndcg5":0.5},"__proto__":{"ndcg5":0.4}}');
+    const m = { ...model('ids'), features: ['document_prior'], mean: [0], scale: [1], priors: { chunks: {}, documents } } as RerankerModel;
+    expect((await admin(p, '/models', { method: 'POST', json: { ...trained(m), evaluation } })).status).toBe(201);
+
+    const artifact = await call('/v1/admin/models/ids', { headers: bearer(p.keys.admin) });
+    expect(JSON.stringify((JSON.parse(await artifact.text()) as RerankerModel).priors.documents)).toBe(JSON.stringify(documents));
+    const { body } = await admin<{ models: { evaluation: unknown }[] }>(p, '/models');
+    expect(JSON.stringify(body.models[0]!.evaluation)).toBe(JSON.stringify(evaluation));
+
+    const ranked = await call('/v1/rerank', {
+      method: 'POST',
+      headers: bearer(p.keys.server),
+      json: {
+        query: 'q',
+        chunks: ['prototype', 'toString', '__proto__', 'constructor'].map((doc, i) => ({ chunkId: `c${i}`, sourceDocId: doc, text: 'x', score: 1 })),
+      },
+    });
+    expect(ranked.status).toBe(200);
+    const { chunks } = (await ranked.json()) as { chunks: { chunkId: string }[] };
+    // Judged relevant five times, three times, never judged, judged not relevant five times.
+    expect(chunks.map((c) => c.chunkId)).toEqual(['c3', 'c2', 'c1', 'c0']);
+  });
+
   it("keeps the gate's findings as data beside its reasons, refuses a finding it cannot read, and takes a body without them", async () => {
     const p = await newProject();
     const findings = [

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
+import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
@@ -34,7 +35,8 @@ const Trained = v.pipe(
     model: RerankerModelSchema,
     confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
     comparedWith: v.nullable(label(100)),
-    evaluation: v.record(v.string(), v.unknown()),
+    /** What the gate measured, kept as sent: every key, `constructor` and `__proto__` included. */
+    evaluation: idRecord(v.unknown()),
     promote: v.boolean(),
     reasons: v.array(label(1_000)),
     /** Optional: a retraining of an earlier version sends reasons only. */
