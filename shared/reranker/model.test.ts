@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { idRecord } from './id-record.ts';
-import { parseRerankerModel, RERANKER_FORMAT, type RerankerModel } from './model.ts';
+import { parseRerankerModel, RERANKER_FORMAT, type RerankerModel, RerankerModelSchema, StrictRerankerModelSchema } from './model.ts';
 import { rerankWithModel } from './rerank.ts';
 import { packVector } from './vectors.ts';
 
@@ -69,5 +69,18 @@ describe('the artifact schema', () => {
     expect(() => parseRerankerModel(withVector('AAE'))).toThrow('memory.queries.0.vector: must be base64');
     const packed = parseRerankerModel(withVector(packVector(new Float32Array([0.5, -1, 0.25]))));
     expect(() => rerankWithModel(packed, 'refund', [{ chunkId: 'c', text: 'refund', score: 1 }])).not.toThrow();
+  });
+
+  it('refuses a field it does not know when taking an artifact in, and drops it when reading one back', () => {
+    const typo = { ...model(), wieghts: [2] };
+    expect(verdict(StrictRerankerModelSchema, typo)).toBe('wieghts: Invalid key: Expected never but received "wieghts"');
+    expect(verdict(RerankerModelSchema, typo)).toBe('valid');
+    expect(v.parse(RerankerModelSchema, typo)).toEqual(model());
+
+    const nested = { ...model(), memory: { queries: [{ terms: [], vectr: 'AAE=' }], judgements: [] } };
+    expect(verdict(StrictRerankerModelSchema, nested)).toMatch(/^memory\.queries\.0\.vectr: /);
+    const extra = { ...model(), priors: { chunks: { c1: [1, 0, 7] }, documents: {} } };
+    expect(verdict(StrictRerankerModelSchema, extra)).toMatch(/^priors\.chunks\.c1\.2: /);
+    expect(v.parse(RerankerModelSchema, extra).priors.chunks).toEqual({ c1: [1, 0] });
   });
 });

@@ -8,19 +8,20 @@ import { label } from '../schema/common.ts';
 const figure = () => v.pipe(v.number(), v.finite());
 const count = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
+/** Strict: a finding is only ever taken in (`POST /v1/admin/models`), so a misspelt field is refused, naming it, not dropped. */
 export const GateFindingSchema = v.variant('kind', [
   /** Too few judged eval queries for any verdict. */
-  v.object({ kind: v.literal('too_few_queries'), queries: count(), needed: count() }),
+  v.strictObject({ kind: v.literal('too_few_queries'), queries: count(), needed: count() }),
   /** The overall nDCG@5 gain is below the minimum. */
-  v.object({ kind: v.literal('gain_too_small'), gain: figure(), minimum: figure() }),
+  v.strictObject({ kind: v.literal('gain_too_small'), gain: figure(), minimum: figure() }),
   /** The gain is large enough but not sure: the paired t test did not reach `needed`. */
-  v.object({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count() }),
+  v.strictObject({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count() }),
   /** One layer of the eval sets loses more than the tolerance. */
-  v.object({ kind: v.literal('layer_loses'), layer: label(100), loss: figure(), tolerance: figure() }),
+  v.strictObject({ kind: v.literal('layer_loses'), layer: label(100), loss: figure(), tolerance: figure() }),
   /** The served model uses embedding features this training cannot compute, so it cannot be compared as users get it. */
-  v.object({ kind: v.literal('current_not_comparable'), version: label(100) }),
+  v.strictObject({ kind: v.literal('current_not_comparable'), version: label(100) }),
   /** Passed: the gain that promoted it. */
-  v.object({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count() }),
+  v.strictObject({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count() }),
 ]);
 
 export type GateFinding = v.InferOutput<typeof GateFindingSchema>;

@@ -31,6 +31,10 @@ describe('POST /v1/admin/models', () => {
     ['"features":["retrieval_score"]', '"features":["clicks_next_week"]', 'model.features[0]'],
     // Not base64: every ranking with the model, once served, would throw unpacking it.
     ['"queries":[]', '"queries":[{"terms":["refund"],"vector":"not base64!!"}]', 'model.memory.queries[0].vector'],
+    // A field this version does not know (a typo) would be dropped, and the model stored without it.
+    ['"weights":[1]', '"weights":[1],"wieghts":[2]', 'model.wieghts'],
+    ['"baseRate":0.1', '"baseRate":0.1,"baserate":0.2', 'model.engagement.baserate'],
+    ['"c1":[1,0]', '"c1":[1,0,7]', 'model.priors.chunks.c1[2]'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
     const p = await newProject();
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);
@@ -84,6 +88,9 @@ describe('POST /v1/admin/models', () => {
     const bad = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), false), findings: [{ kind: 'layer_loses', layer: 'variant' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'invalid_model', field: 'findings[0].loss' } });
+    const misspelt = { kind: 'gain_too_small', gain: 0.001, minimum: 0.005, minimun: 0.01 };
+    const typo = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), false), findings: [misspelt] } });
+    expect(typo).toMatchObject({ status: 400, body: { error: { code: 'invalid_model', field: 'findings[0].minimun', message: 'is not a field this takes' } } });
     const contradicting = await admin(p, '/models', { method: 'POST', json: { ...trained(model('bad'), true), findings } });
     expect(contradicting.status).toBe(400);
     expect(contradicting.body).toMatchObject({ error: { code: 'invalid_model', field: 'findings' } });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
-import { RerankerModelSchema } from '../../../shared/reranker/model.ts';
+import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
@@ -32,7 +32,7 @@ import { jsonStream } from './json-stream.ts';
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
 const Trained = v.pipe(
   v.strictObject({
-    model: RerankerModelSchema,
+    model: StrictRerankerModelSchema,
     confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
     comparedWith: v.nullable(label(100)),
     /** What the gate measured, kept as sent: every key, `constructor` and `__proto__` included. */
