@@ -83,4 +83,12 @@ describe('the artifact schema', () => {
     expect(verdict(StrictRerankerModelSchema, extra)).toMatch(/^priors\.chunks\.c1\.2: /);
     expect(v.parse(RerankerModelSchema, extra).priors.chunks).toEqual({ c1: [1, 0] });
   });
+
+  it('refuses a version of . or .. when taking an artifact in, as no URL path can hold it, and reads one stored before', () => {
+    for (const version of ['.', '..']) {
+      expect(verdict(StrictRerankerModelSchema, model({ version }))).toBe('version: cannot be . or .., which a URL path cannot hold');
+      expect(parseRerankerModel(model({ version })).version).toBe(version);
+    }
+    expect(verdict(StrictRerankerModelSchema, model({ version: '...' }))).toBe('valid');
+  });
 });

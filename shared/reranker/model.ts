@@ -18,11 +18,15 @@ export const MIN_SCALE = 1e-6;
 /** A weighted count: never below 0, which would make a prior's log-odds infinite and a score NaN. */
 const count = () => v.pipe(finite(), v.minValue(0, 'must be 0 or more'));
 
+/** What a URL path cannot hold as a segment: `GET /v1/admin/models/..` is normalised away before any route sees it. */
+const DOT_SEGMENTS: readonly string[] = ['.', '..'];
+
 /**
  * The artifact's schema, lenient or strict, from one definition. Read back (the collector reading
  * what it stored, a client of another version fetching the served model), a field this version
  * does not know is dropped: a newer collector may add one. Taken in (`POST /v1/admin/models`), it
- * is refused instead, as is an extra entry of a pair, so a misspelt field is named rather than lost.
+ * is refused instead, as is an extra entry of a pair, so a misspelt field is named rather than lost;
+ * and so is a version no URL could reach (one stored before stays readable).
  *
  * Every number is finite: JSON reads 1e400 as Infinity, and storing it writes null, an artifact
  * no one could parse again.
@@ -58,7 +62,11 @@ function rerankerModelSchema(strict: boolean) {
     object({
       format: v.literal(RERANKER_FORMAT),
       /** Unique per project: logged on traces as `rerankerVersion`. */
-      version: v.pipe(v.string(), v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -')),
+      version: v.pipe(
+        v.string(),
+        v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -'),
+        v.check((s) => !strict || !DOT_SEGMENTS.includes(s), 'cannot be . or .., which a URL path cannot hold'),
+      ),
       createdAt: finite(),
       /** Feature names in the order of `weights`; see `features.ts`. A name this version cannot compute could not rank. */
       features: v.array(v.picklist([...LEXICAL_FEATURES, ...EMBEDDING_FEATURES], 'is not a feature this version computes')),

@@ -35,6 +35,9 @@ describe('POST /v1/admin/models', () => {
     ['"weights":[1]', '"weights":[1],"wieghts":[2]', 'model.wieghts'],
     ['"baseRate":0.1', '"baseRate":0.1,"baserate":0.2', 'model.engagement.baserate'],
     ['"c1":[1,0]', '"c1":[1,0,7]', 'model.priors.chunks.c1[2]'],
+    // Stored, no URL could reach it: URL parsing drops a path's dot segments.
+    ['"version":"bad"', '"version":"."', 'model.version'],
+    ['"version":"bad"', '"version":".."', 'model.version'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
     const p = await newProject();
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);
@@ -49,6 +52,18 @@ describe('POST /v1/admin/models', () => {
     expect(await admin(p, '/models')).toEqual(before);
     expect((await call('/v1/admin/models/bad', { headers: bearer(p.keys.admin) })).status).toBe(404);
     expect((await rerank(p)).status).toBe(200);
+  });
+
+  it('refuses a version of . or .., which no URL could reach once stored', async () => {
+    const p = await newProject();
+    for (const version of ['.', '..']) {
+      const res = await admin(p, '/models', { method: 'POST', json: trained(model(version)) });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_model', field: 'model.version', message: 'cannot be . or .., which a URL path cannot hold' } },
+      });
+    }
+    expect((await admin(p, '/models')).body).toMatchObject({ current: null, models: [] });
   });
 
   it('keeps evidence and evaluations under ids named constructor, prototype or __proto__, serves them as sent and ranks by them', async () => {
