@@ -65,8 +65,8 @@ function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C
 }
 
 /**
- * Why the model cannot rank a trial chunk, if it cannot: an artifact can pass the schema and still
- * fail to rank (a judged query's vector that is not base64). Refused, the last good model stays in
+ * Why the model cannot rank a trial chunk, if it cannot: the schema checks each field, not that
+ * they work together (a collector of a later version may serve what this ranking code cannot use). Refused, the last good model stays in
  * use, rather than every call falling back to retrieval's order while `version` names this one.
  */
 function rankingError(model: RerankerModel): Error | undefined {
