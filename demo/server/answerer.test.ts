@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
+import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
 import type { Generator } from './generate.ts';
@@ -38,6 +39,20 @@ describe('createAnswerer', () => {
     // Each chunk as the reranker reads it, title first: retraining learns from this text.
     const first = corpus.chunks.find((c) => c.chunkId === trace.retrievedChunks[0]!.chunkId)!;
     expect(trace.retrievedChunks[0]!.text).toBe(`${first.title}\n${first.text}`);
+  });
+
+  it('logs a passage the collector accepts when its length limit falls inside a character, or its text holds half of one', async () => {
+    const long = 'refund '.repeat(3_000);
+    // "Doc 0\n" and the text: the limit falls between the two halves of the emoji.
+    const cutInside = chunk(0, `${long.slice(0, MAX_CHUNK_TEXT - 'Doc 0\n'.length - 1)}😀 refund`);
+    const broken = chunk(1, 'refund policy \ud800 for opened items');
+    const traces: TraceInput[] = [];
+    const answerer = createAnswerer({ corpus: { name: 'odd', chunks: [cutInside, broken] }, logTrace: (t) => traces.push(t) });
+    await answerer.ask({ sessionId: 's-1', query: 'refund', turnIndex: 0 });
+    const trace = v.parse(TraceSchema, traces[0]);
+    const texts = new Map(trace.retrievedChunks.map((c) => [c.chunkId, c.text]));
+    expect(texts.get('c0')!.length).toBe(MAX_CHUNK_TEXT - 1);
+    expect(texts.get('c1')).toBe('Doc 1\nrefund policy \ufffd for opened items');
   });
 
   it('stamps traces with the clock it is given, and their ids follow it', async () => {

@@ -76,6 +76,15 @@ interface AnswerRecord {
   quoted: Set<string>;
 }
 
+/**
+ * A passage as a trace takes it: within its length, and never half of a character (a pair cut at
+ * the limit, or a lone half in the corpus's own text), which the collector refuses.
+ */
+function traceText(text: string): string {
+  const cut = text.slice(0, MAX_CHUNK_TEXT);
+  return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).replace(/\p{Cs}/gu, '\uFFFD');
+}
+
 const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
   scored.map(({ chunk, score }, i) => ({
     chunkId: chunk.chunkId,
@@ -83,7 +92,7 @@ const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
     sourceDocVersion: chunk.sourceDocVersion,
     score,
     rank: i + 1,
-    text: passage(chunk).slice(0, MAX_CHUNK_TEXT),
+    text: traceText(passage(chunk)),
   }));
 
 export function createAnswerer(options: AnswererOptions) {
