@@ -181,26 +181,41 @@ describe('prompt settings, read by a screen reader', () => {
   });
 });
 
+/**
+ * The prompt settings with a prompt added, whose saves the API refuses with `message`, naming the
+ * field pushed onto `refusals` before each save.
+ */
+async function withPromptAdded(message: string) {
+  const refusals: string[] = [];
+  const opened = await openConsole(browser(), fixture(), '/admin/prompts', {
+    routes: (ctx) =>
+      ctx.route('**/v1/config', (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({
+              status: 400,
+              contentType: 'application/json',
+              body: JSON.stringify({ error: { code: 'invalid_config', message, field: refusals.shift() } }),
+            })
+          : route.continue(),
+      ),
+  });
+  const { page, context } = opened;
+  try {
+    await page.getByRole('button', { name: 'Add a prompt' }).click();
+    const prompt = page.locator('rf-prompts-page fieldset').last();
+    await prompt.getByLabel('Text (English)').fill('Was this useful?');
+    const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+    return { ...opened, refusals, prompt, n };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}
+
 describe('prompt settings refused by the API', () => {
   it('says beside a field what the API refused there, in the reader’s language; a field it does not show goes to the status line', async () => {
-    const refusals: string[] = [];
-    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: (ctx) =>
-        ctx.route('**/v1/config', (route) =>
-          route.request().method() === 'PUT'
-            ? route.fulfill({
-                status: 400,
-                contentType: 'application/json',
-                body: JSON.stringify({ error: { code: 'invalid_config', message: 'is over the plan’s limit', field: refusals.shift() } }),
-              })
-            : route.continue(),
-        ),
-    });
+    const { page, context, problems, refusals, prompt, n } = await withPromptAdded('is over the plan’s limit');
     try {
-      await page.getByRole('button', { name: 'Add a prompt' }).click();
-      const prompt = page.locator('rf-prompts-page fieldset').last();
-      await prompt.getByLabel('Text (English)').fill('Was this useful?');
-      const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
       const perDay = prompt.getByLabel('At most per day');
       const status = page.locator('rf-prompts-page form [role="status"]');
 
@@ -237,24 +252,8 @@ describe('prompt settings refused by the API', () => {
 
 describe('prompt settings: the trigger and the rating mode refused by the API', () => {
   it('says beside the trigger, and beside the rating mode, what the API refused there, and focus moves there', async () => {
-    const refusals: string[] = [];
-    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: (ctx) =>
-        ctx.route('**/v1/config', (route) =>
-          route.request().method() === 'PUT'
-            ? route.fulfill({
-                status: 400,
-                contentType: 'application/json',
-                body: JSON.stringify({ error: { code: 'invalid_config', message: 'is not on this plan', field: refusals.shift() } }),
-              })
-            : route.continue(),
-        ),
-    });
+    const { page, context, problems, refusals, prompt, n } = await withPromptAdded('is not on this plan');
     try {
-      await page.getByRole('button', { name: 'Add a prompt' }).click();
-      const prompt = page.locator('rf-prompts-page fieldset').last();
-      await prompt.getByLabel('Text (English)').fill('Was this useful?');
-      const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
       const status = page.locator('rf-prompts-page form [role="status"]');
       const refused = 'was refused by the collector: is not on this plan';
 

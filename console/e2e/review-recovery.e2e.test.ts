@@ -9,6 +9,28 @@ const fixture = useSeededCollector();
 
 const shownItem = (page: Page) => page.locator('rf-review-page article.item').getAttribute('data-item');
 
+/**
+ * Two reviewers on the same queue, each shown its first item, the same one; `answered` waits for an
+ * answer to that item to be answered with `status`.
+ */
+async function twoReviewers(f: ReturnType<typeof fixture>) {
+  const first = await openConsole(browser(), f, '/admin/review');
+  const second = await openConsole(browser(), f, '/admin/review');
+  try {
+    for (const { page } of [first, second]) await page.locator('rf-review-page article.item').waitFor();
+    const item = await shownItem(second.page);
+    expect(await shownItem(first.page)).toBe(item);
+    const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+    const answered = (page: Page, status: number) =>
+      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
+    return { first, second, item, path, answered };
+  } catch (error) {
+    await first.context.close();
+    await second.context.close();
+    throw error;
+  }
+}
+
 describe('review queue, when things go wrong', () => {
   it('clears the "not saved" alert once the item it was about has been answered and saved', async () => {
     const f = fixture();
@@ -50,15 +72,8 @@ describe('review queue, when things go wrong', () => {
 
   it('does not overwrite unseen an answer another reviewer gave meanwhile: it shows it, and an answer given again replaces it', async () => {
     const f = fixture();
-    const first = await openConsole(browser(), f, '/admin/review');
-    const second = await openConsole(browser(), f, '/admin/review');
+    const { first, second, item, path, answered } = await twoReviewers(f);
     try {
-      for (const { page } of [first, second]) await page.locator('rf-review-page article.item').waitFor();
-      const item = await shownItem(second.page);
-      expect(await shownItem(first.page)).toBe(item);
-      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
-      const answered = (page: Page, status: number) =>
-        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
       const saved = answered(first.page, 200);
       await first.page.keyboard.press('1');
       await saved;
@@ -71,18 +86,18 @@ describe('review queue, when things go wrong', () => {
       await expect.poll(() => shownItem(second.page)).toBe(item);
       const relevant = second.page.locator('rf-review-page button.verdict.relevant');
       await expect.poll(() => relevant.getAttribute('aria-pressed')).toBe('true');
-      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'relevant' });
+      expect(await f.admin(path)).toMatchObject({ verdict: 'relevant' });
       // Answered again, knowingly: it replaces the first answer.
       const replaced = answered(second.page, 200);
       await second.page.keyboard.press('2');
       await replaced;
-      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'not_relevant' });
+      expect(await f.admin(path)).toMatchObject({ verdict: 'not_relevant' });
       // The first reviewer's undo would take back the second's answer: refused, and said so.
       const undoRefused = answered(first.page, 409);
       await first.page.keyboard.press('u');
       await undoRefused;
       await expect.poll(() => first.page.locator('rf-review-page p.error[role="alert"]').textContent()).toContain('it was not taken back');
-      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(item!)}`)).toMatchObject({ verdict: 'not_relevant' });
+      expect(await f.admin(path)).toMatchObject({ verdict: 'not_relevant' });
     } finally {
       await first.context.close();
       await second.context.close();
@@ -91,15 +106,8 @@ describe('review queue, when things go wrong', () => {
 
   it('keeps the note the reviewer typed when their answer is refused, the other reviewer’s note shown beside it', async () => {
     const f = fixture();
-    const first = await openConsole(browser(), f, '/admin/review');
-    const second = await openConsole(browser(), f, '/admin/review');
+    const { first, second, item, path, answered } = await twoReviewers(f);
     try {
-      for (const { page } of [first, second]) await page.locator('rf-review-page article.item').waitFor();
-      const item = await shownItem(second.page);
-      expect(await shownItem(first.page)).toBe(item);
-      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
-      const answered = (page: Page, status: number) =>
-        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
       const answerWithNote = async (page: Page, note: string, key: string) => {
         await page.locator('rf-review-page #note').fill(note);
         // Esc leaves the note, where the answer keys work again.
@@ -201,6 +209,15 @@ describe('review queue: a list fetched while an answer is on its way', () => {
     return control;
   }
 
+  /** The queue with its answers held (`heldAnswers`), and the item it shows first. */
+  async function openWithAnswersHeld() {
+    const f = fixture();
+    const answers = heldAnswers();
+    const opened = await openConsole(browser(), f, '/admin/review', { routes: answers.routes });
+    await opened.page.locator('rf-review-page article.item').waitFor();
+    return { f, answers, ...opened, item: await shownItem(opened.page) };
+  }
+
   /** Goes to the held list and back to the waiting one, which is fetched anew; resolves once the filter is back. */
   async function toHeldAndBack(page: Page, before?: () => void) {
     const select = page.locator('rf-review-page select');
@@ -212,12 +229,8 @@ describe('review queue: a list fetched while an answer is on its way', () => {
   }
 
   it('shows the item answered, with its note, and brings it back, the reviewer on it, when the answer is not saved', async () => {
-    const f = fixture();
-    const answers = heldAnswers();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: answers.routes });
+    const { answers, page, context, problems, item } = await openWithAnswersHeld();
     try {
-      await page.locator('rf-review-page article.item').waitFor();
-      const item = await shownItem(page);
       const note = page.locator('rf-review-page #note');
       await note.fill('Off topic, on its way');
       await page.keyboard.press('Escape');
@@ -251,12 +264,8 @@ describe('review queue: a list fetched while an answer is on its way', () => {
   });
 
   it('shows the item with its saved answer when the list was built before the answer landed and arrives after it', async () => {
-    const f = fixture();
-    const answers = heldAnswers();
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: answers.routes });
+    const { f, answers, page, context, problems, item } = await openWithAnswersHeld();
     try {
-      await page.locator('rf-review-page article.item').waitFor();
-      const item = await shownItem(page);
       const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
       await page.keyboard.press('1');
       await expect.poll(() => shownItem(page)).not.toBe(item);

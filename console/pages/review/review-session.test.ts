@@ -85,6 +85,18 @@ function slowServer(n: number) {
   return { server, slowAnswers, release };
 }
 
+/** The first item answered 'relevant' on a slow server, and the list opened again on the same ledger while that answer is on its way. */
+async function answeredThenListedAgain() {
+  const { server, slowAnswers, release } = slowServer(3);
+  const ledger = new AnswerLedger(slowAnswers);
+  const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+  await first.load();
+  const answering = first.answer('relevant', null);
+  const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+  await again.load();
+  return { server, release, answering, again };
+}
+
 describe('ReviewSession', () => {
   it('moves to the next item at once, sends the answer, and keeps budget and training in step', async () => {
     const server = fakeServer(3);
@@ -282,13 +294,7 @@ describe('ReviewSession', () => {
   });
 
   it('brings an item shown with its answer on its way back as listed, the reviewer on it, when that answer is not saved', async () => {
-    const { server, slowAnswers, release } = slowServer(3);
-    const ledger = new AnswerLedger(slowAnswers);
-    const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
-    await first.load();
-    const answering = first.answer('relevant', null);
-    const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
-    await again.load();
+    const { server, release, answering, again } = await answeredThenListedAgain();
     again.next();
     expect(again.current?.id).toBe('i2');
     server.failOnce();
@@ -301,13 +307,7 @@ describe('ReviewSession', () => {
   });
 
   it('brings an item shown with its answer on its way back with the answer found there when it was answered meanwhile elsewhere', async () => {
-    const { server, slowAnswers, release } = slowServer(3);
-    const ledger = new AnswerLedger(slowAnswers);
-    const first = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
-    await first.load();
-    const answering = first.answer('relevant', null);
-    const again = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
-    await again.load();
+    const { server, release, answering, again } = await answeredThenListedAgain();
     server.answerElsewhere('i0', 'unclear');
     release();
     await expect(answering).rejects.toMatchObject({ code: 'review_item_changed' });
