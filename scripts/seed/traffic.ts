@@ -30,6 +30,8 @@ type EventSpec = Omit<FeedbackEventInput, 'eventId' | 'sessionId' | 'widgetVersi
 /** Sessions over the last `days` days, ending at `now`. */
 export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() } = {}): Traffic {
   const rnd = random(seed);
+  // Its own stream, so adding pushbacks left every other draw, and the data built on it, as it was.
+  const pushes = random(seed ^ 0x70b);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
   const traces: TraceInput[] = [];
   const events: FeedbackEventInput[] = [];
@@ -44,9 +46,12 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
     const turns = 1 + Math.floor(rnd() * 4);
     let question: SeedQuestion = pick(QUESTIONS);
     let nextTraceId = id('t');
+    let pushedBack = false;
     for (let turn = 0; turn < turns; turn++) {
-      const query = pick(question.phrasings);
-      const chunks = retrieve(query, question, rnd);
+      const asked = pick(question.phrasings);
+      const query = pushedBack ? `No, that's not right. ${asked}` : asked;
+      pushedBack = false;
+      const chunks = retrieve(asked, question, rnd);
       const traceId = nextTraceId;
       nextTraceId = id('t');
       const right = chunks.findIndex((c) => c.chunkId === question.answerChunk);
@@ -81,6 +86,9 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
         if (rnd() < 0.4 && turn + 1 < turns) {
           // Asks the same thing again in other words: the widget marks the first answer.
           emit(40_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.6, gapMs: 40_000 } } as EventSpec);
+          // Some say the answer was wrong as they ask again: the backend's client marks it (client/follow-ups.ts).
+          pushedBack = pushes() < 0.3;
+          if (pushedBack) emit(45_000, { traceId, signalType: 'contradicted_by_follow_up', detail: { nextTraceId, gapMs: 45_000 } } as EventSpec);
           at += 45_000;
           continue;
         }
