@@ -86,7 +86,7 @@ describe('the artifact schema', () => {
 
   it('refuses a version of . or .. when taking an artifact in, as no URL path can hold it, and reads one stored before', () => {
     for (const version of ['.', '..']) {
-      expect(verdict(StrictRerankerModelSchema, model({ version }))).toBe('version: cannot be . or .., which a URL path cannot hold');
+      expect(verdict(StrictRerankerModelSchema, model({ version }))).toBe('version: cannot be . or .., which a URL path cannot name');
       expect(parseRerankerModel(model({ version })).version).toBe(version);
     }
     expect(verdict(StrictRerankerModelSchema, model({ version: '...' }))).toBe('valid');

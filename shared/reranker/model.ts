@@ -4,7 +4,7 @@
  * grows with confirmed judgements (the memory and the priors of judged chunks), not with traffic.
  */
 import * as v from 'valibot';
-import { finite } from '../schema/common.ts';
+import { finite, isPathSegment } from '../schema/common.ts';
 import { EMBEDDING_FEATURES, LEXICAL_FEATURES } from './features.ts';
 import { idRecord } from './id-record.ts';
 import { isPackedVector } from './vectors.ts';
@@ -17,9 +17,6 @@ export const MIN_SCALE = 1e-6;
 
 /** A weighted count: never below 0, which would make a prior's log-odds infinite and a score NaN. */
 const count = () => v.pipe(finite(), v.minValue(0, 'must be 0 or more'));
-
-/** What a URL path cannot hold as a segment: `GET /v1/admin/models/..` is normalised away before any route sees it. */
-const DOT_SEGMENTS: readonly string[] = ['.', '..'];
 
 /**
  * The artifact's schema, lenient or strict, from one definition. Read back (the collector reading
@@ -65,7 +62,8 @@ function rerankerModelSchema(strict: boolean) {
       version: v.pipe(
         v.string(),
         v.regex(/^[\w.:-]{1,100}$/, 'must be 1-100 letters, digits and . : _ -'),
-        v.check((s) => !strict || !DOT_SEGMENTS.includes(s), 'cannot be . or .., which a URL path cannot hold'),
+        // `GET /v1/admin/models/..` is normalised away before any route sees it; one stored already is still read.
+        v.check((s) => !strict || isPathSegment(s), 'cannot be . or .., which a URL path cannot name'),
       ),
       createdAt: finite(),
       /** Feature names in the order of `weights`; see `features.ts`. A name this version cannot compute could not rank. */

@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import { redactPII } from '../redact.ts';
 import { MAX_DURATION_MS } from './durations.ts';
 
-/** Refuses `.` and `..`: a URL's path drops them, even percent-encoded, so no route could name the id. */
-const pathSegment = () => v.check((s: string) => s !== '.' && s !== '..', 'cannot be . or .., which a URL path cannot name');
+/** Whether an id can be a URL path's segment: a path drops `.` and `..`, even percent-encoded, so no route could name them. */
+export const isPathSegment = (s: string) => s !== '.' && s !== '..';
+const pathSegment = () => v.check(isPathSegment, 'cannot be . or .., which a URL path cannot name');
 
 /**
  * An identifier the product makes or a team configures: event ids, prompt ids and their answers.

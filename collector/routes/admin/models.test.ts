@@ -60,7 +60,7 @@ describe('POST /v1/admin/models', () => {
       const res = await admin(p, '/models', { method: 'POST', json: trained(model(version)) });
       expect(res).toMatchObject({
         status: 400,
-        body: { error: { code: 'invalid_model', field: 'model.version', message: 'cannot be . or .., which a URL path cannot hold' } },
+        body: { error: { code: 'invalid_model', field: 'model.version', message: 'cannot be . or .., which a URL path cannot name' } },
       });
     }
     expect((await admin(p, '/models')).body).toMatchObject({ current: null, models: [] });
