@@ -168,6 +168,47 @@ describe('a good guest on the host page', () => {
     await page.context().close();
   });
 
+  it('takes an element property of another type, or an answered-at that is not a time, as none given: what it records is stored', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('plain-props');
+    await addAnswer(page, { traceId, attrs: { 'answered-at': 'abc' } });
+    await page.evaluate((id) => {
+      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`) as any;
+      el.locale = 5;
+      el.sessionId = {};
+    }, traceId);
+    const el = widget(page, traceId);
+    await expect.poll(() => el.getByRole('button', { name: 'Not helpful' }).count()).toBe(1);
+    await callWidget(page, traceId, 'castVote', 'down');
+    await callWidget(page, traceId, 'reportRegenerate');
+    const events = await eventsUpToMarker(page, traceId);
+    const recorded = events.filter((e) => ['thumbs_down', 'regenerate'].includes(e.signalType));
+    expect(recorded.map((e) => e.signalType)).toEqual(['thumbs_down', 'regenerate']);
+    // The answer counts as shown when the element was: the regenerate's gap is a time, and the session the tab's own.
+    expect(recorded[1]!.detail.gapMs).toEqual(expect.any(Number));
+    expect(recorded[0]!.shownMs).toEqual(expect.any(Number));
+    expect(recorded[0]!.sessionId).toMatch(/^[0-9a-f]{32}$/);
+    await page.context().close();
+  });
+
+  it("sends every answer's events on page hide though one element names an endpoint the browser cannot send to", async () => {
+    const { page, context } = await openHost(browser());
+    // Only the page-hide beacon (text/plain) gets through: what is stored came with it.
+    await context.route(`${collector()}/v1/events`, (route) =>
+      route.request().headers()['content-type']?.startsWith('text/plain') ? route.continue() : route.abort(),
+    );
+    const good = newTraceId('beacon-good');
+    const bad = newTraceId('beacon-bad');
+    await addAnswer(page, { traceId: good });
+    await addAnswer(page, { traceId: bad, attrs: { endpoint: 'https://feedback.example.com:8O8O' } });
+    await callWidget(page, bad, 'castVote', 'up');
+    await callWidget(page, good, 'castVote', 'down');
+    await pending(page);
+    await setVisibility(page, 'hidden');
+    await eventually(good, (events) => expect(ofType(events, 'thumbs_down')).toHaveLength(1));
+    await context.close();
+  });
+
   it('thanks no one for feedback it could not record (no valid endpoint)', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('unsent');

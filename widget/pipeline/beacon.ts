@@ -35,7 +35,10 @@ export function beacon(items: readonly OutboxItem[]): void {
   while (rest.length > 0) {
     const batch = nextBatch(rest);
     const { endpoint, writeKey } = batch[0]!;
-    navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' }));
+    // One endpoint the browser cannot send to must not keep the others' events from going.
+    try {
+      navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' }));
+    } catch {}
     const sent = new Set(batch);
     rest = rest.filter((i) => !sent.has(i));
   }

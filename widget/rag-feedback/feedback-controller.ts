@@ -3,7 +3,7 @@ import type { Prompt, WidgetConfig } from '../../shared/schema/config.ts';
 import type { EventDetail } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { CITATION_LABEL_CHARS, LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
-import { emit } from '../events.ts';
+import { emit, type RagFeedbackEventMap } from '../events.ts';
 import { guardMethods, warn } from '../guard.ts';
 import { pipeline, type RecordContext } from '../pipeline/index.ts';
 import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from '../session.ts';
@@ -142,10 +142,10 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   /** Where events go and what they are about: the attributes, else the page-wide options. */
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
+    // An id of another type (set as a property in plain JavaScript) counts as none given.
     return {
-      traceId,
-      // A page-wide session id of another type (plain JavaScript) counts as none given.
-      sessionId: sessionId || typed(options.sessionId, '') || tabSessionId(),
+      traceId: typed(traceId, ''),
+      sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
       endpoint: endpoint || options.endpoint || '',
       writeKey: writeKey || options.writeKey || '',
     };
@@ -153,8 +153,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The UI language: the attribute, the page-wide option, the page's `lang`, the browser's. */
   get locale(): string {
-    // A page-wide locale of another type (plain JavaScript) counts as none given.
-    return this.host.locale || typed(options.locale, '') || document.documentElement.lang || navigator.language;
+    // A locale of another type (plain JavaScript) counts as none given.
+    return typed(this.host.locale, '') || typed(options.locale, '') || document.documentElement.lang || navigator.language;
   }
 
   /** The UI strings for that language, with the page's overrides. */
@@ -169,7 +169,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** When the answer was shown (or the `answered-at` attribute). */
   get shownAt(): number {
-    return this.host.answeredAt ?? this.startedAt;
+    // One that is not a time (`answered-at="abc"`) counts as none given.
+    return typed(this.host.answeredAt, 0) || this.startedAt;
   }
 
   /** What the user has told us about this answer so far. */
@@ -179,7 +180,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** False when the element has no trace, endpoint or write key to record it with. */
   recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): boolean {
-    if (!this.host.traceId) return false;
+    if (!this.context.traceId) return false;
     if (interaction && !traceId) this.interacted = true;
     return pipeline().record(
       { ...this.context, ...(traceId ? { traceId } : { shownAt: this.shownAt }) },
@@ -206,7 +207,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.prompt = prompt;
     this.host.requestUpdate();
     this.recordSignal('prompt_shown', { promptId: prompt.id, trigger }, { interaction: false });
-    emit(this.host, 'rf-prompt-show', { traceId: this.host.traceId, promptId: prompt.id, trigger });
+    this.tell('rf-prompt-show', { promptId: prompt.id, trigger });
   }
 
   // ---- explicit feedback ----
@@ -224,7 +225,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.announcement = next === 'up' ? s.voteUpRecorded : next === 'down' ? s.voteDownRecorded : s.voteCleared;
     this.host.requestUpdate();
     this.recordSignal(next === 'up' ? 'thumbs_up' : next === 'down' ? 'thumbs_down' : 'vote_cleared', {});
-    emit(this.host, 'rf-vote', { traceId, vote: next });
+    this.tell('rf-vote', { vote: next });
     if (next === 'down') {
       this.showPanel({ kind: 'reasons' });
       if (countThumbsDown(this.context.sessionId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
@@ -238,7 +239,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.rating = stars;
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
-    emit(this.host, 'rf-rate', { traceId: this.host.traceId, stars });
+    this.tell('rf-rate', { stars });
     if (stars <= LOW_RATING) this.showPanel({ kind: 'reasons' });
   }
 
@@ -288,7 +289,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.prompt = null;
     this.host.requestUpdate();
     this.recordSignal('prompt_answered', { promptId, answer });
-    emit(this.host, 'rf-prompt-answer', { traceId: this.host.traceId, promptId, answer });
+    this.tell('rf-prompt-answer', { promptId, answer });
   }
 
   showPanel(panel: Panel): void {
@@ -313,9 +314,14 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     });
   }
 
+  /** Tells the page what became of this answer (`rf-vote`, `rf-rate`, …), naming it. */
+  private tell<K extends Exclude<keyof RagFeedbackEventMap, 'rf-signal'>>(type: K, detail: Omit<RagFeedbackEventMap[K]['detail'], 'traceId'>): void {
+    emit(this.host, type, { traceId: this.host.traceId, ...detail } as RagFeedbackEventMap[K]['detail']);
+  }
+
   /** Records an explicit submission and announces it with `rf-submit`. */
   private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): boolean {
-    return this.recordSignal(kind, detail, { onRecorded: (event) => emit(this.host, 'rf-submit', { traceId: this.host.traceId, kind, event }) });
+    return this.recordSignal(kind, detail, { onRecorded: (event) => this.tell('rf-submit', { kind, event }) });
   }
 }
 
