@@ -80,7 +80,7 @@ describe("answers that are not the collector's", () => {
 describe('destinations', () => {
   const item = (id: string, endpoint: string) => ({ id, endpoint, writeKey: 'rfw_k', event: { eventId: id } });
   /** An outbox of `items`, and a fetch for which `retired` cannot be reached and the rest store everything. */
-  function setUp(items: ReturnType<typeof item>[], retired: string) {
+  function setUp(items: ReturnType<typeof item>[], retired: string, backoff = { baseMs: 10_000, maxMs: 60_000 }) {
     const outbox = {
       peeks: 0,
       settled: () => Promise.resolve(),
@@ -98,10 +98,22 @@ describe('destinations', () => {
       return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'stored' })) });
     });
     vi.stubGlobal('fetch', fetch);
-    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 10_000, maxMs: 60_000 }, timeoutMs: 0 }, () => undefined);
+    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff, timeoutMs: 0 }, () => undefined);
     const triesOf = (endpoint: string) => fetch.mock.calls.filter(([url]) => url.startsWith(endpoint)).length;
     return { t, outbox, triesOf };
   }
+
+  it('waits out a backoff longer than a browser timer holds (2^31-1 ms) instead of looking into the outbox again and again', async () => {
+    const items = [item('a1', 'https://retired.example')];
+    // A first wait of 2.5e9 to 5e9 ms: past what setTimeout holds, which then fires at once.
+    const { t, outbox, triesOf } = setUp(items, 'https://retired.example', { baseMs: 5e9, maxMs: 1e10 });
+    await t.flush();
+    expect(triesOf('https://retired.example')).toBe(1);
+    const peeks = outbox.peeks;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(outbox.peeks - peeks).toBe(0);
+    expect(triesOf('https://retired.example')).toBe(1);
+  });
 
   it('sends to the other collectors while one cannot be reached, and tries that one again only in its turn', async () => {
     const items = [item('a1', 'https://retired.example'), item('b1', 'https://live.example'), item('a2', 'https://retired.example')];

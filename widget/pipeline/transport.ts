@@ -50,11 +50,15 @@ export class Transport {
     if (this.timer !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      void this.flush(false);
-    }, at - Date.now());
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        void this.flush(false);
+        // Browsers fire a wait over 2^31-1 ms at once: a longer one is cut, and the flush waits again for what is not due.
+      },
+      Math.min(at - Date.now(), 2e9),
+    );
   }
 
   /** An event was added to the outbox: a full batch goes at once, fewer wait for the rest of the interaction. */
