@@ -4,8 +4,10 @@ import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
+import { recordModel } from '../storage/models.ts';
 import { evalQueries, trainingData } from '../storage/training-data.ts';
 import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { tinyModel } from '../test/tiny-model.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -149,6 +151,43 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     expect(read.body.data.lists.length).toBeGreaterThan(0);
     expect(read.body.data).toEqual(JSON.parse(JSON.stringify(await trainingData(env.DB, p.id, at))));
     expect(read.body.evalQueries).toEqual(JSON.parse(JSON.stringify(await evalQueries(env.DB, p.id))));
+  });
+
+  it("ranks in retrieval's order while the served model cannot be read, and replaces it with one that beats retrieval", async () => {
+    const p = await newProject();
+    await topicTraffic(p, TOPICS, everyoneApart('u'), Date.now() + 1_000);
+    const night1 = Date.now() + 1_000;
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+    await runNightly(env, night1, { projects: [p.id] });
+    await reviewEverything(p);
+    // Stored and served before artifacts were checked as they are now: its vector is not base64.
+    const legacy = { ...tinyModel('legacy-1'), memory: { queries: [{ terms: ['alpha7'], vector: 'not base64!!' }], judgements: [] } };
+    const stored = await recordModel(env.DB, p.id, {
+      model: legacy,
+      trainedBy: 'retrain',
+      confirmed: 0,
+      comparedWith: null,
+      evaluation: {},
+      promote: true,
+      findings: [],
+      reasons: ['uploaded'],
+      // Weeks ago: retraining is due.
+      at: night1 - 30 * DAY,
+    });
+    expect(stored.outcome).toBe('recorded');
+    const ranked = await call('/v1/rerank', { method: 'POST', headers: bearer(p.keys.server), json: { query: 'alpha7 gamma7 zeta7', chunks: chunksOf(7) } });
+    expect(ranked.status).toBe(200);
+    const body = (await ranked.json()) as { version: string | null; chunks: { chunkId: string }[] };
+    expect(body).toMatchObject({ version: null });
+    expect(body.chunks.map((c) => c.chunkId)).toEqual(chunksOf(7).map((c) => c.chunkId));
+
+    const summary = await runNightly(env, night1 + DAY, { projects: [p.id] });
+    const train = summary.runs[0]!.stages.find((s) => s.name === 'train')!;
+    expect(train.counts).toMatchObject({ trained: 1, promoted: 1 });
+    expect(train.note).toContain('the served legacy-1 cannot be read');
+    const { body: models } = await admin<Models & { models: { comparedWith: string | null }[] }>(p, '/models');
+    expect(models.current).toBe(models.models[0]!.version);
+    expect(models.models[0]!.comparedWith).toBe('legacy-1');
   });
 
   it('changes nothing when the night runs again, and waits for the schedule', async () => {

@@ -59,12 +59,25 @@ export async function modelArtifact(d1: D1Database, projectId: string, version: 
   return row?.artifact ?? null;
 }
 
-/** The current model, parsed, or null. */
-export async function currentModel(d1: D1Database, projectId: string): Promise<RerankerModel | null> {
+/**
+ * The version users get and its model, parsed: null for retrieval's order, or for an artifact that
+ * no longer parses (stored before artifacts were checked as they are now), which `unreadable` says
+ * why of. Ranking then keeps retrieval's order and retraining compares with it, so the next model
+ * that beats retrieval replaces it, rather than every rerank and every night failing on it.
+ */
+export async function servedModel(d1: D1Database, projectId: string): Promise<{ version: string | null; model: RerankerModel | null; unreadable?: string }> {
   const version = await currentVersion(d1, projectId);
   const artifact = version ? await modelArtifact(d1, projectId, version) : null;
-  return artifact ? parseRerankerModel(artifact) : null;
+  if (!artifact) return { version, model: null };
+  try {
+    return { version, model: parseRerankerModel(artifact) };
+  } catch (error) {
+    return { version, model: null, unreadable: error instanceof Error ? error.message : String(error) };
+  }
 }
+
+/** The current model, parsed, or null (retrieval's order, or an artifact that no longer parses). */
+export const currentModel = async (d1: D1Database, projectId: string): Promise<RerankerModel | null> => (await servedModel(d1, projectId)).model;
 
 export async function listModels(d1: D1Database, projectId: string, limit = 100): Promise<ModelSummary[]> {
   const current = await currentVersion(d1, projectId);

@@ -1,7 +1,7 @@
 import { daysBetween, utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
-import { currentModel, latestTraining, newSinceLastModel, recordModel } from '../../storage/models.ts';
+import { latestTraining, newSinceLastModel, recordModel, servedModel } from '../../storage/models.ts';
 import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -28,14 +28,15 @@ export const train: Stage = {
     // The training lists and the eval sets share most chunks: each text is read once for both.
     const texts: ChunkTexts = new Map();
     const data = enough ? await trainingData(db, projectId, now, confirmed, texts) : { confirmed, lists: [], engagement: [], queryEngagement: [] };
-    const current = await currentModel(db, projectId);
+    const served = await servedModel(db, projectId);
+    const current = served.model;
     const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId, texts) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
     const recorded = await recordModel(db, projectId, {
       model: outcome.model,
       trainedBy: 'nightly',
       confirmed: outcome.confirmed,
-      comparedWith: current?.version ?? null,
+      comparedWith: served.version,
       evaluation: outcome.evaluation,
       promote: outcome.decision.promote,
       findings: outcome.decision.findings,
@@ -53,7 +54,9 @@ export const train: Stage = {
     return {
       cursor: null,
       counts: { trained: 1, promoted: outcome.decision.promote ? 1 : 0, confirmed: outcome.confirmed },
-      note: `${outcome.model.version} ${outcome.decision.promote ? 'promoted' : 'rejected'}: ${outcome.decision.reasons.join('; ')}`,
+      note: `${outcome.model.version} ${outcome.decision.promote ? 'promoted' : 'rejected'}: ${outcome.decision.reasons.join('; ')}${
+        served.unreadable ? ` (the served ${served.version} cannot be read, ${served.unreadable}: compared with retrieval's order)` : ''
+      }`,
     };
   },
 };
