@@ -46,14 +46,14 @@ export class FollowUps {
     const turnIndex = typeof trace?.turnIndex === 'number' ? trace.turnIndex : undefined;
     if (typeof traceId !== 'string' || typeof sessionId !== 'string' || typeof query !== 'string' || typeof createdAt !== 'number') return undefined;
     const before = this.answered.get(sessionId);
+    // Turns are ordered by their index when both have one, else by time.
+    const turnsApart = turnIndex !== undefined && before?.turnIndex !== undefined ? turnIndex - before.turnIndex : undefined;
     // A turn answered again (a regenerate, a retry of the same trace) stays the answer to push back on.
-    const later = !before || (turnIndex !== undefined && before.turnIndex !== undefined ? turnIndex >= before.turnIndex : createdAt >= before.createdAt);
-    if (!later) return undefined;
+    if (before && (turnsApart ?? createdAt - before.createdAt) < 0) return undefined;
     remember(this.answered, sessionId, { traceId, turnIndex, createdAt }, this.max);
-    if (!before || before.traceId === traceId) return undefined;
-    const nextTurn = turnIndex !== undefined && before.turnIndex !== undefined ? turnIndex > before.turnIndex : true;
+    if (!before || before.traceId === traceId || (turnsApart ?? 1) === 0) return undefined;
     const gapMs = createdAt - before.createdAt;
-    if (!nextTurn || gapMs < 0 || gapMs > CONTRADICTION_WINDOW_MS || !contradictsAnswer(query)) return undefined;
+    if (gapMs < 0 || gapMs > CONTRADICTION_WINDOW_MS || !contradictsAnswer(query)) return undefined;
     return { traceId: before.traceId, sessionId, at: createdAt, detail: { nextTraceId: traceId, gapMs } };
   }
 }
