@@ -75,3 +75,24 @@ export async function traceStored(a: Admin, traceId: string, timeoutMs = 60_000)
   }
   throw new Error(`trace ${traceId} never reached the collector`);
 }
+
+/**
+ * How many of `traceIds` the collector holds a `signalType` event on, waiting up to `timeoutMs`
+ * for the ones a backend reports in the background (its events are batched apart from its traces).
+ */
+export async function tracesWithSignal(a: Admin, traceIds: readonly string[], signalType: string, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = [...traceIds];
+  for (;;) {
+    const still: string[] = [];
+    // One at a time: the dev server leaves some of a burst of requests unanswered.
+    for (const id of waiting) {
+      const res = await collectorFetch(`${a.endpoint}/v1/traces/${id}`, { headers: { authorization: `Bearer ${a.adminKey}` } });
+      const events = res.ok ? (JSON.parse(res.text) as { events: { signalType: string }[] }).events : [];
+      if (!events.some((e) => e.signalType === signalType)) still.push(id);
+    }
+    waiting = still;
+    if (waiting.length === 0 || Date.now() >= deadline) return traceIds.length - waiting.length;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

@@ -19,7 +19,7 @@ import { utcDay } from '../../shared/time.ts';
 import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
 import { type Anchors, PUBLISHED_ANCHORS } from './anchors.ts';
 import { type JudgedQuery, loadCollection, type SplitExclusions } from './collection.ts';
-import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, trainingData } from './collector-api.ts';
+import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, tracesWithSignal, trainingData } from './collector-api.ts';
 import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
 import { eventSink } from './http.ts';
@@ -58,6 +58,9 @@ export interface CycleRow {
   /** Events of the night's touched traces, and those the noise filter left trusted. */
   eventsAssessed: number;
   trustedSignals: number;
+  /** Answers a rephrase said were wrong, and of them those the demo's client marked `contradicted_by_follow_up`. */
+  pushedBack: number;
+  pushBacksMarked: number;
   mined: number;
   reviewed: number;
   /** Of them, answered relevant (after the reviewer's errors). */
@@ -220,6 +223,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
           : { asks: 0, lastTraceId: undefined };
       await traceStored(a, browser.lastTraceId ?? traffic.lastTraceId!);
       if (traffic.lastTraceId) await traceStored(a, traffic.lastTraceId);
+      const pushBacksMarked = await tracesWithSignal(a, traffic.pushedBack, 'contradicted_by_follow_up');
 
       // The night at the end of the simulated week (Sunday 23:30 UTC).
       const at = weekStart + WEEK - 30 * 60_000;
@@ -285,6 +289,8 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         eventsAccepted: sink.counts.accepted - before.accepted,
         eventsAssessed: stageCount(stages, 'assess', 'events'),
         trustedSignals: stageCount(stages, 'assess', 'events') - stageCount(stages, 'assess', 'lowConfidence'),
+        pushedBack: traffic.pushedBack.length,
+        pushBacksMarked,
         mined: stageCount(stages, 'mine', 'candidates'),
         reviewed: review.answered,
         reviewedRelevant: review.relevant,
@@ -307,7 +313,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       };
       rows.push(row);
       log(
-        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted, ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
+        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
           `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}` +
           (candidate ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)}` : '') +
           `; the Worker's heap up to ${Math.round(workerHeapMb)} MB in the night (${row.seconds} s)`,

@@ -2,7 +2,7 @@
  * One simulated week of traffic: sessions drawn from the traffic queries by popularity (a Zipf law
  * over a seeded order, so popular questions come back week after week), some worded in one of the
  * query's usual variants, each answer reacted to by the user model, unhelpful answers re-asked in
- * other words or regenerated, some sessions going on to another question; plus one abusive
+ * other words (some saying first that the answer was wrong) or regenerated, some sessions going on to another question; plus one abusive
  * session flooding thumbs-downs. Asks go through the demo's backend one at a time, with the
  * demo's clock set to the simulated moment; events go to the collector in batches.
  */
@@ -15,7 +15,7 @@ import type { Collection, JudgedQuery } from './collection.ts';
 import { type Answer, ask, type EventSink } from './http.ts';
 import { paraphrase } from './paraphrase.ts';
 import { between, chance, pick, type Rng, shuffled } from './random.ts';
-import { type RightSource, react, type SimEvent, USER_MODEL, type UserModel } from './user-model.ts';
+import { PUSHBACKS, type RightSource, react, type SimEvent, USER_MODEL, type UserModel } from './user-model.ts';
 
 export const TRAFFIC_MODEL = {
   /** Zipf exponent of query popularity: rank r is asked in proportion to 1 / r^s. */
@@ -45,6 +45,8 @@ export interface TrafficStats {
   /** Clicks by citation position. */
   clicksByPosition: number[];
   rephrases: number;
+  /** Answers a rephrase said were wrong, by trace id: the demo's client should report each. */
+  pushedBack: string[];
   regenerates: number;
   /** The week's last trace, to wait for before the night runs. */
   lastTraceId?: string;
@@ -118,6 +120,7 @@ const emptyStats = (): TrafficStats => ({
   helpful: 0,
   clicksByPosition: [0, 0, 0, 0, 0],
   rephrases: 0,
+  pushedBack: [],
   regenerates: 0,
 });
 
@@ -192,10 +195,12 @@ export async function simulateWeek(o: WeekOptions): Promise<TrafficStats> {
         continue;
       }
       if (reaction.next === 'rephrase') {
-        const next = paraphrase(r, q.text);
+        const reworded = paraphrase(r, q.text);
+        const pushBack = chance(r, m.pushBackOnRephrase);
         rephraseOf = { traceId: res.traceId, text, at: t };
         stats.rephrases++;
-        text = next;
+        if (pushBack) stats.pushedBack.push(res.traceId);
+        text = pushBack ? `${pick(r, PUSHBACKS)} ${reworded}` : reworded;
         t += last + between(r, 10_000, 60_000);
       } else {
         q = o.population.draw(r);

@@ -40,6 +40,8 @@ export const USER_MODEL = {
   correctionNamesSource: 0.5,
   /** When nothing cited answers: re-ask in other words, regenerate, or leave at once. */
   rephraseIfUnhelpful: 0.35,
+  /** A rephrase that first says the answer was wrong ("That's wrong.", "Are you sure?"), which the backend's client reports on it. */
+  pushBackOnRephrase: 0.3,
   regenerateIfUnhelpful: 0.12,
   bounceIfUnhelpful: 0.15,
   /** Any answer: ask another question in the same session. */
@@ -51,6 +53,9 @@ export const USER_MODEL = {
 } as const;
 
 export type UserModel = typeof USER_MODEL;
+
+/** How a user who pushes back opens the question asked again: each reads as a pushback to `contradictsAnswer`. */
+export const PUSHBACKS = ["That's wrong.", 'Are you sure?', "No, that's not right.", "That's not what I asked."] as const;
 
 export interface ShownCitation {
   chunkId: string;
