@@ -359,4 +359,38 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+
+  it('undoes, on the list the reviewer went to, the last answer given on the one before: that item is shown there, waiting again', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = (await shownItem(page))!;
+      const path = `/v1/admin/review/${encodeURIComponent(item)}`;
+      const posted = (status: number) =>
+        page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === status);
+      const saved = posted(200);
+      await pressAndMove(page, '2', item);
+      await saved;
+      const heldListed = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/v1/admin/review' && new URL(r.url()).searchParams.get('status') === 'held',
+      );
+      await page.locator('rf-review-page select').selectOption('held');
+      await heldListed;
+      await page.locator('rf-review-page article.item, rf-review-page .empty').first().waitFor();
+      const undone = posted(200);
+      await page.keyboard.press('u');
+      await undone;
+      await expect.poll(() => shownItem(page)).toBe(item);
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('Answer taken back');
+      expect(await page.locator('rf-review-page button.verdict.not_relevant').getAttribute('aria-pressed')).toBe('false');
+      expect(await f.admin(path)).toMatchObject({ status: 'pending', verdict: null });
+      // Nothing more to take back: the one answer was.
+      await page.keyboard.press('u');
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('Nothing to undo.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

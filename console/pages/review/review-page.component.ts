@@ -18,6 +18,7 @@ import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-ke
 import { styles } from './review-page.styles.ts';
 import { type ReviewApi, ReviewSession } from './review-session.ts';
 import { trainingCount } from './training-count.ts';
+import { UndoHistory } from './undo-history.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
 const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
@@ -78,6 +79,8 @@ export class ReviewPage extends LitElement {
   private session: ReviewSession | undefined;
   /** The reviewer's answers across the lists this page opens (a filter changed, back and forward). */
   private readonly ledger = new AnswerLedger(reviewApi);
+  /** The answers to take back, across the lists this page opens: `u` takes back the last one given, on whichever list. */
+  private readonly history = new UndoHistory();
   /** The notes typed and not yet saved, across the lists this page opens. */
   private readonly drafts = new NoteDrafts();
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
@@ -117,6 +120,7 @@ export class ReviewPage extends LitElement {
         this.reflectPosition();
       },
       this.ledger,
+      this.history,
     );
     this.session = session;
     this.loaded = false;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { AnswerLedger } from './answer-ledger.ts';
 import { PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
+import { UndoHistory } from './undo-history.ts';
 
 const item = (n: number): ReviewItem => ({
   id: `i${n}`,
@@ -316,6 +317,30 @@ describe('ReviewSession', () => {
     // Answered again, knowingly: given against the answer found there.
     await again.answer('not_relevant', null);
     expect(server.sent).toEqual([['i0', 'not_relevant', null]]);
+  });
+
+  it('undoes on another list the last answer given on the one before, and shows that item there', async () => {
+    for (const status of ['held', 'answered'] as const) {
+      const server = fakeServer(3);
+      const ledger = new AnswerLedger(server.api);
+      const history = new UndoHistory();
+      const waiting = new ReviewSession(server.api, 'pending', () => {}, ledger, history);
+      await waiting.load();
+      await waiting.answer('not_relevant', 'off topic');
+      await waiting.answer('relevant', null);
+      const other = new ReviewSession(server.api, status, () => {}, ledger, history);
+      await other.load();
+      expect(other.canUndo, status).toBe(true);
+      expect(await other.undo(), status).toBe(true);
+      expect(server.sent.at(-1), status).toEqual(['i1', null, null]);
+      expect(other.current, status).toMatchObject({ id: 'i1', status: 'pending', verdict: null });
+      expect(await other.undo(), status).toBe(true);
+      expect(server.sent.at(-1), status).toEqual(['i0', null, null]);
+      expect(other.current, status).toMatchObject({ id: 'i0', status: 'pending', verdict: null, note: null });
+      expect(await other.undo(), status).toBe(false);
+      // Each item is shown once, where the reviewer was.
+      expect(new Set(other.items.map((i) => i.id)).size, status).toBe(other.items.length);
+    }
   });
 
   it('sends an undo only after the answer it takes back, so the server ends with the item waiting', async () => {

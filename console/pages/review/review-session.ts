@@ -1,5 +1,6 @@
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { type AnswerApi, AnswerLedger, type ItemState } from './answer-ledger.ts';
+import { UndoHistory } from './undo-history.ts';
 
 /** What the session needs from the API: injected, so the logic is tested without a browser. */
 export interface ReviewApi extends AnswerApi {
@@ -19,15 +20,10 @@ export const TRACES_AHEAD = 2;
 
 const TRAINING_VERDICTS: ReadonlySet<Verdict | null> = new Set(['relevant', 'not_relevant']);
 
-interface UndoEntry {
-  id: string;
-  before: ItemState;
-}
-
 /**
- * One reviewer's pass over the queue: the items in order, where the reviewer is, answers sent in
- * the background while the next item shows at once, an undo stack, and the items and traces
- * ahead fetched before they are asked for.
+ * One reviewer's pass over one list of the queue: the items in order, where the reviewer is,
+ * answers sent in the background while the next item shows at once, undo, and the items and
+ * traces ahead fetched before they are asked for.
  */
 export class ReviewSession {
   items: ReviewItem[] = [];
@@ -38,7 +34,8 @@ export class ReviewSession {
   exhausted = false;
   /** The status of the item `load` was asked for when it has another one (answered since the link was made): its list shows it. */
   startsElsewhere: ReviewStatus | undefined;
-  private readonly undoStack: UndoEntry[] = [];
+  /** Whether the first page has arrived: until then no key acts, undo included. */
+  private loaded = false;
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
@@ -51,6 +48,8 @@ export class ReviewSession {
     private readonly changed: () => void,
     /** What the reviewer sent from the lists opened before this one (another status, back and forward). */
     private readonly ledger = new AnswerLedger(api),
+    /** The answers to take back, given on this list and the ones opened before it. */
+    private readonly history = new UndoHistory(),
   ) {}
 
   get current(): ReviewItem | undefined {
@@ -58,7 +57,7 @@ export class ReviewSession {
   }
 
   get canUndo(): boolean {
-    return this.undoStack.length > 0;
+    return this.loaded && this.history.canUndo;
   }
 
   /** The traces of an item, if fetched already (else undefined, and they are on their way unless fetching them failed). */
@@ -89,24 +88,23 @@ export class ReviewSession {
     const asked = this.ledger.asking();
     const q = await this.api.queue(this.status, PAGE_SIZE);
     const items = [...q.items];
-    let at = startAt ? items.findIndex((i) => i.id === startAt) : -1;
     let linked: ReviewItem | undefined;
     let linkedAsked = asked;
-    if (startAt && at < 0) {
+    if (startAt && !items.some((i) => i.id === startAt)) {
       linkedAsked = this.ledger.asking();
       linked = await this.api.item(startAt).catch(() => undefined);
-      if (linked?.status === this.status) {
-        items.unshift(linked);
-        at = 0;
-      } else this.startsElsewhere = linked?.status;
+      if (linked?.status === this.status) items.unshift(linked);
+      else this.startsElsewhere = linked?.status;
     }
     this.items = items;
     this.budget = q.budget;
     this.training = q.training;
     for (const i of items) this.show(i, i === linked ? linkedAsked : asked);
     this.exhausted = q.items.length < PAGE_SIZE;
+    const at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
     // Past the items shown answered already: answers of the reviewer on their way, or saved since the list was built.
     this.index = at >= 0 ? at : this.nextWaiting(-1);
+    this.loaded = true;
     this.prefetch();
     this.changed();
   }
@@ -121,7 +119,7 @@ export class ReviewSession {
     if (!item) return;
     const before = { status: item.status, verdict: item.verdict, note: item.note };
     this.apply(item, { status: 'answered', verdict, note });
-    this.undoStack.push({ id: item.id, before });
+    this.history.push({ item, before });
     this.index = this.nextWaiting(this.index);
     this.prefetch();
     this.changed();
@@ -133,24 +131,24 @@ export class ReviewSession {
       // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
       const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? before);
-      // Answered meanwhile elsewhere, none of this session's answers to it is left to take back:
+      // Answered meanwhile elsewhere, none of the reviewer's answers to it is left to take back:
       // an earlier one taken back would take back the answer given elsewhere.
-      if (elsewhere) this.forgetUndo(item.id);
-      else {
-        const i = this.undoStack.findLastIndex((u) => u.id === item.id);
-        if (i >= 0) this.undoStack.splice(i, 1);
-      }
+      if (elsewhere) this.history.forget(item.id);
+      else this.history.dropLast(item.id);
       this.index = this.items.indexOf(item);
       this.changed();
       throw err;
     }
   }
 
-  /** Takes the last answer back (the item as it was before) and returns to that item. */
+  /**
+   * Takes the last answer back (the item as it was before) and returns to that item; given on
+   * another list, the item is brought onto this one where the reviewer is.
+   */
   async undo(): Promise<boolean> {
-    const last = this.undoStack.pop();
+    const last = this.loaded ? this.history.pop() : undefined;
     if (!last) return false;
-    const item = this.items.find((i) => i.id === last.id)!;
+    const item = this.items.find((i) => i.id === last.item.id) ?? this.bringOver(last.item);
     const after = { status: item.status, verdict: item.verdict, note: item.note };
     // An item with no answer before (pending, or held below the mining threshold) waits again as
     // pending, which is what the API makes of a taken-back answer; the nightly job re-holds it if
@@ -164,9 +162,9 @@ export class ReviewSession {
     } catch (err) {
       const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? after);
-      // Answered meanwhile elsewhere, there is no answer of this session left to take back.
-      if (elsewhere) this.forgetUndo(item.id);
-      else this.undoStack.push(last);
+      // Answered meanwhile elsewhere, there is no answer of the reviewer's left to take back.
+      if (elsewhere) this.history.forget(item.id);
+      else this.history.push({ item, before: last.before });
       this.changed();
       throw err;
     }
@@ -191,9 +189,11 @@ export class ReviewSession {
     });
   }
 
-  /** Drops the undo entries of an item. */
-  private forgetUndo(id: string): void {
-    for (let i = this.undoStack.length - 1; i >= 0; i--) if (this.undoStack[i]!.id === id) this.undoStack.splice(i, 1);
+  /** An item answered on another list, put on this one where the reviewer is, as that list shows it. */
+  private bringOver(answered: ReviewItem): ReviewItem {
+    const item = structuredClone(answered);
+    this.items.splice(this.index, 0, item);
+    return item;
   }
 
   next(): void {
