@@ -288,6 +288,31 @@ describe('review queue: a list fetched while an answer is on its way', () => {
       await context.close();
     }
   });
+
+  it('adds the item, with its answer, first on the answered list fetched while that answer was on its way', async () => {
+    const { f, answers, page, context, problems, item } = await openWithAnswersHeld();
+    try {
+      const path = `/v1/admin/review/${encodeURIComponent(item!)}`;
+      await page.keyboard.press('1');
+      await expect.poll(() => shownItem(page)).not.toBe(item);
+      const answeredListed = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/v1/admin/review' && new URL(r.url()).searchParams.get('status') === 'answered',
+      );
+      await page.locator('rf-review-page select').selectOption('answered');
+      // The server lists answered items latest first, and has not saved this one yet: the list shows it first all the same.
+      await answeredListed;
+      await expect.poll(() => shownItem(page)).toBe(item);
+      expect(await page.locator('rf-review-page button.verdict.relevant').getAttribute('aria-pressed')).toBe('true');
+      const saved = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path && r.status() === 200);
+      await answers.release('saved');
+      await saved;
+      expect(await shownItem(page)).toBe(item);
+      expect(await f.admin(path)).toMatchObject({ status: 'answered', verdict: 'relevant' });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('review queue: the traces behind an item', () => {

@@ -31,10 +31,10 @@ describe('AnswerLedger', () => {
     const server = heldServer();
     const ledger = new AnswerLedger(server.api);
     ledger.listed(server.list(), ledger.asking());
-    const sent = ledger.send('a', 'relevant', 'on topic');
+    const sent = ledger.send(server.item as ReviewItem, 'relevant', 'on topic');
     expect(ledger.onItsWay('a')?.to).toEqual({ status: 'answered', verdict: 'relevant', note: 'on topic' });
     // An undo after it: the last one is what the item is left with.
-    const undone = ledger.send('a', null, null);
+    const undone = ledger.send(server.item as ReviewItem, null, null);
     expect(ledger.onItsWay('a')?.to).toEqual({ status: 'pending', verdict: null, note: null });
     await server.release();
     await sent;
@@ -47,7 +47,7 @@ describe('AnswerLedger', () => {
     const server = heldServer();
     const ledger = new AnswerLedger(server.api);
     ledger.listed(server.list(), ledger.asking());
-    const sent = ledger.send('a', 'relevant', null);
+    const sent = ledger.send(server.item as ReviewItem, 'relevant', null);
     // A list asked for while the answer is on its way, built before it landed, arriving after it.
     const crossing = ledger.asking();
     const built = server.list();
@@ -57,9 +57,21 @@ describe('AnswerLedger', () => {
     // Another reviewer answers it since; a list asked for now shows it, and an answer is given against it.
     Object.assign(server.item, { verdict: 'unclear', note: 'theirs' });
     expect(ledger.listed(server.list(), ledger.asking())).toEqual({ status: 'answered', verdict: 'unclear', note: 'theirs' });
-    const again = ledger.send('a', 'not_relevant', null);
+    const again = ledger.send(server.item as ReviewItem, 'not_relevant', null);
     await server.release();
     await again;
     expect(server.against).toEqual([null, 'unclear']);
+  });
+
+  it('names the items whose answers are on their way, with what the server held before them, until they land', async () => {
+    const server = heldServer();
+    const ledger = new AnswerLedger(server.api);
+    ledger.listed(server.list(), ledger.asking());
+    const item = server.list() as ReviewItem;
+    const sent = ledger.send(item, 'relevant', null);
+    expect(ledger.onTheirWay()).toEqual([{ item, held: { status: 'pending', verdict: null, note: null } }]);
+    await server.release();
+    await sent;
+    expect(ledger.onTheirWay()).toEqual([]);
   });
 });

@@ -20,12 +20,16 @@ export const answeredAs = (verdict: Verdict | null, note: string | null): ItemSt
 /**
  * One reviewer's answers on their way and what the server said of each item, kept across the lists
  * they open: a list fetched while an answer was still on its way, or built before one landed, shows
- * the item as it was, so the ledger says what to show of it instead (`listed`, `onItsWay`); and an
- * answer given there must still go after that one, against what it saved.
+ * the item as it was, so the ledger says what to show of it instead (`listed`, `onItsWay`), or
+ * leaves it out, so the ledger names it (`onTheirWay`); and an answer given there must still go
+ * after that one, against what it saved.
  */
 export class AnswerLedger {
-  /** Each item's last answer on its way, and what it leaves the item holding: the next one for that item is sent after it, never before. */
-  private readonly sending = new Map<string, { sent: Promise<unknown>; to: ItemState }>();
+  /**
+   * Each item's last answer on its way, what it leaves the item holding, and the item as it was
+   * answered: the next one for that item is sent after it, never before.
+   */
+  private readonly sending = new Map<string, { sent: Promise<unknown>; to: ItemState; item: ReviewItem }>();
   /**
    * Each item as the server last said it holds it, and when the ledger heard it (`asking`'s
    * clock): what an answer is given against, and what a list asked for before then may be older than.
@@ -66,6 +70,18 @@ export class AnswerLedger {
     return this.sending.get(id);
   }
 
+  /**
+   * The items whose answers are on their way, each with what the server held before them, as last
+   * heard: a list asked for now may be built before they land, and so leave an item out of the
+   * list that answer puts it on, or show it on the one it leaves.
+   */
+  onTheirWay(): { item: ReviewItem; held: ItemState }[] {
+    return [...this.sending.values()].flatMap(({ item }) => {
+      const known = this.saved.get(item.id);
+      return known ? [{ item, held: known.held }] : [];
+    });
+  }
+
   /** Whether an answer for the item is on its way. */
   isSending(id: string): boolean {
     return this.sending.has(id);
@@ -76,11 +92,12 @@ export class AnswerLedger {
    * its answer is still being sent must not reach the server first, or the answer would win),
    * given against the verdict the server holds when it is sent: the one before, if that was saved.
    */
-  send(id: string, verdict: Verdict | null, note: string | null): Promise<unknown> {
+  send(item: ReviewItem, verdict: Verdict | null, note: string | null): Promise<unknown> {
+    const { id } = item;
     this.found.delete(id);
     const before = this.sending.get(id)?.sent ?? Promise.resolve();
     const sent = before.catch(() => undefined).then(() => this.sendAgainst(id, verdict, note, this.saved.get(id)?.held.verdict ?? null, true));
-    this.sending.set(id, { sent, to: answeredAs(verdict, note) });
+    this.sending.set(id, { sent, to: answeredAs(verdict, note), item });
     const forget = () => {
       if (this.sending.get(id)?.sent === sent) this.sending.delete(id);
     };

@@ -319,6 +319,71 @@ describe('ReviewSession', () => {
     expect(server.sent).toEqual([['i0', 'not_relevant', null]]);
   });
 
+  it('adds to the answered list, first, an item answered on another list while the answered list was fetched before its answer landed', async () => {
+    const { server, slowAnswers, release } = slowServer(3);
+    const ledger = new AnswerLedger(slowAnswers);
+    const waiting = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await waiting.load();
+    const answering = waiting.answer('relevant', 'on topic');
+    const answered = new ReviewSession(slowAnswers, 'answered', () => {}, ledger);
+    await answered.load();
+    expect(answered.current).toMatchObject({ id: 'i0', status: 'answered', verdict: 'relevant', note: 'on topic' });
+    expect(answered.budget).toMatchObject({ pending: 2, answeredLastWeek: 4 });
+    release();
+    await answering;
+    expect(answered.items.map((i) => i.id)).toEqual(['i0']);
+    expect(server.sent).toEqual([['i0', 'relevant', 'on topic']]);
+  });
+
+  it('brings an item added to the answered list back unanswered, the reviewer on it, when its answer is not saved', async () => {
+    const { server, slowAnswers, release } = slowServer(3);
+    const ledger = new AnswerLedger(slowAnswers);
+    const waiting = new ReviewSession(slowAnswers, 'pending', () => {}, ledger);
+    await waiting.load();
+    const answering = waiting.answer('relevant', null);
+    const answered = new ReviewSession(slowAnswers, 'answered', () => {}, ledger);
+    await answered.load();
+    server.failOnce();
+    release();
+    await expect(answering).rejects.toThrow('offline');
+    await settle();
+    expect(answered.current).toMatchObject({ id: 'i0', status: 'pending', verdict: null });
+    expect(answered.budget).toMatchObject({ pending: 3, answeredLastWeek: 3 });
+  });
+
+  it('adds back to the waiting list, in its place, an item whose undo was on its way when the list was fetched', async () => {
+    const server = fakeServer(4);
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const slowUndo: ReviewApi = {
+      ...server.api,
+      answer: async (...args) => {
+        if (args[1] === null) await slow;
+        return server.api.answer(...args);
+      },
+    };
+    const ledger = new AnswerLedger(slowUndo);
+    const history = new UndoHistory();
+    const first = new ReviewSession(slowUndo, 'pending', () => {}, ledger, history);
+    await first.load();
+    first.next();
+    await first.answer('relevant', null);
+    const undoing = first.undo();
+    const again = new ReviewSession(slowUndo, 'pending', () => {}, ledger, history);
+    await again.load();
+    // The server lists i1 after i0 once the undo lands: there it is.
+    expect(again.items.map((i) => i.id)).toEqual(['i0', 'i1', 'i2', 'i3']);
+    again.next();
+    expect(again.current).toMatchObject({ id: 'i1', status: 'pending', verdict: null });
+    expect(again.budget).toMatchObject({ pending: 4 });
+    release();
+    await undoing;
+    expect(server.sent).toEqual([
+      ['i1', 'relevant', null],
+      ['i1', null, null],
+    ]);
+  });
+
   it('undoes on another list the last answer given on the one before, and shows that item there', async () => {
     for (const status of ['held', 'answered'] as const) {
       const server = fakeServer(3);

@@ -1,5 +1,6 @@
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { type AnswerApi, AnswerLedger, type ItemState } from './answer-ledger.ts';
+import { placeOnList } from './list-place.ts';
 import { UndoHistory } from './undo-history.ts';
 
 /** What the session needs from the API: injected, so the logic is tested without a browser. */
@@ -86,6 +87,7 @@ export class ReviewSession {
    */
   async load(startAt?: string): Promise<void> {
     const asked = this.ledger.asking();
+    const crossing = this.ledger.onTheirWay();
     const q = await this.api.queue(this.status, PAGE_SIZE);
     const items = [...q.items];
     let linked: ReviewItem | undefined;
@@ -101,12 +103,35 @@ export class ReviewSession {
     this.training = q.training;
     for (const i of items) this.show(i, i === linked ? linkedAsked : asked);
     this.exhausted = q.items.length < PAGE_SIZE;
+    this.addCrossing(crossing, asked);
     const at = startAt ? this.items.findIndex((i) => i.id === startAt) : -1;
     // Past the items shown answered already: answers of the reviewer on their way, or saved since the list was built.
     this.index = at >= 0 ? at : this.nextWaiting(-1);
     this.loaded = true;
     this.prefetch();
     this.changed();
+  }
+
+  /**
+   * Adds the items whose answers were on their way as the list was asked for, and which those
+   * answers put on it, where the server lists them: a list built before they landed leaves them
+   * out (an item just answered on another list is the answered list's first; one taken back waits
+   * again in its place). Each is shown as `show` shows an item, so one whose answer is not saved
+   * comes back, the reviewer on it.
+   */
+  private addCrossing(crossing: { item: ReviewItem; held: ItemState }[], asked: number): void {
+    for (const { item, held } of crossing) {
+      if (this.items.some((i) => i.id === item.id)) continue;
+      // As the list would have shown it: as the server held it before the answer.
+      const added: ReviewItem = { ...structuredClone(item), ...held };
+      const now = this.ledger.onItsWay(item.id)?.to ?? this.ledger.listed(added, asked);
+      if (now.status !== this.status) continue;
+      const at = placeOnList(this.items, { ...added, ...now }, this.status);
+      // Past the items loaded: the next page brings it.
+      if (at === this.items.length && !this.exhausted) continue;
+      this.items.splice(at, 0, added);
+      this.show(added, asked);
+    }
   }
 
   /**
@@ -124,7 +149,7 @@ export class ReviewSession {
     this.prefetch();
     this.changed();
     try {
-      await this.ledger.send(item.id, verdict, note);
+      await this.ledger.send(item, verdict, note);
     } catch (err) {
       // A later answer or undo for the item, sent after this one, decides what it is now.
       if (this.ledger.isSending(item.id)) throw err;
@@ -158,7 +183,7 @@ export class ReviewSession {
     this.changed();
     try {
       // Re-answering restores an earlier verdict; null puts a fresh item back in the queue.
-      await this.ledger.send(item.id, last.before.verdict, last.before.note);
+      await this.ledger.send(item, last.before.verdict, last.before.note);
     } catch (err) {
       const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? after);
