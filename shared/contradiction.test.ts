@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contradictsAnswer } from './contradiction.ts';
+import { contradictsAnswer, withoutPushback } from './contradiction.ts';
 
 describe('contradictsAnswer', () => {
   it.each([
@@ -33,4 +33,25 @@ describe('contradictsAnswer', () => {
   ])('takes "%s" as a question, not a pushback', (followUp) => {
     expect(contradictsAnswer(followUp)).toBe(false);
   });
+});
+
+describe('withoutPushback', () => {
+  it.each([
+    ["That's wrong. Does aspirin reduce fever?", 'Does aspirin reduce fever?'],
+    ["No, that's not right. Is it 30 days?", 'Is it 30 days?'],
+    ["That's not what I asked. Opened items?", 'Opened items?'],
+    ['Are you sure?', ''],
+    ['You are wrong about the fee', 'about the fee'],
+    ['Actually, the deadline is April 30', 'the deadline is April 30'],
+    ['不对，退款期限是30天', '退款期限是30天'],
+  ])('reads "%s" as asking "%s"', (followUp, asks) => {
+    expect(withoutPushback(followUp)).toBe(asks);
+  });
+
+  it.each(["What's wrong with my order?", 'No refunds for opened items?', '  Can I get a refund after 30 days? '])(
+    'leaves "%s", which does not push back, as it is',
+    (question) => {
+      expect(withoutPushback(question)).toBe(question);
+    },
+  );
 });

@@ -23,3 +23,16 @@ export function contradictsAnswer(followUp: string): boolean {
   const text = followUp.normalize('NFKC').toLowerCase();
   return CHINESE.test(text) || ENGLISH.some((pattern) => pattern.test(text));
 }
+
+/**
+ * What a follow-up asks once its pushback is left out ("That's wrong. Is it 30 days?" → "Is it 30
+ * days?"): the words saying the answer was wrong are not what to search for. Empty when it only
+ * pushes back ("Are you sure?"); a question that does not push back is returned as it is.
+ */
+export function withoutPushback(followUp: string): string {
+  if (!contradictsAnswer(followUp)) return followUp;
+  let text = followUp.normalize('NFKC');
+  for (const pattern of [...ENGLISH, CHINESE]) text = text.replace(new RegExp(pattern.source, 'gi'), ' ');
+  // What the phrase leaves in front ("No, that's not right. Does…" → ". Does…") goes with it.
+  return text.replace(/^[\s\p{P}]+/u, '').trim();
+}

@@ -167,6 +167,19 @@ describe('createAnswerer', () => {
     expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);
   });
 
+  it('searches a follow-up that says the answer was wrong for what it asks, and one that only says so for the turn before it', async () => {
+    const { answerer, traces } = setup();
+    await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    await answerer.ask({ sessionId: 's-1', query: "That's wrong. Which credit card do refunds for opened items go to?", turnIndex: 1 });
+    await answerer.ask({ sessionId: 's-2', query: 'Which credit card do refunds for opened items go to?', turnIndex: 0 });
+    expect(traces[1]!.retrievedChunks).toEqual(traces[2]!.retrievedChunks);
+    expect(traces[1]!.rewrittenQuery).toBe('credit card refunds opened items go');
+    await answerer.ask({ sessionId: 's-1', query: 'Are you sure?', turnIndex: 2 });
+    expect(traces[3]!.rewrittenQuery).toBe('credit^0.5 card^0.5 refunds^0.5 opened^0.5 items^0.5 go^0.5');
+    // The trace keeps the question as asked: the collector and the client read the pushback from it.
+    expect(traces[1]!.query).toBe("That's wrong. Which credit card do refunds for opened items go to?");
+  });
+
   it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {
     const { answerer, traces } = setup();
     await answerer.ask({ sessionId: 's-1', query: 'My email is jane.doe@example.com, refund my opened items', turnIndex: 0 });

@@ -1,10 +1,12 @@
 /**
  * One question in, one answer out, and its trace: BM25 retrieves the top chunks (for a short
- * follow-up, with the earlier turn's terms: follow-up.ts), the reranker reorders them, the best few
+ * follow-up, with the earlier turn's terms: follow-up.ts; for one that says the answer before was
+ * wrong, without those words), the reranker reorders them, the best few
  * are answered from (a language model if configured, else quoted), and every stage's chunks go into
  * the trace the collector stores.
  */
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
+import { withoutPushback } from '../../shared/contradiction.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
@@ -136,13 +138,16 @@ export function createAnswerer(options: AnswererOptions) {
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
     const before = earlier.at(-1)?.terms;
-    const own = index.queryTerms(req.query);
-    const followUp = before !== undefined && before.size > 0 && leansOnEarlierTurn(own);
+    const hasEarlier = before !== undefined && before.size > 0;
+    // "That's wrong. Is it 30 days?" is searched for what it asks; "Are you sure?" alone, for the turn before it.
+    const asked = hasEarlier ? withoutPushback(req.query) : req.query;
+    const own = index.queryTerms(asked);
+    const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
-    const redacted = index.queryTerms(redactPII(req.query));
+    const redacted = index.queryTerms(redactPII(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
-    const rewrite = followUp ? boostedQuery(kept) : '';
+    const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
     // Known at once, so a question sent before this answer is made still reads this turn.
     turns.set(req.turnIndex, { query: req.query, terms: kept });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
