@@ -59,27 +59,29 @@ let rephraseChecks: Promise<void> = Promise.resolve();
  */
 export class FeedbackController implements ReactiveController, FeedbackActions, SignalSink, TraceAware {
   /** The live vote. */
-  vote: Vote = null;
+  vote!: Vote;
   /** The rating given, 1-5. */
-  rating: number | null = null;
+  rating!: number | null;
   /** The popover's open step. */
-  panel: Panel = CLOSED;
+  panel!: Panel;
   /** The contextual prompt on show. */
-  prompt: Prompt | null = null;
+  prompt!: Prompt | null;
   /** Chunk ids flagged as wrong sources. */
-  readonly flagged = new Set<string>();
+  flagged!: Set<string>;
   /** The last change, for screen readers. */
-  announcement = '';
+  announcement!: string;
   /** The project's config merged with the page's (defaults until it arrives). */
   config: WidgetConfig = normalizeConfig(options.config);
   /** Whether the user did anything with this answer yet (a bounce needs that they did not). */
-  interacted = false;
-  private started = false;
+  interacted!: boolean;
+  private started!: boolean;
   private startedAt = Date.now();
   /** The last vote's direction and time: the same again within REPEAT_WINDOW_MS is a double click, the other a change of mind. */
-  private lastVote: [direction: string, at: number] = ['', 0];
+  private lastVote!: [direction: string, at: number];
 
   constructor(private readonly host: FeedbackHost) {
+    // Nothing told yet, as for an answer shown anew.
+    this.hostTraceChanged();
     host.addController(this);
   }
 
@@ -96,14 +98,11 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The element now shows another answer: start over for it. */
   hostTraceChanged(): void {
-    this.started = false;
-    this.interacted = false;
+    this.started = this.interacted = false;
     this.lastVote = ['', 0];
-    this.vote = null;
-    this.rating = null;
+    this.vote = this.rating = this.prompt = null;
     this.panel = CLOSED;
-    this.prompt = null;
-    this.flagged.clear();
+    this.flagged = new Set();
     this.announcement = '';
   }
 
@@ -224,7 +223,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     const s = this.strings;
     this.announcement = next === 'up' ? s.voteUpRecorded : next === 'down' ? s.voteDownRecorded : s.voteCleared;
     this.host.requestUpdate();
-    this.recordSignal(next === 'up' ? 'thumbs_up' : next === 'down' ? 'thumbs_down' : 'vote_cleared', {});
+    this.recordSignal(next ? `thumbs_${next}` : 'vote_cleared', {});
     this.tell('rf-vote', { vote: next });
     if (next === 'down') {
       this.showPanel({ kind: 'reasons' });

@@ -19,12 +19,8 @@ export class CopyController implements ReactiveController {
     const anchor = node instanceof Element ? node : node.parentElement;
     if (!anchor || !this.host.contains(anchor)) return;
     const citation = anchor.closest<HTMLElement>('[data-chunk-id]');
-    if (citation && this.host.contains(citation)) {
-      this.sink.recordSignal('copy_source', { chunkId: citation.dataset.chunkId, chars: text.length });
-    } else {
-      this.sink.recordSignal('copy_answer', { chars: text.length });
-    }
-    if (text.length >= this.sink.thresholds.largeCopyChars) this.sink.triggerPrompt('large_copy');
+    // Within a cited source (inside this answer), a copy of that source.
+    this.sink.reportCopy(text.length, this.host.contains(citation) ? citation!.dataset.chunkId : undefined);
   });
 
   hostConnected(): void {

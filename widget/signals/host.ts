@@ -34,6 +34,8 @@ export interface SignalSink {
   readonly interacted: boolean;
   /** Shows a configured contextual prompt for this trigger, if any and within its caps. */
   triggerPrompt(trigger: PromptTrigger): void;
+  /** A copy of the answer, or of the cited source `chunkId`, `chars` long. */
+  reportCopy(chars: number, chunkId?: string): void;
   /** Runs `fn` when the page is hidden, before the beacon leaves. */
   onPageHide(fn: () => void): () => void;
 }
