@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FeedbackEvent } from '../../shared/schema/event.ts';
+import { ATTRIBUTION_REASONS, type FeedbackEvent } from '../../shared/schema/event.ts';
 import { REPEAT_WINDOW_MS } from '../defaults.ts';
 import { configure, normalizeConfig } from '../settings.ts';
+import { REASONS } from '../ui/host.ts';
 import { FeedbackController, type FeedbackHost } from './feedback-controller.ts';
 
 /** What the page's pipeline was asked to record. */
@@ -155,6 +156,10 @@ describe('ratings', () => {
 });
 
 describe('the popover', () => {
+  it("takes the collector's reasons for a thumbs-down, no others", () => {
+    expect(REASONS).toEqual(ATTRIBUTION_REASONS);
+  });
+
   it('asks for text before sending "something else"', () => {
     feedback.chooseReason('other');
     expect(feedback.panel.kind).toBe('other');
@@ -223,6 +228,34 @@ describe('prompts and host reports', () => {
     expect(feedback.prompt).toBeNull();
     expect(recorded.at(-1)).toEqual({ traceId: 't-1', type: 'prompt_answered', detail: { promptId: 'copy', answer: 'yes' } });
     expect(emitted('rf-prompt-answer')).toEqual([{ traceId: 't-1', promptId: 'copy', answer: 'yes' }]);
+  });
+
+  it('ignores arguments from plain JavaScript that no event could carry, recording the rest', () => {
+    // Each of these would be an event the collector refuses.
+    feedback.castVote('sideways' as never);
+    feedback.rate(2.5);
+    feedback.chooseReason('bogus' as never);
+    feedback.chooseReason('incomplete', 5 as never);
+    feedback.flagWrongSource('');
+    feedback.flagWrongSource(7 as never);
+    feedback.reportCopy(-1);
+    feedback.reportCopy(1.5);
+    feedback.reportCopy(Number.NaN);
+    feedback.reportCopy('500' as never);
+    feedback.reportCopy(500, 7 as never);
+    expect(recorded).toEqual([]);
+    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: [], panel: 'closed' });
+    feedback.reportCopy(500);
+    // None of the prompt's choices.
+    feedback.answerPrompt('bogus');
+    feedback.answerPrompt(1 as never);
+    expect(feedback.prompt?.id).toBe('copy');
+    feedback.answerPrompt('dismissed');
+    expect(recorded.map((r) => [r.type, r.detail])).toEqual([
+      ['copy_answer', { chars: 500 }],
+      ['prompt_shown', { promptId: 'copy', trigger: 'large_copy' }],
+      ['prompt_answered', { promptId: 'copy', answer: 'dismissed' }],
+    ]);
   });
 
   it('respects the prompt caps', () => {

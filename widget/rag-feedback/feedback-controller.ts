@@ -14,7 +14,7 @@ import { forgetQuery, noteQuery } from '../signals/rephrase.ts';
 import { reportVitalsTo } from '../signals/vitals.ts';
 import { type Strings, stringsFor } from '../strings.ts';
 import { typed } from '../typed.ts';
-import type { Citation, FeedbackActions, Panel, Reason } from '../ui/host.ts';
+import { type Citation, type FeedbackActions, type Panel, REASONS, type Reason } from '../ui/host.ts';
 
 /**
  * The element as its feedback sees it: its attributes (documented on the element), the answer's
@@ -45,6 +45,16 @@ export interface FeedbackState {
 }
 
 const CLOSED: Panel = { kind: 'closed' };
+
+/**
+ * The element's methods are called from plain JavaScript: arguments they cannot mean
+ * (`chooseReason('bogus')`, `reportCopy(-1)`) are ignored, and named in debug output, rather than
+ * recorded for the collector to refuse.
+ */
+const meant = (ok: boolean, ...args: unknown[]): boolean => {
+  if (!ok) warn('ignored', ...args);
+  return ok;
+};
 
 /** Rephrase checks of all answers on the page, one after another. */
 let rephraseChecks: Promise<void> = Promise.resolve();
@@ -213,8 +223,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   castVote(direction: 'up' | 'down'): void {
     const now = Date.now();
-    // Plain JavaScript may pass any direction: only a thumb counts.
-    if (!['up', 'down'].includes(direction) || (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS)) return;
+    if (!meant(['up', 'down'].includes(direction), direction) || (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS)) return;
     this.lastVote = [direction, now];
     const { traceId } = this.host;
     const next: Vote = this.vote === direction ? null : direction;
@@ -234,7 +243,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   rate(stars: number): void {
-    if (this.rating === stars || ![1, 2, 3, 4, 5].includes(stars)) return;
+    if (!meant([1, 2, 3, 4, 5].includes(stars), stars) || this.rating === stars) return;
     this.rating = stars;
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
@@ -243,6 +252,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   chooseReason(reason: Reason, text?: string): void {
+    if (!meant(REASONS.includes(reason) && typeof (text ?? '') === 'string', reason, text)) return;
     if (reason === 'other' && text === undefined) {
       this.showPanel({ kind: 'other' });
       return;
@@ -256,7 +266,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   flagWrongSource(chunkId: string): void {
-    if (this.flagged.has(chunkId)) return;
+    if (!meant(!!typed(chunkId, ''), chunkId) || this.flagged.has(chunkId)) return;
     this.flagged.add(chunkId);
     this.host.requestUpdate();
     this.submit('wrong_source', { chunkId });
@@ -277,13 +287,15 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** A copy made by the host's own copy button. */
   reportCopy(chars: number, chunkId?: string): void {
+    if (!meant(Number.isSafeInteger(chars) && chars >= 0 && typeof (chunkId ?? '') === 'string', chars, chunkId)) return;
     if (chunkId) this.recordSignal('copy_source', { chunkId, chars });
     else this.recordSignal('copy_answer', { chars });
     if (chars >= this.thresholds.largeCopyChars) this.triggerPrompt('large_copy');
   }
 
   answerPrompt(answer: string): void {
-    if (!this.prompt) return;
+    // One of the prompt's choices, or "dismissed" (its dismiss button).
+    if (!this.prompt || !meant(answer === 'dismissed' || this.prompt.choices.some((c) => c.id === answer), answer)) return;
     const promptId = this.prompt.id;
     this.prompt = null;
     this.host.requestUpdate();

@@ -3,6 +3,9 @@ import type { ATTRIBUTION_REASONS } from '../../shared/schema/event.ts';
 /** Why a thumbs-down happened: a choice of the attribution popover. */
 export type Reason = (typeof ATTRIBUTION_REASONS)[number];
 
+/** The reasons, in the popover's order: the collector's list (a unit test holds them equal), without its schema code. */
+export const REASONS: readonly Reason[] = ['not_answered', 'incomplete', 'looks_wrong', 'wrong_source', 'other'];
+
 /** Which step of the popover is open (a new object each time a step is shown). */
 export type Panel = { kind: 'closed' } | { kind: 'reasons' } | { kind: 'other' } | { kind: 'sources' } | { kind: 'correction' } | { kind: 'thanks' };
 

@@ -1,15 +1,10 @@
 import { html } from 'lit';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import type { Strings } from '../strings.ts';
-import type { FeedbackActions, Panel, Reason } from './host.ts';
+import { type FeedbackActions, type Panel, REASONS } from './host.ts';
 
-const reasons = (s: Strings): [Reason, string][] => [
-  ['not_answered', s.notAnswered],
-  ['incomplete', s.incomplete],
-  ['looks_wrong', s.looksWrong],
-  ['wrong_source', s.wrongSource],
-  ['other', s.other],
-];
+/** Each reason's label, in the order of REASONS. */
+const reasonLabels = (s: Strings) => [s.notAnswered, s.incomplete, s.looksWrong, s.wrongSource, s.other];
 
 /** The value of a field of the popover that `e` happened in. */
 const value = (e: Event, selector: string) =>
@@ -39,9 +34,9 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
     case 'reasons':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
         <ul class="options">
-          ${reasons(s).map(
-            ([reason, label], i) =>
-              html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(reason)}>${label}</button></li>`,
+          ${reasonLabels(s).map(
+            (label, i) =>
+              html`<li><button part="button reason" ?data-autofocus=${i === 0} @click=${() => feedback.chooseReason(REASONS[i]!)}>${label}</button></li>`,
           )}
         </ul>
         <div class="actions">${suggest} ${close}</div>`;
