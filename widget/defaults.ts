@@ -9,7 +9,7 @@
 export const REPEAT_WINDOW_MS = 800;
 /** A rating of this many stars or fewer asks what went wrong. */
 export const LOW_RATING = 2;
-/** Longest citation label in the wrong-source list. */
+/** Longest citation label in the wrong-source list, in characters (code points). */
 export const CITATION_LABEL_CHARS = 120;
 
 // ---- implicit signals ----

@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Prompt, WidgetConfig } from '../../shared/schema/config.ts';
 import type { EventDetail } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
-import { CITATION_LABEL_CHARS, LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
+import { LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
 import { emit, type RagFeedbackEventMap } from '../events.ts';
 import { guardMethods, warn } from '../guard.ts';
 import { pipeline, type RecordContext } from '../pipeline/index.ts';
@@ -318,11 +318,10 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   citations(): Citation[] {
-    return [...this.host.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => {
-      const label = (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim();
-      // Cut labels say so.
-      return { chunkId: el.dataset.chunkId!, label: label.length > CITATION_LABEL_CHARS ? `${label.slice(0, CITATION_LABEL_CHARS - 1)}…` : label };
-    });
+    return [...this.host.querySelectorAll<HTMLElement>('[data-chunk-id]')].map((el) => ({
+      chunkId: el.dataset.chunkId!,
+      label: (el.getAttribute('title') || el.textContent || el.dataset.chunkId!).trim(),
+    }));
   }
 
   /** Tells the page what became of this answer (`rf-vote`, `rf-rate`, …), naming it. */

@@ -13,7 +13,7 @@ export type Panel = { kind: 'closed' } | { kind: 'reasons' } | { kind: 'other' }
 export interface Citation {
   /** The chunk id the trace gave the citation (`data-chunk-id`). */
   chunkId: string;
-  /** Its title or text, shortened. */
+  /** Its title or text (the list shortens it). */
   label: string;
 }
 

@@ -1,10 +1,17 @@
 import { html } from 'lit';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
+import { CITATION_LABEL_CHARS } from '../defaults.ts';
 import type { Strings } from '../strings.ts';
 import { type FeedbackActions, type Panel, REASONS } from './host.ts';
 
 /** Each reason's label, in the order of REASONS. */
 const reasonLabels = (s: Strings) => [s.notAnswered, s.incomplete, s.looksWrong, s.wrongSource, s.other];
+
+/** A label of at most CITATION_LABEL_CHARS characters, cut ones saying so: code points, so never half of one (an emoji's surrogate pair). */
+export function shorten(label: string): string {
+  const chars = [...label];
+  return chars.length > CITATION_LABEL_CHARS ? `${chars.slice(0, CITATION_LABEL_CHARS - 1).join('')}…` : label;
+}
 
 /** The value of a field of the popover that `e` happened in. */
 const value = (e: Event, selector: string) =>
@@ -53,7 +60,7 @@ function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
         <ul class="options column">
           ${[
             // Each cited chunk once, however many links cite it (inline "[1]" links, then a source list: its last link's label).
-            ...new Map(feedback.citations().map((c) => [c.chunkId, c.label])),
+            ...new Map(feedback.citations().map((c) => [c.chunkId, shorten(c.label)])),
           ].map(
             ([chunkId, label], i) =>
               html`<li><button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(chunkId)} @click=${() => feedback.flagWrongSource(chunkId)}>${feedback.flagged.has(chunkId) ? s.sourceFlagged : s.flagSource}: ${label}</button></li>`,
