@@ -13,14 +13,18 @@ export function warn(...args: unknown[]): void {
   if (debug) console.warn('[rag-feedback]', ...args);
 }
 
-/** Runs `fn`, swallowing (and, in debug, logging) anything it throws or rejects with. */
-export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...args: A) => void {
-  return (...args: A) => {
+/**
+ * `fn` (a function or a method: `this` passes through) returning what it returns, but nothing it
+ * throws or rejects with: that is swallowed and, in debug, logged. Callers get undefined instead.
+ */
+export function safely<T, A extends unknown[], R>(fn: (this: T, ...args: A) => R): (this: T, ...args: A) => R | undefined {
+  return function (...args) {
     try {
-      const result = fn(...args);
-      if (result instanceof Promise) result.catch(warn);
+      const result = fn.apply(this, args);
+      return (result instanceof Promise ? result.catch(warn) : result) as R;
     } catch (err) {
       warn(err);
+      return undefined;
     }
   };
 }
@@ -33,16 +37,7 @@ export function safely<A extends unknown[]>(fn: (...args: A) => unknown): (...ar
 export function guardMethods(proto: object): void {
   const methods = proto as Record<string, unknown>;
   for (const [name, { value: method }] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
-    if (name === 'constructor' || typeof method !== 'function') continue;
     // Assigned over a method, the wrapper keeps its attributes (not enumerable, like every method's).
-    methods[name] = function (this: unknown, ...args: unknown[]) {
-      try {
-        const result = method.apply(this, args);
-        return result instanceof Promise ? result.catch(warn) : result;
-      } catch (err) {
-        warn(err);
-        return undefined;
-      }
-    };
+    if (name !== 'constructor' && typeof method === 'function') methods[name] = safely(method);
   }
 }

@@ -1,15 +1,22 @@
 import { toHex } from '../shared/hex.ts';
 import { readJson, writeJson } from './storage.ts';
 
+/** A key of its own per id: `rf:<name>:<id>…`. */
+const keyOf =
+  (name: string) =>
+  (...ids: string[]) =>
+    ['rf', name, ...ids].join(':');
+
 /** The widget's keys in sessionStorage (per tab, across reloads) and, for prompt days, localStorage. */
 export const KEY = {
   session: 'rf:session',
-  promptInSession: (sessionId: string, promptId: string) => `rf:prompt:${sessionId}:${promptId}`,
-  promptDay: (promptId: string) => `rf:prompt-day:${promptId}`,
-  vote: (traceId: string) => `rf:vote:${traceId}`,
-  downs: (sessionId: string) => `rf:downs:${sessionId}`,
-  lastQuery: (sessionId: string) => `rf:last:${sessionId}`,
-  seen: (sessionId: string) => `rf:seen:${sessionId}`,
+  /** By session id and prompt id. */
+  promptInSession: keyOf('prompt'),
+  promptDay: keyOf('prompt-day'),
+  vote: keyOf('vote'),
+  downs: keyOf('downs'),
+  lastQuery: keyOf('last'),
+  seen: keyOf('seen'),
   /** Events a page recorded before its background code came, kept for the tab's next page. */
   waiting: 'rf:waiting',
 };
@@ -22,20 +29,20 @@ let tabSession: string | undefined;
 /** A session id per tab, for hosts that do not pass one (read once: every event asks for it). */
 export function tabSessionId(): string {
   if (tabSession) return tabSession;
-  tabSession = readJson<string>('session', KEY.session);
-  if (!tabSession) writeJson('session', KEY.session, (tabSession = randomHex()));
+  tabSession = readJson<string>(KEY.session);
+  if (!tabSession) writeJson(KEY.session, (tabSession = randomHex()));
   return tabSession;
 }
 
 export type Vote = 'up' | 'down' | null;
 
 /** One vote state per trace, so a re-rendered answer shows (and flips) the same vote. */
-export const storedVote = (traceId: string): Vote => readJson<Vote>('session', KEY.vote(traceId)) ?? null;
-export const storeVote = (traceId: string, vote: Vote) => writeJson('session', KEY.vote(traceId), vote);
+export const storedVote = (traceId: string): Vote => readJson<Vote>(KEY.vote(traceId)) ?? null;
+export const storeVote = (traceId: string, vote: Vote) => writeJson(KEY.vote(traceId), vote);
 
 /** Counts this session's thumbs-down, for the "repeated thumbs-down" prompt. */
 export function countThumbsDown(sessionId: string): number {
-  const n = (readJson<number>('session', KEY.downs(sessionId)) ?? 0) + 1;
-  writeJson('session', KEY.downs(sessionId), n);
+  const n = (readJson<number>(KEY.downs(sessionId)) ?? 0) + 1;
+  writeJson(KEY.downs(sessionId), n);
   return n;
 }

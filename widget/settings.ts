@@ -9,7 +9,7 @@ import { joinUrl } from '../shared/url.ts';
 import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
 import { localized } from './localized.ts';
-import type { TransportOptions } from './pipeline/transport-options.ts';
+import type { TransportInput } from './pipeline/transport-options.ts';
 import type { Strings } from './strings.ts';
 import { fill, typed } from './typed.ts';
 
@@ -38,7 +38,7 @@ export interface RagFeedbackOptions {
   /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted); anything but a positive number keeps the default. */
   outboxCap?: number;
   /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. */
-  transport?: { [K in keyof TransportOptions]?: Partial<TransportOptions[K]> };
+  transport?: TransportInput;
 }
 
 export const options: RagFeedbackOptions = {};
@@ -78,24 +78,18 @@ export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG
   };
 }
 
-const remote = new Map<string, Promise<WidgetConfig | undefined>>();
+/** The project's config per endpoint and key, fetched once: undefined where it could not be. */
+const remote: Record<string, Promise<WidgetConfig | undefined>> = {};
 
 /** The project's config: fetched once per endpoint and key, then the page's own config on top. */
 export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetConfig> {
   const local = options.config;
   if (options.loadConfig === false || !isEndpoint(endpoint) || !writeKey) return Promise.resolve(normalizeConfig(local));
-  const key = `${endpoint}|${writeKey}`;
-  if (!remote.has(key)) {
-    remote.set(
-      key,
-      fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
-        .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : undefined))
-        .catch((err) => {
-          warn('config not loaded; using defaults', err);
-          return undefined;
-        }),
-    );
-  }
   // `null` is JSON too: only an object is a config.
-  return remote.get(key)!.then((server) => normalizeConfig(local, server instanceof Object ? normalizeConfig(server) : undefined));
+  return (remote[`${endpoint}|${writeKey}`] ??= fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
+    .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : undefined))
+    .catch((err) => {
+      warn('config not loaded; using defaults', err);
+      return undefined;
+    })).then((server) => normalizeConfig(local, server instanceof Object ? normalizeConfig(server) : undefined));
 }

@@ -12,7 +12,8 @@ const area = (which: Area): Storage | undefined => {
   }
 };
 
-export function readJson<T>(which: Area, key: string): T | undefined {
+/** The value stored under `key`, in the tab's sessionStorage unless `which` says 'local'. */
+export function readJson<T>(key: string, which: Area = 'session'): T | undefined {
   try {
     const raw = area(which)?.getItem(key);
     return raw ? (JSON.parse(raw) as T) : undefined;
@@ -22,7 +23,7 @@ export function readJson<T>(which: Area, key: string): T | undefined {
 }
 
 /** False when it could not be written (full or forbidden): the feature that needed it degrades, the page does not break. */
-export function writeJson(which: Area, key: string, value: unknown): boolean {
+export function writeJson(key: string, value: unknown, which: Area = 'session'): boolean {
   try {
     area(which)!.setItem(key, JSON.stringify(value));
     return true;

@@ -39,7 +39,6 @@ export function beacon(items: readonly OutboxItem[]): void {
     try {
       navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' }));
     } catch {}
-    const sent = new Set(batch);
-    rest = rest.filter((i) => !sent.has(i));
+    rest = rest.filter((i) => !batch.includes(i));
   }
 }

@@ -9,9 +9,7 @@ import { retrying } from '../retrying.ts';
 import { KEY } from '../session.ts';
 import { options } from '../settings.ts';
 import { readJson, writeJson } from '../storage.ts';
-import { fill, typed } from '../typed.ts';
 import type { RecordContext } from './recorder.ts';
-import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
 export type { RecordContext } from './recorder.ts';
 
@@ -27,6 +25,9 @@ interface Waiting {
   id: string;
 }
 
+/** Events earlier pages of this tab kept for it (`hidden`), none if storage cannot be read. */
+const keptForTab = () => readJson<Waiting[]>(KEY.waiting) ?? [];
+
 /**
  * The page's one pipeline, as the first load sees it: a queue in front of the recorder, which
  * (with the outbox, transport and redaction) loads when the page is idle or at the first event.
@@ -36,14 +37,7 @@ class Pipeline {
   /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
-    // A cap that is not a positive whole number would keep nothing, or count halves of events: the default instead.
-    const cap = typed(options.outboxCap, 0);
-    return new Recorder({
-      dbName: options.outboxName,
-      cap: Number.isInteger(cap) && cap > 0 ? cap : undefined,
-      transport: fill(options.transport, DEFAULT_TRANSPORT),
-      warn,
-    });
+    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn });
   });
   private readonly hideHooks = new Set<() => void>();
   /** Events made while the recorder's chunk could not be fetched: recorded once it is. */
@@ -67,8 +61,8 @@ class Pipeline {
     void this.recorder()
       .then((r) => {
         // With those an earlier page of this tab kept when it went before its chunk came.
-        const kept = readJson<Waiting[]>('session', KEY.waiting) ?? [];
-        writeJson('session', KEY.waiting, []);
+        const kept = keptForTab();
+        writeJson(KEY.waiting, []);
         for (const w of [...kept, ...this.waiting.splice(0)])
           safely(() => {
             const event = r.record(w.ctx, w.type, w.detail as never, w.at, w.byPerson, w.id);
@@ -113,7 +107,7 @@ class Pipeline {
     return this.recorder()
       .then((r) => r.pending())
       .catch(() => this.waiting.length)
-      .then((n) => n + (readJson<Waiting[]>('session', KEY.waiting)?.length ?? 0));
+      .then((n) => n + keptForTab().length);
   }
 
   private hidden(): void {
@@ -124,8 +118,7 @@ class Pipeline {
     // not beyond the tab), and, once stored, no longer waits here, so that it is recorded once.
     // Storage is read only when something waits: hiding happens at every switch of tabs.
     const { waiting } = this;
-    if (waiting.length && writeJson('session', KEY.waiting, [...(readJson<Waiting[]>('session', KEY.waiting) ?? []), ...waiting.map(({ then, ...w }) => w)]))
-      waiting.length = 0;
+    if (waiting.length && writeJson(KEY.waiting, [...keptForTab(), ...waiting.map(({ then, ...w }) => w)])) waiting.length = 0;
   }
 }
 

@@ -1,4 +1,4 @@
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { OUTBOX_CAP } from '../defaults.ts';
 import type { Warn } from './warn.ts';
@@ -93,19 +93,19 @@ export class Outbox {
         await cursor.delete();
         cursor = await cursor.continue();
       }
-      const meta = tx.objectStore('meta');
-      await meta.put(((await meta.get('dropped')) ?? 0) + overflow, 'dropped');
+      await countDropped(tx, overflow);
     }
-    await Promise.all([...items.slice(Math.max(0, items.length - this.cap)).map((item) => store.put(item)), tx.done]);
+    await Promise.all([...items.slice(-this.cap).map((item) => store.put(item)), tx.done]);
   }
 
   /** The oldest items, up to `limit`, passing over those `skip` names; then those only in memory. */
   async peek(limit: number, skip: (item: OutboxItem) => boolean): Promise<OutboxItem[]> {
     const items: OutboxItem[] = [];
-    try {
-      for (let cursor = await (await this.open()).transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
+    // None stored that can be read: memory's alone.
+    await this.stored(async (db) => {
+      for (let cursor = await db.transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
         if (!skip(cursor.value)) items.push(cursor.value);
-    } catch {} // none stored that can be read: memory's alone
+    });
     return [...items, ...this.unwritten.filter((i) => !skip(i))].slice(0, limit);
   }
 
@@ -116,29 +116,31 @@ export class Outbox {
     this.lost -= own;
     reported -= own;
     const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
-    const meta = tx.objectStore('meta');
-    await Promise.all([
-      ...ids.map((id) => tx.objectStore('outbox').delete(id)),
-      reported && meta.put(Math.max(0, ((await meta.get('dropped')) ?? 0) - reported), 'dropped'),
-      tx.done,
-    ]);
+    await Promise.all([...ids.map((id) => tx.objectStore('outbox').delete(id)), reported && countDropped(tx, -reported), tx.done]);
   }
 
   /** Stored (none where IndexedDB cannot be read) and in memory. */
   async count(): Promise<number> {
-    let stored = 0;
-    try {
-      stored = await (await this.open()).count('outbox');
-    } catch {}
-    return stored + this.unwritten.length;
+    return ((await this.stored((db) => db.count('outbox'))) ?? 0) + this.unwritten.length;
   }
 
   /** Events dropped for lack of room and not yet reported: in memory, and stored (none where IndexedDB cannot be read). */
   async dropped(): Promise<number> {
-    let stored = 0;
-    try {
-      stored = (await (await this.open()).get('meta', 'dropped')) ?? 0;
-    } catch {}
-    return this.lost + stored;
+    return this.lost + ((await this.stored((db) => db.get('meta', 'dropped'))) ?? 0);
   }
+
+  /** What `read` finds in the database; undefined where IndexedDB cannot be opened (its open may throw at once) or read. */
+  private async stored<T>(read: (db: IDBPDatabase<OutboxSchema>) => Promise<T>): Promise<T | undefined> {
+    try {
+      return await read(await this.open());
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Adds `n` (less than 0: subtracts) to the stored count of dropped events, never below 0. */
+async function countDropped(tx: IDBPTransaction<OutboxSchema, ('outbox' | 'meta')[], 'readwrite'>, n: number): Promise<void> {
+  const meta = tx.objectStore('meta');
+  await meta.put(Math.max(0, ((await meta.get('dropped')) ?? 0) + n), 'dropped');
 }

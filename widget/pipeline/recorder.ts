@@ -7,11 +7,12 @@ import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
+import { fill } from '../typed.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
 import { Transport } from './transport.ts';
-import type { TransportOptions } from './transport-options.ts';
+import { DEFAULT_TRANSPORT, type TransportInput } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 /** Where an element's events go and what they are about. */
@@ -29,10 +30,10 @@ export interface RecorderOptions {
   warn: Warn;
   /** IndexedDB database name. */
   dbName?: string;
-  /** Most events kept in the outbox. */
-  cap?: number;
-  /** Delivery timing, complete (the page's options filled with the defaults). */
-  transport: TransportOptions;
+  /** Most events kept in the outbox (the page's option: anything but a positive whole number keeps the default). */
+  cap?: unknown;
+  /** Delivery timing as the page set it, filled with the defaults. */
+  transport?: TransportInput;
 }
 
 /** At most `max` UTF-16 units of `s`, never half a character. */
@@ -66,8 +67,10 @@ export class Recorder {
   readonly transport: Transport;
 
   constructor(options: RecorderOptions) {
-    this.outbox = new Outbox(options.dbName, options.cap, options.warn);
-    this.transport = new Transport(this.outbox, options.transport, options.warn);
+    const { cap } = options;
+    // A cap that is not a positive whole number would keep nothing, or count halves of events: the default instead.
+    this.outbox = new Outbox(options.dbName, Number.isInteger(cap) && (cap as number) > 0 ? (cap as number) : undefined, options.warn);
+    this.transport = new Transport(this.outbox, fill(options.transport, DEFAULT_TRANSPORT), options.warn);
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };

@@ -11,6 +11,9 @@ export interface TransportOptions {
   timeoutMs: number;
 }
 
+/** Delivery timing as the page sets it: what it leaves out, also within `backoff`, keeps its default. */
+export type TransportInput = { [K in keyof TransportOptions]?: Partial<TransportOptions[K]> };
+
 export const DEFAULT_TRANSPORT: TransportOptions = {
   flushDelayMs: FLUSH_DELAY_MS,
   backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },

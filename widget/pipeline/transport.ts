@@ -19,6 +19,9 @@ interface Outcome {
   delivered?: boolean;
 }
 
+/** Nothing was stored or refused: the batch goes again. */
+const RETRY: Outcome = { retry: true };
+
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
  * time (Web Locks), jittered backoff per destination that honours Retry-After, and the collector's 4xx drops what
@@ -26,6 +29,7 @@ interface Outcome {
  */
 export class Transport {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires; Infinity while none is set. */
   private timerAt = Infinity;
   /**
    * Backoff per destination (endpoint and key), so that a collector that cannot be reached, such as
@@ -47,12 +51,11 @@ export class Transport {
   /** Flushes after `delayMs` (destinations backing off wait for their turn). */
   schedule(delayMs = this.opts.flushDelayMs): void {
     const at = Date.now() + delayMs;
-    if (this.timer !== undefined && this.timerAt <= at) return;
+    if (this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(
       () => {
-        this.timer = undefined;
         this.timerAt = Infinity;
         void this.flush(false);
         // Browsers fire a wait over 2^31-1 ms at once: a longer one is cut, and the flush waits again for what is not due.
@@ -73,7 +76,7 @@ export class Transport {
   flush(now = true): Promise<void> {
     if (now) this.backoffs.clear();
     this.addedSinceFlush = 0;
-    return (this.flushing ??= this.exclusively(() => this.drain())
+    return (this.flushing ??= this.drainAlone()
       .catch((err) => {
         this.warn('flush failed', err);
         this.schedule(this.opts.backoff.baseMs);
@@ -81,10 +84,11 @@ export class Transport {
       .finally(() => (this.flushing = undefined)));
   }
 
-  private async exclusively(fn: () => Promise<void>): Promise<void> {
-    if (!navigator.locks) return fn();
+  /** Drains the outbox unless another tab is at it. */
+  private async drainAlone(): Promise<void> {
+    if (!navigator.locks) return this.drain();
     await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
-      if (lock) return fn();
+      if (lock) return this.drain();
       this.schedule(OTHER_TAB_RECHECK_MS); // another tab is sending (our events too, from the shared outbox)
     });
   }
@@ -132,7 +136,7 @@ export class Transport {
       });
     } catch (err) {
       this.warn('network error, will retry', err);
-      return { retry: true };
+      return RETRY;
     }
     if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: string } };
@@ -140,7 +144,7 @@ export class Transport {
     // A 413 is final whoever sent it: the same batch would be too large again.
     if (!body.results && !body.error?.code && res.status !== 413) {
       this.warn("not the collector's answer, will retry", res.status);
-      return { retry: true };
+      return RETRY;
     }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);

@@ -97,13 +97,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   // ---- the trace's lifecycle ----
 
-  hostConnected(): void {
-    this.start();
-  }
-
   hostUpdated(): void {
     // A trace id set after the element went on the page.
-    if (this.host.isConnected) this.start();
+    if (this.host.isConnected) this.hostConnected();
   }
 
   /** The element now shows another answer: start over for it. */
@@ -116,7 +112,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.announcement = '';
   }
 
-  private start(): void {
+  /** Starts on the trace once the element has one and is on the page. */
+  hostConnected(): void {
     const { traceId } = this.host;
     if (this.started || !traceId) return;
     this.started = true;
@@ -225,10 +222,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     const now = Date.now();
     if (!meant(['up', 'down'].includes(direction), direction) || (direction === this.lastVote[0] && now - this.lastVote[1] < REPEAT_WINDOW_MS)) return;
     this.lastVote = [direction, now];
-    const { traceId } = this.host;
     const next: Vote = this.vote === direction ? null : direction;
     this.vote = next;
-    storeVote(traceId, next);
+    storeVote(this.host.traceId, next);
     const s = this.strings;
     this.announcement = next === 'up' ? s.voteUpRecorded : next === 'down' ? s.voteDownRecorded : s.voteCleared;
     this.host.requestUpdate();
@@ -273,8 +269,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   submitCorrection(text: string, source?: string): void {
-    if (!text.trim()) return;
-    this.thank(this.submit('correction', source?.trim() ? { text: text.trim(), source: source.trim() } : { text: text.trim() }));
+    text = text.trim();
+    source = source?.trim();
+    if (text) this.thank(this.submit('correction', source ? { text, source } : { text }));
   }
 
   /** The chat UI regenerated this answer. */

@@ -1,4 +1,4 @@
-import { adoptStyles, nothing, type ReactiveController, type ReactiveControllerHost, type ReactiveElement } from 'lit';
+import { nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
 import { loadBackground } from '../load-background.ts';
 import type { Strings } from '../strings.ts';
@@ -13,8 +13,8 @@ export interface PopoverSource extends FeedbackActions {
 }
 
 /**
- * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code and
- * styles come with the background chunk: once it is there they render, and a click that came
+ * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code comes
+ * with the background chunk (their styles are the element's): once it is there they render, and a click that came
  * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
  * that fetch a failed import again; Chromium 150 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
  * takes it, and closing the popover while it has focus gives focus back to the vote button.
@@ -22,9 +22,8 @@ export interface PopoverSource extends FeedbackActions {
 export class PopoverController implements ReactiveController {
   /** The step the last render showed. */
   private shown: Panel;
-  private focusStep = false;
-  private focusVote = false;
-  private stylesAdopted = false;
+  private focusStep?: boolean;
+  private focusVote?: boolean;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
@@ -39,16 +38,11 @@ export class PopoverController implements ReactiveController {
     const { panel, prompt } = this.feedback;
     if (panel.kind === 'closed' && !prompt) return nothing;
     const ui = loadBackground.value;
-    const root = this.host.shadowRoot;
     if (!ui) {
       const update = () => this.host.requestUpdate();
       // Offline, the fetch fails: the click is shown once the page is back online (each listener goes after one event).
       void loadBackground().then(update, () => addEventListener('online', update, { once: true }));
       return nothing;
-    }
-    if (!this.stylesAdopted && root) {
-      adoptStyles(root, [...(this.host.constructor as typeof ReactiveElement).elementStyles, ui.panelStyles]);
-      this.stylesAdopted = true;
     }
     return [
       panel.kind === 'closed' ? nothing : ui.renderPanel(this.feedback, strings, panel),

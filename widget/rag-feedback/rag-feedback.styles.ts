@@ -12,43 +12,43 @@ export const styles = css`
     --_fg: var(--rf-fg, light-dark(#1f2328, #e6edf3));
     --_muted: var(--rf-muted, light-dark(#57606a, #9198a1));
     --_accent: var(--rf-accent, light-dark(#0969da, #1f6feb));
-    --_accent-fg: var(--rf-accent-fg, #ffffff);
+    --_accent-fg: var(--rf-accent-fg, #fff);
     --_link: var(--rf-link, light-dark(#0969da, #4493f8));
-    --_surface: var(--rf-surface, light-dark(#ffffff, #161b22));
+    --_surface: var(--rf-surface, light-dark(#fff, #161b22));
     --_border: var(--rf-border, light-dark(#6e7781, #8b949e));
     --_focus: var(--rf-focus, light-dark(#0969da, #4493f8));
     display: block;
     font: inherit;
   }
-  :host([theme='light']) {
+  :host([theme=light]) {
     color-scheme: light;
   }
-  :host([theme='dark']) {
+  :host([theme=dark]) {
     color-scheme: dark;
   }
   .bar,
   .panel,
   .prompt {
-    font-size: var(--rf-font-size, 0.875rem);
+    font-size: var(--rf-font-size, .875rem);
     color: var(--_fg);
   }
   .bar {
     display: flex;
     align-items: center;
-    gap: 0.25rem;
-    margin-top: 0.5rem;
+    gap: .25rem;
+    margin-top: .5rem;
   }
   .label {
     color: var(--_muted);
-    margin-inline-end: 0.25rem;
+    margin-inline-end: .25rem;
   }
   button {
     font: inherit;
     color: var(--_fg);
-    background: transparent;
+    background: none;
     border: 1px solid var(--_border);
     border-radius: var(--rf-radius, 6px);
-    padding: 0.25rem 0.5rem;
+    padding: .25rem .5rem;
     cursor: pointer;
     min-height: 2rem;
   }
@@ -59,22 +59,20 @@ export const styles = css`
     width: 2rem;
     padding: 0;
   }
-  button[aria-pressed='true'] {
+  button[aria-pressed=true] {
     background: var(--_accent);
     border-color: var(--_accent);
     color: var(--_accent-fg);
   }
-  button:focus-visible,
-  textarea:focus-visible,
-  input:focus-visible {
+  :is(button, textarea, input):focus-visible {
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
   }
   button.link {
-    border: none;
+    border: 0;
     color: var(--_link);
     text-decoration: underline;
-    padding: 0.25rem;
+    padding: .25rem;
   }
   .flip {
     display: inline-flex;

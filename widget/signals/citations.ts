@@ -25,7 +25,7 @@ export class CitationController implements ReactiveController, TraceAware {
   private readonly onClick = safely((e: Event) => {
     const citation = (e.target as Element | null)?.closest?.<HTMLElement>('[data-chunk-id]');
     const chunkId = citation?.dataset.chunkId;
-    if (!citation || !chunkId || !this.host.contains(citation)) return;
+    if (!chunkId || !this.host.contains(citation!)) return;
     this.sink.recordSignal('citation_click', { chunkId });
     this.clicked = { chunkId, at: Date.now() };
   });
@@ -60,8 +60,7 @@ export class CitationController implements ReactiveController, TraceAware {
       this.previewEnded(el, now, previous);
       this.previewsVisible.set(el, now);
     }
-    this.clicked = undefined;
-    this.away = undefined;
+    this.clicked = this.away = undefined;
   }
 
   hostConnected(): void {

@@ -9,10 +9,10 @@ import type { SignalElement, SignalSink, TraceAware } from './host.ts';
  * bounce window of the answer, with no interaction).
  */
 export class DwellController implements ReactiveController, TraceAware {
-  private intersecting = false;
+  private intersecting?: boolean;
   private since: number | undefined;
   private total = 0;
-  private bounced = false;
+  private bounced?: boolean;
   private observer: IntersectionObserver | undefined;
   private unhook: (() => void) | undefined;
 

@@ -17,7 +17,7 @@ interface LastQuery {
 }
 
 /** The next answer regenerates the last one: it repeats the question, which is not a rephrase. */
-export const forgetQuery = (sessionId: string): void => void writeJson('session', KEY.lastQuery(sessionId), null);
+export const forgetQuery = (sessionId: string): void => void writeJson(KEY.lastQuery(sessionId), null);
 
 /**
  * Notes that `traceId` answered `query` at `at`, and says whether it rephrased the session's
@@ -33,11 +33,11 @@ export async function noteQuery(
   windowMs: number,
   threshold: number,
 ): Promise<Rephrase | undefined> {
-  const seen = readJson<string[]>('session', KEY.seen(sessionId)) ?? [];
+  const seen = readJson<string[]>(KEY.seen(sessionId)) ?? [];
   if (seen.includes(traceId)) return undefined;
-  writeJson('session', KEY.seen(sessionId), [...seen.slice(1 - SEEN_TRACES_KEPT), traceId]);
-  const last = readJson<LastQuery>('session', KEY.lastQuery(sessionId));
-  writeJson('session', KEY.lastQuery(sessionId), { traceId, query, at } satisfies LastQuery);
+  writeJson(KEY.seen(sessionId), [...seen.slice(1 - SEEN_TRACES_KEPT), traceId]);
+  const last = readJson<LastQuery>(KEY.lastQuery(sessionId));
+  writeJson(KEY.lastQuery(sessionId), { traceId, query, at } satisfies LastQuery);
   if (!last || !query || last.traceId === traceId) return undefined;
   const gapMs = at - last.at;
   if (gapMs < 0 || gapMs > windowMs) return undefined;

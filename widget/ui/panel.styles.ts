@@ -1,33 +1,38 @@
 import { css } from './css.ts';
 
-/** Styles of the popover, the correction form and prompts: adopted when they first load. */
+/** Styles of the popover, the correction form and prompts (their code comes later, with the background chunk). */
 export const panelStyles = css`
   .panel,
-  .prompt {
-    margin-top: 0.5rem;
-    padding: 0.75rem;
+  .prompt,
+  textarea,
+  input {
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--rf-radius, 6px);
+  }
+  .panel,
+  .prompt {
+    margin-top: .5rem;
+    padding: .75rem;
     max-width: 32rem;
   }
   .panel h2,
   .prompt p {
     font-size: inherit;
     font-weight: 600;
-    margin: 0 0 0.5rem;
+    margin: 0 0 .5rem;
   }
   .options {
     display: flex;
-    flex-wrap: wrap;
-    gap: 0.375rem;
-    margin: 0 0 0.5rem;
+    flex-flow: wrap;
+    gap: .375rem;
+    margin: 0 0 .5rem;
     padding: 0;
     list-style: none;
   }
   label {
     display: block;
-    margin: 0.5rem 0 0.25rem;
+    margin: .5rem 0 .25rem;
   }
   textarea,
   input {
@@ -35,16 +40,13 @@ export const panelStyles = css`
     width: 100%;
     font: inherit;
     color: var(--_fg);
-    background: var(--_surface);
-    border: 1px solid var(--_border);
-    border-radius: var(--rf-radius, 6px);
-    padding: 0.375rem;
+    padding: .375rem;
   }
   .actions {
     display: flex;
-    gap: 0.375rem;
-    justify-content: flex-end;
-    margin-top: 0.5rem;
+    gap: .375rem;
+    justify-content: end;
+    margin-top: .5rem;
   }
   .column {
     flex-direction: column;
