@@ -51,6 +51,8 @@ export const DELIVERY_TIMEOUT_MS = 30_000;
 export const UNCONFIRMED_KEPT = 500;
 /** Another tab is sending the shared outbox: look again after this long. */
 export const OTHER_TAB_RECHECK_MS = 2_000;
+/** An IndexedDB open not done by then (blocked, or hung) is not waited for: events wait in memory meanwhile. */
+export const OPEN_TIMEOUT_MS = 3_000;
 /** Room kept under the collector's body limit for a batch's envelope and the key. */
 export const BATCH_ENVELOPE_BYTES = 2_048;
 

@@ -296,6 +296,29 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('delivers from memory, without waiting for the page to be hidden, while the outbox cannot be opened (the page holds the database it deletes)', async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('idb-hung');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await flush(page); // the outbox is open
+    // The page's own connection stays open: its delete waits for it, and every open after the delete waits too.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const open = indexedDB.open('rag-feedback');
+          open.onsuccess = () => {
+            indexedDB.deleteDatabase('rag-feedback');
+            resolve();
+          };
+        }),
+    );
+    await vote(page, traceId, 'Not helpful');
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_down')).toHaveLength(1), 10_000);
+    await expect.poll(() => pending(page)).toBe(0);
+    await context.close();
+  });
+
   it('opens the outbox again after the browser closed it (site data cleared), and delivers what follows', async () => {
     const { page, context, output } = await openHost(browser(), { options: { debug: true } });
     const first = newTraceId('idb-closed-1');

@@ -1,6 +1,6 @@
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
-import { OUTBOX_CAP } from '../defaults.ts';
+import { OPEN_TIMEOUT_MS, OUTBOX_CAP } from '../defaults.ts';
 import type { Warn } from './warn.ts';
 
 /** An event waiting to be delivered, with where it goes. */
@@ -23,6 +23,8 @@ interface OutboxSchema extends DBSchema {
  */
 export class Outbox {
   private db: Promise<IDBPDatabase<OutboxSchema>> | undefined;
+  /** Rejects OPEN_TIMEOUT_MS after the connection was asked for. */
+  private late: Promise<never> | undefined;
   /** Items enqueued this tick, written together: one transaction for a burst of events. */
   private buffer: OutboxItem[] = [];
   private writing: Promise<void> = Promise.resolve();
@@ -37,10 +39,15 @@ export class Outbox {
     private readonly warn: Warn,
   ) {}
 
-  /** The connection, opened again on next use after it failed, was closed by the browser (storage cleared) or gave way. */
+  /**
+   * The connection, opened again on next use after it failed, was closed by the browser (storage
+   * cleared) or gave way. An open that never finishes (the page holds its own connection to the
+   * database it deletes, or WebKit hangs) would hold every write and read: past its time, the
+   * outbox works from memory until the open is done.
+   */
   private open() {
-    const forget = () => (this.db = undefined);
-    return (this.db ??= openDB<OutboxSchema>(this.name, 1, {
+    const forget = () => (this.db = this.late = undefined);
+    this.db ??= openDB<OutboxSchema>(this.name, 1, {
       upgrade(db) {
         db.createObjectStore('outbox', { keyPath: 'id' });
         db.createObjectStore('meta');
@@ -55,7 +62,8 @@ export class Outbox {
     }).catch((err) => {
       forget();
       throw err;
-    }));
+    });
+    return Promise.race([this.db, (this.late ??= new Promise<never>((_, reject) => setTimeout(reject, OPEN_TIMEOUT_MS, 'IndexedDB open timed out')))]);
   }
 
   /** Buffers an item; it is written with the others of this tick. */
