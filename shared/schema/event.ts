@@ -2,12 +2,10 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
+import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
 
 const noDetail = v.optional(v.strictObject({}), {});
-
-/** Why a thumbs-down happened: the four choices of the attribution popover, or "other". */
-export const ATTRIBUTION_REASONS = ['not_answered', 'incomplete', 'looks_wrong', 'wrong_source', 'other'] as const;
 
 /** The typed detail each signal type carries. The key is the signal type. */
 const details = {

@@ -1,10 +1,10 @@
-import type { ATTRIBUTION_REASONS } from '../../shared/schema/event.ts';
+import { ATTRIBUTION_REASONS, type AttributionReason } from '../../shared/schema/reasons.ts';
 
 /** Why a thumbs-down happened: a choice of the attribution popover. */
-export type Reason = (typeof ATTRIBUTION_REASONS)[number];
+export type Reason = AttributionReason;
 
-/** The reasons, in the popover's order: the collector's list (a unit test holds them equal), without its schema code. */
-export const REASONS: readonly Reason[] = ['not_answered', 'incomplete', 'looks_wrong', 'wrong_source', 'other'];
+/** The reasons, in the popover's order: the collector's. */
+export const REASONS: readonly Reason[] = ATTRIBUTION_REASONS;
 
 /** Which step of the popover is open (a new object each time a step is shown). */
 export type Panel = { kind: 'closed' } | { kind: 'reasons' } | { kind: 'other' } | { kind: 'sources' } | { kind: 'correction' } | { kind: 'thanks' };
