@@ -7,6 +7,7 @@
  */
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { withoutPushback } from '../../shared/contradiction.ts';
+import { cut } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
@@ -83,8 +84,7 @@ interface AnswerRecord {
  * the limit, or a lone half in the corpus's own text), which the collector refuses.
  */
 function traceText(text: string): string {
-  const cut = text.slice(0, MAX_CHUNK_TEXT);
-  return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).replace(/\p{Cs}/gu, '\uFFFD');
+  return cut(text, MAX_CHUNK_TEXT).replace(/\p{Cs}/gu, '\uFFFD');
 }
 
 const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>

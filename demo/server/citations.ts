@@ -1,3 +1,4 @@
+import { cut } from '../../shared/cut.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { readableText } from './sentences.ts';
 
@@ -14,12 +15,12 @@ export interface Citation {
 /** Longest preview, in characters. */
 const SNIPPET_CHARS = 700;
 
-/** The first `max` characters of `text`, cut at a word boundary, with an ellipsis when cut. */
+/** The first `max` characters of `text`, cut at a word boundary (never inside a character), with an ellipsis when cut. */
 function head(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  const start = cut(text, max);
+  const space = start.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? start.slice(0, space) : start).trimEnd()}…`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { cut } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
@@ -35,9 +36,6 @@ export interface RecorderOptions {
   /** Delivery timing as the page set it, filled with the defaults. */
   transport?: TransportInput;
 }
-
-/** At most `max` UTF-16 units of `s`, never half a character. */
-const cut = (s: string, max: number) => s.slice(0, max).replace(/[\uD800-\uDBFF]$/, '');
 
 /**
  * A detail as the collector takes it: what a person typed loses its PII and stays within its
