@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildConsole, CONSOLE_DIST } from './build-console.ts';
@@ -29,5 +29,17 @@ describe('npm run build:console', () => {
     } finally {
       await collector.stop();
     }
+  });
+
+  it('leaves a file the same build makes again untouched, so a collector serving the folder does not reload', async () => {
+    await buildConsole();
+    const files = readdirSync(CONSOLE_DIST, { recursive: true, encoding: 'utf8' })
+      .map((f) => join(CONSOLE_DIST, f))
+      .filter((f) => statSync(f).isFile());
+    const written = () => files.map((f) => statSync(f).mtimeMs);
+    const before = written();
+    await new Promise((r) => setTimeout(r, 50));
+    await buildConsole();
+    expect(written()).toEqual(before);
   });
 });

@@ -7,8 +7,8 @@
  *   chunks/          each page's code, loaded when the page is first opened
  * and returns the bundle's metafile, for size figures.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { minifyTemplates } from './build-widget.ts';
 import { ROOT } from './wrangler.ts';
@@ -42,15 +42,25 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
     legalComments: 'none',
     logLevel: 'warning',
     outdir: out,
+    write: false,
     chunkNames: 'chunks/[name]-[hash]',
     // The charting library's stylesheet goes into the chart's shadow root as text.
     loader: { '.css': 'text' },
     plugins: [templates],
   });
-  copyFileSync(join(SOURCE, 'index.html'), join(out, 'index.html'));
-  copyFileSync(join(SOURCE, 'console.css'), join(out, 'console.css'));
+  const files = [
+    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.contents })),
+    ...['index.html', 'console.css'].map((name) => ({ path: join(out, name), contents: readFileSync(join(SOURCE, name)) })),
+  ];
+  // A file is written only when it changed: a `wrangler dev` serving the folder reloads its Worker
+  // on every write, and requests in flight then fail ("restarted mid-request").
+  for (const { path, contents } of files) {
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() && readFileSync(path).equals(contents)) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, contents);
+  }
   // What an earlier build left and this one did not make (chunks under other hashes) goes.
-  const made = new Set([...Object.keys(result.metafile.outputs).map((f) => resolve(ROOT, f)), join(out, 'index.html'), join(out, 'console.css')]);
+  const made = new Set(files.map((f) => resolve(f.path)));
   // Another build beside this one (npm test's, npm start's) may remove the same file first.
   for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' }).map((f) => join(out, f)))
     if (!made.has(f) && statSync(f, { throwIfNoEntry: false })?.isFile()) rmSync(f, { force: true });

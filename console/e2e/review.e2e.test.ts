@@ -196,9 +196,10 @@ describe('the review queue', () => {
     try {
       await page.locator('rf-review-page article.item').waitFor();
       const first = await shownItem(page);
+      // The answers saved, by item: one the dev server dropped (a 503 as its Worker restarts) is sent again, and counts once.
       const posted: string[] = [];
-      page.on('request', (r) => {
-        if (r.method() === 'POST') posted.push(decodeURIComponent(new URL(r.url()).pathname.split('/').at(-1)!));
+      page.on('response', (r) => {
+        if (r.request().method() === 'POST' && r.status() === 200) posted.push(decodeURIComponent(new URL(r.url()).pathname.split('/').at(-1)!));
       });
       // A key held down: one press, then the keyboard's repeats.
       await page.keyboard.down('1');
