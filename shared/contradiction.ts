@@ -24,6 +24,9 @@ export function contradictsAnswer(followUp: string): boolean {
   return CHINESE.test(text) || ENGLISH.some((pattern) => pattern.test(text));
 }
 
+/** The same phrases, each to be removed wherever it stands, in any case. */
+const PUSHBACK_PHRASES = [...ENGLISH, CHINESE].map((pattern) => new RegExp(pattern.source, 'gi'));
+
 /**
  * What a follow-up asks once its pushback is left out ("That's wrong. Is it 30 days?" → "Is it 30
  * days?"): the words saying the answer was wrong are not what to search for. Empty when it only
@@ -32,7 +35,7 @@ export function contradictsAnswer(followUp: string): boolean {
 export function withoutPushback(followUp: string): string {
   if (!contradictsAnswer(followUp)) return followUp;
   let text = followUp.normalize('NFKC');
-  for (const pattern of [...ENGLISH, CHINESE]) text = text.replace(new RegExp(pattern.source, 'gi'), ' ');
+  for (const pattern of PUSHBACK_PHRASES) text = text.replace(pattern, ' ');
   // What the phrase leaves in front ("No, that's not right. Does…" → ". Does…") goes with it.
   return text.replace(/^[\s\p{P}]+/u, '').trim();
 }
