@@ -417,33 +417,25 @@ describe('TraceClient sending the events a backend sees', () => {
     expect(await again).toEqual({ eventId: logged.eventId, traceId: t.traceId, status: 'duplicate' });
   });
 
-  it('reports, on the answer before it, a follow-up saying that answer was wrong; nothing when told not to', async () => {
-    for (const detectContradictions of [undefined, false]) {
-      const p = await newProject();
-      const failed: unknown[] = [];
-      const client = new TraceClient({
-        endpoint: 'http://collector.test',
-        serverKey: p.keys.server,
-        fetch: collector,
-        onError: (r) => failed.push(r),
-        ...(detectContradictions === false && { detectContradictions }),
-      });
-      const first = trace({ sessionId: 's-chat', turnIndex: 0, query: 'How long do refunds take?' });
-      const second = trace({ sessionId: 's-chat', turnIndex: 1, query: "That's wrong, it is 30 days", createdAt: first.createdAt + 30_000 });
-      const results = await Promise.all([client.logTrace(first), client.logTrace(second), client.flush().then(() => null)]);
-      expect(results.slice(0, 2).map((r) => r!.status)).toEqual(['accepted', 'accepted']);
-      await client.flush();
-      const { events } = (await (await call(`/v1/traces/${first.traceId}`, { headers: bearer(p.keys.admin) })).json()) as { events: unknown[] };
-      if (detectContradictions === false) expect(events).toEqual([]);
-      else
-        expect(events).toMatchObject([
-          { signalType: 'contradicted_by_follow_up', sessionId: 's-chat', clientTs: second.createdAt, detail: { nextTraceId: second.traceId, gapMs: 30_000 } },
-        ]);
-      expect(failed).toEqual([]);
-    }
-    expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_x', detectContradictions: 'yes' as never })).toThrow(
-      'detectContradictions must be true or false, not yes',
+  it('lets the collector mark an answer that the next question says was wrong, whichever instance logged each turn', async () => {
+    const p = await newProject();
+    const failed: unknown[] = [];
+    // Two instances of a backend, each with its own client: the follow-up's is sent first.
+    const [one, two] = [0, 1].map(
+      () => new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector, onError: (r) => failed.push(r) }),
     );
+    const first = trace({ sessionId: 's-chat', turnIndex: 0, query: 'How long do refunds take?' });
+    const second = trace({ sessionId: 's-chat', turnIndex: 1, query: "That's wrong, it is 30 days", createdAt: first.createdAt + 30_000 });
+    const followUp = two!.logTrace(second);
+    await two!.flush();
+    const answer = one!.logTrace(first);
+    await one!.flush();
+    expect([(await answer).status, (await followUp).status]).toEqual(['accepted', 'accepted']);
+    const { events } = (await (await call(`/v1/traces/${first.traceId}`, { headers: bearer(p.keys.admin) })).json()) as { events: unknown[] };
+    expect(events).toMatchObject([
+      { signalType: 'contradicted_by_follow_up', sessionId: 's-chat', clientTs: second.createdAt, detail: { nextTraceId: second.traceId, gapMs: 30_000 } },
+    ]);
+    expect(failed).toEqual([]);
   });
 
   it('makes the id and time of an event that gives them as undefined, as of one that leaves them out', async () => {

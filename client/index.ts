@@ -5,7 +5,6 @@ import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
 import { callSafely } from './callback.ts';
-import { FollowUps } from './follow-ups.ts';
 import { checkedConnection, checkedOptions } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
@@ -29,12 +28,6 @@ export interface TraceClientOptions {
   timeoutMs?: number;
   /** The fetch to use (a service binding's, or a test's). */
   fetch?: (request: Request) => Promise<Response>;
-  /**
-   * Whether a trace whose question says the answer before it in its session was wrong ("that's
-   * wrong", "不对") logs `contradicted_by_follow_up` on that answer (default true; false when the
-   * backend reports it itself, or asks no one's follow-ups).
-   */
-  detectContradictions?: boolean;
   /**
    * Told about traces and events that could not be stored, since `logTrace` and `logEvent` never
    * throw (and neither does this: what it throws, or an async one rejects with, is ignored). An event's result has its `eventId` too.
@@ -73,16 +66,12 @@ export class TraceClient {
   private readonly traces: Batcher;
   private readonly events: Batcher;
   private readonly onError: TraceClientOptions['onError'];
-  private readonly followUps: FollowUps | undefined;
 
   /** Throws a RangeError naming the option when one cannot work (a batch size of 0 would never send). */
   constructor(options: TraceClientOptions) {
     checkedConnection(options);
     const opts = { ...DEFAULTS, fetch: (r: Request) => fetch(r), ...options, ...checkedOptions(options, DEFAULTS) };
     this.onError = options.onError;
-    if (options.detectContradictions !== undefined && typeof options.detectContradictions !== 'boolean')
-      throw new RangeError(`detectContradictions must be true or false, not ${String(options.detectContradictions)}`);
-    this.followUps = options.detectContradictions === false ? undefined : new FollowUps();
     this.traces = new Batcher(
       { path: 'v1/traces', name: 'trace', schema: TraceSchema, body: (items) => `[${items.join(',')}]`, maxPerBatch: MAX_TRACES_PER_BATCH },
       opts,
@@ -99,12 +88,6 @@ export class TraceClient {
    * naming its field (`trace.retrievedChunks[0].score`), and never sent.
    */
   async logTrace(trace: TraceInput): Promise<TraceResult> {
-    const contradiction = this.followUps?.next(trace);
-    // Its own result reaches `onError` as any event's does; the trace's promise does not wait for it.
-    if (contradiction) {
-      const { traceId, sessionId, at, detail } = contradiction;
-      void this.logEvent({ traceId, sessionId, signalType: 'contradicted_by_follow_up', clientTs: at, eventId: uuidv7(at), detail });
-    }
     return this.report({ traceId: idOf(trace, 'traceId'), ...(await this.traces.add(trace)) });
   }
 

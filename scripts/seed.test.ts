@@ -3,12 +3,14 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createReranker } from '../client/reranker.ts';
 import { isHeldOut } from '../collector/loop/eval-sets.ts';
+import { contradictsAnswer } from '../shared/contradiction.ts';
 import { queryKey } from '../shared/terms.ts';
 import { admin } from './admin-api.ts';
 import { startLocalCollector } from './local-collector.ts';
 import { retrainRemote } from './retrain/retrain-remote.ts';
 import { answerChunkOf, CORPUS, REGRESSED } from './seed/corpus.ts';
 import { seed } from './seed/send.ts';
+import { simulate } from './seed/traffic.ts';
 
 const run = promisify(execFile);
 
@@ -61,6 +63,18 @@ describe('npm run seed, then the nightly job', () => {
           .split('\n')
           .map((line) => JSON.parse(line).layer),
       ).toContain('echo');
+
+      // The answers users pushed back on in their next question, marked by the collector from the words alone.
+      const { traces } = simulate({ sessions: 80, seed: 7 });
+      const pushedBack = traces
+        .filter((t) => contradictsAnswer(t.query))
+        .map((t) => traces.find((u) => u.sessionId === t.sessionId && u.turnIndex === t.turnIndex! - 1)!);
+      expect(pushedBack.length).toBeGreaterThan(0);
+      for (const t of pushedBack) {
+        const res = await fetch(`${collector.url}/v1/traces/${t.traceId}`, { headers: { authorization: `Bearer ${collector.keys.admin}` } });
+        const { events } = (await res.json()) as { events: { signalType: string }[] };
+        expect(events.filter((e) => e.signalType === 'contradicted_by_follow_up')).toHaveLength(1);
+      }
 
       const health = (await (await admin('/health')).json()) as { latest: { metrics: Record<string, number | null> } };
       expect(health.latest.metrics.traces).toBeGreaterThan(100);

@@ -104,7 +104,7 @@ export const SIGNALS = {
     kind: 'implicit',
     why: 'Asking the same thing again soon after means the first answer did not work (seed weight).',
   },
-  /** The next question of the session said this answer was wrong ("that's wrong", "不对"; emitted on this answer by the backend's client). */
+  /** The next question of the session said this answer was wrong ("that's wrong", "不对"; recorded on this answer by the collector as it stores the traces, collector/storage/pushbacks.ts). */
   contradicted_by_follow_up: {
     value: -0.8,
     group: null,

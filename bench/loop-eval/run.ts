@@ -58,7 +58,7 @@ export interface CycleRow {
   /** Events of the night's touched traces, and those the noise filter left trusted. */
   eventsAssessed: number;
   trustedSignals: number;
-  /** Answers a rephrase said were wrong, and of them those the demo's client marked `contradicted_by_follow_up`. */
+  /** Answers a rephrase said were wrong, and of them those the collector marked `contradicted_by_follow_up`. */
   pushedBack: number;
   pushBacksMarked: number;
   mined: number;

@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Chunk, Trace } from '../../shared/schema/trace.ts';
 import { TOP_RANKS } from '../../shared/thresholds.ts';
+import { pushbackEventId, pushbackEvents } from './pushbacks.ts';
 import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
@@ -24,7 +25,8 @@ const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunk
 export async function insertTraces(db: Db, projectId: string, batch: readonly Trace[], now: number): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
   const firsts = batch.filter((t, i) => batch.findIndex((u) => u.traceId === t.traceId) === i);
-  const rows = firsts.map((t) => ({
+  const pushbacks = await Promise.all(firsts.map(pushbackEventId));
+  const rows = firsts.map((t, i) => ({
     projectId,
     traceId: t.traceId,
     sessionId: t.sessionId ?? null,
@@ -43,6 +45,7 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     knowledgeBase: t.knowledgeBase ?? null,
     createdAt: t.createdAt,
     receivedAt: now,
+    pushbackEventId: pushbacks[i] ?? null,
   }));
   const chunks = firsts.flatMap((t) => {
     const reranked = t.rerankedChunks ?? [];
@@ -68,10 +71,16 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     })),
   );
   const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
-  const results = await rawBatch<{ trace_id: string }>(db, [...chunkInserts, ...insertJsonRows(chunkTexts, texts, unstored), ...traceInserts]);
+  const sessions = [...new Set(firsts.flatMap((t) => (t.sessionId === undefined ? [] : [t.sessionId])))];
+  const before = [...chunkInserts, ...insertJsonRows(chunkTexts, texts, unstored)];
+  const results = await rawBatch<{ trace_id: string }>(db, [
+    ...before,
+    ...traceInserts,
+    ...(sessions.length ? [pushbackEvents(projectId, sessions, now)] : []),
+  ]);
   return new Set(
     results
-      .slice(-traceInserts.length)
+      .slice(before.length, before.length + traceInserts.length)
       .flat()
       .map((r) => r.trace_id),
   );

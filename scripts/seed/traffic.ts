@@ -86,9 +86,8 @@ export function simulate({ sessions = 80, days = 3, seed = 7, now = Date.now() }
         if (rnd() < 0.4 && turn + 1 < turns) {
           // Asks the same thing again in other words: the widget marks the first answer.
           emit(40_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.6, gapMs: 40_000 } } as EventSpec);
-          // Some say the answer was wrong as they ask again: the backend's client marks it (client/follow-ups.ts).
+          // Some say the answer was wrong as they ask again: the collector marks it from their words (collector/storage/pushbacks.ts).
           pushedBack = pushes() < 0.3;
-          if (pushedBack) emit(45_000, { traceId, signalType: 'contradicted_by_follow_up', detail: { nextTraceId, gapMs: 45_000 } } as EventSpec);
           at += 45_000;
           continue;
         }

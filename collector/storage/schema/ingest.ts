@@ -25,6 +25,8 @@ export const traces = sqliteTable(
     knowledgeBase: text('knowledge_base'),
     createdAt: ms('created_at').notNull(),
     receivedAt: ms('received_at').notNull(),
+    /** When its question says the answer before it was wrong: the id of the event that says so on that answer (storage/pushbacks.ts). */
+    pushbackEventId: text('pushback_event_id'),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId] }),

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { SIGNALS } from '../../shared/signals.ts';
+import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
+import { bearer, call, newProject, trace } from '../test/fixtures.ts';
+import { pushbackEventId } from './pushbacks.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+interface StoredEvent {
+  eventId: string;
+  signalType: string;
+  signalValue: number;
+  sessionId: string;
+  clientTs: number;
+  detail: unknown;
+}
+
+const t0 = Date.UTC(2026, 11, 3, 12);
+const turn = (traceId: string, turnIndex: number | undefined, query: string, at: number, sessionId = 's1'): TraceInput =>
+  trace({ traceId, sessionId, turnIndex, query, createdAt: t0 + at });
+
+async function send(p: Project, ...traces: TraceInput[]) {
+  const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces });
+  expect(res.status).toBe(200);
+}
+
+async function eventsOn(p: Project, traceId: string): Promise<StoredEvent[]> {
+  const res = await call(`/v1/traces/${traceId}`, { headers: bearer(p.keys.admin) });
+  if (res.status === 404) return [];
+  return ((await res.json()) as { events: StoredEvent[] }).events;
+}
+
+describe('pushbacks: a follow-up saying the answer before it was wrong', () => {
+  it('is recorded on that answer when the follow-up is stored, once however often it is sent', async () => {
+    const p = await newProject();
+    await send(p, turn('a', 0, 'How long do refunds take?', 0));
+    const followUp = turn('b', 1, "That's wrong, it is 30 days", 40_000);
+    await send(p, followUp);
+    await send(p, followUp, turn('c', 2, 'What about opened items?', 60_000));
+    const events = await eventsOn(p, 'a');
+    expect(events).toEqual([
+      expect.objectContaining({
+        eventId: await pushbackEventId(followUp),
+        signalType: 'contradicted_by_follow_up',
+        signalValue: SIGNALS.contradicted_by_follow_up.value,
+        sessionId: 's1',
+        clientTs: t0 + 40_000,
+        detail: { nextTraceId: 'b', gapMs: 40_000 },
+      }),
+    ]);
+    // A question that asks rather than objects says nothing about the answer before it.
+    expect(await eventsOn(p, 'b')).toEqual([]);
+  });
+
+  it('is recorded when the answer arrives after its follow-up, as traces from two instances of a backend do', async () => {
+    const p = await newProject();
+    await send(p, turn('b', 1, 'Are you sure?', 40_000));
+    expect(await eventsOn(p, 'a')).toEqual([]);
+    await send(p, turn('a', 0, 'How long do refunds take?', 0));
+    expect(await eventsOn(p, 'a')).toMatchObject([{ signalType: 'contradicted_by_follow_up', detail: { nextTraceId: 'b', gapMs: 40_000 } }]);
+  });
+
+  it('with turn indexes, waits for the turn just before, takes its latest answer, and counts a regenerated turn once', async () => {
+    const p = await newProject();
+    await send(p, turn('a', 0, 'How long do refunds take?', 0));
+    // Turn 2 pushes back before turn 1 is stored: turn 0's answer is not the one it objects to.
+    await send(p, turn('c', 2, 'No, that is not right', 50_000));
+    expect(await eventsOn(p, 'a')).toEqual([]);
+    // Turn 1 pushes back on turn 0 and is regenerated (asked again in the same words).
+    await send(p, turn('b', 1, 'Are you sure? And for opened items?', 20_000), turn('b2', 1, 'Are you sure? And for opened items?', 30_000));
+    expect(await eventsOn(p, 'a')).toMatchObject([{ signalType: 'contradicted_by_follow_up', detail: { nextTraceId: expect.stringMatching(/^b2?$/) } }]);
+    expect(await eventsOn(p, 'b')).toEqual([]);
+    expect(await eventsOn(p, 'b2')).toMatchObject([{ detail: { nextTraceId: 'c', gapMs: 20_000 } }]);
+  });
+
+  it('keeps sessions apart, orders turns by time when they have no index, and lets an old answer be', async () => {
+    const p = await newProject();
+    await send(
+      p,
+      turn('a', undefined, 'Refund window?', 0, 's1'),
+      turn('x', undefined, 'Shipping time?', 5_000, 's2'),
+      turn('b', undefined, 'Are you sure?', 10_000, 's1'),
+      // Asked after the window: the conversation moved on.
+      turn('y', undefined, 'Are you sure?', 5_000 + CONTRADICTION_WINDOW_MS + 1, 's2'),
+    );
+    expect(await eventsOn(p, 'a')).toMatchObject([{ sessionId: 's1', detail: { nextTraceId: 'b', gapMs: 10_000 } }]);
+    expect(await eventsOn(p, 'x')).toEqual([]);
+    // A trace without a session has no answer before it.
+    await send(p, trace({ traceId: 'lone', sessionId: undefined, query: "That's wrong", createdAt: t0 + 20_000 }));
+    expect(await eventsOn(p, 'lone')).toEqual([]);
+  });
+
+  it('makes the same id for the same follow-up, and none for a question that does not push back', async () => {
+    const followUp = { traceId: 'b', sessionId: 's1', query: 'Are you sure?' };
+    const id = await pushbackEventId(followUp);
+    expect(id).toMatch(/^pushback-[0-9a-f]{32}$/);
+    expect(await pushbackEventId(followUp)).toBe(id);
+    expect(await pushbackEventId({ ...followUp, traceId: 'c' })).not.toBe(id);
+    // With a turn index, the turn makes the id: a regenerate of it (another trace) makes the same.
+    const ofTurn = await pushbackEventId({ ...followUp, turnIndex: 1 });
+    expect(await pushbackEventId({ ...followUp, traceId: 'c', turnIndex: 1 })).toBe(ofTurn);
+    expect(await pushbackEventId({ ...followUp, turnIndex: 2 })).not.toBe(ofTurn);
+    expect(await pushbackEventId({ ...followUp, query: "What's wrong with my order?" })).toBeNull();
+    expect(await pushbackEventId({ ...followUp, sessionId: undefined })).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * A follow-up that says the answer before it was wrong ("that's wrong", "不对": `contradictsAnswer`)
+ * becomes `contradicted_by_follow_up` on that answer as the traces are stored. The collector sees
+ * every turn of a conversation, whichever instance of the backend served it and in whatever order
+ * the traces arrive: each batch looks again at the pushbacks of its sessions, and the event's id,
+ * made from the follow-up's, stores it once.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { contradictsAnswer } from '../../shared/contradiction.ts';
+import { sha256Hex } from '../../shared/hex.ts';
+import { SIGNALS } from '../../shared/signals.ts';
+import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
+
+const SIGNAL = 'contradicted_by_follow_up';
+
+/** What the event's id is made from: the follow-up's turn (a regenerate asks it again), else its trace. */
+interface FollowUp {
+  traceId: string;
+  sessionId?: string | undefined;
+  turnIndex?: number | undefined;
+  query: string;
+}
+
+/**
+ * The id of the event a follow-up's pushback makes, or null when it makes none. Made from its turn
+ * (or its trace when it has no turn index), so a retry or a regenerate of that turn makes the same
+ * id and the answer is objected to once.
+ */
+export async function pushbackEventId(followUp: FollowUp): Promise<string | null> {
+  const { traceId, sessionId, turnIndex, query } = followUp;
+  if (sessionId === undefined || !contradictsAnswer(query)) return null;
+  const of = turnIndex === undefined ? `trace:${traceId}` : `turn:${sessionId}:${turnIndex}`;
+  return `pushback-${(await sha256Hex(of)).slice(0, 32)}`;
+}
+
+/**
+ * Stores the event of every pushback in `sessions` whose answer before it is stored, once. The
+ * answer before a follow-up is, within `CONTRADICTION_WINDOW_MS` before it, the latest trace of
+ * the turn just before when both have a turn index (a regenerate replaced its turn's answer), else
+ * the latest trace before it.
+ */
+export function pushbackEvents(projectId: string, sessions: readonly string[], now: number): SQL {
+  return sql`
+  insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, client_ts, received_at)
+  select f.project_id, f.pushback_event_id, p.trace_id, f.session_id, ${SIGNAL}, ${SIGNALS[SIGNAL].value}, null, 0,
+    json_object('nextTraceId', f.trace_id, 'gapMs', f.created_at - p.created_at), f.created_at, ${now}
+  from traces f
+  join traces p on p.project_id = f.project_id and p.trace_id = (
+    select q.trace_id from traces q
+    where q.project_id = f.project_id and q.session_id = f.session_id and q.trace_id <> f.trace_id
+      and q.created_at between f.created_at - ${CONTRADICTION_WINDOW_MS} and f.created_at
+      and (case when q.turn_index is null or f.turn_index is null then q.created_at < f.created_at else q.turn_index = f.turn_index - 1 end)
+    order by q.created_at desc, q.trace_id desc limit 1)
+  where f.project_id = ${projectId} and f.session_id in (select value from json_each(${JSON.stringify(sessions)}))
+    and f.pushback_event_id is not null
+  on conflict do nothing`;
+}
