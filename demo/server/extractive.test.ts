@@ -29,6 +29,20 @@ describe('sentences', () => {
     ]);
   });
 
+  it('keeps a quotation whole, and cuts as usual after a quotation mark the line never closes', () => {
+    const text = 'Searched without the pushback ("That\'s wrong. Is it 30 days?" for "Is it 30 days?"). Then it ranks. It says “Stop. Now.” and goes.';
+    expect(sentences(text)).toEqual([
+      'Searched without the pushback ("That\'s wrong. Is it 30 days?" for "Is it 30 days?").',
+      'Then it ranks.',
+      'It says “Stop. Now.” and goes.',
+    ]);
+    expect(sentences('A 12" board is sold here. Another one is not. It costs more.')).toEqual([
+      'A 12" board is sold here.',
+      'Another one is not.',
+      'It costs more.',
+    ]);
+  });
+
   it("drops a structured abstract's part headings from the sentences they run into", () => {
     const abstract = 'OBJECTIVE To test risedronate. METHODS AND RESULTS We enrolled 2458 women. DNA Methylation rose.';
     expect(sentences(abstract)).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);

@@ -77,10 +77,30 @@ const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
 const ABSTRACT_LABEL =
   /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|METHODS?|MEASUREMENTS|INTERVENTIONS?|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|SIGNIFICANCE)(?:\s+(?:AND|&|\/)\s+|\s*[:.]?\s+))+/;
 
+/** Whether a text opens a quotation it does not close. */
+const opensQuote = (text: string): boolean => (text.match(/"/g)?.length ?? 0) % 2 === 1 || (text.match(/“/g)?.length ?? 0) > (text.match(/”/g)?.length ?? 0);
+
+/**
+ * A line's sentences, a quotation kept whole ("That's wrong. Is it 30 days?" is quoted, not two
+ * sentences); a quotation the line never closes is a stray mark, and its pieces stay as cut.
+ */
+function lineSentences(line: string): string[] {
+  const out: string[] = [];
+  let held: string[] = [];
+  for (const piece of line.split(SENTENCE_END)) {
+    held.push(piece);
+    if (!opensQuote(held.join(' '))) {
+      out.push(held.join(' '));
+      held = [];
+    }
+  }
+  return [...out, ...held];
+}
+
 /** The chunk's sentences, in order, each saying whether it is a table row; fragments of under 12 characters are dropped. */
 export function sentenceParts(text: string): Sentence[] {
   return proseLines(text)
-    .flatMap(({ text: line, tableRow }) => line.split(SENTENCE_END).map((s) => ({ text: s.trim().replace(ABSTRACT_LABEL, ''), tableRow })))
+    .flatMap(({ text: line, tableRow }) => lineSentences(line).map((s) => ({ text: s.trim().replace(ABSTRACT_LABEL, ''), tableRow })))
     .filter((s) => s.text.length >= 12);
 }
 
