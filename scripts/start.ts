@@ -28,6 +28,8 @@ const url = server.url;
 // The demo page serves the widget from dist/widget.
 await buildWidget({ types: false });
 const demo = await startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+// Ids of this start's own, so the example curls store a new trace each time, not a duplicate.
+const run = Date.now().toString(36);
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
 admin console on ${url}/admin  (sign in with the admin key below)
@@ -45,10 +47,10 @@ For the README's examples, in another shell:
 Try it:
   curl ${url}/v1/health
   curl -X POST ${url}/v1/traces -H 'authorization: Bearer ${keys.server}' -H 'content-type: application/json' \\
-    -d '{"traceId":"t-1","query":"refund window?","retrievedChunks":[{"chunkId":"c1","sourceDocId":"refunds.md","score":0.8,"rank":1,"text":"14 days"}],"answer":"14 days.","model":"demo","sessionId":"s-1","createdAt":${Date.now()}}'
+    -d '{"traceId":"t-${run}","query":"refund window?","retrievedChunks":[{"chunkId":"c1","sourceDocId":"refunds.md","score":0.8,"rank":1,"text":"14 days"}],"answer":"14 days.","model":"demo","sessionId":"s-${run}","createdAt":${Date.now()}}'
   curl -X POST ${url}/v1/events -H 'authorization: Bearer ${keys.write}' -H 'content-type: application/json' \\
-    -d '{"events":[{"eventId":"e-1","traceId":"t-1","sessionId":"s-1","signalType":"thumbs_down","clientTs":${Date.now()}}]}'
-  curl ${url}/v1/traces/t-1 -H 'authorization: Bearer ${keys.admin}'
+    -d '{"events":[{"eventId":"e-${run}","traceId":"t-${run}","sessionId":"s-${run}","signalType":"thumbs_down","clientTs":${Date.now()}}]}'
+  curl ${url}/v1/traces/t-${run} -H 'authorization: Bearer ${keys.admin}'
 
 Ctrl-C stops it.
 `);
