@@ -40,7 +40,7 @@ export const USER_MODEL = {
   correctionNamesSource: 0.5,
   /** When nothing cited answers: re-ask in other words, regenerate, or leave at once. */
   rephraseIfUnhelpful: 0.35,
-  /** A rephrase that first says the answer was wrong ("That's wrong.", "Are you sure?"), which the backend's client reports on it. */
+  /** A rephrase that first says the answer was wrong ("That's wrong.", "Are you sure?"), which the collector marks on it. */
   pushBackOnRephrase: 0.3,
   regenerateIfUnhelpful: 0.12,
   bounceIfUnhelpful: 0.15,

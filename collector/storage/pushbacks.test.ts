@@ -1,9 +1,10 @@
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { SIGNALS } from '../../shared/signals.ts';
 import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
-import { bearer, call, newProject, trace } from '../test/fixtures.ts';
-import { pushbackEventId } from './pushbacks.ts';
+import { bearer, call, event, newProject, planOf, trace } from '../test/fixtures.ts';
+import { pushbackEventId, pushbackEvents } from './pushbacks.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 interface StoredEvent {
@@ -85,9 +86,43 @@ describe('pushbacks: a follow-up saying the answer before it was wrong', () => {
     );
     expect(await eventsOn(p, 'a')).toMatchObject([{ sessionId: 's1', detail: { nextTraceId: 'b', gapMs: 10_000 } }]);
     expect(await eventsOn(p, 'x')).toEqual([]);
-    // A trace without a session has no answer before it.
-    await send(p, trace({ traceId: 'lone', sessionId: undefined, query: "That's wrong", createdAt: t0 + 20_000 }));
-    expect(await eventsOn(p, 'lone')).toEqual([]);
+    // At the window's edge, still the same conversation.
+    await send(p, turn('e', undefined, 'Refund window?', 0, 's3'), turn('f', undefined, 'Are you sure?', CONTRADICTION_WINDOW_MS, 's3'));
+    expect(await eventsOn(p, 'e')).toMatchObject([{ detail: { nextTraceId: 'f', gapMs: CONTRADICTION_WINDOW_MS } }]);
+    // Traces without a session have no answer before them.
+    await send(
+      p,
+      trace({ traceId: 'before', sessionId: undefined, query: 'Refund window?', createdAt: t0 + 15_000 }),
+      trace({ traceId: 'lone', sessionId: undefined, query: "That's wrong", createdAt: t0 + 20_000 }),
+    );
+    expect(await eventsOn(p, 'before')).toEqual([]);
+  });
+
+  it("takes an answer stamped a little after its follow-up by another instance's clock, and does not double what the backend sent", async () => {
+    const p = await newProject();
+    await send(p, turn('b', 1, 'Are you sure?', 0), turn('a', 0, 'How long do refunds take?', 1_500));
+    expect(await eventsOn(p, 'a')).toMatchObject([{ detail: { nextTraceId: 'b', gapMs: 0 } }]);
+    // A backend that reports the pushback itself, before its follow-up's trace arrives.
+    const sent = event({ traceId: 'x', sessionId: 's2', signalType: 'contradicted_by_follow_up', detail: { nextTraceId: 'y', gapMs: 5_000 } });
+    expect((await call('/v1/events', { method: 'POST', headers: bearer(p.keys.server), json: { events: [sent] } })).status).toBe(200);
+    await send(p, turn('x', 0, 'Refund window?', 0, 's2'), turn('y', 1, "That's wrong", 5_000, 's2'));
+    expect((await eventsOn(p, 'x')).map((e) => e.eventId)).toEqual([sent.eventId]);
+  });
+
+  it('leaves the event on the answer it was recorded on when a regenerate of that turn arrives after the follow-up', async () => {
+    const p = await newProject();
+    await send(p, turn('a', 0, 'How long do refunds take?', 0), turn('b', 1, "That's wrong", 40_000));
+    await send(p, turn('a2', 0, 'How long do refunds take?', 20_000));
+    expect((await eventsOn(p, 'a')).map((e) => e.signalType)).toEqual(['contradicted_by_follow_up']);
+    expect(await eventsOn(p, 'a2')).toEqual([]);
+  });
+
+  it('finds the answer before through the session index, not by time across the project', async () => {
+    const { sql: statement, params } = new SQLiteSyncDialect().sqlToQuery(pushbackEvents('p', { sessions: ['s1'], from: t0, to: t0 }, t0));
+    const plan = (await planOf(statement, ...params)).join('\n');
+    expect(plan).toMatch(/SEARCH f USING INDEX traces_session/);
+    expect(plan).toMatch(/SEARCH q USING INDEX traces_session/);
+    expect(plan).not.toMatch(/traces_created|SCAN (f|q|p)\b/);
   });
 
   it('makes the same id for the same follow-up, and none for a question that does not push back', async () => {

@@ -33,25 +33,40 @@ export async function pushbackEventId(followUp: FollowUp): Promise<string | null
   return `pushback-${(await sha256Hex(of)).slice(0, 32)}`;
 }
 
+/** The traces of one batch that a pushback's event may depend on: their sessions and their times. */
+export interface StoredBatch {
+  sessions: readonly string[];
+  /** The earliest and latest `createdAt` of the batch's traces. */
+  from: number;
+  to: number;
+}
+
 /**
- * Stores the event of every pushback in `sessions` whose answer before it is stored, once. The
- * answer before a follow-up is, within `CONTRADICTION_WINDOW_MS` before it, the latest trace of
- * the turn just before when both have a turn index (a regenerate replaced its turn's answer), else
- * the latest trace before it.
+ * Stores the event of every pushback a batch may complete, once: the pushbacks of its sessions
+ * within the window of its traces (the batch holds them, or the answer before them). The answer
+ * before a follow-up is the latest trace of the turn just before when both have a turn index (a
+ * regenerate replaced its turn's answer), within `CONTRADICTION_WINDOW_MS` either side (another
+ * instance's clock may run a little ahead), else the latest trace in the window before it. An event
+ * on that answer saying the same, which the backend sent itself, is not doubled.
  */
-export function pushbackEvents(projectId: string, sessions: readonly string[], now: number): SQL {
+export function pushbackEvents(projectId: string, batch: StoredBatch, now: number): SQL {
+  const w = CONTRADICTION_WINDOW_MS;
+  // `indexed by`: without statistics SQLite would walk every trace of the project in the window by time.
   return sql`
   insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, client_ts, received_at)
   select f.project_id, f.pushback_event_id, p.trace_id, f.session_id, ${SIGNAL}, ${SIGNALS[SIGNAL].value}, null, 0,
-    json_object('nextTraceId', f.trace_id, 'gapMs', f.created_at - p.created_at), f.created_at, ${now}
-  from traces f
+    json_object('nextTraceId', f.trace_id, 'gapMs', max(0, f.created_at - p.created_at)), f.created_at, ${now}
+  from traces f indexed by traces_session
   join traces p on p.project_id = f.project_id and p.trace_id = (
-    select q.trace_id from traces q
+    select q.trace_id from traces q indexed by traces_session
     where q.project_id = f.project_id and q.session_id = f.session_id and q.trace_id <> f.trace_id
-      and q.created_at between f.created_at - ${CONTRADICTION_WINDOW_MS} and f.created_at
-      and (case when q.turn_index is null or f.turn_index is null then q.created_at < f.created_at else q.turn_index = f.turn_index - 1 end)
+      and (case when q.turn_index is null or f.turn_index is null
+        then q.created_at < f.created_at and q.created_at >= f.created_at - ${w}
+        else q.turn_index = f.turn_index - 1 and q.created_at between f.created_at - ${w} and f.created_at + ${w} end)
     order by q.created_at desc, q.trace_id desc limit 1)
-  where f.project_id = ${projectId} and f.session_id in (select value from json_each(${JSON.stringify(sessions)}))
-    and f.pushback_event_id is not null
+  where f.project_id = ${projectId} and f.session_id in (select value from json_each(${JSON.stringify(batch.sessions)}))
+    and f.created_at between ${batch.from - w} and ${batch.to + w} and f.pushback_event_id is not null
+    and not exists (select 1 from feedback_events e where e.project_id = f.project_id and e.trace_id = p.trace_id
+      and e.signal_type = ${SIGNAL} and e.detail ->> '$.nextTraceId' = f.trace_id)
   on conflict do nothing`;
 }

@@ -71,12 +71,14 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
     })),
   );
   const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
-  const sessions = [...new Set(firsts.flatMap((t) => (t.sessionId === undefined ? [] : [t.sessionId])))];
+  const inSessions = firsts.filter((t) => t.sessionId !== undefined);
+  const sessions = [...new Set(inSessions.map((t) => t.sessionId!))];
+  const times = inSessions.map((t) => t.createdAt);
   const before = [...chunkInserts, ...insertJsonRows(chunkTexts, texts, unstored)];
   const results = await rawBatch<{ trace_id: string }>(db, [
     ...before,
     ...traceInserts,
-    ...(sessions.length ? [pushbackEvents(projectId, sessions, now)] : []),
+    ...(sessions.length ? [pushbackEvents(projectId, { sessions, from: Math.min(...times), to: Math.max(...times) }, now)] : []),
   ]);
   return new Set(
     results
@@ -86,11 +88,14 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
   );
 }
 
+/** What a trace's reader is shown: all it was sent with, not the collector's own bookkeeping. */
+const { pushbackEventId: _bookkeeping, ...shownColumns } = getTableColumns(traces);
+
 /** A trace with its chunks per stage (each with its text), or undefined. */
 export async function traceWithChunks(db: Db, projectId: string, traceId: string) {
   const [trace, chunks] = await db.batch([
     db
-      .select()
+      .select(shownColumns)
       .from(traces)
       .where(and(eq(traces.projectId, projectId), eq(traces.traceId, traceId))),
     db
