@@ -51,6 +51,10 @@ describe('pushbacks: a follow-up saying the answer before it was wrong', () => {
     ]);
     // A question that asks rather than objects says nothing about the answer before it.
     expect(await eventsOn(p, 'b')).toEqual([]);
+    // The id kept on the follow-up is the collector's bookkeeping, not part of the trace it shows.
+    const shown = (await (await call('/v1/traces/b', { headers: bearer(p.keys.admin) })).json()) as { trace: Record<string, unknown> };
+    expect(shown.trace).toMatchObject({ traceId: 'b', query: "That's wrong, it is 30 days" });
+    expect(shown.trace).not.toHaveProperty('pushbackEventId');
   });
 
   it('is recorded when the answer arrives after its follow-up, as traces from two instances of a backend do', async () => {
