@@ -19,6 +19,12 @@ describe('terms', () => {
   it('gives near-identical queries one key', () => {
     expect(queryKey('Refund window for opened items?')).toBe(queryKey('opened items: refund window'));
     expect(queryKey('refund window')).not.toBe(queryKey('shipping window'));
+    // A question that pushes back asks what it asks; one that only pushes back keeps its words.
+    expect(queryKey("That's wrong. Refund window for opened items?")).toBe(queryKey('Refund window for opened items?'));
+    expect(queryKey('不对，退款期限是多久？')).toBe(queryKey('退款期限是多久？'));
+    expect(queryKey('Are you sure?')).toBe('sure');
+    // A question about something wrong is not a pushback: its words all count.
+    expect(queryKey("What's wrong with my order?").split(' ')).toContain('wrong');
   });
 
   it('keeps a long question’s key within its limit, still one per question', () => {

@@ -1,3 +1,4 @@
+import { withoutPushback } from './contradiction.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
@@ -49,10 +50,12 @@ export function termOverlap(a: string, b: string, ignore?: ReadonlySet<string>):
 
 /**
  * A key under which the same question asked with other spacing, case, punctuation or word order
- * groups together: its distinct terms, sorted. Near-identical queries share it.
+ * groups together: its distinct terms, sorted. Near-identical queries share it, and so does one
+ * that opens by saying the answer before it was wrong ("That's wrong. Is it 30 days?"): what it
+ * asks is the question.
  */
 export function queryKey(query: string): string {
-  const key = [...new Set(terms(query))].sort().join(' ');
+  const key = [...new Set(terms(withoutPushback(query) || query))].sort().join(' ');
   if (key.length <= MAX_QUERY_KEY_CHARS) return key;
   const hash = `#${fnv1a(key)}`;
   return `${key.slice(0, MAX_QUERY_KEY_CHARS - hash.length - 1).trimEnd()} ${hash}`;
