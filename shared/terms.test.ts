@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryKey, termOverlap, terms } from './terms.ts';
+import { queryKey, questionTerms, termOverlap, terms } from './terms.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 
 describe('terms', () => {
@@ -25,6 +25,12 @@ describe('terms', () => {
     expect(queryKey('Are you sure?')).toBe('sure');
     // A question about something wrong is not a pushback: its words all count.
     expect(queryKey("What's wrong with my order?").split(' ')).toContain('wrong');
+  });
+
+  it('reads what a question asks, leaving a pushback’s words out', () => {
+    expect(questionTerms("That's wrong. Refund window for opened items?")).toEqual(['refund', 'window', 'opened', 'items']);
+    expect(questionTerms('Are you sure?')).toEqual(['sure']);
+    expect(questionTerms("What's wrong with my order?")).toEqual(['s', 'wrong', 'order']);
   });
 
   it('keeps a long question’s key within its limit, still one per question', () => {

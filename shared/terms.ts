@@ -49,13 +49,20 @@ export function termOverlap(a: string, b: string, ignore?: ReadonlySet<string>):
 }
 
 /**
+ * The terms of what a question asks: one that opens by saying the answer before it was wrong
+ * ("That's wrong. Is it 30 days?") asks what follows, and "wrong" is nothing to look for.
+ * One that only pushes back ("Are you sure?") keeps its own terms.
+ */
+export const questionTerms = (query: string): string[] => terms(withoutPushback(query) || query);
+
+/**
  * A key under which the same question asked with other spacing, case, punctuation or word order
  * groups together: its distinct terms, sorted. Near-identical queries share it, and so does one
  * that opens by saying the answer before it was wrong ("That's wrong. Is it 30 days?"): what it
  * asks is the question.
  */
 export function queryKey(query: string): string {
-  const key = [...new Set(terms(withoutPushback(query) || query))].sort().join(' ');
+  const key = [...new Set(questionTerms(query))].sort().join(' ');
   if (key.length <= MAX_QUERY_KEY_CHARS) return key;
   const hash = `#${fnv1a(key)}`;
   return `${key.slice(0, MAX_QUERY_KEY_CHARS - hash.length - 1).trimEnd()} ${hash}`;

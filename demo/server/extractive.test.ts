@@ -77,6 +77,12 @@ describe('extractiveAnswer', () => {
     expect(a.citations.map((c) => c.n)).toEqual([1, 2]);
   });
 
+  it('quotes for what a pushback asks, not for its words saying the answer was wrong', () => {
+    const wrong = [chunk('errors', 'Wrong items are flagged.'), ...chunks];
+    const a = extractiveAnswer("That's wrong. Opened items?", wrong, one, { maxSentences: 1 });
+    expect(a.citations.map((c) => c.chunkId)).toEqual(['refunds']);
+  });
+
   it('weighs terms as told: a rare term decides', () => {
     const weight = (t: string) => (t === 'shipping' ? 5 : 1);
     const a = extractiveAnswer('shipping refunds', chunks, weight, { maxSentences: 1 });

@@ -4,7 +4,7 @@
  * the chunks given, as a language model numbers its sources). Quoting keeps
  * every answer faithful to its sources, so feedback on it is feedback on retrieval.
  */
-import { terms } from '../../shared/terms.ts';
+import { questionTerms, terms } from '../../shared/terms.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { type Citation, citation } from './citations.ts';
 import { sentenceParts } from './sentences.ts';
@@ -49,11 +49,12 @@ const MIN_SHARE_OF_BEST = 0.5;
 
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
- * of the query's weight it covers, times its chunk's rank weight.
+ * of the query's weight it covers (what it asks: a pushback's words are nothing to quote), times its
+ * chunk's rank weight.
  */
 export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight: (term: string) => number, options: ExtractiveOptions = {}): ExtractiveAnswer {
   const { maxSentences = 3, maxChars = 700, exclude = new Set<string>() } = options;
-  const queryTerms = [...new Set(terms(query))];
+  const queryTerms = [...new Set(questionTerms(query))];
   const total = queryTerms.reduce((s, t) => s + weight(t), 0);
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>

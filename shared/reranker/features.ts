@@ -6,7 +6,7 @@
  * consulted by their similarity to this one. Embedding features exist only with an embedder.
  */
 import { cosine } from '../embedder.ts';
-import { terms } from '../terms.ts';
+import { questionTerms } from '../terms.ts';
 import type { Candidate } from './candidate.ts';
 import { chunkTermIds, hasTerm, queryTermIds } from './chunk-terms.ts';
 
@@ -57,7 +57,8 @@ export interface QueryView {
   vector?: Float32Array;
 }
 
-export const queryView = (query: string, vector?: Float32Array): QueryView => ({ terms: new Set(terms(query)), vector });
+/** The query's side as features read it: what it asks (terms.ts `questionTerms`), so the same question pushed back on matches its memory. */
+export const queryView = (query: string, vector?: Float32Array): QueryView => ({ terms: new Set(questionTerms(query)), vector });
 
 /** Cosine of two term sets as binary vectors. */
 export function termCosine(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

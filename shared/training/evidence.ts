@@ -6,7 +6,7 @@
  * that transfers.
  */
 import type { Evidence, Remembered } from '../reranker/features.ts';
-import { terms } from '../terms.ts';
+import { questionTerms } from '../terms.ts';
 import type { Confirmed, EngagementRow } from './data.ts';
 import { examinationAt } from './examination.ts';
 
@@ -73,7 +73,7 @@ export class TrainingEvidence {
       add(own(this.ownChunks, c.queryKey), c.chunkId, slot, 1);
       add(own(this.ownDocuments, c.queryKey), c.sourceDocId, slot, 1);
       let t = termsOf.get(c.queryKey);
-      if (!t) termsOf.set(c.queryKey, (t = new Set(terms(c.query))));
+      if (!t) termsOf.set(c.queryKey, (t = new Set(questionTerms(c.query))));
       const entry: Tagged = { terms: t, vector: vectors?.get(c.queryKey), relevance: c.relevance, queryKey: c.queryKey };
       pushTo(this.byChunk, c.chunkId, entry);
       pushTo(this.byDocument, c.sourceDocId, entry);

@@ -34,6 +34,22 @@ describe('trainReranker', () => {
     expect(model.weights[memory]).toBeCloseTo(0, 6);
   });
 
+  it('reads a question that pushes back for what it asks, in training and in ranking', () => {
+    const { data, heldOut } = trainingWorld();
+    const pushedBack = (query: string) => `That's wrong. ${query}`;
+    const pushed = {
+      ...data,
+      confirmed: data.confirmed.map((c) => ({ ...c, query: pushedBack(c.query) })),
+      lists: data.lists.map((l) => ({ ...l, query: pushedBack(l.query) })),
+    };
+    const { model } = trainReranker(pushed, options);
+    expect(model.memory.queries.flatMap((q) => q.terms)).not.toContain('wrong');
+    expect(model.weights).toEqual(trainReranker(data, options).model.weights);
+    for (const q of heldOut.slice(0, 5)) {
+      expect(rerankWithModel(model, `Are you sure? ${q.query}`, q.candidates)).toEqual(rerankWithModel(model, q.query, q.candidates));
+    }
+  });
+
   it('writes an artifact that parses, and grows with judgements rather than traffic', () => {
     const small = trainReranker(trainingWorld(20).data, options).model;
     const { data } = trainingWorld(20);
