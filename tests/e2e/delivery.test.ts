@@ -255,14 +255,16 @@ describe('the outbox and delivery', () => {
     { what: 'a 2xx captive portal’s page', status: 200 },
     { what: 'a proxy asking to sign in (407)', status: 407 },
     { what: 'a firewall’s refusal page (403)', status: 403 },
-  ])('keeps a batch that $what answered instead of the collector, and sends it again', async ({ what, status }) => {
+    // JSON with an error of another shape: Google's gateways answer with a numeric code.
+    { what: 'an API gateway’s JSON refusal (403)', status: 403, json: { error: { code: 403, message: 'Forbidden', status: 'PERMISSION_DENIED' } } },
+  ])('keeps a batch that $what answered instead of the collector, and sends it again', async ({ what, status, json }) => {
     const { page, context } = await openHost(browser());
-    const traceId = newTraceId(`not-ours-${status}`);
+    const traceId = newTraceId(`not-ours-${status}-${json ? 'json' : 'html'}`);
     await addAnswer(page, { traceId });
     const posts = await firstPostAnswered(context, {
       status,
-      headers: { ...corsHeaders(), 'content-type': 'text/html' },
-      body: `<html><body>${what}</body></html>`,
+      headers: { ...corsHeaders(), 'content-type': json ? 'application/json' : 'text/html' },
+      body: json ? JSON.stringify(json) : `<html><body>${what}</body></html>`,
     });
     await vote(page, traceId);
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 15_000);

@@ -139,10 +139,11 @@ export class Transport {
       return RETRY;
     }
     if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
-    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: string } };
-    // Not the collector's answer (a captive portal's page, a proxy's or a firewall's): nothing was stored or refused.
-    // A 413 is final whoever sent it: the same batch would be too large again.
-    if (!body.results && !body.error?.code && res.status !== 413) {
+    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: unknown } };
+    // Not the collector's answer (a captive portal's page, a proxy's or a firewall's, a gateway's JSON
+    // with a numeric code): nothing was stored or refused. A 413 is final whoever sent it: the same
+    // batch would be too large again.
+    if (!body.results && typeof body.error?.code !== 'string' && res.status !== 413) {
       this.warn("not the collector's answer, will retry", res.status);
       return RETRY;
     }
