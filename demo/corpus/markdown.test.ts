@@ -45,6 +45,21 @@ describe('chunkMarkdown', () => {
     expect(chunks.map((c) => c.title)).toEqual(['Long (1/3)', 'Long (2/3)', 'Long (3/3)']);
   });
 
+  it('cuts a long table at its rows, each part led by its header, and a long list at its items; keeps no column padding', () => {
+    const rows = ['| a   | b   |', '| --- | --- |', '| one | 1   |', '| two | 2   |', '| three | 3 |'];
+    const list = ['- first item', '  goes on here', '- second item', '1. third item'];
+    const chunks = chunkMarkdown('t.md', `## T\n\n${rows.join('\n')}\n\n${list.join('\n')}`, { maxChars: 30 });
+    expect(chunks.map((c) => c.text)).toEqual([
+      '| a | b |\n| --- | --- |\n| one | 1 |',
+      '| a | b |\n| --- | --- |\n| two | 2 |',
+      '| a | b |\n| --- | --- |\n| three | 3 |',
+      '- first item\n  goes on here',
+      '- second item\n1. third item',
+    ]);
+    // Within the limit, a table and a list stay whole.
+    expect(chunkMarkdown('t.md', `## T\n\n${rows.join('\n')}`).map((c) => c.text)).toEqual([rows.map((r) => r.replace(/ {2,}/g, ' ')).join('\n')]);
+  });
+
   it('versions chunks by the document content', () => {
     const [a] = chunkMarkdown('x.md', '# A\n\ntext');
     const [b] = chunkMarkdown('x.md', '# A\n\ntext');

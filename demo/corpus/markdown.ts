@@ -1,7 +1,8 @@
 /**
  * Cuts a markdown document into chunks at its headings, so each chunk is one section a reader
  * would cite; a section longer than `maxChars` is cut further at blank lines, never inside a
- * fenced code block. Pure string work, so it is tested without files.
+ * fenced code block, and a table or list longer than that at its rows or items (each part of a
+ * table with its header). Pure string work, so it is tested without files.
  */
 import type { Chunk } from './chunk.ts';
 import { contentVersion } from './version.ts';
@@ -55,6 +56,38 @@ function sections(markdown: string): Section[] {
   return out;
 }
 
+const TABLE_ROW = /^\s*\|/;
+const TABLE_RULE = /^\s*\|[\s:|-]+\|\s*$/;
+const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
+
+/** A table row without the spaces that align its columns in the source: they are no text. */
+const unpadded = (line: string): string => (TABLE_ROW.test(line) ? line.trim().replace(/ {2,}/g, ' ') : line);
+
+/**
+ * A block too long for one chunk cut where a reader would: a table at its rows, each part led by
+ * the header and its rule; a list at its items (an item's continued lines stay with it). Any
+ * other block stays whole.
+ */
+function split(block: string, max: number): string[] {
+  if (block.length <= max) return [block];
+  const lines = block.split('\n');
+  const table = lines.length > 2 && TABLE_ROW.test(lines[0]!) && TABLE_RULE.test(lines[1]!);
+  const head = table ? lines.slice(0, 2) : [];
+  const units: string[][] = [];
+  for (const line of lines.slice(head.length)) {
+    if (!units.length || table || LIST_ITEM.test(line)) units.push([line]);
+    else units.at(-1)!.push(line);
+  }
+  if (units.length < 2) return [block];
+  const out: string[][] = [];
+  for (const unit of units) {
+    const last = out.at(-1);
+    if (last && [...last, ...unit].join('\n').length <= max) last.push(...unit);
+    else out.push([...head, ...unit]);
+  }
+  return out.map((part) => part.join('\n'));
+}
+
 /** Paragraphs (blank-line separated, code fences kept whole) packed into pieces of at most `max` characters where possible. */
 function pieces(text: string, max: number): string[] {
   const blocks: string[] = [];
@@ -65,11 +98,11 @@ function pieces(text: string, max: number): string[] {
     if (!fenced && line.trim() === '') {
       if (block.length) blocks.push(block.join('\n'));
       block = [];
-    } else block.push(line);
+    } else block.push(fenced ? line : unpadded(line));
   }
   if (block.length) blocks.push(block.join('\n'));
   const out: string[] = [];
-  for (const b of blocks) {
+  for (const b of blocks.flatMap((b) => split(b, max))) {
     const last = out.at(-1);
     if (last !== undefined && last.length + 2 + b.length <= max) out[out.length - 1] = `${last}\n\n${b}`;
     else out.push(b);
