@@ -31,7 +31,7 @@ describe('npm run loop:eval, reduced', () => {
       expect(week.eventsAccepted).toBe(week.eventsSent);
       expect(week.trustedSignals).toBeGreaterThan(0);
       expect(week.mined).toBeGreaterThan(0);
-      // Every answer a rephrase said was wrong is marked by the demo's client, as a backend's would be.
+      // Every answer a rephrase said was wrong is marked by the collector as it stores the traces.
       expect(week.pushBacksMarked).toBe(week.pushedBack);
     }
     expect(report.cycles.reduce((n, w) => n + w.pushedBack, 0)).toBeGreaterThan(0);
