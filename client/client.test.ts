@@ -132,7 +132,7 @@ describe('TraceClient against the real collector', () => {
         // Headers, then a body that never comes.
         async () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 }),
       ],
-      { timeoutMs: 50 },
+      { timeoutMs: 1_000 },
     );
     const { t, result } = await logOne(client);
     expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
