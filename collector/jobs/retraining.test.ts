@@ -210,6 +210,45 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     expect(health.body.snapshots[0]!.metrics).toMatchObject({ retrainsPlanned: null });
   });
 
+  it("measures the gain on the team's curated suite, and trains on none of its questions", async () => {
+    const p = await newProject();
+    await topicTraffic(p, TOPICS, everyoneApart('c'), Date.now() + 1_000);
+    const night1 = Date.now() + 1_000;
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+    // The team's own questions: topics 0-11 in the first wording users asked them in, judged by document.
+    const curated = Array.from({ length: 12 }, (_, t) => wording((i) => `alpha${t} beta${t} gamma${t} delta${t} w${i}`, false));
+    for (const [t, query] of curated.entries()) {
+      const candidates = chunksOf(t).map(({ chunkId, sourceDocId, text, score }) => ({ chunkId, sourceDocId, text, score }));
+      const judgements = [
+        { sourceDocId: `rel-${t}.md`, relevance: 1 },
+        { sourceDocId: `dis-${t}.md`, relevance: 0 },
+      ];
+      expect((await admin(p, `/eval-suite/topic-${t}`, { method: 'PUT', json: { query, candidates, judgements } })).status).toBe(200);
+    }
+    await runNightly(env, night1, { projects: [p.id] });
+    await reviewEverything(p);
+    await runNightly(env, night1 + DAY, { projects: [p.id] });
+    const [model] = (await admin<Models>(p, '/models')).body.models;
+    expect(model!.decision).toBe('promoted');
+    expect(model!.findings).toEqual([expect.objectContaining({ kind: 'passed', queries: 12, basis: 'curated' })]);
+    expect(model!.reasons).toEqual([expect.stringMatching(/ on 12 held-out queries, on the curated suite$/)]);
+    // Reviewers answered items on the curated questions too; none of those answers, nor their engagement, trained.
+    const keys = [...new Set(curated.map(queryKey))];
+    const answered = await env.DB.prepare(
+      `select count(*) as n from review_items where project_id = ? and status = 'answered' and query_key in (select value from json_each(?))`,
+    )
+      .bind(p.id, JSON.stringify(keys))
+      .first<{ n: number }>();
+    expect(answered!.n).toBeGreaterThan(0);
+    const data = await trainingData(env.DB, p.id, Date.now());
+    expect(data.confirmed.length).toBeGreaterThan(0);
+    expect(data.confirmed.filter((c) => keys.includes(c.queryKey))).toEqual([]);
+    expect(data.queryEngagement.length).toBeGreaterThan(0);
+    expect(data.queryEngagement.filter((r) => keys.includes(r.queryKey!))).toEqual([]);
+    // What `npm run retrain` reads holds the suite as the curated layer.
+    expect((await evalQueries(env.DB, p.id)).filter((q) => q.layer === 'curated')).toHaveLength(12);
+  });
+
   it('refuses a batch one user raised, and says so', async () => {
     const { p, summary, reviewed } = await trainedWorld((t, k) => ({ sessionId: `d-${t}-${k}`, userIdHash: 'one-busy-user' }));
     expect(reviewed).toBeGreaterThan(20);

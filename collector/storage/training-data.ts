@@ -12,6 +12,7 @@ import { consolidate } from '../../shared/training/train.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
+import { suiteEvalQueries, suiteKeys } from './eval-suite.ts';
 import { chunkTextsOf, TEXT_VERSION } from './sql/chunk-text.ts';
 import { focusedDwellSql } from './sql/focused-dwell.ts';
 import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
@@ -56,6 +57,9 @@ async function candidatesOf(d1: D1Database, projectId: string, traceIds: readonl
   return out;
 }
 
+/** A question of the curated eval suite is a test question: what reviewers answer on it never trains. */
+const NOT_CURATED = (column: string) => `${column} not in (select query_key from eval_suite where project_id = ?1)`;
+
 /**
  * How many examples retraining would have: confirmed items on training questions, one per question
  * and chunk. The count the nightly retraining holds against `trainingMinConfirmed`.
@@ -72,7 +76,7 @@ export async function examplesAnsweredBy(d1: D1Database, projectId: string, at: 
   const { results } = await d1
     .prepare(
       `select query_key as queryKey, chunk_id as chunkId, verdict, answered_at as answeredAt from review_items
-       where project_id = ? and status = 'answered' and verdict in ('relevant', 'not_relevant')`,
+       where project_id = ?1 and status = 'answered' and verdict in ('relevant', 'not_relevant') and ${NOT_CURATED('query_key')}`,
     )
     .bind(projectId)
     .all<{ queryKey: string; chunkId: string; verdict: string; answeredAt: number }>();
@@ -92,7 +96,7 @@ export async function confirmedExamples(d1: D1Database, projectId: string): Prom
     .prepare(
       `select i.query_key as queryKey, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.verdict,
          ${origins('session_id', 'traces', '')} as sessions, ${origins('user_id_hash', 'traces', '')} as users, ${origins('ip_hash', 'feedback_events', '')} as ips
-       from review_items i where i.project_id = ? and i.status = 'answered' and i.verdict in ('relevant', 'not_relevant')`,
+       from review_items i where i.project_id = ?1 and i.status = 'answered' and i.verdict in ('relevant', 'not_relevant') and ${NOT_CURATED('i.query_key')}`,
     )
     .bind(projectId)
     .all<{ queryKey: string; query: string; chunkId: string; sourceDocId: string; verdict: string; sessions: string; users: string; ips: string }>();
@@ -160,6 +164,7 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
       )
       .bind(projectId, since, LOW_CONFIDENCE),
   ]);
+  const curated = await suiteKeys(d1, projectId);
   const totals = new Map<string, EngagementRow>();
   const byQuery = new Map<string, EngagementRow>();
   const rows = (map: Map<string, EngagementRow>, key: string, r: Row, queryKey?: string) => {
@@ -172,7 +177,7 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
     ['engaged', engaged!.results],
   ] as const) {
     for (const r of list) {
-      if (isHeldOut(r.queryKey) || !r.n) continue;
+      if (isHeldOut(r.queryKey) || curated.has(r.queryKey) || !r.n) continue;
       const key = `${r.chunkId}\u0000${r.rank}`;
       rows(totals, key, r)[field] += r.n;
       rows(byQuery, `${r.queryKey}\u0000${key}`, r, r.queryKey)[field] += r.n;
@@ -181,7 +186,7 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
   return { engagement: [...totals.values()], queryEngagement: [...byQuery.values()] };
 }
 
-/** The latest version of each eval layer, each query with its trace's candidates. */
+/** The latest version of each eval layer, each query with its trace's candidates, then the curated suite. */
 export async function evalQueries(d1: D1Database, projectId: string, texts: ChunkTexts = new Map()): Promise<EvalQuery[]> {
   const { results } = await d1
     .prepare(
@@ -191,7 +196,8 @@ export async function evalQueries(d1: D1Database, projectId: string, texts: Chun
     .bind(projectId)
     .all<{ layer: string; query: string; traceId: string; judgements: string }>();
   const candidates = await candidatesOf(d1, projectId, [...new Set(results.map((r) => r.traceId))], texts);
-  return results.map((r) => ({ layer: r.layer, query: r.query, candidates: candidates.get(r.traceId) ?? [], judgements: JSON.parse(r.judgements) }));
+  const mined = results.map((r) => ({ layer: r.layer, query: r.query, candidates: candidates.get(r.traceId) ?? [], judgements: JSON.parse(r.judgements) }));
+  return [...mined, ...(await suiteEvalQueries(d1, projectId))];
 }
 
 export async function trainingData(

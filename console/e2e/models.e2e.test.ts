@@ -58,8 +58,9 @@ describe('the models page', () => {
       expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/^Promoted by the gate, /);
       expect(await historyRows(page)).toEqual([['Promoted', 'retrieval’s order', FIRST, 'the gate', models.first.reasons.join('; ')]]);
       expect(await model(page, SECOND).locator('.reasons li').allTextContents()).toEqual([...models.second.reasons, markup]);
-      // Worded by the console from the gate's findings: in English, the job's own words.
+      // Worded by the console from the gate's findings: in English, the job's own words, naming the curated suite it decided on.
       expect(await model(page, FIRST).locator('.reasons li').allTextContents()).toEqual(models.first.reasons);
+      expect(models.first.reasons).toEqual([expect.stringMatching(/held-out queries, on the curated suite$/)]);
       expect(await model(page, SECOND).locator('.reasons img, .reasons b').count()).toBe(0);
       expect(await page.evaluate(() => (window as any).__xss ?? null)).toBeNull();
 
@@ -192,12 +193,14 @@ describe('the models page', () => {
           expect(await model(page, FIRST).locator('[data-field="decision"]').textContent()).toBe('评估门槛：通过');
           // The gate's findings in Chinese too (a model stored before findings were kept shows its English reasons).
           expect(await model(page, FIRST).locator('.reasons li').allTextContents()).toEqual([
-            expect.stringMatching(/^nDCG@5 \d\.\d{3} → \d\.\d{3}（\+\d\.\d{3}），基于 \d+ 个保留查询$/),
+            expect.stringMatching(/^nDCG@5 \d\.\d{3} → \d\.\d{3}（\+\d\.\d{3}），基于 \d+ 个保留查询（基于精选评估集）$/),
           ]);
           expect(await model(page, FIRST).locator('thead').textContent()).toContain('查询范围');
           await page.getByRole('heading', { name: '上线历史', level: 2 }).waitFor();
           // The gate's promotion of the first model says why in Chinese as well.
-          expect(await page.locator('rf-models-page .history tr[data-by="gate"] td.text').allTextContents()).toEqual([expect.stringMatching(/个保留查询$/)]);
+          expect(await page.locator('rf-models-page .history tr[data-by="gate"] td.text').allTextContents()).toEqual([
+            expect.stringMatching(/个保留查询（基于精选评估集）$/),
+          ]);
           expect(await page.locator('rf-models-page [data-field="served-by"]').textContent()).toMatch(/由管理员上线$/);
         }
       } finally {

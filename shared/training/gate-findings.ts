@@ -7,21 +7,25 @@ import { label } from '../schema/common.ts';
 
 const figure = () => v.pipe(v.number(), v.finite());
 const count = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+/** The eval layer of the team's curated questions (`PUT /v1/admin/eval-suite/:queryId`). */
+export const CURATED_LAYER = 'curated';
+/** `curated`: the gain was measured on the curated layer alone (gate.ts `decidesOnCurated`); absent, on every eval query. */
+const basis = () => v.optional(v.literal(CURATED_LAYER));
 
 /** Strict: a finding is only ever taken in (`POST /v1/admin/models`), so a misspelt field is refused, naming it, not dropped. */
 export const GateFindingSchema = v.variant('kind', [
   /** Too few judged eval queries for any verdict. */
   v.strictObject({ kind: v.literal('too_few_queries'), queries: count(), needed: count() }),
   /** The overall nDCG@5 gain is below the minimum. */
-  v.strictObject({ kind: v.literal('gain_too_small'), gain: figure(), minimum: figure() }),
+  v.strictObject({ kind: v.literal('gain_too_small'), gain: figure(), minimum: figure(), basis: basis() }),
   /** The gain is large enough but not sure: the paired t test did not reach `needed`. */
-  v.strictObject({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count() }),
+  v.strictObject({ kind: v.literal('gain_not_sure'), gain: figure(), t: figure(), needed: figure(), changed: count(), queries: count(), basis: basis() }),
   /** One layer of the eval sets loses more than the tolerance. */
   v.strictObject({ kind: v.literal('layer_loses'), layer: label(100), loss: figure(), tolerance: figure() }),
   /** The served model uses embedding features this training cannot compute, so it cannot be compared as users get it. */
   v.strictObject({ kind: v.literal('current_not_comparable'), version: label(100) }),
   /** Passed: the gain that promoted it. */
-  v.strictObject({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count() }),
+  v.strictObject({ kind: v.literal('passed'), before: figure(), after: figure(), queries: count(), basis: basis() }),
 ]);
 
 export type GateFinding = v.InferOutput<typeof GateFindingSchema>;
@@ -30,6 +34,11 @@ const f3 = (x: number) => x.toFixed(3);
 
 /** A finding in English. */
 export function reasonOf(f: GateFinding): string {
+  const text = reasonText(f);
+  return 'basis' in f && f.basis === CURATED_LAYER ? `${text}, on the curated suite` : text;
+}
+
+function reasonText(f: GateFinding): string {
   switch (f.kind) {
     case 'too_few_queries':
       return `only ${f.queries} judged held-out queries; the gate needs ${f.needed}`;

@@ -6,7 +6,7 @@
 
 import { mrrAt, ndcgAt } from '../ranking-metrics.ts';
 import type { Candidate } from '../reranker/candidate.ts';
-import { type GateFinding, reasonOf } from './gate-findings.ts';
+import { CURATED_LAYER, type GateFinding, reasonOf } from './gate-findings.ts';
 
 /** A held-out query with its candidates in retrieval's order and its known labels. */
 export interface EvalQuery {
@@ -49,6 +49,19 @@ export interface GateSettings {
   /** Judged eval queries below which no verdict is possible. */
   minQueries: number;
 }
+
+/**
+ * Whether the gain is measured on the curated layer alone: it has at least `minQueries` judged
+ * queries. Its labels were not drawn from what the current model showed users, as the mined
+ * layers' are, so a candidate that lifts a chunk nobody was shown is not scored as if that chunk
+ * were wrong. The mined layers still veto a loss beyond the tolerance.
+ */
+export const decidesOnCurated = (e: Evaluation, settings: GateSettings = DEFAULT_GATE): boolean =>
+  (e.layers[CURATED_LAYER]?.queries ?? 0) >= settings.minQueries;
+
+/** The per-query rows the gain is measured on (`decidesOnCurated`). */
+export const decidingRows = (rows: readonly QueryMetrics[], e: Evaluation, settings: GateSettings = DEFAULT_GATE): readonly QueryMetrics[] =>
+  decidesOnCurated(e, settings) ? rows.filter((r) => r.layer === CURATED_LAYER) : rows;
 
 export const DEFAULT_GATE: GateSettings = { minGain: 0.005, z: 1.645, layerTolerance: 0.02, minQueries: 10 };
 /** A layer with fewer judged queries than this is reported but cannot veto: its mean is mostly noise. */
@@ -118,20 +131,23 @@ export interface GateDecision {
 
 /**
  * `gains`: each judged query's nDCG@5 under the candidate less under the current model, paired
- * (`scoreQueries` of both on the same eval queries); without them the gain's significance is not
- * tested.
+ * (`scoreQueries` of both on the same eval queries, `decidingRows` of them); without them the
+ * gain's significance is not tested. The gain is the curated layer's when it decides, else overall.
  */
 export function decide(candidate: Evaluation, current: Evaluation, settings: GateSettings = DEFAULT_GATE, gains?: readonly number[]): GateDecision {
   const findings: GateFinding[] = [];
   if (candidate.overall.queries < settings.minQueries)
     findings.push({ kind: 'too_few_queries', queries: candidate.overall.queries, needed: settings.minQueries });
-  const gain = candidate.overall.ndcg5 - current.overall.ndcg5;
-  if (gain < settings.minGain) findings.push({ kind: 'gain_too_small', gain, minimum: settings.minGain });
+  const curated = decidesOnCurated(candidate, settings) && current.layers[CURATED_LAYER] !== undefined;
+  const [after, before] = curated ? [candidate.layers[CURATED_LAYER]!, current.layers[CURATED_LAYER]!] : [candidate.overall, current.overall];
+  const basis = curated ? ({ basis: CURATED_LAYER } as const) : {};
+  const gain = after.ndcg5 - before.ndcg5;
+  if (gain < settings.minGain) findings.push({ kind: 'gain_too_small', gain, minimum: settings.minGain, ...basis });
   else if (gains) {
     const t = pairedT(gains);
     const needed = tCritical(settings.z, Math.max(1, gains.length - 1));
     const changed = gains.filter((g) => g !== 0).length;
-    if (t < needed) findings.push({ kind: 'gain_not_sure', gain, t, needed, changed, queries: gains.length });
+    if (t < needed) findings.push({ kind: 'gain_not_sure', gain, t, needed, changed, queries: gains.length, ...basis });
   }
   for (const [layer, m] of Object.entries(candidate.layers)) {
     const before = current.layers[layer];
@@ -140,6 +156,6 @@ export function decide(candidate: Evaluation, current: Evaluation, settings: Gat
     if (loss > settings.layerTolerance) findings.push({ kind: 'layer_loses', layer, loss, tolerance: settings.layerTolerance });
   }
   const promote = findings.length === 0;
-  if (promote) findings.push({ kind: 'passed', before: current.overall.ndcg5, after: candidate.overall.ndcg5, queries: candidate.overall.queries });
+  if (promote) findings.push({ kind: 'passed', before: before.ndcg5, after: after.ndcg5, queries: after.queries, ...basis });
   return { promote, findings, reasons: findings.map(reasonOf) };
 }

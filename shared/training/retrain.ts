@@ -10,7 +10,18 @@ import { rerankWithModel, usesEmbeddings } from '../reranker/rerank.ts';
 import type { LoopSettings } from '../schema/settings.ts';
 import type { TrainingData } from './data.ts';
 import { dominantOrigin } from './dominance.ts';
-import { DEFAULT_GATE, decide, type EvalQuery, type Evaluation, type GateDecision, type Ranker, retrievalOrder, scoreQueries, summarize } from './gate.ts';
+import {
+  DEFAULT_GATE,
+  decide,
+  decidingRows,
+  type EvalQuery,
+  type Evaluation,
+  type GateDecision,
+  type Ranker,
+  retrievalOrder,
+  scoreQueries,
+  summarize,
+} from './gate.ts';
 import { reasonOf } from './gate-findings.ts';
 import { consolidate, type EmbeddingVectors, trainReranker } from './train.ts';
 
@@ -60,8 +71,10 @@ export function retrain(input: RetrainInput): RetrainOutcome {
   const byCurrent = input.current ? scoreQueries(rankWith(input.current), input.evalQueries) : byRetrieval;
   const byCandidate = scoreQueries(rankWith(model), input.evalQueries);
   const [retrieval, current, candidate] = [byRetrieval, byCurrent, byCandidate].map(summarize) as [Evaluation, Evaluation, Evaluation];
-  const gains = byCandidate.map((q, i) => q.ndcg5 - byCurrent[i]!.ndcg5);
-  const decision = decide(candidate, current, { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance }, gains);
+  const gate = { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance };
+  const paired = byCandidate.map((q, i) => ({ ...q, ndcg5: q.ndcg5 - byCurrent[i]!.ndcg5 }));
+  const gains = decidingRows(paired, candidate, gate).map((q) => q.ndcg5);
+  const decision = decide(candidate, current, gate, gains);
   // Ranked lexically, a model that uses embeddings loses those features (they sit at their mean):
   // it would be judged well below what users get, and any candidate would seem to beat it.
   if (input.current && usesEmbeddings(input.current) && !input.rankWith) {

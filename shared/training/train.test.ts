@@ -9,7 +9,7 @@ import { dominantOrigin } from './dominance.ts';
 import { SAME_QUESTION, TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
-import { DEFAULT_GATE, decide, evaluate, pairedT, retrievalOrder, summarize, tCritical } from './gate.ts';
+import { DEFAULT_GATE, decide, decidingRows, evaluate, pairedT, type QueryMetrics, retrievalOrder, summarize, tCritical } from './gate.ts';
 import { GateFindingSchema, reasonOf } from './gate-findings.ts';
 import { consolidate, trainReranker } from './train.ts';
 
@@ -133,6 +133,41 @@ describe('the gate', () => {
     expect(tCritical(DEFAULT_GATE.z, 9)).toBeCloseTo(1.833, 2);
     expect(tCritical(DEFAULT_GATE.z, 30)).toBeCloseTo(1.697, 2);
     expect(tCritical(DEFAULT_GATE.z, 100)).toBeCloseTo(1.66, 2);
+  });
+
+  it("measures the gain on the team's curated suite when it has enough queries, while the mined layers still veto a loss", () => {
+    const rows = (layer: string, ndcg5s: number[]) => ndcg5s.map((ndcg5) => ({ layer, queries: 1, ndcg5, ndcg10: ndcg5, mrr10: ndcg5 }));
+    const base = Array.from({ length: 20 }, (_, i) => 0.4 + (i % 5) / 10);
+    const up = base.map((x) => x + 0.05);
+    const down = (by: number) => base.map((x) => x - by);
+    const gate = (candidate: QueryMetrics[], current: QueryMetrics[]) => {
+      const paired = candidate.map((r, i) => ({ ...r, ndcg5: r.ndcg5 - current[i]!.ndcg5 }));
+      const e = summarize(candidate);
+      return decide(
+        e,
+        summarize(current),
+        DEFAULT_GATE,
+        decidingRows(paired, e).map((r) => r.ndcg5),
+      );
+    };
+    const current = [...rows('replay', base), ...rows('curated', base)];
+    // The mined layer loses a little (it favours what users were shown), the curated suite gains surely.
+    const promoted = gate([...rows('replay', down(0.01)), ...rows('curated', up)], current);
+    expect(promoted.promote).toBe(true);
+    expect(promoted.findings).toEqual([{ kind: 'passed', before: expect.closeTo(0.6, 9), after: expect.closeTo(0.65, 9), queries: 20, basis: 'curated' }]);
+    expect(promoted.reasons[0]).toBe('nDCG@5 0.600 → 0.650 (+0.050) on 20 held-out queries, on the curated suite');
+    // The mined layer gains and the curated suite does not: rejected, on the curated suite's figure.
+    const rejected = gate([...rows('replay', up), ...rows('curated', down(0.01))], current);
+    expect(rejected.findings).toEqual([{ kind: 'gain_too_small', gain: expect.closeTo(-0.01, 9), minimum: 0.005, basis: 'curated' }]);
+    // A mined layer losing more than the tolerance vetoes a curated gain.
+    const vetoed = gate([...rows('replay', down(0.05)), ...rows('curated', up)], current);
+    expect(vetoed.findings.map((f) => f.kind)).toEqual(['layer_loses']);
+    // Too few curated queries to decide: the gain is every query's, as without a suite.
+    const few = [...rows('replay', base), ...rows('curated', base.slice(0, 5))];
+    const overall = gate([...rows('replay', up), ...rows('curated', base.slice(0, 5))], few);
+    expect(overall.promote).toBe(true);
+    expect(overall.findings[0]).toEqual({ kind: 'passed', before: expect.any(Number), after: expect.any(Number), queries: 25 });
+    for (const d of [promoted, rejected, vetoed, overall]) expect(d.findings.every((f) => v.is(GateFindingSchema, f))).toBe(true);
   });
 
   it('cannot judge on too few held-out queries', () => {

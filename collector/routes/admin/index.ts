@@ -4,6 +4,7 @@ import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { documentRoutes } from './documents.ts';
 import { evalSetRoutes } from './eval-sets.ts';
+import { evalSuiteRoutes } from './eval-suite.ts';
 import { healthRoutes } from './health.ts';
 import { modelRoutes } from './models.ts';
 import { nightlyRoutes } from './nightly.ts';
@@ -32,6 +33,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', traceViewRoutes)
   .route('/', documentRoutes)
   .route('/', evalSetRoutes)
+  .route('/', evalSuiteRoutes)
   .route('/', healthRoutes)
   .route('/', settingsRoutes)
   .route('/', userRoutes)

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { SuiteQuery } from '../../../shared/schema/eval-suite.ts';
 import { ms } from './columns.ts';
 
 /** One frozen version (an ISO week) of one eval layer. */
@@ -62,4 +63,23 @@ export const healthSnapshots = sqliteTable(
     metrics: text('metrics', { mode: 'json' }).$type<Record<string, number | null> & { servedModel?: string | null }>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+);
+
+/**
+ * The team's curated eval questions (`PUT /v1/admin/eval-suite/:queryId`): each with its
+ * candidates and the team's own judgements, as sent. Never mined, never frozen: the team keeps it.
+ */
+export const evalSuite = sqliteTable(
+  'eval_suite',
+  {
+    projectId: text('project_id').notNull(),
+    queryId: text('query_id').notNull(),
+    query: text('query').notNull(),
+    /** What review and training group it under: reviewers' verdicts on it never train. */
+    queryKey: text('query_key').notNull(),
+    candidates: text('candidates', { mode: 'json' }).$type<SuiteQuery['candidates']>().notNull(),
+    judgements: text('judgements', { mode: 'json' }).$type<SuiteQuery['judgements']>().notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.queryId] }), index('eval_suite_key').on(t.projectId, t.queryKey)],
 );

@@ -1,10 +1,15 @@
-import type { GateFinding } from '../../../shared/training/gate-findings.ts';
+import { CURATED_LAYER, type GateFinding } from '../../../shared/training/gate-findings.ts';
 import { format, type Strings } from '../../i18n/strings.ts';
 
 const f3 = (x: number) => x.toFixed(3);
 
 /** What the gate found, in the console's language (the job's `reasons` are English only). */
 export function findingText(f: GateFinding, s: Strings): string {
+  const text = plainFinding(f, s);
+  return 'basis' in f && f.basis === CURATED_LAYER ? format(s.gate_on_curated, { finding: text }) : text;
+}
+
+function plainFinding(f: GateFinding, s: Strings): string {
   switch (f.kind) {
     case 'too_few_queries':
       return format(s.gate_too_few_queries, { queries: f.queries, needed: f.needed });

@@ -1,0 +1,87 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { MAX_SUITE_QUERIES } from '../../../shared/schema/eval-suite.ts';
+import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
+
+const question = (n = 1) => ({
+  query: `Refund window for opened items ${n}?`,
+  candidates: [
+    { chunkId: 'refunds#1', sourceDocId: 'refunds.md', text: 'Opened items can be returned within 14 days.', score: 9.5 },
+    { chunkId: 'shipping#1', sourceDocId: 'shipping.md', text: 'Shipping takes three days.' },
+  ],
+  judgements: [
+    { sourceDocId: 'refunds.md', relevance: 1 },
+    { chunkId: 'shipping#1', relevance: 0 },
+  ],
+});
+
+const suite = async (p: { keys: { admin: string } }) =>
+  (await admin<{ queries: { queryId: string; candidates: number; judgements: number }[] }>(p, '/eval-suite')).body.queries;
+
+describe('the curated eval suite', () => {
+  it('adds, replaces, lists and removes a question by its id', async () => {
+    const p = await newProject();
+    const put = await admin(p, '/eval-suite/refunds%20opened', { method: 'PUT', json: question() });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ queryId: 'refunds opened', query: 'Refund window for opened items 1?', candidates: 2, judgements: 2 });
+    // Sent again, changed: replaced, not added.
+    expect(
+      (await admin(p, '/eval-suite/refunds%20opened', { method: 'PUT', json: { ...question(2), judgements: [{ chunkId: 'refunds#1', relevance: 1 }] } }))
+        .status,
+    ).toBe(200);
+    expect(await suite(p)).toEqual([
+      expect.objectContaining({ queryId: 'refunds opened', query: 'Refund window for opened items 2?', candidates: 2, judgements: 1 }),
+    ]);
+    expect((await admin(p, '/eval-suite/refunds%20opened', { method: 'DELETE' })).body).toEqual({ queryId: 'refunds opened', deleted: true });
+    expect(await suite(p)).toEqual([]);
+    const again = await admin(p, '/eval-suite/refunds%20opened', { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ error: { code: 'suite_query_not_found', field: 'queryId' } });
+  });
+
+  it('refuses bad input naming the field, and stores nothing', async () => {
+    const p = await newProject();
+    const q = question();
+    const cases: [string, unknown, string][] = [
+      ['/eval-suite/a%01b', q, 'queryId'],
+      ['/eval-suite/x', { ...q, query: '   ' }, 'query'],
+      ['/eval-suite/x', { ...q, candidates: [] }, 'candidates'],
+      ['/eval-suite/x', { ...q, candidates: [q.candidates[0], q.candidates[0]] }, 'candidates[1]'],
+      ['/eval-suite/x', { ...q, candidates: [{ ...q.candidates[0], text: 'half \ud800' }] }, 'candidates[0].text'],
+      ['/eval-suite/x', { ...q, judgements: [{ chunkId: 'elsewhere#1', relevance: 1 }] }, 'judgements[0]'],
+      ['/eval-suite/x', { ...q, judgements: [{ sourceDocId: 'refunds.md', relevance: 2 }] }, 'judgements[0]'],
+      ['/eval-suite/x', { ...q, extra: 1 }, 'extra'],
+      ['/eval-suite/x', [q], 'body'],
+    ];
+    for (const [path, json, field] of cases) {
+      const res = await admin(p, path, { method: 'PUT', json });
+      expect(res.status, `${path} ${field}`).toBe(400);
+      expect(res.body, field).toMatchObject({ error: { field } });
+    }
+    const notJson = await call('/v1/admin/eval-suite/x', {
+      method: 'PUT',
+      headers: { ...bearer(p.keys.admin), 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(notJson.status).toBe(400);
+    // A viewer reads the loop's figures only.
+    expect((await call('/v1/admin/eval-suite', { headers: bearer(p.keys.viewer) })).status).toBe(403);
+    expect((await call('/v1/admin/eval-suite/x', { method: 'PUT', headers: bearer(p.keys.viewer), body: JSON.stringify(q) })).status).toBe(403);
+    expect(await suite(p)).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_SUITE_QUERIES} questions, and still replaces one of them`, async () => {
+    const p = await newProject();
+    const rows = Array.from({ length: MAX_SUITE_QUERIES }, (_, i) =>
+      env.DB.prepare(
+        `insert into eval_suite (project_id, query_id, query, query_key, candidates, judgements, updated_at) values (?, ?, 'q', 'q', '[]', '[]', 0)`,
+      ).bind(p.id, `q${i}`),
+    );
+    await env.DB.batch(rows);
+    const full = await admin(p, '/eval-suite/one-more', { method: 'PUT', json: question() });
+    expect(full.status).toBe(409);
+    expect(full.body).toMatchObject({ error: { code: 'suite_full', field: 'queryId' } });
+    expect((await admin(p, '/eval-suite/q7', { method: 'PUT', json: question() })).status).toBe(200);
+    expect((await suite(p)).length).toBe(MAX_SUITE_QUERIES);
+  });
+});
