@@ -72,6 +72,32 @@ describe('the simulation split', () => {
     expect(c.excluded.sameAsValidation).toBe(1);
   });
 
+  it("carves a curated share out of traffic, never a test or validation question, and keeps out a train question in a curated one's words", async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `q${i}`);
+    const isCurated = (id: string) => stableHash(`curated:${id}`) < 0.5;
+    const isValidation = (id: string) => stableHash(`validation:${id}`) < 0.3;
+    const curatedId = ids.find((id) => isCurated(id) && !isValidation(id))!;
+    const sameWords = ids.find((id) => !isCurated(id) && !isValidation(id))!;
+    const queries: Record<string, string> = { t: 'a test question' };
+    const split: Record<string, 'train' | 'test'> = { t: 'test' };
+    for (const id of ids) {
+      queries[id] = id === sameWords ? `${curatedId} question words` : `question words ${id}`;
+      split[id] = 'train';
+    }
+    const dir = beir(queries, split);
+    const c = await loadCollection(dir, 0.3, 0.5);
+    const idsOf = (qs: readonly { id: string }[]) => qs.map((q) => q.id);
+    const [traffic, validation, curated] = [idsOf(c.traffic), idsOf(c.validation), idsOf(c.curated)];
+    expect(curated).toContain(curatedId);
+    expect(curated.every((id) => isCurated(id) && !isValidation(id))).toBe(true);
+    expect(validation.every(isValidation)).toBe(true);
+    expect(traffic.some((id) => isCurated(id) || isValidation(id) || id === sameWords)).toBe(false);
+    expect(c.excluded.sameAsCurated).toBe(1);
+    expect(traffic.length + validation.length + curated.length + 1).toBe(ids.length);
+    // Without a share, nothing is curated and traffic keeps every other question.
+    expect((await loadCollection(dir, 0.3)).curated).toEqual([]);
+  });
+
   it('counts what it cannot use: no text, no relevant document, too long to ask', async () => {
     const dir = beir(
       { t: 'a test question', a: 'asked', long: 'x '.repeat(MAX_QUERY_CHARS), zero: 'judged not relevant only' },

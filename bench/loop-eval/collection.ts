@@ -1,7 +1,8 @@
 /**
  * The collection as the simulation splits it: the BEIR **train** queries feed traffic, except a
  * validation share carved out by a stable hash of the query id (never asked, used to tune and to
- * report generalisation); the **test** queries are only ever evaluated. A train query in the same
+ * report generalisation) and, when asked for, a curated share (never asked either: the team's own
+ * judged questions, which the gate decides on); the **test** queries are only ever evaluated. A train query in the same
  * words as a test or validation query (the same `queryKey`) is not asked either. Works for any
  * directory in BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
  */
@@ -26,6 +27,8 @@ export interface SplitExclusions {
   sameAsTest: number;
   /** Train queries asked in the same words as a validation query. */
   sameAsValidation: number;
+  /** Train queries asked in the same words as a curated one. */
+  sameAsCurated: number;
   /** Train queries longer than a trace keeps (`MAX_QUERY_CHARS`): not asked, since the demo would refuse them. */
   tooLongToAsk: number;
   /** Judged queries of each split without a text in queries.jsonl or a document graded above 0. */
@@ -39,6 +42,8 @@ export interface Collection {
   traffic: JudgedQuery[];
   /** Train queries never asked: tuning and generalisation. */
   validation: JudgedQuery[];
+  /** Train queries never asked: the team's curated eval suite (empty unless a share is asked for). */
+  curated: JudgedQuery[];
   /** Test queries: evaluation only. */
   test: JudgedQuery[];
   /** Document id to its title and text, for corrections that quote the right source. */
@@ -60,7 +65,7 @@ function judgedQueries(corpus: Corpus, split: string): { queries: JudgedQuery[];
   return { queries, unusable: qrels.size - queries.length };
 }
 
-export async function loadCollection(dir: string, validationShare: number): Promise<Collection> {
+export async function loadCollection(dir: string, validationShare: number, curatedShare = 0): Promise<Collection> {
   const corpus = await loadBeir(dir);
   const { queries: train, unusable: trainUnusable } = judgedQueries(corpus, 'train');
   const { queries: test, unusable: testUnusable } = judgedQueries(corpus, 'test');
@@ -79,18 +84,24 @@ export async function loadCollection(dir: string, validationShare: number): Prom
   // Nor are validation questions asked: a train query in their words stays out of traffic.
   const validationKeys = new Set(validation.map((q) => queryKey(q.text)));
   const notValidation = usable.filter((q) => !isValidation(q) && !validationKeys.has(queryKey(q.text)));
-  const traffic = notValidation.filter((q) => q.text.length <= MAX_QUERY_CHARS);
+  const curated = notValidation.filter((q) => stableHash(`curated:${q.id}`) < curatedShare && q.text.length <= MAX_QUERY_CHARS);
+  const curatedIds = new Set(curated.map((q) => q.id));
+  const curatedKeys = new Set(curated.map((q) => queryKey(q.text)));
+  const notCurated = notValidation.filter((q) => !curatedIds.has(q.id) && !curatedKeys.has(queryKey(q.text)));
+  const traffic = notCurated.filter((q) => q.text.length <= MAX_QUERY_CHARS);
   return {
     name: corpus.name,
     corpus,
     traffic,
     validation,
+    curated,
     test,
     documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, { title: c.title, text: c.text }])),
     excluded: {
       sameAsTest: train.length - usable.length,
       sameAsValidation: usable.length - validation.length - notValidation.length,
-      tooLongToAsk: notValidation.length - traffic.length,
+      sameAsCurated: notValidation.length - curated.length - notCurated.length,
+      tooLongToAsk: notCurated.length - traffic.length,
       unusable: { train: trainUnusable, test: testUnusable },
     },
   };

@@ -17,6 +17,13 @@ export interface LoopEvalParams {
   retrieveK: number;
   /** Share of train queries held out of traffic to tune on. */
   validationShare: number;
+  /**
+   * Share of the other train queries kept out of traffic as the team's curated eval suite, sent to
+   * the collector with their judgements (`PUT /v1/admin/eval-suite/:queryId`); 0 for feedback alone.
+   */
+  curatedShare: number;
+  /** Keep the curated share out of traffic but do not send it: the control for a run with it. */
+  curatedUnsent: boolean;
   /** The review budget (the product's default is 30 minutes a week at 20 s an item: 90 items). */
   reviewMinutesPerWeek: number;
   secondsPerReviewItem: number;
@@ -44,6 +51,8 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   out: 'bench/results/loop-eval.json',
   retrieveK: 30,
   validationShare: 0.2,
+  curatedShare: 0,
+  curatedUnsent: false,
   reviewMinutesPerWeek: 30,
   secondsPerReviewItem: 20,
   reviewerError: 0.1,
@@ -64,6 +73,8 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       out: { type: 'string' },
       'retrieve-k': { type: 'string' },
       'validation-share': { type: 'string' },
+      'curated-share': { type: 'string' },
+      'curated-unsent': { type: 'boolean' },
       'review-minutes': { type: 'string' },
       'seconds-per-item': { type: 'string' },
       'reviewer-error': { type: 'string' },
@@ -94,6 +105,8 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     out: values.out ?? d.out,
     retrieveK: num(values['retrieve-k'], d.retrieveK, 'retrieve-k'),
     validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
+    curatedShare: share(values['curated-share'], d.curatedShare, 'curated-share'),
+    curatedUnsent: values['curated-unsent'] ?? d.curatedUnsent,
     reviewMinutesPerWeek: num(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes'),
     secondsPerReviewItem: num(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item'),
     reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
@@ -114,6 +127,9 @@ export const LOOP_EVAL_HELP = `npm run loop:eval -- [flags]
   --out FILE              the JSON report (default ${DEFAULT_PARAMS.out})
   --retrieve-k K          candidates retrieved and reranked (default ${DEFAULT_PARAMS.retrieveK})
   --validation-share F    train queries held out of traffic for validation (default ${DEFAULT_PARAMS.validationShare})
+  --curated-share F       other train queries held out of traffic as the team's curated eval suite, which the gate
+                          decides on (default ${DEFAULT_PARAMS.curatedShare}: feedback alone)
+  --curated-unsent        hold the curated share out of traffic without sending it (the control)
   --review-minutes M      the review budget a week (default ${DEFAULT_PARAMS.reviewMinutesPerWeek})
   --seconds-per-item S    the review's seconds an item (default ${DEFAULT_PARAMS.secondsPerReviewItem})
   --reviewer-error F      share of verdicts the reviewer gets wrong (default ${DEFAULT_PARAMS.reviewerError})

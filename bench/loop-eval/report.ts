@@ -77,6 +77,9 @@ export function printReport(report: LoopEvalReport, print: (line: string) => voi
   const left = [
     c.excluded.sameAsTest && `${c.excluded.sameAsTest} train queries not asked: test queries by id or in the same words`,
     c.excluded.sameAsValidation && `${c.excluded.sameAsValidation} not asked: in a validation query's words`,
+    c.curatedQueries &&
+      `${c.curatedQueries} not asked: the curated suite, of which ${c.curatedSent} were sent to the gate (a relevant document retrieved${report.params.curatedUnsent ? '; none: the control' : ''})`,
+    c.excluded.sameAsCurated && `${c.excluded.sameAsCurated} not asked: in a curated question's words`,
     c.excluded.tooLongToAsk && `${c.excluded.tooLongToAsk} not asked: longer than a trace keeps`,
     c.excluded.unusable.train + c.excluded.unusable.test &&
       `${c.excluded.unusable.train} train and ${c.excluded.unusable.test} test queries left out: no text or no relevant document`,

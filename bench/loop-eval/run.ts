@@ -21,6 +21,7 @@ import { type Anchors, PUBLISHED_ANCHORS } from './anchors.ts';
 import { type JudgedQuery, loadCollection, type SplitExclusions } from './collection.ts';
 import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, tracesWithSignal, trainingData } from './collector-api.ts';
 import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
+import { curatedSuite, sendCuratedSuite } from './curated-suite.ts';
 import { evaluator, type Metrics } from './evaluate.ts';
 import { eventSink } from './http.ts';
 import type { LoopEvalParams } from './params.ts';
@@ -101,6 +102,9 @@ export interface LoopEvalReport {
     duplicateIds: number;
     trafficQueries: number;
     validationQueries: number;
+    /** Train queries kept out of traffic as the curated suite, and of them those sent (with a relevant document retrieved). */
+    curatedQueries: number;
+    curatedSent: number;
     testQueries: number;
     excluded: SplitExclusions;
   };
@@ -125,7 +129,7 @@ function nextMonday(t: number): number {
 
 export async function runLoopEval(params: LoopEvalParams, log: (line: string) => void = console.log): Promise<LoopEvalReport> {
   const started = Date.now();
-  const collection = await loadCollection(params.data, params.validationShare);
+  const collection = await loadCollection(params.data, params.validationShare, params.curatedShare);
   const r = rng(params.seed);
   // The demo's address is an allowed origin of the collector, which starts first: its port is held till then.
   const demoPort = await holdPort();
@@ -157,6 +161,11 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       // Embedding features are computed in Node: retraining runs there, after each night.
       ...(embedder && { retrainEveryDays: 0 }),
     });
+    // The team's curated questions, judged before any traffic (a control run keeps them out of traffic only).
+    const suite = params.curatedUnsent ? [] : curatedSuite(collection.corpus.chunks, collection.curated, params.retrieveK);
+    await sendCuratedSuite(a, suite);
+    if (collection.curated.length)
+      log(`curated suite: ${suite.length} of ${collection.curated.length} curated questions sent${params.curatedUnsent ? ' (none: the control)' : ''}`);
     // The demo's own reranker adapter. Models change only at night, and each week's traffic starts
     // once it has fetched the model promoted then (weekStarts), so every answer of a week ranks with
     // the same model and a run depends on its seed, not on when a background refresh landed.
@@ -331,6 +340,8 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         duplicateIds: collection.corpus.duplicateIds ?? 0,
         trafficQueries: collection.traffic.length,
         validationQueries: collection.validation.length,
+        curatedQueries: collection.curated.length,
+        curatedSent: suite.length,
         testQueries: collection.test.length,
         excluded: collection.excluded,
       },
