@@ -40,4 +40,26 @@ describe('a night over long texts', () => {
     const stages = summary.runs[0]!.stages.map((st) => st.name);
     expect(stages).toContain('evals');
   });
+
+  it('assesses a slice of 2,000 answers to long questions in Chinese, whose keys come to megabytes, and finishes', { timeout: 180_000 }, async () => {
+    const p = await newProject();
+    // 400 characters each, different for every question: its key is 500 characters of bigrams, about 1.2 KB.
+    const chinese = (seed: number) => Array.from({ length: 400 }, (_, j) => String.fromCodePoint(0x4e00 + ((seed * 401 + j * 7) % 20_000))).join('');
+    const traces = Array.from({ length: 2_000 }, (_, i) =>
+      trace({ traceId: `zh-${i}`, sessionId: `zs-${i}`, query: chinese(i), createdAt: Date.now() - 60_000 }),
+    );
+    for (let i = 0; i < traces.length; i += 50)
+      await sendTraffic(
+        p,
+        traces.slice(i, i + 50),
+        traces.slice(i, i + 50).map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_up' as const })),
+      );
+    const summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id], isolate: true });
+    expect(summary.runs[0]!.error).toBeUndefined();
+    expect(summary.runs[0]!.status).toBe('done');
+    const assessed = await env.DB.prepare('select count(*) as n from trace_stats where project_id = ? and trusted_signals > 0')
+      .bind(p.id)
+      .first<{ n: number }>();
+    expect(assessed!.n).toBe(2_000);
+  });
 });
