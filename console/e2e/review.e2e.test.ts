@@ -225,6 +225,16 @@ describe('the review queue', () => {
       await expect.poll(() => posted).toEqual([first, second, second]);
       await expect.poll(() => stored(second!)).toEqual({ status: 'pending', verdict: null });
       expect(stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
+      // Enter held on the focused Relevant button (which stays focused for the next item) answers once too.
+      await page.locator('rf-review-page button.verdict.relevant').focus();
+      await page.keyboard.down('Enter');
+      await expect.poll(() => shownItem(page)).not.toBe(second);
+      const third = await shownItem(page);
+      for (let i = 0; i < 4; i++) await page.keyboard.down('Enter');
+      await page.keyboard.up('Enter');
+      await expect.poll(() => posted).toEqual([first, second, second, second]);
+      expect(await shownItem(page)).toBe(third);
+      expect(stored(third!)?.status).toBe('pending');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -152,6 +152,12 @@ export class ReviewPage extends LitElement {
 
   private handleKey(e: KeyboardEvent) {
     if (e.defaultPrevented) return;
+    // Enter held on a focused answer or Undo button repeats its click: it acts once, as its key does.
+    const on = e.composedPath()[0];
+    if (e.repeat && (e.key === 'Enter' || e.key === ' ') && on instanceof HTMLButtonElement && on.matches('.verdict, .undo')) {
+      e.preventDefault();
+      return;
+    }
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog?.open) return; // the dialog handles Esc itself
     if (isTyping(e, this.renderRoot)) {
@@ -204,8 +210,7 @@ export class ReviewPage extends LitElement {
       session.answer(action.answer, note).then(
         () => this.drafts.saved(id, note),
         (err) => {
-          this.error = (s) =>
-            changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: err instanceof Error ? err.message : String(err) });
+          this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: errorText(err, s) }));
         },
       );
       const { answer } = action;
@@ -274,7 +279,7 @@ export class ReviewPage extends LitElement {
         <span class="spacer"></span>
         <button @click=${() => this.act('previous')} aria-keyshortcuts="k ArrowLeft" ?disabled=${!session || session.index === 0}>${s.previous} <kbd>k</kbd></button>
         <button @click=${() => this.act('next')} aria-keyshortcuts="j ArrowRight" ?disabled=${!session?.current}>${s.next} <kbd>j</kbd></button>
-        <button @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
+        <button class="undo" @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
         <button @click=${() => this.act('help')} aria-keyshortcuts="?">${s.keysButton} <kbd>?</kbd></button>
       </div>
       <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error?.(s) ?? '')}</p>
