@@ -1,6 +1,18 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isFocusedDwell } from '../../shared/signal-value.ts';
 import type { SignalType } from '../../shared/signals.ts';
-import { assessTraceEvents, floodingSources, LOW_CONFIDENCE, type LoopEvent, type TraceContext } from './noise.ts';
+import { SIGNALS } from '../../shared/signals.ts';
+import {
+  assessTraceEvents,
+  DOUBLE_SUBMIT_MS,
+  floodingSources,
+  LOW_CONFIDENCE,
+  type LoopEvent,
+  NOISE_RULES,
+  type NoiseRule,
+  type TraceContext,
+} from './noise.ts';
 
 let n = 0;
 const T0 = Date.UTC(2026, 10, 1, 12);
@@ -136,5 +148,82 @@ describe('noise rules', () => {
         .get(c.eventId)!
         .rules.map((r) => r.rule),
     ).toEqual(['terse_text']);
+  });
+
+  it('gives each event the verdict its rules say, read event by event against all the others, however many a trace holds', () => {
+    // The rules as the README states them, one event at a time against every other (a pass per
+    // event): the assessment, which reads a trace in one pass, must agree whatever the events.
+    const sorted = (events: LoopEvent[]) => [...events].sort((a, b) => a.clientTs - b.clientTs || (a.eventId < b.eventId ? -1 : 1));
+    const reverses = (x: LoopEvent) =>
+      x.signalType === 'thumbs_up' ||
+      x.signalType === 'copy_answer' ||
+      (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
+      (x.signalType === 'citation_dwell' && isFocusedDwell(x.detail.ms));
+    const layerOne = (all: LoopEvent[], e: LoopEvent): NoiseRule[] => {
+      const at = all.indexOf(e);
+      const rules: NoiseRule[] = [];
+      if ((e.signalValue ?? 0) < 0 && ['thumbs_up', 'thumbs_down', 'rating'].includes(e.signalType))
+        if (all.slice(at + 1).some((x) => x.sessionId === e.sessionId && reverses(x))) rules.push('reversed_by_behaviour');
+      const same = (x: LoopEvent) =>
+        !x.superseded &&
+        x.sessionId === e.sessionId &&
+        x.signalType === e.signalType &&
+        x.signalValue === e.signalValue &&
+        x.detail.chunkId === e.detail.chunkId;
+      if (all.slice(0, at).some((x) => same(x) && e.clientTs - x.clientTs <= DOUBLE_SUBMIT_MS) && SIGNALS[e.signalType].confidence > 0)
+        rules.push('double_submit');
+      return rules;
+    };
+    const confidence = (e: LoopEvent, rules: NoiseRule[]) =>
+      Math.round(rules.reduce((c, r) => c * NOISE_RULES[r].factor, SIGNALS[e.signalType].confidence as number) * 1000) / 1000;
+    const expected = (events: LoopEvent[]) => {
+      const all = sorted(events);
+      const first = new Map(all.map((e) => [e, confidence(e, layerOne(all, e))]));
+      return new Map(
+        all.map((e) => {
+          const rules = layerOne(all, e);
+          if (e.signalValue && !e.superseded) {
+            let along = 0;
+            let against = 0;
+            for (const x of all) {
+              if (x === e || x.superseded || !x.signalValue || first.get(x)! < LOW_CONFIDENCE) continue;
+              if (Math.sign(x.signalValue) === Math.sign(e.signalValue)) along += Math.abs(x.signalValue * first.get(x)!);
+              else against += Math.abs(x.signalValue * first.get(x)!);
+            }
+            // In exact arithmetic: 0.72 + 0.36 + 0.72 is 1.8, not the float sum's 1.8000000000000003.
+            const exact = (x: number) => Math.round(x * 1e9) / 1e9;
+            if (exact(against) >= 0.8 && exact(along) < exact(against) / 2) rules.push('contradicts_trace');
+          }
+          return [e.eventId, { rules, confidence: confidence(e, rules) }];
+        }),
+      );
+    };
+    const kinds: [SignalType, number][] = [
+      ['thumbs_up', 1],
+      ['thumbs_down', -1],
+      ['copy_answer', 0.7],
+      ['wrong_source', -0.8],
+      ['rephrase_within_session', -0.6],
+    ];
+    const drawn = fc.record({
+      kind: fc.constantFrom(...kinds),
+      at: fc.integer({ min: 20_000, max: 30_000 }),
+      session: fc.constantFrom('s1', 's2'),
+      superseded: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(drawn, { maxLength: 30 }), (draws) => {
+        const events = draws.map(({ kind: [type, value], at, session, superseded }) =>
+          ev(type, value, at, { sessionId: session, superseded, detail: type === 'wrong_source' ? { chunkId: 'c1' } : {} }),
+        );
+        const want = expected(events);
+        for (const a of assessTraceEvents(events, ctx())) expect({ rules: a.rules.map((r) => r.rule), confidence: a.confidence }).toEqual(want.get(a.eventId));
+      }),
+      { numRuns: 300 },
+    );
+    // A flood of votes on one answer is read the same way: each after the first is a double submit.
+    const flood = Array.from({ length: 20_000 }, (_, i) => ev('thumbs_down', -1, 20_000 + i, { sessionId: 'flood' }));
+    const verdicts = assessTraceEvents(flood, ctx());
+    expect(verdicts.filter((a) => a.rules.some((r) => r.rule === 'double_submit'))).toHaveLength(19_999);
   });
 });

@@ -145,17 +145,30 @@ export interface TraceContext {
 const VOTES: ReadonlySet<SignalType> = new Set(['thumbs_up', 'thumbs_down', 'rating']);
 const TEXTS: Partial<Record<SignalType, string>> = { correction: 'text', attribution: 'text', prompt_answered: 'text' };
 
-/** Signals after a negative vote on the same answer that show the user found it useful after all. */
-function reversal(e: LoopEvent, later: readonly LoopEvent[]): LoopEvent | undefined {
-  return later.find(
-    (x) =>
-      x.sessionId === e.sessionId &&
-      (x.signalType === 'thumbs_up' ||
-        x.signalType === 'copy_answer' ||
-        (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
-        (x.signalType === 'citation_dwell' && isFocusedDwell(x.detail.ms))),
-  );
+/** A signal after a negative vote on the same answer that shows the user found it useful after all. */
+const reverses = (x: LoopEvent): boolean =>
+  x.signalType === 'thumbs_up' ||
+  x.signalType === 'copy_answer' ||
+  (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
+  (x.signalType === 'citation_dwell' && isFocusedDwell(x.detail.ms));
+
+/**
+ * For each event (in time order), the first later event of its session that reverses a vote: one
+ * pass from the end, so a trace flooded with thousands of votes costs no more than it holds.
+ */
+function reversalsAfter(sorted: readonly LoopEvent[]): (LoopEvent | undefined)[] {
+  const next = new Map<string | null, LoopEvent>();
+  const out = new Array<LoopEvent | undefined>(sorted.length);
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const e = sorted[i]!;
+    out[i] = next.get(e.sessionId);
+    if (reverses(e)) next.set(e.sessionId, e);
+  }
+  return out;
 }
+
+/** What makes two events one signal sent twice (`sameSignal`), as a key. */
+const signalKey = (e: LoopEvent) => JSON.stringify([e.sessionId, e.signalType, e.signalValue, e.detail.chunkId, e.detail.ticketId]);
 
 /**
  * Whether `x` is `e` sent again: from the same session, with the same type, value and source or
@@ -179,12 +192,25 @@ const sameSignal = (x: LoopEvent, e: LoopEvent): boolean =>
 export function assessTraceEvents(events: readonly LoopEvent[], ctx: TraceContext): Assessment[] {
   const sorted = [...events].sort((a, b) => a.clientTs - b.clientTs || (a.eventId < b.eventId ? -1 : 1));
   const first = sortedLayerOne(sorted, ctx);
-  // Layer 2 compares each event with the others that survived layer 1.
+  // Layer 2 compares each event with the others that survived layer 1: their weights are summed once.
+  const weights = sorted.map((x, i) => trustedWeight(x, first[i]!));
+  const total = { positive: 0, negative: 0 };
+  for (const w of weights)
+    if (w > 0) total.positive += w;
+    else total.negative -= w;
   return first.map((a, i) => {
     const e = sorted[i]!;
-    const rules = [...a.rules, ...crossCheck(e, sorted, first, ctx)];
+    const rules = [...a.rules, ...crossCheck(e, weights[i]!, total, ctx)];
     return { eventId: e.eventId, confidence: confidenceOf(e.signalType, rules), rules };
   });
+}
+
+const roundWeight = (x: number) => Math.round(x * 1e9) / 1e9;
+
+/** An event's value times its layer-1 confidence, when it is a trusted signal with a value; else 0. */
+function trustedWeight(x: LoopEvent, a: Assessment): number {
+  if (x.superseded || !x.signalValue || a.confidence < LOW_CONFIDENCE) return 0;
+  return x.signalValue * a.confidence;
 }
 
 /** Layer 3: the signal's base confidence times the factor of every rule that fired. */
@@ -192,11 +218,14 @@ const confidenceOf = (type: SignalType, rules: readonly RuleHit[]): number =>
   Math.round(rules.reduce((c: number, hit) => c * NOISE_RULES[hit.rule].factor, SIGNALS[type].confidence) * 1000) / 1000;
 
 function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assessment[] {
+  const reversals = reversalsAfter(sorted);
+  // The latest earlier event of each signal not superseded: the only one a double submit can be sent again of, being the closest in time.
+  const lastOfSignal = new Map<string, LoopEvent>();
   return sorted.map((e, i) => {
     const rules: RuleHit[] = [];
     const value = e.signalValue ?? 0;
     if (value < 0 && VOTES.has(e.signalType)) {
-      const r = reversal(e, sorted.slice(i + 1));
+      const r = reversals[i];
       if (r) rules.push({ rule: 'reversed_by_behaviour', reason: `${r.signalType} ${Math.round((r.clientTs - e.clientTs) / 1000)} s later` });
     }
     if (isNegativeExplicit(e)) {
@@ -213,7 +242,10 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
         }
       }
     }
-    const twin = sorted.slice(0, i).findLast((x) => sameSignal(x, e) && e.clientTs - x.clientTs <= DOUBLE_SUBMIT_MS);
+    const key = signalKey(e);
+    const before = lastOfSignal.get(key);
+    const twin = before && sameSignal(before, e) && e.clientTs - before.clientTs <= DOUBLE_SUBMIT_MS ? before : undefined;
+    if (!e.superseded) lastOfSignal.set(key, e);
     if (twin && SIGNALS[e.signalType].confidence > 0 && e.signalType !== 'citation_dwell') {
       rules.push({ rule: 'double_submit', reason: `same ${e.signalType} ${e.clientTs - twin.clientTs} ms after ${twin.eventId}` });
     }
@@ -231,20 +263,18 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
   });
 }
 
-/** Layer 2: the event against the trace's other trusted signals and the query's history. */
-function crossCheck(e: LoopEvent, sorted: readonly LoopEvent[], first: readonly Assessment[], ctx: TraceContext): RuleHit[] {
+/**
+ * Layer 2: the event against the trace's other trusted signals (`total`, the weights of all of them,
+ * less `own`, the event's) and the query's history.
+ */
+function crossCheck(e: LoopEvent, own: number, total: { positive: number; negative: number }, ctx: TraceContext): RuleHit[] {
   const value = e.signalValue ?? 0;
   if (value === 0 || e.superseded) return [];
   const hits: RuleHit[] = [];
-  let against = 0;
-  let along = 0;
-  sorted.forEach((x, i) => {
-    if (x === e || x.superseded || !x.signalValue) return;
-    const weight = x.signalValue * first[i]!.confidence;
-    if (first[i]!.confidence < LOW_CONFIDENCE) return;
-    if (Math.sign(weight) === Math.sign(value)) along += Math.abs(weight);
-    else against += Math.abs(weight);
-  });
+  // Rounded: a sum less one of its terms may land a hair below the sum of the others (0.8 as 0.7999…).
+  const positive = roundWeight(total.positive - Math.max(own, 0));
+  const negative = roundWeight(total.negative - Math.max(-own, 0));
+  const [along, against] = value > 0 ? [positive, negative] : [negative, positive];
   if (against >= 0.8 && along < against / 2) {
     hits.push({ rule: 'contradicts_trace', reason: `the answer's other signals weigh ${against.toFixed(2)} against this one and ${along.toFixed(2)} with it` });
   }
