@@ -23,6 +23,7 @@ describe('schema issues in the console’s language', () => {
       [{ reviewMinutesPerWeek: Number.NaN }, 'must be a number', '必须是数字'],
       [{ badTraceScore: 0.2, goodTraceScore: 0.1 }, 'must be at least the bad-answer score', '不能低于差回答的得分'],
       [{ retentionDays: 800 }, 'must be at least the raw data’s retention', '不能短于原始数据的保留天数'],
+      [{ retrainEveryDays: 1.5 }, 'must be a whole number', '必须是整数'],
     ];
     for (const [input, english, chinese] of cases) {
       const issue = firstIssue(LoopSettingsSchema, input);

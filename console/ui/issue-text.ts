@@ -34,8 +34,18 @@ export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
     case 'picklist':
       return s.issue_picklist;
     case 'partial_check':
-      // The forms' cross-field rules: good answers start at or above bad ones, aggregates outlive raw rows.
-      return reason.path?.at(-1)?.key === 'aggregateRetentionDays' ? s.issue_below_retention : s.issue_below_bad_score;
+      // The settings' rules over whole values: good answers start at or above bad ones, aggregates
+      // outlive raw rows, retraining comes every whole number of nights.
+      switch (reason.path?.at(-1)?.key) {
+        case 'aggregateRetentionDays':
+          return s.issue_below_retention;
+        case 'goodTraceScore':
+          return s.issue_below_bad_score;
+        case 'retrainEveryDays':
+          return s.issue_integer;
+        default:
+          return s.issue_invalid;
+      }
     case 'check_items':
       // The only item rule in the forms' schemas: each prompt's id is its own.
       return s.issue_repeated_id;
