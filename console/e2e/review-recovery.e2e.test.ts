@@ -2,6 +2,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { PAGE_SIZE } from '../pages/review/review-session.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -335,6 +336,35 @@ describe('review queue: the traces behind an item', () => {
       await page.unroute('**/v1/admin/review/*/traces');
       await traces.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => traces.locator('table tbody tr').count()).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says the next page could not be fetched, past the last item loaded, instead of "Nothing waiting", and fetches it when told to', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      // The first page arrives; every later one fails until the collector recovers.
+      let recovered = false;
+      await page.route(
+        (url) => url.pathname === '/v1/admin/review' && url.searchParams.get('limit') !== String(PAGE_SIZE),
+        (route) =>
+          recovered
+            ? route.continue()
+            : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
+      );
+      await page.reload();
+      await page.locator('rf-review-page article.item').waitFor();
+      for (let i = 0; i < PAGE_SIZE; i++) await page.keyboard.press('j');
+      const end = page.locator('rf-review-page .empty');
+      await expect.poll(() => end.textContent(), { timeout: 15_000 }).toContain('The collector answered 500: boom');
+      expect(await end.textContent()).not.toContain('Nothing waiting');
+      recovered = true;
+      await end.getByRole('button', { name: 'Try again' }).click();
+      // The 21st item of the queue.
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(await page.locator('rf-review-page [data-field="position"]').textContent()).toMatch(new RegExp(`^Item ${PAGE_SIZE + 1} of the \\d+ loaded$`));
     } finally {
       await context.close();
     }

@@ -308,7 +308,13 @@ export class ReviewPage extends LitElement {
     const session = this.session;
     if (!session || !this.loaded) return this.loadError ? nothing : html`<p class="muted">${s.loading}</p>`;
     const item = session.current;
-    if (!item) return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
+    if (!item) {
+      // Past the items loaded, the next page failed or is on its way: the list is not known to be empty.
+      if (session.refillError !== undefined)
+        return html`<p class="card empty" tabindex="-1">${loadFailed(session.refillError, s, this, () => session.retryRefill())}</p>`;
+      if (session.fetchingMore) return html`<p class="card empty" tabindex="-1">${s.loading}</p>`;
+      return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
+    }
     // The reviewer's draft stays in the field; the note the item holds (another reviewer's, say) is shown under it.
     const savedNote = item.note && this.drafts.differs(item);
     return html`<article class="card item" tabindex="-1" aria-labelledby="item-query" data-item=${item.id}>

@@ -41,6 +41,8 @@ export class ReviewSession {
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
   private refilling: Promise<void> | undefined;
+  /** Why the next page could not be fetched, until it is: past the last item loaded, the page says so instead of "nothing waiting". */
+  refillError: unknown;
 
   constructor(
     private readonly api: ReviewApi,
@@ -55,6 +57,18 @@ export class ReviewSession {
 
   get current(): ReviewItem | undefined {
     return this.items[this.index];
+  }
+
+  /** The next page is on its way. */
+  get fetchingMore(): boolean {
+    return this.refilling !== undefined;
+  }
+
+  /** Asks for the next page again after it failed (the page's Retry; moving asks again too). */
+  retryRefill(): void {
+    this.refillError = undefined;
+    this.prefetch();
+    this.changed();
   }
 
   get canUndo(): boolean {
@@ -287,10 +301,12 @@ export class ReviewSession {
       this.items.push(...fresh);
       for (const i of fresh) this.show(i, asked);
       this.exhausted = fresh.length === 0;
-      this.changed();
-    } catch {
-      // Tried again on the next move.
+      this.refillError = undefined;
+    } catch (err) {
+      // Tried again on the next move, or by the page's Retry.
+      this.refillError = err;
     }
+    this.changed();
   }
 
   private async fetchTraces(id: string): Promise<void> {
