@@ -47,3 +47,35 @@ it('distrusts what a flood sent before the night that found it, in the day it lo
     .first<{ n: number }>();
   expect(trusted!.n).toBe(0);
 });
+
+it('keeps distrusting a flood when its answers are assessed again, after the nights that look for floods have passed it', async () => {
+  const p = await newProject();
+  const answers = Array.from({ length: 12 }, () => trace({ sessionId: 'flooder', createdAt: Date.now() - 60_000 }));
+  await sendTraffic(p, answers);
+  await sendTraffic(
+    p,
+    [],
+    answers.map((a, i) => ({ traceId: a.traceId, sessionId: 'flooder', signalType: 'thumbs_down' as const, clientTs: Date.now() - 50_000 + i * 1_000 })),
+  );
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const floodVote = async () =>
+    (await env.DB.prepare(
+      `select a.confidence, a.rules from event_assessments a join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
+       where a.project_id = ? and e.trace_id = ? and e.signal_type = 'thumbs_down'`,
+    )
+      .bind(p.id, answers[0]!.traceId)
+      .first<{ confidence: number; rules: string }>())!;
+  expect((await floodVote()).confidence).toBeLessThan(0.3);
+  // Days later: the flood arrived before any night's look-back, and another reader engages with one of its answers.
+  await env.DB.prepare(`update feedback_events set received_at = received_at - ? where project_id = ? and session_id = 'flooder'`)
+    .bind(3 * DAY, p.id)
+    .run();
+  await sendTraffic(p, [], [{ traceId: answers[0]!.traceId, sessionId: 'reader', signalType: 'citation_click', detail: { chunkId: 'c1' } }]);
+  const summary = await runNightly(env, Date.now() + 2 * DAY, { projects: [p.id] });
+  expect(summary.runs[0]!.error).toBeUndefined();
+  expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.touchedByEvents).toBe(1);
+  expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources ?? 0).toBe(0);
+  const again = await floodVote();
+  expect(again.confidence).toBeLessThan(0.3);
+  expect(JSON.parse(again.rules)).toContainEqual(expect.objectContaining({ rule: 'flooding' }));
+});

@@ -113,6 +113,13 @@ describe('noise rules', () => {
     expect(a.confidence).toBeLessThan(LOW_CONFIDENCE);
   });
 
+  it('keeps the flooding verdict an earlier night gave an event, though tonight finds no flood', () => {
+    const down = ev('thumbs_down', -1, 20_000, { floodedBefore: 'session sent 40 negative signals at 2400 an hour' });
+    const a = byId([down]).get(down.eventId)!;
+    expect(a.rules).toEqual([{ rule: 'flooding', reason: 'session sent 40 negative signals at 2400 an hour' }]);
+    expect(a.confidence).toBeLessThan(LOW_CONFIDENCE);
+  });
+
   it('floods at a high rate or a large share, not a frustrated reader', () => {
     const f = floodingSources(
       [

@@ -76,6 +76,11 @@ export interface LoopEvent {
   superseded: boolean;
   /** Time from the answer being shown to the event, when the widget measured it. */
   shownMs?: number | null;
+  /**
+   * Why an earlier night found its source flooding: assessed again (its trace touched by a later
+   * event), it stays distrusted though the flood is older than the nights that look for floods.
+   */
+  floodedBefore?: string;
 }
 
 /** What a rule found, in words a reviewer can check. */
@@ -234,13 +239,9 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
         ['user', ctx.userIdHash],
         ['ip', ctx.ipHashOf?.(e.eventId) ?? null],
       ];
-      for (const [kind, key] of sources) {
-        const reason = key === null ? undefined : ctx.flooding.get(sourceId(kind, key));
-        if (reason) {
-          rules.push({ rule: 'flooding', reason });
-          break;
-        }
-      }
+      const found = sources.map(([kind, key]) => (key === null ? undefined : ctx.flooding.get(sourceId(kind, key)))).find(Boolean);
+      const reason = found ?? e.floodedBefore;
+      if (reason) rules.push({ rule: 'flooding', reason });
     }
     const key = signalKey(e);
     const before = lastOfSignal.get(key);

@@ -38,6 +38,8 @@ interface EventRow {
   ip_hash: string | null;
   /** The trace its stored verdict counts it for; null when none is stored (it counts for its own). */
   counted_for: string | null;
+  /** Why its stored verdict found its source flooding, if it did. */
+  flooded: string | null;
 }
 
 const json = (x: unknown) => JSON.stringify(x);
@@ -70,7 +72,9 @@ export const assess: Stage = {
       db
         .prepare(
           `select event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, shown_ms, ip_hash,
-             (select a.attributed_trace_id from event_assessments a where a.project_id = ?1 and a.event_id = e.event_id) as counted_for
+             (select a.attributed_trace_id from event_assessments a where a.project_id = ?1 and a.event_id = e.event_id) as counted_for,
+             (select r.value ->> 'reason' from event_assessments a, json_each(a.rules) r
+               where a.project_id = ?1 and a.event_id = e.event_id and r.value ->> 'rule' = 'flooding') as flooded
            from feedback_events e where project_id = ?1 and trace_id in (${slice})`,
         )
         .bind(...params),
@@ -303,6 +307,7 @@ function toLoopEvent(r: EventRow): LoopEvent {
     clientTs: r.client_ts,
     superseded: r.superseded === 1,
     shownMs: r.shown_ms,
+    ...(r.flooded !== null && { floodedBefore: r.flooded }),
   };
 }
 
