@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, call, event, newProject, trace } from './test/fixtures.ts';
+import { bearer, call, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
 type Kind = 'write' | 'server' | 'admin';
 
@@ -76,6 +76,18 @@ describe('key × endpoint matrix', async () => {
     }
     const stored = await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) });
     expect(((await stored.json()) as { events: { eventId: string }[] }).events.map((x) => x.eventId)).not.toContain(e.eventId);
+  });
+
+  it("takes a write key from the body when the URL's key or the X-Api-Key header is given empty", async () => {
+    for (const [path, headers] of [
+      ['/v1/events?key=', {}],
+      ['/v1/events', { 'x-api-key': '' }],
+    ] as const) {
+      const e = event({ traceId: t.traceId });
+      const res = await call(path, { method: 'POST', headers: { ...headers, origin: ORIGIN }, json: { events: [e], writeKey: p.keys.write } });
+      expect(res.status, path).toBe(200);
+      expect(await res.json()).toMatchObject({ accepted: 1 });
+    }
   });
 
   it("a key reads only its own project's traces", async () => {

@@ -205,6 +205,24 @@ const cases: BadCase[] = [
     field: 'trace.retrievedChunks[0].text',
     request: traces({ ...trace(), retrievedChunks: [{ ...chunk, text: 'Opened \ud800 items' }] }),
   },
+  {
+    name: 'rerank: a query with half a surrogate pair',
+    status: 400,
+    field: 'query',
+    request: (k) => ['/v1/rerank', { method: 'POST', headers: bearer(k.server), json: { query: 'refunds \ud800', chunks: [{ chunkId: 'c', text: 't' }] } }],
+  },
+  {
+    name: "rerank: a chunk's text with half a surrogate pair",
+    status: 400,
+    field: 'chunks[0].text',
+    request: (k) => ['/v1/rerank', { method: 'POST', headers: bearer(k.server), json: { query: 'refunds', chunks: [{ chunkId: 'c', text: 'x \udc00' }] } }],
+  },
+  {
+    name: 'admin: a query parameter named __proto__',
+    status: 400,
+    field: 'query.__proto__',
+    request: (k) => ['/v1/admin/review?__proto__=x', { headers: bearer(k.admin) }],
+  },
   // A URL's path drops `.` and `..`, even percent-encoded: no route could name the answer, erase its user, resolve the event.
   { name: 'trace: a trace id of ..', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: '..' }) },
   { name: 'trace: a user id of .', status: 400, field: 'trace.userIdHash', request: traces({ ...trace(), userIdHash: '.' }) },

@@ -13,11 +13,12 @@ import { openDb } from '../storage/sql/db.ts';
 function presentedKey(c: Context<AppEnv>, kinds: readonly KeyKind[]): { key: string | undefined; inUrlOrBody: boolean } {
   const auth = c.req.header('authorization');
   if (auth?.toLowerCase().startsWith('bearer ')) return { key: auth.slice(7).trim(), inUrlOrBody: false };
-  const header = c.req.header('x-api-key');
+  // An empty header or `?key=` is no key: one the body carries still counts.
+  const header = c.req.header('x-api-key') || undefined;
   if (header !== undefined || !kinds.includes('write')) return { key: header, inUrlOrBody: false };
   const body = c.get('body');
   const fromBody = typeof body === 'object' && body !== null && 'writeKey' in body ? body.writeKey : undefined;
-  return { key: c.req.query('key') ?? (typeof fromBody === 'string' ? fromBody : undefined), inUrlOrBody: true };
+  return { key: c.req.query('key') || (typeof fromBody === 'string' ? fromBody : undefined), inUrlOrBody: true };
 }
 
 /** "an admin", "a server", "a write". */

@@ -11,7 +11,8 @@ import { ApiError } from '../errors.ts';
  */
 export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
   async function validQuery(c, next) {
-    const given: Record<string, string> = {};
+    // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
+    const given: Record<string, string> = Object.create(null);
     for (const [name, values] of Object.entries(c.req.queries())) {
       // An empty parameter (`?below=&model=`, as a form sends it) is as good as none.
       const set = values.filter((value) => value !== '');

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { rerankWithModel } from '../../../shared/reranker/rerank.ts';
-import { externalId, finite } from '../../../shared/schema/common.ts';
+import { externalId, finite, wellFormed } from '../../../shared/schema/common.ts';
 import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS, MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
@@ -10,14 +10,14 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { currentModel } from '../../storage/models.ts';
 
 const RerankRequest = v.object({
-  query: v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS)),
+  query: v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS), wellFormed()),
   chunks: v.pipe(
     v.array(
       v.object({
         // The ids and the text as the trace logs them: the model learnt from those.
         chunkId: externalId(),
         sourceDocId: v.optional(externalId()),
-        text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT)),
+        text: v.pipe(v.string(), v.maxLength(MAX_CHUNK_TEXT), wellFormed()),
         score: v.optional(finite()),
       }),
     ),
