@@ -223,6 +223,21 @@ const cases: BadCase[] = [
     field: 'query.__proto__',
     request: (k) => ['/v1/admin/review?__proto__=x', { headers: bearer(k.admin) }],
   },
+  // An array where an object is wanted: valibot would read it as an object without fields.
+  {
+    name: 'config: thresholds as an array',
+    status: 400,
+    field: 'thresholds',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { thresholds: [] } }],
+  },
+  {
+    name: "config: a prompt's text as an array",
+    status: 400,
+    field: 'prompts[0].text',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase', text: ['Hi', 'Ho'] }] } }],
+  },
+  { name: 'trace: retrieval as an array', status: 400, field: 'trace.retrieval', request: traces({ ...trace(), retrieval: [] }) },
+  { name: 'event: detail as an array', status: 400, field: 'events[0].detail', request: events([ev({ signalType: 'thumbs_up', detail: [] })]) },
   // A URL's path drops `.` and `..`, even percent-encoded: no route could name the answer, erase its user, resolve the event.
   { name: 'trace: a trace id of ..', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: '..' }) },
   { name: 'trace: a user id of .', status: 400, field: 'trace.userIdHash', request: traces({ ...trace(), userIdHash: '.' }) },

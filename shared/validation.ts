@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 
 /** A validation failure named by its field path, e.g. `events[3].detail.stars`. */
 export interface FieldError {
@@ -23,4 +23,58 @@ function messageOf(issue: v.BaseIssue<unknown>): string {
   if (issue.expected === 'never') return 'is not a field this takes';
   if (issue.received === 'undefined') return 'is required';
   return issue.message;
+}
+
+/** A schema's parts this check walks: valibot keeps them on the schema object, piped or not. */
+interface SchemaParts {
+  type: string;
+  entries?: Record<string, v.GenericSchema>;
+  value?: v.GenericSchema;
+  item?: v.GenericSchema;
+  wrapped?: v.GenericSchema;
+  options?: v.GenericSchema[];
+  pipe?: { kind: string }[];
+}
+
+const OBJECTS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest', 'record']);
+const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable']);
+
+/**
+ * The field where an array stands for an object, if any: valibot's object and record schemas take
+ * `[]` as `{}` (so `"thresholds": []` would reset every threshold) and `["a"]` as `{ "0": "a" }`.
+ * Walks the schema beside the input it accepted; `path` names the input, as `firstFieldError` does.
+ */
+export function arrayForObject(schema: v.GenericSchema, input: unknown, path = ''): string | undefined {
+  if (input === undefined || input === null) return undefined;
+  const s = schema as unknown as SchemaParts;
+  const at = (key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+  if (OBJECTS.has(s.type)) {
+    if (Array.isArray(input)) return path || 'body';
+    if (typeof input !== 'object') return undefined;
+    const fields = s.type === 'record' ? Object.keys(input).map((key) => [key, s.value!] as const) : Object.entries(s.entries ?? {});
+    for (const [key, part] of fields) {
+      const found = arrayForObject(part, (input as Record<string, unknown>)[key], at(key));
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (s.type === 'array' && Array.isArray(input)) {
+    for (let i = 0; i < input.length; i++) {
+      const found = arrayForObject(s.item!, input[i], at(i));
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (WRAPPERS.has(s.type)) return arrayForObject(s.wrapped!, input, path);
+  if (s.type === 'union' || s.type === 'variant') {
+    // The option the input is.
+    const option = s.options!.find((o) => v.is(o, input));
+    return option ? arrayForObject(option, input, path) : undefined;
+  }
+  // The schemas later in a pipe (a record after a custom check) read the same input.
+  for (const step of s.pipe?.slice(1) ?? []) {
+    const found = step.kind === 'schema' ? arrayForObject(step as v.GenericSchema, input, path) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }

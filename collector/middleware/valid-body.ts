@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { firstFieldError } from '../../shared/validation.ts';
+import { arrayForObject, firstFieldError } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -19,6 +19,8 @@ export const validBody = <S extends v.GenericSchema>(schema: S, code: string): M
     }
     const parsed = v.safeParse(schema, body);
     if (!parsed.success) throw new ApiError(400, { code, ...firstFieldError(parsed.issues) });
+    const array = arrayForObject(schema, body);
+    if (array) throw new ApiError(400, { code, message: 'must be a JSON object, not an array', field: array });
     c.set('input', parsed.output);
     await next();
   };

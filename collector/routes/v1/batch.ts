@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
-import { firstFieldError } from '../../../shared/validation.ts';
+import { arrayForObject, firstFieldError } from '../../../shared/validation.ts';
 import { errorBody } from '../../errors.ts';
 
 /** Validates items one by one, so one bad item does not sink the others. */
@@ -10,7 +10,10 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
   const rejected: ItemResult[] = [];
   items.forEach((item, index) => {
     const parsed = v.safeParse(schema, item);
-    if (parsed.success) {
+    const array = parsed.success ? arrayForObject(schema, item, fieldOf(index)) : undefined;
+    if (array) {
+      rejected.push({ index, status: 'rejected', field: array, reason: 'must be a JSON object, not an array' });
+    } else if (parsed.success) {
       valid.push({ index, value: parsed.output });
     } else {
       const { field, message } = firstFieldError(parsed.issues, fieldOf(index));
