@@ -102,6 +102,10 @@ describe('user text is inert', () => {
       for (const where of ['query', 'answer', 'chunk']) expect(view).toContain(`${where} <img src=x onerror="window.__xss='${where}'">`);
       expect(view).toContain('correction <img src=x');
       expect(await injected(page)).toEqual({ found: [], xss: null });
+      // Each user text takes its direction from its own letters, so a right-to-left question reads right to left.
+      const bidi = await page.locator('rf-trace-page .text').evaluateAll((els) => els.map((e) => getComputedStyle(e).unicodeBidi));
+      expect(bidi.length).toBeGreaterThan(3);
+      expect(new Set(bidi)).toEqual(new Set(['plaintext']));
 
       await page.goto(`${f.collector.url}/admin/traces?days=30`);
       await page.locator(`rf-worst-page tr[data-trace="${trace.traceId}"]`).waitFor();

@@ -121,6 +121,8 @@ export const baseStyles = css`
   .text {
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+    /* A user's text takes its direction from its own first letters: Arabic or Hebrew reads right to left. */
+    unicode-bidi: plaintext;
   }
   dt {
     color: var(--c-muted);
