@@ -105,8 +105,9 @@ export async function openConsole(browser: Browser, f: ConsoleFixture, path: str
     );
   }
   const page = await context.newPage();
-  page.setDefaultTimeout(8_000);
-  // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
+  // A page's first content waits on the API, and a whole load on the server too, which a busy
+  // 2-core machine running other test files beside this one can hold up for seconds.
+  page.setDefaultTimeout(15_000);
   page.setDefaultNavigationTimeout(30_000);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
