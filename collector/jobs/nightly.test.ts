@@ -70,6 +70,21 @@ async function loopState(projectId: string) {
 }
 
 describe('the nightly job', () => {
+  it('mines nothing from an answer scored at the bad line, a lone bounce (-0.3): the seed mines only below it', async () => {
+    const p = await newProject();
+    const t = badTrace();
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'bounce', detail: { ms: 4_000 } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const stats = await env.DB.prepare('select weighted_score, trusted_signals from trace_stats where project_id = ? and trace_id = ?')
+      .bind(p.id, t.traceId)
+      .first();
+    expect(stats).toEqual({ weighted_score: -0.3, trusted_signals: 1 });
+    expect((await admin<{ items: unknown[] }>(p, '/review')).body.items).toEqual([]);
+    expect((await admin<{ traces: unknown[] }>(p, '/worst-traces')).body.traces).toEqual([]);
+    const docs = await env.DB.prepare('select sum(negative) as negative from document_days where project_id = ?').bind(p.id).first();
+    expect(docs).toEqual({ negative: 0 });
+  });
+
   it('turns a flagged bad answer into a review item with its guess and evidence, and ranks it among the worst traces', async () => {
     const p = await newProject();
     const t = badTrace();
@@ -125,8 +140,9 @@ describe('the nightly job', () => {
     const score = worst.body.traces[0]!.weightedScore;
     await admin(p, '/settings', { method: 'PUT', json: { badTraceScore: score - 0.01 } });
     expect((await admin<{ traces: unknown[] }>(p, '/worst-traces')).body.traces).toEqual([]);
-    // At the line counts as bad, as in mining; an empty parameter is as good as none.
-    expect((await admin<{ traces: unknown[] }>(p, `/worst-traces?below=${score}&knowledgeBase=`)).body.traces).toHaveLength(1);
+    // Only below the line is bad, as in mining (the seed's `< -0.3`); an empty parameter is as good as none.
+    expect((await admin<{ traces: unknown[] }>(p, `/worst-traces?below=${score}`)).body.traces).toEqual([]);
+    expect((await admin<{ traces: unknown[] }>(p, `/worst-traces?below=${score + 0.01}&knowledgeBase=`)).body.traces).toHaveLength(1);
   });
 
   it('lists and mines a reranked answer by the order the model saw, not retrieval order', async () => {

@@ -28,6 +28,11 @@ describe('mining', () => {
     expect(out[0]!.evidence[0]).toContain('ranked 1');
   });
 
+  it('mines only a clearly bad trace, below the bad score as the seed does: a lone bounce at -0.3 is not', () => {
+    expect(mineTrace({ ...base, score: -0.3 }, t)).toEqual([]);
+    expect(mineTrace({ ...base, score: -0.31 }, t).map((c) => c.label)).toEqual(['negative', 'negative']);
+  });
+
   it('mines the flagged chunk first-hand, with a retrieval guess', () => {
     const out = mineTrace({ ...base, flagged: [{ chunkId: 'credit', confidence: 0.9 }] }, t);
     const flagged = out.find((c) => c.chunk.chunkId === 'credit')!;

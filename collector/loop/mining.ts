@@ -105,7 +105,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
     out.push({ traceId: trace.traceId, query: trace.query, chunk, label, weight, evidence, guess, guessWhy });
   const byId = new Map(trace.chunks.map((c) => [c.chunkId, c]));
 
-  if (trace.score <= t.badTraceScore) {
+  if (trace.score < t.badTraceScore) {
     const d = diagnose(trace);
     const flagged = new Set<string>();
     for (const f of trace.flagged) {

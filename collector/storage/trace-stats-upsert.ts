@@ -12,6 +12,13 @@ const typesOf = (kind: 'explicit' | 'implicit') =>
     .map((t) => `'${t}'`)
     .join(', ');
 
+/**
+ * Decimals a weighted score keeps: without rounding, one lone signal's value times its confidence
+ * over that confidence can come out a hair below the value (-0.30000000000000004), and a lone
+ * bounce at -0.3 would count as clearly bad, below `badTraceScore`.
+ */
+export const WEIGHTED_SCORE_DECIMALS = 9;
+
 /** A row written again keeps whether its chunks have yet to count it (set on its first write: `retrievals_pending`). */
 export const TRACE_STATS_CONFLICT = `on conflict (project_id, trace_id) do update set query_key = excluded.query_key, score = excluded.score, weighted_score = excluded.weighted_score,
   live_signals = excluded.live_signals, explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals,
@@ -48,7 +55,7 @@ export function traceStatsUpsert(
          explicit_signals, implicit_signals, trusted_signals, confidence, requeried, retrievals_pending, updated_at)
        select ?1, t.trace_id, k.query_key, t.created_at, t.knowledge_base, t.intent, t.model,
          avg(case when ${live} then e.signal_value end),
-         sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end),
+         round(sum(case when ${trusted} then e.signal_value * e.confidence end) / sum(case when ${trusted} then e.confidence end), ${WEIGHTED_SCORE_DECIMALS}),
          count(case when ${scored} then 1 end),
          count(case when ${scored} and e.signal_type in (${typesOf('explicit')}) then 1 end),
          count(case when ${scored} and e.signal_type in (${typesOf('implicit')}) then 1 end),

@@ -27,7 +27,7 @@ const settingsEntries = {
   gateLayerTolerance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0.02),
   /** A training batch with more than this share of its examples from one session, user or IP is refused. */
   trainingMaxShareOneOrigin: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 0.3),
-  /** A trace whose confidence-weighted score is at or below this is "bad" (seed 000: -0.3). */
+  /** A trace whose confidence-weighted score is below this is "bad" (seed 000: `< -0.3`, "only mine from clearly bad traces"). */
   badTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), -0.3),
   /** A trace whose confidence-weighted score is at or above this is "good": its cited chunks are positive candidates. */
   goodTraceScore: v.optional(v.pipe(v.number(), v.minValue(-1), v.maxValue(1)), 0.3),

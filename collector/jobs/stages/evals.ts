@@ -342,7 +342,7 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
  * and min() pass over, so the question index alone answers it, without the answers' rows.
  */
 export const conflictKeysSql = (after: string) => `select query_key from trace_stats where project_id = ?1 and ${after} group by query_key
-  having max(weighted_score) >= ?4 and min(weighted_score) <= ?5 order by query_key limit ?3`;
+  having max(weighted_score) >= ?4 and min(weighted_score) < ?5 order by query_key limit ?3`;
 
 /** Conflicts: held-out questions whose answers were judged both ways, by key. */
 async function conflicts(ctx: StageContext, at: Extract<Cursor, { layer: 'conflict' }>, room: number): Promise<Page> {

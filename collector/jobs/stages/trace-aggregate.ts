@@ -1,5 +1,6 @@
 import { SIGNALS, type SignalType } from '../../../shared/signals.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { WEIGHTED_SCORE_DECIMALS } from '../../storage/trace-stats-upsert.ts';
 
 /** One event counted for a trace, with its verdict. */
 export interface CountedEvent {
@@ -76,7 +77,8 @@ export function traceAggregate(events: readonly CountedEvent[]): TraceAggregate 
   return {
     ...out,
     score: plain.n ? plain.value / plain.n : null,
-    weightedScore: weights.n ? weighted.value / weights.value : null,
+    // As SQLite's round() does: the decimal expansion rounded half away from zero.
+    weightedScore: weights.n ? Number((weighted.value / weights.value).toFixed(WEIGHTED_SCORE_DECIMALS)) : null,
     confidence: confidence.n ? confidence.value / confidence.n : null,
   };
 }

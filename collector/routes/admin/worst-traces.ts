@@ -12,7 +12,7 @@ const WorstTracesQuery = v.strictObject({
   days: intParam(1, 3650, 7),
   /** Traces with fewer trusted signals are left out. */
   minSignals: intParam(1, 1000, 1),
-  /** Confidence-weighted score at or below which a trace is listed (default: the project's `badTraceScore`, seed: -0.3). */
+  /** Confidence-weighted score below which a trace is listed (default: the project's `badTraceScore`, seed: -0.3). */
   below: settingParam(-1, 1),
   limit: intParam(1, 1000, 200),
   knowledgeBase: v.optional(label(100)),
