@@ -32,6 +32,9 @@ export function reportTable(report: LoopEvalReport): string {
     'val nDCG@10',
     'cand. test',
     'cand. val',
+    'asked BM25',
+    'asked',
+    'cand. asked',
     'helpful',
   ];
   const widths = head.map((h) => Math.max(h.length, 7));
@@ -39,7 +42,26 @@ export function reportTable(report: LoopEvalReport): string {
   const b = report.baseline;
   lines.push(
     pad(
-      ['BM25', '', '', '', '', '', '', '', f3(b.test.ndcg10), f3(b.test.ndcg5), f3(b.test.recall100), over(b.validation, b.validation.ndcg10), '', '', ''],
+      [
+        'BM25',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        f3(b.test.ndcg10),
+        f3(b.test.ndcg5),
+        f3(b.test.recall100),
+        over(b.validation, b.validation.ndcg10),
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
       widths,
     ),
   );
@@ -61,6 +83,9 @@ export function reportTable(report: LoopEvalReport): string {
           over(r.validation, r.validation.ndcg10),
           r.candidate ? f3(r.candidate.testNdcg10) : '',
           r.candidate ? over(r.validation, r.candidate.validationNdcg10) : '',
+          f3(r.asked.bm25),
+          f3(r.asked.promoted),
+          r.candidate ? f3(r.candidate.askedNdcg10) : '',
           `${Math.round(r.helpfulShare * 100)}%`,
         ],
         widths,
@@ -90,6 +115,9 @@ export function printReport(report: LoopEvalReport, print: (line: string) => voi
     `seed ${report.params.seed}, ${report.params.cycles} weeks of ${report.params.sessions} sessions, review ${report.params.reviewMinutesPerWeek} min/week, reviewer error ${report.params.reviewerError}`,
   );
   print(reportTable(report));
+  print(
+    `asked: nDCG@10 on the train questions users asked so far (${report.cycles.at(-1)?.asked.queries ?? 0} by the last week), judged as the simulated reviewer answers them: what the loop learnt, not what generalises`,
+  );
   const a = report.anchors;
   print(
     a

@@ -77,12 +77,19 @@ export interface CycleRow {
   workerHeapMb: number;
   test: Metrics;
   validation: Metrics;
-  /** The model trained this week, whatever the gate said: its test and validation nDCG@10. */
+  /**
+   * nDCG@10 on the train questions users have asked so far, by BM25 and by the promoted model: how
+   * much better the questions that come back are answered. Their judgements are the ones the
+   * simulated reviewer answers from, so this is what the loop learnt, not what generalises.
+   */
+  asked: { queries: number; bm25: number; promoted: number };
+  /** The model trained this week, whatever the gate said: its test, validation and asked nDCG@10. */
   candidate: {
     version: string;
     decision: string;
     testNdcg10: number;
     validationNdcg10: number;
+    askedNdcg10: number;
     /** Its weights by feature (standardised), and what it was trained on. */
     weights: Record<string, number>;
     training: { confirmed: number; queries: number; pairs: number };
@@ -266,6 +273,12 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       };
       const { metrics: test, version } = await promoted(collection.test);
       const { metrics: validation } = await promoted(collection.validation);
+      const askedQueries = [...new Map([...questions.values()].map((q) => [q.id, q])).values()];
+      const askedAgain = {
+        queries: askedQueries.length,
+        bm25: (await evaluate.bm25(askedQueries)).ndcg10,
+        promoted: (await promoted(askedQueries)).metrics.ndcg10,
+      };
       const fresh = models.models.filter((m) => !seenModels.has(m.version));
       for (const m of fresh) seenModels.add(m.version);
       let candidate: CycleRow['candidate'] = null;
@@ -277,6 +290,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
           decision: trainedNow.decision,
           testNdcg10: (await evaluate.model(artifact, collection.test)).ndcg10,
           validationNdcg10: (await evaluate.model(artifact, collection.validation)).ndcg10,
+          askedNdcg10: (await evaluate.model(artifact, askedQueries)).ndcg10,
           weights: Object.fromEntries(artifact.features.map((f, i) => [f, artifact.weights[i]!])),
           training: artifact.training,
         };
@@ -315,6 +329,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         promoted: current,
         test,
         validation,
+        asked: askedAgain,
         candidate,
         helpfulShare: traffic.asks > traffic.floodAsks ? traffic.helpful / (traffic.asks - traffic.floodAsks) : 0,
         workerHeapMb,
@@ -323,8 +338,10 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       rows.push(row);
       log(
         `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
-          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}` +
-          (candidate ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)}` : '') +
+          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}, ${askedAgain.queries} questions asked ${askedAgain.promoted.toFixed(3)} (BM25 ${askedAgain.bm25.toFixed(3)})` +
+          (candidate
+            ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)} asked ${candidate.askedNdcg10.toFixed(3)}`
+            : '') +
           `; the Worker's heap up to ${Math.round(workerHeapMb)} MB in the night (${row.seconds} s)`,
       );
     }
