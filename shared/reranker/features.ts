@@ -60,15 +60,6 @@ export interface QueryView {
 /** The query's side as features read it: what it asks (terms.ts `questionTerms`), so the same question pushed back on matches its memory. */
 export const queryView = (query: string, vector?: Float32Array): QueryView => ({ terms: new Set(questionTerms(query)), vector });
 
-/**
- * Questions this alike (cosine of their terms) are one question in other words: training leaves
- * them out together, since a question never asked has no rewordings in the traffic, and ranking
- * takes reviewers' verdicts on one as verdicts on the other (rerank.ts). Rewordings (a word left
- * out, a question frame) score 0.8 or more; different questions about the same document mostly
- * less, though a third of them are as alike (measured on SciFact's train claims).
- */
-export const SAME_QUESTION = 0.8;
-
 /** Cosine of two term sets as binary vectors. */
 export function termCosine(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

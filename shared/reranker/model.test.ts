@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { queryView } from './features.ts';
 import { idRecord } from './id-record.ts';
 import { parseRerankerModel, RERANKER_FORMAT, type RerankerModel, RerankerModelSchema, StrictRerankerModelSchema } from './model.ts';
 import { rerankWithModel } from './rerank.ts';
@@ -91,42 +90,5 @@ describe('the artifact schema', () => {
       expect(parseRerankerModel(model({ version })).version).toBe(version);
     }
     expect(verdict(StrictRerankerModelSchema, model({ version: '...' }))).toBe('valid');
-  });
-});
-
-describe('reviewers’ verdicts on the question itself', () => {
-  // A model that orders by retrieval's score alone: its memory weighs nothing.
-  const byScore = (judgements: RerankerModel['memory']['judgements'], terms = queryView('Can opened items be refunded?').terms) =>
-    model({
-      features: ['retrieval_score', 'memory_relevant'],
-      weights: [1, 0],
-      mean: [0, 0],
-      scale: [1, 1],
-      memory: { queries: [{ terms: [...terms] }], judgements },
-    });
-  const chunks = ['shipping', 'credit', 'refund', 'warranty'].map((id, i) => ({ chunkId: id, sourceDocId: `${id}.md`, text: id, score: 4 - i }));
-  const judged = (chunkId: string, relevance: 0 | 1) => ({ query: 0, chunkId, sourceDocId: `${chunkId}.md`, relevance });
-  const order = (m: RerankerModel, query: string) => rerankWithModel(m, query, chunks).map((c) => c.chunkId);
-
-  it('ranks a chunk judged relevant first and one judged not relevant last, for the question in its own words or reworded', () => {
-    const m = byScore([judged('refund', 1), judged('shipping', 0)]);
-    expect(order(m, 'Can opened items be refunded?')).toEqual(['refund', 'credit', 'warranty', 'shipping']);
-    // A pushback before it and a question frame do not make it another question.
-    expect(order(m, "That's wrong. Opened items: can they be refunded?")).toEqual(['refund', 'credit', 'warranty', 'shipping']);
-    // The list stays ordered by the score it reports.
-    const scores = rerankWithModel(m, 'Can opened items be refunded?', chunks).map((c) => c.rerankScore);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
-  });
-
-  it('leaves another question to the model, and verdicts that cancel out too', () => {
-    expect(order(byScore([judged('refund', 1), judged('shipping', 0)]), 'How long does shipping to Canada take?')).toEqual([
-      'shipping',
-      'credit',
-      'refund',
-      'warranty',
-    ]);
-    expect(order(byScore([judged('refund', 1), judged('refund', 0)]), 'Can opened items be refunded?')).toEqual(['shipping', 'credit', 'refund', 'warranty']);
-    // Two of three reviewers' answers said relevant: the majority holds.
-    expect(order(byScore([judged('warranty', 1), judged('warranty', 0), judged('warranty', 1)]), 'Can opened items be refunded?')[0]).toBe('warranty');
   });
 });

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { featureRows, queryView, SAME_QUESTION, termCosine } from '../reranker/features.ts';
+import { featureRows, queryView, termCosine } from '../reranker/features.ts';
 import { parseRerankerModel } from '../reranker/model.ts';
 import { rerankWithModel } from '../reranker/rerank.ts';
 import { queryKey } from '../terms.ts';
 import { dominantOrigin } from './dominance.ts';
-import { TrainingEvidence } from './evidence.ts';
+import { SAME_QUESTION, TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
 import { DEFAULT_GATE, decide, decidingRows, evaluate, pairedT, type QueryMetrics, retrievalOrder, summarize, tCritical } from './gate.ts';
