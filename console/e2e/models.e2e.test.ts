@@ -209,6 +209,29 @@ describe('the models page', () => {
     });
   }
 
+  it('never starts an admin page for a viewer key, not even while its project is being named', async () => {
+    const f = fixture();
+    const asked: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      asViewer: true,
+      routes: async (ctx) => {
+        ctx.on('request', (r) => asked.push(new URL(r.url()).pathname));
+        // The project named slowly: the time a viewer key used to see the review page start loading.
+        await ctx.route('**/v1/admin/project', async (route) => {
+          await new Promise((r) => setTimeout(r, 1_500));
+          await route.continue();
+        });
+      },
+    });
+    try {
+      await expect.poll(() => page.locator('rf-console [data-field="viewer-only"] h1').textContent()).toBe('This page needs an admin key');
+      expect(asked.filter((p) => p.startsWith('/v1/admin/review'))).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a viewer key loop health and the models without promote or roll back, and no page of what users asked', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/models', { asViewer: true });

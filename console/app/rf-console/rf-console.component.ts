@@ -37,6 +37,8 @@ interface Project {
 
 /** The pages a viewer key reads: the loop's figures, none of what users asked. */
 const VIEWER_PAGES: ReadonlySet<PageName> = new Set(['health', 'models', 'not-found']);
+/** The pages that read the same whatever the key may do: shown before that is known. */
+const ANY_KEY_PAGES: ReadonlySet<PageName> = new Set(['health', 'not-found']);
 
 /**
  * The console's frame: sign-in gate, header (pages, language, theme, sign-out) and the page the
@@ -50,6 +52,7 @@ export class RfConsole extends LitElement {
     gate: { state: true },
     notice: { state: true },
     project: { state: true },
+    accessKnown: { state: true },
   };
 
   declare locale: Locale;
@@ -59,12 +62,19 @@ export class RfConsole extends LitElement {
   declare notice: string | undefined;
   /** The signed-in key's project, named in the header: with several admin keys, which one this is. */
   declare project: Project | undefined;
+  /**
+   * Whether what the key may do is known (the project named, or naming it given up on): until
+   * then only pages that read the same for any key are shown, so a viewer key never sees an
+   * admin page start loading, nor the models page's buttons.
+   */
+  declare accessKnown: boolean;
 
   private stopWatching?: () => void;
   private readonly onUnauthorized = () => {
     forgetAdminKey();
     this.gate = 'unauthorized';
     this.project = undefined;
+    this.accessKnown = false;
   };
 
   constructor() {
@@ -73,6 +83,7 @@ export class RfConsole extends LitElement {
     this.theme = initialTheme();
     this.route = routeOf(new URL(location.href));
     this.gate = adminKey() ? 'signed-in' : 'signed-out';
+    this.accessKnown = false;
   }
 
   /**
@@ -102,10 +113,15 @@ export class RfConsole extends LitElement {
     const current = () => this.gate === 'signed-in' && adminKey() === key;
     api<Project>('/v1/admin/project', { timeoutMs: PROJECT_TIMEOUT_MS }).then(
       (project) => {
-        if (current()) this.project = project;
+        if (!current()) return;
+        this.project = project;
+        this.accessKnown = true;
       },
       () => {
-        if (current() && attempt < PROJECT_ATTEMPTS - 1) setTimeout(() => current() && this.loadProject(attempt + 1), 1_000 * 2 ** attempt);
+        if (!current()) return;
+        if (attempt < PROJECT_ATTEMPTS - 1) setTimeout(() => current() && this.loadProject(attempt + 1), 1_000 * 2 ** attempt);
+        // The API still refuses a viewer key what it may not do.
+        else this.accessKnown = true;
       },
     );
   }
@@ -219,6 +235,7 @@ export class RfConsole extends LitElement {
       return html`<rf-unauthorized-page .strings=${s} @rf-sign-in-again=${() => (this.gate = 'signed-out')}></rf-unauthorized-page>`;
     }
     const { route, locale } = this;
+    if (!this.accessKnown && !ANY_KEY_PAGES.has(route.page)) return html`<p role="status">${s.loading}</p>`;
     if (this.viewer && !VIEWER_PAGES.has(route.page)) {
       return html`<section class="card" data-field="viewer-only">
         <h1>${s.viewerOnlyTitle}</h1>
@@ -272,6 +289,7 @@ export class RfConsole extends LitElement {
   private signOut() {
     forgetAdminKey();
     this.project = undefined;
+    this.accessKnown = false;
     this.notice = this.strings.signedOut;
     this.gate = 'signed-out';
   }
