@@ -316,6 +316,51 @@ describe('review queue: a list fetched while an answer is on its way', () => {
   });
 });
 
+describe('review queue: leaving it', () => {
+  it('keeps a note typed and the answer to take back across a trace opened and Back, and asks before the tab closes on a note not saved', async () => {
+    const f = fixture();
+    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      // An answer given, then a note typed on the next item and not saved.
+      const saved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/v1/admin/review/') && r.status() === 200);
+      await page.keyboard.press('2');
+      await saved;
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      const second = await shownItem(page);
+      await page.locator('rf-review-page #note').fill('Half written: the dates disagree');
+      await page.locator('rf-review-page section.traces a').first().click();
+      await page.locator('rf-trace-page').waitFor();
+      await page.goBack();
+      await expect.poll(() => shownItem(page)).toBe(second);
+      await expect.poll(() => page.locator('rf-review-page #note').inputValue()).toBe('Half written: the dates disagree');
+      // `u` still takes back the answer given before the trace was opened.
+      await page.keyboard.press('Escape');
+      const undone = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes(encodeURIComponent(first!)) && r.status() === 200);
+      await page.keyboard.press('u');
+      await undone;
+      await expect.poll(() => shownItem(page)).toBe(first);
+      expect(await f.admin(`/v1/admin/review/${encodeURIComponent(first!)}`)).toMatchObject({ status: 'pending', verdict: null });
+      // Closing the tab with the note still unsaved asks first (the page cancels beforeunload), and
+      // not once the note is emptied and nothing is on its way.
+      const asksBeforeClosing = () =>
+        page.evaluate(() => {
+          const e = new Event('beforeunload', { cancelable: true });
+          window.dispatchEvent(e);
+          return e.defaultPrevented;
+        });
+      expect(await asksBeforeClosing()).toBe(true);
+      await page.keyboard.press('j');
+      await expect.poll(() => shownItem(page)).toBe(second);
+      await page.locator('rf-review-page #note').fill('');
+      expect(await asksBeforeClosing()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('review queue: the traces behind an item', () => {
   it('says so when the traces could not be fetched, instead of "Loading…" for good', async () => {
     const f = fixture();

@@ -33,6 +33,7 @@ describe('AnswerLedger', () => {
     ledger.listed(server.list(), ledger.asking());
     const sent = ledger.send(server.item as ReviewItem, 'relevant', 'on topic');
     expect(ledger.onItsWay('a')?.to).toEqual({ status: 'answered', verdict: 'relevant', note: 'on topic' });
+    expect(ledger.anySending()).toBe(true);
     // An undo after it: the last one is what the item is left with.
     const undone = ledger.send(server.item as ReviewItem, null, null);
     expect(ledger.onItsWay('a')?.to).toEqual({ status: 'pending', verdict: null, note: null });
@@ -41,6 +42,7 @@ describe('AnswerLedger', () => {
     await server.release();
     await undone;
     expect(ledger.onItsWay('a')).toBeUndefined();
+    expect(ledger.anySending()).toBe(false);
   });
 
   it('holds to what the server said to an answer over a list asked for before it arrived, and to a list asked for after', async () => {

@@ -87,6 +87,11 @@ export class AnswerLedger {
     return this.sending.has(id);
   }
 
+  /** Whether any answer is on its way. */
+  anySending(): boolean {
+    return this.sending.size > 0;
+  }
+
   /**
    * Sends an answer for an item after the ones already on their way for it (an undo pressed while
    * its answer is still being sent must not reach the server first, or the answer would win),

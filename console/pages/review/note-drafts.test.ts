@@ -27,4 +27,15 @@ describe('NoteDrafts', () => {
     drafts.saved('b', null);
     expect(drafts.shown({ id: 'b', note: 'x' })).toBe('x');
   });
+
+  it('says whether some note holds words not yet saved, which closing the tab would lose', () => {
+    const drafts = new NoteDrafts();
+    expect(drafts.anyUnsaved()).toBe(false);
+    drafts.typed('a', '   ');
+    expect(drafts.anyUnsaved()).toBe(false);
+    drafts.typed('b', 'mine');
+    expect(drafts.anyUnsaved()).toBe(true);
+    drafts.saved('b', 'mine');
+    expect(drafts.anyUnsaved()).toBe(false);
+  });
 });

@@ -28,6 +28,12 @@ export class NoteDrafts {
     return draft !== undefined && asSent(draft) !== item.note;
   }
 
+  /** Whether some item's field holds words not yet saved (an emptied field may only undo a draft). */
+  anyUnsaved(): boolean {
+    for (const text of this.drafts.values()) if (asSent(text) !== null) return true;
+    return false;
+  }
+
   /** An answer carrying `note` was saved: a draft that says the same is no longer one; one typed on since stays. */
   saved(id: string, note: string | null): void {
     const draft = this.drafts.get(id);

@@ -4,6 +4,7 @@ import { live } from 'lit/directives/live.js';
 import { api } from '../../api/client.ts';
 import { retryingTransient } from '../../api/retry.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import { adminKey } from '../../app/admin-key.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
@@ -11,14 +12,13 @@ import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import type { Words } from '../../ui/words.ts';
-import { AnswerLedger, changedElsewhere } from './answer-ledger.ts';
-import { NoteDrafts } from './note-drafts.ts';
+import { changedElsewhere } from './answer-ledger.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
 import { type ReviewApi, ReviewSession } from './review-session.ts';
+import { reviewerWork } from './reviewer-work.ts';
 import { trainingCount } from './training-count.ts';
-import { UndoHistory } from './undo-history.ts';
 
 const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
 const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
@@ -77,12 +77,15 @@ export class ReviewPage extends LitElement {
   declare loaded: boolean;
 
   private session: ReviewSession | undefined;
-  /** The reviewer's answers across the lists this page opens (a filter changed, back and forward). */
-  private readonly ledger = new AnswerLedger(reviewApi);
-  /** The answers to take back, across the lists this page opens: `u` takes back the last one given, on whichever list. */
-  private readonly history = new UndoHistory();
-  /** The notes typed and not yet saved, across the lists this page opens. */
-  private readonly drafts = new NoteDrafts();
+  /**
+   * The reviewer's answers, the answers to take back (`u` takes back the last one given, on
+   * whichever list) and the notes typed and not yet saved: across the lists this page opens (a
+   * filter changed, back and forward) and the tab's other pages (a trace opened, then Back).
+   */
+  private readonly work = reviewerWork(adminKey(), reviewApi);
+  private readonly ledger = this.work.ledger;
+  private readonly history = this.work.history;
+  private readonly drafts = this.work.drafts;
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
 
   constructor() {
