@@ -5,6 +5,7 @@ import type { LoopEvalReport } from './run.ts';
 const f3 = (x: number) => x.toFixed(3);
 /** A figure over a set of queries: none when the set is empty (a small collection may hold no validation query). */
 const over = (m: Metrics, x: number) => (m.queries ? f3(x) : 'n/a');
+const blank = (n: number): string[] => Array.from({ length: n }, () => '');
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
 /** The gate's verdict in a word or two. */
@@ -41,29 +42,7 @@ export function reportTable(report: LoopEvalReport): string {
   const lines = [pad(head, widths)];
   const b = report.baseline;
   lines.push(
-    pad(
-      [
-        'BM25',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        f3(b.test.ndcg10),
-        f3(b.test.ndcg5),
-        f3(b.test.recall100),
-        over(b.validation, b.validation.ndcg10),
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-      ],
-      widths,
-    ),
+    pad(['BM25', ...blank(7), f3(b.test.ndcg10), f3(b.test.ndcg5), f3(b.test.recall100), over(b.validation, b.validation.ndcg10), ...blank(6)], widths),
   );
   for (const r of report.cycles)
     lines.push(
