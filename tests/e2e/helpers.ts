@@ -92,9 +92,10 @@ export async function storedEvents(traceId: string): Promise<StoredEvent[]> {
 /**
  * Polls the collector until `check` passes on the trace's stored events (or times out with its
  * last failure). `check` asserts what should arrive; one that cannot fail returns at the first
- * poll, so an absence is checked after a marker instead (markers.ts).
+ * poll, so an absence is checked after a marker instead (markers.ts). The wait is long: the first
+ * batch of a file, on a machine busy with other test files, has taken more than 10 s to be stored.
  */
-export async function eventually<T>(traceId: string, check: (events: StoredEvent[]) => T, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(traceId: string, check: (events: StoredEvent[]) => T, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const events = await storedEvents(traceId);
