@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { redactPII } from '../redact.ts';
+import { MAX_COUNT } from './counts.ts';
 import { MAX_DURATION_MS } from './durations.ts';
 
 /** Whether an id can be a URL path's segment: a path drops `.` and `..`, even percent-encoded, so no route could name them. */
@@ -64,6 +65,8 @@ export const epochMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(1_57
 
 /** A duration in milliseconds, up to a day. */
 export const durationMs = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_DURATION_MS));
+/** A count of characters: a whole number up to MAX_COUNT. */
+export const charCount = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_COUNT));
 
 /** A finite number (JSON has no NaN or Infinity, but a JS caller might pass them). */
 export const finite = () => v.pipe(v.number(), v.finite());

@@ -1,5 +1,7 @@
 import type * as v from 'valibot';
+import * as valibot from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { COUNT_FIELDS, MAX_COUNT } from './counts.ts';
 import { DURATION_FIELDS, MAX_DURATION_MS } from './durations.ts';
 import { FeedbackEventSchema } from './event.ts';
 import { TYPED_TEXT } from './typed-text.ts';
@@ -45,5 +47,38 @@ describe('duration fields', () => {
       for (const [key, field] of fields) if (requirement(field, 'max_value')?.requirement === MAX_DURATION_MS) durations.add(key);
     }
     expect([...durations].sort()).toEqual([...DURATION_FIELDS].sort());
+  });
+});
+
+describe('count fields', () => {
+  it('are exactly the detail fields holding whole numbers up to the most taken', () => {
+    const counts = new Set<string>();
+    for (const [, fields] of detailFields()) {
+      for (const [key, field] of fields) if (requirement(field, 'max_value')?.requirement === MAX_COUNT) counts.add(key);
+    }
+    expect([...counts].sort()).toEqual([...COUNT_FIELDS].sort());
+  });
+});
+
+describe('bounds', () => {
+  const copy = (over: Record<string, unknown>) => ({
+    eventId: 'e1',
+    traceId: 't1',
+    sessionId: 's1',
+    clientTs: Date.UTC(2026, 11, 1),
+    signalType: 'copy_answer',
+    detail: { chars: 12 },
+    ...over,
+  });
+  const refused = (event: unknown) => {
+    const issues = valibot.safeParse(FeedbackEventSchema, event).issues;
+    return issues ? valibot.getDotPath(issues[0]) : 'valid';
+  };
+
+  it('refuses a time since the answer was shown past a day, and a copy past the most counted, naming the field', () => {
+    expect(refused(copy({ shownMs: MAX_DURATION_MS }))).toBe('valid');
+    expect(refused(copy({ shownMs: MAX_DURATION_MS + 1 }))).toBe('shownMs');
+    expect(refused(copy({ detail: { chars: MAX_COUNT } }))).toBe('valid');
+    expect(refused(copy({ detail: { chars: MAX_COUNT + 1 } }))).toBe('detail.chars');
   });
 });

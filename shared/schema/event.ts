@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
-import { durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
+import { charCount, durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
 import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
 
@@ -50,13 +50,13 @@ const details = {
   }),
   copy_answer: v.strictObject({
     /** How many characters were copied. */
-    chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+    chars: charCount(),
   }),
   copy_source: v.strictObject({
     /** The copied citation's chunk id, when the copy came from a citation element. */
     chunkId: v.optional(externalId()),
     /** How many characters were copied. */
-    chars: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+    chars: charCount(),
   }),
   answer_dwell: v.strictObject({
     /** Total time the answer was visible. */
@@ -121,7 +121,7 @@ const envelope = {
   /** The widget version that sent it, to tell a bug in one release from a real signal. */
   widgetVersion: v.optional(label(32)),
   /** Time from the answer being shown to this event, measured in the browser: a vote faster than reading is noise. */
-  shownMs: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  shownMs: v.optional(durationMs()),
 };
 
 type Details = typeof details;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_COUNT } from '../../shared/schema/counts.ts';
 import { MAX_DURATION_MS } from '../../shared/schema/durations.ts';
 import { type FeedbackEvent, FeedbackEventSchema } from '../../shared/schema/event.ts';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
@@ -70,8 +71,15 @@ describe('Recorder', () => {
     const shownAt = Date.now() - 2 * 86_400_000 - 0.25;
     const event = recorder.record({ ...ctx, shownAt }, 'regenerate', { gapMs: Date.now() - shownAt }, Date.now(), true)!;
     expect(event.detail).toEqual({ gapMs: MAX_DURATION_MS });
-    expect(Number.isInteger(event.shownMs)).toBe(true);
+    expect(event.shownMs).toBe(MAX_DURATION_MS);
     expect(v.safeParse(FeedbackEventSchema, event).issues).toBeUndefined();
     expect(recorder.record(ctx, 'answer_dwell', { ms: 1500.6 }, Date.now(), true)!.detail).toEqual({ ms: 1501 });
+  });
+
+  it('sends a count of characters as the collector takes it: at most MAX_COUNT', () => {
+    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    const event = recorder.record(ctx, 'copy_answer', { chars: MAX_COUNT * 3 }, Date.now(), true)!;
+    expect(event.detail).toEqual({ chars: MAX_COUNT });
+    expect(v.safeParse(FeedbackEventSchema, event).issues).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { cut } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
+import { COUNT_FIELDS, MAX_COUNT } from '../../shared/schema/counts.ts';
 import { DURATION_FIELDS, MAX_DURATION_MS } from '../../shared/schema/durations.ts';
 import type { EventDetail, FeedbackEvent } from '../../shared/schema/event.ts';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
@@ -37,17 +38,26 @@ export interface RecorderOptions {
   transport?: TransportInput;
 }
 
+/** A whole number from 0 to `max`, as the collector takes durations and counts. */
+const wholeUpTo = (max: number, x: number) => Math.min(max, Math.max(0, Math.round(x)));
+
 /**
  * A detail as the collector takes it: what a person typed loses its PII and stays within its
- * field's limit (`[EMAIL]` is longer than `a@b.co`); durations are whole milliseconds up to the
- * longest taken; ids pass unchanged.
+ * field's limit (`[EMAIL]` is longer than `a@b.co`); durations and counts are whole numbers up to
+ * the most taken; ids pass unchanged.
  */
 const tidyDetail = (signalType: SignalType, detail: object): object => {
   const typed: Record<string, number> = TYPED_TEXT[signalType as keyof typeof TYPED_TEXT] ?? {};
   return Object.fromEntries(
     Object.entries(detail).map(([k, v]) => [
       k,
-      typed[k] ? cut(redactPII(v), typed[k]) : DURATION_FIELDS.includes(k) ? Math.min(MAX_DURATION_MS, Math.max(0, Math.round(v))) : v,
+      typed[k]
+        ? cut(redactPII(v), typed[k])
+        : DURATION_FIELDS.includes(k)
+          ? wholeUpTo(MAX_DURATION_MS, v)
+          : COUNT_FIELDS.includes(k)
+            ? wholeUpTo(MAX_COUNT, v)
+            : v,
     ]),
   );
 };
@@ -99,7 +109,7 @@ export class Recorder {
       clientTs: at,
       widgetVersion: WIDGET_VERSION,
       // Rounded: an `answered-at` in fractional milliseconds (Python's time.time() * 1000) is still one instant.
-      ...(ctx.shownAt && { shownMs: Math.max(0, Math.round(at - ctx.shownAt)) }),
+      ...(ctx.shownAt && { shownMs: wholeUpTo(MAX_DURATION_MS, at - ctx.shownAt) }),
     } as FeedbackEvent;
     const item: OutboxItem = { id: event.eventId, endpoint: ctx.endpoint, writeKey: ctx.writeKey, event };
     remember(this.unconfirmed, item.id, item, UNCONFIRMED_KEPT);
