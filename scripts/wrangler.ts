@@ -4,7 +4,7 @@
  * local-collector.ts) the browser tests and the benchmarks.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.ts';
@@ -25,6 +25,14 @@ export interface LocalD1 {
 }
 
 const persistArgs = ({ persistTo }: LocalD1) => (persistTo ? ['--persist-to', persistTo] : []);
+
+/** The SQLite file wrangler keeps a local D1 in under `persistTo`, once migrated. */
+export function d1File(persistTo: string): string {
+  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 database file in ${dir}`);
+  return join(dir, file);
+}
 
 function wrangler(args: string[], options: { quiet?: boolean } = {}): string {
   const result = spawnSync(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: 'utf8' });

@@ -4,11 +4,11 @@
  * same scale and receipt (then migrated, so a new migration applies to it as it would to a
  * production database).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { provisionProject } from '../../collector/auth/provision.ts';
-import { migrate } from '../../scripts/wrangler.ts';
+import { d1File, migrate } from '../../scripts/wrangler.ts';
 import { count } from '../stats.ts';
 import { type Generated, generate, type Receipt, volumeAt } from './generate.ts';
 import { DATA_DIR, SCALE } from './options.ts';
@@ -26,14 +26,6 @@ export interface DatabaseOptions {
 }
 
 const ADMIN_KEY_FILE = 'admin-key';
-
-/** The SQLite file wrangler keeps the local D1 in, once migrated. */
-export function d1File(persistTo: string): string {
-  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 database file in ${dir}`);
-  return join(dir, file);
-}
 
 /** The month at BENCH_NIGHTLY_SCALE, kept in BENCH_NIGHTLY_DATA (one folder per scale and receipt) when it is set. */
 export async function generatedDatabase(o: DatabaseOptions): Promise<{ data: Generated; file: string; adminKey: string }> {

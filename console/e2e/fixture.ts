@@ -1,11 +1,11 @@
 /**
- * The console's browser tests: the console built, a throwaway collector under `wrangler dev`
- * serving it at /admin, filled with the seed's traffic (npm run seed) and tonight's loop run, and
- * pages opened in real Chromium signed in (the admin key in the tab's sessionStorage) or not.
+ * The console's browser tests: a throwaway collector under `wrangler dev` serving the console (built
+ * once by the suite's global setup) at /admin, filled with the seed's traffic (npm run seed) and
+ * tonight's loop run, and pages opened in real Chromium signed in (the admin key in the tab's
+ * sessionStorage) or not.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { buildConsole } from '../../scripts/build-console.ts';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
 import { seed } from '../../scripts/seed/send.ts';
 
@@ -34,7 +34,6 @@ export interface ConsoleFixture {
 export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void>, options: { origins?: () => string[] } = {}): () => ConsoleFixture {
   let fixture: ConsoleFixture | undefined;
   beforeAll(async () => {
-    await buildConsole();
     // The tests call the API from the same address as the browser: lift the per-IP limit.
     const collector = await startLocalCollector({ origins: options.origins?.(), vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
     const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
