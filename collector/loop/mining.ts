@@ -5,6 +5,7 @@
  * passed the noise filter reach here.
  */
 import { termOverlap } from '../../shared/terms.ts';
+import { isClearlyBad, isClearlyGood } from './trace-score.ts';
 
 /** Chunks at or above this rank of a bad answer are hard-negative candidates (seed: rank 1; two catches a runner-up). */
 export const MINED_TOP_RANKS = 2;
@@ -105,7 +106,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
     out.push({ traceId: trace.traceId, query: trace.query, chunk, label, weight, evidence, guess, guessWhy });
   const byId = new Map(trace.chunks.map((c) => [c.chunkId, c]));
 
-  if (trace.score < t.badTraceScore) {
+  if (isClearlyBad(trace.score, t.badTraceScore)) {
     const d = diagnose(trace);
     const flagged = new Set<string>();
     for (const f of trace.flagged) {
@@ -147,7 +148,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
         }
       }
     }
-  } else if (trace.score >= t.goodTraceScore) {
+  } else if (isClearlyGood(trace.score, t.goodTraceScore)) {
     const weights = new Map<string, { weight: number; evidence: string[] }>();
     for (const e of trace.engaged) {
       if (!byId.has(e.chunkId)) continue;

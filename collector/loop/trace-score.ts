@@ -22,3 +22,11 @@ export function traceSummary(events: readonly ScoredEvent[]): TraceSummary {
   const scored = live.map((e) => e.signalValue).filter((v): v is number => v !== null);
   return { score: scored.length ? scored.reduce((a, b) => a + b, 0) / scored.length : null, liveEvents: live.length };
 }
+
+/**
+ * An answer clearly bad: its weighted score strictly below `badTraceScore`, as the seed mines
+ * (`< -0.3`), so a lone bounce or late regenerate at exactly -0.3 is not. In SQL: clear-scores.ts.
+ */
+export const isClearlyBad = (score: number, badTraceScore: number) => score < badTraceScore;
+/** An answer clearly good: its weighted score at `goodTraceScore` or above. */
+export const isClearlyGood = (score: number, goodTraceScore: number) => score >= goodTraceScore;

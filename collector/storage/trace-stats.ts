@@ -1,4 +1,5 @@
 import type { WorstTrace } from '../../shared/admin-api/traces.ts';
+import { clearlyBadSql } from './sql/clear-scores.ts';
 import { seenStageSql } from './sql/seen-stage.ts';
 
 export interface WorstTracesFilter {
@@ -21,7 +22,7 @@ export async function worstTraces(d1: D1Database, projectId: string, f: WorstTra
          (select json_group_array(chunk_id) from (select chunk_id from trace_chunks c where c.project_id = s.project_id and c.trace_id = s.trace_id
             and c.stage = ${seenStageSql('s.project_id', 's.trace_id')} order by rank)) as chunkIds
        from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-       where s.project_id = ?1 and s.created_at >= ?2 and s.trusted_signals >= ?3 and s.weighted_score < ?4
+       where s.project_id = ?1 and s.created_at >= ?2 and s.trusted_signals >= ?3 and ${clearlyBadSql('s.weighted_score', '?4')}
          and (?5 is null or s.knowledge_base = ?5) and (?6 is null or s.intent = ?6) and (?7 is null or s.model = ?7)
        order by s.weighted_score asc, s.trusted_signals desc limit ?8`,
     )

@@ -3,6 +3,7 @@ import { DAY_MS } from '../../../shared/time.ts';
 import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
+import { clearlyBadSql, clearlyGoodSql } from '../../storage/sql/clear-scores.ts';
 import { notPurgedDaySql, PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
@@ -126,7 +127,7 @@ export const days: Stage = {
     const { badTraceScore: bad, goodTraceScore: good } = ctx.settings;
     const scored = 's.trusted_signals > 0';
     // Evidence against a document: an answer scored bad, or re-asked.
-    const evidence = `(${scored} and (s.weighted_score < ?5 or s.requeried))`;
+    const evidence = `(${scored} and (${clearlyBadSql('s.weighted_score', '?5')} or s.requeried))`;
     await ctx.db.batch([
       ctx.db.prepare('delete from document_days where project_id = ? and day = ?').bind(ctx.projectId, day),
       ctx.db
@@ -152,8 +153,8 @@ export const days: Stage = {
              -- Kept only while documents are judged over the day.
              case when ?2 > ?8 then coalesce(w.list, '[]') else '[]' end
            from (
-             select doc, version, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and score < ?5 then 1 end) as negative,
-               count(case when scored and score >= ?6 then 1 end) as positive, count(case when requeried then 1 end) as requeried
+             select doc, version, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and ${clearlyBadSql('score', '?5')} then 1 end) as negative,
+               count(case when scored and ${clearlyGoodSql('score', '?6')} then 1 end) as positive, count(case when requeried then 1 end) as requeried
              from d group by doc, version
            ) c
            left join worst w on w.doc = c.doc and w.version = c.version`,
@@ -164,7 +165,7 @@ export const days: Stage = {
           `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)
            select ?1, ?2, count(*), count(case when s.live_signals > 0 then 1 end), count(case when s.trusted_signals > 0 then 1 end),
              coalesce(sum(s.explicit_signals), 0), coalesce(sum(s.implicit_signals), 0), coalesce(sum(s.live_signals), 0), coalesce(sum(s.trusted_signals), 0),
-             count(case when ${scored} and s.weighted_score < ?5 then 1 end), count(case when s.requeried then 1 end)
+             count(case when ${scored} and ${clearlyBadSql('s.weighted_score', '?5')} then 1 end), count(case when s.requeried then 1 end)
            from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
            where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
            on conflict (project_id, day) do update set traces = excluded.traces, with_signals = excluded.with_signals, with_trusted = excluded.with_trusted,
@@ -189,7 +190,7 @@ export const sessions: Stage = {
         .prepare(
           `insert into session_stats (project_id, session_id, user_id_hash, traces, scored, negative, requeried, first_at, last_at)
            select ?1, t.session_id, max(t.user_id_hash), count(*), count(case when s.trusted_signals > 0 then 1 end),
-             count(case when s.trusted_signals > 0 and s.weighted_score < ?5 then 1 end), count(case when s.requeried then 1 end),
+             count(case when s.trusted_signals > 0 and ${clearlyBadSql('s.weighted_score', '?5')} then 1 end), count(case when s.requeried then 1 end),
              min(t.created_at), max(t.created_at)
            from (${slice}) k cross join traces t on t.project_id = ?1 and t.session_id = k.key
            left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id

@@ -1,6 +1,7 @@
 import { queryKey } from '../../../shared/terms.ts';
 import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { clearlyBadSql, clearlyGoodSql } from '../../storage/sql/clear-scores.ts';
 import { focusedDwellSql } from '../../storage/sql/focused-dwell.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { assessedSql, attributedEventsSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from '../../storage/sql/verdict.ts';
@@ -176,7 +177,7 @@ export const FEEDBACK_LABELS = `select query_key, chunk_id, min(signal_type <> '
     where: `${NAMES_CHUNK} and ${VERDICT.confidence} >= ?3
       and +e.signal_type in ('wrong_source', 'citation_click', 'citation_dwell', 'copy_source') and e.superseded = 0
       and (e.signal_type <> 'citation_dwell' or ${focusedDwellSql()})
-      and (e.signal_type = 'wrong_source' or (s.weighted_score >= ?4 and s.explicit_signals > 0))`,
+      and (e.signal_type = 'wrong_source' or (${clearlyGoodSql('s.weighted_score', '?4')} and s.explicit_signals > 0))`,
   })})
   group by query_key, chunk_id`;
 
@@ -342,7 +343,7 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
  * and min() pass over, so the question index alone answers it, without the answers' rows.
  */
 export const conflictKeysSql = (after: string) => `select query_key from trace_stats where project_id = ?1 and ${after} group by query_key
-  having max(weighted_score) >= ?4 and min(weighted_score) < ?5 order by query_key limit ?3`;
+  having ${clearlyGoodSql('max(weighted_score)', '?4')} and ${clearlyBadSql('min(weighted_score)', '?5')} order by query_key limit ?3`;
 
 /** Conflicts: held-out questions whose answers were judged both ways, by key. */
 async function conflicts(ctx: StageContext, at: Extract<Cursor, { layer: 'conflict' }>, room: number): Promise<Page> {

@@ -3,9 +3,11 @@ import { sha256Hex } from '../../../shared/hex.ts';
 import { isFocusedDwell } from '../../../shared/signal-value.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
+import { isClearlyBad } from '../../loop/trace-score.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
+import { clearlyJudgedSql } from '../../storage/sql/clear-scores.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import {
   keysUnderSql,
@@ -72,7 +74,7 @@ const ITEMS = 'i:';
 const TOUCHED_TRACES = `select key from loop_touched where project_id = ?1 and night = ?2 and kind = 'trace'`;
 /** Those not clearly scored (bad below ?3, good from ?4), which no slice mines. */
 const NOT_JUDGED = `select l.key from (${TOUCHED_TRACES}) l left join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
-  where s.trace_id is null or not (s.trusted_signals > 0 and (s.weighted_score < ?3 or s.weighted_score >= ?4))`;
+  where s.trace_id is null or not (s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?3', '?4')})`;
 
 const TRACE_INDEX = 'review_item_traces_trace';
 /** The review tables' indexes in another order than item ids: a bulk load builds them again once, after mining. */
@@ -156,7 +158,7 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
         `insert or ignore into loop_touched (project_id, night, kind, key)
          select ?1, ?2, 'judged', ${pairKeySql('s.query_key', 's.trace_id')} from (${TOUCHED_TRACES}) l
          cross join trace_stats s on s.project_id = ?1 and s.trace_id = l.key
-         where s.trusted_signals > 0 and (s.weighted_score < ?3 or s.weighted_score >= ?4) order by 4`,
+         where s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?3', '?4')} order by 4`,
       )
       .bind(projectId, night, settings.badTraceScore, settings.goodTraceScore),
     db
@@ -224,7 +226,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   // From the slice's keys to their aggregates: the other way round, SQLite reads every clearly
   // scored trace of the project through the score index for each slice.
   const scoredSql = `select s.trace_id as key from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
-    where s.trusted_signals > 0 and (s.weighted_score < ?6 or s.weighted_score >= ?7)`;
+    where s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?6', '?7')}`;
   const [pairRows, scoredRows, eventRows] = await db.batch([
     db.prepare(pairsSql).bind(...params.slice(0, 5)),
     db
@@ -330,7 +332,7 @@ async function minedChunks({ db, projectId, settings }: StageContext, scored: re
     return {
       t: t.trace_id,
       all: list.some((e) => e.signal_type === 'correction') ? 1 : 0,
-      top: t.weighted_score < settings.badTraceScore ? MINED_TOP_RANKS : 0,
+      top: isClearlyBad(t.weighted_score, settings.badTraceScore) ? MINED_TOP_RANKS : 0,
       ids: [...new Set(list.map((e) => e.parsed.chunkId).filter((id) => typeof id === 'string'))],
     };
   });
