@@ -274,7 +274,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       const { metrics: test, version } = await promoted(collection.test);
       const { metrics: validation } = await promoted(collection.validation);
       const askedQueries = [...new Map([...questions.values()].map((q) => [q.id, q])).values()];
-      const askedAgain = {
+      const askedMetrics = {
         queries: askedQueries.length,
         bm25: (await evaluate.bm25(askedQueries)).ndcg10,
         promoted: (await promoted(askedQueries)).metrics.ndcg10,
@@ -329,7 +329,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         promoted: current,
         test,
         validation,
-        asked: askedAgain,
+        asked: askedMetrics,
         candidate,
         helpfulShare: traffic.asks > traffic.floodAsks ? traffic.helpful / (traffic.asks - traffic.floodAsks) : 0,
         workerHeapMb,
@@ -338,7 +338,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       rows.push(row);
       log(
         `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
-          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}, ${askedAgain.queries} questions asked ${askedAgain.promoted.toFixed(3)} (BM25 ${askedAgain.bm25.toFixed(3)})` +
+          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}, ${askedMetrics.queries} questions asked ${askedMetrics.promoted.toFixed(3)} (BM25 ${askedMetrics.bm25.toFixed(3)})` +
           (candidate
             ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)} asked ${candidate.askedNdcg10.toFixed(3)}`
             : '') +
