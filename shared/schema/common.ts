@@ -70,3 +70,7 @@ export const charCount = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0)
 
 /** A finite number (JSON has no NaN or Infinity, but a JS caller might pass them). */
 export const finite = () => v.pipe(v.number(), v.finite());
+
+/** Whether every number in a JSON value is finite: `1e999` parses to Infinity, which would be stored as null. */
+export const onlyFiniteNumbers = (value: unknown): boolean =>
+  typeof value === 'number' ? Number.isFinite(value) : typeof value === 'object' && value !== null ? Object.values(value).every(onlyFiniteNumbers) : true;

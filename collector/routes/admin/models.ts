@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
-import { label } from '../../../shared/schema/common.ts';
+import { label, onlyFiniteNumbers } from '../../../shared/schema/common.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
 import { consolidate } from '../../../shared/training/train.ts';
@@ -36,7 +36,7 @@ const Trained = v.pipe(
     confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
     comparedWith: v.nullable(label(100)),
     /** What the gate measured, kept as sent: every key, `constructor` and `__proto__` included. */
-    evaluation: idRecord(v.unknown()),
+    evaluation: v.pipe(idRecord(v.unknown()), v.check<Record<string, unknown>, string>(onlyFiniteNumbers, 'must hold only finite numbers')),
     promote: v.boolean(),
     reasons: v.array(label(1_000)),
     /** Optional: a retraining of an earlier version sends reasons only. */
