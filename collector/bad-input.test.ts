@@ -348,6 +348,12 @@ const cases: BadCase[] = [
     ],
   },
   {
+    name: 'admin: a review answer taken back with a note, which would be dropped',
+    status: 400,
+    field: 'note',
+    request: (k) => ['/v1/admin/review/any-item', { method: 'POST', headers: bearer(k.admin), json: { verdict: null, note: 'wrong question' } }],
+  },
+  {
     name: 'admin: the review queue asked with a misspelt parameter',
     status: 400,
     field: 'query.stauts',

@@ -20,17 +20,24 @@ const ReviewQuery = v.strictObject({
   offset: intParam(0, 1_000_000, 0),
 });
 
-const Answer = v.strictObject({
-  /** The reviewer's answer to "does this chunk help answer this query?"; null takes an answer back. */
-  verdict: v.nullable(v.picklist(VERDICTS)),
-  /** Optional, redacted like all free text. */
-  note: v.optional(freeText(2_000)),
-  /**
-   * The verdict the reviewer saw (null: none): the answer is taken only while the item still has
-   * it, so one given meanwhile in another tab or by another reviewer is not overwritten unseen.
-   */
-  ifVerdict: v.optional(v.nullable(v.picklist(VERDICTS))),
-});
+const Answer = v.pipe(
+  v.strictObject({
+    /** The reviewer's answer to "does this chunk help answer this query?"; null takes an answer back. */
+    verdict: v.nullable(v.picklist(VERDICTS)),
+    /** Optional, redacted like all free text. */
+    note: v.optional(freeText(2_000)),
+    /**
+     * The verdict the reviewer saw (null: none): the answer is taken only while the item still has
+     * it, so one given meanwhile in another tab or by another reviewer is not overwritten unseen.
+     */
+    ifVerdict: v.optional(v.nullable(v.picklist(VERDICTS))),
+  }),
+  // Taking an answer back clears its note: one sent with it would be dropped unsaid.
+  v.forward(
+    v.check((a) => a.verdict !== null || a.note === undefined, 'goes with an answer: taking one back (verdict null) clears the note'),
+    ['note'],
+  ),
+);
 
 /** The answer to an item id the project does not have. */
 export const itemNotFound = (id: string) => new ApiError(404, { code: 'item_not_found', message: `No review item ${id}`, field: 'id' });
