@@ -49,13 +49,20 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
 /** Plain text that is not user input (model names, versions, labels). */
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
-/** Text a person typed: bounded, and redacted for PII as it is parsed, so nothing unredacted passes. */
+/**
+ * Control characters but tab and line breaks: nothing a person types or a model writes means them,
+ * and a NUL cuts SQLite's string functions short.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** Text a person typed: bounded, without control characters, and redacted for PII as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => redactPII(s)),
+    v.transform((s) => redactPII(s.replace(CONTROL_CHARACTERS, ''))),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';

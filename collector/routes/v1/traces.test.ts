@@ -134,6 +134,15 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     expect(body.trace.answer).toBe('We will call [PHONE].');
   });
 
+  it('drops control characters from the query and answer, keeping tabs and line breaks', async () => {
+    const p = await newProject();
+    const t = trace({ query: 'refund\u0000 window\u0007?', answer: 'Line one\r\nline\ttwo\u001b[0m\u007f.' });
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).status).toBe(200);
+    const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(body.trace.query).toBe('refund window?');
+    expect(body.trace.answer).toBe('Line one\r\nline\ttwo[0m.');
+  });
+
   it('joins feedback that arrived before its trace', async () => {
     const p = await newProject();
     const t = trace();
