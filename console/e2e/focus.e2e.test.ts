@@ -47,6 +47,46 @@ describe('review queue focus', () => {
     }
   });
 
+  it('puts focus on an item that comes back, its answer not saved, when the end of the list had it', async () => {
+    const f = fixture();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { page, context } = await openConsole(browser(), f, '/admin/review', {
+      routes: async (ctx) => {
+        // A list of one item: answering it reaches the end of the list.
+        await ctx.route(
+          (url) => url.pathname === '/v1/admin/review',
+          async (route) => {
+            const res = await route.fetch();
+            const body = (await res.json()) as { items: unknown[] };
+            return route.fulfill({ response: res, json: { ...body, items: body.items.slice(0, 1) } });
+          },
+        );
+        // The answer is refused once the end message has focus.
+        await ctx.route(
+          (url) => /^\/v1\/admin\/review\/[^/]+$/.test(url.pathname),
+          async (route) => {
+            if (route.request().method() !== 'POST') return route.continue();
+            await held;
+            return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+          },
+        );
+      },
+    });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const item = await shownItem(page);
+      await page.locator('rf-review-page article.item').focus();
+      await page.keyboard.press('2');
+      await expect.poll(() => focused(page)).toBe('P.card.empty');
+      release();
+      await expect.poll(() => shownItem(page)).toBe(item);
+      await expect.poll(() => focused(page)).toBe('ARTICLE.card.item');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('leaves the note with Esc onto the item, and Esc on a list keeps the list focused', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review');

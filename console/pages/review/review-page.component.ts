@@ -88,6 +88,9 @@ export class ReviewPage extends LitElement {
   private readonly drafts = this.work.drafts;
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
 
+  /** Whether the list's end message had focus before this update. */
+  private endHadFocus = false;
+
   constructor() {
     super();
     this.loaded = false;
@@ -110,6 +113,12 @@ export class ReviewPage extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('route') && this.session?.status !== this.status) this.start();
+    this.endHadFocus = (this.renderRoot as ShadowRoot).activeElement?.matches('.empty') ?? false;
+  }
+
+  /** The end message had focus and was replaced (an item came back, a page loaded): what replaced it takes it, not the page's body. */
+  override updated() {
+    if (this.endHadFocus && !(this.renderRoot as ShadowRoot).activeElement) this.focusShown();
   }
 
   private start() {
