@@ -8,11 +8,11 @@ import { chunkMarkdown } from './markdown.ts';
 /** Markdown files of the repository that make up the built-in corpus. */
 export const DOC_FILES = ['README.md'];
 
-/** Questions the README answers, offered on an empty chat. */
+/** Questions the README answers, offered on an empty chat: ones retrieval alone answers well, for a first look. */
 export const DOC_EXAMPLES = [
   'How does the widget redact personal information?',
   'How does the widget send events when the page closes?',
-  'What does the review queue show first?',
+  'What does a thumbs-down ask?',
 ];
 
 export function loadDocs(files: readonly string[] = DOC_FILES, root = ROOT): Corpus {
