@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attribute, nextQuestionEvidence, type Turn } from './attribution.ts';
+import { ATTRIBUTION_MAX_ANSWERS, attribute, nextQuestionEvidence, type Turn } from './attribution.ts';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 const turns: Turn[] = [
@@ -49,6 +49,25 @@ describe('multi-turn attribution', () => {
     // One turn more (a fourth, regenerated or not) is out of it.
     const longer = [{ ...turns[0]!, traceId: 't0', turnIndex: -1 }, ...withRegenerate];
     expect(attribute({ traceId: 't3', clientTs: T0 + 150_000 }, longer).scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't2b', 't3']);
+  });
+
+  it('holds at most ATTRIBUTION_MAX_ANSWERS answers, however often a turn was regenerated', () => {
+    const numbered = turns.map((t, i) => ({ ...t, turnIndex: i }));
+    const regenerations = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...numbered[1]!, traceId: `t2-${i}`, answer: 'Store credit only.', at: T0 + 60_000 + i * 1_000 }));
+    const onLast = (list: Turn[]) =>
+      attribute(
+        { traceId: list.at(-1)!.traceId, clientTs: T0 + 200_000, text: 'your first answer, unopened items refunded within 30 days with a receipt, was wrong' },
+        list,
+      );
+    // Within the bound the turn before the regenerated one is still a candidate, and the text wins it.
+    const within = [numbered[0]!, ...regenerations(ATTRIBUTION_MAX_ANSWERS - 1)];
+    expect(onLast(within).scores).toHaveLength(ATTRIBUTION_MAX_ANSWERS);
+    expect(onLast(within).traceId).toBe('t1');
+    // One regeneration more and it falls out: the window is the last answers, the signal's own included.
+    const past = [numbered[0]!, ...regenerations(ATTRIBUTION_MAX_ANSWERS)];
+    expect(onLast(past).scores).toHaveLength(ATTRIBUTION_MAX_ANSWERS);
+    expect(onLast(past).scores.map((s) => s.traceId)).not.toContain('t1');
   });
 
   it('weighs each conversation by its own next questions, however many of its signals it attributes', () => {

@@ -9,6 +9,12 @@ import { REPHRASE_SIMILARITY } from '../../shared/thresholds.ts';
 
 /** Turns looked back over, the signal's own included. */
 export const ATTRIBUTION_WINDOW = 3;
+/**
+ * Answers the window holds at most. A turn's regenerated answers count as one turn, so without a
+ * bound a session that regenerates without end would put thousands of answers in one window, and
+ * the nightly job would read them all.
+ */
+export const ATTRIBUTION_MAX_ANSWERS = 20;
 /** Weights of the evidence; the signal's own turn starts ahead, so only evidence moves it. */
 export const ATTRIBUTION_WEIGHTS = {
   /** The turn the widget tied the signal to. */
@@ -95,12 +101,13 @@ export function nextQuestionEvidence(turns: readonly Turn[]): NextQuestionSays {
 /**
  * Where the window of `turns[own]` starts: ATTRIBUTION_WINDOW turns back, the own included. The
  * answers of one turn (a regenerate repeats its turnIndex) are one turn, not one each, so a
- * regenerated answer does not push the turn before it out of the window.
+ * regenerated answer does not push the turn before it out of the window; at most
+ * ATTRIBUTION_MAX_ANSWERS answers all told.
  */
 function windowStart(turns: readonly Turn[], own: number): number {
   let seen = 1;
   let start = own;
-  for (let i = own - 1; i >= 0; i--) {
+  for (let i = own - 1; i >= 0 && own - i < ATTRIBUTION_MAX_ANSWERS; i--) {
     const sameTurn = turns[i]!.turnIndex != null && turns[i]!.turnIndex === turns[i + 1]!.turnIndex;
     if (!sameTurn && ++seen > ATTRIBUTION_WINDOW) break;
     start = i;

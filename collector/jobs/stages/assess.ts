@@ -1,6 +1,6 @@
 import { isByBackend, type SignalType } from '../../../shared/signals.ts';
 import { queryKey } from '../../../shared/terms.ts';
-import { attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
+import { ATTRIBUTION_MAX_ANSWERS, attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
@@ -58,7 +58,7 @@ export const assess: Stage = {
     const deferredIndexes = cursor === null ? await deferWhenBulk(ctx) : 0;
     const slice = sliceKeysSql('trace');
     const params = sliceParams(ctx, cursor);
-    // One round trip for what the slice reads: its keys, traces, events and the sessions' turns, the
+    // One round trip for what the slice reads: its keys, traces, events and the turns around them, the
     // events of other traces counted for its traces, and its traces' current scores.
     const [keyRows, traceRows, eventRows, turnRows, movedRows, ownRows] = await db.batch([
       db.prepare(slice).bind(...params),
@@ -80,9 +80,17 @@ export const assess: Stage = {
         .bind(...params),
       db
         .prepare(
-          `select session_id, trace_id, turn_index, query, answer, created_at from traces
-           where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and trace_id in (${slice}))
-           order by session_id, coalesce(turn_index, 1e9), created_at`,
+          // Around each trace, what its attribution window can hold and the turn after it, whose question
+          // says how it went: never a whole session, which regenerating can make as long as it likes.
+          `with ordered as (
+             select trace_id, session_id, row_number() over (partition by session_id order by coalesce(turn_index, 1e9), created_at, trace_id) as pos
+             from traces where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and trace_id in (${slice}))
+           ),
+           own as (select session_id, pos from ordered where trace_id in (${slice}))
+           select o.session_id, o.trace_id, o.pos, t.turn_index, t.query, t.answer, t.created_at
+           from ordered o join traces t on t.project_id = ?1 and t.trace_id = o.trace_id
+           where exists (select 1 from own w where w.session_id = o.session_id and o.pos between w.pos - ${ATTRIBUTION_MAX_ANSWERS - 1} and w.pos + 1)
+           order by o.session_id, o.pos`,
         )
         .bind(...params),
       db
@@ -114,9 +122,9 @@ export const assess: Stage = {
     const countedFor = new Map(rawEvents.flatMap((e) => (e.counted_for === null ? [] : [[e.event_id, e.counted_for] as const])));
     const flooding = new Map(Object.entries((run.state.flooding ?? {}) as Record<string, string>));
     const turnList = turnRows!.results as TurnRow[];
-    const turns = sessionTurns(turnList);
-    // Per session, what each next question says about the turn before: once for all its signals.
-    const nextSaysOf = new Map<string, NextQuestionSays>();
+    const stretchOf = conversationStretches(turnList);
+    // Per stretch of conversation, what each next question says about the turn before: once for all its signals.
+    const nextSaysOf = new Map<Turn[], NextQuestionSays>();
     // An answer's text is read once, with its session's turns (it is the longest column of a slice).
     const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
     const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
@@ -145,6 +153,8 @@ export const assess: Stage = {
     // Traces outside the slice that an event is now attributed to, or was until now: recomputed in
     // SQL from every verdict, and listed with their days for the stages after this one (mining).
     const elsewhere = new Map<string, string>();
+    // Such traces past the turns read (counted for by a window without the bound): looked up below.
+    const leftUnread: string[] = [];
     let lowConfidence = 0;
     let moved = 0;
     for (const [traceId, evs] of byTrace) {
@@ -161,12 +171,11 @@ export const assess: Stage = {
         const e = byId.get(a.eventId)!;
         let attributedTraceId = traceId;
         let attribution = null;
-        const sessionId = trace?.session_id;
-        const session = sessionId ? turns.get(sessionId) : undefined;
-        if ((e.signalValue ?? 0) < 0 && !e.superseded && !isByBackend(e.signalType) && sessionId && session && a.confidence >= LOW_CONFIDENCE) {
+        const session = trace?.session_id ? stretchOf.get(traceId) : undefined;
+        if ((e.signalValue ?? 0) < 0 && !e.superseded && !isByBackend(e.signalType) && session && a.confidence >= LOW_CONFIDENCE) {
           const text = typeof e.detail.text === 'string' ? e.detail.text : undefined;
-          let said = nextSaysOf.get(sessionId);
-          if (!said) nextSaysOf.set(sessionId, (said = nextQuestionEvidence(session)));
+          let said = nextSaysOf.get(session);
+          if (!said) nextSaysOf.set(session, (said = nextQuestionEvidence(session)));
           const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session, said);
           if (found.scores.length) {
             attributedTraceId = found.traceId;
@@ -179,8 +188,11 @@ export const assess: Stage = {
         }
         // A trace outside the slice the event counted for until now: it counts without the event.
         const before = countedFor.get(a.eventId);
-        const left = before !== undefined && before !== attributedTraceId && !traces.has(before) && session?.find((t) => t.traceId === before);
-        if (left) elsewhere.set(left.traceId, queryKey(left.query));
+        if (before !== undefined && before !== attributedTraceId && !traces.has(before)) {
+          const left = stretchOf.get(before)?.find((t) => t.traceId === before);
+          if (left) elsewhere.set(left.traceId, queryKey(left.query));
+          else leftUnread.push(before);
+        }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
         count(attributedTraceId, { signalType: e.signalType, signalValue: e.signalValue, superseded: e.superseded, confidence: a.confidence });
         if (a.rules.length > 0 || attribution !== null) rows.push([a.eventId, traceId, attributedTraceId, a.confidence, a.rules, attribution]);
@@ -189,6 +201,13 @@ export const assess: Stage = {
           if (countedFor.has(a.eventId)) unstored.push(a.eventId);
         }
       }
+    }
+    if (leftUnread.length) {
+      const { results } = await db
+        .prepare('select trace_id, query from traces where project_id = ?1 and trace_id in (select value from json_each(?2))')
+        .bind(projectId, json([...new Set(leftUnread)]))
+        .all<{ trace_id: string; query: string }>();
+      for (const t of results) elsewhere.set(t.trace_id, queryKey(t.query));
     }
     const stats = ids
       .filter((id) => traces.has(id))
@@ -314,20 +333,28 @@ function toLoopEvent(r: EventRow): LoopEvent {
 interface TurnRow {
   session_id: string;
   trace_id: string;
+  /** Its place in its session's conversation, from 1. */
+  pos: number;
   turn_index: number | null;
   query: string;
   answer: string;
   created_at: number;
 }
 
-/** The conversation of each session with a trace in the slice, in turn order (rows come in that order). */
-function sessionTurns(rows: readonly TurnRow[]): Map<string, Turn[]> {
+/**
+ * The stretches of conversation read, in turn order (rows come in that order), by the id of each
+ * trace in them. Two traces far apart in one session read two stretches, and attribution never
+ * looks across the gap between them.
+ */
+function conversationStretches(rows: readonly TurnRow[]): Map<string, Turn[]> {
   const out = new Map<string, Turn[]>();
+  let stretch: Turn[] = [];
+  let last: TurnRow | undefined;
   for (const r of rows) {
-    const turn = { traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at, turnIndex: r.turn_index };
-    const list = out.get(r.session_id);
-    if (list) list.push(turn);
-    else out.set(r.session_id, [turn]);
+    if (!last || last.session_id !== r.session_id || r.pos !== last.pos + 1) stretch = [];
+    stretch.push({ traceId: r.trace_id, query: r.query, answer: r.answer, at: r.created_at, turnIndex: r.turn_index });
+    out.set(r.trace_id, stretch);
+    last = r;
   }
   return out;
 }
