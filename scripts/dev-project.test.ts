@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureDevProject } from './dev-project.ts';
 import { copyMigratedD1 } from './local-collector.ts';
-import { query } from './wrangler.ts';
+import { sqlite } from './local-d1-file.ts';
 
 const liveKeys = (persistTo: string) =>
-  query<{ kind: string; prefix: string }>("select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind", { persistTo });
+  sqlite<{ kind: string; prefix: string }>(persistTo, "select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind");
 
 describe('the dev project npm start makes', () => {
   // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
@@ -25,11 +25,11 @@ describe('the dev project npm start makes', () => {
         ['viewer', first.viewer.slice(0, 10)],
         ['write', first.write.slice(0, 10)],
       ]);
-      expect(query("select origin from project_origins where project_id = 'dev'", { persistTo })).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
+      expect(sqlite(persistTo, "select origin from project_origins where project_id = 'dev'")).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
 
       expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo })).toEqual(first);
 
-      query("update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'", { persistTo });
+      sqlite(persistTo, "update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'");
       const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(second.write).not.toBe(first.write);
       expect(liveKeys(persistTo)).toHaveLength(7); // the old admin, server and viewer keys still work
