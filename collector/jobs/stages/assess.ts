@@ -84,7 +84,7 @@ export const assess: Stage = {
           // says how it went: never a whole session, which regenerating can make as long as it likes.
           `with ordered as (
              select trace_id, session_id, row_number() over (partition by session_id order by coalesce(turn_index, 1e9), created_at, trace_id) as pos
-             from traces where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and trace_id in (${slice}))
+             from traces where project_id = ?1 and session_id in (select t.session_id from (${slice}) k cross join traces t on t.project_id = ?1 and t.trace_id = k.key)
            ),
            own as (select session_id, pos from ordered where trace_id in (${slice}))
            select o.session_id, o.trace_id, o.pos, t.turn_index, t.query, t.answer, t.created_at

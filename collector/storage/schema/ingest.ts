@@ -31,7 +31,9 @@ export const traces = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId] }),
     index('traces_created').on(t.projectId, t.createdAt),
-    index('traces_session').on(t.projectId, t.sessionId, t.turnIndex),
+    // A session's turns in conversation order without reading the rows (the nightly job's attribution
+    // windows). Not trace_id too: a covering index would lure lookups by trace id into scanning it.
+    index('traces_session').on(t.projectId, t.sessionId, t.turnIndex, t.createdAt),
     // The nightly job's window: what arrived since its last run.
     index('traces_received').on(t.projectId, t.receivedAt),
   ],
