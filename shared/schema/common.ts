@@ -51,10 +51,13 @@ export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFor
 
 /**
  * Control characters but tab and line breaks: nothing a person types or a model writes means them,
- * and a NUL cuts SQLite's string functions short.
+ * and a NUL cuts SQLite's string functions short. Vertical tab, form feed (text from PDFs) and the
+ * separators part words, so they become spaces; the rest go.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+const SPACING_CONTROLS = /[\u000B\u000C\u001C-\u001F]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001B\u007F]/g;
 
 /** Text a person typed: bounded, without control characters, and redacted for PII as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>
@@ -62,7 +65,7 @@ export const freeText = (max: number) =>
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => redactPII(s.replace(CONTROL_CHARACTERS, ''))),
+    v.transform((s) => redactPII(s.replace(SPACING_CONTROLS, ' ').replace(CONTROL_CHARACTERS, ''))),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';
