@@ -59,6 +59,7 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
       judged: JSON.stringify(keyed.map((k) => judgedKey(k.key, k.traceId))),
       query: JSON.stringify(keys.map(queryRowKey)),
       question: JSON.stringify(await Promise.all(keys.map(questionRowKey))),
+      keys: JSON.stringify(keys),
     };
     const { results: affected } = await d1
       .prepare(`select distinct item_id from review_item_traces where ${inIds('trace_id')}`)
@@ -175,9 +176,14 @@ const UNFINISHED = `select night from loop_runs where project_id = ?1 and status
 /**
  * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
  * of their mining lists the user's stored rows and judged traces, then their query keys (from the
- * list of keys and the list by question) where no other judged trace lists them.
+ * list of keys and the list by question) where no other judged trace lists them, and the scores
+ * those runs took of the user's questions.
  */
-function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' | 'session' | 'judged' | 'query' | 'question', string>): D1PreparedStatement[] {
+function forgetListed(
+  d1: D1Database,
+  projectId: string,
+  lists: Record<'trace' | 'session' | 'judged' | 'query' | 'question' | 'keys', string>,
+): D1PreparedStatement[] {
   const listed = (kind: string) =>
     `delete from loop_touched where project_id = ?1 and night in (${UNFINISHED}) and kind = '${kind}' and key in (select value from json_each(?2))`;
   const stillJudged = (keyOfRow: string) =>
@@ -194,5 +200,9 @@ function forgetListed(d1: D1Database, projectId: string, lists: Record<'trace' |
     d1.prepare(listed('judged')).bind(projectId, lists.judged),
     d1.prepare(`${listed('query')} and ${stillJudged(queryRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.query),
     d1.prepare(`${listed('question')} and ${stillJudged(questionRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.question),
+    // The scores a run took of the user's questions: a slice after this takes them again, without the user's answers.
+    d1
+      .prepare(`delete from loop_query_history where project_id = ?1 and night in (${UNFINISHED}) and query_key in (select value from json_each(?2))`)
+      .bind(projectId, lists.keys),
   ];
 }

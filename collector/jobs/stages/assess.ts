@@ -127,7 +127,7 @@ export const assess: Stage = {
     const nextSaysOf = new Map<Turn[], NextQuestionSays>();
     // An answer's text is read once, with its session's turns (it is the longest column of a slice).
     const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
-    const history = await queryHistory(db, projectId, [...keyOf.values()], ownRows!.results as OwnScore[]);
+    const historyOf = await queryHistory(db, projectId, ctx.night, keyOf, ownRows!.results as OwnScore[]);
 
     const byTrace = new Map<string, LoopEvent[]>();
     for (const e of events) {
@@ -164,7 +164,7 @@ export const assess: Stage = {
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
-        queryHistory: trace ? history.get(keyOf.get(traceId)!) : undefined,
+        queryHistory: trace ? historyOf(traceId) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
       for (const a of assessments) {
@@ -366,32 +366,40 @@ interface OwnScore {
 }
 
 /**
- * How the other answers to each slice query were judged: count and mean weighted score. Each key's
- * running totals (`query_scores`, kept in step with `trace_stats`) less the slice's own answers: a
- * popular question has many thousands of answers, which summing again for every slice would read.
+ * How the other answers to a slice trace's question were judged, as the run first found them:
+ * count and mean weighted score. Each key's running totals (`query_scores`, kept in step with
+ * `trace_stats`: a popular question has many thousands of answers, which summing again for every
+ * slice would read), as the first slice that asked took them (`loop_query_history`), less the
+ * trace's own score: the same figures whichever slice the trace falls in.
  */
-async function queryHistory(db: D1Database, projectId: string, traceKeys: readonly string[], own: readonly OwnScore[]) {
+async function queryHistory(db: D1Database, projectId: string, night: string, keyOf: ReadonlyMap<string, string>, own: readonly OwnScore[]) {
   // A slice's keys in parts D1 takes as one value: 2,000 long questions in Chinese come to megabytes.
-  const parts = jsonArrays([...new Set(traceKeys)]);
+  const parts = jsonArrays([...new Set(keyOf.values())]);
   const read = await db.batch<{ query_key: string; n: number; total: number }>(
-    parts.map((keys) =>
+    parts.flatMap((keys) => [
       db
-        .prepare(`select query_key, traces as n, total from query_scores where project_id = ? and query_key in (select value from json_each(?))`)
-        .bind(projectId, keys),
-    ),
+        .prepare(
+          `insert or ignore into loop_query_history (project_id, night, query_key, traces, total)
+           select project_id, ?2, query_key, traces, total from query_scores where project_id = ?1 and query_key in (select value from json_each(?3))`,
+        )
+        .bind(projectId, night, keys),
+      db
+        .prepare(
+          'select query_key, traces as n, total from loop_query_history where project_id = ?1 and night = ?2 and query_key in (select value from json_each(?3))',
+        )
+        .bind(projectId, night, keys),
+    ]),
   );
-  const results = read.flatMap((r) => r.results);
-  const mine = new Map<string, { n: number; total: number }>();
-  for (const r of own) {
-    const m = mine.get(r.query_key) ?? { n: 0, total: 0 };
-    m.n++;
-    m.total += r.weighted_score;
-    mine.set(r.query_key, m);
-  }
-  const out = new Map<string, { traces: number; meanScore: number }>();
-  for (const r of results) {
-    const n = r.n - (mine.get(r.query_key)?.n ?? 0);
-    if (n > 0) out.set(r.query_key, { traces: n, meanScore: (r.total - (mine.get(r.query_key)?.total ?? 0)) / n });
-  }
-  return out;
+  const totals = new Map(read.flatMap((r) => r.results).map((r) => [r.query_key, r]));
+  const ownScores = new Map(own.map((r) => [r.trace_id, r]));
+  return (traceId: string): { traces: number; meanScore: number } | undefined => {
+    const key = keyOf.get(traceId);
+    const t = key === undefined ? undefined : totals.get(key);
+    if (!t) return undefined;
+    // Its stored score counts in its key's totals only under the key it was stored with.
+    const mine = ownScores.get(traceId);
+    const counted = mine !== undefined && mine.query_key === key;
+    const n = t.n - (counted ? 1 : 0);
+    return n > 0 ? { traces: n, meanScore: (t.total - (counted ? mine.weighted_score : 0)) / n } : undefined;
+  };
 }

@@ -100,6 +100,9 @@ export const retention: Stage = {
       abandonedListRows: db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, night),
+      abandonedQueryHistory: db
+        .prepare(`delete from loop_query_history where rowid in (select rowid from loop_query_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, night),
       abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
@@ -109,7 +112,7 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.evalItems].some((changes) => changes >= PURGE_BATCH);
+    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.abandonedQueryHistory, n.evalItems].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       state: { [PURGED_BEFORE_STATE]: raw },
@@ -120,7 +123,7 @@ export const retention: Stage = {
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         evalItems: n.evalItems,
-        abandonedListRows: n.abandonedListRows,
+        abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory,
       },
     };
   },

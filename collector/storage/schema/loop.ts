@@ -165,6 +165,24 @@ export const loopTouched = sqliteTable(
 );
 
 /**
+ * Each question's scores as the run first read them (its `query_scores` row then), so the noise
+ * filter's history rule weighs a signal against the same figures whichever slice its answer falls
+ * in: a slice before it may already have rescored some of the question's answers. Emptied when the
+ * run ends.
+ */
+export const loopQueryHistory = sqliteTable(
+  'loop_query_history',
+  {
+    projectId: text('project_id').notNull(),
+    night: text('night').notNull(),
+    queryKey: text('query_key').notNull(),
+    traces: integer('traces').notNull(),
+    total: real('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night, t.queryKey] })],
+);
+
+/**
  * Erasure's scratch list: other users' answers whose aggregates a batch of erasure must recompute
  * (those the attribution moved the user's signals onto, or took signals from onto the user's),
  * written and emptied within that batch's transaction, so it is empty between transactions.
