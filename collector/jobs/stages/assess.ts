@@ -390,6 +390,8 @@ async function queryHistory(db: D1Database, projectId: string, night: string, ke
         .bind(projectId, night, keys),
     ]),
   );
+  // Taken when a slice first needs the key: an event an earlier slice attributed onto another
+  // answer to the question has changed its totals by then, which is rare and stays so for the run.
   const totals = new Map(read.flatMap((r) => r.results).map((r) => [r.query_key, r]));
   const ownScores = new Map(own.map((r) => [r.trace_id, r]));
   return (traceId: string): { traces: number; meanScore: number } | undefined => {
