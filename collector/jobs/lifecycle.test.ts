@@ -226,6 +226,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     );
     const kept = async () => ({
       listed: await count('loop_touched', p.id),
+      scores: await count('loop_query_history', p.id),
       states: (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).all<{ state: string }>()).results.map((r) => r.state),
     });
     // Tonight's run stops after assessing and is never continued: the next night starts its own.
@@ -233,12 +234,14 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(summary.done).toBe(false);
     const abandoned = await kept();
     expect(abandoned.listed).toBeGreaterThan(0);
+    expect(abandoned.scores).toBeGreaterThan(0);
     expect(abandoned.states.join()).toContain('flooder');
     summary = await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(summary.done).toBe(true);
-    expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.abandonedListRows).toBe(abandoned.listed);
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.abandonedListRows).toBe(abandoned.listed + abandoned.scores);
     const after = await kept();
     expect(after.listed).toBe(0);
+    expect(after.scores).toBe(0);
     expect(after.states).toHaveLength(2);
     expect(after.states.join()).not.toContain('flooder');
   });

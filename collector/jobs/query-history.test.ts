@@ -9,10 +9,11 @@ const DAY = 86_400_000;
 const QUESTION = 'refund for opened items?';
 
 /**
- * A project whose question was answered well `earlier` times last night; tonight a new answer to it
- * is voted up (a-new) and another voted down (b-new). Answers the rules the vote down was given.
+ * A project whose question was answered well `earlier` times last night; tonight `ups` new answers
+ * to it are voted up (a-0, a-1, …) and another voted down (b-new). Answers the rules the vote down
+ * was given.
  */
-async function voteDownAfter(earlier: number, tracesPerSlice: number): Promise<string[]> {
+async function voteDownAfter(earlier: number, tracesPerSlice: number, ups = 1): Promise<string[]> {
   const p = await newProject();
   const old = Array.from({ length: earlier }, (_, i) => trace({ traceId: `old-${i}`, query: QUESTION }));
   await sendTraffic(
@@ -21,11 +22,12 @@ async function voteDownAfter(earlier: number, tracesPerSlice: number): Promise<s
     old.map((t) => ({ traceId: t.traceId, signalType: 'thumbs_up' as const })),
   );
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  const tonight = [trace({ traceId: 'a-new', query: QUESTION }), trace({ traceId: 'b-new', query: QUESTION })];
-  await sendTraffic(p, tonight, [
-    { traceId: 'a-new', signalType: 'thumbs_up' },
-    { traceId: 'b-new', signalType: 'thumbs_down' },
-  ]);
+  const up = Array.from({ length: ups }, (_, i) => trace({ traceId: `a-${i}`, query: QUESTION }));
+  await sendTraffic(
+    p,
+    [...up, trace({ traceId: 'b-new', query: QUESTION })],
+    [...up.map((t) => ({ traceId: t.traceId, signalType: 'thumbs_up' as const })), { traceId: 'b-new', signalType: 'thumbs_down' as const }],
+  );
   await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
   const { results } = await env.DB.prepare(
     `select r.value ->> 'rule' as rule from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id, json_each(a.rules) r
@@ -45,5 +47,11 @@ describe("the history rule within a night's slices", () => {
     // With a history, the vote down goes against it in either slicing.
     expect(await voteDownAfter(HISTORY_MIN_TRACES, 1)).toContain('against_query_history');
     expect(await voteDownAfter(HISTORY_MIN_TRACES, 100)).toContain('against_query_history');
+  });
+
+  it('gives a question first answered tonight no history, however many of its answers an earlier slice scored', async () => {
+    // The votes up fill the first slice; the vote down comes in the next one, or in the same.
+    expect(await voteDownAfter(0, HISTORY_MIN_TRACES, HISTORY_MIN_TRACES)).toEqual([]);
+    expect(await voteDownAfter(0, 100, HISTORY_MIN_TRACES)).toEqual([]);
   });
 });

@@ -379,8 +379,10 @@ async function queryHistory(db: D1Database, projectId: string, night: string, ke
     parts.flatMap((keys) => [
       db
         .prepare(
+          // Every key asked, none scored yet too: a key first scored by this slice has no history tonight.
           `insert or ignore into loop_query_history (project_id, night, query_key, traces, total)
-           select project_id, ?2, query_key, traces, total from query_scores where project_id = ?1 and query_key in (select value from json_each(?3))`,
+           select ?1, ?2, k.value, coalesce(q.traces, 0), coalesce(q.total, 0)
+           from json_each(?3) k left join query_scores q on q.project_id = ?1 and q.query_key = k.value`,
         )
         .bind(projectId, night, keys),
       db
@@ -390,8 +392,9 @@ async function queryHistory(db: D1Database, projectId: string, night: string, ke
         .bind(projectId, night, keys),
     ]),
   );
-  // Taken when a slice first needs the key: an event an earlier slice attributed onto another
-  // answer to the question has changed its totals by then, which is rare and stays so for the run.
+  // Taken when a slice first needs the key. Not quite fixed in one case: an earlier slice that
+  // attributed an event onto another answer to the question rescored that answer, and when that
+  // answer's own slice comes it subtracts its new score from totals that hold its old one.
   const totals = new Map(read.flatMap((r) => r.results).map((r) => [r.query_key, r]));
   const ownScores = new Map(own.map((r) => [r.trace_id, r]));
   return (traceId: string): { traces: number; meanScore: number } | undefined => {

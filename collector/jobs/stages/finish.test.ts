@@ -7,7 +7,7 @@ import { finish } from './finish.ts';
 import { PURGE_BATCH } from './retention.ts';
 import type { StageContext } from './stage.ts';
 
-it('clears a night’s lists a bounded batch a slice, however many rows a bulk night listed', async () => {
+it('clears a night’s lists and question scores a bounded batch a slice, however many rows a bulk night listed', async () => {
   const p = await newProject();
   const night = '2026-11-30';
   await env.DB.prepare(
@@ -15,6 +15,11 @@ it('clears a night’s lists a bounded batch a slice, however many rows a bulk n
      insert into loop_touched (project_id, night, kind, key) select ?1, ?2, 'trace', 't-' || i from n`,
   )
     .bind(p.id, night, PURGE_BATCH + 10)
+    .run();
+  await env.DB.prepare(
+    `insert into loop_query_history (project_id, night, query_key, traces, total) values (?1, ?2, 'refund', 5, 4), (?1, ?2, 'shipping', 2, -1), (?1, ?2, 'warranty', 0, 0)`,
+  )
+    .bind(p.id, night)
     .run();
   const ctx = {
     db: env.DB,
@@ -27,9 +32,11 @@ it('clears a night’s lists a bounded batch a slice, however many rows a bulk n
     bulk: { fromTraces: 1, share: 1 },
   } satisfies StageContext;
   const first = await finish.slice(ctx, null);
-  expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH } });
+  expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH + 3 } });
   const last = await finish.slice(ctx, first.cursor);
   expect(last).toEqual({ cursor: null, counts: { cleared: 10 }, state: { flooding: null } });
-  const left = await env.DB.prepare('select count(*) as n from loop_touched where project_id = ?').bind(p.id).first<{ n: number }>();
-  expect(left!.n).toBe(0);
+  for (const table of ['loop_touched', 'loop_query_history']) {
+    const left = await env.DB.prepare(`select count(*) as n from ${table} where project_id = ?`).bind(p.id).first<{ n: number }>();
+    expect(left!.n, table).toBe(0);
+  }
 });
