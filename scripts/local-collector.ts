@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
-import { type DevServer, d1File, migrate, ROOT, startDev } from './wrangler.ts';
+import { sqliteExec } from './local-d1-file.ts';
+import { type DevServer, migrate, ROOT, startDev } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
 export const NO_RATE_LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };
@@ -37,12 +37,7 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
     copyMigratedD1(persistTo);
     const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
     // Straight into the SQLite file before wrangler opens it: `wrangler d1 execute` takes 1.5 s.
-    const db = new Database(d1File(persistTo));
-    try {
-      db.exec(project.statements.join('\n'));
-    } finally {
-      db.close();
-    }
+    sqliteExec(persistTo, project.statements.join('\n'));
     // Logging each request costs CPU the benchmarks would measure.
     const server = await startDev({ persistTo, vars, logLevel: 'warn', ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
