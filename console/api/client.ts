@@ -19,11 +19,36 @@ export class NetworkError extends Error {}
 /** Raised once per 401 so the console can show its signed-out page, whatever asked. */
 export const UNAUTHORIZED_EVENT = 'rf-unauthorized';
 
+interface ApiInit {
+  method?: string;
+  json?: unknown;
+  key?: string;
+  /** Past this a request fails as unreachable (a read: READ_TIMEOUT_MS, then asked once more). */
+  timeoutMs?: number;
+}
+
+/** A read unanswered this long is taken as lost (a dev server drops one now and then) and asked once more. */
+export const READ_TIMEOUT_MS = 10_000;
+
+/** A read the collector did not answer in time. */
+class Unanswered extends NetworkError {}
+
 /**
  * Calls the admin API on this origin with the admin key in the Authorization header: never in a
  * URL, so it reaches no log or history. A 401 tells the console (UNAUTHORIZED_EVENT) and throws.
+ * A read left unanswered is asked once more before it fails; a refused connection fails at once.
  */
-export async function api<T>(path: string, init: { method?: string; json?: unknown; key?: string; timeoutMs?: number } = {}): Promise<T> {
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  if ((init.method ?? 'GET') !== 'GET' || init.timeoutMs !== undefined) return send<T>(path, init);
+  try {
+    return await send<T>(path, { ...init, timeoutMs: READ_TIMEOUT_MS });
+  } catch (err) {
+    if (!(err instanceof Unanswered)) throw err;
+    return send<T>(path, { ...init, timeoutMs: READ_TIMEOUT_MS });
+  }
+}
+
+async function send<T>(path: string, init: ApiInit): Promise<T> {
   const key = init.key ?? adminKey();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
@@ -39,8 +64,8 @@ export async function api<T>(path: string, init: { method?: string; json?: unkno
       // A request left unanswered past this fails as unreachable, so its caller can ask again.
       ...(init.timeoutMs !== undefined && { signal: AbortSignal.timeout(init.timeoutMs) }),
     });
-  } catch {
-    throw new NetworkError('network');
+  } catch (err) {
+    throw err instanceof DOMException && err.name === 'TimeoutError' ? new Unanswered('timeout') : new NetworkError('network');
   }
   if (res.ok) return (await res.json()) as T;
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string } } | null;

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, NetworkError } from './client.ts';
+
+const ok = () => new Response('{"items":[]}', { status: 200, headers: { 'content-type': 'application/json' } });
+const timedOut = () => Promise.reject(new DOMException('The operation timed out.', 'TimeoutError'));
+const refused = () => Promise.reject(new TypeError('Failed to fetch'));
+
+/** fetch answering each call in turn, recording the calls. */
+function stubFetch(...answers: (() => Response | Promise<Response>)[]) {
+  const calls: RequestInit[] = [];
+  vi.stubGlobal('fetch', (_path: string, init: RequestInit) => {
+    calls.push(init);
+    const answer = answers[calls.length - 1];
+    if (!answer) throw new Error('fetch called once too often');
+    return Promise.resolve().then(answer);
+  });
+  return calls;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('api', () => {
+  it('asks a read the collector left unanswered once more, each try with a time limit', async () => {
+    const calls = stubFetch(timedOut, ok);
+    expect(await api('/v1/admin/review', { key: 'rfa_k' })).toEqual({ items: [] });
+    expect(calls).toHaveLength(2);
+    for (const c of calls) expect(c.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('fails a read unanswered twice as unreachable', async () => {
+    stubFetch(timedOut, timedOut);
+    await expect(api('/v1/admin/review', { key: 'rfa_k' })).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('fails at once when the connection is refused, so the page can say so', async () => {
+    const calls = stubFetch(refused, ok);
+    await expect(api('/v1/admin/review', { key: 'rfa_k' })).rejects.toBeInstanceOf(NetworkError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('never sends a write again on its own: it may have been carried out', async () => {
+    const calls = stubFetch(timedOut, ok);
+    await expect(api('/v1/admin/review/x', { key: 'rfa_k', method: 'POST', json: { verdict: 'relevant' }, timeoutMs: 5_000 })).rejects.toBeInstanceOf(
+      NetworkError,
+    );
+    await expect(api('/v1/admin/models/rollback', { key: 'rfa_k', method: 'POST' })).resolves.toEqual({ items: [] });
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.signal).toBeUndefined();
+  });
+});
