@@ -90,6 +90,8 @@ export interface DevOptions extends LocalD1 {
 /** Another process listens on the port wrangler was given (wrangler says so and keeps running). */
 class PortTaken extends Error {}
 const PORT_TAKEN = /Address already in use/;
+/** workerd could not start, as when one of its own ports is taken first: worth another port too. */
+const RUNTIME_FAILED = /The Workers runtime failed to start/;
 /** Free ports tried before giving up: a collision needs another process to bind the same port within a second. */
 const PORT_ATTEMPTS = 3;
 
@@ -143,7 +145,10 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (PORT_TAKEN.test(output)) throw await portTaken();
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      if (RUNTIME_FAILED.test(output)) throw new PortTaken(`wrangler dev could not start its runtime on port ${port}:\n${output}`);
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    }
     try {
       // A listener that accepts and never answers must not hold us past the deadline.
       const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });

@@ -236,7 +236,9 @@ describe('the outbox and delivery', () => {
     });
     expect(posts[0]!.ids).toContain(stored!.eventId);
     expect(posts[1]!.ids).toContain(stored!.eventId);
-    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(timeoutMs - 100);
+    // Sent again after the timeout, not at once (a retry's wait is 150-300 ms). Half of it: on a busy
+    // machine the first request reaches this route late, and the gap seen here shrinks.
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(timeoutMs / 2);
     await context.close();
   });
 
