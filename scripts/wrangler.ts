@@ -87,15 +87,17 @@ export interface DevOptions extends LocalD1 {
   inspectorPort?: number;
 }
 
-/** Another process listens on the port wrangler was given (wrangler says so and keeps running). */
-class PortTaken extends Error {}
+/**
+ * A start that another process got in the way of, worth trying again on another port: it listens
+ * on the port wrangler was given (wrangler says so and keeps running), or took one of workerd's own
+ * first so that the runtime could not start.
+ */
+class StartCollision extends Error {}
 const PORT_TAKEN = /Address already in use/;
-/** workerd could not start, as when one of its own ports is taken first: worth another port too. */
 const RUNTIME_FAILED = /The Workers runtime failed to start/;
 /** Free ports tried before giving up: a collision needs another process to bind the same port within a second. */
 const PORT_ATTEMPTS = 3;
 
-/** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
 /** Ends a process started `detached` and every child in its group: SIGTERM, then SIGKILL after 5 s. */
 export async function stopProcessGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -113,13 +115,14 @@ export async function stopProcessGroup(child: ChildProcess): Promise<void> {
   }
 }
 
+/** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
 export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   if (options.port !== undefined) return startDevOn(options.port, options);
   for (let attempt = 1; ; attempt++) {
     try {
       return await startDevOn(await freePort(), options);
     } catch (err) {
-      if (!(err instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw err;
+      if (!(err instanceof StartCollision) || attempt === PORT_ATTEMPTS) throw err;
     }
   }
 }
@@ -140,13 +143,13 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
   const stop = () => stopProcessGroup(child);
   const portTaken = async () => {
     await stop();
-    return new PortTaken(`port ${port} is taken:\n${output}`);
+    return new StartCollision(`port ${port} is taken:\n${output}`);
   };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (PORT_TAKEN.test(output)) throw await portTaken();
     if (child.exitCode !== null) {
-      if (RUNTIME_FAILED.test(output)) throw new PortTaken(`wrangler dev could not start its runtime on port ${port}:\n${output}`);
+      if (RUNTIME_FAILED.test(output)) throw new StartCollision(`wrangler dev could not start its runtime on port ${port}:\n${output}`);
       throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     }
     try {
@@ -156,7 +159,7 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
       if (PORT_TAKEN.test(output)) throw await portTaken();
       if (res.ok) return { url, port, ...(inspectorPort !== undefined && { inspectorPort }), process: child, stop };
     } catch (err) {
-      if (err instanceof PortTaken) throw err;
+      if (err instanceof StartCollision) throw err;
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
