@@ -78,12 +78,16 @@ export interface QueryMetrics extends Metrics {
   layer: string;
 }
 
-/** Metrics of `rank` on each eval query that has at least one relevant chunk (the others rank nothing), in order. */
+/**
+ * Metrics of `rank` on each eval query with a relevant chunk among its candidates, in order. The
+ * others rank nothing: no relevant chunk was judged, or its answer's chunks are gone (retention
+ * keeps an eval set longer than the answers it was frozen from), and every ranker would score 0.
+ */
 export function scoreQueries(rank: Ranker, queries: readonly EvalQuery[]): QueryMetrics[] {
   const rows: QueryMetrics[] = [];
   for (const q of queries) {
     const judged = new Map(Object.entries(q.judgements));
-    if (![...judged.values()].some((g) => g > 0)) continue;
+    if (!q.candidates.some((c) => (judged.get(c.chunkId) ?? 0) > 0)) continue;
     const ranked = rank(q.query, q.candidates);
     rows.push({ layer: q.layer, queries: 1, ndcg5: ndcgAt(5, ranked, judged), ndcg10: ndcgAt(10, ranked, judged), mrr10: mrrAt(10, ranked, judged) });
   }

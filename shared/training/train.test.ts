@@ -170,6 +170,15 @@ describe('the gate', () => {
     for (const d of [promoted, rejected, vetoed, overall]) expect(d.findings.every((f) => v.is(GateFindingSchema, f))).toBe(true);
   });
 
+  it('scores no query whose answer’s chunks are gone: every ranker would rank it 0', () => {
+    const { heldOut } = trainingWorld(12);
+    const gone = heldOut.slice(0, 3).map((q) => ({ ...q, candidates: [] }));
+    const e = evaluate(retrievalOrder, [...gone, ...heldOut.slice(3)]);
+    expect(e.overall.queries).toBe(evaluate(retrievalOrder, heldOut.slice(3)).overall.queries);
+    expect(e.overall.ndcg5).toBe(evaluate(retrievalOrder, heldOut.slice(3)).overall.ndcg5);
+    expect(e.overall.queries).toBeGreaterThan(0);
+  });
+
   it('cannot judge on too few held-out queries', () => {
     const { heldOut } = trainingWorld(4);
     const e = evaluate(retrievalOrder, heldOut);
