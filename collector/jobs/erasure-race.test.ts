@@ -213,6 +213,27 @@ describe('an erasure cut short', () => {
     expect(left.every((q) => q === stays.query)).toBe(true);
   });
 
+  it("forgets the scores a run in progress kept as found of the user's answers and of others under the user's questions", async () => {
+    const p = await newProject();
+    const { gone, stays } = await twoUsers(p);
+    expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 1 })).done).toBe(false);
+    const kept = [
+      [gone.traceIds[0], 'whatever it was asked as'],
+      ['another-answer', queryKey('Can zebras renew a platinum membership?')],
+      [stays, queryKey('Why do zebras have stripes?')],
+    ];
+    for (const [traceId, key] of kept)
+      await env.DB.prepare(
+        `insert into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) select project_id, night, ?2, ?3, 0.5 from loop_runs where project_id = ?1`,
+      )
+        .bind(p.id, traceId, key)
+        .run();
+    expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    const { results } = await env.DB.prepare('select trace_id from loop_trace_history where project_id = ?').bind(p.id).all<{ trace_id: string }>();
+    // The other user's answer to their own question keeps its score as found.
+    expect(results.map((r) => r.trace_id)).toEqual([stays]);
+  });
+
   it('shows the question by its key when no other trace of an item is stored any more', async () => {
     const p = await newProject();
     const { stays, gone } = await oneQuestionTypedTwoWays(p);

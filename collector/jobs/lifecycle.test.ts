@@ -226,12 +226,18 @@ describe('eval sets, loop health, retention and erasure', () => {
     );
     const kept = async () => ({
       listed: await count('loop_touched', p.id),
-      scores: await count('loop_query_history', p.id),
+      scores: (await count('loop_query_history', p.id)) + (await count('loop_trace_history', p.id)),
       states: (await env.DB.prepare('select state from loop_runs where project_id = ?').bind(p.id).all<{ state: string }>()).results.map((r) => r.state),
     });
     // Tonight's run stops after assessing and is never continued: the next night starts its own.
     let summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 5 });
     expect(summary.done).toBe(false);
+    // An answer's score it kept as found, as a slice rescoring another's answer keeps it.
+    await env.DB.prepare(
+      `insert into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) select project_id, night, ?2, 'flood', -1 from loop_runs where project_id = ?1`,
+    )
+      .bind(p.id, flood[0]!.traceId)
+      .run();
     const abandoned = await kept();
     expect(abandoned.listed).toBeGreaterThan(0);
     expect(abandoned.scores).toBeGreaterThan(0);

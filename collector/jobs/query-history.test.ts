@@ -55,3 +55,81 @@ describe("the history rule within a night's slices", () => {
     expect(await voteDownAfter(0, 100, HISTORY_MIN_TRACES)).toEqual([]);
   });
 });
+
+/**
+ * A conversation that asks the question twice: its second turn's correction points back at the
+ * first answer, which the attribution moves it onto, and the first answer is voted down tonight.
+ * Seven other answers scored 3/7 on average: below the history rule's bar, unless the first
+ * answer's score, counted in the totals as the night found it, were subtracted as rescored. The
+ * second turn sorts first, so with one trace a slice its slice rescores the first answer before the
+ * first answer's own slice. Answers the rules the vote down was given and where the correction went.
+ */
+async function voteDownAfterCorrection(tracesPerSlice: number): Promise<{ rules: string[]; correctionFor: string | undefined }> {
+  const p = await newProject();
+  const t0 = Date.now() - 3_600_000;
+  const first = trace({
+    traceId: 'b-first',
+    sessionId: 'chat',
+    turnIndex: 0,
+    createdAt: t0,
+    query: QUESTION,
+    answer: 'Opened items can be returned within 14 days.',
+  });
+  const old = Array.from({ length: 7 }, (_, i) => trace({ traceId: `old-${i}`, sessionId: `old-${i}`, query: QUESTION }));
+  await sendTraffic(
+    p,
+    [...old, first],
+    [
+      ...old.map((t, i) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: i < 5 ? ('thumbs_up' as const) : ('thumbs_down' as const) })),
+      { traceId: first.traceId, sessionId: 'chat', clientTs: t0 + 10_000, signalType: 'thumbs_up' as const },
+    ],
+  );
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const again = trace({
+    traceId: 'a-again',
+    sessionId: 'chat',
+    turnIndex: 1,
+    createdAt: t0 + 60_000,
+    query: QUESTION,
+    answer: 'Refunds are paid as store credit.',
+  });
+  await sendTraffic(
+    p,
+    [again],
+    [
+      { traceId: first.traceId, sessionId: 'chat', clientTs: t0 + 70_000, signalType: 'thumbs_down' },
+      {
+        traceId: again.traceId,
+        sessionId: 'chat',
+        clientTs: t0 + 80_000,
+        signalType: 'correction',
+        detail: { text: 'Your first answer was wrong: opened items can be returned within 30 days, not 14.' },
+      },
+    ],
+  );
+  await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
+  const verdicts = await env.DB.prepare(
+    `select e.signal_type, a.rules, a.attributed_trace_id from feedback_events e
+     left join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id
+     where e.project_id = ? and e.signal_type in ('thumbs_down', 'correction') and e.client_ts >= ?`,
+  )
+    .bind(p.id, t0 + 60_000)
+    .all<{ signal_type: string; rules: string | null; attributed_trace_id: string | null }>();
+  const of = (type: string) => verdicts.results.find((v) => v.signal_type === type);
+  return {
+    rules: (JSON.parse(of('thumbs_down')?.rules ?? '[]') as { rule: string }[]).map((r) => r.rule),
+    correctionFor: of('correction')?.attributed_trace_id ?? undefined,
+  };
+}
+
+describe('the history rule and an answer another slice rescored', () => {
+  it('subtracts the answer’s score as the night found it, not as the earlier slice left it', async () => {
+    const oneASlice = await voteDownAfterCorrection(1);
+    const allInOne = await voteDownAfterCorrection(100);
+    // The case at hand: the correction counts for the first answer in both.
+    expect(oneASlice.correctionFor).toBe('b-first');
+    expect(allInOne.correctionFor).toBe('b-first');
+    expect(oneASlice.rules).toEqual(allInOne.rules);
+    expect(oneASlice.rules).not.toContain('against_query_history');
+  });
+});

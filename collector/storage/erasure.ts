@@ -177,7 +177,7 @@ const UNFINISHED = `select night from loop_runs where project_id = ?1 and status
  * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
  * of their mining lists the user's stored rows and judged traces, then their query keys (from the
  * list of keys and the list by question) where no other judged trace lists them, and the scores
- * those runs took of the user's questions.
+ * those runs took of the user's questions and answers.
  */
 function forgetListed(
   d1: D1Database,
@@ -204,5 +204,13 @@ function forgetListed(
     d1
       .prepare(`delete from loop_query_history where project_id = ?1 and night in (${UNFINISHED}) and query_key in (select value from json_each(?2))`)
       .bind(projectId, lists.keys),
+    // And the scores it kept of the user's answers and of others' under those questions: such a slice takes them as they are then.
+    d1
+      .prepare(
+        `delete from loop_trace_history where project_id = ?1 and night in (${UNFINISHED}) and (trace_id in (select value from json_each(?2))
+           or query_key in (select value from json_each(?3))
+           or exists (select 1 from trace_stats s where s.project_id = ?1 and s.trace_id = loop_trace_history.trace_id and s.query_key in (select value from json_each(?3))))`,
+      )
+      .bind(projectId, lists.trace, lists.keys),
   ];
 }

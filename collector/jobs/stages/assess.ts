@@ -104,8 +104,13 @@ export const assess: Stage = {
         .bind(...params),
       db
         .prepare(
-          `select s.trace_id, s.query_key, s.weighted_score from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
-           where s.weighted_score is not null`,
+          // As the run first found it: an earlier slice may have rescored it since (loop_trace_history).
+          `select trace_id, query_key, weighted_score from (
+             select k.key as trace_id, iif(h.trace_id is null, s.query_key, h.query_key) as query_key,
+               iif(h.trace_id is null, s.weighted_score, h.weighted_score) as weighted_score
+             from (${slice}) k left join loop_trace_history h on h.project_id = ?1 and h.night = ?2 and h.trace_id = k.key
+             left join trace_stats s on s.project_id = ?1 and s.trace_id = k.key)
+           where weighted_score is not null`,
         )
         .bind(...params),
     ]);
@@ -231,7 +236,10 @@ export const assess: Stage = {
           s.requeried ? 1 : 0,
         ];
       });
+    const rescoredElsewhere = jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key })));
     await db.batch([
+      // First, while their scores are still as the run found them.
+      ...rescoredElsewhere.flatMap((part) => keepFirstFound(db, projectId, ctx.night, part)),
       ...jsonArrays(rows).map((part) =>
         db
           .prepare(`${ASSESSMENTS_UPSERT} select ?1, v.value ->> 0, v.value ->> 1, ${ATTRIBUTED_STILL_STORED}, v.value ->> 3, v.value -> 4, ${SCORES_STILL_STORED}, ?2
@@ -252,9 +260,7 @@ export const assess: Stage = {
           )
           .bind(projectId, now, part),
       ),
-      ...jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key }))).map((part) =>
-        traceStatsUpsert(db, projectId, now, { list: part, until: run.windowTo }),
-      ),
+      ...rescoredElsewhere.map((part) => traceStatsUpsert(db, projectId, now, { list: part, until: run.windowTo })),
       ...(elsewhere.size > 0 ? touchAlsoSql(['trace', 'day']).map((sql) => db.prepare(sql).bind(projectId, ctx.night, json([...elsewhere.keys()]))) : []),
     ]);
     const next = nextCursor(ctx, ids);
@@ -359,6 +365,36 @@ function conversationStretches(rows: readonly TurnRow[]): Map<string, Turn[]> {
   return out;
 }
 
+/** Takes the totals of the keys `keys` selects (`?1` the project, `?2` the night) unless the run took them already. */
+const firstFoundTotalsSql = (keys: string) =>
+  `insert or ignore into loop_query_history (project_id, night, query_key, traces, total)
+   select ?1, ?2, k.key, coalesce(q.traces, 0), coalesce(q.total, 0) from (${keys}) k left join query_scores q on q.project_id = ?1 and q.query_key = k.key`;
+
+/**
+ * Before a slice rescores answers outside it (`list`: trace ids and the keys they will be stored
+ * under), keeps what the slices still to come weigh as found: the totals of their keys, old and
+ * new, and each answer's own score, which its own slice subtracts from them.
+ */
+function keepFirstFound(db: D1Database, projectId: string, night: string, list: string): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        firstFoundTotalsSql(
+          `select v.value ->> 'queryKey' as key from json_each(?3) v
+           union select s.query_key from json_each(?3) v join trace_stats s on s.project_id = ?1 and s.trace_id = v.value ->> 'traceId'`,
+        ),
+      )
+      .bind(projectId, night, list),
+    db
+      .prepare(
+        `insert or ignore into loop_trace_history (project_id, night, trace_id, query_key, weighted_score)
+         select ?1, ?2, v.value ->> 'traceId', s.query_key, s.weighted_score
+         from json_each(?3) v left join trace_stats s on s.project_id = ?1 and s.trace_id = v.value ->> 'traceId'`,
+      )
+      .bind(projectId, night, list),
+  ];
+}
+
 interface OwnScore {
   trace_id: string;
   query_key: string;
@@ -370,20 +406,17 @@ interface OwnScore {
  * count and mean weighted score. Each key's running totals (`query_scores`, kept in step with
  * `trace_stats`: a popular question has many thousands of answers, which summing again for every
  * slice would read), as the first slice that asked took them (`loop_query_history`), less the
- * trace's own score: the same figures whichever slice the trace falls in.
+ * trace's own score as the run found it (`own`): the same figures whichever slice the trace falls in.
  */
 async function queryHistory(db: D1Database, projectId: string, night: string, keyOf: ReadonlyMap<string, string>, own: readonly OwnScore[]) {
   // A slice's keys in parts D1 takes as one value: 2,000 long questions in Chinese come to megabytes.
-  const parts = jsonArrays([...new Set(keyOf.values())]);
+  // A key an answer's score was stored under before is taken too: the slice's writes move it from there.
+  const parts = jsonArrays([...new Set([...keyOf.values(), ...own.map((r) => r.query_key)])]);
   const read = await db.batch<{ query_key: string; n: number; total: number }>(
     parts.flatMap((keys) => [
       db
-        .prepare(
-          // Every key asked, none scored yet too: a key first scored by this slice has no history tonight.
-          `insert or ignore into loop_query_history (project_id, night, query_key, traces, total)
-           select ?1, ?2, k.value, coalesce(q.traces, 0), coalesce(q.total, 0)
-           from json_each(?3) k left join query_scores q on q.project_id = ?1 and q.query_key = k.value`,
-        )
+        // Every key asked, none scored yet too: a key first scored by this slice has no history tonight.
+        .prepare(firstFoundTotalsSql('select value as key from json_each(?3)'))
         .bind(projectId, night, keys),
       db
         .prepare(
@@ -392,9 +425,8 @@ async function queryHistory(db: D1Database, projectId: string, night: string, ke
         .bind(projectId, night, keys),
     ]),
   );
-  // Taken when a slice first needs the key. Not quite fixed in one case: an earlier slice that
-  // attributed an event onto another answer to the question rescored that answer, and when that
-  // answer's own slice comes it subtracts its new score from totals that hold its old one.
+  // Taken when a slice first needs the key, or before a slice rescores an answer outside it
+  // (`keepFirstFound`), which also keeps that answer's score as found for its own slice.
   const totals = new Map(read.flatMap((r) => r.results).map((r) => [r.query_key, r]));
   const ownScores = new Map(own.map((r) => [r.trace_id, r]));
   return (traceId: string): { traces: number; meanScore: number } | undefined => {

@@ -7,7 +7,7 @@ import { finish } from './finish.ts';
 import { PURGE_BATCH } from './retention.ts';
 import type { StageContext } from './stage.ts';
 
-it('clears a night’s lists and question scores a bounded batch a slice, however many rows a bulk night listed', async () => {
+it('clears a night’s lists and question and answer scores a bounded batch a slice, however many rows a bulk night listed', async () => {
   const p = await newProject();
   const night = '2026-11-30';
   await env.DB.prepare(
@@ -21,6 +21,9 @@ it('clears a night’s lists and question scores a bounded batch a slice, howeve
   )
     .bind(p.id, night)
     .run();
+  await env.DB.prepare(`insert into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) values (?1, ?2, 't-1', 'refund', 1)`)
+    .bind(p.id, night)
+    .run();
   const ctx = {
     db: env.DB,
     projectId: p.id,
@@ -32,10 +35,10 @@ it('clears a night’s lists and question scores a bounded batch a slice, howeve
     bulk: { fromTraces: 1, share: 1 },
   } satisfies StageContext;
   const first = await finish.slice(ctx, null);
-  expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH + 3 } });
+  expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH + 4 } });
   const last = await finish.slice(ctx, first.cursor);
   expect(last).toEqual({ cursor: null, counts: { cleared: 10 }, state: { flooding: null } });
-  for (const table of ['loop_touched', 'loop_query_history']) {
+  for (const table of ['loop_touched', 'loop_query_history', 'loop_trace_history']) {
     const left = await env.DB.prepare(`select count(*) as n from ${table} where project_id = ?`).bind(p.id).first<{ n: number }>();
     expect(left!.n, table).toBe(0);
   }

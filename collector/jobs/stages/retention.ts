@@ -103,6 +103,9 @@ export const retention: Stage = {
       abandonedQueryHistory: db
         .prepare(`delete from loop_query_history where rowid in (select rowid from loop_query_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, night),
+      abandonedTraceHistory: db
+        .prepare(`delete from loop_trace_history where rowid in (select rowid from loop_trace_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, night),
       abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
@@ -112,7 +115,9 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.abandonedQueryHistory, n.evalItems].some((changes) => changes >= PURGE_BATCH);
+    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.abandonedQueryHistory, n.abandonedTraceHistory, n.evalItems].some(
+      (changes) => changes >= PURGE_BATCH,
+    );
     return {
       cursor: more ? 'more' : null,
       state: { [PURGED_BEFORE_STATE]: raw },
@@ -123,7 +128,7 @@ export const retention: Stage = {
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         evalItems: n.evalItems,
-        abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory,
+        abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory + n.abandonedTraceHistory,
       },
     };
   },

@@ -183,6 +183,23 @@ export const loopQueryHistory = sqliteTable(
 );
 
 /**
+ * An answer's stored score as the run first found it, kept when a slice other than its own rescored
+ * it (an event attributed onto it or taken away): its own slice subtracts from `loop_query_history`
+ * the score those totals hold. Null when it had none. Emptied when the run ends.
+ */
+export const loopTraceHistory = sqliteTable(
+  'loop_trace_history',
+  {
+    projectId: text('project_id').notNull(),
+    night: text('night').notNull(),
+    traceId: text('trace_id').notNull(),
+    queryKey: text('query_key'),
+    weightedScore: real('weighted_score'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.night, t.traceId] })],
+);
+
+/**
  * Erasure's scratch list: other users' answers whose aggregates a batch of erasure must recompute
  * (those the attribution moved the user's signals onto, or took signals from onto the user's),
  * written and emptied within that batch's transaction, so it is empty between transactions.
