@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newProject } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
-import { currentVersion, promoteModel, recordModel, rollBack } from './models.ts';
+import { artifactParts, currentVersion, promoteModel, recordModel, rollBack } from './models.ts';
 
 const record = (projectId: string, version: string, promote: boolean, comparedWith: string | null = null, db = env.DB) =>
   recordModel(db, projectId, {
@@ -92,5 +92,21 @@ describe('the registry', () => {
     expect(await record(p.id, 'B', true, 'A', db)).toEqual({ outcome: 'recorded' });
     expect(await currentVersion(env.DB, p.id)).toBe('B');
     expect(await rollBack(env.DB, p.id, 'back', Date.now())).toEqual({ from: 'B', to: 'A' });
+  });
+});
+
+describe('artifactParts', () => {
+  it('cuts a text into parts of at most the size asked that join into it, never between the halves of a character', () => {
+    const text = `ab😀cd😀😀e${'x'.repeat(10)}`;
+    for (const size of [2, 3, 4, 5, 7, 100]) {
+      const parts = artifactParts(text, size);
+      expect(parts.join('')).toBe(text);
+      for (const part of parts) {
+        expect(part.length).toBeLessThanOrEqual(size);
+        // A lone surrogate at either end would be stored as broken text.
+        expect(/\p{Cs}/u.test(part)).toBe(false);
+      }
+    }
+    expect(artifactParts('')).toEqual(['']);
   });
 });

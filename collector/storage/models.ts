@@ -55,8 +55,33 @@ export async function currentVersion(d1: D1Database, projectId: string): Promise
 
 /** The artifact of one version, as stored (JSON text), or null. */
 export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
-  const row = await d1.prepare('select artifact from models where project_id = ? and version = ?').bind(projectId, version).first<{ artifact: string }>();
-  return row?.artifact ?? null;
+  const { results } = await d1
+    .prepare(
+      `select 0 as part, artifact as text from models where project_id = ?1 and version = ?2
+       union all select part, text from model_parts where project_id = ?1 and version = ?2 order by part`,
+    )
+    .bind(projectId, version)
+    .all<{ part: number; text: string }>();
+  return results[0]?.part === 0 ? results.map((r) => r.text).join('') : null;
+}
+
+/**
+ * UTF-16 units of an artifact stored in one value: at most 3 bytes each in UTF-8, 1.2 MB, under the
+ * 2 MB D1 takes. A model's memory of judged questions (with their vectors) grows past that.
+ */
+export const MODEL_PART_CHARS = 400_000;
+
+/** `text` in parts of at most `size` (2 or more) units, none cut between the halves of a surrogate pair. */
+export function artifactParts(text: string, size = MODEL_PART_CHARS): string[] {
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + size, text.length);
+    // A high surrogate last would leave its pair to the next part: both halves stored apart are broken text.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+    parts.push(text.slice(at, end));
+    at = end;
+  }
+  return parts.length ? parts : [''];
 }
 
 /**
@@ -160,6 +185,8 @@ export type Recorded = { outcome: 'recorded' } | { outcome: 'exists' } | { outco
  */
 export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<Recorded> {
   const artifact = JSON.stringify(m.model);
+  const bytes = new TextEncoder().encode(artifact).length;
+  const [first, ...rest] = artifactParts(artifact);
   for (;;) {
     const { stack, seq } = m.promote ? await rollouts(d1, projectId) : { stack: [], seq: 0 };
     const current = stack.at(-1) ?? null;
@@ -177,8 +204,8 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
         m.model.version,
         m.at,
         m.trainedBy,
-        artifact,
-        new TextEncoder().encode(artifact).length,
+        first,
+        bytes,
         m.confirmed,
         m.comparedWith,
         JSON.stringify(m.evaluation),
@@ -189,8 +216,18 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
       );
     // The rollout goes first, and only while the version is not stored: the insert after it stores it.
     const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true })] : [];
-    const results = await d1.batch([...serve, insert]);
-    if (results.at(-1)!.results.length > 0) return { outcome: 'recorded' };
+    // Only after the row this request inserted: a version stored already keeps its own parts.
+    const parts = rest.map((text, i) =>
+      d1
+        .prepare(
+          `insert into model_parts (project_id, version, part, text) select ?1, ?2, ?3, ?4
+           where exists (select 1 from models where project_id = ?1 and version = ?2 and created_at = ?5 and bytes = ?6 and artifact = ?7)
+           on conflict do nothing`,
+        )
+        .bind(projectId, m.model.version, i + 1, text, m.at, bytes, first),
+    );
+    const results = await d1.batch([...serve, insert, ...parts]);
+    if (results[serve.length]!.results.length > 0) return { outcome: 'recorded' };
     if (!m.promote || (await modelExists(d1, projectId, m.model.version))) return { outcome: 'exists' };
   }
 }

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
@@ -93,6 +94,30 @@ describe('POST /v1/admin/models', () => {
     const { chunks } = (await ranked.json()) as { chunks: { chunkId: string }[] };
     // Judged relevant five times, three times, never judged, judged not relevant five times.
     expect(chunks.map((c) => c.chunkId)).toEqual(['c3', 'c2', 'c1', 'c0']);
+  });
+
+  it('stores a model longer than D1 takes in one value in parts, each under 2 MB, and serves it whole', async () => {
+    const p = await newProject();
+    // A memory of 6,000 judged questions in Chinese: about 1.1 million UTF-16 units, 3.2 MB in UTF-8.
+    const queries = Array.from({ length: 6_000 }, (_, i) => ({ terms: [`退货${i}`, '已拆封的商品能否退款以及需要多少天'.repeat(10), `😀${i}`] }));
+    const big = { ...model('big'), memory: { queries, judgements: [{ query: 0, chunkId: 'c1', sourceDocId: 'd1', relevance: 1 as const }] } };
+    const sent = JSON.stringify(big);
+    expect(new TextEncoder().encode(sent).length).toBeGreaterThan(3_000_000);
+    expect((await admin(p, '/models', { method: 'POST', json: trained(big) })).status).toBe(201);
+
+    const served = await call('/v1/admin/models/big', { headers: bearer(p.keys.admin) });
+    expect(await served.text()).toBe(sent);
+    const stored = await env.DB.prepare(
+      `select max(length(cast(artifact as blob))) as n, count(*) as rows from models where project_id = ?1
+       union all select max(length(cast(text as blob))), count(*) from model_parts where project_id = ?1`,
+    )
+      .bind(p.id)
+      .all<{ n: number; rows: number }>();
+    expect(stored.results[1]!.rows).toBeGreaterThanOrEqual(2);
+    for (const r of stored.results) expect(r.n).toBeLessThan(2_000_000);
+    const { body } = await admin<{ models: { bytes: number }[] }>(p, '/models');
+    expect(body.models[0]!.bytes).toBe(new TextEncoder().encode(sent).length);
+    expect((await rerank(p)).status).toBe(200);
   });
 
   it("keeps the gate's findings as data beside its reasons, refuses a finding it cannot read, and takes a body without them", async () => {

@@ -14,6 +14,7 @@ export const models = sqliteTable(
     createdAt: ms('created_at').notNull(),
     /** Who trained it: the nightly job or `npm run retrain`. */
     trainedBy: text('trained_by', { enum: ['nightly', 'retrain'] }).notNull(),
+    /** Its first part; the rest, when it is longer than D1 takes in one value, in `model_parts`. */
     artifact: text('artifact').notNull(),
     bytes: integer('bytes').notNull(),
     confirmed: integer('confirmed').notNull(),
@@ -27,6 +28,19 @@ export const models = sqliteTable(
     findings: text('findings', { mode: 'json' }).$type<GateFinding[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.version] }), index('models_created').on(t.projectId, t.createdAt)],
+);
+
+/** A model's artifact after its first part (`models.artifact`), in order: D1 takes at most 2 MB in one value. */
+export const modelParts = sqliteTable(
+  'model_parts',
+  {
+    projectId: text('project_id').notNull(),
+    version: text('version').notNull(),
+    /** 1 for the part after `models.artifact`, and so on. */
+    part: integer('part').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.version, t.part] })],
 );
 
 /**
