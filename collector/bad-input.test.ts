@@ -130,6 +130,13 @@ const cases: BadCase[] = [
     request: events([ev({ signalType: 'rephrase_within_session', detail: { nextTraceId: 'n', similarity: 1.5, gapMs: 10 } })]),
   },
   {
+    name: 'web_vitals: a value past any wait',
+    status: 400,
+    field: 'events[0].detail.value',
+    request: events([ev({ signalType: 'web_vitals', detail: { name: 'LCP', value: 1e300, rating: 'poor' } })]),
+  },
+  { name: 'event: an eventId the collector makes', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: 'pushback-0123abcd' })]) },
+  {
     name: 'web_vitals: unknown metric',
     status: 400,
     field: 'events[0].detail.name',
@@ -282,6 +289,13 @@ const cases: BadCase[] = [
     status: 400,
     field: 'prompts[0].text.en',
     request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase', text: { en: '' } }] } }],
+  },
+  {
+    name: 'config: a text under an empty locale',
+    status: 400,
+    // The path ends in the key, here the empty one.
+    field: 'prompts[0].text.',
+    request: (k) => ['/v1/config', { method: 'PUT', headers: bearer(k.admin), json: { prompts: [{ id: 'p', trigger: 'rephrase', text: { '': 'Stuck?' } }] } }],
   },
   {
     name: 'config: two prompts with one id',

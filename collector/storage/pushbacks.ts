@@ -8,6 +8,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { contradictsAnswer } from '../../shared/contradiction.ts';
 import { sha256Hex } from '../../shared/hex.ts';
+import { COLLECTOR_EVENT_ID_PREFIX } from '../../shared/schema/event.ts';
 import { SIGNALS } from '../../shared/signals.ts';
 import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
 
@@ -30,7 +31,7 @@ export async function pushbackEventId(followUp: FollowUp): Promise<string | null
   const { traceId, sessionId, turnIndex, query } = followUp;
   if (sessionId === undefined || !contradictsAnswer(query)) return null;
   const of = turnIndex === undefined ? `trace:${traceId}` : `turn:${sessionId}:${turnIndex}`;
-  return `pushback-${(await sha256Hex(of)).slice(0, 32)}`;
+  return `${COLLECTOR_EVENT_ID_PREFIX}${(await sha256Hex(of)).slice(0, 32)}`;
 }
 
 /** The traces of one batch that a pushback's event may depend on: their sessions and their times. */

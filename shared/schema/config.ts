@@ -8,14 +8,16 @@ export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'rep
 const count = (max: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(max));
 /** A user-facing string: one text, or one per locale ("en", "zh-CN", ...); an empty one would show nothing. */
 const shown = v.pipe(label(300), v.minLength(1, 'must not be empty'));
+/** A language tag as BCP 47 writes one: a language, then subtags ("en", "zh-CN", "sr-Latn-RS"). */
+const LOCALE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 /** Keys an object parsed from JSON may hold but a record passes over: refused rather than dropped unseen. */
 const NOT_LOCALES = ['__proto__', 'prototype', 'constructor'];
 const perLocale = v.pipe(
   v.custom<Record<string, string>>(
-    (x) => typeof x === 'object' && x !== null && !NOT_LOCALES.some((k) => Object.hasOwn(x, k)),
+    (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && !NOT_LOCALES.some((k) => Object.hasOwn(x, k)),
     'has a key that is not a locale',
   ),
-  v.record(v.pipe(v.string(), v.maxLength(16)), shown),
+  v.record(v.pipe(v.string(), v.maxLength(16), v.regex(LOCALE_TAG, 'must be a language tag, e.g. en or zh-CN')), shown),
   v.minEntries(1, 'needs a text for at least one locale'),
 );
 const localized = v.union([shown, perLocale]);

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { charCount, durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
+import { MAX_DURATION_MS } from './durations.ts';
 import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
 
@@ -101,17 +102,26 @@ const details = {
   web_vitals: v.strictObject({
     /** Which vital: the three Core Web Vitals, the ones the widget reports. */
     name: v.picklist(['INP', 'LCP', 'CLS']),
-    /** Its value (ms, or unitless for CLS). */
-    value: v.pipe(finite(), v.minValue(0)),
+    /** Its value (ms, or unitless for CLS): no page waits longer than a duration may be. */
+    value: v.pipe(finite(), v.minValue(0), v.maxValue(MAX_DURATION_MS)),
     /** web-vitals' own verdict. */
     rating: v.picklist(['good', 'needs-improvement', 'poor']),
   }),
 } as const satisfies Record<SignalType, v.GenericSchema>;
 
+/**
+ * The ids of events the collector makes itself (a follow-up's pushback) start with this, and are made
+ * from the turn; a client may not send one, or it could take such an id first and the event be lost.
+ */
+export const COLLECTOR_EVENT_ID_PREFIX = 'pushback-';
+
 /** Fields every feedback event carries, whatever its signal. */
 const envelope = {
   /** Unique, time-ordered id made when the event is created: retries are deduplicated by it. */
-  eventId: id(64),
+  eventId: v.pipe(
+    id(64),
+    v.check((s: string) => !s.startsWith(COLLECTOR_EVENT_ID_PREFIX), `must not start with "${COLLECTOR_EVENT_ID_PREFIX}": the collector makes those`),
+  ),
   /** The trace this feedback is about. */
   traceId: externalId(),
   /** The chat session, for vote flips, rate limits and rephrase detection. */

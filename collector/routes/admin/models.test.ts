@@ -41,6 +41,8 @@ describe('POST /v1/admin/models', () => {
     ['"version":"bad"', '"version":".."', 'model.version'],
     // Kept as sent, but JSON cannot carry Infinity back: it would be stored as null.
     ['"evaluation":{}', '"evaluation":{"holdout":{"ndcg5":[0.7,1e400]}}', 'evaluation'],
+    // More confirmed examples than the job could ever count: no later count would look new.
+    ['"confirmed":30,"comparedWith"', '"confirmed":1e300,"comparedWith"', 'confirmed'],
   ])('refuses an artifact with %s written as %s, naming it, and keeps the registry as it was', async (from, to, field) => {
     const p = await newProject();
     expect((await admin(p, '/models', { method: 'POST', json: trained(model('good')) })).status).toBe(201);

@@ -4,6 +4,7 @@ import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { label, onlyFiniteNumbers } from '../../../shared/schema/common.ts';
+import { MAX_COUNT } from '../../../shared/schema/counts.ts';
 import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
 import { consolidate } from '../../../shared/training/train.ts';
@@ -33,7 +34,7 @@ import { jsonStream } from './json-stream.ts';
 const Trained = v.pipe(
   v.strictObject({
     model: StrictRerankerModelSchema,
-    confirmed: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    confirmed: v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_COUNT)),
     comparedWith: v.nullable(label(100)),
     /** What the gate measured, kept as sent: every key, `constructor` and `__proto__` included. */
     evaluation: v.pipe(idRecord(v.unknown()), v.check<Record<string, unknown>, string>(onlyFiniteNumbers, 'must hold only finite numbers')),
