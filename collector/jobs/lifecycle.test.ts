@@ -4,6 +4,8 @@ import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
+import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { bearer, call, event, newProject, ORIGIN, rowsNaming, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
@@ -252,6 +254,45 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(after.states.join()).not.toContain('flooder');
   });
 
+  it('erases a user with more answers than one call may erase over several calls, each erasing whole batches within its queries', async () => {
+    const p = await newProject();
+    const answers = Array.from({ length: 5 }, (_, i) =>
+      trace({ userIdHash: 'u-busy', sessionId: `busy-${i}`, retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 }),
+    );
+    await send(
+      p,
+      answers,
+      answers.map((t) => ({ traceId: t.traceId, sessionId: t.sessionId!, signalType: 'thumbs_down' as const })),
+    );
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    // Room for one batch of two answers a call.
+    const calls: { traces: number; done: boolean; queries: number }[] = [];
+    for (let done = false; !done && calls.length < 10; ) {
+      const counted = countedD1(env.DB);
+      const r = await eraseUser(counted.db, p.id, 'u-busy', { queryBudget: ERASE_PASS_QUERIES, tracesPerBatch: 2 });
+      calls.push({ traces: r.deleted.traces, done: r.done, queries: counted.queries() });
+      done = r.done;
+    }
+    expect(calls.map(({ traces, done }) => [traces, done])).toEqual([
+      [2, false],
+      [2, false],
+      [1, false],
+      [0, true],
+    ]);
+    for (const c of calls) expect(c.queries).toBeLessThanOrEqual(ERASE_PASS_QUERIES);
+    expect(await rowsNaming(p.id, ['u-busy', ...answers.map((t) => t.traceId)])).toEqual([]);
+    // Past its time, a call starts no other batch either.
+    const slow = [trace({ userIdHash: 'u-slow', sessionId: 'slow' }), trace({ userIdHash: 'u-slow', sessionId: 'slow' })];
+    await send(
+      p,
+      slow,
+      slow.map((t) => ({ traceId: t.traceId, sessionId: 'slow', signalType: 'thumbs_up' as const })),
+    );
+    const first = await eraseUser(env.DB, p.id, 'u-slow', { timeBudgetMs: -1, tracesPerBatch: 1 });
+    expect(first).toEqual({ deleted: { traces: 1, events: 1, reviewItems: 0, corrections: 0 }, done: false });
+    expect((await eraseUser(env.DB, p.id, 'u-slow')).done).toBe(true);
+  });
+
   it('erases everything of one user, whose id may be in any format ingestion takes, and answers with the counts', async () => {
     const p = await newProject();
     // Ids are the team's own, in its own format: Unicode, spaces and slashes within.
@@ -270,7 +311,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     const res = await admin(p, `/users/${encodeURIComponent(gone)}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ userIdHash: gone, deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 } });
+    expect(await res.json()).toEqual({ userIdHash: gone, deleted: { traces: 1, events: 2, reviewItems: 0, corrections: 1 }, done: true });
     const left = async (sql: string) => (await env.DB.prepare(sql).bind(p.id, mine.traceId).all()).results.length;
     expect(await left('select 1 from traces where project_id = ? and trace_id = ?')).toBe(0);
     expect(await left('select 1 from feedback_events where project_id = ? and trace_id = ?')).toBe(0);

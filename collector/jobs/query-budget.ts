@@ -1,11 +1,11 @@
 /** How many D1 queries the nightly job may run in one Worker invocation (Cloudflare limits them). */
+import { INVOCATION_QUERIES } from '../storage/d1-limits.ts';
 
 /**
- * D1 queries one invocation runs at most: Cloudflare's limit on Workers Paid, 1,000, less room for
- * the request around the job (its key's lookup). NIGHTLY_QUERY_BUDGET sets another (a lower one
+ * The job's budget is `INVOCATION_QUERIES` unless NIGHTLY_QUERY_BUDGET sets another (a lower one
  * leaves room for other work); Workers Free's 50 is below MIN_QUERY_BUDGET.
  */
-export const DEFAULT_QUERY_BUDGET = 990;
+export const DEFAULT_QUERY_BUDGET = INVOCATION_QUERIES;
 
 /**
  * The most D1 queries one slice and saving it may run, with room to spare (a test holds every

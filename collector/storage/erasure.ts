@@ -1,6 +1,8 @@
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
+import { INVOCATION_QUERIES } from './d1-limits.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
+import { countedD1 } from './sql/counted-d1.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
@@ -11,6 +13,21 @@ import { traceStatsUpsert } from './trace-stats-upsert.ts';
 
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
+
+/** D1 queries one batch of erasure runs at most, with room to spare (about 36: its reads, one transaction, the items' counts). */
+export const ERASE_PASS_QUERIES = 60;
+
+/** Wall time one call spends starting batches: well inside what a client waits for an answer (the console, 15 s). */
+export const ERASE_CALL_MS = 8_000;
+
+export interface ErasureOptions {
+  /** D1 queries this call may run (Cloudflare bounds them per invocation): it stops between batches before running out. */
+  queryBudget?: number;
+  /** Starts no batch after this long (ms). */
+  timeBudgetMs?: number;
+  /** Trace ids per batch (tests). */
+  tracesPerBatch?: number;
+}
 
 export interface ErasureCounts {
   traces: number;
@@ -26,19 +43,29 @@ export interface ErasureCounts {
  * traces left, and shows the query as one of them typed it). What a run in progress (or one
  * abandoned) listed of theirs goes too: their judged traces, and the query keys no one else's
  * judged trace still lists; so do their questions' running totals and eval labels (a build reads
- * a question's labels again from what is left).
+ * a question's labels again from what is left). Erases whole batches of their traces while the
+ * call's queries and time allow; `done: false` asks for another call.
  */
-export async function eraseUser(d1: D1Database, projectId: string, userIdHash: string): Promise<ErasureCounts> {
+export async function eraseUser(
+  binding: D1Database,
+  projectId: string,
+  userIdHash: string,
+  { queryBudget = INVOCATION_QUERIES, timeBudgetMs = ERASE_CALL_MS, tracesPerBatch = ERASE_BATCH }: ErasureOptions = {},
+): Promise<{ deleted: ErasureCounts; done: boolean }> {
+  const started = Date.now();
+  const { db: d1, queries } = countedD1(binding);
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
-  // The sources the noise filter may have found flooding, as runs not finished keep them.
-  const sources = new Set([`user:${userIdHash}`]);
   for (;;) {
+    // A user with many answers takes more than one call: each batch is whole, and the next call goes on.
+    if (queryBudget - queries() < ERASE_PASS_QUERIES || (queries() > 0 && Date.now() - started > timeBudgetMs)) return { deleted: counts, done: false };
+    // The sources the noise filter may have found flooding, as runs not finished keep them: forgotten batch by batch.
+    const sources = new Set([`user:${userIdHash}`]);
     const { results } = await d1
       .prepare(
         `select t.trace_id, t.session_id, t.query, t.created_at, s.query_key from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
          where t.project_id = ? and t.user_id_hash = ? limit ?`,
       )
-      .bind(projectId, userIdHash, ERASE_BATCH)
+      .bind(projectId, userIdHash, tracesPerBatch)
       .all<{ trace_id: string; session_id: string | null; query: string; created_at: number; query_key: string | null }>();
     if (results.length === 0) break;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
@@ -149,10 +176,13 @@ export async function eraseUser(d1: D1Database, projectId: string, userIdHash: s
     counts.reviewItems += r.reviewItems.meta.changes;
     counts.corrections += r.corrections.meta.changes;
     counts.traces += r.traces.meta.changes;
+    await forgetFlooding(d1, projectId, sources).run();
   }
-  await d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash).run();
-  await forgetFlooding(d1, projectId, sources).run();
-  return counts;
+  await d1.batch([
+    d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash),
+    forgetFlooding(d1, projectId, new Set([`user:${userIdHash}`])),
+  ]);
+  return { deleted: counts, done: true };
 }
 
 /**

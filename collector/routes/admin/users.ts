@@ -6,10 +6,13 @@ import { ApiError } from '../../errors.ts';
 import { eraseUser } from '../../storage/erasure.ts';
 
 export const userRoutes = new Hono<AppEnv>()
-  /** DELETE /v1/admin/users/:userIdHash: erases one user's traces, events, corrections and review items; answers the counts. */
+  /**
+   * DELETE /v1/admin/users/:userIdHash: erases one user's traces, events, corrections and review
+   * items; answers the counts, and `done: false` when the user has more left than one call erases.
+   */
   .delete('/users/:userIdHash', async (c) => {
     const userIdHash = c.req.param('userIdHash');
     // Any id a trace can hold (shared/schema/trace.ts) can be erased.
     if (!v.is(externalId(), userIdHash)) throw new ApiError(400, { code: 'invalid_user', message: 'Not a user id a trace can hold', field: 'userIdHash' });
-    return c.json({ userIdHash, deleted: await eraseUser(c.env.DB, c.get('auth').projectId, userIdHash) });
+    return c.json({ userIdHash, ...(await eraseUser(c.env.DB, c.get('auth').projectId, userIdHash)) });
   });

@@ -188,11 +188,15 @@ export class SettingsPage extends LitElement {
     this.renderRoot.querySelector('dialog')?.close();
     if (!id) return;
     try {
-      const { deleted } = await api<{ deleted: { traces: number; events: number; reviewItems: number; corrections: number } }>(
-        `/v1/admin/users/${encodeURIComponent(id)}`,
-        { method: 'DELETE' },
-      );
-      this.erasure = (s) => format(s.erased, { id, ...deleted });
+      const total = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
+      // A user with many answers takes several calls, each erasing whole batches.
+      for (let done = false; !done; ) {
+        const answer = await api<{ deleted: typeof total; done: boolean }>(`/v1/admin/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+        for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += answer.deleted[k];
+        // Each call that is not the last erases a batch; one that erased nothing would only repeat.
+        done = answer.done || answer.deleted.traces === 0;
+      }
+      this.erasure = (s) => format(s.erased, { id, ...total });
     } catch (err) {
       this.erasure = (s) => errorText(err, s);
     }
