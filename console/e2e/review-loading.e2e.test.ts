@@ -72,4 +72,30 @@ describe('the review queue while a list loads', () => {
       await context.close();
     }
   });
+
+  it('shows the status chosen as loading while the list of the one left arrives, not as empty', async () => {
+    const f = fixture();
+    const lists = heldLists();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) => ctx.route((url) => url.pathname === LIST, lists.route),
+    });
+    try {
+      await expect.poll(() => lists.held.length).toBe(1);
+      await page.locator('rf-review-page select').selectOption('held');
+      await expect.poll(() => lists.held.length).toBe(2);
+      expect(new URL(lists.held[1]!.request().url()).searchParams.get('status')).toBe('held');
+      // The waiting list arrives while the held one is still on its way.
+      await lists.release(page, 0);
+      await page.waitForTimeout(500);
+      expect(await page.locator('rf-review-page .empty').count()).toBe(0);
+      expect(await page.locator('rf-review-page').locator('p.muted', { hasText: 'Loading…' }).count()).toBe(1);
+      lists.stop();
+      await lists.release(page, 1);
+      await page.locator('rf-review-page article.item, rf-review-page .empty').first().waitFor();
+      expect(new URL(page.url()).searchParams.get('status')).toBe('held');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
