@@ -1,24 +1,28 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, NetworkError } from './client.ts';
+import { api, NetworkError, WRITE_TIMEOUT_MS } from './client.ts';
 
 const ok = () => new Response('{"items":[]}', { status: 200, headers: { 'content-type': 'application/json' } });
 const timedOut = () => Promise.reject(new DOMException('The operation timed out.', 'TimeoutError'));
 const refused = () => Promise.reject(new TypeError('Failed to fetch'));
 
+/** Never answered: fails only when the request's time limit aborts it, as fetch does. */
+const unanswered = (init: RequestInit) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+
 /** fetch answering each call in turn, recording the calls. */
-function stubFetch(...answers: (() => Response | Promise<Response>)[]) {
+function stubFetch(...answers: ((init: RequestInit) => Response | Promise<Response>)[]) {
   const calls: RequestInit[] = [];
   vi.stubGlobal('fetch', (_path: string, init: RequestInit) => {
     calls.push(init);
     const answer = answers[calls.length - 1];
     if (!answer) throw new Error('fetch called once too often');
-    return Promise.resolve().then(answer);
+    return Promise.resolve(init).then(answer);
   });
   return calls;
 }
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('api', () => {
@@ -47,6 +51,19 @@ describe('api', () => {
     );
     await expect(api('/v1/admin/models/rollback', { key: 'rfa_k', method: 'POST' })).resolves.toEqual({ items: [] });
     expect(calls).toHaveLength(2);
-    expect(calls[1]!.signal).toBeUndefined();
+  });
+
+  it('fails a write left unanswered after its own time limit, as unreachable, without sending it again', async () => {
+    const limits: number[] = [];
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    // The limit asked for is recorded; the test waits a millisecond of it, not 15 s.
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      limits.push(ms);
+      return timeout(1);
+    });
+    const calls = stubFetch(unanswered, ok);
+    await expect(api('/v1/admin/settings', { key: 'rfa_k', method: 'PUT', json: {} })).rejects.toBeInstanceOf(NetworkError);
+    expect(calls).toHaveLength(1);
+    expect(limits).toEqual([WRITE_TIMEOUT_MS]);
   });
 });

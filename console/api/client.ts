@@ -23,12 +23,17 @@ interface ApiInit {
   method?: string;
   json?: unknown;
   key?: string;
-  /** Past this a request fails as unreachable (a read: READ_TIMEOUT_MS, then asked once more). */
+  /** Past this a request fails as unreachable (a read: READ_TIMEOUT_MS, then asked once more; a write: WRITE_TIMEOUT_MS, never again). */
   timeoutMs?: number;
 }
 
 /** A read unanswered this long is taken as lost (a dev server drops one now and then) and asked once more. */
 export const READ_TIMEOUT_MS = 10_000;
+/**
+ * A write unanswered this long fails as unreachable rather than leaving its page waiting for minutes
+ * on a proxy that never answers. It is not sent again: it may have been carried out.
+ */
+export const WRITE_TIMEOUT_MS = 15_000;
 
 /** A read the collector did not answer in time. */
 class Unanswered extends NetworkError {}
@@ -36,10 +41,12 @@ class Unanswered extends NetworkError {}
 /**
  * Calls the admin API on this origin with the admin key in the Authorization header: never in a
  * URL, so it reaches no log or history. A 401 tells the console (UNAUTHORIZED_EVENT) and throws.
- * A read left unanswered is asked once more before it fails; a refused connection fails at once.
+ * A read left unanswered is asked once more before it fails; a write left unanswered fails and is
+ * never sent again; a refused connection fails at once.
  */
 export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
-  if ((init.method ?? 'GET') !== 'GET' || init.timeoutMs !== undefined) return send<T>(path, init);
+  if ((init.method ?? 'GET') !== 'GET') return send<T>(path, { ...init, timeoutMs: init.timeoutMs ?? WRITE_TIMEOUT_MS });
+  if (init.timeoutMs !== undefined) return send<T>(path, init);
   try {
     return await send<T>(path, { ...init, timeoutMs: READ_TIMEOUT_MS });
   } catch (err) {

@@ -1,5 +1,5 @@
 /** A page whose data the collector could not give (a 5xx, no connection) says so and asks again from a button, keyboard first. */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { WorstTrace } from '../api/types.ts';
@@ -66,4 +66,44 @@ describe('a page that could not be loaded', () => {
       }
     });
   }
+});
+
+describe('a page whose code could not be loaded', () => {
+  it('says so in place of a blank page, in the reader’s language, and reloads from a button', async () => {
+    const f = fixture();
+    // A deploy since the tab opened: the review page's chunk is gone under the name this build gave it.
+    let gone = true;
+    const chunkGone = (ctx: BrowserContext) =>
+      ctx.route(
+        (url) => /^\/admin\/chunks\/review-page-[^/]+\.js$/.test(url.pathname),
+        (route) => (gone ? route.fulfill({ status: 404, body: 'Not found' }) : route.continue()),
+      );
+    let { page, context, problems } = await openConsole(browser(), f, '/admin/health', { routes: chunkGone });
+    try {
+      await page.locator('rf-health-page [data-field="latest"]').waitFor();
+      await page.getByRole('link', { name: 'Review queue' }).click();
+      const reload = page.getByRole('button', { name: 'Reload' });
+      await reload.waitFor();
+      expect(await page.locator('[role="alert"]').filter({ has: reload }).textContent()).toContain('This page could not be loaded');
+      expect(await page.locator('main h1').textContent()).toBe('Review queue');
+      // Asking for the chunk again in this document would fail again: the button loads the page afresh.
+      gone = false;
+      await reload.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    gone = true;
+    ({ page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: chunkGone, locale: 'zh-CN' }));
+    try {
+      const reload = page.getByRole('button', { name: '重新加载' });
+      await reload.waitFor();
+      expect(await page.locator('[role="alert"]').filter({ has: reload }).textContent()).toContain('无法加载此页面');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -53,6 +53,7 @@ export class RfConsole extends LitElement {
     notice: { state: true },
     project: { state: true },
     accessKnown: { state: true },
+    failedPage: { state: true },
   };
 
   declare locale: Locale;
@@ -68,6 +69,8 @@ export class RfConsole extends LitElement {
    * admin page start loading, nor the models page's buttons.
    */
   declare accessKnown: boolean;
+  /** The page whose code could not be fetched (a deploy since this tab opened replaced its chunk, say). */
+  declare failedPage: PageName | undefined;
 
   private stopWatching?: () => void;
   private readonly onUnauthorized = () => {
@@ -154,8 +157,15 @@ export class RfConsole extends LitElement {
   }
 
   override willUpdate() {
-    if (this.gate === 'signed-in' && this.route.page !== 'not-found') void PAGES[this.route.page]();
+    if (this.gate === 'signed-in' && this.route.page !== 'not-found') this.loadPage(this.route.page);
     document.title = [this.pageTitle(), this.gate === 'signed-in' ? this.project?.name : undefined, this.strings.appTitle].filter(Boolean).join(' · ');
+  }
+
+  /** Fetches a page's code; failing, the page says so in place of a blank one. */
+  private loadPage(page: Exclude<PageName, 'not-found'>) {
+    PAGES[page]().catch(() => {
+      this.failedPage = page;
+    });
   }
 
   private pageTitle(): string {
@@ -241,6 +251,13 @@ export class RfConsole extends LitElement {
         <h1>${s.viewerOnlyTitle}</h1>
         <p>${s.viewerOnlyBody}</p>
         <a href=${paths.health()}>${s.navHealth}</a> · <a href=${paths.models()}>${s.navModels}</a>
+      </section>`;
+    }
+    if (this.failedPage === route.page) {
+      // Chromium keeps a failed import for the document's life: asking again fails again, so the button reloads.
+      return html`<section class="card" data-field="page-load-failed">
+        <h1>${this.pageTitle()}</h1>
+        <p class="error" role="alert">${s.pageLoadFailed} <button type="button" class="retry" @click=${() => location.reload()}>${s.reload}</button></p>
       </section>`;
     }
     switch (route.page) {

@@ -141,9 +141,11 @@ export class ReviewPage extends LitElement {
     const item = this.route.query.get('item') ?? undefined;
     session.load(item).then(
       () => {
+        // The list of a status left since (the filter changed) must not stand for the one shown.
+        if (this.session !== session) return;
         this.loaded = true;
         const status = session.startsElsewhere;
-        if (status && this.session === session) navigate(paths.review({ status: status === 'pending' ? undefined : status, item }), { replace: true });
+        if (status) navigate(paths.review({ status: status === 'pending' ? undefined : status, item }), { replace: true });
       },
       (err) => {
         if (this.session === session) this.loadError = err;

@@ -484,6 +484,55 @@ describe('ReviewSession', () => {
     await settle();
     expect(s.items).toHaveLength(PAGE_SIZE + 10);
     expect(new Set(s.items.map((i) => i.id)).size).toBe(PAGE_SIZE + 10);
+    // That page came back shorter than asked for: the whole list is loaded.
+    expect(s.exhausted).toBe(true);
+  });
+
+  it('ends the list when a page comes back shorter than asked for, without asking once more', async () => {
+    const server = fakeServer(PAGE_SIZE * 2 + 5);
+    const limits: number[] = [];
+    const queue = server.api.queue;
+    server.api.queue = (status, limit, offset) => {
+      limits.push(limit);
+      return queue(status, limit, offset);
+    };
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    await s.load();
+    for (let i = 0; i < PAGE_SIZE * 2 + 5; i++) {
+      s.next();
+      await settle();
+    }
+    expect(s.current).toBeUndefined();
+    expect(s.items).toHaveLength(PAGE_SIZE * 2 + 5);
+    expect(s.exhausted).toBe(true);
+    expect(limits).toEqual([PAGE_SIZE, PAGE_SIZE * 2, PAGE_SIZE * 3]);
+  });
+
+  it('moves and fetches nothing for keys pressed before the first page arrives, so the list goes on past it', async () => {
+    const server = fakeServer(PAGE_SIZE * 3);
+    const limits: number[] = [];
+    let arrive = () => {};
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const queue = server.api.queue;
+    server.api.queue = async (status, limit, offset) => {
+      limits.push(limit);
+      await arrived;
+      return queue(status, limit, offset);
+    };
+    const s = new ReviewSession(server.api, 'pending', () => {});
+    const loading = s.load();
+    s.next();
+    s.previous();
+    s.next();
+    arrive();
+    await loading;
+    expect(s.current?.id).toBe('i0');
+    expect(limits).toEqual([PAGE_SIZE]);
+    for (let i = 0; i < PAGE_SIZE + 5; i++) {
+      s.next();
+      await settle();
+    }
+    expect(s.current?.id).toBe(`i${PAGE_SIZE + 5}`);
     expect(s.exhausted).toBe(false);
   });
 

@@ -236,12 +236,15 @@ export class ReviewSession {
   }
 
   next(): void {
+    // A key pressed while the first page loads would fetch that page a second time.
+    if (!this.loaded) return;
     if (this.index < this.items.length) this.index++;
     this.prefetch();
     this.changed();
   }
 
   previous(): void {
+    if (!this.loaded) return;
     if (this.index > 0) this.index--;
     this.prefetch();
     this.changed();
@@ -272,6 +275,8 @@ export class ReviewSession {
 
   /** The traces of the current item and the next ones, and the next page of any list when it runs low. */
   private prefetch(): void {
+    // Before the first page there is nothing ahead to count; `load` prefetches once it has arrived.
+    if (!this.loaded) return;
     for (const item of this.items.slice(this.index, this.index + 1 + TRACES_AHEAD)) this.tracesOf(item.id);
     const ahead = this.items.slice(this.index).filter((i) => this.stillListed(i)).length;
     if (ahead < REFILL_AT && !this.exhausted && !this.refilling) {
@@ -295,12 +300,15 @@ export class ReviewSession {
       const head = PAGE_SIZE + this.items.length <= MAX_LIMIT;
       const from = Math.max(0, this.items.filter((i) => this.stillListed(i)).length - PAGE_SIZE);
       const asked = this.ledger.asking();
-      const q = head ? await this.api.queue(this.status, PAGE_SIZE + this.items.length) : await this.api.queue(this.status, PAGE_SIZE * 2, from);
+      const limit = head ? PAGE_SIZE + this.items.length : PAGE_SIZE * 2;
+      const q = await this.api.queue(this.status, limit, head ? undefined : from);
       const known = new Set(this.items.map((i) => i.id));
       const fresh = q.items.filter((i) => !known.has(i.id));
       this.items.push(...fresh);
       for (const i of fresh) this.show(i, asked);
-      this.exhausted = fresh.length === 0;
+      // Only a page shorter than asked for ends the list: one full of items already loaded (a list
+      // reordered meanwhile) does not mean none follow.
+      this.exhausted = q.items.length < limit;
       this.refillError = undefined;
     } catch (err) {
       // Tried again on the next move, or by the page's Retry.
