@@ -13,6 +13,13 @@ const redacted: [string, string][] = [
   ['mobile +86 139 1234 5678', 'mobile [PHONE]'],
   ['office (415) 555-2671', 'office [PHONE]'],
   ['office 415-555-2671', 'office [PHONE]'],
+  // North American numbers ending a sentence, and with the country's leading 1.
+  ['call me at 415-555-2671.', 'call me at [PHONE].'],
+  ['(415) 555-2671.', '[PHONE].'],
+  ['Call 415.555.2671. Thanks', 'Call [PHONE]. Thanks'],
+  ['call me at 1-800-555-0199', 'call me at [PHONE]'],
+  ['or 1 (800) 555-0199, or 1.800.555.0199.', 'or [PHONE], or [PHONE].'],
+  ['call +1-800-555-0199.', 'call [PHONE].'],
   ['card 4111 1111 1111 1111 exp 12/29', 'card [CARD] exp 12/29'],
   ['card 4111-1111-1111-1111', 'card [CARD]'],
   ['amex 378282246310005', 'amex [CARD]'],
@@ -55,6 +62,7 @@ const untouched: string[] = [
   'pi is 3.14159 and the total is 1234567.89',
   'invoice 110105194912310022', // ID checksum wrong
   'serial 000-12-3456 is not an SSN', // area 000 is never issued
+  'nor 666-12-3456, 912-34-5678, 123-00-4567 or 123-45-0000', // nor area 666 or 900-999, group 00, serial 0000
   'ratio 1:2:3 and time 09:45',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
@@ -67,6 +75,12 @@ const untouched: string[] = [
   'order 0123456789, invoice 04-1234-5678, ISBN 0306406152',
   'IBAN DE89 3704 0044 0532 0130 00',
   'card 4111 1111 1111 1112 12', // no span of whole groups passes Luhn
+  // Near-misses of a North American number: more groups, a longer or shorter one, or no token start.
+  'version 415.555.2671.3 or 1.415.555.2671.8.',
+  'build 10.415.555.2671 and part 415-555-26710.',
+  'order 11-800-555-0199, ref A1-800-555-0199 and 1-800-555-019.',
+  'shipped 2024-12-04. Order 1-2024-12-04.',
+  'serial 415-555-2671-12 and 800.555.0199.5',
 ];
 
 describe('redactPII', () => {

@@ -73,12 +73,6 @@ export function cnIdValid(id: string): boolean {
   return CN_ID_CHECK[sum % 11] === upper[17];
 }
 
-/** US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued. */
-function ssnValid(ssn: string): boolean {
-  const [area, group, serial] = ssn.split('-') as [string, string, string];
-  return area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000';
-}
-
 function ipv6Valid(candidate: string): boolean {
   // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
   if (!candidate.includes('::') && candidate.split(':').length !== 8) return false;
@@ -106,7 +100,8 @@ const DETECTORS: Detector[] = [
     pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
     replace: cardIn,
   },
-  { kind: 'ssn', pattern: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])/g, confirm: ssnValid },
+  // US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued.
+  { kind: 'ssn', pattern: /(?<![\w-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g },
   // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
   { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-])/g },
   // International: a leading + and 8-15 digits in groups.
@@ -115,8 +110,8 @@ const DETECTORS: Detector[] = [
     pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?![\w-])/g,
     confirm: phoneDigitCountValid,
   },
-  // North American without country code, only in the usual punctuated shapes.
-  { kind: 'phone', pattern: /(?<![\w.-])(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w.-])/g },
+  // North American, only in the usual punctuated shapes, with a leading 1 or without; ending a sentence too.
+  { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w-]|\.\d)/g },
   {
     kind: 'ip',
     pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/g,

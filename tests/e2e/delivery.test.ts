@@ -21,6 +21,7 @@ import {
 } from './helpers.ts';
 import { hostReady } from './host-page.ts';
 import { beaconMarker, isBeaconMarker } from './markers.ts';
+import { watchOutput } from './page-output.ts';
 
 const browser = useBrowser();
 
@@ -398,6 +399,40 @@ describe('the outbox and delivery', () => {
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 5_000);
     expect(posts.length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => pending(page)).toBe(0);
+    await context.close();
+  });
+
+  // A sandboxed frame has an opaque origin: the browser denies it Web Locks (and IndexedDB).
+  it('delivers by fetch, without waiting for the page to be hidden, from a sandboxed frame that is denied Web Locks', async () => {
+    const context = await browser().newContext();
+    const sent: string[] = [];
+    // The frame's requests carry `Origin: null`, which no project can list: they reach the collector from the site.
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      sent.push(route.request().resourceType());
+      const response = await route.fetch({ headers: { ...route.request().headers(), origin: site() } });
+      await route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+    });
+    const page = await context.newPage();
+    const output = watchOutput(page);
+    await page.goto(`${site()}/tests/e2e/pages/blank.html`);
+    const params = new URLSearchParams({ build: 'iife', endpoint: collector(), key: keys().write, options: JSON.stringify(FAST) });
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.sandbox.add('allow-scripts');
+      frame.src = src;
+      document.body.append(frame);
+    }, `${site()}/tests/e2e/pages/host.html?${params}`);
+    await expect.poll(() => page.frames().length).toBe(2);
+    const frame = page.frames()[1]!;
+    await frame.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    expect(await frame.evaluate(() => navigator.locks.request('probe', () => 'granted').catch((e: Error) => e.name))).toBe('SecurityError');
+    const traceId = newTraceId('sandboxed');
+    await frame.evaluate((a) => (window as unknown as { addAnswer: (a: unknown) => Promise<boolean> }).addAnswer(a), { traceId });
+    await frame.locator(`rag-feedback[trace-id="${traceId}"]`).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 8_000);
+    expect(new Set(sent)).toEqual(new Set(['fetch']));
+    expect((await output.settled()).console.filter((m) => m.includes('flush failed'))).toEqual([]);
     await context.close();
   });
 

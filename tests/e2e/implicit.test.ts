@@ -82,6 +82,34 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it('records the time a preview is read before the page is hidden and again once it is back, not the time between', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('preview-tab');
+    const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
+      <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
+    await addAnswer(page, { traceId, html });
+    await page.locator('#preview').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(800);
+    await setVisibility(page, 'hidden'); // another tab; the preview stays on screen all along
+    await page.waitForTimeout(1_500);
+    const back = Date.now();
+    await setVisibility(page, 'visible');
+    await page.waitForTimeout(1_100);
+    await page.evaluate(() => scrollTo(0, 0));
+    const readAgain = Date.now() - back;
+    await eventually(traceId, (ev) => {
+      // In the order they happened (event ids are time-ordered).
+      const dwells = ofType(ev, 'citation_dwell')
+        .sort((a, b) => (a.eventId < b.eventId ? -1 : 1))
+        .map((e) => e.detail);
+      expect(dwells).toHaveLength(2);
+      for (const d of dwells) expect(d).toMatchObject({ chunkId: 'chunk-7', mode: 'preview' });
+      expect(dwells[1]!.ms as number).toBeGreaterThanOrEqual(700);
+      expect(dwells[1]!.ms as number).toBeLessThanOrEqual(readAgain);
+    });
+    await page.context().close();
+  });
+
   it('records the dwell on a preview that arrives after the element is on the page (a streamed answer)', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('stream-preview');

@@ -154,3 +154,40 @@ describe('destinations', () => {
     expect(triesOf('https://retired.example')).toBe(2);
   });
 });
+
+describe('Web Locks', () => {
+  /** A fresh module (the page remembers a denial), an outbox whose peek may fail, and a lock manager. */
+  async function setUp(request: (name: string, opts: unknown, cb: (lock: unknown) => Promise<void>) => Promise<void>, peek = async () => []) {
+    vi.resetModules();
+    const { Transport: Fresh } = await import('./transport.ts');
+    const locks = { request: vi.fn(request) };
+    vi.stubGlobal('navigator', { onLine: true, locks });
+    const outbox = { settled: () => Promise.resolve(), peek: vi.fn(peek) };
+    const warn = vi.fn();
+    const t = new Fresh(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 1_000 }, timeoutMs: 0 }, warn);
+    return { t, locks, outbox, warn };
+  }
+
+  it('drains without a lock where the browser denies Web Locks (a sandboxed frame), and asks for none again', async () => {
+    const { t, locks, outbox, warn } = await setUp(() =>
+      Promise.reject(new DOMException('Access to the Locks API is denied in this context.', 'SecurityError')),
+    );
+    await t.flush();
+    await t.flush();
+    expect(outbox.peek).toHaveBeenCalledTimes(2);
+    expect(locks.request).toHaveBeenCalledTimes(1);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('does not drain again without the lock when the drain holding it failed', async () => {
+    const { t, locks, outbox, warn } = await setUp(
+      (_name, _opts, cb) => cb({}),
+      () => Promise.reject(new DOMException('The database connection is closing.', 'InvalidStateError')),
+    );
+    await t.flush();
+    expect(outbox.peek).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith('flush failed', expect.any(DOMException));
+    await vi.advanceTimersByTimeAsync(1_000); // the retry asks for the lock again
+    expect(locks.request).toHaveBeenCalledTimes(2);
+  });
+});

@@ -8,6 +8,11 @@ import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 const LOCK = 'rag-feedback:flush';
+/**
+ * Set once the page turns out to have no Web Locks: none (an insecure context), or denied (a
+ * sandboxed frame, the site's storage blocked): it drains without one from then on.
+ */
+let lockless: unknown;
 
 /**
  * `after`: the least wait before a retry. `delivered`: the batch stored a new event, and with it the
@@ -86,11 +91,21 @@ export class Transport {
 
   /** Drains the outbox unless another tab is at it. */
   private async drainAlone(): Promise<void> {
-    if (!navigator.locks) return this.drain();
-    await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
-      if (lock) return this.drain();
-      this.schedule(OTHER_TAB_RECHECK_MS); // another tab is sending (our events too, from the shared outbox)
-    });
+    let asked: unknown;
+    if (!lockless)
+      try {
+        return await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
+          asked = 1;
+          if (lock) return this.drain();
+          this.schedule(OTHER_TAB_RECHECK_MS); // another tab is sending (our events too, from the shared outbox)
+        });
+      } catch (err) {
+        // The drain holding the lock failed: the flush did. Else the request did (a TypeError without
+        // `navigator.locks`, a SecurityError where they are denied): the page goes on without.
+        if (asked) throw err;
+        lockless = 1;
+      }
+    return this.drain();
   }
 
   private async drain(): Promise<void> {

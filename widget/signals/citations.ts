@@ -35,8 +35,12 @@ export class CitationController implements ReactiveController, TraceAware {
     if (document.visibilityState === 'hidden') {
       if (this.clicked && now - this.clicked.at < SOURCE_OPENED_WITHIN_MS) this.away = { chunkId: this.clicked.chunkId, since: now };
       this.clicked = undefined;
-    } else if (this.away) {
-      this.dwell(this.away.chunkId, now - this.away.since, 'away');
+    } else {
+      // Previews still on screen are read again from now: their intersection did not change, so only
+      // observing them anew has the observer say so.
+      this.observer!.disconnect();
+      for (const el of this.host.querySelectorAll('[data-preview-for]')) this.observer!.observe(el);
+      if (this.away) this.dwell(this.away.chunkId, now - this.away.since, 'away');
       this.away = undefined;
     }
   });
@@ -81,7 +85,8 @@ export class CitationController implements ReactiveController, TraceAware {
     };
     watch();
     (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true, attributeFilter: ['data-preview-for'] });
-    // On page hide, close open preview dwells so the beacon carries them.
+    // On page hide, close open preview dwells so the beacon carries them (those still on screen begin
+    // again when the page is visible).
     this.unhook = this.sink.onPageHide(() => {
       const now = Date.now();
       for (const el of [...this.previewsVisible.keys()]) this.previewEnded(el, now);
