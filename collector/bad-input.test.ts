@@ -129,12 +129,6 @@ const cases: BadCase[] = [
     field: 'events[0].detail.similarity',
     request: events([ev({ signalType: 'rephrase_within_session', detail: { nextTraceId: 'n', similarity: 1.5, gapMs: 10 } })]),
   },
-  {
-    name: 'web_vitals: a value past any wait',
-    status: 400,
-    field: 'events[0].detail.value',
-    request: events([ev({ signalType: 'web_vitals', detail: { name: 'LCP', value: 1e300, rating: 'poor' } })]),
-  },
   { name: 'event: an eventId the collector makes', status: 400, field: 'events[0].eventId', request: events([ev({ eventId: 'pushback-0123abcd' })]) },
   {
     name: 'web_vitals: unknown metric',

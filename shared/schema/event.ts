@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { charCount, durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
-import { MAX_DURATION_MS } from './durations.ts';
 import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
 
@@ -102,8 +101,8 @@ const details = {
   web_vitals: v.strictObject({
     /** Which vital: the three Core Web Vitals, the ones the widget reports. */
     name: v.picklist(['INP', 'LCP', 'CLS']),
-    /** Its value (ms, or unitless for CLS): no page waits longer than a duration may be. */
-    value: v.pipe(finite(), v.minValue(0), v.maxValue(MAX_DURATION_MS)),
+    /** Its value (ms, or unitless for CLS). */
+    value: v.pipe(finite(), v.minValue(0)),
     /** web-vitals' own verdict. */
     rating: v.picklist(['good', 'needs-improvement', 'poor']),
   }),
