@@ -234,9 +234,9 @@ describe('eval sets, loop health, retention and erasure', () => {
     // Tonight's run stops after assessing and is never continued: the next night starts its own.
     let summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id], maxSlices: 5 });
     expect(summary.done).toBe(false);
-    // An answer's score it kept as found, as a slice rescoring another's answer keeps it.
+    // An answer's score it kept as found (assess keeps them for the answers it rescores).
     await env.DB.prepare(
-      `insert into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) select project_id, night, ?2, 'flood', -1 from loop_runs where project_id = ?1`,
+      `insert or ignore into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) select project_id, night, ?2, 'flood', -1 from loop_runs where project_id = ?1`,
     )
       .bind(p.id, flood[0]!.traceId)
       .run();

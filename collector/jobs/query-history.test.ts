@@ -133,3 +133,51 @@ describe('the history rule and an answer another slice rescored', () => {
     expect(oneASlice.rules).not.toContain('against_query_history');
   });
 });
+
+describe('the history rule and a slice run again', () => {
+  it('subtracts the answer’s score as the night found it when its slice runs again after its writes landed but not its cursor', async () => {
+    const p = await newProject();
+    const old = Array.from({ length: HISTORY_MIN_TRACES }, (_, i) => trace({ traceId: `old-${i}`, query: QUESTION }));
+    await sendTraffic(
+      p,
+      old,
+      old.map((t) => ({ traceId: t.traceId, signalType: 'thumbs_up' as const })),
+    );
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    await sendTraffic(
+      p,
+      [trace({ traceId: 'a-0', query: QUESTION }), trace({ traceId: 'b-new', query: QUESTION })],
+      [
+        { traceId: 'a-0', signalType: 'thumbs_up' },
+        { traceId: 'b-new', signalType: 'thumbs_down' },
+      ],
+    );
+    // The invocation ends after the second assess slice (b-new's) wrote, before the run saved where it was.
+    let assessWrites = 0;
+    let cut = false;
+    const db = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop !== 'prepare') return Reflect.get(target, prop).bind(target);
+        return (sql: string) => {
+          // Each assess slice writes its answers' aggregates with one such statement.
+          if (sql.trimStart().startsWith('insert into trace_stats')) assessWrites++;
+          if (!cut && assessWrites === 2 && sql.trimStart().startsWith('update loop_runs set status')) {
+            cut = true;
+            throw new Error('the invocation ended');
+          }
+          return target.prepare(sql);
+        };
+      },
+    });
+    const night = Date.now() + DAY;
+    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow('the invocation ended');
+    expect((await runNightly(env, night, { projects: [p.id], tracesPerSlice: 1 })).done).toBe(true);
+    const row = await env.DB.prepare(
+      `select a.rules from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id where e.project_id = ? and e.trace_id = 'b-new'`,
+    )
+      .bind(p.id)
+      .first<{ rules: string }>();
+    // As when nothing ended: five other answers voted up.
+    expect((JSON.parse(row?.rules ?? '[]') as { rule: string }[]).map((r) => r.rule)).toContain('against_query_history');
+  });
+});

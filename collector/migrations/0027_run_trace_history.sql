@@ -1,5 +1,5 @@
--- An answer's score as a nightly run first found it, kept when another answer's slice rescored it:
--- its own slice weighs the history rule against the totals that hold that score (jobs/stages/assess.ts).
+-- An answer's score as a nightly run first found it, kept before a slice rescores it: its own slice
+-- weighs the history rule against the totals that hold that score (jobs/stages/assess.ts).
 -- Emptied when the run ends.
 CREATE TABLE `loop_trace_history` (
 	`project_id` text NOT NULL,

@@ -238,7 +238,14 @@ export const assess: Stage = {
       });
     const rescoredElsewhere = jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key })));
     await db.batch([
-      // First, while their scores are still as the run found them.
+      // First, while their scores are still as the run found them: the slice's own too, for a slice
+      // run again after its writes landed but not its cursor (the invocation ended in between).
+      db
+        .prepare(
+          `insert or ignore into loop_trace_history (project_id, night, trace_id, query_key, weighted_score)
+           select ?1, ?2, k.key, s.query_key, s.weighted_score from (${slice}) k left join trace_stats s on s.project_id = ?1 and s.trace_id = k.key`,
+        )
+        .bind(...params),
       ...rescoredElsewhere.flatMap((part) => keepFirstFound(db, projectId, ctx.night, part)),
       ...jsonArrays(rows).map((part) =>
         db

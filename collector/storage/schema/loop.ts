@@ -183,9 +183,9 @@ export const loopQueryHistory = sqliteTable(
 );
 
 /**
- * An answer's stored score as the run first found it, kept when a slice other than its own rescored
- * it (an event attributed onto it or taken away): its own slice subtracts from `loop_query_history`
- * the score those totals hold. Null when it had none. Emptied when the run ends.
+ * An answer's stored score as the run first found it, kept before a slice rescores it (its own, or
+ * another's through attribution): its own slice, or the same slice run again, subtracts from
+ * `loop_query_history` the score those totals hold. Null when it had none. Emptied when the run ends.
  */
 export const loopTraceHistory = sqliteTable(
   'loop_trace_history',
