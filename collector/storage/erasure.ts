@@ -58,7 +58,7 @@ export async function eraseUser(
   for (;;) {
     // A user with many answers takes more than one call: each batch is whole, and the next call goes on.
     if (queryBudget - queries() < ERASE_PASS_QUERIES || (queries() > 0 && Date.now() - started > timeBudgetMs)) return { deleted: counts, done: false };
-    // The sources the noise filter may have found flooding, as runs not finished keep them: forgotten batch by batch.
+    // The sources the noise filter may have found flooding, as runs not finished keep them: forgotten with each batch.
     const sources = new Set([`user:${userIdHash}`]);
     const { results } = await d1
       .prepare(
@@ -133,6 +133,10 @@ export async function eraseUser(
       chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Those answers' questions, as a run in progress took them (their totals and scores as found),
+      // are taken again as they stand when a slice next needs them, as the user's own questions are.
+      othersTotals: d1.prepare(forgetTotalsSql(OTHERS_KEYS)).bind(projectId),
+      othersScores: d1.prepare(forgetScoresSql(OTHERS_KEYS, 'trace_id in (select trace_id from erasure_recompute where project_id = ?1)')).bind(projectId),
       othersAnswers: traceStatsUpsert(d1, projectId, Date.now(), {
         affected: `select r.trace_id, s.query_key from erasure_recompute r cross join trace_stats s on s.project_id = ?1 and s.trace_id = r.trace_id
           where r.project_id = ?1`,
@@ -169,14 +173,14 @@ export async function eraseUser(
         )
         .bind(projectId, ids, JSON.stringify([...new Set(results.map((r) => utcDay(r.created_at)))])),
     };
-    const r = await namedBatch(d1, statements, forgetListed(d1, projectId, lists));
+    // The flooding sources go in the same transaction: a call cut off after it leaves none of this batch's.
+    const r = await namedBatch(d1, statements, [...forgetListed(d1, projectId, lists), forgetFlooding(d1, projectId, sources)]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);
     if (writes.length) await d1.batch(writes);
     counts.events += r.events.meta.changes;
     counts.reviewItems += r.reviewItems.meta.changes;
     counts.corrections += r.corrections.meta.changes;
     counts.traces += r.traces.meta.changes;
-    await forgetFlooding(d1, projectId, sources).run();
   }
   await d1.batch([
     d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash),
@@ -202,6 +206,17 @@ function forgetFlooding(d1: D1Database, projectId: string, sources: ReadonlySet<
 
 /** The nights of runs not finished, whose mining lists are kept until they finish. */
 const UNFINISHED = `select night from loop_runs where project_id = ?1 and status = 'running'`;
+
+/** The questions of the other users' answers a batch of erasure recomputes (`erasure_recompute`). */
+const OTHERS_KEYS = `select s.query_key from erasure_recompute r cross join trace_stats s on s.project_id = ?1 and s.trace_id = r.trace_id where r.project_id = ?1`;
+
+/** Drops the totals runs not finished took of the questions `keys` selects (assess.ts `queryHistory`). */
+const forgetTotalsSql = (keys: string) => `delete from loop_query_history where project_id = ?1 and night in (${UNFINISHED}) and query_key in (${keys})`;
+
+/** Drops the scores as found runs not finished kept of answers to those questions, under their old key or their new, or that `also` names. */
+const forgetScoresSql = (keys: string, also: string) =>
+  `delete from loop_trace_history where project_id = ?1 and night in (${UNFINISHED}) and (${also} or query_key in (${keys})
+     or exists (select 1 from trace_stats s where s.project_id = ?1 and s.trace_id = loop_trace_history.trace_id and s.query_key in (${keys})))`;
 
 /**
  * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
@@ -230,17 +245,8 @@ function forgetListed(
     d1.prepare(listed('judged')).bind(projectId, lists.judged),
     d1.prepare(`${listed('query')} and ${stillJudged(queryRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.query),
     d1.prepare(`${listed('question')} and ${stillJudged(questionRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.question),
-    // The scores a run took of the user's questions: a slice after this takes them again, without the user's answers.
-    d1
-      .prepare(`delete from loop_query_history where project_id = ?1 and night in (${UNFINISHED}) and query_key in (select value from json_each(?2))`)
-      .bind(projectId, lists.keys),
-    // And the scores it kept of the user's answers and of others' under those questions: such a slice takes them as they are then.
-    d1
-      .prepare(
-        `delete from loop_trace_history where project_id = ?1 and night in (${UNFINISHED}) and (trace_id in (select value from json_each(?2))
-           or query_key in (select value from json_each(?3))
-           or exists (select 1 from trace_stats s where s.project_id = ?1 and s.trace_id = loop_trace_history.trace_id and s.query_key in (select value from json_each(?3))))`,
-      )
-      .bind(projectId, lists.trace, lists.keys),
+    // The scores a run took of the user's questions and answers: a slice after this takes them again, without the user's answers.
+    d1.prepare(forgetTotalsSql('select value from json_each(?2)')).bind(projectId, lists.keys),
+    d1.prepare(forgetScoresSql('select value from json_each(?3)', 'trace_id in (select value from json_each(?2))')).bind(projectId, lists.trace, lists.keys),
   ];
 }

@@ -216,15 +216,15 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
       );
     // The rollout goes first, and only while the version is not stored: the insert after it stores it.
     const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true })] : [];
-    // Only after the row this request inserted: a version stored already keeps its own parts.
+    // Only after the row this request inserted (its time and size): a version stored already keeps its own parts.
     const parts = rest.map((text, i) =>
       d1
         .prepare(
           `insert into model_parts (project_id, version, part, text) select ?1, ?2, ?3, ?4
-           where exists (select 1 from models where project_id = ?1 and version = ?2 and created_at = ?5 and bytes = ?6 and artifact = ?7)
+           where exists (select 1 from models where project_id = ?1 and version = ?2 and created_at = ?5 and bytes = ?6)
            on conflict do nothing`,
         )
-        .bind(projectId, m.model.version, i + 1, text, m.at, bytes, first),
+        .bind(projectId, m.model.version, i + 1, text, m.at, bytes),
     );
     const results = await d1.batch([...serve, insert, ...parts]);
     if (results[serve.length]!.results.length > 0) return { outcome: 'recorded' };

@@ -15,6 +15,9 @@ import { refusal } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './settings-page.styles.ts';
 
+/** How long one erasure call may take before the page says the collector could not be reached. */
+const ERASE_CALL_TIMEOUT_MS = 60_000;
+
 /** What a field's message is read from: the schema's issue, a field left blank, or what the API said refusing it. */
 type FieldIssue = v.BaseIssue<unknown> | 'empty' | Words;
 
@@ -191,7 +194,11 @@ export class SettingsPage extends LitElement {
       const total = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
       // A user with many answers takes several calls, each erasing whole batches.
       for (let done = false; !done; ) {
-        const answer = await api<{ deleted: typeof total; done: boolean }>(`/v1/admin/users/${encodeURIComponent(id)}`, { method: 'DELETE' });
+        // A call starts batches for about 8 s and finishes the one under way: more than a plain change takes.
+        const answer = await api<{ deleted: typeof total; done: boolean }>(`/v1/admin/users/${encodeURIComponent(id)}`, {
+          method: 'DELETE',
+          timeoutMs: ERASE_CALL_TIMEOUT_MS,
+        });
         for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += answer.deleted[k];
         // Each call that is not the last erases a batch; one that erased nothing would only repeat.
         done = answer.done || answer.deleted.traces === 0;
