@@ -536,6 +536,28 @@ describe('ReviewSession', () => {
     expect(s.exhausted).toBe(false);
   });
 
+  it('goes on past a page of items it has when the list moved down past the head (items answered elsewhere went to its top)', async () => {
+    const { budget, training } = await fakeServer(0, 'answered').api.queue('answered', 1);
+    const listed = Array.from({ length: 600 }, (_, i) => ({ ...item(i), status: 'answered' as const }));
+    const api: ReviewApi = {
+      ...fakeServer(0).api,
+      async queue(_status, limit, offset = 0) {
+        // Once the session pages past the head, 25 answers given elsewhere come to the top.
+        if (offset > 0 && listed.length === 600) listed.unshift(...Array.from({ length: 25 }, (_, i) => ({ ...item(600 + i), status: 'answered' as const })));
+        return { items: structuredClone(listed.slice(offset, offset + limit)), budget, training };
+      },
+    };
+    const s = new ReviewSession(api, 'answered', () => {});
+    await s.load();
+    for (let i = 0; i < 700 && !s.exhausted; i++) {
+      s.next();
+      await settle();
+    }
+    // Every item of the first 600 is reached; the 25 new ones sit above where the reviewer is.
+    expect(new Set(s.items.map((i) => i.id))).toEqual(new Set(listed.slice(25).map((i) => i.id)));
+    expect(s.exhausted).toBe(true);
+  });
+
   it('pages on through the answered and held lists as through the waiting one', async () => {
     for (const status of ['answered', 'held'] as const) {
       const server = fakeServer(PAGE_SIZE * 2 + 5, status);

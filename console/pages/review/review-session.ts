@@ -295,10 +295,13 @@ export class ReviewSession {
    * top of the answered list, so the head holds the next page either way. Past what one request
    * gives, the page after those still listed there, from a little before, less what is loaded.
    */
+  /** How far past what is loaded pages are asked for: how much the list was found to have moved down. */
+  private shift = 0;
+
   private async refill(): Promise<void> {
     try {
       const head = PAGE_SIZE + this.items.length <= MAX_LIMIT;
-      const from = Math.max(0, this.items.filter((i) => this.stillListed(i)).length - PAGE_SIZE);
+      const from = Math.max(0, this.items.filter((i) => this.stillListed(i)).length - PAGE_SIZE) + this.shift;
       const asked = this.ledger.asking();
       const limit = head ? PAGE_SIZE + this.items.length : PAGE_SIZE * 2;
       const q = await this.api.queue(this.status, limit, head ? undefined : from);
@@ -309,6 +312,9 @@ export class ReviewSession {
       // Only a page shorter than asked for ends the list: one full of items already loaded (a list
       // reordered meanwhile) does not mean none follow.
       this.exhausted = q.items.length < limit;
+      // Past the head, a full page of items already loaded: the list moved down under them (items
+      // answered elsewhere went to its top). The next page is looked for further on.
+      if (!head && fresh.length === 0 && !this.exhausted) this.shift += PAGE_SIZE;
       this.refillError = undefined;
     } catch (err) {
       // Tried again on the next move, or by the page's Retry.
