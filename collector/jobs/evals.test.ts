@@ -22,6 +22,12 @@ const heldOutQueries = (n: number) =>
     .filter((q) => isHeldOut(queryKey(q)))
     .slice(0, n);
 
+/** Wordings `stem <n>` whose keys the split holds out (a variant must be held out itself), or, with `heldOut` false, trains on. */
+const wordings = (stem: string, n: number, heldOut = true) =>
+  Array.from({ length: 200 }, (_, i) => `${stem} ${i}`)
+    .filter((q) => isHeldOut(queryKey(q)) === heldOut)
+    .slice(0, n);
+
 const answer = (query: string, sessionId: string, ageMs: number) =>
   trace({ query, retrievedChunks: chunks, rerankedChunks: undefined, sessionId, createdAt: Date.now() - ageMs });
 
@@ -87,12 +93,15 @@ describe('eval sets', () => {
     const p = await newProject();
     const [asked, split] = heldOutQueries(2) as [string, string];
     const first = answer(asked, 'sa', 60_000);
-    const reworded = answer('how long do I have to return an opened item', 'sa', 55_000);
+    const reworded = answer(wordings('how long do I have to return an opened item', 1)[0]!, 'sa', 55_000);
+    // Re-asked, in another session, in words the model trains on: not a variant, or the gate would score the model on what it learnt.
+    const again = answer(asked, 'sd', 58_000);
+    const trained = answer(wordings('when can I send back an opened item', 1, false)[0]!, 'sd', 54_000);
     const liked = answer(split, 'sb', 50_000);
     const disliked = answer(split, 'sc', 40_000);
     await send(
       p,
-      [first, reworded, liked, disliked],
+      [first, reworded, again, trained, liked, disliked],
       [
         { traceId: first.traceId, sessionId: 'sa', signalType: 'wrong_source', detail: { chunkId: 'bad' } },
         {
@@ -100,6 +109,12 @@ describe('eval sets', () => {
           sessionId: 'sa',
           signalType: 'rephrase_within_session',
           detail: { nextTraceId: reworded.traceId, similarity: 0.8, gapMs: 5_000 },
+        },
+        {
+          traceId: again.traceId,
+          sessionId: 'sd',
+          signalType: 'rephrase_within_session',
+          detail: { nextTraceId: trained.traceId, similarity: 0.8, gapMs: 4_000 },
         },
         { traceId: liked.traceId, sessionId: 'sb', signalType: 'thumbs_up' },
         { traceId: disliked.traceId, sessionId: 'sc', signalType: 'thumbs_down' },
@@ -117,7 +132,7 @@ describe('eval sets', () => {
     const p = await newProject();
     const [asked] = heldOutQueries(1) as [string];
     const first = answer(asked, 'sa', 60_000);
-    const reworded = answer('how long do I have to return an opened item', 'sa', 55_000);
+    const reworded = answer(wordings('how long do I have to return an opened item', 1)[0]!, 'sa', 55_000);
     await send(
       p,
       [first, reworded],
@@ -211,10 +226,11 @@ describe('eval sets', () => {
     const seed = async (p: Project) => {
       const traces: TraceInput[] = [];
       const events: Parameters<typeof event>[0][] = [];
+      const rewordings = wordings('in other words, refunds question', 6);
       for (const [i, query] of heldOutQueries(6).entries()) {
         const good = answer(query, `good-${i}`, 60_000 - i * 1_000);
         const bad = answer(query, `bad-${i}`, 50_000 - i * 1_000);
-        const reworded = answer(`in other words, refunds question ${i}`, `bad-${i}`, 40_000 - i * 1_000);
+        const reworded = answer(rewordings[i]!, `bad-${i}`, 40_000 - i * 1_000);
         traces.push(good, bad, reworded);
         events.push(
           { traceId: good.traceId, sessionId: `good-${i}`, signalType: 'thumbs_up' },

@@ -310,7 +310,11 @@ async function echo(ctx: StageContext, at: Extract<Cursor, { layer: 'echo' }>, v
   return { items, next: at.list === 'reviewed' ? { layer: 'echo', list: 'answered', after: null } : null, read };
 }
 
-/** Variants: what users typed when they re-asked a labelled held-out question, with its labels; in the order they arrived. */
+/**
+ * Variants: what users typed when they re-asked a labelled held-out question, with its labels; in
+ * the order they arrived. Only wordings held out themselves: one that is not trains the model
+ * (its reviews, its engagement, its memory of judged questions), which would then be scored on it.
+ */
 async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant' }>, room: number): Promise<Page> {
   const { db, projectId, run } = ctx;
   const { results } = await db
@@ -325,7 +329,10 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
     )
     .bind(projectId, LOW_CONFIDENCE, at.receivedAt, at.eventId, pageSize(ctx), run.windowTo)
     .all<{ received_at: number; event_id: string; query_key: string; trace_id: string; query: string }>();
-  const rephrased = results.filter((r) => isHeldOut(r.query_key) && queryKey(r.query) !== r.query_key);
+  const rephrased = results.filter((r) => {
+    const asked = queryKey(r.query);
+    return isHeldOut(r.query_key) && isHeldOut(asked) && asked !== r.query_key;
+  });
   const { labels, read } = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
   const items: Item[] = [];
   for (const r of rephrased) {
