@@ -199,6 +199,27 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     expect(before.body.models).toHaveLength(1);
   });
 
+  it('retrains a week on for a changed answer that makes an example, not for one on a held-out question', async () => {
+    const { p, night2 } = await trainedWorld(everyoneApart('h'));
+    // The nights run ahead of the clock the answers are given by: the model is dated after the
+    // answers it was trained on and before those given below.
+    await env.DB.prepare('update models set created_at = ? where project_id = ?').bind(Date.now(), p.id).run();
+    await new Promise((r) => setTimeout(r, 5));
+    const { body } = await admin<{ items: { id: string; query: string; verdict: string }[] }>(p, '/review?status=answered&limit=500');
+    const flip = async (heldOut: boolean) => {
+      const item = body.items.find((i) => isHeldOut(queryKey(i.query)) === heldOut)!;
+      const verdict = item.verdict === 'relevant' ? 'not_relevant' : 'relevant';
+      expect((await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict } })).status).toBe(200);
+    };
+    const trainLine = async (night: number) => (await runNightly(env, night, { projects: [p.id] })).runs[0]!.stages.find((s) => s.name === 'train')!.counts;
+    // An answer changed on a held-out question feeds the eval sets, not the training: nothing to retrain on.
+    await flip(true);
+    expect(await trainLine(night2 + 7 * DAY)).toEqual({ nothingNew: 1 });
+    // One changed on a training question does.
+    await flip(false);
+    expect(await trainLine(night2 + 8 * DAY)).not.toHaveProperty('nothingNew');
+  });
+
   it('leaves retraining to `npm run retrain` when retrainEveryDays is 0, and plans none', async () => {
     const { p, summary, reviewed } = await trainedWorld(everyoneApart('x'), { retrainEveryDays: 0 });
     expect(reviewed).toBeGreaterThanOrEqual(6 * TOPICS);

@@ -6,6 +6,7 @@
 import type { ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import type { GateFinding } from '../../shared/training/gate-findings.ts';
+import { exampleAnsweredAfter } from './training-data.ts';
 
 export interface NewModel {
   model: RerankerModel;
@@ -285,8 +286,9 @@ export async function latestTraining(d1: D1Database, projectId: string): Promise
 
 /**
  * Whether retraining has anything the last model (`last`, from `latestTraining`) has not seen:
- * more training examples than it was trained on (`examples`), or an answer given or changed since
- * it was trained, even when another taken back leaves the count as it was. True with no model yet.
+ * more training examples than it was trained on (`examples`), or an example's answer given or
+ * changed since it was trained, even when another taken back leaves the count as it was (an answer
+ * on a held-out or curated question, or "unclear", trains nothing). True with no model yet.
  */
 export async function newSinceLastModel(
   d1: D1Database,
@@ -295,9 +297,5 @@ export async function newSinceLastModel(
   examples: number,
 ): Promise<boolean> {
   if (!last || examples > last.confirmed) return true;
-  const row = await d1
-    .prepare(`select exists (select 1 from review_items where project_id = ? and status = 'answered' and answered_at > ?) as yes`)
-    .bind(projectId, last.createdAt)
-    .first<{ yes: number }>();
-  return row!.yes === 1;
+  return exampleAnsweredAfter(d1, projectId, last.createdAt);
 }

@@ -87,6 +87,18 @@ export async function examplesAnsweredBy(d1: D1Database, projectId: string, at: 
   return { examples: examples.length, answeredBy: at === null ? examples.length : examples.filter((e) => !answeredSince.has(pair(e))).length };
 }
 
+/** Whether an answer that makes a training example (as `examplesAnsweredBy` counts them) was given or changed after `at`. */
+export async function exampleAnsweredAfter(d1: D1Database, projectId: string, at: number): Promise<boolean> {
+  const { results } = await d1
+    .prepare(
+      `select distinct query_key as queryKey from review_items
+       where project_id = ?1 and status = 'answered' and answered_at > ?2 and verdict in ('relevant', 'not_relevant') and ${NOT_CURATED('query_key')}`,
+    )
+    .bind(projectId, at)
+    .all<{ queryKey: string }>();
+  return results.some((r) => !isHeldOut(r.queryKey));
+}
+
 /** Reviewers' confirmed judgements on training queries, with where each item's traces came from. */
 export async function confirmedExamples(d1: D1Database, projectId: string): Promise<Confirmed[]> {
   const origins = (column: string, table: string, join: string) =>
