@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose, expectedValue, type MinedChunk, type MiningTrace, mineTrace } from './mining.ts';
+import { diagnose, expectedValue, type MinedChunk, type MiningTrace, mineTrace, namedDocument } from './mining.ts';
 
 const chunk = (rank: number, chunkId: string, text: string, sourceDocId = `${chunkId}.md`): MinedChunk => ({
   chunkId,
@@ -56,6 +56,19 @@ describe('mining', () => {
   it('turns the document a correction names into a positive', () => {
     const out = mineTrace({ ...base, corrections: [{ text: 'see the refund policy', source: 'refunds.md', confidence: 0.95 }] }, t);
     expect(out.find((c) => c.chunk.chunkId === 'refund')).toMatchObject({ label: 'positive' });
+  });
+
+  it('takes the document a correction names by its own id before one whose id only holds it, and none for a name too short', () => {
+    expect(namedDocument('policy.md', ['privacy-policy.md', 'policy.md'])).toBe('policy.md');
+    expect(namedDocument('FAQ', ['billing-faq.md', 'faq.md'])).toBe('faq.md');
+    expect(namedDocument('refunds', ['shipping.md', 'refunds.md'])).toBe('refunds.md');
+    expect(namedDocument('md', ['a.md', 'b.md'])).toBeUndefined();
+    const named = [chunk(1, 'privacy', 'Privacy policy.', 'privacy-policy.md'), chunk(2, 'policy', 'Returns policy.', 'policy.md')];
+    const out = mineTrace({ ...base, chunks: named, corrections: [{ text: 'wrong', source: 'policy.md', confidence: 0.95 }] }, t);
+    expect(out.map((c) => [c.chunk.chunkId, c.label])).toEqual([
+      ['privacy', 'negative'],
+      ['policy', 'positive'],
+    ]);
   });
 
   it('mines engaged chunks of good traces as positives and nothing from a lukewarm one', () => {

@@ -92,12 +92,27 @@ export function diagnose(trace: MiningTrace): { guess: Guess; why: string; close
   return { guess: 'unclear', why: 'negative feedback without a reason or correction' };
 }
 
-/** Does the source a correction names point at this chunk's document? */
-export const namesDocument = (source: string, chunk: Pick<MinedChunk, 'sourceDocId'>) => {
-  const s = source.toLowerCase();
-  const doc = chunk.sourceDocId.toLowerCase();
+/** A named source shorter than this ("a", "md") would be found inside most documents' ids. */
+const MIN_NAMED_SOURCE_CHARS = 3;
+
+/** Does the source a correction names point at this document? */
+const namesDocument = (source: string, docId: string) => {
+  const s = source.trim().toLowerCase();
+  const doc = docId.toLowerCase();
+  if (s.length < MIN_NAMED_SOURCE_CHARS) return false;
   return s.includes(doc) || doc.includes(s) || termOverlap(doc.replace(/[._/-]+/g, ' '), s) >= 0.99;
 };
+
+/**
+ * Of `docs` (best ranked first), the one the source a correction names: its own id before one that
+ * only holds it or is held in it ("policy.md" names policy.md, not privacy-policy.md), the closest
+ * in length first, then the best ranked.
+ */
+export function namedDocument(source: string, docs: readonly string[]): string | undefined {
+  const length = source.trim().length;
+  const gap = (doc: string) => Math.abs(doc.length - length);
+  return docs.filter((d) => namesDocument(source, d)).sort((a, b) => gap(a) - gap(b))[0];
+}
 
 /** The candidates one trace yields: none for a trace neither clearly bad nor clearly good. */
 export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] {
@@ -132,9 +147,15 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       }
     }
     for (const c of trace.corrections) {
-      if (!c.source) continue;
+      const named = c.source
+        ? namedDocument(
+            c.source,
+            trace.chunks.map((chunk) => chunk.sourceDocId),
+          )
+        : undefined;
+      if (named === undefined) continue;
       for (const chunk of trace.chunks) {
-        if (namesDocument(c.source, chunk) && !out.some((o) => o.chunk === chunk && o.label === 'positive')) {
+        if (chunk.sourceDocId === named && !out.some((o) => o.chunk === chunk && o.label === 'positive')) {
           const i = out.findIndex((o) => o.chunk === chunk);
           if (i >= 0) out.splice(i, 1);
           add(

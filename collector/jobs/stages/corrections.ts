@@ -1,4 +1,4 @@
-import { namesDocument } from '../../loop/mining.ts';
+import { namedDocument } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { seenStageSql } from '../../storage/sql/seen-stage.ts';
@@ -64,7 +64,7 @@ export const corrections: Stage = {
       .map((r) => {
         const detail = JSON.parse(r.detail) as { text: string; source?: string };
         const docs = [...(JSON.parse(r.docs) as string[]), ...(JSON.parse(r.own_docs) as string[])];
-        const named = detail.source ? docs.find((d) => namesDocument(detail.source!, { sourceDocId: d })) : undefined;
+        const named = detail.source ? namedDocument(detail.source, docs) : undefined;
         return {
           eventId: r.event_id,
           traceId: r.trace_id,
