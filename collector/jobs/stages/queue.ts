@@ -30,7 +30,9 @@ export const queue: Stage = {
     const statements = [
       db
         .prepare(
-          `update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end where project_id = ?1 and status in ('pending', 'held')`,
+          // Only the items that change: rewriting the others would rewrite their queue index entries for nothing.
+          `update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end
+           where project_id = ?1 and status in ('pending', 'held') and status <> case when expected_value >= ?2 then 'pending' else 'held' end`,
         )
         .bind(projectId, next),
     ];
