@@ -5,7 +5,7 @@
  */
 import { joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { type Citation, citation } from './citations.ts';
+import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
 
 export interface Turn {
   query: string;
@@ -46,7 +46,8 @@ export function openAiGenerator(options: OpenAiOptions): Generator {
   return {
     model,
     async generate(query, chunks, history, { regenerate = false } = {}) {
-      const sources = chunks.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
+      // The sources' own markers unbracketed: a model echoing one would cite the wrong source.
+      const sources = chunks.map((c, i) => `[${i + 1}] ${withoutCitationMarkers(`${c.title}\n${c.text}`)}`).join('\n\n');
       const user = `Sources:\n\n${sources}\n\nQuestion: ${query}`;
       const messages = [
         { role: 'system', content: SYSTEM },
