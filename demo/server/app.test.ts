@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import { loadDocs } from '../corpus/docs.ts';
 import { createAnswerer } from './answerer.ts';
 import { type ClientConfig, createDemoApp } from './app.ts';
+import { MAX_ASK_BYTES } from './ask-schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-app-'));
 const widgetDir = join(dir, 'widget');
@@ -58,6 +60,14 @@ describe('demo routes', () => {
     expect(body.answer).toContain('[1]');
   });
 
+  it('takes the longest question the schema allows, however many bytes its characters take', async () => {
+    const sessionId = 's-'.padEnd(128, 'x');
+    // CJK: 3 bytes a character in UTF-8.
+    expect((await post({ sessionId, query: '退'.repeat(MAX_QUERY_CHARS), turnIndex: 10_000, regenerateOf: sessionId })).status).toBe(200);
+    // A control character: 6 bytes a character once JSON escapes it.
+    expect((await post({ sessionId, query: `x${'\u0001'.repeat(MAX_QUERY_CHARS - 1)}`, turnIndex: 10_000 })).status).toBe(200);
+  });
+
   it('refuses bad requests, naming the field at fault', async () => {
     const bad = async (res: Response) => ({ status: res.status, field: ((await res.json()) as { error: { field?: string } }).error.field });
     expect(await bad(await post({ sessionId: 's-1', query: '   ', turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
@@ -71,7 +81,8 @@ describe('demo routes', () => {
       status: 415,
       field: 'content-type',
     });
-    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(20_000), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
+    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_QUERY_CHARS + 1), turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
+    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_ASK_BYTES), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
     expect((await app.request('/nothing')).status).toBe(404);
   });
 });

@@ -10,7 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
-import { AskSchema } from './ask-schema.ts';
+import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
 import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
 
 /** What the page needs to know, served as `GET /api/config`. */
@@ -32,9 +32,6 @@ export interface PageAssets {
   /** The widget's build, served under /widget/. */
   widgetDir: string;
 }
-
-/** A question and its session fit in far less. */
-const MAX_ASK_BYTES = 16_384;
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8' };
 
