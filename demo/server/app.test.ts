@@ -49,6 +49,10 @@ describe('demo routes', () => {
     expect((await app.request('/widget/..%2Fsecret.js')).status).toBe(404);
     expect((await app.request('/widget/missing.js')).status).toBe(404);
     expect((await app.request('/widget/rag-feedback.ts')).status).toBe(404);
+    // A malformed escape: refused as not found, in the demo's error shape, never a 500.
+    const malformed = await app.request('/widget/%E0%A4.js');
+    expect(malformed.status).toBe(404);
+    expect(await malformed.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
   });
 
   it('answers a question with its trace id and numbered citations', async () => {

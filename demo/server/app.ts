@@ -46,6 +46,15 @@ const csp = (endpoint: string | null) =>
     "frame-ancestors 'none'",
   ].join('; ');
 
+/** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
+function decodedOrUndefined(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
   const widgetRoot = resolve(assets.widgetDir);
   return new Hono()
@@ -60,7 +69,10 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
     .get('/app.js', (c) => c.body(assets.script, 200, { 'content-type': TYPES['.js']! }))
     .get('/style.css', (c) => c.body(assets.style, 200, { 'content-type': 'text/css; charset=utf-8' }))
     .get('/widget/*', async (c) => {
-      const file = resolve(widgetRoot, decodeURIComponent(c.req.path.slice('/widget/'.length)));
+      const name = decodedOrUndefined(c.req.path.slice('/widget/'.length));
+      // A malformed escape (`%E0%A4`) names no file: not found, as any other name outside the build.
+      if (name === undefined) return c.notFound();
+      const file = resolve(widgetRoot, name);
       const type = TYPES[extname(file)];
       // Only the build's own scripts and manifest, and nothing outside it.
       if (!type || !file.startsWith(widgetRoot + sep)) return c.notFound();
