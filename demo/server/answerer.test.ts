@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
+import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
 import type { Generator } from './generate.ts';
@@ -53,6 +53,42 @@ describe('createAnswerer', () => {
     const texts = new Map(trace.retrievedChunks.map((c) => [c.chunkId, c.text]));
     expect(texts.get('c0')!.length).toBe(MAX_CHUNK_TEXT - 1);
     expect(texts.get('c1')).toBe('Doc 1\nrefund policy \ufffd for opened items');
+  });
+
+  it('quotes a sentence or names a title holding half of a character as the collector takes it, on the page as in the trace', async () => {
+    const broken: Chunk = {
+      chunkId: 'b',
+      sourceDocId: 'b.md',
+      sourceDocVersion: 'v1',
+      title: 'Refunds \ud800',
+      text: 'Opened items \udc00 are refunded within 14 days.',
+    };
+    const traces: TraceInput[] = [];
+    const answerer = createAnswerer({ corpus: { name: 'odd', chunks: [broken] }, logTrace: (t) => traces.push(t) });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'opened items refunded', turnIndex: 0 });
+    expect(res.answer).toBe('Opened items \ufffd are refunded within 14 days. [1]');
+    expect(res.citations[0]!.title).toBe('Refunds \ufffd');
+    expect(v.parse(TraceSchema, traces[0]).answer).toBe(res.answer);
+  });
+
+  it("logs a model's prompt and answer as the collector takes them: the prompt within its limit, never half of a character", async () => {
+    const generator: Generator = {
+      model: 'test-llm',
+      generate: async (_query, chunks) => ({
+        answer: 'Within 14 days \ud83d [1].',
+        citations: [{ n: 1, chunkId: chunks[0]!.chunkId, sourceDocId: 'd', title: 'Doc \udc00', snippet: 's' }],
+        // The limit falls inside the emoji, and a title in the sources holds half of a character.
+        prompt: `Doc \ud800\n${'x'.repeat(MAX_PROMPT_CHARS - 'Doc \ud800\n'.length - 1)}😀 and more`,
+      }),
+    };
+    const { answerer, traces } = setup({ generator });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
+    expect(res.answer).toBe('Within 14 days \ufffd [1].');
+    expect(res.citations[0]!.title).toBe('Doc \ufffd');
+    const trace = v.parse(TraceSchema, traces[0]);
+    expect(trace.answer).toBe(res.answer);
+    expect(trace.prompt).toHaveLength(MAX_PROMPT_CHARS - 1);
+    expect(trace.prompt!.startsWith('Doc \ufffd\n')).toBe(true);
   });
 
   it('stamps traces with the clock it is given, and their ids follow it', async () => {

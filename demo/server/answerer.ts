@@ -12,7 +12,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
+import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
@@ -80,12 +80,13 @@ interface AnswerRecord {
 }
 
 /**
- * A passage as a trace takes it: within its length, and never half of a character (a pair cut at
- * the limit, or a lone half in the corpus's own text), which the collector refuses.
+ * Text with any half of a character (a lone surrogate in the corpus's text or titles, or a model's
+ * answer echoing one) replaced: the collector refuses a trace holding one.
  */
-function traceText(text: string): string {
-  return cut(text, MAX_CHUNK_TEXT).replace(/\p{Cs}/gu, '\uFFFD');
-}
+const wellFormedText = (text: string): string => text.replace(/\p{Cs}/gu, '\uFFFD');
+
+/** Text as a trace takes it: within its length (a pair the limit falls inside dropped whole), and whole characters only. */
+const traceText = (text: string, max = MAX_CHUNK_TEXT): string => wellFormedText(cut(text, max));
 
 const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
   scored.map(({ chunk, score }, i) => ({
@@ -156,12 +157,18 @@ export function createAnswerer(options: AnswererOptions) {
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
-    const { answer, citations, prompt, model, quoted } = await compose(
+    const composed = await compose(
       req,
       reranked.map((s) => s.chunk),
       history,
       previous,
     );
+    const { model, quoted } = composed;
+    // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
+    // and titles as whole characters too: the widget names the sources by them.
+    const answer = wellFormedText(composed.answer);
+    const citations = composed.citations.map((c) => ({ ...c, title: wellFormedText(c.title) }));
+    const prompt = composed.prompt === undefined ? undefined : traceText(composed.prompt, MAX_PROMPT_CHARS);
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
     turns.set(req.turnIndex, { query: req.query, answer, terms: kept });
