@@ -4,7 +4,7 @@ import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
 import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
-import type { Generator } from './generate.ts';
+import { type Generator, HISTORY_TURNS } from './generate.ts';
 
 const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
 // 30 chunks that all mention refunds, so retrieval has more than it keeps.
@@ -153,6 +153,26 @@ describe('createAnswerer', () => {
     expect(fallback.model).toBe('demo-extractive');
     expect(errors).toHaveLength(1);
     expect(calls[1]).toEqual({ history: [{ query: 'refund?', answer: 'Within a few days [2].' }], chunks: 5 });
+  });
+
+  it('keeps a session to its latest turns: those a model is sent before a question, and the one a regenerate of the last still needs', async () => {
+    const histories: string[][] = [];
+    const generator: Generator = {
+      model: 'test-llm',
+      async generate(_query, _chunks, history) {
+        histories.push(history.map((t) => t.query));
+        return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
+      },
+    };
+    const { answerer, traces } = setup({ generator });
+    const asked = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `refund question ${from + i}`);
+    for (let turn = 0; turn < 10; turn++) await answerer.ask({ sessionId: 's-1', query: `refund question ${turn}`, turnIndex: turn });
+    // Turn 9 found the 5 turns before it (the model reads the last HISTORY_TURNS), not all 9.
+    expect(histories.at(-1)).toEqual(asked(9 - HISTORY_TURNS - 1, 8));
+    await answerer.ask({ sessionId: 's-1', query: 'refund question 9', turnIndex: 9, regenerateOf: traces.at(-1)!.traceId });
+    expect(histories.at(-1)).toEqual(asked(9 - HISTORY_TURNS, 8));
+    await answerer.ask({ sessionId: 's-1', query: 'refund question 10', turnIndex: 10 });
+    expect(histories.at(-1)).toEqual(asked(10 - HISTORY_TURNS - 1, 9));
   });
 
   it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {
