@@ -8,6 +8,7 @@ import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
 import { failInOneLine } from './cli.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
+import { stopAll, stopOnFailure } from './start-stop.ts';
 import { migrate, startDev } from './wrangler.ts';
 
 failInOneLine();
@@ -25,9 +26,12 @@ await buildConsole();
 const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
 const server = await startDev({ port: PORT, inherit: true });
 const url = server.url;
-// The demo page serves the widget from dist/widget.
-await buildWidget({ types: false });
-const demo = await startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+// wrangler outlives this process unless stopped: a demo that cannot start (its port taken, a bad DEMO_CORPUS) must not leave it holding the port.
+const demo = await stopOnFailure(server, async () => {
+  // The demo page serves the widget from dist/widget.
+  await buildWidget({ types: false });
+  return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+});
 // Ids of this start's own, so the example curls store a new trace each time, not a duplicate.
 const run = Date.now().toString(36);
 console.log(`
@@ -54,6 +58,6 @@ Try it:
 
 Ctrl-C stops it.
 `);
-const shutdown = () => void Promise.all([demo.close(), server.stop()]).then(() => process.exit(0));
+const shutdown = () => void stopAll(demo, server).then(() => process.exit(0));
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

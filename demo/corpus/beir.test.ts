@@ -60,6 +60,21 @@ describe('loadBeir', () => {
     rmSync(d, { recursive: true, force: true });
   });
 
+  it.each([
+    ['that is not JSON', 'corpus.jsonl', '{"_id": "d2", "text": "two"', /corpus\.jsonl:3: not valid JSON/],
+    ['that is JSON but not an object', 'corpus.jsonl', 'null', /corpus\.jsonl:3: expected a JSON object, got "null"/],
+    ['with an empty id', 'corpus.jsonl', '{"_id": "", "text": "two"}', /corpus\.jsonl:3: "_id" must not be empty/],
+    ['without an id', 'corpus.jsonl', '{"text": "two"}', /corpus\.jsonl:3: expected "_id" \(a string or a number\), got none/],
+    ['with a text that is not a string', 'corpus.jsonl', '{"_id": "d2", "text": 2}', /corpus\.jsonl:3: expected "text" to be a string, got 2/],
+    ['of queries with an empty id', 'queries.jsonl', '{"_id": "", "text": "q"}', /queries\.jsonl:3: "_id" must not be empty/],
+  ])('refuses a line %s, naming the file and the line (blank lines counted)', async (_, file, bad, error) => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-line-'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "one"}\n');
+    writeFileSync(join(d, file), `{"_id": "d1", "text": "one"}\n\n${bad}\n`);
+    await expect(loadBeir(d)).rejects.toThrow(error);
+    rmSync(d, { recursive: true, force: true });
+  });
+
   it('takes a first line for the header only when it names the columns', async () => {
     const d = mkdtempSync(join(tmpdir(), 'beir-head-'));
     mkdirSync(join(d, 'qrels'));

@@ -7,16 +7,56 @@
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import * as v from 'valibot';
+import { externalId } from '../../shared/schema/common.ts';
 import type { Chunk, Corpus } from './chunk.ts';
 import { contentVersion } from './version.ts';
 
-async function* lines(path: string): AsyncGenerator<string> {
+/** The file's lines but blank ones, each with its number in the file (blank ones counted), for errors to name. */
+async function* lines(path: string): AsyncGenerator<[line: string, lineNo: number]> {
   const input = createReadStream(path, { encoding: 'utf8' });
+  let lineNo = 0;
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) if (line.trim()) yield line;
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      lineNo++;
+      if (line.trim()) yield [line, lineNo];
+    }
   } finally {
     input.destroy();
   }
+}
+
+/** A line of a JSON Lines file as its object; any other line is refused, naming the file and the line. */
+async function* records(path: string): AsyncGenerator<{ record: Record<string, unknown>; at: string }> {
+  for await (const [line, lineNo] of lines(path)) {
+    const at = `${path}:${lineNo}`;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch (err) {
+      throw new Error(`${at}: not valid JSON (${(err as Error).message})`);
+    }
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      throw new Error(`${at}: expected a JSON object, got ${JSON.stringify(line.slice(0, 200))}`);
+    }
+    yield { record: record as Record<string, unknown>, at };
+  }
+}
+
+/** A record's `_id` (a string or a number), as a trace takes an id: an empty one, say, would have its traces refused. */
+function idOf(record: Record<string, unknown>, at: string): string {
+  const id = record._id;
+  if (typeof id !== 'string' && typeof id !== 'number') throw new Error(`${at}: expected "_id" (a string or a number), got ${JSON.stringify(id) ?? 'none'}`);
+  const checked = v.safeParse(externalId(), String(id));
+  if (!checked.success) throw new Error(`${at}: "_id" ${checked.issues[0].message}, got ${JSON.stringify(id)}`);
+  return checked.output;
+}
+
+/** A record's text field: a string, or missing or null for none. */
+function textOf(record: Record<string, unknown>, field: string, at: string): string {
+  const value = record[field] ?? '';
+  if (typeof value !== 'string') throw new Error(`${at}: expected "${field}" to be a string, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /**
@@ -27,11 +67,10 @@ async function* lines(path: string): AsyncGenerator<string> {
 export async function readBeirCorpus(dir: string): Promise<{ chunks: Chunk[]; duplicates: number }> {
   const byId = new Map<string, Chunk>();
   let duplicates = 0;
-  for await (const line of lines(join(dir, 'corpus.jsonl'))) {
-    const doc = JSON.parse(line) as { _id: string | number; title?: string | null; text?: string | null };
-    const id = String(doc._id);
-    const title = doc.title ?? '';
-    const text = doc.text ?? '';
+  for await (const { record, at } of records(join(dir, 'corpus.jsonl'))) {
+    const id = idOf(record, at);
+    const title = textOf(record, 'title', at);
+    const text = textOf(record, 'text', at);
     if (byId.has(id)) duplicates++;
     byId.set(id, { chunkId: id, sourceDocId: id, sourceDocVersion: contentVersion(`${title}\n${text}`), title, text });
   }
@@ -40,10 +79,7 @@ export async function readBeirCorpus(dir: string): Promise<{ chunks: Chunk[]; du
 
 export async function readBeirQueries(dir: string): Promise<Map<string, string>> {
   const queries = new Map<string, string>();
-  for await (const line of lines(join(dir, 'queries.jsonl'))) {
-    const q = JSON.parse(line) as { _id: string | number; text: string };
-    queries.set(String(q._id), q.text);
-  }
+  for await (const { record, at } of records(join(dir, 'queries.jsonl'))) queries.set(idOf(record, at), textOf(record, 'text', at));
   return queries;
 }
 
@@ -54,12 +90,13 @@ export async function readBeirQueries(dir: string): Promise<Map<string, string>>
  */
 export async function readBeirQrels(path: string): Promise<Map<string, Map<string, number>>> {
   const qrels = new Map<string, Map<string, number>>();
-  let lineNo = 0;
-  for await (const line of lines(path)) {
-    lineNo++;
+  let first = true;
+  for await (const [line, lineNo] of lines(path)) {
     const [queryId, docId, score, ...rest] = line.split('\t');
     // The header names its columns (`query-id  corpus-id  score`); a first row of data is checked as any other.
-    if (lineNo === 1 && /^query[-_ ]?id$/i.test(queryId ?? '')) continue;
+    const header = first && /^query[-_ ]?id$/i.test(queryId ?? '');
+    first = false;
+    if (header) continue;
     const grade = Number(score);
     if (!queryId || !docId || !score?.trim() || !Number.isInteger(grade) || rest.length) {
       throw new Error(`${path}:${lineNo}: expected "query-id<TAB>corpus-id<TAB>integer score", got ${JSON.stringify(line.slice(0, 200))}`);

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
+import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
-import type { Generator } from './generate.ts';
+import { type Generator, HISTORY_TURNS } from './generate.ts';
 
 const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
 // 30 chunks that all mention refunds, so retrieval has more than it keeps.
@@ -53,6 +53,42 @@ describe('createAnswerer', () => {
     const texts = new Map(trace.retrievedChunks.map((c) => [c.chunkId, c.text]));
     expect(texts.get('c0')!.length).toBe(MAX_CHUNK_TEXT - 1);
     expect(texts.get('c1')).toBe('Doc 1\nrefund policy \ufffd for opened items');
+  });
+
+  it('quotes a sentence or names a title holding half of a character as the collector takes it, on the page as in the trace', async () => {
+    const broken: Chunk = {
+      chunkId: 'b',
+      sourceDocId: 'b.md',
+      sourceDocVersion: 'v1',
+      title: 'Refunds \ud800',
+      text: 'Opened items \udc00 are refunded within 14 days.',
+    };
+    const traces: TraceInput[] = [];
+    const answerer = createAnswerer({ corpus: { name: 'odd', chunks: [broken] }, logTrace: (t) => traces.push(t) });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'opened items refunded', turnIndex: 0 });
+    expect(res.answer).toBe('Opened items \ufffd are refunded within 14 days. [1]');
+    expect(res.citations[0]!.title).toBe('Refunds \ufffd');
+    expect(v.parse(TraceSchema, traces[0]).answer).toBe(res.answer);
+  });
+
+  it("logs a model's prompt and answer as the collector takes them: the prompt within its limit, never half of a character", async () => {
+    const generator: Generator = {
+      model: 'test-llm',
+      generate: async (_query, chunks) => ({
+        answer: 'Within 14 days \ud83d [1].',
+        citations: [{ n: 1, chunkId: chunks[0]!.chunkId, sourceDocId: 'd', title: 'Doc \udc00', snippet: 's' }],
+        // The limit falls inside the emoji, and a title in the sources holds half of a character.
+        prompt: `Doc \ud800\n${'x'.repeat(MAX_PROMPT_CHARS - 'Doc \ud800\n'.length - 1)}😀 and more`,
+      }),
+    };
+    const { answerer, traces } = setup({ generator });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
+    expect(res.answer).toBe('Within 14 days \ufffd [1].');
+    expect(res.citations[0]!.title).toBe('Doc \ufffd');
+    const trace = v.parse(TraceSchema, traces[0]);
+    expect(trace.answer).toBe(res.answer);
+    expect(trace.prompt).toHaveLength(MAX_PROMPT_CHARS - 1);
+    expect(trace.prompt!.startsWith('Doc \ufffd\n')).toBe(true);
   });
 
   it('stamps traces with the clock it is given, and their ids follow it', async () => {
@@ -117,6 +153,26 @@ describe('createAnswerer', () => {
     expect(fallback.model).toBe('demo-extractive');
     expect(errors).toHaveLength(1);
     expect(calls[1]).toEqual({ history: [{ query: 'refund?', answer: 'Within a few days [2].' }], chunks: 5 });
+  });
+
+  it('keeps a session to its latest turns: those a model is sent before a question, and the one a regenerate of the last still needs', async () => {
+    const histories: string[][] = [];
+    const generator: Generator = {
+      model: 'test-llm',
+      async generate(_query, _chunks, history) {
+        histories.push(history.map((t) => t.query));
+        return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
+      },
+    };
+    const { answerer, traces } = setup({ generator });
+    const asked = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `refund question ${from + i}`);
+    for (let turn = 0; turn < 10; turn++) await answerer.ask({ sessionId: 's-1', query: `refund question ${turn}`, turnIndex: turn });
+    // Turn 9 found the 5 turns before it (the model reads the last HISTORY_TURNS), not all 9.
+    expect(histories.at(-1)).toEqual(asked(9 - HISTORY_TURNS - 1, 8));
+    await answerer.ask({ sessionId: 's-1', query: 'refund question 9', turnIndex: 9, regenerateOf: traces.at(-1)!.traceId });
+    expect(histories.at(-1)).toEqual(asked(9 - HISTORY_TURNS, 8));
+    await answerer.ask({ sessionId: 's-1', query: 'refund question 10', turnIndex: 10 });
+    expect(histories.at(-1)).toEqual(asked(10 - HISTORY_TURNS - 1, 9));
   });
 
   it("keeps retrieval's order, without a reranker version, when the reranker fails", async () => {

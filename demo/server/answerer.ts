@@ -12,12 +12,12 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
+import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
 import { boostedQuery, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
-import type { Generator, Turn } from './generate.ts';
+import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
 export interface AskRequest {
@@ -63,6 +63,12 @@ export interface AnswererOptions {
 /** Sessions and answers remembered for follow-ups and regenerates; the oldest are forgotten first. */
 const MAX_SESSIONS = 1000;
 const MAX_ANSWERS = 5000;
+/**
+ * Turns a session keeps, its latest ones: those a model is sent before the next question, and that
+ * question's own (which the one after it reads, and a regenerate replaces). A follow-up reads only
+ * the turn before it, whose terms already carry the earlier ones it leans on.
+ */
+const KEPT_TURNS = HISTORY_TURNS + 1;
 
 /** A turn as the session remembers it: for the language model, and for retrieving a follow-up. */
 interface SessionTurn {
@@ -80,12 +86,13 @@ interface AnswerRecord {
 }
 
 /**
- * A passage as a trace takes it: within its length, and never half of a character (a pair cut at
- * the limit, or a lone half in the corpus's own text), which the collector refuses.
+ * Text with any half of a character (a lone surrogate in the corpus's text or titles, or a model's
+ * answer echoing one) replaced: the collector refuses a trace holding one.
  */
-function traceText(text: string): string {
-  return cut(text, MAX_CHUNK_TEXT).replace(/\p{Cs}/gu, '\uFFFD');
-}
+const wellFormedText = (text: string): string => text.replace(/\p{Cs}/gu, '\uFFFD');
+
+/** Text as a trace takes it: within its length (a pair the limit falls inside dropped whole), and whole characters only. */
+const traceText = (text: string, max = MAX_CHUNK_TEXT): string => wellFormedText(cut(text, max));
 
 const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
   scored.map(({ chunk, score }, i) => ({
@@ -96,6 +103,12 @@ const traceChunks = (scored: readonly Scored[]): TraceChunk[] =>
     rank: i + 1,
     text: traceText(passage(chunk)),
   }));
+
+/** Sets a session's turn, forgetting its earliest turns past `KEPT_TURNS`. */
+function keepTurn(turns: Map<number, SessionTurn>, index: number, turn: SessionTurn): void {
+  turns.set(index, turn);
+  while (turns.size > KEPT_TURNS) turns.delete(Math.min(...turns.keys()));
+}
 
 export function createAnswerer(options: AnswererOptions) {
   const { corpus, reranker = identityReranker, generator, logTrace, onStageError, retrieveK = 20, answerK = 5, now = Date.now } = options;
@@ -149,22 +162,28 @@ export function createAnswerer(options: AnswererOptions) {
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
     const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
     // Known at once, so a question sent before this answer is made still reads this turn.
-    turns.set(req.turnIndex, { query: req.query, terms: kept });
+    keepTurn(turns, req.turnIndex, { query: req.query, terms: kept });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
     // A regenerate is honoured within its own session only.
     const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
     const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
-    const { answer, citations, prompt, model, quoted } = await compose(
+    const composed = await compose(
       req,
       reranked.map((s) => s.chunk),
       history,
       previous,
     );
+    const { model, quoted } = composed;
+    // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
+    // and titles as whole characters too: the widget names the sources by them.
+    const answer = wellFormedText(composed.answer);
+    const citations = composed.citations.map((c) => ({ ...c, title: wellFormedText(c.title) }));
+    const prompt = composed.prompt === undefined ? undefined : traceText(composed.prompt, MAX_PROMPT_CHARS);
 
     remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
-    turns.set(req.turnIndex, { query: req.query, answer, terms: kept });
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: kept });
 
     logTrace?.({
       traceId,

@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import { loadDocs } from '../corpus/docs.ts';
 import { createAnswerer } from './answerer.ts';
 import { type ClientConfig, createDemoApp } from './app.ts';
+import { MAX_ASK_BYTES } from './ask-schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-app-'));
 const widgetDir = join(dir, 'widget');
@@ -47,6 +49,10 @@ describe('demo routes', () => {
     expect((await app.request('/widget/..%2Fsecret.js')).status).toBe(404);
     expect((await app.request('/widget/missing.js')).status).toBe(404);
     expect((await app.request('/widget/rag-feedback.ts')).status).toBe(404);
+    // A malformed escape: refused as not found, in the demo's error shape, never a 500.
+    const malformed = await app.request('/widget/%E0%A4.js');
+    expect(malformed.status).toBe(404);
+    expect(await malformed.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
   });
 
   it('answers a question with its trace id and numbered citations', async () => {
@@ -56,6 +62,14 @@ describe('demo routes', () => {
     expect(body.traceId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.citations[0]).toMatchObject({ n: 1, chunkId: expect.stringMatching(/^README\.md#/) });
     expect(body.answer).toContain('[1]');
+  });
+
+  it('takes the longest question the schema allows, however many bytes its characters take', async () => {
+    const sessionId = 's-'.padEnd(128, 'x');
+    // CJK: 3 bytes a character in UTF-8.
+    expect((await post({ sessionId, query: '退'.repeat(MAX_QUERY_CHARS), turnIndex: 10_000, regenerateOf: sessionId })).status).toBe(200);
+    // A control character: 6 bytes a character once JSON escapes it.
+    expect((await post({ sessionId, query: `x${'\u0001'.repeat(MAX_QUERY_CHARS - 1)}`, turnIndex: 10_000 })).status).toBe(200);
   });
 
   it('refuses bad requests, naming the field at fault', async () => {
@@ -71,7 +85,8 @@ describe('demo routes', () => {
       status: 415,
       field: 'content-type',
     });
-    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(20_000), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
+    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_QUERY_CHARS + 1), turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
+    expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_ASK_BYTES), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
     expect((await app.request('/nothing')).status).toBe(404);
   });
 });

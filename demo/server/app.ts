@@ -10,7 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
-import { AskSchema } from './ask-schema.ts';
+import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
 import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
 
 /** What the page needs to know, served as `GET /api/config`. */
@@ -33,9 +33,6 @@ export interface PageAssets {
   widgetDir: string;
 }
 
-/** A question and its session fit in far less. */
-const MAX_ASK_BYTES = 16_384;
-
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8' };
 
 /** The page loads only its own files; the widget talks to the collector. */
@@ -48,6 +45,15 @@ const csp = (endpoint: string | null) =>
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+
+/** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
+function decodedOrUndefined(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
 
 export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
   const widgetRoot = resolve(assets.widgetDir);
@@ -63,7 +69,10 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
     .get('/app.js', (c) => c.body(assets.script, 200, { 'content-type': TYPES['.js']! }))
     .get('/style.css', (c) => c.body(assets.style, 200, { 'content-type': 'text/css; charset=utf-8' }))
     .get('/widget/*', async (c) => {
-      const file = resolve(widgetRoot, decodeURIComponent(c.req.path.slice('/widget/'.length)));
+      const name = decodedOrUndefined(c.req.path.slice('/widget/'.length));
+      // A malformed escape (`%E0%A4`) names no file: not found, as any other name outside the build.
+      if (name === undefined) return c.notFound();
+      const file = resolve(widgetRoot, name);
       const type = TYPES[extname(file)];
       // Only the build's own scripts and manifest, and nothing outside it.
       if (!type || !file.startsWith(widgetRoot + sep)) return c.notFound();

@@ -12,6 +12,13 @@ export interface Citation {
   snippet: string;
 }
 
+/**
+ * Source text as an answer may carry it: its own reference markers (`[1]` of a paper's text) as
+ * `(1)`, so that only the demo's citations are `[n]`, which the page links and the collector
+ * counts as citing the n-th chunk.
+ */
+export const withoutCitationMarkers = (text: string): string => text.replace(/\[(\d+)\]/g, '($1)');
+
 /** Longest preview, in characters. */
 const SNIPPET_CHARS = 700;
 

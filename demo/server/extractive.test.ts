@@ -70,6 +70,15 @@ describe('extractiveAnswer', () => {
     expect(a.quoted).toHaveLength(2);
   });
 
+  it("writes a quoted source's own reference markers as (n), so every [n] of the answer is one of its citations", () => {
+    const papers = [chunk('fever', 'Fever is common in tropical infections [1]. See also [12].'), chunk('malaria', 'Malaria causes fever [3][4].')];
+    const a = extractiveAnswer('fever tropical malaria', papers, one, { maxSentences: 2 });
+    expect(a.answer).toBe('Fever is common in tropical infections (1). [1] Malaria causes fever (3)(4). [2]');
+    expect([...a.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))).toEqual(a.citations.map((c) => c.n));
+    // What was quoted is the corpus's own sentence, which a regenerate leaves out and the preview finds.
+    expect(a.quoted).toEqual(['Fever is common in tropical infections [1].', 'Malaria causes fever [3][4].']);
+  });
+
   it('lists the sources by number, whichever was quoted first', () => {
     const weight = (t: string) => (t === 'refund' ? 2 : 1);
     const a = extractiveAnswer('refund shipping', chunks, weight, { maxSentences: 2 });

@@ -6,7 +6,7 @@
  */
 import { questionTerms, terms } from '../../shared/terms.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { type Citation, citation } from './citations.ts';
+import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
 import { sentenceParts } from './sentences.ts';
 
 export const EXTRACTIVE_MODEL = 'demo-extractive';
@@ -86,7 +86,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const parts = picked.map((c) => {
     const n = c.rank + 1;
     if (!cited.has(n)) cited.set(n, citation(n, c.chunk, c.text));
-    return `${c.text} [${n}]`;
+    return `${withoutCitationMarkers(c.text)} [${n}]`;
   });
   const citations = [...cited.values()].sort((a, b) => a.n - b.n);
   const answer = parts.join(' ');

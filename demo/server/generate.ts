@@ -5,7 +5,7 @@
  */
 import { joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { type Citation, citation } from './citations.ts';
+import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
 
 export interface Turn {
   query: string;
@@ -26,12 +26,15 @@ export interface Generator {
   generate(query: string, chunks: readonly Chunk[], history: readonly Turn[], options?: { regenerate?: boolean }): Promise<Generated>;
 }
 
+/** Turns of the conversation a model is sent before the question, by default. */
+export const HISTORY_TURNS = 4;
+
 export interface OpenAiOptions {
   /** Base URL up to the version, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   apiKey?: string;
   model: string;
-  /** Turns of the conversation sent before the question. */
+  /** Turns of the conversation sent before the question (default HISTORY_TURNS; a demo session keeps no more). */
   historyTurns?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -42,11 +45,12 @@ const SYSTEM =
   'If the sources do not answer the question, say so. Be brief.';
 
 export function openAiGenerator(options: OpenAiOptions): Generator {
-  const { baseUrl, apiKey, model, historyTurns = 4, timeoutMs = 30_000, fetch: doFetch = fetch } = options;
+  const { baseUrl, apiKey, model, historyTurns = HISTORY_TURNS, timeoutMs = 30_000, fetch: doFetch = fetch } = options;
   return {
     model,
     async generate(query, chunks, history, { regenerate = false } = {}) {
-      const sources = chunks.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
+      // The sources' own markers unbracketed: a model echoing one would cite the wrong source.
+      const sources = chunks.map((c, i) => `[${i + 1}] ${withoutCitationMarkers(`${c.title}\n${c.text}`)}`).join('\n\n');
       const user = `Sources:\n\n${sources}\n\nQuestion: ${query}`;
       const messages = [
         { role: 'system', content: SYSTEM },

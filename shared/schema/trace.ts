@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS } from '../thresholds.ts';
+import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS, MAX_QUERY_CHARS } from '../thresholds.ts';
 import { epochMs, externalId, finite, freeText, label, wellFormed } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
@@ -71,7 +71,7 @@ export const TraceSchema = v.strictObject({
   /** Chunks after reranking, if a reranker ran. */
   rerankedChunks: v.optional(stageChunks()),
   /** The prompt sent to the model (redacted on arrival). */
-  prompt: v.optional(freeText(100_000)),
+  prompt: v.optional(freeText(MAX_PROMPT_CHARS)),
   /** The answer shown to the user (redacted on arrival). */
   answer: freeText(50_000),
   /** The generating model, to split quality by model. */
