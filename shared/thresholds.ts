@@ -33,6 +33,8 @@ export const MAX_QUERY_CHARS = 8_000;
 export const MAX_QUERY_KEY_CHARS = 500;
 /** The longest prompt a trace keeps. */
 export const MAX_PROMPT_CHARS = 100_000;
+/** The longest answer a trace keeps. */
+export const MAX_ANSWER_CHARS = 50_000;
 /** The longest chunk text a trace keeps: retraining reads no more of a chunk, and so the reranker reads no more either. */
 export const MAX_CHUNK_TEXT = 20_000;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
+import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
 import { type Generator, HISTORY_TURNS } from './generate.ts';
@@ -89,6 +89,17 @@ describe('createAnswerer', () => {
     expect(trace.answer).toBe(res.answer);
     expect(trace.prompt).toHaveLength(MAX_PROMPT_CHARS - 1);
     expect(trace.prompt!.startsWith('Doc \ufffd\n')).toBe(true);
+  });
+
+  it("keeps a model's answer within what a trace keeps, so the page never shows one the collector refused", async () => {
+    const generator: Generator = {
+      model: 'test-llm',
+      generate: async () => ({ answer: `${'Refunds take 14 days. '.repeat(3_000)}[1]`, citations: [], prompt: 'p' }),
+    };
+    const { answerer, traces } = setup({ generator });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'refund?', turnIndex: 0 });
+    expect(res.answer.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    expect(v.parse(TraceSchema, traces[0]).answer).toBe(res.answer);
   });
 
   it('stamps traces with the clock it is given, and their ids follow it', async () => {

@@ -12,7 +12,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
+import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
@@ -178,7 +178,7 @@ export function createAnswerer(options: AnswererOptions) {
     const { model, quoted } = composed;
     // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
     // and titles as whole characters too: the widget names the sources by them.
-    const answer = wellFormedText(composed.answer);
+    const answer = traceText(composed.answer, MAX_ANSWER_CHARS);
     const citations = composed.citations.map((c) => ({ ...c, title: wellFormedText(c.title) }));
     const prompt = composed.prompt === undefined ? undefined : traceText(composed.prompt, MAX_PROMPT_CHARS);
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_CHUNK_TEXT, MAX_PROMPT_CHARS, MAX_QUERY_CHARS } from '../thresholds.ts';
+import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS, MAX_QUERY_CHARS } from '../thresholds.ts';
 import { epochMs, externalId, finite, freeText, label, wellFormed } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
@@ -73,7 +73,7 @@ export const TraceSchema = v.strictObject({
   /** The prompt sent to the model (redacted on arrival). */
   prompt: v.optional(freeText(MAX_PROMPT_CHARS)),
   /** The answer shown to the user (redacted on arrival). */
-  answer: freeText(50_000),
+  answer: freeText(MAX_ANSWER_CHARS),
   /** The generating model, to split quality by model. */
   model: label(),
   /** Reranker version in production, so retraining knows what it must beat. */
