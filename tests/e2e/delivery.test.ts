@@ -325,6 +325,24 @@ describe('the outbox and delivery', () => {
     await context.close();
   }, 45_000);
 
+  it('throws nothing into the page when its site data is cleared while the outbox is being read', async () => {
+    const { page, context, output } = await openHost(browser());
+    const traceId = newTraceId('idb-cleared-reading');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await flush(page);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    // Reads of the outbox in flight as the data goes: the browser aborts their transactions.
+    await page.evaluate(() => {
+      for (let i = 0; i < 300; i++) void (window as any).RagFeedback.pending();
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: site(), storageTypes: 'indexeddb' });
+    await expect.poll(() => pending(page)).toBe(0);
+    expect((await output.settled()).errors).toEqual([]);
+    await context.close();
+  });
+
   it('opens the outbox again after the browser closed it (site data cleared), and delivers what follows', async () => {
     const { page, context, output } = await openHost(browser(), { options: { debug: true } });
     const first = newTraceId('idb-closed-1');

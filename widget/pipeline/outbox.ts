@@ -1,4 +1,4 @@
-import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction, openDB } from 'idb';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { OPEN_TIMEOUT_MS, OUTBOX_CAP } from '../defaults.ts';
 import type { Warn } from './warn.ts';
@@ -92,7 +92,7 @@ export class Outbox {
 
   /** Adds items in one transaction, dropping the oldest beyond the cap. */
   private async add(items: readonly OutboxItem[]): Promise<void> {
-    const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
+    const tx = watched((await this.open()).transaction(['outbox', 'meta'], 'readwrite'));
     const store = tx.objectStore('outbox');
     const overflow = (await store.count()) + items.length - this.cap;
     if (overflow > 0) {
@@ -110,8 +110,8 @@ export class Outbox {
   async peek(limit: number, skip: (item: OutboxItem) => boolean): Promise<OutboxItem[]> {
     const items: OutboxItem[] = [];
     // None stored that can be read: memory's alone.
-    await this.stored(async (db) => {
-      for (let cursor = await db.transaction('outbox').store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
+    await this.stored('outbox', async (store) => {
+      for (let cursor = await store.openCursor(); cursor && items.length < limit; cursor = await cursor.continue())
         if (!skip(cursor.value)) items.push(cursor.value);
     });
     return [...items, ...this.unwritten.filter((i) => !skip(i))].slice(0, limit);
@@ -129,22 +129,31 @@ export class Outbox {
 
   /** Stored (none where IndexedDB cannot be read) and in memory. */
   async count(): Promise<number> {
-    return ((await this.stored((db) => db.count('outbox'))) ?? 0) + this.unwritten.length;
+    return ((await this.stored('outbox', (store) => store.count())) ?? 0) + this.unwritten.length;
   }
 
   /** Events dropped for lack of room and not yet reported: in memory, and stored (none where IndexedDB cannot be read). */
   async dropped(): Promise<number> {
-    return this.lost + ((await this.stored((db) => db.get('meta', 'dropped'))) ?? 0);
+    return this.lost + ((await this.stored('meta', (store) => store.get('dropped'))) ?? 0);
   }
 
-  /** What `read` finds in the database; undefined where IndexedDB cannot be opened (its open may throw at once) or read. */
-  private async stored<T>(read: (db: IDBPDatabase<OutboxSchema>) => Promise<T>): Promise<T | undefined> {
+  /** What `read` finds in a store; undefined where IndexedDB cannot be opened (its open may throw at once) or read. */
+  private async stored<N extends 'outbox' | 'meta', T>(name: N, read: (store: IDBPObjectStore<OutboxSchema, [N], N>) => Promise<T>): Promise<T | undefined> {
     try {
-      return await read(await this.open());
+      return await read(watched((await this.open()).transaction(name)).store);
     } catch {
       return undefined;
     }
   }
+}
+
+/**
+ * The transaction, its end watched: one the browser aborts (site data cleared while it ran) would
+ * otherwise reject its `done`, which idb makes for every transaction, into the page.
+ */
+function watched<T extends { done: Promise<void> }>(tx: T): T {
+  tx.done.catch(() => {});
+  return tx;
 }
 
 /** Adds `n` (less than 0: subtracts) to the stored count of dropped events, never below 0. */
