@@ -162,7 +162,7 @@ function answerFrom(
  * did: the refunds page's window is stale (everyone asking it over the last day says so), and
  * the standard delivery time is right but leaves some users wanting the time to their region (half
  * vote it up, half down, one re-asks in other words), which fills the eval sets' conflict and
- * variant layers: its wording is one of those held out for them (the seed's test checks the layers).
+ * variant layers: both wordings are among those held out for them (the seed's test checks the layers).
  */
 function stories(out: Traffic, now: number, id: (prefix: string) => string): void {
   for (let i = 0; i < 16; i++) {
@@ -184,7 +184,7 @@ function stories(out: Traffic, now: number, id: (prefix: string) => string): voi
     emit(10_000, { traceId, signalType: 'thumbs_down' } as EventSpec);
     emit(13_000, { traceId, signalType: 'attribution', detail: { reason: 'incomplete' } } as EventSpec);
     if (i === 1) {
-      const nextTraceId = ask(['shipping#1'], 'how many days does shipping to my region take', at + 45_000);
+      const nextTraceId = ask(['shipping#1'], 'how many days does delivery to my region take', at + 45_000);
       emit(46_000, { traceId, signalType: 'rephrase_within_session', detail: { nextTraceId, similarity: 0.5, gapMs: 45_000 } } as EventSpec);
     }
   }
