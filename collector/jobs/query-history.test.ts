@@ -9,11 +9,10 @@ const DAY = 86_400_000;
 const QUESTION = 'refund for opened items?';
 
 /**
- * A project whose question was answered well `earlier` times last night; tonight `ups` new answers
- * to it are voted up (a-0, a-1, …) and another voted down (b-new). Answers the rules the vote down
- * was given.
+ * A project whose question was answered well `earlier` times last night, with tonight's traffic
+ * sent: `ups` new answers to it voted up (a-0, a-1, …) and another voted down (b-new).
  */
-async function voteDownAfter(earlier: number, tracesPerSlice: number, ups = 1): Promise<string[]> {
+async function lastNightAndTonight(earlier: number, ups = 1) {
   const p = await newProject();
   const old = Array.from({ length: earlier }, (_, i) => trace({ traceId: `old-${i}`, query: QUESTION }));
   await sendTraffic(
@@ -28,14 +27,25 @@ async function voteDownAfter(earlier: number, tracesPerSlice: number, ups = 1): 
     [...up, trace({ traceId: 'b-new', query: QUESTION })],
     [...up.map((t) => ({ traceId: t.traceId, signalType: 'thumbs_up' as const })), { traceId: 'b-new', signalType: 'thumbs_down' as const }],
   );
-  await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
+  return p;
+}
+
+/** The rules the vote down on b-new was given. */
+async function voteDownRules(projectId: string): Promise<string[]> {
   const { results } = await env.DB.prepare(
     `select r.value ->> 'rule' as rule from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id, json_each(a.rules) r
      where e.project_id = ? and e.trace_id = 'b-new'`,
   )
-    .bind(p.id)
+    .bind(projectId)
     .all<{ rule: string }>();
   return results.map((r) => r.rule);
+}
+
+/** `lastNightAndTonight`, tonight's night run in slices of `tracesPerSlice`: the vote down's rules. */
+async function voteDownAfter(earlier: number, tracesPerSlice: number, ups = 1): Promise<string[]> {
+  const p = await lastNightAndTonight(earlier, ups);
+  await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
+  return voteDownRules(p.id);
 }
 
 describe("the history rule within a night's slices", () => {
@@ -136,22 +146,7 @@ describe('the history rule and an answer another slice rescored', () => {
 
 describe('the history rule and a slice run again', () => {
   it('subtracts the answer’s score as the night found it when its slice runs again after its writes landed but not its cursor', async () => {
-    const p = await newProject();
-    const old = Array.from({ length: HISTORY_MIN_TRACES }, (_, i) => trace({ traceId: `old-${i}`, query: QUESTION }));
-    await sendTraffic(
-      p,
-      old,
-      old.map((t) => ({ traceId: t.traceId, signalType: 'thumbs_up' as const })),
-    );
-    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-    await sendTraffic(
-      p,
-      [trace({ traceId: 'a-0', query: QUESTION }), trace({ traceId: 'b-new', query: QUESTION })],
-      [
-        { traceId: 'a-0', signalType: 'thumbs_up' },
-        { traceId: 'b-new', signalType: 'thumbs_down' },
-      ],
-    );
+    const p = await lastNightAndTonight(HISTORY_MIN_TRACES);
     // The invocation ends after the second assess slice (b-new's) wrote, before the run saved where it was.
     let assessWrites = 0;
     let cut = false;
@@ -172,12 +167,7 @@ describe('the history rule and a slice run again', () => {
     const night = Date.now() + DAY;
     await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow('the invocation ended');
     expect((await runNightly(env, night, { projects: [p.id], tracesPerSlice: 1 })).done).toBe(true);
-    const row = await env.DB.prepare(
-      `select a.rules from feedback_events e join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id where e.project_id = ? and e.trace_id = 'b-new'`,
-    )
-      .bind(p.id)
-      .first<{ rules: string }>();
     // As when nothing ended: five other answers voted up.
-    expect((JSON.parse(row?.rules ?? '[]') as { rule: string }[]).map((r) => r.rule)).toContain('against_query_history');
+    expect(await voteDownRules(p.id)).toContain('against_query_history');
   });
 });
