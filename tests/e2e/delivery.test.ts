@@ -308,13 +308,14 @@ describe('the outbox and delivery', () => {
     await vote(page, traceId);
     await flush(page); // the outbox is open
     // The page's own connection stays open: its delete waits for it, and every open after the delete waits too.
+    // Once the delete is blocked, the widget has been told and let its connection go: a vote before
+    // that would be written through it, and deleted with the database.
     await page.evaluate(
       () =>
         new Promise<void>((resolve) => {
           const open = indexedDB.open('rag-feedback');
           open.onsuccess = () => {
-            indexedDB.deleteDatabase('rag-feedback');
-            resolve();
+            indexedDB.deleteDatabase('rag-feedback').onblocked = () => resolve();
           };
         }),
     );

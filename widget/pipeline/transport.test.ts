@@ -3,8 +3,9 @@ import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { Recorder } from './recorder.ts';
 import { Transport } from './transport.ts';
 
-/** When the transport looked into the outbox: each flush does, first. */
+/** When the transport looked into the outbox: each flush does, first. `slow.ms`: how long a look takes. */
 const peeks = vi.hoisted(() => [] as number[]);
+const slow = vi.hoisted(() => ({ ms: 0 }));
 // An outbox that another tab keeps empty: it delivers every event, so none is confirmed here.
 vi.mock('./outbox.ts', () => ({
   Outbox: class {
@@ -14,7 +15,7 @@ vi.mock('./outbox.ts', () => ({
     }
     peek() {
       peeks.push(Date.now());
-      return Promise.resolve([]);
+      return slow.ms ? new Promise((resolve) => setTimeout(resolve, slow.ms, [])) : Promise.resolve([]);
     }
   },
 }));
@@ -25,6 +26,7 @@ const ctx = { traceId: 't', sessionId: 's', endpoint: 'https://collector.example
 
 beforeEach(() => {
   peeks.length = 0;
+  slow.ms = 0;
   vi.useFakeTimers();
   vi.stubGlobal('addEventListener', () => undefined);
   vi.stubGlobal('navigator', { onLine: true });
@@ -52,6 +54,23 @@ describe('batching', () => {
     expect(peeks).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(peeks).toEqual([expect.any(Number), expect.any(Number), start + flushDelayMs]);
+  });
+
+  it('flushes again after a long flush for events recorded after it looked into the outbox', async () => {
+    const recorder = new Recorder({ warn: () => undefined, transport });
+    await vi.advanceTimersByTimeAsync(0);
+    const start = Date.now();
+    // A look into the outbox that takes 3 s (its open waiting out a hung IndexedDB).
+    slow.ms = 3_000;
+    recorder.record(ctx, 'copy_answer', { chars: 1 }, Date.now(), true);
+    await vi.advanceTimersByTimeAsync(flushDelayMs);
+    expect(peeks).toHaveLength(2);
+    // Recorded while that flush runs: its own flush, due before that one ends, joins it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    recorder.record(ctx, 'copy_answer', { chars: 2 }, Date.now(), true);
+    slow.ms = 0;
+    await vi.advanceTimersByTimeAsync(2_000 + flushDelayMs);
+    expect(peeks).toEqual([expect.any(Number), start + flushDelayMs, start + 4_000 + flushDelayMs]);
   });
 });
 

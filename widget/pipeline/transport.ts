@@ -43,7 +43,7 @@ export class Transport {
   private readonly backoffs = new Map<string, [attempt: number, notBefore: number]>();
   private flushing: Promise<void> | undefined;
   /** Events added since the last flush began (those before it went with it, or with another tab's). */
-  private addedSinceFlush = 0;
+  private queued = 0;
   /** Told which events are settled (stored, duplicate, or dropped as bad). */
   onSettled: (ids: readonly string[]) => void = () => {};
 
@@ -71,7 +71,7 @@ export class Transport {
 
   /** An event was added to the outbox: a full batch goes at once, fewer wait for the rest of the interaction. */
   added(): void {
-    this.schedule(++this.addedSinceFlush < MAX_EVENTS_PER_BATCH ? undefined : 0);
+    this.schedule(++this.queued < MAX_EVENTS_PER_BATCH ? undefined : 0);
   }
 
   /**
@@ -80,13 +80,16 @@ export class Transport {
    */
   flush(now = true): Promise<void> {
     if (now) this.backoffs.clear();
-    this.addedSinceFlush = 0;
     return (this.flushing ??= this.drainAlone()
       .catch((err) => {
         this.warn('flush failed', err);
         this.schedule(this.opts.backoff.baseMs);
       })
-      .finally(() => (this.flushing = undefined)));
+      .finally(() => {
+        this.flushing = undefined;
+        // Events added while it ran, after it read the outbox, may not have gone with it.
+        if (this.queued) this.schedule();
+      }));
   }
 
   /** Drains the outbox unless another tab is at it. */
@@ -109,6 +112,8 @@ export class Transport {
   }
 
   private async drain(): Promise<void> {
+    // Counted from the drain that reads the outbox: a flush asked for while it runs joins it.
+    this.queued = 0;
     await this.outbox.settled();
     const now = Date.now();
     const waits = (item: OutboxItem) => (this.backoffs.get(destination(item))?.[1] ?? 0) > now;
