@@ -89,6 +89,48 @@ describe('eval sets', () => {
     expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
   });
 
+  it('keeps a frozen set as it was when its last slice runs again after its writes landed but not its cursor', async () => {
+    const p = await newProject();
+    const [query] = heldOutQueries(1) as [string];
+    const t = answer(query, 'reader', 60_000);
+    await send(
+      p,
+      [t],
+      [
+        { traceId: t.traceId, sessionId: 'reader', signalType: 'thumbs_up' },
+        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'good', ms: 20_000, mode: 'preview' } },
+      ],
+    );
+    // The invocation ends once the sets are frozen, before the run saved where it was.
+    let frozen = false;
+    let cut = false;
+    const db = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop !== 'prepare') return Reflect.get(target, prop).bind(target);
+        return (sql: string) => {
+          if (sql.trimStart().startsWith('insert or ignore into eval_sets')) frozen = true;
+          if (frozen && !cut && sql.trimStart().startsWith('update loop_runs set status')) {
+            cut = true;
+            throw new Error('the invocation ended');
+          }
+          return target.prepare(sql);
+        };
+      },
+    });
+    const night = Date.now() + 1_000;
+    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow('the invocation ended');
+    const items = async () =>
+      (await env.DB.prepare('select layer, position, query, judgements from eval_items where project_id = ? order by layer, position').bind(p.id).all())
+        .results;
+    const before = await items();
+    expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
+    expect((await layer(p, 'replay'))[query]?.judgements).toEqual({ good: 1 });
+    // What the label came from goes before the run goes on (the user's reading, say, erased).
+    await env.DB.prepare("delete from feedback_events where project_id = ? and signal_type = 'citation_dwell'").bind(p.id).run();
+    expect((await runNightly(env, night, { projects: [p.id], tracesPerSlice: 1 })).done).toBe(true);
+    expect(await items()).toEqual(before);
+  });
+
   it('builds the variant and conflict layers from the labelled held-out questions only', async () => {
     const p = await newProject();
     const [asked, split] = heldOutQueries(2) as [string, string];

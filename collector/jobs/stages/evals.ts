@@ -90,9 +90,11 @@ export const evals: Stage = {
     const { db, projectId, night } = ctx;
     const version = isoWeek(night);
     let at: Cursor | null;
+    // Also on a later slice: the last one, run again after its writes landed but not its cursor,
+    // would read pages again from what changed since, under sets already frozen.
+    const done = await db.prepare('select 1 from eval_sets where project_id = ? and version = ? limit 1').bind(projectId, version).first();
+    if (done) return { cursor: null, counts: { frozen: 1 } };
     if (cursor === null) {
-      const done = await db.prepare('select 1 from eval_sets where project_id = ? and version = ? limit 1').bind(projectId, version).first();
-      if (done) return { cursor: null, counts: { frozen: 1 } };
       // What a run of the week cut short on an earlier night left: this run builds the sets again.
       await db.batch([
         db.prepare('delete from eval_items where project_id = ? and version = ?').bind(projectId, version),
