@@ -31,6 +31,21 @@ const wordings = (stem: string, n: number, heldOut = true) =>
 const answer = (query: string, sessionId: string, ageMs: number) =>
   trace({ query, retrievedChunks: chunks, rerankedChunks: undefined, sessionId, createdAt: Date.now() - ageMs });
 
+/** A project whose held-out question was answered well, its source 'good' read with focus, and with `glanced` 'bad' read 2 s. */
+async function readWithFocus(glanced: boolean) {
+  const p = await newProject();
+  const [query] = heldOutQueries(1) as [string];
+  const t = answer(query, 'reader', 60_000);
+  const read = (chunkId: string, ms: number) => ({
+    traceId: t.traceId,
+    sessionId: 'reader',
+    signalType: 'citation_dwell' as const,
+    detail: { chunkId, ms, mode: 'preview' as const },
+  });
+  await send(p, [t], [{ traceId: t.traceId, sessionId: 'reader', signalType: 'thumbs_up' }, read('good', 20_000), ...(glanced ? [read('bad', 2_000)] : [])]);
+  return { p, query };
+}
+
 /** One layer of this week's eval set, by query. */
 async function layer(p: Project, name: string) {
   const { results } = await env.DB.prepare('select query, judgements, source from eval_items where project_id = ? and layer = ? order by position')
@@ -73,34 +88,13 @@ describe('eval sets', () => {
   });
 
   it('labels a source read with focus on a good answer as relevant, and one only glanced at not at all', async () => {
-    const p = await newProject();
-    const [query] = heldOutQueries(1) as [string];
-    const t = answer(query, 'reader', 60_000);
-    await send(
-      p,
-      [t],
-      [
-        { traceId: t.traceId, sessionId: 'reader', signalType: 'thumbs_up' },
-        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'good', ms: 20_000, mode: 'preview' } },
-        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'bad', ms: 2_000, mode: 'preview' } },
-      ],
-    );
+    const { p, query } = await readWithFocus(true);
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
   });
 
   it('keeps a frozen set as it was when its last slice runs again after its writes landed but not its cursor', async () => {
-    const p = await newProject();
-    const [query] = heldOutQueries(1) as [string];
-    const t = answer(query, 'reader', 60_000);
-    await send(
-      p,
-      [t],
-      [
-        { traceId: t.traceId, sessionId: 'reader', signalType: 'thumbs_up' },
-        { traceId: t.traceId, sessionId: 'reader', signalType: 'citation_dwell', detail: { chunkId: 'good', ms: 20_000, mode: 'preview' } },
-      ],
-    );
+    const { p, query } = await readWithFocus(false);
     // The invocation ends once the sets are frozen, before the run saved where it was.
     let frozen = false;
     let cut = false;
