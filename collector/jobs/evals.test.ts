@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
+import { endingBeforeSave, INVOCATION_ENDED } from '../test/ending-invocation.ts';
 import { bearer, call, type event, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
@@ -96,23 +97,9 @@ describe('eval sets', () => {
   it('keeps a frozen set as it was when its last slice runs again after its writes landed but not its cursor', async () => {
     const { p, query } = await readWithFocus(false);
     // The invocation ends once the sets are frozen, before the run saved where it was.
-    let frozen = false;
-    let cut = false;
-    const db = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop !== 'prepare') return Reflect.get(target, prop).bind(target);
-        return (sql: string) => {
-          if (sql.trimStart().startsWith('insert or ignore into eval_sets')) frozen = true;
-          if (frozen && !cut && sql.trimStart().startsWith('update loop_runs set status')) {
-            cut = true;
-            throw new Error('the invocation ended');
-          }
-          return target.prepare(sql);
-        };
-      },
-    });
+    const db = endingBeforeSave(env.DB, (sql) => sql.startsWith('insert or ignore into eval_sets'));
     const night = Date.now() + 1_000;
-    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow('the invocation ended');
+    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow(INVOCATION_ENDED);
     const items = async () =>
       (await env.DB.prepare('select layer, position, query, judgements from eval_items where project_id = ? order by layer, position').bind(p.id).all())
         .results;

@@ -2,6 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_MIN_TRACES } from '../loop/noise.ts';
+import { endingBeforeSave, INVOCATION_ENDED } from '../test/ending-invocation.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
@@ -147,25 +148,12 @@ describe('the history rule and an answer another slice rescored', () => {
 describe('the history rule and a slice run again', () => {
   it('subtracts the answer’s score as the night found it when its slice runs again after its writes landed but not its cursor', async () => {
     const p = await lastNightAndTonight(HISTORY_MIN_TRACES);
-    // The invocation ends after the second assess slice (b-new's) wrote, before the run saved where it was.
+    // The invocation ends after the second assess slice (b-new's) wrote, before the run saved where it was:
+    // each assess slice writes its answers' aggregates with one such statement.
     let assessWrites = 0;
-    let cut = false;
-    const db = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop !== 'prepare') return Reflect.get(target, prop).bind(target);
-        return (sql: string) => {
-          // Each assess slice writes its answers' aggregates with one such statement.
-          if (sql.trimStart().startsWith('insert into trace_stats')) assessWrites++;
-          if (!cut && assessWrites === 2 && sql.trimStart().startsWith('update loop_runs set status')) {
-            cut = true;
-            throw new Error('the invocation ended');
-          }
-          return target.prepare(sql);
-        };
-      },
-    });
+    const db = endingBeforeSave(env.DB, (sql) => sql.startsWith('insert into trace_stats') && ++assessWrites === 2);
     const night = Date.now() + DAY;
-    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow('the invocation ended');
+    await expect(runNightly({ ...env, DB: db }, night, { projects: [p.id], tracesPerSlice: 1 })).rejects.toThrow(INVOCATION_ENDED);
     expect((await runNightly(env, night, { projects: [p.id], tracesPerSlice: 1 })).done).toBe(true);
     // As when nothing ended: five other answers voted up.
     expect(await voteDownRules(p.id)).toContain('against_query_history');
