@@ -122,4 +122,19 @@ describe('migrations', () => {
       { event_id: 'fine', created_at: answered + 30_000 },
     ]);
   });
+
+  it("keeps each day's drop count as one report of that day", () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0029')) apply(db, f);
+    db.exec(`insert into client_drops (project_id, day, dropped) values ('p', '2026-11-01', 7), ('p', '2026-11-02', 3), ('q', '2026-11-01', 1)`);
+    for (const f of files.filter((f) => f >= '0029')) apply(db, f);
+    expect(
+      db.prepare('select project_id, day, sum(dropped) as dropped from client_drop_reports group by project_id, day order by project_id, day').all(),
+    ).toEqual([
+      { project_id: 'p', day: '2026-11-01', dropped: 7 },
+      { project_id: 'p', day: '2026-11-02', dropped: 3 },
+      { project_id: 'q', day: '2026-11-01', dropped: 1 },
+    ]);
+    expect(db.prepare("select name from sqlite_master where name = 'client_drops'").all()).toEqual([]);
+  });
 });

@@ -19,7 +19,9 @@ describe('the health snapshot of a night run late', () => {
         ).bind(p.id, day),
       ),
     );
-    await env.DB.batch(days.map((day) => env.DB.prepare('insert into client_drops (project_id, day, dropped) values (?, ?, 1)').bind(p.id, day)));
+    await env.DB.batch(
+      days.map((day) => env.DB.prepare('insert into client_drop_reports (project_id, event_id, day, dropped) values (?, ?, ?, 1)').bind(p.id, `e-${day}`, day)),
+    );
     // A missed night, caught up now.
     expect((await admin(p, `/nightly?at=${night}`, { method: 'POST' })).status).toBe(200);
     const health = await admin<{ latest: { day: string; metrics: Record<string, number | null> } }>(p, '/health');

@@ -2,14 +2,14 @@ import { type SQL, sql } from 'drizzle-orm';
 import { utcDay } from '../../shared/time.ts';
 
 /**
- * Adds what a widget reports it dropped to the project's count for the day, when the batch
- * carrying the report stores an event not stored yet. A retry of a stored batch stores none: its
- * report was counted the first time. Runs in the batch's transaction, before its events' insert.
+ * Records what a widget reports it dropped, keyed by the first event of the batch carrying the
+ * report. That batch sent again (its answer was lost), or the same count sent by another tab from
+ * the shared outbox, begins with the same event: the report counts once, as the most any sending
+ * of it said (a retry carries the drops since, too). The widget forgets its count once the
+ * collector took some event of the batch, new or stored already (by a page-hide beacon, which
+ * carries no report). Runs in the batch's transaction.
  */
-export const addClientDrops = (projectId: string, dropped: number, now: number, eventIds: readonly string[]): SQL => sql`
-  insert into client_drops (project_id, day, dropped)
-  select ${projectId}, ${utcDay(now)}, ${dropped}
-  where exists (
-    select 1 from json_each(${JSON.stringify(eventIds)}) as batch
-    where not exists (select 1 from feedback_events where project_id = ${projectId} and event_id = batch.value))
-  on conflict (project_id, day) do update set dropped = dropped + excluded.dropped`;
+export const addClientDrops = (projectId: string, dropped: number, now: number, firstEventId: string): SQL => sql`
+  insert into client_drop_reports (project_id, event_id, day, dropped)
+  values (${projectId}, ${firstEventId}, ${utcDay(now)}, ${dropped})
+  on conflict (project_id, event_id) do update set dropped = max(dropped, excluded.dropped)`;

@@ -19,7 +19,7 @@ export interface EventBatchContext {
  * Stores validated events idempotently and returns the ids that were new. Events of a vote
  * group (thumbs, rating) then mark all but each session's latest as superseded, in the same
  * atomic batch, so a flip never counts twice and every event is still kept for audit. A drop
- * report is counted in that batch too, once (see `addClientDrops`).
+ * report is recorded in that batch too, once however often it is sent (see `addClientDrops`).
  */
 export async function insertEvents(
   db: Db,
@@ -48,8 +48,7 @@ export async function insertEvents(
   // A batch is at most 64 KB, so it always fits one statement.
   const [insert] = insertJsonRows(feedbackEvents, rows, { returning: feedbackEvents.eventId });
   const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
-  const eventIds = rows.map((r) => r.eventId);
-  const drops = dropped ? [addClientDrops(projectId, dropped, now, eventIds)] : [];
+  const drops = dropped ? [addClientDrops(projectId, dropped, now, rows[0]!.eventId)] : [];
   const results = await rawBatch<{ event_id: string }>(db, [...drops, insert!, ...(grouped.length ? [supersede(projectId, grouped)] : [])]);
   return new Set(results[drops.length]!.map((r) => r.event_id));
 }

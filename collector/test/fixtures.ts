@@ -84,7 +84,7 @@ const DATA_TABLES = {
   trace_chunks: 'trace_id, stage, rank',
   feedback_events: 'event_id',
   widget_configs: 'project_id',
-  client_drops: 'day',
+  client_drop_reports: 'event_id',
 };
 
 /** Every row of every data table for one project, in a stable order: "nothing was written" in one comparison. */

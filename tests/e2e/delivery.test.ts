@@ -541,7 +541,7 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
-  it('keeps its drop count until a batch stores a new event with it, when a beacon had delivered the rest', async () => {
+  it('reports its drop count once when a page-hide beacon had delivered the rest of its events', async () => {
     const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
     const traceId = newTraceId('cap-beacon');
     await addAnswer(page, { traceId });
@@ -558,14 +558,44 @@ describe('the outbox and delivery', () => {
     const bodies: any[] = [];
     page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
     await context.setOffline(false);
-    // The batch of duplicates carries the count, which the collector does not take with no new event…
+    // The batch of duplicates carries the count, which the collector takes (the beacon had none)…
     await expect.poll(() => pending(page)).toBe(0);
     expect(bodies.map((b) => b.dropped)).toEqual([2]);
-    // …so the next batch, with a new event, carries it again.
+    // …so the next batch carries none.
     await callWidget(page, traceId, 'reportCopy', 20);
     await flush(page);
     await expect.poll(() => bodies.length).toBe(2);
-    expect(bodies[1].dropped).toBe(2);
+    expect(bodies[1].dropped).toBeUndefined();
+    await context.close();
+  });
+
+  it('reports its drop count once when the answer to the batch carrying it was lost', async () => {
+    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
+    const traceId = newTraceId('cap-lost-answer');
+    await addAnswer(page, { traceId });
+    await goOffline(page, context);
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+    await expect.poll(() => pending(page)).toBe(3);
+    const bodies: any[] = [];
+    let lost = 0;
+    // The collector stores the first batch, and its answer never reaches the page.
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      bodies.push(JSON.parse(route.request().postData()!));
+      if (lost++) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await context.setOffline(false);
+    await expect.poll(() => pending(page)).toBe(0);
+    // Sent again with the count, which the collector keeps once (its first event is the same)…
+    expect(bodies.map((b) => b.dropped)).toEqual([2, 2]);
+    expect(bodies[1].events[0].eventId).toBe(bodies[0].events[0].eventId);
+    // …and the next batch carries none.
+    await callWidget(page, traceId, 'reportCopy', 20);
+    await flush(page);
+    await expect.poll(() => bodies.length).toBe(3);
+    expect(bodies[2].dropped).toBeUndefined();
     await context.close();
   });
 

@@ -15,8 +15,8 @@ const LOCK = 'rag-feedback:flush';
 let lockless: unknown;
 
 /**
- * `after`: the least wait before a retry. `delivered`: the batch stored a new event, and with it the
- * drop report (the collector counts one only then).
+ * `after`: the least wait before a retry. `delivered`: the collector took some event of the batch,
+ * new or stored before, and with it the drop report (once, however often the batch is sent).
  */
 interface Outcome {
   retry: boolean;
@@ -131,8 +131,7 @@ export class Transport {
       }
       this.backoffs.delete(to);
       const ids = batch.map((i) => i.id);
-      // Drops reported only with a new event stored: otherwise (its events were stored already, by a
-      // page-hide beacon) the next batch reports them.
+      // Drops reported only with an event the collector took: a batch it refused whole reports none.
       await this.outbox.remove(ids, outcome.delivered ? dropped : 0).catch(this.warn);
       this.onSettled(ids);
     }
@@ -169,6 +168,6 @@ export class Transport {
     }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return { retry: false, delivered: body.accepted! > 0 };
+    return { retry: false, delivered: body.rejected! < batch.length };
   }
 }

@@ -52,7 +52,7 @@ export const health: Stage = {
         )
         .bind(projectId, since, now),
       db
-        .prepare('select coalesce(sum(dropped), 0) as dropped from client_drops where project_id = ? and day > ? and day <= ?')
+        .prepare('select coalesce(sum(dropped), 0) as dropped from client_drop_reports where project_id = ? and day > ? and day <= ?')
         .bind(projectId, sinceDay, night),
     ]);
     const trained = await db

@@ -151,34 +151,50 @@ describe('POST /v1/events', () => {
     expect((await counts(p.id)).feedback_events).toBe(2);
   });
 
-  it("adds a widget's dropped-events report to the project's daily count", async () => {
+  it("adds a widget's dropped-events reports to the project's daily count", async () => {
     const p = await newProject();
     const t = trace();
     const send = (dropped: number) =>
       call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: [event({ traceId: t.traceId })], dropped } });
     expect((await send(7)).status).toBe(200);
     expect((await send(5)).status).toBe(200);
-    const row = await env.DB.prepare('select day, dropped from client_drops where project_id = ?').bind(p.id).first<{ day: string; dropped: number }>();
+    const row = await env.DB.prepare('select day, sum(dropped) as dropped from client_drop_reports where project_id = ? group by day')
+      .bind(p.id)
+      .first<{ day: string; dropped: number }>();
     expect(row).toEqual({ day: utcDay(Date.now()), dropped: 12 });
   });
 
-  it('counts a drop report once when its batch is retried, and with the valid events of a mixed batch', async () => {
+  it('counts a drop report once however often its batch is sent, whether its events were new or stored before', async () => {
     const p = await newProject();
     const t = trace();
-    const send = (events: unknown[], dropped: number) =>
+    const send = (events: unknown[], dropped?: number) =>
       call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events, dropped } });
     const dropsToday = async () =>
-      (await env.DB.prepare('select dropped from client_drops where project_id = ? and day = ?').bind(p.id, utcDay(Date.now())).first<{ dropped: number }>())
-        ?.dropped;
+      (
+        await env.DB.prepare('select sum(dropped) as dropped from client_drop_reports where project_id = ? and day = ?')
+          .bind(p.id, utcDay(Date.now()))
+          .first<{ dropped: number | null }>()
+      )?.dropped;
 
+    // Sent again after its answer was lost: once; a retry that also carries drops made since counts those.
     const batch = [event({ traceId: t.traceId }), event({ traceId: t.traceId, signalType: 'thumbs_down' })];
     expect(await (await send(batch, 7)).json()).toMatchObject({ accepted: 2 });
     expect(await (await send(batch, 7)).json()).toMatchObject({ accepted: 0, duplicate: 2 });
     expect(await dropsToday()).toBe(7);
+    expect(await (await send([...batch, event({ traceId: t.traceId })], 9)).json()).toMatchObject({ accepted: 1, duplicate: 2 });
+    expect(await dropsToday()).toBe(9);
 
-    const mixed = await send([event({ traceId: t.traceId }), { ...event({ traceId: t.traceId }), clientTs: 'yesterday' }], 4);
-    expect(await mixed.json()).toMatchObject({ accepted: 1, rejected: 1 });
-    expect(await dropsToday()).toBe(11);
+    // Its events stored first by a page-hide beacon, which carries no report: the report still counts.
+    const beaconed = [event({ traceId: t.traceId })];
+    expect(await (await send(beaconed)).json()).toMatchObject({ accepted: 1 });
+    expect(await (await send(beaconed, 3)).json()).toMatchObject({ accepted: 0, duplicate: 1 });
+    expect(await dropsToday()).toBe(12);
+
+    // Keyed by the first valid event: the same whenever the mixed batch is sent.
+    const mixed = [{ ...event({ traceId: t.traceId }), clientTs: 'yesterday' }, event({ traceId: t.traceId })];
+    expect(await (await send(mixed, 4)).json()).toMatchObject({ accepted: 1, rejected: 1 });
+    expect(await (await send(mixed, 4)).json()).toMatchObject({ duplicate: 1, rejected: 1 });
+    expect(await dropsToday()).toBe(16);
   });
 
   it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {

@@ -138,14 +138,21 @@ export const feedbackEvents = sqliteTable(
   ],
 );
 
-/** Events widgets had to drop because their offline outbox was full, per UTC day. */
-export const clientDrops = sqliteTable(
-  'client_drops',
+/**
+ * What widgets report they had to drop because their offline outbox was full: one row per report,
+ * keyed by the first event of the batch that carried it, so a batch sent again (its answer lost)
+ * or the same report from another tab counts once. Summed per UTC day for loop health.
+ */
+export const clientDropReports = sqliteTable(
+  'client_drop_reports',
   {
     projectId: text('project_id').notNull(),
-    /** UTC day, YYYY-MM-DD. */
+    /** The first event of the batch carrying the report: the same when that batch is sent again. */
+    eventId: text('event_id').notNull(),
+    /** UTC day, YYYY-MM-DD, the report first arrived. */
     day: text('day').notNull(),
+    /** The most any sending of it reported: a retry carries the drops since, too. */
     dropped: integer('dropped').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.day] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('client_drop_reports_day').on(t.projectId, t.day)],
 );
