@@ -31,6 +31,8 @@ export interface BatcherOptions {
   maxAttempts: number;
   backoff: BackoffOptions;
   timeoutMs: number;
+  /** Most requests on their way at once; further batches wait in the queue for one to settle. */
+  maxInFlight: number;
   fetch: (request: Request) => Promise<Response>;
 }
 
@@ -60,11 +62,15 @@ const answersBatch = (results: unknown, size: number): results is ItemResult[] =
 /**
  * Sends items to the collector in batches, retrying network errors, timeouts, 5xx and 429
  * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
- * id. Items wait in memory only: after `maxAttempts` they are `failed`.
+ * id. At most `maxInFlight` requests are on their way at once, so an outage does not pile up one
+ * request per batch: the batches past them wait in the queue. Items wait in memory only: after
+ * `maxAttempts` they are `failed`.
  */
 export class Batcher {
   private queue: Pending[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The queue's oldest items have waited their `flushIntervalMs` (or a flush asked): they go as soon as a request may start. */
+  private due = false;
   private inFlight = new Set<Promise<void>>();
   private readonly batchSize: number;
 
@@ -94,8 +100,7 @@ export class Batcher {
         return resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
       }
       this.queue.push({ json, resolve });
-      if (this.queue.length >= this.batchSize) this.send();
-      else this.timer ??= setTimeout(() => this.send(), this.opts.flushIntervalMs);
+      this.send();
     });
   }
 
@@ -105,19 +110,36 @@ export class Batcher {
    */
   async flush(): Promise<void> {
     while (this.queue.length > 0 || this.inFlight.size > 0) {
-      while (this.queue.length > 0) this.send();
+      if (this.queue.length > 0) this.due = true;
+      this.send();
+      // Each batch that settles starts the next one waiting.
       await Promise.all(this.inFlight);
     }
   }
 
+  /**
+   * Starts a request for each full batch queued, and for the rest once it is due, while fewer than
+   * `maxInFlight` are on their way; what is left waits for its timer or for a request to settle.
+   */
   private send(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue.splice(0, this.batchSize);
-    if (batch.length === 0) return;
-    const p = this.post(batch).finally(() => this.inFlight.delete(p));
-    this.inFlight.add(p);
-    if (this.queue.length > 0) this.timer = setTimeout(() => this.send(), this.opts.flushIntervalMs);
+    while (this.inFlight.size < this.opts.maxInFlight && (this.queue.length >= this.batchSize || (this.due && this.queue.length > 0))) {
+      const p = this.post(this.queue.splice(0, this.batchSize)).finally(() => {
+        this.inFlight.delete(p);
+        this.send();
+      });
+      this.inFlight.add(p);
+    }
+    if (this.queue.length === 0) {
+      this.due = false;
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = undefined;
+    } else if (!this.due) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.due = true;
+        this.send();
+      }, this.opts.flushIntervalMs);
+    }
   }
 
   private async post(batch: Pending[]): Promise<void> {
@@ -145,10 +167,12 @@ export class Batcher {
         // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
         reason = refusal ? `HTTP ${res.status}: ${refusal.message}` : `HTTP ${res.status} from ${url}, not the collector's answer`;
         if (res.status === 413) {
-          // Too large together: each half on its own, down to an item too large alone.
+          // Too large together: each half on its own, down to an item too large alone; one after the
+          // other, so the batch still holds one request at a time of the `maxInFlight`.
           if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
           const half = Math.ceil(batch.length / 2);
-          await Promise.all([this.post(batch.slice(0, half)), this.post(batch.slice(half))]);
+          await this.post(batch.slice(0, half));
+          await this.post(batch.slice(half));
           return;
         }
         // The collector refused the request itself: retrying cannot help. Any other server's answer (a

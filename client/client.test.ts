@@ -1,5 +1,5 @@
 import { exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer, call, newProject, trace } from '../collector/test/fixtures.ts';
 import { type EventResult, TraceClient, type TraceResult } from './index.ts';
 
@@ -24,6 +24,36 @@ async function scriptedClient(answers: Answer[], options: Partial<ConstructorPar
   });
   return { p, client, calls: () => calls };
 }
+
+/**
+ * A client of a new project whose requests the collector does not answer until the test says so:
+ * `held` lists every request started, in order, each with its number of traces and `answer()`, which
+ * passes it on to the real collector; `inFlight()` counts those whose answer has not come back yet. No timeout: a
+ * request left unanswered stays on its way.
+ */
+async function heldClient(options: Partial<ConstructorParameters<typeof TraceClient>[0]>) {
+  const p = await newProject();
+  const held: { size: number; answer: () => void }[] = [];
+  let done = 0;
+  const client = new TraceClient({
+    endpoint: 'http://collector.test',
+    serverKey: p.keys.server,
+    flushIntervalMs: 60_000,
+    timeoutMs: 0,
+    ...options,
+    fetch: async (r) => {
+      const size = ((await r.clone().json()) as unknown[]).length;
+      await new Promise<void>((answer) => held.push({ size, answer }));
+      const res = await collector(r);
+      done++;
+      return res;
+    },
+  });
+  return { client, held, inFlight: () => held.length - done };
+}
+
+/** Time for a request that should not start to have started, were it going to. */
+const settleALittle = () => new Promise((r) => setTimeout(r, 30));
 
 /** Logs one trace and flushes: the trace, and what became of it. */
 async function logOne(client: TraceClient) {
@@ -208,6 +238,43 @@ describe('TraceClient against the real collector', () => {
     expect(await Promise.race([second, pending])).toEqual({ traceId: b.traceId, status: 'accepted' });
   });
 
+  it('keeps at most maxInFlight requests on their way while the collector does not answer, sending the batches waiting as each settles', async () => {
+    const { client, held, inFlight } = await heldClient({ batchSize: 1, maxInFlight: 2 });
+    const traces = Array.from({ length: 5 }, () => trace());
+    const results = traces.map((t) => client.logTrace(t));
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    await settleALittle();
+    expect(held).toHaveLength(2);
+    // One answered: the next batch waiting goes, and still no more than two are on their way.
+    held[0]!.answer();
+    await vi.waitFor(() => expect(held).toHaveLength(3));
+    await settleALittle();
+    expect(inFlight()).toBe(2);
+    const flushed = client.flush();
+    for (let i = 1; i < 5; i++) {
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(i));
+      expect(inFlight()).toBeLessThanOrEqual(2);
+      held[i]!.answer();
+    }
+    await flushed;
+    expect(await Promise.all(results)).toEqual(traces.map((t) => ({ traceId: t.traceId, status: 'accepted' })));
+    expect(held).toHaveLength(5);
+  });
+
+  it('starts four requests at most by default, and sends a part batch whose time came while none could start once one can', async () => {
+    const { client, held } = await heldClient({ batchSize: 2, flushIntervalMs: 10 });
+    const results = Array.from({ length: 9 }, () => client.logTrace(trace()));
+    await vi.waitFor(() => expect(held).toHaveLength(4));
+    // The ninth trace's interval passes while four requests are on their way: it waits, not lost.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(held).toHaveLength(4);
+    held[0]!.answer();
+    await vi.waitFor(() => expect(held).toHaveLength(5));
+    expect(held[4]!.size).toBe(1);
+    for (const h of held.slice(1)) h.answer();
+    expect((await Promise.all(results)).map((r) => r.status)).toEqual(Array(9).fill('accepted'));
+  });
+
   it("waits no longer than backoff.maxMs between attempts, whatever a Retry-After asks (a proxy's maintenance page)", async () => {
     const { client } = await scriptedClient(
       [async () => new Response('<html>Down for maintenance</html>', { status: 503, headers: { 'retry-after': '3600' } })],
@@ -374,6 +441,7 @@ describe('TraceClient against the real collector', () => {
     expect(() => new TraceClient({ ...base, maxAttempts: 1.5 })).toThrow(RangeError);
     expect(() => new TraceClient({ ...base, flushIntervalMs: Number.NaN })).toThrow(/flushIntervalMs/);
     expect(() => new TraceClient({ ...base, backoff: { baseMs: 100, maxMs: -1 } })).toThrow(/backoff.maxMs/);
+    expect(() => new TraceClient({ ...base, maxInFlight: 0 })).toThrow(/maxInFlight must be an integer of at least 1, not 0/);
     // A backoff given in part takes the rest from the defaults rather than retrying at once.
     expect(new TraceClient({ ...base, backoff: { baseMs: 100 } as never })).toBeInstanceOf(TraceClient);
     expect(new TraceClient({ ...base, batchSize: 500 })).toBeInstanceOf(TraceClient);

@@ -26,6 +26,12 @@ export interface TraceClientOptions {
   backoff?: BackoffOptions;
   /** Longest wait for the collector's answer to one attempt, then retried as a network error. */
   timeoutMs?: number;
+  /**
+   * Most requests of traces on their way at once (and as many of events): when the collector is
+   * slow or down, further batches wait in memory for one of them to settle instead of each
+   * starting a request of its own.
+   */
+  maxInFlight?: number;
   /** The fetch to use (a service binding's, or a test's). */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -48,7 +54,7 @@ export type BackendEvent = FeedbackEventInput extends infer E
     : never
   : never;
 
-const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 }, timeoutMs: 10_000 };
+const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 }, timeoutMs: 10_000, maxInFlight: 4 };
 
 /** The id of whatever was passed as a trace or event, for the result, even when it is not one. */
 const idOf = (item: unknown, key: 'traceId' | 'eventId'): string => {

@@ -5,6 +5,7 @@ interface Numbers {
   flushIntervalMs: number;
   maxAttempts: number;
   timeoutMs: number;
+  maxInFlight: number;
   backoff: BackoffOptions;
 }
 
@@ -37,6 +38,7 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
     flushIntervalMs: numberOption('flushIntervalMs', options.flushIntervalMs, defaults.flushIntervalMs, { min: 0 }),
     maxAttempts: numberOption('maxAttempts', options.maxAttempts, defaults.maxAttempts, { min: 1, integer: true }),
     timeoutMs: numberOption('timeoutMs', options.timeoutMs, defaults.timeoutMs, { min: 0 }),
+    maxInFlight: numberOption('maxInFlight', options.maxInFlight, defaults.maxInFlight, { min: 1, integer: true }),
     backoff:
       backoff === undefined
         ? defaults.backoff

@@ -21,6 +21,8 @@ export interface LocalCollectorOptions {
   vars?: Record<string, string>;
   /** Opens the Worker's inspector on this port (a benchmark reading the Worker's heap). */
   inspectorPort?: number;
+  /** Ctrl-C while it starts: wrangler is stopped and the state removed before the start rejects (see startDev). */
+  signal?: AbortSignal;
 }
 
 export interface LocalCollector extends DevServer {
@@ -30,7 +32,7 @@ export interface LocalCollector extends DevServer {
   persistTo: string;
 }
 
-export async function startLocalCollector({ origins = [], vars = {}, inspectorPort }: LocalCollectorOptions = {}): Promise<LocalCollector> {
+export async function startLocalCollector({ origins = [], vars = {}, inspectorPort, signal }: LocalCollectorOptions = {}): Promise<LocalCollector> {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
   const removeState = () => rmSync(persistTo, { recursive: true, force: true });
   try {
@@ -39,7 +41,7 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
     // Straight into the SQLite file before wrangler opens it: `wrangler d1 execute` takes 1.5 s.
     sqliteExec(persistTo, project.statements.join('\n'));
     // Logging each request costs CPU the benchmarks would measure.
-    const server = await startDev({ persistTo, vars, logLevel: 'warn', ...(inspectorPort !== undefined && { inspectorPort }) });
+    const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
       ...server,
       keys: project.keys,

@@ -1,32 +1,74 @@
 /**
  * How `npm start` ends what it started. wrangler runs in its own process group (so it can be
- * stopped with its workerd children), which also means nothing ends it when `npm start` exits:
- * it must be stopped, on a failure as on Ctrl-C, or it keeps its port and the next start fails.
+ * stopped with its workerd children), which also means that neither `npm start` exiting nor the
+ * Ctrl-C the terminal sends it reaches wrangler: it must be stopped, on a failure as on Ctrl-C at
+ * any moment, even while it is still starting, or it keeps its port and the next start fails.
  */
+import { constants } from 'node:os';
 
-export interface Stoppable {
-  stop(): Promise<void>;
+/** What has been started so far, to be stopped the last started first (the demo sends its queued traces to the collector as it closes). */
+export class StartedSoFar {
+  readonly #stopping = new AbortController();
+  readonly #stops: (() => Promise<void>)[] = [];
+  #stopped: Promise<void> | undefined;
+
+  /** Aborted once stopping has begun: a start under way (wrangler waiting for its health check) gives up and stops what it spawned. */
+  get signal(): AbortSignal {
+    return this.#stopping.signal;
+  }
+
+  /**
+   * Starts something that `stop` ends. Stopping while it still starts cuts it short through the
+   * signal, waits for it to settle and, if it started all the same, stops it. Once stopping has
+   * begun, nothing more starts.
+   */
+  start<T>(start: (signal: AbortSignal) => Promise<T>, stop: (started: T) => Promise<void>): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    const starting = start(this.signal);
+    // A start that fails has stopped what it spawned itself.
+    this.#stops.push(() => starting.then(stop, () => undefined));
+    return starting;
+  }
+
+  /** Stops everything started, the last first, each even when one before fails to stop (that failure is thrown after). Called again: the same stopping. */
+  stopAll(): Promise<void> {
+    this.#stopping.abort(new Error('stopped while starting'));
+    this.#stopped ??= (async () => {
+      const failures: unknown[] = [];
+      for (let stop = this.#stops.pop(); stop; stop = this.#stops.pop()) await stop().catch((err: unknown) => failures.push(err));
+      if (failures.length > 0) throw failures[0];
+    })();
+    return this.#stopped;
+  }
 }
 
-export interface Closable {
-  close(): Promise<void>;
-}
-
-/** Runs `steps` with `server` already running; when they fail, stops it before the failure goes on. */
-export async function stopOnFailure<T>(server: Stoppable, steps: () => Promise<T>): Promise<T> {
-  try {
-    return await steps();
-  } catch (err) {
-    await server.stop();
+/**
+ * Runs `startup` with Ctrl-C (and SIGTERM) answered from its very first moment: everything started
+ * so far is stopped, the last started first, and the process exits 130 (143 on SIGTERM) while it
+ * is still starting, 0 once it has started (Ctrl-C is how `npm start` ends). A startup that fails
+ * stops what it started before its failure goes on.
+ */
+export async function startStoppably<T>(startup: (started: StartedSoFar) => Promise<T>): Promise<T> {
+  const started = new StartedSoFar();
+  let up = false;
+  let exiting: Promise<never> | undefined;
+  const stopAndExit = (code: number) =>
+    (exiting ??= started.stopAll().then(
+      () => process.exit(code),
+      (err: unknown) => {
+        console.error(`error: stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    ));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAndExit(up ? 0 : 128 + constants.signals[signal]));
+  const result = await startup(started).catch(async (err: unknown) => {
+    // Cut short by Ctrl-C: the stopping under way exits.
+    if (exiting) return exiting;
+    await started.stopAll();
     throw err;
-  }
-}
-
-/** The demo first (closing it sends its queued traces to the collector), then the collector, even when the demo fails to close. */
-export async function stopAll(demo: Closable, server: Stoppable): Promise<void> {
-  try {
-    await demo.close();
-  } finally {
-    await server.stop();
-  }
+  });
+  // Ctrl-C once all had started, before the caller heard: the same.
+  if (exiting) return exiting;
+  up = true;
+  return result;
 }

@@ -8,7 +8,7 @@ import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
 import { failInOneLine } from './cli.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
-import { stopAll, stopOnFailure } from './start-stop.ts';
+import { startStoppably } from './start-stop.ts';
 import { migrate, startDev } from './wrangler.ts';
 
 failInOneLine();
@@ -18,19 +18,28 @@ const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
-// wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
-const applied = migrate({}, { quiet: true });
-console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
-// The Worker serves the admin console at /admin from its build.
-await buildConsole();
-const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
-const server = await startDev({ port: PORT, inherit: true });
-const url = server.url;
-// wrangler outlives this process unless stopped: a demo that cannot start (its port taken, a bad DEMO_CORPUS) must not leave it holding the port.
-const demo = await stopOnFailure(server, async () => {
-  // The demo page serves the widget from dist/widget.
-  await buildWidget({ types: false });
-  return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+// Ctrl-C at any moment stops what has started so far (see start-stop.ts); once all has, the demo
+// first, so that its queued traces reach the collector, then the collector.
+const { url, keys, demo } = await startStoppably(async (started) => {
+  // wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
+  const applied = migrate({}, { quiet: true });
+  console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
+  // The Worker serves the admin console at /admin from its build.
+  await buildConsole();
+  const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
+  const { url } = await started.start(
+    (signal) => startDev({ port: PORT, inherit: true, signal }),
+    (server) => server.stop(),
+  );
+  const demo = await started.start(
+    async () => {
+      // The demo page serves the widget from dist/widget.
+      await buildWidget({ types: false });
+      return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+    },
+    (demo) => demo.close(),
+  );
+  return { url, keys, demo };
 });
 // Ids of this start's own, so the example curls store a new trace each time, not a duplicate.
 const run = Date.now().toString(36);
@@ -58,6 +67,3 @@ Try it:
 
 Ctrl-C stops it.
 `);
-const shutdown = () => void stopAll(demo, server).then(() => process.exit(0));
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from './free-port.ts';
 import { migrate, ROOT, startDev } from './wrangler.ts';
 
 describe('wrangler dev on a port another process holds', () => {
@@ -18,6 +20,42 @@ describe('wrangler dev on a port another process holds', () => {
       expect(Date.now() - started).toBeLessThan(30_000);
     } finally {
       holder.close();
+      rmSync(persistTo, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('wrangler dev interrupted while it starts', () => {
+  it('is stopped, its port left free, and the start rejects with the reason given', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-interrupted-'));
+    const interrupt = new AbortController();
+    const start = startDev({ port, persistTo, logLevel: 'warn', signal: interrupt.signal });
+    try {
+      // Spawned by now, in its own process group, and far from answering.
+      const reason = new Error('Ctrl-C');
+      interrupt.abort(reason);
+      await expect(start).rejects.toBe(reason);
+      const listening = await new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      expect(listening).toBe(false);
+      // Nor is any of its processes left (a zombie is only waiting for its parent's exit status).
+      const left = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes(`--port ${port} `) && !line.trim().startsWith('Z'));
+      expect(left).toEqual([]);
+    } finally {
+      // A start that went on regardless is stopped all the same.
+      await start.then(
+        (server) => server.stop(),
+        () => undefined,
+      );
       rmSync(persistTo, { recursive: true, force: true });
     }
   });

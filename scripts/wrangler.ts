@@ -7,6 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -85,6 +86,11 @@ export interface DevOptions extends LocalD1 {
   logLevel?: 'info' | 'warn' | 'error';
   /** Where the Worker's inspector listens (Chrome DevTools Protocol); wrangler picks one otherwise. */
   inspectorPort?: number;
+  /**
+   * Ctrl-C while it starts: wrangler, already spawned in a group of its own that the terminal's
+   * Ctrl-C does not reach, is stopped, and the start rejects with the signal's reason once it has.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -127,7 +133,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   }
 }
 
-async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', inspectorPort, ...d1 }: DevOptions): Promise<DevServer> {
+async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', inspectorPort, signal, ...d1 }: DevOptions): Promise<DevServer> {
+  signal?.throwIfAborted();
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
@@ -145,24 +152,33 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
     await stop();
     return new StartCollision(`port ${port} is taken:\n${output}`);
   };
+  const interrupted = async (): Promise<unknown> => {
+    await stop();
+    return signal?.reason;
+  };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
+    if (signal?.aborted) throw await interrupted();
     if (PORT_TAKEN.test(output)) throw await portTaken();
     if (child.exitCode !== null) {
       if (RUNTIME_FAILED.test(output)) throw new StartCollision(`wrangler dev could not start its runtime on port ${port}:\n${output}`);
       throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     }
+    let healthy = false;
     try {
       // A listener that accepts and never answers must not hold us past the deadline.
       const res = await fetch(`${url}/v1/health`, { signal: AbortSignal.timeout(2_000) });
       // The answer may have come from the process that holds the port: wrangler tells us by then.
       if (PORT_TAKEN.test(output)) throw await portTaken();
-      if (res.ok) return { url, port, ...(inspectorPort !== undefined && { inspectorPort }), process: child, stop };
+      healthy = res.ok;
     } catch (err) {
       if (err instanceof StartCollision) throw err;
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Ctrl-C while the health check waited: stopped even if it answered, as the caller gave up on it.
+    if (signal?.aborted) throw await interrupted();
+    if (healthy) return { url, port, ...(inspectorPort !== undefined && { inspectorPort }), process: child, stop };
+    await sleep(200, undefined, { signal }).catch(() => undefined);
   }
   await stop();
   throw new Error(`wrangler dev did not answer on ${url} within 60 s:\n${output}`);

@@ -1,0 +1,27 @@
+/**
+ * `npm start`'s way of starting and stopping, for start-stop.test.ts to interrupt at any moment: a
+ * throwaway collector under wrangler, then a stand-in for the demo that takes DEMO_START_MS to start
+ * and, as it closes, says whether the collector still answers (the demo sends its queued traces then).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startLocalCollector } from './local-collector.ts';
+import { startStoppably } from './start-stop.ts';
+
+await startStoppably(async (started) => {
+  const collector = await started.start(
+    (signal) => startLocalCollector({ signal }),
+    (collector) => collector.stop(),
+  );
+  console.log('collector up');
+  await started.start(
+    () => sleep(Number(process.env.DEMO_START_MS ?? 0)),
+    async () => {
+      const answers = await fetch(`${collector.url}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      console.log(`demo closed, the collector ${answers ? 'answering' : 'gone'}`);
+    },
+  );
+  console.log('all started');
+});
