@@ -19,10 +19,16 @@ export const PURGE_BATCH = 5_000;
  */
 export const retention: Stage = {
   name: 'retention',
-  async slice({ db, projectId, night, now, settings }, cursor): Promise<SliceResult> {
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const { db, projectId, night, settings } = ctx;
+    // By the real clock when the night was asked for ahead of it: a night run early purges nothing early.
+    const now = ctx.purgeNow ?? ctx.now;
     // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
     const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY_MS)}T00:00:00Z`);
     const kept = now - settings.aggregateRetentionDays * DAY_MS;
+    // Runs of nights before this one were abandoned, but not today's when this one runs ahead of it:
+    // the cron's may be going on. (ISO days sort as strings.)
+    const abandonedBefore = [night, utcDay(now)].sort()[0]!;
     const keptDay = utcDay(kept);
     // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
     const keptWeek = isoWeek(keptDay);
@@ -99,19 +105,19 @@ export const retention: Stage = {
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedQueryHistory: db
         .prepare(`delete from loop_query_history where rowid in (select rowid from loop_query_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedTraceHistory: db
         .prepare(`delete from loop_trace_history where rowid in (select rowid from loop_trace_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
            where project_id = ? and night < ? and (state -> '$.flooding' is not null or cursor is not null)`,
         )
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
