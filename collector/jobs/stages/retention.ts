@@ -1,11 +1,11 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
-import { clearlyBadSql } from '../../storage/sql/clear-scores.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
+import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -60,8 +60,7 @@ export const retention: Stage = {
           `update session_stats set purged_traces = purged_traces + x.traces, purged_scored = purged_scored + x.scored,
              purged_negative = purged_negative + x.negative, purged_requeried = purged_requeried + x.requeried
            from (
-             select t.session_id, count(*) as traces, count(case when s.trusted_signals > 0 then 1 end) as scored,
-               count(case when s.trusted_signals > 0 and ${clearlyBadSql('s.weighted_score', '?3')} then 1 end) as negative, count(case when s.requeried then 1 end) as requeried
+             select t.session_id, ${sessionCountsSql('?3')}
              from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
              where t.project_id = ?1 and t.session_id is not null and t.trace_id in (${oldTraces})
              group by t.session_id
