@@ -32,6 +32,13 @@ export interface NightlyOptions {
    * next invocation to try again. Without it the error propagates (one project's run on demand).
    */
   isolate?: boolean;
+  /**
+   * The real time, when `now` is a moment a caller asked for (`POST /v1/admin/nightly?at=`) that
+   * may be ahead of it: what goes by age goes by the earlier of the two, so a night run ahead of
+   * time never purges a row still within its retention. Without it `now` is the clock (the cron's
+   * scheduled time, or tests stepping through days).
+   */
+  wallClock?: number;
 }
 
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
@@ -109,6 +116,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       projectId,
       night,
       now,
+      purgeNow: Math.min(now, options.wallClock ?? now),
       settings,
       run,
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,

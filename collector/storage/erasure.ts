@@ -1,11 +1,13 @@
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
+import { settingsOf } from './loop-settings.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
 import { countedD1 } from './sql/counted-d1.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
+import { recountSessions } from './sql/session-counts.ts';
 import { stillStoredSql, storedTurnsOnlySql } from './sql/still-stored.ts';
 import { listTextChecksSql } from './sql/text-checks.ts';
 import { assessedUntilSql } from './sql/verdict.ts';
@@ -40,7 +42,8 @@ export interface ErasureCounts {
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
  * event about those traces with its assessment, their corrections and eval items, and their part
  * of review items (an item only they raised goes; one others raised too is recomputed from the
- * traces left, and shows the query as one of them typed it). What a run in progress (or one
+ * traces left, and shows the query as one of them typed it) and of sessions' counts (a session
+ * others' answers are in too is counted again from those). What a run in progress (or one
  * abandoned) listed of theirs goes too: their judged traces, and the query keys no one else's
  * judged trace still lists; so do their questions' running totals and eval labels (a build reads
  * a question's labels again from what is left). Erases whole batches of their traces while the
@@ -55,6 +58,9 @@ export async function eraseUser(
   const started = Date.now();
   const { db: d1, queries } = countedD1(binding);
   const counts: ErasureCounts = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
+  // The line of a clearly bad answer, which a session's counts are recounted by: read once, when a session is.
+  let bad: number | undefined;
+  const badScore = async () => (bad ??= (await settingsOf(d1, projectId)).badTraceScore);
   for (;;) {
     // A user with many answers takes more than one call: each batch is whole, and the next call goes on.
     if (queryBudget - queries() < ERASE_PASS_QUERIES || (queries() > 0 && Date.now() - started > timeBudgetMs)) return { deleted: counts, done: false };
@@ -174,7 +180,9 @@ export async function eraseUser(
         .bind(projectId, ids, JSON.stringify([...new Set(results.map((r) => utcDay(r.created_at)))])),
     };
     // The flooding sources go in the same transaction: a call cut off after it leaves none of this batch's.
-    const r = await namedBatch(d1, statements, [...forgetListed(d1, projectId, lists), forgetFlooding(d1, projectId, sources)]);
+    // Their sessions are counted again without their answers, in this transaction: one shared keeps the others'.
+    const recounted = sessions.length ? recountSessions(d1, 'select value from json_each(?2)', projectId, lists.session, await badScore()) : [];
+    const r = await namedBatch(d1, statements, [...recounted, ...forgetListed(d1, projectId, lists), forgetFlooding(d1, projectId, sources)]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);
     if (writes.length) await d1.batch(writes);
     counts.events += r.events.meta.changes;
@@ -182,8 +190,9 @@ export async function eraseUser(
     counts.corrections += r.corrections.meta.changes;
     counts.traces += r.traces.meta.changes;
   }
+  // A session still naming them had answers of theirs retention took: counted again from what others' left, or gone.
   await d1.batch([
-    d1.prepare('delete from session_stats where project_id = ? and user_id_hash = ?').bind(projectId, userIdHash),
+    ...recountSessions(d1, 'select session_id from session_stats where project_id = ?1 and user_id_hash = ?2', projectId, userIdHash, await badScore()),
     forgetFlooding(d1, projectId, new Set([`user:${userIdHash}`])),
   ]);
   return { deleted: counts, done: true };
@@ -219,7 +228,7 @@ const forgetScoresSql = (keys: string, also: string) =>
      or exists (select 1 from trace_stats s where s.project_id = ?1 and s.trace_id = loop_trace_history.trace_id and s.query_key in (${keys})))`;
 
 /**
- * Takes the user's traces and sessions out of what runs not finished listed to recompute, and out
+ * Takes the user's traces and sessions (those no other answer is in) out of what runs not finished listed to recompute, and out
  * of their mining lists the user's stored rows and judged traces, then their query keys (from the
  * list of keys and the list by question) where no other judged trace lists them, and the scores
  * those runs took of the user's questions and answers.
@@ -241,7 +250,10 @@ function forgetListed(
       )
       .bind(projectId, lists.trace),
     d1.prepare(listed('trace')).bind(projectId, lists.trace),
-    d1.prepare(listed('session')).bind(projectId, lists.session),
+    // A session others' answers are still in stays listed: the run counts it again without the user's.
+    d1
+      .prepare(`${listed('session')} and not exists (select 1 from traces t where t.project_id = ?1 and t.session_id = loop_touched.key)`)
+      .bind(projectId, lists.session),
     d1.prepare(listed('judged')).bind(projectId, lists.judged),
     d1.prepare(`${listed('query')} and ${stillJudged(queryRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.query),
     d1.prepare(`${listed('question')} and ${stillJudged(questionRowQueryKeySql('loop_touched.key'))}`).bind(projectId, lists.question),

@@ -5,6 +5,7 @@ import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/
 import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
 import { clearlyBadSql, clearlyGoodSql } from '../../storage/sql/clear-scores.ts';
 import { notPurgedDaySql, PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
+import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
 
@@ -189,9 +190,7 @@ export const sessions: Stage = {
       ctx.db
         .prepare(
           `insert into session_stats (project_id, session_id, user_id_hash, traces, scored, negative, requeried, first_at, last_at)
-           select ?1, t.session_id, max(t.user_id_hash), count(*), count(case when s.trusted_signals > 0 then 1 end),
-             count(case when s.trusted_signals > 0 and ${clearlyBadSql('s.weighted_score', '?5')} then 1 end), count(case when s.requeried then 1 end),
-             min(t.created_at), max(t.created_at)
+           select ?1, t.session_id, max(t.user_id_hash), ${sessionCountsSql('?5')}, min(t.created_at), max(t.created_at)
            from (${slice}) k cross join traces t on t.project_id = ?1 and t.session_id = k.key
            left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
            where true

@@ -1,11 +1,11 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
-import { clearlyBadSql } from '../../storage/sql/clear-scores.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
+import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -19,10 +19,16 @@ export const PURGE_BATCH = 5_000;
  */
 export const retention: Stage = {
   name: 'retention',
-  async slice({ db, projectId, night, now, settings }, cursor): Promise<SliceResult> {
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const { db, projectId, night, settings } = ctx;
+    // By the real clock when the night was asked for ahead of it: a night run early purges nothing early.
+    const now = ctx.purgeNow ?? ctx.now;
     // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
     const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY_MS)}T00:00:00Z`);
     const kept = now - settings.aggregateRetentionDays * DAY_MS;
+    // Runs of nights before this one were abandoned, but not today's when this one runs ahead of it:
+    // the cron's may be going on. (ISO days sort as strings.)
+    const abandonedBefore = [night, utcDay(now)].sort()[0]!;
     const keptDay = utcDay(kept);
     // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
     const keptWeek = isoWeek(keptDay);
@@ -54,8 +60,7 @@ export const retention: Stage = {
           `update session_stats set purged_traces = purged_traces + x.traces, purged_scored = purged_scored + x.scored,
              purged_negative = purged_negative + x.negative, purged_requeried = purged_requeried + x.requeried
            from (
-             select t.session_id, count(*) as traces, count(case when s.trusted_signals > 0 then 1 end) as scored,
-               count(case when s.trusted_signals > 0 and ${clearlyBadSql('s.weighted_score', '?3')} then 1 end) as negative, count(case when s.requeried then 1 end) as requeried
+             select t.session_id, ${sessionCountsSql('?3')}
              from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
              where t.project_id = ?1 and t.session_id is not null and t.trace_id in (${oldTraces})
              group by t.session_id
@@ -99,19 +104,19 @@ export const retention: Stage = {
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db
         .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedQueryHistory: db
         .prepare(`delete from loop_query_history where rowid in (select rowid from loop_query_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedTraceHistory: db
         .prepare(`delete from loop_trace_history where rowid in (select rowid from loop_trace_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
       abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
            where project_id = ? and night < ? and (state -> '$.flooding' is not null or cursor is not null)`,
         )
-        .bind(projectId, night),
+        .bind(projectId, abandonedBefore),
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;

@@ -9,6 +9,8 @@ export interface StageContext {
   projectId: string;
   night: string;
   now: number;
+  /** The clock retention deletes by when not `now`: the real time, when `now` was asked for ahead of it. */
+  purgeNow?: number;
   settings: LoopSettings;
   run: RunRow;
   /** Traces per slice. */

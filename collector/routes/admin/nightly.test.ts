@@ -1,6 +1,9 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../../shared/schema/trace.ts';
-import { bearer, call, newProject, trace } from '../../test/fixtures.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
+import { runNightly } from '../../jobs/nightly.ts';
+import { bearer, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/admin/nightly', () => {
   it('runs the night of ?at= when given (a missed night, or a simulated week), else tonight', async () => {
@@ -42,6 +45,70 @@ describe('POST /v1/admin/nightly', () => {
     expect(runs.runs).toEqual([]);
     // Within a day ahead, a clock a little fast: it runs.
     expect((await call(`/v1/admin/nightly?at=${Date.now() + 3_600_000}`, { method: 'POST', headers: bearer(p.keys.admin) })).status).toBe(200);
+  });
+
+  it('purges by the real clock when the night asked for is ahead of it, a simulation too', async () => {
+    const p = await newProject();
+    const nightly = async (query: string) => {
+      const res = await call(`/v1/admin/nightly${query}`, { method: 'POST', headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ done: true });
+    };
+    // Raw rows go in whole days of arrival: by the real clock the oldest day kept is the one 90 days ago.
+    const oldestKept = Date.parse(`${utcDay(Date.now() - 90 * DAY_MS)}T00:00:00Z`);
+    const arrived = async (t: TraceInput, at: number) => {
+      expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).status).toBe(200);
+      const events = { events: [event({ traceId: t.traceId, signalType: 'thumbs_down' })] };
+      expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: events })).status).toBe(200);
+      await moveArrival(t.traceId, at);
+    };
+    const moveArrival = (traceId: string, at: number) =>
+      env.DB.batch(
+        ['traces', 'feedback_events'].map((table) =>
+          env.DB.prepare(`update ${table} set received_at = ? where project_id = ? and trace_id = ?`).bind(at, p.id, traceId),
+        ),
+      );
+    const stored = async (t: TraceInput) => {
+      const rows = async (table: string) =>
+        (await env.DB.prepare(`select count(*) as n from ${table} where project_id = ? and trace_id = ?`).bind(p.id, t.traceId).first<{ n: number }>())!.n;
+      return [await rows('traces'), await rows('feedback_events')];
+    };
+    const within = trace();
+    const past = trace();
+    await arrived(within, oldestKept);
+    await arrived(past, oldestKept - 3_600_000);
+    // The next UTC midnight: less than a day ahead, and a day later, whose retention would take the first.
+    const midnight = Date.parse(`${utcDay(Date.now() + DAY_MS)}T00:00:00Z`);
+    await nightly(`?at=${midnight}`);
+    expect(await stored(within)).toEqual([1, 1]);
+    expect(await stored(past)).toEqual([0, 0]);
+    // A simulation's rows arrive at the real time: weeks ahead, it purges by the real clock too.
+    await nightly(`?at=${Date.now() + 200 * DAY_MS}&simulate=true`);
+    expect(await stored(within)).toEqual([1, 1]);
+    // Tonight's run purges what is past retention by the clock.
+    await moveArrival(within.traceId, oldestKept - 1);
+    await nightly('');
+    expect(await stored(within)).toEqual([0, 0]);
+  });
+
+  it("leaves tonight's run under way what it listed when the night asked for is tomorrow's", async () => {
+    const p = await newProject();
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: trace() })).status).toBe(200);
+    const tonight = utcDay(Date.now());
+    const listed = async () =>
+      (await env.DB.prepare('select count(*) as n from loop_touched where project_id = ? and night = ?').bind(p.id, tonight).first<{ n: number }>())!.n;
+    // The cron's run of tonight, cut short once it has listed what it goes through.
+    for (let i = 0; (await listed()) === 0; i++) {
+      expect(i).toBeLessThan(10);
+      await runNightly(env, Date.now(), { projects: [p.id], maxSlices: 1 });
+    }
+    const before = await listed();
+    const midnight = Date.parse(`${utcDay(Date.now() + DAY_MS)}T00:00:00Z`);
+    const res = await call(`/v1/admin/nightly?at=${midnight}`, { method: 'POST', headers: bearer(p.keys.admin) });
+    expect(await res.json()).toMatchObject({ night: utcDay(midnight), done: true });
+    // Not a run abandoned: it goes on with its lists.
+    expect(await listed()).toBe(before);
+    expect((await runNightly(env, Date.now(), { projects: [p.id] })).done).toBe(true);
   });
 
   it('refuses a parameter given twice, whichever comes first, and runs nothing', async () => {

@@ -15,8 +15,8 @@ const NightlyQuery = v.pipe(
     at: epochMsParam(),
     simulate: v.optional(v.picklist(['true'], 'must be true when given')),
   }),
-  // A night's retention purges by that night's clock: run ahead of time, it would purge what
-  // arrived within its retention. Only a simulation stepping through weeks means that.
+  // A night far ahead takes that night's place (its eval-set week, its health day): only a
+  // simulation stepping through weeks means that. Retention goes by the real clock either way.
   v.forward(
     v.check(
       (q) => q.at === undefined || q.simulate !== undefined || q.at <= Date.now() + AHEAD_MS,
@@ -32,9 +32,12 @@ export const nightlyRoutes = new Hono<AppEnv>()
    * ms>` runs the night of that moment instead: catching up a night the cron missed, or, with
    * `simulate=true`, a simulation stepping through weeks ahead of the clock (`npm run loop:eval`).
    */
-  .post('/nightly', validQuery(NightlyQuery), async (c) =>
-    c.json(await runNightly(c.env, c.get('input').at ?? Date.now(), { projects: [c.get('auth').projectId] })),
-  )
+  .post('/nightly', validQuery(NightlyQuery), async (c) => {
+    const wallClock = Date.now();
+    // Simulations too purge by the real clock: their rows arrive at the real time, so a simulated
+    // clock past their retention would purge the week just sent.
+    return c.json(await runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock }));
+  })
   /** GET /v1/admin/runs: the latest runs, with each stage's slices, time and counts. */
   .get('/runs', validQuery(v.strictObject({ limit: intParam(1, 365, 30) })), async (c) => {
     const runs = await listRuns(c.env.DB, c.get('auth').projectId, c.get('input').limit);
