@@ -1,7 +1,8 @@
 /**
  * `npm start`'s way of starting and stopping, for start-stop.test.ts to interrupt at any moment: a
  * throwaway collector under wrangler, then a stand-in for the demo that takes DEMO_START_MS to start
- * and, as it closes, says whether the collector still answers (the demo sends its queued traces then).
+ * (first holding the event loop DEMO_BUSY_MS, as the demo's index over a corpus does) and, as it
+ * closes, says whether the collector still answers (the demo sends its queued traces then).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalCollector } from './local-collector.ts';
@@ -14,7 +15,12 @@ await startStoppably(async (started) => {
   );
   console.log('collector up');
   await started.start(
-    () => sleep(Number(process.env.DEMO_START_MS ?? 0)),
+    async () => {
+      const busyUntil = Date.now() + Number(process.env.DEMO_BUSY_MS ?? 0);
+      if (Date.now() < busyUntil) console.log('demo busy');
+      while (Date.now() < busyUntil);
+      await sleep(Number(process.env.DEMO_START_MS ?? 0));
+    },
     async () => {
       const answers = await fetch(`${collector.url}/v1/health`).then(
         (r) => r.ok,

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -130,9 +130,12 @@ interface Wrangler {
   persistTo: string;
 }
 
-/** The `wrangler dev` that process `parent` spawned, read from its command line, once it has. */
-function wranglerOf(parent: number): Wrangler | undefined {
-  const found = processes().find((p) => p.ppid === parent && / dev --ip 127\.0\.0\.1 --port \d+/.test(p.args));
+/** The `wrangler dev` that process `ancestor` or one of its descendants spawned, read from its command line, once it has. */
+function wranglerOf(ancestor: number): Wrangler | undefined {
+  const all = processes();
+  const parentOf = new Map(all.map((p) => [p.pid, p.ppid]));
+  const descends = (pid: number): boolean => pid === ancestor || (pid > 1 && parentOf.has(pid) && descends(parentOf.get(pid)!));
+  const found = all.find((p) => / dev --ip 127\.0\.0\.1 --port \d+/.test(p.args) && descends(p.ppid));
   if (!found) return undefined;
   return { pgid: found.pgid, port: Number(/--port (\d+)/.exec(found.args)![1]), persistTo: /--persist-to (\S+)/.exec(found.args)![1]! };
 }
@@ -149,16 +152,33 @@ const listens = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+/** `npm start`'s command (package.json), run on the fixture instead of scripts/start.ts. */
+const START_COMMAND = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.replace(
+  'scripts/start.ts',
+  'scripts/start-stop.fixture.ts',
+);
+
 /**
- * start-stop.fixture.ts in a process of its own, as `npm start` runs: `interrupt()` sends it the
- * SIGINT a terminal's Ctrl-C does (to it, not to wrangler's group), once `when` holds; it answers
- * its exit code, then that wrangler, its workerd children and its state are gone and its port free.
+ * start-stop.fixture.ts run by `npm start`'s own command, in a process group of its own as a
+ * terminal runs a job: `interrupt()` sends the whole group the SIGINT a terminal's Ctrl-C does (not
+ * wrangler's group), once `when` holds; it answers the exit code, then that wrangler, its workerd
+ * children and its state are gone and its port free. `demoBusyMs`: the demo's start holds the event
+ * loop that long, as building its index over a corpus does.
  */
-async function interruptStart(demoStartMs: number, when: (output: string, wrangler: Wrangler | undefined) => Promise<boolean>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'start-stop.fixture.ts')], {
+async function interruptStart(demoStartMs: number, when: (output: string, wrangler: Wrangler | undefined) => Promise<boolean>, demoBusyMs = 0) {
+  expect(START_COMMAND).toContain('start-stop.fixture.ts');
+  // Split at spaces, as the command holds no quotes; no shell between, whose own exit would hide the code.
+  const [command, ...args] = START_COMMAND.split(' ');
+  const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, DEMO_START_MS: String(demoStartMs) },
+    env: {
+      ...process.env,
+      PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
+      DEMO_START_MS: String(demoStartMs),
+      DEMO_BUSY_MS: String(demoBusyMs),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -174,7 +194,7 @@ async function interruptStart(demoStartMs: number, when: (output: string, wrangl
       { timeout: 45_000, interval: 20 },
     );
     const outputWhenInterrupted = output;
-    child.kill('SIGINT');
+    process.kill(-child.pid!, 'SIGINT');
     const code = await exited;
     // Stopped before it exited: only its last SIGKILL may still be on its way.
     await vi.waitFor(() => expect(groupRuns(wrangler!.pgid)).toBe(false), { timeout: 2_000 });
@@ -182,8 +202,8 @@ async function interruptStart(demoStartMs: number, when: (output: string, wrangl
     expect(existsSync(wrangler!.persistTo)).toBe(false);
     return { code, outputWhenInterrupted, output };
   } finally {
-    // What a failed test leaves: the fixture and the wrangler group it spawned.
-    child.kill('SIGKILL');
+    // What a failed test leaves: the fixture's group and the wrangler group it spawned.
+    if (groupRuns(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
     if (wrangler && groupRuns(wrangler.pgid)) process.kill(-wrangler.pgid, 'SIGKILL');
   }
 }
@@ -205,6 +225,15 @@ describe('Ctrl-C on a start (real wrangler)', { timeout: 60_000 }, () => {
     expect(outputWhenInterrupted).not.toContain('all started');
     expect(output).toContain('demo closed, the collector answering');
     expect(code).toBe(130);
+  });
+
+  it('stops everything when the Ctrl-C comes while the demo holds the event loop as it starts', async () => {
+    // A runner that relays the signal to a child of its own, and kills that child when it does not
+    // answer at once, would leave wrangler running here.
+    const { code, output } = await interruptStart(0, async (out) => out.includes('demo busy'), 1_500);
+    expect(output).toContain('demo closed, the collector answering');
+    // Heard once the loop is free, which may be after the start has ended: as if pressed then.
+    expect([0, 130]).toContain(code);
   });
 
   it('once all has started, closes the demo while the collector still answers, then stops it, and exits 0', async () => {

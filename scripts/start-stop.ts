@@ -3,6 +3,10 @@
  * stopped with its workerd children), which also means that neither `npm start` exiting nor the
  * Ctrl-C the terminal sends it reaches wrangler: it must be stopped, on a failure as on Ctrl-C at
  * any moment, even while it is still starting, or it keeps its port and the next start fails.
+ * `npm start` runs node with tsx's loader (`node --import tsx`), not the tsx command: that command
+ * relays Ctrl-C to a node process of its own and kills it when it does not answer within some
+ * 60 ms, which a start holding the event loop (the demo indexing its corpus) cannot, and nothing
+ * would stop wrangler then.
  */
 import { constants } from 'node:os';
 
