@@ -137,4 +137,19 @@ describe('migrations', () => {
     ]);
     expect(db.prepare("select name from sqlite_master where name = 'client_drops'").all()).toEqual([]);
   });
+
+  it('has each correction already in the inbox name the answer its verdict moved it onto', () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0030')) apply(db, f);
+    db.exec(`insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values
+        ('p', 'moved', 't2', 'and then?', 'x', 0.9, 'open', 1), ('p', 'stayed', 't2', 'and then?', 'x', 0.9, 'open', 1), ('p', 'unassessed', 't2', 'and then?', 'x', 0.9, 'open', 1);
+      insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, assessed_at) values
+        ('p', 'moved', 't2', 't1', 0.9, '[]', 1), ('p', 'stayed', 't2', 't2', 0.9, '[]', 1)`);
+    for (const f of files.filter((f) => f >= '0030')) apply(db, f);
+    expect(db.prepare('select event_id, attributed_trace_id from corrections order by event_id').all()).toEqual([
+      { event_id: 'moved', attributed_trace_id: 't1' },
+      { event_id: 'stayed', attributed_trace_id: null },
+      { event_id: 'unassessed', attributed_trace_id: null },
+    ]);
+  });
 });

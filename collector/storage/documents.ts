@@ -38,20 +38,31 @@ export async function flaggedDocuments(d1: D1Database, projectId: string): Promi
   }));
 }
 
-/** Corrections of one status, newest first, each with its document's owner. */
+/**
+ * Corrections of one status, newest first, each with its document's owner and the answer it is
+ * about: an earlier turn's, as routing took it, when the attribution moved it there and that answer
+ * is still stored (read here, so an erased or purged one is not shown), with the later answer it
+ * was sent under.
+ */
 export async function correctionsOf(d1: D1Database, projectId: string, status: Correction['status'], limit: number): Promise<Correction[]> {
   const [owners, { results }] = await Promise.all([
     ownersOf(d1, projectId),
     d1
       .prepare(
-        `select event_id as eventId, trace_id as traceId, query, text, source, source_doc_id as sourceDocId, confidence, status, note,
-           resolved_at as resolvedAt, created_at as createdAt
-         from corrections where project_id = ? and status = ? order by created_at desc limit ?`,
+        `select c.event_id as eventId, coalesce(t.trace_id, c.trace_id) as traceId, coalesce(t.query, c.query) as query,
+           case when t.trace_id is not null then json_object('traceId', c.trace_id, 'query', c.query) end as sentUnder,
+           c.text, c.source, c.source_doc_id as sourceDocId, c.confidence, c.status, c.note, c.resolved_at as resolvedAt, c.created_at as createdAt
+         from corrections c left join traces t on t.project_id = c.project_id and t.trace_id = c.attributed_trace_id
+         where c.project_id = ? and c.status = ? order by c.created_at desc limit ?`,
       )
       .bind(projectId, status, limit)
-      .all<Omit<Correction, 'owner'>>(),
+      .all<Omit<Correction, 'owner' | 'sentUnder'> & { sentUnder: string | null }>(),
   ]);
-  return results.map((c) => ({ ...c, owner: c.sourceDocId ? (ownerOf(c.sourceDocId, owners) ?? null) : null }));
+  return results.map((c) => ({
+    ...c,
+    sentUnder: c.sentUnder === null ? null : (JSON.parse(c.sentUnder) as Correction['sentUnder']),
+    owner: c.sourceDocId ? (ownerOf(c.sourceDocId, owners) ?? null) : null,
+  }));
 }
 
 /**

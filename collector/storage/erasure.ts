@@ -133,6 +133,8 @@ export async function eraseUser(
       itemQueries: d1.prepare(latestQuerySql('select value from json_each(?2)')).bind(projectId, items),
       itemAggregates: d1.prepare(itemAggregatesSql('select value from json_each(?2)', '?3')).bind(projectId, items, ITEM_EVIDENCE_LINES),
       corrections: d1.prepare(`delete from corrections where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Others' corrections attributed to their answers: listed under the answers they were sent on again.
+      othersCorrections: d1.prepare(`update corrections set attributed_trace_id = null where ${inIds('attributed_trace_id')}`).bind(projectId, ids),
       evalItems: d1.prepare(`delete from eval_items where ${inIds('trace_id')}`).bind(projectId, ids),
       // Retention looks at the texts of their chunks again: some may be used by no row any more.
       textChecks: d1.prepare(listTextChecksSql('select value from json_each(?2)')).bind(projectId, ids),

@@ -1,13 +1,60 @@
 /** The corrections inbox as one is resolved after another. */
 import { describe, expect, it } from 'vitest';
+import type { FeedbackEventInput } from '../../shared/schema/event.ts';
+import type { TraceInput } from '../../shared/schema/trace.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { Correction } from '../api/types.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
-const fixture = useSeededCollector();
+
+/** A conversation whose follow-up carries a correction about the answer before it. */
+const session = `inbox-moved-${Date.now().toString(36)}`;
+const start = Date.now() - 3_600_000;
+const turn = (i: number, query: string, answer: string): TraceInput => ({
+  traceId: `${session}-${i}`,
+  sessionId: session,
+  turnIndex: i,
+  query,
+  retrievedChunks: [{ chunkId: `${session}-c${i}`, sourceDocId: 'refunds.md', text: answer, score: 0.9, rank: 1 }],
+  answer,
+  model: 'demo-llm',
+  createdAt: start + i * 60_000,
+});
+const earlier = turn(0, 'And if the item was opened?', 'Opened items are refunded as store credit [1].');
+const followUp = turn(1, 'Do you ship to Canada?', 'Yes, shipping to Canada takes 5 to 8 days [1].');
+const moved: FeedbackEventInput = {
+  eventId: `${session}-e0`,
+  traceId: followUp.traceId,
+  sessionId: session,
+  clientTs: start + 100_000,
+  signalType: 'correction',
+  detail: { text: 'Your earlier answer was wrong: opened items get a refund within 14 days, not store credit' },
+};
+
+const fixture = useSeededCollector(async (f) => {
+  await f.admin('/v1/traces', { method: 'POST', json: [earlier, followUp], key: f.collector.keys.server });
+  await f.admin('/v1/events', { method: 'POST', json: { events: [moved] }, key: f.collector.keys.write });
+});
 
 describe('corrections inbox', () => {
+  it('shows a correction sent under a follow-up with the earlier question it is about, and the follow-up it was sent under', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections');
+    try {
+      const item = page.locator(`rf-corrections-page article[data-event="${moved.eventId}"]`);
+      await item.waitFor();
+      expect(await item.locator('[data-field="query"]').textContent()).toBe(earlier.query);
+      expect(await item.getByRole('link', { name: earlier.traceId, exact: true }).getAttribute('href')).toBe(`/admin/traces/${earlier.traceId}`);
+      expect(await item.locator('[data-field="sent-under"]').textContent()).toBe(followUp.query);
+      await item.getByRole('link', { name: followUp.traceId, exact: true }).click();
+      await page.getByRole('heading', { name: `Trace ${followUp.traceId}` }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('does not carry the note typed for a resolved correction over to the next one', async () => {
     const f = fixture();
     const inbox: { owners: { owner: string | null; corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');

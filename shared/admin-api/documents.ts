@@ -26,8 +26,11 @@ export interface FlaggedDocument {
 
 export interface Correction {
   eventId: string;
+  /** The answer it is about (an earlier turn's, when the multi-turn attribution moved it there), and its question. */
   traceId: string;
   query: string;
+  /** The later answer it was sent under, when the attribution moved it onto an earlier one; else null. */
+  sentUnder: { traceId: string; query: string } | null;
   text: string;
   source: string | null;
   sourceDocId: string | null;

@@ -9,6 +9,8 @@ import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams } f
 interface Row {
   event_id: string;
   trace_id: string;
+  /** The answer it is about, when the attribution moved it off the one it was sent on. */
+  attributed_trace_id: string | null;
   query: string;
   detail: string;
   confidence: number;
@@ -27,9 +29,9 @@ const citedDocsSql = (traceId: string) =>
  * Routes the touched traces' corrections to an inbox: each by the document it names, else by the
  * first cited document of the answer it is about (an earlier turn, when the attribution moved it
  * there, the answer it was sent on's when that turn is gone); owners are matched at read time, so
- * changing an owner pattern re-routes what is still open, as does a new verdict. Trusted
- * corrections only: a flood does not reach document owners, and an open one distrusted since (a
- * flood found later) leaves the inbox.
+ * changing an owner pattern re-routes what is still open, as does a new verdict (which also lists
+ * it with the answer it is now about). Trusted corrections only: a flood does not reach document
+ * owners, and an open one distrusted since (a flood found later) leaves the inbox.
  */
 export const corrections: Stage = {
   name: 'corrections',
@@ -46,7 +48,7 @@ export const corrections: Stage = {
         .prepare(
           // When the user wrote it, by the browser's clock held between the answer and the arrival:
           // a clock running ahead would keep a correction at the top of the inbox for good.
-          `select e.event_id, e.trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, min(e.received_at, max(e.client_ts, t.created_at)) as created_at,
+          `select e.event_id, e.trace_id, case when ${about} <> e.trace_id then ${about} end as attributed_trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, min(e.received_at, max(e.client_ts, t.created_at)) as created_at,
            ${citedDocsSql(about)} as docs, case when ${about} <> e.trace_id then ${citedDocsSql('e.trace_id')} else '[]' end as own_docs
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          ${JOIN_VERDICT}
@@ -68,6 +70,7 @@ export const corrections: Stage = {
         return {
           eventId: r.event_id,
           traceId: r.trace_id,
+          attributedTraceId: r.attributed_trace_id,
           query: r.query,
           text: detail.text,
           source: detail.source ?? null,
@@ -80,10 +83,11 @@ export const corrections: Stage = {
     const inserts = jsonArrays(rows).map((part) =>
       ctx.db
         .prepare(
-          `insert into corrections (project_id, event_id, trace_id, query, text, source, source_doc_id, confidence, status, created_at)
-         select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
+          `insert into corrections (project_id, event_id, trace_id, attributed_trace_id, query, text, source, source_doc_id, confidence, status, created_at)
+         select ?1, value ->> 'eventId', value ->> 'traceId', value ->> 'attributedTraceId', value ->> 'query', value ->> 'text', value ->> 'source', value ->> 'docId', value ->> 'confidence', 'open', value ->> 'createdAt'
          from json_each(?2) where ${stillStoredSql("value ->> 'traceId'")}
-         on conflict (project_id, event_id) do update set confidence = excluded.confidence, source_doc_id = excluded.source_doc_id
+         on conflict (project_id, event_id) do update set confidence = excluded.confidence, source_doc_id = excluded.source_doc_id,
+           attributed_trace_id = excluded.attributed_trace_id
            where corrections.status = 'open'`,
         )
         .bind(ctx.projectId, part),

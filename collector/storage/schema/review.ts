@@ -121,8 +121,14 @@ export const corrections = sqliteTable(
   {
     projectId: text('project_id').notNull(),
     eventId: text('event_id').notNull(),
+    /** The answer it was sent on, and that answer's question. */
     traceId: text('trace_id').notNull(),
     query: text('query').notNull(),
+    /**
+     * The answer it is about when the multi-turn attribution moved it off the one it was sent on (an
+     * earlier turn), else null: the inbox lists it with that answer's question and trace.
+     */
+    attributedTraceId: text('attributed_trace_id'),
     text: text('text').notNull(),
     /** Where the user says the right answer is written, if they said. */
     source: text('source'),

@@ -24,7 +24,8 @@ const UNOWNED = '-';
 
 /**
  * The corrections inbox per document owner: what users said the answer should have been, the
- * source they named, the answer it corrects; resolved with a note on what was changed.
+ * source they named, the answer it corrects (and the later one it was sent under, when the nightly
+ * attribution found it was about an earlier one); resolved with a note on what was changed.
  * `/admin/corrections?status=open&owner=…`.
  */
 export class CorrectionsPage extends LitElement {
@@ -146,6 +147,18 @@ export class CorrectionsPage extends LitElement {
         <div><dt>${s.confidence}</dt><dd>${percent(c.confidence)}</dd></div>
         <div><dt>${s.createdAt}</dt><dd>${dateTime(c.createdAt, this.locale)}</dd></div>
         <div><dt>${s.traceId}</dt><dd><a class="mono" href=${paths.trace(c.traceId)}>${c.traceId}</a></dd></div>
+        ${
+          // Typed under a later answer than the one it is about (shown above): where it was sent.
+          c.sentUnder
+            ? html`<div>
+                <dt>${s.sentUnder}</dt>
+                <dd>
+                  <div class="text" data-field="sent-under">${c.sentUnder.query}</div>
+                  <a class="mono" href=${paths.trace(c.sentUnder.traceId)}>${c.sentUnder.traceId}</a>
+                </dd>
+              </div>`
+            : nothing
+        }
       </dl>
       ${
         c.status === 'resolved'

@@ -1,0 +1,68 @@
+/** The corrections inbox lists a correction with the answer it is about, as the multi-turn attribution found it. */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { Correction } from '../../shared/admin-api/documents.ts';
+import type { TraceInput } from '../../shared/schema/trace.ts';
+import { adminCall as admin, newProject, rowsNaming, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { signedInMidConversation } from '../test/sessions.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+/** After the events were stored: the night's run sees everything sent so far. */
+const tonight = () => Date.now() + 1_000;
+
+/** What the inbox lists of each correction's answer, open or resolved. */
+async function listed(p: Project, status: Correction['status'] = 'open') {
+  const inbox = await admin<{ owners: { corrections: Correction[] }[] }>(p, `/corrections?status=${status}`);
+  return inbox.body.owners.flatMap((o) => o.corrections.map(({ traceId, query, sentUnder }) => ({ traceId, query, sentUnder })));
+}
+
+describe('the corrections inbox', () => {
+  it('lists a correction the attribution moved onto an earlier answer with that answer’s question and trace, and the answer it was sent under', async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    await send(p, [first, theirs], [correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const about = { traceId: first.traceId, query: first.query, sentUnder: { traceId: theirs.traceId, query: theirs.query } };
+    expect(await listed(p)).toEqual([about]);
+    // Resolved, it is still listed with the answer it was about.
+    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    expect((await admin(p, `/corrections/${eventId}/resolve`, { method: 'POST', json: { note: 'refunds.md fixed' } })).status).toBe(200);
+    expect(await listed(p, 'resolved')).toEqual([about]);
+  });
+
+  it('lists a correction under the answer it was sent on until a later night moves it onto the earlier answer', async () => {
+    const p = await newProject();
+    const { sessionId, first, theirs, correction } = signedInMidConversation();
+    // The first turn's trace is logged late: tonight the correction has no earlier turn to go to.
+    await send(p, [theirs], [correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    expect(await listed(p)).toEqual([{ traceId: theirs.traceId, query: theirs.query, sentUnder: null }]);
+    // A new event on the follow-up has it judged again, with the earlier turn there now.
+    await send(p, [first], [{ traceId: theirs.traceId, sessionId, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
+    expect(await listed(p)).toEqual([{ traceId: first.traceId, query: first.query, sentUnder: { traceId: theirs.traceId, query: theirs.query } }]);
+  });
+
+  it('lists a correction under the answer it was sent on once the earlier answer’s user is erased, keeping nothing of theirs', async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    // Someone else asked the earlier question on the shared device.
+    const earlier: TraceInput = { ...first, userIdHash: 'u-earlier' };
+    await send(p, [earlier, theirs], [correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    expect((await listed(p))[0]!.traceId).toBe(earlier.traceId);
+    expect((await admin(p, '/users/u-earlier', { method: 'DELETE' })).status).toBe(200);
+    expect(await listed(p)).toEqual([{ traceId: theirs.traceId, query: theirs.query, sentUnder: null }]);
+    expect(await rowsNaming(p.id, [earlier.traceId, 'u-earlier'])).toEqual([]);
+  });
+
+  it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {
+    const p = await newProject();
+    const t = trace({ sessionId: 'alone', query: 'Can I return opened items?' });
+    await send(p, [t], [{ traceId: t.traceId, sessionId: 'alone', signalType: 'correction', detail: { text: 'Opened items can be returned within 14 days' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    expect(await listed(p)).toEqual([{ traceId: t.traceId, query: t.query, sentUnder: null }]);
+  });
+});
