@@ -10,6 +10,7 @@ import { startHarness } from './browser-harness.ts';
 import { collectorBench } from './collector.ts';
 import { consoleBench } from './console.ts';
 import { demoBm25Bench } from './demo-bm25.ts';
+import { migrationIndexBench } from './migration-index.ts';
 import { nightlyBench } from './nightly.ts';
 import { nightlySteadyBench } from './nightly-steady.ts';
 import { redactBench } from './redact.ts';
@@ -37,6 +38,7 @@ const suites: Record<string, () => Promise<Row[]>> = {
   'demo-bm25': demoBm25Bench,
   nightly: nightlyBench,
   'nightly-steady': nightlySteadyBench,
+  'migration-index': migrationIndexBench,
   reranker: rerankerBench,
   console: consoleBench,
 };

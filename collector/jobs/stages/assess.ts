@@ -236,17 +236,21 @@ export const assess: Stage = {
           s.requeried ? 1 : 0,
         ];
       });
+    const rescoredIds = json([...elsewhere.keys()]);
     const rescoredElsewhere = jsonArrays([...elsewhere].map(([traceId, key]) => ({ traceId, queryKey: key })));
     await db.batch([
-      // First, while their scores are still as the run found them: the slice's own too, for a slice
+      // First, while their scores are still as the run found them, each answer's own score: those
+      // outside the slice that it rescores, for their own slices, and the slice's own, for a slice
       // run again after its writes landed but not its cursor (the invocation ended in between).
       db
         .prepare(
           `insert or ignore into loop_trace_history (project_id, night, trace_id, query_key, weighted_score)
-           select ?1, ?2, k.key, s.query_key, s.weighted_score from (${slice}) k left join trace_stats s on s.project_id = ?1 and s.trace_id = k.key`,
+           select ?1, ?2, k.key, s.query_key, s.weighted_score
+           from (select key from (${slice}) union all select value from json_each(?5)) k
+           left join trace_stats s on s.project_id = ?1 and s.trace_id = k.key`,
         )
-        .bind(...params),
-      ...rescoredElsewhere.flatMap((part) => keepFirstFound(db, projectId, ctx.night, part)),
+        .bind(...params, rescoredIds),
+      ...rescoredElsewhere.map((part) => keepFirstFoundTotals(db, projectId, ctx.night, part)),
       ...jsonArrays(rows).map((part) =>
         db
           .prepare(`${ASSESSMENTS_UPSERT} select ?1, v.value ->> 0, v.value ->> 1, ${ATTRIBUTED_STILL_STORED}, v.value ->> 3, v.value -> 4, ${SCORES_STILL_STORED}, ?2
@@ -268,7 +272,7 @@ export const assess: Stage = {
           .bind(projectId, now, part),
       ),
       ...rescoredElsewhere.map((part) => traceStatsUpsert(db, projectId, now, { list: part, until: run.windowTo })),
-      ...(elsewhere.size > 0 ? touchAlsoSql(['trace', 'day']).map((sql) => db.prepare(sql).bind(projectId, ctx.night, json([...elsewhere.keys()]))) : []),
+      ...(elsewhere.size > 0 ? touchAlsoSql(['trace', 'day']).map((sql) => db.prepare(sql).bind(projectId, ctx.night, rescoredIds)) : []),
     ]);
     const next = nextCursor(ctx, ids);
     return {
@@ -379,28 +383,18 @@ const firstFoundTotalsSql = (keys: string) =>
 
 /**
  * Before a slice rescores answers outside it (`list`: trace ids and the keys they will be stored
- * under), keeps what the slices still to come weigh as found: the totals of their keys, old and
- * new, and each answer's own score, which its own slice subtracts from them.
+ * under), keeps the totals of their keys, old and new, as the slices still to come weigh them
+ * (each answer's own score, which its own slice subtracts from them, is kept with the slice's).
  */
-function keepFirstFound(db: D1Database, projectId: string, night: string, list: string): D1PreparedStatement[] {
-  return [
-    db
-      .prepare(
-        firstFoundTotalsSql(
-          `select v.value ->> 'queryKey' as key from json_each(?3) v
-           union select s.query_key from json_each(?3) v join trace_stats s on s.project_id = ?1 and s.trace_id = v.value ->> 'traceId'`,
-        ),
-      )
-      .bind(projectId, night, list),
-    db
-      .prepare(
-        `insert or ignore into loop_trace_history (project_id, night, trace_id, query_key, weighted_score)
-         select ?1, ?2, v.value ->> 'traceId', s.query_key, s.weighted_score
-         from json_each(?3) v left join trace_stats s on s.project_id = ?1 and s.trace_id = v.value ->> 'traceId'`,
-      )
-      .bind(projectId, night, list),
-  ];
-}
+const keepFirstFoundTotals = (db: D1Database, projectId: string, night: string, list: string): D1PreparedStatement =>
+  db
+    .prepare(
+      firstFoundTotalsSql(
+        `select v.value ->> 'queryKey' as key from json_each(?3) v
+         union select s.query_key from json_each(?3) v join trace_stats s on s.project_id = ?1 and s.trace_id = v.value ->> 'traceId'`,
+      ),
+    )
+    .bind(projectId, night, list);
 
 interface OwnScore {
   trace_id: string;
@@ -433,7 +427,7 @@ async function queryHistory(db: D1Database, projectId: string, night: string, ke
     ]),
   );
   // Taken when a slice first needs the key, or before a slice rescores an answer outside it
-  // (`keepFirstFound`), which also keeps that answer's score as found for its own slice.
+  // (`keepFirstFoundTotals`; that answer's score as found is kept with the slice's own).
   const totals = new Map(read.flatMap((r) => r.results).map((r) => [r.query_key, r]));
   const ownScores = new Map(own.map((r) => [r.trace_id, r]));
   return (traceId: string): { traces: number; meanScore: number } | undefined => {
