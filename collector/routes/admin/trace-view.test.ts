@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { credit, demotedAnswerSession, refund, shipping } from '../../../tests/scenarios/demoted-answer.ts';
 import { runNightly } from '../../jobs/nightly.ts';
-import { adminCall, bearer, call, event, newProject, ORIGIN } from '../../test/fixtures.ts';
+import { adminCall, bearer, call, event, newProject, ORIGIN, sendTraffic } from '../../test/fixtures.ts';
+import { signedInMidConversation } from '../../test/sessions.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -93,5 +94,21 @@ describe('GET /v1/admin/review/:id/traces', () => {
     // What the user wrote, for the reviewer to judge the chunk against.
     expect(body.traces[0].corrections).toEqual(['Opened items can be refunded within 14 days of delivery']);
     expect((await admin(p, '/review/no-such-item/traces')).status).toBe(404);
+  });
+
+  it('shows a correction typed under a follow-up with the earlier answer it is about', async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    await sendTraffic(p, [first, theirs], [correction]);
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    const review = await admin<{ items: { id: string; traceIds: string[] }[] }>(p, '/review?limit=50');
+    const corrections = new Map<string, string[][]>();
+    for (const item of review.body.items) {
+      const { body } = await admin<{ traces: { traceId: string; corrections: string[] }[] }>(p, `/review/${item.id}/traces`);
+      for (const t of body.traces) corrections.set(t.traceId, [...(corrections.get(t.traceId) ?? []), t.corrections]);
+    }
+    expect(corrections.get(first.traceId)?.length).toBeGreaterThan(0);
+    for (const listed of corrections.get(first.traceId)!) expect(listed).toEqual([(correction.detail as { text: string }).text]);
+    for (const listed of corrections.get(theirs.traceId) ?? []) expect(listed).toEqual([]);
   });
 });
