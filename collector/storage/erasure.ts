@@ -1,6 +1,7 @@
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
+import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts';
 import { settingsOf } from './loop-settings.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
 import { countedD1 } from './sql/counted-d1.ts';
@@ -46,8 +47,9 @@ export interface ErasureCounts {
  * others' answers are in too is counted again from those). What a run in progress (or one
  * abandoned) listed of theirs goes too: their judged traces, and the query keys no one else's
  * judged trace still lists; so do their questions' running totals and eval labels (a build reads
- * a question's labels again from what is left). Erases whole batches of their traces while the
- * call's queries and time allow; `done: false` asks for another call.
+ * a question's labels again from what is left). Then every stored model forgets their questions
+ * (erasure-memory.ts). Erases whole batches of their traces, and rewrites models, while the call's
+ * queries and time allow; `done: false` asks for another call.
  */
 export async function eraseUser(
   binding: D1Database,
@@ -61,9 +63,12 @@ export async function eraseUser(
   // The line of a clearly bad answer, which a session's counts are recounted by: read once, when a session is.
   let bad: number | undefined;
   const badScore = async () => (bad ??= (await settingsOf(d1, projectId)).badTraceScore);
+  // A step (a batch of traces, a model rewritten) starts only with room for it left in the call; a call's first always does.
+  let steps = 0;
+  const more = () => steps === 0 || (queryBudget - queries() >= ERASE_PASS_QUERIES && Date.now() - started <= timeBudgetMs);
   for (;;) {
     // A user with many answers takes more than one call: each batch is whole, and the next call goes on.
-    if (queryBudget - queries() < ERASE_PASS_QUERIES || (queries() > 0 && Date.now() - started > timeBudgetMs)) return { deleted: counts, done: false };
+    if (!more()) return { deleted: counts, done: false };
     // The sources the noise filter may have found flooding, as runs not finished keep them: forgotten with each batch.
     const sources = new Set([`user:${userIdHash}`]);
     const { results } = await d1
@@ -74,6 +79,7 @@ export async function eraseUser(
       .bind(projectId, userIdHash, tracesPerBatch)
       .all<{ trace_id: string; session_id: string | null; query: string; created_at: number; query_key: string | null }>();
     if (results.length === 0) break;
+    steps++;
     const ids = JSON.stringify(results.map((r) => r.trace_id));
     const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
     // The key the job stored and the one the query gives now: the same, unless the rule changed since.
@@ -184,7 +190,18 @@ export async function eraseUser(
     // The flooding sources go in the same transaction: a call cut off after it leaves none of this batch's.
     // Their sessions are counted again without their answers, in this transaction: one shared keeps the others'.
     const recounted = sessions.length ? recountSessions(d1, 'select value from json_each(?2)', projectId, lists.session, await badScore()) : [];
-    const r = await namedBatch(d1, statements, [...recounted, ...forgetListed(d1, projectId, lists), forgetFlooding(d1, projectId, sources)]);
+    const r = await namedBatch(d1, statements, [
+      ...recounted,
+      ...forgetListed(d1, projectId, lists),
+      forgetFlooding(d1, projectId, sources),
+      // What the stored models remember of their questions is taken out once all their traces are gone.
+      ...keepQuestionTerms(
+        d1,
+        projectId,
+        userIdHash,
+        results.map((t) => t.query),
+      ),
+    ]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);
     if (writes.length) await d1.batch(writes);
     counts.events += r.events.meta.changes;
@@ -197,7 +214,8 @@ export async function eraseUser(
     ...recountSessions(d1, 'select session_id from session_stats where project_id = ?1 and user_id_hash = ?2', projectId, userIdHash, await badScore()),
     forgetFlooding(d1, projectId, new Set([`user:${userIdHash}`])),
   ]);
-  return { deleted: counts, done: true };
+  const done = await forgetQuestionsInModels(d1, projectId, userIdHash, () => more() && ++steps > 0);
+  return { deleted: counts, done };
 }
 
 /**

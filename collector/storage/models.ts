@@ -66,6 +66,39 @@ export async function modelArtifact(d1: D1Database, projectId: string, version: 
   return results[0]?.part === 0 ? results.map((r) => r.text).join('') : null;
 }
 
+/** Times a version's artifact was rewritten since it was stored (0 for one never rewritten), or null when no such model is stored. */
+export async function modelRevision(d1: D1Database, projectId: string, version: string): Promise<number | null> {
+  const row = await d1.prepare('select revision from models where project_id = ? and version = ?').bind(projectId, version).first<{ revision: number }>();
+  return row?.revision ?? null;
+}
+
+/**
+ * Rewrites a stored artifact under its version with what `edit` makes of its text (null: nothing
+ * to change), counting a revision; its parts are replaced only with the row this call rewrote.
+ * False when another rewrite landed between the read and the write: the caller reads it again.
+ */
+export async function rewriteArtifact(d1: D1Database, projectId: string, version: string, edit: (artifact: string) => string | null): Promise<boolean> {
+  const [revision, artifact] = await Promise.all([modelRevision(d1, projectId, version), modelArtifact(d1, projectId, version)]);
+  if (revision === null || artifact === null) return true;
+  const text = edit(artifact);
+  if (text === null) return true;
+  const bytes = new TextEncoder().encode(text).length;
+  const [first, ...rest] = artifactParts(text);
+  const mine = 'exists (select 1 from models where project_id = ?1 and version = ?2 and revision = ?3 and bytes = ?4)';
+  const [updated] = await d1.batch([
+    d1
+      .prepare('update models set artifact = ?5, bytes = ?4, revision = ?3 where project_id = ?1 and version = ?2 and revision = ?3 - 1')
+      .bind(projectId, version, revision + 1, bytes, first),
+    d1.prepare(`delete from model_parts where project_id = ?1 and version = ?2 and ${mine}`).bind(projectId, version, revision + 1, bytes),
+    ...rest.map((part, i) =>
+      d1
+        .prepare(`insert into model_parts (project_id, version, part, text) select ?1, ?2, ?5, ?6 where ${mine}`)
+        .bind(projectId, version, revision + 1, bytes, i + 1, part),
+    ),
+  ]);
+  return updated!.meta.changes > 0;
+}
+
 /**
  * UTF-16 units of an artifact stored in one value: at most 3 bytes each in UTF-8, 1.2 MB, under the
  * 2 MB D1 takes. A model's memory of judged questions (with their vectors) grows past that.

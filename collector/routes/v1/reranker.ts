@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { currentVersion, modelArtifact } from '../../storage/models.ts';
+import { currentVersion, modelArtifact, modelRevision } from '../../storage/models.ts';
 
 /** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
 const noneMatch = (header: string | undefined, etag: string) =>
@@ -12,14 +12,21 @@ const noneMatch = (header: string | undefined, etag: string) =>
   }) ?? false;
 
 /**
- * GET /v1/reranker (server key): the model users should get, for `createReranker`. The version is
- * the ETag, so a backend polling with If-None-Match downloads a model once per promotion.
+ * The ETag of a version's artifact: its version, and the revision once erasure rewrote it (a
+ * version has no `+`), so a backend holding the model as it was downloads it again.
+ */
+const modelTag = (version: string, revision: number) => (revision ? `"${version}+${revision}"` : `"${version}"`);
+
+/**
+ * GET /v1/reranker (server key): the model users should get, for `createReranker`. The ETag names
+ * the version and its revision, so a backend polling with If-None-Match downloads a model once per
+ * promotion, and again after erasure took questions out of its memory.
  */
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
   const { projectId } = c.get('auth');
   const version = await currentVersion(c.env.DB, projectId);
   if (!version) throw new ApiError(404, { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order', field: 'version' });
-  const etag = `"${version}"`;
+  const etag = modelTag(version, (await modelRevision(c.env.DB, projectId, version)) ?? 0);
   c.header('ETag', etag);
   c.header('Cache-Control', 'no-cache');
   if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304);

@@ -214,6 +214,22 @@ export const erasureRecompute = sqliteTable(
 );
 
 /**
+ * What an erasure takes out of the stored models once the user's traces are gone (storage/erasure-memory.ts):
+ * `terms`, the set of terms of each of their questions (a model's memory query with the same set goes),
+ * kept by the batch that deletes the traces; `model`, the versions still to scrub. Emptied when every model is.
+ */
+export const erasureMemory = sqliteTable(
+  'erasure_memory',
+  {
+    projectId: text('project_id').notNull(),
+    userIdHash: text('user_id_hash').notNull(),
+    kind: text('kind', { enum: ['terms', 'model'] }).notNull(),
+    key: text('key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userIdHash, t.kind, t.key] })],
+);
+
+/**
  * Secondary indexes a stage dropped while it writes most of their table, with the statement that
  * builds each again and the run that dropped it (storage/deferred-indexes.ts). Indexes belong to
  * the database, not a project: other projects' runs leave one alone while its run goes on.

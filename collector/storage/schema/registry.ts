@@ -17,6 +17,8 @@ export const models = sqliteTable(
     /** Its first part; the rest, when it is longer than D1 takes in one value, in `model_parts`. */
     artifact: text('artifact').notNull(),
     bytes: integer('bytes').notNull(),
+    /** Times the artifact was rewritten under its version (erasure takes users' questions out of its memory): part of its ETag. */
+    revision: integer('revision').notNull().default(0),
     confirmed: integer('confirmed').notNull(),
     /** The model it was judged against; null for retrieval's own order. */
     comparedWith: text('compared_with'),

@@ -1,0 +1,141 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
+import { rerankWithModel } from '../../shared/reranker/rerank.ts';
+import { questionTerms } from '../../shared/terms.ts';
+import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
+import { adminCall, bearer, call, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
+import { tinyModel } from '../test/tiny-model.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+const ERASED = 'u-erased';
+const KEPT = 'u-kept';
+const erasedQueries = ['What is the refund window for opened items?', 'Can I return a gift card?'];
+const keptQuery = 'How long does shipping to Norway take?';
+
+/** The memory query training makes of a question: its distinct terms, in order. */
+const remembered = (query: string) => ({ terms: [...new Set(questionTerms(query))] });
+
+/**
+ * A model remembering both users' questions (the erased user's asked in other words: the same
+ * terms), and one no one stored asked; `filler` more to make it longer than one D1 value.
+ */
+function modelWithMemory(version: string, filler = 0): RerankerModel {
+  const queries = [
+    remembered('opened items: REFUND window?'),
+    remembered(keptQuery),
+    remembered('Which carriers deliver on Sundays?'),
+    remembered(erasedQueries[1]!),
+    ...Array.from({ length: filler }, (_, i) => ({ terms: [`filler${i}`, '已拆封的商品能否退款以及需要多少天'.repeat(10)] })),
+  ];
+  const judgement = (query: number, chunkId: string, relevance: 0 | 1) => ({ query, chunkId, sourceDocId: `${chunkId}.md`, relevance });
+  return {
+    ...tinyModel(version),
+    features: ['retrieval_score', 'memory_relevant'],
+    weights: [1, 5],
+    mean: [0.5, 0],
+    scale: [0.25, 1],
+    memory: {
+      queries,
+      judgements: [judgement(0, 'c1', 1), judgement(1, 'c2', 1), judgement(2, 'c3', 0), judgement(3, 'c1', 0), judgement(1, 'c4', 0), judgement(4, 'c5', 1)],
+    },
+  };
+}
+
+const store = async (p: Project, m: RerankerModel, comparedWith: string | null) =>
+  expect(
+    (await adminCall(p, '/models', { method: 'POST', json: { model: m, confirmed: 30, comparedWith, evaluation: {}, promote: true, reasons: ['by hand'] } }))
+      .status,
+  ).toBe(201);
+
+const artifact = async (p: Project, version: string) =>
+  parseRerankerModel(await (await call(`/v1/admin/models/${version}`, { headers: bearer(p.keys.admin) })).text());
+
+const served = (p: Project, etag?: string) => call('/v1/reranker', { headers: { ...bearer(p.keys.server), ...(etag && { 'If-None-Match': etag }) } });
+
+async function twoUsersAndModels(p: Project) {
+  await sendTraffic(p, [
+    ...erasedQueries.map((query, i) => trace({ userIdHash: ERASED, sessionId: `e-${i}`, query })),
+    trace({ userIdHash: KEPT, sessionId: 'k', query: keptQuery }),
+  ]);
+  // An older version, no longer served, longer than one D1 value; and the one users get.
+  await store(p, modelWithMemory('v1', 3_000), null);
+  await store(p, modelWithMemory('v2'), 'v1');
+}
+
+/** What a scrubbed model must remember: the kept user's question and the one no one stored asked, their judgements pointing at them. */
+function expectScrubbed(m: RerankerModel) {
+  expect(m.memory.queries.slice(0, 2)).toEqual([remembered(keptQuery), remembered('Which carriers deliver on Sundays?')]);
+  expect(m.memory.judgements.slice(0, 3).map((j) => [j.query, j.chunkId, j.relevance])).toEqual([
+    [0, 'c2', 1],
+    [1, 'c3', 0],
+    [0, 'c4', 0],
+  ]);
+}
+
+describe("erasing a user takes their questions out of every stored model's memory", () => {
+  it('rewrites each version without them, re-indexing the judgements left, and serves the model again under a new ETag', async () => {
+    const p = await newProject();
+    await twoUsersAndModels(p);
+    const before = await served(p);
+    const etag = before.headers.get('ETag')!;
+    expect(etag).toBe('"v2"');
+
+    for (let i = 0; ; i++) {
+      expect(i).toBeLessThan(10);
+      const { status, body } = await adminCall(p, `/users/${ERASED}`, { method: 'DELETE' });
+      expect(status).toBe(200);
+      if (body.done) break;
+    }
+
+    const v2 = await artifact(p, 'v2');
+    expectScrubbed(v2);
+    expect(v2.memory.queries).toHaveLength(2);
+    expect(v2.memory.judgements).toHaveLength(3);
+    const v1 = await artifact(p, 'v1');
+    expectScrubbed(v1);
+    expect(v1.memory.queries).toHaveLength(3_002);
+    expect(v1.memory.judgements.at(-1)).toMatchObject({ query: 2, chunkId: 'c5' });
+    // The rest of the artifact is as stored, and the registry counts its new size.
+    expect({ ...v2, memory: null }).toEqual({ ...modelWithMemory('v2'), memory: null });
+    const { body } = await adminCall<{ models: { version: string; bytes: number }[] }>(p, '/models');
+    expect(body.models.find((m) => m.version === 'v2')!.bytes).toBe(new TextEncoder().encode(JSON.stringify(v2)).length);
+
+    // A backend holding the model as it was downloads it again, and ranks with it.
+    const again = await served(p, etag);
+    expect(again.status).toBe(200);
+    const newTag = again.headers.get('ETag')!;
+    expect(newTag).not.toBe(etag);
+    const fetched = parseRerankerModel(await again.text());
+    expectScrubbed(fetched);
+    const ranked = rerankWithModel(fetched, 'How long does shipping to Norway take?', [
+      { chunkId: 'c4', text: 'Norway: 3 days', score: 0.6 },
+      { chunkId: 'c2', text: 'Shipping to Norway takes a week', score: 0.5 },
+    ]);
+    expect(ranked.map((r) => r.chunkId)).toEqual(['c2', 'c4']);
+    expect((await served(p, newTag)).status).toBe(304);
+
+    expect(await rowsNaming(p.id, [ERASED, 'window', 'gift'])).toEqual([]);
+    // Erasing them again changes nothing: no model is rewritten.
+    expect((await adminCall(p, `/users/${ERASED}`, { method: 'DELETE' })).body).toMatchObject({ done: true });
+    expect((await served(p, newTag)).status).toBe(304);
+  });
+
+  it('rewrites one model a call when a call has room for one step, answering done: false until every model is', async () => {
+    const p = await newProject();
+    await twoUsersAndModels(p);
+    const calls: boolean[] = [];
+    for (let done = false; !done && calls.length < 10; ) {
+      const counted = countedD1(env.DB);
+      done = (await eraseUser(counted.db, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done;
+      expect(counted.queries()).toBeLessThanOrEqual(ERASE_PASS_QUERIES);
+      calls.push(done);
+    }
+    // Their traces, then v1, then v2.
+    expect(calls).toEqual([false, false, true]);
+    for (const version of ['v1', 'v2']) expectScrubbed(await artifact(p, version));
+    expect(await rowsNaming(p.id, [ERASED])).toEqual([]);
+  });
+});
