@@ -25,33 +25,31 @@ function fakes(closeFails = false) {
   return { done, server, demo };
 }
 
+/** The collector, then the demo, started as `npm start` starts them. */
+async function bothStarted({ server, demo }: Pick<ReturnType<typeof fakes>, 'server' | 'demo'>): Promise<StartedSoFar> {
+  const started = new StartedSoFar();
+  await started.start(
+    async () => server,
+    (s) => s.stop(),
+  );
+  await started.start(
+    async () => demo,
+    (d) => d.close(),
+  );
+  return started;
+}
+
 describe('StartedSoFar', () => {
   it('stops the collector only once the demo has sent its traces', async () => {
     const { done, server, demo } = fakes();
-    const started = new StartedSoFar();
-    await started.start(
-      async () => server,
-      (s) => s.stop(),
-    );
-    await started.start(
-      async () => demo,
-      (d) => d.close(),
-    );
+    const started = await bothStarted({ server, demo });
     await started.stopAll();
     expect(done).toEqual(['demo closed', 'server stopped']);
   });
 
   it('still stops the collector when the demo fails to close, and says so after', async () => {
     const { done, server, demo } = fakes(true);
-    const started = new StartedSoFar();
-    await started.start(
-      async () => server,
-      (s) => s.stop(),
-    );
-    await started.start(
-      async () => demo,
-      (d) => d.close(),
-    );
+    const started = await bothStarted({ server, demo });
     await expect(started.stopAll()).rejects.toThrow('flush failed');
     expect(done).toEqual(['demo closed', 'server stopped']);
   });
