@@ -56,6 +56,17 @@ async function firstPostAnswered(context: BrowserContext, first: Parameters<Rout
   return posts;
 }
 
+/** A page whose outbox holds 3 events offline, after dropping 2 for room: its count waits to be reported. */
+async function twoDroppedOffline(name: string) {
+  const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
+  const traceId = newTraceId(name);
+  await addAnswer(page, { traceId });
+  await goOffline(page, context);
+  for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+  await expect.poll(() => pending(page)).toBe(3);
+  return { page, context, traceId };
+}
+
 describe('the outbox and delivery', () => {
   it('redacts before anything is stored: the IndexedDB outbox holds no PII', async () => {
     const { page, context } = await openHost(browser());
@@ -542,12 +553,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('reports its drop count once when a page-hide beacon had delivered the rest of its events', async () => {
-    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
-    const traceId = newTraceId('cap-beacon');
-    await addAnswer(page, { traceId });
-    await goOffline(page, context);
-    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
-    await expect.poll(() => pending(page)).toBe(3);
+    const { page, context, traceId } = await twoDroppedOffline('cap-beacon');
     // What a page-hide beacon does: the events waiting are stored, without the drop count.
     const stored = await fetch(`${collector()}/v1/events`, {
       method: 'POST',
@@ -570,12 +576,7 @@ describe('the outbox and delivery', () => {
   });
 
   it('reports its drop count once when the answer to the batch carrying it was lost', async () => {
-    const { page, context } = await openHost(browser(), { options: { outboxCap: 3 } });
-    const traceId = newTraceId('cap-lost-answer');
-    await addAnswer(page, { traceId });
-    await goOffline(page, context);
-    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
-    await expect.poll(() => pending(page)).toBe(3);
+    const { page, context, traceId } = await twoDroppedOffline('cap-lost-answer');
     const bodies: any[] = [];
     let lost = 0;
     // The collector stores the first batch, and its answer never reaches the page.
