@@ -84,19 +84,42 @@ export async function rewriteArtifact(d1: D1Database, projectId: string, version
   if (text === null) return true;
   const bytes = new TextEncoder().encode(text).length;
   const [first, ...rest] = artifactParts(text);
-  const mine = 'exists (select 1 from models where project_id = ?1 and version = ?2 and revision = ?3 and bytes = ?4)';
   const [updated] = await d1.batch([
     d1
       .prepare('update models set artifact = ?5, bytes = ?4, revision = ?3 where project_id = ?1 and version = ?2 and revision = ?3 - 1')
       .bind(projectId, version, revision + 1, bytes, first),
-    d1.prepare(`delete from model_parts where project_id = ?1 and version = ?2 and ${mine}`).bind(projectId, version, revision + 1, bytes),
-    ...rest.map((part, i) =>
-      d1
-        .prepare(`insert into model_parts (project_id, version, part, text) select ?1, ?2, ?5, ?6 where ${mine}`)
-        .bind(projectId, version, revision + 1, bytes, i + 1, part),
-    ),
+    d1
+      .prepare(
+        `delete from model_parts where project_id = ?1 and version = ?2
+           and exists (select 1 from models where project_id = ?1 and version = ?2 and revision = ?3 and bytes = ?4)`,
+      )
+      .bind(projectId, version, revision + 1, bytes),
+    ...partInserts(d1, projectId, version, rest, 'revision = ?5 and bytes = ?6', [revision + 1, bytes]),
   ]);
   return updated!.meta.changes > 0;
+}
+
+/**
+ * Statements storing an artifact's parts past the first, each only while the version's row is the
+ * one this write made (`row`, SQL over its values as ?5 and ?6): a write that lost a race adds none.
+ */
+function partInserts(
+  d1: D1Database,
+  projectId: string,
+  version: string,
+  rest: readonly string[],
+  row: string,
+  values: [unknown, unknown],
+): D1PreparedStatement[] {
+  return rest.map((text, i) =>
+    d1
+      .prepare(
+        `insert into model_parts (project_id, version, part, text) select ?1, ?2, ?3, ?4
+         where exists (select 1 from models where project_id = ?1 and version = ?2 and ${row})
+         on conflict do nothing`,
+      )
+      .bind(projectId, version, i + 1, text, ...values),
+  );
 }
 
 /**
@@ -251,15 +274,7 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
     // The rollout goes first, and only while the version is not stored: the insert after it stores it.
     const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true })] : [];
     // Only after the row this request inserted (its time and size): a version stored already keeps its own parts.
-    const parts = rest.map((text, i) =>
-      d1
-        .prepare(
-          `insert into model_parts (project_id, version, part, text) select ?1, ?2, ?3, ?4
-           where exists (select 1 from models where project_id = ?1 and version = ?2 and created_at = ?5 and bytes = ?6)
-           on conflict do nothing`,
-        )
-        .bind(projectId, m.model.version, i + 1, text, m.at, bytes),
-    );
+    const parts = partInserts(d1, projectId, m.model.version, rest, 'created_at = ?5 and bytes = ?6', [m.at, bytes]);
     const results = await d1.batch([...serve, insert, ...parts]);
     if (results[serve.length]!.results.length > 0) return { outcome: 'recorded' };
     if (!m.promote || (await modelExists(d1, projectId, m.model.version))) return { outcome: 'exists' };
