@@ -66,6 +66,12 @@ export async function eraseUser(
   // A step (a batch of traces, a model rewritten) starts only with room for it left in the call; a call's first always does.
   let steps = 0;
   const more = () => steps === 0 || (queryBudget - queries() >= ERASE_PASS_QUERIES && Date.now() - started <= timeBudgetMs);
+  /** Whether another step may start; if so, it is counted. */
+  const step = () => {
+    if (!more()) return false;
+    steps++;
+    return true;
+  };
   for (;;) {
     // A user with many answers takes more than one call: each batch is whole, and the next call goes on.
     if (!more()) return { deleted: counts, done: false };
@@ -214,7 +220,7 @@ export async function eraseUser(
     ...recountSessions(d1, 'select session_id from session_stats where project_id = ?1 and user_id_hash = ?2', projectId, userIdHash, await badScore()),
     forgetFlooding(d1, projectId, new Set([`user:${userIdHash}`])),
   ]);
-  const done = await forgetQuestionsInModels(d1, projectId, userIdHash, () => more() && ++steps > 0);
+  const done = await forgetQuestionsInModels(d1, projectId, userIdHash, step);
   return { deleted: counts, done };
 }
 
