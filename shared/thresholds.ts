@@ -51,3 +51,10 @@ export const MAX_CONFIG_BODY_BYTES = 32 * 1024;
 
 /** A reranker artifact posted by `npm run retrain`: its size grows with confirmed judgements (tens of KB to a few MB). */
 export const MAX_MODEL_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How old the training data a model is recorded from may be (from its read, `dataReadAt`, to the
+ * model's POST): a model trained before an erasure finished forgets the erased questions, which are
+ * kept that long after it (`erased_questions`). Retraining takes minutes; a day leaves room.
+ */
+export const TRAINING_DATA_MAX_AGE_MS = 24 * 60 * 60 * 1000;

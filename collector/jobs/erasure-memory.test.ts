@@ -1,12 +1,16 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { isTermSetHash, termSetKey } from '../../shared/reranker/forget-questions.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import { rerankWithModel } from '../../shared/reranker/rerank.ts';
 import { questionTerms } from '../../shared/terms.ts';
+import { TRAINING_DATA_MAX_AGE_MS } from '../../shared/thresholds.ts';
 import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
+import { recordForgetting } from '../storage/erasure-memory.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { adminCall, bearer, call, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
+import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -44,25 +48,37 @@ function modelWithMemory(version: string, filler = 0): RerankerModel {
   };
 }
 
-const store = async (p: Project, m: RerankerModel, comparedWith: string | null) =>
-  expect(
-    (await adminCall(p, '/models', { method: 'POST', json: { model: m, confirmed: 30, comparedWith, evaluation: {}, promote: true, reasons: ['by hand'] } }))
-      .status,
-  ).toBe(201);
+const post = (p: Project, m: RerankerModel, comparedWith: string | null, dataReadAt?: number) =>
+  adminCall(p, '/models', { method: 'POST', json: { model: m, confirmed: 30, comparedWith, evaluation: {}, promote: true, reasons: ['by hand'], dataReadAt } });
+
+const store = async (p: Project, m: RerankerModel, comparedWith: string | null, dataReadAt?: number) =>
+  expect((await post(p, m, comparedWith, dataReadAt)).status).toBe(201);
 
 const artifact = async (p: Project, version: string) =>
   parseRerankerModel(await (await call(`/v1/admin/models/${version}`, { headers: bearer(p.keys.admin) })).text());
 
 const served = (p: Project, etag?: string) => call('/v1/reranker', { headers: { ...bearer(p.keys.server), ...(etag && { 'If-None-Match': etag }) } });
 
-async function twoUsersAndModels(p: Project) {
-  await sendTraffic(p, [
+const twoUsers = (p: Project) =>
+  sendTraffic(p, [
     ...erasedQueries.map((query, i) => trace({ userIdHash: ERASED, sessionId: `e-${i}`, query })),
     trace({ userIdHash: KEPT, sessionId: 'k', query: keptQuery }),
   ]);
+
+async function twoUsersAndModels(p: Project) {
+  await twoUsers(p);
   // An older version, no longer served, longer than one D1 value; and the one users get.
   await store(p, modelWithMemory('v1', 3_000), null);
   await store(p, modelWithMemory('v2'), 'v1');
+}
+
+async function eraseAll(p: Project) {
+  for (let i = 0; ; i++) {
+    expect(i).toBeLessThan(10);
+    const { status, body } = await adminCall(p, `/users/${ERASED}`, { method: 'DELETE' });
+    expect(status).toBe(200);
+    if (body.done) return;
+  }
 }
 
 /** What a scrubbed model must remember: the kept user's question and the one no one stored asked, their judgements pointing at them. */
@@ -137,5 +153,122 @@ describe("erasing a user takes their questions out of every stored model's memor
     expect(calls).toEqual([false, false, true]);
     for (const version of ['v1', 'v2']) expectScrubbed(await artifact(p, version));
     expect(await rowsNaming(p.id, [ERASED])).toEqual([]);
+  });
+});
+
+describe('a model stored after an erasure began forgets its questions too', () => {
+  /** When the training data was read, as `npm run retrain` sends it back. */
+  const readAt = async (p: Project) => (await adminCall<{ readAt: number }>(p, '/training-data')).body.readAt;
+
+  it('forgets them when trained from data read before the erasure finished, or at an unknown time; not when read after', async () => {
+    const p = await newProject();
+    await twoUsers(p);
+    const before = await readAt(p);
+    expect(before).toBeLessThanOrEqual(Date.now());
+    // No model is stored while they are erased: nothing is rewritten, and their questions are kept for later ones.
+    await eraseAll(p);
+
+    await store(p, modelWithMemory('trained-before'), null, before);
+    expectScrubbed(await artifact(p, 'trained-before'));
+    await store(p, modelWithMemory('read-when-unknown'), 'trained-before');
+    expectScrubbed(await artifact(p, 'read-when-unknown'));
+    // Read after the erasure: their questions were not in it, and another user's in the same words stay.
+    const after = await readAt(p);
+    await store(p, modelWithMemory('trained-after'), 'read-when-unknown', after);
+    expect((await artifact(p, 'trained-after')).memory.queries).toHaveLength(4);
+  });
+
+  it('refuses a model of data read longer ago than erasures are remembered, or later than now, and stores nothing', async () => {
+    const p = await newProject();
+    const stale = await post(p, modelWithMemory('old'), null, Date.now() - TRAINING_DATA_MAX_AGE_MS - 60_000);
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'stale_training_data', field: 'dataReadAt' } } });
+    const future = await post(p, modelWithMemory('future'), null, Date.now() + 60_000);
+    expect(future).toMatchObject({ status: 400, body: { error: { field: 'dataReadAt' } } });
+    expect((await adminCall<{ models: unknown[] }>(p, '/models')).body.models).toEqual([]);
+  });
+
+  it('forgets the questions of an erasure under way, which keeps them as hashes, not words', async () => {
+    const p = await newProject();
+    await twoUsersAndModels(p);
+    // One step: their traces go, the models are not rewritten yet.
+    expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
+    const { results } = await env.DB.prepare(`select key from erasure_memory where project_id = ? and kind = 'terms'`).bind(p.id).all<{ key: string }>();
+    expect(results).toHaveLength(2);
+    expect(results.every((r) => isTermSetHash(r.key))).toBe(true);
+
+    await store(p, modelWithMemory('v3'), 'v2', await readAt(p));
+    expectScrubbed(await artifact(p, 'v3'));
+    await eraseAll(p);
+    for (const version of ['v1', 'v2', 'v3']) expectScrubbed(await artifact(p, version));
+  });
+
+  it('takes them out after storing a model when an erasure finished between its check and its write', async () => {
+    const p = await newProject();
+    await twoUsers(p);
+    const dataReadAt = Date.now();
+    let erased = false;
+    // The erasure runs whole just before the model's row is written: it finds no model to rewrite.
+    const racing = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch')
+          return async (statements: D1PreparedStatement[]) => {
+            if (!erased) {
+              erased = true;
+              expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true);
+            }
+            return target.batch(statements);
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const recorded = await recordForgetting(
+      racing,
+      p.id,
+      {
+        model: modelWithMemory('v1'),
+        trainedBy: 'retrain',
+        confirmed: 30,
+        comparedWith: null,
+        evaluation: {},
+        promote: true,
+        findings: [],
+        reasons: ['by hand'],
+        at: Date.now(),
+      },
+      dataReadAt,
+    );
+    expect(recorded).toEqual({ outcome: 'recorded' });
+    expect(erased).toBe(true);
+    expectScrubbed(await artifact(p, 'v1'));
+  });
+
+  it('reads what an erasure kept before questions were hashed', async () => {
+    const p = await newProject();
+    const legacy = [termSetKey(remembered(erasedQueries[0]!).terms), termSetKey(remembered(erasedQueries[1]!).terms)];
+    await env.DB.batch(
+      legacy.map((key) => env.DB.prepare(`insert into erasure_memory (project_id, user_id_hash, kind, key) values (?, ?, 'terms', ?)`).bind(p.id, ERASED, key)),
+    );
+    await store(p, modelWithMemory('v1'), null, Date.now());
+    expectScrubbed(await artifact(p, 'v1'));
+    await eraseAll(p);
+    const { results } = await env.DB.prepare('select key from erased_questions where project_id = ?').bind(p.id).all<{ key: string }>();
+    expect(results).toHaveLength(2);
+    expect(results.every((r) => isTermSetHash(r.key))).toBe(true);
+  });
+
+  it('remembers erased questions for a day after the erasure, then retention deletes them', async () => {
+    const p = await newProject();
+    await twoUsers(p);
+    await eraseAll(p);
+    const kept = () => env.DB.prepare('select count(*) as n from erased_questions where project_id = ?').bind(p.id).first<{ n: number }>();
+    await runNightly(env, Date.now() + 60_000, { projects: [p.id] });
+    expect(await kept()).toEqual({ n: 2 });
+    const summary = await runNightly(env, Date.now() + TRAINING_DATA_MAX_AGE_MS + 60_000, { projects: [p.id] });
+    expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.erasedQuestions).toBe(2);
+    expect(await kept()).toEqual({ n: 0 });
+    // A model of unknown age is stored as trained then.
+    await store(p, modelWithMemory('v1'), null);
+    expect((await artifact(p, 'v1')).memory.queries).toHaveLength(4);
   });
 });

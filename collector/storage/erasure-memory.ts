@@ -1,29 +1,45 @@
 /**
- * An erased user's questions leave the stored models' memory: each batch of erasure keeps the set
- * of terms of the questions it deletes (`erasure_memory`, kind `terms`), and once their traces are
- * gone every version in the registry is rewritten without the memory queries with one of those
- * sets (shared/reranker/forget-questions.ts), one model per step, then the sets are dropped.
+ * An erased user's questions leave the stored models' memory: each batch of erasure keeps the
+ * SHA-256 of the set of terms of the questions it deletes (`erasure_memory`, kind `terms`), and
+ * once their traces are gone every version in the registry is rewritten without the memory queries
+ * with one of those sets (shared/reranker/forget-questions.ts), one model per step, then the sets
+ * move to `erased_questions`. A model recorded while an erasure is under way, or trained from data
+ * read before one finished, is recorded without its questions too (`recordForgetting`).
  */
-import { type ModelMemory, questionTermSet, withoutQuestions } from '../../shared/reranker/forget-questions.ts';
-import { rewriteArtifact } from './models.ts';
+import { isTermSetHash, type ModelMemory, questionTermHash, termSetHash, withoutQuestions } from '../../shared/reranker/forget-questions.ts';
+import { type NewModel, type Recorded, recordModel, rewriteArtifact } from './models.ts';
 
 /**
  * Keeps the term sets of a batch's questions, in the batch's transaction: its traces go with it.
  * A listing of models begun before is dropped, so every model is scrubbed with these too.
  */
-export function keepQuestionTerms(d1: D1Database, projectId: string, userIdHash: string, queries: readonly string[]): D1PreparedStatement[] {
+export async function keepQuestionTerms(d1: D1Database, projectId: string, userIdHash: string, queries: readonly string[]): Promise<D1PreparedStatement[]> {
+  const hashes = await Promise.all([...new Set(queries)].map(questionTermHash));
   return [
     d1
       .prepare(`insert or ignore into erasure_memory (project_id, user_id_hash, kind, key) select ?1, ?2, 'terms', value from json_each(?3)`)
-      .bind(projectId, userIdHash, JSON.stringify([...new Set(queries.map(questionTermSet))])),
+      .bind(projectId, userIdHash, JSON.stringify([...new Set(hashes)])),
     d1.prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model'`).bind(projectId, userIdHash),
   ];
 }
 
+/** Kept keys as hashes: rows an erasure kept before they were hashed hold the set of terms itself (`termSetKey`). */
+const asHashes = async (keys: readonly string[]): Promise<Set<string>> =>
+  new Set(await Promise.all(keys.map((key) => (isTermSetHash(key) ? key : termSetHash(JSON.parse(key) as string[])))));
+
+/** The artifact without `forgotten`'s questions, as text, or null when it remembers none of them. */
+async function scrubbed(artifact: string, forgotten: ReadonlySet<string>): Promise<string | null> {
+  const model = JSON.parse(artifact) as ModelMemory;
+  // One without a memory has no questions to take out.
+  if (!Array.isArray(model.memory?.queries)) return null;
+  const without = await withoutQuestions(model, forgotten);
+  return without ? JSON.stringify(without) : null;
+}
+
 /**
  * Rewrites the project's models without the user's questions, each while `more()` allows another
- * step; true once every model is scrubbed (the kept term sets are dropped then). Kept sets with no
- * model listed mean none is yet: the last model's step drops the sets with it.
+ * step; true once every model is scrubbed (the kept term sets move to `erased_questions` then).
+ * Kept sets with no model listed mean none is yet: the last model's step moves the sets with it.
  */
 export async function forgetQuestionsInModels(d1: D1Database, projectId: string, userIdHash: string, more: () => boolean): Promise<boolean> {
   const rows = (kind: string, limit: number) =>
@@ -31,14 +47,20 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
       .prepare('select key from erasure_memory where project_id = ? and user_id_hash = ? and kind = ? order by key limit ?')
       .bind(projectId, userIdHash, kind, limit)
       .all<{ key: string }>();
-  const forgotten = new Set((await rows('terms', -1)).results.map((r) => r.key));
-  if (forgotten.size === 0) return true;
-  const dropTerms = d1
-    .prepare(
-      `delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms'
-         and not exists (select 1 from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model')`,
-    )
-    .bind(projectId, userIdHash);
+  const kept = (await rows('terms', -1)).results.map((r) => r.key);
+  if (kept.length === 0) return true;
+  const forgotten = await asHashes(kept);
+  const noModelLeft = `not exists (select 1 from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model')`;
+  // Once no model is left to scrub: a model trained from data read before now forgets these too.
+  const finish = [
+    d1
+      .prepare(
+        `insert into erased_questions (project_id, key, erased_at) select ?1, value, ?3 from json_each(?4) where ${noModelLeft}
+         on conflict do update set erased_at = max(erased_at, excluded.erased_at)`,
+      )
+      .bind(projectId, userIdHash, Date.now(), JSON.stringify([...forgotten])),
+    d1.prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms' and ${noModelLeft}`).bind(projectId, userIdHash),
+  ];
   let listed = false;
   for (;;) {
     const [next] = (await rows('model', 1)).results;
@@ -51,26 +73,54 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
             `insert or ignore into erasure_memory (project_id, user_id_hash, kind, key) select ?1, ?2, 'model', version from models where project_id = ?1`,
           )
           .bind(projectId, userIdHash),
-        dropTerms,
+        ...finish,
       ]);
       listed = true;
       continue;
     }
     listed = true;
     if (!more()) return false;
-    const rewritten = await rewriteArtifact(d1, projectId, next.key, (artifact) => {
-      const model = JSON.parse(artifact) as ModelMemory;
-      // One without a memory has no questions to take out.
-      const scrubbed = Array.isArray(model.memory?.queries) && withoutQuestions(model, forgotten);
-      return scrubbed ? JSON.stringify(scrubbed) : null;
-    });
+    const rewritten = await rewriteArtifact(d1, projectId, next.key, (artifact) => scrubbed(artifact, forgotten));
     // Another rewrite landed meanwhile (another user's erasure): this model is read again.
     if (!rewritten) continue;
     await d1.batch([
       d1
         .prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model' and key = ?3`)
         .bind(projectId, userIdHash, next.key),
-      dropTerms,
+      ...finish,
     ]);
+  }
+}
+
+/**
+ * The questions a model trained from data read at `dataReadAt` must not remember: those of every
+ * erasure under way, and of those finished since (all kept, when the time is not known).
+ */
+async function questionsToForget(d1: D1Database, projectId: string, dataReadAt: number | undefined): Promise<Set<string>> {
+  const { results } = await d1
+    .prepare(
+      `select key from erasure_memory where project_id = ?1 and kind = 'terms'
+       union select key from erased_questions where project_id = ?1 and erased_at >= ?2`,
+    )
+    .bind(projectId, dataReadAt ?? 0)
+    .all<{ key: string }>();
+  return asHashes(results.map((r) => r.key));
+}
+
+/**
+ * Records a model (models.ts `recordModel`) without the questions of erasures under way or
+ * finished after its training data was read (`dataReadAt`; unknown: every one kept). Looked at again
+ * once it is stored: an erasure that listed the models before this one was stored, and so will not
+ * rewrite it, has its questions kept by then, and they are taken out of it here.
+ */
+export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel, dataReadAt?: number): Promise<Recorded> {
+  const before = await questionsToForget(d1, projectId, dataReadAt);
+  const text = await scrubbed(JSON.stringify(m.model), before);
+  const recorded = await recordModel(d1, projectId, text ? { ...m, model: JSON.parse(text) } : m);
+  if (recorded.outcome !== 'recorded') return recorded;
+  for (;;) {
+    const after = await questionsToForget(d1, projectId, dataReadAt);
+    const added = new Set([...after].filter((key) => !before.has(key)));
+    if (added.size === 0 || (await rewriteArtifact(d1, projectId, m.model.version, (artifact) => scrubbed(artifact, added)))) return recorded;
   }
 }

@@ -201,12 +201,12 @@ export async function eraseUser(
       ...forgetListed(d1, projectId, lists),
       forgetFlooding(d1, projectId, sources),
       // What the stored models remember of their questions is taken out once all their traces are gone.
-      ...keepQuestionTerms(
+      ...(await keepQuestionTerms(
         d1,
         projectId,
         userIdHash,
         results.map((t) => t.query),
-      ),
+      )),
     ]);
     const writes = writeItemAggregates(d1, projectId, Date.now(), r.itemAggregates.results);
     if (writes.length) await d1.batch(writes);

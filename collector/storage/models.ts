@@ -77,10 +77,15 @@ export async function modelRevision(d1: D1Database, projectId: string, version: 
  * to change), counting a revision; its parts are replaced only with the row this call rewrote.
  * False when another rewrite landed between the read and the write: the caller reads it again.
  */
-export async function rewriteArtifact(d1: D1Database, projectId: string, version: string, edit: (artifact: string) => string | null): Promise<boolean> {
+export async function rewriteArtifact(
+  d1: D1Database,
+  projectId: string,
+  version: string,
+  edit: (artifact: string) => string | null | Promise<string | null>,
+): Promise<boolean> {
   const [revision, artifact] = await Promise.all([modelRevision(d1, projectId, version), modelArtifact(d1, projectId, version)]);
   if (revision === null || artifact === null) return true;
-  const text = edit(artifact);
+  const text = await edit(artifact);
   if (text === null) return true;
   const bytes = new TextEncoder().encode(text).length;
   const [first, ...rest] = artifactParts(text);

@@ -22,6 +22,8 @@ export interface TrainingPayload {
   settings: LoopSettings;
   /** Whether any confirmed example is new since the last model was trained (as the nightly job asks). */
   newExamples: boolean;
+  /** When the collector read it (its clock): sent back with the model, which forgets what was erased since. */
+  readAt: number;
 }
 
 export interface RemoteRetrainOptions {
@@ -102,6 +104,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
       promote: outcome.decision.promote,
       findings: outcome.decision.findings,
       reasons: outcome.decision.reasons,
+      dataReadAt: payload.readAt,
     },
   });
   return { ...outcome, recorded: true };

@@ -1,7 +1,10 @@
 /**
  * Taking questions out of a model's memory: erasing a user removes, from every stored model, the
  * judged queries their questions gave (terms.ts `questionTerms`, as training's memory holds them).
+ * A question is known by the SHA-256 of its set of terms, so what erasure keeps while it works is
+ * not the question's words.
  */
+import { sha256Hex } from '../hex.ts';
 import { questionTerms } from '../terms.ts';
 
 /** What of an artifact this reads and rewrites: its other fields, a newer version's included, are kept as they are. */
@@ -12,20 +15,28 @@ export interface ModelMemory {
 /** A set of terms as one string: the same for any order and repeats, so sets compare as strings. */
 export const termSetKey = (terms: Iterable<string>): string => JSON.stringify([...new Set(terms)].sort());
 
-/** The memory query a question gives, as `termSetKey`: training remembers a judged question by its distinct terms. */
-export const questionTermSet = (query: string): string => termSetKey(questionTerms(query));
+/** What a forgotten question is kept as: the SHA-256 of its `termSetKey`, in hex. */
+export const termSetHash = (terms: Iterable<string>): Promise<string> => sha256Hex(termSetKey(terms));
+
+/** The memory query a question gives, as `termSetHash`: training remembers a judged question by its distinct terms. */
+export const questionTermHash = (query: string): Promise<string> => termSetHash(questionTerms(query));
+
+/** Whether a kept key is a `termSetHash` (rows kept before hashing hold the `termSetKey` itself). */
+export const isTermSetHash = (key: string): boolean => /^[0-9a-f]{64}$/.test(key);
 
 /**
- * The artifact without the memory queries whose set of terms is one of `forgotten` (`termSetKey`
+ * The artifact without the memory queries whose set of terms is one of `forgotten` (`termSetHash`
  * each), nor the judgements pointing at them; the judgements left point at the queries left, in
  * their order. Null when no query matches: nothing to rewrite.
  */
-export function withoutQuestions<M extends ModelMemory>(model: M, forgotten: ReadonlySet<string>): M | null {
+export async function withoutQuestions<M extends ModelMemory>(model: M, forgotten: ReadonlySet<string>): Promise<M | null> {
   const { queries, judgements } = model.memory;
+  if (forgotten.size === 0) return null;
+  const hashes = await Promise.all(queries.map((q) => termSetHash(q.terms)));
   const index = new Map<number, number>();
   const kept: M['memory']['queries'] = [];
   queries.forEach((q, i) => {
-    if (forgotten.has(termSetKey(q.terms))) return;
+    if (forgotten.has(hashes[i]!)) return;
     index.set(i, kept.length);
     kept.push(q);
   });

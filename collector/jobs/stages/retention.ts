@@ -1,3 +1,4 @@
+import { TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
@@ -111,6 +112,8 @@ export const retention: Stage = {
       abandonedTraceHistory: db
         .prepare(`delete from loop_trace_history where rowid in (select rowid from loop_trace_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, abandonedBefore),
+      // Erased questions are kept only for models trained from data read before their erasure finished.
+      erasedQuestions: db.prepare('delete from erased_questions where project_id = ? and erased_at < ?').bind(projectId, now - TRAINING_DATA_MAX_AGE_MS),
       abandonedRuns: db
         .prepare(
           `update loop_runs set state = json_remove(state, '$.flooding'), cursor = null
@@ -134,6 +137,7 @@ export const retention: Stage = {
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         evalItems: n.evalItems,
         abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory + n.abandonedTraceHistory,
+        erasedQuestions: n.erasedQuestions,
       },
     };
   },

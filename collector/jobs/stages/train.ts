@@ -1,7 +1,8 @@
 import { daysBetween, utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
-import { latestTraining, newSinceLastModel, recordModel, servedModel } from '../../storage/models.ts';
+import { recordForgetting } from '../../storage/erasure-memory.ts';
+import { latestTraining, newSinceLastModel, servedModel } from '../../storage/models.ts';
 import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -19,6 +20,8 @@ export const train: Stage = {
     // Counted in nights, not instants: a run reaching this stage in an earlier call of its night than
     // last week's did is still due.
     if (last && daysBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
+    // By the real clock, as erasures note when they finish: a model of data read before one forgets its questions.
+    const dataReadAt = Date.now();
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
     if (!(await newSinceLastModel(db, projectId, last, examples))) return { cursor: null, counts: { nothingNew: 1 } };
@@ -32,17 +35,22 @@ export const train: Stage = {
     const current = served.model;
     const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId, texts) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
-    const recorded = await recordModel(db, projectId, {
-      model: outcome.model,
-      trainedBy: 'nightly',
-      confirmed: outcome.confirmed,
-      comparedWith: served.version,
-      evaluation: outcome.evaluation,
-      promote: outcome.decision.promote,
-      findings: outcome.decision.findings,
-      reasons: outcome.decision.reasons,
-      at: now,
-    });
+    const recorded = await recordForgetting(
+      db,
+      projectId,
+      {
+        model: outcome.model,
+        trainedBy: 'nightly',
+        confirmed: outcome.confirmed,
+        comparedWith: served.version,
+        evaluation: outcome.evaluation,
+        promote: outcome.decision.promote,
+        findings: outcome.decision.findings,
+        reasons: outcome.decision.reasons,
+        at: now,
+      },
+      dataReadAt,
+    );
     // An admin served another model while this one trained: next night trains against that.
     if (recorded.outcome === 'stale')
       return {

@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
-import { label, onlyFiniteNumbers } from '../../../shared/schema/common.ts';
+import { epochMs, label, onlyFiniteNumbers } from '../../../shared/schema/common.ts';
 import { MAX_COUNT } from '../../../shared/schema/counts.ts';
-import { MAX_MODEL_BODY_BYTES } from '../../../shared/thresholds.ts';
+import { MAX_MODEL_BODY_BYTES, TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import type { AppEnv } from '../../env.ts';
@@ -13,6 +13,7 @@ import { ApiError } from '../../errors.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { epochMsParam, validQuery } from '../../middleware/valid-query.ts';
+import { recordForgetting } from '../../storage/erasure-memory.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import {
   currentModel,
@@ -23,7 +24,6 @@ import {
   modelExists,
   newSinceLastModel,
   promoteModel,
-  recordModel,
   rollBack,
   rolloutHistory,
 } from '../../storage/models.ts';
@@ -42,6 +42,11 @@ const Trained = v.pipe(
     reasons: v.array(label(1_000)),
     /** Optional: a retraining of an earlier version sends reasons only. */
     findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
+    /**
+     * When the training data was read (`readAt` of GET /v1/admin/training-data): the model forgets
+     * the questions of erasures finished since. Without it, those of every erasure still kept.
+     */
+    dataReadAt: v.optional(epochMs()),
   }),
   // The console shows the findings: they must say what the decision did.
   v.forward(
@@ -83,8 +88,22 @@ export const modelRoutes = new Hono<AppEnv>()
   /** POST /v1/admin/models: record a model trained by `npm run retrain`, served at once when its gate passed. */
   .post('/models', jsonBody({ maxBytes: MAX_MODEL_BODY_BYTES, contentTypes: ['application/json'] }), validBody(Trained, 'invalid_model'), async (c) => {
     const { projectId } = c.get('auth');
-    const t = c.get('input');
-    const recorded = await recordModel(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at: Date.now() });
+    const { dataReadAt, ...t } = c.get('input');
+    const at = Date.now();
+    if (dataReadAt !== undefined && dataReadAt > at)
+      throw new ApiError(400, {
+        code: 'invalid_model',
+        message: 'dataReadAt is later than now: send readAt as the training data gave it',
+        field: 'dataReadAt',
+      });
+    // Erasures are remembered that long: a model of older data might remember a question erased since.
+    if (dataReadAt !== undefined && at - dataReadAt > TRAINING_DATA_MAX_AGE_MS)
+      throw new ApiError(409, {
+        code: 'stale_training_data',
+        message: `Trained on data read more than ${TRAINING_DATA_MAX_AGE_MS / 3_600_000} hours ago: read it again and train again`,
+        field: 'dataReadAt',
+      });
+    const recorded = await recordForgetting(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at }, dataReadAt);
     if (recorded.outcome === 'stale')
       throw new ApiError(409, {
         code: 'stale_comparison',
@@ -115,10 +134,11 @@ export const modelRoutes = new Hono<AppEnv>()
     return c.json({ rolledBack: done.from, current: done.to });
   })
 
-  /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model). */
+  /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model) and when (`readAt`, sent back with the model). */
   .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');
-    const now = c.get('input').at ?? Date.now();
+    const readAt = Date.now();
+    const now = c.get('input').at ?? readAt;
     const texts: ChunkTexts = new Map();
     const [data, evals, current, settings, last] = await Promise.all([
       trainingData(c.env.DB, projectId, now, undefined, texts),
@@ -130,5 +150,5 @@ export const modelRoutes = new Hono<AppEnv>()
     // What the nightly job asks before it retrains, for `npm run retrain` to ask too.
     const newExamples = await newSinceLastModel(c.env.DB, projectId, last, consolidate(data.confirmed).length);
     // Candidates share chunk texts in memory, not in JSON: written whole, it would be several times the payload.
-    return c.body(jsonStream({ data, evalQueries: evals, current, settings, newExamples }), 200, { 'content-type': 'application/json; charset=UTF-8' });
+    return c.body(jsonStream({ data, evalQueries: evals, current, settings, newExamples, readAt }), 200, { 'content-type': 'application/json; charset=UTF-8' });
   });

@@ -215,8 +215,9 @@ export const erasureRecompute = sqliteTable(
 
 /**
  * What an erasure takes out of the stored models once the user's traces are gone (storage/erasure-memory.ts):
- * `terms`, the set of terms of each of their questions (a model's memory query with the same set goes),
- * kept by the batch that deletes the traces; `model`, the versions still to scrub. Emptied when every model is.
+ * `terms`, the SHA-256 of the set of terms of each of their questions (a model's memory query with
+ * the same set goes), kept by the batch that deletes the traces; `model`, the versions still to
+ * scrub. Emptied when every model is.
  */
 export const erasureMemory = sqliteTable(
   'erasure_memory',
@@ -227,6 +228,21 @@ export const erasureMemory = sqliteTable(
     key: text('key').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userIdHash, t.kind, t.key] })],
+);
+
+/**
+ * The questions of erasures finished in the last `TRAINING_DATA_MAX_AGE_MS` (their term sets' SHA-256,
+ * as `erasure_memory` kept them), with when each finished: a model trained from data read before that
+ * is recorded without them (storage/erasure-memory.ts). Retention deletes them after that long.
+ */
+export const erasedQuestions = sqliteTable(
+  'erased_questions',
+  {
+    projectId: text('project_id').notNull(),
+    key: text('key').notNull(),
+    erasedAt: ms('erased_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.key] })],
 );
 
 /**
