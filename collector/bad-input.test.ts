@@ -137,6 +137,18 @@ const cases: BadCase[] = [
     request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]),
   },
   {
+    name: 'web_vitals: a duration past a day',
+    status: 400,
+    field: 'events[0].detail.value',
+    request: events([ev({ signalType: 'web_vitals', detail: { name: 'LCP', value: 1e12, rating: 'poor' } })]),
+  },
+  {
+    name: 'web_vitals: a layout shift no page can make',
+    status: 400,
+    field: 'events[0].detail.value',
+    request: events([ev({ signalType: 'web_vitals', detail: { name: 'CLS', value: 5_000, rating: 'poor' } })]),
+  },
+  {
     name: 'support_ticket: no ticket id',
     status: 400,
     field: 'events[0].detail.ticketId',

@@ -2,8 +2,15 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { charCount, durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
+import { MAX_DURATION_MS } from './durations.ts';
 import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
+
+/**
+ * The largest CLS taken: a layout shift scores at most 1 a frame, and a session window of shifts lasts
+ * at most 5 s, so even a 144 Hz screen stays under 720.
+ */
+const MAX_LAYOUT_SHIFT = 1_000;
 
 const noDetail = v.optional(v.strictObject({}), {});
 
@@ -98,14 +105,20 @@ const details = {
     /** Optional free text (redacted). */
     text: v.optional(freeText(TYPED_TEXT.prompt_answered.text)),
   }),
-  web_vitals: v.strictObject({
-    /** Which vital: the three Core Web Vitals, the ones the widget reports. */
-    name: v.picklist(['INP', 'LCP', 'CLS']),
-    /** Its value (ms, or unitless for CLS). */
-    value: v.pipe(finite(), v.minValue(0)),
-    /** web-vitals' own verdict. */
-    rating: v.picklist(['good', 'needs-improvement', 'poor']),
-  }),
+  web_vitals: v.pipe(
+    v.strictObject({
+      /** Which vital: the three Core Web Vitals, the ones the widget reports. */
+      name: v.picklist(['INP', 'LCP', 'CLS']),
+      /** Its value: ms up to a day as other durations (not a whole number: web-vitals reports fractions), or unitless for CLS. */
+      value: v.pipe(finite(), v.minValue(0), v.maxValue(MAX_DURATION_MS)),
+      /** web-vitals' own verdict. */
+      rating: v.picklist(['good', 'needs-improvement', 'poor']),
+    }),
+    v.forward(
+      v.check((d) => d.name !== 'CLS' || d.value <= MAX_LAYOUT_SHIFT, `must be at most ${MAX_LAYOUT_SHIFT} for CLS`),
+      ['value'],
+    ),
+  ),
 } as const satisfies Record<SignalType, v.GenericSchema>;
 
 /**
