@@ -54,6 +54,19 @@ export async function currentVersion(d1: D1Database, projectId: string): Promise
   return (await servedStack(d1, projectId)).at(-1) ?? null;
 }
 
+/**
+ * The version users get (null: retrieval's order) with its revision, in one round trip: what a
+ * backend's poll of `GET /v1/reranker` reads. The revisions come from the models rewritten at all.
+ */
+export async function currentVersionAndRevision(d1: D1Database, projectId: string): Promise<{ version: string | null; revision: number }> {
+  const [history, rewritten] = await d1.batch<Rollout & { revision: number }>([
+    d1.prepare('select action, version from model_rollouts where project_id = ? order by seq').bind(projectId),
+    d1.prepare('select version, revision from models where project_id = ? and revision > 0').bind(projectId),
+  ]);
+  const version = replay(history!.results).at(-1) ?? null;
+  return { version, revision: rewritten!.results.find((m) => m.version === version)?.revision ?? 0 };
+}
+
 /** The artifact of one version, as stored (JSON text), or null. */
 export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
   const { results } = await d1

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { currentVersion, modelArtifact, modelRevision } from '../../storage/models.ts';
+import { currentVersionAndRevision, modelArtifact } from '../../storage/models.ts';
 
 /** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
 const noneMatch = (header: string | undefined, etag: string) =>
@@ -24,9 +24,9 @@ const modelTag = (version: string, revision: number) => (revision ? `"${version}
  */
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
   const { projectId } = c.get('auth');
-  const version = await currentVersion(c.env.DB, projectId);
+  const { version, revision } = await currentVersionAndRevision(c.env.DB, projectId);
   if (!version) throw new ApiError(404, { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order', field: 'version' });
-  const etag = modelTag(version, (await modelRevision(c.env.DB, projectId, version)) ?? 0);
+  const etag = modelTag(version, revision);
   c.header('ETag', etag);
   c.header('Cache-Control', 'no-cache');
   if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
