@@ -156,6 +156,38 @@ describe("erasing a user takes their questions out of every stored model's memor
   });
 });
 
+describe('an answer of theirs that arrives while the models are scrubbed', () => {
+  it('has its question taken out of every model too, by the call that erases it', async () => {
+    const p = await newProject();
+    await twoUsersAndModels(p);
+    // Their traces go; the models are scrubbed by the next call.
+    expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
+    let batches = 0;
+    // Just before the last model's step is written, another call erases a new answer of theirs.
+    const racing = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch')
+          return async (statements: D1PreparedStatement[]) => {
+            if (++batches === 5) {
+              await sendTraffic(p, [trace({ userIdHash: ERASED, sessionId: 'e-late', query: 'Which carriers deliver on Sundays?' })]);
+              expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
+            }
+            return target.batch(statements);
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await eraseUser(racing, p.id, ERASED);
+    expect(batches).toBeGreaterThanOrEqual(5);
+    await eraseAll(p);
+    const v1 = (await artifact(p, 'v1')).memory.queries;
+    expect(v1[0]).toEqual(remembered(keptQuery));
+    expect(v1).toHaveLength(3_001);
+    expect((await artifact(p, 'v2')).memory.queries).toEqual([remembered(keptQuery)]);
+  });
+});
+
 describe('a model stored after an erasure began forgets its questions too', () => {
   /** When the training data was read, as `npm run retrain` sends it back. */
   const readAt = async (p: Project) => (await adminCall<{ readAt: number }>(p, '/training-data')).body.readAt;

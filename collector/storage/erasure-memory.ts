@@ -52,6 +52,7 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
   const forgotten = await asHashes(kept);
   const noModelLeft = `not exists (select 1 from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model')`;
   // Once no model is left to scrub: a model trained from data read before now forgets these too.
+  // Only the sets read here: a batch of answers that arrived since keeps its own, and lists every model again.
   const finish = [
     d1
       .prepare(
@@ -59,7 +60,11 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
          on conflict do update set erased_at = max(erased_at, excluded.erased_at)`,
       )
       .bind(projectId, userIdHash, Date.now(), JSON.stringify([...forgotten])),
-    d1.prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms' and ${noModelLeft}`).bind(projectId, userIdHash),
+    d1
+      .prepare(
+        `delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms' and key in (select value from json_each(?3)) and ${noModelLeft}`,
+      )
+      .bind(projectId, userIdHash, JSON.stringify(kept)),
   ];
   let listed = false;
   for (;;) {
