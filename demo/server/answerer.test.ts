@@ -234,6 +234,53 @@ describe('createAnswerer', () => {
     expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);
   });
 
+  it('regenerates an old follow-up as it was searched, with the turn before it the session has forgotten, and sends a model the turns still kept', async () => {
+    const medicines: Corpus = {
+      name: 'leaflets',
+      chunks: [
+        chunk(0, 'Ibuprofen side effects: stomach pain and heartburn.'),
+        chunk(1, 'Aspirin side effects: bleeding and stomach ulcers.'),
+        chunk(2, 'Aspirin dose: one tablet every four hours, at most four a day.'),
+        chunk(3, 'Paracetamol dose: two tablets every six hours for adults.'),
+      ],
+    };
+    const histories: string[][] = [];
+    const generator: Generator = {
+      model: 'test-llm',
+      async generate(_query, _chunks, history) {
+        histories.push(history.map((t) => t.query));
+        return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
+      },
+    };
+    const { answerer, traces } = setup({ corpus: medicines, generator });
+    await answerer.ask({ sessionId: 's-1', query: 'What aspirin dose is safe?', turnIndex: 0 });
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
+    const followUp = traces[1]!;
+    expect(followUp.retrievedChunks[0]!.chunkId).toBe('c1');
+    // More turns than a session keeps: turns 0 and 1 are forgotten.
+    const later = HISTORY_TURNS + 1;
+    for (let turn = 2; turn < 2 + later; turn++) {
+      await answerer.ask({ sessionId: 's-1', query: `paracetamol tablets adults hours ${turn}`, turnIndex: turn });
+    }
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1, regenerateOf: followUp.traceId });
+    const again = traces.at(-1)!;
+    // Searched with the aspirin turn it leaned on, not its own words alone (which find ibuprofen first).
+    expect(again.retrievedChunks).toEqual(followUp.retrievedChunks);
+    expect(again).toMatchObject({ turnIndex: 1, rewrittenQuery: followUp.rewrittenQuery });
+    expect(followUp.rewrittenQuery).toBe('side effects aspirin^0.5 dose^0.5 safe^0.5');
+    // The model is sent what the session still holds before that turn: nothing.
+    expect(histories.at(-1)).toEqual([]);
+    // A regenerate of that regenerate reads the same, and the turns kept are still the latest.
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1, regenerateOf: again.traceId });
+    expect(traces.at(-1)!.retrievedChunks).toEqual(followUp.retrievedChunks);
+    const next = 2 + later;
+    await answerer.ask({ sessionId: 's-1', query: 'paracetamol tablets adults hours', turnIndex: next });
+    expect(histories.at(-1)).toEqual(Array.from({ length: later }, (_, i) => `paracetamol tablets adults hours ${2 + i}`));
+    // Naming another turn, the trace is no regenerate of it: that turn is read as the session holds it.
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: next + 1, regenerateOf: followUp.traceId });
+    expect(traces.at(-1)!.rewrittenQuery).toBe('side effects paracetamol^0.5 tablets^0.5 adults^0.5 hours^0.5');
+  });
+
   it('searches a follow-up that says the answer was wrong for what it asks, and one that only says so for the turn before it', async () => {
     const { answerer, traces } = setup();
     await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });

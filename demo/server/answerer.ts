@@ -1,7 +1,8 @@
 /**
  * One question in, one answer out, and its trace: BM25 retrieves the top chunks (for a short
  * follow-up, with the earlier turn's terms: follow-up.ts; for one that says the answer before was
- * wrong, without those words), the reranker reorders them, the best few
+ * wrong, without those words; for a regenerate, with the earlier turn's terms its answer was
+ * searched with), the reranker reorders them, the best few
  * are answered from (a language model if configured, else quoted), and every stage's chunks go into
  * the trace the collector stores.
  */
@@ -81,8 +82,15 @@ interface SessionTurn {
 
 interface AnswerRecord {
   sessionId: string;
+  turnIndex: number;
   /** Sentences this answer and the ones it replaced quoted: a regenerate quotes others. */
   quoted: Set<string>;
+  /**
+   * The terms of the turn before it that its search read (that turn's own `terms`, shared, not
+   * copied), undefined when there was none: a regenerate is searched with them again, though the
+   * session may have forgotten that turn since.
+   */
+  earlierTerms?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -150,7 +158,11 @@ export function createAnswerer(options: AnswererOptions) {
       .filter(([turn]) => turn < req.turnIndex)
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
-    const before = earlier.at(-1)?.terms;
+    // A regenerate is honoured within its own session and turn only.
+    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
+    const previous = replaced?.sessionId === req.sessionId && replaced.turnIndex === req.turnIndex ? replaced : undefined;
+    // A regenerate reads the turn before as the answer it replaces did, however many turns the session has forgotten since.
+    const before = previous ? previous.earlierTerms : earlier.at(-1)?.terms;
     const hasEarlier = before !== undefined && before.size > 0;
     // "That's wrong. Is it 30 days?" is searched for what it asks; "Are you sure?" alone, for the turn before it.
     const asked = hasEarlier ? withoutPushback(req.query) : req.query;
@@ -165,9 +177,6 @@ export function createAnswerer(options: AnswererOptions) {
     keepTurn(turns, req.turnIndex, { query: req.query, terms: kept });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
-    // A regenerate is honoured within its own session only.
-    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
-    const previous = replaced?.sessionId === req.sessionId ? replaced : undefined;
     const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
     const composed = await compose(
       req,
@@ -182,7 +191,17 @@ export function createAnswerer(options: AnswererOptions) {
     const citations = composed.citations.map((c) => ({ ...c, title: wellFormedText(c.title) }));
     const prompt = composed.prompt === undefined ? undefined : traceText(composed.prompt, MAX_PROMPT_CHARS);
 
-    remember(answers, traceId, { sessionId: req.sessionId, quoted: new Set([...(previous?.quoted ?? []), ...quoted]) }, MAX_ANSWERS);
+    remember(
+      answers,
+      traceId,
+      {
+        sessionId: req.sessionId,
+        turnIndex: req.turnIndex,
+        quoted: new Set([...(previous?.quoted ?? []), ...quoted]),
+        ...(hasEarlier && { earlierTerms: before }),
+      },
+      MAX_ANSWERS,
+    );
     keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: kept });
 
     logTrace?.({
