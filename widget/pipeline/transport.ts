@@ -15,17 +15,12 @@ const LOCK = 'rag-feedback:flush';
 let lockless: unknown;
 
 /**
- * `after`: the least wait before a retry. `delivered`: the collector took some event of the batch,
- * new or stored before, and with it the drop report (once, however often the batch is sent).
+ * What became of a batch. A number: nothing was stored or refused, and it goes again after at
+ * least that many ms (0: its backoff alone). A boolean: it is settled, and true when the collector
+ * took some event of it, new or stored before, and with it the drop report (once, however often
+ * the batch is sent).
  */
-interface Outcome {
-  retry: boolean;
-  after?: number;
-  delivered?: boolean;
-}
-
-/** Nothing was stored or refused: the batch goes again. */
-const RETRY: Outcome = { retry: true };
+type Outcome = number | boolean;
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
@@ -124,15 +119,15 @@ export class Transport {
       const to = destination(batch[0]!);
       const dropped = await this.outbox.dropped();
       const outcome = await this.send(batch, dropped);
-      if (outcome.retry) {
+      if (typeof outcome === 'number') {
         const [attempt = 0] = this.backoffs.get(to) ?? [];
-        this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, outcome.after)]);
+        this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, outcome)]);
         continue;
       }
       this.backoffs.delete(to);
       const ids = batch.map((i) => i.id);
       // Drops reported only with an event the collector took: a batch it refused whole reports none.
-      await this.outbox.remove(ids, outcome.delivered ? dropped : 0).catch(this.warn);
+      await this.outbox.remove(ids, outcome ? dropped : 0).catch(this.warn);
       this.onSettled(ids);
     }
     // Each destination backing off is tried again in its turn; one that was due had nothing left to send.
@@ -155,19 +150,19 @@ export class Transport {
       });
     } catch (err) {
       this.warn('network error, will retry', err);
-      return RETRY;
+      return 0; // after the backoff alone
     }
-    if (res.status === 429 || res.status >= 500) return { retry: true, after: retryAfterMs(res.headers.get('retry-after')) };
+    if (res.status === 429 || res.status >= 500) return retryAfterMs(res.headers.get('retry-after')) ?? 0;
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: unknown } };
     // Not the collector's answer (a captive portal's page, a proxy's or a firewall's, a gateway's JSON
     // with a numeric code): nothing was stored or refused. A 413 is final whoever sent it: the same
     // batch would be too large again.
     if (!body.results && typeof body.error?.code !== 'string' && res.status !== 413) {
       this.warn("not the collector's answer, will retry", res.status);
-      return RETRY;
+      return 0;
     }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return { retry: false, delivered: body.rejected! < batch.length };
+    return body.rejected! < batch.length;
   }
 }
