@@ -467,6 +467,76 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  // Chromium rejects a lock request from a document that is not fully active (one detached, or in
+  // the back/forward cache) with an InvalidStateError: not a page without Web Locks.
+  it('sends nothing without the lock while the lock request fails with an InvalidStateError, and delivers once it succeeds', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(() => {
+      const w = window as unknown as { lockFails: boolean; lockFailures: number };
+      const request = LockManager.prototype.request as (...args: unknown[]) => Promise<unknown>;
+      w.lockFails = true;
+      w.lockFailures = 0;
+      LockManager.prototype.request = function (this: LockManager, ...args: unknown[]) {
+        if (!w.lockFails) return request.apply(this, args);
+        w.lockFailures++;
+        return Promise.reject(new DOMException('The document is not fully active.', 'InvalidStateError'));
+      } as LockManager['request'];
+    });
+    const sent: number[] = [];
+    await context.route(`${collector()}/v1/events`, (route: Route) => {
+      if (route.request().method() === 'POST' && route.request().resourceType() === 'fetch') sent.push(Date.now());
+      return route.continue();
+    });
+    const { page, output } = await openHost(browser(), { context, options: { debug: true } });
+    const traceId = newTraceId('lock-inactive');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    const failures = () => page.evaluate(() => (window as unknown as { lockFailures: number }).lockFailures);
+    await expect.poll(failures).toBeGreaterThanOrEqual(1);
+    await page.waitForTimeout(500); // a drain without the lock would have sent by now
+    expect(sent).toEqual([]);
+    // A failed flush is retried after the first backoff (200 ms), asking for the lock again.
+    await expect.poll(failures).toBeGreaterThanOrEqual(3);
+    expect(sent).toEqual([]);
+    expect((await outbox(page)).filter((i) => i.event.traceId === traceId).map((i) => i.event.signalType)).toContain('thumbs_up');
+    expect((await output.settled()).console.filter((m) => m.includes('flush failed')).length).toBeGreaterThan(0);
+
+    await page.evaluate(() => {
+      (window as unknown as { lockFails: boolean }).lockFails = false;
+    });
+    const events = await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'thumbs_up')).toHaveLength(1);
+      return ev;
+    });
+    expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+    await expect.poll(() => pending(page)).toBe(0);
+    expect((await output.settled()).errors).toEqual([]);
+    await context.close();
+  });
+
+  it('delivers by fetch, without waiting for the page to be hidden, where the browser has no Web Locks (an insecure context)', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { locks?: LockManager }).locks;
+    });
+    const sent: string[] = [];
+    await context.route(`${collector()}/v1/events`, (route: Route) => {
+      if (route.request().method() === 'POST') sent.push(route.request().resourceType());
+      return route.continue();
+    });
+    const { page, output } = await openHost(browser(), { context, options: { debug: true } });
+    expect(await page.evaluate(() => 'locks' in navigator)).toBe(false);
+    const traceId = newTraceId('lockless');
+    await addAnswer(page, { traceId });
+    await vote(page, traceId);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1), 8_000);
+    expect(new Set(sent)).toEqual(new Set(['fetch']));
+    const { errors, console } = await output.settled();
+    expect(errors).toEqual([]);
+    expect(console.filter((m) => m.includes('flush failed'))).toEqual([]);
+    await context.close();
+  });
+
   it('drops an event the collector rejects (400) instead of retrying it forever', async () => {
     const { page, context } = await openHost(browser());
     const traceId = newTraceId('bad');

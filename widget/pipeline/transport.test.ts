@@ -198,15 +198,40 @@ describe('Web Locks', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('does not drain again without the lock when the drain holding it failed', async () => {
+  it('drains without a lock where the page has no Web Locks (an insecure context)', async () => {
+    const { t, outbox, warn } = await setUp(() => Promise.resolve());
+    vi.stubGlobal('navigator', { onLine: true });
+    await t.flush();
+    await t.flush();
+    expect(outbox.peek).toHaveBeenCalledTimes(2);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  // A drain that throws what a denial would (IndexedDB denied reading) is still the drain's failure.
+  it.each(['InvalidStateError', 'SecurityError'])('does not drain again without the lock when the drain holding it failed (%s)', async (name) => {
     const { t, locks, outbox, warn } = await setUp(
       (_name, _opts, cb) => cb({}),
-      () => Promise.reject(new DOMException('The database connection is closing.', 'InvalidStateError')),
+      () => Promise.reject(new DOMException('The drain failed.', name)),
     );
     await t.flush();
     expect(outbox.peek).toHaveBeenCalledTimes(1);
     expect(warn).toHaveBeenCalledWith('flush failed', expect.any(DOMException));
     await vi.advanceTimersByTimeAsync(1_000); // the retry asks for the lock again
     expect(locks.request).toHaveBeenCalledTimes(2);
+    expect(outbox.peek).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not drain without the lock when the lock manager fails otherwise than by a denial (the document not fully active), and asks again on the retry', async () => {
+    let inactive = true;
+    const { t, locks, outbox, warn } = await setUp((_name, _opts, cb) =>
+      inactive ? Promise.reject(new DOMException('The document is not fully active.', 'InvalidStateError')) : cb({}),
+    );
+    await t.flush();
+    expect(outbox.peek).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledWith('flush failed', expect.objectContaining({ name: 'InvalidStateError' }));
+    inactive = false;
+    await vi.advanceTimersByTimeAsync(1_000); // the retry asks for the lock again, and drains holding it
+    expect(locks.request).toHaveBeenCalledTimes(2);
+    expect(outbox.peek).toHaveBeenCalledTimes(1);
   });
 });

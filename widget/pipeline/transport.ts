@@ -8,11 +8,8 @@ import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 const LOCK = 'rag-feedback:flush';
-/**
- * Set once the page turns out to have no Web Locks: none (an insecure context), or denied (a
- * sandboxed frame, the site's storage blocked): it drains without one from then on.
- */
-let lockless: unknown;
+/** Set once the page is denied Web Locks (a sandboxed frame, the site's storage blocked): it drains without one from then on. */
+let denied: unknown;
 
 /**
  * What became of a batch. A number: nothing was stored or refused, and it goes again after at
@@ -87,10 +84,10 @@ export class Transport {
       }));
   }
 
-  /** Drains the outbox unless another tab is at it. */
+  /** Drains the outbox unless another tab is at it; without a lock where the page has no Web Locks (an insecure context) or is denied them. */
   private async drainAlone(): Promise<void> {
     let asked: unknown;
-    if (!lockless)
+    if (navigator.locks && !denied)
       try {
         return await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
           asked = 1;
@@ -98,10 +95,10 @@ export class Transport {
           this.schedule(OTHER_TAB_RECHECK_MS); // another tab is sending (our events too, from the shared outbox)
         });
       } catch (err) {
-        // The drain holding the lock failed: the flush did. Else the request did (a TypeError without
-        // `navigator.locks`, a SecurityError where they are denied): the page goes on without.
-        if (asked) throw err;
-        lockless = 1;
+        // The drain holding the lock failed, or the request did otherwise than by a denial (an
+        // InvalidStateError: the document is not fully active): the flush failed, and is retried.
+        if (asked || (err as DOMException).name !== 'SecurityError') throw err;
+        denied = 1;
       }
     return this.drain();
   }
