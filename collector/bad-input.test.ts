@@ -137,10 +137,10 @@ const cases: BadCase[] = [
     request: events([ev({ signalType: 'web_vitals', detail: { name: 'FID', value: 3, rating: 'good' } })]),
   },
   {
-    name: 'web_vitals: a duration past a day',
+    name: 'web_vitals: a duration past an hour',
     status: 400,
     field: 'events[0].detail.value',
-    request: events([ev({ signalType: 'web_vitals', detail: { name: 'LCP', value: 1e12, rating: 'poor' } })]),
+    request: events([ev({ signalType: 'web_vitals', detail: { name: 'LCP', value: 3_600_001, rating: 'poor' } })]),
   },
   {
     name: 'web_vitals: a layout shift no page can make',

@@ -2,14 +2,16 @@ import * as v from 'valibot';
 import type { SignalType } from '../signals.ts';
 import { MAX_EVENTS_PER_BATCH } from '../thresholds.ts';
 import { charCount, durationMs, epochMs, externalId, finite, freeText, id, label } from './common.ts';
-import { MAX_DURATION_MS } from './durations.ts';
 import { ATTRIBUTION_REASONS } from './reasons.ts';
 import { TYPED_TEXT } from './typed-text.ts';
 
 /**
- * The largest CLS taken: a layout shift scores at most 1 a frame, and a session window of shifts lasts
- * at most 5 s, so even a 144 Hz screen stays under 720.
+ * The largest web vitals taken, past what a page can measure, so the widget sends them as web-vitals
+ * reports them: an hour to paint or to answer an interaction (INP, LCP); a CLS of 1,000, since a
+ * layout shift scores at most 1 a frame and a session window of shifts lasts at most 5 s (even a
+ * 144 Hz screen stays under 720).
  */
+const MAX_VITAL_MS = 3_600_000;
 const MAX_LAYOUT_SHIFT = 1_000;
 
 const noDetail = v.optional(v.strictObject({}), {});
@@ -109,8 +111,8 @@ const details = {
     v.strictObject({
       /** Which vital: the three Core Web Vitals, the ones the widget reports. */
       name: v.picklist(['INP', 'LCP', 'CLS']),
-      /** Its value: ms up to a day as other durations (not a whole number: web-vitals reports fractions), or unitless for CLS. */
-      value: v.pipe(finite(), v.minValue(0), v.maxValue(MAX_DURATION_MS)),
+      /** Its value: ms (not a whole number: web-vitals reports fractions), or unitless for CLS. */
+      value: v.pipe(finite(), v.minValue(0), v.maxValue(MAX_VITAL_MS)),
       /** web-vitals' own verdict. */
       rating: v.picklist(['good', 'needs-improvement', 'poor']),
     }),
