@@ -8,10 +8,12 @@
  */
 import { isTermSetHash, type ModelMemory, questionTermHash, termSetHash, withoutQuestions } from '../../shared/reranker/forget-questions.ts';
 import { type NewModel, type Recorded, recordModel, rewriteArtifact } from './models.ts';
+import { NOW_MS_SQL } from './sql/now-ms.ts';
 
 /**
  * Keeps the term sets of a batch's questions, in the batch's transaction: its traces go with it.
- * A listing of models begun before is dropped, so every model is scrubbed with these too.
+ * Every stored model is listed again, so each is scrubbed with these too, however far a scrub
+ * under way had gone.
  */
 export async function keepQuestionTerms(d1: D1Database, projectId: string, userIdHash: string, queries: readonly string[]): Promise<D1PreparedStatement[]> {
   const hashes = await Promise.all([...new Set(queries)].map(questionTermHash));
@@ -19,9 +21,15 @@ export async function keepQuestionTerms(d1: D1Database, projectId: string, userI
     d1
       .prepare(`insert or ignore into erasure_memory (project_id, user_id_hash, kind, key) select ?1, ?2, 'terms', value from json_each(?3)`)
       .bind(projectId, userIdHash, JSON.stringify([...new Set(hashes)])),
-    d1.prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model'`).bind(projectId, userIdHash),
+    listModels(d1, projectId, userIdHash),
   ];
 }
+
+/** Lists every stored model as one to scrub of the user's questions. */
+const listModels = (d1: D1Database, projectId: string, userIdHash: string) =>
+  d1
+    .prepare(`insert or ignore into erasure_memory (project_id, user_id_hash, kind, key) select ?1, ?2, 'model', version from models where project_id = ?1`)
+    .bind(projectId, userIdHash);
 
 /** Kept keys as hashes: rows an erasure kept before they were hashed hold the set of terms itself (`termSetKey`). */
 const asHashes = async (keys: readonly string[]): Promise<Set<string>> =>
@@ -38,8 +46,9 @@ async function scrubbed(artifact: string, forgotten: ReadonlySet<string>): Promi
 
 /**
  * Rewrites the project's models without the user's questions, each while `more()` allows another
- * step; true once every model is scrubbed (the kept term sets move to `erased_questions` then).
- * Kept sets with no model listed mean none is yet: the last model's step moves the sets with it.
+ * step; true once every model is scrubbed, when the kept term sets move to `erased_questions`.
+ * The sets are read again each step: a batch of answers erased meanwhile adds its own and lists
+ * every model again. A model's step, and the move, count only while the sets are those read.
  */
 export async function forgetQuestionsInModels(d1: D1Database, projectId: string, userIdHash: string, more: () => boolean): Promise<boolean> {
   const rows = (kind: string, limit: number) =>
@@ -47,50 +56,38 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
       .prepare('select key from erasure_memory where project_id = ? and user_id_hash = ? and kind = ? order by key limit ?')
       .bind(projectId, userIdHash, kind, limit)
       .all<{ key: string }>();
-  const kept = (await rows('terms', -1)).results.map((r) => r.key);
-  if (kept.length === 0) return true;
-  const forgotten = await asHashes(kept);
-  const noModelLeft = `not exists (select 1 from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model')`;
-  // Once no model is left to scrub: a model trained from data read before now forgets these too.
-  // Only the sets read here: a batch of answers that arrived since keeps its own, and lists every model again.
-  const finish = [
-    d1
-      .prepare(
-        `insert into erased_questions (project_id, key, erased_at) select ?1, value, ?3 from json_each(?4) where ${noModelLeft}
-         on conflict do update set erased_at = max(erased_at, excluded.erased_at)`,
-      )
-      .bind(projectId, userIdHash, Date.now(), JSON.stringify([...forgotten])),
-    d1
-      .prepare(
-        `delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms' and key in (select value from json_each(?3)) and ${noModelLeft}`,
-      )
-      .bind(projectId, userIdHash, JSON.stringify(kept)),
-  ];
-  let listed = false;
   for (;;) {
+    const kept = (await rows('terms', -1)).results.map((r) => r.key);
+    if (kept.length === 0) return true;
+    const forgotten = await asHashes(kept);
+    // Sets are only added while a scrub runs, so their count says whether they are still those read.
+    const unchanged = `(select count(*) from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms') = ${kept.length}`;
+    const noModelLeft = `not exists (select 1 from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model')`;
+    // Stamped as it lands: a model trained from data read before then forgets these too.
+    const finish = [
+      d1
+        .prepare(
+          `insert into erased_questions (project_id, key, erased_at) select ?1, value, ${NOW_MS_SQL} from json_each(?3) where ${noModelLeft} and ${unchanged}
+           on conflict do update set erased_at = max(erased_at, excluded.erased_at)`,
+        )
+        .bind(projectId, userIdHash, JSON.stringify([...forgotten])),
+      d1
+        .prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'terms' and ${noModelLeft} and ${unchanged}`)
+        .bind(projectId, userIdHash),
+    ];
     const [next] = (await rows('model', 1)).results;
     if (!next) {
-      if (listed) return true;
-      // With no model stored, the sets go at once.
-      await d1.batch([
-        d1
-          .prepare(
-            `insert or ignore into erasure_memory (project_id, user_id_hash, kind, key) select ?1, ?2, 'model', version from models where project_id = ?1`,
-          )
-          .bind(projectId, userIdHash),
-        ...finish,
-      ]);
-      listed = true;
+      // None listed: no model is stored (the sets go at once), or sets were kept before batches listed models.
+      await d1.batch([listModels(d1, projectId, userIdHash), ...finish]);
       continue;
     }
-    listed = true;
     if (!more()) return false;
     const rewritten = await rewriteArtifact(d1, projectId, next.key, (artifact) => scrubbed(artifact, forgotten));
     // Another rewrite landed meanwhile (another user's erasure): this model is read again.
     if (!rewritten) continue;
     await d1.batch([
       d1
-        .prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model' and key = ?3`)
+        .prepare(`delete from erasure_memory where project_id = ?1 and user_id_hash = ?2 and kind = 'model' and key = ?3 and ${unchanged}`)
         .bind(projectId, userIdHash, next.key),
       ...finish,
     ]);
@@ -120,7 +117,7 @@ async function questionsToForget(d1: D1Database, projectId: string, dataReadAt: 
  */
 export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel, dataReadAt?: number): Promise<Recorded> {
   const before = await questionsToForget(d1, projectId, dataReadAt);
-  const text = await scrubbed(JSON.stringify(m.model), before);
+  const text = before.size ? await scrubbed(JSON.stringify(m.model), before) : null;
   const recorded = await recordModel(d1, projectId, text ? { ...m, model: JSON.parse(text) } : m);
   if (recorded.outcome !== 'recorded') return recorded;
   for (;;) {
