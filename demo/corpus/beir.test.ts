@@ -33,6 +33,21 @@ describe('loadBeir', () => {
 
   it('offers judged training questions on an empty chat, never a test question', async () => {
     expect((await loadBeir(dir)).examples).toEqual(['titles']);
+    // Judged in both splits, or a test question asked again under another id: neither is offered.
+    const d = mkdtempSync(join(tmpdir(), 'beir-both-'));
+    mkdirSync(join(d, 'qrels'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "Reduces fractures."}\n');
+    writeFileSync(
+      join(d, 'queries.jsonl'),
+      '{"_id": "q1", "text": "vitamin d"}\n{"_id": "q2", "text": "calcium"}\n{"_id": "q3", "text": "calcium"}\n{"_id": "q4", "text": "zinc"}\n',
+    );
+    writeFileSync(join(d, 'qrels', 'test.tsv'), 'q1\td1\t1\nq2\td1\t1\n');
+    writeFileSync(join(d, 'qrels', 'train.tsv'), 'q1\td1\t1\nq3\td1\t1\nq4\td1\t1\n');
+    try {
+      expect((await loadBeir(d)).examples).toEqual(['zinc']);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 
   it('keeps the later of two documents under one id, as BEIR does, and counts it', async () => {

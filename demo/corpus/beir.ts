@@ -111,11 +111,21 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
 /** How many questions an empty chat offers. */
 const EXAMPLE_COUNT = 3;
 
-/** The first judged training questions: never a test question, which must not reach traffic. */
-function trainExamples(queries: ReadonlyMap<string, string>, train: ReadonlyMap<string, unknown> | undefined, count = EXAMPLE_COUNT): string[] {
+/**
+ * The first judged training questions: never a test question, which must not reach traffic, by id
+ * or in its words (a collection may judge one question in both splits, or ask it twice).
+ */
+function trainExamples(
+  queries: ReadonlyMap<string, string>,
+  train: ReadonlyMap<string, unknown> | undefined,
+  test: ReadonlyMap<string, unknown> | undefined,
+  count = EXAMPLE_COUNT,
+): string[] {
+  const testTexts = new Set([...(test?.keys() ?? [])].map((id) => queries.get(id)));
   return [...(train?.keys() ?? [])]
+    .filter((id) => !test?.has(id))
     .map((id) => queries.get(id))
-    .filter((q): q is string => Boolean(q))
+    .filter((q): q is string => Boolean(q) && !testTexts.has(q))
     .slice(0, count);
 }
 
@@ -130,5 +140,5 @@ export async function loadBeir(dir: string): Promise<Corpus> {
     ...splits.map((f) => readBeirQrels(join(qrelsDir, f))),
   ]);
   const qrels = new Map(splits.map((f, i) => [basename(f, '.tsv'), judged[i]!]));
-  return { name: basename(dir), chunks, duplicateIds: duplicates, queries, qrels, examples: trainExamples(queries, qrels.get('train')) };
+  return { name: basename(dir), chunks, duplicateIds: duplicates, queries, qrels, examples: trainExamples(queries, qrels.get('train'), qrels.get('test')) };
 }
