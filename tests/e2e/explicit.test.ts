@@ -169,9 +169,9 @@ describe('explicit feedback', () => {
     await addAnswer(page, { traceId });
     await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
     await expect.poll(() => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).getAttribute('aria-pressed')).toBe('true');
-    // Back online. Chromium does not fetch a module whose import failed again (the HTML
-    // standard now says it should; Firefox and Safari do), so this page cannot record the vote:
-    // it keeps it for the tab's next page, which has the code.
+    // Back online. Chromium 153 does not fetch a module whose import failed again (the HTML
+    // standard now says it should; Firefox, Safari and Chromium 156 do), so there this page cannot
+    // record the vote: it keeps it for the tab's next page, which has the code.
     reachable = true;
     await page.evaluate(() => dispatchEvent(new Event('online')));
     await setVisibility(page, 'hidden');

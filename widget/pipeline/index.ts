@@ -113,7 +113,7 @@ class Pipeline {
   private hidden(): void {
     for (const hook of this.hideHooks) safely(hook)();
     this.recorder.value?.beacon();
-    // Still no recorder (a browser that does not fetch a failed import again, as Chromium): what
+    // Still no recorder (a browser that does not fetch a failed import again, as Chromium 153): what
     // waits goes to the tab's session storage for its next page (the text unredacted until then, so
     // not beyond the tab), and, once stored, no longer waits here, so that it is recorded once.
     // Storage is read only when something waits: hiding happens at every switch of tabs.

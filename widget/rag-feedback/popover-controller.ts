@@ -16,7 +16,7 @@ export interface PopoverSource extends FeedbackActions {
  * The popover (reasons, wrong sources, correction form) and contextual prompts. Their code comes
  * with the background chunk (their styles are the element's): once it is there they render, and a click that came
  * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
- * that fetch a failed import again; Chromium does not, and the popover stays closed on that page). Focus follows the popover: each step shown
+ * that fetch a failed import again; Chromium 153 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
  * takes it, and closing the popover while it has focus gives focus back to the vote button.
  */
 export class PopoverController implements ReactiveController {
