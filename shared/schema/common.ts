@@ -50,14 +50,14 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
 /**
- * Control characters but tab and line breaks: nothing a person types or a model writes means them,
- * and a NUL cuts SQLite's string functions short. Vertical tab, form feed (text from PDFs) and the
- * separators part words, so they become spaces; the rest go.
+ * Control characters (C0, DEL and C1) but tab and line breaks: nothing a person types or a model
+ * writes means them, and a NUL cuts SQLite's string functions short. Vertical tab, form feed (text
+ * from PDFs), the separators and next line (U+0085) part words, so they become spaces; the rest go.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const SPACING_CONTROLS = /[\u000B\u000C\u001C-\u001F]/g;
+const SPACING_CONTROLS = /[\u000B\u000C\u001C-\u001F\u0085]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001B\u007F]/g;
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001B\u007F-\u0084\u0086-\u009F]/g;
 
 /** Text a person typed: bounded, without control characters, and redacted for PII as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>

@@ -136,12 +136,12 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
 
   it('drops control characters from the query and answer, keeping tabs and line breaks, and spacing words a form feed parted', async () => {
     const p = await newProject();
-    const t = trace({ query: 'refund\u0000 window\u0007?', answer: 'Line one\r\nline\ttwo\u001b[0m\u007f.\fPage\u000btwo' });
+    const t = trace({ query: 'refund\u0000 window\u0007\u009b?', answer: 'Line one\r\nline\ttwo\u001b[0m\u007f.\fPage\u000btwo\u0085three' });
     expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).status).toBe(200);
     const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
     expect(body.trace.query).toBe('refund window?');
     // A form feed or vertical tab (text from a PDF) parts words: a space.
-    expect(body.trace.answer).toBe('Line one\r\nline\ttwo[0m. Page two');
+    expect(body.trace.answer).toBe('Line one\r\nline\ttwo[0m. Page two three');
   });
 
   it('joins feedback that arrived before its trace', async () => {
