@@ -40,6 +40,8 @@ describe('the widget build', () => {
     expect(iife.toString('utf8')).toContain('window.RagFeedback=');
     // UTF-8 with a byte order mark, so no server's charset or page's encoding can misread it.
     expect([...iife.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // Bundlers' marks are of no use to a browser.
+    for (const file of [entry, background]) expect(readFileSync(file, 'utf8')).not.toContain('@__PURE__');
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
     expect(types).toContain("from './rag-feedback/rag-feedback.js'");
     expect(existsSync(join(out, 'types', 'widget', 'rag-feedback', 'rag-feedback.component.d.ts'))).toBe(true);

@@ -10,8 +10,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin, transform } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
+import { minifySync } from 'rolldown/utils';
 import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutIterators } from './idb-without-iterators.ts';
@@ -100,6 +101,14 @@ const common: BuildOptions & { metafile: true } = {
 };
 
 /**
+ * Oxc's minifier (Rolldown's) has the last word on every file: esbuild bundles and minifies
+ * first, since only it shortens private members and the templates' text, but Oxc's output of
+ * the same code compresses smaller (~0.2 KB brotli over the ES module's two files, ~0.4 KB in the
+ * single-file script).
+ */
+const lastMinify = { compress: { target: common.target as string }, mangle: true };
+
+/**
  * esbuild puts the code that the entry and the background chunk share (lit, small helpers) in a
  * chunk of its own, always: one more request on first load, and ~0.4 KB (brotli) more than the same
  * code in the entry. Rolldown links esbuild's output again (already bundled, minified files that
@@ -119,16 +128,15 @@ async function linkChunks(files: OutputFile[], split: Metafile, out: string): Pr
         name: 'esbuild-output',
         resolveId: (source, importer) => (importer ? resolve(dirname(importer), source) : source),
         load: (id) => code.get(id),
-        // Rolldown prints the files it joins in its own style: esbuild minifies them again.
-        renderChunk: async (text) =>
-          (await transform(text, { minify: true, format: 'esm', target: common.target, charset: 'utf8', legalComments: 'none' })).code,
       },
     ],
   });
   const { output } = await bundle.write({
     dir: out,
     format: 'es',
-    minify: false,
+    minify: lastMinify,
+    // No /* @__PURE__ */ marks: nothing bundles the files again.
+    comments: false,
     entryFileNames: '[name].js',
     // The name esbuild gave the chunk, less esbuild's hash of it before linking.
     chunkFileNames: ({ name }) => `chunks/${name.replace(/-\w+$/, '')}-[hash].js`,
@@ -197,7 +205,9 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
     }),
   ]);
   const iifePath = join(out, IIFE);
-  writeFileSync(iifePath, `${BOM}${readFileSync(iifePath, 'utf8')}`);
+  const minified = minifySync(IIFE, readFileSync(iifePath, 'utf8'), { ...lastMinify, module: false });
+  if (minified.errors.length) throw new Error(`${IIFE}: ${minified.errors.map((e) => e.message).join('; ')}`);
+  writeFileSync(iifePath, `${BOM}${minified.code}`);
   const linked = await linkChunks(esm.outputFiles!, esm.metafile!, out);
   if (options.types !== false) {
     const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
