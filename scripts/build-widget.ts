@@ -17,6 +17,7 @@ import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutIterators } from './idb-without-iterators.ts';
 import { privateNames } from './private-names.ts';
+import { webVitalsPrivateNames, webVitalsWithoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
 
 export const WIDGET_DIST = join(ROOT, 'dist', 'widget');
@@ -97,7 +98,7 @@ const common: BuildOptions & { metafile: true } = {
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [templates, idbWithoutIterators],
+  plugins: [templates, idbWithoutIterators, webVitalsWithoutSoftNavs],
 };
 
 /**
@@ -167,7 +168,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // Private members get short names, as local variables do.
-  const shortened = privateNames(ROOT, ['widget', 'shared']).map((name) => name.replaceAll('$', '\\$'));
+  const shortened = [...privateNames(ROOT, ['widget', 'shared']), ...webVitalsPrivateNames(ROOT)].map((name) => name.replaceAll('$', '\\$'));
   const mangleProps = new RegExp(`^(?:${shortened.join('|')})$`);
   const [esm, iife] = await Promise.all([
     build({
@@ -201,7 +202,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
-      plugins: [staticBackground, templates, idbWithoutIterators],
+      plugins: [staticBackground, templates, idbWithoutIterators, webVitalsWithoutSoftNavs],
     }),
   ]);
   const iifePath = join(out, IIFE);

@@ -2,7 +2,10 @@
 // the recorder (outbox, transport, redaction), web vitals, query similarity, and the popover,
 // correction form and prompts (their styles come with the element's).
 
-export { onCLS, onINP, onLCP } from 'web-vitals';
+// web-vitals' ES modules, not its prebuilt file: the build leaves out their soft-navigation code.
+export { onCLS } from 'web-vitals/onCLS.js';
+export { onINP } from 'web-vitals/onINP.js';
+export { onLCP } from 'web-vitals/onLCP.js';
 export { querySimilarity } from '../shared/similarity.ts';
 export { Recorder } from './pipeline/recorder.ts';
 export { renderPanel } from './ui/panel.ts';

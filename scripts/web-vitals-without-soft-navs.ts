@@ -1,0 +1,50 @@
+/**
+ * web-vitals 6 also measures soft navigations (a single-page app's route changes), but only for a
+ * caller that passes `reportSoftNavs: true`, and the widget passes no options: that code never
+ * runs. The prebuilt file keeps it; the package's ES modules, which the widget imports instead
+ * (`web-vitals/onCLS.js`…), ask `checkSoftNavsEnabled(opts)` once per metric, and this esbuild
+ * plugin answers `false` there so that the minifier drops those branches (~0.15 KB brotli). Should
+ * a module ask otherwise (a new version), the build fails rather than keep or cut the wrong code.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Plugin } from 'esbuild';
+
+const CALL = /\bcheckSoftNavsEnabled\(opts\)/g;
+
+/** A web-vitals module with its soft-navigation checks answered `false`. */
+export function withoutSoftNavs(source: string): string {
+  const asks = source.includes('import { checkSoftNavsEnabled');
+  const out = source.replace(CALL, 'false');
+  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(/.test(out))
+    throw new Error('a web-vitals module is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals');
+  return out;
+}
+
+/** The folder of web-vitals' ES modules (its package.json is not exported). */
+const modulesDir = (root: string) => dirname(createRequire(join(root, 'package.json')).resolve('web-vitals/onCLS.js'));
+
+/**
+ * The `_`-prefixed private members of web-vitals' modules (`_sessionValue`…), which its prebuilt
+ * file has short already: the widget build shortens them too (esbuild's `mangleProps`).
+ */
+export function webVitalsPrivateNames(root: string): string[] {
+  const dir = modulesDir(root);
+  const names = new Set<string>();
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.js') || file.startsWith('attribution')) continue;
+    for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/(?:\.|^[ \t]+)(_[A-Za-z]\w*)/gm)) names.add(name!);
+  }
+  return [...names].sort();
+}
+
+export const webVitalsWithoutSoftNavs: Plugin = {
+  name: 'web-vitals-without-soft-navs',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => ({
+      loader: 'js',
+      contents: withoutSoftNavs(readFileSync(path, 'utf8')),
+    }));
+  },
+};
