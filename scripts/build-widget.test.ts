@@ -45,6 +45,9 @@ describe('the widget build', () => {
     // Web vitals without web-vitals' soft-navigation code, which the widget never asks for.
     expect(readFileSync(background, 'utf8')).toMatch(/largest-contentful-paint/);
     expect(readFileSync(background, 'utf8')).not.toMatch(/reportSoftNavs|_sessionValue/);
+    // The outbox with idb, less its database shortcuts and async iterators.
+    expect(readFileSync(background, 'utf8')).toMatch(/indexedDB\.open/);
+    expect(readFileSync(background, 'utf8')).not.toMatch(/FromIndex|asyncIterator/);
     const types = readFileSync(join(out, 'types', 'widget', 'index.d.ts'), 'utf8');
     expect(types).toContain("from './rag-feedback/rag-feedback.js'");
     expect(existsSync(join(out, 'types', 'widget', 'rag-feedback', 'rag-feedback.component.d.ts'))).toBe(true);

@@ -15,7 +15,7 @@ import { rolldown } from 'rolldown';
 import { minifySync } from 'rolldown/utils';
 import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
-import { idbWithoutIterators } from './idb-without-iterators.ts';
+import { idbWithoutExtras } from './idb-without-extras.ts';
 import { privateNames } from './private-names.ts';
 import { webVitalsPrivateNames, webVitalsWithoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -98,7 +98,7 @@ const common: BuildOptions & { metafile: true } = {
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [templates, idbWithoutIterators, webVitalsWithoutSoftNavs],
+  plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs],
 };
 
 /**
@@ -202,7 +202,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
-      plugins: [staticBackground, templates, idbWithoutIterators, webVitalsWithoutSoftNavs],
+      plugins: [staticBackground, templates, idbWithoutExtras, webVitalsWithoutSoftNavs],
     }),
   ]);
   const iifePath = join(out, IIFE);
