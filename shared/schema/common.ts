@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { withoutControlCharacters } from '../control-characters.ts';
 import { redactPII } from '../redact.ts';
 import { MAX_COUNT } from './counts.ts';
 import { MAX_DURATION_MS } from './durations.ts';
@@ -49,23 +50,13 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
 /** Plain text that is not user input (model names, versions, labels). */
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
-/**
- * Control characters (C0, DEL and C1) but tab and line breaks: nothing a person types or a model
- * writes means them, and a NUL cuts SQLite's string functions short. Vertical tab, form feed (text
- * from PDFs), the separators and next line (U+0085) part words, so they become spaces; the rest go.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const SPACING_CONTROLS = /[\u000B\u000C\u001C-\u001F\u0085]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001B\u007F-\u0084\u0086-\u009F]/g;
-
 /** Text a person typed: bounded, without control characters, and redacted for PII as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => redactPII(s.replace(SPACING_CONTROLS, ' ').replace(CONTROL_CHARACTERS, ''))),
+    v.transform((s) => redactPII(withoutControlCharacters(s))),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';

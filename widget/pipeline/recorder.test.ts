@@ -63,6 +63,10 @@ describe('Recorder', () => {
     expect(recorder.record(ctx, 'correction', { text: 'Ask a@b.co about it 👍' }, Date.now(), true)!.detail).toEqual({ text: 'Ask [EMAIL] about it 👍' });
     const atLimit = recorder.record(ctx, 'correction', { text: `a@b.co ${'x'.repeat(3991)}👍` }, Date.now(), true)!;
     expect(v.safeParse(FeedbackEventSchema, atLimit).issues).toBeUndefined();
+    // A control character inside an address would hide it from the patterns: it goes first, in the browser.
+    expect(recorder.record(ctx, 'correction', { text: 'Mail jo\u0000@example.com or jo@exa\u009bmple.com' }, Date.now(), true)!.detail).toEqual({
+      text: 'Mail [EMAIL] or [EMAIL]',
+    });
   });
 
   it('sends durations as the collector takes them: whole milliseconds, at most a day', () => {

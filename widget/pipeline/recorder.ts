@@ -1,3 +1,4 @@
+import { withoutControlCharacters } from '../../shared/control-characters.ts';
 import { cut } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
@@ -42,7 +43,7 @@ export interface RecorderOptions {
 const wholeUpTo = (max: number, x: number) => Math.min(max, Math.max(0, Math.round(x)));
 
 /**
- * A detail as the collector takes it: what a person typed loses its PII and stays within its
+ * A detail as the collector takes it: what a person typed loses its control characters and PII and stays within its
  * field's limit (`[EMAIL]` is longer than `a@b.co`); durations and counts are whole numbers up to
  * the most taken; ids pass unchanged.
  */
@@ -52,7 +53,7 @@ const tidyDetail = (signalType: SignalType, detail: object): object => {
     Object.entries(detail).map(([k, v]) => [
       k,
       typed[k]
-        ? cut(redactPII(v), typed[k])
+        ? cut(redactPII(withoutControlCharacters(v)), typed[k])
         : DURATION_FIELDS.includes(k)
           ? wholeUpTo(MAX_DURATION_MS, v)
           : COUNT_FIELDS.includes(k)
