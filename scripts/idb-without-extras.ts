@@ -18,7 +18,9 @@ export function withoutExtras(source: string): string {
   const start = source.indexOf(START);
   const end = source.indexOf(END);
   const part = source.slice(start, end);
-  if (start < 0 || end < start || !part.includes('Symbol.asyncIterator') || !part.includes('IDBDatabase') || part.includes('export '))
+  // Both extras, each installed through one call of replaceTraps, and nothing else that could be used elsewhere.
+  const installs = part.match(/^replaceTraps\(/gm)?.length ?? 0;
+  if (start < 0 || end < start || installs !== 2 || !part.includes('Symbol.asyncIterator') || !part.includes('IDBDatabase') || part.includes('export '))
     throw new Error("idb's module is not as the widget build expects: check scripts/idb-without-extras.ts against the installed idb");
   return source.slice(0, start) + source.slice(end);
 }

@@ -23,6 +23,7 @@ function observe(): void {
   loadBackground()
     .then(({ onCLS, onINP, onLCP }) => {
       const forward = safely((m: INPMetric | LCPMetric | CLSMetric) => report?.({ name: m.name, value: m.value, rating: m.rating }));
+      // No options: the widget build leaves out web-vitals' soft-navigation code (`reportSoftNavs`).
       onINP(forward);
       onLCP(forward);
       onCLS(forward);
