@@ -39,7 +39,7 @@ describe('loadBeir', () => {
     writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "Reduces fractures."}\n');
     writeFileSync(
       join(d, 'queries.jsonl'),
-      '{"_id": "q1", "text": "vitamin d"}\n{"_id": "q2", "text": "calcium"}\n{"_id": "q3", "text": "calcium"}\n{"_id": "q4", "text": "zinc"}\n',
+      '{"_id": "q1", "text": "vitamin d"}\n{"_id": "q2", "text": "calcium intake"}\n{"_id": "q3", "text": "Calcium  intake?"}\n{"_id": "q4", "text": "zinc"}\n',
     );
     writeFileSync(join(d, 'qrels', 'test.tsv'), 'q1\td1\t1\nq2\td1\t1\n');
     writeFileSync(join(d, 'qrels', 'train.tsv'), 'q1\td1\t1\nq3\td1\t1\nq4\td1\t1\n');

@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as v from 'valibot';
 import { externalId } from '../../shared/schema/common.ts';
+import { queryKey } from '../../shared/terms.ts';
 import type { Chunk, Corpus } from './chunk.ts';
 import { contentVersion } from './version.ts';
 
@@ -113,7 +114,8 @@ const EXAMPLE_COUNT = 3;
 
 /**
  * The first judged training questions: never a test question, which must not reach traffic, by id
- * or in its words (a collection may judge one question in both splits, or ask it twice).
+ * or in its terms (the product's question key: a collection may judge one question in both splits,
+ * or ask it twice).
  */
 function trainExamples(
   queries: ReadonlyMap<string, string>,
@@ -121,11 +123,11 @@ function trainExamples(
   test: ReadonlyMap<string, unknown> | undefined,
   count = EXAMPLE_COUNT,
 ): string[] {
-  const testTexts = new Set([...(test?.keys() ?? [])].map((id) => queries.get(id)));
+  const testKeys = new Set([...(test?.keys() ?? [])].map((id) => queryKey(queries.get(id) ?? '')));
   return [...(train?.keys() ?? [])]
     .filter((id) => !test?.has(id))
-    .map((id) => queries.get(id))
-    .filter((q): q is string => Boolean(q) && !testTexts.has(q))
+    .flatMap((id) => queries.get(id) ?? [])
+    .filter((q) => q !== '' && !testKeys.has(queryKey(q)))
     .slice(0, count);
 }
 
