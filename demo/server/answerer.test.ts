@@ -15,6 +15,30 @@ const corpus: Corpus = {
   ),
 };
 
+/** Leaflets where a follow-up's own words ("side effects") find another medicine than the turn before it. */
+const medicines: Corpus = {
+  name: 'leaflets',
+  chunks: [
+    chunk(0, 'Ibuprofen side effects: stomach pain and heartburn.'),
+    chunk(1, 'Aspirin side effects: bleeding and stomach ulcers.'),
+    chunk(2, 'Aspirin dose: one tablet every four hours, at most four a day.'),
+    chunk(3, 'Paracetamol dose: two tablets every six hours for adults.'),
+  ],
+};
+
+/** A language model that answers anything, keeping the questions of the history each call was sent. */
+function recordingGenerator() {
+  const histories: string[][] = [];
+  const generator: Generator = {
+    model: 'test-llm',
+    async generate(_query, _chunks, history) {
+      histories.push(history.map((t) => t.query));
+      return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
+    },
+  };
+  return { histories, generator };
+}
+
 function setup(options: Partial<Parameters<typeof createAnswerer>[0]> = {}) {
   const traces: TraceInput[] = [];
   const answerer = createAnswerer({ corpus, logTrace: (t) => traces.push(t), ...options });
@@ -167,14 +191,7 @@ describe('createAnswerer', () => {
   });
 
   it('keeps a session to its latest turns: those a model is sent before a question, and the one a regenerate of the last still needs', async () => {
-    const histories: string[][] = [];
-    const generator: Generator = {
-      model: 'test-llm',
-      async generate(_query, _chunks, history) {
-        histories.push(history.map((t) => t.query));
-        return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
-      },
-    };
+    const { histories, generator } = recordingGenerator();
     const { answerer, traces } = setup({ generator });
     const asked = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `refund question ${from + i}`);
     for (let turn = 0; turn < 10; turn++) await answerer.ask({ sessionId: 's-1', query: `refund question ${turn}`, turnIndex: turn });
@@ -202,15 +219,6 @@ describe('createAnswerer', () => {
   });
 
   it("searches a short follow-up with the earlier turn's subject, and a question that names enough alone", async () => {
-    const medicines: Corpus = {
-      name: 'leaflets',
-      chunks: [
-        chunk(0, 'Ibuprofen side effects: stomach pain and heartburn.'),
-        chunk(1, 'Aspirin side effects: bleeding and stomach ulcers.'),
-        chunk(2, 'Aspirin dose: one tablet every four hours, at most four a day.'),
-        chunk(3, 'Paracetamol dose: two tablets every six hours for adults.'),
-      ],
-    };
     const { answerer, traces } = setup({ corpus: medicines });
     const top = (i: number) => traces[i]!.retrievedChunks[0]!.chunkId;
     await answerer.ask({ sessionId: 's-1', query: 'What aspirin dose is safe?', turnIndex: 0 });
@@ -235,23 +243,7 @@ describe('createAnswerer', () => {
   });
 
   it('regenerates an old follow-up as it was searched, with the turn before it the session has forgotten, and sends a model the turns still kept', async () => {
-    const medicines: Corpus = {
-      name: 'leaflets',
-      chunks: [
-        chunk(0, 'Ibuprofen side effects: stomach pain and heartburn.'),
-        chunk(1, 'Aspirin side effects: bleeding and stomach ulcers.'),
-        chunk(2, 'Aspirin dose: one tablet every four hours, at most four a day.'),
-        chunk(3, 'Paracetamol dose: two tablets every six hours for adults.'),
-      ],
-    };
-    const histories: string[][] = [];
-    const generator: Generator = {
-      model: 'test-llm',
-      async generate(_query, _chunks, history) {
-        histories.push(history.map((t) => t.query));
-        return { answer: `Answer ${histories.length} [1].`, citations: [], prompt: 'p' };
-      },
-    };
+    const { histories, generator } = recordingGenerator();
     const { answerer, traces } = setup({ corpus: medicines, generator });
     await answerer.ask({ sessionId: 's-1', query: 'What aspirin dose is safe?', turnIndex: 0 });
     await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
