@@ -176,14 +176,18 @@ describe('destinations', () => {
 
 describe('Web Locks', () => {
   /** A fresh module (the page remembers a denial), an outbox whose peek may fail, and a lock manager. */
-  async function setUp(request: (name: string, opts: unknown, cb: (lock: unknown) => Promise<void>) => Promise<void>, peek = async () => []) {
+  async function setUp(
+    request: (name: string, opts: unknown, cb: (lock: unknown) => Promise<void>) => Promise<void>,
+    peek = async () => [],
+    backoff = { baseMs: 1_000, maxMs: 1_000 },
+  ) {
     vi.resetModules();
     const { Transport: Fresh } = await import('./transport.ts');
     const locks = { request: vi.fn(request) };
     vi.stubGlobal('navigator', { onLine: true, locks });
     const outbox = { settled: () => Promise.resolve(), peek: vi.fn(peek) };
     const warn = vi.fn();
-    const t = new Fresh(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 1_000 }, timeoutMs: 0 }, warn);
+    const t = new Fresh(outbox as never, { flushDelayMs: 10, backoff, timeoutMs: 0 }, warn);
     return { t, locks, outbox, warn };
   }
 
@@ -233,5 +237,27 @@ describe('Web Locks', () => {
     await vi.advanceTimersByTimeAsync(1_000); // the retry asks for the lock again, and drains holding it
     expect(locks.request).toHaveBeenCalledTimes(2);
     expect(outbox.peek).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits longer after each flush that fails in a row, and as at first once one went through', async () => {
+    let inactive = true;
+    const { t, locks } = await setUp(
+      (_name, _opts, cb) => (inactive ? Promise.reject(new DOMException('The document is not fully active.', 'InvalidStateError')) : cb({})),
+      undefined,
+      { baseMs: 1_000, maxMs: 60_000 },
+    );
+    await t.flush();
+    // Waits of at most 1, 2 and 4 s: the fourth failure then waits 4 to 8 s.
+    await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000);
+    expect(locks.request).toHaveBeenCalledTimes(4);
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(locks.request).toHaveBeenCalledTimes(4);
+    inactive = false;
+    await vi.advanceTimersByTimeAsync(4_001);
+    expect(locks.request).toHaveBeenCalledTimes(5);
+    inactive = true;
+    await t.flush();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(locks.request).toHaveBeenCalledTimes(7);
   });
 });

@@ -1,4 +1,4 @@
-import { retryAfterMs, retryDelay } from '../../shared/backoff.ts';
+import { backoffDelay, retryAfterMs, retryDelay } from '../../shared/backoff.ts';
 import type { BatchResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
@@ -36,6 +36,8 @@ export class Transport {
   private flushing: Promise<void> | undefined;
   /** Events added since the last flush began (those before it went with it, or with another tab's). */
   private queued = 0;
+  /** Flushes failed in a row (the outbox or the lock manager failing): each waits longer for the next. */
+  private failures = 0;
   /** Told which events are settled (stored, duplicate, or dropped as bad). */
   onSettled: (ids: readonly string[]) => void = () => {};
 
@@ -73,10 +75,15 @@ export class Transport {
   flush(now = true): Promise<void> {
     if (now) this.backoffs.clear();
     return (this.flushing ??= this.drainAlone()
-      .catch((err) => {
-        this.warn('flush failed', err);
-        this.schedule(this.opts.backoff.baseMs);
-      })
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (err) => {
+          this.warn('flush failed', err);
+          this.schedule(backoffDelay(this.failures++, this.opts.backoff));
+        },
+      )
       .finally(() => {
         this.flushing = undefined;
         // Events added while it ran, after it read the outbox, may not have gone with it.
