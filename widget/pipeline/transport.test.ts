@@ -34,6 +34,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('batching', () => {
@@ -240,6 +241,8 @@ describe('Web Locks', () => {
   });
 
   it('waits longer after each flush that fails in a row, and as at first once one went through', async () => {
+    // The longest of each jittered wait: 1, 2, 4 then 8 s.
+    vi.spyOn(Math, 'random').mockReturnValue(1);
     let inactive = true;
     const { t, locks } = await setUp(
       (_name, _opts, cb) => (inactive ? Promise.reject(new DOMException('The document is not fully active.', 'InvalidStateError')) : cb({})),
@@ -247,13 +250,13 @@ describe('Web Locks', () => {
       { baseMs: 1_000, maxMs: 60_000 },
     );
     await t.flush();
-    // Waits of at most 1, 2 and 4 s: the fourth failure then waits 4 to 8 s.
     await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000);
     expect(locks.request).toHaveBeenCalledTimes(4);
-    await vi.advanceTimersByTimeAsync(3_999);
+    // The fourth failure waits 8 s.
+    await vi.advanceTimersByTimeAsync(7_999);
     expect(locks.request).toHaveBeenCalledTimes(4);
     inactive = false;
-    await vi.advanceTimersByTimeAsync(4_001);
+    await vi.advanceTimersByTimeAsync(1);
     expect(locks.request).toHaveBeenCalledTimes(5);
     inactive = true;
     await t.flush();
