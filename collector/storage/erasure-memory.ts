@@ -117,8 +117,7 @@ async function questionsToForget(d1: D1Database, projectId: string, dataReadAt: 
  */
 export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel, dataReadAt?: number): Promise<Recorded> {
   const before = await questionsToForget(d1, projectId, dataReadAt);
-  const text = before.size ? await scrubbed(JSON.stringify(m.model), before) : null;
-  const recorded = await recordModel(d1, projectId, text ? { ...m, model: JSON.parse(text) } : m);
+  const recorded = await recordModel(d1, projectId, { ...m, model: (await withoutQuestions(m.model, before)) ?? m.model });
   if (recorded.outcome !== 'recorded') return recorded;
   for (;;) {
     const after = await questionsToForget(d1, projectId, dataReadAt);
