@@ -7,6 +7,7 @@ import { questionTerms } from '../../shared/terms.ts';
 import { TRAINING_DATA_MAX_AGE_MS } from '../../shared/thresholds.ts';
 import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
 import { recordForgetting } from '../storage/erasure-memory.ts';
+import { currentVersion, modelArtifact } from '../storage/models.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { adminCall, bearer, call, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
@@ -236,11 +237,12 @@ describe('a model stored after an erasure began forgets its questions too', () =
     for (const version of ['v1', 'v2', 'v3']) expectScrubbed(await artifact(p, version));
   });
 
-  it('takes them out after storing a model when an erasure finished between its check and its write', async () => {
+  it('is never stored remembering them when an erasure finished between its check and its write', async () => {
     const p = await newProject();
     await twoUsers(p);
     const dataReadAt = Date.now();
     let erased = false;
+    const storedAfterWrites: boolean[] = [];
     // The erasure runs whole just before the model's row is written: it finds no model to rewrite.
     const racing = new Proxy(env.DB, {
       get(target, key) {
@@ -250,7 +252,13 @@ describe('a model stored after an erasure began forgets its questions too', () =
               erased = true;
               expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true);
             }
-            return target.batch(statements);
+            const results = await target.batch(statements);
+            // As the write lands, before anything else runs: stored scrubbed and served, or neither.
+            const stored = await modelArtifact(env.DB, p.id, 'v1');
+            if (stored !== null) expectScrubbed(parseRerankerModel(stored));
+            expect(await currentVersion(env.DB, p.id)).toBe(stored === null ? null : 'v1');
+            storedAfterWrites.push(stored !== null);
+            return results;
           };
         const value = Reflect.get(target, key);
         return typeof value === 'function' ? value.bind(target) : value;
@@ -273,7 +281,8 @@ describe('a model stored after an erasure began forgets its questions too', () =
       dataReadAt,
     );
     expect(recorded).toEqual({ outcome: 'recorded' });
-    expect(erased).toBe(true);
+    // The first write found the erasure's questions new and wrote nothing; the second stored it without them.
+    expect(storedAfterWrites).toEqual([false, true]);
     expectScrubbed(await artifact(p, 'v1'));
   });
 

@@ -7,7 +7,7 @@
  * read before one finished, is recorded without its questions too (`recordForgetting`).
  */
 import { isTermSetHash, type ModelMemory, questionTermHash, termSetHash, withoutQuestions } from '../../shared/reranker/forget-questions.ts';
-import { type NewModel, type Recorded, recordModel, rewriteArtifact } from './models.ts';
+import { type NewModel, type Recorded, recordModel, rewriteArtifact, type WriteCondition } from './models.ts';
 import { NOW_MS_SQL } from './sql/now-ms.ts';
 
 /**
@@ -94,34 +94,46 @@ export async function forgetQuestionsInModels(d1: D1Database, projectId: string,
   }
 }
 
+/** The kept questions a model trained from data read at ?p2 must not remember, in project ?p1. */
+const keysToForget = (project: number, readAt: number) =>
+  `select key from erasure_memory where project_id = ?${project} and kind = 'terms'
+   union select key from erased_questions where project_id = ?${project} and erased_at >= ?${readAt}`;
+
 /**
  * The questions a model trained from data read at `dataReadAt` must not remember: those of every
- * erasure under way, and of those finished since (all kept, when the time is not known).
+ * erasure under way, and of those finished since (all kept, when the time is not known), as kept.
  */
-async function questionsToForget(d1: D1Database, projectId: string, dataReadAt: number | undefined): Promise<Set<string>> {
+async function keptToForget(d1: D1Database, projectId: string, dataReadAt: number | undefined): Promise<string[]> {
   const { results } = await d1
-    .prepare(
-      `select key from erasure_memory where project_id = ?1 and kind = 'terms'
-       union select key from erased_questions where project_id = ?1 and erased_at >= ?2`,
-    )
+    .prepare(keysToForget(1, 2))
     .bind(projectId, dataReadAt ?? 0)
     .all<{ key: string }>();
-  return asHashes(results.map((r) => r.key));
+  return results.map((r) => r.key);
 }
+
+/** Holds while the questions to forget are exactly `kept` (as many, and none other). */
+const stillToForget =
+  (projectId: string, dataReadAt: number | undefined, kept: readonly string[]): WriteCondition =>
+  (first) => {
+    const [project, readAt, keys] = [first, first + 1, first + 2];
+    return {
+      sql: `(select count(*) from (${keysToForget(project, readAt)})) = json_array_length(?${keys})
+            and not exists (select key from (${keysToForget(project, readAt)}) except select value from json_each(?${keys}))`,
+      values: [projectId, dataReadAt ?? 0, JSON.stringify(kept)],
+    };
+  };
 
 /**
  * Records a model (models.ts `recordModel`) without the questions of erasures under way or
- * finished after its training data was read (`dataReadAt`; unknown: every one kept). Looked at again
- * once it is stored: an erasure that listed the models before this one was stored, and so will not
- * rewrite it, has its questions kept by then, and they are taken out of it here.
+ * finished after its training data was read (`dataReadAt`; unknown: every one kept). It is written
+ * only while those are the questions it was scrubbed of, else scrubbed again: an erasure landing
+ * after the write lists it among the models to rewrite, so none serves an erased question.
  */
 export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel, dataReadAt?: number): Promise<Recorded> {
-  const before = await questionsToForget(d1, projectId, dataReadAt);
-  const recorded = await recordModel(d1, projectId, { ...m, model: (await withoutQuestions(m.model, before)) ?? m.model });
-  if (recorded.outcome !== 'recorded') return recorded;
   for (;;) {
-    const after = await questionsToForget(d1, projectId, dataReadAt);
-    const added = new Set([...after].filter((key) => !before.has(key)));
-    if (added.size === 0 || (await rewriteArtifact(d1, projectId, m.model.version, (artifact) => scrubbed(artifact, added)))) return recorded;
+    const kept = await keptToForget(d1, projectId, dataReadAt);
+    const model = (await withoutQuestions(m.model, await asHashes(kept))) ?? m.model;
+    const recorded = await recordModel(d1, projectId, { ...m, model }, stillToForget(projectId, dataReadAt, kept));
+    if (recorded.outcome !== 'condition_failed') return recorded;
   }
 }

@@ -228,7 +228,15 @@ interface AppendOptions {
   after?: number;
   /** Append only while no model of this version is stored (recording one and serving it at once). */
   unlessStored?: boolean;
+  /** Append only while this holds (recording one under a condition). */
+  condition?: WriteCondition;
 }
+
+/**
+ * A condition a write is made under, as SQL over parameters numbered from `first` (the
+ * statement's own come before), with their values.
+ */
+export type WriteCondition = (first: number) => { sql: string; values: unknown[] };
 
 const appendRollout = (
   d1: D1Database,
@@ -237,28 +245,38 @@ const appendRollout = (
   action: Rollout['action'],
   version: string,
   reason: string,
-  { after, unlessStored = false }: AppendOptions = {},
-) =>
-  d1
+  { after, unlessStored = false, condition = always }: AppendOptions = {},
+) => {
+  const held = condition(7);
+  return d1
     .prepare(
       `insert into model_rollouts (project_id, seq, at, action, version, reason)
        select ?1, coalesce(?6, (select coalesce(max(seq), 0) from model_rollouts where project_id = ?1)) + 1, ?2, ?3, ?4, ?5
-       where ${unlessStored ? 'not exists (select 1 from models where project_id = ?1 and version = ?4)' : 'true'}
+       where ${unlessStored ? 'not exists (select 1 from models where project_id = ?1 and version = ?4)' : 'true'} and (${held.sql})
        on conflict do nothing`,
     )
-    .bind(projectId, at, action, version, reason, after ?? null);
+    .bind(projectId, at, action, version, reason, after ?? null, ...held.values);
+};
+
+const always: WriteCondition = () => ({ sql: 'true', values: [] });
 
 /** What recording a model did: stored it, found the version stored already, or found its comparison stale. */
 export type Recorded = { outcome: 'recorded' } | { outcome: 'exists' } | { outcome: 'stale'; current: string | null };
+
+/** What recording a model under a condition did: the above, or nothing, since the condition did not hold. */
+export type RecordedUnder = Recorded | { outcome: 'condition_failed' };
 
 /**
  * Stores a trained model with its decision and, when promoted, serves it: one batch, so both or
  * neither happen. Nothing is written when the project already has a model of this version (stored
  * by a request that won a race, say), nor when a promoted model's gate compared it with another
  * than users get now: served over that, it would skip a gate. The promotion is appended after
- * the rollouts it checked, so one landing in between is read and checked afresh.
+ * the rollouts it checked, so one landing in between is read and checked afresh. Under a
+ * `condition`, nothing is written unless it holds as the batch lands.
  */
-export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<Recorded> {
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel): Promise<Recorded>;
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel, condition: WriteCondition): Promise<RecordedUnder>;
+export async function recordModel(d1: D1Database, projectId: string, m: NewModel, condition = always): Promise<RecordedUnder> {
   const artifact = JSON.stringify(m.model);
   const bytes = new TextEncoder().encode(artifact).length;
   const [first, ...rest] = artifactParts(artifact);
@@ -267,11 +285,13 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
     const current = stack.at(-1) ?? null;
     if (m.promote && current !== m.comparedWith) return { outcome: 'stale', current };
     // A promoted model is stored only with its own rollout at the seq it was appended after.
+    const held = condition(14);
     const insert = d1
       .prepare(
         `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings)
          select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
-         where ?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2)
+         where (?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2))
+           and (${held.sql})
          on conflict do nothing returning version`,
       )
       .bind(
@@ -288,13 +308,20 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
         JSON.stringify(m.reasons),
         JSON.stringify(m.findings),
         m.promote ? seq : null,
+        ...held.values,
       );
+    // Whether the condition held, read in the batch's own transaction.
+    const check = condition(1);
+    const checked = d1.prepare(`select (${check.sql}) as held`).bind(...check.values);
     // The rollout goes first, and only while the version is not stored: the insert after it stores it.
-    const serve = m.promote ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true })] : [];
+    const serve = m.promote
+      ? [appendRollout(d1, projectId, m.at, 'promote', m.model.version, m.reasons.join('; '), { after: seq, unlessStored: true, condition })]
+      : [];
     // Only after the row this request inserted (its time and size): a version stored already keeps its own parts.
     const parts = partInserts(d1, projectId, m.model.version, rest, 'created_at = ?5 and bytes = ?6', [m.at, bytes]);
-    const results = await d1.batch([...serve, insert, ...parts]);
+    const [checkedResult, ...results] = await d1.batch([checked, ...serve, insert, ...parts]);
     if (results[serve.length]!.results.length > 0) return { outcome: 'recorded' };
+    if (!(checkedResult!.results[0] as { held: number } | undefined)?.held) return { outcome: 'condition_failed' };
     if (!m.promote || (await modelExists(d1, projectId, m.model.version))) return { outcome: 'exists' };
   }
 }
