@@ -103,6 +103,33 @@ describe('settings', () => {
     }
   });
 
+  it('goes on calling until the collector says the erasure is done, past calls that only rewrote models', async () => {
+    const f = fixture();
+    // The user's traces go in the first call; the models remembering their questions take two more.
+    const answers = [
+      { deleted: { traces: 3, events: 5, reviewItems: 1, corrections: 0 }, done: false },
+      { deleted: { traces: 0, events: 0, reviewItems: 0, corrections: 0 }, done: false },
+      { deleted: { traces: 0, events: 0, reviewItems: 0, corrections: 0 }, done: true },
+    ];
+    let calls = 0;
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
+      routes: (ctx) =>
+        ctx.route('**/v1/admin/users/**', (route) =>
+          route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ userIdHash: 'u-1', ...answers[calls++] }) }),
+        ),
+    });
+    try {
+      await page.getByLabel('Hashed user id').fill('u-1');
+      await page.getByRole('button', { name: 'Erase…' }).click();
+      await page.getByRole('dialog', { name: 'Erase user u-1?' }).getByRole('button', { name: 'Erase', exact: true }).click();
+      await page.getByText('Erased u-1: 3 traces, 5 events, 1 review items, 0 corrections.').waitFor();
+      expect(calls).toBe(3);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('erases a hashed user id only after confirmation', { timeout: 90_000 }, async () => {
     const f = fixture();
     const userTraces = (id: string) =>

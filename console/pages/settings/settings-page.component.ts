@@ -200,8 +200,9 @@ export class SettingsPage extends LitElement {
           timeoutMs: ERASE_CALL_TIMEOUT_MS,
         });
         for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += answer.deleted[k];
-        // Each call that is not the last erases a batch; one that erased nothing would only repeat.
-        done = answer.done || answer.deleted.traces === 0;
+        // A call past the user's traces still rewrites the stored models that remember their
+        // questions (each call makes headway): the erasure is done only when the collector says so.
+        done = answer.done;
       }
       this.erasure = (s) => format(s.erased, { id, ...total });
     } catch (err) {
