@@ -1,19 +1,21 @@
 import * as v from 'valibot';
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings, StoredLoopSettingsSchema } from '../../shared/schema/settings.ts';
+import { readVersioned, saveVersioned, UNSAVED_VERSION } from './versioned-row.ts';
+
+/** A project's loop settings, defaults filled in (a setting added later gets its default), and their version. */
+export async function versionedSettingsOf(d1: D1Database, projectId: string): Promise<{ settings: LoopSettings; version: number }> {
+  const row = await readVersioned(d1, 'loop_settings', projectId);
+  if (!row) return { settings: DEFAULT_LOOP_SETTINGS, version: UNSAVED_VERSION };
+  const parsed = v.safeParse(StoredLoopSettingsSchema, JSON.parse(row.json));
+  return { settings: parsed.success ? parsed.output : DEFAULT_LOOP_SETTINGS, version: row.version };
+}
 
 /** A project's loop settings, defaults filled in (a setting added later gets its default). */
 export async function settingsOf(d1: D1Database, projectId: string): Promise<LoopSettings> {
-  const row = await d1.prepare('select settings from loop_settings where project_id = ?').bind(projectId).first<{ settings: string }>();
-  if (!row) return DEFAULT_LOOP_SETTINGS;
-  const parsed = v.safeParse(StoredLoopSettingsSchema, JSON.parse(row.settings));
-  return parsed.success ? parsed.output : DEFAULT_LOOP_SETTINGS;
+  return (await versionedSettingsOf(d1, projectId)).settings;
 }
 
-export async function saveSettings(d1: D1Database, projectId: string, settings: LoopSettings, now: number): Promise<void> {
-  await d1
-    .prepare(
-      'insert into loop_settings (project_id, settings, updated_at) values (?, ?, ?) on conflict (project_id) do update set settings = excluded.settings, updated_at = excluded.updated_at',
-    )
-    .bind(projectId, JSON.stringify(settings), now)
-    .run();
+/** Saves the settings (with `ifVersion`, only over that version): the new version, or undefined when they changed since. */
+export async function saveSettings(d1: D1Database, projectId: string, settings: LoopSettings, now: number, ifVersion?: number): Promise<number | undefined> {
+  return saveVersioned(d1, 'loop_settings', projectId, JSON.stringify(settings), now, ifVersion);
 }

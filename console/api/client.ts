@@ -23,6 +23,8 @@ interface ApiInit {
   method?: string;
   json?: unknown;
   key?: string;
+  /** The ETag the data was read with: a save is refused (412) if it changed since. */
+  ifMatch?: string;
   /** Past this a request fails as unreachable (a read: READ_TIMEOUT_MS, then asked once more; a write: WRITE_TIMEOUT_MS, never again). */
   timeoutMs?: number;
 }
@@ -45,6 +47,11 @@ class Unanswered extends NetworkError {}
  * never sent again; a refused connection fails at once.
  */
 export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  return (await versioned<T>(path, init)).body;
+}
+
+/** As `api`, with the answer's ETag: the version to send back as `ifMatch` when saving what was read. */
+export async function versioned<T>(path: string, init: ApiInit = {}): Promise<{ body: T; etag: string | null }> {
   if ((init.method ?? 'GET') !== 'GET') return send<T>(path, { ...init, timeoutMs: init.timeoutMs ?? WRITE_TIMEOUT_MS });
   if (init.timeoutMs !== undefined) return send<T>(path, init);
   try {
@@ -55,11 +62,12 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   }
 }
 
-async function send<T>(path: string, init: ApiInit): Promise<T> {
+async function send<T>(path: string, init: ApiInit): Promise<{ body: T; etag: string | null }> {
   const key = init.key ?? adminKey();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
+  if (init.ifMatch !== undefined) headers['if-match'] = init.ifMatch;
   let res: Response;
   try {
     res = await fetch(path, {
@@ -74,7 +82,7 @@ async function send<T>(path: string, init: ApiInit): Promise<T> {
   } catch (err) {
     throw err instanceof DOMException && err.name === 'TimeoutError' ? new Unanswered('timeout') : new NetworkError('network');
   }
-  if (res.ok) return (await res.json()) as T;
+  if (res.ok) return { body: (await res.json()) as T, etag: res.headers.get('etag') };
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string } } | null;
   const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText, body?.error?.field);
   // A key being tried at sign-in is not a session ending, nor is a refusal of a key since signed out of.

@@ -311,4 +311,32 @@ describe('prompt settings thresholds', () => {
       await context.close();
     }
   });
+
+  it('refuses to overwrite what another admin saved since the page was read, keeping the draft; saving again replaces it', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/prompts');
+    const before = (await f.admin('/v1/admin/config')) as { rating: boolean; thresholds: Record<string, number> };
+    try {
+      const rating = page.getByLabel('Rating mode: 1-5 stars instead of thumbs');
+      const bounce = page.getByLabel('Bounce window (ms)');
+      await rating.waitFor();
+      // Another admin saves a new bounce window after this page was read.
+      await f.admin('/v1/config', { method: 'PUT', json: { ...before, thresholds: { ...before.thresholds, bounceWindowMs: 4321 } } });
+
+      await rating.setChecked(!before.rating);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Someone saved the prompt settings meanwhile').waitFor();
+      expect(await f.admin('/v1/admin/config')).toMatchObject({ rating: before.rating, thresholds: { bounceWindowMs: 4321 } });
+      expect(await rating.isChecked()).toBe(!before.rating);
+
+      // Saved again, knowingly, the draft replaces theirs.
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      expect(await f.admin('/v1/admin/config')).toMatchObject({ rating: !before.rating, thresholds: { bounceWindowMs: Number(await bounce.inputValue()) } });
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin('/v1/config', { method: 'PUT', json: before });
+      await context.close();
+    }
+  });
 });

@@ -103,6 +103,41 @@ describe('settings', () => {
     }
   });
 
+  it('refuses to overwrite what another admin saved since the form was filled, keeping what was typed', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings');
+    type Settings = { trainingMinConfirmed: number; reviewMinutesPerWeek: number };
+    const before = (await f.admin('/v1/admin/settings')) as Settings;
+    try {
+      const threshold = page.getByLabel('Training threshold (confirmed items)');
+      const minutes = page.getByLabel('Review time per week (minutes)');
+      await threshold.waitFor();
+      // Another admin saves a new threshold after this page was filled.
+      await f.admin('/v1/admin/settings', { method: 'PUT', json: { ...before, trainingMinConfirmed: before.trainingMinConfirmed + 7 } });
+
+      await minutes.fill('45');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Someone saved the settings meanwhile').waitFor();
+      expect(await f.admin('/v1/admin/settings')).toMatchObject({
+        trainingMinConfirmed: before.trainingMinConfirmed + 7,
+        reviewMinutesPerWeek: before.reviewMinutesPerWeek,
+      });
+      // What was typed stays; what they saved is shown beside the field it changed.
+      expect(await minutes.inputValue()).toBe('45');
+      expect(await page.locator('rf-settings-page [data-field="theirs"]').allTextContents()).toEqual([`Saved meanwhile: ${before.trainingMinConfirmed + 7}`]);
+
+      // Saved again, knowingly, it replaces theirs.
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      expect(await f.admin('/v1/admin/settings')).toMatchObject({ trainingMinConfirmed: before.trainingMinConfirmed, reviewMinutesPerWeek: 45 });
+      expect(await page.locator('rf-settings-page [data-field="theirs"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin('/v1/admin/settings', { method: 'PUT', json: before });
+      await context.close();
+    }
+  });
+
   it('goes on calling until the collector says the erasure is done, past calls that only rewrote models', async () => {
     const f = fixture();
     // The user's traces go in the first call; the models remembering their questions take two more.

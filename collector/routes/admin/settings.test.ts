@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
-import { adminCall as admin, newProject } from '../../test/fixtures.ts';
+import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 
 describe('GET and PUT /v1/admin/settings', () => {
   it('refuses an unknown key, naming it, and keeps the settings as they were', async () => {
@@ -55,5 +55,51 @@ describe('GET and PUT /v1/admin/settings', () => {
       .bind(p.id, JSON.stringify({ ...stored, retiredSetting: 1 }), Date.now())
       .run();
     expect((await admin(p, '/settings')).body).toEqual(stored);
+  });
+
+  it('refuses a save made from a read older than what another admin saved since, changing nothing', async () => {
+    const p = await newProject();
+    const put = (json: unknown, ifMatch?: string) =>
+      call('/v1/admin/settings', { method: 'PUT', json, headers: { ...bearer(p.keys.admin), ...(ifMatch && { 'if-match': ifMatch }) } });
+    // Two admins open the settings: both read the defaults' version.
+    const read = await call('/v1/admin/settings', { headers: bearer(p.keys.admin) });
+    const etag = read.headers.get('etag')!;
+    expect(etag).toMatch(/^"\d+"$/);
+
+    const first = await put({ retentionDays: 30 }, etag);
+    expect(first.status).toBe(200);
+    const saved = first.headers.get('etag')!;
+    expect(saved).not.toBe(etag);
+    // The second still holds the version read before the first saved.
+    const second = await put({ reviewMinutesPerWeek: 60 }, etag);
+    expect(second.status).toBe(412);
+    expect(await second.json()).toEqual({ error: { code: 'changed_since_read', message: expect.any(String) } });
+    expect((await admin(p, '/settings')).body).toEqual({ ...DEFAULT_LOOP_SETTINGS, retentionDays: 30 });
+
+    // Read again, it saves; two saves in a row each move the version on.
+    const again = await put({ retentionDays: 30, reviewMinutesPerWeek: 60 }, saved);
+    expect(again.status).toBe(200);
+    expect((await put({ retentionDays: 30 }, saved)).status).toBe(412);
+    expect((await put({ retentionDays: 31 }, again.headers.get('etag')!)).status).toBe(200);
+    // Without If-Match (a script), a save is unconditional, as before.
+    expect((await put({ retentionDays: 32 })).status).toBe(200);
+    expect((await admin(p, '/settings')).body).toEqual({ ...DEFAULT_LOOP_SETTINGS, retentionDays: 32 });
+    expect((await call('/v1/admin/settings', { headers: bearer(p.keys.admin) })).headers.get('etag')).not.toBe(again.headers.get('etag'));
+  });
+
+  it('refuses an If-Match that is not an ETag it gave, naming the header', async () => {
+    const p = await newProject();
+    const res = await call('/v1/admin/settings', { method: 'PUT', json: { retentionDays: 30 }, headers: { ...bearer(p.keys.admin), 'if-match': 'W/"abc"' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_if_match', field: 'if-match' } });
+    expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
+  });
+
+  it('refuses a save made from the defaults once another admin saved the first settings', async () => {
+    const p = await newProject();
+    const put = (json: unknown) => call('/v1/admin/settings', { method: 'PUT', json, headers: { ...bearer(p.keys.admin), 'if-match': '"0"' } });
+    expect((await put({ retentionDays: 30 })).status).toBe(200);
+    expect((await put({ retentionDays: 40 })).status).toBe(412);
+    expect((await admin(p, '/settings')).body).toEqual({ ...DEFAULT_LOOP_SETTINGS, retentionDays: 30 });
   });
 });

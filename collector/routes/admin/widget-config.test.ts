@@ -18,4 +18,20 @@ describe('GET /v1/admin/config', () => {
     const p = await newProject();
     expect((await call('/v1/admin/config', { headers: bearer(p.keys.write) })).status).toBe(403);
   });
+
+  it('gives its version as the ETag, and PUT /v1/config with that If-Match refuses a save from before another admin’s, changing nothing', async () => {
+    const p = await newProject();
+    const read = () => call('/v1/admin/config', { headers: bearer(p.keys.admin) });
+    const put = (json: unknown, ifMatch: string) => call('/v1/config', { method: 'PUT', headers: { ...bearer(p.keys.admin), 'if-match': ifMatch }, json });
+    const etag = (await read()).headers.get('etag')!;
+    const mine = await put({ rating: true }, etag);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('etag')).toBe((await read()).headers.get('etag'));
+    const theirs = await put({ rating: false, prompts: [] }, etag);
+    expect(theirs.status).toBe(412);
+    expect(await theirs.json()).toMatchObject({ error: { code: 'changed_since_read' } });
+    expect(await (await read()).json()).toMatchObject({ rating: true });
+    expect((await put({ rating: false }, mine.headers.get('etag')!)).status).toBe(200);
+    expect(await (await read()).json()).toMatchObject({ rating: false });
+  });
 });

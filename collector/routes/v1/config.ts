@@ -2,19 +2,19 @@ import { Hono } from 'hono';
 import { WidgetConfigSchema } from '../../../shared/schema/config.ts';
 import { MAX_CONFIG_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
+import { changedSinceRead, etagOf, ifMatchVersion } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { saveWidgetConfig, widgetConfigOf } from '../../storage/configs.ts';
-import { openDb } from '../../storage/sql/db.ts';
 
 export const configRoutes = new Hono<AppEnv>()
   /** GET /v1/config: the widget config of the write key's project (defaults until set). */
   .get('/', requireKey('write'), async (c) => {
     c.header('Cache-Control', 'max-age=60');
-    return c.json(await widgetConfigOf(openDb(c.env.DB), c.get('auth').projectId));
+    return c.json(await widgetConfigOf(c.env.DB, c.get('auth').projectId));
   })
-  /** PUT /v1/config: replace the project's widget config (admin key). */
+  /** PUT /v1/config: replace the project's widget config (admin key); with If-Match (GET /v1/admin/config's ETag), only over that version (else 412). */
   .put(
     '/',
     jsonBody({ maxBytes: MAX_CONFIG_BODY_BYTES, contentTypes: ['application/json'] }),
@@ -22,7 +22,9 @@ export const configRoutes = new Hono<AppEnv>()
     validBody(WidgetConfigSchema, 'invalid_config'),
     async (c) => {
       const config = c.get('input');
-      await saveWidgetConfig(openDb(c.env.DB), c.get('auth').projectId, config, Date.now());
+      const version = await saveWidgetConfig(c.env.DB, c.get('auth').projectId, config, Date.now(), ifMatchVersion(c));
+      if (version === undefined) throw changedSinceRead();
+      c.header('ETag', etagOf(version));
       return c.json(config);
     },
   );

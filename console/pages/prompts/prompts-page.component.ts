@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { live } from 'lit/directives/live.js';
 import * as v from 'valibot';
 import { PROMPT_TRIGGERS, type WidgetConfig, WidgetConfigSchema } from '../../../shared/schema/config.ts';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, versioned } from '../../api/client.ts';
 import type { Route } from '../../app/router.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
@@ -44,6 +44,8 @@ export class PromptsPage extends LitElement {
   declare status: Words | undefined;
   /** Where the API refused the draft last saved (`prompts.1.maxPerDay`) and what it said, until the draft is edited. */
   declare refused: { path: string; words: Words } | undefined;
+  /** The version the draft was read at: a save over any other (another admin's since) is refused. */
+  private etag: string | undefined;
 
   override connectedCallback() {
     super.connectedCallback();
@@ -52,8 +54,11 @@ export class PromptsPage extends LitElement {
 
   private load() {
     this.error = undefined;
-    api<WidgetConfig>('/v1/admin/config').then(
-      (c) => (this.draft = toDraft(c)),
+    versioned<WidgetConfig>('/v1/admin/config').then(
+      ({ body, etag }) => {
+        this.draft = toDraft(body);
+        this.etag = etag ?? undefined;
+      },
       (err) => (this.error = err),
     );
   }
@@ -269,6 +274,17 @@ export class PromptsPage extends LitElement {
     (removes[i] ?? removes[i - 1] ?? this.renderRoot.querySelector<HTMLButtonElement>('button.add'))?.focus();
   }
 
+  /** Another admin saved since the draft was read: the draft stays, and saving it again (knowingly) replaces theirs. */
+  private async savedElsewhere() {
+    this.status = (s) => s.configSavedElsewhere;
+    try {
+      this.etag = (await versioned<WidgetConfig>('/v1/admin/config')).etag ?? undefined;
+    } catch (err) {
+      // Not knowing their version, a save still refuses to replace it.
+      this.status = (s) => `${s.configSavedElsewhere} ${errorText(err, s)}`;
+    }
+  }
+
   private async save(e: SubmitEvent) {
     e.preventDefault();
     const checked = this.checked();
@@ -276,9 +292,12 @@ export class PromptsPage extends LitElement {
     this.refused = undefined;
     this.status = undefined;
     try {
-      this.draft = toDraft(await api<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config }));
+      const saved = await versioned<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config, ifMatch: this.etag });
+      this.draft = toDraft(saved.body);
+      this.etag = saved.etag ?? undefined;
       this.status = (s) => s.saved;
     } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
       // A refusal naming a field the form shows is said beside it, which takes focus; anything else in the status line.
       const refused = refusal(err);
       if (refused) {

@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import * as v from 'valibot';
 import { EXTERNAL_ID_MAX } from '../../../shared/schema/common.ts';
 import { type LoopSettings, LoopSettingsSchema, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, api, versioned } from '../../api/client.ts';
 import type { Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
@@ -48,6 +48,7 @@ export class SettingsPage extends LitElement {
     locale: {},
     route: { attribute: false },
     settings: { state: true },
+    theirs: { state: true },
     fieldIssues: { state: true },
     status: { state: true },
     error: { state: true },
@@ -58,7 +59,12 @@ export class SettingsPage extends LitElement {
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
+  /** The settings the form was filled from: what is typed over them stays until a save lands. */
   declare settings: LoopSettings | undefined;
+  /** What another admin saved after the form was filled, once a save was refused for it: shown beside the fields it changed. */
+  declare theirs: LoopSettings | undefined;
+  /** The version the form's settings were read at (or, after a refused save, theirs): a save over any other is refused. */
+  private etag: string | undefined;
   /** What the schema or the API refused per field (or `empty`: a field left blank), worded at render time in the console's language. */
   declare fieldIssues: Partial<Record<keyof LoopSettings, FieldIssue>>;
   declare status: Words | undefined;
@@ -80,8 +86,11 @@ export class SettingsPage extends LitElement {
 
   private load() {
     this.error = undefined;
-    api<LoopSettings>('/v1/admin/settings').then(
-      (s) => (this.settings = s),
+    versioned<LoopSettings>('/v1/admin/settings').then(
+      ({ body, etag }) => {
+        this.settings = body;
+        this.etag = etag ?? undefined;
+      },
       (err) => (this.error = err),
     );
   }
@@ -100,11 +109,13 @@ export class SettingsPage extends LitElement {
       ${FIELDS.map(({ name, step }) => {
         const issue = this.fieldIssues[name];
         const error = issue === 'empty' ? s.issue_empty : typeof issue === 'function' ? issue(s) : issue ? issueText(issue, s) : undefined;
+        const theirs = this.theirs && this.theirs[name] !== settings[name] ? this.theirs[name] : undefined;
         return html`<div class="field">
           <label for=${name}>${s[`setting_${name}`]}</label>
           <input id=${name} name=${name} type="number" step=${step} .value=${String(settings[name])} aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-help ${name}-error" />
           <span id="${name}-help" class="muted">${s[`setting_${name}_help`]}</span>
           <span id="${name}-error" class="error">${error ?? ''}</span>
+          ${theirs === undefined ? nothing : html`<span class="muted" data-field="theirs">${format(s.savedMeanwhile, { value: theirs })}</span>`}
         </div>`;
       })}
       <p>${format(s.weeklyBudget, { n: weeklyReviewCapacity(settings) })}</p>
@@ -156,9 +167,13 @@ export class SettingsPage extends LitElement {
     this.fieldIssues = {};
     if (!parsed.success) return; // unreachable: refused above, but the type does not know it
     try {
-      this.settings = await api<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output });
+      const saved = await versioned<LoopSettings>('/v1/admin/settings', { method: 'PUT', json: parsed.output, ifMatch: this.etag });
+      this.settings = saved.body;
+      this.etag = saved.etag ?? undefined;
+      this.theirs = undefined;
       this.status = (s) => s.saved;
     } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
       // A refusal naming a field the form shows is said beside it; anything else in the status line.
       const refused = refusal(err);
       const field = FIELDS.find(({ name }) => name === refused?.field)?.name;
@@ -169,6 +184,22 @@ export class SettingsPage extends LitElement {
       this.fieldIssues = { [field]: refused.words };
       await this.updateComplete;
       this.focusIssue();
+    }
+  }
+
+  /**
+   * Another admin saved since the form was filled: what is typed stays, what they saved is shown
+   * beside the fields it changed, and saving again (knowingly) replaces it.
+   */
+  private async savedElsewhere() {
+    this.status = (s) => s.settingsSavedElsewhere;
+    try {
+      const latest = await versioned<LoopSettings>('/v1/admin/settings');
+      this.theirs = latest.body;
+      this.etag = latest.etag ?? undefined;
+    } catch (err) {
+      // Not knowing what they saved, a save still refuses to replace it.
+      this.status = (s) => `${s.settingsSavedElsewhere} ${errorText(err, s)}`;
     }
   }
 
