@@ -73,4 +73,31 @@ describe('loop health', () => {
       await context.close();
     }
   });
+
+  it('keeps a share axis within 0-100% when every share is 0, as on a new project without feedback', async () => {
+    const f = fixture();
+    const rates = { coverage: 0, trustedCoverage: 0, effectiveRate: 0, requeryRate: 0 };
+    const night = (day: string) => ({ day, servedModel: null, metrics: { traces: 10, ...rates } });
+    const snapshots = [night('2026-03-03'), night('2026-03-02'), night('2026-03-01')];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/health?days=7', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/health',
+          (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ latest: snapshots[0], snapshots }) }),
+        ),
+    });
+    try {
+      const chart = page.locator('rf-health-page rf-line-chart').first();
+      await chart.locator('canvas').waitFor();
+      // The scale uPlot drew: a share is at most 100%, not ten thousand per cent.
+      const y = await chart.evaluate((el) => {
+        const { min, max } = (el as unknown as { plot: { scales: { y: { min: number; max: number } } } }).plot.scales.y;
+        return { min, max };
+      });
+      expect(y).toEqual({ min: 0, max: 1 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

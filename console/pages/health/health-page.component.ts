@@ -184,6 +184,7 @@ export class HealthPage extends LitElement {
                 locale=${this.locale}
                 heading=${s[c.title]}
                 from-zero
+                .ceiling=${c.unit === 'share' ? 1 : undefined}
                 .days=${days}
                 .series=${series(c.metrics)}
                 .formatValue=${formatUnit(c.unit, this.locale)}

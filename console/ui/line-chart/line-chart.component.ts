@@ -29,6 +29,7 @@ export class LineChart extends LitElement {
     valueSteps: { attribute: false },
     locale: {},
     fromZero: { type: Boolean, attribute: 'from-zero' },
+    ceiling: { attribute: false },
   };
 
   declare strings: Strings;
@@ -47,6 +48,8 @@ export class LineChart extends LitElement {
   declare locale: string;
   /** Counts and shares start their axis at zero, so a small change does not look large. */
   declare fromZero: boolean;
+  /** The most a value can be (1 for shares): the axis stops there, even over a line of zeros, which uPlot would span to 100. */
+  declare ceiling: number | undefined;
 
   private plot: uPlot | undefined;
   private drawnWidth = 0;
@@ -123,7 +126,7 @@ export class LineChart extends LitElement {
     const xRange: uPlot.Range.MinMax = x.length > 1 ? [x[0]!, x.at(-1)!] : [(x[0] ?? 0) - DAY_S, (x[0] ?? 0) + DAY_S];
     const dayLabel = new Intl.DateTimeFormat(this.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
     const ticks = this.formatTicks ?? ((t: number[]) => t.map((v) => this.formatValue(v)));
-    const fromZero = this.fromZero;
+    const { fromZero, ceiling } = this;
     this.plot = new uPlot(
       {
         width: Math.max(240, target.clientWidth || this.clientWidth || 480),
@@ -133,7 +136,13 @@ export class LineChart extends LitElement {
         scales: {
           // A single day still gets a readable axis: a day either side of it.
           x: { time: true, auto: false, range: (): uPlot.Range.MinMax => xRange },
-          y: { range: (_u, min, max) => uPlot.rangeNum(fromZero ? Math.min(0, min) : min, fromZero ? Math.max(0, max) : max, 0.1, true) },
+          y: {
+            range: (_u, min, max): uPlot.Range.MinMax => {
+              const [lo, hi] = uPlot.rangeNum(fromZero ? Math.min(0, min) : min, fromZero ? Math.max(0, max) : max, 0.1, true);
+              // + 0: no "-0" tick.
+              return [lo! + 0, ceiling === undefined ? hi : Math.min(hi!, ceiling)];
+            },
+          },
         },
         axes: [
           { ...axis, incrs: DAY_STEPS, values: (_u, t) => t.map((v) => dayLabel.format(v * 1000)) },
