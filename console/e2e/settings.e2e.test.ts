@@ -147,16 +147,25 @@ describe('settings', () => {
       { deleted: { traces: 0, events: 0, reviewItems: 0, corrections: 0 }, done: true },
     ];
     let calls = 0;
+    // The second call is held until the page has been looked at mid-erasure.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
       routes: (ctx) =>
-        ctx.route('**/v1/admin/users/**', (route) =>
-          route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ userIdHash: 'u-1', ...answers[calls++] }) }),
-        ),
+        ctx.route('**/v1/admin/users/**', async (route) => {
+          const answer = answers[calls++];
+          if (calls === 2) await held;
+          await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ userIdHash: 'u-1', ...answer }) });
+        }),
     });
     try {
       await page.getByLabel('Hashed user id').fill('u-1');
       await page.getByRole('button', { name: 'Erase…' }).click();
       await page.getByRole('dialog', { name: 'Erase user u-1?' }).getByRole('button', { name: 'Erase', exact: true }).click();
+      // Under way, it says so, and a second erasure cannot start beside it (its counts would be split between the two).
+      await page.getByText('Erasing u-1…').waitFor();
+      expect(await page.getByRole('button', { name: 'Erase…' }).isDisabled()).toBe(true);
+      release();
       await page.getByText('Erased u-1: 3 traces, 5 events, 1 review items, 0 corrections.').waitFor();
       expect(calls).toBe(3);
       expect(problems).toEqual([]);

@@ -425,6 +425,7 @@ const en = {
   eraseConfirm: 'Erase',
   cancel: 'Cancel',
   erased: 'Erased {id}: {traces} traces, {events} events, {reviewItems} review items, {corrections} corrections.',
+  erasing: 'Erasing {id}… A user with many answers takes a while: keep this page open.',
 };
 
 export type Strings = typeof en;
@@ -843,6 +844,7 @@ const zhCN: Strings = {
   eraseConfirm: '删除',
   cancel: '取消',
   erased: '已删除 {id}：{traces} 条链路、{events} 个事件、{reviewItems} 个审核项、{corrections} 条纠正。',
+  erasing: '正在删除 {id}… 回答较多的用户需要一些时间：请保持此页面打开。',
 };
 
 export const LOCALES = { en, 'zh-CN': zhCN } as const;

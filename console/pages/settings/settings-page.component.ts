@@ -54,6 +54,7 @@ export class SettingsPage extends LitElement {
     error: { state: true },
     erasing: { state: true },
     erasure: { state: true },
+    erasingNow: { state: true },
   };
 
   declare strings: Strings;
@@ -73,6 +74,8 @@ export class SettingsPage extends LitElement {
   /** The hashed user id waiting for confirmation. */
   declare erasing: string | undefined;
   declare erasure: Words | undefined;
+  /** The id being erased, call after call: one erasure at a time, so its counts add up. */
+  declare erasingNow: string | undefined;
 
   constructor() {
     super();
@@ -130,9 +133,9 @@ export class SettingsPage extends LitElement {
       <p class="intro">${s.erasureIntro}</p>
       <form class="filters" @submit=${this.askErase}>
         <label>${s.userIdHash} <input name="userIdHash" required maxlength=${EXTERNAL_ID_MAX} spellcheck="false" autocomplete="off" /></label>
-        <button type="submit">${s.erase}</button>
+        <button type="submit" ?disabled=${this.erasingNow !== undefined}>${s.erase}</button>
       </form>
-      <p role="status">${this.erasure?.(s) ?? ''}</p>
+      <p role="status">${this.erasingNow === undefined ? (this.erasure?.(s) ?? '') : format(s.erasing, { id: this.erasingNow })}</p>
       <dialog aria-labelledby="erase-title" @close=${() => (this.erasing = undefined)}>
         <h2 id="erase-title">${format(s.eraseConfirmTitle, { id: this.erasing ?? '' })}</h2>
         <p>${s.eraseConfirmBody}</p>
@@ -211,7 +214,7 @@ export class SettingsPage extends LitElement {
   private askErase(e: SubmitEvent) {
     e.preventDefault();
     const id = String(new FormData(e.target as HTMLFormElement).get('userIdHash') ?? '').trim();
-    if (!id) return;
+    if (!id || this.erasingNow !== undefined) return;
     this.erasing = id;
     this.erasure = undefined;
     this.renderRoot.querySelector('dialog')?.showModal();
@@ -220,7 +223,8 @@ export class SettingsPage extends LitElement {
   private async erase() {
     const id = this.erasing;
     this.renderRoot.querySelector('dialog')?.close();
-    if (!id) return;
+    if (!id || this.erasingNow !== undefined) return;
+    this.erasingNow = id;
     try {
       const total = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
       // A user with many answers takes several calls, each erasing whole batches.
@@ -238,6 +242,8 @@ export class SettingsPage extends LitElement {
       this.erasure = (s) => format(s.erased, { id, ...total });
     } catch (err) {
       this.erasure = (s) => errorText(err, s);
+    } finally {
+      this.erasingNow = undefined;
     }
   }
 }
