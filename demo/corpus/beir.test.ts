@@ -62,6 +62,30 @@ describe('loadBeir', () => {
     expect(corpus.duplicateIds).toBe(1);
   });
 
+  it('reads files saved with a byte order mark and CRLF line endings as the same collection', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-bom-'));
+    mkdirSync(join(d, 'qrels'));
+    const windows = (text: string) => `\uFEFF${text.replaceAll('\n', '\r\n')}`;
+    writeFileSync(join(d, 'corpus.jsonl'), windows('{"_id": "d 1", "title": "Vitamin D", "text": "Reduces fractures."}\n{"_id": "d2", "text": "Other."}\n'));
+    writeFileSync(join(d, 'queries.jsonl'), windows('{"_id": "q1", "text": "vitamin d"}\n{"_id": "q2", "text": "other"}\n'));
+    writeFileSync(join(d, 'qrels', 'test.tsv'), windows('query-id\tcorpus-id\tscore\nq1\td 1\t1\n'));
+    writeFileSync(join(d, 'qrels', 'train.tsv'), windows('q2\td2\t1\n'));
+    try {
+      const corpus = await loadBeir(d);
+      expect(corpus.chunks.map((c) => [c.chunkId, c.title, c.text])).toEqual([
+        ['d 1', 'Vitamin D', 'Reduces fractures.'],
+        ['d2', '', 'Other.'],
+      ]);
+      expect([...(corpus.queries?.keys() ?? [])]).toEqual(['q1', 'q2']);
+      expect(corpus.qrels?.get('test')).toEqual(new Map([['q1', new Map([['d 1', 1]])]]));
+      // The first row of a file without a header: its query id is `q2`, not the mark and `q2`.
+      expect(corpus.qrels?.get('train')).toEqual(new Map([['q2', new Map([['d2', 1]])]]));
+      expect(corpus.examples).toEqual(['other']);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['space-separated', 'q1 d1 1'],
     ['without a score', 'q1\td1'],

@@ -13,12 +13,17 @@ import { queryKey } from '../../shared/terms.ts';
 import type { Chunk, Corpus } from './chunk.ts';
 import { contentVersion } from './version.ts';
 
-/** The file's lines but blank ones, each with its number in the file (blank ones counted), for errors to name. */
+/**
+ * The file's lines but blank ones, each with its number in the file (blank ones counted), for errors
+ * to name. A byte order mark, which Windows editors write first, is not part of the first line: left
+ * there, it fails the first record's JSON, hides a qrels header, or becomes part of a query id.
+ */
 async function* lines(path: string): AsyncGenerator<[line: string, lineNo: number]> {
   const input = createReadStream(path, { encoding: 'utf8' });
   let lineNo = 0;
   try {
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    for await (const read of createInterface({ input, crlfDelay: Infinity })) {
+      const line = lineNo === 0 ? read.replace(/^\uFEFF/, '') : read;
       lineNo++;
       if (line.trim()) yield [line, lineNo];
     }
