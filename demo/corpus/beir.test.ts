@@ -50,6 +50,27 @@ describe('loadBeir', () => {
     }
   });
 
+  it('offers no training question that its judgements say no document answers (grade 0)', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'beir-zero-'));
+    mkdirSync(join(d, 'qrels'));
+    writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "Reduces fractures."}\n{"_id": "d2", "text": "Zinc."}\n');
+    writeFileSync(join(d, 'queries.jsonl'), '{"_id": "q1", "text": "unanswered"}\n{"_id": "q2", "text": "zinc"}\n{"_id": "q3", "text": "fractures"}\n');
+    writeFileSync(join(d, 'qrels', 'train.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t0\nq1\td2\t0\nq2\td1\t0\nq2\td2\t1\nq3\td1\t2\n');
+    try {
+      const corpus = await loadBeir(d);
+      expect(corpus.examples).toEqual(['zinc', 'fractures']);
+      // The judgements themselves are all kept: a 0 is what an evaluation counts as not relevant.
+      expect(corpus.qrels?.get('train')?.get('q1')).toEqual(
+        new Map([
+          ['d1', 0],
+          ['d2', 0],
+        ]),
+      );
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the later of two documents under one id, as BEIR does, and counts it', async () => {
     const d = mkdtempSync(join(tmpdir(), 'beir-dup-'));
     writeFileSync(join(d, 'corpus.jsonl'), '{"_id": "d1", "text": "first"}\n{"_id": "d2", "text": "other", "title": null}\n{"_id": "d1", "text": "second"}\n');

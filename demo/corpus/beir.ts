@@ -118,19 +118,20 @@ export async function readBeirQrels(path: string): Promise<Map<string, Map<strin
 const EXAMPLE_COUNT = 3;
 
 /**
- * The first judged training questions: never a test question, which must not reach traffic, by id
- * or in its terms (the product's question key: a collection may judge one question in both splits,
- * or ask it twice).
+ * The first training questions a document answers (a grade above 0: one judged only 0 was judged
+ * unanswered), never a test question, which must not reach traffic, by id or in its terms (the
+ * product's question key: a collection may judge one question in both splits, or ask it twice).
  */
 function trainExamples(
   queries: ReadonlyMap<string, string>,
-  train: ReadonlyMap<string, unknown> | undefined,
+  train: ReadonlyMap<string, ReadonlyMap<string, number>> | undefined,
   test: ReadonlyMap<string, unknown> | undefined,
   count = EXAMPLE_COUNT,
 ): string[] {
   const testKeys = new Set([...(test?.keys() ?? [])].map((id) => queryKey(queries.get(id) ?? '')));
-  return [...(train?.keys() ?? [])]
-    .filter((id) => !test?.has(id))
+  return [...(train ?? [])]
+    .filter(([id, judged]) => !test?.has(id) && [...judged.values()].some((grade) => grade > 0))
+    .map(([id]) => id)
     .flatMap((id) => queries.get(id) ?? [])
     .filter((q) => q !== '' && !testKeys.has(queryKey(q)))
     .slice(0, count);
