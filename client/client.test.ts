@@ -448,6 +448,11 @@ describe('TraceClient against the real collector', () => {
     // A backoff read from a config file as null, or given as one number.
     expect(() => new TraceClient({ ...base, backoff: null as never })).toThrow(/backoff must be \{ baseMs, maxMs \}, not null/);
     expect(() => new TraceClient({ ...base, backoff: 500 as never })).toThrow(RangeError);
+    // Longer than a timer can wait: it would fire at once, failing every request (or retrying at once).
+    expect(() => new TraceClient({ ...base, timeoutMs: Number.MAX_SAFE_INTEGER })).toThrow(/timeoutMs must be a number from 0 to 2147483647/);
+    expect(() => new TraceClient({ ...base, flushIntervalMs: 2 ** 31 })).toThrow(/flushIntervalMs/);
+    expect(() => new TraceClient({ ...base, backoff: { baseMs: 500, maxMs: 2 ** 40 } })).toThrow(/backoff.maxMs/);
+    expect(new TraceClient({ ...base, timeoutMs: 2 ** 31 - 1 })).toBeInstanceOf(TraceClient);
   });
 
   it('refuses, when it is made, an endpoint or key no request could be sent with, naming the option', () => {

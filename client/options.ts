@@ -9,19 +9,29 @@ interface Numbers {
   backoff: BackoffOptions;
 }
 
+/**
+ * The longest wait a timer takes (2^31 - 1 ms, some 24.8 days): a longer one fires at once, so a
+ * deadline of `Number.MAX_SAFE_INTEGER` meant as "none" would fail every request within a millisecond.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** `name` as given, or its default; a RangeError naming it when it is not a number in range (`infinite`: or Infinity). */
 export function numberOption(
   name: string,
   given: unknown,
   fallback: number,
-  { min, integer, infinite }: { min: number; integer?: boolean; infinite?: boolean },
+  { min, max = Number.MAX_VALUE, integer, infinite }: { min: number; max?: number; integer?: boolean; infinite?: boolean },
 ): number {
   if (given === undefined || (infinite && given === Number.POSITIVE_INFINITY)) return given ?? fallback;
-  if (typeof given !== 'number' || !Number.isFinite(given) || given < min || (integer && !Number.isInteger(given))) {
-    throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} of at least ${min}, not ${String(given)}`);
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < min || given > max || (integer && !Number.isInteger(given))) {
+    const range = max === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} ${range}, not ${String(given)}`);
   }
   return given;
 }
+
+/** A wait in milliseconds that a timer measures: from 0 to `MAX_TIMER_MS`. */
+export const msOption = (name: string, given: unknown, fallback: number): number => numberOption(name, given, fallback, { min: 0, max: MAX_TIMER_MS });
 
 /**
  * The client's numeric options, checked when it is made: a batch size of 0 would never send and a
@@ -35,16 +45,16 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
   }
   return {
     batchSize: numberOption('batchSize', options.batchSize, defaults.batchSize, { min: 1, integer: true }),
-    flushIntervalMs: numberOption('flushIntervalMs', options.flushIntervalMs, defaults.flushIntervalMs, { min: 0 }),
+    flushIntervalMs: msOption('flushIntervalMs', options.flushIntervalMs, defaults.flushIntervalMs),
     maxAttempts: numberOption('maxAttempts', options.maxAttempts, defaults.maxAttempts, { min: 1, integer: true }),
-    timeoutMs: numberOption('timeoutMs', options.timeoutMs, defaults.timeoutMs, { min: 0 }),
+    timeoutMs: msOption('timeoutMs', options.timeoutMs, defaults.timeoutMs),
     maxInFlight: numberOption('maxInFlight', options.maxInFlight, defaults.maxInFlight, { min: 1, integer: true }),
     backoff:
       backoff === undefined
         ? defaults.backoff
         : {
-            baseMs: numberOption('backoff.baseMs', backoff.baseMs, defaults.backoff.baseMs, { min: 0 }),
-            maxMs: numberOption('backoff.maxMs', backoff.maxMs, defaults.backoff.maxMs, { min: 0 }),
+            baseMs: msOption('backoff.baseMs', backoff.baseMs, defaults.backoff.baseMs),
+            maxMs: msOption('backoff.maxMs', backoff.maxMs, defaults.backoff.maxMs),
           },
   };
 }

@@ -416,6 +416,9 @@ describe('createReranker options', () => {
     // Never of itself: a backend that picks up promotions with refresh() alone.
     expect(createReranker({ ...base, refreshMs: Number.POSITIVE_INFINITY })).toBeDefined();
     expect(() => createReranker({ ...base, timeoutMs: Number.POSITIVE_INFINITY })).toThrow(/timeoutMs/);
+    // Longer than a timer can wait: it would fire at once, and no model would ever arrive.
+    expect(() => createReranker({ ...base, timeoutMs: Number.MAX_SAFE_INTEGER })).toThrow(/timeoutMs must be a number from 0 to 2147483647/);
+    expect(createReranker({ ...base, timeoutMs: 2 ** 31 - 1 })).toBeDefined();
   });
 });
 

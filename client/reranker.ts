@@ -14,7 +14,7 @@ import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
-import { checkedConnection, numberOption } from './options.ts';
+import { checkedConnection, msOption, numberOption } from './options.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 
@@ -99,7 +99,7 @@ function servable(artifact: unknown): { model: RerankerModel } | { version: stri
 export function createReranker(options: RerankerOptions): Reranker {
   checkedConnection(options);
   const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0, infinite: true });
-  const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000, { min: 0 });
+  const timeoutMs = msOption('timeoutMs', options.timeoutMs, 10_000);
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
   // The backend's callback failing must not fail its ranking.
   const tell = (error: unknown) => callSafely(options.onError, error instanceof Error ? error : new Error(String(error)));
