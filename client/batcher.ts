@@ -33,16 +33,31 @@ export interface BatcherOptions {
   timeoutMs: number;
   /** Most requests on their way at once; further batches wait in the queue for one to settle. */
   maxInFlight: number;
+  /** Most bytes of JSON waiting in the queue: past it an item is failed when added, rather than memory growing while the collector is down. */
+  maxQueuedBytes: number;
   fetch: (request: Request) => Promise<Response>;
 }
 
 interface Pending {
   /** The item as JSON when it was added: what the caller changes afterwards is not sent. */
   json: string;
+  /** Its size in UTF-8, counted against `maxQueuedBytes` while it waits. */
+  bytes: number;
   resolve: (outcome: Outcome) => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The length of `text` in UTF-8, without encoding it: what it takes in a request. */
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 2 bytes up to U+07FF, 3 beyond; each half of a surrogate pair adds 1 to its 2 units, making 4.
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
 
 /** Whether one entry of an answer is the collector's word on the item at `index`. */
 function isItemResult(r: Partial<Record<string, unknown>> | null | undefined, index: number): boolean {
@@ -63,11 +78,13 @@ const answersBatch = (results: unknown, size: number): results is ItemResult[] =
  * Sends items to the collector in batches, retrying network errors, timeouts, 5xx and 429
  * (honouring Retry-After) with jittered backoff. Retries are safe: the collector deduplicates by
  * id. At most `maxInFlight` requests are on their way at once, so an outage does not pile up one
- * request per batch: the batches past them wait in the queue. Items wait in memory only: after
- * `maxAttempts` they are `failed`.
+ * request per batch: the batches past them wait in the queue. Items wait in memory only, at most
+ * `maxQueuedBytes` of them (an item past it is `failed` when added): after `maxAttempts` they are `failed`.
  */
 export class Batcher {
   private queue: Pending[] = [];
+  /** UTF-8 bytes of the items in `queue`. */
+  private queuedBytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The queue's oldest items have waited their `flushIntervalMs` (or a flush asked): they go as soon as a request may start. */
   private due = false;
@@ -99,7 +116,16 @@ export class Batcher {
       } catch (err) {
         return resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
       }
-      this.queue.push({ json, resolve });
+      const bytes = utf8Bytes(json);
+      // An empty queue takes any item, so one larger than the bound alone is still sent.
+      if (this.queue.length > 0 && this.queuedBytes + bytes > this.opts.maxQueuedBytes) {
+        return resolve({
+          status: 'failed',
+          reason: `not queued: ${this.queuedBytes} bytes of ${this.kind.name}s already wait for the collector (maxQueuedBytes ${this.opts.maxQueuedBytes})`,
+        });
+      }
+      this.queuedBytes += bytes;
+      this.queue.push({ json, bytes, resolve });
       this.send();
     });
   }
@@ -123,7 +149,9 @@ export class Batcher {
    */
   private send(): void {
     while (this.inFlight.size < this.opts.maxInFlight && (this.queue.length >= this.batchSize || (this.due && this.queue.length > 0))) {
-      const p = this.post(this.queue.splice(0, this.batchSize)).finally(() => {
+      const batch = this.queue.splice(0, this.batchSize);
+      for (const item of batch) this.queuedBytes -= item.bytes;
+      const p = this.post(batch).finally(() => {
         this.inFlight.delete(p);
         this.send();
       });

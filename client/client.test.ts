@@ -261,6 +261,35 @@ describe('TraceClient against the real collector', () => {
     expect(held).toHaveLength(5);
   });
 
+  it('fails at once, told to onError, what is logged past maxQueuedBytes while the collector does not answer, and takes more once the queue drains', async () => {
+    const traces = Array.from({ length: 5 }, () => trace());
+    const bytes = Math.max(...traces.map((t) => JSON.stringify(t).length));
+    const failures: TraceResult[] = [];
+    const { client, held } = await heldClient({
+      batchSize: 1,
+      maxInFlight: 1,
+      maxQueuedBytes: 2.5 * bytes,
+      onError: (r) => void failures.push(r as TraceResult),
+    });
+    // The first goes; two wait within the bound; the fourth would take the queue past it.
+    const results = traces.slice(0, 4).map((t) => client.logTrace(t));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    const fourth = await Promise.race([results[3]!, settleALittle().then(() => 'still waiting')]);
+    expect(fourth).toEqual({ traceId: traces[3]!.traceId, status: 'failed', reason: expect.stringMatching(/maxQueuedBytes/) });
+    expect(failures).toEqual([fourth]);
+    // One sent: room for another.
+    held[0]!.answer();
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    results.push(client.logTrace(traces[4]!));
+    const flushed = client.flush();
+    for (let i = 1; i < 4; i++) {
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(i));
+      held[i]!.answer();
+    }
+    await flushed;
+    expect((await Promise.all(results)).map((r) => r.status)).toEqual(['accepted', 'accepted', 'accepted', 'failed', 'accepted']);
+  });
+
   it('starts four requests at most by default, and sends a part batch whose time came while none could start once one can', async () => {
     const { client, held } = await heldClient({ batchSize: 2, flushIntervalMs: 10 });
     const results = Array.from({ length: 9 }, () => client.logTrace(trace()));

@@ -32,6 +32,12 @@ export interface TraceClientOptions {
    * starting a request of its own.
    */
   maxInFlight?: number;
+  /**
+   * Most bytes of traces (and as many of events) waiting in memory to be sent: while the collector
+   * is down or slower than the traffic, what is logged past it is `failed` at once, told to
+   * `onError`, rather than the backend's memory growing until it is killed with everything queued.
+   */
+  maxQueuedBytes?: number;
   /** The fetch to use (a service binding's, or a test's). */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -54,7 +60,15 @@ export type BackendEvent = FeedbackEventInput extends infer E
     : never
   : never;
 
-const DEFAULTS = { batchSize: 20, flushIntervalMs: 1000, maxAttempts: 6, backoff: { baseMs: 500, maxMs: 30_000 }, timeoutMs: 10_000, maxInFlight: 4 };
+const DEFAULTS = {
+  batchSize: 20,
+  flushIntervalMs: 1000,
+  maxAttempts: 6,
+  backoff: { baseMs: 500, maxMs: 30_000 },
+  timeoutMs: 10_000,
+  maxInFlight: 4,
+  maxQueuedBytes: 64 * 2 ** 20,
+};
 
 /** The id of whatever was passed as a trace or event, for the result, even when it is not one. */
 const idOf = (item: unknown, key: 'traceId' | 'eventId'): string => {
@@ -65,8 +79,8 @@ const idOf = (item: unknown, key: 'traceId' | 'eventId'): string => {
 /**
  * Sends traces, and the events a backend sees (a regenerate, a rephrase), to the collector in
  * batches, retrying network errors, timeouts, 5xx and 429 (honouring Retry-After) with jittered
- * backoff. Retries are safe: the collector deduplicates by id. What waits is kept in memory only:
- * after `maxAttempts` it is reported failed.
+ * backoff. Retries are safe: the collector deduplicates by id. What waits is kept in memory only,
+ * up to `maxQueuedBytes` (what is logged past it is reported failed at once): after `maxAttempts` it is reported failed.
  */
 export class TraceClient {
   private readonly traces: Batcher;

@@ -6,6 +6,7 @@ interface Numbers {
   maxAttempts: number;
   timeoutMs: number;
   maxInFlight: number;
+  maxQueuedBytes: number;
   backoff: BackoffOptions;
 }
 
@@ -49,6 +50,7 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
     maxAttempts: numberOption('maxAttempts', options.maxAttempts, defaults.maxAttempts, { min: 1, integer: true }),
     timeoutMs: msOption('timeoutMs', options.timeoutMs, defaults.timeoutMs),
     maxInFlight: numberOption('maxInFlight', options.maxInFlight, defaults.maxInFlight, { min: 1, integer: true }),
+    maxQueuedBytes: numberOption('maxQueuedBytes', options.maxQueuedBytes, defaults.maxQueuedBytes, { min: 1 }),
     backoff:
       backoff === undefined
         ? defaults.backoff
