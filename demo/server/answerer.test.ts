@@ -4,6 +4,7 @@ import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
 import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
+import { EARLIER_TURN_MAX_TERMS } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS } from './generate.ts';
 
 const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
@@ -240,6 +241,18 @@ describe('createAnswerer', () => {
     // A regenerate of the follow-up reads it with the same earlier turn.
     await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1, regenerateOf: traces[1]!.traceId });
     expect(traces[5]!.retrievedChunks).toEqual(traces[1]!.retrievedChunks);
+  });
+
+  it('keeps for the follow-ups of a question pasted whole only its terms that weigh most in a search, not every word of it', async () => {
+    const { answerer, traces } = setup({ corpus: medicines });
+    // 200 words no leaflet holds, then what the question is about.
+    const words = Array.from({ length: 200 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}zz`);
+    await answerer.ask({ sessionId: 's-1', query: `${words.join(' ')} aspirin dose`, turnIndex: 0 });
+    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: 1 });
+    const earlier = traces[1]!.rewrittenQuery!.split(' ').filter((part) => part.endsWith('^0.5'));
+    expect(earlier).toHaveLength(EARLIER_TURN_MAX_TERMS);
+    expect(earlier).toEqual(expect.arrayContaining(['aspirin^0.5', 'dose^0.5']));
+    expect(traces[1]!.retrievedChunks[0]!.chunkId).toBe('c1');
   });
 
   it('regenerates an old follow-up as it was searched, with the turn before it the session has forgotten, and sends a model the turns still kept', async () => {

@@ -17,7 +17,7 @@ import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
-import { boostedQuery, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
+import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -76,7 +76,7 @@ interface SessionTurn {
   query: string;
   /** Undefined while the answer is being made. */
   answer?: string;
-  /** The weighted terms retrieval searched with, read from the question as redacted: they reach the next turn's trace. */
+  /** The weighted terms retrieval searched with, read from the question as redacted (the heaviest, for a long one): they reach the next turn's trace. */
   terms: ReadonlyMap<string, number>;
 }
 
@@ -173,8 +173,9 @@ export function createAnswerer(options: AnswererOptions) {
     const redacted = index.queryTerms(redactPII(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
     const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
+    const remembered = keptForFollowUps(kept, (t) => index.idf(t));
     // Known at once, so a question sent before this answer is made still reads this turn.
-    keepTurn(turns, req.turnIndex, { query: req.query, terms: kept });
+    keepTurn(turns, req.turnIndex, { query: req.query, terms: remembered });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
     const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
     const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
@@ -202,7 +203,7 @@ export function createAnswerer(options: AnswererOptions) {
       },
       MAX_ANSWERS,
     );
-    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: kept });
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered });
 
     logTrace?.({
       traceId,

@@ -15,6 +15,13 @@ export const EARLIER_TURN_WEIGHT = 0.5;
 /** An earlier term fading below this weight is dropped: a chain of follow-ups looks three turns back at most. */
 export const EARLIER_TERM_FLOOR = 0.1;
 
+/**
+ * Terms a turn keeps for the follow-ups after it. A question pasted whole (a paragraph, a log) would
+ * otherwise keep every word of it, in every kept turn of every session: 1,000 sessions of such
+ * questions took 450 MB. Its heaviest terms already say what a follow-up leans on.
+ */
+export const EARLIER_TURN_MAX_TERMS = 64;
+
 /** A question's own terms (and counts) without the words pointing back. */
 const subject = (own: ReadonlyMap<string, number>) => new Map([...own].filter(([term]) => !POINTING_BACK.has(term)));
 
@@ -47,4 +54,19 @@ export function boostedQuery(weighted: ReadonlyMap<string, number>): string {
     if (next.length <= MAX_QUERY_CHARS) out = next;
   }
   return out;
+}
+
+/**
+ * The terms a turn keeps for its follow-ups: all of them, or for a longer question the
+ * `EARLIER_TURN_MAX_TERMS` that weigh most in a search (weight times `idf`), in their order.
+ */
+export function keptForFollowUps(weighted: ReadonlyMap<string, number>, idf: (term: string) => number): ReadonlyMap<string, number> {
+  if (weighted.size <= EARLIER_TURN_MAX_TERMS) return weighted;
+  const heaviest = new Set(
+    [...weighted]
+      .sort(([a, wa], [b, wb]) => wb * idf(b) - wa * idf(a))
+      .slice(0, EARLIER_TURN_MAX_TERMS)
+      .map(([term]) => term),
+  );
+  return new Map([...weighted].filter(([term]) => heaviest.has(term)));
 }
