@@ -47,7 +47,7 @@ export interface DemoOptions {
 export interface Demo {
   /** The page, e.g. `http://127.0.0.1:5173`. */
   url: string;
-  /** Sends the traces still queued, then stops serving. */
+  /** Stops taking requests, lets those on their way finish, then sends every trace still queued. */
   close(): Promise<void>;
 }
 
@@ -103,8 +103,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   return {
     url: server.url,
     async close() {
-      await traces?.flush();
+      // Answers still being made log their traces as they finish: the flush comes after them.
       await server.close();
+      await traces?.flush();
     },
   };
 }

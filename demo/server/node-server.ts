@@ -11,8 +11,15 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 export interface NodeServer {
   /** `http://host:port`, with the port the system chose when asked for 0. */
   url: string;
+  /** Stops taking requests and resolves once those on their way are answered (cut off after `CLOSE_GRACE_MS`). */
   close(): Promise<void>;
 }
+
+/**
+ * How long closing lets requests on their way finish: an answer waiting on a language model is
+ * answered, and its trace logged, rather than cut off with a reset connection.
+ */
+export const CLOSE_GRACE_MS = 10_000;
 
 function toRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
@@ -28,7 +35,10 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 export function serve(fetch: (request: Request) => Response | Promise<Response>, { port, host }: { port: number; host: string }): Promise<NodeServer> {
+  let active = 0;
+  let closing = false;
   const server = createServer(async (req, res) => {
+    active++;
     try {
       const address = server.address() as AddressInfo;
       const response = await fetch(toRequest(req, `http://${host}:${address.port}`));
@@ -43,6 +53,10 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
       console.error('demo: request failed', err);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end();
+    } finally {
+      active--;
+      // The last answer while closing: a kept-alive connection left idle would hold the close open.
+      if (closing && active === 0) server.closeIdleConnections();
     }
   });
   return new Promise((resolve, reject) => {
@@ -53,8 +67,14 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
         url: `http://${host}:${bound}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
+            closing = true;
+            const cutOff = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            // No new connection; idle ones close now, the others once their answer is sent.
+            server.close(() => {
+              clearTimeout(cutOff);
+              done();
+            });
+            server.closeIdleConnections();
           }),
       });
     });

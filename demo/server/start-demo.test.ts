@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { startDemo } from './index.ts';
+import { type Generator, startDemo } from './index.ts';
 
 /** A stand-in collector that stores what `POST /v1/traces` receives and accepts it, and has no model to serve. */
 const received: { auth: string | undefined; traces: TraceInput[] }[] = [];
@@ -63,6 +63,41 @@ describe('startDemo', () => {
     } finally {
       await demo.close();
     }
+  });
+
+  it('lets an answer on its way when it is closed finish, and sends its trace, before it stops', async () => {
+    let answering: (() => void) | undefined;
+    const asked = new Promise<void>((started) => {
+      answering = started;
+    });
+    let finish = () => {};
+    // A language model slow to answer: the request is on its way while the demo closes.
+    const generator: Generator = {
+      model: 'slow-llm',
+      generate: () => {
+        answering?.();
+        return new Promise((resolve) => {
+          finish = () => resolve({ answer: 'Deploy with wrangler [1].', citations: [], prompt: 'p' });
+        });
+      },
+    };
+    const demo = await startDemo({ port: 0, collectorUrl, serverKey: 'rfs_test', generator, log: () => {} });
+    const before = received.length;
+    const response = fetch(`${demo.url}/api/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: 's-closing', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+    });
+    await asked;
+    const closed = demo.close();
+    // No new request is taken while it closes.
+    await expect(fetch(`${demo.url}/api/config`)).rejects.toThrow();
+    finish();
+    const res = await response;
+    expect(res.status).toBe(200);
+    const { traceId } = (await res.json()) as { traceId: string };
+    await closed;
+    expect(received.slice(before).flatMap((r) => r.traces.map((t) => t.traceId))).toEqual([traceId]);
   });
 
   it('stops serving on close', async () => {
