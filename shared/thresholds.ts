@@ -35,6 +35,8 @@ export const MAX_QUERY_KEY_CHARS = 500;
 export const MAX_PROMPT_CHARS = 100_000;
 /** The longest answer a trace keeps. */
 export const MAX_ANSWER_CHARS = 50_000;
+/** The longest name of a knowledge base a trace takes. */
+export const KNOWLEDGE_BASE_CHARS = 100;
 /** The longest chunk text a trace keeps: retraining reads no more of a chunk, and so the reranker reads no more either. */
 export const MAX_CHUNK_TEXT = 20_000;
 

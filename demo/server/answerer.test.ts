@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
-import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
+import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
 import { createAnswerer } from './answerer.ts';
 import { EARLIER_TURN_MAX_TERMS } from './follow-up.ts';
@@ -78,6 +78,14 @@ describe('createAnswerer', () => {
     const texts = new Map(trace.retrievedChunks.map((c) => [c.chunkId, c.text]));
     expect(texts.get('c0')!.length).toBe(MAX_CHUNK_TEXT - 1);
     expect(texts.get('c1')).toBe('Doc 1\nrefund policy \ufffd for opened items');
+  });
+
+  it("logs a trace the collector accepts whatever the length of the collection's name", async () => {
+    const traces: TraceInput[] = [];
+    const name = `${'a'.repeat(KNOWLEDGE_BASE_CHARS - 1)}😀 and more`;
+    const answerer = createAnswerer({ corpus: { ...corpus, name }, logTrace: (t) => traces.push(t) });
+    await answerer.ask({ query: 'refund window', sessionId: 's', turnIndex: 0 });
+    expect(v.parse(TraceSchema, traces[0]).knowledgeBase).toBe('a'.repeat(KNOWLEDGE_BASE_CHARS - 1));
   });
 
   it('quotes a sentence or names a title holding half of a character as the collector takes it, on the page as in the trace', async () => {

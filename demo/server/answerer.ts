@@ -13,7 +13,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
+import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
@@ -218,7 +218,8 @@ export function createAnswerer(options: AnswererOptions) {
       ...(rerankerVersion !== undefined && { rerankerVersion }),
       sessionId: req.sessionId,
       turnIndex: req.turnIndex,
-      knowledgeBase: corpus.name,
+      // A collection's name is its directory's, which may be longer than a trace takes.
+      knowledgeBase: cut(corpus.name, KNOWLEDGE_BASE_CHARS),
       createdAt,
     });
     const answered = model !== EXTRACTIVE_MODEL || citations.length > 0;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS, MAX_QUERY_CHARS } from '../thresholds.ts';
+import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS, MAX_QUERY_CHARS } from '../thresholds.ts';
 import { epochMs, externalId, finite, freeText, label, wellFormed } from './common.ts';
 
 /** One chunk as a retrieval stage saw it. */
@@ -87,7 +87,7 @@ export const TraceSchema = v.strictObject({
   /** Intent class of the query, to group failures by kind of question. */
   intent: v.optional(label(100)),
   /** The knowledge base or collection searched. */
-  knowledgeBase: v.optional(label(100)),
+  knowledgeBase: v.optional(label(KNOWLEDGE_BASE_CHARS)),
   /** When retrieval started, epoch ms (the backend's clock). */
   createdAt: epochMs(),
 });
