@@ -27,4 +27,17 @@ describe('openAiGenerator', () => {
     expect([...prompt.matchAll(/\[(\d+)\]/g)].map((m) => m[0])).toEqual(['[2]', '[1]', '[2]']);
     expect(citations.map((c) => c.chunkId)).toEqual(['c1']);
   });
+
+  it("says why the endpoint refused: an OpenAI-style error's message, or the start of its text", async () => {
+    const refusing = (res: Response) => openAiGenerator({ baseUrl: 'http://llm.test/v1', model: 'm', fetch: (async () => res) as typeof fetch });
+    const quota = Response.json({ error: { message: 'You exceeded your current quota.', type: 'insufficient_quota' } }, { status: 429 });
+    await expect(refusing(quota).generate('q', [chunk(1, 't', 'x')], [])).rejects.toThrow('m: HTTP 429: You exceeded your current quota.');
+    const page = new Response(`<html>\n<body>Bad gateway ${'.'.repeat(1_000)}</body></html>`, { status: 502 });
+    const error = await refusing(page)
+      .generate('q', [chunk(1, 't', 'x')], [])
+      .catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/^m: HTTP 502: <html> <body>Bad gateway \.+$/);
+    expect((error as Error).message.length).toBeLessThan(340);
+    await expect(refusing(new Response(null, { status: 500 })).generate('q', [chunk(1, 't', 'x')], [])).rejects.toThrow(/^m: HTTP 500$/);
+  });
 });

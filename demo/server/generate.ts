@@ -3,6 +3,7 @@
  * into the prompt as numbered sources and the model is asked to cite them as [n]. Without it, or
  * when the call fails, the demo answers extractively.
  */
+import { cut } from '../../shared/cut.ts';
 import { joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
@@ -44,6 +45,23 @@ const SYSTEM =
   'You answer questions using only the numbered sources given. Cite each claim with its source number in brackets, like [2]. ' +
   'If the sources do not answer the question, say so. Be brief.';
 
+/** How much of an endpoint's refusal goes into the error: its reason, not a whole HTML page. */
+const REASON_CHARS = 300;
+
+/** What an endpoint said when it refused: OpenAI-compatible APIs send `{ error: { message } }`, others text. */
+async function reasonOf(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  let reason = text;
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') reason = message;
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  reason = reason.replace(/\s+/g, ' ').trim();
+  return reason ? `: ${cut(reason, REASON_CHARS)}` : '';
+}
+
 export function openAiGenerator(options: OpenAiOptions): Generator {
   const { baseUrl, apiKey, model, historyTurns = HISTORY_TURNS, timeoutMs = 30_000, fetch: doFetch = fetch } = options;
   return {
@@ -67,7 +85,7 @@ export function openAiGenerator(options: OpenAiOptions): Generator {
         body: JSON.stringify({ model, messages, temperature: regenerate ? 0.9 : 0.2 }),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      if (!res.ok) throw new Error(`${model}: HTTP ${res.status}`);
+      if (!res.ok) throw new Error(`${model}: HTTP ${res.status}${await reasonOf(res)}`);
       const body = (await res.json()) as { choices?: { message?: { content?: string } }[] };
       const answer = body.choices?.[0]?.message?.content?.trim();
       if (!answer) throw new Error(`${model}: empty answer`);
