@@ -1,20 +1,6 @@
-import type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
+import type { Correction, FlaggedDocument } from '../../shared/admin-api/documents.ts';
 import { failedTests, ownerOf } from '../loop/documents.ts';
-
-export async function ownersOf(d1: D1Database, projectId: string): Promise<OwnerRule[]> {
-  const { results } = await d1.prepare('select pattern, owner from document_owners where project_id = ? order by position').bind(projectId).all<OwnerRule>();
-  return results;
-}
-
-/** Replaces the project's owner rules, in order (the first match wins). */
-export async function saveOwners(d1: D1Database, projectId: string, owners: readonly OwnerRule[]): Promise<void> {
-  await d1.batch([
-    d1.prepare('delete from document_owners where project_id = ?').bind(projectId),
-    ...owners.map((o, i) =>
-      d1.prepare('insert into document_owners (project_id, position, pattern, owner) values (?, ?, ?, ?)').bind(projectId, i, o.pattern, o.owner),
-    ),
-  ]);
-}
+import { ownersOf } from './owner-rules.ts';
 
 export async function flaggedDocuments(d1: D1Database, projectId: string): Promise<FlaggedDocument[]> {
   const [owners, { results }] = await Promise.all([

@@ -104,6 +104,38 @@ describe('documents', () => {
       await context.close();
     }
   });
+
+  it('refuses to overwrite owner rules another admin saved since the page was read, keeping the edit and showing theirs', async () => {
+    const f = fixture();
+    const rules = (...owners: [string, string][]) => ({ owners: owners.map(([pattern, owner]) => ({ pattern, owner })) });
+    await f.admin('/v1/admin/owners', { method: 'PUT', json: rules(['refunds*', 'payments team']) });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/documents');
+    try {
+      const owner = page.getByLabel('Owner 1');
+      await expect.poll(() => owner.inputValue()).toBe('payments team');
+      // Another admin saves their rules after this page was read.
+      await f.admin('/v1/admin/owners', { method: 'PUT', json: rules(['refunds*', 'legal'], ['policies/*', 'legal']) });
+
+      await owner.fill('billing');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Someone saved the owner rules meanwhile').waitFor();
+      expect(await f.admin('/v1/admin/owners')).toEqual(rules(['refunds*', 'legal'], ['policies/*', 'legal']));
+      // The edit stays; theirs are shown below it, and the flagged documents name their owner.
+      expect(await owner.inputValue()).toBe('billing');
+      expect(await page.locator('rf-documents-page [data-field="theirs"] li').allTextContents()).toEqual(['refunds* → legal', 'policies/* → legal']);
+      await expect.poll(() => page.locator('rf-documents-page tr[data-document="refunds.md"]').first().textContent()).toContain('legal');
+
+      // Saved again, knowingly, the edit replaces theirs.
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved.').waitFor();
+      expect(await f.admin('/v1/admin/owners')).toEqual(rules(['refunds*', 'billing']));
+      expect(await page.locator('rf-documents-page [data-field="theirs"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin('/v1/admin/owners', { method: 'PUT', json: rules() });
+      await context.close();
+    }
+  });
 });
 
 describe('corrections', () => {

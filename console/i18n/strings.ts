@@ -226,6 +226,10 @@ const en = {
   savedMeanwhile: 'Saved meanwhile: {value}',
   configSavedElsewhere:
     'Someone saved the prompt settings meanwhile, in another tab or by another admin, so yours were not saved. Save again to replace theirs, or reload the page to see them.',
+  ownersSavedElsewhere:
+    'Someone saved the owner rules meanwhile, in another tab or by another admin, so yours were not saved. Theirs are shown below your edit; Save again to replace them.',
+  theirOwnerRules: 'Their rules, saved meanwhile',
+  noTheirOwnerRules: 'Saved meanwhile: no rules.',
   correctionsTitle: 'Corrections',
   correctionsIntro:
     'What users said the answer should have been, routed to the owner of the document it is about. Resolve one with a note on what was changed.',
@@ -649,6 +653,9 @@ const zhCN: Strings = {
   settingsSavedElsewhere: '在此期间有人（另一个标签页或另一位管理员）保存了设置，所以你的修改未保存。对方保存的值显示在其改动的字段旁；再次保存即可替换。',
   savedMeanwhile: '期间已保存为：{value}',
   configSavedElsewhere: '在此期间有人（另一个标签页或另一位管理员）保存了提示设置，所以你的修改未保存。再次保存即可替换对方的设置，或重新加载页面查看。',
+  ownersSavedElsewhere: '在此期间有人（另一个标签页或另一位管理员）保存了负责人规则，所以你的修改未保存。对方的规则显示在你的编辑下方；再次保存即可替换。',
+  theirOwnerRules: '对方期间保存的规则',
+  noTheirOwnerRules: '期间已保存为：没有规则。',
   correctionsTitle: '纠正',
   correctionsIntro: '用户认为回答应该是什么，按所涉及文档分派给负责人。处理后写明改了什么。',
   noCorrections: '这里没有纠正。',

@@ -4,10 +4,12 @@ import { freeText } from '../../../shared/schema/common.ts';
 import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
+import { changedSinceRead, etagOf, ifMatchVersion } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
-import { correctionsOf, flaggedDocuments, ownersOf, resolveCorrection, saveOwners } from '../../storage/documents.ts';
+import { correctionsOf, flaggedDocuments, resolveCorrection } from '../../storage/documents.ts';
+import { ownersOf, saveOwners, versionedOwnersOf } from '../../storage/owner-rules.ts';
 
 const Resolve = v.strictObject({ note: v.pipe(freeText(2_000), v.trim(), v.minLength(1, 'must not be empty')) });
 
@@ -21,11 +23,19 @@ export const documentRoutes = new Hono<AppEnv>()
     const [documents, owners] = await Promise.all([flaggedDocuments(c.env.DB, projectId), ownersOf(c.env.DB, projectId)]);
     return c.json({ documents, owners });
   })
-  /** GET /v1/admin/owners and PUT /v1/admin/owners: who owns which documents, by id pattern. */
-  .get('/owners', async (c) => c.json({ owners: await ownersOf(c.env.DB, c.get('auth').projectId) }))
+  /** GET /v1/admin/owners: who owns which documents, by id pattern; their version as the ETag. */
+  .get('/owners', async (c) => {
+    const { owners, version } = await versionedOwnersOf(c.env.DB, c.get('auth').projectId);
+    c.header('ETag', etagOf(version));
+    return c.json({ owners });
+  })
+  /** PUT /v1/admin/owners: replace the whole list; with If-Match, only over that version (else 412). */
   .put('/owners', jsonBody(SMALL_BODY), validBody(OwnerRulesSchema, 'invalid_owners'), async (c) => {
-    await saveOwners(c.env.DB, c.get('auth').projectId, c.get('input').owners);
-    return c.json({ owners: c.get('input').owners });
+    const { owners } = c.get('input');
+    const version = await saveOwners(c.env.DB, c.get('auth').projectId, owners, Date.now(), ifMatchVersion(c));
+    if (version === undefined) throw changedSinceRead();
+    c.header('ETag', etagOf(version));
+    return c.json({ owners });
   })
   /** GET /v1/admin/corrections: the inbox, grouped by document owner. */
   .get(

@@ -115,6 +115,15 @@ export const documentOwners = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.position] })],
 );
 
+/**
+ * The version of a project's owner rules (as versioned-row.ts keeps one for a settings row): moved
+ * on in the batch that rewrites the rules, so a save made from an older read is refused. No row: 0.
+ */
+export const documentOwnersVersions = sqliteTable('document_owners_versions', {
+  projectId: text('project_id').primaryKey(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
 /** Free-text corrections, routed to the owner of the document they are about; never training data. */
 export const corrections = sqliteTable(
   'corrections',

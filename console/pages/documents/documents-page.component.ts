@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import * as v from 'valibot';
 import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, api, versioned } from '../../api/client.ts';
 import type { FlaggedDocument, OwnerRule } from '../../api/types.ts';
 import { paths, type Route } from '../../app/router.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
@@ -34,6 +34,7 @@ export class DocumentsPage extends LitElement {
     owners: { state: true },
     error: { state: true },
     ownersStatus: { state: true },
+    theirs: { state: true },
     ruleIssues: { state: true },
   };
 
@@ -43,6 +44,10 @@ export class DocumentsPage extends LitElement {
   declare documents: FlaggedDocument[] | undefined;
   /** The rules as edited, saved with Save. */
   declare owners: OwnerRule[];
+  /** What another admin saved after the rules were read, once a save was refused for it: shown below the edit, which stays. */
+  declare theirs: OwnerRule[] | undefined;
+  /** The version the rules were read at (or, after a refused save, theirs): a save over any other is refused. */
+  private ownersEtag: string | undefined;
   /** Why the documents could not be fetched. */
   declare error: unknown;
   declare ownersStatus: Words | undefined;
@@ -63,9 +68,14 @@ export class DocumentsPage extends LitElement {
   private async load() {
     this.error = undefined;
     try {
-      const res = await api<{ documents: FlaggedDocument[]; owners: OwnerRule[] }>('/v1/admin/documents');
+      // The rules from their own route, which gives their version.
+      const [res, rules] = await Promise.all([
+        api<{ documents: FlaggedDocument[] }>('/v1/admin/documents'),
+        versioned<{ owners: OwnerRule[] }>('/v1/admin/owners'),
+      ]);
       this.documents = res.documents;
-      this.owners = res.owners;
+      this.owners = rules.body.owners;
+      this.ownersEtag = rules.etag ?? undefined;
     } catch (err) {
       this.error = err;
     }
@@ -150,7 +160,21 @@ export class DocumentsPage extends LitElement {
           <span role="status">${this.ownersStatus?.(s) ?? ''}</span>
         </div>
       </form>
+      ${this.renderTheirs()}
     </section>`;
+  }
+
+  /** Another admin's rules, saved after these were read: to compare with the edit before saving over them. */
+  private renderTheirs() {
+    const s = this.strings;
+    if (!this.theirs) return nothing;
+    if (!this.theirs.length) return html`<p class="muted" data-field="theirs">${s.noTheirOwnerRules}</p>`;
+    return html`<div class="theirs" data-field="theirs">
+      <h3 id="theirs-title">${s.theirOwnerRules}</h3>
+      <ol aria-labelledby="theirs-title">
+        ${this.theirs.map((o) => html`<li><span class="mono">${o.pattern}</span> → ${o.owner}</li>`)}
+      </ol>
+    </div>`;
   }
 
   private renderRuleField(i: number, field: RuleField, name: string, value: string) {
@@ -219,12 +243,38 @@ export class DocumentsPage extends LitElement {
     const rules = this.checkRules();
     if (!rules) return;
     try {
-      await api('/v1/admin/owners', { method: 'PUT', json: rules });
+      const saved = await versioned('/v1/admin/owners', { method: 'PUT', json: rules, ifMatch: this.ownersEtag });
+      this.ownersEtag = saved.etag ?? undefined;
+      this.theirs = undefined;
     } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
       this.ownersStatus = (s) => errorText(err, s);
       return;
     }
-    // Owners are matched when read: the flagged documents now show the new ones, announced with them.
+    await this.refreshDocuments();
+    this.ownersStatus = (s) => s.saved;
+  }
+
+  /**
+   * Another admin saved since the rules were read: the edit stays, theirs are shown below it, and
+   * saving again (knowingly) replaces them.
+   */
+  private async savedElsewhere() {
+    this.ownersStatus = (s) => s.ownersSavedElsewhere;
+    try {
+      const latest = await versioned<{ owners: OwnerRule[] }>('/v1/admin/owners');
+      this.theirs = latest.body.owners;
+      this.ownersEtag = latest.etag ?? undefined;
+    } catch (err) {
+      // Not knowing what they saved, a save still refuses to replace it.
+      this.ownersStatus = (s) => `${s.ownersSavedElsewhere} ${errorText(err, s)}`;
+      return;
+    }
+    await this.refreshDocuments();
+  }
+
+  /** Owners are matched when read: the flagged documents show the rules now stored. */
+  private async refreshDocuments() {
     try {
       const res = await api<{ documents: FlaggedDocument[] }>('/v1/admin/documents');
       this.documents = res.documents;
@@ -232,6 +282,5 @@ export class DocumentsPage extends LitElement {
     } catch (err) {
       this.error = err;
     }
-    this.ownersStatus = (s) => s.saved;
   }
 }

@@ -14,6 +14,12 @@ export const styles = css`
   .owners td:last-child {
     white-space: nowrap;
   }
+  .theirs {
+    margin-top: 0.75rem;
+  }
+  .theirs ol {
+    margin: 0.25rem 0 0;
+  }
   .actions {
     display: flex;
     gap: 0.5rem;
