@@ -340,3 +340,49 @@ describe('prompt settings thresholds', () => {
     }
   });
 });
+
+describe('prompt settings saved while typing', () => {
+  it('keeps what is typed while a save is on its way, rather than replacing it with the saved config', async () => {
+    const f = fixture();
+    const before = (await f.admin('/v1/admin/config')) as { thresholds: Record<string, number> };
+    // The save is held until the reader has typed more.
+    let sent!: () => void;
+    const saving = new Promise<void>((resolve) => (sent = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/prompts', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/config',
+          async (route) => {
+            if (route.request().method() !== 'PUT') return route.continue();
+            sent();
+            await released;
+            return route.continue();
+          },
+        ),
+    });
+    try {
+      const bounce = page.getByLabel('Bounce window (ms)');
+      const dwell = page.getByLabel('Citation dwell for its prompt (ms)');
+      await bounce.waitFor();
+      await bounce.fill('4567');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await saving;
+      await dwell.fill('7654');
+      release();
+      await page.getByText('Saved.').waitFor();
+      // The save stored what was sent; what was typed after it stays in its field, to be saved next.
+      expect(await f.admin('/v1/admin/config')).toMatchObject({ thresholds: { bounceWindowMs: 4567, focusedDwellMs: before.thresholds.focusedDwellMs } });
+      expect(await bounce.inputValue()).toBe('4567');
+      expect(await dwell.inputValue()).toBe('7654');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(async () => ((await f.admin('/v1/admin/config')) as typeof before).thresholds.focusedDwellMs).toBe(7654);
+      expect(problems).toEqual([]);
+    } finally {
+      release();
+      await f.admin('/v1/config', { method: 'PUT', json: before });
+      await context.close();
+    }
+  });
+});

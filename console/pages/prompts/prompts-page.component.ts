@@ -291,9 +291,11 @@ export class PromptsPage extends LitElement {
     if (!('config' in checked)) return;
     this.refused = undefined;
     this.status = undefined;
+    const sent = this.draft;
     try {
       const saved = await versioned<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config, ifMatch: this.etag });
-      this.draft = toDraft(saved.body);
+      // The saved config (as the collector stored it) replaces the draft only if nothing was typed while it was on its way.
+      if (this.draft === sent) this.draft = toDraft(saved.body);
       this.etag = saved.etag ?? undefined;
       this.status = (s) => s.saved;
     } catch (err) {
