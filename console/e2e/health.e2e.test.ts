@@ -6,6 +6,16 @@ import { openConsole, useSeededCollector } from './fixture.ts';
 const browser = useBrowser();
 const fixture = useSeededCollector();
 
+/** The health page as the collector would show these nights (newest first). */
+const openWithSnapshots = (f: ReturnType<typeof fixture>, snapshots: readonly { day: string }[]) =>
+  openConsole(browser(), f, '/admin/health?days=7', {
+    routes: (ctx) =>
+      ctx.route(
+        (url) => url.pathname === '/v1/admin/health',
+        (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ latest: snapshots[0], snapshots }) }),
+      ),
+  });
+
 describe('loop health', () => {
   it('shows the latest snapshot and each metric over time as charts with their data, in either theme', async () => {
     const f = fixture();
@@ -55,13 +65,7 @@ describe('loop health', () => {
     const night = (day: string, servedModel: string | null, evalNdcg5: number | null) => ({ day, servedModel, metrics: { traces: 10, evalNdcg5 } });
     // Newest first, as the collector answers: v1 promoted, then v2, then v1 again after a rollback.
     const snapshots = [night('2026-03-04', 'v1', 0.61), night('2026-03-03', 'v2', 0.64), night('2026-03-02', 'v1', 0.61), night('2026-03-01', null, null)];
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/health?days=7', {
-      routes: (ctx) =>
-        ctx.route(
-          (url) => url.pathname === '/v1/admin/health',
-          (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ latest: snapshots[0], snapshots }) }),
-        ),
-    });
+    const { page, context, problems } = await openWithSnapshots(f, snapshots);
     try {
       const chart = page.locator('rf-health-page rf-line-chart[heading="Eval score (nDCG@5) per model version"]');
       await expect.poll(() => chart.locator('.u-legend .u-series').allTextContents()).toEqual(['v1', 'v2']);
@@ -79,13 +83,7 @@ describe('loop health', () => {
     const rates = { coverage: 0, trustedCoverage: 0, effectiveRate: 0, requeryRate: 0 };
     const night = (day: string) => ({ day, servedModel: null, metrics: { traces: 10, ...rates } });
     const snapshots = [night('2026-03-03'), night('2026-03-02'), night('2026-03-01')];
-    const { page, context, problems } = await openConsole(browser(), f, '/admin/health?days=7', {
-      routes: (ctx) =>
-        ctx.route(
-          (url) => url.pathname === '/v1/admin/health',
-          (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ latest: snapshots[0], snapshots }) }),
-        ),
-    });
+    const { page, context, problems } = await openWithSnapshots(f, snapshots);
     try {
       const chart = page.locator('rf-health-page rf-line-chart').first();
       await chart.locator('canvas').waitFor();
