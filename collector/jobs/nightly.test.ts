@@ -639,6 +639,33 @@ describe('the nightly job', () => {
     expect(await inbox()).toBe(0);
   });
 
+  it('takes an earlier turn out of the review queue when the run that moved a correction off it is left unfinished after assessing', async () => {
+    const p = await newProject();
+    const [first, second] = earlierTurnAndFollowUp();
+    await send(p, [first, second], [correctionOn(second)]);
+    const now = tonight();
+    await runNightly(env, now, { projects: [p.id] });
+    const mined = async () =>
+      (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
+        .bind(p.id, first.traceId)
+        .first<{ n: number }>())!.n;
+    expect(await mined()).toBeGreaterThan(0);
+    // The next day the same user floods, and a new event on the follow-up has its correction judged again: distrusted, not moved.
+    const floods = Array.from({ length: 12 }, (_, i) => badTrace({ userIdHash: 'u1', sessionId: `flood-${i}` }));
+    await send(
+      p,
+      floods,
+      floods.map((f, i) => ({ traceId: f.traceId, sessionId: f.sessionId!, signalType: 'thumbs_down' as const, clientTs: Date.now() + i * 1_000 })),
+    );
+    await send(p, [], [{ traceId: second.traceId, sessionId: 'shared', signalType: 'citation_click', detail: { chunkId: 'refund-1' } }]);
+    // That night's run stops once it has assessed (the first turn rescored), and its night passes.
+    while ((await runNightly(env, now + 86_400_000, { projects: [p.id], maxSlices: 1 })).runs[0]!.stage !== 'mine');
+    expect(await statsOf(p.id, first.traceId)).toMatchObject({ trusted_signals: 0 });
+    // The next night covers its window again, and mines the first turn again too: nothing of it stays in the queue.
+    expect((await runNightly(env, now + 2 * 86_400_000, { projects: [p.id] })).done).toBe(true);
+    expect(await mined()).toBe(0);
+  });
+
   it('sizes the queue to the weekly budget and records why the threshold moved', async () => {
     const p = await newProject();
     expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 1, secondsPerReviewItem: 20 } })).status).toBe(200);

@@ -121,12 +121,14 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
     ...touch(run.windowFrom, run.windowTo, () => 0),
     ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom, (table) => lastRead[table] ?? 0),
     db.prepare(RECORD_READ_ROWIDS_SQL).bind(projectId, night),
-    // Items a run its night left unfinished took rows from and never recomputed, and chunk days it
-    // listed (all of them, when it was the first), this run does.
+    // Items a run its night left unfinished took rows from and never recomputed, chunk days it
+    // listed (all of them, when it was the first) and the answers it listed, this run does: among
+    // those answers, ones outside its window that its assessing rescored (a signal attributed to
+    // them, or moved off them), whose items and days it may not have reached.
     db
       .prepare(
         `insert or ignore into loop_touched (project_id, night, kind, key)
-         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day')`,
+         select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day', 'trace')`,
       )
       .bind(projectId, night),
   ]);
