@@ -58,6 +58,23 @@ describe('the corrections inbox', () => {
     expect(await rowsNaming(p.id, [earlier.traceId, 'u-earlier'])).toEqual([]);
   });
 
+  it('routes a correction by the answer it was sent on again, at the next run, once the earlier answer’s user is erased', async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    const citing = (t: TraceInput, sourceDocId: string): TraceInput => ({
+      ...t,
+      retrievedChunks: t.retrievedChunks.map((c) => ({ ...c, sourceDocId })),
+    });
+    await send(p, [citing({ ...first, userIdHash: 'u-earlier' }, 'credit.md'), citing(theirs, 'shipping.md')], [correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const routedTo = async () =>
+      (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId));
+    expect(await routedTo()).toEqual(['credit.md']);
+    expect((await admin(p, '/users/u-earlier', { method: 'DELETE' })).status).toBe(200);
+    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
+    expect(await routedTo()).toEqual(['shipping.md']);
+  });
+
   it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {
     const p = await newProject();
     const t = trace({ sessionId: 'alone', query: 'Can I return opened items?' });

@@ -18,6 +18,8 @@ async function send(p: Project, traces: TraceInput[], events: Parameters<typeof 
   expect(res.status).toBe(200);
 }
 
+const DAY = 86_400_000;
+
 const admin = (p: Project, path: string, init: RequestInit = {}) => call(`/v1/admin${path}`, { ...init, headers: bearer(p.keys.admin) });
 
 const chunks = [
@@ -390,6 +392,28 @@ describe('eval sets, loop health, retention and erasure', () => {
       .bind(p.id, next.traceId)
       .first<{ attribution: string }>();
     expect(JSON.parse(after!.attribution).scores.map((c: { traceId: string }) => c.traceId)).toEqual(expect.arrayContaining([next.traceId]));
+  });
+
+  it("mines again, at the next run, an answer whose only signal was an erased user's correction, even when erased while a run is under way", async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    await send(p, [first, theirs], [correction]);
+    const now = Date.now() + 1_000;
+    await runNightly(env, now, { projects: [p.id] });
+    const mined = async () =>
+      (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
+        .bind(p.id, first.traceId)
+        .first<{ n: number }>())!.n;
+    // The correction the attribution moved onto the first turn (a turn before signing in) made it a bad answer.
+    expect(await mined()).toBeGreaterThan(0);
+    // The next night's run is under way, past listing what it looks at, when the user is erased.
+    while ((await runNightly(env, now + DAY, { projects: [p.id], maxSlices: 1 })).runs[0]!.stage !== 'mine');
+    expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    expect((await runNightly(env, now + DAY, { projects: [p.id] })).done).toBe(true);
+    // The night after, the first turn, with no signal left, leaves the review queue.
+    expect((await runNightly(env, now + 2 * DAY, { projects: [p.id] })).done).toBe(true);
+    expect(await mined()).toBe(0);
+    expect(await count('review_items', p.id)).toBe(0);
   });
 
   it('removes, at the next retention, the chunk texts only an erased user’s answers used, and only those', async () => {

@@ -6,6 +6,7 @@ import { settingsOf } from './loop-settings.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
 import { countedD1 } from './sql/counted-d1.ts';
 import { namedBatch } from './sql/named-batch.ts';
+import { NEXT_RUN_NIGHT } from './sql/next-run.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
 import { LOWER_READ_ROWIDS_SQL } from './sql/read-rowids.ts';
 import { recountSessions } from './sql/session-counts.ts';
@@ -162,6 +163,13 @@ export async function eraseUser(
           where r.project_id = ?1`,
         until: assessedUntilSql('?1'),
       }),
+      // Their review items, days and documents the next run counts again (a run under way may be past them).
+      othersNextRun: d1
+        .prepare(
+          `insert or ignore into loop_touched (project_id, night, kind, key)
+           select ?1, ?2, 'trace', trace_id from erasure_recompute where project_id = ?1`,
+        )
+        .bind(projectId, NEXT_RUN_NIGHT),
       othersDone: d1.prepare('delete from erasure_recompute where project_id = ?').bind(projectId),
       readRowids: d1.prepare(LOWER_READ_ROWIDS_SQL),
       // Their answers, gone now, leave the turns others' signals in their sessions were weighed against.
@@ -239,8 +247,8 @@ function forgetFlooding(d1: D1Database, projectId: string, sources: ReadonlySet<
     .bind(projectId, JSON.stringify([...sources]));
 }
 
-/** The nights of runs not finished, whose mining lists are kept until they finish. */
-const UNFINISHED = `select night from loop_runs where project_id = ?1 and status = 'running'`;
+/** The nights of runs not finished, whose mining lists are kept until they finish, and the next run's list. */
+const UNFINISHED = `select night from loop_runs where project_id = ?1 and status = 'running' union all select '${NEXT_RUN_NIGHT}'`;
 
 /** The questions of the other users' answers a batch of erasure recomputes (`erasure_recompute`). */
 const OTHERS_KEYS = `select s.query_key from erasure_recompute r cross join trace_stats s on s.project_id = ?1 and s.trace_id = r.trace_id where r.project_id = ?1`;

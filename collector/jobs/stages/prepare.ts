@@ -3,6 +3,7 @@ import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCou
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
+import { NEXT_RUN_NIGHT } from '../../storage/sql/next-run.ts';
 import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
 import { READ_ROWIDS_STATE, READ_ROWIDS_TABLES, RECORD_READ_ROWIDS_SQL, type ReadRowids } from '../../storage/sql/read-rowids.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
@@ -131,6 +132,8 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
          select project_id, ?2, kind, key from loop_touched where project_id = ?1 and night < ?2 and kind in ('item', 'chunk_day', 'trace')`,
       )
       .bind(projectId, night),
+    // Among them, the answers an erasure rescored since the last run (storage/sql/next-run.ts): taken now.
+    db.prepare('delete from loop_touched where project_id = ? and night = ?').bind(projectId, NEXT_RUN_NIGHT),
   ]);
   return {
     cursor: FLOODING,

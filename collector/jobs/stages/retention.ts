@@ -4,6 +4,7 @@ import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
+import { NEXT_RUN_NIGHT } from '../../storage/sql/next-run.ts';
 import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
 import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
@@ -104,8 +105,10 @@ export const retention: Stage = {
       chunkSignalDays: db.prepare('delete from chunk_signal_days where project_id = ? and day < ?').bind(projectId, keptDay),
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db
-        .prepare(`delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? limit ${PURGE_BATCH})`)
-        .bind(projectId, abandonedBefore),
+        .prepare(
+          `delete from loop_touched where rowid in (select rowid from loop_touched where project_id = ? and night < ? and night <> ? limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, abandonedBefore, NEXT_RUN_NIGHT),
       abandonedQueryHistory: db
         .prepare(`delete from loop_query_history where rowid in (select rowid from loop_query_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, abandonedBefore),
