@@ -112,6 +112,37 @@ describe('eval sets', () => {
     expect(await items()).toEqual(before);
   });
 
+  it("replays the answers the project's lines call clearly good or bad", async () => {
+    const [clicked, read] = heldOutQueries(2) as [string, string];
+    /** A project with an answer whose source was clicked (scored 0.5) and one whose source was read with focus (0.3). */
+    async function replayed(settings: Record<string, number>) {
+      const p = await newProject();
+      if (Object.keys(settings).length > 0)
+        expect((await call('/v1/admin/settings', { method: 'PUT', headers: bearer(p.keys.admin), json: settings })).status).toBe(200);
+      const a = answer(clicked, 'sa', 60_000);
+      const b = answer(read, 'sb', 50_000);
+      await send(
+        p,
+        [a, b],
+        [
+          { traceId: a.traceId, sessionId: 'sa', signalType: 'citation_click', detail: { chunkId: 'good' } },
+          { traceId: b.traceId, sessionId: 'sb', signalType: 'citation_dwell', detail: { chunkId: 'good', ms: 20_000, mode: 'preview' } },
+        ],
+      );
+      await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+      const { results } = await env.DB.prepare('select weighted_score from trace_stats where project_id = ? order by created_at')
+        .bind(p.id)
+        .all<{ weighted_score: number }>();
+      expect(results.map((r) => r.weighted_score)).toEqual([0.5, 0.3]);
+      return Object.keys(await layer(p, 'replay')).sort();
+    }
+    // Both at least the default line of a good answer, 0.3.
+    expect(await replayed({})).toEqual([clicked, read].sort());
+    // A team that calls an answer good only from 0.4, or 0.6, replays fewer.
+    expect(await replayed({ goodTraceScore: 0.4 })).toEqual([clicked]);
+    expect(await replayed({ goodTraceScore: 0.6 })).toEqual([]);
+  });
+
   it('builds the variant and conflict layers from the labelled held-out questions only', async () => {
     const p = await newProject();
     const [asked, split] = heldOutQueries(2) as [string, string];
