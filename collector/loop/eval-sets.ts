@@ -14,6 +14,11 @@ export const HELD_OUT_SHARE = 0.3;
 export const MAX_EVAL_ITEMS = 2_000;
 /** The replay layer's size: historical answers with clear feedback, for comparing versions. */
 export const REPLAY_ITEMS = 500;
+/**
+ * Replay takes answers clearly good or bad by the project's lines and scored at least this far
+ * from neutral: an answer a lone click or a glance scored says too little to compare versions on.
+ */
+export const REPLAY_MIN_SCORE = 0.5;
 
 /**
  * Whether a reviewer's verdict is too contested for an eval set, which needs labels it can trust

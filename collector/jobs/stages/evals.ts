@@ -1,5 +1,5 @@
 import { queryKey } from '../../../shared/terms.ts';
-import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS } from '../../loop/eval-sets.ts';
+import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS, REPLAY_MIN_SCORE } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { clearlyBadSql, clearlyGoodSql, clearlyJudgedSql } from '../../storage/sql/clear-scores.ts';
 import { focusedDwellSql } from '../../storage/sql/focused-dwell.ts';
@@ -373,9 +373,9 @@ async function replay(ctx: StageContext): Promise<Page> {
   const { results } = await ctx.db
     .prepare(
       `select s.trace_id, s.query_key, t.query, s.weighted_score from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-       where s.project_id = ?1 and s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?3', '?4')} order by s.created_at desc limit ?2`,
+       where s.project_id = ?1 and s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?3', '?4')} and abs(s.weighted_score) >= ?5 order by s.created_at desc limit ?2`,
     )
-    .bind(ctx.projectId, REPLAY_ITEMS * 4, ctx.settings.badTraceScore, ctx.settings.goodTraceScore)
+    .bind(ctx.projectId, REPLAY_ITEMS * 4, ctx.settings.badTraceScore, ctx.settings.goodTraceScore, REPLAY_MIN_SCORE)
     .all<{ trace_id: string; query_key: string; query: string; weighted_score: number }>();
   const recent = results.filter((r) => isHeldOut(r.query_key)).slice(0, REPLAY_ITEMS);
   const { labels, read } = await labelsOf(ctx, [...new Set(recent.map((r) => r.query_key))]);
