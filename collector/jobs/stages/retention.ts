@@ -15,9 +15,21 @@ import type { SliceResult, Stage } from './stage.ts';
 export const PURGE_BATCH = 5_000;
 
 /**
+ * Review items past their retention (?1 the project, ?2 the aggregates' cutoff), each on its own
+ * index: one answered before the cutoff, like other derived data (a model trained on it keeps what
+ * it learnt); one waiting (pending or held) once none of its answers is stored, as nobody can
+ * review it in context any more and it holds a question as typed.
+ */
+const EXPIRED_ITEMS = `select item_id from review_items where project_id = ?1 and status = 'answered' and answered_at < ?2
+  union all
+  select i.item_id from review_items i where i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
+    select 1 from review_item_traces r cross join traces t on t.project_id = ?1 and t.trace_id = r.trace_id where r.project_id = ?1 and r.item_id = i.item_id)`;
+
+/**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
- * retention are purged with what was derived from each of them alone; aggregates (per day,
- * document, chunk, session) stay until their own, longer retention.
+ * retention are purged with what was derived from each of them alone, and review items left
+ * waiting without them; aggregates (per day, document, chunk, session) and answered review items
+ * stay until their own, longer retention.
  */
 export const retention: Stage = {
   name: 'retention',
@@ -73,6 +85,19 @@ export const retention: Stage = {
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
+      // After the answers, so an item goes with its last one: its rows first, then the items they all left.
+      reviewItemRows: db
+        .prepare(
+          `delete from review_item_traces where rowid in (select r.rowid from (${EXPIRED_ITEMS}) x
+             cross join review_item_traces r on r.project_id = ?1 and r.item_id = x.item_id limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, kept),
+      reviewItems: db
+        .prepare(
+          `delete from review_items where project_id = ?1 and item_id in (select x.item_id from (${EXPIRED_ITEMS}) x
+             where not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = x.item_id) limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, kept),
       readRowids: db.prepare(LOWER_READ_ROWIDS_SQL),
       // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
@@ -126,9 +151,17 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [n.events, n.traces, n.checkedChunks, n.abandonedListRows, n.abandonedQueryHistory, n.abandonedTraceHistory, n.evalItems].some(
-      (changes) => changes >= PURGE_BATCH,
-    );
+    const more = [
+      n.events,
+      n.traces,
+      n.reviewItemRows,
+      n.reviewItems,
+      n.checkedChunks,
+      n.abandonedListRows,
+      n.abandonedQueryHistory,
+      n.abandonedTraceHistory,
+      n.evalItems,
+    ].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       state: { [PURGED_BEFORE_STATE]: raw },
@@ -136,6 +169,7 @@ export const retention: Stage = {
         events: n.events,
         traces: n.traces,
         corrections: n.corrections + n.orphanCorrections,
+        reviewItems: n.reviewItems,
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
         evalItems: n.evalItems,
