@@ -24,3 +24,13 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
     throw new Error(`the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, or is --endpoint right?`);
   }
 }
+
+/**
+ * A whole number from `min` to `max` given as `--name` (or in the environment variable `name`), or
+ * a one-line error naming it: `Number()` would take `abc` as NaN and `1e3` or ` 7 ` as numbers.
+ */
+export function wholeNumber(name: string, given: string, min: number, max: number): number {
+  const n = /^-?\d+$/.test(given) ? Number(given) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
+  return n;
+}

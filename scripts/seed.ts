@@ -14,7 +14,7 @@
  * keeps once; another size or seed adds new traffic.
  */
 import { parseArgs } from 'node:util';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, wholeNumber } from './cli.ts';
 import { collectorEndpoint, projectKey } from './collector-target.ts';
 import { seed } from './seed/send.ts';
 
@@ -28,9 +28,13 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
   },
 });
+// Checked before anything is sent: `--sessions abc` would seed the fixed sessions alone, under ids saying NaN.
+const sessions = wholeNumber('--sessions', values.sessions, 1, 100_000);
+// The generator takes 32 bits: another seed would repeat one of these.
+const randomSeed = wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1);
 const endpoint = collectorEndpoint(values.endpoint);
 const { key: serverKey, given } = projectKey('server', values['server-key']);
-const sent = await seed({ endpoint, serverKey, sessions: Number(values.sessions), seed: Number(values.seed) });
+const sent = await seed({ endpoint, serverKey, sessions, seed: randomSeed });
 const project = given ? 'the project of that server key' : 'the dev project';
 console.log(`Seeded ${sent.traces} traces and ${sent.events} events into ${project} at ${endpoint}.
 Next: npm run nightly${given ? ` -- --endpoint ${endpoint} --admin-key <its admin key>` : ''}`);
