@@ -37,6 +37,8 @@ describe('npm run keys', () => {
     expect(sqlite(persistTo, "select count(*) as n from api_keys where project_id = 'acme'")).toEqual([{ n: 8 }]);
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(sqlite(persistTo, "select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null")).toEqual([{ n: 1 }]);
+    // Again, or mistyped: nothing revoked, and the exit code says so.
+    expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`No live key starts ${server.slice(0, 10)} in this D1`);
   });
 
   it('prints only SQL on stdout with --print-sql, the keys on stderr, and leaves the local D1 alone', { timeout: 60_000 }, () => {
@@ -59,6 +61,28 @@ describe('npm run keys', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     expect(() => keys('create', 'bad', '--origin', 'https://app.example/path', '--persist-to', persistTo)).toThrow(/not an origin/);
     expect(() => keys('origins', 'bad', '--add', 'app.example', '--persist-to', persistTo)).toThrow(/not an origin/);
+    expect(readdirSync(persistTo)).toEqual([]);
+  });
+
+  it("prints the SQL that revokes a deployed collector's key with --print-sql, and leaves the local D1 alone", () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    expect(keys('revoke', 'rfs_AbCdEf12345', '--print-sql', '--persist-to', persistTo)).toMatch(
+      /^update api_keys set revoked_at = .+ where prefix = 'rfs_AbCdEf' and revoked_at is null;\n$/,
+    );
+    expect(readdirSync(persistTo)).toEqual([]);
+  });
+
+  it.each([
+    [['create', 'acme', '--nmae', 'Acme'], "Unknown option '--nmae'"],
+    [['create', 'acme', '--name', 'Acme', 'Corp'], 'unexpected "Corp"; usage: npm run keys -- create'],
+    [['origins', 'acme', '--origin', 'https://app.acme.example'], 'origins takes no --origin; usage: npm run keys -- origins'],
+    [['list', '--print-sql'], 'list takes no --print-sql'],
+    [['revoke', 'rfs_AbCd'], '"rfs_AbCd" is shorter than a key\'s prefix: give its first 10 characters'],
+  ])('refuses %j in one line, touching nothing: %s', (args, message) => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
     expect(readdirSync(persistTo)).toEqual([]);
   });
 });

@@ -4,38 +4,55 @@
  *   npm run keys -- create <project-id> [--name "My app"] [--origin https://app.example.com ...]
  *   npm run keys -- origins <project-id> [--add https://staging.example.com ...] [--remove https://old.example.com ...]
  *   npm run keys -- list
- *   npm run keys -- revoke <key-prefix>
+ *   npm run keys -- revoke <key-prefix (its first 10 characters)>
  *
  * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed collector,
  * `npm run -s keys -- create <id> --print-sql > project.sql` writes the SQL alone (the keys go to
- * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`; `origins` takes
- * `--print-sql` too.
+ * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`; `origins` and
+ * `revoke` take `--print-sql` too.
  */
 import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
 import { type LocalD1, migrate, query } from './wrangler.ts';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    origin: { type: 'string', multiple: true, default: [] },
-    add: { type: 'string', multiple: true, default: [] },
-    remove: { type: 'string', multiple: true, default: [] },
-    'persist-to': { type: 'string' },
-    'print-sql': { type: 'boolean', default: false },
-  },
-});
-const d1: LocalD1 = { persistTo: values['persist-to'] };
-const [command, arg] = positionals;
+const OPTIONS = {
+  name: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  add: { type: 'string', multiple: true },
+  remove: { type: 'string', multiple: true },
+  'persist-to': { type: 'string' },
+  'print-sql': { type: 'boolean' },
+} as const;
+
+/** What each command takes: another flag, or a word more (`--name My App` unquoted), would be ignored, so it is refused. */
+const USAGE: Record<string, { args: number; flags: (keyof typeof OPTIONS)[]; usage: string }> = {
+  create: { args: 1, flags: ['name', 'origin', 'persist-to', 'print-sql'], usage: 'create <project-id> [--name N] [--origin URL ...]' },
+  origins: { args: 1, flags: ['add', 'remove', 'persist-to', 'print-sql'], usage: 'origins <project-id> [--add URL ...] [--remove URL ...]' },
+  list: { args: 0, flags: ['persist-to'], usage: 'list' },
+  revoke: { args: 1, flags: ['persist-to', 'print-sql'], usage: 'revoke <key-prefix (its first 10 characters)>' },
+};
+
+function parse() {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: OPTIONS });
+  const [command = '', ...args] = positionals;
+  const takes = USAGE[command];
+  if (!takes) throw new Error('usage: npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>');
+  const usage = `usage: npm run keys -- ${takes.usage} [--persist-to DIR]${takes.flags.includes('print-sql') ? ' [--print-sql]' : ''}`;
+  if (args.length !== takes.args)
+    throw new Error(`${args.length > takes.args ? `unexpected ${JSON.stringify(args[takes.args])}` : 'missing argument'}; ${usage}`);
+  const other = Object.keys(values).find((flag) => !takes.flags.includes(flag as keyof typeof OPTIONS));
+  if (other) throw new Error(`${command} takes no --${other}; ${usage}`);
+  return { command, arg: args[0] ?? '', values };
+}
 
 async function main() {
+  const { command, arg, values } = parse();
+  const d1: LocalD1 = { persistTo: values['persist-to'] };
   switch (command) {
     case 'create': {
-      if (!arg) throw new Error('usage: npm run keys -- create <project-id> [--name N] [--origin URL ...]');
       // Checked before the D1 is touched: a bad origin changes nothing.
-      const p = await provisionProject({ id: arg, name: values.name ?? arg, origins: values.origin });
+      const p = await provisionProject({ id: arg, name: values.name ?? arg, origins: values.origin ?? [] });
       // With --print-sql the SQL alone goes to stdout, for a file to run on a deployed collector's
       // D1, and the local D1 is left alone; the keys go to stderr, to the terminal.
       const say = values['print-sql'] ? console.error : console.log;
@@ -65,9 +82,8 @@ async function main() {
       return;
     }
     case 'origins': {
-      if (!arg) throw new Error('usage: npm run keys -- origins <project-id> [--add URL ...] [--remove URL ...]');
       // Checked before the D1 is touched: a bad origin changes nothing.
-      const statements = originStatements(arg, { add: values.add, remove: values.remove });
+      const statements = originStatements(arg, { add: values.add ?? [], remove: values.remove ?? [] });
       if (values['print-sql']) {
         console.log(statements.join('\n'));
         return;
@@ -92,16 +108,20 @@ async function main() {
       return;
     }
     case 'revoke': {
-      if (!arg || arg.length < 8) throw new Error('usage: npm run keys -- revoke <key-prefix (first 10 characters)>');
-      const rows = query(
-        `update api_keys set revoked_at = ${NOW_MS_SQL} where prefix = '${arg.slice(0, 10).replaceAll("'", "''")}' and revoked_at is null returning prefix`,
-        d1,
-      );
-      console.log(rows.length ? `Revoked ${rows.length} key(s) starting ${arg.slice(0, 10)}` : 'No live key with that prefix');
+      // A key's stored prefix is its first 10 characters: anything shorter matches none.
+      if (arg.length < 10) throw new Error(`${JSON.stringify(arg)} is shorter than a key's prefix: give its first 10 characters (or the whole key)`);
+      const prefix = arg.slice(0, 10);
+      const revoke = `update api_keys set revoked_at = ${NOW_MS_SQL} where prefix = '${prefix.replaceAll("'", "''")}' and revoked_at is null`;
+      if (values['print-sql']) {
+        console.log(`${revoke};`);
+        return;
+      }
+      const rows = query(`${revoke} returning prefix`, d1);
+      // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
+      if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
+      console.log(`Revoked ${rows.length} key(s) starting ${prefix}`);
       return;
     }
-    default:
-      throw new Error('usage: npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>');
   }
 }
 
