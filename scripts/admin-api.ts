@@ -11,7 +11,8 @@ export interface AdminTarget {
 }
 
 export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }): AdminTarget {
-  return { endpoint: collectorEndpoint(flags.endpoint), adminKey: projectKey('admin', flags['admin-key']).key };
+  const endpoint = collectorEndpoint(flags.endpoint);
+  return { endpoint, adminKey: projectKey('admin', endpoint, flags['admin-key']).key };
 }
 
 /** A non-2xx answer of the admin API, with the collector's error code and message. */

@@ -33,7 +33,7 @@ const sessions = wholeNumber('--sessions', values.sessions, 1, 100_000);
 // The generator takes 32 bits: another seed would repeat one of these.
 const randomSeed = wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1);
 const endpoint = collectorEndpoint(values.endpoint);
-const { key: serverKey, given } = projectKey('server', values['server-key']);
+const { key: serverKey, given } = projectKey('server', endpoint, values['server-key']);
 const sent = await seed({ endpoint, serverKey, sessions, seed: randomSeed });
 const project = given ? 'the project of that server key' : 'the dev project';
 console.log(`Seeded ${sent.traces} traces and ${sent.events} events into ${project} at ${endpoint}.

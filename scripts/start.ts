@@ -6,15 +6,17 @@
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, wholeNumber } from './cli.ts';
+import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { startStoppably } from './start-stop.ts';
 import { migrate, startDev } from './wrangler.ts';
 
 failInOneLine();
 
-const PORT = Number(process.env.PORT ?? 8787);
-const DEMO = Number(process.env.DEMO_PORT ?? DEMO_PORT);
+// Checked before anything starts: PORT=abc would migrate and build, then fail on an origin ending in NaN.
+const PORT = localCollectorPort();
+const DEMO = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT), 1, 65_535);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
