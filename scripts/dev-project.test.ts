@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDevProject } from './dev-project.ts';
+import { ensureDevProject, readDevKeys } from './dev-project.ts';
 import { copyMigratedD1 } from './local-collector.ts';
 import { sqlite } from './local-d1-file.ts';
 
@@ -41,6 +41,25 @@ describe('the dev project npm start makes', () => {
       expect(third.viewer).toMatch(/^rfv_/);
       expect(third.admin).not.toBe(second.admin);
       expect(existsSync(keysFile)).toBe(true);
+    } finally {
+      rmSync(persistTo, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces a keys file cut short with a fresh set, readable by its owner alone', { timeout: 120_000 }, async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-dev-'));
+    try {
+      const keysFile = join(persistTo, 'dev-keys.json');
+      copyMigratedD1(persistTo);
+      // Half of a file, left readable by others (written before, or copied).
+      writeFileSync(keysFile, '{\n  "write": "rfw_', { mode: 0o644 });
+      expect(() => readDevKeys(keysFile)).toThrow(`${keysFile} does not hold the dev project's keys: npm start makes new ones`);
+
+      const keys = await ensureDevProject(keysFile, [], { persistTo });
+      expect(readDevKeys(keysFile)).toEqual(keys);
+      expect(liveKeys(persistTo)).toHaveLength(4);
+      expect(statSync(keysFile).mode & 0o777).toBe(0o600);
+      expect(readdirSync(persistTo).filter((f) => f.startsWith('dev-keys'))).toEqual(['dev-keys.json']);
     } finally {
       rmSync(persistTo, { recursive: true, force: true });
     }

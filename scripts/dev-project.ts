@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { KEY_KINDS, type KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { type LocalD1, query, ROOT } from './wrangler.ts';
+import { writeFileWhole } from './write-file-whole.ts';
 
 export type DevKeys = Record<KeyKind, string>;
 
@@ -15,8 +16,9 @@ export const DEV_KEYS_FILE = join(ROOT, '.dev-keys.json');
  * (a wiped .wrangler/state, or revoked keys, get a fresh set), else new ones, saved and returned.
  */
 export async function ensureDevProject(keysFile: string, origins: readonly string[], d1: LocalD1 = {}): Promise<DevKeys> {
-  if (existsSync(keysFile)) {
-    const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<DevKeys>;
+  // A file that does not parse (cut short, or edited) holds no key anyone can use: a fresh set replaces it.
+  const keys = existsSync(keysFile) ? keysIn(keysFile) : undefined;
+  if (keys) {
     const hashes = await Promise.all(KEY_KINDS.map((kind) => hashKey(keys[kind] ?? '')));
     const [row] = query<{ n: number }>(
       `select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`,
@@ -27,12 +29,24 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
   query(p.statements.join('\n'), d1);
-  writeFileSync(keysFile, `${JSON.stringify(p.keys, null, 2)}\n`, { mode: 0o600 });
+  writeFileWhole(keysFile, `${JSON.stringify(p.keys, null, 2)}\n`, 0o600);
   return p.keys;
 }
 
 /** The keys `npm start` saved, for the scripts that talk to the running collector. */
 export function readDevKeys(keysFile = DEV_KEYS_FILE): DevKeys {
   if (!existsSync(keysFile)) throw new Error(`No ${keysFile}: run npm start first, it creates the dev project and its keys`);
-  return JSON.parse(readFileSync(keysFile, 'utf8')) as DevKeys;
+  const keys = keysIn(keysFile);
+  if (!keys) throw new Error(`${keysFile} does not hold the dev project's keys: npm start makes new ones`);
+  return keys as DevKeys;
+}
+
+/** The keys a keys file holds, or undefined when it is not a JSON object. */
+function keysIn(keysFile: string): Partial<DevKeys> | undefined {
+  try {
+    const keys: unknown = JSON.parse(readFileSync(keysFile, 'utf8'));
+    return typeof keys === 'object' && keys !== null ? (keys as Partial<DevKeys>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
