@@ -20,6 +20,8 @@ export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string | undefined,
+    /** The collector's own words (or the body, from a proxy in between). */
+    readonly detail: string,
     message: string,
   ) {
     super(message);
@@ -37,7 +39,8 @@ export async function admin<T>(target: AdminTarget, path: string, init: { method
   if (!res.ok) {
     const error = errorOf(text);
     const hint = res.status === 401 ? ` (the admin key was refused: check --admin-key or RF_ADMIN_KEY)` : '';
-    throw new AdminApiError(res.status, error?.code, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${error?.message ?? text}${hint}`);
+    const detail = error?.message ?? text;
+    throw new AdminApiError(res.status, error?.code, detail, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${detail}${hint}`);
   }
   return JSON.parse(text) as T;
 }

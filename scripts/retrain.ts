@@ -41,5 +41,10 @@ if (!outcome.trained) {
 }
 console.log(`Trained ${outcome.model.version} on ${outcome.confirmed} confirmed examples (${JSON.stringify(outcome.model).length} bytes).`);
 console.table(gateTable(outcome.evaluation));
-console.log(`${outcome.decision.promote ? 'Promoted' : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
+const passed = outcome.recorded ? 'Promoted' : 'Passes the gate';
+console.log(`${outcome.decision.promote ? passed : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
+if (outcome.refused !== undefined) {
+  console.error(`Not recorded, nothing stored: ${outcome.refused}. \`npm run retrain\` again trains against what is so now.`);
+  process.exit(1);
+}
 if (!outcome.recorded) console.log('Dry run: nothing recorded.');

@@ -12,7 +12,7 @@ import type { TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery, Ranker } from '../../shared/training/gate.ts';
 import { type RetrainOutcome, retrain } from '../../shared/training/retrain.ts';
 import { consolidate } from '../../shared/training/train.ts';
-import { type AdminTarget, admin } from '../admin-api.ts';
+import { AdminApiError, type AdminTarget, admin } from '../admin-api.ts';
 import { embedAll, type TextVectors } from './vectors.ts';
 
 export interface TrainingPayload {
@@ -66,7 +66,14 @@ const rankerWith =
     return rerankWithModel(model, query, candidates, v).map((r) => r.chunkId);
   };
 
-export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RetrainOutcome & { recorded: boolean }> {
+/**
+ * What became of a retraining: `recorded` once the collector stored the model; `refused`, the
+ * collector's reason when it would not (nothing stored), as when a model was promoted while this
+ * one trained, so that its gate compared it with what users no longer get.
+ */
+export type RemoteRetrainOutcome = RetrainOutcome & { recorded: boolean; refused?: string };
+
+export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RemoteRetrainOutcome> {
   const log = options.log ?? (() => {});
   const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${Math.trunc(options.now)}`);
   // As the nightly job: a model of what the last one saw would only fill the registry with rejections.
@@ -94,18 +101,25 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
     .replace(/\.\d+Z$/, 'Z')}`;
   const outcome = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
   if (!outcome.trained || options.dryRun) return { ...outcome, recorded: false };
-  await admin(target, '/models', {
-    method: 'POST',
-    json: {
-      model: outcome.model,
-      confirmed: outcome.confirmed,
-      comparedWith: payload.current?.version ?? null,
-      evaluation: outcome.evaluation,
-      promote: outcome.decision.promote,
-      findings: outcome.decision.findings,
-      reasons: outcome.decision.reasons,
-      dataReadAt: payload.readAt,
-    },
-  });
+  try {
+    await admin(target, '/models', {
+      method: 'POST',
+      json: {
+        model: outcome.model,
+        confirmed: outcome.confirmed,
+        comparedWith: payload.current?.version ?? null,
+        evaluation: outcome.evaluation,
+        promote: outcome.decision.promote,
+        findings: outcome.decision.findings,
+        reasons: outcome.decision.reasons,
+        dataReadAt: payload.readAt,
+      },
+    });
+  } catch (err) {
+    // A 409 is the world having moved on since the data was read (stale_comparison,
+    // stale_training_data, model_exists): the training is sound, and training again fits it.
+    if (err instanceof AdminApiError && err.status === 409) return { ...outcome, recorded: false, refused: err.detail };
+    throw err;
+  }
   return { ...outcome, recorded: true };
 }

@@ -1,0 +1,34 @@
+/**
+ * A stand-in for a collector's admin API, for the tools' tests that need answers a real collector
+ * gives only in a race (a model promoted while another trains) or with data it takes minutes to
+ * fill: each `METHOD /path` answers what the test gives, and every request is kept.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StubAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface AdminApiStub {
+  url: string;
+  /** What was asked, in order: `METHOD /path` and the JSON body, if any. */
+  requests: { route: string; body: unknown }[];
+  close(): Promise<void>;
+}
+
+export async function stubAdminApi(answers: Record<string, StubAnswer>): Promise<AdminApiStub> {
+  const requests: AdminApiStub['requests'] = [];
+  const server = createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const route = `${req.method} ${req.url?.split('?')[0]}`;
+    requests.push({ route, body: text ? JSON.parse(text) : undefined });
+    const answer = answers[route] ?? { status: 404, body: { error: { code: 'not_found', message: `no ${route}` } } };
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
