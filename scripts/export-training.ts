@@ -4,12 +4,12 @@
  *
  *   npm run export:training [-- --endpoint URL --admin-key KEY --out triples.jsonl]
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { trainingTriples } from '../shared/training/triples.ts';
 import { admin, adminTarget } from './admin-api.ts';
 import { failInOneLine } from './cli.ts';
 import type { TrainingPayload } from './retrain/retrain-remote.ts';
+import { writeFileWhole } from './write-file-whole.ts';
 
 failInOneLine();
 
@@ -19,6 +19,7 @@ const jsonl = trainingTriples(data)
   .map((t) => JSON.stringify(t))
   .join('\n');
 if (values.out) {
-  writeFileSync(values.out, jsonl ? `${jsonl}\n` : '');
+  // Whole or not at all: a fine-tuning job must not read half of an export as all of it.
+  writeFileWhole(values.out, jsonl ? `${jsonl}\n` : '');
   console.error(`${jsonl ? jsonl.split('\n').length : 0} triples written to ${values.out}`);
 } else if (jsonl) console.log(jsonl);

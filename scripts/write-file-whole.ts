@@ -2,14 +2,15 @@ import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Writes `path` whole or not at all: into a file beside it, renamed over it, so a crash leaves the
- * old content or the new, never half of it. `mode` holds even when `path` existed with another one
- * (a file of keys made readable by others before stays so if only written over).
+ * old content or the new, never half of it (a disk filling up, a crash). `mode`, if given, holds
+ * even when `path` existed with another one (a file of keys made readable by others before stays
+ * so if only written over).
  */
-export function writeFileWhole(path: string, data: string, mode: number): void {
+export function writeFileWhole(path: string, data: string, mode?: number): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, data, { mode });
-    chmodSync(temp, mode);
+    writeFileSync(temp, data, mode === undefined ? {} : { mode });
+    if (mode !== undefined) chmodSync(temp, mode);
     renameSync(temp, path);
   } catch (err) {
     rmSync(temp, { force: true });
