@@ -6,5 +6,11 @@ import { installedMatchesLock } from './installed-matches-lock.mjs';
 
 if (!installedMatchesLock()) {
   console.log('Installing the locked dependencies (npm ci; a minute or two on a first start)…');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  try {
+    execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  } catch (err) {
+    // npm has said why above; a stack of this script under it would only bury that.
+    console.error(`error: npm ci failed (${err.status ?? err.signal}): see npm's message above, then run the command again`);
+    process.exit(err.status || 1);
+  }
 }
