@@ -1,15 +1,15 @@
 import { type AddressInfo, createServer } from 'node:net';
 
 /**
- * A free port held by a listener until `release()`, for a server that can only start later because
+ * A free port (or `wanted`; an EADDRINUSE error if another process holds it) held by a listener until `release()`, for a server that can only start later because
  * its address must be known first (an allowed origin of the collector started before it): between
  * the two, nothing else can take it.
  */
-export async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
+export async function holdPort(wanted = 0): Promise<{ port: number; release: () => Promise<void> }> {
   const holder = createServer();
   await new Promise<void>((resolve, reject) => {
     holder.once('error', reject);
-    holder.listen(0, '127.0.0.1', resolve);
+    holder.listen(wanted, '127.0.0.1', resolve);
   });
   const { port } = holder.address() as AddressInfo;
   return { port, release: () => new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve())) };

@@ -23,6 +23,22 @@ describe('wrangler dev on a port another process holds', () => {
       rmSync(persistTo, { recursive: true, force: true });
     }
   });
+
+  it("fails at once as npm start runs it too, wrangler's output on the terminal where it cannot be read", { timeout: 30_000 }, async () => {
+    const holder = createServer(() => {});
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as { port: number };
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-taken-'));
+    try {
+      const started = Date.now();
+      // EADDRINUSE: the code `npm start` names the running start and PORT for.
+      await expect(startDev({ port, persistTo, logLevel: 'warn', inherit: true })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      holder.close();
+      rmSync(persistTo, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('wrangler dev interrupted while it starts', () => {

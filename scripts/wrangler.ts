@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './free-port.ts';
+import { freePort, holdPort } from './free-port.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -123,7 +123,16 @@ export async function stopProcessGroup(child: ChildProcess): Promise<void> {
 
 /** Starts `wrangler dev` on 127.0.0.1 and resolves once /v1/health answers. */
 export async function startDev(options: DevOptions = {}): Promise<DevServer> {
-  if (options.port !== undefined) return startDevOn(options.port, options);
+  if (options.port !== undefined) {
+    // Taken already, wrangler would say so where we may not read it (npm start's terminal) and keep
+    // running, while the health check asked whatever holds the port: an EADDRINUSE now says it.
+    const { port } = options;
+    const held = await holdPort(port).catch((err: NodeJS.ErrnoException) => {
+      throw Object.assign(new Error(`port ${port} is taken by another process (${err.message})`), { code: err.code });
+    });
+    await held.release();
+    return startDevOn(port, options);
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await startDevOn(await freePort(), options);
