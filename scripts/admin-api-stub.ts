@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface StubAnswer {
   status: number;
+  /** Sent as JSON; a string is sent as an HTML page. */
   body: unknown;
 }
 
@@ -26,7 +27,9 @@ export async function stubAdminApi(answers: Record<string, StubAnswer>): Promise
     const route = `${req.method} ${req.url?.split('?')[0]}`;
     requests.push({ route, body: text ? JSON.parse(text) : undefined });
     const answer = answers[route] ?? { status: 404, body: { error: { code: 'not_found', message: `no ${route}` } } };
-    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    // A string is a page, as a proxy or another site at the collector's address would answer.
+    const page = typeof answer.body === 'string';
+    res.writeHead(answer.status, { 'content-type': page ? 'text/html' : 'application/json' }).end(page ? answer.body : JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -2,7 +2,7 @@
  * The admin API as the command-line tools call it: the collector's URL and the admin key, from
  * flags, else RF_ENDPOINT / RF_ADMIN_KEY, else the local dev project `npm start` created.
  */
-import { fetchCollector } from './cli.ts';
+import { collectorJson, fetchCollector } from './cli.ts';
 import { collectorEndpoint, projectKey } from './collector-target.ts';
 
 export interface AdminTarget {
@@ -42,7 +42,7 @@ export async function admin<T>(target: AdminTarget, path: string, init: { method
     const detail = error?.message ?? text;
     throw new AdminApiError(res.status, error?.code, detail, `${init.method ?? 'GET'} /v1/admin${path} answered ${res.status}: ${detail}${hint}`);
   }
-  return JSON.parse(text) as T;
+  return collectorJson<T>(res, text, `${init.method ?? 'GET'} /v1/admin${path}`);
 }
 
 /** The collector's error body, if the answer is one (a proxy in between may answer with HTML). */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { stubAdminApi } from './admin-api-stub.ts';
 import { freePort } from './free-port.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -39,5 +40,37 @@ describe('the command-line tools', () => {
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toBe(`error: ${flag} must be a whole number ${range}, not "${value}"\n`);
+  });
+
+  it('npm run nightly says so when the address answers with a page, not the collector (a sign-in proxy in front of it)', { timeout: 30_000 }, async () => {
+    const proxy = await stubAdminApi({ 'POST /v1/admin/nightly': { status: 200, body: '<!DOCTYPE html><title>Sign in</title>' } });
+    try {
+      const failed = await run(tsx, [join(ROOT, 'scripts', 'nightly.ts'), '--endpoint', proxy.url, '--admin-key', 'rfa_x'], { cwd: ROOT }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toBe(
+        'error: POST /v1/admin/nightly answered 200 with text/html, not the collector\'s JSON ("<!DOCTYPE html><title>Sign in</title>"): is --endpoint the collector\'s address?\n',
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('npm run seed says so too', { timeout: 30_000 }, async () => {
+    const proxy = await stubAdminApi({ 'POST /v1/traces': { status: 200, body: '<!DOCTYPE html><title>Sign in</title>' } });
+    try {
+      const failed = await run(tsx, [join(ROOT, 'scripts', 'seed.ts'), '--endpoint', proxy.url, '--server-key', 'rfs_x'], { cwd: ROOT }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(
+        /^error: POST \/v1\/traces answered 200 with text\/html, not the collector's JSON .+: is --endpoint the collector's address\?\n$/,
+      );
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -34,3 +34,18 @@ export function wholeNumber(name: string, given: string, min: number, max: numbe
   if (!(n >= min && n <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
   return n;
 }
+
+/**
+ * A collector's answer read as JSON; anything else (a sign-in page of a proxy in front of it, the
+ * demo or another site at that address) is said as such rather than as a JSON syntax error.
+ */
+export function collectorJson<T>(res: Response, text: string, asked: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    const type = res.headers.get('content-type') ?? 'no content type';
+    throw new Error(
+      `${asked} answered ${res.status} with ${type}, not the collector's JSON (${JSON.stringify(text.slice(0, 40))}): is --endpoint the collector's address?`,
+    );
+  }
+}

@@ -1,5 +1,5 @@
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../../shared/thresholds.ts';
-import { fetchCollector } from '../cli.ts';
+import { collectorJson, fetchCollector } from '../cli.ts';
 import { simulate } from './traffic.ts';
 
 export interface SeedOptions {
@@ -19,7 +19,7 @@ async function post(url: string, key: string, body: unknown): Promise<void> {
   const text = await res.text();
   if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
   // A batch answers 200 when only some of its items were refused: the seed must not lose any unseen.
-  const { rejected } = JSON.parse(text) as { rejected: number };
+  const { rejected } = collectorJson<{ rejected: number }>(res, text, `POST ${new URL(url).pathname}`);
   if (rejected) throw new Error(`${url} refused ${rejected} item(s): ${text}`);
 }
 
