@@ -10,6 +10,7 @@ export interface StubAnswer {
   status: number;
   /** Sent as JSON; a string is sent as an HTML page. */
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface AdminApiStub {
@@ -29,7 +30,9 @@ export async function stubAdminApi(answers: Record<string, StubAnswer>): Promise
     const answer = answers[route] ?? { status: 404, body: { error: { code: 'not_found', message: `no ${route}` } } };
     // A string is a page, as a proxy or another site at the collector's address would answer.
     const page = typeof answer.body === 'string';
-    res.writeHead(answer.status, { 'content-type': page ? 'text/html' : 'application/json' }).end(page ? answer.body : JSON.stringify(answer.body));
+    res
+      .writeHead(answer.status, { 'content-type': page ? 'text/html' : 'application/json', ...answer.headers })
+      .end(page ? answer.body : JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -73,4 +73,23 @@ describe('the command-line tools', () => {
       await proxy.close();
     }
   });
+
+  it('npm run nightly says where an address redirects, rather than following it (a POST would go on as a GET, without its key)', {
+    timeout: 30_000,
+  }, async () => {
+    // As an http address does that only takes https.
+    const http = await stubAdminApi({
+      'POST /v1/admin/nightly': { status: 301, body: '', headers: { location: 'https://feedback.example.com/v1/admin/nightly' } },
+    });
+    try {
+      const failed = await run(tsx, [join(ROOT, 'scripts', 'nightly.ts'), '--endpoint', http.url, '--admin-key', 'rfa_x'], { cwd: ROOT }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toBe(`error: ${http.url} redirects to https://feedback.example.com: give that as --endpoint\n`);
+    } finally {
+      await http.close();
+    }
+  });
 });

@@ -15,14 +15,25 @@ export function failInOneLine(): void {
   });
 }
 
-/** `fetch`, with a collector that does not answer named by its address rather than "fetch failed". */
+/**
+ * `fetch`, with a collector that does not answer named by its address rather than "fetch failed".
+ * A redirect is not followed but said: followed, a POST would arrive as a GET, without its key
+ * (http to https is another origin), and be answered 404 or 401 as if the key were wrong.
+ */
 export async function fetchCollector(url: string, init?: RequestInit): Promise<Response> {
+  let res: Response;
   try {
-    return await fetch(url, init);
+    res = await fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     throw new Error(`the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, or is --endpoint right?`);
   }
+  const location = res.headers.get('location');
+  if (res.status >= 300 && res.status < 400 && location) {
+    const to = new URL(location, url);
+    throw new Error(`${new URL(url).origin} redirects to ${to.origin}: give that as --endpoint`);
+  }
+  return res;
 }
 
 /**
