@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDevProject, readDevKeys } from './dev-project.ts';
+import { DEV_KEYS_FILE, ensureDevProject, readDevKeys } from './dev-project.ts';
 import { copyMigratedD1 } from './local-collector.ts';
 import { sqlite } from './local-d1-file.ts';
+import { ROOT } from './wrangler.ts';
+import { wholeWriteTemp } from './write-file-whole.ts';
 
 const liveKeys = (persistTo: string) =>
   sqlite<{ kind: string; prefix: string }>(persistTo, "select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind");
@@ -63,5 +66,10 @@ describe('the dev project npm start makes', () => {
     } finally {
       rmSync(persistTo, { recursive: true, force: true });
     }
+  });
+
+  it('keeps its keys out of git, with the copy a crash while writing them may leave', () => {
+    for (const file of [DEV_KEYS_FILE, wholeWriteTemp(DEV_KEYS_FILE)])
+      expect(() => execFileSync('git', ['check-ignore', '-q', file], { cwd: ROOT })).not.toThrow();
   });
 });

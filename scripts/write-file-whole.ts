@@ -7,7 +7,7 @@ import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
  * so if only written over).
  */
 export function writeFileWhole(path: string, data: string, mode?: number): void {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = wholeWriteTemp(path);
   try {
     writeFileSync(temp, data, mode === undefined ? {} : { mode });
     if (mode !== undefined) chmodSync(temp, mode);
@@ -17,3 +17,6 @@ export function writeFileWhole(path: string, data: string, mode?: number): void 
     throw err;
   }
 }
+
+/** The file `writeFileWhole` fills before renaming it: a crash may leave it, so what ignores `path` (git) must ignore it too. */
+export const wholeWriteTemp = (path: string): string => `${path}.${process.pid}.tmp`;
