@@ -14,7 +14,7 @@ const liveKeys = (persistTo: string) =>
 
 describe('the dev project npm start makes', () => {
   // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
-  it('is made on first start, kept across starts, and remade when its keys stop working', { timeout: 180_000 }, async () => {
+  it('is made on first start, kept across starts (taking their origins), and remade when its keys stop working', { timeout: 180_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-dev-'));
     try {
       const keysFile = join(persistTo, 'dev-keys.json');
@@ -30,7 +30,12 @@ describe('the dev project npm start makes', () => {
       ]);
       expect(sqlite(persistTo, "select origin from project_origins where project_id = 'dev'")).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
 
-      expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo })).toEqual(first);
+      // Started again, the demo on another port (DEMO_PORT): the same keys, and that page allowed too.
+      expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787', 'http://127.0.0.1:5180'], { persistTo })).toEqual(first);
+      expect(sqlite(persistTo, "select origin from project_origins where project_id = 'dev' order by origin")).toEqual([
+        { origin: 'http://127.0.0.1:5180' },
+        { origin: 'http://127.0.0.1:8787' },
+      ]);
 
       sqlite(persistTo, "update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'");
       const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });

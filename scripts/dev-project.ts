@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { KEY_KINDS, type KeyKind } from '../collector/auth/key-kinds.ts';
-import { provisionProject } from '../collector/auth/provision.ts';
+import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { type LocalD1, query, ROOT } from './wrangler.ts';
 import { writeFileWhole } from './write-file-whole.ts';
 
@@ -20,12 +20,18 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
   const keys = existsSync(keysFile) ? keysIn(keysFile) : undefined;
   if (keys) {
     const hashes = await Promise.all(KEY_KINDS.map((kind) => hashKey(keys[kind] ?? '')));
-    const [row] = query<{ n: number }>(
-      `select count(*) as n from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})`,
+    const [row] = query<{ n: number; origins: string | null }>(
+      `select (select count(*) from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})) as n,
+         (select group_concat(origin, ' ') from project_origins where project_id = 'dev') as origins`,
       d1,
     );
     // A file from before a kind of key existed gets a fresh set too.
-    if (row?.n === KEY_KINDS.length) return keys as DevKeys;
+    if (row?.n === KEY_KINDS.length) {
+      // A start on other ports than the first (PORT, DEMO_PORT) adds them, or the demo's feedback would be refused.
+      const missing = origins.filter((o) => !(row.origins ?? '').split(' ').includes(o));
+      if (missing.length) query(originStatements('dev', { add: missing }).join('\n'), d1);
+      return keys as DevKeys;
+    }
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
   query(p.statements.join('\n'), d1);
