@@ -92,4 +92,14 @@ describe('the command-line tools', () => {
       await http.close();
     }
   });
+
+  it('npm run retrain refuses --fp32 without an embedding model, which it would not change', { timeout: 30_000 }, async () => {
+    const endpoint = `http://127.0.0.1:${await freePort()}`; // nothing listens there: a flag let through would fail reaching it
+    const failed = await run(tsx, [join(ROOT, 'scripts', 'retrain.ts'), '--endpoint', endpoint, '--admin-key', 'rfa_x', '--fp32'], { cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toBe("error: --fp32 picks an embedding model's full-precision weights: give --embedding-model or --model-dir too\n");
+  });
 });

@@ -29,11 +29,13 @@ const { values } = parseArgs({
     force: { type: 'boolean', default: false },
   },
 });
+const withEmbeddings = values['embedding-model'] !== undefined || values['model-dir'] !== undefined;
+// Alone it would change nothing: the model would train on lexical features, as if it had not been given.
+if (values.fp32 && !withEmbeddings) throw new Error("--fp32 picks an embedding model's full-precision weights: give --embedding-model or --model-dir too");
 const target = adminTarget(values);
-const embedder =
-  values['embedding-model'] || values['model-dir']
-    ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'], quantized: !values.fp32 })
-    : undefined;
+const embedder = withEmbeddings
+  ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'], quantized: !values.fp32 })
+  : undefined;
 const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], force: values.force, log: (l) => console.log(l) });
 if (!outcome.trained) {
   console.error(`Not trained: ${outcome.reason}.`);
