@@ -62,13 +62,19 @@ describe('retraining from Node', { timeout: 60_000 }, () => {
     await postModel('node-2', 'node-1');
     await reranker.refresh();
     expect(reranker.version).toBe('node-2');
-    const { stdout } = await run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
+    const rollback = (...args: string[]) =>
+      run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin, ...args]);
+    // Meant for a model no longer served (node-2 was promoted over it): nothing changes, and it says what users get.
+    await expect(rollback('--version', 'node-1')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Users get node-2 now, not node-1') });
+    await reranker.refresh();
+    expect(reranker.version).toBe('node-2');
+    const { stdout } = await rollback('--version', 'node-2');
     expect(stdout).toContain('Rolled back node-2; users now get node-1.');
     await reranker.refresh();
     expect(reranker.version).toBe('node-1');
     // Rolled back to retrieval's order, then once more: nothing to roll back, said plainly.
-    await run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
-    const again = run('npx', ['tsx', 'scripts/rollback.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin]);
+    await rollback();
+    const again = rollback();
     await expect(again).rejects.toMatchObject({ code: 1, stderr: "Nothing to roll back: no model is served, users get retrieval's order already.\n" });
   });
 });
