@@ -13,6 +13,7 @@ await startStoppably(async (started) => {
     (signal) => startLocalCollector({ signal }),
     (collector) => collector.stop(),
   );
+  started.watch(collector.process, 'the collector');
   console.log('collector up');
   await started.start(
     async () => {

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -123,6 +123,8 @@ function processes() {
 }
 
 interface Wrangler {
+  /** wrangler's own process, the leader of its group. */
+  pid: number;
   pgid: number;
   port: number;
   persistTo: string;
@@ -135,7 +137,7 @@ function wranglerOf(ancestor: number): Wrangler | undefined {
   const descends = (pid: number): boolean => pid === ancestor || (pid > 1 && parentOf.has(pid) && descends(parentOf.get(pid)!));
   const found = all.find((p) => / dev --ip 127\.0\.0\.1 --port \d+/.test(p.args) && descends(p.ppid));
   if (!found) return undefined;
-  return { pgid: found.pgid, port: Number(/--port (\d+)/.exec(found.args)![1]), persistTo: /--persist-to (\S+)/.exec(found.args)![1]! };
+  return { pid: found.pid, pgid: found.pgid, port: Number(/--port (\d+)/.exec(found.args)![1]), persistTo: /--persist-to (\S+)/.exec(found.args)![1]! };
 }
 
 const groupRuns = (pgid: number) => processes().some((p) => p.pgid === pgid && !p.stat.startsWith('Z'));
@@ -158,12 +160,17 @@ const START_COMMAND = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8
 
 /**
  * start-stop.fixture.ts run by `npm start`'s own command, in a process group of its own as a
- * terminal runs a job: `interrupt()` sends the whole group the SIGINT a terminal's Ctrl-C does (not
- * wrangler's group), once `when` holds; it answers the exit code, then that wrangler, its workerd
+ * terminal runs a job: once `when` holds, `interrupt` sends the whole group the SIGINT a terminal's
+ * Ctrl-C does (not wrangler's group), or does what it is given instead; it answers the exit code, then that wrangler, its workerd
  * children and its state are gone and its port free. `demoBusyMs`: the demo's start holds the event
  * loop that long, as building its index over a corpus does.
  */
-async function interruptStart(demoStartMs: number, when: (output: string, wrangler: Wrangler | undefined) => Promise<boolean>, demoBusyMs = 0) {
+async function interruptStart(
+  demoStartMs: number,
+  when: (output: string, wrangler: Wrangler | undefined) => Promise<boolean>,
+  demoBusyMs = 0,
+  interrupt: (start: ChildProcess, wrangler: Wrangler) => void = (start) => process.kill(-start.pid!, 'SIGINT'),
+) {
   expect(START_COMMAND).toContain('start-stop.fixture.ts');
   // Split at spaces, as the command holds no quotes; no shell between, whose own exit would hide the code.
   const [command, ...args] = START_COMMAND.split(' ');
@@ -192,7 +199,7 @@ async function interruptStart(demoStartMs: number, when: (output: string, wrangl
       { timeout: 45_000, interval: 20 },
     );
     const outputWhenInterrupted = output;
-    process.kill(-child.pid!, 'SIGINT');
+    interrupt(child, wrangler!);
     const code = await exited;
     // Stopped before it exited: only its last SIGKILL may still be on its way.
     await vi.waitFor(() => expect(groupRuns(wrangler!.pgid)).toBe(false), { timeout: 2_000 });
@@ -206,7 +213,7 @@ async function interruptStart(demoStartMs: number, when: (output: string, wrangl
   }
 }
 
-describe('Ctrl-C on a start (real wrangler)', { timeout: 60_000 }, () => {
+describe('Ctrl-C on a start, or its collector lost (real wrangler)', { timeout: 60_000 }, () => {
   it('stops wrangler spawned but not yet answering, and exits 130', async () => {
     const { code, outputWhenInterrupted } = await interruptStart(0, async (_, wrangler) => wrangler !== undefined);
     expect(outputWhenInterrupted).not.toContain('collector up');
@@ -232,6 +239,20 @@ describe('Ctrl-C on a start (real wrangler)', { timeout: 60_000 }, () => {
     expect(output).toContain('demo closed, the collector answering');
     // Heard once the loop is free, which may be after the start has ended: as if pressed then.
     expect([0, 130]).toContain(code);
+  });
+
+  it('stops the demo and what is left of the collector when wrangler exits on its own, and exits 1', async () => {
+    // wrangler alone killed, as a crash would end it: its workerd children are left in its group.
+    const { code, output } = await interruptStart(
+      0,
+      async (out) => out.includes('all started'),
+      0,
+      (_, wrangler) => process.kill(wrangler.pid, 'SIGKILL'),
+    );
+    expect(output).toContain('error: the collector exited (SIGKILL) on its own: stopping the rest');
+    // The demo closes; wrangler's runtime may still answer until the group it was left in is stopped after.
+    expect(output).toMatch(/demo closed, the collector (answering|gone)/);
+    expect(code).toBe(1);
   });
 
   it('once all has started, closes the demo while the collector still answers, then stops it, and exits 0', async () => {

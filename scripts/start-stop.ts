@@ -8,6 +8,7 @@
  * 60 ms, which a start holding the event loop (the demo indexing its corpus) cannot, and nothing
  * would stop wrangler then.
  */
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 
 /** What has been started so far, to be stopped the last started first (the demo sends its queued traces to the collector as it closes). */
@@ -15,6 +16,23 @@ export class StartedSoFar {
   readonly #stopping = new AbortController();
   readonly #stops: (() => Promise<void>)[] = [];
   #stopped: Promise<void> | undefined;
+  readonly #onLost: (reason: string) => void;
+
+  /** `onLost`: told when a process watched exits on its own (`watch`). */
+  constructor(onLost: (reason: string) => void = () => {}) {
+    this.#onLost = onLost;
+  }
+
+  /**
+   * Watches a process started: one that exits before stopping has begun (it crashed, or was killed
+   * on its own) is lost, and `onLost` hears it, since what was started with it would go on without it
+   * (the demo's feedback refused by no collector).
+   */
+  watch(child: ChildProcess, name: string): void {
+    child.once('exit', (code, signal) => {
+      if (!this.signal.aborted) this.#onLost(`${name} exited (${signal ?? `code ${code}`}) on its own`);
+    });
+  }
 
   /** Aborted once stopping has begun: a start under way (wrangler waiting for its health check) gives up and stops what it spawned. */
   get signal(): AbortSignal {
@@ -50,10 +68,14 @@ export class StartedSoFar {
  * Runs `startup` with Ctrl-C (and SIGTERM) answered from its very first moment: everything started
  * so far is stopped, the last started first, and the process exits 130 (143 on SIGTERM) while it
  * is still starting, 0 once it has started (Ctrl-C is how `npm start` ends). A startup that fails
- * stops what it started before its failure goes on.
+ * stops what it started before its failure goes on; so does a watched process lost, exiting 1.
  */
 export async function startStoppably<T>(startup: (started: StartedSoFar) => Promise<T>): Promise<T> {
-  const started = new StartedSoFar();
+  // A process watched exits on its own: everything else is stopped too, and the start fails.
+  const started = new StartedSoFar((reason) => {
+    console.error(`error: ${reason}: stopping the rest`);
+    void stopAndExit(1);
+  });
   let up = false;
   let exiting: Promise<never> | undefined;
   const stopAndExit = (code: number) =>

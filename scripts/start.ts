@@ -29,10 +29,12 @@ const { url, keys, demo } = await startStoppably(async (started) => {
   // The Worker serves the admin console at /admin from its build.
   await buildConsole();
   const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
-  const { url } = await started.start(
+  const collector = await started.start(
     (signal) => startDev({ port: PORT, inherit: true, signal }),
     (server) => server.stop(),
   );
+  started.watch(collector.process, 'the collector (wrangler dev)');
+  const { url } = collector;
   const demo = await started.start(
     async () => {
       // The demo page serves the widget from dist/widget.
