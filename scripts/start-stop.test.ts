@@ -172,9 +172,8 @@ async function interruptStart(
   interrupt: (start: ChildProcess, wrangler: Wrangler) => void = (start) => process.kill(-start.pid!, 'SIGINT'),
 ) {
   expect(START_COMMAND).toContain('start-stop.fixture.ts');
-  // Split at spaces, as the command holds no quotes; no shell between, whose own exit would hide the code.
-  const [command, ...args] = START_COMMAND.split(' ');
-  const child = spawn(command!, args, {
+  // In a shell, as npm runs it.
+  const child = spawn('sh', ['-c', START_COMMAND], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -253,6 +252,18 @@ describe('Ctrl-C on a start, or its collector lost (real wrangler)', { timeout: 
     // The demo closes; wrangler's runtime may still answer until the group it was left in is stopped after.
     expect(output).toMatch(/demo closed, the collector (answering|gone)/);
     expect(code).toBe(1);
+  });
+
+  it('stops everything when only the process npm started is sent SIGTERM, as npm passes on a process manager stopping it', async () => {
+    // A shell left between would die of it, leaving the start running without npm.
+    const { code, output } = await interruptStart(
+      0,
+      async (out) => out.includes('all started'),
+      0,
+      (start) => process.kill(start.pid!, 'SIGTERM'),
+    );
+    expect(output).toContain('demo closed, the collector answering');
+    expect(code).toBe(0);
   });
 
   it('once all has started, closes the demo while the collector still answers, then stops it, and exits 0', async () => {

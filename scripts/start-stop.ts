@@ -6,7 +6,9 @@
  * `npm start` runs node with tsx's loader (`node --import tsx`), not the tsx command: that command
  * relays Ctrl-C to a node process of its own and kills it when it does not answer within some
  * 60 ms, which a start holding the event loop (the demo indexing its corpus) cannot, and nothing
- * would stop wrangler then.
+ * would stop wrangler then. The shell npm runs that command in `exec`s it: npm passes a SIGTERM
+ * (a process manager stopping it) to its child alone, and a shell left between would die of it,
+ * leaving the start running.
  */
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
