@@ -49,6 +49,13 @@ describe('ipRateLimit', () => {
     expect((await fromIp(crypto.randomUUID())).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64, from whichever of its addresses it sends', async () => {
+    const net = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    for (const host of ['::1', '::2', ':ffff:1:2:3']) expect((await fromIp(`${net}${host}`)).status).toBe(200);
+    await expect429(await fromIp(`${net}::9`), 'ip');
+    expect((await fromIp(`${net.slice(0, -1)}8::1`)).status).toBe(200);
+  });
+
   it('counts every request, whatever it is answered', async () => {
     const ip = crypto.randomUUID();
     for (let i = 0; i < 3; i++) expect((await fromIp(ip, '/nowhere')).status).toBe(404);

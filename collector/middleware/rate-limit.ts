@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { type BucketCost, TokenBuckets } from '../../shared/token-bucket.ts';
+import { clientNetwork } from '../client-network.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -37,10 +38,10 @@ function take(costs: BucketCost[]): void {
   });
 }
 
-/** Every request from one client IP, before anything else is done for it. */
+/** Every request from one client IP (an IPv6 client: its /64), before anything else is done for it. */
 export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
   async function ipRateLimit(c, next) {
-    const ip = c.req.header('cf-connecting-ip') ?? 'unknown';
+    const ip = clientNetwork(c.req.header('cf-connecting-ip') ?? 'unknown');
     take([{ name: `ip:${ip}`, cost: 1, capacity: limitOf(c.env.RATE_LIMIT_IP_PER_MIN, DEFAULT_RATE_LIMITS.ip) }]);
     await next();
   };

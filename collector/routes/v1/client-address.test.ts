@@ -14,4 +14,10 @@ describe('clientAddressHash', () => {
     expect(await clientAddressHash('s3cret', 'p2', '198.51.100.23')).not.toBe(keyed);
     expect(await clientAddressHash('s3cret', 'p1', undefined)).toBeNull();
   });
+
+  it('hashes an IPv6 client by its /64, so sending from another of its addresses is still one address', async () => {
+    const one = await clientAddressHash('s3cret', 'p1', '2001:db8:1:2::1');
+    expect(await clientAddressHash('s3cret', 'p1', '2001:db8:1:2:abcd::7')).toBe(one);
+    expect(await clientAddressHash('s3cret', 'p1', '2001:db8:1:3::1')).not.toBe(one);
+  });
 });
