@@ -18,6 +18,18 @@ describe('GET and PUT /v1/config', () => {
     expect(after.prompts[0]).toMatchObject({ id: 'trouble', trigger: 'rephrase', maxPerDay: 2, maxPerSession: 1, choices: [{ id: 'yes' }, { id: 'no' }] });
   });
 
+  it("is cached by the browser per key, so one project's widget is never given another's config from the cache", async () => {
+    const p = await newProject();
+    const res = await call('/v1/config', { headers: { ...bearer(p.keys.write), origin: ORIGIN } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, max-age=60');
+    const vary = res.headers
+      .get('vary')!
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    expect(vary).toEqual(expect.arrayContaining(['authorization', 'x-api-key', 'origin']));
+  });
+
   it('rejects a bad config naming the field, and keeps the old one', async () => {
     const p = await newProject();
     await call('/v1/config', { method: 'PUT', headers: bearer(p.keys.admin), json: { rating: true } });

@@ -11,7 +11,10 @@ import { saveWidgetConfig, widgetConfigOf } from '../../storage/configs.ts';
 export const configRoutes = new Hono<AppEnv>()
   /** GET /v1/config: the widget config of the write key's project (defaults until set). */
   .get('/', requireKey('write'), async (c) => {
-    c.header('Cache-Control', 'max-age=60');
+    // One URL answers each project its config by the key in a header: a cache keeps a copy per key
+    // (else a page with two projects' widgets would get the first one's twice), and only the browser's own.
+    c.header('Cache-Control', 'private, max-age=60');
+    c.header('Vary', 'Authorization, X-Api-Key');
     return c.json(await widgetConfigOf(c.env.DB, c.get('auth').projectId));
   })
   /** PUT /v1/config: replace the project's widget config (admin key); with If-Match (GET /v1/admin/config's ETag), only over that version (else 412). */
