@@ -90,6 +90,28 @@ describe('key × endpoint matrix', async () => {
     }
   });
 
+  it('refuses a request without a key before reading its body, where the key is never in the body', async () => {
+    for (const [method, path] of [
+      ['POST', '/v1/traces'],
+      ['PUT', '/v1/config'],
+      ['POST', '/v1/rerank'],
+    ] as const) {
+      // 1 MB of a JSON array, within every limit, counting what was pulled from it.
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= 1 << 20) return controller.close();
+          controller.enqueue(new TextEncoder().encode(pulled === 0 ? '[' : ' '.repeat(4096)));
+          pulled += 4096;
+        },
+      });
+      const res = await call(path, { method, headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+      expect(res.status, path).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'missing_key', field: 'key' } });
+      expect(pulled, path).toBeLessThan(64 * 1024);
+    }
+  });
+
   it("a key reads only its own project's traces", async () => {
     const other = await newProject();
     const res = await call(`/v1/traces/${t.traceId}`, { headers: bearer(other.keys.admin) });

@@ -20,8 +20,9 @@ export const configRoutes = new Hono<AppEnv>()
   /** PUT /v1/config: replace the project's widget config (admin key); with If-Match (GET /v1/admin/config's ETag), only over that version (else 412). */
   .put(
     '/',
-    jsonBody({ maxBytes: MAX_CONFIG_BODY_BYTES, contentTypes: ['application/json'] }),
+    // The key is never in the body: a request without one is refused before its body is read.
     requireKey('admin'),
+    jsonBody({ maxBytes: MAX_CONFIG_BODY_BYTES, contentTypes: ['application/json'] }),
     validBody(WidgetConfigSchema, 'invalid_config'),
     async (c) => {
       const config = c.get('input');

@@ -31,8 +31,9 @@ const RerankRequest = v.object({
  */
 export const rerankRoutes = new Hono<AppEnv>().post(
   '/',
-  jsonBody({ maxBytes: MAX_TRACES_BODY_BYTES, contentTypes: ['application/json'] }),
+  // The key is never in the body: a request without one is refused before its body is read.
   requireKey('server'),
+  jsonBody({ maxBytes: MAX_TRACES_BODY_BYTES, contentTypes: ['application/json'] }),
   validBody(RerankRequest, 'invalid_rerank'),
   async (c) => {
     const { query, chunks } = c.get('input');

@@ -26,8 +26,9 @@ export const traceRoutes = new Hono<AppEnv>()
   /** POST /v1/traces: one trace or a batch, from the RAG backend (server key). */
   .post(
     '/',
-    jsonBody({ maxBytes: MAX_TRACES_BODY_BYTES, contentTypes: ['application/json'] }),
+    // The key is never in the body: a request without one is refused before its body is read.
     requireKey('server'),
+    jsonBody({ maxBytes: MAX_TRACES_BODY_BYTES, contentTypes: ['application/json'] }),
     validBody(TracesBody, 'invalid_batch'),
     writeRateLimit(({ items }: { items: unknown[] }) => ({ units: items.length })),
     async (c) => {
