@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { allowedMethods } from './allowed-methods.ts';
@@ -6,6 +6,7 @@ import { originKnown } from './auth/keys.ts';
 import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
+import { EXPOSED_HEADERS, readableRefusal } from './middleware/readable-refusal.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { configRoutes } from './routes/v1/config.ts';
@@ -24,31 +25,27 @@ const browserCors = cors({
   origin: async (origin, c) => ((await originKnown(openDb(c.env.DB), origin)) ? origin : null),
   allowMethods: ['GET', 'POST', 'OPTIONS'],
   allowHeaders: ['Content-Type', 'Authorization', 'X-Api-Key'],
-  exposeHeaders: ['Retry-After'],
+  exposeHeaders: EXPOSED_HEADERS,
   maxAge: 600,
 });
 
-/** Every request to /v1 but health counts against its address's limit, preflights included (each may read D1 for its origin). */
+/**
+ * Every request to /v1 but health counts against its address's limit, preflights included, before
+ * anything else is done for it: CORS reads D1 for an origin it has not seen in the last minute.
+ */
 const limited = ipRateLimit();
-const preflight = (c: Context) => c.req.method === 'OPTIONS';
+/** On /v1/config, what only the widget's read needs: an admin writes it (PUT) from a server or script. */
+const exceptPut = (handler: MiddlewareHandler<AppEnv>) => except((c) => c.req.method === 'PUT', handler);
 
 export const app = new Hono<AppEnv>()
-  // A preflight is counted before CORS answers it; any other request after CORS has run, so that
-  // its 429 carries CORS headers and the widget can read Retry-After.
+  .use('/v1/events', readableRefusal())
+  .use('/v1/config', exceptPut(readableRefusal()))
   .use(
     '/v1/*',
-    except((c) => !preflight(c) || c.req.path === '/v1/health', limited),
+    except((c) => c.req.path === '/v1/health', limited),
   )
   .use('/v1/events', browserCors)
-  // Only the widget reads the config from a browser; an admin writes it from a server or script.
-  .use(
-    '/v1/config',
-    except((c) => c.req.method === 'PUT', browserCors),
-  )
-  .use(
-    '/v1/*',
-    except((c) => preflight(c) || c.req.path === '/v1/health', limited),
-  )
+  .use('/v1/config', exceptPut(browserCors))
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)

@@ -88,6 +88,33 @@ describe('the rate limit in the collector', () => {
     await expect429(refused, 'ip');
     await expect429(await send('OPTIONS'), 'ip');
   });
+
+  it('refuses an address over its limit before reading anything for it, its origin included, and the page can read the 429', async () => {
+    const ip = crypto.randomUUID();
+    let reads = 0;
+    const DB = new Proxy(env.DB, {
+      get(db, name) {
+        if (name === 'prepare' || name === 'batch') reads++;
+        const value = Reflect.get(db, name);
+        return typeof value === 'function' ? value.bind(db) : value;
+      },
+    });
+    // Each from an origin never seen, which only D1 can tell whether some project allows.
+    const send = (origin = `https://${crypto.randomUUID()}.example`) =>
+      collector.request(
+        '/v1/events',
+        { method: 'POST', headers: { 'cf-connecting-ip': ip, origin, 'content-type': 'application/json' }, body: '{}' },
+        { ...env, DB, RATE_LIMIT_IP_PER_MIN: '1' },
+      );
+    expect((await send()).status).toBe(400);
+    expect(reads).toBe(1);
+    const origin = `https://${crypto.randomUUID()}.example`;
+    const refused = await send(origin);
+    await expect429(refused, 'ip');
+    expect(reads).toBe(1);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(refused.headers.get('access-control-expose-headers')).toContain('Retry-After');
+  });
 });
 
 describe('writeRateLimit', () => {
