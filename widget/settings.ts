@@ -43,11 +43,18 @@ export interface RagFeedbackOptions {
 
 export const options: RagFeedbackOptions = {};
 
+/**
+ * Elements on the page, told when options change: answers rendered before `configure` (the
+ * history in the page's HTML, upgraded as the script runs) take the new config, strings and locale.
+ */
+export const onConfigure = new Set<() => void>();
+
 export function configure(next: RagFeedbackOptions): void {
   Object.assign(options, next);
   // Plain JavaScript may pass nothing at all: the page must not get an error for it.
   if (next?.debug !== undefined) setDebug(next.debug);
   if (next?.nonce) (globalThis as { litNonce?: string }).litNonce = next.nonce;
+  for (const fn of onConfigure) fn();
 }
 
 /** A text to show: one string, or one per locale, with a string to show for some locale. */

@@ -80,6 +80,23 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it("takes the config, locale and endpoint of a configure() that runs after the answers in the page's HTML are upgraded", async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    const output = watchOutput(page);
+    const options = { locale: 'zh-CN', config: { rating: true }, transport: { flushDelayMs: 50 } };
+    await page.goto(
+      `${site()}/tests/e2e/pages/history.html?${new URLSearchParams({ endpoint: collector(), key: keys().write, options: JSON.stringify(options) })}`,
+    );
+    await page.waitForFunction(() => (window as any).ready === true);
+    const el = page.locator('rag-feedback');
+    await el.getByRole('button', { name: '4 星（满分 5 星）' }).click();
+    await eventually('history-1', (ev) => expect(ofType(ev, 'rating').map((e) => e.detail)).toEqual([{ stars: 4 }]));
+    expect(await output.settled()).toEqual({ errors: [], console: [] });
+    await context.close();
+  });
+
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
     const context = await browser().newContext();
     const page = await context.newPage();

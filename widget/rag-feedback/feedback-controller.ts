@@ -4,10 +4,10 @@ import type { EventDetail } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
 import { emit, type RagFeedbackEventMap } from '../events.ts';
-import { guardMethods, warn } from '../guard.ts';
+import { guardMethods, safely, warn } from '../guard.ts';
 import { pipeline, type RecordContext } from '../pipeline/index.ts';
 import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from '../session.ts';
-import { loadConfig, normalizeConfig, options } from '../settings.ts';
+import { loadConfig, normalizeConfig, onConfigure, options } from '../settings.ts';
 import type { PromptTrigger, RecordOptions, SignalSink, TraceAware } from '../signals/host.ts';
 import { countShown, eligiblePrompt } from '../signals/prompts.ts';
 import { forgetQuery, noteQuery } from '../signals/rephrase.ts';
@@ -115,21 +115,34 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   /** Starts on the trace once the element has one and is on the page. */
   hostConnected(): void {
     const { traceId } = this.host;
+    onConfigure.add(this.reconfigure);
     if (this.started || !traceId) return;
     this.started = true;
     this.startedAt = Date.now();
     this.vote = storedVote(traceId);
-    this.host.requestUpdate();
     reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
-    const { sessionId, endpoint, writeKey } = this.context;
-    const config = loadConfig(endpoint, writeKey).then((c) => {
-      this.config = c;
-      this.host.requestUpdate();
-      return c;
-    });
+    const config = this.reconfigure();
+    const { sessionId } = this.context;
     // Queued now, in the order answers appear, so each query is compared with the one before it.
     rephraseChecks = rephraseChecks.then(() => this.checkRephrase(sessionId, config)).catch(warn);
   }
+
+  hostDisconnected(): void {
+    onConfigure.delete(this.reconfigure);
+  }
+
+  /** The project's config for the element's endpoint and key, and the page's over it; the newest load wins. */
+  private readonly reconfigure = safely((): Promise<WidgetConfig> => {
+    const { endpoint, writeKey } = this.context;
+    const config = (this.configLoad = loadConfig(endpoint, writeKey));
+    this.host.requestUpdate();
+    return config.then((c) => {
+      if (config === this.configLoad) this.config = c;
+      this.host.requestUpdate();
+      return c;
+    });
+  }) as () => Promise<WidgetConfig>;
+  private configLoad?: Promise<WidgetConfig>;
 
   private async checkRephrase(sessionId: string, config: Promise<WidgetConfig>): Promise<void> {
     const { rephraseWindowMs, rephraseSimilarity } = (await config).thresholds;
