@@ -6,6 +6,7 @@ import {
   collector,
   copyText,
   eventually,
+  focusedInWidget,
   keys,
   newTraceId,
   ofType,
@@ -321,6 +322,19 @@ describe('contextual prompts', () => {
     expect(ofType(events, 'prompt_shown')).toEqual([]);
     expect(await widget(page, b).getByRole('group', { name: 'Was this helpful?' }).count()).toBe(0);
     await context.close();
+  });
+
+  it('gives focus back to the vote when a prompt is answered from the keyboard, rather than to the page', async () => {
+    const { page } = await openHost(browser(), { options: { config: { prompts, thresholds: fastThresholds } } });
+    const traceId = newTraceId('prompt-kbd');
+    await addAnswer(page, { traceId });
+    await callWidget(page, traceId, 'reportCopy', 100);
+    const prompt = widget(page, traceId).getByRole('group', { name: 'Was this helpful?' });
+    await prompt.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedInWidget(page, traceId)).toEqual({ text: '', label: 'Not helpful' });
+    await page.context().close();
   });
 
   it('asks after repeated thumbs-down in one session', async () => {

@@ -17,13 +17,13 @@ export interface PopoverSource extends FeedbackActions {
  * with the background chunk (their styles are the element's): once it is there they render, and a click that came
  * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
  * that fetch a failed import again; Chromium 153 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
- * takes it, and closing the popover while it has focus gives focus back to the vote button.
+ * takes it, and closing the popover, or answering the prompt, while it has focus gives focus back to the vote button.
  */
 export class PopoverController implements ReactiveController {
   /** The step the last render showed. */
   private shown: Panel;
   private focusStep?: boolean;
-  private focusVote?: boolean;
+  private hadFocus?: boolean;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
@@ -51,23 +51,22 @@ export class PopoverController implements ReactiveController {
   }
 
   hostUpdate(): void {
+    // Before the render: does the element's own UI hold the focus?
+    this.hadFocus = !!this.host.shadowRoot?.activeElement;
     const { panel } = this.feedback;
     if (panel === this.shown) return;
     this.shown = panel;
     this.focusStep = panel.kind !== 'closed';
-    // Before the render removes the popover: does it hold the focus?
-    const root = this.host.shadowRoot;
-    this.focusVote = !this.focusStep && !!root?.querySelector('.panel')?.contains(root.activeElement);
   }
 
   hostUpdated(): void {
-    const focus = (selector: string) => this.host.shadowRoot?.querySelector<HTMLElement>(selector)?.focus();
+    const root = this.host.shadowRoot;
+    const focus = (selector: string) => root?.querySelector<HTMLElement>(selector)?.focus();
     if (this.focusStep && loadBackground.value) {
       this.focusStep = false;
       focus('[data-autofocus]');
-    }
-    if (this.focusVote) {
-      this.focusVote = false;
+    } else if (this.hadFocus && !root?.activeElement) {
+      // What had it is gone (the popover closed, a prompt answered): the vote takes it, not the page's body.
       focus('[part~="vote-down"], [part~="star"]');
     }
   }
