@@ -6,12 +6,16 @@ import { FeedbackController, type FeedbackHost } from './feedback-controller.ts'
 
 /** What the page's pipeline was asked to record. */
 const recorded = vi.hoisted(() => [] as { traceId: string; type: string; detail: unknown }[]);
+/** While set, events are made later, as before the recorder's code has loaded. */
+const deferred = vi.hoisted(() => ({ queue: undefined as (() => void)[] | undefined }));
 
 vi.mock('../pipeline/index.ts', () => ({
   pipeline: () => ({
     record(ctx: { traceId: string }, type: string, detail: unknown, then: (event: FeedbackEvent) => void) {
       recorded.push({ traceId: ctx.traceId, type, detail });
-      then({ eventId: `e${recorded.length}`, traceId: ctx.traceId, signalType: type, detail } as FeedbackEvent);
+      const event = { eventId: `e${recorded.length}`, traceId: ctx.traceId, signalType: type, detail } as FeedbackEvent;
+      if (deferred.queue) deferred.queue.push(() => then(event));
+      else then(event);
       return true;
     },
     onHide: () => () => undefined,
@@ -75,6 +79,7 @@ beforeEach(() => {
   vi.stubGlobal('sessionStorage', memoryStorage());
   vi.stubGlobal('localStorage', memoryStorage());
   recorded.length = 0;
+  deferred.queue = undefined;
   host = new FakeElement();
   feedback = new FeedbackController(host as unknown as FeedbackHost);
 });
@@ -295,5 +300,15 @@ describe('signals and traces', () => {
     expect([feedback.announcement, feedback.interacted]).toEqual(['', false]);
     feedback.castVote('up'); // no double-click window carried over from the other answer
     expect(recorded.at(-1)).toEqual({ traceId: 't-2', type: 'thumbs_up', detail: {} });
+  });
+
+  it('names the trace a submission was about in rf-submit, though the element shows another answer by the time it is made', () => {
+    deferred.queue = [];
+    feedback.castVote('down');
+    feedback.chooseReason('incomplete');
+    host.traceId = 't-2';
+    feedback.hostTraceChanged();
+    for (const made of deferred.queue) made();
+    expect(emitted('rf-submit').map((d) => [d.traceId, d.event.traceId])).toEqual([['t-1', 't-1']]);
   });
 });

@@ -341,7 +341,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** Records an explicit submission and announces it with `rf-submit`. */
   private submit<K extends 'attribution' | 'correction' | 'wrong_source'>(kind: K, detail: EventDetail<K>): boolean {
-    return this.recordSignal(kind, detail, { onRecorded: (event) => this.tell('rf-submit', { kind, event }) });
+    // The event's own trace: one made after the recorder's code came may be about an answer the element no longer shows.
+    return this.recordSignal(kind, detail, { onRecorded: (event) => emit(this.host, 'rf-submit', { traceId: event.traceId, kind, event }) });
   }
 }
 
