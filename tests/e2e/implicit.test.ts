@@ -6,6 +6,7 @@ import {
   collector,
   copyText,
   eventually,
+  flush,
   focusedInWidget,
   keys,
   newTraceId,
@@ -139,6 +140,35 @@ describe('implicit signals, each tied to its trace', () => {
     await page.locator('#preview').evaluate((el) => el.setAttribute('data-preview-for', 'chunk-7'));
     await readPreview(page);
     await eventually(traceId, (ev) => expect(ofType(ev, 'citation_dwell').map((e) => e.detail.mode)).toEqual(['preview']));
+    await page.context().close();
+  });
+
+  it('keeps timing an answer a keyed list moves (taken out and put back at once), and reports what was read when it is removed', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('moved');
+    const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
+      <div style="height:3000px"></div><blockquote data-preview-for="chunk-7" id="preview">Opened items: 14 days.</blockquote>`;
+    await addAnswer(page, { traceId, html });
+    const other = newTraceId('moved-other');
+    await addAnswer(page, { traceId: other });
+    await page.waitForTimeout(1_200);
+    const move = () => page.evaluate((id) => document.getElementById('chat')!.append(document.querySelector(`rag-feedback[trace-id="${id}"]`)!), traceId);
+    await move(); // after the other answer
+    await page.locator('#preview').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(700);
+    await move();
+    await page.waitForTimeout(700);
+    await page.evaluate((id) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.remove(), traceId);
+    await flush(page);
+    await eventually(traceId, (ev) => {
+      // One of each, when the answer went away: a move is not an end.
+      const [dwell, ...more] = ofType(ev, 'citation_dwell');
+      expect(more).toEqual([]);
+      expect(dwell?.detail).toMatchObject({ chunkId: 'chunk-7', mode: 'preview' });
+      expect(dwell!.detail.ms as number).toBeGreaterThanOrEqual(1_300);
+      // The whole time on screen, moves included (each part alone, under a second, would be dropped).
+      expect(ofType(ev, 'answer_dwell').map((e) => e.detail.ms as number)).toEqual([expect.toSatisfy((ms: number) => ms >= 2_400)]);
+    });
     await page.context().close();
   });
 

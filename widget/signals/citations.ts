@@ -74,7 +74,8 @@ export class CitationController implements ReactiveController, TraceAware {
       safely((entries: IntersectionObserverEntry[]) => {
         const now = Date.now();
         for (const entry of entries) {
-          if (entry.isIntersecting) this.previewsVisible.set(entry.target, now);
+          // Seen since before a move: still the same read.
+          if (entry.isIntersecting) this.previewsVisible.set(entry.target, this.previewsVisible.get(entry.target) ?? now);
           else this.previewEnded(entry.target, now);
         }
       }),
@@ -87,11 +88,13 @@ export class CitationController implements ReactiveController, TraceAware {
     (this.mutations = new MutationObserver(watch)).observe(this.host, { childList: true, subtree: true, attributeFilter: ['data-preview-for'] });
     // On page hide, close open preview dwells so the beacon carries them (those still on screen begin
     // again when the page is visible).
-    this.unhook = this.sink.onPageHide(() => {
-      const now = Date.now();
-      for (const el of [...this.previewsVisible.keys()]) this.previewEnded(el, now);
-    });
+    this.unhook = this.sink.onPageHide(this.endPreviews);
   }
+
+  private readonly endPreviews = () => {
+    const now = Date.now();
+    for (const el of [...this.previewsVisible.keys()]) this.previewEnded(el, now);
+  };
 
   hostDisconnected(): void {
     this.host.removeEventListener('click', this.onClick);
@@ -99,5 +102,7 @@ export class CitationController implements ReactiveController, TraceAware {
     this.observer?.disconnect();
     this.mutations?.disconnect();
     this.unhook?.();
+    // Gone, unless put back at once (a keyed list moving it): what was read so far counts.
+    queueMicrotask(() => this.host.isConnected || this.endPreviews());
   }
 }

@@ -76,7 +76,9 @@ export class DwellController implements ReactiveController, TraceAware {
   }
 
   hostDisconnected(): void {
-    this.report();
+    this.pause(Date.now());
+    // Gone, unless put back at once (a keyed list moving it): a move is not an end.
+    queueMicrotask(() => this.host.isConnected || this.report());
     this.observer?.disconnect();
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.unhook?.();
