@@ -7,38 +7,37 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from './free-port.ts';
 import { migrate, ROOT, startDev } from './wrangler.ts';
 
+/** Runs `test` with a port held by a listener that accepts and never answers (as a stuck server would), and a state folder. */
+async function onHeldPort(test: (port: number, persistTo: string) => Promise<void>): Promise<void> {
+  const holder = createServer(() => {});
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as { port: number };
+  const persistTo = mkdtempSync(join(tmpdir(), 'rf-taken-'));
+  try {
+    await test(port, persistTo);
+  } finally {
+    holder.close();
+    rmSync(persistTo, { recursive: true, force: true });
+  }
+}
+
 describe('wrangler dev on a port another process holds', () => {
-  it('fails at once, saying so, instead of waiting on the other listener', { timeout: 60_000 }, async () => {
-    // A listener that accepts and never answers, as a stuck server would.
-    const holder = createServer(() => {});
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    const { port } = holder.address() as { port: number };
-    const persistTo = mkdtempSync(join(tmpdir(), 'rf-taken-'));
-    try {
+  it('fails at once, saying so, instead of waiting on the other listener', { timeout: 60_000 }, () =>
+    onHeldPort(async (port, persistTo) => {
       const started = Date.now();
       await expect(startDev({ port, persistTo, logLevel: 'warn' })).rejects.toThrow(`port ${port} is taken`);
       expect(Date.now() - started).toBeLessThan(30_000);
-    } finally {
-      holder.close();
-      rmSync(persistTo, { recursive: true, force: true });
-    }
-  });
+    }),
+  );
 
-  it("fails at once as npm start runs it too, wrangler's output on the terminal where it cannot be read", { timeout: 30_000 }, async () => {
-    const holder = createServer(() => {});
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    const { port } = holder.address() as { port: number };
-    const persistTo = mkdtempSync(join(tmpdir(), 'rf-taken-'));
-    try {
+  it("fails at once as npm start runs it too, wrangler's output on the terminal where it cannot be read", { timeout: 30_000 }, () =>
+    onHeldPort(async (port, persistTo) => {
       const started = Date.now();
       // EADDRINUSE: the code `npm start` names the running start and PORT for.
       await expect(startDev({ port, persistTo, logLevel: 'warn', inherit: true })).rejects.toMatchObject({ code: 'EADDRINUSE' });
       expect(Date.now() - started).toBeLessThan(5_000);
-    } finally {
-      holder.close();
-      rmSync(persistTo, { recursive: true, force: true });
-    }
-  });
+    }),
+  );
 });
 
 describe('wrangler dev interrupted while it starts', () => {

@@ -6,7 +6,7 @@ import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
-import { bearer, call, event, newProject, ORIGIN, rowsNaming, trace } from '../test/fixtures.ts';
+import { bearer, call, event, newProject, ORIGIN, reviewRowsOf, rowsNaming, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
@@ -401,10 +401,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     await send(p, [first, theirs], [correction]);
     const now = Date.now() + 1_000;
     await runNightly(env, now, { projects: [p.id] });
-    const mined = async () =>
-      (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
-        .bind(p.id, first.traceId)
-        .first<{ n: number }>())!.n;
+    const mined = () => reviewRowsOf(p.id, first.traceId);
     // The correction the attribution moved onto the first turn (a turn before signing in) made it a bad answer.
     expect(await mined()).toBeGreaterThan(0);
     // The next night's run is under way, past listing what it looks at, when the user is erased.

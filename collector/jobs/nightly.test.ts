@@ -5,7 +5,7 @@ import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
-import { adminCall as admin, bearer, call, event, newProject, ORIGIN, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, bearer, call, event, newProject, ORIGIN, reviewRowsOf, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
@@ -645,10 +645,7 @@ describe('the nightly job', () => {
     await send(p, [first, second], [correctionOn(second)]);
     const now = tonight();
     await runNightly(env, now, { projects: [p.id] });
-    const mined = async () =>
-      (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?')
-        .bind(p.id, first.traceId)
-        .first<{ n: number }>())!.n;
+    const mined = () => reviewRowsOf(p.id, first.traceId);
     expect(await mined()).toBeGreaterThan(0);
     // The next day the same user floods, and a new event on the follow-up has its correction judged again: distrusted, not moved.
     const floods = Array.from({ length: 12 }, (_, i) => badTrace({ userIdHash: 'u1', sessionId: `flood-${i}` }));

@@ -136,6 +136,11 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
 }
 
 /** Every row of the project, in every table that has a project id, that names one of the needles. */
+/** How many review items an answer is evidence for: mined, or not (any more). */
+export const reviewRowsOf = async (projectId: string, traceId: string): Promise<number> =>
+  (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?').bind(projectId, traceId).first<{ n: number }>())!
+    .n;
+
 export async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
   const { results: tables } = await env.DB.prepare(`select name from sqlite_master where type = 'table' and sql like '%\`project_id\`%'`).all<{
     name: string;
