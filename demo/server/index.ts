@@ -12,6 +12,7 @@ import { loadPageAssets } from './assets.ts';
 import { type Generator, generatorFromEnv } from './generate.ts';
 import { serve } from './node-server.ts';
 import { promotedReranker } from './promoted-reranker.ts';
+import { mutingRepeats } from './repeats-muted.ts';
 import type { Reranker } from './rerank.ts';
 
 export type { Generator } from './generate.ts';
@@ -40,7 +41,7 @@ export interface DemoOptions {
   generator?: Generator;
   /** The clock traces are stamped with (default `Date.now`): a simulation of weeks of traffic passes its own. */
   now?: () => number;
-  /** Where the demo says what it does (default console.log; tests pass a no-op). */
+  /** Where the demo says what it does (default console.log; tests pass a no-op); the same message at most once a minute. */
   log?: (message: string) => void;
 }
 
@@ -52,7 +53,8 @@ export interface Demo {
 }
 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
-  const { port = DEMO_PORT, host = '127.0.0.1', collectorUrl, serverKey, writeKey, log = console.log } = options;
+  const { port = DEMO_PORT, host = '127.0.0.1', collectorUrl, serverKey, writeKey } = options;
+  const log = mutingRepeats(options.log ?? console.log);
   const [corpus, assets] = await Promise.all([loadCorpus(options.corpus), loadPageAssets()]);
   if (corpus.duplicateIds) log(`demo: ${corpus.duplicateIds} documents of ${corpus.name} repeat an earlier id; the later one is kept`);
   const traces =
