@@ -13,6 +13,8 @@ failInOneLine();
 /** What POST /v1/admin/nightly answers (collector/jobs/nightly.ts `NightlySummary`). */
 interface Summary {
   night: string;
+  /** The collector's clock when the call began (absent from collectors before it said so). */
+  calledAt?: number;
   done: boolean;
   runs: {
     projectId: string;
@@ -28,7 +30,8 @@ const asked = Date.now();
 const summary = await admin<Summary>(adminTarget(values), '/nightly', { method: 'POST' });
 for (const run of summary.runs) {
   // A night runs once: asked again, the collector answers with the report of the run that did it.
-  const before = run.finishedAt !== null && run.finishedAt < asked;
+  // Compared by the collector's clock: this machine's may be minutes off.
+  const before = run.finishedAt !== null && run.finishedAt < (summary.calledAt ?? asked);
   const at = before ? new Date(run.finishedAt!).toLocaleTimeString() : '';
   const status = before ? `done earlier, at ${at}: its report` : run.status;
   console.log(`night ${summary.night}, project ${run.projectId}: ${status}${run.stage ? ` (continues at ${run.stage})` : ''}`);

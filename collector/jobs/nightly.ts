@@ -52,7 +52,9 @@ const queryBudgetOf = (env: Env) => {
 
 export interface NightlySummary {
   night: string;
-  /** `finishedAt`: when the run was done (epoch ms), earlier than the call for a night done before. */
+  /** When the call began, by the collector's clock (epoch ms): a run finished before it was done by an earlier call. */
+  calledAt: number;
+  /** `finishedAt`: when the run was done (epoch ms), earlier than `calledAt` for a night done before. */
   runs: { projectId: string; status: RunRow['status']; stage: string | null; finishedAt: number | null; stages: StageReport[]; error?: string }[];
   /** True when every run of the night is done. */
   done: boolean;
@@ -158,7 +160,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
     const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
     runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
   }
-  return { night, runs, done: runs.every((r) => r.status === 'done') };
+  return { night, calledAt: started, runs, done: runs.every((r) => r.status === 'done') };
 }
 
 /** A night's run as reported, read again. */
