@@ -12,7 +12,7 @@ import type { PromptTrigger, RecordOptions, SignalSink, TraceAware } from '../si
 import { countShown, eligiblePrompt } from '../signals/prompts.ts';
 import { forgetQuery, noteQuery } from '../signals/rephrase.ts';
 import { reportVitalsTo } from '../signals/vitals.ts';
-import { type Strings, stringsFor } from '../strings.ts';
+import { stringsFor, VOTING_STRINGS, type VotingStrings } from '../strings.ts';
 import { typed } from '../typed.ts';
 import { type Citation, type FeedbackActions, type Panel, REASONS, type Reason } from '../ui/host.ts';
 
@@ -176,9 +176,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     return typed(this.host.locale, '') || typed(options.locale, '') || document.documentElement.lang || navigator.language;
   }
 
-  /** The UI strings for that language, with the page's overrides. */
-  get strings(): Strings {
-    return stringsFor(this.locale, options.strings);
+  /** The bar's strings for that language, with the page's overrides (the popover's come with its code). */
+  get strings(): VotingStrings {
+    return stringsFor(this.locale, options.strings, VOTING_STRINGS);
   }
 
   /** Current thresholds (defaults until the project's config arrives). */

@@ -1,7 +1,8 @@
 import { nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
 import { loadBackground } from '../load-background.ts';
-import type { Strings } from '../strings.ts';
+import { options } from '../settings.ts';
+import { stringsFor } from '../strings.ts';
 import type { FeedbackActions, Panel } from '../ui/host.ts';
 
 /** The feedback the popover and prompts show, and the actions their buttons take. */
@@ -34,7 +35,7 @@ export class PopoverController implements ReactiveController {
   }
 
   /** The popover and the prompt as they stand: nothing while both are closed or still loading. */
-  render(strings: Strings, locale: string) {
+  render(locale: string) {
     const { panel, prompt } = this.feedback;
     if (panel.kind === 'closed' && !prompt) return nothing;
     const ui = loadBackground.value;
@@ -44,6 +45,7 @@ export class PopoverController implements ReactiveController {
       void loadBackground().then(update, () => addEventListener('online', update, { once: true }));
       return nothing;
     }
+    const strings = stringsFor(locale, options.strings, ui.POPOVER_STRINGS);
     return [
       panel.kind === 'closed' ? nothing : ui.renderPanel(this.feedback, strings, panel),
       prompt ? ui.renderPrompt(this.feedback, prompt, locale, strings) : nothing,

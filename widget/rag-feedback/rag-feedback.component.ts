@@ -167,7 +167,7 @@ export class RagFeedbackElement extends LitElement {
     return html`
       <slot></slot>
       ${renderVoting(feedback, s, feedback.config.rating, feedback.vote, feedback.rating)}
-      ${this.popoverUi.render(s, feedback.locale)}
+      ${this.popoverUi.render(feedback.locale)}
       <div class="sr-only" role="status" aria-live="polite">${feedback.announcement}</div>
     `;
   }

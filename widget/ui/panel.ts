@@ -1,11 +1,11 @@
 import { html } from 'lit';
 import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import { CITATION_LABEL_CHARS } from '../defaults.ts';
-import type { Strings } from '../strings.ts';
+import type { PopoverStrings } from '../strings.ts';
 import { type FeedbackActions, type Panel, REASONS } from './host.ts';
 
 /** Each reason's label, in the order of REASONS. */
-const reasonLabels = (s: Strings) => [s.notAnswered, s.incomplete, s.looksWrong, s.wrongSource, s.other];
+const reasonLabels = (s: PopoverStrings) => [s.notAnswered, s.incomplete, s.looksWrong, s.wrongSource, s.other];
 
 /** A label of at most CITATION_LABEL_CHARS characters, cut ones saying so: code points, so never half of one (an emoji's surrogate pair). */
 export function shorten(label: string): string {
@@ -18,7 +18,7 @@ const value = (e: Event, selector: string) =>
   ((e.target as Node).getRootNode() as ParentNode).querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? '';
 
 /** The attribution popover, the wrong-source list and the correction form. Escape closes it. */
-export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel) {
+export function renderPanel(feedback: FeedbackActions, s: PopoverStrings, panel: Panel) {
   const onKeydown = (e: KeyboardEvent) => {
     // Escape while an input method composes (Chinese, Japanese) cancels the composition, not the form
     // (Safari says so with keyCode 229 alone).
@@ -32,7 +32,7 @@ export function renderPanel(feedback: FeedbackActions, s: Strings, panel: Panel)
   </div>`;
 }
 
-function body(feedback: FeedbackActions, s: Strings, panel: Panel) {
+function body(feedback: FeedbackActions, s: PopoverStrings, panel: Panel) {
   // A form's links must not submit it: each is a plain button.
   const link = (label: string, go: () => void) => html`<button part="button" type="button" class="link" @click=${go}>${label}</button>`;
   const close = link(s.close, () => feedback.closePanel());

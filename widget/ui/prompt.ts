@@ -1,11 +1,11 @@
 import { html } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
 import { localized } from '../localized.ts';
-import type { Strings } from '../strings.ts';
+import type { PopoverStrings } from '../strings.ts';
 import type { FeedbackActions } from './host.ts';
 
 /** A contextual prompt: its question, its answers, and a way to dismiss it. */
-export function renderPrompt(feedback: FeedbackActions, prompt: Prompt, locale: string, s: Strings) {
+export function renderPrompt(feedback: FeedbackActions, prompt: Prompt, locale: string, s: PopoverStrings) {
   const id = `prompt-${prompt.id}`;
   return html`<div class="prompt" part="prompt" role="group" aria-labelledby=${id}>
     <p id=${id}>${localized(prompt.text, locale)}</p>
