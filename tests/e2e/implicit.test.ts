@@ -367,6 +367,19 @@ describe('contextual prompts', () => {
     await page.context().close();
   });
 
+  it('announces a prompt as it appears to screen readers, without taking the focus', async () => {
+    const { page } = await openHost(browser(), { options: { config: { prompts, thresholds: fastThresholds } } });
+    const traceId = newTraceId('prompt-sr');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).focus();
+    await callWidget(page, traceId, 'reportCopy', 100);
+    await widget(page, traceId).getByRole('group', { name: 'Was this helpful?' }).waitFor();
+    await expect.poll(() => widget(page, traceId).getByRole('status').textContent()).toBe('Was this helpful?');
+    expect(await widget(page, traceId).getByRole('status').getAttribute('aria-live')).toBe('polite');
+    expect(await focusedInWidget(page, traceId)).toEqual({ text: '', label: 'Helpful' });
+    await page.context().close();
+  });
+
   it('asks after repeated thumbs-down in one session', async () => {
     const { page } = await openHost(browser(), { options: { config: { prompts } } });
     const [a, b] = [newTraceId('d1'), newTraceId('d2')];

@@ -5,6 +5,7 @@ import type { SignalType } from '../../shared/signals.ts';
 import { LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
 import { emit, type RagFeedbackEventMap } from '../events.ts';
 import { guardMethods, safely, warn } from '../guard.ts';
+import { localized } from '../localized.ts';
 import { pipeline, type RecordContext } from '../pipeline/index.ts';
 import { countThumbsDown, storedVote, storeVote, tabSessionId, type Vote } from '../session.ts';
 import { loadConfig, normalizeConfig, onConfigure, options } from '../settings.ts';
@@ -224,6 +225,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     if (!prompt) return;
     countShown(prompt, sessionId);
     this.prompt = prompt;
+    // Read out as it appears: it takes no focus from what the user is doing.
+    this.announcement = localized(prompt.text, this.locale);
     this.host.requestUpdate();
     this.recordSignal('prompt_shown', { promptId: prompt.id, trigger }, { interaction: false });
     this.tell('rf-prompt-show', { promptId: prompt.id, trigger });
