@@ -317,6 +317,22 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('gives focus back to the star pressed when Escape closes the popover in rating mode', async () => {
+    const { page } = await openHost(browser(), { options: { config: { rating: true }, loadConfig: false } });
+    const traceId = newTraceId('rate-kbd');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: '2 of 5 stars' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = el.getByRole('dialog', { name: 'What went wrong?' });
+    await dialog.waitFor();
+    await expect.poll(async () => (await focusedInWidget(page, traceId)).text).toBe("Didn't answer my question");
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedInWidget(page, traceId)).toEqual({ text: '2', label: '2 of 5 stars' });
+    await page.context().close();
+  });
+
   it('speaks Simplified Chinese when the page or the element asks for it', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('zh');

@@ -11,6 +11,8 @@ export interface PopoverSource extends FeedbackActions {
   readonly panel: Panel;
   /** The contextual prompt on show. */
   readonly prompt: Prompt | null;
+  /** The rating given, 1-5 (rating mode). */
+  readonly rating: number | null;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface PopoverSource extends FeedbackActions {
  * with the background chunk (their styles are the element's): once it is there they render, and a click that came
  * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
  * that fetch a failed import again; Chromium 153 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
- * takes it, and closing the popover, or answering the prompt, while it has focus gives focus back to the vote button.
+ * takes it, and closing the popover, or answering the prompt, while it has focus gives focus back to the vote button (the star given, in rating mode).
  */
 export class PopoverController implements ReactiveController {
   /** The step the last render showed. */
@@ -68,8 +70,9 @@ export class PopoverController implements ReactiveController {
       this.focusStep = false;
       focus('[data-autofocus]');
     } else if (this.hadFocus && !root?.activeElement) {
-      // What had it is gone (the popover closed, a prompt answered): the vote takes it, not the page's body.
-      focus('[part~="vote-down"], [part~="star"]');
+      // What had it is gone (the popover closed, a prompt answered): the vote takes it, not the page's body,
+      // in rating mode the star given (the first while none is).
+      focus(`[part~="vote-down"], [part~="star"]:nth-of-type(${this.feedback.rating || 1})`);
     }
   }
 }
