@@ -74,7 +74,8 @@ describe('prompt settings', () => {
 
       // The preview renders the real <rag-feedback> with the prompt as configured.
       await page.getByRole('button', { name: 'Show prompt copy-help' }).click();
-      await page.locator('rf-widget-preview rag-feedback').getByText(text).waitFor();
+      // The prompt's own paragraph (its text is also read out through the widget's live region).
+      await page.locator('rf-widget-preview rag-feedback p', { hasText: text }).waitFor();
       expect(problems).toEqual([]);
 
       const served = await config(keys().write);
@@ -91,7 +92,7 @@ describe('prompt settings', () => {
         await expect
           .poll(async () => {
             await callWidget(hostPage, traceId, 'reportCopy', 500);
-            return widget(hostPage, traceId).getByText(text).count();
+            return widget(hostPage, traceId).locator('p', { hasText: text }).count();
           })
           .toBe(1);
       } finally {
