@@ -16,8 +16,18 @@ export function ifMatchVersion(c: Context): number | undefined {
   return Number(m[1]);
 }
 
+/**
+ * Saves under the request's `If-Match` (`save` answers the new version, or undefined when the
+ * stored one moved on since that read: a 412, nothing written) and answers the new version as the ETag.
+ */
+export async function saveIfMatch(c: Context, save: (ifVersion: number | undefined) => Promise<number | undefined>): Promise<void> {
+  const version = await save(ifMatchVersion(c));
+  if (version === undefined) throw changedSinceRead();
+  c.header('ETag', etagOf(version));
+}
+
 /** A save made from a read older than what is stored: nothing was written. */
-export const changedSinceRead = () =>
+const changedSinceRead = () =>
   new ApiError(412, {
     code: 'changed_since_read',
     message: 'Saved by someone else since this was read: read it again and send its ETag as If-Match',

@@ -4,7 +4,7 @@ import { freeText } from '../../../shared/schema/common.ts';
 import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
-import { changedSinceRead, etagOf, ifMatchVersion } from '../../middleware/if-match.ts';
+import { etagOf, saveIfMatch } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
@@ -32,9 +32,7 @@ export const documentRoutes = new Hono<AppEnv>()
   /** PUT /v1/admin/owners: replace the whole list; with If-Match, only over that version (else 412). */
   .put('/owners', jsonBody(SMALL_BODY), validBody(OwnerRulesSchema, 'invalid_owners'), async (c) => {
     const { owners } = c.get('input');
-    const version = await saveOwners(c.env.DB, c.get('auth').projectId, owners, Date.now(), ifMatchVersion(c));
-    if (version === undefined) throw changedSinceRead();
-    c.header('ETag', etagOf(version));
+    await saveIfMatch(c, (ifVersion) => saveOwners(c.env.DB, c.get('auth').projectId, owners, Date.now(), ifVersion));
     return c.json({ owners });
   })
   /** GET /v1/admin/corrections: the inbox, grouped by document owner. */

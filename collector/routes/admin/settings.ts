@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { LoopSettingsSchema } from '../../../shared/schema/settings.ts';
 import type { AppEnv } from '../../env.ts';
-import { changedSinceRead, etagOf, ifMatchVersion } from '../../middleware/if-match.ts';
+import { etagOf, saveIfMatch } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { saveSettings, versionedSettingsOf } from '../../storage/loop-settings.ts';
@@ -23,9 +23,7 @@ export const settingsRoutes = new Hono<AppEnv>()
     validBody(LoopSettingsSchema, 'invalid_settings'),
     async (c) => {
       const settings = c.get('input');
-      const version = await saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now(), ifMatchVersion(c));
-      if (version === undefined) throw changedSinceRead();
-      c.header('ETag', etagOf(version));
+      await saveIfMatch(c, (ifVersion) => saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now(), ifVersion));
       return c.json(settings);
     },
   );

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { WidgetConfigSchema } from '../../../shared/schema/config.ts';
 import { MAX_CONFIG_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
-import { changedSinceRead, etagOf, ifMatchVersion } from '../../middleware/if-match.ts';
+import { saveIfMatch } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
@@ -26,9 +26,7 @@ export const configRoutes = new Hono<AppEnv>()
     validBody(WidgetConfigSchema, 'invalid_config'),
     async (c) => {
       const config = c.get('input');
-      const version = await saveWidgetConfig(c.env.DB, c.get('auth').projectId, config, Date.now(), ifMatchVersion(c));
-      if (version === undefined) throw changedSinceRead();
-      c.header('ETag', etagOf(version));
+      await saveIfMatch(c, (ifVersion) => saveWidgetConfig(c.env.DB, c.get('auth').projectId, config, Date.now(), ifVersion));
       return c.json(config);
     },
   );
