@@ -210,11 +210,19 @@ describe('corrections focus', () => {
     const { page, context, problems, item, nextNote } = await openCorrections();
     try {
       const sent: string[] = [];
-      page.on('request', (r) => {
-        if (r.method() === 'POST' && r.url().includes('/resolve')) sent.push(r.url());
+      // The first resolution is held until both clicks are in, as on a server slower than a double click.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/resolve', async (route) => {
+        sent.push(route.request().url());
+        await held;
+        await route.continue();
       });
       await item.getByLabel('What was changed').fill('rewrote the section');
       await item.getByRole('button', { name: 'Resolve' }).dblclick();
+      release();
       await item.waitFor({ state: 'detached' });
       await expect.poll(() => focused(page)).toBe(nextNote);
       // The second click came while the first was on its way: it sent nothing and moved nothing.
