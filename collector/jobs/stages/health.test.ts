@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { utcDay } from '../../../shared/time.ts';
 import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { trainedModel } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
 const DAY = 86_400_000;
@@ -23,4 +24,24 @@ it('snapshots loop health over the seven whole days before the night, the first 
     .bind(p.id, utcDay(night))
     .first<{ metrics: string }>();
   expect(JSON.parse(snapshot!.metrics).traces).toBe(7);
+});
+
+it('counts a retraining period as met once, however many models were trained in it, by the job or by hand', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now())}T00:00:30Z`);
+  // Weekly retraining (the default): four periods in four weeks. Two models by hand in the latest
+  // week, one in the third, and one before the four weeks, which counts for none.
+  for (const [version, daysBefore] of [
+    ['a', 1],
+    ['b', 2],
+    ['c', 16],
+    ['d', 29],
+  ] as const) {
+    await trainedModel(p.id, version, night - daysBefore * DAY, 40, 'rejected').run();
+  }
+  await runNightly(env, night, { projects: [p.id] });
+  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
+    .bind(p.id, utcDay(night))
+    .first<{ metrics: string }>();
+  expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 2 });
 });

@@ -55,10 +55,8 @@ export const health: Stage = {
         .prepare('select coalesce(sum(dropped), 0) as dropped from client_drop_reports where project_id = ? and day > ? and day <= ?')
         .bind(projectId, sinceDay, night),
     ]);
-    const trained = await db
-      .prepare('select count(*) as n from models where project_id = ? and created_at > ? and created_at <= ?')
-      .bind(projectId, now - 4 * WEEK, now)
-      .first<{ n: number }>();
+    const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(28 / settings.retrainEveryDays) : null;
+    const trained = await retrainingsMet(db, projectId, now, retrainsPlanned === null ? null : { days: settings.retrainEveryDays, planned: retrainsPlanned });
     const version = await currentVersion(db, projectId);
     const served = version
       ? await db
@@ -91,8 +89,8 @@ export const health: Stage = {
       reviewBudgetPerWeek: weeklyReviewCapacity(settings),
       confirmedExamples: q.confirmed,
       /** Retrainings the schedule asked for in four weeks, and how many ran. */
-      retrainsPlanned: settings.retrainEveryDays > 0 ? Math.floor(28 / settings.retrainEveryDays) : null,
-      retrainsMet: trained?.n ?? 0,
+      retrainsPlanned,
+      retrainsMet: trained,
       /** The served model's nDCG@5 on the held-out eval sets when it was promoted. */
       evalNdcg5: served ? ((JSON.parse(served.evaluation) as { candidate?: { overall?: { ndcg5?: number } } }).candidate?.overall?.ndcg5 ?? null) : null,
       traces: d.traces ?? 0,
@@ -111,3 +109,25 @@ export const health: Stage = {
     return { cursor: null, counts: { snapshots: 1 } };
   },
 };
+
+/**
+ * Of the retraining periods in the four weeks before `now`, how many saw a model trained, by the job
+ * or by hand: a second model in one period meets no more of the schedule. Without a schedule
+ * (retraining outside the job), every model trained counts.
+ */
+async function retrainingsMet(db: D1Database, projectId: string, now: number, schedule: { days: number; planned: number } | null): Promise<number> {
+  const since = now - 4 * WEEK;
+  const row = schedule
+    ? await db
+        .prepare(
+          `select count(distinct cast((?3 - created_at) / ?4 as integer)) as n from models
+           where project_id = ?1 and created_at > ?2 and created_at <= ?3 and cast((?3 - created_at) / ?4 as integer) < ?5`,
+        )
+        .bind(projectId, since, now, schedule.days * DAY_MS, schedule.planned)
+        .first<{ n: number }>()
+    : await db
+        .prepare('select count(*) as n from models where project_id = ? and created_at > ? and created_at <= ?')
+        .bind(projectId, since, now)
+        .first<{ n: number }>();
+  return row?.n ?? 0;
+}
