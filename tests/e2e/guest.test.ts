@@ -97,6 +97,39 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it('loads the config again when an answer is pointed at another write key or endpoint', async () => {
+    const { page, context, output } = await openHost(browser());
+    const otherKey = 'rf_w_other_project';
+    // The other key's project asks for ratings; the page's own project for thumbs.
+    await context.route(`${collector()}/v1/config`, (route) =>
+      route.request().method() === 'GET' && route.request().headers().authorization === `Bearer ${otherKey}`
+        ? route.fulfill({
+            status: 200,
+            headers: { 'access-control-allow-origin': site(), 'content-type': 'application/json' },
+            body: JSON.stringify({ rating: true }),
+          })
+        : route.continue(),
+    );
+    const traceId = newTraceId('rekeyed');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).waitFor();
+    await page.evaluate(([id, key]) => document.querySelector(`rag-feedback[trace-id="${id}"]`)!.setAttribute('write-key', key!), [traceId, otherKey]);
+    await el.getByRole('button', { name: '4 of 5 stars' }).waitFor();
+    // Back to the page's key, through another spelling of the same endpoint: thumbs again.
+    await page.evaluate(
+      ([id, endpoint]) => {
+        const answer = document.querySelector(`rag-feedback[trace-id="${id}"]`)!;
+        answer.removeAttribute('write-key');
+        answer.setAttribute('endpoint', endpoint!);
+      },
+      [traceId, `${collector()}/`],
+    );
+    await el.getByRole('button', { name: 'Not helpful' }).waitFor();
+    expect(await output.settled()).toEqual({ errors: [], console: [] });
+    await context.close();
+  });
+
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
     const context = await browser().newContext();
     const page = await context.newPage();

@@ -132,6 +132,11 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     onConfigure.delete(this.reconfigure);
   }
 
+  /** The element's endpoint or write key changed: load the config of where its events now go. */
+  hostWhereChanged(): void {
+    if (this.started) this.reconfigure();
+  }
+
   /** The project's config for the element's endpoint and key, and the page's over it; the newest load wins. */
   private readonly reconfigure = safely((): Promise<WidgetConfig> => {
     const { endpoint, writeKey } = this.context;

@@ -113,6 +113,8 @@ export class RagFeedbackElement extends LitElement {
     if (name === 'traceId' && typeof oldValue === 'string' && oldValue !== this.traceId) {
       for (const c of this.traceAware) safely(() => c.hostTraceChanged(oldValue))();
     }
+    // Another collector or key may serve another project's config.
+    if ((name === 'endpoint' || name === 'writeKey') && oldValue !== this[name]) this.feedback.hostWhereChanged();
     super.requestUpdate(name, oldValue, options);
   }
 
