@@ -222,6 +222,27 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it("checks an answer in the page's HTML for rephrases in the session configure() names after it", async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    const [first, second] = [newTraceId('html-q1'), newTraceId('html-q2')];
+    const params = new URLSearchParams({ endpoint: collector(), key: keys().write, trace: first, session: `chat-${first}` });
+    await page.goto(`${site()}/tests/e2e/pages/late-configure.html?${params}`);
+    await page.waitForFunction(() => (window as any).ready === true);
+    // The chat's next answer, in the configured session as every answer after configure() is.
+    await page.evaluate((traceId) => {
+      const el = document.createElement('rag-feedback');
+      el.setAttribute('trace-id', traceId);
+      el.setAttribute('query', 'refund window for opened items');
+      document.getElementById('chat')!.append(el);
+    }, second);
+    await eventually(first, (ev) =>
+      expect(ofType(ev, 'rephrase_within_session').map((e) => [e.sessionId, e.detail.nextTraceId])).toEqual([[`chat-${first}`, second]]),
+    );
+    await context.close();
+  });
+
   it('records a regenerate reported by the chat UI, with the time since the answer, and not also as a rephrase', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('regen');

@@ -57,8 +57,15 @@ const meant = (ok: boolean, ...args: unknown[]): boolean => {
   return ok;
 };
 
-/** Rephrase checks of all answers on the page, one after another. */
-let rephraseChecks: Promise<void> = Promise.resolve();
+/**
+ * Rephrase checks of all answers on the page, one after another. While the page loads they wait for
+ * its scripts: answers in its HTML start as the script defines the element, and a `configure()` in a
+ * later script (its session id, its thresholds) is what they are checked under.
+ */
+let rephraseChecks: Promise<void> =
+  globalThis.document?.readyState === 'loading'
+    ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
+    : Promise.resolve();
 
 /**
  * The feedback on one answer, and its rules: votes and their flips, the rating, the popover's
@@ -122,10 +129,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.startedAt = Date.now();
     this.vote = storedVote(traceId);
     reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
-    const config = this.reconfigure();
-    const { sessionId } = this.context;
+    this.reconfigure();
     // Queued now, in the order answers appear, so each query is compared with the one before it.
-    rephraseChecks = rephraseChecks.then(() => this.checkRephrase(sessionId, config)).catch(warn);
+    rephraseChecks = rephraseChecks.then(() => this.checkRephrase()).catch(warn);
   }
 
   hostDisconnected(): void {
@@ -150,9 +156,10 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }) as () => Promise<WidgetConfig>;
   private configLoad?: Promise<WidgetConfig>;
 
-  private async checkRephrase(sessionId: string, config: Promise<WidgetConfig>): Promise<void> {
-    const { rephraseWindowMs, rephraseSimilarity } = (await config).thresholds;
+  private async checkRephrase(): Promise<void> {
+    const { rephraseWindowMs, rephraseSimilarity } = (await this.configLoad)?.thresholds ?? this.thresholds;
     const { query, traceId } = this.host;
+    const { sessionId } = this.context;
     if (!query) return;
     const rephrase = await noteQuery(sessionId, traceId, query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
     if (!rephrase) return;
