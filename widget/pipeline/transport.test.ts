@@ -97,6 +97,49 @@ describe("answers that are not the collector's", () => {
   });
 });
 
+describe('refusals', () => {
+  /** An outbox of three events, and a fetch that answers `status` with the collector's error `code` until `refusals` ran out. */
+  function setUp(status: number, code: string, refusals: number) {
+    let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
+    const outbox = {
+      settled: () => Promise.resolve(),
+      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
+      dropped: async () => 0,
+      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
+      reportedDropped: async () => undefined,
+    };
+    const stored: unknown[] = [];
+    const fetch = vi.fn(async (_url: string, init: RequestInit) => {
+      if (refusals-- > 0) return Response.json({ error: { code, message: 'refused', field: code === 'invalid_key' ? 'key' : 'origin' } }, { status });
+      const { events } = JSON.parse(init.body as string) as { events: unknown[] };
+      stored.push(...events);
+      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'stored' })) });
+    });
+    vi.stubGlobal('fetch', fetch);
+    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 10_000 }, timeoutMs: 0 }, () => undefined);
+    return { t, fetch, stored, left: () => items };
+  }
+
+  it('keeps the events of an origin the project does not allow yet, and sends them once it does', async () => {
+    const { t, fetch, stored, left } = setUp(403, 'origin_not_allowed', 2);
+    await t.flush();
+    expect(left()).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(stored).toHaveLength(3);
+    expect(left()).toEqual([]);
+  });
+
+  it('drops the events of a key the collector does not know, which no retry can change', async () => {
+    const { t, fetch, stored, left } = setUp(401, 'invalid_key', 1);
+    await t.flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(stored).toEqual([]);
+    expect(left()).toEqual([]);
+  });
+});
+
 describe('destinations', () => {
   const item = (id: string, endpoint: string) => ({ id, endpoint, writeKey: 'rfw_k', event: { eventId: id } });
   /** An outbox of `items`, and a fetch for which `retired` cannot be reached and the rest store everything. */

@@ -165,6 +165,12 @@ export class Transport {
       this.warn("not the collector's answer, will retry", res.status);
       return 0;
     }
+    // An origin the project does not allow yet is a setting its admin fixes: the events wait for it,
+    // as they do for an origin no project allows (whose requests CORS refuses before any key is read).
+    if (body.error?.code === 'origin_not_allowed') {
+      this.warn('origin not allowed, will retry', body);
+      return 0;
+    }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
     return body.rejected! < batch.length;
