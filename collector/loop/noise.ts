@@ -51,6 +51,11 @@ export const FLOOD_MIN_NEGATIVES = 10;
 export const FLOOD_NEGATIVES_PER_HOUR = 20;
 /** …or this share of all the project's negative explicit signals in the window. */
 export const FLOOD_SHARE = 0.25;
+/**
+ * How far a backend's clock, which dates answers, may run ahead of the collector's, which dates
+ * arrivals, when the flooding rule bounds a source's span by them. Clocks further apart bound nothing.
+ */
+export const FLOOD_CLOCK_TOLERANCE_MS = 5 * 60_000;
 /** Skimming pace for the too-fast rule: about 1,000 words a minute, between a floor and a cap. */
 export const MIN_READ_MS_PER_WORD = 60;
 export const MIN_READ_FLOOR_MS = 800;

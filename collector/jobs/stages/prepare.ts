@@ -1,5 +1,5 @@
 import { firstListedDay } from '../../loop/documents.ts';
-import { FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
+import { FLOOD_CLOCK_TOLERANCE_MS, FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
 import { CHUNK_DAY_KEY } from '../../storage/sql/chunk-signals.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
@@ -185,6 +185,18 @@ const TOUCH_FLOODED = `insert or ignore into loop_touched (project_id, night, ki
   where e.session_id in (select value from json_each(?5)) or e.ip_hash in (select value from json_each(?7))
     or exists (select 1 from traces t where t.project_id = ?1 and t.trace_id = e.trace_id and t.user_id_hash in (select value from json_each(?6)))`;
 
+/**
+ * Over how long a source sent its negative signals, for the flooding rule: as the browser's clock
+ * says, but never longer than from the first of their answers logged to the last of them received.
+ * Each signal was given after its answer and before it arrived, so a source that dates its signals
+ * hours apart while sending them within a minute still floods, and a backlog an offline outbox sends
+ * at once keeps its real span. Answers dated after the signals arrived (a backend's clock ahead, a
+ * simulation's) bound nothing.
+ */
+const CLIENT_SPAN = 'max(e.client_ts) - min(e.client_ts)';
+const ARRIVAL_BOUND = `max(e.received_at) - min(t.created_at) + ${FLOOD_CLOCK_TOLERANCE_MS}`;
+const FLOOD_SPAN = `max(0, case when ${ARRIVAL_BOUND} > 0 then min(${CLIENT_SPAN}, ${ARRIVAL_BOUND}) else ${CLIENT_SPAN} end)`;
+
 /** The sources flooding negative feedback, once for all the slices that follow. */
 async function findFlooding({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const since = Math.max(0, run.windowFrom - FLOOD_LOOKBACK_MS);
@@ -192,18 +204,20 @@ async function findFlooding({ db, projectId, night, run }: StageContext): Promis
   const [counts, total] = await db.batch([
     db
       .prepare(
-        `select 'session' as kind, session_id as key, count(*) as negatives, max(client_ts) - min(client_ts) as spanMs
-           from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ${negative()}
-           group by session_id having count(*) >= ?4
+        `select 'session' as kind, e.session_id as key, count(*) as negatives, ${FLOOD_SPAN} as spanMs
+           from feedback_events e left join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
+           where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and ${negative('e.')}
+           group by e.session_id having count(*) >= ?4
          union all
-         select 'user', t.user_id_hash, count(*), max(e.client_ts) - min(e.client_ts)
+         select 'user', t.user_id_hash, count(*), ${FLOOD_SPAN}
            from feedback_events e join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
            where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and t.user_id_hash is not null and ${negative('e.')}
            group by t.user_id_hash having count(*) >= ?4
          union all
-         select 'ip', ip_hash, count(*), max(client_ts) - min(client_ts)
-           from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ip_hash is not null and ${negative()}
-           group by ip_hash having count(*) >= ?4`,
+         select 'ip', e.ip_hash, count(*), ${FLOOD_SPAN}
+           from feedback_events e left join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
+           where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and e.ip_hash is not null and ${negative('e.')}
+           group by e.ip_hash having count(*) >= ?4`,
       )
       .bind(projectId, since, to, FLOOD_MIN_NEGATIVES),
     db
