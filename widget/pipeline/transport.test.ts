@@ -75,16 +75,22 @@ describe('batching', () => {
   });
 });
 
+/** An outbox of three events for one destination, and what is left in it. */
+function threeEvents() {
+  let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
+  const outbox = {
+    settled: () => Promise.resolve(),
+    peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
+    dropped: async () => 0,
+    remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
+    reportedDropped: async () => undefined,
+  };
+  return { outbox, left: () => items };
+}
+
 describe("answers that are not the collector's", () => {
   it('drops a batch a proxy refuses as too large (413, an HTML page) instead of sending it again and again', async () => {
-    let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
-    const outbox = {
-      settled: () => Promise.resolve(),
-      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
-      dropped: async () => 0,
-      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
-      reportedDropped: async () => undefined,
-    };
+    const { outbox, left } = threeEvents();
     const fetch = vi.fn(
       async () => new Response('<html><h1>413 Request Entity Too Large</h1></html>', { status: 413, headers: { 'content-type': 'text/html' } }),
     );
@@ -93,21 +99,14 @@ describe("answers that are not the collector's", () => {
     await t.flush();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(items).toEqual([]);
+    expect(left()).toEqual([]);
   });
 });
 
 describe('refusals', () => {
   /** An outbox of three events, and a fetch that answers `status` with the collector's error `code` until `refusals` ran out. */
   function setUp(status: number, code: string, refusals: number) {
-    let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
-    const outbox = {
-      settled: () => Promise.resolve(),
-      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
-      dropped: async () => 0,
-      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
-      reportedDropped: async () => undefined,
-    };
+    const { outbox, left } = threeEvents();
     const stored: unknown[] = [];
     const fetch = vi.fn(async (_url: string, init: RequestInit) => {
       if (refusals-- > 0) return Response.json({ error: { code, message: 'refused', field: code === 'invalid_key' ? 'key' : 'origin' } }, { status });
@@ -117,7 +116,7 @@ describe('refusals', () => {
     });
     vi.stubGlobal('fetch', fetch);
     const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 10_000 }, timeoutMs: 0 }, () => undefined);
-    return { t, fetch, stored, left: () => items };
+    return { t, fetch, stored, left };
   }
 
   it('keeps the events of an origin the project does not allow yet, and sends them once it does', async () => {
