@@ -45,3 +45,24 @@ it('counts a retraining period as met once, however many models were trained in 
     .first<{ metrics: string }>();
   expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 2 });
 });
+
+it("counts retraining periods by the nights models were trained on, whichever of its night's calls a run trained in", async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now())}T00:00:30Z`);
+  // Weekly, on schedule: tonight's run trained in its first call, last week's in a call 45 minutes
+  // into its night (a slow night takes a few), and the two before in their first calls. Less than
+  // seven days lie between tonight's model and last week's, yet they are a week's nights apart.
+  for (const [version, at] of [
+    ['a', night],
+    ['b', night - 7 * DAY + 45 * 60_000],
+    ['c', night - 14 * DAY],
+    ['d', night - 21 * DAY],
+  ] as const) {
+    await trainedModel(p.id, version, at, 40, 'rejected').run();
+  }
+  await runNightly(env, night, { projects: [p.id] });
+  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
+    .bind(p.id, utcDay(night))
+    .first<{ metrics: string }>();
+  expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 4 });
+});

@@ -2,10 +2,13 @@ import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { currentVersion } from '../../storage/models.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
+import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { examplesAnsweredBy } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 const WEEK = 7 * DAY_MS;
+/** Nights of the four weeks retraining is counted over: the night's own and the 27 before. */
+const RETRAIN_NIGHTS = 28;
 /** The run's window, ?2 to ?3. */
 const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
@@ -55,8 +58,14 @@ export const health: Stage = {
         .prepare('select coalesce(sum(dropped), 0) as dropped from client_drop_reports where project_id = ? and day > ? and day <= ?')
         .bind(projectId, sinceDay, night),
     ]);
-    const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(28 / settings.retrainEveryDays) : null;
-    const trained = await retrainingsMet(db, projectId, now, retrainsPlanned === null ? null : { days: settings.retrainEveryDays, planned: retrainsPlanned });
+    const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(RETRAIN_NIGHTS / settings.retrainEveryDays) : null;
+    const trained = await retrainingsMet(
+      db,
+      projectId,
+      night,
+      now,
+      retrainsPlanned === null ? null : { days: settings.retrainEveryDays, planned: retrainsPlanned },
+    );
     const version = await currentVersion(db, projectId);
     const served = version
       ? await db
@@ -111,22 +120,33 @@ export const health: Stage = {
 };
 
 /**
- * Of the retraining periods in the four weeks before `now`, how many saw a model trained, by the job
- * or by hand: a second model in one period meets no more of the schedule. Without a schedule
- * (retraining outside the job), every model trained counts.
+ * Of the retraining periods in the four weeks up to the night, how many saw a model trained, by the
+ * job or by hand: a second model in one period meets no more of the schedule. Periods are counted
+ * in nights back from the night, as the train stage schedules them, not in milliseconds back from
+ * `now`: a run trains in whichever call of its night reaches that stage, so two models a schedule's
+ * nights apart can lie less than its days apart. Without a schedule (retraining outside the job),
+ * every model trained counts.
  */
-async function retrainingsMet(db: D1Database, projectId: string, now: number, schedule: { days: number; planned: number } | null): Promise<number> {
-  const since = now - 4 * WEEK;
+async function retrainingsMet(
+  db: D1Database,
+  projectId: string,
+  night: string,
+  now: number,
+  schedule: { days: number; planned: number } | null,
+): Promise<number> {
+  const since = Date.parse(`${night}T00:00:00Z`) - (RETRAIN_NIGHTS - 1) * DAY_MS;
+  // Cast: D1 may bind a number as a real, which would make the division a fraction.
+  const period = `cast((unixepoch(?4) - unixepoch(${utcDaySql('created_at')})) / 86400 / ?5 as integer)`;
   const row = schedule
     ? await db
         .prepare(
-          `select count(distinct cast((?3 - created_at) / ?4 as integer)) as n from models
-           where project_id = ?1 and created_at > ?2 and created_at <= ?3 and cast((?3 - created_at) / ?4 as integer) < ?5`,
+          `select count(distinct ${period}) as n from models
+           where project_id = ?1 and created_at >= ?2 and created_at <= ?3 and ${period} < ?6`,
         )
-        .bind(projectId, since, now, schedule.days * DAY_MS, schedule.planned)
+        .bind(projectId, since, now, night, schedule.days, schedule.planned)
         .first<{ n: number }>()
     : await db
-        .prepare('select count(*) as n from models where project_id = ? and created_at > ? and created_at <= ?')
+        .prepare('select count(*) as n from models where project_id = ? and created_at >= ? and created_at <= ?')
         .bind(projectId, since, now)
         .first<{ n: number }>();
   return row?.n ?? 0;
