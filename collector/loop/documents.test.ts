@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countsToJudge,
   DOC_ALPHA,
   type DocumentCounts,
   documentWindowAfter,
@@ -81,6 +82,37 @@ describe('stale documents', () => {
     // As a regular expression this pattern backtracks exponentially on a long run of a's.
     expect(globMatches('*a*a*a*a*a*a*a*a*a*a*c', 'a'.repeat(10_000))).toBe(false);
     expect(globMatches('*a*a*a*a*a*a*a*a*a*a*c', `${'a'.repeat(10_000)}c`)).toBe(true);
+  });
+});
+
+describe('what a document is judged on', () => {
+  const version = (docVersion: string, lastDay: string, scored: number, negative: number) => ({ ...doc({ scored, negative }), docVersion, lastDay });
+  const judged = (versions: ReturnType<typeof version>[]) =>
+    countsToJudge(
+      doc({
+        docVersion: '*',
+        scored: versions.reduce((n, v) => n + v.scored, 0),
+        negative: versions.reduce((n, v) => n + v.negative, 0),
+        recent: 50,
+        before: 70,
+      }),
+      versions,
+    ).map((d) => [d.docVersion, d.scored, d.negative, d.recent, d.before, d.evidenceVersions]);
+
+  it('judges one version once, as the document', () => {
+    expect(judged([version('v1', '2026-11-30', 20, 5)])).toEqual([['*', 20, 5, 50, 70, ['v1']]]);
+  });
+
+  it('judges versions cited on the last day each, and the document on their bad answers and on every version’s re-asks', () => {
+    expect(judged([version('a', '2026-11-30', 20, 5), version('b', '2026-11-29', 30, 30), version('c', '2026-11-30', 10, 1)])).toEqual([
+      ['*', 30, 6, 50, 70, ['a', 'c']],
+      ['a', 20, 5, 0, 0, ['a']],
+      ['c', 10, 1, 0, 0, ['c']],
+    ]);
+  });
+
+  it('judges the one version still cited once, as the document, its evidence its own', () => {
+    expect(judged([version('v1', '2026-11-20', 40, 40), version('v2', '2026-11-30', 15, 0)])).toEqual([['*', 15, 0, 50, 70, ['v2']]]);
   });
 });
 

@@ -60,6 +60,39 @@ export interface DocumentCounts {
   beforeRequeried: number;
 }
 
+/** One version's counts over the window, with the last day an answer cited it. */
+export interface VersionCounts extends DocumentCounts {
+  docVersion: string;
+  lastDay: string;
+}
+
+/** Counts to judge, with the versions whose days' worst answers are the evidence of a flag on them. */
+export interface JudgedCounts extends DocumentCounts {
+  evidenceVersions: string[];
+}
+
+/**
+ * What a document is judged on: as users are shown it now. The versions cited on the last day it
+ * was cited are its current ones; one not cited since another was (replaced by a new one, or a new
+ * one taken back) is what its owner has changed already, and is neither flagged nor held against
+ * the document. Each current version is judged when there are several, and the document as a
+ * whole: its bad answers counted on its current versions, its re-asks on all of them (a rise since
+ * a new version came out is what that test is for). A document with one current version is judged
+ * once, as a whole.
+ */
+export function countsToJudge(whole: DocumentCounts, versions: readonly VersionCounts[]): JudgedCounts[] {
+  // ISO days sort as strings.
+  const last = versions
+    .map((v) => v.lastDay)
+    .sort()
+    .at(-1);
+  const current = versions.filter((v) => v.lastDay === last);
+  const sum = (count: 'scored' | 'negative') => current.reduce((n, v) => n + v[count], 0);
+  const asWhole = { ...whole, scored: sum('scored'), negative: sum('negative'), evidenceVersions: current.map((v) => v.docVersion) };
+  if (current.length === 1) return [asWhole];
+  return [asWhole, ...current.map(({ lastDay, ...v }) => ({ ...v, evidenceVersions: [v.docVersion] }))];
+}
+
 /** The tests a document can fail: its answers go bad more than the project's, its questions get re-asked more lately. */
 export type DocumentTest = 'badAnswers' | 'reasked';
 

@@ -1,4 +1,13 @@
-import { type DocumentCounts, documentWindowAfter, type EvidenceEntry, judgeDocument, recentWindowAfter, worstAnswers } from '../../loop/documents.ts';
+import {
+  countsToJudge,
+  type DocumentCounts,
+  documentWindowAfter,
+  type EvidenceEntry,
+  judgeDocument,
+  recentWindowAfter,
+  type VersionCounts,
+  worstAnswers,
+} from '../../loop/documents.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -6,8 +15,14 @@ import type { SliceResult, Stage, StageContext } from './stage.ts';
 /** Documents one slice judges, with all their versions: their rows of the window, a few dozen each. */
 export const DOCUMENTS_PER_SLICE = 1_000;
 
-interface Row extends DocumentCounts {
-  negativeRecent: number;
+/** A row of COUNTS_SQL: a version's counts, or the document's own ('*'); the recent and earlier ones null when it has none. */
+interface Row extends Omit<DocumentCounts, 'docVersion' | 'recent' | 'recentRequeried' | 'before' | 'beforeRequeried'> {
+  docVersion: string;
+  lastDay: string;
+  recent: number | null;
+  recentRequeried: number | null;
+  before: number | null;
+  beforeRequeried: number | null;
 }
 
 /**
@@ -19,7 +34,7 @@ export const PAGE_SQL = `select max(id) as last, count(*) as documents from (
     select distinct source_doc_id as id from document_days where project_id = ?1 and source_doc_id > ?2 and day > ?3 and day <= ?5 order by 1 limit ?4
   )`;
 
-const COUNTS = `sum(scored) as scored, sum(negative) as negative,
+const COUNTS = `sum(scored) as scored, sum(negative) as negative, max(day) as lastDay,
   sum(case when day > ?5 then traces end) as recent, sum(case when day > ?5 then requeried end) as recentRequeried,
   sum(case when day <= ?5 then traces end) as before, sum(case when day <= ?5 then requeried end) as beforeRequeried`;
 
@@ -43,8 +58,8 @@ export const WORST_SQL = `select w.source_doc_id as docId, w.source_doc_version 
   where w.day > ?3 and w.day <= ?4 and w.worst <> '[]'`;
 
 /**
- * Tests every document and version seen in the last RECENT_DAYS + BASELINE_DAYS against the
- * project's baseline and keeps the flags current: new ones added, lasting ones updated, those
+ * Tests every document and its current versions (countsToJudge) seen in the last RECENT_DAYS +
+ * BASELINE_DAYS against the project's baseline and keeps the flags current: new ones added, lasting ones updated, those
  * no longer significant cleared. A slice judges the documents after its cursor in id order and
  * owns the flags of that id range (the last slice's runs to the end), so the flag of a document
  * no longer seen at all is cleared too.
@@ -72,19 +87,25 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
   const { results } = last === null ? { results: [] as Row[] } : await db.prepare(COUNTS_SQL).bind(projectId, after, last, from, recentFrom, night).all<Row>();
   // A short page is the last one: its flags run to the end of the ids.
   const cursor = seen < documentsPerSlice ? null : last;
-  // Rows per document: its versions' and its own ('*'). Counted once, not per row: a large knowledge base has many.
-  const rowsOf = new Map<string, number>();
-  for (const r of results) rowsOf.set(r.docId, (rowsOf.get(r.docId) ?? 0) + 1);
-  const flagged = [];
+  // Each document's own row and its versions', grouped once: a large knowledge base has many.
+  const byDoc = new Map<string, { whole?: DocumentCounts; versions: VersionCounts[] }>();
   for (const r of results) {
     const d = { ...r, recent: r.recent ?? 0, recentRequeried: r.recentRequeried ?? 0, before: r.before ?? 0, beforeRequeried: r.beforeRequeried ?? 0 };
-    // A document seen in one version only is judged once, as a whole.
-    if (d.docVersion !== '*' && rowsOf.get(d.docId)! <= 2) continue;
-    const verdict = judgeDocument(d, baseline);
-    if (verdict.flagged) flagged.push({ d, verdict });
+    let doc = byDoc.get(r.docId);
+    if (!doc) byDoc.set(r.docId, (doc = { versions: [] }));
+    if (d.docVersion === '*') doc.whole = d;
+    else doc.versions.push(d);
   }
-  // The worst answers behind each flag, from its days' lists: a version's own, a document's all of its versions'.
+  const flagged = [];
+  for (const { whole, versions } of byDoc.values()) {
+    for (const d of countsToJudge(whole!, versions)) {
+      const verdict = judgeDocument(d, baseline);
+      if (verdict.flagged) flagged.push({ d, verdict });
+    }
+  }
+  // The worst answers behind each flag, from its days' lists: a version's own, a document's those of its current versions.
   const lists = new Map<string, EvidenceEntry[][]>();
+  const key = (docId: string, version: string) => `${docId}\u0000${version}`;
   if (flagged.length) {
     const { results: days } = await db
       .prepare(WORST_SQL)
@@ -92,11 +113,9 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
       .all<{ docId: string; docVersion: string; worst: string }>();
     for (const day of days) {
       const worst = JSON.parse(day.worst) as EvidenceEntry[];
-      for (const key of [`${day.docId}\u0000${day.docVersion}`, `${day.docId}\u0000*`]) {
-        const list = lists.get(key);
-        if (list) list.push(worst);
-        else lists.set(key, [worst]);
-      }
+      const list = lists.get(key(day.docId, day.docVersion));
+      if (list) list.push(worst);
+      else lists.set(key(day.docId, day.docVersion), [worst]);
     }
   }
   const flags = flagged.map(({ d, verdict }) => ({
@@ -114,7 +133,7 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
     },
     negativeP: verdict.negativeP,
     requeryP: verdict.requeryP,
-    evidence: worstAnswers(lists.get(`${d.docId}\u0000${d.docVersion}`) ?? []),
+    evidence: worstAnswers(d.evidenceVersions.flatMap((version) => lists.get(key(d.docId, version)) ?? [])),
   }));
   await db.batch([
     // The slice's own range of ids: after its cursor, up to and including its last document (to the end for the last slice).
@@ -138,6 +157,6 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
         .bind(projectId, night, part),
     ),
   ]);
-  // `documents` counts what was judged: each version and each document as a whole.
+  // `documents` counts what was read: each version and each document as a whole (countsToJudge picks what is judged).
   return { cursor, counts: { documents: results.length, flagged: flags.length } };
 }
