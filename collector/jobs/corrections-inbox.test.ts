@@ -75,6 +75,19 @@ describe('the corrections inbox', () => {
     expect(await routedTo()).toEqual(['shipping.md']);
   });
 
+  it('routes a correction about an earlier answer that cited no document by no document, not by the later answer’s', async () => {
+    const p = await newProject();
+    const { first, theirs, correction } = signedInMidConversation();
+    // The earlier answer came from no retrieval (the assistant answered it alone); the later one cited shipping.md.
+    const uncited: TraceInput = { ...first, retrievedChunks: [] };
+    const shipping: TraceInput = { ...theirs, retrievedChunks: theirs.retrievedChunks.map((c) => ({ ...c, sourceDocId: 'shipping.md' })) };
+    await admin(p, '/owners', { method: 'PUT', json: { owners: [{ pattern: 'shipping.md', owner: 'logistics' }] } });
+    await send(p, [uncited, shipping], [correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const inbox = await admin<{ owners: { owner: string | null; corrections: Correction[] }[] }>(p, '/corrections');
+    expect(inbox.body.owners.map((o) => [o.owner, o.corrections.map((c) => [c.traceId, c.sourceDocId])])).toEqual([[null, [[first.traceId, null]]]]);
+  });
+
   it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {
     const p = await newProject();
     const t = trace({ sessionId: 'alone', query: 'Can I return opened items?' });

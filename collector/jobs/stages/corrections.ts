@@ -18,6 +18,8 @@ interface Row {
   docs: string;
   /** Those of the answer it was sent on, when it is about another. */
   own_docs: string;
+  /** Whether the answer it is about is stored: one erased or purged cites nothing any more. */
+  about_stored: number;
 }
 
 /** The documents an answer cited, in rank order, as a JSON array. */
@@ -49,7 +51,8 @@ export const corrections: Stage = {
           // When the user wrote it, by the browser's clock held between the answer and the arrival:
           // a clock running ahead would keep a correction at the top of the inbox for good.
           `select e.event_id, e.trace_id, case when ${about} <> e.trace_id then ${about} end as attributed_trace_id, t.query, e.detail, ${VERDICT.confidence} as confidence, min(e.received_at, max(e.client_ts, t.created_at)) as created_at,
-           ${citedDocsSql(about)} as docs, case when ${about} <> e.trace_id then ${citedDocsSql('e.trace_id')} else '[]' end as own_docs
+           ${citedDocsSql(about)} as docs, case when ${about} <> e.trace_id then ${citedDocsSql('e.trace_id')} else '[]' end as own_docs,
+           ${stillStoredSql(about)} as about_stored
          from (${slice}) k cross join feedback_events e on e.project_id = ?1 and e.trace_id = k.key
          ${JOIN_VERDICT}
          join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
@@ -65,8 +68,13 @@ export const corrections: Stage = {
       .filter((r) => r.confidence >= LOW_CONFIDENCE)
       .map((r) => {
         const detail = JSON.parse(r.detail) as { text: string; source?: string };
-        const docs = [...(JSON.parse(r.docs) as string[]), ...(JSON.parse(r.own_docs) as string[])];
+        const aboutDocs = JSON.parse(r.docs) as string[];
+        const docs = [...aboutDocs, ...(JSON.parse(r.own_docs) as string[])];
         const named = detail.source ? namedDocument(detail.source, docs) : undefined;
+        // Else the answer it is about's first document: none when that answer cited none (the
+        // later answer's documents had nothing to do with it), the answer it was sent on's only
+        // when it is gone.
+        const first = r.about_stored ? aboutDocs[0] : docs[0];
         return {
           eventId: r.event_id,
           traceId: r.trace_id,
@@ -74,7 +82,7 @@ export const corrections: Stage = {
           query: r.query,
           text: detail.text,
           source: detail.source ?? null,
-          docId: named ?? docs[0] ?? null,
+          docId: named ?? first ?? null,
           confidence: r.confidence,
           createdAt: r.created_at,
         };
