@@ -458,6 +458,25 @@ describe('the stale-document tests in slices of documents', () => {
   });
 });
 
+describe('the flagged documents listed', () => {
+  it('come most significant first, by the smaller p-value of their two tests, a test passed or not run never ahead of one failed', async () => {
+    const p = await newProject();
+    const flag = (docId: string, negativeP: number | null, requeryP: number | null) =>
+      env.DB.prepare(
+        `insert into document_flags (project_id, source_doc_id, source_doc_version, reasons, counts, negative_p, requery_p, evidence, first_flagged, last_flagged)
+         values (?, ?, '*', '[]', '{}', ?, ?, '[]', '2026-01-01', '2026-01-01')`,
+      )
+        .bind(p.id, docId, negativeP, requeryP)
+        .run();
+    // Re-asked far more lately (its answers no worse than the project's), bad answers, and both.
+    await flag('reasked.md', 0.6, 1e-9);
+    await flag('bad.md', 0.001, null);
+    await flag('both.md', 0.005, 0.002);
+    const { body } = await admin<{ documents: { sourceDocId: string }[] }>(p, '/documents');
+    expect(body.documents.map((d) => d.sourceDocId)).toEqual(['reasked.md', 'bad.md', 'both.md']);
+  });
+});
+
 describe("the stale-document slice's plan", () => {
   it("reads its documents' rows on the primary key, from the cursor on, never the whole project", async () => {
     const page = await planOf(PAGE_SQL, 'p', 'c-versions.md', '2026-10-01', 2_000, '2026-11-05');

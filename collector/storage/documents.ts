@@ -9,7 +9,8 @@ export async function flaggedDocuments(d1: D1Database, projectId: string): Promi
       .prepare(
         `select source_doc_id as sourceDocId, source_doc_version as sourceDocVersion, reasons, counts, negative_p as negativeP, requery_p as requeryP,
            evidence, first_flagged as firstFlagged, last_flagged as lastFlagged
-         from document_flags where project_id = ? order by coalesce(negative_p, requery_p) asc`,
+         -- Most significant first: the smaller p of the two tests (one below the level failed), not the first one run.
+         from document_flags where project_id = ? order by min(coalesce(negative_p, 1), coalesce(requery_p, 1)), source_doc_id, source_doc_version`,
       )
       .bind(projectId)
       .all<Omit<FlaggedDocument, 'owner' | 'failed' | 'reasons' | 'counts' | 'evidenceTraceIds'> & { reasons: string; counts: string; evidence: string }>(),
