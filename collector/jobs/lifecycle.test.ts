@@ -156,6 +156,26 @@ describe('eval sets, loop health, retention and erasure', () => {
     for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 3 : 0);
   });
 
+  it('keeps the outbox drops widgets reported as long as the raw rows, and counts them in loop health meanwhile', async () => {
+    const p = await newProject();
+    const t = trace({ createdAt: Date.now() - 60_000 });
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [t] })).status).toBe(200);
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), origin: ORIGIN },
+      json: { events: [event({ traceId: t.traceId, signalType: 'thumbs_up' })], dropped: 7 },
+    });
+    expect(res.status).toBe(200);
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    expect(await count('client_drop_reports', p.id)).toBe(1);
+    const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? order by day desc limit 1')
+      .bind(p.id)
+      .first<{ metrics: string }>();
+    expect(JSON.parse(snapshot!.metrics).outboxDrops).toBe(7);
+    await runNightly(env, Date.now() + 91 * DAY, { projects: [p.id] });
+    expect(await count('client_drop_reports', p.id)).toBe(0);
+  });
+
   it('keeps a correction as long as its event, whatever its browser’s clock said, and purges them together', async () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });

@@ -107,6 +107,11 @@ export const retention: Stage = {
       evidenceLists: db
         .prepare(`update document_days set worst = '[]' where project_id = ?1 and day < max(?2, ?3) and worst <> '[]'`)
         .bind(projectId, utcDay(raw), firstListedDay(now)),
+      // Widgets' outbox drops, one row per report keyed by the event that carried it: raw rows,
+      // summed into each night's health snapshot meanwhile.
+      dropReports: db
+        .prepare(`delete from client_drop_reports where rowid in (select rowid from client_drop_reports where project_id = ? and day < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, utcDay(raw)),
       dayStats: db.prepare('delete from day_stats where project_id = ? and day < ?').bind(projectId, keptDay),
       healthSnapshots: db.prepare('delete from health_snapshots where project_id = ? and day < ?').bind(projectId, keptDay),
       // Eval sets frozen in a week before the aggregates' retention hold users' queries: their items go
@@ -161,6 +166,7 @@ export const retention: Stage = {
       n.abandonedQueryHistory,
       n.abandonedTraceHistory,
       n.evalItems,
+      n.dropReports,
     ].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
@@ -169,6 +175,7 @@ export const retention: Stage = {
         events: n.events,
         traces: n.traces,
         corrections: n.corrections + n.orphanCorrections,
+        dropReports: n.dropReports,
         reviewItems: n.reviewItems,
         chunkTexts: n.chunkTexts,
         aggregates: n.documentDays + n.dayStats + n.healthSnapshots + n.sessionStats + n.chunkStats + n.chunkSignalDays,
