@@ -4,7 +4,7 @@ import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
-import { withDeadline } from './deadline.ts';
+import { sleep, withDeadline } from './deadline.ts';
 
 /** What became of one item, whatever its kind. */
 export type Outcome = { status: 'accepted' | 'duplicate' } | { status: 'rejected'; field: string; reason: string } | { status: 'failed'; reason: string };
@@ -46,7 +46,13 @@ interface Pending {
   resolve: (outcome: Outcome) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** One batch on its way: a flush out of time fails its items and stops its requests and retries. */
+interface Flight {
+  batch: Pending[];
+  stop: AbortController;
+  /** Why its last attempt did not land, if one did not. */
+  lastFailure?: string;
+}
 
 /** The length of `text` in UTF-8, without encoding it: what it takes in a request. */
 function utf8Bytes(text: string): number {
@@ -88,7 +94,7 @@ export class Batcher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The queue's oldest items have waited their `flushIntervalMs` (or a flush asked): they go as soon as a request may start. */
   private due = false;
-  private inFlight = new Set<Promise<void>>();
+  private inFlight = new Map<Promise<void>, Flight>();
   private readonly batchSize: number;
 
   constructor(
@@ -133,13 +139,47 @@ export class Batcher {
   /**
    * Sends everything queued and waits for every batch in flight, until nothing waits: what is
    * logged while a batch is on its way is sent too, rather than left to a timer after shutdown.
+   * After `timeoutMs` (Infinity: however long the retries take) it gives up: what the collector has
+   * not answered is `failed`, and its requests and retries stop, so none keeps the process alive.
    */
-  async flush(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight.size > 0) {
+  async flush(timeoutMs: number): Promise<void> {
+    const done = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<boolean>((resolve) => {
+      if (timeoutMs !== Number.POSITIVE_INFINITY) timer = setTimeout(() => resolve(true), timeoutMs);
+    });
+    try {
+      if (await Promise.race([this.drain(done.signal).then(() => false), expired])) this.giveUp(timeoutMs);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      // A drain given up on stops: it would otherwise send every item logged later at once, alone.
+      done.abort();
+    }
+  }
+
+  private async drain(stop: AbortSignal): Promise<void> {
+    while (!stop.aborted && (this.queue.length > 0 || this.inFlight.size > 0)) {
       if (this.queue.length > 0) this.due = true;
       this.send();
       // Each batch that settles starts the next one waiting.
-      await Promise.all(this.inFlight);
+      await Promise.all(this.inFlight.keys());
+    }
+  }
+
+  /** Fails what waits and what is on its way, stopping its requests: a flush ran out of time. */
+  private giveUp(timeoutMs: number): void {
+    const queued = this.queue.splice(0);
+    this.queuedBytes = 0;
+    this.due = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const reason = `not sent: flush gave up after ${timeoutMs} ms`;
+    for (const item of queued) item.resolve({ status: 'failed', reason });
+    for (const flight of this.inFlight.values()) {
+      // Its request may yet have been stored: sending it again is safe, the collector keeps one per id.
+      const last = flight.lastFailure ? `, the last attempt's ${flight.lastFailure}` : '';
+      for (const item of flight.batch) item.resolve({ status: 'failed', reason: `unanswered when flush gave up after ${timeoutMs} ms${last}` });
+      flight.stop.abort(new Error('flush gave up'));
     }
   }
 
@@ -151,11 +191,12 @@ export class Batcher {
     while (this.inFlight.size < this.opts.maxInFlight && (this.queue.length >= this.batchSize || (this.due && this.queue.length > 0))) {
       const batch = this.queue.splice(0, this.batchSize);
       for (const item of batch) this.queuedBytes -= item.bytes;
-      const p = this.post(batch).finally(() => {
+      const flight: Flight = { batch, stop: new AbortController() };
+      const p = this.post(batch, flight).finally(() => {
         this.inFlight.delete(p);
         this.send();
       });
-      this.inFlight.add(p);
+      this.inFlight.set(p, flight);
     }
     if (this.queue.length === 0) {
       this.due = false;
@@ -170,26 +211,34 @@ export class Batcher {
     }
   }
 
-  private async post(batch: Pending[]): Promise<void> {
+  /** Sends `batch` (all or part of `flight`'s) until it is answered, out of attempts, or the flight is stopped. */
+  private async post(batch: Pending[], flight: Flight): Promise<void> {
     const url = joinUrl(this.opts.endpoint, this.kind.path);
+    const stop = flight.stop.signal;
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
+      // Stopped, its items were failed already.
+      if (stop.aborted) return;
       let retryAfter: number | undefined;
       try {
         // The answer read in full within the deadline: headers alone can come before a body that never does.
-        const { res, body } = await withDeadline(this.opts.timeoutMs, async (signal) => {
-          const res = await this.opts.fetch(
-            new Request(url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
-              body: this.kind.body(batch.map((b) => b.json)),
-              signal,
-            }),
-          );
-          // Not JSON, or JSON's null: an answer with nothing of the collector's in it.
-          const body = ((await res.json().catch(() => null)) ?? {}) as Partial<BatchResult>;
-          return { res, body };
-        });
+        const { res, body } = await withDeadline(
+          this.opts.timeoutMs,
+          async (signal) => {
+            const res = await this.opts.fetch(
+              new Request(url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
+                body: this.kind.body(batch.map((b) => b.json)),
+                signal,
+              }),
+            );
+            // Not JSON, or JSON's null: an answer with nothing of the collector's in it.
+            const body = ((await res.json().catch(() => null)) ?? {}) as Partial<BatchResult>;
+            return { res, body };
+          },
+          stop,
+        );
         if (answersBatch(body.results, batch.length)) return this.settle(batch, body.results);
         const refusal = collectorError(body);
         // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
@@ -199,8 +248,8 @@ export class Batcher {
           // other, so the batch still holds one request at a time of the `maxInFlight`.
           if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
           const half = Math.ceil(batch.length / 2);
-          await this.post(batch.slice(0, half));
-          await this.post(batch.slice(half));
+          await this.post(batch.slice(0, half), flight);
+          await this.post(batch.slice(half), flight);
           return;
         }
         // The collector refused the request itself: retrying cannot help. Any other server's answer (a
@@ -210,7 +259,8 @@ export class Batcher {
       } catch (err) {
         reason = `network: ${(err as Error).message}`;
       }
-      if (attempt + 1 < this.opts.maxAttempts) await sleep(retryDelay(attempt, this.opts.backoff, retryAfter));
+      flight.lastFailure = reason;
+      if (attempt + 1 < this.opts.maxAttempts) await sleep(retryDelay(attempt, this.opts.backoff, retryAfter), stop);
     }
     for (const p of batch) p.resolve({ status: 'failed', reason });
   }

@@ -238,6 +238,63 @@ describe('TraceClient against the real collector', () => {
     expect(await Promise.race([second, pending])).toEqual({ traceId: b.traceId, status: 'accepted' });
   });
 
+  it("gives up at flush's timeoutMs on what the collector has not answered: failed, told to onError, its request aborted and none queued sent", async () => {
+    const p = await newProject();
+    const errors: (TraceResult | EventResult)[] = [];
+    const signals: AbortSignal[] = [];
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      batchSize: 1,
+      maxInFlight: 1,
+      timeoutMs: 0,
+      // A collector that never answers (and a fetch that ignores the abort).
+      fetch: (r) => {
+        signals.push(r.signal);
+        return new Promise<Response>(() => {});
+      },
+      onError: (r) => errors.push(r),
+    });
+    const [onItsWay, waiting] = [trace(), trace()];
+    const results = [client.logTrace(onItsWay), client.logTrace(waiting)];
+    const event = client.logEvent({ traceId: onItsWay.traceId, sessionId: 'shutdown-session', signalType: 'regenerate', detail: { gapMs: 1 } });
+    const started = Date.now();
+    await client.flush({ timeoutMs: 50 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await Promise.all(results)).toEqual([
+      { traceId: onItsWay.traceId, status: 'failed', reason: 'unanswered when flush gave up after 50 ms' },
+      { traceId: waiting.traceId, status: 'failed', reason: 'not sent: flush gave up after 50 ms' },
+    ]);
+    expect(await event).toMatchObject({ status: 'failed', reason: 'unanswered when flush gave up after 50 ms' });
+    expect(errors).toHaveLength(3);
+    // One request of traces and one of events started; both aborted, and the trace waiting never sent.
+    expect(signals).toHaveLength(2);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+  });
+
+  it('stops retrying what a flush gave up on, naming why its last attempt failed, and sends what is logged afterwards as before', async () => {
+    // A collector down: 503, and a retry a minute away.
+    const { p, client, calls } = await scriptedClient([async () => new Response('<html>Service Unavailable</html>', { status: 503 })], {
+      backoff: { baseMs: 60_000, maxMs: 60_000 },
+    });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush({ timeoutMs: 50 });
+    expect(await result).toEqual({
+      traceId: t.traceId,
+      status: 'failed',
+      reason: "unanswered when flush gave up after 50 ms, the last attempt's HTTP 503 from http://collector.test/v1/traces, not the collector's answer",
+    });
+    await settleALittle();
+    expect(calls()).toBe(1);
+    // Logged again once the collector is back, it is stored; and the flush without a deadline waits as before.
+    const again = client.logTrace(t);
+    await client.flush();
+    expect(await again).toEqual({ traceId: t.traceId, status: 'accepted' });
+    expect((await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).status).toBe(200);
+    await expect(client.flush({ timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a number from 0 to 2147483647, not -1/);
+  });
+
   it('keeps at most maxInFlight requests on their way while the collector does not answer, sending the batches waiting as each settles', async () => {
     const { client, held, inFlight } = await heldClient({ batchSize: 1, maxInFlight: 2 });
     const traces = Array.from({ length: 5 }, () => trace());

@@ -5,7 +5,7 @@ import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
 import { callSafely } from './callback.ts';
-import { checkedConnection, checkedOptions } from './options.ts';
+import { checkedConnection, checkedOptions, MAX_TIMER_MS, numberOption } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
 export type { TraceInput } from '../shared/schema/trace.ts';
@@ -124,10 +124,14 @@ export class TraceClient {
 
   /**
    * Sends everything queued and waits for every batch in flight, and for what is logged meanwhile,
-   * until nothing waits (call before shutdown, or in `ctx.waitUntil`).
+   * until nothing waits (call before shutdown, or in `ctx.waitUntil`). With `timeoutMs`, waits no
+   * longer than that: what the collector has not answered by then is `failed`, told to `onError`
+   * (to be kept elsewhere and logged again later, which is safe), and its requests and retries stop,
+   * so a shutdown's grace period is not outlived by retries against a collector that is down.
    */
-  async flush(): Promise<void> {
-    await Promise.all([this.traces.flush(), this.events.flush()]);
+  async flush(options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = numberOption('timeoutMs', options?.timeoutMs, Number.POSITIVE_INFINITY, { min: 0, max: MAX_TIMER_MS, infinite: true });
+    await Promise.all([this.traces.flush(timeoutMs), this.events.flush(timeoutMs)]);
   }
 
   private report<R extends TraceResult | EventResult>(result: R): R {
