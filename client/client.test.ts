@@ -539,6 +539,23 @@ describe('TraceClient against the real collector', () => {
     expect(() => new TraceClient({ ...base, flushIntervalMs: 2 ** 31 })).toThrow(/flushIntervalMs/);
     expect(() => new TraceClient({ ...base, backoff: { baseMs: 500, maxMs: 2 ** 40 } })).toThrow(/backoff.maxMs/);
     expect(new TraceClient({ ...base, timeoutMs: 2 ** 31 - 1 })).toBeInstanceOf(TraceClient);
+    // A service binding passed whole rather than its fetch: every request would fail after its retries.
+    expect(() => new TraceClient({ ...base, fetch: { fetch: () => {} } as never })).toThrow(/fetch must be a function, not object/);
+    expect(() => new TraceClient({ ...base, onError: null as never })).toThrow(/onError must be a function, not null/);
+  });
+
+  it('sends with the global fetch when the fetch option is given as undefined, as when it is left out', async () => {
+    const p = await newProject();
+    const global = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => collector(new Request(input, init)));
+    try {
+      // `fetch: env.COLLECTOR_FETCH` where none is set: the type allows it.
+      const client = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: undefined, maxAttempts: 1 });
+      const { t, result } = await logOne(client);
+      expect(result).toEqual({ traceId: t.traceId, status: 'accepted' });
+      expect(global).toHaveBeenCalledTimes(1);
+    } finally {
+      global.mockRestore();
+    }
   });
 
   it('refuses, when it is made, an endpoint or key no request could be sent with, naming the option', () => {

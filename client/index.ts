@@ -5,7 +5,7 @@ import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
 import { callSafely } from './callback.ts';
-import { checkedConnection, checkedOptions, MAX_TIMER_MS, numberOption } from './options.ts';
+import { checkedCallbacks, checkedConnection, checkedOptions, MAX_TIMER_MS, numberOption } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
 export type { TraceInput } from '../shared/schema/trace.ts';
@@ -90,7 +90,9 @@ export class TraceClient {
   /** Throws a RangeError naming the option when one cannot work (a batch size of 0 would never send). */
   constructor(options: TraceClientOptions) {
     checkedConnection(options);
-    const opts = { ...DEFAULTS, fetch: (r: Request) => fetch(r), ...options, ...checkedOptions(options, DEFAULTS) };
+    checkedCallbacks(options);
+    // `fetch: undefined` given (an unset binding) is the global fetch, not one that fails every request.
+    const opts = { ...DEFAULTS, ...options, fetch: options.fetch ?? ((r: Request) => fetch(r)), ...checkedOptions(options, DEFAULTS) };
     this.onError = options.onError;
     this.traces = new Batcher(
       { path: 'v1/traces', name: 'trace', schema: TraceSchema, body: (items) => `[${items.join(',')}]`, maxPerBatch: MAX_TRACES_PER_BATCH },

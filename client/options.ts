@@ -84,3 +84,17 @@ export function checkedConnection(options: { endpoint: unknown; serverKey: unkno
     );
   }
 }
+
+/**
+ * `fetch` and `onError`, when given, checked when the client is made: a service binding passed
+ * whole (`env.COLLECTOR` for `env.COLLECTOR.fetch`) would fail every request, each only after its
+ * retries, and an `onError` that is not a function would leave every failure untold.
+ */
+export function checkedCallbacks(options: { fetch?: unknown; onError?: unknown }): void {
+  for (const name of ['fetch', 'onError'] as const) {
+    const given = options[name];
+    if (given !== undefined && typeof given !== 'function') {
+      throw new RangeError(`${name} must be a function, not ${given === null ? 'null' : typeof given}`);
+    }
+  }
+}

@@ -14,7 +14,7 @@ import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { withDeadline } from './deadline.ts';
-import { checkedConnection, msOption, numberOption } from './options.ts';
+import { checkedCallbacks, checkedConnection, msOption, numberOption } from './options.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 
@@ -98,6 +98,7 @@ function servable(artifact: unknown): { model: RerankerModel } | { version: stri
 /** Throws a RangeError naming the option when one cannot work (a `refreshMs` of NaN would never revalidate). */
 export function createReranker(options: RerankerOptions): Reranker {
   checkedConnection(options);
+  checkedCallbacks(options);
   const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0, infinite: true });
   const timeoutMs = msOption('timeoutMs', options.timeoutMs, 10_000);
   const doFetch = options.fetch ?? ((r: Request) => fetch(r));
