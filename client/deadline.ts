@@ -1,3 +1,6 @@
+/** An attempt given up on when its `ms` ran out. */
+export class DeadlineError extends Error {}
+
 /**
  * Runs one attempt against the collector with a deadline: its signal aborts after `ms`, and the
  * attempt is given up then even if it ignores the signal (a wrapper or binding that never reads
@@ -13,7 +16,7 @@ export async function withDeadline<T>(ms: number, attempt: (signal: AbortSignal)
       controller.abort(error);
       reject(error);
     };
-    if (ms > 0) timer = setTimeout(() => end(new Error(`no answer within ${ms} ms`)), ms);
+    if (ms > 0) timer = setTimeout(() => end(new DeadlineError(`no answer within ${ms} ms`)), ms);
     if (stop) {
       onStop = () => end(stop.reason);
       if (stop.aborted) onStop();

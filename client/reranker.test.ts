@@ -459,6 +459,51 @@ describe('createReranker when the embedder fails', () => {
   });
 });
 
+describe('createReranker when the embedder hangs', () => {
+  it('ranks without its vectors after timeoutMs, says why, and uses them once they come', async () => {
+    const withMeaning: RerankerModel = {
+      ...tinyModel('v9'),
+      features: ['embedding_similarity'],
+      weights: [1],
+      mean: [0],
+      scale: [1],
+      embedder: 'remote-embedder',
+    };
+    const errors: string[] = [];
+    let answer: () => void = () => {};
+    // A remote embedding service that stops answering (or a model still downloading): the first call waits until told.
+    const reachable = new Promise<void>((r) => (answer = r));
+    const embedder: Embedder = {
+      id: 'remote-embedder',
+      embed: async (texts) => {
+        await reachable;
+        return texts.map((t) => Float32Array.from(t === 'down' ? [-1, 0] : [1, 0]));
+      },
+    };
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      embedder,
+      timeoutMs: 50,
+      fetch: collector([() => new Response(JSON.stringify(withMeaning), { headers: { ETag: '"v9"' } })]).fetch,
+      onError: (e) => errors.push(e.message),
+    });
+    const chunks = [
+      { chunkId: 'a', text: 'down' },
+      { chunkId: 'b', text: 'up' },
+    ];
+    const started = Date.now();
+    const first = await Promise.race([reranker.rerank('q', chunks), new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), 2_000))]);
+    expect(first).not.toBe('still waiting');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // The model still ranked, its embedding feature at its mean.
+    expect((first as { rerankerVersion?: string }[]).map((r) => r.rerankerVersion)).toEqual(['v9', 'v9']);
+    expect(errors).toEqual(['embedder remote-embedder answered no vectors within 50 ms: ranked without them']);
+    answer();
+    expect((await reranker.rerank('q', chunks)).map((r) => r.chunkId)).toEqual(['b', 'a']);
+  });
+});
+
 describe('createReranker given what is not a list of candidates', () => {
   it("keeps retrieval's order without rejecting, and tells onError which field is wrong", async () => {
     const errors: string[] = [];

@@ -13,7 +13,7 @@ import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
-import { withDeadline } from './deadline.ts';
+import { DeadlineError, withDeadline } from './deadline.ts';
 import { checkedCallbacks, checkedConnection, msOption, numberOption } from './options.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
@@ -27,7 +27,10 @@ export interface RerankerOptions {
   refreshMs?: number;
   /** For models trained with embedding features: the same embedder (its `id` must match). */
   embedder?: Embedder;
-  /** Longest wait for the collector's answer (default ten seconds): ranking never waits on a hung collector longer. */
+  /**
+   * Longest wait for the collector's answer, and for the embedder's vectors (default ten seconds):
+   * ranking never waits on a hung collector or embedder longer.
+   */
   timeoutMs?: number;
   fetch?: (request: Request) => Promise<Response>;
   /** Told when the model cannot be fetched; ranking goes on with the last good model (what it throws, or rejects with, is ignored). */
@@ -192,10 +195,18 @@ export function createReranker(options: RerankerOptions): Reranker {
       return cached?.text === c.text ? cached.vector : undefined;
     });
     const missing = chunks.filter((_, i) => !known[i]);
-    const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
-    if (!q || fresh.length !== missing.length)
-      throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
-    for (const [i, c] of missing.entries()) remember(vectors, c.chunkId, { text: c.text, vector: fresh[i]! }, CHUNK_VECTOR_CACHE);
+    // Kept when they come, even after ranking stopped waiting for them: the next list finds them.
+    const embedding = (async () => {
+      const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
+      if (!q || fresh.length !== missing.length)
+        throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
+      for (const [i, c] of missing.entries()) remember(vectors, c.chunkId, { text: c.text, vector: fresh[i]! }, CHUNK_VECTOR_CACHE);
+      return { q, fresh };
+    })();
+    // A remote embedder that hangs, or a model still downloading on first use, must not hold the answer.
+    const { q, fresh } = await withDeadline(timeoutMs, () => embedding).catch((error: unknown) => {
+      throw error instanceof DeadlineError ? new Error(`embedder ${embedder.id} answered no vectors within ${timeoutMs} ms: ranked without them`) : error;
+    });
     let next = 0;
     return { query: q, chunks: known.map((v) => v ?? fresh[next++]!) };
   }
