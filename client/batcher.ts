@@ -5,6 +5,7 @@ import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
 import { sleep, withDeadline } from './deadline.ts';
+import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
 /** What became of one item, whatever its kind. */
 export type Outcome = { status: 'accepted' | 'duplicate' } | { status: 'rejected'; field: string; reason: string } | { status: 'failed'; reason: string };
@@ -231,6 +232,7 @@ export class Batcher {
                 headers: { 'content-type': 'application/json', authorization: `Bearer ${this.opts.serverKey}` },
                 body: this.kind.body(batch.map((b) => b.json)),
                 signal,
+                redirect: FOLLOW_NO_REDIRECT,
               }),
             );
             // Not JSON, or JSON's null: an answer with nothing of the collector's in it.
@@ -242,7 +244,10 @@ export class Batcher {
         if (answersBatch(body.results, batch.length)) return this.settle(batch, body.results);
         const refusal = collectorError(body);
         // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
-        reason = refusal ? `HTTP ${res.status}: ${refusal.message}` : `HTTP ${res.status} from ${url}, not the collector's answer`;
+        // A redirect is retried as any other server's answer (a captive portal's), but named as one.
+        reason = refusal
+          ? `HTTP ${res.status}: ${refusal.message}`
+          : `HTTP ${res.status} from ${url}, ${redirectNote(res, url) ?? "not the collector's answer"}`;
         if (res.status === 413) {
           // Too large together: each half on its own, down to an item too large alone; one after the
           // other, so the batch still holds one request at a time of the `maxInFlight`.

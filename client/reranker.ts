@@ -15,6 +15,7 @@ import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { DeadlineError, withDeadline } from './deadline.ts';
 import { checkedCallbacks, checkedConnection, msOption, numberOption } from './options.ts';
+import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 
@@ -117,6 +118,8 @@ export function createReranker(options: RerankerOptions): Reranker {
   const vectors = new Map<string, { text: string; vector: Float32Array }>();
   const toldMismatch = new WeakSet<RerankerModel>();
 
+  const url = joinUrl(options.endpoint, '/v1/reranker');
+
   async function load(): Promise<void> {
     try {
       const headers: Record<string, string> = { Authorization: `Bearer ${options.serverKey}` };
@@ -125,7 +128,7 @@ export function createReranker(options: RerankerOptions): Reranker {
       if (known.length > 0) headers['If-None-Match'] = known.join(', ');
       // The answer read in full within the deadline: headers alone can come before a body that never does.
       const answer = await withDeadline(timeoutMs, async (signal) => {
-        const res = await doFetch(new Request(joinUrl(options.endpoint, '/v1/reranker'), { headers, signal }));
+        const res = await doFetch(new Request(url, { headers, signal, redirect: FOLLOW_NO_REDIRECT }));
         if (res.status === 304) return { res };
         if (!res.ok) return { res, error: collectorError(await res.json().catch(() => null)) };
         return { res, text: await res.text() };
@@ -141,7 +144,8 @@ export function createReranker(options: RerankerOptions): Reranker {
           return;
         }
         // The collector's own words say which: a revoked key (401) is not "no model yet".
-        throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : ''}`);
+        const redirect = redirectNote(res, url);
+        throw new Error(`GET /v1/reranker answered ${res.status}${error ? `: ${error.message}` : redirect ? `, ${redirect}` : ''}`);
       }
       // A body that is not JSON (cut off on its way) is asked for again; one that is JSON is this version's artifact.
       const arrived = servable(JSON.parse(answer.text));
