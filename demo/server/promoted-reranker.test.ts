@@ -33,4 +33,23 @@ describe('the demo’s promoted reranker', () => {
     await reranker.rerank('alpha', candidates);
     expect(reranker.version).toBe('v1');
   });
+
+  it('answers in retrieval order within its wait while the collector has not answered yet, then with the model once it has', async () => {
+    const c = collector();
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((r) => {
+      answer = r;
+    });
+    // A collector slow to answer its first request: ranking must not wait for it beyond revalidateWaitMs.
+    const fetch = async (request: Request) => {
+      await answered;
+      return c.fetch(request);
+    };
+    const reranker = promotedReranker({ endpoint: 'http://collector.test', serverKey: 'k', fetch, revalidateWaitMs: 20 });
+    const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 2_000));
+    const first = await Promise.race([reranker.rerank('alpha', candidates), late]);
+    expect(first).toEqual({ ranked: candidates });
+    answer();
+    expect((await reranker.rerank('alpha', candidates)).version).toBe('v1');
+  });
 });

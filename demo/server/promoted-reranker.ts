@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReranker, type RerankerOptions } from '../../client/reranker.ts';
 import { passage } from '../corpus/chunk.ts';
-import type { Reranker } from './rerank.ts';
+import { identityReranker, type Reranker } from './rerank.ts';
 
 export interface PromotedRerankerOptions extends RerankerOptions {
   /**
@@ -25,13 +25,23 @@ export interface PromotedReranker extends Reranker {
 
 export function promotedReranker({ revalidateWaitMs, ...options }: PromotedRerankerOptions): PromotedReranker {
   const client = createReranker(options);
+  /** Whether the collector has answered once (or failed to): until then the client's ranking would wait for it. */
+  let checked = false;
   return {
     get version() {
       return client.version;
     },
     refresh: () => client.refresh(),
     async rerank(query, candidates) {
-      if (revalidateWaitMs !== undefined) await Promise.race([client.refresh(), sleep(revalidateWaitMs)]);
+      if (revalidateWaitMs !== undefined) {
+        const refreshed = client.refresh().then(() => {
+          checked = true;
+        });
+        await Promise.race([refreshed, sleep(revalidateWaitMs)]);
+        // The client's first ranking waits for the model as long as its timeout (ten seconds) on a
+        // collector that hangs: the answer waits no longer than said, in retrieval's order meanwhile.
+        if (!checked) return identityReranker.rerank(query, candidates);
+      }
       const ranked = await client.rerank(
         query,
         candidates.map((s) => ({
