@@ -91,8 +91,11 @@ describe('the demo page', () => {
     expect(await link.getAttribute('title')).toBe(`[${await link.locator('xpath=..').getAttribute('value')}] ${await link.textContent()}`);
     const preview = el.locator('[data-preview-for]').first();
     expect(await preview.isHidden()).toBe(true);
+    expect(await link.getAttribute('aria-expanded')).toBe('false');
     await link.click();
     expect(await preview.isVisible()).toBe(true);
+    // A screen reader says the link opened its preview, on every link citing that source.
+    for (const cite of await el.locator(`a[data-chunk-id="${chunkId}"]`).all()) expect(await cite.getAttribute('aria-expanded')).toBe('true');
     await el.locator('[part~="vote-down"]').click();
 
     const s = await stored(traceId, (x) => x.trace !== null && ['thumbs_down', 'citation_click'].every((t) => x.events.some((e) => e.signalType === t)));
@@ -115,6 +118,53 @@ describe('the demo page', () => {
     expect((await stored(newId, (x) => x.trace !== null)).trace!.turnIndex).toBe(0);
     const next = await askOnPage(page, 'How big is the widget?');
     expect((await stored((await next.getAttribute('trace-id'))!, (x) => x.trace !== null)).trace!.turnIndex).toBe(1);
+  });
+
+  it('says each answer in the status line for a screen reader, and "Searching…" while another question still is', async () => {
+    const { page } = await openPage();
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let asked = 0;
+    // The first question's answer is slow to come; the second's comes first.
+    await page.route('**/api/ask', async (route) => {
+      if (asked++ === 0) await held;
+      await route.continue();
+    });
+    await page.fill('#query', 'How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    await expect.poll(() => asked).toBe(1);
+    const second = await askOnPage(page, 'What rate limits are there?');
+    const status = page.locator('#status');
+    expect(await status.textContent()).toBe(`Searching…Answer: ${await second.locator('.answer').textContent()}`);
+    release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
+    const first = page.locator('.turn').first().locator('rag-feedback');
+    expect(await status.textContent()).toBe(`Answer: ${await first.locator('.answer').textContent()}`);
+  });
+
+  it('regenerates from the keyboard: a failure says why and keeps the answer and its button, and the new answer takes the focus', async () => {
+    const { page } = await openPage();
+    await askOnPage(page, 'What rate limits are there?');
+    // A proxy in front of the demo answers once with its own error page.
+    await page.route('**/api/ask', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), { times: 1 });
+    await page.locator('.regenerate').focus();
+    await page.keyboard.press('Enter');
+    const error = page.locator('.turn .error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('No answer: the demo answered HTTP 502');
+    expect(await page.locator('#status').textContent()).toBe('No answer: the demo answered HTTP 502');
+    const again = page.locator('.regenerate');
+    expect(await again.textContent()).toBe('Regenerate');
+    expect(await again.getAttribute('aria-disabled')).toBeNull();
+    expect(await page.locator('.reply.superseded').count()).toBe(0);
+    expect(await again.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
+    expect(await page.locator('.reply.superseded').count()).toBe(1);
+    const focused = () => page.evaluate(() => document.activeElement === [...document.querySelectorAll('rag-feedback')].at(-1)?.querySelector('.answer'));
+    await expect.poll(focused).toBe(true);
   });
 
   it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {

@@ -29,9 +29,21 @@ let nextTurn = 0;
 
 async function ask(body: AskRequest): Promise<AskResponse> {
   const res = await fetch('/api/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as AskResponse & { error?: { message: string } };
-  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
+  // A proxy's error page or a cut-off body is no JSON: the status says more than a parse error.
+  const json = (await res.json().catch(() => undefined)) as (AskResponse & { error?: { message?: string } }) | undefined;
+  if (!res.ok || !json) throw new Error(json?.error?.message ?? `the demo answered HTTP ${res.status}${res.ok ? ' without an answer' : ''}`);
   return json;
+}
+
+/** Questions on their way: the status says "Searching…" until the last of them is answered. */
+let searching = 0;
+
+/**
+ * The status line: "Searching…" while any question is, and what just happened for a screen
+ * reader (an answer arrives away from the focus, which stays in the question box), read out once.
+ */
+function announce(said?: string) {
+  status.replaceChildren(searching ? 'Searching…' : '', ...(said ? [element('span', { className: 'sr-only', textContent: said })] : []));
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
@@ -44,13 +56,16 @@ const citeLink = (c: Citation, label: string) => {
   // The title names the source wherever a link cites it, and labels it in the widget's wrong-source list.
   const a = element('a', { className: 'cite', href: `#${encodeURIComponent(c.chunkId)}`, textContent: label, title: `[${c.n}] ${c.title}` });
   a.dataset.chunkId = c.chunkId;
+  // It opens and closes the source's preview in place: a screen reader says which.
+  a.setAttribute('aria-expanded', 'false');
   return a;
 };
 
 /** The answer text with each `[n]` as a link to its citation. */
 function answerParagraph(answer: string, citations: readonly Citation[]): HTMLParagraphElement {
   const byNumber = new Map(citations.map((c) => [c.n, c]));
-  const p = element('p', { className: 'answer' });
+  // Focusable by script alone: a regenerated answer takes the focus from the button that asked for it.
+  const p = element('p', { className: 'answer', tabIndex: -1 });
   for (const part of answer.split(/(\[\d+\])/)) {
     const c = byNumber.get(Number(/^\[(\d+)\]$/.exec(part)?.[1]));
     p.append(c ? citeLink(c, part) : part);
@@ -88,36 +103,55 @@ function feedbackElement(res: AskResponse, query: string): RagFeedbackElement {
     if (!link) return;
     e.preventDefault();
     const preview = [...el.querySelectorAll<HTMLElement>('[data-preview-for]')].find((p) => p.dataset.previewFor === link.dataset.chunkId);
-    if (preview) preview.hidden = !preview.hidden;
+    if (!preview) return;
+    preview.hidden = !preview.hidden;
+    for (const cite of el.querySelectorAll<HTMLElement>('a[data-chunk-id]')) {
+      if (cite.dataset.chunkId === link.dataset.chunkId) cite.setAttribute('aria-expanded', String(!preview.hidden));
+    }
   });
   return el;
 }
 
-/** Asks, and shows the reply in `turn`; a regenerate marks the reply it replaces. */
-async function reply(turn: HTMLElement, query: string, turnIndex: number, replaces?: { box: HTMLElement; el: RagFeedbackElement }) {
-  status.textContent = 'Searching…';
+/** Asks, and shows the reply in `turn`; a regenerate marks the reply it replaces, and on failure offers it again. */
+async function reply(turn: HTMLElement, query: string, turnIndex: number, replaces?: { box: HTMLElement; el: RagFeedbackElement; again: HTMLButtonElement }) {
+  searching++;
+  announce();
+  let res: AskResponse;
   try {
-    const res = await ask({ sessionId, query, turnIndex, ...(replaces && { regenerateOf: replaces.el.traceId }) });
-    replaces?.box.classList.add('superseded');
-    const el = feedbackElement(res, query);
-    const box = element('div', { className: 'reply' }, el);
-    turn.append(box);
-    status.textContent = '';
-    if (!res.answered) return;
-    // Which ranking the user got: after a promotion, the next answer names the new model.
-    const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
-    box.append(element('p', { className: 'ranking', textContent: ranking }));
-    const again = element('button', { type: 'button', className: 'regenerate', textContent: 'Regenerate' });
-    again.addEventListener('click', () => {
-      again.remove();
-      el.reportRegenerate();
-      void reply(turn, query, turnIndex, { box, el });
-    });
-    box.append(again);
+    res = await ask({ sessionId, query, turnIndex, ...(replaces && { regenerateOf: replaces.el.traceId }) });
   } catch (err) {
-    turn.append(element('p', { className: 'error', textContent: `No answer: ${(err as Error).message}` }));
-    status.textContent = '';
+    const message = `No answer: ${(err as Error).message}`;
+    turn.append(element('p', { className: 'error', textContent: message }));
+    searching--;
+    announce(message);
+    // The answer it was to replace is still the turn's: it can be regenerated again.
+    if (replaces) Object.assign(replaces.again, { textContent: 'Regenerate' }).removeAttribute('aria-disabled');
+    return;
   }
+  searching--;
+  replaces?.box.classList.add('superseded');
+  // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
+  const refocus = replaces?.again === document.activeElement;
+  replaces?.again.remove();
+  const el = feedbackElement(res, query);
+  const box = element('div', { className: 'reply' }, el);
+  turn.append(box);
+  announce(`Answer: ${res.answer}`);
+  // The answer is shown (and can take the focus) once the widget has rendered the slot it sits in.
+  if (refocus) void Promise.resolve(el.updateComplete).then(() => el.querySelector<HTMLElement>('.answer')?.focus());
+  if (!res.answered) return;
+  // Which ranking the user got: after a promotion, the next answer names the new model.
+  const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
+  box.append(element('p', { className: 'ranking', textContent: ranking }));
+  const again = element('button', { type: 'button', className: 'regenerate', textContent: 'Regenerate' });
+  again.addEventListener('click', () => {
+    // Kept where it is (the focus with it) while the new answer is made; a second press does nothing.
+    if (again.getAttribute('aria-disabled') === 'true') return;
+    Object.assign(again, { textContent: 'Regenerating…' }).setAttribute('aria-disabled', 'true');
+    el.reportRegenerate();
+    void reply(turn, query, turnIndex, { box, el, again });
+  });
+  box.append(again);
 }
 
 form.addEventListener('submit', (e) => {
