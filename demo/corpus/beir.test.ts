@@ -148,6 +148,18 @@ describe('loadBeir', () => {
     await expect(loadBeir(join(dir, 'qrels'))).rejects.toThrow(/not a BEIR directory/);
   });
 
+  it('says a directory that does not exist does not, and refuses a corpus without a document', async () => {
+    await expect(loadCorpus(join(dir, 'no-such'))).rejects.toThrow(`${join(dir, 'no-such')} does not exist`);
+    const d = mkdtempSync(join(tmpdir(), 'beir-empty-'));
+    // Blank lines alone, saved on Windows.
+    writeFileSync(join(d, 'corpus.jsonl'), '\uFEFF\r\n  \r\n\r\n');
+    try {
+      await expect(loadBeir(d)).rejects.toThrow(`${join(d, 'corpus.jsonl')} holds no documents`);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('is what loadCorpus gives for a path, and the docs for none', async () => {
     expect((await loadCorpus(dir)).chunks).toHaveLength(2);
     const docs = await loadCorpus();

@@ -139,6 +139,8 @@ function trainExamples(
 
 /** The whole collection: chunks, queries, and every split found in `qrels/`. */
 export async function loadBeir(dir: string): Promise<Corpus> {
+  // A mistyped DEMO_CORPUS is named as such, not as a directory in some other layout.
+  if (!existsSync(dir)) throw new Error(`${dir} does not exist: give a BEIR directory (holding corpus.jsonl)`);
   if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
   const qrelsDir = join(dir, 'qrels');
   const splits = existsSync(qrelsDir) ? readdirSync(qrelsDir).filter((f) => f.endsWith('.tsv')) : [];
@@ -147,6 +149,8 @@ export async function loadBeir(dir: string): Promise<Corpus> {
     existsSync(join(dir, 'queries.jsonl')) ? readBeirQueries(dir) : new Map<string, string>(),
     ...splits.map((f) => readBeirQrels(join(qrelsDir, f))),
   ]);
+  // A corpus of blank lines alone would answer every question with nothing found, without a word why.
+  if (chunks.length === 0) throw new Error(`${join(dir, 'corpus.jsonl')} holds no documents`);
   const qrels = new Map(splits.map((f, i) => [basename(f, '.tsv'), judged[i]!]));
   return { name: basename(dir), chunks, duplicateIds: duplicates, queries, qrels, examples: trainExamples(queries, qrels.get('train'), qrels.get('test')) };
 }
