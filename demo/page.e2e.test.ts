@@ -190,6 +190,29 @@ describe('the demo page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('lets an input method finish a word with Enter without asking, and sets each question, answer and the question box in the direction of its own text', async () => {
+    const { page } = await openPage();
+    await page.fill('#query', '退款');
+    // Enter picking a candidate of a Chinese or Japanese input method: keydown while composing.
+    const taken = await page
+      .locator('#query')
+      .evaluate((q) => !q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, cancelable: true })));
+    expect(taken).toBe(false);
+    expect(await page.locator('.turn').count()).toBe(0);
+    expect(await page.inputValue('#query')).toBe('退款');
+    const el = await askOnPage(page, 'ما هي حدود المعدل؟');
+    const direction = (selector: string) =>
+      page
+        .locator(selector)
+        .last()
+        .evaluate((e) => getComputedStyle(e).direction);
+    expect(await direction('.question')).toBe('rtl');
+    expect(await direction('#query')).toBe('ltr');
+    await page.fill('#query', 'שלום');
+    expect(await direction('#query')).toBe('rtl');
+    expect(await el.locator('.answer').evaluate((e) => getComputedStyle(e).direction)).toBe('ltr');
+  });
+
   it('wraps a question without spaces (a long URL) instead of widening the page', async () => {
     const { page } = await openPage();
     await askOnPage(page, `https://example.com/${'segment/'.repeat(120)}deploy`);

@@ -65,7 +65,7 @@ const citeLink = (c: Citation, label: string) => {
 function answerParagraph(answer: string, citations: readonly Citation[]): HTMLParagraphElement {
   const byNumber = new Map(citations.map((c) => [c.n, c]));
   // Focusable by script alone: a regenerated answer takes the focus from the button that asked for it.
-  const p = element('p', { className: 'answer', tabIndex: -1 });
+  const p = element('p', { className: 'answer', tabIndex: -1, dir: 'auto' });
   for (const part of answer.split(/(\[\d+\])/)) {
     const c = byNumber.get(Number(/^\[(\d+)\]$/.exec(part)?.[1]));
     p.append(c ? citeLink(c, part) : part);
@@ -77,7 +77,7 @@ function answerParagraph(answer: string, citations: readonly Citation[]): HTMLPa
 function sourceList(citations: readonly Citation[]): HTMLOListElement {
   const list = element('ol', { className: 'sources' });
   for (const c of citations) {
-    const preview = element('blockquote', { hidden: true, textContent: c.snippet });
+    const preview = element('blockquote', { hidden: true, textContent: c.snippet, dir: 'auto' });
     preview.dataset.previewFor = c.chunkId;
     list.append(element('li', { value: c.n }, citeLink(c, c.title), preview));
   }
@@ -164,13 +164,14 @@ form.addEventListener('submit', (e) => {
   }
   input.value = '';
   examples.hidden = true;
-  const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query }));
+  const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query, dir: 'auto' }));
   chat.append(turn);
   void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
 });
 
 input.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && !e.shiftKey) {
+  // Enter that picks an input method's candidate (Chinese, Japanese, Korean) finishes the word, not the question.
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     form.requestSubmit();
   }
