@@ -8,15 +8,21 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { failInOneLine, wholeNumber } from '../scripts/cli.ts';
+import { localCollectorPort } from '../scripts/collector-target.ts';
 import type { DevKeys } from '../scripts/dev-project.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { DEMO_PORT, startDemo } from './server/index.ts';
 
+// A DEMO_CORPUS that does not exist, a port taken: one line saying so, as `npm start` says it, not a stack.
+failInOneLine();
+
 const keysFile = join(ROOT, '.dev-keys.json');
 const keys = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<DevKeys>) : {};
 if (!keys.server) console.log('demo: no .dev-keys.json yet: run `npm start` once to make the dev project and its keys');
-const collectorUrl = process.env.COLLECTOR_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
-const port = Number(process.env.DEMO_PORT ?? DEMO_PORT);
+const collectorUrl = process.env.COLLECTOR_URL ?? `http://127.0.0.1:${localCollectorPort()}`;
+// 0 takes a free port; `Number()` would take `abc` as NaN, which the server refuses with a stack.
+const port = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT), 0, 65_535);
 
 const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
