@@ -144,6 +144,33 @@ describe('the demo page', () => {
     expect(await status.textContent()).toBe(`Answer: ${await first.locator('.answer').textContent()}`);
   });
 
+  it('says nothing of a question asked before a new chat was started, and stops saying "Searching…" for it', async () => {
+    const { page } = await openPage();
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let asked = 0;
+    await page.route('**/api/ask', async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    await page.fill('#query', 'How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    await expect.poll(() => asked).toBe(1);
+    expect(await page.locator('#status').textContent()).toBe('Searching…');
+    await page.click('#new-chat');
+    expect(await page.locator('#status').textContent()).toBe('');
+    const answered = page.waitForResponse('**/api/ask');
+    release();
+    await answered;
+    // The page has handled the answer once a task later.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    expect(await page.locator('#status').textContent()).toBe('');
+    expect(await page.locator('rag-feedback').count()).toBe(0);
+  });
+
   it('regenerates from the keyboard: a failure says why and keeps the answer and its button, and the new answer takes the focus', async () => {
     const { page } = await openPage();
     await askOnPage(page, 'What rate limits are there?');

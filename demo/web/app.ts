@@ -120,6 +120,8 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   try {
     res = await ask({ sessionId, query, turnIndex, ...(replaces && { regenerateOf: replaces.el.traceId }) });
   } catch (err) {
+    // A new chat was started meanwhile: the old one's answers are not said, nor counted.
+    if (!turn.isConnected) return;
     const message = `No answer: ${(err as Error).message}`;
     turn.append(element('p', { className: 'error', textContent: message }));
     searching--;
@@ -128,6 +130,7 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     if (replaces) Object.assign(replaces.again, { textContent: 'Regenerate' }).removeAttribute('aria-disabled');
     return;
   }
+  if (!turn.isConnected) return;
   searching--;
   replaces?.box.classList.add('superseded');
   // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
@@ -181,6 +184,9 @@ $('new-chat').addEventListener('click', () => {
   sessionId = crypto.randomUUID();
   nextTurn = 0;
   chat.replaceChildren();
+  // Questions of the old chat still on their way are dropped with it.
+  searching = 0;
+  announce();
   examples.hidden = !examples.querySelector('li');
   input.focus();
 });
