@@ -14,6 +14,7 @@ import { holdPort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
+import type { RagFeedbackElement } from '../widget/index.ts';
 import { DOC_EXAMPLES } from './corpus/docs.ts';
 import { askOnPage, regenerateOnPage } from './page-driver.ts';
 import { type Demo, startDemo } from './server/index.ts';
@@ -108,7 +109,8 @@ describe('the demo page', () => {
 
   it('regenerates: the old answer reports it, the new one keeps the turn, the next question takes the next turn', async () => {
     const { page } = await openPage();
-    const first = await askOnPage(page, 'What rate limits are there?');
+    await askOnPage(page, 'What rate limits are there?');
+    const first = page.locator('rag-feedback').first();
     const oldId = (await first.getAttribute('trace-id'))!;
     const newId = (await (await regenerateOnPage(page)).getAttribute('trace-id'))!;
     expect(await page.locator('rag-feedback').count()).toBe(2);
@@ -174,6 +176,17 @@ describe('the demo page', () => {
   it('regenerates from the keyboard: a failure says why and keeps the answer and its button, and the new answer takes the focus', async () => {
     const { page } = await openPage();
     await askOnPage(page, 'What rate limits are there?');
+    const first = page.locator('rag-feedback').first();
+    // How often the page tells the widget the answer was regenerated.
+    await first.evaluate((e) => {
+      const el = e as RagFeedbackElement & { reported?: number };
+      const report = el.reportRegenerate.bind(el);
+      el.reported = 0;
+      el.reportRegenerate = () => {
+        el.reported! += 1;
+        report();
+      };
+    });
     // A proxy in front of the demo answers once with its own error page.
     await page.route('**/api/ask', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), { times: 1 });
     await page.locator('.regenerate').focus();
@@ -192,6 +205,8 @@ describe('the demo page', () => {
     expect(await page.locator('.reply.superseded').count()).toBe(1);
     const focused = () => page.evaluate(() => document.activeElement === [...document.querySelectorAll('rag-feedback')].at(-1)?.querySelector('.answer'));
     await expect.poll(focused).toBe(true);
+    // Asked twice, the answer was regenerated once.
+    expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
   });
 
   it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {

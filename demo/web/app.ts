@@ -147,11 +147,14 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
   box.append(element('p', { className: 'ranking', textContent: ranking }));
   const again = element('button', { type: 'button', className: 'regenerate', textContent: 'Regenerate' });
+  let regenerated = false;
   again.addEventListener('click', () => {
     // Kept where it is (the focus with it) while the new answer is made; a second press does nothing.
     if (again.getAttribute('aria-disabled') === 'true') return;
     Object.assign(again, { textContent: 'Regenerating…' }).setAttribute('aria-disabled', 'true');
-    el.reportRegenerate();
+    // Asked again after a failure, it is still the one regenerate of this answer the loop counts.
+    if (!regenerated) el.reportRegenerate();
+    regenerated = true;
     void reply(turn, query, turnIndex, { box, el, again });
   });
   box.append(again);
