@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../scripts/wrangler.ts';
@@ -25,5 +27,57 @@ describe('npm run demo', () => {
 
   it('refuses a DEMO_PORT that is not a port in one line naming it', () => {
     expect(runDemo({ DEMO_PORT: 'abc' })).toEqual({ status: 1, stderr: 'error: DEMO_PORT must be a whole number from 0 to 65535, not "abc"' });
+  });
+
+  it('stops at once on a second Ctrl-C while the first waits for an answer on its way', async () => {
+    // A language model that takes the question and never answers.
+    const sockets: Socket[] = [];
+    const model = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((r) => model.listen(0, '127.0.0.1', r));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'demo', 'main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DEMO_PORT: '0',
+        COLLECTOR_URL: 'http://127.0.0.1:9',
+        DEMO_LLM_BASE_URL: `http://127.0.0.1:${(model.address() as { port: number }).port}/v1`,
+        DEMO_LLM_MODEL: 'hung',
+      },
+    });
+    try {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c));
+      await expect.poll(() => /demo chat on (\S+)/.exec(out)?.[1], { timeout: 20_000 }).toBeTruthy();
+      const url = /demo chat on (\S+)/.exec(out)![1]!;
+      const answer = fetch(`${url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 's-1', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+      }).catch(() => undefined);
+      await expect.poll(() => sockets.length).toBe(1);
+      child.kill('SIGINT');
+      // Closing: no new request is taken, while the answer on its way is waited for.
+      await expect
+        .poll(() =>
+          fetch(`${url}/api/config`).then(
+            () => 'open',
+            () => 'closed',
+          ),
+        )
+        .toBe('closed');
+      const exited = once(child, 'exit');
+      const at = Date.now();
+      child.kill('SIGINT');
+      const [code] = await exited;
+      expect(code).toBe(130);
+      // Well before the ten seconds closing gives the answer on its way.
+      expect(Date.now() - at).toBeLessThan(3_000);
+      expect(out).toContain('Ctrl-C again to stop now');
+      await answer;
+    } finally {
+      child.kill('SIGKILL');
+      for (const socket of sockets) socket.destroy();
+      model.close();
+    }
   });
 });

@@ -27,6 +27,14 @@ const port = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT)
 const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
 if (port !== DEMO_PORT) console.log(`demo: the dev project allows the widget only from port ${DEMO_PORT}: events from ${demo.url} will be refused`);
-const shutdown = () => void demo.close().then(() => process.exit(0));
+let stopping = false;
+const shutdown = () => {
+  // Closing waits for answers on their way (a slow model) and for queued traces (a collector that
+  // is down is retried for a while): a second Ctrl-C stops at once rather than going unheard.
+  if (stopping) process.exit(130);
+  stopping = true;
+  console.log('demo: stopping once the answers on their way are sent and queued traces delivered (Ctrl-C again to stop now)');
+  void demo.close().then(() => process.exit(0));
+};
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
