@@ -20,6 +20,8 @@ export type { Reranker, Scored } from './rerank.ts';
 
 /** Where the page is served by default: an origin the dev project allows. */
 export const DEMO_PORT = 5173;
+/** A collector that hangs is retried for over a minute: stopping the demo waits this long for it. */
+const CLOSE_TIMEOUT_MS = 10_000;
 
 export interface DemoOptions {
   /** Port on 127.0.0.1 (default 5173; 0 takes a free one). Only 5173 is an allowed origin of the dev project. */
@@ -43,12 +45,17 @@ export interface DemoOptions {
   now?: () => number;
   /** Where the demo says what it does (default console.log; tests pass a no-op); the same message at most once a minute. */
   log?: (message: string) => void;
+  /** How long closing waits for a collector that does not answer to take the queued traces (default ten seconds). */
+  closeTimeoutMs?: number;
 }
 
 export interface Demo {
   /** The page, e.g. `http://127.0.0.1:5173`. */
   url: string;
-  /** Stops taking requests, lets those on their way finish, then sends every trace still queued. */
+  /**
+   * Stops taking requests, lets those on their way finish, then sends every trace still queued,
+   * waiting `closeTimeoutMs` at most for the collector: each trace it has not taken by then is logged as not stored.
+   */
   close(): Promise<void>;
 }
 
@@ -107,7 +114,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     async close() {
       // Answers still being made log their traces as they finish: the flush comes after them.
       await server.close();
-      await traces?.flush();
+      await traces?.flush({ timeoutMs: options.closeTimeoutMs ?? CLOSE_TIMEOUT_MS });
     },
   };
 }

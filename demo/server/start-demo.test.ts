@@ -65,6 +65,34 @@ describe('startDemo', () => {
     }
   });
 
+  it('stops within its close timeout when the collector takes no trace, saying which traces were not stored', async () => {
+    // A collector that takes connections and never answers.
+    const hung = createServer(() => {});
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const logged: string[] = [];
+    const demo = await startDemo({
+      port: 0,
+      collectorUrl: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+      serverKey: 'rfs_test',
+      log: (m) => logged.push(m),
+      closeTimeoutMs: 1_000,
+    });
+    try {
+      const res = await fetch(`${demo.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 's-hung', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+      });
+      const { traceId } = (await res.json()) as { traceId: string };
+      // Without a limit, the client's retries would hold the close for over a minute, past the test's timeout.
+      await demo.close();
+      expect(logged).toContainEqual(expect.stringContaining(`trace ${traceId} not stored`));
+    } finally {
+      hung.closeAllConnections();
+      await new Promise<void>((r) => hung.close(() => r()));
+    }
+  });
+
   it('lets an answer on its way when it is closed finish, and sends its trace, before it stops', async () => {
     let answering: (() => void) | undefined;
     const asked = new Promise<void>((started) => {
