@@ -107,7 +107,9 @@ describe('implicit signals, each tied to its trace', () => {
       expect(dwells).toHaveLength(2);
       for (const d of dwells) expect(d).toMatchObject({ chunkId: 'chunk-7', mode: 'preview' });
       expect(dwells[1]!.ms as number).toBeGreaterThanOrEqual(700);
-      expect(dwells[1]!.ms as number).toBeLessThanOrEqual(readAgain);
+      // Not the 1.5 s hidden between: the reading after it ends a frame or so after the scroll, when
+      // the page's observer reports it, so a few ms past what was timed here, never a second.
+      expect(dwells[1]!.ms as number).toBeLessThan(readAgain + 1_000);
     });
     await page.context().close();
   });
