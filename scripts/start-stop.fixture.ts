@@ -1,14 +1,22 @@
 /**
- * `npm start`'s way of starting and stopping, for start-stop.test.ts to interrupt at any moment: a
+ * `npm start`'s way of starting and stopping, for start-stop.test.ts to interrupt at any moment: with
+ * SYNC_STEP_S, first a step that runs a command synchronously that long (as `npm start` runs its
+ * migrations and makes the dev project with wrangler commands) and fails when the command does; a
  * throwaway collector under wrangler, then a stand-in for the demo that takes DEMO_START_MS to start
  * (first holding the event loop DEMO_BUSY_MS, as the demo's index over a corpus does) and, as it
  * closes, says whether the collector still answers (the demo sends its queued traces then).
  */
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalCollector } from './local-collector.ts';
 import { startStoppably } from './start-stop.ts';
 
 await startStoppably(async (started) => {
+  if (process.env.SYNC_STEP_S) {
+    console.log('sync step');
+    const step = spawnSync('sleep', [process.env.SYNC_STEP_S]);
+    if (step.status !== 0) throw new Error(`the sync step failed (${step.signal ?? step.status})`);
+  }
   const collector = await started.start(
     (signal) => startLocalCollector({ signal }),
     (collector) => collector.stop(),

@@ -158,6 +158,22 @@ const START_COMMAND = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8
   'scripts/start-stop.fixture.ts',
 );
 
+/** start-stop.fixture.ts run by `npm start`'s own command, in a shell as npm runs it, in a process group of its own as a terminal runs a job. */
+function runStart(env: Record<string, string>) {
+  expect(START_COMMAND).toContain('start-stop.fixture.ts');
+  const child = spawn('sh', ['-c', START_COMMAND], {
+    cwd: ROOT,
+    env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, output: () => output, exited };
+}
+
 /**
  * start-stop.fixture.ts run by `npm start`'s own command, in a process group of its own as a
  * terminal runs a job: once `when` holds, `interrupt` sends the whole group the SIGINT a terminal's
@@ -171,40 +187,24 @@ async function interruptStart(
   demoBusyMs = 0,
   interrupt: (start: ChildProcess, wrangler: Wrangler) => void = (start) => process.kill(-start.pid!, 'SIGINT'),
 ) {
-  expect(START_COMMAND).toContain('start-stop.fixture.ts');
-  // In a shell, as npm runs it.
-  const child = spawn('sh', ['-c', START_COMMAND], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
-      DEMO_START_MS: String(demoStartMs),
-      DEMO_BUSY_MS: String(demoBusyMs),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const { child, output, exited } = runStart({ DEMO_START_MS: String(demoStartMs), DEMO_BUSY_MS: String(demoBusyMs) });
   let wrangler: Wrangler | undefined;
   try {
     await vi.waitFor(
       async () => {
         wrangler ??= wranglerOf(child.pid!);
-        expect(await when(output, wrangler)).toBe(true);
+        expect(await when(output(), wrangler)).toBe(true);
       },
       { timeout: 45_000, interval: 20 },
     );
-    const outputWhenInterrupted = output;
+    const outputWhenInterrupted = output();
     interrupt(child, wrangler!);
     const code = await exited;
     // Stopped before it exited: only its last SIGKILL may still be on its way.
     await vi.waitFor(() => expect(groupRuns(wrangler!.pgid)).toBe(false), { timeout: 2_000 });
     expect(await listens(wrangler!.port)).toBe(false);
     expect(existsSync(wrangler!.persistTo)).toBe(false);
-    return { code, outputWhenInterrupted, output };
+    return { code, outputWhenInterrupted, output: output() };
   } finally {
     // What a failed test leaves: the fixture's group and the wrangler group it spawned.
     if (groupRuns(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
@@ -213,6 +213,19 @@ async function interruptStart(
 }
 
 describe('Ctrl-C on a start, or its collector lost (real wrangler)', { timeout: 60_000 }, () => {
+  it('exits 130 when the Ctrl-C comes during a command the start runs synchronously, which it ends too', async () => {
+    const { child, output, exited } = runStart({ SYNC_STEP_S: '20' });
+    try {
+      // The command itself running, not only about to: the Ctrl-C must end it.
+      await vi.waitFor(() => expect(processes().some((p) => p.pgid === child.pid && p.args === 'sleep 20')).toBe(true), { timeout: 20_000, interval: 20 });
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited).toBe(130);
+      expect(output()).not.toContain('collector up');
+    } finally {
+      if (groupRuns(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+    }
+  });
+
   it('stops wrangler spawned but not yet answering, and exits 130', async () => {
     const { code, outputWhenInterrupted } = await interruptStart(0, async (_, wrangler) => wrangler !== undefined);
     expect(outputWhenInterrupted).not.toContain('collector up');

@@ -12,6 +12,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * How long a failed start waits for a Ctrl-C to be heard before blaming the failure: the start's
+ * wrangler commands run synchronously (migrations, the dev project), so the Ctrl-C that ends such a
+ * command, as it ends every process of the group, reaches our handler only after its failure.
+ */
+const SIGNAL_HEARD_MS = 100;
 
 /** What has been started so far, to be stopped the last started first (the demo sends its queued traces to the collector as it closes). */
 export class StartedSoFar {
@@ -91,6 +99,7 @@ export async function startStoppably<T>(startup: (started: StartedSoFar) => Prom
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAndExit(up ? 0 : 128 + constants.signals[signal]));
   const result = await startup(started).catch(async (err: unknown) => {
     // Cut short by Ctrl-C: the stopping under way exits.
+    if (!exiting) await sleep(SIGNAL_HEARD_MS);
     if (exiting) return exiting;
     await started.stopAll();
     throw err;
