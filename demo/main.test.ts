@@ -66,12 +66,10 @@ describe('npm run demo', () => {
         )
         .toBe('closed');
       const exited = once(child, 'exit');
-      const at = Date.now();
       child.kill('SIGINT');
       const [code] = await exited;
+      // Not 0: that would be the close ending, after the ten seconds it gives the answer on its way.
       expect(code).toBe(130);
-      // Well before the ten seconds closing gives the answer on its way.
-      expect(Date.now() - at).toBeLessThan(3_000);
       expect(out).toContain('Ctrl-C again to stop now');
       await answer;
     } finally {

@@ -13,6 +13,7 @@ import { localCollectorPort } from '../scripts/collector-target.ts';
 import type { DevKeys } from '../scripts/dev-project.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { DEMO_PORT, startDemo } from './server/index.ts';
+import { refusedOriginWarning } from './server/widget-origin.ts';
 
 // A DEMO_CORPUS that does not exist, a port taken: one line saying so, as `npm start` says it, not a stack.
 failInOneLine();
@@ -26,7 +27,8 @@ const port = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT)
 
 const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
 console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
-if (port !== DEMO_PORT) console.log(`demo: the dev project allows the widget only from port ${DEMO_PORT}: events from ${demo.url} will be refused`);
+const refused = keys.write ? await refusedOriginWarning(collectorUrl, keys.write, demo.url) : undefined;
+if (refused) console.log(refused);
 let stopping = false;
 const shutdown = () => {
   // Closing waits for answers on their way (a slow model) and for queued traces (a collector that

@@ -1,0 +1,28 @@
+/**
+ * Whether the collector takes the widget's events from the demo's page: the dev project allows the
+ * origins `npm start` was given (port 5173, and the DEMO_PORT it ran with), and `npm run demo` may
+ * run on another. Asked as the widget asks for its config, from the page's origin.
+ */
+import { joinUrl } from '../../shared/url.ts';
+
+/** How long the question waits for a collector that does not answer: the demo starts regardless. */
+const ASK_TIMEOUT_MS = 5_000;
+
+/** A sentence to warn with when the collector refuses the page's origin, else undefined (allowed, or no answer). */
+export async function refusedOriginWarning(collectorUrl: string, writeKey: string, pageUrl: string): Promise<string | undefined> {
+  const origin = new URL(pageUrl).origin;
+  try {
+    const res = await fetch(joinUrl(collectorUrl, 'v1/config'), {
+      headers: { authorization: `Bearer ${writeKey}`, origin },
+      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+    });
+    if (res.status !== 403) return undefined;
+    const body = (await res.json().catch(() => null)) as { error?: { code?: unknown } } | null;
+    if (body?.error?.code !== 'origin_not_allowed') return undefined;
+    const port = new URL(pageUrl).port;
+    return `demo: the dev project does not allow ${origin}, so the widget's events from it will be refused (\`DEMO_PORT=${port} npm start\` allows it)`;
+  } catch {
+    // A collector that is down says nothing of origins: the page's own errors will.
+    return undefined;
+  }
+}
