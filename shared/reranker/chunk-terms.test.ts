@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { terms } from '../terms.ts';
 import { MAX_CHUNK_TEXT } from '../thresholds.ts';
-import { chunkTermIds, hasTerm, queryTermIds } from './chunk-terms.ts';
+import { CHUNK_TERMS_CACHE_BYTES, CHUNK_TERMS_CACHE_SIZE, chunkTermIds, hasTerm, queryTermIds } from './chunk-terms.ts';
+
+/** More text than a Worker's 128 MB can spare for a cache. */
+const TOO_MUCH = 100_000_000;
 
 describe('chunk terms', () => {
   it('reads no more of a chunk than a trace keeps, so serving sees the text training saw', () => {
@@ -30,5 +33,31 @@ describe('chunk terms', () => {
         }
       }),
     );
+  });
+
+  it('does not hold 100 MB of chunks, however few: the oldest go first', () => {
+    queryTermIds(['gate']);
+    const hot = { chunkId: 'hot', text: 'gate model rollback' };
+    const held = chunkTermIds(hot);
+    expect(chunkTermIds(hot)).toBe(held);
+    // Chunks as long as a trace keeps: far fewer than the entries it may hold.
+    const long = (i: number) => ({ chunkId: `long-${i}`, text: `c${i} ${'gate '.repeat(MAX_CHUNK_TEXT / 5 - 2)}` });
+    const count = TOO_MUCH / MAX_CHUNK_TEXT;
+    expect(count).toBeLessThan(CHUNK_TERMS_CACHE_SIZE);
+    for (let i = 0; i < count; i++) chunkTermIds(long(i));
+    expect(chunkTermIds(hot)).not.toBe(held);
+    const newest = chunkTermIds(long(count - 1));
+    expect(chunkTermIds(long(count - 1))).toBe(newest);
+  });
+
+  it('keeps of a chunk longer than a trace keeps only what it reads, so one long document empties nothing', () => {
+    queryTermIds(['gate']);
+    const hot = { chunkId: 'hot', text: 'gate model rollback' };
+    const held = chunkTermIds(hot);
+    expect(CHUNK_TERMS_CACHE_BYTES).toBeLessThan(TOO_MUCH);
+    const document = { chunkId: 'whole-document', text: `gate ${'x'.repeat(CHUNK_TERMS_CACHE_BYTES)}` };
+    const own = chunkTermIds(document);
+    expect(chunkTermIds(document)).toBe(own);
+    expect(chunkTermIds(hot)).toBe(held);
   });
 });

@@ -3,22 +3,51 @@
  * again and again, and tokenising their text is most of a feature row's cost. Terms are kept as
  * sorted ids in one typed array per chunk: asking whether a chunk has a term then reads a few
  * bytes in a row instead of a hash table of strings, and that lookup is the rest of the cost.
- * Bounded (oldest entry out first: cheaper on every hit than least-recently-used, and hot chunks
- * come straight back); an entry whose text changed is recomputed.
+ * Bounded in entries and in bytes (oldest entry out first: cheaper on every hit than
+ * least-recently-used, and hot chunks come straight back); an entry whose text changed is recomputed.
  */
-import { remember } from '../remember.ts';
 import { terms } from '../terms.ts';
 import { MAX_CHUNK_TEXT } from '../thresholds.ts';
 import type { Candidate } from './candidate.ts';
 
 export const CHUNK_TERMS_CACHE_SIZE = 50_000;
+/**
+ * Bytes, about, the cached texts and ids may hold (a byte a character, four an id): entries alone
+ * did not bound it, and 50,000 chunks of 2,000 characters held 115 MB, more than a Worker's
+ * 128 MB leaves beside a model and a night's training data. 50,000 chunks of 120 words fit.
+ */
+export const CHUNK_TERMS_CACHE_BYTES = 64_000_000;
 /** Distinct terms, and their characters, given ids before the ids and the cache start again: bounded as the cache is (a Worker has 128 MB). */
 const MAX_TERM_IDS = 500_000;
 const MAX_TERM_CHARS = 8_000_000;
 
-const cache = new Map<string, { text: string; ids: Uint32Array }>();
+interface Entry {
+  /** The text its ids were read from: no more than a trace keeps. */
+  text: string;
+  ids: Uint32Array;
+}
+
+const cache = new Map<string, Entry>();
+let cachedBytes = 0;
 const ids = new Map<string, number>();
 let termChars = 0;
+
+const bytesOf = (e: Entry) => e.text.length + 4 * e.ids.length;
+
+function keep(chunkId: string, entry: Entry): void {
+  const old = cache.get(chunkId);
+  if (old) {
+    cache.delete(chunkId);
+    cachedBytes -= bytesOf(old);
+  }
+  cache.set(chunkId, entry);
+  cachedBytes += bytesOf(entry);
+  while (cache.size > CHUNK_TERMS_CACHE_SIZE || cachedBytes > CHUNK_TERMS_CACHE_BYTES) {
+    const [oldestId, oldest] = cache.entries().next().value!;
+    cache.delete(oldestId);
+    cachedBytes -= bytesOf(oldest);
+  }
+}
 
 function idOf(term: string): number {
   let id = ids.get(term);
@@ -38,6 +67,7 @@ export function queryTermIds(queryTerms: Iterable<string>): Uint32Array {
   if (ids.size > MAX_TERM_IDS || termChars > MAX_TERM_CHARS) {
     ids.clear();
     cache.clear();
+    cachedBytes = 0;
     termChars = 0;
   }
   return Uint32Array.from(queryTerms, idOf).sort();
@@ -45,11 +75,13 @@ export function queryTermIds(queryTerms: Iterable<string>): Uint32Array {
 
 /** The chunk's distinct terms as sorted ids. */
 export function chunkTermIds(c: Candidate): Uint32Array {
-  const hit = cache.get(c.chunkId);
-  if (hit && hit.text === c.text) return hit.ids;
   // Only as much text as a trace keeps: the model was trained on no more of it.
-  const own = Uint32Array.from(new Set(terms(c.text.slice(0, MAX_CHUNK_TEXT))), idOf).sort();
-  remember(cache, c.chunkId, { text: c.text, ids: own }, CHUNK_TERMS_CACHE_SIZE);
+  const text = c.text.length > MAX_CHUNK_TEXT ? c.text.slice(0, MAX_CHUNK_TEXT) : c.text;
+  const hit = cache.get(c.chunkId);
+  if (hit && hit.text === text) return hit.ids;
+  const own = Uint32Array.from(new Set(terms(text)), idOf).sort();
+  // A copy of a cut text: the slice would keep a whole document alive (as a term's would, see idOf).
+  keep(c.chunkId, { text: text === c.text ? text : ` ${text}`.slice(1), ids: own });
   return own;
 }
 
