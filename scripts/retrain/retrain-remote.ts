@@ -19,6 +19,11 @@ export interface TrainingPayload {
   data: TrainingData;
   evalQueries: EvalQuery[];
   current: RerankerModel | null;
+  /**
+   * The version users get (null: retrieval's order), also when its artifact cannot be read and
+   * `current` is null; a collector of an earlier version does not send it.
+   */
+  currentVersion?: string | null;
   settings: LoopSettings;
   /** Whether any confirmed example is new since the last model was trained (as the nightly job asks). */
   newExamples: boolean;
@@ -99,6 +104,10 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')}`;
+  // The served model's artifact may not be readable (stored before artifacts were checked as now):
+  // compared with retrieval's order, as the nightly job does, but named as what it replaces.
+  const comparedWith = payload.currentVersion === undefined ? (payload.current?.version ?? null) : payload.currentVersion;
+  if (comparedWith !== null && payload.current === null) log(`the served ${comparedWith} cannot be read: compared with retrieval's order`);
   const outcome = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
   if (!outcome.trained || options.dryRun) return { ...outcome, recorded: false };
   try {
@@ -107,7 +116,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
       json: {
         model: outcome.model,
         confirmed: outcome.confirmed,
-        comparedWith: payload.current?.version ?? null,
+        comparedWith,
         evaluation: outcome.evaluation,
         promote: outcome.decision.promote,
         findings: outcome.decision.findings,

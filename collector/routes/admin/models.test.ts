@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
+import { recordModel } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 import { tinyModel } from '../../test/tiny-model.ts';
 
@@ -251,5 +252,28 @@ describe('GET /v1/admin/models: the rollout history', () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained(model('v1'), false) });
     expect((await admin(p, '/models')).body).toMatchObject({ current: null, rollouts: [] });
+  });
+});
+
+describe('GET /v1/admin/training-data', () => {
+  it('names the version users get even when its artifact cannot be read, so `npm run retrain` can replace it', async () => {
+    const p = await newProject();
+    // Stored and served before artifacts were checked as they are now: its vector is not base64.
+    const legacy = { ...model('legacy-1'), memory: { queries: [{ terms: ['refund'], vector: 'not base64!!' }], judgements: [] } };
+    const at = Date.now();
+    const stored = await recordModel(env.DB, p.id, { ...trained(legacy), trainedBy: 'retrain', findings: [], at });
+    expect(stored.outcome).toBe('recorded');
+    const { body } = await admin<{ current: unknown; currentVersion: string | null }>(p, '/training-data');
+    expect(body).toMatchObject({ current: null, currentVersion: 'legacy-1' });
+
+    // What it names is what a promotion compares with: the registry serves the model trained over it.
+    const res = await admin(p, '/models', { method: 'POST', json: { ...trained(model('next-1')), comparedWith: body.currentVersion } });
+    expect(res.status).toBe(201);
+    expect((await admin(p, '/training-data')).body).toMatchObject({ current: { version: 'next-1' }, currentVersion: 'next-1' });
+  });
+
+  it('names no version while users get retrieval order', async () => {
+    const p = await newProject();
+    expect((await admin(p, '/training-data')).body).toMatchObject({ current: null, currentVersion: null });
   });
 });

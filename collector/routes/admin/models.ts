@@ -16,7 +16,6 @@ import { epochMsParam, validQuery } from '../../middleware/valid-query.ts';
 import { recordForgetting } from '../../storage/erasure-memory.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import {
-  currentModel,
   currentVersion,
   latestTraining,
   listModels,
@@ -26,6 +25,7 @@ import {
   promoteModel,
   rollBack,
   rolloutHistory,
+  servedModel,
 } from '../../storage/models.ts';
 import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
 import { jsonStream } from './json-stream.ts';
@@ -134,21 +134,27 @@ export const modelRoutes = new Hono<AppEnv>()
     return c.json({ rolledBack: done.from, current: done.to });
   })
 
-  /** GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates, engagement, eval sets, the current model) and when (`readAt`, sent back with the model). */
+  /**
+   * GET /v1/admin/training-data?at=: what retraining reads (confirmed examples, candidates,
+   * engagement, eval sets, the current model) and when (`readAt`, sent back with the model).
+   * `currentVersion` is what users get even when its artifact cannot be read (`current` null,
+   * compared as retrieval's order): a promotion must name it as `comparedWith`, or be refused stale.
+   */
   .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');
     const readAt = Date.now();
     const now = c.get('input').at ?? readAt;
     const texts: ChunkTexts = new Map();
-    const [data, evals, current, settings, last] = await Promise.all([
+    const [data, evals, served, settings, last] = await Promise.all([
       trainingData(c.env.DB, projectId, now, undefined, texts),
       evalQueries(c.env.DB, projectId, texts),
-      currentModel(c.env.DB, projectId),
+      servedModel(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
       latestTraining(c.env.DB, projectId),
     ]);
     // What the nightly job asks before it retrains, for `npm run retrain` to ask too.
     const newExamples = await newSinceLastModel(c.env.DB, projectId, last, consolidate(data.confirmed).length);
     // Candidates share chunk texts in memory, not in JSON: written whole, it would be several times the payload.
-    return c.body(jsonStream({ data, evalQueries: evals, current, settings, newExamples, readAt }), 200, { 'content-type': 'application/json; charset=UTF-8' });
+    const payload = { data, evalQueries: evals, current: served.model, currentVersion: served.version, settings, newExamples, readAt };
+    return c.body(jsonStream(payload), 200, { 'content-type': 'application/json; charset=UTF-8' });
   });
