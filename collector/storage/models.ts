@@ -176,9 +176,6 @@ export async function servedModel(d1: D1Database, projectId: string): Promise<{ 
   }
 }
 
-/** The current model, parsed, or null (retrieval's order, or an artifact that no longer parses). */
-export const currentModel = async (d1: D1Database, projectId: string): Promise<RerankerModel | null> => (await servedModel(d1, projectId)).model;
-
 export async function listModels(d1: D1Database, projectId: string, limit = 100): Promise<ModelSummary[]> {
   const current = await currentVersion(d1, projectId);
   const { results } = await d1

@@ -168,6 +168,28 @@ describe('POST /v1/rerank', () => {
     expect(body.chunks.map((c) => typeof c.rerankScore)).toEqual(['number', 'number', 'number']);
     expect(body.chunks.map((c) => c.chunkId)).toEqual(['a', 'c', 'b']);
   });
+
+  it('reads and parses the served artifact once per version and revision, and follows a rewrite, a promotion and a rollback at once', async () => {
+    const p = await newProject();
+    const ranked = async () => (await (await rerank(p)).json()) as { version: string | null; chunks: { rerankScore: number }[] };
+    await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });
+    // retrieval_score is 1 for a lone chunk: (1 - 0.5) / 0.25 × weight 1.
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 2 }] });
+    // The stored text changed under the same revision (no write does this): the parsed model is what ranks.
+    const artifact = (text: string, revision: number) =>
+      env.DB.prepare('update models set artifact = ?, revision = ? where project_id = ? and version = ?').bind(text, revision, p.id, 'v1').run();
+    await artifact('not json', 0);
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 2 }] });
+    // A rewrite (as erasure makes) counts a revision: read again.
+    await artifact(JSON.stringify({ ...model('v1'), weights: [3] }), 1);
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
+    await admin(p, '/models', { method: 'POST', json: { ...trained(model('v2')), comparedWith: 'v1' } });
+    expect(await ranked()).toMatchObject({ version: 'v2', chunks: [{ rerankScore: 2 }] });
+    await admin(p, '/models/rollback', { method: 'POST' });
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
+    await admin(p, '/models/rollback', { method: 'POST' });
+    expect(await ranked()).toMatchObject({ version: null });
+  });
 });
 
 describe('the registry under repeated requests', () => {

@@ -7,7 +7,7 @@ import type { AppEnv } from '../../env.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
-import { currentModel } from '../../storage/models.ts';
+import { rankingModel } from '../../storage/ranking-model.ts';
 
 const RerankRequest = v.object({
   query: v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS), wellFormed()),
@@ -37,7 +37,7 @@ export const rerankRoutes = new Hono<AppEnv>().post(
   validBody(RerankRequest, 'invalid_rerank'),
   async (c) => {
     const { query, chunks } = c.get('input');
-    const model = await currentModel(c.env.DB, c.get('auth').projectId);
+    const model = await rankingModel(c.env.DB, c.get('auth').projectId);
     const ranked = model
       ? rerankWithModel(model, query, chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }))
       : chunks.map((ch, i) => ({ chunkId: ch.chunkId, rerankScore: ch.score ?? -i, retrievalRank: i + 1 }));
