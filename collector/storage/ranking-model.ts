@@ -1,8 +1,9 @@
 /**
- * The served model as `POST /v1/rerank` ranks with it, kept parsed in the isolate by project,
- * version and revision: reading and parsing the artifact of 10,000 confirmed examples (1.1 MB, in
- * parts) took 100-250 ms of every call, the model unchanged. A promotion, a rollback or an
- * erasure's rewrite changes the version or the revision, so the next call reads it again.
+ * The served model as `POST /v1/rerank` ranks with it and `GET /v1/reranker` checks it, kept parsed
+ * in the isolate by project, version and revision: reading and parsing the artifact of 10,000
+ * confirmed examples (1.1 MB, in parts) took 100-250 ms of every call, the model unchanged. A
+ * promotion, a rollback or an erasure's rewrite changes the version or the revision, so the next
+ * call reads it again.
  */
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import { currentVersionAndRevision, modelArtifact } from './models.ts';
@@ -36,12 +37,18 @@ function keep(projectId: string, entry: Kept): void {
   }
 }
 
-/** The model users get, parsed (null: retrieval's order, or an artifact that no longer parses). */
-export async function rankingModel(d1: D1Database, projectId: string): Promise<RerankerModel | null> {
+/** What users get: its version (null: retrieval's order) and revision, and its model parsed (null too for an artifact that no longer parses). */
+export interface RankingModel {
+  version: string | null;
+  revision: number;
+  model: RerankerModel | null;
+}
+
+export async function rankingModel(d1: D1Database, projectId: string): Promise<RankingModel> {
   const { version, revision } = await currentVersionAndRevision(d1, projectId);
-  if (!version) return null;
+  if (!version) return { version, revision, model: null };
   const hit = kept.get(projectId);
-  if (hit && hit.version === version && hit.revision === revision) return hit.model;
+  if (hit && hit.version === version && hit.revision === revision) return { version, revision, model: hit.model };
   // Read after the revision: a rewrite landing in between is kept under the older revision, read again next call.
   const artifact = await modelArtifact(d1, projectId, version);
   let model: RerankerModel | null = null;
@@ -51,5 +58,5 @@ export async function rankingModel(d1: D1Database, projectId: string): Promise<R
     model = null;
   }
   keep(projectId, { version, revision, model, chars: artifact?.length ?? 0 });
-  return model;
+  return { version, revision, model };
 }

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createReranker } from '../../../client/reranker.ts';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
 import { recordModel } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
@@ -189,6 +190,38 @@ describe('POST /v1/rerank', () => {
     expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
     await admin(p, '/models/rollback', { method: 'POST' });
     expect(await ranked()).toMatchObject({ version: null });
+  });
+});
+
+describe('GET /v1/reranker', () => {
+  it('serves no model while the served artifact cannot be read, so a rollback to it stops clients ranking with the one rolled back', async () => {
+    const p = await newProject();
+    // Stored and served before artifacts were checked as they are now: its vector is not base64.
+    const legacy = { ...model('legacy-1'), memory: { queries: [{ terms: ['refund'], vector: 'not base64!!' }], judgements: [] } };
+    expect((await recordModel(env.DB, p.id, { ...trained(legacy), trainedBy: 'retrain', findings: [], at: Date.now() })).outcome).toBe('recorded');
+    expect((await admin(p, '/models', { method: 'POST', json: { ...trained(model('v2')), comparedWith: 'legacy-1' } })).status).toBe(201);
+    const errors: string[] = [];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      refreshMs: Number.POSITIVE_INFINITY,
+      fetch: (r) => call(new URL(r.url).pathname, { headers: r.headers }),
+      onError: (e) => errors.push(e.message),
+    });
+    await reranker.refresh();
+    expect(reranker.version).toBe('v2');
+
+    expect((await admin(p, '/models/rollback', { method: 'POST' })).body).toEqual({ rolledBack: 'v2', current: 'legacy-1' });
+    for (const tag of [undefined, '"legacy-1"', '"v2", "legacy-1"']) {
+      const res = await call('/v1/reranker', { headers: { ...bearer(p.keys.server), ...(tag && { 'If-None-Match': tag }) } });
+      expect(res.status, tag).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: 'no_model', field: 'version' } });
+    }
+    // What POST /v1/rerank ranks by, retrieval's order, and what the client now ranks by too.
+    expect(await (await rerank(p)).json()).toMatchObject({ version: null });
+    await reranker.refresh();
+    expect(reranker.version).toBeUndefined();
+    expect(errors).toEqual([]);
   });
 });
 

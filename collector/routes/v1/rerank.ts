@@ -37,7 +37,7 @@ export const rerankRoutes = new Hono<AppEnv>().post(
   validBody(RerankRequest, 'invalid_rerank'),
   async (c) => {
     const { query, chunks } = c.get('input');
-    const model = await rankingModel(c.env.DB, c.get('auth').projectId);
+    const { model } = await rankingModel(c.env.DB, c.get('auth').projectId);
     const ranked = model
       ? rerankWithModel(model, query, chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }))
       : chunks.map((ch, i) => ({ chunkId: ch.chunkId, rerankScore: ch.score ?? -i, retrievalRank: i + 1 }));

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { currentVersionAndRevision, modelArtifact } from '../../storage/models.ts';
+import { modelArtifact } from '../../storage/models.ts';
+import { rankingModel } from '../../storage/ranking-model.ts';
 
 /** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
 const noneMatch = (header: string | undefined, etag: string) =>
@@ -20,12 +21,20 @@ const modelTag = (version: string, revision: number) => (revision ? `"${version}
 /**
  * GET /v1/reranker (server key): the model users should get, for `createReranker`. The ETag names
  * the version and its revision, so a backend polling with If-None-Match downloads a model once per
- * promotion, and again after erasure took questions out of its memory.
+ * promotion, and again after erasure took questions out of its memory. A served artifact this
+ * collector cannot read is no model, as `POST /v1/rerank` ranks: served, a client would refuse it
+ * and keep the model it had, the very one a rollback to it meant to stop.
  */
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
   const { projectId } = c.get('auth');
-  const { version, revision } = await currentVersionAndRevision(c.env.DB, projectId);
+  const { version, revision, model } = await rankingModel(c.env.DB, projectId);
   if (!version) throw new ApiError(404, { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order', field: 'version' });
+  if (!model)
+    throw new ApiError(404, {
+      code: 'no_model',
+      message: `The served model ${version} cannot be read: rank in retrieval order, as POST /v1/rerank does`,
+      field: 'version',
+    });
   const etag = modelTag(version, revision);
   c.header('ETag', etag);
   c.header('Cache-Control', 'no-cache');
