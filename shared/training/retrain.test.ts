@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Candidate } from '../reranker/candidate.ts';
 import type { RerankerModel } from '../reranker/model.ts';
 import { rerankWithModel } from '../reranker/rerank.ts';
 import { DEFAULT_LOOP_SETTINGS } from '../schema/settings.ts';
 import { trainingWorld } from './fixture.ts';
-import { retrain } from './retrain.ts';
+import { type RetrainInput, retrain } from './retrain.ts';
 
 const settings = { ...DEFAULT_LOOP_SETTINGS, trainingMinConfirmed: 10 };
 
@@ -28,17 +29,18 @@ describe('retrain', () => {
       findings: [{ kind: 'current_not_comparable', version: 'v-embeddings' }],
       reasons: [expect.stringContaining('v-embeddings uses embedding features')],
     });
-    // Given a ranker that computes them, the gate judges as usual.
-    const seeing = retrain({
-      data,
-      evalQueries: heldOut,
-      current: served,
-      settings,
-      version: 'v3',
-      now: 0,
-      rankWith: (model) => (q, c) => rerankWithModel(model, q, c).map((r) => r.chunkId),
-    });
-    if (!seeing.trained) throw new Error(seeing.reason);
-    expect(seeing.decision.findings.map((f) => f.kind)).not.toContain('current_not_comparable');
+    // A ranker of its own is no proof the features are computed: without vectors, or with another
+    // embedder's, the served model is ranked blind all the same.
+    const lexical = (model: RerankerModel) => (q: string, c: readonly Candidate[]) => rerankWithModel(model, q, c).map((r) => r.chunkId);
+    const vectors = (embedder: string) => ({ embedder, queries: new Map(), chunks: new Map() });
+    const findings = (more: Partial<RetrainInput>) => {
+      const outcome = retrain({ data, evalQueries: heldOut, current: { ...served, embedder: 'minilm' }, settings, version: 'v3', now: 0, ...more });
+      if (!outcome.trained) throw new Error(outcome.reason);
+      return outcome.decision.findings.map((f) => f.kind);
+    };
+    expect(findings({ rankWith: lexical })).toEqual(['current_not_comparable']);
+    expect(findings({ rankWith: lexical, vectors: vectors('another-model') })).toEqual(['current_not_comparable']);
+    // With its own embedder's vectors, the gate judges as usual.
+    expect(findings({ rankWith: lexical, vectors: vectors('minilm') })).not.toContain('current_not_comparable');
   });
 });

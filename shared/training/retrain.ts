@@ -34,7 +34,10 @@ export interface RetrainInput {
   version: string;
   now: number;
   vectors?: EmbeddingVectors;
-  /** Ranks eval queries with embeddings (Node with an embedder); lexical ranking otherwise. */
+  /**
+   * Ranks eval queries (with `vectors`, in Node with an embedder); lexical ranking otherwise. A
+   * served model's embedding features count as computed only with `vectors` of its own embedder.
+   */
   rankWith?: (model: RerankerModel) => Ranker;
 }
 
@@ -75,9 +78,10 @@ export function retrain(input: RetrainInput): RetrainOutcome {
   const paired = byCandidate.map((q, i) => ({ ...q, ndcg5: q.ndcg5 - byCurrent[i]!.ndcg5 }));
   const gains = decidingRows(paired, candidate, gate).map((q) => q.ndcg5);
   const decision = decide(candidate, current, gate, gains);
-  // Ranked lexically, a model that uses embeddings loses those features (they sit at their mean):
-  // it would be judged well below what users get, and any candidate would seem to beat it.
-  if (input.current && usesEmbeddings(input.current) && !input.rankWith) {
+  // Without its embedder's vectors, a model that uses embeddings loses those features (they sit at
+  // their mean): it would be judged well below what users get, and any candidate would seem to beat
+  // it. A ranker given is no proof of vectors: `npm run retrain` passes one with or without them.
+  if (input.current && usesEmbeddings(input.current) && !(input.vectors && input.vectors.embedder === input.current.embedder)) {
     const finding = { kind: 'current_not_comparable' as const, version: input.current.version };
     return {
       trained: true,
