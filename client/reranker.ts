@@ -9,6 +9,7 @@ import { remember } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
+import { inRetrievalOrder } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
@@ -56,17 +57,6 @@ const NO_MODEL = 'no_model';
 
 /** A score of NaN or ±Infinity says nothing about a chunk: it is ranked as if retrieval gave none. */
 const withUsableScore = <C extends Candidate>(c: C): C => (c.score === undefined || Number.isFinite(c.score) ? c : { ...c, score: undefined });
-
-/**
- * Retrieval's order, scored so that each chunk scores at least the next: by retrieval's scores when
- * they are finite and best first, otherwise by rank (so a trace can log them as the stage's scores).
- */
-function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C>[] {
-  // `?.`: a list `rerank()` was wrongly given may hold null.
-  const byScore = chunks.every((c, i) => Number.isFinite(c?.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
-  // No model ranked it, whatever a list ranked before says.
-  return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
-}
 
 /**
  * Why the model cannot rank a trial chunk, if it cannot: the schema checks each field, not that

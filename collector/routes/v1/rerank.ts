@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { rerankWithModel } from '../../../shared/reranker/rerank.ts';
+import { inRetrievalOrder } from '../../../shared/reranker/retrieval-order.ts';
 import { externalId, finite, wellFormed } from '../../../shared/schema/common.ts';
 import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS, MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
@@ -40,7 +41,7 @@ export const rerankRoutes = new Hono<AppEnv>().post(
     const { model } = await rankingModel(c.env.DB, c.get('auth').projectId);
     const ranked = model
       ? rerankWithModel(model, query, chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }))
-      : chunks.map((ch, i) => ({ chunkId: ch.chunkId, rerankScore: ch.score ?? -i, retrievalRank: i + 1 }));
+      : inRetrievalOrder(chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
     return c.json({ version: model?.version ?? null, chunks: ranked });
   },
 );
