@@ -66,6 +66,20 @@ async function stored(traceId: string, check: (s: Stored) => boolean, timeoutMs 
   throw new Error(`trace ${traceId} never matched; last seen: ${JSON.stringify(last)?.slice(0, 500)}`);
 }
 
+/** Holds the page's questions to `/api/ask` that `hold` picks (by their order, from 0) until `release()`; `asked()` counts them all. */
+async function holdAsks(page: Page, hold: (n: number) => boolean) {
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let asked = 0;
+  await page.route('**/api/ask', async (route) => {
+    if (hold(asked++)) await held;
+    await route.continue();
+  });
+  return { asked: () => asked, release: () => release() };
+}
+
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await (await browser.newContext()).newPage();
   page.setDefaultTimeout(10_000);
@@ -124,19 +138,11 @@ describe('the demo page', () => {
 
   it('says each answer in the status line for a screen reader, and "Searching…" while another question still is', async () => {
     const { page } = await openPage();
-    let release = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    let asked = 0;
     // The first question's answer is slow to come; the second's comes first.
-    await page.route('**/api/ask', async (route) => {
-      if (asked++ === 0) await held;
-      await route.continue();
-    });
+    const { asked, release } = await holdAsks(page, (n) => n === 0);
     await page.fill('#query', 'How do I deploy to Cloudflare?');
     await page.press('#query', 'Enter');
-    await expect.poll(() => asked).toBe(1);
+    await expect.poll(asked).toBe(1);
     const second = await askOnPage(page, 'What rate limits are there?');
     const status = page.locator('#status');
     expect(await status.textContent()).toBe(`Searching…Answer: ${await second.locator('.answer').textContent()}`);
@@ -148,19 +154,10 @@ describe('the demo page', () => {
 
   it('says nothing of a question asked before a new chat was started, and stops saying "Searching…" for it', async () => {
     const { page } = await openPage();
-    let release = () => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    let asked = 0;
-    await page.route('**/api/ask', async (route) => {
-      asked++;
-      await held;
-      await route.continue();
-    });
+    const { asked, release } = await holdAsks(page, () => true);
     await page.fill('#query', 'How do I deploy to Cloudflare?');
     await page.press('#query', 'Enter');
-    await expect.poll(() => asked).toBe(1);
+    await expect.poll(asked).toBe(1);
     expect(await page.locator('#status').textContent()).toBe('Searching…');
     await page.click('#new-chat');
     expect(await page.locator('#status').textContent()).toBe('');
