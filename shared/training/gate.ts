@@ -6,7 +6,6 @@
 
 import { mrrAt, ndcgAt } from '../ranking-metrics.ts';
 import type { Candidate } from '../reranker/candidate.ts';
-import { queryKey } from '../terms.ts';
 import { CURATED_LAYER, type GateFinding, reasonOf } from './gate-findings.ts';
 
 /** A held-out query with its candidates in retrieval's order and its known labels. */
@@ -64,26 +63,6 @@ export const decidesOnCurated = (e: Evaluation, settings: GateSettings = DEFAULT
 export const decidingRows = (rows: readonly QueryMetrics[], e: Evaluation, settings: GateSettings = DEFAULT_GATE): readonly QueryMetrics[] =>
   decidesOnCurated(e, settings) ? rows.filter((r) => r.layer === CURATED_LAYER) : rows;
 
-/**
- * Paired gains (`ndcg5` of each row: the candidate's less the current model's) by question, for the
- * t test, which takes its observations as independent: the rows of one question (answers to a
- * question asked again and again, replayed, and the question in the echo layer too) are one
- * observation, their mean, rather than each its own. A row without a question counts alone.
- */
-export function questionGains(rows: readonly QueryMetrics[]): number[] {
-  const alone: number[] = [];
-  const byQuestion = new Map<string, number[]>();
-  for (const r of rows) {
-    if (r.question === undefined) alone.push(r.ndcg5);
-    else {
-      const gains = byQuestion.get(r.question);
-      if (gains) gains.push(r.ndcg5);
-      else byQuestion.set(r.question, [r.ndcg5]);
-    }
-  }
-  return [...alone, ...[...byQuestion.values()].map((g) => g.reduce((sum, x) => sum + x, 0) / g.length)];
-}
-
 export const DEFAULT_GATE: GateSettings = { minGain: 0.005, z: 1.645, layerTolerance: 0.02, minQueries: 10 };
 /** A layer with fewer judged queries than this is reported but cannot veto: its mean is mostly noise. */
 export const MIN_LAYER_QUERIES = 10;
@@ -97,8 +76,6 @@ function mean(rows: readonly Metrics[]): Metrics {
 /** One eval query's metrics under a ranker. */
 export interface QueryMetrics extends Metrics {
   layer: string;
-  /** Its question's key: the rows of one question are one observation for the gate's t test. */
-  question?: string;
 }
 
 /**
@@ -112,14 +89,7 @@ export function scoreQueries(rank: Ranker, queries: readonly EvalQuery[]): Query
     const judged = new Map(Object.entries(q.judgements));
     if (!q.candidates.some((c) => (judged.get(c.chunkId) ?? 0) > 0)) continue;
     const ranked = rank(q.query, q.candidates);
-    rows.push({
-      layer: q.layer,
-      question: queryKey(q.query),
-      queries: 1,
-      ndcg5: ndcgAt(5, ranked, judged),
-      ndcg10: ndcgAt(10, ranked, judged),
-      mrr10: mrrAt(10, ranked, judged),
-    });
+    rows.push({ layer: q.layer, queries: 1, ndcg5: ndcgAt(5, ranked, judged), ndcg10: ndcgAt(10, ranked, judged), mrr10: mrrAt(10, ranked, judged) });
   }
   return rows;
 }
@@ -164,9 +134,9 @@ export interface GateDecision {
 }
 
 /**
- * `gains`: each judged question's nDCG@5 under the candidate less under the current model, paired
- * (`scoreQueries` of both on the same eval queries, `questionGains` of their `decidingRows`); without
- * them the gain's significance is not tested. The gain is the curated layer's when it decides, else overall.
+ * `gains`: each judged query's nDCG@5 under the candidate less under the current model, paired
+ * (`scoreQueries` of both on the same eval queries, `decidingRows` of them); without them the
+ * gain's significance is not tested. The gain is the curated layer's when it decides, else overall.
  */
 export function decide(candidate: Evaluation, current: Evaluation, settings: GateSettings = DEFAULT_GATE, gains?: readonly number[]): GateDecision {
   const findings: GateFinding[] = [];

@@ -17,7 +17,6 @@ import {
   type EvalQuery,
   type Evaluation,
   type GateDecision,
-  questionGains,
   type Ranker,
   retrievalOrder,
   scoreQueries,
@@ -77,7 +76,7 @@ export function retrain(input: RetrainInput): RetrainOutcome {
   const [retrieval, current, candidate] = [byRetrieval, byCurrent, byCandidate].map(summarize) as [Evaluation, Evaluation, Evaluation];
   const gate = { ...DEFAULT_GATE, minGain: settings.gateMinGain, layerTolerance: settings.gateLayerTolerance };
   const paired = byCandidate.map((q, i) => ({ ...q, ndcg5: q.ndcg5 - byCurrent[i]!.ndcg5 }));
-  const gains = questionGains(decidingRows(paired, candidate, gate));
+  const gains = decidingRows(paired, candidate, gate).map((q) => q.ndcg5);
   const decision = decide(candidate, current, gate, gains);
   // Without its embedder's vectors, a model that uses embeddings loses those features (they sit at
   // their mean): it would be judged well below what users get, and any candidate would seem to beat

@@ -9,7 +9,7 @@ import { dominantOrigin } from './dominance.ts';
 import { SAME_QUESTION, TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
 import { trainingWorld } from './fixture.ts';
-import { DEFAULT_GATE, decide, decidingRows, evaluate, pairedT, type QueryMetrics, questionGains, retrievalOrder, summarize, tCritical } from './gate.ts';
+import { DEFAULT_GATE, decide, decidingRows, evaluate, pairedT, type QueryMetrics, retrievalOrder, summarize, tCritical } from './gate.ts';
 import { GateFindingSchema, reasonOf } from './gate-findings.ts';
 import { consolidate, trainReranker } from './train.ts';
 
@@ -126,24 +126,6 @@ describe('the gate', () => {
       { kind: 'gain_not_sure', gain: expect.closeTo(0.02, 9), t: pairedT(gains), needed: tCritical(DEFAULT_GATE.z, 39), changed: 4, queries: 40 },
     ]);
     expect(decision.reasons).toEqual(decision.findings.map(reasonOf));
-  });
-
-  it("counts a question's rows as one observation of the gain, however often its answers were replayed", () => {
-    const row = (question: string, ndcg5: number): QueryMetrics => ({ layer: 'replay', question, queries: 1, ndcg5, ndcg10: ndcg5, mrr10: ndcg5 });
-    // A popular question replayed 20 times gains each time; 20 others gain or lose a little.
-    const rows = [...Array.from({ length: 20 }, () => row('popular', 0.3)), ...Array.from({ length: 20 }, (_, i) => row(`q${i}`, i % 2 ? 0.01 : -0.01))];
-    const gains = questionGains(rows);
-    expect(gains).toHaveLength(21);
-    expect(gains).toContainEqual(expect.closeTo(0.3, 9));
-    // Counted row by row, the one question's gain looks sure; by question, it is one question of 21.
-    const byRow = rows.map((r) => r.ndcg5);
-    expect(pairedT(byRow)).toBeGreaterThan(tCritical(DEFAULT_GATE.z, byRow.length - 1));
-    expect(pairedT(gains)).toBeLessThan(tCritical(DEFAULT_GATE.z, gains.length - 1));
-    // Rows without a question (a team's own rows) count alone.
-    expect(questionGains([{ layer: 'curated', queries: 1, ndcg5: 0.1, ndcg10: 0.1, mrr10: 0.1 }, row('a', 0.2), row('a', 0.4)])).toEqual([
-      0.1,
-      expect.closeTo(0.3, 9),
-    ]);
   });
 
   it('asks small eval sets for more: the t a 5 % one-sided test needs, by degrees of freedom', () => {
