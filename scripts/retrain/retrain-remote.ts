@@ -100,10 +100,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
     log('embeddings: none configured, so the model uses lexical features only');
   }
   const now = options.now ?? Date.now();
-  const version = `retrain-${new Date(now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}`;
+  const version = retrainVersion(now);
   // The served model's artifact may not be readable (stored before artifacts were checked as now):
   // compared with retrieval's order, as the nightly job does, but named as what it replaces.
   const comparedWith = payload.currentVersion === undefined ? (payload.current?.version ?? null) : payload.currentVersion;
@@ -111,19 +108,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
   const outcome = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
   if (!outcome.trained || options.dryRun) return { ...outcome, recorded: false };
   try {
-    await admin(target, '/models', {
-      method: 'POST',
-      json: {
-        model: outcome.model,
-        confirmed: outcome.confirmed,
-        comparedWith,
-        evaluation: outcome.evaluation,
-        promote: outcome.decision.promote,
-        findings: outcome.decision.findings,
-        reasons: outcome.decision.reasons,
-        dataReadAt: payload.readAt,
-      },
-    });
+    await admin(target, '/models', { method: 'POST', json: { ...modelRecord(outcome, comparedWith), dataReadAt: payload.readAt } });
   } catch (err) {
     // A 409 is the world having moved on since the data was read (stale_comparison,
     // stale_training_data, model_exists): the training is sound, and training again fits it.
@@ -132,3 +117,21 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
   }
   return { ...outcome, recorded: true };
 }
+
+/** A model's version as `npm run retrain` names it: retrain-20261130T021500Z. */
+export const retrainVersion = (at: number): string =>
+  `retrain-${new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
+
+/** `POST /v1/admin/models`'s body for a training's outcome, the model compared with `comparedWith`. */
+export const modelRecord = (outcome: Extract<RetrainOutcome, { trained: true }>, comparedWith: string | null) => ({
+  model: outcome.model,
+  confirmed: outcome.confirmed,
+  comparedWith,
+  evaluation: outcome.evaluation,
+  promote: outcome.decision.promote,
+  findings: outcome.decision.findings,
+  reasons: outcome.decision.reasons,
+});
