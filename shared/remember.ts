@@ -7,3 +7,40 @@ export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): v
   map.set(key, value);
   if (map.size > max) map.delete(map.keys().next().value!);
 }
+
+/**
+ * A map kept to `maxEntries` entries and to `maxSize` in all (each value's size by `sizeOf`), the
+ * entry set longest ago going first (cheaper on every hit than least-recently-used); the newest
+ * stays whatever its size.
+ */
+export class SizedCache<K, V> {
+  private readonly map = new Map<K, V>();
+  private size = 0;
+
+  constructor(private readonly limits: { maxEntries: number; maxSize: number; sizeOf: (value: V) => number }) {}
+
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    const { maxEntries, maxSize, sizeOf } = this.limits;
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.map.delete(key);
+      this.size -= sizeOf(old);
+    }
+    this.map.set(key, value);
+    this.size += sizeOf(value);
+    while (this.map.size > 1 && (this.map.size > maxEntries || this.size > maxSize)) {
+      const [oldestKey, oldest] = this.map.entries().next().value!;
+      this.map.delete(oldestKey);
+      this.size -= sizeOf(oldest);
+    }
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.size = 0;
+  }
+}

@@ -5,6 +5,7 @@
  * promotion, a rollback or an erasure's rewrite changes the version or the revision, so the next
  * call reads it again.
  */
+import { SizedCache } from '../../shared/remember.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import { currentVersionAndRevision, modelArtifact } from './models.ts';
 
@@ -19,23 +20,7 @@ interface Kept {
   chars: number;
 }
 
-const kept = new Map<string, Kept>();
-let keptChars = 0;
-
-function keep(projectId: string, entry: Kept): void {
-  const old = kept.get(projectId);
-  if (old) {
-    kept.delete(projectId);
-    keptChars -= old.chars;
-  }
-  kept.set(projectId, entry);
-  keptChars += entry.chars;
-  while (keptChars > RANKING_MODELS_MAX_CHARS && kept.size > 1) {
-    const [oldestId, oldest] = kept.entries().next().value!;
-    kept.delete(oldestId);
-    keptChars -= oldest.chars;
-  }
-}
+const kept = new SizedCache<string, Kept>({ maxEntries: Number.POSITIVE_INFINITY, maxSize: RANKING_MODELS_MAX_CHARS, sizeOf: (k) => k.chars });
 
 /** What users get: its version (null: retrieval's order) and revision, and its model parsed (null too for an artifact that no longer parses). */
 export interface RankingModel {
@@ -57,6 +42,6 @@ export async function rankingModel(d1: D1Database, projectId: string): Promise<R
   } catch {
     model = null;
   }
-  keep(projectId, { version, revision, model, chars: artifact?.length ?? 0 });
+  kept.set(projectId, { version, revision, model, chars: artifact?.length ?? 0 });
   return { version, revision, model };
 }

@@ -6,6 +6,7 @@
  * Bounded in entries and in bytes (oldest entry out first: cheaper on every hit than
  * least-recently-used, and hot chunks come straight back); an entry whose text changed is recomputed.
  */
+import { SizedCache } from '../remember.ts';
 import { terms } from '../terms.ts';
 import { MAX_CHUNK_TEXT } from '../thresholds.ts';
 import type { Candidate } from './candidate.ts';
@@ -27,27 +28,13 @@ interface Entry {
   ids: Uint32Array;
 }
 
-const cache = new Map<string, Entry>();
-let cachedBytes = 0;
+const cache = new SizedCache<string, Entry>({
+  maxEntries: CHUNK_TERMS_CACHE_SIZE,
+  maxSize: CHUNK_TERMS_CACHE_BYTES,
+  sizeOf: (e) => e.text.length + 4 * e.ids.length,
+});
 const ids = new Map<string, number>();
 let termChars = 0;
-
-const bytesOf = (e: Entry) => e.text.length + 4 * e.ids.length;
-
-function keep(chunkId: string, entry: Entry): void {
-  const old = cache.get(chunkId);
-  if (old) {
-    cache.delete(chunkId);
-    cachedBytes -= bytesOf(old);
-  }
-  cache.set(chunkId, entry);
-  cachedBytes += bytesOf(entry);
-  while (cache.size > CHUNK_TERMS_CACHE_SIZE || cachedBytes > CHUNK_TERMS_CACHE_BYTES) {
-    const [oldestId, oldest] = cache.entries().next().value!;
-    cache.delete(oldestId);
-    cachedBytes -= bytesOf(oldest);
-  }
-}
 
 function idOf(term: string): number {
   let id = ids.get(term);
@@ -67,7 +54,6 @@ export function queryTermIds(queryTerms: Iterable<string>): Uint32Array {
   if (ids.size > MAX_TERM_IDS || termChars > MAX_TERM_CHARS) {
     ids.clear();
     cache.clear();
-    cachedBytes = 0;
     termChars = 0;
   }
   return Uint32Array.from(queryTerms, idOf).sort();
@@ -81,7 +67,7 @@ export function chunkTermIds(c: Candidate): Uint32Array {
   if (hit && hit.text === text) return hit.ids;
   const own = Uint32Array.from(new Set(terms(text)), idOf).sort();
   // A copy of a cut text: the slice would keep a whole document alive (as a term's would, see idOf).
-  keep(c.chunkId, { text: text === c.text ? text : ` ${text}`.slice(1), ids: own });
+  cache.set(c.chunkId, { text: text === c.text ? text : ` ${text}`.slice(1), ids: own });
   return own;
 }
 
