@@ -7,7 +7,7 @@ import type { RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel } from '../shared/reranker/rerank.ts';
 import { trainingWorld } from '../shared/training/fixture.ts';
 import { trainReranker } from '../shared/training/train.ts';
-import { createReranker } from './reranker.ts';
+import { CHUNK_VECTOR_CACHE_BYTES, createReranker } from './reranker.ts';
 
 const { data, heldOut } = trainingWorld();
 const model = trainReranker(data, { version: 'v7', now: 1_767_225_600_000 }).model;
@@ -356,6 +356,28 @@ describe('createReranker with an embedder', () => {
       { chunkId: 'b', text: 'down' },
     ]);
     expect(second.map((r) => r.chunkId)).toEqual(['a', 'b']);
+  });
+
+  it('keeps its chunk vectors within CHUNK_VECTOR_CACHE_BYTES, embedding again the oldest it let go', async () => {
+    // An embedder of a million dimensions: four megabytes a vector, so 17 chunks pass the bound.
+    const dims = 1_000_000;
+    const count = Math.ceil(CHUNK_VECTOR_CACHE_BYTES / (4 * dims)) + 1;
+    const asked: string[][] = [];
+    const embedder: Embedder = {
+      id: 'fake-embedder',
+      async embed(texts) {
+        asked.push([...texts]);
+        return texts.map(() => new Float32Array(dims).fill(1));
+      },
+    };
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', embedder, fetch: collector([served('m1')]).fetch });
+    const chunks = Array.from({ length: count }, (_, i) => ({ chunkId: `c${i}`, text: `chunk ${i}` }));
+    await reranker.rerank('q', chunks);
+    expect(asked.at(-1)).toHaveLength(count + 1);
+    await reranker.rerank('q', [chunks[count - 1]!]);
+    expect(asked.at(-1)).toEqual(['q']);
+    await reranker.rerank('q', [chunks[0]!]);
+    expect(asked.at(-1)).toEqual(['q', 'chunk 0']);
   });
 
   it('ranks with every chunk its vector when a new model arrives while the query is embedded', async () => {

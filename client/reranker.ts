@@ -5,7 +5,7 @@
  * same in Node and in Workers; with no model (or no collector) it keeps retrieval's order.
  */
 import type { Embedder } from '../shared/embedder.ts';
-import { remember } from '../shared/remember.ts';
+import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
@@ -52,6 +52,11 @@ export interface Reranker {
 }
 
 const CHUNK_VECTOR_CACHE = 20_000;
+/**
+ * Bytes, about, the cached vectors and their texts may hold (four a dimension, one a character):
+ * entries alone did not bound it, and 20,000 chunks of 3,072 dimensions held 245 MB.
+ */
+export const CHUNK_VECTOR_CACHE_BYTES = 64_000_000;
 /** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
 const NO_MODEL = 'no_model';
 
@@ -105,7 +110,11 @@ export function createReranker(options: RerankerOptions): Reranker {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let pending: Promise<void> | undefined;
   /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
-  const vectors = new Map<string, { text: string; vector: Float32Array }>();
+  const vectors = new SizedCache<string, { text: string; vector: Float32Array }>({
+    maxEntries: CHUNK_VECTOR_CACHE,
+    maxSize: CHUNK_VECTOR_CACHE_BYTES,
+    sizeOf: (v) => v.text.length + v.vector.byteLength,
+  });
   const toldMismatch = new WeakSet<RerankerModel>();
 
   const url = joinUrl(options.endpoint, '/v1/reranker');
@@ -194,7 +203,7 @@ export function createReranker(options: RerankerOptions): Reranker {
       const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
       if (!q || fresh.length !== missing.length)
         throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
-      for (const [i, c] of missing.entries()) remember(vectors, c.chunkId, { text: c.text, vector: fresh[i]! }, CHUNK_VECTOR_CACHE);
+      for (const [i, c] of missing.entries()) vectors.set(c.chunkId, { text: c.text, vector: fresh[i]! });
       return { q, fresh };
     })();
     // A remote embedder that hangs, or a model still downloading on first use, must not hold the answer.
