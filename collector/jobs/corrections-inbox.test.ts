@@ -88,6 +88,45 @@ describe('the corrections inbox', () => {
     expect(inbox.body.owners.map((o) => [o.owner, o.corrections.map((c) => [c.traceId, c.sourceDocId])])).toEqual([[null, [[first.traceId, null]]]]);
   });
 
+  it('lists a resolved correction under the owner it was routed to when resolved, whatever the owner rules say later', async () => {
+    const p = await newProject();
+    const corrected = (session: string, text: string, source: string) => {
+      // The answer showed both documents: each correction is routed by the one it names.
+      const t = trace({ sessionId: session, createdAt: Date.now() - 60_000, rerankedChunks: undefined });
+      return { t, correction: { traceId: t.traceId, sessionId: session, signalType: 'correction' as const, detail: { text, source } } };
+    };
+    const refunds = corrected('alice-fixed', 'Refunds take 30 days now', 'refunds.md');
+    const shipping = corrected('nobody-owned', 'Shipping takes a week', 'shipping.md');
+    const stillOpen = corrected('open', 'Opened items: 7 days', 'refunds.md');
+    await admin(p, '/owners', { method: 'PUT', json: { owners: [{ pattern: 'refunds.md', owner: 'alice' }] } });
+    await send(p, [refunds.t, shipping.t, stillOpen.t], [refunds.correction, shipping.correction, stillOpen.correction]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const inbox = async (status: Correction['status']) => {
+      const { body } = await admin<{ owners: { owner: string | null; corrections: Correction[] }[] }>(p, `/corrections?status=${status}`);
+      // Each correction also names the owner of the group it is in.
+      for (const o of body.owners) for (const c of o.corrections) expect(c.owner).toBe(o.owner);
+      return Object.fromEntries(body.owners.map((o) => [o.owner ?? 'unowned', o.corrections.map((c) => c.text)]));
+    };
+    const idOf = async (text: string) =>
+      (await env.DB.prepare('select event_id from corrections where project_id = ? and text = ?').bind(p.id, text).first<string>('event_id'))!;
+    for (const resolved of [refunds, shipping]) {
+      const id = await idOf(resolved.correction.detail.text);
+      expect((await admin(p, `/corrections/${id}/resolve`, { method: 'POST', json: { note: 'fixed' } })).status).toBe(200);
+    }
+
+    // The rules change: bob owns every document now.
+    await admin(p, '/owners', { method: 'PUT', json: { owners: [{ pattern: '*', owner: 'bob' }] } });
+    // Resolved ones stay where they were resolved (one no rule matched then, unowned); open ones follow the rules.
+    expect(await inbox('resolved')).toEqual({ alice: [refunds.correction.detail.text], unowned: [shipping.correction.detail.text] });
+    expect(await inbox('open')).toEqual({ bob: [stillOpen.correction.detail.text] });
+
+    // One resolved before the owner was recorded is listed by the current rules.
+    await env.DB.prepare('update corrections set resolved_owner = null where project_id = ? and event_id = ?')
+      .bind(p.id, await idOf(refunds.correction.detail.text))
+      .run();
+    expect(await inbox('resolved')).toEqual({ bob: [refunds.correction.detail.text], unowned: [shipping.correction.detail.text] });
+  });
+
   it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {
     const p = await newProject();
     const t = trace({ sessionId: 'alone', query: 'Can I return opened items?' });

@@ -34,6 +34,7 @@ export interface Correction {
   text: string;
   source: string | null;
   sourceDocId: string | null;
+  /** An open one's: its document's owner by the current rules; a resolved one's: the owner it was routed to when resolved. */
   owner: string | null;
   confidence: number;
   status: 'open' | 'resolved';

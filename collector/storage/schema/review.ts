@@ -147,6 +147,12 @@ export const corrections = sqliteTable(
     status: text('status', { enum: ['open', 'resolved'] }).notNull(),
     note: text('note'),
     resolvedAt: ms('resolved_at'),
+    /**
+     * The owner it was routed to when resolved, so later owner rules do not move it to another
+     * inbox: '' when no rule matched then; null when resolved before this was recorded (the
+     * current rules stand in).
+     */
+    resolvedOwner: text('resolved_owner'),
     createdAt: ms('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.eventId] }), index('corrections_status').on(t.projectId, t.status, t.createdAt)],
