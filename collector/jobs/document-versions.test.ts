@@ -29,13 +29,13 @@ async function countedDays(projectId: string, night: number, days: readonly { da
       return [
         ...cited.map((c) =>
           env.DB.prepare(
-            `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
-             values (?, 'refunds.md', ?, ?, ?, ?, ?, ?, ?, '[]')`,
+            `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
+             values (?, 'refunds.md', json_array(?), ?, ?, ?, ?, ?, ?, '[]')`,
           ).bind(projectId, c.version, day, c.traces, c.traces, c.negative ?? 0, c.traces - (c.negative ?? 0), c.requeried ?? 0),
         ),
         env.DB.prepare(
-          `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
-           values (?, 'guide.md', '', ?, 20, 20, 0, 20, 0, '[]')`,
+          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
+           values (?, 'guide.md', '[""]', ?, 20, 20, 0, 20, 0, '[]')`,
         ).bind(projectId, day),
         env.DB.prepare(
           `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)

@@ -10,8 +10,8 @@ async function badDocumentOn(projectId: string, days: readonly string[]) {
   await env.DB.batch(
     days.flatMap((day) => [
       env.DB.prepare(
-        `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
-         values (?1, 'bad.md', '', ?2, 5, 5, 5, 0, 0, '[]'), (?1, 'good.md', '', ?2, 20, 20, 0, 20, 0, '[]')`,
+        `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
+         values (?1, 'bad.md', '[""]', ?2, 5, 5, 5, 0, 0, '[]'), (?1, 'good.md', '[""]', ?2, 20, 20, 0, 20, 0, '[]')`,
       ).bind(projectId, day),
       env.DB.prepare(
         `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)

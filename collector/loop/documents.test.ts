@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CitedCounts,
   countsToJudge,
   DOC_ALPHA,
   type DocumentCounts,
@@ -86,33 +87,44 @@ describe('stale documents', () => {
 });
 
 describe('what a document is judged on', () => {
-  const version = (docVersion: string, lastDay: string, scored: number, negative: number) => ({ ...doc({ scored, negative }), docVersion, lastDay });
-  const judged = (versions: ReturnType<typeof version>[]) =>
-    countsToJudge(
-      doc({
-        docVersion: '*',
-        scored: versions.reduce((n, v) => n + v.scored, 0),
-        negative: versions.reduce((n, v) => n + v.negative, 0),
-        recent: 50,
-        before: 70,
-      }),
-      versions,
-    ).map((d) => [d.docVersion, d.scored, d.negative, d.recent, d.before, d.evidenceVersions]);
+  /** The answers that cited `versions` of the document, all scored, re-asked none; recent on its last day. */
+  const cited = (versions: string[], lastDay: string, scored: number, negative: number): CitedCounts => ({
+    ...doc({ scored, negative, recent: lastDay >= '2026-11-24' ? scored : 0, before: lastDay >= '2026-11-24' ? 0 : scored }),
+    versions,
+    lastDay,
+  });
+  const judged = (rows: CitedCounts[]) =>
+    countsToJudge(rows).map((d) => [d.docVersion, d.scored, d.negative, d.recent, d.before, d.evidence.map((r) => r.versions.join('+'))]);
 
   it('judges one version once, as the document', () => {
-    expect(judged([version('v1', '2026-11-30', 20, 5)])).toEqual([['*', 20, 5, 50, 70, ['v1']]]);
+    expect(judged([cited(['v1'], '2026-11-30', 20, 5)])).toEqual([['*', 20, 5, 20, 0, ['v1']]]);
   });
 
   it('judges versions cited on the last day each, and the document on their bad answers and on every version’s re-asks', () => {
-    expect(judged([version('a', '2026-11-30', 20, 5), version('b', '2026-11-29', 30, 30), version('c', '2026-11-30', 10, 1)])).toEqual([
-      ['*', 30, 6, 50, 70, ['a', 'c']],
-      ['a', 20, 5, 0, 0, ['a']],
-      ['c', 10, 1, 0, 0, ['c']],
+    expect(judged([cited(['a'], '2026-11-30', 20, 5), cited(['b'], '2026-11-20', 30, 30), cited(['c'], '2026-11-30', 10, 1)])).toEqual([
+      ['*', 30, 6, 30, 30, ['a', 'c']],
+      ['a', 20, 5, 20, 0, ['a']],
+      ['c', 10, 1, 10, 0, ['c']],
     ]);
   });
 
   it('judges the one version still cited once, as the document, its evidence its own', () => {
-    expect(judged([version('v1', '2026-11-20', 40, 40), version('v2', '2026-11-30', 15, 0)])).toEqual([['*', 15, 0, 50, 70, ['v2']]]);
+    expect(judged([cited(['v1'], '2026-11-20', 40, 40), cited(['v2'], '2026-11-30', 15, 0)])).toEqual([['*', 15, 0, 15, 40, ['v2']]]);
+  });
+
+  it('counts an answer citing several versions once for the document and once for each of its versions', () => {
+    // During a re-index: 12 answers cited v1 and v2 together, 4 v2 alone, and earlier 6 cited v0 and v1.
+    expect(judged([cited(['v1', 'v2'], '2026-11-30', 12, 12), cited(['v2'], '2026-11-30', 4, 0), cited(['v0', 'v1'], '2026-11-20', 6, 6)])).toEqual([
+      ['*', 22, 18, 16, 6, ['v1+v2', 'v2', 'v0+v1']],
+      ['v1', 18, 18, 12, 6, ['v1+v2', 'v0+v1']],
+      ['v2', 16, 12, 16, 0, ['v1+v2', 'v2']],
+    ]);
+  });
+
+  it('holds against the document an answer citing a current version with a replaced one, and not one citing replaced ones alone', () => {
+    expect(judged([cited(['v1', 'v2'], '2026-11-28', 5, 5), cited(['v1'], '2026-11-27', 7, 7), cited(['v2'], '2026-11-30', 10, 0)])).toEqual([
+      ['*', 15, 5, 22, 0, ['v1+v2', 'v2']],
+    ]);
   });
 });
 

@@ -44,10 +44,13 @@ export function worstAnswers(lists: readonly (readonly EvidenceEntry[])[]): stri
   return [...new Set(entries.map((e) => e[1]))].slice(0, EVIDENCE_TRACES);
 }
 
+/** The flags' version of a document as a whole (all its versions), beside those of its versions. */
+export const WHOLE_DOCUMENT = '*';
+
 export interface DocumentCounts {
   docId: string;
-  /** Null for the document as a whole (all versions). */
-  docVersion: string | null;
+  /** WHOLE_DOCUMENT for the document as a whole. */
+  docVersion: string;
   /** Answers citing it that have trusted signals. */
   scored: number;
   /** Of those, answers scored bad. */
@@ -60,37 +63,64 @@ export interface DocumentCounts {
   beforeRequeried: number;
 }
 
-/** One version's counts over the window, with the last day an answer cited it. */
-export interface VersionCounts extends DocumentCounts {
-  docVersion: string;
+/**
+ * A document's answers over the window that cited exactly these versions of it, with the last day
+ * one did. Each answer is in one such row per document, that of all the versions it cited (two
+ * during a re-index, say), so it counts once for the document and once for each of those versions.
+ */
+export interface CitedCounts extends Omit<DocumentCounts, 'docVersion'> {
+  versions: readonly string[];
   lastDay: string;
 }
 
-/** Counts to judge, with the versions whose days' worst answers are the evidence of a flag on them. */
-export interface JudgedCounts extends DocumentCounts {
-  evidenceVersions: string[];
+/** Counts to judge, with the rows whose days' worst answers are the evidence of a flag on them. */
+export interface JudgedCounts<R extends CitedCounts = CitedCounts> extends DocumentCounts {
+  evidence: R[];
+}
+
+type Count = Exclude<keyof DocumentCounts, 'docId' | 'docVersion'>;
+const COUNTS: readonly Count[] = ['scored', 'negative', 'recent', 'recentRequeried', 'before', 'beforeRequeried'];
+
+/** The counts of the answers of `rows` (each answer in one row), under `docVersion`. */
+function summed<R extends CitedCounts>(docId: string, docVersion: string, rows: readonly R[]): JudgedCounts<R> {
+  const counts = Object.fromEntries(COUNTS.map((c) => [c, rows.reduce((n, r) => n + r[c], 0)])) as Record<Count, number>;
+  return { docId, docVersion, ...counts, evidence: [...rows] };
 }
 
 /**
- * What a document is judged on: as users are shown it now. The versions cited on the last day it
- * was cited are its current ones; one not cited since another was (replaced by a new one, or a new
- * one taken back) is what its owner has changed already, and is neither flagged nor held against
- * the document. Each current version is judged when there are several, and the document as a
- * whole: its bad answers counted on its current versions, its re-asks on all of them (a rise since
- * a new version came out is what that test is for). A document with one current version is judged
- * once, as a whole.
+ * What a document is judged on, from its rows (CitedCounts): as users are shown it now. The
+ * versions cited on the last day it was cited are its current ones; one not cited since another was
+ * (replaced by a new one, or a new one taken back) is what its owner has changed already, and is
+ * neither flagged nor held against the document. Each current version is judged when there are
+ * several, on the answers citing it, and the document as a whole: its bad answers those citing any
+ * current version, its re-asks those of all its answers (a rise since a new version came out is what
+ * that test is for), each answer once however many versions it cited. A document with one current
+ * version is judged once, as a whole.
  */
-export function countsToJudge(whole: DocumentCounts, versions: readonly VersionCounts[]): JudgedCounts[] {
+export function countsToJudge<R extends CitedCounts>(rows: readonly R[]): JudgedCounts<R>[] {
+  const docId = rows[0]!.docId;
+  const byVersion = new Map<string, R[]>();
+  for (const r of rows) {
+    for (const v of r.versions) {
+      const of = byVersion.get(v);
+      if (of) of.push(r);
+      else byVersion.set(v, [r]);
+    }
+  }
   // ISO days sort as strings.
-  const last = versions
-    .map((v) => v.lastDay)
-    .sort()
-    .at(-1);
-  const current = versions.filter((v) => v.lastDay === last);
-  const sum = (count: 'scored' | 'negative') => current.reduce((n, v) => n + v[count], 0);
-  const asWhole = { ...whole, scored: sum('scored'), negative: sum('negative'), evidenceVersions: current.map((v) => v.docVersion) };
+  const lastOf = (of: readonly R[]) =>
+    of
+      .map((r) => r.lastDay)
+      .sort()
+      .at(-1);
+  const last = lastOf(rows);
+  const current = [...byVersion].filter(([, of]) => lastOf(of) === last).sort(([a], [b]) => byCodeUnit(a, b));
+  const citingCurrent = rows.filter((r) => r.versions.some((v) => current.some(([c]) => c === v)));
+  // Bad answers: those citing a current version. Re-asks: all of them.
+  const { scored, negative, evidence } = summed(docId, WHOLE_DOCUMENT, citingCurrent);
+  const asWhole = { ...summed(docId, WHOLE_DOCUMENT, rows), scored, negative, evidence };
   if (current.length === 1) return [asWhole];
-  return [asWhole, ...current.map(({ lastDay, ...v }) => ({ ...v, evidenceVersions: [v.docVersion] }))];
+  return [asWhole, ...current.map(([version, of]) => summed(docId, version, of))];
 }
 
 /** The tests a document can fail: its answers go bad more than the project's, its questions get re-asked more lately. */

@@ -114,7 +114,10 @@ export const chunks: Stage = {
   },
 };
 
-/** Per touched day of answers: the project's totals, and each document version's counts and worst answers. */
+/**
+ * Per touched day of answers: the project's totals, and each document's counts and worst answers, per
+ * set of its versions its answers cited (each answer counted once for the document).
+ */
 export const days: Stage = {
   name: 'days',
   async slice(ctx, cursor): Promise<SliceResult> {
@@ -133,32 +136,35 @@ export const days: Stage = {
       ctx.db.prepare('delete from document_days where project_id = ? and day = ?').bind(ctx.projectId, day),
       ctx.db
         .prepare(
-          `insert into document_days (project_id, source_doc_id, source_doc_version, day, traces, scored, negative, positive, requeried, worst)
+          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
            with d as materialized (
-             select d.trace_id, d.doc, d.version, ${scored} as scored, s.weighted_score as score, s.requeried, ${evidence} as evidence
+             select d.trace_id, d.doc, d.versions, ${scored} as scored, s.weighted_score as score, s.requeried, ${evidence} as evidence
              from (
-               -- Each answer once per document version it cited, however many of its chunks.
-               select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
-               from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
-               where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
+               -- Each answer once per document, however many of its chunks and versions it cited: in the
+               -- row of those versions (in order, so that the same versions are the same row).
+               select trace_id, doc, json_group_array(version order by version) as versions from (
+                 select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
+                 from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
+                 where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
+               ) group by trace_id, doc
              ) d
              left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
            ),
            -- Ranked among the evidence alone: a fraction of the answers, so the sort stays small.
            worst as (
-             select doc, version, json_group_array(json_array(score, trace_id)) as list from (
-               select doc, version, score, trace_id, row_number() over (partition by doc, version order by score, trace_id) as place from d where evidence
-             ) where place <= ?7 group by doc, version
+             select doc, versions, json_group_array(json_array(score, trace_id)) as list from (
+               select doc, versions, score, trace_id, row_number() over (partition by doc, versions order by score, trace_id) as place from d where evidence
+             ) where place <= ?7 group by doc, versions
            )
-           select ?1, c.doc, c.version, ?2, c.traces, c.scored, c.negative, c.positive, c.requeried,
+           select ?1, c.doc, c.versions, ?2, c.traces, c.scored, c.negative, c.positive, c.requeried,
              -- Kept only while documents are judged over the day.
              case when ?2 > ?8 then coalesce(w.list, '[]') else '[]' end
            from (
-             select doc, version, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and ${clearlyBadSql('score', '?5')} then 1 end) as negative,
+             select doc, versions, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and ${clearlyBadSql('score', '?5')} then 1 end) as negative,
                count(case when scored and ${clearlyGoodSql('score', '?6')} then 1 end) as positive, count(case when requeried then 1 end) as requeried
-             from d group by doc, version
+             from d group by doc, versions
            ) c
-           left join worst w on w.doc = c.doc and w.version = c.version`,
+           left join worst w on w.doc = c.doc and w.versions = c.versions`,
         )
         .bind(ctx.projectId, day, start, end, bad, good, EVIDENCE_TRACES, documentWindowAfter(ctx.now)),
       ctx.db

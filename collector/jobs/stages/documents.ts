@@ -1,11 +1,10 @@
 import {
+  type CitedCounts,
   countsToJudge,
-  type DocumentCounts,
   documentWindowAfter,
   type EvidenceEntry,
   judgeDocument,
   recentWindowAfter,
-  type VersionCounts,
   worstAnswers,
 } from '../../loop/documents.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
@@ -15,10 +14,10 @@ import type { SliceResult, Stage, StageContext } from './stage.ts';
 /** Documents one slice judges, with all their versions: their rows of the window, a few dozen each. */
 export const DOCUMENTS_PER_SLICE = 1_000;
 
-/** A row of COUNTS_SQL: a version's counts, or the document's own ('*'); the recent and earlier ones null when it has none. */
-interface Row extends Omit<DocumentCounts, 'docVersion' | 'recent' | 'recentRequeried' | 'before' | 'beforeRequeried'> {
-  docVersion: string;
-  lastDay: string;
+/** A row of COUNTS_SQL: the counts of a set of versions of a document; the recent and earlier ones null when it has none. */
+interface Row extends Omit<CitedCounts, 'versions' | 'recent' | 'recentRequeried' | 'before' | 'beforeRequeried'> {
+  /** As stored: a JSON array, the key of its days' lists of worst answers. */
+  versionsKey: string;
   recent: number | null;
   recentRequeried: number | null;
   before: number | null;
@@ -34,26 +33,21 @@ export const PAGE_SQL = `select max(id) as last, count(*) as documents from (
     select distinct source_doc_id as id from document_days where project_id = ?1 and source_doc_id > ?2 and day > ?3 and day <= ?5 order by 1 limit ?4
   )`;
 
-const COUNTS = `sum(scored) as scored, sum(negative) as negative, max(day) as lastDay,
-  sum(case when day > ?5 then traces end) as recent, sum(case when day > ?5 then requeried end) as recentRequeried,
-  sum(case when day <= ?5 then traces end) as before, sum(case when day <= ?5 then requeried end) as beforeRequeried`;
-
 /**
- * Each version's counts and each document's own ('*') over the window (days after ?4, up to the
- * night ?6; the recent part after ?5), for the
- * documents after ?2 up to and including ?3: a range of the primary key, not the whole project.
+ * The counts of each set of versions of the documents after ?2 up to and including ?3 (a range of
+ * the primary key, not the whole project) over the window: days after ?4, up to the night ?6, the
+ * recent part after ?5. Each answer is in one set per document (countsToJudge sums them).
  */
-export const COUNTS_SQL = `select source_doc_id as docId, source_doc_version as docVersion, ${COUNTS}
-    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 and day <= ?6 group by 1, 2
-  union all
-  select source_doc_id, '*', ${COUNTS}
-    from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 and day <= ?6 group by 1`;
+export const COUNTS_SQL = `select source_doc_id as docId, source_doc_versions as versionsKey, sum(scored) as scored, sum(negative) as negative, max(day) as lastDay,
+    sum(case when day > ?5 then traces end) as recent, sum(case when day > ?5 then requeried end) as recentRequeried,
+    sum(case when day <= ?5 then traces end) as before, sum(case when day <= ?5 then requeried end) as beforeRequeried
+  from document_days where project_id = ?1 and source_doc_id > ?2 and source_doc_id <= ?3 and day > ?4 and day <= ?6 group by 1, 2`;
 
 /**
- * The worst answers of each day and version of the flagged documents ?2 (a JSON array of ids), on
+ * The worst answers of each day and set of versions of the flagged documents ?2 (a JSON array of ids), on
  * the days after ?3 up to the night ?4: what the days stage kept, so a flag never reads the answers behind it.
  */
-export const WORST_SQL = `select w.source_doc_id as docId, w.source_doc_version as docVersion, w.worst from json_each(?2) d
+export const WORST_SQL = `select w.source_doc_id as docId, w.source_doc_versions as versionsKey, w.worst from json_each(?2) d
   cross join document_days w indexed by sqlite_autoindex_document_days_1 on w.project_id = ?1 and w.source_doc_id = d.value
   where w.day > ?3 and w.day <= ?4 and w.worst <> '[]'`;
 
@@ -87,35 +81,41 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
   const { results } = last === null ? { results: [] as Row[] } : await db.prepare(COUNTS_SQL).bind(projectId, after, last, from, recentFrom, night).all<Row>();
   // A short page is the last one: its flags run to the end of the ids.
   const cursor = seen < documentsPerSlice ? null : last;
-  // Each document's own row and its versions', grouped once: a large knowledge base has many.
-  const byDoc = new Map<string, { whole?: DocumentCounts; versions: VersionCounts[] }>();
+  // Each document's rows, grouped once: a large knowledge base has many.
+  const byDoc = new Map<string, (CitedCounts & { versionsKey: string })[]>();
   for (const r of results) {
-    const d = { ...r, recent: r.recent ?? 0, recentRequeried: r.recentRequeried ?? 0, before: r.before ?? 0, beforeRequeried: r.beforeRequeried ?? 0 };
-    let doc = byDoc.get(r.docId);
-    if (!doc) byDoc.set(r.docId, (doc = { versions: [] }));
-    if (d.docVersion === '*') doc.whole = d;
-    else doc.versions.push(d);
+    const d = {
+      ...r,
+      versions: JSON.parse(r.versionsKey) as string[],
+      recent: r.recent ?? 0,
+      recentRequeried: r.recentRequeried ?? 0,
+      before: r.before ?? 0,
+      beforeRequeried: r.beforeRequeried ?? 0,
+    };
+    const rows = byDoc.get(r.docId);
+    if (rows) rows.push(d);
+    else byDoc.set(r.docId, [d]);
   }
   const flagged = [];
-  for (const { whole, versions } of byDoc.values()) {
-    for (const d of countsToJudge(whole!, versions)) {
+  for (const rows of byDoc.values()) {
+    for (const d of countsToJudge(rows)) {
       const verdict = judgeDocument(d, baseline);
       if (verdict.flagged) flagged.push({ d, verdict });
     }
   }
-  // The worst answers behind each flag, from its days' lists: a version's own, a document's those of its current versions.
+  // The worst answers behind each flag, from the days' lists of the rows it was counted on.
   const lists = new Map<string, EvidenceEntry[][]>();
-  const key = (docId: string, version: string) => `${docId}\u0000${version}`;
+  const key = (docId: string, versionsKey: string) => `${docId}\u0000${versionsKey}`;
   if (flagged.length) {
     const { results: days } = await db
       .prepare(WORST_SQL)
       .bind(projectId, JSON.stringify([...new Set(flagged.map(({ d }) => d.docId))]), from, night)
-      .all<{ docId: string; docVersion: string; worst: string }>();
+      .all<{ docId: string; versionsKey: string; worst: string }>();
     for (const day of days) {
       const worst = JSON.parse(day.worst) as EvidenceEntry[];
-      const list = lists.get(key(day.docId, day.docVersion));
+      const list = lists.get(key(day.docId, day.versionsKey));
       if (list) list.push(worst);
-      else lists.set(key(day.docId, day.docVersion), [worst]);
+      else lists.set(key(day.docId, day.versionsKey), [worst]);
     }
   }
   const flags = flagged.map(({ d, verdict }) => ({
@@ -133,7 +133,7 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
     },
     negativeP: verdict.negativeP,
     requeryP: verdict.requeryP,
-    evidence: worstAnswers(d.evidenceVersions.flatMap((version) => lists.get(key(d.docId, version)) ?? [])),
+    evidence: worstAnswers(d.evidence.flatMap((r) => lists.get(key(d.docId, r.versionsKey)) ?? [])),
   }));
   await db.batch([
     // The slice's own range of ids: after its cursor, up to and including its last document (to the end for the last slice).
@@ -157,6 +157,5 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
         .bind(projectId, night, part),
     ),
   ]);
-  // `documents` counts what was read: each version and each document as a whole (countsToJudge picks what is judged).
-  return { cursor, counts: { documents: results.length, flagged: flags.length } };
+  return { cursor, counts: { documents: byDoc.size, flagged: flags.length } };
 }

@@ -317,16 +317,21 @@ export const chunkSignalDays = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.chunkId, t.day] }), index('chunk_signal_days_day').on(t.projectId, t.day)],
 );
 
-/** Per document version and day of the answers citing it: the counts behind the stale-document tests. */
+/**
+ * Per document, day and set of its versions of the answers citing it: the counts behind the
+ * stale-document tests. Each answer is in one row per document, that of all the versions it cited
+ * (two during a re-index), so a document's counts are the sum of its rows and a version's the sum
+ * of the rows naming it.
+ */
 export const documentDays = sqliteTable(
   'document_days',
   {
     projectId: text('project_id').notNull(),
     sourceDocId: text('source_doc_id').notNull(),
-    /** '' when the backend sent no version. */
-    sourceDocVersion: text('source_doc_version').notNull(),
+    /** The versions these answers cited, a JSON array in SQLite's order ('' for a chunk the backend sent no version with). */
+    sourceDocVersions: text('source_doc_versions').notNull(),
     day: text('day').notNull(),
-    /** Answers that retrieved it. */
+    /** Answers that retrieved it, those versions of it and no other. */
     traces: integer('traces').notNull(),
     /** Of those, answers with trusted signals, and how many scored bad or good. */
     scored: integer('scored').notNull(),
@@ -335,7 +340,7 @@ export const documentDays = sqliteTable(
     /** Answers whose question was re-asked right after. */
     requeried: integer('requeried').notNull(),
     /**
-     * The day's worst answers citing it, the evidence a flag shows: up to ten `[score, traceId]`
+     * The day's worst of these answers, the evidence a flag shows: up to ten `[score, traceId]`
      * of those scored bad or re-asked, while the day is in the window documents are judged over
      * and its answers are stored (`[]` before and after). Null when the day must be counted again
      * for it: counted before the list was kept, or one of its answers erased since.
@@ -343,7 +348,7 @@ export const documentDays = sqliteTable(
     worst: text('worst'),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersion, t.day] }),
+    primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersions, t.day] }),
     index('document_days_day').on(t.projectId, t.day),
     // The days holding a list, which retention clears, and those to count again: few of either.
     index('document_days_listed').on(t.projectId, t.day).where(sql`${t.worst} <> '[]'`),
