@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryKey, questionTerms, termOverlap, terms } from './terms.ts';
+import { queryKey, questionTerms, termOverlap, terms, traceQueryKey } from './terms.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 
 describe('terms', () => {
@@ -41,5 +41,27 @@ describe('terms', () => {
     // The same terms in another order share it; a different last term does not.
     expect(queryKey(page('zebra').split(' ').reverse().join(' '))).toBe(key);
     expect(queryKey(page('yak'))).not.toBe(key);
+  });
+
+  it('keys an answer by its question, or by itself when the question is stop words alone', () => {
+    const asked = 'Refund window for opened items?';
+    expect(traceQueryKey(asked, 't-1')).toBe(queryKey(asked));
+    expect(traceQueryKey(asked, 't-1')).toBe(traceQueryKey('opened items: refund window', 't-2'));
+    // "Why?" in two sessions: two questions, each its own, and the same key whenever worked out again.
+    for (const why of ['Why?', 'How so?', 'What is it?', 'Can you do it?']) expect(queryKey(why)).toBe('');
+    expect(traceQueryKey('Why?', 't-1')).not.toBe(traceQueryKey('Why?', 't-2'));
+    expect(traceQueryKey('How so?', 't-1')).toBe(traceQueryKey('Why?', 't-1'));
+    // Never a question's key, whose terms are letters and digits.
+    expect(traceQueryKey('Why?', 't-1')).toMatch(/^#/);
+  });
+
+  it('keeps an answer’s own key one term, distinct per trace id and within the limit', () => {
+    // A space would make its words terms another key shares (training finds rewordings by shared terms).
+    const spaced = traceQueryKey('Why?', 'refund window');
+    expect(spaced.split(' ')).toEqual([spaced]);
+    expect(spaced).not.toBe(traceQueryKey('Why?', 'refund%20window'));
+    const long = (last: string) => traceQueryKey('Why?', `${'x'.repeat(510)}${last}`);
+    expect(long('a').length).toBeLessThanOrEqual(MAX_QUERY_KEY_CHARS);
+    expect(long('a')).not.toBe(long('b'));
   });
 });

@@ -59,10 +59,26 @@ export const questionTerms = (query: string): string[] => terms(withoutPushback(
  * A key under which the same question asked with other spacing, case, punctuation or word order
  * groups together: its distinct terms, sorted. Near-identical queries share it, and so does one
  * that opens by saying the answer before it was wrong ("That's wrong. Is it 30 days?"): what it
- * asks is the question.
+ * asks is the question. Empty for stop words alone, which answers are not grouped under (`traceQueryKey`).
  */
 export function queryKey(query: string): string {
-  const key = [...new Set(questionTerms(query))].sort().join(' ');
+  return bounded([...new Set(questionTerms(query))].sort().join(' '));
+}
+
+/**
+ * The key an answer (a trace) is grouped under as a question: its query's `queryKey`, or, when that
+ * is empty (stop words alone: "Why?", "How so?", "What is it?"), a key of the trace's own. Such a
+ * follow-up means something only after its turn before, so two sessions' "Why?" are not one
+ * question: none joins another's history, review items, eval items or training examples. It
+ * begins with '#', which no term does, and spells its spaces (and '%') as %20 (and %25), since a
+ * space would split it into terms another key could share.
+ */
+export function traceQueryKey(query: string, traceId: string): string {
+  return queryKey(query) || bounded(`#trace:${traceId.replaceAll('%', '%25').replaceAll(' ', '%20')}`);
+}
+
+/** A key within MAX_QUERY_KEY_CHARS: a longer one keeps its start and a hash of the whole. */
+function bounded(key: string): string {
   if (key.length <= MAX_QUERY_KEY_CHARS) return key;
   const hash = `#${fnv1a(key)}`;
   return `${key.slice(0, MAX_QUERY_KEY_CHARS - hash.length - 1).trimEnd()} ${hash}`;

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/hex.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { queryKey } from '../../shared/terms.ts';
+import { queryKey, traceQueryKey } from '../../shared/terms.ts';
 import { adminCall as admin, type event, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
@@ -124,14 +124,16 @@ describe('review items recomputed from the traces behind them', () => {
 describe('review item ids', () => {
   it("start with their question's id, so that a question's items sort together", async () => {
     const p = await newProject();
-    // c asks in stop words alone: its question's key is empty.
+    // c asks in stop words alone: its question's key is its answer's own.
     const typed = { b: 'When does shipping to Canada arrive?', c: 'What is it?' };
-    await send(p, traces(['a', 'b', 'c'], typed), [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down'), signal('c', 0, 'thumbs_down')]);
+    const asked = traces(['a', 'b', 'c'], typed);
+    await send(p, asked, [signal('a', 0, 'thumbs_down'), signal('b', 0, 'thumbs_down'), signal('c', 0, 'thumbs_down')]);
     await runNightly(env, Date.now() + 1_000, { projects: [p.id], tracesPerSlice: 1 });
     const { items } = await mined(p.id);
     expect(new Set(items.map((i) => i.query))).toEqual(new Set(['refund for opened items?', typed.b, typed.c]));
+    const traceOf = new Map(asked.map((t) => [t.query, t.traceId]));
     for (const item of items) {
-      const key = queryKey(item.query as string);
+      const key = traceQueryKey(item.query as string, traceOf.get(item.query as string)!);
       // Spelled out here, not through the code under test: the question's hash, then the pair's.
       const question = (await sha256Hex(key)).slice(0, 16);
       expect(item.item_id).toBe(question + (await sha256Hex(`${key}\u0000${item.chunk_id}`)).slice(0, 16));

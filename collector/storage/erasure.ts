@@ -1,4 +1,4 @@
-import { queryKey } from '../../shared/terms.ts';
+import { traceQueryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
 import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts';
@@ -90,7 +90,9 @@ export async function eraseUser(
     const ids = JSON.stringify(results.map((r) => r.trace_id));
     const inIds = (column: string) => `project_id = ?1 and ${column} in (select value from json_each(?2))`;
     // The key the job stored and the one the query gives now: the same, unless the rule changed since.
-    const keyed = results.flatMap((r) => [...new Set([r.query_key ?? queryKey(r.query), queryKey(r.query)])].map((key) => ({ traceId: r.trace_id, key })));
+    const keyed = results.flatMap((r) =>
+      [...new Set([r.query_key ?? traceQueryKey(r.query, r.trace_id), traceQueryKey(r.query, r.trace_id)])].map((key) => ({ traceId: r.trace_id, key })),
+    );
     const keys = [...new Set(keyed.map((k) => k.key))];
     const sessions = [...new Set(results.flatMap((r) => (r.session_id === null ? [] : [r.session_id])))];
     for (const s of sessions) sources.add(`session:${s}`);

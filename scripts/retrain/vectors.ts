@@ -14,9 +14,11 @@ export interface TextVectors extends EmbeddingVectors {
 }
 
 export async function embedAll(embedder: Embedder, data: TrainingData, evalQueries: readonly EvalQuery[]): Promise<TextVectors> {
-  const queries = new Map<string, string>();
-  for (const c of data.confirmed) queries.set(c.query, c.queryKey);
-  for (const q of evalQueries) queries.set(q.query, queryKey(q.query));
+  // A text's keys: stop words alone are keyed by the answer (`traceQueryKey`), so one text can have many.
+  const queries = new Map<string, Set<string>>();
+  const add = (text: string, key: string) => queries.set(text, (queries.get(text) ?? new Set()).add(key));
+  for (const c of data.confirmed) add(c.query, c.queryKey);
+  for (const q of evalQueries) add(q.query, queryKey(q.query));
   const chunks = new Map<string, string>();
   for (const list of data.lists) for (const c of list.candidates) chunks.set(c.chunkId, c.text);
   for (const q of evalQueries) for (const c of q.candidates) chunks.set(c.chunkId, c.text);
@@ -28,7 +30,7 @@ export async function embedAll(embedder: Embedder, data: TrainingData, evalQueri
   return {
     embedder: embedder.id,
     byQuery,
-    queries: new Map(queryTexts.map((t, i) => [queries.get(t)!, qv[i]!])),
+    queries: new Map(queryTexts.flatMap((t, i) => [...queries.get(t)!].map((key) => [key, qv[i]!] as const))),
     chunks: new Map(chunkIds.map((id, i) => [id, cv[i]!])),
   };
 }

@@ -1,5 +1,5 @@
 import { isByBackend, type SignalType } from '../../../shared/signals.ts';
-import { queryKey } from '../../../shared/terms.ts';
+import { traceQueryKey } from '../../../shared/terms.ts';
 import { ATTRIBUTION_MAX_ANSWERS, attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
@@ -120,7 +120,7 @@ export const assess: Stage = {
       return { cursor: null, counts: await bulkCounts(ctx, deferredIndexes, true), state: { [ASSESSED_STATE]: true, ...bulkState(deferredIndexes) } };
     const traces = new Map((traceRows!.results as TraceRow[]).map((t) => [t.trace_id, t]));
     // Each trace's question key, worked out once: the history, the noise filter and the aggregate use it.
-    const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, queryKey(t.query)]));
+    const keyOf = new Map([...traces.values()].map((t) => [t.trace_id, traceQueryKey(t.query, t.trace_id)]));
     const rawEvents = eventRows!.results as EventRow[];
     const events = rawEvents.map(toLoopEvent);
     const ipHashes = new Map(rawEvents.map((e) => [e.event_id, e.ip_hash]));
@@ -187,7 +187,8 @@ export const assess: Stage = {
             attribution = { reason: found.reason, scores: found.scores };
             if (found.traceId !== traceId) {
               moved++;
-              if (!traces.has(found.traceId)) elsewhere.set(found.traceId, queryKey(session.find((t) => t.traceId === found.traceId)!.query));
+              if (!traces.has(found.traceId))
+                elsewhere.set(found.traceId, traceQueryKey(session.find((t) => t.traceId === found.traceId)!.query, found.traceId));
             }
           }
         }
@@ -195,7 +196,7 @@ export const assess: Stage = {
         const before = countedFor.get(a.eventId);
         if (before !== undefined && before !== attributedTraceId && !traces.has(before)) {
           const left = stretchOf.get(before)?.find((t) => t.traceId === before);
-          if (left) elsewhere.set(left.traceId, queryKey(left.query));
+          if (left) elsewhere.set(left.traceId, traceQueryKey(left.query, left.traceId));
           else leftUnread.push(before);
         }
         if (a.confidence < LOW_CONFIDENCE) lowConfidence++;
@@ -212,7 +213,7 @@ export const assess: Stage = {
         .prepare('select trace_id, query from traces where project_id = ?1 and trace_id in (select value from json_each(?2))')
         .bind(projectId, json([...new Set(leftUnread)]))
         .all<{ trace_id: string; query: string }>();
-      for (const t of results) elsewhere.set(t.trace_id, queryKey(t.query));
+      for (const t of results) elsewhere.set(t.trace_id, traceQueryKey(t.query, t.trace_id));
     }
     const stats = ids
       .filter((id) => traces.has(id))

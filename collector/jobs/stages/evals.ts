@@ -1,4 +1,4 @@
-import { queryKey } from '../../../shared/terms.ts';
+import { traceQueryKey } from '../../../shared/terms.ts';
 import { EVAL_LAYERS, type EvalLayer, isDisputed, isHeldOut, isoWeek, MAX_EVAL_ITEMS, REPLAY_ITEMS, REPLAY_MIN_SCORE } from '../../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { clearlyBadSql, clearlyGoodSql, clearlyJudgedSql } from '../../storage/sql/clear-scores.ts';
@@ -332,14 +332,15 @@ async function variants(ctx: StageContext, at: Extract<Cursor, { layer: 'variant
     .bind(projectId, LOW_CONFIDENCE, at.receivedAt, at.eventId, pageSize(ctx), run.windowTo)
     .all<{ received_at: number; event_id: string; query_key: string; trace_id: string; query: string }>();
   const rephrased = results.filter((r) => {
-    const asked = queryKey(r.query);
+    const asked = traceQueryKey(r.query, r.trace_id);
     return isHeldOut(r.query_key) && isHeldOut(asked) && asked !== r.query_key;
   });
   const { labels, read } = await labelsOf(ctx, [...new Set(rephrased.map((r) => r.query_key))]);
   const items: Item[] = [];
   for (const r of rephrased) {
     const judgements = labels.get(r.query_key)?.judgements;
-    if (judgements && items.length < room) items.push({ query: r.query, queryKey: queryKey(r.query), traceId: r.trace_id, judgements, source: 'rephrase' });
+    if (judgements && items.length < room)
+      items.push({ query: r.query, queryKey: traceQueryKey(r.query, r.trace_id), traceId: r.trace_id, judgements, source: 'rephrase' });
   }
   const last = results.at(-1);
   if (items.length >= room || results.length < pageSize(ctx) || !last) return { items, next: null, read };

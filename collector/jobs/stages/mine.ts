@@ -178,8 +178,8 @@ async function listJudged(ctx: StageContext): Promise<SliceResult> {
 
 /**
  * Lists a page of the judged traces' query keys (each listed with the separator after it, so that
- * a query of stop words alone, whose key is empty, is listed too) after their question's id: the
- * list's order is the item ids'.
+ * an empty key, stored before a query of stop words alone had a key of its own, is listed too)
+ * after their question's id: the list's order is the item ids'.
  */
 async function listQuestions(ctx: StageContext, after: string): Promise<SliceResult> {
   const { db, projectId, night } = ctx;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { Embedder } from '../../shared/embedder.ts';
+import { traceQueryKey } from '../../shared/terms.ts';
+import { embedAll } from './vectors.ts';
+
+/** One-dimensional vectors that say which text they embed: its place in the texts seen. */
+function countingEmbedder(): Embedder & { texts: string[] } {
+  const texts: string[] = [];
+  return {
+    id: 'counting',
+    texts,
+    embed: async (batch) => batch.map((t) => Float32Array.of(texts.push(t))),
+  };
+}
+
+describe('embedAll', () => {
+  it('gives every query key a vector, though answers to stop words alone share their text', async () => {
+    const embedder = countingEmbedder();
+    const confirmed = ['why-a', 'why-b'].map((traceId) => ({
+      queryKey: traceQueryKey('Why?', traceId),
+      query: 'Why?',
+      chunkId: 'c',
+      sourceDocId: 'd',
+      relevance: 1 as const,
+    }));
+    const vectors = await embedAll(embedder, { confirmed, lists: [], engagement: [], queryEngagement: [] }, []);
+    // The text is embedded once, and both questions get its vector.
+    expect(embedder.texts).toEqual(['Why?']);
+    expect([...vectors.queries]).toEqual(confirmed.map((c) => [c.queryKey, Float32Array.of(1)]));
+  });
+});
