@@ -50,6 +50,24 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it('counts a copy from an in-page preview as a copy of its source, for the answer the preview is in only', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('copy-preview');
+    const other = newTraceId('copy-preview-other');
+    const html = `<p class="answer">See the policy.</p><a data-chunk-id="chunk-7" href="#p">[1]</a>
+      <blockquote data-preview-for="chunk-7"><p id="quoted">Opened items: 14 days.</p></blockquote>`;
+    await addAnswer(page, { traceId, html });
+    await addAnswer(page, { traceId: other });
+    await copyText(page, traceId, '#quoted');
+    await eventually(traceId, (ev) => {
+      expect(ofType(ev, 'copy_source').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-7', chars: 'Opened items: 14 days.'.length }]);
+      expect(ofType(ev, 'copy_answer')).toEqual([]);
+    });
+    // The other answer claimed no copy: one would have been recorded in the same copy event and sent with it.
+    expect((await storedEvents(other)).filter((e) => e.signalType.startsWith('copy_'))).toEqual([]);
+    await page.context().close();
+  });
+
   it('records citation clicks, and the time away on an opened source', async () => {
     const { page } = await openHost(browser(), { options: { config: { thresholds: fastThresholds } } });
     const traceId = newTraceId('cite');

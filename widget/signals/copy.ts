@@ -2,7 +2,10 @@ import type { ReactiveController } from 'lit';
 import { safely } from '../guard.ts';
 import type { SignalElement, SignalSink } from './host.ts';
 
-/** Copies of the answer or of a cited source (an element with `data-chunk-id`), and how long. */
+/**
+ * Copies of the answer or of a cited source (a citation, `data-chunk-id`, or its in-page preview,
+ * `data-preview-for`), and how long.
+ */
 export class CopyController implements ReactiveController {
   constructor(
     private readonly host: SignalElement,
@@ -18,9 +21,9 @@ export class CopyController implements ReactiveController {
     if (!text || !node) return;
     const anchor = node instanceof Element ? node : node.parentElement;
     if (!anchor || !this.host.contains(anchor)) return;
-    const citation = anchor.closest<HTMLElement>('[data-chunk-id]');
-    // Within a cited source (inside this answer), a copy of that source.
-    this.sink.reportCopy(text.length, this.host.contains(citation) ? citation!.dataset.chunkId : undefined);
+    const source = anchor.closest<HTMLElement>('[data-chunk-id],[data-preview-for]');
+    // Within a citation or a preview inside this element (the previews its dwell times), a copy of that source.
+    this.sink.reportCopy(text.length, this.host.contains(source) ? (source!.dataset.chunkId ?? source!.dataset.previewFor) : undefined);
   });
 
   hostConnected(): void {
