@@ -491,6 +491,44 @@ describe('the nightly job', () => {
     expect(JSON.parse(results.find((r) => r.session_id === 'rotating-0')!.rules)[0].reason).toMatch(/^ip sent 12 negative signals/);
   });
 
+  it('trusts a thumbs-down a little less when the next question digs into the same answer, unless it pushes back', async () => {
+    const p = await newProject();
+    const t0 = Date.now() - 600_000;
+    // In each session: an answer voted down 30 s after it was shown, then 60 s later a question about it.
+    const conversation = (sessionId: string, followUp: string) => {
+      const answered = badTrace({
+        sessionId,
+        turnIndex: 0,
+        createdAt: t0,
+        query: 'Can opened items be returned?',
+        answer: 'Opened items can be returned within 14 days of delivery [3].',
+      });
+      const next = badTrace({ sessionId, turnIndex: 1, createdAt: t0 + 90_000, query: followUp, answer: 'The 14 days count from delivery [3].' });
+      return { traces: [answered, next], vote: { traceId: answered.traceId, sessionId, signalType: 'thumbs_down' as const, clientTs: t0 + 30_000 } };
+    };
+    const digs = conversation('digs', 'Do the 14 days count from delivery or from the order?');
+    const objects = conversation('objects', "That's wrong. Do the 14 days count from delivery or from the order?");
+    await send(p, [...digs.traces, ...objects.traces], [digs.vote, objects.vote]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const verdictOf = (sessionId: string) =>
+      env.DB.prepare(
+        `select a.confidence, a.rules from event_assessments a join feedback_events e using (project_id, event_id)
+         where a.project_id = ? and e.session_id = ? and e.signal_type = 'thumbs_down'`,
+      )
+        .bind(p.id, sessionId)
+        .first<{ confidence: number; rules: string }>();
+    const dug = await verdictOf('digs');
+    expect(JSON.parse(dug!.rules)).toEqual([
+      { rule: 'dug_into_after', reason: expect.stringMatching(/^the next question, 60 s later, digs into this answer/) },
+    ]);
+    expect(dug!.confidence).toBe(0.72);
+    // A mild doubt: the vote is still trusted, and its answer still among the worst.
+    const worst = await admin<{ traces: { traceId: string }[] }>(p, '/worst-traces');
+    expect(worst.body.traces.map((x) => x.traceId)).toContain(digs.vote.traceId);
+    // Saying the answer was wrong while asking about it confirms the vote: no verdict but the plain one.
+    expect(await verdictOf('objects')).toBeNull();
+  });
+
   it('attributes a late correction to the earlier turn it is about, and stores why', async () => {
     const p = await newProject();
     const t0 = Date.UTC(2026, 10, 4, 9);

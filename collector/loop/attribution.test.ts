@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTION_MAX_ANSWERS, attribute, nextQuestionEvidence, type Turn } from './attribution.ts';
+import { ATTRIBUTION_MAX_ANSWERS, attribute, followUpOn, nextQuestions, type Turn } from './attribution.ts';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 const turns: Turn[] = [
@@ -28,10 +28,22 @@ describe('multi-turn attribution', () => {
   it('says a turn was regenerated when the next trace repeats its turn, weighing it as its question asked again', () => {
     const first = { ...turns[1]!, turnIndex: 1 };
     const regenerated = { ...first, traceId: 't2b', answer: 'Opened items get store credit.', at: T0 + 70_000 };
-    const [what, weight] = nextQuestionEvidence([first, regenerated])(0)!;
-    expect(what).toBe('the answer was regenerated');
+    const asNextTurn = { ...regenerated, turnIndex: 2 };
+    expect(nextQuestions([first, regenerated])(0)).toEqual({ kind: 'regenerated' });
     // The same question as the next turn instead: re-asked, and weighed the same.
-    expect(nextQuestionEvidence([first, { ...regenerated, turnIndex: 2 }])(0)).toEqual(['the next question re-asks it', weight]);
+    expect(nextQuestions([first, asNextTurn])(0)).toEqual({ kind: 'reasks', similarity: 1 });
+    const regeneratedAfter = attribute({ traceId: 't2b', clientTs: T0 + 80_000, text: 'the earlier answer was wrong' }, [first, regenerated]);
+    const reaskedAfter = attribute({ traceId: 't2b', clientTs: T0 + 80_000, text: 'the earlier answer was wrong' }, [first, asNextTurn]);
+    expect(regeneratedAfter.scores[0]).toEqual(reaskedAfter.scores[0]);
+    expect(regeneratedAfter.reason).toContain('the answer was regenerated');
+    expect(reaskedAfter.reason).toContain('the next question re-asks it');
+  });
+
+  it("reads a next question sharing enough of an answer's terms, and not re-asking, as digging into it", () => {
+    const [asked, next] = [turns[0]!, { ...turns[1]!, query: 'Is a receipt needed within the 30 days?' }];
+    expect(followUpOn(asked, next)).toEqual({ kind: 'digs', overlap: 0.8 });
+    // Another subject: no more than a conversation going on.
+    expect(followUpOn(asked, turns[2]!)).toBeNull();
   });
 
   it('looks back three turns at most', () => {

@@ -65,37 +65,64 @@ export interface Attribution {
 
 type Evidence = [what: string, weight: number];
 
-/** What the next question says about turn `idx` of a conversation (null: nothing). */
-export type NextQuestionSays = (idx: number) => Evidence | null;
+/** Above this share of its terms found in an answer, the next question digs into that answer. */
+export const FOLLOW_UP_OVERLAP = 0.2;
 
 /**
- * What the next question says about each turn of `turns`, worked out once per turn when first
- * asked. It does not depend on the signal, and a bad answer draws several negative signals (a
- * thumbs-down, a regenerate, a rephrase): a caller attributing several signals of one
- * conversation passes the same one to each, instead of tokenizing its answers and queries again.
+ * How the next question of a conversation follows a turn: the one reading of it that attribution
+ * and the noise filter (a thumbs-down then a question digging into the answer) share.
  */
-export function nextQuestionEvidence(turns: readonly Turn[]): NextQuestionSays {
-  const known: (Evidence | null)[] = [];
+export type FollowUp =
+  | { kind: 'regenerated' }
+  /** Re-asks the turn's question, `similarity` being how near (from REPHRASE_SIMILARITY). */
+  | { kind: 'reasks'; similarity: number }
+  /** Digs into what the turn's answer said: `overlap` of its terms are in that answer. */
+  | { kind: 'digs'; overlap: number };
+
+/** How `next`, the turn after `t` in their conversation, follows it; null when it goes elsewhere. */
+export function followUpOn(t: Turn, next: Turn): FollowUp | null {
+  // A regenerate repeats its turn (and its question).
+  if (t.turnIndex != null && next.turnIndex === t.turnIndex) return { kind: 'regenerated' };
+  const similarity = querySimilarity(t.query, next.query);
+  if (similarity >= REPHRASE_SIMILARITY) return { kind: 'reasks', similarity };
+  const overlap = termOverlap(next.query, t.answer);
+  return overlap > FOLLOW_UP_OVERLAP ? { kind: 'digs', overlap } : null;
+}
+
+/** How the next question follows turn `idx` of a conversation (null: it does not, or there is none). */
+export type NextQuestionSays = (idx: number) => FollowUp | null;
+
+/**
+ * How the next question follows each turn of `turns`, worked out once per turn when first asked.
+ * It does not depend on the signal, and a bad answer draws several negative signals (a
+ * thumbs-down, a regenerate, a rephrase): a caller attributing several signals of one
+ * conversation, or judging its votes, passes the same one to each, instead of tokenizing its
+ * answers and queries again.
+ */
+export function nextQuestions(turns: readonly Turn[]): NextQuestionSays {
+  const known: (FollowUp | null)[] = [];
   return (idx) => {
     const memo = known[idx];
     if (memo !== undefined) return memo;
-    const t = turns[idx]!;
     const next = turns[idx + 1];
-    let says: Evidence | null = null;
-    if (next) {
-      const w = ATTRIBUTION_WEIGHTS;
-      const rephrase = querySimilarity(t.query, next.query);
-      // A regenerate repeats its turn (and its question): as clear a sign, said as what it is.
-      if (t.turnIndex != null && next.turnIndex === t.turnIndex) says = ['the answer was regenerated', w.rephrased];
-      else if (rephrase >= REPHRASE_SIMILARITY) says = ['the next question re-asks it', w.rephrased * rephrase];
-      else {
-        const digs = termOverlap(next.query, t.answer);
-        if (digs > 0.2) says = ['the next question follows up on this answer', w.followUp * digs];
-      }
-    }
+    const says = next ? followUpOn(turns[idx]!, next) : null;
     known[idx] = says;
     return says;
   };
+}
+
+/** What a follow-up says of the turn it follows, as attribution weighs it. */
+function evidenceOf(f: FollowUp): Evidence {
+  const w = ATTRIBUTION_WEIGHTS;
+  switch (f.kind) {
+    // As clear a sign as the question asked again, said as what it is.
+    case 'regenerated':
+      return ['the answer was regenerated', w.rephrased];
+    case 'reasks':
+      return ['the next question re-asks it', w.rephrased * f.similarity];
+    case 'digs':
+      return ['the next question follows up on this answer', w.followUp * f.overlap];
+  }
 }
 
 /**
@@ -120,7 +147,7 @@ function windowStart(turns: readonly Turn[], own: number): number {
  * (`turns` in conversation order; `nextSays` of the same turns). A signal on the first turn, or
  * with no turns known, stays where it is.
  */
-export function attribute(signal: NegativeSignal, turns: readonly Turn[], nextSays = nextQuestionEvidence(turns)): Attribution {
+export function attribute(signal: NegativeSignal, turns: readonly Turn[], nextSays = nextQuestions(turns)): Attribution {
   const own = turns.findIndex((t) => t.traceId === signal.traceId);
   if (own <= 0) return { traceId: signal.traceId, reason: 'no earlier turn', scores: [] };
   const w = ATTRIBUTION_WEIGHTS;
@@ -134,7 +161,7 @@ export function attribute(signal: NegativeSignal, turns: readonly Turn[], nextSa
       if (overlap > 0) evidence.push([`its text shares ${Math.round(overlap * 100)}% of its terms with this turn`, w.textOverlap * overlap]);
     }
     const next = nextSays(turns.indexOf(t));
-    if (next) evidence.push(next);
+    if (next) evidence.push(evidenceOf(next));
     const age = Math.max(0, signal.clientTs - t.at);
     evidence.push(['recency', w.recency * 0.5 ** (age / RECENCY_HALF_LIFE_MS)]);
     if (pointsBack && t.traceId !== signal.traceId) evidence.push(['the text points back to an earlier answer', w.explicitReference]);

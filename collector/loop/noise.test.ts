@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { isFocusedDwell } from '../../shared/signal-value.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { SIGNALS } from '../../shared/signals.ts';
+import { followUpOn, type Turn } from './attribution.ts';
 import {
   assessTraceEvents,
   DOUBLE_SUBMIT_MS,
+  DUG_INTO_WITHIN_MS,
   floodingSources,
   LOW_CONFIDENCE,
   type LoopEvent,
@@ -60,6 +62,72 @@ describe('noise rules', () => {
         .get(down.eventId)!
         .rules.map((r) => r.rule),
     ).not.toContain('reversed_by_behaviour');
+  });
+
+  describe('a thumbs-down, then a question digging into the same answer', () => {
+    const answered: Turn = {
+      traceId: 't1',
+      query: 'Can opened items be returned?',
+      answer: 'Opened items can be returned within 14 days of delivery.',
+      at: T0,
+    };
+    /** The next question of the conversation, asked `at` ms after T0, as attribution reads it against the answer. */
+    const next = (query: string, at: number, turnIndex?: number): TraceContext['nextQuestion'] => {
+      const turn = { traceId: 't2', query, answer: '', at: T0 + at, turnIndex };
+      return { query, at: turn.at, follows: followUpOn(answered, turn) };
+    };
+    const rulesOf = (e: LoopEvent, nextQuestion: TraceContext['nextQuestion'], more: LoopEvent[] = []) =>
+      byId([e, ...more], ctx({ nextQuestion })).get(e.eventId)!;
+    const digging = 'Do the 14 days count from delivery or from the order?';
+
+    it('trusts the vote a little less: it may have been a slip', () => {
+      const down = ev('thumbs_down', -1, 20_000);
+      const a = rulesOf(down, next(digging, 80_000));
+      expect(a.rules).toEqual([
+        { rule: 'dug_into_after', reason: expect.stringMatching(/^the next question, 60 s later, digs into this answer \(\d+% of its terms are in it\)$/) },
+      ]);
+      // Mild: the vote stays trusted on its own.
+      expect(a.confidence).toBe(0.72);
+      expect(a.confidence).toBeGreaterThanOrEqual(LOW_CONFIDENCE);
+    });
+
+    it('adds to a reversal by behaviour, each its own evidence', () => {
+      const down = ev('thumbs_down', -1, 20_000);
+      const a = rulesOf(down, next(digging, 80_000), [ev('copy_answer', 0.7, 25_000)]);
+      expect(a.rules.map((r) => r.rule)).toEqual(['reversed_by_behaviour', 'dug_into_after']);
+      expect(a.confidence).toBe(0.216);
+    });
+
+    it('leaves the vote alone when the next question pushes back, re-asks, regenerates or goes elsewhere', () => {
+      const down = ev('thumbs_down', -1, 20_000);
+      expect(rulesOf(down, next(`That's wrong. ${digging}`, 80_000)).rules).toEqual([]);
+      expect(rulesOf(down, next('不对，14 days from delivery?', 80_000)).rules).toEqual([]);
+      expect(rulesOf(down, next('can opened items be returned at all?', 80_000)).rules).toEqual([]);
+      expect(
+        rulesOf(down, {
+          query: answered.query,
+          at: T0 + 80_000,
+          follows: followUpOn({ ...answered, turnIndex: 1 }, { ...answered, traceId: 't1b', turnIndex: 1 }),
+        }).rules,
+      ).toEqual([]);
+      expect(rulesOf(down, next('Do you ship to Canada?', 80_000)).rules).toEqual([]);
+      expect(rulesOf(down, undefined).rules).toEqual([]);
+    });
+
+    it('needs the question after the vote, within a turn of the conversation', () => {
+      expect(rulesOf(ev('thumbs_down', -1, 20_000), next(digging, 10_000)).rules).toEqual([]);
+      expect(rulesOf(ev('thumbs_down', -1, 20_000), next(digging, 20_000 + DUG_INTO_WITHIN_MS + 1)).rules).toEqual([]);
+      expect(rulesOf(ev('thumbs_down', -1, 20_000), next(digging, 20_000 + DUG_INTO_WITHIN_MS)).rules.map((r) => r.rule)).toEqual(['dug_into_after']);
+    });
+
+    it('reads only a thumbs-down so: a low rating, a correction or a thumbs-up is not a misclick to dig after', () => {
+      for (const e of [
+        ev('rating', -1, 20_000, { detail: { stars: 1 } }),
+        ev('correction', -0.8, 20_000, { detail: { text: 'It is 30 days, not 14.' } }),
+        ev('thumbs_up', 1, 20_000),
+      ])
+        expect(rulesOf(e, next(digging, 80_000)).rules, e.signalType).toEqual([]);
+    });
   });
 
   it('zeroes the second of two identical signals seconds apart', () => {

@@ -4,14 +4,22 @@
  * Pure functions over one trace's events: the nightly job feeds them and stores the verdicts
  * beside the events, which stay as they arrived.
  */
+import { contradictsAnswer } from '../../shared/contradiction.ts';
 import { isFocusedDwell } from '../../shared/signal-value.ts';
 import { SIGNALS, type SignalType } from '../../shared/signals.ts';
+import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
+import type { FollowUp } from './attribution.ts';
 
 /** Each rule multiplies a signal's confidence by `factor`; `why` is what a reviewer reads. */
 export const NOISE_RULES = {
   reversed_by_behaviour: {
     factor: 0.3,
     why: 'A negative vote followed on the same answer by a thumbs-up, a copy or focused reading of a source was most likely a slip.',
+  },
+  dug_into_after: {
+    // Mild: asking more about an answer also shows what it left out (seed 002, 2.1), so the vote still counts.
+    factor: 0.8,
+    why: 'A thumbs-down followed in the next question by one digging into the same answer, without saying it was wrong: the user found it worth asking about, so the vote may have been a slip.',
   },
   flooding: {
     factor: 0.05,
@@ -66,6 +74,8 @@ export const HISTORY_MIN_TRACES = 5;
 export const HISTORY_CLEAR_MEAN = 0.5;
 /** Free text shorter than this many characters says little. */
 export const TERSE_TEXT_CHARS = 8;
+/** The digging follow-up is asked after the vote within a turn of the same conversation. */
+export const DUG_INTO_WITHIN_MS = CONTRADICTION_WINDOW_MS;
 
 /** One stored event, as the loop reads it. */
 export interface LoopEvent {
@@ -150,6 +160,8 @@ export interface TraceContext {
   flooding: ReadonlyMap<string, string>;
   /** Scores of other traces of the same (near-identical) query, from the aggregates. */
   queryHistory?: { traces: number; meanScore: number };
+  /** The next question of the answer's conversation, when there is one: how it follows the answer (attribution's `followUpOn`). */
+  nextQuestion?: { query: string; at: number; follows: FollowUp | null };
 }
 
 const VOTES: ReadonlySet<SignalType> = new Set(['thumbs_up', 'thumbs_down', 'rating']);
@@ -161,6 +173,17 @@ const reverses = (x: LoopEvent): boolean =>
   x.signalType === 'copy_answer' ||
   (x.signalType === 'rating' && (x.signalValue ?? 0) > 0) ||
   (x.signalType === 'citation_dwell' && isFocusedDwell(x.detail.ms));
+
+/**
+ * Why a thumbs-down looks like a slip because the next question, asked soon after it, digs into
+ * the same answer (seed 002, 4.2: "先点踩又追问细节"); undefined when it does not, or pushes back.
+ */
+function dugIntoAfter(e: LoopEvent, next: TraceContext['nextQuestion']): string | undefined {
+  if (e.signalType !== 'thumbs_down' || next?.follows?.kind !== 'digs') return undefined;
+  const gap = next.at - e.clientTs;
+  if (gap < 0 || gap > DUG_INTO_WITHIN_MS || contradictsAnswer(next.query)) return undefined;
+  return `the next question, ${Math.round(gap / 1000)} s later, digs into this answer (${Math.round(next.follows.overlap * 100)}% of its terms are in it)`;
+}
 
 /**
  * For each event (in time order), the first later event of its session that reverses a vote: one
@@ -237,6 +260,8 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
     if (value < 0 && VOTES.has(e.signalType)) {
       const r = reversals[i];
       if (r) rules.push({ rule: 'reversed_by_behaviour', reason: `${r.signalType} ${Math.round((r.clientTs - e.clientTs) / 1000)} s later` });
+      const dug = dugIntoAfter(e, ctx.nextQuestion);
+      if (dug) rules.push({ rule: 'dug_into_after', reason: dug });
     }
     if (isNegativeExplicit(e)) {
       const sources: [SourceCount['kind'], string | null][] = [

@@ -1,7 +1,7 @@
 import { isByBackend, type SignalType } from '../../../shared/signals.ts';
 import { traceQueryKey } from '../../../shared/terms.ts';
-import { ATTRIBUTION_MAX_ANSWERS, attribute, type NextQuestionSays, nextQuestionEvidence, type Turn } from '../../loop/attribution.ts';
-import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent } from '../../loop/noise.ts';
+import { ATTRIBUTION_MAX_ANSWERS, attribute, type NextQuestionSays, nextQuestions, type Turn } from '../../loop/attribution.ts';
+import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent, type TraceContext } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { stillStoredSql, storedTurnsOnlySql } from '../../storage/sql/still-stored.ts';
@@ -130,6 +130,11 @@ export const assess: Stage = {
     const stretchOf = conversationStretches(turnList);
     // Per stretch of conversation, what each next question says about the turn before: once for all its signals.
     const nextSaysOf = new Map<Turn[], NextQuestionSays>();
+    const nextSaysIn = (stretch: Turn[]) => {
+      let said = nextSaysOf.get(stretch);
+      if (!said) nextSaysOf.set(stretch, (said = nextQuestions(stretch)));
+      return said;
+    };
     // An answer's text is read once, with its session's turns (it is the longest column of a slice).
     const answers = new Map(turnList.map((t) => [t.trace_id, t.answer]));
     const historyOf = await queryHistory(db, projectId, ctx.night, keyOf, ownRows!.results as OwnScore[]);
@@ -164,24 +169,24 @@ export const assess: Stage = {
     let moved = 0;
     for (const [traceId, evs] of byTrace) {
       const trace = traces.get(traceId);
+      const session = trace?.session_id ? stretchOf.get(traceId) : undefined;
       const assessments = assessTraceEvents(evs, {
         answer: trace ? (trace.answer ?? answers.get(traceId) ?? '') : '',
         userIdHash: trace?.user_id_hash ?? null,
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
         queryHistory: trace ? historyOf(traceId) : undefined,
+        // Only a thumbs-down asks how the next question follows its answer.
+        nextQuestion: session && evs.some((e) => e.signalType === 'thumbs_down') ? nextQuestionAfter(session, traceId, nextSaysIn(session)) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
       for (const a of assessments) {
         const e = byId.get(a.eventId)!;
         let attributedTraceId = traceId;
         let attribution = null;
-        const session = trace?.session_id ? stretchOf.get(traceId) : undefined;
         if ((e.signalValue ?? 0) < 0 && !e.superseded && !isByBackend(e.signalType) && session && a.confidence >= LOW_CONFIDENCE) {
           const text = typeof e.detail.text === 'string' ? e.detail.text : undefined;
-          let said = nextSaysOf.get(session);
-          if (!said) nextSaysOf.set(session, (said = nextQuestionEvidence(session)));
-          const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session, said);
+          const found = attribute({ traceId, clientTs: e.clientTs, ...(text && { text }) }, session, nextSaysIn(session));
           if (found.scores.length) {
             attributedTraceId = found.traceId;
             attribution = { reason: found.reason, scores: found.scores };
@@ -375,6 +380,13 @@ function conversationStretches(rows: readonly TurnRow[]): Map<string, Turn[]> {
     last = r;
   }
   return out;
+}
+
+/** The question asked after `traceId` in its stretch of conversation, and how it follows that answer. */
+function nextQuestionAfter(stretch: readonly Turn[], traceId: string, nextSays: NextQuestionSays): TraceContext['nextQuestion'] {
+  const own = stretch.findIndex((t) => t.traceId === traceId);
+  const next = own < 0 ? undefined : stretch[own + 1];
+  return next && { query: next.query, at: next.at, follows: nextSays(own) };
 }
 
 /** Takes the totals of the keys `keys` selects (`?1` the project, `?2` the night) unless the run took them already. */
