@@ -2,6 +2,7 @@
  * What the console reads from the admin API, as the routes in collector/routes/admin/ answer it
  * (README, "The nightly loop"). Only the fields the pages use.
  */
+export type { ChunkUsage } from '../../shared/admin-api/chunks.ts';
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 export type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 export type { Guess, ReviewItem, ReviewItemTrace, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';

@@ -8,6 +8,8 @@ describe('routeOf', () => {
     expect(at(paths.trace('t/1 ü'))).toMatchObject({ page: 'trace', params: { traceId: 't/1 ü' } });
     expect(at('/admin')).toMatchObject({ page: 'review', params: {} });
     expect(at('/admin/nowhere')).toMatchObject({ page: 'not-found' });
+    const chunks = at(paths.chunks({ sort: 'flags', minShown: '5' }));
+    expect([chunks.page, chunks.query.get('sort'), chunks.query.get('minShown')]).toEqual(['chunks', 'flags', '5']);
   });
 
   it('answers "not found" for a parameter that is not valid percent-encoding (a hand-edited or cut-off link), never throws', () => {

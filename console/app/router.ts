@@ -5,7 +5,7 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'corrections' | 'prompts' | 'models' | 'settings' | 'not-found';
+export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'chunks' | 'corrections' | 'prompts' | 'models' | 'settings' | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -22,6 +22,7 @@ const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'worst', pattern: /^\/admin\/traces\/?$/ },
   { page: 'trace', pattern: /^\/admin\/traces\/(?<traceId>[^/]+)\/?$/ },
   { page: 'documents', pattern: /^\/admin\/documents\/?$/ },
+  { page: 'chunks', pattern: /^\/admin\/chunks\/?$/ },
   { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
   { page: 'prompts', pattern: /^\/admin\/prompts\/?$/ },
   { page: 'models', pattern: /^\/admin\/models\/?$/ },
@@ -68,6 +69,7 @@ export const paths = {
   worst: (query: Record<string, string | undefined> = {}) => withQuery(`${BASE}/traces`, query),
   trace: (traceId: string) => `${BASE}/traces/${encodeURIComponent(traceId)}`,
   documents: () => `${BASE}/documents`,
+  chunks: (query: { sort?: string; minShown?: string } = {}) => withQuery(`${BASE}/chunks`, query),
   corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
   prompts: () => `${BASE}/prompts`,
   models: () => `${BASE}/models`,

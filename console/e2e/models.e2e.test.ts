@@ -237,7 +237,7 @@ describe('the models page', () => {
     const { page, context, problems } = await openConsole(browser(), f, '/admin/models', { asViewer: true });
     try {
       const nav = page.locator('rf-console nav a');
-      await expect.poll(() => nav.allTextContents()).toEqual(['Loop health', 'Models']);
+      await expect.poll(() => nav.allTextContents()).toEqual(['Loop health', 'Chunks', 'Models']);
       await page.locator(`rf-models-page article[data-version="${SECOND}"]`).waitFor();
       expect(await page.locator('rf-models-page button:visible').allTextContents()).toEqual([]);
       // A page of what users asked says why it is not shown, and where to go instead.

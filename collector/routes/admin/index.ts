@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { viewerReadsFigures } from '../../auth/viewer-access.ts';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
+import { chunkRoutes } from './chunks.ts';
 import { documentRoutes } from './documents.ts';
 import { evalSetRoutes } from './eval-sets.ts';
 import { evalSuiteRoutes } from './eval-suite.ts';
@@ -32,6 +33,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', reviewTraceRoutes)
   .route('/', traceViewRoutes)
   .route('/', documentRoutes)
+  .route('/', chunkRoutes)
   .route('/', evalSetRoutes)
   .route('/', evalSuiteRoutes)
   .route('/', healthRoutes)

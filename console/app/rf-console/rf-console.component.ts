@@ -15,6 +15,7 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   worst: () => import('../../pages/worst/worst-page.ts'),
   trace: () => import('../../pages/trace/trace-page.ts'),
   documents: () => import('../../pages/documents/documents-page.ts'),
+  chunks: () => import('../../pages/chunks/chunks-page.ts'),
   corrections: () => import('../../pages/corrections/corrections-page.ts'),
   prompts: () => import('../../pages/prompts/prompts-page.ts'),
   models: () => import('../../pages/models/models-page.ts'),
@@ -36,7 +37,7 @@ interface Project {
 }
 
 /** The pages a viewer key reads: the loop's figures, none of what users asked. */
-const VIEWER_PAGES: ReadonlySet<PageName> = new Set(['health', 'models', 'not-found']);
+const VIEWER_PAGES: ReadonlySet<PageName> = new Set(['health', 'chunks', 'models', 'not-found']);
 /** The pages that read the same whatever the key may do: shown before that is known. */
 const ANY_KEY_PAGES: ReadonlySet<PageName> = new Set(['health', 'not-found']);
 
@@ -178,6 +179,7 @@ export class RfConsole extends LitElement {
       worst: s.worstTitle,
       trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
       documents: s.documentsTitle,
+      chunks: s.chunksTitle,
       corrections: s.correctionsTitle,
       prompts: s.promptsTitle,
       models: s.modelsTitle,
@@ -230,6 +232,7 @@ export class RfConsole extends LitElement {
       this.viewer && !VIEWER_PAGES.has(page) ? nothing : html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
       ${link('review', paths.review(), s.navReview)} ${link('health', paths.health(), s.navHealth)} ${link('worst', paths.worst(), s.navWorst)} ${link('documents', paths.documents(), s.navDocuments)}
+      ${link('chunks', paths.chunks(), s.navChunks)}
       ${link('corrections', paths.corrections(), s.navCorrections)} ${link('prompts', paths.prompts(), s.navPrompts)}
       ${link('models', paths.models(), s.navModels)}
       ${link('settings', paths.settings(), s.navSettings)}
@@ -250,7 +253,7 @@ export class RfConsole extends LitElement {
       return html`<section class="card" data-field="viewer-only">
         <h1>${s.viewerOnlyTitle}</h1>
         <p>${s.viewerOnlyBody}</p>
-        <a href=${paths.health()}>${s.navHealth}</a> · <a href=${paths.models()}>${s.navModels}</a>
+        <a href=${paths.health()}>${s.navHealth}</a> · <a href=${paths.chunks()}>${s.navChunks}</a> · <a href=${paths.models()}>${s.navModels}</a>
       </section>`;
     }
     if (this.failedPage === route.page) {
@@ -271,6 +274,8 @@ export class RfConsole extends LitElement {
         return html`<rf-trace-page .strings=${s} .locale=${locale} .route=${route}></rf-trace-page>`;
       case 'documents':
         return html`<rf-documents-page .strings=${s} .locale=${locale} .route=${route}></rf-documents-page>`;
+      case 'chunks':
+        return html`<rf-chunks-page .strings=${s} .locale=${locale} .route=${route}></rf-chunks-page>`;
       case 'corrections':
         return html`<rf-corrections-page .strings=${s} .locale=${locale} .route=${route}></rf-corrections-page>`;
       case 'prompts':
