@@ -78,6 +78,7 @@ const PAGES = (traceId: string): [string, string, string, ((page: Page) => Promi
   ['console-health', '/admin/health?days=30', 'rf-health-page rf-line-chart canvas'],
   ['console-worst', '/admin/traces?days=30', 'rf-worst-page table.worst tbody tr'],
   ['console-documents', '/admin/documents', 'rf-documents-page table'],
+  ['console-chunks', '/admin/chunks?minShown=5', 'rf-chunks-page table.chunks tbody tr'],
   ['console-corrections', '/admin/corrections', 'rf-corrections-page article'],
   [
     'console-prompts',
