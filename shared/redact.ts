@@ -1,15 +1,16 @@
 /**
  * PII redaction for free text, run in the browser before an event is buffered and again in the
- * collector before anything is stored. Each detector finds candidates with a pattern and, where
- * a checksum exists, confirms them, so that order numbers, dates and versions stay untouched.
+ * collector before anything is stored (which also redacts addresses: redact-address.ts). Each
+ * detector finds candidates with a pattern and, where a checksum exists, confirms them, so that
+ * order numbers, dates and versions stay untouched.
  */
 
 /** The kinds of PII we replace, each with its placeholder: its name in capitals, e.g. `[CN_ID]`. */
-export type PiiKind = 'email' | 'cn_id' | 'card' | 'ssn' | 'phone' | 'ip';
+export type PiiKind = 'email' | 'cn_id' | 'card' | 'ssn' | 'phone' | 'ip' | 'address';
 
 const placeholder = (kind: PiiKind): string => `[${kind.toUpperCase()}]`;
 
-interface Detector {
+export interface Detector {
   kind: PiiKind;
   pattern: RegExp;
   /** Confirms a candidate; without it every match is PII. */
@@ -92,7 +93,7 @@ const phoneDigitCountValid = (m: string): boolean => {
 // Order matters: longer, checksummed numbers first, so a card is not half-eaten as a phone.
 // Every pattern starts where a token starts (a lookbehind) and bounds its repeats, so a long run
 // of letters or digits costs linear time, not quadratic (100 KB of "aaaa…" must not take seconds).
-const DETECTORS: Detector[] = [
+export const PII_DETECTORS: Detector[] = [
   { kind: 'email', pattern: EMAIL },
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{9}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
@@ -123,9 +124,12 @@ const DETECTORS: Detector[] = [
  * Replaces every PII match in `text` with its typed placeholder, e.g. `[EMAIL]`. Matches are found
  * in the text's plain form; everything else is kept as typed.
  */
-export function redactPII(text: string): string {
+export const redactPII = (text: string): string => redactWith(text, PII_DETECTORS);
+
+/** Runs `detectors` over `text` in order, each on the previous one's output. */
+export function redactWith(text: string, detectors: readonly Detector[]): string {
   let out = text;
-  for (const { kind, pattern, confirm, replace } of DETECTORS) {
+  for (const { kind, pattern, confirm, replace } of detectors) {
     const typed = out;
     let end = 0;
     out = '';

@@ -10,7 +10,7 @@ import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { withoutPushback } from '../../shared/contradiction.ts';
 import { cut } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
-import { redactPII } from '../../shared/redact.ts';
+import { redactPIIAndAddresses } from '../../shared/redact-address.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
@@ -170,7 +170,7 @@ export function createAnswerer(options: AnswererOptions) {
     const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
-    const redacted = index.queryTerms(redactPII(asked));
+    const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
     const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
     const remembered = keptForFollowUps(kept, (t) => index.idf(t));

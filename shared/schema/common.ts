@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { withoutControlCharacters } from '../control-characters.ts';
-import { redactPII } from '../redact.ts';
+import { redactPIIAndAddresses } from '../redact-address.ts';
 import { MAX_COUNT } from './counts.ts';
 import { MAX_DURATION_MS } from './durations.ts';
 
@@ -50,13 +50,13 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
 /** Plain text that is not user input (model names, versions, labels). */
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
-/** Text a person typed: bounded, without control characters, and redacted for PII as it is parsed, so nothing unredacted passes. */
+/** Text a person typed: bounded, without control characters, and redacted for PII and addresses as it is parsed, so nothing unredacted passes. */
 export const freeText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => redactPII(withoutControlCharacters(s))),
+    v.transform((s) => redactPIIAndAddresses(withoutControlCharacters(s))),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';

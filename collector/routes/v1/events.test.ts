@@ -229,4 +229,18 @@ describe('POST /v1/events', () => {
     const [row] = await storedEvents(p.id, t.traceId);
     expect(JSON.parse(row!.detail)).toEqual({ text: 'Call me on [PHONE] or mail [EMAIL]', source: 'policy v2' });
   });
+
+  it('redacts postal addresses before storing, which the widget sends as typed', async () => {
+    const p = await newProject();
+    const t = trace();
+    await post(p.keys.write, [
+      event({
+        traceId: t.traceId,
+        signalType: 'correction',
+        detail: { text: '寄到北京市朝阳区建国路88号3单元502室，或 1600 Amphitheatre Parkway, Mountain View, CA 94043' },
+      }),
+    ]);
+    const [row] = await storedEvents(p.id, t.traceId);
+    expect(JSON.parse(row!.detail)).toEqual({ text: '寄到[ADDRESS]，或 [ADDRESS]' });
+  });
 });

@@ -134,6 +134,14 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     expect(body.trace.answer).toBe('We will call [PHONE].');
   });
 
+  it('redacts postal addresses in the query before storing', async () => {
+    const p = await newProject();
+    const t = trace({ query: 'deliver to 221B Baker Street or 上海市淮海中路100弄5号302室' });
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    const body = (await (await call(`/v1/traces/${t.traceId}`, { headers: bearer(p.keys.admin) })).json()) as any;
+    expect(body.trace.query).toBe('deliver to [ADDRESS] or [ADDRESS]');
+  });
+
   it('drops control characters from the query and answer, keeping tabs and line breaks, and spacing words a form feed parted', async () => {
     const p = await newProject();
     const t = trace({ query: 'refund\u0000 window\u0007\u009b?', answer: 'Line one\r\nline\ttwo\u001b[0m\u007f.\fPage\u000btwo\u0085three' });

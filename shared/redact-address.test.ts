@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { redactPII } from './redact.ts';
+import { redactPIIAndAddresses } from './redact-address.ts';
+
+/** [input, expected]: addresses in context, Chinese then US, then near-misses that must come out untouched. */
+const redacted: [string, string][] = [
+  ['我的地址是北京市朝阳区建国路88号3单元502室', '我的地址是[ADDRESS]'],
+  ['寄到上海市浦东新区世纪大道100号，谢谢', '寄到[ADDRESS]，谢谢'],
+  ['住在淮海中路100弄5号302室', '住在[ADDRESS]'],
+  ['地址：南锣鼓巷8号', '地址：[ADDRESS]'],
+  ['他住建国路88-2号院12号楼3单元502', '他住[ADDRESS]'],
+  // Without a street: two numbered parts, the last a bare room number after a unit or building.
+  ['住在阳光花园5栋1202室，谢谢', '住在阳光花园[ADDRESS]，谢谢'],
+  ['12号楼3单元502，快递放门口', '[ADDRESS]，快递放门口'],
+  ['楼号 5栋1202', '楼号 [ADDRESS]'],
+  // Typed in an IME's full-width mode.
+  ['送到建国路８８号', '送到[ADDRESS]'],
+  // A phone written after the address stays a phone.
+  ['建国路88号3单元502室13812345678', '[ADDRESS][PHONE]'],
+  ['1600 Amphitheatre Parkway, Mountain View, CA 94043', '[ADDRESS]'],
+  ['ship to 350 5th Ave, Apt 4B, New York, NY 10118-0110 please', 'ship to [ADDRESS] please'],
+  ['I live at 221B Baker Street.', 'I live at [ADDRESS].'],
+  ['at 12 Elm Dr. Then left', 'at [ADDRESS] Then left'],
+  ['send it to 742 Evergreen Terrace, Springfield, OR 97403 and call 415-555-2671', 'send it to [ADDRESS] and call [PHONE]'],
+  ['office: 1 N. Main St, Suite 200', 'office: [ADDRESS]'],
+];
+
+const untouched: string[] = [
+  '北京市',
+  '朝阳区的天气怎么样',
+  '我住在北京市朝阳区',
+  '请学习第3单元20道题',
+  '两套3室2厅的房子',
+  '会议在3楼',
+  '我知道3号的会议改期了',
+  '地铁3号线到建国门',
+  '2024年3月5号到期',
+  'Route 66',
+  'shipping takes 3 days',
+  'Section 2 Road safety',
+  'walk 3 blocks down the road',
+  'lowercase 12 main street is missed',
+  'the 3 Main Streets of the town',
+  'version 2 of the Roadmap',
+];
+
+describe('redactPIIAndAddresses', () => {
+  it.each(redacted)('%s', (input, expected) => expect(redactPIIAndAddresses(input)).toBe(expected));
+  it.each(untouched)('leaves alone: %s', (input) => expect(redactPIIAndAddresses(input)).toBe(input));
+  it('redacts PII as redactPII does', () => {
+    const text = 'mail ann@example.com, 手机 13812345678, card 4111 1111 1111 1111';
+    expect(redactPIIAndAddresses(text)).toBe(redactPII(text));
+  });
+});
