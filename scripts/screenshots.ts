@@ -86,7 +86,8 @@ const PAGES = (traceId: string): [string, string, string, ((page: Page) => Promi
     'rf-prompts-page rf-widget-preview rag-feedback',
     async (page) => {
       await page.getByRole('button', { name: `Show prompt ${PROMPT.id}` }).click();
-      await page.locator('rf-widget-preview rag-feedback').getByText(PROMPT.text.en).waitFor();
+      // The prompt's own paragraph: its text is read out through the widget's live region too.
+      await page.locator(`rf-widget-preview rag-feedback #prompt-${PROMPT.id}`).getByText(PROMPT.text.en).waitFor();
     },
   ],
   ['console-models', '/admin/models', 'rf-models-page article.model table'],
