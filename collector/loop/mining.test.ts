@@ -53,6 +53,13 @@ describe('mining', () => {
     expect(d.guess).toBe('retrieval_failed');
   });
 
+  it('reads "incomplete" as a question of recall, not as the retrieved chunks being wrong', () => {
+    const d = diagnose({ ...base, reasons: ['incomplete'] });
+    expect(d).toMatchObject({ guess: 'unclear' });
+    expect(d.why).toContain('incomplete');
+    expect(diagnose({ ...base, reasons: ['incomplete', 'not_answered'] }).guess).toBe('retrieval_failed');
+  });
+
   it('turns the document a correction names into a positive', () => {
     const out = mineTrace({ ...base, corrections: [{ text: 'see the refund policy', source: 'refunds.md', confidence: 0.95 }] }, t);
     expect(out.find((c) => c.chunk.chunkId === 'refund')).toMatchObject({ label: 'positive' });

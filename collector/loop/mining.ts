@@ -89,6 +89,12 @@ export function diagnose(trace: MiningTrace): { guess: Guess; why: string; close
   if (trace.reasons.includes('not_answered')) return { guess: 'retrieval_failed', why: 'the user said the answer did not address the question' };
   if (trace.reasons.includes('looks_wrong'))
     return { guess: 'unclear', why: 'the user said the answer looks wrong: a bad chunk or a bad reading of a good one' };
+  // Completeness points at recall (seed 002, 2.2): what is missing may never have been retrieved, and what was may still be right.
+  if (trace.reasons.includes('incomplete'))
+    return {
+      guess: 'unclear',
+      why: 'the user said the answer was incomplete: part of what the question asks may not have been retrieved, and what was may still be right',
+    };
   return { guess: 'unclear', why: 'negative feedback without a reason or correction' };
 }
 
