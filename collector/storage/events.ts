@@ -8,28 +8,23 @@ import type { Db } from './sql/db.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
 
-export interface EventBatchContext {
-  /** The sender's hashed address, when a browser sent the batch. */
-  ipHash?: string | null;
-  /** Events the sender's outbox reports it dropped, counted with the batch. */
-  dropped?: number;
+/** An event as stored, all but when it was stored: the write stamps that (see `insertEventRows`). */
+export type EventRow = Omit<typeof feedbackEvents.$inferInsert, 'receivedAt'>;
+
+/** Events a widget's outbox reports it dropped, counted with the batch whose first event carried the report. */
+export interface DropReport {
+  projectId: string;
+  firstEventId: string;
+  dropped: number;
 }
 
-/**
- * Stores validated events idempotently and returns the ids that were new. Events of a vote
- * group (thumbs, rating) then mark all but each session's latest as superseded, in the same
- * atomic batch, so a flip never counts twice and every event is still kept for audit. A drop
- * report is recorded in that batch too, once however often it is sent (see `addClientDrops`).
- */
-export async function insertEvents(
-  db: Db,
-  projectId: string,
-  events: readonly FeedbackEvent[],
-  now: number,
-  { ipHash = null, dropped = 0 }: EventBatchContext = {},
-): Promise<Set<string>> {
-  if (events.length === 0) return new Set();
-  const rows = events.map((e) => ({
+/** A request's drop report, keyed by the first of its rows (none without rows or drops). */
+export const dropReportOf = (rows: readonly EventRow[], dropped = 0): DropReport[] =>
+  dropped > 0 && rows[0] ? [{ projectId: rows[0].projectId, firstEventId: rows[0].eventId, dropped }] : [];
+
+/** A project's validated events as rows ready to insert, each signal valued from the one signal table. */
+export const eventRows = (projectId: string, events: readonly FeedbackEvent[], ipHash: string | null = null): EventRow[] =>
+  events.map((e) => ({
     projectId,
     eventId: e.eventId,
     traceId: e.traceId,
@@ -43,14 +38,37 @@ export async function insertEvents(
     shownMs: e.shownMs ?? null,
     ipHash,
     clientTs: e.clientTs,
-    receivedAt: now,
   }));
-  // A batch is at most 64 KB, so it always fits one statement.
-  const [insert] = insertJsonRows(feedbackEvents, rows, { returning: feedbackEvents.eventId });
-  const grouped = [...new Set(rows.filter((r) => r.signalGroup).map((r) => JSON.stringify([r.traceId, r.sessionId, r.signalGroup])))];
-  const drops = dropped ? [addClientDrops(projectId, dropped, now, rows[0]!.eventId)] : [];
-  const results = await rawBatch<{ event_id: string }>(db, [...drops, insert!, ...(grouped.length ? [supersede(projectId, grouped)] : [])]);
-  return new Set(results[drops.length]!.map((r) => r.event_id));
+
+/**
+ * Stores event rows idempotently, stamped received at `now`, and returns the ids that were new.
+ * The one insert of events: a request's batch (direct ingest) and a queue's batch of any projects
+ * (collector/ingest-queue) both go through it. Events of a vote group (thumbs, rating) then mark
+ * all but each session's latest as superseded, in the same atomic batch, so a flip never counts
+ * twice and every event is still kept for audit. Drop reports are recorded in that batch too, each
+ * once however often it is sent (see `addClientDrops`).
+ *
+ * The stamp is the write's own time, not the request's: the nightly job reads events by it and
+ * looks back only a minute for writes that landed late (jobs/stages/prepare.ts, LATE_WRITE_MS).
+ */
+export async function insertEventRows(db: Db, rows: readonly EventRow[], now: number, drops: readonly DropReport[] = []): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserts = insertJsonRows(
+    feedbackEvents,
+    rows.map((r) => ({ ...r, receivedAt: now })),
+    { returning: feedbackEvents.eventId },
+  );
+  // The vote groups each project's rows touch: one statement per project keeps its index walk (below).
+  const groups = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (!r.signalGroup) continue;
+    const ofProject = groups.get(r.projectId) ?? new Set();
+    groups.set(r.projectId, ofProject.add(JSON.stringify([r.traceId, r.sessionId, r.signalGroup])));
+  }
+  const dropStatements = drops.map((d) => addClientDrops(d.projectId, d.dropped, now, d.firstEventId));
+  const supersedes = [...groups].map(([projectId, keys]) => supersede(projectId, [...keys]));
+  const results = await rawBatch<{ event_id: string }>(db, [...dropStatements, ...inserts, ...supersedes]);
+  return new Set(results.slice(dropStatements.length, dropStatements.length + inserts.length).flatMap((r) => r.map((row) => row.event_id)));
 }
 
 /**

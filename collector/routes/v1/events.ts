@@ -7,7 +7,7 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
-import { insertEvents } from '../../storage/events.ts';
+import { dropReportOf, eventRows, insertEventRows } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, validateItems } from './batch.ts';
 import { clientAddressHash } from './client-address.ts';
@@ -47,24 +47,19 @@ export const eventRoutes = new Hono<AppEnv>().post(
           reason: `${value.signalType} is sent by a backend, with the server key`,
         })),
     ];
-    const db = openDb(c.env.DB);
     const { projectId } = c.get('auth');
-    const now = Date.now();
-    const inserted = await insertEvents(
-      db,
+    // Only a browser's address says who a user is: a server relaying its users' events (no Origin,
+    // or the server key whatever it forwards) is not one.
+    const ipHash =
+      c.get('auth').kind === 'write' && c.req.header('origin')
+        ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip'))
+        : null;
+    const rows = eventRows(
       projectId,
       valid.map((e) => e.value),
-      now,
-      {
-        // Only a browser's address says who a user is: a server relaying its users' events (no Origin,
-        // or the server key whatever it forwards) is not one.
-        ipHash:
-          c.get('auth').kind === 'write' && c.req.header('origin')
-            ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip'))
-            : null,
-        dropped,
-      },
+      ipHash,
     );
+    const inserted = await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped));
     return batchResponse(
       c,
       'event',
