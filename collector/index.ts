@@ -1,9 +1,12 @@
 import { app } from './app.ts';
 import type { Env } from './env.ts';
+import { consumeEvents } from './ingest-queue/consume.ts';
+import type { QueuedEvent } from './ingest-queue/messages.ts';
 import { scheduled } from './jobs/index.ts';
 
-/** The Worker: the HTTP API, and the scheduled work of the loop. */
+/** The Worker: the HTTP API, the scheduled work of the loop, and the queued events' writes. */
 export default {
   fetch: app.fetch,
   scheduled,
-} satisfies ExportedHandler<Env>;
+  queue: consumeEvents,
+} satisfies ExportedHandler<Env, QueuedEvent>;

@@ -4,6 +4,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { provisionProject } from '../auth/provision.ts';
+import type { Env } from '../env.ts';
 import worker from '../index.ts';
 
 export const ORIGIN = 'https://app.example.com';
@@ -27,14 +28,15 @@ const randomIp = () => `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(M
  * the test pool's `exports.default`, whose every call got slower than the one before (16 ms at
  * first, 600 ms after a thousand calls), which held the longer tests to the minute.
  */
-export async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-  const { json, ...rest } = init;
+export async function call(path: string, init: RequestInit & { json?: unknown; bindings?: Partial<Env> } = {}): Promise<Response> {
+  const { json, bindings, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (!headers.has('cf-connecting-ip')) headers.set('cf-connecting-ip', randomIp());
   if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
   const ctx = createExecutionContext();
   const request = new Request(`http://collector.test${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
-  const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], env, ctx);
+  // `bindings` replace some of the Worker's for this call (a var, a queue that records or fails).
+  const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], bindings ? { ...env, ...bindings } : env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

@@ -3,6 +3,7 @@ import { EventBatchSchema, FeedbackEventSchema } from '../../../shared/schema/ev
 import { isByBackend } from '../../../shared/signals.ts';
 import { MAX_EVENTS_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
+import { enqueueEvents, queuesEvents } from '../../ingest-queue/send.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
 import { requireKey } from '../../middleware/require-key.ts';
@@ -59,7 +60,10 @@ export const eventRoutes = new Hono<AppEnv>().post(
       valid.map((e) => e.value),
       ipHash,
     );
-    const inserted = await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped));
+    // Queued, every event is answered accepted: only the consumer's insert can tell a duplicate.
+    const inserted = queuesEvents(c.env)
+      ? await enqueueEvents(c.env.INGEST_QUEUE, rows, dropped)
+      : await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped));
     return batchResponse(
       c,
       'event',

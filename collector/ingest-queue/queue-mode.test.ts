@@ -1,0 +1,214 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { SIGNALS } from '../../shared/signals.ts';
+import worker from '../index.ts';
+import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import type { QueuedEvent } from './messages.ts';
+
+/** A queue that keeps what it is sent, or refuses it, in place of INGEST_QUEUE. */
+function fakeQueue(refuse?: Error) {
+  const sent: MessageSendRequest<QueuedEvent>[][] = [];
+  const queue: Queue<QueuedEvent> = {
+    send: () => Promise.reject(new Error('events are sent in batches')),
+    async sendBatch(messages) {
+      if (refuse) throw refuse;
+      sent.push([...messages]);
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+    },
+    metrics: () => Promise.resolve({ backlogCount: 0, backlogBytes: 0 }),
+  };
+  return { queue, sent, bodies: () => sent.flat().map((m) => m.body) };
+}
+
+const post = (key: string, body: unknown, bindings: Partial<Env>) =>
+  call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': '203.0.113.9' }, json: body, bindings });
+
+const queued = (queue: Queue<QueuedEvent>): Partial<Env> => ({ EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue });
+
+/** Runs the Worker's queue handler on these messages, delivered for the `attempts`th time. */
+async function consume(bodies: readonly QueuedEvent[], attempts = 1, bindings: Partial<Env> = {}) {
+  const batch = createMessageBatch<QueuedEvent>(
+    'rag-feedback-events',
+    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })),
+  );
+  // The handler waits on nothing past its return; the context is the one the pool reads the result with.
+  const ctx = createExecutionContext();
+  await worker.queue(batch, { ...env, ...bindings });
+  return getQueueResult(batch, ctx);
+}
+
+const storedRows = async (projectId: string) =>
+  (
+    await env.DB.prepare(
+      `select event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, widget_version, shown_ms, ip_hash, client_ts, received_at
+       from feedback_events where project_id = ? order by client_ts, event_id`,
+    )
+      .bind(projectId)
+      .all<Record<string, unknown>>()
+  ).results;
+
+const droppedOf = (projectId: string) =>
+  env.DB.prepare('select sum(dropped) as n from client_drop_reports where project_id = ?').bind(projectId).first<number | null>('n');
+
+/** A D1 whose batches fail, as a locked or unreachable database's would. */
+const failingDb = new Proxy(env.DB, {
+  get(db, name) {
+    if (name === 'batch') return () => Promise.reject(new Error('D1_ERROR: database is locked'));
+    const value = Reflect.get(db, name, db);
+    return typeof value === 'function' ? value.bind(db) : value;
+  },
+});
+
+describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
+  it('writes directly by default, never touching the queue', async () => {
+    expect(env.EVENTS_INGEST).toBe('direct');
+    const p = await newProject();
+    const { queue, sent } = fakeQueue();
+    const e = event({ traceId: trace().traceId });
+    const res = await post(p.keys.write, { events: [e] }, { INGEST_QUEUE: queue as Queue });
+    expect(await res.json()).toMatchObject({ accepted: 1 });
+    expect(sent).toEqual([]);
+    expect((await storedRows(p.id)).map((r) => r.event_id)).toEqual([e.eventId]);
+  });
+
+  it('queues the rows a direct write would store, answers each event accepted, and writes nothing itself', async () => {
+    const p = await newProject();
+    const { traceId } = trace();
+    const up = event({ traceId, signalType: 'thumbs_up' });
+    const rating = event({ traceId, signalType: 'rating', detail: { stars: 2 } });
+    const correction = event({ traceId, signalType: 'correction', detail: { text: 'Write to ana@example.com for refunds' } });
+    const byBackend = event({ traceId, signalType: 'support_ticket', detail: { ticketId: 'HD-1' } });
+    const { queue, sent, bodies } = fakeQueue();
+    const res = await post(p.keys.write, { events: [up, up, rating, byBackend, correction], dropped: 3 }, queued(queue));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      accepted: 3,
+      duplicate: 1,
+      rejected: 1,
+      results: [
+        { index: 0, status: 'accepted' },
+        { index: 1, status: 'duplicate' },
+        { index: 2, status: 'accepted' },
+        { index: 3, status: 'rejected', field: 'events[3].signalType' },
+        { index: 4, status: 'accepted' },
+      ],
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.every((m) => m.contentType === 'json')).toBe(true);
+    const [first, second, third] = bodies();
+    expect([first, second, third].map((b) => b?.row.eventId)).toEqual([up.eventId, rating.eventId, correction.eventId]);
+    // The drop report rides on the batch's first event, which a direct write keys it by.
+    expect([first, second, third].map((b) => b?.dropped)).toEqual([3, undefined, undefined]);
+    expect(second!.row).toEqual({
+      projectId: p.id,
+      eventId: rating.eventId,
+      traceId,
+      sessionId: rating.sessionId,
+      signalType: 'rating',
+      signalValue: -0.5,
+      signalGroup: SIGNALS.rating.group,
+      superseded: false,
+      detail: { stars: 2 },
+      widgetVersion: rating.widgetVersion,
+      shownMs: null,
+      ipHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+      clientTs: rating.clientTs,
+    });
+    // Redacted before it is queued: the queue never holds what the collector would not store.
+    expect(third!.row.detail).toEqual({ text: 'Write to [EMAIL] for refunds' });
+    expect(await storedRows(p.id)).toEqual([]);
+    expect(await droppedOf(p.id)).toBeNull();
+  });
+
+  it('answers an event stored already accepted too: only the consumer can tell it is a duplicate', async () => {
+    const p = await newProject();
+    const e = event({ traceId: trace().traceId });
+    await post(p.keys.write, { events: [e] }, {});
+    const { queue, bodies } = fakeQueue();
+    expect(await (await post(p.keys.write, { events: [e] }, queued(queue))).json()).toMatchObject({ accepted: 1, duplicate: 0 });
+    expect(bodies()).toHaveLength(1);
+  });
+
+  it('answers 503 with Retry-After when the queue refuses the batch, so the client sends it again', async () => {
+    const p = await newProject();
+    const { queue } = fakeQueue(new Error('Queue send failed: Too Many Requests'));
+    const res = await post(p.keys.write, { events: [event({ traceId: trace().traceId })] }, queued(queue));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toMatchObject({ error: { code: 'queue_unavailable' } });
+    expect(await storedRows(p.id)).toEqual([]);
+  });
+
+  it('refuses bad input before the queue, as a direct write does', async () => {
+    const p = await newProject();
+    const { queue, sent } = fakeQueue();
+    const bad = await post(p.keys.write, { events: [{ ...event({ traceId: trace().traceId }), signalType: 'applause' }] }, queued(queue));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { field: 'events[0].signalType' } });
+    const unknownKey = await post('rf_write_nope', { events: [event({ traceId: trace().traceId })] }, queued(queue));
+    expect(unknownKey.status).toBe(401);
+    expect(sent).toEqual([]);
+  });
+
+  it('is received through the queue wrangler.toml declares, by the Worker it names as consumer', { timeout: 15_000 }, async () => {
+    const p = await newProject();
+    const e = event({ traceId: trace().traceId });
+    expect(await (await post(p.keys.write, { events: [e] }, { EVENTS_INGEST: 'queue' })).json()).toMatchObject({ accepted: 1 });
+    // Not written by the request: delivered once the consumer's batch timeout (2 s) has passed.
+    expect(await storedRows(p.id)).toEqual([]);
+    await expect.poll(async () => (await storedRows(p.id)).map((r) => r.event_id), { timeout: 10_000, interval: 200 }).toEqual([e.eventId]);
+  });
+});
+
+describe('the queue consumer', () => {
+  it('stores what was queued as a direct write stores it, received when written, and a redelivery once', async () => {
+    const [direct, viaQueue] = [await newProject(), await newProject()];
+    const { traceId } = trace();
+    const up = event({ traceId, signalType: 'thumbs_up', clientTs: 1_800_000_000_000 });
+    const down = event({ traceId, signalType: 'thumbs_down', clientTs: 1_800_000_001_000 });
+    const rating = event({ traceId, signalType: 'rating', detail: { stars: 4 }, clientTs: 1_800_000_002_000 });
+    const body = { events: [up, down, rating], dropped: 2 };
+    expect((await post(direct.keys.write, body, {})).status).toBe(200);
+    const { queue, bodies } = fakeQueue();
+    expect((await post(viaQueue.keys.write, body, queued(queue))).status).toBe(200);
+
+    const before = Date.now();
+    expect(await consume(bodies())).toMatchObject({ ackAll: true, retryBatch: { retry: false } });
+    // Each project hashes addresses with its own salt; the rest is the same row.
+    const comparable = (rows: Record<string, unknown>[]) => rows.map(({ ip_hash, received_at, ...r }) => r);
+    const stored = await storedRows(viaQueue.id);
+    expect(comparable(stored)).toEqual(comparable(await storedRows(direct.id)));
+    // The flip superseded the first vote, as in a direct write.
+    expect(stored.map((r) => r.superseded)).toEqual([1, 0, 0]);
+    expect(stored.every((r) => (r.received_at as number) >= before)).toBe(true);
+    expect(await droppedOf(viaQueue.id)).toBe(2);
+
+    // Delivered again (at least once), beside the same batch a client's retry queued again.
+    expect(await consume([...bodies(), ...bodies()], 2)).toMatchObject({ ackAll: true });
+    expect(await storedRows(viaQueue.id)).toEqual(stored);
+    expect(await droppedOf(viaQueue.id)).toBe(2);
+  });
+
+  it('writes a batch of several projects in one go', async () => {
+    const projects = [await newProject(), await newProject()];
+    const all: QueuedEvent[] = [];
+    for (const p of projects) {
+      const { queue, bodies } = fakeQueue();
+      await post(p.keys.write, { events: [event({ traceId: trace().traceId }), event({ traceId: trace().traceId })] }, queued(queue));
+      all.push(...bodies());
+    }
+    expect(await consume(all)).toMatchObject({ ackAll: true });
+    for (const p of projects) expect(await storedRows(p.id)).toHaveLength(2);
+  });
+
+  it('retries the whole batch when D1 fails, storing none of it, and stores it on the retry', async () => {
+    const p = await newProject();
+    const { queue, bodies } = fakeQueue();
+    await post(p.keys.write, { events: [event({ traceId: trace().traceId }), event({ traceId: trace().traceId })] }, queued(queue));
+    expect(await consume(bodies(), 1, { DB: failingDb })).toMatchObject({ ackAll: false, retryBatch: { retry: true }, explicitAcks: [] });
+    expect(await storedRows(p.id)).toEqual([]);
+    expect(await consume(bodies(), 2)).toMatchObject({ ackAll: true });
+    expect(await storedRows(p.id)).toHaveLength(2);
+  });
+});
