@@ -190,16 +190,35 @@ describe('the queue consumer', () => {
     expect(await droppedOf(viaQueue.id)).toBe(2);
   });
 
-  it('writes a batch of several projects in one go', async () => {
+  it("writes a batch of several projects in one go, each project's vote flips superseding its own votes", async () => {
     const projects = [await newProject(), await newProject()];
     const all: QueuedEvent[] = [];
     for (const p of projects) {
       const { queue, bodies } = fakeQueue();
-      await post(p.keys.write, { events: [event({ traceId: trace().traceId }), event({ traceId: trace().traceId })] }, queued(queue));
+      const { traceId } = trace();
+      const votes = [event({ traceId, signalType: 'thumbs_up' }), event({ traceId, signalType: 'thumbs_down' })];
+      await post(p.keys.write, { events: votes }, queued(queue));
       all.push(...bodies());
     }
     expect(await consume(all)).toMatchObject({ ackAll: true });
-    for (const p of projects) expect(await storedRows(p.id)).toHaveLength(2);
+    for (const p of projects)
+      expect((await storedRows(p.id)).map((r) => [r.signal_type, r.superseded])).toEqual([
+        ['thumbs_up', 1],
+        ['thumbs_down', 0],
+      ]);
+  });
+
+  it('stores a batch too large for one statement (D1 binds at most 2 MB a value) whole', async () => {
+    const p = await newProject();
+    const { queue, bodies } = fakeQueue();
+    await post(p.keys.write, { events: [event({ traceId: trace().traceId, signalType: 'correction', detail: { text: 'Fourteen days.' } })] }, queued(queue));
+    // 100 events of 50 KB, as 100 requests of one event could queue them: 5 MB of rows in one delivery.
+    const [template] = bodies();
+    const big = Array.from({ length: 100 }, (_, i) => ({
+      row: { ...template!.row, eventId: `${template!.row.eventId}-${i}`, detail: { text: 'x'.repeat(50_000) } },
+    }));
+    expect(await consume(big)).toMatchObject({ ackAll: true });
+    expect(await storedRows(p.id)).toHaveLength(100);
   });
 
   it('retries the whole batch when D1 fails, storing none of it, and stores it on the retry', async () => {
