@@ -136,6 +136,8 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
     const res = await post(p.keys.write, { events: [event({ traceId: trace().traceId })] }, queued(queue));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
+    // A page reads it, to wait as long.
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(await res.json()).toMatchObject({ error: { code: 'queue_unavailable' } });
     expect(await storedRows(p.id)).toEqual([]);
   });
