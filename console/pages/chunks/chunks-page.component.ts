@@ -1,10 +1,10 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { CHUNK_SORTS, CHUNKS_MAX_MIN_SHOWN, CHUNKS_MIN_SHOWN } from '../../../shared/admin-api/chunks.ts';
-import { api } from '../../api/client.ts';
 import type { ChunkUsage } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { percent } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { AddressList } from '../../ui/address-list.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
@@ -24,49 +24,18 @@ export class ChunksPage extends LitElement {
     strings: { attribute: false },
     locale: {},
     route: { attribute: false },
-    chunks: { state: true },
-    error: { state: true },
   };
 
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
-  declare chunks: ChunkUsage[] | undefined;
-  /** Why the list could not be fetched. */
-  declare error: unknown;
-  private loadedQuery: string | undefined;
-
-  private filterQuery(): string {
-    const q = new URLSearchParams();
-    for (const name of FILTERS) {
-      const v = this.route.query.get(name);
-      if (v) q.set(name, v);
-    }
-    return q.toString();
-  }
-
-  override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('route') && this.filterQuery() !== this.loadedQuery) void this.load();
-  }
+  private readonly list = new AddressList<ChunkUsage>(this, '/v1/admin/chunks', FILTERS, (body: { chunks: ChunkUsage[] }) => body.chunks);
 
   /** Another address (back, forward) shows its own minimum, even over one typed and never applied. */
   override updated(changed: PropertyValues<this>) {
     if (!changed.has('route')) return;
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="minShown"]');
     if (input) input.value = this.route.query.get('minShown') ?? '';
-  }
-
-  private async load() {
-    const query = this.filterQuery();
-    this.loadedQuery = query;
-    this.chunks = undefined;
-    this.error = undefined;
-    try {
-      const { chunks } = await api<{ chunks: ChunkUsage[] }>(`/v1/admin/chunks${query ? `?${query}` : ''}`);
-      if (this.loadedQuery === query) this.chunks = chunks;
-    } catch (err) {
-      if (this.loadedQuery === query) this.error = err;
-    }
   }
 
   override render() {
@@ -98,20 +67,20 @@ export class ChunksPage extends LitElement {
         >
         <button type="submit" class="primary">${s.apply}</button>
       </form>
-      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
+      <p class="error" role="alert">${this.list.error ? loadFailed(this.list.error, s, this, () => this.list.load()) : ''}</p>
       ${this.renderTable()}`;
   }
 
   /** What the collector said of this filter's value in the address, when it refused it (a hand-edited `?minShown=0`). */
   private refused(name: (typeof FILTERS)[number]): string | undefined {
-    const r = refusal(this.error);
+    const r = refusal(this.list.error);
     return r?.field === `query.${name}` ? r.words(this.strings) : undefined;
   }
 
   private renderTable() {
     const s = this.strings;
-    if (!this.chunks) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
-    if (!this.chunks.length) {
+    if (!this.list.items) return this.list.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!this.list.items.length) {
       return html`<p class="card" data-field="no-chunks">${format(s.noChunkUse, { n: this.route.query.get('minShown') || CHUNKS_MIN_SHOWN })}</p>`;
     }
     return html`<div class="scroll">
@@ -124,7 +93,7 @@ export class ChunksPage extends LitElement {
           </tr>
         </thead>
         <tbody>
-          ${this.chunks.map(
+          ${this.list.items.map(
             (c) => html`<tr data-chunk=${c.chunkId}>
               <td><span class="mono">${c.chunkId}</span><br /><span class="muted mono">${c.sourceDocId}</span></td>
               <td>${c.owner ?? html`<span class="muted">${s.noOwner}</span>`}</td>

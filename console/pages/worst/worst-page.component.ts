@@ -1,9 +1,9 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { api } from '../../api/client.ts';
 import type { WorstTrace } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { AddressList } from '../../ui/address-list.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
@@ -20,30 +20,17 @@ export class WorstPage extends LitElement {
     strings: { attribute: false },
     locale: {},
     route: { attribute: false },
-    traces: { state: true },
-    error: { state: true },
   };
 
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
-  declare traces: WorstTrace[] | undefined;
-  /** Why the list could not be fetched. */
-  declare error: unknown;
-  private loadedQuery: string | undefined;
-
-  private filterQuery(): string {
-    const q = new URLSearchParams();
-    for (const f of FILTERS) {
-      const v = this.route.query.get(f.name);
-      if (v) q.set(f.name, v);
-    }
-    return q.toString();
-  }
-
-  override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('route') && this.filterQuery() !== this.loadedQuery) void this.load();
-  }
+  private readonly list = new AddressList<WorstTrace>(
+    this,
+    '/v1/admin/worst-traces',
+    FILTERS.map((f) => f.name),
+    (body: { traces: WorstTrace[] }) => body.traces,
+  );
 
   /**
    * Another address (back, forward, a link) shows its own filters, even in a field typed in and
@@ -54,19 +41,6 @@ export class WorstPage extends LitElement {
     if (!changed.has('route')) return;
     for (const input of this.renderRoot.querySelectorAll<HTMLInputElement>('form.filters input[name]')) {
       if (input.name !== 'traceId') input.value = this.route.query.get(input.name) ?? '';
-    }
-  }
-
-  private async load() {
-    const query = this.filterQuery();
-    this.loadedQuery = query;
-    this.traces = undefined;
-    this.error = undefined;
-    try {
-      const { traces } = await api<{ traces: WorstTrace[] }>(`/v1/admin/worst-traces${query ? `?${query}` : ''}`);
-      if (this.loadedQuery === query) this.traces = traces;
-    } catch (err) {
-      if (this.loadedQuery === query) this.error = err;
     }
   }
 
@@ -98,21 +72,21 @@ export class WorstPage extends LitElement {
         <label>${s.traceId} <input name="traceId" spellcheck="false" autocomplete="off" required /></label>
         <button type="submit">${s.open}</button>
       </form>
-      <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
+      <p class="error" role="alert">${this.list.error ? loadFailed(this.list.error, s, this, () => this.list.load()) : ''}</p>
       ${this.renderTable()}`;
   }
 
   /** Why the collector refused this filter's value in the address, when it named it (a 400 for `?days=0`). */
   private refused(f: Filter): string | undefined {
     // The API names a query parameter as `query.days`.
-    if (refusal(this.error)?.field !== `query.${f.name}`) return undefined;
+    if (refusal(this.list.error)?.field !== `query.${f.name}`) return undefined;
     return filterIssue(f, this.route.query.get(f.name) ?? '', this.strings);
   }
 
   private renderTable() {
     const s = this.strings;
-    if (!this.traces) return this.error ? nothing : html`<p class="muted">${s.loading}</p>`;
-    if (!this.traces.length) return html`<p class="card">${s.noWorst}</p>`;
+    if (!this.list.items) return this.list.error ? nothing : html`<p class="muted">${s.loading}</p>`;
+    if (!this.list.items.length) return html`<p class="card">${s.noWorst}</p>`;
     const num = (x: number | null) => (x === null ? s.notSet : x.toFixed(2));
     return html`<div class="scroll">
       <table class="worst">
@@ -124,7 +98,7 @@ export class WorstPage extends LitElement {
           </tr>
         </thead>
         <tbody>
-          ${this.traces.map(
+          ${this.list.items.map(
             (t) => html`<tr data-trace=${t.traceId}>
               <td><a class="mono" href=${paths.trace(t.traceId)}>${t.traceId}</a></td>
               <td class="text">${t.query}</td>
