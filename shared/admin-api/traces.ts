@@ -1,3 +1,4 @@
+import type { QualityDimension } from '../quality-dimensions.ts';
 /** What `GET /v1/admin/worst-traces` and `/traces/:traceId` answer: one shape for the collector and the console. */
 
 /** One answer of the worst-traces list. */
@@ -30,5 +31,6 @@ export type Finding =
   | { kind: 'reranker_demoted'; chunkId: string; from: number; to: number | null }
   | { kind: 'flagged_source'; chunkId: string; rank: number | null }
   | { kind: 'rewrite_drift'; overlap: number }
+  | { kind: 'failed_dimension'; dimension: QualityDimension }
   | { kind: 'attributed_elsewhere' | 'attributed_here' | 'low_confidence'; count: number }
   | { kind: 'no_finding' };

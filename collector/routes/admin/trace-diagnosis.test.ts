@@ -39,6 +39,16 @@ describe('diagnoseTrace', () => {
     expect(diagnoseTrace(input({ events }))).toEqual([{ kind: 'correction_not_retrieved', overlap: 0 }]);
   });
 
+  it('says which quality dimension the reasons given point at, once each, and none for "other"', () => {
+    const reason = (r: string, confidence = 0.9) => ev({ signalType: 'attribution', signalValue: null, detail: { reason: r }, confidence });
+    const events = [reason('incomplete'), reason('not_answered'), reason('wrong_source'), reason('other'), reason('looks_wrong', 0.1)];
+    expect(diagnoseTrace(input({ events }))).toEqual([
+      { kind: 'failed_dimension', dimension: 'completeness' },
+      { kind: 'failed_dimension', dimension: 'relevance' },
+      { kind: 'low_confidence', count: 1 },
+    ]);
+  });
+
   it('ignores a correction the noise filter distrusts, and counts it as low confidence', () => {
     const events = [ev({ signalType: 'correction', confidence: 0.1, detail: { text: 'opened items refunded within 14 days' } })];
     expect(diagnoseTrace(input({ events }))).toEqual([{ kind: 'low_confidence', count: 1 }]);

@@ -5,6 +5,8 @@
  */
 
 import type { Finding } from '../../../shared/admin-api/traces.ts';
+import { REASON_DIMENSIONS } from '../../../shared/quality-dimensions.ts';
+import type { AttributionReason } from '../../../shared/schema/reasons.ts';
 import { POINTING_BACK, termOverlap, terms } from '../../../shared/terms.ts';
 import { CORRECTION_IN_CHUNK, CORRECTION_NOT_RETRIEVED } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
@@ -78,6 +80,12 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
     const chunkId = e.detail.chunkId;
     out.push({ kind: 'flagged_source', chunkId, rank: seen.find((c) => c.chunkId === chunkId)?.rank ?? null });
   }
+
+  // The reasons users gave, as the dimensions they say failed: each once.
+  const dimensions = new Set(
+    t.events.flatMap((e) => (e.signalType === 'attribution' && counts(e) ? [REASON_DIMENSIONS[e.detail.reason as AttributionReason] ?? null] : [])),
+  );
+  for (const dimension of dimensions) if (dimension) out.push({ kind: 'failed_dimension', dimension });
 
   // A follow-up's rewrite may drop the words pointing back ("what else?"): the subject is what it must keep.
   if (t.rewrittenQuery && terms(t.query).some((term) => !POINTING_BACK.has(term))) {

@@ -16,6 +16,8 @@ export function findingWords(f: Finding, s: Strings, locale: Locale): string {
       return format(s.finding_reranker_demoted, { chunk: f.chunkId, from: rank(f.from), to: f.to === null ? s.dropped : rank(f.to) });
     case 'flagged_source':
       return format(s.finding_flagged_source, { chunk: f.chunkId, rank: rank(f.rank) });
+    case 'failed_dimension':
+      return s[`finding_dimension_${f.dimension}`];
     case 'attributed_elsewhere':
     case 'attributed_here':
     case 'low_confidence':
