@@ -1,7 +1,7 @@
 import { app } from './app.ts';
 import type { Env } from './env.ts';
 import { consumeEvents } from './ingest-queue/consume.ts';
-import type { QueuedEvent } from './ingest-queue/messages.ts';
+import type { QueuedEvents } from './ingest-queue/messages.ts';
 import { scheduled } from './jobs/index.ts';
 
 /** The Worker: the HTTP API, the scheduled work of the loop, and the queued events' writes. */
@@ -9,4 +9,4 @@ export default {
   fetch: app.fetch,
   scheduled,
   queue: consumeEvents,
-} satisfies ExportedHandler<Env, QueuedEvent>;
+} satisfies ExportedHandler<Env, QueuedEvents>;

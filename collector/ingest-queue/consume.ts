@@ -1,7 +1,7 @@
 import type { Env } from '../env.ts';
 import { type DropReport, insertEventRows } from '../storage/events.ts';
 import { openDb } from '../storage/sql/db.ts';
-import type { QueuedEvent } from './messages.ts';
+import type { QueuedEvents } from './messages.ts';
 
 /**
  * The Worker's `queue` handler: a batch of queued events in one D1 batch, with the same idempotent
@@ -10,17 +10,24 @@ import type { QueuedEvent } from './messages.ts';
  * retry do its messages go to the dead-letter queue. Consuming the dead-letter queue with this same
  * handler stores them once fixed.
  */
-export async function consumeEvents(batch: MessageBatch<QueuedEvent>, env: Env): Promise<void> {
-  const rows = batch.messages.map((m) => m.body.row);
-  const drops: DropReport[] = batch.messages.flatMap(({ body: { row, dropped } }) =>
-    dropped ? [{ projectId: row.projectId, firstEventId: row.eventId, dropped }] : [],
+export async function consumeEvents(batch: MessageBatch<QueuedEvents>, env: Env): Promise<void> {
+  const rows = batch.messages.flatMap((m) => m.body.rows);
+  const drops: DropReport[] = batch.messages.flatMap(
+    ({
+      body: {
+        rows: [first],
+        dropped,
+      },
+    }) => (dropped && first ? [{ projectId: first.projectId, firstEventId: first.eventId, dropped }] : []),
   );
   try {
     await insertEventRows(openDb(env.DB), rows, Date.now(), drops);
     batch.ackAll();
   } catch (err) {
     const attempts = Math.max(...batch.messages.map((m) => m.attempts));
-    console.error(JSON.stringify({ ingest: 'consume', queue: batch.queue, messages: rows.length, attempts, failed: String(err) }));
+    console.error(
+      JSON.stringify({ ingest: 'consume', queue: batch.queue, messages: batch.messages.length, events: rows.length, attempts, failed: String(err) }),
+    );
     batch.retryAll();
   }
 }

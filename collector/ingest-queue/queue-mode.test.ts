@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { SIGNALS } from '../../shared/signals.ts';
 import worker from '../index.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
-import type { QueuedEvent } from './messages.ts';
+import type { QueuedEvents } from './messages.ts';
 
 /** A queue that keeps what it is sent, or refuses it, in place of INGEST_QUEUE. */
 function fakeQueue(refuse?: Error) {
-  const sent: MessageSendRequest<QueuedEvent>[][] = [];
-  const queue: Queue<QueuedEvent> = {
+  const sent: MessageSendRequest<QueuedEvents>[][] = [];
+  const queue: Queue<QueuedEvents> = {
     send: () => Promise.reject(new Error('events are sent in batches')),
     async sendBatch(messages) {
       if (refuse) throw refuse;
@@ -18,17 +18,17 @@ function fakeQueue(refuse?: Error) {
     },
     metrics: () => Promise.resolve({ backlogCount: 0, backlogBytes: 0 }),
   };
-  return { queue, sent, bodies: () => sent.flat().map((m) => m.body) };
+  return { queue, sent, bodies: () => sent.flat().map((m) => m.body), rows: () => sent.flat().flatMap((m) => m.body.rows) };
 }
 
 const post = (key: string, body: unknown, bindings: Partial<Env>) =>
   call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': '203.0.113.9' }, json: body, bindings });
 
-const queued = (queue: Queue<QueuedEvent>): Partial<Env> => ({ EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue });
+const queued = (queue: Queue<QueuedEvents>): Partial<Env> => ({ EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue });
 
 /** Runs the Worker's queue handler on these messages, delivered for the `attempts`th time. */
-async function consume(bodies: readonly QueuedEvent[], attempts = 1, bindings: Partial<Env> = {}) {
-  const batch = createMessageBatch<QueuedEvent>(
+async function consume(bodies: readonly QueuedEvents[], attempts = 1, bindings: Partial<Env> = {}) {
+  const batch = createMessageBatch<QueuedEvents>(
     'rag-feedback-events',
     bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })),
   );
@@ -79,7 +79,7 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
     const rating = event({ traceId, signalType: 'rating', detail: { stars: 2 } });
     const correction = event({ traceId, signalType: 'correction', detail: { text: 'Write to ana@example.com for refunds' } });
     const byBackend = event({ traceId, signalType: 'support_ticket', detail: { ticketId: 'HD-1' } });
-    const { queue, sent, bodies } = fakeQueue();
+    const { queue, sent, bodies, rows } = fakeQueue();
     const res = await post(p.keys.write, { events: [up, up, rating, byBackend, correction], dropped: 3 }, queued(queue));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
@@ -94,13 +94,14 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
         { index: 4, status: 'accepted' },
       ],
     });
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.every((m) => m.contentType === 'json')).toBe(true);
-    const [first, second, third] = bodies();
-    expect([first, second, third].map((b) => b?.row.eventId)).toEqual([up.eventId, rating.eventId, correction.eventId]);
-    // The drop report rides on the batch's first event, which a direct write keys it by.
-    expect([first, second, third].map((b) => b?.dropped)).toEqual([3, undefined, undefined]);
-    expect(second!.row).toEqual({
+    // One message for the request's events.
+    expect(sent.map((b) => b.length)).toEqual([1]);
+    expect(sent[0]![0]!.contentType).toBe('json');
+    const [first, second, third] = rows();
+    expect([first, second, third].map((r) => r?.eventId)).toEqual([up.eventId, rating.eventId, correction.eventId]);
+    // The drop report rides with the batch's first event, which a direct write keys it by.
+    expect(bodies()[0]!.dropped).toBe(3);
+    expect(second).toEqual({
       projectId: p.id,
       eventId: rating.eventId,
       traceId,
@@ -116,7 +117,7 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
       clientTs: rating.clientTs,
     });
     // Redacted before it is queued: the queue never holds what the collector would not store.
-    expect(third!.row.detail).toEqual({ text: 'Write to [EMAIL] for refunds' });
+    expect(third!.detail).toEqual({ text: 'Write to [EMAIL] for refunds' });
     expect(await storedRows(p.id)).toEqual([]);
     expect(await droppedOf(p.id)).toBeNull();
   });
@@ -194,7 +195,7 @@ describe('the queue consumer', () => {
 
   it("writes a batch of several projects in one go, each project's vote flips superseding its own votes", async () => {
     const projects = [await newProject(), await newProject()];
-    const all: QueuedEvent[] = [];
+    const all: QueuedEvents[] = [];
     for (const p of projects) {
       const { queue, bodies } = fakeQueue();
       const { traceId } = trace();
@@ -217,7 +218,7 @@ describe('the queue consumer', () => {
     // 100 events of 50 KB, as 100 requests of one event could queue them: 5 MB of rows in one delivery.
     const [template] = bodies();
     const big = Array.from({ length: 100 }, (_, i) => ({
-      row: { ...template!.row, eventId: `${template!.row.eventId}-${i}`, detail: { text: 'x'.repeat(50_000) } },
+      rows: [{ ...template!.rows[0]!, eventId: `${template!.rows[0]!.eventId}-${i}`, detail: { text: 'x'.repeat(50_000) } }],
     }));
     expect(await consume(big)).toMatchObject({ ackAll: true });
     expect(await storedRows(p.id)).toHaveLength(100);
