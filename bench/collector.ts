@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS, startLocalCollector } from '../scripts/local-collector.ts';
-import { type DevServer, ROOT } from '../scripts/wrangler.ts';
+import { type DevServer, d1File, ROOT } from '../scripts/wrangler.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import type { FeedbackEventInput } from '../shared/schema/event.ts';
 import { groupCpu, selfCpu } from './process-cpu.ts';
@@ -139,6 +139,52 @@ async function throughputRuns(server: DevServer, key: string, invalid: boolean) 
   return { throughput, cpu };
 }
 
+/** Longest wait for the queue's consumer to store a run's events. */
+const DRAIN_TIMEOUT_MS = 120_000;
+
+/**
+ * The same load in queue mode (EVENTS_INGEST=queue): events/s accepted (the request checks and
+ * queues them), and events/s stored (from the first request until the consumer has written the
+ * last event to D1, read from the local D1's file).
+ */
+async function queuedRuns(): Promise<{ accepted: number[]; stored: number[] }> {
+  const server = await startLocalCollector({ vars: { ...NO_RATE_LIMITS, EVENTS_INGEST: 'queue' } });
+  const db = new Database(d1File(server.persistTo), { readonly: true, fileMustExist: true });
+  const count = () => (db.prepare('select count(*) as n from feedback_events').get() as { n: number }).n;
+  const drained = async (n: number) => {
+    const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+    while (count() < n) {
+      if (performance.now() > deadline) throw new Error(`queue mode: ${count()} of ${n} events stored after ${DRAIN_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    const key = server.keys.write;
+    for (let i = 0; i < 20; i++) await post(server.url, key, body(batch(100, 98)), 100);
+    await drained(2_000);
+    const accepted: number[] = [];
+    const stored: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const before = count();
+      const queues = Array.from({ length: SENDERS }, (_, sender) => Array.from({ length: BATCHES_PER_SENDER }, () => body(batch(100, sender))));
+      const events = SENDERS * BATCHES_PER_SENDER * 100;
+      const start = performance.now();
+      await Promise.all(
+        queues.map(async (q) => {
+          for (const json of q) await post(server.url, key, json, 100);
+        }),
+      );
+      accepted.push(events / ((performance.now() - start) / 1000));
+      await drained(before + events);
+      stored.push(events / ((performance.now() - start) / 1000));
+    }
+    return { accepted, stored };
+  } finally {
+    db.close();
+    await server.stop();
+  }
+}
+
 export async function collectorBench(): Promise<Row[]> {
   const server = await startLocalCollector({ vars: NO_RATE_LIMITS });
   try {
@@ -162,6 +208,7 @@ export async function collectorBench(): Promise<Row[]> {
       p99.push(percentile(latencies, 99));
     }
 
+    const queued = await queuedRuns();
     const raw = Array.from({ length: 3 }, rawSqliteRate);
     const ratio = stored.throughput.map((t, i) => t / raw[i % raw.length]!);
     return [
@@ -173,6 +220,8 @@ export async function collectorBench(): Promise<Row[]> {
       row('collector', 'collector / raw SQLite', 'ratio', ratio),
       ...[...stored.cpu].map(([r, samples]) => row('collector', `CPU per 10k events: ${r}`, 'ms', samples)),
       ...[...rejected.cpu].map(([r, samples]) => row('collector', `CPU per 10k rejected events: ${r}`, 'ms', samples)),
+      row('collector', 'queue mode: POST /v1/events accepted, same load', 'events/s', queued.accepted, '>= 20000'),
+      row('collector', 'queue mode: stored by the consumer, first request to last write', 'events/s', queued.stored),
     ];
   } finally {
     await server.stop();
