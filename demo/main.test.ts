@@ -56,13 +56,16 @@ describe('npm run demo', () => {
       }).catch(() => undefined);
       await expect.poll(() => sockets.length).toBe(1);
       child.kill('SIGINT');
-      // Closing: no new request is taken, while the answer on its way is waited for.
+      // Closing: no new request is taken, while the answer on its way is waited for (up to ten
+      // seconds: the poll gives a busy machine five to handle the signal, well within them).
       await expect
-        .poll(() =>
-          fetch(`${url}/api/config`).then(
-            () => 'open',
-            () => 'closed',
-          ),
+        .poll(
+          () =>
+            fetch(`${url}/api/config`).then(
+              () => 'open',
+              () => 'closed',
+            ),
+          { timeout: 5_000 },
         )
         .toBe('closed');
       const exited = once(child, 'exit');
