@@ -38,6 +38,11 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
   let active = 0;
   let closing = false;
   const server = createServer(async (req, res) => {
+    // Closing takes no new request, even on a kept-alive connection an earlier answer left open.
+    if (closing) {
+      req.socket.destroy();
+      return;
+    }
     active++;
     try {
       const address = server.address() as AddressInfo;
@@ -46,6 +51,8 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
       response.headers.forEach((value, name) => {
         headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
       });
+      // An answer finishing while closing closes its connection: the client's next request opens a new one, which is refused.
+      if (closing) headers.connection = 'close';
       res.writeHead(response.status, headers);
       if (response.body && req.method !== 'HEAD') await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
       else res.end();
