@@ -1,5 +1,5 @@
 import type { Env } from '../env.ts';
-import { type DropReport, insertEventRows } from '../storage/events.ts';
+import { dropReportOf, insertEventRows } from '../storage/events.ts';
 import { openDb } from '../storage/sql/db.ts';
 import type { QueuedEvents } from './messages.ts';
 
@@ -12,14 +12,8 @@ import type { QueuedEvents } from './messages.ts';
  */
 export async function consumeEvents(batch: MessageBatch<QueuedEvents>, env: Env): Promise<void> {
   const rows = batch.messages.flatMap((m) => m.body.rows);
-  const drops: DropReport[] = batch.messages.flatMap(
-    ({
-      body: {
-        rows: [first],
-        dropped,
-      },
-    }) => (dropped && first ? [{ projectId: first.projectId, firstEventId: first.eventId, dropped }] : []),
-  );
+  // The drop report a request's batch sent rides on its first message, keyed as a direct write keys it.
+  const drops = batch.messages.flatMap((m) => dropReportOf(m.body.rows, m.body.dropped));
   try {
     await insertEventRows(openDb(env.DB), rows, Date.now(), drops);
     batch.ackAll();
