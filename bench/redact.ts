@@ -12,9 +12,28 @@ const sample =
   'Email me at jane.doe@example.com or call +44 20 7946 0958 / 13812345678. 退款条件是什么？ ' +
   'Version 1.2.3 of the app shows card 4111 1111 1111 1111 and IP 192.168.1.20. ';
 const realistic = sample.repeat(Math.ceil(1_000_000 / sample.length));
-const adversarial = ['a', '1', 'a.', '1 ', '+1 ', 'a@', 'a@b.', '1-', '1.', ':', 'a1:', '1 A', '路', '路1', '1号', '1单元'].map((unit) =>
-  unit.repeat(Math.ceil(100_000 / unit.length)),
-);
+const adversarial = [
+  'a',
+  '1',
+  'a.',
+  '1 ',
+  '+1 ',
+  'a@',
+  'a@b.',
+  '1-',
+  '1.',
+  ':',
+  'a1:',
+  '1 A',
+  '路',
+  '路1',
+  '1号',
+  '1单元',
+  '1 a ',
+  '1 A Road ',
+  'live at 1 a ',
+  '1 a road, a, il ',
+].map((unit) => unit.repeat(Math.ceil(100_000 / unit.length)));
 
 export async function redactBench(): Promise<Row[]> {
   const throughput: number[] = [];

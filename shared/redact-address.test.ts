@@ -23,6 +23,25 @@ const redacted: [string, string][] = [
   ['at 12 Elm Dr. Then left', 'at [ADDRESS] Then left'],
   ['send it to 742 Evergreen Terrace, Springfield, OR 97403 and call 415-555-2671', 'send it to [ADDRESS] and call [PHONE]'],
   ['office: 1 N. Main St, Suite 200', 'office: [ADDRESS]'],
+  // Capitalized with nothing after: the sentence ends or goes on with a word that is not a noun.
+  ['1600 Pennsylvania Avenue', '[ADDRESS]'],
+  ['the White House is at 1600 Pennsylvania Avenue NW in Washington', 'the White House is at [ADDRESS] in Washington'],
+  ['221B Baker Street was his home', '[ADDRESS] was his home'],
+  ['350 Fifth Avenue, New York, NY 10118', '[ADDRESS]'],
+  ['12 Main St.', '[ADDRESS]'],
+  ['the shop at 12 Main St. is closed today', 'the shop at [ADDRESS] is closed today'],
+  ['4 Privet Drive', '[ADDRESS]'],
+  ['1 Microsoft Way, Redmond, WA 98052', '[ADDRESS]'],
+  // Any case after a cue, or with a city, a state and a ZIP.
+  ['my address is 742 evergreen terrace, springfield, il 62704', 'my address is [ADDRESS]'],
+  ['742 evergreen terrace springfield il 62704 is my home', '[ADDRESS] is my home'],
+  ['742 Evergreen Terrace, springfield, il 62704', '[ADDRESS]'],
+  ['please deliver to 12 main st apt 4b tomorrow', 'please deliver to [ADDRESS] tomorrow'],
+  ['i live at 221b baker street, thanks', 'i live at [ADDRESS], thanks'],
+  ['Ship it to 350 5th ave, new york, ny', 'Ship it to [ADDRESS]'],
+  ['Address: 10 downing street', 'Address: [ADDRESS]'],
+  // A cue outweighs the word after it.
+  ['deliver to 5 Wall Street reception', 'deliver to [ADDRESS] reception'],
 ];
 
 const untouched: string[] = [
@@ -39,7 +58,18 @@ const untouched: string[] = [
   'shipping takes 3 days',
   'Section 2 Road safety',
   'walk 3 blocks down the road',
-  'lowercase 12 main street is missed',
+  '3 blocks down the road',
+  // A street suffix inside a name, a noun after it.
+  'I have 2 Google Drive accounts',
+  'I have 2 Google Drive accounts at work',
+  'the 9 Supreme Court justices',
+  '5 Wall Street banks failed',
+  'I read 12 Main St. articles',
+  // Lower case without a cue or a ZIP; a street without a house number.
+  'we passed 12 main street on the way',
+  'turn left at 5th street',
+  'I live on 5th street',
+  'Section 2 of the highway, exit at 12345',
   'the 3 Main Streets of the town',
   'version 2 of the Roadmap',
 ];

@@ -1,7 +1,8 @@
 /**
  * Postal address redaction, run by the collector after the PII detectors, before anything is
- * stored. The widget leaves it out: its patterns cost about 0.3 KB brotli, more than the full
- * widget's size budget has left. Conservative by design: a place name alone is not an address.
+ * stored. The widget leaves it out: its patterns cost about 1 KB minified and brotli-compressed,
+ * more than the full widget's size budget has left. Conservative by design: a place name alone is
+ * not an address.
  */
 import { type Detector, PII_DETECTORS, redactWith } from './redact.ts';
 
@@ -24,19 +25,66 @@ const CN_ADDRESS = new RegExp(
   'g',
 );
 
+/** A street suffix, a dot only after an abbreviation; not the start of a longer word ("Streets", "Roadmap"). */
+const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy)\.?)(?![a-z])`;
+
 /**
- * A US street address: a house number, one to four capitalized words or ordinals ("5th"), a street
- * suffix (a dot only after an abbreviation), then optionally an apartment or suite and
- * "City, ST 12345". Written in lower case it is missed, so "3 blocks down the road" is not one;
- * neither is a number before a word with no street name ("Section 2 Road safety", "Route 66").
+ * A house number ("221B"), one to four capitalized words or ordinals ("5th"), a street suffix and
+ * any quadrant ("1600 Pennsylvania Avenue NW").
+ * Without the `i` flag the words must be capitalized; with it (where other evidence says it is an
+ * address) any case goes. No house number, no address: "turn left at 5th street" names a street,
+ * as "北京市" names a place, and locates nobody.
  */
-const US_ADDRESS =
-  /\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]*|\d{1,3}(?:st|nd|rd|th))\.?){1,4} (?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy)\.?)(?![a-z])(?:,? (?:Apt|Suite|Unit|#) ?[\w-]{1,6})?(?:,? [A-Z][a-z]+(?: [A-Z][a-z]+){0,2},? [A-Z]{2}(?: \d{5}(?:-\d{4})?)?\b)?/g;
+const US_STREET = String.raw`\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
+const US_UNIT = String.raw`,? (?:Apt|Suite|Unit|#) ?[\w-]{1,6}`;
+const US_CITY = ',? [A-Z][a-z]{1,24}(?: [A-Z][a-z]{1,24}){0,2},? ';
+const US_ZIP = String.raw`\d{5}(?:-\d{4})?`;
+
+/** USPS codes of the states, DC and the territories: in any case, only these two letters read as a state. */
+const US_STATE = '(?:A[KLRSZ]|C[AOT]|D[CE]|FL|G[AU]|HI|I[ADLN]|K[SY]|LA|M[ADEINOPST]|N[CDEHJMVY]|O[HKR]|P[AR]|RI|S[CD]|T[NX]|UT|V[AIT]|W[AIVY])';
+
+/** What introduces an address in any case: "my address is", "I live at", "ship it to", "deliver to". */
+const ADDRESS_CUE = String.raw`\b(?:address(?: is:?|:)|(?:live[sd]?|living|reside[sd]?) at|(?:ship(?:ped)?|deliver(?:ed)?|send|sent|mail(?:ed)?)(?: (?:it|them))? to) `;
+
+/**
+ * A US address in any case ("742 evergreen terrace, springfield, il 62704") where the evidence is
+ * strong: after a cue, with any apartment, city and state after it; or, without a cue, followed by
+ * a city, a real state code and a ZIP. Lower-case prose ("3 blocks down the road") has neither.
+ */
+const US_ADDRESS_ANY_CASE = new RegExp(
+  String.raw`(?<=${ADDRESS_CUE})${US_STREET}(?:${US_UNIT})?(?:${US_CITY}${US_STATE}(?: ${US_ZIP})?\b)?` +
+    String.raw`|${US_STREET}(?:${US_UNIT})?${US_CITY}${US_STATE} ${US_ZIP}\b`,
+  'gi',
+);
+
+/**
+ * Words that may follow an address in a sentence ("1600 Pennsylvania Avenue is…", "…Street and
+ * then…"): function words and a few adverbs. Any other lower-case word makes the suffix part of a
+ * name ("2 Google Drive accounts", "9 Supreme Court justices", "5 Wall Street banks").
+ */
+const MAY_FOLLOW_ADDRESS = String.raw`(?:a|an|the|and|or|but|so|then|than|as|at|in|on|of|off|by|for|from|to|into|with|without|near|next|past|via|across|behind|around|between|opposite|until|after|before|since|because|if|when|where|which|that|who|whose|while|though|although|is|isn't|was|wasn't|are|were|be|been|has|had|have|will|would|can|could|should|may|might|must|do|does|doesn't|did|didn't|i|you|he|she|it|we|they|me|him|her|us|them|my|your|his|its|our|their|this|these|those|there|here|now|today|tonight|tomorrow|yesterday|please|thanks|too|also|again|instead|not|just|only|still|already|anymore|last|yet)\b`;
+
+/**
+ * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
+ * apartment or suite and "City, ST 12345". One with neither is an address only if the sentence
+ * does not go on with a lower-case word that would make the suffix part of a name; a number before
+ * a word with no street name ("Section 2 Road safety", "Route 66") is not one either.
+ */
+const US_ADDRESS_CAPITALIZED = new RegExp(
+  String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b|(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z]))`,
+  'g',
+);
 
 // After the PII detectors: a phone number written after an address is already its placeholder,
-// not read as a room number. Every repeat is bounded, so a long run of Han characters or digits
-// costs linear time (npm run bench -- redact).
-const DETECTORS: Detector[] = [...PII_DETECTORS, { kind: 'address', pattern: CN_ADDRESS }, { kind: 'address', pattern: US_ADDRESS }];
+// not read as a room number. Any case before capitalized, so an address with a lower-case city
+// goes whole, not its street alone. Every repeat is bounded, so a long run of Han characters or
+// digits costs linear time (npm run bench -- redact).
+const DETECTORS: Detector[] = [
+  ...PII_DETECTORS,
+  { kind: 'address', pattern: CN_ADDRESS },
+  { kind: 'address', pattern: US_ADDRESS_ANY_CASE },
+  { kind: 'address', pattern: US_ADDRESS_CAPITALIZED },
+];
 
 /** Replaces PII as redactPII does, and postal addresses with `[ADDRESS]`: what the collector stores. */
 export const redactPIIAndAddresses = (text: string): string => redactWith(text, DETECTORS);
