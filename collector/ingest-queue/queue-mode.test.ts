@@ -1,42 +1,18 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { SIGNALS } from '../../shared/signals.ts';
-import worker from '../index.ts';
+import type { Env } from '../env.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { deliver, failingDb, fakeQueue, unwritable } from '../test/queue.ts';
 import type { QueuedEvents } from './messages.ts';
-
-/** A queue that keeps what it is sent, or refuses it, in place of INGEST_QUEUE. */
-function fakeQueue(refuse?: Error) {
-  const sent: MessageSendRequest<QueuedEvents>[][] = [];
-  const queue: Queue<QueuedEvents> = {
-    send: () => Promise.reject(new Error('events are sent in batches')),
-    async sendBatch(messages) {
-      if (refuse) throw refuse;
-      sent.push([...messages]);
-      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
-    },
-    metrics: () => Promise.resolve({ backlogCount: 0, backlogBytes: 0 }),
-  };
-  return { queue, sent, bodies: () => sent.flat().map((m) => m.body), rows: () => sent.flat().flatMap((m) => m.body.rows) };
-}
 
 const post = (key: string, body: unknown, bindings: Partial<Env>) =>
   call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': '203.0.113.9' }, json: body, bindings });
 
 const queued = (queue: Queue<QueuedEvents>): Partial<Env> => ({ EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue });
 
-/** Runs the Worker's queue handler on these messages, delivered for the `attempts`th time. */
-async function consume(bodies: readonly QueuedEvents[], attempts = 1, bindings: Partial<Env> = {}) {
-  const batch = createMessageBatch<QueuedEvents>(
-    'rag-feedback-events',
-    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts, body })),
-  );
-  // The handler waits on nothing past its return; the context is the one the pool reads the result with.
-  const ctx = createExecutionContext();
-  await worker.queue(batch, { ...env, ...bindings });
-  return getQueueResult(batch, ctx);
-}
+/** Runs the Worker's queue handler on these messages of the events queue, delivered for the `attempts`th time. */
+const consume = (bodies: readonly QueuedEvents[], attempts = 1, bindings: Partial<Env> = {}) => deliver('rag-feedback-events', bodies, { attempts, bindings });
 
 const storedRows = async (projectId: string) =>
   (
@@ -50,15 +26,6 @@ const storedRows = async (projectId: string) =>
 
 const droppedOf = (projectId: string) =>
   env.DB.prepare('select sum(dropped) as n from client_drop_reports where project_id = ?').bind(projectId).first<number | null>('n');
-
-/** A D1 whose batches fail, as a locked or unreachable database's would. */
-const failingDb = new Proxy(env.DB, {
-  get(db, name) {
-    if (name === 'batch') return () => Promise.reject(new Error('D1_ERROR: database is locked'));
-    const value = Reflect.get(db, name, db);
-    return typeof value === 'function' ? value.bind(db) : value;
-  },
-});
 
 describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
   it('writes directly by default, never touching the queue', async () => {
@@ -224,13 +191,28 @@ describe('the queue consumer', () => {
     expect(await storedRows(p.id)).toHaveLength(100);
   });
 
-  it('retries the whole batch when D1 fails, storing none of it, and stores it on the retry', async () => {
+  it('retries each message when D1 fails, storing none of them, and stores them on the retry', async () => {
     const p = await newProject();
     const { queue, bodies } = fakeQueue();
-    await post(p.keys.write, { events: [event({ traceId: trace().traceId }), event({ traceId: trace().traceId })] }, queued(queue));
-    expect(await consume(bodies(), 1, { DB: failingDb })).toMatchObject({ ackAll: false, retryBatch: { retry: true }, explicitAcks: [] });
+    for (const e of [event({ traceId: trace().traceId }), event({ traceId: trace().traceId })]) await post(p.keys.write, { events: [e] }, queued(queue));
+    const failed = await consume(bodies(), 1, { DB: failingDb });
+    expect(failed).toMatchObject({ ackAll: false, retryBatch: { retry: false }, explicitAcks: [] });
+    expect(failed.retryMessages.map((m) => m.msgId)).toEqual(failed.ids);
     expect(await storedRows(p.id)).toEqual([]);
     expect(await consume(bodies(), 2)).toMatchObject({ ackAll: true });
     expect(await storedRows(p.id)).toHaveLength(2);
+  });
+
+  it('acks the messages it could write and retries only the one it could not, so only that one reaches the dead-letter queue', async () => {
+    const p = await newProject();
+    const { queue, bodies } = fakeQueue();
+    const events = [event({ traceId: trace().traceId }), event({ traceId: trace().traceId }), event({ traceId: trace().traceId })];
+    for (const e of events) await post(p.keys.write, { events: [e] }, queued(queue));
+    const [first, second, third] = bodies();
+    const result = await consume([first!, unwritable(second!), third!], 5);
+    expect(result).toMatchObject({ ackAll: false, retryBatch: { retry: false } });
+    expect(result.explicitAcks).toEqual([result.ids[0], result.ids[2]]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual([result.ids[1]]);
+    expect((await storedRows(p.id)).map((r) => r.event_id).sort()).toEqual([events[0]!.eventId, events[2]!.eventId].sort());
   });
 });

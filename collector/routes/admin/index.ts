@@ -3,6 +3,7 @@ import { viewerReadsFigures } from '../../auth/viewer-access.ts';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { chunkRoutes } from './chunks.ts';
+import { deadLetterRoutes } from './dead-letters.ts';
 import { documentRoutes } from './documents.ts';
 import { evalSetRoutes } from './eval-sets.ts';
 import { evalSuiteRoutes } from './eval-suite.ts';
@@ -40,4 +41,5 @@ export const adminRoutes = new Hono<AppEnv>()
   .route('/', settingsRoutes)
   .route('/', userRoutes)
   .route('/', modelRoutes)
-  .route('/', widgetConfigRoutes);
+  .route('/', widgetConfigRoutes)
+  .route('/', deadLetterRoutes);

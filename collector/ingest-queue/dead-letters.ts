@@ -1,0 +1,41 @@
+import type { Env } from '../env.ts';
+import { keepDeadLetter } from '../storage/dead-letters.ts';
+import { openDb } from '../storage/sql/db.ts';
+import type { QueuedEvents } from './messages.ts';
+import { errorText, writeQueued } from './write.ts';
+
+/** The queue a message goes to after its last retry (wrangler.toml `dead_letter_queue`), consumed by this Worker too. */
+export const DEAD_LETTER_QUEUE = 'rag-feedback-events-dlq';
+
+/**
+ * The consumer of the dead-letter queue, whose retention would otherwise drop what it holds. Each
+ * message is written once more (what failed may have passed); one that still fails is kept in D1
+ * with its error (table `dead_letters`) until an admin replays it (replay.ts). Only when D1 cannot
+ * keep it either is it retried, as its writes were.
+ */
+export async function keepDeadLetters(batch: MessageBatch<QueuedEvents>, env: Env): Promise<void> {
+  const db = openDb(env.DB);
+  for (const m of batch.messages) {
+    // A message holds one request's rows, so one project's (messageBatches never sends one empty).
+    const projectId = m.body.rows[0]?.projectId ?? '';
+    const log = (fields: Record<string, unknown>) =>
+      console.error(JSON.stringify({ ingest: 'dead-letter', queue: batch.queue, message: m.id, project: projectId, ...fields }));
+    let error: string;
+    try {
+      await writeQueued(db, [m.body]);
+      log({ written: m.body.rows.length });
+      m.ack();
+      continue;
+    } catch (err) {
+      error = errorText(err);
+    }
+    try {
+      await keepDeadLetter(db, projectId, m.id, m.body, error, Date.now());
+      log({ kept: m.body.rows.length, failed: error });
+      m.ack();
+    } catch (err) {
+      log({ failed: error, notKept: errorText(err) });
+      m.retry();
+    }
+  }
+}
