@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Env } from '../env.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { deliver, downDb, failingDb, fakeQueue, unwritable } from '../test/queue.ts';
-import { DEAD_LETTER_QUEUE } from './dead-letters.ts';
 import type { QueuedEvents } from './messages.ts';
+import { DEAD_LETTER_QUEUE } from './queue-names.ts';
 
 /** What a request of these events queues, as the events queue would deliver it. */
 async function queuedBody(projectId: { keys: { write: string } }, events: ReturnType<typeof event>[]): Promise<QueuedEvents> {

@@ -4,9 +4,6 @@ import { openDb } from '../storage/sql/db.ts';
 import type { QueuedEvents } from './messages.ts';
 import { errorText, writeQueued } from './write.ts';
 
-/** The queue a message goes to after its last retry (wrangler.toml `dead_letter_queue`), consumed by this Worker too. */
-export const DEAD_LETTER_QUEUE = 'rag-feedback-events-dlq';
-
 /**
  * The consumer of the dead-letter queue, whose retention would otherwise drop what it holds. Each
  * message is written once more (what failed may have passed); one that still fails is kept in D1

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { DeadLetterReplay, DeadLetters } from '../../../shared/admin-api/dead-letters.ts';
 import type { Env } from '../../env.ts';
-import { DEAD_LETTER_QUEUE } from '../../ingest-queue/dead-letters.ts';
+import { DEAD_LETTER_QUEUE } from '../../ingest-queue/queue-names.ts';
 import { adminCall, bearer, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 import { deliver, failingDb, fakeQueue, unwritable } from '../../test/queue.ts';
 
