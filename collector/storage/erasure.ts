@@ -1,6 +1,7 @@
 import { traceQueryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
+import { eraseFromDeadLetters } from './dead-letter-erasure.ts';
 import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts';
 import { settingsOf } from './loop-settings.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
@@ -18,7 +19,7 @@ import { traceStatsUpsert } from './trace-stats-upsert.ts';
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
 
-/** D1 queries one batch of erasure runs at most, with room to spare (about 36: its reads, one transaction, the items' counts). */
+/** D1 queries one batch of erasure runs at most, with room to spare (about 46: its reads, one transaction, the items' counts). */
 export const ERASE_PASS_QUERIES = 60;
 
 /** Wall time one call spends starting batches: well inside what a client waits for an answer (the console, 15 s). */
@@ -42,15 +43,16 @@ export interface ErasureCounts {
 
 /**
  * Deletes everything of one hashed user id: their traces with their chunks and aggregates, every
- * event about those traces with its assessment, their corrections and eval items, and their part
- * of review items (an item only they raised goes; one others raised too is recomputed from the
- * traces left, and shows the query as one of them typed it) and of sessions' counts (a session
- * others' answers are in too is counted again from those). What a run in progress (or one
- * abandoned) listed of theirs goes too: their judged traces, and the query keys no one else's
- * judged trace still lists; so do their questions' running totals and eval labels (a build reads
- * a question's labels again from what is left). Then every stored model forgets their questions
- * (erasure-memory.ts). Erases whole batches of their traces, and rewrites models, while the call's
- * queries and time allow; `done: false` asks for another call.
+ * event about those traces with its assessment (and those that queued messages kept as dead letters
+ * hold, which a replay would store again: dead-letter-erasure.ts), their corrections and eval
+ * items, and their part of review items (an item only they raised goes; one others raised too is
+ * recomputed from the traces left, and shows the query as one of them typed it) and of sessions'
+ * counts (a session others' answers are in too is counted again from those). What a run in progress
+ * (or one abandoned) listed of theirs goes too: their judged traces, and the query keys no one
+ * else's judged trace still lists; so do their questions' running totals and eval labels (a build
+ * reads a question's labels again from what is left). Then every stored model forgets their
+ * questions (erasure-memory.ts). Erases whole batches of their traces, and rewrites models, while
+ * the call's queries and time allow; `done: false` asks for another call.
  */
 export async function eraseUser(
   binding: D1Database,
@@ -136,6 +138,8 @@ export async function eraseUser(
         .prepare(`update event_assessments set attributed_trace_id = trace_id, attribution = null where ${inIds('attributed_trace_id')}`)
         .bind(projectId, ids),
       events: d1.prepare(`delete from feedback_events where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Queued events the consumer could not write, which a replay would store again.
+      ...eraseFromDeadLetters(d1, projectId, ids, utcDay(Date.now())),
       itemRows: d1.prepare(`delete from review_item_traces where ${inIds('trace_id')}`).bind(projectId, ids),
       reviewItems: d1
         .prepare(

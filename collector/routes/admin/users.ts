@@ -7,8 +7,9 @@ import { eraseUser } from '../../storage/erasure.ts';
 
 export const userRoutes = new Hono<AppEnv>()
   /**
-   * DELETE /v1/admin/users/:userIdHash: erases one user's traces, events, corrections and review
-   * items; answers the counts, and `done: false` when the user has more left than one call erases.
+   * DELETE /v1/admin/users/:userIdHash: erases one user's traces, events (dead letters' too),
+   * corrections and review items; answers the counts, and `done: false` when the user has more left
+   * than one call erases.
    */
   .delete('/users/:userIdHash', async (c) => {
     const userIdHash = c.req.param('userIdHash');

@@ -1,0 +1,89 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { DeadLetterReplay } from '../../shared/admin-api/dead-letters.ts';
+import type { Env } from '../env.ts';
+import { adminCall, bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { deliver, failingDb, fakeQueue } from '../test/queue.ts';
+import type { QueuedEvents } from './messages.ts';
+import { DEAD_LETTER_QUEUE } from './queue-names.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+/** The message each request of these events queues, as the events queue would deliver it. */
+async function queuedBodies(p: Project, requests: { events: ReturnType<typeof event>[]; dropped?: number }[]): Promise<QueuedEvents[]> {
+  const { queue, bodies } = fakeQueue();
+  const bindings: Partial<Env> = { EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue };
+  for (const json of requests)
+    expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json, bindings })).status).toBe(200);
+  return bodies();
+}
+
+/** Kept as dead letters, as the DLQ consumer keeps what D1 would not write: their ids, in order. */
+const deadLettered = async (bodies: QueuedEvents[]) => (await deliver(DEAD_LETTER_QUEUE, bodies, { bindings: { DB: failingDb } })).ids;
+
+const deadLettersOf = async (projectId: string) =>
+  (
+    await env.DB.prepare('select id, message from dead_letters where project_id = ? order by id').bind(projectId).all<{ id: string; message: string }>()
+  ).results.map((d) => ({ id: d.id, message: JSON.parse(d.message) as QueuedEvents }));
+
+const storedEvents = async (projectId: string) =>
+  (await env.DB.prepare('select event_id from feedback_events where project_id = ? order by event_id').bind(projectId).all<{ event_id: string }>()).results.map(
+    (r) => r.event_id,
+  );
+
+const dropReports = async (projectId: string) =>
+  (
+    await env.DB.prepare('select event_id, dropped from client_drop_reports where project_id = ? order by event_id')
+      .bind(projectId)
+      .all<{ event_id: string; dropped: number }>()
+  ).results;
+
+describe("erasing a user takes their events out of the project's dead letters", () => {
+  it("keeps a dead letter's other events in their order, forgets one left with none (its drop report kept), and a replay stores none of theirs", async () => {
+    const [p, other] = [await newProject(), await newProject()];
+    const [gone1, gone2] = [trace({ userIdHash: 'u-gone' }), trace({ userIdHash: 'u-gone' })];
+    const [stays1, stays2] = [trace({ userIdHash: 'u-stays' }), trace({ userIdHash: 'u-stays' })];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [gone1, gone2, stays1, stays2] })).status).toBe(200);
+
+    const mixed = [
+      event({ traceId: gone1.traceId }),
+      event({ traceId: stays1.traceId }),
+      event({ traceId: gone2.traceId }),
+      event({ traceId: stays2.traceId }),
+    ];
+    const onlyTheirs = [event({ traceId: gone1.traceId }), event({ traceId: gone2.traceId })];
+    // Beside a row the schema refuses (no trace id), which is about no one erased: it stays, and so does its message.
+    const withUnwritable = [event({ traceId: gone2.traceId }), event({ traceId: stays1.traceId })];
+    const bodies = await queuedBodies(p, [{ events: mixed, dropped: 2 }, { events: onlyTheirs, dropped: 3 }, { events: withUnwritable }]);
+    const [mixedBody, onlyTheirsBody, withUnwritableBody] = bodies;
+    const unwritableRow = { ...withUnwritableBody!.rows[1]!, traceId: null as unknown as string };
+    const [mixedId, , withUnwritableId] = await deadLettered([mixedBody!, onlyTheirsBody!, { rows: [withUnwritableBody!.rows[0]!, unwritableRow] }]);
+    // Another project's dead letter naming the same trace id is not theirs.
+    const [othersBody] = await queuedBodies(other, [{ events: [event({ traceId: gone1.traceId })] }]);
+    const [othersId] = await deadLettered([othersBody!]);
+
+    expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+
+    expect(await deadLettersOf(p.id)).toEqual(
+      [
+        { id: mixedId, message: { rows: [mixedBody!.rows[1], mixedBody!.rows[3]], dropped: 2 } },
+        { id: withUnwritableId, message: { rows: [unwritableRow] } },
+      ].sort((a, b) => a.id!.localeCompare(b.id!)),
+    );
+    // The client's count of what it lost names no one: kept as the forgotten message's write would have kept it.
+    expect(await dropReports(p.id)).toEqual([{ event_id: onlyTheirs[0]!.eventId, dropped: 3 }]);
+    expect(await deadLettersOf(other.id)).toEqual([{ id: othersId, message: othersBody }]);
+
+    // Replayed after the erasure: only the other user's events are stored.
+    const { body } = await adminCall<DeadLetterReplay>(p, '/dead-letters/replay', { method: 'POST' });
+    expect(body).toMatchObject({ written: [mixedId], failed: [{ id: withUnwritableId }], remaining: 1 });
+    expect(await storedEvents(p.id)).toEqual([mixed[1]!.eventId, mixed[3]!.eventId].sort());
+    // The mixed message's report, keyed by its first event left, as a write of what is left keys it.
+    expect(await dropReports(p.id)).toEqual(
+      [
+        { event_id: onlyTheirs[0]!.eventId, dropped: 3 },
+        { event_id: mixed[1]!.eventId, dropped: 2 },
+      ].sort((a, b) => a.event_id.localeCompare(b.event_id)),
+    );
+  });
+});
