@@ -5,7 +5,9 @@ import type { AuthenticatedKey } from './auth/keys.ts';
  * worker-configuration.d.ts by `npm run cf-typegen`), and the settings it reads from `[vars]`,
  * `.dev.vars` or `--var`, which are optional because the code has their defaults.
  */
-export interface Env extends Cloudflare.Env {
+export interface Env extends Omit<Cloudflare.Env, 'ARCHIVE'> {
+  /** The raw rows' archive (R2). Optional: a deployment without R2 purges raw rows unarchived (jobs/stages/archive.ts). */
+  ARCHIVE?: R2Bucket;
   /** Rate limits, "events or requests per minute"; see collector/middleware/rate-limit.ts. */
   RATE_LIMIT_KEY_PER_MIN?: string;
   RATE_LIMIT_SESSION_PER_MIN?: string;

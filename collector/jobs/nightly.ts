@@ -120,6 +120,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       now,
       purgeNow: Math.min(now, options.wallClock ?? now),
       settings,
+      archive: env.ARCHIVE,
       run,
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
       bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },

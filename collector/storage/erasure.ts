@@ -1,5 +1,6 @@
 import { traceQueryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
+import { markErasedDaysStale } from './archived-days.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
 import { eraseFromDeadLetters } from './dead-letter-erasure.ts';
 import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts';
@@ -117,6 +118,8 @@ export async function eraseUser(
       .all<{ item_id: string }>();
     const items = JSON.stringify(affected.map((a) => a.item_id));
     const statements = {
+      // While their rows are there to say which days: those days' archived objects are written again without them.
+      ...markErasedDaysStale(d1, projectId, ids),
       // Before the attributions change: others' answers whose events were attributed to the user's
       // (those events count for their own answers again), and others' answers the user's events
       // were attributed to (those events go). Recomputed below, in this transaction.

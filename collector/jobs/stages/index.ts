@@ -1,4 +1,5 @@
 import { chunks, days, retrievals, sessions } from './aggregates.ts';
+import { archive } from './archive.ts';
 import { assess } from './assess.ts';
 import { corrections } from './corrections.ts';
 import { documents } from './documents.ts';
@@ -30,6 +31,7 @@ export const STAGES: readonly Stage[] = [
   evals,
   train,
   health,
+  archive,
   retention,
   finish,
 ];

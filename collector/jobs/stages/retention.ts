@@ -2,6 +2,7 @@ import { TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
+import { archivedCutoff } from '../../storage/archived-days.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { NEXT_RUN_NIGHT } from '../../storage/sql/next-run.ts';
@@ -9,6 +10,7 @@ import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
 import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
+import { rawCutoff } from './raw-cutoff.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
@@ -27,7 +29,7 @@ const EXPIRED_ITEMS = `select item_id from review_items where project_id = ?1 an
 
 /**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
- * retention are purged with what was derived from each of them alone, and review items left
+ * retention are purged (with the ARCHIVE binding, only days archived as they stand: archive.ts) with what was derived from each of them alone, and review items left
  * waiting without them; aggregates (per day, document, chunk, session) and answered review items
  * stay until their own, longer retention.
  */
@@ -38,7 +40,9 @@ export const retention: Stage = {
     // By the real clock when the night was asked for ahead of it: a night run early purges nothing early.
     const now = ctx.purgeNow ?? ctx.now;
     // Raw rows go in whole days of arrival: a chunk day is counted again from its events only while all of them are stored.
-    const raw = Date.parse(`${utcDay(now - settings.retentionDays * DAY_MS)}T00:00:00Z`);
+    // With the archive on, never a day before it is archived as it stands (the archive stage ran just before).
+    const due = rawCutoff(now, settings.retentionDays);
+    const raw = ctx.archive ? await archivedCutoff(db, projectId, due) : due;
     const kept = now - settings.aggregateRetentionDays * DAY_MS;
     // Runs of nights before this one were abandoned, but not today's when this one runs ahead of it:
     // the cron's may be going on. (ISO days sort as strings.)

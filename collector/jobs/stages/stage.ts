@@ -12,6 +12,8 @@ export interface StageContext {
   /** The clock retention deletes by when not `now`: the real time, when `now` was asked for ahead of it. */
   purgeNow?: number;
   settings: LoopSettings;
+  /** Where raw rows are archived (R2), when the Worker has the binding. */
+  archive?: R2Bucket;
   run: RunRow;
   /** Traces per slice. */
   tracesPerSlice: number;

@@ -4,6 +4,7 @@
  * the migrations in collector/migrations (`npm run db:generate`).
  */
 
+export * from './archive.ts';
 export * from './dead-letters.ts';
 export * from './evals.ts';
 export * from './ingest.ts';

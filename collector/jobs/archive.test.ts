@@ -1,0 +1,204 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
+import { DAY_MS, utcDay } from '../../shared/time.ts';
+import { archiveKey } from '../storage/archive-rows.ts';
+import { eraseUser } from '../storage/erasure.ts';
+import type { RunRow } from '../storage/loop-runs.ts';
+import type { ArchiveKind } from '../storage/schema/index.ts';
+import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+import { archive } from './stages/archive.ts';
+import { retention } from './stages/retention.ts';
+import type { StageContext } from './stages/stage.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+/** Moves a project's stored traces (`ids`) and their events to have arrived at `at`. */
+async function arrivedAt(projectId: string, ids: readonly string[], at: number) {
+  for (const id of ids) {
+    await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, projectId, id).run();
+    await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, projectId, id).run();
+  }
+}
+
+/** The lines of an archived object, unzipped and parsed; null when there is none. */
+async function archived(projectId: string, kind: ArchiveKind, day: string): Promise<Record<string, unknown>[] | null> {
+  const object = await env.ARCHIVE.get(archiveKey(projectId, kind, day));
+  if (!object) return null;
+  const text = await new Response(object.body.pipeThrough(new DecompressionStream('gzip'))).text();
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+const ids = (lines: Record<string, unknown>[] | null, key: 'eventId' | 'traceId') => (lines ?? []).map((l) => l[key] as string).sort();
+
+const eventIdsOf = async (projectId: string, traceIds: readonly string[]) => {
+  const { results } = await env.DB.prepare(`select event_id from feedback_events where project_id = ? and trace_id in (select value from json_each(?))`)
+    .bind(projectId, JSON.stringify(traceIds))
+    .all<{ event_id: string }>();
+  return results.map((r) => r.event_id).sort();
+};
+
+/** An answer of `who`'s with a thumbs down on it. */
+async function answer(p: Project, who = 'u-1') {
+  const t = trace({ userIdHash: who, sessionId: `s-${who}` });
+  await sendTraffic(p, [t], [{ traceId: t.traceId, sessionId: `s-${who}`, signalType: 'thumbs_down' }]);
+  return t.traceId;
+}
+
+const archiveReport = (summary: Awaited<ReturnType<typeof runNightly>>) => summary.runs[0]!.stages.find((s) => s.name === 'archive')!;
+
+const rowsOf = async (projectId: string) =>
+  env.DB.prepare('select (select count(*) from traces where project_id = ?1) as traces, (select count(*) from feedback_events where project_id = ?1) as events')
+    .bind(projectId)
+    .first<{ traces: number; events: number }>();
+
+const contextOf = (projectId: string, now: number, withArchive: boolean): StageContext => ({
+  db: env.DB,
+  projectId,
+  night: utcDay(now),
+  now,
+  settings: DEFAULT_LOOP_SETTINGS,
+  ...(withArchive ? { archive: env.ARCHIVE } : {}),
+  run: {} as RunRow,
+  tracesPerSlice: 2_000,
+  bulk: { fromTraces: 10_000, share: 0.25 },
+});
+
+async function sliceUntilDone(stage: typeof archive, ctx: StageContext) {
+  let cursor: string | null = null;
+  do cursor = (await stage.slice(ctx, cursor)).cursor;
+  while (cursor !== null);
+}
+
+describe('the raw rows’ archive', () => {
+  it('writes each complete day of arrival of a project’s events and traces as one object each, and a day again only when it changed', async () => {
+    const p = await newProject();
+    const other = await newProject();
+    const now = Date.now();
+    const first = utcDay(now - 3 * DAY_MS);
+    const second = utcDay(now - 2 * DAY_MS);
+    const [a, b] = [await answer(p), await answer(p)];
+    await arrivedAt(p.id, [a], Date.parse(`${first}T10:00:00Z`));
+    await arrivedAt(p.id, [b], Date.parse(`${second}T10:00:00Z`));
+    // Feedback on the first day's answer that arrived the next day is that day's.
+    await sendTraffic(p, [], [{ traceId: a, sessionId: 's-u-1', signalType: 'thumbs_up' }]);
+    await env.DB.prepare("update feedback_events set received_at = ? where project_id = ? and signal_type = 'thumbs_up'")
+      .bind(Date.parse(`${second}T23:00:00Z`), p.id)
+      .run();
+    // Another project's answer the same day is in its own object.
+    await arrivedAt(other.id, [await answer(other)], Date.parse(`${first}T11:00:00Z`));
+    const night = await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(archiveReport(night).counts).toMatchObject({ written: 4, events: 3, traces: 2 });
+
+    const firstEvents = await archived(p.id, 'events', first);
+    const copy = await env.DB.prepare("select event_id from feedback_events where project_id = ? and signal_type = 'thumbs_up'")
+      .bind(p.id)
+      .first<{ event_id: string }>();
+    expect(ids(firstEvents, 'eventId')).toEqual((await eventIdsOf(p.id, [a])).filter((id) => id !== copy!.event_id));
+    expect(firstEvents!.every((e) => e.traceId === a && e.userIdHash === 'u-1' && e.signalType === 'thumbs_down')).toBe(true);
+    expect(ids(await archived(p.id, 'events', second), 'eventId')).toEqual([...(await eventIdsOf(p.id, [b])), copy!.event_id].sort());
+    const [firstTrace] = (await archived(p.id, 'traces', first))!;
+    expect(firstTrace).toMatchObject({ traceId: a, userIdHash: 'u-1', query: 'What is the refund window for opened items?' });
+    expect(firstTrace!.chunks).toEqual([
+      {
+        stage: 'reranked',
+        rank: 1,
+        chunkId: 'c1',
+        sourceDocId: 'refunds.md',
+        sourceDocVersion: 'v3',
+        score: 0.93,
+        text: 'Opened items can be returned within 14 days.',
+      },
+      {
+        stage: 'retrieved',
+        rank: 1,
+        chunkId: 'c1',
+        sourceDocId: 'refunds.md',
+        sourceDocVersion: 'v3',
+        score: 0.82,
+        text: 'Opened items can be returned within 14 days.',
+      },
+      { stage: 'retrieved', rank: 2, chunkId: 'c2', sourceDocId: 'shipping.md', sourceDocVersion: null, score: 0.71, text: 'Shipping takes 3-5 days.' },
+    ]);
+    expect(ids(await archived(p.id, 'traces', second), 'traceId')).toEqual([b]);
+    expect(await archived(p.id, 'traces', utcDay(now))).toBeNull();
+    expect(await archived(p.id, 'events', utcDay(now - 4 * DAY_MS))).toBeNull();
+    expect(await archived(other.id, 'traces', first)).toBeNull();
+
+    // The next night finds them archived as they stand; written again, a day is the same object.
+    const etag = (await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag;
+    expect(archiveReport(await runNightly(env, now + DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 0 });
+    await env.DB.prepare('update archived_days set stale = 1 where project_id = ?').bind(p.id).run();
+    expect(archiveReport(await runNightly(env, now + 2 * DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 4 });
+    expect((await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag).toBe(etag);
+  });
+
+  it('lets retention purge a day’s raw rows only once the day is archived as it stands', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const older = utcDay(now - 92 * DAY_MS);
+    const old = utcDay(now - 91 * DAY_MS);
+    const [a, b] = [await answer(p), await answer(p)];
+    await arrivedAt(p.id, [a], Date.parse(`${older}T10:00:00Z`));
+    await arrivedAt(p.id, [b], Date.parse(`${old}T10:00:00Z`));
+    const ctx = contextOf(p.id, now, true);
+    // Neither day archived yet: both past retention, both kept.
+    await sliceUntilDone(retention, ctx);
+    expect(await rowsOf(p.id)).toEqual({ traces: 2, events: 2 });
+    await sliceUntilDone(archive, ctx);
+    // One day left stale, as an erasure that came between would leave it: only the other goes.
+    await env.DB.prepare('update archived_days set stale = 1 where project_id = ? and day = ?').bind(p.id, old).run();
+    await sliceUntilDone(retention, ctx);
+    expect(await rowsOf(p.id)).toEqual({ traces: 1, events: 1 });
+    expect(ids(await archived(p.id, 'traces', older), 'traceId')).toEqual([a]);
+  });
+
+  it('without the ARCHIVE binding, reports it skipped and lets retention purge as before', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    await arrivedAt(p.id, [await answer(p)], now - 91 * DAY_MS);
+    const ctx = contextOf(p.id, now, false);
+    expect(await archive.slice(ctx, null)).toEqual({ cursor: null, counts: { skipped: 1 }, note: expect.stringContaining('no ARCHIVE binding') });
+    await sliceUntilDone(retention, ctx);
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+    expect((await env.ARCHIVE.list({ prefix: `${p.id}/` })).objects).toEqual([]);
+  });
+
+  it('writes a day again with the rows that came late before retention purges it', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 10 * DAY_MS);
+    await arrivedAt(p.id, [await answer(p)], Date.parse(`${day}T10:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect((await archived(p.id, 'events', day))!.length).toBe(1);
+    // An answer stored with that day's arrival after the day was archived (a write queued across midnight).
+    const late = await answer(p);
+    await arrivedAt(p.id, [late], Date.parse(`${day}T23:59:59Z`));
+    // The night the day is past retention: archived again with it, then purged.
+    const night = await runNightly(env, now + 82 * DAY_MS, { projects: [p.id] });
+    expect(archiveReport(night).counts).toMatchObject({ written: 2 });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toContain(late);
+    expect((await archived(p.id, 'events', day))!.length).toBe(2);
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+  });
+
+  it('writes the days an erasure touched again without the erased user’s rows', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 5 * DAY_MS);
+    const gone = await answer(p, 'u-gone');
+    const stays = await answer(p, 'u-stays');
+    await arrivedAt(p.id, [gone, stays], Date.parse(`${day}T10:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([gone, stays].sort());
+    const staysEvents = await eventIdsOf(p.id, [stays]);
+    await eraseUser(env.DB, p.id, 'u-gone');
+    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
+    expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
+  });
+});

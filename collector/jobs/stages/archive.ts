@@ -1,0 +1,134 @@
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
+import { readLines, writeLines } from '../../storage/archive-objects.ts';
+import { ARCHIVED_TABLES, archiveKey, lineFields, sortLines } from '../../storage/archive-rows.ts';
+import { archivedDaysBetween, dayStart, EPOCH_DAY, nextDay, nextDayWithRows, recordArchivedDay } from '../../storage/archived-days.ts';
+import { ARCHIVE_KINDS, type ArchiveKind } from '../../storage/schema/index.ts';
+import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
+import { rawCutoff } from './raw-cutoff.ts';
+import type { SliceResult, Stage, StageContext } from './stage.ts';
+
+/**
+ * D1 queries one slice starts no more writing after: well inside the slice reserve
+ * (query-budget.ts). A day is written whole in one slice, so a day of more rows than fit in it
+ * takes a slice of its own, of as many page reads as it needs.
+ */
+export const ARCHIVE_SLICE_QUERIES = 40;
+
+/**
+ * The archive (seed 001, step 5): each complete UTC day of arrival of the project's raw events
+ * and traces, written to R2 as one gzipped JSON-lines object per table, before retention purges
+ * it (retention holds back any day not archived as current). A day is written once; it is
+ * written again when an erasure deleted rows of it (marked stale) or, once it is due for purge,
+ * when its rows no longer count as many up to the same last arrival (rows that came late).
+ * Without the ARCHIVE binding nothing is archived and retention purges as before.
+ */
+export const archive: Stage = {
+  name: 'archive',
+  async slice(ctx, cursor): Promise<SliceResult> {
+    const bucket = ctx.archive;
+    if (!bucket) return { cursor: null, counts: { skipped: 1 }, note: 'no ARCHIVE binding (R2): raw rows are purged unarchived' };
+    const { db, projectId } = ctx;
+    const now = ctx.purgeNow ?? ctx.now;
+    const today = utcDay(now);
+    const dueDay = utcDay(rawCutoff(now, ctx.settings.retentionDays));
+    const counts = { written: 0, events: 0, traces: 0, unchanged: 0 };
+    const purged = await db.prepare(`select ${PURGED_BEFORE_SQL} as before`).bind(projectId).first<{ before: number }>();
+    const purgedDay = utcDay(purged?.before ?? 0);
+    // The cursor is the day to go on at. Before the days retention purged, only rows that came
+    // late into one of them are stored (if any): they start there.
+    const firstStored = (await nextDayWithRows(db, projectId, EPOCH_DAY)) ?? purgedDay;
+    const from = [[firstStored, purgedDay].sort()[0]!, cursor ?? EPOCH_DAY].sort().at(-1)!;
+    const archived = await archivedDaysBetween(db, projectId, from, today);
+    // Days an erasure left stale may have no rows left: their objects go too.
+    const recordedDays = [...new Set([...archived.values()].map((r) => r.day))].sort();
+    let queries = 3;
+    let day: string | null = from;
+    while (day !== null && day < today) {
+      const current: string = day;
+      const recorded = ARCHIVE_KINDS.filter((kind) => archived.has(`${kind}/${current}`));
+      if (recorded.length === 0) {
+        // Days with nothing stored and nothing archived are passed over in one query.
+        const rows = await nextDayWithRows(db, projectId, current);
+        queries++;
+        const next = [rows, recordedDays.find((d) => d > current)].filter((d) => d != null).sort()[0] ?? null;
+        if (next !== current) {
+          day = next;
+          continue;
+        }
+      }
+      for (const kind of ARCHIVE_KINDS) {
+        const record = archived.get(`${kind}/${current}`);
+        if (record && !record.stale && current >= dueDay) continue;
+        const found = await fingerprint(ctx, kind, current);
+        queries++;
+        // A day retention purged is written again only with rows that came late, and keeps what it held.
+        const purgedBefore = current < purgedDay;
+        if ((purgedBefore && found.rows === 0) || (record && !record.stale && record.rows === found.rows && record.lastReceivedAt === found.last)) {
+          counts.unchanged++;
+          continue;
+        }
+        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 1;
+        // Days before this one are done: the next slice starts again at this one (a kind of it
+        // written already is found current then).
+        if (counts.written > 0 && queries + reads > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
+        counts[kind] += await writeDay(ctx, bucket, kind, current, purgedBefore && record !== undefined);
+        queries += reads;
+        counts.written++;
+      }
+      day = nextDay(current);
+    }
+    return { cursor: null, counts };
+  },
+};
+
+async function fingerprint(ctx: StageContext, kind: ArchiveKind, day: string): Promise<{ rows: number; last: number }> {
+  const start = dayStart(day);
+  const r = await ctx.db
+    .prepare(ARCHIVED_TABLES[kind].fingerprintSql)
+    .bind(ctx.projectId, start, start + DAY_MS)
+    .first<{ rows: number; last: number | null }>();
+  return { rows: r?.rows ?? 0, last: r?.last ?? 0 };
+}
+
+/**
+ * Writes one table's day as it is stored now, gzipped as it is read, replacing any earlier
+ * object (a day left with no rows has none), and records what it holds. A day retention purged
+ * before (`merge`: rows of it came late) keeps the lines of its object that are no longer
+ * stored. Returns its rows.
+ */
+async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, day: string, merge: boolean): Promise<number> {
+  const key = archiveKey(ctx.projectId, kind, day);
+  const read = { last: 0 };
+  const stored = storedPages(ctx, kind, day, read);
+  let rows: number;
+  if (!merge) rows = await writeLines(bucket, key, stored);
+  else {
+    const fresh: string[] = [];
+    for await (const page of stored) fresh.push(...page);
+    const ids = new Set(fresh.map((l) => lineFields(kind, l).id));
+    const kept = (await readLines(bucket, key)).filter((l) => !ids.has(lineFields(kind, l).id));
+    for (const l of kept) read.last = Math.max(read.last, lineFields(kind, l).receivedAt);
+    rows = await writeLines(bucket, key, once(sortLines(kind, [...kept, ...fresh])));
+  }
+  await recordArchivedDay(ctx.db, ctx.projectId, kind, day, rows, read.last, Date.now()).run();
+  return rows;
+}
+
+/** The day's stored rows as lines, a page at a time; `read.last` becomes the latest arrival among them. */
+async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, read: { last: number }): AsyncGenerator<string[]> {
+  const table = ARCHIVED_TABLES[kind];
+  const start = dayStart(day);
+  for (let offset = 0; ; offset += table.pageRows) {
+    const { results } = await ctx.db
+      .prepare(table.pageSql)
+      .bind(ctx.projectId, start, start + DAY_MS, table.pageRows, offset)
+      .all<Record<string, unknown>>();
+    for (const r of results) read.last = Math.max(read.last, r.receivedAt as number);
+    yield results.map((r) => table.line(r));
+    if (results.length < table.pageRows) return;
+  }
+}
+
+async function* once(lines: readonly string[]): AsyncGenerator<readonly string[]> {
+  yield lines;
+}

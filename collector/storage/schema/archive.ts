@@ -1,0 +1,29 @@
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { ms } from './columns.ts';
+
+/** The raw tables the nightly archive writes to R2, one object per project, kind and UTC day of arrival. */
+export const ARCHIVE_KINDS = ['events', 'traces'] as const;
+export type ArchiveKind = (typeof ARCHIVE_KINDS)[number];
+
+/**
+ * Each UTC day of arrival of a raw table the archive stage wrote (jobs/stages/archive.ts), with
+ * what it held then: a day whose rows still count as many, up to the same last arrival, is not
+ * written again; one that differs (rows that came late) is, before retention purges it.
+ */
+export const archivedDays = sqliteTable(
+  'archived_days',
+  {
+    projectId: text('project_id').notNull(),
+    kind: text('kind', { enum: ARCHIVE_KINDS }).notNull(),
+    /** UTC day of arrival, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    /** Rows the object holds; 0 for a day with none, which has no object. */
+    rows: integer('rows').notNull(),
+    /** The latest arrival among them (epoch ms), 0 for none. */
+    lastReceivedAt: ms('last_received_at').notNull(),
+    /** Set by an erasure that deleted rows of the day: written again before anything else of it is purged. */
+    stale: integer('stale', { mode: 'boolean' }).notNull().default(false),
+    archivedAt: ms('archived_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind, t.day] })],
+);
