@@ -201,4 +201,23 @@ describe('the raw rows’ archive', () => {
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
   });
+
+  it('takes an erased user’s lines out of the objects of days retention purged, keeping the others’', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 95 * DAY_MS);
+    const gone = await answer(p, 'u-gone');
+    const stays = await answer(p, 'u-stays');
+    const staysEvents = await eventIdsOf(p.id, [stays]);
+    await arrivedAt(p.id, [gone, stays], Date.parse(`${day}T10:00:00Z`));
+    // Archived, then purged, in one night: the objects are all that is left of the day.
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([gone, stays].sort());
+    await eraseUser(env.DB, p.id, 'u-gone');
+    const night = await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    expect(night.runs[0]!.stages.find((s) => s.name === 'archive-erasures')!.counts).toMatchObject({ objects: 2, lines: 2, users: 1 });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
+    expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
+  });
 });

@@ -88,6 +88,9 @@ describe("erasing a user from a session another user's answers are in too", () =
     expect(await adminCall(p, `/users/${ERASED}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { done: true } });
     // What the purged answers counted names no one apart, and stays with the session the other user's answer is in.
     expect((await sessionRows(p)).map((r) => [r.session_id, r.user_id_hash, r.traces, r.negative])).toEqual([['purged-shared', 'u-a', 2, 2]]);
+    // The archive of their purged day still holds them: the request to take them out of it names them until the next night has.
+    expect(await rowsNaming(p.id, [ERASED])).toEqual([expect.stringMatching(/^archive_erasures: /)]);
+    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
     expect(await rowsNaming(p.id, [ERASED])).toEqual([]);
   });
 });

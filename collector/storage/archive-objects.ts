@@ -30,3 +30,8 @@ export async function writeLines(bucket: R2Bucket, key: string, batches: AsyncIt
   else await bucket.put(key, body, { httpMetadata: { contentType: 'application/gzip' }, customMetadata: { rows: String(lines) } });
   return lines;
 }
+
+/** Lines already in memory, as the one batch `gzipLines` takes. */
+export async function* oneBatch(lines: readonly string[]): AsyncGenerator<readonly string[]> {
+  yield lines;
+}

@@ -1,5 +1,6 @@
 import { DAY_MS, utcDay } from '../../shared/time.ts';
 import { ARCHIVE_KINDS, type ArchiveKind } from './schema/index.ts';
+import { PURGED_BEFORE_SQL } from './sql/purged-before.ts';
 import { utcDaySql } from './sql/utc-day.ts';
 
 export interface ArchivedDay {
@@ -106,3 +107,20 @@ export async function archivedCutoff(db: D1Database, projectId: string, cutoff: 
   }
   return cutoff;
 }
+
+/**
+ * Asks the archive to take a user's lines out of the days retention purged
+ * (jobs/stages/archive-erasures.ts): only when it holds such a day, so the request, which names
+ * the user, is kept only as long as there is something to erase it from.
+ */
+export const requestArchiveErasure = (d1: D1Database, projectId: string, userIdHash: string, now: number) =>
+  d1
+    .prepare(
+      `insert into archive_erasures (project_id, user_id_hash, requested_at) select ?1, ?2, ?3
+       where exists (select 1 from archived_days where project_id = ?1 and rows > 0 and ${PURGED_DAY_SQL})
+       on conflict (project_id, user_id_hash) do update set requested_at = excluded.requested_at`,
+    )
+    .bind(projectId, userIdHash, now);
+
+/** Whether an archived day's (`day`) rows were purged: its object is the only copy left. */
+export const PURGED_DAY_SQL = `unixepoch(day) * 1000 < ${PURGED_BEFORE_SQL}`;

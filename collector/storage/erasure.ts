@@ -1,6 +1,6 @@
 import { traceQueryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
-import { markErasedDaysStale } from './archived-days.ts';
+import { markErasedDaysStale, requestArchiveErasure } from './archived-days.ts';
 import { INVOCATION_QUERIES } from './d1-limits.ts';
 import { eraseFromDeadLetters } from './dead-letter-erasure.ts';
 import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts';
@@ -236,6 +236,8 @@ export async function eraseUser(
   await d1.batch([
     ...recountSessions(d1, 'select session_id from session_stats where project_id = ?1 and user_id_hash = ?2', projectId, userIdHash, await badScore()),
     forgetFlooding(d1, projectId, new Set([`user:${userIdHash}`])),
+    // The archive's days retention purged hold their lines still: the nightly job takes them out.
+    requestArchiveErasure(d1, projectId, userIdHash, Date.now()),
   ]);
   const done = await forgetQuestionsInModels(d1, projectId, userIdHash, step);
   return { deleted: counts, done };

@@ -1,5 +1,5 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { readLines, writeLines } from '../../storage/archive-objects.ts';
+import { oneBatch, readLines, writeLines } from '../../storage/archive-objects.ts';
 import { ARCHIVED_TABLES, archiveKey, lineFields, sortLines } from '../../storage/archive-rows.ts';
 import { archivedDaysBetween, dayStart, EPOCH_DAY, nextDay, nextDayWithRows, recordArchivedDay } from '../../storage/archived-days.ts';
 import { ARCHIVE_KINDS, type ArchiveKind } from '../../storage/schema/index.ts';
@@ -108,7 +108,7 @@ async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, 
     const ids = new Set(fresh.map((l) => lineFields(kind, l).id));
     const kept = (await readLines(bucket, key)).filter((l) => !ids.has(lineFields(kind, l).id));
     for (const l of kept) read.last = Math.max(read.last, lineFields(kind, l).receivedAt);
-    rows = await writeLines(bucket, key, once(sortLines(kind, [...kept, ...fresh])));
+    rows = await writeLines(bucket, key, oneBatch(sortLines(kind, [...kept, ...fresh])));
   }
   await recordArchivedDay(ctx.db, ctx.projectId, kind, day, rows, read.last, Date.now()).run();
   return rows;
@@ -127,8 +127,4 @@ async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, r
     yield results.map((r) => table.line(r));
     if (results.length < table.pageRows) return;
   }
-}
-
-async function* once(lines: readonly string[]): AsyncGenerator<readonly string[]> {
-  yield lines;
 }

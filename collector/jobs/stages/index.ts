@@ -1,5 +1,6 @@
 import { chunks, days, retrievals, sessions } from './aggregates.ts';
 import { archive } from './archive.ts';
+import { archiveErasures } from './archive-erasures.ts';
 import { assess } from './assess.ts';
 import { corrections } from './corrections.ts';
 import { documents } from './documents.ts';
@@ -32,6 +33,7 @@ export const STAGES: readonly Stage[] = [
   train,
   health,
   archive,
+  archiveErasures,
   retention,
   finish,
 ];

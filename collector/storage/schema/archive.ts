@@ -27,3 +27,18 @@ export const archivedDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.kind, t.day] })],
 );
+
+/**
+ * Users erased (storage/erasure.ts) whose lines the archive has still to take out of the objects
+ * of days retention purged, the only copy left of those days (jobs/stages/archive-erasures.ts).
+ * Days still stored are written again from what the erasure left (`archived_days.stale`).
+ */
+export const archiveErasures = sqliteTable(
+  'archive_erasures',
+  {
+    projectId: text('project_id').notNull(),
+    userIdHash: text('user_id_hash').notNull(),
+    requestedAt: ms('requested_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userIdHash] })],
+);
