@@ -220,4 +220,21 @@ describe('the raw rows’ archive', () => {
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
   });
+
+  it('adds rows that came late into a day retention purged to its object, keeping what it held', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 95 * DAY_MS);
+    const first = await answer(p);
+    await arrivedAt(p.id, [first], Date.parse(`${day}T10:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+    // Stored with that day's arrival after the day was purged (an import of old traffic).
+    const late = await answer(p);
+    await arrivedAt(p.id, [late], Date.parse(`${day}T12:00:00Z`));
+    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([first, late].sort());
+    expect((await archived(p.id, 'events', day))!.map((e) => e.traceId)).toEqual([first, late]);
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+  });
 });

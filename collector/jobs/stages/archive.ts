@@ -19,8 +19,9 @@ export const ARCHIVE_SLICE_QUERIES = 40;
  * and traces, written to R2 as one gzipped JSON-lines object per table, before retention purges
  * it (retention holds back any day not archived as current). A day is written once; it is
  * written again when an erasure deleted rows of it (marked stale) or, once it is due for purge,
- * when its rows no longer count as many up to the same last arrival (rows that came late).
- * Without the ARCHIVE binding nothing is archived and retention purges as before.
+ * when its rows no longer count as many up to the same last arrival (rows that came late). Rows
+ * stored with the arrival of a day retention already purged are added to its object. Without the
+ * ARCHIVE binding nothing is archived and retention purges as before.
  */
 export const archive: Stage = {
   name: 'archive',
