@@ -6,8 +6,10 @@ import { archiveKey } from '../storage/archive-rows.ts';
 import { eraseUser } from '../storage/erasure.ts';
 import type { RunRow } from '../storage/loop-runs.ts';
 import type { ArchiveKind } from '../storage/schema/index.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
+import { SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { archive } from './stages/archive.ts';
 import { retention } from './stages/retention.ts';
 import type { StageContext } from './stages/stage.ts';
@@ -236,5 +238,25 @@ describe('the raw rows’ archive', () => {
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([first, late].sort());
     expect((await archived(p.id, 'events', day))!.map((e) => e.traceId)).toEqual([first, late]);
     expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+  });
+
+  it('archives a month of backlog in slices that each stay within a slice’s D1 queries', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const days = Array.from({ length: 31 }, (_, i) => utcDay(now - (31 - i) * DAY_MS));
+    for (const day of days) await arrivedAt(p.id, [await answer(p)], Date.parse(`${day}T10:00:00Z`));
+    const { db, queries } = countedD1(env.DB);
+    const ctx = { ...contextOf(p.id, now, true), db };
+    const perSlice: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const before = queries();
+      cursor = (await archive.slice(ctx, cursor)).cursor;
+      perSlice.push(queries() - before);
+    } while (cursor !== null && perSlice.length < 100);
+    expect(perSlice.length).toBeGreaterThan(1);
+    expect(Math.max(...perSlice)).toBeLessThanOrEqual(SLICE_QUERY_RESERVE);
+    const { objects } = await env.ARCHIVE.list({ prefix: `${p.id}/` });
+    expect(objects.map((o) => o.key).sort()).toEqual(days.flatMap((d) => [archiveKey(p.id, 'events', d), archiveKey(p.id, 'traces', d)]).sort());
   });
 });

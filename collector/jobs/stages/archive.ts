@@ -68,7 +68,8 @@ export const archive: Stage = {
           counts.unchanged++;
           continue;
         }
-        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 1;
+        // Its pages (one more when the last is full), and recording it.
+        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 2;
         // Days before this one are done: the next slice starts again at this one (a kind of it
         // written already is found current then).
         if (counts.written > 0 && queries + reads > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
