@@ -259,4 +259,33 @@ describe('the raw rows’ archive', () => {
     const { objects } = await env.ARCHIVE.list({ prefix: `${p.id}/` });
     expect(objects.map((o) => o.key).sort()).toEqual(days.flatMap((d) => [archiveKey(p.id, 'events', d), archiveKey(p.id, 'traces', d)]).sort());
   });
+
+  it('writes a day again when an erasure lands while the day is being written', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 5 * DAY_MS);
+    const gone = await answer(p, 'u-gone');
+    const stays = await answer(p, 'u-stays');
+    const staysEvents = await eventIdsOf(p.id, [stays]);
+    await arrivedAt(p.id, [gone, stays], Date.parse(`${day}T10:00:00Z`));
+    // The user is erased after the day's events were read, before their object is stored.
+    let erased = false;
+    const racing = new Proxy(env.ARCHIVE, {
+      get(target, prop) {
+        if (prop !== 'put') return Reflect.get(target, prop).bind(target);
+        return async (...args: Parameters<R2Bucket['put']>) => {
+          if (!erased) {
+            erased = true;
+            await eraseUser(env.DB, p.id, 'u-gone');
+          }
+          return target.put(...args);
+        };
+      },
+    });
+    await sliceUntilDone(archive, { ...contextOf(p.id, now, true), archive: racing });
+    expect(erased).toBe(true);
+    await sliceUntilDone(archive, contextOf(p.id, now, true));
+    expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
+  });
 });

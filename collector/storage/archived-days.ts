@@ -53,15 +53,31 @@ export async function archivedDaysBetween(db: D1Database, projectId: string, fro
   return new Map(results.map((r) => [`${r.kind}/${r.day}`, { ...r, stale: Boolean(r.stale) }]));
 }
 
-/** Records what a day's object now holds, as current. */
+/**
+ * Marks a day as being written (rows -1, not stale) before its rows are read: an erasure that
+ * marks it stale meanwhile keeps it so once it is written (`recordArchivedDay` leaves the mark),
+ * and one whose writing failed halfway is written again and never counts as archived.
+ */
+export const beginArchivingDay = (db: D1Database, projectId: string, kind: ArchiveKind, day: string, now: number) =>
+  db
+    .prepare(
+      `insert into archived_days (project_id, kind, day, rows, last_received_at, stale, archived_at) values (?, ?, ?, -1, 0, 0, ?)
+       on conflict (project_id, kind, day) do update set rows = -1, last_received_at = 0, stale = 0, archived_at = excluded.archived_at`,
+    )
+    .bind(projectId, kind, day, now);
+
+/** Records what a day's object now holds. */
 export const recordArchivedDay = (db: D1Database, projectId: string, kind: ArchiveKind, day: string, rows: number, lastReceivedAt: number, now: number) =>
   db
     .prepare(
-      `insert into archived_days (project_id, kind, day, rows, last_received_at, stale, archived_at) values (?, ?, ?, ?, ?, 0, ?)
-       on conflict (project_id, kind, day) do update set rows = excluded.rows, last_received_at = excluded.last_received_at, stale = 0,
+      `insert into archived_days (project_id, kind, day, rows, last_received_at, archived_at) values (?, ?, ?, ?, ?, ?)
+       on conflict (project_id, kind, day) do update set rows = excluded.rows, last_received_at = excluded.last_received_at,
          archived_at = excluded.archived_at`,
     )
     .bind(projectId, kind, day, rows, lastReceivedAt, now);
+
+/** Whether a day's object holds its rows as they were when it was written: written whole, and no erasure since. */
+export const isCurrent = (record: ArchivedDay | undefined): record is ArchivedDay => record !== undefined && !record.stale && record.rows >= 0;
 
 /**
  * Statements marking stale the archived days of the raw rows an erasure is about to delete: the
@@ -81,7 +97,7 @@ export function markErasedDaysStale(d1: D1Database, projectId: string, traceIdsJ
 /**
  * Where retention may purge raw rows up to when the archive is on: the start of the first day
  * before `cutoff` that has raw rows and is not archived as current in every kind (never
- * archived, or stale since an erasure), else `cutoff`. The archive stage runs first in the
+ * archived, written halfway, or stale since an erasure), else `cutoff`. The archive stage runs first in the
  * night and writes or checks every such day, so this holds back only a day it could not write.
  * Days archived are passed without a query; each run of days with no rows costs one.
  */
@@ -91,7 +107,7 @@ export async function archivedCutoff(db: D1Database, projectId: string, cutoff: 
   if (day === null || day >= end) return cutoff;
   const { results } = await db
     .prepare(
-      `select day from archived_days where project_id = ? and day >= ? and day < ? and not stale
+      `select day from archived_days where project_id = ? and day >= ? and day < ? and not stale and rows >= 0
        group by day having count(*) = ${ARCHIVE_KINDS.length}`,
     )
     .bind(projectId, day, end)

@@ -1,7 +1,16 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { oneBatch, readLines, writeLines } from '../../storage/archive-objects.ts';
 import { ARCHIVED_TABLES, archiveKey, lineFields, sortLines } from '../../storage/archive-rows.ts';
-import { archivedDaysBetween, dayStart, EPOCH_DAY, nextDay, nextDayWithRows, recordArchivedDay } from '../../storage/archived-days.ts';
+import {
+  archivedDaysBetween,
+  beginArchivingDay,
+  dayStart,
+  EPOCH_DAY,
+  isCurrent,
+  nextDay,
+  nextDayWithRows,
+  recordArchivedDay,
+} from '../../storage/archived-days.ts';
 import { ARCHIVE_KINDS, type ArchiveKind } from '../../storage/schema/index.ts';
 import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { rawCutoff } from './raw-cutoff.ts';
@@ -59,17 +68,17 @@ export const archive: Stage = {
       }
       for (const kind of ARCHIVE_KINDS) {
         const record = archived.get(`${kind}/${current}`);
-        if (record && !record.stale && current >= dueDay) continue;
+        if (isCurrent(record) && current >= dueDay) continue;
         const found = await fingerprint(ctx, kind, current);
         queries++;
         // A day retention purged is written again only with rows that came late, and keeps what it held.
         const purgedBefore = current < purgedDay;
-        if ((purgedBefore && found.rows === 0) || (record && !record.stale && record.rows === found.rows && record.lastReceivedAt === found.last)) {
+        if ((purgedBefore && found.rows === 0) || (isCurrent(record) && record.rows === found.rows && record.lastReceivedAt === found.last)) {
           counts.unchanged++;
           continue;
         }
-        // Its pages (one more when the last is full), and recording it.
-        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 2;
+        // Its pages (one more when the last is full), and marking and recording it.
+        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 3;
         // Days before this one are done: the next slice starts again at this one (a kind of it
         // written already is found current then).
         if (counts.written > 0 && queries + reads > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
@@ -100,6 +109,7 @@ async function fingerprint(ctx: StageContext, kind: ArchiveKind, day: string): P
  */
 async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, day: string, merge: boolean): Promise<number> {
   const key = archiveKey(ctx.projectId, kind, day);
+  await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
   const read = { last: 0 };
   const stored = storedPages(ctx, kind, day, read);
   let rows: number;
