@@ -139,6 +139,27 @@ describe('the raw rows’ archive', () => {
     expect((await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag).toBe(etag);
   });
 
+  it('writes a chunk’s score as stored, every digit of it', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 2 * DAY_MS);
+    const t = trace({
+      rerankedChunks: [
+        { chunkId: 'c1', sourceDocId: 'refunds.md', sourceDocVersion: 'v3', score: 0.1 + 0.2, rank: 1, text: 'Opened items can be returned within 14 days.' },
+      ],
+    });
+    await sendTraffic(p, [t], []);
+    await arrivedAt(p.id, [t.traceId], Date.parse(`${day}T10:00:00Z`));
+    const stored = await env.DB.prepare("select score from trace_chunks where project_id = ? and trace_id = ? and stage = 'reranked'")
+      .bind(p.id, t.traceId)
+      .first<{ score: number }>();
+    // More digits than the 15 SQLite writes a real in JSON with.
+    expect(stored!.score).not.toBe(Number(stored!.score.toPrecision(15)));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    const [line] = (await archived(p.id, 'traces', day))!;
+    expect((line!.chunks as { stage: string; score: number }[]).find((c) => c.stage === 'reranked')!.score).toBe(stored!.score);
+  });
+
   it('lets retention purge a day’s raw rows only once the day is archived as it stands', async () => {
     const p = await newProject();
     const now = Date.now();

@@ -14,56 +14,102 @@ export interface ArchivedTable {
   id: 'eventId' | 'traceId';
   /** Rows per read: a page stays a few MB at the largest rows the collector accepts. */
   pageRows: number;
+  /** D1 queries one page read takes. */
+  pageQueries: number;
   /** One row: `rows` (count) and `last` (the latest arrival, null for none). */
   fingerprintSql: string;
-  /** A page of rows, ?4 rows from offset ?5, as objects whose JSON columns are still text. */
-  pageSql: string;
-  /** The line of one row of a page. */
-  line(row: Record<string, unknown>): string;
+  /**
+   * The arrivals pages start at (`at`, in order): the first row's and every ?4th row's after it.
+   * A page is read as the rows from its start to the next page's, so each read touches only its
+   * own rows (paging by offset sorted all the day's rows again for every page).
+   */
+  pageStartsSql: string;
+  /** The lines of the rows that arrived from `from` (inclusive) to `to` (exclusive), in order, and the latest arrival among them (0 for none). */
+  readPage(db: D1Database, projectId: string, from: number, to: number): Promise<{ lines: string[]; last: number }>;
 }
 
-/** Columns holding JSON as text, parsed into the line. */
-const parseJson = (row: Record<string, unknown>, columns: readonly string[]) => {
-  const out = { ...row };
-  for (const c of columns) if (typeof out[c] === 'string') out[c] = JSON.parse(out[c] as string);
-  return out;
-};
+/** SQL numbering the arrivals `at` (ordered by `n`) over `rows`, keeping every ?4th from the first. */
+const everyPageRowsth = (rows: string) => `select at from (${rows}) where (n - 1) % ?4 = 0 order by at`;
+const NUMBERED_ARRIVAL = (column: string) => `${column} as at, row_number() over (order by ${column}) as n`;
 
 const EVENT_COLUMNS = `e.event_id as eventId, e.trace_id as traceId, e.session_id as sessionId, e.signal_type as signalType,
   e.signal_value as signalValue, e.signal_group as signalGroup, e.detail, e.widget_version as widgetVersion, e.shown_ms as shownMs,
   e.ip_hash as ipHash, e.client_ts as clientTs, e.received_at as receivedAt, t.user_id_hash as userIdHash`;
 
-const TRACE_CHUNKS = `(select json_group_array(json_object('stage', c.stage, 'rank', c.rank, 'chunkId', c.chunk_id, 'sourceDocId', c.source_doc_id,
-    'sourceDocVersion', c.source_doc_version, 'score', c.score, 'text', ct.text))
-  from trace_chunks c left ${JOIN_CHUNK_TEXT} where c.project_id = t.project_id and c.trace_id = t.trace_id)`;
+const EVENTS_RECEIVED = 'e.received_at >= ?2 and e.received_at < ?3';
+
+// With the hashed user of the answer it is about (when stored), which an erasure of that user looks for.
+const EVENTS_PAGE_SQL = `${eventsReceivedSql(EVENT_COLUMNS, EVENTS_RECEIVED)}
+  left join traces t on t.project_id = ?1 and t.trace_id = e.trace_id
+  order by e.received_at, e.event_id`;
+
+const TRACES_RECEIVED = 't.project_id = ?1 and t.received_at >= ?2 and t.received_at < ?3';
+
+const TRACES_PAGE_SQL = `select t.trace_id as traceId, t.session_id as sessionId, t.user_id_hash as userIdHash, t.turn_index as turnIndex, t.query,
+    t.rewritten_query as rewrittenQuery, t.top_k as topK, t.threshold, t.embedding_model as embeddingModel, t.prompt, t.answer, t.model,
+    t.reranker_version as rerankerVersion, t.intent, t.knowledge_base as knowledgeBase, t.created_at as createdAt, t.received_at as receivedAt
+  from traces t where ${TRACES_RECEIVED}
+  order by t.received_at, t.trace_id`;
+
+/** The chunk rows of the same traces, as plain columns: a chunk's score is written as stored (JSON built in SQL keeps 15 digits). */
+const TRACE_CHUNKS_PAGE_SQL = `select c.trace_id as traceId, c.stage, c.rank, c.chunk_id as chunkId, c.source_doc_id as sourceDocId,
+    c.source_doc_version as sourceDocVersion, c.score, ct.text
+  from traces t cross join trace_chunks c on c.project_id = ?1 and c.trace_id = t.trace_id left ${JOIN_CHUNK_TEXT}
+  where ${TRACES_RECEIVED}`;
+
+interface ChunkRow {
+  traceId: string;
+  stage: string;
+  rank: number;
+  chunkId: string;
+  sourceDocId: string;
+  sourceDocVersion: string | null;
+  score: number;
+  text: string | null;
+}
+
+/** Stages, then ranks (stages are ASCII words, so code-unit order is their order). */
+const byStageThenRank = (a: ChunkRow, b: ChunkRow) => (a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : a.rank - b.rank);
+
+/** The arrival of the last of rows read in order of arrival. */
+const lastArrival = (rows: readonly Record<string, unknown>[]) => (rows.at(-1)?.receivedAt as number | undefined) ?? 0;
 
 export const ARCHIVED_TABLES: Record<ArchiveKind, ArchivedTable> = {
   events: {
     id: 'eventId',
     pageRows: 5_000,
+    pageQueries: 1,
     // Walks the type index by arrival (events have no index on arrival alone).
-    fingerprintSql: eventsReceivedSql('count(*) as rows, max(e.received_at) as last', 'e.received_at >= ?2 and e.received_at < ?3'),
-    // With the hashed user of the answer it is about (when stored), which an erasure of that user looks for.
-    pageSql: `${eventsReceivedSql(EVENT_COLUMNS, 'e.received_at >= ?2 and e.received_at < ?3')}
-      left join traces t on t.project_id = ?1 and t.trace_id = e.trace_id
-      order by e.received_at, e.event_id limit ?4 offset ?5`,
-    line: (row) => JSON.stringify(parseJson(row, ['detail'])),
+    fingerprintSql: eventsReceivedSql('count(*) as rows, max(e.received_at) as last', EVENTS_RECEIVED),
+    pageStartsSql: everyPageRowsth(eventsReceivedSql(NUMBERED_ARRIVAL('e.received_at'), EVENTS_RECEIVED)),
+    async readPage(db, projectId, from, to) {
+      const { results } = await db.prepare(EVENTS_PAGE_SQL).bind(projectId, from, to).all<Record<string, unknown>>();
+      const lines = results.map((row) => {
+        row.detail = JSON.parse(row.detail as string);
+        return JSON.stringify(row);
+      });
+      return { lines, last: lastArrival(results) };
+    },
   },
   traces: {
     id: 'traceId',
     pageRows: 1_000,
+    pageQueries: 2,
     fingerprintSql: 'select count(*) as rows, max(received_at) as last from traces where project_id = ?1 and received_at >= ?2 and received_at < ?3',
-    pageSql: `select t.trace_id as traceId, t.session_id as sessionId, t.user_id_hash as userIdHash, t.turn_index as turnIndex, t.query,
-        t.rewritten_query as rewrittenQuery, t.top_k as topK, t.threshold, t.embedding_model as embeddingModel, t.prompt, t.answer, t.model,
-        t.reranker_version as rerankerVersion, t.intent, t.knowledge_base as knowledgeBase, t.created_at as createdAt, t.received_at as receivedAt,
-        ${TRACE_CHUNKS} as chunks
-      from traces t where t.project_id = ?1 and t.received_at >= ?2 and t.received_at < ?3
-      order by t.received_at, t.trace_id limit ?4 offset ?5`,
-    line: (row) => {
-      const out = parseJson(row, ['chunks']) as Record<string, unknown> & { chunks: { stage: string; rank: number }[] };
-      // json_group_array keeps no order: stages, then ranks.
-      out.chunks.sort((a, b) => a.stage.localeCompare(b.stage) || a.rank - b.rank);
-      return JSON.stringify(out);
+    pageStartsSql: everyPageRowsth(`select ${NUMBERED_ARRIVAL('t.received_at')} from traces t where ${TRACES_RECEIVED}`),
+    async readPage(db, projectId, from, to) {
+      const [traces, chunkRows] = await Promise.all([
+        db.prepare(TRACES_PAGE_SQL).bind(projectId, from, to).all<Record<string, unknown> & { traceId: string }>(),
+        db.prepare(TRACE_CHUNKS_PAGE_SQL).bind(projectId, from, to).all<ChunkRow>(),
+      ]);
+      const chunks = new Map<string, Omit<ChunkRow, 'traceId'>[]>();
+      for (const { traceId, ...chunk } of chunkRows.results.sort((a, b) => byStageThenRank(a, b))) {
+        const list = chunks.get(traceId);
+        if (list) list.push(chunk);
+        else chunks.set(traceId, [chunk]);
+      }
+      const lines = traces.results.map((t) => JSON.stringify({ ...t, chunks: chunks.get(t.traceId) ?? [] }));
+      return { lines, last: lastArrival(traces.results) };
     },
   },
 };

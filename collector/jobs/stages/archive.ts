@@ -77,8 +77,9 @@ export const archive: Stage = {
           counts.unchanged++;
           continue;
         }
-        // Its pages (one more when the last is full), and marking and recording it.
-        const reads = Math.ceil(found.rows / ARCHIVED_TABLES[kind].pageRows) + 3;
+        // Its pages, where they start, and marking and recording it.
+        const { pageRows, pageQueries } = ARCHIVED_TABLES[kind];
+        const reads = Math.ceil(found.rows / pageRows) * pageQueries + 3;
         // Days before this one are done: the next slice starts again at this one (a kind of it
         // written already is found current then).
         if (counts.written > 0 && queries + reads > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
@@ -130,13 +131,23 @@ async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, 
 async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, read: { last: number }): AsyncGenerator<string[]> {
   const table = ARCHIVED_TABLES[kind];
   const start = dayStart(day);
-  for (let offset = 0; ; offset += table.pageRows) {
-    const { results } = await ctx.db
-      .prepare(table.pageSql)
-      .bind(ctx.projectId, start, start + DAY_MS, table.pageRows, offset)
-      .all<Record<string, unknown>>();
-    for (const r of results) read.last = Math.max(read.last, r.receivedAt as number);
-    yield results.map((r) => table.line(r));
-    if (results.length < table.pageRows) return;
+  const { results } = await ctx.db
+    .prepare(table.pageStartsSql)
+    .bind(ctx.projectId, start, start + DAY_MS, table.pageRows)
+    .all<{ at: number }>();
+  const starts = [...new Set(results.map((r) => r.at))];
+  const pageAt = (i: number) => table.readPage(ctx.db, ctx.projectId, starts[i]!, starts[i + 1] ?? start + DAY_MS);
+  // The next page is read while this one is gzipped.
+  let next = starts.length ? pageAt(0) : null;
+  try {
+    for (let i = 0; next; i++) {
+      const page = await next;
+      next = i + 1 < starts.length ? pageAt(i + 1) : null;
+      read.last = Math.max(read.last, page.last);
+      yield page.lines;
+    }
+  } finally {
+    // Left unread when writing failed: its failure is not the one to report.
+    next?.catch(() => {});
   }
 }
