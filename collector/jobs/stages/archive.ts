@@ -136,18 +136,10 @@ async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, r
     .bind(ctx.projectId, start, start + DAY_MS, table.pageRows)
     .all<{ at: number }>();
   const starts = [...new Set(results.map((r) => r.at))];
-  const pageAt = (i: number) => table.readPage(ctx.db, ctx.projectId, starts[i]!, starts[i + 1] ?? start + DAY_MS);
-  // The next page is read while this one is gzipped.
-  let next = starts.length ? pageAt(0) : null;
-  try {
-    for (let i = 0; next; i++) {
-      const page = await next;
-      next = i + 1 < starts.length ? pageAt(i + 1) : null;
-      read.last = Math.max(read.last, page.last);
-      yield page.lines;
-    }
-  } finally {
-    // Left unread when writing failed: its failure is not the one to report.
-    next?.catch(() => {});
+  // Each page is read from its start to the next page's.
+  for (const [i, from] of starts.entries()) {
+    const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS);
+    read.last = Math.max(read.last, page.last);
+    yield page.lines;
   }
 }
