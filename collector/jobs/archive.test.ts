@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../shared/time.ts';
 import { archiveKey } from '../storage/archive-rows.ts';
+import { countedR2 } from '../storage/counted-r2.ts';
 import { eraseUser } from '../storage/erasure.ts';
 import type { RunRow } from '../storage/loop-runs.ts';
 import type { ArchiveKind } from '../storage/schema/index.ts';
@@ -11,6 +12,7 @@ import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { archive } from './stages/archive.ts';
+import { archiveErasures } from './stages/archive-erasures.ts';
 import { retention } from './stages/retention.ts';
 import type { StageContext } from './stages/stage.ts';
 
@@ -76,7 +78,7 @@ async function sliceUntilDone(stage: typeof archive, ctx: StageContext) {
   while (cursor !== null);
 }
 
-describe('the raw rows’ archive', () => {
+describe('the raw rows’ archive', { timeout: 30_000 }, () => {
   it('writes each complete day of arrival of a project’s events and traces as one object each, and a day again only when it changed', async () => {
     const p = await newProject();
     const other = await newProject();
@@ -122,7 +124,7 @@ describe('the raw rows’ archive', () => {
         sourceDocId: 'refunds.md',
         sourceDocVersion: 'v3',
         score: 0.82,
-        text: 'Opened items can be returned within 14 days.',
+        // Its text is the reranked row's, just before: an object holds each chunk's text once.
       },
       { stage: 'retrieved', rank: 2, chunkId: 'c2', sourceDocId: 'shipping.md', sourceDocVersion: null, score: 0.71, text: 'Shipping takes 3-5 days.' },
     ]);
@@ -158,6 +160,43 @@ describe('the raw rows’ archive', () => {
     await runNightly(env, now + 1_000, { projects: [p.id] });
     const [line] = (await archived(p.id, 'traces', day))!;
     expect((line!.chunks as { stage: string; score: number }[]).find((c) => c.stage === 'reranked')!.score).toBe(stored!.score);
+  });
+
+  it('writes each chunk text once an object, with the first answer citing it, and keeps it so when an erasure or late rows rewrite the object', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 95 * DAY_MS);
+    const gone = await answer(p, 'u-gone');
+    const stays = await answer(p, 'u-stays');
+    await arrivedAt(p.id, [gone], Date.parse(`${day}T10:00:00Z`));
+    await arrivedAt(p.id, [stays], Date.parse(`${day}T11:00:00Z`));
+    /** Each line's chunks as stage/chunk and whether the line holds the text. */
+    const texts = async () =>
+      (await archived(p.id, 'traces', day))!.map((l) => ({
+        traceId: l.traceId,
+        chunks: (l.chunks as Record<string, unknown>[]).map((c) => `${c.stage}/${c.chunkId}${'text' in c ? `: ${c.text}` : ''}`),
+      }));
+    const withTexts = ['reranked/c1: Opened items can be returned within 14 days.', 'retrieved/c1', 'retrieved/c2: Shipping takes 3-5 days.'];
+    const without = ['reranked/c1', 'retrieved/c1', 'retrieved/c2'];
+    // Archived, then purged: the object is the only copy of the day.
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+    expect(await texts()).toEqual([
+      { traceId: gone, chunks: withTexts },
+      { traceId: stays, chunks: without },
+    ]);
+    // The answer holding the texts is erased: the next answer citing them holds them.
+    await eraseUser(env.DB, p.id, 'u-gone');
+    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    expect(await texts()).toEqual([{ traceId: stays, chunks: withTexts }]);
+    // An answer that came late, earlier in the day, holds them now.
+    const late = await answer(p, 'u-late');
+    await arrivedAt(p.id, [late], Date.parse(`${day}T09:00:00Z`));
+    await runNightly(env, now + 2 * DAY_MS, { projects: [p.id] });
+    expect(await texts()).toEqual([
+      { traceId: late, chunks: withTexts },
+      { traceId: stays, chunks: without },
+    ]);
   });
 
   it('lets retention purge a day’s raw rows only once the day is archived as it stands', async () => {
@@ -261,24 +300,53 @@ describe('the raw rows’ archive', () => {
     expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
   });
 
-  it('archives a month of backlog in slices that each stay within a slice’s D1 queries', async () => {
+  it('archives a month of backlog in slices that each stay within a slice’s D1 queries and R2 calls', async () => {
     const p = await newProject();
     const now = Date.now();
     const days = Array.from({ length: 31 }, (_, i) => utcDay(now - (31 - i) * DAY_MS));
     for (const day of days) await arrivedAt(p.id, [await answer(p)], Date.parse(`${day}T10:00:00Z`));
     const { db, queries } = countedD1(env.DB);
-    const ctx = { ...contextOf(p.id, now, true), db };
+    const r2 = countedR2(env.ARCHIVE);
+    const ctx = { ...contextOf(p.id, now, true), db, archive: r2.bucket };
+    const calls = () => queries() + r2.calls();
     const perSlice: number[] = [];
     let cursor: string | null = null;
     do {
-      const before = queries();
+      const before = calls();
       cursor = (await archive.slice(ctx, cursor)).cursor;
-      perSlice.push(queries() - before);
+      perSlice.push(calls() - before);
     } while (cursor !== null && perSlice.length < 100);
     expect(perSlice.length).toBeGreaterThan(1);
     expect(Math.max(...perSlice)).toBeLessThanOrEqual(SLICE_QUERY_RESERVE);
     const { objects } = await env.ARCHIVE.list({ prefix: `${p.id}/` });
     expect(objects.map((o) => o.key).sort()).toEqual(days.flatMap((d) => [archiveKey(p.id, 'events', d), archiveKey(p.id, 'traces', d)]).sort());
+  });
+
+  it('takes an erased user out of forty purged days in slices that each stay within a slice’s D1 queries and R2 calls', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const days = Array.from({ length: 40 }, (_, i) => utcDay(now - (140 - i) * DAY_MS));
+    for (const day of days) await arrivedAt(p.id, [await answer(p, 'u-gone')], Date.parse(`${day}T10:00:00Z`));
+    const stays = await answer(p, 'u-stays');
+    await arrivedAt(p.id, [stays], Date.parse(`${days[0]}T11:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+    await eraseUser(env.DB, p.id, 'u-gone');
+    const { db, queries } = countedD1(env.DB);
+    const r2 = countedR2(env.ARCHIVE);
+    const ctx = { ...contextOf(p.id, now + DAY_MS, true), db, archive: r2.bucket, run: { startedAt: now + DAY_MS } as RunRow };
+    const calls = () => queries() + r2.calls();
+    const perSlice: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const before = calls();
+      cursor = (await archiveErasures.slice(ctx, cursor)).cursor;
+      perSlice.push(calls() - before);
+    } while (cursor !== null && perSlice.length < 100);
+    expect(perSlice.length).toBeGreaterThan(1);
+    expect(Math.max(...perSlice)).toBeLessThanOrEqual(SLICE_QUERY_RESERVE);
+    expect(ids(await archived(p.id, 'traces', days[0]!), 'traceId')).toEqual([stays]);
+    for (const day of days.slice(1)) expect(await archived(p.id, 'traces', day)).toBeNull();
   });
 
   it('writes a day again when an erasure lands while the day is being written', async () => {

@@ -6,6 +6,7 @@
  */
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
+import { countedR2 } from '../storage/counted-r2.ts';
 import { createRun, doneOn, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
@@ -74,7 +75,10 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       `A D1 query budget of ${queryBudget} (NIGHTLY_QUERY_BUDGET) is below the ${MIN_QUERY_BUDGET} one invocation needs to start a night and run a slice of it; the job needs Workers Paid (1,000 an invocation)`,
     );
   }
-  const { db, queries } = countedD1(env.DB);
+  const { db, queries: d1Queries } = countedD1(env.DB);
+  // R2 calls are subrequests as D1 queries are: the budget counts both.
+  const r2 = env.ARCHIVE && countedR2(env.ARCHIVE);
+  const queries = () => d1Queries() + (r2?.calls() ?? 0);
   let slicesLeft = options.maxSlices ?? Number.POSITIVE_INFINITY;
   const runs: NightlySummary['runs'] = [];
   const projects = options.projects ?? (await projectIds(db));
@@ -120,7 +124,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       now,
       purgeNow: Math.min(now, options.wallClock ?? now),
       settings,
-      archive: env.ARCHIVE,
+      archive: r2?.bucket,
       run,
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
       bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },

@@ -8,12 +8,28 @@
  */
 export const ARCHIVE_PART_BYTES = 8 * 1024 * 1024;
 
-/** An object's lines, unzipped; none when there is no object. */
-export async function readLines(bucket: R2Bucket, key: string): Promise<string[]> {
+/**
+ * An object's lines, unzipped as they are read (a full-scale day of traces is far more than a
+ * Worker's memory unzipped); none when there is no object.
+ */
+export async function* objectLines(bucket: R2Bucket, key: string): AsyncGenerator<string> {
   const object = await bucket.get(key);
-  if (!object) return [];
-  const text = await new Response(object.body.pipeThrough(new DecompressionStream('gzip'))).text();
-  return text.split('\n').filter(Boolean);
+  if (!object) return;
+  const reader = object.body.pipeThrough(new DecompressionStream('gzip')).pipeThrough(new TextDecoderStream()).getReader();
+  let done = false;
+  try {
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const lines = (rest + read.value).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line) yield line;
+    }
+    done = true;
+    if (rest) yield rest;
+  } finally {
+    // A reader that stops early lets go of the object's body.
+    if (!done) await reader.cancel().catch(() => undefined);
+  }
 }
 
 /**
@@ -41,11 +57,6 @@ export async function writeLines(bucket: R2Bucket, key: string, batches: AsyncIt
   if (lines === 0) await bucket.delete(key);
   else await bucket.put(key, upload.whole, { httpMetadata: OBJECT_HTTP_METADATA });
   return lines;
-}
-
-/** Lines already in memory, as the one batch `writeLines` takes. */
-export async function* oneBatch(lines: readonly string[]): AsyncGenerator<readonly string[]> {
-  yield lines;
 }
 
 const OBJECT_HTTP_METADATA = { contentType: 'application/gzip' };

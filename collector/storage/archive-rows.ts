@@ -1,5 +1,6 @@
+import { type ArchivedChunk, ObjectTexts } from './archive-texts.ts';
 import type { ArchiveKind } from './schema/index.ts';
-import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
+import { TEXT_VERSION } from './sql/chunk-text.ts';
 import { eventsReceivedSql } from './sql/events-by-arrival.ts';
 
 /**
@@ -24,8 +25,11 @@ export interface ArchivedTable {
    * own rows (paging by offset sorted all the day's rows again for every page).
    */
   pageStartsSql: string;
-  /** The lines of the rows that arrived from `from` (inclusive) to `to` (exclusive), in order, and the latest arrival among them (0 for none). */
-  readPage(db: D1Database, projectId: string, from: number, to: number): Promise<{ lines: string[]; last: number }>;
+  /**
+   * The lines of the rows that arrived from `from` (inclusive) to `to` (exclusive), in order, and
+   * the latest arrival among them (0 for none); `texts` is what the object has written so far.
+   */
+  readPage(db: D1Database, projectId: string, from: number, to: number, texts: ObjectTexts): Promise<{ lines: string[]; last: number }>;
 }
 
 /** SQL numbering the arrivals `at` (ordered by `n`) over `rows`, keeping every ?4th from the first. */
@@ -51,11 +55,20 @@ const TRACES_PAGE_SQL = `select t.trace_id as traceId, t.session_id as sessionId
   from traces t where ${TRACES_RECEIVED}
   order by t.received_at, t.trace_id`;
 
-/** The chunk rows of the same traces, as plain columns: a chunk's score is written as stored (JSON built in SQL keeps 15 digits). */
-const TRACE_CHUNKS_PAGE_SQL = `select c.trace_id as traceId, c.stage, c.rank, c.chunk_id as chunkId, c.source_doc_id as sourceDocId,
-    c.source_doc_version as sourceDocVersion, c.score, ct.text
-  from traces t cross join trace_chunks c on c.project_id = ?1 and c.trace_id = t.trace_id left ${JOIN_CHUNK_TEXT}
-  where ${TRACES_RECEIVED}`;
+/**
+ * The chunk rows of the same traces, as plain columns (a chunk's score is written as stored: JSON
+ * built in SQL keeps 15 digits), each text read only for the page's first row citing it (`first`),
+ * in the order the lines are written.
+ */
+const TRACE_CHUNKS_PAGE_SQL = `select k.traceId, k.stage, k.rank, k.chunkId, k.sourceDocId, k.sourceDocVersion, k.score, k.n = 1 as first, ct.text
+  from (
+    select c.trace_id as traceId, c.stage, c.rank, c.chunk_id as chunkId, c.source_doc_id as sourceDocId,
+      c.source_doc_version as sourceDocVersion, c.score, ${TEXT_VERSION} as textVersion,
+      row_number() over (partition by c.chunk_id, ${TEXT_VERSION} order by t.received_at, t.trace_id, c.stage, c.rank) as n
+    from traces t cross join trace_chunks c on c.project_id = ?1 and c.trace_id = t.trace_id
+    where ${TRACES_RECEIVED}
+  ) k
+  left join chunk_texts ct on k.n = 1 and ct.project_id = ?1 and ct.chunk_id = k.chunkId and ct.source_doc_version = k.textVersion`;
 
 interface ChunkRow {
   traceId: string;
@@ -65,6 +78,7 @@ interface ChunkRow {
   sourceDocId: string;
   sourceDocVersion: string | null;
   score: number;
+  first: number;
   text: string | null;
 }
 
@@ -82,7 +96,7 @@ export const ARCHIVED_TABLES: Record<ArchiveKind, ArchivedTable> = {
     // Walks the type index by arrival (events have no index on arrival alone).
     fingerprintSql: eventsReceivedSql('count(*) as rows, max(e.received_at) as last', EVENTS_RECEIVED),
     pageStartsSql: everyPageRowsth(eventsReceivedSql(NUMBERED_ARRIVAL('e.received_at'), EVENTS_RECEIVED)),
-    async readPage(db, projectId, from, to) {
+    async readPage(db, projectId, from, to, _texts) {
       const { results } = await db.prepare(EVENTS_PAGE_SQL).bind(projectId, from, to).all<Record<string, unknown>>();
       const lines = results.map((row) => {
         row.detail = JSON.parse(row.detail as string);
@@ -98,18 +112,24 @@ export const ARCHIVED_TABLES: Record<ArchiveKind, ArchivedTable> = {
     pageQueries: 2,
     fingerprintSql: 'select count(*) as rows, max(received_at) as last from traces where project_id = ?1 and received_at >= ?2 and received_at < ?3',
     pageStartsSql: everyPageRowsth(`select ${NUMBERED_ARRIVAL('t.received_at')} from traces t where ${TRACES_RECEIVED}`),
-    async readPage(db, projectId, from, to) {
+    async readPage(db, projectId, from, to, texts) {
       const [traces, chunkRows] = await Promise.all([
         db.prepare(TRACES_PAGE_SQL).bind(projectId, from, to).all<Record<string, unknown> & { traceId: string }>(),
         db.prepare(TRACE_CHUNKS_PAGE_SQL).bind(projectId, from, to).all<ChunkRow>(),
       ]);
-      const chunks = new Map<string, Omit<ChunkRow, 'traceId'>[]>();
-      for (const { traceId, ...chunk } of chunkRows.results.sort((a, b) => byStageThenRank(a, b))) {
+      const chunks = new Map<string, ArchivedChunk[]>();
+      for (const { traceId, first, text, ...row } of chunkRows.results.sort((a, b) => byStageThenRank(a, b))) {
+        // Later rows citing the chunk leave its text to the first.
+        const chunk: ArchivedChunk = first ? { ...row, text } : row;
         const list = chunks.get(traceId);
         if (list) list.push(chunk);
         else chunks.set(traceId, [chunk]);
       }
-      const lines = traces.results.map((t) => JSON.stringify({ ...t, chunks: chunks.get(t.traceId) ?? [] }));
+      const lines = traces.results.map((t) => {
+        const cited = chunks.get(t.traceId) ?? [];
+        texts.keep(cited);
+        return JSON.stringify({ ...t, chunks: cited });
+      });
       return { lines, last: lastArrival(traces.results) };
     },
   },
@@ -118,15 +138,53 @@ export const ARCHIVED_TABLES: Record<ArchiveKind, ArchivedTable> = {
 /** The object of one project's raw table on one UTC day. */
 export const archiveKey = (projectId: string, kind: ArchiveKind, day: string) => `${projectId}/${kind}/${day}.jsonl.gz`;
 
-/** What the archive reads back of a line: its row's id, arrival and user (an event's is its answer's). */
-export function lineFields(kind: ArchiveKind, line: string): { id: string; receivedAt: number; userIdHash: string | null } {
+/** What the archive reads back of a line: its row's id, arrival and user (an event's is its answer's), and the row. */
+export function parseLine(kind: ArchiveKind, line: string): { id: string; receivedAt: number; userIdHash: string | null; row: Record<string, unknown> } {
   const row = JSON.parse(line) as Record<string, unknown>;
-  return { id: row[ARCHIVED_TABLES[kind].id] as string, receivedAt: row.receivedAt as number, userIdHash: (row.userIdHash as string | null) ?? null };
+  return { id: row[ARCHIVED_TABLES[kind].id] as string, receivedAt: row.receivedAt as number, userIdHash: (row.userIdHash as string | null) ?? null, row };
 }
 
+type ParsedLine = ReturnType<typeof parseLine> & { line: string };
+
 /** Lines in the order the archive writes them: by arrival, then id. */
-export function sortLines(kind: ArchiveKind, lines: readonly string[]): string[] {
-  const keyed = lines.map((line) => ({ line, ...lineFields(kind, line) }));
-  keyed.sort((a, b) => a.receivedAt - b.receivedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return keyed.map((k) => k.line);
+const inOrder = (a: ParsedLine, b: ParsedLine) => a.receivedAt - b.receivedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Lines of an object written again, a batch at a time. */
+const REWRITE_BATCH_LINES = 1_000;
+
+/**
+ * An object's lines written again from its old ones, read in order: those `keep` says stay, and
+ * `fresh` lines (rows that came late, full texts) merged in by arrival. Each chunk text stays
+ * written once (archive-texts.ts). `written.last` becomes the latest arrival written.
+ */
+export async function* rewrittenLines(
+  kind: ArchiveKind,
+  old: AsyncIterable<string>,
+  keep: (line: ReturnType<typeof parseLine>) => boolean,
+  fresh: readonly string[],
+  written: { last: number },
+): AsyncGenerator<string[]> {
+  const texts = new ObjectTexts();
+  const late = fresh.map((line) => ({ line, ...parseLine(kind, line) })).sort(inOrder);
+  // A late line may cite a text only an earlier late line holds: whichever is written first gives it.
+  for (const l of late) texts.drop((l.row.chunks as ArchivedChunk[] | undefined) ?? []);
+  let batch: string[] = [];
+  const write = (l: ParsedLine) => {
+    const chunks = l.row.chunks as ArchivedChunk[] | undefined;
+    batch.push(chunks && texts.keep(chunks) ? JSON.stringify(l.row) : l.line);
+    written.last = Math.max(written.last, l.receivedAt);
+  };
+  let next = 0;
+  for await (const line of old) {
+    const l = { line, ...parseLine(kind, line) };
+    while (next < late.length && inOrder(late[next]!, l) < 0) write(late[next++]!);
+    if (keep(l)) write(l);
+    else texts.drop((l.row.chunks as ArchivedChunk[] | undefined) ?? []);
+    if (batch.length >= REWRITE_BATCH_LINES) {
+      yield batch;
+      batch = [];
+    }
+  }
+  while (next < late.length) write(late[next++]!);
+  yield batch;
 }

@@ -1,11 +1,16 @@
-import { oneBatch, readLines, writeLines } from '../../storage/archive-objects.ts';
-import { archiveKey, lineFields } from '../../storage/archive-rows.ts';
+import { objectLines, writeLines } from '../../storage/archive-objects.ts';
+import { archiveKey, parseLine, rewrittenLines } from '../../storage/archive-rows.ts';
 import { PURGED_DAY_SQL, recordArchivedDay } from '../../storage/archived-days.ts';
+import { countedR2 } from '../../storage/counted-r2.ts';
 import type { ArchiveKind } from '../../storage/schema/index.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
-/** Objects one slice reads and writes again at most: each is a day's rows, held whole while filtered. */
-export const ARCHIVE_ERASE_OBJECTS = 20;
+/**
+ * D1 queries and R2 calls after which a slice starts on no more objects: well inside the slice
+ * reserve (query-budget.ts), which leaves room for the last object's. An object takes one read,
+ * or where it changes two reads, its writing (one put, or a part per 8 MiB) and its record.
+ */
+export const ARCHIVE_ERASE_CALLS = 40;
 
 /**
  * Erasure in the archive: the objects of days retention purged are the only copy of those days,
@@ -32,26 +37,38 @@ export const archiveErasures: Stage = {
       .all<{ user_id_hash: string }>();
     if (users.length === 0) return { cursor: null, counts: {} };
     const erased = new Set(users.map((u) => u.user_id_hash));
+    const hashes = [...erased];
+    const isErased = (l: { userIdHash: string | null }) => erased.has(l.userIdHash ?? '');
     const { results: objects } = await db
       .prepare(
         `select kind, day from archived_days where project_id = ?1 and rows > 0
            and ${PURGED_DAY_SQL} and day || '/' || kind > ?2 order by day, kind limit ?3`,
       )
-      .bind(projectId, cursor ?? '', ARCHIVE_ERASE_OBJECTS)
+      .bind(projectId, cursor ?? '', ARCHIVE_ERASE_CALLS)
       .all<{ kind: ArchiveKind; day: string }>();
     const counts = { objects: 0, lines: 0, users: 0 };
-    for (const { kind, day } of objects) {
+    const r2 = countedR2(bucket);
+    let calls = 2;
+    for (const [i, { kind, day }] of objects.entries()) {
+      if (i > 0 && calls + r2.calls() >= ARCHIVE_ERASE_CALLS) return { cursor: `${objects[i - 1]!.day}/${objects[i - 1]!.kind}`, counts };
       const key = archiveKey(projectId, kind, day);
-      const lines = await readLines(bucket, key);
-      const kept = lines.filter((l) => !erased.has(lineFields(kind, l).userIdHash ?? ''));
-      if (kept.length === lines.length) continue;
-      const rows = await writeLines(bucket, key, oneBatch(kept));
-      const last = kept.reduce((max, l) => Math.max(max, lineFields(kind, l).receivedAt), 0);
-      await recordArchivedDay(db, projectId, kind, day, rows, last, Date.now()).run();
+      // Read once to find the users' lines (parsing only a line that holds one's hash), and again
+      // only where there are some, as it is written.
+      let found = 0;
+      for await (const line of objectLines(r2.bucket, key)) if (hashes.some((h) => line.includes(h)) && isErased(parseLine(kind, line))) found++;
+      if (found === 0) continue;
+      const written = { last: 0 };
+      const rows = await writeLines(
+        r2.bucket,
+        key,
+        rewrittenLines(kind, objectLines(r2.bucket, key), (l) => !isErased(l), [], written),
+      );
+      await recordArchivedDay(db, projectId, kind, day, rows, written.last, Date.now()).run();
+      calls++;
       counts.objects++;
-      counts.lines += lines.length - kept.length;
+      counts.lines += found;
     }
-    if (objects.length === ARCHIVE_ERASE_OBJECTS) {
+    if (objects.length === ARCHIVE_ERASE_CALLS) {
       const last = objects.at(-1)!;
       return { cursor: `${last.day}/${last.kind}`, counts };
     }

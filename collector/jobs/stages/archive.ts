@@ -1,6 +1,7 @@
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { oneBatch, readLines, writeLines } from '../../storage/archive-objects.ts';
-import { ARCHIVED_TABLES, archiveKey, lineFields, sortLines } from '../../storage/archive-rows.ts';
+import { objectLines, writeLines } from '../../storage/archive-objects.ts';
+import { ARCHIVED_TABLES, archiveKey, rewrittenLines } from '../../storage/archive-rows.ts';
+import { ObjectTexts } from '../../storage/archive-texts.ts';
 import {
   archivedDaysBetween,
   beginArchivingDay,
@@ -11,15 +12,17 @@ import {
   nextDayWithRows,
   recordArchivedDay,
 } from '../../storage/archived-days.ts';
+import { countedR2 } from '../../storage/counted-r2.ts';
 import { ARCHIVE_KINDS, type ArchiveKind } from '../../storage/schema/index.ts';
 import { PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
 import { rawCutoff } from './raw-cutoff.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
 
 /**
- * D1 queries one slice starts no more writing after: well inside the slice reserve
- * (query-budget.ts). A day is written whole in one slice, so a day of more rows than fit in it
- * takes a slice of its own, of as many page reads as it needs.
+ * D1 queries and R2 calls one slice starts no more writing after: well inside the slice reserve
+ * (query-budget.ts), which leaves room for the parts of a large object (one call per 8 MiB
+ * gzipped) beyond the one call a day is counted ahead for. A day is written whole in one slice,
+ * so a day of more rows than fit in it takes a slice of its own, of as many page reads as it needs.
  */
 export const ARCHIVE_SLICE_QUERIES = 40;
 
@@ -35,9 +38,9 @@ export const ARCHIVE_SLICE_QUERIES = 40;
 export const archive: Stage = {
   name: 'archive',
   async slice(ctx, cursor): Promise<SliceResult> {
-    const bucket = ctx.archive;
-    if (!bucket) return { cursor: null, counts: { skipped: 1 }, note: 'no ARCHIVE binding (R2): raw rows are purged unarchived' };
+    if (!ctx.archive) return { cursor: null, counts: { skipped: 1 }, note: 'no ARCHIVE binding (R2): raw rows are purged unarchived' };
     const { db, projectId } = ctx;
+    const r2 = countedR2(ctx.archive);
     const now = ctx.purgeNow ?? ctx.now;
     const today = utcDay(now);
     const dueDay = utcDay(rawCutoff(now, ctx.settings.retentionDays));
@@ -77,13 +80,16 @@ export const archive: Stage = {
           counts.unchanged++;
           continue;
         }
-        // Its pages, where they start, and marking and recording it.
+        // Its pages, where they start, and marking and recording it; in R2, its writing (counted
+        // one call ahead) and, when rows are added to it, reading the old object.
+        const merge = purgedBefore && record !== undefined;
         const { pageRows, pageQueries } = ARCHIVED_TABLES[kind];
         const reads = Math.ceil(found.rows / pageRows) * pageQueries + 3;
+        const r2Ahead = merge ? 2 : 1;
         // Days before this one are done: the next slice starts again at this one (a kind of it
         // written already is found current then).
-        if (counts.written > 0 && queries + reads > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
-        counts[kind] += await writeDay(ctx, bucket, kind, current, purgedBefore && record !== undefined);
+        if (counts.written > 0 && queries + reads + r2.calls() + r2Ahead > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
+        counts[kind] += await writeDay(ctx, r2.bucket, kind, current, merge);
         queries += reads;
         counts.written++;
       }
@@ -106,29 +112,31 @@ async function fingerprint(ctx: StageContext, kind: ArchiveKind, day: string): P
  * Writes one table's day as it is stored now, gzipped as it is read, replacing any earlier
  * object (a day left with no rows has none), and records what it holds. A day retention purged
  * before (`merge`: rows of it came late) keeps the lines of its object that are no longer
- * stored. Returns its rows.
+ * stored, read as the new object is written. Returns its rows.
  */
 async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, day: string, merge: boolean): Promise<number> {
   const key = archiveKey(ctx.projectId, kind, day);
   await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
   const read = { last: 0 };
-  const stored = storedPages(ctx, kind, day, read);
   let rows: number;
-  if (!merge) rows = await writeLines(bucket, key, stored);
+  if (!merge) rows = await writeLines(bucket, key, storedPages(ctx, kind, day, read, new ObjectTexts()));
   else {
+    // Rows that come late into a purged day are few: they are held while the old lines stream past.
     const fresh: string[] = [];
-    for await (const page of stored) fresh.push(...page);
-    const ids = new Set(fresh.map((l) => lineFields(kind, l).id));
-    const kept = (await readLines(bucket, key)).filter((l) => !ids.has(lineFields(kind, l).id));
-    for (const l of kept) read.last = Math.max(read.last, lineFields(kind, l).receivedAt);
-    rows = await writeLines(bucket, key, oneBatch(sortLines(kind, [...kept, ...fresh])));
+    for await (const page of storedPages(ctx, kind, day, read, new ObjectTexts())) fresh.push(...page);
+    const ids = new Set(fresh.map((l) => JSON.parse(l)[ARCHIVED_TABLES[kind].id] as string));
+    rows = await writeLines(
+      bucket,
+      key,
+      rewrittenLines(kind, objectLines(bucket, key), (l) => !ids.has(l.id), fresh, read),
+    );
   }
   await recordArchivedDay(ctx.db, ctx.projectId, kind, day, rows, read.last, Date.now()).run();
   return rows;
 }
 
 /** The day's stored rows as lines, a page at a time; `read.last` becomes the latest arrival among them. */
-async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, read: { last: number }): AsyncGenerator<string[]> {
+async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, read: { last: number }, texts: ObjectTexts): AsyncGenerator<string[]> {
   const table = ARCHIVED_TABLES[kind];
   const start = dayStart(day);
   const { results } = await ctx.db
@@ -138,7 +146,7 @@ async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, r
   const starts = [...new Set(results.map((r) => r.at))];
   // Each page is read from its start to the next page's.
   for (const [i, from] of starts.entries()) {
-    const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS);
+    const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS, texts);
     read.last = Math.max(read.last, page.last);
     yield page.lines;
   }
