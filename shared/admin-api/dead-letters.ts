@@ -1,4 +1,8 @@
-/** What `GET /v1/admin/dead-letters` and its `/replay` answer: queued events the consumer could not write. */
+/** What `GET /v1/admin/dead-letters` takes and answers, and its `/replay`: queued events the consumer could not write. */
+
+/** Bounds of `limit`, and the list's length by default. */
+export const DEAD_LETTERS_MAX_LIMIT = 100;
+export const DEAD_LETTERS_LIMIT = 20;
 
 /** One queue message the consumer could not write, kept until it is replayed. */
 export interface DeadLetter {
@@ -18,6 +22,11 @@ export interface DeadLetters {
   /** How many the project has; `deadLetters` lists up to `limit` of them, in the order a replay takes them. */
   total: number;
   deadLetters: DeadLetter[];
+  /**
+   * How POST /v1/events stores events now (`EVENTS_INGEST`): only `queue` makes dead letters, so with
+   * `direct` an empty list has nothing to wait for (those kept from a time in queue mode still replay).
+   */
+  ingest: 'direct' | 'queue';
 }
 
 export interface DeadLetterReplay {

@@ -60,6 +60,14 @@ describe('GET /v1/admin/dead-letters', () => {
     ]);
   });
 
+  it('says how the collector takes events, so a reader of an empty list knows whether anything could be waiting', async () => {
+    const p = await newProject();
+    expect(env.EVENTS_INGEST).toBe('direct');
+    expect((await adminCall<DeadLetters>(p, '/dead-letters')).body).toEqual({ total: 0, deadLetters: [], ingest: 'direct' });
+    const res = await call('/v1/admin/dead-letters', { headers: bearer(p.keys.admin), bindings: { EVENTS_INGEST: 'queue' } });
+    expect(await res.json()).toEqual({ total: 0, deadLetters: [], ingest: 'queue' });
+  });
+
   it('lists as many as asked, and says how many there are', async () => {
     const p = await newProject();
     await withDeadLetters(p);
