@@ -4,13 +4,15 @@
  *   demo     a throwaway collector under wrangler dev, the demo beside it, a question asked and
  *            answered, and the feedback widget's popover after a thumbs-down;
  *   console  the admin console on a collector filled with the seed's traffic, a nightly run, some
- *            review answers and two trained models: every page the README's tour shows.
+ *            review answers, two trained models and two dead letters: every page the README's
+ *            tour shows.
  * Both by default.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { seedReviewQueue } from '../bench/console-queue.ts';
+import { keepDeadLetters } from '../console/e2e/dead-letters.ts';
 import { trainedModels } from '../console/e2e/trained-models.ts';
 import { startDemo } from '../demo/server/index.ts';
 import { launch } from '../tests/e2e/chromium.ts';
@@ -91,6 +93,7 @@ const PAGES = (traceId: string): [string, string, string, ((page: Page) => Promi
     },
   ],
   ['console-models', '/admin/models', 'rf-models-page article.model table'],
+  ['console-dead-letters', '/admin/dead-letters', 'rf-dead-letters-page table.dead-letters tbody tr'],
   ['console-settings', '/admin/settings', 'rf-settings-page form.settings'],
 ];
 
@@ -111,6 +114,11 @@ async function consoleScreenshots(browser: Browser) {
     await admin(collector, '/v1/admin/models', second);
     // The trace behind the first item still waiting: one with a signal the diagnosis can read.
     const waiting = await admin<{ items: { traceIds: string[] }[] }>(collector, '/v1/admin/review?limit=1');
+    keepDeadLetters(collector.persistTo, {
+      traceId: waiting.items[0]!.traceIds[0]!,
+      tag: 'msg-7f3a',
+      correction: 'Opened items can be returned within 30 days, not 14.',
+    });
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', locale: 'en-US' });
     await context.addInitScript((key) => sessionStorage.setItem('rf-console-admin-key', key), collector.keys.admin);
     const page: Page = await context.newPage();

@@ -3,6 +3,7 @@
  * (README, "The nightly loop"). Only the fields the pages use.
  */
 export type { ChunkUsage } from '../../shared/admin-api/chunks.ts';
+export type { DeadLetter, DeadLetterReplay, DeadLetters } from '../../shared/admin-api/dead-letters.ts';
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 export type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 export type { Guess, ReviewItem, ReviewItemTrace, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';

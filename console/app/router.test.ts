@@ -10,6 +10,7 @@ describe('routeOf', () => {
     expect(at('/admin/nowhere')).toMatchObject({ page: 'not-found' });
     const chunks = at(paths.chunks({ sort: 'flags', minShown: '5' }));
     expect([chunks.page, chunks.query.get('sort'), chunks.query.get('minShown')]).toEqual(['chunks', 'flags', '5']);
+    expect(at(paths.deadLetters())).toMatchObject({ page: 'dead-letters', params: {} });
   });
 
   it('answers "not found" for a parameter that is not valid percent-encoding (a hand-edited or cut-off link), never throws', () => {

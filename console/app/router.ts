@@ -5,7 +5,19 @@
  */
 export const BASE = '/admin';
 
-export type PageName = 'review' | 'health' | 'worst' | 'trace' | 'documents' | 'chunks' | 'corrections' | 'prompts' | 'models' | 'settings' | 'not-found';
+export type PageName =
+  | 'review'
+  | 'health'
+  | 'worst'
+  | 'trace'
+  | 'documents'
+  | 'chunks'
+  | 'corrections'
+  | 'prompts'
+  | 'models'
+  | 'dead-letters'
+  | 'settings'
+  | 'not-found';
 
 export interface Route {
   page: PageName;
@@ -26,6 +38,7 @@ const ROUTES: { page: PageName; pattern: RegExp }[] = [
   { page: 'corrections', pattern: /^\/admin\/corrections\/?$/ },
   { page: 'prompts', pattern: /^\/admin\/prompts\/?$/ },
   { page: 'models', pattern: /^\/admin\/models\/?$/ },
+  { page: 'dead-letters', pattern: /^\/admin\/dead-letters\/?$/ },
   { page: 'settings', pattern: /^\/admin\/settings\/?$/ },
 ];
 
@@ -73,6 +86,7 @@ export const paths = {
   corrections: (query: { status?: string; owner?: string } = {}) => withQuery(`${BASE}/corrections`, query),
   prompts: () => `${BASE}/prompts`,
   models: () => `${BASE}/models`,
+  deadLetters: () => `${BASE}/dead-letters`,
   settings: () => `${BASE}/settings`,
 };
 

@@ -87,7 +87,7 @@ export interface ConsolePage {
 }
 
 /** Opens the console at `path` in a fresh context. */
-export async function openConsole(browser: Browser, f: ConsoleFixture, path: string, options: OpenOptions = {}): Promise<ConsolePage> {
+export async function openConsole(browser: Browser, f: Pick<ConsoleFixture, 'collector'>, path: string, options: OpenOptions = {}): Promise<ConsolePage> {
   const { signedIn = true, asViewer = false, colorScheme = 'light', locale = 'en-US' } = options;
   const context = await browser.newContext({ colorScheme, locale });
   await options.routes?.(context);

@@ -26,6 +26,12 @@ const PAGES: { name: string; path: (traceId: string) => string; api: (traceId: s
   { name: 'corrections', path: () => '/admin/corrections', api: () => '/v1/admin/corrections', shown: 'rf-corrections-page article.correction' },
   { name: 'prompts', path: () => '/admin/prompts', api: () => '/v1/admin/config', shown: 'rf-prompts-page form' },
   { name: 'models', path: () => '/admin/models', api: () => '/v1/admin/models', shown: 'rf-models-page .serving' },
+  {
+    name: 'dead letters',
+    path: () => '/admin/dead-letters',
+    api: () => '/v1/admin/dead-letters',
+    shown: 'rf-dead-letters-page [data-field="no-dead-letters"]',
+  },
   { name: 'settings', path: () => '/admin/settings', api: () => '/v1/admin/settings', shown: 'rf-settings-page form.settings' },
 ];
 

@@ -449,6 +449,23 @@ const en = {
   cancel: 'Cancel',
   erased: 'Erased {id}: {traces} traces, {events} events, {reviewItems} review items, {corrections} corrections.',
   erasing: 'Erasing {id}… A user with many answers takes a while: keep this page open.',
+
+  navDeadLetters: 'Dead letters',
+  deadLettersTitle: 'Dead letters',
+  deadLettersIntro:
+    'Events sent through the queue (EVENTS_INGEST = "queue") that could not be written to D1, kept until they are replayed. Once the cause is fixed, Replay writes them again with the same idempotent insert, so none is stored twice; one that fails again stays, with its new error.',
+  deadLetterStored: 'Stored',
+  deadLetterAttempts: 'Attempts',
+  deadLetterError: 'Last error',
+  deadLetterEvents: 'Events',
+  deadLetterPreview: 'Preview',
+  deadLetterMore: '+{n} more',
+  deadLettersShown: 'The first {shown} of {total}, in the order a replay takes them.',
+  noDeadLetters: 'Nothing is waiting: no queued event failed to be written.',
+  noDeadLettersDirect: 'The collector writes events to D1 directly (EVENTS_INGEST = "direct"): none is queued, so there is nothing to replay.',
+  replay: 'Replay',
+  replaying: 'Replaying…',
+  replayed: 'Replayed: {written} written, {failed} failed again. {remaining} waiting.',
 };
 
 export type Strings = typeof en;
@@ -889,6 +906,23 @@ const zhCN: Strings = {
   cancel: '取消',
   erased: '已删除 {id}：{traces} 条链路、{events} 个事件、{reviewItems} 个审核项、{corrections} 条纠正。',
   erasing: '正在删除 {id}… 回答较多的用户需要一些时间：请保持此页面打开。',
+
+  navDeadLetters: '死信',
+  deadLettersTitle: '死信',
+  deadLettersIntro:
+    '经由队列发送（EVENTS_INGEST = "queue"）却未能写入 D1 的事件，保留到重放为止。排除原因后，“重放”会用同样的幂等插入再次写入它们，不会重复存储；再次失败的会连同新的错误继续保留。',
+  deadLetterStored: '保存时间',
+  deadLetterAttempts: '尝试次数',
+  deadLetterError: '最近的错误',
+  deadLetterEvents: '事件数',
+  deadLetterPreview: '预览',
+  deadLetterMore: '还有 {n} 个',
+  deadLettersShown: '共 {total} 条，按重放的顺序显示前 {shown} 条。',
+  noDeadLetters: '没有等待中的死信：排队的事件都已写入。',
+  noDeadLettersDirect: '收集服务直接把事件写入 D1（EVENTS_INGEST = "direct"）：没有事件排队，因此没有可重放的内容。',
+  replay: '重放',
+  replaying: '正在重放…',
+  replayed: '重放完成：写入 {written} 条，再次失败 {failed} 条。还有 {remaining} 条在等待。',
 };
 
 export const LOCALES = { en, 'zh-CN': zhCN } as const;

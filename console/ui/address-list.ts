@@ -7,9 +7,11 @@ import type { Route } from '../app/router.ts';
  * (`names`), loaded again whenever the address changes them. An answer for an address left
  * meanwhile (back, forward, another filter applied) is dropped.
  */
-export class AddressList<T> implements ReactiveController {
+export class AddressList<T, Body = never> implements ReactiveController {
   /** Undefined while it loads, and when it failed. */
   items: T[] | undefined;
+  /** The whole answer the items came from, for a page that shows more of it (a total); undefined with `items`. */
+  body: Body | undefined;
   /** Why the list could not be fetched. */
   error: unknown;
   private loadedQuery: string | undefined;
@@ -18,7 +20,7 @@ export class AddressList<T> implements ReactiveController {
     private readonly host: ReactiveControllerHost & { route: Route },
     private readonly path: string,
     private readonly names: readonly string[],
-    private readonly itemsOf: (body: never) => T[],
+    private readonly itemsOf: (body: Body) => T[],
   ) {
     host.addController(this);
   }
@@ -41,11 +43,12 @@ export class AddressList<T> implements ReactiveController {
     const query = this.query();
     this.loadedQuery = query;
     this.items = undefined;
+    this.body = undefined;
     this.error = undefined;
     this.host.requestUpdate();
     try {
-      const items = this.itemsOf(await api<never>(`${this.path}${query ? `?${query}` : ''}`));
-      if (this.loadedQuery === query) this.items = items;
+      const body = await api<Body>(`${this.path}${query ? `?${query}` : ''}`);
+      if (this.loadedQuery === query) [this.items, this.body] = [this.itemsOf(body), body];
     } catch (err) {
       if (this.loadedQuery === query) this.error = err;
     }

@@ -19,6 +19,7 @@ const PAGES: Record<Exclude<PageName, 'not-found'>, () => Promise<unknown>> = {
   corrections: () => import('../../pages/corrections/corrections-page.ts'),
   prompts: () => import('../../pages/prompts/prompts-page.ts'),
   models: () => import('../../pages/models/models-page.ts'),
+  'dead-letters': () => import('../../pages/dead-letters/dead-letters-page.ts'),
   settings: () => import('../../pages/settings/settings-page.ts'),
 };
 
@@ -183,6 +184,7 @@ export class RfConsole extends LitElement {
       corrections: s.correctionsTitle,
       prompts: s.promptsTitle,
       models: s.modelsTitle,
+      'dead-letters': s.deadLettersTitle,
       settings: s.settingsTitle,
       'not-found': s.notFoundTitle,
     }[this.route.page];
@@ -235,6 +237,7 @@ export class RfConsole extends LitElement {
       ${link('chunks', paths.chunks(), s.navChunks)}
       ${link('corrections', paths.corrections(), s.navCorrections)} ${link('prompts', paths.prompts(), s.navPrompts)}
       ${link('models', paths.models(), s.navModels)}
+      ${link('dead-letters', paths.deadLetters(), s.navDeadLetters)}
       ${link('settings', paths.settings(), s.navSettings)}
     </nav>`;
   }
@@ -282,6 +285,8 @@ export class RfConsole extends LitElement {
         return html`<rf-prompts-page .strings=${s} .locale=${locale} .route=${route}></rf-prompts-page>`;
       case 'models':
         return html`<rf-models-page .strings=${s} .locale=${locale} .route=${route} ?readOnly=${this.viewer}></rf-models-page>`;
+      case 'dead-letters':
+        return html`<rf-dead-letters-page .strings=${s} .locale=${locale} .route=${route}></rf-dead-letters-page>`;
       case 'settings':
         return html`<rf-settings-page .strings=${s} .locale=${locale} .route=${route}></rf-settings-page>`;
       default:
