@@ -1,4 +1,4 @@
-import { type ArchivedChunk, ObjectTexts } from './archive-texts.ts';
+import { type ArchivedChunk, ObjectTexts } from '../../shared/archive-texts.ts';
 import type { ArchiveKind } from './schema/index.ts';
 import { TEXT_VERSION } from './sql/chunk-text.ts';
 import { eventsReceivedSql } from './sql/events-by-arrival.ts';
@@ -155,7 +155,7 @@ const REWRITE_BATCH_LINES = 1_000;
 /**
  * An object's lines written again from its old ones, read in order: those `keep` says stay, and
  * `fresh` lines (rows that came late, full texts) merged in by arrival. Each chunk text stays
- * written once (archive-texts.ts). `written.last` becomes the latest arrival written.
+ * written once (shared/archive-texts.ts). `written.last` becomes the latest arrival written.
  */
 export async function* rewrittenLines(
   kind: ArchiveKind,

@@ -1,7 +1,7 @@
+import { ObjectTexts } from '../../../shared/archive-texts.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { objectLines, writeLines } from '../../storage/archive-objects.ts';
 import { ARCHIVED_TABLES, archiveKey, rewrittenLines } from '../../storage/archive-rows.ts';
-import { ObjectTexts } from '../../storage/archive-texts.ts';
 import {
   archivedDaysBetween,
   beginArchivingDay,

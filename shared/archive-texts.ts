@@ -1,6 +1,7 @@
 /**
- * Chunk texts in a day's traces object: a chunk's text (by chunk id and document version) is
- * written with the first trace of the object that cites it and left out of the traces after it.
+ * Chunk texts in a day's traces object of the raw rows' archive (collector/jobs/stages/archive.ts):
+ * a chunk's text (by chunk id and document version) is written with the first trace of the object
+ * that cites it and left out of the traces after it.
  * The same chunk is cited by many answers a day (in the nightly benchmark about three times, in
  * the loop's runs nine), and its text is most of a trace's bytes. Reading an object in order,
  * a chunk without `text` has the text it had in an earlier line.
@@ -58,6 +59,22 @@ export class ObjectTexts {
     for (const chunk of chunks) {
       const key = textKey(chunk);
       if ('text' in chunk && !this.#written.has(key)) this.#pending.set(key, chunk.text ?? null);
+    }
+  }
+}
+
+/**
+ * Reading an object's lines in order (`npm run archive:lines`): gives each chunk without its text
+ * the text the object wrote for it earlier.
+ */
+export class TextsRead {
+  readonly #texts = new Map<string, string | null>();
+
+  fill(chunks: ArchivedChunk[]): void {
+    for (const chunk of chunks) {
+      const key = textKey(chunk);
+      if ('text' in chunk) this.#texts.set(key, chunk.text ?? null);
+      else chunk.text = this.#texts.get(key) ?? null;
     }
   }
 }

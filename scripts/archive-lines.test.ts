@@ -1,0 +1,70 @@
+/**
+ * `npm run archive:lines` reads an object of the raw rows' archive back with every chunk's text,
+ * though the object writes each text once.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type ArchivedChunk, ObjectTexts } from '../shared/archive-texts.ts';
+import { ROOT } from './wrangler.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rf-archive-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const archiveLines = (args: string[], input?: Buffer) =>
+  spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/archive-lines.ts', ...args], { cwd: ROOT, input, encoding: 'utf8' });
+
+const trace = (traceId: string, chunks: ArchivedChunk[]) => ({ traceId, receivedAt: 1, chunks });
+const full = [
+  trace('t1', [
+    { chunkId: 'c1', sourceDocVersion: 'v1', text: 'Refunds within 30 days.' },
+    { chunkId: 'c2', sourceDocVersion: null, text: null },
+  ]),
+  trace('t2', [
+    { chunkId: 'c2', sourceDocVersion: null, text: null },
+    { chunkId: 'c1', sourceDocVersion: 'v1', text: 'Refunds within 30 days.' },
+    { chunkId: 'c1', sourceDocVersion: 'v2', text: 'Refunds within 14 days.' },
+  ]),
+];
+
+/** The day's object as the archive writes it: each text once. */
+function object(): Buffer {
+  const texts = new ObjectTexts();
+  const lines = structuredClone(full).map((t) => {
+    texts.keep(t.chunks);
+    return JSON.stringify(t);
+  });
+  expect(lines[1]).not.toContain('30 days');
+  return gzipSync(`${lines.join('\n')}\n`);
+}
+
+describe('npm run archive:lines', () => {
+  it('prints a traces object’s lines with every chunk’s text, from a file or from stdin', { timeout: 30_000 }, () => {
+    const path = join(dir, 'traces.jsonl.gz');
+    writeFileSync(path, object());
+    for (const run of [archiveLines([path]), archiveLines([], object())]) {
+      expect(run.stderr).toBe('');
+      expect(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).toEqual(full);
+    }
+  });
+
+  it('prints an events object’s lines as they are', { timeout: 30_000 }, () => {
+    const line = '{"eventId":"e1","detail":{"chunkId":"c1"},"receivedAt":1}';
+    const run = archiveLines([], gzipSync(`${line}\n`));
+    expect(run.stdout).toBe(`${line}\n`);
+  });
+
+  it('says in one line what is wrong with input that is not gzipped', { timeout: 30_000 }, () => {
+    const run = archiveLines([], Buffer.from('{"traceId":"t1"}\n'));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: .*header/);
+  });
+});

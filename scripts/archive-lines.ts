@@ -1,0 +1,29 @@
+/**
+ * `npm run archive:lines`: the lines of an object of the raw rows' archive (README, "The raw rows'
+ * archive"), unzipped, each trace's chunks with their texts (the object writes a chunk's text once,
+ * with the first trace citing it). Reads a file, or stdin when none is given:
+ *
+ *   npx wrangler r2 object get rag-feedback-archive/<projectId>/traces/2026-12-01.jsonl.gz --pipe --local | npm run -s archive:lines
+ *   npm run -s archive:lines -- day.jsonl.gz
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { type ArchivedChunk, TextsRead } from '../shared/archive-texts.ts';
+import { failInOneLine } from './cli.ts';
+
+failInOneLine();
+
+const path = process.argv[2];
+const input = (path ? createReadStream(path) : process.stdin).pipe(createGunzip());
+const texts = new TextsRead();
+for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+  if (!line) continue;
+  const row = JSON.parse(line) as { chunks?: ArchivedChunk[] };
+  if (!row.chunks) {
+    process.stdout.write(`${line}\n`);
+    continue;
+  }
+  texts.fill(row.chunks);
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+}
