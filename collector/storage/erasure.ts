@@ -7,6 +7,7 @@ import { forgetQuestionsInModels, keepQuestionTerms } from './erasure-memory.ts'
 import { settingsOf } from './loop-settings.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, latestQuerySql, writeItemAggregates } from './review-recompute.ts';
 import { countedD1 } from './sql/counted-d1.ts';
+import { recordErasedSql } from './sql/erased-traces.ts';
 import { namedBatch } from './sql/named-batch.ts';
 import { NEXT_RUN_NIGHT } from './sql/next-run.ts';
 import { judgedKey, keysUnderSql, queryRowKey, queryRowQueryKeySql, questionRowKey, questionRowQueryKeySql } from './sql/question-lists.ts';
@@ -20,7 +21,7 @@ import { traceStatsUpsert } from './trace-stats-upsert.ts';
 /** Trace ids erased per batch: D1 limits a statement's size, not its rows. */
 const ERASE_BATCH = 500;
 
-/** D1 queries one batch of erasure runs at most, with room to spare (about 46: its reads, one transaction, the items' counts). */
+/** D1 queries one batch of erasure runs at most, with room to spare (about 47: its reads, one transaction, the items' counts). */
 export const ERASE_PASS_QUERIES = 60;
 
 /** Wall time one call spends starting batches: well inside what a client waits for an answer (the console, 15 s). */
@@ -53,7 +54,8 @@ export interface ErasureCounts {
  * else's judged trace still lists; so do their questions' running totals and eval labels (a build
  * reads a question's labels again from what is left). Then every stored model forgets their
  * questions (erasure-memory.ts). Erases whole batches of their traces, and rewrites models, while
- * the call's queries and time allow; `done: false` asks for another call.
+ * the call's queries and time allow; `done: false` asks for another call. The erased traces' ids
+ * are kept (`erased_traces`), so an event or a trace about one arriving later is not stored again.
  */
 export async function eraseUser(
   binding: D1Database,
@@ -163,6 +165,8 @@ export async function eraseUser(
       chunkRows: d1.prepare(`delete from trace_chunks where ${inIds('trace_id')}`).bind(projectId, ids),
       traceStats: d1.prepare(`delete from trace_stats where ${inIds('trace_id')}`).bind(projectId, ids),
       traces: d1.prepare(`delete from traces where ${inIds('trace_id')}`).bind(projectId, ids),
+      // Their ids, so that an event or trace about them arriving later (an outbox, the queue, a replay, a retry) is not stored again.
+      tombstones: d1.prepare(recordErasedSql).bind(projectId, ids, Date.now()),
       // Those answers' questions, as a run in progress took them (their totals and scores as found),
       // are taken again as they stand when a slice next needs them, as the user's own questions are.
       othersTotals: d1.prepare(forgetTotalsSql(OTHERS_KEYS)).bind(projectId),

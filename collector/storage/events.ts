@@ -5,6 +5,7 @@ import { SIGNALS } from '../../shared/signals.ts';
 import { addClientDrops } from './drops.ts';
 import { feedbackEvents } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
+import { notErased } from './sql/erased-traces.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
 
@@ -46,17 +47,19 @@ export const eventRows = (projectId: string, events: readonly FeedbackEvent[], i
  * (collector/ingest-queue) both go through it. Events of a vote group (thumbs, rating) then mark
  * all but each session's latest as superseded, in the same atomic batch, so a flip never counts
  * twice and every event is still kept for audit. Drop reports are recorded in that batch too, each
- * once however often it is sent (see `addClientDrops`).
+ * once however often it is sent (see `addClientDrops`). An event about a trace an erasure deleted
+ * (`erased_traces`) is not stored, and not returned: its sender is told it is a duplicate.
  *
  * The stamp is the write's own time, not the request's: the nightly job reads events by it and
  * looks back only a minute for writes that landed late (jobs/stages/prepare.ts, LATE_WRITE_MS).
  */
 export async function insertEventRows(db: Db, rows: readonly EventRow[], now: number, drops: readonly DropReport[] = []): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
+  // An event about an erased answer (late from an outbox, the queue, a replay) is skipped as one stored already.
   const inserts = insertJsonRows(
     feedbackEvents,
     rows.map((r) => ({ ...r, receivedAt: now })),
-    { returning: feedbackEvents.eventId },
+    { returning: feedbackEvents.eventId, where: notErased(sql.raw("json_extract(value, '$.projectId')"), sql.raw("json_extract(value, '$.traceId')")) },
   );
   // The vote groups each project's rows touch: one statement per project keeps its index walk (below).
   const groups = new Map<string, Set<string>>();

@@ -4,6 +4,7 @@ import { TOP_RANKS } from '../../shared/thresholds.ts';
 import { pushbackEventId, pushbackEvents } from './pushbacks.ts';
 import { chunkTexts, traceChunks, traces } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
+import { notErased } from './sql/erased-traces.ts';
 import { insertJsonRows } from './sql/json-insert.ts';
 import { rawBatch } from './sql/raw-batch.ts';
 
@@ -20,7 +21,7 @@ const chunkRows = (projectId: string, traceId: string, stage: (typeof traceChunk
 /**
  * Stores validated traces and their chunks in one atomic batch and returns the trace ids that
  * were new. The first write of a trace id wins, chunks included: a trace stored before, or
- * repeated later in the same batch, adds nothing.
+ * repeated later in the same batch, adds nothing; so does one whose id an erasure deleted (`erased_traces`).
  */
 export async function insertTraces(db: Db, projectId: string, batch: readonly Trace[], now: number): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
@@ -56,8 +57,10 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
   });
   // Chunks and their texts go in first, and only for traces not stored yet: the batch then stores
   // their trace rows, so a trace sent again adds nothing.
+  // An erased trace's id (`erased_traces`) counts as stored: sent again, it stores nothing.
+  const unerased = notErased(projectId, sql.raw("json_extract(value, '$.traceId')"));
   const unstored = {
-    where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId'))`,
+    where: sql`not exists (select 1 from ${traces} where ${traces.projectId} = ${projectId} and ${traces.traceId} = json_extract(value, '$.traceId')) and ${unerased}`,
   };
   const chunkInserts = insertJsonRows(traceChunks, chunks, unstored);
   // Each text once per chunk id and version; the chunk rows point at it.
@@ -70,7 +73,7 @@ export async function insertTraces(db: Db, projectId: string, batch: readonly Tr
       traceId: t.traceId,
     })),
   );
-  const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId });
+  const traceInserts = insertJsonRows(traces, rows, { returning: traces.traceId, where: unerased });
   const inSessions = firsts.filter((t) => t.sessionId !== undefined);
   const sessions = [...new Set(inSessions.map((t) => t.sessionId!))];
   const times = inSessions.map((t) => t.createdAt);

@@ -149,6 +149,10 @@ export const retention: Stage = {
       abandonedTraceHistory: db
         .prepare(`delete from loop_trace_history where rowid in (select rowid from loop_trace_history where project_id = ? and night < ? limit ${PURGE_BATCH})`)
         .bind(projectId, abandonedBefore),
+      // An erased answer's id is kept as long as its raw rows would have been: an outbox or queue delivers nothing usefully later.
+      erasedTraces: db
+        .prepare(`delete from erased_traces where rowid in (select rowid from erased_traces where project_id = ? and erased_at < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, due),
       // Erased questions are kept only for models trained from data read before their erasure finished.
       erasedQuestions: db.prepare('delete from erased_questions where project_id = ? and erased_at < ?').bind(projectId, now - TRAINING_DATA_MAX_AGE_MS),
       abandonedRuns: db
@@ -171,6 +175,7 @@ export const retention: Stage = {
       n.abandonedTraceHistory,
       n.evalItems,
       n.dropReports,
+      n.erasedTraces,
     ].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
@@ -186,6 +191,7 @@ export const retention: Stage = {
         evalItems: n.evalItems,
         abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory + n.abandonedTraceHistory,
         erasedQuestions: n.erasedQuestions,
+        erasedTraces: n.erasedTraces,
       },
     };
   },

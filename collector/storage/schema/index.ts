@@ -6,6 +6,7 @@
 
 export * from './archive.ts';
 export * from './dead-letters.ts';
+export * from './erased-traces.ts';
 export * from './evals.ts';
 export * from './ingest.ts';
 export * from './loop.ts';
