@@ -1,6 +1,5 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../shared/time.ts';
 import { archiveKey } from '../storage/archive-rows.ts';
 import { countedR2 } from '../storage/counted-r2.ts';
@@ -9,6 +8,7 @@ import type { RunRow } from '../storage/loop-runs.ts';
 import type { ArchiveKind } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { stageContext } from '../test/stage-context.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { archive } from './stages/archive.ts';
@@ -60,17 +60,8 @@ const rowsOf = async (projectId: string) =>
     .bind(projectId)
     .first<{ traces: number; events: number }>();
 
-const contextOf = (projectId: string, now: number, withArchive: boolean): StageContext => ({
-  db: env.DB,
-  projectId,
-  night: utcDay(now),
-  now,
-  settings: DEFAULT_LOOP_SETTINGS,
-  ...(withArchive ? { archive: env.ARCHIVE } : {}),
-  run: {} as RunRow,
-  tracesPerSlice: 2_000,
-  bulk: { fromTraces: 10_000, share: 0.25 },
-});
+const contextOf = (projectId: string, now: number, withArchive: boolean): StageContext =>
+  stageContext(projectId, now, { bulk: { fromTraces: 10_000, share: 0.25 }, ...(withArchive ? { archive: env.ARCHIVE } : {}) });
 
 async function sliceUntilDone(stage: typeof archive, ctx: StageContext) {
   let cursor: string | null = null;

@@ -1,14 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
-import { DAY_MS, utcDay } from '../../shared/time.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
 import { DEAD_LETTER_QUEUE } from '../ingest-queue/queue-names.ts';
 import { retention } from '../jobs/stages/retention.ts';
-import type { StageContext } from '../jobs/stages/stage.ts';
 import { adminCall, bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { deliver, failingDb, fakeQueue } from '../test/queue.ts';
-import type { RunRow } from './loop-runs.ts';
+import { stageContext } from '../test/stage-context.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -151,17 +150,7 @@ describe('an erased answer stays erased', () => {
     await env.DB.prepare('update erased_traces set erased_at = ? where project_id = ? and trace_id = ?')
       .bind(now - (retentionDays + 2) * DAY_MS, p.id, old.traceId)
       .run();
-    const ctx: StageContext = {
-      db: env.DB,
-      projectId: p.id,
-      night: utcDay(now),
-      now,
-      settings: DEFAULT_LOOP_SETTINGS,
-      run: {} as RunRow,
-      tracesPerSlice: 2_000,
-      bulk: { fromTraces: 1_000_000, share: 1 },
-    };
-    const { counts } = await retention.slice(ctx, null);
+    const { counts } = await retention.slice(stageContext(p.id, now), null);
     expect(counts.erasedTraces).toBe(1);
     expect(await tombstones(p.id)).toEqual([recent.traceId]);
     // Past its retention, the id is a new one: a trace sent with it is stored.

@@ -1,11 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
-import type { RunRow } from '../../storage/loop-runs.ts';
 import { newProject } from '../../test/fixtures.ts';
+import { stageContext } from '../../test/stage-context.ts';
 import { finish } from './finish.ts';
 import { PURGE_BATCH } from './retention.ts';
-import type { StageContext } from './stage.ts';
 
 it('clears a night’s lists and question and answer scores a bounded batch a slice, however many rows a bulk night listed', async () => {
   const p = await newProject();
@@ -24,16 +22,7 @@ it('clears a night’s lists and question and answer scores a bounded batch a sl
   await env.DB.prepare(`insert into loop_trace_history (project_id, night, trace_id, query_key, weighted_score) values (?1, ?2, 't-1', 'refund', 1)`)
     .bind(p.id, night)
     .run();
-  const ctx = {
-    db: env.DB,
-    projectId: p.id,
-    night,
-    now: Date.parse(`${night}T00:00:30Z`),
-    settings: DEFAULT_LOOP_SETTINGS,
-    run: {} as RunRow,
-    tracesPerSlice: 2_000,
-    bulk: { fromTraces: 1, share: 1 },
-  } satisfies StageContext;
+  const ctx = stageContext(p.id, Date.parse(`${night}T00:00:30Z`), { bulk: { fromTraces: 1, share: 1 } });
   const first = await finish.slice(ctx, null);
   expect(first).toEqual({ cursor: 'more', counts: { cleared: PURGE_BATCH + 4 } });
   const last = await finish.slice(ctx, first.cursor);

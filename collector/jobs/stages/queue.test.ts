@@ -1,28 +1,17 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
-import type { RunRow } from '../../storage/loop-runs.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
+import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
-import type { StageContext } from './stage.ts';
 
 const DAY = 86_400_000;
 
 it('changes the mining threshold once a night, however often its slice runs', async () => {
   const p = await newProject();
   const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
-  const at = (now: number): StageContext => ({
-    db: env.DB,
-    projectId: p.id,
-    night: utcDay(now),
-    now,
-    settings: DEFAULT_LOOP_SETTINGS,
-    run: {} as RunRow,
-    tracesPerSlice: 2_000,
-    bulk: { fromTraces: 1_000_000, share: 1 },
-  });
+  const at = (now: number) => stageContext(p.id, now);
   await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
     .bind(p.id, night - 7 * DAY)
     .run();

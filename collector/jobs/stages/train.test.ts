@@ -4,25 +4,15 @@ import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
 import { queryKey } from '../../../shared/terms.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { isHeldOut } from '../../loop/eval-sets.ts';
-import type { RunRow } from '../../storage/loop-runs.ts';
 import { newProject } from '../../test/fixtures.ts';
-import type { StageContext } from './stage.ts';
+import { stageContext } from '../../test/stage-context.ts';
 import { train } from './train.ts';
 
 const DAY = 86_400_000;
 /** Midnight UTC a few days ago: the nights below fall on whole days. */
 const MIDNIGHT = Date.parse(`${utcDay(Date.now() - 30 * DAY)}T00:00:00Z`);
 
-const contextAt = (projectId: string, now: number): StageContext => ({
-  db: env.DB,
-  projectId,
-  night: utcDay(now),
-  now,
-  settings: { ...DEFAULT_LOOP_SETTINGS, retrainEveryDays: 7 },
-  run: {} as RunRow,
-  tracesPerSlice: 2_000,
-  bulk: { fromTraces: 1_000_000, share: 1 },
-});
+const contextAt = (projectId: string, now: number) => stageContext(projectId, now, { settings: { ...DEFAULT_LOOP_SETTINGS, retrainEveryDays: 7 } });
 
 /** A model the nightly job recorded at `at`, trained on `confirmed` examples. */
 const trainedAt = (projectId: string, at: number, confirmed: number) =>
