@@ -149,13 +149,17 @@ type ParsedLine = ReturnType<typeof parseLine> & { line: string };
 /** Lines in the order the archive writes them: by arrival, then id. */
 const inOrder = (a: ParsedLine, b: ParsedLine) => a.receivedAt - b.receivedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** A trace line's chunks (none for an event's). */
+const chunksOf = (l: ParsedLine) => (l.row.chunks as ArchivedChunk[] | undefined) ?? [];
+
 /** Lines of an object written again, a batch at a time. */
 const REWRITE_BATCH_LINES = 1_000;
 
 /**
  * An object's lines written again from its old ones, read in order: those `keep` says stay, and
- * `fresh` lines (rows that came late, full texts) merged in by arrival. Each chunk text stays
- * written once (shared/archive-texts.ts). `written.last` becomes the latest arrival written.
+ * `fresh` lines (rows that came late, full texts) merged in by arrival, each in place of an old
+ * line of the same row. Each chunk text stays written once (shared/archive-texts.ts).
+ * `written.last` becomes the latest arrival written.
  */
 export async function* rewrittenLines(
   kind: ArchiveKind,
@@ -166,20 +170,20 @@ export async function* rewrittenLines(
 ): AsyncGenerator<string[]> {
   const texts = new ObjectTexts();
   const late = fresh.map((line) => ({ line, ...parseLine(kind, line) })).sort(inOrder);
+  const replaced = new Set(late.map((l) => l.id));
   // A late line may cite a text only an earlier late line holds: whichever is written first gives it.
-  for (const l of late) texts.drop((l.row.chunks as ArchivedChunk[] | undefined) ?? []);
+  for (const l of late) texts.drop(chunksOf(l));
   let batch: string[] = [];
   const write = (l: ParsedLine) => {
-    const chunks = l.row.chunks as ArchivedChunk[] | undefined;
-    batch.push(chunks && texts.keep(chunks) ? JSON.stringify(l.row) : l.line);
+    batch.push(texts.keep(chunksOf(l)) ? JSON.stringify(l.row) : l.line);
     written.last = Math.max(written.last, l.receivedAt);
   };
   let next = 0;
   for await (const line of old) {
     const l = { line, ...parseLine(kind, line) };
     while (next < late.length && inOrder(late[next]!, l) < 0) write(late[next++]!);
-    if (keep(l)) write(l);
-    else texts.drop((l.row.chunks as ArchivedChunk[] | undefined) ?? []);
+    if (!replaced.has(l.id) && keep(l)) write(l);
+    else texts.drop(chunksOf(l));
     if (batch.length >= REWRITE_BATCH_LINES) {
       yield batch;
       batch = [];

@@ -124,11 +124,10 @@ async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, 
     // Rows that come late into a purged day are few: they are held while the old lines stream past.
     const fresh: string[] = [];
     for await (const page of storedPages(ctx, kind, day, read, new ObjectTexts())) fresh.push(...page);
-    const ids = new Set(fresh.map((l) => JSON.parse(l)[ARCHIVED_TABLES[kind].id] as string));
     rows = await writeLines(
       bucket,
       key,
-      rewrittenLines(kind, objectLines(bucket, key), (l) => !ids.has(l.id), fresh, read),
+      rewrittenLines(kind, objectLines(bucket, key), () => true, fresh, read),
     );
   }
   await recordArchivedDay(ctx.db, ctx.projectId, kind, day, rows, read.last, Date.now()).run();
