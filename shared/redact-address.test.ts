@@ -42,6 +42,12 @@ const redacted: [string, string][] = [
   ['Address: 10 downing street', 'Address: [ADDRESS]'],
   // A cue outweighs the word after it.
   ['deliver to 5 Wall Street reception', 'deliver to [ADDRESS] reception'],
+  ["I'm at 12 Main Street come get me", "I'm at [ADDRESS] come get me"],
+  ['we are at 40 Elm Road waiting', 'we are at [ADDRESS] waiting'],
+  // A state code needs a comma before its city or a ZIP after it: "me" is not Maine here.
+  ["i'm at 12 main st come get me", "i'm at [ADDRESS] come get me"],
+  ['pick me up from 9 Harbor Lane tonight', 'pick me up from [ADDRESS] tonight'],
+  ['Meet us at 5 Wall Street lobby', 'Meet us at [ADDRESS] lobby'],
 ];
 
 const untouched: string[] = [
@@ -64,6 +70,8 @@ const untouched: string[] = [
   'I have 2 Google Drive accounts at work',
   'the 9 Supreme Court justices',
   '5 Wall Street banks failed',
+  'the 5 Wall Street banks are at 2 Google Drive accounts',
+  "I'm at 3 different companies",
   'I read 12 Main St. articles',
   // Lower case without a cue or a ZIP; a street without a house number.
   'we passed 12 main street on the way',

@@ -37,22 +37,28 @@ const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Dr
  */
 const US_STREET = String.raw`\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
 const US_UNIT = String.raw`,? (?:Apt|Suite|Unit|#) ?[\w-]{1,6}`;
-const US_CITY = ',? [A-Z][a-z]{1,24}(?: [A-Z][a-z]{1,24}){0,2},? ';
+const US_CITY_NAME = ' [A-Z][a-z]{1,24}(?: [A-Z][a-z]{1,24}){0,2},? ';
+const US_CITY = `,?${US_CITY_NAME}`;
 const US_ZIP = String.raw`\d{5}(?:-\d{4})?`;
 
 /** USPS codes of the states, DC and the territories: in any case, only these two letters read as a state. */
 const US_STATE = '(?:A[KLRSZ]|C[AOT]|D[CE]|FL|G[AU]|HI|I[ADLN]|K[SY]|LA|M[ADEINOPST]|N[CDEHJMVY]|O[HKR]|P[AR]|RI|S[CD]|T[NX]|UT|V[AIT]|W[AIVY])';
 
-/** What introduces an address in any case: "my address is", "I live at", "ship it to", "deliver to". */
-const ADDRESS_CUE = String.raw`\b(?:address(?: is:?|:)|(?:live[sd]?|living|reside[sd]?) at|(?:ship(?:ped)?|deliver(?:ed)?|send|sent|mail(?:ed)?)(?: (?:it|them))? to) `;
+/**
+ * What introduces an address in any case: "my address is", "I live at", "I'm at", "meet me at",
+ * "pick us up from", "ship it to", "deliver to". Where someone is, not where something is ("the
+ * shop is at").
+ */
+const ADDRESS_CUE = String.raw`\b(?:address(?: is:?|:)|(?:live[sd]?|living|reside[sd]?|staying|(?:i'?m|i am|we'?re|we are)) at|(?:meet|find|visit|pick) (?:me|us)(?: up)? (?:at|from)|(?:ship(?:ped)?|deliver(?:ed)?|send|sent|mail(?:ed)?)(?: (?:it|them))? to) `;
 
 /**
  * A US address in any case ("742 evergreen terrace, springfield, il 62704") where the evidence is
- * strong: after a cue, with any apartment, city and state after it; or, without a cue, followed by
- * a city, a real state code and a ZIP. Lower-case prose ("3 blocks down the road") has neither.
+ * strong: after a cue, with any apartment, and a city and state after a comma or before a ZIP (so
+ * "…Street come get me" does not read "me" as Maine); or, without a cue, followed by a city, a real
+ * state code and a ZIP. Lower-case prose ("3 blocks down the road") has neither.
  */
 const US_ADDRESS_ANY_CASE = new RegExp(
-  String.raw`(?<=${ADDRESS_CUE})${US_STREET}(?:${US_UNIT})?(?:${US_CITY}${US_STATE}(?: ${US_ZIP})?\b)?` +
+  String.raw`(?<=${ADDRESS_CUE})${US_STREET}(?:${US_UNIT})?(?:(?:,${US_CITY_NAME}${US_STATE}(?: ${US_ZIP})?|${US_CITY}${US_STATE} ${US_ZIP})\b)?` +
     String.raw`|${US_STREET}(?:${US_UNIT})?${US_CITY}${US_STATE} ${US_ZIP}\b`,
   'gi',
 );
