@@ -12,7 +12,7 @@ import { stageContext } from '../test/stage-context.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { archive } from './stages/archive.ts';
-import { archiveErasures } from './stages/archive-erasures.ts';
+import { ARCHIVE_ERASE_CALLS, archiveErasures, archiveErasuresWithin } from './stages/archive-erasures.ts';
 import { retention } from './stages/retention.ts';
 import type { StageContext } from './stages/stage.ts';
 
@@ -338,6 +338,27 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     expect(Math.max(...perSlice)).toBeLessThanOrEqual(SLICE_QUERY_RESERVE);
     expect(ids(await archived(p.id, 'traces', days[0]!), 'traceId')).toEqual([stays]);
     for (const day of days.slice(1)) expect(await archived(p.id, 'traces', day)).toBeNull();
+  });
+
+  it('starts a slice of erasures on no more objects once it has read its bytes', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const days = Array.from({ length: 4 }, (_, i) => utcDay(now - (140 - i) * DAY_MS));
+    for (const day of days) await arrivedAt(p.id, [await answer(p, 'u-gone')], Date.parse(`${day}T10:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    await eraseUser(env.DB, p.id, 'u-gone');
+    const ctx = { ...contextOf(p.id, now + DAY_MS, true), run: { startedAt: now + DAY_MS } as RunRow };
+    // One byte: every object read fills a slice, the events' and the traces' of each day.
+    const stage = archiveErasuresWithin({ calls: ARCHIVE_ERASE_CALLS, bytes: 1 });
+    const objectsPerSlice: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const slice = await stage.slice(ctx, cursor);
+      objectsPerSlice.push(slice.counts.objects ?? 0);
+      cursor = slice.cursor;
+    } while (cursor !== null && objectsPerSlice.length < 100);
+    expect(objectsPerSlice).toEqual(days.flatMap(() => [1, 1]));
+    for (const day of days) expect(await archived(p.id, 'traces', day)).toBeNull();
   });
 
   it('writes a day again when an erasure lands while the day is being written', async () => {

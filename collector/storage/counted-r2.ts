@@ -7,6 +7,8 @@ export interface CountedR2 {
   bucket: R2Bucket;
   /** Calls made so far. */
   calls: () => number;
+  /** Bytes of the objects read so far (as stored: gzipped in the archive). */
+  bytesRead: () => number;
 }
 
 const BUCKET_CALLS = new Set<PropertyKey>(['head', 'get', 'put', 'delete', 'list', 'createMultipartUpload']);
@@ -14,6 +16,7 @@ const UPLOAD_CALLS = new Set<PropertyKey>(['uploadPart', 'complete', 'abort']);
 
 export function countedR2(r2: R2Bucket): CountedR2 {
   let calls = 0;
+  let bytesRead = 0;
   const counting = <T extends object>(target: T, counted: Set<PropertyKey>): T =>
     new Proxy(target, {
       get(t, prop) {
@@ -24,9 +27,15 @@ export function countedR2(r2: R2Bucket): CountedR2 {
           calls++;
           const result = value.apply(t, args);
           // An upload begun here counts its parts too.
-          return prop === 'createMultipartUpload' ? (result as Promise<R2MultipartUpload>).then((upload) => counting(upload, UPLOAD_CALLS)) : result;
+          if (prop === 'createMultipartUpload') return (result as Promise<R2MultipartUpload>).then((upload) => counting(upload, UPLOAD_CALLS));
+          if (prop === 'get')
+            return (result as Promise<R2ObjectBody | R2Object | null>).then((object) => {
+              if (object && 'body' in object) bytesRead += object.size;
+              return object;
+            });
+          return result;
         };
       },
     });
-  return { bucket: counting(r2, BUCKET_CALLS), calls: () => calls };
+  return { bucket: counting(r2, BUCKET_CALLS), calls: () => calls, bytesRead: () => bytesRead };
 }

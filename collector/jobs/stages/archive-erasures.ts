@@ -13,6 +13,19 @@ import type { SliceResult, Stage } from './stage.ts';
 export const ARCHIVE_ERASE_CALLS = 40;
 
 /**
+ * Bytes read (gzipped, as stored) after which a slice starts on no more objects: a slice's time
+ * follows what it unzips and scans, and at full scale one day of traces is about 42 MB, read twice
+ * where it changes, so a slice bounded by calls alone could read some 38 such objects.
+ */
+export const ARCHIVE_ERASE_BYTES = 64 * 1024 * 1024;
+
+/** When a slice starts on no more objects: the calls made (D1 and R2) and the bytes read. */
+export interface EraseSliceBounds {
+  calls: number;
+  bytes: number;
+}
+
+/**
  * Erasure in the archive: the objects of days retention purged are the only copy of those days,
  * so the lines of users erased (their answers, and events about their answers) are taken out of
  * them, object by object; days still stored were marked stale by the erasure and are written
@@ -20,7 +33,7 @@ export const ARCHIVE_ERASE_CALLS = 40;
  * names no user and stays. Erasures asked for once this run had started wait for the next night,
  * as the objects passed before them are not looked at again.
  */
-export const archiveErasures: Stage = {
+export const archiveErasuresWithin = (bounds: EraseSliceBounds): Stage => ({
   name: 'archive-erasures',
   async slice(ctx, cursor): Promise<SliceResult> {
     const bucket = ctx.archive;
@@ -44,13 +57,14 @@ export const archiveErasures: Stage = {
         `select kind, day from archived_days where project_id = ?1 and rows > 0
            and ${PURGED_DAY_SQL} and day || '/' || kind > ?2 order by day, kind limit ?3`,
       )
-      .bind(projectId, cursor ?? '', ARCHIVE_ERASE_CALLS)
+      .bind(projectId, cursor ?? '', bounds.calls)
       .all<{ kind: ArchiveKind; day: string }>();
     const counts = { objects: 0, lines: 0, users: 0 };
     const r2 = countedR2(bucket);
     let calls = 2;
     for (const [i, { kind, day }] of objects.entries()) {
-      if (i > 0 && calls + r2.calls() >= ARCHIVE_ERASE_CALLS) return { cursor: `${objects[i - 1]!.day}/${objects[i - 1]!.kind}`, counts };
+      if (i > 0 && (calls + r2.calls() >= bounds.calls || r2.bytesRead() >= bounds.bytes))
+        return { cursor: `${objects[i - 1]!.day}/${objects[i - 1]!.kind}`, counts };
       const key = archiveKey(projectId, kind, day);
       // Read once to find the users' lines (parsing only a line that holds one's hash), and again
       // only where there are some, as it is written.
@@ -68,7 +82,7 @@ export const archiveErasures: Stage = {
       counts.objects++;
       counts.lines += found;
     }
-    if (objects.length === ARCHIVE_ERASE_CALLS) {
+    if (objects.length === bounds.calls) {
       const last = objects.at(-1)!;
       return { cursor: `${last.day}/${last.kind}`, counts };
     }
@@ -76,4 +90,6 @@ export const archiveErasures: Stage = {
     counts.users = done.meta.changes;
     return { cursor: null, counts };
   },
-};
+});
+
+export const archiveErasures = archiveErasuresWithin({ calls: ARCHIVE_ERASE_CALLS, bytes: ARCHIVE_ERASE_BYTES });
