@@ -4,6 +4,7 @@
  * when the call fails, the demo answers extractively.
  */
 import { cut } from '../../shared/cut.ts';
+import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
@@ -62,13 +63,48 @@ async function reasonOf(res: Response): Promise<string> {
   return reason ? `: ${cut(reason, REASON_CHARS)}` : '';
 }
 
+/** What fetch threw, said as a person can act on it: fetch says only "fetch failed" (an endpoint not running, a host mistyped), its cause hidden. */
+function unreachable(err: unknown, url: string, timeoutMs: number): Error {
+  if (err instanceof Error && err.name === 'TimeoutError') return new Error(`no answer from ${url} within ${timeoutMs} ms`);
+  const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+  return new Error(`${url} cannot be reached (${cause})`);
+}
+
+/** The endpoint's response text, read within `timeoutMs` (an endpoint can send its headers and then stall); a refusal is said with its reason. */
+async function post(doFetch: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<string> {
+  let res: Response;
+  try {
+    res = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    if (res.ok) return await res.text();
+  } catch (err) {
+    throw unreachable(err, url, timeoutMs);
+  }
+  throw new Error(`HTTP ${res.status}${await reasonOf(res)}`);
+}
+
+/** A chat completion's answer (`choices[0].message.content`, trimmed); a body of any other shape is said as such. */
+function answerOf(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`the response is not JSON: ${JSON.stringify(cut(text.trim(), 80))}`);
+  }
+  const choices = (body as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices)) throw new Error('the response has no "choices": not a chat completion');
+  const content = (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content ?? '';
+  if (typeof content !== 'string') throw new Error(`choices[0].message.content is not a string: ${cut(JSON.stringify(content), 80)}`);
+  return content.trim();
+}
+
 export function openAiGenerator(options: OpenAiOptions): Generator {
   const { baseUrl, apiKey, model, historyTurns = HISTORY_TURNS, timeoutMs = 30_000, fetch: doFetch = fetch } = options;
   return {
     model,
     async generate(query, chunks, history, { regenerate = false } = {}) {
-      // The sources' own markers unbracketed: a model echoing one would cite the wrong source.
-      const sources = chunks.map((c, i) => `[${i + 1}] ${withoutCitationMarkers(`${c.title}\n${c.text}`)}`).join('\n\n');
+      // The sources' own markers unbracketed: a model echoing one would cite the wrong source. Each
+      // as much of it as a trace keeps: a long document whole would overflow the model's context.
+      const sources = chunks.map((c, i) => `[${i + 1}] ${withoutCitationMarkers(cut(`${c.title}\n${c.text}`, MAX_CHUNK_TEXT))}`).join('\n\n');
       const user = `Sources:\n\n${sources}\n\nQuestion: ${query}`;
       const messages = [
         { role: 'system', content: SYSTEM },
@@ -78,16 +114,17 @@ export function openAiGenerator(options: OpenAiOptions): Generator {
         ]),
         { role: 'user', content: user },
       ];
-      const res = await doFetch(joinUrl(baseUrl, 'chat/completions'), {
+      const request = {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(apiKey && { authorization: `Bearer ${apiKey}` }) },
         // A regenerate asks for a different answer, so it samples more freely.
         body: JSON.stringify({ model, messages, temperature: regenerate ? 0.9 : 0.2 }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) throw new Error(`${model}: HTTP ${res.status}${await reasonOf(res)}`);
-      const body = (await res.json()) as { choices?: { message?: { content?: string } }[] };
-      const answer = body.choices?.[0]?.message?.content?.trim();
+      };
+      const answer = await post(doFetch, joinUrl(baseUrl, 'chat/completions'), request, timeoutMs)
+        .then(answerOf)
+        .catch((err: Error) => {
+          throw new Error(`${model}: ${err.message}`);
+        });
       if (!answer) throw new Error(`${model}: empty answer`);
       const cited = new Set([...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
       const citations = chunks.flatMap((c, i) => (cited.has(i + 1) ? [citation(i + 1, c)] : []));
@@ -96,9 +133,21 @@ export function openAiGenerator(options: OpenAiOptions): Generator {
   };
 }
 
-/** A generator from `DEMO_LLM_BASE_URL`, `DEMO_LLM_MODEL` and `DEMO_LLM_API_KEY`, if the first two are set. */
+/**
+ * A generator from `DEMO_LLM_BASE_URL`, `DEMO_LLM_MODEL` and `DEMO_LLM_API_KEY`, if the first two
+ * are set. One of them alone, or a base URL that is not http(s), is refused at start: otherwise
+ * every answer would be quoted (or every call fail) without a word why.
+ */
 export function generatorFromEnv(env: Record<string, string | undefined> = process.env): Generator | undefined {
   const baseUrl = env.DEMO_LLM_BASE_URL;
   const model = env.DEMO_LLM_MODEL;
-  return baseUrl && model ? openAiGenerator({ baseUrl, model, apiKey: env.DEMO_LLM_API_KEY }) : undefined;
+  if (!baseUrl && !model) return undefined;
+  if (!baseUrl || !model)
+    throw new Error(
+      `${baseUrl ? 'DEMO_LLM_BASE_URL' : 'DEMO_LLM_MODEL'} is set but ${baseUrl ? 'DEMO_LLM_MODEL' : 'DEMO_LLM_BASE_URL'} is not: give both for generated answers, or neither`,
+    );
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new Error(`DEMO_LLM_BASE_URL must be an http(s) URL up to the API's version, such as http://127.0.0.1:11434/v1, not ${JSON.stringify(baseUrl)}`);
+  }
+  return openAiGenerator({ baseUrl, model, apiKey: env.DEMO_LLM_API_KEY });
 }
