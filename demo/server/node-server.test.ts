@@ -40,3 +40,34 @@ describe('the demo server closing', () => {
     agent.destroy();
   });
 });
+
+/** What the server answers to `method path`, sent as written: its status and body. */
+const send = (url: string, method: string, path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .request(url, { method, path }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+      .on('error', reject)
+      .end();
+  });
+
+describe('the demo server', () => {
+  it('refuses a request no web Request can carry (a method fetch forbids, a target that is no URL) with a 4xx naming what, in the error shape', async () => {
+    const server = await serve(() => new Response('ok'), { port: 0, host: '127.0.0.1' });
+    try {
+      const trace = await send(server.url, 'TRACE', '/');
+      expect(trace.status).toBe(405);
+      expect(JSON.parse(trace.body)).toEqual({ error: { code: 'method_not_allowed', message: 'TRACE is not served', field: 'method' } });
+      const target = await send(server.url, 'GET', 'http://[');
+      expect(target.status).toBe(400);
+      expect(JSON.parse(target.body)).toEqual({ error: { code: 'invalid_url', message: 'The request target is not a URL', field: 'path' } });
+      // The server goes on answering.
+      expect(await send(server.url, 'GET', '/')).toEqual({ status: 200, body: 'ok' });
+    } finally {
+      await server.close();
+    }
+  });
+});

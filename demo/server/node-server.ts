@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { errorBody } from './errors.ts';
 
 export interface NodeServer {
   /** `http://host:port`, with the port the system chose when asked for 0. */
@@ -20,6 +21,20 @@ export interface NodeServer {
  * answered, and its trace logged, rather than cut off with a reset connection.
  */
 export const CLOSE_GRACE_MS = 10_000;
+
+/** Methods node's parser takes that a web `Request` cannot carry: fetch forbids them. */
+const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * The refusal of a request that cannot become a web `Request` (a method fetch forbids, a target
+ * that is no URL, such as `http://[`), in the app's error shape rather than a 500 and a stack.
+ */
+function refusalOf(req: IncomingMessage): Response | undefined {
+  if (UNCARRIED_METHODS.has(req.method ?? '')) return Response.json(errorBody('method_not_allowed', `${req.method} is not served`, 'method'), { status: 405 });
+  if (!URL.canParse(req.url ?? '/', 'http://localhost'))
+    return Response.json(errorBody('invalid_url', 'The request target is not a URL', 'path'), { status: 400 });
+  return undefined;
+}
 
 function toRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
@@ -46,7 +61,7 @@ export function serve(fetch: (request: Request) => Response | Promise<Response>,
     active++;
     try {
       const address = server.address() as AddressInfo;
-      const response = await fetch(toRequest(req, `http://${host}:${address.port}`));
+      const response = refusalOf(req) ?? (await fetch(toRequest(req, `http://${host}:${address.port}`)));
       const headers: Record<string, string | string[]> = {};
       response.headers.forEach((value, name) => {
         headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
