@@ -77,21 +77,32 @@ const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
 const ABSTRACT_LABEL =
   /^(?:(?:BACKGROUND|CONTEXT|INTRODUCTION|OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|METHODS?|MEASUREMENTS|INTERVENTIONS?|RESULTS|FINDINGS|INTERPRETATION|CONCLUSIONS?|SIGNIFICANCE)(?:\s+(?:AND|&|\/)\s+|\s*[:.]?\s+))+/;
 
-/** Whether a text opens a quotation it does not close. */
-const opensQuote = (text: string): boolean => (text.match(/"/g)?.length ?? 0) % 2 === 1 || (text.match(/“/g)?.length ?? 0) > (text.match(/”/g)?.length ?? 0);
+/** A text's quotation marks: straight ones, and curly ones opening and closing. */
+const quoteMarks = (text: string) => ({
+  straight: text.match(/"/g)?.length ?? 0,
+  opening: text.match(/“/g)?.length ?? 0,
+  closing: text.match(/”/g)?.length ?? 0,
+});
 
 /**
  * A line's sentences, a quotation kept whole ("That's wrong. Is it 30 days?" is quoted, not two
- * sentences); a quotation the line never closes is a stray mark, and its pieces stay as cut.
+ * sentences); a quotation the line never closes is a stray mark, and its pieces stay as cut. The
+ * marks of the pieces held are counted as each comes: counted again over all of them, a stray mark
+ * early in a long document would cost a pass over the rest for every sentence after it.
  */
 function lineSentences(line: string): string[] {
   const out: string[] = [];
   let held: string[] = [];
+  let marks = { straight: 0, opening: 0, closing: 0 };
   for (const piece of line.split(SENTENCE_END)) {
     held.push(piece);
-    if (!opensQuote(held.join(' '))) {
+    const own = quoteMarks(piece);
+    marks = { straight: marks.straight + own.straight, opening: marks.opening + own.opening, closing: marks.closing + own.closing };
+    // Open while a straight mark is unpaired or more curly ones opened than closed.
+    if (marks.straight % 2 === 0 && marks.opening <= marks.closing) {
       out.push(held.join(' '));
       held = [];
+      marks = { straight: 0, opening: 0, closing: 0 };
     }
   }
   return [...out, ...held];
