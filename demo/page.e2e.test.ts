@@ -258,6 +258,22 @@ describe('the demo page', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 
+  it("wraps a collection's example question without spaces (a long URL) instead of widening the page", async () => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultNavigationTimeout(30_000);
+    const url = `https://example.com/${'segment'.repeat(60)}`;
+    // A collection whose training questions hold such a URL: its settings as the backend gives them, with that example.
+    await page.route('**/api/config', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as { corpus: { examples: string[] } };
+      await route.fulfill({ response, json: { ...config, corpus: { ...config.corpus, examples: [url] } } });
+    });
+    await page.goto(demo.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.locator('#examples button').textContent()).toBe(url);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  });
+
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {
     const { page } = await openPage();
     await page.setViewportSize({ width: 1100, height: 800 });
