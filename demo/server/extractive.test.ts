@@ -126,6 +126,14 @@ describe('extractiveAnswer', () => {
     expect(a.quoted).toEqual(['Opened items can be returned within 14 days.', 'Opened items need a receipt.']);
   });
 
+  it('quotes a document with no sentence ends up to a word within 2,000 characters, so its citation stays in the answer', () => {
+    const text = `refunds ${'opened items may be returned with a receipt '.repeat(1_200)}`;
+    const a = extractiveAnswer('refunds', [chunk('refunds', text)], one);
+    expect(a.answer.length).toBeLessThanOrEqual(2_000 + ' [1]'.length + 1);
+    expect(a.answer).toMatch(/^refunds opened items .* [a-z]+… \[1\]$/);
+    expect(a.quoted).toEqual([text.trim()]);
+  });
+
   it('prefers prose to a table row that covers as much of the question', () => {
     const docs = [chunk('limits', '| Review queue | first load | 60 KB |'), chunk('queue', 'The review queue shows the highest expected value first.')];
     const a = extractiveAnswer('review queue first', docs, one, { maxSentences: 1 });

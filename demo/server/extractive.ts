@@ -46,6 +46,19 @@ const LEAD_IN_WEIGHT = 0.5;
  * ("numbers" of "phone numbers") would pad the answer.
  */
 const MIN_SHARE_OF_BEST = 0.5;
+/**
+ * The most of one sentence an answer quotes (SciFact's longest is 1,670 characters): a document
+ * with no sentence ends would otherwise be quoted whole, its citation past what a trace keeps.
+ */
+const MAX_QUOTE_CHARS = 2_000;
+
+/** A sentence as quoted: a longer one up to its last word within MAX_QUOTE_CHARS, then "…". */
+function quoted(sentence: string): string {
+  if (sentence.length <= MAX_QUOTE_CHARS) return sentence;
+  const cut = sentence.slice(0, MAX_QUOTE_CHARS);
+  const space = cut.search(/\s\S*$/);
+  return `${(space > 0 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
 
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
@@ -86,7 +99,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const parts = picked.map((c) => {
     const n = c.rank + 1;
     if (!cited.has(n)) cited.set(n, citation(n, c.chunk, c.text));
-    return `${withoutCitationMarkers(c.text)} [${n}]`;
+    return `${quoted(withoutCitationMarkers(c.text))} [${n}]`;
   });
   const citations = [...cited.values()].sort((a, b) => a.n - b.n);
   const answer = parts.join(' ');
