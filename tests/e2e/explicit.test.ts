@@ -155,6 +155,31 @@ describe('explicit feedback', () => {
     await context.close();
   });
 
+  it("leaves the focus where the user took it while the popover's code was loading (typing in the chat's input)", async () => {
+    const context = await browser().newContext();
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    await context.route('**/chunks/background-*.js', async (route) => {
+      await arrived;
+      await route.continue();
+    });
+    const { page } = await openHost(browser(), { context });
+    await page.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { id: 'message', ariaLabel: 'Message' })));
+    const traceId = newTraceId('slow-focus');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    await page.locator('#message').focus();
+    await page.keyboard.type('Where is');
+    arrive();
+    await widget(page, traceId).getByRole('dialog', { name: 'What went wrong?' }).waitFor();
+    // The rest of the message, and Enter to send it: neither goes to the popover's first reason.
+    await page.keyboard.type(' my order?');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#message').inputValue()).toBe('Where is my order?');
+    expect(await page.evaluate(() => (window as any).signals.map((e: { signalType: string }) => e.signalType))).not.toContain('attribution');
+    await context.close();
+  });
+
   it("keeps a vote cast while its code could not be fetched, and sends it from the tab's next page", async () => {
     const context = await browser().newContext();
     let reachable = false;

@@ -5,6 +5,13 @@ import { options } from '../settings.ts';
 import { stringsFor } from '../strings.ts';
 import type { FeedbackActions, Panel } from '../ui/host.ts';
 
+/** What has focus, inside shadow roots too (the page's chat may be a web component itself). */
+function focusedElement(): Element | null {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}
+
 /** The feedback the popover and prompts show, and the actions their buttons take. */
 export interface PopoverSource extends FeedbackActions {
   /** The popover's open step. */
@@ -20,12 +27,14 @@ export interface PopoverSource extends FeedbackActions {
  * with the background chunk (their styles are the element's): once it is there they render, and a click that came
  * first asks for it and renders when it arrives (offline: when the page is back online, in browsers
  * that fetch a failed import again; Chromium 153 does not, and the popover stays closed on that page). Focus follows the popover: each step shown
- * takes it, and closing the popover, or answering the prompt, while it has focus gives focus back to the vote button (the star given, in rating mode).
+ * takes it (one shown late, when its code came, only if the focus has not moved meanwhile), and closing the popover, or answering the prompt, while it has focus gives focus back to the vote button (the star given, in rating mode).
  */
 export class PopoverController implements ReactiveController {
   /** The step the last render showed. */
   private shown: Panel;
   private focusStep?: boolean;
+  /** What had focus when a step could not render for want of its code: the step takes focus only from it once the code is there. */
+  private focusedWhileLoading?: Element | null;
   private hadFocus?: boolean;
 
   constructor(
@@ -61,14 +70,18 @@ export class PopoverController implements ReactiveController {
     if (panel === this.shown) return;
     this.shown = panel;
     this.focusStep = panel.kind !== 'closed';
+    this.focusedWhileLoading = undefined;
   }
 
   hostUpdated(): void {
     const root = this.host.shadowRoot;
     const focus = (selector: string) => root?.querySelector<HTMLElement>(selector)?.focus();
+    if (this.focusStep && !loadBackground.value) this.focusedWhileLoading ??= focusedElement();
     if (this.focusStep && loadBackground.value) {
       this.focusStep = false;
-      focus('[data-autofocus]');
+      // Shown late, it does not take focus from where the user went meanwhile (typing in the chat's
+      // input, where their next Enter would choose a reason).
+      if (this.focusedWhileLoading === undefined || this.focusedWhileLoading === focusedElement()) focus('[data-autofocus]');
     } else if (this.hadFocus && !root?.activeElement) {
       // What had it is gone (the popover closed, a prompt answered): the vote takes it, not the page's body,
       // in rating mode the star given (the first while none is).
