@@ -241,6 +241,34 @@ describe('a good guest on the host page', () => {
     await page.context().close();
   });
 
+  it('takes an endpoint, write key or query of another type (a URL object, a message object) as none given: the page-wide ones deliver, and rephrases are still found', async () => {
+    const { page } = await openHost(browser());
+    const first = newTraceId('typed-first');
+    const odd = newTraceId('typed-odd');
+    const next = newTraceId('typed-next');
+    await addAnswer(page, { traceId: first, query: 'What is the refund window for opened items?' });
+    await page.evaluate(
+      ([traceId, collector]) => {
+        const el = document.createElement('rag-feedback') as any;
+        el.setAttribute('trace-id', traceId);
+        el.setAttribute('session-id', 'session-1');
+        el.endpoint = new URL(collector!);
+        el.writeKey = { key: 'rfw_…' };
+        el.query = { role: 'user', text: 'How do I reset my password?' };
+        document.getElementById('chat')!.append(el);
+        return el.updateComplete;
+      },
+      [odd, collector()],
+    );
+    await callWidget(page, odd, 'castVote', 'up');
+    await flush(page);
+    await eventually(odd, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    // The answer with no query of its own is not one the next question is compared with.
+    await addAnswer(page, { traceId: next, query: 'refund window for opened items' });
+    await eventually(first, (ev) => expect(ofType(ev, 'rephrase_within_session').map((e) => e.detail.nextTraceId)).toEqual([next]));
+    await page.context().close();
+  });
+
   it("sends every answer's events on page hide though one element names an endpoint the browser cannot send to", async () => {
     const { page, context } = await openHost(browser());
     // Only the page-hide beacon (text/plain) gets through: what is stored came with it.

@@ -158,8 +158,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   private async checkRephrase(): Promise<void> {
     const { rephraseWindowMs, rephraseSimilarity } = (await this.configLoad)?.thresholds ?? this.thresholds;
-    const { query, traceId } = this.host;
+    const { traceId } = this.host;
     const { sessionId } = this.context;
+    const query = typed(this.host.query, '');
     if (!query) return;
     const rephrase = await noteQuery(sessionId, traceId, query, this.shownAt, rephraseWindowMs, rephraseSimilarity);
     if (!rephrase) return;
@@ -174,12 +175,12 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   /** Where events go and what they are about: the attributes, else the page-wide options. */
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
-    // An id of another type (set as a property in plain JavaScript) counts as none given.
+    // A value of another type (set as a property in plain JavaScript, `new URL(…)` for the endpoint) counts as none given.
     return {
       traceId: typed(traceId, ''),
       sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
-      endpoint: endpoint || options.endpoint || '',
-      writeKey: writeKey || options.writeKey || '',
+      endpoint: typed(endpoint, '') || typed(options.endpoint, ''),
+      writeKey: typed(writeKey, '') || typed(options.writeKey, ''),
     };
   }
 
