@@ -22,7 +22,7 @@ export const MIN_PREVIEW_MS = 500;
 export const MIN_DWELL_MS = 1_000;
 /** Share of the answer (or, for an answer taller than the screen, of the screen) that must be visible. */
 export const DWELL_VISIBLE_SHARE = 0.5;
-/** Traces remembered per session, so a reload re-rendering the history is not taken for new questions. */
+/** Traces remembered per session: those seen, so a reload re-rendering the history is not taken for new questions; those voted down. */
 export const SEEN_TRACES_KEPT = 200;
 
 // ---- delivery ----

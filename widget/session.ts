@@ -1,4 +1,5 @@
 import { toHex } from '../shared/hex.ts';
+import { SEEN_TRACES_KEPT } from './defaults.ts';
 import { readJson, writeJson } from './storage.ts';
 
 /** A key of its own per id: `rf:<name>:<id>…`. */
@@ -40,9 +41,13 @@ export type Vote = 'up' | 'down' | null;
 export const storedVote = (traceId: string): Vote => readJson<Vote>(KEY.vote(traceId)) ?? null;
 export const storeVote = (traceId: string, vote: Vote) => writeJson(KEY.vote(traceId), vote);
 
-/** Counts this session's thumbs-down, for the "repeated thumbs-down" prompt. */
-export function countThumbsDown(sessionId: string): number {
-  const n = (readJson<number>(KEY.downs(sessionId)) ?? 0) + 1;
-  writeJson(KEY.downs(sessionId), n);
-  return n;
+/**
+ * Counts the answers of this session voted down, with `traceId`, for the "repeated thumbs-down"
+ * prompt: a change of mind on one answer (down, up, down again) is one of them, not two.
+ */
+export function countThumbsDown(sessionId: string, traceId: string): number {
+  const stored = readJson<string[]>(KEY.downs(sessionId));
+  const downs = new Set(Array.isArray(stored) ? stored : []).add(traceId);
+  writeJson(KEY.downs(sessionId), [...downs].slice(-SEEN_TRACES_KEPT));
+  return downs.size;
 }

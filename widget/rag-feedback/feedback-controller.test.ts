@@ -142,6 +142,21 @@ describe('votes', () => {
     expect(feedback.prompt?.id).toBe('trouble');
     expect(emitted('rf-prompt-show')).toEqual([{ traceId: 't-2', promptId: 'trouble', trigger: 'repeated_thumbs_down' }]);
   });
+
+  it('counts a change of mind on one answer (down, up, down again) as one answer voted down', () => {
+    feedback.config = normalizeConfig({ prompts: [{ id: 'trouble', trigger: 'repeated_thumbs_down', text: 'Having trouble?' }] });
+    feedback.castVote('down');
+    later();
+    feedback.castVote('up');
+    later();
+    feedback.castVote('down');
+    expect(types()).toEqual(['thumbs_down', 'thumbs_up', 'thumbs_down']);
+    expect(feedback.prompt).toBeNull();
+    host.traceId = 't-2';
+    feedback.hostTraceChanged();
+    feedback.castVote('down');
+    expect(feedback.prompt?.id).toBe('trouble');
+  });
 });
 
 describe('ratings', () => {

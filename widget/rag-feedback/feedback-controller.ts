@@ -261,7 +261,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.tell('rf-vote', { vote: next });
     if (next === 'down') {
       this.showPanel({ kind: 'reasons' });
-      if (countThumbsDown(this.context.sessionId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
+      if (countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
     } else if (this.panel.kind === 'reasons') {
       this.closePanel();
     }
