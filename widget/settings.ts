@@ -85,17 +85,20 @@ export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG
   };
 }
 
-/** The project's config per endpoint and key, fetched once: undefined where it could not be. */
+/** The project's config per endpoint and key, fetched once it could be: undefined where it was not an object. */
 const remote: Record<string, Promise<WidgetConfig | undefined>> = {};
 
 /** The project's config: fetched once per endpoint and key, then the page's own config on top. */
 export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetConfig> {
   const local = options.config;
   if (options.loadConfig === false || !isEndpoint(endpoint) || !writeKey) return Promise.resolve(normalizeConfig(local));
+  const where = `${endpoint}|${writeKey}`;
   // `null` is JSON too: only an object is a config.
-  return (remote[`${endpoint}|${writeKey}`] ??= fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
-    .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : undefined))
+  return (remote[where] ??= fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
+    .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : Promise.reject(res.status)))
     .catch((err) => {
+      // Offline, an error status or a body that is not JSON: asked for again by the next answer, and once the connection is back (index.ts).
+      delete remote[where];
       warn('config not loaded; using defaults', err);
       return undefined;
     })).then((server) => normalizeConfig(local, server instanceof Object ? normalizeConfig(server) : undefined));

@@ -130,6 +130,32 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it("asks for the project's config again once the connection is back, when the page opened offline", async () => {
+    const { page, context } = await openHost(browser());
+    let online = false;
+    let asked = 0;
+    // The project asks for ratings; the page's default is thumbs.
+    await context.route(`${collector()}/v1/config`, (route) => {
+      asked++;
+      return online
+        ? route.fulfill({
+            status: 200,
+            headers: { 'access-control-allow-origin': site(), 'content-type': 'application/json' },
+            body: JSON.stringify({ rating: true }),
+          })
+        : route.abort('internetdisconnected');
+    });
+    const traceId = newTraceId('config-offline');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await expect.poll(() => asked).toBe(1);
+    await el.getByRole('button', { name: 'Not helpful' }).waitFor();
+    online = true;
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await el.getByRole('button', { name: '4 of 5 stars' }).waitFor();
+    await context.close();
+  });
+
   it('works under a strict Content-Security-Policy with a nonce (single-file script)', async () => {
     const context = await browser().newContext();
     const page = await context.newPage();
