@@ -293,7 +293,7 @@ describe('the review queue', () => {
       await context.close();
     }
   });
-  it('changes an answer from the answered list and moves to the next answered item; past the last it says so in the list’s own words and focus moves there', async () => {
+  it('changes an answer from the answered list and moves to the next answered item; past the last it says the list ends there and focus moves there', async () => {
     const f = fixture();
     const waiting: ReviewQueue = await f.admin('/v1/admin/review?limit=3');
     for (const item of waiting.items) await f.admin(`/v1/admin/review/${encodeURIComponent(item.id)}`, { method: 'POST', json: { verdict: 'relevant' } });
@@ -320,9 +320,10 @@ describe('the review queue', () => {
       await expect.poll(() => shownItem(page)).toBe(last.id);
       // Answered with a click, the last item's button leaves with it: focus moves to what is shown.
       await page.locator('rf-review-page button.verdict.not_relevant').click();
+      // The list's end, its items still on it before this point.
       await expect
         .poll(() => page.locator('rf-review-page .empty').textContent())
-        .toBe('没有可显示的已回答项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。');
+        .toBe(`已到列表末尾。此前还有 ${answered.items.length} 项仍在列表中：按 k 或 ← 返回查看。`);
       await expect.poll(() => page.evaluate(focusedClass)).toBe('card empty');
       // Past the list's end no item is shown, so none is counted.
       expect(await page.locator('rf-review-page [data-field="position"]').count()).toBe(0);
@@ -332,6 +333,34 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+  it('past the last item, says the items passed over still wait rather than that nothing does, and goes back to them', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      // A list of two items: skipping both reaches its end.
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/review',
+          async (route) => {
+            const res = await route.fetch();
+            const body = (await res.json()) as ReviewQueue;
+            return route.fulfill({ response: res, json: { ...body, items: body.items.slice(0, 2) } });
+          },
+        ),
+    });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const second = await pressAndMove(page, 'j', await shownItem(page));
+      await page.keyboard.press('j');
+      const end = page.locator('rf-review-page .empty');
+      await expect.poll(() => end.textContent()).toBe('End of the list. 2 of its items are before this point, still on it: k or ← goes back to them.');
+      await page.keyboard.press('k');
+      await expect.poll(() => shownItem(page)).toBe(second);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows an item’s saved note, and keeps it when the answer is changed unless the reviewer changes it', async () => {
     const f = fixture();
     const [item] = ((await f.admin('/v1/admin/review?limit=1')) as ReviewQueue).items;

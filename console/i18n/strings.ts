@@ -81,6 +81,7 @@ const en = {
   queueEmpty_held:
     'No held items to show. Items below the mining threshold are held here, not dropped: the nightly job queues them when the threshold relaxes.',
   queueEmpty_answered: 'No answered items to show. Answered items are listed here, latest first; answering one again changes its answer.',
+  queuePassed: 'End of the list. {n} of its items are before this point, still on it: k or ← goes back to them.',
   budgetLabel: 'This week',
   budgetProgress: '{answered} of {budget} reviewed this week',
   queueCounts: '{pending} waiting · {held} held below the mining threshold',
@@ -547,6 +548,7 @@ const zhCN: Strings = {
   queueEmpty_pending: '没有待审核的项目。夜间任务会填充队列。',
   queueEmpty_held: '没有可显示的暂缓项目。低于挖掘阈值的项目暂缓在这里而不丢弃：阈值放宽后，夜间任务会把它们放回队列。',
   queueEmpty_answered: '没有可显示的已回答项目。已回答的项目按时间倒序列在这里；再次回答即可更改答案。',
+  queuePassed: '已到列表末尾。此前还有 {n} 项仍在列表中：按 k 或 ← 返回查看。',
   budgetLabel: '本周',
   budgetProgress: '本周已审核 {answered} / {budget}',
   queueCounts: '{pending} 项待审核 · {held} 项低于挖掘阈值暂缓',

@@ -38,6 +38,12 @@ const reviewApi: ReviewApi = {
   traces: async (id) => (await api<{ traces: ReviewItemTrace[] }>(`/v1/admin/review/${encodeURIComponent(id)}/traces`)).traces,
 };
 
+/** What the list's end is, taken when it is reached: its status and the items passed over still on it. */
+const endOf = (session: ReviewSession) => ({ status: session.status, passed: session.passed });
+
+/** The list's end: empty, or past its last item with items passed over still on it (skipped with j, or the answered list's). */
+const endWords = ({ status, passed }: ReturnType<typeof endOf>, s: Strings) => (passed ? format(s.queuePassed, { n: passed }) : s[`queueEmpty_${status}`]);
+
 /** Keys a focused list (the status filter) keeps for itself; the queue's other keys still work there. */
 const LIST_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', ' ', 'Enter', 'Escape']);
 
@@ -262,8 +268,10 @@ export class ReviewPage extends LitElement {
    */
   private shownInWords(session: ReviewSession): Words {
     const item = session.current;
-    const { status } = session;
-    if (!item) return (s) => s[`queueEmpty_${status}`];
+    if (!item) {
+      const end = endOf(session);
+      return (s) => endWords(end, s);
+    }
     const position = { n: session.index + 1, total: session.items.length };
     return (s) => format(s.announceItem, { position: format(s.position, position), query: item.query });
   }
@@ -327,7 +335,7 @@ export class ReviewPage extends LitElement {
       if (session.refillError !== undefined)
         return html`<p class="card empty" tabindex="-1">${loadFailed(session.refillError, s, this, () => session.retryRefill())}</p>`;
       if (session.fetchingMore) return html`<p class="card empty" tabindex="-1">${s.loading}</p>`;
-      return html`<p class="card empty" tabindex="-1">${s[`queueEmpty_${session.status}`]}</p>`;
+      return html`<p class="card empty" tabindex="-1">${endWords(endOf(session), s)}</p>`;
     }
     // The reviewer's draft stays in the field; the note the item holds (another reviewer's, say) is shown under it.
     const savedNote = item.note && this.drafts.differs(item);

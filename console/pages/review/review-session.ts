@@ -64,6 +64,11 @@ export class ReviewSession {
     return this.refilling !== undefined;
   }
 
+  /** Items of this list before the reviewer's place and still on it: past its end, those passed over (on the answered list, all). */
+  get passed(): number {
+    return this.items.slice(0, this.index).filter((i) => this.stillListed(i)).length;
+  }
+
   /** Asks for the next page again after it failed (the page's Retry; moving asks again too). */
   retryRefill(): void {
     this.refillError = undefined;
