@@ -361,6 +361,65 @@ describe('review queue: leaving it', () => {
   });
 });
 
+describe('review queue: an answer that fails while a trace is open', () => {
+  it('says it was not saved on the queue come back to, whether it failed before or after coming back', async () => {
+    const f = fixture();
+    // Every answer waits until released, then is refused.
+    const held: (() => void)[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => /^\/v1\/admin\/review\/[^/]+$/.test(url.pathname),
+          async (route) => {
+            if (route.request().method() !== 'POST') return route.continue();
+            await new Promise<void>((r) => held.push(r));
+            return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+          },
+        ),
+    });
+    const refused = () => page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/v1/admin/review/') && r.status() === 500);
+    const release = async () => {
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      held.shift()!();
+    };
+    const alert = page.locator('rf-review-page p.error[role="alert"]');
+    const openTraceAndBack = async (whileAway?: () => Promise<void>) => {
+      await page.locator('rf-review-page section.traces a').first().click();
+      await page.locator('rf-trace-page').waitFor();
+      await whileAway?.();
+      await page.goBack();
+      await page.locator('rf-review-page article.item').waitFor();
+    };
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      // Refused while the trace is open: said once the queue is back.
+      await page.keyboard.press('2');
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      await openTraceAndBack(async () => {
+        const done = refused();
+        await release();
+        await done;
+      });
+      await expect.poll(() => alert.textContent()).toBe('The answer was not saved: The collector answered 500: boom');
+      // Refused after coming back, while the answer was still on its way: said on the page come back to.
+      const second = await shownItem(page);
+      await page.keyboard.press('3');
+      await expect.poll(() => shownItem(page)).not.toBe(second);
+      expect(await alert.textContent()).toBe('');
+      await openTraceAndBack();
+      const done = refused();
+      await release();
+      await done;
+      await expect.poll(() => alert.textContent()).toBe('The answer was not saved: The collector answered 500: boom');
+      await expect.poll(() => shownItem(page)).toBe(second);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('review queue: the traces behind an item', () => {
   it('says so when the traces could not be fetched, instead of "Loading…" for good', async () => {
     const f = fixture();

@@ -93,6 +93,8 @@ export class ReviewPage extends LitElement {
   private readonly history = this.work.history;
   private readonly drafts = this.work.drafts;
   private readonly onKey = (e: KeyboardEvent) => this.handleKey(e);
+  /** Stops this page being told of failed answers once it is left. */
+  private stopFailures: (() => void) | undefined;
 
   /** Whether the list's end message had focus before this update. */
   private endHadFocus = false;
@@ -105,11 +107,13 @@ export class ReviewPage extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     document.addEventListener('keydown', this.onKey);
+    this.stopFailures = this.work.failures.listen((words) => (this.error = words));
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     document.removeEventListener('keydown', this.onKey);
+    this.stopFailures?.();
   }
 
   private get status(): ReviewStatus {
@@ -142,7 +146,8 @@ export class ReviewPage extends LitElement {
     );
     this.session = session;
     this.loaded = false;
-    this.error = undefined;
+    // An answer that failed while no review page was shown (a trace opened from the item) is said now.
+    this.error = this.work.failures.take();
     this.loadError = undefined;
     const item = this.route.query.get('item') ?? undefined;
     session.load(item).then(
@@ -166,8 +171,9 @@ export class ReviewPage extends LitElement {
       navigate(paths.review({ status: this.status === 'pending' ? undefined : this.status, item: id }), { replace: true });
   }
 
+  /** An undo not saved: said here, or on the review page shown when it fails (this one left meanwhile). */
   private undoFailed(err: unknown) {
-    this.error = (s) => (changedElsewhere(err) ? s.undoneElsewhere : errorText(err, s));
+    this.work.failures.report((s) => (changedElsewhere(err) ? s.undoneElsewhere : errorText(err, s)));
   }
 
   private handleKey(e: KeyboardEvent) {
@@ -229,9 +235,8 @@ export class ReviewPage extends LitElement {
       this.error = undefined;
       session.answer(action.answer, note).then(
         () => this.drafts.saved(id, note),
-        (err) => {
-          this.error = (s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: errorText(err, s) }));
-        },
+        // Said on the review page shown when it fails, this one or the one come back to after a trace.
+        (err) => this.work.failures.report((s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: errorText(err, s) }))),
       );
       const { answer } = action;
       const shown = this.shownInWords(session);

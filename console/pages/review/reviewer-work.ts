@@ -1,12 +1,15 @@
+import { AnswerFailures } from './answer-failures.ts';
 import { type AnswerApi, AnswerLedger } from './answer-ledger.ts';
 import { NoteDrafts } from './note-drafts.ts';
 import { UndoHistory } from './undo-history.ts';
 
-/** What a reviewer has under way: answers on their way, the answers to take back, notes typed and not saved. */
+/** What a reviewer has under way: answers on their way, the answers to take back, notes typed and not saved, failures not yet said. */
 export interface ReviewerWork {
   ledger: AnswerLedger;
   history: UndoHistory;
   drafts: NoteDrafts;
+  /** Answers and undos not saved, said on whichever review page is shown when they fail. */
+  failures: AnswerFailures;
 }
 
 let current: { key: string | null; work: ReviewerWork } | undefined;
@@ -17,7 +20,8 @@ let current: { key: string | null; work: ReviewerWork } | undefined;
  * in with another key, the work starts afresh.
  */
 export function reviewerWork(key: string | null, api: AnswerApi): ReviewerWork {
-  if (!current || current.key !== key) current = { key, work: { ledger: new AnswerLedger(api), history: new UndoHistory(), drafts: new NoteDrafts() } };
+  if (!current || current.key !== key)
+    current = { key, work: { ledger: new AnswerLedger(api), history: new UndoHistory(), drafts: new NoteDrafts(), failures: new AnswerFailures() } };
   return current.work;
 }
 
