@@ -240,6 +240,10 @@ describe('the models page', () => {
       await expect.poll(() => nav.allTextContents()).toEqual(['Loop health', 'Chunks', 'Models']);
       await page.locator(`rf-models-page article[data-version="${SECOND}"]`).waitFor();
       expect(await page.locator('rf-models-page button:visible').allTextContents()).toEqual([]);
+      // The page says why there is no promote or roll back.
+      expect(await page.locator('rf-models-page [data-field="read-only"]').textContent()).toBe(
+        'Signed in with a viewer key, which reads the models: promoting and rolling back need the project’s admin key.',
+      );
       // A page of what users asked says why it is not shown, and where to go instead.
       for (const path of ['/admin', '/admin/traces', '/admin/corrections']) {
         await page.goto(`${f.collector.url}${path}`);

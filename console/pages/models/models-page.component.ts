@@ -77,6 +77,7 @@ export class ModelsPage extends LitElement {
       <p data-field="served">${current ? format(s.modelsServed, { version: current }) : s.modelsServedRetrieval}</p>
       ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
       ${current && !this.readOnly ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
+      ${this.readOnly ? html`<p class="muted" data-field="read-only">${s.modelsViewerOnly}</p>` : nothing}
       <p role="status" class="status">${this.status?.(s) ?? ''}</p>
     </section>`;
   }
