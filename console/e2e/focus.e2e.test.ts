@@ -144,6 +144,28 @@ describe('review queue announcements', () => {
       await context.close();
     }
   });
+
+  it('tells a screen reader the item j and k move to, which changes in place without taking focus', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const live = page.locator('rf-review-page [role="status"][aria-live="polite"]');
+      const query = () => page.locator('rf-review-page [data-field="query"]').textContent();
+      const first = await shownItem(page);
+      await page.keyboard.press('j');
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      await expect.poll(() => live.textContent()).toMatch(/^Item 2 of the \d+ loaded: /);
+      expect(await live.textContent()).toContain(await query());
+      await page.keyboard.press('k');
+      await expect.poll(() => shownItem(page)).toBe(first);
+      await expect.poll(() => live.textContent()).toMatch(/^Item 1 of the \d+ loaded: /);
+      expect(await live.textContent()).toContain(await query());
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('focus across pages', () => {

@@ -245,9 +245,12 @@ export class ReviewPage extends LitElement {
     }
     switch (action) {
       case 'next':
-        return session.next();
       case 'previous':
-        return session.previous();
+        if (action === 'next') session.next();
+        else session.previous();
+        // The item changes in place, focus staying where it was: a screen reader is told what is shown now.
+        if (this.loaded) this.announcement = this.shownInWords(session);
+        return;
       case 'undo': {
         if (!session.canUndo) {
           this.announcement = (s) => s.nothingToUndo;
