@@ -361,6 +361,37 @@ describe('review queue: leaving it', () => {
   });
 });
 
+describe('review queue: signing out', () => {
+  it('asks first with a note typed and not saved, staying signed in with the note when told not to', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const note = page.locator('rf-review-page #note');
+      await note.fill('Half written: the dates disagree');
+      const asked: string[] = [];
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      const signOut = page.getByRole('button', { name: 'Sign out' });
+      await signOut.click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toContain('signing out now may lose it');
+      expect(await note.inputValue()).toBe('Half written: the dates disagree');
+      expect(await page.locator('rf-sign-in-page').count()).toBe(0);
+      // Nothing left unsaved: signing out asks nothing.
+      await note.fill('');
+      await signOut.click();
+      await page.locator('rf-sign-in-page').waitFor();
+      expect(asked).toHaveLength(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('review queue: an answer that fails while a trace is open', () => {
   it('says it was not saved on the queue come back to, whether it failed before or after coming back', async () => {
     const f = fixture();

@@ -36,6 +36,7 @@ const en = {
   keyRejected: 'That key was not accepted: it is unknown or revoked.',
   keyWrongKind: 'That is not an admin key. The console needs the project’s admin key (rfa_…).',
   signedOut: 'You are signed out.',
+  signOutUnsaved: 'Some of your review work is not saved yet (an answer still being sent, or a note typed): signing out now may lose it. Sign out anyway?',
 
   unauthorizedTitle: 'Your admin key was not accepted',
   unauthorizedBody: 'The collector answered 401: the key is unknown or has been revoked. It has been removed from this tab.',
@@ -505,6 +506,7 @@ const zhCN: Strings = {
   keyRejected: '密钥未被接受：密钥不存在或已被吊销。',
   keyWrongKind: '这不是管理密钥。控制台需要项目的管理密钥（rfa_…）。',
   signedOut: '已退出。',
+  signOutUnsaved: '你的部分审核工作尚未保存（仍在发送的回答或已输入的备注）：现在退出可能会丢失。仍要退出吗？',
 
   unauthorizedTitle: '管理密钥未被接受',
   unauthorizedBody: '收集服务返回 401：密钥不存在或已被吊销。它已从当前标签页中移除。',

@@ -4,7 +4,7 @@ import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { adminKey, forgetAdminKey } from '../admin-key.ts';
-import { type PageName, paths, type Route, routeOf, watchLocation } from '../router.ts';
+import { type PageName, paths, type Route, routeOf, SIGNING_OUT, watchLocation } from '../router.ts';
 import { applyTheme, initialTheme, THEMES, type Theme } from '../theme.ts';
 import { styles } from './rf-console.styles.ts';
 
@@ -314,6 +314,9 @@ export class RfConsole extends LitElement {
   }
 
   private signOut() {
+    // Work a page has not saved (a review answer on its way, a note typed) is asked about first, as closing the tab is.
+    const signingOut = new Event(SIGNING_OUT, { cancelable: true });
+    if (!window.dispatchEvent(signingOut) && !confirm(this.strings.signOutUnsaved)) return;
     forgetAdminKey();
     this.project = undefined;
     this.accessKnown = false;

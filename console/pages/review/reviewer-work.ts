@@ -1,3 +1,4 @@
+import { SIGNING_OUT } from '../../app/router.ts';
 import { AnswerFailures } from './answer-failures.ts';
 import { type AnswerApi, AnswerLedger } from './answer-ledger.ts';
 import { NoteDrafts } from './note-drafts.ts';
@@ -27,6 +28,11 @@ export function reviewerWork(key: string | null, api: AnswerApi): ReviewerWork {
 
 /** Whether closing the tab now would lose some of it: an answer not yet saved, or a note typed and not saved. */
 export const unsavedWork = (work: ReviewerWork | undefined): boolean => !!work && (work.ledger.anySending() || work.drafts.anyUnsaved());
+
+// Asks before signing out while work is unsaved (an answer sent again would go without the key), whichever page is shown.
+globalThis.addEventListener?.(SIGNING_OUT, (e) => {
+  if (unsavedWork(current?.work)) e.preventDefault();
+});
 
 // Asks before the tab closes or leaves the console while work is unsaved, whichever page is shown.
 globalThis.addEventListener?.('beforeunload', (e: BeforeUnloadEvent) => {
