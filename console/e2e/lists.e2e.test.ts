@@ -138,6 +138,38 @@ describe('documents', () => {
   });
 });
 
+describe('owner rules by keyboard', () => {
+  it('moves a rule up with focus following it, so ↑ pressed again moves it on to the top', async () => {
+    const f = fixture();
+    const rules = (...owners: [string, string][]) => ({ owners: owners.map(([pattern, owner]) => ({ pattern, owner })) });
+    await f.admin('/v1/admin/owners', { method: 'PUT', json: rules(['a*', 'team a'], ['b*', 'team b'], ['c*', 'team c']) });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/documents');
+    const patterns = () =>
+      page.locator('rf-documents-page section.owners tbody input.mono').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    const focusedLabel = () =>
+      page.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.getAttribute('aria-label');
+      });
+    try {
+      await expect.poll(patterns).toEqual(['a*', 'b*', 'c*']);
+      await page.getByRole('button', { name: 'Move rule 3 up' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(patterns).toEqual(['a*', 'c*', 'b*']);
+      await expect.poll(focusedLabel).toBe('Move rule 2 up');
+      await page.keyboard.press('Enter');
+      await expect.poll(patterns).toEqual(['c*', 'a*', 'b*']);
+      // At the top, where ↑ is off, focus is on the rule's ✕.
+      await expect.poll(focusedLabel).toBe('Remove rule 1');
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin('/v1/admin/owners', { method: 'PUT', json: rules() });
+      await context.close();
+    }
+  });
+});
+
 describe('corrections', () => {
   it('shows the inbox per owner, resolves one with a note, and shows it among the resolved', async () => {
     const f = fixture();

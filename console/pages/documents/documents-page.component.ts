@@ -192,12 +192,19 @@ export class DocumentsPage extends LitElement {
     if (this.ruleIssues.has(fieldKey(i, field))) this.ruleIssues = new Map([...this.ruleIssues].filter(([key]) => key !== fieldKey(i, field)));
   }
 
-  /** Rows that move take their place's number: problems shown are checked again on Save. */
-  private moveRuleUp(i: number) {
+  /**
+   * Rows that move take their place's number: problems shown are checked again on Save. Focus goes
+   * with the rule moved, to its ↑ in the row above (pressed again, it moves on up), or at the top,
+   * where ↑ is off, to its ✕: left in place it would be on the rule moved down.
+   */
+  private async moveRuleUp(i: number) {
     const next = [...this.owners];
     [next[i - 1], next[i]] = [next[i]!, next[i - 1]!];
     this.owners = next;
     this.ruleIssues = new Map();
+    await this.updateComplete;
+    const row = this.renderRoot.querySelectorAll('form tbody tr')[i - 1];
+    (row?.querySelector<HTMLButtonElement>('button:not([disabled]):not(.remove)') ?? row?.querySelector<HTMLButtonElement>('button.remove'))?.focus();
   }
 
   /** Focus goes to the new rule's pattern, to be typed in. */
