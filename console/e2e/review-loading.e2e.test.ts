@@ -99,3 +99,19 @@ describe('the review queue while a list loads', () => {
     }
   });
 });
+
+describe('review queue: a link to an item', () => {
+  it('says so when the linked item could not be opened, rather than pass the first item off as it', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review?item=rv-no-such-item');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      await expect
+        .poll(() => page.locator('rf-review-page p.error[role="alert"]').textContent())
+        .toBe('The linked item could not be opened (The collector answered 404: No review item rv-no-such-item): the list starts at its first item instead.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -155,6 +155,10 @@ export class ReviewPage extends LitElement {
         // The list of a status left since (the filter changed) must not stand for the one shown.
         if (this.session !== session) return;
         this.loaded = true;
+        // A link to an item that could not be opened says so, rather than pass for a link to the item shown.
+        const failed = session.linkFailed;
+        const said = this.error;
+        if (failed !== undefined) this.error = (s) => [said?.(s), format(s.linkedItemFailed, { message: errorText(failed, s) })].filter(Boolean).join(' ');
         const status = session.startsElsewhere;
         if (status) navigate(paths.review({ status: status === 'pending' ? undefined : status, item }), { replace: true });
       },

@@ -35,6 +35,8 @@ export class ReviewSession {
   exhausted = false;
   /** The status of the item `load` was asked for when it has another one (answered since the link was made): its list shows it. */
   startsElsewhere: ReviewStatus | undefined;
+  /** Why the item `load` was asked for could not be fetched (erased, a wrong link, no connection): the list starts at its first item instead. */
+  linkFailed: unknown;
   /** Whether the first page has arrived: until then no key acts, undo included. */
   private loaded = false;
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
@@ -113,7 +115,10 @@ export class ReviewSession {
     let linkedAsked = asked;
     if (startAt && !items.some((i) => i.id === startAt)) {
       linkedAsked = this.ledger.asking();
-      linked = await this.api.item(startAt).catch(() => undefined);
+      linked = await this.api.item(startAt).catch((err) => {
+        this.linkFailed = err;
+        return undefined;
+      });
       if (linked?.status === this.status) items.unshift(linked);
       else this.startsElsewhere = linked?.status;
     }
