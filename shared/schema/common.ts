@@ -72,6 +72,26 @@ export const charCount = () => v.pipe(v.number(), v.safeInteger(), v.minValue(0)
 /** A finite number (JSON has no NaN or Infinity, but a JS caller might pass them). */
 export const finite = () => v.pipe(v.number(), v.finite());
 
-/** Whether every number in a JSON value is finite: `1e999` parses to Infinity, which would be stored as null. */
-export const onlyFiniteNumbers = (value: unknown): boolean =>
-  typeof value === 'number' ? Number.isFinite(value) : typeof value === 'object' && value !== null ? Object.values(value).every(onlyFiniteNumbers) : true;
+/**
+ * Arrays and objects nested inside one another in a free-form JSON value (the gate's evaluation)
+ * at most: far past any real one, and far short of what would overflow the stack of the
+ * recursive `JSON.stringify` that stores it (a 16 MB body can nest millions deep).
+ */
+export const MAX_JSON_NESTING = 64;
+
+/**
+ * Whether every number in a JSON value is finite (`1e999` parses to Infinity, which would be
+ * stored as null) and it nests at most MAX_JSON_NESTING deep. Walked with a list, not recursion,
+ * so a value nested millions deep is refused rather than overflowing the stack.
+ */
+export function finiteAndShallow(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item === 'number' && !Number.isFinite(item)) return false;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= MAX_JSON_NESTING) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}

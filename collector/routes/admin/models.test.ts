@@ -61,6 +61,15 @@ describe('POST /v1/admin/models', () => {
     expect((await rerank(p)).status).toBe(200);
   });
 
+  it('refuses an evaluation nested deeper than any gate writes, naming it, instead of overflowing the stack', async () => {
+    const p = await newProject();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await postRaw(p, '/models', JSON.stringify(trained(model('deep'))).replace('"evaluation":{}', `"evaluation":{"holdout":${deep}}`));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_model', field: 'evaluation' } });
+    expect((await admin(p, '/models')).body).toMatchObject({ models: [] });
+  });
+
   it('refuses a version of . or .., which no URL could reach once stored', async () => {
     const p = await newProject();
     for (const version of ['.', '..']) {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
-import { epochMs, label, onlyFiniteNumbers } from '../../../shared/schema/common.ts';
+import { epochMs, finiteAndShallow, label, MAX_JSON_NESTING } from '../../../shared/schema/common.ts';
 import { MAX_COUNT } from '../../../shared/schema/counts.ts';
 import { MAX_MODEL_BODY_BYTES, TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
@@ -37,7 +37,10 @@ const Trained = v.pipe(
     confirmed: v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_COUNT)),
     comparedWith: v.nullable(label(100)),
     /** What the gate measured, kept as sent: every key, `constructor` and `__proto__` included. */
-    evaluation: v.pipe(idRecord(v.unknown()), v.check<Record<string, unknown>, string>(onlyFiniteNumbers, 'must hold only finite numbers')),
+    evaluation: v.pipe(
+      idRecord(v.unknown()),
+      v.check<Record<string, unknown>, string>(finiteAndShallow, `must hold only finite numbers, nested at most ${MAX_JSON_NESTING} deep`),
+    ),
     promote: v.boolean(),
     reasons: v.array(label(1_000)),
     /** Optional: a retraining of an earlier version sends reasons only. */
