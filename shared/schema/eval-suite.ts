@@ -48,9 +48,14 @@ export const SuiteQuerySchema = v.pipe(
       chunks.add(c.chunkId);
     });
     const documents = new Set(q.candidates.map((c) => c.sourceDocId));
+    // Judged twice, the judgement read last would stand, whatever the other said.
+    const judged = new Set<string>();
     q.judgements.forEach((j, index) => {
-      if (!('chunkId' in j ? chunks.has(j.chunkId) : documents.has(j.sourceDocId)))
+      const [kind, id] = 'chunkId' in j ? ['chunk', j.chunkId] : ['document', j.sourceDocId];
+      if (!(kind === 'chunk' ? chunks : documents).has(id))
         addIssue({ message: 'judges a chunk or document that is not among the candidates', path: at('judgements', index) });
+      else if (judged.has(`${kind} ${id}`)) addIssue({ message: `judges ${kind} ${id} a second time`, path: at('judgements', index) });
+      judged.add(`${kind} ${id}`);
     });
   }),
 );

@@ -50,6 +50,29 @@ describe('the curated eval suite', () => {
       ['/eval-suite/x', { ...q, candidates: [{ ...q.candidates[0], text: 'half \ud800' }] }, 'candidates[0].text'],
       ['/eval-suite/x', { ...q, judgements: [{ chunkId: 'elsewhere#1', relevance: 1 }] }, 'judgements[0]'],
       ['/eval-suite/x', { ...q, judgements: [{ sourceDocId: 'refunds.md', relevance: 2 }] }, 'judgements[0]'],
+      // Judged twice, the one read last would win unseen, whatever the other said.
+      [
+        '/eval-suite/x',
+        {
+          ...q,
+          judgements: [
+            { chunkId: 'shipping#1', relevance: 0 },
+            { chunkId: 'shipping#1', relevance: 1 },
+          ],
+        },
+        'judgements[1]',
+      ],
+      [
+        '/eval-suite/x',
+        {
+          ...q,
+          judgements: [
+            { sourceDocId: 'refunds.md', relevance: 1 },
+            { sourceDocId: 'refunds.md', relevance: 0 },
+          ],
+        },
+        'judgements[1]',
+      ],
       ['/eval-suite/x', { ...q, extra: 1 }, 'extra'],
       ['/eval-suite/x', [q], 'body'],
     ];
