@@ -317,6 +317,32 @@ const cases: BadCase[] = [
     ],
   },
   {
+    // An answer is reported by its choice's id: two choices with one id could not be told apart.
+    name: 'config: two choices of a prompt with one id',
+    status: 400,
+    field: 'prompts[0].choices[1]',
+    request: (k) => [
+      '/v1/config',
+      {
+        method: 'PUT',
+        headers: bearer(k.admin),
+        json: {
+          prompts: [
+            {
+              id: 'p',
+              trigger: 'rephrase',
+              text: 'Found it?',
+              choices: [
+                { id: 'yes', label: 'Yes' },
+                { id: 'yes', label: 'No' },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  },
+  {
     // JSON.parse keeps "__proto__" as an ordinary key, which a record would pass over unseen.
     name: 'config: a prompt text keyed __proto__ beside a locale',
     status: 400,

@@ -30,7 +30,16 @@ export const PromptSchema = v.strictObject({
   /** The question shown, e.g. "Having trouble finding an answer?". */
   text: localized,
   /** The answers offered; "yes" and "no" score as a soft vote. */
-  choices: v.optional(v.pipe(v.array(v.strictObject({ id: id(64), label: localized })), v.minLength(1), v.maxLength(5)), DEFAULT_PROMPT_CHOICES),
+  choices: v.optional(
+    v.pipe(
+      v.array(v.strictObject({ id: id(64), label: localized })),
+      v.minLength(1),
+      v.maxLength(5),
+      // An answer is reported by its choice's id (`prompt_answered`): two choices with one id could not be told apart.
+      v.checkItems((c, i, all) => all.findIndex((d) => d.id === c.id) === i, 'has the id of an earlier choice'),
+    ),
+    DEFAULT_PROMPT_CHOICES,
+  ),
   /** Most times per browser session, so prompts never nag. */
   maxPerSession: v.optional(count(100), DEFAULT_PROMPT_MAX_PER_SESSION),
   /** Most times per day across sessions. */
