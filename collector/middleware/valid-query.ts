@@ -1,28 +1,56 @@
 import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import * as v from 'valibot';
 import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
+/** The handlers `validQuery` made: a route with one of them states the parameters it takes. */
+const queryCheckers = new WeakSet<object>();
+
+/** The query string's parameters that have a value (`?below=&model=`, as a form sends it, is as good as none). */
+const givenParams = (queries: Record<string, string[]>) =>
+  Object.entries(queries)
+    .map(([name, values]) => [name, values.filter((value) => value !== '')] as const)
+    .filter(([, values]) => values.length > 0);
+
 /**
  * Validates the query string against a schema (values arrive as strings: numbers are coerced by
  * the schema): a 400 naming the parameter, or the output as `c.var.input`.
  */
-export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
-  async function validQuery(c, next) {
+export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> => {
+  const handler: MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> = async function validQuery(c, next) {
     // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
     const given: Record<string, string> = Object.create(null);
-    for (const [name, values] of Object.entries(c.req.queries())) {
-      // An empty parameter (`?below=&model=`, as a form sends it) is as good as none.
-      const set = values.filter((value) => value !== '');
+    for (const [name, set] of givenParams(c.req.queries())) {
       // Which of two values counts would depend on their order: neither does.
       if (set.length > 1) throw new ApiError(400, { code: 'invalid_query', field: `query.${name}`, message: 'is given more than once' });
-      if (set.length === 1) given[name] = set[0]!;
+      given[name] = set[0]!;
     }
     const parsed = v.safeParse(schema, given);
     if (!parsed.success) throw new ApiError(400, { code: 'invalid_query', ...firstFieldError(parsed.issues, 'query') });
     c.set('input', parsed.output);
+    await next();
+  };
+  queryCheckers.add(handler);
+  return handler;
+};
+
+/**
+ * For a whole sub-app: a route without `validQuery` takes no parameters, and refuses one given
+ * (a 400 naming it) rather than answering as if it had not been: `?limit=5` on a list that takes
+ * none, or `?dryRun=true` on an erasure, which would erase. A path no route answers is left to be a 404.
+ */
+export const noUnstatedQuery = (): MiddlewareHandler<AppEnv> =>
+  async function noUnstatedQuery(c, next) {
+    const routes = matchedRoutes(c);
+    // Middleware is registered for every method (`ALL`); a route names its own.
+    const routed = routes.some((r) => r.method !== 'ALL');
+    const [first] = givenParams(c.req.queries());
+    if (first && routed && !routes.some((r) => queryCheckers.has(r.handler))) {
+      throw new ApiError(400, { code: 'invalid_query', field: `query.${first[0]}`, message: 'is not a parameter this takes' });
+    }
     await next();
   };
 

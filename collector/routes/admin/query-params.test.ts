@@ -1,0 +1,36 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { bearer, call, newProject, trace } from '../../test/fixtures.ts';
+
+describe('the admin API on a route that takes no query parameters', () => {
+  it('refuses one, naming it, rather than doing what the route does without it', async () => {
+    const p = await newProject();
+    const t = trace({ userIdHash: 'u-dry-run' });
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t })).status).toBe(200);
+    // Ignored, a dry run would erase the user for real.
+    const erase = await call('/v1/admin/users/u-dry-run?dryRun=true', { method: 'DELETE', headers: bearer(p.keys.admin) });
+    expect(erase.status).toBe(400);
+    expect(await erase.json()).toEqual({ error: { code: 'invalid_query', message: 'is not a parameter this takes', field: 'query.dryRun' } });
+    const stored = await env.DB.prepare('select count(*) as n from traces where project_id = ? and trace_id = ?').bind(p.id, t.traceId).first<number>('n');
+    expect(stored).toBe(1);
+    // A list that takes no limit answers in full: a limit asked for is refused, not ignored.
+    const models = await call('/v1/admin/models?limit=5', { headers: bearer(p.keys.viewer) });
+    expect(await models.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.limit' } });
+    const proto = await call('/v1/admin/project?__proto__=x', { headers: bearer(p.keys.admin) });
+    expect(await proto.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.__proto__' } });
+  });
+
+  it('still takes an empty parameter, as a form sends one, and answers a path it does not have 404', async () => {
+    const p = await newProject();
+    expect((await call('/v1/admin/project?filter=', { headers: bearer(p.keys.admin) })).status).toBe(200);
+    const nowhere = await call('/v1/admin/nowhere?x=1', { headers: bearer(p.keys.admin) });
+    expect(nowhere.status).toBe(404);
+  });
+
+  it('leaves the parameters of a route that takes some to its own schema', async () => {
+    const p = await newProject();
+    expect((await call('/v1/admin/runs?limit=5', { headers: bearer(p.keys.admin) })).status).toBe(200);
+    const misspelt = await call('/v1/admin/runs?limt=5', { headers: bearer(p.keys.admin) });
+    expect(await misspelt.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.limt' } });
+  });
+});
