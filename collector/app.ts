@@ -5,6 +5,7 @@ import { allowedMethods } from './allowed-methods.ts';
 import { originKnown } from './auth/keys.ts';
 import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
+import { decodableUrl } from './middleware/decodable-url.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
 import { EXPOSED_HEADERS, readableRefusal } from './middleware/readable-refusal.ts';
 import { adminRoutes } from './routes/admin/index.ts';
@@ -46,6 +47,8 @@ export const app = new Hono<AppEnv>()
   )
   .use('/v1/events', browserCors)
   .use('/v1/config', exceptPut(browserCors))
+  // After CORS, so a page reads its 400.
+  .use('/v1/*', decodableUrl())
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)

@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.ts';
+
+const decodes = (part: string) => {
+  try {
+    decodeURIComponent(part);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Refuses a URL whose path or query is not percent-encoded UTF-8 (`caf%C3`, half a surrogate pair
+ * as `%ED%A0%80`), a 400 naming the path or the parameter. Hono reads such a part as it is
+ * written, so an id would be stored, erased or looked up as `caf%C3`, and a filter would match
+ * nothing, instead of the client learning that its URL was broken.
+ */
+export const decodableUrl = (): MiddlewareHandler =>
+  async function decodableUrl(c, next) {
+    const { pathname, search } = new URL(c.req.url);
+    if (!decodes(pathname)) throw invalidUrl('path');
+    for (const pair of search.slice(1).split('&')) {
+      const at = pair.indexOf('=');
+      const [name, value] = at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+      if (!decodes(name) || !decodes(value)) throw invalidUrl(`query.${decodes(name) ? decodeURIComponent(name) : name}`);
+    }
+    await next();
+  };
+
+const invalidUrl = (field: string) =>
+  new ApiError(400, { code: 'invalid_url', message: 'is not percent-encoded UTF-8: encode the text with encodeURIComponent', field });
