@@ -317,6 +317,32 @@ const cases: BadCase[] = [
     ],
   },
   {
+    // The widget's dismiss link reports "dismissed": a choice with that id could not be told apart from it.
+    name: "config: a choice with the dismiss link's id",
+    status: 400,
+    field: 'prompts[0].choices[1].id',
+    request: (k) => [
+      '/v1/config',
+      {
+        method: 'PUT',
+        headers: bearer(k.admin),
+        json: {
+          prompts: [
+            {
+              id: 'p',
+              trigger: 'rephrase',
+              text: 'Found it?',
+              choices: [
+                { id: 'yes', label: 'Yes' },
+                { id: 'dismissed', label: 'Not now' },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  },
+  {
     // An answer is reported by its choice's id: two choices with one id could not be told apart.
     name: 'config: two choices of a prompt with one id',
     status: 400,

@@ -18,6 +18,8 @@ export const DEFAULT_PROMPT_CHOICES = [
   { id: 'yes', label: { en: 'Yes', 'zh-CN': '是' } },
   { id: 'no', label: { en: 'No', 'zh-CN': '否' } },
 ];
+/** The answer a prompt's dismiss link reports: no configured choice may take its id. */
+export const PROMPT_DISMISSED = 'dismissed';
 /** Times a prompt may show per browser session. */
 export const DEFAULT_PROMPT_MAX_PER_SESSION = 1;
 /** Times a prompt may show per day. */

@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import { durationMs, id, label } from './common.ts';
-import { DEFAULT_WIDGET_THRESHOLDS as D, DEFAULT_PROMPT_CHOICES, DEFAULT_PROMPT_MAX_PER_DAY, DEFAULT_PROMPT_MAX_PER_SESSION } from './config-defaults.ts';
+import {
+  DEFAULT_WIDGET_THRESHOLDS as D,
+  DEFAULT_PROMPT_CHOICES,
+  DEFAULT_PROMPT_MAX_PER_DAY,
+  DEFAULT_PROMPT_MAX_PER_SESSION,
+  PROMPT_DISMISSED,
+} from './config-defaults.ts';
 
 /** What can make a contextual prompt appear. */
 export const PROMPT_TRIGGERS = ['rephrase', 'large_copy', 'citation_dwell', 'repeated_thumbs_down'] as const;
@@ -32,7 +38,7 @@ export const PromptSchema = v.strictObject({
   /** The answers offered; "yes" and "no" score as a soft vote. */
   choices: v.optional(
     v.pipe(
-      v.array(v.strictObject({ id: id(64), label: localized })),
+      v.array(v.strictObject({ id: v.pipe(id(64), v.notValue(PROMPT_DISMISSED, `is what the dismiss link reports: ${PROMPT_DISMISSED}`)), label: localized })),
       v.minLength(1),
       v.maxLength(5),
       // An answer is reported by its choice's id (`prompt_answered`): two choices with one id could not be told apart.

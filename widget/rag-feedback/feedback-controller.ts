@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Prompt, WidgetConfig } from '../../shared/schema/config.ts';
+import { PROMPT_DISMISSED } from '../../shared/schema/config-defaults.ts';
 import type { EventDetail } from '../../shared/schema/event.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { LOW_RATING, REPEAT_WINDOW_MS } from '../defaults.ts';
@@ -320,8 +321,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   answerPrompt(answer: string): void {
-    // One of the prompt's choices, or "dismissed" (its dismiss button).
-    if (!this.prompt || !meant(answer === 'dismissed' || this.prompt.choices.some((c) => c.id === answer), answer)) return;
+    // One of the prompt's choices, or its dismiss link's answer.
+    if (!this.prompt || !meant(answer === PROMPT_DISMISSED || this.prompt.choices.some((c) => c.id === answer), answer)) return;
     const promptId = this.prompt.id;
     this.prompt = null;
     this.host.requestUpdate();

@@ -1,5 +1,6 @@
 import { html } from 'lit';
 import type { Prompt } from '../../shared/schema/config.ts';
+import { PROMPT_DISMISSED } from '../../shared/schema/config-defaults.ts';
 import { localized } from '../localized.ts';
 import type { PopoverStrings } from '../strings.ts';
 import type { FeedbackActions } from './host.ts';
@@ -11,7 +12,7 @@ export function renderPrompt(feedback: FeedbackActions, prompt: Prompt, locale: 
     <p id=${id}>${localized(prompt.text, locale)}</p>
     <div class="options">
       ${prompt.choices.map((c) => html`<button part="button" @click=${() => feedback.answerPrompt(c.id)}>${localized(c.label, locale)}</button>`)}
-      <button part="button" class="link" @click=${() => feedback.answerPrompt('dismissed')}>${s.dismiss}</button>
+      <button part="button" class="link" @click=${() => feedback.answerPrompt(PROMPT_DISMISSED)}>${s.dismiss}</button>
     </div>
   </div>`;
 }
