@@ -51,6 +51,13 @@ describe('schema issues in the console’s language', () => {
     expect(configIssue([repeated], en)).toMatchObject({ field: 'Prompt 2', message: 'has the id of an earlier prompt' });
     expect(configIssue([repeated], zh).message).toBe('与前面某个提示的 id 相同');
 
+    const yes = { id: 'yes', label: 'Yes' };
+    const twoChoices = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, choices: [yes, { ...yes, label: 'No' }] }] });
+    expect(configIssue([twoChoices], en)).toMatchObject({ field: 'Prompt 1', message: 'has the id of an earlier choice' });
+    expect(configIssue([twoChoices], zh).message).toBe('与前面某个选项的 id 相同');
+    const dismissed = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, choices: [yes, { id: 'dismissed', label: 'Later' }] }] });
+    expect(configIssue([dismissed], en)).toMatchObject({ field: 'Prompt 1', message: 'has the id the dismiss link answers with (dismissed)' });
+
     const blank = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: { en: '' } }] });
     expect(configIssue([blank], en).field).toBe('Prompt 1 · Text (English)');
     const none = firstIssue(WidgetConfigSchema, { prompts: [{ ...prompt, text: {} }] });

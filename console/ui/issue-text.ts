@@ -47,8 +47,12 @@ export function issueText(issue: v.BaseIssue<unknown>, s: Strings): string {
           return s.issue_invalid;
       }
     case 'check_items':
-      // The only item rule in the forms' schemas: each prompt's id is its own.
-      return s.issue_repeated_id;
+      // The item rules in the forms' schemas: each prompt's id is its own, and each choice's within
+      // its prompt (choices the form does not edit, kept as the API stored them).
+      return reason.path?.some((item) => item.key === 'choices') ? s.issue_repeated_choice_id : s.issue_repeated_id;
+    case 'not_value':
+      // The only such rule: a choice may not take the id the widget's dismiss link answers.
+      return s.issue_dismissed_choice_id;
     default:
       return s.issue_invalid;
   }
