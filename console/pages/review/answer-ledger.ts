@@ -10,6 +10,15 @@ export interface AnswerApi {
 /** Whether an answer was refused because the item was answered meanwhile elsewhere (the API's 409). */
 export const changedElsewhere = (err: unknown) => (err as { code?: unknown } | null)?.code === 'review_item_changed';
 
+/**
+ * Whether an answer was refused because the item no longer exists (erased with its user, or purged
+ * by retention): the API's 404 `item_not_found`. Any other 404 (a wrong route, a proxy) is a failure like others.
+ */
+export const itemGone = (err: unknown) => {
+  const e = err as { status?: unknown; code?: unknown } | null;
+  return e?.status === 404 && e.code === 'item_not_found';
+};
+
 /** What an item holds, as the server said it. */
 export type ItemState = Pick<ReviewItem, 'status' | 'verdict' | 'note'>;
 

@@ -34,6 +34,11 @@ export class NoteDrafts {
     return false;
   }
 
+  /** The item no longer exists (erased, purged): its draft can never be saved. */
+  forget(id: string): void {
+    this.drafts.delete(id);
+  }
+
   /** An answer carrying `note` was saved: a draft that says the same is no longer one; one typed on since stays. */
   saved(id: string, note: string | null): void {
     const draft = this.drafts.get(id);

@@ -12,7 +12,7 @@ import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import type { Words } from '../../ui/words.ts';
-import { changedElsewhere } from './answer-ledger.ts';
+import { changedElsewhere, itemGone } from './answer-ledger.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -177,7 +177,16 @@ export class ReviewPage extends LitElement {
 
   /** An undo not saved: said here, or on the review page shown when it fails (this one left meanwhile). */
   private undoFailed(err: unknown) {
-    this.work.failures.report((s) => (changedElsewhere(err) ? s.undoneElsewhere : errorText(err, s)));
+    this.work.failures.report((s) => (itemGone(err) ? s.itemGone : changedElsewhere(err) ? s.undoneElsewhere : errorText(err, s)));
+  }
+
+  /** An answer not saved: said here, or on the review page shown when it fails (this one or the one come back to after a trace). */
+  private answerFailed(id: string, err: unknown) {
+    // Its item gone (erased, purged), the note typed for it can never be saved: no longer unsaved work.
+    if (itemGone(err)) this.drafts.forget(id);
+    this.work.failures.report((s) =>
+      itemGone(err) ? s.itemGone : changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: errorText(err, s) }),
+    );
   }
 
   private handleKey(e: KeyboardEvent) {
@@ -239,8 +248,7 @@ export class ReviewPage extends LitElement {
       this.error = undefined;
       session.answer(action.answer, note).then(
         () => this.drafts.saved(id, note),
-        // Said on the review page shown when it fails, this one or the one come back to after a trace.
-        (err) => this.work.failures.report((s) => (changedElsewhere(err) ? s.answeredElsewhere : format(s.saveFailed, { message: errorText(err, s) }))),
+        (err) => this.answerFailed(id, err),
       );
       const { answer } = action;
       const shown = this.shownInWords(session);

@@ -458,6 +458,37 @@ describe('ReviewSession', () => {
     expect(s.budget).toMatchObject({ answeredLastWeek: 3, pending: 2 });
   });
 
+  it('takes an item the API says no longer exists off the list, the counts with it; any other 404 (a proxy, a wrong route) brings it back', async () => {
+    const server = fakeServer(3);
+    let refusal: { status: number; code: string } | undefined;
+    const api: ReviewApi = {
+      ...server.api,
+      answer: (...args) => (refusal ? Promise.reject(Object.assign(new Error('404'), refusal)) : server.api.answer(...args)),
+    };
+    const s = new ReviewSession(api, 'pending', () => {});
+    await s.load();
+    refusal = { status: 404, code: 'http_error' };
+    await expect(s.answer('relevant', null)).rejects.toThrow('404');
+    expect(s.current).toMatchObject({ id: 'i0', status: 'pending' });
+    refusal = { status: 404, code: 'item_not_found' };
+    await expect(s.answer('relevant', null)).rejects.toThrow('404');
+    expect(s.items.map((i) => i.id)).toEqual(['i1', 'i2']);
+    expect(s.current?.id).toBe('i1');
+    expect(s.canUndo).toBe(false);
+    expect(s.budget).toMatchObject({ answeredLastWeek: 3, pending: 2 });
+    // Answered, then gone before the undo: it leaves the list, the reviewer where they were, nothing left to take back.
+    refusal = undefined;
+    await s.answer('relevant', null);
+    expect(s.current?.id).toBe('i2');
+    refusal = { status: 404, code: 'item_not_found' };
+    await expect(s.undo()).rejects.toThrow('404');
+    expect(s.items.map((i) => i.id)).toEqual(['i2']);
+    expect(s.current?.id).toBe('i2');
+    expect(s.canUndo).toBe(false);
+    expect(s.budget).toMatchObject({ answeredLastWeek: 3, pending: 1 });
+    expect(s.training).toMatchObject({ confirmed: 29, examples: 29 });
+  });
+
   it('keeps a later answer to the same item when an earlier one could not be sent', async () => {
     const server = fakeServer(2);
     const s = new ReviewSession(server.api, 'pending', () => {});

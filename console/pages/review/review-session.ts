@@ -1,5 +1,5 @@
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
-import { type AnswerApi, AnswerLedger, type ItemState } from './answer-ledger.ts';
+import { type AnswerApi, AnswerLedger, type ItemState, itemGone } from './answer-ledger.ts';
 import { placeOnList } from './list-place.ts';
 import { UndoHistory } from './undo-history.ts';
 
@@ -161,7 +161,7 @@ export class ReviewSession {
   /**
    * Answers the current item and moves to the next one of the list, at once; the answer is sent in
    * the background. A failed send puts the item back as it was (unless answered again since) and
-   * rejects.
+   * rejects; an item that no longer exists leaves the list instead.
    */
   async answer(verdict: Verdict, note: string | null): Promise<void> {
     const item = this.current;
@@ -180,6 +180,10 @@ export class ReviewSession {
       // Answered meanwhile elsewhere: the item comes back with that answer, to keep or replace.
       const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? before);
+      if (itemGone(err)) {
+        this.drop(item);
+        throw err;
+      }
       // Answered meanwhile elsewhere, none of the reviewer's answers to it is left to take back:
       // an earlier one taken back would take back the answer given elsewhere.
       if (elsewhere) this.history.forget(item.id);
@@ -211,6 +215,10 @@ export class ReviewSession {
     } catch (err) {
       const elsewhere = await this.ledger.elsewhere(item.id, err);
       this.apply(item, elsewhere ?? after);
+      if (itemGone(err)) {
+        this.drop(item);
+        throw err;
+      }
       // Answered meanwhile elsewhere, there is no answer of the reviewer's left to take back.
       if (elsewhere) this.history.forget(item.id);
       else this.history.push({ item, before: last.before });
@@ -233,9 +241,28 @@ export class ReviewSession {
       // A later answer or undo for the item, sent after this one, decides what it is now.
       if (this.ledger.isSending(item.id)) return;
       this.apply(item, (await this.ledger.elsewhere(item.id, err)) ?? held);
+      if (itemGone(err)) return this.drop(item);
       this.index = this.items.indexOf(item);
       this.changed();
     });
+  }
+
+  /**
+   * An item that no longer exists (erased with its user, purged by retention): off the list for
+   * good, with the answers to it to take back; the reviewer stays where they are, or, on it, goes
+   * on to the next item, as an answer does.
+   */
+  private drop(item: ReviewItem): void {
+    this.history.forget(item.id);
+    const at = this.items.indexOf(item);
+    if (at >= 0) {
+      this.apply(item, null);
+      this.items.splice(at, 1);
+      if (at < this.index) this.index--;
+      else if (at === this.index) this.index = this.nextWaiting(at - 1);
+    }
+    this.prefetch();
+    this.changed();
   }
 
   /** An item answered on another list, put on this one where the reviewer is, as that list shows it. */
@@ -266,21 +293,21 @@ export class ReviewSession {
     return this.items.length;
   }
 
-  /** Keeps the budget's and training's counts in step with answers given and taken back in this session. */
-  private apply(item: ReviewItem, to: ItemState): void {
+  /** Keeps the budget's and training's counts in step with answers given and taken back in this session; `to` null: the item is gone. */
+  private apply(item: ReviewItem, to: ItemState | null): void {
     if (this.budget) {
-      const moved = (status: ReviewStatus) => Number(to.status === status) - Number(item.status === status);
+      const moved = (status: ReviewStatus) => Number(to?.status === status) - Number(item.status === status);
       this.budget.answeredLastWeek += moved('answered');
       this.budget.pending += moved('pending');
       this.budget.held += moved('held');
     }
     if (this.training) {
-      const change = Number(TRAINING_VERDICTS.has(to.verdict)) - Number(TRAINING_VERDICTS.has(item.verdict));
+      const change = Number(TRAINING_VERDICTS.has(to?.verdict ?? null)) - Number(TRAINING_VERDICTS.has(item.verdict));
       this.training.confirmed += change;
       if (!item.heldOut) this.training.examples += change;
       this.training.ready = this.training.examples >= this.training.minimum && this.training.examples > this.training.trainedOn;
     }
-    Object.assign(item, to);
+    if (to) Object.assign(item, to);
   }
 
   /** The traces of the current item and the next ones, and the next page of any list when it runs low. */
