@@ -231,6 +231,17 @@ const cases: BadCase[] = [
     request: (k) => ['/v1/rerank', { method: 'POST', headers: bearer(k.server), json: { query: 'refunds', chunks: [{ chunkId: 'c', text: 'x \udc00' }] } }],
   },
   {
+    // A field the route does not take (a cut-off it would not apply) is refused, not ignored; a
+    // chunk's other fields are the backend's own and pass.
+    name: 'rerank: a top-level field it does not take',
+    status: 400,
+    field: 'topK',
+    request: (k) => [
+      '/v1/rerank',
+      { method: 'POST', headers: bearer(k.server), json: { query: 'refunds', topK: 1, chunks: [{ chunkId: 'c', text: 't', title: 'T' }] } },
+    ],
+  },
+  {
     name: 'admin: a query parameter named __proto__',
     status: 400,
     field: 'query.__proto__',

@@ -10,7 +10,9 @@ import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { rankingModel } from '../../storage/ranking-model.ts';
 
-const RerankRequest = v.object({
+// Strict at the top, where a field it does not take (`topK`) would otherwise go unnoticed; a
+// chunk's other fields (its title, its rank) are the backend's own and pass.
+const RerankRequest = v.strictObject({
   query: v.pipe(v.string(), v.maxLength(MAX_QUERY_CHARS), wellFormed()),
   chunks: v.pipe(
     v.array(
