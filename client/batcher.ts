@@ -4,7 +4,7 @@ import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { firstFieldError } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
-import { sleep, withDeadline } from './deadline.ts';
+import { LOST_AFTER_DEADLINE_MS, sleep, withDeadline } from './deadline.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
 /** What became of one item, whatever its kind. */
@@ -45,14 +45,34 @@ interface Pending {
   /** Its size in UTF-8, counted against `maxQueuedBytes` while it waits. */
   bytes: number;
   resolve: (outcome: Outcome) => void;
+  /** Told what became of it: a lost flight's items not yet told go back to the queue. */
+  settled: boolean;
 }
 
 /** One batch on its way: a flush out of time fails its items and stops its requests and retries. */
 interface Flight {
   batch: Pending[];
   stop: AbortController;
+  /** Told to stop, whether or not `stop` could be aborted. */
+  stopped: boolean;
   /** Why its last attempt did not land, if one did not. */
   lastFailure?: string;
+  /** When its current attempt, or wait before the next, is over at the latest; Infinity with no deadline. */
+  stepEndsBy: number;
+}
+
+/**
+ * Stops a flight's requests and retries. On Workers an AbortController another request made cannot
+ * be aborted from this one (it throws): that flight ends at its next step instead, its attempt or
+ * wait cut short only in its own request.
+ */
+function stopFlight(flight: Flight, reason: Error): void {
+  flight.stopped = true;
+  try {
+    flight.stop.abort(reason);
+  } catch {
+    // Another request's: `stopped` ends it.
+  }
 }
 
 /** The length of `text` in UTF-8, without encoding it: what it takes in a request. */
@@ -132,7 +152,16 @@ export class Batcher {
         });
       }
       this.queuedBytes += bytes;
-      this.queue.push({ json, bytes, resolve });
+      const pending: Pending = {
+        json,
+        bytes,
+        settled: false,
+        resolve: (outcome) => {
+          pending.settled = true;
+          resolve(outcome);
+        },
+      };
+      this.queue.push(pending);
       this.send();
     });
   }
@@ -162,8 +191,35 @@ export class Batcher {
     while (!stop.aborted && (this.queue.length > 0 || this.inFlight.size > 0)) {
       if (this.queue.length > 0) this.due = true;
       this.send();
-      // Each batch that settles starts the next one waiting.
-      await Promise.all(this.inFlight.keys());
+      // Each batch that settles starts the next one waiting; one lost never settles, so it is looked for again when one would be.
+      const lostBy = Math.min(...[...this.inFlight.values()].map((f) => f.stepEndsBy + LOST_AFTER_DEADLINE_MS));
+      const wake = new AbortController();
+      const stopped = () => wake.abort();
+      stop.addEventListener('abort', stopped, { once: true });
+      const settled = Promise.all(this.inFlight.keys());
+      await (lostBy === Number.POSITIVE_INFINITY ? settled : Promise.race([settled, sleep(Math.max(0, lostBy - Date.now()) + 1, wake.signal)]));
+      stop.removeEventListener('abort', stopped);
+      wake.abort();
+    }
+  }
+
+  /**
+   * Takes back the batches whose attempt, or wait, ended long ago without them going on: on Workers
+   * a request that ended took them with it, and they would hold their place among `maxInFlight`
+   * for good. What they hold that was not answered goes first in the queue, to be sent again (safe:
+   * the collector keeps one per id).
+   */
+  private reclaimLost(): void {
+    const now = Date.now();
+    for (const [p, flight] of this.inFlight) {
+      if (now <= flight.stepEndsBy + LOST_AFTER_DEADLINE_MS) continue;
+      this.inFlight.delete(p);
+      stopFlight(flight, new Error('lost on its way'));
+      const unanswered = flight.batch.filter((item) => !item.settled);
+      for (const item of unanswered) this.queuedBytes += item.bytes;
+      this.queue.unshift(...unanswered);
+      // They have waited their time already.
+      if (unanswered.length > 0) this.due = true;
     }
   }
 
@@ -180,7 +236,7 @@ export class Batcher {
       // Its request may yet have been stored: sending it again is safe, the collector keeps one per id.
       const last = flight.lastFailure ? `, the last attempt's ${flight.lastFailure}` : '';
       for (const item of flight.batch) item.resolve({ status: 'failed', reason: `unanswered when flush gave up after ${timeoutMs} ms${last}` });
-      flight.stop.abort(new Error('flush gave up'));
+      stopFlight(flight, new Error('flush gave up'));
     }
   }
 
@@ -189,10 +245,11 @@ export class Batcher {
    * `maxInFlight` are on their way; what is left waits for its timer or for a request to settle.
    */
   private send(): void {
+    this.reclaimLost();
     while (this.inFlight.size < this.opts.maxInFlight && (this.queue.length >= this.batchSize || (this.due && this.queue.length > 0))) {
       const batch = this.queue.splice(0, this.batchSize);
       for (const item of batch) this.queuedBytes -= item.bytes;
-      const flight: Flight = { batch, stop: new AbortController() };
+      const flight: Flight = { batch, stop: new AbortController(), stopped: false, stepEndsBy: Number.POSITIVE_INFINITY };
       const p = this.post(batch, flight).finally(() => {
         this.inFlight.delete(p);
         this.send();
@@ -218,9 +275,10 @@ export class Batcher {
     const stop = flight.stop.signal;
     let reason = 'not sent';
     for (let attempt = 0; attempt < this.opts.maxAttempts; attempt++) {
-      // Stopped, its items were failed already.
-      if (stop.aborted) return;
+      // Stopped, its items were failed already, or taken back to be sent again.
+      if (flight.stopped) return;
       let retryAfter: number | undefined;
+      flight.stepEndsBy = this.opts.timeoutMs > 0 ? Date.now() + this.opts.timeoutMs : Number.POSITIVE_INFINITY;
       try {
         // The answer read in full within the deadline: headers alone can come before a body that never does.
         const { res, body } = await withDeadline(
@@ -265,8 +323,14 @@ export class Batcher {
         reason = `network: ${(err as Error).message}`;
       }
       flight.lastFailure = reason;
-      if (attempt + 1 < this.opts.maxAttempts) await sleep(retryDelay(attempt, this.opts.backoff, retryAfter), stop);
+      if (attempt + 1 < this.opts.maxAttempts) {
+        const wait = retryDelay(attempt, this.opts.backoff, retryAfter);
+        flight.stepEndsBy = Date.now() + wait;
+        await sleep(wait, stop);
+      }
     }
+    // Stopped, its items were failed already, or taken back to be sent again.
+    if (flight.stopped) return;
     for (const p of batch) p.resolve({ status: 'failed', reason });
   }
 

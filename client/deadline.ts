@@ -1,3 +1,11 @@
+/**
+ * How long past its deadline a step (an attempt, a wait between attempts) may stay unsettled before
+ * it is taken for lost and done again: on Workers, the runtime never settles a fetch nor fires a
+ * timer that a request which has ended (returned, out of `waitUntil` time, its caller gone) left
+ * behind. In Node it is time for a timer late on a busy event loop.
+ */
+export const LOST_AFTER_DEADLINE_MS = 2_000;
+
 /** An attempt given up on when its `ms` ran out. */
 export class DeadlineError extends Error {}
 

@@ -14,7 +14,7 @@ import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
-import { DeadlineError, withDeadline } from './deadline.ts';
+import { DeadlineError, LOST_AFTER_DEADLINE_MS, withDeadline } from './deadline.ts';
 import { checkedCallbacks, checkedConnection, msOption, numberOption } from './options.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
@@ -163,17 +163,40 @@ export function createReranker(options: RerankerOptions): Reranker {
     }
   }
 
+  let pendingSince = 0;
+  /**
+   * The revalidation on its way, unless it is past its deadline unsettled: on Workers, the runtime
+   * never settles a fetch (nor fires a timer) that a request which has returned left behind, and
+   * such a one must not hold every later request from revalidating.
+   */
+  const onItsWay = () => (pending && (timeoutMs === 0 || Date.now() - pendingSince <= timeoutMs + LOST_AFTER_DEADLINE_MS) ? pending : undefined);
   /** One request at a time: ranking that finds the model old shares the one on its way. */
-  const revalidate = () => (pending ??= load().finally(() => (pending = undefined)));
-  let next: Promise<void> | undefined;
+  const revalidate = (): Promise<void> => {
+    const current = onItsWay();
+    if (current) return current;
+    pendingSince = Date.now();
+    const started: Promise<void> = load().finally(() => {
+      if (pending === started) pending = undefined;
+    });
+    pending = started;
+    return started;
+  };
+  let next: { after: Promise<void>; done: Promise<void> } | undefined;
   /** A request sent after the call: one already on its way may have left before a promotion it must see. */
   const refresh = (): Promise<void> => {
-    if (!pending) return revalidate();
-    next ??= pending.then(() => {
-      next = undefined;
-      return revalidate();
-    });
-    return next;
+    const current = onItsWay();
+    if (!current) return revalidate();
+    if (next?.after !== current) {
+      const queued = {
+        after: current,
+        done: current.then(() => {
+          if (next === queued) next = undefined;
+          return revalidate();
+        }),
+      };
+      next = queued;
+    }
+    return next.done;
   };
 
   async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
