@@ -87,6 +87,18 @@ describe('TraceClient against the real collector', () => {
     expect(stored.status).toBe(200);
   });
 
+  it('works with its methods taken off it (`const { logTrace, flush } = client`), as the reranker does', async () => {
+    const p = await newProject();
+    const { logTrace, logEvent, flush } = new TraceClient({ endpoint: 'http://collector.test', serverKey: p.keys.server, fetch: collector });
+    const t = trace();
+    const results = await Promise.all([
+      logTrace(t),
+      logEvent({ traceId: t.traceId, sessionId: 's1', signalType: 'regenerate', detail: { gapMs: 4_000 } }),
+      flush(),
+    ]);
+    expect(results.slice(0, 2).map((r) => r?.status)).toEqual(['accepted', 'accepted']);
+  });
+
   it('retries 5xx, 429 and network errors, then stores exactly once', async () => {
     const { p, client, calls } = await scriptedClient([
       () => Promise.reject(new TypeError('connection refused')),

@@ -102,6 +102,10 @@ export class TraceClient {
       { path: 'v1/events', name: 'event', schema: FeedbackEventSchema, body: (items) => `{"events":[${items.join(',')}]}`, maxPerBatch: MAX_EVENTS_PER_BATCH },
       opts,
     );
+    // Taken off the client (`const { logTrace } = client`, `.then(client.flush)`), they still never throw.
+    this.logTrace = this.logTrace.bind(this);
+    this.logEvent = this.logEvent.bind(this);
+    this.flush = this.flush.bind(this);
   }
 
   /**
