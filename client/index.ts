@@ -24,7 +24,7 @@ export interface TraceClientOptions {
   maxAttempts?: number;
   /** Retry timing. */
   backoff?: BackoffOptions;
-  /** Longest wait for the collector's answer to one attempt, then retried as a network error. */
+  /** Longest wait for the collector's answer to one attempt, then retried as a network error; 0 waits however long it takes. */
   timeoutMs?: number;
   /**
    * Most requests of traces on their way at once (and as many of events): when the collector is

@@ -31,7 +31,7 @@ export interface RerankerOptions {
   embedder?: Embedder;
   /**
    * Longest wait for the collector's answer, and for the embedder's vectors (default ten seconds):
-   * ranking never waits on a hung collector or embedder longer.
+   * ranking never waits on a hung collector or embedder longer. 0 waits however long they take.
    */
   timeoutMs?: number;
   fetch?: (request: Request) => Promise<Response>;
