@@ -551,8 +551,8 @@ describe('TraceClient against the real collector', () => {
     expect(() => new TraceClient({ ...base, flushIntervalMs: 2 ** 31 })).toThrow(/flushIntervalMs/);
     expect(() => new TraceClient({ ...base, backoff: { baseMs: 500, maxMs: 2 ** 40 } })).toThrow(/backoff.maxMs/);
     expect(new TraceClient({ ...base, timeoutMs: 2 ** 31 - 1 })).toBeInstanceOf(TraceClient);
-    // A service binding passed whole rather than its fetch: every request would fail after its retries.
-    expect(() => new TraceClient({ ...base, fetch: { fetch: () => {} } as never })).toThrow(/fetch must be a function, not object/);
+    // Neither a function nor a service binding: every request would fail after its retries.
+    expect(() => new TraceClient({ ...base, fetch: {} as never })).toThrow(/fetch must be a function or a service binding, not object/);
     expect(() => new TraceClient({ ...base, onError: null as never })).toThrow(/onError must be a function, not null/);
   });
 

@@ -5,10 +5,11 @@ import { type TraceInput, TraceSchema } from '../shared/schema/trace.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../shared/thresholds.ts';
 import { Batcher, type Outcome } from './batcher.ts';
 import { callSafely } from './callback.ts';
-import { checkedCallbacks, checkedConnection, checkedOptions, MAX_TIMER_MS, numberOption } from './options.ts';
+import { checkedCallbacks, checkedConnection, checkedOptions, type FetchOption, fetchOf, MAX_TIMER_MS, numberOption } from './options.ts';
 
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
 export type { TraceInput } from '../shared/schema/trace.ts';
+export type { FetchOption } from './options.ts';
 export { type Candidate, createReranker, type Reranked, type Reranker, type RerankerOptions } from './reranker.ts';
 
 export interface TraceClientOptions {
@@ -38,8 +39,8 @@ export interface TraceClientOptions {
    * `onError`, rather than the backend's memory growing until it is killed with everything queued.
    */
   maxQueuedBytes?: number;
-  /** The fetch to use (a service binding's, or a test's). */
-  fetch?: (request: Request) => Promise<Response>;
+  /** What to send with: a fetch function (a test's), or a service binding given whole (`env.COLLECTOR`). */
+  fetch?: FetchOption;
   /**
    * Told about traces and events that could not be stored, since `logTrace` and `logEvent` never
    * throw (and neither does this: what it throws, or an async one rejects with, is ignored). An event's result has its `eventId` too.
@@ -91,8 +92,7 @@ export class TraceClient {
   constructor(options: TraceClientOptions) {
     checkedConnection(options);
     checkedCallbacks(options);
-    // `fetch: undefined` given (an unset binding) is the global fetch, not one that fails every request.
-    const opts = { ...DEFAULTS, ...options, fetch: options.fetch ?? ((r: Request) => fetch(r)), ...checkedOptions(options, DEFAULTS) };
+    const opts = { ...DEFAULTS, ...options, fetch: fetchOf(options.fetch), ...checkedOptions(options, DEFAULTS) };
     this.onError = options.onError;
     this.traces = new Batcher(
       { path: 'v1/traces', name: 'trace', schema: TraceSchema, body: (items) => `[${items.join(',')}]`, maxPerBatch: MAX_TRACES_PER_BATCH },

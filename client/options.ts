@@ -85,16 +85,33 @@ export function checkedConnection(options: { endpoint: unknown; serverKey: unkno
   }
 }
 
+/** What the client sends its requests with: a fetch function, or a service binding (`env.COLLECTOR`). */
+export type FetchOption = ((request: Request) => Promise<Response>) | { fetch: (request: Request) => Promise<Response> };
+
 /**
- * `fetch` and `onError`, when given, checked when the client is made: a service binding passed
- * whole (`env.COLLECTOR` for `env.COLLECTOR.fetch`) would fail every request, each only after its
- * retries, and an `onError` that is not a function would leave every failure untold.
+ * The fetch the client sends with. A function is called on its own, never as a method of the
+ * options (on Workers the global `fetch` throws "Illegal invocation" called on another object), and
+ * a service binding's `fetch` on the binding (taken off it, `env.COLLECTOR.fetch`, it throws the
+ * same). Undefined (an unset binding) is the global fetch, not one that fails every request.
+ */
+export function fetchOf(given: FetchOption | undefined): (request: Request) => Promise<Response> {
+  if (given === undefined) return (r) => fetch(r);
+  if (typeof given === 'function') return (r) => given(r);
+  return (r) => given.fetch(r);
+}
+
+/**
+ * `fetch` and `onError`, when given, checked when the client is made: a `fetch` that is neither a
+ * function nor a service binding would fail every request, each only after its retries, and an
+ * `onError` that is not a function would leave every failure untold.
  */
 export function checkedCallbacks(options: { fetch?: unknown; onError?: unknown }): void {
-  for (const name of ['fetch', 'onError'] as const) {
-    const given = options[name];
-    if (given !== undefined && typeof given !== 'function') {
-      throw new RangeError(`${name} must be a function, not ${given === null ? 'null' : typeof given}`);
-    }
+  const kind = (given: unknown) => (given === null ? 'null' : typeof given);
+  const given = options.fetch;
+  if (given !== undefined && typeof given !== 'function' && typeof (given as { fetch?: unknown } | null)?.fetch !== 'function') {
+    throw new RangeError(`fetch must be a function or a service binding, not ${kind(given)}`);
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new RangeError(`onError must be a function, not ${kind(options.onError)}`);
   }
 }

@@ -441,8 +441,8 @@ describe('createReranker options', () => {
     // Longer than a timer can wait: it would fire at once, and no model would ever arrive.
     expect(() => createReranker({ ...base, timeoutMs: Number.MAX_SAFE_INTEGER })).toThrow(/timeoutMs must be a number from 0 to 2147483647/);
     expect(createReranker({ ...base, timeoutMs: 2 ** 31 - 1 })).toBeDefined();
-    // A service binding passed whole rather than its fetch: every model fetch would fail.
-    expect(() => createReranker({ ...base, fetch: { fetch: () => {} } as never })).toThrow(/fetch must be a function, not object/);
+    // Neither a function nor a service binding: every model fetch would fail.
+    expect(() => createReranker({ ...base, fetch: { get: () => {} } as never })).toThrow(/fetch must be a function or a service binding, not object/);
     expect(() => createReranker({ ...base, onError: 'console' as never })).toThrow(/onError must be a function, not string/);
     expect(createReranker({ ...base, fetch: undefined, onError: undefined })).toBeDefined();
   });

@@ -15,7 +15,7 @@ import { callSafely } from './callback.ts';
 import { rerankInputError } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { DeadlineError, LOST_AFTER_DEADLINE_MS, withDeadline } from './deadline.ts';
-import { checkedCallbacks, checkedConnection, msOption, numberOption } from './options.ts';
+import { checkedCallbacks, checkedConnection, type FetchOption, fetchOf, msOption, numberOption } from './options.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
 export type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
@@ -34,7 +34,8 @@ export interface RerankerOptions {
    * ranking never waits on a hung collector or embedder longer. 0 waits however long they take.
    */
   timeoutMs?: number;
-  fetch?: (request: Request) => Promise<Response>;
+  /** What to send with: a fetch function (a test's), or a service binding given whole (`env.COLLECTOR`). */
+  fetch?: FetchOption;
   /** Told when the model cannot be fetched; ranking goes on with the last good model (what it throws, or rejects with, is ignored). */
   onError?: (error: Error) => void;
 }
@@ -100,7 +101,7 @@ export function createReranker(options: RerankerOptions): Reranker {
   checkedCallbacks(options);
   const refreshMs = numberOption('refreshMs', options.refreshMs, 60_000, { min: 0, infinite: true });
   const timeoutMs = msOption('timeoutMs', options.timeoutMs, 10_000);
-  const doFetch = options.fetch ?? ((r: Request) => fetch(r));
+  const doFetch = fetchOf(options.fetch);
   // The backend's callback failing must not fail its ranking.
   const tell = (error: unknown) => callSafely(options.onError, error instanceof Error ? error : new Error(String(error)));
   let model: RerankerModel | null = null;

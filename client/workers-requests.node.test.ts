@@ -23,7 +23,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * response that long after ranking, as an LLM call would; `?refresh` calls `refresh()` first, saying
  * whether it settled within a second. `POST /log` logs the trace in its body with the isolate's
  * trace client (a test's own, by `?name=`), answering what became of it with `?wait` (or `unsent`
- * after two seconds), at once without; `/flush` flushes it for at most 100 ms.
+ * after two seconds), at once without; `/flush` flushes it for at most 100 ms. `POST /given`
+ * logs the trace in its body, and ranks, with a new client and reranker given `fetch` as `?fetch=`
+ * says: the service binding COLLECTOR, or the global fetch, as a Worker passes them.
  */
 const WORKER = `
 import { createReranker, createTraceClient } from './index.ts';
@@ -32,6 +34,21 @@ const clients = {};
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
+    if (url.pathname === '/given') {
+      const byBinding = url.searchParams.get('fetch') === 'binding';
+      const options = { endpoint: byBinding ? 'http://collector.test' : env.ENDPOINT, serverKey: 'rfs_x', fetch: byBinding ? env.COLLECTOR : fetch };
+      const errors = [];
+      try {
+        const feedback = createTraceClient({ ...options, maxAttempts: 1 });
+        const logging = feedback.logTrace(await request.json());
+        await feedback.flush();
+        const logged = await logging;
+        const ranked = await createReranker({ ...options, onError: (e) => errors.push(e.message) }).rerank('q', [{ chunkId: 'c1', text: 'one' }]);
+        return Response.json({ logged: logged.status, reason: logged.reason, ranked: ranked[0].rerankerVersion ?? null, errors });
+      } catch (error) {
+        return Response.json({ threw: error.message });
+      }
+    }
     const feedback = (clients[url.searchParams.get('name')] ??= createTraceClient({ endpoint: env.ENDPOINT, serverKey: 'rfs_x', batchSize: 1, maxInFlight: 1, timeoutMs: 300 }));
     if (url.pathname === '/flush') {
       return feedback.flush({ timeoutMs: 100 }).then(() => Response.json({ flushed: true }), (error) => Response.json({ flushed: false, error: error.message }));
@@ -112,7 +129,21 @@ beforeAll(async () => {
     mainFields: ['module', 'main'],
     write: false,
   });
-  mf = new Miniflare({ modules: true, script: bundle.outputFiles[0]!.text, compatibilityDate: '2025-01-01', bindings: { ENDPOINT: endpoint } });
+  mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0]!.text,
+    compatibilityDate: '2025-01-01',
+    bindings: { ENDPOINT: endpoint },
+    // A service binding to the stand-in collector, as a Worker reaches the collector's Worker.
+    serviceBindings: {
+      COLLECTOR: async (req) =>
+        fetch(`${endpoint}${new URL(req.url).pathname}`, {
+          method: req.method,
+          headers: req.headers,
+          body: req.method === 'POST' ? await req.text() : undefined,
+        }),
+    },
+  });
 });
 afterAll(async () => {
   await mf?.dispose();
@@ -161,5 +192,17 @@ describe('createTraceClient kept across a Worker’s requests', () => {
     expect(await (await mf.dispatchFetch('http://backend.test/flush?name=flush')).json()).toEqual({ flushed: true });
     expect(await waiting).toMatchObject({ status: 'failed', reason: expect.stringContaining('unanswered when flush gave up after 100 ms') });
     collector.hangTraces = false;
+  });
+});
+
+describe('the client given a fetch in a Worker', () => {
+  it('sends through a service binding given whole, and through the global fetch given as it is', async () => {
+    collector.served = 'v1';
+    for (const given of ['binding', 'global']) {
+      const t = trace();
+      const answer = await mf.dispatchFetch(`http://backend.test/given?fetch=${given}`, { method: 'POST', body: JSON.stringify(t) });
+      expect({ given, ...((await answer.json()) as object) }).toEqual({ given, logged: 'accepted', ranked: 'v1', errors: [] });
+      expect(collector.stored).toContain(t.traceId);
+    }
   });
 });
