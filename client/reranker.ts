@@ -253,7 +253,8 @@ export function createReranker(options: RerankerOptions): Reranker {
       // Nothing retrieved, nothing to rank: no wait for the model, no call to the embedder.
       if (chunks.length === 0) return [];
       // The first call waits for the model; later ones rank with what is there while it revalidates.
-      if (checkedAt === Number.NEGATIVE_INFINITY) await revalidate();
+      // At most until the fetch would be taken for lost: one that another Worker request started and took with it is never answered.
+      if (checkedAt === Number.NEGATIVE_INFINITY) await withDeadline(timeoutMs && timeoutMs + LOST_AFTER_DEADLINE_MS, revalidate).catch(() => undefined);
       else if (Date.now() - checkedAt > refreshMs) void revalidate();
       const m = model;
       if (m) {

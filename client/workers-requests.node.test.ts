@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The backend Worker: one reranker for the isolate (a test's own, by `?name=`); `?wait=` holds the
- * response that long after ranking, as an LLM call would; `?refresh` calls `refresh()` first, saying
+ * response that long after ranking, as an LLM call would, `?leave` returns without waiting for it; `?refresh` calls `refresh()` first, saying
  * whether it settled within a second. `POST /log` logs the trace in its body with the isolate's
  * trace client (a test's own, by `?name=`), answering what became of it with `?wait` (or `unsent`
  * after two seconds), at once without; `/flush` flushes it for at most 100 ms. `POST /given`
@@ -62,7 +62,9 @@ export default {
     const refreshed = url.searchParams.has('refresh')
       ? await Promise.race([reranker.refresh().then(() => 'settled'), new Promise((r) => setTimeout(() => r('hung'), 1000))])
       : undefined;
-    const ranked = await reranker.rerank('q', [{ chunkId: 'c1', text: 'one', score: 0.9 }, { chunkId: 'c2', text: 'two', score: 0.1 }]);
+    const ranking = reranker.rerank('q', [{ chunkId: 'c1', text: 'one', score: 0.9 }, { chunkId: 'c2', text: 'two', score: 0.1 }]);
+    if (url.searchParams.has('leave')) return Response.json({});
+    const ranked = await ranking;
     const wait = Number(url.searchParams.get('wait') ?? 0);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     return Response.json({ ranked: ranked[0].rerankerVersion ?? null, refreshed });
@@ -160,6 +162,19 @@ describe('createReranker kept across a Worker’s requests', () => {
     // A request that lives long enough fetches the promotion: the next list is ranked by it.
     expect(await rank('promotion', 400)).toBe('v1');
     expect(await rank('promotion')).toBe('v2');
+  });
+
+  it('answers the first call that waits for a model another request fetches and took with it, in retrieval order', async () => {
+    collector.served = 'v1';
+    // The first ranking, whose request ends before the model arrives: workerd drops that fetch.
+    collector.hold = 150;
+    await backend('name=cold&leave');
+    collector.hold = 0;
+    // Another request's first call waits for that model: at most its timeout and the grace after, not for good.
+    const started = Date.now();
+    expect(await rank('cold')).toBeNull();
+    expect(Date.now() - started).toBeLessThan(300 + LOST_AFTER_DEADLINE_MS + 1_000);
+    expect(await rank('cold')).toBe('v1');
   });
 
   it('settles refresh() called after a revalidation a returned request took with it', async () => {
