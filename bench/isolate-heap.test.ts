@@ -26,14 +26,14 @@ describe("the Worker isolate's heap, read through its inspector", () => {
       heap.stop();
 
       // A forced collection, served when the isolate next runs: what stays in use is live data,
-      // less than the garbage those requests left.
+      // no more than the heap those requests left (the same when V8 had collected it just before).
       const live = await sampleIsolateHeap(server.inspectorPort!, { collectEveryMs: 200 });
       await new Promise((r) => setTimeout(r, 300));
       await fetch(`${server.url}/v1/health`);
       await live.sampleNow();
       live.stop();
       expect(live.peak().liveMb).toBeGreaterThan(0.1);
-      expect(live.peak().liveMb).toBeLessThan(busy);
+      expect(live.peak().liveMb).toBeLessThanOrEqual(busy);
 
       // The process's own inspector lists every isolate, the local D1's among them, and their heaps
       // can be read too: found through /proc, so on Linux, where the benchmarks run.
