@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,17 @@ describe('npm run keys', () => {
       /^update api_keys set revoked_at = .+ where prefix = 'rfs_AbCdEf' and revoked_at is null;\n$/,
     );
     expect(readdirSync(persistTo)).toEqual([]);
+  });
+
+  it('says in one line that a D1 no start has made yet has no live key to revoke', { timeout: 120_000 }, () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'revoke', 'rfs_AbCdEf12345', '--persist-to', persistTo], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    rmSync(persistTo, { recursive: true, force: true });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe("No live key starts rfs_AbCdEf in this D1 (a deployed collector's: --print-sql)\n");
   });
 
   it.each([

@@ -116,6 +116,8 @@ async function main() {
         console.log(`${revoke};`);
         return;
       }
+      // A D1 no start has made yet has no keys to revoke: said as such, not as wrangler's "no such table".
+      migrate(d1, { quiet: true });
       const rows = query(`${revoke} returning prefix`, d1);
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
       if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
