@@ -62,6 +62,20 @@ describe('npm run archive:lines', () => {
     expect(run.stdout).toBe(`${line}\n`);
   });
 
+  // \`script\` (util-linux) gives it a terminal for stdin, as a bare \`npm run archive:lines\` has.
+  it.skipIf(process.platform !== 'linux')(
+    'says in one line what to give it when run at a terminal with no file, rather than waiting',
+    { timeout: 30_000 },
+    () => {
+      const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+      const run = spawnSync('script', ['-qec', `timeout 20 ${tsx} scripts/archive-lines.ts`, '/dev/null'], { cwd: ROOT, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stdout.trim().split('\n')).toEqual([
+        expect.stringMatching(/^error: give an object of the archive: npm run -s archive:lines -- FILE, or pipe one in/),
+      ]);
+    },
+  );
+
   it('says in one line what is wrong with input that is not gzipped', { timeout: 30_000 }, () => {
     const run = archiveLines([], Buffer.from('{"traceId":"t1"}\n'));
     expect(run.status).toBe(1);

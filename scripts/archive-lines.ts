@@ -15,6 +15,11 @@ import { failInOneLine } from './cli.ts';
 failInOneLine();
 
 const path = process.argv[2];
+// Run bare at a terminal, it would wait without a word for input that is not coming.
+if (!path && process.stdin.isTTY)
+  throw new Error(
+    'give an object of the archive: npm run -s archive:lines -- FILE, or pipe one in (npx wrangler r2 object get … --pipe | npm run -s archive:lines)',
+  );
 const input = (path ? createReadStream(path) : process.stdin).pipe(createGunzip());
 const texts = new TextsRead();
 for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
