@@ -4,6 +4,7 @@ import { ATTRIBUTION_MAX_ANSWERS, attribute, type NextQuestionSays, nextQuestion
 import { assessTraceEvents, LOW_CONFIDENCE, type LoopEvent, type TraceContext } from '../../loop/noise.ts';
 import { deferIndexes, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
+import { TURN_POSITION_SQL } from '../../storage/sql/session-turns.ts';
 import { stillStoredSql, storedTurnsOnlySql } from '../../storage/sql/still-stored.ts';
 import { ASSESSED_STATE } from '../../storage/sql/verdict.ts';
 import { TRACE_STATS_CONFLICT, traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
@@ -83,7 +84,7 @@ export const assess: Stage = {
           // Around each trace, what its attribution window can hold and the turn after it, whose question
           // says how it went: never a whole session, which regenerating can make as long as it likes.
           `with ordered as (
-             select trace_id, session_id, row_number() over (partition by session_id order by coalesce(turn_index, 1e9), created_at, trace_id) as pos
+             select trace_id, session_id, ${TURN_POSITION_SQL} as pos
              from traces where project_id = ?1 and session_id in (select t.session_id from (${slice}) k cross join traces t on t.project_id = ?1 and t.trace_id = k.key)
            ),
            own as (select session_id, pos from ordered where trace_id in (${slice}))

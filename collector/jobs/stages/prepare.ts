@@ -1,3 +1,4 @@
+import { ATTRIBUTION_MAX_ANSWERS } from '../../loop/attribution.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { FLOOD_CLOCK_TOLERANCE_MS, FLOOD_MIN_NEGATIVES, floodingSources, NEGATIVE_EXPLICIT, type SourceCount } from '../../loop/noise.ts';
 import { restoreLeftIndexes } from '../../storage/deferred-indexes.ts';
@@ -6,6 +7,7 @@ import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { NEXT_RUN_NIGHT } from '../../storage/sql/next-run.ts';
 import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
 import { READ_ROWIDS_STATE, READ_ROWIDS_TABLES, RECORD_READ_ROWIDS_SQL, type ReadRowids } from '../../storage/sql/read-rowids.ts';
+import { TURN_POSITION_SQL } from '../../storage/sql/session-turns.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -100,6 +102,29 @@ const TOUCH_RECEIVED = [
 ];
 
 /**
+ * Statement touching, for the answers received in (?3, ?4] of the project ?1 and night ?2, or late
+ * writes of the minute before it (received in (?5, ?3], stored after rowid ?6), the other
+ * turns of their conversations whose verdicts read them: the turn before (the noise filter weighs
+ * the question asked after a vote) and the turns after, up to as many answers as an attribution
+ * window holds (an answer logged late joins the turns their signals are weighed against). Only
+ * turns with events: the others have nothing to judge again. A conversation cut by the end of a
+ * window is then judged as if it had arrived in one.
+ */
+const ARRIVED = '(received_at > ?3 and received_at <= ?4 or received_at > ?5 and received_at <= ?3 and rowid > ?6)';
+const TOUCH_NEIGHBOUR_TURNS = `insert or ignore into loop_touched (project_id, night, kind, key)
+  with ordered as (
+    select trace_id, session_id, ${ARRIVED} as arrived, ${TURN_POSITION_SQL} as pos from traces
+    where project_id = ?1 and session_id in (select session_id from traces where project_id = ?1 and ${ARRIVED})
+  ),
+  -- An answer arrived among the ones before it that its window holds, or just after it: a frame, not a join, at any volume.
+  near as (
+    select trace_id, max(arrived) over (partition by session_id order by pos rows between ${ATTRIBUTION_MAX_ANSWERS - 1} preceding and 1 following) as near
+    from ordered
+  )
+  select ?1, ?2, 'trace', n.trace_id from near n
+  where n.near and exists (select 1 from feedback_events e where e.project_id = ?1 and e.trace_id = n.trace_id)`;
+
+/**
  * New traces and traces with new events, and the late writes of the last run's window: received in
  * its last minute, stored after that run read it (storage/sql/read-rowids.ts). First, the indexes
  * a run stopped in a bulk load left to build.
@@ -118,9 +143,10 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
   const lastRead = (last?.rowids ? JSON.parse(last.rowids) : {}) as ReadRowids;
   const touch = (from: number, to: number, after: (table: (typeof READ_ROWIDS_TABLES)[number]) => number) =>
     TOUCH_RECEIVED.map((sql, i) => db.prepare(sql).bind(projectId, night, from, to, after(READ_ROWIDS_TABLES[i]!)));
-  const [events, traces, lateEvents, lateTraces] = await db.batch([
+  const [events, traces, lateEvents, lateTraces, neighbourTurns] = await db.batch([
     ...touch(run.windowFrom, run.windowTo, () => 0),
     ...touch(Math.max(0, run.windowFrom - LATE_WRITE_MS), run.windowFrom, (table) => lastRead[table] ?? 0),
+    db.prepare(TOUCH_NEIGHBOUR_TURNS).bind(projectId, night, run.windowFrom, run.windowTo, Math.max(0, run.windowFrom - LATE_WRITE_MS), lastRead.traces ?? 0),
     db.prepare(RECORD_READ_ROWIDS_SQL).bind(projectId, night),
     // Items a run its night left unfinished took rows from and never recomputed, chunk days it
     // listed (all of them, when it was the first) and the answers it listed, this run does: among
@@ -141,6 +167,7 @@ async function touchTraces({ db, projectId, night, run }: StageContext): Promise
       touchedByEvents: events!.meta.changes,
       touchedByTraces: traces!.meta.changes,
       lateWrites: lateEvents!.meta.changes + lateTraces!.meta.changes,
+      ...(neighbourTurns!.meta.changes > 0 && { touchedByNewTurns: neighbourTurns!.meta.changes }),
       ...(restoredIndexes > 0 && { restoredIndexes }),
     },
   };
