@@ -23,3 +23,27 @@ it('changes the mining threshold once a night, however often its slice runs', as
   await queue.slice(at(night + DAY), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.49);
 });
+
+it('leaves the threshold and the queue as a later night left them when a missed night is run after it', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const at = (now: number) => stageContext(p.id, now);
+  await env.DB.batch([
+    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
+    // An item worth less than the threshold tonight's run leaves, but more than one relaxed again.
+    env.DB.prepare(
+      `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+         evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+       values (?1, 'item-1', 'refund', 'refund?', 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'held', ?2, ?2)`,
+    ).bind(p.id, night - DAY),
+  ]);
+  await queue.slice(at(night), null);
+  expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
+  // The night before, missed by the cron, run by hand afterwards: a later night decided the queue already.
+  await queue.slice(at(night - DAY + 60_000), null);
+  expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
+  const changes = await env.DB.prepare('select count(*) as n from mining_thresholds where project_id = ?').bind(p.id).first<{ n: number }>();
+  expect(changes!.n).toBe(2);
+  const item = await env.DB.prepare(`select status from review_items where project_id = ? and item_id = 'item-1'`).bind(p.id).first<{ status: string }>();
+  expect(item!.status).toBe('held');
+});
