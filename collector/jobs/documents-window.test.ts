@@ -40,4 +40,17 @@ describe('stale documents judged for a night run late', () => {
     expect(await flagged(before)).toEqual(['bad.md']);
     expect(await flagged(after)).toEqual([]);
   });
+
+  it('keeps the flags a later night judged when a missed night before it is run afterwards', async () => {
+    const p = await newProject();
+    await badDocumentOn(
+      p.id,
+      [1, 2, 3, 4].map((n) => utcDay(Date.now() - n * DAY)),
+    );
+    expect((await admin(p, '/nightly', { method: 'POST' })).status).toBe(200);
+    expect(await flagged(p)).toEqual(['bad.md']);
+    // A night the cron missed ten days ago, caught up now: its window holds none of those days.
+    expect((await admin(p, `/nightly?at=${Date.now() - 10 * DAY}`, { method: 'POST' })).status).toBe(200);
+    expect(await flagged(p)).toEqual(['bad.md']);
+  });
 });

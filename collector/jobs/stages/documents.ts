@@ -69,12 +69,16 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
   const from = documentWindowAfter(now);
   // Every slice reads the baseline again rather than keeping it in the run: a few dozen rows on
   // day_stats' primary key, which nothing writes after the days stage, so every slice gets the same.
-  const [page, base] = await db.batch([
+  const [page, base, later] = await db.batch([
     db.prepare(PAGE_SQL).bind(projectId, after, from, documentsPerSlice, night),
     db
       .prepare('select sum(with_trusted) as scored, sum(negative) as negative from day_stats where project_id = ? and day > ? and day <= ?')
       .bind(projectId, from, night),
+    db.prepare(`select 1 from loop_runs where project_id = ? and night > ? and status = 'done' limit 1`).bind(projectId, night),
   ]);
+  // A missed night run after a later one (`?at=`): the later night judged the documents over the
+  // days users see now, and its flags stay rather than those of an older window.
+  if (later!.results.length > 0) return { cursor: null, counts: {}, note: 'flags left as a later night judged them' };
   const { last, documents: seen } = page!.results[0] as { last: string | null; documents: number };
   const { scored, negative } = base!.results[0] as { scored: number | null; negative: number | null };
   const baseline = scored ? (negative ?? 0) / scored : 0;
