@@ -23,7 +23,7 @@ export const withoutCitationMarkers = (text: string): string => text.replace(/\[
 const SNIPPET_CHARS = 700;
 
 /** The first `max` characters of `text`, cut at a word boundary (never inside a character), with an ellipsis when cut. */
-function head(text: string, max: number): string {
+export function head(text: string, max: number): string {
   if (text.length <= max) return text;
   const start = cut(text, max);
   const space = start.lastIndexOf(' ');

@@ -6,7 +6,7 @@
  */
 import { questionTerms, terms } from '../../shared/terms.ts';
 import type { Chunk } from '../corpus/chunk.ts';
-import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
+import { type Citation, citation, head, withoutCitationMarkers } from './citations.ts';
 import { sentenceParts } from './sentences.ts';
 
 export const EXTRACTIVE_MODEL = 'demo-extractive';
@@ -52,14 +52,6 @@ const MIN_SHARE_OF_BEST = 0.5;
  */
 const MAX_QUOTE_CHARS = 2_000;
 
-/** A sentence as quoted: a longer one up to its last word within MAX_QUOTE_CHARS, then "…". */
-function quoted(sentence: string): string {
-  if (sentence.length <= MAX_QUOTE_CHARS) return sentence;
-  const cut = sentence.slice(0, MAX_QUOTE_CHARS);
-  const space = cut.search(/\s\S*$/);
-  return `${(space > 0 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
 /**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
  * of the query's weight it covers (what it asks: a pushback's words are nothing to quote), times its
@@ -99,7 +91,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const parts = picked.map((c) => {
     const n = c.rank + 1;
     if (!cited.has(n)) cited.set(n, citation(n, c.chunk, c.text));
-    return `${quoted(withoutCitationMarkers(c.text))} [${n}]`;
+    return `${head(withoutCitationMarkers(c.text), MAX_QUOTE_CHARS)} [${n}]`;
   });
   const citations = [...cited.values()].sort((a, b) => a.n - b.n);
   const answer = parts.join(' ');
