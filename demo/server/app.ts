@@ -8,6 +8,7 @@ import { extname, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
+import { decodedOrUndefined } from '../../shared/url.ts';
 import { firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
 import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
@@ -47,14 +48,6 @@ const csp = (endpoint: string | null) =>
   ].join('; ');
 
 /** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
-function decodedOrUndefined(part: string): string | undefined {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return undefined;
-  }
-}
-
 export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
   const widgetRoot = resolve(assets.widgetDir);
   return new Hono()
