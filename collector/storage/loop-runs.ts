@@ -43,6 +43,13 @@ const fromRaw = (r: RawRun): RunRow => ({
   finishedAt: r.finished_at,
 });
 
+/**
+ * One row when a run of a later night than ?2 is done for the project ?1: a missed night run after
+ * it (`POST /v1/admin/nightly?at=`) leaves what that later night decided (the queue's threshold,
+ * the documents' flags) as it is.
+ */
+export const LATER_NIGHT_DONE_SQL = `select 1 from loop_runs where project_id = ? and night > ? and status = 'done' limit 1`;
+
 export async function projectIds(d1: D1Database): Promise<string[]> {
   const { results } = await d1.prepare('select id from projects order by id').all<{ id: string }>();
   return results.map((r) => r.id);

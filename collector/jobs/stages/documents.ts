@@ -7,6 +7,7 @@ import {
   recentWindowAfter,
   worstAnswers,
 } from '../../loop/documents.ts';
+import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
 import { stillStoredSql } from '../../storage/sql/still-stored.ts';
 import type { SliceResult, Stage, StageContext } from './stage.ts';
@@ -74,7 +75,7 @@ async function judgeDocuments({ db, projectId, night, now }: StageContext, after
     db
       .prepare('select sum(with_trusted) as scored, sum(negative) as negative from day_stats where project_id = ? and day > ? and day <= ?')
       .bind(projectId, from, night),
-    db.prepare(`select 1 from loop_runs where project_id = ? and night > ? and status = 'done' limit 1`).bind(projectId, night),
+    db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night),
   ]);
   // A missed night run after a later one (`?at=`): the later night judged the documents over the
   // days users see now, and its flags stay rather than those of an older window.

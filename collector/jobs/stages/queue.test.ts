@@ -47,3 +47,21 @@ it('leaves the threshold and the queue as a later night left them when a missed 
   const item = await env.DB.prepare(`select status from review_items where project_id = ? and item_id = 'item-1'`).bind(p.id).first<{ status: string }>();
   expect(item!.status).toBe('held');
 });
+
+it('leaves the threshold as it is when a missed night is run after a later night that did not change it', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
+    .bind(p.id, night - 7 * DAY)
+    .run();
+  // A later night done, which left the threshold where it was (its queue neither overflowing nor short).
+  await env.DB.prepare(
+    `insert into loop_runs (project_id, night, status, stage, cursor, window_from, window_to, state, stages, started_at)
+     values (?, ?, 'done', 0, null, 0, ?, '{}', '[]', ?)`,
+  )
+    .bind(p.id, utcDay(night), night, night)
+    .run();
+  // The night before it, missed by the cron, run by hand afterwards, with an empty queue that would relax the threshold.
+  await queue.slice(stageContext(p.id, night - DAY + 60_000), null);
+  expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(1);
+});

@@ -1,5 +1,6 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { adjustThreshold } from '../../loop/review-budget.ts';
+import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -13,17 +14,18 @@ export const queue: Stage = {
   async slice({ db, projectId, night, settings, now }): Promise<SliceResult> {
     const threshold = await currentThreshold(db, projectId);
     const nightStart = Date.parse(`${night}T00:00:00Z`);
-    const [pendingRows, changedSince] = await db.batch([
+    const [pendingRows, changedSince, later] = await db.batch([
       db
         .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
         .bind(projectId, threshold),
       db.prepare('select 1 from mining_thresholds where project_id = ? and at >= ? limit 1').bind(projectId, nightStart),
+      db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night),
     ]);
     // One change a night: this slice run again (its call cut short before the run was saved) keeps
     // the one it made, rather than relaxing or tightening twice. A missed night run after a later
     // one (`?at=`) changes nothing: the later night sized the queue, and its threshold stays current.
     const change =
-      changedSince!.results.length > 0
+      changedSince!.results.length > 0 || later!.results.length > 0
         ? undefined
         : adjustThreshold({ threshold, pendingValues: (pendingRows!.results as { v: number }[]).map((r) => r.v), capacity: weeklyReviewCapacity(settings) });
     const next = change?.to ?? threshold;
