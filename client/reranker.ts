@@ -109,7 +109,8 @@ export function createReranker(options: RerankerOptions): Reranker {
   /** The model last refused on arrival: its ETag, sent in If-None-Match, keeps it from being downloaded again, its version from being reported again. */
   let refused: { version: string; etag: string | undefined } | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
-  let pending: Promise<void> | undefined;
+  /** The revalidation on its way, and when it was sent. */
+  let pending: { check: Promise<void>; since: number } | undefined;
   /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
   const vectors = new SizedCache<string, { text: string; vector: Float32Array }>({
     maxEntries: CHUNK_VECTOR_CACHE,
@@ -164,41 +165,48 @@ export function createReranker(options: RerankerOptions): Reranker {
     }
   }
 
-  let pendingSince = 0;
   /**
    * The revalidation on its way, unless it is past its deadline unsettled: on Workers, the runtime
    * never settles a fetch (nor fires a timer) that a request which has returned left behind, and
-   * such a one must not hold every later request from revalidating.
+   * such a one must not hold every later request from revalidating, nor any caller waiting on it.
+   * Raced against a timer set in the caller's request, so a wait on another request's lost
+   * revalidation ends when it is taken for lost; then it is forgotten and the next call sends another.
    */
-  const onItsWay = () => (pending && (timeoutMs === 0 || Date.now() - pendingSince <= timeoutMs + LOST_AFTER_DEADLINE_MS) ? pending : undefined);
+  const onItsWay = (): Promise<void> | undefined => {
+    const taken = pending;
+    if (!taken || timeoutMs === 0) return taken?.check;
+    const lostIn = taken.since + timeoutMs + LOST_AFTER_DEADLINE_MS - Date.now();
+    const forget = () => {
+      if (pending === taken) pending = undefined;
+    };
+    if (lostIn < 0) {
+      forget();
+      return undefined;
+    }
+    let takenForLost = () => {};
+    const lost = new Promise<void>((resolve) => (takenForLost = resolve));
+    const timer = setTimeout(() => {
+      forget();
+      takenForLost();
+    }, lostIn);
+    return Promise.race([taken.check, lost]).finally(() => clearTimeout(timer));
+  };
   /** One request at a time: ranking that finds the model old shares the one on its way. */
   const revalidate = (): Promise<void> => {
     const current = onItsWay();
     if (current) return current;
-    pendingSince = Date.now();
-    const started: Promise<void> = load().finally(() => {
-      if (pending === started) pending = undefined;
+    const since = Date.now();
+    const check: Promise<void> = load().finally(() => {
+      if (pending?.check === check) pending = undefined;
     });
-    pending = started;
-    return started;
+    pending = { check, since };
+    return check;
   };
-  let next: { after: Promise<void>; done: Promise<void> } | undefined;
-  /** A request sent after the call: one already on its way may have left before a promotion it must see. */
-  const refresh = (): Promise<void> => {
-    const current = onItsWay();
-    if (!current) return revalidate();
-    if (next?.after !== current) {
-      const queued = {
-        after: current,
-        done: current.then(() => {
-          if (next === queued) next = undefined;
-          return revalidate();
-        }),
-      };
-      next = queued;
-    }
-    return next.done;
-  };
+  /**
+   * A request sent after the call: one already on its way may have left before a promotion it must
+   * see. Callers waiting on the same one share the request sent after it, as revalidate() does.
+   */
+  const refresh = (): Promise<void> => onItsWay()?.then(revalidate) ?? revalidate();
 
   async function embed(m: RerankerModel, query: string, chunks: readonly Candidate[]) {
     const embedder = options.embedder;
@@ -252,9 +260,8 @@ export function createReranker(options: RerankerOptions): Reranker {
       }
       // Nothing retrieved, nothing to rank: no wait for the model, no call to the embedder.
       if (chunks.length === 0) return [];
-      // The first call waits for the model; later ones rank with what is there while it revalidates.
-      // At most until the fetch would be taken for lost: one that another Worker request started and took with it is never answered.
-      if (checkedAt === Number.NEGATIVE_INFINITY) await withDeadline(timeoutMs && timeoutMs + LOST_AFTER_DEADLINE_MS, revalidate).catch(() => undefined);
+      // The first call waits for the model (revalidate() bounds the wait); later ones rank with what is there while it revalidates.
+      if (checkedAt === Number.NEGATIVE_INFINITY) await revalidate();
       else if (Date.now() - checkedAt > refreshMs) void revalidate();
       const m = model;
       if (m) {

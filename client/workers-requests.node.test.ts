@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The backend Worker: one reranker for the isolate (a test's own, by `?name=`); `?wait=` holds the
  * response that long after ranking, as an LLM call would, `?leave` returns without waiting for it; `?refresh` calls `refresh()` first, saying
- * whether it settled within a second. `POST /log` logs the trace in its body with the isolate's
+ * whether it settled within a second (or `?refresh=` ms). `POST /log` logs the trace in its body with the isolate's
  * trace client (a test's own, by `?name=`), answering what became of it with `?wait` (or `unsent`
  * after two seconds), at once without; `/flush` flushes it for at most 100 ms. `POST /given`
  * logs the trace in its body, and ranks, with a new client and reranker given `fetch` as `?fetch=`
@@ -60,7 +60,7 @@ export default {
     }
     const reranker = (rerankers[url.searchParams.get('name')] ??= createReranker({ endpoint: env.ENDPOINT, serverKey: 'rfs_x', refreshMs: 0, timeoutMs: 300 }));
     const refreshed = url.searchParams.has('refresh')
-      ? await Promise.race([reranker.refresh().then(() => 'settled'), new Promise((r) => setTimeout(() => r('hung'), 1000))])
+      ? await Promise.race([reranker.refresh().then(() => 'settled'), new Promise((r) => setTimeout(() => r('hung'), Number(url.searchParams.get('refresh')) || 1000))])
       : undefined;
     const ranking = reranker.rerank('q', [{ chunkId: 'c1', text: 'one', score: 0.9 }, { chunkId: 'c2', text: 'two', score: 0.1 }]);
     if (url.searchParams.has('leave')) return Response.json({});
@@ -184,6 +184,17 @@ describe('createReranker kept across a Worker’s requests', () => {
     collector.served = 'v2';
     await pastDropped();
     expect(await backend('name=refresh&refresh')).toEqual({ ranked: 'v2', refreshed: 'settled' });
+  });
+
+  it('settles refresh() waiting on a revalidation a returned request took with it once that is taken for lost, and sends another', async () => {
+    collector.served = 'v1';
+    expect(await rank('refresh-waits')).toBe('v1');
+    await dropRevalidation('refresh-waits');
+    collector.served = 'v2';
+    // Called while the dropped one still counts as on its way: refresh() waits for it, but only until it is taken for lost.
+    const started = Date.now();
+    expect(await backend('name=refresh-waits&refresh=4000')).toEqual({ ranked: 'v2', refreshed: 'settled' });
+    expect(Date.now() - started).toBeLessThan(300 + LOST_AFTER_DEADLINE_MS + 1_000);
   });
 });
 
