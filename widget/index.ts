@@ -36,5 +36,3 @@ export const RagFeedback = {
 void loadBackground().catch(warn);
 // Events left by earlier visits go out even before this page shows an answer.
 whenIdle(() => void pipeline());
-// A project config that could not be loaded (offline as the page opened) is asked for again: the answers take it.
-addEventListener('online', () => configure({}));

@@ -96,4 +96,26 @@ describe('loadConfig', () => {
     const endpoint = `https://collector-${body.length}-${body.charCodeAt(0)}.example`;
     expect(await loadConfig(endpoint, 'rfw_k')).toEqual(normalizeConfig(options.config));
   });
+
+  const answers: [string, () => Promise<Response>][] = [
+    ['401', async () => new Response('{}', { status: 401 })],
+    ['403', async () => new Response('{}', { status: 403 })],
+    ['404', async () => new Response('{}', { status: 404 })],
+    ['500', async () => new Response('{}', { status: 500 })],
+    ['503', async () => new Response('{}', { status: 503 })],
+    ['429', async () => new Response('{}', { status: 429 })],
+    ['a body that is not JSON', async () => new Response('<html>', { status: 200 })],
+    ['no answer (offline)', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ];
+  it.each(answers)('after %s, asks for the config again (and again once the connection is back) only if that may pass', async (what, answer) => {
+    const fetch = vi.fn(answer);
+    const addEventListener = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('addEventListener', addEventListener);
+    const endpoint = `https://collector-${encodeURIComponent(what)}.example`;
+    for (let i = 0; i < 2; i++) expect(await loadConfig(endpoint, 'rfw_k')).toEqual(normalizeConfig(options.config));
+    const passes = !['401', '403', '404'].includes(what);
+    expect(fetch).toHaveBeenCalledTimes(passes ? 2 : 1);
+    expect(addEventListener.mock.calls.map(([type]) => type)).toEqual(passes ? ['online', 'online'] : []);
+  });
 });

@@ -88,6 +88,9 @@ export function normalizeConfig(input?: WidgetConfigInput, base = DEFAULT_CONFIG
 /** The project's config per endpoint and key, fetched once it could be: undefined where it was not an object. */
 const remote: Record<string, Promise<WidgetConfig | undefined>> = {};
 
+/** Every answer asks for its config again: those whose load failed for a while fetch it anew. */
+const reload = () => configure({});
+
 /** The project's config: fetched once per endpoint and key, then the page's own config on top. */
 export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetConfig> {
   const local = options.config;
@@ -97,8 +100,12 @@ export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetCo
   return (remote[where] ??= fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
     .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : Promise.reject(res.status)))
     .catch((err) => {
-      // Offline, an error status or a body that is not JSON: asked for again by the next answer, and once the connection is back (index.ts).
-      delete remote[where];
+      // Offline, a 5xx, a 429 or a body that is not JSON may pass: asked for again by the next answer, and by every answer
+      // once the connection is back (one listener, however many fail). Another 4xx (a bad key) would not: kept, with the defaults.
+      if (typeof err !== 'number' || err >= 500 || err === 429) {
+        delete remote[where];
+        addEventListener('online', reload, { once: true });
+      }
       warn('config not loaded; using defaults', err);
       return undefined;
     })).then((server) => normalizeConfig(local, server instanceof Object ? normalizeConfig(server) : undefined));

@@ -34,6 +34,19 @@ async function axe(page: Page) {
   });
 }
 
+/** Counts, on the page, the widget's requests for the project's config (an init script: before the widget loads). */
+function countConfigFetches() {
+  const fetch = window.fetch;
+  const w = window as unknown as { configFetches: number };
+  w.configFetches = 0;
+  window.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/v1/config')) w.configFetches++;
+    return fetch(input, init);
+  };
+}
+
+const configFetches = (page: Page) => page.evaluate(() => (window as unknown as { configFetches: number }).configFetches);
+
 describe('accessibility (axe-core in Chromium)', () => {
   for (const scheme of ['light', 'dark'] as const) {
     it(`finds no violation in the ${scheme} theme, with the popover and a prompt open`, async () => {
@@ -153,6 +166,58 @@ describe('a good guest on the host page', () => {
     online = true;
     await page.evaluate(() => dispatchEvent(new Event('online')));
     await el.getByRole('button', { name: '4 of 5 stars' }).waitFor();
+    await context.close();
+  });
+
+  it("keeps a project config refused with a 401 for the page's life: one fetch and one warning, whatever answers follow or the connection does", async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(countConfigFetches);
+    const { page, output } = await openHost(browser(), { context, options: { debug: true } });
+    await context.route(`${collector()}/v1/config`, (route) =>
+      route.fulfill({ status: 401, headers: { 'access-control-allow-origin': site(), 'content-type': 'application/json' }, body: '{"error":"bad key"}' }),
+    );
+    const [first, second] = [newTraceId('config-401'), newTraceId('config-401')];
+    await addAnswer(page, { traceId: first });
+    const warnings = async () => (await output.settled()).console.filter((m) => m.includes('config not loaded'));
+    await expect.poll(warnings).toHaveLength(1);
+    await addAnswer(page, { traceId: second });
+    await widget(page, second).getByRole('button', { name: 'Not helpful' }).waitFor();
+    expect(await configFetches(page)).toBe(1);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    expect(await configFetches(page)).toBe(1);
+    expect(await warnings()).toHaveLength(1);
+    await context.close();
+  });
+
+  it('neither fetches the config again nor re-renders the answers when the connection comes back after it loaded fine', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(countConfigFetches);
+    const { page } = await openHost(browser(), { context });
+    await context.route(`${collector()}/v1/config`, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { 'access-control-allow-origin': site(), 'content-type': 'application/json' },
+        body: JSON.stringify({ rating: true }),
+      }),
+    );
+    const traceId = newTraceId('config-online');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: '4 of 5 stars' }).waitFor();
+    // An update asked for as the event is handled is a re-render of the answer.
+    const updates = await page.evaluate((id) => {
+      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`) as HTMLElement & { requestUpdate(): void };
+      const requestUpdate = el.requestUpdate;
+      let asked = 0;
+      el.requestUpdate = function (...args: []) {
+        asked++;
+        return requestUpdate.apply(this, args);
+      };
+      dispatchEvent(new Event('online'));
+      el.requestUpdate = requestUpdate;
+      return asked;
+    }, traceId);
+    expect(updates).toBe(0);
+    expect(await configFetches(page)).toBe(1);
     await context.close();
   });
 
