@@ -42,12 +42,21 @@ export const storedVote = (traceId: string): Vote => readJson<Vote>(KEY.vote(tra
 export const storeVote = (traceId: string, vote: Vote) => writeJson(KEY.vote(traceId), vote);
 
 /**
+ * Adds a trace id to the list kept under `key` (its newest SEEN_TRACES_KEPT), and returns the
+ * list as it was: whether the id was in it says whether the trace was seen before.
+ */
+export function noteTrace(key: string, traceId: string): string[] {
+  const stored = readJson<string[]>(key);
+  const before = Array.isArray(stored) ? stored : [];
+  if (!before.includes(traceId)) writeJson(key, [...before.slice(1 - SEEN_TRACES_KEPT), traceId]);
+  return before;
+}
+
+/**
  * Counts the answers of this session voted down, with `traceId`, for the "repeated thumbs-down"
  * prompt: a change of mind on one answer (down, up, down again) is one of them, not two.
  */
 export function countThumbsDown(sessionId: string, traceId: string): number {
-  const stored = readJson<string[]>(KEY.downs(sessionId));
-  const downs = new Set(Array.isArray(stored) ? stored : []).add(traceId);
-  writeJson(KEY.downs(sessionId), [...downs].slice(-SEEN_TRACES_KEPT));
-  return downs.size;
+  const before = noteTrace(KEY.downs(sessionId), traceId);
+  return before.includes(traceId) ? before.length : before.length + 1;
 }

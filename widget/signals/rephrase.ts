@@ -1,6 +1,5 @@
-import { SEEN_TRACES_KEPT } from '../defaults.ts';
 import { loadBackground } from '../load-background.ts';
-import { KEY } from '../session.ts';
+import { KEY, noteTrace } from '../session.ts';
 import { readJson, writeJson } from '../storage.ts';
 
 export interface Rephrase {
@@ -33,9 +32,7 @@ export async function noteQuery(
   windowMs: number,
   threshold: number,
 ): Promise<Rephrase | undefined> {
-  const seen = readJson<string[]>(KEY.seen(sessionId)) ?? [];
-  if (seen.includes(traceId)) return undefined;
-  writeJson(KEY.seen(sessionId), [...seen.slice(1 - SEEN_TRACES_KEPT), traceId]);
+  if (noteTrace(KEY.seen(sessionId), traceId).includes(traceId)) return undefined;
   const last = readJson<LastQuery>(KEY.lastQuery(sessionId));
   writeJson(KEY.lastQuery(sessionId), { traceId, query, at } satisfies LastQuery);
   if (!last || !query || last.traceId === traceId) return undefined;
