@@ -7,7 +7,7 @@
  * directory in BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
  */
 import { loadBeir } from '../../demo/corpus/beir.ts';
-import type { Corpus } from '../../demo/corpus/chunk.ts';
+import type { Chunk, Corpus } from '../../demo/corpus/chunk.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import { stableHash } from './random.ts';
@@ -47,7 +47,7 @@ export interface Collection {
   /** Test queries: evaluation only. */
   test: JudgedQuery[];
   /** Document id to its title and text, for corrections that quote the right source. */
-  documents: ReadonlyMap<string, { title: string; text: string }>;
+  documents: ReadonlyMap<string, Pick<Chunk, 'title' | 'text' | 'format'>>;
   excluded: SplitExclusions;
 }
 
@@ -96,7 +96,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
     validation,
     curated,
     test,
-    documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, { title: c.title, text: c.text }])),
+    documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, c])),
     excluded: {
       sameAsTest: train.length - usable.length,
       sameAsValidation: usable.length - validation.length - notValidation.length,

@@ -7,6 +7,7 @@
  * demo's clock set to the simulated moment; events go to the collector in batches.
  */
 
+import { formatOf } from '../../demo/corpus/chunk.ts';
 import { sentences } from '../../demo/server/sentences.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import { querySimilarity } from '../../shared/similarity.ts';
@@ -85,7 +86,7 @@ export function population(collection: Collection, r: Rng): Population {
       const docId = pick(rr, [...q.relevant]);
       const doc = collection.documents.get(docId);
       if (!doc) return undefined;
-      const first = sentences(doc.text)[0] ?? doc.title;
+      const first = sentences(doc.text, formatOf(doc))[0] ?? doc.title;
       return first ? { docId, sentence: first.slice(0, 1_000) } : undefined;
     },
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBeir } from './beir.ts';
+import { formatOf } from './chunk.ts';
 import { loadCorpus } from './index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'beir-'));
@@ -29,6 +30,8 @@ describe('loadBeir', () => {
     );
     expect(corpus.qrels?.get('train')?.get('q2')).toEqual(new Map([['2', 2]]));
     expect(corpus.chunks[0]!.sourceDocVersion).toMatch(/^[0-9a-f]{12}$/);
+    // Abstracts and passages are plain text: quoted as written, never read as markdown.
+    expect(corpus.chunks.map(formatOf)).toEqual(['plain', 'plain']);
   });
 
   it('offers judged training questions on an empty chat, never a test question', async () => {

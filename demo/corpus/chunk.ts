@@ -1,3 +1,10 @@
+/**
+ * How a chunk's text is written: `markdown` (the repository's docs), read as it renders, its marks
+ * dropped; `plain` (a BEIR collection's abstracts and passages), quoted as written: a `__init__`
+ * or a `[Ca(2+)](i)` there is text, not emphasis or a link.
+ */
+export type TextFormat = 'markdown' | 'plain';
+
 /** A passage the demo retrieves and cites: the unit a trace's chunks and a citation's `data-chunk-id` name. */
 export interface Chunk {
   /** Stable id within the corpus; citations and traces carry it. */
@@ -9,6 +16,8 @@ export interface Chunk {
   /** The document's title, or its section path for a chunk of a longer document. */
   title: string;
   text: string;
+  /** Plain when absent: only a document known to be markdown is read as such. */
+  format?: TextFormat;
 }
 
 /**
@@ -16,6 +25,9 @@ export interface Chunk {
  * must be the same, since retraining learns from what traces hold.
  */
 export const passage = (c: Pick<Chunk, 'title' | 'text'>): string => (c.title ? `${c.title}\n${c.text}` : c.text);
+
+/** How the chunk's text is read: plain unless it is known to be markdown. */
+export const formatOf = (c: Pick<Chunk, 'format'>): TextFormat => c.format ?? 'plain';
 
 /** A retrieval corpus: its chunks, and for a test collection its queries and judgments. */
 export interface Corpus {

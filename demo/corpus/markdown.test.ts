@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatOf } from './chunk.ts';
 import { chunkMarkdown, slug } from './markdown.ts';
 
 const doc = `# Shop
@@ -34,6 +35,8 @@ describe('chunkMarkdown', () => {
     ]);
     expect(chunks[1]!.text).toContain('# not a heading: inside a code block');
     expect(chunks.every((c) => c.sourceDocId === 'shop.md')).toBe(true);
+    // Quoted and previewed as rendered, not as the marks were typed.
+    expect(chunks.every((c) => formatOf(c) === 'markdown')).toBe(true);
   });
 
   it('cuts a long section at blank lines, never inside a code block, with numbered ids and titles', () => {

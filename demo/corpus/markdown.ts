@@ -128,7 +128,14 @@ export function chunkMarkdown(sourceDocId: string, markdown: string, options: Ma
       for (let n = 2; used.has(chunkId); n++) chunkId = `${sourceDocId}#${anchor}-${n}`;
       used.add(chunkId);
       // Parts of one section are told apart in a list of sources.
-      chunks.push({ chunkId, sourceDocId, sourceDocVersion, title: parts.length > 1 ? `${title} (${part + 1}/${parts.length})` : title, text: piece });
+      chunks.push({
+        chunkId,
+        sourceDocId,
+        sourceDocVersion,
+        title: parts.length > 1 ? `${title} (${part + 1}/${parts.length})` : title,
+        text: piece,
+        format: 'markdown',
+      });
     });
   });
   return chunks;

@@ -1,5 +1,5 @@
 import { cut } from '../../shared/cut.ts';
-import type { Chunk } from '../corpus/chunk.ts';
+import { type Chunk, formatOf } from '../corpus/chunk.ts';
 import { readableText } from './sentences.ts';
 
 /** One numbered source of an answer: `[n]` in the answer text points at it. */
@@ -8,7 +8,7 @@ export interface Citation {
   chunkId: string;
   sourceDocId: string;
   title: string;
-  /** The start of the chunk as plain text (markdown's marks dropped), for the in-page preview. */
+  /** The start of the chunk as plain text (a markdown chunk's marks dropped), for the in-page preview. */
   snippet: string;
 }
 
@@ -48,5 +48,5 @@ export const citation = (n: number, chunk: Chunk, quote?: string): Citation => (
   chunkId: chunk.chunkId,
   sourceDocId: chunk.sourceDocId,
   title: chunk.title || chunk.sourceDocId,
-  snippet: snippet(readableText(chunk.text), quote),
+  snippet: snippet(readableText(chunk.text, formatOf(chunk)), quote),
 });

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../corpus/chunk.ts';
 import { extractiveAnswer, NO_ANSWER, SAME_AGAIN } from './extractive.ts';
-import { readableText, sentences } from './sentences.ts';
+import { readableText, sentenceParts, sentences } from './sentences.ts';
 
-const chunk = (chunkId: string, text: string): Chunk => ({ chunkId, sourceDocId: `${chunkId}.md`, sourceDocVersion: 'v1', title: chunkId, text });
+const chunk = (chunkId: string, text: string): Chunk => ({
+  chunkId,
+  sourceDocId: `${chunkId}.md`,
+  sourceDocVersion: 'v1',
+  title: chunkId,
+  text,
+  format: 'markdown',
+});
 const one = () => 1;
 
 describe('sentences', () => {
@@ -20,7 +27,7 @@ describe('sentences', () => {
       '- See [the policy](https://example.com) for details.',
       '![The refunds form, filled in](refunds.png)',
     ].join('\n');
-    expect(sentences(text)).toEqual([
+    expect(sentences(text, 'markdown')).toEqual([
       'Opened items can be returned within 14 days.',
       'Unopened ones within 30 days.',
       'Setting — Default',
@@ -29,14 +36,32 @@ describe('sentences', () => {
     ]);
   });
 
+  it('reads plain text as written: marks, brackets and lines that would be markdown are its text, its paragraphs joined up', () => {
+    const text = [
+      'The constructor `__init__` runs first, then __post_init__.',
+      'Slow changes in [Ca(2+)](i) reflect *activity*. We also report the',
+      "`gain of function' property.",
+      '',
+      '# of samples:   12 | 14 | 16',
+    ].join('\n');
+    expect(sentenceParts(text, 'plain')).toEqual([
+      { text: 'The constructor `__init__` runs first, then __post_init__.', tableRow: false },
+      { text: 'Slow changes in [Ca(2+)](i) reflect *activity*.', tableRow: false },
+      { text: "We also report the `gain of function' property.", tableRow: false },
+      { text: '# of samples: 12 | 14 | 16', tableRow: false },
+    ]);
+    // Read as markdown, the same text loses its marks and brackets.
+    expect(sentences(text, 'markdown')[0]).toBe('The constructor init runs first, then post_init.');
+  });
+
   it('keeps a quotation whole, and cuts as usual after a quotation mark the line never closes', () => {
     const text = 'Searched without the pushback ("That\'s wrong. Is it 30 days?" for "Is it 30 days?"). Then it ranks. It says “Stop. Now.” and goes.';
-    expect(sentences(text)).toEqual([
+    expect(sentences(text, 'markdown')).toEqual([
       'Searched without the pushback ("That\'s wrong. Is it 30 days?" for "Is it 30 days?").',
       'Then it ranks.',
       'It says “Stop. Now.” and goes.',
     ]);
-    expect(sentences('A 12" board is sold here. Another one is not. It costs more.')).toEqual([
+    expect(sentences('A 12" board is sold here. Another one is not. It costs more.', 'markdown')).toEqual([
       'A 12" board is sold here.',
       'Another one is not.',
       'It costs more.',
@@ -47,7 +72,7 @@ describe('sentences', () => {
     // Half a megabyte: counted again over all the pieces held, this took seconds (48 s at 1.7 MB).
     const doc = `A 12" board is sold here. ${Array.from({ length: 12_000 }, (_, i) => `Another board number ${i} is sold there.`).join(' ')}`;
     const started = performance.now();
-    const cut = sentences(doc);
+    const cut = sentences(doc, 'markdown');
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(cut).toHaveLength(12_001);
     expect(cut.slice(0, 2)).toEqual(['A 12" board is sold here.', 'Another board number 0 is sold there.']);
@@ -55,7 +80,7 @@ describe('sentences', () => {
 
   it("drops a structured abstract's part headings from the sentences they run into", () => {
     const abstract = 'OBJECTIVE To test risedronate. METHODS AND RESULTS We enrolled 2458 women. DNA Methylation rose.';
-    expect(sentences(abstract)).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);
+    expect(sentences(abstract, 'plain')).toEqual(['To test risedronate.', 'We enrolled 2458 women.', 'DNA Methylation rose.']);
   });
 });
 
@@ -63,7 +88,11 @@ describe('readableText', () => {
   it('gives a preview as the section reads rendered: marks and link targets dropped, code lines kept as written', () => {
     const md =
       '## Start\n\nRun **`npm start`**, see [the docs](https://x.test/d).\n\n```sh\nnpm  start -- --port 1\n```\n\n- one *item*\n\n| a | b |\n| --- | --- |\n| 1 | 2 |';
-    expect(readableText(md)).toBe('Start\nRun npm start, see the docs.\nnpm  start -- --port 1\none *item*\na — b\n1 — 2');
+    expect(readableText(md, 'markdown')).toBe('Start\nRun npm start, see the docs.\nnpm  start -- --port 1\none *item*\na — b\n1 — 2');
+  });
+
+  it('gives plain text as written, a line per paragraph', () => {
+    expect(readableText('Uses `__init__`\nand **kwargs.\n\n| a | b |\n- [x](y)', 'plain')).toBe('Uses `__init__` and **kwargs.\n| a | b | - [x](y)');
   });
 });
 
@@ -112,7 +141,7 @@ describe('extractiveAnswer', () => {
     const first = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1 });
     const second = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: new Set(first.quoted) });
     expect(second.quoted).not.toEqual(first.quoted);
-    const all = new Set(chunks.flatMap((c) => sentences(c.text)));
+    const all = new Set(chunks.flatMap((c) => sentences(c.text, 'markdown')));
     const again = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: all });
     expect(again.quoted).toEqual(first.quoted);
     expect(again.answer).toBe(`${SAME_AGAIN} ${first.answer}`);
@@ -170,6 +199,19 @@ describe('extractiveAnswer', () => {
   it('says so when no sentence shares a term with the question', () => {
     expect(extractiveAnswer('warranty', chunks, one)).toEqual({ answer: NO_ANSWER, citations: [], quoted: [] });
     expect(extractiveAnswer('the of and', chunks, one).answer).toBe(NO_ANSWER);
+  });
+
+  it('quotes a chunk not known to be markdown (a BEIR document) as written, and previews it so', () => {
+    const paper: Chunk = {
+      chunkId: '23746332',
+      sourceDocId: '23746332',
+      sourceDocVersion: 'v1',
+      title: 'Calcium imaging',
+      text: 'Slow changes in [Ca(2+)](i) reflect increased neuronal activity. Calling `__init__` twice is harmless.',
+    };
+    const a = extractiveAnswer('activity init', [paper], one, { maxSentences: 2 });
+    expect(a.answer).toBe('Slow changes in [Ca(2+)](i) reflect increased neuronal activity. [1] Calling `__init__` twice is harmless. [1]');
+    expect(a.citations[0]!.snippet).toBe(paper.text);
   });
 
   it('keeps the preview short', () => {

@@ -5,7 +5,7 @@
  * every answer faithful to its sources, so feedback on it is feedback on retrieval.
  */
 import { questionTerms, terms } from '../../shared/terms.ts';
-import type { Chunk } from '../corpus/chunk.ts';
+import { type Chunk, formatOf } from '../corpus/chunk.ts';
 import { type Citation, citation, head, withoutCitationMarkers } from './citations.ts';
 import { sentenceParts } from './sentences.ts';
 
@@ -63,7 +63,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const total = queryTerms.reduce((s, t) => s + weight(t), 0);
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>
-    sentenceParts(chunk.text).map(({ text, tableRow }, position) => {
+    sentenceParts(chunk.text, formatOf(chunk)).map(({ text, tableRow }, position) => {
       const own = new Set(terms(text));
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
       const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (/[:：]$/.test(text) ? LEAD_IN_WEIGHT : 1);

@@ -1,8 +1,9 @@
 /**
  * Sentences of a chunk as a reader would quote them: markdown reduced to prose (no code blocks,
  * table rows as "cell — cell", list items and headings as their own lines, images and inline marks dropped),
- * then prose cut at sentence ends.
+ * plain text as written (its paragraphs joined up and spaces collapsed), then prose cut at sentence ends.
  */
+import type { TextFormat } from '../corpus/chunk.ts';
 
 const FENCE = /^\s*(```|~~~)/;
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
@@ -23,8 +24,19 @@ export interface Sentence {
   tableRow: boolean;
 }
 
-/** Lines of prose: paragraphs joined, list items, table rows and headings kept apart; code blocks only when `keepCode` (their lines as written). */
-function proseLines(text: string, keepCode = false): Sentence[] {
+/** Plain text's paragraphs (blank-line separated), each on one line with its spaces collapsed: nothing in it is markup. */
+const plainLines = (text: string): Sentence[] =>
+  text
+    .split(/\r?\n(?:[^\S\r\n]*\r?\n)+/)
+    .map((paragraph) => ({ text: paragraph.replace(/\s+/g, ' ').trim(), tableRow: false }))
+    .filter((l) => l.text);
+
+/**
+ * Lines of prose: of markdown, paragraphs joined, list items, table rows and headings kept apart,
+ * code blocks only when `keepCode` (their lines as written); of plain text, its paragraphs.
+ */
+function proseLines(text: string, format: TextFormat, keepCode = false): Sentence[] {
+  if (format === 'plain') return plainLines(text);
   const out: (Sentence & { code?: true })[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
@@ -64,14 +76,17 @@ function proseLines(text: string, keepCode = false): Sentence[] {
   return out.map(({ text, tableRow, code }) => ({ text: code ? text : inlinePlain(text), tableRow })).filter((l) => l.text);
 }
 
-/** The chunk as a reader sees it rendered: a line per paragraph, list item, heading, table row and code line, without markdown's marks. */
-export const readableText = (text: string): string =>
-  proseLines(text, true)
+/** The chunk as a reader sees it rendered: a line per paragraph (of markdown, per list item, heading, table row and code line too, without its marks). */
+export const readableText = (text: string, format: TextFormat): string =>
+  proseLines(text, format, true)
     .map((l) => l.text)
     .join('\n');
 
-/** A sentence ends at . ! ? before a space and a capital, digit, bracket or quote, or at a CJK full stop. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[])|(?<=[。！？])/u;
+/**
+ * A sentence ends at . ! ? before a space and a capital, digit, bracket or quote (a grave accent
+ * too, which plain text opens a quotation with: `gain of function'), or at a CJK full stop.
+ */
+const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}("'“[`])|(?<=[。！？])/u;
 
 /** The headings of structured abstracts (PubMed's), which run into the first sentence of their part. */
 const ABSTRACT_LABEL =
@@ -109,11 +124,11 @@ function lineSentences(line: string): string[] {
 }
 
 /** The chunk's sentences, in order, each saying whether it is a table row; fragments of under 12 characters are dropped. */
-export function sentenceParts(text: string): Sentence[] {
-  return proseLines(text)
+export function sentenceParts(text: string, format: TextFormat): Sentence[] {
+  return proseLines(text, format)
     .flatMap(({ text: line, tableRow }) => lineSentences(line).map((s) => ({ text: s.trim().replace(ABSTRACT_LABEL, ''), tableRow })))
     .filter((s) => s.text.length >= 12);
 }
 
 /** The chunk's sentences' texts, in order. */
-export const sentences = (text: string): string[] => sentenceParts(text).map((s) => s.text);
+export const sentences = (text: string, format: TextFormat): string[] => sentenceParts(text, format).map((s) => s.text);
