@@ -336,6 +336,21 @@ describe('createAnswerer', () => {
     expect(traces.find((t) => t.turnIndex === 1)!.rewrittenQuery).toBe('refund^0.5 opened^0.5 items^0.5');
   });
 
+  it('answers from a document that is its title alone (a BEIR one with no text), quoting and citing it by its title', async () => {
+    const claims: Corpus = {
+      name: 'claims',
+      chunks: [
+        { chunkId: '42', sourceDocId: '42', sourceDocVersion: 'v1', title: 'Aspirin lowers the risk of colorectal cancer', text: '' },
+        { chunkId: '43', sourceDocId: '43', sourceDocVersion: 'v1', title: 'Statins', text: 'Statins lower cholesterol in most adults.' },
+      ],
+    };
+    const { answerer, traces } = setup({ corpus: claims });
+    const res = await answerer.ask({ sessionId: 's-1', query: 'Does aspirin lower colorectal cancer risk?', turnIndex: 0 });
+    expect(res).toMatchObject({ answer: 'Aspirin lowers the risk of colorectal cancer [1]', answered: true });
+    expect(res.citations.map((c) => [c.n, c.chunkId, c.snippet])).toEqual([[1, '42', 'Aspirin lowers the risk of colorectal cancer']]);
+    expect(traces[0]!.rerankedChunks?.[0]?.chunkId).toBe('42');
+  });
+
   it('answers and logs even when nothing is retrieved', async () => {
     const { answerer, traces } = setup();
     const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });

@@ -48,5 +48,6 @@ export const citation = (n: number, chunk: Chunk, quote?: string): Citation => (
   chunkId: chunk.chunkId,
   sourceDocId: chunk.sourceDocId,
   title: chunk.title || chunk.sourceDocId,
-  snippet: snippet(readableText(chunk.text, formatOf(chunk)), quote),
+  // A document that is its title alone is previewed by it, not by nothing.
+  snippet: snippet(readableText(chunk.text, formatOf(chunk)) || chunk.title, quote),
 });

@@ -214,6 +214,17 @@ describe('extractiveAnswer', () => {
     expect(a.citations[0]!.snippet).toBe(paper.text);
   });
 
+  it('quotes a document that is its title alone by its title, however short, and previews it so', () => {
+    const docs: Chunk[] = [
+      { chunkId: 'd1', sourceDocId: 'd1', sourceDocVersion: 'v1', title: 'Vitamin D', text: '' },
+      { chunkId: 'd2', sourceDocId: 'd2', sourceDocVersion: 'v1', title: 'Calcium', text: 'Calcium intake matters for bones and for vitamin uptake.' },
+    ];
+    const a = extractiveAnswer('vitamin d', docs, one, { maxSentences: 1 });
+    expect(a.answer).toBe('Vitamin D [1]');
+    expect(a.citations).toEqual([{ n: 1, chunkId: 'd1', sourceDocId: 'd1', title: 'Vitamin D', snippet: 'Vitamin D' }]);
+    expect(a.quoted).toEqual(['Vitamin D']);
+  });
+
   it('keeps the preview short', () => {
     const a = extractiveAnswer('long', [chunk('long', `A long text. ${'word '.repeat(400)}`)], one);
     expect(a.citations[0]!.snippet.length).toBeLessThanOrEqual(701);

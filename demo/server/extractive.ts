@@ -7,7 +7,7 @@
 import { questionTerms, terms } from '../../shared/terms.ts';
 import { type Chunk, formatOf } from '../corpus/chunk.ts';
 import { type Citation, citation, head, withoutCitationMarkers } from './citations.ts';
-import { sentenceParts } from './sentences.ts';
+import { type Sentence, sentenceParts } from './sentences.ts';
 
 export const EXTRACTIVE_MODEL = 'demo-extractive';
 
@@ -53,6 +53,15 @@ const MIN_SHARE_OF_BEST = 0.5;
 const MAX_QUOTE_CHARS = 2_000;
 
 /**
+ * A chunk's sentences; of a document with a title and no text (a BEIR document can be its title
+ * alone, which retrieval found it by), its title, whatever its length: it is all the document says.
+ */
+function quotable(chunk: Chunk): Sentence[] {
+  if (chunk.text.trim() || !chunk.title.trim()) return sentenceParts(chunk.text, formatOf(chunk));
+  return [{ text: chunk.title.replace(/\s+/g, ' ').trim(), tableRow: false }];
+}
+
+/**
  * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
  * of the query's weight it covers (what it asks: a pushback's words are nothing to quote), times its
  * chunk's rank weight.
@@ -63,7 +72,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   const total = queryTerms.reduce((s, t) => s + weight(t), 0);
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>
-    sentenceParts(chunk.text, formatOf(chunk)).map(({ text, tableRow }, position) => {
+    quotable(chunk).map(({ text, tableRow }, position) => {
       const own = new Set(terms(text));
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
       const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (/[:：]$/.test(text) ? LEAD_IN_WEIGHT : 1);
