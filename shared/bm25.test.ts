@@ -101,6 +101,29 @@ describe('Bm25Index', () => {
     expect(index.search('退款').map((h) => h.index)).toEqual([0]);
   });
 
+  it('finds the documents holding a lone Chinese character of a query, by its count, and idf over them', () => {
+    const docs = [{ text: '退款期限是十四天' }, { text: '运费怎么计算' }, { text: '退货退款：退回商品' }, { text: '款式' }];
+    const index = new Bm25Index(docs);
+    expect(index.search('退').map((h) => h.index)).toEqual([2, 0]);
+    expect(index.idf('退')).toBeCloseTo(Math.log(1 + (4 - 2 + 0.5) / (2 + 0.5)), 12);
+    // A run of one in a longer question counts too: "退 运费" finds both subjects.
+    expect(
+      index
+        .search('退 运费')
+        .map((h) => h.index)
+        .sort(),
+    ).toEqual([0, 1, 2]);
+  });
+
+  it('scores bigrams, and a lone character a document holds alone, as an index without characters does', () => {
+    const docs = [{ text: '退款期限是十四天' }, { text: '运费怎么计算，退' }, { text: '退货退款：退回商品' }, { text: '款式' }];
+    const index = new Bm25Index(docs);
+    // Another tokenizer than the default indexes no characters: its bigrams, lengths and scores are as before.
+    const bigramsOnly = new Bm25Index(docs, { tokenize: (text) => terms(text) });
+    for (const q of ['退款', '退款期限', '款式 运费']) expect(index.search(q)).toEqual(bigramsOnly.search(q));
+    expect(bigramsOnly.search('退').map((h) => h.index)).toEqual([1]);
+  });
+
   it('ranks exactly as scoring every document and sorting would', () => {
     const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'];
     const text = fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 12 }).map((w) => w.join(' '));

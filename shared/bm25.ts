@@ -3,9 +3,11 @@
  * the loop's evaluations. Pure TypeScript (no Node or DOM APIs), so a Worker or a browser can
  * run it too. Scores as Lucene does (Anserini, Elasticsearch): idf = ln(1 + (N - df + 0.5) /
  * (df + 0.5)), a query term repeated counts once per occurrence, and the title is indexed with
- * the text as one field.
+ * the text as one field. With the default tokenizer, a query's lone character of an unspaced script
+ * (a Chinese question of one character) is matched by the documents holding it, though their
+ * terms are bigrams: their characters are indexed apart, counting in no document's length.
  */
-import { terms } from './terms.ts';
+import { isUnspacedCharacter, terms, termsAndCharacters } from './terms.ts';
 
 /** What BM25 reads of a document. */
 export interface Bm25Document {
@@ -45,6 +47,8 @@ export class Bm25Index<D extends Bm25Document> {
   private readonly tokenize: (text: string) => string[];
   private readonly docs: readonly D[];
   private readonly postings = new Map<string, Postings>();
+  /** The characters of unspaced scripts documents hold, apart from their terms (default tokenizer only). */
+  private readonly characterPostings = new Map<string, Postings>();
   /** Per document, the length part of the BM25 denominator: k1 * (1 - b + b * len / avgLen). */
   private readonly lengthNorm: Float64Array;
   /** Scratch accumulator, one slot per document, reused by every search. */
@@ -61,20 +65,18 @@ export class Bm25Index<D extends Bm25Document> {
     const lengths = new Uint32Array(n);
     // Built as growable arrays first, then packed into typed arrays for fast scans.
     const building = new Map<string, { docs: number[]; tfs: number[] }>();
+    const buildingCharacters = new Map<string, { docs: number[]; tfs: number[] }>();
+    const withCharacters = this.tokenize === terms;
     for (let d = 0; d < n; d++) {
       const doc = docs[d]!;
-      const tokens = this.tokenize(doc.title ? `${doc.title}\n${doc.text}` : doc.text);
+      const text = doc.title ? `${doc.title}\n${doc.text}` : doc.text;
+      const { terms: tokens, characters } = withCharacters ? termsAndCharacters(text) : { terms: this.tokenize(text), characters: [] };
       lengths[d] = tokens.length;
-      const counts = new Map<string, number>();
-      for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-      for (const [t, tf] of counts) {
-        let p = building.get(t);
-        if (!p) building.set(t, (p = { docs: [], tfs: [] }));
-        p.docs.push(d);
-        p.tfs.push(tf);
-      }
+      post(building, d, tokens);
+      if (characters.length) post(buildingCharacters, d, characters);
     }
     for (const [t, p] of building) this.postings.set(t, { docs: Uint32Array.from(p.docs), tfs: Uint32Array.from(p.tfs) });
+    for (const [c, p] of buildingCharacters) this.characterPostings.set(c, { docs: Uint32Array.from(p.docs), tfs: Uint32Array.from(p.tfs) });
     let total = 0;
     for (const len of lengths) total += len;
     const avgLength = n ? total / n : 0;
@@ -91,9 +93,14 @@ export class Bm25Index<D extends Bm25Document> {
     return this.docs.length;
   }
 
+  /** A term's postings: a lone character of an unspaced script's are those of the documents holding it, in a bigram or alone. */
+  private postingsOf(term: string): Postings | undefined {
+    return (this.characterPostings.size && isUnspacedCharacter(term) ? this.characterPostings : this.postings).get(term);
+  }
+
   /** Inverse document frequency of one term (0 for a term no document has). */
   idf(term: string): number {
-    const df = this.postings.get(term)?.docs.length ?? 0;
+    const df = this.postingsOf(term)?.docs.length ?? 0;
     return df === 0 ? 0 : Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
   }
 
@@ -114,7 +121,7 @@ export class Bm25Index<D extends Bm25Document> {
     const { scores, touchedMark, lengthNorm, k1 } = this;
     const touched: number[] = [];
     for (const [term, count] of weights) {
-      const p = this.postings.get(term);
+      const p = this.postingsOf(term);
       if (!p || !(count > 0) || !Number.isFinite(count)) continue;
       const w = count * this.idf(term) * (k1 + 1);
       for (let i = 0; i < p.docs.length; i++) {
@@ -136,6 +143,18 @@ export class Bm25Index<D extends Bm25Document> {
       touchedMark[d] = 0;
     }
     return hits;
+  }
+}
+
+/** Adds document `d`'s tokens to the postings being built, one entry a distinct token with its count. */
+function post(building: Map<string, { docs: number[]; tfs: number[] }>, d: number, tokens: readonly string[]): void {
+  const counts = new Map<string, number>();
+  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const [t, tf] of counts) {
+    let p = building.get(t);
+    if (!p) building.set(t, (p = { docs: [], tfs: [] }));
+    p.docs.push(d);
+    p.tfs.push(tf);
   }
 }
 

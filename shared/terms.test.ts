@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryKey, questionTerms, termOverlap, terms, traceQueryKey } from './terms.ts';
+import { isUnspacedCharacter, queryKey, questionTerms, termOverlap, termSet, terms, termsAndCharacters, traceQueryKey } from './terms.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 
 describe('terms', () => {
@@ -9,6 +9,12 @@ describe('terms', () => {
 
   it('cuts unspaced scripts into character bigrams', () => {
     expect(terms('退款期限')).toEqual(['退款', '款期', '期限']);
+  });
+
+  it("gives the characters of unspaced words apart from their bigrams, and a query's run of one as a term of one character", () => {
+    expect(termsAndCharacters('退款 in 3 days，退')).toEqual({ terms: ['退款', '3', 'days', '退'], characters: ['退', '款', '退'] });
+    expect(termSet('退货退款')).toEqual(new Set(['退货', '货退', '退款', '退', '货', '款']));
+    expect(['退', '退款', 'a', '3'].map(isUnspacedCharacter)).toEqual([true, false, false, false]);
   });
 
   it('measures how much of one text the other covers', () => {

@@ -25,12 +25,37 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The terms of `text`, in order, repeats kept. */
 export function terms(text: string): string[] {
+  return scan(text);
+}
+
+/**
+ * The terms of `text`, and the characters of its words in unspaced scripts, in order, repeats kept:
+ * a query's run of one such character is a term of one character, which a text holding it matches
+ * though its own terms are bigrams ("退" in "退款"). BM25 indexes the characters apart from the
+ * terms, so they count in no document's length and the bigrams score as without them.
+ */
+export function termsAndCharacters(text: string): { terms: string[]; characters: string[] } {
+  const characters: string[] = [];
+  return { terms: scan(text, characters), characters };
+}
+
+/** The distinct terms of `text` and the characters of its unspaced words: what a query's terms are looked for in. */
+export function termSet(text: string): Set<string> {
+  const { terms, characters } = termsAndCharacters(text);
+  return new Set([...terms, ...characters]);
+}
+
+/** A term of one character of an unspaced script: a query's run of one, matched by the characters a text holds (`termsAndCharacters`). */
+export const isUnspacedCharacter = (term: string): boolean => UNSPACED.test(term) && [...term].length === 1;
+
+function scan(text: string, characters?: string[]): string[] {
   const out: string[] = [];
   for (const [word] of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
     if (UNSPACED.test(word)) {
       const chars = [...word];
       if (chars.length === 1) out.push(word);
       for (let i = 0; i < chars.length - 1; i++) out.push(chars[i]! + chars[i + 1]!);
+      if (characters) for (const c of chars) if (UNSPACED.test(c)) characters.push(c);
     } else if (!STOP_WORDS.has(word)) {
       out.push(word);
     }

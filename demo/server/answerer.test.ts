@@ -351,6 +351,18 @@ describe('createAnswerer', () => {
     expect(traces[0]!.rerankedChunks?.[0]?.chunkId).toBe('42');
   });
 
+  it('answers a question of one Chinese character from the documents holding it, quoting the sentence with it', async () => {
+    const help: Corpus = {
+      name: '帮助中心',
+      chunks: [chunk(0, '运费按重量计算。'), chunk(1, '退款在七个工作日内到账。'), chunk(2, '商品可以在十四天内退货。')],
+    };
+    const { answerer } = setup({ corpus: help });
+    const res = await answerer.ask({ sessionId: 's-1', query: '退', turnIndex: 0 });
+    expect(res.answered).toBe(true);
+    expect(res.citations.map((c) => c.chunkId).sort()).toEqual(['c1', 'c2']);
+    expect(res.answer).toContain('退款在七个工作日内到账。');
+  });
+
   it('answers and logs even when nothing is retrieved', async () => {
     const { answerer, traces } = setup();
     const res = await answerer.ask({ sessionId: 's-1', query: 'warranty', turnIndex: 0 });

@@ -4,7 +4,7 @@
  * the chunks given, as a language model numbers its sources). Quoting keeps
  * every answer faithful to its sources, so feedback on it is feedback on retrieval.
  */
-import { questionTerms, terms } from '../../shared/terms.ts';
+import { questionTerms, termSet } from '../../shared/terms.ts';
 import { type Chunk, formatOf } from '../corpus/chunk.ts';
 import { type Citation, citation, head, withoutCitationMarkers } from './citations.ts';
 import { type Sentence, sentenceParts } from './sentences.ts';
@@ -73,7 +73,7 @@ export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>
     quotable(chunk).map(({ text, tableRow }, position) => {
-      const own = new Set(terms(text));
+      const own = termSet(text);
       const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
       const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (/[:：]$/.test(text) ? LEAD_IN_WEIGHT : 1);
       return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
