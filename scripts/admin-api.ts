@@ -4,15 +4,18 @@
  */
 import { collectorJson, fetchCollector } from './cli.ts';
 import { collectorEndpoint, projectKey } from './collector-target.ts';
+import type { CollectorChoice } from './next-command.ts';
 
 export interface AdminTarget {
   endpoint: string;
   adminKey: string;
 }
 
-export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }): AdminTarget {
+/** The collector and admin key the flags choose, and whether the key was given (for the command to run next). */
+export function adminTarget(flags: { endpoint?: string; 'admin-key'?: string }): AdminTarget & CollectorChoice {
   const endpoint = collectorEndpoint(flags.endpoint);
-  return { endpoint, adminKey: projectKey('admin', endpoint, flags['admin-key']).key };
+  const { key, given } = projectKey('admin', endpoint, flags['admin-key']);
+  return { endpoint, adminKey: key, keyGiven: given };
 }
 
 /** A non-2xx answer of the admin API, with the collector's error code and message. */

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { admin, adminTarget } from './admin-api.ts';
 import { failInOneLine } from './cli.ts';
+import { nextCommand } from './next-command.ts';
 
 failInOneLine();
 
@@ -27,7 +28,8 @@ interface Summary {
 
 const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' } } });
 const asked = Date.now();
-const summary = await admin<Summary>(adminTarget(values), '/nightly', { method: 'POST' });
+const target = adminTarget(values);
+const summary = await admin<Summary>(target, '/nightly', { method: 'POST' });
 for (const run of summary.runs) {
   // A night runs once: asked again, the collector answers with the report of the run that did it.
   // Compared by the collector's clock: this machine's may be minutes off.
@@ -47,6 +49,6 @@ for (const run of summary.runs) {
   );
   // An earlier run's notes say what was so then (reviews since have not been counted): each says when.
   for (const s of run.stages) if (s.note) console.log(`${s.name}${before ? ` (at ${at})` : ''}: ${s.note}`);
-  if (before) console.log('The next night runs tomorrow (or the cron); `npm run retrain` trains on what was reviewed since, now.');
+  if (before) console.log(`The next night runs tomorrow (or the cron); \`${nextCommand('retrain', target)}\` trains on what was reviewed since, now.`);
 }
 if (!summary.done) console.log('Not done within this invocation: run it again to continue.');

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
 import { adminTarget } from './admin-api.ts';
 import { failInOneLine } from './cli.ts';
+import { nextCommand } from './next-command.ts';
 import { gateTable } from './retrain/gate-table.ts';
 import { retrainRemote } from './retrain/retrain-remote.ts';
 
@@ -46,7 +47,14 @@ console.table(gateTable(outcome.evaluation));
 const passed = outcome.recorded ? 'Promoted' : 'Passes the gate';
 console.log(`${outcome.decision.promote ? passed : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
 if (outcome.refused !== undefined) {
-  console.error(`Not recorded, nothing stored: ${outcome.refused}. \`npm run retrain\` again trains against what is so now.`);
+  // The same run again: the same collector, key and embedding model.
+  const again = nextCommand('retrain', target, [
+    ...(values['embedding-model'] === undefined ? [] : ['--embedding-model', values['embedding-model']]),
+    ...(values['model-dir'] === undefined ? [] : ['--model-dir', values['model-dir']]),
+    ...(values.fp32 ? ['--fp32'] : []),
+    ...(values.force ? ['--force'] : []),
+  ]);
+  console.error(`Not recorded, nothing stored: ${outcome.refused}. \`${again}\` again trains against what is so now.`);
   process.exit(1);
 }
 if (!outcome.recorded) console.log('Dry run: nothing recorded.');

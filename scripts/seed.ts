@@ -16,6 +16,7 @@
 import { parseArgs } from 'node:util';
 import { failInOneLine, wholeNumber } from './cli.ts';
 import { collectorEndpoint, projectKey } from './collector-target.ts';
+import { nextCommand } from './next-command.ts';
 import { seed } from './seed/send.ts';
 
 failInOneLine();
@@ -37,4 +38,4 @@ const { key: serverKey, given } = projectKey('server', endpoint, values['server-
 const sent = await seed({ endpoint, serverKey, sessions, seed: randomSeed });
 const project = given ? 'the project of that server key' : 'the dev project';
 console.log(`Seeded ${sent.traces} traces and ${sent.events} events into ${project} at ${endpoint}.
-Next: npm run nightly${given ? ` -- --endpoint ${endpoint} --admin-key <its admin key>` : ''}`);
+Next: ${nextCommand('nightly', { endpoint, keyGiven: given })}`);
