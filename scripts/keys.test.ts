@@ -41,6 +41,22 @@ describe('npm run keys', () => {
     expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`No live key starts ${server.slice(0, 10)} in this D1`);
   });
 
+  it('says how to make a project it does not find, in the D1 it looked in', { timeout: 120_000 }, () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    copyMigratedD1(persistTo);
+    const run = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/keys.ts', 'origins', 'acme', '--add', 'https://app.acme.example', '--persist-to', persistTo],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    rmSync(persistTo, { recursive: true, force: true });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`no project acme: make it with npm run keys -- create acme --persist-to ${persistTo}\n`);
+  });
+
   it('prints only SQL on stdout with --print-sql, the keys on stderr, and leaves the local D1 alone', { timeout: 60_000 }, () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'create', 'remote', '--print-sql', '--persist-to', persistTo], {

@@ -14,6 +14,7 @@
 import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
+import { shellWord } from './next-command.ts';
 import { type LocalD1, migrate, query } from './wrangler.ts';
 
 const OPTIONS = {
@@ -90,7 +91,9 @@ async function main() {
       }
       migrate(d1, { quiet: true });
       const id = arg.replaceAll("'", "''");
-      if (!query(`select 1 from projects where id = '${id}'`, d1).length) throw new Error(`no project ${arg}: make it with npm run keys -- create ${arg}`);
+      // Said with the D1 it looked in: the command without it would make the project in another.
+      const create = ['create', arg, ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']])].map(shellWord).join(' ');
+      if (!query(`select 1 from projects where id = '${id}'`, d1).length) throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
       if (statements.length) query(statements.join('\n'), d1);
       const now = query<{ origin: string }>(`select origin from project_origins where project_id = '${id}' order by origin`, d1).map((r) => r.origin);
       console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
