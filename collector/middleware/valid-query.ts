@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import * as v from 'valibot';
 import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
@@ -9,11 +9,25 @@ import { ApiError } from '../errors.ts';
 /** The handlers `validQuery` made: a route with one of them states the parameters it takes. */
 const queryCheckers = new WeakSet<object>();
 
-/** The query string's parameters that have a value (`?below=&model=`, as a form sends it, is as good as none). */
-const givenParams = (queries: Record<string, string[]>) =>
-  Object.entries(queries)
-    .map(([name, values]) => [name, values.filter((value) => value !== '')] as const)
-    .filter(([, values]) => values.length > 0);
+type GivenParams = (readonly [name: string, values: string[]])[];
+
+/** Each request's parameters as read: `noUnstatedQuery` reads them first, its route's `validQuery` again. */
+const readParams = new WeakMap<Request, GivenParams>();
+
+/**
+ * The query string's parameters that have a value (`?below=&model=`, as a form sends it, is as
+ * good as none), parsed once per request.
+ */
+function givenParams(c: Context): GivenParams {
+  let given = readParams.get(c.req.raw);
+  if (!given) {
+    given = Object.entries(c.req.queries())
+      .map(([name, values]) => [name, values.filter((value) => value !== '')] as const)
+      .filter(([, values]) => values.length > 0);
+    readParams.set(c.req.raw, given);
+  }
+  return given;
+}
 
 /**
  * Validates the query string against a schema (values arrive as strings: numbers are coerced by
@@ -23,7 +37,7 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
   const handler: MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> = async function validQuery(c, next) {
     // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
     const given: Record<string, string> = Object.create(null);
-    for (const [name, set] of givenParams(c.req.queries())) {
+    for (const [name, set] of givenParams(c)) {
       // Which of two values counts would depend on their order: neither does.
       if (set.length > 1) throw new ApiError(400, { code: 'invalid_query', field: `query.${name}`, message: 'is given more than once' });
       given[name] = set[0]!;
@@ -47,7 +61,7 @@ export const noUnstatedQuery = (): MiddlewareHandler<AppEnv> =>
     const routes = matchedRoutes(c);
     // Middleware is registered for every method (`ALL`); a route names its own.
     const routed = routes.some((r) => r.method !== 'ALL');
-    const [first] = givenParams(c.req.queries());
+    const [first] = givenParams(c);
     if (first && routed && !routes.some((r) => queryCheckers.has(r.handler))) {
       throw new ApiError(400, { code: 'invalid_query', field: `query.${first[0]}`, message: 'is not a parameter this takes' });
     }

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { HonoRequest } from 'hono/request';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer, call, newProject, trace } from '../../test/fixtures.ts';
 
 describe('the admin API on a route that takes no query parameters', () => {
@@ -32,5 +33,17 @@ describe('the admin API on a route that takes no query parameters', () => {
     expect((await call('/v1/admin/runs?limit=5', { headers: bearer(p.keys.admin) })).status).toBe(200);
     const misspelt = await call('/v1/admin/runs?limt=5', { headers: bearer(p.keys.admin) });
     expect(await misspelt.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.limt' } });
+  });
+
+  it('reads the query string once for a request, its route checking what the sub-app let through', async () => {
+    const p = await newProject();
+    const queries = vi.spyOn(HonoRequest.prototype, 'queries');
+    try {
+      const res = await call('/v1/admin/runs?limit=5&limit=', { headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(200);
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
   });
 });
