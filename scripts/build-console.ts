@@ -11,6 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, resolve } from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { minifyTemplates } from './build-widget.ts';
+import { failInOneLine } from './cli.ts';
+import { refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
 import { ROOT } from './wrangler.ts';
 
 export const CONSOLE_DIST = join(ROOT, 'console', 'build', 'admin');
@@ -68,6 +70,9 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  failInOneLine();
+  // `npm run deploy` builds the console first: a setting the Worker would read as its default stops it here.
+  refuseMistypedVars(tomlVars(join(ROOT, 'wrangler.toml')), 'wrangler.toml [vars]');
   await buildConsole();
   console.log(`console built in ${CONSOLE_DIST}`);
 }

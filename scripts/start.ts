@@ -3,6 +3,7 @@
  * a `dev` project whose keys are made on first start, kept in .dev-keys.json and printed, and
  * the demo chat app on 127.0.0.1:5173 sending its traces and feedback there.
  */
+import { join } from 'node:path';
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
@@ -10,13 +11,16 @@ import { failInOneLine, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { startStoppably } from './start-stop.ts';
-import { migrate, startDev } from './wrangler.ts';
+import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
+import { migrate, ROOT, startDev } from './wrangler.ts';
 
 failInOneLine();
 
 // Checked before anything starts: PORT=abc would migrate and build, then fail on an origin ending in NaN.
 const PORT = localCollectorPort();
 const DEMO = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT), 1, 65_535);
+// The Worker would read a mistyped setting as its safe value, said only in its log: refused here.
+refuseMistypedVars({ ...tomlVars(join(ROOT, 'wrangler.toml')), ...devVars(join(ROOT, '.dev.vars')) }, 'wrangler.toml [vars] or .dev.vars');
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 

@@ -1,10 +1,11 @@
 import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { EventRow } from '../storage/events.ts';
+import { readVar } from '../worker-vars.ts';
 import { messageBatches } from './messages.ts';
 
 /** Whether POST /v1/events queues its events (`EVENTS_INGEST = "queue"`) rather than writing them to D1 itself. */
-export const queuesEvents = (env: Env) => env.EVENTS_INGEST === 'queue';
+export const queuesEvents = (env: Env) => readVar(env, 'EVENTS_INGEST') === 'queue';
 
 /** Seconds a client waits before sending a batch again when the queue refused it. */
 const RETRY_AFTER_S = 5;

@@ -11,7 +11,8 @@ import { createRun, doneOn, lastWindowEnd, projectIds, type RunRow, runOf, saveR
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
-import { DEFAULT_QUERY_BUDGET, MIN_QUERY_BUDGET, PROJECT_START_QUERIES, SLICE_QUERY_RESERVE } from './query-budget.ts';
+import { readVar } from '../worker-vars.ts';
+import { MIN_QUERY_BUDGET, PROJECT_START_QUERIES, SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { BULK_FROM_TRACES, BULK_SHARE, STAGES, type StageContext, TRACES_PER_SLICE } from './stages/index.ts';
 
 export interface NightlyOptions {
@@ -45,12 +46,6 @@ export interface NightlyOptions {
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
 export const DEFAULT_BUDGET_MS = 20_000;
 
-/** The query budget the Worker is configured with (`NIGHTLY_QUERY_BUDGET`), else the default. */
-const queryBudgetOf = (env: Env) => {
-  const n = Number(env.NIGHTLY_QUERY_BUDGET);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_QUERY_BUDGET;
-};
-
 export interface NightlySummary {
   night: string;
   /** When the call began, by the collector's clock (epoch ms): a run finished before it was done by an earlier call. */
@@ -68,7 +63,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   const night = utcDay(now);
   const started = Date.now();
   const budget = options.budgetMs ?? DEFAULT_BUDGET_MS;
-  const queryBudget = options.queryBudget ?? queryBudgetOf(env);
+  const queryBudget = options.queryBudget ?? readVar(env, 'NIGHTLY_QUERY_BUDGET');
   // Below it no night would ever start, and every invocation would say nothing was wrong.
   if (queryBudget < MIN_QUERY_BUDGET) {
     throw new RangeError(

@@ -3,27 +3,16 @@ import { type BucketCost, TokenBuckets } from '../../shared/token-bucket.ts';
 import { clientNetwork } from '../client-network.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
+import { readVar } from '../worker-vars.ts';
 
 /** Defaults per minute; override with the RATE_LIMIT_* vars. */
-export const DEFAULT_RATE_LIMITS = {
-  /** Events (or traces) one key may write per minute. */
-  key: 60_000,
-  /** Events one session may send per minute: a person clicks far less; a flood is a bug or abuse. */
-  session: 600,
-  /** Requests one client IP may make per minute, good or bad. */
-  ip: 1_200,
-};
+export { DEFAULT_RATE_LIMITS } from '../worker-vars.ts';
 
 /**
  * In-memory buckets live in the isolate: exact under `wrangler dev` (one isolate), and per
  * isolate on Cloudflare, where each location then allows the limit (a bound on abuse, not a quota).
  */
 const buckets = new TokenBuckets();
-
-const limitOf = (value: string | undefined, fallback: number) => {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};
 
 function take(costs: BucketCost[]): void {
   const result = buckets.take(costs, Date.now());
@@ -42,7 +31,7 @@ function take(costs: BucketCost[]): void {
 export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
   async function ipRateLimit(c, next) {
     const ip = clientNetwork(c.req.header('cf-connecting-ip') ?? 'unknown');
-    take([{ name: `ip:${ip}`, cost: 1, capacity: limitOf(c.env.RATE_LIMIT_IP_PER_MIN, DEFAULT_RATE_LIMITS.ip) }]);
+    take([{ name: `ip:${ip}`, cost: 1, capacity: readVar(c.env, 'RATE_LIMIT_IP_PER_MIN') }]);
     await next();
   };
 
@@ -59,8 +48,8 @@ export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHa
   async function writeRateLimit(c, next) {
     const { projectId, keyHash } = c.get('auth');
     const { units, sessions } = costOf(c.get('input'));
-    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: limitOf(c.env.RATE_LIMIT_KEY_PER_MIN, DEFAULT_RATE_LIMITS.key) }];
-    const sessionCapacity = limitOf(c.env.RATE_LIMIT_SESSION_PER_MIN, DEFAULT_RATE_LIMITS.session);
+    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: readVar(c.env, 'RATE_LIMIT_KEY_PER_MIN') }];
+    const sessionCapacity = readVar(c.env, 'RATE_LIMIT_SESSION_PER_MIN');
     for (const [session, cost] of sessions ?? []) {
       costs.push({ name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity });
     }

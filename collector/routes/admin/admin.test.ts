@@ -24,10 +24,15 @@ describe('/v1/admin/*', () => {
     for (const p of [a, b]) {
       const res = await call('/v1/admin/project', { headers: bearer(p.keys.admin) });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ id: p.id, name: p.name, access: 'admin' });
+      expect(await res.json()).toEqual({ id: p.id, name: p.name, access: 'admin', configProblems: [] });
     }
     expect((await call('/v1/admin/project', { headers: bearer(a.keys.server) })).status).toBe(403);
-    expect(await (await call('/v1/admin/project', { headers: bearer(a.keys.viewer) })).json()).toEqual({ id: a.id, name: a.name, access: 'viewer' });
+    expect(await (await call('/v1/admin/project', { headers: bearer(a.keys.viewer) })).json()).toEqual({
+      id: a.id,
+      name: a.name,
+      access: 'viewer',
+      configProblems: [],
+    });
   });
 
   it('lets a viewer key read the figures alone: every other admin route, and every write, is refused and changes nothing', async () => {
