@@ -27,6 +27,24 @@ describe('the command-line tools', () => {
   );
 
   it.each([
+    ['nightly', 'npm run nightly'],
+    ['rollback', 'npm run rollback'],
+    ['export-training', 'npm run export:training'],
+    ['retrain', 'npm run retrain'],
+    ['seed', 'npm run seed'],
+  ])('npm run %s -- --help prints its usage, and a flag it does not take is refused in one line with it', { timeout: 30_000 }, async (tool, usage) => {
+    const script = join(ROOT, 'scripts', `${tool}.ts`);
+    const help = await run(tsx, [script, '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(new RegExp(`^usage: ${usage} \\[-- --endpoint URL`));
+    const failed = await run(tsx, [script, '--endpiont', 'http://127.0.0.1:1'], { cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr.trim().split('\n')).toEqual([`error: Unknown option '--endpiont'; usage: ${help.stdout.trim().slice('usage: '.length)}`]);
+  });
+
+  it.each([
     ['--sessions', 'abc', 'from 1 to 100000'],
     ['--sessions', '-1', 'from 1 to 100000'],
     ['--sessions', '1.5', 'from 1 to 100000'],

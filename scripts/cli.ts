@@ -3,6 +3,7 @@
  * that says what to do, not as a stack (`DEBUG=1` prints the stack too), and a collector that
  * cannot be reached is named with its address.
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /** Prints an uncaught failure as one line and exits 1. Call it first in a tool. */
 export function failInOneLine(): void {
@@ -58,5 +59,25 @@ export function collectorJson<T>(res: Response, text: string, asked: string): T 
     throw new Error(
       `${asked} answered ${res.status} with ${type}, not the collector's JSON (${JSON.stringify(text.slice(0, 40))}): is --endpoint the collector's address?`,
     );
+  }
+}
+
+/**
+ * A tool's flags: `--help` prints its usage and exits 0, and a flag it does not take (or one
+ * without its value) is refused in one line that gives the usage, rather than node's bare
+ * "Unknown option '--help'".
+ */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(options: T, usage: string) {
+  if (process.argv.slice(2).includes('--help')) {
+    console.log(`usage: ${usage}`);
+    process.exit(0);
+  }
+  try {
+    return parseArgs({ options }).values;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (!code.startsWith('ERR_PARSE_ARGS')) throw err;
+    // Node's own advice about positionals does not apply: these tools take none.
+    throw new Error(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; usage: ${usage}`);
   }
 }

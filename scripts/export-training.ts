@@ -4,16 +4,18 @@
  *
  *   npm run export:training [-- --endpoint URL --admin-key KEY --out triples.jsonl]
  */
-import { parseArgs } from 'node:util';
 import { trainingTriples } from '../shared/training/triples.ts';
 import { admin, adminTarget } from './admin-api.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 import type { TrainingPayload } from './retrain/retrain-remote.ts';
 import { writeFileWhole } from './write-file-whole.ts';
 
 failInOneLine();
 
-const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, out: { type: 'string' } } });
+const values = parseFlags(
+  { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, out: { type: 'string' } },
+  'npm run export:training [-- --endpoint URL --admin-key KEY --out triples.jsonl]',
+);
 const { data } = await admin<TrainingPayload>(adminTarget(values), '/training-data');
 const jsonl = trainingTriples(data)
   .map((t) => JSON.stringify(t))

@@ -4,9 +4,8 @@
  *
  *   npm run nightly [-- --endpoint http://127.0.0.1:8787 --admin-key KEY]
  */
-import { parseArgs } from 'node:util';
 import { admin, adminTarget } from './admin-api.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 import { nextCommand } from './next-command.ts';
 
 failInOneLine();
@@ -26,7 +25,7 @@ interface Summary {
   }[];
 }
 
-const { values } = parseArgs({ options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' } } });
+const values = parseFlags({ endpoint: { type: 'string' }, 'admin-key': { type: 'string' } }, 'npm run nightly [-- --endpoint URL --admin-key KEY]');
 const asked = Date.now();
 const target = adminTarget(values);
 const summary = await admin<Summary>(target, '/nightly', { method: 'POST' });

@@ -7,18 +7,17 @@
  *   npm run retrain [-- --endpoint URL --admin-key KEY] [--embedding-model Xenova/all-MiniLM-L6-v2]
  *                   [--model-dir DIR] [--fp32] [--dry-run] [--force]
  */
-import { parseArgs } from 'node:util';
 import { createTransformersEmbedder } from '../client/transformers-embedder.ts';
 import { adminTarget } from './admin-api.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 import { nextCommand } from './next-command.ts';
 import { gateTable } from './retrain/gate-table.ts';
 import { retrainRemote } from './retrain/retrain-remote.ts';
 
 failInOneLine();
 
-const { values } = parseArgs({
-  options: {
+const values = parseFlags(
+  {
     endpoint: { type: 'string' },
     'admin-key': { type: 'string' },
     'embedding-model': { type: 'string' },
@@ -29,7 +28,8 @@ const { values } = parseArgs({
     // Train even when no confirmed example is new since the last model (the nightly job would wait).
     force: { type: 'boolean', default: false },
   },
-});
+  'npm run retrain [-- --endpoint URL --admin-key KEY] [--embedding-model NAME] [--model-dir DIR] [--fp32] [--dry-run] [--force]',
+);
 const withEmbeddings = values['embedding-model'] !== undefined || values['model-dir'] !== undefined;
 // Alone it would change nothing: the model would train on lexical features, as if it had not been given.
 if (values.fp32 && !withEmbeddings) throw new Error("--fp32 picks an embedding model's full-precision weights: give --embedding-model or --model-dir too");

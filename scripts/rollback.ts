@@ -7,15 +7,15 @@
  * With `--version`, only while that is the model served: a promotion landing meanwhile is not
  * rolled back in its place.
  */
-import { parseArgs } from 'node:util';
 import { AdminApiError, admin, adminTarget } from './admin-api.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 
 failInOneLine();
 
-const { values } = parseArgs({
-  options: { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, reason: { type: 'string' }, version: { type: 'string' } },
-});
+const values = parseFlags(
+  { endpoint: { type: 'string' }, 'admin-key': { type: 'string' }, reason: { type: 'string' }, version: { type: 'string' } },
+  'npm run rollback [-- --endpoint URL --admin-key KEY --version VERSION --reason "why"]',
+);
 try {
   const done = await admin<{ rolledBack: string; current: string | null }>(adminTarget(values), '/models/rollback', {
     method: 'POST',

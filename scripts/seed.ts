@@ -13,22 +13,22 @@
  * Seeding again with the same `--sessions` and `--seed` sends the same ids, which the collector
  * keeps once; another size or seed adds new traffic.
  */
-import { parseArgs } from 'node:util';
-import { failInOneLine, wholeNumber } from './cli.ts';
+import { failInOneLine, parseFlags, wholeNumber } from './cli.ts';
 import { collectorEndpoint, projectKey } from './collector-target.ts';
 import { nextCommand } from './next-command.ts';
 import { seed } from './seed/send.ts';
 
 failInOneLine();
 
-const { values } = parseArgs({
-  options: {
+const values = parseFlags(
+  {
     endpoint: { type: 'string' },
     'server-key': { type: 'string' },
     sessions: { type: 'string', default: '80' },
     seed: { type: 'string', default: '7' },
   },
-});
+  'npm run seed [-- --endpoint URL] [--server-key KEY] [--sessions 80] [--seed 7]',
+);
 // Checked before anything is sent: `--sessions abc` would seed the fixed sessions alone, under ids saying NaN.
 const sessions = wholeNumber('--sessions', values.sessions, 1, 100_000);
 // The generator takes 32 bits: another seed would repeat one of these.
