@@ -57,6 +57,14 @@ describe('npm run keys', () => {
     expect(run.stderr).toBe(`no project acme: make it with npm run keys -- create acme --persist-to ${persistTo}\n`);
   });
 
+  it('lists no projects in words, saying how to make one in that D1', { timeout: 120_000 }, () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    copyMigratedD1(persistTo);
+    const out = keys('list', '--persist-to', persistTo);
+    rmSync(persistTo, { recursive: true, force: true });
+    expect(out).toBe(`No projects in this D1: npm run keys -- create <project-id> --persist-to ${persistTo} makes one\n`);
+  });
+
   it('prints only SQL on stdout with --print-sql, the keys on stderr, and leaves the local D1 alone', { timeout: 60_000 }, () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'create', 'remote', '--print-sql', '--persist-to', persistTo], {

@@ -107,6 +107,16 @@ async function main() {
          from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
         d1,
       );
+      // An empty table says nothing of why: a fresh clone's D1, or another --persist-to.
+      if (!rows.length) {
+        const dir = values['persist-to'];
+        console.log(
+          dir === undefined
+            ? 'No projects in this D1: npm start makes the dev project, npm run keys -- create <project-id> another'
+            : `No projects in this D1: npm run keys -- create <project-id> --persist-to ${shellWord(dir)} makes one`,
+        );
+        return;
+      }
       console.table(rows);
       return;
     }
