@@ -55,6 +55,18 @@ export async function currentVersion(d1: D1Database, projectId: string): Promise
 }
 
 /**
+ * The version users got at `at` (null: retrieval's order): the rollouts made by then, replayed. A
+ * night's health snapshot, caught up after later rollouts, names the model that night served.
+ */
+export async function versionServedAt(d1: D1Database, projectId: string, at: number): Promise<string | null> {
+  const { results } = await d1
+    .prepare('select action, version from model_rollouts where project_id = ? and at <= ? order by seq')
+    .bind(projectId, at)
+    .all<Rollout>();
+  return replay(results).at(-1) ?? null;
+}
+
+/**
  * The version users get (null: retrieval's order) with its revision, in one round trip: what a
  * backend's poll of `GET /v1/reranker` reads. The revisions come from the models rewritten at all.
  */

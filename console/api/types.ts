@@ -79,6 +79,8 @@ export interface HealthSnapshot {
   day: string;
   /** The model served that night; null before the first promotion (or in snapshots older than this field). */
   servedModel: string | null;
+  /** Its night was run after a later one: the figures of the state then (review queue, confirmed examples, loop closure) are null. */
+  caughtUp?: boolean;
   metrics: Partial<
     Record<
       | 'coverage'

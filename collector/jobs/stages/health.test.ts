@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { utcDay } from '../../../shared/time.ts';
-import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { adminCall as admin, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { trainedModel } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
@@ -65,4 +65,51 @@ it("counts retraining periods by the nights models were trained on, whichever of
     .bind(p.id, utcDay(night))
     .first<{ metrics: string }>();
   expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 4 });
+});
+
+it('records a missed night run after a later one with the model served that night, and none of the state it cannot know as of then', async () => {
+  const p = await newProject();
+  const tonight = Date.parse(`${utcDay(Date.now())}T00:00:30Z`);
+  const missed = tonight - 5 * DAY;
+  const evaluation = (ndcg5: number) => JSON.stringify({ candidate: { overall: { ndcg5 } } });
+  await env.DB.batch([
+    env.DB.prepare(
+      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+       values (?1, 'old', ?2, 'retrain', '{}', 2, 40, null, ?3, 'promoted', '[]'), (?1, 'new', ?4, 'retrain', '{}', 2, 40, 'old', ?5, 'promoted', '[]')`,
+    ).bind(p.id, tonight - 10 * DAY, evaluation(0.5), tonight - DAY, evaluation(0.7)),
+    env.DB.prepare(
+      `insert into model_rollouts (project_id, seq, at, action, version, reason) values (?1, 1, ?2, 'promote', 'old', ''), (?1, 2, ?3, 'promote', 'new', '')`,
+    ).bind(p.id, tonight - 10 * DAY, tonight - DAY),
+    // A confirmed example and an item waiting, both from after the missed night.
+    env.DB.prepare(
+      `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+         evidence, trace_count, weight, expected_value, status, verdict, mined_at, answered_at, updated_at)
+       values (?1, 'item-1', 'refund', 'refund?', 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'answered', 'relevant', ?2, ?2, ?2),
+         (?1, 'item-2', 'refund', 'refund?', 'c2', 'refunds.md', 'text', 2, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'pending', null, ?2, null, ?2)`,
+    ).bind(p.id, tonight - 2 * DAY),
+  ]);
+  await runNightly(env, tonight, { projects: [p.id] });
+  const snapshot = async (day: string) =>
+    JSON.parse(
+      (await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?').bind(p.id, day).first<{ metrics: string }>())!.metrics,
+    ) as Record<string, unknown>;
+  const later = await snapshot(utcDay(tonight));
+  expect(later).toMatchObject({ servedModel: 'new', evalNdcg5: 0.7, reviewQueue: 1, confirmedExamples: 1 });
+  // The budget changed since: the missed night's is not known either.
+  expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 60 } })).status).toBe(200);
+  // The night five days ago, missed by the cron, caught up now.
+  const run = await runNightly(env, missed, { projects: [p.id], wallClock: Date.now() });
+  const { body } = await admin<{ snapshots: { day: string; servedModel: string | null; caughtUp?: boolean; metrics: Record<string, number | null> }[] }>(
+    p,
+    '/health',
+  );
+  expect(body.snapshots.find((s) => s.day === utcDay(missed))).toMatchObject({
+    servedModel: 'old',
+    caughtUp: true,
+    metrics: { evalNdcg5: 0.5, reviewQueue: null, confirmedExamples: null, loopClosureRate: null, reviewBudgetPerWeek: null, retrainsPlanned: null },
+  });
+  expect(body.snapshots.find((s) => s.day === utcDay(tonight))!.caughtUp).toBeUndefined();
+  expect(run.runs[0]!.stages.find((s) => s.name === 'health')!.note).toMatch(/reviewQueue, confirmedExamples, loopClosureRate, reviewBudgetPerWeek/);
+  // The later night's snapshot is as it was.
+  expect(await snapshot(utcDay(tonight))).toEqual(later);
 });

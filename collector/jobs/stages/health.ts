@@ -1,6 +1,7 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { currentVersion } from '../../storage/models.ts';
+import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
+import { versionServedAt } from '../../storage/models.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { examplesAnsweredBy } from '../../storage/training-data.ts';
@@ -13,9 +14,17 @@ const RETRAIN_NIGHTS = 28;
 const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
 /**
+ * Figures read off the state as it is now, which no history keeps: a missed night run after a later
+ * one (`POST /v1/admin/nightly?at=`) cannot know them as of its night, and leaves them null.
+ */
+const STATE_NOW_METRICS = ['reviewQueue', 'confirmedExamples', 'loopClosureRate'] as const;
+/** Figures read off the settings, null too in such a night's snapshot when they were saved after it. */
+const SETTINGS_METRICS = ['reviewBudgetPerWeek', 'retrainsPlanned', 'retrainsMet'] as const;
+
+/**
  * Snapshots the loop's health for the night (seed 002, 2.4, and seed 000's loop-health metrics),
  * over the last seven days (the latency from event to storage, over the run's window); retraining's
- * over the last four weeks.
+ * over the last four weeks. The model is the one served at the night's moment.
  */
 export const health: Stage = {
   name: 'health',
@@ -24,7 +33,7 @@ export const health: Stage = {
     // Days from the seventh before the night's: seven whole days, and the night's own so far; never
     // the days after it (a missed night caught up later, or an answer its backend dated ahead).
     const sinceDay = utcDay(since - DAY_MS);
-    const [days, latency, reviewLatency, queue, drops] = await db.batch([
+    const [days, latency, reviewLatency, queue, drops, later, settingsSaved] = await db.batch([
       db
         .prepare(
           `select sum(traces) as traces, sum(with_signals) as withSignals, sum(with_trusted) as withTrusted, sum(explicit_signals) as explicitSignals,
@@ -57,7 +66,13 @@ export const health: Stage = {
       db
         .prepare('select coalesce(sum(dropped), 0) as dropped from client_drop_reports where project_id = ? and day > ? and day <= ?')
         .bind(projectId, sinceDay, night),
+      db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night),
+      db.prepare('select updated_at as at from loop_settings where project_id = ?').bind(projectId),
     ]);
+    // A missed night run after a later one: the later nights' snapshots hold the queue and the
+    // examples as they were then, and this one must not show today's under an older day.
+    const caughtUp = later!.results.length > 0;
+    const settingsSince = caughtUp && ((settingsSaved!.results[0] as { at: number } | undefined)?.at ?? 0) > now;
     const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(RETRAIN_NIGHTS / settings.retrainEveryDays) : null;
     const trained = await retrainingsMet(
       db,
@@ -66,7 +81,7 @@ export const health: Stage = {
       now,
       retrainsPlanned === null ? null : { days: settings.retrainEveryDays, planned: retrainsPlanned },
     );
-    const version = await currentVersion(db, projectId);
+    const version = await versionServedAt(db, projectId, now);
     const served = version
       ? await db
           .prepare('select created_at as createdAt, evaluation from models where project_id = ? and version = ?')
@@ -76,7 +91,7 @@ export const health: Stage = {
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
     // The served model saw the examples answered before it was trained, as they stand: not its own
     // count, which answers taken back or erased since would lift above the examples left.
-    const examples = await examplesAnsweredBy(db, projectId, served?.createdAt ?? null);
+    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, served?.createdAt ?? null);
     const trainable = examples.examples;
     const closed = served ? examples.answeredBy : 0;
     const d = days!.results[0] as Record<string, number | null>;
@@ -108,14 +123,20 @@ export const health: Stage = {
       requeryRate: ratio(d.requeried, d.traces),
       outboxDrops: (drops!.results[0] as { dropped: number }).dropped,
     };
+    const unknown = [...(caughtUp ? STATE_NOW_METRICS : []), ...(settingsSince ? SETTINGS_METRICS : [])];
+    for (const m of unknown) metrics[m] = null;
     await db
       .prepare(
         'insert into health_snapshots (project_id, day, metrics) values (?, ?, ?) on conflict (project_id, day) do update set metrics = excluded.metrics',
       )
       // The served model's version beside the figures: the console draws its eval score per version.
-      .bind(projectId, night, JSON.stringify({ ...metrics, servedModel: version ?? null }))
+      .bind(projectId, night, JSON.stringify({ ...metrics, servedModel: version ?? null, ...(caughtUp && { caughtUp: true }) }))
       .run();
-    return { cursor: null, counts: { snapshots: 1 } };
+    return {
+      cursor: null,
+      counts: { snapshots: 1 },
+      ...(caughtUp && { note: `caught up after a later night: ${unknown.join(', ')} not known as of ${night}, left null` }),
+    };
   },
 };
 
