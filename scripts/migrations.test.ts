@@ -138,6 +138,33 @@ describe('migrations', () => {
     expect(db.prepare("select name from sqlite_master where name = 'client_drops'").all()).toEqual([]);
   });
 
+  it('keeps as purged what a day retention reached counted, and leaves a day still holding some of its answers as counted', () => {
+    const db = new Database(':memory:');
+    for (const f of files.filter((f) => f < '0040')) apply(db, f);
+    // Retention purged before 2026-08-01; one answer of 2026-07-02 is still stored (it arrived late).
+    db.exec(`insert into projects (id, name) values ('p', 'P');
+      insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at)
+        values ('p', '2026-11-01', 'done', 16, 0, 1000, '{"purgedBefore":${Date.UTC(2026, 7, 1)}}', '[]', 0);
+      insert into traces (project_id, trace_id, query, answer, model, created_at, received_at)
+        values ('p', 'late', 'q', 'a', 'm', ${Date.UTC(2026, 6, 2, 23)}, ${Date.UTC(2026, 6, 3, 1)});
+      insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)
+        values ('p', '2026-07-01', 5, 4, 3, 2, 2, 4, 3, 1, 1), ('p', '2026-07-02', 6, 0, 0, 0, 0, 0, 0, 0, 0), ('p', '2026-10-01', 7, 0, 0, 0, 0, 0, 0, 0, 0);
+      insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
+        values ('p', 'a.md', '[""]', '2026-07-01', 5, 3, 1, 1, 1, '[]'), ('p', 'a.md', '[""]', '2026-07-02', 6, 0, 0, 0, 0, '[]'),
+          ('p', 'a.md', '[""]', '2026-10-01', 7, 0, 0, 0, 0, '[]')`);
+    for (const f of files.filter((f) => f >= '0040')) apply(db, f);
+    expect(db.prepare('select day, purged_traces, purged_with_trusted, purged_negative from day_stats order by day').all()).toEqual([
+      { day: '2026-07-01', purged_traces: 5, purged_with_trusted: 3, purged_negative: 1 },
+      { day: '2026-07-02', purged_traces: null, purged_with_trusted: 0, purged_negative: 0 },
+      { day: '2026-10-01', purged_traces: 0, purged_with_trusted: 0, purged_negative: 0 },
+    ]);
+    expect(db.prepare('select day, purged_traces, purged_scored, purged_positive from document_days order by day').all()).toEqual([
+      { day: '2026-07-01', purged_traces: 5, purged_scored: 3, purged_positive: 1 },
+      { day: '2026-07-02', purged_traces: 0, purged_scored: 0, purged_positive: 0 },
+      { day: '2026-10-01', purged_traces: 0, purged_scored: 0, purged_positive: 0 },
+    ]);
+  });
+
   it('has each correction already in the inbox name the answer its verdict moved it onto', () => {
     const db = new Database(':memory:');
     for (const f of files.filter((f) => f < '0030')) apply(db, f);

@@ -2,9 +2,9 @@ import { TOP_RANKS } from '../../../shared/thresholds.ts';
 import { DAY_MS } from '../../../shared/time.ts';
 import { documentWindowAfter, EVIDENCE_TRACES } from '../../loop/documents.ts';
 import { CHUNK_SIGNAL_COLUMNS, CHUNK_SIGNALS, chunkDaysOf } from '../../storage/sql/chunk-signals.ts';
-import { TEXT_VERSION } from '../../storage/sql/chunk-text.ts';
-import { clearlyBadSql, clearlyGoodSql } from '../../storage/sql/clear-scores.ts';
-import { notPurgedDaySql, PURGED_BEFORE_SQL } from '../../storage/sql/purged-before.ts';
+import { clearlyBadSql } from '../../storage/sql/clear-scores.ts';
+import { DAY_COUNTS, DOCUMENT_COUNTS, dayCountsSql, documentAnswersSql, documentCountsSql, withPurgedSql } from '../../storage/sql/day-counts.ts';
+import { notPurgedDaySql } from '../../storage/sql/purged-before.ts';
 import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { assessedSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK } from '../../storage/sql/verdict.ts';
 import { nextCursor, type SliceResult, type Stage, sliceKeysSql, sliceParams, touchedSlice } from './stage.ts';
@@ -116,7 +116,9 @@ export const chunks: Stage = {
 
 /**
  * Per touched day of answers: the project's totals, and each document's counts and worst answers, per
- * set of its versions its answers cited (each answer counted once for the document).
+ * set of its versions its answers cited (each answer counted once for the document). Each is
+ * counted from the day's stored answers plus what its purged ones counted (retention keeps that), so
+ * an answer imported with an old time adds to its day whether or not retention reached the others.
  */
 export const days: Stage = {
   name: 'days',
@@ -125,29 +127,29 @@ export const days: Stage = {
     if (!day) return { cursor: null, counts: {} };
     const start = Date.parse(`${day}T00:00:00Z`);
     const end = start + DAY_MS;
-    // A day retention reached is left as it was counted: what is left of its answers is not all of them.
-    const purged = await ctx.db.prepare(`select ${PURGED_BEFORE_SQL} as before`).bind(ctx.projectId).first<{ before: number }>();
-    if (start < purged!.before) return { cursor: day, counts: { purgedDays: 1 } };
+    // A day retention reached before purged counts were kept, still holding some of its answers, is
+    // left as it was counted: what is left of its answers is not all it counted, nor only what it did not.
+    const kept = await ctx.db.prepare('select 1 from day_stats where project_id = ? and day = ? and purged_traces is null').bind(ctx.projectId, day).first();
+    if (kept) return { cursor: day, counts: { daysKeptAsCounted: 1 } };
     const { badTraceScore: bad, goodTraceScore: good } = ctx.settings;
     const scored = 's.trusted_signals > 0';
     // Evidence against a document: an answer scored bad, or re-asked.
     const evidence = `(${scored} and (${clearlyBadSql('s.weighted_score', '?5')} or s.requeried))`;
     await ctx.db.batch([
-      ctx.db.prepare('delete from document_days where project_id = ? and day = ?').bind(ctx.projectId, day),
+      // Each document row back to what its purged answers counted, and gone when they counted none.
       ctx.db
         .prepare(
-          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
+          `update document_days set ${DOCUMENT_COUNTS.map((c) => `${c} = purged_${c}`).join(', ')}, worst = '[]'
+           where project_id = ? and day = ? and purged_traces > 0`,
+        )
+        .bind(ctx.projectId, day),
+      ctx.db.prepare('delete from document_days where project_id = ? and day = ? and purged_traces = 0').bind(ctx.projectId, day),
+      ctx.db
+        .prepare(
+          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, ${DOCUMENT_COUNTS.join(', ')}, worst)
            with d as materialized (
              select d.trace_id, d.doc, d.versions, ${scored} as scored, s.weighted_score as score, s.requeried, ${evidence} as evidence
-             from (
-               -- Each answer once per document, however many of its chunks and versions it cited: in the
-               -- row of those versions (in order, so that the same versions are the same row).
-               select trace_id, doc, json_group_array(version order by version) as versions from (
-                 select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
-                 from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
-                 where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
-               ) group by trace_id, doc
-             ) d
+             from (${documentAnswersSql('t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4')}) d
              left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
            ),
            -- Ranked among the evidence alone: a fraction of the answers, so the sort stays small.
@@ -156,28 +158,22 @@ export const days: Stage = {
                select doc, versions, score, trace_id, row_number() over (partition by doc, versions order by score, trace_id) as place from d where evidence
              ) where place <= ?7 group by doc, versions
            )
-           select ?1, c.doc, c.versions, ?2, c.traces, c.scored, c.negative, c.positive, c.requeried,
+           select ?1, c.doc, c.versions, ?2, ${DOCUMENT_COUNTS.map((n) => `c.${n}`).join(', ')},
              -- Kept only while documents are judged over the day.
              case when ?2 > ?8 then coalesce(w.list, '[]') else '[]' end
-           from (
-             select doc, versions, count(*) as traces, count(case when scored then 1 end) as scored, count(case when scored and ${clearlyBadSql('score', '?5')} then 1 end) as negative,
-               count(case when scored and ${clearlyGoodSql('score', '?6')} then 1 end) as positive, count(case when requeried then 1 end) as requeried
-             from d group by doc, versions
-           ) c
-           left join worst w on w.doc = c.doc and w.versions = c.versions`,
+           from (select doc, versions, ${documentCountsSql('?5', '?6')} from d group by doc, versions) c
+           left join worst w on w.doc = c.doc and w.versions = c.versions
+           where true
+           on conflict (project_id, source_doc_id, source_doc_versions, day) do update set ${withPurgedSql(DOCUMENT_COUNTS)}, worst = excluded.worst`,
         )
         .bind(ctx.projectId, day, start, end, bad, good, EVIDENCE_TRACES, documentWindowAfter(ctx.now)),
       ctx.db
         .prepare(
-          `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)
-           select ?1, ?2, count(*), count(case when s.live_signals > 0 then 1 end), count(case when s.trusted_signals > 0 then 1 end),
-             coalesce(sum(s.explicit_signals), 0), coalesce(sum(s.implicit_signals), 0), coalesce(sum(s.live_signals), 0), coalesce(sum(s.trusted_signals), 0),
-             count(case when ${scored} and ${clearlyBadSql('s.weighted_score', '?5')} then 1 end), count(case when s.requeried then 1 end)
+          `insert into day_stats (project_id, day, ${DAY_COUNTS.join(', ')})
+           select ?1, ?2, ${dayCountsSql('?5')}
            from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
            where t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4
-           on conflict (project_id, day) do update set traces = excluded.traces, with_signals = excluded.with_signals, with_trusted = excluded.with_trusted,
-             explicit_signals = excluded.explicit_signals, implicit_signals = excluded.implicit_signals, signals = excluded.signals,
-             trusted_signals = excluded.trusted_signals, negative = excluded.negative, requeried = excluded.requeried`,
+           on conflict (project_id, day) do update set ${withPurgedSql(DAY_COUNTS)}`,
         )
         .bind(ctx.projectId, day, start, end, bad),
     ]);

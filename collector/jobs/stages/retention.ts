@@ -3,6 +3,7 @@ import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { firstListedDay } from '../../loop/documents.ts';
 import { isoWeek } from '../../loop/eval-sets.ts';
 import { archivedCutoff } from '../../storage/archived-days.ts';
+import { addPurgedSql, DAY_COUNTS, DOCUMENT_COUNTS, dayCountsSql, documentAnswersSql, documentCountsSql } from '../../storage/sql/day-counts.ts';
 import { eventsReceivedSql } from '../../storage/sql/events-by-arrival.ts';
 import { namedBatch } from '../../storage/sql/named-batch.ts';
 import { NEXT_RUN_NIGHT } from '../../storage/sql/next-run.ts';
@@ -10,6 +11,7 @@ import { PURGED_BEFORE_STATE } from '../../storage/sql/purged-before.ts';
 import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
 import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
+import { utcDaySql } from '../../storage/sql/utc-day.ts';
 import { rawCutoff } from './raw-cutoff.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
@@ -86,6 +88,38 @@ export const retention: Stage = {
            where session_stats.project_id = ?1 and session_stats.session_id = x.session_id`,
         )
         .bind(projectId, raw, settings.badTraceScore),
+      // And with their days, per day and per document: a day counted again later (an answer imported
+      // for it) adds its stored answers to these. Not a day left as counted before these were kept.
+      dayCarry: db
+        .prepare(
+          `update day_stats set ${addPurgedSql(DAY_COUNTS)}
+           from (
+             select ${utcDaySql('t.created_at')} as day, ${dayCountsSql('?3')}
+             from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
+             where t.project_id = ?1 and t.trace_id in (${oldTraces})
+             group by day
+           ) x
+           where day_stats.project_id = ?1 and day_stats.day = x.day and day_stats.purged_traces is not null`,
+        )
+        .bind(projectId, raw, settings.badTraceScore),
+      documentCarry: db
+        .prepare(
+          `update document_days set ${addPurgedSql(DOCUMENT_COUNTS)}
+           from (
+             select d.doc, d.versions, ${utcDaySql('t.created_at')} as day, ${documentCountsSql('?3', '?4')}
+             from (
+               select d.doc, d.versions, d.trace_id, s.trusted_signals > 0 as scored, s.weighted_score as score, s.requeried
+               from (${documentAnswersSql(`t.project_id = ?1 and t.trace_id in (${oldTraces})`)}) d
+               left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
+             ) d
+             cross join traces t on t.project_id = ?1 and t.trace_id = d.trace_id
+             group by d.doc, d.versions, day
+           ) x
+           where document_days.project_id = ?1 and document_days.source_doc_id = x.doc and document_days.source_doc_versions = x.versions
+             and document_days.day = x.day
+             and exists (select 1 from day_stats ds where ds.project_id = ?1 and ds.day = x.day and ds.purged_traces is not null)`,
+        )
+        .bind(projectId, raw, settings.badTraceScore, settings.goodTraceScore),
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),

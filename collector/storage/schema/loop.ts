@@ -346,6 +346,15 @@ export const documentDays = sqliteTable(
      * for it: counted before the list was kept, or one of its answers erased since.
      */
     worst: text('worst'),
+    /**
+     * What the answers retention purged counted, included in the counts above: a day is counted
+     * again from its stored answers plus these, so one imported late adds to it (see day_stats).
+     */
+    purgedTraces: integer('purged_traces').notNull().default(0),
+    purgedScored: integer('purged_scored').notNull().default(0),
+    purgedNegative: integer('purged_negative').notNull().default(0),
+    purgedPositive: integer('purged_positive').notNull().default(0),
+    purgedRequeried: integer('purged_requeried').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.sourceDocId, t.sourceDocVersions, t.day] }),
@@ -399,6 +408,21 @@ export const dayStats = sqliteTable(
     trustedSignals: integer('trusted_signals').notNull(),
     negative: integer('negative').notNull(),
     requeried: integer('requeried').notNull(),
+    /**
+     * What the day's answers retention purged counted, included in the counts above: the day is
+     * counted again from its stored answers plus these, so an answer imported after its day's
+     * others were purged adds to them. Null for a day counted before these were kept whose answers
+     * were partly purged then: it stays as counted (its documents' rows too).
+     */
+    purgedTraces: integer('purged_traces').default(0),
+    purgedWithSignals: integer('purged_with_signals').notNull().default(0),
+    purgedWithTrusted: integer('purged_with_trusted').notNull().default(0),
+    purgedExplicitSignals: integer('purged_explicit_signals').notNull().default(0),
+    purgedImplicitSignals: integer('purged_implicit_signals').notNull().default(0),
+    purgedSignals: integer('purged_signals').notNull().default(0),
+    purgedTrustedSignals: integer('purged_trusted_signals').notNull().default(0),
+    purgedNegative: integer('purged_negative').notNull().default(0),
+    purgedRequeried: integer('purged_requeried').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.day] })],
 );
