@@ -5,3 +5,9 @@ import { DAY_MS, utcDay } from '../../../shared/time.ts';
  * rows go (and are archived) in whole days of arrival.
  */
 export const rawCutoff = (now: number, retentionDays: number) => Date.parse(`${utcDay(now - retentionDays * DAY_MS)}T00:00:00Z`);
+
+/**
+ * The first UTC day whose aggregates (per day, per document) are kept at `now`: retention deletes
+ * the days before it, so an answer made before it would be counted and purged at once.
+ */
+export const firstKeptAggregateDay = (now: number, aggregateRetentionDays: number) => utcDay(now - aggregateRetentionDays * DAY_MS);

@@ -12,7 +12,7 @@ import { LOWER_READ_ROWIDS_SQL } from '../../storage/sql/read-rowids.ts';
 import { sessionCountsSql } from '../../storage/sql/session-counts.ts';
 import { clearTextChecksSql, deleteUnusedTextsSql, listTextChecksSql } from '../../storage/sql/text-checks.ts';
 import { utcDaySql } from '../../storage/sql/utc-day.ts';
-import { rawCutoff } from './raw-cutoff.ts';
+import { firstKeptAggregateDay, rawCutoff } from './raw-cutoff.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
@@ -49,7 +49,7 @@ export const retention: Stage = {
     // Runs of nights before this one were abandoned, but not today's when this one runs ahead of it:
     // the cron's may be going on. (ISO days sort as strings.)
     const abandonedBefore = [night, utcDay(now)].sort()[0]!;
-    const keptDay = utcDay(kept);
+    const keptDay = firstKeptAggregateDay(now, settings.aggregateRetentionDays);
     // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
     const keptWeek = isoWeek(keptDay);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;

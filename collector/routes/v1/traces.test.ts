@@ -194,6 +194,30 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
     });
   });
 
+  it("refuses an answer made before the aggregates' retention, naming its createdAt, and takes the others of the batch", async () => {
+    const p = await newProject();
+    const DAY = 86_400_000;
+    // The project keeps its day counts 400 days: an answer of 401 days ago would be counted, then purged at once.
+    const saved = await call('/v1/admin/settings', { method: 'PUT', headers: bearer(p.keys.admin), json: { aggregateRetentionDays: 400 } });
+    expect(saved.status).toBe(200);
+    const [old, kept] = [trace({ createdAt: Date.now() - 401 * DAY }), trace({ createdAt: Date.now() - 399 * DAY })];
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [old, kept] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      results: [
+        { index: 0, status: 'rejected', field: 'traces[0].createdAt', reason: expect.stringMatching(/aggregateRetentionDays \(400\)/) },
+        { index: 1, status: 'accepted' },
+      ],
+    });
+    expect(await counts(p.id)).toMatchObject({ traces: 1 });
+    // Alone, it is a 400 naming the field.
+    const alone = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: trace({ createdAt: Date.now() - 500 * DAY }) });
+    expect(alone.status).toBe(400);
+    expect(await alone.json()).toMatchObject({ error: { code: 'invalid_trace', field: 'trace.createdAt' } });
+  });
+
   it('refuses a stage with two chunks at one rank, naming the second, and stores nothing of that trace', async () => {
     const p = await newProject();
     const t = trace();

@@ -2,14 +2,17 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { TraceSchema } from '../../../shared/schema/trace.ts';
 import { MAX_TRACES_BODY_BYTES, MAX_TRACES_PER_BATCH } from '../../../shared/thresholds.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
+import { firstKeptAggregateDay } from '../../jobs/stages/raw-cutoff.ts';
 import { traceSummary } from '../../loop/trace-score.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { eventsOfTrace } from '../../storage/events.ts';
+import { settingsOf } from '../../storage/loop-settings.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { insertTraces, traceWithChunks } from '../../storage/traces.ts';
 import { batchResponse, validateItems } from './batch.ts';
@@ -22,6 +25,37 @@ const TracesBody = v.pipe(
   v.check(({ items }) => items.length <= MAX_TRACES_PER_BATCH, `At most ${MAX_TRACES_PER_BATCH} traces per batch`),
 );
 
+/**
+ * Refuses, naming its `createdAt`, an answer made before the first day the project's aggregates
+ * keep (`aggregateRetentionDays`): counted for its day, it would be purged with it at once, and the
+ * day and document views would never show it. The settings are read only for a batch holding an
+ * answer older than the shortest retention allowed (a day), as a backfill does.
+ */
+async function refuseBeforeAggregates(
+  d1: D1Database,
+  projectId: string,
+  { valid, rejected }: ReturnType<typeof validateItems<typeof TraceSchema>>,
+  now: number,
+  fieldOf: (i: number) => string,
+): Promise<ReturnType<typeof validateItems<typeof TraceSchema>>> {
+  if (!valid.some((t) => t.value.createdAt < now - DAY_MS)) return { valid, rejected };
+  const { aggregateRetentionDays } = await settingsOf(d1, projectId);
+  const firstDay = firstKeptAggregateDay(now, aggregateRetentionDays);
+  const tooOld = (t: (typeof valid)[number]) => utcDay(t.value.createdAt) < firstDay;
+  return {
+    valid: valid.filter((t) => !tooOld(t)),
+    rejected: [
+      ...rejected,
+      ...valid.filter(tooOld).map((t) => ({
+        index: t.index,
+        status: 'rejected' as const,
+        field: `${fieldOf(t.index)}.createdAt`,
+        reason: `is before ${firstDay}, the first day the project's aggregates keep (aggregateRetentionDays (${aggregateRetentionDays})): its day's counts would be purged at once`,
+      })),
+    ].sort((a, b) => a.index - b.index),
+  };
+}
+
 export const traceRoutes = new Hono<AppEnv>()
   /** POST /v1/traces: one trace or a batch, from the RAG backend (server key). */
   .post(
@@ -33,12 +67,15 @@ export const traceRoutes = new Hono<AppEnv>()
     writeRateLimit(({ items }: { items: unknown[] }) => ({ units: items.length })),
     async (c) => {
       const { items, batched } = c.get('input');
-      const { valid, rejected } = validateItems(TraceSchema, items, (i) => (batched ? `traces[${i}]` : 'trace'));
+      const fieldOf = (i: number) => (batched ? `traces[${i}]` : 'trace');
+      const checked = validateItems(TraceSchema, items, fieldOf);
+      const now = Date.now();
+      const { valid, rejected } = await refuseBeforeAggregates(c.env.DB, c.get('auth').projectId, checked, now, fieldOf);
       const inserted = await insertTraces(
         openDb(c.env.DB),
         c.get('auth').projectId,
         valid.map((t) => t.value),
-        Date.now(),
+        now,
       );
       return batchResponse(
         c,
