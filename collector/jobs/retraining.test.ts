@@ -103,6 +103,22 @@ async function trainedWorld(origin: Origin, settings: Record<string, number> = {
 }
 
 describe('retraining in the nightly job', { timeout: 120_000 }, () => {
+  it('leaves training to the next night when a missed night is run after a later one', async () => {
+    const p = await newProject();
+    await topicTraffic(p, TOPICS, everyoneApart('m'), Date.now() + 1_000);
+    const night1 = Date.now() + 1_000;
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+    await runNightly(env, night1, { projects: [p.id] });
+    // A later night runs before anything is reviewed; the night between is missed.
+    await runNightly(env, night1 + 2 * DAY, { projects: [p.id] });
+    expect(await reviewEverything(p)).toBeGreaterThanOrEqual(6 * TOPICS);
+    const trainLine = async (night: number) => (await runNightly(env, night, { projects: [p.id] })).runs[0]!.stages.find((s) => s.name === 'train')!;
+    // Run afterwards, it would record a model under its older night, trained on today's answers.
+    expect((await trainLine(night1 + DAY)).counts).toEqual({ laterNightDone: 1 });
+    expect((await admin<Models>(p, '/models')).body.models).toEqual([]);
+    expect((await trainLine(night1 + 3 * DAY)).counts).toMatchObject({ trained: 1 });
+  });
+
   it('trains on confirmed items, promotes a model that beats retrieval on held-out queries, and serves it', async () => {
     const { p, summary, reviewed } = await trainedWorld(everyoneApart('s'));
     expect(reviewed).toBeGreaterThanOrEqual(6 * TOPICS);

@@ -46,7 +46,7 @@ const fromRaw = (r: RawRun): RunRow => ({
 /**
  * One row when a run of a later night than ?2 is done for the project ?1: a missed night run after
  * it (`POST /v1/admin/nightly?at=`) leaves what that later night decided (the queue's threshold,
- * the documents' flags) as it is.
+ * the documents' flags, the model served) as it is, and its health snapshot the state it cannot know.
  */
 export const LATER_NIGHT_DONE_SQL = `select 1 from loop_runs where project_id = ? and night > ? and status = 'done' limit 1`;
 

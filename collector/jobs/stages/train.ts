@@ -2,6 +2,7 @@ import { daysBetween, utcDay } from '../../../shared/time.ts';
 import { retrain } from '../../../shared/training/retrain.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import { recordForgetting } from '../../storage/erasure-memory.ts';
+import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
 import { latestTraining, newSinceLastModel, servedModel } from '../../storage/models.ts';
 import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
 import type { SliceResult, Stage } from './stage.ts';
@@ -16,6 +17,11 @@ export const train: Stage = {
   name: 'train',
   async slice({ db, projectId, night, now, settings }): Promise<SliceResult> {
     if (settings.retrainEveryDays === 0) return { cursor: null, counts: { outsideTheJob: 1 }, note: 'retraining runs outside the job (retrainEveryDays 0)' };
+    // A missed night run after a later one (`?at=`): trained now, its model would be dated and
+    // promoted under its older night, after what the later nights served, from today's answers.
+    // The next night trains on them in its turn.
+    if (await db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night).first())
+      return { cursor: null, counts: { laterNightDone: 1 }, note: 'left to the next night: a later night is done' };
     const last = await latestTraining(db, projectId);
     // Counted in nights, not instants: a run reaching this stage in an earlier call of its night than
     // last week's did is still due.
