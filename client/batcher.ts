@@ -89,7 +89,9 @@ function utf8Bytes(text: string): number {
 /** Whether one entry of an answer is the collector's word on the item at `index`. */
 function isItemResult(r: Partial<Record<string, unknown>> | null | undefined, index: number): boolean {
   if (r?.index !== index) return false;
-  return r.status === 'accepted' || r.status === 'duplicate' || (r.status === 'rejected' && typeof r.field === 'string' && typeof r.reason === 'string');
+  if (r.status === 'accepted' || r.status === 'duplicate') return true;
+  const refused = typeof r.field === 'string' && typeof r.reason === 'string';
+  return (r.status === 'rejected' && refused) || (r.status === 'rate_limited' && refused && typeof r.retryAfter === 'number' && r.retryAfter >= 0);
 }
 
 /**
@@ -269,7 +271,11 @@ export class Batcher {
     }
   }
 
-  /** Sends `batch` (all or part of `flight`'s) until it is answered, out of attempts, or the flight is stopped. */
+  /**
+   * Sends `batch` (all or part of `flight`'s) until it is answered, out of attempts, or the flight
+   * is stopped. Items answered `rate_limited` (their session over the collector's limit, while the
+   * rest of the batch was taken) are sent again alone after the wait asked for, as attempts of it.
+   */
   private async post(batch: Pending[], flight: Flight): Promise<void> {
     const url = joinUrl(this.opts.endpoint, this.kind.path);
     const stop = flight.stop.signal;
@@ -299,26 +305,33 @@ export class Batcher {
           },
           stop,
         );
-        if (answersBatch(body.results, batch.length)) return this.settle(batch, body.results);
-        const refusal = collectorError(body);
-        // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
-        // A redirect is retried as any other server's answer (a captive portal's), but named as one.
-        reason = refusal
-          ? `HTTP ${res.status}: ${refusal.message}`
-          : `HTTP ${res.status} from ${url}, ${redirectNote(res, url) ?? "not the collector's answer"}`;
-        if (res.status === 413) {
-          // Too large together: each half on its own, down to an item too large alone; one after the
-          // other, so the batch still holds one request at a time of the `maxInFlight`.
-          if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
-          const half = Math.ceil(batch.length / 2);
-          await this.post(batch.slice(0, half), flight);
-          await this.post(batch.slice(half), flight);
-          return;
+        if (answersBatch(body.results, batch.length)) {
+          const held = this.settle(batch, body.results);
+          if (held.length === 0) return;
+          batch = held.map(({ item }) => item);
+          reason = `HTTP ${res.status}: ${held[0]!.result.reason}`;
+          retryAfter = Math.max(...held.map(({ result }) => result.retryAfter * 1000));
+        } else {
+          const refusal = collectorError(body);
+          // Whoever answered without the collector's words is named: a 200 from the wrong endpoint says nothing else.
+          // A redirect is retried as any other server's answer (a captive portal's), but named as one.
+          reason = refusal
+            ? `HTTP ${res.status}: ${refusal.message}`
+            : `HTTP ${res.status} from ${url}, ${redirectNote(res, url) ?? "not the collector's answer"}`;
+          if (res.status === 413) {
+            // Too large together: each half on its own, down to an item too large alone; one after the
+            // other, so the batch still holds one request at a time of the `maxInFlight`.
+            if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
+            const half = Math.ceil(batch.length / 2);
+            await this.post(batch.slice(0, half), flight);
+            await this.post(batch.slice(half), flight);
+            return;
+          }
+          // The collector refused the request itself: retrying cannot help. Any other server's answer (a
+          // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
+          if (refusal && !res.ok && res.status !== 429 && res.status < 500) break;
+          retryAfter = retryAfterMs(res.headers.get('retry-after'));
         }
-        // The collector refused the request itself: retrying cannot help. Any other server's answer (a
-        // captive portal's page, a proxy's 407, a firewall's 403 page) is retried as a network error.
-        if (refusal && !res.ok && res.status !== 429 && res.status < 500) break;
-        retryAfter = retryAfterMs(res.headers.get('retry-after'));
       } catch (err) {
         reason = `network: ${(err as Error).message}`;
       }
@@ -334,14 +347,21 @@ export class Batcher {
     for (const p of batch) p.resolve({ status: 'failed', reason });
   }
 
-  private settle(batch: Pending[], results: ItemResult[]): void {
+  /** Tells each item of `batch` what the collector answered; returns those it holds for later (`rate_limited`), unsettled. */
+  private settle(batch: Pending[], results: ItemResult[]): { item: Pending; result: Extract<ItemResult, { status: 'rate_limited' }> }[] {
+    const held: { item: Pending; result: Extract<ItemResult, { status: 'rate_limited' }> }[] = [];
     for (const r of results) {
-      batch[r.index]?.resolve(
-        r.status === 'rejected'
-          ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one item.
-            { status: 'rejected', field: r.field.replace(/^\w+\[\d+\]/, this.kind.name), reason: r.reason }
-          : { status: r.status },
-      );
+      const item = batch[r.index];
+      if (!item) continue;
+      if (r.status === 'rate_limited') held.push({ item, result: r });
+      else
+        item.resolve(
+          r.status === 'rejected'
+            ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one item.
+              { status: 'rejected', field: r.field.replace(/^\w+\[\d+\]/, this.kind.name), reason: r.reason }
+            : { status: r.status },
+        );
     }
+    return held;
   }
 }

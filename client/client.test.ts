@@ -1,6 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
-import { bearer, call, newProject, trace } from '../collector/test/fixtures.ts';
+import { bearer, call, event, newProject, trace } from '../collector/test/fixtures.ts';
 import { type EventResult, TraceClient, type TraceResult } from './index.ts';
 
 const collector = (req: Request) => exports.default.fetch(req);
@@ -697,5 +697,83 @@ describe('TraceClient sending the events a backend sees', () => {
       { status: 'duplicate' },
     ]);
     expect(calls).toBe(2);
+  });
+
+  it("keeps the events of a session over the collector's limit, and sends them again after the wait it asks, while the rest of their batch is stored", async () => {
+    const p = await newProject();
+    const { traceId } = trace();
+    const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
+    // The flooding session spends its 300 a minute (the test's limit) on its own.
+    for (let i = 0; i < 3; i++) {
+      const events = Array.from({ length: 100 }, () => event({ traceId, sessionId: flood }));
+      const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.server), 'cf-connecting-ip': '203.0.113.77' }, json: { events } });
+      expect(res.status).toBe(200);
+    }
+    const sent: string[][] = [];
+    const errors: (TraceResult | EventResult)[] = [];
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: p.keys.server,
+      // Room for the second it is asked to wait: the limit refills 5 events a second.
+      backoff: { baseMs: 1, maxMs: 2_000 },
+      onError: (r) => errors.push(r),
+      fetch: async (r) => {
+        sent.push(((await r.clone().json()) as { events: { sessionId: string }[] }).events.map((e) => e.sessionId));
+        return collector(r);
+      },
+    });
+    const log = (sessionId: string) => client.logEvent({ traceId, sessionId, signalType: 'regenerate', detail: { gapMs: 1_000 } });
+    const startedAt = Date.now();
+    const results = Promise.all([log(flood), log(quiet), log(flood)]);
+    await client.flush();
+    expect((await results).map((r) => r.status)).toEqual(['accepted', 'accepted', 'accepted']);
+    // The quiet session's event went once; the flooder's alone again, after the second asked for.
+    expect(sent).toEqual([
+      [flood, quiet, flood],
+      [flood, flood],
+    ]);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_000);
+    expect(errors).toEqual([]);
+    const stored = await call(`/v1/traces/${traceId}`, { headers: bearer(p.keys.admin) });
+    const ids = ((await stored.json()) as { events: { eventId: string }[] }).events.map((e) => e.eventId);
+    for (const r of await results) expect(ids).toContain(r.eventId);
+  });
+
+  it('fails, naming the rate limit, an event still held after its attempts, and never as rejected', async () => {
+    const held = (r: Request) =>
+      r.json().then((body) => {
+        const [e] = (body as { events: { eventId: string }[] }).events;
+        const reason = 'Too many events for this session; retry in 1 s';
+        return Response.json(
+          {
+            accepted: 0,
+            duplicate: 0,
+            rejected: 0,
+            rateLimited: 1,
+            results: [{ index: 0, id: e!.eventId, status: 'rate_limited', field: 'events[0].sessionId', reason, retryAfter: 0 }],
+          },
+          { status: 429 },
+        );
+      });
+    const { client, calls } = await scriptedClient([held, held, held], { maxAttempts: 3 });
+    const result = client.logEvent({ traceId: 't', sessionId: 's', signalType: 'regenerate', detail: { gapMs: 10 } });
+    await client.flush();
+    expect(await result).toMatchObject({ status: 'failed', reason: 'HTTP 429: Too many events for this session; retry in 1 s' });
+    expect(calls()).toBe(3);
+  });
+
+  it('sends the whole batch again, as before, when a 429 answers with results it cannot read', async () => {
+    const unreadable = async (r: Request) => {
+      const { events } = (await r.json()) as { events: { eventId: string }[] };
+      // A rate_limited entry without its retryAfter: not the collector's word on the item.
+      const results = events.map((e, index) => ({ index, id: e.eventId, status: 'rate_limited', field: `events[${index}].sessionId`, reason: 'slow' }));
+      return Response.json({ error: { code: 'rate_limited', message: 'slow' }, results }, { status: 429, headers: { 'retry-after': '0' } });
+    };
+    const { client, calls } = await scriptedClient([unreadable]);
+    const log = () => client.logEvent({ traceId: 't', sessionId: crypto.randomUUID(), signalType: 'regenerate', detail: { gapMs: 10 } });
+    const results = Promise.all([log(), log()]);
+    await client.flush();
+    expect((await results).map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    expect(calls()).toBe(2);
   });
 });

@@ -25,6 +25,8 @@ export interface AppEnv {
     auth: AuthenticatedKey;
     /** The request body as parsed JSON, not yet validated, set by `jsonBody`. */
     body: unknown;
+    /** Sessions of a batch over their rate limit while others were not, with the seconds each should wait; set by `writeRateLimit`. */
+    sessionsOverLimit: ReadonlyMap<string, number> | undefined;
   };
 }
 

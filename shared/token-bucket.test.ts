@@ -48,3 +48,17 @@ describe('TokenBuckets', () => {
     expect(b.take([{ name: 'session', cost: 1, capacity: 60 }], wait + 41_000).ok).toBe(true);
   });
 });
+
+describe('TokenBuckets.waitFor', () => {
+  it('says how long until a bucket could take a cost, taking nothing', () => {
+    const b = new TokenBuckets(60_000);
+    const cost = { name: 's', cost: 4, capacity: 6 };
+    expect(b.waitFor(cost, 0)).toBe(0);
+    expect(b.take([cost], 0).ok).toBe(true);
+    // 2 left of 6, 4 wanted: 2 tokens refill in 20 s; asking twice takes nothing.
+    expect(b.waitFor(cost, 0)).toBe(20_000);
+    expect(b.waitFor(cost, 0)).toBe(20_000);
+    expect(b.waitFor(cost, 20_000)).toBe(0);
+    expect(b.take([cost], 0)).toEqual({ ok: false, name: 's', retryAfterMs: 20_000 });
+  });
+});

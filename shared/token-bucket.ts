@@ -31,18 +31,22 @@ export class TokenBuckets {
 
   /** Takes from every bucket, or from none if any lacks tokens (then says how long to wait). */
   take(costs: readonly BucketCost[], now: number): TakeResult {
-    const levels = costs.map((c) => this.level(c, now));
-    for (let i = 0; i < costs.length; i++) {
-      const { cost, capacity, name } = costs[i]!;
-      // A cost above capacity (a full batch under a small limit) passes from a full bucket and
-      // leaves it owing, so it is slowed to the limit rather than refused for ever.
-      if (cost > levels[i]! && levels[i]! < capacity) {
-        const missing = Math.min(cost, capacity) - levels[i]!;
-        return { ok: false, name, retryAfterMs: Math.ceil((missing * this.periodMs) / capacity) };
-      }
+    for (const c of costs) {
+      const retryAfterMs = this.waitFor(c, now);
+      if (retryAfterMs > 0) return { ok: false, name: c.name, retryAfterMs };
     }
+    const levels = costs.map((c) => this.level(c, now));
     for (const [i, c] of costs.entries()) this.set(c.name, levels[i]! - c.cost, now);
     return { ok: true };
+  }
+
+  /** Milliseconds until the bucket could take `cost`; 0 when it can now. Takes nothing. */
+  waitFor(c: BucketCost, now: number): number {
+    const level = this.level(c, now);
+    // A cost above capacity (a full batch under a small limit) passes from a full bucket and
+    // leaves it owing, so it is slowed to the limit rather than refused for ever.
+    if (c.cost <= level || level >= c.capacity) return 0;
+    return Math.ceil(((Math.min(c.cost, c.capacity) - level) * this.periodMs) / c.capacity);
   }
 
   private level({ name, capacity }: BucketCost, now: number): number {

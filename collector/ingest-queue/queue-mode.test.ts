@@ -98,6 +98,33 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
     expect(bodies()).toHaveLength(1);
   });
 
+  it('queues only the events of sessions within their limit, answering those of a session over it rate_limited', async () => {
+    const p = await newProject();
+    const { traceId } = trace();
+    const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
+    const { queue, rows } = fakeQueue();
+    for (let i = 0; i < 3; i++) {
+      const events = Array.from({ length: 100 }, () => event({ traceId, sessionId: flood }));
+      expect((await post(p.keys.write, { events }, queued(queue))).status).toBe(200);
+    }
+    const [held, taken] = [event({ traceId, sessionId: flood }), event({ traceId, sessionId: quiet })];
+    const res = await post(p.keys.write, { events: [held, taken] }, queued(queue));
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({
+      accepted: 1,
+      rateLimited: 1,
+      results: [
+        { index: 0, id: held.eventId, status: 'rate_limited', field: 'events[0].sessionId' },
+        { index: 1, id: taken.eventId, status: 'accepted' },
+      ],
+    });
+    expect(
+      rows()
+        .slice(300)
+        .map((r) => r.eventId),
+    ).toEqual([taken.eventId]);
+  });
+
   it('answers 503 with Retry-After when the queue refuses the batch, so the client sends it again', async () => {
     const p = await newProject();
     const { queue } = fakeQueue(new Error('Queue send failed: Too Many Requests'));

@@ -30,7 +30,8 @@ const app = new Hono<AppEnv & WithInput<string[]>>()
       units: sessions.length,
       sessions: sessions.reduce((m, s) => m.set(s, (m.get(s) ?? 0) + 1), new Map<string, number>()),
     })),
-    (c) => c.text('stored'),
+    // The sessions set aside, as the handler sees them.
+    (c) => c.json([...(c.get('sessionsOverLimit') ?? [])]),
   )
   .onError(handleError);
 
@@ -132,6 +133,27 @@ describe('writeRateLimit', () => {
     // 3 of the key's 10 are spent; had the refused write taken its 2, these 7 would be refused.
     expect((await write(key, ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).status).toBe(200);
   });
+
+  it('sets aside the sessions over their limit when others of the write are not, charging the key only for what it takes', async () => {
+    const key = crypto.randomUUID();
+    const [s, t] = [crypto.randomUUID(), crypto.randomUUID()];
+    const first = await write(key, [s, s, s, s]);
+    expect(await first.json()).toEqual([]);
+    // s has none left (a 30 s wait for 2 of 4 a minute); t goes on alone.
+    const mixed = await write(key, [s, t, s]);
+    expect(mixed.status).toBe(200);
+    expect(await mixed.json()).toEqual([[s, 30]]);
+    // 4 + 1 of the key's 10 spent: had s's 2 been charged too, 5 more would be refused.
+    expect((await write(key, ['a', 'b', 'c', 'd', 'e'])).status).toBe(200);
+    await expect429(await write(key, ['f']), 'key');
+  });
+
+  it('refuses the whole write when every session of it is over its limit', async () => {
+    const key = crypto.randomUUID();
+    const [s, t] = [crypto.randomUUID(), crypto.randomUUID()];
+    expect((await write(key, [s, s, s, s, t, t, t, t])).status).toBe(200);
+    await expect429(await write(key, [s, t]), 'session');
+  });
 });
 
 // Through the Worker, with the limits vitest.config.ts sets: key 2000/min, session 300/min.
@@ -140,7 +162,88 @@ const batch = (traceId: string, session: (i: number) => string, n = 100) => Arra
 const send = (key: string, events: unknown[], ip = '203.0.113.1') =>
   call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN, 'cf-connecting-ip': ip }, json: { events } });
 
+/** The project's stored events of `sessionId`. */
+const storedOf = async (projectId: string, sessionId: string) =>
+  (
+    await env.DB.prepare('select event_id from feedback_events where project_id = ? and session_id = ? order by event_id')
+      .bind(projectId, sessionId)
+      .all<{ event_id: string }>()
+  ).results.map((r) => r.event_id);
+
 describe('rate limits of POST /v1/events', () => {
+  it("stores a quiet session's events from a batch in which another session floods, answering the flooder's rate_limited", async () => {
+    const p = await newProject();
+    const t = trace();
+    const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await send(
+            p.keys.server,
+            batch(t.traceId, () => flood),
+          )
+        ).status,
+      ).toBe(200);
+    const mixed = batch(t.traceId, (i) => (i % 2 ? quiet : flood), 6);
+    const res = await send(p.keys.server, mixed);
+    // A client that reads no results sends the whole batch again after Retry-After, as after any 429.
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ accepted: 3, duplicate: 0, rejected: 0, rateLimited: 3, error: { code: 'rate_limited', field: 'events[0].sessionId' } });
+    expect(body.results).toEqual(
+      mixed.map((e, index) =>
+        e.sessionId === quiet
+          ? { index, id: e.eventId, status: 'accepted' }
+          : {
+              index,
+              id: e.eventId,
+              status: 'rate_limited',
+              field: `events[${index}].sessionId`,
+              reason: `Too many events for this session; retry in ${retryAfter} s`,
+              retryAfter,
+            },
+      ),
+    );
+    expect(await storedOf(p.id, quiet)).toEqual(
+      mixed
+        .filter((e) => e.sessionId === quiet)
+        .map((e) => e.eventId)
+        .sort(),
+    );
+    expect((await storedOf(p.id, flood)).filter((id) => mixed.some((e) => e.eventId === id))).toEqual([]);
+    // Every session of the batch over: refused whole, as before, with nothing stored.
+    const before = await counts(p.id);
+    const refused = await send(
+      p.keys.server,
+      batch(t.traceId, () => flood, 3),
+    );
+    await expect429(refused.clone(), 'session');
+    expect(await refused.json()).not.toHaveProperty('results');
+    expect(await counts(p.id)).toEqual(before);
+  });
+
+  it('answers an invalid event of a flooding session rejected, since sending it again cannot help', async () => {
+    const p = await newProject();
+    const t = trace();
+    const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await send(
+            p.keys.server,
+            batch(t.traceId, () => flood),
+          )
+        ).status,
+      ).toBe(200);
+    const bad = { ...event({ traceId: t.traceId, sessionId: flood }), signalType: 'nope' };
+    const res = await send(p.keys.server, [bad, event({ traceId: t.traceId, sessionId: flood }), event({ traceId: t.traceId, sessionId: quiet })]);
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { results: { status: string }[] }).results.map((r) => r.status)).toEqual(['rejected', 'rate_limited', 'accepted']);
+  });
+
   it('limits one session, answering 429 with Retry-After and storing nothing of the refused batch', async () => {
     const p = await newProject();
     const t = trace();

@@ -14,10 +14,13 @@ export { DEFAULT_RATE_LIMITS } from '../worker-vars.ts';
  */
 const buckets = new TokenBuckets();
 
-function take(costs: BucketCost[]): void {
-  const result = buckets.take(costs, Date.now());
+/** A wait as whole seconds, at least 1: what `Retry-After` and a held item's `retryAfter` say. */
+export const retrySeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+function take(costs: BucketCost[], now = Date.now()): void {
+  const result = buckets.take(costs, now);
   if (result.ok) return;
-  const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  const seconds = retrySeconds(result.retryAfterMs);
   const scope = result.name.slice(0, result.name.indexOf(':'));
   throw new ApiError(429, {
     code: 'rate_limited',
@@ -43,16 +46,32 @@ export interface WriteCost {
   sessions?: ReadonlyMap<string, number>;
 }
 
-/** Writes per key and per session, costed from the validated body; a refused batch spends nothing. */
+/**
+ * Writes per key and per session, costed from the validated body; a refused batch spends nothing.
+ * A batch in which only some sessions are over their limit is not refused whole: those sessions
+ * are set aside in `sessionsOverLimit` (each with the seconds it should wait), their items cost
+ * nothing, and the handler answers them `rate_limited` while it stores the rest. Every session
+ * over, or the key, is a 429 for the whole request.
+ */
 export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHandler<AppEnv & WithInput<T>> =>
   async function writeRateLimit(c, next) {
     const { projectId, keyHash } = c.get('auth');
-    const { units, sessions } = costOf(c.get('input'));
-    const costs: BucketCost[] = [{ name: `key:${keyHash}`, cost: units, capacity: readVar(c.env, 'RATE_LIMIT_KEY_PER_MIN') }];
+    const { units, sessions = new Map<string, number>() } = costOf(c.get('input'));
+    const now = Date.now();
     const sessionCapacity = readVar(c.env, 'RATE_LIMIT_SESSION_PER_MIN');
-    for (const [session, cost] of sessions ?? []) {
-      costs.push({ name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity });
+    const perSession = [...sessions].map(([session, cost]) => ({ session, name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity }));
+    const over = new Map<string, number>();
+    for (const s of perSession) {
+      const waitMs = buckets.waitFor(s, now);
+      if (waitMs > 0) over.set(s.session, retrySeconds(waitMs));
     }
-    take(costs);
+    // Every session over: nothing of the batch could be taken, and `take` refuses it whole.
+    const held = over.size < perSession.length ? perSession.filter((s) => over.has(s.session)) : [];
+    const heldUnits = held.reduce((sum, s) => sum + s.cost, 0);
+    take(
+      [{ name: `key:${keyHash}`, cost: units - heldUnits, capacity: readVar(c.env, 'RATE_LIMIT_KEY_PER_MIN') }, ...perSession.filter((s) => !held.includes(s))],
+      now,
+    );
+    c.set('sessionsOverLimit', held.length > 0 ? over : undefined);
     await next();
   };

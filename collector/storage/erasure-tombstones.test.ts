@@ -60,6 +60,7 @@ describe('an erased answer stays erased', () => {
       accepted: 1,
       duplicate: 1,
       rejected: 0,
+      rateLimited: 0,
       results: [
         { index: 0, id: late.eventId, status: 'duplicate' },
         { index: 1, id: theirs.eventId, status: 'accepted' },

@@ -17,13 +17,33 @@ export type ItemResult =
       field: string;
       /** Why, in words. */
       reason: string;
+    }
+  | {
+      index: number;
+      id: string;
+      /**
+       * Not stored: its session sent more events this minute than it may, while others of the
+       * batch did not. The client keeps it and sends it again after `retryAfter`.
+       */
+      status: 'rate_limited';
+      /** The field that decided it: `events[3].sessionId`. */
+      field: string;
+      /** Why, in words. */
+      reason: string;
+      /** Seconds to wait before sending it again, as a `Retry-After` header says. */
+      retryAfter: number;
     };
 
-/** The body of a batch response (200, or 400 when every item was rejected). */
+/**
+ * The body of a batch response: 200; 400 when every item was rejected; 429 (with `Retry-After`)
+ * when some items are `rate_limited`, the others stored or refused as in a 200.
+ */
 export interface BatchResult {
   accepted: number;
   duplicate: number;
   rejected: number;
+  /** Items of sessions over their limit: not stored, to be sent again later. */
+  rateLimited: number;
   /** One entry per item, in batch order. */
   results: ItemResult[];
 }

@@ -24,19 +24,49 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
 }
 
 /**
+ * Splits valid events into those taken and those of the sessions `writeRateLimit` set aside
+ * (`over`, seconds to wait by session), which are answered `rate_limited` and not stored.
+ */
+export function holdOverLimit<E extends { index: number; value: { eventId: string; sessionId: string } }>(
+  events: readonly E[],
+  over: ReadonlyMap<string, number> | undefined,
+): { taken: E[]; held: ItemResult[] } {
+  const taken: E[] = [];
+  const held: ItemResult[] = [];
+  for (const e of events) {
+    const retryAfter = over?.get(e.value.sessionId);
+    if (retryAfter === undefined) taken.push(e);
+    else
+      held.push({
+        index: e.index,
+        id: e.value.eventId,
+        status: 'rate_limited',
+        field: `events[${e.index}].sessionId`,
+        reason: `Too many events for this session; retry in ${retryAfter} s`,
+        retryAfter,
+      });
+  }
+  return { taken, held };
+}
+
+/**
  * Marks each valid item accepted (new) or duplicate (already stored, or repeated within the
- * batch). If nothing was stored or already there, the whole request is a 400 naming the first
- * bad field, so a client that sent only garbage learns it from the status alone.
+ * batch), beside those refused (`rejected`, `rate_limited`). If nothing was stored or already
+ * there and every item was rejected, the whole request is a 400 naming the first bad field, so a
+ * client that sent only garbage learns it from the status alone. If some items are
+ * `rate_limited`, it is a 429 with Retry-After (the longest any of them waits): a client that
+ * does not read the results sends the whole batch again then, as after any 429, and what was
+ * stored of it is answered `duplicate`.
  */
 export function batchResponse(
   c: Context,
   noun: string,
   valid: readonly { index: number; id: string }[],
-  rejected: readonly ItemResult[],
+  refused: readonly ItemResult[],
   inserted: ReadonlySet<string>,
 ) {
   const seen = new Set<string>();
-  const results: ItemResult[] = [...rejected];
+  const results: ItemResult[] = [...refused];
   for (const { index, id } of valid) {
     const status = inserted.has(id) && !seen.has(id) ? 'accepted' : 'duplicate';
     seen.add(id);
@@ -44,9 +74,21 @@ export function batchResponse(
   }
   results.sort((a, b) => a.index - b.index);
   const count = (s: ItemResult['status']) => results.filter((r) => r.status === s).length;
-  const summary: BatchResult = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), results };
-  if (valid.length === 0 && rejected.length > 0) {
-    const first = rejected[0] as Extract<ItemResult, { status: 'rejected' }>;
+  const summary: BatchResult = {
+    accepted: count('accepted'),
+    duplicate: count('duplicate'),
+    rejected: count('rejected'),
+    rateLimited: count('rate_limited'),
+    results,
+  };
+  const held = results.filter((r) => r.status === 'rate_limited');
+  if (held.length > 0) {
+    const retryAfter = Math.max(...held.map((r) => r.retryAfter));
+    const message = `${held.length} of ${results.length} ${noun}s are of sessions over their rate limit; send them again in ${retryAfter} s`;
+    return c.json({ ...errorBody('rate_limited', message, held[0]!.field), ...summary }, 429, { 'Retry-After': String(retryAfter) });
+  }
+  if (valid.length === 0 && refused.length > 0) {
+    const first = refused[0] as Extract<ItemResult, { status: 'rejected' }>;
     return c.json({ ...errorBody(`invalid_${noun}`, first.reason, first.field), ...summary }, 400);
   }
   return c.json(summary, 200);

@@ -96,6 +96,7 @@ describe('POST /v1/events', () => {
       accepted: 1,
       duplicate: 3,
       rejected: 0,
+      rateLimited: 0,
       results: [
         { index: 0, id: batch[0]!.eventId, status: 'duplicate' },
         { index: 1, id: batch[1]!.eventId, status: 'duplicate' },

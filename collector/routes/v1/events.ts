@@ -10,7 +10,7 @@ import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { dropReportOf, eventRows, insertEventRows } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
-import { batchResponse, validateItems } from './batch.ts';
+import { batchResponse, holdOverLimit, validateItems } from './batch.ts';
 import { clientAddressHash } from './client-address.ts';
 
 /** Events per session in a batch (events not yet validated: a bad one still costs its session). */
@@ -36,11 +36,13 @@ export const eventRoutes = new Hono<AppEnv>().post(
     const { events, dropped } = c.get('input');
     const checked = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
     const byPage = c.get('auth').kind === 'write';
-    const valid = checked.valid.filter((e) => !(byPage && isByBackend(e.value.signalType)));
+    const allowed = checked.valid.filter((e) => !(byPage && isByBackend(e.value.signalType)));
+    // Sessions over their limit while others of the batch were not: theirs wait, the rest are stored.
+    const { taken: valid, held } = holdOverLimit(allowed, c.get('sessionsOverLimit'));
     const rejected = [
       ...checked.rejected,
       ...checked.valid
-        .filter((e) => !valid.includes(e))
+        .filter((e) => !allowed.includes(e))
         .map(({ index, value }) => ({
           index,
           status: 'rejected' as const,
@@ -68,7 +70,7 @@ export const eventRoutes = new Hono<AppEnv>().post(
       c,
       'event',
       valid.map((e) => ({ index: e.index, id: e.value.eventId })),
-      rejected,
+      [...rejected, ...held],
       inserted,
     );
   },
