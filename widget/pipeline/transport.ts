@@ -8,16 +8,19 @@ import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 const LOCK = 'rag-feedback:flush';
+/** Item statuses that end an event's delivery: stored now or before, or refused for good. */
+const SETTLED: unknown[] = ['accepted', 'duplicate', 'rejected'];
 /** Set once the page is denied Web Locks (a sandboxed frame, the site's storage blocked): it drains without one from then on. */
 let denied: unknown;
 
 /**
  * What became of a batch. A number: nothing was stored or refused, and it goes again after at
- * least that many ms (0: its backoff alone). A boolean: it is settled, and true when the collector
- * took some event of it, new or stored before, and with it the drop report (once, however often
- * the batch is sent).
+ * least that many ms (0: its backoff alone). Otherwise it is answered: whether the collector took
+ * some event of it, new or stored before, and with it the drop report (once, however often the
+ * batch is sent); the ids it held back (their session over its rate limit), which stay in the
+ * outbox while the rest are settled; and how long they wait (the 429's Retry-After).
  */
-type Outcome = number | boolean;
+type Outcome = number | [took: boolean, held: string[], wait: number];
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
@@ -124,18 +127,26 @@ export class Transport {
       const dropped = await this.outbox.dropped();
       const outcome = await this.send(batch, dropped);
       if (typeof outcome === 'number') {
-        const [attempt = 0] = this.backoffs.get(to) ?? [];
-        this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, outcome)]);
+        this.backOff(to, outcome);
         continue;
       }
+      const [took, held, wait] = outcome;
       this.backoffs.delete(to);
-      const ids = batch.map((i) => i.id);
+      // What its rate limit held back goes again after the wait it asked (the collector is reachable: no longer).
+      if (held.length) this.backOff(to, wait);
+      const ids = batch.map((i) => i.id).filter((id) => !held.includes(id));
       // Drops reported only with an event the collector took: a batch it refused whole reports none.
-      await this.outbox.remove(ids, outcome ? dropped : 0).catch(this.warn);
+      await this.outbox.remove(ids, took ? dropped : 0).catch(this.warn);
       this.onSettled(ids);
     }
     // Each destination backing off is tried again in its turn; one that was due had nothing left to send.
     for (const [to, [, notBefore]] of this.backoffs) notBefore > now ? this.schedule(notBefore - Date.now()) : this.backoffs.delete(to);
+  }
+
+  /** Holds a destination back for its backoff, or longer when the collector asked (`ms`). */
+  private backOff(to: string, ms: number): void {
+    const [attempt = 0] = this.backoffs.get(to) ?? [];
+    this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, ms)]);
   }
 
   private async send(batch: OutboxItem[], dropped: number): Promise<Outcome> {
@@ -156,8 +167,11 @@ export class Transport {
       this.warn('network error, will retry', err);
       return 0; // after the backoff alone
     }
-    if (res.status === 429 || res.status >= 500) return retryAfterMs(res.headers.get('retry-after')) ?? 0;
+    const wait = retryAfterMs(res.headers.get('retry-after')) ?? 0;
+    if (res.status >= 500) return wait;
     const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: unknown } };
+    // A 429 with results held back only the events of sessions over their limit; without, the batch.
+    if (res.status === 429 && !body.results) return wait;
     // Not the collector's answer (a captive portal's page, a proxy's or a firewall's, a gateway's JSON
     // with a numeric code): nothing was stored or refused. A 413 is final whoever sent it: the same
     // batch would be too large again.
@@ -172,7 +186,9 @@ export class Transport {
       return 0;
     }
     for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
+    // A 429's results settle what they answer; what they hold back (its session over its limit), or leave out, stays.
+    const held = res.status === 429 ? batch.filter((_, i) => !SETTLED.includes(body.results![i]?.status)).map((i) => i.id) : [];
     if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return body.rejected! < batch.length;
+    return [body.rejected! + held.length < batch.length, held, wait];
   }
 }
