@@ -61,6 +61,13 @@ export type BackendEvent = FeedbackEventInput extends infer E
     : never
   : never;
 
+/**
+ * How long `flush()` waits when given no `timeoutMs`: within a shutdown's grace period (Kubernetes
+ * gives 30 s) and Workers' `waitUntil` (30 s), where all of the retries (some 75 s against a
+ * collector that does not answer, longer for items held by a rate limit) would be cut off untold.
+ */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 20_000;
+
 const DEFAULTS = {
   batchSize: 20,
   flushIntervalMs: 1000,
@@ -130,13 +137,14 @@ export class TraceClient {
 
   /**
    * Sends everything queued and waits for every batch in flight, and for what is logged meanwhile,
-   * until nothing waits (call before shutdown, or in `ctx.waitUntil`). With `timeoutMs`, waits no
-   * longer than that: what the collector has not answered by then is `failed`, told to `onError`
-   * (to be kept elsewhere and logged again later, which is safe), and its requests and retries stop,
-   * so a shutdown's grace period is not outlived by retries against a collector that is down.
+   * until nothing waits (call before shutdown, or in `ctx.waitUntil`), for `timeoutMs` at most
+   * (`DEFAULT_FLUSH_TIMEOUT_MS`, 20 s, unless given; Infinity for however long the retries take):
+   * what the collector has not answered by then is `failed`, told to `onError` (to be kept elsewhere
+   * and logged again later, which is safe), and its requests and retries stop, so a shutdown's
+   * grace period is not outlived by retries against a collector that is down.
    */
   async flush(options: { timeoutMs?: number } = {}): Promise<void> {
-    const timeoutMs = numberOption('timeoutMs', options?.timeoutMs, Number.POSITIVE_INFINITY, { min: 0, max: MAX_TIMER_MS, infinite: true });
+    const timeoutMs = numberOption('timeoutMs', options?.timeoutMs, DEFAULT_FLUSH_TIMEOUT_MS, { min: 0, max: MAX_TIMER_MS, infinite: true });
     await Promise.all([this.traces.flush(timeoutMs), this.events.flush(timeoutMs)]);
   }
 
