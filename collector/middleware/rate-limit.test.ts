@@ -170,20 +170,25 @@ const storedOf = async (projectId: string, sessionId: string) =>
       .all<{ event_id: string }>()
   ).results.map((r) => r.event_id);
 
+/** Sends `sessionId` batches until its per-minute bucket is spent, each of them stored. */
+async function spendSession(key: string, traceId: string, sessionId: string) {
+  for (let i = 0; i < 3; i++)
+    expect(
+      (
+        await send(
+          key,
+          batch(traceId, () => sessionId),
+        )
+      ).status,
+    ).toBe(200);
+}
+
 describe('rate limits of POST /v1/events', () => {
   it("stores a quiet session's events from a batch in which another session floods, answering the flooder's rate_limited", async () => {
     const p = await newProject();
     const t = trace();
     const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
-    for (let i = 0; i < 3; i++)
-      expect(
-        (
-          await send(
-            p.keys.server,
-            batch(t.traceId, () => flood),
-          )
-        ).status,
-      ).toBe(200);
+    await spendSession(p.keys.server, t.traceId, flood);
     const mixed = batch(t.traceId, (i) => (i % 2 ? quiet : flood), 6);
     const res = await send(p.keys.server, mixed);
     // A client that reads no results sends the whole batch again after Retry-After, as after any 429.
@@ -229,15 +234,7 @@ describe('rate limits of POST /v1/events', () => {
     const p = await newProject();
     const t = trace();
     const [flood, quiet] = [`flood-${crypto.randomUUID()}`, `quiet-${crypto.randomUUID()}`];
-    for (let i = 0; i < 3; i++)
-      expect(
-        (
-          await send(
-            p.keys.server,
-            batch(t.traceId, () => flood),
-          )
-        ).status,
-      ).toBe(200);
+    await spendSession(p.keys.server, t.traceId, flood);
     const bad = { ...event({ traceId: t.traceId, sessionId: flood }), signalType: 'nope' };
     const res = await send(p.keys.server, [bad, event({ traceId: t.traceId, sessionId: flood }), event({ traceId: t.traceId, sessionId: quiet })]);
     expect(res.status).toBe(429);
