@@ -28,6 +28,7 @@ describe("the Worker's settings checked before it starts or is deployed", () => 
         'EVENTS_INGEST = "queu"   # a typo',
         "RATE_LIMIT_IP_PER_MIN = '1200'",
         'RATE_LIMIT_KEY_PER_MIN = 5000',
+        'RATE_LIMIT_SESSION_PER_MIN = 1_200 # grouped as TOML allows',
         '[[queues.producers]]',
         'NIGHTLY_QUERY_BUDGET = "not read here"',
       ].join('\n'),
@@ -39,6 +40,7 @@ describe("the Worker's settings checked before it starts or is deployed", () => 
       EVENTS_INGEST: 'queu',
       RATE_LIMIT_IP_PER_MIN: '1200',
       RATE_LIMIT_KEY_PER_MIN: '5000',
+      RATE_LIMIT_SESSION_PER_MIN: '1200',
       NIGHTLY_QUERY_BUDGET: '5OO',
       ADDRESS_HASH_SECRET: 's3cret',
     });

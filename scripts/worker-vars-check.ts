@@ -9,7 +9,7 @@ import { varProblems } from '../collector/worker-vars.ts';
 
 /**
  * The `[vars]` table's `NAME = value` lines (the form wrangler.toml uses; an inline table
- * `vars = { … }` or an `[env.x.vars]` is not read). A quoted value is its string, a bare one its text.
+ * `vars = { … }` or an `[env.x.vars]` is not read). A quoted value is its string, a bare one its text (a number's `_` between digits dropped, as TOML reads it).
  */
 export function tomlVars(file: string): Record<string, string> {
   const vars: Record<string, string> = {};
@@ -21,7 +21,9 @@ export function tomlVars(file: string): Record<string, string> {
     const entry = /^\s*([A-Za-z_][\w-]*)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^#\s]+)\s*(#.*)?$/.exec(line);
     if (!entry) continue;
     const [, name, raw] = entry as unknown as [string, string, string];
-    vars[name] = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.startsWith("'") ? raw.slice(1, -1) : raw;
+    // A bare number may group its digits (`60_000`), which TOML reads, and the Worker gets, as 60000.
+    const bare = /^[+-]?\d/.test(raw) ? raw.replaceAll('_', '') : raw;
+    vars[name] = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.startsWith("'") ? raw.slice(1, -1) : bare;
   }
   return vars;
 }
