@@ -13,6 +13,7 @@ import {
   newTraceId,
   ofType,
   openHost,
+  outbox,
   pending,
   site,
   storedEvents,
@@ -26,20 +27,6 @@ import { watchOutput } from './page-output.ts';
 const browser = useBrowser();
 
 const vote = (page: Page, traceId: string, name = 'Helpful') => widget(page, traceId).getByRole('button', { name, exact: true }).click();
-
-/** The raw outbox in IndexedDB, as stored. */
-const outbox = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<any[]>((resolve, reject) => {
-        const open = indexedDB.open('rag-feedback');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').getAll();
-          req.onsuccess = () => resolve(req.result);
-        };
-      }),
-  );
 
 const isEventsPost = (r: Request) => r.url() === `${collector()}/v1/events` && r.method() === 'POST';
 const cors = { 'access-control-allow-origin': '', 'access-control-expose-headers': 'Retry-After' };

@@ -2,7 +2,7 @@ import type { Response as PwResponse, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
 import { uuidv7 } from '../../shared/ids.ts';
-import { callWidget, FAST, goOffline, newTraceId, ofType, pending, type StoredEvent, site, useBrowser } from './helpers.ts';
+import { callWidget, FAST, goOffline, newTraceId, ofType, outbox, pending, type StoredEvent, site, useBrowser } from './helpers.ts';
 import { gotoHostPage } from './host-page.ts';
 import { watchOutput } from './page-output.ts';
 
@@ -34,20 +34,6 @@ async function stored(traceId: string): Promise<StoredEvent[]> {
   expect(res.status).toBe(200);
   return ((await res.json()) as { events: StoredEvent[] }).events;
 }
-
-/** The raw outbox in IndexedDB, as stored. */
-const outbox = (page: import('playwright-core').Page) =>
-  page.evaluate(
-    () =>
-      new Promise<any[]>((resolve, reject) => {
-        const open = indexedDB.open('rag-feedback');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').getAll();
-          req.onsuccess = () => resolve(req.result);
-        };
-      }),
-  );
 
 describe('events a session over its rate limit had held back', () => {
   it('stay in the IndexedDB outbox while the other session’s are stored, and are stored once after the Retry-After', async () => {

@@ -121,6 +121,20 @@ export const setVisibility = (page: Page, state: 'hidden' | 'visible') =>
 /** Sends what waits in the outbox now. */
 export const flush = (page: Page) => page.evaluate(() => (window as any).RagFeedback.flush());
 
+/** The raw outbox in IndexedDB, as stored. */
+export const outbox = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<any[]>((resolve, reject) => {
+        const open = indexedDB.open('rag-feedback');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('outbox').objectStore('outbox').getAll();
+          req.onsuccess = () => resolve(req.result);
+        };
+      }),
+  );
+
 /** Events waiting in the page's outbox. */
 export const pending = (page: Page) => page.evaluate(() => (window as any).RagFeedback.pending() as Promise<number>);
 
