@@ -96,15 +96,19 @@ describe('npm run keys', () => {
     expect(readdirSync(persistTo)).toEqual([]);
   });
 
-  it('says in one line that a D1 no start has made yet has no live key to revoke', { timeout: 120_000 }, () => {
+  // A D1 no start has made yet: each says what is not there, and none makes the D1.
+  it.each([
+    [['revoke', 'rfs_AbCdEf12345'], 1, "No live key starts rfs_AbCdEf in this D1 (a deployed collector's: --print-sql)"],
+    [['list'], 0, 'No projects in this D1: npm run keys -- create <project-id> --persist-to DIR makes one'],
+    [['origins', 'acme', '--add', 'https://app.acme.example'], 1, 'no project acme: make it with npm run keys -- create acme --persist-to DIR'],
+  ])('says in one line, on a D1 no start has made yet, for %j (exit %i): %s', (args, status, message) => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
-    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'revoke', 'rfs_AbCdEf12345', '--persist-to', persistTo], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });
+    const made = readdirSync(persistTo);
     rmSync(persistTo, { recursive: true, force: true });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toBe("No live key starts rfs_AbCdEf in this D1 (a deployed collector's: --print-sql)\n");
+    expect(run.status).toBe(status);
+    expect((status ? run.stderr : run.stdout).replaceAll(persistTo, 'DIR')).toBe(`${message}\n`);
+    expect(made).toEqual([]);
   });
 
   it.each([

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
 import { shellWord } from './next-command.ts';
-import { type LocalD1, migrate, query } from './wrangler.ts';
+import { type LocalD1, localD1Exists, migrate, query } from './wrangler.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -45,6 +45,16 @@ function parse() {
   const other = Object.keys(values).find((flag) => !takes.flags.includes(flag as keyof typeof OPTIONS));
   if (other) throw new Error(`${command} takes no --${other}; ${usage}`);
   return { command, arg: args[0] ?? '', values };
+}
+
+/**
+ * Brings the local D1 up to date if wrangler has made it. One no start has made yet has no
+ * projects or keys: the commands that only read or revoke say so without making it.
+ */
+function migrateIfMade(d1: LocalD1): boolean {
+  if (!localD1Exists(d1)) return false;
+  migrate(d1, { quiet: true });
+  return true;
 }
 
 async function main() {
@@ -89,24 +99,25 @@ async function main() {
         console.log(statements.join('\n'));
         return;
       }
-      migrate(d1, { quiet: true });
       const id = arg.replaceAll("'", "''");
       // Said with the D1 it looked in: the command without it would make the project in another.
       const create = ['create', arg, ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']])].map(shellWord).join(' ');
-      if (!query(`select 1 from projects where id = '${id}'`, d1).length) throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
+      if (!migrateIfMade(d1) || !query(`select 1 from projects where id = '${id}'`, d1).length)
+        throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
       if (statements.length) query(statements.join('\n'), d1);
       const now = query<{ origin: string }>(`select origin from project_origins where project_id = '${id}' order by origin`, d1).map((r) => r.origin);
       console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
       return;
     }
     case 'list': {
-      migrate(d1, { quiet: true });
-      const rows = query(
-        `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
-           (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
-         from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
-        d1,
-      );
+      const rows = migrateIfMade(d1)
+        ? query(
+            `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
+               (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
+             from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
+            d1,
+          )
+        : [];
       // An empty table says nothing of why: a fresh clone's D1, or another --persist-to.
       if (!rows.length) {
         const dir = values['persist-to'];
@@ -129,9 +140,7 @@ async function main() {
         console.log(`${revoke};`);
         return;
       }
-      // A D1 no start has made yet has no keys to revoke: said as such, not as wrangler's "no such table".
-      migrate(d1, { quiet: true });
-      const rows = query(`${revoke} returning prefix`, d1);
+      const rows = migrateIfMade(d1) ? query(`${revoke} returning prefix`, d1) : [];
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
       if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
       console.log(`Revoked ${rows.length} key(s) starting ${prefix}`);

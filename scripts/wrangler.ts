@@ -4,7 +4,7 @@
  * local-collector.ts) the browser tests and the benchmarks.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,12 +27,21 @@ export interface LocalD1 {
 
 const persistArgs = ({ persistTo }: LocalD1) => (persistTo ? ['--persist-to', persistTo] : []);
 
+const d1Dir = (persistTo: string) => join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+const d1Files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+
 /** The SQLite file wrangler keeps a local D1 in under `persistTo`, once migrated. */
 export function d1File(persistTo: string): string {
-  const dir = join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  const dir = d1Dir(persistTo);
+  const [file] = d1Files(dir);
   if (!file) throw new Error(`no D1 database file in ${dir}`);
   return join(dir, file);
+}
+
+/** Whether wrangler has made the local D1 yet: commands that only read or revoke need not make it. */
+export function localD1Exists({ persistTo }: LocalD1 = {}): boolean {
+  const dir = d1Dir(resolve(ROOT, persistTo ?? join('.wrangler', 'state')));
+  return existsSync(dir) && d1Files(dir).length > 0;
 }
 
 function wrangler(args: string[], options: { quiet?: boolean } = {}): string {
