@@ -42,7 +42,7 @@ const position = (page: Page) =>
     .catch(() => '');
 
 describe('the review queue while a list loads', () => {
-  it('keeps keys pressed before the first page from asking for it again, so the queue goes on past that page', { timeout: 60_000 }, async () => {
+  it('keeps keys pressed before the first page from asking for it again, so the queue goes on past that page', async () => {
     const f = fixture();
     expect((await f.admin<ReviewQueue>(`${LIST}?limit=${PAGE_SIZE + 1}`)).items).toHaveLength(PAGE_SIZE + 1);
     const lists = heldLists();

@@ -201,7 +201,7 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 
-  it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', { timeout: 60_000 }, async () => {
+  it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', async () => {
     const f = fixture();
     const other = await provisionProject({ id: `other-${Date.now().toString(36)}`, name: 'Support site (staging)', origins: [] });
     query(other.statements.join('\n'), { persistTo: f.collector.persistTo });
