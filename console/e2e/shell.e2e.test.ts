@@ -210,6 +210,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
       const project = page.locator('rf-console [data-field="project"]');
       await expect.poll(() => project.textContent()).toBe('Project Throwaway local collector (local)');
       await expect.poll(() => page.title()).toBe('Review queue · Throwaway local collector · rag-feedback console');
+      // Its settings all hold values they take: nothing is said of them (config-problems.e2e.test.ts).
+      expect(await page.locator('rf-console [data-field="config-problems"]').count()).toBe(0);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Admin key').fill(other.keys.admin);

@@ -22,6 +22,7 @@ const en = {
   reload: 'Reload',
   notFoundTitle: 'No such page',
   notFoundBody: 'The console has no page at this address.',
+  configProblemsTitle: 'The collector’s settings hold values they do not take (wrangler.toml [vars], .dev.vars or the Cloudflare dashboard):',
   viewerOnlyTitle: 'This page needs an admin key',
   viewerOnlyBody:
     'You are signed in with a viewer key: it reads the loop’s figures (loop health, chunks, models), not what users asked. Sign in with the project’s admin key for this page.',
@@ -498,6 +499,7 @@ const zhCN: Strings = {
   reload: '重新加载',
   notFoundTitle: '页面不存在',
   notFoundBody: '控制台在这个地址没有页面。',
+  configProblemsTitle: '收集器的设置中有无效的值（wrangler.toml 的 [vars]、.dev.vars 或 Cloudflare 仪表板）：',
   viewerOnlyTitle: '此页面需要管理密钥',
   viewerOnlyBody: '你用的是查看者密钥：它只能看闭环的指标（闭环健康度、片段、模型），看不到用户的提问。请用项目的管理密钥登录后再打开此页面。',
 

@@ -35,6 +35,8 @@ interface Project {
   name: string;
   /** What the key may do: everything, or read the loop's figures alone (a viewer key). */
   access?: 'admin' | 'viewer';
+  /** The Worker's settings holding a value they do not take, each said in a sentence. */
+  configProblems?: { variable: string; message: string }[];
 }
 
 /** The pages a viewer key reads: the loop's figures, none of what users asked. */
@@ -214,6 +216,7 @@ export class RfConsole extends LitElement {
           ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
         </div>
       </header>
+      ${this.gate === 'signed-in' && this.project?.configProblems?.length ? this.renderConfigProblems(this.project.configProblems) : null}
       <main id="main" tabindex="-1">${this.renderMain()}</main>`;
   }
 
@@ -221,6 +224,16 @@ export class RfConsole extends LitElement {
     return html`<span class="project" data-field="project"
       >${this.strings.project} <strong>${p.name}</strong>${p.name === p.id ? null : html` <span class="mono">(${p.id})</span>`}</span
     >`;
+  }
+
+  /** A setting mistyped is read as its safe value meanwhile: said on every page until it is set right. */
+  private renderConfigProblems(problems: NonNullable<Project['configProblems']>) {
+    return html`<section class="config-problems" data-field="config-problems" aria-labelledby="config-problems-title">
+      <h2 id="config-problems-title">${this.strings.configProblemsTitle}</h2>
+      <ul>
+        ${problems.map((p) => html`<li data-variable=${p.variable}>${p.message}</li>`)}
+      </ul>
+    </section>`;
   }
 
   /** Signed in with a viewer key (known once the project has been named). */

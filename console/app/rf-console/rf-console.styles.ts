@@ -61,6 +61,19 @@ export const styles = css`
     gap: 0.35rem;
     font-size: 0.9rem;
   }
+  rf-console .config-problems {
+    /* Lined up with the page below it: main's padding, and its width centred on a wide screen. */
+    margin: 1rem max(1rem, (100% - 88rem) / 2) 0;
+    padding: 0.5rem 1rem;
+    border: 1px solid var(--c-warn);
+    border-radius: var(--c-radius);
+    overflow-wrap: anywhere;
+  }
+  rf-console .config-problems h2 {
+    margin: 0;
+    font-size: 1rem;
+    color: var(--c-warn);
+  }
   rf-console main {
     padding: 1rem;
     max-width: 90rem;
