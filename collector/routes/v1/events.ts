@@ -36,19 +36,19 @@ export const eventRoutes = new Hono<AppEnv>().post(
     const { events, dropped } = c.get('input');
     const checked = validateItems(FeedbackEventSchema, events, (i) => `events[${i}]`);
     const byPage = c.get('auth').kind === 'write';
-    const allowed = checked.valid.filter((e) => !(byPage && isByBackend(e.value.signalType)));
+    const allowed: typeof checked.valid = [];
+    const backendOnly: typeof checked.valid = [];
+    for (const e of checked.valid) (byPage && isByBackend(e.value.signalType) ? backendOnly : allowed).push(e);
     // Sessions over their limit while others of the batch were not: theirs wait, the rest are stored.
     const { taken: valid, held } = holdOverLimit(allowed, c.get('sessionsOverLimit'));
     const rejected = [
       ...checked.rejected,
-      ...checked.valid
-        .filter((e) => !allowed.includes(e))
-        .map(({ index, value }) => ({
-          index,
-          status: 'rejected' as const,
-          field: `events[${index}].signalType`,
-          reason: `${value.signalType} is sent by a backend, with the server key`,
-        })),
+      ...backendOnly.map(({ index, value }) => ({
+        index,
+        status: 'rejected' as const,
+        field: `events[${index}].signalType`,
+        reason: `${value.signalType} is sent by a backend, with the server key`,
+      })),
     ];
     const { projectId } = c.get('auth');
     // Only a browser's address says who a user is: a server relaying its users' events (no Origin,
