@@ -454,13 +454,14 @@ describe('review queue: an answer that fails while a trace is open', () => {
 describe('review queue: the traces behind an item', () => {
   it('says so when the traces could not be fetched, instead of "Loading…" for good', async () => {
     const f = fixture();
-    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    // Every traces request of this tab fails (the collector erring on that endpoint).
+    const { page, context } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route('**/v1/admin/review/*/traces', (route) =>
+          route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
+        ),
+    });
     try {
-      // Every traces request of this tab fails (the collector erring on that endpoint).
-      await page.route('**/v1/admin/review/*/traces', (route) =>
-        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
-      );
-      await page.reload();
       await page.locator('rf-review-page article.item').waitFor();
       expect(await shownItem(page)).not.toBeNull();
       const traces = page.locator('rf-review-page section.traces');
@@ -468,7 +469,7 @@ describe('review queue: the traces behind an item', () => {
       // Not "Loading…" for good: it says they could not be fetched, and asks again when told to.
       expect(await traces.textContent()).not.toContain('Loading');
       await expect.poll(() => traces.getByRole('alert').textContent()).toContain('The traces could not be fetched.');
-      await page.unroute('**/v1/admin/review/*/traces');
+      await context.unroute('**/v1/admin/review/*/traces');
       await traces.getByRole('button', { name: 'Try again' }).click();
       await expect.poll(() => traces.locator('table tbody tr').count()).toBeGreaterThan(0);
     } finally {
@@ -478,18 +479,19 @@ describe('review queue: the traces behind an item', () => {
 
   it('says the next page could not be fetched, past the last item loaded, instead of "Nothing waiting", and fetches it when told to', async () => {
     const f = fixture();
-    const { page, context } = await openConsole(browser(), f, '/admin/review');
+    // The first page arrives; every later one fails until the collector recovers.
+    let recovered = false;
+    const { page, context } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/review' && url.searchParams.get('limit') !== String(PAGE_SIZE),
+          (route) =>
+            recovered
+              ? route.continue()
+              : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
+        ),
+    });
     try {
-      // The first page arrives; every later one fails until the collector recovers.
-      let recovered = false;
-      await page.route(
-        (url) => url.pathname === '/v1/admin/review' && url.searchParams.get('limit') !== String(PAGE_SIZE),
-        (route) =>
-          recovered
-            ? route.continue()
-            : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
-      );
-      await page.reload();
       await page.locator('rf-review-page article.item').waitFor();
       for (let i = 0; i < PAGE_SIZE; i++) await page.keyboard.press('j');
       const end = page.locator('rf-review-page .empty');
