@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
 import { shellWord } from './next-command.ts';
-import { type LocalD1, localD1Exists, migrate, query } from './wrangler.ts';
+import { type LocalD1, localD1Exists, migrate, query, queryEach } from './wrangler.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -71,11 +71,12 @@ async function main() {
       if (values['print-sql']) console.log(p.statements.join('\n'));
       else {
         migrate(d1, { quiet: true });
-        [existing] = query<{ name: string; origins: string | null }>(
-          `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}'`,
+        // What was there, then the new keys, in one run of wrangler.
+        const [before] = queryEach<{ name: string; origins: string | null }>(
+          `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}';\n${p.statements.join('\n')}`,
           d1,
         );
-        query(p.statements.join('\n'), d1);
+        existing = before?.[0];
       }
       // Creating a project that exists adds a key set to it (a rotation), and the origins given.
       if (existing) {
@@ -104,8 +105,11 @@ async function main() {
       const create = ['create', arg, ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']])].map(shellWord).join(' ');
       if (!migrateIfMade(d1) || !query(`select 1 from projects where id = '${id}'`, d1).length)
         throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
-      if (statements.length) query(statements.join('\n'), d1);
-      const now = query<{ origin: string }>(`select origin from project_origins where project_id = '${id}' order by origin`, d1).map((r) => r.origin);
+      // The change and what it leaves, in one run of wrangler.
+      const now = query<{ origin: string }>(
+        [...statements, `select origin from project_origins where project_id = '${id}' order by origin;`].join('\n'),
+        d1,
+      ).map((r) => r.origin);
       console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
       return;
     }

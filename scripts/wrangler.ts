@@ -62,13 +62,17 @@ export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): st
 
 /** Runs SQL against the local D1 and returns the rows of the last statement. */
 export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[] {
+  return queryEach<Row>(sql, d1).at(-1) ?? [];
+}
+
+/** Runs SQL against the local D1 and returns each statement's rows: one start of wrangler (seconds) for several. */
+export function queryEach<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[][] {
   const dir = mkdtempSync(join(tmpdir(), 'rf-sql-'));
   try {
     const file = join(dir, 'query.sql');
     writeFileSync(file, sql);
     const out = wrangler(['d1', 'execute', 'DB', '--local', '--json', '--file', file, ...persistArgs(d1)], { quiet: true });
-    const results = JSON.parse(out) as { results: Row[] }[];
-    return results.at(-1)?.results ?? [];
+    return (JSON.parse(out) as { results: Row[] }[]).map((r) => r.results);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
