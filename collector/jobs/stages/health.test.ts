@@ -113,3 +113,21 @@ it('records a missed night run after a later one with the model served that nigh
   // The later night's snapshot is as it was.
   expect(await snapshot(utcDay(tonight))).toEqual(later);
 });
+
+it('records a night run late, with no later night done yet, with the queue as it is when it runs', async () => {
+  const p = await newProject();
+  // Last night's run, held up until now: an item mined since waits in the queue.
+  const lastNight = Date.parse(`${utcDay(Date.now() - DAY)}T00:00:30Z`);
+  await env.DB.prepare(
+    `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+       evidence, trace_count, weight, expected_value, status, verdict, mined_at, answered_at, updated_at)
+     values (?1, 'item-1', 'refund', 'refund?', 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'pending', null, ?2, null, ?2)`,
+  )
+    .bind(p.id, Date.now() - 60_000)
+    .run();
+  await runNightly(env, lastNight, { projects: [p.id], wallClock: Date.now() });
+  const { body } = await admin<{ snapshots: { day: string; caughtUp?: boolean; metrics: Record<string, number | null> }[] }>(p, '/health');
+  const snapshot = body.snapshots.find((s) => s.day === utcDay(lastNight))!;
+  expect(snapshot.caughtUp).toBeUndefined();
+  expect(snapshot.metrics.reviewQueue).toBe(1);
+});
