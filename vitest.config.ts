@@ -2,24 +2,7 @@ import { availableParallelism } from 'node:os';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
-/** Real Chromium against real collectors under wrangler dev. */
-const inBrowser = {
-  environment: 'node',
-  // A page load (bound at 30 s in a busy 2-core machine) and a D1 read through `wrangler d1
-  // execute` (seconds a call) must both fit; the polls' own bounds catch a hang sooner.
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-  // As long as a page's own waits: a poll often waits on a request to workerd.
-  expect: { poll: { timeout: 8_000 } },
-} as const;
-
-/** Console tests that put the widget on the shared host site, with the shared collector's origin. */
-const SHARED_SITE_TESTS = 'console/e2e/prompts.e2e.test.ts';
-
-/** Tests that change the console's build folder under a running collector: beside the console's browser tests, theirs would reload. */
-const CONSOLE_REBUILD_TESTS = 'scripts/build-console.test.ts';
-
-/** Suites: pure logic in Node, the tooling, the collector inside workerd, the console, the demo and the widget in real Chromium against real collectors. */
+/** Suites: pure logic in Node, the tooling, the collector inside workerd, the widget in real Chromium against a real collector. */
 export default defineConfig({
   test: {
     // Test files mostly wait on workerd, wrangler dev and Chromium, each its own process: on 2 cores,
@@ -39,13 +22,7 @@ export default defineConfig({
       },
       {
         // The tooling: widget build, `npm run keys` and the dev project, against real local D1 files; the loop's reduced benchmark.
-        test: {
-          name: 'scripts',
-          include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [CONSOLE_REBUILD_TESTS],
-          environment: 'node',
-          testTimeout: 60_000,
-        },
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         // The demo app: corpus loading, answering, its routes; its page in Chromium runs with e2e.
@@ -80,27 +57,21 @@ export default defineConfig({
       },
       {
         test: {
-          ...inBrowser,
-          name: 'browser',
-          // The console's pages and the demo's: each file starts its own collector (and demo), so two
-          // files run at once, beside the other suites: a browser test waits on its servers half the time.
-          include: ['console/**/*.e2e.test.ts', 'demo/**/*.e2e.test.ts'],
-          exclude: [SHARED_SITE_TESTS],
-          globalSetup: ['./tests/e2e/build-setup.ts'],
-          isolate: false,
-        },
-      },
-      {
-        test: {
-          ...inBrowser,
           name: 'e2e',
-          // The widget on host pages: these files share one static site and one collector.
-          include: ['tests/e2e/**/*.test.ts', SHARED_SITE_TESTS, CONSOLE_REBUILD_TESTS],
-          globalSetup: ['./tests/e2e/build-setup.ts', './tests/e2e/global-setup.ts'],
-          // One file at a time, in one process, after the rest.
+          include: ['tests/e2e/**/*.test.ts', 'demo/**/*.e2e.test.ts', 'console/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['./tests/e2e/global-setup.ts'],
+          // Real Chromium against a real collector under wrangler dev; one file at a time on 2 cores.
           fileParallelism: false,
+          // One process for all these files (each starts its own servers and browser), after the rest.
           isolate: false,
           sequence: { groupOrder: 1 },
+          // A page load (bound at 30 s on a busy 2-core machine) and a D1 read through `wrangler d1
+          // execute` (seconds a call) must both fit; the polls' own bounds catch a hang sooner.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // As long as a page's own waits: a poll often waits on a request to workerd.
+          expect: { poll: { timeout: 8_000 } },
         },
       },
     ],

@@ -1,9 +1,11 @@
 /**
- * Once for the widget's browser suite (after build-setup.ts): start a static host site and a real
- * collector (`wrangler dev`, local D1 in a temporary folder), and give the tests their addresses
- * and keys.
+ * Once for the browser suite: build the widget and the console, start a static host site and a
+ * real collector (`wrangler dev`, local D1 in a temporary folder), and give the tests their
+ * addresses and keys.
  */
 import type { TestProject } from 'vitest/node';
+import { buildConsole } from '../../scripts/build-console.ts';
+import { buildWidget } from '../../scripts/build-widget.ts';
 import { startLocalCollector } from '../../scripts/local-collector.ts';
 import { startStaticServer } from '../static-server.ts';
 
@@ -16,6 +18,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  await buildWidget({ types: false });
+  await buildConsole();
   // The site's address goes into the project's origins, and the collector's into the CSP page's
   // policy: the site starts first and reads the policy per request.
   let csp = '';
