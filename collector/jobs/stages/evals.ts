@@ -95,11 +95,11 @@ export const evals: Stage = {
     // would read pages again from what changed since, under sets already frozen.
     const done = await db.prepare('select 1 from eval_sets where project_id = ? and version = ? limit 1').bind(projectId, version).first();
     if (done) return { cursor: null, counts: { frozen: 1 } };
-    // A missed night run after a later one (`?at=`), in a week left without sets: built now, they
-    // would stand for that week with today's labels. The later nights' sets are the ones used.
-    if (cursor === null && (await db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night).first()))
-      return { cursor: null, counts: { laterNightDone: 1 }, note: 'left to the later nights: a later night is done' };
     if (cursor === null) {
+      // A missed night run after a later one (`?at=`), in a week left without sets: built now, they
+      // would stand for that week with today's labels. The later nights' sets are the ones used.
+      if (await db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night).first())
+        return { cursor: null, counts: { laterNightDone: 1 }, note: 'left to the later nights: a later night is done' };
       // What a run of the week cut short on an earlier night left: this run builds the sets again.
       await db.batch([
         db.prepare('delete from eval_items where project_id = ? and version = ?').bind(projectId, version),
