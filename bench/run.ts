@@ -6,22 +6,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/wrangler.ts';
-import { startHarness } from './browser-harness.ts';
-import { collectorBench } from './collector.ts';
-import { consoleBench } from './console.ts';
-import { demoBm25Bench } from './demo-bm25.ts';
-import { migrationIndexBench } from './migration-index.ts';
-import { nightlyBench } from './nightly.ts';
-import { nightlySteadyBench } from './nightly-steady.ts';
-import { redactBench } from './redact.ts';
-import { rerankerBench } from './reranker.ts';
+import { ensureBenchDeps } from './bench-deps.ts';
 import type { Row } from './stats.ts';
-import { widgetOfflineBench } from './widget-offline.ts';
-import { widgetPageBench } from './widget-page.ts';
-import { widgetSizeBench } from './widget-size.ts';
 
 /** Suites in the browser share one collector, site and Chromium. */
 async function widgetInBrowser(): Promise<Row[]> {
+  const [{ startHarness }, { widgetPageBench }, { widgetOfflineBench }] = await Promise.all([
+    import('./browser-harness.ts'),
+    import('./widget-page.ts'),
+    import('./widget-offline.ts'),
+  ]);
   const h = await startHarness();
   try {
     return [...(await widgetPageBench(h)), ...(await widgetOfflineBench(h))];
@@ -30,25 +24,30 @@ async function widgetInBrowser(): Promise<Row[]> {
   }
 }
 
-const suites: Record<string, () => Promise<Row[]>> = {
-  collector: collectorBench,
-  redact: redactBench,
-  'widget-size': widgetSizeBench,
-  widget: widgetInBrowser,
-  'demo-bm25': demoBm25Bench,
-  nightly: nightlyBench,
-  'nightly-steady': nightlySteadyBench,
-  'migration-index': migrationIndexBench,
-  reranker: rerankerBench,
-  console: consoleBench,
+/**
+ * Each suite is loaded when it runs; those marked `sqlite` open D1 files with a native SQLite
+ * (bench/package.json), installed the first time one runs.
+ */
+const suites: Record<string, { run: () => Promise<Row[]>; sqlite?: true }> = {
+  collector: { run: async () => (await import('./collector.ts')).collectorBench(), sqlite: true },
+  redact: { run: async () => (await import('./redact.ts')).redactBench() },
+  'widget-size': { run: async () => (await import('./widget-size.ts')).widgetSizeBench() },
+  widget: { run: widgetInBrowser },
+  'demo-bm25': { run: async () => (await import('./demo-bm25.ts')).demoBm25Bench() },
+  nightly: { run: async () => (await import('./nightly.ts')).nightlyBench(), sqlite: true },
+  'nightly-steady': { run: async () => (await import('./nightly-steady.ts')).nightlySteadyBench(), sqlite: true },
+  'migration-index': { run: async () => (await import('./migration-index.ts')).migrationIndexBench(), sqlite: true },
+  reranker: { run: async () => (await import('./reranker.ts')).rerankerBench() },
+  console: { run: async () => (await import('./console.ts')).consoleBench() },
 };
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];
 for (const [name, suite] of Object.entries(suites)) {
   if (only.length && !only.includes(name)) continue;
+  if (suite.sqlite) ensureBenchDeps();
   console.error(`running ${name}…`);
-  rows.push(...(await suite()));
+  rows.push(...(await suite.run()));
 }
 
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 3));

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEV_KEYS_FILE, ensureDevProject, readDevKeys } from './dev-project.ts';
 import { copyMigratedD1 } from './local-collector.ts';
-import { sqlite } from './local-d1-file.ts';
+import { queryLocalD1 } from './local-d1-file.ts';
 import { ROOT } from './wrangler.ts';
 import { wholeWriteTemp } from './write-file-whole.ts';
 
 const liveKeys = (persistTo: string) =>
-  sqlite<{ kind: string; prefix: string }>(persistTo, "select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind");
+  queryLocalD1<{ kind: string; prefix: string }>(persistTo, "select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind");
 
 describe('the dev project npm start makes', () => {
   // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
@@ -22,25 +22,25 @@ describe('the dev project npm start makes', () => {
 
       const first = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(JSON.parse(readFileSync(keysFile, 'utf8'))).toEqual(first);
-      expect(liveKeys(persistTo).map((k) => [k.kind, k.prefix])).toEqual([
+      expect((await liveKeys(persistTo)).map((k) => [k.kind, k.prefix])).toEqual([
         ['admin', first.admin.slice(0, 10)],
         ['server', first.server.slice(0, 10)],
         ['viewer', first.viewer.slice(0, 10)],
         ['write', first.write.slice(0, 10)],
       ]);
-      expect(sqlite(persistTo, "select origin from project_origins where project_id = 'dev'")).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
+      expect(await queryLocalD1(persistTo, "select origin from project_origins where project_id = 'dev'")).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
 
       // Started again, the demo on another port (DEMO_PORT): the same keys, and that page allowed too.
       expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787', 'http://127.0.0.1:5180'], { persistTo })).toEqual(first);
-      expect(sqlite(persistTo, "select origin from project_origins where project_id = 'dev' order by origin")).toEqual([
+      expect(await queryLocalD1(persistTo, "select origin from project_origins where project_id = 'dev' order by origin")).toEqual([
         { origin: 'http://127.0.0.1:5180' },
         { origin: 'http://127.0.0.1:8787' },
       ]);
 
-      sqlite(persistTo, "update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'");
+      await queryLocalD1(persistTo, "update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'");
       const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(second.write).not.toBe(first.write);
-      expect(liveKeys(persistTo)).toHaveLength(7); // the old admin, server and viewer keys still work
+      expect(await liveKeys(persistTo)).toHaveLength(7); // the old admin, server and viewer keys still work
 
       // A keys file from before the viewer key existed gets a full set.
       const { viewer: _, ...older } = second;
@@ -65,7 +65,7 @@ describe('the dev project npm start makes', () => {
 
       const keys = await ensureDevProject(keysFile, [], { persistTo });
       expect(readDevKeys(keysFile)).toEqual(keys);
-      expect(liveKeys(persistTo)).toHaveLength(4);
+      expect(await liveKeys(persistTo)).toHaveLength(4);
       expect(statSync(keysFile).mode & 0o777).toBe(0o600);
       expect(readdirSync(persistTo).filter((f) => f.startsWith('dev-keys'))).toEqual(['dev-keys.json']);
     } finally {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
-import { sqliteExec } from './local-d1-file.ts';
+import { batchLocalD1 } from './local-d1-file.ts';
 import { type DevServer, migrate, ROOT, startDev } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
@@ -38,8 +38,8 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
   try {
     copyMigratedD1(persistTo);
     const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
-    // Straight into the SQLite file before wrangler opens it: `wrangler d1 execute` takes 1.5 s.
-    sqliteExec(persistTo, project.statements.join('\n'));
+    // Straight into the local D1 before wrangler opens it: `wrangler d1 execute` takes 1.5 s.
+    await batchLocalD1(persistTo, project.statements);
     // Logging each request costs CPU the benchmarks would measure.
     const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, ...(inspectorPort !== undefined && { inspectorPort }) });
     return {

@@ -1,31 +1,32 @@
 /**
- * A local D1 read or changed straight in its SQLite file: `wrangler d1 execute` starts wrangler
- * anew each time, seconds a call on a busy machine. For throwaway collectors and the tests that
- * check what a command stored; only while no `wrangler dev` has the file open.
+ * A local D1 read or changed in place, through the SQLite wrangler dev itself runs (miniflare's D1
+ * in workerd): wrangler keeps a D1's writes in the file's WAL, which that engine reads back.
+ * `wrangler d1 execute` starts all of wrangler each time, seconds a call on a busy machine. For
+ * throwaway collectors and the tests that check what a command stored; only while no `wrangler dev`
+ * has the file open.
  */
-import Database from 'better-sqlite3';
-import { d1File } from './wrangler.ts';
+import { Miniflare } from 'miniflare';
+import { d1DatabaseId, d1Persist } from './wrangler.ts';
 
-function withD1File<T>(persistTo: string, use: (db: Database.Database) => T): T {
-  const db = new Database(d1File(persistTo));
+type D1 = Awaited<ReturnType<Miniflare['getD1Database']>>;
+
+async function withLocalD1<T>(persistTo: string, use: (db: D1) => Promise<T>): Promise<T> {
+  const mf = new Miniflare({ modules: true, script: 'export default {}', d1Databases: { DB: d1DatabaseId() }, d1Persist: d1Persist(persistTo) });
   try {
-    return use(db);
+    return await use(await mf.getD1Database('DB'));
   } finally {
-    db.close();
+    await mf.dispose();
   }
 }
 
 /** Runs one statement; answers its rows (none for a statement that returns none). */
-export function sqlite<Row = Record<string, unknown>>(persistTo: string, sql: string): Row[] {
-  return withD1File(persistTo, (db) => {
-    const statement = db.prepare(sql);
-    if (statement.reader) return statement.all() as Row[];
-    statement.run();
-    return [];
-  });
+export function queryLocalD1<Row = Record<string, unknown>>(persistTo: string, sql: string): Promise<Row[]> {
+  return withLocalD1(persistTo, async (db) => (await db.prepare(sql).all<Row>()).results);
 }
 
-/** Runs statements that answer nothing, several in one string. */
-export function sqliteExec(persistTo: string, sql: string): void {
-  withD1File(persistTo, (db) => db.exec(sql));
+/** Runs statements in one transaction. */
+export function batchLocalD1(persistTo: string, statements: readonly string[]): Promise<void> {
+  return withLocalD1(persistTo, async (db) => {
+    await db.batch(statements.map((s) => db.prepare(s)));
+  });
 }

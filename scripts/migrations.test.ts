@@ -1,46 +1,81 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { Miniflare } from 'miniflare';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './wrangler.ts';
 
 const DIR = join(ROOT, 'collector', 'migrations');
 const files = readdirSync(DIR)
   .filter((f) => f.endsWith('.sql'))
   .sort();
-const apply = (db: Database.Database, file: string) => {
-  for (const statement of readFileSync(join(DIR, file), 'utf8').split('--> statement-breakpoint')) if (statement.trim()) db.exec(statement);
+
+// Each test gets an empty D1 of its own, in memory, in the engine the collector runs on.
+const TESTS = 8;
+const mf = new Miniflare({ modules: true, script: 'export default {}', d1Databases: Array.from({ length: TESTS }, (_, i) => `DB${i}`) });
+afterAll(() => mf.dispose());
+let made = 0;
+type D1 = Awaited<ReturnType<Miniflare['getD1Database']>>;
+
+/** A new D1 with the migrations named before `first` applied. */
+async function migratedBefore(first: string): Promise<D1> {
+  if (made === TESTS) throw new Error('more tests than D1s: raise TESTS');
+  const db = await mf.getD1Database(`DB${made++}`);
+  await apply(
+    db,
+    files.filter((f) => f < first),
+  );
+  return db;
+}
+
+/** Applies `first` and every migration after it. */
+const migrateFrom = (db: D1, first: string) =>
+  apply(
+    db,
+    files.filter((f) => f >= first),
+  );
+
+async function apply(db: D1, names: string[]): Promise<void> {
+  for (const file of names)
+    for (const statement of readFileSync(join(DIR, file), 'utf8').split('--> statement-breakpoint')) if (statement.trim()) await db.prepare(statement).run();
+}
+
+/** Runs statements, several in one string. */
+const run = async (db: D1, sql: string) => {
+  await db.prepare(sql).run();
 };
+const rows = async (db: D1, sql: string, ...params: unknown[]) =>
+  (
+    await db
+      .prepare(sql)
+      .bind(...params)
+      .all()
+  ).results;
 
 describe('migrations', () => {
-  it('move each chunk text into chunk_texts once, keeping what every existing trace retrieved', () => {
-    const db = new Database(':memory:');
-    const before = files.filter((f) => f < '0003');
-    for (const f of before) apply(db, f);
+  it('move each chunk text into chunk_texts once, keeping what every existing trace retrieved', async () => {
+    const db = await migratedBefore('0003');
     const insert = db.prepare(
       'insert into trace_chunks (project_id, trace_id, stage, rank, chunk_id, source_doc_id, source_doc_version, score, text) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    insert.run('p', 't1', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.9, 'first text');
-    insert.run('p', 't2', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.8, 'first text');
-    insert.run('p', 't2', 'retrieved', 2, 'c2', 'b.md', null, 0.7, 'unversioned');
-    for (const f of files.filter((f) => f >= '0003')) apply(db, f);
-    expect(db.prepare('select chunk_id, source_doc_version, text from chunk_texts order by chunk_id').all()).toEqual([
+    await db.batch([
+      insert.bind('p', 't1', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.9, 'first text'),
+      insert.bind('p', 't2', 'retrieved', 1, 'c1', 'a.md', 'v1', 0.8, 'first text'),
+      insert.bind('p', 't2', 'retrieved', 2, 'c2', 'b.md', null, 0.7, 'unversioned'),
+    ]);
+    await migrateFrom(db, '0003');
+    expect(await rows(db, 'select chunk_id, source_doc_version, text from chunk_texts order by chunk_id')).toEqual([
       { chunk_id: 'c1', source_doc_version: 'v1', text: 'first text' },
       { chunk_id: 'c2', source_doc_version: '', text: 'unversioned' },
     ]);
-    expect(db.prepare('select count(*) as n from trace_chunks').get()).toEqual({ n: 3 });
-    expect(
-      db
-        .prepare('select name from pragma_table_info(?)')
-        .all('trace_chunks')
-        .map((c) => (c as { name: string }).name),
-    ).not.toContain('text');
+    expect(await db.prepare('select count(*) as n from trace_chunks').first()).toEqual({ n: 3 });
+    expect((await rows(db, 'select name from pragma_table_info(?)', 'trace_chunks')).map((c) => c.name)).not.toContain('text');
   });
 
-  it('has every stored answer counted afresh into the chunk totals, and keeps runs under way at their stage', () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0016')) apply(db, f);
-    db.exec(`insert into projects (id, name) values ('p', 'P');
+  it('has every stored answer counted afresh into the chunk totals, and keeps runs under way at their stage', async () => {
+    const db = await migratedBefore('0016');
+    await run(
+      db,
+      `insert into projects (id, name) values ('p', 'P');
       insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at) values
         ('p', '2026-11-01', 'done', 13, 0, 1000, '{}', '[]', 0),
         ('p', '2026-11-02', 'running', 3, 1000, 2000, '{}', '[]', 0),
@@ -48,25 +83,27 @@ describe('migrations', () => {
       insert into chunk_stats (project_id, chunk_id, source_doc_id, retrieved, top_ranked, clicks, focused_dwells, dwell_ms, copies, wrong_source_flags, updated_at)
         values ('p', 'c1', 'a.md', 7, 3, 2, 0, 0, 0, 0, 0);
       insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at)
-        values ('p', 't1', 'q', 0, 0, 0, 0, 0, 0, 0), ('p', 't2', 'q', 0, 0, 0, 0, 0, 0, 0)`);
-    for (const f of files.filter((f) => f >= '0016')) apply(db, f);
-    expect(db.prepare('select trace_id, retrievals_pending from trace_stats order by trace_id').all()).toEqual([
+        values ('p', 't1', 'q', 0, 0, 0, 0, 0, 0, 0), ('p', 't2', 'q', 0, 0, 0, 0, 0, 0, 0)`,
+    );
+    await migrateFrom(db, '0016');
+    expect(await rows(db, 'select trace_id, retrievals_pending from trace_stats order by trace_id')).toEqual([
       { trace_id: 't1', retrievals_pending: 1 },
       { trace_id: 't2', retrievals_pending: 1 },
     ]);
-    expect(db.prepare('select retrieved, top_ranked, clicks from chunk_stats').get()).toEqual({ retrieved: 0, top_ranked: 0, clicks: 2 });
+    expect(await db.prepare('select retrieved, top_ranked, clicks from chunk_stats').first()).toEqual({ retrieved: 0, top_ranked: 0, clicks: 2 });
     // corrections (3) stays; days (5) moves past the new stage to stay days; a finished run keeps its last stage.
-    expect(db.prepare('select night, stage from loop_runs order by night').all()).toEqual([
+    expect(await rows(db, 'select night, stage from loop_runs order by night')).toEqual([
       { night: '2026-11-01', stage: 13 },
       { night: '2026-11-02', stage: 3 },
       { night: '2026-11-03', stage: 6 },
     ]);
   });
-  it("counts again each answer's and day's signals without context, as far as a run assessed them", () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0022')) apply(db, f);
+  it("counts again each answer's and day's signals without context, as far as a run assessed them", async () => {
+    const db = await migratedBefore('0022');
     const day = Date.parse('2026-11-02T10:00:00Z');
-    db.exec(`insert into projects (id, name) values ('p', 'P');
+    await run(
+      db,
+      `insert into projects (id, name) values ('p', 'P');
       insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at) values
         ('p', '2026-11-02', 'done', 13, 0, ${day + 1000}, '{}', '[]', 0);
       insert into traces (project_id, trace_id, session_id, query, answer, model, created_at, received_at) values
@@ -85,27 +122,29 @@ describe('migrations', () => {
       insert into trace_stats (project_id, trace_id, query_key, created_at, live_signals, explicit_signals, implicit_signals, trusted_signals, requeried, updated_at) values
         ('p', 't1', 'q', ${day}, 4, 2, 1, 1, 0, 0), ('p', 't2', 'q2', ${day}, 2, 0, 2, 1, 0, 0), ('p', 't3', 'q3', ${day}, 0, 0, 0, 0, 0, 0);
       insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried) values
-        ('p', '2026-11-02', 3, 2, 2, 2, 3, 6, 2, 1, 0), ('p', '2026-08-01', 5, 5, 1, 1, 5, 6, 1, 0, 0)`);
-    for (const f of files.filter((f) => f >= '0022')) apply(db, f);
+        ('p', '2026-11-02', 3, 2, 2, 2, 3, 6, 2, 1, 0), ('p', '2026-08-01', 5, 5, 1, 1, 5, 6, 1, 0, 0)`,
+    );
+    await migrateFrom(db, '0022');
     // t1: the thumbs-down alone (context, its reason, a superseded vote and an event no run assessed yet are not counted);
     // t2: the regenerate attributed to it; t3: nothing left.
-    expect(db.prepare('select trace_id, live_signals, explicit_signals, implicit_signals, trusted_signals from trace_stats order by trace_id').all()).toEqual([
+    expect(await rows(db, 'select trace_id, live_signals, explicit_signals, implicit_signals, trusted_signals from trace_stats order by trace_id')).toEqual([
       { trace_id: 't1', live_signals: 1, explicit_signals: 1, implicit_signals: 0, trusted_signals: 1 },
       { trace_id: 't2', live_signals: 1, explicit_signals: 0, implicit_signals: 1, trusted_signals: 1 },
       { trace_id: 't3', live_signals: 0, explicit_signals: 0, implicit_signals: 0, trusted_signals: 0 },
     ]);
     // A day retention has reached (its answers no longer stored) keeps its counts.
-    expect(db.prepare('select day, with_signals, signals, explicit_signals, implicit_signals from day_stats order by day').all()).toEqual([
+    expect(await rows(db, 'select day, with_signals, signals, explicit_signals, implicit_signals from day_stats order by day')).toEqual([
       { day: '2026-08-01', with_signals: 5, signals: 6, explicit_signals: 1, implicit_signals: 5 },
       { day: '2026-11-02', with_signals: 2, signals: 2, explicit_signals: 1, implicit_signals: 1 },
     ]);
   });
-  it("dates again each stored correction by the browser's clock held between its answer and its arrival", () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0022')) apply(db, f);
+  it("dates again each stored correction by the browser's clock held between its answer and its arrival", async () => {
+    const db = await migratedBefore('0022');
     const answered = Date.parse('2026-11-02T10:00:00Z');
     const arrived = answered + 60_000;
-    db.exec(`insert into traces (project_id, trace_id, session_id, query, answer, model, created_at, received_at) values
+    await run(
+      db,
+      `insert into traces (project_id, trace_id, session_id, query, answer, model, created_at, received_at) values
         ('p', 't1', 's', 'q', 'a', 'm', ${answered}, ${answered});
       insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, superseded, detail, client_ts, received_at) values
         ('p', 'ahead', 't1', 's', 'correction', -1, 0, '{}', ${arrived + 86_400_000}, ${arrived}),
@@ -114,35 +153,36 @@ describe('migrations', () => {
       insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values
         ('p', 'ahead', 't1', 'q', 'x', 0.9, 'open', ${arrived + 86_400_000}),
         ('p', 'behind', 't1', 'q', 'x', 0.9, 'open', ${answered - 7 * 86_400_000}),
-        ('p', 'fine', 't1', 'q', 'x', 0.9, 'resolved', ${answered + 30_000})`);
-    for (const f of files.filter((f) => f >= '0022')) apply(db, f);
-    expect(db.prepare('select event_id, created_at from corrections order by event_id').all()).toEqual([
+        ('p', 'fine', 't1', 'q', 'x', 0.9, 'resolved', ${answered + 30_000})`,
+    );
+    await migrateFrom(db, '0022');
+    expect(await rows(db, 'select event_id, created_at from corrections order by event_id')).toEqual([
       { event_id: 'ahead', created_at: arrived },
       { event_id: 'behind', created_at: answered },
       { event_id: 'fine', created_at: answered + 30_000 },
     ]);
   });
 
-  it("keeps each day's drop count as one report of that day", () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0029')) apply(db, f);
-    db.exec(`insert into client_drops (project_id, day, dropped) values ('p', '2026-11-01', 7), ('p', '2026-11-02', 3), ('q', '2026-11-01', 1)`);
-    for (const f of files.filter((f) => f >= '0029')) apply(db, f);
+  it("keeps each day's drop count as one report of that day", async () => {
+    const db = await migratedBefore('0029');
+    await run(db, `insert into client_drops (project_id, day, dropped) values ('p', '2026-11-01', 7), ('p', '2026-11-02', 3), ('q', '2026-11-01', 1)`);
+    await migrateFrom(db, '0029');
     expect(
-      db.prepare('select project_id, day, sum(dropped) as dropped from client_drop_reports group by project_id, day order by project_id, day').all(),
+      await rows(db, 'select project_id, day, sum(dropped) as dropped from client_drop_reports group by project_id, day order by project_id, day'),
     ).toEqual([
       { project_id: 'p', day: '2026-11-01', dropped: 7 },
       { project_id: 'p', day: '2026-11-02', dropped: 3 },
       { project_id: 'q', day: '2026-11-01', dropped: 1 },
     ]);
-    expect(db.prepare("select name from sqlite_master where name = 'client_drops'").all()).toEqual([]);
+    expect(await rows(db, "select name from sqlite_master where name = 'client_drops'")).toEqual([]);
   });
 
-  it('keeps as purged what a day retention reached counted, and leaves a day still holding some of its answers as counted', () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0040')) apply(db, f);
+  it('keeps as purged what a day retention reached counted, and leaves a day still holding some of its answers as counted', async () => {
+    const db = await migratedBefore('0040');
     // Retention purged before 2026-08-01; one answer of 2026-07-02 is still stored (it arrived late).
-    db.exec(`insert into projects (id, name) values ('p', 'P');
+    await run(
+      db,
+      `insert into projects (id, name) values ('p', 'P');
       insert into loop_runs (project_id, night, status, stage, window_from, window_to, state, stages, started_at)
         values ('p', '2026-11-01', 'done', 16, 0, 1000, '{"purgedBefore":${Date.UTC(2026, 7, 1)}}', '[]', 0);
       insert into traces (project_id, trace_id, query, answer, model, created_at, received_at)
@@ -151,29 +191,32 @@ describe('migrations', () => {
         values ('p', '2026-07-01', 5, 4, 3, 2, 2, 4, 3, 1, 1), ('p', '2026-07-02', 6, 0, 0, 0, 0, 0, 0, 0, 0), ('p', '2026-10-01', 7, 0, 0, 0, 0, 0, 0, 0, 0);
       insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried, worst)
         values ('p', 'a.md', '[""]', '2026-07-01', 5, 3, 1, 1, 1, '[]'), ('p', 'a.md', '[""]', '2026-07-02', 6, 0, 0, 0, 0, '[]'),
-          ('p', 'a.md', '[""]', '2026-10-01', 7, 0, 0, 0, 0, '[]')`);
-    for (const f of files.filter((f) => f >= '0040')) apply(db, f);
-    expect(db.prepare('select day, purged_traces, purged_with_trusted, purged_negative from day_stats order by day').all()).toEqual([
+          ('p', 'a.md', '[""]', '2026-10-01', 7, 0, 0, 0, 0, '[]')`,
+    );
+    await migrateFrom(db, '0040');
+    expect(await rows(db, 'select day, purged_traces, purged_with_trusted, purged_negative from day_stats order by day')).toEqual([
       { day: '2026-07-01', purged_traces: 5, purged_with_trusted: 3, purged_negative: 1 },
       { day: '2026-07-02', purged_traces: null, purged_with_trusted: 0, purged_negative: 0 },
       { day: '2026-10-01', purged_traces: 0, purged_with_trusted: 0, purged_negative: 0 },
     ]);
-    expect(db.prepare('select day, purged_traces, purged_scored, purged_positive from document_days order by day').all()).toEqual([
+    expect(await rows(db, 'select day, purged_traces, purged_scored, purged_positive from document_days order by day')).toEqual([
       { day: '2026-07-01', purged_traces: 5, purged_scored: 3, purged_positive: 1 },
       { day: '2026-07-02', purged_traces: 0, purged_scored: 0, purged_positive: 0 },
       { day: '2026-10-01', purged_traces: 0, purged_scored: 0, purged_positive: 0 },
     ]);
   });
 
-  it('has each correction already in the inbox name the answer its verdict moved it onto', () => {
-    const db = new Database(':memory:');
-    for (const f of files.filter((f) => f < '0030')) apply(db, f);
-    db.exec(`insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values
+  it('has each correction already in the inbox name the answer its verdict moved it onto', async () => {
+    const db = await migratedBefore('0030');
+    await run(
+      db,
+      `insert into corrections (project_id, event_id, trace_id, query, text, confidence, status, created_at) values
         ('p', 'moved', 't2', 'and then?', 'x', 0.9, 'open', 1), ('p', 'stayed', 't2', 'and then?', 'x', 0.9, 'open', 1), ('p', 'unassessed', 't2', 'and then?', 'x', 0.9, 'open', 1);
       insert into event_assessments (project_id, event_id, trace_id, attributed_trace_id, confidence, rules, assessed_at) values
-        ('p', 'moved', 't2', 't1', 0.9, '[]', 1), ('p', 'stayed', 't2', 't2', 0.9, '[]', 1)`);
-    for (const f of files.filter((f) => f >= '0030')) apply(db, f);
-    expect(db.prepare('select event_id, attributed_trace_id from corrections order by event_id').all()).toEqual([
+        ('p', 'moved', 't2', 't1', 0.9, '[]', 1), ('p', 'stayed', 't2', 't2', 0.9, '[]', 1)`,
+    );
+    await migrateFrom(db, '0030');
+    expect(await rows(db, 'select event_id, attributed_trace_id from corrections order by event_id')).toEqual([
       { event_id: 'moved', attributed_trace_id: 't1' },
       { event_id: 'stayed', attributed_trace_id: null },
       { event_id: 'unassessed', attributed_trace_id: null },

@@ -6,27 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { varProblems } from '../collector/worker-vars.ts';
+import { tomlTable } from './toml-table.ts';
 
-/**
- * The `[vars]` table's `NAME = value` lines (the form wrangler.toml uses; an inline table
- * `vars = { … }` or an `[env.x.vars]` is not read). A quoted value is its string, a bare one its text (a number's `_` between digits dropped, as TOML reads it).
- */
-export function tomlVars(file: string): Record<string, string> {
-  const vars: Record<string, string> = {};
-  let table = '';
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const header = /^\s*\[{1,2}\s*([^\]]+?)\s*\]{1,2}\s*(#.*)?$/.exec(line);
-    if (header) table = header[1]!;
-    if (header || table !== 'vars') continue;
-    const entry = /^\s*([A-Za-z_][\w-]*)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^#\s]+)\s*(#.*)?$/.exec(line);
-    if (!entry) continue;
-    const [, name, raw] = entry as unknown as [string, string, string];
-    // A bare number may group its digits (`60_000`), which TOML reads, and the Worker gets, as 60000.
-    const bare = /^[+-]?\d/.test(raw) ? raw.replaceAll('_', '') : raw;
-    vars[name] = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw.startsWith("'") ? raw.slice(1, -1) : bare;
-  }
-  return vars;
-}
+/** The `[vars]` table's `NAME = value` lines (see tomlTable). */
+export const tomlVars = (file: string): Record<string, string> => tomlTable(file, 'vars');
 
 /** `.dev.vars` as `wrangler dev` reads it, over `[vars]`; none when the file is absent. */
 export const devVars = (file: string): Record<string, string> => (existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {});

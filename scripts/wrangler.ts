@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, holdPort } from './free-port.ts';
+import { tomlTable } from './toml-table.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -27,7 +28,16 @@ export interface LocalD1 {
 
 const persistArgs = ({ persistTo }: LocalD1) => (persistTo ? ['--persist-to', persistTo] : []);
 
-const d1Dir = (persistTo: string) => join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+/** Where wrangler (miniflare) keeps local D1s under `persistTo`. */
+export const d1Persist = (persistTo: string) => join(persistTo, 'v3', 'd1');
+const d1Dir = (persistTo: string) => join(d1Persist(persistTo), 'miniflare-D1DatabaseObject');
+
+/** The id wrangler.toml gives the D1 bound as DB: miniflare names its local file after it. */
+export const d1DatabaseId = (): string => {
+  const id = tomlTable(join(ROOT, 'wrangler.toml'), 'd1_databases').database_id;
+  if (!id) throw new Error('wrangler.toml binds no D1 database_id');
+  return id;
+};
 const d1Files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
 
 /** The SQLite file wrangler keeps a local D1 in under `persistTo`, once migrated. */
