@@ -129,8 +129,13 @@ export const outbox = (page: Page) =>
         const open = indexedDB.open('rag-feedback');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').getAll();
+          // Closed once read: an open connection would hold up the widget's own upgrade or delete.
+          const db = open.result;
+          const read = db.transaction('outbox');
+          read.oncomplete = read.onabort = () => db.close();
+          const req = read.objectStore('outbox').getAll();
           req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
         };
       }),
   );
