@@ -12,7 +12,8 @@ import { provisionProject } from '../collector/auth/provision.ts';
 import { axe } from '../console/e2e/axe.ts';
 import { holdPort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
-import { type DevServer, query, startDev } from '../scripts/wrangler.ts';
+import { queryEach } from '../scripts/local-d1-sql.ts';
+import { type DevServer, startDev } from '../scripts/wrangler.ts';
 import { launch } from '../tests/e2e/chromium.ts';
 import type { RagFeedbackElement } from '../widget/index.ts';
 import { DOC_EXAMPLES } from './corpus/docs.ts';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const demoPort = await holdPort();
   copyMigratedD1(persistTo);
   const p = await provisionProject({ id: 'demo-e2e', name: 'demo end to end', origins: [`http://127.0.0.1:${demoPort.port}`] });
-  query(p.statements.join('\n'), { persistTo });
+  await queryEach(p.statements, { persistTo });
   adminKey = p.keys.admin;
   collector = await startDev({ persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } }).finally(demoPort.release);
   demo = await startDemo({ port: demoPort.port, collectorUrl: collector.url, serverKey: p.keys.server, writeKey: p.keys.write, log: () => {} });

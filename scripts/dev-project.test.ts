@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEV_KEYS_FILE, ensureDevProject, readDevKeys } from './dev-project.ts';
 import { copyMigratedD1 } from './local-collector.ts';
-import { queryLocalD1 } from './local-d1-file.ts';
+import { query } from './local-d1-sql.ts';
 import { ROOT } from './wrangler.ts';
 import { wholeWriteTemp } from './write-file-whole.ts';
 
 const liveKeys = (persistTo: string) =>
-  queryLocalD1<{ kind: string; prefix: string }>(persistTo, "select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind");
+  query<{ kind: string; prefix: string }>("select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind", { persistTo });
 
 describe('the dev project npm start makes', () => {
   // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
@@ -28,16 +28,16 @@ describe('the dev project npm start makes', () => {
         ['viewer', first.viewer.slice(0, 10)],
         ['write', first.write.slice(0, 10)],
       ]);
-      expect(await queryLocalD1(persistTo, "select origin from project_origins where project_id = 'dev'")).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
+      expect(await query("select origin from project_origins where project_id = 'dev'", { persistTo })).toEqual([{ origin: 'http://127.0.0.1:8787' }]);
 
       // Started again, the demo on another port (DEMO_PORT): the same keys, and that page allowed too.
       expect(await ensureDevProject(keysFile, ['http://127.0.0.1:8787', 'http://127.0.0.1:5180'], { persistTo })).toEqual(first);
-      expect(await queryLocalD1(persistTo, "select origin from project_origins where project_id = 'dev' order by origin")).toEqual([
+      expect(await query("select origin from project_origins where project_id = 'dev' order by origin", { persistTo })).toEqual([
         { origin: 'http://127.0.0.1:5180' },
         { origin: 'http://127.0.0.1:8787' },
       ]);
 
-      await queryLocalD1(persistTo, "update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'");
+      await query("update api_keys set revoked_at = 1 where project_id = 'dev' and kind = 'write'", { persistTo });
       const second = await ensureDevProject(keysFile, ['http://127.0.0.1:8787'], { persistTo });
       expect(second.write).not.toBe(first.write);
       expect(await liveKeys(persistTo)).toHaveLength(7); // the old admin, server and viewer keys still work

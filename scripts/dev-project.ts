@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { KEY_KINDS, type KeyKind } from '../collector/auth/key-kinds.ts';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
-import { type LocalD1, query, ROOT } from './wrangler.ts';
+import { query, queryEach } from './local-d1-sql.ts';
+import { type LocalD1, ROOT } from './wrangler.ts';
 import { writeFileWhole } from './write-file-whole.ts';
 
 export type DevKeys = Record<KeyKind, string>;
@@ -20,7 +21,7 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
   const keys = existsSync(keysFile) ? keysIn(keysFile) : undefined;
   if (keys) {
     const hashes = await Promise.all(KEY_KINDS.map((kind) => hashKey(keys[kind] ?? '')));
-    const [row] = query<{ n: number; origins: string | null }>(
+    const [row] = await query<{ n: number; origins: string | null }>(
       `select (select count(*) from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})) as n,
          (select group_concat(origin, ' ') from project_origins where project_id = 'dev') as origins`,
       d1,
@@ -29,12 +30,12 @@ export async function ensureDevProject(keysFile: string, origins: readonly strin
     if (row?.n === KEY_KINDS.length) {
       // A start on other ports than the first (PORT, DEMO_PORT) adds them, or the demo's feedback would be refused.
       const missing = origins.filter((o) => !(row.origins ?? '').split(' ').includes(o));
-      if (missing.length) query(originStatements('dev', { add: missing }).join('\n'), d1);
+      if (missing.length) await queryEach(originStatements('dev', { add: missing }), d1);
       return keys as DevKeys;
     }
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
-  query(p.statements.join('\n'), d1);
+  await queryEach(p.statements, d1);
   writeFileWhole(keysFile, `${JSON.stringify(p.keys, null, 2)}\n`, 0o600);
   return p.keys;
 }

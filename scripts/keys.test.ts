@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { copyMigratedD1 } from './local-collector.ts';
-import { queryLocalD1 } from './local-d1-file.ts';
+import { query } from './local-d1-sql.ts';
 import { ROOT } from './wrangler.ts';
 
 const keys = (...args: string[]) => execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -19,10 +19,9 @@ describe('npm run keys', () => {
     const out = keys('create', 'acme', '--name', 'Acme', '--origin', 'https://app.acme.example', '--persist-to', persistTo);
     const write = out.match(/write key .*: (rfw_\w+)/)![1]!;
     const server = out.match(/server key .*: (rfs_\w+)/)![1]!;
-    const stored = await queryLocalD1<{ key_hash: string; kind: string }>(
+    const stored = await query<{ key_hash: string; kind: string }>("select key_hash, kind from api_keys where project_id = 'acme' order by kind", {
       persistTo,
-      "select key_hash, kind from api_keys where project_id = 'acme' order by kind",
-    );
+    });
     expect(stored.map((k) => k.kind)).toEqual(['admin', 'server', 'viewer', 'write']);
     expect(stored.find((k) => k.kind === 'write')!.key_hash).toBe(await hashKey(write));
     expect(JSON.stringify(stored)).not.toContain(write); // only hashes are kept
@@ -37,9 +36,9 @@ describe('npm run keys', () => {
     expect(keys('origins', 'acme', '--add', 'https://staging.acme.example', '--remove', 'http://localhost:5173', '--persist-to', persistTo)).toContain(
       'Project acme origins: https://app.acme.example, https://staging.acme.example',
     );
-    expect(await queryLocalD1(persistTo, "select count(*) as n from api_keys where project_id = 'acme'")).toEqual([{ n: 8 }]);
+    expect(await query("select count(*) as n from api_keys where project_id = 'acme'", { persistTo })).toEqual([{ n: 8 }]);
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
-    expect(await queryLocalD1(persistTo, "select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null")).toEqual([{ n: 1 }]);
+    expect(await query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
     // Again, or mistyped: nothing revoked, and the exit code says so.
     expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`No live key starts ${server.slice(0, 10)} in this D1`);
   });

@@ -14,8 +14,9 @@
 import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
+import { migrateWhenBehind, query, queryEach } from './local-d1-sql.ts';
 import { shellWord } from './next-command.ts';
-import { type LocalD1, localD1Exists, migrate, query, queryEach } from './wrangler.ts';
+import { type LocalD1, localD1Exists } from './wrangler.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -51,9 +52,9 @@ function parse() {
  * Brings the local D1 up to date if wrangler has made it. One no start has made yet has no
  * projects or keys: the commands that only read or revoke say so without making it.
  */
-function migrateIfMade(d1: LocalD1): boolean {
+async function migrateIfMade(d1: LocalD1): Promise<boolean> {
   if (!localD1Exists(d1)) return false;
-  migrate(d1, { quiet: true });
+  await migrateWhenBehind(d1);
   return true;
 }
 
@@ -70,10 +71,13 @@ async function main() {
       let existing: { name: string; origins: string | null } | undefined;
       if (values['print-sql']) console.log(p.statements.join('\n'));
       else {
-        migrate(d1, { quiet: true });
-        // What was there, then the new keys, in one run of wrangler.
-        const [before] = queryEach<{ name: string; origins: string | null }>(
-          `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}';\n${p.statements.join('\n')}`,
+        await migrateWhenBehind(d1);
+        // What was there, then the new keys, in one transaction.
+        const [before] = await queryEach<{ name: string; origins: string | null }>(
+          [
+            `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}'`,
+            ...p.statements,
+          ],
           d1,
         );
         existing = before?.[0];
@@ -103,19 +107,18 @@ async function main() {
       const id = arg.replaceAll("'", "''");
       // Said with the D1 it looked in: the command without it would make the project in another.
       const create = ['create', arg, ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']])].map(shellWord).join(' ');
-      if (!migrateIfMade(d1) || !query(`select 1 from projects where id = '${id}'`, d1).length)
+      if (!(await migrateIfMade(d1)) || !(await query(`select 1 from projects where id = '${id}'`, d1)).length)
         throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
-      // The change and what it leaves, in one run of wrangler.
-      const now = query<{ origin: string }>(
-        [...statements, `select origin from project_origins where project_id = '${id}' order by origin;`].join('\n'),
-        d1,
+      // The change and what it leaves, in one transaction.
+      const now = (
+        (await queryEach<{ origin: string }>([...statements, `select origin from project_origins where project_id = '${id}' order by origin`], d1)).at(-1) ?? []
       ).map((r) => r.origin);
       console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
       return;
     }
     case 'list': {
-      const rows = migrateIfMade(d1)
-        ? query(
+      const rows = (await migrateIfMade(d1))
+        ? await query(
             `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
                (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
              from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
@@ -144,7 +147,7 @@ async function main() {
         console.log(`${revoke};`);
         return;
       }
-      const rows = migrateIfMade(d1) ? query(`${revoke} returning prefix`, d1) : [];
+      const rows = (await migrateIfMade(d1)) ? await query(`${revoke} returning prefix`, d1) : [];
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
       if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
       console.log(`Revoked ${rows.length} key(s) starting ${prefix}`);

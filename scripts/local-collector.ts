@@ -3,13 +3,13 @@
  * folder, migrated, with one project, served by `wrangler dev` on a free port.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
-import { batchLocalD1 } from './local-d1-file.ts';
-import { type DevServer, migrate, ROOT, startDev } from './wrangler.ts';
+import { queryEach } from './local-d1-sql.ts';
+import { type DevServer, MIGRATIONS_DIR, migrate, migrationFiles, ROOT, startDev } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
 export const NO_RATE_LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };
@@ -38,8 +38,8 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
   try {
     copyMigratedD1(persistTo);
     const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
-    // Straight into the local D1 before wrangler opens it: `wrangler d1 execute` takes 1.5 s.
-    await batchLocalD1(persistTo, project.statements);
+    // Before wrangler dev opens the D1: what it serves from its first request.
+    await queryEach(project.statements, { persistTo });
     // Logging each request costs CPU the benchmarks would measure.
     const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
@@ -72,11 +72,7 @@ const MIGRATED = '.migrated';
 function migratedD1(): string {
   const hash = createHash('sha256');
   for (const file of [join('node_modules', 'wrangler', 'package.json'), 'wrangler.toml']) hash.update(readFileSync(join(ROOT, file)));
-  const migrations = join(ROOT, 'collector', 'migrations');
-  for (const name of readdirSync(migrations)
-    .filter((n) => n.endsWith('.sql'))
-    .sort())
-    hash.update(name).update(readFileSync(join(migrations, name)));
+  for (const name of migrationFiles()) hash.update(name).update(readFileSync(join(MIGRATIONS_DIR, name)));
   const dir = join(tmpdir(), `rf-migrated-d1-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(join(dir, MIGRATED))) return dir;
   if (existsSync(dir) && !existsSync(join(dir, MIGRATED))) rmSync(dir, { recursive: true, force: true });

@@ -10,9 +10,10 @@ import { buildWidget } from './build-widget.ts';
 import { failInOneLine, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
+import { migrateWhenBehind } from './local-d1-sql.ts';
 import { startStoppably } from './start-stop.ts';
 import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
-import { migrate, ROOT, startDev } from './wrangler.ts';
+import { ROOT, startDev } from './wrangler.ts';
 
 failInOneLine();
 
@@ -28,7 +29,7 @@ const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `ht
 // first, so that its queued traces reach the collector, then the collector.
 const { url, keys, demo } = await startStoppably(async (started) => {
   // wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
-  const applied = migrate({}, { quiet: true });
+  const applied = await migrateWhenBehind();
   console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
   // The Worker serves the admin console at /admin from its build.
   await buildConsole();

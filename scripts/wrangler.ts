@@ -1,11 +1,10 @@
 /**
- * Runs wrangler offline with its state where we say: the one place that knows how to migrate,
- * query and serve the local collector. Used by `npm start`, `npm run keys`, and (through
- * local-collector.ts) the browser tests and the benchmarks.
+ * Runs wrangler offline with its state where we say: the one place that knows how to migrate and
+ * serve the local collector, and where its local D1 is (local-d1-sql.ts queries it). Used by
+ * `npm start`, `npm run keys`, and (through local-collector.ts) the browser tests and the benchmarks.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, holdPort } from './free-port.ts';
@@ -28,6 +27,9 @@ export interface LocalD1 {
 
 const persistArgs = ({ persistTo }: LocalD1) => (persistTo ? ['--persist-to', persistTo] : []);
 
+/** The folder wrangler keeps the local state in. */
+export const persistDir = ({ persistTo }: LocalD1): string => resolve(ROOT, persistTo ?? join('.wrangler', 'state'));
+
 /** Where wrangler (miniflare) keeps local D1s under `persistTo`. */
 export const d1Persist = (persistTo: string) => join(persistTo, 'v3', 'd1');
 const d1Dir = (persistTo: string) => join(d1Persist(persistTo), 'miniflare-D1DatabaseObject');
@@ -49,8 +51,8 @@ export function d1File(persistTo: string): string {
 }
 
 /** Whether wrangler has made the local D1 yet: commands that only read or revoke need not make it. */
-export function localD1Exists({ persistTo }: LocalD1 = {}): boolean {
-  const dir = d1Dir(resolve(ROOT, persistTo ?? join('.wrangler', 'state')));
+export function localD1Exists(d1: LocalD1 = {}): boolean {
+  const dir = d1Dir(persistDir(d1));
   return existsSync(dir) && d1Files(dir).length > 0;
 }
 
@@ -63,29 +65,18 @@ function wrangler(args: string[], options: { quiet?: boolean } = {}): string {
   return result.stdout;
 }
 
+/** Where the collector's migrations are, and their file names in the order they apply. */
+export const MIGRATIONS_DIR = join(ROOT, 'collector', 'migrations');
+export const migrationFiles = (): string[] =>
+  readdirSync(MIGRATIONS_DIR)
+    .filter((n) => n.endsWith('.sql'))
+    .sort();
+
 /** Applies collector/migrations to the local D1 (only the ones not applied yet); answers the names of those it applied. */
 export function migrate(d1: LocalD1 = {}, options: { quiet?: boolean } = {}): string[] {
   const out = wrangler(['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs(d1)], options);
   // wrangler reprints its table after each migration, each applied one marked ✅.
   return [...new Set(out.match(/\b\d{4}_\w+\.sql(?=\s*│\s*✅)/g) ?? [])];
-}
-
-/** Runs SQL against the local D1 and returns the rows of the last statement. */
-export function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[] {
-  return queryEach<Row>(sql, d1).at(-1) ?? [];
-}
-
-/** Runs SQL against the local D1 and returns each statement's rows: one start of wrangler (seconds) for several. */
-export function queryEach<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Row[][] {
-  const dir = mkdtempSync(join(tmpdir(), 'rf-sql-'));
-  try {
-    const file = join(dir, 'query.sql');
-    writeFileSync(file, sql);
-    const out = wrangler(['d1', 'execute', 'DB', '--local', '--json', '--file', file, ...persistArgs(d1)], { quiet: true });
-    return (JSON.parse(out) as { results: Row[] }[]).map((r) => r.results);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 export interface DevServer {

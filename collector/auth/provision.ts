@@ -19,7 +19,7 @@ const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
  * Makes a project with one key of each kind, as SQL, so the same code serves `npm run keys`
- * (through `wrangler d1 execute`) and the tests (through the D1 binding).
+ * (on a local D1, or printed for `wrangler d1 execute` on a deployed one) and the tests (through the D1 binding).
  */
 export async function provisionProject(project: NewProject): Promise<ProvisionedProject> {
   checkProjectId(project.id);

@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
-import { query } from '../../scripts/wrangler.ts';
+import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { DeadLetters, WorstTrace } from '../api/types.ts';
 import { axe } from './axe.ts';
@@ -45,7 +45,7 @@ describe('dead letters', () => {
 
       // Kept from a time in queue mode: listed, and replayed, whatever the mode now.
       const { traces } = await f.admin<{ traces: WorstTrace[] }>('/v1/admin/worst-traces');
-      const { ids, eventIds } = keepDeadLetters(f.collector.persistTo, { traceId: traces[0]!.traceId, tag: `${run}-listed`, correction: payload });
+      const { ids, eventIds } = await keepDeadLetters(f.collector.persistTo, { traceId: traces[0]!.traceId, tag: `${run}-listed`, correction: payload });
       const api = await f.admin<DeadLetters>('/v1/admin/dead-letters');
       expect(api.deadLetters.map((d) => d.id)).toEqual(ids);
       await page.reload();
@@ -86,7 +86,7 @@ describe('dead letters', () => {
       expect(await unwritable.nth(1).textContent()).toBe('3');
       expect(await focused(page)).toBe('button:Replay');
       // In D1: the events written once, the one written dead letter forgotten.
-      const stored = query<{ event_id: string }>(`select event_id from feedback_events where event_id like '${run}-listed-%' order by event_id`, {
+      const stored = await query<{ event_id: string }>(`select event_id from feedback_events where event_id like '${run}-listed-%' order by event_id`, {
         persistTo: f.collector.persistTo,
       });
       expect(stored.map((r) => r.event_id)).toEqual([...eventIds].sort());
@@ -106,7 +106,7 @@ describe('dead letters', () => {
   it('says beside the list what the collector answered when a replay fails, and lists them again', async () => {
     const f = fixture();
     const { traces } = await f.admin<{ traces: WorstTrace[] }>('/v1/admin/worst-traces');
-    keepDeadLetters(f.collector.persistTo, { traceId: traces[0]!.traceId, tag: `${run}-refused`, correction: payload });
+    await keepDeadLetters(f.collector.persistTo, { traceId: traces[0]!.traceId, tag: `${run}-refused`, correction: payload });
     const { page, context, problems } = await openConsole(browser(), f, '/admin/dead-letters', {
       routes: (ctx) =>
         ctx.route('**/v1/admin/dead-letters/replay', (route) =>

@@ -3,7 +3,7 @@
  * (collector/ingest-queue/dead-letters.ts), for the console's tests and screenshots: wrangler dev
  * cannot be made to fail a queued write.
  */
-import { query } from '../../scripts/wrangler.ts';
+import { query } from '../../scripts/local-d1-sql.ts';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
@@ -29,7 +29,7 @@ const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
  * older version might have queued it). Answers their ids in the order a replay takes them, and
  * the first one's event ids.
  */
-export function keepDeadLetters(persistTo: string, { traceId, tag, correction }: { traceId: string; tag: string; correction: string }) {
+export async function keepDeadLetters(persistTo: string, { traceId, tag, correction }: { traceId: string; tag: string; correction: string }) {
   const event = { traceId, sessionId: `${tag}-s`, clientTs: Date.now() - 60_000 };
   const events: FeedbackEvent[] = [
     { ...event, eventId: `${tag}-e0`, signalType: 'correction', detail: { text: correction } },
@@ -39,7 +39,7 @@ export function keepDeadLetters(persistTo: string, { traceId, tag, correction }:
   const unwritable = { rows: [{ ...rowOf(events[0]!), eventId: `${tag}-bad`, traceId: null }] };
   const ids = [`${tag}-writable`, `${tag}-unwritable`];
   const now = Date.now();
-  query(
+  await query(
     `insert into dead_letters (project_id, id, dead_lettered_at, message, error, attempts) values
       ('local', ${sqlText(ids[0]!)}, ${now - 120_000}, ${sqlText(JSON.stringify(writable))}, 'Error: D1_ERROR: database is locked', 1),
       ('local', ${sqlText(ids[1]!)}, ${now - 240_000}, ${sqlText(JSON.stringify(unwritable))}, 'Error: D1_ERROR: NOT NULL constraint failed: feedback_events.trace_id: SQLITE_CONSTRAINT', 2)`,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { query } from '../../scripts/wrangler.ts';
+import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { ReviewQueue } from '../api/types.ts';
 import { fetchAgain, openConsole, useSeededCollector } from './fixture.ts';
@@ -92,8 +92,8 @@ describe('the review queue', () => {
       const ids = [...answers.keys()];
       await expect
         .poll(
-          () => {
-            const rows = query<{ item_id: string; status: string; verdict: string; note: string | null }>(
+          async () => {
+            const rows = await query<{ item_id: string; status: string; verdict: string; note: string | null }>(
               `select item_id, status, verdict, note from review_items where item_id in (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')})`,
               { persistTo: f.collector.persistTo },
             );
@@ -104,7 +104,7 @@ describe('the review queue', () => {
         .toEqual(Object.fromEntries([...answers].map(([id, a]) => [id, { status: 'answered', ...a }])));
 
       // The next run of the nightly job (the cron, as wrangler fires it) counts them.
-      query("delete from loop_runs where project_id = 'local'", { persistTo: f.collector.persistTo });
+      await query("delete from loop_runs where project_id = 'local'", { persistTo: f.collector.persistTo });
       expect((await fetchAgain(`${f.collector.url}/__scheduled?cron=*/15+*+*+*+*`)).status).toBe(200);
       const health = await f.admin<any>('/v1/admin/health');
       expect(health.latest.metrics.reviewedLastWeek).toBe(10);
@@ -134,11 +134,13 @@ describe('the review queue', () => {
       await expect.poll(() => sent.filter((status) => status === 200).length, { timeout: 10_000 }).toBe(2);
       expect(sent.at(-1)).toBe(200);
       expect(sent.filter((status) => status !== 200 && status !== 503)).toEqual([]);
-      const stored = () =>
-        query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${item!.replace(/'/g, "''")}'`, {
-          persistTo: f.collector.persistTo,
-        })[0];
-      expect(stored()).toEqual({ status: 'pending', verdict: null });
+      const stored = async () =>
+        (
+          await query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${item!.replace(/'/g, "''")}'`, {
+            persistTo: f.collector.persistTo,
+          })
+        )[0];
+      expect(await stored()).toEqual({ status: 'pending', verdict: null });
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -174,12 +176,10 @@ describe('the review queue', () => {
           { item, status: 503 },
           { item, status: 200 },
         ]);
-      const stored = query<{ status: string; verdict: string | null }>(
+      const [stored] = await query<{ status: string; verdict: string | null }>(
         `select status, verdict from review_items where item_id = '${item.replace(/'/g, "''")}'`,
-        {
-          persistTo: f.collector.persistTo,
-        },
-      )[0];
+        { persistTo: f.collector.persistTo },
+      );
       expect(stored).toEqual({ status: 'answered', verdict: 'not_relevant' });
       // The reviewer stays on the next item, with no error shown.
       expect(await shownItem(page)).not.toBe(item);
@@ -209,12 +209,14 @@ describe('the review queue', () => {
       await page.keyboard.up('1');
       await expect.poll(() => posted).toEqual([first]);
       expect(await shownItem(page)).toBe(second);
-      const stored = (id: string) =>
-        query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${id.replace(/'/g, "''")}'`, {
-          persistTo: f.collector.persistTo,
-        })[0];
+      const stored = async (id: string) =>
+        (
+          await query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${id.replace(/'/g, "''")}'`, {
+            persistTo: f.collector.persistTo,
+          })
+        )[0];
       await expect.poll(() => stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
-      expect(stored(second!)?.status).toBe('pending');
+      expect((await stored(second!))?.status).toBe('pending');
       expect(posted).toEqual([first]);
       // Undo held down takes back the last answer only, not the one before it too.
       await pressAndMove(page, '2', second);
@@ -224,7 +226,7 @@ describe('the review queue', () => {
       await page.keyboard.up('u');
       await expect.poll(() => posted).toEqual([first, second, second]);
       await expect.poll(() => stored(second!)).toEqual({ status: 'pending', verdict: null });
-      expect(stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
+      expect(await stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
       // Enter held on the focused Relevant button (which stays focused for the next item) answers once too.
       await page.locator('rf-review-page button.verdict.relevant').focus();
       await page.keyboard.down('Enter');
@@ -234,7 +236,7 @@ describe('the review queue', () => {
       await page.keyboard.up('Enter');
       await expect.poll(() => posted).toEqual([first, second, second, second]);
       expect(await shownItem(page)).toBe(third);
-      expect(stored(third!)?.status).toBe('pending');
+      expect((await stored(third!))?.status).toBe('pending');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { query } from '../../scripts/wrangler.ts';
+import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
@@ -176,15 +176,14 @@ describe('settings', () => {
 
   it('erases a hashed user id only after confirmation', { timeout: 90_000 }, async () => {
     const f = fixture();
-    const userTraces = (id: string) =>
-      query<{ n: number }>(`select count(*) as n from traces where user_id_hash = '${id}'`, { persistTo: f.collector.persistTo })[0]!.n;
-    const [user] = query<{ id: string }>(
-      'select user_id_hash as id from traces where user_id_hash is not null group by user_id_hash order by count(*) desc limit 1',
-      {
+    const userTraces = async (id: string) =>
+      (await query<{ n: number }>(`select count(*) as n from traces where user_id_hash = '${id}'`, { persistTo: f.collector.persistTo }))[0]!.n;
+    const [user] = (
+      await query<{ id: string }>('select user_id_hash as id from traces where user_id_hash is not null group by user_id_hash order by count(*) desc limit 1', {
         persistTo: f.collector.persistTo,
-      },
+      })
     ).map((r) => r.id);
-    const before = userTraces(user!);
+    const before = await userTraces(user!);
     expect(before).toBeGreaterThan(0);
     const { page, context } = await openConsole(browser(), f, '/admin/settings');
     try {
@@ -194,13 +193,13 @@ describe('settings', () => {
       await dialog.waitFor();
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });
-      expect(userTraces(user!)).toBe(before);
+      expect(await userTraces(user!)).toBe(before);
 
       await page.getByRole('button', { name: 'Erase…' }).click();
       await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
       // Erasure deletes across every table holding the user's rows: slower than a page's usual wait on a busy machine.
       await page.getByText(`Erased ${user}: ${before} traces`).waitFor({ timeout: 30_000 });
-      expect(userTraces(user!)).toBe(0);
+      expect(await userTraces(user!)).toBe(0);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { provisionProject } from '../../collector/auth/provision.ts';
-import { query } from '../../scripts/wrangler.ts';
+import { queryEach } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
@@ -204,7 +204,7 @@ describe('the console: served at /admin, signed in with the admin key', () => {
   it('names the project of the admin key signed in with, so a reader with several keys knows which one this is', async () => {
     const f = fixture();
     const other = await provisionProject({ id: `other-${Date.now().toString(36)}`, name: 'Support site (staging)', origins: [] });
-    query(other.statements.join('\n'), { persistTo: f.collector.persistTo });
+    await queryEach(other.statements, { persistTo: f.collector.persistTo });
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
     try {
       const project = page.locator('rf-console [data-field="project"]');
