@@ -50,4 +50,23 @@ describe("the Worker's settings checked before it starts or is deployed", () => 
     expect(() => refuseMistypedVars({ ...vars, EVENTS_INGEST: 'queue', NIGHTLY_QUERY_BUDGET: '500' }, 'x')).not.toThrow();
     expect(devVars(join(dir, 'absent'))).toEqual({});
   });
+
+  it('reads vars written in any form TOML allows, and not those of an environment', () => {
+    const toml = join(dir, 'inline.toml');
+    writeFileSync(
+      toml,
+      [
+        'name = "x"',
+        'vars = { EVENTS_INGEST = "queue", RATE_LIMIT_IP_PER_MIN = 1_200, NIGHTLY_QUERY_BUDGET = true }',
+        '[env.staging.vars]',
+        'RATE_LIMIT_KEY_PER_MIN = "not read here"',
+      ].join('\n'),
+    );
+    expect(tomlVars(toml)).toEqual({ EVENTS_INGEST: 'queue', RATE_LIMIT_IP_PER_MIN: '1200', NIGHTLY_QUERY_BUDGET: 'true' });
+    expect(() => refuseMistypedVars(tomlVars(toml), 'wrangler.toml')).toThrow(
+      'wrangler.toml: NIGHTLY_QUERY_BUDGET is "true", which the collector does not take',
+    );
+    writeFileSync(toml, 'vars = { EVENTS_INGEST = "queue" ');
+    expect(() => tomlVars(toml)).toThrow();
+  });
 });

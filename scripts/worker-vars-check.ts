@@ -5,11 +5,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { parse } from 'smol-toml';
 import { varProblems } from '../collector/worker-vars.ts';
-import { tomlTable } from './toml-table.ts';
 
-/** The `[vars]` table's `NAME = value` lines (see tomlTable). */
-export const tomlVars = (file: string): Record<string, string> => tomlTable(file, 'vars');
+/**
+ * wrangler.toml's top-level `vars`, each as the text the check reads (a number as its digits; an
+ * `[env.x.vars]` table is not read, as `npm start` and `npm run deploy` use none).
+ */
+export function tomlVars(file: string): Record<string, string> {
+  const { vars = {} } = parse(readFileSync(file, 'utf8')) as { vars?: Record<string, unknown> };
+  return Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]));
+}
 
 /** `.dev.vars` as `wrangler dev` reads it, over `[vars]`; none when the file is absent. */
 export const devVars = (file: string): Record<string, string> => (existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {});

@@ -4,11 +4,11 @@
  * `npm start`, `npm run keys`, and (through local-collector.ts) the browser tests and the benchmarks.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'smol-toml';
 import { freePort, holdPort } from './free-port.ts';
-import { tomlTable } from './toml-table.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -35,11 +35,12 @@ export const d1Persist = (persistTo: string) => join(persistTo, 'v3', 'd1');
 const d1Dir = (persistTo: string) => join(d1Persist(persistTo), 'miniflare-D1DatabaseObject');
 
 /** The id wrangler.toml gives the D1 bound as DB: miniflare names its local file after it. */
-export const d1DatabaseId = (): string => {
-  const id = tomlTable(join(ROOT, 'wrangler.toml'), 'd1_databases').database_id;
-  if (!id) throw new Error('wrangler.toml binds no D1 database_id');
+export function d1DatabaseId(): string {
+  const { d1_databases = [] } = parse(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8')) as { d1_databases?: { binding?: string; database_id?: string }[] };
+  const id = d1_databases.find((d) => d.binding === 'DB')?.database_id;
+  if (!id) throw new Error('wrangler.toml binds no D1 database_id as DB');
   return id;
-};
+}
 const d1Files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
 
 /** The SQLite file wrangler keeps a local D1 in under `persistTo`, once migrated. */
