@@ -54,6 +54,18 @@ describe('sentences', () => {
     expect(sentences(text, 'markdown')[0]).toBe('The constructor init runs first, then post_init.');
   });
 
+  it('drops fragments, measuring Chinese, Japanese and Korean at two columns a character, as they read', () => {
+    expect(sentences('See p. 4. Refunds of opened items take 14 days.', 'plain')).toEqual(['Refunds of opened items take 14 days.']);
+    expect(sentences('七天内可退款。见下。', 'plain')).toEqual(['七天内可退款。']);
+    expect(sentences('返品は七日以内。', 'markdown')).toEqual(['返品は七日以内。']);
+  });
+
+  it('takes a text shorter than a sentence as one, whole', () => {
+    expect(sentenceParts('Yes.', 'plain')).toEqual([{ text: 'Yes.', tableRow: false }]);
+    expect(sentences('**7 days.**', 'markdown')).toEqual(['7 days.']);
+    expect(sentences('   ', 'plain')).toEqual([]);
+  });
+
   it('keeps a quotation whole, and cuts as usual after a quotation mark the line never closes', () => {
     const text = 'Searched without the pushback ("That\'s wrong. Is it 30 days?" for "Is it 30 days?"). Then it ranks. It says “Stop. Now.” and goes.';
     expect(sentences(text, 'markdown')).toEqual([
@@ -223,6 +235,11 @@ describe('extractiveAnswer', () => {
     expect(a.answer).toBe('Vitamin D [1]');
     expect(a.citations).toEqual([{ n: 1, chunkId: 'd1', sourceDocId: 'd1', title: 'Vitamin D', snippet: 'Vitamin D' }]);
     expect(a.quoted).toEqual(['Vitamin D']);
+  });
+
+  it('quotes a document whose whole text is shorter than a sentence', () => {
+    const docs: Chunk[] = [{ chunkId: 'd1', sourceDocId: 'd1', sourceDocVersion: 'v1', title: 'Returns', text: 'Yes.' }];
+    expect(extractiveAnswer('yes', docs, one).answer).toBe('Yes. [1]');
   });
 
   it('keeps the preview short', () => {

@@ -123,11 +123,24 @@ function lineSentences(line: string): string[] {
   return [...out, ...held];
 }
 
-/** The chunk's sentences, in order, each saying whether it is a table row; fragments of under 12 characters are dropped. */
+/** Shorter than this, a piece is a fragment (a stray "e.g.", a figure's number), not a sentence. */
+const MIN_SENTENCE_WIDTH = 12;
+/** Characters a line of text shows two columns wide (Chinese, Japanese, Korean), each about a word. */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60]/gu;
+/** A text's width as it reads: a wide character counts as two, so "七天内可退款。" is a sentence. */
+const width = (text: string) => text.length + (text.match(WIDE)?.length ?? 0);
+
+/**
+ * The chunk's sentences, in order, each saying whether it is a table row; fragments are dropped.
+ * A text shorter than a sentence ("Yes." or "7 days.") is one, whole: it is all the text says.
+ */
 export function sentenceParts(text: string, format: TextFormat): Sentence[] {
-  return proseLines(text, format)
+  const lines = proseLines(text, format);
+  const whole = lines.map((l) => l.text).join(' ');
+  if (whole && width(whole) < MIN_SENTENCE_WIDTH) return [{ text: whole, tableRow: lines.every((l) => l.tableRow) }];
+  return lines
     .flatMap(({ text: line, tableRow }) => lineSentences(line).map((s) => ({ text: s.trim().replace(ABSTRACT_LABEL, ''), tableRow })))
-    .filter((s) => s.text.length >= 12);
+    .filter((s) => width(s.text) >= MIN_SENTENCE_WIDTH);
 }
 
 /** The chunk's sentences' texts, in order. */
