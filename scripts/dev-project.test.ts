@@ -13,7 +13,7 @@ const liveKeys = (persistTo: string) =>
   query<{ kind: string; prefix: string }>("select kind, prefix from api_keys where project_id = 'dev' and revoked_at is null order by kind", { persistTo });
 
 describe('the dev project npm start makes', () => {
-  // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine).
+  // Each step opens the D1 anew (a second or more on a busy 2-core machine).
   it('is made on first start, kept across starts (taking their origins), and remade when its keys stop working', { timeout: 180_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-dev-'));
     try {

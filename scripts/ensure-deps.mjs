@@ -5,7 +5,7 @@ import { execSync } from 'node:child_process';
 import { installedMatchesLock } from './installed-matches-lock.mjs';
 
 if (!installedMatchesLock()) {
-  console.log('Installing the locked dependencies (npm ci; a minute or two on a first start)…');
+  console.log('Installing the locked dependencies (npm ci; half a minute or so on a first start)…');
   try {
     execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
   } catch (err) {

@@ -11,7 +11,7 @@ import { ROOT } from './wrangler.ts';
 const keys = (...args: string[]) => execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
 
 describe('npm run keys', () => {
-  // Each step starts wrangler anew (5 to 15 s on a busy 2-core machine). The D1 starts migrated,
+  // Each step is a command of its own (seconds on a busy 2-core machine). The D1 starts migrated,
   // as applying every migration takes 15 s more (wrangler.test.ts checks that on a new D1).
   it('creates a project with four hashed keys, lists them, and revokes one', { timeout: 180_000 }, async () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));

@@ -17,6 +17,8 @@ async function withLocalD1<T>(d1: LocalD1, use: (db: D1) => Promise<T>): Promise
     script: 'export default {}',
     d1Databases: { DB: d1DatabaseId() },
     d1Persist: d1Persist(persistDir(d1)),
+    // No `request.cf` data to fetch from the network: nothing here serves a request.
+    cf: false,
   });
   try {
     return await use(await mf.getD1Database('DB'));
