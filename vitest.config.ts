@@ -66,8 +66,7 @@ export default defineConfig({
           // One process for all these files (each starts its own servers and browser), after the rest.
           isolate: false,
           sequence: { groupOrder: 1 },
-          // A page load (bound at 30 s on a busy 2-core machine) and a D1 read through `wrangler d1
-          // execute` (seconds a call) must both fit; the polls' own bounds catch a hang sooner.
+          // A page load (bound at 30 s on a busy 2-core machine) must fit; the polls' own bounds catch a hang sooner.
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // As long as a page's own waits: a poll often waits on a request to workerd.

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { hashKey } from '../collector/auth/key-format.ts';
 import { KEY_KINDS, type KeyKind } from '../collector/auth/key-kinds.ts';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
-import { query, queryEach } from './local-d1-sql.ts';
-import { type LocalD1, ROOT } from './wrangler.ts';
+import type { LocalD1Sql } from './local-d1-sql.ts';
+import { ROOT } from './wrangler.ts';
 import { writeFileWhole } from './write-file-whole.ts';
 
 export type DevKeys = Record<KeyKind, string>;
@@ -16,26 +16,25 @@ export const DEV_KEYS_FILE = join(ROOT, '.dev-keys.json');
  * The `dev` project's keys: the ones saved in `keysFile` if one of each kind still works in this D1
  * (a wiped .wrangler/state, or revoked keys, get a fresh set), else new ones, saved and returned.
  */
-export async function ensureDevProject(keysFile: string, origins: readonly string[], d1: LocalD1 = {}): Promise<DevKeys> {
+export async function ensureDevProject(keysFile: string, origins: readonly string[], sql: LocalD1Sql): Promise<DevKeys> {
   // A file that does not parse (cut short, or edited) holds no key anyone can use: a fresh set replaces it.
   const keys = existsSync(keysFile) ? keysIn(keysFile) : undefined;
   if (keys) {
     const hashes = await Promise.all(KEY_KINDS.map((kind) => hashKey(keys[kind] ?? '')));
-    const [row] = await query<{ n: number; origins: string | null }>(
+    const [row] = await sql.query<{ n: number; origins: string | null }>(
       `select (select count(*) from api_keys where revoked_at is null and key_hash in (${hashes.map((h) => `'${h}'`).join(',')})) as n,
          (select group_concat(origin, ' ') from project_origins where project_id = 'dev') as origins`,
-      d1,
     );
     // A file from before a kind of key existed gets a fresh set too.
     if (row?.n === KEY_KINDS.length) {
       // A start on other ports than the first (PORT, DEMO_PORT) adds them, or the demo's feedback would be refused.
       const missing = origins.filter((o) => !(row.origins ?? '').split(' ').includes(o));
-      if (missing.length) await queryEach(originStatements('dev', { add: missing }), d1);
+      if (missing.length) await sql.queryEach(originStatements('dev', { add: missing }));
       return keys as DevKeys;
     }
   }
   const p = await provisionProject({ id: 'dev', name: 'Local development', origins });
-  await queryEach(p.statements, d1);
+  await sql.queryEach(p.statements);
   writeFileWhole(keysFile, `${JSON.stringify(p.keys, null, 2)}\n`, 0o600);
   return p.keys;
 }

@@ -14,9 +14,9 @@
 import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
-import { migrateWhenBehind, query, queryEach } from './local-d1-sql.ts';
+import { type LocalD1Sql, migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { shellWord } from './next-command.ts';
-import { type LocalD1, localD1Exists } from './wrangler.ts';
+import { localD1Exists } from './wrangler.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -52,15 +52,14 @@ function parse() {
  * Brings the local D1 up to date if wrangler has made it. One no start has made yet has no
  * projects or keys: the commands that only read or revoke say so without making it.
  */
-async function migrateIfMade(d1: LocalD1): Promise<boolean> {
-  if (!localD1Exists(d1)) return false;
-  await migrateWhenBehind(d1);
+async function migrateIfMade(sql: LocalD1Sql): Promise<boolean> {
+  if (!localD1Exists(sql.d1)) return false;
+  await migrateWhenBehind(sql);
   return true;
 }
 
-async function main() {
-  const { command, arg, values } = parse();
-  const d1: LocalD1 = { persistTo: values['persist-to'] };
+/** Runs the command, opening the local D1 once at most (opened on its first statement). */
+async function run({ command, arg, values }: ReturnType<typeof parse>, sql: LocalD1Sql) {
   switch (command) {
     case 'create': {
       // Checked before the D1 is touched: a bad origin changes nothing.
@@ -71,15 +70,12 @@ async function main() {
       let existing: { name: string; origins: string | null } | undefined;
       if (values['print-sql']) console.log(p.statements.join('\n'));
       else {
-        await migrateWhenBehind(d1);
+        await migrateWhenBehind(sql);
         // What was there, then the new keys, in one transaction.
-        const [before] = await queryEach<{ name: string; origins: string | null }>(
-          [
-            `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}'`,
-            ...p.statements,
-          ],
-          d1,
-        );
+        const [before] = await sql.queryEach<{ name: string; origins: string | null }>([
+          `select name, (select group_concat(origin, ', ') from project_origins o where o.project_id = p.id) as origins from projects p where id = '${p.id.replaceAll("'", "''")}'`,
+          ...p.statements,
+        ]);
         existing = before?.[0];
       }
       // Creating a project that exists adds a key set to it (a rotation), and the origins given.
@@ -107,22 +103,21 @@ async function main() {
       const id = arg.replaceAll("'", "''");
       // Said with the D1 it looked in: the command without it would make the project in another.
       const create = ['create', arg, ...(values['persist-to'] === undefined ? [] : ['--persist-to', values['persist-to']])].map(shellWord).join(' ');
-      if (!(await migrateIfMade(d1)) || !(await query(`select 1 from projects where id = '${id}'`, d1)).length)
+      if (!(await migrateIfMade(sql)) || !(await sql.query(`select 1 from projects where id = '${id}'`)).length)
         throw new Error(`no project ${arg}: make it with npm run keys -- ${create}`);
       // The change and what it leaves, in one transaction.
       const now = (
-        (await queryEach<{ origin: string }>([...statements, `select origin from project_origins where project_id = '${id}' order by origin`], d1)).at(-1) ?? []
+        (await sql.queryEach<{ origin: string }>([...statements, `select origin from project_origins where project_id = '${id}' order by origin`])).at(-1) ?? []
       ).map((r) => r.origin);
       console.log(`Project ${arg} origins: ${now.join(', ') || 'none (its write key works from no browser page)'}`);
       return;
     }
     case 'list': {
-      const rows = (await migrateIfMade(d1))
-        ? await query(
+      const rows = (await migrateIfMade(sql))
+        ? await sql.query(
             `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
                (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
              from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
-            d1,
           )
         : [];
       // An empty table says nothing of why: a fresh clone's D1, or another --persist-to.
@@ -147,13 +142,18 @@ async function main() {
         console.log(`${revoke};`);
         return;
       }
-      const rows = (await migrateIfMade(d1)) ? await query(`${revoke} returning prefix`, d1) : [];
+      const rows = (await migrateIfMade(sql)) ? await sql.query(`${revoke} returning prefix`) : [];
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
       if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
       console.log(`Revoked ${rows.length} key(s) starting ${prefix}`);
       return;
     }
   }
+}
+
+async function main() {
+  const args = parse();
+  await withLocalD1({ persistTo: args.values['persist-to'] }, (sql) => run(args, sql));
 }
 
 main().catch((err: Error) => {

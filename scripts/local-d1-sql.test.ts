@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { copyMigratedD1 } from './local-collector.ts';
-import { migrateWhenBehind, query, queryEach } from './local-d1-sql.ts';
+import { migrateWhenBehind, query, queryEach, withLocalD1 } from './local-d1-sql.ts';
 import { type LocalD1, migrationFiles } from './wrangler.ts';
 
 // wrangler itself is what this module saves starting: seen through a spy on this test's own D1s
@@ -17,6 +17,22 @@ vi.mock('./wrangler.ts', async (original) => {
   );
   return { ...real, migrate };
 });
+// Each opening of a D1 starts a workerd: counted, with the real Miniflare doing the work.
+const openings = vi.hoisted(() => ({ started: 0, stopped: 0 }));
+vi.mock('miniflare', async (original) => {
+  const real = await original<typeof import('miniflare')>();
+  class Counted extends real.Miniflare {
+    constructor(...args: ConstructorParameters<typeof real.Miniflare>) {
+      super(...args);
+      openings.started++;
+    }
+    override async dispose() {
+      await super.dispose();
+      openings.stopped++;
+    }
+  }
+  return { ...real, Miniflare: Counted };
+});
 const migrated = () => {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-d1-sql-'));
   copyMigratedD1(persistTo);
@@ -25,6 +41,7 @@ const migrated = () => {
 };
 const wranglerRunsOn = (persistTo: string) => migrate.mock.calls.filter(([d1]) => d1.persistTo === persistTo).length;
 afterEach(() => {
+  openings.started = openings.stopped = 0;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,19 +60,44 @@ describe('SQL on a local D1', () => {
     expect(await query('select id, name from projects order by id', { persistTo })).toEqual([{ id: 'a', name: 'A' }]);
   });
 
+  it('opens the D1 once for all a command asks, only if it asks anything, and closes it even when the command fails', async () => {
+    const persistTo = migrated();
+    const names = await withLocalD1({ persistTo }, async (sql) => {
+      await sql.query("insert into projects (id, name) values ('a', 'A')");
+      // Written meanwhile through another opening (another process, as wrangler's would be): seen.
+      await queryEach(["insert into projects (id, name) values ('b', 'B')"], { persistTo });
+      return sql.query<{ name: string }>('select name from projects order by id');
+    });
+    expect(names).toEqual([{ name: 'A' }, { name: 'B' }]);
+    expect(openings).toEqual({ started: 2, stopped: 2 });
+
+    expect(await withLocalD1({ persistTo }, async () => 'asked nothing')).toBe('asked nothing');
+    expect(openings).toEqual({ started: 2, stopped: 2 });
+
+    await expect(
+      withLocalD1({ persistTo }, async (sql) => {
+        await sql.query('select 1');
+        throw new Error('the command failed');
+      }),
+    ).rejects.toThrow('the command failed');
+    expect(openings).toEqual({ started: 3, stopped: 3 });
+  });
+
   it('starts wrangler to migrate only when a migration is due', async () => {
     const persistTo = migrated();
-    expect(await migrateWhenBehind({ persistTo })).toEqual([]);
+    expect(await withLocalD1({ persistTo }, migrateWhenBehind)).toEqual([]);
     expect(wranglerRunsOn(persistTo)).toBe(0);
 
     await query(`delete from d1_migrations where name = '${migrationFiles().at(-1)}'`, { persistTo });
-    expect(await migrateWhenBehind({ persistTo })).toEqual(['applied by wrangler']);
+    expect(await withLocalD1({ persistTo }, migrateWhenBehind)).toEqual(['applied by wrangler']);
     expect(wranglerRunsOn(persistTo)).toBe(1);
 
-    // A D1 not made yet: wrangler makes it.
+    // A D1 not made yet: wrangler makes it, and the D1 is not opened before.
     const none = mkdtempSync(join(tmpdir(), 'rf-d1-sql-'));
     dirs.push(none);
-    expect(await migrateWhenBehind({ persistTo: none })).toEqual(['applied by wrangler']);
+    const opened = openings.started;
+    expect(await withLocalD1({ persistTo: none }, migrateWhenBehind)).toEqual(['applied by wrangler']);
     expect(wranglerRunsOn(none)).toBe(1);
+    expect(openings.started).toBe(opened);
   });
 });

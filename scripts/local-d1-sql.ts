@@ -1,7 +1,7 @@
 /**
  * SQL on a local D1, through the engine `wrangler dev` itself runs (miniflare's D1 in workerd), as
- * `wrangler d1 execute --local` does without starting all of wrangler first: about half a second a
- * call against several. Safe beside a running `wrangler dev`, as that command is. Used by `npm start`,
+ * `wrangler d1 execute --local` does without starting all of wrangler first: about half a second an
+ * opening against several. Safe beside a running `wrangler dev`, as that command is. Used by `npm start`,
  * `npm run keys`, the throwaway collectors and the tests that check what a command stored.
  */
 import type { Miniflare } from 'miniflare';
@@ -9,44 +9,75 @@ import { d1DatabaseId, d1Persist, type LocalD1, localD1Exists, migrate, migratio
 
 type D1 = Awaited<ReturnType<Miniflare['getD1Database']>>;
 
-async function withLocalD1<T>(d1: LocalD1, use: (db: D1) => Promise<T>): Promise<T> {
-  // Loaded on first use: a second of a command's start, which `npm run keys` refusing a typo need not pay.
-  const { Miniflare } = await import('miniflare');
-  const mf = new Miniflare({
-    modules: true,
-    script: 'export default {}',
-    d1Databases: { DB: d1DatabaseId() },
-    d1Persist: d1Persist(persistDir(d1)),
-    // No `request.cf` data to fetch from the network: nothing here serves a request.
-    cf: false,
-  });
+/** SQL on one local D1, for as long as `withLocalD1` lends it. */
+export interface LocalD1Sql {
+  readonly d1: LocalD1;
+  /** Runs statements in one transaction; answers each one's rows (none for one that returns none). */
+  queryEach<Row = Record<string, unknown>>(statements: readonly string[]): Promise<Row[][]>;
+  /** Runs one statement; answers its rows. */
+  query<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
+}
+
+/**
+ * Lends `use` the local D1, opened on its first statement (each opening starts a workerd, about
+ * half a second) and closed when `use` settles: a command asks all it needs through one opening.
+ */
+export async function withLocalD1<T>(d1: LocalD1, use: (sql: LocalD1Sql) => Promise<T>): Promise<T> {
+  let mf: Miniflare | undefined;
+  let db: Promise<D1> | undefined;
+  const open = () =>
+    (db ??= (async () => {
+      // Loaded on first use: a second of a command's start, which `npm run keys` refusing a typo need not pay.
+      const { Miniflare } = await import('miniflare');
+      mf = new Miniflare({
+        modules: true,
+        script: 'export default {}',
+        d1Databases: { DB: d1DatabaseId() },
+        d1Persist: d1Persist(persistDir(d1)),
+        // No `request.cf` data to fetch from the network: nothing here serves a request.
+        cf: false,
+      });
+      return mf.getD1Database('DB');
+    })());
+  const sql: LocalD1Sql = {
+    d1,
+    async queryEach<Row>(statements: readonly string[]) {
+      const db = await open();
+      return (await db.batch<Row>(statements.map((s) => db.prepare(s)))).map((r) => r.results);
+    },
+    async query<Row>(statement: string) {
+      return (await sql.queryEach<Row>([statement]))[0] ?? [];
+    },
+  };
   try {
-    return await use(await mf.getD1Database('DB'));
+    return await use(sql);
   } finally {
-    await mf.dispose();
+    // An opening still under way when `use` failed is waited for, so that its workerd is stopped too.
+    await db?.catch(() => undefined);
+    await mf?.dispose();
   }
 }
 
-/** Runs statements in one transaction; answers each one's rows (none for one that returns none). */
+/** `LocalD1Sql.queryEach` through an opening of its own. */
 export function queryEach<Row = Record<string, unknown>>(statements: readonly string[], d1: LocalD1 = {}): Promise<Row[][]> {
-  return withLocalD1(d1, async (db) => (await db.batch<Row>(statements.map((s) => db.prepare(s)))).map((r) => r.results));
+  return withLocalD1(d1, (sql) => sql.queryEach<Row>(statements));
 }
 
-/** Runs one statement; answers its rows. */
-export async function query<Row = Record<string, unknown>>(sql: string, d1: LocalD1 = {}): Promise<Row[]> {
-  return (await queryEach<Row>([sql], d1))[0] ?? [];
+/** `LocalD1Sql.query` through an opening of its own. */
+export function query<Row = Record<string, unknown>>(statement: string, d1: LocalD1 = {}): Promise<Row[]> {
+  return withLocalD1(d1, (sql) => sql.query<Row>(statement));
 }
 
 /**
  * Applies the migrations the local D1 has not (making it if need be), as `migrate` does, but starts
  * wrangler only when one is due: reading which are applied takes a fraction of its seconds.
  */
-export async function migrateWhenBehind(d1: LocalD1 = {}): Promise<string[]> {
-  if (localD1Exists(d1)) {
+export async function migrateWhenBehind(sql: LocalD1Sql): Promise<string[]> {
+  if (localD1Exists(sql.d1)) {
     // Unreadable (no d1_migrations yet, say): wrangler decides, and says what is wrong if anything is.
-    const applied = await query<{ name: string }>('select name from d1_migrations', d1).catch(() => []);
+    const applied = await sql.query<{ name: string }>('select name from d1_migrations').catch(() => []);
     const names = new Set(applied.map((r) => r.name));
     if (migrationFiles().every((f) => names.has(f))) return [];
   }
-  return migrate(d1, { quiet: true });
+  return migrate(sql.d1, { quiet: true });
 }

@@ -10,7 +10,7 @@ import { buildWidget } from './build-widget.ts';
 import { failInOneLine, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
-import { migrateWhenBehind } from './local-d1-sql.ts';
+import { migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { startStoppably } from './start-stop.ts';
 import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
 import { ROOT, startDev } from './wrangler.ts';
@@ -28,12 +28,14 @@ const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `ht
 // Ctrl-C at any moment stops what has started so far (see start-stop.ts); once all has, the demo
 // first, so that its queued traces reach the collector, then the collector.
 const { url, keys, demo } = await startStoppably(async (started) => {
-  // wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
-  const applied = await migrateWhenBehind();
-  console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
+  const keys = await withLocalD1({}, async (sql) => {
+    // wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
+    const applied = await migrateWhenBehind(sql);
+    console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
+    return ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS, sql);
+  });
   // The Worker serves the admin console at /admin from its build.
   await buildConsole();
-  const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS);
   const collector = await started.start(
     (signal) => startDev({ port: PORT, inherit: true, signal }),
     (server) => server.stop(),
