@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type RunnerTask } from 'vitest';
 import { ROOT } from './wrangler.ts';
 
 const DIR = join(ROOT, 'collector', 'migrations');
@@ -9,16 +9,20 @@ const files = readdirSync(DIR)
   .filter((f) => f.endsWith('.sql'))
   .sort();
 
-// Each test gets an empty D1 of its own, in memory, in the engine the collector runs on.
-const TESTS = 8;
-const mf = new Miniflare({ modules: true, script: 'export default {}', d1Databases: Array.from({ length: TESTS }, (_, i) => `DB${i}`) });
-afterAll(() => mf.dispose());
+// Each test gets an empty D1 of its own, in memory, in the engine the collector runs on: as many
+// as the file has tests, counted once they are collected.
+let mf: Miniflare;
 let made = 0;
+// biome-ignore lint/correctness/noEmptyPattern: vitest hands a hook its suite second, after a fixtures pattern it requires.
+beforeAll(({}, file) => {
+  const tests = (task: RunnerTask): number => (task.type === 'suite' ? task.tasks.reduce((n, t) => n + tests(t), 0) : 1);
+  mf = new Miniflare({ modules: true, script: 'export default {}', d1Databases: Array.from({ length: tests(file) }, (_, i) => `DB${i}`) });
+});
+afterAll(() => mf.dispose());
 type D1 = Awaited<ReturnType<Miniflare['getD1Database']>>;
 
 /** A new D1 with the migrations named before `first` applied. */
 async function migratedBefore(first: string): Promise<D1> {
-  if (made === TESTS) throw new Error('more tests than D1s: raise TESTS');
   const db = await mf.getD1Database(`DB${made++}`);
   await apply(
     db,
