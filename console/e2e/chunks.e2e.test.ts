@@ -53,6 +53,8 @@ describe('chunks', () => {
     try {
       await rows(page).first().waitFor();
       expect(await listed(page)).toEqual(all.chunks.map((c) => c.chunkId));
+      // The tab is named for this page, not for the trace view's chunks section.
+      await expect.poll(() => page.title()).toBe('Chunks · Throwaway local collector · rag-feedback console');
       const row = page.locator('rf-chunks-page tr[data-chunk="refund-window"]');
       // Chunk and document, owner, shown first, retrieved, clicks, click-through, focused reads, copies, flags.
       expect(await row.locator('td').allTextContents()).toEqual(['refund-windowrefunds.md', 'no owner', '22', '22', '11', '50%', '0', '0', '0']);
@@ -90,6 +92,7 @@ describe('chunks', () => {
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => empty.textContent()).toBe('还没有片段在前排展示过至少 1000000 次。降低下限可查看展示较少的片段。');
       await page.getByRole('heading', { name: '片段', level: 1 }).waitFor();
+      await expect.poll(() => page.title()).toBe('片段 · Throwaway local collector · rag-feedback 控制台');
       expect(await axe(page)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

@@ -182,7 +182,7 @@ export class RfConsole extends LitElement {
       worst: s.worstTitle,
       trace: format(s.traceTitle, { id: this.route.params.traceId ?? '' }),
       documents: s.documentsTitle,
-      chunks: s.chunksTitle,
+      chunks: s.chunkUseTitle,
       corrections: s.correctionsTitle,
       prompts: s.promptsTitle,
       models: s.modelsTitle,
