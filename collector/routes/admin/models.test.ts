@@ -203,6 +203,17 @@ describe('POST /v1/rerank', () => {
 });
 
 describe('GET /v1/reranker', () => {
+  it('says no model is served once the only one was rolled back, not that none was ever promoted', async () => {
+    const p = await newProject();
+    expect((await admin(p, '/models', { method: 'POST', json: trained(model('only')) })).status).toBe(201);
+    expect((await admin(p, '/models/rollback', { method: 'POST' })).body).toEqual({ rolledBack: 'only', current: null });
+    const res = await call('/v1/reranker', { headers: bearer(p.keys.server) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: { code: 'no_model', message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order', field: 'version' },
+    });
+  });
+
   it('serves no model while the served artifact cannot be read, so a rollback to it stops clients ranking with the one rolled back', async () => {
     const p = await newProject();
     // Stored and served before artifacts were checked as they are now: its vector is not base64.

@@ -28,7 +28,12 @@ const modelTag = (version: string, revision: number) => (revision ? `"${version}
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
   const { projectId } = c.get('auth');
   const { version, revision, model } = await rankingModel(c.env.DB, projectId);
-  if (!version) throw new ApiError(404, { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order', field: 'version' });
+  if (!version)
+    throw new ApiError(404, {
+      code: 'no_model',
+      message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order',
+      field: 'version',
+    });
   if (!model)
     throw new ApiError(404, {
       code: 'no_model',
