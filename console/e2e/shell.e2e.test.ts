@@ -35,6 +35,8 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     try {
       // It says where a key is found.
       await page.getByText('keeps them in .dev-keys.json').waitFor();
+      // It names what a viewer key reads: every page a viewer is shown.
+      await page.getByText('or its viewer key, for loop health, chunks and models alone').waitFor();
       const key = page.getByLabel('Admin key');
       await key.fill('rfa_not_a_real_key_at_all_0000000');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -42,7 +44,10 @@ describe('the console: served at /admin, signed in with the admin key', () => {
 
       await key.fill(f.collector.keys.write);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not an admin key');
+      // A viewer key signs in too, so a write key is refused as neither.
+      await expect
+        .poll(() => page.getByRole('alert').first().textContent())
+        .toBe('That is neither an admin key nor a viewer key. The console needs the project’s admin key (rfa_…) or its viewer key (rfv_…).');
 
       await key.fill(f.collector.keys.admin);
       await page.getByRole('button', { name: 'Sign in' }).click();

@@ -29,13 +29,13 @@ const en = {
 
   signInTitle: 'Sign in',
   signInIntro:
-    'Paste the project’s admin key (or its viewer key, for loop health and models alone). It is kept in this browser tab only, until you sign out or close the tab.',
+    'Paste the project’s admin key (or its viewer key, for loop health, chunks and models alone). It is kept in this browser tab only, until you sign out or close the tab.',
   signInWhere: 'On your machine, npm start prints the dev project’s keys and keeps them in .dev-keys.json; npm run keys makes a project’s keys elsewhere.',
   adminKey: 'Admin key',
   signIn: 'Sign in',
   signingIn: 'Checking the key…',
   keyRejected: 'That key was not accepted: it is unknown or revoked.',
-  keyWrongKind: 'That is not an admin key. The console needs the project’s admin key (rfa_…).',
+  keyWrongKind: 'That is neither an admin key nor a viewer key. The console needs the project’s admin key (rfa_…) or its viewer key (rfv_…).',
   signedOut: 'You are signed out.',
   signOutUnsaved: 'Some of your review work is not saved yet (an answer still being sent, or a note typed): signing out now may lose it. Sign out anyway?',
 
@@ -504,13 +504,13 @@ const zhCN: Strings = {
   viewerOnlyBody: '你用的是查看者密钥：它只能看闭环的指标（闭环健康度、片段、模型），看不到用户的提问。请用项目的管理密钥登录后再打开此页面。',
 
   signInTitle: '登录',
-  signInIntro: '粘贴项目的管理密钥（或查看者密钥，只看闭环健康度和模型）。密钥只保存在当前浏览器标签页中，退出或关闭标签页即清除。',
+  signInIntro: '粘贴项目的管理密钥（或查看者密钥，只看闭环健康度、片段和模型）。密钥只保存在当前浏览器标签页中，退出或关闭标签页即清除。',
   signInWhere: '在本机，npm start 会打印 dev 项目的密钥并保存在 .dev-keys.json 中；其他环境用 npm run keys 生成项目密钥。',
   adminKey: '管理密钥',
   signIn: '登录',
   signingIn: '正在验证密钥…',
   keyRejected: '密钥未被接受：密钥不存在或已被吊销。',
-  keyWrongKind: '这不是管理密钥。控制台需要项目的管理密钥（rfa_…）。',
+  keyWrongKind: '这既不是管理密钥，也不是查看者密钥。控制台需要项目的管理密钥（rfa_…）或查看者密钥（rfv_…）。',
   signedOut: '已退出。',
   signOutUnsaved: '你的部分审核工作尚未保存（仍在发送的回答或已输入的备注）：现在退出可能会丢失。仍要退出吗？',
 
