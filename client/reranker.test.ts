@@ -69,7 +69,11 @@ describe('createReranker', () => {
   it("keeps retrieval's order with no model, and the last good model when the collector fails", async () => {
     const errors: string[] = [];
     const revoked = () => Response.json({ error: { code: 'unauthorized', message: 'The key is unknown or revoked' } }, { status: 401 });
-    const noModel = () => Response.json({ error: { code: 'no_model', message: 'No model is promoted yet: rank in retrieval order' } }, { status: 404 });
+    const noModel = () =>
+      Response.json(
+        { error: { code: 'no_model', message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order' } },
+        { status: 404 },
+      );
     const c = collector([noModel, modelResponse, () => new Response('down', { status: 503 }), revoked]);
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: c.fetch, onError: (e) => errors.push(e.message) });
     const plain = await reranker.rerank(query.query, query.candidates);

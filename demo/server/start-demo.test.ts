@@ -11,7 +11,11 @@ const collector = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/v1/reranker') {
     modelAsks.push(req.headers.authorization);
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'no_model', message: 'No model is promoted yet', field: 'version' } }));
+    res.end(
+      JSON.stringify({
+        error: { code: 'no_model', message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order', field: 'version' },
+      }),
+    );
     return;
   }
   let body = '';
