@@ -27,8 +27,13 @@ export interface Route {
   query: URLSearchParams;
 }
 
+/** The console's home, /admin: the review queue, or loop health for a viewer key (the shell sends it there). */
+const HOME = /^\/admin\/?$/;
+
+export const isHome = (url: URL): boolean => HOME.test(url.pathname);
+
 const ROUTES: { page: PageName; pattern: RegExp }[] = [
-  { page: 'review', pattern: /^\/admin\/?$/ },
+  { page: 'review', pattern: HOME },
   { page: 'review', pattern: /^\/admin\/review\/?$/ },
   { page: 'health', pattern: /^\/admin\/health\/?$/ },
   { page: 'worst', pattern: /^\/admin\/traces\/?$/ },

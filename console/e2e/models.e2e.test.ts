@@ -244,8 +244,12 @@ describe('the models page', () => {
       expect(await page.locator('rf-models-page [data-field="read-only"]').textContent()).toBe(
         'Signed in with a viewer key, which reads the models: promoting and rolling back need the project’s admin key.',
       );
+      // The console's home, the review queue for an admin key, is loop health for a viewer key.
+      await page.goto(`${f.collector.url}/admin`);
+      await page.locator('rf-health-page h1').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/admin/health');
       // A page of what users asked says why it is not shown, and where to go instead.
-      for (const path of ['/admin', '/admin/traces', '/admin/corrections']) {
+      for (const path of ['/admin/review', '/admin/traces', '/admin/corrections']) {
         await page.goto(`${f.collector.url}${path}`);
         await expect.poll(() => page.locator('rf-console [data-field="viewer-only"] h1').textContent()).toBe('This page needs an admin key');
       }

@@ -4,7 +4,7 @@ import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { adminKey, forgetAdminKey } from '../admin-key.ts';
-import { type PageName, paths, type Route, routeOf, SIGNING_OUT, watchLocation } from '../router.ts';
+import { isHome, navigate, type PageName, paths, type Route, routeOf, SIGNING_OUT, watchLocation } from '../router.ts';
 import { applyTheme, initialTheme, THEMES, type Theme } from '../theme.ts';
 import { styles } from './rf-console.styles.ts';
 
@@ -123,6 +123,8 @@ export class RfConsole extends LitElement {
         if (!current()) return;
         this.project = project;
         this.accessKnown = true;
+        // A viewer key may not read the review queue: the console's home is loop health for it.
+        if (project.access === 'viewer' && isHome(new URL(location.href))) navigate(paths.health(), { replace: true });
       },
       () => {
         if (!current()) return;
