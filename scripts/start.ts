@@ -27,12 +27,15 @@ const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `ht
 
 // Ctrl-C at any moment stops what has started so far (see start-stop.ts); once all has, the demo
 // first, so that its queued traces reach the collector, then the collector.
-const { url, keys, demo } = await startStoppably(async (started) => {
-  const keys = await withLocalD1({}, async (sql) => {
+const { url, keys, origins, demo } = await startStoppably(async (started) => {
+  const { keys, origins } = await withLocalD1({}, async (sql) => {
     // wrangler's own output reprints its table after each migration: hundreds of lines on a first start.
     const applied = await migrateWhenBehind(sql);
     console.log(applied.length ? `local D1: applied ${applied.length} migrations (${applied.at(-1)} the last)` : 'local D1: migrations up to date');
-    return ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS, sql);
+    const keys = await ensureDevProject(DEV_KEYS_FILE, DEV_ORIGINS, sql);
+    // Earlier starts' ports stay allowed beside this one's.
+    const origins = await sql.query<{ origin: string }>("select origin from project_origins where project_id = 'dev' order by origin");
+    return { keys, origins: origins.map((r) => r.origin) };
   });
   // The Worker serves the admin console at /admin from its build.
   await buildConsole();
@@ -50,7 +53,7 @@ const { url, keys, demo } = await startStoppably(async (started) => {
     },
     (demo) => demo.close(),
   );
-  return { url, keys, demo };
+  return { url, keys, origins, demo };
 });
 // Ids of this start's own, so the example curls store a new trace each time, not a duplicate.
 const run = Date.now().toString(36);
@@ -59,11 +62,11 @@ rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-key
 admin console on ${url}/admin  (sign in with the admin key below)
 demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's docs"})
 
-  project     dev   (origins: ${DEV_ORIGINS.join(', ')})
+  project     dev   (origins: ${origins.join(', ')})
   write key   ${keys.write}
   server key  ${keys.server}
   admin key   ${keys.admin}
-  viewer key  ${keys.viewer}  (the console's figures alone: loop health, models)
+  viewer key  ${keys.viewer}  (the console's figures alone: loop health, chunks, models)
 
 For the README's examples, in another shell:
   export WRITE_KEY=${keys.write} SERVER_KEY=${keys.server} ADMIN_KEY=${keys.admin}
