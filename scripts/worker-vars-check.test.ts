@@ -9,6 +9,12 @@ import { ROOT } from './wrangler.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rf-vars-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** A TOML file of these lines in the test's folder. */
+const tomlFile = (name: string, lines: string[]) => {
+  const file = join(dir, name);
+  writeFileSync(file, lines.join('\n'));
+  return file;
+};
 
 describe("the Worker's settings checked before it starts or is deployed", () => {
   it("takes this repo's wrangler.toml as it is", { timeout: 30_000 }, async () => {
@@ -19,20 +25,16 @@ describe("the Worker's settings checked before it starts or is deployed", () => 
   });
 
   it('refuses a mistyped one in [vars] or .dev.vars, naming each and what it takes, and reads no other table', () => {
-    const toml = join(dir, 'wrangler.toml');
-    writeFileSync(
-      toml,
-      [
-        'name = "x"',
-        '[vars]',
-        'EVENTS_INGEST = "queu"   # a typo',
-        "RATE_LIMIT_IP_PER_MIN = '1200'",
-        'RATE_LIMIT_KEY_PER_MIN = 5000',
-        'RATE_LIMIT_SESSION_PER_MIN = 1_200 # grouped as TOML allows',
-        '[[queues.producers]]',
-        'NIGHTLY_QUERY_BUDGET = "not read here"',
-      ].join('\n'),
-    );
+    const toml = tomlFile('wrangler.toml', [
+      'name = "x"',
+      '[vars]',
+      'EVENTS_INGEST = "queu"   # a typo',
+      "RATE_LIMIT_IP_PER_MIN = '1200'",
+      'RATE_LIMIT_KEY_PER_MIN = 5000',
+      'RATE_LIMIT_SESSION_PER_MIN = 1_200 # grouped as TOML allows',
+      '[[queues.producers]]',
+      'NIGHTLY_QUERY_BUDGET = "not read here"',
+    ]);
     const dev = join(dir, '.dev.vars');
     writeFileSync(dev, 'NIGHTLY_QUERY_BUDGET=5OO\nADDRESS_HASH_SECRET=s3cret\n');
     const vars = { ...tomlVars(toml), ...devVars(dev) };
@@ -52,16 +54,12 @@ describe("the Worker's settings checked before it starts or is deployed", () => 
   });
 
   it('reads vars written in any form TOML allows, and not those of an environment', () => {
-    const toml = join(dir, 'inline.toml');
-    writeFileSync(
-      toml,
-      [
-        'name = "x"',
-        'vars = { EVENTS_INGEST = "queue", RATE_LIMIT_IP_PER_MIN = 1_200, NIGHTLY_QUERY_BUDGET = true }',
-        '[env.staging.vars]',
-        'RATE_LIMIT_KEY_PER_MIN = "not read here"',
-      ].join('\n'),
-    );
+    const toml = tomlFile('inline.toml', [
+      'name = "x"',
+      'vars = { EVENTS_INGEST = "queue", RATE_LIMIT_IP_PER_MIN = 1_200, NIGHTLY_QUERY_BUDGET = true }',
+      '[env.staging.vars]',
+      'RATE_LIMIT_KEY_PER_MIN = "not read here"',
+    ]);
     expect(tomlVars(toml)).toEqual({ EVENTS_INGEST: 'queue', RATE_LIMIT_IP_PER_MIN: '1200', NIGHTLY_QUERY_BUDGET: 'true' });
     expect(() => refuseMistypedVars(tomlVars(toml), 'wrangler.toml')).toThrow(
       'wrangler.toml: NIGHTLY_QUERY_BUDGET is "true", which the collector does not take',
