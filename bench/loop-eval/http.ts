@@ -12,11 +12,12 @@ export const COLLECTOR_TIMEOUT_MS = 20_000;
 /** Attempts in all for a request left unanswered or cut off. */
 const ATTEMPTS = 3;
 
-/** A collector's answer, read whole. */
+/** A collector's answer, read whole, and how many times the request was sent to get it. */
 export interface CollectorAnswer {
   status: number;
   ok: boolean;
   text: string;
+  attempts: number;
 }
 
 /**
@@ -35,7 +36,7 @@ export async function collectorFetch(url: string, init: RequestInit = {}, timeou
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       const text = await res.text();
       // 503: the dev server restarted the Worker mid-request.
-      if (res.status !== 503 || attempt >= ATTEMPTS) return { status: res.status, ok: res.ok, text };
+      if (res.status !== 503 || attempt >= ATTEMPTS) return { status: res.status, ok: res.ok, text, attempts: attempt };
       why = `503 ${text.slice(0, 80)}`;
     } catch (err) {
       why = (err as Error).name === 'TimeoutError' ? `no whole answer in ${timeoutMs / 1000} s` : (err as Error).message;
@@ -63,7 +64,13 @@ export interface EventSink {
   send(events: readonly FeedbackEventInput[], ip: string): void;
   /** Resolves when every batch has been answered. */
   flush(): Promise<void>;
-  readonly counts: { sent: number; accepted: number; duplicate: number; rejected: number };
+  /**
+   * `stored`: taken by the collector, on the first sending or an earlier one of the same batch (a
+   * batch sent again after no answer came back may have been stored: its events are then answered
+   * `duplicate`). `duplicate`: answered so on a batch's first sending, which ids unique to each
+   * event should never be.
+   */
+  readonly counts: { sent: number; stored: number; duplicate: number; rejected: number };
 }
 
 /** At most this many requests in flight: the collector is one local process. */
@@ -75,8 +82,8 @@ const RETRIES = 5;
  * Each session's events from its own client address (`CF-Connecting-IP`, which Cloudflare sets
  * in production), as each user's browser would send them, from the demo page's origin.
  */
-export function eventSink(endpoint: string, writeKey: string, origin: string): EventSink {
-  const counts = { sent: 0, accepted: 0, duplicate: 0, rejected: 0 };
+export function eventSink(endpoint: string, writeKey: string, origin: string, timeoutMs = COLLECTOR_TIMEOUT_MS): EventSink {
+  const counts = { sent: 0, stored: 0, duplicate: 0, rejected: 0 };
   const inFlight = new Set<Promise<void>>();
   const errors: string[] = [];
 
@@ -84,11 +91,15 @@ export function eventSink(endpoint: string, writeKey: string, origin: string): E
   async function post(batch: readonly FeedbackEventInput[], ip: string, attempt = 0): Promise<void> {
     let res: CollectorAnswer | undefined;
     try {
-      res = await collectorFetch(`${endpoint}/v1/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
-        body: JSON.stringify({ events: batch }),
-      });
+      res = await collectorFetch(
+        `${endpoint}/v1/events`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}`, origin, 'cf-connecting-ip': ip },
+          body: JSON.stringify({ events: batch }),
+        },
+        timeoutMs,
+      );
     } catch (err) {
       if (attempt >= RETRIES) throw err;
     }
@@ -103,9 +114,10 @@ export function eventSink(endpoint: string, writeKey: string, origin: string): E
       rejected?: number;
       results?: { status: string; reason?: string; field?: string }[];
     };
+    const sentBefore = attempt > 0 || res.attempts > 1;
     counts.sent += batch.length;
-    counts.accepted += body.accepted ?? 0;
-    counts.duplicate += body.duplicate ?? 0;
+    counts.stored += (body.accepted ?? 0) + (sentBefore ? (body.duplicate ?? 0) : 0);
+    if (!sentBefore) counts.duplicate += body.duplicate ?? 0;
     counts.rejected += body.rejected ?? 0;
     const bad = body.results?.find((x) => x.status === 'rejected');
     if (!res.ok && res.status !== 400) errors.push(`POST /v1/events answered ${res.status}`);

@@ -50,7 +50,7 @@ export function reportTable(report: LoopEvalReport): string {
         [
           String(r.cycle),
           String(r.traces),
-          String(r.eventsAccepted),
+          String(r.eventsStored),
           String(r.trustedSignals),
           String(r.mined),
           String(r.reviewed),

@@ -55,7 +55,10 @@ export interface CycleRow {
   traces: number;
   browserTraces: number;
   eventsSent: number;
-  eventsAccepted: number;
+  /** Of them, those the collector holds (taken by any sending of their batch). */
+  eventsStored: number;
+  /** Answered `duplicate` the first time they were sent: none, ids being unique to each event. */
+  eventsDuplicate: number;
   /** Events of the night's touched traces, and those the noise filter left trusted. */
   eventsAssessed: number;
   trustedSignals: number;
@@ -309,7 +312,8 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         traces: traffic.asks + browser.asks,
         browserTraces: browser.asks,
         eventsSent: sink.counts.sent - before.sent,
-        eventsAccepted: sink.counts.accepted - before.accepted,
+        eventsStored: sink.counts.stored - before.stored,
+        eventsDuplicate: sink.counts.duplicate - before.duplicate,
         eventsAssessed: stageCount(stages, 'assess', 'events'),
         trustedSignals: stageCount(stages, 'assess', 'events') - stageCount(stages, 'assess', 'lowConfidence'),
         pushedBack: traffic.pushedBack.length,
@@ -337,7 +341,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       };
       rows.push(row);
       log(
-        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsAccepted} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
+        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsStored} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
           `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}, ${askedMetrics.queries} questions asked ${askedMetrics.promoted.toFixed(3)} (BM25 ${askedMetrics.bm25.toFixed(3)})` +
           (candidate
             ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)} asked ${candidate.askedNdcg10.toFixed(3)}`
