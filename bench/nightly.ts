@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SLICE_QUERY_RESERVE } from '../collector/jobs/query-budget.ts';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
+import { utcDay } from '../shared/time.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly, heapRows, startBenchDev } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
@@ -51,7 +52,11 @@ function describe(sql: string): string {
 export async function nightlyBench(): Promise<Row[]> {
   return inBenchFolder('rf-nightly-', log, async (dir) => {
     const persistTo = join(dir, 'state');
-    const { data, file, adminKey } = await generatedDatabase({ persistTo, receipt: 'imported', now: Date.now(), log });
+    // The month ends, and so arrives, on the UTC day before today's: the archive writes whole days
+    // of arrival before today, so the run archives all of it at any hour (a month received in the
+    // 24 hours before the run would be archived only as far as it came before midnight).
+    const monthEnd = Date.parse(utcDay(Date.now()));
+    const { data, file, adminKey } = await generatedDatabase({ persistTo, receipt: 'imported', now: monthEnd, log });
     const sizeMb = statSync(file).size / 2 ** 20;
     log(
       `${count(data.traces)} traces, ${count(data.chunkRows)} chunk rows, ${count(data.chunkTexts)} chunk texts, ${count(data.events)} events, ${count(data.sessions)} sessions: ` +
