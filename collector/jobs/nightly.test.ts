@@ -491,6 +491,34 @@ describe('the nightly job', () => {
     expect(JSON.parse(results.find((r) => r.session_id === 'rotating-0')!.rules)[0].reason).toMatch(/^ip sent 12 negative signals/);
   });
 
+  it('does not count a bounce from an answer its conversation went on from: the page was left after the next question', async () => {
+    const p = await newProject();
+    const t0 = Date.now() - 600_000;
+    // A question, a follow-up 8 s later, then the page left: both answers report a bounce.
+    const first = badTrace({ sessionId: 'asked-on', turnIndex: 0, createdAt: t0 });
+    const next = badTrace({ sessionId: 'asked-on', turnIndex: 1, createdAt: t0 + 8_000, query: 'and for opened items bought in a sale?' });
+    const bounce = (t: TraceInput) => ({
+      traceId: t.traceId,
+      sessionId: 'asked-on',
+      signalType: 'bounce' as const,
+      clientTs: t0 + 9_000,
+      detail: { ms: 9_000 },
+    });
+    await send(p, [first, next], [bounce(first), bounce(next)]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const stats = (t: TraceInput) =>
+      env.DB.prepare('select weighted_score, trusted_signals from trace_stats where project_id = ? and trace_id = ?').bind(p.id, t.traceId).first();
+    expect(await stats(first)).toEqual({ weighted_score: null, trusted_signals: 0 });
+    expect(await stats(next)).toEqual({ weighted_score: -0.3, trusted_signals: 1 });
+    const verdict = await env.DB.prepare(
+      `select a.confidence, a.rules from event_assessments a join feedback_events e using (project_id, event_id) where a.project_id = ? and e.trace_id = ?`,
+    )
+      .bind(p.id, first.traceId)
+      .first<{ confidence: number; rules: string }>();
+    expect(verdict!.confidence).toBe(0);
+    expect(JSON.parse(verdict!.rules)).toEqual([{ rule: 'asked_on', reason: 'the conversation went on with another question after this answer' }]);
+  });
+
   it('trusts a thumbs-down a little less when the next question digs into the same answer, unless it pushes back', async () => {
     const p = await newProject();
     const t0 = Date.now() - 600_000;

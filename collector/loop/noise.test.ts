@@ -130,6 +130,20 @@ describe('noise rules', () => {
     });
   });
 
+  it('zeroes a bounce from an answer its conversation went on from with another question, and trusts a lone one as its base', () => {
+    const bounce = ev('bounce', -0.3, 4_000, { detail: { ms: 4_000 } });
+    const asked = { query: 'And what about opened items?', at: T0 + 2_000, follows: null };
+    expect(byId([bounce], ctx({ nextQuestion: asked })).get(bounce.eventId)).toEqual({
+      eventId: bounce.eventId,
+      confidence: 0,
+      rules: [{ rule: 'asked_on', reason: 'the conversation went on with another question after this answer' }],
+    });
+    expect(byId([bounce]).get(bounce.eventId)).toEqual({ eventId: bounce.eventId, confidence: SIGNALS.bounce.confidence, rules: [] });
+    // A next question says nothing of a thumbs-down beside the bounce unless it digs into the answer.
+    const down = ev('thumbs_down', -1, 20_000);
+    expect(byId([down, bounce], ctx({ nextQuestion: asked })).get(down.eventId)!.rules).toEqual([]);
+  });
+
   it('zeroes the second of two identical signals seconds apart', () => {
     const a = ev('wrong_source', -0.8, 20_000, { detail: { chunkId: 'c1' } });
     const b = ev('wrong_source', -0.8, 21_500, { detail: { chunkId: 'c1' } });

@@ -45,6 +45,10 @@ export const NOISE_RULES = {
     factor: 0.7,
     why: 'Free text too short to say what was wrong.',
   },
+  asked_on: {
+    factor: 0,
+    why: 'A bounce from an answer its conversation went on from with another question: the user left the page after asking on, not after this answer.',
+  },
 } as const;
 
 export type NoiseRule = keyof typeof NOISE_RULES;
@@ -160,7 +164,10 @@ export interface TraceContext {
   flooding: ReadonlyMap<string, string>;
   /** Scores of other traces of the same (near-identical) query, from the aggregates. */
   queryHistory?: { traces: number; meanScore: number };
-  /** The next question of the answer's conversation, when there is one: how it follows the answer (attribution's `followUpOn`). */
+  /**
+   * The next question of the answer's conversation, when there is one: how it follows the answer
+   * (attribution's `followUpOn`). Read for a thumbs-down and a bounce.
+   */
   nextQuestion?: { query: string; at: number; follows: FollowUp | null };
 }
 
@@ -285,6 +292,9 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
       if (e.shownMs < needed)
         rules.push({ rule: 'too_fast', reason: `voted ${e.shownMs} ms after the answer was shown; reading it takes ${needed} ms or more` });
     }
+    // Seed 000: a bounce is the session abandoned right after the answer; one that asked on was not.
+    if (e.signalType === 'bounce' && ctx.nextQuestion)
+      rules.push({ rule: 'asked_on', reason: 'the conversation went on with another question after this answer' });
     const textField = TEXTS[e.signalType];
     const text = textField ? e.detail[textField] : undefined;
     if (typeof text === 'string' && text.trim().length < TERSE_TEXT_CHARS) {

@@ -177,8 +177,8 @@ export const assess: Stage = {
         flooding,
         ipHashOf: (eventId) => ipHashes.get(eventId) ?? null,
         queryHistory: trace ? historyOf(traceId) : undefined,
-        // Only a thumbs-down asks how the next question follows its answer.
-        nextQuestion: session && evs.some((e) => e.signalType === 'thumbs_down') ? nextQuestionAfter(session, traceId, nextSaysIn(session)) : undefined,
+        // Only a thumbs-down asks how the next question follows its answer, and a bounce whether there is one.
+        nextQuestion: session && evs.some(asksNextQuestion) ? nextQuestionAfter(session, traceId, nextSaysIn(session)) : undefined,
       });
       const byId = new Map(evs.map((e) => [e.eventId, e]));
       for (const a of assessments) {
@@ -382,6 +382,9 @@ function conversationStretches(rows: readonly TurnRow[]): Map<string, Turn[]> {
   }
   return out;
 }
+
+/** The signals the noise filter reads the next question of their answer's conversation for. */
+const asksNextQuestion = (e: LoopEvent) => e.signalType === 'thumbs_down' || e.signalType === 'bounce';
 
 /** The question asked after `traceId` in its stretch of conversation, and how it follows that answer. */
 function nextQuestionAfter(stretch: readonly Turn[], traceId: string, nextSays: NextQuestionSays): TraceContext['nextQuestion'] {
