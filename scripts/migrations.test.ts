@@ -211,6 +211,20 @@ describe('migrations', () => {
     ]);
   });
 
+  it('counts each day archived before days were written in pieces as one object', async () => {
+    const db = await migratedBefore('0041');
+    await run(
+      db,
+      `insert into archived_days (project_id, kind, day, rows, last_received_at, stale, archived_at)
+        values ('p', 'events', '2026-11-01', 12, 5, 0, 9), ('p', 'traces', '2026-11-01', 0, 0, 0, 9)`,
+    );
+    await migrateFrom(db, '0041');
+    expect(await rows(db, 'select kind, rows, pieces from archived_days order by kind')).toEqual([
+      { kind: 'events', rows: 12, pieces: 1 },
+      { kind: 'traces', rows: 0, pieces: 1 },
+    ]);
+  });
+
   it('has each correction already in the inbox name the answer its verdict moved it onto', async () => {
     const db = await migratedBefore('0030');
     await run(

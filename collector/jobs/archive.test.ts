@@ -11,7 +11,7 @@ import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { stageContext } from '../test/stage-context.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
-import { archive } from './stages/archive.ts';
+import { archive, archiveWithin } from './stages/archive.ts';
 import { ARCHIVE_ERASE_CALLS, archiveErasures, archiveErasuresWithin } from './stages/archive-erasures.ts';
 import { retention } from './stages/retention.ts';
 import type { StageContext } from './stages/stage.ts';
@@ -26,15 +26,30 @@ async function arrivedAt(projectId: string, ids: readonly string[], at: number) 
   }
 }
 
-/** The lines of an archived object, unzipped and parsed; null when there is none. */
-async function archived(projectId: string, kind: ArchiveKind, day: string): Promise<Record<string, unknown>[] | null> {
-  const object = await env.ARCHIVE.get(archiveKey(projectId, kind, day));
-  if (!object) return null;
-  const text = await new Response(object.body.pipeThrough(new DecompressionStream('gzip'))).text();
+/** The keys of a day's pieces, in order. */
+async function pieceKeys(projectId: string, kind: ArchiveKind, day: string): Promise<string[]> {
+  const { objects } = await env.ARCHIVE.list({ prefix: `${projectId}/${kind}/${day}.` });
+  const piece = (key: string) => Number(key.match(/\.(\d+)\.jsonl\.gz$/)?.[1] ?? 1);
+  return objects.map((o) => o.key).sort((a, b) => piece(a) - piece(b));
+}
+
+/** The lines of one object, unzipped and parsed. */
+async function linesOf(key: string): Promise<Record<string, unknown>[]> {
+  const object = await env.ARCHIVE.get(key);
+  const text = await new Response(object!.body.pipeThrough(new DecompressionStream('gzip'))).text();
   return text
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line));
+}
+
+/** The lines of an archived day, its pieces' one after another; null when it has no object. */
+async function archived(projectId: string, kind: ArchiveKind, day: string): Promise<Record<string, unknown>[] | null> {
+  const keys = await pieceKeys(projectId, kind, day);
+  if (keys.length === 0) return null;
+  const lines: Record<string, unknown>[] = [];
+  for (const key of keys) lines.push(...(await linesOf(key)));
+  return lines;
 }
 
 const ids = (lines: Record<string, unknown>[] | null, key: 'eventId' | 'traceId') => (lines ?? []).map((l) => l[key] as string).sort();
@@ -359,6 +374,160 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     } while (cursor !== null && objectsPerSlice.length < 100);
     expect(objectsPerSlice).toEqual(days.flatMap(() => [1, 1]));
     for (const day of days) expect(await archived(p.id, 'traces', day)).toBeNull();
+  });
+
+  describe('a day of more rows than a piece holds', () => {
+    // One row a page, and a piece of 8 page reads: 8 events or 4 traces (two queries a page).
+    const small = archiveWithin({ pageRows: { events: 1, traces: 1 }, pieceReadQueries: 8 });
+
+    /** Thirty answers of `who`'s (one in three of 'u-gone' when `some` erased), arrived a minute apart on `day`. */
+    async function busyDay(p: Project, day: string, someGone = false) {
+      const traceIds: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const id = await answer(p, someGone && i % 3 === 0 ? 'u-gone' : 'u-1');
+        await arrivedAt(p.id, [id], Date.parse(`${day}T10:00:00Z`) + i * 60_000);
+        traceIds.push(id);
+      }
+      return traceIds;
+    }
+
+    const recordOf = (projectId: string, kind: ArchiveKind, day: string) =>
+      env.DB.prepare('select rows, pieces, stale from archived_days where project_id = ? and kind = ? and day = ?').bind(projectId, kind, day).first();
+
+    async function slices(stage: typeof archive, ctx: StageContext) {
+      const { db, queries } = countedD1(env.DB);
+      const r2 = countedR2(ctx.archive!);
+      const counted = { ...ctx, db, archive: r2.bucket };
+      const perSlice: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const before = queries() + r2.calls();
+        cursor = (await stage.slice(counted, cursor)).cursor;
+        perSlice.push(queries() + r2.calls() - before);
+      } while (cursor !== null && perSlice.length < 100);
+      return perSlice;
+    }
+
+    it('writes it in pieces, in order of arrival, going on in the next slice with the piece after the last it wrote', async () => {
+      const p = await newProject();
+      const now = Date.now();
+      const day = utcDay(now - 3 * DAY_MS);
+      const traceIds = await busyDay(p, day);
+      const perSlice = await slices(small, contextOf(p.id, now, true));
+      expect(perSlice.length).toBeGreaterThan(2);
+      expect(Math.max(...perSlice)).toBeLessThanOrEqual(SLICE_QUERY_RESERVE);
+      expect(await pieceKeys(p.id, 'events', day)).toEqual([1, 2, 3, 4].map((n) => archiveKey(p.id, 'events', day, n)));
+      expect(await pieceKeys(p.id, 'traces', day)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => archiveKey(p.id, 'traces', day, n)));
+      expect(archiveKey(p.id, 'traces', day, 2)).toBe(`${p.id}/traces/${day}.2.jsonl.gz`);
+      // Every row once, in order of arrival across the pieces.
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual(traceIds);
+      expect((await archived(p.id, 'events', day))!.map((e) => e.traceId)).toEqual(traceIds);
+      // Each piece stands alone: the first answer of each gives the texts it cites.
+      for (const key of await pieceKeys(p.id, 'traces', day)) {
+        const [first] = await linesOf(key);
+        expect((first!.chunks as { text?: string }[]).filter((c) => c.text).length, key).toBe(2);
+      }
+      expect(await recordOf(p.id, 'events', day)).toEqual({ rows: 30, pieces: 4, stale: 0 });
+      expect(await recordOf(p.id, 'traces', day)).toEqual({ rows: 30, pieces: 8, stale: 0 });
+      // Archived as it stands: retention may purge it.
+      await sliceUntilDone(retention, contextOf(p.id, now + 90 * DAY_MS, true));
+      expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual(traceIds);
+    });
+
+    it('holds it back from retention while only some of its pieces are written', async () => {
+      const p = await newProject();
+      const now = Date.now();
+      const day = utcDay(now - 3 * DAY_MS);
+      await busyDay(p, day);
+      const ctx = contextOf(p.id, now, true);
+      const first = await small.slice(ctx, null);
+      expect(first.cursor).toMatch(/^\{/);
+      expect(await recordOf(p.id, 'events', day)).toMatchObject({ rows: -1 });
+      await sliceUntilDone(retention, contextOf(p.id, now + 90 * DAY_MS, true));
+      expect(await rowsOf(p.id)).toEqual({ traces: 30, events: 30 });
+    });
+
+    it('writes it again in fewer pieces after an erasure, deleting those beyond its last', async () => {
+      const p = await newProject();
+      const now = Date.now();
+      const day = utcDay(now - 3 * DAY_MS);
+      const traceIds = await busyDay(p, day, true);
+      await slices(small, contextOf(p.id, now, true));
+      expect(await pieceKeys(p.id, 'traces', day)).toHaveLength(8);
+      await eraseUser(env.DB, p.id, 'u-gone');
+      await slices(small, contextOf(p.id, now + DAY_MS, true));
+      const left = traceIds.filter((_, i) => i % 3 !== 0);
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual(left);
+      expect(await pieceKeys(p.id, 'traces', day)).toEqual([1, 2, 3, 4, 5].map((n) => archiveKey(p.id, 'traces', day, n)));
+      expect(await pieceKeys(p.id, 'events', day)).toEqual([1, 2, 3].map((n) => archiveKey(p.id, 'events', day, n)));
+      expect(await recordOf(p.id, 'traces', day)).toEqual({ rows: 20, pieces: 5, stale: 0 });
+    });
+
+    it('leaves no piece of a writing cut short behind when the day is written again with fewer', async () => {
+      const p = await newProject();
+      const now = Date.now();
+      const day = utcDay(now - 3 * DAY_MS);
+      const traceIds = await busyDay(p, day, true);
+      // A night's writing gets through some pieces; the next night's starts over on fewer rows.
+      let cursor: string | null = null;
+      while ((await pieceKeys(p.id, 'traces', day)).length < 6) cursor = (await small.slice(contextOf(p.id, now, true), cursor)).cursor;
+      expect(cursor).not.toBeNull();
+      await eraseUser(env.DB, p.id, 'u-gone');
+      await slices(small, contextOf(p.id, now + DAY_MS, true));
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual(traceIds.filter((_, i) => i % 3 !== 0));
+      expect(await pieceKeys(p.id, 'traces', day)).toHaveLength(5);
+    });
+
+    /** Retention's slices, and what they purged recorded as a night's run records it. */
+    async function purge(projectId: string, now: number) {
+      let cursor: string | null = null;
+      let state: Record<string, unknown> = {};
+      do {
+        const slice = await retention.slice(contextOf(projectId, now, true), cursor);
+        cursor = slice.cursor;
+        state = { ...state, ...slice.state };
+      } while (cursor !== null);
+      await env.DB.prepare(
+        `insert into loop_runs (project_id, night, status, stage, cursor, window_from, window_to, state, stages, started_at)
+         values (?, ?, 'done', 0, null, 0, ?, ?, '[]', ?)`,
+      )
+        .bind(projectId, utcDay(now), now, JSON.stringify(state), now)
+        .run();
+    }
+
+    it('takes an erased user out of every piece of a day retention purged, and adds rows that came late to its last', async () => {
+      const p = await newProject();
+      const now = Date.now();
+      const day = utcDay(now - 95 * DAY_MS);
+      const traceIds = await busyDay(p, day, true);
+      await slices(small, contextOf(p.id, now, true));
+      await purge(p.id, now);
+      expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
+      await eraseUser(env.DB, p.id, 'u-gone');
+      const ctx = { ...contextOf(p.id, now + DAY_MS, true), run: { startedAt: now + DAY_MS } as RunRow };
+      let erasing: string | null = null;
+      let objects = 0;
+      do {
+        const slice = await archiveErasures.slice(ctx, erasing);
+        objects += slice.counts.objects ?? 0;
+        erasing = slice.cursor;
+      } while (erasing !== null);
+      // Every piece that held one of the erased user's answers (one in three), or an event about it:
+      // all four of events, and all eight of traces but the last (answers 28 and 29).
+      expect(objects).toBe(4 + 7);
+      const left = traceIds.filter((_, i) => i % 3 !== 0);
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual(left);
+      expect((await archived(p.id, 'events', day))!.map((e) => e.traceId)).toEqual(left);
+      expect(await recordOf(p.id, 'traces', day)).toMatchObject({ rows: 20, pieces: 8 });
+      // An answer stored with that day's arrival after it was purged joins the last piece.
+      const late = await answer(p);
+      await arrivedAt(p.id, [late], Date.parse(`${day}T23:00:00Z`));
+      await slices(small, contextOf(p.id, now + 2 * DAY_MS, true));
+      expect((await archived(p.id, 'traces', day))!.map((t) => t.traceId)).toEqual([...left, late]);
+      expect(await pieceKeys(p.id, 'traces', day)).toHaveLength(8);
+      expect(await recordOf(p.id, 'traces', day)).toEqual({ rows: 21, pieces: 8, stale: 0 });
+    });
   });
 
   it('writes a day again when an erasure lands while the day is being written', async () => {

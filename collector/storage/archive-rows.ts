@@ -135,8 +135,12 @@ export const ARCHIVED_TABLES: Record<ArchiveKind, ArchivedTable> = {
   },
 };
 
-/** The object of one project's raw table on one UTC day. */
-export const archiveKey = (projectId: string, kind: ArchiveKind, day: string) => `${projectId}/${kind}/${day}.jsonl.gz`;
+/**
+ * The object of one project's raw table on one UTC day, or of one piece of it: the first piece is
+ * the day's object (`2026-12-01.jsonl.gz`), the nth after it `2026-12-01.n.jsonl.gz`.
+ */
+export const archiveKey = (projectId: string, kind: ArchiveKind, day: string, piece = 1) =>
+  `${projectId}/${kind}/${day}${piece === 1 ? '' : `.${piece}`}.jsonl.gz`;
 
 /** What the archive reads back of a line: its row's id, arrival and user (an event's is its answer's), and the row. */
 export function parseLine(kind: ArchiveKind, line: string): { id: string; receivedAt: number; userIdHash: string | null; row: Record<string, unknown> } {

@@ -9,6 +9,8 @@ export interface ArchivedDay {
   rows: number;
   lastReceivedAt: number;
   stale: boolean;
+  /** Pieces the day may have (schema/archive.ts). */
+  pieces: number;
 }
 
 /** The first day there is. */
@@ -45,7 +47,7 @@ export async function nextDayWithRows(db: D1Database, projectId: string, day: st
 export async function archivedDaysBetween(db: D1Database, projectId: string, from: string, to: string): Promise<Map<string, ArchivedDay>> {
   const { results } = await db
     .prepare(
-      `select kind, day, rows, last_received_at as lastReceivedAt, stale from archived_days
+      `select kind, day, rows, last_received_at as lastReceivedAt, stale, pieces from archived_days
        where project_id = ? and day >= ? and day < ?`,
     )
     .bind(projectId, from, to)
@@ -66,15 +68,32 @@ export const beginArchivingDay = (db: D1Database, projectId: string, kind: Archi
     )
     .bind(projectId, kind, day, now);
 
-/** Records what a day's object now holds. */
-export const recordArchivedDay = (db: D1Database, projectId: string, kind: ArchiveKind, day: string, rows: number, lastReceivedAt: number, now: number) =>
+/** Records what a day's objects now hold, in how many pieces. */
+export const recordArchivedDay = (
+  db: D1Database,
+  projectId: string,
+  kind: ArchiveKind,
+  day: string,
+  written: { rows: number; lastReceivedAt: number; pieces: number },
+  now: number,
+) =>
   db
     .prepare(
-      `insert into archived_days (project_id, kind, day, rows, last_received_at, archived_at) values (?, ?, ?, ?, ?, ?)
+      `insert into archived_days (project_id, kind, day, rows, last_received_at, pieces, archived_at) values (?, ?, ?, ?, ?, ?, ?)
        on conflict (project_id, kind, day) do update set rows = excluded.rows, last_received_at = excluded.last_received_at,
-         archived_at = excluded.archived_at`,
+         pieces = excluded.pieces, archived_at = excluded.archived_at`,
     )
-    .bind(projectId, kind, day, rows, lastReceivedAt, now);
+    .bind(projectId, kind, day, written.rows, written.lastReceivedAt, written.pieces, now);
+
+/** Before a day's piece `piece` is written: the day may have that many pieces from then on. */
+export const notePiece = (db: D1Database, projectId: string, kind: ArchiveKind, day: string, piece: number) =>
+  db.prepare('update archived_days set pieces = max(pieces, ?) where project_id = ? and kind = ? and day = ?').bind(piece, projectId, kind, day);
+
+/** After an erasure took `removed` lines out of one of a purged day's pieces. */
+export const linesErased = (db: D1Database, projectId: string, kind: ArchiveKind, day: string, removed: number, now: number) =>
+  db
+    .prepare('update archived_days set rows = max(rows - ?, 0), archived_at = ? where project_id = ? and kind = ? and day = ?')
+    .bind(removed, now, projectId, kind, day);
 
 /** Whether a day's object holds its rows as they were when it was written: written whole, and no erasure since. */
 export const isCurrent = (record: ArchivedDay | undefined): record is ArchivedDay => record !== undefined && !record.stale && record.rows >= 0;

@@ -1,6 +1,6 @@
 import { objectLines, writeLines } from '../../storage/archive-objects.ts';
 import { archiveKey, parseLine, rewrittenLines } from '../../storage/archive-rows.ts';
-import { PURGED_DAY_SQL, recordArchivedDay } from '../../storage/archived-days.ts';
+import { linesErased, PURGED_DAY_SQL } from '../../storage/archived-days.ts';
 import { countedR2 } from '../../storage/counted-r2.ts';
 import type { ArchiveKind } from '../../storage/schema/index.ts';
 import type { SliceResult, Stage } from './stage.ts';
@@ -28,7 +28,7 @@ export interface EraseSliceBounds {
 /**
  * Erasure in the archive: the objects of days retention purged are the only copy of those days,
  * so the lines of users erased (their answers, and events about their answers) are taken out of
- * them, object by object; days still stored were marked stale by the erasure and are written
+ * them, object by object (a day written in pieces, piece by piece); days still stored were marked stale by the erasure and are written
  * again from what it left (archive.ts). An event whose answer was not stored when it was archived
  * names no user and stays. Erasures asked for once this run had started wait for the next night,
  * as the objects passed before them are not looked at again.
@@ -52,39 +52,45 @@ export const archiveErasuresWithin = (bounds: EraseSliceBounds): Stage => ({
     const erased = new Set(users.map((u) => u.user_id_hash));
     const hashes = [...erased];
     const isErased = (l: { userIdHash: string | null }) => erased.has(l.userIdHash ?? '');
-    const { results: objects } = await db
+    // The cursor is the last piece done, `day/kind/piece` (`day/kind`: all of that day's table).
+    const [cursorDay = '', cursorKind = '', cursorPiece] = (cursor ?? '').split('/');
+    const after = cursor === null ? '' : `${cursorDay}/${cursorKind}`;
+    const donePieces = cursorPiece === undefined ? Number.POSITIVE_INFINITY : Number(cursorPiece);
+    const { results: days } = await db
       .prepare(
-        `select kind, day from archived_days where project_id = ?1 and rows > 0
-           and ${PURGED_DAY_SQL} and day || '/' || kind > ?2 order by day, kind limit ?3`,
+        `select kind, day, pieces from archived_days where project_id = ?1 and rows > 0
+           and ${PURGED_DAY_SQL} and (day || '/' || kind > ?2 or (?4 and day || '/' || kind = ?2)) order by day, kind limit ?3`,
       )
-      .bind(projectId, cursor ?? '', bounds.calls)
-      .all<{ kind: ArchiveKind; day: string }>();
+      .bind(projectId, after, bounds.calls, cursorPiece === undefined ? 0 : 1)
+      .all<{ kind: ArchiveKind; day: string; pieces: number }>();
+    const objects = days.flatMap(({ kind, day, pieces }) =>
+      Array.from({ length: pieces }, (_, i) => ({ kind, day, piece: i + 1 })).filter((o) => `${day}/${kind}` !== after || o.piece > donePieces),
+    );
     const counts = { objects: 0, lines: 0, users: 0 };
     const r2 = countedR2(bucket);
     let calls = 2;
-    for (const [i, { kind, day }] of objects.entries()) {
-      if (i > 0 && (calls + r2.calls() >= bounds.calls || r2.bytesRead() >= bounds.bytes))
-        return { cursor: `${objects[i - 1]!.day}/${objects[i - 1]!.kind}`, counts };
-      const key = archiveKey(projectId, kind, day);
+    const cursorAt = (o: { day: string; kind: ArchiveKind; piece: number }) => `${o.day}/${o.kind}/${o.piece}`;
+    for (const [i, { kind, day, piece }] of objects.entries()) {
+      if (i > 0 && (calls + r2.calls() >= bounds.calls || r2.bytesRead() >= bounds.bytes)) return { cursor: cursorAt(objects[i - 1]!), counts };
+      const key = archiveKey(projectId, kind, day, piece);
       // Read once to find the users' lines (parsing only a line that holds one's hash), and again
       // only where there are some, as it is written.
       let found = 0;
       for await (const line of objectLines(r2.bucket, key)) if (hashes.some((h) => line.includes(h)) && isErased(parseLine(kind, line))) found++;
       if (found === 0) continue;
-      const written = { last: 0 };
-      const rows = await writeLines(
+      await writeLines(
         r2.bucket,
         key,
-        rewrittenLines(kind, objectLines(r2.bucket, key), (l) => !isErased(l), [], written),
+        rewrittenLines(kind, objectLines(r2.bucket, key), (l) => !isErased(l), [], { last: 0 }),
       );
-      await recordArchivedDay(db, projectId, kind, day, rows, written.last, Date.now()).run();
+      await linesErased(db, projectId, kind, day, found, Date.now()).run();
       calls++;
       counts.objects++;
       counts.lines += found;
     }
-    if (objects.length === bounds.calls) {
-      const last = objects.at(-1)!;
-      return { cursor: `${last.day}/${last.kind}`, counts };
+    if (days.length === bounds.calls) {
+      const last = objects.at(-1);
+      return { cursor: last ? cursorAt(last) : `${days.at(-1)!.day}/${days.at(-1)!.kind}`, counts };
     }
     const done = await db.prepare('delete from archive_erasures where project_id = ? and requested_at < ?').bind(projectId, before).run();
     counts.users = done.meta.changes;

@@ -3,6 +3,7 @@ import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { objectLines, writeLines } from '../../storage/archive-objects.ts';
 import { ARCHIVED_TABLES, archiveKey, rewrittenLines } from '../../storage/archive-rows.ts';
 import {
+  type ArchivedDay,
   archivedDaysBetween,
   beginArchivingDay,
   dayStart,
@@ -10,6 +11,7 @@ import {
   isCurrent,
   nextDay,
   nextDayWithRows,
+  notePiece,
   recordArchivedDay,
 } from '../../storage/archived-days.ts';
 import { countedR2 } from '../../storage/counted-r2.ts';
@@ -21,21 +23,60 @@ import type { SliceResult, Stage, StageContext } from './stage.ts';
 /**
  * D1 queries and R2 calls one slice starts no more writing after: well inside the slice reserve
  * (query-budget.ts), which leaves room for the parts of a large object (one call per 8 MiB
- * gzipped) beyond the one call a day is counted ahead for. A day is written whole in one slice,
- * so a day of more rows than fit in it takes a slice of its own, of as many page reads as it needs.
+ * gzipped) beyond the one call a piece is counted ahead for.
  */
 export const ARCHIVE_SLICE_QUERIES = 40;
 
 /**
- * The archive (seed 001, step 5): each complete UTC day of arrival of the project's raw events
- * and traces, written to R2 as one gzipped JSON-lines object per table, before retention purges
- * it (retention holds back any day not archived as current). A day is written once; it is
- * written again when an erasure deleted rows of it (marked stale) or, once it is due for purge,
- * when its rows no longer count as many up to the same last arrival (rows that came late). Rows
- * stored with the arrival of a day retention already purged are added to its object. Without the
- * ARCHIVE binding nothing is archived and retention purges as before.
+ * D1 queries of page reads one piece of a day takes at most (24 pages of 5,000 events, or 12 of
+ * 2,000 traces), so that a piece is written whole in one slice within its queries: a day of more
+ * rows is written a piece a slice (a full-scale day of steady traffic takes two of each table).
  */
-export const archive: Stage = {
+export const PIECE_READ_QUERIES = 24;
+
+/** How the archive cuts a day: ARCHIVED_TABLES' pages and PIECE_READ_QUERIES, smaller in a test writing small days in many pieces. */
+export interface ArchiveBounds {
+  /** Rows a page read holds, per table. */
+  pageRows: Record<ArchiveKind, number>;
+  /** D1 queries of page reads a piece takes at most. */
+  pieceReadQueries: number;
+}
+
+/** A day's table being written a piece a slice: where the next piece starts, and what the pieces before it held. */
+interface Writing {
+  day: string;
+  kind: ArchiveKind;
+  /** The piece to write next (1 for the day's first). */
+  piece: number;
+  /** The arrival it starts at (epoch ms), and those the pieces after it start at, found with the day's first. */
+  from: number;
+  later: number[];
+  rows: number;
+  last: number;
+  /** The rows the day's table held when its writing began, for reckoning a piece's reads. */
+  total: number;
+}
+
+/** The cursor: a day to go on at, or a day's table part-written (JSON). */
+const parseCursor = (cursor: string | null): { day: string | null; writing?: Writing } => {
+  if (cursor?.startsWith('{')) {
+    const writing = JSON.parse(cursor) as Writing;
+    return { day: writing.day, writing };
+  }
+  return { day: cursor };
+};
+
+/**
+ * The archive (seed 001, step 5): each complete UTC day of arrival of the project's raw events
+ * and traces, written to R2 as gzipped JSON lines per table, one object a day or, for a day of
+ * more rows than a slice writes, a piece a slice, before retention purges it (retention holds
+ * back any day not archived as current). A day is written once; it is written again when an
+ * erasure deleted rows of it (marked stale) or, once it is due for purge, when its rows no longer
+ * count as many up to the same last arrival (rows that came late). Rows stored with the arrival
+ * of a day retention already purged are added to its last piece. Without the ARCHIVE binding
+ * nothing is archived and retention purges as before.
+ */
+export const archiveWithin = (bounds: ArchiveBounds): Stage => ({
   name: 'archive',
   async slice(ctx, cursor): Promise<SliceResult> {
     if (!ctx.archive) return { cursor: null, counts: { skipped: 1 }, note: 'no ARCHIVE binding (R2): raw rows are purged unarchived' };
@@ -47,19 +88,23 @@ export const archive: Stage = {
     const counts = { written: 0, events: 0, traces: 0, unchanged: 0 };
     const purged = await db.prepare(`select ${PURGED_BEFORE_SQL} as before`).bind(projectId).first<{ before: number }>();
     const purgedDay = utcDay(purged?.before ?? 0);
+    const at = parseCursor(cursor);
     // The cursor is the day to go on at. Before the days retention purged, only rows that came
     // late into one of them are stored (if any): they start there.
     const firstStored = (await nextDayWithRows(db, projectId, EPOCH_DAY)) ?? purgedDay;
-    const from = [[firstStored, purgedDay].sort()[0]!, cursor ?? EPOCH_DAY].sort().at(-1)!;
+    const from = [[firstStored, purgedDay].sort()[0]!, at.day ?? EPOCH_DAY].sort().at(-1)!;
     const archived = await archivedDaysBetween(db, projectId, from, today);
     // Days an erasure left stale may have no rows left: their objects go too.
     const recordedDays = [...new Set([...archived.values()].map((r) => r.day))].sort();
     let queries = 3;
+    /** Whether a piece costing `reads` more page reads may start in this slice: always the first. */
+    const fits = (reads: number, r2Ahead: number) => counts.written === 0 || queries + reads + r2.calls() + r2Ahead <= ARCHIVE_SLICE_QUERIES;
+    let writing = at.writing;
     let day: string | null = from;
     while (day !== null && day < today) {
       const current: string = day;
       const recorded = ARCHIVE_KINDS.filter((kind) => archived.has(`${kind}/${current}`));
-      if (recorded.length === 0) {
+      if (!writing && recorded.length === 0) {
         // Days with nothing stored and nothing archived are passed over in one query.
         const rows = await nextDayWithRows(db, projectId, current);
         queries++;
@@ -71,33 +116,70 @@ export const archive: Stage = {
       }
       for (const kind of ARCHIVE_KINDS) {
         const record = archived.get(`${kind}/${current}`);
-        if (isCurrent(record) && current >= dueDay) continue;
-        const found = await fingerprint(ctx, kind, current);
-        queries++;
-        // A day retention purged is written again only with rows that came late, and keeps what it held.
-        const purgedBefore = current < purgedDay;
-        if ((purgedBefore && found.rows === 0) || (isCurrent(record) && record.rows === found.rows && record.lastReceivedAt === found.last)) {
-          counts.unchanged++;
-          continue;
+        let w: Writing;
+        if (writing) {
+          // The kinds before the one part-written are done.
+          if (writing.kind !== kind) continue;
+          w = writing;
+          writing = undefined;
+        } else {
+          if (isCurrent(record) && current >= dueDay) continue;
+          const found = await fingerprint(ctx, kind, current);
+          queries++;
+          // A day retention purged is written again only with rows that came late, and keeps what it held.
+          const purgedBefore = current < purgedDay;
+          if ((purgedBefore && found.rows === 0) || (isCurrent(record) && record.rows === found.rows && record.lastReceivedAt === found.last)) {
+            counts.unchanged++;
+            continue;
+          }
+          if (purgedBefore && record !== undefined) {
+            // Its pages, marking and recording it; in R2, reading the old piece and writing it (one call ahead).
+            const reads = Math.ceil(found.rows / bounds.pageRows[kind]) * ARCHIVED_TABLES[kind].pageQueries + 3;
+            if (!fits(reads, 2)) return { cursor: current, counts };
+            counts[kind] += await addLateRows(ctx, r2.bucket, bounds, kind, current, record);
+            queries += reads;
+            counts.written++;
+            continue;
+          }
+          w = { day: current, kind, piece: 1, from: dayStart(current), later: [], rows: 0, last: 0, total: found.rows };
         }
-        // Its pages, where they start, and marking and recording it; in R2, its writing (counted
-        // one call ahead) and, when rows are added to it, reading the old object.
-        const merge = purgedBefore && record !== undefined;
-        const { pageRows, pageQueries } = ARCHIVED_TABLES[kind];
-        const reads = Math.ceil(found.rows / pageRows) * pageQueries + 3;
-        const r2Ahead = merge ? 2 : 1;
-        // Days before this one are done: the next slice starts again at this one (a kind of it
-        // written already is found current then).
-        if (counts.written > 0 && queries + reads + r2.calls() + r2Ahead > ARCHIVE_SLICE_QUERIES) return { cursor: current, counts };
-        counts[kind] += await writeDay(ctx, r2.bucket, kind, current, merge);
-        queries += reads;
-        counts.written++;
+        // Pieces while the slice has room for them, the first always: the next slice goes on with the piece after.
+        for (;;) {
+          // Its page reads, page starts, noting it, beginning and recording the day; in R2, one call ahead and deleting pieces left over.
+          const pages = Math.ceil(Math.max(1, w.total - w.rows) / bounds.pageRows[kind]) * ARCHIVED_TABLES[kind].pageQueries;
+          if (!fits(Math.min(bounds.pieceReadQueries, pages) + 4, 2)) return { cursor: JSON.stringify(w), counts };
+          if (w.piece === 1) {
+            await beginArchivingDay(db, projectId, kind, current, Date.now()).run();
+            queries++;
+          }
+          const piece = await writePiece(ctx, r2.bucket, bounds, w);
+          queries += piece.queries;
+          counts.written++;
+          counts[kind] += piece.rows;
+          const done = { rows: w.rows + piece.rows, last: Math.max(w.last, piece.last) };
+          if (piece.later.length === 0) {
+            // Pieces of an earlier writing beyond this one's last (the day had more rows then) go.
+            const pieces = Math.max(w.piece, record?.pieces ?? 1);
+            const leftOver = Array.from({ length: pieces - w.piece }, (_, i) => archiveKey(projectId, kind, current, w.piece + 1 + i));
+            if (leftOver.length) await r2.bucket.delete(leftOver);
+            await recordArchivedDay(db, projectId, kind, current, { rows: done.rows, lastReceivedAt: done.last, pieces: w.piece }, Date.now()).run();
+            queries++;
+            break;
+          }
+          const [from, ...later] = piece.later;
+          w = { ...w, piece: w.piece + 1, from: from!, later, ...done };
+        }
       }
       day = nextDay(current);
     }
     return { cursor: null, counts };
   },
-};
+});
+
+export const archive = archiveWithin({
+  pageRows: { events: ARCHIVED_TABLES.events.pageRows, traces: ARCHIVED_TABLES.traces.pageRows },
+  pieceReadQueries: PIECE_READ_QUERIES,
+});
 
 async function fingerprint(ctx: StageContext, kind: ArchiveKind, day: string): Promise<{ rows: number; last: number }> {
   const start = dayStart(day);
@@ -109,44 +191,87 @@ async function fingerprint(ctx: StageContext, kind: ArchiveKind, day: string): P
 }
 
 /**
- * Writes one table's day as it is stored now, gzipped as it is read, replacing any earlier
- * object (a day left with no rows has none), and records what it holds. A day retention purged
- * before (`merge`: rows of it came late) keeps the lines of its object that are no longer
- * stored, read as the new object is written. Returns its rows.
+ * Writes one piece of a table's day as it is stored now, from `w.from` to where the next piece
+ * starts: pages gzipped as they are read, replacing any earlier object of that piece (a first
+ * piece with no rows has none). The day's first piece finds where every piece starts, in the one
+ * query that finds its own pages (the later pieces' then count only their own rows). Returns its
+ * rows and latest arrival, where the pieces after it start (none after the day's last), and the D1
+ * queries it ran.
  */
-async function writeDay(ctx: StageContext, bucket: R2Bucket, kind: ArchiveKind, day: string, merge: boolean): Promise<number> {
-  const key = archiveKey(ctx.projectId, kind, day);
-  await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
-  const read = { last: 0 };
-  let rows: number;
-  if (!merge) rows = await writeLines(bucket, key, storedPages(ctx, kind, day, read, new ObjectTexts()));
-  else {
-    // Rows that come late into a purged day are few: they are held while the old lines stream past.
-    const fresh: string[] = [];
-    for await (const page of storedPages(ctx, kind, day, read, new ObjectTexts())) fresh.push(...page);
-    rows = await writeLines(
-      bucket,
-      key,
-      rewrittenLines(kind, objectLines(bucket, key), () => true, fresh, read),
-    );
+async function writePiece(
+  ctx: StageContext,
+  bucket: R2Bucket,
+  bounds: ArchiveBounds,
+  w: Writing,
+): Promise<{ rows: number; last: number; later: number[]; queries: number }> {
+  const table = ARCHIVED_TABLES[w.kind];
+  const piecePages = Math.max(1, Math.floor(bounds.pieceReadQueries / table.pageQueries));
+  const end = w.later[0] ?? dayStart(w.day) + DAY_MS;
+  // Noted first, so that a piece stored is never beyond what the record allows for.
+  await notePiece(ctx.db, ctx.projectId, w.kind, w.day, w.piece).run();
+  const { results } = await ctx.db.prepare(table.pageStartsSql).bind(ctx.projectId, w.from, end, bounds.pageRows[w.kind]).all<{ at: number }>();
+  // Distinct: rows that arrived at once are one page's, however many.
+  let starts = [...new Set(results.map((r) => r.at))];
+  let later = w.later;
+  if (w.piece === 1) {
+    later = starts.filter((_, i) => i > 0 && i % piecePages === 0);
+    starts = starts.slice(0, piecePages);
   }
-  await recordArchivedDay(ctx.db, ctx.projectId, kind, day, rows, read.last, Date.now()).run();
-  return rows;
+  const to = later[0] ?? end;
+  const read = { last: 0 };
+  const texts = new ObjectTexts();
+  async function* pages(): AsyncGenerator<string[]> {
+    // Each page is read from its start to the next page's.
+    for (const [i, from] of starts.entries()) {
+      const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? to, texts);
+      read.last = Math.max(read.last, page.last);
+      yield page.lines;
+    }
+  }
+  const rows = await writeLines(bucket, archiveKey(ctx.projectId, w.kind, w.day, w.piece), pages());
+  return { rows, last: read.last, later, queries: 2 + starts.length * table.pageQueries };
 }
 
-/** The day's stored rows as lines, a page at a time; `read.last` becomes the latest arrival among them. */
-async function* storedPages(ctx: StageContext, kind: ArchiveKind, day: string, read: { last: number }, texts: ObjectTexts): AsyncGenerator<string[]> {
+/**
+ * Adds the rows stored with the arrival of a day retention purged (rows that came late) to the
+ * last piece of its objects, which keeps the lines it held; a row already in it is written again
+ * in its place. The rows are few: they are held while the old lines stream past. Returns the rows
+ * the day's objects hold now, less those of the other pieces.
+ */
+async function addLateRows(ctx: StageContext, bucket: R2Bucket, bounds: ArchiveBounds, kind: ArchiveKind, day: string, record: ArchivedDay): Promise<number> {
+  await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
   const table = ARCHIVED_TABLES[kind];
   const start = dayStart(day);
   const { results } = await ctx.db
     .prepare(table.pageStartsSql)
-    .bind(ctx.projectId, start, start + DAY_MS, table.pageRows)
+    .bind(ctx.projectId, start, start + DAY_MS, bounds.pageRows[kind])
     .all<{ at: number }>();
   const starts = [...new Set(results.map((r) => r.at))];
-  // Each page is read from its start to the next page's.
-  for (const [i, from] of starts.entries()) {
-    const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS, texts);
-    read.last = Math.max(read.last, page.last);
-    yield page.lines;
+  const fresh: string[] = [];
+  const read = { last: 0 };
+  const texts = new ObjectTexts();
+  for (const [i, from] of starts.entries()) fresh.push(...(await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS, texts)).lines);
+  const key = archiveKey(ctx.projectId, kind, day, record.pieces);
+  const old = { lines: 0 };
+  async function* counted(lines: AsyncIterable<string>) {
+    for await (const line of lines) {
+      old.lines++;
+      yield line;
+    }
   }
+  const written = await writeLines(
+    bucket,
+    key,
+    rewrittenLines(kind, counted(objectLines(bucket, key)), () => true, fresh, read),
+  );
+  const rows = Math.max(0, record.rows) - old.lines + written;
+  await recordArchivedDay(
+    ctx.db,
+    ctx.projectId,
+    kind,
+    day,
+    { rows, lastReceivedAt: Math.max(record.lastReceivedAt, read.last), pieces: record.pieces },
+    Date.now(),
+  ).run();
+  return written - old.lines;
 }

@@ -1,7 +1,7 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { ms } from './columns.ts';
 
-/** The raw tables the nightly archive writes to R2, one object per project, kind and UTC day of arrival. */
+/** The raw tables the nightly archive writes to R2, one object (or a few pieces) per project, kind and UTC day of arrival. */
 export const ARCHIVE_KINDS = ['events', 'traces'] as const;
 export type ArchiveKind = (typeof ARCHIVE_KINDS)[number];
 
@@ -17,8 +17,14 @@ export const archivedDays = sqliteTable(
     kind: text('kind', { enum: ARCHIVE_KINDS }).notNull(),
     /** UTC day of arrival, YYYY-MM-DD. */
     day: text('day').notNull(),
-    /** Rows the object holds; 0 for a day with none, which has no object. */
+    /** Rows the day's objects hold; 0 for a day with none, which has no object. */
     rows: integer('rows').notNull(),
+    /**
+     * Objects the day may have, its pieces (archive-rows.ts, `archiveKey`): a day of more rows than
+     * one slice writes is written a piece a slice. Raised before each piece is written, so no piece
+     * ever stored lies beyond it; set to the pieces written once the day is.
+     */
+    pieces: integer('pieces').notNull().default(1),
     /** The latest arrival among them (epoch ms), 0 for none. */
     lastReceivedAt: ms('last_received_at').notNull(),
     /** Set by an erasure that deleted rows of the day: written again before anything else of it is purged. */
