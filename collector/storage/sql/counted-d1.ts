@@ -19,6 +19,10 @@ const RUNS = new Set<PropertyKey>(['run', 'all', 'first', 'raw']);
  */
 const STATEMENT = Symbol('statement');
 
+/** A statement as a batch is given it: one of ours, or one prepared on the binding itself. */
+type Given = D1PreparedStatement & { [STATEMENT]?: D1PreparedStatement };
+const bindingStatement = (s: Given): D1PreparedStatement => s[STATEMENT] ?? s;
+
 export function countedD1(d1: D1Database): CountedD1 {
   let queries = 0;
   const counted = (statement: D1PreparedStatement): D1PreparedStatement =>
@@ -39,9 +43,9 @@ export function countedD1(d1: D1Database): CountedD1 {
     get(target, prop) {
       if (prop === 'prepare') return (sql: string) => counted(target.prepare(sql));
       if (prop === 'batch')
-        return (statements: D1PreparedStatement[]) => {
+        return (statements: Given[]) => {
           queries += statements.length;
-          return target.batch(statements.map((s) => (s as D1PreparedStatement & { [STATEMENT]?: D1PreparedStatement })[STATEMENT] ?? s));
+          return target.batch(statements.map(bindingStatement));
         };
       if (prop === 'exec')
         return (sql: string) => {
