@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
-import { type ProvisionedProject, provisionProject } from '../collector/auth/provision.ts';
+import { provisionProject } from '../collector/auth/provision.ts';
 import { queryEach } from './local-d1-sql.ts';
 import { type DevServer, MIGRATIONS_DIR, migrate, migrationFiles, ROOT, startDev } from './wrangler.ts';
 
@@ -35,26 +35,13 @@ export interface LocalCollector extends DevServer {
 export async function startLocalCollector({ origins = [], vars = {}, inspectorPort, signal }: LocalCollectorOptions = {}): Promise<LocalCollector> {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
   const removeState = () => rmSync(persistTo, { recursive: true, force: true });
-  let provisioned: Promise<ProvisionedProject> | undefined;
   try {
     copyMigratedD1(persistTo);
-    // Written while wrangler boots, before its first request opens the D1: what it serves from then on.
-    provisioned = provisionProject({ id: 'local', name: 'Throwaway local collector', origins }).then(async (project) => {
-      await queryEach(project.statements, { persistTo });
-      return project;
-    });
-    // Awaited below; a start that fails first must not leave its rejection unhandled.
-    provisioned.catch(() => {});
+    const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
+    // Before wrangler dev opens the D1: what it serves from its first request.
+    await queryEach(project.statements, { persistTo });
     // Logging each request costs CPU the benchmarks would measure.
-    const server = await startDev({
-      persistTo,
-      vars,
-      logLevel: 'warn',
-      signal,
-      firstRequestAfter: provisioned,
-      ...(inspectorPort !== undefined && { inspectorPort }),
-    });
-    const project = await provisioned;
+    const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
       ...server,
       keys: project.keys,
@@ -65,8 +52,6 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
       },
     };
   } catch (err) {
-    // Not while the D1 is still being written.
-    await provisioned?.catch(() => {});
     removeState();
     throw err;
   }

@@ -106,11 +106,6 @@ export interface DevOptions extends LocalD1 {
    * Ctrl-C does not reach, is stopped, and the start rejects with the signal's reason once it has.
    */
   signal?: AbortSignal;
-  /**
-   * The first request (the health check, which reads the D1) waits for this: another process still
-   * writing the D1 while wrangler boots. Should it reject, wrangler is stopped and the start rejects with it.
-   */
-  firstRequestAfter?: Promise<unknown>;
 }
 
 /**
@@ -162,10 +157,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   }
 }
 
-async function startDevOn(
-  port: number,
-  { vars = {}, inherit = false, logLevel = 'info', inspectorPort, signal, firstRequestAfter, ...d1 }: DevOptions,
-): Promise<DevServer> {
+async function startDevOn(port: number, { vars = {}, inherit = false, logLevel = 'info', inspectorPort, signal, ...d1 }: DevOptions): Promise<DevServer> {
   signal?.throwIfAborted();
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--test-scheduled', '--log-level', logLevel, ...persistArgs(d1)];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
@@ -188,12 +180,6 @@ async function startDevOn(
     await stop();
     return signal?.reason;
   };
-  try {
-    await firstRequestAfter;
-  } catch (err) {
-    await stop();
-    throw err;
-  }
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (signal?.aborted) throw await interrupted();
