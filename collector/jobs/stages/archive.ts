@@ -235,8 +235,8 @@ async function writePiece(
 /**
  * Adds the rows stored with the arrival of a day retention purged (rows that came late) to the
  * last piece of its objects, which keeps the lines it held; a row already in it is written again
- * in its place. The rows are few: they are held while the old lines stream past. Returns the rows
- * the day's objects hold now, less those of the other pieces.
+ * in its place. The rows are few: they are held while the old lines stream past. Returns how many
+ * rows the day's objects gained.
  */
 async function addLateRows(ctx: StageContext, bucket: R2Bucket, bounds: ArchiveBounds, kind: ArchiveKind, day: string, record: ArchivedDay): Promise<number> {
   await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
