@@ -209,27 +209,35 @@ async function writePiece(
   const end = w.later[0] ?? dayStart(w.day) + DAY_MS;
   // Noted first, so that a piece stored is never beyond what the record allows for.
   await notePiece(ctx.db, ctx.projectId, w.kind, w.day, w.piece).run();
-  const { results } = await ctx.db.prepare(table.pageStartsSql).bind(ctx.projectId, w.from, end, bounds.pageRows[w.kind]).all<{ at: number }>();
-  // Distinct: rows that arrived at once are one page's, however many.
-  let starts = [...new Set(results.map((r) => r.at))];
+  let starts = await pageStarts(ctx, bounds, w.kind, w.from, end);
   let later = w.later;
   if (w.piece === 1) {
     later = starts.filter((_, i) => i > 0 && i % piecePages === 0);
     starts = starts.slice(0, piecePages);
   }
-  const to = later[0] ?? end;
   const read = { last: 0 };
-  const texts = new ObjectTexts();
-  async function* pages(): AsyncGenerator<string[]> {
-    // Each page is read from its start to the next page's.
-    for (const [i, from] of starts.entries()) {
-      const page = await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? to, texts);
-      read.last = Math.max(read.last, page.last);
-      yield page.lines;
-    }
-  }
-  const rows = await writeLines(bucket, archiveKey(ctx.projectId, w.kind, w.day, w.piece), pages());
+  const rows = await writeLines(bucket, archiveKey(ctx.projectId, w.kind, w.day, w.piece), readPages(ctx, w.kind, starts, later[0] ?? end, read));
   return { rows, last: read.last, later, queries: 2 + starts.length * table.pageQueries };
+}
+
+/** Where a table's pages of the rows that arrived in [from, to) start (one D1 query). */
+async function pageStarts(ctx: StageContext, bounds: ArchiveBounds, kind: ArchiveKind, from: number, to: number): Promise<number[]> {
+  const { results } = await ctx.db.prepare(ARCHIVED_TABLES[kind].pageStartsSql).bind(ctx.projectId, from, to, bounds.pageRows[kind]).all<{ at: number }>();
+  // Distinct: rows that arrived at once are one page's, however many.
+  return [...new Set(results.map((r) => r.at))];
+}
+
+/**
+ * The lines of a table's pages, each read from its start to the next page's (the last to `to`),
+ * their chunk texts written once across them; `read.last` follows the latest arrival read.
+ */
+async function* readPages(ctx: StageContext, kind: ArchiveKind, starts: number[], to: number, read: { last: number }): AsyncGenerator<string[]> {
+  const texts = new ObjectTexts();
+  for (const [i, from] of starts.entries()) {
+    const page = await ARCHIVED_TABLES[kind].readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? to, texts);
+    read.last = Math.max(read.last, page.last);
+    yield page.lines;
+  }
 }
 
 /**
@@ -240,17 +248,11 @@ async function writePiece(
  */
 async function addLateRows(ctx: StageContext, bucket: R2Bucket, bounds: ArchiveBounds, kind: ArchiveKind, day: string, record: ArchivedDay): Promise<number> {
   await beginArchivingDay(ctx.db, ctx.projectId, kind, day, Date.now()).run();
-  const table = ARCHIVED_TABLES[kind];
   const start = dayStart(day);
-  const { results } = await ctx.db
-    .prepare(table.pageStartsSql)
-    .bind(ctx.projectId, start, start + DAY_MS, bounds.pageRows[kind])
-    .all<{ at: number }>();
-  const starts = [...new Set(results.map((r) => r.at))];
+  const starts = await pageStarts(ctx, bounds, kind, start, start + DAY_MS);
   const fresh: string[] = [];
   const read = { last: 0 };
-  const texts = new ObjectTexts();
-  for (const [i, from] of starts.entries()) fresh.push(...(await table.readPage(ctx.db, ctx.projectId, from, starts[i + 1] ?? start + DAY_MS, texts)).lines);
+  for await (const lines of readPages(ctx, kind, starts, start + DAY_MS, read)) fresh.push(...lines);
   const key = archiveKey(ctx.projectId, kind, day, record.pieces);
   const old = { lines: 0 };
   async function* counted(lines: AsyncIterable<string>) {
