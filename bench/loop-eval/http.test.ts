@@ -4,28 +4,34 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import { collectorFetch, eventSink } from './http.ts';
 
-describe('collectorFetch', () => {
-  let server: Server | undefined;
-  afterEach(() => {
-    server?.closeAllConnections();
-    server?.close();
-    vi.restoreAllMocks();
-  });
+let server: Server | undefined;
+afterEach(() => {
+  server?.closeAllConnections();
+  server?.close();
+  server = undefined;
+  vi.restoreAllMocks();
+});
 
+/** Serves `handle` on a free port of 127.0.0.1, closed after the test; returns its origin. */
+async function serve(handle: Parameters<typeof createServer>[1]): Promise<string> {
+  server = createServer(handle);
+  await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('collectorFetch', () => {
   it('asks again when the body stalls after the headers, and returns the whole answer', async () => {
     let requests = 0;
-    server = createServer((_req, res) => {
+    const origin = await serve((_req, res) => {
       requests++;
       res.writeHead(200, { 'content-type': 'application/json' });
       // The first answer sends its headers and part of its body, then nothing more.
       if (requests === 1) res.write('{"part');
       else res.end('{"whole":true}');
     });
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    const { port } = server.address() as AddressInfo;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 
-    const answer = await collectorFetch(`http://127.0.0.1:${port}/v1/admin/training-data`, {}, 300);
+    const answer = await collectorFetch(`${origin}/v1/admin/training-data`, {}, 300);
     expect(answer).toEqual({ status: 200, ok: true, text: '{"whole":true}', attempts: 2 });
     expect(requests).toBe(2);
     expect(warn).toHaveBeenCalledWith('GET /v1/admin/training-data: no whole answer in 0.3 s; asking again');
@@ -33,18 +39,11 @@ describe('collectorFetch', () => {
 });
 
 describe('eventSink', () => {
-  let server: Server | undefined;
-  afterEach(() => {
-    server?.closeAllConnections();
-    server?.close();
-    vi.restoreAllMocks();
-  });
-
   /** A collector that stores events by id and answers as `POST /v1/events` does; `stall` leaves a first request unanswered after storing it. */
-  async function collector(stall: (request: number) => boolean) {
+  function collector(stall: (request: number) => boolean): Promise<string> {
     const stored = new Set<string>();
     let requests = 0;
-    server = createServer((req, res) => {
+    return serve((req, res) => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
@@ -55,8 +54,6 @@ describe('eventSink', () => {
         res.end(JSON.stringify({ accepted, duplicate: events.length - accepted, rejected: 0, rateLimited: 0 }));
       });
     });
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
   const events = (ids: string[]) => ids.map((eventId) => ({ eventId }) as FeedbackEventInput);
 
