@@ -88,7 +88,10 @@ export function scoreQueries(rank: Ranker, queries: readonly EvalQuery[]): Query
   for (const q of queries) {
     const judged = new Map(Object.entries(q.judgements));
     if (!q.candidates.some((c) => (judged.get(c.chunkId) ?? 0) > 0)) continue;
-    const ranked = rank(q.query, q.candidates);
+    // A chunk a trace lists twice (retrievers merged) counts once, as a run lists each document: its
+    // second copy shows the user nothing new. Counted, it lifts nDCG past 1, and a model gains by
+    // setting the copies side by side.
+    const ranked = [...new Set(rank(q.query, q.candidates))];
     rows.push({ layer: q.layer, queries: 1, ndcg5: ndcgAt(5, ranked, judged), ndcg10: ndcgAt(10, ranked, judged), mrr10: mrrAt(10, ranked, judged) });
   }
   return rows;

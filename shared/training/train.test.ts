@@ -179,6 +179,18 @@ describe('the gate', () => {
     expect(e.overall.queries).toBeGreaterThan(0);
   });
 
+  it('counts a chunk a trace lists twice once: its second copy is nothing new to the user, nor a gain', () => {
+    const chunk = (chunkId: string) => ({ chunkId, sourceDocId: `${chunkId}.md`, text: chunkId });
+    // A trace may list a chunk at two ranks (two retrievers merged): the eval query keeps both.
+    const q = { layer: 'replay', query: 'refunds', candidates: ['a', 'b', 'a', 'c'].map(chunk), judgements: { a: 1, b: 0 } };
+    const byRetrieval = evaluate(retrievalOrder, [q]);
+    expect(byRetrieval.overall.ndcg5).toBe(1);
+    expect(byRetrieval.overall.ndcg10).toBe(1);
+    // Putting the copies side by side shows the user nothing better.
+    const together = evaluate(() => ['a', 'a', 'b', 'c'], [q]);
+    expect(together.overall).toEqual(byRetrieval.overall);
+  });
+
   it('cannot judge on too few held-out queries', () => {
     const { heldOut } = trainingWorld(4);
     const e = evaluate(retrievalOrder, heldOut);
