@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newProject } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
-import { artifactParts, currentVersion, promoteModel, recordModel, rollBack } from './models.ts';
+import { artifactParts, currentVersion, MODEL_PART_CHARS, modelArtifact, promoteModel, recordModel, rewriteArtifact, rollBack } from './models.ts';
 
 const record = (projectId: string, version: string, promote: boolean, comparedWith: string | null = null, db = env.DB) =>
   recordModel(db, projectId, {
@@ -108,5 +108,114 @@ describe('artifactParts', () => {
       }
     }
     expect(artifactParts('')).toEqual(['']);
+  });
+});
+
+const revisionOf = async (projectId: string, version: string) =>
+  (await env.DB.prepare('select revision from models where project_id = ? and version = ?').bind(projectId, version).first<{ revision: number }>())?.revision;
+
+describe('rewriteArtifact', () => {
+  it('keeps the artifact whole when two rewrites of one version race: the one that lost writes none of its parts', async () => {
+    const p = await newProject();
+    await record(p.id, 'big', true);
+    // Two erasures scrub the same model at once, each reading it before either writes: texts of
+    // one length in several parts (a model remembering thousands of judged questions).
+    const a = 'a'.repeat(MODEL_PART_CHARS * 2 + 1000);
+    const b = 'b'.repeat(a.length);
+    let releaseA = () => {};
+    let releaseB = () => {};
+    let readA = () => {};
+    let readB = () => {};
+    const read = Promise.all([new Promise<void>((r) => (readA = r)), new Promise<void>((r) => (readB = r))]);
+    const first = rewriteArtifact(env.DB, p.id, 'big', async () => {
+      readA();
+      await new Promise<void>((r) => (releaseA = r));
+      return a;
+    });
+    const second = rewriteArtifact(env.DB, p.id, 'big', async () => {
+      readB();
+      await new Promise<void>((r) => (releaseB = r));
+      return b;
+    });
+    await read;
+    releaseA();
+    expect(await first).toBe(true);
+    releaseB();
+    expect(await second).toBe(false);
+    expect(await modelArtifact(env.DB, p.id, 'big')).toBe(a);
+    expect(await revisionOf(p.id, 'big')).toBe(1);
+  });
+});
+
+/**
+ * The D1, except that `between` runs once after the artifact is read and before its revision is:
+ * a rewrite landing between two reads that D1 may answer in either order. Reads made together in
+ * one batch see one state, so it runs after them.
+ */
+function betweenReads(d1: D1Database, between: () => Promise<unknown>): D1Database {
+  let fired = false;
+  const once = async () => {
+    if (fired) return;
+    fired = true;
+    await between();
+  };
+  let artifactRead = () => {};
+  const artifactReadDone = new Promise<void>((resolve) => (artifactRead = resolve));
+  const wrapped = new WeakSet<D1PreparedStatement>();
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'batch')
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements);
+          if (statements.some((s) => wrapped.has(s))) await once();
+          return results;
+        };
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (sql: string) => {
+        const statement = target.prepare(sql);
+        const artifact = sql.includes('select 0 as part, artifact');
+        if (!artifact && !sql.startsWith('select revision from models')) return statement;
+        const bind = statement.bind.bind(statement);
+        statement.bind = (...args: unknown[]) => {
+          const bound = bind(...args);
+          wrapped.add(bound);
+          if (artifact) {
+            const all = bound.all.bind(bound);
+            bound.all = (async () => {
+              const results = await all();
+              artifactRead();
+              return results;
+            }) as typeof bound.all;
+          } else {
+            const first = bound.first.bind(bound);
+            bound.first = (async () => {
+              await artifactReadDone;
+              await once();
+              return first();
+            }) as typeof bound.first;
+          }
+          return bound;
+        };
+        return statement;
+      };
+    },
+  });
+}
+
+describe('rewriteArtifact when another rewrite lands while it reads', () => {
+  it("never writes over the other's change: its revision and its text are read as one", async () => {
+    const p = await newProject();
+    await record(p.id, 'read', true);
+    const other = () => rewriteArtifact(env.DB, p.id, 'read', (t) => t.replace('"c1"', '"c2"'));
+    const db = betweenReads(env.DB, other);
+    for (let tries = 0; !(await rewriteArtifact(db, p.id, 'read', (t) => t.replace('"baseRate":0.1', '"baseRate":0.2'))); tries++)
+      expect(tries).toBeLessThan(3);
+    const stored = await modelArtifact(env.DB, p.id, 'read');
+    expect(stored).toContain('"c2"');
+    expect(stored).toContain('"baseRate":0.2');
+    expect(await revisionOf(p.id, 'read')).toBe(2);
   });
 });

@@ -79,28 +79,27 @@ export async function currentVersionAndRevision(d1: D1Database, projectId: strin
   return { version, revision: rewritten!.results.find((m) => m.version === version)?.revision ?? 0 };
 }
 
-/** The artifact of one version, as stored (JSON text), or null. */
-export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
-  const { results } = await d1
+/** Reads a version's artifact in its parts, the row's first. */
+const artifactRead = (d1: D1Database, projectId: string, version: string) =>
+  d1
     .prepare(
       `select 0 as part, artifact as text from models where project_id = ?1 and version = ?2
        union all select part, text from model_parts where project_id = ?1 and version = ?2 order by part`,
     )
-    .bind(projectId, version)
-    .all<{ part: number; text: string }>();
-  return results[0]?.part === 0 ? results.map((r) => r.text).join('') : null;
-}
+    .bind(projectId, version);
 
-/** Times a version's artifact was rewritten since it was stored (0 for one never rewritten), or null when no such model is stored. */
-export async function modelRevision(d1: D1Database, projectId: string, version: string): Promise<number | null> {
-  const row = await d1.prepare('select revision from models where project_id = ? and version = ?').bind(projectId, version).first<{ revision: number }>();
-  return row?.revision ?? null;
+/** The artifact from its parts as read, or null when no such model is stored. */
+const joinedParts = (results: readonly { part: number; text: string }[]) => (results[0]?.part === 0 ? results.map((r) => r.text).join('') : null);
+
+/** The artifact of one version, as stored (JSON text), or null. */
+export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
+  return joinedParts((await artifactRead(d1, projectId, version).all<{ part: number; text: string }>()).results);
 }
 
 /**
  * Rewrites a stored artifact under its version with what `edit` makes of its text (null: nothing
- * to change), counting a revision; its parts are replaced only with the row this call rewrote.
- * False when another rewrite landed between the read and the write: the caller reads it again.
+ * to change), counting a revision; its parts are replaced only while the row is at the revision
+ * read. False when another rewrite landed between the read and the write: the caller reads it again.
  */
 export async function rewriteArtifact(
   d1: D1Database,
@@ -108,30 +107,36 @@ export async function rewriteArtifact(
   version: string,
   edit: (artifact: string) => string | null | Promise<string | null>,
 ): Promise<boolean> {
-  const [revision, artifact] = await Promise.all([modelRevision(d1, projectId, version), modelArtifact(d1, projectId, version)]);
-  if (revision === null || artifact === null) return true;
+  // Read together, as one state: read apart, a rewrite landing between them could be written over.
+  const [revisions, parts] = await d1.batch<{ revision: number } | { part: number; text: string }>([
+    d1.prepare('select revision from models where project_id = ? and version = ?').bind(projectId, version),
+    artifactRead(d1, projectId, version),
+  ]);
+  const revision = (revisions!.results[0] as { revision: number } | undefined)?.revision;
+  const artifact = joinedParts(parts!.results as { part: number; text: string }[]);
+  if (revision === undefined || artifact === null) return true;
   const text = await edit(artifact);
   if (text === null) return true;
   const bytes = new TextEncoder().encode(text).length;
   const [first, ...rest] = artifactParts(text);
-  const [updated] = await d1.batch([
+  // The parts go first, while the row is still at the revision read, and the row last: a rewrite
+  // that lost the race writes nothing. Conditioned on the row after its update, the loser of two
+  // rewrites of one length replaced the winner's parts with its own, a text neither wrote.
+  const unchanged = 'exists (select 1 from models where project_id = ?1 and version = ?2 and revision = ?3)';
+  const results = await d1.batch([
+    d1.prepare(`delete from model_parts where project_id = ?1 and version = ?2 and ${unchanged}`).bind(projectId, version, revision),
+    ...partInserts(d1, projectId, version, rest, 'revision = ?5', [revision]),
     d1
-      .prepare('update models set artifact = ?5, bytes = ?4, revision = ?3 where project_id = ?1 and version = ?2 and revision = ?3 - 1')
-      .bind(projectId, version, revision + 1, bytes, first),
-    d1
-      .prepare(
-        `delete from model_parts where project_id = ?1 and version = ?2
-           and exists (select 1 from models where project_id = ?1 and version = ?2 and revision = ?3 and bytes = ?4)`,
-      )
-      .bind(projectId, version, revision + 1, bytes),
-    ...partInserts(d1, projectId, version, rest, 'revision = ?5 and bytes = ?6', [revision + 1, bytes]),
+      .prepare('update models set artifact = ?5, bytes = ?4, revision = ?3 + 1 where project_id = ?1 and version = ?2 and revision = ?3')
+      .bind(projectId, version, revision, bytes, first),
   ]);
-  return updated!.meta.changes > 0;
+  return results.at(-1)!.meta.changes > 0;
 }
 
 /**
  * Statements storing an artifact's parts past the first, each only while the version's row is the
- * one this write made (`row`, SQL over its values as ?5 and ?6): a write that lost a race adds none.
+ * one this write made or means to replace (`row`, SQL over its values from ?5): a write that lost a
+ * race adds none.
  */
 function partInserts(
   d1: D1Database,
@@ -139,7 +144,7 @@ function partInserts(
   version: string,
   rest: readonly string[],
   row: string,
-  values: [unknown, unknown],
+  values: readonly unknown[],
 ): D1PreparedStatement[] {
   return rest.map((text, i) =>
     d1
