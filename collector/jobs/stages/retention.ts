@@ -53,7 +53,7 @@ export const retention: Stage = {
     // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
     const keptWeek = isoWeek(keptDay);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
-    const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by trace_id limit ${PURGE_BATCH}`;
+    const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit ${PURGE_BATCH}`;
     const statements = {
       // With the purge, in its transaction: chunk days before it are never counted again from what is left of their events.
       cutoff: db
@@ -81,8 +81,9 @@ export const retention: Stage = {
              purged_negative = purged_negative + x.negative, purged_requeried = purged_requeried + x.requeried
            from (
              select t.session_id, ${sessionCountsSql('?3')}
-             from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
-             where t.project_id = ?1 and t.session_id is not null and t.trace_id in (${oldTraces})
+             from (${oldTraces}) o cross join traces t on t.project_id = ?1 and t.trace_id = o.trace_id
+             left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
+             where t.session_id is not null
              group by t.session_id
            ) x
            where session_stats.project_id = ?1 and session_stats.session_id = x.session_id`,

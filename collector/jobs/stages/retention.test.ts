@@ -1,0 +1,53 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
+import { planOf } from '../../test/fixtures.ts';
+import { retention } from './retention.ts';
+import type { StageContext } from './stage.ts';
+
+/** The raw tables, which hold every answer and event of the retention window. */
+const RAW_TABLES = ['traces', 'trace_chunks', 'trace_stats', 'feedback_events', 'event_assessments'];
+
+/** The statements of one retention slice, as prepared and bound, without running them. */
+async function sliceStatements(now: number): Promise<{ sql: string; params: unknown[] }[]> {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const db = {
+    prepare(sql: string) {
+      const statement = { sql, params: [] as unknown[], bind: (...params: unknown[]) => Object.assign(statement, { params }) };
+      return statement;
+    },
+    async batch(batch: { sql: string; params: unknown[] }[]) {
+      statements.push(...batch);
+      return batch.map(() => ({ meta: { changes: 0 } }));
+    },
+  };
+  const ctx = { db, projectId: 'p', night: new Date(now).toISOString().slice(0, 10), now, purgeNow: now, settings: DEFAULT_LOOP_SETTINGS };
+  await retention.slice(ctx as unknown as StageContext, null);
+  return statements;
+}
+
+describe("retention's plans", () => {
+  it('reach the raw rows through the answers due alone, never by walking all the project holds', async () => {
+    const { results: indexes } = await env.DB.prepare(`select name, tbl_name as tbl from sqlite_master where type = 'index'`).all<{
+      name: string;
+      tbl: string;
+    }>();
+    const rawIndexes = new Set(indexes.filter((i) => RAW_TABLES.includes(i.tbl)).map((i) => i.name));
+    const walks: string[] = [];
+    const statements = await sliceStatements(Date.now());
+    expect(statements.length).toBeGreaterThan(20);
+    for (const { sql, params } of statements) {
+      for (const step of await planOf(sql, ...params)) {
+        // A raw table's index searched on the project alone, or on a range that is not the arrival
+        // cutoff (a session id not null), is every row of the project: seconds a night at volume.
+        const search = step.match(/USING (?:COVERING )?INDEX (\S+) \((.*)\)$/);
+        const everyRow = search && rawIndexes.has(search[1]!) && !/=\?.* AND \w+=\?|received_at<\?/.test(search[2]!);
+        // The walk of the events' type index finds each type by one seek (min), not by reading the rows.
+        const typeSeek = /feedback_type_received \(project_id=\?( AND signal_type>\?)?\)$/.test(step);
+        if ((everyRow && !typeSeek) || new RegExp(`^SCAN (${RAW_TABLES.join('|')})\\b`).test(step))
+          walks.push(`${step}  in  ${sql.replace(/\s+/g, ' ').slice(0, 100)}`);
+      }
+    }
+    expect(walks).toEqual([]);
+  });
+});
