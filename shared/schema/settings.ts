@@ -61,6 +61,12 @@ export const LoopSettingsSchema = v.pipe(
     v.partialCheck([['retrainEveryDays']], (s) => Number.isInteger(s.retrainEveryDays), 'Invalid value: must be a whole number of days'),
     ['retrainEveryDays'],
   ),
+  // Any origin of a batch holds more than no share of it: 0 would refuse every training (1 allows any).
+  // On the PUT alone, so settings stored before still read.
+  v.forward(
+    v.partialCheck([['trainingMaxShareOneOrigin']], (s) => s.trainingMaxShareOneOrigin > 0, 'Invalid value: must be above 0, which would refuse every batch'),
+    ['trainingMaxShareOneOrigin'],
+  ),
 );
 
 /**

@@ -40,6 +40,17 @@ describe('GET and PUT /v1/admin/settings', () => {
     expect(await admin(p, '/settings', { method: 'PUT', json: { retrainEveryDays: 1 } })).toMatchObject({ status: 200, body: { retrainEveryDays: 1 } });
   });
 
+  it('refuses no share of a batch from one source, naming trainingMaxShareOneOrigin: it would refuse every training', async () => {
+    const p = await newProject();
+    const res = await admin(p, '/settings', { method: 'PUT', json: { trainingMaxShareOneOrigin: 0 } });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_settings', field: 'trainingMaxShareOneOrigin' } } });
+    expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
+    expect(await admin(p, '/settings', { method: 'PUT', json: { trainingMaxShareOneOrigin: 1 } })).toMatchObject({
+      status: 200,
+      body: { trainingMaxShareOneOrigin: 1 },
+    });
+  });
+
   it('refuses an array for a body, which would reset every setting', async () => {
     const p = await newProject();
     await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 30 } });
