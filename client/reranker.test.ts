@@ -418,6 +418,21 @@ describe('createReranker with scores that are not numbers', () => {
     // The caller's chunks come back as given.
     expect(ranked.find((r) => r.retrievalRank === 2)!.score).toBeNaN();
 
+    // A model whose weights overflow (made by hand: training never writes such) ranks nothing: retrieval's order, said why.
+    const errors: Error[] = [];
+    const huge = { ...model, version: 'v8', weights: model.weights.map((_, i) => (i % 2 ? -1e308 : 1e308)) };
+    const overflowing = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: collector([() => new Response(JSON.stringify(huge))]).fetch,
+      onError: (e) => errors.push(e),
+    });
+    const inOrder = await overflowing.rerank(query.query, query.candidates);
+    expect(overflowing.version).toBe('v8');
+    expect(inOrder.map((r) => r.chunkId)).toEqual(query.candidates.map((c) => c.chunkId));
+    expect(inOrder.every((r) => Number.isFinite(r.rerankScore) && r.rerankerVersion === undefined)).toBe(true);
+    expect(errors.map((e) => e.message)).toEqual(["reranker v8 scored a chunk beyond a number; retrieval's order kept"]);
+
     const none = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([() => new Response(null, { status: 503 })]).fetch });
     const kept = await none.rerank('q', [
       { chunkId: 'a', text: 'x', score: Number.NaN },

@@ -271,6 +271,9 @@ export function createReranker(options: RerankerOptions): Reranker {
           // their mean), so the version it reports is still the one that ranked.
           const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
           const ranked = rerankWithModel(m, query, scored, vectors ?? undefined);
+          // Weights a trained model never has (an artifact made by hand) can overflow: such an order means nothing.
+          if (ranked.some((r) => !Number.isFinite(r.rerankScore)))
+            throw new Error(`reranker ${m.version} scored a chunk beyond a number; retrieval's order kept`);
           // The caller's own chunks back, as given.
           return ranked.map((r) => ({
             ...chunks[r.retrievalRank - 1]!,

@@ -179,6 +179,29 @@ describe('POST /v1/rerank', () => {
     expect(body.chunks.map((c) => c.chunkId)).toEqual(['a', 'c', 'b']);
   });
 
+  it("keeps retrieval's order, naming no model, when the served model's weights overflow a score (an artifact made by hand)", async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained({ ...model('huge'), weights: [1e308] }) });
+    const res = await call('/v1/rerank', {
+      method: 'POST',
+      headers: bearer(p.keys.server),
+      json: {
+        query: 'refunds',
+        chunks: [
+          { chunkId: 'a', text: 'x', score: 0.1 },
+          { chunkId: 'b', text: 'y', score: 0.9 },
+        ],
+      },
+    });
+    expect(await res.json()).toEqual({
+      version: null,
+      chunks: [
+        { chunkId: 'a', rerankScore: 0, retrievalRank: 1 },
+        { chunkId: 'b', rerankScore: -1, retrievalRank: 2 },
+      ],
+    });
+  });
+
   it('reads and parses the served artifact once per version and revision, and follows a rewrite, a promotion and a rollback at once', async () => {
     const p = await newProject();
     const ranked = async () => (await (await rerank(p)).json()) as { version: string | null; chunks: { rerankScore: number }[] };

@@ -41,9 +41,11 @@ export const rerankRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const { query, chunks } = c.get('input');
     const { model } = await rankingModel(c.env.DB, c.get('auth').projectId);
-    const ranked = model
-      ? rerankWithModel(model, query, chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }))
-      : inRetrievalOrder(chunks).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
-    return c.json({ version: model?.version ?? null, chunks: ranked });
+    const byModel = model ? rerankWithModel(model, query, chunks) : undefined;
+    // Weights no training writes (an artifact made by hand) can overflow: such an order means nothing.
+    const usable = byModel?.every((r) => Number.isFinite(r.rerankScore)) ? byModel : undefined;
+    if (byModel && !usable) console.warn(`reranker ${model!.version} scored a chunk beyond a number; retrieval's order kept`);
+    const ranked = (usable ?? inRetrievalOrder(chunks)).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
+    return c.json({ version: usable ? model!.version : null, chunks: ranked });
   },
 );
