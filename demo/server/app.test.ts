@@ -81,6 +81,12 @@ describe('demo routes', () => {
     expect(await bad(await post({ sessionId: 'has spaces', query: 'q', turnIndex: 0 }))).toEqual({ status: 400, field: 'sessionId' });
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: -1 }))).toEqual({ status: 400, field: 'turnIndex' });
     expect(await bad(await post('{not json'))).toEqual({ status: 400, field: 'body' });
+    // A list where the question belongs is named as the body, not read as an object missing its sessionId.
+    for (const list of [[], [{ sessionId: 's', query: 'q', turnIndex: 0 }]]) {
+      const res = await post(list);
+      expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'The body must be a JSON object, not an array', field: 'body' } });
+      expect(res.status).toBe(400);
+    }
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: 0 }, { 'content-type': 'text/plain' }))).toEqual({
       status: 415,
       field: 'content-type',

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { decodedOrUndefined } from '../../shared/url.ts';
-import { firstFieldError } from '../../shared/validation.ts';
+import { arrayForObject, firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
 import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
 import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
@@ -82,7 +82,10 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
         },
       }),
       async (c) => {
-        const parsed = v.safeParse(AskSchema, await jsonBodyOf(c, MAX_ASK_BYTES));
+        const body = await jsonBodyOf(c, MAX_ASK_BYTES);
+        // valibot reads a list as an object without fields: `[]` would be refused for a missing sessionId.
+        if (arrayForObject(AskSchema, body)) throw new DemoError(400, 'invalid_request', 'The body must be a JSON object, not an array', 'body');
+        const parsed = v.safeParse(AskSchema, body);
         if (!parsed.success) {
           const { field, message } = firstFieldError(parsed.issues);
           throw new DemoError(400, 'invalid_request', message, field);
