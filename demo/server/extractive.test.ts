@@ -96,6 +96,29 @@ describe('sentences', () => {
   });
 });
 
+describe('a bold run-in head', () => {
+  // As the README writes one: "**Plan and limits.** The nightly job needs…".
+  const md =
+    '**Plan and limits.** The nightly job needs a paid plan. Its slices stay within the limits.\n\n**Events through a queue:** the consumer writes in batches.';
+
+  it('is a label, as a heading is: not quoted as a sentence of its own, nor left on the sentence it runs into', () => {
+    expect(sentences(md, 'markdown')).toEqual(['The nightly job needs a paid plan.', 'Its slices stay within the limits.', 'the consumer writes in batches.']);
+    const a = extractiveAnswer('what about plan limits?', [chunk('deploy', md)], one);
+    expect(a.answer).toBe('The nightly job needs a paid plan. [1] Its slices stay within the limits. [1]');
+  });
+
+  it('stays in the preview, which reads as the section renders', () => {
+    expect(readableText(md, 'markdown')).toBe(
+      'Plan and limits. The nightly job needs a paid plan. Its slices stay within the limits.\nEvents through a queue: the consumer writes in batches.',
+    );
+  });
+
+  it('is only a bold label ending a phrase: bold words starting a sentence, and plain text, are quoted as written', () => {
+    expect(sentences('**Never** commit the keys file. It holds secrets.', 'markdown')).toEqual(['Never commit the keys file.', 'It holds secrets.']);
+    expect(sentences('**Plan and limits.** The nightly job needs a paid plan.', 'plain')).toEqual(['**Plan and limits.** The nightly job needs a paid plan.']);
+  });
+});
+
 describe('readableText', () => {
   it('gives a preview as the section reads rendered: marks and link targets dropped, code lines kept as written', () => {
     const md =

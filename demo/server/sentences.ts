@@ -8,6 +8,8 @@ import type { TextFormat } from '../corpus/chunk.ts';
 const FENCE = /^\s*(```|~~~)/;
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
 const LIST_MARK = /^\s*(?:[-*+]|\d+[.)])\s+/;
+/** A paragraph's bold run-in head (`**Plan and limits.** The job…`): a label, as a heading is, not a sentence of the paragraph. */
+const RUN_IN_HEAD = /^(?:\*\*|__)[^*_]+[.:](?:\*\*|__)\s+(?=\S)/;
 
 /** Inline markdown as plain text: images dropped (their alt text describes a picture), link text without its target, code and emphasis without their marks. */
 const inlinePlain = (line: string): string =>
@@ -32,10 +34,11 @@ const plainLines = (text: string): Sentence[] =>
     .filter((l) => l.text);
 
 /**
- * Lines of prose: of markdown, paragraphs joined, list items, table rows and headings kept apart,
- * code blocks only when `keepCode` (their lines as written); of plain text, its paragraphs.
+ * Lines of prose: of markdown, paragraphs joined, list items, table rows and headings kept apart;
+ * `asRendered` (a preview) keeps code blocks (their lines as written) and paragraphs' run-in heads,
+ * which quoting leaves out; of plain text, its paragraphs.
  */
-function proseLines(text: string, format: TextFormat, keepCode = false): Sentence[] {
+function proseLines(text: string, format: TextFormat, asRendered = false): Sentence[] {
   if (format === 'plain') return plainLines(text);
   const out: (Sentence & { code?: true })[] = [];
   let paragraph: string[] = [];
@@ -51,7 +54,7 @@ function proseLines(text: string, format: TextFormat, keepCode = false): Sentenc
       continue;
     }
     if (fenced) {
-      if (keepCode && raw.trim()) out.push({ text: raw.trimEnd(), tableRow: false, code: true });
+      if (asRendered && raw.trim()) out.push({ text: raw.trimEnd(), tableRow: false, code: true });
       continue;
     }
     const line = raw.trim();
@@ -69,7 +72,8 @@ function proseLines(text: string, format: TextFormat, keepCode = false): Sentenc
       endParagraph();
       paragraph.push(line.replace(LIST_MARK, '').replace(/^#+\s*/, ''));
     } else {
-      paragraph.push(line.replace(/^>\s?/, ''));
+      const prose = line.replace(/^>\s?/, '');
+      paragraph.push(paragraph.length || asRendered ? prose : prose.replace(RUN_IN_HEAD, ''));
     }
   }
   endParagraph();
