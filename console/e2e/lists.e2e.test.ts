@@ -17,6 +17,14 @@ describe('worst traces', () => {
       await rows.first().waitFor();
       expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-trace')))).toEqual(all.traces.map((t) => t.traceId));
       expect(await rows.first().textContent()).toContain(all.traces[0]!.query);
+      // An id as long as a UUID keeps its line, and the question beside it keeps room to be read:
+      // the table scrolls in its box rather than squeeze the question into a few words a line.
+      const cells = await rows.first().evaluate((tr) => {
+        const [id, question] = tr.querySelectorAll('td');
+        id!.querySelector('a')!.textContent = '7f3c9e2a-4b1d-4c8e-9a6f-2d5e8b1c0a47';
+        return { question: question!.getBoundingClientRect().width, em: Number.parseFloat(getComputedStyle(question!).fontSize) };
+      });
+      expect(cells.question).toBeGreaterThanOrEqual(16 * cells.em);
 
       const strict: { traces: WorstTrace[] } = await f.admin('/v1/admin/worst-traces?below=-0.8&minSignals=2');
       await page.getByLabel('Weighted score below').fill('-0.8');

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { css, html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import type { WorstTrace } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
@@ -15,7 +15,16 @@ import { FILTERS, type Filter, filterIssue } from './worst-filters.ts';
  * to its trace view. `/admin/traces?days=…&below=…`: the filters are the address.
  */
 export class WorstPage extends LitElement {
-  static override styles = [baseStyles, pageStyles];
+  static override styles = [
+    baseStyles,
+    pageStyles,
+    // Ids keep their line (base styles): the question keeps room to be read beside a long one, the table scrolling instead.
+    css`
+      td.question {
+        min-width: 16em;
+      }
+    `,
+  ];
   static override properties: PropertyDeclarations = {
     strings: { attribute: false },
     locale: {},
@@ -101,7 +110,7 @@ export class WorstPage extends LitElement {
           ${this.list.items.map(
             (t) => html`<tr data-trace=${t.traceId}>
               <td><a class="mono" href=${paths.trace(t.traceId)}>${t.traceId}</a></td>
-              <td class="text">${t.query}</td>
+              <td class="text question">${t.query}</td>
               <td>${dateTime(t.createdAt, this.locale)}</td>
               <td>${num(t.weightedScore)}</td>
               <td>${num(t.score)}</td>
