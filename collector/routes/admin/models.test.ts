@@ -14,12 +14,10 @@ const trained = (m: RerankerModel, promote = true) => ({ model: m, confirmed: 30
 const postRaw = (p: { keys: { admin: string } }, path: string, body: string) =>
   call(`/v1/admin${path}`, { method: 'POST', headers: { ...bearer(p.keys.admin), 'content-type': 'application/json' }, body });
 
-const rerank = (p: { keys: { server: string } }) =>
-  call('/v1/rerank', {
-    method: 'POST',
-    headers: bearer(p.keys.server),
-    json: { query: 'refunds', chunks: [{ chunkId: 'c1', text: 'Refunds within 14 days', score: 0.4 }] },
-  });
+const rerank = (
+  p: { keys: { server: string } },
+  chunks: { chunkId: string; text: string; score?: number }[] = [{ chunkId: 'c1', text: 'Refunds within 14 days', score: 0.4 }],
+) => call('/v1/rerank', { method: 'POST', headers: bearer(p.keys.server), json: { query: 'refunds', chunks } });
 
 describe('POST /v1/admin/models', () => {
   it.each([
@@ -162,18 +160,11 @@ describe('POST /v1/rerank', () => {
   it('scores every chunk with a number, even when retrieval scores span nearly all of the doubles', async () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained(model('wide')) });
-    const res = await call('/v1/rerank', {
-      method: 'POST',
-      headers: bearer(p.keys.server),
-      json: {
-        query: 'refunds',
-        chunks: [
-          { chunkId: 'a', text: 'x', score: 1e308 },
-          { chunkId: 'b', text: 'y', score: -1e308 },
-          { chunkId: 'c', text: 'z', score: 0 },
-        ],
-      },
-    });
+    const res = await rerank(p, [
+      { chunkId: 'a', text: 'x', score: 1e308 },
+      { chunkId: 'b', text: 'y', score: -1e308 },
+      { chunkId: 'c', text: 'z', score: 0 },
+    ]);
     const body = (await res.json()) as { chunks: { chunkId: string; rerankScore: unknown }[] };
     expect(body.chunks.map((c) => typeof c.rerankScore)).toEqual(['number', 'number', 'number']);
     expect(body.chunks.map((c) => c.chunkId)).toEqual(['a', 'c', 'b']);
@@ -182,17 +173,10 @@ describe('POST /v1/rerank', () => {
   it("keeps retrieval's order, naming no model, when the served model's weights overflow a score (an artifact made by hand)", async () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained({ ...model('huge'), weights: [1e308] }) });
-    const res = await call('/v1/rerank', {
-      method: 'POST',
-      headers: bearer(p.keys.server),
-      json: {
-        query: 'refunds',
-        chunks: [
-          { chunkId: 'a', text: 'x', score: 0.1 },
-          { chunkId: 'b', text: 'y', score: 0.9 },
-        ],
-      },
-    });
+    const res = await rerank(p, [
+      { chunkId: 'a', text: 'x', score: 0.1 },
+      { chunkId: 'b', text: 'y', score: 0.9 },
+    ]);
     expect(await res.json()).toEqual({
       version: null,
       chunks: [
