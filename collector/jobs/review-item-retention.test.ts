@@ -1,11 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../test/review-items.ts';
 import { runNightly } from './nightly.ts';
-import { PURGE_BATCH } from './stages/retention.ts';
+import { PURGE_BATCH, retention } from './stages/retention.ts';
+import type { StageContext } from './stages/stage.ts';
 
 const DAY = 86_400_000;
 
@@ -133,21 +135,38 @@ describe('review items past their retention', () => {
     expect(await rowsOf(p.id, ['item-2'])).toEqual([]);
   });
 
+  it("looks for waiting items left without answers once the raw rows' purge is done, not in each of its slices", async () => {
+    const p = await newProject();
+    const old = trace({ query: 'Can I return a blender I used once?' });
+    await sendTraffic(p, [old], []);
+    await arrivedAt(p.id, [old], Date.now() - 91 * DAY);
+    await heldItems().bind(p.id, 1).run();
+    const now = Date.now();
+    const ctx = { db: env.DB, projectId: p.id, night: new Date(now).toISOString().slice(0, 10), now, purgeNow: now, settings: DEFAULT_LOOP_SETTINGS };
+    // Finding them looks up every item waiting: a day's purge takes dozens of slices at volume.
+    const purging = await retention.slice(ctx as unknown as StageContext, null);
+    expect(purging).toMatchObject({ cursor: 'more', counts: { traces: 1, reviewItems: 0 } });
+    const after = await retention.slice(ctx as unknown as StageContext, purging.cursor);
+    expect(after).toMatchObject({ cursor: null, counts: { traces: 0, reviewItems: 1 } });
+  });
+
   it('takes more items than one statement deletes in the slices after the first', async () => {
     const p = await newProject();
     const n = PURGE_BATCH + 1;
-    // Held items whose answers are all gone, as retention before this one left them.
-    const insert = env.DB.prepare(
-      `with recursive n(value) as (select 1 union all select value + 1 from n where value < ?2)
-       insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
-         evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-       select ?1, 'item-' || value, 'key-' || value, 'question ' || value, 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 1, 1, 'held', 0, 0
-       from n`,
-    );
-    await insert.bind(p.id, n).run();
+    await heldItems().bind(p.id, n).run();
     const summary = await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(summary.done).toBe(true);
     expect(retentionCounts(summary).reviewItems).toBe(n);
     expect(await env.DB.prepare('select count(*) as n from review_items where project_id = ?').bind(p.id).first()).toEqual({ n: 0 });
   });
 });
+
+/** Held items (?2 of them, for project ?1) with no answer stored, as retention before this one left them. */
+const heldItems = () =>
+  env.DB.prepare(
+    `with recursive n(value) as (select 1 union all select value + 1 from n where value < ?2)
+       insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+         evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+       select ?1, 'item-' || value, 'key-' || value, 'question ' || value, 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 1, 1, 'held', 0, 0
+       from n`,
+  );

@@ -13,7 +13,16 @@ async function sliceStatements(now: number): Promise<{ sql: string; params: unkn
   const statements: { sql: string; params: unknown[] }[] = [];
   const db = {
     prepare(sql: string) {
-      const statement = { sql, params: [] as unknown[], bind: (...params: unknown[]) => Object.assign(statement, { params }) };
+      const statement = {
+        sql,
+        params: [] as unknown[],
+        bind: (...params: unknown[]) => Object.assign(statement, { params }),
+        // Whether raw rows are due: none, so the slice looks at the review items waiting too.
+        first: async () => {
+          statements.push(statement);
+          return { due: 0 };
+        },
+      };
       return statement;
     },
     async batch(batch: { sql: string; params: unknown[] }[]) {

@@ -22,11 +22,12 @@ export const PURGE_BATCH = 5_000;
  * Review items past their retention (?1 the project, ?2 the aggregates' cutoff), each on its own
  * index: one answered before the cutoff, like other derived data (a model trained on it keeps what
  * it learnt); one waiting (pending or held) once none of its answers is stored, as nobody can
- * review it in context any more and it holds a question as typed.
+ * review it in context any more and it holds a question as typed. The waiting ones only when ?3:
+ * finding them looks up every item waiting.
  */
 const EXPIRED_ITEMS = `select item_id from review_items where project_id = ?1 and status = 'answered' and answered_at < ?2
   union all
-  select i.item_id from review_items i where i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
+  select i.item_id from review_items i where ?3 and i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
     select 1 from review_item_traces r cross join traces t on t.project_id = ?1 and t.trace_id = r.trace_id where r.project_id = ?1 and r.item_id = i.item_id)`;
 
 /**
@@ -54,6 +55,15 @@ export const retention: Stage = {
     const keptWeek = isoWeek(keptDay);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit ${PURGE_BATCH}`;
+    // While raw rows are due, slices purge them and leave the waiting review items to the slice
+    // after, which finds those left without answers: once a night, not in each slice of a day's purge.
+    const rawDue = await db
+      .prepare(
+        `select exists (${eventsReceivedSql('1', 'e.received_at < ?2')}) or exists (select 1 from traces where project_id = ?1 and received_at < ?2) as due`,
+      )
+      .bind(projectId, raw)
+      .first<{ due: number }>();
+    const waitingChecked = rawDue?.due ? 0 : 1;
     const statements = {
       // With the purge, in its transaction: chunk days before it are never counted again from what is left of their events.
       cutoff: db
@@ -130,13 +140,13 @@ export const retention: Stage = {
           `delete from review_item_traces where rowid in (select r.rowid from (${EXPIRED_ITEMS}) x
              cross join review_item_traces r on r.project_id = ?1 and r.item_id = x.item_id limit ${PURGE_BATCH})`,
         )
-        .bind(projectId, kept),
+        .bind(projectId, kept, waitingChecked),
       reviewItems: db
         .prepare(
           `delete from review_items where project_id = ?1 and item_id in (select x.item_id from (${EXPIRED_ITEMS}) x
              where not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = x.item_id) limit ${PURGE_BATCH})`,
         )
-        .bind(projectId, kept),
+        .bind(projectId, kept, waitingChecked),
       readRowids: db.prepare(LOWER_READ_ROWIDS_SQL),
       // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
@@ -199,19 +209,21 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
-    const more = [
-      n.events,
-      n.traces,
-      n.reviewItemRows,
-      n.reviewItems,
-      n.checkedChunks,
-      n.abandonedListRows,
-      n.abandonedQueryHistory,
-      n.abandonedTraceHistory,
-      n.evalItems,
-      n.dropReports,
-      n.erasedTraces,
-    ].some((changes) => changes >= PURGE_BATCH);
+    const more =
+      !waitingChecked ||
+      [
+        n.events,
+        n.traces,
+        n.reviewItemRows,
+        n.reviewItems,
+        n.checkedChunks,
+        n.abandonedListRows,
+        n.abandonedQueryHistory,
+        n.abandonedTraceHistory,
+        n.evalItems,
+        n.dropReports,
+        n.erasedTraces,
+      ].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
       state: { [PURGED_BEFORE_STATE]: raw },
