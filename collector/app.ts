@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
-import { allowedMethods } from './allowed-methods.ts';
+import { noRoute } from '../shared/allowed-methods.ts';
 import { originKnown } from './auth/keys.ts';
 import type { AppEnv } from './env.ts';
 import { errorBody, handleError } from './errors.ts';
@@ -60,8 +60,6 @@ export const app = new Hono<AppEnv>()
   .onError(handleError);
 
 app.notFound((c) => {
-  const allow = allowedMethods(app, c.req.path);
-  if (!allow.length) return c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404);
-  const message = `${c.req.path} answers ${allow.join(', ')}, not ${c.req.method}`;
-  return c.json(errorBody('method_not_allowed', message, 'method'), 405, { allow: allow.join(', ') });
+  const answer = noRoute(app, c.req.method, c.req.path);
+  return c.json(errorBody(answer.code, answer.message, answer.field), answer.status, answer.headers);
 });

@@ -94,5 +94,10 @@ describe('demo routes', () => {
     expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_QUERY_CHARS + 1), turnIndex: 0 }))).toEqual({ status: 400, field: 'query' });
     expect(await bad(await post({ sessionId: 's', query: 'q'.repeat(MAX_ASK_BYTES), turnIndex: 0 }))).toEqual({ status: 413, field: 'body' });
     expect((await app.request('/nothing')).status).toBe(404);
+    // A path that answers another method names the method, with what it takes, as the collector does.
+    const get = await app.request('/api/ask');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toEqual({ error: { code: 'method_not_allowed', message: '/api/ask answers POST, not GET', field: 'method' } });
   });
 });

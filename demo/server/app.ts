@@ -8,6 +8,7 @@ import { extname, resolve, sep } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
+import { noRoute } from '../../shared/allowed-methods.ts';
 import { decodedOrUndefined } from '../../shared/url.ts';
 import { arrayForObject, firstFieldError } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
@@ -50,7 +51,7 @@ const csp = (endpoint: string | null) =>
 /** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
 export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
   const widgetRoot = resolve(assets.widgetDir);
-  return new Hono()
+  const app = new Hono()
     .use(async (c, next) => {
       await next();
       c.header('x-content-type-options', 'nosniff');
@@ -93,6 +94,9 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
         return c.json(await answerer.ask(parsed.output));
       },
     )
-    .notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`, 'path'), 404))
     .onError(handleError);
+  return app.notFound((c) => {
+    const answer = noRoute(app, c.req.method, c.req.path);
+    return c.json(errorBody(answer.code, answer.message, answer.field), answer.status, answer.headers);
+  });
 }

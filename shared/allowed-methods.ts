@@ -22,3 +22,17 @@ export function allowedMethods(app: Pick<Hono, 'routes'>, path: string): string[
   for (const route of app.routes) if (route.method !== 'ALL' && patternOf(route.path).test(path)) methods.add(route.method);
   return [...methods].sort();
 }
+
+/** What an app answers a request no route takes: a 405 naming the method, with `Allow`, when the path answers others; else a 404 naming the path. */
+export function noRoute(
+  app: Pick<Hono, 'routes'>,
+  method: string,
+  path: string,
+): { status: 404 | 405; code: string; message: string; field: 'path' | 'method'; headers: Record<string, string> } {
+  const allow = allowedMethods(app, path);
+  // A route that takes this method and found nothing (a file not there) answers 404 too.
+  const taken = allow.includes(method) || (method === 'HEAD' && allow.includes('GET'));
+  if (!allow.length || taken) return { status: 404, code: 'not_found', message: `No route for ${method} ${path}`, field: 'path', headers: {} };
+  const message = `${path} answers ${allow.join(', ')}, not ${method}`;
+  return { status: 405, code: 'method_not_allowed', message, field: 'method', headers: { allow: allow.join(', ') } };
+}
