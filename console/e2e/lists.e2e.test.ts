@@ -190,6 +190,14 @@ describe('corrections', () => {
       await item.waitFor();
       expect(await item.locator('[data-field="text"]').textContent()).toBe(first.text);
       expect(await item.locator('[data-field="query"]').textContent()).toBe(first.query);
+      // Values start at one line in every card, whatever labels it has: a card's longest label
+      // (a correction sent under a later answer, or none naming a source) does not move them.
+      const query = item.locator('[data-field="query"]');
+      const before = await query.evaluate((dd) => dd.getBoundingClientRect().left);
+      await query.evaluate((dd) => {
+        dd.previousElementSibling!.textContent = 'Sent under a later answer';
+      });
+      expect(await query.evaluate((dd) => dd.getBoundingClientRect().left)).toBe(before);
 
       // A note of spaces alone resolves nothing, and says so beside the field.
       const note = item.getByLabel('What was changed');

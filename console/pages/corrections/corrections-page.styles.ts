@@ -11,9 +11,11 @@ export const styles = css`
   .correction:first-of-type {
     border-top: none;
   }
+  /* One label width for every card, a longer label wrapping: values line up from card to card
+     whichever rows a card has. */
   dl {
     display: grid;
-    grid-template-columns: max-content 1fr;
+    grid-template-columns: 10rem minmax(0, 1fr);
     gap: 0.2rem 1rem;
     margin: 0 0 0.5rem;
   }
