@@ -6,7 +6,11 @@
  * against the job's budgets. The month ends on a Thursday, so its last night is mid-week: the
  * week's eval sets were built the night before, as on six nights of seven. Then the next week's
  * first night, the Monday after (nothing new has arrived by then): the one night a week that also
- * builds the week's eval sets from the month's labels.
+ * builds the week's eval sets from the month's labels. Last, the Tuesday after with the raw rows'
+ * retention set so that the month's first day and a half are due by the real clock (retention
+ * never purges ahead of it): a night that also purges, as every night does once a project is
+ * older than its retention (the month is shorter than the default 90 days, so the other nights
+ * purge nothing).
  *
  *   npm run bench -- nightly-steady
  *
@@ -25,6 +29,8 @@ const SUITE = 'nightly-steady';
 const DAY = 86_400_000;
 /** From the Thursday the month ends on to the next Monday: a new week, whose first night builds its eval sets. */
 const NEXT_MONDAY_MS = 4 * DAY;
+/** The Tuesday after: a night that also purges the month's first day and a half (it starts at noon). */
+const PURGE_NIGHT_MS = 5 * DAY;
 
 const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
 const total = (run: DrivenRun) => run.callsMs.reduce((a, b) => a + b, 0);
@@ -34,6 +40,18 @@ function lastThursdayNoon(ms: number): number {
   const d = new Date(ms);
   const thursday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 12) - ((d.getUTCDay() + 3) % 7) * DAY;
   return thursday > ms ? thursday - 7 * DAY : thursday;
+}
+
+/** Days of raw-row retention that leave due, by the real clock, the month's rows received before the end of its second UTC day. */
+function retentionDueAfterSecondDay(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    const { first } = db.prepare('select min(received_at) as first from traces where project_id = ?').get(BENCH_PROJECT) as { first: number };
+    const cutoff = Math.floor(first / DAY) * DAY + 2 * DAY;
+    return Math.round((Math.floor(Date.now() / DAY) * DAY - cutoff) / DAY);
+  } finally {
+    db.close();
+  }
 }
 
 /** What the last day brought: the rows received in its window. */
@@ -52,10 +70,19 @@ function lastDay(file: string, from: number, to: number): { traces: number; even
   }
 }
 
+/** The project's settings with `retentionDays` changed, through the admin API. */
+async function setRetentionDays(url: string, adminKey: string, retentionDays: number): Promise<void> {
+  const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
+  const settings = (await (await fetch(`${url}/v1/admin/settings`, { headers })).json()) as Record<string, unknown>;
+  const res = await fetch(`${url}/v1/admin/settings`, { method: 'PUT', headers, body: JSON.stringify({ ...settings, retentionDays }) });
+  if (!res.ok) throw new Error(`PUT /v1/admin/settings answered ${res.status}: ${await res.text()}`);
+}
+
 /** One run of the job in its own `wrangler dev`, so its memory is its own. */
-async function night(persistTo: string, adminKey: string, at: number): Promise<DrivenRun> {
+async function night(persistTo: string, adminKey: string, at: number, retentionDays?: number): Promise<DrivenRun> {
   const server = await startBenchDev({ persistTo, vars: NO_RATE_LIMITS, logLevel: 'info' });
   try {
+    if (retentionDays !== undefined) await setRetentionDays(server.url, adminKey, retentionDays);
     const run = await driveNightly(server, adminKey, CAP_MS, log, join(persistTo, 'wrangler.log'), at);
     if (!run.done) throw new Error(`the night of ${new Date(at).toISOString()} was not done after ${seconds(CAP_MS)} s (in ${run.stage})`);
     return run;
@@ -77,9 +104,13 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     const last = await night(persistTo, adminKey, end);
     log("the next week's first night…");
     const weekly = await night(persistTo, adminKey, end + NEXT_MONDAY_MS);
+    const retentionDays = retentionDueAfterSecondDay(file);
+    log(`a night that purges: the Tuesday after, with retentionDays ${retentionDays}…`);
+    const purging = await night(persistTo, adminKey, end + PURGE_NIGHT_MS, retentionDays);
     for (const [name, run] of [
       ['the last night', last],
       ["the next week's first night", weekly],
+      ['the night that purges', purging],
     ] as const) {
       console.error(`\n${name}, per stage:`);
       console.table(run.stages.map((s) => ({ stage: s.name, slices: s.slices, ms: s.ms, counts: JSON.stringify(s.counts) })));
@@ -87,6 +118,7 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     const one = (name: string, unit: string, value: number, budget?: string) => row(SUITE, name, unit, [value], budget);
     const longest = [...last.stages].sort((a, b) => b.ms / Math.max(1, b.slices) - a.ms / Math.max(1, a.slices))[0];
     const evals = weekly.stages.find((s) => s.name === 'evals');
+    const purged = purging.stages.find((s) => s.name === 'retention');
     return [
       one(
         `month: ${count(data.traces)} traces, ${count(data.events)} events received as made; the job caught up to the day before (not in the budget)`,
@@ -105,6 +137,17 @@ export async function nightlySteadyBench(): Promise<Row[]> {
       one(`next week's first night: whole job, ${weekly.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(weekly)), '<= 60'),
       one("next week's first night: peak RSS of the Worker's workerd process", 'MB', weekly.peakRssMb, '<= 512'),
       ...heapRows(SUITE, "next week's first night: ", weekly),
+      ...(purged
+        ? [
+            one(
+              `night that purges: stage retention, ${count(purged.slices)} slices (${count(Number(purged.counts.events ?? 0))} events, ${count(Number(purged.counts.traces ?? 0))} traces)`,
+              's',
+              seconds(purged.ms),
+            ),
+          ]
+        : []),
+      one(`night that purges: whole job, ${purging.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(purging)), '<= 60'),
+      one("night that purges: peak RSS of the Worker's workerd process", 'MB', purging.peakRssMb, '<= 512'),
     ];
   });
 }
