@@ -8,7 +8,7 @@ import type { Embedder } from '../shared/embedder.ts';
 import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
-import { rerankWithModel, usesEmbeddings } from '../shared/reranker/rerank.ts';
+import { rerankWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { inRetrievalOrder } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
@@ -271,9 +271,8 @@ export function createReranker(options: RerankerOptions): Reranker {
           // their mean), so the version it reports is still the one that ranked.
           const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
           const ranked = rerankWithModel(m, query, scored, vectors ?? undefined);
-          // Weights a trained model never has (an artifact made by hand) can overflow: such an order means nothing.
-          if (ranked.some((r) => !Number.isFinite(r.rerankScore)))
-            throw new Error(`reranker ${m.version} scored a chunk beyond a number; retrieval's order kept`);
+          const unusable = unusableRanking(ranked, m.version);
+          if (unusable) throw unusable;
           // The caller's own chunks back, as given.
           return ranked.map((r) => ({
             ...chunks[r.retrievalRank - 1]!,

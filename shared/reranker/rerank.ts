@@ -20,6 +20,16 @@ const evidenceCache = new WeakMap<RerankerModel, ReturnType<typeof modelEvidence
 /** Whether the model has features that only an embedder can compute. */
 export const usesEmbeddings = (model: RerankerModel): boolean => model.features.some((f) => (EMBEDDING_FEATURES as readonly string[]).includes(f));
 
+/**
+ * Why a model's order cannot be used, if it cannot: a score beyond a number, which weights no
+ * training writes (an artifact made by hand) can overflow to. Callers keep retrieval's order then.
+ */
+export function unusableRanking(ranked: readonly { rerankScore: number }[], version: string): Error | undefined {
+  return ranked.every((r) => Number.isFinite(r.rerankScore))
+    ? undefined
+    : new Error(`reranker ${version} scored a chunk beyond a number; retrieval's order kept`);
+}
+
 export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
   let evidence = evidenceCache.get(model);
   if (!evidence) evidenceCache.set(model, (evidence = modelEvidence(model)));

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { rerankWithModel } from '../../../shared/reranker/rerank.ts';
+import { rerankWithModel, unusableRanking } from '../../../shared/reranker/rerank.ts';
 import { inRetrievalOrder } from '../../../shared/reranker/retrieval-order.ts';
 import { externalId, finite, wellFormed } from '../../../shared/schema/common.ts';
 import { MAX_CHUNK_TEXT, MAX_QUERY_CHARS, MAX_TRACES_BODY_BYTES } from '../../../shared/thresholds.ts';
@@ -42,9 +42,9 @@ export const rerankRoutes = new Hono<AppEnv>().post(
     const { query, chunks } = c.get('input');
     const { model } = await rankingModel(c.env.DB, c.get('auth').projectId);
     const byModel = model ? rerankWithModel(model, query, chunks) : undefined;
-    // Weights no training writes (an artifact made by hand) can overflow: such an order means nothing.
-    const usable = byModel?.every((r) => Number.isFinite(r.rerankScore)) ? byModel : undefined;
-    if (byModel && !usable) console.warn(`reranker ${model!.version} scored a chunk beyond a number; retrieval's order kept`);
+    const unusable = byModel && unusableRanking(byModel, model!.version);
+    if (unusable) console.warn(unusable.message);
+    const usable = unusable ? undefined : byModel;
     const ranked = (usable ?? inRetrievalOrder(chunks)).map((r) => ({ chunkId: r.chunkId, rerankScore: r.rerankScore, retrievalRank: r.retrievalRank }));
     return c.json({ version: usable ? model!.version : null, chunks: ranked });
   },
