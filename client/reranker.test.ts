@@ -569,3 +569,71 @@ describe('createReranker given what is not a list of candidates', () => {
     ]);
   });
 });
+
+describe("createReranker given the backend's own chunk class", () => {
+  /** A backend's chunk: its text behind a getter, a method, a field of its own. */
+  class Hit {
+    constructor(
+      readonly chunkId: string,
+      private readonly body: string,
+      readonly score: number,
+      readonly sourceDocId?: string,
+    ) {}
+    get text(): string {
+      return this.body;
+    }
+    cite(): string {
+      return `[${this.chunkId}]`;
+    }
+  }
+  const hitsOf = (candidates: typeof query.candidates) => candidates.map((c) => new Hit(c.chunkId, c.text, c.score as number, c.sourceDocId));
+
+  it('gives back its own kind of object, getters and methods working, ranked as the same plain chunks are, the chunks given unchanged', async () => {
+    const plain = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([modelResponse]).fetch });
+    const expected = await plain.rerank(query.query, query.candidates);
+    const errors: Error[] = [];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: collector([modelResponse]).fetch,
+      onError: (e) => errors.push(e),
+    });
+    const hits = hitsOf(query.candidates);
+    const ranked = await reranker.rerank(query.query, hits);
+    expect(errors).toEqual([]);
+    expect(ranked.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank, r.rerankerVersion])).toEqual(
+      expected.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank, 'v7']),
+    );
+    for (const r of ranked) {
+      const given = hits[r.retrievalRank - 1]!;
+      expect(r).toBeInstanceOf(Hit);
+      expect(r.text).toBe(given.text);
+      expect(r.cite()).toBe(`[${given.chunkId}]`);
+      expect(r).not.toBe(given);
+      expect(Object.keys(given)).not.toContain('rerankScore');
+    }
+    // What a trace logs of them, as the README maps it: nothing missing.
+    expect(ranked.map((c) => c.text)).toEqual(expected.map((c) => c.text));
+
+    // A score of NaN is ranked as no score, the getter's text still read.
+    const withNaN = hitsOf(query.candidates.map((c, i) => ({ ...c, score: i === 1 ? Number.NaN : c.score })));
+    const withNone = query.candidates.map((c, i) => ({ ...c, score: i === 1 ? undefined : c.score }));
+    const [fromHits, fromPlain] = [await reranker.rerank(query.query, withNaN), await reranker.rerank(query.query, withNone)];
+    expect(fromHits.map((r) => [r.chunkId, r.rerankScore])).toEqual(fromPlain.map((r) => [r.chunkId, r.rerankScore]));
+    expect(fromHits.map((r) => r.cite())).toEqual(fromPlain.map((r) => `[${r.chunkId}]`));
+    expect(errors).toEqual([]);
+  });
+
+  it("gives back its own kind of object in retrieval's order too, with no model", async () => {
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: collector([() => new Response(null, { status: 503 })]).fetch,
+    });
+    const hits = hitsOf(query.candidates);
+    const kept = await reranker.rerank(query.query, hits);
+    expect(kept.map((r) => [r.chunkId, r.retrievalRank, r.rerankerVersion])).toEqual(hits.map((h, i) => [h.chunkId, i + 1, undefined]));
+    expect(kept.map((r) => [r.text, r.cite()])).toEqual(hits.map((h) => [h.text, h.cite()]));
+    expect(kept.every((r) => r instanceof Hit)).toBe(true);
+  });
+});

@@ -8,6 +8,7 @@ import type { Embedder } from '../shared/embedder.ts';
 import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
+import { rankedCopy } from '../shared/reranker/ranked-copy.ts';
 import { rerankWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { inRetrievalOrder } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
@@ -41,7 +42,11 @@ export interface RerankerOptions {
 }
 
 export interface Reranker {
-  /** The candidates best first, each with `rerankScore` and `retrievalRank`. Never rejects. */
+  /**
+   * The candidates best first, each a copy of the chunk given (its prototype and own properties
+   * kept, so a class instance's getters and methods work) with `rerankScore`, `retrievalRank` and
+   * `rerankerVersion`; the chunk itself is `chunks[retrievalRank - 1]`, unchanged. Never rejects.
+   */
   rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]>;
   /**
    * The model in use now; undefined in retrieval's order. A trace logs the `rerankerVersion` of the
@@ -61,8 +66,17 @@ export const CHUNK_VECTOR_CACHE_BYTES = 64_000_000;
 /** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
 const NO_MODEL = 'no_model';
 
-/** A score of NaN or ±Infinity says nothing about a chunk: it is ranked as if retrieval gave none. */
-const withUsableScore = <C extends Candidate>(c: C): C => (c.score === undefined || Number.isFinite(c.score) ? c : { ...c, score: undefined });
+/**
+ * What ranking reads of a chunk, read through its getters (a class instance's `text` may be one,
+ * which a spread would drop). A score of NaN or ±Infinity says nothing about a chunk: it is ranked
+ * as if retrieval gave none.
+ */
+const rankingView = (c: Candidate): Candidate => ({
+  chunkId: c.chunkId,
+  sourceDocId: c.sourceDocId,
+  text: c.text,
+  score: Number.isFinite(c.score) ? c.score : undefined,
+});
 
 /**
  * Why the model cannot rank a trial chunk, if it cannot: the schema checks each field, not that
@@ -266,20 +280,17 @@ export function createReranker(options: RerankerOptions): Reranker {
       const m = model;
       if (m) {
         try {
-          const scored = chunks.map(withUsableScore);
+          const scored = chunks.map(rankingView);
           // An embedder that fails leaves the model to rank as it does without one (those features at
           // their mean), so the version it reports is still the one that ranked.
           const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
           const ranked = rerankWithModel(m, query, scored, vectors ?? undefined);
           const unusable = unusableRanking(ranked, m.version);
           if (unusable) throw unusable;
-          // The caller's own chunks back, as given.
-          return ranked.map((r) => ({
-            ...chunks[r.retrievalRank - 1]!,
-            rerankScore: r.rerankScore,
-            retrievalRank: r.retrievalRank,
-            rerankerVersion: m.version,
-          }));
+          // The caller's own chunks back, as given, whatever their class.
+          return ranked.map((r) =>
+            rankedCopy(chunks[r.retrievalRank - 1]!, { rerankScore: r.rerankScore, retrievalRank: r.retrievalRank, rerankerVersion: m.version }),
+          );
         } catch (error) {
           tell(error);
         }

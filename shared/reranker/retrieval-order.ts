@@ -1,4 +1,5 @@
 import type { Candidate, Reranked } from './candidate.ts';
+import { rankedCopy } from './ranked-copy.ts';
 
 /**
  * Retrieval's order, as a list no model ranked: scored so that each chunk scores at least the next,
@@ -9,5 +10,5 @@ export function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Rer
   // `?.`: a list `rerank()` was wrongly given may hold null.
   const byScore = chunks.every((c, i) => Number.isFinite(c?.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
   // No model ranked it, whatever a list ranked before says.
-  return chunks.map((c, i) => ({ ...c, rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
+  return chunks.map((c, i) => rankedCopy(c, { rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
 }

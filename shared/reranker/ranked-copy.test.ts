@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { rankedCopy } from './ranked-copy.ts';
+
+const ranking = { rerankScore: 0.5, retrievalRank: 2, rerankerVersion: 'v1' };
+
+describe('rankedCopy', () => {
+  it('gives a plain chunk back as the spread copy it always was', () => {
+    const chunk = { chunkId: 'a', text: 'refunds', score: 0.9, title: 'Refunds', rerankScore: 7 };
+    const copy = rankedCopy(chunk, ranking);
+    expect(copy).toStrictEqual({ ...chunk, ...ranking });
+    expect(Object.keys(copy)).toEqual(Object.keys({ ...chunk, ...ranking }));
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(chunk.rerankScore).toBe(7);
+  });
+
+  it("keeps a class instance's prototype, its own getters and non-enumerable properties, and is writable even of a frozen chunk", () => {
+    class Chunk {
+      readonly chunkId = 'a';
+      constructor(private readonly body: string) {
+        Object.defineProperty(this, 'secret', { value: 's', enumerable: false });
+        Object.defineProperty(this, 'upper', { get: () => this.body.toUpperCase(), enumerable: true });
+      }
+      get text(): string {
+        return this.body;
+      }
+      describe(): string {
+        return `${this.chunkId}: ${this.text}`;
+      }
+    }
+    const chunk = Object.freeze(new Chunk('refunds'));
+    const copy = rankedCopy(chunk, ranking);
+    expect(copy).toBeInstanceOf(Chunk);
+    expect([copy.text, copy.describe(), copy.rerankScore]).toEqual(['refunds', 'a: refunds', 0.5]);
+    expect((copy as unknown as { upper: string }).upper).toBe('REFUNDS');
+    expect(Object.getOwnPropertyDescriptor(copy, 'secret')).toEqual({ value: 's', writable: true, enumerable: false, configurable: true });
+    (copy as { chunkId: string }).chunkId = 'b';
+    expect([copy.chunkId, chunk.chunkId]).toEqual(['b', 'a']);
+    expect('rerankScore' in chunk).toBe(false);
+  });
+
+  it('copies what is not an object as a spread does', () => {
+    expect(rankedCopy(null as never, ranking)).toStrictEqual({ ...ranking });
+  });
+});
