@@ -362,16 +362,25 @@ describe('createReranker with an embedder', () => {
     expect(second.map((r) => r.chunkId)).toEqual(['a', 'b']);
   });
 
-  it('keeps its chunk vectors within CHUNK_VECTOR_CACHE_BYTES, embedding again the oldest it let go', async () => {
-    // An embedder of a million dimensions: four megabytes a vector, so 17 chunks pass the bound.
+  /** Plain arrays, as an embedder written in JavaScript may answer against its type: one for every text, to spare memory. */
+  const plainArrays = (dims: number) => {
+    const one = new Array<number>(dims).fill(1);
+    return () => one as unknown as Float32Array;
+  };
+  it.each([
+    ['Float32Array', (dims: number) => () => new Float32Array(dims).fill(1)],
+    ['plain arrays', plainArrays],
+  ])('keeps its chunk vectors within CHUNK_VECTOR_CACHE_BYTES, embedding again the oldest it let go, given %s', async (_, vectorsOf) => {
+    // An embedder of a million dimensions: four megabytes a vector as float32, so 17 chunks pass the bound.
     const dims = 1_000_000;
     const count = Math.ceil(CHUNK_VECTOR_CACHE_BYTES / (4 * dims)) + 1;
     const asked: string[][] = [];
+    const vector = vectorsOf(dims);
     const embedder: Embedder = {
       id: 'fake-embedder',
       async embed(texts) {
         asked.push([...texts]);
-        return texts.map(() => new Float32Array(dims).fill(1));
+        return texts.map(vector);
       },
     };
     const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', embedder, fetch: collector([served('m1')]).fetch });

@@ -4,7 +4,7 @@
  * backend within `refreshMs` and costs one small 304 otherwise. Ranking is pure TypeScript, the
  * same in Node and in Workers; with no model (or no collector) it keeps retrieval's order.
  */
-import type { Embedder } from '../shared/embedder.ts';
+import { type Embedder, float32Vector } from '../shared/embedder.ts';
 import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
@@ -246,7 +246,10 @@ export function createReranker(options: RerankerOptions): Reranker {
     const missing = chunks.filter((_, i) => !known[i]);
     // Kept when they come, even after ranking stopped waiting for them: the next list finds them.
     const embedding = (async () => {
-      const [q, ...fresh] = await embedder.embed([query, ...missing.map((c) => c.text)]);
+      // Plain arrays (an embedder written in JavaScript) made Float32Array: the cache bounds vectors by their bytes.
+      const [q, ...fresh] = Array.from(await embedder.embed([query, ...missing.map((c) => c.text)]), (v, i) =>
+        float32Vector(v, `embedder ${embedder.id}'s vector ${i}`),
+      );
       if (!q || fresh.length !== missing.length)
         throw new Error(`embedder ${embedder.id} answered ${fresh.length + (q ? 1 : 0)} vectors for ${missing.length + 1} texts`);
       for (const [i, c] of missing.entries()) vectors.set(c.chunkId, { text: c.text, vector: fresh[i]! });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosine } from './embedder.ts';
+import { cosine, float32Vector } from './embedder.ts';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 
@@ -23,5 +23,23 @@ describe('cosine', () => {
   });
   it('throws on vectors of different lengths, which come from different models', () => {
     expect(() => cosine(v(1, 0), v(1, 0, 0))).toThrow(/different lengths/);
+  });
+});
+
+describe('float32Vector', () => {
+  it('takes a Float32Array as it is, and makes one of a plain array or another typed array, sized four bytes a dimension', () => {
+    const given = v(0.6, 0.8);
+    expect(float32Vector(given, 'vector 0')).toBe(given);
+    for (const list of [[0.6, 0.8], Float64Array.from([0.6, 0.8])]) {
+      const made = float32Vector(list, 'vector 0');
+      expect(made).toBeInstanceOf(Float32Array);
+      expect([...made]).toEqual([...given]);
+      expect(made.byteLength).toBe(8);
+    }
+  });
+  it('throws, naming the vector, on what is not a list', () => {
+    expect(() => float32Vector(undefined, "embedder e's vector 2")).toThrow("embedder e's vector 2 is not a list of numbers but undefined");
+    expect(() => float32Vector(null, 'vector 0')).toThrow('vector 0 is not a list of numbers but null');
+    expect(() => float32Vector(new DataView(new ArrayBuffer(8)), 'vector 0')).toThrow('vector 0 is not a list of numbers but object');
   });
 });

@@ -30,3 +30,14 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   // Rounding can carry a unit vector's self-similarity a hair past 1.
   return Math.max(-1, Math.min(1, dot / Math.sqrt(aa * bb)));
 }
+
+/**
+ * An embedder's vector as the Float32Array its type promises: one written in JavaScript may answer
+ * plain arrays of numbers, which a cache sized by `byteLength` cannot bound and whose arithmetic
+ * would not round as every other vector's does. What is not a list throws, naming it.
+ */
+export function float32Vector(vector: unknown, what: string): Float32Array {
+  if (vector instanceof Float32Array) return vector;
+  if (Array.isArray(vector) || (ArrayBuffer.isView(vector) && !(vector instanceof DataView))) return Float32Array.from(vector as ArrayLike<number>);
+  throw new TypeError(`${what} is not a list of numbers but ${vector === null ? 'null' : typeof vector}`);
+}
