@@ -3,7 +3,7 @@
  * replay says which model users get. Promotions push, rollbacks pop: rolling back always restores
  * what was served before, down to retrieval's own order.
  */
-import type { ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
+import type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import type { GateFinding } from '../../shared/training/gate-findings.ts';
 import { exampleAnsweredAfter } from './training-data.ts';
@@ -193,46 +193,52 @@ export async function servedModel(d1: D1Database, projectId: string): Promise<{ 
   }
 }
 
-export async function listModels(d1: D1Database, projectId: string, limit = 100): Promise<ModelSummary[]> {
-  const current = await currentVersion(d1, projectId);
-  const { results } = await d1
-    .prepare(
-      `select version, created_at as createdAt, trained_by as trainedBy, bytes, confirmed, compared_with as comparedWith, evaluation, decision, reasons, findings
-       from models where project_id = ? order by created_at desc, version desc limit ?`,
-    )
-    .bind(projectId, limit)
-    .all<Omit<ModelSummary, 'evaluation' | 'reasons' | 'findings' | 'current'> & { evaluation: string; reasons: string; findings: string }>();
-  return results.map((r) => ({
-    ...r,
-    evaluation: JSON.parse(r.evaluation),
-    reasons: JSON.parse(r.reasons),
-    findings: JSON.parse(r.findings),
-    current: r.version === current,
-  }));
-}
-
 /**
- * The rollout history, newest first (at most `limit`): each change with what users got before and
- * after, replayed from the first rollout. A promotion written with its model, at the model's own
- * time, is the gate's; every other rollout came through the admin API.
+ * The registry as one state: every model (newest first, at most `limit`), the rollout history
+ * (newest first, at most `limit`, replayed from the first rollout) and the version users get, read
+ * in one batch (one transaction). Read apart, a promotion or rollback landing between the reads
+ * made the answer disagree with itself: a version current that no listed model is, a history
+ * without the promotion that made it current. A promotion written with its model, at the model's
+ * own time, is the gate's; every other rollout came through the admin API.
  */
-export async function rolloutHistory(d1: D1Database, projectId: string, limit = 100): Promise<ModelRollout[]> {
-  const { results } = await d1
-    .prepare(
-      `select r.at, r.action, r.version, r.reason,
-         r.action = 'promote' and exists (select 1 from models m where m.project_id = r.project_id and m.version = r.version and m.created_at = r.at) as byGate
-       from model_rollouts r where r.project_id = ? order by r.seq`,
-    )
-    .bind(projectId)
-    .all<Rollout & { at: number; reason: string; byGate: number }>();
+export async function modelRegistry(d1: D1Database, projectId: string, limit = 100): Promise<ModelRegistry> {
+  const [rollouts, models] = await d1.batch<StoredRollout | StoredModel>([
+    d1
+      .prepare(
+        `select r.at, r.action, r.version, r.reason,
+           r.action = 'promote' and exists (select 1 from models m where m.project_id = r.project_id and m.version = r.version and m.created_at = r.at) as byGate
+         from model_rollouts r where r.project_id = ? order by r.seq`,
+      )
+      .bind(projectId),
+    d1
+      .prepare(
+        `select version, created_at as createdAt, trained_by as trainedBy, bytes, confirmed, compared_with as comparedWith, evaluation, decision, reasons, findings
+         from models where project_id = ? order by created_at desc, version desc limit ?`,
+      )
+      .bind(projectId, limit),
+  ]);
   const stack: string[] = [];
-  const history = results.map((r): ModelRollout => {
+  const history = (rollouts!.results as StoredRollout[]).map((r): ModelRollout => {
     const from = stack.at(-1) ?? null;
     apply(stack, r);
     return { at: r.at, action: r.action, from, to: stack.at(-1) ?? null, by: r.byGate ? 'gate' : 'admin', reason: r.reason };
   });
-  return history.reverse().slice(0, limit);
+  const current = stack.at(-1) ?? null;
+  return {
+    current,
+    models: (models!.results as StoredModel[]).map((r) => ({
+      ...r,
+      evaluation: JSON.parse(r.evaluation),
+      reasons: JSON.parse(r.reasons),
+      findings: JSON.parse(r.findings),
+      current: r.version === current,
+    })),
+    rollouts: history.reverse().slice(0, limit),
+  };
 }
+
+type StoredRollout = Rollout & { at: number; reason: string; byGate: number };
+type StoredModel = Omit<ModelSummary, 'evaluation' | 'reasons' | 'findings' | 'current'> & { evaluation: string; reasons: string; findings: string };
 
 interface AppendOptions {
   /**

@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createReranker } from '../../../client/reranker.ts';
+import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
-import { recordModel } from '../../storage/models.ts';
+import { recordModel, rollBack } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 import { tinyModel } from '../../test/tiny-model.ts';
 
@@ -335,6 +336,83 @@ describe('GET /v1/admin/models: the rollout history', () => {
     await admin(p, '/models', { method: 'POST', json: trained(model('v1'), false) });
     expect((await admin(p, '/models')).body).toMatchObject({ current: null, rollouts: [] });
   });
+});
+
+/**
+ * The D1, except that `between` runs once the first read of the registry's tables is answered, and
+ * every other such read waits for it: a promotion or rollback landing between reads that D1 may
+ * answer in either order. Reads made together in one batch see one state, so it runs after them.
+ */
+function changedBetweenReads(d1: D1Database, between: () => Promise<unknown>): D1Database {
+  let first: Promise<void> | undefined;
+  const gated = async <T>(read: () => Promise<T>): Promise<T> => {
+    if (first) {
+      await first;
+      return read();
+    }
+    let done = () => {};
+    first = new Promise<void>((resolve) => (done = resolve));
+    try {
+      const result = await read();
+      await between();
+      return result;
+    } finally {
+      done();
+    }
+  };
+  const wrapped = new WeakSet<D1PreparedStatement>();
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'batch')
+        return (statements: D1PreparedStatement[]) =>
+          statements.some((s) => wrapped.has(s)) ? gated(() => target.batch(statements)) : target.batch(statements);
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (sql: string) => {
+        const statement = target.prepare(sql);
+        if (!/\bmodel_rollouts\b|\bfrom models\b/.test(sql)) return statement;
+        const bind = statement.bind.bind(statement);
+        statement.bind = (...args: unknown[]) => {
+          const bound = bind(...args);
+          wrapped.add(bound);
+          for (const method of ['all', 'first', 'raw', 'run'] as const) {
+            const read = (bound[method] as (...a: unknown[]) => Promise<unknown>).bind(bound);
+            (bound as unknown as Record<string, unknown>)[method] = (...a: unknown[]) => gated(() => read(...a));
+          }
+          return bound;
+        };
+        return statement;
+      };
+    },
+  });
+}
+
+describe('GET /v1/admin/models while what users get changes', () => {
+  it.each([
+    [
+      'a promotion',
+      'A',
+      (id: string) => recordModel(env.DB, id, { ...trained(model('B')), comparedWith: 'A', trainedBy: 'retrain', findings: [], at: Date.now() }),
+    ],
+    ['a rollback', 'B', (id: string) => rollBack(env.DB, id, 'B regressed', Date.now())],
+  ] as const)(
+    "answers one state when %s lands between its reads: the current version is the model marked current and the history's last change",
+    async (_, before, change) => {
+      const p = await newProject();
+      await admin(p, '/models', { method: 'POST', json: trained(model('A')) });
+      if (before === 'B') await admin(p, '/models', { method: 'POST', json: { ...trained(model('B')), comparedWith: 'A' } });
+      const res = await call('/v1/admin/models', { headers: bearer(p.keys.admin), bindings: { DB: changedBetweenReads(env.DB, () => change(p.id)) } });
+      const body = (await res.json()) as ModelRegistry;
+      expect(res.status).toBe(200);
+      expect(body.models.filter((m) => m.current).map((m) => m.version)).toEqual(body.current === null ? [] : [body.current]);
+      expect(body.rollouts[0]?.to ?? null).toBe(body.current);
+      // The state before the change, read whole; the change did land, after.
+      expect(body.current).toBe(before);
+      expect((await admin<ModelRegistry>(p, '/models')).body.current).toBe(before === 'A' ? 'B' : 'A');
+    },
+  );
 });
 
 describe('GET /v1/admin/training-data', () => {

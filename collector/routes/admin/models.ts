@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { epochMs, finiteAndShallow, label, MAX_JSON_NESTING } from '../../../shared/schema/common.ts';
@@ -18,13 +17,12 @@ import { settingsOf } from '../../storage/loop-settings.ts';
 import {
   currentVersion,
   latestTraining,
-  listModels,
   modelArtifact,
   modelExists,
+  modelRegistry,
   newSinceLastModel,
   promoteModel,
   rollBack,
-  rolloutHistory,
   servedModel,
 } from '../../storage/models.ts';
 import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
@@ -74,12 +72,7 @@ export const modelRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/models: every trained model, newest first, with metrics and the gate's decision; which one users get; the rollout history. */
   .get('/models', async (c) => {
     const { projectId } = c.get('auth');
-    const [current, models, rollouts] = await Promise.all([
-      currentVersion(c.env.DB, projectId),
-      listModels(c.env.DB, projectId),
-      rolloutHistory(c.env.DB, projectId),
-    ]);
-    return c.json({ current, models, rollouts } satisfies ModelRegistry);
+    return c.json(await modelRegistry(c.env.DB, projectId));
   })
   /** GET /v1/admin/models/:version: one model's artifact. */
   .get('/models/:version', async (c) => {
