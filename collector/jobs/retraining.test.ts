@@ -1,9 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { ModelRegistry } from '../../shared/admin-api/models.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
+import { utcDay } from '../../shared/time.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
-import { isHeldOut } from '../loop/eval-sets.ts';
+import { EVAL_LAYERS, isHeldOut, isoWeek } from '../loop/eval-sets.ts';
 import { recordModel } from '../storage/models.ts';
 import { evalQueries, trainingData } from '../storage/training-data.ts';
 import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
@@ -204,6 +206,37 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     const { body: models } = await admin<Models & { models: { comparedWith: string | null }[] }>(p, '/models');
     expect(models.current).toBe(models.models[0]!.version);
     expect(models.models[0]!.comparedWith).toBe('legacy-1');
+  });
+
+  it("dates what a night run far from the clock writes at its `at`: the model, its artifact, the gate's promotion and the week's eval sets", async () => {
+    const p = await newProject();
+    await topicTraffic(p, TOPICS, everyoneApart('a'), Date.now() + 1_000);
+    const night1 = Date.now() + 1_000;
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
+    await runNightly(env, night1, { projects: [p.id] });
+    await reviewEverything(p);
+    // A simulated night over a week ahead, asked for as `npm run loop:eval` asks, in as many calls as it takes.
+    const at = night1 + 8 * DAY;
+    for (let calls = 0, done = false; !done; calls++) {
+      expect(calls).toBeLessThan(10);
+      const res = await call(`/v1/admin/nightly?at=${at}&simulate=true`, { method: 'POST', headers: bearer(p.keys.admin) });
+      expect(res.status).toBe(200);
+      done = ((await res.json()) as { runs: { status: string }[] }).runs[0]!.status === 'done';
+    }
+    const version = `nightly-${utcDay(at)}`;
+    const { body } = await admin<ModelRegistry>(p, '/models');
+    expect(body.models.map((m) => ({ version: m.version, createdAt: m.createdAt, decision: m.decision }))).toEqual([
+      { version, createdAt: at, decision: 'promoted' },
+    ]);
+    expect(body.rollouts).toEqual([expect.objectContaining({ at, action: 'promote', from: null, to: version, by: 'gate' })]);
+    expect((await admin<{ createdAt: number }>(p, `/models/${version}`)).body.createdAt).toBe(at);
+    const sets = (await admin<{ sets: { version: string; createdAt: number }[] }>(p, '/eval-sets')).body.sets.filter((s) => s.version === isoWeek(utcDay(at)));
+    expect(sets.map((s) => s.createdAt)).toEqual(EVAL_LAYERS.map(() => at));
+    // The night's snapshot names the model it served, as the rollouts replayed up to its moment say.
+    expect((await admin<{ latest: { day: string; servedModel: string | null } }>(p, '/health')).body.latest).toMatchObject({
+      day: utcDay(at),
+      servedModel: version,
+    });
   });
 
   it('changes nothing when the night runs again, and waits for the schedule', async () => {

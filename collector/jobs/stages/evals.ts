@@ -88,7 +88,7 @@ interface Page {
 export const evals: Stage = {
   name: 'evals',
   async slice(ctx, cursor): Promise<SliceResult> {
-    const { db, projectId, night } = ctx;
+    const { db, projectId, night, now } = ctx;
     const version = isoWeek(night);
     let at: Cursor | null;
     // Also on a later slice: the last one, run again after its writes landed but not its cursor,
@@ -126,7 +126,8 @@ export const evals: Stage = {
             `insert or ignore into eval_sets (project_id, layer, version, items, created_at)
              select ?1, ?2, ?3, count(*), ?4 from eval_items where project_id = ?1 and layer = ?2 and version = ?3`,
           )
-          .bind(projectId, layer, version, Date.now()),
+          // At the night's moment, as its model and health snapshot are: a night run with `?at=` is dated then.
+          .bind(projectId, layer, version, now),
       ),
       db.prepare('delete from eval_labels where project_id = ?').bind(projectId),
     ]);
