@@ -8,31 +8,40 @@ import type { StageContext } from './stage.ts';
 /** The raw tables, which hold every answer and event of the retention window. */
 const RAW_TABLES = ['traces', 'trace_chunks', 'trace_stats', 'feedback_events', 'event_assessments'];
 
-/** The statements of one retention slice, as prepared and bound, without running them. */
-async function sliceStatements(now: number): Promise<{ sql: string; params: unknown[] }[]> {
+/**
+ * The statements of one retention slice, as prepared and bound, without running them, and the
+ * calls that would have sent them to D1 (`batch`, or a statement's own `first`, `all`, `run`, `raw`).
+ */
+async function sliceStatements(now: number): Promise<{ statements: { sql: string; params: unknown[] }[]; calls: string[] }> {
   const statements: { sql: string; params: unknown[] }[] = [];
+  const calls: string[] = [];
   const db = {
     prepare(sql: string) {
+      const alone = (call: string) => async () => {
+        calls.push(call);
+        statements.push(statement);
+        return call === 'first' ? null : { results: [], meta: { changes: 0 } };
+      };
       const statement = {
         sql,
         params: [] as unknown[],
         bind: (...params: unknown[]) => Object.assign(statement, { params }),
-        // Whether raw rows are due: none, so the slice looks at the review items waiting too.
-        first: async () => {
-          statements.push(statement);
-          return { due: 0 };
-        },
+        first: alone('first'),
+        all: alone('all'),
+        run: alone('run'),
+        raw: alone('raw'),
       };
       return statement;
     },
     async batch(batch: { sql: string; params: unknown[] }[]) {
+      calls.push('batch');
       statements.push(...batch);
       return batch.map(() => ({ meta: { changes: 0 } }));
     },
   };
   const ctx = { db, projectId: 'p', night: new Date(now).toISOString().slice(0, 10), now, purgeNow: now, settings: DEFAULT_LOOP_SETTINGS };
   await retention.slice(ctx as unknown as StageContext, null);
-  return statements;
+  return { statements, calls };
 }
 
 describe("retention's plans", () => {
@@ -43,7 +52,7 @@ describe("retention's plans", () => {
     }>();
     const rawIndexes = new Set(indexes.filter((i) => RAW_TABLES.includes(i.tbl)).map((i) => i.name));
     const walks: string[] = [];
-    const statements = await sliceStatements(Date.now());
+    const { statements } = await sliceStatements(Date.now());
     expect(statements.length).toBeGreaterThan(20);
     for (const { sql, params } of statements) {
       for (const step of await planOf(sql, ...params)) {
@@ -58,5 +67,11 @@ describe("retention's plans", () => {
       }
     }
     expect(walks).toEqual([]);
+  });
+
+  it('sends a slice to D1 as one batch: whether raw rows are due is read in it, not asked before it', async () => {
+    const { statements, calls } = await sliceStatements(Date.now());
+    expect(calls).toEqual(['batch']);
+    expect(statements.length).toBeGreaterThan(20);
   });
 });

@@ -18,16 +18,20 @@ import type { SliceResult, Stage } from './stage.ts';
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
 export const PURGE_BATCH = 5_000;
 
+/** Whether raw rows are due: events or answers of project ?1 that arrived before the cutoff ?3. */
+const RAW_DUE = `exists (${eventsReceivedSql('1', 'e.received_at < ?3')}) or exists (select 1 from traces where project_id = ?1 and received_at < ?3)`;
+
 /**
- * Review items past their retention (?1 the project, ?2 the aggregates' cutoff), each on its own
- * index: one answered before the cutoff, like other derived data (a model trained on it keeps what
- * it learnt); one waiting (pending or held) once none of its answers is stored, as nobody can
- * review it in context any more and it holds a question as typed. The waiting ones only when ?3:
- * finding them looks up every item waiting.
+ * Review items past their retention (?1 the project, ?2 the aggregates' cutoff, ?3 the raw rows'),
+ * each on its own index: one answered before the cutoff, like other derived data (a model trained
+ * on it keeps what it learnt); one waiting (pending or held) once none of its answers is stored, as
+ * nobody can review it in context any more and it holds a question as typed. The waiting ones only
+ * while no raw row is due: finding them looks up every item waiting, so a day's purge leaves them
+ * to the slice after its last, once a night rather than in each of its slices.
  */
 const EXPIRED_ITEMS = `select item_id from review_items where project_id = ?1 and status = 'answered' and answered_at < ?2
   union all
-  select i.item_id from review_items i where ?3 and i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
+  select i.item_id from review_items i where not (${RAW_DUE}) and i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
     select 1 from review_item_traces r cross join traces t on t.project_id = ?1 and t.trace_id = r.trace_id where r.project_id = ?1 and r.item_id = i.item_id)`;
 
 /**
@@ -55,15 +59,6 @@ export const retention: Stage = {
     const keptWeek = isoWeek(keptDay);
     const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit ${PURGE_BATCH}`;
-    // While raw rows are due, slices purge them and leave the waiting review items to the slice
-    // after, which finds those left without answers: once a night, not in each slice of a day's purge.
-    const rawDue = await db
-      .prepare(
-        `select exists (${eventsReceivedSql('1', 'e.received_at < ?2')}) or exists (select 1 from traces where project_id = ?1 and received_at < ?2) as due`,
-      )
-      .bind(projectId, raw)
-      .first<{ due: number }>();
-    const waitingChecked = rawDue?.due ? 0 : 1;
     const statements = {
       // With the purge, in its transaction: chunk days before it are never counted again from what is left of their events.
       cutoff: db
@@ -72,6 +67,21 @@ export const retention: Stage = {
            where project_id = ?1 and night = ?2`,
         )
         .bind(projectId, night, raw),
+      // Before the raw rows go, so whether any is due (EXPIRED_ITEMS) is read as the slice found them;
+      // waiting items are looked for only in a slice that purges no answer, so none goes after them
+      // here. Their rows first, then the items they all left.
+      reviewItemRows: db
+        .prepare(
+          `delete from review_item_traces where rowid in (select r.rowid from (${EXPIRED_ITEMS}) x
+             cross join review_item_traces r on r.project_id = ?1 and r.item_id = x.item_id limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, kept, raw),
+      reviewItems: db
+        .prepare(
+          `delete from review_items where project_id = ?1 and item_id in (select x.item_id from (${EXPIRED_ITEMS}) x
+             where not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = x.item_id) limit ${PURGE_BATCH})`,
+        )
+        .bind(projectId, kept, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       // With their events, by arrival: a correction's own time is the browser's, which may be far behind.
       corrections: db.prepare(`delete from corrections where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
@@ -134,19 +144,6 @@ export const retention: Stage = {
       chunkRows: db.prepare(`delete from trace_chunks where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traceStats: db.prepare(`delete from trace_stats where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
       traces: db.prepare(`delete from traces where project_id = ?1 and trace_id in (${oldTraces})`).bind(projectId, raw),
-      // After the answers, so an item goes with its last one: its rows first, then the items they all left.
-      reviewItemRows: db
-        .prepare(
-          `delete from review_item_traces where rowid in (select r.rowid from (${EXPIRED_ITEMS}) x
-             cross join review_item_traces r on r.project_id = ?1 and r.item_id = x.item_id limit ${PURGE_BATCH})`,
-        )
-        .bind(projectId, kept, waitingChecked),
-      reviewItems: db
-        .prepare(
-          `delete from review_items where project_id = ?1 and item_id in (select x.item_id from (${EXPIRED_ITEMS}) x
-             where not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = x.item_id) limit ${PURGE_BATCH})`,
-        )
-        .bind(projectId, kept, waitingChecked),
       readRowids: db.prepare(LOWER_READ_ROWIDS_SQL),
       // The texts of the chunks whose rows went (now or by an erasure) that no row uses any more.
       chunkTexts: db.prepare(deleteUnusedTextsSql(PURGE_BATCH)).bind(projectId),
@@ -209,8 +206,10 @@ export const retention: Stage = {
     };
     const results = await namedBatch(db, statements);
     const n = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, r.meta.changes])) as Record<keyof typeof statements, number>;
+    // Raw rows were due exactly when the slice purged some: the waiting items are looked for in the slice after.
+    const purgedRaw = n.events > 0 || n.traces > 0;
     const more =
-      !waitingChecked ||
+      purgedRaw ||
       [
         n.events,
         n.traces,
