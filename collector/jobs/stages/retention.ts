@@ -57,7 +57,10 @@ export const retention: Stage = {
     const keptDay = firstKeptAggregateDay(now, settings.aggregateRetentionDays);
     // ISO weeks (YYYY-Www) sort as strings: a version before this one was frozen before keptDay's week.
     const keptWeek = isoWeek(keptDay);
-    const oldEvents = `${eventsReceivedSql('e.event_id', 'e.received_at < ?2')} order by e.event_id limit ${PURGE_BATCH}`;
+    // The events due chosen by rowid, which the type index's entries carry: ordered by event id, every
+    // event due was read from its row in each of the three statements, a day's events in each slice.
+    const oldEventRows = `${eventsReceivedSql('e.rowid', 'e.received_at < ?2')} order by e.rowid limit ${PURGE_BATCH}`;
+    const oldEvents = `select event_id from feedback_events where rowid in (${oldEventRows})`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit ${PURGE_BATCH}`;
     const statements = {
       // With the purge, in its transaction: chunk days before it are never counted again from what is left of their events.
@@ -92,7 +95,7 @@ export const retention: Stage = {
              and not exists (select 1 from feedback_events e where e.project_id = ?1 and e.event_id = corrections.event_id)`,
         )
         .bind(projectId, cursor === null ? 1 : 0),
-      events: db.prepare(`delete from feedback_events where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
+      events: db.prepare(`delete from feedback_events where rowid in (${oldEventRows})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
       // Before its answers go, what they counted stays with their session (see the sessions stage).
       sessionCarry: db
