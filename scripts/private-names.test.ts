@@ -11,6 +11,7 @@ describe('the private names the widget build shortens', () => {
     expect(names).toContain('unconfirmed'); // Recorder
     expect(names).toContain('previewsVisible'); // CitationController
     expect(names).toContain('maxBuckets'); // TokenBuckets, in shared/
+    expect(names).toContain('onClick'); // CitationController: hono, whose JSX types declare it, is imported in shared/ for its types alone
     expect(names).not.toContain('recordSignal'); // public: the signal controllers call it
     expect(names).not.toContain('host'); // ShadowRoot.host, URL.host
     expect(names).not.toContain('add'); // Set.prototype.add
@@ -37,5 +38,18 @@ describe('the private names the widget build shortens', () => {
     // idb's openDB takes a `terminated` callback; an event has a `chunkId`; a config has a `rating`:
     // renaming the private member would rename those too. A string naming `timer` would keep its name.
     expect(privateNames(ROOT, [dir])).toEqual(['pendingWrites']);
+  });
+
+  it("count a package's declarations only where its code is imported, not its types alone", () => {
+    // hono's JSX types declare `onClick`: shared code for the collector naming hono's types must not keep the widget's own long.
+    const withTypes = mkdtempSync(join(tmpdir(), 'rf-private-names-'));
+    const source = (importLine: string) => [importLine, 'export class Citations {', '  private onClick = (_: Hono) => 0;', '}'].join('\n');
+    writeFileSync(join(withTypes, 'citations.ts'), source("import type { Hono } from 'hono';"));
+    expect(privateNames(ROOT, [withTypes])).toEqual(['onClick']);
+    writeFileSync(join(withTypes, 'citations.ts'), source("import { type Hono } from 'hono';"));
+    expect(privateNames(ROOT, [withTypes])).toEqual(['onClick']);
+    // Its code imported, its objects may carry the name.
+    writeFileSync(join(withTypes, 'citations.ts'), source("import { Hono } from 'hono';"));
+    expect(privateNames(ROOT, [withTypes])).toEqual([]);
   });
 });

@@ -13,10 +13,20 @@ const sources = (dir: string): string[] =>
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
     .map((f) => join(dir, f));
 
+/** An import or export of types alone: `import type { A }`, `import { type A }`, `export type { A } from`. */
+function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) return node.isTypeOnly;
+  const clause = node.importClause;
+  if (!clause) return false; // `import 'x'` runs the package
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+}
+
 /**
  * Every name declared `private` in a class of `dirs`; every other name the code there uses as a
  * property (an object's key, a field of a type, a member of something other than `this`: the
- * names of options, events and the wire format among them); and every package it imports.
+ * names of options, events and the wire format among them); and every package whose code it imports.
  */
 function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packages: Set<string> } {
   const names = new Set<string>();
@@ -33,7 +43,9 @@ function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packag
       others.add(node.name.text);
     // A string may name a property (`this['timer']`, `'timer' in x`), which esbuild leaves as written.
     else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) others.add(node.text);
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    // A package imported for its types alone (`import type { Hono } from 'hono'`, in shared code for the collector) puts
+    // none of its objects in the bundle: the names its declarations use stay free to shorten.
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && !typeOnly(node)) {
       const spec = node.moduleSpecifier.text;
       if (!spec.startsWith('.')) packages.add(spec.split('/', spec.startsWith('@') ? 2 : 1).join('/'));
     }
