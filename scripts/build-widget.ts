@@ -16,6 +16,7 @@ import { minifySync } from 'rolldown/utils';
 import ts from 'typescript';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutExtras } from './idb-without-extras.ts';
+import { litShortMessages } from './lit-short-messages.ts';
 import { privateNames } from './private-names.ts';
 import { webVitalsPrivateNames, webVitalsWithoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -98,7 +99,7 @@ const common: BuildOptions & { metafile: true } = {
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs],
+  plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages],
 };
 
 /**
@@ -202,7 +203,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
-      plugins: [staticBackground, templates, idbWithoutExtras, webVitalsWithoutSoftNavs],
+      plugins: [staticBackground, templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages],
     }),
   ]);
   const iifePath = join(out, IIFE);
