@@ -27,7 +27,7 @@ export function renderPanel(feedback: FeedbackActions, s: PopoverStrings, panel:
       feedback.closePanel();
     }
   };
-  return html`<div class="panel" part="panel" role="dialog" aria-modal="false" aria-labelledby="rf-panel-title" @keydown=${onKeydown}>
+  return html`<div class="panel" part="panel" role="dialog" aria-labelledby="rf-panel-title" @keydown=${onKeydown}>
     ${body(feedback, s, panel)}
   </div>`;
 }
@@ -93,7 +93,5 @@ function body(feedback: FeedbackActions, s: PopoverStrings, panel: Panel) {
     case 'thanks':
       return html`<h2 id="rf-panel-title" data-autofocus tabindex="-1">${s.thanks}</h2>
         <div class="actions">${suggest} ${close}</div>`;
-    default:
-      return html``;
   }
 }
