@@ -240,6 +240,34 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('takes one correction an answer: once it is sent, neither the thanks nor a later popover offers another', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('corr-once');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    const down = el.getByRole('button', { name: 'Not helpful' });
+    const suggest = el.getByRole('button', { name: 'Suggest a correction' });
+    await down.click();
+    await el.getByRole('button', { name: 'Incomplete' }).click();
+    // A reason alone: the thanks still offers to say what the answer should be.
+    await el.getByText('Thank you for your feedback.').waitFor();
+    await suggest.click();
+    await el.getByLabel('What should the answer say?').fill('Opened items: 30 days.');
+    await el.getByRole('button', { name: 'Send' }).click();
+    await el.getByText('Thank you for your feedback.').waitFor();
+    expect(await suggest.count()).toBe(0);
+    await el.getByRole('button', { name: 'Close' }).click();
+    // The vote taken back and cast again: the reasons come back, the correction link does not.
+    await page.waitForTimeout(900);
+    await down.click();
+    await page.waitForTimeout(900);
+    await down.click();
+    await el.getByRole('dialog', { name: 'What went wrong?' }).waitFor();
+    expect(await suggest.count()).toBe(0);
+    await eventually(traceId, (ev) => expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
+    await page.context().close();
+  });
+
   it('asks for the text of a correction of spaces only, as for an empty one, and sends nothing', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('corr-blank');

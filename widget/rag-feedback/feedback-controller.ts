@@ -87,6 +87,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   prompt!: Prompt | null;
   /** Chunk ids flagged as wrong sources. */
   flagged!: Set<string>;
+  /** A correction was sent for this answer: the popover offers no other. */
+  corrected!: boolean;
   /** The last change, for screen readers. */
   announcement!: string;
   /** The project's config merged with the page's (defaults until it arrives). */
@@ -113,7 +115,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The element now shows another answer: start over for it. */
   hostTraceChanged(): void {
-    this.started = this.interacted = false;
+    this.started = this.interacted = this.corrected = false;
     this.lastVote = ['', 0];
     this.vote = this.rating = this.prompt = null;
     this.panel = CLOSED;
@@ -301,7 +303,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   submitCorrection(text: string, source?: string): void {
     text = text.trim();
     source = source?.trim();
-    if (text) this.thank(this.submit('correction', source ? { text, source } : { text }));
+    if (text) this.thank((this.corrected = this.submit('correction', source ? { text, source } : { text })));
   }
 
   /** The chat UI regenerated this answer. */

@@ -37,6 +37,8 @@ export interface FeedbackActions {
   closePanel(): void;
   /** Chunk ids flagged as wrong sources so far. */
   readonly flagged: ReadonlySet<string>;
+  /** Whether a correction was sent for this answer: one an answer, as one flag a source. */
+  readonly corrected: boolean;
   /** Citations inside the answer, for the wrong-source list. */
   citations(): Citation[];
 }

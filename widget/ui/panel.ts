@@ -36,7 +36,8 @@ function body(feedback: FeedbackActions, s: PopoverStrings, panel: Panel) {
   // A form's links must not submit it: each is a plain button.
   const link = (label: string, go: () => void) => html`<button part="button" type="button" class="link" @click=${go}>${label}</button>`;
   const close = link(s.close, () => feedback.closePanel());
-  const suggest = link(s.suggestCorrection, () => feedback.showPanel({ kind: 'correction' }));
+  // One correction an answer: once it is sent, the popover asks for no other.
+  const suggest = feedback.corrected ? '' : link(s.suggestCorrection, () => feedback.showPanel({ kind: 'correction' }));
   switch (panel.kind) {
     case 'reasons':
       return html`<h2 id="rf-panel-title">${s.reasonsTitle}</h2>
