@@ -359,6 +359,46 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('lists the wrong sources by the numbers the reader sees, whatever order the answer cites them in', async () => {
+    const { page } = await openHost(browser());
+    const cite = (chunk: string, n: number, title: string, text = `[${n}]`) =>
+      `<a href="#${chunk}" data-chunk-id="${chunk}" title="[${n}] ${title}">${text}</a>`;
+    const names = async (traceId: string) => {
+      const el = widget(page, traceId);
+      await el.getByRole('button', { name: 'Not helpful' }).click();
+      await el.getByRole('button', { name: 'Wrong source' }).click();
+      await el.getByRole('heading', { name: 'Which source is wrong?' }).waitFor();
+      return el.locator('[part~="flag"]').evaluateAll((buttons) => buttons.map((b) => b.textContent!.replace(/\s+/g, ' ').trim()));
+    };
+    // As the demo shows an answer: [10] and [2] cited before [1], each link titled with its number.
+    const demo = newTraceId('src-order');
+    await addAnswer(page, {
+      traceId: demo,
+      html: `<p class="answer">Warranty claims take a month ${cite('w', 10, 'Warranty')}, shipping 5 days ${cite('s', 2, 'Shipping times')},
+          and opened items can be returned ${cite('r', 1, 'Refund policy')}.</p>
+        <ol class="sources">
+          <li>${cite('r', 1, 'Refund policy', 'Refund policy')}</li>
+          <li>${cite('s', 2, 'Shipping times', 'Shipping times')}</li>
+          <li value="10">${cite('w', 10, 'Warranty', 'Warranty')}</li>
+        </ol>`,
+    });
+    expect(await names(demo)).toEqual([
+      'Flag as wrong source: [1] Refund policy',
+      'Flag as wrong source: [2] Shipping times',
+      'Flag as wrong source: [10] Warranty',
+    ]);
+    // Numbers in the links' text alone, a source list of titles, and a source no link numbers: it comes last.
+    const plain = newTraceId('src-order-plain');
+    await addAnswer(page, {
+      traceId: plain,
+      html: `<p class="answer">Glossary <a href="#g" data-chunk-id="g">Terms</a>. Shipping takes 5 days <a href="#s" data-chunk-id="s">[2]</a>;
+          returns <a href="#r" data-chunk-id="r">[1]</a>.</p>
+        <ol class="sources"><li><a href="#r" data-chunk-id="r">Refund policy</a></li><li><a href="#s" data-chunk-id="s">Shipping times</a></li></ol>`,
+    });
+    expect(await names(plain)).toEqual(['Flag as wrong source: Refund policy', 'Flag as wrong source: Shipping times', 'Flag as wrong source: Terms']);
+    await page.context().close();
+  });
+
   it('offers a 1-5 rating in rating mode; two stars or fewer asks why', async () => {
     const { page } = await openHost(browser(), { options: { config: { rating: true }, loadConfig: false } });
     const traceId = newTraceId('rate');

@@ -13,6 +13,9 @@ export function shorten(label: string): string {
   return chars.length > CITATION_LABEL_CHARS ? `${chars.slice(0, CITATION_LABEL_CHARS - 1).join('')}…` : label;
 }
 
+/** The number a citation shows the reader (`[2]`, `[2] Shipping guide`), or none: after every numbered one. */
+const citationNumber = (label: string) => +(/^\[(\d+)]/.exec(label)?.[1] ?? 1e9);
+
 /** The value of a field of the popover that `e` happened in. */
 const value = (e: Event, selector: string) =>
   ((e.target as Node).getRootNode() as ParentNode).querySelector<HTMLTextAreaElement | HTMLInputElement>(selector)?.value ?? '';
@@ -60,8 +63,15 @@ function body(feedback: FeedbackActions, s: PopoverStrings, panel: Panel) {
       return html`<h2 id="rf-panel-title">${s.sourcesTitle}</h2>
         <ul class="options column">
           ${[
-            // Each cited chunk once, however many links cite it (inline "[1]" links, then a source list: its last link's label).
-            ...new Map(feedback.citations().map((c) => [c.chunkId, shorten(c.label)])),
+            // Each cited chunk once, however many links cite it (inline "[1]" links, then a source list: its last link's label),
+            // by the numbers the reader sees ([1], [2]…), not the order the answer cites them in. The sort is stable: a chunk
+            // takes the place of its lowest number, and links of one number keep the answer's order, those of none last.
+            ...new Map(
+              feedback
+                .citations()
+                .sort((a, b) => citationNumber(a.label) - citationNumber(b.label))
+                .map((c) => [c.chunkId, shorten(c.label)]),
+            ),
           ].map(
             ([chunkId, label], i) =>
               html`<li><button part="button flag" ?data-autofocus=${i === 0} aria-pressed=${feedback.flagged.has(chunkId)} @click=${() => feedback.flagWrongSource(chunkId)}>${feedback.flagged.has(chunkId) ? s.sourceFlagged : s.flagSource}: ${label}</button></li>`,
