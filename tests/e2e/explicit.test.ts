@@ -122,6 +122,40 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('keeps one popover open on the page, as a menu does, but never closes a correction the user is typing', async () => {
+    const { page } = await openHost(browser());
+    const [a, b, c, d] = [newTraceId('one-a'), newTraceId('one-b'), newTraceId('one-c'), newTraceId('one-d')];
+    for (const traceId of [a, b, c, d]) await addAnswer(page, { traceId });
+    const dialog = (traceId: string) => widget(page, traceId).getByRole('dialog');
+    const voteDown = (traceId: string) => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+
+    await voteDown(a);
+    await dialog(a).waitFor();
+    await voteDown(b);
+    await dialog(b).waitFor();
+    // The earlier answer's closes; the focus stays in the popover just opened.
+    await dialog(a).waitFor({ state: 'detached' });
+    expect((await focusedInWidget(page, b)).text).toBe("Didn't answer my question");
+
+    // A correction half typed stays open, its text kept, when another answer's popover opens.
+    await voteDown(c);
+    await dialog(b).waitFor({ state: 'detached' });
+    await widget(page, c).getByRole('button', { name: 'Suggest a correction' }).click();
+    const draft = widget(page, c).getByLabel('What should the answer say?');
+    await draft.fill('Opened items: 30 days.');
+    await voteDown(d);
+    await dialog(d).waitFor();
+    expect(await draft.inputValue()).toBe('Opened items: 30 days.');
+    // Escape closes the popover it is pressed in, and that one alone.
+    await page.keyboard.press('Escape');
+    await dialog(d).waitFor({ state: 'detached' });
+    expect(await draft.inputValue()).toBe('Opened items: 30 days.');
+    await widget(page, c).getByRole('button', { name: 'Send' }).click();
+    await widget(page, c).getByText('Thank you for your feedback.').waitFor();
+    await eventually(c, (ev) => expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
+    await page.context().close();
+  });
+
   it('keeps the correction form open when Escape only cancels what an input method was composing', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('ime');

@@ -12,6 +12,9 @@ function focusedElement(): Element | null {
   return el;
 }
 
+/** The popover last opened on the page (or opening, its code still on the way): opening one on another answer closes it, as menus do. */
+let open: PopoverController | undefined;
+
 /** The feedback the popover and prompts show, and the actions their buttons take. */
 export interface PopoverSource extends FeedbackActions {
   /** The popover's open step. */
@@ -70,6 +73,11 @@ export class PopoverController implements ReactiveController {
     if (panel === this.shown) return;
     this.shown = panel;
     this.focusStep = panel.kind !== 'closed';
+    if (this.focusStep) {
+      // Not a form, though (a correction, "tell us more"): what the user is writing there is never lost.
+      if (open !== this && !open?.host.shadowRoot?.querySelector('textarea')) open?.feedback.closePanel();
+      open = this;
+    }
     this.focusedWhileLoading = undefined;
   }
 
