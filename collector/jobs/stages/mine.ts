@@ -6,6 +6,7 @@ import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { isClearlyBad } from '../../loop/trace-score.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
+import { BY_TRACE } from '../../storage/sql/chunk-rows-by-trace.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
 import { clearlyJudgedSql } from '../../storage/sql/clear-scores.ts';
 import { jsonArrays } from '../../storage/sql/json-insert.ts';
@@ -355,6 +356,10 @@ async function minedChunks({ db, projectId, settings }: StageContext, scored: re
   return rows;
 }
 
+/** The texts of the chunk rows of the traces in the JSON list ?2 (project ?1). */
+export const TRACE_TEXTS_SQL = `select c.trace_id as traceId, c.stage, c.rank, ct.text from trace_chunks c ${BY_TRACE} ${JOIN_CHUNK_TEXT}
+  where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))`;
+
 /**
  * Gives the chunks of traces with a correction their text, which diagnosing them compares with
  * the correction; the other chunks' texts stay in the database (review items take theirs there).
@@ -363,10 +368,7 @@ async function withTexts({ db, projectId }: StageContext, chunks: Map<string, Ch
   const corrected = [...events].filter(([, list]) => list.some((e) => e.signal_type === 'correction')).map(([traceId]) => traceId);
   if (corrected.length === 0) return;
   const { results } = await db
-    .prepare(
-      `select c.trace_id as traceId, c.stage, c.rank, ct.text from trace_chunks c ${JOIN_CHUNK_TEXT}
-       where c.project_id = ?1 and c.trace_id in (select value from json_each(?2))`,
-    )
+    .prepare(TRACE_TEXTS_SQL)
     .bind(projectId, JSON.stringify(corrected))
     .all<{ traceId: string; stage: string; rank: number; text: string }>();
   const text = new Map(results.map((r) => [`${r.traceId}\u0000${r.stage}\u0000${r.rank}`, r.text]));

@@ -79,6 +79,17 @@ describe("retention's plans", () => {
     expect(arrivals.filter((step) => !/USING COVERING INDEX/.test(step))).toEqual([]);
   });
 
+  it("asks whether a chunk's text is still used of the chunk index alone, reading no chunk row", async () => {
+    const { statements } = await sliceStatements(Date.now());
+    const texts = statements.filter(({ sql }) => /delete from chunk_texts/.test(sql));
+    expect(texts).toHaveLength(1);
+    const steps = await planOf(texts[0]!.sql, ...texts[0]!.params);
+    // A chunk retrieved in many answers has a row for each: at volume, most of a purge's time.
+    expect(steps.filter((step) => /\btrace_chunks\b|SEARCH c /.test(step))).toEqual([
+      'SEARCH c USING COVERING INDEX trace_chunks_chunk (project_id=? AND chunk_id=?)',
+    ]);
+  });
+
   it('sends a slice to D1 as one batch: whether raw rows are due is read in it, not asked before it', async () => {
     const { statements, calls } = await sliceStatements(Date.now());
     expect(calls).toEqual(['batch']);

@@ -62,8 +62,10 @@ export const traceChunks = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
     // Covers the per-chunk aggregates (traces that retrieved it, whether first, at which rank and
-    // stage, its document) so the nightly job reads the index in chunk order, not rows at random.
-    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.topRanked, t.stage, t.rank, t.sourceDocId),
+    // stage, its document) so the nightly job reads the index in chunk order, not rows at random;
+    // and whether a text of the chunk (per document version) is still used, which retention asks of
+    // every chunk whose rows it purged.
+    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.topRanked, t.stage, t.rank, t.sourceDocId, t.sourceDocVersion),
   ],
 );
 

@@ -3,6 +3,8 @@
  * the answers stored, retention what it purges (kept with the day, as `purged_<count>`), and the
  * day is counted again as the sum of both.
  */
+
+import { BY_TRACE } from './chunk-rows-by-trace.ts';
 import { TEXT_VERSION } from './chunk-text.ts';
 import { clearlyBadSql, clearlyGoodSql } from './clear-scores.ts';
 
@@ -45,7 +47,7 @@ export const documentCountsSql = (bad: string, good: string) =>
 export const documentAnswersSql = (where: string) =>
   `select trace_id, doc, json_group_array(version order by version) as versions from (
      select distinct c.trace_id, c.source_doc_id as doc, ${TEXT_VERSION} as version
-     from traces t join trace_chunks c on c.project_id = t.project_id and c.trace_id = t.trace_id
+     from traces t cross join trace_chunks c ${BY_TRACE} on c.project_id = t.project_id and c.trace_id = t.trace_id
      where ${where}
    ) group by trace_id, doc`;
 

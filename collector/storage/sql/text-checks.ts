@@ -1,3 +1,4 @@
+import { BY_TRACE } from './chunk-rows-by-trace.ts';
 import { TEXT_VERSION } from './chunk-text.ts';
 
 /**
@@ -8,14 +9,13 @@ import { TEXT_VERSION } from './chunk-text.ts';
 
 /**
  * Lists the chunks of the rows of the traces `tracesSql` selects (one column), before those rows
- * go. Each trace's rows on the primary key: without statistics SQLite took the chunk index, which
- * covers the column read, and walked every chunk row of the project (seconds a night at volume,
- * even with no trace due).
+ * go, each trace's rows on their key (seconds a night at volume on the chunk index, even with no
+ * trace due).
  */
 export const listTextChecksSql = (tracesSql: string) =>
   `insert or ignore into chunk_text_checks (project_id, chunk_id)
    with t (trace_id) as (${tracesSql})
-   select distinct ?1, c.chunk_id from t cross join trace_chunks c indexed by sqlite_autoindex_trace_chunks_1 on c.project_id = ?1 and c.trace_id = t.trace_id`;
+   select distinct ?1, c.chunk_id from t cross join trace_chunks c ${BY_TRACE} on c.project_id = ?1 and c.trace_id = t.trace_id`;
 
 /** The first `limit` listed chunks. */
 const checked = (limit: number) => `select chunk_id from chunk_text_checks where project_id = ?1 order by chunk_id limit ${limit}`;
