@@ -68,15 +68,22 @@ export async function answerItem(
   now: number,
   ifVerdict?: ReviewItem['verdict'],
 ): Promise<'answered' | 'changed' | 'not_found'> {
-  const r = await d1
+  const answer = d1
     .prepare(
       `update review_items set verdict = ?3, note = ?4, answered_at = case when status = 'answered' and verdict is ?3 then answered_at else ?5 end,
          status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
        where project_id = ?1 and item_id = ?2 and (?7 = 0 or verdict is ?8 or (verdict is ?3 and note is ?4))`,
     )
-    .bind(projectId, id, verdict, verdict === null ? null : note, verdict === null ? null : now, now, ifVerdict === undefined ? 0 : 1, ifVerdict ?? null)
-    .run();
-  if (r.meta.changes > 0) return 'answered';
+    .bind(projectId, id, verdict, verdict === null ? null : note, verdict === null ? null : now, now, ifVerdict === undefined ? 0 : 1, ifVerdict ?? null);
+  // Waiting again, the item is listed for retention, which looks at listed items alone: its
+  // answers may have been purged while it was answered.
+  const listed = d1
+    .prepare(
+      `insert or ignore into review_item_checks (project_id, item_id) select project_id, item_id from review_items where project_id = ? and item_id = ? and status = 'pending'`,
+    )
+    .bind(projectId, id);
+  const [r] = verdict === null ? await d1.batch([answer, listed]) : [await answer.run()];
+  if (r!.meta.changes > 0) return 'answered';
   return (await d1.prepare('select 1 from review_items where project_id = ? and item_id = ?').bind(projectId, id).first()) ? 'changed' : 'not_found';
 }
 

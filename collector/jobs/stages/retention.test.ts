@@ -90,6 +90,15 @@ describe("retention's plans", () => {
     ]);
   });
 
+  it('looks at the waiting items whose answers it purged, listed on the answers index, not every item waiting', async () => {
+    const { statements } = await sliceStatements(Date.now());
+    const steps: string[] = [];
+    for (const { sql, params } of statements) steps.push(...(await planOf(sql, ...params)));
+    // The queue holds every item mined and not reviewed: hundreds of thousands at volume, growing.
+    expect(steps.filter((step) => /review_items_queue/.test(step))).toEqual([]);
+    expect(steps).toContain('SEARCH r USING INDEX review_item_traces_trace (project_id=? AND trace_id=?)');
+  });
+
   it('sends a slice to D1 as one batch: whether raw rows are due is read in it, not asked before it', async () => {
     const { statements, calls } = await sliceStatements(Date.now());
     expect(calls).toEqual(['batch']);

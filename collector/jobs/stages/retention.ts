@@ -21,18 +21,26 @@ export const PURGE_BATCH = 5_000;
 /** Whether raw rows are due: events or answers of project ?1 that arrived before the cutoff ?3. */
 const RAW_DUE = `exists (${eventsReceivedSql('1', 'e.received_at < ?3')}) or exists (select 1 from traces where project_id = ?1 and received_at < ?3)`;
 
+/** A waiting item that none of its answers is stored for any more, as SQL over `review_items i` (project ?1). */
+const NO_ANSWER_STORED = `i.status in ('pending', 'held') and not exists (
+    select 1 from review_item_traces r cross join traces t on t.project_id = ?1 and t.trace_id = r.trace_id where r.project_id = ?1 and r.item_id = i.item_id)`;
+
+/**
+ * The first listed waiting items to look at (`review_item_checks`, listed as their answers are
+ * purged), while no raw row is due (?3 the raw rows' cutoff): a day's purge leaves them to the slice
+ * after its last, once a night rather than in each of its slices.
+ */
+const CHECKED_ITEMS = `select item_id from review_item_checks where project_id = ?1 and not (${RAW_DUE}) order by item_id limit ${PURGE_BATCH}`;
+
 /**
  * Review items past their retention (?1 the project, ?2 the aggregates' cutoff, ?3 the raw rows'),
  * each on its own index: one answered before the cutoff, like other derived data (a model trained
  * on it keeps what it learnt); one waiting (pending or held) once none of its answers is stored, as
- * nobody can review it in context any more and it holds a question as typed. The waiting ones only
- * while no raw row is due: finding them looks up every item waiting, so a day's purge leaves them
- * to the slice after its last, once a night rather than in each of its slices.
+ * nobody can review it in context any more and it holds a question as typed, of those listed alone.
  */
 const EXPIRED_ITEMS = `select item_id from review_items where project_id = ?1 and status = 'answered' and answered_at < ?2
   union all
-  select i.item_id from review_items i where not (${RAW_DUE}) and i.project_id = ?1 and i.status in ('pending', 'held') and not exists (
-    select 1 from review_item_traces r cross join traces t on t.project_id = ?1 and t.trace_id = r.trace_id where r.project_id = ?1 and r.item_id = i.item_id)`;
+  select i.item_id from (${CHECKED_ITEMS}) k cross join review_items i on i.project_id = ?1 and i.item_id = k.item_id where ${NO_ANSWER_STORED}`;
 
 /**
  * Retention (seed 002, 5.3): raw events, traces and corrections older than the project's
@@ -85,6 +93,13 @@ export const retention: Stage = {
              where not exists (select 1 from review_item_traces r where r.project_id = ?1 and r.item_id = x.item_id) limit ${PURGE_BATCH})`,
         )
         .bind(projectId, kept, raw),
+      // Off the list, unless left with rows past this slice's batch: gone, answered, or with an answer stored.
+      checkedItems: db
+        .prepare(
+          `delete from review_item_checks where project_id = ?1 and item_id in (${CHECKED_ITEMS})
+             and not exists (select 1 from review_items i where i.project_id = ?1 and i.item_id = review_item_checks.item_id and ${NO_ANSWER_STORED})`,
+        )
+        .bind(projectId, kept, raw),
       assessments: db.prepare(`delete from event_assessments where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
       // With their events, by arrival: a correction's own time is the browser's, which may be far behind.
       corrections: db.prepare(`delete from corrections where project_id = ?1 and event_id in (${oldEvents})`).bind(projectId, raw),
@@ -97,6 +112,16 @@ export const retention: Stage = {
         .bind(projectId, cursor === null ? 1 : 0),
       events: db.prepare(`delete from feedback_events where rowid in (${oldEventRows})`).bind(projectId, raw),
       textChecks: db.prepare(listTextChecksSql(oldTraces)).bind(projectId, raw),
+      // The items of the answers about to go, to look at once the purge is over. Each answer's rows
+      // on the answers index: reading only ids, which the primary key holds, SQLite walks all of its
+      // entries for the project for each answer, so the row's own time is read too (no index holds it).
+      itemChecks: db
+        .prepare(
+          `insert or ignore into review_item_checks (project_id, item_id)
+           select distinct ?1, r.item_id from (${oldTraces}) o cross join review_item_traces r on r.project_id = ?1 and r.trace_id = o.trace_id
+           where r.mined_at is not null`,
+        )
+        .bind(projectId, raw),
       // Before its answers go, what they counted stays with their session (see the sessions stage).
       sessionCarry: db
         .prepare(
@@ -219,6 +244,7 @@ export const retention: Stage = {
         n.reviewItemRows,
         n.reviewItems,
         n.checkedChunks,
+        n.checkedItems,
         n.abandonedListRows,
         n.abandonedQueryHistory,
         n.abandonedTraceHistory,

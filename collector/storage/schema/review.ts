@@ -69,6 +69,19 @@ export const reviewItemTraces = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.itemId, t.traceId] }), index('review_item_traces_trace').on(t.projectId, t.traceId)],
 );
 
+/**
+ * Waiting items whose answers retention purged some of, listed as it purges them: an item left
+ * without a stored answer goes, and retention looks at these alone, not every item waiting.
+ */
+export const reviewItemChecks = sqliteTable(
+  'review_item_checks',
+  {
+    projectId: text('project_id').notNull(),
+    itemId: text('item_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.itemId] })],
+);
+
 /** Every change of the mining threshold, with its reason: the queue's own audit trail. */
 export const miningThresholds = sqliteTable(
   'mining_thresholds',
