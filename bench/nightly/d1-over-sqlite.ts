@@ -20,8 +20,13 @@ interface Result {
   meta: { changes: number; duration: number };
 }
 
-/** D1 numbers `?1`, `?2`…; better-sqlite3 binds those by name, so they go in as an object. */
-const NUMBERED = /\?\d/;
+/**
+ * D1 numbers `?1`, `?2`…; better-sqlite3 binds those by name, so they go in as an object. A number
+ * a statement skips (`?1` and `?3` alone) is a parameter without a name to better-sqlite3, which then
+ * asks for it by position: numbered parameters are renamed `@p1`, `@p3`… instead.
+ */
+const NUMBERED = /\?(\d+)/g;
+const named = (sql: string) => sql.replace(NUMBERED, '@p$1');
 const bindable = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
 
 export class TimedD1 {
@@ -44,9 +49,9 @@ export class TimedD1 {
   /** @internal */
   execute(sql: string, params: readonly unknown[]): Result {
     let stmt = this.statements.get(sql);
-    if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(sql)));
+    if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(named(sql))));
     const values = params.map(bindable);
-    const args = NUMBERED.test(sql) ? [Object.fromEntries(values.map((v, i) => [i + 1, v]))] : values;
+    const args = /\?\d/.test(sql) ? [Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]))] : values;
     const start = performance.now();
     let results: unknown[] = [];
     let changes = 0;
