@@ -12,7 +12,7 @@ const RAW_TABLES = ['traces', 'trace_chunks', 'trace_stats', 'feedback_events', 
  * The statements of one retention slice, as prepared and bound, without running them, and the
  * calls that would have sent them to D1 (`batch`, or a statement's own `first`, `all`, `run`, `raw`).
  */
-async function sliceStatements(now: number): Promise<{ statements: { sql: string; params: unknown[] }[]; calls: string[] }> {
+async function sliceStatements(now: number, cursor: string | null = null): Promise<{ statements: { sql: string; params: unknown[] }[]; calls: string[] }> {
   const statements: { sql: string; params: unknown[] }[] = [];
   const calls: string[] = [];
   const db = {
@@ -40,7 +40,7 @@ async function sliceStatements(now: number): Promise<{ statements: { sql: string
     },
   };
   const ctx = { db, projectId: 'p', night: new Date(now).toISOString().slice(0, 10), now, purgeNow: now, settings: DEFAULT_LOOP_SETTINGS };
-  await retention.slice(ctx as unknown as StageContext, null);
+  await retention.slice(ctx as unknown as StageContext, cursor);
   return { statements, calls };
 }
 
@@ -97,6 +97,13 @@ describe("retention's plans", () => {
     // The queue holds every item mined and not reviewed: hundreds of thousands at volume, growing.
     expect(steps.filter((step) => /review_items_queue/.test(step))).toEqual([]);
     expect(steps).toContain('SEARCH r USING INDEX review_item_traces_trace (project_id=? AND trace_id=?)');
+  });
+
+  it("reads every chunk's counts for those to expire in a run's first slice alone, not in each slice of a day's purge", async () => {
+    const chunkCounts = async (cursor: string | null) =>
+      (await sliceStatements(Date.now(), cursor)).statements.filter(({ sql }) => /delete from chunk_stats/.test(sql)).map(({ params }) => params[2]);
+    expect(await chunkCounts(null)).toEqual([1]);
+    expect(await chunkCounts('more')).toEqual([0]);
   });
 
   it('sends a slice to D1 as one batch: whether raw rows are due is read in it, not asked before it', async () => {

@@ -204,8 +204,9 @@ export const retention: Stage = {
         )
         .bind(projectId, keptWeek),
       sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, kept),
-      // A chunk's counts outlive its answers and events: they go once nothing has changed them for as long.
-      chunkStats: db.prepare('delete from chunk_stats where project_id = ? and updated_at < ?').bind(projectId, kept),
+      // A chunk's counts outlive its answers and events: they go once nothing has changed them for as
+      // long. Once a run (?3): no index holds that time, so each look reads every chunk's counts.
+      chunkStats: db.prepare('delete from chunk_stats where ?3 and project_id = ?1 and updated_at < ?2').bind(projectId, kept, cursor === null ? 1 : 0),
       chunkSignalDays: db.prepare('delete from chunk_signal_days where project_id = ? and day < ?').bind(projectId, keptDay),
       // What runs abandoned before they finished kept: their lists, the sources they found flooding, where they stopped.
       abandonedListRows: db
