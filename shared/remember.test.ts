@@ -30,4 +30,19 @@ describe('SizedCache', () => {
     cache.set('other', 'xxxxx');
     expect(cache.get('same')).toBe('xxxxx');
   });
+
+  it('keeps its bound when a value cannot be sized, counting that value as the whole bound', () => {
+    const cache = new SizedCache<string, string | number[]>({
+      maxEntries: 10,
+      maxSize: 10,
+      // Sized as a typed array is: a plain array has no byteLength, NaN.
+      sizeOf: (v) => (typeof v === 'string' ? v.length : Number((v as { byteLength?: number }).byteLength)),
+    });
+    cache.set('a', 'xxxx');
+    cache.set('unsized', [1, 2, 3]);
+    expect([cache.get('a'), cache.get('unsized')]).toEqual([undefined, [1, 2, 3]]);
+    for (const k of ['b', 'c', 'd']) cache.set(k, 'xxxx');
+    // Without a number for the unsized value the total was NaN, and nothing ever went.
+    expect(['unsized', 'b', 'c', 'd'].map((k) => cache.get(k) !== undefined)).toEqual([false, false, true, true]);
+  });
 });

@@ -24,19 +24,29 @@ export class SizedCache<K, V> {
   }
 
   set(key: K, value: V): void {
-    const { maxEntries, maxSize, sizeOf } = this.limits;
+    const { maxEntries, maxSize } = this.limits;
     const old = this.map.get(key);
     if (old !== undefined) {
       this.map.delete(key);
-      this.size -= sizeOf(old);
+      this.size -= this.sizeOf(old);
     }
     this.map.set(key, value);
-    this.size += sizeOf(value);
+    this.size += this.sizeOf(value);
     while (this.map.size > 1 && (this.map.size > maxEntries || this.size > maxSize)) {
       const [oldestKey, oldest] = this.map.entries().next().value!;
       this.map.delete(oldestKey);
-      this.size -= sizeOf(oldest);
+      this.size -= this.sizeOf(oldest);
     }
+  }
+
+  /**
+   * A value's size; one `sizeOf` cannot tell (NaN, negative: a value not of the type it sizes)
+   * counts as the whole bound, so the total stays a number and the bound holds for the rest.
+   */
+  private sizeOf(value: V): number {
+    const size = this.limits.sizeOf(value);
+    if (Number.isFinite(size) && size >= 0) return size;
+    return Number.isFinite(this.limits.maxSize) ? this.limits.maxSize : 0;
   }
 
   clear(): void {
