@@ -92,7 +92,8 @@ interface Models {
   }[];
 }
 
-async function trainedWorld(origin: Origin, settings: Record<string, number> = {}) {
+/** A project with the topics' traffic, its first night run and every item it mined reviewed. */
+async function reviewedWorld(origin: Origin, settings: Record<string, number> = {}) {
   const p = await newProject();
   await topicTraffic(p, TOPICS, origin, Date.now() + 1_000);
   // After the traffic: the night's window covers every event sent, however long sending took.
@@ -100,6 +101,11 @@ async function trainedWorld(origin: Origin, settings: Record<string, number> = {
   expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20, ...settings } })).status).toBe(200);
   await runNightly(env, night1, { projects: [p.id] });
   const reviewed = await reviewEverything(p);
+  return { p, night1, reviewed };
+}
+
+async function trainedWorld(origin: Origin, settings: Record<string, number> = {}) {
+  const { p, night1, reviewed } = await reviewedWorld(origin, settings);
   const summary = await runNightly(env, night1 + DAY, { projects: [p.id] });
   return { p, summary, night2: night1 + DAY, reviewed };
 }
@@ -172,12 +178,7 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
   });
 
   it("ranks in retrieval's order while the served model cannot be read, and replaces it with one that beats retrieval", async () => {
-    const p = await newProject();
-    await topicTraffic(p, TOPICS, everyoneApart('u'), Date.now() + 1_000);
-    const night1 = Date.now() + 1_000;
-    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
-    await runNightly(env, night1, { projects: [p.id] });
-    await reviewEverything(p);
+    const { p, night1 } = await reviewedWorld(everyoneApart('u'));
     // Stored and served before artifacts were checked as they are now: its vector is not base64.
     const legacy = { ...tinyModel('legacy-1'), memory: { queries: [{ terms: ['alpha7'], vector: 'not base64!!' }], judgements: [] } };
     const stored = await recordModel(env.DB, p.id, {
@@ -209,12 +210,7 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
   });
 
   it("dates what a night run far from the clock writes at its `at`: the model, its artifact, the gate's promotion and the week's eval sets", async () => {
-    const p = await newProject();
-    await topicTraffic(p, TOPICS, everyoneApart('a'), Date.now() + 1_000);
-    const night1 = Date.now() + 1_000;
-    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 600, trainingMinConfirmed: 20 } })).status).toBe(200);
-    await runNightly(env, night1, { projects: [p.id] });
-    await reviewEverything(p);
+    const { p, night1 } = await reviewedWorld(everyoneApart('a'));
     // A simulated night over a week ahead, asked for as `npm run loop:eval` asks, in as many calls as it takes.
     const at = night1 + 8 * DAY;
     for (let calls = 0, done = false; !done; calls++) {
