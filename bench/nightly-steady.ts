@@ -10,13 +10,15 @@
  * retention set so that the month's first day and a half are due by the real clock (retention
  * never purges ahead of it): a night that also purges, as every night does once a project is
  * older than its retention (the month is shorter than the default 90 days, so the other nights
- * purge nothing).
+ * purge nothing). The last night is also run on a copy of the database with that retention: a day's
+ * traffic and a purge in one night, as every night of a project older than its retention has.
  *
  *   npm run bench -- nightly-steady
  *
  * BENCH_NIGHTLY_SCALE, BENCH_NIGHTLY_CAP_S and BENCH_NIGHTLY_DATA work as for `nightly` (the
  * database kept is this suite's own, `scale-<scale>-live`); BENCH_NIGHTLY_KEEP=1 keeps the folder.
  */
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
@@ -34,6 +36,8 @@ const PURGE_NIGHT_MS = 5 * DAY;
 
 const log = (line: string) => console.error(`  ${SUITE}: ${line}`);
 const total = (run: DrivenRun) => run.callsMs.reduce((a, b) => a + b, 0);
+const purgeCounts = (stage: DrivenRun['stages'][number]) =>
+  `${count(Number(stage.counts.events ?? 0))} events, ${count(Number(stage.counts.traces ?? 0))} traces`;
 
 /** Noon UTC of the latest Thursday before `ms`: a mid-week night whatever day the benchmark runs. */
 function lastThursdayNoon(ms: number): number {
@@ -42,13 +46,17 @@ function lastThursdayNoon(ms: number): number {
   return thursday > ms ? thursday - 7 * DAY : thursday;
 }
 
-/** Days of raw-row retention that leave due, by the real clock, the month's rows received before the end of its second UTC day. */
-function retentionDueAfterSecondDay(file: string): number {
+/**
+ * Days of raw-row retention that leave due the month's rows received before the end of its second
+ * UTC day, for a night whose retention counts from `at` (the night's time, or the real clock for a
+ * night ahead of it: retention never purges ahead of the real clock).
+ */
+function retentionDueAfterSecondDay(file: string, at: number): number {
   const db = new Database(file, { readonly: true });
   try {
     const { first } = db.prepare('select min(received_at) as first from traces where project_id = ?').get(BENCH_PROJECT) as { first: number };
     const cutoff = Math.floor(first / DAY) * DAY + 2 * DAY;
-    return Math.round((Math.floor(Date.now() / DAY) * DAY - cutoff) / DAY);
+    return Math.round((Math.floor(at / DAY) * DAY - cutoff) / DAY);
   } finally {
     db.close();
   }
@@ -100,15 +108,22 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     log(`${count(data.traces)} traces and ${count(data.events)} events over the month; the last day ${count(day.traces)} traces, ${count(day.events)} events`);
     log('catching up to the day before the month ends…');
     const catchUp = await night(persistTo, adminKey, end - DAY);
+    const copy = join(dir, 'state-purging');
+    cpSync(persistTo, copy, { recursive: true });
+    const lastRetentionDays = retentionDueAfterSecondDay(file, end);
+    log(`the last night, on a copy with retentionDays ${lastRetentionDays}…`);
+    const lastPurging = await night(copy, adminKey, end, lastRetentionDays);
+    rmSync(copy, { recursive: true, force: true });
     log('the last night…');
     const last = await night(persistTo, adminKey, end);
     log("the next week's first night…");
     const weekly = await night(persistTo, adminKey, end + NEXT_MONDAY_MS);
-    const retentionDays = retentionDueAfterSecondDay(file);
+    const retentionDays = retentionDueAfterSecondDay(file, Date.now());
     log(`a night that purges: the Tuesday after, with retentionDays ${retentionDays}…`);
     const purging = await night(persistTo, adminKey, end + PURGE_NIGHT_MS, retentionDays);
     for (const [name, run] of [
       ['the last night', last],
+      ['the last night, also purging', lastPurging],
       ["the next week's first night", weekly],
       ['the night that purges', purging],
     ] as const) {
@@ -119,6 +134,7 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     const longest = [...last.stages].sort((a, b) => b.ms / Math.max(1, b.slices) - a.ms / Math.max(1, a.slices))[0];
     const evals = weekly.stages.find((s) => s.name === 'evals');
     const purged = purging.stages.find((s) => s.name === 'retention');
+    const purgedToo = lastPurging.stages.find((s) => s.name === 'retention');
     return [
       one(
         `month: ${count(data.traces)} traces, ${count(data.events)} events received as made; the job caught up to the day before (not in the budget)`,
@@ -133,19 +149,16 @@ export async function nightlySteadyBench(): Promise<Row[]> {
         : []),
       one("last night: peak RSS of the Worker's workerd process (sampled every 100 ms)", 'MB', last.peakRssMb, '<= 512'),
       ...heapRows(SUITE, 'last night: ', last),
+      ...(purgedToo
+        ? [one(`last night, also purging: stage retention, ${count(purgedToo.slices)} slices (${purgeCounts(purgedToo)})`, 's', seconds(purgedToo.ms))]
+        : []),
+      one(`last night, also purging: whole job, ${lastPurging.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(lastPurging)), '<= 60'),
+      one("last night, also purging: peak RSS of the Worker's workerd process", 'MB', lastPurging.peakRssMb, '<= 512'),
       ...(evals ? [one(`next week's first night: stage evals, ${count(evals.slices)} slices`, 's', seconds(evals.ms))] : []),
       one(`next week's first night: whole job, ${weekly.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(weekly)), '<= 60'),
       one("next week's first night: peak RSS of the Worker's workerd process", 'MB', weekly.peakRssMb, '<= 512'),
       ...heapRows(SUITE, "next week's first night: ", weekly),
-      ...(purged
-        ? [
-            one(
-              `night that purges: stage retention, ${count(purged.slices)} slices (${count(Number(purged.counts.events ?? 0))} events, ${count(Number(purged.counts.traces ?? 0))} traces)`,
-              's',
-              seconds(purged.ms),
-            ),
-          ]
-        : []),
+      ...(purged ? [one(`night that purges: stage retention, ${count(purged.slices)} slices (${purgeCounts(purged)})`, 's', seconds(purged.ms))] : []),
       one(`night that purges: whole job, ${purging.callsMs.length} POST /v1/admin/nightly`, 's', seconds(total(purging)), '<= 60'),
       one("night that purges: peak RSS of the Worker's workerd process", 'MB', purging.peakRssMb, '<= 512'),
     ];
