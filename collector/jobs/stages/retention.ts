@@ -18,6 +18,13 @@ import type { SliceResult, Stage } from './stage.ts';
 /** Rows one statement deletes at most, so one slice stays short at any volume. */
 export const PURGE_BATCH = 5_000;
 
+/**
+ * Events one slice purges at most: more than answers, as an event is a row and its index entries
+ * where an answer is also ten or so chunk rows in two indexes. At PURGE_BATCH, a day with several
+ * events an answer (five in the nightly benchmark) spent most of its purge's slices on events alone.
+ */
+export const PURGE_EVENT_BATCH = 4 * PURGE_BATCH;
+
 /** Whether raw rows are due: events or answers of project ?1 that arrived before the cutoff ?3. */
 const RAW_DUE = `exists (${eventsReceivedSql('1', 'e.received_at < ?3')}) or exists (select 1 from traces where project_id = ?1 and received_at < ?3)`;
 
@@ -67,7 +74,7 @@ export const retention: Stage = {
     const keptWeek = isoWeek(keptDay);
     // The events due chosen by rowid, which the type index's entries carry: ordered by event id, every
     // event due was read from its row in each of the three statements, a day's events in each slice.
-    const oldEventRows = `${eventsReceivedSql('e.rowid', 'e.received_at < ?2')} order by e.rowid limit ${PURGE_BATCH}`;
+    const oldEventRows = `${eventsReceivedSql('e.rowid', 'e.received_at < ?2')} order by e.rowid limit ${PURGE_EVENT_BATCH}`;
     const oldEvents = `select event_id from feedback_events where rowid in (${oldEventRows})`;
     const oldTraces = `select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit ${PURGE_BATCH}`;
     const statements = {
