@@ -225,6 +225,25 @@ describe('migrations', () => {
     ]);
   });
 
+  it('has each stored model read its training data at its night, or by now when its night is still to come', async () => {
+    const db = await migratedBefore('0044');
+    const ahead = Date.now() + 8 * 86_400_000;
+    await db
+      .prepare(
+        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, evaluation, decision, reasons)
+         values ('p', 'past', 1000, 'nightly', '{}', 2, 3, '{}', 'promoted', '[]'), ('p', 'ahead', ?, 'nightly', '{}', 2, 3, '{}', 'rejected', '[]')`,
+      )
+      .bind(ahead)
+      .run();
+    const before = Date.now();
+    await migrateFrom(db, '0044');
+    const [past, future] = await rows(db, "select version, created_at, data_read_at from models order by version = 'ahead'");
+    expect(past).toEqual({ version: 'past', created_at: 1000, data_read_at: 1000 });
+    expect(future).toMatchObject({ version: 'ahead', created_at: ahead });
+    expect(future!.data_read_at).toBeGreaterThanOrEqual(before);
+    expect(future!.data_read_at).toBeLessThanOrEqual(Date.now());
+  });
+
   it('has each correction already in the inbox name the answer its verdict moved it onto', async () => {
     const db = await migratedBefore('0030');
     await run(

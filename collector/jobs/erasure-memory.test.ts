@@ -264,22 +264,18 @@ describe('a model stored after an erasure began forgets its questions too', () =
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const recorded = await recordForgetting(
-      racing,
-      p.id,
-      {
-        model: modelWithMemory('v1'),
-        trainedBy: 'retrain',
-        confirmed: 30,
-        comparedWith: null,
-        evaluation: {},
-        promote: true,
-        findings: [],
-        reasons: ['by hand'],
-        at: Date.now(),
-      },
+    const recorded = await recordForgetting(racing, p.id, {
+      model: modelWithMemory('v1'),
+      trainedBy: 'retrain',
+      confirmed: 30,
+      comparedWith: null,
+      evaluation: {},
+      promote: true,
+      findings: [],
+      reasons: ['by hand'],
+      at: Date.now(),
       dataReadAt,
-    );
+    });
     expect(recorded).toEqual({ outcome: 'recorded' });
     // The first write found the erasure's questions new and wrote nothing; the second stored it without them.
     expect(storedAfterWrites).toEqual([false, true]);

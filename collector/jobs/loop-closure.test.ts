@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { recordModel } from '../storage/models.ts';
 import { adminCall as admin, newProject } from '../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../test/review-items.ts';
+import { tinyModel } from '../test/tiny-model.ts';
 import { runNightly } from './nightly.ts';
 
 describe('loop closure in the health snapshot', () => {
@@ -31,5 +33,34 @@ describe('loop closure in the health snapshot', () => {
     expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
     // The night's figures name the model they are about (the console draws eval scores per version).
     expect(health.body.latest.servedModel).toBe('m1');
+  });
+
+  it("leaves out an answer changed after the served model's training read its data, though a night run ahead dates the model after it", async () => {
+    const p = await newProject();
+    const readAt = Date.now() - 60_000;
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', readAt - 60_000), answeredItem(p.id, 2, 'relevant', readAt - 60_000)]);
+    // Trained and served by a simulated night over a week ahead, from the answers as they stood at `readAt`.
+    const night = Date.now() + 8 * 86_400_000;
+    const recorded = await recordModel(env.DB, p.id, {
+      model: tinyModel('ahead'),
+      trainedBy: 'nightly',
+      confirmed: 2,
+      comparedWith: null,
+      evaluation: {},
+      promote: true,
+      findings: [],
+      reasons: ['gate'],
+      at: night,
+      dataReadAt: readAt,
+    });
+    expect(recorded).toEqual({ outcome: 'recorded' });
+    // Since then, by the real clock: a reviewer changes one answer.
+    expect((await admin(p, '/review/item-2', { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
+
+    expect((await runNightly(env, night + 60_000, { projects: [p.id] })).done).toBe(true);
+    const health = await admin<{ latest: { servedModel: string | null; metrics: Record<string, number | null> } }>(p, '/health');
+    expect(health.body.latest.servedModel).toBe('ahead');
+    // Of the two examples, the model saw one as it stands.
+    expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
   });
 });

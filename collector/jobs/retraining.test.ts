@@ -246,9 +246,6 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
 
   it('retrains a week on for a changed answer that makes an example, not for one on a held-out question', async () => {
     const { p, night2 } = await trainedWorld(everyoneApart('h'));
-    // The nights run ahead of the clock the answers are given by: the model is dated after the
-    // answers it was trained on and before those given below.
-    await env.DB.prepare('update models set created_at = ? where project_id = ?').bind(Date.now(), p.id).run();
     await new Promise((r) => setTimeout(r, 5));
     const { body } = await admin<{ items: { id: string; query: string; verdict: string }[] }>(p, '/review?status=answered&limit=500');
     const flip = async (heldOut: boolean) => {
@@ -263,6 +260,34 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     // One changed on a training question does.
     await flip(false);
     expect(await trainLine(night2 + 8 * DAY)).not.toHaveProperty('nothingNew');
+  });
+
+  it('counts an answer changed after a night run days ahead of the clock trained as new to its model, whatever night the model is dated', async () => {
+    const { p, night1 } = await reviewedWorld(everyoneApart('k'));
+    // A simulated night over a week ahead trains; the reviewer answers by the real clock, before that night's date.
+    const ahead = night1 + 8 * DAY;
+    const trainLine = async (night: number) => (await runNightly(env, night, { projects: [p.id] })).runs[0]!.stages.find((s) => s.name === 'train')!.counts;
+    expect(await trainLine(ahead)).toMatchObject({ trained: 1 });
+    type Training = { training: { examples: number; trainedOn: number; ready: boolean } };
+    const before = (await admin<Training>(p, '/review')).body.training;
+    expect(before).toMatchObject({ ready: false });
+    expect(before.trainedOn).toBe(before.examples);
+    await new Promise((r) => setTimeout(r, 5));
+    const { body } = await admin<{ items: { id: string; query: string; verdict: string }[] }>(p, '/review?status=answered&limit=500');
+    const item = body.items.find((i) => !isHeldOut(queryKey(i.query)))!;
+    const verdict = item.verdict === 'relevant' ? 'not_relevant' : 'relevant';
+    expect((await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict } })).status).toBe(200);
+
+    // As many examples as the model was trained on, one of them changed since its training read them.
+    expect((await admin<Training>(p, '/review')).body.training).toEqual(expect.objectContaining({ examples: before.examples, ready: true }));
+    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+    // The next night is not due (the schedule counts from the model's night), and its closure leaves the changed example out.
+    expect(await trainLine(ahead + DAY)).toEqual({ notDue: 1 });
+    const health = await admin<{ latest: { day: string; metrics: Record<string, number | null> } }>(p, '/health');
+    expect(health.body.latest.day).toBe(utcDay(ahead + DAY));
+    expect(health.body.latest.metrics.loopClosureRate).toBeCloseTo((before.examples - 1) / before.examples, 10);
+    // A week on from the model's night, it retrains on the change.
+    expect(await trainLine(ahead + 7 * DAY)).toMatchObject({ trained: 1 });
   });
 
   it('leaves retraining to `npm run retrain` when retrainEveryDays is 0, and plans none', async () => {

@@ -125,11 +125,12 @@ const stillToForget =
 
 /**
  * Records a model (models.ts `recordModel`) without the questions of erasures under way or
- * finished after its training data was read (`dataReadAt`; unknown: every one kept). It is written
+ * finished after its training data was read (`m.dataReadAt`; unknown: every one kept). It is written
  * only while those are the questions it was scrubbed of, else scrubbed again: an erasure landing
  * after the write lists it among the models to rewrite, so none serves an erased question.
  */
-export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel, dataReadAt?: number): Promise<Recorded> {
+export async function recordForgetting(d1: D1Database, projectId: string, m: NewModel): Promise<Recorded> {
+  const { dataReadAt } = m;
   for (;;) {
     const kept = await keptToForget(d1, projectId, dataReadAt);
     const model = (await withoutQuestions(m.model, await asHashes(kept))) ?? m.model;

@@ -1,8 +1,20 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newProject } from '../test/fixtures.ts';
+import { answeredItem } from '../test/review-items.ts';
 import { tinyModel } from '../test/tiny-model.ts';
-import { artifactParts, currentVersion, MODEL_PART_CHARS, modelArtifact, promoteModel, recordModel, rewriteArtifact, rollBack } from './models.ts';
+import {
+  artifactParts,
+  currentVersion,
+  latestTraining,
+  MODEL_PART_CHARS,
+  modelArtifact,
+  newSinceLastModel,
+  promoteModel,
+  recordModel,
+  rewriteArtifact,
+  rollBack,
+} from './models.ts';
 
 const record = (projectId: string, version: string, promote: boolean, comparedWith: string | null = null, db = env.DB) =>
   recordModel(db, projectId, {
@@ -217,5 +229,34 @@ describe('rewriteArtifact when another rewrite lands while it reads', () => {
     expect(stored).toContain('"c2"');
     expect(stored).toContain('"baseRate":0.2');
     expect(await revisionOf(p.id, 'read')).toBe(2);
+  });
+});
+
+describe('newSinceLastModel', () => {
+  it("finds an answer given after a model's training read its data new, though the model is dated at a night days ahead", async () => {
+    const p = await newProject();
+    const readAt = Date.now() - 60_000;
+    await answeredItem(p.id, 1, 'relevant', readAt - 60_000).run();
+    const stored = await recordModel(env.DB, p.id, {
+      model: tinyModel('nightly-ahead'),
+      trainedBy: 'nightly',
+      confirmed: 1,
+      comparedWith: null,
+      evaluation: {},
+      promote: false,
+      findings: [],
+      reasons: ['simulated'],
+      at: Date.now() + 8 * 86_400_000,
+      dataReadAt: readAt,
+    });
+    expect(stored.outcome).toBe('recorded');
+    const last = await latestTraining(env.DB, p.id);
+    expect(last).toMatchObject({ confirmed: 1, dataReadAt: readAt });
+    expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(false);
+    // Changed after the read, by the real clock, before the model's night.
+    await env.DB.prepare(`update review_items set verdict = 'not_relevant', answered_at = ? where project_id = ?`)
+      .bind(readAt + 1_000, p.id)
+      .run();
+    expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(true);
   });
 });

@@ -17,7 +17,14 @@ export interface NewModel {
   promote: boolean;
   findings: GateFinding[];
   reasons: string[];
+  /** Its night's moment: the model's date, which the schedule counts nights from. */
   at: number;
+  /**
+   * When its training read the examples, by the real clock reviewers' answers are stamped by (a
+   * night run with `?at=` is dated days from it): answers given after it are new to the model.
+   * Unknown (a model sent without it): `at`. Erasures finished since are forgotten too (erasure-memory.ts).
+   */
+  dataReadAt?: number;
 }
 
 interface Rollout {
@@ -305,11 +312,11 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
     const current = stack.at(-1) ?? null;
     if (m.promote && current !== m.comparedWith) return { outcome: 'stale', current };
     // A promoted model is stored only with its own rollout at the seq it was appended after.
-    const held = condition(14);
+    const held = condition(15);
     const insert = d1
       .prepare(
-        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings)
-         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12
+        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings, data_read_at)
+         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?14
          where (?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2))
            and (${held.sql})
          on conflict do nothing returning version`,
@@ -328,6 +335,7 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
         JSON.stringify(m.reasons),
         JSON.stringify(m.findings),
         m.promote ? seq : null,
+        m.dataReadAt ?? m.at,
         ...held.values,
       );
     // Whether the condition held, read in the batch's own transaction.
@@ -389,26 +397,38 @@ export async function rollBack(
   }
 }
 
-/** The newest model's creation time and confirmed count: retraining waits for the cadence and for new judgements. */
-export async function latestTraining(d1: D1Database, projectId: string): Promise<{ createdAt: number; confirmed: number } | null> {
+/**
+ * The newest model's night (`createdAt`, which the schedule counts from), the examples it was
+ * trained on, and when its training read them (`dataReadAt`, by the real clock): retraining waits
+ * for the cadence and for new judgements.
+ */
+export interface LastTraining {
+  createdAt: number;
+  confirmed: number;
+  dataReadAt: number;
+}
+
+export async function latestTraining(d1: D1Database, projectId: string): Promise<LastTraining | null> {
   return d1
-    .prepare('select created_at as createdAt, confirmed from models where project_id = ? order by created_at desc limit 1')
+    .prepare('select created_at as createdAt, confirmed, data_read_at as dataReadAt from models where project_id = ? order by created_at desc limit 1')
     .bind(projectId)
-    .first<{ createdAt: number; confirmed: number }>();
+    .first<LastTraining>();
 }
 
 /**
  * Whether retraining has anything the last model (`last`, from `latestTraining`) has not seen:
  * more training examples than it was trained on (`examples`), or an example's answer given or
- * changed since it was trained, even when another taken back leaves the count as it was (an answer
- * on a held-out or curated question, or "unclear", trains nothing). True with no model yet.
+ * changed since its training read them, even when another taken back leaves the count as it was
+ * (an answer on a held-out or curated question, or "unclear", trains nothing). True with no model yet.
+ * By when the data was read, not the model's night: a night run ahead of the clock would date
+ * answers given after training as seen.
  */
 export async function newSinceLastModel(
   d1: D1Database,
   projectId: string,
-  last: { createdAt: number; confirmed: number } | null,
+  last: Pick<LastTraining, 'confirmed' | 'dataReadAt'> | null,
   examples: number,
 ): Promise<boolean> {
   if (!last || examples > last.confirmed) return true;
-  return exampleAnsweredAfter(d1, projectId, last.createdAt);
+  return exampleAnsweredAfter(d1, projectId, last.dataReadAt);
 }

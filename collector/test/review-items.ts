@@ -21,9 +21,9 @@ export function answeredItem(projectId: string, n: number, verdict: 'relevant' |
   ).bind(projectId, `item-${n}`, queryKey(query), query, verdict, answeredAt);
 }
 
-/** Model `version`, trained at `createdAt` on `confirmed` examples, and the gate's decision on it. */
+/** Model `version`, trained at `createdAt` (its data read then) on `confirmed` examples, and the gate's decision on it. */
 export const trainedModel = (projectId: string, version: string, createdAt: number, confirmed: number, decision: 'promoted' | 'rejected') =>
   env.DB.prepare(
-    `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
-     values (?, ?, ?, 'retrain', '{}', 2, ?, null, '{}', ?, '[]')`,
+    `insert into models (project_id, version, created_at, data_read_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+     values (?1, ?2, ?3, ?3, 'retrain', '{}', 2, ?4, null, '{}', ?5, '[]')`,
   ).bind(projectId, version, createdAt, confirmed, decision);

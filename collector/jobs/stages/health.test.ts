@@ -74,8 +74,8 @@ it('records a missed night run after a later one with the model served that nigh
   const evaluation = (ndcg5: number) => JSON.stringify({ candidate: { overall: { ndcg5 } } });
   await env.DB.batch([
     env.DB.prepare(
-      `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
-       values (?1, 'old', ?2, 'retrain', '{}', 2, 40, null, ?3, 'promoted', '[]'), (?1, 'new', ?4, 'retrain', '{}', 2, 40, 'old', ?5, 'promoted', '[]')`,
+      `insert into models (project_id, version, created_at, data_read_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons)
+       values (?1, 'old', ?2, ?2, 'retrain', '{}', 2, 40, null, ?3, 'promoted', '[]'), (?1, 'new', ?4, ?4, 'retrain', '{}', 2, 40, 'old', ?5, 'promoted', '[]')`,
     ).bind(p.id, tonight - 10 * DAY, evaluation(0.5), tonight - DAY, evaluation(0.7)),
     env.DB.prepare(
       `insert into model_rollouts (project_id, seq, at, action, version, reason) values (?1, 1, ?2, 'promote', 'old', ''), (?1, 2, ?3, 'promote', 'new', '')`,

@@ -84,14 +84,15 @@ export const health: Stage = {
     const version = await versionServedAt(db, projectId, now);
     const served = version
       ? await db
-          .prepare('select created_at as createdAt, evaluation from models where project_id = ? and version = ?')
+          .prepare('select data_read_at as dataReadAt, evaluation from models where project_id = ? and version = ?')
           .bind(projectId, version)
-          .first<{ createdAt: number; evaluation: string }>()
+          .first<{ dataReadAt: number; evaluation: string }>()
       : null;
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
-    // The served model saw the examples answered before it was trained, as they stand: not its own
-    // count, which answers taken back or erased since would lift above the examples left.
-    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, served?.createdAt ?? null);
+    // The served model saw the examples answered before its training read them, as they stand: not
+    // its own count, which answers taken back or erased since would lift above the examples left.
+    // By that read's real time, not the model's night, which a night run ahead dates after later answers.
+    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, served?.dataReadAt ?? null);
     const trainable = examples.examples;
     const closed = served ? examples.answeredBy : 0;
     const d = days!.results[0] as Record<string, number | null>;

@@ -14,11 +14,11 @@ const MIDNIGHT = Date.parse(`${utcDay(Date.now() - 30 * DAY)}T00:00:00Z`);
 
 const contextAt = (projectId: string, now: number) => stageContext(projectId, now, { settings: { ...DEFAULT_LOOP_SETTINGS, retrainEveryDays: 7 } });
 
-/** A model the nightly job recorded at `at`, trained on `confirmed` examples. */
+/** A model the nightly job recorded at `at`, its data read then, trained on `confirmed` examples. */
 const trainedAt = (projectId: string, at: number, confirmed: number) =>
   env.DB.prepare(
-    `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, evaluation, decision, reasons)
-     values (?, ?, ?, 'nightly', '{}', 2, ?, '{}', 'rejected', '[]')`,
+    `insert into models (project_id, version, created_at, data_read_at, trained_by, artifact, bytes, confirmed, evaluation, decision, reasons)
+     values (?1, ?2, ?3, ?3, 'nightly', '{}', 2, ?4, '{}', 'rejected', '[]')`,
   )
     .bind(projectId, `nightly-${utcDay(at)}`, at, confirmed)
     .run();

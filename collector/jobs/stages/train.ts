@@ -26,7 +26,9 @@ export const train: Stage = {
     // Counted in nights, not instants: a run reaching this stage in an earlier call of its night than
     // last week's did is still due.
     if (last && daysBetween(utcDay(last.createdAt), night) < settings.retrainEveryDays) return { cursor: null, counts: { notDue: 1 } };
-    // By the real clock, as erasures note when they finish: a model of data read before one forgets its questions.
+    // By the real clock, as erasures note when they finish and reviewers' answers are stamped: a
+    // model of data read before one forgets its questions, and an answer given after is new to it,
+    // whichever night (`now`) the model is dated.
     const dataReadAt = Date.now();
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
@@ -41,22 +43,18 @@ export const train: Stage = {
     const current = served.model;
     const outcome = retrain({ data, evalQueries: enough ? await evalQueries(db, projectId, texts) : [], current, settings, version: `nightly-${night}`, now });
     if (!outcome.trained) return { cursor: null, counts: { refused: 1 }, note: `not trained: ${outcome.reason}` };
-    const recorded = await recordForgetting(
-      db,
-      projectId,
-      {
-        model: outcome.model,
-        trainedBy: 'nightly',
-        confirmed: outcome.confirmed,
-        comparedWith: served.version,
-        evaluation: outcome.evaluation,
-        promote: outcome.decision.promote,
-        findings: outcome.decision.findings,
-        reasons: outcome.decision.reasons,
-        at: now,
-      },
+    const recorded = await recordForgetting(db, projectId, {
+      model: outcome.model,
+      trainedBy: 'nightly',
+      confirmed: outcome.confirmed,
+      comparedWith: served.version,
+      evaluation: outcome.evaluation,
+      promote: outcome.decision.promote,
+      findings: outcome.decision.findings,
+      reasons: outcome.decision.reasons,
+      at: now,
       dataReadAt,
-    );
+    });
     // An admin served another model while this one trained: next night trains against that.
     if (recorded.outcome === 'stale')
       return {

@@ -45,7 +45,8 @@ const Trained = v.pipe(
     findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
     /**
      * When the training data was read (`readAt` of GET /v1/admin/training-data): the model forgets
-     * the questions of erasures finished since. Without it, those of every erasure still kept.
+     * the questions of erasures finished since, and reviewers' answers given since are new to it.
+     * Without it, the questions of every erasure still kept, and answers given since it is recorded.
      */
     dataReadAt: v.optional(epochMs()),
   }),
@@ -99,7 +100,7 @@ export const modelRoutes = new Hono<AppEnv>()
         message: `Trained on data read more than ${TRAINING_DATA_MAX_AGE_MS / 3_600_000} hours ago: read it again and train again`,
         field: 'dataReadAt',
       });
-    const recorded = await recordForgetting(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at }, dataReadAt);
+    const recorded = await recordForgetting(c.env.DB, projectId, { ...t, trainedBy: 'retrain', at, dataReadAt });
     if (recorded.outcome === 'stale')
       throw new ApiError(409, {
         code: 'stale_comparison',

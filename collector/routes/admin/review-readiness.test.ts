@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { adminCall as admin, newProject } from '../../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../../test/review-items.ts';
+import { tinyModel } from '../../test/tiny-model.ts';
 
 type Training = { training: { examples: number; trainedOn: number; ready: boolean } };
 
@@ -37,5 +38,19 @@ describe('GET /v1/admin/review training readiness', () => {
     expect(again.body).toMatchObject({ verdict: 'relevant', note: 'checked twice', answeredAt });
     expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 1, trainedOn: 1, ready: false });
     expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(false);
+  });
+
+  it('is ready for an answer changed between reading the training data and recording its model', async () => {
+    const p = await newProject();
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
+    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
+    // `npm run retrain` reads the data, trains, then records the model with the data's `readAt`.
+    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await admin(p, '/review/item-1', { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
+    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'], dataReadAt: readAt };
+    expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
+    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
+    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
   });
 });

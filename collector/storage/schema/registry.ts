@@ -11,7 +11,13 @@ export const models = sqliteTable(
   {
     projectId: text('project_id').notNull(),
     version: text('version').notNull(),
+    /** Its night's moment (a night run with `?at=` may be days from the clock): the schedule counts nights from it. */
     createdAt: ms('created_at').notNull(),
+    /**
+     * When its training read the reviewers' answers, by the real clock they are stamped by: the
+     * answers given after it are new to it. 0 (it saw none) only for a row written without it.
+     */
+    dataReadAt: ms('data_read_at').notNull().default(0),
     /** Who trained it: the nightly job or `npm run retrain`. */
     trainedBy: text('trained_by', { enum: ['nightly', 'retrain'] }).notNull(),
     /** Its first part; the rest, when it is longer than D1 takes in one value, in `model_parts`. */
