@@ -251,7 +251,7 @@ describe('explicit feedback', () => {
     await context.close();
   });
 
-  it('sends a correction, redacted, and announces it with rf-submit', async () => {
+  it('sends a correction, redacted, announces it with rf-submit and tells it in feedbackState', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('corr');
     await addAnswer(page, { traceId });
@@ -259,13 +259,18 @@ describe('explicit feedback', () => {
     const submitted = page.evaluate(
       () => new Promise((resolve) => document.addEventListener('rf-submit', (e) => resolve((e as CustomEvent).detail.kind), { once: true })),
     );
+    const corrected = () => el.evaluate((e: any) => e.feedbackState.corrected);
     await el.getByRole('button', { name: 'Not helpful' }).click();
     await el.getByRole('button', { name: 'Suggest a correction' }).click();
     await el.getByLabel('What should the answer say?').fill('Opened items: 30 days. Ask jane.doe@example.com or call 138 1234 5678.');
     await el.getByLabel('Where can we find it? (optional)').fill('Returns policy v4, section 2');
+    // The form open, nothing sent yet.
+    expect(await corrected()).toBe(false);
     await el.getByRole('button', { name: 'Send' }).click();
     expect(await submitted).toBe('correction');
     await el.getByText('Thank you for your feedback.').waitFor();
+    // The page can tell that this answer has its correction.
+    expect(await corrected()).toBe(true);
     await eventually(traceId, (ev) =>
       expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([
         { text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' },
