@@ -124,10 +124,11 @@ describe('explicit feedback', () => {
 
   it('keeps one popover open on the page, as a menu does, but never closes a correction the user is typing', async () => {
     const { page } = await openHost(browser());
-    const [a, b, c, d] = [newTraceId('one-a'), newTraceId('one-b'), newTraceId('one-c'), newTraceId('one-d')];
-    for (const traceId of [a, b, c, d]) await addAnswer(page, { traceId });
+    const [a, b, c, d, e, f] = [newTraceId('one-a'), newTraceId('one-b'), newTraceId('one-c'), newTraceId('one-d'), newTraceId('one-e'), newTraceId('one-f')];
+    for (const traceId of [a, b, c, d, e, f]) await addAnswer(page, { traceId });
     const dialog = (traceId: string) => widget(page, traceId).getByRole('dialog');
     const voteDown = (traceId: string) => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    const suggest = (traceId: string) => widget(page, traceId).getByRole('button', { name: 'Suggest a correction' }).click();
 
     await voteDown(a);
     await dialog(a).waitFor();
@@ -137,10 +138,15 @@ describe('explicit feedback', () => {
     await dialog(a).waitFor({ state: 'detached' });
     expect((await focusedInWidget(page, b)).text).toBe("Didn't answer my question");
 
-    // A correction half typed stays open, its text kept, when another answer's popover opens.
+    // A correction form with nothing written in it closes as any other popover.
+    await suggest(b);
+    await widget(page, b).getByLabel('What should the answer say?').waitFor();
     await voteDown(c);
+    await dialog(c).waitFor();
     await dialog(b).waitFor({ state: 'detached' });
-    await widget(page, c).getByRole('button', { name: 'Suggest a correction' }).click();
+
+    // A correction half typed stays open, its text kept, when another answer's popover opens.
+    await suggest(c);
     const draft = widget(page, c).getByLabel('What should the answer say?');
     await draft.fill('Opened items: 30 days.');
     await voteDown(d);
@@ -150,9 +156,19 @@ describe('explicit feedback', () => {
     await page.keyboard.press('Escape');
     await dialog(d).waitFor({ state: 'detached' });
     expect(await draft.inputValue()).toBe('Opened items: 30 days.');
+
+    // So does one with only where the answer is written filled in.
+    await voteDown(e);
+    await suggest(e);
+    const where = widget(page, e).getByLabel('Where can we find it? (optional)');
+    await where.fill('Returns policy v4');
+    await voteDown(f);
+    await dialog(f).waitFor();
+    expect(await where.inputValue()).toBe('Returns policy v4');
+
     await widget(page, c).getByRole('button', { name: 'Send' }).click();
     await widget(page, c).getByText('Thank you for your feedback.').waitFor();
-    await eventually(c, (ev) => expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
+    await eventually(c, (ev) => expect(ofType(ev, 'correction').map((event) => event.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
     await page.context().close();
   });
 
