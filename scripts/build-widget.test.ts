@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { buildWidget, minifyTemplates } from './build-widget.ts';
+import { buildWidget, minifyTemplates, ownSources } from './build-widget.ts';
 import { privateNames } from './private-names.ts';
 import { webVitalsPrivateNames } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -67,9 +67,13 @@ describe('the widget build', () => {
     // Every part a template exposes is documented, and none that no template has.
     expect(element.cssParts.map((p: any) => p.name).sort()).toEqual(templateParts());
 
+    // Private names are shortened unless the bundle's own code uses them as keys: code it leaves out
+    // (the signal weights' `late`, a training row's `shown`, both in shared/) keeps none long.
+    for (const file of [entry, background]) expect(readFileSync(file, 'utf8')).not.toMatch(/\.(?:late|shown)\b/);
+
     // Shortened private names must not be properties the bundled libraries use: esbuild would
     // rename their accesses too, but not a key they write as a string.
-    const shortened = privateNames(ROOT, ['widget', 'shared']);
+    const shortened = privateNames(ROOT, ownSources(esm));
     const libraries = Object.keys(esm.inputs).filter((f) => f.includes('node_modules/'));
     expect(libraries.some((f) => f.includes('/lit-html/'))).toBe(true);
     // web-vitals' own private names are shortened too: no other library may use them.

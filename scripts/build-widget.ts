@@ -164,26 +164,40 @@ async function linkChunks(files: OutputFile[], split: Metafile, out: string): Pr
   return { inputs: split.inputs, outputs };
 }
 
+/** The ES module's build, into `out`: an entry and the chunk it loads after first render. */
+const moduleBuild = (out: string): BuildOptions & { metafile: true } => ({
+  ...common,
+  entryPoints: { 'rag-feedback': entry },
+  format: 'esm',
+  // Module scripts are always read as UTF-8, so non-ASCII text (the zh-CN UI) needs no \u escapes.
+  charset: 'utf8',
+  splitting: true,
+  outdir: out,
+  chunkNames: 'chunks/[name]-[hash]',
+  write: false,
+});
+
+/** The widget's own source files (not its packages') that a build read, by its metafile: absolute paths. */
+export const ownSources = (metafile: Metafile): string[] =>
+  Object.keys(metafile.inputs)
+    .filter((f) => !f.includes('node_modules/'))
+    .map((f) => resolve(f));
+
+/**
+ * The widget's own source files its bundle holds, as its build reads them (the single-file script
+ * holds the same): the code whose private names it may shorten.
+ */
+export const bundledSources = async (): Promise<string[]> => ownSources((await build(moduleBuild(WIDGET_DIST))).metafile);
+
 export async function buildWidget(options: { types?: boolean; outDir?: string } = {}): Promise<{ esm: Metafile; iife: Metafile }> {
   const out = resolve(options.outDir ?? WIDGET_DIST);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // Private members get short names, as local variables do.
-  const shortened = [...privateNames(ROOT, ['widget', 'shared']), ...webVitalsPrivateNames(ROOT)].map((name) => name.replaceAll('$', '\\$'));
+  const shortened = [...privateNames(ROOT, await bundledSources()), ...webVitalsPrivateNames(ROOT)].map((name) => name.replaceAll('$', '\\$'));
   const mangleProps = new RegExp(`^(?:${shortened.join('|')})$`);
   const [esm, iife] = await Promise.all([
-    build({
-      ...common,
-      mangleProps,
-      entryPoints: { 'rag-feedback': entry },
-      format: 'esm',
-      // Module scripts are always read as UTF-8, so non-ASCII text (the zh-CN UI) needs no \u escapes.
-      charset: 'utf8',
-      splitting: true,
-      outdir: out,
-      chunkNames: 'chunks/[name]-[hash]',
-      write: false,
-    }),
+    build({ ...moduleBuild(out), mangleProps }),
     build({
       ...common,
       mangleProps,

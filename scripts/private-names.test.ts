@@ -1,13 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledSources } from './build-widget.ts';
 import { privateNames } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
 describe('the private names the widget build shortens', () => {
-  it('are the private members of the widget and the code it shares', () => {
-    const names = privateNames(ROOT, ['widget', 'shared']);
+  it('are the private members of the widget and the shared code its bundle holds', async () => {
+    const sources = (await bundledSources()).map((f) => relative(ROOT, f));
+    expect(sources).toEqual(expect.arrayContaining(['widget/index.ts', 'widget/pipeline/outbox.ts', 'shared/token-bucket.ts']));
+    // Shared code the widget imports for its types alone, or not at all, is not in it.
+    expect(sources).not.toContain('shared/signals.ts');
+    expect(sources.filter((f) => f.startsWith('shared/training/'))).toEqual([]);
+    const names = privateNames(ROOT, sources);
     expect(names).toContain('unconfirmed'); // Recorder
     expect(names).toContain('previewsVisible'); // CitationController
     expect(names).toContain('maxBuckets'); // TokenBuckets, in shared/
@@ -15,6 +21,9 @@ describe('the private names the widget build shortens', () => {
     expect(names).not.toContain('recordSignal'); // public: the signal controllers call it
     expect(names).not.toContain('host'); // ShadowRoot.host, URL.host
     expect(names).not.toContain('add'); // Set.prototype.add
+    // Keys of code the bundle leaves out rename nothing in it: the signal weights' `late`, a training row's `shown`.
+    expect(names).toContain('late'); // Outbox
+    expect(names).toContain('shown'); // PopoverController
   });
 
   it('leave out a name that a dependency declares, or that the code also uses as a key, on another object or in a string', () => {
@@ -37,7 +46,7 @@ describe('the private names the widget build shortens', () => {
     writeFileSync(join(dir, 'outbox.ts'), source.join('\n'));
     // idb's openDB takes a `terminated` callback; an event has a `chunkId`; a config has a `rating`:
     // renaming the private member would rename those too. A string naming `timer` would keep its name.
-    expect(privateNames(ROOT, [dir])).toEqual(['pendingWrites']);
+    expect(privateNames(ROOT, [join(dir, 'outbox.ts')])).toEqual(['pendingWrites']);
   });
 
   it("count a package's declarations only where its code is imported, not its types alone", () => {
@@ -45,11 +54,11 @@ describe('the private names the widget build shortens', () => {
     const withTypes = mkdtempSync(join(tmpdir(), 'rf-private-names-'));
     const source = (importLine: string) => [importLine, 'export class Citations {', '  private onClick = (_: Hono) => 0;', '}'].join('\n');
     writeFileSync(join(withTypes, 'citations.ts'), source("import type { Hono } from 'hono';"));
-    expect(privateNames(ROOT, [withTypes])).toEqual(['onClick']);
+    expect(privateNames(ROOT, [join(withTypes, 'citations.ts')])).toEqual(['onClick']);
     writeFileSync(join(withTypes, 'citations.ts'), source("import { type Hono } from 'hono';"));
-    expect(privateNames(ROOT, [withTypes])).toEqual(['onClick']);
+    expect(privateNames(ROOT, [join(withTypes, 'citations.ts')])).toEqual(['onClick']);
     // Its code imported, its objects may carry the name.
     writeFileSync(join(withTypes, 'citations.ts'), source("import { Hono } from 'hono';"));
-    expect(privateNames(ROOT, [withTypes])).toEqual([]);
+    expect(privateNames(ROOT, [join(withTypes, 'citations.ts')])).toEqual([]);
   });
 });

@@ -8,11 +8,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 
-const sources = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
-    .map((f) => join(dir, f));
-
 /** An import or export of types alone: `import type { A }`, `import { type A }`, `export type { A } from`. */
 function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
   if (ts.isExportDeclaration(node)) return node.isTypeOnly;
@@ -24,11 +19,11 @@ function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
 }
 
 /**
- * Every name declared `private` in a class of `dirs`; every other name the code there uses as a
+ * Every name declared `private` in a class of `files`; every other name their code uses as a
  * property (an object's key, a field of a type, a member of something other than `this`: the
  * names of options, events and the wire format among them); and every package whose code it imports.
  */
-function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packages: Set<string> } {
+function scan(files: string[]): { names: Set<string>; others: Set<string>; packages: Set<string> } {
   const names = new Set<string>();
   const others = new Set<string>();
   const packages = new Set<string>();
@@ -51,7 +46,7 @@ function scan(dirs: string[]): { names: Set<string>; others: Set<string>; packag
     }
     ts.forEachChild(node, visit);
   };
-  for (const file of dirs.flatMap(sources)) visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
+  for (const file of files) visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
   return { names, others, packages };
 }
 
@@ -80,9 +75,13 @@ function declarations(root: string, packages: Iterable<string>): string {
   return texts.join('\n');
 }
 
-/** The private member names of the code in `dirs` that no DOM, JavaScript or dependency type declares and no string of that code names. */
-export function privateNames(root: string, dirs: string[]): string[] {
-  const { names, others, packages } = scan(dirs.map((d) => resolve(root, d)));
+/**
+ * The private member names of the source `files` (the bundle's own, paths from `root`) that no DOM,
+ * JavaScript or dependency type declares and no string of those files names. Only the files the
+ * bundle holds count: a key in code it leaves out (the collector's half of shared/) renames nothing.
+ */
+export function privateNames(root: string, files: string[]): string[] {
+  const { names, others, packages } = scan(files.map((f) => resolve(root, f)));
   const libDir = join(packageDir('typescript', root), 'lib');
   const lib = readdirSync(libDir)
     .filter((f) => /^lib\..*\.d\.ts$/.test(f))

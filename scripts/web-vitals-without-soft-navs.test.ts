@@ -1,9 +1,10 @@
 import { build } from 'esbuild';
+import { minifySync } from 'rolldown/utils';
 import { describe, expect, it } from 'vitest';
 import { webVitalsPrivateNames, webVitalsWithoutSoftNavs, withoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
 
-/** The metrics the widget reports, bundled and minified as its build does, with or without the plugin. */
+/** The metrics the widget reports, bundled and minified as its build does (esbuild, then Oxc), with or without the plugin. */
 async function bundleMetrics(plugins: (typeof webVitalsWithoutSoftNavs)[]): Promise<string> {
   const { outputFiles } = await build({
     stdin: {
@@ -16,16 +17,22 @@ async function bundleMetrics(plugins: (typeof webVitalsWithoutSoftNavs)[]): Prom
     write: false,
     plugins,
   });
-  return outputFiles[0]!.text;
+  // Oxc's minifier has the last word, as in the build: it drops the handlers no branch calls any more.
+  return minifySync('metrics.js', outputFiles[0]!.text, { compress: { target: 'es2022' }, mangle: true }).code;
 }
 
 describe("web-vitals' modules in the widget's bundles", () => {
-  it('never ask whether soft navigations are reported, so that code is left out; CLS, INP and LCP stay', async () => {
+  it('never ask whether soft navigations are reported, so that code and the handling of their entries are left out; CLS, INP and LCP stay', async () => {
     const full = await bundleMetrics([]);
     const trimmed = await bundleMetrics([webVitalsWithoutSoftNavs]);
     expect(full).toContain('reportSoftNavs');
     expect(trimmed).not.toContain('reportSoftNavs');
-    for (const metric of ['"CLS"', '"INP"', '"LCP"', 'layout-shift', 'largest-contentful-paint']) expect(trimmed).toContain(metric);
+    // Nor the handling of entries only those observers would bring: a soft navigation, a paint after one.
+    for (const softOnly of ['getLargestInteractionContentfulPaint', 'interaction-contentful-paint']) {
+      expect(full).toContain(softOnly);
+      expect(trimmed).not.toContain(softOnly);
+    }
+    for (const metric of ['`CLS`', '`INP`', '`LCP`', 'layout-shift', 'largest-contentful-paint']) expect(trimmed).toContain(metric);
     expect(trimmed.length).toBeLessThan(full.length - 500);
   });
 
@@ -33,6 +40,10 @@ describe("web-vitals' modules in the widget's bundles", () => {
     const asks = "import { checkSoftNavsEnabled } from './lib/softNavs.js';\nconst on = (opts) => checkSoftNavsEnabled(opts);";
     expect(withoutSoftNavs(asks)).toContain('const on = (opts) => false;');
     expect(() => withoutSoftNavs(asks.replaceAll('(opts)', '(options)'))).toThrow(/web-vitals module is not as the widget build expects/);
+    // An entry of a soft navigation is never observed then: its handling goes, unless it is asked for otherwise.
+    const handles = `${asks}\nconst seen = (entry) => entry.entryType === 'soft-navigation' ? soft(entry) : hard(entry);`;
+    expect(withoutSoftNavs(handles)).toContain('const seen = (entry) => false ? soft(entry) : hard(entry);');
+    expect(() => withoutSoftNavs(handles.replace('entry.entryType', 'e.entryType'))).toThrow(/web-vitals module is not as the widget build expects/);
   });
 
   it("names the modules' private members, for the build to shorten", () => {

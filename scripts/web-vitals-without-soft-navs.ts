@@ -3,8 +3,10 @@
  * caller that passes `reportSoftNavs: true`, and the widget passes no options: that code never
  * runs. The prebuilt file keeps it; the package's ES modules, which the widget imports instead
  * (`web-vitals/onCLS.js`…), ask `checkSoftNavsEnabled(opts)` once per metric, and this esbuild
- * plugin answers `false` there so that the minifier drops those branches (~0.15 KB brotli). Should
- * a module ask otherwise (a new version), the build fails rather than keep or cut the wrong code.
+ * plugin answers `false` there so that the minifier drops those branches (~0.15 KB brotli), and
+ * `false` to whether an entry is a soft navigation's, or a paint after one, which a metric observes
+ * only then, so that their handling goes too (~0.2 KB more). Should a module ask otherwise (a new
+ * version), the build fails rather than keep or cut the wrong code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,12 +14,17 @@ import { dirname, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 const CALL = /\bcheckSoftNavsEnabled\(opts\)/g;
+/**
+ * An entry of a soft navigation, or of a paint after one: a metric observes those types only when
+ * it reports soft navigations, so none reaches it, and the code that handles them goes too.
+ */
+const SOFT_ENTRY = /\bentry\.entryType === '(?:soft-navigation|interaction-contentful-paint)'/g;
 
 /** A web-vitals module with its soft-navigation checks answered `false`. */
 export function withoutSoftNavs(source: string): string {
   const asks = source.includes('import { checkSoftNavsEnabled');
-  const out = source.replace(CALL, 'false');
-  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(/.test(out))
+  const out = source.replace(CALL, 'false').replace(SOFT_ENTRY, 'false');
+  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(|entryType\W+(?:soft-navigation|interaction-contentful-paint)/.test(out))
     throw new Error('a web-vitals module is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals');
   return out;
 }

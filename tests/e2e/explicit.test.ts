@@ -124,10 +124,11 @@ describe('explicit feedback', () => {
 
   it('keeps one popover open on the page, as a menu does, but never closes a correction the user is typing', async () => {
     const { page } = await openHost(browser());
-    const [a, b, c, d] = [newTraceId('one-a'), newTraceId('one-b'), newTraceId('one-c'), newTraceId('one-d')];
-    for (const traceId of [a, b, c, d]) await addAnswer(page, { traceId });
+    const [a, b, c, d, e, f] = [newTraceId('one-a'), newTraceId('one-b'), newTraceId('one-c'), newTraceId('one-d'), newTraceId('one-e'), newTraceId('one-f')];
+    for (const traceId of [a, b, c, d, e, f]) await addAnswer(page, { traceId });
     const dialog = (traceId: string) => widget(page, traceId).getByRole('dialog');
     const voteDown = (traceId: string) => widget(page, traceId).getByRole('button', { name: 'Not helpful' }).click();
+    const suggest = (traceId: string) => widget(page, traceId).getByRole('button', { name: 'Suggest a correction' }).click();
 
     await voteDown(a);
     await dialog(a).waitFor();
@@ -137,10 +138,15 @@ describe('explicit feedback', () => {
     await dialog(a).waitFor({ state: 'detached' });
     expect((await focusedInWidget(page, b)).text).toBe("Didn't answer my question");
 
-    // A correction half typed stays open, its text kept, when another answer's popover opens.
+    // A correction form with nothing written in it closes as any other popover.
+    await suggest(b);
+    await widget(page, b).getByLabel('What should the answer say?').waitFor();
     await voteDown(c);
+    await dialog(c).waitFor();
     await dialog(b).waitFor({ state: 'detached' });
-    await widget(page, c).getByRole('button', { name: 'Suggest a correction' }).click();
+
+    // A correction half typed stays open, its text kept, when another answer's popover opens.
+    await suggest(c);
     const draft = widget(page, c).getByLabel('What should the answer say?');
     await draft.fill('Opened items: 30 days.');
     await voteDown(d);
@@ -150,9 +156,19 @@ describe('explicit feedback', () => {
     await page.keyboard.press('Escape');
     await dialog(d).waitFor({ state: 'detached' });
     expect(await draft.inputValue()).toBe('Opened items: 30 days.');
+
+    // So does one with only where the answer is written filled in.
+    await voteDown(e);
+    await suggest(e);
+    const where = widget(page, e).getByLabel('Where can we find it? (optional)');
+    await where.fill('Returns policy v4');
+    await voteDown(f);
+    await dialog(f).waitFor();
+    expect(await where.inputValue()).toBe('Returns policy v4');
+
     await widget(page, c).getByRole('button', { name: 'Send' }).click();
     await widget(page, c).getByText('Thank you for your feedback.').waitFor();
-    await eventually(c, (ev) => expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
+    await eventually(c, (ev) => expect(ofType(ev, 'correction').map((event) => event.detail)).toEqual([{ text: 'Opened items: 30 days.' }]));
     await page.context().close();
   });
 
@@ -251,7 +267,7 @@ describe('explicit feedback', () => {
     await context.close();
   });
 
-  it('sends a correction, redacted, and announces it with rf-submit', async () => {
+  it('sends a correction, redacted, announces it with rf-submit and tells it in feedbackState', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('corr');
     await addAnswer(page, { traceId });
@@ -259,13 +275,18 @@ describe('explicit feedback', () => {
     const submitted = page.evaluate(
       () => new Promise((resolve) => document.addEventListener('rf-submit', (e) => resolve((e as CustomEvent).detail.kind), { once: true })),
     );
+    const corrected = () => el.evaluate((e: any) => e.feedbackState.corrected);
     await el.getByRole('button', { name: 'Not helpful' }).click();
     await el.getByRole('button', { name: 'Suggest a correction' }).click();
     await el.getByLabel('What should the answer say?').fill('Opened items: 30 days. Ask jane.doe@example.com or call 138 1234 5678.');
     await el.getByLabel('Where can we find it? (optional)').fill('Returns policy v4, section 2');
+    // The form open, nothing sent yet.
+    expect(await corrected()).toBe(false);
     await el.getByRole('button', { name: 'Send' }).click();
     expect(await submitted).toBe('correction');
     await el.getByText('Thank you for your feedback.').waitFor();
+    // The page can tell that this answer has its correction.
+    expect(await corrected()).toBe(true);
     await eventually(traceId, (ev) =>
       expect(ofType(ev, 'correction').map((e) => e.detail)).toEqual([
         { text: 'Opened items: 30 days. Ask [EMAIL] or call [PHONE].', source: 'Returns policy v4, section 2' },

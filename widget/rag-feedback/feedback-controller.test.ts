@@ -199,7 +199,7 @@ describe('the popover', () => {
       ['attribution', { reason: 'wrong_source' }],
       ['wrong_source', { chunkId: 'c2' }],
     ]);
-    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: ['c2'], panel: 'sources' });
+    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: ['c2'], corrected: false, panel: 'sources' });
   });
 
   it('thanks at once for "wrong source" when the answer cites nothing', () => {
@@ -211,7 +211,9 @@ describe('the popover', () => {
   it('sends a correction trimmed, without an empty source, and never an empty one', () => {
     feedback.submitCorrection('   ');
     expect(recorded).toEqual([]);
+    expect(feedback.state.corrected).toBe(false);
     feedback.submitCorrection('  30 days  ', '  ');
+    expect(feedback.state.corrected).toBe(true);
     feedback.submitCorrection('30 days', ' Policy v4 ');
     expect(recorded.map((r) => r.detail)).toEqual([{ text: '30 days' }, { text: '30 days', source: 'Policy v4' }]);
     expect(feedback.panel.kind).toBe('thanks');
@@ -259,7 +261,7 @@ describe('prompts and host reports', () => {
     feedback.reportCopy('500' as never);
     feedback.reportCopy(500, 7 as never);
     expect(recorded).toEqual([]);
-    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: [], panel: 'closed' });
+    expect(feedback.state).toEqual({ traceId: 't-1', vote: null, rating: null, flagged: [], corrected: false, panel: 'closed' });
     feedback.reportCopy(500);
     // None of the prompt's choices.
     feedback.answerPrompt('bogus');
@@ -309,9 +311,10 @@ describe('signals and traces', () => {
     feedback.castVote('down');
     feedback.chooseReason('wrong_source');
     feedback.flagWrongSource('c1');
+    feedback.submitCorrection('30 days');
     host.traceId = 't-2';
     feedback.hostTraceChanged();
-    expect(feedback.state).toEqual({ traceId: 't-2', vote: null, rating: null, flagged: [], panel: 'closed' });
+    expect(feedback.state).toEqual({ traceId: 't-2', vote: null, rating: null, flagged: [], corrected: false, panel: 'closed' });
     expect([feedback.announcement, feedback.interacted]).toEqual(['', false]);
     feedback.castVote('up'); // no double-click window carried over from the other answer
     expect(recorded.at(-1)).toEqual({ traceId: 't-2', type: 'thumbs_up', detail: {} });

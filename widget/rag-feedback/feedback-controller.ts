@@ -42,6 +42,8 @@ export interface FeedbackState {
   rating: number | null;
   /** Chunk ids flagged as wrong sources. */
   flagged: string[];
+  /** Whether a correction was sent for this answer: one an answer, so the popover offers no other. */
+  corrected: boolean;
   /** The popover's open step, or "closed". */
   panel: Panel['kind'];
 }
@@ -211,7 +213,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** What the user has told us about this answer so far. */
   get state(): FeedbackState {
-    return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], panel: this.panel.kind };
+    return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], corrected: this.corrected, panel: this.panel.kind };
   }
 
   /** False when the element has no trace, endpoint or write key to record it with. */

@@ -12,7 +12,7 @@ function focusedElement(): Element | null {
   return el;
 }
 
-/** The popover last opened on the page (or opening, its code still on the way): opening one on another answer closes it, as menus do. */
+/** The popover last opened on the page (or opening, its code still on the way): opening one on another answer closes it, as menus do, unless the user has written in its form. */
 let open: PopoverController | undefined;
 
 /** The feedback the popover and prompts show, and the actions their buttons take. */
@@ -74,8 +74,9 @@ export class PopoverController implements ReactiveController {
     this.shown = panel;
     this.focusStep = panel.kind !== 'closed';
     if (this.focusStep) {
-      // Not a form, though (a correction, "tell us more"): what the user is writing there is never lost.
-      if (open !== this && !open?.host.shadowRoot?.querySelector('textarea')) open?.feedback.closePanel();
+      // Not a form the user has written in, though (a correction, "tell us more"): what they wrote is never lost. An empty one closes as any other.
+      const root = open?.host.shadowRoot;
+      if (open !== this && !(root?.querySelector('textarea')?.value || root?.querySelector('input')?.value)) open?.feedback.closePanel();
       open = this;
     }
     this.focusedWhileLoading = undefined;
