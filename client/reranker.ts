@@ -57,7 +57,8 @@ export interface Reranker {
   refresh(): Promise<void>;
 }
 
-const CHUNK_VECTOR_CACHE = 20_000;
+/** Chunk vectors kept at most, whatever their size. */
+export const CHUNK_VECTOR_CACHE = 20_000;
 /**
  * Bytes, about, the cached vectors and their texts may hold (four a dimension, one a character):
  * entries alone did not bound it, and 20,000 chunks of 3,072 dimensions held 245 MB.

@@ -472,8 +472,11 @@ describe('bad input: a 4xx naming the field, and nothing written', async () => {
     const res = await call(path, init);
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toContain('application/json');
-    const body = (await res.json()) as { error: { code: string; message: string; field: string } };
-    expect(body.error).toEqual({ code: expect.any(String), message: expect.any(String), field });
+    const body = (await res.json()) as { error: { code: string; message: string; field: string; fields?: { field: string; message: string }[] } };
+    const { fields, ...error } = body.error;
+    expect(error).toEqual({ code: expect.any(String), message: expect.any(String), field });
+    // A body or query string checked names every field at fault, this one first.
+    if (fields) expect(fields[0]).toEqual({ field, message: error.message });
     expect(await projectRows(p.id)).toEqual(seeded);
   });
 });

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { FieldError } from '../shared/validation.ts';
 
-/** The one error shape of the API: `{ "error": { "code", "message", "field" } }`. */
+/** The one error shape of the API: `{ "error": { "code", "message", "field", "fields" } }`. */
 export interface ErrorBody {
-  error: { code: string; message: string; field?: string };
+  error: { code: string; message: string; field?: string; fields?: FieldError[] };
 }
 
 export interface ApiErrorOptions {
@@ -14,6 +15,8 @@ export interface ApiErrorOptions {
   message: string;
   /** The part of the request at fault: `body`, `key`, `events[3].detail.stars`, … */
   field?: string;
+  /** Every part at fault when a body or query string is checked, the first of them `field`: all fixed in one round. */
+  fields?: FieldError[];
   /** Headers the response needs, e.g. `Retry-After` on a 429. */
   headers?: Record<string, string>;
 }
@@ -22,24 +25,31 @@ export interface ApiErrorOptions {
 export class ApiError extends HTTPException {
   readonly code: string;
   readonly field?: string;
+  readonly fields?: FieldError[];
   readonly headers?: Record<string, string>;
 
-  constructor(status: ContentfulStatusCode, { code, message, field, headers }: ApiErrorOptions) {
+  constructor(status: ContentfulStatusCode, { code, message, field, fields, headers }: ApiErrorOptions) {
     super(status, { message });
     this.code = code;
     this.field = field;
+    this.fields = fields;
     this.headers = headers;
+  }
+
+  /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
+  static fields(code: string, fields: readonly FieldError[]): ApiError {
+    return new ApiError(400, { code, ...fields[0]!, fields: [...fields] });
   }
 }
 
-export const errorBody = (code: string, message: string, field?: string): ErrorBody => ({
-  error: field === undefined ? { code, message } : { code, message, field },
+export const errorBody = (code: string, message: string, field?: string, fields?: FieldError[]): ErrorBody => ({
+  error: { code, message, ...(field !== undefined && { field }), ...(fields !== undefined && { fields }) },
 });
 
 /** `app.onError`: ApiErrors as they are, anything else as a 500 that leaks nothing. */
 export function handleError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
-    return c.json(errorBody(err.code, err.message, err.field), err.status, err.headers);
+    return c.json(errorBody(err.code, err.message, err.field, err.fields), err.status, err.headers);
   }
   if (err instanceof HTTPException) {
     return c.json(errorBody('http_error', err.message), err.status);

@@ -7,8 +7,19 @@ export interface FieldError {
 }
 
 /** Turns valibot's first issue into a field path and a message a developer can act on. */
-export function firstFieldError(issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError {
-  const issue = issues[0]!;
+export const firstFieldError = (issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError => fieldError(issues[0]!, prefix);
+
+/** Every field valibot's issues name, once each with its first issue's message, in the order found. */
+export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError[] {
+  const byField = new Map<string, string>();
+  for (const issue of issues) {
+    const { field, message } = fieldError(issue, prefix);
+    if (!byField.has(field)) byField.set(field, message);
+  }
+  return Array.from(byField, ([field, message]) => ({ field, message }));
+}
+
+function fieldError(issue: v.BaseIssue<unknown>, prefix: string): FieldError {
   let field = prefix;
   for (const item of issue.path ?? []) {
     const key = (item as { key?: unknown }).key;

@@ -1,15 +1,17 @@
 /**
  * The embedding feature family for a run on a machine without a model hub: a model learnt from
  * the collection's corpus alone (scripts/embedding-models/corpus-model.ts, no queries and no
- * judgements), built into a temporary directory, behind one cache of vectors by text, because
- * the demo, retraining and the measurements embed the same chunks again and again.
+ * judgements), built into a temporary directory, behind one bounded cache of vectors by text,
+ * because the demo, retraining and the measurements embed the same chunks again and again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHUNK_VECTOR_CACHE, CHUNK_VECTOR_CACHE_BYTES } from '../../client/reranker.ts';
 import { createTransformersEmbedder } from '../../client/transformers-embedder.ts';
 import { beirTexts, buildCorpusModel } from '../../scripts/embedding-models/corpus-model.ts';
 import type { Embedder } from '../../shared/embedder.ts';
+import { SizedCache } from '../../shared/remember.ts';
 
 export interface CorpusEmbedder {
   embedder: Embedder;
@@ -32,18 +34,32 @@ export async function corpusEmbedder(dataDir: string): Promise<CorpusEmbedder> {
   return { embedder: cachedEmbedder(model), buildSeconds, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** `embedder` with every vector kept by its text: the same text is embedded once. */
+/**
+ * `embedder` with its vectors kept by their texts, the same text embedded once while it is kept:
+ * within the bounds of the client's chunk vectors, so a large collection does not grow memory
+ * without end. One let go is embedded again, to the same vector.
+ */
 export function cachedEmbedder(embedder: Embedder): Embedder {
-  const vectors = new Map<string, Float32Array>();
+  const vectors = new SizedCache<string, { text: string; vector: Float32Array }>({
+    maxEntries: CHUNK_VECTOR_CACHE,
+    maxSize: CHUNK_VECTOR_CACHE_BYTES,
+    sizeOf: (v) => v.text.length + v.vector.byteLength,
+  });
   return {
     id: embedder.id,
     async embed(texts) {
-      const missing = [...new Set(texts.filter((t) => !vectors.has(t)))];
+      // Taken from the cache now: this call's own texts, or a call running meanwhile, may evict them.
+      const known = texts.map((t) => vectors.get(t)?.vector);
+      const missing = [...new Set(texts.filter((_, i) => !known[i]))];
+      const fresh = new Map<string, Float32Array>();
       if (missing.length) {
-        const fresh = await embedder.embed(missing);
-        for (const [i, text] of missing.entries()) vectors.set(text, fresh[i]!);
+        const embedded = await embedder.embed(missing);
+        for (const [i, text] of missing.entries()) {
+          fresh.set(text, embedded[i]!);
+          vectors.set(text, { text, vector: embedded[i]! });
+        }
       }
-      return texts.map((t) => vectors.get(t)!);
+      return texts.map((t, i) => known[i] ?? fresh.get(t)!);
     },
   };
 }

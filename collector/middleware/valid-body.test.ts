@@ -34,6 +34,17 @@ describe('validBody', () => {
   ])('answers %j with a 400 naming %s', async (json, field) => {
     const res = await post(json);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: 'invalid_order', message: expect.any(String), field } });
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_order', message: expect.any(String), field, fields: [{ field, message: expect.any(String) }] },
+    });
+  });
+
+  it('names every bad field of a body, each once, the first of them as `field`', async () => {
+    const res = await post({ item: 7, lines: [{ qty: 1.5 }, { qty: 2 }, { qty: 'x' }], gift: 'yes', colour: 'red' });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { field: string; fields: { field: string; message: string }[] } };
+    expect(error.fields.map((f) => f.field)).toEqual(['item', 'lines[0].qty', 'lines[2].qty', 'gift']);
+    expect(error.field).toBe('item');
+    expect(error.fields[1]!.message).toContain('integer');
   });
 });

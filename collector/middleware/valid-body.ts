@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import { arrayForObject, firstFieldError } from '../../shared/validation.ts';
+import { arrayForObject, fieldErrors } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -8,19 +8,19 @@ import { ApiError } from '../errors.ts';
 const OBJECT_SCHEMAS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
 
 /**
- * Validates the parsed body (`jsonBody`) against a schema: a 400 with `code` naming the first bad
- * field, or the schema's output as `c.var.input`, typed for the handlers that follow.
+ * Validates the parsed body (`jsonBody`) against a schema: a 400 with `code` naming every bad
+ * field (the first as `field`), or the schema's output as `c.var.input`, typed for the handlers that follow.
  */
 export const validBody = <S extends v.GenericSchema>(schema: S, code: string): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> =>
   async function validBody(c, next) {
     const body = c.get('body');
     if (Array.isArray(body) && OBJECT_SCHEMAS.has(schema.type)) {
-      throw new ApiError(400, { code, message: 'The body must be a JSON object, not an array', field: 'body' });
+      throw ApiError.fields(code, [{ message: 'The body must be a JSON object, not an array', field: 'body' }]);
     }
     const parsed = v.safeParse(schema, body);
-    if (!parsed.success) throw new ApiError(400, { code, ...firstFieldError(parsed.issues) });
+    if (!parsed.success) throw ApiError.fields(code, fieldErrors(parsed.issues));
     const array = arrayForObject(schema, body);
-    if (array) throw new ApiError(400, { code, message: 'must be a JSON object, not an array', field: array });
+    if (array) throw ApiError.fields(code, [{ message: 'must be a JSON object, not an array', field: array }]);
     c.set('input', parsed.output);
     await next();
   };

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import * as v from 'valibot';
 import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
-import { firstFieldError } from '../../shared/validation.ts';
+import { type FieldError, fieldErrors } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -31,19 +31,24 @@ function givenParams(c: Context): GivenParams {
 
 /**
  * Validates the query string against a schema (values arrive as strings: numbers are coerced by
- * the schema): a 400 naming the parameter, or the output as `c.var.input`.
+ * the schema): a 400 naming every bad parameter (the first as `field`), or the output as `c.var.input`.
  */
 export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> => {
   const handler: MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> = async function validQuery(c, next) {
     // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
     const given: Record<string, string> = Object.create(null);
+    const bad: FieldError[] = [];
     for (const [name, set] of givenParams(c)) {
       // Which of two values counts would depend on their order: neither does.
-      if (set.length > 1) throw new ApiError(400, { code: 'invalid_query', field: `query.${name}`, message: 'is given more than once' });
-      given[name] = set[0]!;
+      if (set.length > 1) bad.push({ field: `query.${name}`, message: 'is given more than once' });
+      else given[name] = set[0]!;
     }
     const parsed = v.safeParse(schema, given);
-    if (!parsed.success) throw new ApiError(400, { code: 'invalid_query', ...firstFieldError(parsed.issues, 'query') });
+    if (!parsed.success) {
+      // A parameter given twice is named once, as given twice, whatever its schema says of it missing.
+      for (const error of fieldErrors(parsed.issues, 'query')) if (!bad.some((b) => b.field === error.field)) bad.push(error);
+    }
+    if (bad.length > 0 || !parsed.success) throw ApiError.fields('invalid_query', bad);
     c.set('input', parsed.output);
     await next();
   };
@@ -53,7 +58,7 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
 
 /**
  * For a whole sub-app: a route without `validQuery` takes no parameters, and refuses one given
- * (a 400 naming it) rather than answering as if it had not been: `?limit=5` on a list that takes
+ * (a 400 naming each) rather than answering as if it had not been: `?limit=5` on a list that takes
  * none, or `?dryRun=true` on an erasure, which would erase. A path no route answers is left to be a 404.
  */
 export const noUnstatedQuery = (): MiddlewareHandler<AppEnv> =>
@@ -61,9 +66,12 @@ export const noUnstatedQuery = (): MiddlewareHandler<AppEnv> =>
     const routes = matchedRoutes(c);
     // Middleware is registered for every method (`ALL`); a route names its own.
     const routed = routes.some((r) => r.method !== 'ALL');
-    const [first] = givenParams(c);
-    if (first && routed && !routes.some((r) => queryCheckers.has(r.handler))) {
-      throw new ApiError(400, { code: 'invalid_query', field: `query.${first[0]}`, message: 'is not a parameter this takes' });
+    const given = givenParams(c);
+    if (given.length > 0 && routed && !routes.some((r) => queryCheckers.has(r.handler))) {
+      throw ApiError.fields(
+        'invalid_query',
+        given.map(([name]) => ({ field: `query.${name}`, message: 'is not a parameter this takes' })),
+      );
     }
     await next();
   };

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newProject } from '../test/fixtures.ts';
+import { hookedD1, once } from '../test/hooked-d1.ts';
 import { answeredItem } from '../test/review-items.ts';
 import { tinyModel } from '../test/tiny-model.ts';
 import {
@@ -31,40 +32,10 @@ const record = (projectId: string, version: string, promote: boolean, comparedWi
 
 /** The D1, except that `first` runs just before the first rollout is written (alone or in a batch): a request landing in between. */
 function racing(d1: D1Database, first: () => Promise<unknown>): D1Database {
-  let fired = false;
-  const once = async () => {
-    if (fired) return;
-    fired = true;
-    await first();
-  };
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return async (statements: D1PreparedStatement[]) => {
-          await once();
-          return target.batch(statements);
-        };
-      if (prop !== 'prepare') {
-        const value = Reflect.get(target, prop);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (sql: string) => {
-        const statement = target.prepare(sql);
-        if (!sql.includes('insert into model_rollouts')) return statement;
-        // Still a real statement, so a batch takes it; only running it alone waits for `first`.
-        const bind = statement.bind.bind(statement);
-        statement.bind = (...args: unknown[]) => {
-          const bound = bind(...args);
-          const run = bound.run.bind(bound);
-          bound.run = async <T>() => {
-            await once();
-            return run<T>();
-          };
-          return bound;
-        };
-        return statement;
-      };
-    },
+  const landed = once(first);
+  return hookedD1(d1, async ({ sql }, run) => {
+    if (sql.some((s) => s.includes('insert into model_rollouts'))) await landed();
+    return run();
   });
 }
 
@@ -165,55 +136,27 @@ describe('rewriteArtifact', () => {
  * one batch see one state, so it runs after them.
  */
 function betweenReads(d1: D1Database, between: () => Promise<unknown>): D1Database {
-  let fired = false;
-  const once = async () => {
-    if (fired) return;
-    fired = true;
-    await between();
-  };
+  const landed = once(between);
   let artifactRead = () => {};
   const artifactReadDone = new Promise<void>((resolve) => (artifactRead = resolve));
-  const wrapped = new WeakSet<D1PreparedStatement>();
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements);
-          if (statements.some((s) => wrapped.has(s))) await once();
-          return results;
-        };
-      if (prop !== 'prepare') {
-        const value = Reflect.get(target, prop);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (sql: string) => {
-        const statement = target.prepare(sql);
-        const artifact = sql.includes('select 0 as part, artifact');
-        if (!artifact && !sql.startsWith('select revision from models')) return statement;
-        const bind = statement.bind.bind(statement);
-        statement.bind = (...args: unknown[]) => {
-          const bound = bind(...args);
-          wrapped.add(bound);
-          if (artifact) {
-            const all = bound.all.bind(bound);
-            bound.all = (async () => {
-              const results = await all();
-              artifactRead();
-              return results;
-            }) as typeof bound.all;
-          } else {
-            const first = bound.first.bind(bound);
-            bound.first = (async () => {
-              await artifactReadDone;
-              await once();
-              return first();
-            }) as typeof bound.first;
-          }
-          return bound;
-        };
-        return statement;
-      };
-    },
+  const isArtifact = (sql: string) => sql.includes('select 0 as part, artifact');
+  const isRevision = (sql: string) => sql.startsWith('select revision from models');
+  return hookedD1(d1, async ({ sql, batch }, run) => {
+    if (batch && sql.some((s) => isArtifact(s) || isRevision(s))) {
+      const results = await run();
+      await landed();
+      return results;
+    }
+    if (!batch && isArtifact(sql[0]!)) {
+      const results = await run();
+      artifactRead();
+      return results;
+    }
+    if (!batch && isRevision(sql[0]!)) {
+      await artifactReadDone;
+      await landed();
+    }
+    return run();
   });
 }
 

@@ -7,6 +7,7 @@ import type { Candidate, Reranked } from './candidate.ts';
 import { EMBEDDING_FEATURES, featureColumns, queryView } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { modelEvidence } from './model-evidence.ts';
+import { type Ranking, rankedCopy } from './ranked-copy.ts';
 import { orderByScore } from './score.ts';
 
 export interface Vectors {
@@ -53,5 +54,14 @@ export function rerankWithModel<C extends Candidate>(model: RerankerModel, query
     }
     scores[i] = s;
   }
-  return orderByScore(scores).map((i) => ({ ...candidates[i]!, rerankScore: scores[i]!, retrievalRank: i + 1 }));
+  return orderByScore(scores).map((i) => ranked(candidates[i]!, { rerankScore: scores[i]!, retrievalRank: i + 1, rerankerVersion: model.version }));
+}
+
+/**
+ * The caller's chunk with its ranking, whatever its class: a spread made a backend's instances
+ * plain objects, their getters and methods gone. A plain chunk is spread as before: copying its
+ * property descriptors halved the chunks ranked a second (bench/reranker.ts).
+ */
+function ranked<C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> {
+  return Object.getPrototypeOf(chunk) === Object.prototype ? { ...chunk, ...ranking } : rankedCopy(chunk, ranking);
 }

@@ -5,6 +5,7 @@ import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
 import { recordModel, rollBack } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
+import { hookedD1 } from '../../test/hooked-d1.ts';
 import { tinyModel } from '../../test/tiny-model.ts';
 
 const model = tinyModel;
@@ -345,7 +346,8 @@ describe('GET /v1/admin/models: the rollout history', () => {
  */
 function changedBetweenReads(d1: D1Database, between: () => Promise<unknown>): D1Database {
   let first: Promise<void> | undefined;
-  const gated = async <T>(read: () => Promise<T>): Promise<T> => {
+  return hookedD1(d1, async ({ sql }, read) => {
+    if (!sql.some((s) => /\bmodel_rollouts\b|\bfrom models\b/.test(s))) return read();
     if (first) {
       await first;
       return read();
@@ -359,33 +361,6 @@ function changedBetweenReads(d1: D1Database, between: () => Promise<unknown>): D
     } finally {
       done();
     }
-  };
-  const wrapped = new WeakSet<D1PreparedStatement>();
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return (statements: D1PreparedStatement[]) =>
-          statements.some((s) => wrapped.has(s)) ? gated(() => target.batch(statements)) : target.batch(statements);
-      if (prop !== 'prepare') {
-        const value = Reflect.get(target, prop);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (sql: string) => {
-        const statement = target.prepare(sql);
-        if (!/\bmodel_rollouts\b|\bfrom models\b/.test(sql)) return statement;
-        const bind = statement.bind.bind(statement);
-        statement.bind = (...args: unknown[]) => {
-          const bound = bind(...args);
-          wrapped.add(bound);
-          for (const method of ['all', 'first', 'raw', 'run'] as const) {
-            const read = (bound[method] as (...a: unknown[]) => Promise<unknown>).bind(bound);
-            (bound as unknown as Record<string, unknown>)[method] = (...a: unknown[]) => gated(() => read(...a));
-          }
-          return bound;
-        };
-        return statement;
-      };
-    },
   });
 }
 

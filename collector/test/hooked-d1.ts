@@ -1,0 +1,55 @@
+/** What is about to run through a hooked D1: one statement alone, or a batch of them. */
+export interface Running {
+  /** Each statement's SQL, in order; '' for one not prepared through the hooked binding. */
+  sql: readonly string[];
+  batch: boolean;
+}
+
+/** Runs `run`, the query itself, and answers its result: a test awaits a change before or after it. */
+export type Around = <T>(running: Running, run: () => Promise<T>) => Promise<T>;
+
+const RUNS = new Set<PropertyKey>(['run', 'all', 'first', 'raw']);
+/** What a hooked statement answers with the binding's own statement, which a batch takes, and with its SQL. */
+const STATEMENT = Symbol('statement');
+const SQL = Symbol('sql');
+type Given = D1PreparedStatement & { [STATEMENT]?: D1PreparedStatement; [SQL]?: string };
+
+/**
+ * The D1 binding with `around` about every statement run alone and every batch, told their SQL:
+ * a test lands a change between two reads, or just before a write, where D1 gives no hook. The
+ * D1 API gives no statement's SQL, so each one prepared through it keeps its own.
+ */
+export function hookedD1(d1: D1Database, around: Around): D1Database {
+  const hooked = (statement: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(target, prop) {
+        if (prop === STATEMENT) return target;
+        if (prop === SQL) return sql;
+        if (prop === 'bind') return (...values: unknown[]) => hooked(target.bind(...values), sql);
+        const value = Reflect.get(target, prop);
+        if (typeof value !== 'function') return value;
+        if (!RUNS.has(prop)) return value.bind(target);
+        return (...args: unknown[]) => around({ sql: [sql], batch: false }, () => value.apply(target, args));
+      },
+    });
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'prepare') return (sql: string) => hooked(target.prepare(sql), sql);
+      if (prop === 'batch')
+        return (statements: Given[]) =>
+          around({ sql: statements.map((s) => s[SQL] ?? ''), batch: true }, () => target.batch(statements.map((s) => s[STATEMENT] ?? s)));
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** `then` once, the first time it is called; every later call goes on at once. */
+export function once(then: () => Promise<unknown>): () => Promise<void> {
+  let fired = false;
+  return async () => {
+    if (fired) return;
+    fired = true;
+    await then();
+  };
+}

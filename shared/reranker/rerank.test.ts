@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { RERANKER_FORMAT, type RerankerModel } from './model.ts';
+import { rerankWithModel } from './rerank.ts';
+
+/** Ranks by the document prior alone: `doc-good` was judged relevant, `doc-bad` not. */
+const model: RerankerModel = {
+  format: RERANKER_FORMAT,
+  version: 'v7',
+  createdAt: Date.UTC(2026, 10, 1),
+  features: ['document_prior'],
+  weights: [1],
+  mean: [0],
+  scale: [1],
+  priors: { chunks: {}, documents: { 'doc-good': [5, 0], 'doc-bad': [0, 5] } },
+  engagement: { baseRate: 0.1, chunks: {}, documents: {} },
+  memory: { queries: [], judgements: [] },
+  examination: [1, 0.6],
+  training: { confirmed: 30, queries: 10, pairs: 40 },
+};
+
+describe('rerankWithModel', () => {
+  it("gives a chunk of the caller's class back as that class, its getters and methods working, the chunk itself unchanged", () => {
+    class Hit {
+      constructor(
+        readonly chunkId: string,
+        readonly sourceDocId: string,
+        private readonly body: string,
+      ) {}
+      get text(): string {
+        return this.body;
+      }
+      cite(): string {
+        return `${this.sourceDocId}#${this.chunkId}`;
+      }
+    }
+    const hits = [new Hit('a', 'doc-bad', 'refunds take 5 days'), new Hit('b', 'doc-good', 'refunds within 14 days')];
+    const ranked = rerankWithModel(model, 'refunds', hits);
+    expect(ranked.map((r) => r.chunkId)).toEqual(['b', 'a']);
+    expect(ranked[0]).toBeInstanceOf(Hit);
+    expect(ranked.map((r) => [r.text, r.cite(), r.retrievalRank])).toEqual([
+      ['refunds within 14 days', 'doc-good#b', 2],
+      ['refunds take 5 days', 'doc-bad#a', 1],
+    ]);
+    expect(ranked[0]!.rerankScore).toBeGreaterThan(ranked[1]!.rerankScore);
+    expect('rerankScore' in hits[0]!).toBe(false);
+  });
+
+  it('names its model as the one that ranked, not a version a list ranked before carried', () => {
+    const before = [{ chunkId: 'a', sourceDocId: 'doc-good', text: 'x', rerankerVersion: 'v3' }];
+    expect(rerankWithModel(model, 'q', before).map((r) => r.rerankerVersion)).toEqual(['v7']);
+  });
+
+  it('gives plain chunks back as the plain copies, every field kept, they always were', () => {
+    const chunk = { chunkId: 'a', sourceDocId: 'doc-good', text: 'x', score: 0.4, title: 'Refunds' };
+    const [ranked] = rerankWithModel(model, 'q', [chunk]);
+    expect(Object.getPrototypeOf(ranked)).toBe(Object.prototype);
+    expect(ranked).toStrictEqual({ ...chunk, rerankScore: ranked!.rerankScore, retrievalRank: 1, rerankerVersion: 'v7' });
+  });
+});
