@@ -10,6 +10,7 @@ import { recordForgetting } from '../storage/erasure-memory.ts';
 import { currentVersion, modelArtifact } from '../storage/models.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { adminCall, bearer, call, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
+import { hookedD1, once } from '../test/hooked-d1.ts';
 import { tinyModel } from '../test/tiny-model.ts';
 import { runNightly } from './nightly.ts';
 
@@ -166,19 +167,12 @@ describe('an answer of theirs that arrives while the models are scrubbed', () =>
     expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
     let batches = 0;
     // Another call erases a new answer of theirs, and stops for its budget after that batch.
-    const racing = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === 'batch')
-          return async (statements: D1PreparedStatement[]) => {
-            if (++batches === at) {
-              await sendTraffic(p, [trace({ userIdHash: ERASED, sessionId: 'e-late', query: 'Which carriers deliver on Sundays?' })]);
-              expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
-            }
-            return target.batch(statements);
-          };
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const racing = hookedD1(env.DB, async ({ batch }, run) => {
+      if (batch && ++batches === at) {
+        await sendTraffic(p, [trace({ userIdHash: ERASED, sessionId: 'e-late', query: 'Which carriers deliver on Sundays?' })]);
+        expect((await eraseUser(env.DB, p.id, ERASED, { queryBudget: ERASE_PASS_QUERIES })).done).toBe(false);
+      }
+      return run();
     });
     await eraseUser(racing, p.id, ERASED);
     expect(batches).toBeGreaterThanOrEqual(at);
@@ -241,28 +235,19 @@ describe('a model stored after an erasure began forgets its questions too', () =
     const p = await newProject();
     await twoUsers(p);
     const dataReadAt = Date.now();
-    let erased = false;
     const storedAfterWrites: boolean[] = [];
     // The erasure runs whole just before the model's row is written: it finds no model to rewrite.
-    const racing = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === 'batch')
-          return async (statements: D1PreparedStatement[]) => {
-            if (!erased) {
-              erased = true;
-              expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true);
-            }
-            const results = await target.batch(statements);
-            // As the write lands, before anything else runs: stored scrubbed and served, or neither.
-            const stored = await modelArtifact(env.DB, p.id, 'v1');
-            if (stored !== null) expectScrubbed(parseRerankerModel(stored));
-            expect(await currentVersion(env.DB, p.id)).toBe(stored === null ? null : 'v1');
-            storedAfterWrites.push(stored !== null);
-            return results;
-          };
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const erased = once(async () => expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true));
+    const racing = hookedD1(env.DB, async ({ batch }, run) => {
+      if (!batch) return run();
+      await erased();
+      const results = await run();
+      // As the write lands, before anything else runs: stored scrubbed and served, or neither.
+      const stored = await modelArtifact(env.DB, p.id, 'v1');
+      if (stored !== null) expectScrubbed(parseRerankerModel(stored));
+      expect(await currentVersion(env.DB, p.id)).toBe(stored === null ? null : 'v1');
+      storedAfterWrites.push(stored !== null);
+      return results;
     });
     const recorded = await recordForgetting(racing, p.id, {
       model: modelWithMemory('v1'),
