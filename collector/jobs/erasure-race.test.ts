@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queryKey } from '../../shared/terms.ts';
 import { eraseUser } from '../storage/erasure.ts';
 import { adminCall, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
+import { hookedD1, once } from '../test/hooked-d1.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
@@ -152,21 +153,17 @@ describe('a run of the job while a user is erased', () => {
     await sendTraffic(p, [first, theirs], [correction]);
     // The erasure's first write waits for a whole run, which attributes the correction to the first turn.
     let ran = false;
-    const db = new Proxy(env.DB, {
-      get: (target, prop) => {
-        if (prop !== 'batch') return Reflect.get(target, prop, target).bind(target);
-        return async (statements: D1PreparedStatement[]) => {
-          if (!ran) {
-            ran = true;
-            expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
-            const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id = ?')
-              .bind(p.id, first.traceId)
-              .first<{ n: number }>();
-            expect(moved).toEqual({ n: 1 });
-          }
-          return target.batch(statements);
-        };
-      },
+    const night = once(async () => {
+      expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
+      const moved = await env.DB.prepare('select count(*) as n from event_assessments where project_id = ? and attributed_trace_id = ?')
+        .bind(p.id, first.traceId)
+        .first<{ n: number }>();
+      expect(moved).toEqual({ n: 1 });
+      ran = true;
+    });
+    const db = hookedD1(env.DB, async ({ batch }, run) => {
+      if (batch) await night();
+      return run();
     });
     await eraseUser(db, p.id, 'u-gone');
     expect(ran).toBe(true);
@@ -198,14 +195,9 @@ describe('an erasure cut short', () => {
     expect(await queries()).toContain(gone.query);
 
     let batches = 0;
-    const db = new Proxy(env.DB, {
-      get: (target, prop) => {
-        if (prop !== 'batch') return Reflect.get(target, prop, target).bind(target);
-        return async (statements: D1PreparedStatement[]) => {
-          if (++batches === 2) throw new Error('the connection dropped');
-          return target.batch(statements);
-        };
-      },
+    const db = hookedD1(env.DB, async ({ batch }, run) => {
+      if (batch && ++batches === 2) throw new Error('the connection dropped');
+      return run();
     });
     await expect(eraseUser(db, p.id, 'u-gone')).rejects.toThrow('the connection dropped');
     const left = await queries();
