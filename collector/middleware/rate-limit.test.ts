@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { app as collector } from '../app.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { handleError } from '../errors.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { ipRateLimit, writeRateLimit } from './rate-limit.ts';
 
@@ -92,14 +93,7 @@ describe('the rate limit in the collector', () => {
 
   it('refuses an address over its limit before reading anything for it, its origin included, and the page can read the 429', async () => {
     const ip = crypto.randomUUID();
-    let reads = 0;
-    const DB = new Proxy(env.DB, {
-      get(db, name) {
-        if (name === 'prepare' || name === 'batch') reads++;
-        const value = Reflect.get(db, name);
-        return typeof value === 'function' ? value.bind(db) : value;
-      },
-    });
+    const { db: DB, queries: reads } = countedD1(env.DB);
     // Each from an origin never seen, which only D1 can tell whether some project allows.
     const send = (origin = `https://${crypto.randomUUID()}.example`) =>
       collector.request(
@@ -108,11 +102,11 @@ describe('the rate limit in the collector', () => {
         { ...env, DB, RATE_LIMIT_IP_PER_MIN: '1' },
       );
     expect((await send()).status).toBe(400);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     const origin = `https://${crypto.randomUUID()}.example`;
     const refused = await send(origin);
     await expect429(refused, 'ip');
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
     expect(refused.headers.get('access-control-expose-headers')).toContain('Retry-After');
   });
