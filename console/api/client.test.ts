@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, NetworkError, WRITE_TIMEOUT_MS } from './client.ts';
+import { ApiRequestError, api, NetworkError, WRITE_TIMEOUT_MS } from './client.ts';
 
 const ok = () => new Response('{"items":[]}', { status: 200, headers: { 'content-type': 'application/json' } });
 const timedOut = () => Promise.reject(new DOMException('The operation timed out.', 'TimeoutError'));
@@ -65,5 +65,30 @@ describe('api', () => {
     await expect(api('/v1/admin/settings', { key: 'rfa_k', method: 'PUT', json: {} })).rejects.toBeInstanceOf(NetworkError);
     expect(calls).toHaveLength(1);
     expect(limits).toEqual([WRITE_TIMEOUT_MS]);
+  });
+});
+
+describe('a 400 naming fields', () => {
+  const refusal = (error: unknown) => () => new Response(JSON.stringify({ error }), { status: 400, headers: { 'content-type': 'application/json' } });
+  const fieldsOf = async () => {
+    const err = await api('/v1/admin/settings', { key: 'rfa_k', method: 'PUT', json: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiRequestError);
+    return (err as ApiRequestError).fields;
+  };
+
+  it('reads every field the API lists, leaving out entries that are not a field and its message', async () => {
+    const fields = [
+      { field: 'retentionDays', message: 'is too low' },
+      { field: 'gateMinGain', message: 'is too high' },
+    ];
+    stubFetch(refusal({ code: 'invalid_settings', ...fields[0], fields: [...fields, { field: 3 }, null] }));
+    expect(await fieldsOf()).toEqual(fields);
+  });
+
+  it('takes field and message alone as the one field at fault when the API lists none', async () => {
+    stubFetch(refusal({ code: 'invalid_settings', message: 'is too low', field: 'retentionDays' }));
+    expect(await fieldsOf()).toEqual([{ field: 'retentionDays', message: 'is too low' }]);
+    stubFetch(refusal({ code: 'invalid_settings', message: 'is too low' }));
+    expect(await fieldsOf()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { FieldError } from '../../shared/validation.ts';
 import { adminKey } from '../app/admin-key.ts';
 
 /** An answer other than 2xx, with the API's error shape read out. */
@@ -8,9 +9,18 @@ export class ApiRequestError extends Error {
     message: string,
     /** The request's field or parameter the API named as the one it refused. */
     readonly field?: string,
+    /** Every field the API named as at fault (a body or query string checked whole), the first of them `field`. */
+    readonly fields: readonly FieldError[] = field === undefined ? [] : [{ field, message }],
   ) {
     super(message);
   }
+}
+
+/** The API's `fields` as far as they are well formed; a collector that names `field` alone gives that one. */
+function fieldsOf(error: { field?: unknown; message?: unknown; fields?: unknown } | undefined): FieldError[] | undefined {
+  if (!Array.isArray(error?.fields)) return undefined;
+  const named = (error.fields as Partial<FieldError>[]).filter((f): f is FieldError => typeof f?.field === 'string' && typeof f.message === 'string');
+  return named.length ? named : undefined;
 }
 
 /** The collector could not be reached at all. */
@@ -83,8 +93,9 @@ async function send<T>(path: string, init: ApiInit): Promise<{ body: T; etag: st
     throw err instanceof DOMException && err.name === 'TimeoutError' ? new Unanswered('timeout') : new NetworkError('network');
   }
   if (res.ok) return { body: (await res.json()) as T, etag: res.headers.get('etag') };
-  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string } } | null;
-  const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? res.statusText, body?.error?.field);
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string; fields?: unknown } } | null;
+  const message = body?.error?.message ?? res.statusText;
+  const error = new ApiRequestError(res.status, body?.error?.code ?? 'http_error', message, body?.error?.field, fieldsOf(body?.error));
   // A key being tried at sign-in is not a session ending, nor is a refusal of a key since signed out of.
   if (res.status === 401 && init.key === undefined && key !== null && key === adminKey()) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   throw error;

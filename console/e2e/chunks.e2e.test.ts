@@ -114,6 +114,21 @@ describe('chunks', () => {
     }
   });
 
+  it('says beside each field what the collector refused when the address has more than one wrong', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/chunks?minShown=0&sort=bogus');
+    try {
+      const minShown = page.getByLabel('Shown first at least');
+      await expect.poll(() => minShown.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-chunks-page select[name="sort"]').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-chunks-page #filter-minShown-error').textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await page.locator('rf-chunks-page #filter-sort-error').textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('is shown to a viewer key, which reads the loop’s figures', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/chunks', { asViewer: true });

@@ -427,4 +427,22 @@ describe('worst traces filter refused', () => {
       }
     }
   });
+
+  it('marks every filter from the address the collector refused at once, each beside its field', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces?days=0&minSignals=0&limit=abc');
+    try {
+      const invalid = (name: string) => page.locator(`rf-worst-page input[name="${name}"]`).getAttribute('aria-invalid');
+      await expect.poll(() => invalid('days')).toBe('true');
+      expect(await invalid('minSignals')).toBe('true');
+      expect(await invalid('limit')).toBe('true');
+      expect(await invalid('below')).toBe('false');
+      expect(await page.locator('rf-worst-page #filter-days-error').textContent()).toBe('must be at least 1');
+      expect(await page.locator('rf-worst-page #filter-minSignals-error').textContent()).toBe('must be at least 1');
+      expect(await page.locator('rf-worst-page #filter-limit-error').textContent()).toBe('must be a number');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

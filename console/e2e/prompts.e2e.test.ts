@@ -289,6 +289,55 @@ describe('prompt settings: the trigger and the rating mode refused by the API', 
   });
 });
 
+describe('prompt settings with several fields refused by the API', () => {
+  it('marks each beside its field, focus on the first; one the form does not show goes to the status line', async () => {
+    let n = 0;
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
+      routes: (ctx) =>
+        ctx.route('**/v1/config', (route) => {
+          if (route.request().method() !== 'PUT') return route.continue();
+          const fields = [
+            { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+            { field: 'rating', message: 'is <i>not</i> on this plan' },
+            { field: 'somewhere.else', message: 'is unknown' },
+          ];
+          return route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'invalid_config', ...fields[0], fields } }),
+          });
+        }),
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+      await page.getByRole('button', { name: 'Save' }).click();
+
+      const perDay = prompt.getByLabel('At most per day');
+      const rating = page.getByRole('checkbox', { name: 'Rating mode: 1-5 stars instead of thumbs', exact: true });
+      await expect.poll(() => perDay.getAttribute('aria-invalid')).toBe('true');
+      expect(await rating.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(perDay)).toBe('was refused by the collector: is over the plan’s limit');
+      // The API's words are text, never markup.
+      expect(await description(rating)).toBe('was refused by the collector: is <i>not</i> on this plan');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"] i').count()).toBe(0);
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(2);
+      // The rating mode comes first in the form.
+      expect(await hasFocus(rating)).toBe(true);
+      expect(await page.locator('rf-prompts-page form [role="status"]').textContent()).toBe('The collector answered 400: somewhere.else: is unknown');
+
+      // Editing the draft takes every refusal away.
+      await perDay.fill('4');
+      expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('prompt settings thresholds', () => {
   it('keeps what the reader is typing in a number field while it is not a number yet (".75", "1e4")', async () => {
     const f = fixture();

@@ -103,6 +103,48 @@ describe('settings', () => {
     }
   });
 
+  it('marks every field the API refused at once beside it, focus on the first in the form; a field it does not show goes to the status line', async () => {
+    const f = fixture();
+    const fields = [
+      { field: 'retentionDays', message: 'must be a multiple of 7' },
+      { field: 'secondsPerReviewItem', message: 'is <b>too</b> short' },
+      { field: 'notAField', message: 'is not a setting' },
+    ];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
+      routes: (ctx) =>
+        ctx.route('**/v1/admin/settings', (route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 400,
+                contentType: 'application/json',
+                body: JSON.stringify({ error: { code: 'invalid_settings', ...fields[0], fields } }),
+              })
+            : route.continue(),
+        ),
+    });
+    try {
+      const retention = page.getByLabel('Raw data kept (days)');
+      const seconds = page.getByLabel('Seconds per review item');
+      await retention.waitFor();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => retention.getAttribute('aria-invalid')).toBe('true');
+      expect(await seconds.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('rf-settings-page #retentionDays-error').textContent()).toBe('was refused by the collector: must be a multiple of 7');
+      // The API's words are shown as text, never read as markup.
+      expect(await page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('was refused by the collector: is <b>too</b> short');
+      expect(await page.locator('rf-settings-page #secondsPerReviewItem-error b').count()).toBe(0);
+      expect(await page.locator('rf-settings-page form.settings [aria-invalid="true"]').count()).toBe(2);
+      // Seconds comes first in the form.
+      expect(await seconds.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+      expect(await page.locator('rf-settings-page form.settings [role="status"]').textContent()).toBe(
+        'The collector answered 400: notAField: is not a setting',
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refuses to overwrite what another admin saved since the form was filled, keeping what was typed', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/settings');

@@ -2,11 +2,22 @@ import { ApiRequestError } from '../api/client.ts';
 import { format } from '../i18n/strings.ts';
 import type { Words } from './words.ts';
 
-/**
- * The field a 400 from the collector named as the one it refused, and what it said of it worded
- * in the console's language around the API's own (English) message; undefined when it named none.
- */
-export function refusal(err: unknown): { field: string; words: Words } | undefined {
-  if (!(err instanceof ApiRequestError && err.status === 400 && err.field)) return undefined;
-  return { field: err.field, words: (s) => format(s.issue_refused, { message: err.message }) };
+/** A field a 400 from the collector named as at fault, with the API's own (English) message. */
+export interface Refusal {
+  field: string;
+  message: string;
+  /** What it said of the field, worded in the console's language around the API's message. */
+  words: Words;
 }
+
+/** Every field a 400 from the collector named as at fault, the first first; none when it named none. */
+export function refusals(err: unknown): Refusal[] {
+  if (!(err instanceof ApiRequestError && err.status === 400)) return [];
+  return err.fields.map(({ field, message }) => ({ field, message, words: (s) => format(s.issue_refused, { message }) }));
+}
+
+/** Refused fields a form does not show, for its status line: each named with what the collector said of it. */
+export const unshownText =
+  (unshown: readonly Refusal[]): Words =>
+  (s) =>
+    format(s.requestFailed, { status: 400, message: unshown.map(({ field, message }) => `${field}: ${message}`).join('; ') });

@@ -64,6 +64,16 @@ describe('demo routes', () => {
     expect(body.answer).toContain('[1]');
   });
 
+  it('names every field at fault in a body, the first as field and message, as the collector does', async () => {
+    const res = await post({ sessionId: 'has spaces', query: '   ', turnIndex: -1, turn: 1 });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { code: string; field: string; message: string; fields: { field: string; message: string }[] } };
+    expect(error.code).toBe('invalid_request');
+    expect(error.fields.map((f) => f.field).sort()).toEqual(['query', 'sessionId', 'turn', 'turnIndex']);
+    expect(error.fields.every((f) => f.message.length > 0)).toBe(true);
+    expect(error.fields[0]).toEqual({ field: error.field, message: error.message });
+  });
+
   it('takes the longest question the schema allows, however many bytes its characters take', async () => {
     const sessionId = 's-'.padEnd(128, 'x');
     // CJK: 3 bytes a character in UTF-8.
@@ -84,7 +94,8 @@ describe('demo routes', () => {
     // A list where the question belongs is named as the body, not read as an object missing its sessionId.
     for (const list of [[], [{ sessionId: 's', query: 'q', turnIndex: 0 }]]) {
       const res = await post(list);
-      expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'The body must be a JSON object, not an array', field: 'body' } });
+      const message = 'The body must be a JSON object, not an array';
+      expect(await res.json()).toEqual({ error: { code: 'invalid_request', message, field: 'body', fields: [{ field: 'body', message }] } });
       expect(res.status).toBe(400);
     }
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: 0 }, { 'content-type': 'text/plain' }))).toEqual({

@@ -10,7 +10,7 @@ import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { noRoute } from '../../shared/allowed-methods.ts';
 import { decodedOrUndefined } from '../../shared/url.ts';
-import { arrayForObject, firstFieldError } from '../../shared/validation.ts';
+import { arrayForObject, fieldErrors } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
 import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
 import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
@@ -85,12 +85,11 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
       async (c) => {
         const body = await jsonBodyOf(c, MAX_ASK_BYTES);
         // valibot reads a list as an object without fields: `[]` would be refused for a missing sessionId.
-        if (arrayForObject(AskSchema, body)) throw new DemoError(400, 'invalid_request', 'The body must be a JSON object, not an array', 'body');
+        if (arrayForObject(AskSchema, body))
+          throw DemoError.fields('invalid_request', [{ field: 'body', message: 'The body must be a JSON object, not an array' }]);
         const parsed = v.safeParse(AskSchema, body);
-        if (!parsed.success) {
-          const { field, message } = firstFieldError(parsed.issues);
-          throw new DemoError(400, 'invalid_request', message, field);
-        }
+        // Every field at fault, so a client puts them all right in one round.
+        if (!parsed.success) throw DemoError.fields('invalid_request', fieldErrors(parsed.issues));
         return c.json(await answerer.ask(parsed.output));
       },
     )

@@ -1,24 +1,35 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { FieldError } from '../../shared/validation.ts';
 
-/** A request the demo refuses, in the collector's error shape: `{ error: { code, message, field } }`. */
+/** A request the demo refuses, in the collector's error shape: `{ error: { code, message, field, fields } }`. */
 export class DemoError extends HTTPException {
   constructor(
     status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly field: string,
+    /** Every part at fault when a body is checked, the first of them `field`: all fixed in one round. */
+    readonly fields?: FieldError[],
   ) {
     super(status, { message });
   }
+
+  /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
+  static fields(code: string, fields: readonly FieldError[]): DemoError {
+    const [first] = fields;
+    return new DemoError(400, code, first!.message, first!.field, [...fields]);
+  }
 }
 
-export const errorBody = (code: string, message: string, field?: string) => ({ error: field === undefined ? { code, message } : { code, message, field } });
+export const errorBody = (code: string, message: string, field?: string, fields?: FieldError[]) => ({
+  error: { code, message, ...(field !== undefined && { field }), ...(fields !== undefined && { fields }) },
+});
 
 /** `app.onError`: refusals as they are, anything else a 500 that leaks nothing. */
 export function handleError(err: Error, c: Context): Response {
-  if (err instanceof DemoError) return c.json(errorBody(err.code, err.message, err.field), err.status);
+  if (err instanceof DemoError) return c.json(errorBody(err.code, err.message, err.field, err.fields), err.status);
   if (err instanceof HTTPException) return c.json(errorBody('http_error', err.message), err.status);
   console.error('demo: unhandled error', err);
   return c.json(errorBody('internal', 'Internal error'), 500);

@@ -9,7 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusal } from '../../ui/refusal.ts';
+import { type Refusal, refusals, unshownText } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
@@ -42,8 +42,8 @@ export class PromptsPage extends LitElement {
   /** Why the config could not be fetched. */
   declare error: unknown;
   declare status: Words | undefined;
-  /** Where the API refused the draft last saved (`prompts.1.maxPerDay`) and what it said, until the draft is edited. */
-  declare refused: { path: string; words: Words } | undefined;
+  /** Where the API refused the draft last saved (`prompts.1.maxPerDay`), every field it named, and what it said, until the draft is edited. */
+  declare refused: (Refusal & { path: string })[] | undefined;
   /** The version the draft was read at: a save over any other (another admin's since) is refused. */
   private etag: string | undefined;
 
@@ -63,8 +63,10 @@ export class PromptsPage extends LitElement {
     );
   }
 
-  /** The first problem in the draft as last rendered (or the API's refusal): where it is and what it is, for the field to show. */
-  private issue: { path: string; message: string } | undefined;
+  /** The first problem in the draft as last rendered (or every field the API refused): where each is and what it is, for its field to show. */
+  private issues: { path: string; message: string }[] = [];
+  /** The problems last rendered beside a field, by path: an API refusal of any other is said in the status line. */
+  private marked = new Set<string>();
 
   /**
    * The draft as the schema reads it: the config to save and preview, or the first problem (one in
@@ -90,15 +92,16 @@ export class PromptsPage extends LitElement {
    * name, and describes the field instead (`describedBy`).
    */
   private fieldState(path: string) {
-    const at = this.issue?.path;
-    const here =
-      at !== undefined &&
-      (at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)) || (path.endsWith('.id') && at === path.slice(0, -'.id'.length)));
+    const here = this.issues.find(
+      ({ path: at }) =>
+        at === path || (path.endsWith('.text.en') && at === path.slice(0, -'.en'.length)) || (path.endsWith('.id') && at === path.slice(0, -'.id'.length)),
+    );
+    if (here) this.marked.add(here.path);
     const id = `error-${path}`;
     return {
       invalid: here ? 'true' : 'false',
       describedBy: here ? id : nothing,
-      message: here ? html`<span id=${id} class="error field-error" data-field="field-error">${this.issue!.message}</span>` : nothing,
+      message: here ? html`<span id=${id} class="error field-error" data-field="field-error">${here.message}</span>` : nothing,
     };
   }
 
@@ -115,7 +118,8 @@ export class PromptsPage extends LitElement {
     const checked = this.checked();
     // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
     const shown = 'problem' in checked && !checked.fresh ? checked : undefined;
-    this.issue = shown ?? (this.refused && { path: this.refused.path, message: this.refused.words(s) });
+    this.issues = shown ? [shown] : (this.refused ?? []).map(({ path, words }) => ({ path, message: words(s) }));
+    this.marked = new Set();
     const rating = this.fieldState('rating');
     return html`<div class="editor">
       <form class="card" novalidate @submit=${this.save}>
@@ -300,14 +304,18 @@ export class PromptsPage extends LitElement {
       this.status = (s) => s.saved;
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
-      // A refusal naming a field the form shows is said beside it, which takes focus; anything else in the status line.
-      const refused = refusal(err);
-      if (refused) {
+      // Each field at fault that the form shows is said beside it, the first taking focus; any other in the status line.
+      const refused = refusals(err);
+      if (refused.length) {
         // The API names `prompts[1].maxPerDay` where the form says `prompts.1.maxPerDay`.
-        this.refused = { path: refused.field.replace(/\[(\d+)\]/g, '.$1'), words: refused.words };
+        this.refused = refused.map((r) => ({ ...r, path: r.field.replace(/\[(\d+)\]/g, '.$1') }));
         await this.updateComplete;
         const field = this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]');
-        if (field) return field.focus();
+        if (field) {
+          const unshown = this.refused.filter(({ path }) => !this.marked.has(path));
+          if (unshown.length) this.status = unshownText(unshown);
+          return field.focus();
+        }
         this.refused = undefined;
       }
       this.status = (s) => errorText(err, s);

@@ -11,7 +11,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusal } from '../../ui/refusal.ts';
+import { refusals, unshownText } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './settings-page.styles.ts';
 
@@ -177,14 +177,17 @@ export class SettingsPage extends LitElement {
       this.status = (s) => s.saved;
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
-      // A refusal naming a field the form shows is said beside it; anything else in the status line.
-      const refused = refusal(err);
-      const field = FIELDS.find(({ name }) => name === refused?.field)?.name;
-      if (!refused || !field) {
+      // Each field at fault that the form shows is said beside it, any other in the status line.
+      const refused = refusals(err);
+      const shown = FIELDS.flatMap(({ name }) => refused.filter(({ field }) => field === name).map(({ words }) => [name, words] as const));
+      if (!shown.length) {
         this.status = (s) => errorText(err, s);
         return;
       }
-      this.fieldIssues = { [field]: refused.words };
+      const unshown = refused.filter(({ field }) => !FIELDS.some(({ name }) => name === field));
+      if (unshown.length) this.status = unshownText(unshown);
+      // In the form's order, so focus goes to the first field with a problem.
+      this.fieldIssues = Object.fromEntries(shown);
       await this.updateComplete;
       this.focusIssue();
     }

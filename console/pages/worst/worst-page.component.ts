@@ -7,7 +7,7 @@ import { AddressList } from '../../ui/address-list.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusal } from '../../ui/refusal.ts';
+import { refusals } from '../../ui/refusal.ts';
 import { FILTERS, type Filter, filterIssue } from './worst-filters.ts';
 
 /**
@@ -85,10 +85,10 @@ export class WorstPage extends LitElement {
       ${this.renderTable()}`;
   }
 
-  /** Why the collector refused this filter's value in the address, when it named it (a 400 for `?days=0`). */
+  /** Why the collector refused this filter's value in the address, when it named it among those at fault (a 400 for `?days=0`). */
   private refused(f: Filter): string | undefined {
     // The API names a query parameter as `query.days`.
-    if (refusal(this.list.error)?.field !== `query.${f.name}`) return undefined;
+    if (!refusals(this.list.error).some(({ field }) => field === `query.${f.name}`)) return undefined;
     return filterIssue(f, this.route.query.get(f.name) ?? '', this.strings);
   }
 
