@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { firstFieldError } from './validation.ts';
+import { fieldErrors, firstFieldError } from './validation.ts';
 
 const error = (schema: v.GenericSchema, input: unknown, prefix?: string) => firstFieldError(v.safeParse(schema, input).issues!, prefix);
 
@@ -23,5 +23,35 @@ describe('firstFieldError', () => {
       message: 'Invalid type: Expected number but received "five"',
     });
     expect(error(config, 'text').message).toBe('Invalid type: Expected Object but received "text"');
+  });
+});
+
+describe('fieldErrors', () => {
+  const settings = v.strictObject({
+    retentionDays: v.optional(v.number()),
+    prompts: v.optional(v.array(v.strictObject({ text: v.string() }))),
+    labels: v.optional(v.object({ en: v.optional(v.string()) })),
+  });
+  const all = (input: unknown, prefix = '') => fieldErrors(v.safeParse(settings, input).issues!, prefix, { schema: settings, input }).map((f) => f.field);
+
+  it('names every key a strict object does not take, at any depth, where valibot names the first', () => {
+    const input = {
+      colour: 1,
+      retentionDays: 'x',
+      size: 2,
+      prompts: [
+        { text: 't', tone: 'warm' },
+        { text: 't', size: 3 },
+      ],
+      labels: { fr: 'x' },
+    };
+    expect(fieldErrors(v.safeParse(settings, input).issues!).length).toBeLessThan(5);
+    expect(all(input)).toEqual(['retentionDays', 'prompts[0].tone', 'prompts[1].size', 'colour', 'size']);
+  });
+
+  it('names each field once, with its first message, under the prefix given', () => {
+    expect(fieldErrors(v.safeParse(settings, { colour: 1 }).issues!, 'query', { schema: settings, input: { colour: 1 } })).toEqual([
+      { field: 'query.colour', message: 'is not a field this takes' },
+    ]);
   });
 });

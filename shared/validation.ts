@@ -9,13 +9,16 @@ export interface FieldError {
 /** Turns valibot's first issue into a field path and a message a developer can act on. */
 export const firstFieldError = (issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError => fieldError(issues[0]!, prefix);
 
-/** Every field valibot's issues name, once each with its first issue's message, in the order found. */
-export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError[] {
+/**
+ * Every field valibot's issues name, once each with its first issue's message, in the order found;
+ * with the `schema` and `input` checked, every key a strict object does not take too (valibot names
+ * only its first).
+ */
+export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = '', checked?: { schema: v.GenericSchema; input: unknown }): FieldError[] {
   const byField = new Map<string, string>();
-  for (const issue of issues) {
-    const { field, message } = fieldError(issue, prefix);
-    if (!byField.has(field)) byField.set(field, message);
-  }
+  const found = issues.map((issue) => fieldError(issue, prefix));
+  if (checked) found.push(...unknownKeys(checked.schema, checked.input, prefix));
+  for (const { field, message } of found) if (!byField.has(field)) byField.set(field, message);
   return Array.from(byField, ([field, message]) => ({ field, message }));
 }
 
@@ -28,10 +31,12 @@ function fieldError(issue: v.BaseIssue<unknown>, prefix: string): FieldError {
   return { field: field || prefix || 'body', message: messageOf(issue) };
 }
 
+const NOT_TAKEN = 'is not a field this takes';
+
 /** valibot's words for an object's keys ("Invalid key: Expected never but received…") said plainly: the path names the key. */
 function messageOf(issue: v.BaseIssue<unknown>): string {
   if (issue.kind !== 'schema' || !issue.type.endsWith('object')) return issue.message;
-  if (issue.expected === 'never') return 'is not a field this takes';
+  if (issue.expected === 'never') return NOT_TAKEN;
   if (issue.received === 'undefined') return 'is required';
   return issue.message;
 }
@@ -49,6 +54,29 @@ interface SchemaParts {
 
 const OBJECTS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest', 'record']);
 const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable']);
+
+/** Where `path` leads to `key`, named as `fieldError` names a path. */
+const pathTo = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+
+/** Every key of `input` that a strict object of `schema` does not take, walked as `arrayForObject` walks. */
+function unknownKeys(schema: v.GenericSchema, input: unknown, path: string): FieldError[] {
+  if (input === undefined || input === null || typeof input !== 'object') return [];
+  const s = schema as unknown as SchemaParts;
+  if (OBJECTS.has(s.type) && s.type !== 'record' && !Array.isArray(input)) {
+    const entries = s.entries ?? {};
+    const record = input as Record<string, unknown>;
+    return Object.keys(record).flatMap((key) =>
+      Object.hasOwn(entries, key)
+        ? unknownKeys(entries[key]!, record[key], pathTo(path, key))
+        : s.type === 'strict_object'
+          ? [{ field: pathTo(path, key), message: NOT_TAKEN }]
+          : [],
+    );
+  }
+  if (s.type === 'array' && Array.isArray(input)) return input.flatMap((item, i) => unknownKeys(s.item!, item, pathTo(path, i)));
+  if (WRAPPERS.has(s.type)) return unknownKeys(s.wrapped!, input, path);
+  return (s.pipe?.slice(1) ?? []).flatMap((step) => (step.kind === 'schema' ? unknownKeys(step as v.GenericSchema, input, path) : []));
+}
 
 /**
  * The field where an array stands for an object, if any: valibot's object and record schemas take

@@ -18,7 +18,7 @@ export const validBody = <S extends v.GenericSchema>(schema: S, code: string): M
       throw ApiError.fields(code, [{ message: 'The body must be a JSON object, not an array', field: 'body' }]);
     }
     const parsed = v.safeParse(schema, body);
-    if (!parsed.success) throw ApiError.fields(code, fieldErrors(parsed.issues));
+    if (!parsed.success) throw ApiError.fields(code, fieldErrors(parsed.issues, '', { schema, input: body }));
     const array = arrayForObject(schema, body);
     if (array) throw ApiError.fields(code, [{ message: 'must be a JSON object, not an array', field: array }]);
     c.set('input', parsed.output);

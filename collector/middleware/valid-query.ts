@@ -46,7 +46,7 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
     const parsed = v.safeParse(schema, given);
     if (!parsed.success) {
       // A parameter given twice is named once, as given twice, whatever its schema says of it missing.
-      for (const error of fieldErrors(parsed.issues, 'query')) if (!bad.some((b) => b.field === error.field)) bad.push(error);
+      for (const error of fieldErrors(parsed.issues, 'query', { schema, input: given })) if (!bad.some((b) => b.field === error.field)) bad.push(error);
     }
     if (bad.length > 0 || !parsed.success) throw ApiError.fields('invalid_query', bad);
     c.set('input', parsed.output);

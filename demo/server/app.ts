@@ -89,7 +89,7 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
           throw DemoError.fields('invalid_request', [{ field: 'body', message: 'The body must be a JSON object, not an array' }]);
         const parsed = v.safeParse(AskSchema, body);
         // Every field at fault, so a client puts them all right in one round.
-        if (!parsed.success) throw DemoError.fields('invalid_request', fieldErrors(parsed.issues));
+        if (!parsed.success) throw DemoError.fields('invalid_request', fieldErrors(parsed.issues, '', { schema: AskSchema, input: body }));
         return c.json(await answerer.ask(parsed.output));
       },
     )

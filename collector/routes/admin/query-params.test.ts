@@ -78,6 +78,15 @@ describe('an admin query string with several bad parameters', () => {
     ]);
   });
 
+  it('names every parameter it does not take, not the first alone', async () => {
+    const p = await newProject();
+    expect(await fieldsOf(await call('/v1/admin/review?colour=red&limit=abc&size=big', { headers: bearer(p.keys.admin) }))).toEqual([
+      'query.limit',
+      'query.colour',
+      'query.size',
+    ]);
+  });
+
   it('names a parameter given twice beside those the schema refuses', async () => {
     const p = await newProject();
     expect(await fieldsOf(await call('/v1/admin/worst-traces?days=7&days=8&below=2&limt=5', { headers: bearer(p.keys.admin) }))).toEqual([
