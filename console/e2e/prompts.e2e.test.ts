@@ -242,7 +242,7 @@ describe('prompt settings refused by the API', () => {
       expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
       refusals.push('somewhere.else');
       await page.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => status.textContent()).toBe('The collector answered 400: is over the plan’s limit');
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: somewhere.else: is over the plan’s limit');
       expect(await page.locator('rf-prompts-page form [aria-invalid="true"]').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {

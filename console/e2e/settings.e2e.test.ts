@@ -92,10 +92,10 @@ describe('settings', () => {
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => error.textContent()).toBe('被收集服务拒绝：must be a multiple of 7');
 
-      // A field the form does not show: said in the status line, no field marked.
+      // A field the form does not show: named in the status line, no field marked.
       await page.getByLabel('语言').selectOption('en');
       await page.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => status.textContent()).toBe('The collector answered 400: must be a multiple of 7');
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: notAField: must be a multiple of 7');
       expect(await page.locator('rf-settings-page form.settings [aria-invalid="true"]').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {

@@ -317,6 +317,8 @@ export class PromptsPage extends LitElement {
           return field.focus();
         }
         this.refused = undefined;
+        this.status = unshownText(refused);
+        return;
       }
       this.status = (s) => errorText(err, s);
     }

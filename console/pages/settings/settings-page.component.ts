@@ -181,7 +181,7 @@ export class SettingsPage extends LitElement {
       const refused = refusals(err);
       const shown = FIELDS.flatMap(({ name }) => refused.filter(({ field }) => field === name).map(({ words }) => [name, words] as const));
       if (!shown.length) {
-        this.status = (s) => errorText(err, s);
+        this.status = refused.length ? unshownText(refused) : (s) => errorText(err, s);
         return;
       }
       const unshown = refused.filter(({ field }) => !FIELDS.some(({ name }) => name === field));
