@@ -39,6 +39,14 @@ function racing(d1: D1Database, first: () => Promise<unknown>): D1Database {
   });
 }
 
+/** A project's rollouts in order, as `action version`. */
+const rolloutsOf = async (projectId: string) =>
+  (
+    await env.DB.prepare("select action || ' ' || version as rollout from model_rollouts where project_id = ? order by seq")
+      .bind(projectId)
+      .all<{ rollout: string }>()
+  ).results.map((r) => r.rollout);
+
 describe('the registry', () => {
   it('rolls back what users get when a promotion lands while the rollback is decided, and says so', async () => {
     const p = await newProject();
@@ -73,6 +81,8 @@ describe('the registry', () => {
       await rollBack(env.DB, p.id, 'C regressed', Date.now());
     });
     expect(await record(p.id, 'B', true, 'A', db)).toEqual({ outcome: 'recorded' });
+    // The race did come in between: C's rollouts stand before B's.
+    expect(await rolloutsOf(p.id)).toEqual(['promote A', 'promote C', 'rollback C', 'promote B']);
     expect(await currentVersion(env.DB, p.id)).toBe('B');
     expect(await rollBack(env.DB, p.id, 'back', Date.now())).toEqual({ from: 'B', to: 'A' });
   });
@@ -201,5 +211,34 @@ describe('newSinceLastModel', () => {
       .bind(readAt + 1_000, p.id)
       .run();
     expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(true);
+  });
+
+  it('compares with the model whose training read its data last, while the schedule counts from the latest night', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    await answeredItem(p.id, 1, 'relevant', now - 300_000).run();
+    const model = (version: string, at: number, dataReadAt: number) =>
+      recordModel(env.DB, p.id, {
+        model: tinyModel(version),
+        trainedBy: 'nightly',
+        confirmed: 1,
+        comparedWith: null,
+        evaluation: {},
+        promote: false,
+        findings: [],
+        reasons: ['simulated'],
+        at,
+        dataReadAt,
+      });
+    // A night run days ahead read the data first; an answer changed; `npm run retrain` read it again since, dated now.
+    const ahead = now + 8 * 86_400_000;
+    expect((await model('nightly-ahead', ahead, now - 200_000)).outcome).toBe('recorded');
+    await env.DB.prepare(`update review_items set verdict = 'not_relevant', answered_at = ? where project_id = ?`)
+      .bind(now - 150_000, p.id)
+      .run();
+    expect((await model('retrained', now, now - 100_000)).outcome).toBe('recorded');
+    const last = await latestTraining(env.DB, p.id);
+    expect(last).toEqual({ createdAt: ahead, confirmed: 1, dataReadAt: now - 100_000 });
+    expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(false);
   });
 });

@@ -22,7 +22,8 @@ export interface NewModel {
   /**
    * When its training read the examples, by the real clock reviewers' answers are stamped by (a
    * night run with `?at=` is dated days from it): answers given after it are new to the model.
-   * Unknown (a model sent without it): `at`. Erasures finished since are forgotten too (erasure-memory.ts).
+   * Unknown (a model sent without it): stored as `at` for that; erasure memory then keeps every
+   * erasure. Known, erasures finished since it are forgotten too (erasure-memory.ts).
    */
   dataReadAt?: number;
 }
@@ -398,9 +399,10 @@ export async function rollBack(
 }
 
 /**
- * The newest model's night (`createdAt`, which the schedule counts from), the examples it was
- * trained on, and when its training read them (`dataReadAt`, by the real clock): retraining waits
- * for the cadence and for new judgements.
+ * The newest model's night (`createdAt`, which the schedule counts from), and of the model whose
+ * training read its data last (`dataReadAt`, by the real clock) the examples it was trained on:
+ * retraining waits for the cadence and for new judgements. The two differ after a night run days
+ * ahead and a model trained since by `npm run retrain`, dated now.
  */
 export interface LastTraining {
   createdAt: number;
@@ -410,7 +412,10 @@ export interface LastTraining {
 
 export async function latestTraining(d1: D1Database, projectId: string): Promise<LastTraining | null> {
   return d1
-    .prepare('select created_at as createdAt, confirmed, data_read_at as dataReadAt from models where project_id = ? order by created_at desc limit 1')
+    .prepare(
+      `select (select max(created_at) from models where project_id = ?1) as createdAt, confirmed, data_read_at as dataReadAt
+       from models where project_id = ?1 order by data_read_at desc, created_at desc limit 1`,
+    )
     .bind(projectId)
     .first<LastTraining>();
 }
