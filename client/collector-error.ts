@@ -1,8 +1,11 @@
-/** The collector's one error shape (collector/errors.ts): `{ "error": { "code", "message", "field"? } }`. */
+import type { FieldError } from '../shared/validation.ts';
+/** The collector's one error shape (collector/errors.ts): `{ "error": { "code", "message", "field"?, "fields"? } }`. */
 export interface CollectorError {
   code: string;
   message: string;
   field?: string;
+  /** Every field at fault when a body or query string was checked, the first of them `field`. */
+  fields?: FieldError[];
 }
 
 /**

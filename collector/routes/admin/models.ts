@@ -88,11 +88,7 @@ export const modelRoutes = new Hono<AppEnv>()
     const { dataReadAt, ...t } = c.get('input');
     const at = Date.now();
     if (dataReadAt !== undefined && dataReadAt > at)
-      throw new ApiError(400, {
-        code: 'invalid_model',
-        message: 'dataReadAt is later than now: send readAt as the training data gave it',
-        field: 'dataReadAt',
-      });
+      throw ApiError.fields('invalid_model', [{ field: 'dataReadAt', message: 'dataReadAt is later than now: send readAt as the training data gave it' }]);
     // Erasures are remembered that long: a model of older data might remember a question erased since.
     if (dataReadAt !== undefined && at - dataReadAt > TRAINING_DATA_MAX_AGE_MS)
       throw new ApiError(409, {
