@@ -64,6 +64,15 @@ export const CHUNK_VECTOR_CACHE = 20_000;
  * entries alone did not bound it, and 20,000 chunks of 3,072 dimensions held 245 MB.
  */
 export const CHUNK_VECTOR_CACHE_BYTES = 64_000_000;
+
+/** A cache of chunk vectors with the text each was made from, within the two bounds above. */
+export const chunkVectorCache = <K>() =>
+  new SizedCache<K, { text: string; vector: Float32Array }>({
+    maxEntries: CHUNK_VECTOR_CACHE,
+    maxSize: CHUNK_VECTOR_CACHE_BYTES,
+    sizeOf: (v) => v.text.length + v.vector.byteLength,
+  });
+
 /** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
 const NO_MODEL = 'no_model';
 
@@ -127,11 +136,7 @@ export function createReranker(options: RerankerOptions): Reranker {
   /** The revalidation on its way, and when it was sent. */
   let pending: { check: Promise<void>; since: number } | undefined;
   /** Chunk vectors by chunk id, with the text each was made from; they depend on the embedder alone, not the model. */
-  const vectors = new SizedCache<string, { text: string; vector: Float32Array }>({
-    maxEntries: CHUNK_VECTOR_CACHE,
-    maxSize: CHUNK_VECTOR_CACHE_BYTES,
-    sizeOf: (v) => v.text.length + v.vector.byteLength,
-  });
+  const vectors = chunkVectorCache<string>();
   const toldMismatch = new WeakSet<RerankerModel>();
 
   const url = joinUrl(options.endpoint, '/v1/reranker');

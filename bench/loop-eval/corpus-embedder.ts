@@ -7,11 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHUNK_VECTOR_CACHE, CHUNK_VECTOR_CACHE_BYTES } from '../../client/reranker.ts';
+import { chunkVectorCache } from '../../client/reranker.ts';
 import { createTransformersEmbedder } from '../../client/transformers-embedder.ts';
 import { beirTexts, buildCorpusModel } from '../../scripts/embedding-models/corpus-model.ts';
 import type { Embedder } from '../../shared/embedder.ts';
-import { SizedCache } from '../../shared/remember.ts';
 
 export interface CorpusEmbedder {
   embedder: Embedder;
@@ -40,11 +39,7 @@ export async function corpusEmbedder(dataDir: string): Promise<CorpusEmbedder> {
  * without end. One let go is embedded again, to the same vector.
  */
 export function cachedEmbedder(embedder: Embedder): Embedder {
-  const vectors = new SizedCache<string, { text: string; vector: Float32Array }>({
-    maxEntries: CHUNK_VECTOR_CACHE,
-    maxSize: CHUNK_VECTOR_CACHE_BYTES,
-    sizeOf: (v) => v.text.length + v.vector.byteLength,
-  });
+  const vectors = chunkVectorCache<string>();
   return {
     id: embedder.id,
     async embed(texts) {
