@@ -121,7 +121,7 @@ export async function nightlySteadyBench(): Promise<Row[]> {
     const last = await night(persistTo, adminKey, end);
     log("the next week's first night…");
     const weekly = await night(persistTo, adminKey, end + NEXT_MONDAY_MS);
-    const retentionDays = retentionDueAfterSecondDay(file, Date.now());
+    const retentionDays = retentionDueAfterSecondDay(file, Math.min(end + PURGE_NIGHT_MS, Date.now()));
     log(`a night that purges: the Tuesday after, with retentionDays ${retentionDays}…`);
     const purging = await night(persistTo, adminKey, end + PURGE_NIGHT_MS, retentionDays);
     for (const [name, run] of [
