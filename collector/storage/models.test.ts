@@ -185,24 +185,27 @@ describe('rewriteArtifact when another rewrite lands while it reads', () => {
   });
 });
 
+/** A model trained on one confirmed example, dated `at`, whose training read its data at `dataReadAt`. */
+const modelRead = (projectId: string, version: string, at: number, dataReadAt: number) =>
+  recordModel(env.DB, projectId, {
+    model: tinyModel(version),
+    trainedBy: 'nightly',
+    confirmed: 1,
+    comparedWith: null,
+    evaluation: {},
+    promote: false,
+    findings: [],
+    reasons: ['simulated'],
+    at,
+    dataReadAt,
+  });
+
 describe('newSinceLastModel', () => {
   it("finds an answer given after a model's training read its data new, though the model is dated at a night days ahead", async () => {
     const p = await newProject();
     const readAt = Date.now() - 60_000;
     await answeredItem(p.id, 1, 'relevant', readAt - 60_000).run();
-    const stored = await recordModel(env.DB, p.id, {
-      model: tinyModel('nightly-ahead'),
-      trainedBy: 'nightly',
-      confirmed: 1,
-      comparedWith: null,
-      evaluation: {},
-      promote: false,
-      findings: [],
-      reasons: ['simulated'],
-      at: Date.now() + 8 * 86_400_000,
-      dataReadAt: readAt,
-    });
-    expect(stored.outcome).toBe('recorded');
+    expect((await modelRead(p.id, 'nightly-ahead', Date.now() + 8 * 86_400_000, readAt)).outcome).toBe('recorded');
     const last = await latestTraining(env.DB, p.id);
     expect(last).toMatchObject({ confirmed: 1, dataReadAt: readAt });
     expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(false);
@@ -217,26 +220,13 @@ describe('newSinceLastModel', () => {
     const p = await newProject();
     const now = Date.now();
     await answeredItem(p.id, 1, 'relevant', now - 300_000).run();
-    const model = (version: string, at: number, dataReadAt: number) =>
-      recordModel(env.DB, p.id, {
-        model: tinyModel(version),
-        trainedBy: 'nightly',
-        confirmed: 1,
-        comparedWith: null,
-        evaluation: {},
-        promote: false,
-        findings: [],
-        reasons: ['simulated'],
-        at,
-        dataReadAt,
-      });
     // A night run days ahead read the data first; an answer changed; `npm run retrain` read it again since, dated now.
     const ahead = now + 8 * 86_400_000;
-    expect((await model('nightly-ahead', ahead, now - 200_000)).outcome).toBe('recorded');
+    expect((await modelRead(p.id, 'nightly-ahead', ahead, now - 200_000)).outcome).toBe('recorded');
     await env.DB.prepare(`update review_items set verdict = 'not_relevant', answered_at = ? where project_id = ?`)
       .bind(now - 150_000, p.id)
       .run();
-    expect((await model('retrained', now, now - 100_000)).outcome).toBe('recorded');
+    expect((await modelRead(p.id, 'retrained', now, now - 100_000)).outcome).toBe('recorded');
     const last = await latestTraining(env.DB, p.id);
     expect(last).toEqual({ createdAt: ahead, confirmed: 1, dataReadAt: now - 100_000 });
     expect(await newSinceLastModel(env.DB, p.id, last, 1)).toBe(false);
