@@ -86,20 +86,19 @@ function unknownKeys(schema: v.GenericSchema, input: unknown, path: string): Fie
 export function arrayForObject(schema: v.GenericSchema, input: unknown, path = ''): string | undefined {
   if (input === undefined || input === null) return undefined;
   const s = schema as unknown as SchemaParts;
-  const at = (key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
   if (OBJECTS.has(s.type)) {
     if (Array.isArray(input)) return path || 'body';
     if (typeof input !== 'object') return undefined;
     const fields = s.type === 'record' ? Object.keys(input).map((key) => [key, s.value!] as const) : Object.entries(s.entries ?? {});
     for (const [key, part] of fields) {
-      const found = arrayForObject(part, (input as Record<string, unknown>)[key], at(key));
+      const found = arrayForObject(part, (input as Record<string, unknown>)[key], pathTo(path, key));
       if (found) return found;
     }
     return undefined;
   }
   if (s.type === 'array' && Array.isArray(input)) {
     for (let i = 0; i < input.length; i++) {
-      const found = arrayForObject(s.item!, input[i], at(i));
+      const found = arrayForObject(s.item!, input[i], pathTo(path, i));
       if (found) return found;
     }
     return undefined;
