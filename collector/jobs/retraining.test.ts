@@ -7,7 +7,7 @@ import { utcDay } from '../../shared/time.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
 import { EVAL_LAYERS, isHeldOut, isoWeek } from '../loop/eval-sets.ts';
 import { recordModel } from '../storage/models.ts';
-import { evalQueries, trainingData } from '../storage/training-data.ts';
+import { ANSWER_SAVE_SLACK_MS, evalQueries, trainingData } from '../storage/training-data.ts';
 import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
 import { runNightly } from './nightly.ts';
@@ -72,11 +72,17 @@ async function topicTraffic(p: Project, topics: number, origin: Origin, now: num
     }
 }
 
-/** A reviewer who knows the truth: the rel- chunks answer their topic's question. */
+/**
+ * A reviewer who knows the truth: the rel- chunks answer their topic's question. Answered a while
+ * before the next night: answers stamped within ANSWER_SAVE_SLACK_MS of a training's read count as new to its model.
+ */
 async function reviewEverything(p: Project): Promise<number> {
   const { body } = await admin<{ items: { id: string; chunk: { chunkId: string } }[] }>(p, '/review?limit=500');
   for (const item of body.items)
     await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: item.chunk.chunkId.startsWith('rel-') ? 'relevant' : 'not_relevant' } });
+  await env.DB.prepare(`update review_items set answered_at = answered_at - ? where project_id = ? and status = 'answered'`)
+    .bind(2 * ANSWER_SAVE_SLACK_MS, p.id)
+    .run();
   return body.items.length;
 }
 

@@ -69,10 +69,21 @@ export async function trainingExampleCount(d1: D1Database, projectId: string): P
 }
 
 /**
- * Those examples, and how many of them had every answer given by `at` (a model trained then saw
- * them as they stand; with `at` null, every one).
+ * How long before a training's read an answer may be stamped and still be saved after it: a
+ * reviewer's answer is stamped when its request reads the clock and saved a moment later, so one
+ * stamped just before the read may be missing from it. Answers stamped this close to the read count
+ * as new to the model; at worst that is one retraining more.
  */
-export async function examplesAnsweredBy(d1: D1Database, projectId: string, at: number | null): Promise<{ examples: number; answeredBy: number }> {
+export const ANSWER_SAVE_SLACK_MS = 60_000;
+
+/** The latest stamp of an answer surely in the data a training read at `dataReadAt`. */
+const seenBy = (dataReadAt: number) => dataReadAt - ANSWER_SAVE_SLACK_MS;
+
+/**
+ * Those examples, and how many of them had every answer in the data a training read at
+ * `dataReadAt` (a model trained then saw them as they stand; with `dataReadAt` null, every one).
+ */
+export async function examplesAnsweredBy(d1: D1Database, projectId: string, dataReadAt: number | null): Promise<{ examples: number; answeredBy: number }> {
   const { results } = await d1
     .prepare(
       `select query_key as queryKey, chunk_id as chunkId, verdict, answered_at as answeredAt from review_items
@@ -83,18 +94,21 @@ export async function examplesAnsweredBy(d1: D1Database, projectId: string, at: 
   const training = results.filter((r) => !isHeldOut(r.queryKey)).map((r) => ({ ...r, relevance: r.verdict === 'relevant' ? (1 as const) : (0 as const) }));
   const examples = consolidate(training);
   const pair = (r: { queryKey: string; chunkId: string }) => `${r.queryKey}\u0000${r.chunkId}`;
-  const answeredSince = new Set(at === null ? [] : training.filter((r) => r.answeredAt > at).map(pair));
-  return { examples: examples.length, answeredBy: at === null ? examples.length : examples.filter((e) => !answeredSince.has(pair(e))).length };
+  const answeredSince = new Set(dataReadAt === null ? [] : training.filter((r) => r.answeredAt > seenBy(dataReadAt)).map(pair));
+  return { examples: examples.length, answeredBy: dataReadAt === null ? examples.length : examples.filter((e) => !answeredSince.has(pair(e))).length };
 }
 
-/** Whether an answer that makes a training example (as `examplesAnsweredBy` counts them) was given or changed after `at`. */
-export async function exampleAnsweredAfter(d1: D1Database, projectId: string, at: number): Promise<boolean> {
+/**
+ * Whether an answer that makes a training example (as `examplesAnsweredBy` counts them) was given
+ * or changed after a training read its data at `dataReadAt`, or may have been.
+ */
+export async function exampleAnsweredAfter(d1: D1Database, projectId: string, dataReadAt: number): Promise<boolean> {
   const { results } = await d1
     .prepare(
       `select distinct query_key as queryKey from review_items
        where project_id = ?1 and status = 'answered' and answered_at > ?2 and verdict in ('relevant', 'not_relevant') and ${NOT_CURATED('query_key')}`,
     )
-    .bind(projectId, at)
+    .bind(projectId, seenBy(dataReadAt))
     .all<{ queryKey: string }>();
   return results.some((r) => !isHeldOut(r.queryKey));
 }
