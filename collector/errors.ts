@@ -15,7 +15,7 @@ export interface ApiErrorOptions {
   message: string;
   /** The part of the request at fault: `body`, `key`, `events[3].detail.stars`, … */
   field?: string;
-  /** Every part at fault when a body or query string is checked, the first of them `field`: all fixed in one round. */
+  /** Every part at fault when a body, query string or URL is checked, the first of them `field`: all fixed in one round. */
   fields?: FieldError[];
   /** Headers the response needs, e.g. `Retry-After` on a 429. */
   headers?: Record<string, string>;

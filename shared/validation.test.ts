@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { fieldErrors, firstFieldError } from './validation.ts';
+import { arrayForObject, fieldErrors, firstFieldError } from './validation.ts';
 
 const error = (schema: v.GenericSchema, input: unknown, prefix?: string) => firstFieldError(v.safeParse(schema, input).issues!, prefix);
 
@@ -53,5 +53,34 @@ describe('fieldErrors', () => {
     expect(fieldErrors(v.safeParse(settings, { colour: 1 }).issues!, 'query', { schema: settings, input: { colour: 1 } })).toEqual([
       { field: 'query.colour', message: 'is not a field this takes' },
     ]);
+  });
+
+  const named = (schema: v.GenericSchema, input: unknown) => fieldErrors(v.safeParse(schema, input).issues!, '', { schema, input }).map((f) => f.field);
+
+  it("names a key a union option's strict object does not take, in the option the input would be", () => {
+    const judgement = v.union([v.strictObject({ chunkId: v.string(), relevance: v.number() }), v.strictObject({ docId: v.string(), relevance: v.number() })]);
+    const body = v.strictObject({ judgements: v.array(judgement) });
+    expect(named(body, { judgements: [{ docId: 'd', relevance: 1, colour: 'red', size: 2 }] })).toEqual(
+      expect.arrayContaining(['judgements[0].colour', 'judgements[0].size']),
+    );
+  });
+
+  it("names every key a variant option does not take, beside the option's other faults", () => {
+    const event = v.variant('kind', [
+      v.strictObject({ kind: v.literal('vote'), stars: v.number() }),
+      v.strictObject({ kind: v.literal('note'), text: v.string() }),
+    ]);
+    expect(named(event, { kind: 'vote', stars: 'five', colour: 'red', size: 2 })).toEqual(['stars', 'colour', 'size']);
+  });
+});
+
+describe('arrayForObject', () => {
+  it('finds an array standing for an object in the option of a variant the input is', () => {
+    const event = v.variant('kind', [
+      v.strictObject({ kind: v.literal('vote'), detail: v.optional(v.object({ stars: v.optional(v.number()) })) }),
+      v.strictObject({ kind: v.literal('note'), detail: v.optional(v.record(v.string(), v.string())) }),
+    ]);
+    expect(arrayForObject(event, { kind: 'note', detail: [] }, 'events[2]')).toBe('events[2].detail');
+    expect(arrayForObject(event, { kind: 'note', detail: {} })).toBeUndefined();
   });
 });

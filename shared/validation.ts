@@ -32,16 +32,17 @@ function fieldError(issue: v.BaseIssue<unknown>, prefix: string): FieldError {
 }
 
 const NOT_TAKEN = 'is not a field this takes';
+/** valibot's issue for a key a strict object does not take. */
+const isNotTaken = (issue: v.BaseIssue<unknown>) => issue.kind === 'schema' && issue.type.endsWith('object') && issue.expected === 'never';
 
 /** valibot's words for an object's keys ("Invalid key: Expected never but received…") said plainly: the path names the key. */
 function messageOf(issue: v.BaseIssue<unknown>): string {
-  if (issue.kind !== 'schema' || !issue.type.endsWith('object')) return issue.message;
-  if (issue.expected === 'never') return NOT_TAKEN;
-  if (issue.received === 'undefined') return 'is required';
+  if (isNotTaken(issue)) return NOT_TAKEN;
+  if (issue.kind === 'schema' && issue.type.endsWith('object') && issue.received === 'undefined') return 'is required';
   return issue.message;
 }
 
-/** A schema's parts this check walks: valibot keeps them on the schema object, piped or not. */
+/** A schema's parts the walk below reads: valibot keeps them on the schema object, piped or not. */
 interface SchemaParts {
   type: string;
   entries?: Record<string, v.GenericSchema>;
@@ -49,6 +50,7 @@ interface SchemaParts {
   item?: v.GenericSchema;
   wrapped?: v.GenericSchema;
   options?: v.GenericSchema[];
+  key?: string;
   pipe?: { kind: string }[];
 }
 
@@ -58,61 +60,67 @@ const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', '
 /** Where `path` leads to `key`, named as `fieldError` names a path. */
 const pathTo = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
-/** Every key of `input` that a strict object of `schema` does not take, walked as `arrayForObject` walks. */
-function unknownKeys(schema: v.GenericSchema, input: unknown, path: string): FieldError[] {
-  if (input === undefined || input === null || typeof input !== 'object') return [];
+/** What a walk finds at one object or record schema, given the input there and its path. */
+type Visit<T> = (s: SchemaParts, input: unknown, path: string) => Iterable<T>;
+
+/**
+ * Walks `schema` beside `input` as far as the input goes (objects, records, arrays, wrappers, the
+ * option of a union or variant the input is, the schemas later in a pipe), yielding what `visit`
+ * finds at each object or record, outer before inner.
+ */
+function* walk<T>(schema: v.GenericSchema, input: unknown, path: string, visit: Visit<T>): Generator<T, undefined> {
+  if (input === undefined || input === null) return;
   const s = schema as unknown as SchemaParts;
-  if (OBJECTS.has(s.type) && s.type !== 'record' && !Array.isArray(input)) {
-    const entries = s.entries ?? {};
+  if (OBJECTS.has(s.type)) {
+    yield* visit(s, input, path);
+    if (typeof input !== 'object' || Array.isArray(input)) return;
     const record = input as Record<string, unknown>;
-    return Object.keys(record).flatMap((key) =>
-      Object.hasOwn(entries, key)
-        ? unknownKeys(entries[key]!, record[key], pathTo(path, key))
-        : s.type === 'strict_object'
-          ? [{ field: pathTo(path, key), message: NOT_TAKEN }]
-          : [],
-    );
+    const parts = s.type === 'record' ? Object.keys(record).map((key) => [key, s.value!] as const) : Object.entries(s.entries ?? {});
+    for (const [key, part] of parts) yield* walk(part, record[key], pathTo(path, key), visit);
+  } else if (s.type === 'array') {
+    if (Array.isArray(input)) for (const [i, item] of input.entries()) yield* walk(s.item!, item, pathTo(path, i), visit);
+  } else if (WRAPPERS.has(s.type)) {
+    yield* walk(s.wrapped!, input, path, visit);
+  } else if (s.type === 'union' || s.type === 'variant') {
+    const option = optionOf(s, input);
+    if (option) yield* walk(option, input, path, visit);
+  } else {
+    // The schemas later in a pipe (a record after a custom check) read the same input.
+    for (const step of s.pipe?.slice(1) ?? []) if (step.kind === 'schema') yield* walk(step as v.GenericSchema, input, path, visit);
   }
-  if (s.type === 'array' && Array.isArray(input)) return input.flatMap((item, i) => unknownKeys(s.item!, item, pathTo(path, i)));
-  if (WRAPPERS.has(s.type)) return unknownKeys(s.wrapped!, input, path);
-  return (s.pipe?.slice(1) ?? []).flatMap((step) => (step.kind === 'schema' ? unknownKeys(step as v.GenericSchema, input, path) : []));
 }
+
+/**
+ * The option of a union or variant `input` is: the first that takes it; else the one it would be but
+ * for keys it does not take (those `unknownKeys` looks for), which a variant's discriminator names
+ * whatever else is wrong.
+ */
+function optionOf(s: SchemaParts, input: unknown): v.GenericSchema | undefined {
+  const options = s.options!;
+  const taken = options.find((o) => v.is(o, input));
+  if (taken || typeof input !== 'object') return taken;
+  const record = input as Record<string, unknown>;
+  return options.find((o) => {
+    const discriminator = s.type === 'variant' && (o as unknown as SchemaParts).entries?.[s.key!];
+    return discriminator ? v.is(discriminator, record[s.key!]) : (v.safeParse(o, input).issues ?? []).every(isNotTaken);
+  });
+}
+
+/** Every key of `input` that a strict object of `schema` does not take. */
+const unknownKeys = (schema: v.GenericSchema, input: unknown, path: string): FieldError[] => [
+  ...walk(schema, input, path, (s, at, atPath) =>
+    s.type === 'strict_object' && typeof at === 'object' && !Array.isArray(at)
+      ? Object.keys(at as object)
+          .filter((key) => !Object.hasOwn(s.entries!, key))
+          .map((key) => ({ field: pathTo(atPath, key), message: NOT_TAKEN }))
+      : [],
+  ),
+];
 
 /**
  * The field where an array stands for an object, if any: valibot's object and record schemas take
  * `[]` as `{}` (so `"thresholds": []` would reset every threshold) and `["a"]` as `{ "0": "a" }`.
  * Walks the schema beside the input it accepted; `path` names the input, as `firstFieldError` does.
  */
-export function arrayForObject(schema: v.GenericSchema, input: unknown, path = ''): string | undefined {
-  if (input === undefined || input === null) return undefined;
-  const s = schema as unknown as SchemaParts;
-  if (OBJECTS.has(s.type)) {
-    if (Array.isArray(input)) return path || 'body';
-    if (typeof input !== 'object') return undefined;
-    const fields = s.type === 'record' ? Object.keys(input).map((key) => [key, s.value!] as const) : Object.entries(s.entries ?? {});
-    for (const [key, part] of fields) {
-      const found = arrayForObject(part, (input as Record<string, unknown>)[key], pathTo(path, key));
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (s.type === 'array' && Array.isArray(input)) {
-    for (let i = 0; i < input.length; i++) {
-      const found = arrayForObject(s.item!, input[i], pathTo(path, i));
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (WRAPPERS.has(s.type)) return arrayForObject(s.wrapped!, input, path);
-  if (s.type === 'union' || s.type === 'variant') {
-    // The option the input is.
-    const option = s.options!.find((o) => v.is(o, input));
-    return option ? arrayForObject(option, input, path) : undefined;
-  }
-  // The schemas later in a pipe (a record after a custom check) read the same input.
-  for (const step of s.pipe?.slice(1) ?? []) {
-    const found = step.kind === 'schema' ? arrayForObject(step as v.GenericSchema, input, path) : undefined;
-    if (found) return found;
-  }
-  return undefined;
-}
+export const arrayForObject = (schema: v.GenericSchema, input: unknown, path = ''): string | undefined =>
+  walk(schema, input, path, (_, at, atPath) => (Array.isArray(at) ? [atPath || 'body'] : [])).next().value;

@@ -1,3 +1,5 @@
+import type { FieldError } from '../validation.ts';
+
 /** What happened to one item of a POST /v1/events or /v1/traces batch. */
 export type ItemResult =
   | {
@@ -13,10 +15,12 @@ export type ItemResult =
       id?: string;
       /** Invalid: retrying it cannot help. */
       status: 'rejected';
-      /** The path of the offending field, e.g. `events[3].detail.stars`. */
+      /** The path of the offending field, e.g. `events[3].detail.stars`: the first of `fields`. */
       field: string;
-      /** Why, in words. */
+      /** Why, in words: the first of `fields`' messages. */
       reason: string;
+      /** Every field at fault, each with its message: all put right in one round. */
+      fields: FieldError[];
     }
   | {
       index: number;

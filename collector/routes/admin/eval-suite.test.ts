@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MAX_SUITE_QUERIES } from '../../../shared/schema/eval-suite.ts';
+import type { ErrorBody } from '../../errors.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 
 const question = (n = 1) => ({
@@ -90,6 +91,31 @@ describe('the curated eval suite', () => {
     // A viewer reads the loop's figures only.
     expect((await call('/v1/admin/eval-suite', { headers: bearer(p.keys.viewer) })).status).toBe(403);
     expect((await call('/v1/admin/eval-suite/x', { method: 'PUT', headers: bearer(p.keys.viewer), body: JSON.stringify(q) })).status).toBe(403);
+    expect(await suite(p)).toEqual([]);
+  });
+
+  it('names a bad id beside every field at fault in the body, so both are put right in one round, and stores nothing', async () => {
+    const p = await newProject();
+    const q = question();
+    const fieldsOf = (body: ErrorBody) => body.error.fields!.map((f) => f.field);
+    const both = await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'PUT', json: { ...q, query: '   ', extra: 1 } });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatchObject({ code: 'invalid_query_id', field: 'queryId', message: expect.stringMatching(/control characters/) });
+    expect(fieldsOf(both.body)).toEqual(['queryId', 'query', 'extra']);
+    // A body that is not JSON is named beside it too; a good body leaves the id alone.
+    const notJson = await call('/v1/admin/eval-suite/a%01b', {
+      method: 'PUT',
+      headers: { ...bearer(p.keys.admin), 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(fieldsOf((await notJson.json()) as ErrorBody)).toEqual(['queryId', 'body']);
+    expect(fieldsOf((await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'PUT', json: q })).body)).toEqual(['queryId']);
+    expect(fieldsOf((await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'DELETE' })).body)).toEqual(['queryId']);
+    // A good id with a bad body names the body's fields alone, as before.
+    expect((await admin<ErrorBody>(p, '/eval-suite/x', { method: 'PUT', json: { ...q, extra: 1 } })).body.error).toMatchObject({
+      code: 'invalid_suite_query',
+      fields: [{ field: 'extra' }],
+    });
     expect(await suite(p)).toEqual([]);
   });
 

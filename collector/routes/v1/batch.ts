@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
-import { arrayForObject, firstFieldError } from '../../../shared/validation.ts';
+import { arrayForObject, type FieldError, fieldErrors } from '../../../shared/validation.ts';
 import { errorBody } from '../../errors.ts';
 
 /** Validates items one by one, so one bad item does not sink the others. */
@@ -11,17 +11,23 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
   items.forEach((item, index) => {
     const parsed = v.safeParse(schema, item);
     const array = parsed.success ? arrayForObject(schema, item, fieldOf(index)) : undefined;
-    if (array) {
-      rejected.push({ index, status: 'rejected', field: array, reason: 'must be a JSON object, not an array' });
-    } else if (parsed.success) {
-      valid.push({ index, value: parsed.output });
-    } else {
-      const { field, message } = firstFieldError(parsed.issues, fieldOf(index));
-      rejected.push({ index, status: 'rejected', field, reason: message });
-    }
+    if (array) rejected.push(rejectedItem(index, [{ field: array, message: 'must be a JSON object, not an array' }]));
+    else if (parsed.success) valid.push({ index, value: parsed.output });
+    else rejected.push(rejectedItem(index, fieldErrors(parsed.issues, fieldOf(index), { schema, input: item })));
   });
   return { valid, rejected };
 }
+
+type Rejected = Extract<ItemResult, { status: 'rejected' }>;
+
+/** A rejected item naming every field at fault (one at least), the first as `field` and `reason`. */
+export const rejectedItem = (index: number, fields: readonly FieldError[]): Rejected => ({
+  index,
+  status: 'rejected',
+  field: fields[0]!.field,
+  reason: fields[0]!.message,
+  fields: [...fields],
+});
 
 /**
  * Splits valid events into those taken and those of the sessions `writeRateLimit` set aside
@@ -52,11 +58,11 @@ export function holdOverLimit<E extends { index: number; value: { eventId: strin
 /**
  * Marks each valid item accepted (new) or duplicate (already stored, or repeated within the
  * batch), beside those refused (`rejected`, `rate_limited`). If nothing was stored or already
- * there and every item was rejected, the whole request is a 400 naming the first bad field, so a
- * client that sent only garbage learns it from the status alone. If some items are
- * `rate_limited`, it is a 429 with Retry-After (the longest any of them waits): a client that
- * does not read the results sends the whole batch again then, as after any 429, and what was
- * stored of it is answered `duplicate`.
+ * there and every item was rejected, the whole request is a 400 naming the first bad field, its
+ * `fields` every bad field of every item, so a client that sent only garbage learns it from the
+ * status alone. If some items are `rate_limited`, it is a 429 with Retry-After (the longest any of
+ * them waits): a client that does not read the results sends the whole batch again then, as after
+ * any 429, and what was stored of it is answered `duplicate`.
  */
 export function batchResponse(
   c: Context,
@@ -88,8 +94,8 @@ export function batchResponse(
     return c.json({ ...errorBody('rate_limited', message, held[0]!.field), ...summary }, 429, { 'Retry-After': String(retryAfter) });
   }
   if (valid.length === 0 && refused.length > 0) {
-    const first = refused[0] as Extract<ItemResult, { status: 'rejected' }>;
-    return c.json({ ...errorBody(`invalid_${noun}`, first.reason, first.field), ...summary }, 400);
+    const fields = results.flatMap((r) => (r.status === 'rejected' ? r.fields : []));
+    return c.json({ ...errorBody(`invalid_${noun}`, fields[0]!.message, fields[0]!.field, fields), ...summary }, 400);
   }
   return c.json(summary, 200);
 }

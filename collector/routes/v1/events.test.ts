@@ -1,9 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
 import type { FeedbackEventInput } from '../../../shared/schema/event.ts';
 import { isByBackend, SIGNAL_TYPES, SIGNALS } from '../../../shared/signals.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { app } from '../../app.ts';
+import type { ErrorBody } from '../../errors.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>
@@ -58,6 +60,29 @@ describe('POST /v1/events', () => {
     });
     expect((await ticket(p.keys.server)).status).toBe(200);
     expect((await storedEvents(p.id, t.traceId)).map((r) => r.signal_type).sort()).toEqual([signalType, 'thumbs_up', 'thumbs_up'].sort());
+  });
+
+  it("names every field at fault of a rejected event in its fields, keys it does not take too; every event rejected, the 400's fields name each event's", async () => {
+    const p = await newProject();
+    const t = trace();
+    const rating = { ...event({ traceId: t.traceId, signalType: 'rating', detail: { stars: 6 } }), sessionId: 's1 ', colour: 'red', size: 2 };
+    const mixed = await post(p.keys.write, [event({ traceId: t.traceId }), rating]);
+    expect(mixed.status).toBe(200);
+    const ratingFields = ['events[1].sessionId', 'events[1].detail.stars', 'events[1].colour', 'events[1].size'];
+    const { results } = (await mixed.json()) as BatchResult;
+    const rejected = results[1] as Extract<ItemResult, { status: 'rejected' }>;
+    expect(rejected.fields.map((f) => f.field)).toEqual(ratingFields);
+    expect(rejected.fields).toContainEqual({ field: 'events[1].size', message: 'is not a field this takes' });
+    // The first is named as before, for clients that read field and reason alone.
+    expect(rejected).toMatchObject({ index: 1, status: 'rejected', field: rejected.fields[0]!.field, reason: rejected.fields[0]!.message });
+
+    const noId = { ...event({ traceId: t.traceId }), eventId: '', mood: 'calm' };
+    const allBad = await post(p.keys.write, [noId, rating]);
+    expect(allBad.status).toBe(400);
+    const body = (await allBad.json()) as ErrorBody & BatchResult;
+    expect(body.error.fields!.map((f) => f.field)).toEqual(['events[0].eventId', 'events[0].mood', ...ratingFields]);
+    expect(body.error).toMatchObject({ code: 'invalid_event', field: 'events[0].eventId', message: body.error.fields![0]!.message });
+    expect(body.results).toMatchObject([{ status: 'rejected' }, { status: 'rejected', fields: rejected.fields }]);
   });
 
   it('stores a batch with each signal valued from the one signal table', async () => {

@@ -10,7 +10,7 @@ import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { dropReportOf, eventRows, insertEventRows } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
-import { batchResponse, holdOverLimit, validateItems } from './batch.ts';
+import { batchResponse, holdOverLimit, rejectedItem, validateItems } from './batch.ts';
 import { clientAddressHash } from './client-address.ts';
 
 /** Events per session in a batch (events not yet validated: a bad one still costs its session). */
@@ -43,12 +43,9 @@ export const eventRoutes = new Hono<AppEnv>().post(
     const { taken: valid, held } = holdOverLimit(allowed, c.get('sessionsOverLimit'));
     const rejected = [
       ...checked.rejected,
-      ...backendOnly.map(({ index, value }) => ({
-        index,
-        status: 'rejected' as const,
-        field: `events[${index}].signalType`,
-        reason: `${value.signalType} is sent by a backend, with the server key`,
-      })),
+      ...backendOnly.map(({ index, value }) =>
+        rejectedItem(index, [{ field: `events[${index}].signalType`, message: `${value.signalType} is sent by a backend, with the server key` }]),
+      ),
     ];
     const { projectId } = c.get('auth');
     // Only a browser's address says who a user is: a server relaying its users' events (no Origin,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
+import type { ErrorBody } from '../../errors.ts';
 import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
@@ -192,6 +194,24 @@ describe('POST /v1/traces and GET /v1/traces/:id', () => {
         { index: 1, status: 'rejected', field: 'traces[1].model' },
       ],
     });
+  });
+
+  it("names every field at fault of a rejected trace in its fields, keys it does not take too; alone, the 400's fields name them all", async () => {
+    const p = await newProject();
+    const t = trace();
+    const bad = { ...trace(), model: 7, answer: 7, colour: 'red', retrievedChunks: [{ ...t.retrievedChunks[0]!, rank: 0, size: 2 }] };
+    const res = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [trace(), bad] });
+    expect(res.status).toBe(200);
+    const badFields = ['retrievedChunks[0].rank', 'retrievedChunks[0].size', 'answer', 'model', 'colour'];
+    const rejected = ((await res.json()) as BatchResult).results[1] as Extract<ItemResult, { status: 'rejected' }>;
+    expect(rejected.fields.map((f) => f.field)).toEqual(badFields.map((f) => `traces[1].${f}`));
+    expect(rejected).toMatchObject({ field: rejected.fields[0]!.field, reason: rejected.fields[0]!.message });
+
+    const alone = await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: bad });
+    expect(alone.status).toBe(400);
+    const body = (await alone.json()) as ErrorBody & BatchResult;
+    expect(body.error.fields!.map((f) => f.field)).toEqual(badFields.map((f) => `trace.${f}`));
+    expect(body.error).toMatchObject({ code: 'invalid_trace', field: 'trace.retrievedChunks[0].rank', message: body.error.fields![0]!.message });
   });
 
   it("refuses an answer made before the aggregates' retention, naming its createdAt, and takes the others of the batch", async () => {

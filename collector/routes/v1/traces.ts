@@ -15,7 +15,7 @@ import { eventsOfTrace } from '../../storage/events.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { insertTraces, traceWithChunks } from '../../storage/traces.ts';
-import { batchResponse, validateItems } from './batch.ts';
+import { batchResponse, rejectedItem, validateItems } from './batch.ts';
 
 /** A body is one trace object or a batch of them; the traces themselves are validated one by one. */
 const TracesBody = v.pipe(
@@ -46,12 +46,14 @@ async function refuseBeforeAggregates(
     valid: valid.filter((t) => !tooOld(t)),
     rejected: [
       ...rejected,
-      ...valid.filter(tooOld).map((t) => ({
-        index: t.index,
-        status: 'rejected' as const,
-        field: `${fieldOf(t.index)}.createdAt`,
-        reason: `is before ${firstDay}, the first day the project's aggregates keep (aggregateRetentionDays (${aggregateRetentionDays})): its day's counts would be purged at once`,
-      })),
+      ...valid.filter(tooOld).map((t) =>
+        rejectedItem(t.index, [
+          {
+            field: `${fieldOf(t.index)}.createdAt`,
+            message: `is before ${firstDay}, the first day the project's aggregates keep (aggregateRetentionDays (${aggregateRetentionDays})): its day's counts would be purged at once`,
+          },
+        ]),
+      ),
     ].sort((a, b) => a.index - b.index),
   };
 }
