@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAnswer, callWidget, FAST, newTraceId, site, useBrowser, widget } from '../../tests/e2e/helpers.ts';
 import { gotoHostPage } from '../../tests/e2e/host-page.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector(undefined, { origins: () => [site()] });
@@ -189,16 +189,7 @@ describe('prompt settings, read by a screen reader', () => {
 async function withPromptAdded(message: string) {
   const refusals: string[] = [];
   const opened = await openConsole(browser(), fixture(), '/admin/prompts', {
-    routes: (ctx) =>
-      ctx.route('**/v1/config', (route) =>
-        route.request().method() === 'PUT'
-          ? route.fulfill({
-              status: 400,
-              contentType: 'application/json',
-              body: JSON.stringify({ error: { code: 'invalid_config', message, field: refusals.shift() } }),
-            })
-          : route.continue(),
-      ),
+    routes: refusingSaves('/v1/config', 'invalid_config', () => [{ field: refusals.shift()!, message }]),
   });
   const { page, context } = opened;
   try {
@@ -293,20 +284,11 @@ describe('prompt settings with several fields refused by the API', () => {
   it('marks each beside its field, focus on the first; one the form does not show goes to the status line', async () => {
     let n = 0;
     const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: (ctx) =>
-        ctx.route('**/v1/config', (route) => {
-          if (route.request().method() !== 'PUT') return route.continue();
-          const fields = [
-            { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
-            { field: 'rating', message: 'is <i>not</i> on this plan' },
-            { field: 'somewhere.else', message: 'is unknown' },
-          ];
-          return route.fulfill({
-            status: 400,
-            contentType: 'application/json',
-            body: JSON.stringify({ error: { code: 'invalid_config', ...fields[0], fields } }),
-          });
-        }),
+      routes: refusingSaves('/v1/config', 'invalid_config', () => [
+        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+        { field: 'rating', message: 'is <i>not</i> on this plan' },
+        { field: 'somewhere.else', message: 'is unknown' },
+      ]),
     });
     try {
       await page.getByRole('button', { name: 'Add a prompt' }).click();
