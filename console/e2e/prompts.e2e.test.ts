@@ -320,6 +320,38 @@ describe('prompt settings with several fields refused by the API', () => {
   });
 });
 
+describe('prompt settings with one field refused twice by the API', () => {
+  it('says both refusals beside the field, and nothing in the status line', async () => {
+    let n = 0;
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
+      routes: refusingSaves('/v1/config', 'invalid_config', () => [
+        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+        { field: `prompts[${n}].maxPerDay`, message: 'must be below the per-session cap' },
+      ]),
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+      await page.getByRole('button', { name: 'Save' }).click();
+
+      const perDay = prompt.getByLabel('At most per day');
+      await expect.poll(() => perDay.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(perDay)).toBe('was refused by the collector: is over the plan’s limit; must be below the per-session cap');
+      expect(await hasFocus(perDay)).toBe(true);
+      expect(await page.locator('rf-prompts-page form [role="status"]').textContent()).toBe('');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect
+        .poll(() => prompt.locator('[data-field="field-error"]').allTextContents())
+        .toEqual(['被收集服务拒绝：is over the plan’s limit; must be below the per-session cap']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('prompt settings thresholds', () => {
   it('keeps what the reader is typing in a number field while it is not a number yet (".75", "1e4")', async () => {
     const f = fixture();

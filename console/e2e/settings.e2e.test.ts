@@ -100,6 +100,8 @@ describe('settings', () => {
       { field: 'retentionDays', message: 'must be a multiple of 7' },
       { field: 'secondsPerReviewItem', message: 'is <b>too</b> short' },
       { field: 'notAField', message: 'is not a setting' },
+      // A field refused twice is said twice beside it.
+      { field: 'retentionDays', message: 'must be at most 3640' },
     ];
     const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
       routes: refusingSaves('/v1/admin/settings', 'invalid_settings', () => fields),
@@ -111,7 +113,9 @@ describe('settings', () => {
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => retention.getAttribute('aria-invalid')).toBe('true');
       expect(await seconds.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.locator('rf-settings-page #retentionDays-error').textContent()).toBe('was refused by the collector: must be a multiple of 7');
+      expect(await page.locator('rf-settings-page #retentionDays-error').textContent()).toBe(
+        'was refused by the collector: must be a multiple of 7; must be at most 3640',
+      );
       // The API's words are shown as text, never read as markup.
       expect(await page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('was refused by the collector: is <b>too</b> short');
       expect(await page.locator('rf-settings-page #secondsPerReviewItem-error b').count()).toBe(0);
