@@ -26,6 +26,9 @@ export function saidOf(refused: readonly Refusal[], path: string): Words | undef
   return messages.length ? (s) => format(s.issue_refused, { message: messages.join('; ') }) : undefined;
 }
 
+/** What the collector said of a filter in the address, when it refused it (it names `?days=0` as `query.days`). */
+export const refusedFilter = (err: unknown, name: string): Words | undefined => saidOf(refusals(err), `query.${name}`);
+
 /** Refused fields a form does not show, for its status line: each named with what the collector said of it. */
 export const unshownText =
   (unshown: readonly Refusal[]): Words =>
