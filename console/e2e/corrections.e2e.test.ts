@@ -4,6 +4,7 @@ import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { Correction } from '../api/types.ts';
+import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -49,6 +50,30 @@ describe('corrections inbox', () => {
       expect(await item.locator('[data-field="sent-under"]').textContent()).toBe(followUp.query);
       await item.getByRole('link', { name: followUp.traceId, exact: true }).click();
       await page.getByRole('heading', { name: `Trace ${followUp.traceId}` }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says beside the filter what the collector refused in a hand-edited address, and shows the inbox once it is put right', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections?status=closed');
+    try {
+      const show = page.locator('rf-corrections-page select[aria-describedby="filter-status-error"]');
+      const error = page.locator('rf-corrections-page #filter-status-error');
+      await expect.poll(() => show.getAttribute('aria-invalid')).toBe('true');
+      expect(await error.textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await page.locator('rf-corrections-page article.correction').count()).toBe(0);
+      expect(await axe(page)).toEqual([]);
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => error.textContent()).toMatch(/^被收集服务拒绝：\S/);
+
+      await show.selectOption('open');
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+      await page.locator('rf-corrections-page article.correction').first().waitFor();
+      expect(await show.getAttribute('aria-invalid')).toBe('false');
+      expect(await error.textContent()).toBe('');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

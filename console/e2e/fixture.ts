@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
 import { seed } from '../../scripts/seed/send.ts';
+import type { FieldError } from '../../shared/validation.ts';
 
 /**
  * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
@@ -78,6 +79,20 @@ export interface OpenOptions {
    */
   routes?: (context: BrowserContext) => Promise<unknown>;
 }
+
+/**
+ * Routes (for `routes`) refusing every save (`PUT`) to `path` with a 400 as the collector words one:
+ * `fields` as `refused` gives them at the time, `field` and `message` naming the first. Anything
+ * else goes through to the collector.
+ */
+export const refusingSaves =
+  (path: string, code: string, refused: () => FieldError[]) =>
+  (context: BrowserContext): Promise<void> =>
+    context.route(`**${path}`, (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      const fields = refused();
+      return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code, ...fields[0], fields } }) });
+    });
 
 export interface ConsolePage {
   context: BrowserContext;

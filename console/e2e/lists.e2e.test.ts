@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { Correction, FlaggedDocument, WorstTrace } from '../api/types.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -138,6 +138,55 @@ describe('documents', () => {
       await page.getByText('Saved.').waitFor();
       expect(await f.admin('/v1/admin/owners')).toEqual(rules(['refunds*', 'billing']));
       expect(await page.locator('rf-documents-page [data-field="theirs"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin('/v1/admin/owners', { method: 'PUT', json: rules() });
+      await context.close();
+    }
+  });
+});
+
+describe('owner rules refused by the API', () => {
+  it('marks every rule field it refused beside it, focus on the first in the table; one the form does not show goes to the status line', async () => {
+    const f = fixture();
+    const rules = (...owners: [string, string][]) => ({ owners: owners.map(([pattern, owner]) => ({ pattern, owner })) });
+    await f.admin('/v1/admin/owners', { method: 'PUT', json: rules(['refunds*', 'payments team'], ['policies/*', 'legal']) });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/documents', {
+      routes: refusingSaves('/v1/admin/owners', 'invalid_owners', () => [
+        { field: 'owners[1].owner', message: 'is not a team in the directory' },
+        { field: 'owners[0].pattern', message: 'matches no document' },
+        { field: 'owners[1].owner', message: 'is <b>retired</b>' },
+        { field: 'owners', message: 'is over the plan’s 1 rule' },
+      ]),
+    });
+    const description = (label: string) =>
+      page
+        .getByLabel(label, { exact: true })
+        .evaluate((el) => (el.getRootNode() as ShadowRoot).getElementById(el.getAttribute('aria-describedby')!)?.textContent);
+    try {
+      const pattern = page.getByLabel('Pattern 1', { exact: true });
+      const owner = page.getByLabel('Owner 2', { exact: true });
+      await expect.poll(() => owner.inputValue()).toBe('legal');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => owner.getAttribute('aria-invalid')).toBe('true');
+      expect(await pattern.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('Owner 1', { exact: true }).getAttribute('aria-invalid')).toBe('false');
+      expect(await page.getByLabel('Pattern 2', { exact: true }).getAttribute('aria-invalid')).toBe('false');
+      expect(await description('Pattern 1')).toBe('was refused by the collector: matches no document');
+      // Both refusals of the one field, as text, never markup.
+      expect(await description('Owner 2')).toBe('was refused by the collector: is not a team in the directory; is <b>retired</b>');
+      expect(await page.locator('rf-documents-page section.owners b').count()).toBe(0);
+      expect(await pattern.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+      const status = page.locator('rf-documents-page section.owners [role="status"]');
+      expect(await status.textContent()).toBe('The collector answered 400: owners: is over the plan’s 1 rule');
+      expect(await f.admin('/v1/admin/owners')).toEqual(rules(['refunds*', 'payments team'], ['policies/*', 'legal']));
+      // Reworded with the language; editing a field takes its refusal away.
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => page.locator('rf-documents-page #rule-0-pattern-error').textContent()).toBe('被收集服务拒绝：matches no document');
+      await page.getByLabel('语言').selectOption('en');
+      await owner.fill('legal team');
+      expect(await owner.getAttribute('aria-invalid')).toBe('false');
+      expect(await pattern.getAttribute('aria-invalid')).toBe('true');
       expect(problems).toEqual([]);
     } finally {
       await f.admin('/v1/admin/owners', { method: 'PUT', json: rules() });

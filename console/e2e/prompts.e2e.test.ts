@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAnswer, callWidget, FAST, newTraceId, site, useBrowser, widget } from '../../tests/e2e/helpers.ts';
 import { gotoHostPage } from '../../tests/e2e/host-page.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector(undefined, { origins: () => [site()] });
@@ -189,16 +189,7 @@ describe('prompt settings, read by a screen reader', () => {
 async function withPromptAdded(message: string) {
   const refusals: string[] = [];
   const opened = await openConsole(browser(), fixture(), '/admin/prompts', {
-    routes: (ctx) =>
-      ctx.route('**/v1/config', (route) =>
-        route.request().method() === 'PUT'
-          ? route.fulfill({
-              status: 400,
-              contentType: 'application/json',
-              body: JSON.stringify({ error: { code: 'invalid_config', message, field: refusals.shift() } }),
-            })
-          : route.continue(),
-      ),
+    routes: refusingSaves('/v1/config', 'invalid_config', () => [{ field: refusals.shift()!, message }]),
   });
   const { page, context } = opened;
   try {
@@ -293,20 +284,11 @@ describe('prompt settings with several fields refused by the API', () => {
   it('marks each beside its field, focus on the first; one the form does not show goes to the status line', async () => {
     let n = 0;
     const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: (ctx) =>
-        ctx.route('**/v1/config', (route) => {
-          if (route.request().method() !== 'PUT') return route.continue();
-          const fields = [
-            { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
-            { field: 'rating', message: 'is <i>not</i> on this plan' },
-            { field: 'somewhere.else', message: 'is unknown' },
-          ];
-          return route.fulfill({
-            status: 400,
-            contentType: 'application/json',
-            body: JSON.stringify({ error: { code: 'invalid_config', ...fields[0], fields } }),
-          });
-        }),
+      routes: refusingSaves('/v1/config', 'invalid_config', () => [
+        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+        { field: 'rating', message: 'is <i>not</i> on this plan' },
+        { field: 'somewhere.else', message: 'is unknown' },
+      ]),
     });
     try {
       await page.getByRole('button', { name: 'Add a prompt' }).click();
@@ -331,6 +313,38 @@ describe('prompt settings with several fields refused by the API', () => {
       // Editing the draft takes every refusal away.
       await perDay.fill('4');
       expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('prompt settings with one field refused twice by the API', () => {
+  it('says both refusals beside the field, and nothing in the status line', async () => {
+    let n = 0;
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
+      routes: refusingSaves('/v1/config', 'invalid_config', () => [
+        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+        { field: `prompts[${n}].maxPerDay`, message: 'must be below the per-session cap' },
+      ]),
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a prompt' }).click();
+      const prompt = page.locator('rf-prompts-page fieldset').last();
+      await prompt.getByLabel('Text (English)').fill('Was this useful?');
+      n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+      await page.getByRole('button', { name: 'Save' }).click();
+
+      const perDay = prompt.getByLabel('At most per day');
+      await expect.poll(() => perDay.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(perDay)).toBe('was refused by the collector: is over the plan’s limit; must be below the per-session cap');
+      expect(await hasFocus(perDay)).toBe(true);
+      expect(await page.locator('rf-prompts-page form [role="status"]').textContent()).toBe('');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect
+        .poll(() => prompt.locator('[data-field="field-error"]').allTextContents())
+        .toEqual(['被收集服务拒绝：is over the plan’s limit; must be below the per-session cap']);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

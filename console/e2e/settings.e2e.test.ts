@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -66,16 +66,7 @@ describe('settings', () => {
     const f = fixture();
     const refusals = ['retentionDays', 'notAField'];
     const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
-      routes: (ctx) =>
-        ctx.route('**/v1/admin/settings', (route) =>
-          route.request().method() === 'PUT'
-            ? route.fulfill({
-                status: 400,
-                contentType: 'application/json',
-                body: JSON.stringify({ error: { code: 'invalid_settings', message: 'must be a multiple of 7', field: refusals.shift() } }),
-              })
-            : route.continue(),
-        ),
+      routes: refusingSaves('/v1/admin/settings', 'invalid_settings', () => [{ field: refusals.shift()!, message: 'must be a multiple of 7' }]),
     });
     try {
       const retention = page.getByLabel('Raw data kept (days)');
@@ -109,18 +100,11 @@ describe('settings', () => {
       { field: 'retentionDays', message: 'must be a multiple of 7' },
       { field: 'secondsPerReviewItem', message: 'is <b>too</b> short' },
       { field: 'notAField', message: 'is not a setting' },
+      // A field refused twice is said twice beside it.
+      { field: 'retentionDays', message: 'must be at most 3640' },
     ];
     const { page, context, problems } = await openConsole(browser(), f, '/admin/settings', {
-      routes: (ctx) =>
-        ctx.route('**/v1/admin/settings', (route) =>
-          route.request().method() === 'PUT'
-            ? route.fulfill({
-                status: 400,
-                contentType: 'application/json',
-                body: JSON.stringify({ error: { code: 'invalid_settings', ...fields[0], fields } }),
-              })
-            : route.continue(),
-        ),
+      routes: refusingSaves('/v1/admin/settings', 'invalid_settings', () => fields),
     });
     try {
       const retention = page.getByLabel('Raw data kept (days)');
@@ -129,7 +113,9 @@ describe('settings', () => {
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => retention.getAttribute('aria-invalid')).toBe('true');
       expect(await seconds.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.locator('rf-settings-page #retentionDays-error').textContent()).toBe('was refused by the collector: must be a multiple of 7');
+      expect(await page.locator('rf-settings-page #retentionDays-error').textContent()).toBe(
+        'was refused by the collector: must be a multiple of 7; must be at most 3640',
+      );
       // The API's words are shown as text, never read as markup.
       expect(await page.locator('rf-settings-page #secondsPerReviewItem-error').textContent()).toBe('was refused by the collector: is <b>too</b> short');
       expect(await page.locator('rf-settings-page #secondsPerReviewItem-error b').count()).toBe(0);

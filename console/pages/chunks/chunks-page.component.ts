@@ -8,7 +8,7 @@ import { AddressList } from '../../ui/address-list.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusals } from '../../ui/refusal.ts';
+import { refusedFilter } from '../../ui/refusal.ts';
 
 /** The filters GET /v1/admin/chunks takes that the address carries. */
 const FILTERS = ['sort', 'minShown'] as const;
@@ -73,9 +73,7 @@ export class ChunksPage extends LitElement {
 
   /** What the collector said of this filter's value in the address, when it refused it among those at fault (a hand-edited `?minShown=0`). */
   private refused(name: (typeof FILTERS)[number]): string | undefined {
-    return refusals(this.list.error)
-      .find(({ field }) => field === `query.${name}`)
-      ?.words(this.strings);
+    return refusedFilter(this.list.error, name)?.(this.strings);
   }
 
   private renderTable() {

@@ -10,10 +10,10 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { refusedFilter } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './corrections-page.styles.ts';
 
-type Status = Correction['status'];
 interface OwnerGroup {
   owner: string | null;
   corrections: Correction[];
@@ -52,12 +52,13 @@ export class CorrectionsPage extends LitElement {
   declare blankNote: string | undefined;
   /** What became of the correction just resolved, said to screen readers since its form left with it. */
   declare outcome: 'correctionResolved' | 'correctionResolvedElsewhere' | 'correctionGone' | undefined;
-  private loadedStatus: Status | undefined;
+  private loadedStatus: string | undefined;
   /** Corrections whose resolution is on its way: a second press (a double click) sends nothing more. */
   private readonly resolving = new Set<string>();
 
-  private get status(): Status {
-    return this.route.query.get('status') === 'resolved' ? 'resolved' : 'open';
+  /** As the address has it: one the collector refuses (a hand-edited `?status=closed`) is said beside the filter. */
+  private get status(): string {
+    return this.route.query.get('status') || 'open';
   }
 
   private get ownerFilter(): string | null {
@@ -76,7 +77,7 @@ export class CorrectionsPage extends LitElement {
     this.loadError = undefined;
     this.outcome = undefined;
     try {
-      const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?status=${status}`);
+      const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?${new URLSearchParams({ status })}`);
       if (this.loadedStatus === status) this.groups = owners;
     } catch (err) {
       if (this.loadedStatus === status) this.loadError = err;
@@ -93,14 +94,21 @@ export class CorrectionsPage extends LitElement {
     const owners = this.groups?.map((g) => g.owner ?? UNOWNED) ?? [];
     const filter = this.ownerFilter;
     if (filter && !owners.includes(filter)) owners.push(filter);
+    const refused = refusedFilter(this.loadError, 'status')?.(s);
     return html`<h1 tabindex="-1">${s.correctionsTitle}</h1>
       <p class="intro">${s.correctionsIntro}</p>
       <div class="filters">
         <label
           >${s.statusFilter}
-          <select .value=${live(this.status)} @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}>
+          <select
+            .value=${live(this.status)}
+            aria-invalid=${refused ? 'true' : 'false'}
+            aria-describedby="filter-status-error"
+            @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}
+          >
             ${(['open', 'resolved'] as const).map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`correctionStatus_${st}`]}</option>`)}
           </select>
+          <span id="filter-status-error" class="error">${refused ?? ''}</span>
         </label>
         <label
           >${s.owner}

@@ -10,13 +10,14 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { placed } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './documents-page.styles.ts';
 
 type RuleField = keyof OwnerRule;
 
-/** Where a rule's field shows its problem: `2.owner`. */
-const fieldKey = (i: number, field: RuleField) => `${i}.${field}`;
+/** Where a rule's field shows its problem, as the API names it: `owners.2.owner`. */
+const fieldKey = (i: number, field: RuleField) => `owners.${i}.${field}`;
 
 const p = (x: number | null) => (x === null ? null : x < 0.0001 ? x.toExponential(1) : x.toFixed(4));
 
@@ -51,8 +52,8 @@ export class DocumentsPage extends LitElement {
   /** Why the documents could not be fetched. */
   declare error: unknown;
   declare ownersStatus: Words | undefined;
-  /** What the shared schema refused in the rules as edited, by `fieldKey`, worded at render time in the console's language. */
-  declare ruleIssues: ReadonlyMap<string, v.BaseIssue<unknown>>;
+  /** What the shared schema (or, saving, the API) refused in the rules as edited, by `fieldKey`, worded at render time in the console's language. */
+  declare ruleIssues: ReadonlyMap<string, v.BaseIssue<unknown> | Words>;
 
   constructor() {
     super();
@@ -179,10 +180,10 @@ export class DocumentsPage extends LitElement {
 
   private renderRuleField(i: number, field: RuleField, name: string, value: string) {
     const issue = this.ruleIssues.get(fieldKey(i, field));
-    const id = `rule-${fieldKey(i, field).replace('.', '-')}`;
+    const id = `rule-${i}-${field}`;
     return html`<input id=${id} aria-label="${name} ${i + 1}" class=${field === 'pattern' ? 'mono' : ''} required maxlength="200" .value=${value}
         aria-invalid=${issue ? 'true' : 'false'} aria-describedby="${id}-error" @input=${(e: Event) => this.edit(i, { [field]: (e.target as HTMLInputElement).value })} />
-      <span id="${id}-error" class="error">${issue ? issueText(issue, this.strings) : ''}</span>`;
+      <span id="${id}-error" class="error">${typeof issue === 'function' ? issue(this.strings) : issue ? issueText(issue, this.strings) : ''}</span>`;
   }
 
   private edit(i: number, change: Partial<OwnerRule>) {
@@ -238,10 +239,14 @@ export class DocumentsPage extends LitElement {
       } else this.ownersStatus = (s) => (issue.type === 'max_length' ? format(s.tooManyOwnerRules, { n: String(issue.requirement) }) : issueText(issue, s));
     }
     this.ruleIssues = issues;
-    // The schema reports rows in order, each row's pattern before its owner: the first is the table's first.
-    const first = issues.keys().next().value;
-    if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#rule-${first.replace('.', '-')}`)?.focus());
+    void this.focusIssue();
     return undefined;
+  }
+
+  /** Focus on the table's first field with a problem, once shown. */
+  private async focusIssue() {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('form [aria-invalid="true"]')?.focus();
   }
 
   private async saveOwners(e: SubmitEvent) {
@@ -255,8 +260,14 @@ export class DocumentsPage extends LitElement {
       this.theirs = undefined;
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
-      this.ownersStatus = (s) => errorText(err, s);
-      return;
+      // Each rule field at fault is said beside it, the first taking focus; any other in the status line.
+      const { said, status } = placed(
+        err,
+        this.owners.flatMap((_, i) => [fieldKey(i, 'pattern'), fieldKey(i, 'owner')]),
+      );
+      this.ownersStatus = status;
+      this.ruleIssues = said;
+      return this.focusIssue();
     }
     await this.refreshDocuments();
     this.ownersStatus = (s) => s.saved;

@@ -9,7 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { type Refusal, refusals, unshownText } from '../../ui/refusal.ts';
+import { type Refusal, refusals, saidOf, unshownText } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { configIssue } from './config-issue.ts';
 import { type ConfigDraft, fromDraft, type PromptDraft, toDraft } from './prompt-form.ts';
@@ -43,7 +43,7 @@ export class PromptsPage extends LitElement {
   declare error: unknown;
   declare status: Words | undefined;
   /** Where the API refused the draft last saved (`prompts.1.maxPerDay`), every field it named, and what it said, until the draft is edited. */
-  declare refused: (Refusal & { path: string })[] | undefined;
+  declare refused: Refusal[] | undefined;
   /** The version the draft was read at: a save over any other (another admin's since) is refused. */
   private etag: string | undefined;
 
@@ -63,7 +63,7 @@ export class PromptsPage extends LitElement {
     );
   }
 
-  /** The first problem in the draft as last rendered (or every field the API refused): where each is and what it is, for its field to show. */
+  /** The first problem in the draft as last rendered (or every field the API refused, once each): where each is and what it is, for its field to show. */
   private issues: { path: string; message: string }[] = [];
   /** The problems last rendered beside a field, by path: an API refusal of any other is said in the status line. */
   private marked = new Set<string>();
@@ -118,7 +118,8 @@ export class PromptsPage extends LitElement {
     const checked = this.checked();
     // A prompt just added lacks its text: Save waits for it, but nothing is wrong yet.
     const shown = 'problem' in checked && !checked.fresh ? checked : undefined;
-    this.issues = shown ? [shown] : (this.refused ?? []).map(({ path, words }) => ({ path, message: words(s) }));
+    const refused = this.refused ?? [];
+    this.issues = shown ? [shown] : [...new Set(refused.map(({ path }) => path))].map((path) => ({ path, message: saidOf(refused, path)!(s) }));
     this.marked = new Set();
     const rating = this.fieldState('rating');
     return html`<div class="editor">
@@ -307,8 +308,7 @@ export class PromptsPage extends LitElement {
       // Each field at fault that the form shows is said beside it, the first taking focus; any other in the status line.
       const refused = refusals(err);
       if (refused.length) {
-        // The API names `prompts[1].maxPerDay` where the form says `prompts.1.maxPerDay`.
-        this.refused = refused.map((r) => ({ ...r, path: r.field.replace(/\[(\d+)\]/g, '.$1') }));
+        this.refused = refused;
         await this.updateComplete;
         const field = this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]');
         if (field) {

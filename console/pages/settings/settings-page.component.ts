@@ -11,7 +11,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusals, unshownText } from '../../ui/refusal.ts';
+import { placed } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './settings-page.styles.ts';
 
@@ -178,16 +178,14 @@ export class SettingsPage extends LitElement {
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 412) return this.savedElsewhere();
       // Each field at fault that the form shows is said beside it, any other in the status line.
-      const refused = refusals(err);
-      const shown = FIELDS.flatMap(({ name }) => refused.filter(({ field }) => field === name).map(({ words }) => [name, words] as const));
-      if (!shown.length) {
-        this.status = refused.length ? unshownText(refused) : (s) => errorText(err, s);
-        return;
-      }
-      const unshown = refused.filter(({ field }) => !FIELDS.some(({ name }) => name === field));
-      if (unshown.length) this.status = unshownText(unshown);
+      const { said, status } = placed(
+        err,
+        FIELDS.map(({ name }) => name),
+      );
+      this.status = status;
+      if (!said.size) return;
       // In the form's order, so focus goes to the first field with a problem.
-      this.fieldIssues = Object.fromEntries(shown);
+      this.fieldIssues = Object.fromEntries(said);
       await this.updateComplete;
       this.focusIssue();
     }

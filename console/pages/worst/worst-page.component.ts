@@ -7,7 +7,7 @@ import { AddressList } from '../../ui/address-list.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusals } from '../../ui/refusal.ts';
+import { refusedFilter } from '../../ui/refusal.ts';
 import { FILTERS, type Filter, filterIssue } from './worst-filters.ts';
 
 /**
@@ -87,8 +87,7 @@ export class WorstPage extends LitElement {
 
   /** Why the collector refused this filter's value in the address, when it named it among those at fault (a 400 for `?days=0`). */
   private refused(f: Filter): string | undefined {
-    // The API names a query parameter as `query.days`.
-    if (!refusals(this.list.error).some(({ field }) => field === `query.${f.name}`)) return undefined;
+    if (!refusedFilter(this.list.error, f.name)) return undefined;
     return filterIssue(f, this.route.query.get(f.name) ?? '', this.strings);
   }
 
