@@ -16,9 +16,14 @@ export const firstFieldError = (issues: readonly v.BaseIssue<unknown>[], prefix 
  */
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = '', checked?: { schema: v.GenericSchema; input: unknown }): FieldError[] {
   const byField = new Map<string, string>();
-  const found = issues.map((issue) => fieldError(issue, prefix));
-  if (checked) found.push(...unknownKeys(checked.schema, checked.input, prefix));
-  for (const { field, message } of found) if (!byField.has(field)) byField.set(field, message);
+  const unknown = checked ? unknownKeys(checked.schema, checked.input, prefix) : [];
+  const within = (field: string) => unknown.some((u) => u.field.startsWith(`${field}.`) || u.field.startsWith(`${field}[`));
+  // A union's own issue says "Expected Object but received Object" of an input that is one of its
+  // options but for keys it does not take: those keys, named below it, say what is wrong.
+  const found = issues
+    .filter((issue) => !(issue.type === 'union' || issue.type === 'variant') || !within(fieldError(issue, prefix).field))
+    .map((issue) => fieldError(issue, prefix));
+  for (const { field, message } of [...found, ...unknown]) if (!byField.has(field)) byField.set(field, message);
   return Array.from(byField, ([field, message]) => ({ field, message }));
 }
 

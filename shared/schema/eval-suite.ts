@@ -23,10 +23,10 @@ const Candidate = v.strictObject({
 });
 
 /** A chunk's or a whole document's relevance to the question: 1 answers it, 0 does not. */
-const Judgement = v.union([
-  v.strictObject({ chunkId: externalId(), relevance: v.picklist([0, 1]) }),
-  v.strictObject({ sourceDocId: externalId(), relevance: v.picklist([0, 1]) }),
-]);
+const Judgement = v.union(
+  [v.strictObject({ chunkId: externalId(), relevance: v.picklist([0, 1]) }), v.strictObject({ sourceDocId: externalId(), relevance: v.picklist([0, 1]) })],
+  'must be { chunkId, relevance } or { sourceDocId, relevance }, relevance 0 or 1',
+);
 
 export const SuiteQuerySchema = v.pipe(
   v.strictObject({

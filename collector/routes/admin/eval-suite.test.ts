@@ -94,6 +94,20 @@ describe('the curated eval suite', () => {
     expect(await suite(p)).toEqual([]);
   });
 
+  it('says what a judgement must be, and names only the keys a judgement of a known form does not take', async () => {
+    const p = await newProject();
+    const q = question();
+    const refused = async (judgement: unknown) =>
+      (await admin<ErrorBody>(p, '/eval-suite/x', { method: 'PUT', json: { ...q, judgements: [judgement] } })).body.error;
+    expect((await refused({ sourceDocId: 'refunds.md', relevance: 2 })).fields).toEqual([
+      { field: 'judgements[0]', message: 'must be { chunkId, relevance } or { sourceDocId, relevance }, relevance 0 or 1' },
+    ]);
+    expect((await refused({ sourceDocId: 'refunds.md', relevance: 1, colour: 'red' })).fields).toEqual([
+      { field: 'judgements[0].colour', message: 'is not a field this takes' },
+    ]);
+    expect(await suite(p)).toEqual([]);
+  });
+
   it('names a bad id beside every field at fault in the body, so both are put right in one round, and stores nothing', async () => {
     const p = await newProject();
     const q = question();
