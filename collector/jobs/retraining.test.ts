@@ -7,7 +7,8 @@ import { utcDay } from '../../shared/time.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
 import { EVAL_LAYERS, isHeldOut, isoWeek } from '../loop/eval-sets.ts';
 import { recordModel } from '../storage/models.ts';
-import { ANSWER_SAVE_SLACK_MS, evalQueries, trainingData } from '../storage/training-data.ts';
+import { answerItem } from '../storage/review.ts';
+import { evalQueries, trainingData } from '../storage/training-data.ts';
 import { adminCall as admin, bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { tinyModel } from '../test/tiny-model.ts';
 import { runNightly } from './nightly.ts';
@@ -72,17 +73,11 @@ async function topicTraffic(p: Project, topics: number, origin: Origin, now: num
     }
 }
 
-/**
- * A reviewer who knows the truth: the rel- chunks answer their topic's question. Answered a while
- * before the next night: answers stamped within ANSWER_SAVE_SLACK_MS of a training's read count as new to its model.
- */
+/** A reviewer who knows the truth: the rel- chunks answer their topic's question. */
 async function reviewEverything(p: Project): Promise<number> {
   const { body } = await admin<{ items: { id: string; chunk: { chunkId: string } }[] }>(p, '/review?limit=500');
   for (const item of body.items)
     await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: item.chunk.chunkId.startsWith('rel-') ? 'relevant' : 'not_relevant' } });
-  await env.DB.prepare(`update review_items set answered_at = answered_at - ? where project_id = ? and status = 'answered'`)
-    .bind(2 * ANSWER_SAVE_SLACK_MS, p.id)
-    .run();
   return body.items.length;
 }
 
@@ -266,6 +261,19 @@ describe('retraining in the nightly job', { timeout: 120_000 }, () => {
     // One changed on a training question does.
     await flip(false);
     expect(await trainLine(night2 + 8 * DAY)).not.toHaveProperty('nothingNew');
+  });
+
+  it("counts an answer stamped before a night's training read its data but saved after it as new to its model", async () => {
+    const { p } = await trainedWorld(everyoneApart('b'));
+    type Training = { training: { examples: number; trainedOn: number; ready: boolean } };
+    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ ready: false });
+    const read = await env.DB.prepare('select data_read_at as at from models where project_id = ?').bind(p.id).first<{ at: number }>();
+    const { body } = await admin<{ items: { id: string; query: string; verdict: 'relevant' | 'not_relevant' }[] }>(p, '/review?status=answered&limit=500');
+    const item = body.items.find((i) => !isHeldOut(queryKey(i.query)))!;
+    // The reviewer's request read its clock a second before the training's read, and saved the answer after the night.
+    const verdict = item.verdict === 'relevant' ? 'not_relevant' : 'relevant';
+    expect(await answerItem(env.DB, p.id, item.id, verdict, null, read!.at - 1_000)).toBe('answered');
+    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ ready: true });
   });
 
   it('counts an answer changed after a night run days ahead of the clock trained as new to its model, whatever night the model is dated', async () => {

@@ -59,6 +59,12 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
  * response, is taken as before): another reviewer's answer given meanwhile, or its note, is not
  * overwritten unseen (`changed`).
  */
+/**
+ * The earliest an answer saved now may be stamped: after the latest training's read began. Its own
+ * clock, read before it was saved, may say earlier, and that read may have missed it.
+ */
+const AFTER_TRAINING_READ = 'select read_at + 1 from training_reads where project_id = ?1';
+
 export async function answerItem(
   d1: D1Database,
   projectId: string,
@@ -70,7 +76,8 @@ export async function answerItem(
 ): Promise<'answered' | 'changed' | 'not_found'> {
   const answer = d1
     .prepare(
-      `update review_items set verdict = ?3, note = ?4, answered_at = case when status = 'answered' and verdict is ?3 then answered_at else ?5 end,
+      `update review_items set verdict = ?3, note = ?4,
+         answered_at = case when status = 'answered' and verdict is ?3 then answered_at else max(?5, coalesce((${AFTER_TRAINING_READ}), 0)) end,
          status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
        where project_id = ?1 and item_id = ?2 and (?7 = 0 or verdict is ?8 or (verdict is ?3 and note is ?4))`,
     )

@@ -69,15 +69,19 @@ export async function trainingExampleCount(d1: D1Database, projectId: string): P
 }
 
 /**
- * How long before a training's read an answer may be stamped and still be saved after it: a
- * reviewer's answer is stamped when its request reads the clock and saved a moment later, so one
- * stamped just before the read may be missing from it. Answers stamped this close to the read count
- * as new to the model; at worst that is one retraining more.
+ * Marks that a training begins to read the project's reviewed answers at `readAt` (its model's
+ * `dataReadAt`), before it reads them: an answer saved from then on is stamped after it
+ * (`answerItem`), so none the read missed looks seen by the model. Never moved back.
  */
-export const ANSWER_SAVE_SLACK_MS = 60_000;
-
-/** The latest stamp of an answer surely in the data a training read at `dataReadAt`. */
-const seenBy = (dataReadAt: number) => dataReadAt - ANSWER_SAVE_SLACK_MS;
+export async function markTrainingRead(d1: D1Database, projectId: string, readAt: number): Promise<void> {
+  await d1
+    .prepare(
+      `insert into training_reads (project_id, read_at) values (?1, ?2)
+       on conflict (project_id) do update set read_at = max(read_at, excluded.read_at)`,
+    )
+    .bind(projectId, readAt)
+    .run();
+}
 
 /**
  * Those examples, and how many of them had every answer in the data a training read at
@@ -94,13 +98,13 @@ export async function examplesAnsweredBy(d1: D1Database, projectId: string, data
   const training = results.filter((r) => !isHeldOut(r.queryKey)).map((r) => ({ ...r, relevance: r.verdict === 'relevant' ? (1 as const) : (0 as const) }));
   const examples = consolidate(training);
   const pair = (r: { queryKey: string; chunkId: string }) => `${r.queryKey}\u0000${r.chunkId}`;
-  const answeredSince = new Set(dataReadAt === null ? [] : training.filter((r) => r.answeredAt > seenBy(dataReadAt)).map(pair));
+  const answeredSince = new Set(dataReadAt === null ? [] : training.filter((r) => r.answeredAt > dataReadAt).map(pair));
   return { examples: examples.length, answeredBy: dataReadAt === null ? examples.length : examples.filter((e) => !answeredSince.has(pair(e))).length };
 }
 
 /**
  * Whether an answer that makes a training example (as `examplesAnsweredBy` counts them) was given
- * or changed after a training read its data at `dataReadAt`, or may have been.
+ * or changed after a training read its data at `dataReadAt`.
  */
 export async function exampleAnsweredAfter(d1: D1Database, projectId: string, dataReadAt: number): Promise<boolean> {
   const { results } = await d1
@@ -108,7 +112,7 @@ export async function exampleAnsweredAfter(d1: D1Database, projectId: string, da
       `select distinct query_key as queryKey from review_items
        where project_id = ?1 and status = 'answered' and answered_at > ?2 and verdict in ('relevant', 'not_relevant') and ${NOT_CURATED('query_key')}`,
     )
-    .bind(projectId, seenBy(dataReadAt))
+    .bind(projectId, dataReadAt)
     .all<{ queryKey: string }>();
   return results.some((r) => !isHeldOut(r.queryKey));
 }

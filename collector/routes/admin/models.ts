@@ -25,7 +25,7 @@ import {
   rollBack,
   servedModel,
 } from '../../storage/models.ts';
-import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
+import { type ChunkTexts, evalQueries, markTrainingRead, trainingData } from '../../storage/training-data.ts';
 import { jsonStream } from './json-stream.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
@@ -137,6 +137,7 @@ export const modelRoutes = new Hono<AppEnv>()
     const { projectId } = c.get('auth');
     const readAt = Date.now();
     const now = c.get('input').at ?? readAt;
+    await markTrainingRead(c.env.DB, projectId, readAt);
     const texts: ChunkTexts = new Map();
     const [data, evals, served, settings, last] = await Promise.all([
       trainingData(c.env.DB, projectId, now, undefined, texts),

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { answerItem } from '../../storage/review.ts';
 import { adminCall as admin, newProject } from '../../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../../test/review-items.ts';
 import { tinyModel } from '../../test/tiny-model.ts';
@@ -52,5 +53,35 @@ describe('GET /v1/admin/review training readiness', () => {
     expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
     expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
     expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+  });
+
+  it('is ready for an answer stamped before the training data was read but saved after it, which the read missed', async () => {
+    const p = await newProject();
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
+    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
+    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    // The reviewer's request read its clock a second before the read, and saved the answer after it.
+    expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', null, readAt - 1_000)).toBe('answered');
+    const stamped = await env.DB.prepare(`select answered_at as at from review_items where project_id = ? and item_id = 'item-1'`)
+      .bind(p.id)
+      .first<{ at: number }>();
+    expect(stamped!.at).toBeGreaterThan(readAt);
+    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'], dataReadAt: readAt };
+    expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
+    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
+    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+  });
+
+  it('keeps the time of an answer saved before any training read, and of one given again as it was', async () => {
+    const p = await newProject();
+    const at = Date.now() - 60_000;
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', at - 60_000)]);
+    expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', null, at)).toBe('answered');
+    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', 'same answer', readAt + 1_000)).toBe('answered');
+    const stamped = await env.DB.prepare(`select answered_at as at from review_items where project_id = ? and item_id = 'item-1'`)
+      .bind(p.id)
+      .first<{ at: number }>();
+    expect(stamped!.at).toBe(at);
   });
 });

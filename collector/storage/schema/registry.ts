@@ -68,3 +68,13 @@ export const modelRollouts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.seq] })],
 );
+
+/**
+ * When a training last began to read a project's reviewed answers (by the real clock, its model's
+ * `dataReadAt`): an answer saved after that is stamped later, so that the model never takes as seen
+ * an answer its read may have missed, one stamped just before the read but saved after it (answerItem).
+ */
+export const trainingReads = sqliteTable('training_reads', {
+  projectId: text('project_id').primaryKey(),
+  readAt: ms('read_at').notNull(),
+});
