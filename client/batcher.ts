@@ -2,13 +2,27 @@ import * as v from 'valibot';
 import { type BackoffOptions, retryAfterMs, retryDelay } from '../shared/backoff.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
-import { firstFieldError } from '../shared/validation.ts';
+import { type FieldError, fieldErrors } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
 import { LOST_AFTER_DEADLINE_MS, sleep, withDeadline } from './deadline.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
-/** What became of one item, whatever its kind. */
-export type Outcome = { status: 'accepted' | 'duplicate' } | { status: 'rejected'; field: string; reason: string } | { status: 'failed'; reason: string };
+/**
+ * What became of one item, whatever its kind. A rejected one names every field at fault in
+ * `fields`, the first of them as `field` and `reason`.
+ */
+export type Outcome =
+  | { status: 'accepted' | 'duplicate' }
+  | { status: 'rejected'; field: string; reason: string; fields: FieldError[] }
+  | { status: 'failed'; reason: string };
+
+const rejected = (fields: FieldError[]): Outcome => ({ status: 'rejected', field: fields[0]!.field, reason: fields[0]!.message, fields });
+
+/** The fields of a rejected item as the collector named them, or its first alone from a collector that lists none. */
+function fieldsOf(r: Extract<ItemResult, { status: 'rejected' }>): FieldError[] {
+  const listed = Array.isArray(r.fields) && r.fields.length > 0 && r.fields.every((f) => typeof f?.field === 'string' && typeof f.message === 'string');
+  return listed ? r.fields : [{ field: r.field, message: r.reason }];
+}
 
 /** One kind of item the collector takes in batches: traces or events. */
 export interface BatchKind {
@@ -136,14 +150,13 @@ export class Batcher {
     return new Promise((resolve) => {
       const parsed = v.safeParse(this.kind.schema, item);
       if (!parsed.success) {
-        const { field, message } = firstFieldError(parsed.issues, this.kind.name);
-        return resolve({ status: 'rejected', field, reason: message });
+        return resolve(rejected(fieldErrors(parsed.issues, this.kind.name, { schema: this.kind.schema, input: item })));
       }
       let json: string;
       try {
         json = JSON.stringify(item);
       } catch (err) {
-        return resolve({ status: 'rejected', field: this.kind.name, reason: `cannot be sent as JSON: ${(err as Error).message}` });
+        return resolve(rejected([{ field: this.kind.name, message: `cannot be sent as JSON: ${(err as Error).message}` }]));
       }
       const bytes = utf8Bytes(json);
       // An empty queue takes any item, so one larger than the bound alone is still sent.
@@ -321,7 +334,7 @@ export class Batcher {
           if (res.status === 413) {
             // Too large together: each half on its own, down to an item too large alone; one after the
             // other, so the batch still holds one request at a time of the `maxInFlight`.
-            if (batch.length === 1) return batch[0]!.resolve({ status: 'rejected', field: this.kind.name, reason });
+            if (batch.length === 1) return batch[0]!.resolve(rejected([{ field: this.kind.name, message: reason }]));
             const half = Math.ceil(batch.length / 2);
             await this.post(batch.slice(0, half), flight);
             await this.post(batch.slice(half), flight);
@@ -357,8 +370,8 @@ export class Batcher {
       else
         item.resolve(
           r.status === 'rejected'
-            ? // The collector names the field within the batch sent (`traces[3].query`); the caller sent one item.
-              { status: 'rejected', field: r.field.replace(/^\w+\[\d+\]/, this.kind.name), reason: r.reason }
+            ? // The collector names the fields within the batch sent (`traces[3].query`); the caller sent one item.
+              rejected(fieldsOf(r).map(({ field, message }) => ({ field: field.replace(/^\w+\[\d+\]/, this.kind.name), message })))
             : { status: r.status },
         );
     }

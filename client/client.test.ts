@@ -530,7 +530,58 @@ describe('TraceClient against the real collector', () => {
     const [first, second] = [trace(), trace()];
     const results = Promise.all([client.logTrace(first), client.logTrace(second)]);
     await client.flush();
-    expect((await results)[1]).toEqual({ traceId: second.traceId, status: 'rejected', field: 'trace.query', reason: 'too long' });
+    // A collector that lists no fields: the one it names is the list.
+    expect((await results)[1]).toEqual({
+      traceId: second.traceId,
+      status: 'rejected',
+      field: 'trace.query',
+      reason: 'too long',
+      fields: [{ field: 'trace.query', message: 'too long' }],
+    });
+  });
+
+  it('passes on every field the collector names of a refused item, as the caller sent it', async () => {
+    const fields = [
+      { field: 'traces[0].query', message: 'too long' },
+      { field: 'traces[0].colour', message: 'is not a field this takes' },
+    ];
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_test',
+      fetch: async () =>
+        Response.json({
+          accepted: 0,
+          duplicate: 0,
+          rejected: 1,
+          results: [{ index: 0, status: 'rejected', field: 'traces[0].query', reason: 'too long', fields }],
+        }),
+    });
+    const result = client.logTrace(trace());
+    await client.flush();
+    expect(await result).toMatchObject({
+      status: 'rejected',
+      field: 'trace.query',
+      fields: [
+        { field: 'trace.query', message: 'too long' },
+        { field: 'trace.colour', message: 'is not a field this takes' },
+      ],
+    });
+  });
+
+  it('names every field at fault of an item it refuses before sending, keys the collector does not take too', async () => {
+    let sent = 0;
+    const client = new TraceClient({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_test',
+      fetch: async () => {
+        sent++;
+        return Response.json({});
+      },
+    });
+    const result = await client.logTrace({ ...trace(), createdAt: 5, colour: 'red' } as unknown as Parameters<typeof client.logTrace>[0]);
+    expect(result).toMatchObject({ status: 'rejected', field: 'trace.createdAt' });
+    expect(result.status === 'rejected' && result.fields.map((f) => f.field)).toEqual(['trace.createdAt', 'trace.colour']);
+    expect(sent).toBe(0);
   });
 
   it('refuses options it could not work with when it is made, naming the option', () => {
@@ -693,7 +744,7 @@ describe('TraceClient sending the events a backend sees', () => {
     await client.flush();
     expect((await results).map(({ eventId: _, traceId: __, ...r }) => r)).toEqual([
       { status: 'accepted' },
-      { status: 'rejected', field: 'event.detail.gapMs', reason: 'too long a gap' },
+      { status: 'rejected', field: 'event.detail.gapMs', reason: 'too long a gap', fields: [{ field: 'event.detail.gapMs', message: 'too long a gap' }] },
       { status: 'duplicate' },
     ]);
     expect(calls).toBe(2);

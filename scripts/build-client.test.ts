@@ -46,7 +46,7 @@ describe('the client build', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({
       result: { traceId: 't1', status: 'accepted' },
-      refused: { traceId: 't2', status: 'rejected', field: 'trace.query', reason: 'is required' },
+      refused: { traceId: 't2', status: 'rejected', field: 'trace.query', reason: 'is required', fields: [{ field: 'trace.query', message: 'is required' }] },
       rephrase: 'function',
     });
 
