@@ -633,6 +633,21 @@ describe("createReranker given the backend's own chunk class", () => {
     expect(errors).toEqual([]);
   });
 
+  it('copies a plain object as rerankWithModel does, its own getter read into a value, where a class keeps its getters', async () => {
+    const chunks = query.candidates.map((c) => {
+      const { text, ...rest } = c;
+      return Object.defineProperty(rest, 'text', {
+        get: () => text,
+        enumerable: true,
+      }) as typeof c;
+    });
+    const reranker = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([modelResponse]).fetch });
+    const ranked = await reranker.rerank(query.query, chunks);
+    expect(ranked.map((r) => Object.getOwnPropertyDescriptors(r))).toEqual(
+      rerankWithModel(model, query.query, query.candidates).map((r) => Object.getOwnPropertyDescriptors(r)),
+    );
+  });
+
   it("gives back its own kind of object in retrieval's order too, with no model", async () => {
     const reranker = createReranker({
       endpoint: 'http://collector.test',

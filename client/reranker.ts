@@ -9,7 +9,7 @@ import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
 import { rankedCopy } from '../shared/reranker/ranked-copy.ts';
-import { rerankWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
+import { rankingWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { inRetrievalOrder } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
@@ -43,9 +43,10 @@ export interface RerankerOptions {
 
 export interface Reranker {
   /**
-   * The candidates best first, each a copy of the chunk given (its prototype and own properties
-   * kept, so a class instance's getters and methods work) with `rerankScore`, `retrievalRank` and
-   * `rerankerVersion`; the chunk itself is `chunks[retrievalRank - 1]`, unchanged. Never rejects.
+   * The candidates best first, each a copy of the chunk given (a plain object spread; a class
+   * instance's prototype and own properties kept, so its getters and methods work) with
+   * `rerankScore`, `retrievalRank` and `rerankerVersion`; the chunk itself is
+   * `chunks[retrievalRank - 1]`, unchanged. Never rejects.
    */
   rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]>;
   /**
@@ -95,7 +96,7 @@ const rankingView = (c: Candidate): Candidate => ({
  */
 function rankingError(model: RerankerModel): Error | undefined {
   try {
-    rerankWithModel(model, 'trial', [{ chunkId: 'trial', sourceDocId: 'trial', text: 'trial', score: 1 }]);
+    rankingWithModel(model, 'trial', [{ chunkId: 'trial', sourceDocId: 'trial', text: 'trial', score: 1 }]);
     return undefined;
   } catch (error) {
     return new Error(`model ${model.version} cannot rank: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -293,13 +294,11 @@ export function createReranker(options: RerankerOptions): Reranker {
           // An embedder that fails leaves the model to rank as it does without one (those features at
           // their mean), so the version it reports is still the one that ranked.
           const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
-          const ranked = rerankWithModel(m, query, scored, vectors ?? undefined);
-          const unusable = unusableRanking(ranked, m.version);
+          const ranking = rankingWithModel(m, query, scored, vectors ?? undefined);
+          const unusable = unusableRanking(ranking, m.version);
           if (unusable) throw unusable;
-          // The caller's own chunks back, as given, whatever their class.
-          return ranked.map((r) =>
-            rankedCopy(chunks[r.retrievalRank - 1]!, { rerankScore: r.rerankScore, retrievalRank: r.retrievalRank, rerankerVersion: m.version }),
-          );
+          // The caller's own chunks back, whatever their class, each copied once.
+          return ranking.map((r) => rankedCopy(chunks[r.retrievalRank - 1]!, r));
         } catch (error) {
           tell(error);
         }

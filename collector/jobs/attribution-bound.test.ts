@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTION_MAX_ANSWERS } from '../loop/attribution.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -10,20 +11,14 @@ const DAY = 86_400_000;
 /** env.DB, noting how many turns each read of the conversation around a slice's traces answered. */
 function watchingTurnReads() {
   const reads: number[] = [];
-  const db = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements);
-          for (const r of results) {
-            const row = r.results[0] as Record<string, unknown> | undefined;
-            if (row && 'pos' in row && 'turn_index' in row && 'answer' in row) reads.push(r.results.length);
-          }
-          return results;
-        };
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const db = hookedD1(env.DB, async ({ batch }, run) => {
+    const answered = await run();
+    if (batch)
+      for (const r of answered as unknown as D1Result[]) {
+        const row = r.results[0] as Record<string, unknown> | undefined;
+        if (row && 'pos' in row && 'turn_index' in row && 'answer' in row) reads.push(r.results.length);
+      }
+    return answered;
   });
   return { db, reads };
 }

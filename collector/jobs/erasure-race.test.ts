@@ -48,52 +48,22 @@ async function twoUsers(p: Project) {
 }
 
 /**
- * The project's D1 binding, erasing a user just before the first batch holding a statement whose
- * SQL `writes` matches, once, then running that batch: the erasure lands between a slice's reads
- * and its writes. The D1 API gives no statement's SQL, so each one prepared through it is kept
- * with its SQL and parameters, which `raced` answers for the batch the erasure preceded.
+ * Runs tonight's job to its end, erasing the user through the admin API just before the first batch
+ * `writes` matches, once, then running that batch: the erasure lands between a slice's reads and its
+ * writes. Answers the values that batch's statements were bound to.
  */
-function erasingBefore(db: D1Database, writes: RegExp, erase: () => Promise<void>) {
-  const known = new WeakMap<object, { sql: string; params: unknown[] }>();
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const forward = <T extends object>(target: T, prop: string | symbol) => {
-    const value = Reflect.get(target, prop, target);
-    return typeof value === 'function' ? value.bind(target) : value;
-  };
-  let raced: { sql: string; params: unknown[] }[] | null = null;
-  const prepare = (sql: string) => {
-    const statement = db.prepare(sql);
-    const bind = (...params: unknown[]) => {
-      const bound = statement.bind(...params);
-      known.set(bound, { sql, params });
-      return bound;
-    };
-    const unbound = new Proxy(statement, { get: (target, prop) => (prop === 'bind' ? bind : forward(target, prop)) });
-    known.set(unbound, { sql, params: [] });
-    real.set(unbound, statement);
-    return unbound;
-  };
-  const batch = async (statements: D1PreparedStatement[]) => {
-    const seen = statements.map((s) => known.get(s) ?? { sql: '', params: [] });
-    if (raced === null && seen.some((s) => writes.test(s.sql))) {
-      raced = seen;
-      await erase();
-    }
-    return db.batch(statements.map((s) => real.get(s) ?? s));
-  };
-  const wrapped = new Proxy(db, { get: (target, prop) => (prop === 'prepare' ? prepare : prop === 'batch' ? batch : forward(target, prop)) });
-  return { db: wrapped, raced: () => raced };
-}
-
-/** Runs tonight's job to its end, erasing the user through the admin API just before the first batch `writes` matches. */
 async function runErasingBefore(p: Project, userIdHash: string, writes: RegExp) {
-  const erasing = erasingBefore(env.DB, writes, async () => {
-    expect((await adminCall(p, `/users/${userIdHash}`, { method: 'DELETE' })).status).toBe(200);
+  let raced: (readonly unknown[])[] | undefined;
+  const db = hookedD1(env.DB, async ({ sql, params, batch }, run) => {
+    if (batch && !raced && sql.some((s) => writes.test(s))) {
+      raced = [...params];
+      expect((await adminCall(p, `/users/${userIdHash}`, { method: 'DELETE' })).status).toBe(200);
+    }
+    return run();
   });
-  const summary = await runNightly({ ...env, DB: erasing.db }, Date.now() + 1_000, { projects: [p.id] });
+  const summary = await runNightly({ ...env, DB: db }, Date.now() + 1_000, { projects: [p.id] });
   expect(summary.done).toBe(true);
-  const raced = erasing.raced();
-  expect(raced).not.toBeNull();
+  expect(raced).toBeDefined();
   return raced!;
 }
 
@@ -121,7 +91,7 @@ describe('erasing a user while the nightly job runs', () => {
       const { gone, stays } = await twoUsers(p);
       const raced = await runErasingBefore(p, gone.userIdHash, writes);
       // The race happened: the slice had read the user's traces and was about to write rows for them.
-      const written = JSON.stringify(raced.map((s) => s.params));
+      const written = JSON.stringify(raced);
       for (const id of gone.traceIds) expect(written).toContain(id);
 
       await expect(rowsNaming(p.id, gone.needles)).resolves.toEqual([]);

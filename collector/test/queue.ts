@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import type { Env } from '../env.ts';
 import worker from '../index.ts';
 import type { QueuedEvents } from '../ingest-queue/messages.ts';
+import { hookedD1 } from './hooked-d1.ts';
 
 /** A queue that keeps what it is sent, or refuses it, in place of INGEST_QUEUE. */
 export function fakeQueue(refuse?: Error) {
@@ -50,21 +51,14 @@ export async function deliver(
 }
 
 /** A D1 whose batches fail, as a locked or unreachable database's would: a statement on its own still runs. */
-export const failingDb = new Proxy(env.DB, {
-  get(db, name) {
-    if (name === 'batch') return () => Promise.reject(new Error('D1_ERROR: database is locked'));
-    const value = Reflect.get(db, name, db);
-    return typeof value === 'function' ? value.bind(db) : value;
-  },
+export const failingDb = hookedD1(env.DB, async ({ batch }, run) => {
+  if (batch) throw new Error('D1_ERROR: database is locked');
+  return run();
 });
 
 /** A D1 that runs nothing at all. */
-export const downDb = new Proxy(env.DB, {
-  get(_, name) {
-    return () => {
-      throw new Error(`D1_ERROR: Network connection lost (${String(name)})`);
-    };
-  },
+export const downDb = hookedD1(env.DB, async ({ batch }) => {
+  throw new Error(`D1_ERROR: Network connection lost (${batch ? 'batch' : 'statement'})`);
 });
 
 /** A queued message one of whose rows the schema refuses (no trace id), as it would one queued by an older version. */

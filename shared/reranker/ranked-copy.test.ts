@@ -13,6 +13,22 @@ describe('rankedCopy', () => {
     expect(chunk.rerankScore).toBe(7);
   });
 
+  it('spreads a plain chunk with an own getter, as rerankWithModel always did: its value read once, nothing else of it copied', () => {
+    let reads = 0;
+    const chunk = {
+      chunkId: 'a',
+      get text() {
+        reads++;
+        return 'refunds';
+      },
+    };
+    Object.defineProperty(chunk, 'hidden', { value: 'h', enumerable: false });
+    const copy = rankedCopy(chunk, ranking);
+    expect(reads).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(copy, 'text')).toEqual({ value: 'refunds', writable: true, enumerable: true, configurable: true });
+    expect(copy).toStrictEqual({ chunkId: 'a', text: 'refunds', ...ranking });
+  });
+
   it("keeps a class instance's prototype, its own getters and non-enumerable properties, and is writable even of a frozen chunk", () => {
     class Chunk {
       readonly chunkId = 'a';

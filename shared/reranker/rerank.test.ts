@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RERANKER_FORMAT, type RerankerModel } from './model.ts';
-import { rerankWithModel } from './rerank.ts';
+import { rankingWithModel, rerankWithModel } from './rerank.ts';
 
 /** Ranks by the document prior alone: `doc-good` was judged relevant, `doc-bad` not. */
 const model: RerankerModel = {
@@ -55,5 +55,28 @@ describe('rerankWithModel', () => {
     const [ranked] = rerankWithModel(model, 'q', [chunk]);
     expect(Object.getPrototypeOf(ranked)).toBe(Object.prototype);
     expect(ranked).toStrictEqual({ ...chunk, rerankScore: ranked!.rerankScore, retrievalRank: 1, rerankerVersion: 'v7' });
+  });
+
+  it('copies each candidate once, rankingWithModel none: it gives the scores and places alone, its version stamped', () => {
+    const listed: string[] = [];
+    const counted = (c: { chunkId: string; sourceDocId: string; text: string }) =>
+      new Proxy(c, {
+        ownKeys(target) {
+          listed.push(target.chunkId);
+          return Reflect.ownKeys(target);
+        },
+      });
+    const chunks = () => [counted({ chunkId: 'a', sourceDocId: 'doc-bad', text: 'x' }), counted({ chunkId: 'b', sourceDocId: 'doc-good', text: 'y' })];
+    const ranking = rankingWithModel(model, 'q', chunks());
+    expect(listed).toEqual([]);
+    expect(ranking).toStrictEqual([
+      { rerankScore: ranking[0]!.rerankScore, retrievalRank: 2, rerankerVersion: 'v7' },
+      { rerankScore: ranking[1]!.rerankScore, retrievalRank: 1, rerankerVersion: 'v7' },
+    ]);
+    const ranked = rerankWithModel(model, 'q', chunks());
+    expect(listed.sort()).toEqual(['a', 'b']);
+    expect(ranked.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank, r.rerankerVersion])).toEqual(
+      ranking.map((r) => [r.retrievalRank === 1 ? 'a' : 'b', r.rerankScore, r.retrievalRank, 'v7']),
+    );
   });
 });

@@ -31,7 +31,11 @@ export function unusableRanking(ranked: readonly { rerankScore: number }[], vers
     : new Error(`reranker ${version} scored a chunk beyond a number; retrieval's order kept`);
 }
 
-export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
+/**
+ * The model's ranking of the candidates, best first: each one's score and its place in retrieval's
+ * order (`candidates[retrievalRank - 1]`), with nothing of the candidates copied.
+ */
+export function rankingWithModel(model: RerankerModel, query: string, candidates: readonly Candidate[], vectors?: Vectors): Ranking[] {
   let evidence = evidenceCache.get(model);
   if (!evidence) evidenceCache.set(model, (evidence = modelEvidence(model)));
   const columns = featureColumns(model.features, queryView(query, vectors?.query), candidates, evidence, vectors?.chunks);
@@ -54,14 +58,10 @@ export function rerankWithModel<C extends Candidate>(model: RerankerModel, query
     }
     scores[i] = s;
   }
-  return orderByScore(scores).map((i) => ranked(candidates[i]!, { rerankScore: scores[i]!, retrievalRank: i + 1, rerankerVersion: model.version }));
+  return orderByScore(scores).map((i) => ({ rerankScore: scores[i]!, retrievalRank: i + 1, rerankerVersion: model.version }));
 }
 
-/**
- * The caller's chunk with its ranking, whatever its class: a spread made a backend's instances
- * plain objects, their getters and methods gone. A plain chunk is spread as before: copying its
- * property descriptors halved the chunks ranked a second (bench/reranker.ts).
- */
-function ranked<C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> {
-  return Object.getPrototypeOf(chunk) === Object.prototype ? { ...chunk, ...ranking } : rankedCopy(chunk, ranking);
+/** The candidates best first, each a copy with its ranking, whatever its class (see rankedCopy). */
+export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
+  return rankingWithModel(model, query, candidates, vectors).map((r) => rankedCopy(candidates[r.retrievalRank - 1]!, r));
 }
