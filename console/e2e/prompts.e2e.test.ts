@@ -183,20 +183,21 @@ describe('prompt settings, read by a screen reader', () => {
 });
 
 /**
- * The prompt settings with a prompt added, whose saves the API refuses with `message`, naming the
- * field pushed onto `refusals` before each save.
+ * The prompt settings with a prompt added (the `n`th), whose saves the API refuses: with `refused`'s
+ * fields, or with `refused` as the message of the field pushed onto `refusals` before each save.
  */
-async function withPromptAdded(message: string) {
+async function withPromptAdded(refused: string | ((n: number) => { field: string; message: string }[])) {
   const refusals: string[] = [];
+  let n = -1;
   const opened = await openConsole(browser(), fixture(), '/admin/prompts', {
-    routes: refusingSaves('/v1/config', 'invalid_config', () => [{ field: refusals.shift()!, message }]),
+    routes: refusingSaves('/v1/config', 'invalid_config', () => (typeof refused === 'string' ? [{ field: refusals.shift()!, message: refused }] : refused(n))),
   });
   const { page, context } = opened;
   try {
     await page.getByRole('button', { name: 'Add a prompt' }).click();
     const prompt = page.locator('rf-prompts-page fieldset').last();
     await prompt.getByLabel('Text (English)').fill('Was this useful?');
-    const n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
+    n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
     return { ...opened, refusals, prompt, n };
   } catch (error) {
     await context.close();
@@ -282,19 +283,12 @@ describe('prompt settings: the trigger and the rating mode refused by the API', 
 
 describe('prompt settings with several fields refused by the API', () => {
   it('marks each beside its field, focus on the first; one the form does not show goes to the status line', async () => {
-    let n = 0;
-    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: refusingSaves('/v1/config', 'invalid_config', () => [
-        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
-        { field: 'rating', message: 'is <i>not</i> on this plan' },
-        { field: 'somewhere.else', message: 'is unknown' },
-      ]),
-    });
+    const { page, context, problems, prompt } = await withPromptAdded((n) => [
+      { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+      { field: 'rating', message: 'is <i>not</i> on this plan' },
+      { field: 'somewhere.else', message: 'is unknown' },
+    ]);
     try {
-      await page.getByRole('button', { name: 'Add a prompt' }).click();
-      const prompt = page.locator('rf-prompts-page fieldset').last();
-      await prompt.getByLabel('Text (English)').fill('Was this useful?');
-      n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
       await page.getByRole('button', { name: 'Save' }).click();
 
       const perDay = prompt.getByLabel('At most per day');
@@ -322,18 +316,11 @@ describe('prompt settings with several fields refused by the API', () => {
 
 describe('prompt settings with one field refused twice by the API', () => {
   it('says both refusals beside the field, and nothing in the status line', async () => {
-    let n = 0;
-    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/prompts', {
-      routes: refusingSaves('/v1/config', 'invalid_config', () => [
-        { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
-        { field: `prompts[${n}].maxPerDay`, message: 'must be below the per-session cap' },
-      ]),
-    });
+    const { page, context, problems, prompt } = await withPromptAdded((n) => [
+      { field: `prompts[${n}].maxPerDay`, message: 'is over the plan’s limit' },
+      { field: `prompts[${n}].maxPerDay`, message: 'must be below the per-session cap' },
+    ]);
     try {
-      await page.getByRole('button', { name: 'Add a prompt' }).click();
-      const prompt = page.locator('rf-prompts-page fieldset').last();
-      await prompt.getByLabel('Text (English)').fill('Was this useful?');
-      n = (await page.locator('rf-prompts-page fieldset').count()) - 1;
       await page.getByRole('button', { name: 'Save' }).click();
 
       const perDay = prompt.getByLabel('At most per day');

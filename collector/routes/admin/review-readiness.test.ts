@@ -7,6 +7,9 @@ import { tinyModel } from '../../test/tiny-model.ts';
 
 type Training = { training: { examples: number; trainedOn: number; ready: boolean } };
 
+const answeredAt = async (projectId: string, itemId: string) =>
+  (await env.DB.prepare('select answered_at as at from review_items where project_id = ? and item_id = ?').bind(projectId, itemId).first<{ at: number }>())!.at;
+
 describe('GET /v1/admin/review training readiness', () => {
   it('is ready when an answer changed since the last model, as the nightly job retrains then, though the count is the same', async () => {
     const p = await newProject();
@@ -62,10 +65,7 @@ describe('GET /v1/admin/review training readiness', () => {
     const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
     // The reviewer's request read its clock a second before the read, and saved the answer after it.
     expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', null, readAt - 1_000)).toBe('answered');
-    const stamped = await env.DB.prepare(`select answered_at as at from review_items where project_id = ? and item_id = 'item-1'`)
-      .bind(p.id)
-      .first<{ at: number }>();
-    expect(stamped!.at).toBeGreaterThan(readAt);
+    expect(await answeredAt(p.id, 'item-1')).toBeGreaterThan(readAt);
     const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'], dataReadAt: readAt };
     expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
     expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
@@ -79,9 +79,6 @@ describe('GET /v1/admin/review training readiness', () => {
     expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', null, at)).toBe('answered');
     const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
     expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', 'same answer', readAt + 1_000)).toBe('answered');
-    const stamped = await env.DB.prepare(`select answered_at as at from review_items where project_id = ? and item_id = 'item-1'`)
-      .bind(p.id)
-      .first<{ at: number }>();
-    expect(stamped!.at).toBe(at);
+    expect(await answeredAt(p.id, 'item-1')).toBe(at);
   });
 });
