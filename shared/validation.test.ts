@@ -64,6 +64,8 @@ describe('fieldErrors', () => {
     expect(named(body, { judgements: [{ docId: 'd', relevance: 1, colour: 'red', size: 2 }] })).toEqual(['judgements[0].colour', 'judgements[0].size']);
     // An input that is none of the options is named by the union's own issue.
     expect(named(body, { judgements: [{ relevance: 1 }] })).toEqual(['judgements[0]']);
+    // A union that is the whole body too.
+    expect(named(judgement, { docId: 'd', relevance: 1, colour: 'red' })).toEqual(['colour']);
   });
 
   it("names every key a variant option does not take, beside the option's other faults", () => {

@@ -17,14 +17,21 @@ export const firstFieldError = (issues: readonly v.BaseIssue<unknown>[], prefix 
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = '', checked?: { schema: v.GenericSchema; input: unknown }): FieldError[] {
   const byField = new Map<string, string>();
   const unknown = checked ? unknownKeys(checked.schema, checked.input, prefix) : [];
-  const within = (field: string) => unknown.some((u) => u.field.startsWith(`${field}.`) || u.field.startsWith(`${field}[`));
   // A union's own issue says "Expected Object but received Object" of an input that is one of its
   // options but for keys it does not take: those keys, named below it, say what is wrong.
+  const explained = ancestorsOf(unknown.map((u) => u.field));
   const found = issues
-    .filter((issue) => !(issue.type === 'union' || issue.type === 'variant') || !within(fieldError(issue, prefix).field))
-    .map((issue) => fieldError(issue, prefix));
+    .map((issue) => ({ issue, ...fieldError(issue, prefix) }))
+    .filter(({ issue, field }) => !((issue.type === 'union' || issue.type === 'variant') && explained.has(field)));
   for (const { field, message } of [...found, ...unknown]) if (!byField.has(field)) byField.set(field, message);
   return Array.from(byField, ([field, message]) => ({ field, message }));
+}
+
+/** Every path above one of `fields` (`a` and `a.b` above `a.b[0]`, `body` above all), in a set: a batch may name thousands. */
+function ancestorsOf(fields: readonly string[]): Set<string> {
+  const above = new Set<string>(fields.length > 0 ? ['body'] : []);
+  for (const field of fields) for (const { index } of field.matchAll(/[.[]/g)) if (index > 0) above.add(field.slice(0, index));
+  return above;
 }
 
 function fieldError(issue: v.BaseIssue<unknown>, prefix: string): FieldError {

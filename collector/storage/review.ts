@@ -52,6 +52,12 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
 }
 
 /**
+ * The earliest an answer saved now may be stamped: after the latest training's read began. Its own
+ * clock, read before it was saved, may say earlier, and that read may have missed it.
+ */
+const AFTER_TRAINING_READ = 'select read_at + 1 from training_reads where project_id = ?1';
+
+/**
  * Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). The same
  * answer given again keeps its time: it is not new to a model trained since, nor another review.
  * With `ifVerdict` (the verdict the reviewer saw, null for none), only while the item still has
@@ -59,12 +65,6 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
  * response, is taken as before): another reviewer's answer given meanwhile, or its note, is not
  * overwritten unseen (`changed`).
  */
-/**
- * The earliest an answer saved now may be stamped: after the latest training's read began. Its own
- * clock, read before it was saved, may say earlier, and that read may have missed it.
- */
-const AFTER_TRAINING_READ = 'select read_at + 1 from training_reads where project_id = ?1';
-
 export async function answerItem(
   d1: D1Database,
   projectId: string,
