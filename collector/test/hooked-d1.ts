@@ -39,6 +39,10 @@ export function hookedD1(d1: D1Database, around: Around): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === 'prepare') return (sql: string) => hooked(target.prepare(sql), sql);
+      // The other ways to run SQL go through `around` too: a hooked D1 that is down is down for all of them.
+      if (prop === 'exec') return (sql: string) => around({ sql: [sql], params: [[]], batch: false }, () => target.exec(sql));
+      if (prop === 'withSession')
+        return (...args: Parameters<D1Database['withSession']>) => hookedD1(target.withSession(...args) as unknown as D1Database, around);
       if (prop === 'batch')
         return (statements: Given[]) =>
           around({ sql: statements.map((s) => s[SQL] ?? ''), params: statements.map((s) => s[PARAMS] ?? []), batch: true }, () =>
