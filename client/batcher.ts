@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type BackoffOptions, retryAfterMs, retryDelay } from '../shared/backoff.ts';
+import { listedFields } from '../shared/listed-fields.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
 import { type FieldError, fieldErrors } from '../shared/validation.ts';
@@ -20,8 +21,8 @@ const rejected = (fields: FieldError[]): Outcome => ({ status: 'rejected', field
 
 /** The fields of a rejected item as the collector named them, or its first alone from a collector that lists none. */
 function fieldsOf(r: Extract<ItemResult, { status: 'rejected' }>): FieldError[] {
-  const listed = Array.isArray(r.fields) && r.fields.length > 0 && r.fields.every((f) => typeof f?.field === 'string' && typeof f.message === 'string');
-  return listed ? r.fields : [{ field: r.field, message: r.reason }];
+  const listed = listedFields(r.fields);
+  return listed.length > 0 ? listed : [{ field: r.field, message: r.reason }];
 }
 
 /** One kind of item the collector takes in batches: traces or events. */

@@ -1,3 +1,4 @@
+import { listedFields } from '../../shared/listed-fields.ts';
 import type { FieldError } from '../../shared/validation.ts';
 import { adminKey } from '../app/admin-key.ts';
 
@@ -18,8 +19,7 @@ export class ApiRequestError extends Error {
 
 /** The API's `fields` as far as they are well formed; a collector that names `field` alone gives that one. */
 function fieldsOf(error: { field?: unknown; message?: unknown; fields?: unknown } | undefined): FieldError[] | undefined {
-  if (!Array.isArray(error?.fields)) return undefined;
-  const named = (error.fields as Partial<FieldError>[]).filter((f): f is FieldError => typeof f?.field === 'string' && typeof f.message === 'string');
+  const named = listedFields(error?.fields);
   return named.length ? named : undefined;
 }
 
