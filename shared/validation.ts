@@ -38,7 +38,7 @@ function fieldError(issue: v.BaseIssue<unknown>, prefix: string): FieldError {
   let field = prefix;
   for (const item of issue.path ?? []) {
     const key = (item as { key?: unknown }).key;
-    field += typeof key === 'number' ? `[${key}]` : field ? `.${String(key)}` : String(key);
+    field = pathTo(field, typeof key === 'number' ? key : String(key));
   }
   return { field: field || prefix || 'body', message: messageOf(issue) };
 }
