@@ -2,6 +2,7 @@ import type { ReviewItem } from '../../shared/admin-api/review.ts';
 import { DAY_MS } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
+import { AFTER_TRAINING_READ_SQL } from './training-reads.ts';
 
 /** The mining threshold in force: the last recorded change, or the default. */
 export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
@@ -52,12 +53,6 @@ export async function reviewItem(d1: D1Database, projectId: string, id: string):
 }
 
 /**
- * The earliest an answer saved now may be stamped: after the latest training's read began. Its own
- * clock, read before it was saved, may say earlier, and that read may have missed it.
- */
-const AFTER_TRAINING_READ = 'select read_at + 1 from training_reads where project_id = ?1';
-
-/**
  * Records a reviewer's answer, or takes it back (`verdict` null: the item waits again). The same
  * answer given again keeps its time: it is not new to a model trained since, nor another review.
  * With `ifVerdict` (the verdict the reviewer saw, null for none), only while the item still has
@@ -74,10 +69,12 @@ export async function answerItem(
   now: number,
   ifVerdict?: ReviewItem['verdict'],
 ): Promise<'answered' | 'changed' | 'not_found'> {
+  // Stamped no earlier than just after the latest training's read began (training-reads.ts): a read
+  // that began after `now` was taken, but before this is saved, did not see it.
   const answer = d1
     .prepare(
       `update review_items set verdict = ?3, note = ?4,
-         answered_at = case when status = 'answered' and verdict is ?3 then answered_at else max(?5, coalesce((${AFTER_TRAINING_READ}), 0)) end,
+         answered_at = case when status = 'answered' and verdict is ?3 then answered_at else max(?5, coalesce((${AFTER_TRAINING_READ_SQL}), 0)) end,
          status = case when ?3 is null then 'pending' else 'answered' end, updated_at = ?6
        where project_id = ?1 and item_id = ?2 and (?7 = 0 or verdict is ?8 or (verdict is ?3 and note is ?4))`,
     )

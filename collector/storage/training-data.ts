@@ -69,21 +69,6 @@ export async function trainingExampleCount(d1: D1Database, projectId: string): P
 }
 
 /**
- * Marks that a training begins to read the project's reviewed answers at `readAt` (its model's
- * `dataReadAt`), before it reads them: an answer saved from then on is stamped after it
- * (`answerItem`), so none the read missed looks seen by the model. Never moved back.
- */
-export async function markTrainingRead(d1: D1Database, projectId: string, readAt: number): Promise<void> {
-  await d1
-    .prepare(
-      `insert into training_reads (project_id, read_at) values (?1, ?2)
-       on conflict (project_id) do update set read_at = max(read_at, excluded.read_at)`,
-    )
-    .bind(projectId, readAt)
-    .run();
-}
-
-/**
  * Those examples, and how many of them had every answer in the data a training read at
  * `dataReadAt` (a model trained then saw them as they stand; with `dataReadAt` null, every one).
  */

@@ -4,7 +4,8 @@ import { consolidate } from '../../../shared/training/train.ts';
 import { recordForgetting } from '../../storage/erasure-memory.ts';
 import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
 import { latestTraining, newSinceLastModel, servedModel } from '../../storage/models.ts';
-import { type ChunkTexts, confirmedExamples, evalQueries, markTrainingRead, trainingData } from '../../storage/training-data.ts';
+import { type ChunkTexts, confirmedExamples, evalQueries, trainingData } from '../../storage/training-data.ts';
+import { startTrainingRead } from '../../storage/training-reads.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /**
@@ -29,8 +30,7 @@ export const train: Stage = {
     // By the real clock, as erasures note when they finish and reviewers' answers are stamped: a
     // model of data read before one forgets its questions, and an answer given after is new to it,
     // whichever night (`now`) the model is dated.
-    const dataReadAt = Date.now();
-    await markTrainingRead(db, projectId, dataReadAt);
+    const dataReadAt = await startTrainingRead(db, projectId);
     const confirmed = await confirmedExamples(db, projectId);
     const examples = consolidate(confirmed).length;
     if (!(await newSinceLastModel(db, projectId, last, examples))) return { cursor: null, counts: { nothingNew: 1 } };

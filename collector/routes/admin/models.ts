@@ -25,7 +25,8 @@ import {
   rollBack,
   servedModel,
 } from '../../storage/models.ts';
-import { type ChunkTexts, evalQueries, markTrainingRead, trainingData } from '../../storage/training-data.ts';
+import { type ChunkTexts, evalQueries, trainingData } from '../../storage/training-data.ts';
+import { startTrainingRead } from '../../storage/training-reads.ts';
 import { jsonStream } from './json-stream.ts';
 
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
@@ -135,9 +136,8 @@ export const modelRoutes = new Hono<AppEnv>()
    */
   .get('/training-data', validQuery(AtQuery), async (c) => {
     const { projectId } = c.get('auth');
-    const readAt = Date.now();
+    const readAt = await startTrainingRead(c.env.DB, projectId);
     const now = c.get('input').at ?? readAt;
-    await markTrainingRead(c.env.DB, projectId, readAt);
     const texts: ChunkTexts = new Map();
     const [data, evals, served, settings, last] = await Promise.all([
       trainingData(c.env.DB, projectId, now, undefined, texts),
