@@ -343,11 +343,12 @@ describe('eval sets, loop health, retention and erasure', () => {
     // The other user's share of the shared items is intact.
     const items = await env.DB.prepare('select trace_count from review_items where project_id = ?').bind(p.id).all<{ trace_count: number }>();
     expect(items.results.length).toBeGreaterThan(0);
-    // What no trace can hold is refused, naming the field.
+    // What no trace can hold is refused, naming the field in field and fields.
     for (const bad of [' leading-space', 'x'.repeat(513)]) {
       const refused = await admin(p, `/users/${encodeURIComponent(bad)}`, { method: 'DELETE' });
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toMatchObject({ error: { code: 'invalid_user', field: 'userIdHash' } });
+      const message = 'Not a user id a trace can hold';
+      expect(await refused.json()).toEqual({ error: { code: 'invalid_user', message, field: 'userIdHash', fields: [{ field: 'userIdHash', message }] } });
     }
   });
 

@@ -12,7 +12,7 @@ export function ifMatchVersion(c: Context): number | undefined {
   const given = c.req.header('if-match')?.trim();
   if (given === undefined || given === '*') return undefined;
   const m = /^"(\d{1,16})"$/.exec(given);
-  if (!m) throw new ApiError(400, { code: 'invalid_if_match', message: 'must be the ETag a read answered, e.g. "1764900000000"', field: 'if-match' });
+  if (!m) throw ApiError.fields('invalid_if_match', [{ field: 'if-match', message: 'must be the ETag a read answered, e.g. "1764900000000"' }]);
   return Number(m[1]);
 }
 

@@ -99,9 +99,10 @@ describe('jsonBody', () => {
     ['not JSON', '{"a":'],
     ['empty', ''],
     ['invalid UTF-8', new Uint8Array([0x22, 0xff, 0x22])],
-  ])('answers a body that is %s with 400 naming the body', async (_, body) => {
+  ])('answers a body that is %s with 400 naming the body in field and fields', async (_, body) => {
     const res = await post(body);
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toMatchObject({ code: 'invalid_json', field: 'body' });
+    const message = 'The body is not valid UTF-8 JSON';
+    expect(await errorOf(res)).toEqual({ code: 'invalid_json', message, field: 'body', fields: [{ field: 'body', message }] });
   });
 });

@@ -56,6 +56,6 @@ function parseJson(bytes: ArrayBuffer): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
-    throw new ApiError(400, { code: 'invalid_json', message: 'The body is not valid UTF-8 JSON', field: 'body' });
+    throw ApiError.fields('invalid_json', [{ field: 'body', message: 'The body is not valid UTF-8 JSON' }]);
   }
 }

@@ -98,11 +98,12 @@ describe('GET and PUT /v1/admin/settings', () => {
     expect((await call('/v1/admin/settings', { headers: bearer(p.keys.admin) })).headers.get('etag')).not.toBe(again.headers.get('etag'));
   });
 
-  it('refuses an If-Match that is not an ETag it gave, naming the header', async () => {
+  it('refuses an If-Match that is not an ETag it gave, naming the header in field and fields', async () => {
     const p = await newProject();
     const res = await call('/v1/admin/settings', { method: 'PUT', json: { retentionDays: 30 }, headers: { ...bearer(p.keys.admin), 'if-match': 'W/"abc"' } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: 'invalid_if_match', field: 'if-match' } });
+    const message = 'must be the ETag a read answered, e.g. "1764900000000"';
+    expect(await res.json()).toEqual({ error: { code: 'invalid_if_match', message, field: 'if-match', fields: [{ field: 'if-match', message }] } });
     expect((await admin(p, '/settings')).body).toEqual(DEFAULT_LOOP_SETTINGS);
   });
 

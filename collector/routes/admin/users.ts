@@ -14,6 +14,6 @@ export const userRoutes = new Hono<AppEnv>()
   .delete('/users/:userIdHash', async (c) => {
     const userIdHash = c.req.param('userIdHash');
     // Any id a trace can hold (shared/schema/trace.ts) can be erased.
-    if (!v.is(externalId(), userIdHash)) throw new ApiError(400, { code: 'invalid_user', message: 'Not a user id a trace can hold', field: 'userIdHash' });
+    if (!v.is(externalId(), userIdHash)) throw ApiError.fields('invalid_user', [{ field: 'userIdHash', message: 'Not a user id a trace can hold' }]);
     return c.json({ userIdHash, ...(await eraseUser(c.env.DB, c.get('auth').projectId, userIdHash)) });
   });
