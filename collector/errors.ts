@@ -42,6 +42,15 @@ export class ApiError extends HTTPException {
   }
 }
 
+/** What a check of a part of the request read, or every field at fault there and the code of the 400 naming them. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; fields: FieldError[] };
+
+/** The value a check read, or its 400 thrown. */
+export function checkedValue<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw ApiError.fields(checked.code, checked.fields);
+  return checked.value;
+}
+
 export const errorBody = (code: string, message: string, field?: string, fields?: FieldError[]): ErrorBody => ({
   error: { code, message, ...(field !== undefined && { field }), ...(fields !== undefined && { fields }) },
 });

@@ -123,6 +123,13 @@ describe('the curated eval suite', () => {
       body: '{',
     });
     expect(fieldsOf((await notJson.json()) as ErrorBody)).toEqual(['queryId', 'body']);
+    // A body of another media type is its 415 first, as on every route.
+    const notTyped = await call('/v1/admin/eval-suite/a%01b', {
+      method: 'PUT',
+      headers: { ...bearer(p.keys.admin), 'content-type': 'text/plain' },
+      body: '{}',
+    });
+    expect(notTyped.status).toBe(415);
     expect(fieldsOf((await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'PUT', json: q })).body)).toEqual(['queryId']);
     expect(fieldsOf((await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'DELETE' })).body)).toEqual(['queryId']);
     // A good id with a bad body names the body's fields alone, as before.
@@ -130,6 +137,44 @@ describe('the curated eval suite', () => {
       code: 'invalid_suite_query',
       fields: [{ field: 'extra' }],
     });
+    expect(await suite(p)).toEqual([]);
+  });
+
+  it('names a chunk listed twice and a judgement twice or of no candidate beside the fields of the wrong type, in one round, and stores nothing', async () => {
+    const p = await newProject();
+    const q = question();
+    const [refunds, shipping] = q.candidates;
+    const refused = async (path: string, json: unknown) => (await admin<ErrorBody>(p, path, { method: 'PUT', json })).body.error;
+    const body = {
+      query: '   ',
+      candidates: [refunds, { ...shipping, score: 'high' }, { ...refunds, text: 'Listed again.' }],
+      judgements: [
+        { chunkId: 'elsewhere#1', relevance: 1 },
+        { chunkId: 'shipping#1', relevance: 2 },
+        { sourceDocId: 'refunds.md', relevance: 1 },
+        { sourceDocId: 'refunds.md', relevance: 0 },
+      ],
+    };
+    const fields = ['query', 'candidates[1].score', 'judgements[1]', 'candidates[2]', 'judgements[0]', 'judgements[3]'];
+    const error = await refused('/eval-suite/x', body);
+    expect(error).toMatchObject({ code: 'invalid_suite_query', field: 'query' });
+    expect(error.fields).toEqual(fields.map((field) => ({ field, message: expect.any(String) })));
+    expect(error.fields![3]!.message).toBe('lists chunk refunds#1 a second time');
+    expect(error.fields![4]!.message).toBe('judges a chunk or document that is not among the candidates');
+    expect(error.fields![5]!.message).toBe('judges document refunds.md a second time');
+    // Beside a bad id too.
+    expect((await refused('/eval-suite/a%01b', body)).fields!.map((f) => f.field)).toEqual(['queryId', ...fields]);
+    // A candidate whose id is wrong could be the chunk a judgement names: none is said not to be a candidate, a judgement twice still is.
+    const unknownCandidate = {
+      ...q,
+      candidates: [refunds, { ...shipping, chunkId: ' shipping#1' }],
+      judgements: [
+        { chunkId: 'elsewhere#1', relevance: 1 },
+        { chunkId: 'refunds#1', relevance: 1 },
+        { chunkId: 'refunds#1', relevance: 0 },
+      ],
+    };
+    expect((await refused('/eval-suite/x', unknownCandidate)).fields!.map((f) => f.field)).toEqual(['candidates[1].chunkId', 'judgements[2]']);
     expect(await suite(p)).toEqual([]);
   });
 

@@ -1,12 +1,12 @@
-import { type Context, Hono, type MiddlewareHandler, type Next } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { externalId } from '../../../shared/schema/common.ts';
-import { MAX_SUITE_QUERIES, SuiteQuerySchema } from '../../../shared/schema/eval-suite.ts';
+import { MAX_SUITE_QUERIES, type SuiteQuery, SuiteQuerySchema } from '../../../shared/schema/eval-suite.ts';
 import { type FieldError, firstFieldError } from '../../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../../env.ts';
-import { ApiError } from '../../errors.ts';
-import { jsonBody } from '../../middleware/json-body.ts';
-import { validBody } from '../../middleware/valid-body.ts';
+import { ApiError, checkedValue } from '../../errors.ts';
+import { jsonReader } from '../../middleware/json-body.ts';
+import { checkBody } from '../../middleware/valid-body.ts';
 import { deleteSuiteQuery, listSuite, saveSuiteQuery } from '../../storage/eval-suite.ts';
 
 /** One question with its candidates: well within what D1 keeps in one value. */
@@ -24,24 +24,20 @@ function queryIdOf(raw: string): string {
   return raw;
 }
 
-const readBody = jsonBody({ maxBytes: MAX_SUITE_QUERY_BYTES, contentTypes: ['application/json'] });
-const checkBody = validBody(SuiteQuerySchema, 'invalid_suite_query');
+const readBody = jsonReader({ maxBytes: MAX_SUITE_QUERY_BYTES, contentTypes: ['application/json'] });
 
 /**
  * Reads and checks the body as `jsonBody` and `validBody` do. A bad path id is named first, beside
- * every fault a 400 of the body would name, so both are put right in one round.
+ * every field at fault in the body, so both are put right in one round (a body too large or of
+ * another media type is its 413 or 415 first).
  */
-const validSuiteQuery: MiddlewareHandler<AppEnv & WithInput<v.InferOutput<typeof SuiteQuerySchema>>> = async (c, next) => {
-  const fault = queryIdFault(c.req.param('queryId') ?? '');
-  // jsonBody sets `body`, which validBody reads: the one context, typed for either.
-  const read = (then: Next) => readBody(c as unknown as Context<AppEnv>, async () => void (await checkBody(c, then)));
-  if (!fault) return read(next);
-  const faultsOfBody = await read(async () => {}).then(
-    () => [],
-    // A body too large or of the wrong type (413, 415) is left for the next round, as before the id was put right.
-    (err: unknown) => (err instanceof ApiError && err.status === 400 ? (err.fields ?? [{ field: err.field ?? 'body', message: err.message }]) : []),
-  );
-  throw ApiError.fields('invalid_query_id', [fault, ...faultsOfBody]);
+const validSuiteQuery: MiddlewareHandler<AppEnv & WithInput<SuiteQuery>> = async (c, next) => {
+  const idFault = queryIdFault(c.req.param('queryId') ?? '');
+  const read = await readBody(c);
+  const body = read.ok ? checkBody(SuiteQuerySchema, 'invalid_suite_query', read.value) : read;
+  if (idFault) throw ApiError.fields('invalid_query_id', [idFault, ...(body.ok ? [] : body.fields)]);
+  c.set('input', checkedValue(body));
+  await next();
 };
 
 export const evalSuiteRoutes = new Hono<AppEnv>()
