@@ -58,6 +58,36 @@ describe('GET /v1/admin/review training readiness', () => {
     expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
   });
 
+  it('is ready for an answer changed after the training data was read, for a model recorded without dataReadAt: it read the data at the latest read', async () => {
+    const p = await newProject();
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
+    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
+    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await admin(p, '/review/item-1', { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
+    // Recorded as a script that does not send the read's time records it.
+    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'] };
+    expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
+    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
+    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+    const readBy = async (version: string) =>
+      (await env.DB.prepare('select data_read_at as at from models where project_id = ? and version = ?').bind(p.id, version).first<{ at: number }>())!.at;
+    expect(await readBy('retrain-1')).toBe(readAt);
+    // A read the clock puts after the model's time cannot be the one it was trained from: its own time, as with no read at all.
+    await env.DB.prepare('update training_reads set read_at = ? where project_id = ?')
+      .bind(Date.now() + 60_000, p.id)
+      .run();
+    const before = Date.now();
+    expect((await admin(p, '/models', { method: 'POST', json: { ...model, model: tinyModel('retrain-2') } })).status).toBe(201);
+    expect(await readBy('retrain-2')).toBeGreaterThanOrEqual(before);
+    expect(await readBy('retrain-2')).toBeLessThanOrEqual(Date.now());
+    const unread = await newProject();
+    const beforeUnread = Date.now();
+    expect((await admin(unread, '/models', { method: 'POST', json: model })).status).toBe(201);
+    const unreadAt = (await env.DB.prepare('select data_read_at as at from models where project_id = ?').bind(unread.id).first<{ at: number }>())!.at;
+    expect(unreadAt).toBeGreaterThanOrEqual(beforeUnread);
+  });
+
   it('is ready for an answer stamped before the training data was read but saved after it, which the read missed', async () => {
     const p = await newProject();
     await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
