@@ -90,7 +90,10 @@ describe('demo routes', () => {
     expect(await bad(await post({ sessionId: 's-1', query: 'q', turnIndex: 0, turn: 1 }))).toEqual({ status: 400, field: 'turn' });
     expect(await bad(await post({ sessionId: 'has spaces', query: 'q', turnIndex: 0 }))).toEqual({ status: 400, field: 'sessionId' });
     expect(await bad(await post({ sessionId: 's', query: 'q', turnIndex: -1 }))).toEqual({ status: 400, field: 'turnIndex' });
-    expect(await bad(await post('{not json'))).toEqual({ status: 400, field: 'body' });
+    const notJson = await post('{not json');
+    const message = 'The body is not valid UTF-8 JSON';
+    expect(await notJson.json()).toEqual({ error: { code: 'invalid_json', message, field: 'body', fields: [{ field: 'body', message }] } });
+    expect(notJson.status).toBe(400);
     // A list where the question belongs is named as the body, not read as an object missing its sessionId.
     for (const list of [[], [{ sessionId: 's', query: 'q', turnIndex: 0 }]]) {
       const res = await post(list);

@@ -44,6 +44,6 @@ export async function jsonBodyOf(c: Context, maxBytes: number): Promise<unknown>
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
-    throw new DemoError(400, 'invalid_json', 'The body is not valid UTF-8 JSON', 'body');
+    throw DemoError.fields('invalid_json', [{ field: 'body', message: 'The body is not valid UTF-8 JSON' }]);
   }
 }
