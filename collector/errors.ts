@@ -28,6 +28,9 @@ export class ApiError extends HTTPException {
   readonly fields?: FieldError[];
   readonly headers?: Record<string, string>;
 
+  /** A 400 names every field at fault: `ApiError.fields` builds it. */
+  constructor(status: Exclude<ContentfulStatusCode, 400>, options: ApiErrorOptions);
+  constructor(status: 400, options: ApiErrorOptions & { fields: FieldError[] });
   constructor(status: ContentfulStatusCode, { code, message, field, fields, headers }: ApiErrorOptions) {
     super(status, { message });
     this.code = code;
