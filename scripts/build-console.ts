@@ -9,9 +9,12 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import { minifySync } from 'rolldown/utils';
 import { minifyTemplates } from './build-widget.ts';
 import { failInOneLine } from './cli.ts';
+import { privateNames } from './private-names.ts';
+import { uplotWithoutUnusedParts } from './uplot-unused.ts';
 import { refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -26,12 +29,22 @@ const templates: Plugin = {
   },
 };
 
+/**
+ * Oxc's minifier (Rolldown's) has the last word on each file, as in the widget's build: its output
+ * of esbuild's compresses smaller (~1.4 KB brotli with the charts, uPlot most of it).
+ */
+function lastMinify(path: string, code: string): Buffer {
+  const minified = minifySync(path, code, { compress: { target: 'es2022' }, mangle: true, module: true });
+  if (minified.errors.length) throw new Error(`${path}: ${minified.errors.map((e) => e.message).join('; ')}`);
+  return Buffer.from(minified.code);
+}
+
 export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
   const out = resolve(ROOT, options.outDir ?? CONSOLE_DIST);
   // Built over the folder, never removing it first: a `wrangler dev` serving it (npm start) loses
   // track of a folder that is removed and made again, and answers 404 until it restarts.
   mkdirSync(out, { recursive: true });
-  const result = await build({
+  const settings = {
     absWorkingDir: ROOT,
     entryPoints: { console: join(SOURCE, 'main.ts') },
     bundle: true,
@@ -48,10 +61,14 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
     chunkNames: 'chunks/[name]-[hash]',
     // The charting library's stylesheet goes into the chart's shadow root as text.
     loader: { '.css': 'text' },
-    plugins: [templates],
-  });
+    plugins: [templates, uplotWithoutUnusedParts],
+  } satisfies BuildOptions;
+  // Private members get short names, as the widget's do: those of the files the bundle holds.
+  const own = Object.keys((await build(settings)).metafile.inputs).filter((f) => !f.includes('node_modules/'));
+  const shortened = privateNames(ROOT, own).map((name) => name.replaceAll('$', '\\$'));
+  const result = await build({ ...settings, mangleProps: new RegExp(`^(?:${shortened.join('|')})$`) });
   const files = [
-    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.contents })),
+    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith('.js') ? lastMinify(f.path, f.text) : f.contents })),
     ...['index.html', 'console.css'].map((name) => ({ path: join(out, name), contents: readFileSync(join(SOURCE, name)) })),
   ];
   // A file is written only when it changed: a `wrangler dev` serving the folder reloads its Worker

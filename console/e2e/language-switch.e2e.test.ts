@@ -1,4 +1,5 @@
-/** A message already on the page (a save's outcome, an erasure's) follows a change of language, as every other word does. */
+/** A change of language: its words fetched when it is first chosen, and a message already on the page (a save's outcome, an erasure's) following it, as every other word does. */
+import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
@@ -93,6 +94,52 @@ describe('switching language with an alert shown', () => {
       expect(review.problems).toEqual([]);
     } finally {
       await review.context.close();
+    }
+  });
+});
+
+describe('loading a language', () => {
+  /** Routes (for `openConsole`) noting each language file fetched, and failing those of `failing`. */
+  const languageFiles = (fetched: string[], failing?: string) => (context: BrowserContext) =>
+    context.route(/\/chunks\/(en|zh-CN)-\w+\.js$/, (route) => {
+      const language = /\/chunks\/(en|zh-CN)-/.exec(route.request().url())![1]!;
+      fetched.push(language);
+      return language === failing ? route.abort('connectionrefused') : route.continue();
+    });
+
+  it('fetches the words of the language shown alone, and another’s when it is chosen', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched) });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(fetched).toEqual(['en']);
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => page.locator('rf-console nav').getAttribute('aria-label')).toBe('页面');
+      expect(await page.locator('rf-review-page h1').textContent()).toBe('审核队列');
+      expect(fetched).toEqual(['en', 'zh-CN']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the language shown and says so when the words of the one chosen cannot be fetched', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched, 'zh-CN') });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      await page.getByLabel('Language').selectOption('zh-CN');
+      const alert = page.locator('rf-console [role="alert"][data-field="language-load-failed"]');
+      await expect.poll(() => alert.textContent()).toContain('简体中文 could not be loaded: the console may have been updated since this tab opened.');
+      expect(fetched).toEqual(['en', 'zh-CN']);
+      expect(await page.getByLabel('Language').inputValue()).toBe('en');
+      expect(await page.locator('rf-review-page h1').textContent()).toBe('Review queue');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect(await alert.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
     }
   });
 });

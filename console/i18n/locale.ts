@@ -1,4 +1,4 @@
-import { LOCALES, type Locale, type Strings } from './strings.ts';
+import { LOCALES, type Locale } from './strings.ts';
 
 const STORE = 'rf-console-locale';
 
@@ -11,12 +11,10 @@ export function initialLocale(): Locale {
   return navigator.languages.some((l) => l.toLowerCase().startsWith('zh')) ? 'zh-CN' : 'en';
 }
 
+/** The language picked, kept for the next visit. */
 export function saveLocale(locale: Locale): void {
   safeSet(STORE, locale);
-  document.documentElement.lang = locale;
 }
-
-export const stringsOf = (locale: Locale): Strings => LOCALES[locale];
 
 /** A rank as words read it: "5th" in English, "5" where the sentence carries the ordinal ("第 5 位"). */
 export function ordinal(n: number, locale: Locale): string {

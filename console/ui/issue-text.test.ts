@@ -2,12 +2,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { WidgetConfigSchema } from '../../shared/schema/config.ts';
 import { LoopSettingsSchema } from '../../shared/schema/settings.ts';
-import { LOCALES } from '../i18n/strings.ts';
+import { en } from '../i18n/en.ts';
+import { zhCN as zh } from '../i18n/zh-CN.ts';
 import { configIssue } from '../pages/prompts/config-issue.ts';
 import { issueText } from './issue-text.ts';
 
-const en = LOCALES.en;
-const zh = LOCALES['zh-CN'];
 const firstIssue = (schema: v.GenericSchema, input: unknown) => {
   const parsed = v.safeParse(schema, input);
   expect(parsed.success).toBe(false);

@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type ReactiveElement, type TemplateResult } from 'lit';
 import { api, UNAUTHORIZED_EVENT } from '../../api/client.ts';
-import { initialLocale, saveLocale, stringsOf } from '../../i18n/locale.ts';
+import { initialLocale, saveLocale } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { adminKey, forgetAdminKey } from '../admin-key.ts';
@@ -51,6 +51,8 @@ const ANY_KEY_PAGES: ReadonlySet<PageName> = new Set(['health', 'not-found']);
 export class RfConsole extends LitElement {
   static override properties: PropertyDeclarations = {
     locale: { state: true },
+    strings: { state: true },
+    localeFailed: { state: true },
     theme: { state: true },
     route: { state: true },
     gate: { state: true },
@@ -61,6 +63,10 @@ export class RfConsole extends LitElement {
   };
 
   declare locale: Locale;
+  /** The words of `locale`, once fetched: the frame shows nothing before. */
+  declare strings: Strings | undefined;
+  /** A language asked for whose words could not be fetched: the one shown stays. */
+  declare localeFailed: Locale | undefined;
   declare theme: Theme;
   declare route: Route;
   declare gate: Gate;
@@ -77,6 +83,8 @@ export class RfConsole extends LitElement {
   declare failedPage: PageName | undefined;
 
   private stopWatching?: () => void;
+  /** The language asked for last: words of one asked for before it that come after are not shown. */
+  private wanted: Locale;
   private readonly onUnauthorized = () => {
     forgetAdminKey();
     this.gate = 'unauthorized';
@@ -86,7 +94,9 @@ export class RfConsole extends LitElement {
 
   constructor() {
     super();
-    this.locale = initialLocale();
+    this.locale = this.wanted = initialLocale();
+    // Fetched while the page's code is, not after it.
+    void this.showLocale(this.locale);
     this.theme = initialTheme();
     this.route = routeOf(new URL(location.href));
     this.gate = adminKey() ? 'signed-in' : 'signed-out';
@@ -104,7 +114,6 @@ export class RfConsole extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    saveLocale(this.locale);
     applyTheme(this.theme);
     this.stopWatching = watchLocation(() => this.follow(routeOf(new URL(location.href))));
     window.addEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
@@ -158,13 +167,32 @@ export class RfConsole extends LitElement {
     window.removeEventListener(UNAUTHORIZED_EVENT, this.onUnauthorized);
   }
 
-  private get strings(): Strings {
-    return stringsOf(this.locale);
+  /**
+   * Shows a language once its words are fetched. Failing (a deploy since this tab opened replaced
+   * their file), the language shown stays, its name back in the menu, and the frame says so.
+   */
+  private async showLocale(locale: Locale) {
+    this.wanted = locale;
+    try {
+      const strings = await LOCALES[locale]();
+      if (this.wanted !== locale) return;
+      this.strings = strings;
+      this.locale = locale;
+      this.localeFailed = undefined;
+      document.documentElement.lang = locale;
+    } catch {
+      if (this.wanted !== locale) return;
+      this.wanted = this.locale;
+      this.localeFailed = locale;
+      const menu = this.querySelector<HTMLSelectElement>('select[name="language"]');
+      if (menu) menu.value = this.locale;
+    }
   }
 
   override willUpdate() {
     if (this.gate === 'signed-in' && this.route.page !== 'not-found') this.loadPage(this.route.page);
-    document.title = [this.pageTitle(), this.gate === 'signed-in' ? this.project?.name : undefined, this.strings.appTitle].filter(Boolean).join(' · ');
+    const s = this.strings;
+    if (s) document.title = [this.pageTitle(s), this.gate === 'signed-in' ? this.project?.name : undefined, s.appTitle].filter(Boolean).join(' · ');
   }
 
   /** Fetches a page's code; failing, the page says so in place of a blank one. */
@@ -174,8 +202,7 @@ export class RfConsole extends LitElement {
     });
   }
 
-  private pageTitle(): string {
-    const s = this.strings;
+  private pageTitle(s: Strings): string {
     if (this.gate === 'signed-out') return s.signInTitle;
     if (this.gate === 'unauthorized') return s.unauthorizedTitle;
     return {
@@ -196,16 +223,17 @@ export class RfConsole extends LitElement {
 
   override render() {
     const s = this.strings;
+    if (!s) return nothing;
     return html`<a class="skip" href="#main">${s.skipToContent}</a>
       <header>
         <span class="brand">${s.appTitle}</span>
-        ${this.gate === 'signed-in' && this.project ? this.renderProject(this.project) : null}
-        ${this.gate === 'signed-in' ? this.renderNav() : null}
+        ${this.gate === 'signed-in' && this.project ? this.renderProject(this.project, s) : null}
+        ${this.gate === 'signed-in' ? this.renderNav(s) : null}
         <span class="spacer"></span>
         <div class="controls">
           <label
             >${s.language}
-            <select @change=${this.changeLocale}>
+            <select name="language" @change=${this.changeLocale}>
               ${(Object.keys(LOCALES) as Locale[]).map((l) => html`<option value=${l} ?selected=${l === this.locale}>${LOCALE_NAMES[l]}</option>`)}
             </select>
           </label>
@@ -218,20 +246,28 @@ export class RfConsole extends LitElement {
           ${this.gate === 'signed-in' ? html`<button @click=${this.signOut}>${s.signOut}</button>` : null}
         </div>
       </header>
-      ${this.gate === 'signed-in' && this.project?.configProblems?.length ? this.renderConfigProblems(this.project.configProblems) : null}
-      <main id="main" tabindex="-1">${this.renderMain()}</main>`;
+      ${
+        this.localeFailed
+          ? html`<p class="notice error" role="alert" data-field="language-load-failed">
+              ${format(s.languageLoadFailed, { language: LOCALE_NAMES[this.localeFailed] })}
+              <button type="button" class="retry" @click=${() => location.reload()}>${s.reload}</button>
+            </p>`
+          : null
+      }
+      ${this.gate === 'signed-in' && this.project?.configProblems?.length ? this.renderConfigProblems(this.project.configProblems, s) : null}
+      <main id="main" tabindex="-1">${this.renderMain(s)}</main>`;
   }
 
-  private renderProject(p: Project) {
+  private renderProject(p: Project, s: Strings) {
     return html`<span class="project" data-field="project"
-      >${this.strings.project} <strong>${p.name}</strong>${p.name === p.id ? null : html` <span class="mono">(${p.id})</span>`}</span
+      >${s.project} <strong>${p.name}</strong>${p.name === p.id ? null : html` <span class="mono">(${p.id})</span>`}</span
     >`;
   }
 
   /** A setting mistyped is read as its safe value meanwhile: said on every page until it is set right. */
-  private renderConfigProblems(problems: NonNullable<Project['configProblems']>) {
-    return html`<section class="config-problems" data-field="config-problems" aria-labelledby="config-problems-title">
-      <h2 id="config-problems-title">${this.strings.configProblemsTitle}</h2>
+  private renderConfigProblems(problems: NonNullable<Project['configProblems']>, s: Strings) {
+    return html`<section class="notice config-problems" data-field="config-problems" aria-labelledby="config-problems-title">
+      <h2 id="config-problems-title">${s.configProblemsTitle}</h2>
       <ul>
         ${problems.map((p) => html`<li data-variable=${p.variable}>${p.message}</li>`)}
       </ul>
@@ -243,8 +279,7 @@ export class RfConsole extends LitElement {
     return this.project?.access === 'viewer';
   }
 
-  private renderNav() {
-    const s = this.strings;
+  private renderNav(s: Strings) {
     const link = (page: PageName, href: string, text: string) =>
       this.viewer && !VIEWER_PAGES.has(page) ? nothing : html`<a href=${href} aria-current=${this.route.page === page ? 'page' : 'false'}>${text}</a>`;
     return html`<nav aria-label=${s.navLabel}>
@@ -257,8 +292,7 @@ export class RfConsole extends LitElement {
     </nav>`;
   }
 
-  private renderMain(): TemplateResult {
-    const s = this.strings;
+  private renderMain(s: Strings): TemplateResult {
     if (this.gate === 'signed-out') {
       return html`<rf-sign-in-page .strings=${s} .notice=${this.notice} @rf-signed-in=${this.signedIn}></rf-sign-in-page>`;
     }
@@ -277,7 +311,7 @@ export class RfConsole extends LitElement {
     if (this.failedPage === route.page) {
       // Chromium keeps a failed import for the document's life: asking again fails again, so the button reloads.
       return html`<section class="card" data-field="page-load-failed">
-        <h1>${this.pageTitle()}</h1>
+        <h1>${this.pageTitle(s)}</h1>
         <p class="error" role="alert">${s.pageLoadFailed} <button type="button" class="retry" @click=${() => location.reload()}>${s.reload}</button></p>
       </section>`;
     }
@@ -309,9 +343,11 @@ export class RfConsole extends LitElement {
     }
   }
 
+  /** The choice is kept at once: a reload before its words come (or after they failed to) still makes it. */
   private changeLocale(e: Event) {
-    this.locale = (e.target as HTMLSelectElement).value as Locale;
-    saveLocale(this.locale);
+    const locale = (e.target as HTMLSelectElement).value as Locale;
+    saveLocale(locale);
+    void this.showLocale(locale);
   }
 
   private changeTheme(e: Event) {
@@ -331,11 +367,13 @@ export class RfConsole extends LitElement {
   private signOut() {
     // Work a page has not saved (a review answer on its way, a note typed) is asked about first, as closing the tab is.
     const signingOut = new Event(SIGNING_OUT, { cancelable: true });
-    if (!window.dispatchEvent(signingOut) && !confirm(this.strings.signOutUnsaved)) return;
+    // Its button is shown with the words.
+    const s = this.strings!;
+    if (!window.dispatchEvent(signingOut) && !confirm(s.signOutUnsaved)) return;
     forgetAdminKey();
     this.project = undefined;
     this.accessKnown = false;
-    this.notice = this.strings.signedOut;
+    this.notice = s.signedOut;
     this.gate = 'signed-out';
   }
 }

@@ -61,7 +61,8 @@ export const styles = css`
     gap: 0.35rem;
     font-size: 0.9rem;
   }
-  rf-console .config-problems {
+  /* What the frame says above every page: settings mistyped, a language that could not be loaded. */
+  rf-console .notice {
     /* Lined up with the page below it: main's padding, and its width centred on a wide screen. */
     margin: 1rem max(1rem, (100% - 88rem) / 2) 0;
     padding: 0.5rem 1rem;

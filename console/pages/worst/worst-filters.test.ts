@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '../../i18n/strings.ts';
+import { en } from '../../i18n/en.ts';
+import { zhCN } from '../../i18n/zh-CN.ts';
 import { FILTERS, filterIssue } from './worst-filters.ts';
 
-const s = LOCALES.en;
+const s = en;
 const filter = (name: string) => FILTERS.find((f) => f.name === name)!;
 
 describe('filterIssue', () => {
@@ -16,6 +17,6 @@ describe('filterIssue', () => {
   });
 
   it('says it in Chinese too', () => {
-    expect(filterIssue(filter('days'), '0', LOCALES['zh-CN'])).toBe('不能小于 1');
+    expect(filterIssue(filter('days'), '0', zhCN)).toBe('不能小于 1');
   });
 });

@@ -51,7 +51,8 @@ export class LineChart extends LitElement {
   /** The most a value can be (1 for shares): the axis stops there, even over a line of zeros, which uPlot would span to 100. */
   declare ceiling: number | undefined;
 
-  private plot: uPlot | undefined;
+  /** The plot drawn; not private, as the build shortens private names: the browser tests read the scales it drew. */
+  plot: uPlot | undefined;
   private drawnWidth = 0;
   /** Redraws only when the width changed: the plot's own drawing must not set it off again. */
   private readonly resize = new ResizeObserver(() => {
