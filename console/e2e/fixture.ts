@@ -120,8 +120,10 @@ export async function openConsole(browser: Browser, f: Pick<ConsoleFixture, 'col
   }
   const page = await context.newPage();
   // A page's first content waits on the API, and a whole load on the server too, which a busy
-  // 2-core machine running other test files beside this one can hold up for seconds.
-  page.setDefaultTimeout(15_000);
+  // 2-core machine running other test files beside this one can hold up for seconds; and a request
+  // the local dev server leaves unanswered is asked again after 10 s (the project's after 6 s), so
+  // two such in one load take some 16 s.
+  page.setDefaultTimeout(25_000);
   page.setDefaultNavigationTimeout(30_000);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
