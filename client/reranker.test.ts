@@ -648,6 +648,61 @@ describe("createReranker given the backend's own chunk class", () => {
     );
   });
 
+  it("reads each chunk's text once, a plain chunk's own getter or a class's, ranked by a model, in retrieval's order, or refused", async () => {
+    const reads = new Map<string, number>();
+    /** A text that says how often it was read: the copy given back holds the read it was ranked by. */
+    const counted = (chunkId: string, text: string) => {
+      const n = (reads.get(chunkId) ?? 0) + 1;
+      reads.set(chunkId, n);
+      return n === 1 ? text : `${text} (read ${n} times)`;
+    };
+    const plain = (candidates: typeof query.candidates) =>
+      candidates.map(({ text, ...rest }) =>
+        Object.defineProperty({ ...rest }, 'text', { get: () => counted(rest.chunkId, text), enumerable: true }),
+      ) as typeof query.candidates;
+    class Counted {
+      constructor(
+        readonly chunkId: string,
+        readonly score: number | undefined,
+        readonly sourceDocId: string | undefined,
+        private readonly body: string,
+      ) {}
+      get text(): string {
+        return counted(this.chunkId, this.body);
+      }
+    }
+    const instances = (candidates: typeof query.candidates) => candidates.map((c) => new Counted(c.chunkId, c.score, c.sourceDocId, c.text));
+    const expected = await createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([modelResponse]).fetch }).rerank(
+      query.query,
+      query.candidates,
+    );
+    const withModel = createReranker({ endpoint: 'http://collector.test', serverKey: 'rfs_x', fetch: collector([modelResponse]).fetch });
+    const noModel = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      fetch: collector([() => new Response(null, { status: 503 })]).fetch,
+    });
+    const byId = new Map(query.candidates.map((c) => [c.chunkId, c.text]));
+    for (const chunks of [plain(query.candidates), instances(query.candidates)]) {
+      for (const [reranker, order] of [
+        [withModel, expected.map((r) => r.chunkId)],
+        [noModel, query.candidates.map((c) => c.chunkId)],
+      ] as const) {
+        reads.clear();
+        const ranked = await reranker.rerank(query.query, chunks);
+        expect(ranked.map((r) => r.chunkId)).toEqual(order);
+        expect([...reads.values()]).toEqual(chunks.map(() => 1));
+        // A class instance's copy keeps its getter, which reads again: a plain chunk's holds its one read.
+        if (!(chunks[0] instanceof Counted)) expect(ranked.map((r) => r.text)).toEqual(order.map((id) => byId.get(id)));
+      }
+      // A list with a chunk it cannot rank is retrieval's order, each text still read once.
+      reads.clear();
+      const refused = await withModel.rerank(query.query, [...chunks, { chunkId: 'no text' }] as never);
+      expect(refused.map((r) => r.retrievalRank)).toEqual([...chunks, 0].map((_, i) => i + 1));
+      expect([...reads.values()]).toEqual(chunks.map(() => 1));
+    }
+  });
+
   it("gives back its own kind of object in retrieval's order too, with no model", async () => {
     const reranker = createReranker({
       endpoint: 'http://collector.test',

@@ -8,12 +8,12 @@ import { type Embedder, float32Vector } from '../shared/embedder.ts';
 import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
-import { rankedCopy } from '../shared/reranker/ranked-copy.ts';
+import { chunkCopy, isPlainObject, type Ranking, withRanking } from '../shared/reranker/ranked-copy.ts';
 import { rankingWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
-import { inRetrievalOrder } from '../shared/reranker/retrieval-order.ts';
+import { retrievalRanking } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
 import { callSafely } from './callback.ts';
-import { rerankInputError } from './candidates.ts';
+import { rerankInput } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { DeadlineError, LOST_AFTER_DEADLINE_MS, withDeadline } from './deadline.ts';
 import { checkedCallbacks, checkedConnection, type FetchOption, fetchOf, msOption, numberOption } from './options.ts';
@@ -77,11 +77,7 @@ export const chunkVectorCache = <K>() =>
 /** The error code of the collector's 404 when no model is promoted (collector/routes/v1/reranker.ts). */
 const NO_MODEL = 'no_model';
 
-/**
- * What ranking reads of a chunk, read through its getters (a class instance's `text` may be one,
- * which a spread would drop). A score of NaN or ±Infinity says nothing about a chunk: it is ranked
- * as if retrieval gave none.
- */
+/** What ranking reads of a chunk: a score of NaN or ±Infinity says nothing about it, ranked as if retrieval gave none. */
 const rankingView = (c: Candidate): Candidate => ({
   chunkId: c.chunkId,
   sourceDocId: c.sourceDocId,
@@ -275,35 +271,42 @@ export function createReranker(options: RerankerOptions): Reranker {
       return model?.version;
     },
     refresh,
-    async rerank(query, chunks) {
+    async rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]> {
+      // Each chunk read once (a getter may be costly, or answer otherwise when read again): a plain
+      // one by its copy, a spread, which the checks then read; a class instance by the checks, its
+      // copy keeping its getters (and not its `#private` fields, which they may read). Ranking reads
+      // what the checks read.
+      const given: readonly C[] = Array.isArray(chunks) ? chunks : [];
+      const copies = given.map(chunkCopy);
+      const read = given.map((c, i) => (isPlainObject(c) ? copies[i]! : c));
+      const ranked = (ranking: readonly Ranking[]) => ranking.map((r) => withRanking(copies[r.retrievalRank - 1]!, r));
+      const input = rerankInput(query, Array.isArray(chunks) ? read : chunks);
       // Arguments it cannot rank (a search library's hits as they are) are retrieval's order, said why.
-      const wrong = rerankInputError(query, chunks);
-      if (wrong) {
-        tell(wrong);
-        return inRetrievalOrder(Array.isArray(chunks) ? chunks : []);
+      if ('error' in input) {
+        tell(input.error);
+        return ranked(retrievalRanking(read));
       }
       // Nothing retrieved, nothing to rank: no wait for the model, no call to the embedder.
-      if (chunks.length === 0) return [];
+      if (given.length === 0) return [];
       // The first call waits for the model (revalidate() bounds the wait); later ones rank with what is there while it revalidates.
       if (checkedAt === Number.NEGATIVE_INFINITY) await revalidate();
       else if (Date.now() - checkedAt > refreshMs) void revalidate();
       const m = model;
       if (m) {
         try {
-          const scored = chunks.map(rankingView);
+          const scored = input.chunks.map(rankingView);
           // An embedder that fails leaves the model to rank as it does without one (those features at
           // their mean), so the version it reports is still the one that ranked.
           const vectors = await embed(m, query, scored).catch((error: unknown) => void tell(error));
           const ranking = rankingWithModel(m, query, scored, vectors ?? undefined);
           const unusable = unusableRanking(ranking, m.version);
           if (unusable) throw unusable;
-          // The caller's own chunks back, whatever their class, each copied once.
-          return ranking.map((r) => rankedCopy(chunks[r.retrievalRank - 1]!, r));
+          return ranked(ranking);
         } catch (error) {
           tell(error);
         }
       }
-      return inRetrievalOrder(chunks);
+      return ranked(retrievalRanking(input.chunks));
     },
   };
 }

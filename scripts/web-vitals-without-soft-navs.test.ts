@@ -32,7 +32,10 @@ describe("web-vitals' modules in the widget's bundles", () => {
       expect(full).toContain(softOnly);
       expect(trimmed).not.toContain(softOnly);
     }
-    for (const metric of ['`CLS`', '`INP`', '`LCP`', 'layout-shift', 'largest-contentful-paint']) expect(trimmed).toContain(metric);
+    // Nor the checks whether a metric was set up for a soft navigation: no word of them is left.
+    expect(full).toContain('soft-navigation');
+    expect(trimmed).not.toContain('soft-navigation');
+    for (const metric of ['`CLS`', '`INP`', '`LCP`', 'layout-shift', 'largest-contentful-paint', 'back-forward-cache']) expect(trimmed).toContain(metric);
     expect(trimmed.length).toBeLessThan(full.length - 500);
   });
 
@@ -44,6 +47,11 @@ describe("web-vitals' modules in the widget's bundles", () => {
     const handles = `${asks}\nconst seen = (entry) => entry.entryType === 'soft-navigation' ? soft(entry) : hard(entry);`;
     expect(withoutSoftNavs(handles)).toContain('const seen = (entry) => false ? soft(entry) : hard(entry);');
     expect(() => withoutSoftNavs(handles.replace('entry.entryType', 'e.entryType'))).toThrow(/web-vitals module is not as the widget build expects/);
+    // A metric is never set up for a soft navigation then: the checks of its navigation type go, and one of another name fails.
+    const setUp = "const reset = (navigationType) => navigationType === 'soft-navigation' || navigationType === 'back-forward-cache';";
+    expect(withoutSoftNavs(setUp)).toContain("(navigationType) => false || navigationType === 'back-forward-cache';");
+    expect(withoutSoftNavs("if (navigation === 'soft-navigation') reset();")).toBe('if (false) reset();');
+    expect(() => withoutSoftNavs(setUp.replaceAll('navigationType', 'kind'))).toThrow(/web-vitals module is not as the widget build expects/);
   });
 
   it("names the modules' private members, for the build to shorten", () => {

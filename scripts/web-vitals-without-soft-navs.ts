@@ -5,8 +5,9 @@
  * (`web-vitals/onCLS.js`…), ask `checkSoftNavsEnabled(opts)` once per metric, and this esbuild
  * plugin answers `false` there so that the minifier drops those branches (~0.15 KB brotli), and
  * `false` to whether an entry is a soft navigation's, or a paint after one, which a metric observes
- * only then, so that their handling goes too (~0.2 KB more). Should a module ask otherwise (a new
- * version), the build fails rather than keep or cut the wrong code.
+ * only then, so that their handling goes too (~0.2 KB more), and to whether a metric was set up for
+ * a soft navigation (LCP's and INP's checks of its navigation type). Should a module ask otherwise
+ * (a new version), the build fails rather than keep or cut the wrong code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,12 +20,17 @@ const CALL = /\bcheckSoftNavsEnabled\(opts\)/g;
  * it reports soft navigations, so none reaches it, and the code that handles them goes too.
  */
 const SOFT_ENTRY = /\bentry\.entryType === '(?:soft-navigation|interaction-contentful-paint)'/g;
+/**
+ * A metric's navigation type, a soft navigation's only when the handling of its entry set the
+ * metric up anew (the navigation entry's own types are never that one).
+ */
+const SOFT_TYPE = /\bnavigation(?:Type)? === 'soft-navigation'/g;
 
 /** A web-vitals module with its soft-navigation checks answered `false`. */
 export function withoutSoftNavs(source: string): string {
   const asks = source.includes('import { checkSoftNavsEnabled');
-  const out = source.replace(CALL, 'false').replace(SOFT_ENTRY, 'false');
-  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(|entryType\W+(?:soft-navigation|interaction-contentful-paint)/.test(out))
+  const out = source.replace(CALL, 'false').replace(SOFT_ENTRY, 'false').replace(SOFT_TYPE, 'false');
+  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(|entryType\W+(?:soft-navigation|interaction-contentful-paint)|===\s*'soft-navigation'/.test(out))
     throw new Error('a web-vitals module is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals');
   return out;
 }

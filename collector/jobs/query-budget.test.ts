@@ -36,13 +36,19 @@ async function busyProject() {
 }
 
 describe('the D1 query budget of one invocation', () => {
-  it('counts every query run through the binding, a batch as its statements, and batches its own statements', async () => {
+  it("counts every query run through the binding, a batch as its statements, exec and a session's, and batches its own statements", async () => {
     const { db, queries } = countedD1(env.DB);
     await db.prepare('select 1').first();
     await db.prepare('select ?1 as x').bind(2).all();
-    const [a, b] = await db.batch([db.prepare('select ?1 as x').bind(3), db.prepare('select 4 as x')]);
-    expect([a!.results, b!.results]).toEqual([[{ x: 3 }], [{ x: 4 }]]);
-    expect(queries()).toBe(4);
+    const [a, b, c] = await db.batch([db.prepare('select ?1 as x').bind(3), db.prepare('select 4 as x'), env.DB.prepare('select 5 as x')]);
+    expect([a!.results, b!.results, c!.results]).toEqual([[{ x: 3 }], [{ x: 4 }], [{ x: 5 }]]);
+    expect(queries()).toBe(5);
+    await db.exec('select 6');
+    expect(queries()).toBe(6);
+    const session = db.withSession('first-primary');
+    expect(await session.prepare('select ?1 as x').bind(7).first('x')).toBe(7);
+    await session.batch([session.prepare('select 8'), session.prepare('select 9')]);
+    expect(queries()).toBe(9);
   });
 
   it('stops starting slices before the budget runs out, and the invocations after finish the night as one would', async () => {

@@ -3,23 +3,38 @@ import type { Candidate, Reranked } from './candidate.ts';
 /** What a ranking adds to a chunk. */
 export type Ranking = Pick<Reranked, 'rerankScore' | 'retrievalRank' | 'rerankerVersion'>;
 
+/** An object whose copy is a plain object spread (see chunkCopy). */
+export const isPlainObject = (x: unknown): x is object => typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype;
+
 /**
- * The caller's chunk with its ranking, the chunk itself unchanged. A plain object is spread (an
- * own getter read into its value): copying its property descriptors too cost from a tenth to half
- * of the chunks ranked a second (bench/reranker.ts). Anything else is copied over its own prototype
- * with its own properties as they are (getters, non-enumerable ones), so a class instance keeps
- * its getters, its methods and `instanceof`, where a spread kept only own enumerable values.
- * Writable as a spread's copy is, even of a frozen chunk.
+ * A copy of the caller's chunk for withRanking, the chunk itself unchanged. A plain object is spread
+ * (an own getter read into its value): copying its property descriptors too cost from a tenth to
+ * half of the chunks ranked a second (bench/reranker.ts). Anything else is copied over its own
+ * prototype with its own properties as they are (getters, non-enumerable ones), so a class instance
+ * keeps its getters, its methods and `instanceof`, where a spread kept only own enumerable values.
+ * Writable as a spread's copy is, even of a frozen chunk. What is not an object is kept as it is.
  */
-export function rankedCopy<C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> {
-  // A list `rerank()` was wrongly given may hold null or a string: copied as a spread copies them.
-  if (typeof chunk !== 'object' || chunk === null || Object.getPrototypeOf(chunk) === Object.prototype) return { ...chunk, ...ranking };
+export function chunkCopy<C>(chunk: C): C {
+  if (typeof chunk !== 'object' || chunk === null) return chunk;
+  if (isPlainObject(chunk)) return { ...chunk };
   const own: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(chunk);
   for (const key of Reflect.ownKeys(own)) {
     const d = own[key as string]!;
     d.configurable = true;
     if ('value' in d) d.writable = true;
   }
-  for (const [key, value] of Object.entries(ranking)) own[key] = { value, writable: true, enumerable: true, configurable: true };
-  return Object.create(Object.getPrototypeOf(chunk), own) as Reranked<C>;
+  return Object.create(Object.getPrototypeOf(chunk), own) as C;
 }
+
+/** A chunkCopy given its ranking, replacing any of the chunk's own of those names. */
+export function withRanking<C extends Candidate>(copy: C, ranking: Ranking): Reranked<C> {
+  // A list `rerank()` was wrongly given may hold null or a string: copied as a spread copies them.
+  if (typeof copy !== 'object' || copy === null) return { ...(copy as object), ...ranking } as Reranked<C>;
+  if (isPlainObject(copy)) return Object.assign(copy, ranking);
+  const own: PropertyDescriptorMap = {};
+  for (const [key, value] of Object.entries(ranking)) own[key] = { value, writable: true, enumerable: true, configurable: true };
+  return Object.defineProperties(copy, own) as Reranked<C>;
+}
+
+/** The caller's chunk with its ranking, copied once (see chunkCopy). */
+export const rankedCopy = <C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> => withRanking(chunkCopy(chunk), ranking);
