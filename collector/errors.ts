@@ -1,12 +1,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { FieldError } from '../shared/validation.ts';
-
-/** The one error shape of the API: `{ "error": { "code", "message", "field", "fields" } }`. */
-export interface ErrorBody {
-  error: { code: string; message: string; field?: string; fields?: FieldError[] };
-}
+import { errorBody } from '../shared/error-body.ts';
+import type { FieldError, FieldErrors } from '../shared/validation.ts';
 
 export interface ApiErrorOptions {
   /** Stable and machine-readable, e.g. `invalid_event`. */
@@ -40,23 +36,19 @@ export class ApiError extends HTTPException {
   }
 
   /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
-  static fields(code: string, fields: readonly FieldError[]): ApiError {
-    return new ApiError(400, { code, ...fields[0]!, fields: [...fields] });
+  static fields(code: string, fields: FieldErrors): ApiError {
+    return new ApiError(400, { code, ...fields[0], fields: [...fields] });
   }
 }
 
 /** What a check of a part of the request read, or every field at fault there and the code of the 400 naming them. */
-export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; fields: FieldError[] };
+export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; fields: FieldErrors };
 
 /** The value a check read, or its 400 thrown. */
 export function checkedValue<T>(checked: Checked<T>): T {
   if (!checked.ok) throw ApiError.fields(checked.code, checked.fields);
   return checked.value;
 }
-
-export const errorBody = (code: string, message: string, field?: string, fields?: FieldError[]): ErrorBody => ({
-  error: { code, message, ...(field !== undefined && { field }), ...(fields !== undefined && { fields }) },
-});
 
 /** `app.onError`: ApiErrors as they are, anything else as a 500 that leaks nothing. */
 export function handleError(err: Error, c: Context): Response {

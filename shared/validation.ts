@@ -6,6 +6,15 @@ export interface FieldError {
   message: string;
 }
 
+/** The fields at fault in a 400: one at least, or it would name none. */
+export type FieldErrors = readonly [FieldError, ...FieldError[]];
+
+/** Whether `fields` names one at least, as a 400 must. */
+export const namesAny = (fields: readonly FieldError[]): fields is FieldErrors => fields.length > 0;
+
+/** `fields`, or `part` alone when a check failed without naming any (valibot names one for every issue). */
+export const faultsIn = (part: string, fields: readonly FieldError[]): FieldErrors => (namesAny(fields) ? fields : [{ field: part, message: 'is not valid' }]);
+
 /** Turns valibot's first issue into a field path and a message a developer can act on. */
 export const firstFieldError = (issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError => fieldError(issues[0]!, prefix);
 

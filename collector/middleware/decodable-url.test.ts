@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorBody } from '../errors.ts';
+import type { ErrorBody } from '../../shared/error-body.ts';
 import { adminCall as admin, bearer, call, newProject } from '../test/fixtures.ts';
 
 const question = {

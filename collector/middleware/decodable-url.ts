@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { decodedOrUndefined } from '../../shared/url.ts';
+import { namesAny } from '../../shared/validation.ts';
 import { ApiError } from '../errors.ts';
 
 /**
@@ -22,11 +23,8 @@ export const decodableUrl = (): MiddlewareHandler =>
         const decodedName = decodedOrUndefined(name);
         if (decodedName === undefined || decodedOrUndefined(value) === undefined) bad.add(`query.${decodedName ?? name}`);
       }
-      if (bad.size > 0)
-        throw ApiError.fields(
-          'invalid_url',
-          [...bad].map((field) => ({ field, message: 'is not percent-encoded UTF-8: encode the text with encodeURIComponent' })),
-        );
+      const faults = [...bad].map((field) => ({ field, message: 'is not percent-encoded UTF-8: encode the text with encodeURIComponent' }));
+      if (namesAny(faults)) throw ApiError.fields('invalid_url', faults);
     }
     await next();
   };

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import * as v from 'valibot';
 import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
-import { type FieldError, fieldErrors } from '../../shared/validation.ts';
+import { type FieldError, faultsIn, fieldErrors, namesAny } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -48,7 +48,8 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
       // A parameter given twice is named once, as given twice, whatever its schema says of it missing.
       for (const error of fieldErrors(parsed.issues, 'query', { schema, input: given })) if (!bad.some((b) => b.field === error.field)) bad.push(error);
     }
-    if (bad.length > 0 || !parsed.success) throw ApiError.fields('invalid_query', bad);
+    if (namesAny(bad)) throw ApiError.fields('invalid_query', bad);
+    if (!parsed.success) throw ApiError.fields('invalid_query', faultsIn('query', bad));
     c.set('input', parsed.output);
     await next();
   };
@@ -66,13 +67,8 @@ export const noUnstatedQuery = (): MiddlewareHandler<AppEnv> =>
     const routes = matchedRoutes(c);
     // Middleware is registered for every method (`ALL`); a route names its own.
     const routed = routes.some((r) => r.method !== 'ALL');
-    const given = givenParams(c);
-    if (given.length > 0 && routed && !routes.some((r) => queryCheckers.has(r.handler))) {
-      throw ApiError.fields(
-        'invalid_query',
-        given.map(([name]) => ({ field: `query.${name}`, message: 'is not a parameter this takes' })),
-      );
-    }
+    const unstated = givenParams(c).map(([name]) => ({ field: `query.${name}`, message: 'is not a parameter this takes' }));
+    if (namesAny(unstated) && routed && !routes.some((r) => queryCheckers.has(r.handler))) throw ApiError.fields('invalid_query', unstated);
     await next();
   };
 

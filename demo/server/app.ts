@@ -9,11 +9,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { noRoute } from '../../shared/allowed-methods.ts';
+import { errorBody } from '../../shared/error-body.ts';
 import { decodedOrUndefined } from '../../shared/url.ts';
-import { arrayForObject, fieldErrors } from '../../shared/validation.ts';
+import { arrayForObject, faultsIn, fieldErrors } from '../../shared/validation.ts';
 import type { Answerer } from './answerer.ts';
 import { AskSchema, MAX_ASK_BYTES } from './ask-schema.ts';
-import { DemoError, errorBody, handleError, jsonBodyOf } from './errors.ts';
+import { DemoError, handleError, jsonBodyOf } from './errors.ts';
 
 /** What the page needs to know, served as `GET /api/config`. */
 export interface ClientConfig {
@@ -89,7 +90,7 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
           throw DemoError.fields('invalid_request', [{ field: 'body', message: 'The body must be a JSON object, not an array' }]);
         const parsed = v.safeParse(AskSchema, body);
         // Every field at fault, so a client puts them all right in one round.
-        if (!parsed.success) throw DemoError.fields('invalid_request', fieldErrors(parsed.issues, '', { schema: AskSchema, input: body }));
+        if (!parsed.success) throw DemoError.fields('invalid_request', faultsIn('body', fieldErrors(parsed.issues, '', { schema: AskSchema, input: body })));
         return c.json(await answerer.ask(parsed.output));
       },
     )

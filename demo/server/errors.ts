@@ -1,10 +1,14 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { FieldError } from '../../shared/validation.ts';
+import { errorBody } from '../../shared/error-body.ts';
+import type { FieldError, FieldErrors } from '../../shared/validation.ts';
 
 /** A request the demo refuses, in the collector's error shape: `{ error: { code, message, field, fields } }`. */
 export class DemoError extends HTTPException {
+  /** A 400 names every field at fault: `DemoError.fields` builds it. */
+  constructor(status: Exclude<ContentfulStatusCode, 400>, code: string, message: string, field: string);
+  constructor(status: 400, code: string, message: string, field: string, fields: FieldError[]);
   constructor(
     status: ContentfulStatusCode,
     readonly code: string,
@@ -17,15 +21,11 @@ export class DemoError extends HTTPException {
   }
 
   /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
-  static fields(code: string, fields: readonly FieldError[]): DemoError {
+  static fields(code: string, fields: FieldErrors): DemoError {
     const [first] = fields;
-    return new DemoError(400, code, first!.message, first!.field, [...fields]);
+    return new DemoError(400, code, first.message, first.field, [...fields]);
   }
 }
-
-export const errorBody = (code: string, message: string, field?: string, fields?: FieldError[]) => ({
-  error: { code, message, ...(field !== undefined && { field }), ...(fields !== undefined && { fields }) },
-});
 
 /** `app.onError`: refusals as they are, anything else a 500 that leaks nothing. */
 export function handleError(err: Error, c: Context): Response {

@@ -63,7 +63,14 @@ describe('the demo server', () => {
       expect(JSON.parse(trace.body)).toEqual({ error: { code: 'method_not_allowed', message: 'TRACE is not served', field: 'method' } });
       const target = await send(server.url, 'GET', 'http://[');
       expect(target.status).toBe(400);
-      expect(JSON.parse(target.body)).toEqual({ error: { code: 'invalid_url', message: 'The request target is not a URL', field: 'path' } });
+      expect(JSON.parse(target.body)).toEqual({
+        error: {
+          code: 'invalid_url',
+          message: 'The request target is not a URL',
+          field: 'path',
+          fields: [{ field: 'path', message: 'The request target is not a URL' }],
+        },
+      });
       // The server goes on answering.
       expect(await send(server.url, 'GET', '/')).toEqual({ status: 200, body: 'ok' });
     } finally {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../../shared/error-body.ts';
 
 export interface NodeServer {
   /** `http://host:port`, with the port the system chose when asked for 0. */
@@ -22,6 +22,8 @@ export interface NodeServer {
  */
 export const CLOSE_GRACE_MS = 10_000;
 
+const NOT_A_URL = 'The request target is not a URL';
+
 /** Methods node's parser takes that a web `Request` cannot carry: fetch forbids them. */
 const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -32,7 +34,7 @@ const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 function refusalOf(req: IncomingMessage): Response | undefined {
   if (UNCARRIED_METHODS.has(req.method ?? '')) return Response.json(errorBody('method_not_allowed', `${req.method} is not served`, 'method'), { status: 405 });
   if (!URL.canParse(req.url ?? '/', 'http://localhost'))
-    return Response.json(errorBody('invalid_url', 'The request target is not a URL', 'path'), { status: 400 });
+    return Response.json(errorBody('invalid_url', NOT_A_URL, 'path', [{ field: 'path', message: NOT_A_URL }]), { status: 400 });
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { ErrorBody } from '../../../shared/error-body.ts';
 import { MAX_SUITE_QUERIES } from '../../../shared/schema/eval-suite.ts';
-import type { ErrorBody } from '../../errors.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 
 const question = (n = 1) => ({

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
+import { errorBody } from '../../../shared/error-body.ts';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
 import { arrayForObject, type FieldError, fieldErrors } from '../../../shared/validation.ts';
-import { errorBody } from '../../errors.ts';
 
 /** Validates items one by one, so one bad item does not sink the others. */
 export function validateItems<S extends v.GenericSchema>(schema: S, items: readonly unknown[], fieldOf: (index: number) => string) {

@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { ErrorBody } from '../../../shared/error-body.ts';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
 import type { FeedbackEventInput } from '../../../shared/schema/event.ts';
 import { isByBackend, SIGNAL_TYPES, SIGNALS } from '../../../shared/signals.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { app } from '../../app.ts';
-import type { ErrorBody } from '../../errors.ts';
 import { bearer, call, counts, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 const post = (key: string, events: unknown[], headers: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ErrorBody } from '../../../shared/error-body.ts';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
-import type { ErrorBody } from '../../errors.ts';
 import { bearer, call, counts, event, newProject, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
