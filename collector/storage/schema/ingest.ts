@@ -61,11 +61,11 @@ export const traceChunks = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.traceId, t.stage, t.rank] }),
-    // Covers the per-chunk aggregates (traces that retrieved it, whether first, at which rank and
-    // stage, its document) so the nightly job reads the index in chunk order, not rows at random;
-    // and whether a text of the chunk (per document version) is still used, which retention asks of
-    // every chunk whose rows it purged.
-    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.traceId, t.topRanked, t.stage, t.rank, t.sourceDocId, t.sourceDocVersion),
+    // Whether a text of the chunk (per document version) is still used, which retention asks of
+    // every chunk whose rows it purged, answered from the index alone. Nothing else reads chunk rows
+    // by chunk (the chunk aggregates are running totals), so it holds no more: every row's entry is
+    // deleted with it, and a purge's deletes were mostly this index's pages.
+    index('trace_chunks_chunk').on(t.projectId, t.chunkId, t.sourceDocVersion),
   ],
 );
 

@@ -7,7 +7,7 @@ const ON_THE_KEY = 'SEARCH c USING INDEX sqlite_autoindex_trace_chunks_1 (projec
 const chunkSteps = (plan: string[]) => plan.filter((step) => /^SEARCH c |^SCAN c\b/.test(step));
 
 describe('chunk rows read by trace', () => {
-  // The chunk index covers every column these read: searched on the project alone, it is every chunk row of the project for each answer.
+  // The chunk index searched on the project alone is every chunk row of the project for each answer.
   it("are read on their key, each answer's alone, never on the chunk index", async () => {
     const oldTraces = 'select trace_id from traces where project_id = ?1 and received_at < ?2 order by received_at, trace_id limit 10';
     expect(chunkSteps(await planOf(documentAnswersSql(`t.project_id = ?1 and t.trace_id in (${oldTraces})`), 'p', 1))).toEqual([ON_THE_KEY]);
