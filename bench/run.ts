@@ -31,6 +31,7 @@ async function widgetInBrowser(): Promise<Row[]> {
 const suites: Record<string, { run: () => Promise<Row[]>; sqlite?: true }> = {
   collector: { run: async () => (await import('./collector.ts')).collectorBench(), sqlite: true },
   redact: { run: async () => (await import('./redact.ts')).redactBench() },
+  pushback: { run: async () => (await import('./pushback.ts')).pushbackBench() },
   'widget-size': { run: async () => (await import('./widget-size.ts')).widgetSizeBench() },
   widget: { run: widgetInBrowser },
   'demo-bm25': { run: async () => (await import('./demo-bm25.ts')).demoBm25Bench() },

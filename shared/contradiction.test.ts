@@ -56,6 +56,139 @@ describe('contradictsAnswer', () => {
   });
 });
 
+/** Per language, follow-ups that push back and questions with the same words that do not. */
+const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = {
+  Spanish: {
+    pushbacks: [
+      'Eso está mal, el plazo es de 30 días',
+      'esto esta mal',
+      'La respuesta es incorrecta.',
+      'No es cierto.',
+      'No, eso no es lo que pregunté',
+      'Te equivocas, son 30 días',
+      '¿Estás seguro?',
+      '¿Está seguro?',
+      'ESO NO ES ASÍ',
+    ],
+    questions: [
+      '¿Qué pasa si la dirección está mal?',
+      '¿No hay reembolso para artículos abiertos?',
+      '¿Está mal devolver un regalo?',
+      'No es correcto pagar dos veces, ¿verdad?',
+      '¿Está seguro el pago con tarjeta?',
+      'La dirección está mal, ¿cómo la cambio?',
+      '¿Por qué no es así en mi país?',
+    ],
+  },
+  French: {
+    pushbacks: [
+      "C'est faux, c'est 30 jours",
+      'C’est faux.',
+      "Ce n'est pas vrai",
+      'Non, ce n’est pas ce que j’ai demandé',
+      'La réponse est incorrecte',
+      'Vous vous trompez sur les frais',
+      'Vous êtes sûr ?',
+      'tu es sur ?',
+    ],
+    questions: [
+      "Qu'est-ce qui est faux dans ma commande ?",
+      'Non remboursable, les articles ouverts ?',
+      'Que faire si mon adresse est incorrecte ?',
+      'Vous êtes sur la bonne page pour les remboursements ?',
+      "C'est vraiment 30 jours ?",
+    ],
+  },
+  German: {
+    pushbacks: [
+      'Das ist falsch, es sind 30 Tage',
+      'Das stimmt nicht.',
+      'Stimmt nicht, ich meinte geöffnete Artikel',
+      'Nein, das ist nicht richtig',
+      'Die Antwort ist leider falsch',
+      'Du irrst dich',
+      'Sind Sie sicher?',
+      'Bist du dir sicher, dass es 30 Tage sind?',
+      'Das habe ich nicht gefragt',
+    ],
+    questions: [
+      'Was ist falsch an meiner Bestellung?',
+      'Nein-Stimmen zählen nicht?',
+      'Ist das falsch, wenn ich ein Geschenk zurückgebe?',
+      'Das stimmt nicht mit meiner Rechnung überein, was tun?',
+      'Was stimmt nicht mit meinem Konto?',
+      'Was mache ich, wenn die Adresse falsch ist?',
+      'Meine Daten, sind sie sicher?',
+    ],
+  },
+  Portuguese: {
+    pushbacks: [
+      'Isso está errado, são 30 dias',
+      'isso esta errado',
+      'Não, não foi isso que eu perguntei',
+      'Não é verdade.',
+      'Você se enganou',
+      'Tem certeza?',
+      'Você tem certeza de que são 30 dias?',
+      'A resposta não está correta',
+    ],
+    questions: [
+      'O que faço se o endereço estiver errado?',
+      'O endereço está errado, como corrijo?',
+      'Não há reembolso para itens abertos?',
+      'Não é verdade que o prazo é de 30 dias?',
+      'É falso dizer que o frete é grátis?',
+    ],
+  },
+  Italian: {
+    pushbacks: [
+      'È sbagliato, sono 30 giorni',
+      "Questo e' sbagliato",
+      'Non è vero.',
+      'Ti sbagli.',
+      'Sei sicuro?',
+      'No, non è quello che ho chiesto',
+      'La risposta non è corretta',
+    ],
+    questions: [
+      "Cosa c'è di sbagliato nel mio ordine?",
+      "Cosa faccio se l'indirizzo è sbagliato?",
+      'È sbagliato restituire un regalo?',
+      "Cosa succede se hai sbagliato l'indirizzo?",
+      'Non è possibile il reso?',
+    ],
+  },
+  Japanese: {
+    pushbacks: [
+      '違います。30日です。',
+      'それは間違いです',
+      '違うと思います',
+      '本当ですか？',
+      'いいえ、開封済みの商品について聞きました',
+      'その回答は正しくありません。',
+      'そうじゃない',
+    ],
+    questions: [
+      '住所が間違っていたらどうすればいいですか？',
+      '違う住所に送れますか？',
+      '間違いないですか？',
+      '正しくない住所を修正するには？',
+      '本当に返品できますか？',
+      'いいですか？',
+    ],
+  },
+};
+
+describe.each(Object.entries(LANGUAGES))('contradictsAnswer in %s', (_, { pushbacks, questions }) => {
+  it.each(pushbacks)('takes "%s" as pushing back', (followUp) => {
+    expect(contradictsAnswer(followUp)).toBe(true);
+  });
+
+  it.each(questions)('takes "%s" as a question, not a pushback', (followUp) => {
+    expect(contradictsAnswer(followUp)).toBe(false);
+  });
+});
+
 describe('withoutPushback', () => {
   it.each([
     ["That's wrong. Does aspirin reduce fever?", 'Does aspirin reduce fever?'],
@@ -68,6 +201,14 @@ describe('withoutPushback', () => {
     ["Actually, it's 30 days", "it's 30 days"],
     ['你确定吗？', ''],
     ['你说错了，是30天吗？', '是30天吗?'],
+    ['Eso está mal. ¿Son 30 días?', '¿Son 30 días?'],
+    ['¿Estás seguro de que son 30 días?', '¿son 30 días?'],
+    ["C’est faux, c'est 30 jours", "c'est 30 jours"],
+    ['Das stimmt nicht. Sind es 30 Tage?', 'Sind es 30 Tage?'],
+    ['Não, isso está errado. São 30 dias?', 'São 30 dias?'],
+    ['Ti sbagli. Sono 30 giorni?', 'Sono 30 giorni?'],
+    ['違います。30日ですか？', '30日ですか?'],
+    ['Vous êtes sûr ?', ''],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);
   });
@@ -81,6 +222,9 @@ describe('withoutPushback', () => {
     '密码输错了会锁定吗？',
     '信息不对称是什么意思？',
     '不准确的地址怎么修改？',
+    '¿Qué pasa si la dirección está mal?',
+    'Was ist falsch an meiner Bestellung?',
+    '住所が間違っていたらどうすればいいですか？',
   ])('leaves "%s", which does not push back, as it is', (question) => {
     expect(withoutPushback(question)).toBe(question);
   });

@@ -1,14 +1,18 @@
 /**
  * Whether a follow-up pushes back on the answer before it (seed 000: "whether a follow-up question
  * contradicts something the previous answer stated"): "that's wrong", "are you sure?", "actually,
- * it is…", "不对，…". Phrases, not single words, so a question about something wrong ("what's wrong
- * with my order?", "如果地址填错了怎么办？") or one that starts with "no" ("no refunds for opened
- * items?") or "actually" ("actually, what about shipping?") is not taken for one.
+ * it is…", "不对，…", "eso está mal", "c'est faux", "das stimmt nicht", "isso está errado",
+ * "違います", "è sbagliato". Phrases, not single words, so a question about something wrong ("what's
+ * wrong with my order?", "如果地址填错了怎么办？", "was ist falsch an meiner Bestellung?") or one that
+ * starts with "no" ("no refunds for opened items?", "¿no hay reembolso?") or "actually" ("actually,
+ * what about shipping?") is not taken for one.
  */
 
+// "No, …", "Nope.", "Non, …", "Nein.", "Não, …", "いいえ、…": a "no" standing alone at the start. One
+// opening a question ("no refunds for…?", "non remboursable ?", "não há reembolso?") asks, it does not object.
+const NO_FIRST = /^[\s¡]*(no|nope|non|nein|n[aã]o|いいえ|いや)\s*[,.!、。]/;
+
 const ENGLISH = [
-  // "No, …", "Nope." — a bare "no" opening a question ("no refunds for…?") asks, it does not object.
-  /^\s*(no|nope)\s*[,.!]/,
   /^\s*(no|nope)\s+(that|this|it|you)\b/,
   // "That's wrong", "this is not right", "it was incorrect", "that's not what I asked".
   /\b(that|this|it)\s*(?:'s|’s|\s+is|\s+was)\s+(?:just\s+|simply\s+|completely\s+|totally\s+|still\s+)?(wrong|incorrect|false|inaccurate|outdated|out of date|not (right|correct|true|accurate|what i (asked|meant|wanted)))\b/,
@@ -28,16 +32,115 @@ const CLAUSE_START = '(?<=^|[\\s,.!?;:，。！？；：、…])';
 const CLAUSE_END = '(?=$|[\\s,.!?;:，。！？；：、…~])';
 const SUBJECT = '(?:(?:这|那)个?|这样|你说的|你讲的|你的?|(?:这个|你的)?(?:回答|答案|说法))?';
 const OBJECTION = '(?:也|就|完全|根本|好像)?(?:不对|错了|是错的|不正确|不准确|(?:说|讲|答|搞|弄)错了?|不是这样的?)[吧啊呀吗呢哦]*';
-const CHINESE = new RegExp(`${CLAUSE_START}(?:${SUBJECT}${OBJECTION}${CLAUSE_END}|你(?:真的)?确定[吗嘛么]?)`);
+
+// Japanese, like Chinese: an objection standing as a clause of its own, with at most a subject before
+// it ("それは", "その回答は") and a sentence ending after it ("よ", "と思います"): "違います。", "それは
+// 間違いです", "本当ですか？". The same words inside a question ask ("住所が間違っていたらどうすればいい
+// ですか？", "違う住所に送れますか？" — to another address).
+const JA_SUBJECT = '(?:(?:それ|これ|その(?:回答|答え|説明)|(?:あなた|君)の(?:回答|答え|説明)|回答|答え|説明)(?:は|が|も)?)?';
+const JA_OBJECTION =
+  '(?:(?:全然|全く|まったく|完全に)?(?:違う|違います|ちがう|ちがいます|間違い|間違って(?:い)?(?:る|ます)|誤り|正しくない|正しくありません|そう(?:じゃ|では)(?:ない|ありません)|嘘|うそ|ウソ)(?:です|だ|でしょう?)?(?:よ|ね|と思う|と思います)*|(?:本当|ほんとう?)(?:に|ですか|なの|なんですか)|確かですか)';
+
+/**
+ * A language written with spaces, as the sources of its phrases (`spaced` puts them together):
+ * - `answer` then `wrong` push back wherever they stand: "eso está mal", "la respuesta es incorrecta";
+ * - `wrong` without it, and `alone`, only as a clause of their own, at the start or after punctuation
+ *   and followed by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal
+ *   devolver un regalo?" and "¿qué pasa si la dirección está mal?" ask;
+ * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?").
+ * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
+ */
+interface Spaced {
+  answer: RegExp;
+  wrong: RegExp;
+  alone?: RegExp;
+  anywhere: RegExp;
+}
+
+// Spanish. "¿Está seguro el pago?" asks whether paying is safe: "está" (usted) only as a question of its own.
+const SPANISH: Spaced = {
+  answer: /eso|esto|(?:la|tu|su|esa)\s+respuesta/,
+  wrong:
+    /est[aá]\s+(?:muy\s+|todo\s+)?(?:mal|equivocad[oa])|es\s+(?:totalmente\s+|completamente\s+)?(?:incorrect[oa]|fals[oa]|err[oó]ne[oa]|mentira)|no\s+es\s+(?:del\s+todo\s+)?(?:correct[oa]|ciert[oa]|verdad|exact[oa]|as[ií])/,
+  anywhere:
+    /te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:\s+de(?:\s+(?:eso|que))?)?|¿\s*est[aá]\s+segur[oa]\s*\?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])/,
+};
+
+// French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?".
+const FRENCH: Spaced = {
+  answer: /c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+est/,
+  wrong: /(?:compl[eè]tement\s+|totalement\s+|tout\s+[àa]\s+fait\s+)?(?:faux|fausse|incorrecte?|inexacte?|erron[ée]e?)/,
+  anywhere:
+    /(?:ce\s+n['’]est|c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+n['’]est)\s+pas\s+(?:du\s+tout\s+)?(?:vrai|correcte?|exacte?|[çc]a|ce\s+que\s+(?:j['’]ai|je\s+(?:t['’]|vous\s+)ai)\s+demand[ée])|tu\s+te\s+trompes|tu\s+t['’]es\s+tromp[ée]e?|vous\s+vous\s+(?:trompez|[eê]tes\s+tromp[ée]e?s?)|(?:tu\s+as|t['’]as|vous\s+avez)\s+tort|(?:tu\s+es|t['’]es|vous\s+[eê]tes|es-tu|[eê]tes-vous)\s+(?:bien\s+|vraiment\s+)?(?:s[uû]re?s?(?=\s*\?)|sûre?s?)/,
+};
+
+// German. "Was ist falsch an meiner Bestellung?" names no answer; "das stimmt nicht mit der Rechnung
+// überein" says it does not match, so "stimmt nicht" stands alone. "Sind sie sicher?" may ask whether
+// they are safe: only "Sind Sie sicher" opening the text.
+const GERMAN: Spaced = {
+  answer: /das|dies|(?:die|deine|ihre|diese)\s+antwort/,
+  wrong:
+    /(?:ist|war)\s+(?:(?:doch|leider|so|aber|völlig|komplett|total|einfach|ganz)\s+)*(?:falsch|inkorrekt|nicht\s+(?:ganz\s+|so\s+)?(?:richtig|korrekt|wahr|zutreffend)|nicht\s+das,?\s+was\s+ich\s+(?:gefragt|gemeint))/,
+  alone: /(?:(?:das|dies|es|(?:die|deine|ihre|diese)\s+antwort)\s+)?stimmt\s+(?:(?:so|doch|leider|aber|überhaupt|gar|einfach)\s+)*nicht(?:\s+ganz)?/,
+  anywhere:
+    /das\s+(?:habe?\s+ich\s+nicht\s+(?:gefragt|gemeint)|meinte\s+ich\s+nicht|war\s+nicht\s+meine\s+frage)|du\s+(?:irrst\s+dich|hast\s+dich\s+geirrt|liegst\s+falsch|hast\s+unrecht)|sie\s+(?:irren\s+sich|haben\s+sich\s+geirrt|liegen\s+falsch|haben\s+unrecht)|bist\s+du\s+(?:dir\s+)?(?:da\s+)?sicher|sind\s+sie\s+sich\s+(?:da\s+)?sicher|^\s*sind\s+sie\s+(?:da\s+)?sicher/,
+};
+
+// Portuguese. "O endereço está errado, como corrijo?" asks.
+const PORTUGUESE: Spaced = {
+  answer: /isso|isto|(?:a|sua|tua|essa)\s+resposta/,
+  wrong:
+    /est[aá]\s+(?:totalmente\s+|completamente\s+|tudo\s+)?(?:errad[oa]|incorret[oa])|[ée]\s+(?:fals[oa]|mentira|incorret[oa])|n[aã]o\s+(?:est[aá]\s+(?:cert[oa]|corret[oa])|[ée]\s+(?:bem\s+assim|verdade|cert[oa]|corret[oa]|isso))/,
+  anywhere:
+    /(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+)?tem\s+(?:a\s+)?certeza|tens\s+(?:a\s+)?certeza|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)/,
+};
+
+// Italian; "è" also typed "e'". "Ti sbagli" and "hai sbagliato" stand alone: "cosa succede se hai
+// sbagliato l'indirizzo?" asks.
+const ITALIAN: Spaced = {
+  answer: /questo|quello|ci[oò]|(?:la\s+|questa\s+)?(?:tua\s+|sua\s+)?risposta/,
+  wrong:
+    /(?:è|é|e['’])\s+(?:completamente\s+|totalmente\s+|proprio\s+|tutto\s+)?(?:sbagliat[oa]|errat[oa]|fals[oa]|scorrett[oa]|inesatt[oa])|non\s+(?:è|é|e['’])\s+(?:proprio\s+|del\s+tutto\s+)?(?:vero|corrett[oa]|giust[oa]|esatt[oa]|cos[iì])/,
+  alone: /ti\s+sbagli|ti\s+sei\s+sbagliat[oa]|hai\s+sbagliato/,
+  anywhere:
+    /(?:ne\s+)?sei\s+(?:proprio\s+|davvero\s+)?sicur[oa]|(?:(?:questo|ci[oò])\s+)?non\s+(?:è|é|e['’])\s+(?:quello|ci[oò])\s+che\s+(?:ho\s+chiesto|intendevo|volevo)/,
+};
+
+/** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
+function spaced({ answer, wrong, alone, anywhere }: Spaced): RegExp {
+  const word = (phrase: string) => String.raw`(?<![\p{L}\p{N}])(?:${phrase})(?![\p{L}\p{N}])`;
+  // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
+  const clause = (phrase: string) => String.raw`(?<=^|[,.!?;:¿¡…«»"“”()–—])\s*(?:${phrase})(?=\s*(?:$|[,.!;:…»"”)–—]))`;
+  const standsAlone = alone ? `${wrong.source}|${alone.source}` : wrong.source;
+  return new RegExp([word(String.raw`(?:${answer.source})\s+(?:${wrong.source})`), word(anywhere.source), clause(standsAlone)].join('|'), 'u');
+}
+
+let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
+
+/**
+ * Every language's patterns, and the same to remove wherever they stand in any case, made on first
+ * use: the console imports this module (through shared/terms.ts) and never calls it, and its bundler
+ * leaves out only what nothing runs on import.
+ */
+function pushbackPatterns(): { patterns: RegExp[]; phrases: RegExp[] } {
+  if (!compiled) {
+    const patterns = [
+      NO_FIRST,
+      ...ENGLISH,
+      new RegExp(`${CLAUSE_START}(?:${SUBJECT}${OBJECTION}${CLAUSE_END}|你(?:真的)?确定[吗嘛么]?)`),
+      new RegExp(`${CLAUSE_START}${JA_SUBJECT}${JA_OBJECTION}${CLAUSE_END}`),
+      ...[SPANISH, FRENCH, GERMAN, PORTUGUESE, ITALIAN].map(spaced),
+    ];
+    compiled = { patterns, phrases: patterns.map((pattern) => new RegExp(pattern.source, `${pattern.flags}gi`)) };
+  }
+  return compiled;
+}
 
 /** Whether `followUp`, the next question of a conversation, says the answer before it was wrong. */
 export function contradictsAnswer(followUp: string): boolean {
   const text = followUp.normalize('NFKC').toLowerCase();
-  return CHINESE.test(text) || ENGLISH.some((pattern) => pattern.test(text));
+  return pushbackPatterns().patterns.some((pattern) => pattern.test(text));
 }
-
-/** The same phrases, each to be removed wherever it stands, in any case. */
-const PUSHBACK_PHRASES = [...ENGLISH, CHINESE].map((pattern) => new RegExp(pattern.source, 'gi'));
 
 /**
  * What a follow-up asks once its pushback is left out ("That's wrong. Is it 30 days?" → "Is it 30
@@ -47,7 +150,13 @@ const PUSHBACK_PHRASES = [...ENGLISH, CHINESE].map((pattern) => new RegExp(patte
 export function withoutPushback(followUp: string): string {
   if (!contradictsAnswer(followUp)) return followUp;
   let text = followUp.normalize('NFKC');
-  for (const pattern of PUSHBACK_PHRASES) text = text.replace(pattern, ' ');
-  // What the phrase leaves in front ("No, that's not right. Does…" → ". Does…") goes with it.
-  return text.replace(/^[\s\p{P}]+/u, '').trim();
+  for (const pattern of pushbackPatterns().phrases) text = text.replace(pattern, ' ');
+  // What the phrase leaves in front ("No, that's not right. Does…" → ". Does…") goes with it, but
+  // for the "¿" or "¡" that opens what follows ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?").
+  return text
+    .replace(/^[\s\p{P}]+/u, (lead) => {
+      const last = lead.trimEnd().slice(-1);
+      return last === '¿' || last === '¡' ? last : '';
+    })
+    .trim();
 }

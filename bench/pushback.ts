@@ -1,0 +1,27 @@
+/**
+ * How long reading a follow-up for a pushback takes (`withoutPushback`, which the collector runs on
+ * every question it stores): the slowest of the longest queries it takes, made of long runs of
+ * spaces or punctuation that make careless clause patterns scan back at each character.
+ */
+
+import { withoutPushback } from '../shared/contradiction.ts';
+import { MAX_QUERY_CHARS } from '../shared/thresholds.ts';
+import { type Row, row } from './stats.ts';
+
+const RUNS = 5;
+const pad = (head: string, run: string) => `${head}${run.repeat(MAX_QUERY_CHARS - head.length - 2)} x`;
+const longest = [pad('x', ' '), pad('.', ' '), pad('', '\u3000'), pad('', '、'), pad('eso está mal', ' '), pad('', '¿'), pad('no', ', ')];
+
+export async function pushbackBench(): Promise<Row[]> {
+  const worst: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    let slowest = 0;
+    for (const query of longest) {
+      const start = performance.now();
+      withoutPushback(query);
+      slowest = Math.max(slowest, performance.now() - start);
+    }
+    worst.push(slowest);
+  }
+  return [row('pushback', `withoutPushback, slowest ${MAX_QUERY_CHARS}-character query`, 'ms', worst, '<= 20')];
+}
