@@ -99,13 +99,15 @@ describe('switching language with an alert shown', () => {
 });
 
 describe('loading a language', () => {
-  /** Routes (for `openConsole`) noting each language file fetched, and failing those of `failing`. */
-  const languageFiles = (fetched: string[], failing?: string) => (context: BrowserContext) =>
-    context.route(/\/chunks\/(en|zh-CN)-\w+\.js$/, (route) => {
-      const language = /\/chunks\/(en|zh-CN)-/.exec(route.request().url())![1]!;
-      fetched.push(language);
-      return language === failing ? route.abort('connectionrefused') : route.continue();
-    });
+  /** Routes (for `openConsole`) noting each language file fetched, and failing those of `failing` (of its languages at the time). */
+  const languageFiles =
+    (fetched: string[], failing: string | string[] = []) =>
+    (context: BrowserContext) =>
+      context.route(/\/chunks\/(en|zh-CN)-\w+\.js$/, (route) => {
+        const language = /\/chunks\/(en|zh-CN)-/.exec(route.request().url())![1]!;
+        fetched.push(language);
+        return [failing].flat().includes(language) ? route.abort('connectionrefused') : route.continue();
+      });
 
   it('fetches the words of the language shown alone, and another’s when it is chosen', async () => {
     const f = fixture();
@@ -140,6 +142,49 @@ describe('loading a language', () => {
       expect(await alert.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
     } finally {
       await context.close();
+    }
+  });
+
+  it('shows English, saying so, when the words of a Chinese reader’s language cannot be fetched on first load', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { locale: 'zh-CN', routes: languageFiles(fetched, 'zh-CN') });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const alert = page.locator('rf-console [role="alert"][data-field="language-load-failed"]');
+      await expect.poll(() => alert.textContent()).toContain('简体中文 could not be loaded');
+      expect(fetched).toEqual(['zh-CN', 'en']);
+      expect(await page.getByLabel('Language').inputValue()).toBe('en');
+      expect(await page.locator('rf-review-page h1').textContent()).toBe('Review queue');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says in both languages that the console could not be loaded when no words can be fetched, and Reload loads it', async () => {
+    for (const locale of ['en-US', 'zh-CN']) {
+      const f = fixture();
+      const fetched: string[] = [];
+      const failing = ['en', 'zh-CN'];
+      const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { locale, routes: languageFiles(fetched, failing) });
+      try {
+        const alert = page.locator('rf-console [role="alert"][data-field="console-load-failed"]');
+        await expect
+          .poll(() => alert.textContent(), { message: locale })
+          .toMatch(/^\s*The console could not be loaded · 无法加载控制台\s*Reload · 重新加载\s*$/);
+        expect(fetched, locale).toEqual(locale === 'en-US' ? ['en'] : ['zh-CN', 'en']);
+        const reload = alert.getByRole('button', { name: 'Reload · 重新加载' });
+        await page.keyboard.press('Tab');
+        expect(await reload.evaluate((b) => b === document.activeElement)).toBe(true);
+        failing.length = 0;
+        await reload.press('Enter');
+        await expect.poll(() => page.locator('rf-console nav').getAttribute('aria-label'), { message: locale }).toBe(locale === 'en-US' ? 'Pages' : '页面');
+        expect(problems, locale).toEqual([]);
+      } finally {
+        await context.close();
+      }
     }
   });
 });
