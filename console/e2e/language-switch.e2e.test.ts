@@ -126,10 +126,41 @@ describe('loading a language', () => {
     }
   });
 
+  it('shows a Chinese reader Chinese from the first paint, fetching no other language’s words', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      locale: 'zh-CN',
+      routes: async (ctx) => {
+        await languageFiles(fetched)(ctx);
+        // The frame's first render, as the first paint will show it: observers run before the browser paints.
+        await ctx.addInitScript(() => {
+          new MutationObserver((_, observer) => {
+            const header = document.querySelector('rf-console header');
+            if (!header) return;
+            (window as unknown as { firstHeader: string }).firstHeader = header.textContent!.replace(/\s+/g, ' ').trim();
+            observer.disconnect();
+          }).observe(document, { childList: true, subtree: true });
+        });
+      },
+    });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const firstHeader = await page.evaluate(() => (window as unknown as { firstHeader: string }).firstHeader);
+      expect(firstHeader).toContain('审核');
+      expect(firstHeader).not.toMatch(/Review|Language|Sign out/);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      expect(fetched).toEqual(['zh-CN']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps the language shown and says so when the words of the one chosen cannot be fetched', async () => {
     const f = fixture();
     const fetched: string[] = [];
-    const { page, context } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched, 'zh-CN') });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched, 'zh-CN') });
     try {
       await page.locator('rf-review-page article.item').waitFor();
       await page.getByLabel('Language').selectOption('zh-CN');
@@ -140,6 +171,9 @@ describe('loading a language', () => {
       expect(await page.locator('rf-review-page h1').textContent()).toBe('Review queue');
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
       expect(await alert.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
+      // Kept all the same, so Reload (after a deploy, the new files) shows it.
+      expect(await page.evaluate(() => localStorage.getItem('rf-console-locale'))).toBe('zh-CN');
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
