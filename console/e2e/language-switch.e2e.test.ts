@@ -2,6 +2,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -209,6 +210,7 @@ describe('loading a language', () => {
           .poll(() => alert.textContent(), { message: locale })
           .toMatch(/^\s*The console could not be loaded · 无法加载控制台\s*Reload · 重新加载\s*$/);
         expect(fetched, locale).toEqual(locale === 'en-US' ? ['en'] : ['zh-CN', 'en']);
+        expect(await axe(page, { shadowRoots: false }), locale).toEqual([]);
         const reload = alert.getByRole('button', { name: 'Reload · 重新加载' });
         await page.keyboard.press('Tab');
         expect(await reload.evaluate((b) => b === document.activeElement)).toBe(true);
