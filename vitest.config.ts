@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { PAGE_WAIT_MS } from './tests/e2e/waits.ts';
 
 /** Suites: pure logic in Node, the tooling, the collector inside workerd, the widget in real Chromium against a real collector. */
 export default defineConfig({
@@ -69,8 +70,9 @@ export default defineConfig({
           // A page load (bound at 30 s on a busy 2-core machine) must fit; the polls' own bounds catch a hang sooner.
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // As long as a page's own waits: a poll often waits on a request to workerd.
-          expect: { poll: { timeout: 8_000 } },
+          // As long as a console page's own waits, as a poll often waits on a request to workerd (the
+          // widget's pages wait 8 s, but a poll that passes returns as soon as it does).
+          expect: { poll: { timeout: PAGE_WAIT_MS } },
         },
       },
     ],

@@ -1,8 +1,12 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildConsole, CONSOLE_DIST } from './build-console.ts';
+import { ownSources } from './build-shared.ts';
 import { startLocalCollector } from './local-collector.ts';
+import { privateNames, usedAsProperty } from './private-names.ts';
+import { ROOT } from './wrangler.ts';
 
 describe('npm run build:console', () => {
   it('rebuilds under a running collector without taking the console away from it, and drops what the last build left', { timeout: 120_000 }, async () => {
@@ -41,5 +45,15 @@ describe('npm run build:console', () => {
     await new Promise((r) => setTimeout(r, 50));
     await buildConsole();
     expect(written()).toEqual(before);
+  });
+
+  it('shortens no private name that a bundled library uses as a property', { timeout: 60_000 }, async () => {
+    const metafile = await buildConsole({ outDir: mkdtempSync(join(tmpdir(), 'rf-console-build-')) });
+    const shortened = privateNames(ROOT, ownSources(metafile, ROOT));
+    expect(shortened).toContain('wanted'); // RfConsole
+    const libraries = Object.keys(metafile.inputs).filter((f) => f.includes('node_modules/'));
+    expect(libraries.some((f) => f.includes('/lit-html/'))).toBe(true);
+    expect(libraries.some((f) => f.includes('/uplot/'))).toBe(true);
+    for (const file of libraries) expect(usedAsProperty(readFileSync(join(ROOT, file), 'utf8'), shortened), file).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
-import { minifySync } from 'rolldown/utils';
+import { lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
 import { minifyTemplates } from './build-widget.ts';
 import { failInOneLine } from './cli.ts';
 import { privateNames } from './private-names.ts';
@@ -29,16 +29,6 @@ const templates: Plugin = {
   },
 };
 
-/**
- * Oxc's minifier (Rolldown's) has the last word on each file, as in the widget's build: its output
- * of esbuild's compresses smaller (~1.4 KB brotli with the charts, uPlot most of it).
- */
-function lastMinify(path: string, code: string): Buffer {
-  const minified = minifySync(path, code, { compress: { target: 'es2022' }, mangle: true, module: true });
-  if (minified.errors.length) throw new Error(`${path}: ${minified.errors.map((e) => e.message).join('; ')}`);
-  return Buffer.from(minified.code);
-}
-
 export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
   const out = resolve(ROOT, options.outDir ?? CONSOLE_DIST);
   // Built over the folder, never removing it first: a `wrangler dev` serving it (npm start) loses
@@ -51,7 +41,7 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
     minify: true,
     format: 'esm',
     splitting: true,
-    target: 'es2022',
+    target: TARGET,
     charset: 'utf8',
     metafile: true,
     legalComments: 'none',
@@ -64,11 +54,10 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
     plugins: [templates, uplotWithoutUnusedParts],
   } satisfies BuildOptions;
   // Private members get short names, as the widget's do: those of the files the bundle holds.
-  const own = Object.keys((await build(settings)).metafile.inputs).filter((f) => !f.includes('node_modules/'));
-  const shortened = privateNames(ROOT, own).map((name) => name.replaceAll('$', '\\$'));
-  const result = await build({ ...settings, mangleProps: new RegExp(`^(?:${shortened.join('|')})$`) });
+  const shortened = privateNames(ROOT, ownSources((await build(settings)).metafile, ROOT));
+  const result = await build({ ...settings, mangleProps: mangling(shortened) });
   const files = [
-    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith('.js') ? lastMinify(f.path, f.text) : f.contents })),
+    ...result.outputFiles.map((f) => ({ path: f.path, contents: f.path.endsWith('.js') ? Buffer.from(lastMinify(f.path, f.text, true)) : f.contents })),
     ...['index.html', 'console.css'].map((name) => ({ path: join(out, name), contents: readFileSync(join(SOURCE, name)) })),
   ];
   // A file is written only when it changed: a `wrangler dev` serving the folder reloads its Worker

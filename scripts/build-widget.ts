@@ -12,8 +12,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
-import { minifySync } from 'rolldown/utils';
 import ts from 'typescript';
+import { LAST_MINIFY, lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutExtras } from './idb-without-extras.ts';
 import { litShortMessages } from './lit-short-messages.ts';
@@ -95,20 +95,12 @@ const staticBackground: Plugin = {
 const common: BuildOptions & { metafile: true } = {
   bundle: true,
   minify: true,
-  target: 'es2022',
+  target: TARGET,
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages],
 };
-
-/**
- * Oxc's minifier (Rolldown's) has the last word on every file: esbuild bundles and minifies
- * first, since only it shortens private members and the templates' text, but Oxc's output of
- * the same code compresses smaller (~0.2 KB brotli over the ES module's two files, ~0.4 KB in the
- * single-file script).
- */
-const lastMinify = { compress: { target: common.target as string }, mangle: true };
 
 /**
  * esbuild puts the code that the entry and the background chunk share (lit, small helpers) in a
@@ -136,7 +128,7 @@ async function linkChunks(files: OutputFile[], split: Metafile, out: string): Pr
   const { output } = await bundle.write({
     dir: out,
     format: 'es',
-    minify: lastMinify,
+    minify: LAST_MINIFY,
     // No /* @__PURE__ */ marks: nothing bundles the files again.
     comments: false,
     entryFileNames: '[name].js',
@@ -177,12 +169,6 @@ const moduleBuild = (out: string): BuildOptions & { metafile: true } => ({
   write: false,
 });
 
-/** The widget's own source files (not its packages') that a build read, by its metafile: absolute paths. */
-export const ownSources = (metafile: Metafile): string[] =>
-  Object.keys(metafile.inputs)
-    .filter((f) => !f.includes('node_modules/'))
-    .map((f) => resolve(f));
-
 /**
  * The widget's own source files its bundle holds, as its build reads them (the single-file script
  * holds the same): the code whose private names it may shorten.
@@ -194,8 +180,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // Private members get short names, as local variables do.
-  const shortened = [...privateNames(ROOT, await bundledSources()), ...webVitalsPrivateNames(ROOT)].map((name) => name.replaceAll('$', '\\$'));
-  const mangleProps = new RegExp(`^(?:${shortened.join('|')})$`);
+  const mangleProps = mangling([...privateNames(ROOT, await bundledSources()), ...webVitalsPrivateNames(ROOT)]);
   const [esm, iife] = await Promise.all([
     build({ ...moduleBuild(out), mangleProps }),
     build({
@@ -221,9 +206,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
     }),
   ]);
   const iifePath = join(out, IIFE);
-  const minified = minifySync(IIFE, readFileSync(iifePath, 'utf8'), { ...lastMinify, module: false });
-  if (minified.errors.length) throw new Error(`${IIFE}: ${minified.errors.map((e) => e.message).join('; ')}`);
-  writeFileSync(iifePath, `${BOM}${minified.code}`);
+  writeFileSync(iifePath, `${BOM}${lastMinify(IIFE, readFileSync(iifePath, 'utf8'), false)}`);
   const linked = await linkChunks(esm.outputFiles!, esm.metafile!, out);
   if (options.types !== false) {
     const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);

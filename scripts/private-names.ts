@@ -91,3 +91,11 @@ export function privateNames(root: string, files: string[]): string[] {
   const declared = new Set([...[...lib, declarations(root, packages)].join('\n').matchAll(members)].map((m) => m[1]));
   return [...names].filter((n) => !declared.has(n) && !others.has(n)).sort();
 }
+
+/**
+ * Those of `names` that `code` (a bundled library's) uses as a property: shortened, esbuild would
+ * rename its accesses to them too, but not a key it writes as a string.
+ */
+export const usedAsProperty = (code: string, names: string[]): string[] =>
+  // A spread (`...opts`) names a variable, not a property.
+  names.filter((name) => new RegExp(`(?<!\\.\\.)[.'"\`]${name}\\b|\\b${name}\\s*:`).test(code));

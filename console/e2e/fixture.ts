@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
 import { seed } from '../../scripts/seed/send.ts';
 import type { FieldError } from '../../shared/validation.ts';
+import { PAGE_WAIT_MS } from '../../tests/e2e/waits.ts';
 
 /**
  * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
@@ -119,11 +120,7 @@ export async function openConsole(browser: Browser, f: Pick<ConsoleFixture, 'col
     );
   }
   const page = await context.newPage();
-  // A page's first content waits on the API, and a whole load on the server too, which a busy
-  // 2-core machine running other test files beside this one can hold up for seconds; and a request
-  // the local dev server leaves unanswered is asked again after 10 s (the project's after 6 s), so
-  // two such in one load take some 16 s.
-  page.setDefaultTimeout(25_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   page.setDefaultNavigationTimeout(30_000);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));

@@ -2,6 +2,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
+import { axe } from './axe.ts';
 import { openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -99,13 +100,15 @@ describe('switching language with an alert shown', () => {
 });
 
 describe('loading a language', () => {
-  /** Routes (for `openConsole`) noting each language file fetched, and failing those of `failing`. */
-  const languageFiles = (fetched: string[], failing?: string) => (context: BrowserContext) =>
-    context.route(/\/chunks\/(en|zh-CN)-\w+\.js$/, (route) => {
-      const language = /\/chunks\/(en|zh-CN)-/.exec(route.request().url())![1]!;
-      fetched.push(language);
-      return language === failing ? route.abort('connectionrefused') : route.continue();
-    });
+  /** Routes (for `openConsole`) noting each language file fetched, and failing those of `failing` (of its languages at the time). */
+  const languageFiles =
+    (fetched: string[], failing: string | string[] = []) =>
+    (context: BrowserContext) =>
+      context.route(/\/chunks\/(en|zh-CN)-\w+\.js$/, (route) => {
+        const language = /\/chunks\/(en|zh-CN)-/.exec(route.request().url())![1]!;
+        fetched.push(language);
+        return [failing].flat().includes(language) ? route.abort('connectionrefused') : route.continue();
+      });
 
   it('fetches the words of the language shown alone, and another’s when it is chosen', async () => {
     const f = fixture();
@@ -124,10 +127,41 @@ describe('loading a language', () => {
     }
   });
 
+  it('shows a Chinese reader Chinese from the first paint, fetching no other language’s words', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      locale: 'zh-CN',
+      routes: async (ctx) => {
+        await languageFiles(fetched)(ctx);
+        // The frame's first render, as the first paint will show it: observers run before the browser paints.
+        await ctx.addInitScript(() => {
+          new MutationObserver((_, observer) => {
+            const header = document.querySelector('rf-console header');
+            if (!header) return;
+            (window as unknown as { firstHeader: string }).firstHeader = header.textContent!.replace(/\s+/g, ' ').trim();
+            observer.disconnect();
+          }).observe(document, { childList: true, subtree: true });
+        });
+      },
+    });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const firstHeader = await page.evaluate(() => (window as unknown as { firstHeader: string }).firstHeader);
+      expect(firstHeader).toContain('审核');
+      expect(firstHeader).not.toMatch(/Review|Language|Sign out/);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      expect(fetched).toEqual(['zh-CN']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps the language shown and says so when the words of the one chosen cannot be fetched', async () => {
     const f = fixture();
     const fetched: string[] = [];
-    const { page, context } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched, 'zh-CN') });
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { routes: languageFiles(fetched, 'zh-CN') });
     try {
       await page.locator('rf-review-page article.item').waitFor();
       await page.getByLabel('Language').selectOption('zh-CN');
@@ -138,8 +172,55 @@ describe('loading a language', () => {
       expect(await page.locator('rf-review-page h1').textContent()).toBe('Review queue');
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
       expect(await alert.getByRole('button', { name: 'Reload' }).isVisible()).toBe(true);
+      // Kept all the same, so Reload (after a deploy, the new files) shows it.
+      expect(await page.evaluate(() => localStorage.getItem('rf-console-locale'))).toBe('zh-CN');
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('shows English, saying so, when the words of a Chinese reader’s language cannot be fetched on first load', async () => {
+    const f = fixture();
+    const fetched: string[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { locale: 'zh-CN', routes: languageFiles(fetched, 'zh-CN') });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const alert = page.locator('rf-console [role="alert"][data-field="language-load-failed"]');
+      await expect.poll(() => alert.textContent()).toContain('简体中文 could not be loaded');
+      expect(fetched).toEqual(['zh-CN', 'en']);
+      expect(await page.getByLabel('Language').inputValue()).toBe('en');
+      expect(await page.locator('rf-review-page h1').textContent()).toBe('Review queue');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says in both languages that the console could not be loaded when no words can be fetched, and Reload loads it', async () => {
+    for (const locale of ['en-US', 'zh-CN']) {
+      const f = fixture();
+      const fetched: string[] = [];
+      const failing = ['en', 'zh-CN'];
+      const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { locale, routes: languageFiles(fetched, failing) });
+      try {
+        const alert = page.locator('rf-console [role="alert"][data-field="console-load-failed"]');
+        await expect
+          .poll(() => alert.textContent(), { message: locale })
+          .toMatch(/^\s*The console could not be loaded · 无法加载控制台\s*Reload · 重新加载\s*$/);
+        expect(fetched, locale).toEqual(locale === 'en-US' ? ['en'] : ['zh-CN', 'en']);
+        expect(await axe(page, { shadowRoots: false }), locale).toEqual([]);
+        const reload = alert.getByRole('button', { name: 'Reload · 重新加载' });
+        await page.keyboard.press('Tab');
+        expect(await reload.evaluate((b) => b === document.activeElement)).toBe(true);
+        failing.length = 0;
+        await reload.press('Enter');
+        await expect.poll(() => page.locator('rf-console nav').getAttribute('aria-label'), { message: locale }).toBe(locale === 'en-US' ? 'Pages' : '页面');
+        expect(problems, locale).toEqual([]);
+      } finally {
+        await context.close();
+      }
     }
   });
 });

@@ -91,16 +91,13 @@ describe('the review queue', () => {
       // In D1: answered, with each verdict and the note.
       const ids = [...answers.keys()];
       await expect
-        .poll(
-          async () => {
-            const rows = await query<{ item_id: string; status: string; verdict: string; note: string | null }>(
-              `select item_id, status, verdict, note from review_items where item_id in (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')})`,
-              { persistTo: f.collector.persistTo },
-            );
-            return Object.fromEntries(rows.map((r) => [r.item_id, { status: r.status, verdict: r.verdict, note: r.note }]));
-          },
-          { timeout: 15_000 },
-        )
+        .poll(async () => {
+          const rows = await query<{ item_id: string; status: string; verdict: string; note: string | null }>(
+            `select item_id, status, verdict, note from review_items where item_id in (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')})`,
+            { persistTo: f.collector.persistTo },
+          );
+          return Object.fromEntries(rows.map((r) => [r.item_id, { status: r.status, verdict: r.verdict, note: r.note }]));
+        })
         .toEqual(Object.fromEntries([...answers].map(([id, a]) => [id, { status: 'answered', ...a }])));
 
       // The next run of the nightly job (the cron, as wrangler fires it) counts them.
@@ -131,7 +128,7 @@ describe('the review queue', () => {
       await expect.poll(() => page.getByRole('status').textContent()).toContain('Answer taken back');
       // Both are saved, the undo last. (The answer may meet the dev server's restart mid-request, a
       // 503, and is then sent again before the undo.)
-      await expect.poll(() => sent.filter((status) => status === 200).length, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => sent.filter((status) => status === 200).length).toBe(2);
       expect(sent.at(-1)).toBe(200);
       expect(sent.filter((status) => status !== 200 && status !== 503)).toEqual([]);
       const stored = async () =>
@@ -171,7 +168,7 @@ describe('the review queue', () => {
       const item = (await shownItem(page))!;
       await pressAndMove(page, '2', item);
       await expect
-        .poll(() => sent, { timeout: 10_000 })
+        .poll(() => sent)
         .toEqual([
           { item, status: 503 },
           { item, status: 200 },

@@ -2,7 +2,8 @@ import { LOCALES, type Locale } from './strings.ts';
 
 const STORE = 'rf-console-locale';
 
-const isLocale = (x: string | null): x is Locale => x !== null && x in LOCALES;
+/** One of LOCALES' own keys: `in` would take what every object inherits ('constructor', '__proto__') for a language too. */
+const isLocale = (x: string | null): x is Locale => x !== null && Object.hasOwn(LOCALES, x);
 
 /** The chosen language: the one picked before in this browser, else the browser's own (Chinese → zh-CN), else English. */
 export function initialLocale(): Locale {

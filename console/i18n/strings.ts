@@ -1,7 +1,8 @@
 /**
- * Every string the console shows, in English (en.ts) and Simplified Chinese (zh-CN.ts): the one
- * place to add a page's words. Each language's file is fetched when it is first shown, so a reader
- * loads the words of one language, not both. `{name}` placeholders are filled by `format`.
+ * The console's languages and how their words are loaded. A page's words are added in en.ts, whose
+ * keys make the Strings type, and in zh-CN.ts, which the typecheck holds to the same keys. Each
+ * language's file is fetched when it is first shown, so a reader loads the words of one language,
+ * not both. `{name}` placeholders are filled by `format`.
  */
 import type { Strings } from './en.ts';
 

@@ -96,7 +96,7 @@ export class RfConsole extends LitElement {
     super();
     this.locale = this.wanted = initialLocale();
     // Fetched while the page's code is, not after it.
-    void this.showLocale(this.locale);
+    void this.firstLocale(this.locale);
     this.theme = initialTheme();
     this.route = routeOf(new URL(location.href));
     this.gate = adminKey() ? 'signed-in' : 'signed-out';
@@ -168,24 +168,36 @@ export class RfConsole extends LitElement {
   }
 
   /**
+   * The first words shown. Failing the language wanted's, English's are tried, so the console still
+   * shows and says which failed; failing those too, the frame says so in both languages (render).
+   */
+  private async firstLocale(locale: Locale) {
+    if ((await this.showLocale(locale)) || locale === 'en') return;
+    if (await this.showLocale('en')) this.localeFailed = locale;
+  }
+
+  /**
    * Shows a language once its words are fetched. Failing (a deploy since this tab opened replaced
    * their file), the language shown stays, its name back in the menu, and the frame says so.
+   * Resolves to whether the words came.
    */
-  private async showLocale(locale: Locale) {
+  private async showLocale(locale: Locale): Promise<boolean> {
     this.wanted = locale;
     try {
       const strings = await LOCALES[locale]();
-      if (this.wanted !== locale) return;
+      if (this.wanted !== locale) return false;
       this.strings = strings;
       this.locale = locale;
       this.localeFailed = undefined;
       document.documentElement.lang = locale;
+      return true;
     } catch {
-      if (this.wanted !== locale) return;
+      if (this.wanted !== locale) return false;
       this.wanted = this.locale;
       this.localeFailed = locale;
       const menu = this.querySelector<HTMLSelectElement>('select[name="language"]');
       if (menu) menu.value = this.locale;
+      return false;
     }
   }
 
@@ -223,7 +235,8 @@ export class RfConsole extends LitElement {
 
   override render() {
     const s = this.strings;
-    if (!s) return nothing;
+    // No words yet, or none at all: English's failed too (or were the ones wanted).
+    if (!s) return this.localeFailed === 'en' ? this.renderNoWords() : nothing;
     return html`<a class="skip" href="#main">${s.skipToContent}</a>
       <header>
         <span class="brand">${s.appTitle}</span>
@@ -256,6 +269,14 @@ export class RfConsole extends LitElement {
       }
       ${this.gate === 'signed-in' && this.project?.configProblems?.length ? this.renderConfigProblems(this.project.configProblems, s) : null}
       <main id="main" tabindex="-1">${this.renderMain(s)}</main>`;
+  }
+
+  /** Said in both languages, since neither's words came; Chromium keeps a failed import for the document's life, so the button reloads. */
+  private renderNoWords() {
+    return html`<p class="notice error" role="alert" data-field="console-load-failed">
+      <span lang="en">The console could not be loaded</span> · <span lang="zh-CN">无法加载控制台</span>
+      <button type="button" class="retry" @click=${() => location.reload()}><span lang="en">Reload</span> · <span lang="zh-CN">重新加载</span></button>
+    </p>`;
   }
 
   private renderProject(p: Project, s: Strings) {
