@@ -51,6 +51,10 @@ describe('contradictsAnswer', () => {
     '订单错了，怎么改？',
     '是不是这样操作？',
     '',
+    'It says "incorrect" when I log in, why?',
+    'My login shows (incorrect) next to the email',
+    'Error: incorrect.',
+    'The form says (inexact) next to the field',
   ])('takes "%s" as a question, not a pushback', (followUp) => {
     expect(contradictsAnswer(followUp)).toBe(false);
   });
@@ -71,6 +75,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'ESO NO ES ASÍ',
     ],
     questions: [
+      '¿Esto es falso o verdadero?',
       '¿Qué pasa si la dirección está mal?',
       '¿No hay reembolso para artículos abiertos?',
       '¿Está mal devolver un regalo?',
@@ -92,6 +97,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'tu es sur ?',
     ],
     questions: [
+      'Le site affiche : incorrect. Que faire ?',
+      "C'est faux ou vrai ?",
+      'Le formulaire dit (inexact) à côté du champ',
       "Qu'est-ce qui est faux dans ma commande ?",
       'Non remboursable, les articles ouverts ?',
       'Que faire si mon adresse est incorrecte ?',
@@ -112,6 +120,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Das habe ich nicht gefragt',
     ],
     questions: [
+      'Ist das falsch oder richtig?',
       'Was ist falsch an meiner Bestellung?',
       'Nein-Stimmen zählen nicht?',
       'Ist das falsch, wenn ich ein Geschenk zurückgebe?',
@@ -169,6 +178,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'そうじゃない',
     ],
     questions: [
+      '本当に、ありがとうございます',
+      'エラー：違います',
+      '画面に「間違い」と出ます',
       '住所が間違っていたらどうすればいいですか？',
       '違う住所に送れますか？',
       '間違いないですか？',

@@ -27,8 +27,8 @@ const ENGLISH = [
 // most a subject before it ("这", "你", "答案") and a particle after it ("吧", "吗"), then punctuation
 // or the end: "不对，…", "错了。", "你说错了", "这不对吧？". The same words inside a question ("地址填错了
 // 怎么办？", "信息不对称", "不准确的地址怎么修改？") say nothing of the answer. "你确定…" opening a clause
-// questions it whatever follows.
-const CLAUSE_START = '(?<=^|[\\s,.!?;:，。！？；：、…])';
+// questions it whatever follows. Not after a colon: "错误：不正确" or "エラー：違います" quotes a message.
+const CLAUSE_START = '(?<=^|[\\s,.!?;，。！？；、…])';
 const CLAUSE_END = '(?=$|[\\s,.!?;:，。！？；：、…~])';
 const SUBJECT = '(?:(?:这|那)个?|这样|你说的|你讲的|你的?|(?:这个|你的)?(?:回答|答案|说法))?';
 const OBJECTION = '(?:也|就|完全|根本|好像)?(?:不对|错了|是错的|不正确|不准确|(?:说|讲|答|搞|弄)错了?|不是这样的?)[吧啊呀吗呢哦]*';
@@ -36,23 +36,28 @@ const OBJECTION = '(?:也|就|完全|根本|好像)?(?:不对|错了|是错的|�
 // Japanese, like Chinese: an objection standing as a clause of its own, with at most a subject before
 // it ("それは", "その回答は") and a sentence ending after it ("よ", "と思います"): "違います。", "それは
 // 間違いです", "本当ですか？". The same words inside a question ask ("住所が間違っていたらどうすればいい
-// ですか？", "違う住所に送れますか？" — to another address).
+// ですか？", "違う住所に送れますか？" — to another address); "本当に" only asking ("本当に？"), as it is
+// also "really" ("本当に、ありがとうございます").
 const JA_SUBJECT = '(?:(?:それ|これ|その(?:回答|答え|説明)|(?:あなた|君)の(?:回答|答え|説明)|回答|答え|説明)(?:は|が|も)?)?';
 const JA_OBJECTION =
-  '(?:(?:全然|全く|まったく|完全に)?(?:違う|違います|ちがう|ちがいます|間違い|間違って(?:い)?(?:る|ます)|誤り|正しくない|正しくありません|そう(?:じゃ|では)(?:ない|ありません)|嘘|うそ|ウソ)(?:です|だ|でしょう?)?(?:よ|ね|と思う|と思います)*|(?:本当|ほんとう?)(?:に|ですか|なの|なんですか)|確かですか)';
+  '(?:(?:全然|全く|まったく|完全に)?(?:違う|違います|ちがう|ちがいます|間違い|間違って(?:い)?(?:る|ます)|誤り|正しくない|正しくありません|そう(?:じゃ|では)(?:ない|ありません)|嘘|うそ|ウソ)(?:です|だ|でしょう?)?(?:よ|ね|と思う|と思います)*|(?:本当|ほんとう?)(?:に|ですか|なの|なんですか)?(?=s*[?？])|確かですか)';
 
 /**
  * A language written with spaces, as the sources of its phrases (`spaced` puts them together):
- * - `answer` then `wrong` push back wherever they stand: "eso está mal", "la respuesta es incorrecta";
- * - `wrong` without it, and `alone`, only as a clause of their own, at the start or after punctuation
- *   and followed by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal
- *   devolver un regalo?" and "¿qué pasa si la dirección está mal?" ask;
+ * - `answer` then `wrong` push back wherever they stand ("eso está mal", "la respuesta es
+ *   incorrecta"), but for a choice ("¿esto es falso o verdadero?");
+ * - `wrong` without it (unless `bare`), and `alone`, only as a clause of their own, at the start or after a sentence's punctuation and followed
+ *   by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal devolver un
+ *   regalo?" and "¿qué pasa si la dirección está mal?" ask. Quotes and brackets do not end a clause:
+ *   "it says (incorrect) next to my email" quotes what a page says;
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
  */
 interface Spaced {
   answer: RegExp;
   wrong: RegExp;
+  /** Whether `wrong` is a bare adjective, its verb in `answer` ("c'est" + "faux"): then only `alone` stands alone. */
+  bare?: true;
   alone?: RegExp;
   anywhere: RegExp;
 }
@@ -66,10 +71,13 @@ const SPANISH: Spaced = {
     /te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:\s+de(?:\s+(?:eso|que))?)?|¿\s*est[aá]\s+segur[oa]\s*\?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])/,
 };
 
-// French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?".
+// French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?". Of the
+// adjectives alone, only "Faux." objects: "incorrect" or "inexact" alone may quote a page, in English too.
 const FRENCH: Spaced = {
   answer: /c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+est/,
   wrong: /(?:compl[eè]tement\s+|totalement\s+|tout\s+[àa]\s+fait\s+)?(?:faux|fausse|incorrecte?|inexacte?|erron[ée]e?)/,
+  bare: true,
+  alone: /(?:compl[eè]tement\s+|totalement\s+|tout\s+[àa]\s+fait\s+)?faux/,
   anywhere:
     /(?:ce\s+n['’]est|c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+n['’]est)\s+pas\s+(?:du\s+tout\s+)?(?:vrai|correcte?|exacte?|[çc]a|ce\s+que\s+(?:j['’]ai|je\s+(?:t['’]|vous\s+)ai)\s+demand[ée])|tu\s+te\s+trompes|tu\s+t['’]es\s+tromp[ée]e?|vous\s+vous\s+(?:trompez|[eê]tes\s+tromp[ée]e?s?)|(?:tu\s+as|t['’]as|vous\s+avez)\s+tort|(?:tu\s+es|t['’]es|vous\s+[eê]tes|es-tu|[eê]tes-vous)\s+(?:bien\s+|vraiment\s+)?(?:s[uû]re?s?(?=\s*\?)|sûre?s?)/,
 };
@@ -107,12 +115,14 @@ const ITALIAN: Spaced = {
 };
 
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
-function spaced({ answer, wrong, alone, anywhere }: Spaced): RegExp {
+function spaced({ answer, wrong, bare, alone, anywhere }: Spaced): RegExp {
   const word = (phrase: string) => String.raw`(?<![\p{L}\p{N}])(?:${phrase})(?![\p{L}\p{N}])`;
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
-  const clause = (phrase: string) => String.raw`(?<=^|[,.!?;:¿¡…«»"“”()–—])\s*(?:${phrase})(?=\s*(?:$|[,.!;:…»"”)–—]))`;
-  const standsAlone = alone ? `${wrong.source}|${alone.source}` : wrong.source;
-  return new RegExp([word(String.raw`(?:${answer.source})\s+(?:${wrong.source})`), word(anywhere.source), clause(standsAlone)].join('|'), 'u');
+  const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
+  const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
+  // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
+  const choice = String.raw`(?!\s+(?:o|ou|oder|or)(?![\p{L}\p{N}]))`;
+  return new RegExp([word(String.raw`(?:${answer.source})\s+(?:${wrong.source})${choice}`), word(anywhere.source), clause(standsAlone)].join('|'), 'u');
 }
 
 let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
