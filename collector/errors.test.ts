@@ -12,12 +12,14 @@ describe('ApiError', () => {
   });
 
   it('cannot be a 400 naming no field: the types refuse it', () => {
-    // Never called: `npm run check`, which `npm test` runs first, fails if either compiles.
+    // Never called: `npm run check`, which `npm test` runs first, fails if any of these compiles.
     const refused = () => {
       // @ts-expect-error a 400 is built by ApiError.fields, with its fields
       new ApiError(400, { code: 'invalid_body', message: 'Bad body' });
       // @ts-expect-error one field at least
       ApiError.fields('invalid_body', []);
+      // @ts-expect-error nor by listing none
+      new ApiError(400, { code: 'invalid_body', message: 'Bad body', fields: [] });
     };
     expect(refused).toBeTypeOf('function');
     expect(new ApiError(404, { code: 'not_found', message: 'No such item' }).fields).toBeUndefined();

@@ -12,7 +12,7 @@ export interface ApiErrorOptions {
   /** The part of the request at fault: `body`, `key`, `events[3].detail.stars`, … */
   field?: string;
   /** Every part at fault when a body, query string or URL is checked, the first of them `field`: all fixed in one round. */
-  fields?: FieldError[];
+  fields?: readonly FieldError[];
   /** Headers the response needs, e.g. `Retry-After` on a 429. */
   headers?: Record<string, string>;
 }
@@ -21,12 +21,12 @@ export interface ApiErrorOptions {
 export class ApiError extends HTTPException {
   readonly code: string;
   readonly field?: string;
-  readonly fields?: FieldError[];
+  readonly fields?: readonly FieldError[];
   readonly headers?: Record<string, string>;
 
   /** A 400 names every field at fault: `ApiError.fields` builds it. */
   constructor(status: Exclude<ContentfulStatusCode, 400>, options: ApiErrorOptions);
-  constructor(status: 400, options: ApiErrorOptions & { fields: FieldError[] });
+  constructor(status: 400, options: ApiErrorOptions & { fields: FieldErrors });
   constructor(status: ContentfulStatusCode, { code, message, field, fields, headers }: ApiErrorOptions) {
     super(status, { message });
     this.code = code;
@@ -37,7 +37,7 @@ export class ApiError extends HTTPException {
 
   /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
   static fields(code: string, fields: FieldErrors): ApiError {
-    return new ApiError(400, { code, ...fields[0], fields: [...fields] });
+    return new ApiError(400, { code, ...fields[0], fields });
   }
 }
 

@@ -8,14 +8,14 @@ import type { FieldError, FieldErrors } from '../../shared/validation.ts';
 export class DemoError extends HTTPException {
   /** A 400 names every field at fault: `DemoError.fields` builds it. */
   constructor(status: Exclude<ContentfulStatusCode, 400>, code: string, message: string, field: string);
-  constructor(status: 400, code: string, message: string, field: string, fields: FieldError[]);
+  constructor(status: 400, code: string, message: string, field: string, fields: FieldErrors);
   constructor(
     status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly field: string,
     /** Every part at fault when a body is checked, the first of them `field`: all fixed in one round. */
-    readonly fields?: FieldError[],
+    readonly fields?: readonly FieldError[],
   ) {
     super(status, { message });
   }
@@ -23,7 +23,7 @@ export class DemoError extends HTTPException {
   /** A 400 naming every field at fault (one at least), the first as `field` and `message`. */
   static fields(code: string, fields: FieldErrors): DemoError {
     const [first] = fields;
-    return new DemoError(400, code, first.message, first.field, [...fields]);
+    return new DemoError(400, code, first.message, first.field, fields);
   }
 }
 
