@@ -16,4 +16,9 @@ describe('hookedD1', () => {
     await expect(session.prepare('select 4').first()).rejects.toThrow(/connection lost/);
     expect(seen).toEqual(['one: select 1', 'batch: select 2', 'one: select 3', 'one: select 4']);
   });
+
+  it('offers a session only what a session has', () => {
+    const session = hookedD1(env.DB, (_, run) => run()).withSession('first-primary') as unknown as Record<string, unknown>;
+    expect([typeof session.exec, typeof session.withSession, typeof session.prepare]).toEqual(['undefined', 'undefined', 'function']);
+  });
 });

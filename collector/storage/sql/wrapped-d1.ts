@@ -47,8 +47,10 @@ export function wrappedD1(d1: D1Database, around: Around): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === 'prepare') return (sql: string) => wrapped(target.prepare(sql), sql);
-      if (prop === 'exec') return (sql: string) => around({ sql: [sql], params: [[]], batch: false }, () => target.exec(sql));
-      if (prop === 'withSession')
+      // A session has neither exec nor withSession: they stay undefined there. An exec, whatever
+      // statements its SQL holds, is one run (the nightly job, which counts its queries, runs none).
+      if (prop === 'exec' && prop in target) return (sql: string) => around({ sql: [sql], params: [[]], batch: false }, () => target.exec(sql));
+      if (prop === 'withSession' && prop in target)
         return (...args: Parameters<D1Database['withSession']>) => wrappedD1(target.withSession(...args) as unknown as D1Database, around);
       if (prop === 'batch')
         return (statements: Given[]) =>
