@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { minifySync } from 'rolldown/utils';
+import { nameSource } from './private-names.ts';
 
 /** The JavaScript both bundles are written in, for esbuild and for Oxc alike. */
 export const TARGET = 'es2022';
@@ -32,4 +33,4 @@ export const ownSources = (metafile: Metafile, dir = process.cwd()): string[] =>
     .map((f) => resolve(dir, f));
 
 /** esbuild's `mangleProps` for exactly these names. */
-export const mangling = (names: string[]): RegExp => new RegExp(`^(?:${names.map((name) => name.replaceAll('$', '\\$')).join('|')})$`);
+export const mangling = (names: string[]): RegExp => new RegExp(`^(?:${names.map(nameSource).join('|')})$`);

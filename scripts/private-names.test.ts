@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundledSources } from './build-widget.ts';
-import { privateNames } from './private-names.ts';
+import { privateNames, usedAsProperty } from './private-names.ts';
 import { ROOT } from './wrangler.ts';
 
 describe('the private names the widget build shortens', () => {
@@ -60,5 +60,12 @@ describe('the private names the widget build shortens', () => {
     // Its code imported, its objects may carry the name.
     writeFileSync(join(withTypes, 'citations.ts'), source("import { Hono } from 'hono';"));
     expect(privateNames(ROOT, [join(withTypes, 'citations.ts')])).toEqual([]);
+  });
+});
+
+describe('usedAsProperty', () => {
+  it('finds a name used as a property, a $ in it too, and not a longer name it begins', () => {
+    const code = 'a.$state = 1; b.opts$ = 2; c.timer2 = 3; const o = { level: 4 }; f(...rest);';
+    expect(usedAsProperty(code, ['$state', 'opts$', 'timer', 'level', 'rest'])).toEqual(['$state', 'opts$', 'level']);
   });
 });

@@ -92,10 +92,13 @@ export function privateNames(root: string, files: string[]): string[] {
   return [...names].filter((n) => !declared.has(n) && !others.has(n)).sort();
 }
 
+/** A member name as a RegExp's source: `$` is a letter of a name there, not the end of the input. */
+export const nameSource = (name: string): string => name.replaceAll('$', '\\$');
+
 /**
  * Those of `names` that `code` (a bundled library's) uses as a property: shortened, esbuild would
  * rename its accesses to them too, but not a key it writes as a string.
  */
 export const usedAsProperty = (code: string, names: string[]): string[] =>
   // A spread (`...opts`) names a variable, not a property.
-  names.filter((name) => new RegExp(`(?<!\\.\\.)[.'"\`]${name}\\b|\\b${name}\\s*:`).test(code));
+  names.filter((name) => new RegExp(`(?<!\\.\\.)[.'"\`]${nameSource(name)}(?![\\w$])|(?<![\\w$])${nameSource(name)}\\s*:`).test(code));
