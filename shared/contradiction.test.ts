@@ -54,6 +54,8 @@ describe('contradictsAnswer', () => {
     'It says "incorrect" when I log in, why?',
     'My login shows (incorrect) next to the email',
     'Error: incorrect.',
+    'No. of items in a box?',
+    'No. 5 is missing from my order',
     'The form says (inexact) next to the field',
   ])('takes "%s" as a question, not a pushback', (followUp) => {
     expect(contradictsAnswer(followUp)).toBe(false);

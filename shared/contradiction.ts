@@ -9,8 +9,9 @@
  */
 
 // "No, …", "Nope.", "Non, …", "Nein.", "Não, …", "いいえ、…": a "no" standing alone at the start. One
-// opening a question ("no refunds for…?", "non remboursable ?", "não há reembolso?") asks, it does not object.
-const NO_FIRST = /^[\s¡]*(no|nope|non|nein|n[aã]o|いいえ|いや)\s*[,.!、。]/;
+// opening a question ("no refunds for…?", "non remboursable ?", "não há reembolso?") asks, it does not
+// object, nor does "No." for number ("No. of items?", "No. 5 is missing").
+const NO_FIRST = /^[\s¡]*(no|nope|non|nein|n[aã]o|いいえ|いや)\s*(?:[,!、。]|\.(?!\s*(?:\d|#|of(?![\p{L}\p{N}]))))/u;
 
 const ENGLISH = [
   /^\s*(no|nope)\s+(that|this|it|you)\b/,
