@@ -63,7 +63,7 @@ const FROM_BASE = 8;
 const TABLES = ['traces', 'trace_chunks', 'chunk_texts', 'feedback_events'];
 
 /** Draws 0..n-1 with probability proportional to 1 / (k + 1)^s. */
-function zipf(n: number, s: number, rnd: () => number): () => number {
+export function zipf(n: number, s: number, rnd: () => number): () => number {
   const cdf = new Float64Array(n);
   let sum = 0;
   for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s;
@@ -80,7 +80,7 @@ function zipf(n: number, s: number, rnd: () => number): () => number {
   };
 }
 
-function shuffled(n: number, rnd: () => number): Int32Array {
+export function shuffled(n: number, rnd: () => number): Int32Array {
   const a = new Int32Array(n);
   for (let i = 0; i < n; i++) a[i] = i;
   for (let i = n - 1; i > 0; i--) {
