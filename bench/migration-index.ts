@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { random } from '../scripts/seed/traffic.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { TOP_RANKS } from '../shared/thresholds.ts';
-import { shuffled, volumeAt, zipf } from './nightly/generate.ts';
+import { shuffled, uuidV7s, volumeAt, zipf } from './nightly/generate.ts';
 import { count, type Row, row } from './stats.ts';
 
 const VOLUME = volumeAt(1);
@@ -71,16 +71,7 @@ function fill(db: Database.Database) {
     const a = start + rnd() * 30 * 86_400_000;
     return r < 0.65 ? [] : r < 0.92 ? [a] : [a, a + rnd() * (start + 30 * 86_400_000 - a)];
   });
-  const hex = (digits: number) => {
-    let s = '';
-    while (s.length < digits) s += int(0x10000).toString(16).padStart(4, '0');
-    return s.slice(0, digits);
-  };
-  /** A UUIDv7 of time `ms`, as the widget makes trace ids. */
-  const idAt = (ms: number) => {
-    const t = Math.floor(ms).toString(16).padStart(12, '0');
-    return `${t.slice(0, 8)}-${t.slice(8)}-7${hex(3)}-${'89ab'[int(4)]}${hex(3)}-${hex(12)}`;
-  };
+  const idAt = uuidV7s(rnd);
   const values: unknown[] = [];
   const { sql: index } = db.prepare(`select sql from sqlite_master where name = 'trace_chunks_chunk'`).get() as { sql: string };
   db.exec('drop index trace_chunks_chunk');

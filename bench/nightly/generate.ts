@@ -92,19 +92,27 @@ export function shuffled(n: number, rnd: () => number): Int32Array {
 
 const SYLLABLES = 'ka lo mi ne su ta ri po de fa gu hi jo le mu na pe qui ro sa ti vu we xo ya ze bra cle dri'.split(' ');
 
-export function generate(file: string, projectId: string, volume: Volume, now: number, receipt: Receipt = 'imported', seed = 1): Generated {
-  const rnd = random(seed);
+/**
+ * UUIDv7s drawn from `rnd`, as the widget makes trace ids: ids of rows made in time order sort in
+ * nearly the same order, as in production.
+ */
+export function uuidV7s(rnd: () => number): (ms: number) => string {
   const int = (n: number) => Math.floor(rnd() * n);
   const hex = (digits: number) => {
     let s = '';
     while (s.length < digits) s += int(0x10000).toString(16).padStart(4, '0');
     return s.slice(0, digits);
   };
-  /** A UUIDv7 of time `ms`: rows made in time order get ids in nearly the same order, as in production. */
-  const idAt = (ms: number) => {
+  return (ms) => {
     const t = Math.floor(ms).toString(16).padStart(12, '0');
     return `${t.slice(0, 8)}-${t.slice(8)}-7${hex(3)}-${'89ab'[int(4)]}${hex(3)}-${hex(12)}`;
   };
+}
+
+export function generate(file: string, projectId: string, volume: Volume, now: number, receipt: Receipt = 'imported', seed = 1): Generated {
+  const rnd = random(seed);
+  const int = (n: number) => Math.floor(rnd() * n);
+  const idAt = uuidV7s(rnd);
 
   // The corpus: documents of 20-odd chunks, some with a second or third version during the month.
   const vocabulary = Array.from({ length: 4_000 }, () => Array.from({ length: 2 + int(2) }, () => SYLLABLES[int(SYLLABLES.length)]).join(''));
