@@ -10,6 +10,32 @@ type Training = { training: { examples: number; trainedOn: number; ready: boolea
 const answeredAt = async (projectId: string, itemId: string) =>
   (await env.DB.prepare('select answered_at as at from review_items where project_id = ? and item_id = ?').bind(projectId, itemId).first<{ at: number }>())!.at;
 
+/** A project with two answers, ready to train at one example, whose training data was just read. */
+async function projectRead() {
+  const p = await newProject();
+  await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
+  await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
+  const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+  return { p, readAt };
+}
+
+/** The model `npm run retrain` records from the two answers, with the read's time when it sends it. */
+const retrained = (dataReadAt?: number) => ({
+  model: tinyModel('retrain-1'),
+  confirmed: 2,
+  comparedWith: null,
+  evaluation: {},
+  promote: false,
+  reasons: ['by hand'],
+  ...(dataReadAt !== undefined && { dataReadAt }),
+});
+
+/** Retraining is due: an answer is new to the last model, though the count is the same. */
+async function expectNewToModel(p: Awaited<ReturnType<typeof newProject>>) {
+  expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
+  expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+}
+
 describe('GET /v1/admin/review training readiness', () => {
   it('is ready when an answer changed since the last model, as the nightly job retrains then, though the count is the same', async () => {
     const p = await newProject();
@@ -45,31 +71,23 @@ describe('GET /v1/admin/review training readiness', () => {
   });
 
   it('is ready for an answer changed between reading the training data and recording its model', async () => {
-    const p = await newProject();
-    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
-    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
     // `npm run retrain` reads the data, trains, then records the model with the data's `readAt`.
-    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    const { p, readAt } = await projectRead();
     await new Promise((r) => setTimeout(r, 5));
     expect((await admin(p, '/review/item-1', { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
-    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'], dataReadAt: readAt };
+    const model = retrained(readAt);
     expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
-    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
-    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+    await expectNewToModel(p);
   });
 
   it('is ready for an answer changed after the training data was read, for a model recorded without dataReadAt: it read the data at the latest read', async () => {
-    const p = await newProject();
-    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
-    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
-    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    const { p, readAt } = await projectRead();
     await new Promise((r) => setTimeout(r, 5));
     expect((await admin(p, '/review/item-1', { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
     // Recorded as a script that does not send the read's time records it.
-    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'] };
+    const model = retrained();
     expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
-    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
-    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+    await expectNewToModel(p);
     const readBy = async (version: string) =>
       (await env.DB.prepare('select data_read_at as at from models where project_id = ? and version = ?').bind(p.id, version).first<{ at: number }>())!.at;
     expect(await readBy('retrain-1')).toBe(readAt);
@@ -89,17 +107,13 @@ describe('GET /v1/admin/review training readiness', () => {
   });
 
   it('is ready for an answer stamped before the training data was read but saved after it, which the read missed', async () => {
-    const p = await newProject();
-    await env.DB.batch([answeredItem(p.id, 1, 'relevant', Date.now() - 60_000), answeredItem(p.id, 2, 'not_relevant', Date.now() - 60_000)]);
-    await admin(p, '/settings', { method: 'PUT', json: { trainingMinConfirmed: 1 } });
-    const { readAt } = (await admin<{ readAt: number }>(p, '/training-data')).body;
+    const { p, readAt } = await projectRead();
     // The reviewer's request read its clock a second before the read, and saved the answer after it.
     expect(await answerItem(env.DB, p.id, 'item-1', 'not_relevant', null, readAt - 1_000)).toBe('answered');
     expect(await answeredAt(p.id, 'item-1')).toBeGreaterThan(readAt);
-    const model = { model: tinyModel('retrain-1'), confirmed: 2, comparedWith: null, evaluation: {}, promote: false, reasons: ['by hand'], dataReadAt: readAt };
+    const model = retrained(readAt);
     expect((await admin(p, '/models', { method: 'POST', json: model })).status).toBe(201);
-    expect((await admin<Training>(p, '/review')).body.training).toMatchObject({ examples: 2, trainedOn: 2, ready: true });
-    expect((await admin<{ newExamples: boolean }>(p, '/training-data')).body.newExamples).toBe(true);
+    await expectNewToModel(p);
   });
 
   it('keeps the time of an answer saved before any training read, and of one given again as it was', async () => {
