@@ -132,9 +132,8 @@ export const days: Stage = {
     const kept = await ctx.db.prepare('select 1 from day_stats where project_id = ? and day = ? and purged_traces is null').bind(ctx.projectId, day).first();
     if (kept) return { cursor: day, counts: { daysKeptAsCounted: 1 } };
     const { badTraceScore: bad, goodTraceScore: good } = ctx.settings;
-    const scored = 's.trusted_signals > 0';
     // Evidence against a document: an answer scored bad, or re-asked.
-    const evidence = `(${scored} and (${clearlyBadSql('s.weighted_score', '?5')} or s.requeried))`;
+    const evidence = `(d.scored and (${clearlyBadSql('d.score', '?5')} or d.requeried))`;
     await ctx.db.batch([
       // Each document row back to what its purged answers counted, and gone when they counted none.
       ctx.db
@@ -148,9 +147,8 @@ export const days: Stage = {
         .prepare(
           `insert into document_days (project_id, source_doc_id, source_doc_versions, day, ${DOCUMENT_COUNTS.join(', ')}, worst)
            with d as materialized (
-             select d.trace_id, d.doc, d.versions, ${scored} as scored, s.weighted_score as score, s.requeried, ${evidence} as evidence
+             select d.trace_id, d.doc, d.versions, d.scored, d.score, d.requeried, ${evidence} as evidence
              from (${documentAnswersSql('t.project_id = ?1 and t.created_at >= ?3 and t.created_at < ?4')}) d
-             left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
            ),
            -- Ranked among the evidence alone: a fraction of the answers, so the sort stays small.
            worst as (

@@ -90,6 +90,16 @@ describe("retention's plans", () => {
     ]);
   });
 
+  it("reads each purged answer and its stats once for the documents' purged counts, not again for each document it cited", async () => {
+    const { statements } = await sliceStatements(Date.now());
+    const counts = statements.filter(({ sql }) => /update document_days set purged_/.test(sql));
+    expect(counts).toHaveLength(1);
+    const steps = await planOf(counts[0]!.sql, ...counts[0]!.params);
+    // The answer, its stats, then its chunk rows grouped once by document: ten or so documents an answer.
+    expect(steps.filter((step) => /^SEARCH [tsc] /.test(step)).map((step) => step.split(' ')[1])).toEqual(['t', 's', 'c']);
+    expect(steps.filter((step) => /TEMP B-TREE FOR DISTINCT/.test(step))).toEqual([]);
+  });
+
   it('looks at the waiting items whose answers it purged, listed on the answers index, not every item waiting', async () => {
     const { statements } = await sliceStatements(Date.now());
     const steps: string[] = [];

@@ -162,13 +162,8 @@ export const retention: Stage = {
         .prepare(
           `update document_days set ${addPurgedSql(DOCUMENT_COUNTS)}
            from (
-             select d.doc, d.versions, ${utcDaySql('t.created_at')} as day, ${documentCountsSql('?3', '?4')}
-             from (
-               select d.doc, d.versions, d.trace_id, s.trusted_signals > 0 as scored, s.weighted_score as score, s.requeried
-               from (${documentAnswersSql(`t.project_id = ?1 and t.trace_id in (${oldTraces})`)}) d
-               left join trace_stats s on s.project_id = ?1 and s.trace_id = d.trace_id
-             ) d
-             cross join traces t on t.project_id = ?1 and t.trace_id = d.trace_id
+             select d.doc, d.versions, ${utcDaySql('d.created_at')} as day, ${documentCountsSql('?3', '?4')}
+             from (${documentAnswersSql(`t.project_id = ?1 and t.trace_id in (${oldTraces})`)}) d
              group by d.doc, d.versions, day
            ) x
            where document_days.project_id = ?1 and document_days.source_doc_id = x.doc and document_days.source_doc_versions = x.versions
