@@ -3,7 +3,7 @@ import { type BackoffOptions, retryAfterMs, retryDelay } from '../shared/backoff
 import { listedFields } from '../shared/listed-fields.ts';
 import type { BatchResult, ItemResult } from '../shared/schema/batch-result.ts';
 import { joinUrl } from '../shared/url.ts';
-import { type FieldError, fieldErrors } from '../shared/validation.ts';
+import { type FieldErrors, faultsIn, fieldErrors, namesAny } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
 import { LOST_AFTER_DEADLINE_MS, sleep, withDeadline } from './deadline.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
@@ -14,15 +14,20 @@ import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
  */
 export type Outcome =
   | { status: 'accepted' | 'duplicate' }
-  | { status: 'rejected'; field: string; reason: string; fields: FieldError[] }
+  | { status: 'rejected'; field: string; reason: string; fields: FieldErrors }
   | { status: 'failed'; reason: string };
 
-const rejected = (fields: FieldError[]): Outcome => ({ status: 'rejected', field: fields[0]!.field, reason: fields[0]!.message, fields });
+const rejected = (fields: FieldErrors): Outcome => ({ status: 'rejected', field: fields[0].field, reason: fields[0].message, fields });
 
-/** The fields of a rejected item as the collector named them, or its first alone from a collector that lists none. */
-function fieldsOf(r: Extract<ItemResult, { status: 'rejected' }>): FieldError[] {
-  const listed = listedFields(r.fields);
-  return listed.length > 0 ? listed : [{ field: r.field, message: r.reason }];
+/**
+ * The fields of a rejected item as the collector named them, or its first alone from a collector
+ * that lists none. The collector names them within the batch sent (`traces[3].query`); the caller
+ * sent one item (`trace.query`).
+ */
+function fieldsOf(r: Extract<ItemResult, { status: 'rejected' }>, item: string): FieldErrors {
+  const within = (field: string) => field.replace(/^\w+\[\d+\]/, item);
+  const listed = listedFields(r.fields).map(({ field, message }) => ({ field: within(field), message }));
+  return namesAny(listed) ? listed : [{ field: within(r.field), message: r.reason }];
 }
 
 /** One kind of item the collector takes in batches: traces or events. */
@@ -151,7 +156,7 @@ export class Batcher {
     return new Promise((resolve) => {
       const parsed = v.safeParse(this.kind.schema, item);
       if (!parsed.success) {
-        return resolve(rejected(fieldErrors(parsed.issues, this.kind.name, { schema: this.kind.schema, input: item })));
+        return resolve(rejected(faultsIn(this.kind.name, fieldErrors(parsed.issues, this.kind.name, { schema: this.kind.schema, input: item }))));
       }
       let json: string;
       try {
@@ -368,13 +373,7 @@ export class Batcher {
       const item = batch[r.index];
       if (!item) continue;
       if (r.status === 'rate_limited') held.push({ item, result: r });
-      else
-        item.resolve(
-          r.status === 'rejected'
-            ? // The collector names the fields within the batch sent (`traces[3].query`); the caller sent one item.
-              rejected(fieldsOf(r).map(({ field, message }) => ({ field: field.replace(/^\w+\[\d+\]/, this.kind.name), message })))
-            : { status: r.status },
-        );
+      else item.resolve(r.status === 'rejected' ? rejected(fieldsOf(r, this.kind.name)) : { status: r.status });
     }
     return held;
   }

@@ -585,6 +585,17 @@ describe('TraceClient against the real collector', () => {
     expect(sent).toBe(0);
   });
 
+  it('names one field at least of a trace or an event it rejects: the types refuse none', () => {
+    // Never called: `npm run check`, which `npm test` runs first, fails if either compiles.
+    const refused = (): [TraceResult, EventResult] => [
+      // @ts-expect-error one field at least
+      { traceId: 't', status: 'rejected', field: 'trace', reason: 'is not valid', fields: [] },
+      // @ts-expect-error one field at least
+      { eventId: 'e', traceId: 't', status: 'rejected', field: 'event', reason: 'is not valid', fields: [] },
+    ];
+    expect(refused).toBeTypeOf('function');
+  });
+
   it('refuses options it could not work with when it is made, naming the option', () => {
     const base = { endpoint: 'http://collector.test', serverKey: 'rfs_test' };
     expect(() => new TraceClient({ ...base, batchSize: 0 })).toThrow(/batchSize must be an integer of at least 1, not 0/);

@@ -8,7 +8,7 @@ import { type Embedder, float32Vector } from '../shared/embedder.ts';
 import { SizedCache } from '../shared/remember.ts';
 import type { Candidate, Reranked } from '../shared/reranker/candidate.ts';
 import { parseRerankerModel, type RerankerModel } from '../shared/reranker/model.ts';
-import { chunkCopy, isPlainObject, type Ranking, withRanking } from '../shared/reranker/ranked-copy.ts';
+import { readOnce } from '../shared/reranker/ranked-copy.ts';
 import { rankingWithModel, unusableRanking, usesEmbeddings } from '../shared/reranker/rerank.ts';
 import { retrievalRanking } from '../shared/reranker/retrieval-order.ts';
 import { joinUrl } from '../shared/url.ts';
@@ -272,14 +272,9 @@ export function createReranker(options: RerankerOptions): Reranker {
     },
     refresh,
     async rerank<C extends Candidate>(query: string, chunks: readonly C[]): Promise<Reranked<C>[]> {
-      // Each chunk read once (a getter may be costly, or answer otherwise when read again): a plain
-      // one by its copy, a spread, which the checks then read; a class instance by the checks, its
-      // copy keeping its getters (and not its `#private` fields, which they may read). Ranking reads
-      // what the checks read.
+      // Each chunk read once (see readOnce): by the checks, and ranking reads what they read.
       const given: readonly C[] = Array.isArray(chunks) ? chunks : [];
-      const copies = given.map(chunkCopy);
-      const read = given.map((c, i) => (isPlainObject(c) ? copies[i]! : c));
-      const ranked = (ranking: readonly Ranking[]) => ranking.map((r) => withRanking(copies[r.retrievalRank - 1]!, r));
+      const { read, ranked } = readOnce(given);
       const input = rerankInput(query, Array.isArray(chunks) ? read : chunks);
       // Arguments it cannot rank (a search library's hits as they are) are retrieval's order, said why.
       if ('error' in input) {

@@ -9,10 +9,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
-import { minifyTemplates } from './build-widget.ts';
 import { failInOneLine } from './cli.ts';
+import { minifiedTemplates } from './minify-templates.ts';
 import { privateNames } from './private-names.ts';
 import { uplotWithoutUnusedParts } from './uplot-unused.ts';
 import { refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
@@ -22,12 +22,7 @@ export const CONSOLE_DIST = join(ROOT, 'console', 'build', 'admin');
 const SOURCE = join(ROOT, 'console');
 
 /** Lit's css`…` and html`…` literals minified as the widget's are. */
-const templates: Plugin = {
-  name: 'minify-templates',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]console[\\/].*\.ts$/ }, ({ path }) => ({ loader: 'ts', contents: minifyTemplates(readFileSync(path, 'utf8')) }));
-  },
-};
+const templates = minifiedTemplates(/[\\/]console[\\/].*\.ts$/);
 
 export async function buildConsole(options: { outDir?: string } = {}): Promise<Metafile> {
   const out = resolve(ROOT, options.outDir ?? CONSOLE_DIST);

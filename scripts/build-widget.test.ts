@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ownSources } from './build-shared.ts';
-import { buildWidget, minifyTemplates } from './build-widget.ts';
+import { buildWidget } from './build-widget.ts';
 import { privateNames, usedAsProperty } from './private-names.ts';
 import { webVitalsPrivateNames } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -84,30 +84,5 @@ describe('the widget build', () => {
       const names = file.includes('/web-vitals/') ? shortened : [...shortened, ...webVitals];
       expect(usedAsProperty(readFileSync(join(ROOT, file), 'utf8'), names), file).toEqual([]);
     }
-  });
-
-  it('minifies the text of css and html templates, not the expressions inside them', () => {
-    const source = [
-      'const styles = css`',
-      '  :host {',
-      '    display: block;',
-      '  }`;',
-      'const view = html`<div class="bar"',
-      '    part="bar">',
-      '  ${items.map((i) =>',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text the minifier reads
-      '      html`<b>${i}</b>`)}',
-      '  </div>`;',
-      'const plain = `keep',
-      '   this`;',
-    ];
-    expect(minifyTemplates(source.join('\n')).split('\n')).toEqual([
-      'const styles = css`:host{display:block}`;',
-      'const view = html`<div class="bar" part="bar"> ${items.map((i) =>',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text the minifier writes
-      '      html`<b>${i}</b>`)} </div>`;',
-      'const plain = `keep',
-      '   this`;',
-    ]);
   });
 });

@@ -12,11 +12,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
-import ts from 'typescript';
 import { LAST_MINIFY, lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutExtras } from './idb-without-extras.ts';
 import { litShortMessages } from './lit-short-messages.ts';
+import { minifiedTemplates } from './minify-templates.ts';
 import { privateNames } from './private-names.ts';
 import { webVitalsPrivateNames, webVitalsWithoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -27,49 +27,7 @@ const entry = join(ROOT, 'widget', 'index.ts');
 const IIFE = 'rag-feedback.iife.js';
 /** U+FEFF, written first: the script is then read as UTF-8 whatever its server or page says. */
 const BOM = '\uFEFF';
-/** White space CSS does not need: runs collapsed, none around punctuation, no last semicolon. */
-const minifyCss = (text: string) =>
-  text
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{}:;,>])\s*/g, '$1')
-    .replace(/;}/g, '}')
-    .trim();
-/** Line breaks and indentation in markup render as one space, so they are sent as one. */
-const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
-
-/**
- * esbuild minifies code, not the text of Lit's css`…` and html`…` templates: this minifies the
- * literal parts of those templates, found with the TypeScript parser so that the `${…}`
- * expressions between them are left as they are.
- */
-export function minifyTemplates(source: string): string {
-  const file = ts.createSourceFile('widget.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const edits: { start: number; end: number; text: string }[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && (node.tag.text === 'css' || node.tag.text === 'html')) {
-      const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
-      const { template } = node;
-      const literals = ts.isNoSubstitutionTemplateLiteral(template) ? [template] : [template.head, ...template.templateSpans.map((s) => s.literal)];
-      for (const literal of literals) {
-        // Between the opening ` or } and the closing ` or ${.
-        const start = literal.getStart(file) + 1;
-        const end = literal.getEnd() - (ts.isTemplateHead(literal) || ts.isTemplateMiddle(literal) ? 2 : 1);
-        edits.push({ start, end, text: minify(source.slice(start, end)) });
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  edits.sort((a, b) => a.start - b.start);
-  return edits.reduceRight((out, { start, end, text }) => out.slice(0, start) + text + out.slice(end), source);
-}
-
-const templates: Plugin = {
-  name: 'minify-templates',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, ({ path }) => ({ loader: 'ts', contents: minifyTemplates(readFileSync(path, 'utf8')) }));
-  },
-};
+const templates = minifiedTemplates(/[\\/]widget[\\/].*\.ts$/);
 
 /**
  * The classic script is one file: its background part is there from the start, so it is imported

@@ -52,6 +52,17 @@ describe("web-vitals' modules in the widget's bundles", () => {
     expect(withoutSoftNavs(setUp)).toContain("(navigationType) => false || navigationType === 'back-forward-cache';");
     expect(withoutSoftNavs("if (navigation === 'soft-navigation') reset();")).toBe('if (false) reset();');
     expect(() => withoutSoftNavs(setUp.replaceAll('navigationType', 'kind'))).toThrow(/web-vitals module is not as the widget build expects/);
+    // Nor may any other comparison with either type stay behind, which the rewrite leaves as it is.
+    for (const left of [
+      "if (navigationType !== 'soft-navigation') keep();",
+      "if (navigation == 'soft-navigation') reset();",
+      'if (navigationType != "soft-navigation") keep();',
+      "if ('soft-navigation' === navigationType) reset();",
+      'if (`soft-navigation`!==navigation) keep();',
+      "if (entry.name !== 'interaction-contentful-paint') keep();",
+      "switch (navigationType) { case 'soft-navigation': reset(); }",
+    ])
+      expect(() => withoutSoftNavs(left), left).toThrow(/web-vitals module is not as the widget build expects/);
   });
 
   it("names the modules' private members, for the build to shorten", () => {

@@ -26,11 +26,20 @@ const SOFT_ENTRY = /\bentry\.entryType === '(?:soft-navigation|interaction-conte
  */
 const SOFT_TYPE = /\bnavigation(?:Type)? === 'soft-navigation'/g;
 
+/**
+ * What no module may hold once those are answered: a call asking, an entry type of theirs, or any
+ * other comparison with either type (`!==`, `==`, the string on the left, a `case`), which the
+ * rewrite would leave as it is.
+ */
+const TYPES = '(?:soft-navigation|interaction-contentful-paint)';
+const QUOTED = `['"\`]${TYPES}['"\`]`;
+const LEFTOVER = new RegExp(String.raw`\bcheckSoftNavsEnabled\s*\(|entryType\W+${TYPES}|[!=]==?\s*${QUOTED}|${QUOTED}\s*[!=]=|\bcase\s+${QUOTED}`);
+
 /** A web-vitals module with its soft-navigation checks answered `false`. */
 export function withoutSoftNavs(source: string): string {
   const asks = source.includes('import { checkSoftNavsEnabled');
   const out = source.replace(CALL, 'false').replace(SOFT_ENTRY, 'false').replace(SOFT_TYPE, 'false');
-  if ((asks && out === source) || /\bcheckSoftNavsEnabled\s*\(|entryType\W+(?:soft-navigation|interaction-contentful-paint)|===\s*'soft-navigation'/.test(out))
+  if ((asks && out === source) || LEFTOVER.test(out))
     throw new Error('a web-vitals module is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals');
   return out;
 }

@@ -36,7 +36,7 @@ async function busyProject() {
 }
 
 describe('the D1 query budget of one invocation', () => {
-  it("counts every query run through the binding, a batch as its statements, exec and a session's, and batches its own statements", async () => {
+  it("counts every query run through the binding, a batch as its statements, an exec as the statements it ran, a session's, and batches its own statements", async () => {
     const { db, queries } = countedD1(env.DB);
     await db.prepare('select 1').first();
     await db.prepare('select ?1 as x').bind(2).all();
@@ -45,10 +45,15 @@ describe('the D1 query budget of one invocation', () => {
     expect(queries()).toBe(5);
     await db.exec('select 6');
     expect(queries()).toBe(6);
-    const session = db.withSession('first-primary');
-    expect(await session.prepare('select ?1 as x').bind(7).first('x')).toBe(7);
-    await session.batch([session.prepare('select 8'), session.prepare('select 9')]);
+    // D1 runs each line of an exec's SQL as a statement of its own, and counts them in its answer.
+    expect((await db.exec('select 7\nselect 8\nselect 9')).count).toBe(3);
     expect(queries()).toBe(9);
+    await expect(db.exec('select 10\nselect * from nowhere')).rejects.toThrow(/no such table: nowhere/);
+    expect(queries()).toBe(10);
+    const session = db.withSession('first-primary');
+    expect(await session.prepare('select ?1 as x').bind(11).first('x')).toBe(11);
+    await session.batch([session.prepare('select 12'), session.prepare('select 13')]);
+    expect(queries()).toBe(13);
   });
 
   it('stops starting slices before the budget runs out, and the invocations after finish the night as one would', async () => {

@@ -36,5 +36,19 @@ export function withRanking<C extends Candidate>(copy: C, ranking: Ranking): Rer
   return Object.defineProperties(copy, own) as Reranked<C>;
 }
 
+/**
+ * What a ranking reads of the chunks, so that each is read once (a getter may be costly, or answer
+ * otherwise when read again): a plain chunk's copy, a spread, which read its getters; a class
+ * instance itself, for the caller to read once, its copy keeping its getters (and not its
+ * `#private` fields, which they may read). `ranked` gives the copies in a ranking's order.
+ */
+export function readOnce<C extends Candidate>(chunks: readonly C[]): { read: readonly C[]; ranked: (ranking: readonly Ranking[]) => Reranked<C>[] } {
+  const copies = chunks.map(chunkCopy);
+  return {
+    read: chunks.map((c, i) => (isPlainObject(c) ? copies[i]! : c)),
+    ranked: (ranking) => ranking.map((r) => withRanking(copies[r.retrievalRank - 1]!, r)),
+  };
+}
+
 /** The caller's chunk with its ranking, copied once (see chunkCopy). */
 export const rankedCopy = <C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> => withRanking(chunkCopy(chunk), ranking);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Candidate } from './candidate.ts';
 import { RERANKER_FORMAT, type RerankerModel } from './model.ts';
 import { rankingWithModel, rerankWithModel } from './rerank.ts';
 
@@ -78,5 +79,47 @@ describe('rerankWithModel', () => {
     expect(ranked.map((r) => [r.chunkId, r.rerankScore, r.retrievalRank, r.rerankerVersion])).toEqual(
       ranking.map((r) => [r.retrievalRank === 1 ? 'a' : 'b', r.rerankScore, r.retrievalRank, 'v7']),
     );
+  });
+
+  it("reads each candidate's fields once, a plain chunk's own getters or a class's, with a model that reads the text", () => {
+    const reads: string[] = [];
+    const counted =
+      <T>(field: string, value: T) =>
+      () => {
+        reads.push(field);
+        return value;
+      };
+    const plain = Object.defineProperties({} as { chunkId: string; sourceDocId: string; text: string; score: number }, {
+      chunkId: { get: counted('chunkId', 'a'), enumerable: true },
+      sourceDocId: { get: counted('sourceDocId', 'doc-good'), enumerable: true },
+      text: { get: counted('text', 'refunds within 14 days'), enumerable: true },
+      score: { get: counted('score', 0.5), enumerable: true },
+    });
+    class Hit {
+      get chunkId() {
+        return counted('chunkId', 'b')();
+      }
+      get sourceDocId() {
+        return counted('sourceDocId', 'doc-bad')();
+      }
+      get text() {
+        return counted('text', 'refunds take 5 days')();
+      }
+      get score() {
+        return counted('score', 0.4)();
+      }
+    }
+    // The query's words found in the text count too, so ranking reads the text.
+    const reading: RerankerModel = { ...model, features: ['document_prior', 'query_coverage'], weights: [1, 1], mean: [0, 0], scale: [1, 1] };
+    const scoreOf = (chunk: Candidate) => rerankWithModel(reading, 'refunds', [chunk])[0]!.rerankScore;
+    expect(scoreOf({ chunkId: 'a', text: 'refunds' })).not.toBe(scoreOf({ chunkId: 'a', text: 'returns' }));
+    for (const [chunk, values] of [
+      [plain, { chunkId: 'a', sourceDocId: 'doc-good', text: 'refunds within 14 days', score: 0.5 }],
+      [new Hit(), { chunkId: 'b', sourceDocId: 'doc-bad', text: 'refunds take 5 days', score: 0.4 }],
+    ] as const) {
+      reads.length = 0;
+      expect(scoreOf(chunk)).toBe(scoreOf(values));
+      expect(reads.sort()).toEqual(['chunkId', 'score', 'sourceDocId', 'text']);
+    }
   });
 });

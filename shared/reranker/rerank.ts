@@ -7,7 +7,7 @@ import type { Candidate, Reranked } from './candidate.ts';
 import { EMBEDDING_FEATURES, featureColumns, queryView } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { modelEvidence } from './model-evidence.ts';
-import { type Ranking, rankedCopy } from './ranked-copy.ts';
+import { type Ranking, readOnce } from './ranked-copy.ts';
 import { orderByScore } from './score.ts';
 
 export interface Vectors {
@@ -61,7 +61,12 @@ export function rankingWithModel(model: RerankerModel, query: string, candidates
   return orderByScore(scores).map((i) => ({ rerankScore: scores[i]!, retrievalRank: i + 1, rerankerVersion: model.version }));
 }
 
-/** The candidates best first, each a copy with its ranking, whatever its class (see rankedCopy). */
+/**
+ * The candidates best first, each a copy with its ranking, whatever its class (see chunkCopy). Each
+ * candidate's fields are read once (see readOnce), into what ranking reads over and over.
+ */
 export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
-  return rankingWithModel(model, query, candidates, vectors).map((r) => rankedCopy(candidates[r.retrievalRank - 1]!, r));
+  const { read, ranked } = readOnce(candidates);
+  const fields = read.map((c): Candidate => ({ chunkId: c.chunkId, sourceDocId: c.sourceDocId, text: c.text, score: c.score }));
+  return ranked(rankingWithModel(model, query, fields, vectors));
 }

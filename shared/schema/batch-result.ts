@@ -1,4 +1,4 @@
-import type { FieldError } from '../validation.ts';
+import type { FieldErrors } from '../validation.ts';
 
 /** What happened to one item of a POST /v1/events or /v1/traces batch. */
 export type ItemResult =
@@ -19,8 +19,8 @@ export type ItemResult =
       field: string;
       /** Why, in words: the first of `fields`' messages. */
       reason: string;
-      /** Every field at fault, each with its message: all put right in one round. */
-      fields: FieldError[];
+      /** Every field at fault (one at least), each with its message: all put right in one round. */
+      fields: FieldErrors;
     }
   | {
       index: number;

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import { errorBody } from '../../../shared/error-body.ts';
 import type { BatchResult, ItemResult } from '../../../shared/schema/batch-result.ts';
-import { arrayForObject, type FieldError, fieldErrors } from '../../../shared/validation.ts';
+import { arrayForObject, type FieldErrors, faultsIn, fieldErrors } from '../../../shared/validation.ts';
 
 /** Validates items one by one, so one bad item does not sink the others. */
 export function validateItems<S extends v.GenericSchema>(schema: S, items: readonly unknown[], fieldOf: (index: number) => string) {
@@ -13,7 +13,7 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
     const array = parsed.success ? arrayForObject(schema, item, fieldOf(index)) : undefined;
     if (array) rejected.push(rejectedItem(index, [{ field: array, message: 'must be a JSON object, not an array' }]));
     else if (parsed.success) valid.push({ index, value: parsed.output });
-    else rejected.push(rejectedItem(index, fieldErrors(parsed.issues, fieldOf(index), { schema, input: item })));
+    else rejected.push(rejectedItem(index, faultsIn(fieldOf(index), fieldErrors(parsed.issues, fieldOf(index), { schema, input: item }))));
   });
   return { valid, rejected };
 }
@@ -21,12 +21,12 @@ export function validateItems<S extends v.GenericSchema>(schema: S, items: reado
 type Rejected = Extract<ItemResult, { status: 'rejected' }>;
 
 /** A rejected item naming every field at fault (one at least), the first as `field` and `reason`. */
-export const rejectedItem = (index: number, fields: readonly FieldError[]): Rejected => ({
+export const rejectedItem = (index: number, fields: FieldErrors): Rejected => ({
   index,
   status: 'rejected',
-  field: fields[0]!.field,
-  reason: fields[0]!.message,
-  fields: [...fields],
+  field: fields[0].field,
+  reason: fields[0].message,
+  fields,
 });
 
 /**

@@ -5,6 +5,8 @@ export interface Running {
   /** Each statement's bound values, in order; [] for one not bound through the wrapped binding. */
   params: readonly (readonly unknown[])[];
   batch: boolean;
+  /** An exec: its one SQL text may hold any number of statements, which D1 counts as it runs them (its answer's `count`). */
+  exec: boolean;
 }
 
 /** Runs `run`, the query itself, and answers its result: a caller counts it, or acts before or after it. */
@@ -41,20 +43,19 @@ export function wrappedD1(d1: D1Database, around: Around): D1Database {
         const value = Reflect.get(target, prop);
         if (typeof value !== 'function') return value;
         if (!RUNS.has(prop)) return value.bind(target);
-        return (...args: unknown[]) => around({ sql: [sql], params: [params], batch: false }, () => value.apply(target, args));
+        return (...args: unknown[]) => around({ sql: [sql], params: [params], batch: false, exec: false }, () => value.apply(target, args));
       },
     });
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === 'prepare') return (sql: string) => wrapped(target.prepare(sql), sql);
-      // A session has neither exec nor withSession: they stay undefined there. An exec, whatever
-      // statements its SQL holds, is one run (the nightly job, which counts its queries, runs none).
-      if (prop === 'exec' && prop in target) return (sql: string) => around({ sql: [sql], params: [[]], batch: false }, () => target.exec(sql));
+      // A session has neither exec nor withSession: they stay undefined there.
+      if (prop === 'exec' && prop in target) return (sql: string) => around({ sql: [sql], params: [[]], batch: false, exec: true }, () => target.exec(sql));
       if (prop === 'withSession' && prop in target)
         return (...args: Parameters<D1Database['withSession']>) => wrappedD1(target.withSession(...args) as unknown as D1Database, around);
       if (prop === 'batch')
         return (statements: Given[]) =>
-          around({ sql: statements.map((s) => s[SQL] ?? ''), params: statements.map((s) => s[PARAMS] ?? []), batch: true }, () =>
+          around({ sql: statements.map((s) => s[SQL] ?? ''), params: statements.map((s) => s[PARAMS] ?? []), batch: true, exec: false }, () =>
             target.batch(statements.map((s) => s[STATEMENT] ?? s)),
           );
       const value = Reflect.get(target, prop);
