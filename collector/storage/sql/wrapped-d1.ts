@@ -5,7 +5,7 @@ export interface Running {
   /** Each statement's bound values, in order; [] for one not bound through the wrapped binding. */
   params: readonly (readonly unknown[])[];
   batch: boolean;
-  /** An exec: its one SQL text may hold any number of statements, which D1 counts as it runs them (its answer's `count`). */
+  /** An exec: its one SQL text holds a statement a line, which D1 runs one by one (its answer's `count`). */
   exec: boolean;
 }
 
