@@ -21,7 +21,7 @@ const minifyHtml = (text: string) => text.replace(/\s*\n\s*/g, ' ');
  * TypeScript parser so that the `${…}` expressions between them are left as they are.
  */
 export function minifyTemplates(source: string): string {
-  const file = ts.createSourceFile('widget.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const file = ts.createSourceFile('template.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const edits: { start: number; end: number; text: string }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && (node.tag.text === 'css' || node.tag.text === 'html')) {

@@ -63,6 +63,10 @@ describe("web-vitals' modules in the widget's bundles", () => {
       "switch (navigationType) { case 'soft-navigation': reset(); }",
     ])
       expect(() => withoutSoftNavs(left), left).toThrow(/web-vitals module is not as the widget build expects/);
+    // The build names the module it refused (the attribution modules hold such a comparison).
+    expect(() => withoutSoftNavs("if (navigationType !== 'soft-navigation') keep();", '/w/attribution/onLCP.js')).toThrow(
+      /^\/w\/attribution\/onLCP\.js is not/,
+    );
   });
 
   it("names the modules' private members, for the build to shorten", () => {

@@ -36,11 +36,11 @@ const QUOTED = `['"\`]${TYPES}['"\`]`;
 const LEFTOVER = new RegExp(String.raw`\bcheckSoftNavsEnabled\s*\(|entryType\W+${TYPES}|[!=]==?\s*${QUOTED}|${QUOTED}\s*[!=]=|\bcase\s+${QUOTED}`);
 
 /** A web-vitals module with its soft-navigation checks answered `false`. */
-export function withoutSoftNavs(source: string): string {
+export function withoutSoftNavs(source: string, path = 'a web-vitals module'): string {
   const asks = source.includes('import { checkSoftNavsEnabled');
   const out = source.replace(CALL, 'false').replace(SOFT_ENTRY, 'false').replace(SOFT_TYPE, 'false');
   if ((asks && out === source) || LEFTOVER.test(out))
-    throw new Error('a web-vitals module is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals');
+    throw new Error(`${path} is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals`);
   return out;
 }
 
@@ -66,7 +66,7 @@ export const webVitalsWithoutSoftNavs: Plugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => ({
       loader: 'js',
-      contents: withoutSoftNavs(readFileSync(path, 'utf8')),
+      contents: withoutSoftNavs(readFileSync(path, 'utf8'), path),
     }));
   },
 };

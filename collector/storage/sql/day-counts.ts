@@ -44,7 +44,7 @@ export const documentCountsSql = (bad: string, good: string) =>
  * it cited: in the row of those versions (in order, so that the same versions are the same row),
  * as `trace_id, doc, versions`, with the answer's `created_at` and its stats as `scored`, `score`
  * and `requeried` (null without a stats row). One grouping, its stats read once an answer rather
- * than once a document: the purge's per-document counts spent about a third more.
+ * than once a document: the purge's per-document counts took about 1.6 times the CPU (docs/nightly-performance.md).
  */
 export const documentAnswersSql = (where: string) =>
   `select c.trace_id, c.source_doc_id as doc, json_group_array(distinct ${TEXT_VERSION} order by ${TEXT_VERSION}) as versions,
