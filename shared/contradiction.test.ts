@@ -120,6 +120,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Sind Sie sicher?',
       'Bist du dir sicher, dass es 30 Tage sind?',
       'Das habe ich nicht gefragt',
+      // "Sind Sie sicher" opening a sentence, not only the text.
+      'Es sind 30 Tage? Sind Sie sicher?',
+      'Auf der Seite steht etwas anderes. Sind Sie da sicher?',
+      'Danke! Sind Sie sicher, dass es 30 Tage sind?',
     ],
     questions: [
       'Ist das falsch oder richtig?',
@@ -130,6 +134,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Was stimmt nicht mit meinem Konto?',
       'Was mache ich, wenn die Adresse falsch ist?',
       'Meine Daten, sind sie sicher?',
+      'Wann sind sie sicher?',
+      'Ich habe zwei Konten: sind sie sicher?',
     ],
   },
   Portuguese: {

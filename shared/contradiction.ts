@@ -85,14 +85,15 @@ const FRENCH: Spaced = {
 
 // German. "Was ist falsch an meiner Bestellung?" names no answer; "das stimmt nicht mit der Rechnung
 // überein" says it does not match, so "stimmt nicht" stands alone. "Sind sie sicher?" may ask whether
-// they are safe: only "Sind Sie sicher" opening the text.
+// they are safe ("Meine Daten, sind sie sicher?", "Wann sind sie sicher?"): "Sind Sie sicher" only
+// opening the text or a sentence, and then whatever follows, as "Are you sure that…?" anywhere.
 const GERMAN: Spaced = {
   answer: /das|dies|(?:die|deine|ihre|diese)\s+antwort/,
   wrong:
     /(?:ist|war)\s+(?:(?:doch|leider|so|aber|völlig|komplett|total|einfach|ganz)\s+)*(?:falsch|inkorrekt|nicht\s+(?:ganz\s+|so\s+)?(?:richtig|korrekt|wahr|zutreffend)|nicht\s+das,?\s+was\s+ich\s+(?:gefragt|gemeint))/,
   alone: /(?:(?:das|dies|es|(?:die|deine|ihre|diese)\s+antwort)\s+)?stimmt\s+(?:(?:so|doch|leider|aber|überhaupt|gar|einfach)\s+)*nicht(?:\s+ganz)?/,
   anywhere:
-    /das\s+(?:habe?\s+ich\s+nicht\s+(?:gefragt|gemeint)|meinte\s+ich\s+nicht|war\s+nicht\s+meine\s+frage)|du\s+(?:irrst\s+dich|hast\s+dich\s+geirrt|liegst\s+falsch|hast\s+unrecht)|sie\s+(?:irren\s+sich|haben\s+sich\s+geirrt|liegen\s+falsch|haben\s+unrecht)|bist\s+du\s+(?:dir\s+)?(?:da\s+)?sicher|sind\s+sie\s+sich\s+(?:da\s+)?sicher|^\s*sind\s+sie\s+(?:da\s+)?sicher/,
+    /das\s+(?:habe?\s+ich\s+nicht\s+(?:gefragt|gemeint)|meinte\s+ich\s+nicht|war\s+nicht\s+meine\s+frage)|du\s+(?:irrst\s+dich|hast\s+dich\s+geirrt|liegst\s+falsch|hast\s+unrecht)|sie\s+(?:irren\s+sich|haben\s+sich\s+geirrt|liegen\s+falsch|haben\s+unrecht)|bist\s+du\s+(?:dir\s+)?(?:da\s+)?sicher|sind\s+sie\s+sich\s+(?:da\s+)?sicher|(?<=^|[.!?…])\s*sind\s+sie\s+(?:da\s+)?sicher/,
 };
 
 // Portuguese. "O endereço está errado, como corrijo?" asks.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUnspacedCharacter, queryKey, questionTerms, termOverlap, termSet, terms, termsAndCharacters, traceQueryKey } from './terms.ts';
+import { isUnspacedCharacter, queryKey, questionTerms, STOP_WORDS, termOverlap, termSet, terms, termsAndCharacters, traceQueryKey } from './terms.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 
 describe('terms', () => {
@@ -69,5 +69,63 @@ describe('terms', () => {
     const long = (last: string) => traceQueryKey('Why?', `${'x'.repeat(510)}${last}`);
     expect(long('a').length).toBeLessThanOrEqual(MAX_QUERY_KEY_CHARS);
     expect(long('a')).not.toBe(long('b'));
+  });
+
+  it('drops the stop words of a question in Spanish, French, German, Portuguese or Italian, so its rephrasings share a key', () => {
+    const rephrased: [string, string, string[]][] = [
+      [
+        'Wie lange dauert die Rückerstattung für einen Artikel?',
+        'Wie lange dauert eine Rückerstattung für den Artikel?',
+        ['lange', 'dauert', 'rückerstattung', 'artikel'],
+      ],
+      [
+        'Quel est le délai de remboursement pour un article ouvert ?',
+        "Quel est le délai de remboursement d'un article ouvert ?",
+        ['délai', 'remboursement', 'article', 'ouvert'],
+      ],
+      [
+        '¿Cuál es el plazo de reembolso de los artículos abiertos?',
+        '¿Cuál es el plazo de reembolso para los artículos abiertos?',
+        ['plazo', 'reembolso', 'artículos', 'abiertos'],
+      ],
+      ['Qual é o prazo de reembolso dos itens abertos?', 'Qual é o prazo de reembolso para os itens abertos?', ['prazo', 'reembolso', 'itens', 'abertos']],
+      [
+        'Qual è il termine per il rimborso di un articolo aperto?',
+        "Qual è il termine del rimborso per l'articolo aperto?",
+        ['termine', 'rimborso', 'articolo', 'aperto'],
+      ],
+    ];
+    for (const [one, other, words] of rephrased) {
+      expect(terms(one)).toEqual(words);
+      expect(terms(other)).toEqual(words);
+      expect(queryKey(one)).toBe(queryKey(other));
+    }
+  });
+
+  it('leaves English text as the English stop list alone makes it, though it holds stop words of other languages', () => {
+    const english = [
+      'Why do cells die when they come under oxidative stress?',
+      'My son bought a man-made fibre jacket: pros and cons, or is the con the price?',
+      'Per the 2019 guidelines, patients who die within 30 days of discharge are reviewed by the team. A son or ' +
+        'daughter may come to the clinic with them. De novo synthesis, as Smith et al. show, is the main con of the ' +
+        'regimen; von Willebrand factor, IL-6 and ES cells were measured in vitro at MIT, and the La Jolla cohort ' +
+        'found no change (SE 0.4, 95% CI 1.2 to 2.0, Ser473).',
+    ];
+    for (const text of english) {
+      const englishOnly = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word));
+      expect(terms(text)).toEqual(englishOnly);
+    }
+    expect(terms('Why do cells die when my son has come home?')).toEqual(['cells', 'die', 'son', 'come', 'home']);
+  });
+
+  it("reads another language's stop words out only when two of its words that are not English tell it, more than any other", () => {
+    // Four German words against two of English's: German, whose stop words go.
+    expect(terms("What does 'Das ist nicht mein Problem' mean?")).toEqual(['problem', 'mean']);
+    // One German word ("der"; "was" and "in" are English too) against two of English's: nothing more goes.
+    expect(terms("Was bedeutet 'the window is closed' in der Anleitung?")).toEqual(['bedeutet', 'window', 'closed', 'der', 'anleitung']);
+    // One word alone tells no language ("die" is English too): its words stay.
+    expect(terms('Wie lange dauert die Rückerstattung?')).toEqual(['wie', 'lange', 'dauert', 'die', 'rückerstattung']);
+    // As many French words as English ones: English, as ever.
+    expect(terms("What is c'est la vie?")).toEqual(['c', 'est', 'la', 'vie']);
   });
 });

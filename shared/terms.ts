@@ -2,15 +2,63 @@ import { withoutPushback } from './contradiction.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
- * follow-up): lower-cased runs of letters and digits minus a short English stop list; text in
- * scripts written without spaces (Chinese, Japanese) contributes character bigrams instead.
- * No stemming: it is predictable, language-neutral and what BM25 baselines use.
+ * follow-up): lower-cased runs of letters and digits minus a short English stop list, and minus
+ * the stop list of Spanish, French, German, Portuguese or Italian when the text is in that language
+ * (`FOREIGN`); text in scripts written without spaces (Chinese, Japanese) contributes character
+ * bigrams instead. No stemming: it is predictable, language-neutral and what BM25 baselines use.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an and are as at be but by can did do does for from had has have he her his how i if in into is it its ' +
     'me my no not of on or our she so than that the their them then there these they this those to was we were ' +
     'what when where which who why will with would you your'
+  ).split(' '),
+);
+
+/**
+ * Stop words of the other languages the product reads: articles, prepositions, pronouns, auxiliaries,
+ * question words. Many are English words too ("die", "son", "come", "con", "man"), so a text loses
+ * them only when it is in that language: it holds at least two distinct words of that list that are
+ * not English (`ALSO_ENGLISH`, `STOP_WORDS`), and more of them than of any other list, English's
+ * stop words (those in no other list) counting as a list. A rule this plain is predictable, and
+ * English text, which holds a few of its stop words, reads as it always did: a quoted foreign word
+ * or two ("de novo", "et al.") tell nothing.
+ */
+const FOREIGN = [
+  // Spanish
+  'el la los las lo un una unos unas de del al a en con por para sin sobre entre hasta desde y o u e ni que qué ' +
+    'cual cuál quien quién como cómo cuando cuándo donde dónde cuanto cuánto es son está están estás estoy ser fue ' +
+    'era hay ha han he se me te le les nos mi mis tu tus su sus yo tú él ella ellos usted ustedes este esta esto ese ' +
+    'esa eso si sí no pero más muy ya también porque puedo puede',
+  // French
+  'le la les l un une des du de d au aux a à et ou où que qu qui quoi quel quelle quels quelles ce c cet cette ces ' +
+    'ça ca est sont être été était ai as avez avons ont suis es je j tu il elle on nous vous ils elles me m te t se s ' +
+    'moi toi lui leur leurs mon ma mes ton ta tes son sa ses notre votre nos vos en dans sur sous pour par avec sans ' +
+    'chez entre vers ne n pas plus ni mais donc car si y comment quand pourquoi combien',
+  // German
+  'der die das den dem des ein eine einer einen einem eines und oder aber nicht kein keine keinen ist sind war ' +
+    'waren bin bist sein seine hat haben habe hast wird werden wurde kann können ich du er sie es wir ihr mich mir ' +
+    'dich dir sich uns mein meine dein deine ihre zu zum zur im in an am auf aus bei mit nach von vor für über um ' +
+    'durch bis wie was wer wo wann warum wenn dass ob als auch noch nur so schon sehr man doch denn da dann hier gibt',
+  // Portuguese
+  'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com sem ' +
+    'sobre entre até e ou que qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
+    'ter eu tu você vocês ele ela eles elas nós me te se lhe meu minha seu sua isso isto esse essa este esta não sim ' +
+    'mas mais muito também porque já posso pode',
+  // Italian
+  'il lo la i gli le un uno una di del dello della dell dei degli delle a al allo alla all ai agli alle da dal ' +
+    'dalla dai in nel nello nella nell nei negli nelle su sul sulla con per tra fra e ed o che chi cui come dove ' +
+    'qual quando quanto quale perché non è sono sei siamo siete era essere ho hai ha abbiamo avete hanno mi ti si ci vi ne ' +
+    'io tu lui lei noi voi loro mio mia miei mie tuo tua suo sua questo questa quello quella c l d anche ma più molto ' +
+    'se posso può',
+].map((list) => list.split(' '));
+
+/** Words of `FOREIGN` that English text holds too (words, abbreviations, letters): they tell no language. */
+const ALSO_ENGLISH = new Set(
+  (
+    'a al all als am an as bin bis c ca car ci come con d da del den des die do e ed er era eu ha han hat hay he i im in ' +
+    'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se sem ser si sin so son t te tem ' +
+    'ton u um un war was y'
   ).split(' '),
 );
 
@@ -48,19 +96,67 @@ export function termSet(text: string): Set<string> {
 /** A term of one character of an unspaced script: a query's run of one, matched by the characters a text holds (`termsAndCharacters`). */
 export const isUnspacedCharacter = (term: string): boolean => UNSPACED.test(term) && [...term].length === 1;
 
+/**
+ * Each listed word: `stop`, a bit for each language whose text loses it (bit 0, English: every
+ * text; bit 1 + i, `FOREIGN[i]`); `tells`, a bit for each language it counts towards (the words of
+ * its list that are not English; English's stop words that are in no other list); `id`, its place.
+ */
+const LISTED = new Map<string, { id: number; stop: number; tells: number }>();
+const list = (word: string, stop: number, tells: number) => {
+  const listed = LISTED.get(word) ?? { id: LISTED.size, stop: 0, tells: 0 };
+  LISTED.set(word, { id: listed.id, stop: listed.stop | stop, tells: listed.tells | tells });
+};
+const foreignWords = new Set(FOREIGN.flat());
+for (const word of STOP_WORDS) list(word, 1, foreignWords.has(word) ? 0 : 1);
+FOREIGN.forEach((words, i) => {
+  for (const word of words) list(word, 2 << i, STOP_WORDS.has(word) || ALSO_ENGLISH.has(word) ? 0 : 2 << i);
+});
+
+/** Per language, the distinct words of the text being scanned that tell it; `seenIn[id]`, the scan that last counted a word. */
+const told = new Int32Array(1 + FOREIGN.length);
+const seenIn = new Float64Array(LISTED.size);
+let scans = 0;
+
 function scan(text: string, characters?: string[]): string[] {
   const out: string[] = [];
+  const scanning = ++scans;
+  told.fill(0);
   for (const [word] of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
     if (UNSPACED.test(word)) {
       const chars = [...word];
       if (chars.length === 1) out.push(word);
       for (let i = 0; i < chars.length - 1; i++) out.push(chars[i]! + chars[i + 1]!);
       if (characters) for (const c of chars) if (UNSPACED.test(c)) characters.push(c);
-    } else if (!STOP_WORDS.has(word)) {
+      continue;
+    }
+    const listed = LISTED.get(word);
+    if (!listed) {
       out.push(word);
+      continue;
+    }
+    if (listed.tells && seenIn[listed.id] !== scanning) {
+      seenIn[listed.id] = scanning;
+      for (let l = 0; l < told.length; l++) if (listed.tells & (1 << l)) told[l]!++;
+    }
+    if (!(listed.stop & 1)) out.push(word);
+  }
+  const language = textLanguage();
+  return language ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & (1 << language))) : out;
+}
+
+/** The language of `FOREIGN` the scanned text is in (1 + its index), or 0: the one told most, by two words at least, English counting too, no tie. */
+function textLanguage(): number {
+  let best = 0;
+  let tie = false;
+  for (let l = 1; l < told.length; l++) {
+    if (told[l]! > told[best]!) {
+      best = l;
+      tie = false;
+    } else if (told[l] === told[best]) {
+      tie = true;
     }
   }
-  return out;
+  return best && !tie && told[best]! >= 2 ? best : 0;
 }
 
 /** Share of `a`'s distinct terms (those in `ignore` aside) that also occur in `b`, 0-1 (0 when `a` has none). */
