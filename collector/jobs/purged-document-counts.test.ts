@@ -7,7 +7,8 @@ import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
-const MADE = Date.UTC(2026, 10, 10, 9);
+/** 9:00 UTC a month ago: within the aggregates' retention whenever the test runs. */
+const MADE = Date.parse(`${utcDay(Date.now() - 30 * DAY)}T09:00:00Z`);
 
 const chunk = (chunkId: string, sourceDocId: string, sourceDocVersion: string | undefined, rank: number): Chunk => ({
   chunkId,
