@@ -648,8 +648,13 @@ describe("createReranker given the backend's own chunk class", () => {
     );
   });
 
-  it("reads each chunk's text once, a plain chunk's own getter or a class's, ranked by a model, in retrieval's order, or refused", async () => {
+  it("reads each chunk's text and score once, a plain chunk's own getters or a class's, ranked by a model, in retrieval's order, or refused", async () => {
     const reads = new Map<string, number>();
+    const scoreReads = new Map<string, number>();
+    const countedScore = (chunkId: string, score: number | undefined) => {
+      scoreReads.set(chunkId, (scoreReads.get(chunkId) ?? 0) + 1);
+      return score;
+    };
     /** A text that says how often it was read: the copy given back holds the read it was ranked by. */
     const counted = (chunkId: string, text: string) => {
       const n = (reads.get(chunkId) ?? 0) + 1;
@@ -657,18 +662,27 @@ describe("createReranker given the backend's own chunk class", () => {
       return n === 1 ? text : `${text} (read ${n} times)`;
     };
     const plain = (candidates: typeof query.candidates) =>
-      candidates.map(({ text, ...rest }) =>
-        Object.defineProperty({ ...rest }, 'text', { get: () => counted(rest.chunkId, text), enumerable: true }),
+      candidates.map(({ text, score, ...rest }) =>
+        Object.defineProperties(
+          { ...rest },
+          {
+            text: { get: () => counted(rest.chunkId, text), enumerable: true },
+            score: { get: () => countedScore(rest.chunkId, score), enumerable: true },
+          },
+        ),
       ) as typeof query.candidates;
     class Counted {
       constructor(
         readonly chunkId: string,
-        readonly score: number | undefined,
+        private readonly retrievalScore: number | undefined,
         readonly sourceDocId: string | undefined,
         private readonly body: string,
       ) {}
       get text(): string {
         return counted(this.chunkId, this.body);
+      }
+      get score(): number | undefined {
+        return countedScore(this.chunkId, this.retrievalScore);
       }
     }
     const instances = (candidates: typeof query.candidates) => candidates.map((c) => new Counted(c.chunkId, c.score, c.sourceDocId, c.text));
@@ -689,17 +703,21 @@ describe("createReranker given the backend's own chunk class", () => {
         [noModel, query.candidates.map((c) => c.chunkId)],
       ] as const) {
         reads.clear();
+        scoreReads.clear();
         const ranked = await reranker.rerank(query.query, chunks);
         expect(ranked.map((r) => r.chunkId)).toEqual(order);
         expect([...reads.values()]).toEqual(chunks.map(() => 1));
+        expect([...scoreReads.values()]).toEqual(chunks.map(() => 1));
         // A class instance's copy keeps its getter, which reads again: a plain chunk's holds its one read.
         if (!(chunks[0] instanceof Counted)) expect(ranked.map((r) => r.text)).toEqual(order.map((id) => byId.get(id)));
       }
-      // A list with a chunk it cannot rank is retrieval's order, each text still read once.
+      // A list with a chunk it cannot rank is retrieval's order, each text and score still read once.
       reads.clear();
+      scoreReads.clear();
       const refused = await withModel.rerank(query.query, [...chunks, { chunkId: 'no text' }] as never);
       expect(refused.map((r) => r.retrievalRank)).toEqual([...chunks, 0].map((_, i) => i + 1));
       expect([...reads.values()]).toEqual(chunks.map(() => 1));
+      expect([...scoreReads.values()]).toEqual(chunks.map(() => 1));
     }
   });
 

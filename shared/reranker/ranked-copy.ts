@@ -36,16 +36,25 @@ export function withRanking<C extends Candidate>(copy: C, ranking: Ranking): Rer
   return Object.defineProperties(copy, own) as Reranked<C>;
 }
 
+/** The fields a ranking, or `rerank()`'s checks, read of a chunk. */
+const FIELDS = ['chunkId', 'sourceDocId', 'text', 'score'] as const;
+
 /**
  * What a ranking reads of the chunks, so that each is read once (a getter may be costly, or answer
- * otherwise when read again): a plain chunk's copy, a spread, which read its getters; a class
- * instance itself, for the caller to read once, its copy keeping its getters (and not its
- * `#private` fields, which they may read). `ranked` gives the copies in a ranking's order.
+ * otherwise when read again): a plain chunk's copy, a spread, which read its getters; of any other
+ * object, the fields ranking reads, each read once here (those it has, so a check names one it
+ * lacks as missing), its copy keeping its getters (and not its `#private` fields, which they may
+ * read). What is not an object is kept as it is. `ranked` gives the copies in a ranking's order.
  */
-export function readOnce<C extends Candidate>(chunks: readonly C[]): { read: readonly C[]; ranked: (ranking: readonly Ranking[]) => Reranked<C>[] } {
+export function readOnce<C extends Candidate>(chunks: readonly C[]): { read: readonly Candidate[]; ranked: (ranking: readonly Ranking[]) => Reranked<C>[] } {
   const copies = chunks.map(chunkCopy);
   return {
-    read: chunks.map((c, i) => (isPlainObject(c) ? copies[i]! : c)),
+    read: chunks.map((c, i): Candidate => {
+      if (isPlainObject(c) || typeof c !== 'object' || c === null) return copies[i]!;
+      const fields: Partial<Candidate> = {};
+      for (const key of FIELDS) if (key in c) Object.assign(fields, { [key]: c[key] });
+      return fields as Candidate;
+    }),
     ranked: (ranking) => ranking.map((r) => withRanking(copies[r.retrievalRank - 1]!, r)),
   };
 }

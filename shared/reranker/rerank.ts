@@ -7,7 +7,7 @@ import type { Candidate, Reranked } from './candidate.ts';
 import { EMBEDDING_FEATURES, featureColumns, queryView } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { modelEvidence } from './model-evidence.ts';
-import { isPlainObject, type Ranking, readOnce } from './ranked-copy.ts';
+import { type Ranking, readOnce } from './ranked-copy.ts';
 import { orderByScore } from './score.ts';
 
 export interface Vectors {
@@ -67,9 +67,5 @@ export function rankingWithModel(model: RerankerModel, query: string, candidates
  */
 export function rerankWithModel<C extends Candidate>(model: RerankerModel, query: string, candidates: readonly C[], vectors?: Vectors): Reranked<C>[] {
   const { read, ranked } = readOnce(candidates);
-  // A plain chunk's copy holds values already; a class instance's getters are read here, once.
-  const fields = read.map(
-    (c): Candidate => (isPlainObject(c as unknown) ? c : { chunkId: c.chunkId, sourceDocId: c.sourceDocId, text: c.text, score: c.score }),
-  );
-  return ranked(rankingWithModel(model, query, fields, vectors));
+  return ranked(rankingWithModel(model, query, read, vectors));
 }

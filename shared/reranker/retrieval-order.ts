@@ -1,5 +1,5 @@
 import type { Candidate, Reranked } from './candidate.ts';
-import { type Ranking, rankedCopy } from './ranked-copy.ts';
+import { type Ranking, readOnce } from './ranked-copy.ts';
 
 /**
  * Retrieval's order, as a ranking no model made: scored so that each chunk scores at least the next,
@@ -7,13 +7,16 @@ import { type Ranking, rankedCopy } from './ranked-copy.ts';
  * log them as the stage's scores, and a backend sorting by them keeps the order).
  */
 export function retrievalRanking(chunks: readonly { score?: number }[]): Ranking[] {
-  // `?.`: a list `rerank()` was wrongly given may hold null.
-  const byScore = chunks.every((c, i) => Number.isFinite(c?.score) && (i === 0 || (c.score as number) <= (chunks[i - 1]!.score as number)));
+  // Each score read once (a getter may be costly, or answer otherwise when read again). `?.`: a list
+  // `rerank()` was wrongly given may hold null.
+  const scores = chunks.map((c) => c?.score);
+  const byScore = scores.every((s, i) => Number.isFinite(s) && (i === 0 || (s as number) <= (scores[i - 1] as number)));
   // No model ranked it, whatever a list ranked before says.
-  return chunks.map((c, i) => ({ rerankScore: byScore ? (c.score as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
+  return scores.map((s, i) => ({ rerankScore: byScore ? (s as number) : -i, retrievalRank: i + 1, rerankerVersion: undefined }));
 }
 
-/** The chunks in retrieval's order, each a copy with its ranking (see retrievalRanking). */
+/** The chunks in retrieval's order, each a copy with its ranking (see retrievalRanking), each chunk read once (see readOnce). */
 export function inRetrievalOrder<C extends Candidate>(chunks: readonly C[]): Reranked<C>[] {
-  return retrievalRanking(chunks).map((r, i) => rankedCopy(chunks[i]!, r));
+  const { read, ranked } = readOnce(chunks);
+  return ranked(retrievalRanking(read));
 }
