@@ -75,6 +75,12 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       '¿Estás seguro?',
       '¿Está seguro?',
       'ESO NO ES ASÍ',
+      // Without the opening "¿", and "está" (usted) opening a sentence.
+      'Está seguro?',
+      'Estás seguro?',
+      'esta segura?',
+      'Son 30 días. ¿Está seguro?',
+      '¿Está seguro de que son 30 días?',
     ],
     questions: [
       '¿Esto es falso o verdadero?',
@@ -83,6 +89,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       '¿Está mal devolver un regalo?',
       'No es correcto pagar dos veces, ¿verdad?',
       '¿Está seguro el pago con tarjeta?',
+      // "Is it safe?" after what it is about.
+      'El pago con tarjeta, ¿está seguro?',
+      '¿El pago está seguro?',
       'La dirección está mal, ¿cómo la cambio?',
       '¿Por qué no es así en mi país?',
     ],
@@ -97,6 +106,11 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Vous vous trompez sur les frais',
       'Vous êtes sûr ?',
       'tu es sur ?',
+      'Vous en êtes sûr ?',
+      'Tu en es sûr ?',
+      'vous en etes sur ?',
+      "T'en es sûr ?",
+      'En êtes-vous sûr ?',
     ],
     questions: [
       'Le site affiche : incorrect. Que faire ?',
@@ -107,6 +121,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Que faire si mon adresse est incorrecte ?',
       'Vous êtes sur la bonne page pour les remboursements ?',
       "C'est vraiment 30 jours ?",
+      'Vous en êtes sur la page des remboursements ?',
+      'Il en est sûr ?',
+      'Le site est sûr ?',
     ],
   },
   German: {
@@ -148,6 +165,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Tem certeza?',
       'Você tem certeza de que são 30 dias?',
       'A resposta não está correta',
+      'São 30 dias? Tem certeza?',
+      'Obrigado. Tem a certeza?',
+      'Tens certeza?',
     ],
     questions: [
       'O que faço se o endereço estiver errado?',
@@ -155,6 +175,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Não há reembolso para itens abertos?',
       'Não é verdade que o prazo é de 30 dias?',
       'É falso dizer que o frete é grátis?',
+      // "Tem certeza" with another subject: does anyone know for sure?
+      'Alguém tem certeza sobre o prazo?',
+      'Ninguém tem certeza do prazo?',
+      'O prazo, quem tem certeza?',
     ],
   },
   Italian: {
@@ -164,6 +188,11 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Non è vero.',
       'Ti sbagli.',
       'Sei sicuro?',
+      // "Are you sure?" with Lei.
+      'Ne è sicuro?',
+      'È sicuro?',
+      "E' sicura?",
+      'Grazie. Ne è proprio sicuro?',
       'No, non è quello che ho chiesto',
       'La risposta non è corretta',
     ],
@@ -173,6 +202,11 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'È sbagliato restituire un regalo?',
       "Cosa succede se hai sbagliato l'indirizzo?",
       'Non è possibile il reso?',
+      // "Is it safe?"
+      'Il pagamento è sicuro?',
+      'È sicuro pagare con carta?',
+      'Il sito, è sicuro?',
+      'È sicuro che il rimborso arrivi entro 30 giorni?',
     ],
   },
   Japanese: {
@@ -229,6 +263,10 @@ describe('withoutPushback', () => {
     ['Ti sbagli. Sono 30 giorni?', 'Sono 30 giorni?'],
     ['違います。30日ですか？', '30日ですか?'],
     ['Vous êtes sûr ?', ''],
+    ['En êtes-vous sûr ?', ''],
+    ['Vous en êtes sûr ? Le site dit 14 jours', 'Le site dit 14 jours'],
+    ['¿Está seguro de que son 30 días?', '¿son 30 días?'],
+    ['Ne è sicuro? Il sito dice 14 giorni', 'Il sito dice 14 giorni'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);
   });

@@ -51,7 +51,11 @@ const JA_OBJECTION =
  *   by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal devolver un
  *   regalo?" and "¿qué pasa si la dirección está mal?" ask. Quotes and brackets do not end a clause:
  *   "it says (incorrect) next to my email" quotes what a page says;
- * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?").
+ * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
+ * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?" or
+ *   "…", a "¿" or "¡" of its own allowed), whatever follows: an "are you sure" whose subject may be a
+ *   third person, or whose "sure" may be "safe" ("Meine Daten, sind sie sicher?", "El pago con
+ *   tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
  */
 interface Spaced {
@@ -61,52 +65,60 @@ interface Spaced {
   bare?: true;
   alone?: RegExp;
   anywhere: RegExp;
+  opening?: RegExp;
 }
 
-// Spanish. "¿Está seguro el pago?" asks whether paying is safe: "está" (usted) only as a question of its own.
+// Spanish. "¿Está seguro el pago?" and "El pago, ¿está seguro?" ask whether paying is safe: "está"
+// (usted) only opening, as a question of its own or before "de que", "de eso".
 const SPANISH: Spaced = {
   answer: /eso|esto|(?:la|tu|su|esa)\s+respuesta/,
   wrong:
     /est[aá]\s+(?:muy\s+|todo\s+)?(?:mal|equivocad[oa])|es\s+(?:totalmente\s+|completamente\s+)?(?:incorrect[oa]|fals[oa]|err[oó]ne[oa]|mentira)|no\s+es\s+(?:del\s+todo\s+)?(?:correct[oa]|ciert[oa]|verdad|exact[oa]|as[ií])/,
   anywhere:
-    /te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:\s+de(?:\s+(?:eso|que))?)?|¿\s*est[aá]\s+segur[oa]\s*\?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])/,
+    /te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:\s+de(?:\s+(?:eso|que))?)?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])/,
+  opening: /est[aá]\s+segur[oa](?:\s+de\s+(?:eso|esto|que)|(?=\s*\?))/,
 };
 
-// French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?". Of the
-// adjectives alone, only "Faux." objects: "incorrect" or "inexact" alone may quote a page, in English too.
+// French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?"; an
+// "en" ("vous en êtes sûr ?", "en êtes-vous sûr ?") goes with it. Of the adjectives alone, only
+// "Faux." objects: "incorrect" or "inexact" alone may quote a page, in English too.
 const FRENCH: Spaced = {
   answer: /c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+est/,
   wrong: /(?:compl[eè]tement\s+|totalement\s+|tout\s+[àa]\s+fait\s+)?(?:faux|fausse|incorrecte?|inexacte?|erron[ée]e?)/,
   bare: true,
   alone: /(?:compl[eè]tement\s+|totalement\s+|tout\s+[àa]\s+fait\s+)?faux/,
   anywhere:
-    /(?:ce\s+n['’]est|c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+n['’]est)\s+pas\s+(?:du\s+tout\s+)?(?:vrai|correcte?|exacte?|[çc]a|ce\s+que\s+(?:j['’]ai|je\s+(?:t['’]|vous\s+)ai)\s+demand[ée])|tu\s+te\s+trompes|tu\s+t['’]es\s+tromp[ée]e?|vous\s+vous\s+(?:trompez|[eê]tes\s+tromp[ée]e?s?)|(?:tu\s+as|t['’]as|vous\s+avez)\s+tort|(?:tu\s+es|t['’]es|vous\s+[eê]tes|es-tu|[eê]tes-vous)\s+(?:bien\s+|vraiment\s+)?(?:s[uû]re?s?(?=\s*\?)|sûre?s?)/,
+    /(?:ce\s+n['’]est|c['’]est|(?:la|ta|votre|cette)\s+r[ée]ponse\s+n['’]est)\s+pas\s+(?:du\s+tout\s+)?(?:vrai|correcte?|exacte?|[çc]a|ce\s+que\s+(?:j['’]ai|je\s+(?:t['’]|vous\s+)ai)\s+demand[ée])|tu\s+te\s+trompes|tu\s+t['’]es\s+tromp[ée]e?|vous\s+vous\s+(?:trompez|[eê]tes\s+tromp[ée]e?s?)|(?:tu\s+as|t['’]as|vous\s+avez)\s+tort|(?:(?:tu\s+|t['’])(?:en\s+)?es|vous\s+(?:en\s+)?[eê]tes|(?:en\s+)?(?:es-tu|[eê]tes-vous))\s+(?:bien\s+|vraiment\s+)?(?:s[uû]re?s?(?=\s*\?)|sûre?s?)/,
 };
 
 // German. "Was ist falsch an meiner Bestellung?" names no answer; "das stimmt nicht mit der Rechnung
 // überein" says it does not match, so "stimmt nicht" stands alone. "Sind sie sicher?" may ask whether
 // they are safe ("Meine Daten, sind sie sicher?", "Wann sind sie sicher?"): "Sind Sie sicher" only
-// opening the text or a sentence, and then whatever follows, as "Are you sure that…?" anywhere.
+// opening, "bist du sicher" anywhere.
 const GERMAN: Spaced = {
   answer: /das|dies|(?:die|deine|ihre|diese)\s+antwort/,
   wrong:
     /(?:ist|war)\s+(?:(?:doch|leider|so|aber|völlig|komplett|total|einfach|ganz)\s+)*(?:falsch|inkorrekt|nicht\s+(?:ganz\s+|so\s+)?(?:richtig|korrekt|wahr|zutreffend)|nicht\s+das,?\s+was\s+ich\s+(?:gefragt|gemeint))/,
   alone: /(?:(?:das|dies|es|(?:die|deine|ihre|diese)\s+antwort)\s+)?stimmt\s+(?:(?:so|doch|leider|aber|überhaupt|gar|einfach)\s+)*nicht(?:\s+ganz)?/,
   anywhere:
-    /das\s+(?:habe?\s+ich\s+nicht\s+(?:gefragt|gemeint)|meinte\s+ich\s+nicht|war\s+nicht\s+meine\s+frage)|du\s+(?:irrst\s+dich|hast\s+dich\s+geirrt|liegst\s+falsch|hast\s+unrecht)|sie\s+(?:irren\s+sich|haben\s+sich\s+geirrt|liegen\s+falsch|haben\s+unrecht)|bist\s+du\s+(?:dir\s+)?(?:da\s+)?sicher|sind\s+sie\s+sich\s+(?:da\s+)?sicher|(?<=^|[.!?…])\s*sind\s+sie\s+(?:da\s+)?sicher/,
+    /das\s+(?:habe?\s+ich\s+nicht\s+(?:gefragt|gemeint)|meinte\s+ich\s+nicht|war\s+nicht\s+meine\s+frage)|du\s+(?:irrst\s+dich|hast\s+dich\s+geirrt|liegst\s+falsch|hast\s+unrecht)|sie\s+(?:irren\s+sich|haben\s+sich\s+geirrt|liegen\s+falsch|haben\s+unrecht)|bist\s+du\s+(?:dir\s+)?(?:da\s+)?sicher|sind\s+sie\s+sich\s+(?:da\s+)?sicher/,
+  opening: /sind\s+sie\s+(?:da\s+)?sicher/,
 };
 
-// Portuguese. "O endereço está errado, como corrijo?" asks.
+// Portuguese. "O endereço está errado, como corrijo?" asks. "Tem certeza" without "você" may have
+// another subject ("Alguém tem certeza sobre o prazo?"): only opening.
 const PORTUGUESE: Spaced = {
   answer: /isso|isto|(?:a|sua|tua|essa)\s+resposta/,
   wrong:
     /est[aá]\s+(?:totalmente\s+|completamente\s+|tudo\s+)?(?:errad[oa]|incorret[oa])|[ée]\s+(?:fals[oa]|mentira|incorret[oa])|n[aã]o\s+(?:est[aá]\s+(?:cert[oa]|corret[oa])|[ée]\s+(?:bem\s+assim|verdade|cert[oa]|corret[oa]|isso))/,
   anywhere:
-    /(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+)?tem\s+(?:a\s+)?certeza|tens\s+(?:a\s+)?certeza|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)/,
+    /(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+tem|tens)\s+(?:a\s+)?certeza|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)/,
+  opening: /tem\s+(?:a\s+)?certeza/,
 };
 
 // Italian; "è" also typed "e'". "Ti sbagli" and "hai sbagliato" stand alone: "cosa succede se hai
-// sbagliato l'indirizzo?" asks.
+// sbagliato l'indirizzo?" asks. "È sicuro" (Lei) is also "is it safe" ("Il sito è sicuro?", "È sicuro
+// pagare con carta?"): only opening, before "?".
 const ITALIAN: Spaced = {
   answer: /questo|quello|ci[oò]|(?:la\s+|questa\s+)?(?:tua\s+|sua\s+)?risposta/,
   wrong:
@@ -114,17 +126,28 @@ const ITALIAN: Spaced = {
   alone: /ti\s+sbagli|ti\s+sei\s+sbagliat[oa]|hai\s+sbagliato/,
   anywhere:
     /(?:ne\s+)?sei\s+(?:proprio\s+|davvero\s+)?sicur[oa]|(?:(?:questo|ci[oò])\s+)?non\s+(?:è|é|e['’])\s+(?:quello|ci[oò])\s+che\s+(?:ho\s+chiesto|intendevo|volevo)/,
+  opening: /(?:ne\s+)?(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?sicur[oa](?=\s*\?)/,
 };
 
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
-function spaced({ answer, wrong, bare, alone, anywhere }: Spaced): RegExp {
+function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegExp {
   const word = (phrase: string) => String.raw`(?<![\p{L}\p{N}])(?:${phrase})(?![\p{L}\p{N}])`;
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
   const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
+  // A "¿" before is looked behind (over spaces only there), so the question left keeps it: "¿son 30 días?".
+  const opens = (phrase: string) => String.raw`(?<=^|[.!?…]|(?:^|[.!?…])\s*[¿¡])\s*(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
   const choice = String.raw`(?!\s+(?:o|ou|oder|or)(?![\p{L}\p{N}]))`;
-  return new RegExp([word(String.raw`(?:${answer.source})\s+(?:${wrong.source})${choice}`), word(anywhere.source), clause(standsAlone)].join('|'), 'u');
+  return new RegExp(
+    [
+      word(String.raw`(?:${answer.source})\s+(?:${wrong.source})${choice}`),
+      word(anywhere.source),
+      clause(standsAlone),
+      ...(opening ? [word(opens(opening.source))] : []),
+    ].join('|'),
+    'u',
+  );
 }
 
 let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
