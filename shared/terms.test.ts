@@ -116,6 +116,16 @@ describe('terms', () => {
       expect(terms(text)).toEqual(englishOnly);
     }
     expect(terms('Why do cells die when my son has come home?')).toEqual(['cells', 'die', 'son', 'come', 'home']);
+    // Short and keyword-like English, whose few stop words are outnumbered by words that are stop words elsewhere.
+    const short = {
+      'How do I comment on AI answers?': ['comment', 'ai', 'answers'],
+      'OS and NAS': ['os', 'nas'],
+      'ES modules in dir': ['es', 'modules', 'dir'],
+      'von Willebrand factor at MIT?': ['von', 'willebrand', 'factor', 'mit'],
+      'Per the docs, chi-square test uses di and io': ['per', 'docs', 'chi', 'square', 'test', 'uses', 'di', 'io'],
+      'De novo assembly (Smith et al.)': ['de', 'novo', 'assembly', 'smith', 'et', 'al'],
+    };
+    for (const [text, expected] of Object.entries(short)) expect(terms(text), text).toEqual(expected);
   });
 
   it("reads another language's stop words out only when two of its words that are not English tell it, more than any other", () => {
@@ -127,5 +137,10 @@ describe('terms', () => {
     expect(terms('Wie lange dauert die Rückerstattung?')).toEqual(['wie', 'lange', 'dauert', 'die', 'rückerstattung']);
     // As many French words as English ones: English, as ever.
     expect(terms("What is c'est la vie?")).toEqual(['c', 'est', 'la', 'vie']);
+    // An English stop word of that language's own list ("no", "me", "a") does not speak against it.
+    expect(terms('¿Me puedes decir a qué hora abre la tienda? No lo encuentro.')).toEqual(['puedes', 'decir', 'hora', 'abre', 'tienda', 'encuentro']);
+    // Written as acronyms, its words tell nothing: "ES", "MIT".
+    expect(terms('ES und MIT')).toEqual(['es', 'und', 'mit']);
+    expect(terms('es und mit')).toEqual([]);
   });
 });

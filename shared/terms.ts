@@ -19,10 +19,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * Stop words of the other languages the product reads: articles, prepositions, pronouns, auxiliaries,
  * question words. Many are English words too ("die", "son", "come", "con", "man"), so a text loses
  * them only when it is in that language: it holds at least two distinct words of that list that are
- * not English (`ALSO_ENGLISH`, `STOP_WORDS`), and more of them than of any other list, English's
- * stop words (those in no other list) counting as a list. A rule this plain is predictable, and
- * English text, which holds a few of its stop words, reads as it always did: a quoted foreign word
- * or two ("de novo", "et al.") tell nothing.
+ * not English (`ALSO_ENGLISH`, `STOP_WORDS`) nor written as acronyms ("MIT", "ES"), more of them
+ * than of any other list, and more than the English stop words it holds that are not of that list.
+ * A rule this plain is predictable, and English text reads as it always did: a quoted foreign word
+ * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words.
  */
 const FOREIGN = [
   // Spanish
@@ -58,7 +58,7 @@ const ALSO_ENGLISH = new Set(
   (
     'a al all als am an as bin bis c ca car ci come con d da del den des die do e ed er era eu ha han hat hay he i im in ' +
     'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se sem ser si sin so son t te tem ' +
-    'ton u um un war was y'
+    'ton u um un war was y et os io chi vi sans'
   ).split(' '),
 );
 
@@ -98,22 +98,26 @@ export const isUnspacedCharacter = (term: string): boolean => UNSPACED.test(term
 
 /**
  * Each listed word: `stop`, a bit for each language whose text loses it (bit 0, English: every
- * text; bit 1 + i, `FOREIGN[i]`); `tells`, a bit for each language it counts towards (the words of
- * its list that are not English; English's stop words that are in no other list); `id`, its place.
+ * text; bit 1 + i, `FOREIGN[i]`); `tells`, a bit for each language of `FOREIGN` it counts towards
+ * (the words of its list that are not English); `id`, its place.
  */
 const LISTED = new Map<string, { id: number; stop: number; tells: number }>();
 const list = (word: string, stop: number, tells: number) => {
   const listed = LISTED.get(word) ?? { id: LISTED.size, stop: 0, tells: 0 };
   LISTED.set(word, { id: listed.id, stop: listed.stop | stop, tells: listed.tells | tells });
 };
-const foreignWords = new Set(FOREIGN.flat());
-for (const word of STOP_WORDS) list(word, 1, foreignWords.has(word) ? 0 : 1);
+for (const word of STOP_WORDS) list(word, 1, 0);
 FOREIGN.forEach((words, i) => {
   for (const word of words) list(word, 2 << i, STOP_WORDS.has(word) || ALSO_ENGLISH.has(word) ? 0 : 2 << i);
 });
 
-/** Per language, the distinct words of the text being scanned that tell it; `seenIn[id]`, the scan that last counted a word. */
+/**
+ * Of the text being scanned, per language of `FOREIGN` (1 + its index): `told`, the distinct words
+ * that tell it; `english`, the distinct English stop words that are not of its list, which speak
+ * against it. `seenIn[id]`, the scan that last counted a word.
+ */
 const told = new Int32Array(1 + FOREIGN.length);
+const english = new Int32Array(1 + FOREIGN.length);
 const seenIn = new Float64Array(LISTED.size);
 let scans = 0;
 
@@ -121,7 +125,13 @@ function scan(text: string, characters?: string[]): string[] {
   const out: string[] = [];
   const scanning = ++scans;
   told.fill(0);
-  for (const [word] of text.toLowerCase().normalize('NFKC').matchAll(WORD)) {
+  english.fill(0);
+  const lower = text.toLowerCase().normalize('NFKC');
+  // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the length.
+  const written = text.normalize('NFKC');
+  const aligned = written.length === lower.length;
+  for (const match of lower.matchAll(WORD)) {
+    const word = match[0];
     if (UNSPACED.test(word)) {
       const chars = [...word];
       if (chars.length === 1) out.push(word);
@@ -134,9 +144,12 @@ function scan(text: string, characters?: string[]): string[] {
       out.push(word);
       continue;
     }
-    if (listed.tells && seenIn[listed.id] !== scanning) {
+    if ((listed.tells || listed.stop & 1) && seenIn[listed.id] !== scanning && !(aligned && isAcronym(written, match.index, word))) {
       seenIn[listed.id] = scanning;
-      for (let l = 0; l < told.length; l++) if (listed.tells & (1 << l)) told[l]!++;
+      for (let l = 1; l < told.length; l++) {
+        if (listed.tells & (1 << l)) told[l]!++;
+        if (listed.stop & 1 && !(listed.stop & (1 << l))) english[l]!++;
+      }
     }
     if (!(listed.stop & 1)) out.push(word);
   }
@@ -144,20 +157,32 @@ function scan(text: string, characters?: string[]): string[] {
   return language ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & (1 << language))) : out;
 }
 
-/** The language of `FOREIGN` the scanned text is in (1 + its index), or 0: the one told most, by two words at least, English counting too, no tie. */
+/**
+ * The language of `FOREIGN` the scanned text is in (1 + its index), or 0: the one told most, by two
+ * words at least and no tie, and by more words than English's stop words that are not of its list.
+ */
 function textLanguage(): number {
   let best = 0;
+  let most = 1;
   let tie = false;
   for (let l = 1; l < told.length; l++) {
-    if (told[l]! > told[best]!) {
+    if (told[l]! > most) {
       best = l;
+      most = told[l]!;
       tie = false;
-    } else if (told[l] === told[best]) {
+    } else if (best && told[l] === most) {
       tie = true;
     }
   }
-  return best && !tie && told[best]! >= 2 ? best : 0;
+  return best && !tie && most > english[best]! ? best : 0;
 }
+
+/** Whether `word`, found at `at`, is written in capitals of two letters or more: an acronym tells no language. */
+const isAcronym = (written: string, at: number, word: string): boolean => {
+  if (word.length < 2) return false;
+  const asWritten = written.slice(at, at + word.length);
+  return asWritten !== word && asWritten === asWritten.toUpperCase();
+};
 
 /** Share of `a`'s distinct terms (those in `ignore` aside) that also occur in `b`, 0-1 (0 when `a` has none). */
 export function termOverlap(a: string, b: string, ignore?: ReadonlySet<string>): number {
