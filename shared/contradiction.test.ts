@@ -81,6 +81,11 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'esta segura?',
       'Son 30 días. ¿Está seguro?',
       '¿Está seguro de que son 30 días?',
+      // After a connective or a line break.
+      'Pero ¿está seguro?',
+      'Gracias, ¿está seguro?',
+      'Son 30 días\n¿Está seguro?',
+      '¿Estás seguro de esto?',
     ],
     questions: [
       '¿Esto es falso o verdadero?',
@@ -92,6 +97,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       // "Is it safe?" after what it is about.
       'El pago con tarjeta, ¿está seguro?',
       '¿El pago está seguro?',
+      'Pero ¿está seguro el pago?',
       'La dirección está mal, ¿cómo la cambio?',
       '¿Por qué no es así en mi país?',
     ],
@@ -141,6 +147,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Es sind 30 Tage? Sind Sie sicher?',
       'Auf der Seite steht etwas anderes. Sind Sie da sicher?',
       'Danke! Sind Sie sicher, dass es 30 Tage sind?',
+      'Es sind 30 Tage\nSind Sie sicher?',
+      'Aber sind Sie sicher?',
     ],
     questions: [
       'Ist das falsch oder richtig?',
@@ -168,6 +176,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'São 30 dias? Tem certeza?',
       'Obrigado. Tem a certeza?',
       'Tens certeza?',
+      'Mas tem certeza?',
+      'Ok, tem certeza?',
+      'São 30 dias\nTem certeza?',
+      'Tem certeza disso?',
     ],
     questions: [
       'O que faço se o endereço estiver errado?',
@@ -190,9 +202,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Sei sicuro?',
       // "Are you sure?" with Lei.
       'Ne è sicuro?',
-      'È sicuro?',
-      "E' sicura?",
+      'È proprio sicuro?',
+      "E' davvero sicura?",
       'Grazie. Ne è proprio sicuro?',
+      'Ma ne è sicuro?',
       'No, non è quello che ho chiesto',
       'La risposta non è corretta',
     ],
@@ -207,6 +220,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'È sicuro pagare con carta?',
       'Il sito, è sicuro?',
       'È sicuro che il rimborso arrivi entro 30 giorni?',
+      // Bare, it may ask that too.
+      'È sicuro?',
+      "E' sicura?",
+      'Voglio pagare con carta. È sicuro?',
     ],
   },
   Japanese: {
@@ -267,6 +284,8 @@ describe('withoutPushback', () => {
     ['Vous en êtes sûr ? Le site dit 14 jours', 'Le site dit 14 jours'],
     ['¿Está seguro de que son 30 días?', '¿son 30 días?'],
     ['Ne è sicuro? Il sito dice 14 giorni', 'Il sito dice 14 giorni'],
+    ['Pero ¿está seguro de que son 30 días?', 'son 30 días?'],
+    ['Mas tem certeza disso? O site diz 14 dias', 'O site diz 14 dias'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);
   });

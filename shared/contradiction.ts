@@ -52,8 +52,8 @@ const JA_OBJECTION =
  *   regalo?" and "¿qué pasa si la dirección está mal?" ask. Quotes and brackets do not end a clause:
  *   "it says (incorrect) next to my email" quotes what a page says;
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
- * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?" or
- *   "…", a "¿" or "¡" of its own allowed), whatever follows: an "are you sure" whose subject may be a
+ * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?",
+ *   "…" or a line break, a "¿" or "¡" of its own and a connective such as "pero" allowed), whatever follows: an "are you sure" whose subject may be a
  *   third person, or whose "sure" may be "safe" ("Meine Daten, sind sie sicher?", "El pago con
  *   tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
@@ -69,14 +69,17 @@ interface Spaced {
 }
 
 // Spanish. "¿Está seguro el pago?" and "El pago, ¿está seguro?" ask whether paying is safe: "está"
-// (usted) only opening, as a question of its own or before "de que", "de eso".
+// (usted) only opening, as a question of its own or before "de que", "de eso". What one is sure of
+// ("de eso", "de esto") goes with the pushback, wherever it stands.
+const ES_SURE_OF = String.raw`\s+de\s+(?:eso|esto|que)`;
 const SPANISH: Spaced = {
   answer: /eso|esto|(?:la|tu|su|esa)\s+respuesta/,
   wrong:
     /est[aá]\s+(?:muy\s+|todo\s+)?(?:mal|equivocad[oa])|es\s+(?:totalmente\s+|completamente\s+)?(?:incorrect[oa]|fals[oa]|err[oó]ne[oa]|mentira)|no\s+es\s+(?:del\s+todo\s+)?(?:correct[oa]|ciert[oa]|verdad|exact[oa]|as[ií])/,
-  anywhere:
-    /te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:\s+de(?:\s+(?:eso|que))?)?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])/,
-  opening: /est[aá]\s+segur[oa](?:\s+de\s+(?:eso|esto|que)|(?=\s*\?))/,
+  anywhere: new RegExp(
+    String.raw`te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:${ES_SURE_OF})?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])`,
+  ),
+  opening: new RegExp(String.raw`est[aá]\s+segur[oa](?:${ES_SURE_OF}|(?=\s*\?))`),
 };
 
 // French. Unaccented "sur" is "on" ("vous êtes sur la page"): "vous êtes sur ?" only before "?"; an
@@ -106,19 +109,23 @@ const GERMAN: Spaced = {
 };
 
 // Portuguese. "O endereço está errado, como corrijo?" asks. "Tem certeza" without "você" may have
-// another subject ("Alguém tem certeza sobre o prazo?"): only opening.
+// another subject ("Alguém tem certeza sobre o prazo?"): only opening. What one is sure of ("disso",
+// "de que") goes with the pushback, wherever it stands.
+const PT_SURE = String.raw`(?:a\s+)?certeza(?:\s+(?:disso|disto|de\s+que))?`;
 const PORTUGUESE: Spaced = {
   answer: /isso|isto|(?:a|sua|tua|essa)\s+resposta/,
   wrong:
     /est[aá]\s+(?:totalmente\s+|completamente\s+|tudo\s+)?(?:errad[oa]|incorret[oa])|[ée]\s+(?:fals[oa]|mentira|incorret[oa])|n[aã]o\s+(?:est[aá]\s+(?:cert[oa]|corret[oa])|[ée]\s+(?:bem\s+assim|verdade|cert[oa]|corret[oa]|isso))/,
-  anywhere:
-    /(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+tem|tens)\s+(?:a\s+)?certeza|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)/,
-  opening: /tem\s+(?:a\s+)?certeza/,
+  anywhere: new RegExp(
+    String.raw`(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+tem|tens)\s+${PT_SURE}|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)`,
+  ),
+  opening: new RegExp(String.raw`tem\s+${PT_SURE}`),
 };
 
 // Italian; "è" also typed "e'". "Ti sbagli" and "hai sbagliato" stand alone: "cosa succede se hai
 // sbagliato l'indirizzo?" asks. "È sicuro" (Lei) is also "is it safe" ("Il sito è sicuro?", "È sicuro
-// pagare con carta?"): only opening, before "?".
+// pagare con carta?", "Voglio pagare con carta. È sicuro?"): only "ne è sicuro" or "è proprio (davvero)
+// sicuro", opening, before "?".
 const ITALIAN: Spaced = {
   answer: /questo|quello|ci[oò]|(?:la\s+|questa\s+)?(?:tua\s+|sua\s+)?risposta/,
   wrong:
@@ -126,8 +133,11 @@ const ITALIAN: Spaced = {
   alone: /ti\s+sbagli|ti\s+sei\s+sbagliat[oa]|hai\s+sbagliato/,
   anywhere:
     /(?:ne\s+)?sei\s+(?:proprio\s+|davvero\s+)?sicur[oa]|(?:(?:questo|ci[oò])\s+)?non\s+(?:è|é|e['’])\s+(?:quello|ci[oò])\s+che\s+(?:ho\s+chiesto|intendevo|volevo)/,
-  opening: /(?:ne\s+)?(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?sicur[oa](?=\s*\?)/,
+  opening: /(?:ne\s+(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?|(?:è|é|e['’])\s+(?:proprio|davvero)\s+)sicur[oa](?=\s*\?)/,
 };
+
+/** Words that may come before an "are you sure" opening a sentence: "but", "and", "ok", "thanks". */
+const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|ok|okay|gracias|obrigad[oa]|grazie|danke|merci)';
 
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
 function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegExp {
@@ -135,7 +145,9 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegE
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
   const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
   // A "¿" before is looked behind (over spaces only there), so the question left keeps it: "¿son 30 días?".
-  const opens = (phrase: string) => String.raw`(?<=^|[.!?…]|(?:^|[.!?…])\s*[¿¡])\s*(?:${phrase})`;
+  // A line break opens a sentence too, and so does a connective before it ("Pero ¿está seguro?", "Ok,
+  // tem certeza?"), which goes with the pushback.
+  const opens = (phrase: string) => String.raw`(?:(?<=^|[.!?…\n]|(?:^|[.!?…\n])\s*[¿¡])\s*|(?<=^|[.!?…\n])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?)(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
   const choice = String.raw`(?!\s+(?:o|ou|oder|or)(?![\p{L}\p{N}]))`;
