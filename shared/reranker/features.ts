@@ -27,6 +27,7 @@ export type FeatureName = (typeof LEXICAL_FEATURES)[number] | (typeof EMBEDDING_
 const ENGAGEMENT_SMOOTHING = 20;
 /** A judgement of another chunk of the same document counts this much of a judgement of the chunk itself. */
 const SAME_DOCUMENT = 0.5;
+const NO_COUNTS: readonly [number, number] = [0, 0];
 
 /** A judged query, as the memory holds it. */
 export interface Remembered {
@@ -64,12 +65,15 @@ export const queryView = (query: string, vector?: Float32Array): QueryView => ({
 export function termCosine(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  // Two names, not a destructured pair: this runs per remembered query of every candidate.
+  const aSmaller = a.size <= b.size;
+  const small = aSmaller ? a : b;
+  const large = aSmaller ? b : a;
   for (const t of small) if (large.has(t)) shared++;
   return shared / Math.sqrt(a.size * b.size);
 }
 
-const logOdds = ([relevant, notRelevant]: readonly [number, number]) => Math.log((relevant + 1) / (notRelevant + 1));
+const logOdds = (counts: readonly [number, number]) => Math.log((counts[0] + 1) / (counts[1] + 1));
 
 function bestMatch(q: QueryView, entries: readonly Remembered[], relevance: 0 | 1, byVector: boolean): number {
   let best = 0;
@@ -152,11 +156,12 @@ export function featureColumns(
     document_prior: (c) => logOdds(evidence.document(c.sourceDocId ?? c.chunkId)),
     engagement: (c) => {
       if (base <= 0) return 0;
-      const [engaged, examined] = evidence.engagement(c.chunkId);
+      const own = evidence.engagement(c.chunkId);
+      const engaged = own[0];
+      const examined = own[1];
       // The document's other chunks are the chunk's prior, the project's rate theirs.
-      const [docEngaged, docExamined] = c.sourceDocId === undefined ? [0, 0] : evidence.documentEngagement(c.sourceDocId);
-      const others = [Math.max(0, docEngaged - engaged), Math.max(0, docExamined - examined)] as const;
-      const prior = (others[0] + ENGAGEMENT_SMOOTHING * base) / (others[1] + ENGAGEMENT_SMOOTHING);
+      const doc = c.sourceDocId === undefined ? NO_COUNTS : evidence.documentEngagement(c.sourceDocId);
+      const prior = (Math.max(0, doc[0] - engaged) + ENGAGEMENT_SMOOTHING * base) / (Math.max(0, doc[1] - examined) + ENGAGEMENT_SMOOTHING);
       return Math.log((engaged + ENGAGEMENT_SMOOTHING * prior) / (examined + ENGAGEMENT_SMOOTHING) / base);
     },
     embedding_similarity: (_c, i) => (q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0),

@@ -4,37 +4,58 @@ import type { RerankerModel } from './model.ts';
 import { unpackVector } from './vectors.ts';
 
 const NONE: readonly [number, number] = [0, 0];
-const EMPTY: readonly Remembered[] = [];
+
+/** All a model holds of one chunk, or of one document: its prior, its engagement and the judged queries about it. */
+interface Held {
+  prior: readonly [number, number];
+  engagement: readonly [number, number];
+  remembered: Remembered[];
+}
+
+const NOTHING: Held = { prior: NONE, engagement: NONE, remembered: [] };
 
 export function modelEvidence(model: RerankerModel): Evidence {
+  const chunks = new Map<string, Held>();
+  const documents = new Map<string, Held>();
+  const held = (map: Map<string, Held>, id: string) => {
+    let h = map.get(id);
+    if (!h) map.set(id, (h = { prior: NONE, engagement: NONE, remembered: [] }));
+    return h;
+  };
   const queries = model.memory.queries.map((q) => ({ terms: new Set(q.terms), vector: q.vector ? unpackVector(q.vector) : undefined }));
-  const byChunk = new Map<string, Remembered[]>();
-  const byDocument = new Map<string, Remembered[]>();
   for (const j of model.memory.judgements) {
     const q = queries[j.query];
     if (!q) continue;
     const entry: Remembered = { ...q, relevance: j.relevance };
-    for (const [map, key] of [
-      [byChunk, j.chunkId],
-      [byDocument, j.sourceDocId],
-    ] as const) {
-      const list = map.get(key);
-      if (list) list.push(entry);
-      else map.set(key, [entry]);
-    }
+    held(chunks, j.chunkId).remembered.push(entry);
+    held(documents, j.sourceDocId).remembered.push(entry);
   }
-  // Maps: lookups by id are the hot path of every feature row.
-  const chunks = new Map(Object.entries(model.priors.chunks));
-  const documents = new Map(Object.entries(model.priors.documents));
-  const engagement = new Map(Object.entries(model.engagement.chunks));
-  const documentEngagement = new Map(Object.entries(model.engagement.documents ?? {}));
+  for (const [id, prior] of Object.entries(model.priors.chunks)) held(chunks, id).prior = prior;
+  for (const [id, prior] of Object.entries(model.priors.documents)) held(documents, id).prior = prior;
+  for (const [id, engaged] of Object.entries(model.engagement.chunks)) held(chunks, id).engagement = engaged;
+  for (const [id, engaged] of Object.entries(model.engagement.documents ?? {})) held(documents, id).engagement = engaged;
+  // Lookups by id are the hot path of every feature row, and its features ask one chunk (and one
+  // document) several things in a row: one lookup answers them all.
+  const last = (map: Map<string, Held>) => {
+    let lastId: string | undefined;
+    let lastHeld = NOTHING;
+    return (id: string): Held => {
+      if (id !== lastId) {
+        lastId = id;
+        lastHeld = map.get(id) ?? NOTHING;
+      }
+      return lastHeld;
+    };
+  };
+  const chunk = last(chunks);
+  const document = last(documents);
   return {
-    chunk: (id) => chunks.get(id) ?? NONE,
-    document: (id) => documents.get(id) ?? NONE,
-    engagement: (id) => engagement.get(id) ?? NONE,
-    documentEngagement: (id) => documentEngagement.get(id) ?? NONE,
+    chunk: (id) => chunk(id).prior,
+    document: (id) => document(id).prior,
+    engagement: (id) => chunk(id).engagement,
+    documentEngagement: (id) => document(id).engagement,
     baseRate: model.engagement.baseRate,
-    remembered: (id) => byChunk.get(id) ?? EMPTY,
-    rememberedOfDocument: (id) => byDocument.get(id) ?? EMPTY,
+    remembered: (id) => chunk(id).remembered,
+    rememberedOfDocument: (id) => document(id).remembered,
   };
 }

@@ -4,7 +4,7 @@
  * was trained with; without them those features sit at their training mean (contributing nothing).
  */
 import type { Candidate, Reranked } from './candidate.ts';
-import { EMBEDDING_FEATURES, featureColumns, queryView } from './features.ts';
+import { EMBEDDING_FEATURES, type Extractor, featureColumns, queryView } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { modelEvidence } from './model-evidence.ts';
 import { type Ranking, readOnce } from './ranked-copy.ts';
@@ -41,21 +41,20 @@ export function rankingWithModel(model: RerankerModel, query: string, candidates
   const columns = featureColumns(model.features, queryView(query, vectors?.query), candidates, evidence, vectors?.chunks);
   // The linear model folded into one coefficient per feature and a constant; features that
   // cannot be computed (embeddings without vectors) sit at their mean and drop out.
-  const used: number[] = [];
+  const used: Extractor[] = [];
   const coef: number[] = [];
+  const mean: number[] = [];
   for (const [f, name] of model.features.entries()) {
     if (!vectors && (EMBEDDING_FEATURES as readonly string[]).includes(name)) continue;
-    used.push(f);
+    used.push(columns[f]!);
     coef.push(model.weights[f]! / model.scale[f]!);
+    mean.push(model.mean[f]!);
   }
   const scores = new Float64Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i]!;
     let s = 0;
-    for (let k = 0; k < used.length; k++) {
-      const f = used[k]!;
-      s += coef[k]! * (columns[f]!(c, i) - model.mean[f]!);
-    }
+    for (let k = 0; k < used.length; k++) s += coef[k]! * (used[k]!(c, i) - mean[k]!);
     scores[i] = s;
   }
   return orderByScore(scores).map((i) => ({ rerankScore: scores[i]!, retrievalRank: i + 1, rerankerVersion: model.version }));
