@@ -48,7 +48,8 @@ describe('chunk terms', () => {
     expect(chunkTermIds(hot)).not.toBe(held);
     const newest = chunkTermIds(long(count - 1));
     expect(chunkTermIds(long(count - 1))).toBe(newest);
-  });
+    // Tokenising 100 MB takes some 2.5 s on an idle machine: room for a loaded one.
+  }, 30_000);
 
   it('keeps of a chunk longer than a trace keeps only what it reads, so one long document empties nothing', () => {
     queryTermIds(['gate']);
