@@ -1,7 +1,7 @@
 /**
  * How long reading a follow-up for a pushback takes (`withoutPushback`, which the collector runs on
  * every question it stores): the slowest of the longest queries it takes, made of long runs of
- * spaces or punctuation that make careless clause patterns scan back at each character.
+ * spaces, line breaks or punctuation that make careless clause patterns scan back at each character.
  */
 
 import { withoutPushback } from '../shared/contradiction.ts';
@@ -9,8 +9,20 @@ import { MAX_QUERY_CHARS } from '../shared/thresholds.ts';
 import { type Row, row } from './stats.ts';
 
 const RUNS = 5;
-const pad = (head: string, run: string) => `${head}${run.repeat(MAX_QUERY_CHARS - head.length - 2)} x`;
-const longest = [pad('x', ' '), pad('.', ' '), pad('', '\u3000'), pad('', '、'), pad('eso está mal', ' '), pad('', '¿'), pad('no', ', ')];
+const pad = (head: string, run: string) => `${head}${run.repeat(Math.floor((MAX_QUERY_CHARS - head.length - 2) / run.length))} x`;
+const longest = [
+  pad('x', ' '),
+  pad('.', ' '),
+  pad('', '\u3000'),
+  pad('', '、'),
+  pad('eso está mal', ' '),
+  pad('', '¿'),
+  pad('no', ', '),
+  pad('', '\n'),
+  pad('', '\r\n'),
+  pad('', ' \n'),
+  pad('pero', '\n'),
+];
 
 export async function pushbackBench(): Promise<Row[]> {
   const worst: number[] = [];

@@ -147,7 +147,6 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Es sind 30 Tage? Sind Sie sicher?',
       'Auf der Seite steht etwas anderes. Sind Sie da sicher?',
       'Danke! Sind Sie sicher, dass es 30 Tage sind?',
-      'Es sind 30 Tage\nSind Sie sicher?',
       'Aber sind Sie sicher?',
     ],
     questions: [
@@ -178,7 +177,6 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Tens certeza?',
       'Mas tem certeza?',
       'Ok, tem certeza?',
-      'São 30 dias\nTem certeza?',
       'Tem certeza disso?',
     ],
     questions: [

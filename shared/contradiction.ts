@@ -52,8 +52,8 @@ const JA_OBJECTION =
  *   regalo?" and "¿qué pasa si la dirección está mal?" ask. Quotes and brackets do not end a clause:
  *   "it says (incorrect) next to my email" quotes what a page says;
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
- * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?",
- *   "…" or a line break, a "¿" or "¡" of its own and a connective such as "pero" allowed), whatever follows: an "are you sure" whose subject may be a
+ * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?" or
+ *   "…", a "¿" or "¡" of its own, also opening a line, and a connective such as "pero" allowed), whatever follows: an "are you sure" whose subject may be a
  *   third person, or whose "sure" may be "safe" ("Meine Daten, sind sie sicher?", "El pago con
  *   tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
@@ -145,9 +145,11 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegE
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
   const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
   // A "¿" before is looked behind (over spaces only there), so the question left keeps it: "¿son 30 días?".
-  // A line break opens a sentence too, and so does a connective before it ("Pero ¿está seguro?", "Ok,
-  // tem certeza?"), which goes with the pushback.
-  const opens = (phrase: string) => String.raw`(?:(?<=^|[.!?…\n]|(?:^|[.!?…\n])\s*[¿¡])\s*|(?<=^|[.!?…\n])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?)(?:${phrase})`;
+  // So does a "¿" opening a line, and a connective before the phrase ("Pero ¿está seguro?", "Ok, tem
+  // certeza?"), which goes with the pushback. A line break alone does not: text wrapped by hand breaks
+  // lines mid-sentence. Each lookbehind passes only right after punctuation or a "¿", so a long run of
+  // spaces or line breaks is scanned once.
+  const opens = (phrase: string) => String.raw`(?:(?<=^|[.!?…]|(?:^|[.!?…\n])\s*[¿¡])\s*|(?<=^|[.!?…])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?)(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
   const choice = String.raw`(?!\s+(?:o|ou|oder|or)(?![\p{L}\p{N}]))`;
