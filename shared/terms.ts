@@ -58,7 +58,7 @@ const ALSO_ENGLISH = new Set(
   (
     'a al all als am an as bin bis c ca car ci come con d da del den des die do e ed er era eu ha han hat hay he i im in ' +
     'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se sem ser si sin so son t te tem ' +
-    'ton u um un war was y et os io chi vi sans'
+    'ton u um un war was y et os sans'
   ).split(' '),
 );
 
@@ -127,9 +127,10 @@ function scan(text: string, characters?: string[]): string[] {
   told.fill(0);
   english.fill(0);
   const lower = text.toLowerCase().normalize('NFKC');
-  // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the length.
+  // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the
+  // length; not in a text written all in capitals, whose every word would look like one.
   const written = text.normalize('NFKC');
-  const aligned = written.length === lower.length;
+  const aligned = written.length === lower.length && written !== written.toUpperCase();
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     if (UNSPACED.test(word)) {
@@ -177,11 +178,15 @@ function textLanguage(): number {
   return best && !tie && most > english[best]! ? best : 0;
 }
 
-/** Whether `word`, found at `at`, is written in capitals of two letters or more: an acronym tells no language. */
+/**
+ * Whether `word`, found at `at`, is written in capitals of two letters or more: an acronym tells no
+ * language. The slice must be the word itself, as lower-casing may have moved what follows a letter
+ * it lengthened and one it shortened.
+ */
 const isAcronym = (written: string, at: number, word: string): boolean => {
   if (word.length < 2) return false;
   const asWritten = written.slice(at, at + word.length);
-  return asWritten !== word && asWritten === asWritten.toUpperCase();
+  return asWritten !== word && asWritten === asWritten.toUpperCase() && asWritten.toLowerCase().normalize('NFKC') === word;
 };
 
 /** Share of `a`'s distinct terms (those in `ignore` aside) that also occur in `b`, 0-1 (0 when `a` has none). */
