@@ -3,7 +3,7 @@ import type { Evidence, Remembered } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { unpackVector } from './vectors.ts';
 
-const NONE: readonly [number, number] = [0, 0];
+const NONE: readonly [number, number] = Object.freeze([0, 0] as const);
 
 /** All a model holds of one chunk, or of one document: its prior, its engagement and the judged queries about it. */
 interface Held {
@@ -12,7 +12,8 @@ interface Held {
   remembered: Remembered[];
 }
 
-const NOTHING: Held = { prior: NONE, engagement: NONE, remembered: [] };
+// Shared by every model: frozen, so no caller can change what another model holds.
+const NOTHING: Held = Object.freeze({ prior: NONE, engagement: NONE, remembered: Object.freeze([]) as unknown as Remembered[] });
 
 export function modelEvidence(model: RerankerModel): Evidence {
   const chunks = new Map<string, Held>();
