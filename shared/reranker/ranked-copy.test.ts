@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { rankedCopy } from './ranked-copy.ts';
+import type { Candidate } from './candidate.ts';
+import { readOnce } from './ranked-copy.ts';
 
-const ranking = { rerankScore: 0.5, retrievalRank: 2, rerankerVersion: 'v1' };
+const ranking = { rerankScore: 0.5, retrievalRank: 1, rerankerVersion: 'v1' };
+/** The one chunk's copy with its ranking, as rerank() gives it back. */
+const rankedCopy = <C extends Candidate>(chunk: C, r: typeof ranking) => readOnce([chunk]).ranked([r])[0]!;
 
-describe('rankedCopy', () => {
+describe('the ranked copy of a chunk', () => {
   it('gives a plain chunk back as the spread copy it always was', () => {
     const chunk = { chunkId: 'a', text: 'refunds', score: 0.9, title: 'Refunds', rerankScore: 7 };
     const copy = rankedCopy(chunk, ranking);

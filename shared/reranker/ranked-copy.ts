@@ -4,7 +4,7 @@ import type { Candidate, Reranked } from './candidate.ts';
 export type Ranking = Pick<Reranked, 'rerankScore' | 'retrievalRank' | 'rerankerVersion'>;
 
 /** An object whose copy is a plain object spread (see chunkCopy). */
-export const isPlainObject = (x: unknown): x is object => typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype;
+const isPlainObject = (x: unknown): x is object => typeof x === 'object' && x !== null && Object.getPrototypeOf(x) === Object.prototype;
 
 /**
  * A copy of the caller's chunk for withRanking, the chunk itself unchanged. A plain object is spread
@@ -14,7 +14,7 @@ export const isPlainObject = (x: unknown): x is object => typeof x === 'object' 
  * keeps its getters, its methods and `instanceof`, where a spread kept only own enumerable values.
  * Writable as a spread's copy is, even of a frozen chunk. What is not an object is kept as it is.
  */
-export function chunkCopy<C>(chunk: C): C {
+function chunkCopy<C>(chunk: C): C {
   if (typeof chunk !== 'object' || chunk === null) return chunk;
   if (isPlainObject(chunk)) return { ...chunk };
   const own: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(chunk);
@@ -27,7 +27,7 @@ export function chunkCopy<C>(chunk: C): C {
 }
 
 /** A chunkCopy given its ranking, replacing any of the chunk's own of those names. */
-export function withRanking<C extends Candidate>(copy: C, ranking: Ranking): Reranked<C> {
+function withRanking<C extends Candidate>(copy: C, ranking: Ranking): Reranked<C> {
   // A list `rerank()` was wrongly given may hold null or a string: copied as a spread copies them.
   if (typeof copy !== 'object' || copy === null) return { ...(copy as object), ...ranking } as Reranked<C>;
   if (isPlainObject(copy)) return Object.assign(copy, ranking);
@@ -58,6 +58,3 @@ export function readOnce<C extends Candidate>(chunks: readonly C[]): { read: rea
     ranked: (ranking) => ranking.map((r) => withRanking(copies[r.retrievalRank - 1]!, r)),
   };
 }
-
-/** The caller's chunk with its ranking, copied once (see chunkCopy). */
-export const rankedCopy = <C extends Candidate>(chunk: C, ranking: Ranking): Reranked<C> => withRanking(chunkCopy(chunk), ranking);
