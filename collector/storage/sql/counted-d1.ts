@@ -15,7 +15,7 @@ export interface CountedD1 {
 
 export function countedD1(d1: D1Database): CountedD1 {
   let queries = 0;
-  const db = wrappedD1(d1, async (running, run) => {
+  const db = wrappedD1(d1, (running, run) => {
     queries += running.exec ? execStatements(running.sql[0]!) : running.sql.length;
     return run();
   });
