@@ -128,9 +128,17 @@ function scan(text: string, characters?: string[]): string[] {
   english.fill(0);
   const lower = text.toLowerCase().normalize('NFKC');
   // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the
-  // length; not in a text written all in capitals, whose every word would look like one.
-  const written = text.normalize('NFKC');
-  const aligned = written.length === lower.length && written !== written.toUpperCase();
+  // length; not in a text written all in capitals, whose every word would look like one. Made only
+  // when a word that tells a language comes up: most text (English) has none.
+  let written: string | undefined;
+  let aligned = false;
+  const acronym = (at: number, word: string): boolean => {
+    if (written === undefined) {
+      written = text.normalize('NFKC');
+      aligned = written.length === lower.length && written !== written.toUpperCase();
+    }
+    return aligned && isAcronym(written, at, word);
+  };
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     if (UNSPACED.test(word)) {
@@ -145,7 +153,9 @@ function scan(text: string, characters?: string[]): string[] {
       out.push(word);
       continue;
     }
-    if ((listed.tells || listed.stop & 1) && seenIn[listed.id] !== scanning && !(aligned && isAcronym(written, match.index, word))) {
+    // An English stop word speaks against the languages whose list it is not on; a word of another
+    // list that is not English (`tells`, so never both) tells its languages, unless an acronym.
+    if (seenIn[listed.id] !== scanning && (listed.stop & 1 || (listed.tells && !acronym(match.index, word)))) {
       seenIn[listed.id] = scanning;
       for (let l = 1; l < told.length; l++) {
         if (listed.tells & (1 << l)) told[l]!++;
