@@ -53,9 +53,10 @@ const JA_OBJECTION =
  *   "it says (incorrect) next to my email" quotes what a page says;
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
  * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?" or
- *   "…", a "¿" or "¡" of its own, also opening a line, and a connective such as "pero" allowed), whatever follows: an "are you sure" whose subject may be a
- *   third person, or whose "sure" may be "safe" ("Meine Daten, sind sie sicher?", "El pago con
- *   tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?").
+ *   "…"; a "¿" or "¡" of its own, also opening a line, and a connective such as "pero" allowed),
+ *   whatever follows: an "are you sure" whose subject may be a third person, or whose "sure" may be
+ *   "safe" ("Meine Daten, sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "Alguém tem
+ *   certeza sobre o prazo?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
  */
 interface Spaced {
