@@ -68,8 +68,10 @@ const ALSO_ENGLISH = new Set(
  */
 export const POINTING_BACK: ReadonlySet<string> = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** A word: a run of letters and digits. */
+export const WORD = /[\p{L}\p{N}]+/gu;
+/** A character of a script written without spaces (Chinese, Japanese), whose terms are bigrams. */
+export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The terms of `text`, in order, repeats kept. */
 export function terms(text: string): string[] {

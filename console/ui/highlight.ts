@@ -1,13 +1,10 @@
-import { STOP_WORDS, terms } from '../../shared/terms.ts';
+import { terms, UNSPACED, WORD } from '../../shared/terms.ts';
 
 export interface Segment {
   text: string;
   /** Part of a term the query shares. */
   hit: boolean;
 }
-
-const WORD = /[\p{L}\p{N}]+/gu;
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /**
  * Splits `text` into runs, marking the words the query shares, by the same terms the loop
@@ -40,7 +37,8 @@ export function highlightSegments(text: string, query: string): Segment[] {
       }
     } else {
       const term = word.toLowerCase().normalize('NFKC');
-      if (!STOP_WORDS.has(term) && wanted.has(term)) hits.fill(true, start, start + word.length);
+      // The query's terms hold no stop word of the text's language, or are stop words it keeps.
+      if (wanted.has(term)) hits.fill(true, start, start + word.length);
     }
   }
   const out: Segment[] = [];
