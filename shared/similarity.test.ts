@@ -30,6 +30,11 @@ describe('querySimilarity', () => {
   });
   it.each(rephrases)('counts as a rephrase: "%s" / "%s"', (a, b) => expect(querySimilarity(a, b)).toBeGreaterThanOrEqual(REPHRASE_SIMILARITY));
   it.each(different)('does not count as a rephrase: "%s" / "%s"', (a, b) => expect(querySimilarity(a, b)).toBeLessThan(REPHRASE_SIMILARITY));
+  it('reads combining marks as part of the word, and "İ" as "i"', () => {
+    // Two Hindi words that differ only in their vowel signs ("fort", "black") are not one query.
+    expect(querySimilarity('किला', 'काला')).toBeLessThan(REPHRASE_SIMILARITY);
+    expect(querySimilarity('İstanbul flights', 'istanbul flights')).toBe(1);
+  });
   it('handles empty text', () => {
     expect(querySimilarity('', '')).toBe(1);
     expect(querySimilarity('a', 'hello')).toBe(0);

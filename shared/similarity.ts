@@ -1,3 +1,5 @@
+import { fold } from './fold.ts';
+
 /**
  * Lexical similarity of two queries, for rephrase detection in the browser, where an embedding
  * model is too heavy. Sørensen–Dice over character bigrams of the normalised text: it needs no
@@ -17,12 +19,10 @@ export function querySimilarity(a: string, b: string): number {
   return total === 0 ? 0 : (2 * overlap) / total;
 }
 
-/** Lower-cased letters and digits only (any script), spaces collapsed, as bigram counts. */
+/** Folded letters, digits and their combining marks only (any script), spaces collapsed, as bigram counts. */
 function bigrams(text: string): Map<string, number> {
-  const norm = text
-    .toLowerCase()
-    .normalize('NFKC')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+  const norm = fold(text)
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
     .trim();
   const grams = new Map<string, number>();
   const chars = [...norm];

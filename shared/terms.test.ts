@@ -7,6 +7,23 @@ describe('terms', () => {
     expect(terms('What is the refund window for OPENED items? 14 days!')).toEqual(['refund', 'window', 'opened', 'items', '14', 'days']);
   });
 
+  it('reads a word whole with the combining marks written on it', () => {
+    // Hindi's vowel signs and nasal marks are marks, not letters: the words stay whole.
+    expect(terms('हिन्दी भाषा में जवाब')).toEqual(['हिन्दी', 'भाषा', 'में', 'जवाब']);
+    // Arabic with its vowel marks written.
+    expect(terms('كِتَاب جديد')).toEqual(['كِتَاب', 'جديد']);
+    // A mark after no letter is no word.
+    expect(terms('nao \u0308ve')).toEqual(['nao', 've']);
+  });
+
+  it('reads Turkish "İ" as "i", in any case, and still tells acronyms in a text holding it', () => {
+    expect(terms('İstanbul')).toEqual(['istanbul']);
+    expect(terms('ISTANBUL İSTANBUL istanbul')).toEqual(['istanbul', 'istanbul', 'istanbul']);
+    expect(queryKey('Flights to İzmir')).toBe(queryKey('flights to izmir'));
+    // "ES" and "MIT" written as acronyms tell no language, as without the "İ".
+    expect(terms('ES und MIT in İzmir')).toEqual(['es', 'und', 'mit', 'izmir']);
+  });
+
   it('cuts unspaced scripts into character bigrams', () => {
     expect(terms('退款期限')).toEqual(['退款', '款期', '期限']);
   });

@@ -1,8 +1,9 @@
 import { withoutPushback } from './contradiction.ts';
+import { fold } from './fold.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
- * follow-up): lower-cased runs of letters and digits minus a short English stop list, and minus
+ * follow-up): its words (`WORD`), folded (`fold`), minus a short English stop list, and minus
  * the stop list of Spanish, French, German, Portuguese or Italian when the text is in that language
  * (`FOREIGN`); text in scripts written without spaces (Chinese, Japanese) contributes character
  * bigrams instead. No stemming: it is predictable, language-neutral and what BM25 baselines use.
@@ -68,8 +69,11 @@ const ALSO_ENGLISH = new Set(
  */
 export const POINTING_BACK: ReadonlySet<string> = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
 
-/** A word: a run of letters and digits. */
-export const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * A word: a letter or digit, then letters, digits and the combining marks written on them (the
+ * vowel signs of Hindi, Arabic's vowel marks), which are part of the word they sit in.
+ */
+export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 /** A character of a script written without spaces (Chinese, Japanese), whose terms are bigrams. */
 export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
@@ -128,7 +132,7 @@ function scan(text: string, characters?: string[]): string[] {
   const scanning = ++scans;
   told.fill(0);
   english.fill(0);
-  const lower = text.toLowerCase().normalize('NFKC');
+  const lower = fold(text);
   // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the
   // length; not in a text written all in capitals, whose every word would look like one. Made only
   // when a word that tells a language comes up: most text (English) has none.
@@ -198,7 +202,7 @@ function textLanguage(): number {
 const isAcronym = (written: string, at: number, word: string): boolean => {
   if (word.length < 2) return false;
   const asWritten = written.slice(at, at + word.length);
-  return asWritten !== word && asWritten === asWritten.toUpperCase() && asWritten.toLowerCase().normalize('NFKC') === word;
+  return asWritten !== word && asWritten === asWritten.toUpperCase() && fold(asWritten) === word;
 };
 
 /** Share of `a`'s distinct terms (those in `ignore` aside) that also occur in `b`, 0-1 (0 when `a` has none). */

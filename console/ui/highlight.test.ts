@@ -24,6 +24,11 @@ describe('highlightSegments', () => {
     expect(marked('退款政策：开封商品可在14天内退货。', '开封的商品怎么退款')).toEqual(['退款', '开封商品']);
   });
 
+  it('marks whole words with their combining marks, and "İ" as "i"', () => {
+    expect(marked('Flights to İstanbul and ISTANBUL', 'istanbul')).toEqual(['İstanbul', 'ISTANBUL']);
+    expect(marked('हिन्दी भाषा में जवाब', 'भाषा')).toEqual(['भाषा']);
+  });
+
   it('marks nothing for a query with no terms', () => {
     expect(highlightSegments('Some text', 'the of')).toEqual([{ text: 'Some text', hit: false }]);
   });

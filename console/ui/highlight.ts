@@ -1,3 +1,4 @@
+import { fold } from '../../shared/fold.ts';
 import { terms, UNSPACED, WORD } from '../../shared/terms.ts';
 
 export interface Segment {
@@ -36,7 +37,7 @@ export function highlightSegments(text: string, query: string): Segment[] {
         }
       }
     } else {
-      const term = word.toLowerCase().normalize('NFKC');
+      const term = fold(word);
       // The query's terms hold no stop word of the text's language, or are stop words it keeps.
       if (wanted.has(term)) hits.fill(true, start, start + word.length);
     }
