@@ -1,7 +1,8 @@
 /**
  * How long reading a follow-up for a pushback takes (`withoutPushback`, which the collector runs on
  * every question it stores): the slowest of the longest queries it takes, made of long runs of
- * spaces, line breaks or punctuation that make careless clause patterns scan back at each character.
+ * spaces, line breaks or punctuation that make careless clause patterns scan back at each character,
+ * some of them pushing back, so that what a phrase leaves is cleared too.
  */
 
 import { withoutPushback } from '../shared/contradiction.ts';
@@ -9,7 +10,7 @@ import { MAX_QUERY_CHARS } from '../shared/thresholds.ts';
 import { type Row, row } from './stats.ts';
 
 const RUNS = 5;
-const pad = (head: string, run: string) => `${head}${run.repeat(Math.floor((MAX_QUERY_CHARS - head.length - 2) / run.length))} x`;
+const pad = (head: string, run: string, tail = ' x') => `${head}${run.repeat(Math.floor((MAX_QUERY_CHARS - head.length - tail.length) / run.length))}${tail}`;
 const longest = [
   pad('x', ' '),
   pad('.', ' '),
@@ -22,6 +23,10 @@ const longest = [
   pad('', '\r\n'),
   pad('', ' \n'),
   pad('pero', '\n'),
+  // Pushbacks, whose phrases are left out and what they leave cleared.
+  pad('Are you sure?', ' '),
+  pad('.', ' ', ' thanks, are you sure?'),
+  pad('are you sure', ','),
 ];
 
 export async function pushbackBench(): Promise<Row[]> {

@@ -284,6 +284,16 @@ describe('withoutPushback', () => {
     ['Ne è sicuro? Il sito dice 14 giorni', 'Il sito dice 14 giorni'],
     ['Pero ¿está seguro de que son 30 días?', 'son 30 días?'],
     ['Mas tem certeza disso? O site diz 14 dias', 'O site diz 14 dias'],
+    // What a phrase leaves (its punctuation, a connective opening it) goes with it.
+    ['Is it 30 days? Are you sure?', 'Is it 30 days?'],
+    ['Is it 14 days? That is wrong!', 'Is it 14 days?'],
+    ['I think you are wrong about the fee', 'I think about the fee'],
+    ['Ok, are you sure?', ''],
+    ['Thanks, are you sure? Is it 30 days?', 'Is it 30 days?'],
+    ['Hmm, that is wrong. Is it 14?', 'Is it 14?'],
+    ['Gracias, ¿estás seguro? ¿Son 30 días?', '¿Son 30 días?'],
+    ['Tem certeza que são 30 dias?', 'são 30 dias?'],
+    ['Is it 30 days?\u0000 Are you sure?', 'Is it 30 days?'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);
   });

@@ -111,8 +111,8 @@ const GERMAN: Spaced = {
 
 // Portuguese. "O endereço está errado, como corrijo?" asks. "Tem certeza" without "você" may have
 // another subject ("Alguém tem certeza sobre o prazo?"): only opening. What one is sure of ("disso",
-// "de que") goes with the pushback, wherever it stands.
-const PT_SURE = String.raw`(?:a\s+)?certeza(?:\s+(?:disso|disto|de\s+que))?`;
+// "de que", Brazil's "que") goes with the pushback, wherever it stands.
+const PT_SURE = String.raw`(?:a\s+)?certeza(?:\s+(?:disso|disto|de\s+que|que))?`;
 const PORTUGUESE: Spaced = {
   answer: /isso|isto|(?:a|sua|tua|essa)\s+resposta/,
   wrong:
@@ -137,8 +137,11 @@ const ITALIAN: Spaced = {
   opening: /(?:ne\s+(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?|(?:è|é|e['’])\s+(?:proprio|davvero)\s+)sicur[oa](?=\s*\?)/,
 };
 
-/** Words that may come before an "are you sure" opening a sentence: "but", "and", "ok", "thanks". */
-const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|ok|okay|gracias|obrigad[oa]|grazie|danke|merci)';
+/**
+ * Words that may come before an "are you sure" opening a sentence: "but", "and", "ok", "thanks".
+ * Opening the text or a sentence before a pushback, they go with it when it is left out.
+ */
+const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|but|and|so|well|hmm|ok|okay|thanks|gracias|obrigad[oa]|grazie|danke|merci)';
 
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
 function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegExp {
@@ -164,6 +167,17 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegE
     'u',
   );
 }
+
+/** What stands for a phrase left out, until what it leaves is cleared: a character no typed text keeps. */
+const LEFT_OUT = '\u0000';
+let leftOverPattern: RegExp | undefined;
+/**
+ * A phrase left out, the connective opening it and the punctuation it leaves but a "¿" or "¡" opening
+ * what follows. The spaces before a connective are matched, not looked behind: a lookbehind over them
+ * would scan back the whole run at each space.
+ */
+const leftOver = (): RegExp =>
+  (leftOverPattern ??= new RegExp(String.raw`(?:(?<=^|[.!?…])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*)?[\s,;:]*${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`, 'giu'));
 
 let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
 
@@ -199,11 +213,14 @@ export function contradictsAnswer(followUp: string): boolean {
  */
 export function withoutPushback(followUp: string): string {
   if (!contradictsAnswer(followUp)) return followUp;
-  let text = followUp.normalize('NFKC');
-  for (const pattern of pushbackPatterns().phrases) text = text.replace(pattern, ' ');
-  // What the phrase leaves in front ("No, that's not right. Does…" → ". Does…") goes with it, but
-  // for the "¿" or "¡" that opens what follows ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?").
+  let text = followUp.normalize('NFKC').replaceAll(LEFT_OUT, ' ');
+  for (const pattern of pushbackPatterns().phrases) text = text.replace(pattern, LEFT_OUT);
+  // The punctuation a phrase leaves ("Is it 30 days? Are you sure?" → "Is it 30 days? ?"), and a
+  // connective opening it ("Gracias, ¿estás seguro?"), go with it; so does what it leaves in front
+  // ("No, that's not right. Does…" → ". Does…"), but for the "¿" or "¡" that opens what follows
+  // ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?").
   return text
+    .replace(leftOver(), ' ')
     .replace(/^[\s\p{P}]+/u, (lead) => {
       const last = lead.trimEnd().slice(-1);
       return last === '¿' || last === '¡' ? last : '';
