@@ -27,7 +27,8 @@ export type FeatureName = (typeof LEXICAL_FEATURES)[number] | (typeof EMBEDDING_
 const ENGAGEMENT_SMOOTHING = 20;
 /** A judgement of another chunk of the same document counts this much of a judgement of the chunk itself. */
 const SAME_DOCUMENT = 0.5;
-const NO_COUNTS: readonly [number, number] = [0, 0];
+/** Counts of nothing seen: shared by every lookup that finds none, so frozen. */
+export const NO_COUNTS: readonly [number, number] = Object.freeze([0, 0] as const);
 
 /** A judged query, as the memory holds it. */
 export interface Remembered {

@@ -1,9 +1,7 @@
 /** The `Evidence` a trained model carries, indexed once per model for fast lookups. */
-import type { Evidence, Remembered } from './features.ts';
+import { type Evidence, NO_COUNTS, type Remembered } from './features.ts';
 import type { RerankerModel } from './model.ts';
 import { unpackVector } from './vectors.ts';
-
-const NONE: readonly [number, number] = Object.freeze([0, 0] as const);
 
 /** All a model holds of one chunk, or of one document: its prior, its engagement and the judged queries about it. */
 interface Held {
@@ -13,14 +11,14 @@ interface Held {
 }
 
 // Shared by every model: frozen, so no caller can change what another model holds.
-const NOTHING: Held = Object.freeze({ prior: NONE, engagement: NONE, remembered: Object.freeze([]) as unknown as Remembered[] });
+const NOTHING: Held = Object.freeze({ prior: NO_COUNTS, engagement: NO_COUNTS, remembered: Object.freeze([]) as unknown as Remembered[] });
 
 export function modelEvidence(model: RerankerModel): Evidence {
   const chunks = new Map<string, Held>();
   const documents = new Map<string, Held>();
   const held = (map: Map<string, Held>, id: string) => {
     let h = map.get(id);
-    if (!h) map.set(id, (h = { prior: NONE, engagement: NONE, remembered: [] }));
+    if (!h) map.set(id, (h = { prior: NO_COUNTS, engagement: NO_COUNTS, remembered: [] }));
     return h;
   };
   const queries = model.memory.queries.map((q) => ({ terms: new Set(q.terms), vector: q.vector ? unpackVector(q.vector) : undefined }));
