@@ -238,6 +238,11 @@ describe('the demo page', () => {
       .locator('#query')
       .evaluate((q) => !q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, cancelable: true })));
     expect(taken).toBe(false);
+    // Safari's: isComposing already false, keyCode 229 ("being composed").
+    const safari = await page
+      .locator('#query')
+      .evaluate((q) => !q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', keyCode: 229, bubbles: true, cancelable: true })));
+    expect(safari).toBe(false);
     expect(await page.locator('.turn').count()).toBe(0);
     expect(await page.inputValue('#query')).toBe('退款');
     const el = await askOnPage(page, 'ما هي حدود المعدل؟');

@@ -177,7 +177,8 @@ form.addEventListener('submit', (e) => {
 
 input.addEventListener('keydown', (e) => {
   // Enter that picks an input method's candidate (Chinese, Japanese, Korean) finishes the word, not the question.
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+  // Safari sends that Enter with isComposing already false, but with keyCode 229 ("being composed").
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
     e.preventDefault();
     form.requestSubmit();
   }
