@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
+import { loadDocs } from '../corpus/docs.ts';
 import { createAnswerer } from './answerer.ts';
 import { EARLIER_TURN_MAX_TERMS } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS } from './generate.ts';
+import type { Reranker } from './rerank.ts';
 
 const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
 // 30 chunks that all mention refunds, so retrieval has more than it keeps.
@@ -307,6 +309,28 @@ describe('createAnswerer', () => {
     expect(traces[1]!.query).toBe("That's wrong. Which credit card do refunds for opened items go to?");
   });
 
+  it("reranks and quotes a follow-up that names nothing of its own for what it was searched with, the turn before's subject", async () => {
+    const read: string[] = [];
+    const recording: Reranker = {
+      rerank: (query, candidates) => {
+        read.push(query);
+        return { ranked: [...candidates] };
+      },
+    };
+    const { answerer, traces } = setup({ corpus: loadDocs(), reranker: recording });
+    const question = 'How does the widget redact personal information?';
+    for (const [i, followUp] of ['Are you sure?', '你确定吗？', "That's wrong.", 'what else?', 'Why?'].entries()) {
+      const first = await answerer.ask({ sessionId: `s-${i}`, query: question, turnIndex: 0 });
+      expect(read.at(-1)).toBe(question);
+      const again = await answerer.ask({ sessionId: `s-${i}`, query: followUp, turnIndex: 1 });
+      expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+      // Not "sure", "else" or the pushback's words: the subject retrieval searched for.
+      expect(read.at(-1)).toBe('widget redact personal information');
+      // The same passages in the same order, so the same sentences quoted: an answer, which can be regenerated.
+      expect(again).toMatchObject({ answered: true, answer: first.answer, citations: first.citations });
+    }
+  });
+
   it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {
     const { answerer, traces } = setup();
     await answerer.ask({ sessionId: 's-1', query: 'My email is jane.doe@example.com, refund my opened items', turnIndex: 0 });
@@ -322,9 +346,11 @@ describe('createAnswerer', () => {
   it('reads a follow-up with the turn before it while that answer is still being made', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    // The first answer's ranking is held; the follow-up's is not.
+    let calls = 0;
     const slow = {
-      rerank: async (q: string, c: readonly { chunk: Chunk; score: number }[]) => {
-        if (q.startsWith('refund')) await held;
+      rerank: async (_q: string, c: readonly { chunk: Chunk; score: number }[]) => {
+        if (calls++ === 0) await held;
         return { ranked: [...c], version: 'slow-1' };
       },
     };
