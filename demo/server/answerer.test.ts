@@ -169,9 +169,24 @@ describe('createAnswerer', () => {
     expect(again.traceId).not.toBe(first.traceId);
     expect(again.answer).not.toBe(first.answer);
     expect(traces.map((t) => t.turnIndex)).toEqual([0, 0]);
-    // Another session cannot steer this one's regenerate.
-    const other = await answerer.ask({ sessionId: 's-2', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId });
-    expect(other.answer).toBe(first.answer);
+  });
+
+  it('refuses a regenerate of an answer it does not hold for that session and turn, naming regenerateOf, and answers nothing for it', async () => {
+    const { answerer, traces } = setup();
+    const first = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const refused = { status: 409, code: 'regenerate_unknown', field: 'regenerateOf' };
+    // The demo restarted (or has forgotten the answer): the same passages again would come without a word, and a follow-up without its turn before.
+    const unknown = '01890a5d-ac96-774b-bcce-b302099a8057';
+    await expect(answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0, regenerateOf: unknown })).rejects.toMatchObject(refused);
+    // Another session cannot steer this one's regenerate, nor another turn.
+    await expect(answerer.ask({ sessionId: 's-2', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 1, regenerateOf: first.traceId })).rejects.toMatchObject(
+      refused,
+    );
+    // No trace: nothing was answered.
+    expect(traces).toHaveLength(1);
   });
 
   it('uses the language model when there is one, with the session so far, and quotes when it fails', async () => {
@@ -291,9 +306,6 @@ describe('createAnswerer', () => {
     const next = 2 + later;
     await answerer.ask({ sessionId: 's-1', query: 'paracetamol tablets adults hours', turnIndex: next });
     expect(histories.at(-1)).toEqual(Array.from({ length: later }, (_, i) => `paracetamol tablets adults hours ${2 + i}`));
-    // Naming another turn, the trace is no regenerate of it: that turn is read as the session holds it.
-    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: next + 1, regenerateOf: followUp.traceId });
-    expect(traces.at(-1)!.rewrittenQuery).toBe('side effects paracetamol^0.5 tablets^0.5 adults^0.5 hours^0.5');
   });
 
   it('searches a follow-up that says the answer was wrong for what it asks, and one that only says so for the turn before it', async () => {

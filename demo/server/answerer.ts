@@ -17,6 +17,7 @@ import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
+import { DemoError } from './errors.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer, type Reads } from './extractive.ts';
 import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, namesNothing, withEarlierTurn } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
@@ -28,7 +29,7 @@ export interface AskRequest {
   query: string;
   /** 0-based turn in the session; a regenerate keeps the turn it replaces. */
   turnIndex: number;
-  /** The trace of the answer this one replaces. */
+  /** The trace of the answer this one replaces: one of this session and turn the demo still holds, else refused (`regenerate_unknown`). */
   regenerateOf?: string;
 }
 
@@ -151,6 +152,18 @@ export function createAnswerer(options: AnswererOptions) {
   }
 
   async function ask(req: AskRequest): Promise<AskResponse> {
+    // A regenerate is honoured within its own session and turn only.
+    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
+    const previous = replaced?.sessionId === req.sessionId && replaced.turnIndex === req.turnIndex ? replaced : undefined;
+    // Without the answer it replaces (the demo restarted, or has forgotten it since), it could be searched
+    // neither as that was nor for other sentences: refused, rather than answered as a new question.
+    if (req.regenerateOf && !previous)
+      throw new DemoError(
+        409,
+        'regenerate_unknown',
+        `The demo no longer holds this answer of this turn (it has restarted, or keeps only its latest ${MAX_ANSWERS} answers): ask the question again`,
+        'regenerateOf',
+      );
     const createdAt = now();
     const traceId = uuidv7(createdAt);
     const turns = sessions.get(req.sessionId) ?? new Map<number, SessionTurn>();
@@ -159,9 +172,6 @@ export function createAnswerer(options: AnswererOptions) {
       .filter(([turn]) => turn < req.turnIndex)
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
-    // A regenerate is honoured within its own session and turn only.
-    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
-    const previous = replaced?.sessionId === req.sessionId && replaced.turnIndex === req.turnIndex ? replaced : undefined;
     // A regenerate reads the turn before as the answer it replaces did, however many turns the session has forgotten since.
     const before = previous ? previous.earlierTerms : earlier.at(-1)?.terms;
     const hasEarlier = before !== undefined && before.size > 0;
