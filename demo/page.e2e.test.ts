@@ -207,6 +207,28 @@ describe('the demo page', () => {
     expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
   });
 
+  it('says an answer the demo no longer holds can no longer be regenerated, drops its button and gives the focus to the question box', async () => {
+    const { page } = await openPage();
+    await askOnPage(page, 'What rate limits are there?');
+    // As after a restart of the demo: the answer the page names is none it gave.
+    await page.route(
+      '**/api/ask',
+      (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), regenerateOf: '01890a5d-ac96-774b-bcce-b302099a8057' }) }),
+      { times: 1 },
+    );
+    await page.locator('.regenerate').focus();
+    await page.keyboard.press('Enter');
+    const error = page.locator('.turn .error');
+    await error.waitFor();
+    const said = 'This answer can no longer be regenerated: ask the question again.';
+    expect(await error.textContent()).toBe(said);
+    expect(await page.locator('#status').textContent()).toBe(said);
+    expect(await page.locator('.regenerate').count()).toBe(0);
+    expect(await page.locator('rag-feedback').count()).toBe(1);
+    expect(await page.locator('.reply.superseded').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+  });
+
   it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {
     const { page } = await openPage();
     const offered = page.locator('#examples button');
@@ -238,6 +260,11 @@ describe('the demo page', () => {
       .locator('#query')
       .evaluate((q) => !q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, cancelable: true })));
     expect(taken).toBe(false);
+    // Safari's: isComposing already false, keyCode 229 ("being composed").
+    const safari = await page
+      .locator('#query')
+      .evaluate((q) => !q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', keyCode: 229, bubbles: true, cancelable: true })));
+    expect(safari).toBe(false);
     expect(await page.locator('.turn').count()).toBe(0);
     expect(await page.inputValue('#query')).toBe('退款');
     const el = await askOnPage(page, 'ما هي حدود المعدل؟');

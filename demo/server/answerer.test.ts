@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { type TraceInput, TraceSchema } from '../../shared/schema/trace.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import type { Chunk, Corpus } from '../corpus/chunk.ts';
+import { loadDocs } from '../corpus/docs.ts';
 import { createAnswerer } from './answerer.ts';
 import { EARLIER_TURN_MAX_TERMS } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS } from './generate.ts';
+import type { Reranker } from './rerank.ts';
 
 const chunk = (i: number, text: string): Chunk => ({ chunkId: `c${i}`, sourceDocId: `doc${i}.md`, sourceDocVersion: 'v1', title: `Doc ${i}`, text });
 // 30 chunks that all mention refunds, so retrieval has more than it keeps.
@@ -167,9 +169,24 @@ describe('createAnswerer', () => {
     expect(again.traceId).not.toBe(first.traceId);
     expect(again.answer).not.toBe(first.answer);
     expect(traces.map((t) => t.turnIndex)).toEqual([0, 0]);
-    // Another session cannot steer this one's regenerate.
-    const other = await answerer.ask({ sessionId: 's-2', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId });
-    expect(other.answer).toBe(first.answer);
+  });
+
+  it('refuses a regenerate of an answer it does not hold for that session and turn, naming regenerateOf, and answers nothing for it', async () => {
+    const { answerer, traces } = setup();
+    const first = await answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0 });
+    const refused = { status: 409, code: 'regenerate_unknown', field: 'regenerateOf' };
+    // The demo restarted (or has forgotten the answer): the same passages again would come without a word, and a follow-up without its turn before.
+    const unknown = '01890a5d-ac96-774b-bcce-b302099a8057';
+    await expect(answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 0, regenerateOf: unknown })).rejects.toMatchObject(refused);
+    // Another session cannot steer this one's regenerate, nor another turn.
+    await expect(answerer.ask({ sessionId: 's-2', query: 'refund for opened items', turnIndex: 0, regenerateOf: first.traceId })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(answerer.ask({ sessionId: 's-1', query: 'refund for opened items', turnIndex: 1, regenerateOf: first.traceId })).rejects.toMatchObject(
+      refused,
+    );
+    // No trace: nothing was answered.
+    expect(traces).toHaveLength(1);
   });
 
   it('uses the language model when there is one, with the session so far, and quotes when it fails', async () => {
@@ -289,9 +306,6 @@ describe('createAnswerer', () => {
     const next = 2 + later;
     await answerer.ask({ sessionId: 's-1', query: 'paracetamol tablets adults hours', turnIndex: next });
     expect(histories.at(-1)).toEqual(Array.from({ length: later }, (_, i) => `paracetamol tablets adults hours ${2 + i}`));
-    // Naming another turn, the trace is no regenerate of it: that turn is read as the session holds it.
-    await answerer.ask({ sessionId: 's-1', query: 'What about side effects?', turnIndex: next + 1, regenerateOf: followUp.traceId });
-    expect(traces.at(-1)!.rewrittenQuery).toBe('side effects paracetamol^0.5 tablets^0.5 adults^0.5 hours^0.5');
   });
 
   it('searches a follow-up that says the answer was wrong for what it asks, and one that only says so for the turn before it', async () => {
@@ -305,6 +319,28 @@ describe('createAnswerer', () => {
     expect(traces[3]!.rewrittenQuery).toBe('credit^0.5 card^0.5 refunds^0.5 opened^0.5 items^0.5 go^0.5');
     // The trace keeps the question as asked: the collector and the client read the pushback from it.
     expect(traces[1]!.query).toBe("That's wrong. Which credit card do refunds for opened items go to?");
+  });
+
+  it("reranks and quotes a follow-up that names nothing of its own for what it was searched with, the turn before's subject", async () => {
+    const read: string[] = [];
+    const recording: Reranker = {
+      rerank: (query, candidates) => {
+        read.push(query);
+        return { ranked: [...candidates] };
+      },
+    };
+    const { answerer, traces } = setup({ corpus: loadDocs(), reranker: recording });
+    const question = 'How does the widget redact personal information?';
+    for (const [i, followUp] of ['Are you sure?', '你确定吗？', "That's wrong.", 'what else?', 'Why?'].entries()) {
+      const first = await answerer.ask({ sessionId: `s-${i}`, query: question, turnIndex: 0 });
+      expect(read.at(-1)).toBe(question);
+      const again = await answerer.ask({ sessionId: `s-${i}`, query: followUp, turnIndex: 1 });
+      expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+      // Not "sure", "else" or the pushback's words: the subject retrieval searched for.
+      expect(read.at(-1)).toBe('widget redact personal information');
+      // The same passages in the same order, so the same sentences quoted: an answer, which can be regenerated.
+      expect(again).toMatchObject({ answered: true, answer: first.answer, citations: first.citations });
+    }
   });
 
   it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {
@@ -322,9 +358,11 @@ describe('createAnswerer', () => {
   it('reads a follow-up with the turn before it while that answer is still being made', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    // The first answer's ranking is held; the follow-up's is not.
+    let calls = 0;
     const slow = {
-      rerank: async (q: string, c: readonly { chunk: Chunk; score: number }[]) => {
-        if (q.startsWith('refund')) await held;
+      rerank: async (_q: string, c: readonly { chunk: Chunk; score: number }[]) => {
+        if (calls++ === 0) await held;
         return { ranked: [...c], version: 'slow-1' };
       },
     };

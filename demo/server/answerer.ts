@@ -4,7 +4,8 @@
  * wrong, without those words; for a regenerate, with the earlier turn's terms its answer was
  * searched with), the reranker reorders them, the best few
  * are answered from (a language model if configured, else quoted), and every stage's chunks go into
- * the trace the collector stores.
+ * the trace the collector stores. The reranker and the quoted answer read the question, or of one
+ * naming nothing of its own ("Are you sure?", "What else?"), what it was searched with.
  */
 import { Bm25Index, type Bm25Options } from '../../shared/bm25.ts';
 import { withoutPushback } from '../../shared/contradiction.ts';
@@ -16,8 +17,9 @@ import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
-import { EXTRACTIVE_MODEL, extractiveAnswer } from './extractive.ts';
-import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
+import { DemoError } from './errors.ts';
+import { EXTRACTIVE_MODEL, extractiveAnswer, type Reads } from './extractive.ts';
+import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, namesNothing, withEarlierTurn } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -27,7 +29,7 @@ export interface AskRequest {
   query: string;
   /** 0-based turn in the session; a regenerate keeps the turn it replaces. */
   turnIndex: number;
-  /** The trace of the answer this one replaces. */
+  /** The trace of the answer this one replaces: one of this session and turn the demo still holds, else refused (`regenerate_unknown`). */
   regenerateOf?: string;
 }
 
@@ -135,8 +137,8 @@ export function createAnswerer(options: AnswererOptions) {
     }
   }
 
-  /** The model's answer if there is a model and it answers, else the quoted one. */
-  async function compose(req: AskRequest, chunks: Chunk[], history: Turn[], previous: AnswerRecord | undefined) {
+  /** The model's answer if there is a model and it answers, else the one quoting what `reads` asks. */
+  async function compose(req: AskRequest, reads: Reads, chunks: Chunk[], history: Turn[], previous: AnswerRecord | undefined) {
     if (generator && chunks.length) {
       try {
         const { answer, citations, prompt } = await generator.generate(req.query, chunks, history, { regenerate: !!previous });
@@ -145,11 +147,23 @@ export function createAnswerer(options: AnswererOptions) {
         onStageError?.('generator', err);
       }
     }
-    const quotedAnswer = extractiveAnswer(req.query, chunks, (t) => index.idf(t), { exclude: previous?.quoted });
+    const quotedAnswer = extractiveAnswer(reads, chunks, (t) => index.idf(t), { exclude: previous?.quoted });
     return { ...quotedAnswer, prompt: undefined, model: EXTRACTIVE_MODEL };
   }
 
   async function ask(req: AskRequest): Promise<AskResponse> {
+    // A regenerate is honoured within its own session and turn only.
+    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
+    const previous = replaced?.sessionId === req.sessionId && replaced.turnIndex === req.turnIndex ? replaced : undefined;
+    // Without the answer it replaces (the demo restarted, or has forgotten it since), it could be searched
+    // neither as that was nor for other sentences: refused, rather than answered as a new question.
+    if (req.regenerateOf && !previous)
+      throw new DemoError(
+        409,
+        'regenerate_unknown',
+        `The demo no longer holds this answer of this turn (it has restarted, or keeps only its latest ${MAX_ANSWERS} answers): ask the question again`,
+        'regenerateOf',
+      );
     const createdAt = now();
     const traceId = uuidv7(createdAt);
     const turns = sessions.get(req.sessionId) ?? new Map<number, SessionTurn>();
@@ -158,9 +172,6 @@ export function createAnswerer(options: AnswererOptions) {
       .filter(([turn]) => turn < req.turnIndex)
       .sort(([a], [b]) => a - b)
       .map(([, t]) => t);
-    // A regenerate is honoured within its own session and turn only.
-    const replaced = req.regenerateOf ? answers.get(req.regenerateOf) : undefined;
-    const previous = replaced?.sessionId === req.sessionId && replaced.turnIndex === req.turnIndex ? replaced : undefined;
     // A regenerate reads the turn before as the answer it replaces did, however many turns the session has forgotten since.
     const before = previous ? previous.earlierTerms : earlier.at(-1)?.terms;
     const hasEarlier = before !== undefined && before.size > 0;
@@ -169,6 +180,9 @@ export function createAnswerer(options: AnswererOptions) {
     const own = index.queryTerms(asked);
     const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
+    // What the reranker and the quoted answer read: the question, or for one naming nothing of its own
+    // ("Are you sure?", "What else?"), the terms it was searched with, which are the turn before's.
+    const reads: Reads = followUp && namesNothing(own) ? terms : req.query;
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
@@ -177,10 +191,13 @@ export function createAnswerer(options: AnswererOptions) {
     // Known at once, so a question sent before this answer is made still reads this turn.
     keepTurn(turns, req.turnIndex, { query: req.query, terms: remembered });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
-    const { reranked, version: rerankerVersion } = await rerank(req.query, retrieved);
+    // A reranker reads text: those terms as words.
+    const rerankQuery = typeof reads === 'string' ? reads : [...reads.keys()].join(' ');
+    const { reranked, version: rerankerVersion } = await rerank(rerankQuery, retrieved);
     const history = earlier.flatMap(({ query, answer }) => (answer === undefined ? [] : [{ query, answer }]));
     const composed = await compose(
       req,
+      reads,
       reranked.map((s) => s.chunk),
       history,
       previous,

@@ -64,6 +64,15 @@ describe('demo routes', () => {
     expect(body.answer).toContain('[1]');
   });
 
+  it('refuses a regenerate of an answer it no longer holds (it restarted, say) with a 409 naming regenerateOf', async () => {
+    const regenerateOf = '01890a5d-ac96-774b-bcce-b302099a8057';
+    const res = await post({ sessionId: 's-1', query: 'How are rate limits configured?', turnIndex: 0, regenerateOf });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: { code: 'regenerate_unknown', message: expect.stringContaining('ask the question again'), field: 'regenerateOf' },
+    });
+  });
+
   it('names every field at fault in a body, the first as field and message, as the collector does', async () => {
     const res = await post({ sessionId: 'has spaces', query: '   ', turnIndex: -1, turn: 1 });
     expect(res.status).toBe(400);
@@ -76,8 +85,11 @@ describe('demo routes', () => {
 
   it('takes the longest question the schema allows, however many bytes its characters take', async () => {
     const sessionId = 's-'.padEnd(128, 'x');
-    // CJK: 3 bytes a character in UTF-8.
-    expect((await post({ sessionId, query: '退'.repeat(MAX_QUERY_CHARS), turnIndex: 10_000, regenerateOf: sessionId })).status).toBe(200);
+    // CJK: 3 bytes a character in UTF-8. Read whole: refused only for the answer it would regenerate, which the demo never gave.
+    const longest = await post({ sessionId, query: '退'.repeat(MAX_QUERY_CHARS), turnIndex: 10_000, regenerateOf: sessionId });
+    expect(longest.status).toBe(409);
+    expect(((await longest.json()) as { error: { field: string } }).error.field).toBe('regenerateOf');
+    expect((await post({ sessionId, query: '退'.repeat(MAX_QUERY_CHARS), turnIndex: 10_000 })).status).toBe(200);
     // A control character: 6 bytes a character once JSON escapes it.
     expect((await post({ sessionId, query: `x${'\u0001'.repeat(MAX_QUERY_CHARS - 1)}`, turnIndex: 10_000 })).status).toBe(200);
   });

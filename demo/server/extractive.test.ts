@@ -172,6 +172,16 @@ describe('extractiveAnswer', () => {
     expect(a.citations[0]!.chunkId).toBe('shipping');
   });
 
+  it('weighs terms given with their weights as searched: one of an earlier turn at a lower weight counts for less', () => {
+    const docs = [chunk('refunds', 'Opened items can be refunded within 14 days. Shipping is free over 50 euros.')];
+    expect(extractiveAnswer('refunded shipping', docs, one).quoted).toHaveLength(2);
+    const searched = new Map([
+      ['refunded', 1],
+      ['shipping', 0.25],
+    ]);
+    expect(extractiveAnswer(searched, docs, one).answer).toBe('Opened items can be refunded within 14 days. [1]');
+  });
+
   it('quotes other sentences when told to avoid the earlier ones, and the same again, saying so, when none is left', () => {
     const first = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1 });
     const second = extractiveAnswer('refund opened items days', chunks, one, { maxSentences: 1, exclude: new Set(first.quoted) });

@@ -28,6 +28,13 @@ export interface ExtractiveAnswer {
   quoted: string[];
 }
 
+/**
+ * What an answer quotes for: a question, whose distinct terms say what it asks (a pushback's words
+ * are nothing to quote), or weighted terms (a follow-up naming nothing of its own reads what it was
+ * searched with: the turn before's terms, at a lower weight).
+ */
+export type Reads = string | ReadonlyMap<string, number>;
+
 /** Said when no sentence of the chunks shares a term with the question. */
 export const NO_ANSWER = 'None of the retrieved passages answers this. Try other words, or ask about something the documents cover.';
 
@@ -62,19 +69,20 @@ function quotable(chunk: Chunk): Sentence[] {
 }
 
 /**
- * `weight(term)` says how much a query term matters (BM25's idf): a sentence's score is the share
- * of the query's weight it covers (what it asks: a pushback's words are nothing to quote), times its
+ * `weight(term)` says how much a query term matters (BM25's idf), times the term's own weight (1
+ * for a question's): a sentence's score is the share of the query's weight it covers, times its
  * chunk's rank weight.
  */
-export function extractiveAnswer(query: string, chunks: readonly Chunk[], weight: (term: string) => number, options: ExtractiveOptions = {}): ExtractiveAnswer {
+export function extractiveAnswer(query: Reads, chunks: readonly Chunk[], weight: (term: string) => number, options: ExtractiveOptions = {}): ExtractiveAnswer {
   const { maxSentences = 3, maxChars = 700, exclude = new Set<string>() } = options;
-  const queryTerms = [...new Set(questionTerms(query))];
-  const total = queryTerms.reduce((s, t) => s + weight(t), 0);
+  const asked = typeof query === 'string' ? new Map(questionTerms(query).map((t) => [t, 1])) : query;
+  const queryTerms = [...asked].map(([t, w]) => [t, w * weight(t)] as const);
+  const total = queryTerms.reduce((s, [, w]) => s + w, 0);
   if (total === 0) return { answer: NO_ANSWER, citations: [], quoted: [] };
   const candidates = chunks.flatMap((chunk, rank) =>
     quotable(chunk).map(({ text, tableRow }, position) => {
       const own = termSet(text);
-      const covered = queryTerms.reduce((s, t) => s + (own.has(t) ? weight(t) : 0), 0);
+      const covered = queryTerms.reduce((s, [t, w]) => s + (own.has(t) ? w : 0), 0);
       const form = (tableRow ? TABLE_ROW_WEIGHT : 1) * (/[:：]$/.test(text) ? LEAD_IN_WEIGHT : 1);
       return { text, chunk, rank, position, score: (covered / total) * rankWeight(rank) * form };
     }),

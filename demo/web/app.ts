@@ -27,11 +27,22 @@ let config: ClientConfig;
 let sessionId = crypto.randomUUID();
 let nextTurn = 0;
 
+/** A question the demo did not answer, with the code it refused it with, if it said one. */
+class AskError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
 async function ask(body: AskRequest): Promise<AskResponse> {
   const res = await fetch('/api/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   // A proxy's error page or a cut-off body is no JSON: the status says more than a parse error.
-  const json = (await res.json().catch(() => undefined)) as (AskResponse & { error?: { message?: string } }) | undefined;
-  if (!res.ok || !json) throw new Error(json?.error?.message ?? `the demo answered HTTP ${res.status}${res.ok ? ' without an answer' : ''}`);
+  const json = (await res.json().catch(() => undefined)) as (AskResponse & { error?: { message?: string; code?: string } }) | undefined;
+  if (!res.ok || !json)
+    throw new AskError(json?.error?.message ?? `the demo answered HTTP ${res.status}${res.ok ? ' without an answer' : ''}`, json?.error?.code);
   return json;
 }
 
@@ -122,12 +133,19 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   } catch (err) {
     // A new chat was started meanwhile: the old one's answers are not said, nor counted.
     if (!turn.isConnected) return;
-    const message = `No answer: ${(err as Error).message}`;
+    // The demo no longer holds the answer to replace (it restarted, say): asking again is all that is left.
+    const gone = replaces && err instanceof AskError && err.code === 'regenerate_unknown';
+    const message = gone ? 'This answer can no longer be regenerated: ask the question again.' : `No answer: ${(err as Error).message}`;
     turn.append(element('p', { className: 'error', textContent: message }));
     searching--;
     announce(message);
+    if (gone) {
+      // Its button goes, the focus to the question box if it was on the button.
+      if (replaces.again === document.activeElement) input.focus();
+      replaces.again.remove();
+    }
     // The answer it was to replace is still the turn's: it can be regenerated again.
-    if (replaces) Object.assign(replaces.again, { textContent: 'Regenerate' }).removeAttribute('aria-disabled');
+    else if (replaces) Object.assign(replaces.again, { textContent: 'Regenerate' }).removeAttribute('aria-disabled');
     return;
   }
   if (!turn.isConnected) return;
@@ -177,7 +195,8 @@ form.addEventListener('submit', (e) => {
 
 input.addEventListener('keydown', (e) => {
   // Enter that picks an input method's candidate (Chinese, Japanese, Korean) finishes the word, not the question.
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+  // Safari sends that Enter with isComposing already false, but with keyCode 229 ("being composed").
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
     e.preventDefault();
     form.requestSubmit();
   }
