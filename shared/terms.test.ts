@@ -42,10 +42,9 @@ describe('terms', () => {
   it('gives near-identical queries one key', () => {
     expect(queryKey('Refund window for opened items?')).toBe(queryKey('opened items: refund window'));
     expect(queryKey('refund window')).not.toBe(queryKey('shipping window'));
-    // A question that pushes back asks what it asks; one that only pushes back keeps its words.
+    // A question that pushes back asks what it asks.
     expect(queryKey("That's wrong. Refund window for opened items?")).toBe(queryKey('Refund window for opened items?'));
     expect(queryKey('不对，退款期限是多久？')).toBe(queryKey('退款期限是多久？'));
-    expect(queryKey('Are you sure?')).toBe('sure');
     // A question about something wrong is not a pushback: its words all count.
     expect(queryKey("What's wrong with my order?").split(' ')).toContain('wrong');
   });
@@ -73,6 +72,11 @@ describe('terms', () => {
     // "Why?" in two sessions: two questions, each its own, and the same key whenever worked out again.
     for (const why of ['Why?', 'How so?', 'What is it?', 'Can you do it?']) expect(queryKey(why)).toBe('');
     expect(traceQueryKey('Why?', 't-1')).not.toBe(traceQueryKey('Why?', 't-2'));
+    // So is one that only pushes back or points back: it asks what its turn before asked.
+    for (const nothing of ['Are you sure?', '你确定吗？', "That's wrong.", 'What else?', 'And more?']) expect(queryKey(nothing), nothing).toBe('');
+    expect(traceQueryKey('Are you sure?', 't-1')).not.toBe(traceQueryKey('Are you sure?', 't-2'));
+    // Words pointing back beside a subject keep it a question of its own.
+    expect(queryKey('What else about refunds?')).toBe('about else refunds');
     expect(traceQueryKey('How so?', 't-1')).toBe(traceQueryKey('Why?', 't-1'));
     // Never a question's key, whose terms are letters and digits.
     expect(traceQueryKey('Why?', 't-1')).toMatch(/^#/);

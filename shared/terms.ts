@@ -226,15 +226,19 @@ export const questionTerms = (query: string): string[] => terms(withoutPushback(
  * A key under which the same question asked with other spacing, case, punctuation or word order
  * groups together: its distinct terms, sorted. Near-identical queries share it, and so does one
  * that opens by saying the answer before it was wrong ("That's wrong. Is it 30 days?"): what it
- * asks is the question. Empty for stop words alone, which answers are not grouped under (`traceQueryKey`).
+ * asks is the question. Empty for a question that names nothing of its own, which answers are not
+ * grouped under (`traceQueryKey`): stop words alone ("Why?"), a pushback alone ("Are you sure?") or
+ * words pointing back ("What else?").
  */
 export function queryKey(query: string): string {
-  return bounded([...new Set(questionTerms(query))].sort().join(' '));
+  const asked = new Set(terms(withoutPushback(query)));
+  if ([...asked].every((term) => POINTING_BACK.has(term))) return '';
+  return bounded([...asked].sort().join(' '));
 }
 
 /**
  * The key an answer (a trace) is grouped under as a question: its query's `queryKey`, or, when that
- * is empty (stop words alone: "Why?", "How so?", "What is it?"), a key of the trace's own. Such a
+ * is empty ("Why?", "How so?", "Are you sure?", "What else?"), a key of the trace's own. Such a
  * follow-up means something only after its turn before, so two sessions' "Why?" are not one
  * question: none joins another's history, review items, eval items or training examples. It
  * begins with '#', which no term does, and spells its spaces (and '%') as %20 (and %25), since a
