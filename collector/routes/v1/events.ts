@@ -59,10 +59,12 @@ export const eventRoutes = new Hono<AppEnv>().post(
       valid.map((e) => e.value),
       ipHash,
     );
+    // The drop report is keyed by the first valid event, held back or not: sent again, the batch counts it once.
+    const firstEventId = allowed[0]?.value.eventId;
     // Queued, every event is answered accepted: only the consumer's insert can tell a duplicate.
     const inserted = queuesEvents(c.env)
-      ? await enqueueEvents(c.env.INGEST_QUEUE, rows, dropped)
-      : await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped));
+      ? await enqueueEvents(c.env.INGEST_QUEUE, rows, dropped, firstEventId)
+      : await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped, firstEventId));
     return batchResponse(
       c,
       'event',
