@@ -4,11 +4,12 @@ import { MAX_CONFIG_BODY_BYTES } from '../../../shared/thresholds.ts';
 import type { AppEnv } from '../../env.ts';
 import { saveIfMatch, validSave } from '../../middleware/if-match.ts';
 import { requireKey } from '../../middleware/require-key.ts';
+import { readsQuery } from '../../middleware/valid-query.ts';
 import { saveWidgetConfig, widgetConfigOf } from '../../storage/configs.ts';
 
 export const configRoutes = new Hono<AppEnv>()
   /** GET /v1/config: the widget config of the write key's project (defaults until set). */
-  .get('/', requireKey('write'), async (c) => {
+  .get('/', readsQuery('key'), requireKey('write'), async (c) => {
     // One URL answers each project its config by the key in a header: a cache keeps a copy per key
     // (else a page with two projects' widgets would get the first one's twice), and only the browser's own.
     c.header('Cache-Control', 'private, max-age=60');
