@@ -55,5 +55,12 @@ export const documentRoutes = new Hono<AppEnv>()
     // Resolved by someone else meanwhile: their note stands.
     if (outcome === 'resolved_already')
       throw new ApiError(409, { code: 'correction_resolved', message: `Correction ${eventId} is resolved already`, field: 'eventId' });
+    // The nightly job moved it to another document each time it was about to be resolved: still open.
+    if (outcome === 'rerouted')
+      throw new ApiError(409, {
+        code: 'correction_rerouted',
+        message: `Correction ${eventId} was moved to another document while being resolved, and is still open: resolve it again`,
+        field: 'eventId',
+      });
     return c.json({ eventId, status: 'resolved', note: c.get('input').note });
   });
