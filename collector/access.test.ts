@@ -52,15 +52,18 @@ describe('key × endpoint matrix', async () => {
     });
   }
 
-  it('takes a key in the URL or the body from the widget alone: a server or admin key there is missing', async () => {
+  it('takes a key in the URL or the body from the widget alone: a server or admin key in the body is missing, in the URL a parameter the route does not take', async () => {
+    const inBody = await call('/v1/config', { method: 'PUT', json: { rating: true, writeKey: p.keys.admin } });
+    expect(inBody.status).toBe(401);
+    expect(await inBody.json()).toMatchObject({ error: { code: 'missing_key', field: 'key', message: expect.stringContaining('Authorization') } });
     for (const [path, init, key] of [
       [`/v1/traces/${t.traceId}`, { method: 'GET' }, p.keys.admin],
-      ['/v1/config', { method: 'PUT', json: { rating: true, writeKey: p.keys.admin } }, p.keys.admin],
+      ['/v1/config', { method: 'PUT', json: { rating: true } }, p.keys.admin],
       ['/v1/traces', { method: 'POST', json: trace() }, p.keys.server],
     ] as const) {
       const res = await call(`${path}?key=${key}`, init);
-      expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ error: { code: 'missing_key', field: 'key', message: expect.stringContaining('Authorization') } });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.key' } });
     }
   });
 

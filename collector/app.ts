@@ -9,6 +9,7 @@ import { handleError } from './errors.ts';
 import { decodableUrl } from './middleware/decodable-url.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
 import { EXPOSED_HEADERS, readableRefusal } from './middleware/readable-refusal.ts';
+import { noUnstatedQuery } from './middleware/valid-query.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { configRoutes } from './routes/v1/config.ts';
@@ -48,8 +49,8 @@ export const app = new Hono<AppEnv>()
   )
   .use('/v1/events', browserCors)
   .use('/v1/config', exceptPut(browserCors))
-  // After CORS, so a page reads its 400.
-  .use('/v1/*', decodableUrl())
+  // After CORS, so a page reads its 400. A route takes only the query parameters it states.
+  .use('/v1/*', decodableUrl(), noUnstatedQuery())
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)

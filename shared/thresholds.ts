@@ -53,6 +53,13 @@ export const MAX_CONFIG_BODY_BYTES = 32 * 1024;
 
 /** A reranker artifact posted by `npm run retrain`: its size grows with confirmed judgements (tens of KB to a few MB). */
 export const MAX_MODEL_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * A posted model's gate evaluation, as JSON: a gate writes a few KB (overall and each eval-set
+ * layer's metrics, three times). Kept in one D1 value, which takes at most 2 MB.
+ */
+export const MAX_MODEL_EVALUATION_BYTES = 100_000;
+/** A posted model's gate findings, and its reasons (one each): a gate finds at most one per check and layer. */
+export const MAX_GATE_FINDINGS = 100;
 
 /**
  * How old the training data a model is recorded from may be (from its read, `dataReadAt`, to the

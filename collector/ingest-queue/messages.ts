@@ -2,13 +2,14 @@ import type { EventRow } from '../storage/events.ts';
 
 /**
  * One queued message: a request's rows as the request made them, ready to insert, and its batch's
- * drop report on the first message (storage/drops.ts keys a report by its first event). A message
- * per request, not per event: a queue takes 5,000 messages a second, which one event each would
- * make the ceiling of ingest.
+ * drop report on the first message, with the batch's first valid event, which keys it
+ * (storage/events.ts `dropReportOf`). A message per request, not per event: a queue takes 5,000
+ * messages a second, which one event each would make the ceiling of ingest.
  */
 export interface QueuedEvents {
   rows: EventRow[];
   dropped?: number;
+  firstEventId?: string;
 }
 
 /**
@@ -29,7 +30,7 @@ const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value)).length
  * whose size is known here exactly. A row always fits a message: an event comes from a body of at
  * most 64 KB.
  */
-export function messageBatches(rows: readonly EventRow[], dropped = 0): MessageSendRequest<QueuedEvents>[][] {
+export function messageBatches(rows: readonly EventRow[], dropped = 0, firstEventId?: string): MessageSendRequest<QueuedEvents>[][] {
   const seen = new Set<string>();
   const messages: QueuedEvents[] = [];
   let current: QueuedEvents | undefined;
@@ -40,7 +41,7 @@ export function messageBatches(rows: readonly EventRow[], dropped = 0): MessageS
     // A row's bytes, and its comma, inside the message's array.
     const size = bytesOf(row) + 1;
     if (!current || bytes + size > MAX_MESSAGE_BYTES - METADATA_BYTES) {
-      current = messages.length === 0 && dropped > 0 ? { rows: [], dropped } : { rows: [] };
+      current = messages.length === 0 && dropped > 0 ? { rows: [], dropped, ...(firstEventId !== undefined && { firstEventId }) } : { rows: [] };
       messages.push(current);
       bytes = bytesOf(current);
     }

@@ -125,6 +125,22 @@ describe('POST /v1/events with EVENTS_INGEST = "queue"', () => {
     ).toEqual([taken.eventId]);
   });
 
+  it('keys a drop report by the first valid event, as a direct write does, when that event is held back over its limit', async () => {
+    const p = await newProject();
+    const { traceId } = trace();
+    const { queue, bodies } = fakeQueue();
+    // A session's limit low enough to spend in a few events.
+    const bindings = { ...queued(queue), RATE_LIMIT_SESSION_PER_MIN: '3' };
+    const [a, b] = [`a-${crypto.randomUUID()}`, `b-${crypto.randomUUID()}`];
+    const batch = [event({ traceId, sessionId: a }), event({ traceId, sessionId: b })];
+    const send = (events: unknown[], dropped?: number) => post(p.keys.write, { events, dropped }, bindings);
+    expect((await send(batch, 3)).status).toBe(200);
+    expect((await send([event({ traceId, sessionId: a }), event({ traceId, sessionId: a })])).status).toBe(200);
+    expect((await send(batch, 3)).status).toBe(429);
+    expect(await consume(bodies())).toMatchObject({ ackAll: true });
+    expect(await droppedOf(p.id)).toBe(3);
+  });
+
   it('answers 503 with Retry-After when the queue refuses the batch, so the client sends it again', async () => {
     const p = await newProject();
     const { queue } = fakeQueue(new Error('Queue send failed: Too Many Requests'));

@@ -16,9 +16,9 @@ const RETRY_AFTER_S = 5;
  * refuses any part, the request is answered 503 so the client sends the whole batch again: parts
  * already queued are then inserted once all the same.
  */
-export async function enqueueEvents(queue: Queue<unknown>, rows: readonly EventRow[], dropped = 0): Promise<Set<string>> {
+export async function enqueueEvents(queue: Queue<unknown>, rows: readonly EventRow[], dropped = 0, firstEventId?: string): Promise<Set<string>> {
   try {
-    for (const batch of messageBatches(rows, dropped)) await queue.sendBatch(batch);
+    for (const batch of messageBatches(rows, dropped, firstEventId)) await queue.sendBatch(batch);
   } catch (err) {
     console.error(JSON.stringify({ ingest: 'queue', events: rows.length, failed: String(err) }));
     throw new ApiError(503, {

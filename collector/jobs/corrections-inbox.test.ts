@@ -3,7 +3,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { adminCall as admin, newProject, rowsNaming, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { adminCall as admin, bearer, call, newProject, rowsNaming, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
@@ -125,6 +126,36 @@ describe('the corrections inbox', () => {
       .bind(p.id, await idOf(refunds.correction.detail.text))
       .run();
     expect(await inbox('resolved')).toEqual({ bob: [refunds.correction.detail.text], unowned: [shipping.correction.detail.text] });
+  });
+
+  it('answers 409, the correction left open, when the nightly job re-routes it each time it is about to be resolved', async () => {
+    const p = await newProject();
+    const t = trace({ sessionId: 'moving' });
+    await send(p, [t], [{ traceId: t.traceId, sessionId: 'moving', signalType: 'correction', detail: { text: 'Refunds take 30 days now' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    let moves = 0;
+    // Before each try's write, the job moves it to another document, as a night re-routing open ones does.
+    const racing = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql[0]?.includes("set status = 'resolved'"))
+        await env.DB.prepare('update corrections set source_doc_id = ? where project_id = ? and event_id = ?').bind(`moved-${++moves}.md`, p.id, eventId).run();
+      return run();
+    });
+    const res = await call(`/v1/admin/corrections/${eventId}/resolve`, {
+      method: 'POST',
+      headers: bearer(p.keys.admin),
+      json: { note: 'fixed' },
+      bindings: { DB: racing },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: { code: 'correction_rerouted', field: 'eventId' } });
+    expect(moves).toBe(3);
+    expect(await env.DB.prepare('select status, note from corrections where project_id = ? and event_id = ?').bind(p.id, eventId).first()).toEqual({
+      status: 'open',
+      note: null,
+    });
+    // Left alone, it resolves.
+    expect((await admin(p, `/corrections/${eventId}/resolve`, { method: 'POST', json: { note: 'fixed' } })).status).toBe(200);
   });
 
   it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {

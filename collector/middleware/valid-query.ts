@@ -30,27 +30,32 @@ function givenParams(c: Context): GivenParams {
 }
 
 /**
- * Validates the query string against a schema (values arrive as strings: numbers are coerced by
- * the schema): a 400 naming every bad parameter (the first as `field`), or the output as `c.var.input`.
+ * Checks the query string against a schema (values arrive as strings: numbers are coerced by the
+ * schema): its output, or a 400 naming every bad parameter (the first as `field`).
  */
+function checkedQuery<S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> {
+  // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
+  const given: Record<string, string> = Object.create(null);
+  const bad: FieldError[] = [];
+  for (const [name, set] of givenParams(c)) {
+    // Which of two values counts would depend on their order: neither does.
+    if (set.length > 1) bad.push({ field: `query.${name}`, message: 'is given more than once' });
+    else given[name] = set[0]!;
+  }
+  const parsed = v.safeParse(schema, given);
+  if (!parsed.success) {
+    // A parameter given twice is named once, as given twice, whatever its schema says of it missing.
+    for (const error of fieldErrors(parsed.issues, 'query', { schema, input: given })) if (!bad.some((b) => b.field === error.field)) bad.push(error);
+  }
+  if (namesAny(bad)) throw ApiError.fields('invalid_query', bad);
+  if (!parsed.success) throw ApiError.fields('invalid_query', faultsIn('query', bad));
+  return parsed.output;
+}
+
+/** Validates the query string as `checkedQuery` does: the output as `c.var.input`. */
 export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> => {
   const handler: MiddlewareHandler<AppEnv & WithInput<v.InferOutput<S>>> = async function validQuery(c, next) {
-    // No prototype: `?__proto__=x` is a parameter like any other (unknown, so refused), not the object's prototype.
-    const given: Record<string, string> = Object.create(null);
-    const bad: FieldError[] = [];
-    for (const [name, set] of givenParams(c)) {
-      // Which of two values counts would depend on their order: neither does.
-      if (set.length > 1) bad.push({ field: `query.${name}`, message: 'is given more than once' });
-      else given[name] = set[0]!;
-    }
-    const parsed = v.safeParse(schema, given);
-    if (!parsed.success) {
-      // A parameter given twice is named once, as given twice, whatever its schema says of it missing.
-      for (const error of fieldErrors(parsed.issues, 'query', { schema, input: given })) if (!bad.some((b) => b.field === error.field)) bad.push(error);
-    }
-    if (namesAny(bad)) throw ApiError.fields('invalid_query', bad);
-    if (!parsed.success) throw ApiError.fields('invalid_query', faultsIn('query', bad));
-    c.set('input', parsed.output);
+    c.set('input', checkedQuery(c, schema));
     await next();
   };
   queryCheckers.add(handler);
@@ -58,7 +63,21 @@ export const validQuery = <S extends v.GenericSchema>(schema: S): MiddlewareHand
 };
 
 /**
- * For a whole sub-app: a route without `validQuery` takes no parameters, and refuses one given
+ * For a route whose other parts read the query (`requireKey` a write key's `?key=`): those
+ * parameters are taken, once each; any other is refused as `validQuery` refuses it.
+ */
+export const readsQuery = (...names: string[]): MiddlewareHandler<AppEnv> => {
+  const schema = v.strictObject(Object.fromEntries(names.map((name) => [name, v.optional(v.string())])));
+  const handler: MiddlewareHandler<AppEnv> = async function readsQuery(c, next) {
+    checkedQuery(c, schema);
+    await next();
+  };
+  queryCheckers.add(handler);
+  return handler;
+};
+
+/**
+ * For every /v1 route: a route without `validQuery` (or `readsQuery`) takes no parameters, and refuses one given
  * (a 400 naming each) rather than answering as if it had not been: `?limit=5` on a list that takes
  * none, or `?dryRun=true` on an erasure, which would erase. A path no route answers is left to be a 404.
  */

@@ -16,7 +16,7 @@ const onlyErased = `not exists (select 1 from json_each(dead_letters.message, '$
 /**
  * Takes the erased traces' events out of the project's dead letters: one left with none goes, the
  * drop report it carried kept as its write would have kept it, on `day` (the client's count of what
- * it lost, which names no one, keyed by the request's first event); another is kept with its other
+ * it lost, which names no one, keyed as its write would key it); another is kept with its other
  * events.
  */
 export function eraseFromDeadLetters(d1: D1Database, projectId: string, traceIds: string, day: string) {
@@ -24,13 +24,13 @@ export function eraseFromDeadLetters(d1: D1Database, projectId: string, traceIds
     deadLetterDrops: d1
       .prepare(
         `insert into client_drop_reports (project_id, event_id, day, dropped)
-         select project_id, message ->> '$.rows[0].eventId', ?3, message ->> '$.dropped' from dead_letters
+         select project_id, coalesce(message ->> '$.firstEventId', message ->> '$.rows[0].eventId'), ?3, message ->> '$.dropped' from dead_letters
          where project_id = ?1 and message ->> '$.dropped' > 0 and ${holdsErased} and ${onlyErased}
          on conflict (project_id, event_id) do update set dropped = max(dropped, excluded.dropped)`,
       )
       .bind(projectId, traceIds, day),
     deadLetters: d1.prepare(`delete from dead_letters where project_id = ?1 and ${holdsErased} and ${onlyErased}`).bind(projectId, traceIds),
-    // In their order: the drop report a replay writes is keyed by the first event left.
+    // In their order: a message queued before it carried its report's key has it keyed by the first event left.
     deadLetterEvents: d1
       .prepare(
         `update dead_letters set message = json_set(message, '$.rows',

@@ -67,7 +67,8 @@ const RESOLVE_TRIES = 3;
 /**
  * Resolves an open correction with its note and the owner it is routed to now, which the resolved
  * inbox keeps listing it under whatever the rules say later. One resolved already (by another
- * admin, in another tab) keeps the note written then: `resolved_already`.
+ * admin, in another tab) keeps the note written then: `resolved_already`. One re-routed under each
+ * of the tries is left open: `rerouted`, for the admin to resolve again.
  */
 export async function resolveCorrection(
   d1: D1Database,
@@ -75,7 +76,7 @@ export async function resolveCorrection(
   eventId: string,
   note: string,
   now: number,
-): Promise<'resolved' | 'resolved_already' | 'not_found'> {
+): Promise<'resolved' | 'resolved_already' | 'rerouted' | 'not_found'> {
   for (let tries = 1; ; tries++) {
     const [owners, found] = await Promise.all([
       ownersOf(d1, projectId),
@@ -95,6 +96,6 @@ export async function resolveCorrection(
       .bind(note, now, routedOwner(found.sourceDocId, owners) ?? NO_OWNER, projectId, eventId, found.sourceDocId)
       .run();
     if (r.meta.changes > 0) return 'resolved';
-    if (tries === RESOLVE_TRIES) throw new Error(`Correction ${eventId} was re-routed while being resolved, ${RESOLVE_TRIES} times`);
+    if (tries === RESOLVE_TRIES) return 'rerouted';
   }
 }

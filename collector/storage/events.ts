@@ -12,16 +12,21 @@ import { rawBatch } from './sql/raw-batch.ts';
 /** An event as stored, all but when it was stored: the write stamps that (see `insertEventRows`). */
 export type EventRow = Omit<typeof feedbackEvents.$inferInsert, 'receivedAt'>;
 
-/** Events a widget's outbox reports it dropped, counted with the batch whose first event carried the report. */
+/** Events a widget's outbox reports it dropped, counted with the batch whose first valid event carried the report. */
 export interface DropReport {
   projectId: string;
   firstEventId: string;
   dropped: number;
 }
 
-/** A request's drop report, keyed by the first of its rows (none without rows or drops). */
-export const dropReportOf = (rows: readonly EventRow[], dropped = 0): DropReport[] =>
-  dropped > 0 && rows[0] ? [{ projectId: rows[0].projectId, firstEventId: rows[0].eventId, dropped }] : [];
+/**
+ * A request's drop report, keyed by its batch's first valid event (`firstEventId`), stored or held
+ * back over its session's limit: whichever of the batch's events are held back when it is sent
+ * again, it is the same report. Written with the rows stored, so none without them (the client then
+ * sends the count again); a message queued before the key was carried is keyed by its first row.
+ */
+export const dropReportOf = (rows: readonly EventRow[], dropped = 0, firstEventId = rows[0]?.eventId): DropReport[] =>
+  dropped > 0 && rows[0] && firstEventId ? [{ projectId: rows[0].projectId, firstEventId, dropped }] : [];
 
 /** A project's validated events as rows ready to insert, each signal valued from the one signal table. */
 export const eventRows = (projectId: string, events: readonly FeedbackEvent[], ipHash: string | null = null): EventRow[] =>

@@ -14,8 +14,8 @@ export interface DeadLetter {
   error: string;
   /** Writes that failed since it was dead-lettered (the consumer's, then each replay's). */
   attempts: number;
-  /** Its events as queued, without their client-address hash (as every admin read), and its batch's drop report. */
-  message: { rows: Record<string, unknown>[]; dropped?: number };
+  /** Its events as queued, without their client-address hash (as every admin read), and its batch's drop report with the event keying it. */
+  message: { rows: Record<string, unknown>[]; dropped?: number; firstEventId?: string };
 }
 
 export interface DeadLetters {

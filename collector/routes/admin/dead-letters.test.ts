@@ -51,7 +51,11 @@ describe('GET /v1/admin/dead-letters', () => {
       deadLetteredAt: expect.any(Number),
       error: expect.stringContaining('NOT NULL constraint failed: feedback_events.trace_id'),
       attempts: 2,
-      message: { rows: [expect.objectContaining({ eventId: events[2]!.eventId, traceId: null, projectId: p.id })], dropped: 2 },
+      message: {
+        rows: [expect.objectContaining({ eventId: events[2]!.eventId, traceId: null, projectId: p.id })],
+        dropped: 2,
+        firstEventId: events[2]!.eventId,
+      },
     });
     for (const d of body.deadLetters) expect(d.message.rows[0]).not.toHaveProperty('ipHash');
     expect(later.writable.map((id) => body.deadLetters.find((d) => d.id === id)?.error)).toEqual([

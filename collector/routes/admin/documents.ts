@@ -4,7 +4,7 @@ import { freeText } from '../../../shared/schema/common.ts';
 import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
-import { etagOf, saveIfMatch } from '../../middleware/if-match.ts';
+import { etagOf, saveIfMatch, validSave } from '../../middleware/if-match.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
@@ -30,7 +30,7 @@ export const documentRoutes = new Hono<AppEnv>()
     return c.json({ owners });
   })
   /** PUT /v1/admin/owners: replace the whole list; with If-Match, only over that version (else 412). */
-  .put('/owners', jsonBody(SMALL_BODY), validBody(OwnerRulesSchema, 'invalid_owners'), async (c) => {
+  .put('/owners', validSave(SMALL_BODY, OwnerRulesSchema, 'invalid_owners'), async (c) => {
     const { owners } = c.get('input');
     await saveIfMatch(c, (ifVersion) => saveOwners(c.env.DB, c.get('auth').projectId, owners, Date.now(), ifVersion));
     return c.json({ owners });
@@ -55,5 +55,12 @@ export const documentRoutes = new Hono<AppEnv>()
     // Resolved by someone else meanwhile: their note stands.
     if (outcome === 'resolved_already')
       throw new ApiError(409, { code: 'correction_resolved', message: `Correction ${eventId} is resolved already`, field: 'eventId' });
+    // The nightly job moved it to another document each time it was about to be resolved: still open.
+    if (outcome === 'rerouted')
+      throw new ApiError(409, {
+        code: 'correction_rerouted',
+        message: `Correction ${eventId} was moved to another document while being resolved, and is still open: resolve it again`,
+        field: 'eventId',
+      });
     return c.json({ eventId, status: 'resolved', note: c.get('input').note });
   });

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { viewerReadsFigures } from '../../auth/viewer-access.ts';
 import type { AppEnv } from '../../env.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { noUnstatedQuery } from '../../middleware/valid-query.ts';
 import { chunkRoutes } from './chunks.ts';
 import { deadLetterRoutes } from './dead-letters.ts';
 import { documentRoutes } from './documents.ts';
@@ -24,10 +23,10 @@ import { worstTraceRoutes } from './worst-traces.ts';
  * /v1/admin/*: reading and steering the loop. The key is checked once, here, for every route of
  * the sub-app, so no route can forget it: an admin key for all, a viewer key for the figures
  * alone. (GET /v1/traces/:id and PUT /v1/config are admin-only too, at the paths the API has
- * always had.) A route takes only the query parameters its `validQuery` states: none without one.
+ * always had.) A route takes only the query parameters its `validQuery` states (app.ts): none without one.
  */
 export const adminRoutes = new Hono<AppEnv>()
-  .use(requireKey('admin', 'viewer'), viewerReadsFigures(), noUnstatedQuery())
+  .use(requireKey('admin', 'viewer'), viewerReadsFigures())
   .route('/', projectRoutes)
   .route('/', nightlyRoutes)
   .route('/', worstTraceRoutes)

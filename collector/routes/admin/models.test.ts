@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createReranker } from '../../../client/reranker.ts';
 import type { ModelRegistry } from '../../../shared/admin-api/models.ts';
 import type { RerankerModel } from '../../../shared/reranker/model.ts';
+import { MAX_GATE_FINDINGS, MAX_MODEL_EVALUATION_BYTES } from '../../../shared/thresholds.ts';
 import { recordModel, rollBack } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
 import { hookedD1 } from '../../test/hooked-d1.ts';
@@ -68,6 +69,25 @@ describe('POST /v1/admin/models', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: 'invalid_model', field: 'evaluation' } });
     expect((await admin(p, '/models')).body).toMatchObject({ models: [] });
+  });
+
+  it('refuses an evaluation or reasons past their caps, naming the field, rather than a write D1 would refuse (a value over 2 MB)', async () => {
+    const p = await newProject();
+    // `{"pad":"…"}`: 10 bytes around the padding.
+    const evaluation = (bytes: number) => ({ pad: 'x'.repeat(bytes - 10) });
+    expect(JSON.stringify(evaluation(MAX_MODEL_EVALUATION_BYTES))).toHaveLength(MAX_MODEL_EVALUATION_BYTES);
+    const refused = [
+      { body: { ...trained(model('big-evaluation')), evaluation: evaluation(MAX_MODEL_EVALUATION_BYTES + 1) }, field: 'evaluation' },
+      { body: { ...trained(model('many-reasons')), reasons: Array.from({ length: MAX_GATE_FINDINGS + 1 }, () => 'by hand') }, field: 'reasons' },
+    ];
+    for (const { body, field } of refused) {
+      const res = await admin(p, '/models', { method: 'POST', json: body });
+      expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_model', field } } });
+    }
+    expect((await admin(p, '/models')).body).toMatchObject({ models: [] });
+    // At the caps, taken.
+    const atCaps = { ...trained(model('at-caps')), evaluation: evaluation(MAX_MODEL_EVALUATION_BYTES), reasons: Array(MAX_GATE_FINDINGS).fill('by hand') };
+    expect((await admin(p, '/models', { method: 'POST', json: atCaps })).status).toBe(201);
   });
 
   it('refuses a version of . or .., which no URL could reach once stored', async () => {

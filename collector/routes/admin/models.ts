@@ -4,7 +4,7 @@ import { idRecord } from '../../../shared/reranker/id-record.ts';
 import { StrictRerankerModelSchema } from '../../../shared/reranker/model.ts';
 import { epochMs, finiteAndShallow, label, MAX_JSON_NESTING } from '../../../shared/schema/common.ts';
 import { MAX_COUNT } from '../../../shared/schema/counts.ts';
-import { MAX_MODEL_BODY_BYTES, TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
+import { MAX_GATE_FINDINGS, MAX_MODEL_BODY_BYTES, MAX_MODEL_EVALUATION_BYTES, TRAINING_DATA_MAX_AGE_MS } from '../../../shared/thresholds.ts';
 import { GateFindingSchema } from '../../../shared/training/gate-findings.ts';
 import { consolidate } from '../../../shared/training/train.ts';
 import type { AppEnv } from '../../env.ts';
@@ -29,6 +29,9 @@ import { type ChunkTexts, evalQueries, trainingData } from '../../storage/traini
 import { startTrainingRead } from '../../storage/training-reads.ts';
 import { jsonStream } from './json-stream.ts';
 
+const encoder = new TextEncoder();
+const jsonBytes = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
+
 /** A model trained outside the job (`npm run retrain`), with the gate's verdict it computed. */
 const Trained = v.pipe(
   v.strictObject({
@@ -39,11 +42,16 @@ const Trained = v.pipe(
     evaluation: v.pipe(
       idRecord(v.unknown()),
       v.check<Record<string, unknown>, string>(finiteAndShallow, `must hold only finite numbers, nested at most ${MAX_JSON_NESTING} deep`),
+      // Measured once shallow: written out nested deeper, it would overflow the stack. Stored in one D1 value.
+      v.check(
+        (e) => !finiteAndShallow(e) || jsonBytes(e) <= MAX_MODEL_EVALUATION_BYTES,
+        `must be at most ${MAX_MODEL_EVALUATION_BYTES.toLocaleString('en')} bytes as JSON`,
+      ),
     ),
     promote: v.boolean(),
-    reasons: v.array(label(1_000)),
+    reasons: v.pipe(v.array(label(1_000)), v.maxLength(MAX_GATE_FINDINGS)),
     /** Optional: a retraining of an earlier version sends reasons only. */
-    findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(100)), []),
+    findings: v.optional(v.pipe(v.array(GateFindingSchema), v.maxLength(MAX_GATE_FINDINGS)), []),
     /**
      * When the training data was read (`readAt` of GET /v1/admin/training-data): the model forgets
      * the questions of erasures finished since, and reviewers' answers given since are new to it.

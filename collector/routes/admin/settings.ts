@@ -1,9 +1,7 @@
 import { Hono } from 'hono';
 import { LoopSettingsSchema } from '../../../shared/schema/settings.ts';
 import type { AppEnv } from '../../env.ts';
-import { etagOf, saveIfMatch } from '../../middleware/if-match.ts';
-import { jsonBody } from '../../middleware/json-body.ts';
-import { validBody } from '../../middleware/valid-body.ts';
+import { etagOf, saveIfMatch, validSave } from '../../middleware/if-match.ts';
 import { saveSettings, versionedSettingsOf } from '../../storage/loop-settings.ts';
 
 /** Largest PUT /v1/admin/settings body. */
@@ -17,13 +15,8 @@ export const settingsRoutes = new Hono<AppEnv>()
     return c.json(settings);
   })
   /** PUT /v1/admin/settings: replace them (absent fields take their defaults); with If-Match, only over that version (else 412). */
-  .put(
-    '/settings',
-    jsonBody({ maxBytes: MAX_SETTINGS_BYTES, contentTypes: ['application/json'] }),
-    validBody(LoopSettingsSchema, 'invalid_settings'),
-    async (c) => {
-      const settings = c.get('input');
-      await saveIfMatch(c, (ifVersion) => saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now(), ifVersion));
-      return c.json(settings);
-    },
-  );
+  .put('/settings', validSave({ maxBytes: MAX_SETTINGS_BYTES, contentTypes: ['application/json'] }, LoopSettingsSchema, 'invalid_settings'), async (c) => {
+    const settings = c.get('input');
+    await saveIfMatch(c, (ifVersion) => saveSettings(c.env.DB, c.get('auth').projectId, settings, Date.now(), ifVersion));
+    return c.json(settings);
+  });

@@ -223,6 +223,25 @@ describe('POST /v1/events', () => {
     expect(await dropsToday()).toBe(16);
   });
 
+  it('keys a drop report by the first valid event whether its session was held back over its limit or not, counting it once', async () => {
+    const p = await newProject();
+    const t = trace();
+    // A session's limit low enough to spend in a few events.
+    const bindings = { RATE_LIMIT_SESSION_PER_MIN: '3' };
+    const [a, b] = [`a-${crypto.randomUUID()}`, `b-${crypto.randomUUID()}`];
+    const send = (events: unknown[], dropped?: number) =>
+      call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events, dropped }, bindings });
+    const batch = [event({ traceId: t.traceId, sessionId: a }), event({ traceId: t.traceId, sessionId: b })];
+    expect(await (await send(batch, 3)).json()).toMatchObject({ accepted: 2 });
+    // Session a spends its limit; the batch sent again (another tab, a lost answer) has its first event held back.
+    expect((await send([event({ traceId: t.traceId, sessionId: a }), event({ traceId: t.traceId, sessionId: a })])).status).toBe(200);
+    const again = await send(batch, 3);
+    expect(again.status).toBe(429);
+    expect(await again.json()).toMatchObject({ duplicate: 1, rateLimited: 1 });
+    const reports = await env.DB.prepare('select event_id, dropped from client_drop_reports where project_id = ?').bind(p.id).all();
+    expect(reports.results).toEqual([{ event_id: batch[0]!.eventId, dropped: 3 }]);
+  });
+
   it('refuses a streamed body without Content-Length once it passes 64 KB, storing nothing', async () => {
     const p = await newProject();
     const t = trace();

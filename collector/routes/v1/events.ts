@@ -8,6 +8,7 @@ import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { validBody } from '../../middleware/valid-body.ts';
+import { readsQuery } from '../../middleware/valid-query.ts';
 import { dropReportOf, eventRows, insertEventRows } from '../../storage/events.ts';
 import { openDb } from '../../storage/sql/db.ts';
 import { batchResponse, holdOverLimit, rejectedItem, validateItems } from './batch.ts';
@@ -26,6 +27,8 @@ const sessionsOf = (events: readonly unknown[]) => {
 /** POST /v1/events: a batch of feedback events from a widget (write key; JSON or text/plain for beacons) or a backend (server key). */
 export const eventRoutes = new Hono<AppEnv>().post(
   '/',
+  // A beacon's write key may come as `?key=` (requireKey).
+  readsQuery('key'),
   jsonBody({ maxBytes: MAX_EVENTS_BODY_BYTES, contentTypes: ['application/json', 'text/plain'] }),
   // The envelope is checked before the key, so a beacon's key can be read from the body.
   validBody(EventBatchSchema, 'invalid_batch'),
@@ -59,10 +62,12 @@ export const eventRoutes = new Hono<AppEnv>().post(
       valid.map((e) => e.value),
       ipHash,
     );
+    // The drop report is keyed by the first valid event, held back or not: sent again, the batch counts it once.
+    const firstEventId = allowed[0]?.value.eventId;
     // Queued, every event is answered accepted: only the consumer's insert can tell a duplicate.
     const inserted = queuesEvents(c.env)
-      ? await enqueueEvents(c.env.INGEST_QUEUE, rows, dropped)
-      : await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped));
+      ? await enqueueEvents(c.env.INGEST_QUEUE, rows, dropped, firstEventId)
+      : await insertEventRows(openDb(c.env.DB), rows, Date.now(), dropReportOf(rows, dropped, firstEventId));
     return batchResponse(
       c,
       'event',

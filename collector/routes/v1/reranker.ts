@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
+import { weakly } from '../../middleware/if-match.ts';
 import { requireKey } from '../../middleware/require-key.ts';
 import { modelArtifact } from '../../storage/models.ts';
 import { rankingModel } from '../../storage/ranking-model.ts';
@@ -9,7 +10,7 @@ import { rankingModel } from '../../storage/ranking-model.ts';
 const noneMatch = (header: string | undefined, etag: string) =>
   header?.split(',').some((tag) => {
     const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === etag;
+    return t === '*' || weakly(t) === etag;
   }) ?? false;
 
 /**

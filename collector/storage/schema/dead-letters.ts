@@ -7,7 +7,7 @@ import type { feedbackEvents } from './ingest.ts';
  * replays it, so the compiler checks both ways), spelt here since the schema is read by Node tools
  * too, which know nothing of queues.
  */
-type KeptMessage = { rows: Omit<typeof feedbackEvents.$inferInsert, 'receivedAt'>[]; dropped?: number };
+type KeptMessage = { rows: Omit<typeof feedbackEvents.$inferInsert, 'receivedAt'>[]; dropped?: number; firstEventId?: string };
 
 /**
  * Queued events the consumer could not write, kept from the dead-letter queue (whose retention
