@@ -15,6 +15,7 @@ import {
   openHost,
   outbox,
   pending,
+  setVisibility,
   site,
   storedEvents,
   useBrowser,
@@ -606,6 +607,49 @@ describe('the outbox and delivery', () => {
     await goOffline(page, context);
     for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
     await expect.poll(() => pending(page)).toBe(5);
+    await context.close();
+  });
+
+  it('takes a cap the page sets once the outbox is open (a late `configure`)', async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('cap-late');
+    await addAnswer(page, { traceId });
+    await goOffline(page, context); // once the outbox's code is there
+    await page.evaluate(() => (window as any).RagFeedback.configure({ outboxCap: 3 }));
+    for (let i = 0; i < 5; i++) await callWidget(page, traceId, 'reportCopy', 10 + i);
+    await expect.poll(() => pending(page)).toBe(3);
+    await context.close();
+  });
+
+  it('beacons an event once as the page is hidden and then goes (`visibilitychange`, then `pagehide`), and again once it was visible', async () => {
+    const { page, context } = await openHost(browser());
+    const traceId = newTraceId('beacon-once');
+    await addAnswer(page, { traceId });
+    let fetches = 0;
+    /** Page-hide beacons (text/plain) that carried the vote. */
+    let beacons = 0;
+    await context.route(`${collector()}/v1/events`, async (route: Route) => {
+      const request = route.request();
+      if (request.method() !== 'POST') return route.continue();
+      // The outbox's own sends fail, so the vote stays unconfirmed; beacons get through.
+      if (request.headers()['content-type']?.startsWith('application/json')) {
+        fetches++;
+        return route.abort('connectionrefused');
+      }
+      const { events } = JSON.parse(request.postData()!) as { events: { traceId: string; signalType: string }[] };
+      if (events.some((e) => e.traceId === traceId && e.signalType === 'thumbs_up')) beacons++;
+      return route.continue();
+    });
+    await vote(page, traceId);
+    await expect.poll(() => fetches).toBeGreaterThanOrEqual(1);
+    await setVisibility(page, 'hidden');
+    await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
+    await beaconMarker(page);
+    expect(beacons).toBe(1);
+    await setVisibility(page, 'visible');
+    await setVisibility(page, 'hidden');
+    await beaconMarker(page);
+    expect(beacons).toBe(2);
     await context.close();
   });
 

@@ -10,14 +10,15 @@ export const eventsUrl = (endpoint: string) => joinUrl(endpoint, 'v1/events');
 /** Where an item goes: items for one destination can travel in one request. */
 export const destination = (item: OutboxItem) => `${item.endpoint} ${item.writeKey}`;
 
-/** The first item's destination and as many following items for it as fit one request. */
-export function nextBatch(items: readonly OutboxItem[]): OutboxItem[] {
+/** The first item's destination and as many following items for it as fit one request (`most`: fewer events for some destinations). */
+export function nextBatch(items: readonly OutboxItem[], most?: ReadonlyMap<string, number>): OutboxItem[] {
   const batch: OutboxItem[] = [];
   let bytes = 0;
   for (const item of items) {
-    if (destination(item) !== destination(items[0]!)) continue;
+    const to = destination(item);
+    if (to !== destination(items[0]!)) continue;
     const size = encoder.encode(JSON.stringify(item.event)).length + 1;
-    if (batch.length === MAX_EVENTS_PER_BATCH || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) break;
+    if (batch.length === (most?.get(to) ?? MAX_EVENTS_PER_BATCH) || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) break;
     batch.push(item);
     bytes += size;
   }

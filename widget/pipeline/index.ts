@@ -37,7 +37,7 @@ class Pipeline {
   /** The recorder, made once the background chunk is there (and asked for again after a failed fetch). */
   private readonly recorder = retrying(async () => {
     const { Recorder } = await loadBackground();
-    return new Recorder({ dbName: options.outboxName, cap: options.outboxCap, transport: options.transport, warn });
+    return new Recorder(options, warn);
   });
   private readonly hideHooks = new Set<() => void>();
   /** Events made while the recorder's chunk could not be fetched: recorded once it is. */
@@ -50,7 +50,7 @@ class Pipeline {
     );
     document.addEventListener(
       'visibilitychange',
-      safely(() => document.visibilityState === 'hidden' && this.hidden()),
+      safely(() => (document.visibilityState === 'hidden' ? this.hidden() : this.recorder.value?.visible())),
     );
     whenIdle(this.load);
     // Offline since the page loaded: fetch the chunk once back, after a fetch still failing, if any.

@@ -35,9 +35,16 @@ export class Outbox {
 
   constructor(
     private readonly name = 'rag-feedback',
-    private readonly cap = OUTBOX_CAP,
+    /** The page's cap, read at each write (the page may set it late): anything but a positive whole number keeps the default. */
+    private readonly given: () => unknown,
     private readonly warn: Warn,
   ) {}
+
+  /** Most events kept: a cap that is not a positive whole number would keep nothing, or count halves of events. */
+  private cap(): number {
+    const cap = this.given();
+    return Number.isInteger(cap) && (cap as number) > 0 ? (cap as number) : OUTBOX_CAP;
+  }
 
   /**
    * The connection, opened again on next use after it failed, was closed by the browser (storage
@@ -77,7 +84,7 @@ export class Outbox {
           // A failed write must not stop later ones; its events wait in memory instead.
           return this.add(items).catch((err) => {
             const all = [...this.unwritten, ...items];
-            this.unwritten = all.slice(-this.cap);
+            this.unwritten = all.slice(-this.cap());
             this.lost += all.length - this.unwritten.length;
             this.warn('outbox write failed', err);
           });
@@ -94,7 +101,8 @@ export class Outbox {
   private async add(items: readonly OutboxItem[]): Promise<void> {
     const tx = watched((await this.open()).transaction(['outbox', 'meta'], 'readwrite'));
     const store = tx.objectStore('outbox');
-    const overflow = (await store.count()) + items.length - this.cap;
+    const cap = this.cap();
+    const overflow = (await store.count()) + items.length - cap;
     if (overflow > 0) {
       let cursor = await store.openCursor();
       for (let i = 0; i < overflow && cursor; i++) {
@@ -103,7 +111,7 @@ export class Outbox {
       }
       await countDropped(tx, overflow);
     }
-    await Promise.all([...items.slice(-this.cap).map((item) => store.put(item)), tx.done]);
+    await Promise.all([...items.slice(-cap).map((item) => store.put(item)), tx.done]);
   }
 
   /** The oldest items, up to `limit`, passing over those `skip` names; then those only in memory. */

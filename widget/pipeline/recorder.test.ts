@@ -7,7 +7,6 @@ import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 import { Recorder } from './recorder.ts';
-import { DEFAULT_TRANSPORT } from './transport-options.ts';
 
 /** What the page-hide beacon was handed. */
 const beaconed = vi.hoisted(() => [] as OutboxItem[][]);
@@ -36,7 +35,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('Recorder', () => {
   it('hands the page-hide beacon the newest unconfirmed events, newest first, however many the page records', () => {
-    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    const recorder = new Recorder({}, () => undefined);
     const events: FeedbackEvent[] = [];
     for (let i = 0; i < UNCONFIRMED_KEPT + 20; i++) events.push(recorder.record(ctx, 'copy_answer', { chars: i }, i, true)!);
     recorder.beacon();
@@ -48,8 +47,23 @@ describe('Recorder', () => {
     );
   });
 
+  it('beacons each event once per hide (`visibilitychange`, then `pagehide`), and again once the page was visible', () => {
+    const recorder = new Recorder({}, () => undefined);
+    const first = recorder.record(ctx, 'copy_answer', { chars: 1 }, 1, true)!;
+    recorder.beacon();
+    // Recorded as the page goes (a dwell the hide ends): only that one goes with the next beacon.
+    const second = recorder.record(ctx, 'copy_answer', { chars: 2 }, 2, true)!;
+    recorder.beacon();
+    recorder.beacon();
+    const ids = () => beaconed.map((items) => items.map((item) => item.id));
+    expect(ids()).toEqual([[first.eventId], [second.eventId], []]);
+    recorder.visible();
+    recorder.beacon();
+    expect(ids()).toEqual([[first.eventId], [second.eventId], [], [second.eventId, first.eventId]]);
+  });
+
   it("redacts what a person typed, within its field's limit, and leaves ids that look like PII alone", () => {
-    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    const recorder = new Recorder({}, () => undefined);
     for (const chunkId of ['c1@refunds.md', '4111111111111111', 'docs/10.0.0.1.md']) {
       expect(recorder.record(ctx, 'citation_click', { chunkId }, Date.now(), true)!.detail).toEqual({ chunkId });
     }
@@ -70,7 +84,7 @@ describe('Recorder', () => {
   });
 
   it('sends durations as the collector takes them: whole milliseconds, at most a day', () => {
-    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    const recorder = new Recorder({}, () => undefined);
     // An answer shown at a fractional time (answered-at from Python's time.time() * 1000), regenerated two days later.
     const shownAt = Date.now() - 2 * 86_400_000 - 0.25;
     const event = recorder.record({ ...ctx, shownAt }, 'regenerate', { gapMs: Date.now() - shownAt }, Date.now(), true)!;
@@ -81,7 +95,7 @@ describe('Recorder', () => {
   });
 
   it('sends a count of characters as the collector takes it: at most MAX_COUNT', () => {
-    const recorder = new Recorder({ warn: () => undefined, transport: DEFAULT_TRANSPORT });
+    const recorder = new Recorder({}, () => undefined);
     const event = recorder.record(ctx, 'copy_answer', { chars: MAX_COUNT * 3 }, Date.now(), true)!;
     expect(event.detail).toEqual({ chars: MAX_COUNT });
     expect(v.safeParse(FeedbackEventSchema, event).issues).toBeUndefined();

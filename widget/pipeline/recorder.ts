@@ -10,12 +10,11 @@ import { TYPED_TEXT } from '../../shared/schema/typed-text.ts';
 import type { SignalType } from '../../shared/signals.ts';
 import { VERSION as WIDGET_VERSION } from '../../shared/version.ts';
 import { UNCONFIRMED_KEPT } from '../defaults.ts';
-import { fill } from '../typed.ts';
 import { beacon } from './beacon.ts';
 import { ClientLimiter } from './limiter.ts';
 import { Outbox, type OutboxItem } from './outbox.ts';
 import { Transport } from './transport.ts';
-import { DEFAULT_TRANSPORT, type TransportInput } from './transport-options.ts';
+import { transportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 /** Where an element's events go and what they are about. */
@@ -28,15 +27,17 @@ export interface RecordContext {
   shownAt?: number;
 }
 
-export interface RecorderOptions {
-  /** Debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
-  warn: Warn;
+/**
+ * The page's options the pipeline reads (`RagFeedback.configure`'s object itself): the cap and delivery timing when
+ * used, so that a `configure` after the recorder was made still counts; the outbox's name once, as its database opens.
+ */
+export interface PageOptions {
   /** IndexedDB database name. */
-  dbName?: string;
-  /** Most events kept in the outbox (the page's option: anything but a positive whole number keeps the default). */
-  cap?: unknown;
-  /** Delivery timing as the page set it, filled with the defaults. */
-  transport?: TransportInput;
+  outboxName?: string;
+  /** Most events kept in the outbox (anything but a positive whole number keeps the default). */
+  outboxCap?: unknown;
+  /** Delivery timing, filled with the defaults. */
+  transport?: unknown;
 }
 
 /** A whole number from 0 to `max`, as the collector takes durations and counts. */
@@ -71,15 +72,16 @@ export class Recorder {
   private readonly limiter = new ClientLimiter();
   /** Recorded on this page and not yet confirmed, the newest UNCONFIRMED_KEPT: what a page-hide beacon carries. */
   private readonly unconfirmed = new Map<string, OutboxItem>();
+  /** Beaconed since the page was last visible. */
+  private readonly beaconed = new Set<OutboxItem>();
   private readonly outbox: Outbox;
   /** Delivery: `flush()` sends what waits now. */
   readonly transport: Transport;
 
-  constructor(options: RecorderOptions) {
-    const { cap } = options;
-    // A cap that is not a positive whole number would keep nothing, or count halves of events: the default instead.
-    this.outbox = new Outbox(options.dbName, Number.isInteger(cap) && (cap as number) > 0 ? (cap as number) : undefined, options.warn);
-    this.transport = new Transport(this.outbox, fill(options.transport, DEFAULT_TRANSPORT), options.warn);
+  /** `warn`: debug-only logging, passed in so this lazily loaded part shares no module with the first load. */
+  constructor(page: PageOptions, warn: Warn) {
+    this.outbox = new Outbox(page.outboxName, () => page.outboxCap, warn);
+    this.transport = new Transport(this.outbox, () => transportOptions(page.transport), warn);
     this.transport.onSettled = (ids) => {
       for (const id of ids) this.unconfirmed.delete(id);
     };
@@ -125,9 +127,19 @@ export class Recorder {
     return this.outbox.count();
   }
 
-  /** Page hidden: beacon what this page recorded and has not seen confirmed. */
+  /**
+   * Page hidden: beacon what this page recorded and has not seen confirmed, nor beaconed since it was
+   * last visible (a page that goes fires both `visibilitychange` and `pagehide`: each event goes once).
+   */
   beacon(): void {
+    const items = [...this.unconfirmed.values()].filter((i) => !this.beaconed.has(i));
+    for (const i of items) this.beaconed.add(i);
     // Newest first: the oldest are the likeliest to have gone already (another tab sends them too).
-    beacon([...this.unconfirmed.values()].reverse());
+    beacon(items.reverse());
+  }
+
+  /** The page is visible again: its next hide beacons what is still not confirmed. */
+  visible(): void {
+    this.beaconed.clear();
   }
 }

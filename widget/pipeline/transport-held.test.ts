@@ -50,7 +50,7 @@ describe('events the collector held back for their session', () => {
       );
     });
     const warn = vi.fn();
-    const transport = new Transport(outbox, { flushDelayMs: 0, backoff, timeoutMs: 0 }, warn);
+    const transport = new Transport(outbox, () => ({ flushDelayMs: 0, backoff, timeoutMs: 0 }), warn);
     const settled: string[][] = [];
     transport.onSettled = (ids) => settled.push([...ids]);
     await transport.flush();
@@ -76,7 +76,11 @@ describe('events the collector held back for their session', () => {
     vi.stubGlobal('fetch', async () =>
       Response.json({ error: { code: 'rate_limited', message: 'slow', field: 'session' } }, { status: 429, headers: { 'retry-after': '3' } }),
     );
-    const transport = new Transport(outbox, { flushDelayMs: 0, backoff, timeoutMs: 0 }, () => undefined);
+    const transport = new Transport(
+      outbox,
+      () => ({ flushDelayMs: 0, backoff, timeoutMs: 0 }),
+      () => undefined,
+    );
     await expect(transport.flush()).resolves.toBeUndefined();
     expect(left()).toEqual(['e1']);
     vi.stubGlobal('fetch', async () => Response.json({ results: [{ index: 7, status: 'rate_limited' }], rejected: 0 }, { status: 429 }));

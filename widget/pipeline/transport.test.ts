@@ -3,9 +3,9 @@ import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { Recorder } from './recorder.ts';
 import { Transport } from './transport.ts';
 
-/** When the transport looked into the outbox: each flush does, first. `slow.ms`: how long a look takes. */
+/** When the transport looked into the outbox: each flush does, first. `slow.ms`: how long a look takes; `slow.fails`: it fails. */
 const peeks = vi.hoisted(() => [] as number[]);
-const slow = vi.hoisted(() => ({ ms: 0 }));
+const slow = vi.hoisted(() => ({ ms: 0, fails: false }));
 // An outbox that another tab keeps empty: it delivers every event, so none is confirmed here.
 vi.mock('./outbox.ts', () => ({
   Outbox: class {
@@ -15,6 +15,7 @@ vi.mock('./outbox.ts', () => ({
     }
     peek() {
       peeks.push(Date.now());
+      if (slow.fails) return Promise.reject(new Error('IndexedDB failed'));
       return slow.ms ? new Promise((resolve) => setTimeout(resolve, slow.ms, [])) : Promise.resolve([]);
     }
   },
@@ -27,6 +28,7 @@ const ctx = { traceId: 't', sessionId: 's', endpoint: 'https://collector.example
 beforeEach(() => {
   peeks.length = 0;
   slow.ms = 0;
+  slow.fails = false;
   vi.useFakeTimers();
   vi.stubGlobal('addEventListener', () => undefined);
   vi.stubGlobal('navigator', { onLine: true });
@@ -39,7 +41,7 @@ afterEach(() => {
 
 describe('batching', () => {
   it('sends a full batch at once, and events after it once the batching delay is over, though none was confirmed here', async () => {
-    const recorder = new Recorder({ warn: () => undefined, transport });
+    const recorder = new Recorder({ transport }, () => undefined);
     await vi.advanceTimersByTimeAsync(0); // the outbox left by earlier visits
     const record = (i: number) => recorder.record(ctx, 'copy_answer', { chars: i }, Date.now(), true);
     for (let i = 0; i < MAX_EVENTS_PER_BATCH - 1; i++) record(i);
@@ -58,7 +60,7 @@ describe('batching', () => {
   });
 
   it('flushes again after a long flush for events recorded after it looked into the outbox', async () => {
-    const recorder = new Recorder({ warn: () => undefined, transport });
+    const recorder = new Recorder({ transport }, () => undefined);
     await vi.advanceTimersByTimeAsync(0);
     const start = Date.now();
     // A look into the outbox that takes 3 s (its open waiting out a hung IndexedDB).
@@ -75,6 +77,33 @@ describe('batching', () => {
   });
 });
 
+describe('timing the page sets', () => {
+  it('reads the timing the page sets after the recorder was made (a late `configure`)', async () => {
+    const page: { transport?: unknown } = { transport };
+    const recorder = new Recorder(page, () => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    page.transport = { flushDelayMs: 5_000 };
+    const start = Date.now();
+    recorder.record(ctx, 'copy_answer', { chars: 1 }, Date.now(), true);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(peeks).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(peeks).toEqual([expect.any(Number), start + 5_000]);
+  });
+
+  it.each([{ baseMs: 0, maxMs: 0 }, { baseMs: 0 }, { maxMs: 0 }, { baseMs: 1, maxMs: 50 }])(
+    'keeps the default backoff for a bound under 100 ms (%o): failing flushes are not retried at once, again and again',
+    async (backoff) => {
+      vi.spyOn(Math, 'random').mockReturnValue(1);
+      slow.fails = true;
+      new Recorder({ transport: { flushDelayMs: 10, backoff } }, () => undefined);
+      await vi.advanceTimersByTimeAsync(4_000);
+      // The first flush, then its retry after the default first wait (5 s) at the soonest.
+      expect(peeks).toHaveLength(1);
+    },
+  );
+});
+
 /** An outbox of three events for one destination, and what is left in it. */
 function threeEvents() {
   let items = [0, 1, 2].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
@@ -88,19 +117,77 @@ function threeEvents() {
   return { outbox, left: () => items };
 }
 
-describe("answers that are not the collector's", () => {
-  it('drops a batch a proxy refuses as too large (413, an HTML page) instead of sending it again and again', async () => {
-    const { outbox, left } = threeEvents();
-    const fetch = vi.fn(
-      async () => new Response('<html><h1>413 Request Entity Too Large</h1></html>', { status: 413, headers: { 'content-type': 'text/html' } }),
+describe('batches a proxy refuses as too large (413, an HTML page)', () => {
+  it('sends again at once in smaller batches, and drops only an event refused alone', async () => {
+    let items = [0, 1, 2, 3, 4].map((i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
+    const outbox = {
+      settled: () => Promise.resolve(),
+      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
+      dropped: async () => 0,
+      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
+    };
+    const sent: string[][] = [];
+    const stored: string[] = [];
+    // A proxy that takes at most two events, and never e2 (too large alone).
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const ids = (JSON.parse(init.body as string) as { events: { eventId: string }[] }).events.map((e) => e.eventId);
+      sent.push(ids);
+      if (ids.length > 2 || ids.includes('e2')) return new Response('<html><h1>413 Request Entity Too Large</h1></html>', { status: 413 });
+      stored.push(...ids);
+      return Response.json({ results: ids.map((id, index) => ({ index, id, status: 'accepted' })) });
+    });
+    const t = new Transport(
+      outbox as never,
+      () => ({ flushDelayMs: 10, backoff: { baseMs: 10_000, maxMs: 60_000 }, timeoutMs: 0 }),
+      () => undefined,
     );
-    vi.stubGlobal('fetch', fetch);
-    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 10, maxMs: 100 }, timeoutMs: 0 }, () => undefined);
     await t.flush();
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(fetch).toHaveBeenCalledTimes(1);
-    expect(left()).toEqual([]);
+    expect(sent).toEqual([['e0', 'e1', 'e2', 'e3', 'e4'], ['e0', 'e1'], ['e2', 'e3'], ['e2'], ['e3'], ['e4']]);
+    expect(stored).toEqual(['e0', 'e1', 'e3', 'e4']);
+    expect(items).toEqual([]);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(sent).toHaveLength(6);
   });
+});
+
+describe("answers that are not the collector's", () => {
+  const item = (id: string, endpoint: string) => ({ id, endpoint, writeKey: 'rfw_k', event: { eventId: id } });
+
+  // A retired endpoint now serving something else; `{"results": []}` or results that answer nothing would have its events deleted unsent.
+  it.each(['null', '{"results":{}}', '{"results":[]}', '{"results":[{}]}', '"ok"'])(
+    'keeps the events a 200 with %s answered, backs that destination off, and delivers the others in the same flush',
+    async (answer) => {
+      const items = [item('a1', 'https://other.example'), item('b1', 'https://live.example')];
+      const outbox = {
+        settled: () => Promise.resolve(),
+        peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
+        dropped: async () => 0,
+        remove: async (ids: readonly string[]) => void items.splice(0, items.length, ...items.filter((i) => !ids.includes(i.id))),
+      };
+      const fetch = vi.fn(async (url: string, init: RequestInit) => {
+        if (url.startsWith('https://other.example')) return new Response(answer, { headers: { 'content-type': 'application/json' } });
+        const { events } = JSON.parse(init.body as string) as { events: { eventId: string }[] };
+        return Response.json({ results: events.map((e, index) => ({ index, id: e.eventId, status: 'accepted' })) });
+      });
+      vi.stubGlobal('fetch', fetch);
+      const warn = vi.fn();
+      const t = new Transport(outbox as never, () => ({ flushDelayMs: 10, backoff: { baseMs: 10_000, maxMs: 60_000 }, timeoutMs: 0 }), warn);
+      await t.flush();
+      expect(items.map((i) => i.id)).toEqual(['a1']);
+      expect(warn).not.toHaveBeenCalledWith('flush failed', expect.anything());
+      const triesOf = (endpoint: string) => fetch.mock.calls.filter(([url]) => url.startsWith(endpoint)).length;
+      expect(triesOf('https://other.example')).toBe(1);
+      // Events for the live collector recorded meanwhile go while the other waits its turn (5 to 10 s).
+      items.push(item('b2', 'https://live.example'));
+      t.added();
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect(items.map((i) => i.id)).toEqual(['a1']);
+      expect(triesOf('https://other.example')).toBe(1);
+      await vi.advanceTimersByTimeAsync(6_000);
+      expect(triesOf('https://other.example')).toBe(2);
+      expect(items.map((i) => i.id)).toEqual(['a1']);
+    },
+  );
 });
 
 describe('refusals', () => {
@@ -112,10 +199,14 @@ describe('refusals', () => {
       if (refusals-- > 0) return Response.json({ error: { code, message: 'refused', field: code === 'invalid_key' ? 'key' : 'origin' } }, { status });
       const { events } = JSON.parse(init.body as string) as { events: unknown[] };
       stored.push(...events);
-      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'stored' })) });
+      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'accepted' })) });
     });
     vi.stubGlobal('fetch', fetch);
-    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 10_000 }, timeoutMs: 0 }, () => undefined);
+    const t = new Transport(
+      outbox as never,
+      () => ({ flushDelayMs: 10, backoff: { baseMs: 1_000, maxMs: 10_000 }, timeoutMs: 0 }),
+      () => undefined,
+    );
     return { t, fetch, stored, left };
   }
 
@@ -157,10 +248,14 @@ describe('destinations', () => {
     const fetch = vi.fn(async (url: string, init: RequestInit) => {
       if (url.startsWith(retired)) throw new TypeError('Failed to fetch');
       const { events } = JSON.parse(init.body as string) as { events: unknown[] };
-      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'stored' })) });
+      return Response.json({ accepted: events.length, results: events.map(() => ({ status: 'accepted' })) });
     });
     vi.stubGlobal('fetch', fetch);
-    const t = new Transport(outbox as never, { flushDelayMs: 10, backoff, timeoutMs: 0 }, () => undefined);
+    const t = new Transport(
+      outbox as never,
+      () => ({ flushDelayMs: 10, backoff, timeoutMs: 0 }),
+      () => undefined,
+    );
     const triesOf = (endpoint: string) => fetch.mock.calls.filter(([url]) => url.startsWith(endpoint)).length;
     return { t, outbox, triesOf };
   }
@@ -230,7 +325,7 @@ describe('Web Locks', () => {
     vi.stubGlobal('navigator', { onLine: true, locks });
     const outbox = { settled: () => Promise.resolve(), peek: vi.fn(peek) };
     const warn = vi.fn();
-    const t = new Fresh(outbox as never, { flushDelayMs: 10, backoff, timeoutMs: 0 }, warn);
+    const t = new Fresh(outbox as never, () => ({ flushDelayMs: 10, backoff, timeoutMs: 0 }), warn);
     return { t, locks, outbox, warn };
   }
 

@@ -1,5 +1,5 @@
 import { backoffDelay, retryAfterMs, retryDelay } from '../../shared/backoff.ts';
-import type { BatchResult } from '../../shared/schema/batch-result.ts';
+import type { ItemResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
 import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
 import { destination, eventsUrl, nextBatch } from './beacon.ts';
@@ -8,19 +8,22 @@ import type { TransportOptions } from './transport-options.ts';
 import type { Warn } from './warn.ts';
 
 const LOCK = 'rag-feedback:flush';
-/** Item statuses that end an event's delivery: stored now or before, or refused for good. */
-const SETTLED: unknown[] = ['accepted', 'duplicate', 'rejected'];
+/** Item statuses of events the collector took: stored now, or before. */
+const TAKEN: unknown[] = ['accepted', 'duplicate'];
+/** Item statuses that end an event's delivery: taken, or refused for good. */
+const SETTLED = [...TAKEN, 'rejected'];
 /** Set once the page is denied Web Locks (a sandboxed frame, the site's storage blocked): it drains without one from then on. */
 let denied: unknown;
 
 /**
  * What became of a batch. A number: nothing was stored or refused, and it goes again after at
- * least that many ms (0: its backoff alone). Otherwise it is answered: whether the collector took
- * some event of it, new or stored before, and with it the drop report (once, however often the
- * batch is sent); the ids it held back (their session over its rate limit), which stay in the
- * outbox while the rest are settled; and how long they wait (the 429's Retry-After).
+ * least that many ms (0: its backoff alone). Undefined: too large, it goes again at once, smaller.
+ * Otherwise it is answered: whether the collector took some event of it, and with it the drop
+ * report (once, however often the batch is sent); the ids it held back (their session over its
+ * rate limit), which stay in the outbox while the rest are settled; and how long they wait (the
+ * 429's Retry-After).
  */
-type Outcome = number | [took: boolean, held: string[], wait: number];
+type Outcome = number | undefined | [took: boolean, held: string[], wait: number];
 
 /**
  * Delivers the outbox: batches by count and size, one flush at a time per tab and one tab at a
@@ -36,6 +39,8 @@ export class Transport {
    * a retired endpoint whose events are still in the outbox, holds back no other's events.
    */
   private readonly backoffs = new Map<string, [attempt: number, notBefore: number]>();
+  /** Most events per batch for a destination that answered a batch too large (413), as the page lives. */
+  private readonly most = new Map<string, number>();
   private flushing: Promise<void> | undefined;
   /** Events added since the last flush began (those before it went with it, or with another tab's). */
   private queued = 0;
@@ -46,12 +51,13 @@ export class Transport {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly opts: TransportOptions,
+    /** Read when used: the page may set them after the pipeline started. */
+    private readonly opts: () => TransportOptions,
     private readonly warn: Warn,
   ) {}
 
   /** Flushes after `delayMs` (destinations backing off wait for their turn). */
-  schedule(delayMs = this.opts.flushDelayMs): void {
+  schedule(delayMs = this.opts().flushDelayMs): void {
     const at = Date.now() + delayMs;
     if (this.timerAt <= at) return;
     clearTimeout(this.timer);
@@ -84,7 +90,7 @@ export class Transport {
         },
         (err) => {
           this.warn('flush failed', err);
-          this.schedule(backoffDelay(this.failures++, this.opts.backoff));
+          this.schedule(backoffDelay(this.failures++, this.opts().backoff));
         },
       )
       .finally(() => {
@@ -121,11 +127,16 @@ export class Transport {
     const waits = (item: OutboxItem) => (this.backoffs.get(destination(item))?.[1] ?? 0) > now;
     for (;;) {
       if (navigator.onLine === false) return; // the `online` event flushes
-      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits));
+      const batch = nextBatch(await this.outbox.peek(MAX_EVENTS_PER_BATCH, waits), this.most);
       if (batch.length === 0) break;
       const to = destination(batch[0]!);
       const dropped = await this.outbox.dropped();
-      const outcome = await this.send(batch, dropped);
+      // Whatever goes wrong with one destination (an answer it could not read) backs off that one alone.
+      const outcome = await this.send(batch, dropped).catch((err) => {
+        this.warn('not sent, will retry', err);
+        return 0;
+      });
+      if (outcome === undefined) continue;
       if (typeof outcome === 'number') {
         this.backOff(to, outcome);
         continue;
@@ -146,49 +157,47 @@ export class Transport {
   /** Holds a destination back for its backoff, or longer when the collector asked (`ms`). */
   private backOff(to: string, ms: number): void {
     const [attempt = 0] = this.backoffs.get(to) ?? [];
-    this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts.backoff, ms)]);
+    this.backoffs.set(to, [attempt + 1, Date.now() + retryDelay(attempt, this.opts().backoff, ms)]);
   }
 
   private async send(batch: OutboxItem[], dropped: number): Promise<Outcome> {
     const { endpoint, writeKey } = batch[0]!;
-    const { timeoutMs } = this.opts;
-    let res: Response;
-    try {
-      res = await fetch(eventsUrl(endpoint), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
-        body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
-        credentials: 'omit',
-        // A proxy that never answers would hold the flush, and every event after it, for good.
-        // None when the host turned it off, or where browsers cannot set one (Safari before 16).
-        signal: timeoutMs > 0 ? AbortSignal.timeout?.(timeoutMs) : undefined,
-      });
-    } catch (err) {
-      this.warn('network error, will retry', err);
-      return 0; // after the backoff alone
-    }
+    const { timeoutMs } = this.opts();
+    // A network error rejects: retried after the backoff.
+    const res = await fetch(eventsUrl(endpoint), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${writeKey}` },
+      body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
+      credentials: 'omit',
+      // A proxy that never answers would hold the flush, and every event after it, for good.
+      // None when the host turned it off, or where browsers cannot set one (Safari before 16).
+      signal: timeoutMs > 0 ? AbortSignal.timeout?.(timeoutMs) : undefined,
+    });
     const wait = retryAfterMs(res.headers.get('retry-after')) ?? 0;
     if (res.status >= 500) return wait;
-    const body = (await res.json().catch(() => ({}))) as Partial<BatchResult> & { error?: { code?: unknown } };
-    // A 429 with results held back only the events of sessions over their limit; without, the batch.
-    if (res.status === 429 && !body.results) return wait;
-    // Not the collector's answer (a captive portal's page, a proxy's or a firewall's, a gateway's JSON
-    // with a numeric code): nothing was stored or refused. A 413 is final whoever sent it: the same
-    // batch would be too large again.
-    if (!body.results && typeof body.error?.code !== 'string' && res.status !== 413) {
-      this.warn("not the collector's answer, will retry", res.status);
-      return 0;
+    const body = (await res.json().catch(() => 0)) as { results?: unknown; error?: { code?: unknown } } | null;
+    // The collector answers one result per event sent, in order; or, refusing the batch whole, with its error.
+    const results = Array.isArray(body?.results) && body.results.length === batch.length ? (body.results as Partial<ItemResult>[]) : undefined;
+    if (!results) {
+      // Too large, whoever says so (a proxy may take less than the collector's 64 KB): this destination gets
+      // batches half the size from then on; a single event refused alone is dropped, as no retry could send it.
+      if (res.status === 413 && batch.length > 1) return void this.most.set(destination(batch[0]!), batch.length >> 1);
+      const code = body?.error?.code;
+      // Not the collector's answer (`null`, `{"results": []}` from another server, a captive portal's page, a proxy's or a
+      // firewall's, a gateway's JSON with a numeric code), a 429 for the batch whole, or an origin the project does not
+      // allow yet (a setting its admin fixes, as for an origin no project allows, which CORS refuses before any key is
+      // read): nothing was stored or refused, and the batch goes again.
+      if (res.status !== 413 && (res.ok || typeof code !== 'string' || res.status === 429 || code === 'origin_not_allowed')) {
+        this.warn('not delivered, will retry', res.status, body);
+        return wait;
+      }
+      this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
+      return [false, [], 0];
     }
-    // An origin the project does not allow yet is a setting its admin fixes: the events wait for it,
-    // as they do for an origin no project allows (whose requests CORS refuses before any key is read).
-    if (body.error?.code === 'origin_not_allowed') {
-      this.warn('origin not allowed, will retry', body);
-      return 0;
-    }
-    for (const r of body.results ?? []) if (r.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
-    // A 429's results settle what they answer; what they hold back (its session over its limit), or leave out, stays.
-    const held = res.status === 429 ? batch.filter((_, i) => !SETTLED.includes(body.results![i]?.status)).map((i) => i.id) : [];
-    if (!res.ok && !body.results) this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-    return [body.rejected! + held.length < batch.length, held, wait];
+    for (const r of results) if (r?.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
+    // The results settle what they answer; what they hold back (its session over its limit, a 429), or leave unread, stays.
+    const held = batch.filter((_, i) => !SETTLED.includes(results[i]?.status)).map((i) => i.id);
+    // Results that settle nothing answer nothing: the batch backs off as after any failure.
+    return held.length < batch.length ? [results.some((r) => TAKEN.includes(r?.status)), held, wait] : wait;
   }
 }
