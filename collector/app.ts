@@ -49,8 +49,13 @@ export const app = new Hono<AppEnv>()
   )
   .use('/v1/events', browserCors)
   .use('/v1/config', exceptPut(browserCors))
-  // After CORS, so a page reads its 400. A route takes only the query parameters it states.
-  .use('/v1/*', decodableUrl(), noUnstatedQuery())
+  // After CORS, so a page reads its 400. A route takes only the query parameters it states, but for
+  // the health probe, which answers whatever a monitor adds (a cache-busting parameter).
+  .use(
+    '/v1/*',
+    decodableUrl(),
+    except((c) => c.req.path === '/v1/health', noUnstatedQuery()),
+  )
   .route('/v1/health', healthRoutes)
   .route('/v1/events', eventRoutes)
   .route('/v1/traces', traceRoutes)
