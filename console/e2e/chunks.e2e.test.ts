@@ -100,6 +100,29 @@ describe('chunks', () => {
     }
   });
 
+  it('shows the order the address names on back and forward, after the reader chose one', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/chunks');
+    try {
+      await rows(page).first().waitFor();
+      const order = page.getByLabel('Order');
+      await order.selectOption('flags');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe('?sort=flags');
+      await page.goBack();
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+      await expect.poll(() => order.inputValue()).toBe('ctr');
+      await page.goForward();
+      await expect.poll(() => new URL(page.url()).search).toBe('?sort=flags');
+      await expect.poll(() => order.inputValue()).toBe('flags');
+      await page.goBack();
+      await expect.poll(() => order.inputValue()).toBe('ctr');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says beside the field what the collector refused in a hand-edited address', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/chunks?minShown=0');

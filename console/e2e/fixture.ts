@@ -95,6 +95,26 @@ export const refusingSaves =
       return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code, ...fields[0], fields } }) });
     });
 
+/**
+ * Routes (for `routes`) holding every save (`PUT`) to `path` until `release` is called, as a
+ * server slower than a double click: `sent` has the If-Match of each save the page sent.
+ */
+export function holdingSaves(path: string) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent: (string | undefined)[] = [];
+  const routes = (context: BrowserContext): Promise<void> =>
+    context.route(`**${path}`, async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      sent.push(route.request().headers()['if-match']);
+      await held;
+      await route.continue();
+    });
+  return { routes, sent, release: () => release() };
+}
+
 export interface ConsolePage {
   context: BrowserContext;
   page: Page;

@@ -61,6 +61,39 @@ describe('loop health', () => {
     }
   });
 
+  it('shows the days the address names, any the API takes, and says beside the list when it refuses them', async () => {
+    const f = fixture();
+    const asked: (string | null)[] = [];
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/health?days=14', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/health',
+          (route) => {
+            asked.push(new URL(route.request().url()).searchParams.get('days'));
+            return route.continue();
+          },
+        ),
+    });
+    try {
+      const days = page.locator('rf-health-page select');
+      await page.locator('rf-health-page [data-field="latest"]').waitFor();
+      expect(asked).toEqual(['14']);
+      expect(await days.inputValue()).toBe('14');
+      expect(await days.locator('option').allTextContents()).toEqual(['7', '14', '30', '90', '365']);
+      expect(await days.getAttribute('aria-invalid')).toBe('false');
+      expect(new URL(page.url()).searchParams.get('days')).toBe('14');
+      // Days the API refuses are said beside the list, not swapped for others unsaid.
+      await page.goto(`${f.collector.url}/admin/health?days=0`);
+      await expect.poll(() => days.getAttribute('aria-invalid')).toBe('true');
+      expect(await days.inputValue()).toBe('0');
+      expect(await page.locator('rf-health-page #filter-days-error').textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await page.locator('rf-health-page [data-field="latest"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws the eval score as a line per model version served, a rollback going back to the earlier line', async () => {
     const f = fixture();
     const night = (day: string, servedModel: string | null, evalNdcg5: number | null) => ({ day, servedModel, metrics: { traces: 10, evalNdcg5 } });

@@ -176,6 +176,36 @@ describe('the models page', () => {
     }
   });
 
+  it('shows no registry it could not read again after a promotion, rather than one still serving the version replaced', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models');
+    try {
+      await model(page, SECOND).waitFor();
+      // The registry can no longer be read; the promotion itself goes through.
+      await page.route('**/v1/admin/models', (route) => route.abort());
+      await page.getByRole('button', { name: `Promote ${SECOND}` }).click();
+      await page
+        .getByRole('dialog', { name: `Serve ${SECOND} to users?` })
+        .getByRole('button', { name: 'Promote', exact: true })
+        .click();
+      await page.getByText(`Now serving ${SECOND}.`).waitFor();
+      expect(await served()).toBe(SECOND);
+      // Nothing on the page says the version replaced is still served; the keyboard is on Try again.
+      expect(await page.locator('rf-models-page article.model, rf-models-page [data-field="served"]').count()).toBe(0);
+      await expect.poll(() => focused(page)).toBe('Try again');
+      // Read again, the registry shows what is served now.
+      await page.unroute('**/v1/admin/models');
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(() => model(page, SECOND).getAttribute('data-current')).toBe('true');
+      expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(`Served now: ${SECOND}`);
+      expect(await page.getByText(`Now serving ${SECOND}.`).count()).toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await f.admin(`/v1/admin/models/${encodeURIComponent(FIRST)}/promote`, { method: 'POST', json: {} });
+      await context.close();
+    }
+  });
+
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`is accessible in the ${colorScheme} theme, with its confirmation open, in English and Chinese`, async () => {
       const f = fixture();

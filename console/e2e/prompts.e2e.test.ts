@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAnswer, callWidget, FAST, newTraceId, site, useBrowser, widget } from '../../tests/e2e/helpers.ts';
 import { gotoHostPage } from '../../tests/e2e/host-page.ts';
-import { openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
+import { holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector(undefined, { origins: () => [site()] });
@@ -386,6 +386,37 @@ describe('prompt settings thresholds', () => {
       expect(await f.admin('/v1/admin/config')).toMatchObject({ rating: !before.rating, thresholds: { bounceWindowMs: Number(await bounce.inputValue()) } });
       expect(problems).toEqual([]);
     } finally {
+      await f.admin('/v1/config', { method: 'PUT', json: before });
+      await context.close();
+    }
+  });
+});
+
+describe('prompt settings saved with a double click', () => {
+  it('saves once, and says it saved, not that someone else saved meanwhile', async () => {
+    const f = fixture();
+    const before = (await f.admin('/v1/admin/config')) as { thresholds: Record<string, number> };
+    const saves = holdingSaves('/v1/config');
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/prompts', { routes: saves.routes });
+    try {
+      const bounce = page.getByLabel('Bounce window (ms)');
+      await bounce.waitFor();
+      await bounce.fill('4711');
+      const save = page.getByRole('button', { name: 'Save' });
+      await save.dblclick();
+      // The second click came while the first save was on its way: it sent nothing, Save saying so meanwhile.
+      await expect.poll(() => saves.sent.length).toBe(1);
+      expect(await save.getAttribute('aria-disabled')).toBe('true');
+      saves.release();
+      await page.getByText('Saved.').waitFor();
+      await page.waitForTimeout(500);
+      expect(saves.sent).toHaveLength(1);
+      expect(await page.locator('rf-prompts-page .actions [role="status"]').textContent()).toBe('Saved.');
+      expect(await save.getAttribute('aria-disabled')).toBe('false');
+      expect(await f.admin('/v1/admin/config')).toMatchObject({ thresholds: { bounceWindowMs: 4711 } });
+      expect(problems).toEqual([]);
+    } finally {
+      saves.release();
       await f.admin('/v1/config', { method: 'PUT', json: before });
       await context.close();
     }

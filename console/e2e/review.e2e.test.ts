@@ -240,6 +240,45 @@ describe('the review queue', () => {
     }
   });
 
+  it('answers one item for a double click on an answer, and takes back one answer for a double click on Undo', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      const posted: string[] = [];
+      page.on('response', (r) => {
+        if (r.request().method() === 'POST' && r.status() === 200) posted.push(decodeURIComponent(new URL(r.url()).pathname.split('/').at(-1)!));
+      });
+      const stored = async (id: string) =>
+        (
+          await query<{ status: string; verdict: string | null }>(`select status, verdict from review_items where item_id = '${id.replace(/'/g, "''")}'`, {
+            persistTo: f.collector.persistTo,
+          })
+        )[0];
+      // The first click shows the next item under the pointer: the second is not an answer to it, unread.
+      await page.locator('rf-review-page button.verdict.relevant').dblclick();
+      await expect.poll(() => shownItem(page)).not.toBe(first);
+      const second = await shownItem(page);
+      await expect.poll(() => posted).toEqual([first]);
+      expect(await shownItem(page)).toBe(second);
+      expect(await stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
+      expect((await stored(second!))?.status).toBe('pending');
+
+      // Two answers given; a double-clicked Undo takes back the last one only.
+      await pressAndMove(page, '2', second);
+      await expect.poll(() => posted).toEqual([first, second]);
+      await page.locator('rf-review-page button.undo').dblclick();
+      await expect.poll(() => shownItem(page)).toBe(second);
+      await expect.poll(() => posted).toEqual([first, second, second]);
+      expect(await stored(second!)).toEqual({ status: 'pending', verdict: null });
+      expect(await stored(first!)).toEqual({ status: 'answered', verdict: 'relevant' });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists its keys on ?, moves with j and k, and filters by status in the address', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');

@@ -31,16 +31,25 @@ export class ChunksPage extends LitElement {
   declare route: Route;
   private readonly list = new AddressList<ChunkUsage>(this, '/v1/admin/chunks', FILTERS, (body: { chunks: ChunkUsage[] }) => body.chunks);
 
-  /** Another address (back, forward) shows its own minimum, even over one typed and never applied. */
+  private get sort(): string {
+    return this.route.query.get('sort') ?? CHUNK_SORTS[0];
+  }
+
+  /**
+   * Another address (back, forward) shows its own order and minimum, even over ones chosen and
+   * never applied; an option's selected attribute no longer moves a list the reader has used.
+   */
   override updated(changed: PropertyValues<this>) {
     if (!changed.has('route')) return;
+    const select = this.renderRoot.querySelector<HTMLSelectElement>('select[name="sort"]');
+    if (select) select.value = this.sort;
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="minShown"]');
     if (input) input.value = this.route.query.get('minShown') ?? '';
   }
 
   override render() {
     const s = this.strings;
-    const sort = this.route.query.get('sort') ?? CHUNK_SORTS[0];
+    const sort = this.sort;
     return html`<h1 tabindex="-1">${s.chunkUseTitle}</h1>
       <p class="intro">${s.chunkUseIntro}</p>
       <form class="filters" aria-label=${s.filters} @submit=${this.apply}>

@@ -9,6 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
+import { OneSave } from '../../ui/one-save.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { placed } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
@@ -49,6 +50,7 @@ export class DocumentsPage extends LitElement {
   declare theirs: OwnerRule[] | undefined;
   /** The version the rules were read at (or, after a refused save, theirs): a save over any other is refused. */
   private ownersEtag: string | undefined;
+  private readonly saving = new OneSave(this);
   /** Why the documents could not be fetched. */
   declare error: unknown;
   declare ownersStatus: Words | undefined;
@@ -157,7 +159,7 @@ export class DocumentsPage extends LitElement {
         </table>
         <div class="actions">
           <button type="button" class="add" @click=${this.addRule}>${s.addOwner}</button>
-          <button type="submit" class="primary">${s.save}</button>
+          <button type="submit" class="primary" aria-disabled=${this.saving.busy ? 'true' : 'false'}>${s.save}</button>
           <span role="status">${this.ownersStatus?.(s) ?? ''}</span>
         </div>
       </form>
@@ -249,8 +251,12 @@ export class DocumentsPage extends LitElement {
     this.renderRoot.querySelector<HTMLInputElement>('form [aria-invalid="true"]')?.focus();
   }
 
-  private async saveOwners(e: SubmitEvent) {
+  private saveOwners(e: SubmitEvent) {
     e.preventDefault();
+    void this.saving.run(() => this.sendOwners());
+  }
+
+  private async sendOwners() {
     this.ownersStatus = undefined;
     const rules = this.checkRules();
     if (!rules) return;

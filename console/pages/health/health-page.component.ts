@@ -10,6 +10,7 @@ import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
+import { refusedFilter } from '../../ui/refusal.ts';
 import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { evalSeriesByModel } from './eval-series.ts';
 import { styles } from './health-page.styles.ts';
@@ -78,7 +79,8 @@ const SUMMARY: readonly [Metric, Unit][] = [
   ['outboxDrops', 'count'],
 ];
 
-const DAY_OPTIONS = [7, 30, 90, 365];
+/** The spans the list offers; the address may name any the API takes (1 to 730 days). */
+const DAY_OPTIONS = ['7', '30', '90', '365'];
 
 /** A figure as its unit writes it. */
 function formatUnit(unit: Unit, locale: Locale): (v: number) => string {
@@ -96,7 +98,8 @@ const axisOf = (unit: Unit, locale: Locale) =>
 /**
  * Loop health (seed 000 "How do I know the feedback loop itself is working?", seed 002, 2.4):
  * each metric over time, explicit against implicit volume, review throughput against the budget,
- * and eval scores per model version once retraining runs. `/admin/health?days=30`.
+ * and eval scores per model version once retraining runs. `/admin/health?days=30`: the days the
+ * address names, as the API takes them (one it refuses, `?days=0`, is said beside the list).
  */
 export class HealthPage extends LitElement {
   static override styles = [baseStyles, pageStyles, styles];
@@ -115,11 +118,10 @@ export class HealthPage extends LitElement {
   declare snapshots: HealthSnapshot[] | undefined;
   /** Why the snapshots could not be fetched. */
   declare error: unknown;
-  private loadedDays: number | undefined;
+  private loadedDays: string | undefined;
 
-  private get days(): number {
-    const d = Number(this.route.query.get('days'));
-    return DAY_OPTIONS.includes(d) ? d : 30;
+  private get days(): string {
+    return this.route.query.get('days') || '30';
   }
 
   override willUpdate(changed: PropertyValues<this>) {
@@ -132,7 +134,7 @@ export class HealthPage extends LitElement {
     this.snapshots = undefined;
     this.error = undefined;
     try {
-      const { snapshots } = await api<{ snapshots: HealthSnapshot[] }>(`/v1/admin/health?days=${days}`);
+      const { snapshots } = await api<{ snapshots: HealthSnapshot[] }>(`/v1/admin/health?${new URLSearchParams({ days })}`);
       if (this.loadedDays === days) this.snapshots = [...snapshots].reverse();
     } catch (err) {
       if (this.loadedDays === days) this.error = err;
@@ -141,14 +143,24 @@ export class HealthPage extends LitElement {
 
   override render() {
     const s = this.strings;
+    const days = this.days;
+    // Days the list does not offer, as the address names them, are listed among them.
+    const options = DAY_OPTIONS.includes(days) ? DAY_OPTIONS : [...DAY_OPTIONS, days].sort((a, b) => Number(a) - Number(b));
+    const refused = refusedFilter(this.error, 'days')?.(s);
     return html`<h1 tabindex="-1">${s.healthTitle}</h1>
       <p class="intro">${s.healthIntro}</p>
       <div class="filters">
         <label
           >${s.days}
-          <select .value=${live(String(this.days))} @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}>
-            ${DAY_OPTIONS.map((d) => html`<option value=${d} ?selected=${d === this.days}>${d}</option>`)}
+          <select
+            .value=${live(days)}
+            aria-invalid=${refused ? 'true' : 'false'}
+            aria-describedby="filter-days-error"
+            @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}
+          >
+            ${options.map((d) => html`<option value=${d} ?selected=${d === days}>${d}</option>`)}
           </select>
+          <span id="filter-days-error" class="error">${refused ?? ''}</span>
         </label>
       </div>
       <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>

@@ -56,6 +56,8 @@ export class ModelsPage extends LitElement {
       this.registry = await api<ModelRegistry>('/v1/admin/models');
       this.error = undefined;
     } catch (err) {
+      // A registry read before a change just made would show what users no longer get: it goes.
+      this.registry = undefined;
       this.error = err;
     }
   }
@@ -66,7 +68,7 @@ export class ModelsPage extends LitElement {
     return html`<h1 tabindex="-1">${s.modelsTitle}</h1>
       <p class="intro">${s.modelsIntro}</p>
       <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => void this.load()) : ''}</p>
-      ${r ? this.renderServed(r) : this.error ? nothing : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts, r.models) : nothing}
+      ${r ? this.renderServed(r) : this.error ? this.renderStatus() : html`<p class="muted">${s.loading}</p>`} ${r ? this.renderHistory(r.rollouts, r.models) : nothing}
       ${r && !r.models.length ? html`<p class="card empty">${s.modelsEmpty}</p>` : nothing} ${r?.models.map((m) => this.renderModel(m))} ${this.renderDialog()}`;
   }
 
@@ -78,8 +80,13 @@ export class ModelsPage extends LitElement {
       ${current ? this.renderServedBy(r.rollouts[0]) : nothing}
       ${current && !this.readOnly ? html`<button type="button" @click=${() => this.ask({ action: 'rollback', version: current })}>${s.rollBack}</button>` : nothing}
       ${this.readOnly ? html`<p class="muted" data-field="read-only">${s.modelsViewerOnly}</p>` : nothing}
-      <p role="status" class="status">${this.status?.(s) ?? ''}</p>
+      ${this.renderStatus()}
     </section>`;
+  }
+
+  /** What a promotion or rollback did: beside what is served, or alone when the registry could not be read again after it. */
+  private renderStatus() {
+    return html`<p role="status" class="status">${this.status?.(this.strings) ?? ''}</p>`;
   }
 
   /** How the served model came to be served: the last rollout, by the gate or an admin, or a rollback back to it. */
@@ -253,7 +260,9 @@ export class ModelsPage extends LitElement {
     this.status = status;
     await this.updateComplete;
     // The button that opened the dialog may be gone (a served model has no Promote button): the keyboard goes where the outcome is.
-    const serving = this.renderRoot.querySelector<HTMLElement>('.serving');
-    (serving?.querySelector('button') ?? serving)?.focus();
+    // With no registry (it could not be read again), to Retry, or the heading when asking again will not help.
+    const root = this.renderRoot;
+    const serving = root.querySelector<HTMLElement>('.serving');
+    (serving?.querySelector('button') ?? serving ?? root.querySelector<HTMLElement>('.retry') ?? root.querySelector('h1'))?.focus();
   }
 }

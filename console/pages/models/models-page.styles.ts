@@ -10,7 +10,7 @@ export const styles = css`
   .serving p {
     margin: 0;
   }
-  .serving .status:empty {
+  .status:empty {
     display: none;
   }
   .model,

@@ -8,6 +8,7 @@ import { format, type Locale, type StringKey, type Strings } from '../../i18n/st
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
+import { OneSave } from '../../ui/one-save.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { type Refusal, refusals, saidOf, unshownText } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
@@ -46,6 +47,7 @@ export class PromptsPage extends LitElement {
   declare refused: Refusal[] | undefined;
   /** The version the draft was read at: a save over any other (another admin's since) is refused. */
   private etag: string | undefined;
+  private readonly saving = new OneSave(this);
 
   override connectedCallback() {
     super.connectedCallback();
@@ -160,7 +162,7 @@ export class PromptsPage extends LitElement {
         </div>
         <p class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
         <div class="actions">
-          <button type="submit" class="primary" ?disabled=${'problem' in checked}>${s.save}</button>
+          <button type="submit" class="primary" ?disabled=${'problem' in checked} aria-disabled=${this.saving.busy ? 'true' : 'false'}>${s.save}</button>
           <span role="status">${this.status?.(s) ?? ''}</span>
         </div>
       </form>
@@ -290,8 +292,12 @@ export class PromptsPage extends LitElement {
     }
   }
 
-  private async save(e: SubmitEvent) {
+  private save(e: SubmitEvent) {
     e.preventDefault();
+    void this.saving.run(() => this.send());
+  }
+
+  private async send() {
     const checked = this.checked();
     if (!('config' in checked)) return;
     this.refused = undefined;

@@ -222,6 +222,14 @@ export class ReviewPage extends LitElement {
   }
 
   /**
+   * An answer or Undo clicked. The first click of a double click puts the next item (or the answer
+   * before) under the pointer at once: the clicks after it act on nothing, as a held key does.
+   */
+  private clicked(e: MouseEvent, action: ReviewAction) {
+    if (e.detail <= 1) this.act(action);
+  }
+
+  /**
    * The button pressed may leave (the last item's answers) or be disabled (Previous on the first
    * item, Undo with nothing left): the keyboard then goes to what is shown, not to the page's body.
    */
@@ -321,7 +329,7 @@ export class ReviewPage extends LitElement {
         <span class="spacer"></span>
         <button @click=${() => this.act('previous')} aria-keyshortcuts="k ArrowLeft" ?disabled=${!session || session.index === 0}>${s.previous} <kbd>k</kbd></button>
         <button @click=${() => this.act('next')} aria-keyshortcuts="j ArrowRight" ?disabled=${!session?.current}>${s.next} <kbd>j</kbd></button>
-        <button class="undo" @click=${() => this.act('undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
+        <button class="undo" @click=${(e: MouseEvent) => this.clicked(e, 'undo')} aria-keyshortcuts="u" ?disabled=${!session?.canUndo}>${s.undo} <kbd>u</kbd></button>
         <button @click=${() => this.act('help')} aria-keyshortcuts="?">${s.keysButton} <kbd>?</kbd></button>
       </div>
       <p class="error" role="alert">${this.loadError ? loadFailed(this.loadError, s, this, () => this.start()) : (this.error?.(s) ?? '')}</p>
@@ -366,7 +374,7 @@ export class ReviewPage extends LitElement {
         <div class="verdicts">
           ${VERDICTS.map(
             ({ verdict, key }) =>
-              html`<button class="verdict ${verdict}" aria-keyshortcuts=${key} aria-pressed=${item.verdict === verdict ? 'true' : 'false'} @click=${() => this.act({ answer: verdict })}>
+              html`<button class="verdict ${verdict}" aria-keyshortcuts=${key} aria-pressed=${item.verdict === verdict ? 'true' : 'false'} @click=${(e: MouseEvent) => this.clicked(e, { answer: verdict })}>
                 ${s[`verdict_${verdict}`]} <kbd>${key}</kbd>
               </button>`,
           )}

@@ -10,6 +10,7 @@ import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
+import { OneSave } from '../../ui/one-save.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
 import { placed } from '../../ui/refusal.ts';
 import type { Words } from '../../ui/words.ts';
@@ -76,6 +77,7 @@ export class SettingsPage extends LitElement {
   declare erasure: Words | undefined;
   /** The id being erased, call after call: one erasure at a time, so its counts add up. */
   declare erasingNow: string | undefined;
+  private readonly saving = new OneSave(this);
 
   constructor() {
     super();
@@ -122,7 +124,7 @@ export class SettingsPage extends LitElement {
         </div>`;
       })}
       <p>${format(s.weeklyBudget, { n: weeklyReviewCapacity(settings) })}</p>
-      <div class="actions"><button type="submit" class="primary">${s.save}</button> <span role="status">${this.status?.(s) ?? ''}</span></div>
+      <div class="actions"><button type="submit" class="primary" aria-disabled=${this.saving.busy ? 'true' : 'false'}>${s.save}</button> <span role="status">${this.status?.(s) ?? ''}</span></div>
     </form>`;
   }
 
@@ -147,9 +149,13 @@ export class SettingsPage extends LitElement {
     </section>`;
   }
 
-  private async save(e: SubmitEvent) {
+  private save(e: SubmitEvent) {
     e.preventDefault();
-    const data = new FormData(e.target as HTMLFormElement);
+    void this.saving.run(() => this.send(e.target as HTMLFormElement));
+  }
+
+  private async send(form: HTMLFormElement) {
+    const data = new FormData(form);
     // A field left blank is refused here: the schema would quietly put the default back.
     const blank = FIELDS.filter(({ name }) => String(data.get(name) ?? '').trim() === '').map(({ name }) => name);
     const input = Object.fromEntries(FIELDS.filter(({ name }) => !blank.includes(name)).map(({ name }) => [name, Number(data.get(name))]));
