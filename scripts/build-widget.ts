@@ -147,8 +147,10 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       mangleProps,
       // The page-wide API as window.RagFeedback, and the module's exports as window.__ragFeedback,
       // set from an entry of its own: esbuild's globalName would add its CommonJS export helpers.
+      // The script loaded twice: its API is the first copy's already (see index.ts), and the exports
+      // stay the first copy's, whose class is the element's.
       stdin: {
-        contents: "import * as widget from './index.ts'; window.__ragFeedback = widget; window.RagFeedback = widget.RagFeedback;",
+        contents: "import * as widget from './index.ts'; window.__ragFeedback ??= widget; window.RagFeedback = widget.RagFeedback;",
         resolveDir: dirname(entry),
         sourcefile: 'index.iife.ts',
         loader: 'ts',
