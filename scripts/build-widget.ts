@@ -16,6 +16,7 @@ import { LAST_MINIFY, lastMinify, mangling, ownSources, TARGET } from './build-s
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutExtras } from './idb-without-extras.ts';
 import { litShortMessages } from './lit-short-messages.ts';
+import { litWithoutHooks } from './lit-without-hooks.ts';
 import { minifiedTemplates } from './minify-templates.ts';
 import { privateNames } from './private-names.ts';
 import { webVitalsPrivateNames, webVitalsWithoutSoftNavs } from './web-vitals-without-soft-navs.ts';
@@ -57,7 +58,7 @@ const common: BuildOptions & { metafile: true } = {
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages],
+  plugins: [templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages, litWithoutHooks],
 };
 
 /**
@@ -146,8 +147,10 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       mangleProps,
       // The page-wide API as window.RagFeedback, and the module's exports as window.__ragFeedback,
       // set from an entry of its own: esbuild's globalName would add its CommonJS export helpers.
+      // The script loaded twice: its API is the first copy's already (see index.ts), and the exports
+      // stay the first copy's, whose class is the element's.
       stdin: {
-        contents: "import * as widget from './index.ts'; window.__ragFeedback = widget; window.RagFeedback = widget.RagFeedback;",
+        contents: "import * as widget from './index.ts'; window.__ragFeedback ??= widget; window.RagFeedback = widget.RagFeedback;",
         resolveDir: dirname(entry),
         sourcefile: 'index.iife.ts',
         loader: 'ts',
@@ -160,7 +163,7 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
       // not cover regular expression literals (the e-mail pattern's Latin letters) and cost more.
       charset: 'utf8',
       outfile: join(out, IIFE),
-      plugins: [staticBackground, templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages],
+      plugins: [staticBackground, templates, idbWithoutExtras, webVitalsWithoutSoftNavs, litShortMessages, litWithoutHooks],
     }),
   ]);
   const iifePath = join(out, IIFE);

@@ -11,8 +11,7 @@ export { RagFeedbackElement } from './rag-feedback/rag-feedback.ts';
 export type { RagFeedbackOptions } from './settings.ts';
 export type { Strings } from './strings.ts';
 
-/** The page-wide API: configure once, flush on demand, see what is waiting. */
-export const RagFeedback = {
+const api = {
   /** Sets page-wide options (endpoint, write key, strings, config, …) before or after elements render. */
   configure(opts: RagFeedbackOptions): void {
     configure(opts);
@@ -30,6 +29,13 @@ export const RagFeedback = {
   /** The element class, for subclassing. */
   Element: RagFeedbackElement,
 };
+
+/**
+ * The page-wide API: configure once, flush on demand, see what is waiting. It is the one of the
+ * copy of the widget that defined the element, kept on its class: a second copy (the script loaded
+ * twice, the module from two URLs) hands that one out, since the page's elements read its options.
+ */
+export const RagFeedback: typeof api = ((customElements.get('rag-feedback') as { RagFeedback?: typeof api }).RagFeedback ??= api);
 
 // Fetched as the widget runs, not at first use: a page that goes offline before anyone clicks
 // must still have the code that writes to IndexedDB, and the popover.

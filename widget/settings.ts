@@ -6,6 +6,7 @@ import {
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
 import { joinUrl } from '../shared/url.ts';
+import { DELIVERY_TIMEOUT_MS } from './defaults.ts';
 import { isEndpoint } from './endpoint.ts';
 import { setDebug, warn } from './guard.ts';
 import { localized } from './localized.ts';
@@ -37,7 +38,7 @@ export interface RagFeedbackOptions {
   outboxName?: string;
   /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted); anything but a positive number keeps the default. */
   outboxCap?: number;
-  /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. */
+  /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. Its `timeoutMs` bounds the request for the project's config too. */
   transport?: TransportInput;
 }
 
@@ -96,11 +97,17 @@ export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetCo
   const local = options.config;
   if (options.loadConfig === false || !isEndpoint(endpoint) || !writeKey) return Promise.resolve(normalizeConfig(local));
   const where = `${endpoint}|${writeKey}`;
+  // Unanswered, given up as a batch of events is (`transport.timeoutMs`, 0 for none), and asked for again as after any failure that may pass.
+  const timeoutMs = typed(options.transport?.timeoutMs, DELIVERY_TIMEOUT_MS);
   // `null` is JSON too: only an object is a config.
-  return (remote[where] ??= fetch(joinUrl(endpoint, 'v1/config'), { headers: { authorization: `Bearer ${writeKey}` }, credentials: 'omit' })
+  return (remote[where] ??= fetch(joinUrl(endpoint, 'v1/config'), {
+    headers: { authorization: `Bearer ${writeKey}` },
+    credentials: 'omit',
+    signal: timeoutMs ? AbortSignal.timeout?.(timeoutMs) : undefined,
+  })
     .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : Promise.reject(res.status)))
     .catch((err) => {
-      // Offline, a 5xx, a 429 or a body that is not JSON may pass: asked for again by the next answer, and by every answer
+      // Offline, unanswered, a 5xx, a 429 or a body that is not JSON may pass: asked for again by the next answer, and by every answer
       // once the connection is back (one listener, however many fail). Another 4xx (a bad key) would not: kept, with the defaults.
       if (typeof err !== 'number' || err >= 500 || err === 429) {
         delete remote[where];

@@ -189,6 +189,77 @@ describe('explicit feedback', () => {
     await page.context().close();
   });
 
+  it('keeps what the user wrote in the popover when the answer is voted down again, or rated low again', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('rewrite');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    const [up, down] = [el.getByRole('button', { name: 'Helpful', exact: true }), el.getByRole('button', { name: 'Not helpful' })];
+    await down.click();
+    await el.getByRole('button', { name: 'Something else' }).click();
+    const more = el.getByLabel('Tell us more');
+    await more.fill('The 30-day rule is for members.');
+    // A change of mind and back: the thumb-down asks for no reason over what is written.
+    await up.click();
+    await down.click();
+    await expect.poll(() => down.getAttribute('aria-pressed')).toBe('true');
+    expect(await more.inputValue()).toBe('The 30-day rule is for members.');
+    // Nor does it over a correction being written.
+    await el.getByRole('button', { name: 'Close' }).click();
+    await page.waitForTimeout(900);
+    await down.click(); // takes the vote back
+    await page.waitForTimeout(900);
+    await down.click();
+    await el.getByRole('button', { name: 'Suggest a correction' }).click();
+    const draft = el.getByLabel('What should the answer say?');
+    await draft.fill('Opened items: 30 days.');
+    await page.waitForTimeout(900);
+    await down.click();
+    await page.waitForTimeout(900);
+    await down.click();
+    expect(await draft.inputValue()).toBe('Opened items: 30 days.');
+    expect(await el.getByRole('dialog', { name: 'Suggest a correction' }).count()).toBe(1);
+
+    // In rating mode, a second low rating alike.
+    const rated = newTraceId('rewrite-rate');
+    const { page: ratingPage } = await openHost(browser(), { options: { config: { rating: true }, loadConfig: false } });
+    await addAnswer(ratingPage, { traceId: rated });
+    const r = widget(ratingPage, rated);
+    await r.getByRole('button', { name: '2 of 5 stars' }).click();
+    await r.getByRole('button', { name: 'Suggest a correction' }).click();
+    await r.getByLabel('What should the answer say?').fill('Thirty days.');
+    await r.getByRole('button', { name: '1 of 5 stars' }).click();
+    await eventually(rated, (ev) => expect(ofType(ev, 'rating').map((e) => e.detail.stars)).toEqual([2, 1]));
+    expect(await r.getByLabel('What should the answer say?').inputValue()).toBe('Thirty days.');
+    await page.context().close();
+    await ratingPage.context().close();
+  });
+
+  it("closes the popover on Escape without closing the host's modal dialog the answer is in", async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('modal');
+    await page.evaluate(() => {
+      const dialog = document.createElement('dialog');
+      dialog.id = 'modal';
+      document.body.append(dialog);
+      // The chat's answers in a modal dialog: addAnswer appends them to #chat.
+      dialog.append(document.getElementById('chat')!);
+      dialog.showModal();
+    });
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    const popover = el.getByRole('dialog', { name: 'What went wrong?' });
+    await popover.waitFor();
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (document.getElementById('modal') as HTMLDialogElement).open)).toBe(true);
+    // With the popover closed, Escape is the dialog's again.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => (document.getElementById('modal') as HTMLDialogElement).open)).toBe(false);
+    await page.context().close();
+  });
+
   it('opens the popover even when clicked before its code has loaded', async () => {
     const context = await browser().newContext();
     // The popover's chunk arrives late, as on a slow connection.

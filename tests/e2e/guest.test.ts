@@ -8,6 +8,7 @@ import {
   callWidget,
   collector,
   eventually,
+  FAST,
   flush,
   keys,
   newTraceId,
@@ -166,6 +167,84 @@ describe('a good guest on the host page', () => {
     online = true;
     await page.evaluate(() => dispatchEvent(new Event('online')));
     await el.getByRole('button', { name: '4 of 5 stars' }).waitFor();
+    await context.close();
+  });
+
+  it('checks rephrases, and asks for the config again with the next answer, when a request for the config is left unanswered (a proxy that hangs)', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(countConfigFetches);
+    await context.route(`${collector()}/v1/config`, () => undefined); // never answered
+    // Given up as a batch of events is: after `transport.timeoutMs`.
+    const { page } = await openHost(browser(), { context, options: { transport: { ...FAST.transport, timeoutMs: 500 } } });
+    const [first, second, third] = [newTraceId('config-hangs'), newTraceId('config-hangs'), newTraceId('config-hangs')];
+    await addAnswer(page, { traceId: first, query: 'What is the refund window for opened items?' });
+    await addAnswer(page, { traceId: second, query: 'refund window for opened items' });
+    await eventually(first, (ev) => expect(ofType(ev, 'rephrase_within_session').map((e) => e.detail.nextTraceId)).toEqual([second]));
+    expect(await configFetches(page)).toBe(1);
+    await addAnswer(page, { traceId: third });
+    await expect.poll(() => configFetches(page)).toBe(2);
+    await context.close();
+  });
+
+  it('records nothing and fetches no config under a write key a request header cannot carry (a placeholder copied whole), and says so in debug output', async () => {
+    const context = await browser().newContext();
+    await context.addInitScript(countConfigFetches);
+    const { page, output } = await openHost(browser(), { context, options: { writeKey: 'rfw_…', debug: true } });
+    const traceId = newTraceId('bad-key');
+    await addAnswer(page, { traceId });
+    const el = widget(page, traceId);
+    await el.getByRole('button', { name: 'Not helpful' }).click();
+    await el.getByRole('button', { name: 'Incomplete' }).click();
+    await expect.poll(() => el.getByRole('dialog').count()).toBe(0);
+    expect(await el.getByText('Thank you for your feedback.').count()).toBe(0);
+    expect(await pending(page)).toBe(0);
+    expect(await configFetches(page)).toBe(0);
+    const { errors, console } = await output.settled();
+    expect(errors).toEqual([]);
+    expect(console.filter((m) => m.startsWith('warning: [rag-feedback] not recorded: set a valid endpoint and write key'))).not.toEqual([]);
+    await context.close();
+  });
+
+  it.each(['iife', 'esm'] as const)('takes the page-wide options through either copy of the widget loaded twice (%s build)', async (build) => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    const output = watchOutput(page);
+    await page.goto(`${site()}/tests/e2e/pages/blank.html`);
+    const traceId = newTraceId(`twice-${build}`);
+    // The second copy from another URL (a cache-busting query), as two bundles of one site may load it.
+    const sameApi = await page.evaluate(
+      async ({ build, site, endpoint, writeKey, traceId }) => {
+        type Api = { configure(o: object): void; Element: unknown };
+        const load = (query: string): Promise<Api> =>
+          build === 'iife'
+            ? new Promise((resolve, reject) => {
+                const s = document.createElement('script');
+                s.src = `${site}/dist/widget/rag-feedback.iife.js${query}`;
+                s.onload = () => resolve((window as unknown as { RagFeedback: Api }).RagFeedback);
+                s.onerror = reject;
+                document.head.append(s);
+              })
+            : // Written out for the page: the test runner would rewrite an import() of its own.
+              (new Function('url', 'return import(url)')(`${site}/dist/widget/rag-feedback.js${query}`) as Promise<{ RagFeedback: Api }>).then(
+                (m) => m.RagFeedback,
+              );
+        const first = await load('');
+        const second = await load('?copy=2');
+        // The page configures through the API it got last.
+        second.configure({ endpoint, writeKey, transport: { flushDelayMs: 50 } });
+        const el = document.createElement('rag-feedback');
+        el.setAttribute('trace-id', traceId);
+        el.innerHTML = '<p>Opened items can be returned within 14 days.</p>';
+        document.body.append(el);
+        return second === first && second.Element === customElements.get('rag-feedback');
+      },
+      { build, site: site(), endpoint: collector(), writeKey: keys().write, traceId },
+    );
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    expect(sameApi).toBe(true);
+    expect(await output.settled()).toEqual({ errors: [], console: [] });
     await context.close();
   });
 

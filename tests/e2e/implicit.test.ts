@@ -19,6 +19,7 @@ import {
   useBrowser,
   widget,
 } from './helpers.ts';
+import { eventsUpToMarker } from './markers.ts';
 
 const browser = useBrowser();
 
@@ -84,6 +85,18 @@ describe('implicit signals, each tied to its trace', () => {
       // The value is the collector's (focused from 15 s); the page's 400 ms threshold only drives prompts.
       expect(dwell!.signalValue).toBe(0);
     });
+    await page.context().close();
+  });
+
+  it('records a citation opened in a new tab with the middle button, and not the right button opening its menu', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('cite-middle');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).locator('a[data-chunk-id="chunk-1"]').click({ button: 'middle' });
+    await widget(page, traceId).locator('a[data-chunk-id="chunk-2"]').click({ button: 'right' });
+    await page.keyboard.press('Escape'); // the menu
+    const ev = await eventsUpToMarker(page, traceId);
+    expect(ofType(ev, 'citation_click').map((e) => e.detail)).toEqual([{ chunkId: 'chunk-1' }]);
     await page.context().close();
   });
 
@@ -214,6 +227,70 @@ describe('implicit signals, each tied to its trace', () => {
     await page.waitForTimeout(1_600);
     await setVisibility(page, 'hidden');
     await eventually(traceId, (ev) => expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_200));
+    await page.context().close();
+  });
+
+  it('counts dwell on an answer more than four screens tall while it fills the screen', async () => {
+    const { page } = await openHost(browser());
+    const traceId = newTraceId('very-tall');
+    // Under a quarter of it on screen at any time: no visibility threshold of a quarter or more is ever crossed.
+    await page.evaluate(() => document.getElementById('chat')!.before(Object.assign(document.createElement('div'), { style: 'height:200vh' })));
+    await addAnswer(page, { traceId, html: '<p class="answer" style="height:600vh">A very long answer.</p>' });
+    const top = await widget(page, traceId).evaluate((el) => el.getBoundingClientRect().top + scrollY);
+    // Scrolled into view as a reader does: its first lines, then on until it fills the screen.
+    await page.evaluate((top) => scrollTo(0, top - innerHeight + 50), top);
+    await page.waitForTimeout(300);
+    await page.evaluate((top) => scrollTo(0, top + 2 * innerHeight), top);
+    await page.waitForTimeout(1_600);
+    await setVisibility(page, 'hidden');
+    await eventually(traceId, (ev) => expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_200));
+    await page.context().close();
+  });
+
+  it("keeps the dwell and preview reading of an answer whose element loses its trace id, as the previous trace's", async () => {
+    const { page } = await openHost(browser());
+    const ids = [newTraceId('cleared-attr'), newTraceId('cleared-empty'), newTraceId('cleared-null')];
+    const html = '<p class="answer">Opened items: 14 days.</p><blockquote data-preview-for="chunk-7">Returns policy, section 2.</blockquote>';
+    for (const traceId of ids) await addAnswer(page, { traceId, html });
+    await page.waitForTimeout(1_300);
+    await page.evaluate(([a, b, c]) => {
+      const el = (id: string) => document.querySelector(`rag-feedback[trace-id="${id}"]`) as HTMLElement & { traceId: string | null };
+      el(a!).removeAttribute('trace-id');
+      el(b!).setAttribute('trace-id', '');
+      el(c!).traceId = null;
+    }, ids);
+    await flush(page);
+    for (const traceId of ids) {
+      await eventually(traceId, (ev) => {
+        expect(ofType(ev, 'answer_dwell')[0]!.detail.ms as number).toBeGreaterThanOrEqual(1_100);
+        expect(ofType(ev, 'citation_dwell').map((e) => e.detail)).toEqual([expect.objectContaining({ chunkId: 'chunk-7', mode: 'preview' })]);
+      });
+    }
+    await page.context().close();
+  });
+
+  it('counts no dwell for the time an element spends off the page, pointed at another answer meanwhile', async () => {
+    const { page } = await openHost(browser());
+    const [a, b] = [newTraceId('parked-a'), newTraceId('parked-b')];
+    await addAnswer(page, { traceId: a });
+    await page.waitForTimeout(1_300);
+    // Taken off the page, later given the next answer's trace while off it, and put back after a while.
+    await page.evaluate((a) => {
+      const el = document.querySelector(`rag-feedback[trace-id="${a}"]`)!;
+      el.remove();
+      (window as unknown as { parked: Element }).parked = el;
+    }, a);
+    await page.waitForTimeout(100);
+    await page.evaluate((b) => (window as unknown as { parked: Element }).parked.setAttribute('trace-id', b), b);
+    await page.waitForTimeout(3_000);
+    await page.evaluate(() => document.getElementById('chat')!.append((window as unknown as { parked: Element }).parked));
+    await page.waitForTimeout(200);
+    await setVisibility(page, 'hidden');
+    await setVisibility(page, 'visible');
+    // The time on screen before is the first answer's; the three seconds off the page are no one's.
+    await eventually(a, (ev) => expect(ofType(ev, 'answer_dwell').map((e) => e.detail.ms as number)).toEqual([expect.toSatisfy((ms: number) => ms >= 1_100)]));
+    const ev = await eventsUpToMarker(page, b);
+    for (const dwell of ofType(ev, 'answer_dwell')) expect(dwell.detail.ms as number).toBeLessThan(2_000);
     await page.context().close();
   });
 

@@ -17,12 +17,13 @@ import { reportVitalsTo } from '../signals/vitals.ts';
 import { stringsFor, VOTING_STRINGS, type VotingStrings } from '../strings.ts';
 import { typed } from '../typed.ts';
 import { type Citation, type FeedbackActions, type Panel, REASONS, type Reason } from '../ui/host.ts';
+import { written } from './popover-controller.ts';
 
 /**
  * The element as its feedback sees it: its attributes (documented on the element), the answer's
  * citations in its light DOM, the events it fires, and its update cycle.
  */
-export interface FeedbackHost extends ReactiveControllerHost, Pick<HTMLElement, 'dispatchEvent' | 'querySelectorAll' | 'isConnected'> {
+export interface FeedbackHost extends ReactiveControllerHost, Pick<HTMLElement, 'dispatchEvent' | 'querySelectorAll' | 'isConnected' | 'shadowRoot'> {
   readonly traceId: string;
   readonly sessionId?: string;
   readonly query?: string;
@@ -181,11 +182,15 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
     // A value of another type (set as a property in plain JavaScript, `new URL(…)` for the endpoint) counts as none given.
+    const key = typed(writeKey, '') || typed(options.writeKey, '');
     return {
       traceId: typed(traceId, ''),
       sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
       endpoint: typed(endpoint, '') || typed(options.endpoint, ''),
-      writeKey: typed(writeKey, '') || typed(options.writeKey, ''),
+      // A key a request header cannot carry, not printable ASCII (the README's `rfw_…` copied with its ellipsis), would make every
+      // request fail as if offline: it is none, as one the collector does not know, so nothing is recorded for it (the debug
+      // output says to set a valid key) and no config fetched.
+      writeKey: /[^!-~]/.test(key) ? '' : key,
     };
   }
 
@@ -216,9 +221,10 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     return { traceId: this.host.traceId, vote: this.vote, rating: this.rating, flagged: [...this.flagged], corrected: this.corrected, panel: this.panel.kind };
   }
 
-  /** False when the element has no trace, endpoint or write key to record it with. */
+  /** False when the element has no trace (nor is `traceId`, a previous one, given), endpoint or write key to record it with. */
   recordSignal<K extends SignalType>(type: K, detail: EventDetail<K>, { interaction = true, traceId, onRecorded }: RecordOptions = {}): boolean {
-    if (!this.context.traceId) return false;
+    // What belonged to the previous answer is recorded against it though the element now has no trace id.
+    if (!(traceId || this.context.traceId)) return false;
     if (interaction && !traceId) this.interacted = true;
     return pipeline().record(
       { ...this.context, ...(traceId ? { traceId } : { shownAt: this.shownAt }) },
@@ -265,7 +271,7 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.recordSignal(next ? `thumbs_${next}` : 'vote_cleared', {});
     this.tell('rf-vote', { vote: next });
     if (next === 'down') {
-      this.showPanel({ kind: 'reasons' });
+      this.askWhy();
       if (countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
     } else if (this.panel.kind === 'reasons') {
       this.closePanel();
@@ -278,7 +284,12 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
     this.tell('rf-rate', { stars });
-    if (stars <= LOW_RATING) this.showPanel({ kind: 'reasons' });
+    if (stars <= LOW_RATING) this.askWhy();
+  }
+
+  /** What went wrong: the reasons, unless the popover holds what the user wrote (a second thumbs-down while they write a correction). */
+  private askWhy(): void {
+    if (!written(this.host)) this.showPanel({ kind: 'reasons' });
   }
 
   chooseReason(reason: Reason, text?: string): void {

@@ -12,6 +12,12 @@ function focusedElement(): Element | null {
   return el;
 }
 
+/** Whether the user has written in an element's popover (a correction, its text or where it is written, or "tell us more"): what they wrote is never lost. */
+export function written(host: Pick<Element, 'shadowRoot'>): boolean {
+  const root = host.shadowRoot;
+  return !!(root?.querySelector('textarea')?.value || root?.querySelector('input')?.value);
+}
+
 /** The popover last opened on the page (or opening, its code still on the way): opening one on another answer closes it, as menus do, unless the user has written in its form. */
 let open: PopoverController | undefined;
 
@@ -74,9 +80,8 @@ export class PopoverController implements ReactiveController {
     this.shown = panel;
     this.focusStep = panel.kind !== 'closed';
     if (this.focusStep) {
-      // Not a form the user has written in, though (a correction, "tell us more"): what they wrote is never lost. An empty one closes as any other.
-      const root = open?.host.shadowRoot;
-      if (open !== this && !(root?.querySelector('textarea')?.value || root?.querySelector('input')?.value)) open?.feedback.closePanel();
+      // Not a form the user has written in, though: an empty one closes as any other.
+      if (open && open !== this && !written(open.host)) open.feedback.closePanel();
       open = this;
     }
     this.focusedWhileLoading = undefined;

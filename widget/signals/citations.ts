@@ -22,7 +22,9 @@ export class CitationController implements ReactiveController, TraceAware {
     host.addController(this);
   }
 
-  private readonly onClick = safely((e: Event) => {
+  private readonly onClick = safely((e: MouseEvent) => {
+    // A click, or a middle-click (auxclick) opening the source in a new tab; not the right button's menu.
+    if (e.button > 1) return;
     const citation = (e.target as Element | null)?.closest?.<HTMLElement>('[data-chunk-id]');
     const chunkId = citation?.dataset.chunkId;
     if (!chunkId || !this.host.contains(citation!)) return;
@@ -69,6 +71,7 @@ export class CitationController implements ReactiveController, TraceAware {
 
   hostConnected(): void {
     this.host.addEventListener('click', this.onClick);
+    this.host.addEventListener('auxclick', this.onClick);
     document.addEventListener('visibilitychange', this.onVisibility);
     this.observer = new IntersectionObserver(
       safely((entries: IntersectionObserverEntry[]) => {
@@ -98,6 +101,7 @@ export class CitationController implements ReactiveController, TraceAware {
 
   hostDisconnected(): void {
     this.host.removeEventListener('click', this.onClick);
+    this.host.removeEventListener('auxclick', this.onClick);
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.observer?.disconnect();
     this.mutations?.disconnect();

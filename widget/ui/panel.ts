@@ -26,7 +26,10 @@ export function renderPanel(feedback: FeedbackActions, s: PopoverStrings, panel:
     // Escape while an input method composes (Chinese, Japanese) cancels the composition, not the form
     // (Safari says so with keyCode 229 alone).
     if (e.key === 'Escape' && !e.isComposing && e.keyCode !== 229) {
+      // Handled here: neither the page's handlers nor the browser's close request (which closes a modal
+      // <dialog> the answer sits in) take it too.
       e.stopPropagation();
+      e.preventDefault();
       feedback.closePanel();
     }
   };
