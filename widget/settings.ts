@@ -34,9 +34,9 @@ export interface RagFeedbackOptions {
   nonce?: string;
   /** Log warnings to the console (default false: the widget is silent on the host page). */
   debug?: boolean;
-  /** Name of the IndexedDB outbox (default "rag-feedback"). */
+  /** Name of the IndexedDB outbox (default "rag-feedback"), read once, when the outbox opens: set it as the page loads. */
   outboxName?: string;
-  /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted); anything but a positive number keeps the default. */
+  /** Most events the outbox keeps while offline (default 20,000; the oldest are dropped, and counted), read at each write; anything but a positive number keeps the default. */
   outboxCap?: number;
   /** Delivery timing; what it leaves out, also within `backoff`, keeps its default. Its `timeoutMs` bounds the request for the project's config too. */
   transport?: TransportInput;
