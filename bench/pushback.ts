@@ -27,6 +27,9 @@ const longest = [
   pad('Are you sure?', ' '),
   pad('.', ' ', ' thanks, are you sure?'),
   pad('are you sure', ','),
+  pad('Are you sure? a', ' '),
+  pad('Are you sure? a', ','),
+  pad('That is wrong. x', ' ; '),
 ];
 
 export async function pushbackBench(): Promise<Row[]> {

@@ -174,10 +174,11 @@ let leftOverPattern: RegExp | undefined;
 /**
  * A phrase left out, the connective opening it and the punctuation it leaves but a "¿" or "¡" opening
  * what follows. The spaces before a connective are matched, not looked behind: a lookbehind over them
- * would scan back the whole run at each space.
+ * would scan back the whole run at each space. A run before the phrase is matched only from its start,
+ * or a long run of spaces away from any phrase would be scanned to its end from each of its characters.
  */
 const leftOver = (): RegExp =>
-  (leftOverPattern ??= new RegExp(String.raw`(?:(?<=^|[.!?…])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*)?[\s,;:]*${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`, 'giu'));
+  (leftOverPattern ??= new RegExp(String.raw`(?:(?<=^|[.!?…])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*|(?<![\s,;:])[\s,;:]*)?${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`, 'giu'));
 
 let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
 
