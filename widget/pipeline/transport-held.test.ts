@@ -71,6 +71,41 @@ describe('events the collector held back for their session', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
+  it('reports its drop count again, with what was dropped since, while the event the collector keeps it under is held back', async () => {
+    let items = [item('e1', 'flood'), item('e2', 'quiet')];
+    let lost = 5;
+    const reported: number[] = [];
+    const outbox = {
+      settled: () => Promise.resolve(),
+      dropped: () => Promise.resolve(lost),
+      peek: (limit: number, skip: (i: OutboxItem) => boolean) => Promise.resolve(items.filter((i) => !skip(i)).slice(0, limit)),
+      remove: (ids: readonly string[], count = 0) => {
+        items = items.filter((i) => !ids.includes(i.id));
+        lost -= count;
+        return Promise.resolve();
+      },
+    } as unknown as Outbox;
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(init.body as string) as { events: { eventId: string; sessionId: string }[]; dropped?: number };
+      reported.push(body.dropped ?? 0);
+      const first = reported.length === 1;
+      const results = body.events.map((e, index) =>
+        first && e.sessionId === 'flood' ? { index, id: e.eventId, status: 'rate_limited', retryAfter: 1 } : { index, id: e.eventId, status: 'accepted' },
+      );
+      return Response.json({ results }, first ? { status: 429, headers: { 'retry-after': '1' } } : {});
+    });
+    const transport = new Transport(outbox, () => ({ flushDelayMs: 0, backoff, timeoutMs: 0 }), vi.fn());
+    await transport.flush();
+    // e2 was taken, but the report is kept under e1, held back: the count stays, and three more are lost meanwhile.
+    expect(lost).toBe(5);
+    lost += 3;
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Sent again with e1, the running total: the collector keeps the most any sending said, 8.
+    expect(reported).toEqual([5, 8]);
+    expect(lost).toBe(0);
+    expect(items).toEqual([]);
+  });
+
   it('keeps the whole batch after a 429 without results, as before, and throws nothing for results it cannot use', async () => {
     const { outbox, left } = memoryOutbox([item('e1', 'flood')]);
     vi.stubGlobal('fetch', async () =>

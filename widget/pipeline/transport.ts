@@ -146,7 +146,7 @@ export class Transport {
       // What its rate limit held back goes again after the wait it asked (the collector is reachable: no longer).
       if (held.length) this.backOff(to, wait);
       const ids = batch.map((i) => i.id).filter((id) => !held.includes(id));
-      // Drops reported only with an event the collector took: a batch it refused whole reports none.
+      // Drops reported only with the event the collector keeps them under, taken: a batch it refused whole reports none.
       await this.outbox.remove(ids, took ? dropped : 0).catch(this.warn);
       this.onSettled(ids);
     }
@@ -197,7 +197,8 @@ export class Transport {
     for (const r of results) if (r?.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     // The results settle what they answer; what they hold back (its session over its limit, a 429), or leave unread, stays.
     const held = batch.filter((_, i) => !SETTLED.includes(results[i]?.status)).map((i) => i.id);
-    // Results that settle nothing answer nothing: the batch backs off as after any failure.
-    return held.length < batch.length ? [results.some((r) => TAKEN.includes(r?.status)), held, wait] : wait;
+    // Results that settle nothing answer nothing: the batch backs off as after any failure. The collector keeps a drop
+    // count under the batch's first event it did not reject: while that one is held back, the count goes again with it.
+    return held.length < batch.length ? [TAKEN.includes(results.find((r) => r?.status !== 'rejected')?.status), held, wait] : wait;
   }
 }
