@@ -158,6 +158,41 @@ describe('the corrections inbox', () => {
     expect((await admin(p, `/corrections/${eventId}/resolve`, { method: 'POST', json: { note: 'fixed' } })).status).toBe(200);
   });
 
+  it('answers 409 correction_resolved when another admin resolved it while the last try was being written', async () => {
+    const p = await newProject();
+    const t = trace({ sessionId: 'moving' });
+    await send(p, [t], [{ traceId: t.traceId, sessionId: 'moving', signalType: 'correction', detail: { text: 'Refunds take 30 days now' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    let tries = 0;
+    // The job moves it before the first two tries' writes; before the third, another admin resolves it.
+    const racing = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql[0]?.includes("set status = 'resolved'")) {
+        const other = ++tries === 3;
+        await env.DB.prepare(
+          other
+            ? "update corrections set status = 'resolved', note = 'theirs' where project_id = ? and event_id = ?"
+            : `update corrections set source_doc_id = 'moved-${tries}.md' where project_id = ? and event_id = ?`,
+        )
+          .bind(p.id, eventId)
+          .run();
+      }
+      return run();
+    });
+    const res = await call(`/v1/admin/corrections/${eventId}/resolve`, {
+      method: 'POST',
+      headers: bearer(p.keys.admin),
+      json: { note: 'mine' },
+      bindings: { DB: racing },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: { code: 'correction_resolved', field: 'eventId' } });
+    expect(await env.DB.prepare('select status, note from corrections where project_id = ? and event_id = ?').bind(p.id, eventId).first()).toEqual({
+      status: 'resolved',
+      note: 'theirs',
+    });
+  });
+
   it('lists a correction about the answer it was sent on with that answer and nothing sent under another', async () => {
     const p = await newProject();
     const t = trace({ sessionId: 'alone', query: 'Can I return opened items?' });

@@ -87,6 +87,8 @@ export async function resolveCorrection(
     ]);
     if (!found) return 'not_found';
     if (found.status !== 'open') return 'resolved_already';
+    // Read once more after the last try's write, which another admin's resolving may have beaten.
+    if (tries > RESOLVE_TRIES) return 'rerouted';
     // Written only while it is open and routed by the document read (the nightly job re-routes open ones).
     const r = await d1
       .prepare(
@@ -96,6 +98,5 @@ export async function resolveCorrection(
       .bind(note, now, routedOwner(found.sourceDocId, owners) ?? NO_OWNER, projectId, eventId, found.sourceDocId)
       .run();
     if (r.meta.changes > 0) return 'resolved';
-    if (tries === RESOLVE_TRIES) return 'rerouted';
   }
 }
