@@ -205,6 +205,16 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it('reads a write key without the spaces and line break around it, as the collector does', async () => {
+    const { context, page, output } = await openHost(browser(), { options: { writeKey: ` ${keys().write}\n` } });
+    const traceId = newTraceId('spaced-key');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await eventually(traceId, (events) => expect(events.map((e) => e.signalType)).toContain('thumbs_up'));
+    expect((await output.settled()).errors).toEqual([]);
+    await context.close();
+  });
+
   it.each(['iife', 'esm'] as const)('takes the page-wide options through either copy of the widget loaded twice (%s build)', async (build) => {
     const context = await browser().newContext();
     const page = await context.newPage();

@@ -28,18 +28,22 @@ export function nextBatch(items: readonly OutboxItem[], most?: ReadonlyMap<strin
 /**
  * On page hide, hands events not yet confirmed to the browser with sendBeacon (text/plain, key
  * in the body: no preflight, and it outlives the page). They stay in the outbox: if the beacon
- * is lost they go on the next visit, and if not the collector answers "duplicate".
+ * is lost they go on the next visit, and if not the collector answers "duplicate". Gives back what the
+ * browser took (it refuses a beacon past its quota for requests outliving the page).
  */
-export function beacon(items: readonly OutboxItem[]): void {
-  if (!navigator.sendBeacon) return;
+export function beacon(items: readonly OutboxItem[]): OutboxItem[] {
+  const sent: OutboxItem[] = [];
+  if (!navigator.sendBeacon) return sent;
   let rest = [...items];
   while (rest.length > 0) {
     const batch = nextBatch(rest);
     const { endpoint, writeKey } = batch[0]!;
     // One endpoint the browser cannot send to must not keep the others' events from going.
     try {
-      navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' }));
+      if (navigator.sendBeacon(eventsUrl(endpoint), new Blob([JSON.stringify({ writeKey, events: batch.map((i) => i.event) })], { type: 'text/plain' })))
+        sent.push(...batch);
     } catch {}
     rest = rest.filter((i) => !batch.includes(i));
   }
+  return sent;
 }

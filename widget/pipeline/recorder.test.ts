@@ -8,9 +8,15 @@ import { UNCONFIRMED_KEPT } from '../defaults.ts';
 import type { OutboxItem } from './outbox.ts';
 import { Recorder } from './recorder.ts';
 
-/** What the page-hide beacon was handed. */
+/** What the page-hide beacon was handed, and whether the browser takes it (false: its quota for beacons full). */
 const beaconed = vi.hoisted(() => [] as OutboxItem[][]);
-vi.mock('./beacon.ts', () => ({ beacon: (items: OutboxItem[]) => beaconed.push(items) }));
+const browser = vi.hoisted(() => ({ takes: true }));
+vi.mock('./beacon.ts', () => ({
+  beacon: (items: OutboxItem[]) => {
+    beaconed.push(items);
+    return browser.takes ? items : [];
+  },
+}));
 // IndexedDB and the network: the browser suite covers them. Here the outbox takes events, and
 // nothing is ever confirmed, as when another tab delivers the shared outbox.
 vi.mock('./outbox.ts', () => ({
@@ -29,6 +35,7 @@ const ctx = { traceId: 't', sessionId: 's', endpoint: 'https://collector.example
 
 beforeEach(() => {
   beaconed.length = 0;
+  browser.takes = true;
   vi.stubGlobal('addEventListener', () => undefined);
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -60,6 +67,17 @@ describe('Recorder', () => {
     recorder.visible();
     recorder.beacon();
     expect(ids()).toEqual([[first.eventId], [second.eventId], [], [second.eventId, first.eventId]]);
+  });
+
+  it('beacons again at the next hide what the browser refused', () => {
+    const recorder = new Recorder({}, () => undefined);
+    const event = recorder.record(ctx, 'copy_answer', { chars: 1 }, 1, true)!;
+    browser.takes = false;
+    recorder.beacon();
+    browser.takes = true;
+    recorder.beacon();
+    recorder.beacon();
+    expect(beaconed.map((items) => items.map((item) => item.id))).toEqual([[event.eventId], [event.eventId], []]);
   });
 
   it("redacts what a person typed, within its field's limit, and leaves ids that look like PII alone", () => {

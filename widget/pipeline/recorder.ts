@@ -133,9 +133,9 @@ export class Recorder {
    */
   beacon(): void {
     const items = [...this.unconfirmed.values()].filter((i) => !this.beaconed.has(i));
-    for (const i of items) this.beaconed.add(i);
-    // Newest first: the oldest are the likeliest to have gone already (another tab sends them too).
-    beacon(items.reverse());
+    // Newest first: the oldest are the likeliest to have gone already (another tab sends them too). What the
+    // browser refused (its quota for beacons full) goes again at the next hide, `pagehide` after `visibilitychange`.
+    for (const i of beacon(items.reverse())) this.beaconed.add(i);
   }
 
   /** The page is visible again: its next hide beacons what is still not confirmed. */

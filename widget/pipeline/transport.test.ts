@@ -142,11 +142,38 @@ describe('batches a proxy refuses as too large (413, an HTML page)', () => {
       () => undefined,
     );
     await t.flush();
+    expect(sent).toEqual([['e0', 'e1', 'e2', 'e3', 'e4'], ['e0', 'e1'], ['e2', 'e3'], ['e2']]);
+    // After an event dropped as too large, the rest go after the destination's backoff, one at a time.
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(sent).toEqual([['e0', 'e1', 'e2', 'e3', 'e4'], ['e0', 'e1'], ['e2', 'e3'], ['e2'], ['e3'], ['e4']]);
     expect(stored).toEqual(['e0', 'e1', 'e3', 'e4']);
     expect(items).toEqual([]);
     await vi.advanceTimersByTimeAsync(600_000);
     expect(sent).toHaveLength(6);
+  });
+
+  it('drops at most one event a backoff when a proxy refuses every body', async () => {
+    let items = Array.from({ length: 64 }, (_, i) => ({ id: `e${i}`, endpoint: 'https://collector.example', writeKey: 'rfw_k', event: { eventId: `e${i}` } }));
+    const outbox = {
+      settled: () => Promise.resolve(),
+      peek: async (limit: number, skip: (i: unknown) => boolean) => items.filter((i) => !skip(i)).slice(0, limit),
+      dropped: async () => 0,
+      remove: async (ids: readonly string[]) => void (items = items.filter((i) => !ids.includes(i.id))),
+    };
+    let requests = 0;
+    vi.stubGlobal('fetch', async () => {
+      requests++;
+      return new Response('<html>Request Entity Too Large</html>', { status: 413 });
+    });
+    const t = new Transport(
+      outbox as never,
+      () => ({ flushDelayMs: 10, backoff: { baseMs: 10_000, maxMs: 60_000 }, timeoutMs: 0 }),
+      () => undefined,
+    );
+    await t.flush();
+    // Halved down to one event (64, 32, … 1), which is dropped; the next waits.
+    expect(requests).toBe(7);
+    expect(items).toHaveLength(63);
   });
 });
 

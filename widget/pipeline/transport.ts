@@ -143,8 +143,10 @@ export class Transport {
       }
       const [took, held, wait] = outcome;
       this.backoffs.delete(to);
-      // What its rate limit held back goes again after the wait it asked (the collector is reachable: no longer).
-      if (held.length) this.backOff(to, wait);
+      // What its rate limit held back goes again after the wait it asked (the collector is reachable: no longer). A batch
+      // of which nothing was taken (refused whole, too large alone) makes its destination wait too: refusing every batch,
+      // a proxy or a key the collector does not know would otherwise drain the outbox at once.
+      if (held.length || !took) this.backOff(to, wait);
       const ids = batch.map((i) => i.id).filter((id) => !held.includes(id));
       // Drops reported only with the event the collector keeps them under, taken: a batch it refused whole reports none.
       await this.outbox.remove(ids, took ? dropped : 0).catch(this.warn);
@@ -192,7 +194,7 @@ export class Transport {
         return wait;
       }
       this.warn(`batch of ${batch.length} dropped: HTTP ${res.status}`, body);
-      return [false, [], 0];
+      return [false, [], wait];
     }
     for (const r of results) if (r?.status === 'rejected') this.warn(`event dropped: ${r.field}: ${r.reason}`);
     // The results settle what they answer; what they hold back (its session over its limit, a 429), or leave unread, stays.

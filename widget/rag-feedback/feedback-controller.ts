@@ -182,7 +182,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
     // A value of another type (set as a property in plain JavaScript, `new URL(…)` for the endpoint) counts as none given.
-    const key = typed(writeKey, '') || typed(options.writeKey, '');
+    // Spaces around it (read from a file with its line break) are no part of it, as the collector reads it.
+    const key = (typed(writeKey, '') || typed(options.writeKey, '')).trim();
     return {
       traceId: typed(traceId, ''),
       sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
