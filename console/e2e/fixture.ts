@@ -115,6 +115,23 @@ export function holdingSaves(path: string) {
   return { routes, sent, release: () => release() };
 }
 
+/**
+ * Double-clicks Save under `holdingSaves`, and checks the second click sent nothing, Save saying so
+ * while the first was on its way, then that the page said it saved (`status`) and Save is back.
+ */
+export async function doubleClickSave(page: Page, saves: ReturnType<typeof holdingSaves>, status: string): Promise<void> {
+  const save = page.getByRole('button', { name: 'Save' });
+  await save.dblclick();
+  await expect.poll(() => saves.sent.length).toBe(1);
+  expect(await save.getAttribute('aria-disabled')).toBe('true');
+  saves.release();
+  await page.getByText('Saved.').waitFor();
+  await page.waitForTimeout(500);
+  expect(saves.sent).toHaveLength(1);
+  expect(await page.locator(status).first().textContent()).toBe('Saved.');
+  expect(await save.getAttribute('aria-disabled')).toBe('false');
+}
+
 export interface ConsolePage {
   context: BrowserContext;
   page: Page;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { Correction, FlaggedDocument, WorstTrace } from '../api/types.ts';
-import { holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
+import { doubleClickSave, holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -155,18 +155,8 @@ describe('owner rules saved with a double click', () => {
       await page.getByRole('button', { name: 'Add a rule' }).click();
       await page.getByLabel('Pattern 1').fill('refunds*');
       await page.getByLabel('Owner 1').fill('payments team');
-      const save = page.getByRole('button', { name: 'Save' });
-      await save.dblclick();
-      // The second click came while the first save was on its way: it sent nothing, Save saying so meanwhile.
-      await expect.poll(() => saves.sent.length).toBe(1);
-      expect(await save.getAttribute('aria-disabled')).toBe('true');
-      saves.release();
-      await page.getByText('Saved.').waitFor();
-      await page.waitForTimeout(500);
-      expect(saves.sent).toHaveLength(1);
-      expect(await page.locator('rf-documents-page .actions [role="status"]').textContent()).toBe('Saved.');
+      await doubleClickSave(page, saves, 'rf-documents-page .actions [role="status"]');
       expect(await page.locator('rf-documents-page [data-field="theirs"]').count()).toBe(0);
-      expect(await save.getAttribute('aria-disabled')).toBe('false');
       expect(await f.admin('/v1/admin/owners')).toEqual({ owners: [{ pattern: 'refunds*', owner: 'payments team' }] });
       expect(problems).toEqual([]);
     } finally {

@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addAnswer, callWidget, FAST, newTraceId, site, useBrowser, widget } from '../../tests/e2e/helpers.ts';
 import { gotoHostPage } from '../../tests/e2e/host-page.ts';
-import { holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
+import { doubleClickSave, holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector(undefined, { origins: () => [site()] });
@@ -402,17 +402,7 @@ describe('prompt settings saved with a double click', () => {
       const bounce = page.getByLabel('Bounce window (ms)');
       await bounce.waitFor();
       await bounce.fill('4711');
-      const save = page.getByRole('button', { name: 'Save' });
-      await save.dblclick();
-      // The second click came while the first save was on its way: it sent nothing, Save saying so meanwhile.
-      await expect.poll(() => saves.sent.length).toBe(1);
-      expect(await save.getAttribute('aria-disabled')).toBe('true');
-      saves.release();
-      await page.getByText('Saved.').waitFor();
-      await page.waitForTimeout(500);
-      expect(saves.sent).toHaveLength(1);
-      expect(await page.locator('rf-prompts-page .actions [role="status"]').textContent()).toBe('Saved.');
-      expect(await save.getAttribute('aria-disabled')).toBe('false');
+      await doubleClickSave(page, saves, 'rf-prompts-page .actions [role="status"]');
       expect(await f.admin('/v1/admin/config')).toMatchObject({ thresholds: { bounceWindowMs: 4711 } });
       expect(problems).toEqual([]);
     } finally {

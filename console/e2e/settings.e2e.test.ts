@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
-import { holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
+import { doubleClickSave, holdingSaves, openConsole, refusingSaves, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -175,18 +175,8 @@ describe('settings', () => {
       const minutes = page.getByLabel('Review time per week (minutes)');
       await minutes.waitFor();
       await minutes.fill('47');
-      const save = page.getByRole('button', { name: 'Save' });
-      await save.dblclick();
-      // The second click came while the first save was on its way: it sent nothing, Save saying so meanwhile.
-      await expect.poll(() => saves.sent.length).toBe(1);
-      expect(await save.getAttribute('aria-disabled')).toBe('true');
-      saves.release();
-      await page.getByText('Saved.').waitFor();
-      await page.waitForTimeout(500);
-      expect(saves.sent).toHaveLength(1);
-      expect(await page.locator('rf-settings-page [role="status"]').first().textContent()).toBe('Saved.');
+      await doubleClickSave(page, saves, 'rf-settings-page [role="status"]');
       expect(await page.locator('rf-settings-page [data-field="theirs"]').count()).toBe(0);
-      expect(await save.getAttribute('aria-disabled')).toBe('false');
       expect(await f.admin('/v1/admin/settings')).toMatchObject({ reviewMinutesPerWeek: 47 });
       expect(problems).toEqual([]);
     } finally {
