@@ -41,6 +41,8 @@ export const FLUSH_DELAY_MS = 1_000;
 export const BACKOFF_BASE_MS = 5_000;
 /** Longest wait between retries. */
 export const BACKOFF_MAX_MS = 3_600_000;
+/** A backoff bound the page sets under this keeps its default: retries so close (0: at once) would hammer a collector that is down. */
+export const MIN_BACKOFF_MS = 100;
 /** A batch unanswered this long (a hung proxy) is given up and retried, as after a network error. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
 /**

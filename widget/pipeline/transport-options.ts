@@ -1,5 +1,5 @@
 import type { BackoffOptions } from '../../shared/backoff.ts';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS } from '../defaults.ts';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_TIMEOUT_MS, FLUSH_DELAY_MS, MIN_BACKOFF_MS } from '../defaults.ts';
 import { fill } from '../typed.ts';
 
 /** Delivery timing, which the host page may set (`transport`). */
@@ -20,9 +20,6 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
   backoff: { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS },
   timeoutMs: DELIVERY_TIMEOUT_MS,
 };
-
-/** A backoff bound under this keeps its default: retries so close (0: at once) would hammer a collector that is down. */
-export const MIN_BACKOFF_MS = 100;
 
 /** Delivery timing as the page set it (`given`), filled with the defaults. */
 export function transportOptions(given: unknown): TransportOptions {
