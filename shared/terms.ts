@@ -69,6 +69,9 @@ const ALSO_ENGLISH = new Set(
  */
 export const POINTING_BACK: ReadonlySet<string> = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
 
+/** Whether terms name nothing of their own: none, or only words pointing back ("What else?", "Are you sure?" once its pushback is left out). */
+export const namesNothing = (terms: Iterable<string>): boolean => [...terms].every((term) => POINTING_BACK.has(term));
+
 /**
  * A word: a letter or digit, then letters, digits and the combining marks written on them (the
  * vowel signs of Hindi, Arabic's vowel marks), which are part of the word they sit in.
@@ -232,7 +235,7 @@ export const questionTerms = (query: string): string[] => terms(withoutPushback(
  */
 export function queryKey(query: string): string {
   const asked = new Set(terms(withoutPushback(query)));
-  if ([...asked].every((term) => POINTING_BACK.has(term))) return '';
+  if (namesNothing(asked)) return '';
   return bounded([...asked].sort().join(' '));
 }
 

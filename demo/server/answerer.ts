@@ -14,12 +14,13 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPIIAndAddresses } from '../../shared/redact-address.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
+import { namesNothing } from '../../shared/terms.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { DemoError } from './errors.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer, type Reads } from './extractive.ts';
-import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, namesNothing, withEarlierTurn } from './follow-up.ts';
+import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -181,8 +182,8 @@ export function createAnswerer(options: AnswererOptions) {
     const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
     // What the reranker and the quoted answer read: the question, or for one naming nothing of its own
-    // ("Are you sure?", "What else?"), the terms it was searched with, which are the turn before's.
-    const reads: Reads = followUp && namesNothing(own) ? terms : req.query;
+    // ("Are you sure?", "What else?", "Why?"), the terms it was searched with, which are the turn before's.
+    const reads: Reads = followUp && namesNothing(own.keys()) ? terms : req.query;
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;

@@ -29,13 +29,6 @@ const subject = (own: ReadonlyMap<string, number>) => new Map([...own].filter(([
 export const leansOnEarlierTurn = (own: ReadonlyMap<string, number>): boolean => subject(own).size <= FOLLOW_UP_MAX_TERMS;
 
 /**
- * Whether a question with these terms names nothing of its own: a pushback alone once its words are
- * left out ("Are you sure?"), words pointing back ("What else?") or stop words ("Why?"). It asks
- * what the turn before asked, so what it was searched with is all there is to read of it.
- */
-export const namesNothing = (own: ReadonlyMap<string, number>): boolean => subject(own).size === 0;
-
-/**
  * The weighted terms to search a follow-up with: its own terms without the words pointing back,
  * and those the previous turn was searched with at a lower weight. Chained follow-ups fade: the
  * turn before the previous one comes at the weight squared, until the floor drops it.
