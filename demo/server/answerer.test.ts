@@ -331,7 +331,7 @@ describe('createAnswerer', () => {
     };
     const { answerer, traces } = setup({ corpus: loadDocs(), reranker: recording });
     const question = 'How does the widget redact personal information?';
-    for (const [i, followUp] of ['Are you sure?', '你确定吗？', "That's wrong.", 'what else?', 'Why?'].entries()) {
+    for (const [i, followUp] of ['Are you sure?', '你确定吗？', "That's wrong.", 'Why?'].entries()) {
       const first = await answerer.ask({ sessionId: `s-${i}`, query: question, turnIndex: 0 });
       expect(read.at(-1)).toBe(question);
       const again = await answerer.ask({ sessionId: `s-${i}`, query: followUp, turnIndex: 1 });
@@ -341,6 +341,23 @@ describe('createAnswerer', () => {
       // The same passages in the same order, so the same sentences quoted: an answer, which can be regenerated.
       expect(again).toMatchObject({ answered: true, answer: first.answer, citations: first.citations });
     }
+  });
+
+  it('answers "What else?" with sentences the turn before did not quote, and its regenerate with others again', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    const question = 'How does the widget redact personal information?';
+    const first = await answerer.ask({ sessionId: 's-1', query: question, turnIndex: 0 });
+    const more = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 1 });
+    // Searched for the same subject, so the same passages: what it quotes from them is new.
+    expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+    expect(more.answered).toBe(true);
+    const sentences = (answer: string) => answer.split(/(?<=\]) /);
+    const quotedFirst = sentences(first.answer);
+    expect(sentences(more.answer).filter((s) => quotedFirst.includes(s))).toEqual([]);
+    const again = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 1, regenerateOf: more.traceId });
+    expect(sentences(again.answer).filter((s) => quotedFirst.includes(s) || sentences(more.answer).includes(s))).toEqual([]);
+    // Asked anew in another session, the first answer's sentences come back.
+    expect((await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 })).answer).toBe(first.answer);
   });
 
   it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {

@@ -20,7 +20,7 @@ import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
 import { DemoError } from './errors.ts';
 import { EXTRACTIVE_MODEL, extractiveAnswer, type Reads } from './extractive.ts';
-import { boostedQuery, keptForFollowUps, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
+import { ASKING_FOR_MORE, boostedQuery, keptForFollowUps, leansOnEarlierTurn, withEarlierTurn } from './follow-up.ts';
 import { type Generator, HISTORY_TURNS, type Turn } from './generate.ts';
 import { identityReranker, type Reranker, type Scored } from './rerank.ts';
 
@@ -81,12 +81,14 @@ interface SessionTurn {
   answer?: string;
   /** The weighted terms retrieval searched with, read from the question as redacted (the heaviest, for a long one): they reach the next turn's trace. */
   terms: ReadonlyMap<string, number>;
+  /** The sentences its latest answer quoted: a follow-up asking for more ("What else?") quotes others. */
+  quoted?: ReadonlySet<string>;
 }
 
 interface AnswerRecord {
   sessionId: string;
   turnIndex: number;
-  /** Sentences this answer and the ones it replaced quoted: a regenerate quotes others. */
+  /** Sentences this answer and those it was to avoid quoted (the answers it replaced, the turn before's for "What else?"): a regenerate quotes others. */
   quoted: Set<string>;
   /**
    * The terms of the turn before it that its search read (that turn's own `terms`, shared, not
@@ -139,16 +141,16 @@ export function createAnswerer(options: AnswererOptions) {
   }
 
   /** The model's answer if there is a model and it answers, else the one quoting what `reads` asks. */
-  async function compose(req: AskRequest, reads: Reads, chunks: Chunk[], history: Turn[], previous: AnswerRecord | undefined) {
+  async function compose(req: AskRequest, reads: Reads, chunks: Chunk[], history: Turn[], exclude: ReadonlySet<string>) {
     if (generator && chunks.length) {
       try {
-        const { answer, citations, prompt } = await generator.generate(req.query, chunks, history, { regenerate: !!previous });
+        const { answer, citations, prompt } = await generator.generate(req.query, chunks, history, { regenerate: !!req.regenerateOf });
         return { answer, citations, prompt, model: generator.model, quoted: [] };
       } catch (err) {
         onStageError?.('generator', err);
       }
     }
-    const quotedAnswer = extractiveAnswer(reads, chunks, (t) => index.idf(t), { exclude: previous?.quoted });
+    const quotedAnswer = extractiveAnswer(reads, chunks, (t) => index.idf(t), { exclude });
     return { ...quotedAnswer, prompt: undefined, model: EXTRACTIVE_MODEL };
   }
 
@@ -184,6 +186,9 @@ export function createAnswerer(options: AnswererOptions) {
     // What the reranker and the quoted answer read: the question, or for one naming nothing of its own
     // ("Are you sure?", "What else?", "Why?"), the terms it was searched with, which are the turn before's.
     const reads: Reads = followUp && namesNothing(own.keys()) ? terms : req.query;
+    // Sentences not to quote again: those of the answers a regenerate replaces, and for "What else?" the turn before's.
+    const asksForMore = reads !== req.query && [...own.keys()].some((term) => ASKING_FOR_MORE.has(term));
+    const exclude = new Set([...(previous?.quoted ?? []), ...((asksForMore && earlier.at(-1)?.quoted) || [])]);
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
@@ -201,7 +206,7 @@ export function createAnswerer(options: AnswererOptions) {
       reads,
       reranked.map((s) => s.chunk),
       history,
-      previous,
+      exclude,
     );
     const { model, quoted } = composed;
     // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
@@ -216,12 +221,12 @@ export function createAnswerer(options: AnswererOptions) {
       {
         sessionId: req.sessionId,
         turnIndex: req.turnIndex,
-        quoted: new Set([...(previous?.quoted ?? []), ...quoted]),
+        quoted: new Set([...exclude, ...quoted]),
         ...(hasEarlier && { earlierTerms: before }),
       },
       MAX_ANSWERS,
     );
-    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered });
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted: new Set(quoted) });
 
     logTrace?.({
       traceId,

@@ -8,6 +8,9 @@
 import { POINTING_BACK } from '../../shared/terms.ts';
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 
+/** Words pointing back that ask for more than the turn before gave ("What else?", "Anything more?"): its sentences are not quoted again. */
+export const ASKING_FOR_MORE: ReadonlySet<string> = new Set(['also', 'else', 'instead', 'more', 'other', 'too']);
+
 /** A question with at most this many distinct terms (stop words and words pointing back aside) leans on the turn before it. */
 export const FOLLOW_UP_MAX_TERMS = 3;
 /** The weight of the earlier turn's terms beside the follow-up's own (each at its count). */
