@@ -29,7 +29,7 @@ afterAll(() => collector?.close());
 
 describe('npm run retrain, a model promoted while it trained', () => {
   it('says the model was not recorded and why, after the gate table, and exits 1', { timeout: 60_000 }, async () => {
-    const cli = run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/retrain.ts', '--endpoint', collector.url, '--admin-key', 'rfa_x', '--force'], {
+    const cli = run(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/retrain.ts', '--endpoint', collector.url, '--admin-key', 'rfa_x'], {
       cwd: ROOT,
     });
     const failed = await cli.then(
@@ -40,7 +40,8 @@ describe('npm run retrain, a model promoted while it trained', () => {
     expect(failed?.stdout).toMatch(/Trained retrain-\d{8}T\d{6}Z on 80 confirmed examples/);
     expect(failed?.stdout).toContain('nDCG@5');
     expect(failed?.stdout).not.toMatch(/^Promoted/m);
-    // Run again as said, it reaches the same collector with the same options (the key itself is not printed back).
+    // Run again as said, it reaches the same collector with the same options (the key itself is not printed back),
+    // and trains though the model promoted meanwhile read the same answers, which would leave none new.
     expect(failed?.stderr).toBe(
       `Not recorded, nothing stored: ${STALE}. \`npm run retrain -- --endpoint ${collector.url} --admin-key <admin key> --force\` again trains against what is so now.\n`,
     );

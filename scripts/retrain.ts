@@ -47,12 +47,13 @@ console.table(gateTable(outcome.evaluation));
 const passed = outcome.recorded ? 'Promoted' : 'Passes the gate';
 console.log(`${outcome.decision.promote ? passed : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
 if (outcome.refused !== undefined) {
-  // The same run again: the same collector, key and embedding model.
+  // The same run again: the same collector, key and embedding model. Forced: the model stored
+  // meanwhile (a nightly one) may have read the same answers, leaving none new to wait for.
   const again = nextCommand('retrain', target, [
     ...(values['embedding-model'] === undefined ? [] : ['--embedding-model', values['embedding-model']]),
     ...(values['model-dir'] === undefined ? [] : ['--model-dir', values['model-dir']]),
     ...(values.fp32 ? ['--fp32'] : []),
-    ...(values.force ? ['--force'] : []),
+    '--force',
   ]);
   console.error(`Not recorded, nothing stored: ${outcome.refused}. \`${again}\` again trains against what is so now.`);
   process.exit(1);

@@ -43,18 +43,29 @@ export interface RemoteRetrainOptions {
 }
 
 /**
+ * The echo query a variant re-asks: the one agreeing with most of its judgements, which it
+ * inherited from that question. Any judged chunk in common is not enough: questions share
+ * distractors judged not relevant.
+ */
+function echoOf(variant: EvalQuery, echoes: readonly EvalQuery[]): EvalQuery | undefined {
+  let best: EvalQuery | undefined;
+  let most = 0;
+  for (const e of echoes) {
+    let agree = 0;
+    for (const [id, relevance] of Object.entries(variant.judgements)) if (Object.hasOwn(e.judgements, id) && e.judgements[id] === relevance) agree++;
+    if (agree > most) [best, most] = [e, agree];
+  }
+  return best;
+}
+
+/**
  * The variant layer holds what users typed when they re-asked; the widget paired them lexically.
- * With an embedder, a variant stays only if it means what an echo query with the same judged
- * chunks means.
+ * With an embedder, a variant stays only if it means what its echo query means.
  */
 async function confirmVariants(embedder: Embedder, evalQueries: readonly EvalQuery[]): Promise<EvalQuery[]> {
   const echoes = evalQueries.filter((q) => q.layer === 'echo');
   const variants = evalQueries.filter((q) => q.layer === 'variant');
-  const pairs = variants.map((v) => {
-    const judged = Object.keys(v.judgements);
-    const echo = echoes.find((e) => judged.some((id) => id in e.judgements));
-    return { a: echo?.query ?? '', b: v.query };
-  });
+  const pairs = variants.map((v) => ({ a: echoOf(v, echoes)?.query ?? '', b: v.query }));
   const confirmed = pairs.length ? await confirmRephrases(embedder, pairs) : [];
   const kept = new Set(variants.filter((_, i) => pairs[i]!.a !== '' && confirmed[i]));
   return evalQueries.filter((q) => q.layer !== 'variant' || kept.has(q));
