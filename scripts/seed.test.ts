@@ -89,6 +89,24 @@ describe('npm run seed, then the nightly job', () => {
     }
   });
 
+  it('sends everything at a pace the collector allows when it outruns its rate limit', { timeout: 120_000 }, async () => {
+    // Some 670 traces and events, past 600 a minute for the key: the last batches are held back for seconds.
+    const collector = await startLocalCollector({ vars: { RATE_LIMIT_KEY_PER_MIN: '600' } });
+    try {
+      const now = Date.now();
+      const sent = await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 80, seed: 7 });
+      expect(Date.now() - now).toBeGreaterThan(1000);
+      const { traces, events } = simulate({ sessions: 80, seed: 7 });
+      expect(sent).toEqual({ traces: traces.length, events: events.length });
+      const last = events.at(-1)!;
+      const res = await fetch(`${collector.url}/v1/traces/${last.traceId}`, { headers: { authorization: `Bearer ${collector.keys.admin}` } });
+      const stored = (await res.json()) as { events: { eventId: string }[] };
+      expect(stored.events.map((e) => e.eventId)).toContain(last.eventId);
+    } finally {
+      await collector.stop();
+    }
+  });
+
   it('teaches a model the gate promotes once a reviewer answers the queue', { timeout: 120_000 }, async () => {
     const collector = await startLocalCollector();
     try {

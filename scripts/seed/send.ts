@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { retryAfterMs } from '../../shared/backoff.ts';
 import { MAX_EVENTS_PER_BATCH, MAX_TRACES_PER_BATCH } from '../../shared/thresholds.ts';
 import { collectorJson, fetchCollector } from '../cli.ts';
 import { simulate } from './traffic.ts';
@@ -10,17 +12,26 @@ export interface SeedOptions {
   seed?: number;
 }
 
+/** Times one batch is sent while the collector's rate limit holds it back, each after the wait it asks for. */
+const RATE_LIMITED_TRIES = 10;
+
 async function post(url: string, key: string, body: unknown): Promise<void> {
-  const res = await fetchCollector(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
-  // A batch answers 200 when only some of its items were refused: the seed must not lose any unseen.
-  const { rejected } = collectorJson<{ rejected: number }>(res, text, `POST ${new URL(url).pathname}`);
-  if (rejected) throw new Error(`${url} refused ${rejected} item(s): ${text}`);
+  const init = { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  for (let tries = 1; ; tries++) {
+    const res = await fetchCollector(url, init);
+    const text = await res.text();
+    // A large seed outruns the collector's rate limits (60,000 items a minute per key): the batch
+    // goes again after the wait asked for, whole (what was taken of it is kept once, by its ids).
+    if (res.status === 429 && tries < RATE_LIMITED_TRIES) {
+      await sleep(retryAfterMs(res.headers.get('retry-after')) ?? 1000);
+      continue;
+    }
+    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
+    // A batch answers 200 when only some of its items were refused: the seed must not lose any unseen.
+    const { rejected } = collectorJson<{ rejected: number }>(res, text, `POST ${new URL(url).pathname}`);
+    if (rejected) throw new Error(`${url} refused ${rejected} item(s): ${text}`);
+    return;
+  }
 }
 
 /** Sends the simulated traffic; answers how much was sent. */
