@@ -23,6 +23,8 @@ export interface LocalCollectorOptions {
   inspectorPort?: number;
   /** Ctrl-C while it starts: wrangler is stopped and the state removed before the start rejects (see startDev). */
   signal?: AbortSignal;
+  /** Show wrangler's output, on the terminal if it is one (see startDev). */
+  inherit?: boolean;
 }
 
 export interface LocalCollector extends DevServer {
@@ -32,7 +34,7 @@ export interface LocalCollector extends DevServer {
   persistTo: string;
 }
 
-export async function startLocalCollector({ origins = [], vars = {}, inspectorPort, signal }: LocalCollectorOptions = {}): Promise<LocalCollector> {
+export async function startLocalCollector({ origins = [], vars = {}, inspectorPort, signal, inherit }: LocalCollectorOptions = {}): Promise<LocalCollector> {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
   const removeState = () => rmSync(persistTo, { recursive: true, force: true });
   try {
@@ -41,7 +43,7 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
     // Before wrangler dev opens the D1: what it serves from its first request.
     await queryEach(project.statements, { persistTo });
     // Logging each request costs CPU the benchmarks would measure.
-    const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, ...(inspectorPort !== undefined && { inspectorPort }) });
+    const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, inherit, ...(inspectorPort !== undefined && { inspectorPort }) });
     return {
       ...server,
       keys: project.keys,

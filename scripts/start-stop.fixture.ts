@@ -4,7 +4,8 @@
  * migrations and makes the dev project with wrangler commands) and fails when the command does; a
  * throwaway collector under wrangler, then a stand-in for the demo that takes DEMO_START_MS to start
  * (first holding the event loop DEMO_BUSY_MS, as the demo's index over a corpus does) and, as it
- * closes, says whether the collector still answers (the demo sends its queued traces then).
+ * closes, says whether the collector still answers (the demo sends its queued traces then). With
+ * INHERIT=1 wrangler writes to the start's own output, as `npm start`'s does.
  */
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +19,7 @@ await startStoppably(async (started) => {
     if (step.status !== 0) throw new Error(`the sync step failed (${step.signal ?? step.status})`);
   }
   const collector = await started.start(
-    (signal) => startLocalCollector({ signal }),
+    (signal) => startLocalCollector({ signal, inherit: process.env.INHERIT === '1' }),
     (collector) => collector.stop(),
   );
   started.watch(collector.process, 'the collector');

@@ -158,18 +158,24 @@ const START_COMMAND = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8
   'scripts/start-stop.fixture.ts',
 );
 
-/** start-stop.fixture.ts run by `npm start`'s own command, in a shell as npm runs it, in a process group of its own as a terminal runs a job. */
-function runStart(env: Record<string, string>) {
+/**
+ * start-stop.fixture.ts run by `npm start`'s own command, in a shell as npm runs it, in a process
+ * group of its own as a terminal runs a job; with `terminal`, on a terminal of its own (`script`
+ * gives it one), which the fixture's wrangler writes to as `npm start`'s does, and typed into
+ * through the child's stdin.
+ */
+function runStart(env: Record<string, string>, terminal = false) {
   expect(START_COMMAND).toContain('start-stop.fixture.ts');
-  const child = spawn('sh', ['-c', START_COMMAND], {
+  const [command, args] = terminal ? ['script', ['-qfec', START_COMMAND, '/dev/null']] : ['sh', ['-c', START_COMMAND]];
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`, ...env, ...(terminal && { INHERIT: '1' }) },
+    stdio: [terminal ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return { child, output: () => output, exited };
 }
@@ -186,8 +192,9 @@ async function interruptStart(
   when: (output: string, wrangler: Wrangler | undefined) => Promise<boolean>,
   demoBusyMs = 0,
   interrupt: (start: ChildProcess, wrangler: Wrangler) => void = (start) => process.kill(-start.pid!, 'SIGINT'),
+  terminal = false,
 ) {
-  const { child, output, exited } = runStart({ DEMO_START_MS: String(demoStartMs), DEMO_BUSY_MS: String(demoBusyMs) });
+  const { child, output, exited } = runStart({ DEMO_START_MS: String(demoStartMs), DEMO_BUSY_MS: String(demoBusyMs) }, terminal);
   let wrangler: Wrangler | undefined;
   try {
     await vi.waitFor(
@@ -275,6 +282,20 @@ describe('Ctrl-C on a start, or its collector lost (real wrangler)', { timeout: 
       0,
       (start) => process.kill(start.pid!, 'SIGTERM'),
     );
+    expect(output).toContain('demo closed, the collector answering');
+    expect(code).toBe(0);
+  });
+
+  it('stops everything in order on a Ctrl-C typed in the terminal wrangler writes to, and exits 0', async () => {
+    // wrangler reading that terminal would put it in raw mode: Ctrl-C a key it exits on by itself, exit 1.
+    const { code, output } = await interruptStart(
+      0,
+      async (out) => out.includes('all started'),
+      0,
+      (start) => start.stdin!.write('\x03'),
+      true,
+    );
+    expect(output).not.toContain('on its own');
     expect(output).toContain('demo closed, the collector answering');
     expect(code).toBe(0);
   });

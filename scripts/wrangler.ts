@@ -3,7 +3,7 @@
  * serve the local collector, and where its local D1 is (local-d1-sql.ts queries it). Used by
  * `npm start`, `npm run keys`, and (through local-collector.ts) the browser tests and the benchmarks.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -166,7 +166,10 @@ async function startDevOn(port: number, { vars = {}, inherit = false, logLevel =
   // file in the home folder; a throwaway server keeps it beside its throwaway state.
   const logs = d1.persistTo ? { WRANGLER_LOG_PATH: join(d1.persistTo, 'wrangler.log') } : {};
   // Its own process group, so stop() can end wrangler and its workerd children together.
-  const child = spawn(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV, ...logs }, detached: true, stdio: inherit ? 'inherit' : 'pipe' });
+  // Its input is not the terminal's: wrangler given a terminal turns on its hotkeys and puts the
+  // terminal in raw mode, where Ctrl-C no longer interrupts the start but is a key wrangler exits on.
+  const stdio: StdioOptions = inherit ? ['ignore', 'inherit', 'inherit'] : 'pipe';
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV, ...logs }, detached: true, stdio });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
