@@ -25,7 +25,7 @@ describe('multi-turn attribution', () => {
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);
   });
 
-  it('keeps a correction on its own answer when "before" in it is about time, not an earlier answer', () => {
+  it('keeps a correction on its own answer when "before" or "previous" in it is not said of an earlier answer', () => {
     const conversation: Turn[] = [
       { traceId: 's1', query: 'Do you ship to Canada?', answer: 'Yes, shipping to Canada takes 5 to 8 business days.', at: T0 },
       { traceId: 's2', query: 'How long do I have to return an item?', answer: 'You can return items within 30 days.', at: T0 + 60_000 },
@@ -37,6 +37,11 @@ describe('multi-turn attribution', () => {
       { traceId: 'z2', query: '退货期限是多久？', answer: '您可以在30天内退货。', at: T0 + 60_000 },
     ];
     expect(attribute({ traceId: 'z2', clientTs: T0 + 100_000, text: '不对，要在14个工作日之前申请' }, zh).traceId).toBe('z2');
+    // Nor does "previous" said of a policy.
+    expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: "That's the previous policy, returns now take 14 days" }, conversation).traceId).toBe('s2');
+    expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: 'Your previous answer was wrong: it takes 10 business days' }, conversation).traceId).toBe(
+      's1',
+    );
     // Said as pointing back, it still moves.
     expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: 'What you said before was wrong: it takes 10 business days' }, conversation).traceId).toBe(
       's1',
