@@ -25,6 +25,30 @@ describe('multi-turn attribution', () => {
     expect(a.scores.map((s) => s.traceId)).toEqual(['t1', 't2', 't3']);
   });
 
+  it('keeps a correction on its own answer when "before" or "previous" in it is not said of an earlier answer', () => {
+    const conversation: Turn[] = [
+      { traceId: 's1', query: 'Do you ship to Canada?', answer: 'Yes, shipping to Canada takes 5 to 8 business days.', at: T0 },
+      { traceId: 's2', query: 'How long do I have to return an item?', answer: 'You can return items within 30 days.', at: T0 + 60_000 },
+    ];
+    const a = attribute({ traceId: 's2', clientTs: T0 + 100_000, text: 'No, returns must be requested before 14 business days pass' }, conversation);
+    expect(a.traceId).toBe('s2');
+    const zh: Turn[] = [
+      { traceId: 'z1', query: '你们发货到加拿大吗？', answer: '是的，发货到加拿大需要5到8个工作日。', at: T0 },
+      { traceId: 'z2', query: '退货期限是多久？', answer: '您可以在30天内退货。', at: T0 + 60_000 },
+    ];
+    expect(attribute({ traceId: 'z2', clientTs: T0 + 100_000, text: '不对，要在14个工作日之前申请' }, zh).traceId).toBe('z2');
+    // Nor does "previous" said of a policy.
+    expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: "That's the previous policy, returns now take 14 days" }, conversation).traceId).toBe('s2');
+    expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: 'Your previous answer was wrong: it takes 10 business days' }, conversation).traceId).toBe(
+      's1',
+    );
+    // Said as pointing back, it still moves.
+    expect(attribute({ traceId: 's2', clientTs: T0 + 100_000, text: 'What you said before was wrong: it takes 10 business days' }, conversation).traceId).toBe(
+      's1',
+    );
+    expect(attribute({ traceId: 'z2', clientTs: T0 + 100_000, text: '你之前说的不对，要10个工作日' }, zh).traceId).toBe('z1');
+  });
+
   it('says a turn was regenerated when the next trace repeats its turn, weighing it as its question asked again', () => {
     const first = { ...turns[1]!, turnIndex: 1 };
     const regenerated = { ...first, traceId: 't2b', answer: 'Opened items get store credit.', at: T0 + 70_000 };

@@ -33,8 +33,13 @@ export const ATTRIBUTION_WEIGHTS = {
 /** Half-life of the recency evidence. */
 export const RECENCY_HALF_LIFE_MS = 60_000;
 
-/** Words that point back to an earlier answer, in the widget's two languages. */
-const BACK_REFERENCE = /\b(earlier|previous|before|first answer|you said|last answer)\b|之前|刚才|上一个|上一条|前面|第一个回答/i;
+/**
+ * Words that point back to an earlier answer, in the widget's two languages. "Before", "之前" and
+ * "previous" only as said of an answer: alone they are mostly about time ("ask before 14 days
+ * pass") or about something else ("that is the previous policy").
+ */
+const BACK_REFERENCE =
+  /\b(earlier|previous (answer|reply|response|message|one)|first answer|you said|last answer|(said|told me|answered|mentioned|wrote) (that |it |this )?before)\b|之前(说|讲|提到|回答|的回答)|刚才|上一个|上一条|前面|第一个回答/i;
 
 /** One answer of the session. */
 export interface Turn {

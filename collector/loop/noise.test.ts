@@ -186,6 +186,16 @@ describe('noise rules', () => {
     expect(out.get(slow.eventId)!.rules).toEqual([]);
   });
 
+  it('counts each character of an answer in Chinese as a word when it says how long reading it takes', () => {
+    // 48 characters, no spaces: some 3 s of skimming, not the 0.8 s floor of a one-word answer.
+    const answer = '已拆封的商品可以在收货后十四天内申请退款，退款将原路退回到您的付款账户，请保留好商品的原包装和发票以便审核。';
+    const fast = ev('thumbs_down', -1, 1_500, { shownMs: 1_500 });
+    const slow = ev('thumbs_down', -1, 9_000, { shownMs: 9_000, sessionId: 's2' });
+    const out = byId([fast, slow], ctx({ answer }));
+    expect(out.get(fast.eventId)!.rules.map((r) => r.rule)).toEqual(['too_fast']);
+    expect(out.get(slow.eventId)!.rules).toEqual([]);
+  });
+
   it('distrusts negatives from a flooding source, whichever key floods', () => {
     const down = ev('thumbs_down', -1, 20_000);
     const flooding = floodingSources([{ kind: 'user', key: 'u1', negatives: 40, spanMs: 600_000 }], 100);

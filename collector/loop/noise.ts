@@ -7,6 +7,7 @@
 import { contradictsAnswer } from '../../shared/contradiction.ts';
 import { isFocusedDwell } from '../../shared/signal-value.ts';
 import { SIGNALS, type SignalType } from '../../shared/signals.ts';
+import { UNSPACED } from '../../shared/terms.ts';
 import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
 import type { FollowUp } from './attribution.ts';
 
@@ -149,9 +150,12 @@ export const NEGATIVE_EXPLICIT: readonly SignalType[] = ['thumbs_down', 'rating'
 export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValue'>): boolean =>
   NEGATIVE_EXPLICIT.includes(e.signalType) && (e.signalValue ?? 0) < 0;
 
+/** Each character of a script written without spaces (Chinese, Japanese) is read as a word, as its own run of other text is. */
+const READ_WORD = new RegExp(`${UNSPACED.source}|(?:(?!${UNSPACED.source})\\S)+`, 'gu');
+
 /** How long a person needs at least before judging an answer of this length. */
 export const minReadMs = (answer: string): number =>
-  Math.min(MIN_READ_CAP_MS, Math.max(MIN_READ_FLOOR_MS, answer.split(/\s+/).filter(Boolean).length * MIN_READ_MS_PER_WORD));
+  Math.min(MIN_READ_CAP_MS, Math.max(MIN_READ_FLOOR_MS, (answer.match(READ_WORD)?.length ?? 0) * MIN_READ_MS_PER_WORD));
 
 export interface TraceContext {
   /** The answer's text, for the too-fast rule (empty while the trace has not arrived). */
