@@ -5,10 +5,27 @@ import type { QueuedEvents } from './messages.ts';
 import { errorText, writeQueued } from './write.ts';
 
 /**
+ * The message without its events about answers an erasure deleted (`erased_traces`), which its
+ * write would have skipped: an erasure takes them out of the dead letters kept before it, and one
+ * kept after it must not hold them either. Its drop report keeps the key its write gives it.
+ */
+async function withoutErased(d1: D1Database, projectId: string, body: QueuedEvents): Promise<QueuedEvents> {
+  const { results } = await d1
+    .prepare('select trace_id from erased_traces where project_id = ?1 and trace_id in (select value from json_each(?2))')
+    .bind(projectId, JSON.stringify(body.rows.map((r) => r.traceId)))
+    .all<{ trace_id: string }>();
+  if (results.length === 0) return body;
+  const erased = new Set(results.map((r) => r.trace_id));
+  const firstEventId = body.firstEventId ?? body.rows[0]?.eventId;
+  return { ...body, rows: body.rows.filter((r) => !erased.has(r.traceId)), ...(body.dropped && firstEventId !== undefined && { firstEventId }) };
+}
+
+/**
  * The consumer of the dead-letter queue, whose retention would otherwise drop what it holds. Each
  * message is written once more (what failed may have passed); one that still fails is kept in D1
- * with its error (table `dead_letters`) until an admin replays it (replay.ts). Only when D1 cannot
- * keep it either is it retried, as its writes were.
+ * with its error (table `dead_letters`) until an admin replays it (replay.ts), without its events
+ * about erased answers. Only when D1 cannot keep it either is it retried, as its writes were, and so
+ * is one left with no other event: its write failed on D1 alone, and stores its drop report once D1 takes it.
  */
 export async function keepDeadLetters(batch: MessageBatch<QueuedEvents>, env: Env): Promise<void> {
   const db = openDb(env.DB);
@@ -27,8 +44,14 @@ export async function keepDeadLetters(batch: MessageBatch<QueuedEvents>, env: En
       error = errorText(err);
     }
     try {
-      await keepDeadLetter(db, projectId, m.id, m.body, error, Date.now());
-      log({ kept: m.body.rows.length, failed: error });
+      const kept = await withoutErased(env.DB, projectId, m.body);
+      if (kept.rows.length === 0) {
+        log({ failed: error, erased: m.body.rows.length });
+        m.retry();
+        continue;
+      }
+      await keepDeadLetter(db, projectId, m.id, kept, error, Date.now());
+      log({ kept: kept.rows.length, failed: error });
       m.ack();
     } catch (err) {
       log({ failed: error, notKept: errorText(err) });

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { DeadLetterReplay } from '../../shared/admin-api/dead-letters.ts';
+import type { DeadLetterReplay, DeadLetters } from '../../shared/admin-api/dead-letters.ts';
 import type { Env } from '../env.ts';
 import { adminCall, bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { deliver, failingDb, fakeQueue } from '../test/queue.ts';
@@ -85,5 +85,35 @@ describe("erasing a user takes their events out of the project's dead letters", 
         { event_id: mixed[0]!.eventId, dropped: 2 },
       ].sort((a, b) => a.event_id.localeCompare(b.event_id)),
     );
+  });
+});
+
+describe('a message dead-lettered after its user was erased', () => {
+  it('is kept without the events about their answers, which neither the list nor a later replay holds', async () => {
+    const p = await newProject();
+    const [gone, stays] = [trace({ userIdHash: 'u-gone' }), trace({ userIdHash: 'u-stays' })];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [gone, stays] })).status).toBe(200);
+    const theirs = event({ traceId: gone.traceId, signalType: 'correction', detail: { text: 'Call me on 555-0100' } });
+    const other = event({ traceId: stays.traceId });
+    // Queued before the erasure; the queue's retries and the dead-letter queue's write fail after it.
+    const [mixed, onlyTheirs] = await queuedBodies(p, [
+      { events: [theirs, other], dropped: 2 },
+      { events: [event({ traceId: gone.traceId })], dropped: 3 },
+    ]);
+    expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    const result = await deliver(DEAD_LETTER_QUEUE, [mixed!, onlyTheirs!], { bindings: { DB: failingDb } });
+
+    // The other user's event is kept, with the batch's drop report keyed as its write keys it.
+    expect(await deadLettersOf(p.id)).toEqual([{ id: result.ids[0], message: { rows: [mixed!.rows[1]], dropped: 2, firstEventId: theirs.eventId } }]);
+    const { body } = await adminCall<DeadLetters>(p, '/dead-letters');
+    expect(JSON.stringify(body)).not.toContain('555-0100');
+    // One holding nothing else waits for D1 in the queue, as one D1 could not keep: written then, its drop report is stored.
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual([result.ids[1]]);
+    expect(await deliver(DEAD_LETTER_QUEUE, [onlyTheirs!], { ids: [result.ids[1]!] })).toMatchObject({ explicitAcks: [result.ids[1]] });
+    expect(await dropReports(p.id)).toEqual([{ event_id: onlyTheirs!.rows[0]!.eventId, dropped: 3 }]);
+
+    const replayed = await adminCall<DeadLetterReplay>(p, '/dead-letters/replay', { method: 'POST' });
+    expect(replayed.body).toMatchObject({ written: [result.ids[0]], failed: [], remaining: 0 });
+    expect(await storedEvents(p.id)).toEqual([other.eventId]);
   });
 });

@@ -110,7 +110,7 @@ describe('an erased answer stays erased', () => {
     const theirs = event({ traceId: stays.traceId, sessionId: 's-stays' });
     await postEvents(p, [inFlight, theirs], { EVENTS_INGEST: 'queue', INGEST_QUEUE: queue as Queue });
     await erase(p, 'u-gone');
-    // Dead-lettered while the erasure ran: kept as it was queued.
+    // Dead-lettered after the erasure: kept without their event.
     await deliver(DEAD_LETTER_QUEUE, bodies(), { bindings: { DB: failingDb } });
     expect(await column('select count(*) from dead_letters where project_id = ?', p.id)).toEqual([1]);
 

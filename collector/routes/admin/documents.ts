@@ -42,9 +42,14 @@ export const documentRoutes = new Hono<AppEnv>()
     async (c) => {
       const { status, limit } = c.get('input');
       const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);
-      const byOwner: Record<string, typeof list> = {};
-      for (const item of list) (byOwner[item.owner ?? ''] ??= []).push(item);
-      return c.json({ owners: Object.entries(byOwner).map(([owner, corrections]) => ({ owner: owner || null, corrections })) });
+      // A Map: an owner is any name (`constructor` too), and the groups keep the order of their newest correction.
+      const byOwner = new Map<string | null, typeof list>();
+      for (const item of list) {
+        const group = byOwner.get(item.owner);
+        if (group) group.push(item);
+        else byOwner.set(item.owner, [item]);
+      }
+      return c.json({ owners: [...byOwner].map(([owner, corrections]) => ({ owner, corrections })) });
     },
   )
   /** POST /v1/admin/corrections/:eventId/resolve: done, with a note on what was changed. */

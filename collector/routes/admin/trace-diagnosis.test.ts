@@ -64,6 +64,37 @@ describe('diagnoseTrace', () => {
     ]);
   });
 
+  it('reads a correction as being about the answer the attribution gave it to, as mining does', () => {
+    const text = 'opened items refunded within 14 days';
+    const typedHere = ev({ signalType: 'correction', signalValue: -0.8, detail: { text }, attributedTraceId: 'earlier' });
+    // Typed under this follow-up but about the answer before: no finding about this answer's chunks.
+    expect(diagnoseTrace(input({ events: [typedHere] }))).toEqual([{ kind: 'attributed_elsewhere', count: 1 }]);
+    // The earlier answer's view: the correction a later turn sent here finds its chunk.
+    const sentHere = ev({ traceId: 'later', signalType: 'correction', signalValue: -0.8, detail: { text }, attributedTraceId: 't' });
+    expect(diagnoseTrace(input({ attributedHere: [sentHere] }))).toEqual([
+      { kind: 'correction_in_chunk', chunkId: 'b', rank: 2, overlap: 1, cited: false },
+      { kind: 'attributed_here', count: 1 },
+    ]);
+    // So is a flag of a source or a reason given: about the answer they were attributed to.
+    const flag = ev({ signalType: 'wrong_source', detail: { chunkId: 'a' }, attributedTraceId: 'earlier' });
+    const reason = ev({ signalType: 'attribution', signalValue: null, detail: { reason: 'incomplete' }, attributedTraceId: 'earlier' });
+    expect(diagnoseTrace(input({ events: [flag, reason] }))).toEqual([{ kind: 'attributed_elsewhere', count: 1 }]);
+    expect(
+      diagnoseTrace(
+        input({
+          attributedHere: [
+            { ...flag, traceId: 'later', attributedTraceId: 't' },
+            { ...reason, traceId: 'later', attributedTraceId: 't' },
+          ],
+        }),
+      ),
+    ).toEqual([
+      { kind: 'flagged_source', chunkId: 'a', rank: 1 },
+      { kind: 'failed_dimension', dimension: 'completeness' },
+      { kind: 'attributed_here', count: 1 },
+    ]);
+  });
+
   it("does not call a follow-up's rewrite a drift for leaving out the words that point back", () => {
     const followUp = (query: string, rewrittenQuery: string) => diagnoseTrace(input({ query, rewrittenQuery })).map((f) => f.kind);
     expect(followUp('what else?', 'refunds^0.5 opened^0.5 items^0.5')).toEqual(['no_finding']);

@@ -59,7 +59,11 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
   const seen = t.reranked.length ? t.reranked : t.retrieved;
   if (t.retrieved.length === 0 && t.reranked.length === 0) out.push({ kind: 'no_chunks' });
 
-  const correction = t.events.find((e) => e.signalType === 'correction' && counts(e) && typeof e.detail.text === 'string');
+  // What users said about this answer, as mining reads it: its own events that multi-turn
+  // attribution left here (or has not judged yet), and those other turns' signals it sent here.
+  const about = [...t.events.filter((e) => e.attributedTraceId === null || e.attributedTraceId === t.traceId), ...t.attributedHere];
+
+  const correction = about.find((e) => e.signalType === 'correction' && counts(e) && typeof e.detail.text === 'string');
   if (correction && seen.length) {
     const text = correction.detail.text as string;
     const closest = seen.map((ch) => ({ ch, overlap: termOverlap(text, ch.text) })).reduce((a, b) => (b.overlap > a.overlap ? b : a));
@@ -75,7 +79,7 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
     }
   }
 
-  for (const e of t.events) {
+  for (const e of about) {
     if (e.signalType !== 'wrong_source' || !counts(e) || typeof e.detail.chunkId !== 'string') continue;
     const chunkId = e.detail.chunkId;
     out.push({ kind: 'flagged_source', chunkId, rank: seen.find((c) => c.chunkId === chunkId)?.rank ?? null });
@@ -83,7 +87,7 @@ export function diagnoseTrace(t: DiagnosisInput): Finding[] {
 
   // The reasons users gave, as the dimensions they say failed: each once.
   const dimensions = new Set(
-    t.events.flatMap((e) => (e.signalType === 'attribution' && counts(e) ? [REASON_DIMENSIONS[e.detail.reason as AttributionReason] ?? null] : [])),
+    about.flatMap((e) => (e.signalType === 'attribution' && counts(e) ? [REASON_DIMENSIONS[e.detail.reason as AttributionReason] ?? null] : [])),
   );
   for (const dimension of dimensions) if (dimension) out.push({ kind: 'failed_dimension', dimension });
 

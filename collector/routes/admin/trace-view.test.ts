@@ -110,5 +110,11 @@ describe('GET /v1/admin/review/:id/traces', () => {
     expect(corrections.get(first.traceId)?.length).toBeGreaterThan(0);
     for (const listed of corrections.get(first.traceId)!) expect(listed).toEqual([(correction.detail as { text: string }).text]);
     for (const listed of corrections.get(theirs.traceId) ?? []) expect(listed).toEqual([]);
+
+    // The trace view diagnoses it on the earlier answer's chunks, not on the follow-up's.
+    const kinds = async (traceId: string) => (await admin<{ diagnosis: { kind: string }[] }>(p, `/traces/${traceId}`)).body.diagnosis.map((f) => f.kind);
+    const isAboutCorrection = (kind: string) => kind.startsWith('correction_');
+    expect((await kinds(first.traceId)).filter(isAboutCorrection)).toHaveLength(1);
+    expect((await kinds(theirs.traceId)).filter(isAboutCorrection)).toEqual([]);
   });
 });
