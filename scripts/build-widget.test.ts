@@ -74,7 +74,7 @@ describe('the widget build', () => {
 
     // Shortened private names must not be properties the bundled libraries use: esbuild would
     // rename their accesses too, but not a key they write as a string.
-    const shortened = privateNames(ROOT, ownSources(esm));
+    const shortened = privateNames(ROOT, ownSources(esm), 'widget/index.ts');
     const libraries = Object.keys(esm.inputs).filter((f) => f.includes('node_modules/'));
     expect(libraries.some((f) => f.includes('/lit-html/'))).toBe(true);
     // web-vitals' own private names are shortened too: no other library may use them.

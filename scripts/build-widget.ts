@@ -138,8 +138,8 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
   const out = resolve(options.outDir ?? WIDGET_DIST);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  // Private members get short names, as local variables do.
-  const mangleProps = mangling([...privateNames(ROOT, await bundledSources()), ...webVitalsPrivateNames(ROOT)]);
+  // Private members, and members of its classes the page does not reach, get short names, as local variables do.
+  const mangleProps = mangling([...privateNames(ROOT, await bundledSources(), entry), ...webVitalsPrivateNames(ROOT)]);
   const [esm, iife] = await Promise.all([
     build({ ...moduleBuild(out), mangleProps }),
     build({

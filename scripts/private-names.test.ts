@@ -26,6 +26,18 @@ describe('the private names the widget build shortens', () => {
     expect(names).toContain('shown'); // PopoverController
   });
 
+  it("are also, given the bundle's entry, the other members of its classes that the page does not reach", async () => {
+    const sources = (await bundledSources()).map((f) => relative(ROOT, f));
+    const names = privateNames(ROOT, sources, 'widget/index.ts');
+    expect(names).toEqual(expect.arrayContaining(privateNames(ROOT, sources)));
+    expect(names).toContain('recordSignal'); // FeedbackController, called through the SignalSink it implements
+    expect(names).toContain('schedule'); // Transport
+    expect(names).not.toContain('castVote'); // the element's API: FeedbackController's method of that name keeps it too
+    expect(names).not.toContain('feedback'); // the element's own member, which the page sees on it
+    expect(names).not.toContain('results'); // the collector's answer, read through a type of its shape
+    expect(names).not.toContain('outboxCap'); // an option the page passes
+  });
+
   it('leave out a name that a dependency declares, or that the code also uses as a key, on another object or in a string', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rf-private-names-'));
     const source = [

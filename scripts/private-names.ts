@@ -20,24 +20,26 @@ function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
 
 /**
  * Every name declared `private` in a class of `files`; every other name their code uses as a
- * property (an object's key, a field of a type, a member of something other than `this`: the
- * names of options, events and the wire format among them); and every package whose code it imports.
+ * property: as a member (of a class, an interface or a type, or accessed on something other than
+ * `this`), or as a key (an object's, a destructured one, or in a string: the names of options,
+ * events and the wire format among them); and every package whose code it imports.
  */
-function scan(files: string[]): { names: Set<string>; others: Set<string>; packages: Set<string> } {
+function scan(files: string[]): { names: Set<string>; members: Set<string>; keys: Set<string>; packages: Set<string> } {
   const names = new Set<string>();
-  const others = new Set<string>();
+  const members = new Set<string>();
+  const keys = new Set<string>();
   const packages = new Set<string>();
   const visit = (node: ts.Node): void => {
     const member = ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isParameter(node);
     if (member && ts.isIdentifier(node.name) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Private) names.add(node.name.text);
-    else if ((ts.isClassElement(node) || ts.isTypeElement(node) || ts.isObjectLiteralElement(node)) && node.name && ts.isIdentifier(node.name))
-      others.add(node.name.text);
-    else if (ts.isPropertyAccessExpression(node) && node.expression.kind !== ts.SyntaxKind.ThisKeyword) others.add(node.name.text);
-    else if (ts.isBindingElement(node) && node.propertyName && ts.isIdentifier(node.propertyName)) others.add(node.propertyName.text);
-    else if (ts.isBindingElement(node) && !node.propertyName && ts.isObjectBindingPattern(node.parent) && ts.isIdentifier(node.name))
-      others.add(node.name.text);
+    // An object literal's method is a key, though the node is the same kind as a class's method.
+    else if (ts.isObjectLiteralElement(node) && ts.isObjectLiteralExpression(node.parent) && node.name && ts.isIdentifier(node.name)) keys.add(node.name.text);
+    else if ((ts.isClassElement(node) || ts.isTypeElement(node)) && node.name && ts.isIdentifier(node.name)) members.add(node.name.text);
+    else if (ts.isPropertyAccessExpression(node) && node.expression.kind !== ts.SyntaxKind.ThisKeyword) members.add(node.name.text);
+    else if (ts.isBindingElement(node) && node.propertyName && ts.isIdentifier(node.propertyName)) keys.add(node.propertyName.text);
+    else if (ts.isBindingElement(node) && !node.propertyName && ts.isObjectBindingPattern(node.parent) && ts.isIdentifier(node.name)) keys.add(node.name.text);
     // A string may name a property (`this['timer']`, `'timer' in x`), which esbuild leaves as written.
-    else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) others.add(node.text);
+    else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) keys.add(node.text);
     // A package imported for its types alone (`import type { Hono } from 'hono'`, in shared code for the collector) puts
     // none of its objects in the bundle: the names its declarations use stay free to shorten.
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && !typeOnly(node)) {
@@ -47,7 +49,7 @@ function scan(files: string[]): { names: Set<string>; others: Set<string>; packa
     ts.forEachChild(node, visit);
   };
   for (const file of files) visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
-  return { names, others, packages };
+  return { names, members, keys, packages };
 }
 
 /** The folder of `pkg` as Node resolves it from `dir`: the nearest node_modules that has it. */
@@ -76,20 +78,117 @@ function declarations(root: string, packages: Iterable<string>): string {
 }
 
 /**
- * The private member names of the source `files` (the bundle's own, paths from `root`) that no DOM,
- * JavaScript or dependency type declares and no string of those files names. Only the files the
- * bundle holds count: a key in code it leaves out (the collector's half of shared/) renames nothing.
+ * The members of the bundle's own classes, private or not, that the bundle's page-facing API (what
+ * `entry` exports, which the page reaches) does not name, and whose every use the type checker
+ * traces to such a member: to a class, or to an interface a class implements (the controllers'
+ * `SignalSink`…), never to an object's shape (a config, a collector's answer). Of the names `free`
+ * says no other object's property or key shares, which only `privateNames` knows.
  */
-export function privateNames(root: string, files: string[]): string[] {
-  const { names, others, packages } = scan(files.map((f) => resolve(root, f)));
+function internalMembers(files: string[], entry: string, free: (name: string) => boolean): Set<string> {
+  const config = ts.findConfigFile(dirname(entry), ts.sys.fileExists);
+  const { options } = ts.parseJsonConfigFileContent(config ? ts.readConfigFile(config, ts.sys.readFile).config : {}, ts.sys, dirname(config ?? entry));
+  const program = ts.createProgram(files, { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+  // The bundle's files and those they import types from: the project's, not a package's or TypeScript's.
+  const own = new Set(program.getSourceFiles().filter((f) => !program.isSourceFileFromExternalLibrary(f) && !program.isSourceFileDefaultLibrary(f)));
+  const isOwn = (node: ts.Node) => own.has(node.getSourceFile());
+  // The interfaces the bundle's classes implement, and those these extend.
+  const implemented = new Set<ts.Node>();
+  const implement = (type: ts.Type): void => {
+    for (const d of type.symbol?.declarations ?? [])
+      if (ts.isInterfaceDeclaration(d) && isOwn(d) && !implemented.has(d)) {
+        implemented.add(d);
+        for (const base of checker.getBaseTypes(checker.getDeclaredTypeOfSymbol(type.symbol) as ts.InterfaceType)) implement(base);
+      }
+  };
+  const internal = (d: ts.Node) =>
+    isOwn(d) &&
+    ((ts.isClassElement(d) && ts.isClassLike(d.parent)) ||
+      ts.isParameterPropertyDeclaration(d, d.parent) ||
+      (ts.isTypeElement(d) && implemented.has(d.parent)));
+  const candidates = new Set<string>();
+  const untraced = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isClassLike(node))
+      for (const clause of node.heritageClauses ?? [])
+        for (const t of clause.types) if (clause.token === ts.SyntaxKind.ImplementsKeyword) implement(checker.getTypeAtLocation(t));
+    ts.forEachChild(node, visit);
+  };
+  const declared = (node: ts.Node): void => {
+    const member =
+      (ts.isClassElement(node) || ts.isTypeElement(node) || ts.isParameterPropertyDeclaration(node, node.parent)) && !ts.isObjectLiteralExpression(node.parent);
+    if (member && node.name && ts.isIdentifier(node.name) && free(node.name.text)) (internal(node) ? candidates : untraced).add(node.name.text);
+    ts.forEachChild(node, declared);
+  };
+  // Only the uses of candidates are traced, and only names `free` says no other object has: the checker's work is by far the longest part.
+  const used = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && candidates.has(node.name.text)) {
+      const declarations = checker.getSymbolAtLocation(node.name)?.declarations ?? [];
+      if (!declarations.length || !declarations.every(internal)) untraced.add(node.name.text);
+    }
+    ts.forEachChild(node, used);
+  };
+  for (const f of own) visit(f);
+  for (const f of own) declared(f);
+  for (const f of own) used(f);
+  const api = apiNames(checker, program.getSourceFile(entry)!, isOwn);
+  return new Set([...candidates].filter((n) => !untraced.has(n) && !api.has(n)));
+}
+
+/**
+ * Every member name of the types `entry` exports, and of the types theirs hold, as far as those are
+ * the bundle's own: the page calls them, passes them, and reads them (a class's private members too:
+ * the page sees those on its objects, and a subclass may mean to leave them alone).
+ */
+function apiNames(checker: ts.TypeChecker, entry: ts.SourceFile, isOwn: (node: ts.Node) => boolean): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<ts.Type>();
+  const walk = (type: ts.Type): void => {
+    if (seen.has(type)) return;
+    seen.add(type);
+    if (type.isUnionOrIntersection()) type.types.forEach(walk);
+    if (type.flags & ts.TypeFlags.Object && (type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference)
+      checker.getTypeArguments(type as ts.TypeReference).forEach(walk);
+    for (const info of checker.getIndexInfosOfType(type)) walk(info.type);
+    for (const sig of [...type.getCallSignatures(), ...type.getConstructSignatures()]) {
+      for (const p of sig.parameters) walk(checker.getTypeOfSymbol(p));
+      walk(sig.getReturnType());
+    }
+    for (const prop of type.getProperties()) {
+      names.add(prop.name);
+      const decls = prop.declarations ?? [];
+      if (decls.some(isOwn) && !decls.every((d) => ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Private)) walk(checker.getTypeOfSymbol(prop));
+    }
+  };
+  for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(entry)!)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    if (symbol.flags & ts.SymbolFlags.Value) walk(checker.getTypeOfSymbol(symbol));
+    if (symbol.flags & ts.SymbolFlags.Type) walk(checker.getDeclaredTypeOfSymbol(symbol));
+  }
+  return names;
+}
+
+/**
+ * The member names of the source `files` (the bundle's own, paths from `root`) that may be shortened:
+ * their private members, and (given the bundle's `entry`) the other members of its classes that
+ * the page does not reach (see `internalMembers`), where no DOM, JavaScript or dependency type
+ * declares the name, no key or string of those files names it, and (for a private member) no
+ * other object of those files has it. Only the files the bundle holds count: a key in code it
+ * leaves out (the collector's half of shared/) renames nothing.
+ */
+export function privateNames(root: string, files: string[], entry?: string): string[] {
+  const paths = files.map((f) => resolve(root, f));
+  const { names, members, keys, packages } = scan(paths);
   const libDir = join(packageDir('typescript', root), 'lib');
   const lib = readdirSync(libDir)
     .filter((f) => /^lib\..*\.d\.ts$/.test(f))
     .map((f) => readFileSync(join(libDir, f), 'utf8'));
   // A member declaration starts its line: `name: T`, `name?: T`, `name(…)`, `readonly name: T`, `get name()`…
-  const members = /^\s*(?:(?:readonly|static|get|set|abstract|protected|public)\s+)*['"]?([A-Za-z_$][\w$]*)['"]?\??\s*[:(<]/gm;
-  const declared = new Set([...[...lib, declarations(root, packages)].join('\n').matchAll(members)].map((m) => m[1]));
-  return [...names].filter((n) => !declared.has(n) && !others.has(n)).sort();
+  const memberLine = /^\s*(?:(?:readonly|static|get|set|abstract|protected|public)\s+)*['"]?([A-Za-z_$][\w$]*)['"]?\??\s*[:(<]/gm;
+  const declared = new Set([...[...lib, declarations(root, packages)].join('\n').matchAll(memberLine)].map((m) => m[1]));
+  const shortened = new Set([...names].filter((n) => !members.has(n)));
+  if (entry) for (const n of internalMembers(paths, resolve(root, entry), (n) => !declared.has(n) && !keys.has(n))) shortened.add(n);
+  return [...shortened].filter((n) => !declared.has(n) && !keys.has(n)).sort();
 }
 
 /** A member name as a RegExp's source: `$` is a letter of a name there, not the end of the input. */

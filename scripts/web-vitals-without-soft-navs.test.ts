@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { minifySync } from 'rolldown/utils';
 import { describe, expect, it } from 'vitest';
-import { webVitalsPrivateNames, webVitalsWithoutSoftNavs, withoutSoftNavs } from './web-vitals-without-soft-navs.ts';
+import { webVitalsPrivateNames, webVitalsWithoutSoftNavs, withoutHardNavigationType, withoutSoftNavs } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
 
 /** The metrics the widget reports, bundled and minified as its build does (esbuild, then Oxc), with or without the plugin. */
@@ -67,6 +67,34 @@ describe("web-vitals' modules in the widget's bundles", () => {
     expect(() => withoutSoftNavs("if (navigationType !== 'soft-navigation') keep();", '/w/attribution/onLCP.js')).toThrow(
       /^\/w\/attribution\/onLCP\.js is not/,
     );
+  });
+
+  it('set a metric up with no navigation type read from the navigation entry, only that of a back-forward cache restore', async () => {
+    const full = await bundleMetrics([]);
+    const trimmed = await bundleMetrics([webVitalsWithoutSoftNavs]);
+    for (const entryTypeOnly of ['`prerender`', 'wasDiscarded', '`restore`']) {
+      expect(full).toContain(entryTypeOnly);
+      expect(trimmed).not.toContain(entryTypeOnly);
+    }
+    expect(trimmed).toContain('`navigate`');
+    expect(trimmed).toContain('`back-forward-cache`');
+    // The part left out does nothing but set the type: should it do more, or not be there, the build fails.
+    const initMetric = [
+      "    let _navigationType = 'navigate';",
+      '    else if (hardNavEntry) {',
+      '        if (document.prerendering) {',
+      "            _navigationType = 'prerender';",
+      '        }',
+      '    }',
+      '    // Use `entries` type specific for the metric.',
+      '    const entries = [];',
+    ].join('\n');
+    expect(withoutHardNavigationType(initMetric)).toBe(
+      ["    let _navigationType = 'navigate';", '    // Use `entries` type specific for the metric.', '    const entries = [];'].join('\n'),
+    );
+    const more = initMetric.replace("_navigationType = 'prerender';", "_navigationType = 'prerender';\n            report();");
+    for (const changed of [more, initMetric.replace('hardNavEntry', 'entry')])
+      expect(() => withoutHardNavigationType(changed)).toThrow(/is not as the widget build expects/);
   });
 
   it("names the modules' private members, for the build to shorten", () => {

@@ -8,6 +8,11 @@
  * only then, so that their handling goes too (~0.2 KB more), and to whether a metric was set up for
  * a soft navigation (LCP's and INP's checks of its navigation type). Should a module ask otherwise
  * (a new version), the build fails rather than keep or cut the wrong code.
+ *
+ * Each metric also carries the type of the navigation that loaded the page, read from its
+ * navigation entry (`reload`, `prerender`, `restore`…). The widget reports a metric's name, value
+ * and rating alone, and web-vitals itself tells only a restore from the back-forward cache apart,
+ * which it learns otherwise: the metric keeps `navigate` for every other (~50 bytes brotli).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,6 +49,25 @@ export function withoutSoftNavs(source: string, path = 'a web-vitals module'): s
   return out;
 }
 
+/** Where initMetric reads the page's navigation entry for its type, after telling a back-forward cache restore by its time. */
+const HARD_TYPE_START = '\n    else if (hardNavEntry) {';
+const HARD_TYPE_END = '\n    // Use `entries` type';
+
+/**
+ * web-vitals' initMetric without its reading of the navigation type from the page's navigation
+ * entry: a metric not set up for a back-forward cache restore is `navigate`. The part left out must
+ * do nothing but set that type, else the build fails.
+ */
+export function withoutHardNavigationType(source: string, path = "web-vitals' initMetric"): string {
+  const start = source.indexOf(HARD_TYPE_START);
+  const end = source.indexOf(HARD_TYPE_END, start);
+  const part = source.slice(start, end);
+  const statements = part.split('\n').filter((line) => line.trim().endsWith(';'));
+  if (start < 0 || end < 0 || !part.includes("'prerender'") || !statements.every((line) => /^\s*_navigationType = [^;]+;$/.test(line)))
+    throw new Error(`${path} is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals`);
+  return source.slice(0, start) + source.slice(end);
+}
+
 /** The folder of web-vitals' ES modules (its package.json is not exported). */
 const modulesDir = (root: string) => dirname(createRequire(join(root, 'package.json')).resolve('web-vitals/onCLS.js'));
 
@@ -64,9 +88,9 @@ export function webVitalsPrivateNames(root: string): string[] {
 export const webVitalsWithoutSoftNavs: Plugin = {
   name: 'web-vitals-without-soft-navs',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => ({
-      loader: 'js',
-      contents: withoutSoftNavs(readFileSync(path, 'utf8'), path),
-    }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => {
+      const source = withoutSoftNavs(readFileSync(path, 'utf8'), path);
+      return { loader: 'js', contents: /[\\/]lib[\\/]initMetric\.js$/.test(path) ? withoutHardNavigationType(source, path) : source };
+    });
   },
 };
