@@ -35,6 +35,13 @@ describe('significance tests', () => {
     expect(far).toBeGreaterThan(0);
     expect(far).toBeLessThan(1e-30);
     expect(rateAboveBaseline(500, 10_000, 0.05).p).toBeGreaterThan(0.4);
+    // Below the mean, from the lower tail: as exact.
+    for (const [k, n, p] of [
+      [1, 30, 0.2],
+      [4, 40, 0.3],
+    ] as const)
+      expect(rateAboveBaseline(k, n, p).p).toBeCloseTo(binomialTail(k, n, p), 12);
+    expect(rateAboveBaseline(1, 100_000, 0.5).p).toBe(1);
     expect(rateAboveBaseline(0, 0, 0.05)).toEqual({ p: 1 });
     expect(rateAboveBaseline(3, 10, 0)).toEqual({ p: 1 });
   });
@@ -46,6 +53,19 @@ describe('significance tests', () => {
     expect(rateRising(4, 20, 0, 28).p).toBeCloseTo(4845 / 194_580, 10);
     // Fewer hits in the first sample than expected: nowhere near significant.
     expect(rateRising(1, 20, 10, 20).p).toBeGreaterThan(0.99);
+    // Either side of the mean, the tail from its definition.
+    for (const [h1, n1, h0, n0] of [
+      [3, 25, 9, 30],
+      [9, 30, 3, 25],
+      [6, 22, 5, 20],
+    ] as const) {
+      const hits = h1 + h0;
+      const all = n1 + n0;
+      const choose = (n: number, k: number) => Array.from({ length: k }, (_, i) => (n - k + 1 + i) / (1 + i)).reduce((a, b) => a * b, 1);
+      let exact = 0;
+      for (let x = h1; x <= Math.min(hits, n1); x++) exact += (choose(hits, x) * choose(all - hits, n1 - x)) / choose(all, n1);
+      expect(rateRising(h1, n1, h0, n0).p).toBeCloseTo(exact, 12);
+    }
     expect(rateRising(0, 0, 3, 10)).toEqual({ p: 1 });
     expect(rateRising(0, 20, 0, 28)).toEqual({ p: 1 });
     expect(rateRising(20, 20, 28, 28)).toEqual({ p: 1 });

@@ -26,19 +26,36 @@ function lnGamma(x: number): number {
 const lnChoose = (n: number, k: number): number => lnGamma(n + 1) - lnGamma(k + 1) - lnGamma(n - k + 1);
 
 /**
- * The sum of a distribution's terms from `first` to `last`, given the first term's logarithm and
- * the ratio of each term to the one before; stops once the terms have become negligible.
+ * The sum of a distribution's terms from `first` on, given the first term's logarithm, how many
+ * terms follow it and the ratio of each term to the one before (`ratio(k)`: the term after k to
+ * k's); stops once the terms have become negligible. Summed from a term past the mode they only
+ * shrink, so a sum starts on the side of the mode its tail lies on.
  */
-function tail(lnFirst: number, first: number, last: number, ratio: (k: number) => number): number {
+function sum(lnFirst: number, first: number, following: number, ratio: (k: number) => number, step: 1 | -1): number {
   let term = Math.exp(lnFirst);
-  let sum = term;
-  for (let k = first; k < last; k++) {
-    const r = ratio(k);
-    term *= r;
-    sum += term;
-    if (r < 1 && term < NEGLIGIBLE * sum) break;
+  let total = term;
+  for (let i = 0, k = first; i < following; i++, k += step) {
+    term *= ratio(k);
+    total += term;
+    if (term < NEGLIGIBLE * total) break;
   }
-  return Math.min(1, sum);
+  return total;
+}
+
+/** P(X ≥ at), from the upper terms when `at` is past the mean, else as 1 − P(X < at) from the lower. */
+function upperTail(
+  at: number,
+  mean: number,
+  lowest: number,
+  highest: number,
+  lnTerm: (k: number) => number,
+  up: (k: number) => number,
+  down: (k: number) => number,
+) {
+  if (at <= lowest) return 1;
+  if (at > highest) return 0;
+  if (at >= mean) return Math.min(1, sum(lnTerm(at), at, highest - at, up, 1));
+  return Math.max(0, 1 - sum(lnTerm(at - 1), at - 1, at - 1 - lowest, down, -1));
 }
 
 export interface TestResult {
@@ -48,11 +65,20 @@ export interface TestResult {
 
 /** `hits` of `n` against a baseline rate `p0`: is the rate higher? P(X ≥ hits) for X ~ Binomial(n, p0). */
 export function rateAboveBaseline(hits: number, n: number, p0: number): TestResult {
-  if (n === 0 || p0 <= 0 || p0 >= 1 || hits <= 0) return { p: 1 };
-  if (hits > n) return { p: 0 };
+  if (n === 0 || p0 <= 0 || p0 >= 1) return { p: 1 };
   const odds = p0 / (1 - p0);
-  const lnFirst = lnChoose(n, hits) + hits * Math.log(p0) + (n - hits) * Math.log1p(-p0);
-  return { p: tail(lnFirst, hits, n, (k) => ((n - k) / (k + 1)) * odds) };
+  const lnTerm = (k: number) => lnChoose(n, k) + k * Math.log(p0) + (n - k) * Math.log1p(-p0);
+  return {
+    p: upperTail(
+      hits,
+      n * p0,
+      0,
+      n,
+      lnTerm,
+      (k) => ((n - k) / (k + 1)) * odds,
+      (k) => k / ((n - k + 1) * odds),
+    ),
+  };
 }
 
 /**
@@ -63,7 +89,9 @@ export function rateRising(hits1: number, n1: number, hits0: number, n0: number)
   const all = n1 + n0;
   const hits = hits1 + hits0;
   if (n1 === 0 || n0 === 0 || hits === 0 || hits === all) return { p: 1 };
-  const last = Math.min(hits, n1);
-  const lnFirst = lnChoose(hits, hits1) + lnChoose(all - hits, n1 - hits1) - lnChoose(all, n1);
-  return { p: tail(lnFirst, hits1, last, (x) => ((hits - x) * (n1 - x)) / ((x + 1) * (all - hits - n1 + x + 1))) };
+  const rest = all - hits;
+  const lnTerm = (x: number) => lnChoose(hits, x) + lnChoose(rest, n1 - x) - lnChoose(all, n1);
+  const up = (x: number) => ((hits - x) * (n1 - x)) / ((x + 1) * (rest - n1 + x + 1));
+  const down = (x: number) => (x * (rest - n1 + x)) / ((hits - x + 1) * (n1 - x + 1));
+  return { p: upperTail(hits1, (n1 * hits) / all, Math.max(0, n1 - rest), Math.min(hits, n1), lnTerm, up, down) };
 }
