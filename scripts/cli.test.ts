@@ -111,6 +111,29 @@ describe('the command-line tools', () => {
     }
   });
 
+  it('npm run nightly says a redirect to another page is no address of the collector (a sign-in page in front of it)', { timeout: 30_000 }, async () => {
+    const guarded = await stubAdminApi({
+      'POST /v1/admin/nightly': {
+        status: 302,
+        body: '',
+        headers: { location: 'https://team.cloudflareaccess.com/cdn-cgi/access/login/feedback.example.com?kid=1' },
+      },
+    });
+    try {
+      const failed = await run(tsx, [join(ROOT, 'scripts', 'nightly.ts'), '--endpoint', guarded.url, '--admin-key', 'rfa_x'], { cwd: ROOT }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toContain(
+        `error: ${guarded.url} redirects to https://team.cloudflareaccess.com/cdn-cgi/access/login/feedback.example.com, not to the collector's route`,
+      );
+      expect(failed?.stderr).not.toContain('give that as --endpoint');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('npm run retrain refuses --fp32 without an embedding model, which it would not change', { timeout: 30_000 }, async () => {
     const endpoint = `http://127.0.0.1:${await freePort()}`; // nothing listens there: a flag let through would fail reaching it
     const failed = await run(tsx, [join(ROOT, 'scripts', 'retrain.ts'), '--endpoint', endpoint, '--admin-key', 'rfa_x', '--fp32'], { cwd: ROOT }).then(

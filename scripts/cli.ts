@@ -32,7 +32,12 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
   const location = res.headers.get('location');
   if (res.status >= 300 && res.status < 400 && location) {
     const to = new URL(location, url);
-    throw new Error(`${new URL(url).origin} redirects to ${to.origin}: give that as --endpoint`);
+    const from = new URL(url);
+    // The same route elsewhere (http to https) is the collector's address; another path is not: a sign-in page, say.
+    if (to.pathname === from.pathname) throw new Error(`${from.origin} redirects to ${to.origin}: give that as --endpoint`);
+    throw new Error(
+      `${from.origin} redirects to ${to.origin}${to.pathname}, not to the collector's route: a sign-in page in front of the collector (Cloudflare Access, say)? Give an address that reaches the collector itself as --endpoint`,
+    );
   }
   return res;
 }
