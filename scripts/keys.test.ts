@@ -87,6 +87,15 @@ describe('npm run keys', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     expect(() => keys('create', 'bad', '--origin', 'https://app.example/path', '--persist-to', persistTo)).toThrow(/not an origin/);
     expect(() => keys('origins', 'bad', '--add', 'app.example', '--persist-to', persistTo)).toThrow(/not an origin/);
+    // Written otherwise than a browser sends it: the form it sends is named.
+    for (const [given, sent] of [
+      ['https://app.example.com/', 'https://app.example.com'],
+      ['https://app.example.com:443', 'https://app.example.com'],
+      ['https://bücher.example', 'https://xn--bcher-kva.example'],
+    ])
+      expect(() => keys('origins', 'bad', '--add', given!, '--persist-to', persistTo)).toThrow(
+        `not an origin (scheme://host[:port]): ${given}: give it as the browser sends it, ${sent}`,
+      );
     expect(readdirSync(persistTo)).toEqual([]);
   });
 

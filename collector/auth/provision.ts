@@ -49,7 +49,9 @@ function checkOrigin(origin: string): void {
   } catch {
     // reported below
   }
-  if (parsed !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}`);
+  // A browser sends the origin as the URL standard writes it: offered when the input was one written otherwise.
+  const written = parsed && parsed !== 'null' ? `: give it as the browser sends it, ${parsed}` : '';
+  if (parsed !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}${written}`);
 }
 
 /** SQL adding and removing a project's allowed origins, each checked first: a bad one changes nothing. */
