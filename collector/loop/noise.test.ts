@@ -249,6 +249,19 @@ describe('noise rules', () => {
     ).toEqual(['terse_text']);
   });
 
+  it('reads a Chinese or Japanese character as saying about a word: a short correction in them is not terse, "不对" is', () => {
+    const rules = (text: string) => {
+      const c = ev('correction', -0.8, 20_000, { detail: { text } });
+      return byId([c])
+        .get(c.eventId)!
+        .rules.map((r) => r.rule);
+    };
+    expect(rules('应该是14天')).toEqual([]);
+    expect(rules('期限は14日です')).toEqual([]);
+    expect(rules('不对')).toEqual(['terse_text']);
+    expect(rules('wrong')).toEqual(['terse_text']);
+  });
+
   it('gives each event the verdict its rules say, read event by event against all the others, however many a trace holds', () => {
     // The rules as the README states them, one event at a time against every other (a pass per
     // event): the assessment, which reads a trace in one pass, must agree whatever the events.

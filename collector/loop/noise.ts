@@ -77,7 +77,7 @@ export const MIN_READ_CAP_MS = 5_000;
 export const HISTORY_MIN_TRACES = 5;
 /** …and their mean is at least this far from neutral. */
 export const HISTORY_CLEAR_MEAN = 0.5;
-/** Free text shorter than this many characters says little. */
+/** Free text shorter than this many characters says little; a Chinese or Japanese character, which says about a word, counts as two. */
 export const TERSE_TEXT_CHARS = 8;
 /** The digging follow-up is asked after the vote within a turn of the same conversation. */
 export const DUG_INTO_WITHIN_MS = CONTRADICTION_WINDOW_MS;
@@ -152,6 +152,10 @@ export const isNegativeExplicit = (e: Pick<LoopEvent, 'signalType' | 'signalValu
 
 /** Each character of a script written without spaces (Chinese, Japanese) is read as a word, as its own run of other text is. */
 const READ_WORD = new RegExp(`${UNSPACED.source}|(?:(?!${UNSPACED.source})\\S)+`, 'gu');
+
+const UNSPACED_CHARACTERS = new RegExp(UNSPACED.source, 'gu');
+/** A text's length as the terse rule reads it: a character of a script written without spaces counts twice. */
+const textLength = (text: string): number => text.length + (text.match(UNSPACED_CHARACTERS)?.length ?? 0);
 
 /** How long a person needs at least before judging an answer of this length. */
 export const minReadMs = (answer: string): number =>
@@ -301,7 +305,7 @@ function sortedLayerOne(sorted: readonly LoopEvent[], ctx: TraceContext): Assess
       rules.push({ rule: 'asked_on', reason: 'the conversation went on with another question after this answer' });
     const textField = TEXTS[e.signalType];
     const text = textField ? e.detail[textField] : undefined;
-    if (typeof text === 'string' && text.trim().length < TERSE_TEXT_CHARS) {
+    if (typeof text === 'string' && textLength(text.trim()) < TERSE_TEXT_CHARS) {
       rules.push({ rule: 'terse_text', reason: `${text.trim().length} characters of text` });
     }
     return { eventId: e.eventId, confidence: confidenceOf(e.signalType, rules), rules };
