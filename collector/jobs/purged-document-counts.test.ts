@@ -50,6 +50,7 @@ describe("retention's purged document counts", () => {
     const p = await newProject();
     const day = utcDay(MADE);
     const unscored = answer('unscored', 0, [chunk('g1', 'guide.md', 'v1', 1), chunk('g1', 'guide.md', 'v1', 2)]);
+    // Retrieval returned faq.md, the reranker dropped it: the model never saw it, so this answer does not count for it.
     const bad = answer('bad', 1, [chunk('g1', 'guide.md', 'v1', 1), chunk('g2', 'guide.md', 'v1', 2), chunk('f1', 'faq.md', undefined, 3)], {
       rerankedChunks: [chunk('g2', 'guide.md', 'v1', 1), chunk('g1', 'guide.md', 'v1', 2)],
     });
@@ -59,19 +60,18 @@ describe("retention's purged document counts", () => {
     const reasked = answer('reasked', 3, [chunk('g1', 'guide.md', 'v1', 1)], { sessionId: 's-re' });
     const rephrased = answer('rephrased', 4, [chunk('f1', 'faq.md', undefined, 1)], { sessionId: 's-re', turnIndex: 1 });
     // Two versions of a document, a chunk without a version and one with '' (both stored as ''),
-    // and chunks cited twice: in one stage at two ranks, and again in the reranked stage.
-    const versions = answer(
-      'versions',
-      5,
-      [
-        chunk('m1', 'manual.md', 'v1', 1),
-        chunk('m2', 'manual.md', 'v2', 2),
-        chunk('m3', 'manual.md', undefined, 3),
-        chunk('m4', 'manual.md', '', 4),
-        chunk('m1', 'manual.md', 'v1', 5),
-      ],
-      { rerankedChunks: [chunk('m2', 'manual.md', 'v2', 1), chunk('m1', 'manual.md', 'v1', 2)] },
-    );
+    // and a chunk the model saw twice, at two ranks; a third version retrieval returned, which the
+    // reranker dropped, is not among the versions the answer cited.
+    const shown = [
+      chunk('m2', 'manual.md', 'v2', 1),
+      chunk('m1', 'manual.md', 'v1', 2),
+      chunk('m3', 'manual.md', undefined, 3),
+      chunk('m4', 'manual.md', '', 4),
+      chunk('m1', 'manual.md', 'v1', 5),
+    ];
+    const versions = answer('versions', 5, [...shown, chunk('m5', 'manual.md', 'v3', 6)], {
+      rerankedChunks: shown,
+    });
     const at = (t: { traceId: string; sessionId?: string; createdAt: number }, seconds: number) => ({
       traceId: t.traceId,
       sessionId: t.sessionId!,
@@ -96,11 +96,11 @@ describe("retention's purged document counts", () => {
     const stats = await env.DB.prepare('select trace_id from trace_stats where project_id = ?').bind(p.id).all<{ trace_id: string }>();
     expect(stats.results.map((s) => s.trace_id).sort()).toEqual(['bad', 'good', 'middling', 'reasked', 'rephrased', 'versions']);
 
-    // What the days stage counted: each answer once per document, in the row of the versions it cited.
+    // What the days stage counted: each answer once per document the model saw, in the row of the versions it cited.
     const zero = { purged_traces: 0, purged_scored: 0, purged_negative: 0, purged_positive: 0, purged_requeried: 0 };
     const counted = await documentRows(p.id, day);
     expect(counted).toEqual([
-      { doc: 'faq.md', versions: '[""]', traces: 2, scored: 1, negative: 1, positive: 0, requeried: 0, ...zero },
+      { doc: 'faq.md', versions: '[""]', traces: 1, scored: 0, negative: 0, positive: 0, requeried: 0, ...zero },
       { doc: 'guide.md', versions: '["v1"]', traces: 5, scored: 4, negative: 2, positive: 1, requeried: 1, ...zero },
       { doc: 'manual.md', versions: '["","v1","v2"]', traces: 1, scored: 1, negative: 1, positive: 0, requeried: 0, ...zero },
       { doc: 'manual.md', versions: '["v1"]', traces: 1, scored: 1, negative: 0, positive: 1, requeried: 0, ...zero },

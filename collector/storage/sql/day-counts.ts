@@ -7,6 +7,7 @@
 import { BY_TRACE } from './chunk-rows-by-trace.ts';
 import { TEXT_VERSION } from './chunk-text.ts';
 import { clearlyBadSql, clearlyGoodSql } from './clear-scores.ts';
+import { seenStageSql } from './seen-stage.ts';
 
 /** A day's counts in `day_stats`, each with its `purged_` column. */
 export const DAY_COUNTS = [
@@ -40,7 +41,8 @@ export const documentCountsSql = (bad: string, good: string) =>
    count(case when scored and ${clearlyGoodSql('score', good)} then 1 end) as positive, count(case when requeried then 1 end) as requeried`;
 
 /**
- * Each answer `t` that `where` selects once per document, however many of its chunks and versions
+ * Each answer `t` that `where` selects once per document the model saw (the stage mining and
+ * corrections read: a document the reranker dropped was never shown), however many of its chunks and versions
  * it cited: in the row of those versions (in order, so that the same versions are the same row),
  * as `trace_id, doc, versions`, with the answer's `created_at` and its stats as `scored`, `score`
  * and `requeried` (null without a stats row). One grouping, its stats read once an answer rather
@@ -52,6 +54,7 @@ export const documentAnswersSql = (where: string) =>
      t.created_at, s.trusted_signals > 0 as scored, s.weighted_score as score, s.requeried
    from traces t left join trace_stats s on s.project_id = t.project_id and s.trace_id = t.trace_id
    cross join trace_chunks c ${BY_TRACE} on c.project_id = t.project_id and c.trace_id = t.trace_id
+     and c.stage = ${seenStageSql('t.project_id', 't.trace_id')}
    where ${where}
    group by c.trace_id, c.source_doc_id`;
 
