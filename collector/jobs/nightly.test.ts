@@ -25,6 +25,24 @@ const questionWhere = (heldOut: boolean) => {
   for (let i = 0; ; i++) if (isHeldOut(queryKey(`refund for opened items v${i}?`)) === heldOut) return `refund for opened items v${i}?`;
 };
 
+/** `n` wordings of the refund question whose keys are held out for the eval sets, or not. */
+const questionsWhere = (heldOut: boolean, n: number) => {
+  const out: string[] = [];
+  for (let i = 0; out.length < n; i++) if (isHeldOut(queryKey(`refund for opened items v${i}?`)) === heldOut) out.push(`refund for opened items v${i}?`);
+  return out;
+};
+
+/** The question `query` as the team's curated suite holds it, under the id `id`. */
+const curate = (p: Parameters<typeof admin>[0], id: string, query: string) =>
+  admin(p, `/eval-suite/${id}`, {
+    method: 'PUT',
+    json: {
+      query,
+      candidates: [{ chunkId: 'refund-1', sourceDocId: 'refunds.md', text: chunks[2]!.text }],
+      judgements: [{ chunkId: 'refund-1', relevance: 1 }],
+    },
+  });
+
 const badTrace = (over: Partial<TraceInput> = {}) =>
   trace({ query: 'refund for opened items?', retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000, ...over });
 
@@ -795,6 +813,66 @@ describe('the nightly job', () => {
     expect(await training()).toMatchObject({ examples: 1, ready: true });
     expect((await admin(p, `/review/${item.id}`, { method: 'POST', json: { verdict: null } })).body).toMatchObject({ status: 'pending', verdict: null });
     expect(await training()).toEqual({ confirmed: 1, examples: 0, trainedOn: 0, minimum: 1, ready: false });
+  });
+
+  it('puts no chunk of a curated question to reviewers unless the question is held out, whose answers label the eval sets', async () => {
+    const p = await newProject();
+    const [curated, training] = questionsWhere(false, 2) as [string, string];
+    const heldOut = questionWhere(true);
+    expect((await curate(p, 'curated', curated)).status).toBe(200);
+    expect((await curate(p, 'held-out', heldOut)).status).toBe(200);
+    const traces = [curated, training, heldOut].map((query) => badTrace({ query }));
+    await send(
+      p,
+      traces,
+      traces.map((x) => ({ traceId: x.traceId, signalType: 'wrong_source' as const, detail: { chunkId: 'credit-1' } })),
+    );
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const { body } = await admin<{ items: { query: string; heldOut: boolean; curated: boolean }[] }>(p, '/review');
+    // Each question's bad answer raises its top two chunks; the curated question's trains nothing and labels nothing.
+    const items = body.items.map((i) => [i.query, i.heldOut, i.curated]);
+    expect(items.filter(([query]) => query !== heldOut)).toEqual([
+      [training, false, false],
+      [training, false, false],
+    ]);
+    expect(items.filter(([query]) => query === heldOut)).toEqual([
+      [heldOut, true, true],
+      [heldOut, true, true],
+    ]);
+  });
+
+  it('marks an item on a question that joined the curated suite after it was answered: its answer trains nothing', async () => {
+    const p = await newProject();
+    const t = badTrace({ query: questionWhere(false) });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const id = (await admin<{ items: { id: string; query: string }[] }>(p, '/review')).body.items.find((i) => i.query === t.query)!.id;
+    await admin(p, `/review/${id}`, { method: 'POST', json: { verdict: 'not_relevant' } });
+    const answered = async () =>
+      (await admin<{ items: { id: string; curated: boolean }[]; training: { confirmed: number; examples: number } }>(p, '/review?status=answered')).body;
+    expect(await answered()).toMatchObject({ items: [{ id, curated: false }], training: { confirmed: 1, examples: 1 } });
+    await curate(p, 'refunds', t.query);
+    // The console counts training examples from this flag as the reviewer changes answers, as the server does.
+    expect(await answered()).toMatchObject({ items: [{ id, curated: true }], training: { confirmed: 1, examples: 0 } });
+    expect((await admin(p, `/review/${id}`)).body).toMatchObject({ curated: true, heldOut: false });
+  });
+
+  it("holds the waiting items of a question that joined the curated suite, out of the week's budget, until it leaves the suite", async () => {
+    const p = await newProject();
+    const t = badTrace({ query: questionWhere(false) });
+    await send(p, [t], [{ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } }]);
+    const night = tonight();
+    await runNightly(env, night, { projects: [p.id] });
+    const listed = async (status: string) =>
+      (await admin<{ items: { curated: boolean }[]; budget: { pending: number; held: number } }>(p, `/review?status=${status}`)).body;
+    expect((await listed('pending')).items).toEqual([expect.objectContaining({ curated: false }), expect.objectContaining({ curated: false })]);
+    await curate(p, 'refunds', t.query);
+    await runNightly(env, night + 86_400_000, { projects: [p.id] });
+    expect(await listed('pending')).toMatchObject({ items: [], budget: { pending: 0, held: 2 } });
+    expect((await listed('held')).items).toEqual([expect.objectContaining({ curated: true }), expect.objectContaining({ curated: true })]);
+    await admin(p, '/eval-suite/refunds', { method: 'DELETE' });
+    await runNightly(env, night + 2 * 86_400_000, { projects: [p.id] });
+    expect(await listed('pending')).toMatchObject({ items: [{ curated: false }, { curated: false }], budget: { pending: 2, held: 0 } });
   });
 
   it('does not overwrite unseen an answer another reviewer gave meanwhile, when told which verdict the answer was given against', async () => {

@@ -6,6 +6,7 @@ import { MAX_SUITE_QUERIES, type SuiteQuery } from '../../shared/schema/eval-sui
 import { queryKey } from '../../shared/terms.ts';
 import type { EvalQuery } from '../../shared/training/gate.ts';
 import { CURATED_LAYER } from '../../shared/training/gate-findings.ts';
+import { isHeldOut } from '../loop/eval-sets.ts';
 
 export interface SuiteEntry {
   queryId: string;
@@ -56,6 +57,13 @@ export async function suiteKeys(d1: D1Database, projectId: string): Promise<Set<
   const { results } = await d1.prepare('select distinct query_key as key from eval_suite where project_id = ?').bind(projectId).all<{ key: string }>();
   return new Set(results.map((r) => r.key));
 }
+
+/**
+ * Whether a reviewer's answer on a question is of use: it trains, or labels the eval sets (a
+ * held-out question). On a curated question not held out it does neither: mining puts none of its
+ * chunks to reviewers, and the queue holds the items raised before it joined the suite.
+ */
+export const worthReviewing = (key: string, curated: ReadonlySet<string>): boolean => isHeldOut(key) || !curated.has(key);
 
 /** The suite as eval queries: a document's judgement labels each of its candidate chunks that has none of its own. */
 export async function suiteEvalQueries(d1: D1Database, projectId: string): Promise<EvalQuery[]> {

@@ -16,10 +16,11 @@ export async function currentThreshold(d1: D1Database, projectId: string): Promi
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
   i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,
   i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt, i.query_key as queryKey,
+  exists (select 1 from eval_suite s where s.project_id = i.project_id and s.query_key = i.query_key) as curated,
   (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
      order by weight desc, trace_id limit 20)) as traceIds`;
 
-type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut'> & {
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut' | 'curated'> & {
   queryKey: string;
   chunkId: string;
   sourceDocId: string;
@@ -27,14 +28,16 @@ type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut'> &
   text: string;
   evidence: string;
   traceIds: string;
+  curated: 0 | 1;
 };
 
-const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, ...r }: RawItem): ReviewItem => ({
+const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, curated, ...r }: RawItem): ReviewItem => ({
   ...r,
   chunk: { chunkId, sourceDocId, sourceDocVersion, text },
   evidence: JSON.parse(evidence) as string[],
   traceIds: JSON.parse(traceIds) as string[],
   heldOut: isHeldOut(queryKey),
+  curated: curated === 1,
 });
 
 /** Items of one status, highest expected value first (answered ones: latest first), `offset` passed over; ties in id order, so pages follow on. */

@@ -15,7 +15,7 @@ import type { Finding } from '../../shared/admin-api/traces.ts';
 export interface ReviewQueue {
   items: ReviewItem[];
   budget: { itemsPerWeek: number; answeredLastWeek: number; pending: number; held: number; minutesPerWeek: number; miningThreshold: number };
-  /** `examples`: the confirmed items that train (not on held-out questions), held against `minimum`; `trainedOn`: the last model's. */
+  /** `examples`: the confirmed items that train (not on held-out or curated questions), held against `minimum`; `trainedOn`: the last model's. */
   training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean };
 }
 

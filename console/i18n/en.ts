@@ -89,6 +89,7 @@ export const en = {
   trainingEnough: 'Training examples: {examples} (minimum of {minimum} reached)',
   trainingReady: 'ready to train',
   heldOutNote: 'Held out for the eval sets: this answer labels them and does not train.',
+  curatedNote: 'In the curated eval suite: this answer does not train.',
   statusFilter: 'Show',
   status_pending: 'Waiting',
   status_held: 'Held',

@@ -88,6 +88,7 @@ export const zhCN: Strings = {
   trainingEnough: '训练样本：{examples}（已达到最低 {minimum}）',
   trainingReady: '可以训练',
   heldOutNote: '留作评估集：此回答用于评估集标注，不用于训练。',
+  curatedNote: '属于精选评估集：此回答不用于训练。',
   statusFilter: '显示',
   status_pending: '待审核',
   status_held: '暂缓',

@@ -26,6 +26,11 @@ export interface ReviewItem {
   answeredAt: number | null;
   /** Its question is among those kept out of training for the eval sets: an answer labels them instead. */
   heldOut: boolean;
+  /**
+   * Its question is in the team's curated eval suite: an answer never trains (on one held out too, it
+   * labels the eval sets). Items on one not held out were raised before it joined, and are held.
+   */
+  curated: boolean;
 }
 
 /** One trace behind a review item: what it contributed, and the answer it came from. */

@@ -5,6 +5,7 @@ import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, min
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { isClearlyBad } from '../../loop/trace-score.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
+import { suiteKeys, worthReviewing } from '../../storage/eval-suite.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { BY_TRACE } from '../../storage/sql/chunk-rows-by-trace.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
@@ -264,7 +265,10 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   const chunks = groupBy(await minedChunks(ctx, scored, events), (c) => c.traceId);
   await withTexts(ctx, chunks, events);
   const candidates: (Candidate & { key: string })[] = [];
+  const curated = await suiteKeys(db, ctx.projectId);
   for (const t of scored) {
+    // Its traces' rows were taken back above: an item only such traces raised goes unless answered.
+    if (!worthReviewing(t.query_key, curated)) continue;
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
     for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: t.query_key });
   }

@@ -1,5 +1,6 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { adjustThreshold } from '../../loop/review-budget.ts';
+import { suiteKeys, worthReviewing } from '../../storage/eval-suite.ts';
 import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import type { SliceResult, Stage } from './stage.ts';
@@ -7,17 +8,21 @@ import type { SliceResult, Stage } from './stage.ts';
 /**
  * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than
  * a week clears and relaxes when the queue runs dry (each change recorded with its reason); items
- * at or above it are pending, the rest held.
+ * at or above it are pending, the rest held. So are the items of a question no answer is of use for
+ * (`worthReviewing`), raised before it joined the curated suite: they take none of the budget.
  */
 export const queue: Stage = {
   name: 'queue',
   async slice({ db, projectId, night, settings, now }): Promise<SliceResult> {
     const threshold = await currentThreshold(db, projectId);
+    const curated = await suiteKeys(db, projectId);
+    const unwanted = JSON.stringify([...curated].filter((key) => !worthReviewing(key, curated)));
+    const wanted = `query_key not in (select value from json_each(?3))`;
     const nightStart = Date.parse(`${night}T00:00:00Z`);
     const [pendingRows, changedSince, later] = await db.batch([
       db
-        .prepare(`select expected_value as v from review_items where project_id = ? and status in ('pending', 'held') and expected_value >= ?`)
-        .bind(projectId, threshold),
+        .prepare(`select expected_value as v from review_items where project_id = ?1 and status in ('pending', 'held') and expected_value >= ?2 and ${wanted}`)
+        .bind(projectId, threshold, unwanted),
       db.prepare('select 1 from mining_thresholds where project_id = ? and at >= ? limit 1').bind(projectId, nightStart),
       db.prepare(LATER_NIGHT_DONE_SQL).bind(projectId, night),
     ]);
@@ -33,10 +38,10 @@ export const queue: Stage = {
       db
         .prepare(
           // Only the items that change: rewriting the others would rewrite their queue index entries for nothing.
-          `update review_items set status = case when expected_value >= ?2 then 'pending' else 'held' end
-           where project_id = ?1 and status in ('pending', 'held') and status <> case when expected_value >= ?2 then 'pending' else 'held' end`,
+          `update review_items set status = case when expected_value >= ?2 and ${wanted} then 'pending' else 'held' end
+           where project_id = ?1 and status in ('pending', 'held') and status <> case when expected_value >= ?2 and ${wanted} then 'pending' else 'held' end`,
         )
-        .bind(projectId, next),
+        .bind(projectId, next, unwanted),
     ];
     if (change) {
       statements.unshift(

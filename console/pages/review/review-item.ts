@@ -12,7 +12,13 @@ export const highlighted = (text: string, query: string) => highlightSegments(te
 export function renderItem(item: ReviewItem, s: Strings) {
   const c = item.chunk;
   return html`<p class="question">${s.reviewQuestion}</p>
-    ${item.heldOut ? html`<p class="muted" data-field="held-out">${s.heldOutNote}</p>` : nothing}
+    ${
+      item.heldOut
+        ? html`<p class="muted" data-field="held-out">${s.heldOutNote}</p>`
+        : item.curated
+          ? html`<p class="muted" data-field="curated">${s.curatedNote}</p>`
+          : nothing
+    }
     <h2 id="item-query"><span class="label">${s.query}</span> <span class="text" data-field="query">${item.query}</span></h2>
     <dl class="meta">
       <div><dt>${s.document}</dt><dd class="mono">${c.sourceDocId}</dd></div>

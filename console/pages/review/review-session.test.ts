@@ -22,6 +22,7 @@ const item = (n: number): ReviewItem => ({
   note: null,
   answeredAt: null,
   heldOut: n === 2,
+  curated: n === 3,
 });
 
 /** A server holding `n` items of one status, recording what it was sent; `failNext` makes the next answer fail. */
@@ -100,7 +101,7 @@ async function answeredThenListedAgain() {
 
 describe('ReviewSession', () => {
   it('moves to the next item at once, sends the answer, and keeps budget and training in step', async () => {
-    const server = fakeServer(3);
+    const server = fakeServer(4);
     const s = new ReviewSession(server.api, 'pending', () => {});
     await s.load();
     const sending = s.answer('relevant', 'on topic');
@@ -114,6 +115,9 @@ describe('ReviewSession', () => {
     // i2's question is held out: its answer labels the eval sets, so it is not a training example.
     await s.answer('not_relevant', null);
     expect(s.training).toMatchObject({ confirmed: 31, examples: 30, ready: true });
+    // i3's question is in the curated suite: its answer trains nothing either, as the server counts.
+    await s.answer('relevant', null);
+    expect(s.training).toMatchObject({ confirmed: 32, examples: 30, ready: true });
   });
 
   it('undoes the last answer: the item waits again and the reviewer is back on it', async () => {

@@ -304,7 +304,8 @@ export class ReviewSession {
     if (this.training) {
       const change = Number(TRAINING_VERDICTS.has(to?.verdict ?? null)) - Number(TRAINING_VERDICTS.has(item.verdict));
       this.training.confirmed += change;
-      if (!item.heldOut) this.training.examples += change;
+      // As the server counts them: an answer on a held-out or curated question trains nothing.
+      if (!item.heldOut && !item.curated) this.training.examples += change;
       this.training.ready = this.training.examples >= this.training.minimum && this.training.examples > this.training.trainedOn;
     }
     if (to) Object.assign(item, to);
