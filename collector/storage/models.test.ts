@@ -71,6 +71,14 @@ describe('the registry', () => {
     expect(await currentVersion(env.DB, p.id)).toBe('B');
   });
 
+  it('says a promoted version two runs of one night both trained is stored already, not that users got it meanwhile', async () => {
+    const p = await newProject();
+    expect(await record(p.id, 'nightly-1', true)).toEqual({ outcome: 'recorded' });
+    // The other run of the night, trained against what was served before the first promoted its model.
+    expect(await record(p.id, 'nightly-1', true)).toEqual({ outcome: 'exists' });
+    expect(await rolloutsOf(p.id)).toEqual(['promote nightly-1']);
+  });
+
   it('records a promotion whose comparison still holds after another rollout came in between', async () => {
     const p = await newProject();
     await record(p.id, 'A', true);

@@ -313,6 +313,8 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
   for (;;) {
     const { stack, seq } = m.promote ? await rollouts(d1, projectId) : { stack: [], seq: 0 };
     const current = stack.at(-1) ?? null;
+    // Served already: another run of the same night (or request) trained and promoted this version first.
+    if (m.promote && current === m.model.version && current !== m.comparedWith) return { outcome: 'exists' };
     if (m.promote && current !== m.comparedWith) return { outcome: 'stale', current };
     // A promoted model is stored only with its own rollout at the seq it was appended after.
     const held = condition(15);
