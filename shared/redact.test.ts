@@ -20,6 +20,10 @@ const redacted: [string, string][] = [
   ['call me at 1-800-555-0199', 'call me at [PHONE]'],
   ['or 1 (800) 555-0199, or 1.800.555.0199.', 'or [PHONE], or [PHONE].'],
   ['call +1-800-555-0199.', 'call [PHONE].'],
+  // An extension written against the number: the number goes whole, the extension stays.
+  ['call 415-555-2671x12 today', 'call [PHONE]x12 today'],
+  ['call +1-415-555-2671x123.', 'call [PHONE]x123.'],
+  ['ring +44 20 7946 0958x2', 'ring [PHONE]x2'],
   ['card 4111 1111 1111 1111 exp 12/29', 'card [CARD] exp 12/29'],
   ['card 4111-1111-1111-1111', 'card [CARD]'],
   ['amex 378282246310005', 'amex [CARD]'],
@@ -81,6 +85,7 @@ const untouched: string[] = [
   'order 11-800-555-0199, ref A1-800-555-0199 and 1-800-555-019.',
   'shipped 2024-12-04. Order 1-2024-12-04.',
   'serial 415-555-2671-12 and 800.555.0199.5',
+  'part 415-555-2671xl or 415-555-2671x',
 ];
 
 describe('redactPII', () => {

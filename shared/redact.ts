@@ -105,14 +105,15 @@ export const PII_DETECTORS: Detector[] = [
   { kind: 'ssn', pattern: /(?<![\w-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g },
   // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
   { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-])/g },
-  // International: a leading + and 8-15 digits in groups.
+  // International: a leading + and 8-15 digits in groups. A phone number may end in an extension
+  // written against it ("…2671x12"): the number goes, the extension stays.
   {
     kind: 'phone',
-    pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?![\w-])/g,
+    pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}(?!(?!x\d)[\w-])/g,
     confirm: phoneDigitCountValid,
   },
   // North American, only in the usual punctuated shapes, with a leading 1 or without; ending a sentence too.
-  { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\w-]|\.\d)/g },
+  { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?!(?!x\d)[\w-]|\.\d)/g },
   {
     kind: 'ip',
     pattern: /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/g,
