@@ -42,6 +42,10 @@ const redacted: [string, string][] = [
   ['mail josé@example.com', 'mail [EMAIL]'],
   ['an Müller.jörg@firma.de bitte', 'an [EMAIL] bitte'],
   ['联系zhang@qq.com谢谢', '联系[EMAIL]谢谢'],
+  // Vietnamese letters (Latin Extended Additional), and accents typed as combining marks (NFD).
+  ['gửi nguyễn.văn@gmail.com nhé', 'gửi [EMAIL] nhé'],
+  ['mail a@tiếng.vn', 'mail [EMAIL]'],
+  ['mail jose\u0301@example.com', 'mail [EMAIL]'],
   // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
   ['card 4111\u00a01111\u00a01111\u00a01111 was charged', 'card [CARD] was charged'],
   ['card 4111\u00a01111\u00a01111\u00a01111\u00a012/26', 'card [CARD]\u00a012/26'],

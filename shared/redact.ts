@@ -20,10 +20,12 @@ export interface Detector {
 }
 
 /**
- * An e-mail address, its letters ASCII or Latin with diacritics (josé@…, jörg.müller@…): not Han
- * or kana, which are written without spaces, so the sentence before an address is not taken into it.
+ * An e-mail address, its letters ASCII or Latin with diacritics (josé@…, jörg.müller@…, and
+ * Vietnamese nguyễn@… from Latin Extended Additional), the accents precomposed or combining (U+0300
+ * to U+036F, as text in NFD has them): not Han or kana, which are written without spaces, so the
+ * sentence before an address is not taken into it.
  */
-const EMAIL = /(?<![-\w.+À-ɏ])[-\w.+À-ɏ]{1,64}@[-\wÀ-ɏ]{1,63}(?:\.[-\wÀ-ɏ]{1,63}){0,8}\.[a-zA-ZÀ-ɏ]{2,24}(?![-\wÀ-ɏ])/g;
+const EMAIL = /(?<![-\w.+À-ͯḀ-ỿ])[-\w.+À-ͯḀ-ỿ]{1,64}@[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.[a-zA-ZÀ-ͯḀ-ỿ]{2,24}(?![-\wÀ-ͯḀ-ỿ])/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
