@@ -72,6 +72,10 @@ const untouched: string[] = [
   'serial 000-12-3456 is not an SSN', // area 000 is never issued
   'nor 666-12-3456, 912-34-5678, 123-00-4567 or 123-45-0000', // nor area 666 or 900-999, group 00, serial 0000
   'ratio 1:2:3 and time 09:45',
+  // Code, not an address: a Haskell type, a path of one-letter names, C++ at the start of a scope.
+  'f :: Int -> Int',
+  'use a::b, not ::c',
+  'C++:: and ::',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',

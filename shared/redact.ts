@@ -78,7 +78,9 @@ export function cnIdValid(id: string): boolean {
 
 function ipv6Valid(candidate: string): boolean {
   // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
-  if (!candidate.includes('::') && candidate.split(':').length !== 8) return false;
+  // "::" or "a::b" is code ("f :: Int", "use a::b"), and "::1" is this machine, not anyone's:
+  // require two hex digits together.
+  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/[\da-f]{2}/i.test(candidate)) return false;
   try {
     new URL(`http://[${candidate}]/`);
     return true;
