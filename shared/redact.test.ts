@@ -27,6 +27,7 @@ const redacted: [string, string][] = [
   ['card 4111 1111 1111 1111 exp 12/29', 'card [CARD] exp 12/29'],
   ['card 4111-1111-1111-1111', 'card [CARD]'],
   ['amex 378282246310005', 'amex [CARD]'],
+  ['uatp 135412345678911', 'uatp [CARD]'],
   ['身份证 11010519491231002X', '身份证 [CN_ID]'],
   ['id 440304199001011233 ok', 'id [CN_ID] ok'],
   ['id 32010619851231456x.', 'id [CN_ID].'],
@@ -87,6 +88,10 @@ const untouched: string[] = [
   'order 0123456789, invoice 04-1234-5678, ISBN 0306406152',
   'IBAN DE89 3704 0044 0532 0130 00',
   'card 4111 1111 1111 1112 12', // no span of whole groups passes Luhn
+  // Luhn-valid, but no card starts with 0, nor with 1 unless it has 15 digits (UATP): times in
+  // epoch milliseconds and nanoseconds, a snowflake id.
+  'createdAt 1733529600004 and 1733529600012, at 1733529600000000004',
+  'tweet 1868373728384839688 or 0000000000000000',
   // Near-misses of a North American number: more groups, a longer or shorter one, or no token start.
   'version 415.555.2671.3 or 1.415.555.2671.8.',
   'build 10.415.555.2671 and part 415-555-26710.',
