@@ -47,6 +47,8 @@ const redacted: [string, string][] = [
   ['gửi nguyễn.văn@gmail.com nhé', 'gửi [EMAIL] nhé'],
   ['mail a@tiếng.vn', 'mail [EMAIL]'],
   ['mail jose\u0301@example.com', 'mail [EMAIL]'],
+  // In markdown's italics, which take the underscore before it into the address.
+  ['write to _ann@example.com_ today', 'write to [EMAIL]_ today'],
   // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
   ['card 4111\u00a01111\u00a01111\u00a01111 was charged', 'card [CARD] was charged'],
   ['card 4111\u00a01111\u00a01111\u00a01111\u00a012/26', 'card [CARD]\u00a012/26'],
