@@ -62,6 +62,9 @@ const redacted: [string, string][] = [
   ['身份证 １１０１０５１９４９１２３１００２X', '身份证 [CN_ID]'],
   ['身份证 １１０１０５１９４９１２３１００２Ｘ', '身份证 [CN_ID]'],
   ['手机 ＋８６ １３９－１２３４－５６７８', '手机 [PHONE]'],
+  // Grouped with the full-width space (U+3000) that mode types; the one before the number stays.
+  ['卡号４１１１\u3000１１１１\u3000１１１１\u3000１１１１', '卡号[CARD]'],
+  ['手机\u3000＋８６\u3000１３９\u3000１２３４\u3000５６７８', '手机\u3000[PHONE]'],
 ];
 
 const untouched: string[] = [

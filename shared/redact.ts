@@ -32,10 +32,10 @@ const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
 /**
  * The text as the detectors read it: no-break spaces (U+00A0, U+202F, as pasted from web pages and
- * PDFs) as spaces and full-width digits (typed in an IME's full-width mode) as ASCII ones. One
- * UTF-16 unit stands for one, so an offset in it is an offset in the text as typed.
+ * PDFs) as spaces, and full-width digits and spaces (U+3000: an IME's full-width mode types both)
+ * as ASCII ones. One UTF-16 unit stands for one, so an offset in it is an offset in the text as typed.
  */
-const plain = (s: string): string => s.replace(/[\xa0\u202f＋－０-９Ｘｘ]/g, (c) => c.normalize('NFKC'));
+const plain = (s: string): string => s.replace(/[\xa0\u202f\u3000]/g, ' ').replace(/[＋－０-９Ｘｘ]/g, (c) => c.normalize('NFKC'));
 
 /** Luhn checksum, used by every payment card network. */
 export function luhnValid(digits: string): boolean {
