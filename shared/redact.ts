@@ -135,19 +135,29 @@ export const PII_DETECTORS: Detector[] = [
  */
 export const redactPII = (text: string): string => redactWith(text, PII_DETECTORS);
 
-/** Runs `detectors` over `text` in order, each on the previous one's output. */
+/**
+ * Runs `detectors` over `text` in order, each on the previous one's output. The plain form is made
+ * once and kept beside the output (`read` is always `plain(out)`): made again for each detector,
+ * 100 KB of full-width digits took a quarter of a second.
+ */
 export function redactWith(text: string, detectors: readonly Detector[]): string {
   let out = text;
+  let read = plain(text);
   for (const { kind, pattern, confirm, replace } of detectors) {
     const typed = out;
+    const plainTyped = read;
     let end = 0;
-    out = '';
-    for (const { 0: match, index } of plain(typed).matchAll(pattern)) {
+    out = read = '';
+    for (const { 0: match, index } of plainTyped.matchAll(pattern)) {
       out += typed.slice(end, index);
+      read += plainTyped.slice(end, index);
       const was = typed.slice(index, (end = index + match.length));
-      out += replace ? replace(match, was) : confirm && !confirm(match) ? was : placeholder(kind);
+      const put = replace ? replace(match, was) : confirm && !confirm(match) ? was : placeholder(kind);
+      out += put;
+      read += plain(put);
     }
     out += typed.slice(end);
+    read += plainTyped.slice(end);
   }
   return out;
 }
