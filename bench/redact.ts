@@ -33,6 +33,10 @@ const adversarial = [
   '1 A Road ',
   'live at 1 a ',
   '1 a road, a, il ',
+  // What the detectors read as ASCII: full-width digits and spaces, no-break spaces.
+  '１',
+  '\u3000',
+  '1\u00a0',
 ].map((unit) => unit.repeat(Math.ceil(100_000 / unit.length)));
 
 export async function redactBench(): Promise<Row[]> {

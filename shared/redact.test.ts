@@ -20,9 +20,14 @@ const redacted: [string, string][] = [
   ['call me at 1-800-555-0199', 'call me at [PHONE]'],
   ['or 1 (800) 555-0199, or 1.800.555.0199.', 'or [PHONE], or [PHONE].'],
   ['call +1-800-555-0199.', 'call [PHONE].'],
+  // An extension written against the number: the number goes whole, the extension stays.
+  ['call 415-555-2671x12 today', 'call [PHONE]x12 today'],
+  ['call +1-415-555-2671x123.', 'call [PHONE]x123.'],
+  ['ring +44 20 7946 0958x2', 'ring [PHONE]x2'],
   ['card 4111 1111 1111 1111 exp 12/29', 'card [CARD] exp 12/29'],
   ['card 4111-1111-1111-1111', 'card [CARD]'],
   ['amex 378282246310005', 'amex [CARD]'],
+  ['uatp 135412345678911', 'uatp [CARD]'],
   ['身份证 11010519491231002X', '身份证 [CN_ID]'],
   ['id 440304199001011233 ok', 'id [CN_ID] ok'],
   ['id 32010619851231456x.', 'id [CN_ID].'],
@@ -38,6 +43,12 @@ const redacted: [string, string][] = [
   ['mail josé@example.com', 'mail [EMAIL]'],
   ['an Müller.jörg@firma.de bitte', 'an [EMAIL] bitte'],
   ['联系zhang@qq.com谢谢', '联系[EMAIL]谢谢'],
+  // Vietnamese letters (Latin Extended Additional), and accents typed as combining marks (NFD).
+  ['gửi nguyễn.văn@gmail.com nhé', 'gửi [EMAIL] nhé'],
+  ['mail a@tiếng.vn', 'mail [EMAIL]'],
+  ['mail jose\u0301@example.com', 'mail [EMAIL]'],
+  // In markdown's italics, which take the underscore before it into the address.
+  ['write to _ann@example.com_ today', 'write to [EMAIL]_ today'],
   // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
   ['card 4111\u00a01111\u00a01111\u00a01111 was charged', 'card [CARD] was charged'],
   ['card 4111\u00a01111\u00a01111\u00a01111\u00a012/26', 'card [CARD]\u00a012/26'],
@@ -51,6 +62,9 @@ const redacted: [string, string][] = [
   ['身份证 １１０１０５１９４９１２３１００２X', '身份证 [CN_ID]'],
   ['身份证 １１０１０５１９４９１２３１００２Ｘ', '身份证 [CN_ID]'],
   ['手机 ＋８６ １３９－１２３４－５６７８', '手机 [PHONE]'],
+  // Grouped with the full-width space (U+3000) that mode types; the one before the number stays.
+  ['卡号４１１１\u3000１１１１\u3000１１１１\u3000１１１１', '卡号[CARD]'],
+  ['手机\u3000＋８６\u3000１３９\u3000１２３４\u3000５６７８', '手机\u3000[PHONE]'],
 ];
 
 const untouched: string[] = [
@@ -64,6 +78,10 @@ const untouched: string[] = [
   'serial 000-12-3456 is not an SSN', // area 000 is never issued
   'nor 666-12-3456, 912-34-5678, 123-00-4567 or 123-45-0000', // nor area 666 or 900-999, group 00, serial 0000
   'ratio 1:2:3 and time 09:45',
+  // Code, not an address: a Haskell type, a path of one-letter names, C++ at the start of a scope.
+  'f :: Int -> Int',
+  'use a::b, not ::c',
+  'C++:: and ::',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',
@@ -75,12 +93,17 @@ const untouched: string[] = [
   'order 0123456789, invoice 04-1234-5678, ISBN 0306406152',
   'IBAN DE89 3704 0044 0532 0130 00',
   'card 4111 1111 1111 1112 12', // no span of whole groups passes Luhn
+  // Luhn-valid, but no card starts with 0, nor with 1 unless it has 15 digits (UATP): times in
+  // epoch milliseconds and nanoseconds, a snowflake id.
+  'createdAt 1733529600004 and 1733529600012, at 1733529600000000004',
+  'tweet 1868373728384839688 or 0000000000000000',
   // Near-misses of a North American number: more groups, a longer or shorter one, or no token start.
   'version 415.555.2671.3 or 1.415.555.2671.8.',
   'build 10.415.555.2671 and part 415-555-26710.',
   'order 11-800-555-0199, ref A1-800-555-0199 and 1-800-555-019.',
   'shipped 2024-12-04. Order 1-2024-12-04.',
   'serial 415-555-2671-12 and 800.555.0199.5',
+  'part 415-555-2671xl or 415-555-2671x',
 ];
 
 describe('redactPII', () => {
