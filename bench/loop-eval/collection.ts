@@ -3,7 +3,8 @@
  * validation share carved out by a stable hash of the query id (never asked, used to tune and to
  * report generalisation) and, when asked for, a curated share (never asked either: the team's own
  * judged questions, which the gate decides on); the **test** queries are only ever evaluated. A train query in the same
- * words as a test or validation query (the same `queryKey`) is not asked either. Works for any
+ * words as a test or validation query (the same `queryKey`) is not asked either, nor is a rewording
+ * in their words (`heldOutKeys`). Works for any
  * directory in BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
  */
 import { loadBeir } from '../../demo/corpus/beir.ts';
@@ -46,6 +47,8 @@ export interface Collection {
   curated: JudgedQuery[];
   /** Test queries: evaluation only. */
   test: JudgedQuery[];
+  /** Query keys of the test, validation and curated queries: no text users type may have one, reworded or not. */
+  heldOutKeys: ReadonlySet<string>;
   /** Document id to its title and text, for corrections that quote the right source. */
   documents: ReadonlyMap<string, Pick<Chunk, 'title' | 'text' | 'format'>>;
   excluded: SplitExclusions;
@@ -96,6 +99,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
     validation,
     curated,
     test,
+    heldOutKeys: new Set([...testKeys, ...validationKeys, ...curatedKeys]),
     documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, c])),
     excluded: {
       sameAsTest: train.length - usable.length,
