@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,13 @@ describe('the simulation split', () => {
     const c = await loadCollection(dir, 0);
     expect(c.traffic.map((q) => q.id)).toEqual(['a']);
     expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 } });
+  });
+
+  it('refuses a collection whose train split leaves no question to ask, as when it repeats the test split', async () => {
+    const dir = beir({ a: 'asked', b: 'also asked' }, { a: 'test', b: 'test' });
+    const test = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8');
+    writeFileSync(join(dir, 'qrels', 'train.tsv'), test);
+    await expect(loadCollection(dir, 0)).rejects.toThrow(/no train query is left for users to ask \(of 2, 2 are test queries/);
   });
 
   it('refuses a collection whose test split leaves no usable query', async () => {

@@ -92,6 +92,11 @@ export async function loadCollection(dir: string, validationShare: number, curat
   const curatedKeys = new Set(curated.map((q) => queryKey(q.text)));
   const notCurated = notValidation.filter((q) => !curatedIds.has(q.id) && !curatedKeys.has(queryKey(q.text)));
   const traffic = notCurated.filter((q) => q.text.length <= MAX_QUERY_CHARS);
+  // Users need a question to ask: a train split that only repeats the test one (a copied test.tsv) leaves none.
+  if (!traffic.length)
+    throw new Error(
+      `${corpus.name}: no train query is left for users to ask (of ${train.length}, ${train.length - usable.length} are test queries by id or in the same words, ${validation.length} held out for validation, ${curated.length} curated, the rest in their words or too long)`,
+    );
   return {
     name: corpus.name,
     corpus,
