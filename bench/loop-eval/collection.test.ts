@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queryKey } from '../../shared/terms.ts';
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import { loadCollection } from './collection.ts';
-import { stableHash } from './random.ts';
+import { rng, stableHash } from './random.ts';
+import { population } from './traffic.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -72,6 +74,35 @@ describe('the simulation split', () => {
     expect(c.excluded.sameAsValidation).toBe(1);
   });
 
+  it('never has users type a test or validation question, not even when a rewording leaves a word out', async () => {
+    const { validation, traffic } = idsBy(0.5);
+    const [a, b] = traffic;
+    const dir = beir(
+      {
+        t: 'aldh1 expression poorer prognosis',
+        [validation]: 'statins lower cholesterol levels',
+        [a!]: 'aldh1 expression poorer prognosis tumours',
+        [b!]: 'statins lower blood cholesterol levels',
+      },
+      { t: 'test', [validation]: 'train', [a!]: 'train', [b!]: 'train' },
+    );
+    const c = await loadCollection(dir, 0.5);
+    expect(c.traffic.map((q) => q.id).sort()).toEqual([a, b].sort());
+    const heldOut = new Set([...c.test, ...c.validation].map((q) => queryKey(q.text)));
+    const typed = new Set<string>();
+    for (let seed = 1; seed <= 50; seed++) {
+      const r = rng(seed);
+      const users = population(c, r);
+      for (let i = 0; i < 20; i++) {
+        const q = users.draw(r);
+        typed.add(users.phrase(r, q));
+        typed.add(users.reword(r, q));
+      }
+    }
+    expect(typed.size).toBeGreaterThan(20);
+    expect([...typed].filter((text) => heldOut.has(queryKey(text)))).toEqual([]);
+  });
+
   it("carves a curated share out of traffic, never a test or validation question, and keeps out a train question in a curated one's words", async () => {
     const ids = Array.from({ length: 40 }, (_, i) => `q${i}`);
     const isCurated = (id: string) => stableHash(`curated:${id}`) < 0.5;
@@ -107,6 +138,13 @@ describe('the simulation split', () => {
     const c = await loadCollection(dir, 0);
     expect(c.traffic.map((q) => q.id)).toEqual(['a']);
     expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 } });
+  });
+
+  it('refuses a collection whose train split leaves no question to ask, as when it repeats the test split', async () => {
+    const dir = beir({ a: 'asked', b: 'also asked' }, { a: 'test', b: 'test' });
+    const test = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8');
+    writeFileSync(join(dir, 'qrels', 'train.tsv'), test);
+    await expect(loadCollection(dir, 0)).rejects.toThrow(/no train query is left for users to ask \(of 2, 2 are test queries/);
   });
 
   it('refuses a collection whose test split leaves no usable query', async () => {

@@ -3,7 +3,8 @@
  * validation share carved out by a stable hash of the query id (never asked, used to tune and to
  * report generalisation) and, when asked for, a curated share (never asked either: the team's own
  * judged questions, which the gate decides on); the **test** queries are only ever evaluated. A train query in the same
- * words as a test or validation query (the same `queryKey`) is not asked either. Works for any
+ * words as a test or validation query (the same `queryKey`) is not asked either, nor is a rewording
+ * in their words (`heldOutKeys`). Works for any
  * directory in BEIR layout with `qrels/train.tsv` and `qrels/test.tsv`.
  */
 import { loadBeir } from '../../demo/corpus/beir.ts';
@@ -46,6 +47,8 @@ export interface Collection {
   curated: JudgedQuery[];
   /** Test queries: evaluation only. */
   test: JudgedQuery[];
+  /** Query keys of the test, validation and curated queries: no text users type may have one, reworded or not. */
+  heldOutKeys: ReadonlySet<string>;
   /** Document id to its title and text, for corrections that quote the right source. */
   documents: ReadonlyMap<string, Pick<Chunk, 'title' | 'text' | 'format'>>;
   excluded: SplitExclusions;
@@ -89,6 +92,11 @@ export async function loadCollection(dir: string, validationShare: number, curat
   const curatedKeys = new Set(curated.map((q) => queryKey(q.text)));
   const notCurated = notValidation.filter((q) => !curatedIds.has(q.id) && !curatedKeys.has(queryKey(q.text)));
   const traffic = notCurated.filter((q) => q.text.length <= MAX_QUERY_CHARS);
+  // Users need a question to ask: a train split that only repeats the test one (a copied test.tsv) leaves none.
+  if (!traffic.length)
+    throw new Error(
+      `${corpus.name}: no train query is left for users to ask (of ${train.length}, ${train.length - usable.length} are test queries by id or in the same words, ${validation.length} held out for validation, ${curated.length} curated, the rest in their words or too long)`,
+    );
   return {
     name: corpus.name,
     corpus,
@@ -96,6 +104,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
     validation,
     curated,
     test,
+    heldOutKeys: new Set([...testKeys, ...validationKeys, ...curatedKeys]),
     documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, c])),
     excluded: {
       sameAsTest: train.length - usable.length,

@@ -80,6 +80,8 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
         onError: (e) => errors.push(e),
         embedder,
       });
+      // Fetched before ranking, so that the version is known over no queries too (an empty validation share).
+      await reranker.refresh();
       const metrics = await measure(queries, async (q, c) => (await reranker.rerank(q, c)).ranked);
       return { metrics, version: reranker.version, errors };
     },

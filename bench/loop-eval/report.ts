@@ -12,8 +12,10 @@ const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((
 export function gateWord(row: LoopEvalReport['cycles'][number]): string {
   if (row.candidate) return row.candidate.decision;
   if (/notDue/.test(row.gate)) return 'not due';
-  if (/nothingNew/.test(row.gate)) return 'nothing new';
-  if (/not trained/.test(row.gate)) return 'too few';
+  // The night's words (counts or note), or retraining's in Node: "too few" only when that was the reason.
+  if (/nothingNew|no confirmed example is new/.test(row.gate)) return 'nothing new';
+  if (/not trained: \d+ confirmed examples; training needs/.test(row.gate)) return 'too few';
+  if (/not trained/.test(row.gate)) return 'not trained';
   return '-';
 }
 

@@ -11,6 +11,7 @@ import { formatOf } from '../../demo/corpus/chunk.ts';
 import { sentences } from '../../demo/server/sentences.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import { querySimilarity } from '../../shared/similarity.ts';
+import { queryKey } from '../../shared/terms.ts';
 import { REPHRASE_SIMILARITY, REPHRASE_WINDOW_MS } from '../../shared/thresholds.ts';
 import type { Collection, JudgedQuery } from './collection.ts';
 import { type Answer, ask, type EventSink } from './http.ts';
@@ -58,17 +59,31 @@ export interface Population {
   draw(r: Rng): JudgedQuery;
   /** How the query gets typed this time. */
   phrase(r: Rng, q: JudgedQuery): string;
+  /** The query in other words, as a user re-asks it: never in a held-out question's words. */
+  reword(r: Rng, q: JudgedQuery): string;
   /** The right source a correction names for this query. */
   rightSource(r: Rng, q: JudgedQuery): RightSource | undefined;
 }
 
+/** Rewordings drawn before a query is re-asked as written. */
+const REWORD_ATTEMPTS = 10;
+
 export function population(collection: Collection, r: Rng): Population {
+  // A word left out can make a train question a test or validation one in the product's terms
+  // (SciFact's 52 without "primary tumors" is test question 53): such a rewording is drawn again.
+  const reword = (rr: Rng, q: JudgedQuery) => {
+    for (let i = 0; i < REWORD_ATTEMPTS; i++) {
+      const text = paraphrase(rr, q.text);
+      if (!collection.heldOutKeys.has(queryKey(text))) return text;
+    }
+    return q.text;
+  };
   const order = shuffled(r, collection.traffic);
   const weights = order.map((_, i) => 1 / (i + 1) ** TRAFFIC_MODEL.zipf);
   const cumulative: number[] = [];
   let sum = 0;
   for (const w of weights) cumulative.push((sum += w));
-  const variants = new Map(order.map((q) => [q.id, Array.from({ length: TRAFFIC_MODEL.variantsPerQuery }, () => paraphrase(r, q.text))]));
+  const variants = new Map(order.map((q) => [q.id, Array.from({ length: TRAFFIC_MODEL.variantsPerQuery }, () => reword(r, q))]));
   return {
     draw(rr) {
       const x = rr() * sum;
@@ -82,6 +97,7 @@ export function population(collection: Collection, r: Rng): Population {
       return order[lo]!;
     },
     phrase: (rr, q) => (chance(rr, TRAFFIC_MODEL.variantShare) ? pick(rr, variants.get(q.id)!) : q.text),
+    reword,
     rightSource(rr, q) {
       const docId = pick(rr, [...q.relevant]);
       const doc = collection.documents.get(docId);
@@ -196,7 +212,7 @@ export async function simulateWeek(o: WeekOptions): Promise<TrafficStats> {
         continue;
       }
       if (reaction.next === 'rephrase') {
-        const reworded = paraphrase(r, q.text);
+        const reworded = o.population.reword(r, q);
         const pushBack = chance(r, m.pushBackOnRephrase);
         rephraseOf = { traceId: res.traceId, text, at: t };
         stats.rephrases++;

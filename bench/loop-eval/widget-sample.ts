@@ -10,7 +10,6 @@
 import type { Browser } from 'playwright-core';
 import { askOnPage, regenerateOnPage } from '../../demo/page-driver.ts';
 import { launch } from '../../tests/e2e/chromium.ts';
-import { paraphrase } from './paraphrase.ts';
 import type { SessionsOptions } from './traffic.ts';
 import { react } from './user-model.ts';
 
@@ -64,7 +63,7 @@ async function session(browser: Browser, o: SessionsOptions, start: number): Pro
         break;
       }
       if (reaction.next !== 'rephrase') break;
-      text = paraphrase(o.rng, q.text);
+      text = o.population.reword(o.rng, q);
     }
     // Send what the outbox holds now, as the page would on its next flush.
     await page.evaluate(async () => {
