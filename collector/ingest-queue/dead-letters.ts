@@ -1,6 +1,8 @@
 import type { Env } from '../env.ts';
 import { keepDeadLetter } from '../storage/dead-letters.ts';
+import { dropReportOf } from '../storage/events.ts';
 import { openDb } from '../storage/sql/db.ts';
+import { erasedOf } from '../storage/sql/erased-traces.ts';
 import type { QueuedEvents } from './messages.ts';
 import { errorText, writeQueued } from './write.ts';
 
@@ -10,14 +12,14 @@ import { errorText, writeQueued } from './write.ts';
  * kept after it must not hold them either. Its drop report keeps the key its write gives it.
  */
 async function withoutErased(d1: D1Database, projectId: string, body: QueuedEvents): Promise<QueuedEvents> {
-  const { results } = await d1
-    .prepare('select trace_id from erased_traces where project_id = ?1 and trace_id in (select value from json_each(?2))')
-    .bind(projectId, JSON.stringify(body.rows.map((r) => r.traceId)))
-    .all<{ trace_id: string }>();
-  if (results.length === 0) return body;
-  const erased = new Set(results.map((r) => r.trace_id));
-  const firstEventId = body.firstEventId ?? body.rows[0]?.eventId;
-  return { ...body, rows: body.rows.filter((r) => !erased.has(r.traceId)), ...(body.dropped && firstEventId !== undefined && { firstEventId }) };
+  const erased = await erasedOf(
+    d1,
+    projectId,
+    body.rows.map((r) => r.traceId),
+  );
+  if (erased.size === 0) return body;
+  const [drop] = dropReportOf(body.rows, body.dropped, body.firstEventId);
+  return { ...body, rows: body.rows.filter((r) => !erased.has(r.traceId)), ...(drop && { firstEventId: drop.firstEventId }) };
 }
 
 /**
