@@ -8,9 +8,8 @@
 /** A term of a tail this much smaller than the tail so far ends the sum: the rest cannot change a double. */
 const NEGLIGIBLE = 1e-17;
 
-/** ln Γ(x) for x > 0 (Lanczos, g = 7, nine coefficients: relative error about 1e-15). */
+/** ln Γ(x) for x ≥ 1, all `lnChoose` asks for (Lanczos, g = 7, nine coefficients: relative error about 1e-15). */
 function lnGamma(x: number): number {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
   const c = [
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
     9.9843695780195716e-6, 1.5056327351493116e-7,
