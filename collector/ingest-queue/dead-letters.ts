@@ -1,26 +1,8 @@
 import type { Env } from '../env.ts';
 import { keepDeadLetter } from '../storage/dead-letters.ts';
-import { dropReportOf } from '../storage/events.ts';
 import { openDb } from '../storage/sql/db.ts';
-import { erasedOf } from '../storage/sql/erased-traces.ts';
 import type { QueuedEvents } from './messages.ts';
 import { errorText, writeQueued } from './write.ts';
-
-/**
- * The message without its events about answers an erasure deleted (`erased_traces`), which its
- * write would have skipped: an erasure takes them out of the dead letters kept before it, and one
- * kept after it must not hold them either. Its drop report keeps the key its write gives it.
- */
-async function withoutErased(d1: D1Database, projectId: string, body: QueuedEvents): Promise<QueuedEvents> {
-  const erased = await erasedOf(
-    d1,
-    projectId,
-    body.rows.map((r) => r.traceId),
-  );
-  if (erased.size === 0) return body;
-  const [drop] = dropReportOf(body.rows, body.dropped, body.firstEventId);
-  return { ...body, rows: body.rows.filter((r) => !erased.has(r.traceId)), ...(drop && { firstEventId: drop.firstEventId }) };
-}
 
 /**
  * The consumer of the dead-letter queue, whose retention would otherwise drop what it holds. Each
@@ -46,14 +28,13 @@ export async function keepDeadLetters(batch: MessageBatch<QueuedEvents>, env: En
       error = errorText(err);
     }
     try {
-      const kept = await withoutErased(env.DB, projectId, m.body);
-      if (kept.rows.length === 0) {
+      const kept = await keepDeadLetter(db, projectId, m.id, m.body, error, Date.now());
+      if (kept === undefined) {
         log({ failed: error, erased: m.body.rows.length });
         m.retry();
         continue;
       }
-      await keepDeadLetter(db, projectId, m.id, kept, error, Date.now());
-      log({ kept: kept.rows.length, failed: error });
+      log({ kept, failed: error });
       m.ack();
     } catch (err) {
       log({ failed: error, notKept: errorText(err) });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeadLetterReplay, DeadLetters } from '../../shared/admin-api/dead-letters.ts';
 import type { Env } from '../env.ts';
 import { adminCall, bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { hookedD1, once } from '../test/hooked-d1.ts';
 import { deliver, failingDb, fakeQueue } from '../test/queue.ts';
 import type { QueuedEvents } from './messages.ts';
 import { DEAD_LETTER_QUEUE } from './queue-names.ts';
@@ -115,5 +116,28 @@ describe('a message dead-lettered after its user was erased', () => {
     const replayed = await adminCall<DeadLetterReplay>(p, '/dead-letters/replay', { method: 'POST' });
     expect(replayed.body).toMatchObject({ written: [result.ids[0]], failed: [], remaining: 0 });
     expect(await storedEvents(p.id)).toEqual([other.eventId]);
+  });
+});
+
+describe('an erasure landing while a message is dead-lettered', () => {
+  it('keeps none of their events when it lands after the write failed, just before the letter is kept', async () => {
+    const p = await newProject();
+    const [gone, stays] = [trace({ userIdHash: 'u-gone' }), trace({ userIdHash: 'u-stays' })];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [gone, stays] })).status).toBe(200);
+    const theirs = event({ traceId: gone.traceId, signalType: 'correction', detail: { text: 'Call me on 555-0100' } });
+    const other = event({ traceId: stays.traceId });
+    const [body] = await queuedBodies(p, [{ events: [theirs, other] }]);
+    // D1 refuses the write; the erasure lands after the consumer looked for erased answers, just before the letter is kept.
+    const erase = once(async () => expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200));
+    const racing = hookedD1(env.DB, async ({ batch, sql }, run) => {
+      if (batch) throw new Error('D1_ERROR: database is locked');
+      if (sql.some((s) => /insert into "?dead_letters"?/.test(s))) await erase();
+      return run();
+    });
+    const result = await deliver(DEAD_LETTER_QUEUE, [body!], { bindings: { DB: racing } });
+
+    expect(result.explicitAcks).toEqual(result.ids);
+    expect(await deadLettersOf(p.id)).toEqual([{ id: result.ids[0], message: { rows: [body!.rows[1]] } }]);
+    expect(JSON.stringify((await adminCall<DeadLetters>(p, '/dead-letters')).body)).not.toContain('555-0100');
   });
 });

@@ -2,7 +2,8 @@ import { type SQL, sql } from 'drizzle-orm';
 
 /**
  * The rule of erased traces' tombstones (`erased_traces`): erasure records the ids it deleted, and
- * every write of events or traces skips rows about one, in its own statement (no query more).
+ * every write of events or traces, and every dead letter kept, skips rows about one, in its own
+ * statement (no query more).
  */
 
 /** Records a batch of erased trace ids: the project ?1, the ids ?2 (a JSON array), erased at ?3. */
@@ -13,12 +14,3 @@ export const recordErasedSql = `insert into erased_traces (project_id, trace_id,
 /** Whether the trace `traceId` of the project `projectId` (SQL expressions or values) was not erased. */
 export const notErased = (projectId: SQL | string, traceId: SQL) =>
   sql`not exists (select 1 from erased_traces x where x.project_id = ${projectId} and x.trace_id = ${traceId})`;
-
-/** Which of `traceIds` an erasure deleted in the project: what a message kept aside (a dead letter) must not hold. */
-export async function erasedOf(d1: D1Database, projectId: string, traceIds: readonly string[]): Promise<Set<string>> {
-  const { results } = await d1
-    .prepare('select trace_id from erased_traces where project_id = ?1 and trace_id in (select value from json_each(?2))')
-    .bind(projectId, JSON.stringify(traceIds))
-    .all<{ trace_id: string }>();
-  return new Set(results.map((r) => r.trace_id));
-}
