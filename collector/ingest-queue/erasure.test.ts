@@ -141,3 +141,47 @@ describe('an erasure landing while a message is dead-lettered', () => {
     expect(JSON.stringify((await adminCall<DeadLetters>(p, '/dead-letters')).body)).not.toContain('555-0100');
   });
 });
+
+describe('dead letters kept before erasure took their events out (migration 0048)', () => {
+  it('lose the events about answers erased since, as an erasure takes them out, and a replay stores none of theirs', async () => {
+    const [p, other] = [await newProject(), await newProject()];
+    const [gone, stays] = [trace({ userIdHash: 'u-gone' }), trace({ userIdHash: 'u-stays' })];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [gone, stays] })).status).toBe(200);
+    const theirs = event({ traceId: gone.traceId, signalType: 'correction', detail: { text: 'Call me on 555-0100' } });
+    const others = [event({ traceId: stays.traceId }), event({ traceId: stays.traceId })];
+    const [mixed, onlyTheirs, notTheirs] = await queuedBodies(p, [
+      { events: [theirs, others[0]!], dropped: 2 },
+      { events: [event({ traceId: gone.traceId })], dropped: 3 },
+      { events: [others[1]!] },
+    ]);
+    const [othersBody] = await queuedBodies(other, [{ events: [event({ traceId: gone.traceId })] }]);
+    expect((await adminCall(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
+    // Kept whole, as the consumer kept them before it looked for erased answers.
+    const keep = async (projectId: string, id: string, message: QueuedEvents) =>
+      env.DB.prepare(
+        `insert into dead_letters (project_id, id, dead_lettered_at, message, error, attempts) values (?, ?, ?, ?, 'Error: D1_ERROR: database is locked', 1)`,
+      )
+        .bind(projectId, id, Date.now(), JSON.stringify(message))
+        .run();
+    const [mixedId, onlyTheirsId, notTheirsId, othersId] = ['old-a', 'old-b', 'old-c', 'old-d'];
+    await keep(p.id, mixedId, mixed!);
+    await keep(p.id, onlyTheirsId, onlyTheirs!);
+    await keep(p.id, notTheirsId, notTheirs!);
+    await keep(other.id, othersId, othersBody!);
+
+    // Run over the whole database: its other letters hold no erased answer's events.
+    for (const query of env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0048_'))!.queries) await env.DB.prepare(query).run();
+
+    expect(await deadLettersOf(p.id)).toEqual([
+      { id: mixedId, message: { rows: [mixed!.rows[1]], dropped: 2, firstEventId: theirs.eventId } },
+      { id: notTheirsId, message: notTheirs },
+    ]);
+    expect(await dropReports(p.id)).toEqual([{ event_id: onlyTheirs!.rows[0]!.eventId, dropped: 3 }]);
+    expect(await deadLettersOf(other.id)).toEqual([{ id: othersId, message: othersBody }]);
+    expect(JSON.stringify((await adminCall<DeadLetters>(p, '/dead-letters')).body)).not.toContain('555-0100');
+
+    const replayed = await adminCall<DeadLetterReplay>(p, '/dead-letters/replay', { method: 'POST' });
+    expect(replayed.body).toMatchObject({ failed: [], remaining: 0 });
+    expect(await storedEvents(p.id)).toEqual(others.map((e) => e.eventId).sort());
+  });
+});
