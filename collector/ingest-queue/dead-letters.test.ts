@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
+import { retention } from '../jobs/stages/retention.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
 import { deliver, downDb, failingDb, fakeQueue, unwritable } from '../test/queue.ts';
+import { stageContext } from '../test/stage-context.ts';
 import type { QueuedEvents } from './messages.ts';
 import { DEAD_LETTER_QUEUE } from './queue-names.ts';
 
@@ -69,5 +73,23 @@ describe('the dead-letter queue consumer', () => {
     const result = await deliver(DEAD_LETTER_QUEUE, [body], { bindings: { DB: downDb } });
     expect(result).toMatchObject({ explicitAcks: [], retryMessages: [{ msgId: result.ids[0] }] });
     expect(await deadLettersOf(p.id)).toEqual([]);
+  });
+
+  it("go with raw rows: retention purges those kept before the project's retentionDays, and keeps newer ones", async () => {
+    const p = await newProject();
+    const bodies = [await queuedBody(p, [event({ traceId: trace().traceId })]), await queuedBody(p, [event({ traceId: trace().traceId })])];
+    const [old, recent] = (await deliver(DEAD_LETTER_QUEUE, bodies, { bindings: { DB: failingDb } })).ids;
+    const now = Date.now();
+    // The project's setting, not the default's: a letter of 10 days outlives 7 days' retention.
+    const settings = { ...DEFAULT_LOOP_SETTINGS, retentionDays: 7 };
+    await env.DB.prepare('update dead_letters set dead_lettered_at = ? where project_id = ? and id = ?')
+      .bind(now - 10 * DAY_MS, p.id, old)
+      .run();
+    await env.DB.prepare('update dead_letters set dead_lettered_at = ? where project_id = ? and id = ?')
+      .bind(now - 5 * DAY_MS, p.id, recent)
+      .run();
+    const { counts } = await retention.slice(stageContext(p.id, now, { settings }), null);
+    expect(counts.deadLetters).toBe(1);
+    expect((await deadLettersOf(p.id)).map((d) => d.id)).toEqual([recent]);
   });
 });

@@ -7,7 +7,7 @@ import { errorText, writeQueued } from './write.ts';
 /**
  * The consumer of the dead-letter queue, whose retention would otherwise drop what it holds. Each
  * message is written once more (what failed may have passed); one that still fails is kept in D1
- * with its error (table `dead_letters`) until an admin replays it (replay.ts), without its events
+ * with its error (table `dead_letters`) until an admin replays it (replay.ts) or retention purges it, without its events
  * about erased answers. Only when D1 cannot keep it either is it retried, as its writes were, and so
  * is one left with no other event: its write failed on D1 alone, and stores its drop report once D1 takes it.
  */

@@ -460,7 +460,7 @@ export const en = {
   navDeadLetters: 'Dead letters',
   deadLettersTitle: 'Dead letters',
   deadLettersIntro:
-    'Events sent through the queue (EVENTS_INGEST = "queue") that could not be written to D1, kept until they are replayed. Once the cause is fixed, Replay writes them again with the same idempotent insert, so none is stored twice; one that fails again stays, with its new error.',
+    'Events sent through the queue (EVENTS_INGEST = "queue") that could not be written to D1, kept until they are replayed, at most as long as the project keeps raw events (retentionDays). Once the cause is fixed, Replay writes them again with the same idempotent insert, so none is stored twice; one that fails again stays, with its new error.',
   deadLetterStored: 'Stored',
   deadLetterAttempts: 'Attempts',
   deadLetterError: 'Last error',

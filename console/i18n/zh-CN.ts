@@ -450,7 +450,7 @@ export const zhCN: Strings = {
   navDeadLetters: '死信',
   deadLettersTitle: '死信',
   deadLettersIntro:
-    '经由队列发送（EVENTS_INGEST = "queue"）却未能写入 D1 的事件，保留到重放为止。排除原因后，“重放”会用同样的幂等插入再次写入它们，不会重复存储；再次失败的会连同新的错误继续保留。',
+    '经由队列发送（EVENTS_INGEST = "queue"）却未能写入 D1 的事件，保留到重放为止，至多与原始事件一样保留项目的保留期（retentionDays）。排除原因后，“重放”会用同样的幂等插入再次写入它们，不会重复存储；再次失败的会连同新的错误继续保留。',
   deadLetterStored: '保存时间',
   deadLetterAttempts: '尝试次数',
   deadLetterError: '最近的错误',

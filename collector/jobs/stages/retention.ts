@@ -226,6 +226,11 @@ export const retention: Stage = {
       erasedTraces: db
         .prepare(`delete from erased_traces where rowid in (select rowid from erased_traces where project_id = ? and erased_at < ? limit ${PURGE_BATCH})`)
         .bind(projectId, due),
+      // Queued events no write took (dead letters) are raw rows too, never replayed by now: stored then,
+      // their events would be gone, and their answers are (replayed, they would outlive both).
+      deadLetters: db
+        .prepare(`delete from dead_letters where rowid in (select rowid from dead_letters where project_id = ? and dead_lettered_at < ? limit ${PURGE_BATCH})`)
+        .bind(projectId, due),
       // Erased questions are kept only for models trained from data read before their erasure finished.
       erasedQuestions: db.prepare('delete from erased_questions where project_id = ? and erased_at < ?').bind(projectId, now - TRAINING_DATA_MAX_AGE_MS),
       abandonedRuns: db
@@ -254,6 +259,7 @@ export const retention: Stage = {
         n.evalItems,
         n.dropReports,
         n.erasedTraces,
+        n.deadLetters,
       ].some((changes) => changes >= PURGE_BATCH);
     return {
       cursor: more ? 'more' : null,
@@ -270,6 +276,7 @@ export const retention: Stage = {
         abandonedListRows: n.abandonedListRows + n.abandonedQueryHistory + n.abandonedTraceHistory,
         erasedQuestions: n.erasedQuestions,
         erasedTraces: n.erasedTraces,
+        deadLetters: n.deadLetters,
       },
     };
   },

@@ -11,7 +11,7 @@ import { openDb } from '../../storage/sql/db.ts';
 export const deadLetterRoutes = new Hono<AppEnv>()
   /**
    * GET /v1/admin/dead-letters?limit=20: queued events the consumer could not write (EVENTS_INGEST =
-   * "queue"), kept until replayed, in the order a replay takes them, with how many there are and
+   * "queue"), kept until replayed (or purged with raw rows), in the order a replay takes them, with how many there are and
    * how events are taken now (the console's empty list says whether any could be waiting).
    * Admin only: they hold what users typed.
    */

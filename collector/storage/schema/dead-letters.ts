@@ -11,7 +11,8 @@ type KeptMessage = { rows: Omit<typeof feedbackEvents.$inferInsert, 'receivedAt'
 
 /**
  * Queued events the consumer could not write, kept from the dead-letter queue (whose retention
- * would drop them) until an admin replays them: `GET /v1/admin/dead-letters` and its `/replay`.
+ * would drop them) until an admin replays them (`GET /v1/admin/dead-letters` and its `/replay`),
+ * or the retention stage purges them with raw rows.
  * A message holds one request's rows, so it belongs to that request's project.
  */
 export const deadLetters = sqliteTable(
