@@ -210,6 +210,9 @@ const cases: BadCase[] = [
   },
   { name: 'trace: negative createdAt', status: 400, field: 'trace.createdAt', request: traces({ ...trace(), createdAt: -1 }) },
   // Half of a surrogate pair would be stored as other characters: the id would find no row, the text not be what was sent.
+  // A zero-width space, or a zero-width joiner with nothing after it, would make two ids that look alike.
+  { name: 'trace: a trace id holding a zero-width space', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: 'tr\u200b-1' }) },
+  { name: 'trace: a session id ending in a zero-width joiner', status: 400, field: 'trace.sessionId', request: traces({ ...trace(), sessionId: 's1\u200c' }) },
   { name: 'trace: a trace id with half a surrogate pair', status: 400, field: 'trace.traceId', request: traces({ ...trace(), traceId: 'tr-\ud800x' }) },
   { name: 'trace: a query with half a surrogate pair', status: 400, field: 'trace.query', request: traces({ ...trace(), query: 'refunds \udc00 window' }) },
   {

@@ -30,10 +30,16 @@ export const wellFormed = () => v.check((s: string) => !/\p{Cs}/u.test(s), 'hold
 /** The longest id from a team's own systems (below). */
 export const EXTERNAL_ID_MAX = 512;
 
+/** Zero-width non-joiner and joiner, which an id may hold within it (below). */
+const JOINERS = /[\u200c\u200d]/g;
+const JOINER_AT_END = /^[\u200c\u200d]|[\u200c\u200d]$/;
+
 /**
  * An identifier from a team's own systems: trace, session, chunk and document ids, in whatever
  * format those use (base64, Unicode titles, `refunds.md § 2`). Only what would make it two ids
  * that look alike is refused: control and invisible format characters, and white space at its ends.
+ * Zero-width joiners (U+200C, U+200D) are taken within an id, not at its ends: Persian spells
+ * words with the first and emoji sequences join with the second, so a document's title holds them.
  * Up to 512 characters: a document named by its title (a Wikipedia title is up to 255 bytes) with
  * a chunk's suffix still fits.
  */
@@ -42,7 +48,10 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
     v.string(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(max),
-    v.regex(/^(?!\s)[^\p{Cc}\p{Cf}]*(?<!\s)$/u, 'must not hold control characters, nor begin or end with white space'),
+    v.check(
+      (s: string) => !JOINER_AT_END.test(s) && /^(?!\s)[^\p{Cc}\p{Cf}]*(?<!\s)$/u.test(s.replace(JOINERS, '')),
+      'must not hold control or invisible format characters, nor begin or end with white space or a zero-width joiner',
+    ),
     wellFormed(),
     pathSegment(),
   );

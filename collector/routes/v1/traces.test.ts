@@ -6,6 +6,8 @@ import { bearer, call, counts, event, newProject, trace } from '../../test/fixtu
 describe('POST /v1/traces and GET /v1/traces/:id', () => {
   it.each([
     ['base64, spaces, Unicode', ['dXNlcjoxMjM+Lz8=', 'chat 42', '退款政策-1', 'refunds.md § 2']],
+    // Persian writes a zero-width non-joiner inside words, an emoji sequence a zero-width joiner.
+    ['titles whose words or emoji hold zero-width joiners', ['می\u200cخواهم-1', 'chat 42', 'سیاست\u200cهای بازگشت#1', '👩\u200d💻 Onboarding.md']],
     // A Wikipedia title as the document id (FEVER, DBPedia), with a chunk's suffix.
     [
       'a document named by a long title',
