@@ -113,6 +113,20 @@ describe('pushbacks: a follow-up saying the answer before it was wrong', () => {
     expect((await eventsOn(p, 'x')).map((e) => e.eventId)).toEqual([sent.eventId]);
   });
 
+  it('does not double a pushback the backend sends after the collector recorded it from the traces', async () => {
+    const p = await newProject();
+    await send(p, turn('a', 0, 'How long do refunds take?', 0), turn('b', 1, "That's wrong", 40_000));
+    const own = await pushbackEventId(turn('b', 1, "That's wrong", 40_000));
+    const late = event({ traceId: 'a', sessionId: 's1', signalType: 'contradicted_by_follow_up', detail: { nextTraceId: 'b', gapMs: 40_000 } });
+    const res = await call('/v1/events', { method: 'POST', headers: bearer(p.keys.server), json: { events: [late] } });
+    expect(res.status).toBe(200);
+    expect((await eventsOn(p, 'a')).map((e) => e.eventId)).toEqual([own]);
+    // The backend's objection to another follow-up of the same answer is its own, and kept.
+    const other = event({ traceId: 'a', sessionId: 's1', signalType: 'contradicted_by_follow_up', detail: { nextTraceId: 'c', gapMs: 60_000 } });
+    await call('/v1/events', { method: 'POST', headers: bearer(p.keys.server), json: { events: [other] } });
+    expect((await eventsOn(p, 'a')).map((e) => e.eventId).sort()).toEqual([own, other.eventId].sort());
+  });
+
   it('leaves the event on the answer it was recorded on when a regenerate of that turn arrives after the follow-up', async () => {
     const p = await newProject();
     await send(p, turn('a', 0, 'How long do refunds take?', 0), turn('b', 1, "That's wrong", 40_000));

@@ -12,7 +12,7 @@ import { COLLECTOR_EVENT_ID_PREFIX } from '../../shared/schema/event.ts';
 import { SIGNALS } from '../../shared/signals.ts';
 import { CONTRADICTION_WINDOW_MS } from '../../shared/thresholds.ts';
 
-const SIGNAL = 'contradicted_by_follow_up';
+export const PUSHBACK_SIGNAL = 'contradicted_by_follow_up';
 
 /** What the event's id is made from: the follow-up's turn (a regenerate asks it again), else its trace. */
 interface FollowUp {
@@ -33,6 +33,15 @@ export async function pushbackEventId(followUp: FollowUp): Promise<string | null
   const of = turnIndex === undefined ? `trace:${traceId}` : `turn:${sessionId}:${turnIndex}`;
   return `${COLLECTOR_EVENT_ID_PREFIX}${(await sha256Hex(of)).slice(0, 32)}`;
 }
+
+/**
+ * Whether the answer `traceId` already holds a pushback from the follow-up `nextTraceId`, whoever
+ * made it (the collector from the traces, or the backend that sent its own): the same objection
+ * counts once.
+ */
+export const pushbackStored = (projectId: SQL, traceId: SQL, nextTraceId: SQL) =>
+  sql`exists (select 1 from feedback_events e where e.project_id = ${projectId} and e.trace_id = ${traceId}
+    and e.signal_type = ${PUSHBACK_SIGNAL} and e.detail ->> '$.nextTraceId' = ${nextTraceId})`;
 
 /** The traces of one batch that a pushback's event may depend on: their sessions and their times. */
 export interface StoredBatch {
@@ -55,7 +64,7 @@ export function pushbackEvents(projectId: string, batch: StoredBatch, now: numbe
   // `indexed by`: without statistics SQLite would walk every trace of the project in the window by time.
   return sql`
   insert into feedback_events (project_id, event_id, trace_id, session_id, signal_type, signal_value, signal_group, superseded, detail, client_ts, received_at)
-  select f.project_id, f.pushback_event_id, p.trace_id, f.session_id, ${SIGNAL}, ${SIGNALS[SIGNAL].value}, null, 0,
+  select f.project_id, f.pushback_event_id, p.trace_id, f.session_id, ${PUSHBACK_SIGNAL}, ${SIGNALS[PUSHBACK_SIGNAL].value}, null, 0,
     json_object('nextTraceId', f.trace_id, 'gapMs', max(0, f.created_at - p.created_at)), f.created_at, ${now}
   from traces f indexed by traces_session
   join traces p on p.project_id = f.project_id and p.trace_id = (
@@ -67,7 +76,6 @@ export function pushbackEvents(projectId: string, batch: StoredBatch, now: numbe
     order by q.created_at desc, q.trace_id desc limit 1)
   where f.project_id = ${projectId} and f.session_id in (select value from json_each(${JSON.stringify(batch.sessions)}))
     and f.created_at between ${batch.from - w} and ${batch.to + w} and f.pushback_event_id is not null
-    and not exists (select 1 from feedback_events e where e.project_id = f.project_id and e.trace_id = p.trace_id
-      and e.signal_type = ${SIGNAL} and e.detail ->> '$.nextTraceId' = f.trace_id)
+    and not ${pushbackStored(sql`f.project_id`, sql`p.trace_id`, sql`f.trace_id`)}
   on conflict do nothing`;
 }
