@@ -80,6 +80,53 @@ describe('corrections inbox', () => {
     }
   });
 
+  it('says when the inbox lists as many as the collector gives, older corrections left out, and not otherwise', async () => {
+    const f = fixture();
+    const asked: (string | null)[] = [];
+    const many = (status: string) =>
+      Array.from(
+        { length: 200 },
+        (_, i): Correction => ({
+          ...{ eventId: `many-${i}`, traceId: `many-t${i}`, query: `Question ${i}?`, sentUnder: null, text: 'Should say 14 days', source: null },
+          ...{
+            sourceDocId: 'refunds.md',
+            owner: 'docs-team',
+            confidence: 0.9,
+            status: status as Correction['status'],
+            note: null,
+            resolvedAt: null,
+            createdAt: start,
+          },
+        }),
+      );
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === '/v1/admin/corrections',
+          (route) => {
+            const url = new URL(route.request().url());
+            asked.push(url.searchParams.get('limit'));
+            // The resolved list as the collector has it; the open one full.
+            if (url.searchParams.get('status') === 'resolved') return route.continue();
+            const body = { owners: [{ owner: 'docs-team', corrections: many('open') }] };
+            return route.fulfill({ contentType: 'application/json', body: JSON.stringify(body) });
+          },
+        ),
+    });
+    try {
+      const cut = page.locator('rf-corrections-page [data-field="cut"]');
+      await page.locator('rf-corrections-page article.correction').first().waitFor();
+      expect(await cut.textContent()).toBe('Only the newest 200 are listed; older ones are left out.');
+      await page.locator('rf-corrections-page select').first().selectOption('resolved');
+      await page.locator('rf-corrections-page article.correction, rf-corrections-page .empty').first().waitFor();
+      await expect.poll(() => asked).toEqual(['200', '200']);
+      expect(await cut.count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('does not carry the note typed for a resolved correction over to the next one', async () => {
     const f = fixture();
     const inbox: { owners: { owner: string | null; corrections: Correction[] }[] } = await f.admin('/v1/admin/corrections');

@@ -112,6 +112,40 @@ describe('loop health', () => {
     }
   });
 
+  it('breaks its lines over a missed night and lists the night in the table, rather than draw across it', async () => {
+    const f = fixture();
+    const night = (day: string, explicitSignals: number) => ({ day, servedModel: null, metrics: { traces: 10, explicitSignals, implicitSignals: 5 } });
+    // Newest first; no snapshot for 2026-03-03 nor 2026-03-04: the job did not run those nights.
+    const snapshots = [night('2026-03-05', 9), night('2026-03-02', 4), night('2026-03-01', 3)];
+    const { page, context, problems } = await openWithSnapshots(f, snapshots);
+    try {
+      const volume = page.locator('rf-health-page rf-line-chart[heading="Explicit and implicit volume"]');
+      await volume.locator('canvas').waitFor();
+      // The values uPlot drew, a day apart: none on the nights missed, so no line joins 2 and 5 March.
+      const drawn = await volume.evaluate((el) => (el as unknown as { plot: { data: (number | null)[][] } }).plot.data.map((d) => [...d]));
+      expect(drawn[0]!.map((x) => new Date(x! * 1000).toISOString().slice(0, 10))).toEqual([
+        '2026-03-01',
+        '2026-03-02',
+        '2026-03-03',
+        '2026-03-04',
+        '2026-03-05',
+      ]);
+      expect(drawn[1]).toEqual([3, 4, null, null, 9]);
+      await volume.getByText('Data').click();
+      expect(await volume.locator('details tbody tr').allTextContents()).toEqual([
+        '2026-03-0135',
+        '2026-03-0245',
+        '2026-03-03——',
+        '2026-03-04——',
+        '2026-03-0595',
+      ]);
+      expect(await page.locator('rf-health-page #latest-title').textContent()).toBe('Night of 2026-03-05');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps a share axis within 0-100% when every share is 0, as on a new project without feedback', async () => {
     const f = fixture();
     const rates = { coverage: 0, trustedCoverage: 0, effectiveRate: 0, requeryRate: 0 };

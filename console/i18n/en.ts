@@ -257,6 +257,7 @@ export const en = {
   correctionsIntro:
     'What users said the answer should have been, routed to the owner of the document it is about. Resolve one with a note on what was changed.',
   noCorrections: 'No corrections here.',
+  correctionsCut: 'Only the newest {n} are listed; older ones are left out.',
   correction: 'Correction',
   source: 'Source named',
   sentUnder: 'Sent under a later answer',

@@ -250,6 +250,7 @@ export const zhCN: Strings = {
   correctionsTitle: '纠正',
   correctionsIntro: '用户认为回答应该是什么，按所涉及文档分派给负责人。处理后写明改了什么。',
   noCorrections: '这里没有纠正。',
+  correctionsCut: '只列出最新的 {n} 条，更早的未列出。',
   correction: '纠正内容',
   source: '用户给出的出处',
   sentUnder: '发送于后面的回答下',

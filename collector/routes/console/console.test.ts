@@ -34,6 +34,18 @@ describe('/admin: the console', () => {
     expect((await get('/admin/missing.js', built)).status).toBe(404);
   });
 
+  it('serves its page for a trace whose id ends like a file name, as a link opened in a new tab or a reload asks for it', async () => {
+    const seen: string[] = [];
+    for (const id of ['chat-2026.12.01', 'msg.v2', 'refunds.md', 'a/b.json']) {
+      const res = await get(`/admin/traces/${encodeURIComponent(id)}`, built, seen);
+      expect(res.status, id).toBe(200);
+      expect(await res.text()).toContain('<rf-console>');
+    }
+    expect(new Set(seen)).toEqual(new Set(['/admin/']));
+    // The build's split chunks are files still.
+    expect((await get('/admin/chunks/missing-1A2B3C4D.js', built)).status).toBe(404);
+  });
+
   it('sends a strict CSP with no inline script and no framing on every answer, errors included', async () => {
     for (const [path, files] of [
       ['/admin/review', built],

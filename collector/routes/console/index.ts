@@ -2,8 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env.ts';
 import { consoleSecurityHeaders } from './security-headers.ts';
 
-/** A path naming a file (`console.js`, `chunks/x-1a2b.js`, `console.css`) rather than a page. */
-const isFile = (path: string) => /\/[^/]+\.[a-z0-9]+$/i.test(path);
+/**
+ * A path naming one of the build's files (`console.js`, `console.css`, `chunks/x-1a2b.js`) rather
+ * than a page: only those two folders hold files, so a page naming an id that ends like a file name
+ * (`/admin/traces/chat-2026.12.01`) is a page still.
+ */
+const isFile = (path: string) => /^\/admin\/(chunks\/)?[^/]+\.[a-z0-9]+$/i.test(path);
 
 const NOT_BUILT = `The admin console has not been built. Run: npm run build:console (npm start and npm run deploy build it).\n`;
 

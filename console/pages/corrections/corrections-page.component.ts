@@ -22,6 +22,9 @@ interface OwnerGroup {
 /** The owner filter's value for corrections no owner pattern matches. */
 const UNOWNED = '-';
 
+/** The most corrections the inbox lists (the API's default): a list this long says older ones are left out. */
+const LIMIT = 200;
+
 /**
  * The corrections inbox per document owner: what users said the answer should have been, the
  * source they named, the answer it corrects (and the later one it was sent under, when the nightly
@@ -35,6 +38,7 @@ export class CorrectionsPage extends LitElement {
     locale: {},
     route: { attribute: false },
     groups: { state: true },
+    cut: { state: true },
     error: { state: true },
     loadError: { state: true },
     blankNote: { state: true },
@@ -45,6 +49,8 @@ export class CorrectionsPage extends LitElement {
   declare locale: Locale;
   declare route: Route;
   declare groups: OwnerGroup[] | undefined;
+  /** The collector listed as many as asked for: older corrections were left out. */
+  declare cut: boolean;
   declare error: Words | undefined;
   /** Why the inbox could not be fetched. */
   declare loadError: unknown;
@@ -77,8 +83,10 @@ export class CorrectionsPage extends LitElement {
     this.loadError = undefined;
     this.outcome = undefined;
     try {
-      const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?${new URLSearchParams({ status })}`);
-      if (this.loadedStatus === status) this.groups = owners;
+      const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?${new URLSearchParams({ status, limit: String(LIMIT) })}`);
+      if (this.loadedStatus !== status) return;
+      this.groups = owners;
+      this.cut = owners.reduce((n, g) => n + g.corrections.length, 0) >= LIMIT;
     } catch (err) {
       if (this.loadedStatus === status) this.loadError = err;
     }
@@ -128,9 +136,10 @@ export class CorrectionsPage extends LitElement {
     if (!this.groups) return this.loadError ? nothing : html`<p class="muted">${s.loading}</p>`;
     const filter = this.ownerFilter;
     const shown = this.groups.filter((g) => g.corrections.length && (!filter || (g.owner ?? UNOWNED) === filter));
-    if (!shown.length) return html`<p class="card empty" tabindex="-1">${s.noCorrections}</p>`;
+    const cut = this.cut ? html`<p class="muted" data-field="cut">${format(s.correctionsCut, { n: LIMIT })}</p>` : nothing;
+    if (!shown.length) return html`${cut}<p class="card empty" tabindex="-1">${s.noCorrections}</p>`;
     // Keyed: a resolved correction's form leaves with it, rather than passing its typed note on to the next one.
-    return repeat(
+    return html`${cut}${repeat(
       shown,
       (g) => g.owner ?? UNOWNED,
       (g, gi) => html`<section class="card" aria-labelledby="owner-${gi}">
@@ -141,7 +150,7 @@ export class CorrectionsPage extends LitElement {
           (c) => this.renderCorrection(c),
         )}
       </section>`,
-    );
+    )}`;
   }
 
   private renderCorrection(c: Correction) {

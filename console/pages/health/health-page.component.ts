@@ -14,6 +14,7 @@ import { refusedFilter } from '../../ui/refusal.ts';
 import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { evalSeriesByModel } from './eval-series.ts';
 import { styles } from './health-page.styles.ts';
+import { withMissedNights } from './missed-nights.ts';
 
 type Metric = keyof HealthSnapshot['metrics'] & string;
 type Unit = 'share' | 'count' | 'ms';
@@ -114,7 +115,7 @@ export class HealthPage extends LitElement {
   declare strings: Strings;
   declare locale: Locale;
   declare route: Route;
-  /** Oldest first. */
+  /** Oldest first, a missed night as one without figures. */
   declare snapshots: HealthSnapshot[] | undefined;
   /** Why the snapshots could not be fetched. */
   declare error: unknown;
@@ -135,7 +136,7 @@ export class HealthPage extends LitElement {
     this.error = undefined;
     try {
       const { snapshots } = await api<{ snapshots: HealthSnapshot[] }>(`/v1/admin/health?${new URLSearchParams({ days })}`);
-      if (this.loadedDays === days) this.snapshots = [...snapshots].reverse();
+      if (this.loadedDays === days) this.snapshots = withMissedNights([...snapshots].reverse());
     } catch (err) {
       if (this.loadedDays === days) this.error = err;
     }

@@ -19,6 +19,29 @@ describe('the prompt settings draft', () => {
     expect(v.parse(WidgetConfigSchema, fromDraft(toDraft(defaultWidgetConfig())))).toEqual(defaultWidgetConfig());
   });
 
+  it('keeps the texts of languages the form does not edit, and reads a Chinese or English one in any case', () => {
+    const config = v.parse(WidgetConfigSchema, {
+      prompts: [
+        { id: 'stuck', trigger: 'rephrase', text: { en: 'Stuck?', ja: '困っていますか？', 'zh-TW': '遇到困難了嗎？' } },
+        { id: 'lower', trigger: 'rephrase', text: { EN: 'Stuck?', 'zh-cn': '遇到困难了吗？' } },
+        { id: 'german', trigger: 'large_copy', text: { de: 'Nützlich?' } },
+      ],
+    });
+    const draft = toDraft(config);
+    expect(draft.prompts.map((p) => [p.en, p.zh])).toEqual([
+      ['Stuck?', ''],
+      ['Stuck?', '遇到困难了吗？'],
+      ['', ''],
+    ]);
+    draft.prompts[0]!.en = 'Still stuck?';
+    const saved = v.parse(WidgetConfigSchema, fromDraft(draft));
+    expect(saved.prompts.map((p) => p.text)).toEqual([
+      { en: 'Still stuck?', ja: '困っていますか？', 'zh-TW': '遇到困難了嗎？' },
+      { en: 'Stuck?', 'zh-CN': '遇到困难了吗？' },
+      { de: 'Nützlich?' },
+    ]);
+  });
+
   it('leaves what the schema refuses for the schema to report', () => {
     const draft = toDraft(defaultWidgetConfig());
     draft.prompts.push({ id: '', trigger: 'rephrase', en: 'Hi', zh: '', maxPerSession: '1', maxPerDay: '3' });

@@ -11,6 +11,8 @@ export interface PromptDraft {
   zh: string;
   maxPerSession: string;
   maxPerDay: string;
+  /** The texts in other languages (`ja`, `zh-TW`), kept as they were: the form edits English and Chinese alone. */
+  others?: Record<string, string>;
   /** Kept as they were: the form does not edit the answers offered. */
   choices?: unknown;
   /** Just added, its text not yet typed: that it has none is not an error to show yet. */
@@ -24,6 +26,12 @@ export interface ConfigDraft {
   prompts: PromptDraft[];
 }
 
+/** The locales the form edits, lower-cased: the widget reads a text's locale in any case ("zh-cn" is "zh-CN"). */
+const EDITED = ['en', 'zh-cn'];
+
+/** A prompt's text for a locale the form edits, whatever the case of its key. */
+const textIn = (text: Record<string, string>, locale: string) => Object.entries(text).find(([k]) => k.toLowerCase() === locale)?.[1] ?? '';
+
 /** The served config as the form edits it (a single text becomes the English one). */
 export function toDraft(config: WidgetConfig): ConfigDraft {
   return {
@@ -32,8 +40,9 @@ export function toDraft(config: WidgetConfig): ConfigDraft {
     prompts: config.prompts.map((p) => ({
       id: p.id,
       trigger: p.trigger,
-      en: typeof p.text === 'string' ? p.text : (p.text.en ?? ''),
-      zh: typeof p.text === 'string' ? '' : (p.text['zh-CN'] ?? ''),
+      en: typeof p.text === 'string' ? p.text : textIn(p.text, 'en'),
+      zh: typeof p.text === 'string' ? '' : textIn(p.text, 'zh-cn'),
+      ...(typeof p.text !== 'string' && { others: Object.fromEntries(Object.entries(p.text).filter(([k]) => !EDITED.includes(k.toLowerCase()))) }),
       maxPerSession: String(p.maxPerSession),
       maxPerDay: String(p.maxPerDay),
       choices: p.choices,
@@ -53,6 +62,7 @@ export function fromDraft(d: ConfigDraft): unknown {
       const text: Record<string, string> = {};
       if (p.en.trim()) text.en = p.en.trim();
       if (p.zh.trim()) text['zh-CN'] = p.zh.trim();
+      Object.assign(text, p.others);
       return {
         id: p.id.trim(),
         trigger: p.trigger,
