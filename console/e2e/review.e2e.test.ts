@@ -389,7 +389,7 @@ describe('the review queue', () => {
       const second = await pressAndMove(page, 'j', await shownItem(page));
       await page.keyboard.press('j');
       const end = page.locator('rf-review-page .empty');
-      await expect.poll(() => end.textContent()).toBe('End of the list. 2 of its items are before this point, still on it: k or ← goes back to them.');
+      await expect.poll(() => end.textContent()).toBe('End of the list: 2 still on it before this point. k or ← goes back.');
       await page.keyboard.press('k');
       await expect.poll(() => shownItem(page)).toBe(second);
       expect(problems).toEqual([]);

@@ -81,7 +81,7 @@ export const en = {
   queueEmpty_held:
     'No held items to show. Items below the mining threshold are held here, not dropped: the nightly job queues them when the threshold relaxes.',
   queueEmpty_answered: 'No answered items to show. Answered items are listed here, latest first; answering one again changes its answer.',
-  queuePassed: 'End of the list. {n} of its items are before this point, still on it: k or ← goes back to them.',
+  queuePassed: 'End of the list: {n} still on it before this point. k or ← goes back.',
   budgetLabel: 'This week',
   budgetProgress: '{answered} of {budget} reviewed this week',
   queueCounts: '{pending} waiting · {held} held below the mining threshold',
