@@ -343,6 +343,19 @@ describe('createAnswerer', () => {
     }
   });
 
+  it('keeps the subject through a chain of follow-ups that name nothing of their own, and hands it on at its weight to one that names something', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    await answerer.ask({ sessionId: 's-1', query: 'How does the widget redact personal information?', turnIndex: 0 });
+    const chain = ['Are you sure?', 'Why?', 'What else?', 'Are you sure?', 'Why?'];
+    for (const [i, query] of chain.entries()) {
+      const answer = await answerer.ask({ sessionId: 's-1', query, turnIndex: i + 1 });
+      expect(answer.answered).toBe(true);
+      expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+    }
+    await answerer.ask({ sessionId: 's-1', query: 'What about phone numbers?', turnIndex: chain.length + 1 });
+    expect(traces.at(-1)!.rewrittenQuery).toBe('phone numbers widget^0.5 redact^0.5 personal^0.5 information^0.5');
+  });
+
   it('answers "What else?" with sentences the turn before did not quote, and its regenerate with others again', async () => {
     const { answerer, traces } = setup({ corpus: loadDocs() });
     const question = 'How does the widget redact personal information?';

@@ -185,7 +185,8 @@ export function createAnswerer(options: AnswererOptions) {
     const terms = followUp ? withEarlierTurn(own, before) : own;
     // What the reranker and the quoted answer read: the question, or for one naming nothing of its own
     // ("Are you sure?", "What else?", "Why?"), the terms it was searched with, which are the turn before's.
-    const reads: Reads = followUp && namesNothing(own.keys()) ? terms : req.query;
+    const namesNone = followUp && namesNothing(own.keys());
+    const reads: Reads = namesNone ? terms : req.query;
     // Sentences not to quote again: those of the answers a regenerate replaces, and for "What else?" the turn before's.
     const asksForMore = reads !== req.query && [...own.keys()].some((term) => ASKING_FOR_MORE.has(term));
     const exclude = new Set([...(previous?.quoted ?? []), ...((asksForMore && earlier.at(-1)?.quoted) || [])]);
@@ -193,7 +194,9 @@ export function createAnswerer(options: AnswererOptions) {
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
     const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
-    const remembered = keptForFollowUps(kept, (t) => index.idf(t));
+    // One naming nothing is about the turn before's subject and passes it on as it came: faded at each
+    // of a chain of them ("Are you sure?", "Why?", "What else?"), it would soon be searched for nothing.
+    const remembered = namesNone ? before! : keptForFollowUps(kept, (t) => index.idf(t));
     // Known at once, so a question sent before this answer is made still reads this turn.
     keepTurn(turns, req.turnIndex, { query: req.query, terms: remembered });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
