@@ -369,6 +369,11 @@ describe('createAnswerer', () => {
     expect(sentences(more.answer).filter((s) => quotedFirst.includes(s))).toEqual([]);
     const again = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 1, regenerateOf: more.traceId });
     expect(sentences(again.answer).filter((s) => quotedFirst.includes(s) || sentences(more.answer).includes(s))).toEqual([]);
+    // Asked for more again, it gives back none of the answers the user has seen: not the first one's either.
+    const seen = [...quotedFirst, ...sentences(more.answer), ...sentences(again.answer)];
+    const evenMore = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 2 });
+    expect(evenMore.answered).toBe(true);
+    expect(sentences(evenMore.answer).filter((s) => seen.includes(s))).toEqual([]);
     // Asked anew in another session, the first answer's sentences come back.
     expect((await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 })).answer).toBe(first.answer);
   });

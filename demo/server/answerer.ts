@@ -81,7 +81,11 @@ interface SessionTurn {
   answer?: string;
   /** The weighted terms retrieval searched with, read from the question as redacted (the heaviest, for a long one): they reach the next turn's trace. */
   terms: ReadonlyMap<string, number>;
-  /** The sentences its latest answer quoted: a follow-up asking for more ("What else?") quotes others. */
+  /**
+   * The sentences its latest answer quoted, and those it was to avoid (the answers it replaced, the
+   * turn before's for "What else?"): a follow-up asking for more quotes others, so a second "What
+   * else?" does not give back the first answer.
+   */
   quoted?: ReadonlySet<string>;
 }
 
@@ -211,7 +215,8 @@ export function createAnswerer(options: AnswererOptions) {
       history,
       exclude,
     );
-    const { model, quoted } = composed;
+    const { model } = composed;
+    const quoted = new Set([...exclude, ...composed.quoted]);
     // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
     // and titles as whole characters too: the widget names the sources by them.
     const answer = traceText(composed.answer, MAX_ANSWER_CHARS);
@@ -224,12 +229,12 @@ export function createAnswerer(options: AnswererOptions) {
       {
         sessionId: req.sessionId,
         turnIndex: req.turnIndex,
-        quoted: new Set([...exclude, ...quoted]),
+        quoted,
         ...(hasEarlier && { earlierTerms: before }),
       },
       MAX_ANSWERS,
     );
-    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted: new Set(quoted) });
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted });
 
     logTrace?.({
       traceId,
