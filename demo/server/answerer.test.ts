@@ -356,6 +356,19 @@ describe('createAnswerer', () => {
     expect(traces.at(-1)!.rewrittenQuery).toBe('phone numbers widget^0.5 redact^0.5 personal^0.5 information^0.5');
   });
 
+  it('finds nothing for a question naming nothing of its own without a turn before it (the demo restarted mid-chat), rather than quoting whatever says "else"', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    for (const [i, query] of ['What else?', 'Are you sure?', '你确定吗？'].entries()) {
+      expect(await answerer.ask({ sessionId: `s-${i}`, query, turnIndex: 3 })).toMatchObject({ answered: false, citations: [] });
+      expect(traces.at(-1)!.retrievedChunks).toEqual([]);
+      expect(traces.at(-1)!.rewrittenQuery).toBeUndefined();
+    }
+    // The question after it is searched for what it names, nothing of "else" with it.
+    await answerer.ask({ sessionId: 's-0', query: 'How does the widget redact personal information?', turnIndex: 4 });
+    await answerer.ask({ sessionId: 's-0', query: 'What about phone numbers?', turnIndex: 5 });
+    expect(traces.at(-1)!.rewrittenQuery).toBe('phone numbers widget^0.5 redact^0.5 personal^0.5 information^0.5');
+  });
+
   it('answers "What else?" with sentences the turn before did not quote, and its regenerate with others again', async () => {
     const { answerer, traces } = setup({ corpus: loadDocs() });
     const question = 'How does the widget redact personal information?';

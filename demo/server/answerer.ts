@@ -14,7 +14,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPIIAndAddresses } from '../../shared/redact-address.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { namesNothing } from '../../shared/terms.ts';
+import { namesNothing, queryKey } from '../../shared/terms.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
@@ -183,7 +183,9 @@ export function createAnswerer(options: AnswererOptions) {
     const before = previous ? previous.earlierTerms : earlier.at(-1)?.terms;
     const hasEarlier = before !== undefined && before.size > 0;
     // "That's wrong. Is it 30 days?" is searched for what it asks; "Are you sure?" alone, for the turn before it.
-    const asked = hasEarlier ? withoutPushback(req.query) : req.query;
+    // Without a turn before it (a new chat, or the demo restarted), one naming nothing of its own has
+    // nothing to search: "What else?" would be answered with whatever says "else".
+    const asked = hasEarlier ? withoutPushback(req.query) : queryKey(req.query) ? req.query : '';
     const own = index.queryTerms(asked);
     const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
