@@ -25,6 +25,14 @@ describe('npm run demo', () => {
     });
   });
 
+  it('reads a relative DEMO_CORPUS from where npm was run, not from the package root npm runs the script in', () => {
+    // `cd demo && DEMO_CORPUS=corpora/mine npm run demo`: npm runs it from ROOT, and says where it was typed in INIT_CWD.
+    const typedIn = join(ROOT, 'demo');
+    expect(runDemo({ DEMO_CORPUS: 'corpora/mine', INIT_CWD: typedIn }).stderr).toBe(
+      `error: ${join(typedIn, 'corpora', 'mine')} does not exist: give a BEIR directory (holding corpus.jsonl)`,
+    );
+  });
+
   it('refuses a DEMO_PORT that is not a port in one line naming it', () => {
     expect(runDemo({ DEMO_PORT: 'abc' })).toEqual({ status: 1, stderr: 'error: DEMO_PORT must be a whole number from 0 to 65535, not "abc"' });
   });

@@ -12,6 +12,7 @@ import { failInOneLine, wholeNumber } from '../scripts/cli.ts';
 import { localCollectorPort } from '../scripts/collector-target.ts';
 import type { DevKeys } from '../scripts/dev-project.ts';
 import { ROOT } from '../scripts/wrangler.ts';
+import { corpusFromEnv } from './corpus/index.ts';
 import { DEMO_PORT, startDemo } from './server/index.ts';
 import { refusedOriginWarning } from './server/widget-origin.ts';
 
@@ -25,7 +26,7 @@ const collectorUrl = process.env.COLLECTOR_URL ?? `http://127.0.0.1:${localColle
 // 0 takes a free port; `Number()` would take `abc` as NaN, which the server refuses with a stack.
 const port = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT), 0, 65_535);
 
-const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: corpusFromEnv() });
 console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
 const refused = keys.write ? await refusedOriginWarning(collectorUrl, keys.write, demo.url) : undefined;
 if (refused) console.log(refused);

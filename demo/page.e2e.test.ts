@@ -252,6 +252,28 @@ describe('the demo page', () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps a language model's line breaks: its paragraphs and list items are not run together", async () => {
+    const { page } = await openPage();
+    // As the demo answers with DEMO_LLM_* set: a model writing its points on lines of their own.
+    await page.route(
+      '**/api/ask',
+      (route) =>
+        route.fulfill({
+          json: {
+            traceId: '01890a5d-ac96-774b-bcce-b302099a8057',
+            answer: 'Two limits apply [1]:\n\n- 60,000 events a minute per key\n- 600 a minute per session',
+            citations: [{ n: 1, chunkId: 'README.md#configuration', sourceDocId: 'README.md', title: 'Configuration', snippet: 'Limits' }],
+            model: 'test-llm',
+            answered: true,
+          },
+        }),
+      { times: 1 },
+    );
+    const el = await askOnPage(page, 'What rate limits are there?');
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, where white space the page's styles collapse is one space.
+    expect(await el.locator('.answer').innerText()).toBe('Two limits apply [1]:\n\n- 60,000 events a minute per key\n- 600 a minute per session');
+  });
+
   it('lets an input method finish a word with Enter without asking, and sets each question, answer and the question box in the direction of its own text', async () => {
     const { page } = await openPage();
     await page.fill('#query', '退款');

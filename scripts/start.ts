@@ -4,6 +4,7 @@
  * the demo chat app on 127.0.0.1:5173 sending its traces and feedback there.
  */
 import { join } from 'node:path';
+import { corpusFromEnv } from '../demo/corpus/index.ts';
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
@@ -49,7 +50,7 @@ const { url, keys, origins, demo } = await startStoppably(async (started) => {
     async () => {
       // The demo page serves the widget from dist/widget.
       await buildWidget({ types: false });
-      return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: process.env.DEMO_CORPUS });
+      return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: corpusFromEnv() });
     },
     (demo) => demo.close(),
   );
@@ -60,7 +61,7 @@ const run = Date.now().toString(36);
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
 admin console on ${url}/admin  (sign in with the admin key below)
-demo chat app on ${demo.url}  (corpus: ${process.env.DEMO_CORPUS ?? "this repo's docs"})
+demo chat app on ${demo.url}  (corpus: ${corpusFromEnv() || "this repo's docs"})
 
   project     dev   (origins: ${origins.join(', ')})
   write key   ${keys.write}

@@ -12,3 +12,12 @@ export { loadDocs } from './docs.ts';
 
 /** `undefined` or `"docs"`: the built-in docs; anything else: a BEIR directory, relative to the working directory. */
 export const loadCorpus = async (spec?: string) => (!spec || spec === 'docs' ? loadDocs() : loadBeir(resolve(spec)));
+
+/**
+ * `DEMO_CORPUS` as `loadCorpus` takes it. npm runs a script from the package's root, wherever it was
+ * typed: a relative path is read from where npm was run (`INIT_CWD`), as the shell it was typed in reads it.
+ */
+export function corpusFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  const spec = env.DEMO_CORPUS;
+  return !spec || spec === 'docs' ? spec : resolve(env.INIT_CWD ?? '', spec);
+}

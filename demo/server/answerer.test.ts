@@ -343,6 +343,32 @@ describe('createAnswerer', () => {
     }
   });
 
+  it('keeps the subject through a chain of follow-ups that name nothing of their own, and hands it on at its weight to one that names something', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    await answerer.ask({ sessionId: 's-1', query: 'How does the widget redact personal information?', turnIndex: 0 });
+    const chain = ['Are you sure?', 'Why?', 'What else?', 'Are you sure?', 'Why?'];
+    for (const [i, query] of chain.entries()) {
+      const answer = await answerer.ask({ sessionId: 's-1', query, turnIndex: i + 1 });
+      expect(answer.answered).toBe(true);
+      expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+    }
+    await answerer.ask({ sessionId: 's-1', query: 'What about phone numbers?', turnIndex: chain.length + 1 });
+    expect(traces.at(-1)!.rewrittenQuery).toBe('phone numbers widget^0.5 redact^0.5 personal^0.5 information^0.5');
+  });
+
+  it('finds nothing for a question naming nothing of its own without a turn before it (the demo restarted mid-chat), rather than quoting whatever says "else"', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    for (const [i, query] of ['What else?', 'Are you sure?', '你确定吗？'].entries()) {
+      expect(await answerer.ask({ sessionId: `s-${i}`, query, turnIndex: 3 })).toMatchObject({ answered: false, citations: [] });
+      expect(traces.at(-1)!.retrievedChunks).toEqual([]);
+      expect(traces.at(-1)!.rewrittenQuery).toBeUndefined();
+    }
+    // The question after it is searched for what it names, nothing of "else" with it.
+    await answerer.ask({ sessionId: 's-0', query: 'How does the widget redact personal information?', turnIndex: 4 });
+    await answerer.ask({ sessionId: 's-0', query: 'What about phone numbers?', turnIndex: 5 });
+    expect(traces.at(-1)!.rewrittenQuery).toBe('phone numbers widget^0.5 redact^0.5 personal^0.5 information^0.5');
+  });
+
   it('answers "What else?" with sentences the turn before did not quote, and its regenerate with others again', async () => {
     const { answerer, traces } = setup({ corpus: loadDocs() });
     const question = 'How does the widget redact personal information?';
@@ -356,6 +382,11 @@ describe('createAnswerer', () => {
     expect(sentences(more.answer).filter((s) => quotedFirst.includes(s))).toEqual([]);
     const again = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 1, regenerateOf: more.traceId });
     expect(sentences(again.answer).filter((s) => quotedFirst.includes(s) || sentences(more.answer).includes(s))).toEqual([]);
+    // Asked for more again, it gives back none of the answers the user has seen: not the first one's either.
+    const seen = [...quotedFirst, ...sentences(more.answer), ...sentences(again.answer)];
+    const evenMore = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 2 });
+    expect(evenMore.answered).toBe(true);
+    expect(sentences(evenMore.answer).filter((s) => seen.includes(s))).toEqual([]);
     // Asked anew in another session, the first answer's sentences come back.
     expect((await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 })).answer).toBe(first.answer);
   });

@@ -14,7 +14,7 @@ import { uuidv7 } from '../../shared/ids.ts';
 import { redactPIIAndAddresses } from '../../shared/redact-address.ts';
 import { remember } from '../../shared/remember.ts';
 import type { Chunk as TraceChunk, TraceInput } from '../../shared/schema/trace.ts';
-import { namesNothing } from '../../shared/terms.ts';
+import { namesNothing, queryKey } from '../../shared/terms.ts';
 import { KNOWLEDGE_BASE_CHARS, MAX_ANSWER_CHARS, MAX_CHUNK_TEXT, MAX_PROMPT_CHARS } from '../../shared/thresholds.ts';
 import { type Chunk, type Corpus, passage } from '../corpus/chunk.ts';
 import type { Citation } from './citations.ts';
@@ -81,7 +81,11 @@ interface SessionTurn {
   answer?: string;
   /** The weighted terms retrieval searched with, read from the question as redacted (the heaviest, for a long one): they reach the next turn's trace. */
   terms: ReadonlyMap<string, number>;
-  /** The sentences its latest answer quoted: a follow-up asking for more ("What else?") quotes others. */
+  /**
+   * The sentences its latest answer quoted, and those it was to avoid (the answers it replaced, the
+   * turn before's for "What else?"): a follow-up asking for more quotes others, so a second "What
+   * else?" does not give back the first answer.
+   */
   quoted?: ReadonlySet<string>;
 }
 
@@ -179,13 +183,16 @@ export function createAnswerer(options: AnswererOptions) {
     const before = previous ? previous.earlierTerms : earlier.at(-1)?.terms;
     const hasEarlier = before !== undefined && before.size > 0;
     // "That's wrong. Is it 30 days?" is searched for what it asks; "Are you sure?" alone, for the turn before it.
-    const asked = hasEarlier ? withoutPushback(req.query) : req.query;
+    // Without a turn before it (a new chat, or the demo restarted), one naming nothing of its own has
+    // nothing to search: "What else?" would be answered with whatever says "else".
+    const asked = hasEarlier ? withoutPushback(req.query) : queryKey(req.query) ? req.query : '';
     const own = index.queryTerms(asked);
     const followUp = hasEarlier && leansOnEarlierTurn(own);
     const terms = followUp ? withEarlierTurn(own, before) : own;
     // What the reranker and the quoted answer read: the question, or for one naming nothing of its own
     // ("Are you sure?", "What else?", "Why?"), the terms it was searched with, which are the turn before's.
-    const reads: Reads = followUp && namesNothing(own.keys()) ? terms : req.query;
+    const namesNone = followUp && namesNothing(own.keys());
+    const reads: Reads = namesNone ? terms : req.query;
     // Sentences not to quote again: those of the answers a regenerate replaces, and for "What else?" the turn before's.
     const asksForMore = reads !== req.query && [...own.keys()].some((term) => ASKING_FOR_MORE.has(term));
     const exclude = new Set([...(previous?.quoted ?? []), ...((asksForMore && earlier.at(-1)?.quoted) || [])]);
@@ -193,7 +200,9 @@ export function createAnswerer(options: AnswererOptions) {
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
     const rewrite = followUp || asked !== req.query ? boostedQuery(kept) : '';
-    const remembered = keptForFollowUps(kept, (t) => index.idf(t));
+    // One naming nothing is about the turn before's subject and passes it on as it came: faded at each
+    // of a chain of them ("Are you sure?", "Why?", "What else?"), it would soon be searched for nothing.
+    const remembered = namesNone ? before! : keptForFollowUps(kept, (t) => index.idf(t));
     // Known at once, so a question sent before this answer is made still reads this turn.
     keepTurn(turns, req.turnIndex, { query: req.query, terms: remembered });
     const retrieved: Scored[] = index.searchTerms(terms, retrieveK).map((h) => ({ chunk: h.doc, score: h.score }));
@@ -208,7 +217,8 @@ export function createAnswerer(options: AnswererOptions) {
       history,
       exclude,
     );
-    const { model, quoted } = composed;
+    const { model } = composed;
+    const quoted = new Set([...exclude, ...composed.quoted]);
     // The page shows the answer the trace keeps (one the collector refused would leave a widget with no trace behind it),
     // and titles as whole characters too: the widget names the sources by them.
     const answer = traceText(composed.answer, MAX_ANSWER_CHARS);
@@ -221,12 +231,12 @@ export function createAnswerer(options: AnswererOptions) {
       {
         sessionId: req.sessionId,
         turnIndex: req.turnIndex,
-        quoted: new Set([...exclude, ...quoted]),
+        quoted,
         ...(hasEarlier && { earlierTerms: before }),
       },
       MAX_ANSWERS,
     );
-    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted: new Set(quoted) });
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted });
 
     logTrace?.({
       traceId,
