@@ -10,10 +10,24 @@ describe('terms', () => {
   it('reads a word whole with the combining marks written on it', () => {
     // Hindi's vowel signs and nasal marks are marks, not letters: the words stay whole.
     expect(terms('हिन्दी भाषा में जवाब')).toEqual(['हिन्दी', 'भाषा', 'में', 'जवाब']);
-    // Arabic with its vowel marks written.
-    expect(terms('كِتَاب جديد')).toEqual(['كِتَاب', 'جديد']);
+    // Arabic with its vowel marks written: the word whole, as it is written without them.
+    expect(terms('كِتَاب جديد')).toEqual(['كتاب', 'جديد']);
     // A mark after no letter is no word.
     expect(terms('nao \u0308ve')).toEqual(['nao', 've']);
+  });
+
+  it("reads Arabic's vowel marks and Hebrew's points as the same word without them", () => {
+    // Harakat (fatha, kasra, shadda, sukun, tanwin) and the dagger alif; most Arabic text leaves them out.
+    expect(queryKey('ما هو الكِتَابُ المُقَدَّسُ؟')).toBe(queryKey('ما هو الكتاب المقدس؟'));
+    expect(terms('هٰذا')).toEqual(terms('هذا'));
+    // Niqqud and a cantillation mark.
+    expect(queryKey('מָה זֶה סֵ֫פֶר')).toBe(queryKey('מה זה ספר'));
+    expect(queryKey('كِتَاب')).not.toBe(queryKey('كتب'));
+  });
+
+  it('reads a Han character with a variation selector as the character: the selector picks a glyph and makes no bigram', () => {
+    expect(terms('退\uFE00款期\u{E0100}限')).toEqual(terms('退款期限'));
+    expect(termsAndCharacters('葛\u{E0101}西')).toEqual(termsAndCharacters('葛西'));
   });
 
   it('reads Turkish "İ" as "i", in any case, and still tells acronyms in a text holding it', () => {

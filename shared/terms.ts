@@ -3,7 +3,7 @@ import { fold } from './fold.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
- * follow-up): its words (`WORD`), folded (`fold`), minus a short English stop list, and minus
+ * follow-up): its words (`WORD`), folded (`termFold`), minus a short English stop list, and minus
  * the stop list of Spanish, French, German, Portuguese or Italian when the text is in that language
  * (`FOREIGN`); text in scripts written without spaces (Chinese, Japanese) contributes character
  * bigrams instead. No stemming: it is predictable, language-neutral and what BM25 baselines use.
@@ -77,6 +77,16 @@ export const namesNothing = (terms: Iterable<string>): boolean => [...terms].eve
  * vowel signs of Hindi, Arabic's vowel marks), which are part of the word they sit in.
  */
 export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/**
+ * Marks a word is the same word without: Arabic's vowel marks (harakat, the dagger alif) and Hebrew's
+ * points (niqqud, cantillation), which most text leaves out, and the variation selectors that pick a
+ * glyph (of a Han character, an emoji), which would make a bigram of their own.
+ */
+const UNWEIGHED_MARKS = /[\u064B-\u065F\u0670\u0591-\u05C7]|\p{Variation_Selector}/gu;
+
+/** A text as its terms are read: folded (`fold`), less the marks a word is the same without. */
+export const termFold = (text: string): string => fold(text).replace(UNWEIGHED_MARKS, '');
+
 /** A character of a script written without spaces (Chinese, Japanese), whose terms are bigrams. */
 export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
@@ -135,7 +145,7 @@ function scan(text: string, characters?: string[]): string[] {
   const scanning = ++scans;
   told.fill(0);
   english.fill(0);
-  const lower = fold(text);
+  const lower = termFold(text);
   // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the
   // length; not in a text written all in capitals, whose every word would look like one. Made only
   // when a word that tells a language comes up: most text (English) has none.
@@ -143,7 +153,7 @@ function scan(text: string, characters?: string[]): string[] {
   let aligned = false;
   const acronym = (at: number, word: string): boolean => {
     if (written === undefined) {
-      written = text.normalize('NFKC');
+      written = text.normalize('NFKC').replace(UNWEIGHED_MARKS, '');
       aligned = written.length === lower.length && written !== written.toUpperCase();
     }
     return aligned && isAcronym(written, at, word);
