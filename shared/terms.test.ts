@@ -89,6 +89,13 @@ describe('terms', () => {
     // So is one that only pushes back or points back: it asks what its turn before asked.
     for (const nothing of ['Are you sure?', '你确定吗？', "That's wrong.", 'What else?', 'And more?']) expect(queryKey(nothing), nothing).toBe('');
     expect(traceQueryKey('Are you sure?', 't-1')).not.toBe(traceQueryKey('Are you sure?', 't-2'));
+    // So is one of another language's stop words alone, though one word, or one that two languages share, tells no language in a longer text.
+    for (const nothing of ['¿Dónde?', '¿Qué?', 'Warum?', 'Wo denn?', 'Pourquoi ?', 'Où ça ?', 'Perché?', 'Como?', 'Quando?', 'Por quê?', 'O quê?'])
+      expect(queryKey(nothing), nothing).toBe('');
+    expect(traceQueryKey('¿Dónde?', 't-1')).not.toBe(traceQueryKey('¿Dónde?', 't-2'));
+    // A word of its own, or one written as an acronym, keeps them: "ES und MIT" names two things.
+    expect(queryKey('¿Dónde, Lima?')).toBe('dónde lima');
+    expect(queryKey('ES und MIT?')).toBe('es mit und');
     // Words pointing back beside a subject keep it a question of its own.
     expect(queryKey('What else about refunds?')).toBe('about else refunds');
     expect(traceQueryKey('How so?', 't-1')).toBe(traceQueryKey('Why?', 't-1'));

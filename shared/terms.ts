@@ -43,7 +43,7 @@ const FOREIGN = [
     'durch bis wie was wer wo wann warum wenn dass ob als auch noch nur so schon sehr man doch denn da dann hier gibt',
   // Portuguese
   'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com sem ' +
-    'sobre entre até e ou que qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
+    'sobre entre até e ou que quê qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
     'ter eu tu você vocês ele ela eles elas nós me te se lhe meu minha seu sua isso isto esse essa este esta não sim ' +
     'mas mais muito também porque já posso pode',
   // Italian
@@ -158,9 +158,12 @@ function scan(text: string, characters?: string[]): string[] {
     }
     return aligned && isAcronym(written, at, word);
   };
+  // Whether the text holds a word of its own: one of no list, or one written as an acronym.
+  let named = false;
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     if (UNSPACED.test(word)) {
+      named = true;
       const chars = [...word];
       if (chars.length === 1) out.push(word);
       for (let i = 0; i < chars.length - 1; i++) out.push(chars[i]! + chars[i + 1]!);
@@ -169,42 +172,48 @@ function scan(text: string, characters?: string[]): string[] {
     }
     const listed = LISTED.get(word);
     if (!listed) {
+      named = true;
       out.push(word);
       continue;
     }
     // An English stop word speaks against the languages whose list it is not on; a word of another
     // list that is not English (`tells`, so never both) tells its languages, unless an acronym.
-    if (seenIn[listed.id] !== scanning && (listed.stop & 1 || (listed.tells && !acronym(match.index, word)))) {
-      seenIn[listed.id] = scanning;
-      for (let l = 1; l < told.length; l++) {
-        if (listed.tells & (1 << l)) told[l]!++;
-        if (listed.stop & 1 && !(listed.stop & (1 << l))) english[l]!++;
+    if (seenIn[listed.id] !== scanning && (listed.stop & 1 || listed.tells)) {
+      if (listed.tells && acronym(match.index, word)) named = true;
+      else {
+        seenIn[listed.id] = scanning;
+        for (let l = 1; l < told.length; l++) {
+          if (listed.tells & (1 << l)) told[l]!++;
+          if (listed.stop & 1 && !(listed.stop & (1 << l))) english[l]!++;
+        }
       }
     }
     if (!(listed.stop & 1)) out.push(word);
   }
-  const language = textLanguage();
-  return language ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & (1 << language))) : out;
+  const languages = textLanguages(named);
+  return languages ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & languages)) : out;
 }
 
 /**
- * The language of `FOREIGN` the scanned text is in (1 + its index), or 0: the one told most, by two
- * words at least and no tie, and by more words than English's stop words that are not of its list.
+ * The languages of `FOREIGN` the scanned text is in, as bits (1 << (1 + its index)), or 0: the one
+ * told most, by two words at least and no tie, and by more words than English's stop words that
+ * are not of its list. A text of stop words alone (no word of its own, `named`) needs one word, and
+ * a tie leaves it in each language told ("¿Dónde?", "Warum?", "Como?"): like "Why?", it names nothing.
  */
-function textLanguage(): number {
-  let best = 0;
-  let most = 1;
-  let tie = false;
+function textLanguages(named: boolean): number {
+  let most = named ? 1 : 0;
+  let languages = 0;
   for (let l = 1; l < told.length; l++) {
     if (told[l]! > most) {
-      best = l;
       most = told[l]!;
-      tie = false;
-    } else if (best && told[l] === most) {
-      tie = true;
+      languages = 1 << l;
+    } else if (languages && told[l] === most) {
+      languages |= 1 << l;
     }
   }
-  return best && !tie && most > english[best]! ? best : 0;
+  if (named && languages & (languages - 1)) return 0;
+  for (let l = 1; l < told.length; l++) if (languages & (1 << l) && !(most > english[l]!)) return 0;
+  return languages;
 }
 
 /**
