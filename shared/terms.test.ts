@@ -187,5 +187,12 @@ describe('terms', () => {
     expect(terms('WIE LANGE DAUERT EINE RÜCKERSTATTUNG FÜR DEN ARTIKEL?')).toEqual(terms('Wie lange dauert eine Rückerstattung für den Artikel?'));
     // Short Italian, whose "io" and "chi" tell it.
     expect(terms('Io ho pagato ma chi mi rimborsa?')).toEqual(['pagato', 'rimborsa']);
+    // "Without" is no stop word, as in English: with and without are two questions.
+    for (const [withIt, without] of [
+      ['¿Cuánto cuesta el envío con seguro?', '¿Cuánto cuesta el envío sin seguro?'],
+      ['Combien coûte la livraison avec assurance ?', 'Combien coûte la livraison sans assurance ?'],
+      ['Quanto custa o envio com seguro? É para o Porto', 'Quanto custa o envio sem seguro? É para o Porto'],
+    ] as const)
+      expect(queryKey(without), without).not.toBe(queryKey(withIt));
   });
 });

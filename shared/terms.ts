@@ -23,18 +23,19 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * not English (`ALSO_ENGLISH`, `STOP_WORDS`) nor written as acronyms ("MIT", "ES"), more of them
  * than of any other list, and more than the English stop words it holds that are not of that list.
  * A rule this plain is predictable, and English text reads as it always did: a quoted foreign word
- * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words.
+ * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words. "Without"
+ * ("sin", "sans", "sem", "ohne", "senza") is none, as in English: "envío sin seguro" asks another thing.
  */
 const FOREIGN = [
   // Spanish
-  'el la los las lo un una unos unas de del al a en con por para sin sobre entre hasta desde y o u e ni que qué ' +
+  'el la los las lo un una unos unas de del al a en con por para sobre entre hasta desde y o u e ni que qué ' +
     'cual cuál quien quién como cómo cuando cuándo donde dónde cuanto cuánto es son está están estás estoy ser fue ' +
     'era hay ha han he se me te le les nos mi mis tu tus su sus yo tú él ella ellos usted ustedes este esta esto ese ' +
     'esa eso si sí no pero más muy ya también porque puedo puede',
   // French
   'le la les l un une des du de d au aux a à et ou où que qu qui quoi quel quelle quels quelles ce c cet cette ces ' +
     'ça ca est sont être été était ai as avez avons ont suis es je j tu il elle on nous vous ils elles me m te t se s ' +
-    'moi toi lui leur leurs mon ma mes ton ta tes son sa ses notre votre nos vos en dans sur sous pour par avec sans ' +
+    'moi toi lui leur leurs mon ma mes ton ta tes son sa ses notre votre nos vos en dans sur sous pour par avec ' +
     'chez entre vers ne n pas plus ni mais donc car si y comment quand pourquoi combien',
   // German
   'der die das den dem des ein eine einer einen einem eines und oder aber nicht kein keine keinen ist sind war ' +
@@ -42,7 +43,7 @@ const FOREIGN = [
     'dich dir sich uns mein meine dein deine ihre zu zum zur im in an am auf aus bei mit nach von vor für über um ' +
     'durch bis wie was wer wo wann warum wenn dass ob als auch noch nur so schon sehr man doch denn da dann hier gibt',
   // Portuguese
-  'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com sem ' +
+  'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com ' +
     'sobre entre até e ou que quê qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
     'ter eu tu você vocês ele ela eles elas nós me te se lhe meu minha seu sua isso isto esse essa este esta não sim ' +
     'mas mais muito também porque já posso pode',
@@ -58,8 +59,8 @@ const FOREIGN = [
 const ALSO_ENGLISH = new Set(
   (
     'a al all als am an as bin bis c ca car ci come con d da del den des die do e ed er era eu ha han hat hay he i im in ' +
-    'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se sem ser si sin so son t te tem ' +
-    'ton u um un war was y et os sans'
+    'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se ser si so son t te tem ' +
+    'ton u um un war was y et os'
   ).split(' '),
 );
 
