@@ -57,6 +57,8 @@ describe('contradictsAnswer', () => {
     'No. of items in a box?',
     'No. 5 is missing from my order',
     'The form says (inexact) next to the field',
+    'Is it safe?',
+    'I want to pay by card. Is it safe?',
   ])('takes "%s" as a question, not a pushback', (followUp) => {
     expect(contradictsAnswer(followUp)).toBe(false);
   });
@@ -85,6 +87,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Pero ¿está seguro?',
       'Gracias, ¿está seguro?',
       'Son 30 días\n¿Está seguro?',
+      'Son 30 días\nEstás seguro?',
       '¿Estás seguro de esto?',
     ],
     questions: [
@@ -100,6 +103,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Pero ¿está seguro el pago?',
       'La dirección está mal, ¿cómo la cambio?',
       '¿Por qué no es así en mi país?',
+      '¿Es seguro el fármaco?',
+      'Es seguro?',
     ],
   },
   French: {
@@ -178,6 +183,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Mas tem certeza?',
       'Ok, tem certeza?',
       'Tem certeza disso?',
+      // Right after a comma no other subject stands before it.
+      'Isso, tem a certeza?',
+      'São 30 dias, tem certeza?',
     ],
     questions: [
       'O que faço se o endereço estiver errado?',
@@ -189,6 +197,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Alguém tem certeza sobre o prazo?',
       'Ninguém tem certeza do prazo?',
       'O prazo, quem tem certeza?',
+      'Sobre o prazo, alguém tem certeza?',
     ],
   },
   Italian: {
@@ -202,6 +211,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Ne è sicuro?',
       'È proprio sicuro?',
       "E' davvero sicura?",
+      'Grazie, è davvero sicuro?',
       'Grazie. Ne è proprio sicuro?',
       'Ma ne è sicuro?',
       'No, non è quello che ho chiesto',
@@ -222,6 +232,9 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'È sicuro?',
       "E' sicura?",
       'Voglio pagare con carta. È sicuro?',
+      // After a sentence naming something, "really safe" too.
+      'Voglio pagare con carta. È davvero sicuro?',
+      'Il sito dice 14 giorni. È proprio sicuro?',
     ],
   },
   Japanese: {
@@ -293,6 +306,7 @@ describe('withoutPushback', () => {
     ['Hmm, that is wrong. Is it 14?', 'Is it 14?'],
     ['Gracias, ¿estás seguro? ¿Son 30 días?', '¿Son 30 días?'],
     ['Tem certeza que são 30 dias?', 'são 30 dias?'],
+    ['São 30 dias, tem a certeza?', 'São 30 dias'],
     ['Is it 30 days?\u0000 Are you sure?', 'Is it 30 days?'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);

@@ -56,7 +56,9 @@ const JA_OBJECTION =
  *   "…"; a "¿" or "¡" of its own, also opening a line, and a connective such as "pero" allowed),
  *   whatever follows: an "are you sure" whose subject may be a third person, or whose "sure" may be
  *   "safe" ("Meine Daten, sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "Alguém tem
- *   certeza sobre o prazo?").
+ *   certeza sobre o prazo?");
+ * - `first`: as `opening`, but only opening the text: after a sentence of its own, "is it really
+ *   safe?" may ask about what that sentence named ("Voglio pagare con carta. È davvero sicuro?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
  */
 interface Spaced {
@@ -67,6 +69,8 @@ interface Spaced {
   alone?: RegExp;
   anywhere: RegExp;
   opening?: RegExp;
+  /** Phrases that push back only opening the text (a connective allowed), not after a sentence that may say what they are about. */
+  first?: RegExp;
 }
 
 // Spanish. "¿Está seguro el pago?" and "El pago, ¿está seguro?" ask whether paying is safe: "está"
@@ -110,23 +114,25 @@ const GERMAN: Spaced = {
 };
 
 // Portuguese. "O endereço está errado, como corrijo?" asks. "Tem certeza" without "você" may have
-// another subject ("Alguém tem certeza sobre o prazo?"): only opening. What one is sure of ("disso",
-// "de que", Brazil's "que") goes with the pushback, wherever it stands.
+// another subject ("Alguém tem certeza sobre o prazo?"): only opening, or right after a comma, where
+// no subject stands before it ("Isso, tem a certeza?"). What one is sure of ("disso", "de que",
+// Brazil's "que") goes with the pushback, wherever it stands.
 const PT_SURE = String.raw`(?:a\s+)?certeza(?:\s+(?:disso|disto|de\s+que|que))?`;
 const PORTUGUESE: Spaced = {
   answer: /isso|isto|(?:a|sua|tua|essa)\s+resposta/,
   wrong:
     /est[aá]\s+(?:totalmente\s+|completamente\s+|tudo\s+)?(?:errad[oa]|incorret[oa])|[ée]\s+(?:fals[oa]|mentira|incorret[oa])|n[aã]o\s+(?:est[aá]\s+(?:cert[oa]|corret[oa])|[ée]\s+(?:bem\s+assim|verdade|cert[oa]|corret[oa]|isso))/,
   anywhere: new RegExp(
-    String.raw`(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+tem|tens)\s+${PT_SURE}|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)`,
+    String.raw`(?:voc[eê]\s+est[aá]|(?:tu\s+)?est[aá]s)\s+(?:errad[oa]|enganad[oa])|voc[eê]\s+se\s+enganou|(?:voc[eê]\s+tem|tens|(?<=,)\s*tem)\s+${PT_SURE}|(?:(?:isso|isto)\s+)?n[aã]o\s+(?:foi|[ée])\s+(?:isso|o)\s+que\s+(?:eu\s+)?(?:perguntei|quis\s+dizer|pedi)`,
   ),
   opening: new RegExp(String.raw`tem\s+${PT_SURE}`),
 };
 
 // Italian; "è" also typed "e'". "Ti sbagli" and "hai sbagliato" stand alone: "cosa succede se hai
 // sbagliato l'indirizzo?" asks. "È sicuro" (Lei) is also "is it safe" ("Il sito è sicuro?", "È sicuro
-// pagare con carta?", "Voglio pagare con carta. È sicuro?"): only "ne è sicuro" or "è proprio (davvero)
-// sicuro", opening, before "?".
+// pagare con carta?", "Voglio pagare con carta. È sicuro?"): only "ne è sicuro", opening a sentence,
+// or "è proprio (davvero) sicuro", opening the text ("Voglio pagare con carta. È davvero sicuro?"
+// asks too), before "?".
 const ITALIAN: Spaced = {
   answer: /questo|quello|ci[oò]|(?:la\s+|questa\s+)?(?:tua\s+|sua\s+)?risposta/,
   wrong:
@@ -134,7 +140,8 @@ const ITALIAN: Spaced = {
   alone: /ti\s+sbagli|ti\s+sei\s+sbagliat[oa]|hai\s+sbagliato/,
   anywhere:
     /(?:ne\s+)?sei\s+(?:proprio\s+|davvero\s+)?sicur[oa]|(?:(?:questo|ci[oò])\s+)?non\s+(?:è|é|e['’])\s+(?:quello|ci[oò])\s+che\s+(?:ho\s+chiesto|intendevo|volevo)/,
-  opening: /(?:ne\s+(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?|(?:è|é|e['’])\s+(?:proprio|davvero)\s+)sicur[oa](?=\s*\?)/,
+  opening: /ne\s+(?:è|é|e['’])\s+(?:proprio\s+|davvero\s+)?sicur[oa](?=\s*\?)/,
+  first: /(?:è|é|e['’])\s+(?:proprio|davvero)\s+sicur[oa](?=\s*\?)/,
 };
 
 /**
@@ -144,7 +151,7 @@ const ITALIAN: Spaced = {
 const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|but|and|so|well|hmm|ok|okay|thanks|gracias|obrigad[oa]|grazie|danke|merci)';
 
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
-function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegExp {
+function spaced({ answer, wrong, bare, alone, anywhere, opening, first }: Spaced): RegExp {
   const word = (phrase: string) => String.raw`(?<![\p{L}\p{N}])(?:${phrase})(?![\p{L}\p{N}])`;
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
   const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
@@ -154,6 +161,7 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegE
   // lines mid-sentence. Each lookbehind passes only right after punctuation or a "¿", so a long run of
   // spaces or line breaks is scanned once.
   const opens = (phrase: string) => String.raw`(?:(?<=^|[.!?…]|(?:^|[.!?…\n])\s*[¿¡])\s*|(?<=^|[.!?…])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?)(?:${phrase})`;
+  const opensText = (phrase: string) => String.raw`^\s*(?:${CONNECTIVE}[,.!]?\s+)?(?:[¿¡]\s*)?(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
   const choice = String.raw`(?!\s+(?:o|ou|oder|or)(?![\p{L}\p{N}]))`;
@@ -163,6 +171,7 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening }: Spaced): RegE
       word(anywhere.source),
       clause(standsAlone),
       ...(opening ? [word(opens(opening.source))] : []),
+      ...(first ? [word(opensText(first.source))] : []),
     ].join('|'),
     'u',
   );

@@ -10,10 +10,24 @@ describe('terms', () => {
   it('reads a word whole with the combining marks written on it', () => {
     // Hindi's vowel signs and nasal marks are marks, not letters: the words stay whole.
     expect(terms('हिन्दी भाषा में जवाब')).toEqual(['हिन्दी', 'भाषा', 'में', 'जवाब']);
-    // Arabic with its vowel marks written.
-    expect(terms('كِتَاب جديد')).toEqual(['كِتَاب', 'جديد']);
+    // Arabic with its vowel marks written: the word whole, as it is written without them.
+    expect(terms('كِتَاب جديد')).toEqual(['كتاب', 'جديد']);
     // A mark after no letter is no word.
     expect(terms('nao \u0308ve')).toEqual(['nao', 've']);
+  });
+
+  it("reads Arabic's vowel marks and Hebrew's points as the same word without them", () => {
+    // Harakat (fatha, kasra, shadda, sukun, tanwin) and the dagger alif; most Arabic text leaves them out.
+    expect(queryKey('ما هو الكِتَابُ المُقَدَّسُ؟')).toBe(queryKey('ما هو الكتاب المقدس؟'));
+    expect(terms('هٰذا')).toEqual(terms('هذا'));
+    // Niqqud and a cantillation mark.
+    expect(queryKey('מָה זֶה סֵ֫פֶר')).toBe(queryKey('מה זה ספר'));
+    expect(queryKey('كِتَاب')).not.toBe(queryKey('كتب'));
+  });
+
+  it('reads a Han character with a variation selector as the character: the selector picks a glyph and makes no bigram', () => {
+    expect(terms('退\uFE00款期\u{E0100}限')).toEqual(terms('退款期限'));
+    expect(termsAndCharacters('葛\u{E0101}西')).toEqual(termsAndCharacters('葛西'));
   });
 
   it('reads Turkish "İ" as "i", in any case, and still tells acronyms in a text holding it', () => {
@@ -75,6 +89,13 @@ describe('terms', () => {
     // So is one that only pushes back or points back: it asks what its turn before asked.
     for (const nothing of ['Are you sure?', '你确定吗？', "That's wrong.", 'What else?', 'And more?']) expect(queryKey(nothing), nothing).toBe('');
     expect(traceQueryKey('Are you sure?', 't-1')).not.toBe(traceQueryKey('Are you sure?', 't-2'));
+    // So is one of another language's stop words alone, though one word, or one that two languages share, tells no language in a longer text.
+    for (const nothing of ['¿Dónde?', '¿Qué?', 'Warum?', 'Wo denn?', 'Pourquoi ?', 'Où ça ?', 'Perché?', 'Como?', 'Quando?', 'Por quê?', 'O quê?'])
+      expect(queryKey(nothing), nothing).toBe('');
+    expect(traceQueryKey('¿Dónde?', 't-1')).not.toBe(traceQueryKey('¿Dónde?', 't-2'));
+    // A word of its own, or one written as an acronym, keeps them: "ES und MIT" names two things.
+    expect(queryKey('¿Dónde, Lima?')).toBe('dónde lima');
+    expect(queryKey('ES und MIT?')).toBe('es mit und');
     // Words pointing back beside a subject keep it a question of its own.
     expect(queryKey('What else about refunds?')).toBe('about else refunds');
     expect(traceQueryKey('How so?', 't-1')).toBe(traceQueryKey('Why?', 't-1'));
@@ -166,5 +187,12 @@ describe('terms', () => {
     expect(terms('WIE LANGE DAUERT EINE RÜCKERSTATTUNG FÜR DEN ARTIKEL?')).toEqual(terms('Wie lange dauert eine Rückerstattung für den Artikel?'));
     // Short Italian, whose "io" and "chi" tell it.
     expect(terms('Io ho pagato ma chi mi rimborsa?')).toEqual(['pagato', 'rimborsa']);
+    // "Without" is no stop word, as in English: with and without are two questions.
+    for (const [withIt, without] of [
+      ['¿Cuánto cuesta el envío con seguro?', '¿Cuánto cuesta el envío sin seguro?'],
+      ['Combien coûte la livraison avec assurance ?', 'Combien coûte la livraison sans assurance ?'],
+      ['Quanto custa o envio com seguro? É para o Porto', 'Quanto custa o envio sem seguro? É para o Porto'],
+    ] as const)
+      expect(queryKey(without), without).not.toBe(queryKey(withIt));
   });
 });

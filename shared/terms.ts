@@ -3,7 +3,7 @@ import { fold } from './fold.ts';
 import { MAX_QUERY_KEY_CHARS } from './thresholds.ts';
 /**
  * Terms of a text for lexical comparisons (query vs chunk, correction vs chunk, answer vs
- * follow-up): its words (`WORD`), folded (`fold`), minus a short English stop list, and minus
+ * follow-up): its words (`WORD`), folded (`termFold`), minus a short English stop list, and minus
  * the stop list of Spanish, French, German, Portuguese or Italian when the text is in that language
  * (`FOREIGN`); text in scripts written without spaces (Chinese, Japanese) contributes character
  * bigrams instead. No stemming: it is predictable, language-neutral and what BM25 baselines use.
@@ -23,18 +23,19 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * not English (`ALSO_ENGLISH`, `STOP_WORDS`) nor written as acronyms ("MIT", "ES"), more of them
  * than of any other list, and more than the English stop words it holds that are not of that list.
  * A rule this plain is predictable, and English text reads as it always did: a quoted foreign word
- * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words.
+ * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words. "Without"
+ * ("sin", "sans", "sem", "ohne", "senza") is none, as in English: "envío sin seguro" asks another thing.
  */
 const FOREIGN = [
   // Spanish
-  'el la los las lo un una unos unas de del al a en con por para sin sobre entre hasta desde y o u e ni que qué ' +
+  'el la los las lo un una unos unas de del al a en con por para sobre entre hasta desde y o u e ni que qué ' +
     'cual cuál quien quién como cómo cuando cuándo donde dónde cuanto cuánto es son está están estás estoy ser fue ' +
     'era hay ha han he se me te le les nos mi mis tu tus su sus yo tú él ella ellos usted ustedes este esta esto ese ' +
     'esa eso si sí no pero más muy ya también porque puedo puede',
   // French
   'le la les l un une des du de d au aux a à et ou où que qu qui quoi quel quelle quels quelles ce c cet cette ces ' +
     'ça ca est sont être été était ai as avez avons ont suis es je j tu il elle on nous vous ils elles me m te t se s ' +
-    'moi toi lui leur leurs mon ma mes ton ta tes son sa ses notre votre nos vos en dans sur sous pour par avec sans ' +
+    'moi toi lui leur leurs mon ma mes ton ta tes son sa ses notre votre nos vos en dans sur sous pour par avec ' +
     'chez entre vers ne n pas plus ni mais donc car si y comment quand pourquoi combien',
   // German
   'der die das den dem des ein eine einer einen einem eines und oder aber nicht kein keine keinen ist sind war ' +
@@ -42,8 +43,8 @@ const FOREIGN = [
     'dich dir sich uns mein meine dein deine ihre zu zum zur im in an am auf aus bei mit nach von vor für über um ' +
     'durch bis wie was wer wo wann warum wenn dass ob als auch noch nur so schon sehr man doch denn da dann hier gibt',
   // Portuguese
-  'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com sem ' +
-    'sobre entre até e ou que qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
+  'o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela pelos pelas por para com ' +
+    'sobre entre até e ou que quê qual quais quem como quando onde quanto é são está estão estou ser foi era há tem têm ' +
     'ter eu tu você vocês ele ela eles elas nós me te se lhe meu minha seu sua isso isto esse essa este esta não sim ' +
     'mas mais muito também porque já posso pode',
   // Italian
@@ -58,8 +59,8 @@ const FOREIGN = [
 const ALSO_ENGLISH = new Set(
   (
     'a al all als am an as bin bis c ca car ci come con d da del den des die do e ed er era eu ha han hat hay he i im in ' +
-    'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se sem ser si sin so son t te tem ' +
-    'ton u um un war was y et os sans'
+    'j l m ma man me mi mon n ne ni no non nos o ob on par para pas per plus pour s se ser si so son t te tem ' +
+    'ton u um un war was y et os'
   ).split(' '),
 );
 
@@ -77,6 +78,16 @@ export const namesNothing = (terms: Iterable<string>): boolean => [...terms].eve
  * vowel signs of Hindi, Arabic's vowel marks), which are part of the word they sit in.
  */
 export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/**
+ * Marks a word is the same word without: Arabic's vowel marks (harakat, the dagger alif) and Hebrew's
+ * points (niqqud, cantillation), which most text leaves out, and the variation selectors that pick a
+ * glyph (of a Han character, an emoji), which would make a bigram of their own.
+ */
+const UNWEIGHED_MARKS = /[\u064B-\u065F\u0670\u0591-\u05C7]|\p{Variation_Selector}/gu;
+
+/** A text as its terms are read: folded (`fold`), less the marks a word is the same without. */
+export const termFold = (text: string): string => fold(text).replace(UNWEIGHED_MARKS, '');
+
 /** A character of a script written without spaces (Chinese, Japanese), whose terms are bigrams. */
 export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
@@ -135,7 +146,7 @@ function scan(text: string, characters?: string[]): string[] {
   const scanning = ++scans;
   told.fill(0);
   english.fill(0);
-  const lower = fold(text);
+  const lower = termFold(text);
   // As written, to tell an acronym ("MIT", "ES", "OS") from a word, where lower-casing kept the
   // length; not in a text written all in capitals, whose every word would look like one. Made only
   // when a word that tells a language comes up: most text (English) has none.
@@ -143,14 +154,17 @@ function scan(text: string, characters?: string[]): string[] {
   let aligned = false;
   const acronym = (at: number, word: string): boolean => {
     if (written === undefined) {
-      written = text.normalize('NFKC');
+      written = text.normalize('NFKC').replace(UNWEIGHED_MARKS, '');
       aligned = written.length === lower.length && written !== written.toUpperCase();
     }
     return aligned && isAcronym(written, at, word);
   };
+  // Whether the text holds a word of its own: one of no list, or one written as an acronym.
+  let named = false;
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     if (UNSPACED.test(word)) {
+      named = true;
       const chars = [...word];
       if (chars.length === 1) out.push(word);
       for (let i = 0; i < chars.length - 1; i++) out.push(chars[i]! + chars[i + 1]!);
@@ -159,42 +173,48 @@ function scan(text: string, characters?: string[]): string[] {
     }
     const listed = LISTED.get(word);
     if (!listed) {
+      named = true;
       out.push(word);
       continue;
     }
     // An English stop word speaks against the languages whose list it is not on; a word of another
     // list that is not English (`tells`, so never both) tells its languages, unless an acronym.
-    if (seenIn[listed.id] !== scanning && (listed.stop & 1 || (listed.tells && !acronym(match.index, word)))) {
-      seenIn[listed.id] = scanning;
-      for (let l = 1; l < told.length; l++) {
-        if (listed.tells & (1 << l)) told[l]!++;
-        if (listed.stop & 1 && !(listed.stop & (1 << l))) english[l]!++;
+    if (seenIn[listed.id] !== scanning && (listed.stop & 1 || listed.tells)) {
+      if (listed.tells && acronym(match.index, word)) named = true;
+      else {
+        seenIn[listed.id] = scanning;
+        for (let l = 1; l < told.length; l++) {
+          if (listed.tells & (1 << l)) told[l]!++;
+          if (listed.stop & 1 && !(listed.stop & (1 << l))) english[l]!++;
+        }
       }
     }
     if (!(listed.stop & 1)) out.push(word);
   }
-  const language = textLanguage();
-  return language ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & (1 << language))) : out;
+  const languages = textLanguages(named);
+  return languages ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & languages)) : out;
 }
 
 /**
- * The language of `FOREIGN` the scanned text is in (1 + its index), or 0: the one told most, by two
- * words at least and no tie, and by more words than English's stop words that are not of its list.
+ * The languages of `FOREIGN` the scanned text is in, as bits (1 << (1 + its index)), or 0: the one
+ * told most, by two words at least and no tie, and by more words than English's stop words that
+ * are not of its list. A text of stop words alone (no word of its own, `named`) needs one word, and
+ * a tie leaves it in each language told ("¿Dónde?", "Warum?", "Como?"): like "Why?", it names nothing.
  */
-function textLanguage(): number {
-  let best = 0;
-  let most = 1;
-  let tie = false;
+function textLanguages(named: boolean): number {
+  let most = named ? 1 : 0;
+  let languages = 0;
   for (let l = 1; l < told.length; l++) {
     if (told[l]! > most) {
-      best = l;
       most = told[l]!;
-      tie = false;
-    } else if (best && told[l] === most) {
-      tie = true;
+      languages = 1 << l;
+    } else if (languages && told[l] === most) {
+      languages |= 1 << l;
     }
   }
-  return best && !tie && most > english[best]! ? best : 0;
+  if (named && languages & (languages - 1)) return 0;
+  for (let l = 1; l < told.length; l++) if (languages & (1 << l) && !(most > english[l]!)) return 0;
+  return languages;
 }
 
 /**

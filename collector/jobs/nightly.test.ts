@@ -6,6 +6,7 @@ import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
 import { adminCall as admin, bearer, call, event, newProject, ORIGIN, reviewRowsOf, sendTraffic, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
 import { runNightly } from './nightly.ts';
 import { STAGES } from './stages/index.ts';
 
@@ -839,6 +840,31 @@ describe('the nightly job', () => {
       [heldOut, true, true],
       [heldOut, true, true],
     ]);
+  });
+
+  it('raises no item on a question that joined the curated suite while the night mined it, before its items were written', async () => {
+    const p = await newProject();
+    const [curated, training] = questionsWhere(false, 2) as [string, string];
+    const traces = [curated, training].map((query) => badTrace({ query }));
+    await send(
+      p,
+      traces,
+      traces.map((x) => ({ traceId: x.traceId, signalType: 'wrong_source' as const, detail: { chunkId: 'credit-1' } })),
+    );
+    // The question joins the suite after the slice read the suite, just before it writes what it mined.
+    let joined = false;
+    const db = hookedD1(env.DB, async ({ sql, batch }, run) => {
+      if (batch && !joined && sql.some((s) => /insert into review_item_traces/.test(s))) {
+        joined = true;
+        expect((await curate(p, 'curated', curated)).status).toBe(200);
+      }
+      return run();
+    });
+    await runNightly({ ...env, DB: db }, tonight(), { projects: [p.id] });
+    expect(joined).toBe(true);
+    const { body } = await admin<{ items: { query: string }[] }>(p, '/review?status=held');
+    const pending = (await admin<{ items: { query: string }[] }>(p, '/review')).body;
+    expect([...body.items, ...pending.items].map((i) => i.query)).toEqual([training, training]);
   });
 
   it('marks an item on a question that joined the curated suite after it was answered: its answer trains nothing', async () => {

@@ -65,6 +65,13 @@ export async function suiteKeys(d1: D1Database, projectId: string): Promise<Set<
  */
 export const worthReviewing = (key: string, curated: ReadonlySet<string>): boolean => isHeldOut(key) || !curated.has(key);
 
+/**
+ * `worthReviewing` as SQL, for a write to read the suite as it stands then: `key` a question key,
+ * `heldOut` whether it is held out (`isHeldOut`), `projectId` the project (SQL each).
+ */
+export const worthReviewingSql = (key: string, heldOut: string, projectId: string): string =>
+  `(${heldOut} or ${key} not in (select query_key from eval_suite where project_id = ${projectId}))`;
+
 /** The suite as eval queries: a document's judgement labels each of its candidate chunks that has none of its own. */
 export async function suiteEvalQueries(d1: D1Database, projectId: string): Promise<EvalQuery[]> {
   const { results } = await d1

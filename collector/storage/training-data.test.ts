@@ -47,6 +47,37 @@ describe('what retraining reads: engagement', () => {
     expect(byChunk(data.queryEngagement)).toEqual(byChunk(data.engagement));
     expect(data.engagement.every((r) => r.sourceDocId === `${r.chunkId}.md`)).toBe(true);
   });
+
+  it('reads the same engagement for the same moment again after later traffic: traces and events after it are left out', async () => {
+    const p = await newProject();
+    const asked = wording((i) => `refund window opened items v${i}`, false);
+    const answered = (sessionId: string, createdAt: number) => trace({ ...stages, query: asked, answer: 'Within 14 days [1].', sessionId, createdAt });
+    const click = (t: ReturnType<typeof trace>) =>
+      event({ traceId: t.traceId, sessionId: t.sessionId, signalType: 'citation_click', detail: { chunkId: 'c' } });
+    const send = async (traces: ReturnType<typeof trace>[], events: ReturnType<typeof event>[]) => {
+      if (traces.length) expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+      for (const session of bySession(events))
+        expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: session } })).status).toBe(
+          200,
+        );
+    };
+    const early = answered('s1', Date.now() - 2_000);
+    await send([early], [click(early)]);
+    const at = Date.now();
+    await runNightly(env, at, { projects: [p.id] });
+    const read = async () => {
+      const { engagement, queryEngagement } = await trainingData(env.DB, p.id, at, []);
+      return { engagement, queryEngagement };
+    };
+    const before = await read();
+    expect(before.engagement).toEqual([expect.objectContaining({ chunkId: 'c', shown: 1, engaged: ENGAGEMENT_WEIGHT.click })]);
+    // After that moment: another click on the early answer, and a later answer clicked too, both judged by the next night.
+    await new Promise((r) => setTimeout(r, 5));
+    const later = answered('s2', Date.now());
+    await send([later], [click({ ...early, sessionId: 's3' }), click(later)]);
+    await runNightly(env, at + 86_400_000, { projects: [p.id] });
+    expect(await read()).toEqual(before);
+  });
 });
 
 describe('what retraining reads: candidates', () => {

@@ -139,11 +139,11 @@ const ENGAGED = `case e.signal_type when 'citation_click' then ${ENGAGEMENT_WEIG
   when 'citation_dwell' then case when ${focusedDwellSql()} then ${ENGAGEMENT_WEIGHT.dwell} else 0 end
   when 'copy_source' then ${ENGAGEMENT_WEIGHT.copy} else 0 end`;
 
-/** The window's traces with the stage the model saw (reranked when a reranker ran) and their answers. */
+/** The window's traces (?2 to ?3) with the stage the model saw (reranked when a reranker ran) and their answers. */
 const WINDOW_TRACES = `select s.trace_id, s.query_key, t.answer,
     case when exists (select 1 from trace_chunks x where x.project_id = ?1 and x.trace_id = s.trace_id and x.stage = 'reranked') then 'reranked' else 'retrieved' end as stage
   from trace_stats s join traces t on t.project_id = s.project_id and t.trace_id = s.trace_id
-  where s.project_id = ?1 and s.created_at >= ?2`;
+  where s.project_id = ?1 and s.created_at >= ?2 and s.created_at <= ?3`;
 
 /**
  * Impressions and trusted engagement in the window, per query key, chunk and the rank the chunk
@@ -151,20 +151,21 @@ const WINDOW_TRACES = `select s.trace_id, s.query_key, t.answer,
  * the model saw); an answer without markers shows its top chunks. Impressions and engagement come
  * from the same traces, so rates are rates; held-out queries stay out, so the gate never judges a
  * model on engagement it learned from. Per query too: what users asking one question did with a
- * document says it answers something, and training leaves each query's own share out.
+ * document says it answers something, and training leaves each query's own share out. Traces and
+ * events after `until` are left out: reading the same moment again later gives the same rows.
  */
-async function engagement(d1: D1Database, projectId: string, since: number) {
+async function engagement(d1: D1Database, projectId: string, since: number, until: number) {
   type Row = { queryKey: string; chunkId: string; sourceDocId: string; rank: number; n: number };
   const [shown, engaged] = await d1.batch<Row>([
     d1
       .prepare(
         `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, count(*) as n
          from (${WINDOW_TRACES}) w
-         cross join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.rank <= ?3
-         where instr(w.answer, '[' || c.rank || ']') > 0 or (c.rank <= ?4 and not w.answer glob '*[[][0-9]*')
+         cross join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.rank <= ?4
+         where instr(w.answer, '[' || c.rank || ']') > 0 or (c.rank <= ?5 and not w.answer glob '*[[][0-9]*')
          group by 1, 2, 3, 4`,
       )
-      .bind(projectId, since, MAX_CITED_RANK, SHOWN_WITHOUT_MARKERS),
+      .bind(projectId, since, until, MAX_CITED_RANK, SHOWN_WITHOUT_MARKERS),
     d1
       .prepare(
         `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, sum(${ENGAGED}) as n
@@ -173,11 +174,11 @@ async function engagement(d1: D1Database, projectId: string, since: number) {
          ${JOIN_VERDICT}
          join trace_chunks c on c.project_id = ?1 and c.trace_id = w.trace_id and c.stage = w.stage and c.chunk_id = ${EVENT_CHUNK}
          -- The unary plus keeps SQLite on each answer's events instead of every engagement of the project on the type index.
-         where +e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and ${NAMES_CHUNK} and e.superseded = 0
-           and ${assessedSql(assessedUntilSql('?1'))} and ${VERDICT.confidence} >= ?3
+         where +e.signal_type in ('citation_click', 'citation_dwell', 'copy_source') and ${NAMES_CHUNK} and e.superseded = 0 and e.received_at <= ?3
+           and ${assessedSql(assessedUntilSql('?1'))} and ${VERDICT.confidence} >= ?4
          group by 1, 2, 3, 4`,
       )
-      .bind(projectId, since, LOW_CONFIDENCE),
+      .bind(projectId, since, until, LOW_CONFIDENCE),
   ]);
   const curated = await suiteKeys(d1, projectId);
   const totals = new Map<string, EngagementRow>();
@@ -237,5 +238,5 @@ export async function trainingData(
     return t && c ? [{ queryKey: key, query: t.query, candidates: c }] : [];
   });
   const since = now - ENGAGEMENT_WINDOW_DAYS * DAY_MS;
-  return { confirmed, lists, ...(await engagement(d1, projectId, since)) };
+  return { confirmed, lists, ...(await engagement(d1, projectId, since, now)) };
 }

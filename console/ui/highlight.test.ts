@@ -29,6 +29,11 @@ describe('highlightSegments', () => {
     expect(marked('हिन्दी भाषा में जवाब', 'भाषा')).toEqual(['भाषा']);
   });
 
+  it("marks a word with Arabic's vowel marks or a Han character's variation selector as the terms read it, the marks with it", () => {
+    expect(marked('الكِتَابُ الجديد', 'الكتاب')).toEqual(['الكِتَابُ']);
+    expect(marked('退\uFE00款政策', '退款')).toEqual(['退\uFE00款']);
+  });
+
   it('marks nothing for a query with no terms', () => {
     expect(highlightSegments('Some text', 'the of')).toEqual([{ text: 'Some text', hit: false }]);
   });

@@ -1,5 +1,4 @@
-import { fold } from '../../shared/fold.ts';
-import { terms, UNSPACED, WORD } from '../../shared/terms.ts';
+import { termFold, terms, UNSPACED, WORD } from '../../shared/terms.ts';
 
 export interface Segment {
   text: string;
@@ -20,24 +19,30 @@ export function highlightSegments(text: string, query: string): Segment[] {
     const word = m[0];
     const start = m.index;
     if (UNSPACED.test(word)) {
-      // Code units of each character, so surrogate pairs stay whole.
-      const chars = [...word];
-      const offsets: number[] = [];
+      // Code units of each character, so surrogate pairs stay whole; a variation selector goes with
+      // the character before it, as terms read the two as one.
+      const chars: string[] = [];
+      const from: number[] = [];
+      const to: number[] = [];
       let at = start;
-      for (const ch of chars) {
-        offsets.push(at);
+      for (const ch of word) {
+        if (termFold(ch)) {
+          chars.push(ch);
+          from.push(at);
+          to.push(at + ch.length);
+        } else if (to.length) to[to.length - 1] = at + ch.length;
         at += ch.length;
       }
-      const mark = (i: number) => hits.fill(true, offsets[i]!, offsets[i]! + chars[i]!.length);
-      if (chars.length === 1 && wanted.has(word.toLowerCase())) mark(0);
+      const mark = (i: number) => hits.fill(true, from[i]!, to[i]!);
+      if (chars.length === 1 && wanted.has(termFold(chars[0]!))) mark(0);
       for (let i = 0; i < chars.length - 1; i++) {
-        if (wanted.has((chars[i]! + chars[i + 1]!).toLowerCase())) {
+        if (wanted.has(termFold(chars[i]! + chars[i + 1]!))) {
           mark(i);
           mark(i + 1);
         }
       }
     } else {
-      const term = fold(word);
+      const term = termFold(word);
       // The query's terms hold no stop word of the text's language, or are stop words it keeps.
       if (wanted.has(term)) hits.fill(true, start, start + word.length);
     }

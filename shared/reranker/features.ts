@@ -165,7 +165,8 @@ export function featureColumns(
       const prior = (Math.max(0, doc[0] - engaged) + ENGAGEMENT_SMOOTHING * base) / (Math.max(0, doc[1] - examined) + ENGAGEMENT_SMOOTHING);
       return Math.log((engaged + ENGAGEMENT_SMOOTHING * prior) / (examined + ENGAGEMENT_SMOOTHING) / base);
     },
-    embedding_similarity: (_c, i) => (q.vector && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0),
+    // An empty vector, the query's or the chunk's, is one of zeros: like nothing, not another model's.
+    embedding_similarity: (_c, i) => (q.vector?.length && chunkVectors?.[i]?.length ? cosine(q.vector, chunkVectors[i]) : 0),
     memory_embedding: (c) => bestMatch(q, evidence.remembered(c.chunkId), 1, true),
   };
   return names.map((name) => {

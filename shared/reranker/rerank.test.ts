@@ -123,3 +123,25 @@ describe('rerankWithModel', () => {
     }
   });
 });
+
+describe('rankingWithModel with vectors', () => {
+  const byMeaning: RerankerModel = { ...model, features: ['embedding_similarity'], embedder: 'e' };
+  const candidates = [
+    { chunkId: 'a', text: 'refunds within 14 days' },
+    { chunkId: 'b', text: 'shipping to Canada' },
+  ];
+  const chunks = [Float32Array.from([1, 0]), Float32Array.from([0, 1])];
+
+  it("scores a query's empty vector as one of zeros, like nothing, rather than throwing for its length", () => {
+    const scores = (query: Float32Array) => rankingWithModel(byMeaning, 'refunds', candidates, { query, chunks }).map((r) => [r.retrievalRank, r.rerankScore]);
+    expect(scores(new Float32Array(0))).toEqual(scores(Float32Array.from([0, 0])));
+    expect(scores(new Float32Array(0))).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(scores(Float32Array.from([0, 1]))).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
+  });
+});

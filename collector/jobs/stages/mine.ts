@@ -1,11 +1,12 @@
 import { byCodeUnit } from '../../../shared/code-unit-order.ts';
 import { sha256Hex } from '../../../shared/hex.ts';
 import { isFocusedDwell } from '../../../shared/signal-value.ts';
+import { isHeldOut } from '../../loop/eval-sets.ts';
 import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, mineTrace } from '../../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { isClearlyBad } from '../../loop/trace-score.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
-import { suiteKeys, worthReviewing } from '../../storage/eval-suite.ts';
+import { suiteKeys, worthReviewing, worthReviewingSql } from '../../storage/eval-suite.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { BY_TRACE } from '../../storage/sql/chunk-rows-by-trace.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
@@ -435,22 +436,24 @@ interface CandidateRow {
  * Stores each trace's contribution, inserts the items that are new (held: the queue stage decides
  * what a reviewer sees) and lists the touched items for the second pass, which sets every field
  * of an item once per run from all its rows. An item many slices touch is not rewritten by each.
+ * Neither is written for a question that joined the curated suite since the slice read it.
  */
 async function saveCandidates({ db, projectId, night, now }: StageContext, rows: readonly CandidateRow[]): Promise<void> {
+  const heldOut = new Map(rows.map((r) => [r.key, isHeldOut(r.key)]));
   await db.batch([
-    ...jsonArrays(rows.map(({ chunk, key, query, ...r }) => r)).map((part) =>
+    ...jsonArrays(rows.map(({ chunk, query, ...r }) => ({ ...r, heldOut: heldOut.get(r.key) }))).map((part) =>
       db
         .prepare(
           `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
            select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
              value ->> 'guess', value ->> 'guessWhy', ?2
-           from json_each(?3) where ${stillStoredSql("value ->> 'traceId'")}
+           from json_each(?3) where ${stillStoredSql("value ->> 'traceId'")} and ${worthReviewingSql("value ->> 'key'", "value ->> 'heldOut'", '?1')}
            on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
              rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,
         )
         .bind(projectId, now, part),
     ),
-    ...jsonArrays(newItemRows(rows)).map((part) =>
+    ...jsonArrays(newItemRows(rows).map((item) => ({ ...item, heldOut: heldOut.get(item.key) }))).map((part) =>
       db
         .prepare(
           // Every field is the second pass's to set, from the item's rows and its latest trace; an item
@@ -460,7 +463,8 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
            select ?1, n.value ->> 'itemId', n.value ->> 'key', '', n.value ->> 'chunkId', n.value ->> 'sourceDocId', n.value ->> 'sourceDocVersion', '',
              n.value ->> 'rank', n.value ->> 'score', n.value ->> 'candidate', n.value ->> 'guess', '', '[]', 0, 0, 0, 'held', ?2, ?2
            from json_each(?3) n where not exists (select 1 from review_items r where r.project_id = ?1 and r.item_id = n.value ->> 'itemId')
-             and exists (select 1 from json_each(n.value -> 'traceIds') t where ${stillStoredSql('t.value')})`,
+             and exists (select 1 from json_each(n.value -> 'traceIds') t where ${stillStoredSql('t.value')})
+             and ${worthReviewingSql("n.value ->> 'key'", "n.value ->> 'heldOut'", '?1')}`,
         )
         .bind(projectId, now, part),
     ),
