@@ -65,10 +65,10 @@ const ALSO_ENGLISH = new Set(
 );
 
 /**
- * Words a follow-up points back with ("what about…", "anything else?", English only) and that name
- * no subject: the demo does not search for them in one, and a rewrite that drops them has not drifted.
+ * Words a follow-up points back with ("what about…", "anything else?", "tell me more, please",
+ * English only) and that name no subject: the demo does not search for them in one, and a rewrite that drops them has not drifted.
  */
-export const POINTING_BACK: ReadonlySet<string> = new Set(['about', 'also', 'again', 'else', 'instead', 'more', 'other', 'too']);
+export const POINTING_BACK: ReadonlySet<string> = new Set('about also again anything else instead more other please tell thanks too'.split(' '));
 
 /** Whether terms name nothing of their own: none, or only words pointing back ("What else?", "Are you sure?" once its pushback is left out). */
 export const namesNothing = (terms: Iterable<string>): boolean => [...terms].every((term) => POINTING_BACK.has(term));

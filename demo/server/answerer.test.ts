@@ -391,6 +391,18 @@ describe('createAnswerer', () => {
     expect((await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 })).answer).toBe(first.answer);
   });
 
+  it('reads "Anything else?", "Tell me more, please." and "Thanks! What else?" as "What else?": the subject searched, not their words', async () => {
+    const { answerer, traces } = setup({ corpus: loadDocs() });
+    for (const [i, followUp] of ['Anything else?', 'Tell me more, please.', 'Thanks! What else?'].entries()) {
+      const first = await answerer.ask({ sessionId: `s-${i}`, query: 'How does the widget redact personal information?', turnIndex: 0 });
+      const more = await answerer.ask({ sessionId: `s-${i}`, query: followUp, turnIndex: 1 });
+      expect(traces.at(-1)!.rewrittenQuery).toBe('widget^0.5 redact^0.5 personal^0.5 information^0.5');
+      expect(more.answered).toBe(true);
+      const quotedFirst = first.answer.split(/(?<=\]) /);
+      expect(more.answer.split(/(?<=\]) /).filter((s) => quotedFirst.includes(s))).toEqual([]);
+    }
+  });
+
   it("keeps a question's personal data out of the next turn's rewrite, as the trace's query does", async () => {
     const { answerer, traces } = setup();
     await answerer.ask({ sessionId: 's-1', query: 'My email is jane.doe@example.com, refund my opened items', turnIndex: 0 });
