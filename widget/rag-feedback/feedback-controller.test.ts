@@ -172,6 +172,13 @@ describe('ratings', () => {
       { traceId: 't-1', stars: 2 },
     ]);
   });
+
+  it('closes the question of what went wrong when the rating is raised, as a thumbs-up does', () => {
+    feedback.rate(1);
+    expect(feedback.panel.kind).toBe('reasons');
+    feedback.rate(5);
+    expect(feedback.panel.kind).toBe('closed');
+  });
 });
 
 describe('the popover', () => {

@@ -271,12 +271,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.host.requestUpdate();
     this.recordSignal(next ? `thumbs_${next}` : 'vote_cleared', {});
     this.tell('rf-vote', { vote: next });
-    if (next === 'down') {
-      this.askWhy();
-      if (countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
-    } else if (this.panel.kind === 'reasons') {
-      this.closePanel();
-    }
+    if (this.judged(next === 'down') && countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown)
+      this.triggerPrompt('repeated_thumbs_down');
   }
 
   rate(stars: number): void {
@@ -285,12 +281,18 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
     this.tell('rf-rate', { stars });
-    if (stars <= LOW_RATING) this.askWhy();
+    this.judged(stars <= LOW_RATING);
   }
 
-  /** What went wrong: the reasons, unless the popover holds what the user wrote (a second thumbs-down while they write a correction). */
-  private askWhy(): void {
-    if (!written(this.host)) this.showPanel({ kind: 'reasons' });
+  /**
+   * A vote or rating given: a bad one asks what went wrong, unless the popover holds what the user wrote (a second
+   * thumbs-down while they write a correction); another takes the question back. Says whether it was bad.
+   */
+  private judged(bad: boolean): boolean {
+    if (bad) {
+      if (!written(this.host)) this.showPanel({ kind: 'reasons' });
+    } else if (this.panel.kind === 'reasons') this.closePanel();
+    return bad;
   }
 
   chooseReason(reason: Reason, text?: string): void {
