@@ -182,12 +182,13 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
     // A value of another type (set as a property in plain JavaScript, `new URL(…)` for the endpoint) counts as none given.
-    // Spaces around it (read from a file with its line break) are no part of it, as the collector reads it.
+    // Spaces around a key or an endpoint (read from a file with its line break) are no part of it, as the collector reads
+    // the key; left on the endpoint, they would be inside every URL made from it.
     const key = (typed(writeKey, '') || typed(options.writeKey, '')).trim();
     return {
       traceId: typed(traceId, ''),
       sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
-      endpoint: typed(endpoint, '') || typed(options.endpoint, ''),
+      endpoint: (typed(endpoint, '') || typed(options.endpoint, '')).trim(),
       // A key a request header cannot carry, not printable ASCII (the README's `rfw_…` copied with its ellipsis), would make every
       // request fail as if offline: it is none, as one the collector does not know, so nothing is recorded for it (the debug
       // output says to set a valid key) and no config fetched.
