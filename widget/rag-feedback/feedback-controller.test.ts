@@ -289,6 +289,18 @@ describe('prompts and host reports', () => {
     expect(feedback.prompt).toBeNull(); // one per session by default
   });
 
+  it("counts a double click on the page's regenerate button once: its gap, a few ms longer, makes it no other event", () => {
+    feedback.hostConnected();
+    vi.advanceTimersByTime(4_000);
+    feedback.reportRegenerate();
+    vi.advanceTimersByTime(120);
+    feedback.reportRegenerate();
+    expect(types().filter((t) => t === 'regenerate')).toHaveLength(1);
+    later();
+    feedback.reportRegenerate();
+    expect(types().filter((t) => t === 'regenerate')).toHaveLength(2);
+  });
+
   it('times a regenerate from when the answer was shown', () => {
     feedback.hostConnected();
     vi.advanceTimersByTime(4_000);

@@ -102,6 +102,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   private startedAt = Date.now();
   /** The last vote's direction and time: the same again within REPEAT_WINDOW_MS is a double click, the other a change of mind. */
   private lastVote!: [direction: string, at: number];
+  /** When the page last reported a regenerate. */
+  private regeneratedAt = 0;
 
   constructor(private readonly host: FeedbackHost) {
     // Nothing told yet, as for an answer shown anew.
@@ -325,7 +327,11 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The chat UI regenerated this answer. */
   reportRegenerate(): void {
-    this.recordSignal('regenerate', { gapMs: Date.now() - this.shownAt });
+    const now = Date.now();
+    // A double click on the page's button counts once, as a vote's does: its gap, a few ms longer, would make it another event.
+    if (now - this.regeneratedAt < REPEAT_WINDOW_MS) return;
+    this.regeneratedAt = now;
+    this.recordSignal('regenerate', { gapMs: now - this.shownAt });
     // After this answer's own check, so its replacement is not counted as rephrasing it too.
     const { sessionId } = this.context;
     rephraseChecks = rephraseChecks.then(() => forgetQuery(sessionId));
