@@ -215,6 +215,20 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it('reads an endpoint without the spaces and line break around it, from configure() or the attribute', async () => {
+    const { context, page, output } = await openHost(browser(), { options: { endpoint: ` ${collector()}\n` } });
+    const traceId = newTraceId('spaced-endpoint');
+    const other = newTraceId('spaced-endpoint-attr');
+    await addAnswer(page, { traceId });
+    await addAnswer(page, { traceId: other, attrs: { endpoint: `${collector()}/ ` } });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await widget(page, other).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await eventually(traceId, (events) => expect(events.map((e) => e.signalType)).toContain('thumbs_up'));
+    await eventually(other, (events) => expect(events.map((e) => e.signalType)).toContain('thumbs_up'));
+    expect((await output.settled()).errors).toEqual([]);
+    await context.close();
+  });
+
   it.each(['iife', 'esm'] as const)('takes the page-wide options through either copy of the widget loaded twice (%s build)', async (build) => {
     const context = await browser().newContext();
     const page = await context.newPage();

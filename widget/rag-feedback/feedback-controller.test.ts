@@ -172,6 +172,13 @@ describe('ratings', () => {
       { traceId: 't-1', stars: 2 },
     ]);
   });
+
+  it('closes the question of what went wrong when the rating is raised, as a thumbs-up does', () => {
+    feedback.rate(1);
+    expect(feedback.panel.kind).toBe('reasons');
+    feedback.rate(5);
+    expect(feedback.panel.kind).toBe('closed');
+  });
 });
 
 describe('the popover', () => {
@@ -280,6 +287,18 @@ describe('prompts and host reports', () => {
     feedback.answerPrompt('dismissed');
     feedback.reportCopy(500);
     expect(feedback.prompt).toBeNull(); // one per session by default
+  });
+
+  it("counts a double click on the page's regenerate button once: its gap, a few ms longer, makes it no other event", () => {
+    feedback.hostConnected();
+    vi.advanceTimersByTime(4_000);
+    feedback.reportRegenerate();
+    vi.advanceTimersByTime(120);
+    feedback.reportRegenerate();
+    expect(types().filter((t) => t === 'regenerate')).toHaveLength(1);
+    later();
+    feedback.reportRegenerate();
+    expect(types().filter((t) => t === 'regenerate')).toHaveLength(2);
   });
 
   it('times a regenerate from when the answer was shown', () => {

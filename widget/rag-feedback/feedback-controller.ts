@@ -102,6 +102,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   private startedAt = Date.now();
   /** The last vote's direction and time: the same again within REPEAT_WINDOW_MS is a double click, the other a change of mind. */
   private lastVote!: [direction: string, at: number];
+  /** When the page last reported a regenerate. */
+  private regeneratedAt = 0;
 
   constructor(private readonly host: FeedbackHost) {
     // Nothing told yet, as for an answer shown anew.
@@ -182,12 +184,13 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   get context(): RecordContext {
     const { traceId, sessionId, endpoint, writeKey } = this.host;
     // A value of another type (set as a property in plain JavaScript, `new URL(…)` for the endpoint) counts as none given.
-    // Spaces around it (read from a file with its line break) are no part of it, as the collector reads it.
+    // Spaces around a key or an endpoint (read from a file with its line break) are no part of it, as the collector reads
+    // the key; left on the endpoint, they would be inside every URL made from it.
     const key = (typed(writeKey, '') || typed(options.writeKey, '')).trim();
     return {
       traceId: typed(traceId, ''),
       sessionId: typed(sessionId, '') || typed(options.sessionId, '') || tabSessionId(),
-      endpoint: typed(endpoint, '') || typed(options.endpoint, ''),
+      endpoint: (typed(endpoint, '') || typed(options.endpoint, '')).trim(),
       // A key a request header cannot carry, not printable ASCII (the README's `rfw_…` copied with its ellipsis), would make every
       // request fail as if offline: it is none, as one the collector does not know, so nothing is recorded for it (the debug
       // output says to set a valid key) and no config fetched.
@@ -271,12 +274,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.host.requestUpdate();
     this.recordSignal(next ? `thumbs_${next}` : 'vote_cleared', {});
     this.tell('rf-vote', { vote: next });
-    if (next === 'down') {
-      this.askWhy();
-      if (countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown) this.triggerPrompt('repeated_thumbs_down');
-    } else if (this.panel.kind === 'reasons') {
-      this.closePanel();
-    }
+    if (this.judged(next === 'down') && countThumbsDown(this.context.sessionId, this.context.traceId) >= this.thresholds.repeatedThumbsDown)
+      this.triggerPrompt('repeated_thumbs_down');
   }
 
   rate(stars: number): void {
@@ -285,12 +284,18 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     this.host.requestUpdate();
     this.recordSignal('rating', { stars });
     this.tell('rf-rate', { stars });
-    if (stars <= LOW_RATING) this.askWhy();
+    this.judged(stars <= LOW_RATING);
   }
 
-  /** What went wrong: the reasons, unless the popover holds what the user wrote (a second thumbs-down while they write a correction). */
-  private askWhy(): void {
-    if (!written(this.host)) this.showPanel({ kind: 'reasons' });
+  /**
+   * A vote or rating given: a bad one asks what went wrong, unless the popover holds what the user wrote (a second
+   * thumbs-down while they write a correction); another takes the question back. Says whether it was bad.
+   */
+  private judged(bad: boolean): boolean {
+    if (bad) {
+      if (!written(this.host)) this.showPanel({ kind: 'reasons' });
+    } else if (this.panel.kind === 'reasons') this.closePanel();
+    return bad;
   }
 
   chooseReason(reason: Reason, text?: string): void {
@@ -322,7 +327,11 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
 
   /** The chat UI regenerated this answer. */
   reportRegenerate(): void {
-    this.recordSignal('regenerate', { gapMs: Date.now() - this.shownAt });
+    const now = Date.now();
+    // A double click on the page's button counts once, as a vote's does: its gap, a few ms longer, would make it another event.
+    if (now - this.regeneratedAt < REPEAT_WINDOW_MS) return;
+    this.regeneratedAt = now;
+    this.recordSignal('regenerate', { gapMs: now - this.shownAt });
     // After this answer's own check, so its replacement is not counted as rephrasing it too.
     const { sessionId } = this.context;
     rephraseChecks = rephraseChecks.then(() => forgetQuery(sessionId));
