@@ -47,6 +47,11 @@ const redacted: [string, string][] = [
   ['gửi nguyễn.văn@gmail.com nhé', 'gửi [EMAIL] nhé'],
   ['mail a@tiếng.vn', 'mail [EMAIL]'],
   ['mail jose\u0301@example.com', 'mail [EMAIL]'],
+  // An apostrophe inside the local part (O'Brien), as typed or as a phone's keyboard curls it; quotes around the address stay.
+  ["mail o'brien@example.ie today", 'mail [EMAIL] today'],
+  ["from d'angelo.o'neil@example.com", 'from [EMAIL]'],
+  ['mail o\u2019brien@example.ie', 'mail [EMAIL]'],
+  ["write to 'ann@example.com' or \u2018bo@example.com\u2019", "write to '[EMAIL]' or \u2018[EMAIL]\u2019"],
   // In markdown's italics, which take the underscore before it into the address.
   ['write to _ann@example.com_ today', 'write to [EMAIL]_ today'],
   // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
