@@ -32,6 +32,18 @@ const redacted: [string, string][] = [
   ['the shop at 12 Main St. is closed today', 'the shop at [ADDRESS] is closed today'],
   ['4 Privet Drive', '[ADDRESS]'],
   ['1 Microsoft Way, Redmond, WA 98052', '[ADDRESS]'],
+  // The USPS suffixes most streets end in, written out or abbreviated.
+  ['4512 Wildflower Loop, Austin, TX 78745', '[ADDRESS]'],
+  ['ship to 88 Deer Trail please', 'ship to [ADDRESS] please'],
+  ['12 Oak Trl. Then right', '[ADDRESS] Then right'],
+  ['7 Maple Cir, Apt 2', '[ADDRESS]'],
+  ['31 Spooner Ter', '[ADDRESS]'],
+  ['5 Fox Run is my home', '[ADDRESS] is my home'],
+  ['90 Harbor Point, Tampa, FL 33602', '[ADDRESS]'],
+  ['deliver to 4 Mill Crossing, or 2 Elk Xing', 'deliver to [ADDRESS], or [ADDRESS]'],
+  ['1 Union Square and 6 Lake Plaza', '[ADDRESS] and [ADDRESS]'],
+  ['8 Pine Hollow, 3 Stone Ridge, 40 River Bend, 9 Oak Cv', '[ADDRESS], [ADDRESS], [ADDRESS], [ADDRESS]'],
+  ['my address is 12 deer trail', 'my address is [ADDRESS]'],
   // Any case after a cue, or with a city, a state and a ZIP.
   ['my address is 742 evergreen terrace, springfield, il 62704', 'my address is [ADDRESS]'],
   ['742 evergreen terrace springfield il 62704 is my home', '[ADDRESS] is my home'],
@@ -80,6 +92,14 @@ const untouched: string[] = [
   'Section 2 of the highway, exit at 12345',
   'the 3 Main Streets of the town',
   'version 2 of the Roadmap',
+  // The new suffixes in ordinary sentences: no house number before a capitalized name, or a noun after.
+  'the feedback loop keeps a paper trail',
+  'The Feedback Loop and the Paper Trail',
+  'we ran 3 loops along the trail, then 2 more laps of the loop',
+  'Step 2 Run the tests',
+  'I have 2 Boarding Pass copies',
+  'we did 5 Dry Run tests on 3 Data Point values',
+  'a 3 Point plan for 2 Loops',
 ];
 
 describe('redactPIIAndAddresses', () => {

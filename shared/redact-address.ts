@@ -25,8 +25,12 @@ const CN_ADDRESS = new RegExp(
   'g',
 );
 
-/** A street suffix, a dot only after an abbreviation; not the start of a longer word ("Streets", "Roadmap"). */
-const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy)\.?)(?![a-z])`;
+/**
+ * A street suffix, a dot only after an abbreviation; not the start of a longer word ("Streets",
+ * "Roadmap", "Loops"). The USPS suffixes most streets of the US end in; its rarer ones (Walk, Row,
+ * Park, Hill, View…) are left out, as often a name's last word ("Apollo 11 Moon Walk").
+ */
+const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|Loop|Trail|Run|Cove|Point|Crossing|Path|Pass|Ridge|Hollow|Bend|Square|Trace|Pike|Alley|Plaza|Expressway|Freeway|Turnpike|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy|Cir|Ter|Trl|Cv|Pt|Xing|Rdg|Holw|Bnd|Sq|Trce|Aly|Plz|Expy|Fwy|Tpke)\.?)(?![a-z])`;
 
 /**
  * A house number ("221B"), one to four capitalized words or ordinals ("5th"), a street suffix and

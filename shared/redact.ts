@@ -23,10 +23,16 @@ export interface Detector {
  * An e-mail address, its letters ASCII or Latin with diacritics (josé@…, jörg.müller@…, and
  * Vietnamese nguyễn@… from Latin Extended Additional), the accents precomposed or combining (U+0300
  * to U+036F, as text in NFD has them): not Han or kana, which are written without spaces, so the
- * sentence before an address is not taken into it. It ends with the letters of its TLD, whatever
- * follows: an underscore, as markdown's italics put one on either side (`_ann@example.com_`).
+ * sentence before an address is not taken into it. An apostrophe may join two of its letters
+ * (o'brien@…, curled as a phone's keyboard types it), not start or end it: quotes around an address
+ * stay, and no match starts after one joined to a letter (else "a'a'a'…" is read from every
+ * letter). It ends with the letters of its TLD, whatever follows: an underscore, as markdown's
+ * italics put one on either side (`_ann@example.com_`). An image's extension in lower case is no
+ * TLD (logo@2x.png, a name with its pixel density), unlike a file's such as .zip or .mov, which
+ * are TLDs too.
  */
-const EMAIL = /(?<![-\w.+À-ͯḀ-ỿ])[-\w.+À-ͯḀ-ỿ]{1,64}@[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
+const EMAIL =
+  /(?<![-\w.+À-ͯḀ-ỿ]['’]?)[-\w.+À-ͯḀ-ỿ](?:['’]?[-\w.+À-ͯḀ-ỿ]){0,63}@[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.(?!(?:png|jpe?g|gif|webp|svg|avif)(?![a-z]))[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { withoutControlCharacters } from '../control-characters.ts';
+import { cutRedacted } from '../cut.ts';
 import { redactPIIAndAddresses } from '../redact-address.ts';
 import { MAX_COUNT } from './counts.ts';
 import { MAX_DURATION_MS } from './durations.ts';
@@ -59,13 +60,18 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
 /** Plain text that is not user input (model names, versions, labels). */
 export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
 
-/** Text a person typed: bounded, without control characters, and redacted for PII and addresses as it is parsed, so nothing unredacted passes. */
+/**
+ * Text a person typed: bounded, without control characters, and redacted for PII and addresses as
+ * it is parsed, so nothing unredacted passes. A placeholder may be longer than what it replaces
+ * (`[EMAIL]` than `a@b.co`): the text as typed is held to `max`, as it always was, and the
+ * redacted one cut to it, so what is stored keeps its limit too.
+ */
 export const freeText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => redactPIIAndAddresses(withoutControlCharacters(s))),
+    v.transform((s) => cutRedacted(redactPIIAndAddresses(withoutControlCharacters(s)), max)),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';

@@ -75,4 +75,18 @@ describe('bounds', () => {
     expect(refused(copy({ detail: { chars: MAX_COUNT } }))).toBe('valid');
     expect(refused(copy({ detail: { chars: MAX_COUNT + 1 } }))).toBe('detail.chars');
   });
+
+  it('holds typed text to its limit once redacted, still taking what it took as typed: a placeholder across the limit goes whole', () => {
+    const max = TYPED_TEXT.correction.text;
+    const text = (typed: string) => {
+      const parsed = valibot.safeParse(FeedbackEventSchema, copy({ signalType: 'correction', detail: { text: typed } }));
+      return parsed.success ? (parsed.output.detail as { text: string }).text : 'refused';
+    };
+    const filler = 'x'.repeat(max - 7);
+    // "[EMAIL]" is one longer than "a@b.co": redacted, each text would be max + 1 (a correction is trimmed).
+    expect(text(`${filler} a@b.co`)).toBe(filler);
+    expect(text(`a@b.co ${filler}`)).toBe(`[EMAIL] ${filler.slice(1)}`);
+    expect(text(`${filler.slice(1)} a@b.co `)).toBe(`${filler.slice(1)} [EMAIL]`);
+    expect(text(`${filler} a@b.co!`)).toBe('refused');
+  });
 });
