@@ -28,9 +28,11 @@ const CN_ADDRESS = new RegExp(
 /**
  * A street suffix, a dot only after an abbreviation; not the start of a longer word ("Streets",
  * "Roadmap", "Loops"). The USPS suffixes most streets of the US end in; its rarer ones (Walk, Row,
- * Park, Hill, View…) are left out, as often a name's last word ("Apollo 11 Moon Walk").
+ * Park, Hill, View…) are left out, as often a name's last word ("Apollo 11 Moon Walk"), and so are
+ * those a question about software or numbers names as often (Run, Point, Path, Pass, Trace, Square,
+ * Bend: "Java 8 Stack Trace", "Top 10 Data Point").
  */
-const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|Loop|Trail|Run|Cove|Point|Crossing|Path|Pass|Ridge|Hollow|Bend|Square|Trace|Pike|Alley|Plaza|Expressway|Freeway|Turnpike|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy|Cir|Ter|Trl|Cv|Pt|Xing|Rdg|Holw|Bnd|Sq|Trce|Aly|Plz|Expy|Fwy|Tpke)\.?)(?![a-z])`;
+const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|Loop|Trail|Cove|Crossing|Ridge|Hollow|Pike|Alley|Plaza|Expressway|Freeway|Turnpike|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy|Cir|Ter|Trl|Cv|Xing|Rdg|Holw|Aly|Plz|Expy|Fwy|Tpke)\.?)(?![a-z])`;
 
 /**
  * A house number ("221B"), one to four capitalized words or ordinals ("5th"), a street suffix and
