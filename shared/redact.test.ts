@@ -52,9 +52,9 @@ const redacted: [string, string][] = [
   ["from d'angelo.o'neil@example.com", 'from [EMAIL]'],
   ['mail o\u2019brien@example.ie', 'mail [EMAIL]'],
   ["write to 'ann@example.com' or \u2018bo@example.com\u2019", "write to '[EMAIL]' or \u2018[EMAIL]\u2019"],
-  // An address before a file's extension is still one; a real TLD that is also one (.zip, .mov) reads as a TLD.
-  ['see ann@example.com.png', 'see [EMAIL].png'],
-  ['mail ann@pics.zip or bo@2x.mov', 'mail [EMAIL] or [EMAIL]'],
+  // An address before a file's extension is still one, as is one at a domain whose name has a number and an x.
+  ['see ann@example.com.png', 'see [EMAIL]'],
+  ['mail ann@pics.zip or bo@2xl.com, bo@x2.com', 'mail [EMAIL] or [EMAIL], [EMAIL]'],
   // In markdown's italics, which take the underscore before it into the address.
   ['write to _ann@example.com_ today', 'write to [EMAIL]_ today'],
   // Pasted with no-break spaces (U+00A0, U+202F) between the groups; those around the number stay as typed.
@@ -112,10 +112,9 @@ const untouched: string[] = [
   'shipped 2024-12-04. Order 1-2024-12-04.',
   'serial 415-555-2671-12 and 800.555.0199.5',
   'part 415-555-2671xl or 415-555-2671x',
-  // An image's name with its pixel density (@2x) or any other "@" before an image's extension in
-  // lower case: none of png, jpg, jpeg, gif, webp, svg and avif is a TLD.
+  // A file's name with its pixel density (@2x), whatever its extension.
   'use logo@2x.png, icon@2x.jpg and sprite@3x.webp',
-  'hero@1.5x.jpeg, Badge@2x.png, arrow@2x.svg, anim@3x.gif and photo@2x.avif (_logo@2x.png_)',
+  'hero@1.5x.jpeg, Badge@2x.PNG, arrow@2x.svg, anim@3x.gif, photo@2x.avif and clip@2x.mov (_logo@2x.png_)',
 ];
 
 describe('redactPII', () => {

@@ -27,12 +27,10 @@ export interface Detector {
  * (o'brien@…, curled as a phone's keyboard types it), not start or end it: quotes around an address
  * stay, and no match starts after one joined to a letter (else "a'a'a'…" is read from every
  * letter). It ends with the letters of its TLD, whatever follows: an underscore, as markdown's
- * italics put one on either side (`_ann@example.com_`). An image's extension in lower case is no
- * TLD (logo@2x.png, a name with its pixel density), unlike a file's such as .zip or .mov, which
- * are TLDs too.
+ * italics put one on either side (`_ann@example.com_`). A file's name with its pixel density
+ * (logo@2x.png, hero@1.5x.jpeg: "@", a number and "x.") is no address.
  */
-const EMAIL =
-  /(?<![-\w.+À-ͯḀ-ỿ]['’]?)[-\w.+À-ͯḀ-ỿ](?:['’]?[-\w.+À-ͯḀ-ỿ]){0,63}@[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.(?!(?:png|jpe?g|gif|webp|svg|avif)(?![a-z]))[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
+const EMAIL = /(?<![-\w.+À-ͯḀ-ỿ]['’]?)[-\w.+À-ͯḀ-ỿ](?:['’]?[-\w.+À-ͯḀ-ỿ]){0,63}@(?![\d.]+x\.)[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
