@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { hashKey } from './auth/key-format.ts';
 import { bearer, call, event, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
 type Kind = 'write' | 'server' | 'admin';
@@ -119,5 +121,29 @@ describe('key × endpoint matrix', async () => {
     const other = await newProject();
     const res = await call(`/v1/traces/${t.traceId}`, { headers: bearer(other.keys.admin) });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('a revoked key', () => {
+  /** Revokes the key from `at`, as `npm run keys -- revoke` does. */
+  const revoke = async (key: string, at: number) =>
+    env.DB.prepare('update api_keys set revoked_at = ? where key_hash = ?')
+      .bind(at, await hashKey(key))
+      .run();
+  const send = (key: string) =>
+    call('/v1/events', { method: 'POST', headers: { ...bearer(key), origin: ORIGIN }, json: { events: [event({ traceId: 'tr-revoked' })] } });
+
+  it('goes on working until the time it is revoked from, so outboxes deliver what they recorded under it', async () => {
+    const p = await newProject();
+    await revoke(p.keys.write, Date.now() + 86_400_000);
+    expect((await send(p.keys.write)).status).toBe(200);
+  });
+
+  it('stops working once that time has passed', async () => {
+    const p = await newProject();
+    await revoke(p.keys.write, Date.now() - 1);
+    const res = await send(p.keys.write);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_key', field: 'key' } });
   });
 });

@@ -33,8 +33,9 @@ const browserCors = cors({
 });
 
 /**
- * Every request to /v1 but health counts against its address's limit, preflights included, before
- * anything else is done for it: CORS reads D1 for an origin it has not seen in the last minute.
+ * Every request to /v1 but health counts against its address's limit (or a server or admin key's),
+ * preflights included, before anything else is done for it: CORS reads D1 for an origin it has not
+ * seen in the last minute.
  */
 const limited = ipRateLimit();
 /** On /v1/config, what only the widget's read needs: an admin writes it (PUT) from a server or script. */

@@ -88,6 +88,13 @@ const cases: BadCase[] = [
   { name: 'event: clientTs is a date string', status: 400, field: 'events[0].clientTs', request: events([ev({ clientTs: '2026-11-01T00:00:00Z' })]) },
   { name: 'event: clientTs is fractional', status: 400, field: 'events[0].clientTs', request: events([ev({ clientTs: 1_790_000_000_000.5 })]) },
   { name: 'event: widgetVersion is an object', status: 400, field: 'events[0].widgetVersion', request: events([ev({ widgetVersion: { v: 1 } })]) },
+  { name: 'event: widgetVersion with a NUL', status: 400, field: 'events[0].widgetVersion', request: events([ev({ widgetVersion: '1.\u00002' })]) },
+  {
+    name: 'prompt_shown: trigger with an escape',
+    status: 400,
+    field: 'events[0].detail.trigger',
+    request: events([ev({ signalType: 'prompt_shown', detail: { promptId: 'p', trigger: 'rephrase\u001b' } })]),
+  },
   { name: 'rating: 6 stars', status: 400, field: 'events[0].detail.stars', request: events([ev({ signalType: 'rating', detail: { stars: 6 } })]) },
   { name: 'rating: 2.5 stars', status: 400, field: 'events[0].detail.stars', request: events([ev({ signalType: 'rating', detail: { stars: 2.5 } })]) },
   { name: 'rating: no detail', status: 400, field: 'events[0].detail', request: events([ev({ signalType: 'rating' })]) },
@@ -189,6 +196,14 @@ const cases: BadCase[] = [
   { name: 'traces: empty batch', status: 400, field: 'body', request: traces([]) },
   { name: 'traces: 51 traces', status: 400, field: 'body', request: traces(Array.from({ length: 51 }, () => trace())) },
   { name: 'trace: no query', status: 400, field: 'trace.query', request: traces({ ...trace(), query: undefined }) },
+  { name: 'trace: model with a NUL', status: 400, field: 'trace.model', request: traces({ ...trace(), model: 'gpt\u00004' }) },
+  { name: 'trace: intent with a C1 control', status: 400, field: 'trace.intent', request: traces({ ...trace(), intent: 'refunds\u0085' }) },
+  {
+    name: 'trace: sourceDocVersion with a NUL',
+    status: 400,
+    field: 'trace.retrievedChunks[0].sourceDocVersion',
+    request: traces({ ...trace(), retrievedChunks: [{ ...chunk, sourceDocVersion: 'v\u00003' }] }),
+  },
   { name: 'trace: retrievedChunks is a string', status: 400, field: 'trace.retrievedChunks', request: traces({ ...trace(), retrievedChunks: 'c1,c2' }) },
   {
     name: 'trace: chunk rank 0',

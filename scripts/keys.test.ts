@@ -41,6 +41,16 @@ describe('npm run keys', () => {
     expect(await query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
     // Again, or mistyped: nothing revoked, and the exit code says so.
     expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`No live key starts ${server.slice(0, 10)} in this D1`);
+    // A write key goes on working for 30 days, for events visitors' outboxes recorded under it.
+    const revokedAt = async () =>
+      (await query<{ at: number }>(`select revoked_at as at from api_keys where key_hash = '${await hashKey(write)}'`, { persistTo }))[0]!.at - Date.now();
+    expect(keys('revoke', write.slice(0, 10), '--persist-to', persistTo)).toMatch(/^Revoked 1 key\(s\) starting rfw_\w+: working until 20\d\d-/);
+    expect(await revokedAt()).toBeGreaterThan(29.9 * 86_400_000);
+    expect(await revokedAt()).toBeLessThanOrEqual(30 * 86_400_000);
+    expect(keys('list', '--persist-to', persistTo)).toMatch(/'from 20\d\d-\d\d-\d\dT\d\d:\d\dZ'/);
+    // Still live: revoked again, at once.
+    expect(keys('revoke', write.slice(0, 10), '--after', '0', '--persist-to', persistTo)).toBe(`Revoked 1 key(s) starting ${write.slice(0, 10)}\n`);
+    expect(await revokedAt()).toBeLessThanOrEqual(0);
   });
 
   it('says how to make a project it does not find, in the D1 it looked in', { timeout: 120_000 }, () => {
@@ -102,7 +112,7 @@ describe('npm run keys', () => {
   it("prints the SQL that revokes a deployed collector's key with --print-sql, and leaves the local D1 alone", () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     expect(keys('revoke', 'rfs_AbCdEf12345', '--print-sql', '--persist-to', persistTo)).toMatch(
-      /^update api_keys set revoked_at = .+ where prefix = 'rfs_AbCdEf' and revoked_at is null;\n$/,
+      /^update api_keys set revoked_at = .+ where prefix = 'rfs_AbCdEf' and \(revoked_at is null or revoked_at > .+\);\n$/,
     );
     expect(readdirSync(persistTo)).toEqual([]);
   });
@@ -128,6 +138,7 @@ describe('npm run keys', () => {
     [['origins', 'acme', '--origin', 'https://app.acme.example'], 'origins takes no --origin; usage: npm run keys -- origins'],
     [['list', '--print-sql'], 'list takes no --print-sql'],
     [['revoke', 'rfs_AbCd'], '"rfs_AbCd" is shorter than a key\'s prefix: give its first 10 characters'],
+    [['revoke', 'rfw_AbCdEf12345', '--after', 'a week'], '--after takes a number of days from 0 (at once) to 3650, not "a week"'],
   ])('refuses %j in one line, touching nothing: %s', (args, message) => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });

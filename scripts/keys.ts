@@ -4,7 +4,7 @@
  *   npm run keys -- create <project-id> [--name "My app"] [--origin https://app.example.com ...]
  *   npm run keys -- origins <project-id> [--add https://staging.example.com ...] [--remove https://old.example.com ...]
  *   npm run keys -- list
- *   npm run keys -- revoke <key-prefix (its first 10 characters)>
+ *   npm run keys -- revoke <key-prefix (its first 10 characters)> [--after DAYS]
  *
  * Add `--persist-to <dir>` to work on a D1 other than .wrangler/state. For a deployed collector,
  * `npm run -s keys -- create <id> --print-sql > project.sql` writes the SQL alone (the keys go to
@@ -25,14 +25,23 @@ const OPTIONS = {
   remove: { type: 'string', multiple: true },
   'persist-to': { type: 'string' },
   'print-sql': { type: 'boolean' },
+  after: { type: 'string' },
 } as const;
+
+/**
+ * Days a revoked write key goes on working unless `--after` says otherwise: a returning visitor's
+ * outbox keeps events recorded under it until they are delivered, and the collector drops them once
+ * it stops. Other keys are secrets, revoked because they may have leaked: at once.
+ */
+export const WRITE_KEY_GRACE_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /** What each command takes: another flag, or a word more (`--name My App` unquoted), would be ignored, so it is refused. */
 const USAGE: Record<string, { args: number; flags: (keyof typeof OPTIONS)[]; usage: string }> = {
   create: { args: 1, flags: ['name', 'origin', 'persist-to', 'print-sql'], usage: 'create <project-id> [--name N] [--origin URL ...]' },
   origins: { args: 1, flags: ['add', 'remove', 'persist-to', 'print-sql'], usage: 'origins <project-id> [--add URL ...] [--remove URL ...]' },
   list: { args: 0, flags: ['persist-to'], usage: 'list' },
-  revoke: { args: 1, flags: ['persist-to', 'print-sql'], usage: 'revoke <key-prefix (its first 10 characters)>' },
+  revoke: { args: 1, flags: ['after', 'persist-to', 'print-sql'], usage: 'revoke <key-prefix (its first 10 characters)> [--after DAYS]' },
 };
 
 function parse() {
@@ -115,7 +124,8 @@ async function run({ command, arg, values }: ReturnType<typeof parse>, sql: Loca
     case 'list': {
       const rows = (await migrateIfMade(sql))
         ? await sql.query(
-            `select p.id, k.kind, k.prefix, k.revoked_at is not null as revoked,
+            `select p.id, k.kind, k.prefix, case when k.revoked_at is null then '' when k.revoked_at <= ${NOW_MS_SQL} then 'yes'
+               else 'from ' || strftime('%Y-%m-%dT%H:%MZ', k.revoked_at / 1000, 'unixepoch') end as revoked,
                (select group_concat(origin, ' ') from project_origins o where o.project_id = p.id) as origins
              from projects p join api_keys k on k.project_id = p.id order by p.id, k.kind`,
           )
@@ -137,15 +147,24 @@ async function run({ command, arg, values }: ReturnType<typeof parse>, sql: Loca
       // A key's stored prefix is its first 10 characters: anything shorter matches none.
       if (arg.length < 10) throw new Error(`${JSON.stringify(arg)} is shorter than a key's prefix: give its first 10 characters (or the whole key)`);
       const prefix = arg.slice(0, 10);
-      const revoke = `update api_keys set revoked_at = ${NOW_MS_SQL} where prefix = '${prefix.replaceAll("'", "''")}' and revoked_at is null`;
+      const after = values.after === undefined ? undefined : Number(values.after);
+      if (after !== undefined && !(values.after!.trim() !== '' && after >= 0 && after <= 3650))
+        throw new Error(`--after takes a number of days from 0 (at once) to 3650, not ${JSON.stringify(values.after)}`);
+      const days = after === undefined ? `(case when kind = 'write' then ${WRITE_KEY_GRACE_DAYS} else 0 end)` : String(after);
+      // A key still in its grace is live: revoking it again moves its end, to now with --after 0.
+      const revoke = `update api_keys set revoked_at = ${NOW_MS_SQL} + cast(${days} * ${DAY_MS} as integer) where prefix = '${prefix.replaceAll("'", "''")}' and (revoked_at is null or revoked_at > ${NOW_MS_SQL})`;
       if (values['print-sql']) {
         console.log(`${revoke};`);
         return;
       }
-      const rows = (await migrateIfMade(sql)) ? await sql.query(`${revoke} returning prefix`) : [];
+      const rows = (await migrateIfMade(sql)) ? await sql.query<{ kind: string; revoked_at: number }>(`${revoke} returning kind, revoked_at`) : [];
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
       if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
-      console.log(`Revoked ${rows.length} key(s) starting ${prefix}`);
+      const until = Math.max(...rows.map((r) => r.revoked_at));
+      console.log(
+        `Revoked ${rows.length} key(s) starting ${prefix}` +
+          (until > Date.now() ? `: working until ${new Date(until).toISOString()}, for events visitors' outboxes recorded under it` : ''),
+      );
       return;
     }
   }

@@ -27,5 +27,11 @@ export async function lookupKey(db: Db, key: string): Promise<AuthenticatedKey |
   });
 }
 
+/**
+ * The live key as the cache last read it, or undefined when it must be read from D1 (or is unknown
+ * or revoked): what may be decided about a request before anything is looked up for it.
+ */
+export const cachedKey = async (key: string): Promise<AuthenticatedKey | undefined> => keyCache.peek(await hashKey(key)) ?? undefined;
+
 /** Whether any project allows this origin: all a CORS preflight, which carries no key, can check. */
 export const originKnown = (db: Db, origin: string): Promise<boolean> => originCache.get(origin, () => anyProjectAllows(db, origin));

@@ -12,6 +12,12 @@ export class TtlCache<V> {
     private readonly max = 1_000,
   ) {}
 
+  /** The value held for `key` if it has not expired, without loading one. */
+  peek(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > Date.now() ? hit.value : undefined;
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);

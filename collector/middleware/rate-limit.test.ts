@@ -112,6 +112,31 @@ describe('the rate limit in the collector', () => {
   });
 });
 
+describe("a backend's requests", () => {
+  it('count against its server or admin key, not its address, while a bad key or none counts against the address', async () => {
+    const p = await newProject();
+    const ip = crypto.randomUUID();
+    const bindings = { RATE_LIMIT_IP_PER_MIN: '3', RATE_LIMIT_KEY_PER_MIN: '10' };
+    const rerank = (key: string) =>
+      call('/v1/rerank', {
+        method: 'POST',
+        headers: { ...bearer(key), 'cf-connecting-ip': ip },
+        json: { query: 'refunds', chunks: [{ chunkId: 'c', text: 't' }] },
+        bindings,
+      });
+    // The first is read from D1 and counts against the address; the next 10 against the key alone.
+    for (let i = 0; i < 11; i++) expect((await rerank(p.keys.server)).status).toBe(200);
+    await expect429(await rerank(p.keys.server), 'key');
+    const documents = (key: string) => call('/v1/admin/documents', { headers: { ...bearer(key), 'cf-connecting-ip': ip }, bindings });
+    for (let i = 0; i < 5; i++) expect((await documents(p.keys.admin)).status).toBe(200);
+    // The admin key's first counted against the address too, which has 1 of its 3 left: a bad key, a write key or none counts against it.
+    expect((await rerank(`rfs_${crypto.randomUUID()}`)).status).toBe(401);
+    await expect429(await rerank(`rfs_${crypto.randomUUID()}`), 'ip');
+    await expect429(await documents(p.keys.write), 'ip');
+    await expect429(await call('/v1/rerank', { method: 'POST', headers: { 'cf-connecting-ip': ip }, json: {}, bindings }), 'ip');
+  });
+});
+
 describe('writeRateLimit', () => {
   it("limits one key's units per minute", async () => {
     const key = crypto.randomUUID();

@@ -11,14 +11,19 @@ import { openDb } from '../storage/sql/db.ts';
  * headers). A server or admin key is never read from a URL, which proxies and logs keep.
  */
 function presentedKey(c: Context<AppEnv>, kinds: readonly KeyKind[]): { key: string | undefined; inUrlOrBody: boolean } {
-  const auth = c.req.header('authorization');
-  if (auth?.toLowerCase().startsWith('bearer ')) return { key: auth.slice(7).trim(), inUrlOrBody: false };
-  // An empty header or `?key=` is no key: one the body carries still counts.
-  const header = c.req.header('x-api-key') || undefined;
+  const header = headerKey(c);
   if (header !== undefined || !kinds.includes('write')) return { key: header, inUrlOrBody: false };
   const body = c.get('body');
   const fromBody = typeof body === 'object' && body !== null && 'writeKey' in body ? body.writeKey : undefined;
   return { key: c.req.query('key') || (typeof fromBody === 'string' ? fromBody : undefined), inUrlOrBody: true };
+}
+
+/** The key in `Authorization: Bearer` or else `X-Api-Key`; an empty `X-Api-Key` is none. */
+export function headerKey(c: Context<AppEnv>): string | undefined {
+  const auth = c.req.header('authorization');
+  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
+  // An empty header or `?key=` is no key: one the body carries still counts.
+  return c.req.header('x-api-key') || undefined;
 }
 
 /** "an admin", "a server", "a write". */

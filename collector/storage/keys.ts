@@ -1,13 +1,16 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { apiKeys, projectOrigins, projects } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 
-/** The project and kind of the live (not revoked) key with this hash. */
-export const liveKey = (db: Db, keyHash: string) =>
+/**
+ * The project and kind of the live key with this hash: not revoked, or revoked from a time still to
+ * come (a write key's grace, for events visitors' outboxes recorded under it before a rotation).
+ */
+export const liveKey = (db: Db, keyHash: string, now = Date.now()) =>
   db
     .select({ projectId: apiKeys.projectId, kind: apiKeys.kind })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, keyHash), or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, now))))
     .get();
 
 /** The origins a project allows its write key in. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { withoutControlCharacters } from '../control-characters.ts';
+import { hasControlCharacters, withoutControlCharacters } from '../control-characters.ts';
 import { cutRedacted } from '../cut.ts';
 import { redactPIIAndAddresses } from '../redact-address.ts';
 import { MAX_COUNT } from './counts.ts';
@@ -57,8 +57,18 @@ export const externalId = (max = EXTERNAL_ID_MAX) =>
     pathSegment(),
   );
 
-/** Plain text that is not user input (model names, versions, labels). */
-export const label = (max = 200) => v.pipe(v.string(), v.maxLength(max), wellFormed());
+/**
+ * Plain text that is not user input (model names, versions, labels). A control character other than
+ * tab and line breaks is refused, as in an id, not dropped as from typed text: a system sent it, so
+ * it is told, and a NUL would cut SQLite's string functions short and split a group by the label.
+ */
+export const label = (max = 200) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(max),
+    wellFormed(),
+    v.check((s: string) => !hasControlCharacters(s), 'must not hold control characters other than tab and line breaks'),
+  );
 
 /**
  * Text a person typed: bounded, without control characters, and redacted for PII and addresses as
