@@ -160,6 +160,10 @@ describe('the demo page', () => {
     await page.press('#query', 'Enter');
     await expect.poll(asked).toBe(1);
     expect(await page.locator('#status').textContent()).toBe('Searching…');
+    // Spaces alone asked meanwhile: asked for a question, the page still says it is searching for the first.
+    await page.fill('#query', '   ');
+    await page.press('#query', 'Enter');
+    expect(await page.locator('#status').textContent()).toBe('Searching… Type a question first.');
     await page.click('#new-chat');
     expect(await page.locator('#status').textContent()).toBe('');
     const answered = page.waitForResponse('**/api/ask');

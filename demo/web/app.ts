@@ -50,10 +50,12 @@ let searching = 0;
 
 /**
  * The status line: "Searching…" while any question is, and what just happened for a screen
- * reader (an answer arrives away from the focus, which stays in the question box), read out once.
+ * reader (an answer arrives away from the focus, which stays in the question box), read out once;
+ * `shown`, for everyone, after "Searching…" rather than instead of it.
  */
-function announce(said?: string) {
-  status.replaceChildren(searching ? 'Searching…' : '', ...(said ? [element('span', { className: 'sr-only', textContent: said })] : []));
+function announce(said?: string, shown = false) {
+  const text = shown && searching ? ` ${said}` : said;
+  status.replaceChildren(searching ? 'Searching…' : '', ...(said ? [element('span', { className: shown ? '' : 'sr-only', textContent: text })] : []));
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
@@ -184,7 +186,8 @@ form.addEventListener('submit', (e) => {
   e.preventDefault();
   const query = input.value.trim();
   if (!query) {
-    status.textContent = 'Type a question first.';
+    // Said beside "Searching…" of a question still on its way, not instead of it.
+    announce('Type a question first.', true);
     input.focus();
     return;
   }
