@@ -160,6 +160,10 @@ describe('the demo page', () => {
     await page.press('#query', 'Enter');
     await expect.poll(asked).toBe(1);
     expect(await page.locator('#status').textContent()).toBe('Searching…');
+    // Spaces alone asked meanwhile: asked for a question, the page still says it is searching for the first.
+    await page.fill('#query', '   ');
+    await page.press('#query', 'Enter');
+    expect(await page.locator('#status').textContent()).toBe('Searching… Type a question first.');
     await page.click('#new-chat');
     expect(await page.locator('#status').textContent()).toBe('');
     const answered = page.waitForResponse('**/api/ask');
@@ -322,6 +326,23 @@ describe('the demo page', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.locator('#examples button').textContent()).toBe(url);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  });
+
+  it('says when its settings did not load, and the next question loads them and is answered rather than left "Searching…"', async () => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultNavigationTimeout(30_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The demo answers its settings once with an error, as while it restarts.
+    await page.route('**/api/config', (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'unavailable' }), { times: 1 });
+    await page.goto(demo.url);
+    const status = page.locator('#status');
+    await expect.poll(() => status.textContent()).toBe("The page did not load: the demo's settings did not load (HTTP 503). Ask a question to try again.");
+    const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
+    expect(await el.getAttribute('endpoint')).toBe(collector.url);
+    expect(await status.textContent()).toBe(`Answer: ${await el.locator('.answer').textContent()}`);
+    expect(await page.locator('body').getAttribute('data-ready')).toBe('true');
+    expect(errors).toEqual([]);
   });
 
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {

@@ -4,7 +4,8 @@
  * the demo chat app on 127.0.0.1:5173 sending its traces and feedback there.
  */
 import { join } from 'node:path';
-import { corpusFromEnv } from '../demo/corpus/index.ts';
+import { checkCorpus, corpusFromEnv } from '../demo/corpus/index.ts';
+import { generatorFromEnv } from '../demo/server/generate.ts';
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
@@ -21,6 +22,10 @@ failInOneLine();
 // Checked before anything starts: PORT=abc would migrate and build, then fail on an origin ending in NaN.
 const PORT = localCollectorPort();
 const DEMO = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT), 1, 65_535);
+// The demo's settings too: a mistyped DEMO_CORPUS or half of DEMO_LLM_* would fail only once the collector is up.
+const CORPUS = corpusFromEnv();
+checkCorpus(CORPUS);
+generatorFromEnv();
 // The Worker would read a mistyped setting as its safe value, said only in its log: refused here.
 refuseMistypedVars({ ...tomlVars(join(ROOT, 'wrangler.toml')), ...devVars(join(ROOT, '.dev.vars')) }, 'wrangler.toml [vars] or .dev.vars');
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
@@ -50,7 +55,7 @@ const { url, keys, origins, demo } = await startStoppably(async (started) => {
     async () => {
       // The demo page serves the widget from dist/widget.
       await buildWidget({ types: false });
-      return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: corpusFromEnv() });
+      return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: CORPUS });
     },
     (demo) => demo.close(),
   );
@@ -61,7 +66,7 @@ const run = Date.now().toString(36);
 console.log(`
 rag-feedback collector on ${url}  (local D1 in .wrangler/state; keys in .dev-keys.json)
 admin console on ${url}/admin  (sign in with the admin key below)
-demo chat app on ${demo.url}  (corpus: ${corpusFromEnv() || "this repo's docs"})
+demo chat app on ${demo.url}  (corpus: ${CORPUS || "this repo's docs"})
 
   project     dev   (origins: ${origins.join(', ')})
   write key   ${keys.write}

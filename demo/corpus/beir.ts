@@ -137,11 +137,16 @@ function trainExamples(
     .slice(0, count);
 }
 
+/** Refuses a path that is no BEIR directory, in one line: `npm start` checks it before anything starts. */
+export function checkBeirDir(dir: string): void {
+  if (!existsSync(dir)) throw new Error(`${dir} does not exist: give a BEIR directory (holding corpus.jsonl)`);
+  if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
+}
+
 /** The whole collection: chunks, queries, and every split found in `qrels/`. */
 export async function loadBeir(dir: string): Promise<Corpus> {
   // A mistyped DEMO_CORPUS is named as such, not as a directory in some other layout.
-  if (!existsSync(dir)) throw new Error(`${dir} does not exist: give a BEIR directory (holding corpus.jsonl)`);
-  if (!existsSync(join(dir, 'corpus.jsonl'))) throw new Error(`${dir} is not a BEIR directory: no corpus.jsonl`);
+  checkBeirDir(dir);
   const qrelsDir = join(dir, 'qrels');
   const splits = existsSync(qrelsDir) ? readdirSync(qrelsDir).filter((f) => f.endsWith('.tsv')) : [];
   const [{ chunks, duplicates }, queries, ...judged] = await Promise.all([

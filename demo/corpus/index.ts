@@ -3,15 +3,22 @@
  * read where it lies.
  */
 import { resolve } from 'node:path';
-import { loadBeir } from './beir.ts';
+import { checkBeirDir, loadBeir } from './beir.ts';
 import { loadDocs } from './docs.ts';
 
 export { loadBeir } from './beir.ts';
 export type { Chunk, Corpus } from './chunk.ts';
 export { loadDocs } from './docs.ts';
 
+const isDocs = (spec?: string): spec is undefined | 'docs' => !spec || spec === 'docs';
+
 /** `undefined` or `"docs"`: the built-in docs; anything else: a BEIR directory, relative to the working directory. */
-export const loadCorpus = async (spec?: string) => (!spec || spec === 'docs' ? loadDocs() : loadBeir(resolve(spec)));
+export const loadCorpus = async (spec?: string) => (isDocs(spec) ? loadDocs() : loadBeir(resolve(spec)));
+
+/** Refuses, in one line, a spec naming no BEIR directory, before anything is loaded or started. */
+export function checkCorpus(spec?: string): void {
+  if (!isDocs(spec)) checkBeirDir(resolve(spec));
+}
 
 /**
  * `DEMO_CORPUS` as `loadCorpus` takes it. npm runs a script from the package's root, wherever it was
@@ -19,5 +26,5 @@ export const loadCorpus = async (spec?: string) => (!spec || spec === 'docs' ? l
  */
 export function corpusFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
   const spec = env.DEMO_CORPUS;
-  return !spec || spec === 'docs' ? spec : resolve(env.INIT_CWD ?? '', spec);
+  return isDocs(spec) ? spec : resolve(env.INIT_CWD ?? '', spec);
 }

@@ -391,6 +391,25 @@ describe('createAnswerer', () => {
     expect((await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 })).answer).toBe(first.answer);
   });
 
+  it('quotes again, for "Are you sure?" or "Why?", the answer of the turn before: after "What else?" or a regenerate, that answer, not the first', async () => {
+    const { answerer } = setup({ corpus: loadDocs() });
+    const question = 'How does the widget redact personal information?';
+    const first = await answerer.ask({ sessionId: 's-1', query: question, turnIndex: 0 });
+    const more = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 1 });
+    expect(more.answer).not.toBe(first.answer);
+    const sure = await answerer.ask({ sessionId: 's-1', query: 'Are you sure?', turnIndex: 2 });
+    expect(sure).toMatchObject({ answered: true, answer: more.answer, citations: more.citations });
+    expect((await answerer.ask({ sessionId: 's-1', query: 'Why?', turnIndex: 3 })).answer).toBe(more.answer);
+    // Asked for more after it, it gives back neither answer seen.
+    const evenMore = await answerer.ask({ sessionId: 's-1', query: 'What else?', turnIndex: 4 });
+    expect([first.answer, more.answer]).not.toContain(evenMore.answer);
+    // A regenerated answer is the one the user questions.
+    const asked = await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0 });
+    const regenerated = await answerer.ask({ sessionId: 's-2', query: question, turnIndex: 0, regenerateOf: asked.traceId });
+    expect(regenerated.answer).not.toBe(first.answer);
+    expect((await answerer.ask({ sessionId: 's-2', query: 'Are you sure?', turnIndex: 1 })).answer).toBe(regenerated.answer);
+  });
+
   it('reads "Anything else?", "Tell me more, please." and "Thanks! What else?" as "What else?": the subject searched, not their words', async () => {
     const { answerer, traces } = setup({ corpus: loadDocs() });
     for (const [i, followUp] of ['Anything else?', 'Tell me more, please.', 'Thanks! What else?'].entries()) {

@@ -87,6 +87,8 @@ interface SessionTurn {
    * else?" does not give back the first answer.
    */
   quoted?: ReadonlySet<string>;
+  /** Of those, the ones its latest answer kept out and did not quote: "Are you sure?" after it keeps them out too, so it quotes that answer again. */
+  avoided?: ReadonlySet<string>;
 }
 
 interface AnswerRecord {
@@ -194,8 +196,10 @@ export function createAnswerer(options: AnswererOptions) {
     const namesNone = followUp && namesNothing(own.keys());
     const reads: Reads = namesNone ? terms : req.query;
     // Sentences not to quote again: those of the answers a regenerate replaces, and for "What else?" the turn before's.
-    const asksForMore = reads !== req.query && [...own.keys()].some((term) => ASKING_FOR_MORE.has(term));
-    const exclude = new Set([...(previous?.quoted ?? []), ...((asksForMore && earlier.at(-1)?.quoted) || [])]);
+    // "Are you sure?" or "Why?" quotes the turn before's answer again: what that answer kept out, it keeps out too.
+    const asksForMore = namesNone && [...own.keys()].some((term) => ASKING_FOR_MORE.has(term));
+    const turnBefore = earlier.at(-1);
+    const exclude = new Set([...(previous?.quoted ?? []), ...((namesNone && (asksForMore ? turnBefore?.quoted : turnBefore?.avoided)) || [])]);
     // What outlives this request (the next turn's context, the trace's rewrite) is read from the question as redacted.
     const redacted = index.queryTerms(redactPIIAndAddresses(asked));
     const kept = followUp ? withEarlierTurn(redacted, before) : redacted;
@@ -236,7 +240,9 @@ export function createAnswerer(options: AnswererOptions) {
       },
       MAX_ANSWERS,
     );
-    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted });
+    const avoided = new Set(exclude);
+    for (const sentence of composed.quoted) avoided.delete(sentence);
+    keepTurn(turns, req.turnIndex, { query: req.query, answer, terms: remembered, quoted, avoided });
 
     logTrace?.({
       traceId,

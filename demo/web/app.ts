@@ -23,7 +23,6 @@ const status = $<HTMLElement>('status');
 new ResizeObserver(() => document.documentElement.style.setProperty('--ask-height', `${form.offsetHeight}px`)).observe(form);
 const examples = $<HTMLElement>('examples');
 
-let config: ClientConfig;
 let sessionId = crypto.randomUUID();
 let nextTurn = 0;
 
@@ -51,10 +50,12 @@ let searching = 0;
 
 /**
  * The status line: "Searching…" while any question is, and what just happened for a screen
- * reader (an answer arrives away from the focus, which stays in the question box), read out once.
+ * reader (an answer arrives away from the focus, which stays in the question box), read out once;
+ * `shown`, for everyone, after "Searching…" rather than instead of it.
  */
-function announce(said?: string) {
-  status.replaceChildren(searching ? 'Searching…' : '', ...(said ? [element('span', { className: 'sr-only', textContent: said })] : []));
+function announce(said?: string, shown = false) {
+  const text = shown && searching ? ` ${said}` : said;
+  status.replaceChildren(searching ? 'Searching…' : '', ...(said ? [element('span', { className: shown ? '' : 'sr-only', textContent: text })] : []));
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) {
@@ -96,7 +97,7 @@ function sourceList(citations: readonly Citation[]): HTMLOListElement {
 }
 
 /** The answer inside `<rag-feedback>`, built whole before it joins the page so the widget sees every citation and preview. */
-function feedbackElement(res: AskResponse, query: string): RagFeedbackElement {
+function feedbackElement(res: AskResponse, query: string, config: ClientConfig): RagFeedbackElement {
   const el = document.createElement('rag-feedback');
   const attrs: Record<string, string | null> = {
     'trace-id': res.traceId,
@@ -128,7 +129,10 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   searching++;
   announce();
   let res: AskResponse;
+  let config: ClientConfig;
   try {
+    // Not set up when the page loaded (the demo was restarting, say): this question tries again.
+    config = await setUp();
     res = await ask({ sessionId, query, turnIndex, ...(replaces && { regenerateOf: replaces.el.traceId }) });
   } catch (err) {
     // A new chat was started meanwhile: the old one's answers are not said, nor counted.
@@ -154,7 +158,7 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
   const refocus = replaces?.again === document.activeElement;
   replaces?.again.remove();
-  const el = feedbackElement(res, query);
+  const el = feedbackElement(res, query, config);
   const box = element('div', { className: 'reply' }, el);
   turn.append(box);
   announce(`Answer: ${res.answer}`);
@@ -182,7 +186,8 @@ form.addEventListener('submit', (e) => {
   e.preventDefault();
   const query = input.value.trim();
   if (!query) {
-    status.textContent = 'Type a question first.';
+    // Said beside "Searching…" of a question still on its way, not instead of it.
+    announce('Type a question first.', true);
     input.focus();
     return;
   }
@@ -228,8 +233,18 @@ function showExamples(questions: readonly string[]) {
   examples.hidden = !questions.length || chat.childElementCount > 0;
 }
 
-async function main() {
-  config = (await (await fetch('/api/config')).json()) as ClientConfig;
+/** The page set up with the demo's settings; a failure is forgotten, so the next question tries again. */
+let started: Promise<ClientConfig> | undefined;
+const setUp = (): Promise<ClientConfig> =>
+  (started ??= start().catch((err: unknown) => {
+    started = undefined;
+    throw err;
+  }));
+
+async function start(): Promise<ClientConfig> {
+  const res = await fetch('/api/config');
+  const config = res.ok ? ((await res.json().catch(() => undefined)) as ClientConfig | undefined) : undefined;
+  if (!config) throw new Error(`the demo's settings did not load (HTTP ${res.status})`);
   $('corpus-name').textContent = config.corpus.name;
   input.placeholder = `Ask a question about ${config.corpus.name}…`;
   showExamples(config.corpus.examples);
@@ -238,6 +253,10 @@ async function main() {
   if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
   else status.textContent = 'No collector configured: feedback is not sent.';
   document.body.dataset.ready = 'true';
+  return config;
 }
 
-void main();
+setUp().catch((err: unknown) => {
+  // Unless a question is already on its way, which says so itself.
+  if (!searching) status.textContent = `The page did not load: ${(err as Error).message}. Ask a question to try again.`;
+});

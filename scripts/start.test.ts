@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './wrangler.ts';
+
+/** `npm start` with `env` given, until it exits (or is stopped after 20 s): its exit code and all it wrote. */
+function start(env: Record<string, string>) {
+  const { DEMO_CORPUS, DEMO_LLM_BASE_URL, DEMO_LLM_MODEL, DEMO_LLM_API_KEY, ...rest } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], {
+    cwd: ROOT,
+    env: { ...rest, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  // Had it started anything, its whole group goes.
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+  return new Promise<{ code: number | string | null; output: string }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal, output });
+    }),
+  );
+}
+
+describe('npm start', () => {
+  it('refuses a mistyped DEMO_CORPUS or half of DEMO_LLM_* in one line, before migrating, building or starting anything', async () => {
+    const missing = join(ROOT, 'no-such-corpus');
+    const [corpus, model] = await Promise.all([start({ DEMO_CORPUS: missing }), start({ DEMO_LLM_MODEL: 'llama3' })]);
+    expect(corpus).toEqual({ code: 1, output: `error: ${missing} does not exist: give a BEIR directory (holding corpus.jsonl)\n` });
+    expect(model).toEqual({
+      code: 1,
+      output: 'error: DEMO_LLM_MODEL is set but DEMO_LLM_BASE_URL is not: give both for generated answers, or neither\n',
+    });
+  });
+});
