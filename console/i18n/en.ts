@@ -269,6 +269,7 @@ export const en = {
   resolvedNote: 'Resolved: {note}',
   correctionResolved: 'Correction resolved.',
   correctionResolvedElsewhere: 'Someone resolved this correction meanwhile; their note stands.',
+  correctionRerouted: 'This correction was moved to another document meanwhile and is still open: it is listed under its owner now. Resolve it again.',
   correctionGone: 'This correction no longer exists: it was erased meanwhile.',
   unowned: 'Unowned',
   allOwners: 'All owners',

@@ -262,6 +262,7 @@ export const zhCN: Strings = {
   resolvedNote: '已处理：{note}',
   correctionResolved: '已将这条纠正标记为已处理。',
   correctionResolvedElsewhere: '这条纠正已被他人标记为已处理，保留其说明。',
+  correctionRerouted: '这条纠正在此期间被转到另一份文档，仍未处理：现已列在其负责人名下，请再次处理。',
   correctionGone: '这条纠正已不存在：它在此期间已被删除。',
   unowned: '无负责人',
   allOwners: '所有负责人',
