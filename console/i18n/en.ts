@@ -406,6 +406,7 @@ export const en = {
   rollBackConfirm: 'Roll back',
   rolloutReason: 'Reason (kept in the rollout history)',
   promotedNow: 'Now serving {version}.',
+  rolloutRaced: 'Nothing was changed: what users get was changed meanwhile, in another tab or by the nightly job. The page shows what is served now.',
   rolledBackNow: 'Rolled back {from}. {served}',
   settingsTitle: 'Settings',
   settingsIntro: 'The loop’s settings for this project; the nightly job reads them on its next run.',

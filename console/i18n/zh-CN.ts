@@ -396,6 +396,7 @@ export const zhCN: Strings = {
   rollBackConfirm: '回滚',
   rolloutReason: '理由（记入上线历史）',
   promotedNow: '当前上线 {version}。',
+  rolloutRaced: '未做任何更改：用户所用的模型在此期间已在另一个标签页中或由夜间任务更改。页面现显示当前上线的模型。',
   rolledBackNow: '已回滚 {from}。{served}',
   settingsTitle: '设置',
   settingsIntro: '这个项目的闭环设置；夜间任务在下次运行时读取。',
