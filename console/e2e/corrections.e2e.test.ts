@@ -149,4 +149,52 @@ describe('corrections inbox', () => {
       await context.close();
     }
   });
+  it('says in the console’s language when a correction was moved to another owner while being resolved, and lists it under that owner', async () => {
+    const f = fixture();
+    let moved: string | undefined;
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/corrections', {
+      routes: async (ctx) => {
+        // The nightly job moves the correction to another document as it is resolved.
+        await ctx.route(
+          (url) => url.pathname.endsWith('/resolve'),
+          (route) => {
+            moved = decodeURIComponent(new URL(route.request().url()).pathname.split('/').at(-2)!);
+            const error = { code: 'correction_rerouted', message: 'Correction was moved to another document', field: 'eventId' };
+            return route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error }) });
+          },
+        );
+        await ctx.route(
+          (url) => url.pathname === '/v1/admin/corrections',
+          async (route) => {
+            const res = await route.fetch();
+            const body = (await res.json()) as { owners: { owner: string | null; corrections: Correction[] }[] };
+            if (!moved) return route.fulfill({ response: res, json: body });
+            const it = body.owners.flatMap((g) => g.corrections).find((c) => c.eventId === moved)!;
+            const owners = body.owners.map((g) => ({ ...g, corrections: g.corrections.filter((c) => c.eventId !== moved) }));
+            return route.fulfill({ response: res, json: { owners: [...owners, { owner: 'billing-team', corrections: [{ ...it, owner: 'billing-team' }] }] } });
+          },
+        );
+      },
+    });
+    try {
+      const first = page.locator('rf-corrections-page article.correction').first();
+      await first.waitFor();
+      const id = await first.getAttribute('data-event');
+      await first.getByLabel('What was changed').fill('rewrote refunds.md section 2');
+      await first.getByRole('button', { name: 'Resolve' }).click();
+      const alert = page.locator('rf-corrections-page p.error[role="alert"]');
+      await expect
+        .poll(() => alert.textContent())
+        .toBe('This correction was moved to another document meanwhile and is still open: it is listed under its owner now. Resolve it again.');
+      // Listed under its owner now, its note still typed.
+      const group = page.locator('rf-corrections-page section', { has: page.getByRole('heading', { name: /^billing-team/ }) });
+      await expect.poll(() => group.locator('article.correction').getAttribute('data-event')).toBe(id);
+      expect(await group.getByLabel('What was changed').inputValue()).toBe('rewrote refunds.md section 2');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => alert.textContent()).toBe('这条纠正在此期间被转到另一份文档，仍未处理：现已列在其负责人名下，请再次处理。');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -166,4 +166,25 @@ describe('loop health', () => {
       await context.close();
     }
   });
+
+  it('says a share that is neither none nor all as <1% or >99%, not 0% or 100%, in either language', async () => {
+    const f = fixture();
+    const night = {
+      day: '2026-03-01',
+      servedModel: null,
+      metrics: { traces: 1000, coverage: 0.004, trustedCoverage: 0.996, effectiveRate: 0, requeryRate: 1 },
+    };
+    const { page, context, problems } = await openWithSnapshots(f, [night]);
+    try {
+      const shares = () =>
+        page.locator('rf-health-page [data-field="latest"] [data-metric$="ate"] dd, rf-health-page [data-metric$="overage"] dd').allTextContents();
+      await expect.poll(shares).toEqual(['<1%', '>99%', '0%', '100%']);
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => page.locator('rf-health-page #latest-title').textContent()).not.toBe('Night of 2026-03-01');
+      expect(await shares()).toEqual(['<1%', '>99%', '0%', '100%']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -290,4 +290,36 @@ describe('the models page', () => {
       await context.close();
     }
   });
+  it('says in the console’s language that nothing was rolled back when what users get was changed meanwhile, and shows what is served', async () => {
+    const f = fixture();
+    expect(await served()).toBe(FIRST);
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models');
+    try {
+      await model(page, FIRST).waitFor();
+      // Another admin rolls back while this page still shows the first version served.
+      await f.admin('/v1/admin/models/rollback', { method: 'POST', json: { version: FIRST, reason: 'from another tab' } });
+      await page.getByRole('button', { name: 'Roll back…' }).click();
+      await page
+        .getByRole('dialog', { name: `Stop serving ${FIRST}?` })
+        .getByRole('button', { name: 'Roll back', exact: true })
+        .click();
+      const status = page.locator('rf-models-page .status');
+      await expect
+        .poll(() => status.textContent())
+        .toBe('Nothing was changed: what users get was changed meanwhile, in another tab or by the nightly job. The page shows what is served now.');
+      // What the other tab's rollback serves, not the version this page was asked to roll back.
+      const now = await served();
+      expect(now).not.toBe(FIRST);
+      expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe(
+        now ? `Served now: ${now}` : 'Served now: retrieval’s order (no model)',
+      );
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => status.textContent()).toBe('未做任何更改：用户所用的模型在此期间已在另一个标签页中或由夜间任务更改。页面现显示当前上线的模型。');
+      expect(problems).toEqual([]);
+    } finally {
+      // Back to where the file started.
+      if ((await served()) !== FIRST) await f.admin(`/v1/admin/models/${encodeURIComponent(FIRST)}/promote`, { method: 'POST', json: {} });
+      await context.close();
+    }
+  });
 });

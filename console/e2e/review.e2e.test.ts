@@ -370,6 +370,26 @@ describe('the review queue', () => {
       await context.close();
     }
   });
+  it('takes its letter keys with Caps Lock on, and Shift with a letter for no key', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review');
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const first = await shownItem(page);
+      // Caps Lock types a capital with no Shift held, as these presses do.
+      const second = await pressAndMove(page, 'J', first);
+      expect(await pressAndMove(page, 'K', second)).toBe(first);
+      // Shift+j is no key: the J after it moves one item, not two.
+      await page.keyboard.press('Shift+J');
+      expect(await pressAndMove(page, 'J', first)).toBe(second);
+      await page.keyboard.press('N');
+      await expect.poll(() => page.evaluate(() => document.querySelector('rf-review-page')?.shadowRoot?.activeElement?.id)).toBe('note');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('past the last item, says the items passed over still wait rather than that nothing does, and goes back to them', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {

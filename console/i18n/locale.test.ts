@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialLocale } from './locale.ts';
+import { initialLocale, percent } from './locale.ts';
 
 /** A browser whose storage holds `saved` as the language picked, reading `languages`. */
 function browserWith(saved: string | null, languages: string[]) {
@@ -26,5 +26,11 @@ describe('initialLocale', () => {
       browserWith(saved, ['zh-CN']);
       expect(initialLocale(), saved).toBe('zh-CN');
     }
+  });
+});
+
+describe('percent', () => {
+  it('rounds a share to whole percent, but says one that is neither none nor all is not 0% or 100%', () => {
+    expect([0, 0.004, 0.005, 0.5, 0.994, 0.996, 1].map(percent)).toEqual(['0%', '<1%', '1%', '50%', '99%', '>99%', '100%']);
   });
 });

@@ -25,8 +25,8 @@ export function ordinal(n: number, locale: Locale): string {
   return `${n}${suffix}`;
 }
 
-/** A share as a percentage, "92%". */
-export const percent = (x: number) => `${Math.round(x * 100)}%`;
+/** A share as a percentage, "92%": one that is neither none nor all is not rounded to either ("<1%", ">99%"). */
+export const percent = (x: number) => (x > 0 && x < 0.005 ? '<1%' : x < 1 && x >= 0.995 ? '>99%' : `${Math.round(x * 100)}%`);
 
 /** A time as the reader's locale writes it. */
 export const dateTime = (ms: number, locale: Locale) => new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });

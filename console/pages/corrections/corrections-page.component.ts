@@ -75,13 +75,16 @@ export class CorrectionsPage extends LitElement {
     if (changed.has('route') && this.status !== this.loadedStatus) void this.load();
   }
 
-  private async load() {
+  /** The inbox fetched; `again` keeps what is shown (and said) until the new list is in. */
+  private async load(again = false) {
     const status = this.status;
     this.loadedStatus = status;
-    this.groups = undefined;
-    this.error = undefined;
-    this.loadError = undefined;
-    this.outcome = undefined;
+    if (!again) {
+      this.groups = undefined;
+      this.error = undefined;
+      this.loadError = undefined;
+      this.outcome = undefined;
+    }
     try {
       const { owners } = await api<{ owners: OwnerGroup[] }>(`/v1/admin/corrections?${new URLSearchParams({ status, limit: String(LIMIT) })}`);
       if (this.loadedStatus !== status) return;
@@ -217,6 +220,7 @@ export class CorrectionsPage extends LitElement {
     } catch (err) {
       // Resolved by someone else meanwhile, or erased with its user's data: it has left the open inbox all the same.
       const code = err instanceof ApiRequestError ? err.code : undefined;
+      if (code === 'correction_rerouted') return this.rerouted(c.eventId, note);
       if (code !== 'correction_resolved' && code !== 'correction_not_found') {
         this.error = (s) => errorText(err, s);
         return;
@@ -231,6 +235,20 @@ export class CorrectionsPage extends LitElement {
     await this.updateComplete;
     // Its form left with it: the keyboard goes on to the next correction's note, or to the inbox's empty message.
     this.renderRoot.querySelector<HTMLElement>(next ? `#${CSS.escape(`note-${next}`)}` : '.empty')?.focus();
+  }
+
+  /**
+   * Moved to another document (and maybe owner) while being resolved, and still open: the inbox is
+   * fetched again to show it under its owner now, its note typed and focused for Resolve again.
+   */
+  private async rerouted(eventId: string, note: string) {
+    this.error = (s) => s.correctionRerouted;
+    await this.load(true);
+    await this.updateComplete;
+    const input = this.renderRoot.querySelector<HTMLInputElement>(`#${CSS.escape(`note-${eventId}`)}`);
+    if (!input) return;
+    input.value = note;
+    input.focus();
   }
 
   /** The correction shown after this one, else the one before: where the reader goes on from. */

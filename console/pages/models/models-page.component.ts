@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
-import { api } from '../../api/client.ts';
+import { ApiRequestError, api } from '../../api/client.ts';
 import type { ModelRegistry, ModelRollout, ModelSummary } from '../../api/types.ts';
 import type { Route } from '../../app/router.ts';
 import { dateTime } from '../../i18n/locale.ts';
@@ -253,7 +253,9 @@ export class ModelsPage extends LitElement {
           });
       }
     } catch (err) {
-      status = (s) => errorText(err, s);
+      // Another change to what users get came first (another tab, the gate): nothing was done, and the registry read again shows it.
+      const raced = err instanceof ApiRequestError && err.status === 409;
+      status = (s) => (raced ? s.rolloutRaced : errorText(err, s));
     }
     // Announced with the registry it describes, so the page never says one thing and shows another.
     await this.load();

@@ -15,10 +15,14 @@ export const REVIEW_KEYS: readonly { keys: string[]; action: ReviewAction; label
   { keys: ['?'], action: 'help', label: 'keyHelp' },
 ];
 
-/** The action a key press asks for, if any; presses with Ctrl, Alt or Meta are the browser's. */
-export function actionFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'altKey' | 'metaKey'>): ReviewAction | undefined {
+/**
+ * The action a key press asks for, if any; presses with Ctrl, Alt or Meta are the browser's. A
+ * letter is read by Shift alone, not Caps Lock: J with Caps Lock on is j, Shift+j is not.
+ */
+export function actionFor(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey'>): ReviewAction | undefined {
   if (e.ctrlKey || e.altKey || e.metaKey) return undefined;
-  return REVIEW_KEYS.find((k) => k.keys.includes(e.key))?.action;
+  const key = e.key.length > 1 ? e.key : e.shiftKey ? e.key.toUpperCase() : e.key.toLowerCase();
+  return REVIEW_KEYS.find((k) => k.keys.includes(key))?.action;
 }
 
 /** How a key is written for the reader. */
