@@ -701,6 +701,33 @@ describe('the outbox and delivery', () => {
     await context.close();
   });
 
+  it('reports its drop count once when the outbox could not be written as the batch carrying it was delivered', async () => {
+    const { page, context, traceId } = await twoDroppedOffline('cap-remove-failed');
+    // The next write fails as on a connection the browser is closing: the delivered events stay stored, and the count with them.
+    await page.evaluate(() => {
+      const transaction = IDBDatabase.prototype.transaction;
+      let fail = true;
+      IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<typeof transaction>) {
+        if (args[1] === 'readwrite' && fail) {
+          fail = false;
+          throw new DOMException('The database connection is closing.', 'InvalidStateError');
+        }
+        return transaction.apply(this, args);
+      } as typeof transaction;
+    });
+    const bodies: any[] = [];
+    page.on('request', (r) => isEventsPost(r) && bodies.push(JSON.parse(r.postData()!)));
+    await context.setOffline(false);
+    await expect.poll(() => pending(page)).toBe(0);
+    // The events go again (the collector knows them), the count does not.
+    expect(bodies.map((b) => b.dropped)).toEqual([2, undefined]);
+    await callWidget(page, traceId, 'reportCopy', 20);
+    await flush(page);
+    await expect.poll(() => bodies.length).toBe(3);
+    expect(bodies[2].dropped).toBeUndefined();
+    await context.close();
+  });
+
   it('delivers from two tabs of one origin, every event exactly once, one tab sending at a time', async () => {
     const context = await browser().newContext();
     const { page: a } = await openHost(browser(), { context });

@@ -30,7 +30,10 @@ export class Outbox {
   private writing: Promise<void> = Promise.resolve();
   /** Items IndexedDB could not take (storage blocked or full): delivered from memory while the page lives. */
   private unwritten: OutboxItem[] = [];
-  /** Events memory dropped for lack of room: the store that would count them is what failed. */
+  /**
+   * Events memory dropped for lack of room (the store that would count them is what failed); below 0, reported drops
+   * the store still counts.
+   */
   private lost = 0;
 
   constructor(
@@ -97,9 +100,14 @@ export class Outbox {
     return this.writing;
   }
 
+  /** A transaction writing both stores. */
+  private async write() {
+    return watched((await this.open()).transaction(['outbox', 'meta'], 'readwrite'));
+  }
+
   /** Adds items in one transaction, dropping the oldest beyond the cap. */
   private async add(items: readonly OutboxItem[]): Promise<void> {
-    const tx = watched((await this.open()).transaction(['outbox', 'meta'], 'readwrite'));
+    const tx = await this.write();
     const store = tx.objectStore('outbox');
     const cap = this.cap();
     const overflow = (await store.count()) + items.length - cap;
@@ -125,14 +133,16 @@ export class Outbox {
     return [...items, ...this.unwritten.filter((i) => !skip(i))].slice(0, limit);
   }
 
-  /** Removes delivered items and subtracts the drops the collector was told about (`reported`), memory's first. */
+  /**
+   * Removes delivered items and subtracts the drops the collector was told about (`reported`), memory's first; what
+   * the store could not subtract (it failed to open) stays owed in memory, so those drops are not reported again.
+   */
   async remove(ids: readonly string[], reported = 0): Promise<void> {
     this.unwritten = this.unwritten.filter((i) => !ids.includes(i.id));
-    const own = Math.min(reported, this.lost);
-    this.lost -= own;
-    reported -= own;
-    const tx = (await this.open()).transaction(['outbox', 'meta'], 'readwrite');
-    await Promise.all([...ids.map((id) => tx.objectStore('outbox').delete(id)), reported && countDropped(tx, -reported), tx.done]);
+    const owed = Math.min(0, (this.lost -= reported));
+    const tx = await this.write();
+    await Promise.all([...ids.map((id) => tx.objectStore('outbox').delete(id)), owed && countDropped(tx, owed), tx.done]);
+    this.lost -= owed;
   }
 
   /** Stored (none where IndexedDB cannot be read) and in memory. */
@@ -140,9 +150,9 @@ export class Outbox {
     return ((await this.stored('outbox', (store) => store.count())) ?? 0) + this.unwritten.length;
   }
 
-  /** Events dropped for lack of room and not yet reported: in memory, and stored (none where IndexedDB cannot be read). */
+  /** Events dropped for lack of room and not yet reported: in memory, and stored (none where IndexedDB cannot be read), less what memory owes. */
   async dropped(): Promise<number> {
-    return this.lost + ((await this.stored('meta', (store) => store.get('dropped'))) ?? 0);
+    return Math.max(0, this.lost + ((await this.stored('meta', (store) => store.get('dropped'))) ?? 0));
   }
 
   /** What `read` finds in a store; undefined where IndexedDB cannot be opened (its open may throw at once) or read. */

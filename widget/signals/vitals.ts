@@ -22,7 +22,12 @@ export function reportVitalsTo(latest: Report): void {
 function observe(): void {
   loadBackground()
     .then(({ onCLS, onINP, onLCP }) => {
-      const forward = safely((m: INPMetric | LCPMetric | CLSMetric) => report?.({ name: m.name, value: m.value, rating: m.rating }));
+      // Each metric's first value only: web-vitals reports INP and CLS again at a later page hide if they grew.
+      const sent = new Set<string>();
+      const forward = safely((m: INPMetric | LCPMetric | CLSMetric) => {
+        if (!sent.has(m.name)) report?.({ name: m.name, value: m.value, rating: m.rating });
+        sent.add(m.name);
+      });
       // No options: the widget build leaves out web-vitals' soft-navigation code (`reportSoftNavs`).
       onINP(forward);
       onLCP(forward);
