@@ -3,6 +3,7 @@ import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { signalValue } from '../../shared/signal-value.ts';
 import { SIGNALS } from '../../shared/signals.ts';
 import { addClientDrops } from './drops.ts';
+import { PUSHBACK_SIGNAL, pushbackStored } from './pushbacks.ts';
 import { feedbackEvents } from './schema/index.ts';
 import type { Db } from './sql/db.ts';
 import { notErased } from './sql/erased-traces.ts';
@@ -60,11 +61,15 @@ export const eventRows = (projectId: string, events: readonly FeedbackEvent[], i
  */
 export async function insertEventRows(db: Db, rows: readonly EventRow[], now: number, drops: readonly DropReport[] = []): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  // An event about an erased answer (late from an outbox, the queue, a replay) is skipped as one stored already.
+  // An event about an erased answer (late from an outbox, the queue, a replay) is skipped as one stored already,
+  // and so is a backend's pushback the collector already recorded from the traces (pushbacks.ts).
+  const [projectId, traceId] = [sql.raw("json_extract(value, '$.projectId')"), sql.raw("json_extract(value, '$.traceId')")];
+  const samePushback = pushbackStored(projectId, traceId, sql.raw("json_extract(value, '$.detail.nextTraceId')"));
+  const where = sql`${notErased(projectId, traceId)} and not (json_extract(value, '$.signalType') = ${PUSHBACK_SIGNAL} and ${samePushback})`;
   const inserts = insertJsonRows(
     feedbackEvents,
     rows.map((r) => ({ ...r, receivedAt: now })),
-    { returning: feedbackEvents.eventId, where: notErased(sql.raw("json_extract(value, '$.projectId')"), sql.raw("json_extract(value, '$.traceId')")) },
+    { returning: feedbackEvents.eventId, where },
   );
   // The vote groups each project's rows touch: one statement per project keeps its index walk (below).
   const groups = new Map<string, Set<string>>();

@@ -114,7 +114,11 @@ describe('the curated eval suite', () => {
     const fieldsOf = (body: ErrorBody) => body.error.fields!.map((f) => f.field);
     const both = await admin<ErrorBody>(p, '/eval-suite/a%01b', { method: 'PUT', json: { ...q, query: '   ', extra: 1 } });
     expect(both.status).toBe(400);
-    expect(both.body.error).toMatchObject({ code: 'invalid_query_id', field: 'queryId', message: expect.stringMatching(/control characters/) });
+    expect(both.body.error).toMatchObject({
+      code: 'invalid_query_id',
+      field: 'queryId',
+      message: expect.stringMatching(/control or invisible format characters/),
+    });
     expect(fieldsOf(both.body)).toEqual(['queryId', 'query', 'extra']);
     // A body that is not JSON is named beside it too; a good body leaves the id alone.
     const notJson = await call('/v1/admin/eval-suite/a%01b', {
