@@ -12,5 +12,5 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001B\u007F-\u0084\u0086-\u009
 
 export const withoutControlCharacters = (text: string): string => text.replace(SPACING_CONTROLS, ' ').replace(CONTROL_CHARACTERS, '');
 
-/** Whether text holds a control character other than tab and line breaks: one of those the above takes out. */
-export const hasControlCharacters = (text: string): boolean => /[^\P{Cc}\t\n\r]/u.test(text);
+/** Whether text holds a control character other than tab and line breaks: one the above would change. */
+export const hasControlCharacters = (text: string): boolean => withoutControlCharacters(text) !== text;
