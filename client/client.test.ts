@@ -642,6 +642,12 @@ describe('TraceClient against the real collector', () => {
     expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: undefined as never })).toThrow(/serverKey/);
     expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: '' })).toThrow(/serverKey/);
     expect(() => new TraceClient({ endpoint: 'http://collector.test', serverKey: 'rfs_test\n' })).toThrow(/serverKey/);
+    // An endpoint read with its line break or a space: the URL checks pass, but every request's URL
+    // would be one that cannot be parsed ("…:8787 /v1/traces") or another path ("…//v1/traces").
+    expect(() => new TraceClient({ endpoint: 'http://127.0.0.1:8787 ', serverKey: key })).toThrow(
+      /endpoint must be an http\(s\) URL.*"http:\/\/127.0.0.1:8787 "/,
+    );
+    expect(() => new TraceClient({ endpoint: 'https://feedback.example.com/\n', serverKey: key })).toThrow(/endpoint/);
     expect(new TraceClient({ endpoint: 'https://feedback.example.com/base/', serverKey: key })).toBeInstanceOf(TraceClient);
   });
 });

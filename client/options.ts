@@ -63,14 +63,16 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
 
 /**
  * Where and as whom the client calls the collector, checked when it is made: an unset environment
- * variable, a URL without its scheme or a key read with its line break would otherwise fail every
+ * variable, a URL without its scheme, or a URL or key read with its line break, would otherwise fail every
  * request, each only after its retries.
  */
 export function checkedConnection(options: { endpoint: unknown; serverKey: unknown }): void {
   const { endpoint, serverKey } = options;
   let url: URL | undefined;
   try {
-    url = typeof endpoint === 'string' ? new URL(endpoint) : undefined;
+    // No whitespace: URL parsing drops it around the endpoint (read with its line break), but every
+    // request's URL is made from it as given, one that cannot be parsed or with another path (`//v1/traces`).
+    url = typeof endpoint === 'string' && !/\s/.test(endpoint) ? new URL(endpoint) : undefined;
   } catch {
     // Not a URL: named below.
   }

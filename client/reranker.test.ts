@@ -458,6 +458,7 @@ describe('createReranker options', () => {
   it('refuses, when it is made, options it could not work with, naming the option', () => {
     const base = { endpoint: 'http://collector.test', serverKey: 'rfs_x' };
     expect(() => createReranker({ ...base, endpoint: undefined as never })).toThrow(/endpoint/);
+    expect(() => createReranker({ ...base, endpoint: 'https://feedback.example.com/\n' })).toThrow(/endpoint/);
     expect(() => createReranker({ ...base, serverKey: 'rfs_x\n' })).toThrow(/serverKey/);
     // NaN would never revalidate, so a promotion would never arrive.
     expect(() => createReranker({ ...base, refreshMs: Number.NaN })).toThrow(/refreshMs/);

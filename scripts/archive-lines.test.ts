@@ -2,10 +2,13 @@
  * `npm run archive:lines` reads an object of the raw rows' archive back with every chunk's text,
  * though the object writes each text once.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ArchivedChunk, ObjectTexts } from '../shared/archive-texts.ts';
@@ -75,6 +78,33 @@ describe('npm run archive:lines', () => {
       ]);
     },
   );
+
+  it('reads no further than what reads its lines (a pager) has taken, rather than holding the rest of the day in memory', { timeout: 60_000 }, async () => {
+    // Some 16 MB gzipped, of lines random enough not to shrink.
+    const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ eventId: `e${i}`, note: randomBytes(300).toString('base64') }));
+    const gz = gzipSync(`${lines.join('\n')}\n`);
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/archive-lines.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+    // Its reader takes nothing: a pager waiting on its first page.
+    child.stdout.pause();
+    child.stdin.on('error', () => undefined);
+    let taken = 0;
+    let started = false;
+    try {
+      for (let at = 0; at < gz.length; at += 65_536) {
+        const part = gz.subarray(at, at + 65_536);
+        if (!child.stdin.write(part)) {
+          // Its start may take seconds; after that, a pause this long is its input held back.
+          const drained = await Promise.race([once(child.stdin, 'drain').then(() => true), sleep(started ? 3_000 : 20_000).then(() => false)]);
+          if (!drained) break;
+          started = true;
+        }
+        taken = at + part.length;
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(taken).toBeLessThan(gz.length / 4);
+  });
 
   it('says in one line what is wrong with input that is not gzipped', { timeout: 30_000 }, () => {
     const run = archiveLines([], Buffer.from('{"traceId":"t1"}\n'));

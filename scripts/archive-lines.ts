@@ -6,6 +6,7 @@
  *   npx wrangler r2 object get rag-feedback-archive/<projectId>/traces/2026-12-01.jsonl.gz --pipe --local | npm run -s archive:lines
  *   npm run -s archive:lines -- day.jsonl.gz
  */
+import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -21,14 +22,17 @@ if (!path && process.stdin.isTTY)
     'give an object of the archive: npm run -s archive:lines -- FILE, or pipe one in (npx wrangler r2 object get … --pipe | npm run -s archive:lines)',
   );
 const input = (path ? createReadStream(path) : process.stdin).pipe(createGunzip());
+/**
+ * Waits while what reads the lines (a pager, a slow pipe) is behind: a day's lines with their texts
+ * run to hundreds of MB, which would otherwise all wait in this process's memory.
+ */
+async function print(line: string): Promise<void> {
+  if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+}
 const texts = new TextsRead();
 for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
   if (!line) continue;
   const row = JSON.parse(line) as { chunks?: ArchivedChunk[] };
-  if (!row.chunks) {
-    process.stdout.write(`${line}\n`);
-    continue;
-  }
-  texts.fill(row.chunks);
-  process.stdout.write(`${JSON.stringify(row)}\n`);
+  if (row.chunks) texts.fill(row.chunks);
+  await print(row.chunks ? JSON.stringify(row) : line);
 }

@@ -31,6 +31,11 @@ describe('the collector the command-line tools talk to', () => {
     expect(() => collectorEndpoint('ftp://feedback.example.com')).toThrow('--endpoint is not an http(s) URL');
     vi.stubEnv('RF_ENDPOINT', '127.0.0.1:8787');
     expect(() => collectorEndpoint()).toThrow('RF_ENDPOINT is not an http(s) URL');
+    // Read with its line break or a space: every request would go to a URL that cannot be parsed ("…:8787 /v1/admin")
+    // or to another path ("…/ /v1/admin" is "/%20/v1/admin", a 404).
+    vi.stubEnv('RF_ENDPOINT', 'https://feedback.example.com/\n');
+    expect(() => collectorEndpoint()).toThrow('RF_ENDPOINT is not an http(s) URL: "https://feedback.example.com/\\n"');
+    expect(() => collectorEndpoint('http://127.0.0.1:8787 ')).toThrow('--endpoint is not an http(s) URL: "http://127.0.0.1:8787 "');
     vi.stubEnv('RF_ENDPOINT', undefined);
     for (const port of ['abc', '-1', '0', '70000']) {
       vi.stubEnv('PORT', port);

@@ -17,7 +17,8 @@ export function collectorEndpoint(flag?: string): string {
       : process.env.RF_ENDPOINT !== undefined
         ? [process.env.RF_ENDPOINT, 'RF_ENDPOINT']
         : [`http://127.0.0.1:${localCollectorPort()}`, 'PORT'];
-  const protocol = URL.canParse(given) ? new URL(given).protocol : undefined;
+  // With whitespace in it (read with its line break), URL parsing drops it, but each request's URL, made from it as given, would not.
+  const protocol = URL.canParse(given) && !/\s/.test(given) ? new URL(given).protocol : undefined;
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(given)} (say https://feedback.example.com)`);
   return given.replace(/\/+$/, '');
