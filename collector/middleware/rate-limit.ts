@@ -5,7 +5,7 @@ import { clientNetwork } from '../client-network.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { readVar } from '../worker-vars.ts';
-import { headerKey } from './require-key.ts';
+import { headerKey, keyHashOf } from './require-key.ts';
 
 /** Defaults per minute; override with the RATE_LIMIT_* vars. */
 export { DEFAULT_RATE_LIMITS } from '../worker-vars.ts';
@@ -42,7 +42,7 @@ function take(costs: BucketCost[], now = Date.now()): void {
 export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
   async function ipRateLimit(c, next) {
     const key = headerKey(c);
-    const auth = key === undefined ? undefined : await cachedKey(key);
+    const auth = key === undefined ? undefined : cachedKey(await keyHashOf(c, key));
     if (auth && (auth.kind === 'server' || auth.kind === 'admin')) {
       take([{ name: `key:${auth.keyHash}`, cost: 1, capacity: readVar(c.env, 'RATE_LIMIT_KEY_PER_MIN') }]);
     } else {
