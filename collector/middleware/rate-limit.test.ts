@@ -137,6 +137,21 @@ describe("a backend's requests", () => {
   });
 });
 
+describe("the console's requests", () => {
+  it("count against a viewer key as against an admin key, not the address, so the loop's readers behind one address share no browser's limit", async () => {
+    const p = await newProject();
+    const ip = crypto.randomUUID();
+    const bindings = { RATE_LIMIT_IP_PER_MIN: '3', RATE_LIMIT_KEY_PER_MIN: '10' };
+    const health = (headers: Record<string, string>) => call('/v1/admin/health', { headers: { ...headers, 'cf-connecting-ip': ip }, bindings });
+    // The first is read from D1 and counts against the address; the next 10 against the key alone.
+    for (let i = 0; i < 11; i++) expect((await health(bearer(p.keys.viewer))).status).toBe(200);
+    await expect429(await health(bearer(p.keys.viewer)), 'key');
+    // The address has 2 of its 3 left.
+    for (let i = 0; i < 2; i++) expect((await health({})).status).toBe(401);
+    await expect429(await health({}), 'ip');
+  });
+});
+
 describe("a request's key", () => {
   it('is hashed once, though the IP limit and the route both look it up, whether the key cache holds it or not', async () => {
     const p = await newProject();
