@@ -33,7 +33,7 @@ const browserCors = cors({
 });
 
 /**
- * Every request to /v1 but health counts against its address's limit (or a server or admin key's),
+ * Every request to /v1 but health counts against its address's limit (or a server, admin or viewer key's),
  * preflights included, before anything else is done for it: CORS reads D1 for an origin it has not
  * seen in the last minute.
  */

@@ -23,6 +23,8 @@ export interface AppEnv {
   Variables: {
     /** The authenticated key's project and kind, set by `requireKey`. */
     auth: AuthenticatedKey;
+    /** The key presented and its hash, set by whichever of the IP limit and `requireKey` hashes it first. */
+    hashedKey: { key: string; hash: string } | undefined;
     /** The request body as parsed JSON, not yet validated, set by `jsonBody`. */
     body: unknown;
     /** Sessions of a batch over their rate limit while others were not, with the seconds each should wait; set by `writeRateLimit`. */

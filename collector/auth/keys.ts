@@ -1,6 +1,5 @@
 import { anyProjectAllows, liveKey, originsOf } from '../storage/keys.ts';
 import type { Db } from '../storage/sql/db.ts';
-import { hashKey } from './key-format.ts';
 import type { KeyKind } from './key-kinds.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -17,9 +16,8 @@ export interface AuthenticatedKey {
 const keyCache = new TtlCache<AuthenticatedKey | null>();
 const originCache = new TtlCache<boolean>();
 
-/** The live key's project and kind, or null for an unknown or revoked key. */
-export async function lookupKey(db: Db, key: string): Promise<AuthenticatedKey | null> {
-  const keyHash = await hashKey(key);
+/** The live key with this hash: its project and kind, or null for an unknown or revoked key. */
+export function lookupKey(db: Db, keyHash: string): Promise<AuthenticatedKey | null> {
   return keyCache.get(keyHash, async () => {
     const row = await liveKey(db, keyHash);
     if (!row) return null;
@@ -31,7 +29,7 @@ export async function lookupKey(db: Db, key: string): Promise<AuthenticatedKey |
  * The live key as the cache last read it, or undefined when it must be read from D1 (or is unknown
  * or revoked): what may be decided about a request before anything is looked up for it.
  */
-export const cachedKey = async (key: string): Promise<AuthenticatedKey | undefined> => keyCache.peek(await hashKey(key)) ?? undefined;
+export const cachedKey = (keyHash: string): AuthenticatedKey | undefined => keyCache.peek(keyHash) ?? undefined;
 
 /** Whether any project allows this origin: all a CORS preflight, which carries no key, can check. */
 export const originKnown = (db: Db, origin: string): Promise<boolean> => originCache.get(origin, () => anyProjectAllows(db, origin));

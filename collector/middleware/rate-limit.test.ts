@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { app as collector } from '../app.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { handleError } from '../errors.ts';
@@ -134,6 +134,40 @@ describe("a backend's requests", () => {
     await expect429(await rerank(`rfs_${crypto.randomUUID()}`), 'ip');
     await expect429(await documents(p.keys.write), 'ip');
     await expect429(await call('/v1/rerank', { method: 'POST', headers: { 'cf-connecting-ip': ip }, json: {}, bindings }), 'ip');
+  });
+});
+
+describe("the console's requests", () => {
+  it("count against a viewer key as against an admin key, not the address, so the loop's readers behind one address share no browser's limit", async () => {
+    const p = await newProject();
+    const ip = crypto.randomUUID();
+    const bindings = { RATE_LIMIT_IP_PER_MIN: '3', RATE_LIMIT_KEY_PER_MIN: '10' };
+    const health = (headers: Record<string, string>) => call('/v1/admin/health', { headers: { ...headers, 'cf-connecting-ip': ip }, bindings });
+    // The first is read from D1 and counts against the address; the next 10 against the key alone.
+    for (let i = 0; i < 11; i++) expect((await health(bearer(p.keys.viewer))).status).toBe(200);
+    await expect429(await health(bearer(p.keys.viewer)), 'key');
+    // The address has 2 of its 3 left.
+    for (let i = 0; i < 2; i++) expect((await health({})).status).toBe(401);
+    await expect429(await health({}), 'ip');
+  });
+});
+
+describe("a request's key", () => {
+  it('is hashed once, though the IP limit and the route both look it up, whether the key cache holds it or not', async () => {
+    const p = await newProject();
+    const digest = crypto.subtle.digest.bind(crypto.subtle);
+    const hashed: string[] = [];
+    const spy = vi.spyOn(crypto.subtle, 'digest').mockImplementation((algorithm, data) => {
+      hashed.push(new TextDecoder().decode(data as ArrayBuffer | ArrayBufferView<ArrayBuffer>));
+      return digest(algorithm, data);
+    });
+    try {
+      // The first is read from D1, the second from the cache.
+      for (let i = 0; i < 2; i++) expect((await call('/v1/admin/project', { headers: bearer(p.keys.admin) })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(hashed.filter((text) => text === p.keys.admin)).toHaveLength(2);
   });
 });
 

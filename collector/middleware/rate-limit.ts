@@ -5,7 +5,7 @@ import { clientNetwork } from '../client-network.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { readVar } from '../worker-vars.ts';
-import { headerKey } from './require-key.ts';
+import { headerKey, keyHashOf } from './require-key.ts';
 
 /** Defaults per minute; override with the RATE_LIMIT_* vars. */
 export { DEFAULT_RATE_LIMITS } from '../worker-vars.ts';
@@ -35,15 +35,16 @@ function take(costs: BucketCost[], now = Date.now()): void {
 /**
  * Every request from one client IP (an IPv6 client: its /64), before anything else is done for it.
  * The limit is for what anyone may send (no key, a bad one, the public write key): a request
- * with a server or admin key the cache holds as live counts against that key's limit instead,
- * so a backend calling for each user's question from one address is not held to a browser's
- * rate. A key not cached counts against the IP once, as it is read from D1 for the minute after.
+ * with a secret key (server, admin or viewer) the cache holds as live counts against that key's
+ * limit instead, so a backend calling for each user's question from one address, or the console's
+ * readers behind one office's, are not held to a browser's rate. A key not cached counts against
+ * the IP once, as it is read from D1 for the minute after.
  */
 export const ipRateLimit = (): MiddlewareHandler<AppEnv> =>
   async function ipRateLimit(c, next) {
     const key = headerKey(c);
-    const auth = key === undefined ? undefined : await cachedKey(key);
-    if (auth && (auth.kind === 'server' || auth.kind === 'admin')) {
+    const auth = key === undefined ? undefined : cachedKey(await keyHashOf(c, key));
+    if (auth && auth.kind !== 'write') {
       take([{ name: `key:${auth.keyHash}`, cost: 1, capacity: readVar(c.env, 'RATE_LIMIT_KEY_PER_MIN') }]);
     } else {
       const ip = clientNetwork(c.req.header('cf-connecting-ip') ?? 'unknown');

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { hashKey } from '../auth/key-format.ts';
 import type { KeyKind } from '../auth/key-kinds.ts';
 import { lookupKey } from '../auth/keys.ts';
 import type { AppEnv } from '../env.ts';
@@ -26,6 +27,15 @@ export function headerKey(c: Context<AppEnv>): string | undefined {
   return c.req.header('x-api-key') || undefined;
 }
 
+/** A key's hash, computed once for the request: the IP limit and `requireKey` both look up the header's key. */
+export async function keyHashOf(c: Context<AppEnv>, key: string): Promise<string> {
+  const hashed = c.get('hashedKey');
+  if (hashed?.key === key) return hashed.hash;
+  const hash = await hashKey(key);
+  c.set('hashedKey', { key, hash });
+  return hash;
+}
+
 /** "an admin", "a server", "a write". */
 const withArticle = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
@@ -40,7 +50,7 @@ export const requireKey = (...kinds: [KeyKind, ...KeyKind[]]): MiddlewareHandler
       const where = kinds.includes('write') ? '' : ' in Authorization or X-Api-Key';
       throw new ApiError(401, { code: 'missing_key', message: `This endpoint needs ${kindsNamed(kinds)}${where}`, field: 'key' });
     }
-    const auth = await lookupKey(openDb(c.env.DB), key);
+    const auth = await lookupKey(openDb(c.env.DB), await keyHashOf(c, key));
     if (!auth) throw new ApiError(401, { code: 'invalid_key', message: 'The key is unknown or revoked', field: 'key' });
     // First: whatever the endpoint, a key that should never be in a URL has leaked, and must be revoked.
     if (inUrlOrBody && auth.kind !== 'write') {
