@@ -202,6 +202,8 @@ describe('the demo page', () => {
     expect(await again.getAttribute('aria-disabled')).toBeNull();
     expect(await page.locator('.reply.superseded').count()).toBe(0);
     expect(await again.evaluate((b) => b === document.activeElement)).toBe(true);
+    // The button asks again: the question box is left as it was.
+    expect(await page.inputValue('#query')).toBe('');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
     expect(await page.locator('.reply.superseded').count()).toBe(1);
@@ -209,6 +211,41 @@ describe('the demo page', () => {
     await expect.poll(focused).toBe(true);
     // Asked twice, the answer was regenerated once.
     expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
+  });
+
+  it('puts a question that got no answer back in the box, to be asked again as is, unless another is being typed there', async () => {
+    const { page } = await openPage();
+    // The network fails once.
+    await page.route('**/api/ask', (route) => route.abort('connectionrefused'), { times: 1 });
+    await page.fill('#query', 'How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    await page.locator('.turn .error').waitFor();
+    expect(await page.inputValue('#query')).toBe('How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    const el = page.locator('rag-feedback');
+    await el.waitFor();
+    expect(await el.getAttribute('query')).toBe('How do I deploy to Cloudflare?');
+    expect(await page.inputValue('#query')).toBe('');
+    // The demo fails the next question only once the reader has begun typing another.
+    let fail = () => {};
+    const typed = new Promise<void>((r) => {
+      fail = r;
+    });
+    await page.route(
+      '**/api/ask',
+      async (route) => {
+        await typed;
+        await route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Internal error' } } });
+      },
+      { times: 1 },
+    );
+    await page.fill('#query', 'What rate limits are there?');
+    await page.press('#query', 'Enter');
+    await page.fill('#query', 'How big is the widget?');
+    fail();
+    await expect.poll(() => page.locator('.turn .error').count()).toBe(2);
+    expect(await page.locator('.turn .error').last().textContent()).toBe('No answer: Internal error');
+    expect(await page.inputValue('#query')).toBe('How big is the widget?');
   });
 
   it('says an answer the demo no longer holds can no longer be regenerated, drops its button and gives the focus to the question box', async () => {
@@ -231,6 +268,8 @@ describe('the demo page', () => {
     expect(await page.locator('rag-feedback').count()).toBe(1);
     expect(await page.locator('.reply.superseded').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+    // The question is in the box, to be asked again with Enter.
+    expect(await page.inputValue('#query')).toBe('What rate limits are there?');
   });
 
   it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {

@@ -143,6 +143,8 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     turn.append(element('p', { className: 'error', textContent: message }));
     searching--;
     announce(message);
+    // A question with nothing left to retry goes back in the box, to be sent again as is, unless another is being typed there.
+    if ((!replaces || gone) && !input.value.trim()) input.value = query;
     if (gone) {
       // Its button goes, the focus to the question box if it was on the button.
       if (replaces.again === document.activeElement) input.focus();
