@@ -384,6 +384,25 @@ describe('the demo page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('says no feedback is sent without a collector for as long as the page is open, not only until the first question', async () => {
+    // The demo alone, started without a collector.
+    const alone = await startDemo({ port: 0, log: () => {} });
+    try {
+      const page = await (await browser.newContext()).newPage();
+      page.setDefaultNavigationTimeout(30_000);
+      await page.goto(alone.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      const notice = page.getByText('No collector configured: feedback is not sent.', { exact: true });
+      await notice.waitFor();
+      const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
+      expect(await page.locator('#status').textContent()).toBe(`Answer: ${await el.locator('.answer').textContent()}`);
+      expect(await notice.isVisible()).toBe(true);
+      expect(await axe(page)).toEqual([]);
+    } finally {
+      await alone.close();
+    }
+  });
+
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {
     const { page } = await openPage();
     await page.setViewportSize({ width: 1100, height: 800 });

@@ -253,7 +253,8 @@ async function start(): Promise<ClientConfig> {
   if (config.consoleUrl) Object.assign($<HTMLAnchorElement>('console-link'), { href: config.consoleUrl, hidden: false });
   const { RagFeedback } = (await import(WIDGET_MODULE)) as { RagFeedback: typeof RagFeedbackApi };
   if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
-  else status.textContent = 'No collector configured: feedback is not sent.';
+  // For the whole visit, beside the status line, which each question rewrites.
+  else Object.assign($('notice'), { textContent: 'No collector configured: feedback is not sent.', hidden: false });
   document.body.dataset.ready = 'true';
   return config;
 }
