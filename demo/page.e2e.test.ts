@@ -403,6 +403,31 @@ describe('the demo page', () => {
     }
   });
 
+  it('shows a question and "Searching…" above the question box as it is asked, on a page scrolled back to an earlier answer, not only once it is answered', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 800, height: 500 });
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    await askOnPage(page, 'How are events delivered when the page is closed?');
+    // The reader goes back to the first answer, and asks a follow-up of a slow backend.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const { asked, release } = await holdAsks(page, () => true);
+    await page.fill('#query', 'What rate limits are there?');
+    await page.press('#query', 'Enter');
+    await expect.poll(asked).toBe(1);
+    const box = (await page.locator('#ask').boundingBox())!;
+    for (const shown of [page.locator('.question').last(), page.locator('#status')]) {
+      await expect
+        .poll(async () => {
+          const at = (await shown.boundingBox())!;
+          return at.y >= 0 && at.y + at.height <= box.y;
+        })
+        .toBe(true);
+    }
+    expect(await page.locator('#status').textContent()).toBe('Searching…');
+    release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
+  });
+
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {
     const { page } = await openPage();
     await page.setViewportSize({ width: 1100, height: 800 });

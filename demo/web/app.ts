@@ -198,6 +198,8 @@ form.addEventListener('submit', (e) => {
   const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query, dir: 'auto' }));
   chat.append(turn);
   void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
+  // The question and "Searching…" below it are seen at once, not only once the answer comes.
+  status.scrollIntoView({ block: 'end' });
 });
 
 input.addEventListener('keydown', (e) => {
