@@ -285,6 +285,19 @@ describe('the demo page', () => {
     expect(await page.locator('rag-feedback').count()).toBe(0);
   });
 
+  it('gives the focus to the question box when an example is asked from the keyboard, as the examples go', async () => {
+    const { page } = await openPage();
+    await page.locator('#examples button').first().focus();
+    await page.keyboard.press('Enter');
+    await page.locator('rag-feedback').waitFor();
+    expect(await page.locator('#examples').isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+    // The next question is typed straight away.
+    await page.keyboard.type('What rate limits are there?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
+  });
+
   it('shows what the user typed as text, never as markup', async () => {
     const { page, errors } = await openPage();
     const typed = '<img src=x onerror="window.pwned=1"> widget?';

@@ -230,6 +230,8 @@ function showExamples(questions: readonly string[]) {
       button.addEventListener('click', () => {
         input.value = q;
         form.requestSubmit();
+        // The examples are hidden with the button: the focus goes to the box for the next question, not to the page.
+        input.focus();
       });
       return element('li', {}, button);
     }),
