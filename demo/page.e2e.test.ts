@@ -202,6 +202,8 @@ describe('the demo page', () => {
     expect(await again.getAttribute('aria-disabled')).toBeNull();
     expect(await page.locator('.reply.superseded').count()).toBe(0);
     expect(await again.evaluate((b) => b === document.activeElement)).toBe(true);
+    // The button asks again: the question box is left as it was.
+    expect(await page.inputValue('#query')).toBe('');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
     expect(await page.locator('.reply.superseded').count()).toBe(1);
@@ -209,6 +211,41 @@ describe('the demo page', () => {
     await expect.poll(focused).toBe(true);
     // Asked twice, the answer was regenerated once.
     expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
+  });
+
+  it('puts a question that got no answer back in the box, to be asked again as is, unless another is being typed there', async () => {
+    const { page } = await openPage();
+    // The network fails once.
+    await page.route('**/api/ask', (route) => route.abort('connectionrefused'), { times: 1 });
+    await page.fill('#query', 'How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    await page.locator('.turn .error').waitFor();
+    expect(await page.inputValue('#query')).toBe('How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    const el = page.locator('rag-feedback');
+    await el.waitFor();
+    expect(await el.getAttribute('query')).toBe('How do I deploy to Cloudflare?');
+    expect(await page.inputValue('#query')).toBe('');
+    // The demo fails the next question only once the reader has begun typing another.
+    let fail = () => {};
+    const typed = new Promise<void>((r) => {
+      fail = r;
+    });
+    await page.route(
+      '**/api/ask',
+      async (route) => {
+        await typed;
+        await route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Internal error' } } });
+      },
+      { times: 1 },
+    );
+    await page.fill('#query', 'What rate limits are there?');
+    await page.press('#query', 'Enter');
+    await page.fill('#query', 'How big is the widget?');
+    fail();
+    await expect.poll(() => page.locator('.turn .error').count()).toBe(2);
+    expect(await page.locator('.turn .error').last().textContent()).toBe('No answer: Internal error');
+    expect(await page.inputValue('#query')).toBe('How big is the widget?');
   });
 
   it('says an answer the demo no longer holds can no longer be regenerated, drops its button and gives the focus to the question box', async () => {
@@ -231,6 +268,8 @@ describe('the demo page', () => {
     expect(await page.locator('rag-feedback').count()).toBe(1);
     expect(await page.locator('.reply.superseded').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+    // The question is in the box, to be asked again with Enter.
+    expect(await page.inputValue('#query')).toBe('What rate limits are there?');
   });
 
   it("offers the corpus's example questions on an empty chat: one click asks it, and a new chat offers them again", async () => {
@@ -244,6 +283,19 @@ describe('the demo page', () => {
     await page.click('#new-chat');
     expect(await page.locator('#examples').isVisible()).toBe(true);
     expect(await page.locator('rag-feedback').count()).toBe(0);
+  });
+
+  it('gives the focus to the question box when an example is asked from the keyboard, as the examples go', async () => {
+    const { page } = await openPage();
+    await page.locator('#examples button').first().focus();
+    await page.keyboard.press('Enter');
+    await page.locator('rag-feedback').waitFor();
+    expect(await page.locator('#examples').isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+    // The next question is typed straight away.
+    await page.keyboard.type('What rate limits are there?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(2);
   });
 
   it('shows what the user typed as text, never as markup', async () => {
@@ -343,6 +395,50 @@ describe('the demo page', () => {
     expect(await status.textContent()).toBe(`Answer: ${await el.locator('.answer').textContent()}`);
     expect(await page.locator('body').getAttribute('data-ready')).toBe('true');
     expect(errors).toEqual([]);
+  });
+
+  it('says no feedback is sent without a collector for as long as the page is open, not only until the first question', async () => {
+    // The demo alone, started without a collector.
+    const alone = await startDemo({ port: 0, log: () => {} });
+    try {
+      const page = await (await browser.newContext()).newPage();
+      page.setDefaultNavigationTimeout(30_000);
+      await page.goto(alone.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      const notice = page.getByText('No collector configured: feedback is not sent.', { exact: true });
+      await notice.waitFor();
+      const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
+      expect(await page.locator('#status').textContent()).toBe(`Answer: ${await el.locator('.answer').textContent()}`);
+      expect(await notice.isVisible()).toBe(true);
+      expect(await axe(page)).toEqual([]);
+    } finally {
+      await alone.close();
+    }
+  });
+
+  it('shows a question and "Searching…" above the question box as it is asked, on a page scrolled back to an earlier answer, not only once it is answered', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 800, height: 500 });
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    await askOnPage(page, 'How are events delivered when the page is closed?');
+    // The reader goes back to the first answer, and asks a follow-up of a slow backend.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const { asked, release } = await holdAsks(page, () => true);
+    await page.fill('#query', 'What rate limits are there?');
+    await page.press('#query', 'Enter');
+    await expect.poll(asked).toBe(1);
+    const box = (await page.locator('#ask').boundingBox())!;
+    for (const shown of [page.locator('.question').last(), page.locator('#status')]) {
+      await expect
+        .poll(async () => {
+          const at = (await shown.boundingBox())!;
+          return at.y >= 0 && at.y + at.height <= box.y;
+        })
+        .toBe(true);
+    }
+    expect(await page.locator('#status').textContent()).toBe('Searching…');
+    release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
   });
 
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {

@@ -143,6 +143,8 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     turn.append(element('p', { className: 'error', textContent: message }));
     searching--;
     announce(message);
+    // A question with nothing left to retry goes back in the box, to be sent again as is, unless another is being typed there.
+    if ((!replaces || gone) && !input.value.trim()) input.value = query;
     if (gone) {
       // Its button goes, the focus to the question box if it was on the button.
       if (replaces.again === document.activeElement) input.focus();
@@ -196,6 +198,8 @@ form.addEventListener('submit', (e) => {
   const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query, dir: 'auto' }));
   chat.append(turn);
   void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
+  // The question and "Searching…" below it are seen at once, not only once the answer comes.
+  status.scrollIntoView({ block: 'end' });
 });
 
 input.addEventListener('keydown', (e) => {
@@ -226,6 +230,8 @@ function showExamples(questions: readonly string[]) {
       button.addEventListener('click', () => {
         input.value = q;
         form.requestSubmit();
+        // The examples are hidden with the button: the focus goes to the box for the next question, not to the page.
+        input.focus();
       });
       return element('li', {}, button);
     }),
@@ -251,7 +257,8 @@ async function start(): Promise<ClientConfig> {
   if (config.consoleUrl) Object.assign($<HTMLAnchorElement>('console-link'), { href: config.consoleUrl, hidden: false });
   const { RagFeedback } = (await import(WIDGET_MODULE)) as { RagFeedback: typeof RagFeedbackApi };
   if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
-  else status.textContent = 'No collector configured: feedback is not sent.';
+  // For the whole visit, beside the status line, which each question rewrites.
+  else Object.assign($('notice'), { textContent: 'No collector configured: feedback is not sent.', hidden: false });
   document.body.dataset.ready = 'true';
   return config;
 }
