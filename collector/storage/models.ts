@@ -7,7 +7,6 @@ import type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/adm
 import { parseRerankerModel, type RerankerModel } from '../../shared/reranker/model.ts';
 import type { GateFinding } from '../../shared/training/gate-findings.ts';
 import { exampleAnsweredAfter } from './training-data.ts';
-import { modelReadAtSql } from './training-reads.ts';
 
 export interface NewModel {
   model: RerankerModel;
@@ -23,12 +22,19 @@ export interface NewModel {
   /**
    * When its training read the examples, by the real clock reviewers' answers are stamped by (a
    * night run with `?at=` is dated days from it): answers given after it are new to the model.
-   * Unknown (a model sent without it): stored as the project's latest training read not after `at`,
-   * else `at` (training-reads.ts); erasure memory then keeps every erasure. Known, erasures
-   * finished since it are forgotten too (erasure-memory.ts).
+   * Unknown (a model sent without it): stored as `UNKNOWN_READ_SQL` says; erasure memory then keeps
+   * every erasure. Known, erasures finished since it are forgotten too (erasure-memory.ts).
    */
   dataReadAt?: number;
 }
+
+/**
+ * SQL for when a model of project ?1 recorded at ?3 without its read's time read its data: when the
+ * models before it last did, or before any answer for the first. Any later read (the project's
+ * latest, say) may be an export's made after its own: answers given between the two would count as
+ * seen by it, and retraining would wait for another answer before it learnt them.
+ */
+const UNKNOWN_READ_SQL = 'min(coalesce((select max(data_read_at) from models where project_id = ?1), 0), ?3)';
 
 interface Rollout {
   action: 'promote' | 'rollback';
@@ -321,7 +327,7 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
     const insert = d1
       .prepare(
         `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings, data_read_at)
-         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, coalesce(?14, ${modelReadAtSql('?3')})
+         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, coalesce(?14, ${UNKNOWN_READ_SQL})
          where (?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2))
            and (${held.sql})
          on conflict do nothing returning version`,

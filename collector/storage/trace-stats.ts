@@ -31,18 +31,29 @@ export async function worstTraces(d1: D1Database, projectId: string, f: WorstTra
   return results.map((r) => ({ ...r, chunkIds: JSON.parse(r.chunkIds) as string[] }));
 }
 
-/** The latest trace of each query key (its typed query and candidates stand for the question). */
-export async function latestTraceOfKeys(d1: D1Database, projectId: string, keys: readonly string[]): Promise<Map<string, { traceId: string; query: string }>> {
+/**
+ * The latest trace of each query key (its typed query and candidates stand for the question), of
+ * those made by `until` when given: a later answer leaves what a read of that moment gives as it was.
+ * Of those that retrieved something: an answer retrieval found nothing for (a threshold, an outage)
+ * has no candidates to stand for it, and would leave the question's judgements with none.
+ */
+export async function latestTraceOfKeys(
+  d1: D1Database,
+  projectId: string,
+  keys: readonly string[],
+  until: number | null = null,
+): Promise<Map<string, { traceId: string; query: string }>> {
   const out = new Map<string, { traceId: string; query: string }>();
   for (let i = 0; i < keys.length; i += 500) {
     const { results } = await d1
       .prepare(
         `select s.query_key as queryKey, s.trace_id as traceId, t.query from (
            select query_key, trace_id, row_number() over (partition by query_key order by created_at desc, trace_id) as n
-           from trace_stats where project_id = ?1 and query_key in (select value from json_each(?2))) s
+           from trace_stats s where project_id = ?1 and query_key in (select value from json_each(?2)) and (?3 is null or created_at <= ?3)
+             and exists (select 1 from trace_chunks c where c.project_id = ?1 and c.trace_id = s.trace_id and c.stage = 'retrieved')) s
          join traces t on t.project_id = ?1 and t.trace_id = s.trace_id where s.n = 1`,
       )
-      .bind(projectId, JSON.stringify(keys.slice(i, i + 500)))
+      .bind(projectId, JSON.stringify(keys.slice(i, i + 500)), until)
       .all<{ queryKey: string; traceId: string; query: string }>();
     for (const r of results) out.set(r.queryKey, r);
   }

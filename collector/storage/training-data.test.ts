@@ -117,4 +117,37 @@ describe('what retraining reads: candidates', () => {
     // Three texts, though four candidates carry them.
     expect([...texts.values()].sort()).toEqual(['a as of v1', 'a as of v2', 'b as of v1']);
   });
+
+  it('keeps the candidates of an earlier answer when the latest answer to the question retrieved nothing', async () => {
+    const p = await newProject();
+    const now = Date.now() + 1_000;
+    const asked = wording((i) => `refund window opened items v${i}`, false);
+    const answered = (ids: string[], createdAt: number) =>
+      trace({ query: asked, retrievedChunks: ids.map((id, i) => chunk(id, i + 1)), rerankedChunks: undefined, createdAt });
+    const traces = [answered(['a', 'b'], now - 2_000), answered([], now - 1_000)];
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: traces })).status).toBe(200);
+    await runNightly(env, now, { projects: [p.id] });
+    const confirmed = [{ queryKey: queryKey(asked), query: asked, chunkId: 'a', sourceDocId: 'a.md', relevance: 1 as const }];
+    const { lists } = await trainingData(env.DB, p.id, now, confirmed);
+    expect(lists.map((l) => l.candidates.map((c) => c.chunkId))).toEqual([['a', 'b']]);
+  });
+
+  it('reads the same lists for the same moment again after the question is answered anew: an answer after it is left out', async () => {
+    const p = await newProject();
+    const asked = wording((i) => `refund window opened items v${i}`, false);
+    const answered = (ids: string[], createdAt: number) =>
+      trace({ query: asked, retrievedChunks: ids.map((id, i) => chunk(id, i + 1)), rerankedChunks: undefined, createdAt });
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [answered(['a', 'b'], Date.now() - 2_000)] })).status).toBe(200);
+    const at = Date.now();
+    await runNightly(env, at, { projects: [p.id] });
+    const confirmed = [{ queryKey: queryKey(asked), query: asked, chunkId: 'a', sourceDocId: 'a.md', relevance: 1 as const }];
+    const read = async () => (await trainingData(env.DB, p.id, at, confirmed)).lists;
+    const before = await read();
+    expect(before.map((l) => l.candidates.map((c) => c.chunkId))).toEqual([['a', 'b']]);
+    // The same question answered after that moment from other chunks, and counted by the next night.
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: [answered(['d', 'c'], Date.now())] })).status).toBe(200);
+    await runNightly(env, at + 86_400_000, { projects: [p.id] });
+    expect(await read()).toEqual(before);
+  });
 });

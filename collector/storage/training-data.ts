@@ -225,7 +225,8 @@ export async function trainingData(
 ): Promise<TrainingData> {
   confirmed ??= await confirmedExamples(d1, projectId);
   const keys = [...new Set(confirmed.map((c) => c.queryKey))];
-  const latest = await latestTraceOfKeys(d1, projectId, keys);
+  // As engagement: answers after `now` are left out, so the same moment read again gives the same lists.
+  const latest = await latestTraceOfKeys(d1, projectId, keys, now);
   const candidates = await candidatesOf(
     d1,
     projectId,

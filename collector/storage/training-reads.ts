@@ -1,8 +1,7 @@
 /**
  * When a training last began to read a project's reviewed answers (`training_reads`), and what that
  * does to the answers saved after it: stamped after the read, so that a model never takes as seen an
- * answer stamped by its request's clock before the read but saved after it, which the read missed;
- * and when a model recorded without its read's time read its data.
+ * answer stamped by its request's clock before the read but saved after it, which the read missed.
  */
 
 /**
@@ -20,14 +19,6 @@ export async function startTrainingRead(d1: D1Database, projectId: string): Prom
     .run();
   return readAt;
 }
-
-/**
- * SQL for when a model of project ?1 recorded at `at` (an SQL expression) without its read's time
- * read its data: at the latest read, the latest it can have been trained from, when not after `at`
- * (only the latest is kept), else at `at`. Taken as `at`, answers saved while it trained would count
- * as seen; an answer saved after the read is stamped after it, so it is new to the model.
- */
-export const modelReadAtSql = (at: string) => `min(coalesce((select read_at from training_reads where project_id = ?1), ${at}), ${at})`;
 
 /** SQL for the earliest an answer of project ?1 saved now may be stamped: after the latest training's read began. */
 export const AFTER_TRAINING_READ_SQL = 'select read_at + 1 from training_reads where project_id = ?1';

@@ -21,4 +21,14 @@ describe('trainingTriples', () => {
     const unknown = { ...data, confirmed: [...data.confirmed, { ...data.confirmed[0]!, chunkId: 'gone', relevance: 0 as const }] };
     expect(trainingTriples(unknown)).toHaveLength(2);
   });
+
+  it("takes each chunk's text from its own question's candidates, not another answer's version of the chunk", () => {
+    const { data } = trainingWorld(2);
+    const [first, second] = data.lists;
+    // The second question's answer retrieved the first's relevant chunk in a later version.
+    const rewritten = { ...first!.candidates.find((c) => c.chunkId === 'rel-0')!, text: 'alpha0 rewritten since' };
+    const lists = [first!, { ...second!, candidates: [...second!.candidates, rewritten] }];
+    expect(trainingTriples({ ...data, lists }).map((t) => t.positive)).toEqual(trainingTriples(data).map((t) => t.positive));
+    expect(trainingTriples({ ...data, lists })[0]!.positive).toMatch(/^alpha0 beta0 gamma0 method/);
+  });
 });

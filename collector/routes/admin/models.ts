@@ -55,8 +55,8 @@ const Trained = v.pipe(
     /**
      * When the training data was read (`readAt` of GET /v1/admin/training-data): the model forgets
      * the questions of erasures finished since, and reviewers' answers given since are new to it.
-     * Without it, the questions of every erasure still kept, and answers saved since the project's
-     * latest training read not after its time (since it is recorded when there is none).
+     * Without it, the questions of every erasure still kept, and answers given since the models before
+     * it read their data (every answer for the first).
      */
     dataReadAt: v.optional(epochMs()),
   }),
