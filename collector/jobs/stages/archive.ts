@@ -29,8 +29,9 @@ export const ARCHIVE_SLICE_QUERIES = 40;
 
 /**
  * D1 queries of page reads one piece of a day takes at most (24 pages of 5,000 events, or 12 of
- * 2,000 traces), so that a piece is written whole in one slice within its queries: a day of more
- * rows is written a piece a slice (a full-scale day of steady traffic takes two of each table).
+ * 500 traces), so that a piece is written whole in one slice within its queries: a day of more
+ * rows is written a piece a slice (a full-scale day of steady traffic takes two pieces of events
+ * and six of traces).
  */
 export const PIECE_READ_QUERIES = 24;
 
