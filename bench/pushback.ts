@@ -23,6 +23,9 @@ const longest = [
   pad('', '\r\n'),
   pad('', ' \n'),
   pad('pero', '\n'),
+  // Lines opening with a capital, and commas after a number, which may open a sentence.
+  pad('', '\nA'),
+  pad('1', ', '),
   // Pushbacks, whose phrases are left out and what they leave cleared.
   pad('Are you sure?', ' '),
   pad('.', ' ', ' thanks, are you sure?'),

@@ -89,6 +89,13 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Son 30 días\n¿Está seguro?',
       'Son 30 días\nEstás seguro?',
       '¿Estás seguro de esto?',
+      // A line break before a capital opens a sentence; a comma or line break after a number, which is not what may be safe.
+      'Son 30 días\nEstá seguro?',
+      'Son 30 días, ¿está seguro?',
+      'Son 30 días, está seguro?',
+      'son 30 dias\nesta seguro?',
+      'El plazo es de 14 días, ¿está segura de eso?',
+      'Son 30 días\nNo es cierto.',
     ],
     questions: [
       '¿Esto es falso o verdadero?',
@@ -105,6 +112,11 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       '¿Por qué no es así en mi país?',
       '¿Es seguro el fármaco?',
       'Es seguro?',
+      'El pago con tarjeta, está seguro?',
+      // Wrapped by hand.
+      'El pago con tarjeta\nestá seguro?',
+      'Tengo 2 tarjetas, ¿está seguro el pago?',
+      'Mi tarjeta\nno es correcta, ¿verdad?',
     ],
   },
   French: {
@@ -153,6 +165,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Auf der Seite steht etwas anderes. Sind Sie da sicher?',
       'Danke! Sind Sie sicher, dass es 30 Tage sind?',
       'Aber sind Sie sicher?',
+      'Es sind 30 Tage\nSind Sie sicher?',
+      'Es sind 30 Tage, sind Sie sicher?',
     ],
     questions: [
       'Ist das falsch oder richtig?',
@@ -165,6 +179,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Meine Daten, sind sie sicher?',
       'Wann sind sie sicher?',
       'Ich habe zwei Konten: sind sie sicher?',
+      'Meine Daten\nsind sie sicher?',
     ],
   },
   Portuguese: {
@@ -186,6 +201,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       // Right after a comma no other subject stands before it.
       'Isso, tem a certeza?',
       'São 30 dias, tem certeza?',
+      'São 30 dias\nTem certeza?',
     ],
     questions: [
       'O que faço se o endereço estiver errado?',
@@ -216,6 +232,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Ma ne è sicuro?',
       'No, non è quello che ho chiesto',
       'La risposta non è corretta',
+      'Sono 30 giorni\nNe è sicuro?',
+      'Sono 30 giorni, ne è sicuro?',
     ],
     questions: [
       "Cosa c'è di sbagliato nel mio ordine?",
@@ -307,6 +325,9 @@ describe('withoutPushback', () => {
     ['Gracias, ¿estás seguro? ¿Son 30 días?', '¿Son 30 días?'],
     ['Tem certeza que são 30 dias?', 'são 30 dias?'],
     ['São 30 dias, tem a certeza?', 'São 30 dias'],
+    ['Son 30 días, ¿está seguro?', 'Son 30 días'],
+    ['Son 30 días\nEstá seguro?', 'Son 30 días'],
+    ['Eso está mal. Son 30 días\nPor qué?', 'Son 30 días\nPor qué?'],
     ['Is it 30 days?\u0000 Are you sure?', 'Is it 30 days?'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {
     expect(withoutPushback(followUp)).toBe(asks);

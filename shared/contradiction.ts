@@ -47,16 +47,17 @@ const JA_OBJECTION =
  * A language written with spaces, as the sources of its phrases (`spaced` puts them together):
  * - `answer` then `wrong` push back wherever they stand ("eso está mal", "la respuesta es
  *   incorrecta"), but for a choice ("¿esto es falso o verdadero?");
- * - `wrong` without it (unless `bare`), and `alone`, only as a clause of their own, at the start or after a sentence's punctuation and followed
- *   by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal devolver un
+ * - `wrong` without it (unless `bare`), and `alone`, only as a clause of their own, at the start or after a sentence's punctuation (or a line
+ *   break before a capital letter) and followed by punctuation or the end, not "?": "No es cierto.", "Está mal, …"; "¿está mal devolver un
  *   regalo?" and "¿qué pasa si la dirección está mal?" ask. Quotes and brackets do not end a clause:
  *   "it says (incorrect) next to my email" quotes what a page says;
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
- * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?" or
- *   "…"; a "¿" or "¡" of its own, also opening a line, and a connective such as "pero" allowed),
- *   whatever follows: an "are you sure" whose subject may be a third person, or whose "sure" may be
- *   "safe" ("Meine Daten, sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "Alguém tem
- *   certeza sobre o prazo?");
+ * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?",
+ *   "…" or a line break before a capital letter; a "¿" or "¡" of its own, also opening a line, and a
+ *   connective such as "pero" allowed), or after a comma or line break ending words that state a
+ *   number ("Son 30 días, ¿está seguro?": a number is not what may be safe), whatever follows: an
+ *   "are you sure" whose subject may be a third person, or whose "sure" may be "safe" ("Meine Daten,
+ *   sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?");
  * - `first`: as `opening`, but only opening the text: after a sentence of its own, "is it really
  *   safe?" may ask about what that sentence named ("Voglio pagare con carta. È davvero sicuro?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
@@ -150,17 +151,33 @@ const ITALIAN: Spaced = {
  */
 const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|but|and|so|well|hmm|ok|okay|thanks|gracias|obrigad[oa]|grazie|danke|merci)';
 
+/**
+ * A line break before a capital letter opens a sentence ("Son 30 días\nEstá seguro?"); one before a
+ * small letter may only wrap a line by hand ("El pago con tarjeta\nestá seguro?"). The patterns read
+ * small letters, so such a break is marked first, to open a sentence as "." does, with a no-break
+ * space: a space to them, one NFKC leaves in no text, and one byte wide (a wider character makes a
+ * long text several times slower to read).
+ */
+const SENTENCE_LINE = '\u00a0';
+const CAPITAL_LINE = /\n(?=[^\S\n]*\p{Lu})/gu;
+const markSentenceLines = (text: string): string => text.replace(CAPITAL_LINE, `\n${SENTENCE_LINE}`);
+/** What a sentence opens after, in a character class. */
+const SENTENCE_END = `.!?…${SENTENCE_LINE}`;
+
 /** One pattern of a spaced language's phrases. `\b` knows only ASCII letters: a word ends where no letter or digit follows ("está", "ü"). */
 function spaced({ answer, wrong, bare, alone, anywhere, opening, first }: Spaced): RegExp {
   const word = (phrase: string) => String.raw`(?<![\p{L}\p{N}])(?:${phrase})(?![\p{L}\p{N}])`;
   // The spaces before go with the phrase: a lookbehind over them would scan back the whole run at each space.
-  const clause = (phrase: string) => String.raw`(?<=^|[,.!?;¿¡…])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
+  const clause = (phrase: string) => String.raw`(?<=^|[,;¿¡${SENTENCE_END}])\s*(?:${phrase})(?=\s*(?:$|[,.!;…]))`;
   // A "¿" before is looked behind (over spaces only there), so the question left keeps it: "¿son 30 días?".
   // So does a "¿" opening a line, and a connective before the phrase ("Pero ¿está seguro?", "Ok, tem
-  // certeza?"), which goes with the pushback. A line break alone does not: text wrapped by hand breaks
-  // lines mid-sentence. Each lookbehind passes only right after punctuation or a "¿", so a long run of
-  // spaces or line breaks is scanned once.
-  const opens = (phrase: string) => String.raw`(?:(?<=^|[.!?…]|(?:^|[.!?…\n])\s*[¿¡])\s*|(?<=^|[.!?…])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?)(?:${phrase})`;
+  // certeza?"), which goes with the pushback. A line break before a small letter does not: text
+  // wrapped by hand breaks lines mid-sentence. Nor does a comma, but after a number ("Son 30 días,
+  // ¿está seguro?"), the comma's clause back to it looked behind. Each lookbehind passes only right
+  // after punctuation, a line break or a "¿", and scans back no further than the comma before, so a
+  // long run of spaces, commas or line breaks is scanned once.
+  const opens = (phrase: string) =>
+    String.raw`(?:(?<=^|[${SENTENCE_END}]|(?:^|[${SENTENCE_END}\n])\s*[¿¡])\s*|(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?|(?<=\p{N}[^${SENTENCE_END}¿¡,\n]*[,\n])\s*(?:[¿¡]\s*)?)(?:${phrase})`;
   const opensText = (phrase: string) => String.raw`^\s*(?:${CONNECTIVE}[,.!]?\s+)?(?:[¿¡]\s*)?(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
@@ -187,7 +204,10 @@ let leftOverPattern: RegExp | undefined;
  * or a long run of spaces away from any phrase would be scanned to its end from each of its characters.
  */
 const leftOver = (): RegExp =>
-  (leftOverPattern ??= new RegExp(String.raw`(?:(?<=^|[.!?…])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*|(?<![\s,;:])[\s,;:]*)?${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`, 'giu'));
+  (leftOverPattern ??= new RegExp(
+    String.raw`(?:(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*|(?<![\s,;:])[\s,;:]*)?${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`,
+    'giu',
+  ));
 
 let compiled: { patterns: RegExp[]; phrases: RegExp[] } | undefined;
 
@@ -212,7 +232,7 @@ function pushbackPatterns(): { patterns: RegExp[]; phrases: RegExp[] } {
 
 /** Whether `followUp`, the next question of a conversation, says the answer before it was wrong. */
 export function contradictsAnswer(followUp: string): boolean {
-  const text = followUp.normalize('NFKC').toLowerCase();
+  const text = markSentenceLines(followUp.normalize('NFKC')).toLowerCase();
   return pushbackPatterns().patterns.some((pattern) => pattern.test(text));
 }
 
@@ -223,7 +243,7 @@ export function contradictsAnswer(followUp: string): boolean {
  */
 export function withoutPushback(followUp: string): string {
   if (!contradictsAnswer(followUp)) return followUp;
-  let text = followUp.normalize('NFKC').replaceAll(LEFT_OUT, ' ');
+  let text = markSentenceLines(followUp.normalize('NFKC').replaceAll(LEFT_OUT, ' '));
   for (const pattern of pushbackPatterns().phrases) text = text.replace(pattern, LEFT_OUT);
   // The punctuation a phrase leaves ("Is it 30 days? Are you sure?" → "Is it 30 days? ?"), and a
   // connective opening it ("Gracias, ¿estás seguro?"), go with it; so does what it leaves in front
@@ -231,6 +251,7 @@ export function withoutPushback(followUp: string): string {
   // ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?").
   return text
     .replace(leftOver(), ' ')
+    .replaceAll(`\n${SENTENCE_LINE}`, '\n')
     .replace(/^[\s\p{P}]+/u, (lead) => {
       const last = lead.trimEnd().slice(-1);
       return last === '¿' || last === '¡' ? last : '';

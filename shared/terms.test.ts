@@ -144,6 +144,19 @@ describe('terms', () => {
     }
   });
 
+  it('drops the stop words every language a short question may be in shares, so it keys as said in full', () => {
+    // "de" and "la" tell Spanish, French and Italian alike: whichever it is, they are stop words.
+    const asked: [string, string, string[]][] = [
+      ['Horario de la tienda?', '¿Cuál es el horario de la tienda?', ['horario', 'tienda']],
+      ['Taille de la veste ?', 'Quelle est la taille de la veste ?', ['taille', 'veste']],
+      ['Envío en la isla', '¿Cómo es el envío en la isla?', ['envío', 'isla']],
+    ];
+    for (const [short, full, words] of asked) {
+      expect(terms(short), short).toEqual(words);
+      expect(queryKey(short), short).toBe(queryKey(full));
+    }
+  });
+
   it('leaves English text as the English stop list alone makes it, though it holds stop words of other languages', () => {
     const english = [
       'Why do cells die when they come under oxidative stress?',

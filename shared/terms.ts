@@ -20,7 +20,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * Stop words of the other languages the product reads: articles, prepositions, pronouns, auxiliaries,
  * question words. Many are English words too ("die", "son", "come", "con", "man"), so a text loses
  * them only when it is in that language: it holds at least two distinct words of that list that are
- * not English (`ALSO_ENGLISH`, `STOP_WORDS`) nor written as acronyms ("MIT", "ES"), more of them
+ * not English (`ALSO_ENGLISH`, `STOP_WORDS`) nor written as acronyms ("MIT", "ES"), no fewer of them
  * than of any other list, and more than the English stop words it holds that are not of that list.
  * A rule this plain is predictable, and English text reads as it always did: a quoted foreign word
  * or two ("de novo", "et al.", "von Willebrand") tell nothing against its own stop words. "Without"
@@ -191,15 +191,17 @@ function scan(text: string, characters?: string[]): string[] {
     }
     if (!(listed.stop & 1)) out.push(word);
   }
+  // Told as several languages at once, the text is in one of them: a word of every one's list goes.
   const languages = textLanguages(named);
-  return languages ? out.filter((term) => !((LISTED.get(term)?.stop ?? 0) & languages)) : out;
+  return languages ? out.filter((term) => ((LISTED.get(term)?.stop ?? 0) & languages) !== languages) : out;
 }
 
 /**
- * The languages of `FOREIGN` the scanned text is in, as bits (1 << (1 + its index)), or 0: the one
- * told most, by two words at least and no tie, and by more words than English's stop words that
- * are not of its list. A text of stop words alone (no word of its own, `named`) needs one word, and
- * a tie leaves it in each language told ("¿Dónde?", "Warum?", "Como?"): like "Why?", it names nothing.
+ * The languages of `FOREIGN` the scanned text may be in, as bits (1 << (1 + its index)), or 0: those
+ * told most, by two words at least, and by more words than English's stop words that are not of
+ * their list ("Horario de la tienda?": Spanish, French or Italian, whose "de" and "la" all leave out).
+ * A text of stop words alone (no word of its own, `named`) needs one word ("¿Dónde?", "Warum?",
+ * "Como?"): like "Why?", it names nothing.
  */
 function textLanguages(named: boolean): number {
   let most = named ? 1 : 0;
@@ -212,7 +214,6 @@ function textLanguages(named: boolean): number {
       languages |= 1 << l;
     }
   }
-  if (named && languages & (languages - 1)) return 0;
   for (let l = 1; l < told.length; l++) if (languages & (1 << l) && !(most > english[l]!)) return 0;
   return languages;
 }
