@@ -327,6 +327,9 @@ describe('withoutPushback', () => {
     ['São 30 dias, tem a certeza?', 'São 30 dias'],
     ['Son 30 días, ¿está seguro?', 'Son 30 días'],
     ['Son 30 días\nEstá seguro?', 'Son 30 días'],
+    ['Son 30 días. ¿Está seguro?', 'Son 30 días.'],
+    ['Son 30 días. ¡No es cierto!', 'Son 30 días.'],
+    ['Son 30 días. ¿Está seguro? El sitio dice 14', 'Son 30 días. El sitio dice 14'],
     ['Eso está mal. Son 30 días\nPor qué?', 'Son 30 días\nPor qué?'],
     ['Is it 30 days?\u0000 Are you sure?', 'Is it 30 days?'],
   ])('reads "%s" as asking "%s"', (followUp, asks) => {

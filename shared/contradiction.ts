@@ -205,7 +205,7 @@ let leftOverPattern: RegExp | undefined;
  */
 const leftOver = (): RegExp =>
   (leftOverPattern ??= new RegExp(
-    String.raw`(?:(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*|(?<![\s,;:])[\s,;:]*)?${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`,
+    String.raw`(?:(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE}[\s,]*[¿¡]?\s*|(?<![\s,;:])[\s,;:]*(?:[¿¡](?=${LEFT_OUT}\s*[?!]))?)?${LEFT_OUT}(?:(?![¿¡])[\s\p{P}])*`,
     'giu',
   ));
 
@@ -248,7 +248,7 @@ export function withoutPushback(followUp: string): string {
   // The punctuation a phrase leaves ("Is it 30 days? Are you sure?" → "Is it 30 days? ?"), and a
   // connective opening it ("Gracias, ¿estás seguro?"), go with it; so does what it leaves in front
   // ("No, that's not right. Does…" → ". Does…"), but for the "¿" or "¡" that opens what follows
-  // ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?").
+  // ("Eso está mal. ¿Son 30 días?" → "¿Son 30 días?"); one opening a phrase that ends its sentence goes with it.
   return text
     .replace(leftOver(), ' ')
     .replaceAll(`\n${SENTENCE_LINE}`, '\n')
