@@ -16,7 +16,7 @@ describe('remember', () => {
 });
 
 describe('SizedCache', () => {
-  it('lets the entries set longest ago go past its count or its size, keeping the newest whatever its size', () => {
+  it('lets the entries used longest ago go past its count or its size, keeping the newest whatever its size', () => {
     const cache = new SizedCache<string, string>({ maxEntries: 3, maxSize: 10, sizeOf: (v) => v.length });
     for (const k of ['a', 'b', 'c', 'd']) cache.set(k, 'xx');
     expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k))).toEqual([undefined, 'xx', 'xx', 'xx']);
@@ -29,6 +29,15 @@ describe('SizedCache', () => {
     for (let i = 0; i < 5; i++) cache.set('same', 'xxxxx');
     cache.set('other', 'xxxxx');
     expect(cache.get('same')).toBe('xxxxx');
+  });
+
+  it('lets the entry used longest ago go, a read counting as a use', () => {
+    const cache = new SizedCache<string, string>({ maxEntries: 2, maxSize: 10, sizeOf: (v) => v.length });
+    cache.set('often', 'x');
+    cache.set('once', 'x');
+    expect(cache.get('often')).toBe('x');
+    cache.set('new', 'x');
+    expect(['often', 'once', 'new'].map((k) => cache.get(k))).toEqual(['x', undefined, 'x']);
   });
 
   it('keeps its bound when a value cannot be sized, counting that value as the whole bound', () => {

@@ -10,8 +10,8 @@ export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): v
 
 /**
  * A map kept to `maxEntries` entries and to `maxSize` in all (each value's size by `sizeOf`), the
- * entry set longest ago going first (cheaper on every hit than least-recently-used); the newest
- * stays whatever its size.
+ * entry used longest ago going first, so what is read often stays however much passes through
+ * once; the newest stays whatever its size.
  */
 export class SizedCache<K, V> {
   private readonly map = new Map<K, V>();
@@ -20,7 +20,13 @@ export class SizedCache<K, V> {
   constructor(private readonly limits: { maxEntries: number; maxSize: number; sizeOf: (value: V) => number }) {}
 
   get(key: K): V | undefined {
-    return this.map.get(key);
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      // Set again: a Map iterates in insertion order, so the order kept is that of use.
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
   }
 
   set(key: K, value: V): void {
