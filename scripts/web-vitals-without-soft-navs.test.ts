@@ -1,7 +1,13 @@
 import { build } from 'esbuild';
 import { minifySync } from 'rolldown/utils';
 import { describe, expect, it } from 'vitest';
-import { webVitalsPrivateNames, webVitalsWithoutSoftNavs, withoutHardNavigationType, withoutSoftNavs } from './web-vitals-without-soft-navs.ts';
+import {
+  webVitalsPrivateNames,
+  webVitalsWithoutSoftNavs,
+  withoutHardNavigationType,
+  withoutNavigationFields,
+  withoutSoftNavs,
+} from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
 
 /** The metrics the widget reports, bundled and minified as its build does (esbuild, then Oxc), with or without the plugin. */
@@ -95,6 +101,37 @@ describe("web-vitals' modules in the widget's bundles", () => {
     const more = initMetric.replace("_navigationType = 'prerender';", "_navigationType = 'prerender';\n            report();");
     for (const changed of [more, initMetric.replace('hardNavEntry', 'entry')])
       expect(() => withoutHardNavigationType(changed)).toThrow(/is not as the widget build expects/);
+  });
+
+  it('set a metric up without the navigation it belongs to, which the widget does not report, nor pass that on after a restore', async () => {
+    const full = await bundleMetrics([]);
+    const trimmed = await bundleMetrics([webVitalsWithoutSoftNavs]);
+    for (const field of ['navigationId', 'navigationInteractionId', 'navigationURL', 'navigationStartTime']) {
+      expect(full).toContain(field);
+      expect(trimmed).not.toContain(field);
+    }
+    expect(trimmed).toContain('navigationType');
+    const restore = [
+      'const initNew = (navigationType, navigationId, navigationInteractionId, navigationURL, navigationStartTime) => {',
+      "    metric = initMetric('CLS', 0, navigationType, navigationId, navigationInteractionId, navigationURL, navigationStartTime);",
+      '};',
+      "onBFCacheRestore(() => initNew('back-forward-cache', metric.navigationId, metric.navigationInteractionId, metric.navigationURL, getBFCacheRestoreTime()));",
+    ].join('\n');
+    expect(withoutNavigationFields(restore)).toBe(
+      [
+        'const initNew = (navigationType) => {',
+        "    metric = initMetric('CLS', 0, navigationType);",
+        '};',
+        "onBFCacheRestore(() => initNew('back-forward-cache'));",
+      ].join('\n'),
+    );
+    // One still set or passed on, under another shape, fails the build rather than be kept for nothing.
+    for (const left of [
+      restore.replace('getBFCacheRestoreTime()', 'restoredAt()'),
+      'const m = { name, navigationURL: url };',
+      'metric.navigationId = entry.navigationId;',
+    ])
+      expect(() => withoutNavigationFields(left), left).toThrow(/web-vitals module is not as the widget build expects/);
   });
 
   it("names the modules' private members, for the build to shorten", () => {

@@ -68,6 +68,34 @@ export function withoutHardNavigationType(source: string, path = "web-vitals' in
   return source.slice(0, start) + source.slice(end);
 }
 
+const FIELD = 'navigation(?:Id|InteractionId|URL|StartTime)';
+/** What sets up or passes on a navigation field, once they are left out: a metric's field, an assignment, an argument or a parameter. */
+const FIELD_LEFT = new RegExp(String.raw`\b${FIELD}\s*(?::|=(?!=))|[(,]\s*(?:metric\.)?${FIELD}\b`);
+
+/**
+ * Each metric also carries the navigation it belongs to (`navigationId`, `navigationInteractionId`,
+ * `navigationURL`, `navigationStartTime`: a soft navigation's, else the page's own), passed on to
+ * the metric set up anew after a back-forward cache restore. The widget reports none of them: they
+ * go from initMetric, with the arguments that carry them (~0.13 KB brotli). Should one still be set
+ * or passed on (a new version), the build fails.
+ */
+export function withoutNavigationFields(source: string, path = 'a web-vitals module'): string {
+  const out = source
+    // initMetric's parameters, and those of each metric's own setup, which passes them on.
+    .replace(/, navigationId(?: = 0)?, navigationInteractionId, navigationURL, navigationStartTime\)/g, ')')
+    // A restore from the back-forward cache: the metric's, and the restore's time as its start.
+    .replace(/, metric\.navigationId, metric\.navigationInteractionId, metric\.navigationURL, getBFCacheRestoreTime\(\)\)/g, ')')
+    // A soft navigation's entry (code the soft-navigation checks already leave out).
+    .replace(/, entry\.navigationId, entry\.interactionId, entry\.name, entry\.startTime\)/g, ')')
+    .replace(/\n\s*metric\.navigationId = entry\.navigationId \|\| metric\.navigationId;/g, '')
+    // initMetric's fields, and its reading of the page's navigation entry for them.
+    .replace(/\n\s*const hardNavEntry = getNavigationEntry\(\);\n\s*const hardNavId = [^;\n]*;/, '')
+    .replace(new RegExp(String.raw`\n\s*${FIELD}: [^\n]*,(?=\n)`, 'g'), '');
+  if (FIELD_LEFT.test(out) || /\bhardNav/.test(out))
+    throw new Error(`${path} is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals`);
+  return out;
+}
+
 /** The folder of web-vitals' ES modules (its package.json is not exported). */
 const modulesDir = (root: string) => dirname(createRequire(join(root, 'package.json')).resolve('web-vitals/onCLS.js'));
 
@@ -90,7 +118,8 @@ export const webVitalsWithoutSoftNavs: Plugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => {
       const source = withoutSoftNavs(readFileSync(path, 'utf8'), path);
-      return { loader: 'js', contents: /[\\/]lib[\\/]initMetric\.js$/.test(path) ? withoutHardNavigationType(source, path) : source };
+      const trimmed = /[\\/]lib[\\/]initMetric\.js$/.test(path) ? withoutHardNavigationType(source, path) : source;
+      return { loader: 'js', contents: withoutNavigationFields(trimmed, path) };
     });
   },
 };

@@ -112,8 +112,9 @@ const untouched: string[] = [
   'shipped 2024-12-04. Order 1-2024-12-04.',
   'serial 415-555-2671-12 and 800.555.0199.5',
   'part 415-555-2671xl or 415-555-2671x',
-  // A file's name with its pixel density (@2x), whatever its extension.
+  // A file's name with its pixel density (@2x, or @2X as some export it), whatever its extension.
   'use logo@2x.png, icon@2x.jpg and sprite@3x.webp',
+  'use Badge@2X.PNG, icon@3X.jpg and hero@1.5X.jpeg',
   'hero@1.5x.jpeg, Badge@2x.PNG, arrow@2x.svg, anim@3x.gif, photo@2x.avif and clip@2x.mov (_logo@2x.png_)',
 ];
 

@@ -28,9 +28,9 @@ export interface Detector {
  * stay, and no match starts after one joined to a letter (else "a'a'a'…" is read from every
  * letter). It ends with the letters of its TLD, whatever follows: an underscore, as markdown's
  * italics put one on either side (`_ann@example.com_`). A file's name with its pixel density
- * (logo@2x.png, hero@1.5x.jpeg: "@", a number and "x.") is no address.
+ * (logo@2x.png, hero@1.5x.jpeg, Badge@2X.PNG: "@", a number and "x." or "X.") is no address.
  */
-const EMAIL = /(?<![-\w.+À-ͯḀ-ỿ]['’]?)[-\w.+À-ͯḀ-ỿ](?:['’]?[-\w.+À-ͯḀ-ỿ]){0,63}@(?![\d.]+x\.)[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
+const EMAIL = /(?<![-\w.+À-ͯḀ-ỿ]['’]?)[-\w.+À-ͯḀ-ỿ](?:['’]?[-\w.+À-ͯḀ-ỿ]){0,63}@(?![\d.]+[xX]\.)[-\wÀ-ͯḀ-ỿ]{1,63}(?:\.[-\wÀ-ͯḀ-ỿ]{1,63}){0,8}\.[a-zA-ZÀ-ͯḀ-ỿ]{2,24}/g;
 
 const digitsOf = (s: string): string => s.replace(/\D/g, '');
 

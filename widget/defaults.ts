@@ -45,6 +45,8 @@ export const BACKOFF_MAX_MS = 3_600_000;
 export const MIN_BACKOFF_MS = 100;
 /** A batch unanswered this long (a hung proxy) is given up and retried, as after a network error. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
+/** Longest wait a browser timer holds, rounded down: over 2^31-1 ms (24.8 days) it fires at once. */
+export const MAX_TIMER_MS = 2e9;
 /**
  * Unconfirmed events a page keeps for its page-hide beacon, the newest: those another tab
  * delivered are never confirmed here. A beacon cannot carry more (browsers let a closing page send

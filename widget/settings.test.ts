@@ -6,6 +6,7 @@ import {
   DEFAULT_PROMPT_MAX_PER_SESSION,
   DEFAULT_WIDGET_THRESHOLDS,
 } from '../shared/schema/config-defaults.ts';
+import { MAX_TIMER_MS } from './defaults.ts';
 import { configure, loadConfig, normalizeConfig, options, type RagFeedbackOptions } from './settings.ts';
 
 /** A config as a proxy or a broken server might serve it: JSON, but not of the schema's types. */
@@ -90,6 +91,23 @@ describe('configure', () => {
 
 describe('loadConfig', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it('loads the config with no timeout where `transport.timeoutMs` is longer than a browser timer holds', async () => {
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response('{"rating": true}', { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      for (const [i, timeoutMs] of [1e300, 2 ** 32, MAX_TIMER_MS].entries()) {
+        configure({ transport: { timeoutMs } });
+        expect((await loadConfig(`https://collector-long-timeout-${i}.example`, 'rfw_k')).rating).toBe(true);
+        expect(fetch.mock.lastCall![1].signal).toBeUndefined();
+      }
+      configure({ transport: { timeoutMs: MAX_TIMER_MS - 1 } });
+      await loadConfig('https://collector-long-timeout.example', 'rfw_k');
+      expect(fetch.mock.lastCall![1].signal).toBeInstanceOf(AbortSignal);
+    } finally {
+      configure({ transport: undefined });
+    }
+  });
 
   it.each(['null', '"yes"', '[]'])('keeps the defaults when the collector (or a proxy before it) answers the config with %s', async (body) => {
     vi.stubGlobal('fetch', async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }));

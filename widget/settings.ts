@@ -12,6 +12,7 @@ import { setDebug, warn } from './guard.ts';
 import { localized } from './localized.ts';
 import type { TransportInput } from './pipeline/transport-options.ts';
 import type { Strings } from './strings.ts';
+import { timeoutSignal } from './timeout.ts';
 import { fill, typed } from './typed.ts';
 
 /** Page-wide options, set once with `RagFeedback.configure()`; attributes override per element. */
@@ -103,7 +104,7 @@ export function loadConfig(endpoint: string, writeKey: string): Promise<WidgetCo
   return (remote[where] ??= fetch(joinUrl(endpoint, 'v1/config'), {
     headers: { authorization: `Bearer ${writeKey}` },
     credentials: 'omit',
-    signal: timeoutMs ? AbortSignal.timeout?.(timeoutMs) : undefined,
+    signal: timeoutSignal(timeoutMs),
   })
     .then((res) => (res.ok ? (res.json() as Promise<WidgetConfig>) : Promise.reject(res.status)))
     .catch((err) => {

@@ -398,6 +398,24 @@ describe('implicit signals, each tied to its trace', () => {
     await page.context().close();
   });
 
+  it('records no bounce for an answer mounted anew with its vote restored', async () => {
+    const { page } = await openHost(browser(), { options: { config: { thresholds: fastThresholds } } });
+    const traceId = newTraceId('remount');
+    const other = newTraceId('remount-other');
+    await addAnswer(page, { traceId });
+    await widget(page, traceId).getByRole('button', { name: 'Helpful', exact: true }).click();
+    // A framework renders the answer again: a new element for the same trace, without `answered-at`.
+    await widget(page, traceId).evaluate((el) => el.remove());
+    await addAnswer(page, { traceId });
+    expect(await widget(page, traceId).evaluate((el: any) => el.feedbackState.vote)).toBe('up');
+    await addAnswer(page, { traceId: other });
+    await page.goto(`${site()}/tests/e2e/pages/host.html`); // leaves the page: pagehide
+    await eventually(other, (ev) => expect(ofType(ev, 'bounce')).toHaveLength(1));
+    // A bounce of the voted answer would have left in the same page-hide beacon as that one.
+    expect(ofType(await storedEvents(traceId), 'bounce')).toEqual([]);
+    await page.context().close();
+  });
+
   it('reports web vitals as context for the page', async () => {
     const { page } = await openHost(browser());
     const traceId = newTraceId('vitals');

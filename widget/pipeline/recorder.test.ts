@@ -91,6 +91,9 @@ describe('Recorder', () => {
     expect(sent.text.startsWith('mail [EMAIL] xxx')).toBe(true);
     expect(sent.text.length).toBe(TYPED_TEXT.correction.text);
     expect(sent.source).toBe('ask [EMAIL]');
+    // A placeholder the limit falls inside goes whole, as the collector cuts it: half of one would read as typed.
+    const straddles = recorder.record(ctx, 'correction', { text: `${'x'.repeat(3995)} a@b.co` }, Date.now(), true)!.detail as { text: string };
+    expect(straddles.text).toBe(`${'x'.repeat(3995)} `);
     // Shorter than the limit, nothing typed is lost to the longer placeholder, and no character is cut in half.
     expect(recorder.record(ctx, 'correction', { text: 'Ask a@b.co about it 👍' }, Date.now(), true)!.detail).toEqual({ text: 'Ask [EMAIL] about it 👍' });
     const atLimit = recorder.record(ctx, 'correction', { text: `a@b.co ${'x'.repeat(3991)}👍` }, Date.now(), true)!;

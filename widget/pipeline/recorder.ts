@@ -1,5 +1,5 @@
 import { withoutControlCharacters } from '../../shared/control-characters.ts';
-import { cut } from '../../shared/cut.ts';
+import { cutRedacted } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
@@ -54,7 +54,7 @@ const tidyDetail = (signalType: SignalType, detail: object): object => {
     Object.entries(detail).map(([k, v]) => [
       k,
       typed[k]
-        ? cut(redactPII(withoutControlCharacters(v)), typed[k])
+        ? cutRedacted(redactPII(withoutControlCharacters(v)), typed[k])
         : DURATION_FIELDS.includes(k)
           ? wholeUpTo(MAX_DURATION_MS, v)
           : COUNT_FIELDS.includes(k)

@@ -8,7 +8,7 @@ export interface TransportOptions {
   flushDelayMs: number;
   /** Retry timing after a network error, a 5xx or a 429. */
   backoff: BackoffOptions;
-  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none. */
+  /** Longest wait for the collector's answer to a batch, then retried as after a network error; 0 for none, as is MAX_TIMER_MS or more. */
   timeoutMs: number;
 }
 

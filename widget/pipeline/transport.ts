@@ -1,7 +1,8 @@
 import { backoffDelay, retryAfterMs, retryDelay } from '../../shared/backoff.ts';
 import type { ItemResult } from '../../shared/schema/batch-result.ts';
 import { MAX_EVENTS_PER_BATCH } from '../../shared/thresholds.ts';
-import { OTHER_TAB_RECHECK_MS } from '../defaults.ts';
+import { MAX_TIMER_MS, OTHER_TAB_RECHECK_MS } from '../defaults.ts';
+import { timeoutSignal } from '../timeout.ts';
 import { destination, eventsUrl, nextBatch } from './beacon.ts';
 import type { Outbox, OutboxItem } from './outbox.ts';
 import type { TransportOptions } from './transport-options.ts';
@@ -68,7 +69,7 @@ export class Transport {
         void this.flush(false);
         // Browsers fire a wait over 2^31-1 ms at once: a longer one is cut, and the flush waits again for what is not due.
       },
-      Math.min(at - Date.now(), 2e9),
+      Math.min(at - Date.now(), MAX_TIMER_MS),
     );
   }
 
@@ -172,8 +173,7 @@ export class Transport {
       body: JSON.stringify({ events: batch.map((i) => i.event), ...(dropped > 0 && { dropped }) }),
       credentials: 'omit',
       // A proxy that never answers would hold the flush, and every event after it, for good.
-      // None when the host turned it off, or where browsers cannot set one (Safari before 16).
-      signal: timeoutMs > 0 ? AbortSignal.timeout?.(timeoutMs) : undefined,
+      signal: timeoutSignal(timeoutMs),
     });
     const wait = retryAfterMs(res.headers.get('retry-after')) ?? 0;
     if (res.status >= 500) return wait;

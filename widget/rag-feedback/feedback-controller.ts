@@ -135,7 +135,8 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
     if (this.started || !traceId) return;
     this.started = true;
     this.startedAt = Date.now();
-    this.vote = storedVote(traceId);
+    // A vote restored (the answer mounted anew, as a framework does) was an interaction: no bounce for it.
+    if ((this.vote = storedVote(traceId))) this.interacted = true;
     reportVitalsTo((detail) => this.recordSignal('web_vitals', detail, { interaction: false }));
     this.reconfigure();
     // Queued now, in the order answers appear, so each query is compared with the one before it.
