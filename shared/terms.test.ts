@@ -92,6 +92,8 @@ describe('terms', () => {
     // So is one of another language's stop words alone, though one word, or one that two languages share, tells no language in a longer text.
     for (const nothing of ['¿Dónde?', '¿Qué?', 'Warum?', 'Wo denn?', 'Pourquoi ?', 'Où ça ?', 'Perché?', 'Como?', 'Quando?', 'Por quê?', 'O quê?'])
       expect(queryKey(nothing), nothing).toBe('');
+    // Told as several languages as often, whose lists do not all hold each word: it names nothing in any of them.
+    for (const nothing of ['Para que?', 'Wo está?', 'Y la?']) expect(queryKey(nothing), nothing).toBe('');
     expect(traceQueryKey('¿Dónde?', 't-1')).not.toBe(traceQueryKey('¿Dónde?', 't-2'));
     // A word of its own, or one written as an acronym, keeps them: "ES und MIT" names two things.
     expect(queryKey('¿Dónde, Lima?')).toBe('dónde lima');

@@ -192,8 +192,10 @@ function scan(text: string, characters?: string[]): string[] {
     if (!(listed.stop & 1)) out.push(word);
   }
   // Told as several languages at once, the text is in one of them: a word of every one's list goes.
+  // Of stop words alone, it names nothing whichever it is in: a word of any one's list goes.
   const languages = textLanguages(named);
-  return languages ? out.filter((term) => ((LISTED.get(term)?.stop ?? 0) & languages) !== languages) : out;
+  const dropped = (stop: number) => (named ? (stop & languages) === languages : (stop & languages) !== 0);
+  return languages ? out.filter((term) => !dropped(LISTED.get(term)?.stop ?? 0)) : out;
 }
 
 /**
@@ -201,7 +203,7 @@ function scan(text: string, characters?: string[]): string[] {
  * told most, by two words at least, and by more words than English's stop words that are not of
  * their list ("Horario de la tienda?": Spanish, French or Italian, whose "de" and "la" all leave out).
  * A text of stop words alone (no word of its own, `named`) needs one word ("¿Dónde?", "Warum?",
- * "Como?"): like "Why?", it names nothing.
+ * "Como?"), and told as several languages loses the words of each ("Para que?"): like "Why?", it names nothing.
  */
 function textLanguages(named: boolean): number {
   let most = named ? 1 : 0;
