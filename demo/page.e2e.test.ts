@@ -491,6 +491,28 @@ describe('the demo page', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
+  it('brings the answer of a Regenerate clicked with the mouse into view, the focus gone on to the question box', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 800, height: 500 });
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    await askOnPage(page, 'What rate limits are there?');
+    const { asked, release } = await holdAsks(page, () => true);
+    await page.locator('.regenerate').last().click();
+    await expect.poll(asked).toBe(1);
+    // The reader goes on to the question box while the new answer is made.
+    await page.click('#query');
+    release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
+    const answer = page.locator('.reply').last().locator('.answer');
+    await expect
+      .poll(async () => {
+        const at = (await answer.boundingBox())!;
+        return at.y >= 0 && at.y + at.height <= (await page.locator('#ask').boundingBox())!.y;
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
+  });
+
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {
     const { page } = await openPage();
     await page.setViewportSize({ width: 1100, height: 800 });

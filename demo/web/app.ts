@@ -71,11 +71,11 @@ function onScreen(el: Element): boolean {
 }
 
 /**
- * Whether the reader still waits where the answer to the question of `turn` comes, at "Searching…"
- * under the latest question, so it is brought into view: not once they have asked another question
- * or scrolled away.
+ * Whether the reader still waits where the reply to `turn` comes, at "Searching…" under the latest
+ * question or at the button regenerating its answer (`again`, clicked or pressed), so it is brought
+ * into view: not once they have asked another question or scrolled away.
  */
-const waiting = (turn: HTMLElement) => turn === chat.lastElementChild && onScreen(status);
+const waiting = (turn: HTMLElement, again?: HTMLElement) => (again ? onScreen(again) : turn === chat.lastElementChild && onScreen(status));
 
 const citeLink = (c: Citation, label: string) => {
   // The title names the source wherever a link cites it, and labels it in the widget's wrong-source list.
@@ -153,7 +153,7 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     // The demo no longer holds the answer to replace (it restarted, say): asking again is all that is left.
     const gone = replaces && err instanceof AskError && err.code === 'regenerate_unknown';
     const message = gone ? 'This answer can no longer be regenerated: ask the question again.' : `No answer: ${(err as Error).message}`;
-    const followed = !replaces && waiting(turn);
+    const followed = waiting(turn, replaces?.again);
     turn.append(element('p', { className: 'error', textContent: message }));
     if (followed) turn.scrollIntoView({ block: 'end' });
     searching--;
@@ -171,7 +171,7 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   }
   if (!turn.isConnected) return;
   searching--;
-  const followed = !replaces && waiting(turn);
+  const followed = waiting(turn, replaces?.again);
   replaces?.box.classList.add('superseded');
   // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
   const refocus = replaces?.again === document.activeElement;
