@@ -213,6 +213,17 @@ describe('the demo page', () => {
     expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
   });
 
+  it("drops a failed regenerate's error once a later regenerate answers", async () => {
+    const { page } = await openPage();
+    await askOnPage(page, 'What rate limits are there?');
+    await page.route('**/api/ask', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), { times: 1 });
+    await page.locator('.regenerate').click();
+    await page.locator('.turn .error').waitFor();
+    await regenerateOnPage(page);
+    expect(await page.locator('.reply.superseded').count()).toBe(1);
+    expect(await page.locator('.turn .error').count()).toBe(0);
+  });
+
   it('puts a question that got no answer back in the box, to be asked again as is, unless another is being typed there', async () => {
     const { page } = await openPage();
     // The network fails once.

@@ -173,6 +173,8 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   searching--;
   const followed = waiting(turn, replaces?.again);
   replaces?.box.classList.add('superseded');
+  // What failed regenerates of the replaced answer said is over once its new answer comes.
+  if (replaces) for (const error of turn.querySelectorAll(':scope > .error')) error.remove();
   // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
   const refocus = replaces?.again === document.activeElement;
   replaces?.again.remove();
