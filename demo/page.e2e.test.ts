@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { axe } from '../console/e2e/axe.ts';
@@ -211,6 +211,17 @@ describe('the demo page', () => {
     await expect.poll(focused).toBe(true);
     // Asked twice, the answer was regenerated once.
     expect(await first.evaluate((e) => (e as RagFeedbackElement & { reported?: number }).reported)).toBe(1);
+  });
+
+  it("drops a failed regenerate's error once a later regenerate answers", async () => {
+    const { page } = await openPage();
+    await askOnPage(page, 'What rate limits are there?');
+    await page.route('**/api/ask', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }), { times: 1 });
+    await page.locator('.regenerate').click();
+    await page.locator('.turn .error').waitFor();
+    await regenerateOnPage(page);
+    expect(await page.locator('.reply.superseded').count()).toBe(1);
+    expect(await page.locator('.turn .error').count()).toBe(0);
   });
 
   it('puts a question that got no answer back in the box, to be asked again as is, unless another is being typed there', async () => {
@@ -439,6 +450,78 @@ describe('the demo page', () => {
     expect(await page.locator('#status').textContent()).toBe('Searching…');
     release();
     await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
+  });
+
+  it('scrolls to an answer only while the reader waits where it comes: not back to an earlier question, nor away from what they scrolled to', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 800, height: 500 });
+    // Wholly on screen, above the fixed question box.
+    const shown = async (locator: Locator) => {
+      const at = (await locator.boundingBox())!;
+      return at.y >= 0 && at.y + at.height <= (await page.locator('#ask').boundingBox())!.y;
+    };
+    // The answer is handled, and the widget rendered, once a task later.
+    const settled = () => page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+
+    // The first question's answer is slow; the reader asks two more meanwhile and reads the last answer.
+    const slow = await holdAsks(page, (n) => n === 0);
+    await page.fill('#query', 'How do I deploy to Cloudflare?');
+    await page.press('#query', 'Enter');
+    await expect.poll(slow.asked).toBe(1);
+    await askOnPage(page, 'How are events delivered when the page is closed?');
+    const last = (await askOnPage(page, 'What does the nightly job do?')).locator('.answer');
+    await settled();
+    const reading = (await last.boundingBox())!.y;
+    slow.release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
+    await settled();
+    // Scroll anchoring keeps it where it was, to a fraction of a pixel.
+    expect((await last.boundingBox())!.y).toBeCloseTo(reading, 0);
+    await page.unroute('**/api/ask');
+
+    // The reader waits under the latest question: its answer is brought into view.
+    const waited = await holdAsks(page, () => true);
+    await page.fill('#query', 'What rate limits are there?');
+    await page.press('#query', 'Enter');
+    await expect.poll(waited.asked).toBe(1);
+    waited.release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(4);
+    await settled();
+    expect(await shown(page.locator('.reply').last().locator('.answer'))).toBe(true);
+    await page.unroute('**/api/ask');
+
+    // The reader scrolls back to the first answer while the next is made: the page stays there.
+    const away = await holdAsks(page, () => true);
+    await page.fill('#query', 'How big is the widget?');
+    await page.press('#query', 'Enter');
+    await expect.poll(away.asked).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    away.release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(5);
+    await settled();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('brings the answer of a Regenerate clicked with the mouse into view, the focus gone on to the question box', async () => {
+    const { page } = await openPage();
+    await page.setViewportSize({ width: 800, height: 500 });
+    await askOnPage(page, 'How do I deploy to Cloudflare?');
+    await askOnPage(page, 'What rate limits are there?');
+    const { asked, release } = await holdAsks(page, () => true);
+    await page.locator('.regenerate').last().click();
+    await expect.poll(asked).toBe(1);
+    // The reader goes on to the question box while the new answer is made.
+    await page.click('#query');
+    release();
+    await expect.poll(() => page.locator('rag-feedback').count()).toBe(3);
+    const answer = page.locator('.reply').last().locator('.answer');
+    await expect
+      .poll(async () => {
+        const at = (await answer.boundingBox())!;
+        return at.y >= 0 && at.y + at.height <= (await page.locator('#ask').boundingBox())!.y;
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('query');
   });
 
   it("keeps the widget's correction form above the question box when it opens at the bottom of the page, however tall the box", async () => {

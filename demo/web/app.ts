@@ -64,6 +64,19 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<H
   return el;
 }
 
+/** Whether any of `el` is on screen, above the fixed question box. */
+function onScreen(el: Element): boolean {
+  const { top, bottom } = el.getBoundingClientRect();
+  return bottom > 0 && top < form.getBoundingClientRect().top;
+}
+
+/**
+ * Whether the reader still waits where the reply to `turn` comes, at "Searching…" under the latest
+ * question or at the button regenerating its answer (`again`, clicked or pressed), so it is brought
+ * into view: not once they have asked another question or scrolled away.
+ */
+const waiting = (turn: HTMLElement, again?: HTMLElement) => (again ? onScreen(again) : turn === chat.lastElementChild && onScreen(status));
+
 const citeLink = (c: Citation, label: string) => {
   // The title names the source wherever a link cites it, and labels it in the widget's wrong-source list.
   const a = element('a', { className: 'cite', href: `#${encodeURIComponent(c.chunkId)}`, textContent: label, title: `[${c.n}] ${c.title}` });
@@ -140,7 +153,9 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
     // The demo no longer holds the answer to replace (it restarted, say): asking again is all that is left.
     const gone = replaces && err instanceof AskError && err.code === 'regenerate_unknown';
     const message = gone ? 'This answer can no longer be regenerated: ask the question again.' : `No answer: ${(err as Error).message}`;
+    const followed = waiting(turn, replaces?.again);
     turn.append(element('p', { className: 'error', textContent: message }));
+    if (followed) turn.scrollIntoView({ block: 'end' });
     searching--;
     announce(message);
     // A question with nothing left to retry goes back in the box, to be sent again as is, unless another is being typed there.
@@ -156,7 +171,10 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   }
   if (!turn.isConnected) return;
   searching--;
+  const followed = waiting(turn, replaces?.again);
   replaces?.box.classList.add('superseded');
+  // What failed regenerates of the replaced answer said is over once its new answer comes.
+  if (replaces) for (const error of turn.querySelectorAll(':scope > .error')) error.remove();
   // A regenerate asked from the keyboard: the focus moves from its button to the new answer, not to the page.
   const refocus = replaces?.again === document.activeElement;
   replaces?.again.remove();
@@ -165,7 +183,10 @@ async function reply(turn: HTMLElement, query: string, turnIndex: number, replac
   turn.append(box);
   announce(`Answer: ${res.answer}`);
   // The answer is shown (and can take the focus) once the widget has rendered the slot it sits in.
-  if (refocus) void Promise.resolve(el.updateComplete).then(() => el.querySelector<HTMLElement>('.answer')?.focus());
+  void Promise.resolve(el.updateComplete).then(() => {
+    if (followed) turn.scrollIntoView({ block: 'end' });
+    if (refocus) el.querySelector<HTMLElement>('.answer')?.focus();
+  });
   if (!res.answered) return;
   // Which ranking the user got: after a promotion, the next answer names the new model.
   const ranking = res.rerankerVersion ? `Sources ranked by ${res.rerankerVersion}` : 'Sources ranked by BM25';
@@ -197,7 +218,7 @@ form.addEventListener('submit', (e) => {
   examples.hidden = true;
   const turn = element('section', { className: 'turn' }, element('div', { className: 'question', textContent: query, dir: 'auto' }));
   chat.append(turn);
-  void reply(turn, query, nextTurn++).then(() => turn.scrollIntoView({ block: 'end' }));
+  void reply(turn, query, nextTurn++);
   // The question and "Searching…" below it are seen at once, not only once the answer comes.
   status.scrollIntoView({ block: 'end' });
 });
