@@ -23,9 +23,11 @@ const longest = [
   pad('', '\r\n'),
   pad('', ' \n'),
   pad('pero', '\n'),
-  // Lines opening with a capital, and commas after a number, which may open a sentence.
+  // Lines opening with a capital, and commas or line breaks after a value stated, which may open a sentence.
   pad('', '\nA'),
   pad('1', ', '),
+  pad('', '\n1'),
+  pad('Son 1', ' a', ', ¿está seguro?'),
   // Pushbacks, whose phrases are left out and what they leave cleared.
   pad('Are you sure?', ' '),
   pad('.', ' ', ' thanks, are you sure?'),

@@ -89,7 +89,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Son 30 días\n¿Está seguro?',
       'Son 30 días\nEstás seguro?',
       '¿Estás seguro de esto?',
-      // A line break before a capital opens a sentence; a comma or line break after a number, which is not what may be safe.
+      // A line break before a capital opens a sentence; a comma or line break after a value stated, which is not what may be safe.
       'Son 30 días\nEstá seguro?',
       'Son 30 días, ¿está seguro?',
       'Son 30 días, está seguro?',
@@ -117,6 +117,10 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'El pago con tarjeta\nestá seguro?',
       'Tengo 2 tarjetas, ¿está seguro el pago?',
       'Mi tarjeta\nno es correcta, ¿verdad?',
+      // A number in what is named, not a value stated: "is it safe?" still.
+      'El pago de 30 euros, ¿está seguro?',
+      'Mi contraseña tiene 8 letras, ¿está segura?',
+      'El pago de 30 euros con tarjeta\nestá seguro?',
     ],
   },
   French: {
@@ -180,6 +184,8 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Wann sind sie sicher?',
       'Ich habe zwei Konten: sind sie sicher?',
       'Meine Daten\nsind sie sicher?',
+      'Ich habe 2 Konten, sind sie sicher?',
+      'Meine 2 Konten\nsind sie sicher?',
     ],
   },
   Portuguese: {
@@ -202,6 +208,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Isso, tem a certeza?',
       'São 30 dias, tem certeza?',
       'São 30 dias\nTem certeza?',
+      'São 30 dias, tem a certeza?',
     ],
     questions: [
       'O que faço se o endereço estiver errado?',
@@ -214,6 +221,7 @@ const LANGUAGES: Record<string, { pushbacks: string[]; questions: string[] }> = 
       'Ninguém tem certeza do prazo?',
       'O prazo, quem tem certeza?',
       'Sobre o prazo, alguém tem certeza?',
+      'O pagamento de 30 euros\ntem certeza?',
     ],
   },
   Italian: {

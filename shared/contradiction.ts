@@ -54,10 +54,11 @@ const JA_OBJECTION =
  * - `anywhere`: phrases that push back wherever they stand ("te equivocas", "¿estás seguro?");
  * - `opening`: phrases that push back only opening the text or a sentence (after ".", "!", "?",
  *   "…" or a line break before a capital letter; a "¿" or "¡" of its own, also opening a line, and a
- *   connective such as "pero" allowed), or after a comma or line break ending words that state a
- *   number ("Son 30 días, ¿está seguro?": a number is not what may be safe), whatever follows: an
+ *   connective such as "pero" allowed), or after a comma or line break ending a clause that states a
+ *   value ("Son 30 días, ¿está seguro?": a value is not what may be safe), whatever follows: an
  *   "are you sure" whose subject may be a third person, or whose "sure" may be "safe" ("Meine Daten,
- *   sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "Alguém tem certeza sobre o prazo?");
+ *   sind sie sicher?", "El pago con tarjeta, ¿está seguro?", "El pago de 30 euros, ¿está seguro?",
+ *   "Alguém tem certeza sobre o prazo?");
  * - `first`: as `opening`, but only opening the text: after a sentence of its own, "is it really
  *   safe?" may ask about what that sentence named ("Voglio pagare con carta. È davvero sicuro?").
  * Unaccented spellings count too ("esta mal", "nao"), and both apostrophes ("c'est", "c’est").
@@ -75,15 +76,16 @@ interface Spaced {
 }
 
 // Spanish. "¿Está seguro el pago?" and "El pago, ¿está seguro?" ask whether paying is safe: "está"
-// (usted) only opening, as a question of its own or before "de que", "de eso". What one is sure of
-// ("de eso", "de esto") goes with the pushback, wherever it stands.
+// (usted) only opening, as a question of its own or before "de que", "de eso"; before them also right
+// after a comma, where no subject stands before it ("El plazo es de 14 días, ¿está segura de eso?").
+// What one is sure of ("de eso", "de esto") goes with the pushback, wherever it stands.
 const ES_SURE_OF = String.raw`\s+de\s+(?:eso|esto|que)`;
 const SPANISH: Spaced = {
   answer: /eso|esto|(?:la|tu|su|esa)\s+respuesta/,
   wrong:
     /est[aá]\s+(?:muy\s+|todo\s+)?(?:mal|equivocad[oa])|es\s+(?:totalmente\s+|completamente\s+)?(?:incorrect[oa]|fals[oa]|err[oó]ne[oa]|mentira)|no\s+es\s+(?:del\s+todo\s+)?(?:correct[oa]|ciert[oa]|verdad|exact[oa]|as[ií])/,
   anywhere: new RegExp(
-    String.raw`te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:${ES_SURE_OF})?|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])`,
+    String.raw`te\s+(?:equivocas|equivocaste|has\s+equivocado)|est[aá]s\s+equivocad[oa]|usted\s+(?:se\s+equivoca|est[aá]\s+equivocad[oa])|(?:est[aá]s|est[aá]\s+usted)\s+segur[oa](?:${ES_SURE_OF})?|(?<=,)\s*(?:¿\s*)?est[aá]\s+segur[oa]${ES_SURE_OF}|(?:(?:eso|esto)\s+)?no\s+es\s+lo\s+que\s+(?:yo\s+)?(?:pregunt[eé]|quer[ií]a|ped[ií])`,
   ),
   opening: new RegExp(String.raw`est[aá]\s+segur[oa](?:${ES_SURE_OF}|(?=\s*\?))`),
 };
@@ -152,6 +154,13 @@ const ITALIAN: Spaced = {
 const CONNECTIVE = '(?:pero|mas|mais|ma|aber|und|y|e|et|but|and|so|well|hmm|ok|okay|thanks|gracias|obrigad[oa]|grazie|danke|merci)';
 
 /**
+ * A verb ("is", "are"), a "that" before it or not, opening a clause that states a value: "Son 30 días",
+ * "Es sind 30 Tage", "Das ist 1 Tag", "São 30 dias", "Sono 30 giorni". A clause opening with what it
+ * names ("El pago de 30 euros", "Ich habe 2 Konten") may be asking whether that is safe.
+ */
+const STATES = String.raw`(?:(?:eso|esto|das|dies|isso|isto|questo|ci[oò])\s+)?(?:es|son|era|eran|ist|sind|war|waren|[éè]|e['’]|s[aã]o|eram|sono|erano)`;
+
+/**
  * A line break before a capital letter opens a sentence ("Son 30 días\nEstá seguro?"); one before a
  * small letter may only wrap a line by hand ("El pago con tarjeta\nestá seguro?"). The patterns read
  * small letters, so such a break is marked first, to open a sentence as "." does, with a no-break
@@ -172,12 +181,16 @@ function spaced({ answer, wrong, bare, alone, anywhere, opening, first }: Spaced
   // A "¿" before is looked behind (over spaces only there), so the question left keeps it: "¿son 30 días?".
   // So does a "¿" opening a line, and a connective before the phrase ("Pero ¿está seguro?", "Ok, tem
   // certeza?"), which goes with the pushback. A line break before a small letter does not: text
-  // wrapped by hand breaks lines mid-sentence. Nor does a comma, but after a number ("Son 30 días,
-  // ¿está seguro?"), the comma's clause back to it looked behind. Each lookbehind passes only right
-  // after punctuation, a line break or a "¿", and scans back no further than the comma before, so a
-  // long run of spaces, commas or line breaks is scanned once.
+  // wrapped by hand breaks lines mid-sentence. Nor does a comma, but after a clause stating a value,
+  // which is not what may be safe: one opening with `STATES` and a number in it ("Son 30 días, ¿está
+  // seguro?", "son 30 dias\nesta seguro?"), or a number with its unit alone ("30 días, ¿está
+  // seguro?"), the clause looked behind. Each lookbehind passes only right after punctuation, a line
+  // break or a "¿", and scans back no further than the comma before, so a long run of spaces, commas
+  // or line breaks is scanned once (the spaces after a number's unit stop at a line break, or a run of
+  // line breaks would be scanned back from each).
+  const value = String.raw`(?:${CONNECTIVE}\s+)?(?:${STATES}\s[^${SENTENCE_END}¿¡,\n\p{N}]*\p{N}[^${SENTENCE_END}¿¡,\n]*|\p{N}[^\s,]*(?:[^\S\n]+\p{L}+)?[^\S\n]*)`;
   const opens = (phrase: string) =>
-    String.raw`(?:(?<=^|[${SENTENCE_END}]|(?:^|[${SENTENCE_END}\n])\s*[¿¡])\s*|(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?|(?<=\p{N}[^${SENTENCE_END}¿¡,\n]*[,\n])\s*(?:[¿¡]\s*)?)(?:${phrase})`;
+    String.raw`(?:(?<=^|[${SENTENCE_END}]|(?:^|[${SENTENCE_END}\n])\s*[¿¡])\s*|(?<=^|[${SENTENCE_END}])\s*${CONNECTIVE},?\s+(?:[¿¡]\s*)?|(?<=(?:^|[${SENTENCE_END}¿¡,\n])\s*${value}[,\n])\s*(?:[¿¡]\s*)?)(?:${phrase})`;
   const opensText = (phrase: string) => String.raw`^\s*(?:${CONNECTIVE}[,.!]?\s+)?(?:[¿¡]\s*)?(?:${phrase})`;
   const standsAlone = [bare ? undefined : wrong, alone].flatMap((p) => (p ? [p.source] : [])).join('|');
   // "Falso o verdadero", "faux ou vrai", "falsch oder richtig": a choice asked about, not a verdict.
