@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { hasControlCharacters, withoutControlCharacters } from '../control-characters.ts';
-import { cutRedacted } from '../cut.ts';
+import { hasControlCharacters } from '../control-characters.ts';
+import { keptText } from '../kept-text.ts';
 import { redactPIIAndAddresses } from '../redact-address.ts';
 import { MAX_COUNT } from './counts.ts';
 import { MAX_DURATION_MS } from './durations.ts';
@@ -81,7 +81,7 @@ export const freeText = (max: number) =>
     v.string(),
     v.maxLength(max),
     wellFormed(),
-    v.transform((s) => cutRedacted(redactPIIAndAddresses(withoutControlCharacters(s)), max)),
+    v.transform((s) => keptText(s, max, redactPIIAndAddresses)),
   );
 
 export const EPOCH_MS_RANGE = 'must be epoch milliseconds from 2020 to 2100';

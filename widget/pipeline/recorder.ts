@@ -1,6 +1,5 @@
-import { withoutControlCharacters } from '../../shared/control-characters.ts';
-import { cutRedacted } from '../../shared/cut.ts';
 import { uuidv7 } from '../../shared/ids.ts';
+import { keptText } from '../../shared/kept-text.ts';
 import { redactPII } from '../../shared/redact.ts';
 import { remember } from '../../shared/remember.ts';
 import { COUNT_FIELDS, MAX_COUNT } from '../../shared/schema/counts.ts';
@@ -54,7 +53,7 @@ const tidyDetail = (signalType: SignalType, detail: object): object => {
     Object.entries(detail).map(([k, v]) => [
       k,
       typed[k]
-        ? cutRedacted(redactPII(withoutControlCharacters(v)), typed[k])
+        ? keptText(v, typed[k], redactPII)
         : DURATION_FIELDS.includes(k)
           ? wholeUpTo(MAX_DURATION_MS, v)
           : COUNT_FIELDS.includes(k)
