@@ -1,4 +1,5 @@
 import type { BackoffOptions } from '../shared/backoff.ts';
+import { isHttpUrl } from '../shared/url.ts';
 
 interface Numbers {
   batchSize: number;
@@ -68,15 +69,7 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
  */
 export function checkedConnection(options: { endpoint: unknown; serverKey: unknown }): void {
   const { endpoint, serverKey } = options;
-  let url: URL | undefined;
-  try {
-    // No whitespace: URL parsing drops it around the endpoint (read with its line break), but every
-    // request's URL is made from it as given, one that cannot be parsed or with another path (`//v1/traces`).
-    url = typeof endpoint === 'string' && !/\s/.test(endpoint) ? new URL(endpoint) : undefined;
-  } catch {
-    // Not a URL: named below.
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  if (!isHttpUrl(endpoint)) {
     throw new RangeError(`endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : String(endpoint)}`);
   }
   // A header value cannot hold spaces at its ends nor control characters; a key holds neither.

@@ -3,6 +3,7 @@
  * RF_<KIND>_KEY, else the local dev project `npm start` created.
  */
 import { existsSync } from 'node:fs';
+import { isHttpUrl } from '../shared/url.ts';
 import { wholeNumber } from './cli.ts';
 import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
 
@@ -17,10 +18,7 @@ export function collectorEndpoint(flag?: string): string {
       : process.env.RF_ENDPOINT !== undefined
         ? [process.env.RF_ENDPOINT, 'RF_ENDPOINT']
         : [`http://127.0.0.1:${localCollectorPort()}`, 'PORT'];
-  // With whitespace in it (read with its line break), URL parsing drops it, but each request's URL, made from it as given, would not.
-  const protocol = URL.canParse(given) && !/\s/.test(given) ? new URL(given).protocol : undefined;
-  if (protocol !== 'http:' && protocol !== 'https:')
-    throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(given)} (say https://feedback.example.com)`);
+  if (!isHttpUrl(given)) throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(given)} (say https://feedback.example.com)`);
   return given.replace(/\/+$/, '');
 }
 

@@ -1,3 +1,17 @@
+/**
+ * Whether `given` is an http(s) URL as it stands. Whitespace makes it none: URL parsing drops it
+ * around the text (an endpoint read with its line break), but each request's URL is made from the
+ * text as given (`joinUrl`), which then cannot be parsed or has another path (`//v1/traces`).
+ */
+export function isHttpUrl(given: unknown): given is string {
+  if (typeof given !== 'string' || /\s/.test(given)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(given).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** `base` + `path` with exactly one slash between them, whatever the base ends with. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 

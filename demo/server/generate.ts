@@ -5,7 +5,7 @@
  */
 import { cut } from '../../shared/cut.ts';
 import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
-import { joinUrl } from '../../shared/url.ts';
+import { isHttpUrl, joinUrl } from '../../shared/url.ts';
 import type { Chunk } from '../corpus/chunk.ts';
 import { type Citation, citation, withoutCitationMarkers } from './citations.ts';
 
@@ -146,7 +146,7 @@ export function generatorFromEnv(env: Record<string, string | undefined> = proce
     throw new Error(
       `${baseUrl ? 'DEMO_LLM_BASE_URL' : 'DEMO_LLM_MODEL'} is set but ${baseUrl ? 'DEMO_LLM_MODEL' : 'DEMO_LLM_BASE_URL'} is not: give both for generated answers, or neither`,
     );
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+  if (!isHttpUrl(baseUrl)) {
     throw new Error(`DEMO_LLM_BASE_URL must be an http(s) URL up to the API's version, such as http://127.0.0.1:11434/v1, not ${JSON.stringify(baseUrl)}`);
   }
   return openAiGenerator({ baseUrl, model, apiKey: env.DEMO_LLM_API_KEY });
