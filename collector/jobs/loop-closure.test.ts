@@ -63,4 +63,23 @@ describe('loop closure in the health snapshot', () => {
     // Of the two examples, the model saw one as it stands.
     expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
   });
+
+  it('counts for a first model recorded without dataReadAt the examples answered before it was recorded, at most as many as it was trained on', async () => {
+    const p = await newProject();
+    await env.DB.batch([1, 2, 3].map((n) => answeredItem(p.id, n, 'relevant', Date.now() - 60_000)));
+    // Trained by hand on two of them (the third answered while it trained), posted without its read, served.
+    const posted = await admin(p, '/models', {
+      method: 'POST',
+      json: { model: tinyModel('by-hand'), confirmed: 2, comparedWith: null, evaluation: {}, promote: true, reasons: ['by hand'] },
+    });
+    expect(posted.status).toBe(201);
+    // Answered after: new to the model.
+    await env.DB.batch([answeredItem(p.id, 4, 'relevant', Date.now() + 1)]);
+
+    expect((await runNightly(env, Date.now() + 1_000, { projects: [p.id] })).done).toBe(true);
+    const health = await admin<{ latest: { servedModel: string | null; metrics: Record<string, number | null> } }>(p, '/health');
+    expect(health.body.latest.servedModel).toBe('by-hand');
+    // Of the four examples, it was trained on two.
+    expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
+  });
 });

@@ -84,17 +84,21 @@ export const health: Stage = {
     const version = await versionServedAt(db, projectId, now);
     const served = version
       ? await db
-          .prepare('select data_read_at as dataReadAt, evaluation from models where project_id = ? and version = ?')
+          .prepare('select data_read_at as dataReadAt, created_at as createdAt, confirmed, evaluation from models where project_id = ? and version = ?')
           .bind(projectId, version)
-          .first<{ dataReadAt: number; evaluation: string }>()
+          .first<{ dataReadAt: number; createdAt: number; confirmed: number; evaluation: string }>()
       : null;
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
     // The served model saw the examples answered before its training read them, as they stand: not
     // its own count, which answers taken back or erased since would lift above the examples left.
     // By that read's real time, not the model's night, which a night run ahead dates after later answers.
-    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, served?.dataReadAt ?? null);
+    // A read stored as 0 is one not known (a model posted without `dataReadAt`, and no read known of
+    // the models before it): it came before the model was recorded, so the model saw at most the
+    // examples answered by then, and no more than it was trained on.
+    const readAt = served ? served.dataReadAt || served.createdAt : null;
+    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, readAt);
     const trainable = examples.examples;
-    const closed = served ? examples.answeredBy : 0;
+    const closed = !served ? 0 : served.dataReadAt ? examples.answeredBy : Math.min(examples.answeredBy, served.confirmed);
     const d = days!.results[0] as Record<string, number | null>;
     const q = queue!.results[0] as { pending: number; answered: number; confirmed: number };
     const ratio = (a: number | null | undefined, b: number | null | undefined) => (b ? (a ?? 0) / b : null);
