@@ -18,6 +18,7 @@ import { launch } from '../tests/e2e/chromium.ts';
 import type { RagFeedbackElement } from '../widget/index.ts';
 import { DOC_EXAMPLES } from './corpus/docs.ts';
 import { askOnPage, regenerateOnPage } from './page-driver.ts';
+import { standInCollector } from './server/collector-stand-in.fixture.ts';
 import { type Demo, startDemo } from './server/index.ts';
 
 let persistTo: string;
@@ -424,6 +425,44 @@ describe('the demo page', () => {
       expect(await axe(page)).toEqual([]);
     } finally {
       await alone.close();
+    }
+  });
+
+  it('says under the chat while feedback is not reaching the collector, naming it and what to check, and takes it away once it is', async () => {
+    // A collector that is down as the page asks, and comes back.
+    const collectorDown = await standInCollector();
+    await collectorDown.down();
+    const standing = await startDemo({
+      port: 0,
+      collectorUrl: collectorDown.url,
+      serverKey: 'rfs_test',
+      writeKey: 'rfw_test',
+      log: () => {},
+      closeTimeoutMs: 1_000,
+    });
+    try {
+      const page = await (await browser.newContext()).newPage();
+      page.setDefaultNavigationTimeout(30_000);
+      await page.goto(standing.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      const notice = page.locator('#notice');
+      // Nothing was sent yet: nothing is known to be wrong.
+      expect(await notice.isHidden()).toBe(true);
+      await askOnPage(page, 'How do I deploy to Cloudflare?');
+      await expect
+        .poll(() => notice.textContent())
+        .toBe(
+          `Feedback is not reaching the collector at ${collectorDown.url}: it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).`,
+        );
+      expect(await notice.isVisible()).toBe(true);
+      expect(await axe(page)).toEqual([]);
+      await collectorDown.up();
+      // The trace is taken at a retry, and the page hears of it at its next look.
+      await expect.poll(() => notice.isHidden(), { timeout: 15_000 }).toBe(true);
+      expect(collectorDown.taken).toBe(1);
+    } finally {
+      await standing.close();
+      await collectorDown.down();
     }
   });
 

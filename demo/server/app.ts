@@ -28,6 +28,11 @@ export interface ClientConfig {
   corpus: { name: string; chunks: number; examples: string[] };
 }
 
+/** Whether feedback reaches the collector, served as `GET /api/delivery`: `problem` says what to check while it does not. */
+export interface Delivered {
+  problem: string | null;
+}
+
 export interface PageAssets {
   html: string;
   script: string;
@@ -50,7 +55,18 @@ const csp = (endpoint: string | null) =>
   ].join('; ');
 
 /** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
-export function createDemoApp({ answerer, config, assets }: { answerer: Answerer; config: ClientConfig; assets: PageAssets }) {
+export function createDemoApp({
+  answerer,
+  config,
+  assets,
+  deliveryProblem = () => null,
+}: {
+  answerer: Answerer;
+  config: ClientConfig;
+  assets: PageAssets;
+  /** Why feedback is not reaching the collector, said on the page; null while it is (or without one). */
+  deliveryProblem?: () => string | null;
+}) {
   const widgetRoot = resolve(assets.widgetDir);
   const app = new Hono()
     .use(async (c, next) => {
@@ -75,6 +91,7 @@ export function createDemoApp({ answerer, config, assets }: { answerer: Answerer
       return body ? c.body(body, 200, { 'content-type': type, 'cache-control': 'no-cache' }) : c.notFound();
     })
     .get('/api/config', (c) => c.json(config))
+    .get('/api/delivery', (c) => c.json({ problem: deliveryProblem() } satisfies Delivered))
     .post(
       '/api/ask',
       bodyLimit({

@@ -9,6 +9,7 @@ import { loadCorpus } from '../corpus/index.ts';
 import { createAnswerer } from './answerer.ts';
 import { createDemoApp } from './app.ts';
 import { loadPageAssets } from './assets.ts';
+import { watchDelivery } from './delivery.ts';
 import { type Generator, generatorFromEnv } from './generate.ts';
 import { serve } from './node-server.ts';
 import { promotedReranker } from './promoted-reranker.ts';
@@ -64,11 +65,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const log = mutingRepeats(options.log ?? console.log);
   const [corpus, assets] = await Promise.all([loadCorpus(options.corpus), loadPageAssets()]);
   if (corpus.duplicateIds) log(`demo: ${corpus.duplicateIds} documents of ${corpus.name} repeat an earlier id; the later one is kept`);
+  const delivery = collectorUrl && serverKey ? watchDelivery(collectorUrl) : undefined;
   const traces =
     collectorUrl && serverKey
       ? createTraceClient({
           endpoint: collectorUrl,
           serverKey,
+          // Each attempt's failure is seen there, for the page to say.
+          fetch: delivery?.fetch,
           // A reviewer opening the trace right after asking should find it there.
           flushIntervalMs: 200,
           onError: (r) => log(`demo: trace ${r.traceId} not stored: ${'field' in r ? `${r.field}: ` : ''}${'reason' in r ? r.reason : r.status}`),
@@ -92,7 +96,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     retrieveK: options.retrieveK,
     now: options.now,
     generator,
-    logTrace: traces && ((t) => void traces.logTrace(t)),
+    logTrace: traces && ((t) => void traces.logTrace(t).then(delivery?.settled)),
     onStageError: (stage, err) =>
       log(
         `demo: the ${stage === 'reranker' ? 'reranker failed, keeping retrieval order' : `model ${generator?.model} failed, answering by quoting`}: ${(err as Error).message}`,
@@ -101,6 +105,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const app = createDemoApp({
     answerer,
     assets,
+    deliveryProblem: () => delivery?.problem() ?? null,
     config: {
       endpoint: collectorUrl ?? null,
       writeKey: writeKey ?? null,

@@ -7,7 +7,7 @@
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
 import type { RagFeedback as RagFeedbackApi, RagFeedbackElement } from '../../widget/index.ts';
 import type { AskRequest, AskResponse } from '../server/answerer.ts';
-import type { ClientConfig } from '../server/app.ts';
+import type { ClientConfig, Delivered } from '../server/app.ts';
 import type { Citation } from '../server/citations.ts';
 
 /** Served by the demo from dist/widget/; a variable, so the bundler leaves the import to the browser. */
@@ -260,6 +260,26 @@ function showExamples(questions: readonly string[]) {
   examples.hidden = !questions.length || chat.childElementCount > 0;
 }
 
+/** A notice beside the status line, which each question rewrites; none hides it. */
+const showNotice = (text: string | null) => Object.assign($('notice'), { textContent: text ?? '', hidden: !text });
+
+/** How often the page asks the demo whether feedback reaches the collector. */
+const DELIVERY_POLL_MS = 2_000;
+
+/**
+ * Says in the notice while feedback is not reaching the collector (down, refusing the demo's key,
+ * failing), as the demo's backend finds when it sends its traces, and takes it away once it is.
+ */
+async function watchDelivery() {
+  for (;;) {
+    const res = await fetch('/api/delivery').catch(() => undefined);
+    // The demo not answering (restarting, say) knows nothing new: the notice stays as it is.
+    const delivered = res?.ok ? ((await res.json().catch(() => undefined)) as Delivered | undefined) : undefined;
+    if (delivered) showNotice(delivered.problem);
+    await new Promise((wake) => setTimeout(wake, DELIVERY_POLL_MS));
+  }
+}
+
 /** The page set up with the demo's settings; a failure is forgotten, so the next question tries again. */
 let started: Promise<ClientConfig> | undefined;
 const setUp = (): Promise<ClientConfig> =>
@@ -277,9 +297,12 @@ async function start(): Promise<ClientConfig> {
   showExamples(config.corpus.examples);
   if (config.consoleUrl) Object.assign($<HTMLAnchorElement>('console-link'), { href: config.consoleUrl, hidden: false });
   const { RagFeedback } = (await import(WIDGET_MODULE)) as { RagFeedback: typeof RagFeedbackApi };
-  if (config.endpoint && config.writeKey) RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
+  if (config.endpoint && config.writeKey) {
+    RagFeedback.configure({ endpoint: config.endpoint, writeKey: config.writeKey });
+    void watchDelivery();
+  }
   // For the whole visit, beside the status line, which each question rewrites.
-  else Object.assign($('notice'), { textContent: 'No collector configured: feedback is not sent.', hidden: false });
+  else showNotice('No collector configured: feedback is not sent.');
   document.body.dataset.ready = 'true';
   return config;
 }

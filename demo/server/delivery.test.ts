@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type StandInCollector, standInCollector } from './collector-stand-in.fixture.ts';
+import { type Demo, startDemo } from './index.ts';
+
+let collector: StandInCollector;
+let demo: Demo;
+
+beforeEach(async () => {
+  collector = await standInCollector();
+  demo = await startDemo({ port: 0, collectorUrl: collector.url, serverKey: 'rfs_test', writeKey: 'rfw_test', log: () => {}, closeTimeoutMs: 1_000 });
+  // The first start indexes the corpus, which on a busy machine outlasts a hook's 10 s.
+}, 30_000);
+
+afterEach(async () => {
+  await demo.close();
+  await collector.down();
+});
+
+const ask = (query = 'How do I deploy to Cloudflare?') =>
+  fetch(`${demo.url}/api/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sessionId: 's-1', query, turnIndex: 0 }),
+  }).then((r) => r.json());
+
+const problem = async () => ((await (await fetch(`${demo.url}/api/delivery`)).json()) as { problem: string | null }).problem;
+
+/** A problem is told at the first attempt that fails, well before the client's retries are spent (8 s at the least). */
+const soon = { timeout: 5_000, interval: 100 };
+/** A trace is taken again at a retry, a few seconds after the collector is back. */
+const poll = { timeout: 15_000, interval: 100 };
+
+describe('whether feedback reaches the collector, as the page asks it', () => {
+  it('says nothing is wrong while the collector takes the traces', async () => {
+    expect(await problem()).toBeNull();
+    await ask();
+    await expect.poll(() => collector.taken, poll).toBe(1);
+    expect(await problem()).toBeNull();
+  });
+
+  it('says the collector does not answer while it is down, naming it and what to check, and nothing once it has taken the trace again', async () => {
+    await collector.down();
+    await ask();
+    await expect
+      .poll(problem, soon)
+      .toBe(
+        `Feedback is not reaching the collector at ${collector.url}: it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).`,
+      );
+    await collector.up();
+    // The trace queued while it was down is sent again, and taken.
+    await expect.poll(problem, poll).toBeNull();
+    expect(collector.taken).toBe(1);
+  });
+
+  it.each([401, 403] as const)("says the collector refuses the demo's key (%i), in its own words", async (status) => {
+    collector.refuseWith = status;
+    await ask();
+    const said = status === 401 ? 'The key is unknown or revoked' : 'This endpoint needs a server key, not a write key';
+    await expect
+      .poll(problem, soon)
+      .toBe(
+        `Feedback is not reaching the collector at ${collector.url}: it refuses the demo's key (HTTP ${status}: ${said}). Check that the demo has this collector's keys (.dev-keys.json, written by npm start).`,
+      );
+  });
+
+  it('says the collector fails (5xx) at its first failed attempt, and nothing once a retry is taken', async () => {
+    collector.refuseWith = 503;
+    await ask();
+    await expect.poll(problem, soon).toBe(`Feedback is not reaching the collector at ${collector.url}: it fails (HTTP 503). Check its log.`);
+    collector.refuseWith = null;
+    await expect.poll(problem, poll).toBeNull();
+    expect(collector.taken).toBe(1);
+  });
+
+  it('says why the client gave a trace up when no attempt failed as the collector down, refusing or failing would (a 404)', async () => {
+    collector.refuseWith = 404;
+    await ask();
+    await expect
+      .poll(problem, soon)
+      .toBe(
+        `Feedback is not reaching the collector at ${collector.url}: HTTP 404: No route for POST /v1/traces. Check its address (COLLECTOR_URL) and its log.`,
+      );
+  });
+
+  it('says nothing without a collector, where the page says so from its settings', async () => {
+    const alone = await startDemo({ port: 0, log: () => {} });
+    try {
+      expect(await (await fetch(`${alone.url}/api/delivery`)).json()).toEqual({ problem: null });
+    } finally {
+      await alone.close();
+    }
+  });
+});
