@@ -63,11 +63,11 @@ describe('corrections inbox', () => {
       const show = page.locator('rf-corrections-page select[aria-describedby="filter-status-error"]');
       const error = page.locator('rf-corrections-page #filter-status-error');
       await expect.poll(() => show.getAttribute('aria-invalid')).toBe('true');
-      expect(await error.textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await error.textContent()).toBe('was refused by the collector');
       expect(await page.locator('rf-corrections-page article.correction').count()).toBe(0);
       expect(await axe(page)).toEqual([]);
       await page.getByLabel('Language').selectOption('zh-CN');
-      await expect.poll(() => error.textContent()).toMatch(/^被收集服务拒绝：\S/);
+      await expect.poll(() => error.textContent()).toBe('被收集服务拒绝');
 
       await show.selectOption('open');
       await expect.poll(() => new URL(page.url()).search).toBe('');

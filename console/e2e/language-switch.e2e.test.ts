@@ -84,13 +84,15 @@ describe('switching language with an alert shown', () => {
       await page.locator('rf-review-page article.item').waitFor();
       await page.keyboard.press('2');
       const alert = page.locator('rf-review-page p.error[role="alert"]');
-      await expect.poll(() => alert.textContent()).toBe('The answer was not saved: The collector answered 500: boom');
+      await expect
+        .poll(() => alert.textContent())
+        .toBe('The answer was not saved: The collector answered 500: it could not carry out the request: its log says why');
       // What a screen reader was told of the answer follows too.
       const told = page.locator('rf-review-page p[role="status"]');
       expect(await told.textContent()).toContain('Answered Not relevant.');
       await page.getByLabel('Language').selectOption('zh-CN');
-      // Every word of it, the API's own message aside.
-      await expect.poll(() => alert.textContent()).toBe('回答未保存：收集服务返回 500：boom');
+      // Every word of it, the API's own message too: it is worded from its code.
+      await expect.poll(() => alert.textContent()).toBe('回答未保存：收集服务返回 500：它无法完成这个请求：原因见其日志');
       await expect.poll(() => told.textContent()).toContain('已回答“不相关”。');
       expect(review.problems).toEqual([]);
     } finally {

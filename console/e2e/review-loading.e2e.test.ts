@@ -108,7 +108,7 @@ describe('review queue: a link to an item', () => {
       await page.locator('rf-review-page article.item').waitFor();
       await expect
         .poll(() => page.locator('rf-review-page p.error[role="alert"]').textContent())
-        .toBe('The linked item could not be opened (The collector answered 404: No review item rv-no-such-item): the list starts at its first item instead.');
+        .toBe('The linked item could not be opened (The collector answered 404: there is no such review item): the list starts at its first item instead.');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -432,7 +432,9 @@ describe('review queue: an answer that fails while a trace is open', () => {
         await release();
         await done;
       });
-      await expect.poll(() => alert.textContent()).toBe('The answer was not saved: The collector answered 500: boom');
+      await expect
+        .poll(() => alert.textContent())
+        .toBe('The answer was not saved: The collector answered 500: it could not carry out the request: its log says why');
       // Refused after coming back, while the answer was still on its way: said on the page come back to.
       const second = await shownItem(page);
       await page.keyboard.press('3');
@@ -442,7 +444,9 @@ describe('review queue: an answer that fails while a trace is open', () => {
       const done = refused();
       await release();
       await done;
-      await expect.poll(() => alert.textContent()).toBe('The answer was not saved: The collector answered 500: boom');
+      await expect
+        .poll(() => alert.textContent())
+        .toBe('The answer was not saved: The collector answered 500: it could not carry out the request: its log says why');
       await expect.poll(() => shownItem(page)).toBe(second);
       expect(problems).toEqual([]);
     } finally {
@@ -495,7 +499,7 @@ describe('review queue: the traces behind an item', () => {
       await page.locator('rf-review-page article.item').waitFor();
       for (let i = 0; i < PAGE_SIZE; i++) await page.keyboard.press('j');
       const end = page.locator('rf-review-page .empty');
-      await expect.poll(() => end.textContent()).toContain('The collector answered 500: boom');
+      await expect.poll(() => end.textContent()).toContain('The collector answered 500: it could not carry out the request: its log says why');
       expect(await end.textContent()).not.toContain('Nothing waiting');
       recovered = true;
       await end.getByRole('button', { name: 'Try again' }).click();

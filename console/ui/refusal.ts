@@ -1,10 +1,11 @@
 import { ApiRequestError } from '../api/client.ts';
 import { format } from '../i18n/strings.ts';
-import { errorText } from './error-text.ts';
+import { errorText, fieldRefusalText, fieldsRefusalText } from './error-text.ts';
 import type { Words } from './words.ts';
 
-/** A field a 400 from the collector named as at fault, with the API's own (English) message. */
+/** A field a 400 from the collector named as at fault, with the 400's code and the API's own (English) message. */
 export interface Refusal {
+  code: string;
   field: string;
   /** The field as the console's forms name it: `prompts.1.maxPerDay` for the API's `prompts[1].maxPerDay`. */
   path: string;
@@ -14,26 +15,33 @@ export interface Refusal {
 /** Every field a 400 from the collector named as at fault, the first first; none when it named none. */
 export function refusals(err: unknown): Refusal[] {
   if (!(err instanceof ApiRequestError && err.status === 400)) return [];
-  return err.fields.map(({ field, message }) => ({ field, path: field.replace(/\[(\d+)\]/g, '.$1'), message }));
+  return err.fields.map(({ field, message }) => ({ code: err.code, field, path: field.replace(/\[(\d+)\]/g, '.$1'), message }));
 }
 
 /**
- * What the collector said of the field at `path`, worded in the console's language around its own
- * messages: every one, as it may name a field more than once. Undefined when it named it none.
+ * What the collector said of the field at `path`, in the console's language (error-text.ts): around
+ * its own messages, every one, only for a code the console does not know. Undefined when it named it none.
  */
 export function saidOf(refused: readonly Refusal[], path: string): Words | undefined {
-  const messages = refused.filter((r) => r.path === path).map(({ message }) => message);
-  return messages.length ? (s) => format(s.issue_refused, { message: messages.join('; ') }) : undefined;
+  const here = refused.filter((r) => r.path === path);
+  return here.length
+    ? (s) =>
+        fieldRefusalText(
+          here[0]!.code,
+          here.map(({ message }) => message),
+          s,
+        )
+    : undefined;
 }
 
 /** What the collector said of a filter in the address, when it refused it (it names `?days=0` as `query.days`). */
 export const refusedFilter = (err: unknown, name: string): Words | undefined => saidOf(refusals(err), `query.${name}`);
 
-/** Refused fields a form does not show, for its status line: each named with what the collector said of it. */
+/** Refused fields a form does not show, for its status line: named, in the console's language (error-text.ts). */
 export const unshownText =
   (unshown: readonly Refusal[]): Words =>
   (s) =>
-    format(s.requestFailed, { status: 400, message: unshown.map(({ field, message }) => `${field}: ${message}`).join('; ') });
+    format(s.requestFailed, { status: 400, message: fieldsRefusalText(unshown[0]!.code, unshown, s) });
 
 /**
  * A failed save laid out on a form showing the fields at `paths`: what the collector said of each
