@@ -215,8 +215,8 @@ describe('prompt settings refused by the API', () => {
       refusals.push(`prompts[${n}].maxPerDay`);
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => perDay.getAttribute('aria-invalid')).toBe('true');
-      // Worded from the code the console knows, not the collector's English message.
-      expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['was refused by the collector']);
+      // A code the console knows: in English with the collector's own words, in Chinese from the code alone.
+      expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['was refused by the collector: is over the plan’s limit']);
       expect(await perDay.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
       expect(await status.textContent()).toBe('');
       await page.getByLabel('Language').selectOption('zh-CN');
@@ -235,7 +235,7 @@ describe('prompt settings refused by the API', () => {
       expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
       refusals.push('somewhere.else');
       await page.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => status.textContent()).toBe('The collector answered 400: it did not take somewhere.else');
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: it did not take somewhere.else (is over the plan’s limit)');
       expect(await page.locator('rf-prompts-page form [aria-invalid="true"]').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
@@ -249,7 +249,7 @@ describe('prompt settings: the trigger and the rating mode refused by the API', 
     const { page, context, problems, refusals, prompt, n } = await withPromptAdded('is not on this plan');
     try {
       const status = page.locator('rf-prompts-page form [role="status"]');
-      const refused = 'was refused by the collector';
+      const refused = 'was refused by the collector: is not on this plan';
 
       // The API names them as PUT /v1/config takes them: `prompts[1].trigger`, `rating`.
       refusals.push(`prompts[${n}].trigger`);

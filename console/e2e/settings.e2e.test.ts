@@ -75,8 +75,8 @@ describe('settings', () => {
       await retention.waitFor();
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => retention.getAttribute('aria-invalid')).toBe('true');
-      // A code the console knows is worded from the code, not from the collector's English message.
-      expect(await error.textContent()).toBe('was refused by the collector');
+      // A code the console knows: in English with the collector's own words, in Chinese from the code alone.
+      expect(await error.textContent()).toBe('was refused by the collector: must be a multiple of 7');
       expect(await retention.getAttribute('aria-describedby')).toContain('retentionDays-error');
       expect(await retention.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
       expect(await status.textContent()).toBe('');
@@ -89,7 +89,7 @@ describe('settings', () => {
       await expect.poll(() => status.textContent()).toBe('收集服务返回 400：不接受 notAField');
       expect(await page.locator('rf-settings-page form.settings [aria-invalid="true"]').count()).toBe(0);
       await page.getByLabel('语言').selectOption('en');
-      await expect.poll(() => status.textContent()).toBe('The collector answered 400: it did not take notAField');
+      await expect.poll(() => status.textContent()).toBe('The collector answered 400: it did not take notAField (must be a multiple of 7)');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -24,7 +24,8 @@ export const en = {
   refusal_user: 'that is not a user id a trace can hold',
   refusal_item_not_found: 'there is no such review item',
   refusal_unknown_model: 'no model has this version',
-  refusal_fields: 'it did not take {fields}',
+  // {said} is each field with the collector's own (English) words; a language other than English names the {fields} alone.
+  refusal_fields: 'it did not take {said}',
   pageLoadFailed: 'This page could not be loaded: the console may have been updated since this tab opened.',
   reload: 'Reload',
   languageLoadFailed: '{language} could not be loaded: the console may have been updated since this tab opened.',
@@ -458,7 +459,8 @@ export const en = {
   issue_dismissed_choice_id: 'has the id the dismiss link answers with (dismissed)',
   issue_below_retention: 'must be at least the raw data’s retention',
   issue_invalid: 'is not valid',
-  issue_refused: 'was refused by the collector',
+  // {message} is the collector's own (English) words, which a language other than English leaves out.
+  issue_refused: 'was refused by the collector: {message}',
   issue_refused_said: 'was refused by the collector: {message}',
   erasureTitle: 'Erase a user',
   erasureIntro: 'Deletes every trace, event, correction and eval item of one hashed user id, and their part of review items. It cannot be undone.',

@@ -43,8 +43,9 @@ function wordsFor(code: string, status: number, fields: readonly FieldError[], s
   if (!known(code)) return undefined;
   const key = REFUSALS[code]!;
   const named = [...new Set(fields.map(({ field }) => field))].join(', ');
+  const said = fields.map(({ field, message }) => `${field} (${message})`).join('; ');
   // A 400 naming no field (an older collector's) has nothing to name: its message says more.
-  return key === 'refusal_fields' && !named ? undefined : format(s[key], { fields: named });
+  return key === 'refusal_fields' && !named ? undefined : format(s[key], { fields: named, said });
 }
 
 /** What a refusal says, in the reader's language; the collector's own message for a code the console does not know. */
@@ -54,9 +55,12 @@ const refusalText = (err: ApiRequestError, s: Strings): string => wordsFor(err.c
 export const fieldsRefusalText = (code: string, fields: readonly FieldError[], s: Strings): string =>
   wordsFor(code, 400, fields, s) ?? fields.map(({ field, message }) => `${field}: ${message}`).join('; ');
 
-/** What the collector said of one field a 400 named, beside it: its messages only for a code the console does not know. */
+/**
+ * What the collector said of one field a 400 named, beside it: with its (English) messages in English,
+ * and in another language only for a code the console does not know.
+ */
 export const fieldRefusalText = (code: string, messages: readonly string[], s: Strings): string =>
-  known(code) ? s.issue_refused : format(s.issue_refused_said, { message: messages.join('; ') });
+  format(known(code) ? s.issue_refused : s.issue_refused_said, { message: messages.join('; ') });
 
 /** What went wrong with a request, for the reader. */
 export const errorText = (err: unknown, s: Strings): string =>
