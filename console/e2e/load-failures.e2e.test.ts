@@ -1,4 +1,4 @@
-/** A page whose data the collector could not give (a 5xx, no connection) says so and asks again from a button, keyboard first. */
+/** A page whose data the collector could not give (a 5xx, too many requests, no connection) says so and asks again from a button, keyboard first. */
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
@@ -35,10 +35,17 @@ const PAGES: { name: string; path: (traceId: string) => string; api: (traceId: s
   { name: 'settings', path: () => '/admin/settings', api: () => '/v1/admin/settings', shown: 'rf-settings-page form.settings' },
 ];
 
+const RATE_LIMITED = '{"error":{"code":"rate_limited","message":"Too many requests for this key; retry in 3 s","field":"key"}}';
+const SAID = {
+  '503': 'The collector answered 503: restarting',
+  '429': 'The collector answered 429: too many requests just now: wait a minute and try again',
+  'no connection': 'The collector could not be reached.',
+};
+
 describe('a page that could not be loaded', () => {
   for (const [n, p] of PAGES.entries()) {
-    // Every other page is refused with a 503, the others find no collector at all.
-    const failure = n % 2 ? 'no connection' : '503';
+    // A third of the pages are refused with a 503, a third as too many requests just now, the others find no collector at all.
+    const failure = (['503', '429', 'no connection'] as const)[n % 3]!;
     it(`${p.name}: says so after a ${failure} and loads on Try again, focus staying on the page`, async () => {
       const f = fixture();
       const { traces } = await f.admin<{ traces: WorstTrace[] }>('/v1/admin/worst-traces');
@@ -52,6 +59,7 @@ describe('a page that could not be loaded', () => {
               if (failed || route.request().method() !== 'GET') return route.continue();
               failed = true;
               if (failure === 'no connection') return route.abort('connectionrefused');
+              if (failure === '429') return route.fulfill({ status: 429, contentType: 'application/json', body: RATE_LIMITED });
               return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"restarting"}}' });
             },
           ),
@@ -60,7 +68,7 @@ describe('a page that could not be loaded', () => {
         const again = page.getByRole('button', { name: 'Try again' });
         await again.waitFor();
         const alert = page.locator('[role="alert"]').filter({ has: again });
-        expect(await alert.textContent()).toContain(failure === '503' ? 'The collector answered 503: restarting' : 'The collector could not be reached.');
+        expect(await alert.textContent()).toContain(SAID[failure]);
         await again.focus();
         await page.keyboard.press('Enter');
         await page.locator(p.shown).first().waitFor();

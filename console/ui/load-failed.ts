@@ -3,8 +3,8 @@ import { ApiRequestError, NetworkError } from '../api/client.ts';
 import type { Strings } from '../i18n/strings.ts';
 import { errorText } from './error-text.ts';
 
-/** Whether asking again may help: no answer at all, or the collector's own failure rather than a refusal of the request. */
-export const mayRetry = (err: unknown): boolean => err instanceof NetworkError || (err instanceof ApiRequestError && err.status >= 500);
+/** Whether asking again may help: no answer at all, too many requests just now, or the collector's own failure rather than a refusal of the request. */
+export const mayRetry = (err: unknown): boolean => err instanceof NetworkError || (err instanceof ApiRequestError && (err.status === 429 || err.status >= 500));
 
 /**
  * What a page could not fetch, worded in the console's language when shown, with a button to ask
