@@ -23,6 +23,11 @@ describe('npm run seed, then the nightly job', () => {
       const sent = /Seeded (\d+) traces and (\d+) events into the project of that server key/.exec(seeded.stdout);
       expect(Number(sent?.[1])).toBeGreaterThan(100);
       expect(Number(sent?.[2])).toBeGreaterThan(100);
+      // Seeded again: the same ids, which the collector keeps once, so nothing is added, and it says so.
+      const reseeded = await run('npx', ['tsx', 'scripts/seed.ts', '--endpoint', collector.url, '--server-key', collector.keys.server]);
+      expect(reseeded.stdout).toContain(
+        `Seeded 0 traces and 0 events into the project of that server key at ${collector.url}; ${sent?.[1]} traces and ${sent?.[2]} events sent were there already`,
+      );
       const admin = async (path: string, init: RequestInit = {}) => {
         const res = await fetch(`${collector.url}/v1/admin${path}`, { ...init, headers: { authorization: `Bearer ${collector.keys.admin}` } });
         expect(res.status).toBe(200);
@@ -97,7 +102,7 @@ describe('npm run seed, then the nightly job', () => {
       const sent = await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 80, seed: 7 });
       expect(Date.now() - now).toBeGreaterThan(1000);
       const { traces, events } = simulate({ sessions: 80, seed: 7 });
-      expect(sent).toEqual({ traces: traces.length, events: events.length });
+      expect(sent).toEqual({ traces: traces.length, events: events.length, stored: { traces: 0, events: 0 } });
       const last = events.at(-1)!;
       const res = await fetch(`${collector.url}/v1/traces/${last.traceId}`, { headers: { authorization: `Bearer ${collector.keys.admin}` } });
       const stored = (await res.json()) as { events: { eventId: string }[] };

@@ -37,5 +37,11 @@ const endpoint = collectorEndpoint(values.endpoint);
 const { key: serverKey, given } = projectKey('server', endpoint, values['server-key']);
 const sent = await seed({ endpoint, serverKey, sessions, seed: randomSeed });
 const project = given ? 'the project of that server key' : 'the dev project';
-console.log(`Seeded ${sent.traces} traces and ${sent.events} events into ${project} at ${endpoint}.
+const { stored } = sent;
+// Seeding again sends the same ids, which the collector keeps once: not counted as traffic added.
+const already =
+  stored.traces || stored.events
+    ? `; ${stored.traces} traces and ${stored.events} events sent were there already (the same --sessions and --seed send the same ids: another of either sends new traffic)`
+    : '';
+console.log(`Seeded ${sent.traces - stored.traces} traces and ${sent.events - stored.events} events into ${project} at ${endpoint}${already}.
 Next: ${nextCommand('nightly', { endpoint, keyGiven: given })}`);

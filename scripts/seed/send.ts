@@ -15,7 +15,8 @@ export interface SeedOptions {
 /** Times one batch is sent while the collector's rate limit holds it back, each after the wait it asks for. */
 const RATE_LIMITED_TRIES = 10;
 
-async function post(url: string, key: string, body: unknown): Promise<void> {
+/** Sends one batch; answers how many of its items the collector held already (by their ids). */
+async function post(url: string, key: string, body: unknown): Promise<number> {
   const init = { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
   for (let tries = 1; ; tries++) {
     const res = await fetchCollector(url, init);
@@ -28,17 +29,26 @@ async function post(url: string, key: string, body: unknown): Promise<void> {
     }
     if (!res.ok) throw new Error(`${url} answered ${res.status}: ${text}`);
     // A batch answers 200 when only some of its items were refused: the seed must not lose any unseen.
-    const { rejected } = collectorJson<{ rejected: number }>(res, text, `POST ${new URL(url).pathname}`);
+    const { rejected, duplicate } = collectorJson<{ rejected: number; duplicate: number }>(res, text, `POST ${new URL(url).pathname}`);
     if (rejected) throw new Error(`${url} refused ${rejected} item(s): ${text}`);
-    return;
+    return duplicate;
   }
 }
 
-/** Sends the simulated traffic; answers how much was sent. */
-export async function seed({ endpoint, serverKey, sessions, seed: randomSeed }: SeedOptions): Promise<{ traces: number; events: number }> {
+export interface Seeded {
+  traces: number;
+  events: number;
+  /** Of those sent, what the project held already: an earlier seed of the same sessions and seed sent the same ids. */
+  stored: { traces: number; events: number };
+}
+
+/** Sends the simulated traffic; answers how much was sent, and how much of it was there already. */
+export async function seed({ endpoint, serverKey, sessions, seed: randomSeed }: SeedOptions): Promise<Seeded> {
   const { traces, events } = simulate({ sessions, seed: randomSeed });
-  for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH) await post(`${endpoint}/v1/traces`, serverKey, traces.slice(i, i + MAX_TRACES_PER_BATCH));
+  const stored = { traces: 0, events: 0 };
+  for (let i = 0; i < traces.length; i += MAX_TRACES_PER_BATCH)
+    stored.traces += await post(`${endpoint}/v1/traces`, serverKey, traces.slice(i, i + MAX_TRACES_PER_BATCH));
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH)
-    await post(`${endpoint}/v1/events`, serverKey, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
-  return { traces: traces.length, events: events.length };
+    stored.events += await post(`${endpoint}/v1/events`, serverKey, { events: events.slice(i, i + MAX_EVENTS_PER_BATCH) });
+  return { traces: traces.length, events: events.length, stored };
 }
