@@ -289,6 +289,23 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
   });
 
+  it('takes out of purged days the lines of a user whose id JSON writes escaped (a backslash, a quote)', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 95 * DAY_MS);
+    const users = ['CORP\\jdoe', 'say "hi"'];
+    const gone = [await answer(p, users[0]), await answer(p, users[1])];
+    const stays = await answer(p, 'u-stays');
+    const staysEvents = await eventIdsOf(p.id, [stays]);
+    await arrivedAt(p.id, [...gone, stays], Date.parse(`${day}T10:00:00Z`));
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([...gone, stays].sort());
+    for (const user of users) await eraseUser(env.DB, p.id, user);
+    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
+    expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
+  });
+
   it('adds rows that came late into a day retention purged to its object, keeping what it held', async () => {
     const p = await newProject();
     const now = Date.now();

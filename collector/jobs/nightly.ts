@@ -58,6 +58,9 @@ export interface NightlySummary {
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** How a failed slice's note begins: it stays on its stage's line until a slice of the stage gets through. */
+const FAILED_NOTE = 'failed, to be tried again: ';
+
 /** Runs or continues the night of `now` for every project (or those given). */
 export async function runNightly(env: Env, now: number, options: NightlyOptions = {}): Promise<NightlySummary> {
   const night = utcDay(now);
@@ -136,7 +139,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         if (!options.isolate) throw err;
         error = `${stage.name}: ${messageOf(err)}`;
         // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
-        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `failed, to be tried again: ${error}`) };
+        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `${FAILED_NOTE}${error}`) };
         await saveRun(db, run).catch(() => undefined);
         break;
       }
@@ -169,7 +172,7 @@ async function reportOf(db: D1Database, projectId: string, night: string): Promi
   return { projectId, status: run.status, stage: null, finishedAt: run.finishedAt, stages: run.stages };
 }
 
-/** Adds one slice to its stage's line of the report (counts add up across slices). */
+/** Adds one slice to its stage's line of the report (counts add up across slices; a failure's note goes once a slice gets through). */
 function mergeReport(stages: readonly StageReport[], name: string, ms: number, queries: number, counts: Record<string, number>, note?: string): StageReport[] {
   const out = stages.map((s) => ({ ...s, counts: { ...s.counts } }));
   let line = out.find((s) => s.name === name);
@@ -180,5 +183,6 @@ function mergeReport(stages: readonly StageReport[], name: string, ms: number, q
   line.sliceQueriesMax = Math.max(line.sliceQueriesMax ?? 0, queries);
   for (const [k, v] of Object.entries(counts)) line.counts[k] = (line.counts[k] ?? 0) + v;
   if (note) line.note = note;
+  else if (line.note?.startsWith(FAILED_NOTE)) delete line.note;
   return out;
 }

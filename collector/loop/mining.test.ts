@@ -78,6 +78,14 @@ describe('mining', () => {
     ]);
   });
 
+  it('takes the document a correction names by its title, as a person writes it: words for hyphens, no extension, no folder', () => {
+    expect(namedDocument('Refund Policy', ['shipping.md', 'policies/refund-policy.md'])).toBe('policies/refund-policy.md');
+    expect(namedDocument('the refund policy page', ['privacy-policy.md', 'refund_policy.html'])).toBe('refund_policy.html');
+    expect(namedDocument('https://help.example.com/refund-policy', ['shipping.md', 'refund-policy.md'])).toBe('refund-policy.md');
+    // Every word of its name: "the policy" names neither.
+    expect(namedDocument('the policy', ['privacy-policy.md', 'refund-policy.md'])).toBeUndefined();
+  });
+
   it('mines engaged chunks of good traces as positives and nothing from a lukewarm one', () => {
     const good = {
       ...base,

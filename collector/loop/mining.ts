@@ -101,12 +101,18 @@ export function diagnose(trace: MiningTrace): { guess: Guess; why: string; close
 /** A named source shorter than this ("a", "md") would be found inside most documents' ids. */
 const MIN_NAMED_SOURCE_CHARS = 3;
 
+/**
+ * A document id's name as a person writes it: its last path segment without the extension, which
+ * nobody types ("policies/refund-policy.md": "refund-policy", named by "Refund Policy").
+ */
+const documentName = (docId: string) => (docId.split('/').findLast((part) => part !== '') ?? docId).replace(/\.[a-z\d]{1,5}$/i, '');
+
 /** Does the source a correction names point at this document? */
 const namesDocument = (source: string, docId: string) => {
   const s = source.trim().toLowerCase();
   const doc = docId.toLowerCase();
   if (s.length < MIN_NAMED_SOURCE_CHARS) return false;
-  return s.includes(doc) || doc.includes(s) || termOverlap(doc.replace(/[._/-]+/g, ' '), s) >= 0.99;
+  return s.includes(doc) || doc.includes(s) || termOverlap(documentName(doc).replace(/[._/-]+/g, ' '), s) >= 0.99;
 };
 
 /**

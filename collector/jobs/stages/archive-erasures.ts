@@ -50,7 +50,8 @@ export const archiveErasuresWithin = (bounds: EraseSliceBounds): Stage => ({
       .all<{ user_id_hash: string }>();
     if (users.length === 0) return { cursor: null, counts: {} };
     const erased = new Set(users.map((u) => u.user_id_hash));
-    const hashes = [...erased];
+    // As a line writes them: JSON escapes a backslash or quote in an id ("CORP\\jdoe").
+    const hashes = [...erased].map((h) => JSON.stringify(h));
     const isErased = (l: { userIdHash: string | null }) => erased.has(l.userIdHash ?? '');
     // The cursor is the last piece done, `day/kind/piece` (`day/kind`: all of that day's table).
     const [cursorDay = '', cursorKind = '', cursorPiece] = (cursor ?? '').split('/');

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
@@ -64,4 +65,38 @@ it('leaves the threshold as it is when a missed night is run after a later night
   // The night before it, missed by the cron, run by hand afterwards, with an empty queue that would relax the threshold.
   await queue.slice(stageContext(p.id, night - DAY + 60_000), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(1);
+});
+
+it('keeps no more items waiting than a week clears when many are worth the same', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  // 200 bad answers to 200 questions, each raising its top chunk on one answer: every item is worth the same.
+  await env.DB.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < 200)
+     insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+       evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+     select ?1, printf('item-%03d', i), 'q' || i, 'q' || i || '?', 'c' || i, 'doc.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'held', ?2, ?2
+     from n`,
+  )
+    .bind(p.id, night - DAY)
+    .run();
+  const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
+  const pending = async () =>
+    (
+      await env.DB.prepare(`select item_id from review_items where project_id = ? and status = 'pending' order by item_id`)
+        .bind(p.id)
+        .all<{ item_id: string }>()
+    ).results.map((r) => r.item_id);
+  const id = (i: number) => `item-${String(i).padStart(3, '0')}`;
+  const { counts } = await queue.slice(stageContext(p.id, night), null);
+  // The first the queue lists (ties in id order) wait; the rest are held, not dropped.
+  expect(await pending()).toEqual(Array.from({ length: capacity }, (_, i) => id(i + 1)));
+  expect(counts.pending).toBe(capacity);
+  // Reviewers clear the week's items: the next night brings the next ones, 110 left, still a week's worth.
+  await env.DB.prepare(`update review_items set status = 'answered', verdict = 'not_relevant', answered_at = ?2 where project_id = ?1 and status = 'pending'`)
+    .bind(p.id, night + DAY / 2)
+    .run();
+  await queue.slice(stageContext(p.id, night + DAY), null);
+  expect((await pending()).length).toBe(capacity);
+  expect((await pending())[0]).toBe(id(capacity + 1));
 });

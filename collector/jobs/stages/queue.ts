@@ -8,7 +8,7 @@ import type { SliceResult, Stage } from './stage.ts';
 /**
  * Sizes the review queue to the weekly budget: the mining threshold tightens when more waits than
  * a week clears and relaxes when the queue runs dry (each change recorded with its reason); items
- * at or above it are pending, the rest held. So are the items of a question no answer is of use for
+ * at or above it are pending, as many as a week clears, the rest held. So are the items of a question no answer is of use for
  * (`worthReviewing`), raised before it joined the curated suite: they take none of the budget.
  */
 export const queue: Stage = {
@@ -29,19 +29,24 @@ export const queue: Stage = {
     // One change a night: this slice run again (its call cut short before the run was saved) keeps
     // the one it made, rather than relaxing or tightening twice. A missed night run after a later
     // one (`?at=`) changes nothing: the later night sized the queue, and its threshold stays current.
+    const capacity = weeklyReviewCapacity(settings);
     const change =
       changedSince!.results.length > 0 || later!.results.length > 0
         ? undefined
-        : adjustThreshold({ threshold, pendingValues: (pendingRows!.results as { v: number }[]).map((r) => r.v), capacity: weeklyReviewCapacity(settings) });
+        : adjustThreshold({ threshold, pendingValues: (pendingRows!.results as { v: number }[]).map((r) => r.v), capacity });
     const next = change?.to ?? threshold;
+    // Items worth the same are common (one answer's top chunk, one thumbs-down each), and no threshold
+    // parts them: of those at or above it, only the first a week clears wait, as the queue lists them.
+    const waiting = `item_id in (select item_id from review_items where project_id = ?1 and status in ('pending', 'held') and expected_value >= ?2 and ${wanted}
+      order by expected_value desc, item_id limit ?4)`;
     const statements = [
       db
         .prepare(
           // Only the items that change: rewriting the others would rewrite their queue index entries for nothing.
-          `update review_items set status = case when expected_value >= ?2 and ${wanted} then 'pending' else 'held' end
-           where project_id = ?1 and status in ('pending', 'held') and status <> case when expected_value >= ?2 and ${wanted} then 'pending' else 'held' end`,
+          `update review_items set status = case when ${waiting} then 'pending' else 'held' end
+           where project_id = ?1 and status in ('pending', 'held') and status <> case when ${waiting} then 'pending' else 'held' end`,
         )
-        .bind(projectId, next, unwanted),
+        .bind(projectId, next, unwanted, capacity),
     ];
     if (change) {
       statements.unshift(
