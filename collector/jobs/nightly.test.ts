@@ -507,7 +507,7 @@ describe('the nightly job', () => {
       (JSON.parse(results.find((r) => r.session_id === session)!.rules) as { rule: string; reason: string }[]).map((r) => r.rule);
     expect(rulesOf('quick')).toEqual(['too_fast']);
     for (let i = 0; i < 12; i++) expect(rulesOf(`rotating-${i}`)).toEqual(['flooding']);
-    expect(JSON.parse(results.find((r) => r.session_id === 'rotating-0')!.rules)[0].reason).toMatch(/^ip sent 12 negative signals/);
+    expect(JSON.parse(results.find((r) => r.session_id === 'rotating-0')!.rules)[0].reason).toMatch(/^ip said 12 answers failed/);
   });
 
   it('does not count a bounce from an answer its conversation went on from: the page was left after the next question', async () => {

@@ -201,14 +201,14 @@ describe('noise rules', () => {
     const flooding = floodingSources([{ kind: 'user', key: 'u1', negatives: 40, spanMs: 600_000 }], 100);
     const a = byId([down], ctx({ flooding })).get(down.eventId)!;
     expect(a.rules.map((r) => r.rule)).toEqual(['flooding']);
-    expect(a.rules[0]!.reason).toContain('40 negative signals');
+    expect(a.rules[0]!.reason).toContain('40 answers failed');
     expect(a.confidence).toBeLessThan(LOW_CONFIDENCE);
   });
 
   it('keeps the flooding verdict an earlier night gave an event, though tonight finds no flood', () => {
-    const down = ev('thumbs_down', -1, 20_000, { floodedBefore: 'session sent 40 negative signals at 2400 an hour' });
+    const down = ev('thumbs_down', -1, 20_000, { floodedBefore: 'session said 40 answers failed at 2400 an hour' });
     const a = byId([down]).get(down.eventId)!;
-    expect(a.rules).toEqual([{ rule: 'flooding', reason: 'session sent 40 negative signals at 2400 an hour' }]);
+    expect(a.rules).toEqual([{ rule: 'flooding', reason: 'session said 40 answers failed at 2400 an hour' }]);
     expect(a.confidence).toBeLessThan(LOW_CONFIDENCE);
   });
 

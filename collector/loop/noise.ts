@@ -58,11 +58,11 @@ export type NoiseRule = keyof typeof NOISE_RULES;
 export const LOW_CONFIDENCE = 0.3;
 /** The same signal again within this window is a double submit (the widget suppresses 800 ms). */
 export const DOUBLE_SUBMIT_MS = 3_000;
-/** Flooding: at least this many negative explicit signals from one source in the window… */
+/** Flooding: at least this many answers one source gave negative explicit signals in the window… */
 export const FLOOD_MIN_NEGATIVES = 10;
-/** …at this rate or faster (a person reading answers does not thumbs-down 20 an hour)… */
+/** …at this rate or faster (a person reading answers does not say 20 an hour failed)… */
 export const FLOOD_NEGATIVES_PER_HOUR = 20;
-/** …or this share of all the project's negative explicit signals in the window. */
+/** …or this share of all the answers the project's users gave negative explicit signals in the window. */
 export const FLOOD_SHARE = 0.25;
 /**
  * How far a backend's clock, which dates answers, may run ahead of the collector's, which dates
@@ -120,9 +120,9 @@ export interface Assessment {
 export interface SourceCount {
   kind: 'session' | 'user' | 'ip';
   key: string;
-  /** Negative explicit signals (thumbs-down, low ratings, corrections, wrong-source flags) in the window. */
+  /** Answers it gave negative explicit signals (thumbs-down, low ratings, corrections, wrong-source flags) in the window. */
   negatives: number;
-  /** From the first to the last of them. */
+  /** From the first to the last of those signals. */
   spanMs: number;
 }
 
@@ -136,9 +136,9 @@ export function floodingSources(counts: readonly SourceCount[], projectNegatives
     const perHour = c.negatives / Math.max(c.spanMs / 3_600_000, 1 / 60);
     const share = projectNegatives > 0 ? c.negatives / projectNegatives : 0;
     if (perHour >= FLOOD_NEGATIVES_PER_HOUR) {
-      out.set(sourceId(c.kind, c.key), `${c.kind} sent ${c.negatives} negative signals at ${Math.round(perHour)} an hour`);
+      out.set(sourceId(c.kind, c.key), `${c.kind} said ${c.negatives} answers failed at ${Math.round(perHour)} an hour`);
     } else if (share >= FLOOD_SHARE) {
-      out.set(sourceId(c.kind, c.key), `${c.kind} sent ${Math.round(share * 100)}% of the project's negative signals (${c.negatives})`);
+      out.set(sourceId(c.kind, c.key), `${c.kind} said ${c.negatives} answers failed, ${Math.round(share * 100)}% of those the project's users said failed`);
     }
   }
   return out;

@@ -224,31 +224,35 @@ const CLIENT_SPAN = 'max(e.client_ts) - min(e.client_ts)';
 const ARRIVAL_BOUND = `max(e.received_at) - min(t.created_at) + ${FLOOD_CLOCK_TOLERANCE_MS}`;
 const FLOOD_SPAN = `max(0, case when ${ARRIVAL_BOUND} > 0 then min(${CLIENT_SPAN}, ${ARRIVAL_BOUND}) else ${CLIENT_SPAN} end)`;
 
-/** The sources flooding negative feedback, once for all the slices that follow. */
+/**
+ * The sources flooding negative feedback, once for all the slices that follow. A source's negatives
+ * are the answers it said failed, not its signals: a reader who votes an answer down, flags its
+ * wrong sources and corrects it says one thing about one answer.
+ */
 async function findFlooding({ db, projectId, night, run }: StageContext): Promise<SliceResult> {
   const since = Math.max(0, run.windowFrom - FLOOD_LOOKBACK_MS);
   const to = run.windowTo;
   const [counts, total] = await db.batch([
     db
       .prepare(
-        `select 'session' as kind, e.session_id as key, count(*) as negatives, ${FLOOD_SPAN} as spanMs
+        `select 'session' as kind, e.session_id as key, count(distinct e.trace_id) as negatives, ${FLOOD_SPAN} as spanMs
            from feedback_events e left join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
            where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and ${negative('e.')}
-           group by e.session_id having count(*) >= ?4
+           group by e.session_id having count(distinct e.trace_id) >= ?4
          union all
-         select 'user', t.user_id_hash, count(*), ${FLOOD_SPAN}
+         select 'user', t.user_id_hash, count(distinct e.trace_id), ${FLOOD_SPAN}
            from feedback_events e join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
            where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and t.user_id_hash is not null and ${negative('e.')}
-           group by t.user_id_hash having count(*) >= ?4
+           group by t.user_id_hash having count(distinct e.trace_id) >= ?4
          union all
-         select 'ip', e.ip_hash, count(*), ${FLOOD_SPAN}
+         select 'ip', e.ip_hash, count(distinct e.trace_id), ${FLOOD_SPAN}
            from feedback_events e left join traces t on t.project_id = e.project_id and t.trace_id = e.trace_id
            where e.project_id = ?1 and e.received_at > ?2 and e.received_at <= ?3 and e.ip_hash is not null and ${negative('e.')}
-           group by e.ip_hash having count(*) >= ?4`,
+           group by e.ip_hash having count(distinct e.trace_id) >= ?4`,
       )
       .bind(projectId, since, to, FLOOD_MIN_NEGATIVES),
     db
-      .prepare(`select count(*) as n from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ${negative()}`)
+      .prepare(`select count(distinct trace_id) as n from feedback_events where project_id = ?1 and received_at > ?2 and received_at <= ?3 and ${negative()}`)
       .bind(projectId, since, to),
   ]);
   const flooding = floodingSources(counts!.results as SourceCount[], (total!.results[0] as { n: number }).n);
