@@ -84,6 +84,19 @@ describe('CORS and origins', () => {
     expect(put.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it("takes the origin of pages a custom scheme serves (a Capacitor app's webview, a browser extension) as the browser sends it", async () => {
+    for (const origin of ['capacitor://localhost', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop']) {
+      const p = await newProject([origin]);
+      const preflight = await call('/v1/events', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+      const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin }, json: { events: [event({ traceId: 't-app' })] } });
+      expect(res.status).toBe(200);
+    }
+    // Still none: a path after it, no host to name (a file's page sends "null"), or written otherwise than sent.
+    for (const given of ['capacitor://localhost/', 'capacitor://localhost/index.html', 'file://', 'capacitor://', 'CAPACITOR://localhost'])
+      await expect(newProject([given]), given).rejects.toThrow(/not an origin/);
+  });
+
   it('lets a browser read error responses from an allowed origin (so the widget sees 4xx, not a network error)', async () => {
     const p = await newProject();
     const res = await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: { events: [{ nope: 1 }] } });

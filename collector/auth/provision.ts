@@ -41,17 +41,28 @@ function checkProjectId(id: string): void {
   if (!/^[\w-]{1,64}$/.test(id)) throw new Error(`project id must be 1-64 letters, digits, _ or -: ${id}`);
 }
 
-/** Throws unless `origin` is one (scheme://host[:port], nothing after). */
-function checkOrigin(origin: string): void {
-  let parsed: string | undefined;
+/**
+ * The origin `given` names, as a browser sends it: an http(s) one as the URL standard writes it;
+ * one of another scheme (a Capacitor app's `capacitor://localhost`, an extension's
+ * `chrome-extension://<id>`), whose origin the standard leaves opaque, as its scheme and host.
+ * Undefined when it names none (no host: `file://`, whose pages send `null`).
+ */
+function browserOrigin(given: string): string | undefined {
   try {
-    parsed = new URL(origin).origin;
+    const url = new URL(given);
+    if (url.origin !== 'null') return url.origin;
+    return url.host ? `${url.protocol}//${url.host}` : undefined;
   } catch {
-    // reported below
+    return undefined;
   }
-  // A browser sends the origin as the URL standard writes it: offered when the input was one written otherwise.
-  const written = parsed && parsed !== 'null' ? `: give it as the browser sends it, ${parsed}` : '';
-  if (parsed !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}${written}`);
+}
+
+/** Throws unless `origin` is one (scheme://host[:port], nothing after), written as the browser sends it. */
+function checkOrigin(origin: string): void {
+  const sent = browserOrigin(origin);
+  // Offered when the input was one written otherwise.
+  const written = sent ? `: give it as the browser sends it, ${sent}` : '';
+  if (sent !== origin) throw new Error(`not an origin (scheme://host[:port]): ${origin}${written}`);
 }
 
 /** SQL adding and removing a project's allowed origins, each checked first: a bad one changes nothing. */

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import * as v from 'valibot';
 import { EPOCH_MS_RANGE, epochMs } from '../../shared/schema/common.ts';
+import { decodedOrUndefined } from '../../shared/url.ts';
 import { type FieldError, faultsIn, fieldErrors, namesAny } from '../../shared/validation.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { ApiError } from '../errors.ts';
@@ -15,14 +16,26 @@ type GivenParams = (readonly [name: string, values: string[]])[];
 const readParams = new WeakMap<Request, GivenParams>();
 
 /**
+ * Names given with no `=` at all (`?dryRun`): a flag set, not a field a form left empty. Hono reads
+ * both as `''`.
+ */
+function bareNames(url: string): Set<string> {
+  const search = url.includes('?') ? new URL(url).search.slice(1) : '';
+  const pairs = search.split('&').filter((pair) => pair !== '' && !pair.includes('='));
+  return new Set(pairs.map((name) => decodedOrUndefined(name.replaceAll('+', ' ')) ?? name));
+}
+
+/**
  * The query string's parameters that have a value (`?below=&model=`, as a form sends it, is as
- * good as none), parsed once per request.
+ * good as none) or are given bare (`?dryRun`, which is not none: a route taking no `dryRun` would
+ * erase or save), parsed once per request.
  */
 function givenParams(c: Context): GivenParams {
   let given = readParams.get(c.req.raw);
   if (!given) {
+    const bare = bareNames(c.req.url);
     given = Object.entries(c.req.queries())
-      .map(([name, values]) => [name, values.filter((value) => value !== '')] as const)
+      .map(([name, values]) => [name, bare.has(name) ? values : values.filter((value) => value !== '')] as const)
       .filter(([, values]) => values.length > 0);
     readParams.set(c.req.raw, given);
   }

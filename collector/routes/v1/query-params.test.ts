@@ -28,6 +28,20 @@ describe('a /v1 route given a query parameter it does not take', () => {
     expect((await call('/v1/health?nocache=1')).status).toBe(200);
   });
 
+  it('refuses a parameter given as a bare flag, with no = (`?dryRun`), as one given a value, rather than erasing or saving', async () => {
+    const p = await newProject();
+    const t = trace({ userIdHash: 'u-1' });
+    await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: t });
+    await refusedNaming(await call('/v1/admin/users/u-1?dryRun', { method: 'DELETE', headers: bearer(p.keys.admin) }), 'dryRun');
+    expect((await counts(p.id)).traces).toBe(1);
+    await refusedNaming(await call('/v1/config?dryRun', { method: 'PUT', headers: bearer(p.keys.admin), json: { rating: true } }), 'dryRun');
+    expect(await (await call('/v1/admin/config', { headers: bearer(p.keys.admin) })).json()).toEqual(defaultWidgetConfig());
+    // A parameter the route takes, given with no value, is named too, not read as absent (the waiting list).
+    await refusedNaming(await call('/v1/admin/review?status', { headers: bearer(p.keys.admin) }), 'status');
+    // One a form sends empty (`?status=`) is as good as none.
+    expect((await call('/v1/admin/review?status=', { headers: bearer(p.keys.admin) })).status).toBe(200);
+  });
+
   it('takes a write key as ?key= where a beacon sends it, and no other parameter beside it', async () => {
     const p = await newProject();
     const { traceId } = trace();
