@@ -60,6 +60,12 @@ const redacted: [string, string][] = [
   ["i'm at 12 main st come get me", "i'm at [ADDRESS] come get me"],
   ['pick me up from 9 Harbor Lane tonight', 'pick me up from [ADDRESS] tonight'],
   ['Meet us at 5 Wall Street lobby', 'Meet us at [ADDRESS] lobby'],
+  // A product's name and version is no address, while one opened by a function word or a verb is.
+  ['Windows 10 Event Loop is slow. I live at 10 Downing Street', 'Windows 10 Event Loop is slow. I live at [ADDRESS]'],
+  ['Python 3 Event Loop: send it to 221 Baker Street', 'Python 3 Event Loop: send it to [ADDRESS]'],
+  ['Office 365 Team Drive. At 10 Downing Street, Visit 221B Baker Street', 'Office 365 Team Drive. At [ADDRESS], Visit [ADDRESS]'],
+  // With an apartment, a city or a state, a name before the number does not keep the address.
+  ['Windows 10 Event Loop; John Smith 12 Main St, Apt 4', 'Windows 10 Event Loop; John Smith [ADDRESS]'],
 ];
 
 const untouched: string[] = [
@@ -105,6 +111,10 @@ const untouched: string[] = [
   'Top 10 Data Point is here',
   'the 2 Critical Path is late',
   'we met at 1 Union Square today',
+  // A capitalized product's name before its version, then a name ending in a street suffix.
+  'Windows 10 Event Loop is slow',
+  'I upgraded to Windows 10 Event Loop',
+  'the Office 365 Team Drive is full, and iOS 17 Safari Way too',
 ];
 
 describe('redactPIIAndAddresses', () => {
