@@ -60,6 +60,16 @@ const redacted: [string, string][] = [
   ["i'm at 12 main st come get me", "i'm at [ADDRESS] come get me"],
   ['pick me up from 9 Harbor Lane tonight', 'pick me up from [ADDRESS] tonight'],
   ['Meet us at 5 Wall Street lobby', 'Meet us at [ADDRESS] lobby'],
+  // A product's name and version is no address, while one opened by a function word or a verb is.
+  ['Windows 10 Event Loop is slow. I live at 10 Downing Street', 'Windows 10 Event Loop is slow. I live at [ADDRESS]'],
+  ['Python 3 Event Loop: send it to 221 Baker Street', 'Python 3 Event Loop: send it to [ADDRESS]'],
+  ['Office 365 Team Drive. At 10 Downing Street, Visit 221B Baker Street', 'Office 365 Team Drive. At [ADDRESS], Visit [ADDRESS]'],
+  // The last part of a time, a version or a date is no house number; a number standing alone still is.
+  ['the bus leaves 10:30 Main Street, or at 12:30 from 12 Main Street', 'the bus leaves 10:30 Main Street, or at 12:30 from [ADDRESS]'],
+  ['Python 3.12 Event Loop is slow at 4 Privet Drive', 'Python 3.12 Event Loop is slow at [ADDRESS]'],
+  ['on 15/01/2024 Main Street was shut, so ship to 12-14 Main Street', 'on 15/01/2024 Main Street was shut, so ship to 12-[ADDRESS]'],
+  // With an apartment, a city or a state, a name before the number does not keep the address.
+  ['Windows 10 Event Loop; John Smith 12 Main St, Apt 4', 'Windows 10 Event Loop; John Smith [ADDRESS]'],
 ];
 
 const untouched: string[] = [
@@ -105,6 +115,14 @@ const untouched: string[] = [
   'Top 10 Data Point is here',
   'the 2 Critical Path is late',
   'we met at 1 Union Square today',
+  // A capitalized product's name before its version, then a name ending in a street suffix.
+  'Windows 10 Event Loop is slow',
+  'I upgraded to Windows 10 Event Loop',
+  'the Office 365 Team Drive is full, and iOS 17 Safari Way too',
+  // The last part of a version, a decimal, a time or a date before a name ending in a suffix.
+  'Python 3.12 Event Loop is slow, as is v2.1 Event Loop',
+  'the bus leaves 10:30 Main Street or 17.30 Baker Street',
+  'since 2024-01-15 Main Street is shut, and since 01/15/2024 Baker Street is',
 ];
 
 describe('redactPIIAndAddresses', () => {

@@ -36,12 +36,14 @@ const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Dr
 
 /**
  * A house number ("221B"), one to four capitalized words or ordinals ("5th"), a street suffix and
- * any quadrant ("1600 Pennsylvania Avenue NW").
+ * any quadrant ("1600 Pennsylvania Avenue NW"). A number's last part is none: of a version, a
+ * decimal or a time after a dot or colon ("Python 3.12 Event Loop", "at 10:30 Main Street"), of a
+ * date after two dashes or slashes ("on 15/01/2024 Main Street"); "12-14" or "221 1/2" still is.
  * Without the `i` flag the words must be capitalized; with it (where other evidence says it is an
  * address) any case goes. No house number, no address: "turn left at 5th street" names a street,
  * as "北京市" names a place, and locates nobody.
  */
-const US_STREET = String.raw`\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
+const US_STREET = String.raw`(?<!\d[.:]|\d[-/]\d\d?[-/])\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
 const US_UNIT = String.raw`,? (?:Apt|Suite|Unit|#) ?[\w-]{1,6}`;
 const US_CITY_NAME = ' [A-Z][a-z]{1,24}(?: [A-Z][a-z]{1,24}){0,2},? ';
 const US_CITY = `,?${US_CITY_NAME}`;
@@ -74,16 +76,29 @@ const US_ADDRESS_ANY_CASE = new RegExp(
  * then…"): function words and a few adverbs. Any other lower-case word makes the suffix part of a
  * name ("2 Google Drive accounts", "9 Supreme Court justices", "5 Wall Street banks").
  */
-const MAY_FOLLOW_ADDRESS = String.raw`(?:a|an|the|and|or|but|so|then|than|as|at|in|on|of|off|by|for|from|to|into|with|without|near|next|past|via|across|behind|around|between|opposite|until|after|before|since|because|if|when|where|which|that|who|whose|while|though|although|is|isn't|was|wasn't|are|were|be|been|has|had|have|will|would|can|could|should|may|might|must|do|does|doesn't|did|didn't|i|you|he|she|it|we|they|me|him|her|us|them|my|your|his|its|our|their|this|these|those|there|here|now|today|tonight|tomorrow|yesterday|please|thanks|too|also|again|instead|not|just|only|still|already|anymore|last|yet)\b`;
+const FUNCTION_WORDS =
+  "a|an|the|and|or|but|so|then|than|as|at|in|on|of|off|by|for|from|to|into|with|without|near|next|past|via|across|behind|around|between|opposite|until|after|before|since|because|if|when|where|which|that|who|whose|while|though|although|is|isn't|was|wasn't|are|were|be|been|has|had|have|will|would|can|could|should|may|might|must|do|does|doesn't|did|didn't|i|you|he|she|it|we|they|me|him|her|us|them|my|your|his|its|our|their|this|these|those|there|here|now|today|tonight|tomorrow|yesterday|please|thanks|too|also|again|instead|not|just|only|still|already|anymore|last|yet";
+const MAY_FOLLOW_ADDRESS = String.raw`(?:${FUNCTION_WORDS})\b`;
+
+/**
+ * A capitalized word right before the house number, other than a function word or a verb that
+ * leads to a place ("At 10 Downing Street", "Visit 221B Baker Street" may open a sentence): a
+ * product's name, and the number its version ("Windows 10 Event Loop", "Python 3 Event Loop",
+ * "Office 365 Team Drive").
+ */
+const MAY_LEAD_TO_ADDRESS = `${FUNCTION_WORDS}|address|visit|meet|ship|deliver|send|mail`.replace(/(?<![\w'])[a-z]/g, (c) => c.toUpperCase());
+const PRODUCT_NAME = String.raw`\b(?!(?:${MAY_LEAD_TO_ADDRESS})\b)[a-z]*[A-Z]\w* `;
 
 /**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
  * apartment or suite and "City, ST 12345". One with neither is an address only if the sentence
- * does not go on with a lower-case word that would make the suffix part of a name; a number before
- * a word with no street name ("Section 2 Road safety", "Route 66") is not one either.
+ * does not go on with a lower-case word that would make the suffix part of a name, nor has a
+ * product's name before its number; a number before a word with no street name ("Section 2 Road
+ * safety", "Route 66") is not one either.
  */
 const US_ADDRESS_CAPITALIZED = new RegExp(
-  String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b|(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z]))`,
+  String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)` +
+    String.raw`|(?<!${PRODUCT_NAME})${US_STREET}(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
   'g',
 );
 

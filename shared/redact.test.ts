@@ -35,6 +35,10 @@ const redacted: [string, string][] = [
   ['from 192.168.1.20 and 8.8.8.8', 'from [IP] and [IP]'],
   ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
   ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
+  // An IPv4 address beside a version, or after a version word that does not lead to it, still goes.
+  ['my IP is 192.168.1.20 since I upgraded to 10.2.0.1', 'my IP is [IP] since I upgraded to 10.2.0.1'],
+  ['build 4.18.2.3: server 10.0.0.1 refused', 'build 4.18.2.3: server [IP] refused'],
+  ['Version 1.2.3.4 of the build server 10.0.0.1, updated the router to 10.0.0.2', 'Version 1.2.3.4 of the build server [IP], updated the router to [IP]'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.
   ['card 4111 1111 1111 1111 12/26', 'card [CARD] 12/26'],
@@ -93,6 +97,11 @@ const untouched: string[] = [
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',
+  // Four numbers right after a version word are a version, as is one written against a "v".
+  'upgraded to 10.2.0.1 from v1.2.3.4',
+  'build 4.18.2.3 failed',
+  'Version: 10.2.0.1, updating to 10.2.0.2',
+  'Upgrade to 2.0.0.1 and release 3.4.5.6, ver 1.0.0.12',
   'tracking 1Z999AA10123456784',
   'ISBN 978-3-16-148410-0',
   'order 0012345678 and code 012345',
