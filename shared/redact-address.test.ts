@@ -68,6 +68,9 @@ const redacted: [string, string][] = [
   ['the bus leaves 10:30 Main Street, or at 12:30 from 12 Main Street', 'the bus leaves 10:30 Main Street, or at 12:30 from [ADDRESS]'],
   ['Python 3.12 Event Loop is slow at 4 Privet Drive', 'Python 3.12 Event Loop is slow at [ADDRESS]'],
   ['on 15/01/2024 Main Street was shut, so ship to 12-14 Main Street', 'on 15/01/2024 Main Street was shut, so ship to 12-[ADDRESS]'],
+  // A person's name before the number is no product's: a capitalized word before it says so.
+  ['Windows 10 Event Loop; ship to John Smith 12 Main Street', 'Windows 10 Event Loop; ship to John Smith [ADDRESS]'],
+  ['Office 365 Team Drive is full; Mr. Smith 12 Main Street', 'Office 365 Team Drive is full; Mr. Smith [ADDRESS]'],
   // With an apartment, a city or a state, a name before the number does not keep the address.
   ['Windows 10 Event Loop; John Smith 12 Main St, Apt 4', 'Windows 10 Event Loop; John Smith [ADDRESS]'],
 ];
@@ -118,6 +121,7 @@ const untouched: string[] = [
   // A capitalized product's name before its version, then a name ending in a street suffix.
   'Windows 10 Event Loop is slow',
   'I upgraded to Windows 10 Event Loop',
+  'With Windows 10 Event Loop it is slow',
   'the Office 365 Team Drive is full, and iOS 17 Safari Way too',
   // The last part of a version, a decimal, a time or a date before a name ending in a suffix.
   'Python 3.12 Event Loop is slow, as is v2.1 Event Loop',

@@ -84,10 +84,13 @@ const MAY_FOLLOW_ADDRESS = String.raw`(?:${FUNCTION_WORDS})\b`;
  * A capitalized word right before the house number, other than a function word or a verb that
  * leads to a place ("At 10 Downing Street", "Visit 221B Baker Street" may open a sentence): a
  * product's name, and the number its version ("Windows 10 Event Loop", "Python 3 Event Loop",
- * "Office 365 Team Drive").
+ * "Office 365 Team Drive"). Not one after another capitalized word: that is a person's name ("John
+ * Smith 12 Main Street", "Mr. Smith 12 Main Street"), and a name leaking costs more than a product
+ * redacted.
  */
 const MAY_LEAD_TO_ADDRESS = `${FUNCTION_WORDS}|address|visit|meet|ship|deliver|send|mail`.replace(/(?<![\w'])[a-z]/g, (c) => c.toUpperCase());
-const PRODUCT_NAME = String.raw`\b(?!(?:${MAY_LEAD_TO_ADDRESS})\b)[a-z]*[A-Z]\w* `;
+const CAPITALIZED = String.raw`\b(?!(?:${MAY_LEAD_TO_ADDRESS})\b)[a-z]*[A-Z]\w*`;
+const PRODUCT_NAME = String.raw`(?<!${CAPITALIZED}\.? )${CAPITALIZED} `;
 
 /**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
