@@ -10,8 +10,10 @@ export interface StandInCollector {
   url: string;
   /** Null: every trace is taken; else the status each request with traces is answered. */
   refuseWith: 401 | 403 | 404 | 500 | 503 | null;
-  /** Traces taken so far. */
+  /** Traces taken so far, counted as they come. */
   taken: number;
+  /** How long each answer to traces is held back, decided as the request came (0: none). */
+  delayMs: number;
   /** Stops listening, so connections to its port are refused. */
   down(): Promise<void>;
   /** Listens again, on the same port. */
@@ -36,10 +38,11 @@ export async function standInCollector(): Promise<StandInCollector> {
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces') return json(res, 404, { error: { code: 'not_found', message: 'Not found' } });
-      if (stand.refuseWith) return json(res, stand.refuseWith, { error: REFUSALS[stand.refuseWith] });
+      const answer = (status: number, body: unknown) => setTimeout(() => json(res, status, body), stand.delayMs);
+      if (stand.refuseWith) return answer(stand.refuseWith, { error: REFUSALS[stand.refuseWith] });
       const traces = JSON.parse(body) as { traceId: string }[];
       stand.taken += traces.length;
-      json(res, 200, { accepted: traces.length, duplicate: 0, rejected: 0, results: traces.map((t, index) => ({ index, id: t.traceId, status: 'accepted' })) });
+      answer(200, { accepted: traces.length, duplicate: 0, rejected: 0, results: traces.map((t, index) => ({ index, id: t.traceId, status: 'accepted' })) });
     });
   });
   const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -49,6 +52,7 @@ export async function standInCollector(): Promise<StandInCollector> {
     url: `http://127.0.0.1:${port}`,
     refuseWith: null,
     taken: 0,
+    delayMs: 0,
     down: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -72,6 +72,26 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
     expect(collector.taken).toBe(1);
   });
 
+  it('keeps what a newer attempt found wrong when an older one, on its way meanwhile, is answered afterwards', async () => {
+    // The first trace is taken, but its answer comes late; the second, sent meanwhile, is refused with a 503.
+    collector.delayMs = 2_000;
+    await ask();
+    await expect.poll(() => collector.taken, poll).toBe(1);
+    collector.delayMs = 0;
+    collector.refuseWith = 503;
+    await ask('What does the widget send?');
+    const failing = `Feedback is not reaching the collector at ${collector.url}: it fails (HTTP 503). Check its log.`;
+    await expect.poll(problem, soon).toBe(failing);
+    // The first trace's answer comes meanwhile: it began before the 503, so it says nothing of the collector now
+    // (not even until the second's next retry fails again).
+    const said = new Set<string | null>();
+    for (const until = Date.now() + 2_500; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) said.add(await problem());
+    expect([...said]).toEqual([failing]);
+    collector.refuseWith = null;
+    await expect.poll(problem, poll).toBeNull();
+    expect(collector.taken).toBe(2);
+  });
+
   it('says why the client gave a trace up when no attempt failed as the collector down, refusing or failing would (a 404)', async () => {
     collector.refuseWith = 404;
     await ask();
