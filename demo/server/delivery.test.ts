@@ -102,6 +102,18 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
       );
   });
 
+  it("says the collector refuses the widget's events from the page's origin, naming it and how to allow it, and nothing once it allows it", async () => {
+    const { origin, port } = new URL(demo.url);
+    collector.allowedOrigins = ['http://127.0.0.1:5173'];
+    await expect
+      .poll(problem, poll)
+      .toBe(
+        `Feedback is not reaching the collector at ${collector.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`,
+      );
+    collector.allowedOrigins.push(origin);
+    await expect.poll(problem, poll).toBeNull();
+  });
+
   it('says nothing without a collector, where the page says so from its settings', async () => {
     const alone = await startDemo({ port: 0, log: () => {} });
     try {

@@ -1,9 +1,16 @@
 /**
- * Whether the demo's feedback reaches the collector, as its trace client finds when it sends: the
- * page shows what to check while it does not (`GET /api/delivery`), and nothing once a trace is
- * stored again.
+ * Whether the demo's feedback reaches the collector, as its trace client finds when it sends, and
+ * whether the collector takes the widget's events from the page's origin: the page shows what to
+ * check while it does not (`GET /api/delivery`), and nothing once a trace is stored again and the
+ * origin is allowed.
  */
 import { collectorError } from '../../client/collector-error.ts';
+import { refusedOrigin } from './widget-origin.ts';
+
+/** How long what the collector said of a page's origin holds before it is asked again, while the page asks. */
+const ORIGIN_CHECK_MS = 5_000;
+/** Origins remembered at once: the pages open on the demo name one or two (127.0.0.1, localhost). */
+const MAX_ORIGINS = 16;
 
 export interface Delivery {
   /**
@@ -14,8 +21,12 @@ export interface Delivery {
   fetch: (request: Request) => Promise<Response>;
   /** What became of a trace: one failed without an attempt failing is told too. */
   settled: (outcome: { status: string; reason?: string }) => void;
-  /** What the page says while feedback does not reach the collector; null while it does, or before anything was sent. */
-  problem: () => string | null;
+  /**
+   * What a page at `pageOrigin` says while feedback does not reach the collector; null while it
+   * does, or before anything was sent. The traces' problem first: then the origin, which the
+   * browser's failed CORS preflight hides from the page, so it is asked here as the widget would.
+   */
+  problem: (pageOrigin: string) => string | null;
 }
 
 /** Whether a collector's answer to a batch stored a trace of it (or had it already). */
@@ -23,7 +34,7 @@ const stored = (body: unknown) =>
   Array.isArray((body as { results?: unknown } | null)?.results) &&
   (body as { results: { status?: unknown }[] }).results.some((r) => r?.status === 'accepted' || r?.status === 'duplicate');
 
-export function watchDelivery(collectorUrl: string): Delivery {
+export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery {
   let problem: string | null = null;
   /**
    * Attempts begun, and the latest begun of those told: with several batches on their way, an
@@ -37,6 +48,20 @@ export function watchDelivery(collectorUrl: string): Delivery {
     problem = now;
   };
   const notReaching = (why: string) => `Feedback is not reaching the collector at ${collectorUrl}: ${why}`;
+  /** What the collector last said of each origin; asked again (one question at a time) once it is ORIGIN_CHECK_MS old. */
+  const origins = new Map<string, { problem: string | null; askedAt: number }>();
+  const originProblem = (origin: string) => {
+    const known = origins.get(origin);
+    if (writeKey && (!known || Date.now() - known.askedAt >= ORIGIN_CHECK_MS)) {
+      if (origins.size >= MAX_ORIGINS) origins.clear();
+      const asking = { problem: known?.problem ?? null, askedAt: Date.now() };
+      origins.set(origin, asking);
+      void refusedOrigin(collectorUrl, writeKey, origin).then((refused) => {
+        asking.problem = refused ? notReaching(`${refused}.`) : null;
+      });
+    }
+    return known?.problem ?? null;
+  };
   return {
     async fetch(request) {
       const attempt = ++begun;
@@ -70,6 +95,6 @@ export function watchDelivery(collectorUrl: string): Delivery {
       // Failed without an attempt failing (an answer that is not the collector's, one whose body never came): as new as now.
       if (outcome.status === 'failed') tell(++begun, problem ?? notReaching(`${outcome.reason}. Check its address (COLLECTOR_URL) and its log.`));
     },
-    problem: () => problem,
+    problem: (pageOrigin) => problem ?? originProblem(pageOrigin),
   };
 }
