@@ -457,9 +457,9 @@ describe('the demo page', () => {
       expect(await notice.isVisible()).toBe(true);
       expect(await axe(page)).toEqual([]);
       await collectorDown.up();
-      // The trace is taken at a retry, and the page hears of it at its next look.
+      // The demo sees it back, and the page hears of it at its next look; the trace is taken at a retry.
       await expect.poll(() => notice.isHidden(), { timeout: 15_000 }).toBe(true);
-      expect(collectorDown.taken).toBe(1);
+      await expect.poll(() => collectorDown.taken, { timeout: 15_000 }).toBe(1);
     } finally {
       await standing.close();
       await collectorDown.down();

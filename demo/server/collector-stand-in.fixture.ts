@@ -2,7 +2,7 @@
  * A stand-in collector for the demo's tests, on a port of its own: it takes traces as the collector
  * does, or refuses them with the status `refuseWith` says in the collector's error shape, and it can
  * go down and come back on the same port. It answers a server asking, as the widget would, whether it
- * takes the widget's events from an origin (`GET /v1/config`), but serves no model, and nothing to a page.
+ * takes the widget's events from an origin (`GET /v1/config`), and its health (`GET /v1/health`), but serves no model, and nothing to a page.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +40,7 @@ export async function standInCollector(): Promise<StandInCollector> {
     let body = '';
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
+      if (req.method === 'GET' && req.url === '/v1/health') return json(res, 200, { status: 'ok', version: 'stand-in' });
       if (req.method === 'GET' && req.url === '/v1/config') {
         const origin = req.headers.origin ?? '';
         if (!stand.allowedOrigins || stand.allowedOrigins.includes(origin)) return json(res, 200, { prompts: [] });

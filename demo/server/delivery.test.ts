@@ -38,7 +38,7 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
     expect(await problem()).toBeNull();
   });
 
-  it('says the collector does not answer while it is down, naming it and what to check, and nothing once it has taken the trace again', async () => {
+  it('says the collector does not answer while it is down, naming it and what to check, and nothing once it is back', async () => {
     await collector.down();
     await ask();
     await expect
@@ -47,10 +47,33 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
         `Feedback is not reaching the collector at ${collector.url}: it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).`,
       );
     await collector.up();
-    // The trace queued while it was down is sent again, and taken.
+    // Its health says it is back; the trace queued while it was down is sent again, and taken once.
     await expect.poll(problem, poll).toBeNull();
-    expect(collector.taken).toBe(1);
+    await expect.poll(() => collector.taken, poll).toBe(1);
   });
+
+  it('takes the notice away once a collector that did not answer is back, though every retry of the trace was spent, sending nothing again', async () => {
+    const said: string[] = [];
+    const watching = await startDemo({ port: 0, collectorUrl: collector.url, serverKey: 'rfs_test', writeKey: 'rfw_test', log: (m) => said.push(m) });
+    const problemThere = async () => ((await (await fetch(`${watching.url}/api/delivery`)).json()) as { problem: string | null }).problem;
+    try {
+      await collector.down();
+      await fetch(`${watching.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 's-1', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+      });
+      await expect.poll(problemThere, soon).toMatch(/: it does not answer\./);
+      // Six attempts, some 8 to 16 s.
+      await expect.poll(() => said.some((m) => m.includes('not stored')), { timeout: 25_000, interval: 200 }).toBe(true);
+      expect(await problemThere()).toMatch(/: it does not answer\./);
+      await collector.up();
+      await expect.poll(problemThere, poll).toBeNull();
+      expect(collector.taken).toBe(0);
+    } finally {
+      await watching.close();
+    }
+  }, 60_000);
 
   it.each([401, 403] as const)("says the collector refuses the demo's key (%i), in its own words", async (status) => {
     collector.refuseWith = status;

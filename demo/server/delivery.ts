@@ -5,10 +5,13 @@
  * origin is allowed.
  */
 import { collectorError } from '../../client/collector-error.ts';
+import { joinUrl } from '../../shared/url.ts';
 import { refusedOrigin } from './widget-origin.ts';
 
 /** How long what the collector said of a page's origin holds before it is asked again, while the page asks. */
 const ORIGIN_CHECK_MS = 5_000;
+/** How long a look at the health of a collector that did not answer waits for it. */
+const HEALTH_TIMEOUT_MS = 5_000;
 /** Origins remembered at once: the pages open on the demo name one or two (127.0.0.1, localhost). */
 const MAX_ORIGINS = 16;
 
@@ -48,6 +51,28 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
     problem = now;
   };
   const notReaching = (why: string) => `Feedback is not reaching the collector at ${collectorUrl}: ${why}`;
+  const doesNotAnswer = notReaching('it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).');
+  /**
+   * While the collector does not answer, its health is looked at as the page asks: once every retry
+   * of a trace was spent, nothing else would see it back until the next question's trace is stored.
+   * It sends no trace: those given up stay given up. Only "does not answer": a collector refusing
+   * the key or failing with a 5xx may answer its health and still not store a trace.
+   */
+  let looking = false;
+  const lookAgain = () => {
+    if (looking) return;
+    looking = true;
+    const attempt = ++begun;
+    void fetch(joinUrl(collectorUrl, 'v1/health'), { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) })
+      .then((res) => res.json())
+      .then((body: { status?: unknown } | null) => {
+        if (body?.status === 'ok' && problem === doesNotAnswer) tell(attempt, null);
+      })
+      .catch(() => {})
+      .finally(() => {
+        looking = false;
+      });
+  };
   /** What the collector last said of each origin; asked again (one question at a time) once it is ORIGIN_CHECK_MS old. */
   const origins = new Map<string, { problem: string | null; askedAt: number }>();
   const originProblem = (origin: string) => {
@@ -69,7 +94,7 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
       try {
         res = await fetch(request);
       } catch (err) {
-        tell(attempt, notReaching('it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).'));
+        tell(attempt, doesNotAnswer);
         throw err;
       }
       const body = await res
@@ -95,6 +120,9 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
       // Failed without an attempt failing (an answer that is not the collector's, one whose body never came): as new as now.
       if (outcome.status === 'failed') tell(++begun, problem ?? notReaching(`${outcome.reason}. Check its address (COLLECTOR_URL) and its log.`));
     },
-    problem: (pageOrigin) => problem ?? originProblem(pageOrigin),
+    problem(pageOrigin) {
+      if (problem === doesNotAnswer) lookAgain();
+      return problem ?? originProblem(pageOrigin);
+    },
   };
 }
