@@ -14,7 +14,7 @@ import type { DevKeys } from '../scripts/dev-project.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { corpusFromEnv } from './corpus/index.ts';
 import { DEMO_PORT, startDemo } from './server/index.ts';
-import { refusedOriginWarning } from './server/widget-origin.ts';
+import { refusedOrigin } from './server/widget-origin.ts';
 
 // A DEMO_CORPUS that does not exist, a port taken: one line saying so, as `npm start` says it, not a stack.
 failInOneLine();
@@ -28,8 +28,8 @@ const port = wholeNumber('DEMO_PORT', process.env.DEMO_PORT ?? String(DEMO_PORT)
 
 const demo = await startDemo({ port, collectorUrl, serverKey: keys.server, writeKey: keys.write, corpus: corpusFromEnv() });
 console.log(`demo chat on ${demo.url}  (traces to ${collectorUrl}, console ${collectorUrl}/admin)`);
-const refused = keys.write ? await refusedOriginWarning(collectorUrl, keys.write, demo.url) : undefined;
-if (refused) console.log(refused);
+const refused = keys.write ? await refusedOrigin(collectorUrl, keys.write, demo.url) : undefined;
+if (refused) console.log(`demo: ${refused}`);
 let stopping = false;
 const shutdown = () => {
   // Closing waits for answers on their way (a slow model) and for queued traces (a collector that

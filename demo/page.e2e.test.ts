@@ -457,12 +457,45 @@ describe('the demo page', () => {
       expect(await notice.isVisible()).toBe(true);
       expect(await axe(page)).toEqual([]);
       await collectorDown.up();
-      // The trace is taken at a retry, and the page hears of it at its next look.
+      // The demo sees it back, and the page hears of it at its next look; the trace is taken at a retry.
       await expect.poll(() => notice.isHidden(), { timeout: 15_000 }).toBe(true);
-      expect(collectorDown.taken).toBe(1);
+      await expect.poll(() => collectorDown.taken, { timeout: 15_000 }).toBe(1);
     } finally {
       await standing.close();
       await collectorDown.down();
+    }
+  });
+
+  it("says under the chat while the collector refuses the widget's events from the page's origin, which the page cannot see, and takes it away once it allows it", async () => {
+    // A collector that takes the demo's traces but not the widget's events from this page, as the dev project on another port.
+    const refusing = await standInCollector();
+    refusing.allowedOrigins = [];
+    const standing = await startDemo({
+      port: 0,
+      collectorUrl: refusing.url,
+      serverKey: 'rfs_test',
+      writeKey: 'rfw_test',
+      log: () => {},
+      closeTimeoutMs: 1_000,
+    });
+    try {
+      const page = await (await browser.newContext()).newPage();
+      page.setDefaultNavigationTimeout(30_000);
+      await page.goto(standing.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      const notice = page.locator('#notice');
+      const { origin, port } = new URL(standing.url);
+      await expect
+        .poll(() => notice.textContent(), { timeout: 15_000 })
+        .toBe(
+          `Feedback is not reaching the collector at ${refusing.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`,
+        );
+      expect(await notice.isVisible()).toBe(true);
+      refusing.allowedOrigins.push(origin);
+      await expect.poll(() => notice.isHidden(), { timeout: 15_000 }).toBe(true);
+    } finally {
+      await standing.close();
+      await refusing.down();
     }
   });
 

@@ -54,6 +54,9 @@ const csp = (endpoint: string | null) =>
     "frame-ancestors 'none'",
   ].join('; ');
 
+/** The origin the page was opened at, as its browser named the demo (`localhost` or `127.0.0.1`); else the demo's own. */
+const pageOrigin = (host: string | undefined, url: string) => (host && URL.canParse(`http://${host}`) ? new URL(`http://${host}`) : new URL(url)).origin;
+
 /** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
 export function createDemoApp({
   answerer,
@@ -64,8 +67,8 @@ export function createDemoApp({
   answerer: Answerer;
   config: ClientConfig;
   assets: PageAssets;
-  /** Why feedback is not reaching the collector, said on the page; null while it is (or without one). */
-  deliveryProblem?: () => string | null;
+  /** Why feedback is not reaching the collector from a page at `pageOrigin`, said there; null while it is (or without one). */
+  deliveryProblem?: (pageOrigin: string) => string | null;
 }) {
   const widgetRoot = resolve(assets.widgetDir);
   const app = new Hono()
@@ -91,7 +94,7 @@ export function createDemoApp({
       return body ? c.body(body, 200, { 'content-type': type, 'cache-control': 'no-cache' }) : c.notFound();
     })
     .get('/api/config', (c) => c.json(config))
-    .get('/api/delivery', (c) => c.json({ problem: deliveryProblem() } satisfies Delivered))
+    .get('/api/delivery', (c) => c.json({ problem: deliveryProblem(pageOrigin(c.req.header('host'), c.req.url)) } satisfies Delivered))
     .post(
       '/api/ask',
       bodyLimit({

@@ -38,7 +38,7 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
     expect(await problem()).toBeNull();
   });
 
-  it('says the collector does not answer while it is down, naming it and what to check, and nothing once it has taken the trace again', async () => {
+  it('says the collector does not answer while it is down, naming it and what to check, and nothing once it is back', async () => {
     await collector.down();
     await ask();
     await expect
@@ -47,10 +47,33 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
         `Feedback is not reaching the collector at ${collector.url}: it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL).`,
       );
     await collector.up();
-    // The trace queued while it was down is sent again, and taken.
+    // Its health says it is back; the trace queued while it was down is sent again, and taken once.
     await expect.poll(problem, poll).toBeNull();
-    expect(collector.taken).toBe(1);
+    await expect.poll(() => collector.taken, poll).toBe(1);
   });
+
+  it('takes the notice away once a collector that did not answer is back, though every retry of the trace was spent, sending nothing again', async () => {
+    const said: string[] = [];
+    const watching = await startDemo({ port: 0, collectorUrl: collector.url, serverKey: 'rfs_test', writeKey: 'rfw_test', log: (m) => said.push(m) });
+    const problemThere = async () => ((await (await fetch(`${watching.url}/api/delivery`)).json()) as { problem: string | null }).problem;
+    try {
+      await collector.down();
+      await fetch(`${watching.url}/api/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 's-1', query: 'How do I deploy to Cloudflare?', turnIndex: 0 }),
+      });
+      await expect.poll(problemThere, soon).toMatch(/: it does not answer\./);
+      // Six attempts, some 8 to 16 s.
+      await expect.poll(() => said.some((m) => m.includes('not stored')), { timeout: 25_000, interval: 200 }).toBe(true);
+      expect(await problemThere()).toMatch(/: it does not answer\./);
+      await collector.up();
+      await expect.poll(problemThere, poll).toBeNull();
+      expect(collector.taken).toBe(0);
+    } finally {
+      await watching.close();
+    }
+  }, 60_000);
 
   it.each([401, 403] as const)("says the collector refuses the demo's key (%i), in its own words", async (status) => {
     collector.refuseWith = status;
@@ -72,6 +95,26 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
     expect(collector.taken).toBe(1);
   });
 
+  it('keeps what a newer attempt found wrong when an older one, on its way meanwhile, is answered afterwards', async () => {
+    // The first trace is taken, but its answer comes late; the second, sent meanwhile, is refused with a 503.
+    collector.delayMs = 2_000;
+    await ask();
+    await expect.poll(() => collector.taken, poll).toBe(1);
+    collector.delayMs = 0;
+    collector.refuseWith = 503;
+    await ask('What does the widget send?');
+    const failing = `Feedback is not reaching the collector at ${collector.url}: it fails (HTTP 503). Check its log.`;
+    await expect.poll(problem, soon).toBe(failing);
+    // The first trace's answer comes meanwhile: it began before the 503, so it says nothing of the collector now
+    // (not even until the second's next retry fails again).
+    const said = new Set<string | null>();
+    for (const until = Date.now() + 2_500; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) said.add(await problem());
+    expect([...said]).toEqual([failing]);
+    collector.refuseWith = null;
+    await expect.poll(problem, poll).toBeNull();
+    expect(collector.taken).toBe(2);
+  });
+
   it('says why the client gave a trace up when no attempt failed as the collector down, refusing or failing would (a 404)', async () => {
     collector.refuseWith = 404;
     await ask();
@@ -80,6 +123,18 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
       .toBe(
         `Feedback is not reaching the collector at ${collector.url}: HTTP 404: No route for POST /v1/traces. Check its address (COLLECTOR_URL) and its log.`,
       );
+  });
+
+  it("says the collector refuses the widget's events from the page's origin, naming it and how to allow it, and nothing once it allows it", async () => {
+    const { origin, port } = new URL(demo.url);
+    collector.allowedOrigins = ['http://127.0.0.1:5173'];
+    await expect
+      .poll(problem, poll)
+      .toBe(
+        `Feedback is not reaching the collector at ${collector.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`,
+      );
+    collector.allowedOrigins.push(origin);
+    await expect.poll(problem, poll).toBeNull();
   });
 
   it('says nothing without a collector, where the page says so from its settings', async () => {

@@ -65,7 +65,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const log = mutingRepeats(options.log ?? console.log);
   const [corpus, assets] = await Promise.all([loadCorpus(options.corpus), loadPageAssets()]);
   if (corpus.duplicateIds) log(`demo: ${corpus.duplicateIds} documents of ${corpus.name} repeat an earlier id; the later one is kept`);
-  const delivery = collectorUrl && serverKey ? watchDelivery(collectorUrl) : undefined;
+  const delivery = collectorUrl && serverKey ? watchDelivery(collectorUrl, writeKey) : undefined;
   const traces =
     collectorUrl && serverKey
       ? createTraceClient({
@@ -105,7 +105,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const app = createDemoApp({
     answerer,
     assets,
-    deliveryProblem: () => delivery?.problem() ?? null,
+    deliveryProblem: (pageOrigin) => delivery?.problem(pageOrigin) ?? null,
     config: {
       endpoint: collectorUrl ?? null,
       writeKey: writeKey ?? null,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusedOriginWarning } from './widget-origin.ts';
+import { refusedOrigin } from './widget-origin.ts';
 
 /** A stand-in collector that allows the widget from port 5173 and from 15173 only, as a dev project after `DEMO_PORT=15173 npm start`. */
 const asked: { origin?: string; auth?: string }[] = [];
@@ -18,20 +18,20 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => collector.close(() => r())));
 
-describe('refusedOriginWarning', () => {
+describe('refusedOrigin', () => {
   it('says nothing for a port the dev project allows, the default or one npm start was given', async () => {
-    expect(await refusedOriginWarning(url, 'rfw_dev', 'http://127.0.0.1:5173')).toBeUndefined();
-    expect(await refusedOriginWarning(url, 'rfw_dev', 'http://127.0.0.1:15173')).toBeUndefined();
+    expect(await refusedOrigin(url, 'rfw_dev', 'http://127.0.0.1:5173')).toBeUndefined();
+    expect(await refusedOrigin(url, 'rfw_dev', 'http://127.0.0.1:15173')).toBeUndefined();
     expect(asked.at(-1)).toEqual({ origin: 'http://127.0.0.1:15173', auth: 'Bearer rfw_dev' });
   });
 
   it('warns, naming the origin and how to allow it, for a port it does not allow', async () => {
-    expect(await refusedOriginWarning(url, 'rfw_dev', 'http://127.0.0.1:25173')).toBe(
-      "demo: the dev project does not allow http://127.0.0.1:25173, so the widget's events from it will be refused (`DEMO_PORT=25173 npm start` allows it)",
+    expect(await refusedOrigin(url, 'rfw_dev', 'http://127.0.0.1:25173')).toBe(
+      "the dev project does not allow http://127.0.0.1:25173, so the widget's events from it are refused (`DEMO_PORT=25173 npm start` allows it)",
     );
   });
 
   it('says nothing when no collector answers', async () => {
-    expect(await refusedOriginWarning('http://127.0.0.1:9', 'rfw_dev', 'http://127.0.0.1:25173')).toBeUndefined();
+    expect(await refusedOrigin('http://127.0.0.1:9', 'rfw_dev', 'http://127.0.0.1:25173')).toBeUndefined();
   });
 });

@@ -8,8 +8,8 @@ import { joinUrl } from '../../shared/url.ts';
 /** How long the question waits for a collector that does not answer: the demo starts regardless. */
 const ASK_TIMEOUT_MS = 5_000;
 
-/** A sentence to warn with when the collector refuses the page's origin, else undefined (allowed, or no answer). */
-export async function refusedOriginWarning(collectorUrl: string, writeKey: string, pageUrl: string): Promise<string | undefined> {
+/** What to say when the collector refuses the page's origin, else undefined (allowed, or no answer). */
+export async function refusedOrigin(collectorUrl: string, writeKey: string, pageUrl: string): Promise<string | undefined> {
   const origin = new URL(pageUrl).origin;
   try {
     const res = await fetch(joinUrl(collectorUrl, 'v1/config'), {
@@ -19,8 +19,8 @@ export async function refusedOriginWarning(collectorUrl: string, writeKey: strin
     if (res.status !== 403) return undefined;
     const body = (await res.json().catch(() => null)) as { error?: { code?: unknown } } | null;
     if (body?.error?.code !== 'origin_not_allowed') return undefined;
-    const port = new URL(pageUrl).port;
-    return `demo: the dev project does not allow ${origin}, so the widget's events from it will be refused (\`DEMO_PORT=${port} npm start\` allows it)`;
+    const port = new URL(pageUrl).port || '80';
+    return `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it)`;
   } catch {
     // A collector that is down says nothing of origins: the page's own errors will.
     return undefined;
