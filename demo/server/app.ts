@@ -57,7 +57,7 @@ const csp = (endpoint: string | null) =>
 /** The origin the page was opened at, as its browser named the demo (`localhost` or `127.0.0.1`); else the demo's own. */
 const pageOrigin = (host: string | undefined, url: string) => (host && URL.canParse(`http://${host}`) ? new URL(`http://${host}`) : new URL(url)).origin;
 
-/** The path's part percent-decoded; undefined when an escape does not make UTF-8. */
+/** The demo's web app: the page, its script and style, the widget's build, and the backend's API the page calls. */
 export function createDemoApp({
   answerer,
   config,
