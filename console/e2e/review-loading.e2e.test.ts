@@ -100,6 +100,44 @@ describe('the review queue while a list loads', () => {
   });
 });
 
+describe('the review queue answered faster than its next page arrives', () => {
+  it('tells a screen reader the next items are loading, then the item shown once they land, not that the queue is empty', async () => {
+    const f = fixture();
+    // The first page goes through; the next ones wait until the test lets them.
+    let first = true;
+    const lists = heldLists();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', {
+      routes: (ctx) =>
+        ctx.route(
+          (url) => url.pathname === LIST,
+          (route) => {
+            if (!first) return lists.route(route);
+            first = false;
+            return route.continue();
+          },
+        ),
+    });
+    try {
+      await page.locator('rf-review-page article.item').waitFor();
+      const status = page.locator('rf-review-page [role="status"]');
+      // Past the first page's items, with the next one held back.
+      for (let n = 0; n < PAGE_SIZE && (await page.locator('rf-review-page article.item').count()); n++) await page.keyboard.press('2');
+      await expect.poll(() => page.locator('rf-review-page .card.empty').textContent()).toBe('Loading…');
+      expect(await status.textContent()).toBe('Answered Not relevant. Loading…');
+      await expect.poll(() => lists.held.length).toBe(1);
+      lists.stop();
+      await lists.release(page, 0);
+      await page.locator('rf-review-page article.item').waitFor();
+      const position = await page.locator('rf-review-page [data-field="position"]').textContent();
+      const query = await page.locator('rf-review-page [data-field="query"]').textContent();
+      await expect.poll(() => status.textContent()).toBe(`${position}: ${query}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('review queue: a link to an item', () => {
   it('says so when the linked item could not be opened, rather than pass the first item off as it', async () => {
     const f = fixture();

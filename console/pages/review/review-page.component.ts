@@ -96,6 +96,9 @@ export class ReviewPage extends LitElement {
   /** Stops this page being told of failed answers once it is left. */
   private stopFailures: (() => void) | undefined;
 
+  /** The status line said the next page is loading: once it lands, it says what is shown instead. */
+  private saidLoading = false;
+
   /** Whether the list's end message had focus before this update. */
   private endHadFocus = false;
 
@@ -138,6 +141,7 @@ export class ReviewPage extends LitElement {
       () => {
         // A queue that loads after the reader left the page must not pull the address back to it.
         if (this.session !== session || !this.isConnected) return;
+        if (this.saidLoading && !session.fetchingMore) this.announceShown(session);
         this.requestUpdate();
         this.reflectPosition();
       },
@@ -259,8 +263,7 @@ export class ReviewPage extends LitElement {
         (err) => this.answerFailed(id, err),
       );
       const { answer } = action;
-      const shown = this.shownInWords(session);
-      this.announcement = (s) => `${format(s.announceAnswered, { verdict: s[`verdict_${answer}`] })} ${shown(s)}`;
+      this.announceShown(session, (s) => format(s.announceAnswered, { verdict: s[`verdict_${answer}`] }));
       return;
     }
     switch (action) {
@@ -269,7 +272,7 @@ export class ReviewPage extends LitElement {
         if (action === 'next') session.next();
         else session.previous();
         // The item changes in place, focus staying where it was: a screen reader is told what is shown now.
-        if (this.loaded) this.announcement = this.shownInWords(session);
+        if (this.loaded) this.announceShown(session);
         return;
       case 'undo': {
         if (!session.canUndo) {
@@ -278,8 +281,7 @@ export class ReviewPage extends LitElement {
         }
         this.error = undefined;
         session.undo().catch((err) => this.undoFailed(err));
-        const shown = this.shownInWords(session);
-        this.announcement = (s) => `${s.announceUndone} ${shown(s)}`;
+        this.announceShown(session, (s) => s.announceUndone);
         return;
       }
       case 'note':
@@ -297,11 +299,22 @@ export class ReviewPage extends LitElement {
   private shownInWords(session: ReviewSession): Words {
     const item = session.current;
     if (!item) {
+      // Past the items loaded, as the card says: the next page failed or is on its way, or the list ends.
+      const failed = session.refillError;
+      if (failed !== undefined) return (s) => errorText(failed, s);
+      if (session.fetchingMore) return (s) => s.loading;
       const end = endOf(session);
       return (s) => endWords(end, s);
     }
     const position = { n: session.index + 1, total: session.items.length };
     return (s) => format(s.announceItem, { position: format(s.position, position), query: item.query });
+  }
+
+  /** Tells a screen reader what was done (`done`) and what is shown now. */
+  private announceShown(session: ReviewSession, done?: Words) {
+    const shown = this.shownInWords(session);
+    this.announcement = done ? (s) => `${done(s)} ${shown(s)}` : shown;
+    this.saidLoading = !session.current && session.fetchingMore;
   }
 
   /** Keeps what is typed for the item until an answer carrying it is saved. */

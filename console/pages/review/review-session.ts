@@ -42,7 +42,7 @@ export class ReviewSession {
   private readonly traceCache = new Map<string, ReviewItemTrace[] | Promise<ReviewItemTrace[]>>();
   /** Items whose traces could not be fetched: asked for again only when the reviewer says so. */
   private readonly tracesFailed = new Set<string>();
-  private refilling: Promise<void> | undefined;
+  private refilling = false;
   /** Why the next page could not be fetched, until it is: past the last item loaded, the page says so instead of "nothing waiting". */
   refillError: unknown;
 
@@ -63,7 +63,7 @@ export class ReviewSession {
 
   /** The next page is on its way. */
   get fetchingMore(): boolean {
-    return this.refilling !== undefined;
+    return this.refilling;
   }
 
   /** Items of this list before the reviewer's place and still on it: past its end, those passed over (on the answered list, all). */
@@ -318,7 +318,8 @@ export class ReviewSession {
     for (const item of this.items.slice(this.index, this.index + 1 + TRACES_AHEAD)) this.tracesOf(item.id);
     const ahead = this.items.slice(this.index).filter((i) => this.stillListed(i)).length;
     if (ahead < REFILL_AT && !this.exhausted && !this.refilling) {
-      this.refilling = this.refill().finally(() => (this.refilling = undefined));
+      this.refilling = true;
+      void this.refill();
     }
   }
 
@@ -358,6 +359,8 @@ export class ReviewSession {
       // Tried again on the next move, or by the page's Retry.
       this.refillError = err;
     }
+    // Done before the page is told, so it sees the page landed.
+    this.refilling = false;
     this.changed();
   }
 
