@@ -1,7 +1,8 @@
 /**
  * Keeps the review queue clearable in the weekly budget (seed 000: "if the queue is growing
  * faster than it's reviewed, your negative-signal threshold is too loose: tighten it"). Items
- * below the mining threshold are held, not dropped, and come back when it relaxes.
+ * below the mining threshold, or past what a week clears, are held, not dropped, and come back
+ * when it relaxes or the queue has room.
  */
 
 /** Relax once the queue is below this share of a week's capacity… */

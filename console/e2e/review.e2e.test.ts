@@ -492,3 +492,33 @@ describe('the review queue', () => {
     }
   });
 });
+
+describe('the review queue’s held items', () => {
+  it('are said to be held below the mining threshold or past the week’s budget, and to come back when it relaxes or the queue has room', async () => {
+    const f = fixture();
+    const { budget }: ReviewQueue = await f.admin('/v1/admin/review?status=held&limit=1');
+    // The seed's items all fit a week's budget at the starting threshold: the held list is empty.
+    expect(budget.held).toBe(0);
+    const words = {
+      'en-US': {
+        counts: `${budget.pending} waiting · 0 held (below the mining threshold or past the week’s budget)`,
+        empty:
+          'No held items to show. Items below the mining threshold, or past what a week’s review budget clears, are held here, not dropped: the nightly job queues them when the threshold relaxes or the queue has room.',
+      },
+      'zh-CN': {
+        counts: `${budget.pending} 项待审核 · 0 项暂缓（低于挖掘阈值或超出每周预算）`,
+        empty: '没有可显示的暂缓项目。低于挖掘阈值或超出每周审核预算的项目暂缓在这里而不丢弃：阈值放宽或队列有空位时，夜间任务会把它们放回队列。',
+      },
+    };
+    for (const [locale, { counts, empty }] of Object.entries(words)) {
+      const { page, context, problems } = await openConsole(browser(), f, '/admin/review?status=held', { locale });
+      try {
+        await expect.poll(() => page.locator('rf-review-page .card.empty').textContent()).toBe(empty);
+        expect(await page.locator('rf-review-page .progress .muted').textContent()).toBe(counts);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});

@@ -35,7 +35,7 @@ export const reviewItems = sqliteTable(
     weight: real('weight').notNull(),
     /** The queue's order: evidence times reach (loop/mining.ts `expectedValue`). */
     expectedValue: real('expected_value').notNull(),
-    /** pending: in the queue; held: below the mining threshold for now; answered. */
+    /** pending: in the queue; held: below the mining threshold or past the week's budget for now; answered. */
     status: text('status', { enum: REVIEW_STATUSES }).notNull(),
     verdict: text('verdict', { enum: VERDICTS }),
     note: text('note'),

@@ -203,9 +203,9 @@ export class ReviewSession {
     if (!last) return false;
     const item = this.items.find((i) => i.id === last.item.id) ?? this.bringOver(last.item);
     const after = { status: item.status, verdict: item.verdict, note: item.note };
-    // An item with no answer before (pending, or held below the mining threshold) waits again as
-    // pending, which is what the API makes of a taken-back answer; the nightly job re-holds it if
-    // it is still below the threshold.
+    // An item with no answer before (pending, or held) waits again as pending, which is what the
+    // API makes of a taken-back answer; the nightly job re-holds it if it is still below the
+    // threshold or past the week's budget.
     this.apply(item, last.before.verdict === null ? { ...last.before, status: 'pending' } : last.before);
     this.index = this.items.indexOf(item);
     this.changed();
