@@ -77,4 +77,18 @@ describe('retraining from Node', { timeout: 60_000 }, () => {
     const again = rollback();
     await expect(again).rejects.toMatchObject({ code: 1, stderr: "Nothing to roll back: no model is served, users get retrieval's order already.\n" });
   });
+
+  it('refuses with nothing answered since the last model, naming the command that trains anyway, which gets past it', async () => {
+    await postModel('node-3');
+    const retrain = (...args: string[]) => run('npx', ['tsx', 'scripts/retrain.ts', '--endpoint', collector.url, '--admin-key', collector.keys.admin, ...args]);
+    await expect(retrain('--dry-run')).rejects.toMatchObject({
+      code: 1,
+      stderr: `Not trained: no confirmed example is new since the last model. \`npm run retrain -- --endpoint ${collector.url} --admin-key <admin key> --dry-run --force\` trains anyway.\n`,
+    });
+    // Forced, it gets past that refusal, to the next one: no confirmed examples to train on.
+    await expect(retrain('--dry-run', '--force')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Not trained: 0 confirmed examples; training needs at least 30.'),
+    });
+  });
 });

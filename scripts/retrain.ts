@@ -12,7 +12,7 @@ import { adminTarget } from './admin-api.ts';
 import { failInOneLine, parseFlags } from './cli.ts';
 import { nextCommand } from './next-command.ts';
 import { gateTable } from './retrain/gate-table.ts';
-import { retrainRemote } from './retrain/retrain-remote.ts';
+import { NOTHING_NEW, retrainRemote } from './retrain/retrain-remote.ts';
 
 failInOneLine();
 
@@ -38,8 +38,17 @@ const embedder = withEmbeddings
   ? createTransformersEmbedder({ model: values['embedding-model'], localModelPath: values['model-dir'], quantized: !values.fp32 })
   : undefined;
 const outcome = await retrainRemote(target, { embedder, dryRun: values['dry-run'], force: values.force, log: (l) => console.log(l) });
+/** The same run again (the same collector, key, embedding model and dry run), forced. */
+const forced = nextCommand('retrain', target, [
+  ...(values['embedding-model'] === undefined ? [] : ['--embedding-model', values['embedding-model']]),
+  ...(values['model-dir'] === undefined ? [] : ['--model-dir', values['model-dir']]),
+  ...(values.fp32 ? ['--fp32'] : []),
+  ...(values['dry-run'] ? ['--dry-run'] : []),
+  '--force',
+]);
 if (!outcome.trained) {
-  console.error(`Not trained: ${outcome.reason}.`);
+  // Only this refusal can be overridden: the others would train a model the gate cannot trust.
+  console.error(`Not trained: ${outcome.reason}.${outcome.reason === NOTHING_NEW ? ` \`${forced}\` trains anyway.` : ''}`);
   process.exit(1);
 }
 console.log(`Trained ${outcome.model.version} on ${outcome.confirmed} confirmed examples (${JSON.stringify(outcome.model).length} bytes).`);
@@ -47,15 +56,8 @@ console.table(gateTable(outcome.evaluation));
 const passed = outcome.recorded ? 'Promoted' : 'Passes the gate';
 console.log(`${outcome.decision.promote ? passed : 'Rejected'}: ${outcome.decision.reasons.join('; ')}`);
 if (outcome.refused !== undefined) {
-  // The same run again: the same collector, key and embedding model. Forced: the model stored
-  // meanwhile (a nightly one) may have read the same answers, leaving none new to wait for.
-  const again = nextCommand('retrain', target, [
-    ...(values['embedding-model'] === undefined ? [] : ['--embedding-model', values['embedding-model']]),
-    ...(values['model-dir'] === undefined ? [] : ['--model-dir', values['model-dir']]),
-    ...(values.fp32 ? ['--fp32'] : []),
-    '--force',
-  ]);
-  console.error(`Not recorded, nothing stored: ${outcome.refused}. \`${again}\` again trains against what is so now.`);
+  // Forced: the model stored meanwhile (a nightly one) may have read the same answers, leaving none new to wait for.
+  console.error(`Not recorded, nothing stored: ${outcome.refused}. \`${forced}\` again trains against what is so now.`);
   process.exit(1);
 }
 if (!outcome.recorded) console.log('Dry run: nothing recorded.');

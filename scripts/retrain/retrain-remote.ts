@@ -89,6 +89,9 @@ const rankerWith =
  */
 export type RemoteRetrainOutcome = RetrainOutcome & { recorded: boolean; refused?: string };
 
+/** Why a retraining is refused when no answer is new since the last model: the one refusal `force` overrides. */
+export const NOTHING_NEW = 'no confirmed example is new since the last model';
+
 export async function retrainRemote(target: AdminTarget, options: RemoteRetrainOptions = {}): Promise<RemoteRetrainOutcome> {
   const log = options.log ?? (() => {});
   const payload = await admin<TrainingPayload>(target, options.now === undefined ? '/training-data' : `/training-data?at=${Math.trunc(options.now)}`);
@@ -97,7 +100,7 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
     return {
       trained: false,
       confirmed: consolidate(payload.data.confirmed).length,
-      reason: 'no confirmed example is new since the last model',
+      reason: NOTHING_NEW,
       recorded: false,
     };
   let { evalQueries } = payload;
