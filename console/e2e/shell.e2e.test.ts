@@ -98,6 +98,31 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 
+  it('starts the sign-in page in the key field, past the header: Tab goes on to Sign in, Shift+Tab back to the header and the skip link', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { signedIn: false });
+    try {
+      await page.getByLabel('Admin key').waitFor();
+      await expect.poll(() => focused(page)).toMatchObject({ tag: 'input', inMain: true });
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'button', text: 'Sign in', inMain: true });
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Shift+Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'select', inMain: false });
+      // Back past the header's controls (language, theme), the skip link still leads to the form.
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Shift+Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'a', text: 'Skip to content' });
+      await page.keyboard.press('Enter');
+      expect(await focused(page)).toMatchObject({ tag: 'main' });
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toMatchObject({ tag: 'input', inMain: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('signs out: the key leaves the tab and a reload stays signed out', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review');
