@@ -10,6 +10,7 @@ const redacted: [string, string][] = [
   ['+8613812345678', '[PHONE]'],
   ['手机 13812345678，谢谢', '手机 [PHONE]，谢谢'],
   ['手机 138-1234-5678', '手机 [PHONE]'],
+  ['call 13812345678 bye', 'call [PHONE] bye'],
   ['mobile +86 139 1234 5678', 'mobile [PHONE]'],
   ['office (415) 555-2671', 'office [PHONE]'],
   ['office 415-555-2671', 'office [PHONE]'],
@@ -124,6 +125,8 @@ const untouched: string[] = [
   // A file's name with its pixel density (@2x, or @2X as some export it), whatever its extension.
   'use logo@2x.png, icon@2x.jpg and sprite@3x.webp',
   'use Badge@2X.PNG, icon@3X.jpg and hero@1.5X.jpeg',
+  // Counts of bytes or nanoseconds of a mobile number's length.
+  'read 15000000000 bytes in 13000000000 ns, 1 MB per 13500000000 ns',
   'hero@1.5x.jpeg, Badge@2x.PNG, arrow@2x.svg, anim@3x.gif, photo@2x.avif and clip@2x.mov (_logo@2x.png_)',
 ];
 

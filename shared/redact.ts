@@ -115,8 +115,9 @@ export const PII_DETECTORS: Detector[] = [
   },
   // US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued.
   { kind: 'ssn', pattern: /(?<![\w-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g },
-  // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
-  { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-])/g },
+  // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping; not a count of
+  // bytes or nanoseconds ("15000000000 bytes").
+  { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-]| (?:bytes|ns)\b)/g },
   // International: a leading + and 8-15 digits in groups. A phone number may end in an extension
   // written against it ("…2671x12"): the number goes, the extension stays.
   {
