@@ -60,7 +60,8 @@ export function luhnValid(digits: string): boolean {
  * to four digits (an expiry month or security code written after it: "4111 1111 1111 1111 12/26").
  * No card network's numbers start with 0, nor with 1 but the airlines' 15-digit UATP cards: a
  * time in epoch milliseconds (13 digits from 1), micro- or nanoseconds, or a 19-digit snowflake id
- * passes Luhn one time in ten, and is kept.
+ * passes Luhn one time in ten, and is kept. A card number starts with four digits together, however
+ * it is grouped: a list of status codes or ports ("404 503 500 200 301 302") is none.
  */
 function cardIn(run: string, typed: string): string {
   for (const span of [run, run.replace(/[ -]\d{2,4}$/, '')]) {
@@ -110,7 +111,7 @@ export const PII_DETECTORS: Detector[] = [
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{9}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',
-    pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
+    pattern: /(?<![\w.+-])\d{4}(?:[ -]?\d){9,15}(?![\w-]|\.\d)/g,
     replace: cardIn,
   },
   // US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued.
