@@ -36,6 +36,7 @@ const redacted: [string, string][] = [
   ['from 192.168.1.20 and 8.8.8.8', 'from [IP] and [IP]'],
   ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
   ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
+  ['to 2001:db8::1 and fe80::1ff:fe23:4567:890a', 'to [IP] and [IP]'],
   // An IPv4 address beside a version, or after a version word that does not lead to it, still goes.
   ['my IP is 192.168.1.20 since I upgraded to 10.2.0.1', 'my IP is [IP] since I upgraded to 10.2.0.1'],
   ['build 4.18.2.3: server 10.0.0.1 refused', 'build 4.18.2.3: server [IP] refused'],
@@ -95,6 +96,8 @@ const untouched: string[] = [
   'f :: Int -> Int',
   'use a::b, not ::c',
   'C++:: and ::',
+  // Python slices, and code of hex letters alone.
+  'x[::10], y[::-1], s[1::2] and ab::cd, fe::ed',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',

@@ -87,9 +87,10 @@ export function cnIdValid(id: string): boolean {
 
 function ipv6Valid(candidate: string): boolean {
   // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
-  // "::" or "a::b" is code ("f :: Int", "use a::b"), and "::1" is this machine, not anyone's:
-  // require two hex digits together.
-  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/[\da-f]{2}/i.test(candidate)) return false;
+  // An address anyone is reached at starts with a group of four hex digits (2001:…, fd12:…, fe80:…):
+  // "::", "a::b" and "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1"
+  // this machine.
+  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/^[\da-f]{4}:/i.test(candidate)) return false;
   try {
     new URL(`http://[${candidate}]/`);
     return true;
