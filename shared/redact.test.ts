@@ -37,6 +37,7 @@ const redacted: [string, string][] = [
   ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
   ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
   ['to 2001:db8::1 and fe80::1ff:fe23:4567:890a', 'to [IP] and [IP]'],
+  ['from 192.168.1.20:8080 and 10.0.0.1, not 127.0.0.1', 'from [IP]:8080 and [IP], not 127.0.0.1'],
   // An IPv4 address beside a version, or after a version word that does not lead to it, still goes.
   ['my IP is 192.168.1.20 since I upgraded to 10.2.0.1', 'my IP is [IP] since I upgraded to 10.2.0.1'],
   ['build 4.18.2.3: server 10.0.0.1 refused', 'build 4.18.2.3: server [IP] refused'],
@@ -98,6 +99,8 @@ const untouched: string[] = [
   'C++:: and ::',
   // Python slices, and code of hex letters alone.
   'x[::10], y[::-1], s[1::2] and ab::cd, fe::ed',
+  // This machine, any address and netmasks: no one's.
+  'listen on 0.0.0.0:8080, db at 127.0.0.1:5432, mask 255.255.255.0 or 255.255.0.0',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',

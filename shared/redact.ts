@@ -131,10 +131,11 @@ export const PII_DETECTORS: Detector[] = [
   { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?!(?!x\d)[\w-]|\.\d)/g },
   // An IPv4 address, but not four numbers right after a version word: "build 4.18.2.3", "Version:
   // 10.2.0.1", "upgraded to 10.2.0.1" are versions (as "v1.2.3.4" is, which starts no token).
+  // Nor this machine (127.…), any address (0.0.0.0) or a netmask (255.255.255.0): no one's.
   {
     kind: 'ip',
     pattern:
-      /(?<![\w.]|\b(?:ver(?:sion)?|build|release|up(?:dat|grad)\w* to):? )(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+      /(?<![\w.]|\b(?:ver(?:sion)?|build|release|up(?:dat|grad)\w* to):? )(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
   },
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];
