@@ -29,7 +29,23 @@ describe("Lit's modules in the widget's bundles", () => {
     expect(cut).not.toMatch(HOOKS);
     // The element's own code is all there.
     for (const name of ['_$litElement$', 'createRenderRoot', 'adoptedStyleSheets', 'attachShadow']) expect(cut).toContain(name);
-    expect(whole.length - cut.length).toBeLessThan(400);
+    // The hooks, and the resolution of directives (below).
+    expect(whole.length - cut.length).toBeLessThan(700);
+  });
+
+  it("hand back every template value as it is, with no directive's to resolve, and fail the build of a module importing a directive", async () => {
+    const whole = await lit([]);
+    const cut = await lit([litWithoutHooks]);
+    expect(whole).toContain('_$litDirective$');
+    expect(cut).not.toContain('_$litDirective$');
+    const { errors } = await build({
+      stdin: { contents: "import { classMap } from 'lit/directives/class-map.js'; console.log(classMap);", resolveDir: ROOT },
+      bundle: true,
+      write: false,
+      logLevel: 'silent',
+      plugins: [litWithoutHooks],
+    }).catch((e: { errors: { text: string }[] }) => e);
+    expect(errors.map((e) => e.text).join()).toMatch(/leaves Lit's directive support out/);
   });
 
   it('fails the build when a hook is not written as expected, rather than guess', () => {

@@ -6,6 +6,7 @@ import {
   webVitalsWithoutSoftNavs,
   withoutHardNavigationType,
   withoutNavigationFields,
+  withoutOptions,
   withoutSoftNavs,
 } from './web-vitals-without-soft-navs.ts';
 import { ROOT } from './wrangler.ts';
@@ -43,6 +44,16 @@ describe("web-vitals' modules in the widget's bundles", () => {
     expect(trimmed).not.toContain('soft-navigation');
     for (const metric of ['`CLS`', '`INP`', '`LCP`', 'layout-shift', 'largest-contentful-paint', 'back-forward-cache']) expect(trimmed).toContain(metric);
     expect(trimmed.length).toBeLessThan(full.length - 500);
+  });
+
+  it('read no options, which the widget never passes: every metric reports only when asked to, INP from its default duration', async () => {
+    const full = await bundleMetrics([]);
+    const trimmed = await bundleMetrics([webVitalsWithoutSoftNavs]);
+    for (const option of ['reportAllChanges', '.durationThreshold']) {
+      expect(full).toContain(option);
+      expect(trimmed).not.toContain(option);
+    }
+    expect(() => withoutOptions('x(opts.reportAllChanges);')).toThrow(/web-vitals module is not as the widget build expects/);
   });
 
   it('fails the build when a module asks otherwise, rather than keep or cut the wrong code', () => {

@@ -96,6 +96,24 @@ export function withoutNavigationFields(source: string, path = 'a web-vitals mod
   return out;
 }
 
+/**
+ * The widget passes web-vitals no options: no metric reports every change (`reportAllChanges`), and
+ * INP observes events from its default duration on. bindReporter then reports only when asked to,
+ * LCP keeps only the latest entry of each batch, and the option's reads and arguments go (~40 bytes
+ * brotli). Should a module still read an option (a new version), the build fails.
+ */
+export function withoutOptions(source: string, path = 'a web-vitals module'): string {
+  const out = source
+    .replace(/, opts\.reportAllChanges\)/g, ')')
+    .replace(/!opts\.reportAllChanges && /g, '')
+    .replace(/\.\.\.opts,\s*durationThreshold: opts\.durationThreshold \?\? /g, 'durationThreshold: ')
+    .replace(/, reportAllChanges\) => \{/, ') => {')
+    .replace(/\(forceReport \|\| reportAllChanges\)/, '(forceReport)');
+  if (/\bopts\.(?:reportAllChanges|durationThreshold)\b|\|\| reportAllChanges\b/.test(out))
+    throw new Error(`${path} is not as the widget build expects: check scripts/web-vitals-without-soft-navs.ts against the installed web-vitals`);
+  return out;
+}
+
 /** The folder of web-vitals' ES modules (its package.json is not exported). */
 const modulesDir = (root: string) => dirname(createRequire(join(root, 'package.json')).resolve('web-vitals/onCLS.js'));
 
@@ -119,7 +137,7 @@ export const webVitalsWithoutSoftNavs: Plugin = {
     b.onLoad({ filter: /[\\/]node_modules[\\/]web-vitals[\\/]dist[\\/]modules[\\/].*\.js$/ }, ({ path }) => {
       const source = withoutSoftNavs(readFileSync(path, 'utf8'), path);
       const trimmed = /[\\/]lib[\\/]initMetric\.js$/.test(path) ? withoutHardNavigationType(source, path) : source;
-      return { loader: 'js', contents: withoutNavigationFields(trimmed, path) };
+      return { loader: 'js', contents: withoutOptions(withoutNavigationFields(trimmed, path), path) };
     });
   },
 };

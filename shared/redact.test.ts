@@ -10,6 +10,7 @@ const redacted: [string, string][] = [
   ['+8613812345678', '[PHONE]'],
   ['手机 13812345678，谢谢', '手机 [PHONE]，谢谢'],
   ['手机 138-1234-5678', '手机 [PHONE]'],
+  ['call 13812345678 bye', 'call [PHONE] bye'],
   ['mobile +86 139 1234 5678', 'mobile [PHONE]'],
   ['office (415) 555-2671', 'office [PHONE]'],
   ['office 415-555-2671', 'office [PHONE]'],
@@ -35,6 +36,8 @@ const redacted: [string, string][] = [
   ['from 192.168.1.20 and 8.8.8.8', 'from [IP] and [IP]'],
   ['v6 2001:db8::8a2e:370:7334 end', 'v6 [IP] end'],
   ['full 2001:0db8:85a3:0000:0000:8a2e:0370:7334', 'full [IP]'],
+  ['to 2001:db8::1 and fe80::1ff:fe23:4567:890a', 'to [IP] and [IP]'],
+  ['from 192.168.1.20:8080 and 10.0.0.1, not 127.0.0.1', 'from [IP]:8080 and [IP], not 127.0.0.1'],
   // An IPv4 address beside a version, or after a version word that does not lead to it, still goes.
   ['my IP is 192.168.1.20 since I upgraded to 10.2.0.1', 'my IP is [IP] since I upgraded to 10.2.0.1'],
   ['build 4.18.2.3: server 10.0.0.1 refused', 'build 4.18.2.3: server [IP] refused'],
@@ -94,6 +97,10 @@ const untouched: string[] = [
   'f :: Int -> Int',
   'use a::b, not ::c',
   'C++:: and ::',
+  // Python slices, and code of hex letters alone.
+  'x[::10], y[::-1], s[1::2] and ab::cd, fe::ed',
+  // This machine, any address and netmasks: no one's.
+  'listen on 0.0.0.0:8080, db at 127.0.0.1:5432, mask 255.255.255.0 or 255.255.0.0',
   'the number 12345678 alone',
   'price ¥1,234,567.00',
   'version 1.2.3.4-beta',
@@ -124,6 +131,10 @@ const untouched: string[] = [
   // A file's name with its pixel density (@2x, or @2X as some export it), whatever its extension.
   'use logo@2x.png, icon@2x.jpg and sprite@3x.webp',
   'use Badge@2X.PNG, icon@3X.jpg and hero@1.5X.jpeg',
+  // Counts of bytes or nanoseconds of a mobile number's length.
+  'read 15000000000 bytes in 13000000000 ns, 1 MB per 13500000000 ns',
+  // Lists of HTTP status codes or ports: their digits together pass Luhn.
+  'codes 404 503 500 200 301 302, ports 22 80 443 993 995 587 465',
   'hero@1.5x.jpeg, Badge@2x.PNG, arrow@2x.svg, anim@3x.gif, photo@2x.avif and clip@2x.mov (_logo@2x.png_)',
 ];
 

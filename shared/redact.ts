@@ -60,7 +60,8 @@ export function luhnValid(digits: string): boolean {
  * to four digits (an expiry month or security code written after it: "4111 1111 1111 1111 12/26").
  * No card network's numbers start with 0, nor with 1 but the airlines' 15-digit UATP cards: a
  * time in epoch milliseconds (13 digits from 1), micro- or nanoseconds, or a 19-digit snowflake id
- * passes Luhn one time in ten, and is kept.
+ * passes Luhn one time in ten, and is kept. A card number starts with four digits together, however
+ * it is grouped: a list of status codes or ports ("404 503 500 200 301 302") is none.
  */
 function cardIn(run: string, typed: string): string {
   for (const span of [run, run.replace(/[ -]\d{2,4}$/, '')]) {
@@ -86,9 +87,10 @@ export function cnIdValid(id: string): boolean {
 
 function ipv6Valid(candidate: string): boolean {
   // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
-  // "::" or "a::b" is code ("f :: Int", "use a::b"), and "::1" is this machine, not anyone's:
-  // require two hex digits together.
-  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/[\da-f]{2}/i.test(candidate)) return false;
+  // An address anyone is reached at starts with a group of four hex digits (2001:…, fd12:…, fe80:…):
+  // "::", "a::b" and "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1"
+  // this machine.
+  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/^[\da-f]{4}:/i.test(candidate)) return false;
   try {
     new URL(`http://[${candidate}]/`);
     return true;
@@ -110,13 +112,14 @@ export const PII_DETECTORS: Detector[] = [
   { kind: 'cn_id', pattern: /(?<![\w-])\d{6}(?:18|19|20)\d{9}[\dXx](?![\w-])/g, confirm: cnIdValid },
   {
     kind: 'card',
-    pattern: /(?<![\w.+-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g,
+    pattern: /(?<![\w.+-])\d{4}(?:[ -]?\d){9,15}(?![\w-]|\.\d)/g,
     replace: cardIn,
   },
   // US SSN: area 000, 666 and 900-999, group 00 and serial 0000 are never issued.
   { kind: 'ssn', pattern: /(?<![\w-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g },
-  // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping.
-  { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-])/g },
+  // Chinese mobile: 1[3-9]x followed by 8 digits, optionally +86 and 3-4-4 grouping; not a count of
+  // bytes or nanoseconds ("15000000000 bytes").
+  { kind: 'phone', pattern: /(?<![\w+-])(?:\+?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?![\w-]| (?:bytes|ns)\b)/g },
   // International: a leading + and 8-15 digits in groups. A phone number may end in an extension
   // written against it ("…2671x12"): the number goes, the extension stays.
   {
@@ -128,10 +131,11 @@ export const PII_DETECTORS: Detector[] = [
   { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?!(?!x\d)[\w-]|\.\d)/g },
   // An IPv4 address, but not four numbers right after a version word: "build 4.18.2.3", "Version:
   // 10.2.0.1", "upgraded to 10.2.0.1" are versions (as "v1.2.3.4" is, which starts no token).
+  // Nor this machine (127.…), any address (0.0.0.0) or a netmask (255.255.255.0): no one's.
   {
     kind: 'ip',
     pattern:
-      /(?<![\w.]|\b(?:ver(?:sion)?|build|release|up(?:dat|grad)\w* to):? )(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+      /(?<![\w.]|\b(?:ver(?:sion)?|build|release|up(?:dat|grad)\w* to):? )(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
   },
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];
