@@ -82,17 +82,22 @@ async function holdAsks(page: Page, hold: (n: number) => boolean) {
   return { asked: () => asked, release: () => release() };
 }
 
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
+/** The demo's page at `url` (the shared demo's by default), ready for a question. */
+async function openPage(url = demo.url): Promise<{ page: Page; errors: string[] }> {
   const page = await (await browser.newContext()).newPage();
   page.setDefaultTimeout(10_000);
   // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
   page.setDefaultNavigationTimeout(30_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(demo.url);
+  await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, errors };
 }
+
+/** A demo of its own, sending to the collector at `collectorUrl` with test keys. */
+const demoSendingTo = (collectorUrl: string) =>
+  startDemo({ port: 0, collectorUrl, serverKey: 'rfs_test', writeKey: 'rfw_test', log: () => {}, closeTimeoutMs: 1_000 });
 
 describe('the demo page', () => {
   it('answers inside <rag-feedback>, and the trace and the feedback on it reach the collector', async () => {
@@ -413,10 +418,7 @@ describe('the demo page', () => {
     // The demo alone, started without a collector.
     const alone = await startDemo({ port: 0, log: () => {} });
     try {
-      const page = await (await browser.newContext()).newPage();
-      page.setDefaultNavigationTimeout(30_000);
-      await page.goto(alone.url);
-      await page.waitForSelector('body[data-ready="true"]');
+      const { page } = await openPage(alone.url);
       const notice = page.getByText('No collector configured: feedback is not sent.', { exact: true });
       await notice.waitFor();
       const el = await askOnPage(page, 'How do I deploy to Cloudflare?');
@@ -432,19 +434,9 @@ describe('the demo page', () => {
     // A collector that is down as the page asks, and comes back.
     const collectorDown = await standInCollector();
     await collectorDown.down();
-    const standing = await startDemo({
-      port: 0,
-      collectorUrl: collectorDown.url,
-      serverKey: 'rfs_test',
-      writeKey: 'rfw_test',
-      log: () => {},
-      closeTimeoutMs: 1_000,
-    });
+    const standing = await demoSendingTo(collectorDown.url);
     try {
-      const page = await (await browser.newContext()).newPage();
-      page.setDefaultNavigationTimeout(30_000);
-      await page.goto(standing.url);
-      await page.waitForSelector('body[data-ready="true"]');
+      const { page } = await openPage(standing.url);
       const notice = page.locator('#notice');
       // Nothing was sent yet: nothing is known to be wrong.
       expect(await notice.isHidden()).toBe(true);
@@ -470,19 +462,9 @@ describe('the demo page', () => {
     // A collector that takes the demo's traces but not the widget's events from this page, as the dev project on another port.
     const refusing = await standInCollector();
     refusing.allowedOrigins = [];
-    const standing = await startDemo({
-      port: 0,
-      collectorUrl: refusing.url,
-      serverKey: 'rfs_test',
-      writeKey: 'rfw_test',
-      log: () => {},
-      closeTimeoutMs: 1_000,
-    });
+    const standing = await demoSendingTo(refusing.url);
     try {
-      const page = await (await browser.newContext()).newPage();
-      page.setDefaultNavigationTimeout(30_000);
-      await page.goto(standing.url);
-      await page.waitForSelector('body[data-ready="true"]');
+      const { page } = await openPage(standing.url);
       const notice = page.locator('#notice');
       const { origin, port } = new URL(standing.url);
       await expect
