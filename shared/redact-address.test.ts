@@ -67,7 +67,9 @@ const redacted: [string, string][] = [
   // The last part of a time, a version or a date is no house number; a number standing alone still is.
   ['the bus leaves 10:30 Main Street, or at 12:30 from 12 Main Street', 'the bus leaves 10:30 Main Street, or at 12:30 from [ADDRESS]'],
   ['Python 3.12 Event Loop is slow at 4 Privet Drive', 'Python 3.12 Event Loop is slow at [ADDRESS]'],
-  ['on 15/01/2024 Main Street was shut, so ship to 12-14 Main Street', 'on 15/01/2024 Main Street was shut, so ship to 12-[ADDRESS]'],
+  ['on 15/01/2024 Main Street was shut, so ship to 12-14 Main Street', 'on 15/01/2024 Main Street was shut, so ship to [ADDRESS]'],
+  // A house number of a range or with a half goes whole.
+  ['I live at 221 1/2 Baker Street, and 12B-14B Elm Road is hers', 'I live at [ADDRESS], and [ADDRESS] is hers'],
   // A person's name before the number is no product's: a capitalized word before it says so.
   ['Windows 10 Event Loop; ship to John Smith 12 Main Street', 'Windows 10 Event Loop; ship to John Smith [ADDRESS]'],
   ['Office 365 Team Drive is full; Mr. Smith 12 Main Street', 'Office 365 Team Drive is full; Mr. Smith [ADDRESS]'],

@@ -35,15 +35,15 @@ const CN_ADDRESS = new RegExp(
 const STREET_SUFFIX = String.raw`(?:Street|Avenue|Road|Boulevard|Parkway|Lane|Drive|Court|Place|Terrace|Circle|Highway|Way|Loop|Trail|Cove|Crossing|Ridge|Hollow|Pike|Alley|Plaza|Expressway|Freeway|Turnpike|(?:St|Ave|Rd|Blvd|Pkwy|Ln|Dr|Ct|Pl|Hwy|Cir|Ter|Trl|Cv|Xing|Rdg|Holw|Aly|Plz|Expy|Fwy|Tpke)\.?)(?![a-z])`;
 
 /**
- * A house number ("221B"), one to four capitalized words or ordinals ("5th"), a street suffix and
- * any quadrant ("1600 Pennsylvania Avenue NW"). A number's last part is none: of a version, a
- * decimal or a time after a dot or colon ("Python 3.12 Event Loop", "at 10:30 Main Street"), of a
- * date after two dashes or slashes ("on 15/01/2024 Main Street"); "12-14" or "221 1/2" still is.
+ * A house number ("221B", a range "12-14", a half "221 1/2"), one to four capitalized words or
+ * ordinals ("5th"), a street suffix and any quadrant ("1600 Pennsylvania Avenue NW"). A number's
+ * last part is none: of a version, a decimal or a time after a dot or colon ("Python 3.12 Event
+ * Loop", "at 10:30 Main Street"), of a date after a dash or slash ("on 15/01/2024 Main Street").
  * Without the `i` flag the words must be capitalized; with it (where other evidence says it is an
  * address) any case goes. No house number, no address: "turn left at 5th street" names a street,
  * as "北京市" names a place, and locates nobody.
  */
-const US_STREET = String.raw`(?<!\d[.:]|\d[-/]\d\d?[-/])\b\d{1,6}[A-Z]?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
+const US_STREET = String.raw`(?<!\d[-./:])\b\d{1,6}[A-Z]?(?:-\d{1,6}[A-Z]?| 1/2)?(?: (?:[A-Z][a-z]{0,24}|\d{1,3}(?:st|nd|rd|th))\.?){1,4} ${STREET_SUFFIX}(?: [NS][EW]\b)?`;
 const US_UNIT = String.raw`,? (?:Apt|Suite|Unit|#) ?[\w-]{1,6}`;
 const US_CITY_NAME = ' [A-Z][a-z]{1,24}(?: [A-Z][a-z]{1,24}){0,2},? ';
 const US_CITY = `,?${US_CITY_NAME}`;
