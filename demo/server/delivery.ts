@@ -5,6 +5,7 @@
  * origin is allowed.
  */
 import { collectorError } from '../../client/collector-error.ts';
+import { remember } from '../../shared/remember.ts';
 import { joinUrl } from '../../shared/url.ts';
 import { refusedOrigin } from './widget-origin.ts';
 
@@ -78,9 +79,8 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
   const originProblem = (origin: string) => {
     const known = origins.get(origin);
     if (writeKey && (!known || Date.now() - known.askedAt >= ORIGIN_CHECK_MS)) {
-      if (origins.size >= MAX_ORIGINS) origins.clear();
       const asking = { problem: known?.problem ?? null, askedAt: Date.now() };
-      origins.set(origin, asking);
+      remember(origins, origin, asking, MAX_ORIGINS);
       void refusedOrigin(collectorUrl, writeKey, origin).then((refused) => {
         asking.problem = refused ? notReaching(`${refused}.`) : null;
       });

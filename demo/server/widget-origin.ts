@@ -3,6 +3,7 @@
  * origins `npm start` was given (port 5173, and the DEMO_PORT it ran with), and `npm run demo` may
  * run on another. Asked as the widget asks for its config, from the page's origin.
  */
+import { collectorError } from '../../client/collector-error.ts';
 import { joinUrl } from '../../shared/url.ts';
 
 /** How long the question waits for a collector that does not answer: the demo starts regardless. */
@@ -17,8 +18,7 @@ export async function refusedOrigin(collectorUrl: string, writeKey: string, page
       signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
     });
     if (res.status !== 403) return undefined;
-    const body = (await res.json().catch(() => null)) as { error?: { code?: unknown } } | null;
-    if (body?.error?.code !== 'origin_not_allowed') return undefined;
+    if (collectorError(await res.json().catch(() => null))?.code !== 'origin_not_allowed') return undefined;
     const port = new URL(pageUrl).port || '80';
     return `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it)`;
   } catch {
