@@ -156,6 +156,23 @@ describe("erasing a user takes their questions out of every stored model's memor
     for (const version of ['v1', 'v2']) expectScrubbed(await artifact(p, version));
     expect(await rowsNaming(p.id, [ERASED])).toEqual([]);
   });
+
+  it('serves the model under the tag of the text it sends, when the erasure rewrites it while a backend polls', async () => {
+    const p = await newProject();
+    await twoUsersAndModels(p);
+    expect((await served(p)).headers.get('ETag')).toBe('"v2"');
+    // The erasure lands after the poll read which revision is served, before it reads the text.
+    const erased = once(async () => expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true));
+    const racing = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql.some((s) => s.includes('from model_parts'))) await erased();
+      return run();
+    });
+    const res = await call('/v1/reranker', { headers: bearer(p.keys.server), bindings: { DB: racing } });
+    expect(res.status).toBe(200);
+    expectScrubbed(parseRerankerModel(await res.text()));
+    // Polled with that tag, it is what is served: nothing is sent again.
+    expect((await served(p, res.headers.get('ETag')!)).status).toBe(304);
+  });
 });
 
 describe('an answer of theirs that arrives while the models are scrubbed', () => {

@@ -95,12 +95,12 @@ export async function currentVersionAndRevision(d1: D1Database, projectId: strin
   return { version, revision: rewritten!.results.find((m) => m.version === version)?.revision ?? 0 };
 }
 
-/** Reads a version's artifact in its parts, the row's first. */
+/** Reads a version's artifact in its parts, the row's first with the revision they are at. */
 const artifactRead = (d1: D1Database, projectId: string, version: string) =>
   d1
     .prepare(
-      `select 0 as part, artifact as text from models where project_id = ?1 and version = ?2
-       union all select part, text from model_parts where project_id = ?1 and version = ?2 order by part`,
+      `select 0 as part, artifact as text, revision from models where project_id = ?1 and version = ?2
+       union all select part, text, null from model_parts where project_id = ?1 and version = ?2 order by part`,
     )
     .bind(projectId, version);
 
@@ -110,6 +110,16 @@ const joinedParts = (results: readonly { part: number; text: string }[]) => (res
 /** The artifact of one version, as stored (JSON text), or null. */
 export async function modelArtifact(d1: D1Database, projectId: string, version: string): Promise<string | null> {
   return joinedParts((await artifactRead(d1, projectId, version).all<{ part: number; text: string }>()).results);
+}
+
+/**
+ * The artifact of one version with the revision it is at, read in one statement, or null: a
+ * revision read apart may be older than the text, which an erasure's rewrite landing in between changed.
+ */
+export async function revisedArtifact(d1: D1Database, projectId: string, version: string): Promise<{ artifact: string; revision: number } | null> {
+  const { results } = await artifactRead(d1, projectId, version).all<{ part: number; text: string; revision: number | null }>();
+  const artifact = joinedParts(results);
+  return artifact === null ? null : { artifact, revision: results[0]!.revision ?? 0 };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { weakly } from '../../middleware/if-match.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { modelArtifact } from '../../storage/models.ts';
+import { revisedArtifact } from '../../storage/models.ts';
 import { rankingModel } from '../../storage/ranking-model.ts';
 
 /** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
@@ -19,6 +19,14 @@ const noneMatch = (header: string | undefined, etag: string) =>
  */
 const modelTag = (version: string, revision: number) => (revision ? `"${version}+${revision}"` : `"${version}"`);
 
+/** The 404 of a served version whose artifact cannot be read: clients rank in retrieval's order. */
+const unreadable = (version: string) =>
+  new ApiError(404, {
+    code: 'no_model',
+    message: `The served model ${version} cannot be read: rank in retrieval order, as POST /v1/rerank does`,
+    field: 'version',
+  });
+
 /**
  * GET /v1/reranker (server key): the model users should get, for `createReranker`. The ETag names
  * the version and its revision, so a backend polling with If-None-Match downloads a model once per
@@ -28,24 +36,23 @@ const modelTag = (version: string, revision: number) => (revision ? `"${version}
  */
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
   const { projectId } = c.get('auth');
-  const { version, revision, model } = await rankingModel(c.env.DB, projectId);
-  if (!version)
-    throw new ApiError(404, {
-      code: 'no_model',
-      message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order',
-      field: 'version',
-    });
-  if (!model)
-    throw new ApiError(404, {
-      code: 'no_model',
-      message: `The served model ${version} cannot be read: rank in retrieval order, as POST /v1/rerank does`,
-      field: 'version',
-    });
-  const etag = modelTag(version, revision);
-  c.header('ETag', etag);
-  c.header('Cache-Control', 'no-cache');
-  if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
-  const artifact = await modelArtifact(c.env.DB, projectId, version);
-  c.header('Content-Type', 'application/json; charset=utf-8');
-  return c.body(artifact ?? '');
+  for (;;) {
+    const { version, revision, model } = await rankingModel(c.env.DB, projectId);
+    if (!version)
+      throw new ApiError(404, {
+        code: 'no_model',
+        message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order',
+        field: 'version',
+      });
+    if (!model) throw unreadable(version);
+    const etag = modelTag(version, revision);
+    const tagged = { ETag: etag, 'Cache-Control': 'no-cache' };
+    if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304, tagged);
+    // The text read with its own revision: an erasure's rewrite since the one above is checked and
+    // tagged afresh, else the backend would hold the new text under the old tag.
+    const read = await revisedArtifact(c.env.DB, projectId, version);
+    if (read && read.revision !== revision) continue;
+    if (!read) throw unreadable(version);
+    return c.body(read.artifact, 200, { ...tagged, 'Content-Type': 'application/json; charset=utf-8' });
+  }
 });
