@@ -244,6 +244,27 @@ describe('migrations', () => {
     expect(future!.data_read_at).toBeLessThanOrEqual(Date.now());
   });
 
+  it("marks a stored model's read unknown when it holds none, or the read of a model recorded before it", async () => {
+    const db = await migratedBefore('0050');
+    // Recorded in this order: a first model sent without its read, one with its own, one sent
+    // without it (the read before it copied), and one of another project at the same moment.
+    await run(
+      db,
+      `insert into models (project_id, version, created_at, data_read_at, trained_by, artifact, bytes, confirmed, evaluation, decision, reasons) values
+        ('p', 'first', 1000, 0, 'retrain', '{}', 2, 3, '{}', 'promoted', '[]'),
+        ('p', 'nightly', 2000, 1500, 'nightly', '{}', 2, 3, '{}', 'promoted', '[]'),
+        ('p', 'by-hand', 3000, 1500, 'retrain', '{}', 2, 3, '{}', 'promoted', '[]'),
+        ('q', 'own', 3000, 1500, 'nightly', '{}', 2, 3, '{}', 'promoted', '[]')`,
+    );
+    await migrateFrom(db, '0050');
+    expect(await rows(db, 'select project_id, version, data_read_at, data_read_unknown from models order by rowid')).toEqual([
+      { project_id: 'p', version: 'first', data_read_at: 0, data_read_unknown: 1 },
+      { project_id: 'p', version: 'nightly', data_read_at: 1500, data_read_unknown: 0 },
+      { project_id: 'p', version: 'by-hand', data_read_at: 1500, data_read_unknown: 1 },
+      { project_id: 'q', version: 'own', data_read_at: 1500, data_read_unknown: 0 },
+    ]);
+  });
+
   it('has each correction already in the inbox name the answer its verdict moved it onto', async () => {
     const db = await migratedBefore('0030');
     await run(

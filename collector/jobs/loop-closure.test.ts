@@ -82,4 +82,28 @@ describe('loop closure in the health snapshot', () => {
     // Of the four examples, it was trained on two.
     expect(health.body.latest.metrics.loopClosureRate).toBe(0.5);
   });
+
+  it('is unknown for a model recorded without dataReadAt after models that read theirs, and the night says why', async () => {
+    const p = await newProject();
+    const readAt = Date.now() - 120_000;
+    await env.DB.batch([answeredItem(p.id, 1, 'relevant', readAt - 60_000), answeredItem(p.id, 2, 'relevant', readAt - 60_000)]);
+    const nightly = { trainedBy: 'nightly' as const, evaluation: {}, promote: true, findings: [], reasons: ['gate'] };
+    const first = { ...nightly, model: tinyModel('nightly'), confirmed: 2, comparedWith: null, at: readAt, dataReadAt: readAt };
+    expect(await recordModel(env.DB, p.id, first)).toEqual({ outcome: 'recorded' });
+    // Answered after that read; then a model trained by hand from an export of unknown time, posted without its read.
+    await env.DB.batch([answeredItem(p.id, 3, 'relevant', readAt + 60_000)]);
+    const posted = await admin(p, '/models', {
+      method: 'POST',
+      json: { model: tinyModel('by-hand'), confirmed: 3, comparedWith: 'nightly', evaluation: {}, promote: true, reasons: ['by hand'] },
+    });
+    expect(posted.status).toBe(201);
+
+    const run = await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    expect(run.done).toBe(true);
+    const health = await admin<{ latest: { servedModel: string | null; metrics: Record<string, number | null> } }>(p, '/health');
+    expect(health.body.latest.servedModel).toBe('by-hand');
+    // It saw two of the three examples, or all three: not the two the read before it would count.
+    expect(health.body.latest.metrics.loopClosureRate).toBeNull();
+    expect(JSON.stringify(run)).toContain('loopClosureRate left null: by-hand was recorded without dataReadAt');
+  });
 });

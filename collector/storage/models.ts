@@ -22,8 +22,9 @@ export interface NewModel {
   /**
    * When its training read the examples, by the real clock reviewers' answers are stamped by (a
    * night run with `?at=` is dated days from it): answers given after it are new to the model.
-   * Unknown (a model sent without it): stored as `UNKNOWN_READ_SQL` says; erasure memory then keeps
-   * every erasure. Known, erasures finished since it are forgotten too (erasure-memory.ts).
+   * Unknown (a model sent without it): stored as `UNKNOWN_READ_SQL` says, marked unknown for loop
+   * health; erasure memory then keeps every erasure. Known, erasures finished since it are
+   * forgotten too (erasure-memory.ts).
    */
   dataReadAt?: number;
 }
@@ -336,8 +337,8 @@ export async function recordModel(d1: D1Database, projectId: string, m: NewModel
     const held = condition(15);
     const insert = d1
       .prepare(
-        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings, data_read_at)
-         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, coalesce(?14, ${UNKNOWN_READ_SQL})
+        `insert into models (project_id, version, created_at, trained_by, artifact, bytes, confirmed, compared_with, evaluation, decision, reasons, findings, data_read_at, data_read_unknown)
+         select ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, coalesce(?14, ${UNKNOWN_READ_SQL}), ?14 is null
          where (?13 is null or exists (select 1 from model_rollouts where project_id = ?1 and seq = ?13 + 1 and action = 'promote' and version = ?2))
            and (${held.sql})
          on conflict do nothing returning version`,

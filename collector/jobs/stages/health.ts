@@ -84,9 +84,11 @@ export const health: Stage = {
     const version = await versionServedAt(db, projectId, now);
     const served = version
       ? await db
-          .prepare('select data_read_at as dataReadAt, created_at as createdAt, confirmed, evaluation from models where project_id = ? and version = ?')
+          .prepare(
+            'select data_read_at as dataReadAt, data_read_unknown as readUnknown, created_at as createdAt, confirmed, evaluation from models where project_id = ? and version = ?',
+          )
           .bind(projectId, version)
-          .first<{ dataReadAt: number; createdAt: number; confirmed: number; evaluation: string }>()
+          .first<{ dataReadAt: number; readUnknown: number; createdAt: number; confirmed: number; evaluation: string }>()
       : null;
     // Held-out queries' judgements go to the eval sets, never to a model: closure counts the others.
     // The served model saw the examples answered before its training read them, as they stand: not
@@ -94,9 +96,12 @@ export const health: Stage = {
     // By that read's real time, not the model's night, which a night run ahead dates after later answers.
     // A read stored as 0 is one not known (a model posted without `dataReadAt`, and no read known of
     // the models before it): it came before the model was recorded, so the model saw at most the
-    // examples answered by then, and no more than it was trained on.
+    // examples answered by then, and no more than it was trained on. One not known but stored as
+    // the read of the models before it may have come before that read (an older export's) or after:
+    // what the model saw cannot be told, so closure is left null rather than counted from a guess.
+    const closureKnown = !(served?.readUnknown && served.dataReadAt);
     const readAt = served ? served.dataReadAt || served.createdAt : null;
-    const examples = caughtUp ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, readAt);
+    const examples = caughtUp || !closureKnown ? { examples: 0, answeredBy: 0 } : await examplesAnsweredBy(db, projectId, readAt);
     const trainable = examples.examples;
     const closed = !served ? 0 : served.dataReadAt ? examples.answeredBy : Math.min(examples.answeredBy, served.confirmed);
     const d = days!.results[0] as Record<string, number | null>;
@@ -112,7 +117,7 @@ export const health: Stage = {
       eventToStorageMs: (latency!.results[0] as { ms: number } | undefined)?.ms ?? null,
       storageToReviewMs: (reviewLatency!.results[0] as { ms: number } | undefined)?.ms ?? null,
       /** Confirmed training items (held-out ones excluded) that reached the model users get. */
-      loopClosureRate: ratio(closed, trainable),
+      loopClosureRate: closureKnown ? ratio(closed, trainable) : null,
       reviewQueue: q.pending,
       reviewedLastWeek: q.answered,
       reviewBudgetPerWeek: weeklyReviewCapacity(settings),
@@ -137,11 +142,11 @@ export const health: Stage = {
       // The served model's version beside the figures: the console draws its eval score per version.
       .bind(projectId, night, JSON.stringify({ ...metrics, servedModel: version ?? null, ...(caughtUp && { caughtUp: true }) }))
       .run();
-    return {
-      cursor: null,
-      counts: { snapshots: 1 },
-      ...(caughtUp && { note: `caught up after a later night: ${unknown.join(', ')} not known as of ${night}, left null` }),
-    };
+    const notes = [
+      caughtUp && `caught up after a later night: ${unknown.join(', ')} not known as of ${night}, left null`,
+      !caughtUp && !closureKnown && `loopClosureRate left null: ${version} was recorded without dataReadAt, after models that read their data`,
+    ].filter((n) => typeof n === 'string');
+    return { cursor: null, counts: { snapshots: 1 }, ...(notes.length > 0 && { note: notes.join('; ') }) };
   },
 };
 

@@ -18,6 +18,11 @@ export const models = sqliteTable(
      * answers given after it are new to it. 0 (it saw none) only for a row written without it.
      */
     dataReadAt: ms('data_read_at').notNull().default(0),
+    /**
+     * Recorded without its read's time (`dataReadAt` then holds when the models before it read
+     * theirs, a guess retraining goes by): loop health cannot say what it saw.
+     */
+    dataReadUnknown: integer('data_read_unknown', { mode: 'boolean' }).notNull().default(false),
     /** Who trained it: the nightly job or `npm run retrain`. */
     trainedBy: text('trained_by', { enum: ['nightly', 'retrain'] }).notNull(),
     /** Its first part; the rest, when it is longer than D1 takes in one value, in `model_parts`. */
