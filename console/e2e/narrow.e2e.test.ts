@@ -22,4 +22,16 @@ describe('the console in a window as narrow as a phone', () => {
       await context.close();
     }
   });
+
+  it('wraps the owner rules’ empty table to the window, rather than the whole page scrolling sideways', async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), '/admin/documents');
+    try {
+      await page.setViewportSize({ width: 360, height: 720 });
+      await page.locator('rf-documents-page [data-field="no-rules"]').waitFor();
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(360);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
