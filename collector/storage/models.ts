@@ -382,14 +382,25 @@ export async function modelExists(d1: D1Database, projectId: string, version: st
 
 /**
  * Serves a stored model (an admin's decision, which may overrule the gate); the reason is kept.
- * Not when users get it already: pushed twice, a rollback would restore the same model. The
- * append must follow the rollouts it decided on, so a promotion or rollback that came in between
- * (the same promotion sent twice, say) is read and decided on afresh.
+ * Not when users get it already: pushed twice, a rollback would restore the same model. With
+ * `from` (null: retrieval's order), only while that is what users get: a reader who decided on an
+ * older page gets `{ served }`, what users get instead, and nothing changes. The append must
+ * follow the rollouts it decided on, so a promotion or rollback that came in between (the same
+ * promotion sent twice, say) is read and decided on afresh.
  */
-export async function promoteModel(d1: D1Database, projectId: string, version: string, reason: string, at: number): Promise<'promoted' | 'already_current'> {
+export async function promoteModel(
+  d1: D1Database,
+  projectId: string,
+  version: string,
+  reason: string,
+  at: number,
+  from?: string | null,
+): Promise<'promoted' | 'already_current' | { served: string | null }> {
   for (;;) {
     const { stack, seq } = await rollouts(d1, projectId);
-    if (stack.at(-1) === version) return 'already_current';
+    const served = stack.at(-1) ?? null;
+    if (served === version) return 'already_current';
+    if (from !== undefined && served !== from) return { served };
     const { meta } = await appendRollout(d1, projectId, at, 'promote', version, reason, { after: seq }).run();
     if (meta.changes > 0) return 'promoted';
   }

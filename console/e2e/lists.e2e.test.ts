@@ -47,6 +47,28 @@ describe('worst traces', () => {
   });
 });
 
+describe('worst traces filtered below any score', () => {
+  it('applies a score between the arrow keys’ steps (-0.33), typed or from the address, with the other filters', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/traces?below=-0.33');
+    try {
+      const rows = page.locator('rf-worst-page table.worst tbody tr');
+      await rows.first().waitFor();
+      await page.getByLabel('At least trusted signals').fill('2');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe('?minSignals=2&below=-0.33');
+      await page.getByLabel('Weighted score below').fill('-0.47');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => new URL(page.url()).search).toBe('?minSignals=2&below=-0.47');
+      const strict: { traces: WorstTrace[] } = await f.admin('/v1/admin/worst-traces?below=-0.47&minSignals=2');
+      await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-trace')))).toEqual(strict.traces.map((t) => t.traceId));
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('documents', () => {
   it('shows the flagged documents with their evidence, and sets owners by pattern', async () => {
     const f = fixture();

@@ -322,4 +322,31 @@ describe('the models page', () => {
       await context.close();
     }
   });
+
+  it('promotes nothing over a version served meanwhile, which the page did not show, and says so', async () => {
+    const f = fixture();
+    expect(await served()).toBe(FIRST);
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/models');
+    try {
+      await model(page, SECOND).waitFor();
+      // Another admin rolls back to retrieval's order while this page still shows the first version served.
+      while ((await served()) !== null) await f.admin('/v1/admin/models/rollback', { method: 'POST', json: { reason: 'from another tab' } });
+      await page.getByRole('button', { name: `Promote ${SECOND}` }).click();
+      await page
+        .getByRole('dialog', { name: `Serve ${SECOND} to users?` })
+        .getByRole('button', { name: 'Promote', exact: true })
+        .click();
+      await expect
+        .poll(() => page.locator('rf-models-page .status').textContent())
+        .toBe('Nothing was changed: what users get was changed meanwhile, in another tab or by the nightly job. The page shows what is served now.');
+      // Their rollback stands, shown, rather than replaced by a promotion decided on the page before it.
+      expect(await served()).toBeNull();
+      expect(await page.locator('rf-models-page [data-field="served"]').textContent()).toBe('Served now: retrieval’s order (no model)');
+      expect(problems).toEqual([]);
+    } finally {
+      // Back to where the file started.
+      if ((await served()) !== FIRST) await f.admin(`/v1/admin/models/${encodeURIComponent(FIRST)}/promote`, { method: 'POST', json: {} });
+      await context.close();
+    }
+  });
 });

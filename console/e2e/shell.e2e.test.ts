@@ -65,6 +65,39 @@ describe('the console: served at /admin, signed in with the admin key', () => {
     }
   });
 
+  it('says a key pasted with a character no key has is not a key, not that the collector cannot be reached', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review', { signedIn: false, locale: 'zh-CN' });
+    try {
+      const key = page.locator('rf-sign-in-page input#key');
+      const alert = page.getByRole('alert').first();
+      // The README's placeholder with its ellipsis, a key in curly quotes, one with a zero-width space copied after it.
+      for (const pasted of ['rfa_…', `“${f.collector.keys.admin}”`, `${f.collector.keys.admin}\u200b`]) {
+        await key.fill(pasted);
+        await page.getByRole('button', { name: '登录' }).click();
+        await expect
+          .poll(() => alert.textContent())
+          .toBe('粘贴的内容不是密钥：密钥中没有空格、省略号（…）或弯引号。请只复制完整的密钥本身，即 npm start 打印的那样。');
+        expect(await key.getAttribute('aria-invalid')).toBe('true');
+        await key.fill('');
+        await expect.poll(() => key.getAttribute('aria-invalid')).toBe('false');
+      }
+      await page.getByLabel('语言').selectOption('en');
+      await key.fill('rfa_…');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => alert.textContent())
+        .toBe('That is not a key as pasted: a key holds no spaces, ellipses (…) or curly quotes. Copy the whole key alone, as npm start prints it.');
+      // Spaces around it are no part of it.
+      await key.fill(` ${f.collector.keys.admin}\n`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a clear page when the key stops being accepted, and signs in again from there', async () => {
     const f = fixture();
     const { page, context } = await openConsole(browser(), f, '/admin/review', { signedIn: false });

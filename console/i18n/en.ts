@@ -44,6 +44,7 @@ export const en = {
   signIn: 'Sign in',
   signingIn: 'Checking the key…',
   keyRejected: 'That key was not accepted: it is unknown or revoked.',
+  keyNotAKey: 'That is not a key as pasted: a key holds no spaces, ellipses (…) or curly quotes. Copy the whole key alone, as npm start prints it.',
   keyWrongKind: 'That is neither an admin key nor a viewer key. The console needs the project’s admin key (rfa_…) or its viewer key (rfv_…).',
   signedOut: 'You are signed out.',
   signOutUnsaved: 'Some of your review work is not saved yet (an answer still being sent, or a note typed): signing out now may lose it. Sign out anyway?',

@@ -43,6 +43,7 @@ export const zhCN: Strings = {
   signIn: '登录',
   signingIn: '正在验证密钥…',
   keyRejected: '密钥未被接受：密钥不存在或已被吊销。',
+  keyNotAKey: '粘贴的内容不是密钥：密钥中没有空格、省略号（…）或弯引号。请只复制完整的密钥本身，即 npm start 打印的那样。',
   keyWrongKind: '这既不是管理密钥，也不是查看者密钥。控制台需要项目的管理密钥（rfa_…）或查看者密钥（rfv_…）。',
   signedOut: '已退出。',
   signOutUnsaved: '你的部分审核工作尚未保存（仍在发送的回答或已输入的备注）：现在退出可能会丢失。仍要退出吗？',

@@ -82,6 +82,11 @@ export const baseStyles = css`
     white-space: nowrap;
     overflow-wrap: normal;
   }
+  /* A user's text in a table keeps room to be read, a few words a line: its words may break anywhere
+     (below), which would let its column shrink to a letter or two. The table scrolls in its box. */
+  td.text {
+    min-width: 12em;
+  }
   .muted {
     color: var(--c-muted);
   }

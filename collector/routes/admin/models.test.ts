@@ -312,6 +312,23 @@ describe('the registry under repeated requests', () => {
     expect((await admin(p, '/models/rollback', { method: 'POST', json: { version: 'r2' } })).body).toEqual({ rolledBack: 'r2', current: 'r1' });
   });
 
+  it('promotes only over the version named, when one is: a model served since is left alone, and the answer says which it is', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('p1')) });
+    await admin(p, '/models', { method: 'POST', json: trained(model('p2'), false) });
+    await admin(p, '/models', { method: 'POST', json: { ...trained(model('p3')), comparedWith: 'p1' } });
+    // A reader decided to replace p1 with p2 on a page loaded before the gate served p3.
+    const stale = await admin(p, '/models/p2/promote', { method: 'POST', json: { from: 'p1', reason: 'better on billing' } });
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'not_served', field: 'from', message: expect.stringContaining('p3') } } });
+    expect((await admin<{ current: string }>(p, '/models')).body.current).toBe('p3');
+    // Retrieval's order is named as null.
+    expect((await admin(p, '/models/p2/promote', { method: 'POST', json: { from: null } })).status).toBe(409);
+    expect((await admin(p, '/models/p2/promote', { method: 'POST', json: { from: 'p3' } })).body).toEqual({ current: 'p2' });
+    const bad = await admin(p, '/models/p1/promote', { method: 'POST', json: { from: 7 } });
+    expect(bad).toMatchObject({ status: 400, body: { error: { field: 'from' } } });
+    expect((await admin<{ current: string }>(p, '/models')).body.current).toBe('p2');
+  });
+
   it('refuses to promote the version already served, so a rollback still restores the one before', async () => {
     const p = await newProject();
     await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });

@@ -73,7 +73,8 @@ const Trained = v.pipe(
 /** `?at=<epoch ms>`: what retraining at that moment reads (its engagement window ends there). */
 const AtQuery = v.strictObject({ at: epochMsParam() });
 
-const Reason = v.strictObject({ reason: v.optional(label(1_000)) });
+/** A promotion's reason, and the version it means to replace (null: retrieval's order; refused if users get another by then). */
+const PromoteBody = v.strictObject({ reason: v.optional(label(1_000)), from: v.optional(v.nullable(label(100))) });
 /** A rollback's reason, and the version it means to stop serving (refused if users get another by then). */
 const RollbackBody = v.strictObject({ reason: v.optional(label(1_000)), version: v.optional(label(100)) });
 /** A reason, which may be left out, body and all. */
@@ -118,13 +119,22 @@ export const modelRoutes = new Hono<AppEnv>()
     return c.json({ version: t.model.version, promoted: t.promote, current: await currentVersion(c.env.DB, projectId) }, 201);
   })
   /** POST /v1/admin/models/:version/promote: serve a stored model (an admin may overrule the gate; the reason is kept). */
-  .post('/models/:version/promote', reasonBody, validBody(Reason, 'invalid_reason'), async (c) => {
+  .post('/models/:version/promote', reasonBody, validBody(PromoteBody, 'invalid_reason'), async (c) => {
     const { projectId } = c.get('auth');
     const version = c.req.param('version');
+    const { reason, from } = c.get('input');
     if (!(await modelExists(c.env.DB, projectId, version)))
       throw new ApiError(404, { code: 'unknown_model', message: 'No model has this version', field: 'version' });
-    const outcome = await promoteModel(c.env.DB, projectId, version, c.get('input').reason ?? 'promoted by an admin', Date.now());
+    const outcome = await promoteModel(c.env.DB, projectId, version, reason ?? 'promoted by an admin', Date.now(), from);
     if (outcome === 'already_current') throw new ApiError(409, { code: 'already_current', message: `Users already get ${version}`, field: 'version' });
+    if (typeof outcome === 'object') {
+      const named = (x: string | null) => x ?? "retrieval's order";
+      throw new ApiError(409, {
+        code: 'not_served',
+        message: `Users get ${named(outcome.served)} now, not ${named(from ?? null)}: nothing was promoted`,
+        field: 'from',
+      });
+    }
     return c.json({ current: version });
   })
   /** POST /v1/admin/models/rollback: stop serving the current model and serve the one before it (or retrieval's order); with `version`, only if that is the one served. */

@@ -149,7 +149,7 @@ export class DocumentsPage extends LitElement {
                 <td>${i + 1}</td>
                 <td>${this.renderRuleField(i, 'pattern', s.pattern, o.pattern)}</td>
                 <td>${this.renderRuleField(i, 'owner', s.owner, o.owner)}</td>
-                <td>
+                <td class="rule-actions">
                   <button type="button" ?disabled=${i === 0} aria-label=${format(s.moveUp, { n: i + 1 })} @click=${() => this.moveRuleUp(i)}>↑</button>
                   <button type="button" class="remove" aria-label=${format(s.removeOwner, { n: i + 1 })} @click=${() => this.removeRule(i)}>✕</button>
                 </td>

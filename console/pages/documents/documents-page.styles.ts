@@ -11,7 +11,8 @@ export const styles = css`
   .owners td .error {
     display: block;
   }
-  .owners td:last-child {
+  /* A rule's buttons stay side by side; the empty table's sentence wraps to the window. */
+  .owners td.rule-actions {
     white-space: nowrap;
   }
   .theirs {

@@ -15,7 +15,7 @@ import { type EvaluationRow, evaluationRows, gain, metric } from './model-evalua
 import { styles } from './models-page.styles.ts';
 
 /** A change to what users get, waiting for the admin's confirmation. */
-type Rollout = { action: 'promote'; model: ModelSummary } | { action: 'rollback'; version: string };
+type Rollout = { action: 'promote'; model: ModelSummary; from: string | null } | { action: 'rollback'; version: string };
 
 /**
  * The model registry: every trained reranker with the gate's evaluation (nDCG@5, nDCG@10 and
@@ -151,7 +151,7 @@ export class ModelsPage extends LitElement {
         ${
           m.current || this.readOnly
             ? nothing
-            : html`<button type="button" aria-label=${format(s.promoteVersion, { version: m.version })} @click=${() => this.ask({ action: 'promote', model: m })}>
+            : html`<button type="button" aria-label=${format(s.promoteVersion, { version: m.version })} @click=${() => this.ask({ action: 'promote', model: m, from: this.registry?.current ?? null })}>
               ${s.promote}
             </button>`
         }
@@ -238,7 +238,11 @@ export class ModelsPage extends LitElement {
     let status: Words;
     try {
       if (p.action === 'promote') {
-        const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, { method: 'POST', json });
+        // Over the version the page showed served: if another has been served since, nothing is promoted.
+        const { current } = await api<{ current: string }>(`/v1/admin/models/${encodeURIComponent(p.model.version)}/promote`, {
+          method: 'POST',
+          json: { ...json, from: p.from },
+        });
         status = (s) => format(s.promotedNow, { version: current });
       } else {
         // The version the dialog named: if another has been served since, nothing is rolled back.

@@ -63,6 +63,15 @@ export class SignInPage extends LitElement {
     const key = input.value.trim();
     // One check at a time: a second press while the first is on its way changes nothing.
     if (!key || this.busy) return;
+    // Keys are printable ASCII: a header cannot carry another character (the README's `rfa_…` with its
+    // ellipsis, curly quotes from a document), and fetch would fail as though the collector were down.
+    if (/[^!-~]/.test(key)) {
+      this.refused = true;
+      this.error = (s) => s.keyNotAKey;
+      input.focus();
+      input.select();
+      return;
+    }
     this.busy = true;
     this.error = undefined;
     try {

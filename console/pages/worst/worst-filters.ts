@@ -4,7 +4,8 @@ import { format, type Strings } from '../../i18n/strings.ts';
 export const FILTERS = [
   { name: 'days', type: 'number', min: 1, max: 3650, step: 1, placeholder: '7' },
   { name: 'minSignals', type: 'number', min: 1, max: 1000, step: 1, placeholder: '1' },
-  { name: 'below', type: 'number', min: -1, max: 1, step: 0.05 },
+  // Any score the API takes (-0.33, the badTraceScore setting's): a step would hold Apply back for one in between.
+  { name: 'below', type: 'number', min: -1, max: 1, step: 'any' },
   { name: 'knowledgeBase', type: 'text' },
   { name: 'intent', type: 'text' },
   { name: 'model', type: 'text' },
