@@ -7,7 +7,7 @@
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
 import { countedR2 } from '../storage/counted-r2.ts';
-import { createRun, doneOn, lastWindowEnd, projectIds, type RunRow, runOf, saveRun } from '../storage/loop-runs.ts';
+import { createRun, doneOn, type Lease, lastWindowEnd, leaseRun, projectIds, type RunRow, releaseRun, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
@@ -46,12 +46,30 @@ export interface NightlyOptions {
 /** Wall time one invocation spends at most: well inside a Cron Trigger's 30 s default CPU limit. */
 export const DEFAULT_BUDGET_MS = 20_000;
 
+/**
+ * How long an invocation holds a night's run past its last saved slice (storage/loop-runs.ts
+ * `leaseRun`): no other invocation runs it meanwhile. It need only outlast one slice, as each slice
+ * saved holds it that long again: slices start within DEFAULT_BUDGET_MS and the longest measured
+ * took under a minute (docs/nightly-performance.md). It stays under the cron's 15 minutes, so a run
+ * whose invocation crashed is free again by the next trigger.
+ */
+export const LEASE_MS = 5 * 60_000;
+
 export interface NightlySummary {
   night: string;
   /** When the call began, by the collector's clock (epoch ms): a run finished before it was done by an earlier call. */
   calledAt: number;
   /** `finishedAt`: when the run was done (epoch ms), earlier than `calledAt` for a night done before. */
-  runs: { projectId: string; status: RunRow['status']; stage: string | null; finishedAt: number | null; stages: StageReport[]; error?: string }[];
+  runs: {
+    projectId: string;
+    status: RunRow['status'];
+    stage: string | null;
+    finishedAt: number | null;
+    stages: StageReport[];
+    error?: string;
+    /** Another invocation (the cron, another call) was running the night: this one left it alone; it holds it until then at the latest (epoch ms). */
+    heldUntil?: number;
+  }[];
   /** True when every run of the night is done. */
   done: boolean;
 }
@@ -83,10 +101,13 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   // A night done is passed over without a query per project, so many projects fit in one invocation.
   const done = await doneOn(db, night);
   const left = () => queryBudget - queries();
+  // This invocation's own: a night's run is held under it while it runs the run's slices.
+  const owner = crypto.randomUUID();
+  const lease = (): Lease => ({ owner, until: Date.now() + LEASE_MS });
   for (const projectId of projects) {
     if (done.has(projectId)) {
       // Read again only for a caller that asked for these projects (the admin API for its own).
-      runs.push(options.projects ? await reportOf(db, projectId, night) : { projectId, status: 'done', stage: null, finishedAt: null, stages: [] });
+      runs.push(options.projects ? reported((await runOf(db, projectId, night))!) : { projectId, status: 'done', stage: null, finishedAt: null, stages: [] });
       continue;
     }
     if (left() < PROJECT_START_QUERIES + SLICE_QUERY_RESERVE) {
@@ -94,15 +115,27 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       runs.push({ projectId, status: 'running', stage: null, finishedAt: null, stages: [] });
       continue;
     }
-    // The window ends at the night's moment, or now if that is later than now: nothing can have
-    // arrived after now, and a window reaching into the future would hide what arrives before the
-    // next run (a simulation stepping through weeks ahead of the wall clock).
     let run: RunRow;
     let settings: StageContext['settings'];
     try {
-      run =
-        (await runOf(db, projectId, night)) ?? (await createRun(db, projectId, night, await lastWindowEnd(db, projectId, night), Math.min(now, Date.now())));
+      // The window ends at the night's moment, or now if that is later than now: nothing can have
+      // arrived after now, and a window reaching into the future would hide what arrives before the
+      // next run (a simulation stepping through weeks ahead of the wall clock).
+      if (!(await runOf(db, projectId, night))) {
+        await createRun(db, projectId, night, await lastWindowEnd(db, projectId, night), Math.min(now, Date.now()));
+      }
       settings = await settingsOf(db, projectId);
+      // The lease goes by the real clock, whatever night is run.
+      const leased = await leaseRun(db, projectId, night, lease(), Date.now());
+      if ('done' in leased) {
+        runs.push(reported(leased.done));
+        continue;
+      }
+      if ('heldUntil' in leased) {
+        runs.push({ ...reported(leased.run), heldUntil: leased.heldUntil });
+        continue;
+      }
+      run = leased.run;
     } catch (err) {
       if (!options.isolate) throw err;
       runs.push({
@@ -127,50 +160,63 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
       bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
     };
-    let error: string | undefined;
-    while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
-      const stage = STAGES[run.stage]!;
-      const t0 = Date.now();
-      const q0 = queries();
-      let slice: Awaited<ReturnType<typeof stage.slice>>;
-      try {
-        slice = await stage.slice({ ...ctx, run }, run.cursor);
-      } catch (err) {
-        if (!options.isolate) throw err;
-        error = `${stage.name}: ${messageOf(err)}`;
-        // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
-        run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `${FAILED_NOTE}${error}`) };
-        await saveRun(db, run).catch(() => undefined);
-        break;
+    try {
+      let error: string | undefined;
+      while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
+        const stage = STAGES[run.stage]!;
+        const t0 = Date.now();
+        const q0 = queries();
+        let slice: Awaited<ReturnType<typeof stage.slice>>;
+        try {
+          slice = await stage.slice({ ...ctx, run }, run.cursor);
+        } catch (err) {
+          if (!options.isolate) throw err;
+          error = `${stage.name}: ${messageOf(err)}`;
+          // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
+          run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `${FAILED_NOTE}${error}`) };
+          await saveRun(db, run, lease()).catch(() => undefined);
+          break;
+        }
+        const { cursor, counts, state, note } = slice;
+        const ms = Date.now() - t0;
+        slicesLeft--;
+        const stages = mergeReport(run.stages, stage.name, ms, queries() - q0, counts, note);
+        const next = cursor === null ? run.stage + 1 : run.stage;
+        const done = next >= STAGES.length;
+        const moved: RunRow = {
+          ...run,
+          stage: done ? run.stage : next,
+          cursor: cursor,
+          state: state ? { ...run.state, ...state } : run.state,
+          stages,
+          status: done ? 'done' : 'running',
+          finishedAt: done ? Date.now() : null,
+        };
+        if (!(await saveRun(db, moved, lease(), state))) {
+          // This invocation's lease lapsed during the slice: another one took the run and goes on from where it was saved before.
+          error = `${stage.name}: another invocation took the run over (this one's lease lapsed during the slice) and continues it`;
+          break;
+        }
+        run = moved;
       }
-      const { cursor, counts, state, note } = slice;
-      const ms = Date.now() - t0;
-      slicesLeft--;
-      const stages = mergeReport(run.stages, stage.name, ms, queries() - q0, counts, note);
-      const next = cursor === null ? run.stage + 1 : run.stage;
-      const done = next >= STAGES.length;
-      run = {
-        ...run,
-        stage: done ? run.stage : next,
-        cursor: cursor,
-        state: state ? { ...run.state, ...state } : run.state,
-        stages,
-        status: done ? 'done' : 'running',
-        finishedAt: done ? Date.now() : null,
-      };
-      await saveRun(db, run, state);
+      const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
+      runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
+    } finally {
+      // After a failure too, so the next invocation takes the run at once; should this fail, the lease lapses.
+      await releaseRun(db, projectId, night, owner).catch(() => undefined);
     }
-    const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
-    runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
   }
   return { night, calledAt: started, runs, done: runs.every((r) => r.status === 'done') };
 }
 
-/** A night's run as reported, read again. */
-async function reportOf(db: D1Database, projectId: string, night: string): Promise<NightlySummary['runs'][number]> {
-  const run = (await runOf(db, projectId, night))!;
-  return { projectId, status: run.status, stage: null, finishedAt: run.finishedAt, stages: run.stages };
-}
+/** A night's run as reported. */
+const reported = (run: RunRow): NightlySummary['runs'][number] => ({
+  projectId: run.projectId,
+  status: run.status,
+  stage: run.status === 'done' ? null : STAGES[run.stage]!.name,
+  finishedAt: run.finishedAt,
+  stages: run.stages,
+});
 
 /** Adds one slice to its stage's line of the report (counts add up across slices; a failure's note goes once a slice gets through). */
 function mergeReport(stages: readonly StageReport[], name: string, ms: number, queries: number, counts: Record<string, number>, note?: string): StageReport[] {

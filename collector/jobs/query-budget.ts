@@ -13,8 +13,11 @@ export const DEFAULT_QUERY_BUDGET = INVOCATION_QUERIES;
  */
 export const SLICE_QUERY_RESERVE = 60;
 
-/** Queries to start or resume a project's run (its run, the last window, creating it, its settings) and save it after a failure. */
-export const PROJECT_START_QUERIES = 6;
+/**
+ * Queries to start or resume a project's run (its run, the last window, creating it, its settings,
+ * taking its lease) and, after its slices, save it after a failure and let go of its lease.
+ */
+export const PROJECT_START_QUERIES = 8;
 
 /** The least budget that starts a night and runs a slice of it: listing the projects and whose night is done, one start, one slice. */
 export const MIN_QUERY_BUDGET = 2 + PROJECT_START_QUERIES + SLICE_QUERY_RESERVE;

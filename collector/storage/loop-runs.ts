@@ -27,6 +27,8 @@ interface RawRun {
   stages: string;
   started_at: number;
   finished_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
 const fromRaw = (r: RawRun): RunRow => ({
@@ -91,15 +93,53 @@ export async function createRun(d1: D1Database, projectId: string, night: string
   return (await runOf(d1, projectId, night))!;
 }
 
+/** The invocation holding a run (a random id of its own), and until when (epoch ms, by the real clock). */
+export interface Lease {
+  owner: string;
+  until: number;
+}
+
+/** What taking a run's lease found: the run as it is now, held; or held by another invocation until then; or done meanwhile. */
+export type Leased = { run: RunRow } | { heldUntil: number; run: RunRow } | { done: RunRow };
+
 /**
- * Saves where the run is after a slice. Its state gets only what the slice changed (a JSON merge
- * patch: a key set to null goes), so a change made meanwhile by another writer (erasure) stays.
+ * Takes the night's run for `lease.owner`, in one conditional update: only a run still running
+ * whose lease is free or has lapsed by `now` (its holder crashed) is taken. A run once taken is
+ * read as it is then: the holder before may have moved it on since it was last read.
  */
-export async function saveRun(d1: D1Database, run: RunRow, statePatch?: Record<string, unknown>): Promise<void> {
+export async function leaseRun(d1: D1Database, projectId: string, night: string, lease: Lease, now: number): Promise<Leased> {
+  const taken = await d1
+    .prepare(
+      `update loop_runs set lease_owner = ?1, lease_until = ?2
+       where project_id = ?3 and night = ?4 and status = 'running' and (lease_until is null or lease_until <= ?5) returning *`,
+    )
+    .bind(lease.owner, lease.until, projectId, night, now)
+    .first<RawRun>();
+  if (taken) return { run: fromRaw(taken) };
+  const row = (await d1.prepare('select * from loop_runs where project_id = ? and night = ?').bind(projectId, night).first<RawRun>())!;
+  // Released between the two reads: lapsed by now, so the next call takes it.
+  return row.status === 'done' ? { done: fromRaw(row) } : { heldUntil: row.lease_until ?? now, run: fromRaw(row) };
+}
+
+/** Lets go of the run, if `owner` still holds it: the next invocation takes it at once. */
+export async function releaseRun(d1: D1Database, projectId: string, night: string, owner: string): Promise<void> {
   await d1
+    .prepare('update loop_runs set lease_owner = null, lease_until = null where project_id = ? and night = ? and lease_owner = ?')
+    .bind(projectId, night, owner)
+    .run();
+}
+
+/**
+ * Saves where the run is after a slice, and holds it until `lease.until`, only while `lease.owner`
+ * holds it: false when another invocation took it over (this one's lease lapsed), which then runs
+ * it from where it was last saved. Its state gets only what the slice changed (a JSON merge patch:
+ * a key set to null goes), so a change made meanwhile by another writer (erasure) stays.
+ */
+export async function saveRun(d1: D1Database, run: RunRow, lease: Lease, statePatch?: Record<string, unknown>): Promise<boolean> {
+  const { meta } = await d1
     .prepare(
       `update loop_runs set status = ?1, stage = ?2, cursor = ?3, state = case when ?4 is null then state else json_patch(state, ?4) end, stages = ?5,
-         finished_at = ?6 where project_id = ?7 and night = ?8`,
+         finished_at = ?6, lease_until = ?7 where project_id = ?8 and night = ?9 and lease_owner = ?10`,
     )
     .bind(
       run.status,
@@ -108,10 +148,13 @@ export async function saveRun(d1: D1Database, run: RunRow, statePatch?: Record<s
       statePatch ? JSON.stringify(statePatch) : null,
       JSON.stringify(run.stages),
       run.finishedAt,
+      lease.until,
       run.projectId,
       run.night,
+      lease.owner,
     )
     .run();
+  return meta.changes > 0;
 }
 
 /** The latest runs first. */

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { DAY_MS } from '../../../shared/time.ts';
 import type { AppEnv } from '../../env.ts';
+import { ApiError } from '../../errors.ts';
 import { runNightly } from '../../jobs/nightly.ts';
 import { STAGES } from '../../jobs/stages/index.ts';
 import { epochMsParam, intParam, validQuery } from '../../middleware/valid-query.ts';
@@ -31,12 +32,21 @@ export const nightlyRoutes = new Hono<AppEnv>()
    * POST /v1/admin/nightly: runs tonight's loop for this project now, or continues it. `?at=<epoch
    * ms>` runs the night of that moment instead: catching up a night the cron missed, or, with
    * `simulate=true`, a simulation stepping through weeks ahead of the clock (`npm run loop:eval`).
+   * A 409 while another invocation (the cron, another call) runs the same night: nothing is run.
    */
   .post('/nightly', validQuery(NightlyQuery), async (c) => {
     const wallClock = Date.now();
     // Simulations too purge by the real clock: their rows arrive at the real time, so a simulated
     // clock past their retention would purge the week just sent.
-    return c.json(await runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock }));
+    const summary = await runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock });
+    const held = summary.runs[0]?.heldUntil;
+    if (held !== undefined) {
+      throw new ApiError(409, {
+        code: 'nightly_in_progress',
+        message: `Night ${summary.night}'s run is in progress in another invocation (the cron's, or another call's): it holds the run until ${new Date(held).toISOString()}, longer while it goes on, and lets go when that invocation ends; try again then`,
+      });
+    }
+    return c.json(summary);
   })
   /** GET /v1/admin/runs: the latest runs, with each stage's slices, time and counts. */
   .get('/runs', validQuery(v.strictObject({ limit: intParam(1, 365, 30) })), async (c) => {

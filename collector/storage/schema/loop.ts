@@ -126,6 +126,12 @@ export const loopRuns = sqliteTable(
     stages: text('stages', { mode: 'json' }).$type<StageReport[]>().notNull(),
     startedAt: ms('started_at').notNull(),
     finishedAt: ms('finished_at'),
+    /**
+     * The invocation running the night now (a random id), and until when it holds it: another one
+     * leaves the run alone until then (storage/loop-runs.ts `leaseRun`). Null when none runs it.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ms('lease_until'),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.night] })],
 );

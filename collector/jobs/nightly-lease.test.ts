@@ -1,0 +1,136 @@
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { utcDay } from '../../shared/time.ts';
+import { createRun } from '../storage/loop-runs.ts';
+import { bearer, call, newProject, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
+import { runScheduled } from './index.ts';
+import { runNightly } from './nightly.ts';
+
+type Project = Awaited<ReturnType<typeof newProject>>;
+
+/** A project with an answer stored, so its night has slices to run. */
+async function busyProject(): Promise<Project> {
+  const p = await newProject();
+  expect((await call('/v1/traces', { method: 'POST', headers: bearer(p.keys.server), json: trace() })).status).toBe(200);
+  return p;
+}
+
+const runNow = (p: Project, at: number, DB?: D1Database) =>
+  call(`/v1/admin/nightly?at=${at}`, { method: 'POST', headers: bearer(p.keys.admin), ...(DB && { bindings: { DB } }) });
+
+const leaseOf = (projectId: string, night: string) =>
+  env.DB.prepare('select lease_owner, lease_until, stage, stages from loop_runs where project_id = ? and night = ?')
+    .bind(projectId, night)
+    .first<{ lease_owner: string | null; lease_until: number | null; stage: number; stages: string }>();
+
+const holdAs = (projectId: string, night: string, owner: string, until: number) =>
+  env.DB.prepare('update loop_runs set lease_owner = ?, lease_until = ? where project_id = ? and night = ?').bind(owner, until, projectId, night).run();
+
+/** The first statement that saves a slice: the run is held then, its first slice run. */
+const savesSlice = (sql: readonly string[]) => sql.some((s) => s.trimStart().startsWith('update loop_runs set status'));
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a night's run, held by one invocation at a time", () => {
+  it('refuses a manual run with a 409 while another runs the night, and the cron skips it and logs so; the first runs to its end', async () => {
+    // `alone`'s night runs uncontested: the same traffic, for the same results.
+    const [p, alone] = [await busyProject(), await busyProject()];
+    const at = Date.now();
+    const night = utcDay(at);
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    let meanwhile: { status: number; body: unknown; until: number | null } | undefined;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      if (!meanwhile && savesSlice(sql)) {
+        const until = (await leaseOf(p.id, night))!.lease_until;
+        const res = await runNow(p, at);
+        meanwhile = { status: res.status, body: await res.json(), until };
+        // The cron fires meanwhile: it leaves the night alone, and does not call the invocation failed.
+        await runScheduled(env, at, [p.id]);
+      }
+      return run();
+    });
+    const first = await runNow(p, at, db);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ night, done: true });
+    expect(meanwhile!.status).toBe(409);
+    expect(meanwhile!.body).toEqual({
+      error: {
+        code: 'nightly_in_progress',
+        message: expect.stringContaining(`Night ${night}'s run is in progress`),
+      },
+    });
+    expect((meanwhile!.body as { error: { message: string } }).error.message).toContain(new Date(meanwhile!.until!).toISOString());
+    expect(logs).toHaveBeenCalledWith(
+      JSON.stringify({ nightly: night, project: p.id, skipped: 'in progress', heldUntil: new Date(meanwhile!.until!).toISOString() }),
+    );
+    // The night ran once, by the first invocation alone, as a project's night run uncontested does; its lease let go at its end.
+    expect((await runNow(alone, at)).status).toBe(200);
+    const slices = async (projectId: string) =>
+      (JSON.parse((await leaseOf(projectId, night))!.stages) as { name: string; slices: number; counts: Record<string, number> }[]).map(
+        ({ name, slices, counts }) => ({ name, slices, counts }),
+      );
+    expect(await slices(p.id)).toEqual(await slices(alone.id));
+    expect(await leaseOf(p.id, night)).toMatchObject({ lease_owner: null, lease_until: null });
+  });
+
+  it('takes over a run whose lease has lapsed (its invocation crashed), and leaves one alone until then', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    await createRun(env.DB, p.id, night, 0, at);
+    const until = Date.now() + 60_000;
+    await holdAs(p.id, night, 'crashed', until);
+    const refused = await runNow(p, at);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(new Date(until).toISOString());
+    expect(JSON.parse((await leaseOf(p.id, night))!.stages)).toEqual([]);
+
+    await holdAs(p.id, night, 'crashed', Date.now() - 1);
+    const taken = await runNow(p, at);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toMatchObject({ night, done: true });
+    expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+  });
+
+  it('lets go of the run when a slice fails, so the next invocation runs it at once, on demand and from the cron', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const trigger = `fail_${p.id}`;
+    await env.DB.prepare(
+      `create trigger ${trigger} before insert on health_snapshots when new.project_id = '${p.id}' begin select raise(abort, 'disk full'); end`,
+    ).run();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(runNightly(env, at, { projects: [p.id] })).rejects.toThrow(/disk full/);
+      expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+      // The cron's invocation, which goes on with other projects, lets go of it too.
+      await expect(runScheduled(env, at, [p.id])).rejects.toThrow(/1 project\(s\) failed/);
+      expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+    } finally {
+      await env.DB.prepare(`drop trigger if exists ${trigger}`).run();
+    }
+    const again = await runNow(p, at);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ night, done: true });
+  });
+
+  it('saves nothing of a slice that outlasted its lease once another invocation has taken the run, and says so', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    let tookOver = false;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      if (!tookOver && savesSlice(sql)) {
+        tookOver = true;
+        await holdAs(p.id, night, 'next', Date.now() + 60_000);
+      }
+      return run();
+    });
+    const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
+    expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the run over') });
+    // Where the run was before the slice, held by the invocation that took it.
+    expect(await leaseOf(p.id, night)).toMatchObject({ lease_owner: 'next', stage: 0, stages: '[]' });
+  });
+});
