@@ -75,6 +75,9 @@ const redacted: [string, string][] = [
   ['Office 365 Team Drive is full; Mr. Smith 12 Main Street', 'Office 365 Team Drive is full; Mr. Smith [ADDRESS]'],
   // With an apartment, a city or a state, a name before the number does not keep the address.
   ['Windows 10 Event Loop; John Smith 12 Main St, Apt 4', 'Windows 10 Event Loop; John Smith [ADDRESS]'],
+  // Only a product's name ends in Loop, Drive or Way; before a Street, Road or Terrace, a capitalized word is a city's.
+  ['Boston 12 Main Street', 'Boston [ADDRESS]'],
+  ['from Springfield 742 Evergreen Terrace, Austin 88 Deer Trail', 'from Springfield [ADDRESS], Austin [ADDRESS]'],
 ];
 
 const untouched: string[] = [
@@ -125,6 +128,11 @@ const untouched: string[] = [
   'I upgraded to Windows 10 Event Loop',
   'With Windows 10 Event Loop it is slow',
   'the Office 365 Team Drive is full, and iOS 17 Safari Way too',
+  // A thing's name ending in a street suffix, after a vendor's name or a count.
+  'Microsoft Windows 10 Event Loop',
+  'Microsoft Windows 10 Event Loop is slow',
+  'my 3 Hard Drive',
+  'our 2 Team Drive and my 4 Flash Drive',
   // The last part of a version, a decimal, a time or a date before a name ending in a suffix.
   'Python 3.12 Event Loop is slow, as is v2.1 Event Loop',
   'the bus leaves 10:30 Main Street or 17.30 Baker Street',

@@ -82,26 +82,33 @@ const MAY_FOLLOW_ADDRESS = String.raw`(?:${FUNCTION_WORDS})\b`;
 
 /**
  * A capitalized word right before the house number, other than a function word or a verb that
- * leads to a place ("At 10 Downing Street", "Visit 221B Baker Street" may open a sentence): a
- * product's name, and the number its version ("Windows 10 Event Loop", "Python 3 Event Loop",
- * "Office 365 Team Drive"). Not one after another capitalized word: that is a person's name ("John
- * Smith 12 Main Street", "Mr. Smith 12 Main Street"), and a name leaking costs more than a product
- * redacted.
+ * leads to a place ("At 10 Downing Street", "Visit 221B Baker Street" may open a sentence), then
+ * a name ending in Loop, Drive or Way, as software's do: a product's name, and the number its
+ * version ("Windows 10 Event Loop", "Office 365 Team Drive", "iOS 17 Safari Way"). Before a name
+ * ending in Street, Road, Terrace or another suffix the word is a city's ("Boston 12 Main
+ * Street"). Not one after another capitalized word: that is a person's name ("John Smith 4 Privet
+ * Drive", "Mr. Smith 12 Main Street"), and a name leaking costs more than a product redacted.
  */
 const MAY_LEAD_TO_ADDRESS = `${FUNCTION_WORDS}|address|visit|meet|ship|deliver|send|mail`.replace(/(?<![\w'])[a-z]/g, (c) => c.toUpperCase());
 const CAPITALIZED = String.raw`\b(?!(?:${MAY_LEAD_TO_ADDRESS})\b)[a-z]*[A-Z]\w*`;
-const PRODUCT_NAME = String.raw`(?<!${CAPITALIZED}\.? )${CAPITALIZED} `;
+const PRODUCT_VERSION = String.raw`(?<=(?<!${CAPITALIZED}\.? )${CAPITALIZED} )\d{1,6}(?: [A-Z]\w{0,24}){1,4} (?:Loop|Drive|Way)\b`;
+
+/**
+ * Names of things that end in a street suffix, and no street's: a count or a product's version
+ * before one is no house number ("my 3 Hard Drive", "Microsoft Windows 10 Event Loop").
+ */
+const THING = String.raw`\b(?:(?:Event|Game|Render|Run|Message) Loop|(?:Hard|Flash|Disk|Thumb|USB|Team|Shared) Drive)`;
 
 /**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
  * apartment or suite and "City, ST 12345". One with neither is an address only if the sentence
- * does not go on with a lower-case word that would make the suffix part of a name, nor has a
- * product's name before its number; a number before a word with no street name ("Section 2 Road
- * safety", "Route 66") is not one either.
+ * does not go on with a lower-case word that would make the suffix part of a name, nor is it a
+ * product's name and version or a thing's name; a number before a word with no street name
+ * ("Section 2 Road safety", "Route 66") is not one either.
  */
 const US_ADDRESS_CAPITALIZED = new RegExp(
   String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)` +
-    String.raw`|(?<!${PRODUCT_NAME})${US_STREET}(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
+    String.raw`|(?!${PRODUCT_VERSION})${US_STREET}(?<!${THING})(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
   'g',
 );
 

@@ -42,6 +42,10 @@ const redacted: [string, string][] = [
   ['my IP is 192.168.1.20 since I upgraded to 10.2.0.1', 'my IP is [IP] since I upgraded to 10.2.0.1'],
   ['build 4.18.2.3: server 10.0.0.1 refused', 'build 4.18.2.3: server [IP] refused'],
   ['Version 1.2.3.4 of the build server 10.0.0.1, updated the router to 10.0.0.2', 'Version 1.2.3.4 of the build server [IP], updated the router to [IP]'],
+  // A list of versions ends where a word other than "and", "or" or "to" comes.
+  ['versions 1.2.3.4, 1.2.3.5 on server 10.0.0.1 and 10.0.0.2', 'versions 1.2.3.4, 1.2.3.5 on server [IP] and [IP]'],
+  // NAT64 addresses (64:ff9b::…) hold someone's IPv4 address; an IPv4 address written in an IPv6 one goes with it.
+  ['via 64:ff9b::c000:201 or 64:ff9b::192.0.2.1, and 2001:db8::10.0.0.1.', 'via [IP] or [IP], and [IP].'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.
   ['card 4111 1111 1111 1111 12/26', 'card [CARD] 12/26'],
@@ -99,6 +103,8 @@ const untouched: string[] = [
   'C++:: and ::',
   // Python slices, and code of hex letters alone.
   'x[::10], y[::-1], s[1::2] and ab::cd, fe::ed',
+  // The NAT64 prefix alone is everyone's.
+  'the NAT64 prefix 64:ff9b::/96',
   // This machine, any address and netmasks: no one's.
   'listen on 0.0.0.0:8080, db at 127.0.0.1:5432, mask 255.255.255.0 or 255.255.0.0',
   'the number 12345678 alone',
@@ -109,6 +115,8 @@ const untouched: string[] = [
   'build 4.18.2.3 failed',
   'Version: 10.2.0.1, updating to 10.2.0.2',
   'Upgrade to 2.0.0.1 and release 3.4.5.6, ver 1.0.0.12',
+  // Every number of a list of versions is one.
+  'upgraded from 1.2.3.4 to 1.2.3.5, versions 1.2.3.4, 1.2.3.5 and 1.2.3.6, version 2.0.0.1 or 2.0.0.2',
   'tracking 1Z999AA10123456784',
   'ISBN 978-3-16-148410-0',
   'order 0012345678 and code 012345',

@@ -87,10 +87,11 @@ export function cnIdValid(id: string): boolean {
 
 function ipv6Valid(candidate: string): boolean {
   // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
-  // An address anyone is reached at starts with a group of four hex digits (2001:…, fd12:…, fe80:…):
-  // "::", "a::b" and "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1"
-  // this machine.
-  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/^[\da-f]{4}:/i.test(candidate)) return false;
+  // An address anyone is reached at starts with a group of four hex digits (2001:…, fd12:…, fe80:…),
+  // or is NAT64's, someone's IPv4 address after 64:ff9b: (the prefix alone, "64:ff9b::", is
+  // everyone's): "::", "a::b" and "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python
+  // slice, and "::1" this machine.
+  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/^(?:[\da-f]{4}:|64:ff9b:(?!:$))/i.test(candidate)) return false;
   try {
     new URL(`http://[${candidate}]/`);
     return true;
@@ -129,15 +130,19 @@ export const PII_DETECTORS: Detector[] = [
   },
   // North American, only in the usual punctuated shapes, with a leading 1 or without; ending a sentence too.
   { kind: 'phone', pattern: /(?<![\w.-])(?:1[-. ])?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4}(?!(?!x\d)[\w-]|\.\d)/g },
-  // An IPv4 address, but not four numbers right after a version word: "build 4.18.2.3", "Version:
-  // 10.2.0.1", "upgraded to 10.2.0.1" are versions (as "v1.2.3.4" is, which starts no token).
-  // Nor this machine (127.…), any address (0.0.0.0) or a netmask (255.255.255.0): no one's.
+  // IPv6 before IPv4, so an IPv4 address written in an IPv6 one ("64:ff9b::192.0.2.1") goes with it.
+  { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4})(?![\w:])/gi, confirm: ipv6Valid },
+  // An IPv4 address, but not four numbers right after a version word, nor the others of their list
+  // ("versions 1.2.3.4, 1.2.3.5 and 1.2.3.6", "upgraded from 1.2.3.4 to 1.2.3.5"): the first
+  // alternative, confirmed never, keeps them. "build 4.18.2.3", "Version: 10.2.0.1" are versions
+  // (as "v1.2.3.4" is, which starts no token). Nor this machine (127.…), any address (0.0.0.0) or a
+  // netmask (255.255.255.0): no one's.
   {
     kind: 'ip',
     pattern:
-      /(?<![\w.]|\b(?:ver(?:sion)?|build|release|up(?:dat|grad)\w* to):? )(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+      /\b(?:ver(?:sion)?s?|build|release|up(?:dat|grad)\w* (?:to|from)):? \d+(?:\.\d+){3}(?:(?:,? (?:and|or|to)|,) \d+(?:\.\d+){3}){0,9}|(?<![\w.])(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+    confirm: (m) => /^\d/.test(m),
   },
-  { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:])/gi, confirm: ipv6Valid },
 ];
 
 /**
