@@ -95,6 +95,26 @@ describe('key × endpoint matrix', async () => {
     }
   });
 
+  it('takes a write key from the URL or the body when Authorization holds no key after Bearer, as when no header is sent', async () => {
+    // Space, tab and line breaks at either end of a header value go before the Worker sees it; the
+    // other white space JavaScript trims (a vertical tab, a form feed, a no-break space) does not.
+    for (const authorization of ['Bearer ', 'Bearer', 'bearer \t ', '   ', 'Bearer \v', 'Bearer \f', 'Bearer \u00a0']) {
+      for (const [path, json] of [
+        [`/v1/events?key=${p.keys.write}`, {}],
+        ['/v1/events', { writeKey: p.keys.write }],
+      ] as const) {
+        const e = event({ traceId: t.traceId });
+        const res = await call(path, { method: 'POST', headers: { authorization, origin: ORIGIN }, json: { events: [e], ...json } });
+        expect(res.status, `${JSON.stringify(authorization)} ${path}`).toBe(200);
+        expect(await res.json()).toMatchObject({ accepted: 1 });
+      }
+    }
+    // Elsewhere it is no key either: a 401 missing_key, as without the header.
+    const res = await call(`/v1/traces/${t.traceId}`, { headers: { authorization: 'Bearer \v' } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { code: 'missing_key', field: 'key' } });
+  });
+
   it('refuses a request without a key before reading its body, where the key is never in the body', async () => {
     for (const [method, path] of [
       ['POST', '/v1/traces'],

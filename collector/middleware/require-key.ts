@@ -19,12 +19,12 @@ function presentedKey(c: Context<AppEnv>, kinds: readonly KeyKind[]): { key: str
   return { key: c.req.query('key') || (typeof fromBody === 'string' ? fromBody : undefined), inUrlOrBody: true };
 }
 
-/** The key in `Authorization: Bearer` or else `X-Api-Key`; an empty `X-Api-Key` is none. */
+/** The key in `Authorization: Bearer` or else `X-Api-Key`; either header empty (or `Bearer` with nothing after it) is none. */
 export function headerKey(c: Context<AppEnv>): string | undefined {
   const auth = c.req.header('authorization');
-  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
-  // An empty header or `?key=` is no key: one the body carries still counts.
-  return c.req.header('x-api-key') || undefined;
+  // An empty header or `?key=` is no key: one `X-Api-Key`, the URL or the body carries still counts.
+  const bearer = auth?.toLowerCase().startsWith('bearer ') ? auth.slice(7).trim() : '';
+  return bearer || c.req.header('x-api-key') || undefined;
 }
 
 /** A key's hash, computed once for the request: the IP limit and `requireKey` both look up the header's key. */

@@ -11,3 +11,10 @@ export const rawCutoff = (now: number, retentionDays: number) => Date.parse(`${u
  * the days before it, so an answer made before it would be counted and purged at once.
  */
 export const firstKeptAggregateDay = (now: number, aggregateRetentionDays: number) => utcDay(now - aggregateRetentionDays * DAY_MS);
+
+/**
+ * The first UTC day an answer arriving at `now` may have been made on: the first the next night's
+ * run keeps. The job counts an answer in the first run after it arrives, which is the next night's
+ * once tonight's has counted its days: made a day earlier, it would be counted and purged in that run.
+ */
+export const firstCountedDay = (now: number, aggregateRetentionDays: number) => firstKeptAggregateDay(now + DAY_MS, aggregateRetentionDays);

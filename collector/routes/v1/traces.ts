@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { TraceSchema } from '../../../shared/schema/trace.ts';
 import { MAX_TRACES_BODY_BYTES, MAX_TRACES_PER_BATCH } from '../../../shared/thresholds.ts';
-import { DAY_MS, utcDay } from '../../../shared/time.ts';
+import { utcDay } from '../../../shared/time.ts';
 import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
-import { firstKeptAggregateDay } from '../../jobs/stages/raw-cutoff.ts';
+import { firstCountedDay } from '../../jobs/stages/raw-cutoff.ts';
 import { traceSummary } from '../../loop/trace-score.ts';
 import { jsonBody } from '../../middleware/json-body.ts';
 import { writeRateLimit } from '../../middleware/rate-limit.ts';
@@ -26,10 +26,11 @@ const TracesBody = v.pipe(
 );
 
 /**
- * Refuses, naming its `createdAt`, an answer made before the first day the project's aggregates
- * keep (`aggregateRetentionDays`): counted for its day, it would be purged with it at once, and the
- * day and document views would never show it. The settings are read only for a batch holding an
- * answer older than the shortest retention allowed (a day), as a backfill does.
+ * Refuses, naming its `createdAt`, an answer made before the first day the next night's run keeps
+ * the project's aggregates for (`aggregateRetentionDays`): counted for its day, it would be purged
+ * with it at once, and the day and document views would never show it. The settings are read only
+ * for a batch holding an answer made before today, which the shortest retention allowed (a day)
+ * alone refuses, as a backfill does.
  */
 async function refuseBeforeAggregates(
   d1: D1Database,
@@ -38,9 +39,10 @@ async function refuseBeforeAggregates(
   now: number,
   fieldOf: (i: number) => string,
 ): Promise<ReturnType<typeof validateItems<typeof TraceSchema>>> {
-  if (!valid.some((t) => t.value.createdAt < now - DAY_MS)) return { valid, rejected };
+  const today = utcDay(now);
+  if (!valid.some((t) => utcDay(t.value.createdAt) < today)) return { valid, rejected };
   const { aggregateRetentionDays } = await settingsOf(d1, projectId);
-  const firstDay = firstKeptAggregateDay(now, aggregateRetentionDays);
+  const firstDay = firstCountedDay(now, aggregateRetentionDays);
   const tooOld = (t: (typeof valid)[number]) => utcDay(t.value.createdAt) < firstDay;
   return {
     valid: valid.filter((t) => !tooOld(t)),
@@ -50,7 +52,7 @@ async function refuseBeforeAggregates(
         rejectedItem(t.index, [
           {
             field: `${fieldOf(t.index)}.createdAt`,
-            message: `is before ${firstDay}, the first day the project's aggregates keep (aggregateRetentionDays (${aggregateRetentionDays})): its day's counts would be purged at once`,
+            message: `is before ${firstDay}, the first day tomorrow's run keeps the project's aggregates of (aggregateRetentionDays (${aggregateRetentionDays})): its day's counts would be purged at once`,
           },
         ]),
       ),
