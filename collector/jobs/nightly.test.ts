@@ -890,15 +890,47 @@ describe('the nightly job', () => {
     const night = tonight();
     await runNightly(env, night, { projects: [p.id] });
     const listed = async (status: string) =>
-      (await admin<{ items: { curated: boolean }[]; budget: { pending: number; held: number } }>(p, `/review?status=${status}`)).body;
-    expect((await listed('pending')).items).toEqual([expect.objectContaining({ curated: false }), expect.objectContaining({ curated: false })]);
+      (await admin<{ items: { curated: boolean; heldFor: string | null }[]; budget: { pending: number; held: number } }>(p, `/review?status=${status}`)).body;
+    expect((await listed('pending')).items).toEqual([
+      expect.objectContaining({ curated: false, heldFor: null }),
+      expect.objectContaining({ curated: false, heldFor: null }),
+    ]);
     await curate(p, 'refunds', t.query);
     await runNightly(env, night + 86_400_000, { projects: [p.id] });
-    expect(await listed('pending')).toMatchObject({ items: [], budget: { pending: 0, held: 2 } });
-    expect((await listed('held')).items).toEqual([expect.objectContaining({ curated: true }), expect.objectContaining({ curated: true })]);
+    // Each says why it is held, and the counts by reason say it too.
+    expect(await listed('pending')).toMatchObject({ items: [], budget: { pending: 0, held: 2, heldFor: { threshold: 0, budget: 0, curated: 2 } } });
+    expect((await listed('held')).items).toEqual([
+      expect.objectContaining({ curated: true, heldFor: 'curated' }),
+      expect.objectContaining({ curated: true, heldFor: 'curated' }),
+    ]);
     await admin(p, '/eval-suite/refunds', { method: 'DELETE' });
     await runNightly(env, night + 2 * 86_400_000, { projects: [p.id] });
     expect(await listed('pending')).toMatchObject({ items: [{ curated: false }, { curated: false }], budget: { pending: 2, held: 0 } });
+  });
+
+  it('says why an item past the weekly budget is held, apart from those below the mining threshold, and counts them by it', async () => {
+    const p = await newProject();
+    // One item a week.
+    expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 1, secondsPerReviewItem: 60 } })).status).toBe(200);
+    // Two questions' bad answers: each raises its top two chunks, the top ones worth the same.
+    const traces = (questionsWhere(false, 2) as [string, string]).map((query) => badTrace({ query }));
+    await send(
+      p,
+      traces,
+      traces.map((t) => ({ traceId: t.traceId, signalType: 'wrong_source', detail: { chunkId: 'credit-1' } })),
+    );
+    await runNightly(env, tonight(), { projects: [p.id] });
+    type Listed = { items: { expectedValue: number; heldFor: string | null }[]; budget: { held: number; heldFor: object; miningThreshold: number } };
+    const pending = (await admin<Listed>(p, '/review')).body;
+    const held = (await admin<Listed>(p, '/review?status=held')).body;
+    // The threshold rose to the one item the week clears: the other top chunk is worth as much, and waits past the budget.
+    expect(pending.items).toEqual([expect.objectContaining({ heldFor: null, expectedValue: pending.budget.miningThreshold })]);
+    expect(held.items.map((i) => [i.expectedValue < held.budget.miningThreshold, i.heldFor])).toEqual([
+      [false, 'budget'],
+      [true, 'threshold'],
+      [true, 'threshold'],
+    ]);
+    expect(held.budget).toMatchObject({ held: 3, heldFor: { threshold: 2, budget: 1, curated: 0 } });
   });
 
   it('does not overwrite unseen an answer another reviewer gave meanwhile, when told which verdict the answer was given against', async () => {

@@ -1,3 +1,5 @@
+import type { HeldReason } from '../../shared/admin-api/review.ts';
+
 /**
  * Keeps the review queue clearable in the weekly budget (seed 000: "if the queue is growing
  * faster than it's reviewed, your negative-signal threshold is too loose: tighten it"). Items
@@ -45,3 +47,10 @@ export function adjustThreshold({ threshold, pendingValues, capacity }: QueueSta
   }
   return undefined;
 }
+
+/**
+ * Why the queue stage holds an item: its question is one no answer is of use for (eval-suite.ts
+ * `worthReviewing`), else it is below the threshold `belowThreshold`, else past the week's budget.
+ */
+export const heldReason = (worthReviewing: boolean, belowThreshold: boolean): HeldReason =>
+  !worthReviewing ? 'curated' : belowThreshold ? 'threshold' : 'budget';

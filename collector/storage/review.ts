@@ -1,26 +1,32 @@
-import type { ReviewItem } from '../../shared/admin-api/review.ts';
+import { HELD_REASONS, type HeldReason, type ReviewItem } from '../../shared/admin-api/review.ts';
 import { DAY_MS } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
-import { DEFAULT_MINING_THRESHOLD } from '../loop/review-budget.ts';
+import { DEFAULT_MINING_THRESHOLD, heldReason } from '../loop/review-budget.ts';
+import { suiteKeys, worthReviewing } from './eval-suite.ts';
 import { AFTER_TRAINING_READ_SQL } from './training-reads.ts';
+
+/** The mining threshold in force for the project `projectId` (SQL): the last recorded change, or the default. */
+const thresholdSql = (projectId: string) =>
+  `coalesce((select to_value from mining_thresholds where project_id = ${projectId} order by at desc limit 1), ${DEFAULT_MINING_THRESHOLD})`;
 
 /** The mining threshold in force: the last recorded change, or the default. */
 export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
   const row = await d1
-    .prepare('select to_value as t from mining_thresholds where project_id = ? order by at desc limit 1')
+    .prepare(`select ${thresholdSql('?')} as t`)
     .bind(projectId)
     .first<{ t: number }>();
-  return row?.t ?? DEFAULT_MINING_THRESHOLD;
+  return row!.t;
 }
 
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
   i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,
   i.expected_value as expectedValue, i.status, i.verdict, i.note, i.answered_at as answeredAt, i.query_key as queryKey,
   exists (select 1 from eval_suite s where s.project_id = i.project_id and s.query_key = i.query_key) as curated,
+  i.expected_value < ${thresholdSql('i.project_id')} as belowThreshold,
   (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
      order by weight desc, trace_id limit 20)) as traceIds`;
 
-type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut' | 'curated'> & {
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut' | 'curated' | 'heldFor'> & {
   queryKey: string;
   chunkId: string;
   sourceDocId: string;
@@ -29,15 +35,18 @@ type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'traceIds' | 'heldOut' | 
   evidence: string;
   traceIds: string;
   curated: 0 | 1;
+  belowThreshold: 0 | 1;
 };
 
-const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, curated, ...r }: RawItem): ReviewItem => ({
+const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evidence, traceIds, curated, belowThreshold, ...r }: RawItem): ReviewItem => ({
   ...r,
   chunk: { chunkId, sourceDocId, sourceDocVersion, text },
   evidence: JSON.parse(evidence) as string[],
   traceIds: JSON.parse(traceIds) as string[],
   heldOut: isHeldOut(queryKey),
   curated: curated === 1,
+  // Read off the suite and the threshold as they stand, as tonight's queue stage will.
+  heldFor: r.status === 'held' ? heldReason(isHeldOut(queryKey) || curated === 0, belowThreshold === 1) : null,
 });
 
 /** Items of one status, highest expected value first (answered ones: latest first), `offset` passed over; ties in id order, so pages follow on. */
@@ -97,20 +106,34 @@ export async function answerItem(
 export interface QueueCounts {
   pending: number;
   held: number;
+  /** The held items by why they are held. */
+  heldFor: Record<HeldReason, number>;
   answeredLastWeek: number;
   /** Answered relevant or not relevant (on held-out questions too: `trainingExampleCount` counts what trains). */
   confirmed: number;
 }
 
 export async function queueCounts(d1: D1Database, projectId: string, now: number): Promise<QueueCounts> {
-  const row = await d1
-    .prepare(
-      `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'held' then 1 end) as held,
-         count(case when status = 'answered' and answered_at > ?2 then 1 end) as answeredLastWeek,
-         count(case when status = 'answered' and verdict in ('relevant', 'not_relevant') then 1 end) as confirmed
-       from review_items where project_id = ?1`,
-    )
-    .bind(projectId, now - 7 * DAY_MS)
-    .first<QueueCounts>();
-  return row!;
+  const [counts, held] = await d1.batch([
+    d1
+      .prepare(
+        `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'held' then 1 end) as held,
+           count(case when status = 'answered' and answered_at > ?2 then 1 end) as answeredLastWeek,
+           count(case when status = 'answered' and verdict in ('relevant', 'not_relevant') then 1 end) as confirmed
+         from review_items where project_id = ?1`,
+      )
+      .bind(projectId, now - 7 * DAY_MS),
+    // By question: whether one is worth reviewing is the suite's and `isHeldOut`'s to say, not SQL's.
+    d1
+      .prepare(
+        `select query_key as key, expected_value < ${thresholdSql('?1')} as below, count(*) as n from review_items
+         where project_id = ?1 and status = 'held' group by key, below`,
+      )
+      .bind(projectId),
+  ]);
+  const curated = await suiteKeys(d1, projectId);
+  const heldFor = Object.fromEntries(HELD_REASONS.map((r) => [r, 0])) as Record<HeldReason, number>;
+  for (const { key, below, n } of held!.results as { key: string; below: 0 | 1; n: number }[])
+    heldFor[heldReason(worthReviewing(key, curated), below === 1)] += n;
+  return { ...(counts!.results[0] as Omit<QueueCounts, 'heldFor'>), heldFor };
 }

@@ -494,20 +494,21 @@ describe('the review queue', () => {
 });
 
 describe('the review queue’s held items', () => {
-  it('are said to be held below the mining threshold or past the week’s budget, and to come back when it relaxes or the queue has room', async () => {
+  it('are said to be held below the mining threshold, past the week’s budget or on a curated question, and to come back when that changes', async () => {
     const f = fixture();
     const { budget }: ReviewQueue = await f.admin('/v1/admin/review?status=held&limit=1');
     // The seed's items all fit a week's budget at the starting threshold: the held list is empty.
     expect(budget.held).toBe(0);
     const words = {
       'en-US': {
-        counts: `${budget.pending} waiting · 0 held (below the mining threshold or past the week’s budget)`,
+        counts: `${budget.pending} waiting · 0 held: 0 below the mining threshold, 0 past the week’s budget, 0 on curated questions`,
         empty:
-          'No held items to show. Items below the mining threshold, or past what a week’s review budget clears, are held here, not dropped: the nightly job queues them when the threshold relaxes or the queue has room.',
+          'No held items to show. Items below the mining threshold, or past what a week’s review budget clears, are held here, not dropped: the nightly job queues them when the threshold relaxes or the queue has room. So are items on a question in the curated eval suite, until it leaves the suite.',
       },
       'zh-CN': {
-        counts: `${budget.pending} 项待审核 · 0 项暂缓（低于挖掘阈值或超出每周预算）`,
-        empty: '没有可显示的暂缓项目。低于挖掘阈值或超出每周审核预算的项目暂缓在这里而不丢弃：阈值放宽或队列有空位时，夜间任务会把它们放回队列。',
+        counts: `${budget.pending} 项待审核 · 0 项暂缓：0 项低于挖掘阈值，0 项超出每周预算，0 项属于精选评估集`,
+        empty:
+          '没有可显示的暂缓项目。低于挖掘阈值或超出每周审核预算的项目暂缓在这里而不丢弃：阈值放宽或队列有空位时，夜间任务会把它们放回队列。精选评估集中问题的项目也暂缓在这里，直到该问题离开评估集。',
       },
     };
     for (const [locale, { counts, empty }] of Object.entries(words)) {

@@ -27,8 +27,8 @@ export interface Delivery {
   settled: (outcome: { status: string; reason?: string }) => void;
   /**
    * What a page at `pageOrigin` says while feedback does not reach the collector; null while it
-   * does, or before anything was sent. The traces' problem first: then the origin, which the
-   * browser's failed CORS preflight hides from the page, so it is asked here as the widget would.
+   * does, or before anything was sent. The traces' problem first, then, as well, the origin's, which
+   * the browser's failed CORS preflight hides from the page, so it is asked here as the widget would.
    */
   problem: (pageOrigin: string) => string | null;
 }
@@ -74,7 +74,7 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
         looking = false;
       });
   };
-  /** What the collector last said of each origin; asked again (one question at a time) once it is ORIGIN_CHECK_MS old. */
+  /** Why the collector last said it refuses each origin (null: it does not); asked again (one question at a time) once it is ORIGIN_CHECK_MS old. */
   const origins = new Map<string, { problem: string | null; askedAt: number }>();
   const originProblem = (origin: string) => {
     const known = origins.get(origin);
@@ -82,7 +82,7 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
       const asking = { problem: known?.problem ?? null, askedAt: Date.now() };
       remember(origins, origin, asking, MAX_ORIGINS);
       void refusedOrigin(collectorUrl, writeKey, origin).then((refused) => {
-        asking.problem = refused ? notReaching(`${refused}.`) : null;
+        asking.problem = refused ? `${refused}.` : null;
       });
     }
     return known?.problem ?? null;
@@ -122,7 +122,10 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
     },
     problem(pageOrigin) {
       if (problem === doesNotAnswer) lookAgain();
-      return problem ?? originProblem(pageOrigin);
+      // Asked whatever the traces' problem: once it is gone, the origin's is known already.
+      const origin = originProblem(pageOrigin);
+      if (!origin) return problem;
+      return problem ? `${problem} Also, ${origin}` : notReaching(origin);
     },
   };
 }

@@ -3,6 +3,12 @@
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
 export type ReviewStatus = 'pending' | 'held' | 'answered';
 export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
+/**
+ * Why the nightly job holds an item (collector/loop/review-budget.ts `heldReason`): below the mining
+ * threshold, past what a week's review budget clears, or on a curated question no answer is of use for.
+ */
+export const HELD_REASONS = ['threshold', 'budget', 'curated'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
 
 /** One question for a reviewer: does this chunk help answer this query? */
 export interface ReviewItem {
@@ -31,6 +37,8 @@ export interface ReviewItem {
    * labels the eval sets). Items on one not held out were raised before it joined, and are held.
    */
   curated: boolean;
+  /** Why it is held; null unless held. */
+  heldFor: HeldReason | null;
 }
 
 /** One trace behind a review item: what it contributed, and the answer it came from. */

@@ -67,6 +67,25 @@ it("counts retraining periods by the nights models were trained on, whichever of
   expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 4 });
 });
 
+it('plans one retraining a period when the schedule is longer than four weeks, met once a model was trained in it', async () => {
+  const night = Date.parse(`${utcDay(Date.now())}T00:00:30Z`);
+  // Every 30 days, and every 365 (the longest allowed): a model 29 nights back is in the period, one 31 back in the 30-day one's last.
+  for (const [days, daysBefore, met] of [
+    [30, 29, 1],
+    [30, 31, 0],
+    [365, 300, 1],
+  ] as const) {
+    const p = await newProject();
+    expect((await admin(p, '/settings', { method: 'PUT', json: { retrainEveryDays: days } })).status).toBe(200);
+    await trainedModel(p.id, 'a', night - daysBefore * DAY, 40, 'rejected').run();
+    await runNightly(env, night, { projects: [p.id] });
+    const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
+      .bind(p.id, utcDay(night))
+      .first<{ metrics: string }>();
+    expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 1, retrainsMet: met });
+  }
+});
+
 it('records a missed night run after a later one with the model served that night, and none of the state it cannot know as of then', async () => {
   const p = await newProject();
   const tonight = Date.parse(`${utcDay(Date.now())}T00:00:30Z`);

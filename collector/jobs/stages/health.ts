@@ -10,6 +10,8 @@ import type { SliceResult, Stage } from './stage.ts';
 const WEEK = 7 * DAY_MS;
 /** Nights of the four weeks retraining is counted over: the night's own and the 27 before. */
 const RETRAIN_NIGHTS = 28;
+/** Nights retraining is counted over on a schedule of `days`: a longer period than four weeks is counted whole, so one is planned. */
+const retrainNights = (days: number) => Math.max(RETRAIN_NIGHTS, days);
 /** The run's window, ?2 to ?3. */
 const RECEIVED = 'e.received_at > ?2 and e.received_at <= ?3';
 
@@ -73,7 +75,7 @@ export const health: Stage = {
     // examples as they were then, and this one must not show today's under an older day.
     const caughtUp = later!.results.length > 0;
     const settingsSince = caughtUp && ((settingsSaved!.results[0] as { at: number } | undefined)?.at ?? 0) > now;
-    const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(RETRAIN_NIGHTS / settings.retrainEveryDays) : null;
+    const retrainsPlanned = settings.retrainEveryDays > 0 ? Math.floor(retrainNights(settings.retrainEveryDays) / settings.retrainEveryDays) : null;
     const trained = await retrainingsMet(
       db,
       projectId,
@@ -122,7 +124,7 @@ export const health: Stage = {
       reviewedLastWeek: q.answered,
       reviewBudgetPerWeek: weeklyReviewCapacity(settings),
       confirmedExamples: q.confirmed,
-      /** Retrainings the schedule asked for in four weeks, and how many ran. */
+      /** Retrainings the schedule asked for in four weeks (one, on a longer schedule), and how many ran. */
       retrainsPlanned,
       retrainsMet: trained,
       /** The served model's nDCG@5 on the held-out eval sets when it was promoted. */
@@ -151,7 +153,7 @@ export const health: Stage = {
 };
 
 /**
- * Of the retraining periods in the four weeks up to the night, how many saw a model trained, by the
+ * Of the retraining periods in the four weeks up to the night (the one period up to it, when longer), how many saw a model trained, by the
  * job or by hand: a second model in one period meets no more of the schedule. Periods are counted
  * in nights back from the night, as the train stage schedules them, not in milliseconds back from
  * `now`: a run trains in whichever call of its night reaches that stage, so two models a schedule's
@@ -165,7 +167,7 @@ async function retrainingsMet(
   now: number,
   schedule: { days: number; planned: number } | null,
 ): Promise<number> {
-  const since = Date.parse(`${night}T00:00:00Z`) - (RETRAIN_NIGHTS - 1) * DAY_MS;
+  const since = Date.parse(`${night}T00:00:00Z`) - ((schedule ? retrainNights(schedule.days) : RETRAIN_NIGHTS) - 1) * DAY_MS;
   // Cast: D1 may bind a number as a real, which would make the division a fraction.
   const period = `cast((unixepoch(?4) - unixepoch(${utcDaySql('created_at')})) / 86400 / ?5 as integer)`;
   const row = schedule

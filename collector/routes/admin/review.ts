@@ -67,6 +67,7 @@ export const reviewRoutes = new Hono<AppEnv>()
         answeredLastWeek: counts.answeredLastWeek,
         pending: counts.pending,
         held: counts.held,
+        heldFor: counts.heldFor,
         miningThreshold: threshold,
       },
       // Confirmed items on held-out questions label the eval sets; the rest are the training examples.

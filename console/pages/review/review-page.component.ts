@@ -361,7 +361,7 @@ export class ReviewPage extends LitElement {
         <span>${format(s.budgetProgress, { answered: b.answeredLastWeek, budget: b.itemsPerWeek })}</span>
         <progress max=${b.itemsPerWeek} .value=${Math.min(b.answeredLastWeek, b.itemsPerWeek)}></progress>
       </label>
-      <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held })}</span>
+      <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held, ...b.heldFor })}</span>
       <span>${trainingCount(t, s)}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
     </section>`;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
+import type { HeldReason, ReviewItem, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
 import { AnswerLedger } from './answer-ledger.ts';
 import { PAGE_SIZE, type ReviewApi, ReviewSession } from './review-session.ts';
 import { UndoHistory } from './undo-history.ts';
@@ -23,11 +23,15 @@ const item = (n: number): ReviewItem => ({
   answeredAt: null,
   heldOut: n === 2,
   curated: n === 3,
+  heldFor: null,
 });
+
+/** Why the collector holds item `n` of a held list: each reason in turn. */
+const heldFor = (n: number): HeldReason => (['threshold', 'budget', 'curated'] as const)[n % 3]!;
 
 /** A server holding `n` items of one status, recording what it was sent; `failNext` makes the next answer fail. */
 function fakeServer(n: number, status: ReviewStatus = 'pending') {
-  const items = Array.from({ length: n }, (_, i) => ({ ...item(i), status }));
+  const items = Array.from({ length: n }, (_, i) => ({ ...item(i), status, heldFor: status === 'held' ? heldFor(i) : null }));
   const sent: [string, Verdict | null, string | null][] = [];
   const tracesAsked: string[] = [];
   let failNext = false;
@@ -36,9 +40,18 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       if (limit > 500) throw new Error('400 limit'); // as the API
       const listed = items.filter((i) => i.status === status).slice(offset, offset + limit);
       const count = (s: ReviewStatus) => items.filter((i) => i.status === s).length;
+      const heldFor = (r: HeldReason) => items.filter((i) => i.status === 'held' && i.heldFor === r).length;
       return {
         items: structuredClone(listed),
-        budget: { itemsPerWeek: 90, answeredLastWeek: 3, pending: count('pending'), held: count('held'), minutesPerWeek: 30, miningThreshold: 0.1 },
+        budget: {
+          itemsPerWeek: 90,
+          answeredLastWeek: 3,
+          pending: count('pending'),
+          held: count('held'),
+          heldFor: { threshold: heldFor('threshold'), budget: heldFor('budget'), curated: heldFor('curated') },
+          minutesPerWeek: 30,
+          miningThreshold: 0.1,
+        },
         training: { confirmed: 29, examples: 29, trainedOn: 0, minimum: 30, ready: false },
       };
     },
@@ -52,7 +65,7 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
       if (ifVerdict !== undefined && it.verdict !== ifVerdict && !(it.verdict === verdict && it.note === (verdict === null ? null : note)))
         throw Object.assign(new Error('answered meanwhile'), { code: 'review_item_changed' });
       sent.push([id, verdict, note]);
-      Object.assign(it, { verdict, note, status: verdict === null ? 'pending' : 'answered' });
+      Object.assign(it, { verdict, note, status: verdict === null ? 'pending' : 'answered', heldFor: null });
       return it;
     },
     async traces(id) {
@@ -152,15 +165,19 @@ describe('ReviewSession', () => {
     expect(s.budget).toMatchObject({ pending: 2, held: 0 });
     expect(s.budget?.pending).toBe((await server.api.queue('pending', 5)).budget.pending);
 
-    const held = fakeServer(2, 'held');
+    const held = fakeServer(3, 'held');
     const h = new ReviewSession(held.api, 'held', () => {});
     await h.load();
-    expect(h.budget).toMatchObject({ pending: 0, held: 2 });
+    expect(h.budget).toMatchObject({ pending: 0, held: 3, heldFor: { threshold: 1, budget: 1, curated: 1 } });
+    // Each held item leaves the count of the reason the collector gave it.
     await h.answer('relevant', null);
-    expect(h.budget).toMatchObject({ pending: 0, held: 1 });
+    expect(h.budget).toMatchObject({ pending: 0, held: 2, heldFor: { threshold: 0, budget: 1, curated: 1 } });
+    await h.answer('unclear', null);
+    expect(h.budget).toMatchObject({ pending: 0, held: 1, heldFor: { threshold: 0, budget: 0, curated: 1 } });
     await h.undo();
-    expect(h.budget).toMatchObject({ pending: 1, held: 1 });
-    expect(h.budget).toMatchObject((await held.api.queue('held', 5)).budget);
+    expect(h.budget).toMatchObject({ pending: 1, held: 1, heldFor: { threshold: 0, budget: 0, curated: 1 } });
+    const { pending, held: heldNow, heldFor: heldForNow } = (await held.api.queue('held', 5)).budget;
+    expect(h.budget).toMatchObject({ pending, held: heldNow, heldFor: heldForNow });
   });
 
   it('undo of an answer on a held item puts it back as pending, as the API does', async () => {

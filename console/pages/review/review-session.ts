@@ -300,6 +300,8 @@ export class ReviewSession {
       this.budget.answeredLastWeek += moved('answered');
       this.budget.pending += moved('pending');
       this.budget.held += moved('held');
+      // Counted under the reason the collector gave it as it was listed.
+      if (item.heldFor) this.budget.heldFor[item.heldFor] += moved('held');
     }
     if (this.training) {
       const change = Number(TRAINING_VERDICTS.has(to?.verdict ?? null)) - Number(TRAINING_VERDICTS.has(item.verdict));
