@@ -9,8 +9,14 @@ const browser = useBrowser();
 const fixture = useSeededCollector();
 
 /** The line as the console words it in English. */
-const counts = ({ pending, held, heldFor }: ReviewQueue['budget']) =>
-  `${pending} waiting · ${held} held: ${heldFor.threshold} below the mining threshold, ${heldFor.budget} past the week’s budget, ${heldFor.curated} on curated questions`;
+const counts = ({ pending, held, heldFor }: ReviewQueue['budget']) => {
+  const reasons = [
+    heldFor.threshold && `${heldFor.threshold} below the mining threshold`,
+    heldFor.budget && `${heldFor.budget} past the week’s budget`,
+    heldFor.curated && `${heldFor.curated} on curated questions`,
+  ].filter(Boolean);
+  return `${pending} waiting · ${held} held` + (reasons.length ? `: ${reasons.join(', ')}` : '');
+};
 
 describe('the review queue’s held items, by reason', () => {
   it('are counted below the mining threshold, past the week’s budget and on a curated question, as the collector holds them, and an answer takes one off its reason', async () => {

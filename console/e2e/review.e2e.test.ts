@@ -501,7 +501,7 @@ describe('the review queue’s held items', () => {
     expect(budget.held).toBe(0);
     const words = {
       'en-US': {
-        counts: `${budget.pending} waiting · 0 held: 0 below the mining threshold, 0 past the week’s budget, 0 on curated questions`,
+        counts: `${budget.pending} waiting · 0 held`,
         empty:
           'No held items to show. Items below the mining threshold, or past what a week’s review budget clears, are held here, not dropped: the nightly job queues them when the threshold relaxes or the queue has room. So are items on a question in the curated eval suite, until it leaves the suite.',
       },

@@ -13,6 +13,7 @@ import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import type { Words } from '../../ui/words.ts';
 import { changedElsewhere, itemGone } from './answer-ledger.ts';
+import { queueCounts } from './queue-counts.ts';
 import { renderItem, renderTraces } from './review-item.ts';
 import { actionFor, keyLabel, REVIEW_KEYS, type ReviewAction } from './review-keys.ts';
 import { styles } from './review-page.styles.ts';
@@ -361,7 +362,7 @@ export class ReviewPage extends LitElement {
         <span>${format(s.budgetProgress, { answered: b.answeredLastWeek, budget: b.itemsPerWeek })}</span>
         <progress max=${b.itemsPerWeek} .value=${Math.min(b.answeredLastWeek, b.itemsPerWeek)}></progress>
       </label>
-      <span class="muted">${format(s.queueCounts, { pending: b.pending, held: b.held, ...b.heldFor })}</span>
+      <span class="muted">${queueCounts(b, s)}</span>
       <span>${trainingCount(t, s)}${t.ready ? html` · <strong>${s.trainingReady}</strong>` : nothing}</span>
     </section>`;
   }
