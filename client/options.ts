@@ -72,6 +72,15 @@ export function checkedConnection(options: { endpoint: unknown; serverKey: unkno
   if (!isHttpUrl(endpoint)) {
     throw new RangeError(`endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : String(endpoint)}`);
   }
+  const url = new URL(endpoint);
+  // fetch refuses every request to such a URL, and each failure would repeat the password: said once, without it.
+  if (url.username || url.password) {
+    throw new RangeError(`endpoint must not hold a user name or password (fetch refuses such a URL): ${url.protocol}//${url.host}${url.pathname} without them`);
+  }
+  // Each request's path is put after the endpoint: after a query or fragment, it would reach the collector's root.
+  if (/[?#]/.test(endpoint)) {
+    throw new RangeError(`endpoint must be the collector's address alone, without a query or fragment, not ${JSON.stringify(endpoint)}`);
+  }
   // A header value cannot hold spaces at its ends nor control characters; a key holds neither.
   if (typeof serverKey !== 'string' || !/^[\x21-\x7e]+$/.test(serverKey)) {
     throw new RangeError(
