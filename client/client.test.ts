@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { bearer, call, event, newProject, trace } from '../collector/test/fixtures.ts';
-import { type EventResult, TraceClient, type TraceResult } from './index.ts';
+import { createReranker, type EventResult, TraceClient, type TraceResult } from './index.ts';
 
 const collector = (req: Request) => exports.default.fetch(req);
 const fast = { baseMs: 1, maxMs: 5 };
@@ -649,6 +649,22 @@ describe('TraceClient against the real collector', () => {
     );
     expect(() => new TraceClient({ endpoint: 'https://feedback.example.com/\n', serverKey: key })).toThrow(/endpoint/);
     expect(new TraceClient({ endpoint: 'https://feedback.example.com/base/', serverKey: key })).toBeInstanceOf(TraceClient);
+    // A user name and password in it (for a proxy's basic auth): fetch refuses every request to such a URL, each failure naming the
+    // password; a query or fragment, which each request's path would be put after. Refused, the password not repeated.
+    const refusal = (endpoint: string) => {
+      try {
+        new TraceClient({ endpoint, serverKey: key });
+      } catch (err) {
+        return err as Error;
+      }
+    };
+    const withPassword = refusal('https://feedback:s3cret@feedback.example.com');
+    expect(withPassword).toBeInstanceOf(RangeError);
+    expect(withPassword?.message).toMatch(/^endpoint must not hold a user name or password/);
+    expect(withPassword?.message).not.toContain('s3cret');
+    expect(() => createReranker({ endpoint: 'https://feedback:s3cret@feedback.example.com', serverKey: key })).toThrow(/endpoint must not hold/);
+    expect(refusal('https://feedback.example.com/?project=a')?.message).toMatch(/^endpoint must be the collector's address alone, without a query or fragment/);
+    expect(refusal('https://feedback.example.com/#a')?.message).toMatch(/^endpoint must be the collector's address alone/);
   });
 });
 

@@ -35,8 +35,23 @@ describe('flush() without timeoutMs', () => {
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(flushed).toBe(false);
     // Ends it, so nothing is left waiting.
-    const ended = client.flush({ timeoutMs: 0 });
+    const ended = client.flush({ timeoutMs: 1 });
     await vi.advanceTimersByTimeAsync(1);
     await ended;
+  });
+
+  it('waits however long the retries take when given 0, as the client’s own timeoutMs of 0 does', async () => {
+    vi.useFakeTimers();
+    const client = hungClient();
+    const result = client.logTrace(trace());
+    let flushed = false;
+    void client.flush({ timeoutMs: 0 }).then(() => (flushed = true));
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(flushed).toBe(false);
+    const ended = client.flush({ timeoutMs: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    await ended;
+    // Sent, and unanswered when the later flush gave up: not failed unsent by the flush given 0.
+    expect(await result).toMatchObject({ status: 'failed', reason: 'unanswered when flush gave up after 1 ms' });
   });
 });

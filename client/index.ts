@@ -138,13 +138,15 @@ export class TraceClient {
   /**
    * Sends everything queued and waits for every batch in flight, and for what is logged meanwhile,
    * until nothing waits (call before shutdown, or in `ctx.waitUntil`), for `timeoutMs` at most
-   * (`DEFAULT_FLUSH_TIMEOUT_MS`, 20 s, unless given; Infinity for however long the retries take):
+   * (`DEFAULT_FLUSH_TIMEOUT_MS`, 20 s, unless given; Infinity or 0 for however long the retries take):
    * what the collector has not answered by then is `failed`, told to `onError` (to be kept elsewhere
    * and logged again later, which is safe), and its requests and retries stop, so a shutdown's
    * grace period is not outlived by retries against a collector that is down.
    */
   async flush(options: { timeoutMs?: number } = {}): Promise<void> {
-    const timeoutMs = numberOption('timeoutMs', options?.timeoutMs, DEFAULT_FLUSH_TIMEOUT_MS, { min: 0, max: MAX_TIMER_MS, infinite: true });
+    const given = numberOption('timeoutMs', options?.timeoutMs, DEFAULT_FLUSH_TIMEOUT_MS, { min: 0, max: MAX_TIMER_MS, infinite: true });
+    // 0 is no limit, as the client's own `timeoutMs` and createReranker's are: not giving up at once, failing all unsent.
+    const timeoutMs = given === 0 ? Number.POSITIVE_INFINITY : given;
     await Promise.all([this.traces.flush(timeoutMs), this.events.flush(timeoutMs)]);
   }
 

@@ -1,5 +1,5 @@
 import type { BackoffOptions } from '../shared/backoff.ts';
-import { isHttpUrl } from '../shared/url.ts';
+import { endpointProblem, isHttpUrl } from '../shared/url.ts';
 
 interface Numbers {
   batchSize: number;
@@ -64,7 +64,7 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
 
 /**
  * Where and as whom the client calls the collector, checked when it is made: an unset environment
- * variable, a URL without its scheme, or a URL or key read with its line break, would otherwise fail every
+ * variable, a URL without its scheme, or a URL or key read with its line break (or an `endpointProblem`), would otherwise fail every
  * request, each only after its retries.
  */
 export function checkedConnection(options: { endpoint: unknown; serverKey: unknown }): void {
@@ -72,6 +72,8 @@ export function checkedConnection(options: { endpoint: unknown; serverKey: unkno
   if (!isHttpUrl(endpoint)) {
     throw new RangeError(`endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : String(endpoint)}`);
   }
+  const problem = endpointProblem(endpoint);
+  if (problem) throw new RangeError(`endpoint ${problem}`);
   // A header value cannot hold spaces at its ends nor control characters; a key holds neither.
   if (typeof serverKey !== 'string' || !/^[\x21-\x7e]+$/.test(serverKey)) {
     throw new RangeError(

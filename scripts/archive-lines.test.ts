@@ -106,6 +106,21 @@ describe('npm run archive:lines', () => {
     expect(taken).toBeLessThan(gz.length / 4);
   });
 
+  it('ends quietly when what reads its lines goes before the end (| head, a pager quit)', { timeout: 60_000 }, async () => {
+    const path = join(dir, 'long.jsonl.gz');
+    const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ eventId: `e${i}`, note: 'x'.repeat(200) }));
+    writeFileSync(path, gzipSync(`${lines.join('\n')}\n`));
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/archive-lines.ts', path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    // The reader takes its first line and goes.
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code] = await once(child, 'exit');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('says in one line what is wrong with input that is not gzipped', { timeout: 30_000 }, () => {
     const run = archiveLines([], Buffer.from('{"traceId":"t1"}\n'));
     expect(run.status).toBe(1);

@@ -5,8 +5,20 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
+/**
+ * Ends the tool quietly, exit code 0, once what reads its output has gone (`| head`, a pager quit):
+ * the rest is wanted by no one, and a closed pipe is no failure of the tool's to report.
+ */
+export function endWhenReaderGoes(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(0);
+  });
+}
+
 /** Prints an uncaught failure as one line and exits 1. Call it first in a tool. */
 export function failInOneLine(): void {
+  endWhenReaderGoes();
   process.on('uncaughtException', (err) => {
     const code = (err as NodeJS.ErrnoException).code;
     const hint = code === 'EADDRINUSE' ? ' (is `npm start` running already? PORT and DEMO_PORT choose other ports)' : '';

@@ -36,6 +36,13 @@ describe('the collector the command-line tools talk to', () => {
     vi.stubEnv('RF_ENDPOINT', 'https://feedback.example.com/\n');
     expect(() => collectorEndpoint()).toThrow('RF_ENDPOINT is not an http(s) URL: "https://feedback.example.com/\\n"');
     expect(() => collectorEndpoint('http://127.0.0.1:8787 ')).toThrow('--endpoint is not an http(s) URL: "http://127.0.0.1:8787 "');
+    // A user name and password in it (fetch refuses the URL, and its error repeats the password), a query or a fragment (each
+    // request's path is put after it, reaching the collector's root): said as such, the password not repeated.
+    expect(() => collectorEndpoint('https://feedback:s3cret@feedback.example.com')).toThrow(
+      '--endpoint must not hold a user name or password (fetch refuses such a URL): https://feedback.example.com/ without them',
+    );
+    vi.stubEnv('RF_ENDPOINT', 'https://feedback.example.com/?project=a');
+    expect(() => collectorEndpoint()).toThrow(`RF_ENDPOINT must be the collector's address alone, without a query or fragment`);
     vi.stubEnv('RF_ENDPOINT', undefined);
     for (const port of ['abc', '-1', '0', '70000']) {
       vi.stubEnv('PORT', port);

@@ -3,14 +3,14 @@
  * RF_<KIND>_KEY, else the local dev project `npm start` created.
  */
 import { existsSync } from 'node:fs';
-import { isHttpUrl } from '../shared/url.ts';
+import { endpointProblem, isHttpUrl } from '../shared/url.ts';
 import { wholeNumber } from './cli.ts';
 import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
 
 /** The port `npm start` serves the collector on: PORT, else 8787. */
 export const localCollectorPort = (): number => wholeNumber('PORT', process.env.PORT ?? '8787', 1, 65_535);
 
-/** The collector's base URL, without a trailing slash; one that is not an http(s) URL is refused, naming where it came from. */
+/** The collector's base URL, without a trailing slash; one that is not an http(s) URL, or cannot be one (`endpointProblem`), is refused, naming where it came from. */
 export function collectorEndpoint(flag?: string): string {
   const [given, from] =
     flag !== undefined
@@ -19,6 +19,8 @@ export function collectorEndpoint(flag?: string): string {
         ? [process.env.RF_ENDPOINT, 'RF_ENDPOINT']
         : [`http://127.0.0.1:${localCollectorPort()}`, 'PORT'];
   if (!isHttpUrl(given)) throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(given)} (say https://feedback.example.com)`);
+  const problem = endpointProblem(given);
+  if (problem) throw new Error(`${from} ${problem}`);
   return given.replace(/\/+$/, '');
 }
 

@@ -93,6 +93,17 @@ describe('npm run keys', () => {
     expect(readdirSync(persistTo)).toEqual([]);
   });
 
+  it('names an origin given twice once', { timeout: 60_000 }, () => {
+    const run = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/keys.ts', 'create', 'twice', '--origin', 'https://app.example.com', '--origin', 'https://app.example.com', '--print-sql'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('Project twice (origins: https://app.example.com)\n');
+    expect(run.stdout.match(/insert into project_origins/g)).toHaveLength(1);
+  });
+
   it('refuses an origin that is not an origin', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     expect(() => keys('create', 'bad', '--origin', 'https://app.example/path', '--persist-to', persistTo)).toThrow(/not an origin/);

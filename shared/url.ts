@@ -12,6 +12,20 @@ export function isHttpUrl(given: unknown): given is string {
   }
 }
 
+/**
+ * Why an http(s) URL cannot be a collector's address that requests' paths are put after (`joinUrl`),
+ * if it cannot: a user name or password in it (fetch refuses every request to such a URL, its error
+ * repeating the password, which this leaves out), or a query or fragment, which the path would follow.
+ */
+export function endpointProblem(given: string): string | undefined {
+  const url = new URL(given);
+  if (url.username || url.password) {
+    return `must not hold a user name or password (fetch refuses such a URL): ${url.protocol}//${url.host}${url.pathname} without them`;
+  }
+  if (/[?#]/.test(given)) return `must be the collector's address alone, without a query or fragment, not ${JSON.stringify(given)}`;
+  return undefined;
+}
+
 /** `base` + `path` with exactly one slash between them, whatever the base ends with. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 

@@ -21,7 +21,9 @@ const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
  * Makes a project with one key of each kind, as SQL, so the same code serves `npm run keys`
  * (on a local D1, or printed for `wrangler d1 execute` on a deployed one) and the tests (through the D1 binding).
  */
-export async function provisionProject(project: NewProject): Promise<ProvisionedProject> {
+export async function provisionProject(given: NewProject): Promise<ProvisionedProject> {
+  // An origin given twice is allowed once, and said once.
+  const project = { ...given, origins: [...new Set(given.origins)] };
   checkProjectId(project.id);
   const keys = Object.fromEntries(KEY_KINDS.map((kind) => [kind, generateKey(kind)])) as Record<KeyKind, string>;
   const statements = [

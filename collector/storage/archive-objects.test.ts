@@ -107,6 +107,43 @@ describe('archive objects', () => {
     expect(await digestOf('p/traces/2026-12-01.jsonl.gz')).toBe(await digestOf('p/traces/one-put.jsonl.gz'));
   });
 
+  it('gives gzip a page in writes of some 64 KB, not the page whole, and writes the same bytes as gzipping the lines at once', LARGE, async () => {
+    // 8,000 lines of some 300 characters: pages of 2,000 are about 600 KB each.
+    const lines = Array.from({ length: 8_000 }, (_, i) => JSON.stringify({ eventId: `event-${i}`, detail: { text: `é ${'x'.repeat(i % 500)}` }, at: i * 1.5 }));
+    const writes: number[] = [];
+    // The global the object's writing makes its gzip stream from.
+    const scope = globalThis as unknown as { CompressionStream: typeof CompressionStream };
+    const Gzip = scope.CompressionStream;
+    // The gzip stream the object is written through, noting the size of each write it is given.
+    scope.CompressionStream = class {
+      readonly readable: ReadableStream<Uint8Array>;
+      readonly writable: WritableStream<BufferSource>;
+      constructor(format: ConstructorParameters<typeof CompressionStream>[0]) {
+        const gzip = new Gzip(format);
+        const noted = new TransformStream<BufferSource, BufferSource>({
+          transform(chunk, out) {
+            writes.push(chunk.byteLength);
+            out.enqueue(chunk);
+          },
+        });
+        void noted.readable.pipeTo(gzip.writable).catch(() => undefined);
+        this.readable = gzip.readable;
+        this.writable = noted.writable;
+      }
+    } as typeof CompressionStream;
+    try {
+      await writeLines(env.ARCHIVE, 'p/events/2026-12-04.jsonl.gz', pages(lines, 2_000));
+    } finally {
+      scope.CompressionStream = Gzip;
+    }
+    expect(writes.reduce((a, b) => a + b, 0)).toBe(new TextEncoder().encode(lines.map((l) => `${l}\n`).join('')).byteLength);
+    expect(Math.max(...writes)).toBeLessThan(80 * 1024);
+    const atOnce = new Response(new Blob([lines.map((l) => `${l}\n`).join('')]).stream().pipeThrough(new Gzip('gzip')));
+    const expected = new Uint8Array(await atOnce.arrayBuffer());
+    const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', expected));
+    expect(await digestOf('p/events/2026-12-04.jsonl.gz')).toBe(`${expected.byteLength}:${[...hash].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
+  });
+
   it('counts each R2 call of a multipart upload, as Cloudflare counts subrequests', LARGE, async () => {
     const r2 = countedR2(env.ARCHIVE);
     await writeLines(r2.bucket, 'p/traces/2026-12-03.jsonl.gz', pages(incompressibleLines(240), 16), PART);
