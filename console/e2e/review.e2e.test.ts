@@ -506,7 +506,7 @@ describe('the review queue’s held items', () => {
           'No held items to show. Items below the mining threshold, or past what a week’s review budget clears, are held here, not dropped: the nightly job queues them when the threshold relaxes or the queue has room. So are items on a question in the curated eval suite, until it leaves the suite.',
       },
       'zh-CN': {
-        counts: `${budget.pending} 项待审核 · 0 项暂缓：0 项低于挖掘阈值，0 项超出每周预算，0 项属于精选评估集`,
+        counts: `${budget.pending} 项待审核 · 0 项暂缓`,
         empty:
           '没有可显示的暂缓项目。低于挖掘阈值或超出每周审核预算的项目暂缓在这里而不丢弃：阈值放宽或队列有空位时，夜间任务会把它们放回队列。精选评估集中问题的项目也暂缓在这里，直到该问题离开评估集。',
       },
