@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
 import { seed } from '../../scripts/seed/send.ts';
+import type { ReviewItem } from '../../shared/admin-api/review.ts';
 import type { FieldError } from '../../shared/validation.ts';
 import { PAGE_WAIT_MS } from '../../tests/e2e/waits.ts';
 
@@ -27,6 +28,15 @@ export interface ConsoleFixture {
   collector: LocalCollector;
   /** Calls the API as a script would, with the admin key unless another is given. */
   admin<T = unknown>(path: string, init?: { method?: string; json?: unknown; key?: string }): Promise<T>;
+}
+
+/** Puts a review item's question into the curated eval suite as `id`, its chunk judged relevant, as a team does after the night mined it. */
+export async function curate(f: ConsoleFixture, id: string, item: ReviewItem): Promise<void> {
+  const { chunkId, sourceDocId, text } = item.chunk;
+  await f.admin(`/v1/admin/eval-suite/${id}`, {
+    method: 'PUT',
+    json: { query: item.query, candidates: [{ chunkId, sourceDocId, text, score: item.score }], judgements: [{ chunkId, relevance: 1 }] },
+  });
 }
 
 /**

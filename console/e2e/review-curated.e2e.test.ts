@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { ReviewQueue } from '../api/types.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { curate, openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -13,14 +13,7 @@ describe('review queue, an item on a curated question', () => {
     const before = await f.admin<ReviewQueue>('/v1/admin/review?limit=100');
     const item = before.items.find((i) => !i.heldOut)!;
     // The team puts the question into its suite after the night mined it: the item still waits, marked.
-    await f.admin('/v1/admin/eval-suite/e2e-curated', {
-      method: 'PUT',
-      json: {
-        query: item.query,
-        candidates: [{ chunkId: item.chunk.chunkId, sourceDocId: item.chunk.sourceDocId, text: item.chunk.text, score: item.score }],
-        judgements: [{ chunkId: item.chunk.chunkId, relevance: 1 }],
-      },
-    });
+    await curate(f, 'e2e-curated', item);
     const { page, context, problems } = await openConsole(browser(), f, `/admin/review?item=${encodeURIComponent(item.id)}`);
     try {
       const shown = page.locator('rf-review-page article.item');

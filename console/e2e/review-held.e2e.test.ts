@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { ReviewQueue } from '../api/types.ts';
-import { openConsole, useSeededCollector } from './fixture.ts';
+import { curate, openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
 const fixture = useSeededCollector();
@@ -28,14 +28,7 @@ describe('the review queue’s held items, by reason', () => {
     const low = items.at(-1)!;
     const curated = items.slice(1, -1).find((i) => !i.heldOut)!;
     expect(top.expectedValue).toBeGreaterThan(low.expectedValue);
-    await f.admin('/v1/admin/eval-suite/e2e-held', {
-      method: 'PUT',
-      json: {
-        query: curated.query,
-        candidates: [{ chunkId: curated.chunk.chunkId, sourceDocId: curated.chunk.sourceDocId, text: curated.chunk.text, score: curated.score }],
-        judgements: [{ chunkId: curated.chunk.chunkId, relevance: 1 }],
-      },
-    });
+    await curate(f, 'e2e-held', curated);
     // As a night's queue stage leaves them: a threshold between the two, and the three held.
     const threshold = (top.expectedValue + low.expectedValue) / 2;
     await sql(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values ('local', ${Date.now()}, 0, ${threshold}, 'e2e')`);
