@@ -63,7 +63,7 @@ export async function suiteKeys(d1: D1Database, projectId: string): Promise<Set<
  * held-out question). On a curated question not held out it does neither: mining puts none of its
  * chunks to reviewers, and the queue holds the items raised before it joined the suite.
  */
-export const worthReviewing = (key: string, curated: ReadonlySet<string>): boolean => isHeldOut(key) || !curated.has(key);
+export const worthReviewing = (key: string, inSuite: boolean): boolean => isHeldOut(key) || !inSuite;
 
 /**
  * `worthReviewing` as SQL, for a write to read the suite as it stands then: `key` a question key,

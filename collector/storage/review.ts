@@ -46,7 +46,7 @@ const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evide
   heldOut: isHeldOut(queryKey),
   curated: curated === 1,
   // Read off the suite and the threshold as they stand, as tonight's queue stage will.
-  heldFor: r.status === 'held' ? heldReason(isHeldOut(queryKey) || curated === 0, belowThreshold === 1) : null,
+  heldFor: r.status === 'held' ? heldReason(worthReviewing(queryKey, curated === 1), belowThreshold === 1) : null,
 });
 
 /** Items of one status, highest expected value first (answered ones: latest first), `offset` passed over; ties in id order, so pages follow on. */
@@ -134,6 +134,6 @@ export async function queueCounts(d1: D1Database, projectId: string, now: number
   const curated = await suiteKeys(d1, projectId);
   const heldFor = Object.fromEntries(HELD_REASONS.map((r) => [r, 0])) as Record<HeldReason, number>;
   for (const { key, below, n } of held!.results as { key: string; below: 0 | 1; n: number }[])
-    heldFor[heldReason(worthReviewing(key, curated), below === 1)] += n;
+    heldFor[heldReason(worthReviewing(key, curated.has(key)), below === 1)] += n;
   return { ...(counts!.results[0] as Omit<QueueCounts, 'heldFor'>), heldFor };
 }

@@ -269,7 +269,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   const curated = await suiteKeys(db, ctx.projectId);
   for (const t of scored) {
     // Its traces' rows were taken back above: an item only such traces raised goes unless answered.
-    if (!worthReviewing(t.query_key, curated)) continue;
+    if (!worthReviewing(t.query_key, curated.has(t.query_key))) continue;
     const trace = miningTrace(t, chunks.get(t.trace_id) ?? [], events.get(t.trace_id) ?? []);
     for (const c of mineTrace(trace, settings)) candidates.push({ ...c, key: t.query_key });
   }

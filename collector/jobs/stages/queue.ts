@@ -16,7 +16,7 @@ export const queue: Stage = {
   async slice({ db, projectId, night, settings, now }): Promise<SliceResult> {
     const threshold = await currentThreshold(db, projectId);
     const curated = await suiteKeys(db, projectId);
-    const unwanted = JSON.stringify([...curated].filter((key) => !worthReviewing(key, curated)));
+    const unwanted = JSON.stringify([...curated].filter((key) => !worthReviewing(key, true)));
     const wanted = `query_key not in (select value from json_each(?3))`;
     const nightStart = Date.parse(`${night}T00:00:00Z`);
     const [pendingRows, changedSince, later] = await db.batch([
