@@ -1,4 +1,5 @@
 import type { BackoffOptions } from '../shared/backoff.ts';
+import { isHeaderSafeKey } from '../shared/header-key.ts';
 import { endpointProblem, isHttpUrl } from '../shared/url.ts';
 
 interface Numbers {
@@ -75,7 +76,7 @@ export function checkedConnection(options: { endpoint: unknown; serverKey: unkno
   const problem = endpointProblem(endpoint);
   if (problem) throw new RangeError(`endpoint ${problem}`);
   // A header value cannot hold spaces at its ends nor control characters; a key holds neither.
-  if (typeof serverKey !== 'string' || !/^[\x21-\x7e]+$/.test(serverKey)) {
+  if (typeof serverKey !== 'string' || !isHeaderSafeKey(serverKey)) {
     throw new RangeError(
       `serverKey must be the project's server key (rfs_…), not ${typeof serverKey === 'string' ? JSON.stringify(serverKey) : String(serverKey)}`,
     );

@@ -1,4 +1,5 @@
 import { html, LitElement, type PropertyDeclarations } from 'lit';
+import { isHeaderSafeKey } from '../../../shared/header-key.ts';
 import { ApiRequestError, api } from '../../api/client.ts';
 import { rememberAdminKey } from '../../app/admin-key.ts';
 import type { Strings } from '../../i18n/strings.ts';
@@ -65,7 +66,7 @@ export class SignInPage extends LitElement {
     if (!key || this.busy) return;
     // Keys are printable ASCII: a header cannot carry another character (the README's `rfa_…` with its
     // ellipsis, curly quotes from a document), and fetch would fail as though the collector were down.
-    if (/[^!-~]/.test(key)) {
+    if (!isHeaderSafeKey(key)) {
       this.refused = true;
       this.error = (s) => s.keyNotAKey;
       input.focus();
