@@ -14,7 +14,7 @@ import { modelEvidence } from '../shared/reranker/model-evidence.ts';
 import { rerankWithModel } from '../shared/reranker/rerank.ts';
 import { queryKey } from '../shared/terms.ts';
 import type { TrainingData } from '../shared/training/data.ts';
-import { trainReranker } from '../shared/training/train.ts';
+import { chunkVectorKey, trainReranker } from '../shared/training/train.ts';
 import { createTransformersEmbedder } from './transformers-embedder.ts';
 
 let dir: string;
@@ -50,7 +50,7 @@ describe('embedding features', () => {
     const vectors = {
       embedder: embedder.id,
       queries: new Map(judged.map((q, i) => [queryKey(q), qv[i]!])),
-      chunks: new Map(chunks.map((c, i) => [c.chunkId, cv[i]!])),
+      chunks: new Map(chunks.map((c, i) => [chunkVectorKey(c), cv[i]!])),
     };
     const { model } = trainReranker(data, { version: 'emb-1', now: 1_767_225_600_000, vectors });
     expect(model.features).toContain('memory_embedding');

@@ -282,7 +282,7 @@ function bounded(key: string): string {
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: tells apart long keys that begin alike. */
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');

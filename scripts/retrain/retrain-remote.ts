@@ -11,7 +11,7 @@ import type { LoopSettings } from '../../shared/schema/settings.ts';
 import type { TrainingData } from '../../shared/training/data.ts';
 import type { EvalQuery, Ranker } from '../../shared/training/gate.ts';
 import { type RetrainOutcome, retrain } from '../../shared/training/retrain.ts';
-import { consolidate } from '../../shared/training/train.ts';
+import { chunkVectorKey, consolidate } from '../../shared/training/train.ts';
 import { AdminApiError, type AdminTarget, admin } from '../admin-api.ts';
 import { embedAll, type TextVectors } from './vectors.ts';
 
@@ -77,7 +77,10 @@ const rankerWith =
   (query, candidates) => {
     const withVectors = vectors && usesEmbeddings(model) && model.embedder === vectors.embedder;
     const v = withVectors
-      ? { query: vectors.byQuery.get(query) ?? new Float32Array(0), chunks: candidates.map((c) => vectors.chunks.get(c.chunkId) ?? new Float32Array(0)) }
+      ? {
+          query: vectors.byQuery.get(query) ?? new Float32Array(0),
+          chunks: candidates.map((c) => vectors.chunks.get(chunkVectorKey(c)) ?? new Float32Array(0)),
+        }
       : undefined;
     return rerankWithModel(model, query, candidates, v).map((r) => r.chunkId);
   };

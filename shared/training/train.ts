@@ -6,6 +6,7 @@
 import { EMBEDDING_FEATURES, type Evidence, type FeatureName, featureRows, LEXICAL_FEATURES, queryView } from '../reranker/features.ts';
 import { MIN_SCALE, RERANKER_FORMAT, type RerankerModel } from '../reranker/model.ts';
 import { packVector } from '../reranker/vectors.ts';
+import { fnv1a } from '../terms.ts';
 import type { CandidateList, Confirmed, TrainingData } from './data.ts';
 import { TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
@@ -34,9 +35,15 @@ export interface EmbeddingVectors {
   embedder: string;
   /** By query key. */
   queries: ReadonlyMap<string, Float32Array>;
-  /** By chunk id. */
+  /** By chunk id and text (`chunkVectorKey`). */
   chunks: ReadonlyMap<string, Float32Array>;
 }
+
+/**
+ * A chunk vector's key: its id and a hash of its text. A document edited and indexed again keeps
+ * its chunk ids, and each list is ranked by the text its trace logged, so by the vector of that text.
+ */
+export const chunkVectorKey = (c: { chunkId: string; text: string }): string => `${c.chunkId}\u0000${fnv1a(c.text)}`;
 
 export interface TrainOptions {
   version: string;
@@ -73,7 +80,7 @@ function listRows(
   labels: ReadonlyMap<string, 0 | 1>,
 ): Row[] {
   const q = queryView(list.query, vectors?.queries.get(list.queryKey));
-  const chunkVectors = vectors ? list.candidates.map((c) => vectors.chunks.get(c.chunkId) ?? new Float32Array(0)) : undefined;
+  const chunkVectors = vectors ? list.candidates.map((c) => vectors.chunks.get(chunkVectorKey(c)) ?? new Float32Array(0)) : undefined;
   const positions = list.candidates.flatMap((c, i) => (labels.has(c.chunkId) || i < UNJUDGED_DEPTH ? [i] : []));
   const rows = featureRows(names, q, list.candidates, evidence, chunkVectors, positions);
   return rows.map((x, j) => ({ x, label: labels.get(list.candidates[positions[j]!]!.chunkId), rank: positions[j]! + 1 }));
