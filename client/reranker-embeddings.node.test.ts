@@ -15,6 +15,7 @@ import { rerankWithModel } from '../shared/reranker/rerank.ts';
 import { queryKey } from '../shared/terms.ts';
 import type { TrainingData } from '../shared/training/data.ts';
 import { chunkVectorKey, trainReranker } from '../shared/training/train.ts';
+import { createReranker } from './reranker.ts';
 import { createTransformersEmbedder } from './transformers-embedder.ts';
 
 let dir: string;
@@ -32,27 +33,33 @@ const chunks = [
   { chunkId: 'refunds', sourceDocId: 'refunds.md', text: 'a reimbursement is paid within fourteen days', score: 5 },
 ];
 
+const judged = ['how do i get a refund', 'refund for a broken item please'];
+
+/** A model trained on the judged queries with `embedder`'s vectors, and the chunks' vectors. */
+async function trainedWith(embedder: Embedder) {
+  const confirmed = judged.flatMap((query) => [
+    { queryKey: queryKey(query), query, chunkId: 'refunds', sourceDocId: 'refunds.md', relevance: 1 as const },
+    { queryKey: queryKey(query), query, chunkId: 'shipping', sourceDocId: 'shipping.md', relevance: 0 as const },
+  ]);
+  const data: TrainingData = {
+    confirmed,
+    lists: judged.map((query) => ({ queryKey: queryKey(query), query, candidates: chunks })),
+    engagement: [],
+    queryEngagement: [],
+  };
+  const qv = await embedder.embed(judged);
+  const cv = await embedder.embed(chunks.map((c) => c.text));
+  const vectors = {
+    embedder: embedder.id,
+    queries: new Map(judged.map((q, i) => [queryKey(q), qv[i]!])),
+    chunks: new Map(chunks.map((c, i) => [chunkVectorKey(c), cv[i]!])),
+  };
+  return { model: trainReranker(data, { version: 'emb-1', now: 1_767_225_600_000, vectors }).model, cv };
+}
+
 describe('embedding features', () => {
   it('train into the artifact and carry a judgement to a paraphrase with no word in common', async () => {
-    const judged = ['how do i get a refund', 'refund for a broken item please'];
-    const confirmed = judged.flatMap((query) => [
-      { queryKey: queryKey(query), query, chunkId: 'refunds', sourceDocId: 'refunds.md', relevance: 1 as const },
-      { queryKey: queryKey(query), query, chunkId: 'shipping', sourceDocId: 'shipping.md', relevance: 0 as const },
-    ]);
-    const data: TrainingData = {
-      confirmed,
-      lists: judged.map((query) => ({ queryKey: queryKey(query), query, candidates: chunks })),
-      engagement: [],
-      queryEngagement: [],
-    };
-    const qv = await embedder.embed(judged);
-    const cv = await embedder.embed(chunks.map((c) => c.text));
-    const vectors = {
-      embedder: embedder.id,
-      queries: new Map(judged.map((q, i) => [queryKey(q), qv[i]!])),
-      chunks: new Map(chunks.map((c, i) => [chunkVectorKey(c), cv[i]!])),
-    };
-    const { model } = trainReranker(data, { version: 'emb-1', now: 1_767_225_600_000, vectors });
+    const { model, cv } = await trainedWith(embedder);
     expect(model.features).toContain('memory_embedding');
     expect(model.embedder).toBe(embedder.id);
     expect(model.memory.queries.every((q) => typeof q.vector === 'string')).toBe(true);
@@ -72,5 +79,26 @@ describe('embedding features', () => {
     expect(ranked.map((r) => r.chunkId).sort()).toEqual(['refunds', 'shipping']);
     // Without vectors the embedding features sit at their mean: ranking still works, lexically.
     expect(rerankWithModel(model, paraphrase, chunks)).toHaveLength(2);
+  });
+
+  it('are not fed the vectors of a model rebuilt with other weights under the same name', async () => {
+    const options = { model: 'acme/corpus', localModelPath: dir };
+    await buildTinyModel(dir, { modelId: options.model });
+    const { model } = await trainedWith(createTransformersEmbedder(options));
+    // The corpus changed and the model was built again: same name, other weights.
+    await buildTinyModel(dir, { modelId: options.model, seed: 8 });
+    const errors: string[] = [];
+    const reranker = createReranker({
+      endpoint: 'http://collector.test',
+      serverKey: 'rfs_x',
+      embedder: createTransformersEmbedder(options),
+      fetch: async () => Response.json(model),
+      onError: (e) => errors.push(e.message),
+    });
+    await reranker.rerank('how can i obtain a reimbursement', chunks);
+    await reranker.rerank('how can i obtain a reimbursement', chunks);
+    expect(errors).toEqual([
+      expect.stringMatching(/^model emb-1 was trained with the embedder acme\/corpus@\w+:quantized, .*: its embedding features sit at their mean$/),
+    ]);
   });
 });

@@ -2,7 +2,7 @@
  * The real transformers.js loading and inference path, with the model hub off, on the tiny model
  * the repo builds (scripts/embedding-models/): tokenizer, ONNX session, mean pooling, normalisation.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env } from '@xenova/transformers';
@@ -94,8 +94,8 @@ describe('createTransformersEmbedder', () => {
   it('names the model and its weights, and loads full-precision weights as a model of their own', async () => {
     const quantized = createTransformersEmbedder(tiny);
     const full = createTransformersEmbedder({ ...tiny, quantized: false });
-    expect(quantized.id).toBe(`${tiny.model}:quantized`);
-    expect(full.id).toBe(`${tiny.model}:fp32`);
+    expect(quantized.id).toMatch(new RegExp(`^${tiny.model}@[0-9a-f]{12}:quantized$`));
+    expect(full.id).toBe(quantized.id.replace(/:quantized$/, ':fp32'));
     const text = 'what does shipping cost';
     const [q] = await quantized.embed([text]);
     const before = pipelineLoadCount();
@@ -104,6 +104,33 @@ describe('createTransformersEmbedder', () => {
     // The int8 table rounds each weight, so the vectors are close but not equal.
     expect(f).not.toEqual(q);
     expect(cosine(f!, q!)).toBeGreaterThan(0.99);
+  });
+
+  it('names a model the repo builds by its weights too, so a rebuild with other weights is another embedder', async () => {
+    const options = { model: 'acme/rebuilt', localModelPath: dir };
+    await buildTinyModel(dir, { modelId: options.model });
+    const first = createTransformersEmbedder(options);
+    const [before] = await first.embed(['refund']);
+    // Built again from the same input: the same weights, the same embedder.
+    await buildTinyModel(dir, { modelId: options.model });
+    expect(createTransformersEmbedder(options).id).toBe(first.id);
+    await buildTinyModel(dir, { modelId: options.model, seed: 8 });
+    const rebuilt = createTransformersEmbedder(options);
+    expect(rebuilt.id).not.toBe(first.id);
+    expect(rebuilt.id).toMatch(/^acme\/rebuilt@[0-9a-f]{12}:quantized$/);
+    // Its vectors come from the new weights, not from the pipeline this process loaded before.
+    const [after] = await rebuilt.embed(['refund']);
+    expect(cosine(before!, after!)).toBeLessThan(0.9);
+  });
+
+  it('keeps the name alone for a model whose config records no weights, as one from the hub', async () => {
+    await buildTinyModel(dir, { modelId: 'acme/downloaded' });
+    const config = join(dir, 'acme/downloaded', 'config.json');
+    const { weights_sha256: _, ...hubConfig } = JSON.parse(await readFile(config, 'utf8'));
+    await writeFile(config, JSON.stringify(hubConfig));
+    const embedder = createTransformersEmbedder({ model: 'acme/downloaded', localModelPath: dir });
+    expect(embedder.id).toBe('acme/downloaded:quantized');
+    expect(await embedder.embed(['refund'])).toHaveLength(1);
   });
 
   it('defaults to a small English sentence-embedding model on the hub', () => {

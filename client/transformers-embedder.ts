@@ -3,8 +3,9 @@
  * feature-extraction pipeline with mean pooling and normalisation, loaded on first use and shared
  * by every embedder of the same model, so a retraining run pays for one load.
  */
+import { readFileSync } from 'node:fs';
 import { env, pipeline } from '@xenova/transformers';
-import type { Embedder } from '../shared/embedder.ts';
+import { type Embedder, WEIGHTS_FIELD } from '../shared/embedder.ts';
 
 export { cosine, type Embedder } from '../shared/embedder.ts';
 
@@ -33,6 +34,8 @@ interface LoadSettings {
   localModelPath: string | undefined;
   allowRemoteModels: boolean;
   quantized: boolean;
+  /** The weights' hash the model's config.json records, if it records one. */
+  weights: string | undefined;
 }
 
 /** One load per model, path and weights file, shared by every embedder in the process. */
@@ -47,18 +50,21 @@ export function pipelineLoadCount(): number {
 }
 
 export function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Embedder {
+  const model = options.model ?? DEFAULT_EMBEDDING_MODEL;
   const settings: LoadSettings = {
-    model: options.model ?? DEFAULT_EMBEDDING_MODEL,
+    model,
     localModelPath: options.localModelPath,
     allowRemoteModels: options.allowRemoteModels ?? options.localModelPath === undefined,
     quantized: options.quantized ?? true,
+    weights: recordedWeights(model, options.localModelPath),
   };
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
 
   return {
-    // The weights file is part of the identity: quantized vectors differ from full-precision ones.
-    id: `${settings.model}:${settings.quantized ? 'quantized' : 'fp32'}`,
+    // The weights are part of the identity: quantized vectors differ from full-precision ones, and a
+    // model built again under its name from another corpus differs from the one a reranker learnt on.
+    id: `${settings.model}${settings.weights === undefined ? '' : `@${settings.weights}`}:${settings.quantized ? 'quantized' : 'fp32'}`,
     async embed(texts) {
       checkTexts(texts);
       if (texts.length === 0) return [];
@@ -91,8 +97,26 @@ function checkTexts(texts: unknown): asserts texts is readonly string[] {
   if (i >= 0) throw new TypeError(`texts[${i}] must be a string, not ${texts[i] === undefined ? 'undefined' : kind(texts[i])}`);
 }
 
+/**
+ * The weights' hash in `<dir>/<model>/config.json` (the repo's model builders write one), read when
+ * the embedder is made: its id must be known before anything is embedded. None for a model the
+ * directory does not hold (yet) or whose config records none, as the hub's: its name pins its weights.
+ */
+function recordedWeights(model: string, localModelPath: string | undefined): string | undefined {
+  // Where transformers.js looks first, when it looks on disk.
+  const dir = localModelPath ?? (env.allowLocalModels ? env.localModelPath : undefined);
+  if (!dir) return undefined;
+  try {
+    const weights: unknown = JSON.parse(readFileSync(`${dir}/${model}/config.json`, 'utf8'))[WEIGHTS_FIELD];
+    return typeof weights === 'string' && /^[0-9a-f]{1,64}$/.test(weights) ? weights : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function sharedPipeline(settings: LoadSettings): Promise<Extractor> {
-  const key = JSON.stringify([settings.model, settings.localModelPath, settings.allowRemoteModels, settings.quantized]);
+  // With the weights: a model built again under its name is loaded again, not served by the old pipeline.
+  const key = JSON.stringify([settings.model, settings.localModelPath, settings.allowRemoteModels, settings.quantized, settings.weights]);
   const cached = pipelines.get(key);
   if (cached) return cached;
   const loading = loadQueue.then(() => load(settings));

@@ -30,11 +30,12 @@ export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
     bundle: true,
     splitting: true,
     format: 'esm',
-    // Node, Workers and bundlers alike: no Node built-ins, no browser globals beyond fetch.
+    // Node, Workers and bundlers alike: no Node built-ins, no browser globals beyond fetch; but
+    // transformers-embedder.js, for Node only, reads a model's config.json from disk.
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2022',
-    external: ['@xenova/transformers', 'valibot'],
+    external: ['@xenova/transformers', 'valibot', 'node:fs'],
     outdir: outDir,
     chunkNames: 'chunks/[name]-[hash]',
     legalComments: 'none',

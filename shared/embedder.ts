@@ -10,6 +10,13 @@ export interface Embedder {
 }
 
 /**
+ * The field of a model's config.json naming its weights (a hash, which the repo's model builders
+ * write): the Node embedder puts it in its id, so a model built again under the same name from
+ * another corpus is another embedder, and a reranker trained on the old vectors never gets new ones.
+ */
+export const WEIGHTS_FIELD = 'weights_sha256';
+
+/**
  * Cosine similarity in [-1, 1]; 0 when either vector is all zeros. Vectors of different lengths
  * come from different models, so comparing them is a bug and throws.
  */

@@ -4,8 +4,10 @@
  * tokenizer_config.json, onnx/model.onnx and onnx/model_quantized.onnx. The graph looks each
  * token's row up in `table`; the feature-extraction pipeline pools and normalises.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { WEIGHTS_FIELD } from '../../shared/embedder.ts';
 import { embeddingGraph, quantizedEmbeddingGraph } from './onnx-graph.ts';
 
 /** BERT's special tokens, in the order that gives them ids 0-3: every model's first rows. */
@@ -32,14 +34,22 @@ export async function writeEmbeddingModel(dir: string, model: EmbeddingModelFile
   const modelDir = join(dir, modelId);
   await mkdir(join(modelDir, 'onnx'), { recursive: true });
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-  await Promise.all([
-    writeFile(join(modelDir, 'config.json'), json(modelConfig(tokens.length, dim, maxTokens))),
-    writeFile(join(modelDir, 'tokenizer.json'), json(tokenizer(tokens))),
-    writeFile(join(modelDir, 'tokenizer_config.json'), json(tokenizerConfig(maxTokens))),
-    writeFile(join(modelDir, 'onnx', 'model.onnx'), embeddingGraph(table, dim)),
-    writeFile(join(modelDir, 'onnx', 'model_quantized.onnx'), quantizedEmbeddingGraph(table, dim)),
-  ]);
+  const files: [string, string | Uint8Array][] = [
+    ['tokenizer.json', json(tokenizer(tokens))],
+    ['tokenizer_config.json', json(tokenizerConfig(maxTokens))],
+    ['onnx/model.onnx', embeddingGraph(table, dim)],
+    ['onnx/model_quantized.onnx', quantizedEmbeddingGraph(table, dim)],
+  ];
+  const config = { ...modelConfig(tokens.length, dim, maxTokens), [WEIGHTS_FIELD]: weightsHash(files) };
+  await Promise.all([['config.json', json(config)] as const, ...files].map(([name, data]) => writeFile(join(modelDir, name), data)));
   return { modelId, localModelPath: dir };
+}
+
+/** The model's weights in config.json (WEIGHTS_FIELD): the first 12 hex digits of SHA-256 over every file the tokenizer and the graphs are read from. */
+function weightsHash(files: readonly [string, string | Uint8Array][]): string {
+  const hash = createHash('sha256');
+  for (const [name, data] of files) hash.update(`${name}\u0000${Buffer.byteLength(data)}\u0000`).update(data);
+  return hash.digest('hex').slice(0, 12);
 }
 
 function modelConfig(vocabSize: number, dim: number, maxTokens: number) {
