@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { KeyKind } from '../collector/auth/key-kinds.ts';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { queryEach } from './local-d1-sql.ts';
-import { type DevServer, MIGRATIONS_DIR, migrate, migrationFiles, ROOT, startDev } from './wrangler.ts';
+import { type DevServer, MIGRATIONS_DIR, migrate, migrationFiles, ROOT, startDev, stopProcessGroup } from './wrangler.ts';
 
 /** Rate limits no load generator reaches, for figures that measure the collector and not its limits. */
 export const NO_RATE_LIMITS = { RATE_LIMIT_KEY_PER_MIN: '100000000', RATE_LIMIT_SESSION_PER_MIN: '100000000', RATE_LIMIT_IP_PER_MIN: '100000000' };
@@ -25,6 +25,17 @@ export interface LocalCollectorOptions {
   signal?: AbortSignal;
   /** Show wrangler's output, on the terminal if it is one (see startDev). */
   inherit?: boolean;
+  /**
+   * Start from a copy of another collector's state and project (see `keepState`) rather than a new
+   * D1 and project: `origins` are then that project's.
+   */
+  from?: CollectorState;
+}
+
+/** A stopped collector's state folder and its project's keys, to start others from. */
+export interface CollectorState {
+  persistTo: string;
+  keys: Record<KeyKind, string>;
 }
 
 export interface LocalCollector extends DevServer {
@@ -34,19 +45,42 @@ export interface LocalCollector extends DevServer {
   persistTo: string;
 }
 
-export async function startLocalCollector({ origins = [], vars = {}, inspectorPort, signal, inherit }: LocalCollectorOptions = {}): Promise<LocalCollector> {
+export async function startLocalCollector({
+  origins = [],
+  vars = {},
+  inspectorPort,
+  signal,
+  inherit,
+  from,
+}: LocalCollectorOptions = {}): Promise<LocalCollector> {
   const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-'));
   const removeState = () => rmSync(persistTo, { recursive: true, force: true });
   try {
-    copyMigratedD1(persistTo);
-    const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
-    // Before wrangler dev opens the D1: what it serves from its first request.
-    await queryEach(project.statements, { persistTo });
+    let keys: Record<KeyKind, string>;
+    let provisioned: Promise<unknown> = Promise.resolve();
+    if (from) {
+      cpSync(from.persistTo, persistTo, { recursive: true });
+      keys = from.keys;
+    } else {
+      copyMigratedD1(persistTo);
+      const project = await provisionProject({ id: 'local', name: 'Throwaway local collector', origins });
+      keys = project.keys;
+      // The project is written while wrangler starts (a second saved a start), as `npm run keys` may
+      // write beside a running collector; it is there before the collector is handed out.
+      provisioned = queryEach(project.statements, { persistTo });
+    }
     // Logging each request costs CPU the benchmarks would measure.
-    const server = await startDev({ persistTo, vars, logLevel: 'warn', signal, inherit, ...(inspectorPort !== undefined && { inspectorPort }) });
+    const starting = startDev({ persistTo, vars, logLevel: 'warn', signal, inherit, ...(inspectorPort !== undefined && { inspectorPort }) });
+    const [provision, start] = await Promise.allSettled([provisioned, starting]);
+    if (start.status === 'rejected') throw start.reason;
+    const server = start.value;
+    if (provision.status === 'rejected') {
+      await server.stop();
+      throw provision.reason;
+    }
     return {
       ...server,
-      keys: project.keys,
+      keys,
       persistTo,
       async stop() {
         await server.stop();
@@ -60,20 +94,44 @@ export async function startLocalCollector({ origins = [], vars = {}, inspectorPo
 }
 
 /**
+ * Stops a collector and copies its state to a new folder (without wrangler's log), for others to
+ * start from (`from`): a state that took seeding and a night's run to make is made once. The
+ * caller removes the folder.
+ */
+export async function keepState(collector: LocalCollector): Promise<CollectorState> {
+  // Stopped first: a copy of a D1 still open could miss what its engine has not written out.
+  await stopProcessGroup(collector.process);
+  const persistTo = mkdtempSync(join(tmpdir(), 'rf-collector-state-'));
+  cpSync(collector.persistTo, persistTo, { recursive: true, filter: (path) => !path.endsWith('wrangler.log') });
+  await collector.stop();
+  return { persistTo, keys: collector.keys };
+}
+
+/**
  * Fills `persistTo` with a local D1 that has every migration applied: a copy of one made once per
- * set of migrations, D1 binding and wrangler version, since applying them through wrangler takes
- * about 10 s.
+ * set of migrations, D1 binding, wrangler version and code applying them, since applying them
+ * through wrangler takes about 10 s.
  */
 export function copyMigratedD1(persistTo: string): void {
   cpSync(migratedD1(), persistTo, { recursive: true, filter: (path) => !path.endsWith(MIGRATED) });
 }
 
-/** Written last into a migrated copy: a folder without it is not one (cut short, or half cleaned away). */
-const MIGRATED = '.migrated';
+/**
+ * Written last into a migrated copy, with the migrations `migrate` answered it applied: a folder
+ * without it is not one (cut short, or half cleaned away).
+ */
+const MIGRATED = '.migrated.json';
+
+/** The migrations `migrate` answered it applied when it made the migrated copy: all of them, on a new D1. */
+export function migrationsAppliedToMigratedD1(): string[] {
+  return JSON.parse(readFileSync(join(migratedD1(), MIGRATED), 'utf8'));
+}
 
 function migratedD1(): string {
   const hash = createHash('sha256');
-  for (const file of [join('node_modules', 'wrangler', 'package.json'), 'wrangler.toml']) hash.update(readFileSync(join(ROOT, file)));
+  // With the code that applies them, as the copy keeps what it answered (migrationsAppliedToMigratedD1).
+  for (const file of [join('node_modules', 'wrangler', 'package.json'), 'wrangler.toml', join('scripts', 'wrangler.ts')])
+    hash.update(readFileSync(join(ROOT, file)));
   for (const name of migrationFiles()) hash.update(name).update(readFileSync(join(MIGRATIONS_DIR, name)));
   const dir = join(tmpdir(), `rf-migrated-d1-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(join(dir, MIGRATED))) return dir;
@@ -81,8 +139,8 @@ function migratedD1(): string {
   // Built aside and renamed into place, so a collector started meanwhile never copies half of it.
   const building = mkdtempSync(join(tmpdir(), 'rf-migrating-d1-'));
   try {
-    migrate({ persistTo: building }, { quiet: true });
-    writeFileSync(join(building, MIGRATED), '');
+    const applied = migrate({ persistTo: building }, { quiet: true });
+    writeFileSync(join(building, MIGRATED), JSON.stringify(applied));
     renameSync(building, dir);
   } catch (err) {
     rmSync(building, { recursive: true, force: true });
