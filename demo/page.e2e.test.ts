@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject } from '../collector/auth/provision.ts';
 import { axe } from '../console/e2e/axe.ts';
@@ -14,7 +14,7 @@ import { holdPort } from '../scripts/free-port.ts';
 import { copyMigratedD1 } from '../scripts/local-collector.ts';
 import { queryEach } from '../scripts/local-d1-sql.ts';
 import { type DevServer, startDev } from '../scripts/wrangler.ts';
-import { launch } from '../tests/e2e/chromium.ts';
+import { useBrowser } from '../tests/e2e/helpers.ts';
 import type { RagFeedbackElement } from '../widget/index.ts';
 import { DOC_EXAMPLES } from './corpus/docs.ts';
 import { askOnPage, regenerateOnPage } from './page-driver.ts';
@@ -24,7 +24,7 @@ import { type Demo, startDemo } from './server/index.ts';
 let persistTo: string;
 let collector: DevServer;
 let demo: Demo;
-let browser: Browser;
+const browser = useBrowser();
 let adminKey: string;
 
 beforeAll(async () => {
@@ -37,11 +37,9 @@ beforeAll(async () => {
   adminKey = p.keys.admin;
   collector = await startDev({ persistTo, logLevel: 'warn', vars: { RATE_LIMIT_IP_PER_MIN: '100000' } }).finally(demoPort.release);
   demo = await startDemo({ port: demoPort.port, collectorUrl: collector.url, serverKey: p.keys.server, writeKey: p.keys.write, log: () => {} });
-  browser = await launch();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   await demo?.close();
   await collector?.stop();
   rmSync(persistTo, { recursive: true, force: true });
@@ -84,7 +82,7 @@ async function holdAsks(page: Page, hold: (n: number) => boolean) {
 
 /** The demo's page at `url` (the shared demo's by default), ready for a question. */
 async function openPage(url = demo.url): Promise<{ page: Page; errors: string[] }> {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await browser().newContext()).newPage();
   page.setDefaultTimeout(10_000);
   // A whole page load waits on the server too, which a busy 2-core machine can hold up for seconds.
   page.setDefaultNavigationTimeout(30_000);
@@ -382,7 +380,7 @@ describe('the demo page', () => {
   });
 
   it("wraps a collection's example question without spaces (a long URL) instead of widening the page", async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await browser().newContext()).newPage();
     page.setDefaultNavigationTimeout(30_000);
     const url = `https://example.com/${'segment'.repeat(60)}`;
     // A collection whose training questions hold such a URL: its settings as the backend gives them, with that example.
@@ -398,7 +396,7 @@ describe('the demo page', () => {
   });
 
   it('says when its settings did not load, and the next question loads them and is answered rather than left "Searching…"', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await browser().newContext()).newPage();
     page.setDefaultNavigationTimeout(30_000);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

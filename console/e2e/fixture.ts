@@ -5,12 +5,13 @@
  * sessionStorage) or not.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { type LocalCollector, startLocalCollector } from '../../scripts/local-collector.ts';
-import { seed } from '../../scripts/seed/send.ts';
+import '../../tests/e2e/provided.ts';
 import type { ReviewItem } from '../../shared/admin-api/review.ts';
 import type { FieldError } from '../../shared/validation.ts';
 import { PAGE_WAIT_MS } from '../../tests/e2e/waits.ts';
+import { CONSOLE_VARS, startSeededCollector } from './seeded-state.ts';
 
 /**
  * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
@@ -39,33 +40,33 @@ export async function curate(f: ConsoleFixture, id: string, item: ReviewItem): P
   });
 }
 
+/** The fixture of a started collector: its API called as a script would, with the admin key unless another is given. */
+function fixtureOf(collector: LocalCollector): ConsoleFixture {
+  const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
+    const res = await fetchAgain(`${collector.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${init.key ?? collector.keys.admin}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    });
+    expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
+    return res.headers.get('content-type')?.includes('json') ? res.json() : res.text();
+  };
+  return { collector, admin };
+}
+
 /**
  * Starts one seeded collector for the tests of a file; `prepare` adds a file's own data before the
- * night's run; `origins` are pages allowed to use its write key (a host page with a widget).
+ * night's run; `origins` are pages allowed to use its write key (a host page with a widget). A file
+ * with neither starts from a copy of the suite's seeded state (see seeded-state.ts).
  */
 export function useSeededCollector(prepare?: (f: ConsoleFixture) => Promise<void>, options: { origins?: () => string[] } = {}): () => ConsoleFixture {
   let fixture: ConsoleFixture | undefined;
   beforeAll(async () => {
-    // The tests call the API from the same address as the browser: lift the per-IP limit.
-    const collector = await startLocalCollector({ origins: options.origins?.(), vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-    const admin = async (path: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
-      const res = await fetchAgain(`${collector.url}${path}`, {
-        method: init.method ?? 'GET',
-        headers: { authorization: `Bearer ${init.key ?? collector.keys.admin}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      });
-      expect(res.status, `${path}: ${res.status}`).toBeLessThan(300);
-      return res.headers.get('content-type')?.includes('json') ? res.json() : res.text();
-    };
-    fixture = { collector, admin };
-    try {
-      await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 60, seed: 7 });
-      await prepare?.(fixture);
-      await admin('/v1/admin/nightly', { method: 'POST' });
-    } catch (err) {
-      await collector.stop();
-      throw err;
-    }
+    const collector =
+      prepare || options.origins
+        ? await startSeededCollector({ origins: options.origins?.() }, async (c) => prepare?.(fixtureOf(c)))
+        : await startLocalCollector({ from: inject('seededCollector'), vars: CONSOLE_VARS });
+    fixture = fixtureOf(collector);
   }, 180_000);
   afterAll(async () => {
     await fixture?.collector.stop();

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserServer, chromium } from 'playwright-core';
 
 /** Flags that keep Chromium off the network (this machine has none) and fit containers. */
 const ARGS = [
@@ -29,4 +29,17 @@ export async function chromiumPath(): Promise<string> {
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: await chromiumPath(), args: ARGS });
+}
+
+/**
+ * One Chromium for the whole browser suite, which each file connects to (`connect`): launching and
+ * closing one per file cost about a second a file. Each test still opens a context of its own.
+ */
+export async function launchShared(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: await chromiumPath(), args: ARGS });
+}
+
+/** A connection to the suite's Chromium; closing it closes the contexts it opened, not the browser. */
+export function connect(wsEndpoint: string): Promise<Browser> {
+  return chromium.connect(wsEndpoint);
 }

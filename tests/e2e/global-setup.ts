@@ -3,40 +3,46 @@
  * real collector (`wrangler dev`, local D1 in a temporary folder), and give the tests their
  * addresses and keys.
  */
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { seededState } from '../../console/e2e/seeded-state.ts';
 import { buildConsole } from '../../scripts/build-console.ts';
 import { buildWidget } from '../../scripts/build-widget.ts';
 import { startLocalCollector } from '../../scripts/local-collector.ts';
 import { startStaticServer } from '../static-server.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    collector: string;
-    site: string;
-    keys: { write: string; server: string; admin: string };
-  }
-}
+import { launchShared } from './chromium.ts';
+import './provided.ts';
 
 export default async function setup(project: TestProject) {
   await buildWidget({ types: false });
   await buildConsole();
-  // The site's address goes into the project's origins, and the collector's into the CSP page's
-  // policy: the site starts first and reads the policy per request.
-  let csp = '';
-  const site = await startStaticServer((path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
+  // Stopped in reverse order, also when a later one fails to start.
+  const started: { stop(): Promise<unknown> }[] = [];
+  const teardown = async () => {
+    for (const s of started.reverse()) await s.stop();
+  };
   try {
+    // The site's address goes into the project's origins, and the collector's into the CSP page's
+    // policy: the site starts first and reads the policy per request.
+    let csp = '';
+    const site = await startStaticServer((path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
+    started.push({ stop: () => site.close() });
     // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
     const collector = await startLocalCollector({ origins: [site.url], vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
+    started.push(collector);
+    const browser = await launchShared();
+    started.push({ stop: () => browser.close() });
+    const seeded = await seededState();
+    started.push({ stop: async () => rmSync(seeded.persistTo, { recursive: true, force: true }) });
     csp = `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`;
     project.provide('collector', collector.url);
     project.provide('site', site.url);
     project.provide('keys', collector.keys);
-    return async () => {
-      await site.close();
-      await collector.stop();
-    };
+    project.provide('browserEndpoint', browser.wsEndpoint());
+    project.provide('seededCollector', seeded);
+    return teardown;
   } catch (err) {
-    await site.close();
+    await teardown();
     throw err;
   }
 }

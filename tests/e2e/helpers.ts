@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { launch } from './chromium.ts';
+import { connect } from './chromium.ts';
+import './provided.ts';
 import { gotoHostPage } from './host-page.ts';
 import { watchOutput } from './page-output.ts';
 
@@ -9,19 +10,20 @@ export const site = () => inject('site');
 export const keys = () => inject('keys');
 
 /**
- * Chromium for the tests of one file: launched before the first, closed after the last. Call it
- * at the top of the file; the getter gives the browser inside tests.
+ * The suite's Chromium for the tests of one file: connected before the first, and the contexts the
+ * file opened closed after the last. Call it at the top of the file; the getter gives the browser
+ * inside tests.
  */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connect(inject('browserEndpoint'));
   });
   afterAll(async () => {
     await browser?.close();
   });
   return () => {
-    if (!browser) throw new Error('the browser is launched in beforeAll: use it inside a test');
+    if (!browser) throw new Error('the browser is connected in beforeAll: use it inside a test');
     return browser;
   };
 }
