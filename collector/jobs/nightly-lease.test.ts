@@ -1,6 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, utcDay } from '../../shared/time.ts';
+import worker from '../index.ts';
 import { createRun } from '../storage/loop-runs.ts';
 import { bearer, call, newProject, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
@@ -207,5 +209,32 @@ describe("a project's nights, one at a time whichever night", () => {
     expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
     // Where the run was before the slice; this invocation let go of it.
     expect(await leaseOf(p.id, night)).toMatchObject({ lease_owner: null, stage: 0, stages: '[]' });
+  });
+
+  it('lets go of the project after a manual run whose client hung up: the run is handed to waitUntil, which outlives the request', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    let leased!: () => void;
+    const taken = new Promise<void>((resolve) => (leased = resolve));
+    let released = false;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      const result = await run();
+      if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = ?1'))) leased();
+      if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = null'))) released = true;
+      return result;
+    });
+    const ctx = createExecutionContext();
+    const request = new Request(`http://collector.test/v1/admin/nightly?at=${at}`, {
+      method: 'POST',
+      headers: { ...bearer(p.keys.admin), 'cf-connecting-ip': '198.19.255.254' },
+    });
+    // Nothing waits on the response, as when the client has gone: what the runtime keeps going then is what was passed to waitUntil.
+    const response = worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, DB: db }, ctx);
+    await taken;
+    await waitOnExecutionContext(ctx);
+    expect(released).toBe(true);
+    expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+    expect((await response).status).toBe(200);
   });
 });
