@@ -5,10 +5,10 @@ import { runNightly } from './nightly.ts';
  * The Worker's `scheduled` handler. The cron in wrangler.toml fires every 15 minutes: the first
  * invocation of a UTC day starts that night's run, later ones continue it until it is done, and
  * after that each one costs two queries (the project list, and whose night is done), however many
- * projects there are. A project whose night another invocation is running (a manual run, or an
- * invocation before this one still going) is skipped and logged. A project whose slice fails is
- * logged (Workers Logs) and the invocation reported failed, after the other projects have had
- * their turn.
+ * projects there are. A project another invocation is running a night of, this one or another (a
+ * manual run, or an invocation before this one still going), is skipped and logged. A project
+ * whose slice fails is logged (Workers Logs) and the invocation reported failed, after the other
+ * projects have had their turn.
  */
 export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env) => runScheduled(env, controller.scheduledTime);
 
@@ -19,9 +19,17 @@ export async function runScheduled(env: Env, now: number, projects?: readonly st
   const { night, runs } = await runNightly(env, now, { isolate: true, projects });
   for (const run of runs) {
     if (run.error) console.error(JSON.stringify({ nightly: night, project: run.projectId, failed: run.error }));
-    // A manual run (or an invocation before this one, still going) has it: the run is left to it.
+    // A manual run (or an invocation before this one, still going) has the project, for this night or another: it is left to it.
     else if (run.heldUntil !== undefined)
-      console.log(JSON.stringify({ nightly: night, project: run.projectId, skipped: 'in progress', heldUntil: new Date(run.heldUntil).toISOString() }));
+      console.log(
+        JSON.stringify({
+          nightly: night,
+          project: run.projectId,
+          skipped: 'in progress',
+          heldBy: run.heldBy,
+          heldUntil: new Date(run.heldUntil).toISOString(),
+        }),
+      );
     else if (run.finishedAt !== null && run.finishedAt >= started) console.log(JSON.stringify({ nightly: night, project: run.projectId, done: run.stages }));
   }
   const failed = runs.filter((r) => r.error).length;

@@ -1,6 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { utcDay } from '../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../shared/time.ts';
+import worker from '../index.ts';
 import { createRun } from '../storage/loop-runs.ts';
 import { bearer, call, newProject, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
@@ -62,7 +64,7 @@ describe("a night's run, held by one invocation at a time", () => {
     });
     expect((meanwhile!.body as { error: { message: string } }).error.message).toContain(new Date(meanwhile!.until!).toISOString());
     expect(logs).toHaveBeenCalledWith(
-      JSON.stringify({ nightly: night, project: p.id, skipped: 'in progress', heldUntil: new Date(meanwhile!.until!).toISOString() }),
+      JSON.stringify({ nightly: night, project: p.id, skipped: 'in progress', heldBy: night, heldUntil: new Date(meanwhile!.until!).toISOString() }),
     );
     // The night ran once, by the first invocation alone, as a project's night run uncontested does; its lease let go at its end.
     expect((await runNow(alone, at)).status).toBe(200);
@@ -129,8 +131,110 @@ describe("a night's run, held by one invocation at a time", () => {
       return run();
     });
     const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
-    expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the run over') });
+    expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
     // Where the run was before the slice, held by the invocation that took it.
     expect(await leaseOf(p.id, night)).toMatchObject({ lease_owner: 'next', stage: 0, stages: '[]' });
+  });
+});
+
+describe("a project's nights, one at a time whichever night", () => {
+  it('refuses a run of another night with a 409 naming the night that holds the project and until when, and the cron of that night skips it; it runs once the first lets go', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const before = at - DAY_MS;
+    const other = utcDay(before);
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    let meanwhile: { status: number; message: string; until: number | null } | undefined;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      if (!meanwhile && savesSlice(sql)) {
+        const until = (await leaseOf(p.id, night))!.lease_until;
+        const res = await runNow(p, before);
+        meanwhile = { status: res.status, message: ((await res.json()) as { error: { message: string } }).error.message, until };
+        await runScheduled(env, before, [p.id]);
+      }
+      return run();
+    });
+    expect((await runNow(p, at, db)).status).toBe(200);
+    expect(meanwhile!.status).toBe(409);
+    expect(meanwhile!.message).toContain(`Night ${night}'s run is in progress`);
+    expect(meanwhile!.message).toContain(new Date(meanwhile!.until!).toISOString());
+    expect(meanwhile!.message).toContain(`try night ${other} again`);
+    expect(logs).toHaveBeenCalledWith(
+      JSON.stringify({ nightly: other, project: p.id, skipped: 'in progress', heldBy: night, heldUntil: new Date(meanwhile!.until!).toISOString() }),
+    );
+    // The other night ran nothing meanwhile, and runs now.
+    expect(JSON.parse((await leaseOf(p.id, other))!.stages)).toEqual([]);
+    const later = await runNow(p, before);
+    expect(later.status).toBe(200);
+    expect(await later.json()).toMatchObject({ night: other, done: true });
+  });
+
+  it("leaves the project alone while a crashed invocation's hold of another night lasts, and runs once it has lapsed", async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const other = utcDay(at - DAY_MS);
+    await createRun(env.DB, p.id, other, 0, at - DAY_MS);
+    const until = Date.now() + 60_000;
+    await holdAs(p.id, other, 'crashed', until);
+    const refused = await runNow(p, at);
+    expect(refused.status).toBe(409);
+    const { message } = ((await refused.json()) as { error: { message: string } }).error;
+    expect(message).toContain(`Night ${other}'s run is in progress`);
+    expect(message).toContain(new Date(until).toISOString());
+    expect(JSON.parse((await leaseOf(p.id, night))!.stages)).toEqual([]);
+
+    await holdAs(p.id, other, 'crashed', Date.now() - 1);
+    const taken = await runNow(p, at);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toMatchObject({ night, done: true });
+  });
+
+  it('saves nothing of a slice that outlasted its lease once another night has taken the project, and says so', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const other = utcDay(at - DAY_MS);
+    await createRun(env.DB, p.id, other, 0, at - DAY_MS);
+    let tookOver = false;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      if (!tookOver && savesSlice(sql)) {
+        tookOver = true;
+        await holdAs(p.id, other, 'next', Date.now() + 60_000);
+      }
+      return run();
+    });
+    const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
+    expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
+    // Where the run was before the slice; this invocation let go of it.
+    expect(await leaseOf(p.id, night)).toMatchObject({ lease_owner: null, stage: 0, stages: '[]' });
+  });
+
+  it('lets go of the project after a manual run whose client hung up: the run is handed to waitUntil, which outlives the request', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    let leased!: () => void;
+    const taken = new Promise<void>((resolve) => (leased = resolve));
+    let released = false;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      const result = await run();
+      if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = ?1'))) leased();
+      if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = null'))) released = true;
+      return result;
+    });
+    const ctx = createExecutionContext();
+    const request = new Request(`http://collector.test/v1/admin/nightly?at=${at}`, {
+      method: 'POST',
+      headers: { ...bearer(p.keys.admin), 'cf-connecting-ip': '198.19.255.254' },
+    });
+    // Nothing waits on the response, as when the client has gone: what the runtime keeps going then is what was passed to waitUntil.
+    const response = worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, DB: db }, ctx);
+    await taken;
+    await waitOnExecutionContext(ctx);
+    expect(released).toBe(true);
+    expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+    expect((await response).status).toBe(200);
   });
 });

@@ -48,10 +48,11 @@ export const DEFAULT_BUDGET_MS = 20_000;
 
 /**
  * How long an invocation holds a night's run past its last saved slice (storage/loop-runs.ts
- * `leaseRun`): no other invocation runs it meanwhile. It need only outlast one slice, as each slice
- * saved holds it that long again: slices start within DEFAULT_BUDGET_MS and the longest measured
- * took under a minute (docs/nightly-performance.md). It stays under the cron's 15 minutes, so a run
- * whose invocation crashed is free again by the next trigger.
+ * `leaseRun`): no other invocation runs it, nor another night of its project, meanwhile. It need
+ * only outlast one slice, as each slice saved holds it that long again: slices start within
+ * DEFAULT_BUDGET_MS and the longest measured took under a minute (docs/nightly-performance.md).
+ * It stays under the cron's 15 minutes, so a project whose invocation crashed is free again by the
+ * next trigger.
  */
 export const LEASE_MS = 5 * 60_000;
 
@@ -67,7 +68,11 @@ export interface NightlySummary {
     finishedAt: number | null;
     stages: StageReport[];
     error?: string;
-    /** Another invocation (the cron, another call) was running the night: this one left it alone; it holds it until then at the latest (epoch ms). */
+    /**
+     * Another invocation (the cron, another call) was running the project's night `heldBy`, this
+     * night or another: this one left the project alone; that one holds it until then at the latest (epoch ms).
+     */
+    heldBy?: string;
     heldUntil?: number;
   }[];
   /** True when every run of the night is done. */
@@ -132,7 +137,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         continue;
       }
       if ('heldUntil' in leased) {
-        runs.push({ ...reported(leased.run), heldUntil: leased.heldUntil });
+        runs.push({ ...reported(leased.run), heldBy: leased.heldBy, heldUntil: leased.heldUntil });
         continue;
       }
       run = leased.run;
@@ -174,7 +179,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
           error = `${stage.name}: ${messageOf(err)}`;
           // The report says why the run stopped; the run stays where it was, so the next invocation tries the slice again.
           run = { ...run, stages: mergeReport(run.stages, stage.name, Date.now() - t0, queries() - q0, {}, `${FAILED_NOTE}${error}`) };
-          await saveRun(db, run, lease()).catch(() => undefined);
+          await saveRun(db, run, lease(), Date.now()).catch(() => undefined);
           break;
         }
         const { cursor, counts, state, note } = slice;
@@ -192,9 +197,10 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
           status: done ? 'done' : 'running',
           finishedAt: done ? Date.now() : null,
         };
-        if (!(await saveRun(db, moved, lease(), state))) {
-          // This invocation's lease lapsed during the slice: another one took the run and goes on from where it was saved before.
-          error = `${stage.name}: another invocation took the run over (this one's lease lapsed during the slice) and continues it`;
+        if (!(await saveRun(db, moved, lease(), Date.now(), state))) {
+          // This invocation's lease lapsed during the slice: another one took the project, for this
+          // night (from where it was saved before) or another.
+          error = `${stage.name}: another invocation took the project over (this one's lease lapsed during the slice): it runs this night from the slice saved before, or another night first`;
           break;
         }
         run = moved;

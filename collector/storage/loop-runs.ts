@@ -99,26 +99,46 @@ export interface Lease {
   until: number;
 }
 
-/** What taking a run's lease found: the run as it is now, held; or held by another invocation until then; or done meanwhile. */
-export type Leased = { run: RunRow } | { heldUntil: number; run: RunRow } | { done: RunRow };
+/**
+ * What taking a run's lease found: the run as it is now, held; or the project held by another
+ * invocation, running the night `heldBy` (this one or another), until then; or the run done meanwhile.
+ */
+export type Leased = { run: RunRow } | { heldBy: string; heldUntil: number; run: RunRow } | { done: RunRow };
+
+/**
+ * Whether a run of the project of another night than `night` (SQL parameters), still running, is
+ * held at `now`: one night of a project runs at a time, since every night's stages write the same
+ * per-project tables. A finished run's lease (its invocation failed to let go) holds nothing.
+ */
+const OTHER_NIGHT_HELD = (project: string, night: string, now: string) =>
+  `exists (select 1 from loop_runs o where o.project_id = ${project} and o.night <> ${night} and o.status = 'running' and o.lease_until > ${now})`;
 
 /**
  * Takes the night's run for `lease.owner`, in one conditional update: only a run still running
- * whose lease is free or has lapsed by `now` (its holder crashed) is taken. A run once taken is
- * read as it is then: the holder before may have moved it on since it was last read.
+ * whose lease is free or has lapsed by `now` (its holder crashed) is taken, and only while no run
+ * of another night of the project is held. A run once taken is read as it is then: the holder
+ * before may have moved it on since it was last read.
  */
 export async function leaseRun(d1: D1Database, projectId: string, night: string, lease: Lease, now: number): Promise<Leased> {
   const taken = await d1
     .prepare(
       `update loop_runs set lease_owner = ?1, lease_until = ?2
-       where project_id = ?3 and night = ?4 and status = 'running' and (lease_until is null or lease_until <= ?5) returning *`,
+       where project_id = ?3 and night = ?4 and status = 'running' and (lease_until is null or lease_until <= ?5)
+         and not ${OTHER_NIGHT_HELD('?3', '?4', '?5')} returning *`,
     )
     .bind(lease.owner, lease.until, projectId, night, now)
     .first<RawRun>();
   if (taken) return { run: fromRaw(taken) };
-  const row = (await d1.prepare('select * from loop_runs where project_id = ? and night = ?').bind(projectId, night).first<RawRun>())!;
-  // Released between the two reads: lapsed by now, so the next call takes it.
-  return row.status === 'done' ? { done: fromRaw(row) } : { heldUntil: row.lease_until ?? now, run: fromRaw(row) };
+  // The night's run, and whichever of the project's runs holds it.
+  const { results } = await d1
+    .prepare(`select * from loop_runs where project_id = ?1 and (night = ?2 or (status = 'running' and lease_until > ?3))`)
+    .bind(projectId, night, now)
+    .all<RawRun>();
+  const row = results.find((r) => r.night === night)!;
+  if (row.status === 'done') return { done: fromRaw(row) };
+  // None held: let go of between the two reads, so the next call takes it.
+  const holder = results.find((r) => r.status === 'running' && r.lease_until !== null && r.lease_until > now) ?? row;
+  return { heldBy: holder.night, heldUntil: holder.lease_until ?? now, run: fromRaw(row) };
 }
 
 /** Lets go of the run, if `owner` still holds it: the next invocation takes it at once. */
@@ -131,15 +151,16 @@ export async function releaseRun(d1: D1Database, projectId: string, night: strin
 
 /**
  * Saves where the run is after a slice, and holds it until `lease.until`, only while `lease.owner`
- * holds it: false when another invocation took it over (this one's lease lapsed), which then runs
- * it from where it was last saved. Its state gets only what the slice changed (a JSON merge patch:
- * a key set to null goes), so a change made meanwhile by another writer (erasure) stays.
+ * holds it and no other night's run of the project is held at `now`: false when another
+ * invocation took it over (this one's lease lapsed), which then runs it, or another night, from
+ * where it was last saved. Its state gets only what the slice changed (a JSON merge patch: a key
+ * set to null goes), so a change made meanwhile by another writer (erasure) stays.
  */
-export async function saveRun(d1: D1Database, run: RunRow, lease: Lease, statePatch?: Record<string, unknown>): Promise<boolean> {
+export async function saveRun(d1: D1Database, run: RunRow, lease: Lease, now: number, statePatch?: Record<string, unknown>): Promise<boolean> {
   const { meta } = await d1
     .prepare(
       `update loop_runs set status = ?1, stage = ?2, cursor = ?3, state = case when ?4 is null then state else json_patch(state, ?4) end, stages = ?5,
-         finished_at = ?6, lease_until = ?7 where project_id = ?8 and night = ?9 and lease_owner = ?10`,
+         finished_at = ?6, lease_until = ?7 where project_id = ?8 and night = ?9 and lease_owner = ?10 and not ${OTHER_NIGHT_HELD('?8', '?9', '?11')}`,
     )
     .bind(
       run.status,
@@ -152,6 +173,7 @@ export async function saveRun(d1: D1Database, run: RunRow, lease: Lease, statePa
       run.projectId,
       run.night,
       lease.owner,
+      now,
     )
     .run();
   return meta.changes > 0;

@@ -32,18 +32,24 @@ export const nightlyRoutes = new Hono<AppEnv>()
    * POST /v1/admin/nightly: runs tonight's loop for this project now, or continues it. `?at=<epoch
    * ms>` runs the night of that moment instead: catching up a night the cron missed, or, with
    * `simulate=true`, a simulation stepping through weeks ahead of the clock (`npm run loop:eval`).
-   * A 409 while another invocation (the cron, another call) runs the same night: nothing is run.
+   * A 409 while another invocation (the cron, another call) runs a night of this project, this one
+   * or another: nothing is run.
    */
   .post('/nightly', validQuery(NightlyQuery), async (c) => {
     const wallClock = Date.now();
     // Simulations too purge by the real clock: their rows arrive at the real time, so a simulated
     // clock past their retention would purge the week just sent.
-    const summary = await runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock });
-    const held = summary.runs[0]?.heldUntil;
-    if (held !== undefined) {
+    const running = runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock });
+    // A client that hangs up would end the invocation with it, leaving the project held until the
+    // lease lapses: handed to waitUntil, the run goes on to the end of its time budget and lets go
+    // then, within the 30 s Cloudflare keeps such work going once the client has gone.
+    c.executionCtx.waitUntil(running.catch(() => undefined));
+    const summary = await running;
+    const { heldBy, heldUntil } = summary.runs[0] ?? {};
+    if (heldBy !== undefined && heldUntil !== undefined) {
       throw new ApiError(409, {
         code: 'nightly_in_progress',
-        message: `Night ${summary.night}'s run is in progress in another invocation (the cron's, or another call's): it holds the run until ${new Date(held).toISOString()}, longer while it goes on, and lets go when that invocation ends; try again then`,
+        message: `Night ${heldBy}'s run is in progress in another invocation (the cron's, or another call's), and a project runs one night at a time: it holds the project until ${new Date(heldUntil).toISOString()}, longer while it goes on, and lets go when that invocation ends; try night ${summary.night} again then`,
       });
     }
     return c.json(summary);

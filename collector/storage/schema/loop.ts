@@ -128,7 +128,8 @@ export const loopRuns = sqliteTable(
     finishedAt: ms('finished_at'),
     /**
      * The invocation running the night now (a random id), and until when it holds it: another one
-     * leaves the run alone until then (storage/loop-runs.ts `leaseRun`). Null when none runs it.
+     * leaves the run, and the project's other nights, alone until then (storage/loop-runs.ts
+     * `leaseRun`). Null when none runs it.
      */
     leaseOwner: text('lease_owner'),
     leaseUntil: ms('lease_until'),
