@@ -309,6 +309,30 @@ describe('the review queue', () => {
     }
   });
 
+  it('says beside the status filter what the collector refused in a hand-edited address, with no list, and shows the list once it is put right', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review?status=bogus');
+    try {
+      const filter = page.locator('rf-review-page select[aria-describedby="filter-status-error"]');
+      const error = page.locator('rf-review-page #filter-status-error');
+      await expect.poll(() => filter.getAttribute('aria-invalid')).toBe('true');
+      expect(await error.textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await page.locator('rf-review-page article.item').count()).toBe(0);
+      expect(new URL(page.url()).searchParams.get('status')).toBe('bogus');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => error.textContent()).toBe('被收集服务拒绝');
+
+      await filter.selectOption('pending');
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(await filter.getAttribute('aria-invalid')).toBe('false');
+      expect(await error.textContent()).toBe('');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe(null);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens a linked item wherever it is: further down the waiting list, or in the answered list once answered', async () => {
     const f = fixture();
     const queue: ReviewQueue = await f.admin('/v1/admin/review?limit=500');
