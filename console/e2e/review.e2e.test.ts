@@ -49,6 +49,9 @@ describe('the review queue', () => {
       expect(await page.locator('rf-review-page .progress').textContent()).toContain(`0 of ${queue.budget.itemsPerWeek} reviewed this week`);
       // The address names the item: a reload comes back to it.
       await expect.poll(() => new URL(page.url()).searchParams.get('item')).toBe(first.id);
+      // The evidence is worded in the reader's language from its codes, not the API's English lines.
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => item.locator('[data-field="evidence"] li').first().textContent()).toMatch(/^在得分|^被标记|^包含|^用户的更正/);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
