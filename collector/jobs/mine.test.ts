@@ -77,7 +77,7 @@ describe('review items recomputed from the traces behind them', () => {
     expect(after.traces.some((t) => t.trace_id === 't-b')).toBe(false);
     const flagged = after.items.find((i) => i.chunk_id === 'credit-1')!;
     expect(flagged).toMatchObject({ trace_count: 1, guess: 'retrieval_failed' });
-    expect(JSON.parse(flagged.evidence as string).join(' ')).toContain('flagged as the wrong source');
+    expect(JSON.parse(flagged.evidence as string)).toContainEqual({ code: 'flagged_wrong_source', confidence: expect.any(Number) });
   });
 
   it('mines a source read with focus on a good answer as relevant, and one only glanced at not at all', async () => {
@@ -91,7 +91,7 @@ describe('review items recomputed from the traces behind them', () => {
     const { items } = await mined(p.id);
     const read = items.find((i) => i.chunk_id === 'shipping-1');
     expect(read).toMatchObject({ candidate: 'positive', trace_count: 1 });
-    expect(JSON.parse(read!.evidence as string).join(' ')).toContain('read with focus');
+    expect(JSON.parse(read!.evidence as string)).toContainEqual({ code: 'read_with_focus', score: expect.any(Number) });
     expect(items.find((i) => i.chunk_id === 'credit-1')).toBeUndefined();
   });
 

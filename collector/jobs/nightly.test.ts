@@ -127,13 +127,22 @@ describe('the nightly job', () => {
     expect(worst.body.traces[0]!.chunkIds).toEqual(['shipping-1', 'credit-1', 'refund-1']);
 
     const review = await admin<{
-      items: { chunk: { chunkId: string; text: string }; guess: string; guessWhy: string; evidence: string[]; traceIds: string[]; candidate: string }[];
+      items: {
+        chunk: { chunkId: string; text: string };
+        guess: string;
+        guessWhy: string;
+        evidence: string[];
+        evidenceCodes: { code: string }[];
+        traceIds: string[];
+        candidate: string;
+      }[];
       budget: Record<string, number>;
     }>(p, '/review');
     const flagged = review.body.items.find((i) => i.chunk.chunkId === 'shipping-1')!;
     expect(flagged).toMatchObject({ guess: 'retrieval_failed', candidate: 'negative', traceIds: [t.traceId] });
     expect(flagged.chunk.text).toContain('Canada');
     expect(flagged.evidence.join(' ')).toContain('flagged as the wrong source');
+    expect(flagged.evidenceCodes).toContainEqual(expect.objectContaining({ code: 'flagged_wrong_source' }));
     expect(review.body.budget).toMatchObject({ minutesPerWeek: 30, secondsPerItem: 20, itemsPerWeek: 90 });
 
     const chunk = await env.DB.prepare(

@@ -25,7 +25,7 @@ describe('mining', () => {
       ['credit', 'negative'],
     ]);
     expect(out[0]!.weight).toBeGreaterThan(out[1]!.weight);
-    expect(out[0]!.evidence[0]).toContain('ranked 1');
+    expect(out[0]!.evidence).toEqual([{ code: 'ranked_on_bad_answer', rank: 1, score: -1 }]);
   });
 
   it('mines only a clearly bad trace, below the bad score as the seed does: a lone bounce at -0.3 is not', () => {
@@ -36,7 +36,7 @@ describe('mining', () => {
   it('mines the flagged chunk first-hand, with a retrieval guess', () => {
     const out = mineTrace({ ...base, flagged: [{ chunkId: 'credit', confidence: 0.9 }] }, t);
     const flagged = out.find((c) => c.chunk.chunkId === 'credit')!;
-    expect(flagged.evidence[0]).toContain('flagged as the wrong source');
+    expect(flagged.evidence).toEqual([{ code: 'flagged_wrong_source', confidence: 0.9 }]);
     expect(flagged.guess).toBe('retrieval_failed');
   });
 

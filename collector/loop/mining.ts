@@ -4,6 +4,7 @@
  * this query?", with the evidence and the system's guess of what failed. Only signals that
  * passed the noise filter reach here.
  */
+import type { Evidence } from '../../shared/admin-api/evidence.ts';
 import { termOverlap } from '../../shared/terms.ts';
 import { isClearlyBad, isClearlyGood } from './trace-score.ts';
 
@@ -53,7 +54,8 @@ export interface Candidate {
   label: CandidateLabel;
   /** How strongly the evidence backs the label, before traffic is counted. */
   weight: number;
-  evidence: string[];
+  /** Stored as codes, worded by each reader (shared/admin-api/evidence.ts). */
+  evidence: Evidence[];
   guess: Guess;
   guessWhy: string;
 }
@@ -62,6 +64,9 @@ export interface MiningThresholds {
   badTraceScore: number;
   goodTraceScore: number;
 }
+
+/** The evidence code of each kind of engagement. */
+const ENGAGED = { click: 'clicked', dwell: 'read_with_focus', copy: 'copied' } as const;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -129,7 +134,7 @@ export function namedDocument(source: string, docs: readonly string[]): string |
 /** The candidates one trace yields: none for a trace neither clearly bad nor clearly good. */
 export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] {
   const out: Candidate[] = [];
-  const add = (chunk: MinedChunk, label: CandidateLabel, weight: number, evidence: string[], guess: Guess, guessWhy: string) =>
+  const add = (chunk: MinedChunk, label: CandidateLabel, weight: number, evidence: Evidence[], guess: Guess, guessWhy: string) =>
     out.push({ traceId: trace.traceId, query: trace.query, chunk, label, weight, evidence, guess, guessWhy });
   const byId = new Map(trace.chunks.map((c) => [c.chunkId, c]));
 
@@ -144,7 +149,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
         chunk,
         'negative',
         f.confidence,
-        [`flagged as the wrong source (confidence ${f.confidence.toFixed(2)})`],
+        [{ code: 'flagged_wrong_source', confidence: f.confidence }],
         'retrieval_failed',
         'the user flagged this source as wrong',
       );
@@ -152,10 +157,10 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
     for (const chunk of trace.chunks) {
       if (flagged.has(chunk.chunkId)) continue;
       if (d.closest && d.closest.chunk === chunk && d.guess === 'generation_failed') {
-        add(chunk, 'positive', 0.8 * d.closest.overlap, [`holds ${pct(d.closest.overlap)} of the terms of the user's correction`], d.guess, d.why);
+        add(chunk, 'positive', 0.8 * d.closest.overlap, [{ code: 'holds_correction_terms', share: d.closest.overlap }], d.guess, d.why);
       } else if (chunk.rank <= MINED_TOP_RANKS) {
         const weight = (Math.abs(trace.score) * 0.6) / chunk.rank;
-        add(chunk, 'negative', weight, [`ranked ${chunk.rank} on an answer scored ${trace.score.toFixed(2)}`], d.guess, d.why);
+        add(chunk, 'negative', weight, [{ code: 'ranked_on_bad_answer', rank: chunk.rank, score: trace.score }], d.guess, d.why);
       }
     }
     for (const c of trace.corrections) {
@@ -174,7 +179,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
             chunk,
             'positive',
             0.7 * c.confidence,
-            [`the user's correction names ${chunk.sourceDocId} as the source`],
+            [{ code: 'correction_names_source', document: chunk.sourceDocId }],
             'generation_failed',
             'the document the user names was retrieved',
           );
@@ -182,12 +187,12 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       }
     }
   } else if (isClearlyGood(trace.score, t.goodTraceScore)) {
-    const weights = new Map<string, { weight: number; evidence: string[] }>();
+    const weights = new Map<string, { weight: number; evidence: Evidence[] }>();
     for (const e of trace.engaged) {
       if (!byId.has(e.chunkId)) continue;
       const w = weights.get(e.chunkId) ?? { weight: 0, evidence: [] };
       w.weight = Math.min(1, w.weight + ENGAGEMENT_WEIGHT[e.kind] * e.confidence);
-      w.evidence.push(`${e.kind === 'click' ? 'clicked' : e.kind === 'dwell' ? 'read with focus' : 'copied'} on an answer scored ${trace.score.toFixed(2)}`);
+      w.evidence.push({ code: ENGAGED[e.kind], score: trace.score });
       weights.set(e.chunkId, w);
     }
     for (const [chunkId, w] of weights)

@@ -8,6 +8,7 @@
 import { expectedValue } from '../loop/mining.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
 import { jsonArrays } from './sql/json-insert.ts';
+import { distinctEvidence, type StoredEvidence } from './stored-evidence.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
 export const ITEM_EVIDENCE_LINES = 8;
@@ -80,7 +81,8 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
     candidate: r.direction >= 0 ? 'positive' : 'negative',
     guess: r.guess,
     guessWhy: r.guessWhy,
-    evidence: [...new Set((JSON.parse(r.evidence) as string[][]).flat())],
+    // As codes, lines kept from before read back as theirs.
+    evidence: distinctEvidence((JSON.parse(r.evidence) as StoredEvidence[][]).flat()),
     ev: expectedValue(r.w, r.n),
     latest: r.latest,
   }));

@@ -1,4 +1,5 @@
 import type { ReviewItemTrace } from '../../shared/admin-api/review.ts';
+import { evidenceFields } from './stored-evidence.ts';
 
 /**
  * The traces behind one review item (the same query and chunk), strongest first, at most `limit`,
@@ -27,6 +28,6 @@ export async function reviewItemTraces(d1: D1Database, projectId: string, itemId
        where r.project_id = ?1 and r.item_id = ?2 order by r.weight desc, r.trace_id limit ?3`,
     )
     .bind(projectId, itemId, limit)
-    .all<Omit<ReviewItemTrace, 'evidence' | 'corrections'> & { evidence: string; corrections: string }>();
-  return results.map((r) => ({ ...r, evidence: JSON.parse(r.evidence) as string[], corrections: JSON.parse(r.corrections) as string[] }));
+    .all<Omit<ReviewItemTrace, 'evidence' | 'evidenceCodes' | 'corrections'> & { evidence: string; corrections: string }>();
+  return results.map((r) => ({ ...r, ...evidenceFields(r.evidence), corrections: JSON.parse(r.corrections) as string[] }));
 }

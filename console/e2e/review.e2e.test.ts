@@ -49,6 +49,9 @@ describe('the review queue', () => {
       expect(await page.locator('rf-review-page .progress').textContent()).toContain(`0 of ${queue.budget.itemsPerWeek} reviewed this week`);
       // The address names the item: a reload comes back to it.
       await expect.poll(() => new URL(page.url()).searchParams.get('item')).toBe(first.id);
+      // The evidence is worded in the reader's language from its codes, not the API's English lines.
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => item.locator('[data-field="evidence"] li').first().textContent()).toMatch(/^在得分|^被标记|^包含|^用户的更正/);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -304,6 +307,30 @@ describe('the review queue', () => {
       await page.locator('rf-review-page select').selectOption('answered');
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('answered');
       await page.locator('rf-review-page .answered').first().waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says beside the status filter what the collector refused in a hand-edited address, with no list, and shows the list once it is put right', async () => {
+    const f = fixture();
+    const { page, context, problems } = await openConsole(browser(), f, '/admin/review?status=bogus');
+    try {
+      const filter = page.locator('rf-review-page select[aria-describedby="filter-status-error"]');
+      const error = page.locator('rf-review-page #filter-status-error');
+      await expect.poll(() => filter.getAttribute('aria-invalid')).toBe('true');
+      expect(await error.textContent()).toMatch(/^was refused by the collector: \S/);
+      expect(await page.locator('rf-review-page article.item').count()).toBe(0);
+      expect(new URL(page.url()).searchParams.get('status')).toBe('bogus');
+      await page.getByLabel('Language').selectOption('zh-CN');
+      await expect.poll(() => error.textContent()).toBe('被收集服务拒绝');
+
+      await filter.selectOption('pending');
+      await page.locator('rf-review-page article.item').waitFor();
+      expect(await filter.getAttribute('aria-invalid')).toBe('false');
+      expect(await error.textContent()).toBe('');
+      await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe(null);
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

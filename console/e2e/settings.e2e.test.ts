@@ -189,7 +189,7 @@ describe('settings', () => {
     }
   });
 
-  it('goes on calling until the collector says the erasure is done, past calls that only rewrote models', async () => {
+  it('goes on calling until the collector says the erasure is done, past calls that only rewrote models, the browser asking before the tab closes meanwhile', async () => {
     const f = fixture();
     // The user's traces go in the first call; the models remembering their questions take two more.
     const answers = [
@@ -211,14 +211,24 @@ describe('settings', () => {
     });
     try {
       await page.getByLabel('Hashed user id').fill('u-1');
+      // Closing the tab asks first (the page cancels beforeunload) while the erasure is under way, and only then.
+      const asksBeforeClosing = () =>
+        page.evaluate(() => {
+          const e = new Event('beforeunload', { cancelable: true });
+          window.dispatchEvent(e);
+          return e.defaultPrevented;
+        });
+      expect(await asksBeforeClosing()).toBe(false);
       await page.getByRole('button', { name: 'Erase…' }).click();
       await page.getByRole('dialog', { name: 'Erase user u-1?' }).getByRole('button', { name: 'Erase', exact: true }).click();
       // Under way, it says so, and a second erasure cannot start beside it (its counts would be split between the two).
       await page.getByText('Erasing u-1…').waitFor();
       expect(await page.getByRole('button', { name: 'Erase…' }).isDisabled()).toBe(true);
+      expect(await asksBeforeClosing()).toBe(true);
       release();
       await page.getByText('Erased u-1: 3 traces, 5 events, 1 review items, 0 corrections.').waitFor();
       expect(calls).toBe(3);
+      expect(await asksBeforeClosing()).toBe(false);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -1,3 +1,5 @@
+import { EVIDENCE_EN } from '../../shared/admin-api/evidence.ts';
+
 /** The console's English words (see strings.ts); zh-CN.ts has the same keys. */
 export const en = {
   appTitle: 'rag-feedback console',
@@ -65,6 +67,15 @@ export const en = {
   candidatePositive: 'Mined as a positive',
   guess: 'The system’s guess',
   evidence: 'Evidence',
+  // A review item's evidence, by its code: the lines the API gives in English.
+  evidence_flagged_wrong_source: EVIDENCE_EN.flagged_wrong_source,
+  evidence_holds_correction_terms: EVIDENCE_EN.holds_correction_terms,
+  evidence_ranked_on_bad_answer: EVIDENCE_EN.ranked_on_bad_answer,
+  evidence_correction_names_source: EVIDENCE_EN.correction_names_source,
+  evidence_clicked: EVIDENCE_EN.clicked,
+  evidence_read_with_focus: EVIDENCE_EN.read_with_focus,
+  evidence_copied: EVIDENCE_EN.copied,
+  evidence_text: EVIDENCE_EN.text,
   guess_retrieval_failed: 'Retrieval failed',
   guess_generation_failed: 'Generation failed',
   guess_unclear: 'Unclear',

@@ -1,4 +1,5 @@
 /** What `GET /v1/admin/review` and `/review/:id/traces` answer: one shape for the collector and the console. */
+import type { Evidence } from './evidence.ts';
 
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
 export type ReviewStatus = 'pending' | 'held' | 'answered';
@@ -21,7 +22,10 @@ export interface ReviewItem {
   candidate: 'negative' | 'positive';
   guess: Guess;
   guessWhy: string;
+  /** The evidence in English, one line each (`evidenceCodes` worded). */
   evidence: string[];
+  /** The same evidence as codes and their numbers, for a reader to word in their own language. */
+  evidenceCodes: Evidence[];
   traceCount: number;
   /** The strongest traces behind it (at most 20). */
   traceIds: string[];
@@ -46,7 +50,10 @@ export interface ReviewItemTrace {
   traceId: string;
   candidate: 'negative' | 'positive';
   weight: number;
+  /** What it contributed, in English (`evidenceCodes` worded). */
   evidence: string[];
+  /** The same as codes and their numbers. */
+  evidenceCodes: Evidence[];
   rank: number;
   score: number;
   guess: string;

@@ -1,3 +1,4 @@
+import type { Evidence } from '../../../shared/admin-api/evidence.ts';
 import { byCodeUnit } from '../../../shared/code-unit-order.ts';
 import { sha256Hex } from '../../../shared/hex.ts';
 import { isFocusedDwell } from '../../../shared/signal-value.ts';
@@ -424,7 +425,7 @@ interface CandidateRow {
   traceId: string;
   candidate: 'negative' | 'positive';
   weight: number;
-  evidence: string[];
+  evidence: Evidence[];
   guess: string;
   guessWhy: string;
   rank: number;

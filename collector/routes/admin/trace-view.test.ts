@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { type Evidence, evidenceText } from '../../../shared/admin-api/evidence.ts';
 import { credit, demotedAnswerSession, refund, shipping } from '../../../tests/scenarios/demoted-answer.ts';
 import { runNightly } from '../../jobs/nightly.ts';
 import { adminCall, bearer, call, event, newProject, ORIGIN, sendTraffic } from '../../test/fixtures.ts';
@@ -90,10 +91,25 @@ describe('GET /v1/admin/review/:id/traces', () => {
     expect(body.traces.map((t: any) => t.traceId)).toEqual(item.traceIds);
     expect(body.traces[0]).toMatchObject({ traceId: first.traceId, query: 'refund for opened items?', createdAt: first.createdAt });
     expect(body.traces[0].evidence.length).toBeGreaterThan(0);
+    // The evidence as codes and their numbers, for a reader to word in their language; `evidence` is them worded in English.
+    expect(body.traces[0].evidenceCodes.map((e: Evidence) => evidenceText(e))).toEqual(body.traces[0].evidence);
+    expect(body.traces[0].evidenceCodes[0].code).toMatch(/^[a-z_]+$/);
     expect(typeof body.traces[0].weight).toBe('number');
     // What the user wrote, for the reviewer to judge the chunk against.
     expect(body.traces[0].corrections).toEqual(['Opened items can be refunded within 14 days of delivery']);
     expect((await admin(p, '/review/no-such-item/traces')).status).toBe(404);
+
+    // A row mined before evidence was stored as codes holds English lines: read back as the codes they were worded from.
+    await env.DB.prepare(
+      `update review_item_traces set evidence = '["ranked 1 on an answer scored -0.62"]' where project_id = ? and item_id = ? and trace_id = ?`,
+    )
+      .bind(p.id, item.id, first.traceId)
+      .run();
+    const legacy = (await admin(p, `/review/${item.id}/traces`)).body.traces[0];
+    expect(legacy).toMatchObject({
+      evidence: ['ranked 1 on an answer scored -0.62'],
+      evidenceCodes: [{ code: 'ranked_on_bad_answer', rank: 1, score: -0.62 }],
+    });
   });
 
   it('shows a correction typed under a follow-up with the earlier answer it is about', async () => {

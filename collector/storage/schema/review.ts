@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { StoredEvidence } from '../stored-evidence.ts';
 import { ms } from './columns.ts';
 
 export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
@@ -29,7 +30,8 @@ export const reviewItems = sqliteTable(
     candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
     guess: text('guess', { enum: GUESSES }).notNull(),
     guessWhy: text('guess_why').notNull(),
-    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    /** Codes (shared/admin-api/evidence.ts); an item not recomputed since they were stored keeps English lines. */
+    evidence: text('evidence', { mode: 'json' }).$type<StoredEvidence[]>().notNull(),
     traceCount: integer('trace_count').notNull(),
     /** Mean evidence weight over its traces. */
     weight: real('weight').notNull(),
@@ -59,7 +61,8 @@ export const reviewItemTraces = sqliteTable(
     traceId: text('trace_id').notNull(),
     candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
     weight: real('weight').notNull(),
-    evidence: text('evidence', { mode: 'json' }).$type<string[]>().notNull(),
+    /** Codes (shared/admin-api/evidence.ts), or English lines in a row mined before they were stored. */
+    evidence: text('evidence', { mode: 'json' }).$type<StoredEvidence[]>().notNull(),
     rank: integer('rank').notNull(),
     score: real('score').notNull(),
     guess: text('guess', { enum: GUESSES }).notNull(),

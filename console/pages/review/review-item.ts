@@ -4,6 +4,7 @@ import { paths } from '../../app/router.ts';
 import { dateTime } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { highlightSegments } from '../../ui/highlight.ts';
+import { evidenceWords } from './evidence-words.ts';
 
 /** Text with the query's terms marked; every piece is rendered as text. */
 export const highlighted = (text: string, query: string) => highlightSegments(text, query).map((s) => (s.hit ? html`<mark>${s.text}</mark>` : s.text));
@@ -37,7 +38,7 @@ export function renderItem(item: ReviewItem, s: Strings) {
       <p class="text" data-field="guess-why">${item.guessWhy}</p>
       <h3>${s.evidence}</h3>
       <ul data-field="evidence">
-        ${item.evidence.map((e) => html`<li class="text">${e}</li>`)}
+        ${evidenceWords(item.evidenceCodes, s).map((e) => html`<li class="text">${e}</li>`)}
       </ul>
     </section>`;
 }
@@ -65,7 +66,7 @@ export function renderTraces(item: ReviewItem, traces: ReviewItemTrace[] | undef
                 <td>${t.rank}</td>
                 <td>${t.weight.toFixed(2)}</td>
                 <td class="text">
-                  ${t.evidence.join('; ')}
+                  ${evidenceWords(t.evidenceCodes, s).join('; ')}
                   ${t.corrections.map((c) => html`<p class="correction"><span class="muted">${s.userCorrection}</span> <q>${c}</q></p>`)}
                 </td>
               </tr>`,

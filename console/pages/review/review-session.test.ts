@@ -15,6 +15,7 @@ const item = (n: number): ReviewItem => ({
   guessWhy: 'why',
   expectedValue: 1,
   evidence: ['e'],
+  evidenceCodes: [{ code: 'text', text: 'e' }],
   traceCount: 1,
   traceIds: [`t${n}`],
   status: 'pending',

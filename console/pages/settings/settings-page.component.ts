@@ -9,6 +9,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { issueText } from '../../ui/issue-text.ts';
+import { guardLeaving } from '../../ui/leave-guard.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { OneSave } from '../../ui/one-save.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
@@ -234,18 +235,21 @@ export class SettingsPage extends LitElement {
     this.erasingNow = id;
     try {
       const total = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
-      // A user with many answers takes several calls, each erasing whole batches.
-      for (let done = false; !done; ) {
-        // A call starts batches for about 8 s and finishes the one under way: more than a plain change takes.
-        const answer = await api<{ deleted: typeof total; done: boolean }>(`/v1/admin/users/${encodeURIComponent(id)}`, {
-          method: 'DELETE',
-          timeoutMs: ERASE_CALL_TIMEOUT_MS,
-        });
-        for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += answer.deleted[k];
-        // A call past the user's traces still rewrites the stored models that remember their
-        // questions (each call makes headway): the erasure is done only when the collector says so.
-        done = answer.done;
-      }
+      // A user with many answers takes several calls, each erasing whole batches. Closing the tab
+      // meanwhile would leave the user half erased until erased again: the browser asks first.
+      await guardLeaving(async () => {
+        for (let done = false; !done; ) {
+          // A call starts batches for about 8 s and finishes the one under way: more than a plain change takes.
+          const answer = await api<{ deleted: typeof total; done: boolean }>(`/v1/admin/users/${encodeURIComponent(id)}`, {
+            method: 'DELETE',
+            timeoutMs: ERASE_CALL_TIMEOUT_MS,
+          });
+          for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += answer.deleted[k];
+          // A call past the user's traces still rewrites the stored models that remember their
+          // questions (each call makes headway): the erasure is done only when the collector says so.
+          done = answer.done;
+        }
+      });
       this.erasure = (s) => format(s.erased, { id, ...total });
     } catch (err) {
       this.erasure = (s) => errorText(err, s);
