@@ -78,6 +78,10 @@ const redacted: [string, string][] = [
   // Only a product's name ends in Loop, Drive or Way; before a Street, Road or Terrace, a capitalized word is a city's.
   ['Boston 12 Main Street', 'Boston [ADDRESS]'],
   ['from Springfield 742 Evergreen Terrace, Austin 88 Deer Trail', 'from Springfield [ADDRESS], Austin [ADDRESS]'],
+  // Before a name ending in Loop, Drive or Way too, unless the name is a thing's: a capitalized word is written as a city's or a person's.
+  ['Austin 4 Privet Drive', 'Austin [ADDRESS]'],
+  ['Seattle 12 Pine Way is hers, Tampa 9 Deer Loop his', 'Seattle [ADDRESS] is hers, Tampa [ADDRESS] his'],
+  ['McKinney 4 Privet Drive', 'McKinney [ADDRESS]'],
 ];
 
 const untouched: string[] = [
@@ -128,11 +132,16 @@ const untouched: string[] = [
   'I upgraded to Windows 10 Event Loop',
   'With Windows 10 Event Loop it is slow',
   'the Office 365 Team Drive is full, and iOS 17 Safari Way too',
+  // A product's name starting lower case, as no place's or person's does, after another word too.
+  'Apple iOS 17 Safari Way and macOS 14 Finder Loop',
   // A thing's name ending in a street suffix, after a vendor's name or a count.
   'Microsoft Windows 10 Event Loop',
   'Microsoft Windows 10 Event Loop is slow',
   'my 3 Hard Drive',
   'our 2 Team Drive and my 4 Flash Drive',
+  'Microsoft Windows 10 Main Loop, Windows 11 Network Drive is full',
+  'my 2 External Drive, the 3 Google Drive and the Top 10 Best Way',
+  'Node 20 Render Loop or Unity 6 Game Loop, Chrome 120 Cloud Drive',
   // The last part of a version, a decimal, a time or a date before a name ending in a suffix.
   'Python 3.12 Event Loop is slow, as is v2.1 Event Loop',
   'the bus leaves 10:30 Main Street or 17.30 Baker Street',

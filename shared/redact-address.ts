@@ -81,23 +81,26 @@ const FUNCTION_WORDS =
 const MAY_FOLLOW_ADDRESS = String.raw`(?:${FUNCTION_WORDS})\b`;
 
 /**
- * A capitalized word right before the house number, other than a function word or a verb that
- * leads to a place ("At 10 Downing Street", "Visit 221B Baker Street" may open a sentence), then
- * a name ending in Loop, Drive or Way, as software's do: a product's name, and the number its
- * version ("Windows 10 Event Loop", "Office 365 Team Drive", "iOS 17 Safari Way"). Before a name
- * ending in Street, Road, Terrace or another suffix the word is a city's ("Boston 12 Main
- * Street"). Not one after another capitalized word: that is a person's name ("John Smith 4 Privet
- * Drive", "Mr. Smith 12 Main Street"), and a name leaking costs more than a product redacted.
+ * A product's name and version before a name ending in Loop, Drive or Way, as software's do
+ * ("iOS 17 Safari Way", "Apple macOS 14 Finder Loop"): no address, when the product's name starts
+ * lower case with a capital in it, as no city's or person's does. A capitalized word before the
+ * number is read as a city's or a person's ("Austin 4 Privet Drive", "John Smith 4 Privet Drive"):
+ * a product named so ("Windows 10 Event Loop", "Office 365 Team Drive") is kept by its thing's
+ * name (THING), and an address leaking costs more than a product redacted.
  */
-const MAY_LEAD_TO_ADDRESS = `${FUNCTION_WORDS}|address|visit|meet|ship|deliver|send|mail`.replace(/(?<![\w'])[a-z]/g, (c) => c.toUpperCase());
-const CAPITALIZED = String.raw`\b(?!(?:${MAY_LEAD_TO_ADDRESS})\b)[a-z]*[A-Z]\w*`;
-const PRODUCT_VERSION = String.raw`(?<=(?<!${CAPITALIZED}\.? )${CAPITALIZED} )\d{1,6}(?: [A-Z]\w{0,24}){1,4} (?:Loop|Drive|Way)\b`;
+const PRODUCT_VERSION = String.raw`(?<=\b[a-z]{1,8}[A-Z]\w{0,24} )\d{1,6}(?: [A-Z]\w{0,24}){1,4} (?:Loop|Drive|Way)\b`;
 
 /**
  * Names of things that end in a street suffix, and no street's: a count or a product's version
- * before one is no house number ("my 3 Hard Drive", "Microsoft Windows 10 Event Loop").
+ * before one is no house number ("my 3 Hard Drive", "Microsoft Windows 10 Main Loop", "Top 10 Best
+ * Way"). Each suffix has its own words: Main Loop is software's, while Main Drive may be a street.
+ * Words a street is named after are left out (Milky Way, State Drive).
  */
-const THING = String.raw`\b(?:(?:Event|Game|Render|Run|Message) Loop|(?:Hard|Flash|Disk|Thumb|USB|Team|Shared) Drive)`;
+const THING_LOOP =
+  'Event|Main|Game|Render|Run|Message|Infinite|Inner|Outer|Nested|Control|Feedback|Training|Retry|Polling|Update|Draw|Input|Animation|Audio|Agent|Physics|Busy|Eval';
+const THING_DRIVE = 'Hard|Flash|Disk|Thumb|Pen|Zip|Floppy|Tape|Optical|Team|Shared|Network|External|Internal|Cloud|Google|Backup|System|Boot|Test';
+const THING_WAY = 'Best|Only|Right|Wrong|Easiest|Fastest|Simplest|Other|Same|One|Two';
+const THING = String.raw`\b(?:(?:${THING_LOOP}) Loop|(?:${THING_DRIVE}) Drive|(?:${THING_WAY}) Way)`;
 
 /**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an

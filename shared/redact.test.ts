@@ -46,6 +46,11 @@ const redacted: [string, string][] = [
   ['versions 1.2.3.4, 1.2.3.5 on server 10.0.0.1 and 10.0.0.2', 'versions 1.2.3.4, 1.2.3.5 on server [IP] and [IP]'],
   // NAT64 addresses (64:ff9b::…) hold someone's IPv4 address; an IPv4 address written in an IPv6 one goes with it.
   ['via 64:ff9b::c000:201 or 64:ff9b::192.0.2.1, and 2001:db8::10.0.0.1.', 'via [IP] or [IP], and [IP].'],
+  // An IPv4 address mapped into IPv6 (::ffff:…), however it is spelled, goes whole; in the deprecated
+  // "compatible" form (::192.168.1.20) its IPv4 address goes.
+  ['mapped ::ffff:192.168.1.20 or ::ffff:c0a8:114, ::FFFF:C0A8:0114', 'mapped [IP] or [IP], [IP]'],
+  ['in full 0:0:0:0:0:ffff:c0a8:114, translated [::ffff:0:c0a8:114]:443 or ::ffff:127.0.0.1', 'in full [IP], translated [[IP]]:443 or [IP]'],
+  ['from ::192.168.1.20', 'from ::[IP]'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.
   ['card 4111 1111 1111 1111 12/26', 'card [CARD] 12/26'],
@@ -105,6 +110,8 @@ const untouched: string[] = [
   'x[::10], y[::-1], s[1::2] and ab::cd, fe::ed',
   // The NAT64 prefix alone is everyone's.
   'the NAT64 prefix 64:ff9b::/96',
+  // This machine in IPv6, however it is spelled.
+  'ping ::1, [::1]:8080, 0:0:0:0:0:0:0:1 or 0000:0000:0000:0000:0000:0000:0000:0001',
   // This machine, any address and netmasks: no one's.
   'listen on 0.0.0.0:8080, db at 127.0.0.1:5432, mask 255.255.255.0 or 255.255.0.0',
   'the number 12345678 alone',

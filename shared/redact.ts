@@ -85,16 +85,18 @@ export function cnIdValid(id: string): boolean {
   return CN_ID_CHECK[sum % 11] === upper[17];
 }
 
+/**
+ * Whether an IPv6 candidate is someone's address, read as the URL parser writes it: it refuses a
+ * time such as 12:30:45 (fewer than eight groups and no "::"), and writes every spelling of an
+ * address alike, in lower case without leading zeros. An address anyone is reached at starts with a
+ * group of four hex digits (2001:…, fd12:…, fe80:…; none anyone is given starts with 0), or holds someone's IPv4 address: after NAT64's
+ * 64:ff9b: (the prefix alone, "64:ff9b::", is everyone's), or mapped after ::ffff:
+ * (::ffff:192.168.1.20, 0:0:0:0:0:ffff:c0a8:114, both written ::ffff:c0a8:114). "::", "a::b" and
+ * "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1" this machine.
+ */
 function ipv6Valid(candidate: string): boolean {
-  // A time such as 12:30:45 has the shape of a few hex groups: require "::" or all eight groups.
-  // An address anyone is reached at starts with a group of four hex digits (2001:…, fd12:…, fe80:…),
-  // or is NAT64's, someone's IPv4 address after 64:ff9b: (the prefix alone, "64:ff9b::", is
-  // everyone's): "::", "a::b" and "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python
-  // slice, and "::1" this machine.
-  if ((!candidate.includes('::') && candidate.split(':').length !== 8) || !/^(?:[\da-f]{4}:|64:ff9b:(?!:$))/i.test(candidate)) return false;
   try {
-    new URL(`http://[${candidate}]/`);
-    return true;
+    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:)/.test(new URL(`http://[${candidate}]/`).host);
   } catch {
     return false;
   }
