@@ -44,4 +44,16 @@ describe('npm run keys', () => {
     expect(() => parseKeysCommand(['list', '--after', '3'])).toThrow('list takes no --after; usage: npm run keys -- list [--persist-to DIR]');
     expect(() => parseKeysCommand(['create', 'acme', '--name', 'Acme', 'Corp'])).toThrow('unexpected "Corp"; usage: npm run keys -- create <project-id>');
   });
+
+  it.each(['0x10', '1e3', ' 5', '', '1.5', '-1', '3651', 'a week'])('refuses --after %j, naming the flag: plain decimal days alone', (given) => {
+    expect(() => parseKeysCommand(['revoke', 'rfw_AbCdEf12345', `--after=${given}`])).toThrow(
+      `--after must be a whole number of days from 0 to 3650, not ${JSON.stringify(given)}`,
+    );
+  });
+
+  it('takes --after as a number of days', () => {
+    expect(parseKeysCommand(['revoke', 'rfw_AbCdEf12345', '--after', '0']).after).toBe(0);
+    expect(parseKeysCommand(['revoke', 'rfw_AbCdEf12345', '--after=30']).after).toBe(30);
+    expect(parseKeysCommand(['revoke', 'rfw_AbCdEf12345']).after).toBeUndefined();
+  });
 });

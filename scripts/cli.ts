@@ -55,12 +55,14 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
 }
 
 /**
- * A whole number from `min` to `max` given as `--name` (or in the environment variable `name`), or
- * a one-line error naming it: `Number()` would take `abc` as NaN and `1e3` or ` 7 ` as numbers.
+ * A whole number from `min` to `max` (of `unit`, say days) given as `--name` (or in the environment
+ * variable `name`), in plain decimal digits, or a one-line error naming it: `Number()` would take
+ * `abc` as NaN, and `1e3`, `0x10`, ` 7 ` or an empty string as numbers.
  */
-export function wholeNumber(name: string, given: string, min: number, max: number): number {
+export function wholeNumber(name: string, given: string, min: number, max: number, unit?: string): number {
   const n = /^-?\d+$/.test(given) ? Number(given) : Number.NaN;
-  if (!(n >= min && n <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
+  if (!(n >= min && n <= max))
+    throw new Error(`${name} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}, not ${JSON.stringify(given)}`);
   return n;
 }
 

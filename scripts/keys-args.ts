@@ -1,5 +1,5 @@
 /** `npm run keys`'s command line: which command, its argument and its flags, checked before any D1 is touched. */
-import { helpAsked, parseCommand } from './cli.ts';
+import { helpAsked, parseCommand, wholeNumber } from './cli.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -46,7 +46,9 @@ export function parseKeysCommand(args: string[]) {
     throw new Error(`${rest.length > takes.args ? `unexpected ${JSON.stringify(rest[takes.args])}` : 'missing argument'}; ${usage}`);
   const other = Object.keys(values).find((flag) => !takes.flags.includes(flag as keyof typeof OPTIONS));
   if (other) throw new Error(`${command} takes no --${other}; ${usage}`);
-  return { command, arg: rest[0] ?? '', values };
+  // From 0 (at once) to some ten years.
+  const after = values.after === undefined ? undefined : wholeNumber('--after', values.after, 0, 3650, 'days');
+  return { command, arg: rest[0] ?? '', values, after };
 }
 
 export type KeysCommand = ReturnType<typeof parseKeysCommand>;

@@ -149,7 +149,7 @@ describe('npm run keys', () => {
     [['origins', 'acme', '--origin', 'https://app.acme.example'], 'origins takes no --origin; usage: npm run keys -- origins'],
     [['list', '--print-sql'], 'list takes no --print-sql'],
     [['revoke', 'rfs_AbCd'], '"rfs_AbCd" is shorter than a key\'s prefix: give its first 10 characters'],
-    [['revoke', 'rfw_AbCdEf12345', '--after', 'a week'], '--after takes a number of days from 0 (at once) to 3650, not "a week"'],
+    [['revoke', 'rfw_AbCdEf12345', '--after', 'a week'], '--after must be a whole number of days from 0 to 3650, not "a week"'],
   ])('refuses %j in one line, touching nothing: %s', (args, message) => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });

@@ -37,7 +37,7 @@ async function migrateIfMade(sql: LocalD1Sql): Promise<boolean> {
 }
 
 /** Runs the command, opening the local D1 once at most (opened on its first statement). */
-async function run({ command, arg, values }: KeysCommand, sql: LocalD1Sql) {
+async function run({ command, arg, values, after }: KeysCommand, sql: LocalD1Sql) {
   switch (command) {
     case 'create': {
       // Checked before the D1 is touched: a bad origin changes nothing.
@@ -116,9 +116,6 @@ async function run({ command, arg, values }: KeysCommand, sql: LocalD1Sql) {
       // A key's stored prefix is its first 10 characters: anything shorter matches none.
       if (arg.length < 10) throw new Error(`${JSON.stringify(arg)} is shorter than a key's prefix: give its first 10 characters (or the whole key)`);
       const prefix = arg.slice(0, 10);
-      const after = values.after === undefined ? undefined : Number(values.after);
-      if (after !== undefined && !(values.after!.trim() !== '' && after >= 0 && after <= 3650))
-        throw new Error(`--after takes a number of days from 0 (at once) to 3650, not ${JSON.stringify(values.after)}`);
       const days = after === undefined ? `(case when kind = 'write' then ${WRITE_KEY_GRACE_DAYS} else 0 end)` : String(after);
       // A key still in its grace is live: revoking it again moves its end, to now with --after 0.
       const revoke = `update api_keys set revoked_at = ${NOW_MS_SQL} + cast(${days} * ${DAY_MS} as integer) where prefix = '${prefix.replaceAll("'", "''")}' and (revoked_at is null or revoked_at > ${NOW_MS_SQL})`;
