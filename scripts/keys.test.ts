@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +142,22 @@ describe('npm run keys', () => {
     expect(run.status).toBe(status);
     expect((status ? run.stderr : run.stdout).replaceAll(persistTo, 'DIR')).toBe(`${message}\n`);
     expect(made).toEqual([]);
+  });
+
+  it('ends quietly, exit 0, when what reads its list goes first (| head -1)', async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'list', '--persist-to', persistTo], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    // Gone before it writes a line: what a reader that took its first line and quit leaves it.
+    child.stdout.destroy();
+    const [code] = await once(child, 'exit');
+    rmSync(persistTo, { recursive: true, force: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it.each([

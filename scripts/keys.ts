@@ -13,6 +13,7 @@
  */
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
+import { endWhenReaderGoes } from './cli.ts';
 import { type KeysCommand, keysHelp, parseKeysCommand } from './keys-args.ts';
 import { type LocalD1Sql, migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { shellWord } from './next-command.ts';
@@ -137,6 +138,8 @@ async function run({ command, arg, values, after }: KeysCommand, sql: LocalD1Sql
 }
 
 async function main() {
+  // `npm run keys -- list | head -1`: the rest of the list is wanted by no one.
+  endWhenReaderGoes();
   const help = keysHelp(process.argv.slice(2));
   if (help) {
     console.log(help);
