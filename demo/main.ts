@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { failInOneLine, wholeNumber } from '../scripts/cli.ts';
+import { failInOneLine, parseFlags, wholeNumber } from '../scripts/cli.ts';
 import { localCollectorPort } from '../scripts/collector-target.ts';
 import type { DevKeys } from '../scripts/dev-project.ts';
 import { ROOT } from '../scripts/wrangler.ts';
@@ -18,6 +18,8 @@ import { refusedOrigin } from './server/widget-origin.ts';
 
 // A DEMO_CORPUS that does not exist, a port taken: one line saying so, as `npm start` says it, not a stack.
 failInOneLine();
+// Its settings are environment variables: --help, or a flag, would otherwise start it.
+parseFlags({}, 'npm run demo (settings in the environment: DEMO_PORT, DEMO_CORPUS, COLLECTOR_URL, DEMO_LLM_*; see README)');
 
 const keysFile = join(ROOT, '.dev-keys.json');
 const keys = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<DevKeys>) : {};

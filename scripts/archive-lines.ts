@@ -11,11 +11,13 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { type ArchivedChunk, TextsRead } from '../shared/archive-texts.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseCommand } from './cli.ts';
 
 failInOneLine();
 
-const path = process.argv[2];
+const [path] = parseCommand({}, 'npm run -s archive:lines -- [FILE] (an object of the archive; stdin when no FILE is given)', {
+  positionals: 1,
+}).positionals;
 // Run bare at a terminal, it would wait without a word for input that is not coming.
 if (!path && process.stdin.isTTY)
   throw new Error(

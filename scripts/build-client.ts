@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { failInOneLine, parseFlags } from './cli.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -62,6 +63,8 @@ export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  failInOneLine();
+  parseFlags({}, 'npm run build:client');
   await buildClient();
   console.log(`client built in ${CLIENT_DIST}: npm install ${CLIENT_DIST}`);
 }

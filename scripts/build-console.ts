@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { dirname, join, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 import { minifiedTemplates } from './minify-templates.ts';
 import { privateNames } from './private-names.ts';
 import { uplotWithoutUnusedParts } from './uplot-unused.ts';
@@ -72,6 +72,7 @@ export async function buildConsole(options: { outDir?: string } = {}): Promise<M
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   failInOneLine();
+  parseFlags({}, 'npm run build:console');
   // `npm run deploy` builds the console first: a setting the Worker would read as its default stops it here.
   refuseMistypedVars(tomlVars(join(ROOT, 'wrangler.toml')), 'wrangler.toml [vars]');
   await buildConsole();

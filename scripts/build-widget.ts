@@ -13,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
 import { LAST_MINIFY, lastMinify, mangling, ownSources, TARGET } from './build-shared.ts';
+import { failInOneLine, parseFlags } from './cli.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { idbWithoutExtras } from './idb-without-extras.ts';
 import { litShortMessages } from './lit-short-messages.ts';
@@ -182,6 +183,8 @@ export async function buildWidget(options: { types?: boolean; outDir?: string } 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  failInOneLine();
+  parseFlags({}, 'npm run build:widget');
   await buildWidget();
   console.log(`widget built in ${WIDGET_DIST}`);
 }

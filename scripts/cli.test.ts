@@ -44,6 +44,17 @@ describe('the command-line tools', () => {
     expect(failed?.stderr.trim().split('\n')).toEqual([`error: Unknown option '--endpiont'; usage: ${help.stdout.trim().slice('usage: '.length)}`]);
   });
 
+  // Each would otherwise do its work: open a file named --help, start the collector and the demo, fail.
+  it.each([
+    ['archive-lines', 'npm run -s archive:lines -- [FILE]'],
+    ['start', 'npm start (settings in the environment'],
+    ['keys', 'npm run keys -- create <project-id>'],
+  ])('npm run %s -- --help prints its usage alone, exit 0', { timeout: 30_000 }, async (tool, usage) => {
+    const help = await run(tsx, [join(ROOT, 'scripts', `${tool}.ts`), '--help'], { cwd: ROOT });
+    expect(help.stderr).toBe('');
+    expect(help.stdout.slice(0, `usage: ${usage}`.length)).toBe(`usage: ${usage}`);
+  });
+
   it.each([
     ['--sessions', 'abc', 'from 1 to 100000'],
     ['--sessions', '-1', 'from 1 to 100000'],

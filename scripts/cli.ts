@@ -55,12 +55,14 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
 }
 
 /**
- * A whole number from `min` to `max` given as `--name` (or in the environment variable `name`), or
- * a one-line error naming it: `Number()` would take `abc` as NaN and `1e3` or ` 7 ` as numbers.
+ * A whole number from `min` to `max` (of `unit`, say days) given as `--name` (or in the environment
+ * variable `name`), in plain decimal digits, or a one-line error naming it: `Number()` would take
+ * `abc` as NaN, and `1e3`, `0x10`, ` 7 ` or an empty string as numbers.
  */
-export function wholeNumber(name: string, given: string, min: number, max: number): number {
+export function wholeNumber(name: string, given: string, min: number, max: number, unit?: string): number {
   const n = /^-?\d+$/.test(given) ? Number(given) : Number.NaN;
-  if (!(n >= min && n <= max)) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(given)}`);
+  if (!(n >= min && n <= max))
+    throw new Error(`${name} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}, not ${JSON.stringify(given)}`);
   return n;
 }
 
@@ -80,21 +82,47 @@ export function collectorJson<T>(res: Response, text: string, asked: string): T 
 }
 
 /**
- * A tool's flags: `--help` prints its usage and exits 0, and a flag it does not take (or one
- * without its value) is refused in one line that gives the usage, rather than node's bare
- * "Unknown option '--help'".
+ * Whether the command line asks for the usage: `--help` or `-h` before any `--` (after it, a word
+ * is an argument, a file so named say).
  */
-export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(options: T, usage: string) {
-  if (process.argv.slice(2).includes('--help')) {
+export function helpAsked(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * A tool's command line, flags and up to `positionals` words: `--help` prints its usage and exits 0
+ * (rather than being taken as a file's name, or starting what the tool starts), and a flag it does
+ * not take (or one without its value), or a word more, is refused in one line that gives the usage,
+ * rather than node's bare "Unknown option '--help'".
+ */
+export function parseCommand<const T extends NonNullable<ParseArgsConfig['options']>>(
+  options: T,
+  usage: string,
+  { positionals = 0, args = process.argv.slice(2) }: { positionals?: number; args?: string[] } = {},
+) {
+  if (helpAsked(args)) {
     console.log(`usage: ${usage}`);
     process.exit(0);
   }
-  try {
-    return parseArgs({ options }).values;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (!code.startsWith('ERR_PARSE_ARGS')) throw err;
-    // Node's own advice about positionals does not apply: these tools take none.
-    throw new Error(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; usage: ${usage}`);
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({ args, options, allowPositionals: positionals > 0 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (!code.startsWith('ERR_PARSE_ARGS')) throw err;
+      // Node's own advice about positionals does not apply: a tool takes what its usage says.
+      throw new Error(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; usage: ${usage}`);
+    }
+  })();
+  // Typed as none when whether they are allowed is not known to the compiler.
+  const words = parsed.positionals as string[];
+  const more = words[positionals];
+  if (more !== undefined) throw new Error(`unexpected ${JSON.stringify(more)}; usage: ${usage}`);
+  return { values: parsed.values, positionals: words };
+}
+
+/** A tool's flags, when it takes no other words: see `parseCommand`. */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(options: T, usage: string) {
+  return parseCommand(options, usage).values;
 }

@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,13 +144,29 @@ describe('npm run keys', () => {
     expect(made).toEqual([]);
   });
 
+  it('ends quietly, exit 0, when what reads its list goes first (| head -1)', async () => {
+    const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', 'list', '--persist-to', persistTo], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    // Gone before it writes a line: what a reader that took its first line and quit leaves it.
+    child.stdout.destroy();
+    const [code] = await once(child, 'exit');
+    rmSync(persistTo, { recursive: true, force: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it.each([
     [['create', 'acme', '--nmae', 'Acme'], "Unknown option '--nmae'"],
     [['create', 'acme', '--name', 'Acme', 'Corp'], 'unexpected "Corp"; usage: npm run keys -- create'],
     [['origins', 'acme', '--origin', 'https://app.acme.example'], 'origins takes no --origin; usage: npm run keys -- origins'],
     [['list', '--print-sql'], 'list takes no --print-sql'],
     [['revoke', 'rfs_AbCd'], '"rfs_AbCd" is shorter than a key\'s prefix: give its first 10 characters'],
-    [['revoke', 'rfw_AbCdEf12345', '--after', 'a week'], '--after takes a number of days from 0 (at once) to 3650, not "a week"'],
+    [['revoke', 'rfw_AbCdEf12345', '--after', 'a week'], '--after must be a whole number of days from 0 to 3650, not "a week"'],
   ])('refuses %j in one line, touching nothing: %s', (args, message) => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });

@@ -11,22 +11,13 @@
  * the terminal), to run with `wrangler d1 execute DB --remote --file project.sql`; `origins` and
  * `revoke` take `--print-sql` too.
  */
-import { parseArgs } from 'node:util';
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
+import { endWhenReaderGoes } from './cli.ts';
+import { type KeysCommand, keysHelp, parseKeysCommand } from './keys-args.ts';
 import { type LocalD1Sql, migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { shellWord } from './next-command.ts';
 import { localD1Exists } from './wrangler.ts';
-
-const OPTIONS = {
-  name: { type: 'string' },
-  origin: { type: 'string', multiple: true },
-  add: { type: 'string', multiple: true },
-  remove: { type: 'string', multiple: true },
-  'persist-to': { type: 'string' },
-  'print-sql': { type: 'boolean' },
-  after: { type: 'string' },
-} as const;
 
 /**
  * Days a revoked write key goes on working unless `--after` says otherwise: a returning visitor's
@@ -35,27 +26,6 @@ const OPTIONS = {
  */
 export const WRITE_KEY_GRACE_DAYS = 30;
 const DAY_MS = 86_400_000;
-
-/** What each command takes: another flag, or a word more (`--name My App` unquoted), would be ignored, so it is refused. */
-const USAGE: Record<string, { args: number; flags: (keyof typeof OPTIONS)[]; usage: string }> = {
-  create: { args: 1, flags: ['name', 'origin', 'persist-to', 'print-sql'], usage: 'create <project-id> [--name N] [--origin URL ...]' },
-  origins: { args: 1, flags: ['add', 'remove', 'persist-to', 'print-sql'], usage: 'origins <project-id> [--add URL ...] [--remove URL ...]' },
-  list: { args: 0, flags: ['persist-to'], usage: 'list' },
-  revoke: { args: 1, flags: ['after', 'persist-to', 'print-sql'], usage: 'revoke <key-prefix (its first 10 characters)> [--after DAYS]' },
-};
-
-function parse() {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: OPTIONS });
-  const [command = '', ...args] = positionals;
-  const takes = USAGE[command];
-  if (!takes) throw new Error('usage: npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>');
-  const usage = `usage: npm run keys -- ${takes.usage} [--persist-to DIR]${takes.flags.includes('print-sql') ? ' [--print-sql]' : ''}`;
-  if (args.length !== takes.args)
-    throw new Error(`${args.length > takes.args ? `unexpected ${JSON.stringify(args[takes.args])}` : 'missing argument'}; ${usage}`);
-  const other = Object.keys(values).find((flag) => !takes.flags.includes(flag as keyof typeof OPTIONS));
-  if (other) throw new Error(`${command} takes no --${other}; ${usage}`);
-  return { command, arg: args[0] ?? '', values };
-}
 
 /**
  * Brings the local D1 up to date if wrangler has made it. One no start has made yet has no
@@ -68,7 +38,7 @@ async function migrateIfMade(sql: LocalD1Sql): Promise<boolean> {
 }
 
 /** Runs the command, opening the local D1 once at most (opened on its first statement). */
-async function run({ command, arg, values }: ReturnType<typeof parse>, sql: LocalD1Sql) {
+async function run({ command, arg, values, after }: KeysCommand, sql: LocalD1Sql) {
   switch (command) {
     case 'create': {
       // Checked before the D1 is touched: a bad origin changes nothing.
@@ -147,9 +117,6 @@ async function run({ command, arg, values }: ReturnType<typeof parse>, sql: Loca
       // A key's stored prefix is its first 10 characters: anything shorter matches none.
       if (arg.length < 10) throw new Error(`${JSON.stringify(arg)} is shorter than a key's prefix: give its first 10 characters (or the whole key)`);
       const prefix = arg.slice(0, 10);
-      const after = values.after === undefined ? undefined : Number(values.after);
-      if (after !== undefined && !(values.after!.trim() !== '' && after >= 0 && after <= 3650))
-        throw new Error(`--after takes a number of days from 0 (at once) to 3650, not ${JSON.stringify(values.after)}`);
       const days = after === undefined ? `(case when kind = 'write' then ${WRITE_KEY_GRACE_DAYS} else 0 end)` : String(after);
       // A key still in its grace is live: revoking it again moves its end, to now with --after 0.
       const revoke = `update api_keys set revoked_at = ${NOW_MS_SQL} + cast(${days} * ${DAY_MS} as integer) where prefix = '${prefix.replaceAll("'", "''")}' and (revoked_at is null or revoked_at > ${NOW_MS_SQL})`;
@@ -171,7 +138,14 @@ async function run({ command, arg, values }: ReturnType<typeof parse>, sql: Loca
 }
 
 async function main() {
-  const args = parse();
+  // `npm run keys -- list | head -1`: the rest of the list is wanted by no one.
+  endWhenReaderGoes();
+  const help = keysHelp(process.argv.slice(2));
+  if (help) {
+    console.log(help);
+    return;
+  }
+  const args = parseKeysCommand(process.argv.slice(2));
   await withLocalD1({ persistTo: args.values['persist-to'] }, (sql) => run(args, sql));
 }
 

@@ -37,7 +37,7 @@ describe('npm run retrain, a model promoted while it trained', () => {
       (err: { code: number; stdout: string; stderr: string }) => err,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stdout).toMatch(/Trained retrain-\d{8}T\d{6}Z on 80 confirmed examples/);
+    expect(failed?.stdout).toMatch(/Trained retrain-\d{8}T\d{6}\.\d{3}Z on 80 confirmed examples/);
     expect(failed?.stdout).toContain('nDCG@5');
     expect(failed?.stdout).not.toMatch(/^Promoted/m);
     // Run again as said, it reaches the same collector with the same options (the key itself is not printed back),

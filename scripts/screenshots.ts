@@ -17,7 +17,7 @@ import { trainedModels } from '../console/e2e/trained-models.ts';
 import { startDemo } from '../demo/server/index.ts';
 import { launch } from '../tests/e2e/chromium.ts';
 import { buildConsole } from './build-console.ts';
-import { failInOneLine } from './cli.ts';
+import { failInOneLine, parseCommand } from './cli.ts';
 import { holdPort } from './free-port.ts';
 import { type LocalCollector, NO_RATE_LIMITS, startLocalCollector } from './local-collector.ts';
 import { ROOT } from './wrangler.ts';
@@ -137,8 +137,8 @@ async function consoleScreenshots(browser: Browser) {
 }
 
 failInOneLine();
-const wanted = process.argv.slice(2);
 const runs = { demo: demoScreenshots, console: consoleScreenshots };
+const { positionals: wanted } = parseCommand({}, 'npm run screenshots [-- demo | console] (both by default)', { positionals: Object.keys(runs).length });
 // A set's name misspelt would take no picture and still say they were written.
 const unknown = wanted.find((name) => !Object.hasOwn(runs, name));
 if (unknown) throw new Error(`no screenshot set ${JSON.stringify(unknown)}: give ${Object.keys(runs).join(' or ')}, or nothing for all`);

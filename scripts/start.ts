@@ -9,7 +9,7 @@ import { generatorFromEnv } from '../demo/server/generate.ts';
 import { DEMO_PORT, startDemo } from '../demo/server/index.ts';
 import { buildConsole } from './build-console.ts';
 import { buildWidget } from './build-widget.ts';
-import { failInOneLine, wholeNumber } from './cli.ts';
+import { failInOneLine, parseFlags, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
 import { migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
@@ -18,6 +18,8 @@ import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
 import { ROOT, startDev } from './wrangler.ts';
 
 failInOneLine();
+// It takes no flags (its settings are environment variables): --help, or a flag, would otherwise start it all.
+parseFlags({}, 'npm start (settings in the environment: PORT, DEMO_PORT, DEMO_CORPUS, DEMO_LLM_*; see README, Quick start)');
 
 // Checked before anything starts: PORT=abc would migrate and build, then fail on an origin ending in NaN.
 const PORT = localCollectorPort();

@@ -11,11 +11,11 @@
  *   tsx scripts/embedding-models/corpus-model.ts --data <BEIR directory> --out <dir>
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { readBeirCorpus } from '../../demo/corpus/beir.ts';
 import { passage } from '../../demo/corpus/chunk.ts';
 import { byCodeUnit } from '../../shared/code-unit-order.ts';
 import { STOP_WORDS } from '../../shared/terms.ts';
+import { failInOneLine, parseFlags } from '../cli.ts';
 import { termVectors } from './lsa.ts';
 import { SPECIAL_TOKENS, writeEmbeddingModel } from './model-files.ts';
 
@@ -108,9 +108,11 @@ export async function beirTexts(dataDir: string): Promise<string[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' } } });
+  failInOneLine();
+  const usage = 'tsx scripts/embedding-models/corpus-model.ts --data <BEIR directory> --out <dir>';
+  const values = parseFlags({ data: { type: 'string' }, out: { type: 'string' } }, usage);
   if (!values.data || !values.out) {
-    console.error('usage: tsx scripts/embedding-models/corpus-model.ts --data <BEIR directory> --out <dir>');
+    console.error(`usage: ${usage}`);
     process.exit(2);
   }
   const started = Date.now();

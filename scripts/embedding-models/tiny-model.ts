@@ -9,6 +9,7 @@
  *   tsx scripts/embedding-models/tiny-model.ts <dir>
  */
 import { resolve } from 'node:path';
+import { failInOneLine, parseCommand } from '../cli.ts';
 import { random } from '../seed/traffic.ts';
 import { SPECIAL_TOKENS, writeEmbeddingModel } from './model-files.ts';
 import { FUNCTION_WORDS, OTHER_WORDS, SUFFIX_PIECES, SYNONYM_GROUPS } from './vocabulary.ts';
@@ -72,9 +73,11 @@ function normalise(v: Float32Array): Float32Array {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dir = process.argv[2];
+  failInOneLine();
+  const usage = 'tsx scripts/embedding-models/tiny-model.ts <dir>';
+  const [dir] = parseCommand({}, usage, { positionals: 1 }).positionals;
   if (!dir) {
-    console.error('usage: tsx scripts/embedding-models/tiny-model.ts <dir>');
+    console.error(`usage: ${usage}`);
     process.exit(2);
   }
   const { modelId, localModelPath } = await buildTinyModel(resolve(dir));

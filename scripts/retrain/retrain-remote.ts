@@ -135,12 +135,12 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
   return { ...outcome, recorded: true };
 }
 
-/** A model's version as `npm run retrain` names it: retrain-20261130T021500Z. */
-export const retrainVersion = (at: number): string =>
-  `retrain-${new Date(at)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}`;
+/**
+ * A model's version as `npm run retrain` names it: retrain-20261130T021500.123Z, UTC to the
+ * millisecond, since the registry refuses a version stored already and two runs may finish in one
+ * second; of one width, so versions sort as they were made.
+ */
+export const retrainVersion = (at: number): string => `retrain-${new Date(at).toISOString().replace(/[-:]/g, '')}`;
 
 /** `POST /v1/admin/models`'s body for a training's outcome, the model compared with `comparedWith`. */
 export const modelRecord = (outcome: Extract<RetrainOutcome, { trained: true }>, comparedWith: string | null) => ({
