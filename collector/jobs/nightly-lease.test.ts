@@ -34,6 +34,18 @@ const savesSlice = (sql: readonly string[]) => sql.some((s) => s.trimStart().sta
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The D1 of an invocation whose first save of a slice comes after another invocation ('next') took `night`'s run of the project. */
+function takenOverAtFirstSave(projectId: string, night: string) {
+  let tookOver = false;
+  return hookedD1(env.DB, async ({ sql }, run) => {
+    if (!tookOver && savesSlice(sql)) {
+      tookOver = true;
+      await holdAs(projectId, night, 'next', Date.now() + 60_000);
+    }
+    return run();
+  });
+}
+
 describe("a night's run, held by one invocation at a time", () => {
   it('refuses a manual run with a 409 while another runs the night, and the cron skips it and logs so; the first runs to its end', async () => {
     // `alone`'s night runs uncontested: the same traffic, for the same results.
@@ -122,14 +134,7 @@ describe("a night's run, held by one invocation at a time", () => {
     const p = await busyProject();
     const at = Date.now();
     const night = utcDay(at);
-    let tookOver = false;
-    const db = hookedD1(env.DB, async ({ sql }, run) => {
-      if (!tookOver && savesSlice(sql)) {
-        tookOver = true;
-        await holdAs(p.id, night, 'next', Date.now() + 60_000);
-      }
-      return run();
-    });
+    const db = takenOverAtFirstSave(p.id, night);
     const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
     expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
     // Where the run was before the slice, held by the invocation that took it.
@@ -197,14 +202,7 @@ describe("a project's nights, one at a time whichever night", () => {
     const night = utcDay(at);
     const other = utcDay(at - DAY_MS);
     await createRun(env.DB, p.id, other, 0, at - DAY_MS);
-    let tookOver = false;
-    const db = hookedD1(env.DB, async ({ sql }, run) => {
-      if (!tookOver && savesSlice(sql)) {
-        tookOver = true;
-        await holdAs(p.id, other, 'next', Date.now() + 60_000);
-      }
-      return run();
-    });
+    const db = takenOverAtFirstSave(p.id, other);
     const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
     expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
     // Where the run was before the slice; this invocation let go of it.
