@@ -205,8 +205,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         }
         run = moved;
       }
-      const stage = run.status === 'done' ? null : STAGES[run.stage]!.name;
-      runs.push({ projectId, status: run.status, stage, finishedAt: run.finishedAt, stages: run.stages, ...(error ? { error } : {}) });
+      runs.push({ ...reported(run), ...(error ? { error } : {}) });
     } finally {
       // After a failure too, so the next invocation takes the run at once; should this fail, the lease lapses.
       await releaseRun(db, projectId, night, owner).catch(() => undefined);
