@@ -1,5 +1,4 @@
-import type { Evidence } from '../../shared/admin-api/evidence.ts';
-import { evidenceText } from '../../shared/admin-api/evidence.ts';
+import { type Evidence, evidenceText } from '../../shared/admin-api/evidence.ts';
 
 /** What a review row's evidence column holds: codes, or the English lines mining wrote before it stored codes. */
 export type StoredEvidence = Evidence | string;
@@ -31,7 +30,10 @@ export function asEvidence(stored: StoredEvidence): Evidence {
  */
 export function distinctEvidence(stored: readonly StoredEvidence[]): Evidence[] {
   const said = new Map<string, Evidence>();
-  for (const e of stored.map(asEvidence)) if (!said.has(evidenceText(e))) said.set(evidenceText(e), e);
+  for (const e of stored.map(asEvidence)) {
+    const text = evidenceText(e);
+    if (!said.has(text)) said.set(text, e);
+  }
   return [...said.values()];
 }
 

@@ -17,6 +17,5 @@ export const LOCALES = {
 export type Locale = keyof typeof LOCALES;
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
 
-/** Fills `{name}` placeholders; unknown ones are left as they are. */
-export const format = (text: string, values: Record<string, string | number> = {}): string =>
-  text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+/** Fills `{name}` placeholders; unknown ones are left as they are (one rule with the collector's English evidence lines). */
+export { fillPlaceholders as format } from '../../shared/placeholders.ts';

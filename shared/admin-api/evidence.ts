@@ -4,6 +4,8 @@
  * and the console words it in the reader's language.
  */
 
+import { fillPlaceholders } from '../placeholders.ts';
+
 /** A chunk a user flagged as the wrong source, with the flag's confidence (0 to 1). */
 interface FlaggedWrongSource {
   code: 'flagged_wrong_source';
@@ -71,6 +73,5 @@ export function evidenceValues(e: Evidence): Record<string, string> {
 
 /** A piece of evidence in words: `template` is its code's line in the reader's language (English by default). */
 export function evidenceText(e: Evidence, template: string = EVIDENCE_EN[e.code]): string {
-  const values = evidenceValues(e);
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  return fillPlaceholders(template, evidenceValues(e));
 }
