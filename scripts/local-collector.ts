@@ -32,18 +32,15 @@ export interface LocalCollectorOptions {
   from?: CollectorState;
 }
 
-/** A stopped collector's state folder and its project's keys, to start others from. */
+/** A collector's state and project: kept from a stopped one (`keepState`), others start from it. */
 export interface CollectorState {
+  /** The folder with the D1 (and wrangler's log): a running collector's is removed by stop(). */
   persistTo: string;
+  /** The project's keys, one of each kind. */
   keys: Record<KeyKind, string>;
 }
 
-export interface LocalCollector extends DevServer {
-  /** The project's keys, one of each kind. */
-  keys: Record<KeyKind, string>;
-  /** The temporary folder with the D1 and wrangler's log; removed by stop(). */
-  persistTo: string;
-}
+export interface LocalCollector extends DevServer, CollectorState {}
 
 export async function startLocalCollector({
   origins = [],
