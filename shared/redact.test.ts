@@ -44,6 +44,9 @@ const redacted: [string, string][] = [
   ['Version 1.2.3.4 of the build server 10.0.0.1, updated the router to 10.0.0.2', 'Version 1.2.3.4 of the build server [IP], updated the router to [IP]'],
   // A list of versions ends where a word other than "and", "or" or "to" comes.
   ['versions 1.2.3.4, 1.2.3.5 on server 10.0.0.1 and 10.0.0.2', 'versions 1.2.3.4, 1.2.3.5 on server [IP] and [IP]'],
+  // An address after a version in a list is not another version of it.
+  ['version 1.2.3.4 and 192.168.1.20 leaked', 'version 1.2.3.4 and [IP] leaked'],
+  ['updated to 2.3.4.5, 10.20.30.40 is the new server', 'updated to 2.3.4.5, [IP] is the new server'],
   // NAT64 addresses (64:ff9b::…) hold someone's IPv4 address; an IPv4 address written in an IPv6 one goes with it.
   ['via 64:ff9b::c000:201 or 64:ff9b::192.0.2.1, and 2001:db8::10.0.0.1.', 'via [IP] or [IP], and [IP].'],
   // An IPv4 address mapped into IPv6 (::ffff:…), however it is spelled, goes whole; in the deprecated

@@ -135,14 +135,15 @@ export const PII_DETECTORS: Detector[] = [
   // IPv6 before IPv4, so an IPv4 address written in an IPv6 one ("64:ff9b::192.0.2.1") goes with it.
   { kind: 'ip', pattern: /(?<![\w:])(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4})(?![\w:])/gi, confirm: ipv6Valid },
   // An IPv4 address, but not four numbers right after a version word, nor the others of their list
-  // ("versions 1.2.3.4, 1.2.3.5 and 1.2.3.6", "upgraded from 1.2.3.4 to 1.2.3.5"): the first
-  // alternative, confirmed never, keeps them. "build 4.18.2.3", "Version: 10.2.0.1" are versions
+  // that share their first number ("versions 1.2.3.4, 1.2.3.5 and 1.2.3.6", "upgraded from 1.2.3.4
+  // to 1.2.3.5"; "version 1.2.3.4 and 192.168.1.20" is an address): the first alternative, confirmed
+  // never, keeps them. "build 4.18.2.3", "Version: 10.2.0.1" are versions
   // (as "v1.2.3.4" is, which starts no token). Nor this machine (127.…), any address (0.0.0.0) or a
   // netmask (255.255.255.0): no one's.
   {
     kind: 'ip',
     pattern:
-      /\b(?:ver(?:sion)?s?|build|release|up(?:dat|grad)\w* (?:to|from)):? \d+(?:\.\d+){3}(?:(?:,? (?:and|or|to)|,) \d+(?:\.\d+){3}){0,9}|(?<![\w.])(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+      /\b(?:ver(?:sion)?s?|build|release|up(?:dat|grad)\w* (?:to|from)):? (\d+)(?:\.\d+){3}(?:(?:,? (?:and|or|to)|,) \1(?:\.\d+){3}){0,9}|(?<![\w.])(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
     confirm: (m) => /^\d/.test(m),
   },
 ];
