@@ -662,6 +662,8 @@ describe('TraceClient against the real collector', () => {
     expect(withPassword).toBeInstanceOf(RangeError);
     expect(withPassword?.message).toMatch(/^endpoint must not hold a user name or password/);
     expect(withPassword?.message).not.toContain('s3cret');
+    // Read with its line break, it is no URL, and said so without the password too.
+    expect(refusal('https://feedback:s3cret@feedback.example.com\n')?.message).toBe('endpoint must be an http(s) URL, not "https://feedback.example.com\\n"');
     expect(() => createReranker({ endpoint: 'https://feedback:s3cret@feedback.example.com', serverKey: key })).toThrow(/endpoint must not hold/);
     expect(refusal('https://feedback.example.com/?project=a')?.message).toMatch(/^endpoint must be the collector's address alone, without a query or fragment/);
     expect(refusal('https://feedback.example.com/#a')?.message).toMatch(/^endpoint must be the collector's address alone/);

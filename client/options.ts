@@ -1,6 +1,6 @@
 import type { BackoffOptions } from '../shared/backoff.ts';
 import { isHeaderSafeKey } from '../shared/header-key.ts';
-import { endpointProblem, isHttpUrl } from '../shared/url.ts';
+import { endpointProblem, isHttpUrl, withoutCredentials } from '../shared/url.ts';
 
 interface Numbers {
   batchSize: number;
@@ -71,7 +71,9 @@ export function checkedOptions(options: Partial<Numbers>, defaults: Numbers): Nu
 export function checkedConnection(options: { endpoint: unknown; serverKey: unknown }): void {
   const { endpoint, serverKey } = options;
   if (!isHttpUrl(endpoint)) {
-    throw new RangeError(`endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : String(endpoint)}`);
+    throw new RangeError(
+      `endpoint must be an http(s) URL, not ${typeof endpoint === 'string' ? JSON.stringify(withoutCredentials(endpoint)) : String(endpoint)}`,
+    );
   }
   const problem = endpointProblem(endpoint);
   if (problem) throw new RangeError(`endpoint ${problem}`);

@@ -41,6 +41,8 @@ describe('the collector the command-line tools talk to', () => {
     expect(() => collectorEndpoint('https://feedback:s3cret@feedback.example.com')).toThrow(
       '--endpoint must not hold a user name or password (fetch refuses such a URL): https://feedback.example.com/ without them',
     );
+    vi.stubEnv('RF_ENDPOINT', 'https://feedback:s3cret@feedback.example.com\n');
+    expect(() => collectorEndpoint()).toThrow('RF_ENDPOINT is not an http(s) URL: "https://feedback.example.com\\n"');
     vi.stubEnv('RF_ENDPOINT', 'https://feedback.example.com/?project=a');
     expect(() => collectorEndpoint()).toThrow(`RF_ENDPOINT must be the collector's address alone, without a query or fragment`);
     vi.stubEnv('RF_ENDPOINT', undefined);

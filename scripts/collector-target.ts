@@ -3,7 +3,7 @@
  * RF_<KIND>_KEY, else the local dev project `npm start` created.
  */
 import { existsSync } from 'node:fs';
-import { endpointProblem, isHttpUrl } from '../shared/url.ts';
+import { endpointProblem, isHttpUrl, withoutCredentials } from '../shared/url.ts';
 import { wholeNumber } from './cli.ts';
 import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
 
@@ -18,7 +18,7 @@ export function collectorEndpoint(flag?: string): string {
       : process.env.RF_ENDPOINT !== undefined
         ? [process.env.RF_ENDPOINT, 'RF_ENDPOINT']
         : [`http://127.0.0.1:${localCollectorPort()}`, 'PORT'];
-  if (!isHttpUrl(given)) throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(given)} (say https://feedback.example.com)`);
+  if (!isHttpUrl(given)) throw new Error(`${from} is not an http(s) URL: ${JSON.stringify(withoutCredentials(given))} (say https://feedback.example.com)`);
   const problem = endpointProblem(given);
   if (problem) throw new Error(`${from} ${problem}`);
   return given.replace(/\/+$/, '');
