@@ -150,6 +150,22 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
     expect(await problem()).toBe(`Feedback is not reaching the collector at ${collector.url}: ${refused}`);
   });
 
+  it("keeps saying the collector refuses the page's origin while it is down, as a collector that does not answer tells nothing of origins", async () => {
+    const { origin, port } = new URL(demo.url);
+    collector.allowedOrigins = ['http://127.0.0.1:5173'];
+    const refused = `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`;
+    await expect.poll(problem, poll).toBe(`Feedback is not reaching the collector at ${collector.url}: ${refused}`);
+    await collector.down();
+    await ask();
+    const both = `Feedback is not reaching the collector at ${collector.url}: it does not answer. Check that it is running (npm start) and that the demo is given its address (COLLECTOR_URL). Also, ${refused}`;
+    await expect.poll(problem, soon).toBe(both);
+    // Past the time the origin is asked again: asked, the collector down, it is still said.
+    await new Promise((r) => setTimeout(r, 5_500));
+    await problem();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await problem()).toBe(both);
+  });
+
   it('says nothing without a collector, where the page says so from its settings', async () => {
     const alone = await startDemo({ port: 0, log: () => {} });
     try {

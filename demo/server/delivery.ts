@@ -7,7 +7,7 @@
 import { collectorError } from '../../client/collector-error.ts';
 import { remember } from '../../shared/remember.ts';
 import { joinUrl } from '../../shared/url.ts';
-import { refusedOrigin } from './widget-origin.ts';
+import { originVerdict } from './widget-origin.ts';
 
 /** How long what the collector said of a page's origin holds before it is asked again, while the page asks. */
 const ORIGIN_CHECK_MS = 5_000;
@@ -81,8 +81,9 @@ export function watchDelivery(collectorUrl: string, writeKey?: string): Delivery
     if (writeKey && (!known || Date.now() - known.askedAt >= ORIGIN_CHECK_MS)) {
       const asking = { problem: known?.problem ?? null, askedAt: Date.now() };
       remember(origins, origin, asking, MAX_ORIGINS);
-      void refusedOrigin(collectorUrl, writeKey, origin).then((refused) => {
-        asking.problem = refused ? `${refused}.` : null;
+      void originVerdict(collectorUrl, writeKey, origin).then((verdict) => {
+        // A collector that did not tell leaves what it said last.
+        if (verdict !== undefined) asking.problem = verdict && `${verdict}.`;
       });
     }
     return known?.problem ?? null;

@@ -11,14 +11,22 @@ const ASK_TIMEOUT_MS = 5_000;
 
 /** What to say when the collector refuses the page's origin, else undefined (allowed, or no answer). */
 export async function refusedOrigin(collectorUrl: string, writeKey: string, pageUrl: string): Promise<string | undefined> {
+  return (await originVerdict(collectorUrl, writeKey, pageUrl)) ?? undefined;
+}
+
+/**
+ * What to say when the collector refuses the page's origin, null when it takes it, undefined when
+ * it did not tell (down, failing): what it said before then still stands.
+ */
+export async function originVerdict(collectorUrl: string, writeKey: string, pageUrl: string): Promise<string | null | undefined> {
   const origin = new URL(pageUrl).origin;
   try {
     const res = await fetch(joinUrl(collectorUrl, 'v1/config'), {
       headers: { authorization: `Bearer ${writeKey}`, origin },
       signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
     });
-    if (res.status !== 403) return undefined;
-    if (collectorError(await res.json().catch(() => null))?.code !== 'origin_not_allowed') return undefined;
+    if (res.ok) return null;
+    if (res.status !== 403 || collectorError(await res.json().catch(() => null))?.code !== 'origin_not_allowed') return undefined;
     const port = new URL(pageUrl).port || '80';
     return `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it)`;
   } catch {
