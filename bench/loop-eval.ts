@@ -6,14 +6,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { failInOneLine } from '../scripts/cli.ts';
+import { failInOneLine, helpAsked } from '../scripts/cli.ts';
 import { LOOP_EVAL_HELP, paramsFromArgs } from './loop-eval/params.ts';
 import { printReport } from './loop-eval/report.ts';
 import { runLoopEval } from './loop-eval/run.ts';
 
 failInOneLine();
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
+if (helpAsked(args)) {
   console.log(LOOP_EVAL_HELP);
   process.exit(0);
 }

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { helpAsked } from '../scripts/cli.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { ensureBenchDeps } from './bench-deps.ts';
 import type { Row } from './stats.ts';
@@ -43,6 +44,16 @@ const suites: Record<string, { run: () => Promise<Row[]>; sqlite?: true }> = {
 };
 
 const only = process.argv.slice(2);
+const usage = `npm run bench [-- <suite>…], suites: ${Object.keys(suites).join(', ')}`;
+if (helpAsked(only)) {
+  console.log(`usage: ${usage}`);
+  process.exit(0);
+}
+const unknown = only.filter((name) => !(name in suites));
+if (unknown.length) {
+  console.error(`no suite ${unknown.map((n) => JSON.stringify(n)).join(', ')}; usage: ${usage}`);
+  process.exit(1);
+}
 const rows: Row[] = [];
 for (const [name, suite] of Object.entries(suites)) {
   if (only.length && !only.includes(name)) continue;

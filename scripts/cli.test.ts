@@ -55,6 +55,18 @@ describe('the command-line tools', () => {
     expect(help.stdout.slice(0, `usage: ${usage}`.length)).toBe(`usage: ${usage}`);
   });
 
+  it('npm run bench -- --help prints its usage alone, and a suite it does not have is refused rather than running none', { timeout: 30_000 }, async () => {
+    const bench = join(ROOT, 'bench', 'run.ts');
+    const help = await run(tsx, [bench, '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(/^usage: npm run bench \[-- <suite>…\], suites: collector, /);
+    const refused = await run(tsx, [bench, 'nightyl'], { cwd: ROOT }).then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).toMatch(/^no suite "nightyl"; usage: npm run bench/);
+  });
+
   it.each([
     ['--sessions', 'abc', 'from 1 to 100000'],
     ['--sessions', '-1', 'from 1 to 100000'],
