@@ -1,4 +1,5 @@
 import { SIGNING_OUT } from '../../app/router.ts';
+import { askFirst } from '../../ui/leave-guard.ts';
 import { AnswerFailures } from './answer-failures.ts';
 import { type AnswerApi, AnswerLedger } from './answer-ledger.ts';
 import { NoteDrafts } from './note-drafts.ts';
@@ -36,8 +37,5 @@ globalThis.addEventListener?.(SIGNING_OUT, (e) => {
 
 // Asks before the tab closes or leaves the console while work is unsaved, whichever page is shown.
 globalThis.addEventListener?.('beforeunload', (e: BeforeUnloadEvent) => {
-  if (!unsavedWork(current?.work)) return;
-  e.preventDefault();
-  // Older browsers ask only when a return value is set.
-  e.returnValue = '';
+  if (unsavedWork(current?.work)) askFirst(e);
 });
