@@ -27,13 +27,18 @@ export default async function setup(project: TestProject) {
     let csp = '';
     const site = await startStaticServer((path): Record<string, string> => (path.endsWith('csp.html') ? { 'content-security-policy': csp } : {}));
     started.push({ stop: () => site.close() });
-    // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
-    const collector = await startLocalCollector({ origins: [site.url], vars: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-    started.push(collector);
-    const browser = await launchShared();
-    started.push({ stop: () => browser.close() });
-    const seeded = await seededState();
-    started.push({ stop: async () => rmSync(seeded.persistTo, { recursive: true, force: true }) });
+    const stoppable = async <T>(starting: Promise<T>, stop: (t: T) => Promise<unknown>): Promise<T> => {
+      const t = await starting;
+      started.push({ stop: () => stop(t) });
+      return t;
+    };
+    // Started together, each stopped by the teardown once it has started, whichever fails.
+    const [collector, browser, seeded] = await allStarted([
+      // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
+      stoppable(startLocalCollector({ origins: [site.url], vars: { RATE_LIMIT_IP_PER_MIN: '100000' } }), (c) => c.stop()),
+      stoppable(launchShared(), (b) => b.close()),
+      stoppable(seededState(), async (state) => rmSync(state.persistTo, { recursive: true, force: true })),
+    ]);
     csp = `default-src 'none'; script-src 'nonce-r4nd0m'; style-src 'nonce-r4nd0m'; connect-src ${collector.url}; img-src 'none'`;
     project.provide('collector', collector.url);
     project.provide('site', site.url);
@@ -45,4 +50,11 @@ export default async function setup(project: TestProject) {
     await teardown();
     throw err;
   }
+}
+
+/** Waits for every start, so that none is left running unstopped when another fails; then throws the first failure. */
+async function allStarted<T extends readonly unknown[]>(starts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
