@@ -206,7 +206,9 @@ export const retention: Stage = {
         )
         .bind(projectId, keptWeek),
       // In whole UTC days, as the days go: a session whose last answer was made on the first day kept stays with it.
-      sessionStats: db.prepare('delete from session_stats where project_id = ? and last_at < ?').bind(projectId, Date.parse(`${keptDay}T00:00:00Z`)),
+      sessionStats: db
+        .prepare('delete from session_stats where project_id = ? and last_at < ?')
+        .bind(projectId, rawCutoff(now, settings.aggregateRetentionDays)),
       // A chunk's counts outlive its answers and events: they go once nothing has changed them for as
       // long. Once a run (?3): no index holds that time, so each look reads every chunk's counts.
       chunkStats: db.prepare('delete from chunk_stats where ?3 and project_id = ?1 and updated_at < ?2').bind(projectId, kept, cursor === null ? 1 : 0),
