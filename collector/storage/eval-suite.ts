@@ -54,9 +54,13 @@ export async function listSuite(d1: D1Database, projectId: string): Promise<Suit
 
 /** Query keys of the suite's questions: reviewers' verdicts on them never train, as for held-out questions. */
 export async function suiteKeys(d1: D1Database, projectId: string): Promise<Set<string>> {
-  const { results } = await d1.prepare('select distinct query_key as key from eval_suite where project_id = ?').bind(projectId).all<{ key: string }>();
-  return new Set(results.map((r) => r.key));
+  return keysOf(await suiteKeysStatement(d1, projectId).all());
 }
+
+/** The statement `suiteKeys` runs, for a batch that needs them with other reads; `keysOf` its result. */
+export const suiteKeysStatement = (d1: D1Database, projectId: string) =>
+  d1.prepare('select distinct query_key as key from eval_suite where project_id = ?').bind(projectId);
+export const keysOf = (result: D1Result): Set<string> => new Set((result.results as { key: string }[]).map((r) => r.key));
 
 /**
  * Whether a reviewer's answer on a question is of use: it trains, or labels the eval sets (a

@@ -2,7 +2,7 @@ import { HELD_REASONS, type HeldReason, type ReviewItem } from '../../shared/adm
 import { DAY_MS } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { DEFAULT_MINING_THRESHOLD, heldReason } from '../loop/review-budget.ts';
-import { suiteKeys, worthReviewing } from './eval-suite.ts';
+import { keysOf, suiteKeysStatement, worthReviewing } from './eval-suite.ts';
 import { evidenceFields } from './stored-evidence.ts';
 import { AFTER_TRAINING_READ_SQL } from './training-reads.ts';
 
@@ -115,7 +115,7 @@ export interface QueueCounts {
 }
 
 export async function queueCounts(d1: D1Database, projectId: string, now: number): Promise<QueueCounts> {
-  const [counts, held] = await d1.batch([
+  const [counts, held, suite] = await d1.batch([
     d1
       .prepare(
         `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'held' then 1 end) as held,
@@ -131,8 +131,10 @@ export async function queueCounts(d1: D1Database, projectId: string, now: number
          where project_id = ?1 and status = 'held' group by key, below`,
       )
       .bind(projectId),
+    // In the same round trip: the suite's questions.
+    suiteKeysStatement(d1, projectId),
   ]);
-  const curated = await suiteKeys(d1, projectId);
+  const curated = keysOf(suite!);
   const heldFor = Object.fromEntries(HELD_REASONS.map((r) => [r, 0])) as Record<HeldReason, number>;
   for (const { key, below, n } of held!.results as { key: string; below: 0 | 1; n: number }[])
     heldFor[heldReason(worthReviewing(key, curated.has(key)), below === 1)] += n;
