@@ -83,6 +83,29 @@ describe('SQL on a local D1', () => {
     expect(openings).toEqual({ started: 3, stopped: 3 });
   });
 
+  it('leaves Ctrl-C and SIGTERM to a command that answers them itself, rather than exit before it has stopped what it started', async () => {
+    const persistTo = migrated();
+    const own = () => {};
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const listening = () => signals.map((signal) => process.listeners(signal).length);
+    const none = listening();
+    // A command without handlers of its own keeps Miniflare's, which stop its workerd and exit.
+    await withLocalD1({ persistTo }, async (sql) => {
+      await sql.query('select 1');
+      expect(listening()).toEqual(none.map((n) => n + 1));
+    });
+    for (const signal of signals) process.on(signal, own);
+    try {
+      await withLocalD1({ persistTo }, async (sql) => {
+        await sql.query('select 1');
+        for (const signal of signals) expect(process.listeners(signal).at(-1)).toBe(own);
+        expect(listening()).toEqual(none.map((n) => n + 1));
+      });
+    } finally {
+      for (const signal of signals) process.removeListener(signal, own);
+    }
+  });
+
   it('starts wrangler to migrate only when a migration is due', async () => {
     const persistTo = migrated();
     expect(await withLocalD1({ persistTo }, migrateWhenBehind)).toEqual([]);

@@ -29,14 +29,17 @@ export async function withLocalD1<T>(d1: LocalD1, use: (sql: LocalD1Sql) => Prom
     (db ??= (async () => {
       // Loaded on first use: a second of a command's start, which `npm run keys` refusing a typo need not pay.
       const { Miniflare } = await import('miniflare');
-      mf = new Miniflare({
-        modules: true,
-        script: 'export default {}',
-        d1Databases: { DB: d1DatabaseId() },
-        d1Persist: d1Persist(persistDir(d1)),
-        // No `request.cf` data to fetch from the network: nothing here serves a request.
-        cf: false,
-      });
+      mf = leavingSignalsToTheCommand(
+        () =>
+          new Miniflare({
+            modules: true,
+            script: 'export default {}',
+            d1Databases: { DB: d1DatabaseId() },
+            d1Persist: d1Persist(persistDir(d1)),
+            // No `request.cf` data to fetch from the network: nothing here serves a request.
+            cf: false,
+          }),
+      );
       return mf.getD1Database('DB');
     })());
   const sql: LocalD1Sql = {
@@ -56,6 +59,25 @@ export async function withLocalD1<T>(d1: LocalD1, use: (sql: LocalD1Sql) => Prom
     await db?.catch(() => undefined);
     await mf?.dispose();
   }
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Makes a Miniflare without the Ctrl-C and SIGTERM handlers it adds, when the command has its own:
+ * Miniflare's exit at once (130, 143), so `npm start` provisioning a D1 while wrangler starts would
+ * end before its handler stopped wrangler. Its workerd, in the command's process group, gets the
+ * signal too; the handler on 'exit' it keeps still tidies up after it.
+ */
+function leavingSignalsToTheCommand<T>(make: () => T): T {
+  const before = new Map(STOP_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const made = make();
+  for (const signal of STOP_SIGNALS) {
+    const own = before.get(signal)!;
+    if (own.length === 0) continue;
+    for (const listener of process.listeners(signal)) if (!own.includes(listener)) process.removeListener(signal, listener);
+  }
+  return made;
 }
 
 /** `LocalD1Sql.queryEach` through an opening of its own. */

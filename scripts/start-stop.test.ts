@@ -140,7 +140,9 @@ function wranglerOf(ancestor: number): Wrangler | undefined {
   return { pid: found.pid, pgid: found.pgid, port: Number(/--port (\d+)/.exec(found.args)![1]), persistTo: /--persist-to (\S+)/.exec(found.args)![1]! };
 }
 
-const groupRuns = (pgid: number) => processes().some((p) => p.pgid === pgid && !p.stat.startsWith('Z'));
+/** The command lines of what still runs in group `pgid` (zombies are gone but for their parent's reading). */
+const groupOf = (pgid: number) => processes().flatMap((p) => (p.pgid === pgid && !p.stat.startsWith('Z') ? [`${p.stat} ${p.args}`] : []));
+const groupRuns = (pgid: number) => groupOf(pgid).length > 0;
 
 const listens = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -208,7 +210,7 @@ async function interruptStart(
     interrupt(child, wrangler!);
     const code = await exited;
     // Stopped before it exited: only its last SIGKILL may still be on its way.
-    await vi.waitFor(() => expect(groupRuns(wrangler!.pgid)).toBe(false), { timeout: 2_000 });
+    await vi.waitFor(() => expect(groupOf(wrangler!.pgid)).toEqual([]), { timeout: 2_000 });
     expect(await listens(wrangler!.port)).toBe(false);
     expect(existsSync(wrangler!.persistTo)).toBe(false);
     return { code, outputWhenInterrupted, output: output() };
