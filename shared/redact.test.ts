@@ -52,7 +52,12 @@ const redacted: [string, string][] = [
   // An IPv4 address mapped into IPv6 (::ffff:…), however it is spelled, goes whole; in the deprecated
   // "compatible" form (::192.168.1.20) its IPv4 address goes.
   ['mapped ::ffff:192.168.1.20 or ::ffff:c0a8:114, ::FFFF:C0A8:0114', 'mapped [IP] or [IP], [IP]'],
-  ['in full 0:0:0:0:0:ffff:c0a8:114, translated [::ffff:0:c0a8:114]:443 or ::ffff:127.0.0.1', 'in full [IP], translated [[IP]]:443 or [IP]'],
+  ['in full 0:0:0:0:0:ffff:c0a8:114, translated [::ffff:0:c0a8:114]:443', 'in full [IP], translated [[IP]]:443'],
+  // Unless the IPv4 rule keeps it: this machine, any address, the broadcast one.
+  [
+    '::ffff:127.0.0.1, ::ffff:7f00:1, ::ffff:0.0.0.0, ::ffff:255.255.255.255 but ::ffff:1.2.3.4 or ::ffff:10.0.0.1',
+    '::ffff:127.0.0.1, ::ffff:7f00:1, ::ffff:0.0.0.0, ::ffff:255.255.255.255 but [IP] or [IP]',
+  ],
   ['from ::192.168.1.20', 'from ::[IP]'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.

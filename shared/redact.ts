@@ -91,12 +91,13 @@ export function cnIdValid(id: string): boolean {
  * address alike, in lower case without leading zeros. An address anyone is reached at starts with a
  * group of four hex digits (2001:…, fd12:…, fe80:…; none anyone is given starts with 0), or holds someone's IPv4 address: after NAT64's
  * 64:ff9b: (the prefix alone, "64:ff9b::", is everyone's), or mapped after ::ffff:
- * (::ffff:192.168.1.20, 0:0:0:0:0:ffff:c0a8:114, both written ::ffff:c0a8:114). "::", "a::b" and
+ * (::ffff:192.168.1.20, 0:0:0:0:0:ffff:c0a8:114, both written ::ffff:c0a8:114) unless it is one the
+ * IPv4 rule keeps (0.…, 127.…, 255.…, written ::ffff:ab:cd, ::ffff:7fab:cd, ::ffff:ffab:cd). "::", "a::b" and
  * "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1" this machine.
  */
 function ipv6Valid(candidate: string): boolean {
   try {
-    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:)/.test(new URL(`http://[${candidate}]/`).host);
+    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:(?!(?:7f|ff)?[\da-f]{1,2}:[\da-f]{1,4}\]))/.test(new URL(`http://[${candidate}]/`).host);
   } catch {
     return false;
   }
