@@ -20,14 +20,19 @@ export interface AdminApiStub {
   close(): Promise<void>;
 }
 
-export async function stubAdminApi(answers: Record<string, StubAnswer>): Promise<AdminApiStub> {
+/** An answer, or how to answer a request's JSON body (as a registry that refuses a version it holds). */
+export type StubRoute = StubAnswer | ((body: unknown) => StubAnswer);
+
+export async function stubAdminApi(answers: Record<string, StubRoute>): Promise<AdminApiStub> {
   const requests: AdminApiStub['requests'] = [];
   const server = createServer(async (req, res) => {
     let text = '';
     for await (const chunk of req) text += chunk;
     const route = `${req.method} ${req.url?.split('?')[0]}`;
-    requests.push({ route, body: text ? JSON.parse(text) : undefined });
-    const answer = answers[route] ?? { status: 404, body: { error: { code: 'not_found', message: `no ${route}` } } };
+    const body = text ? JSON.parse(text) : undefined;
+    requests.push({ route, body });
+    const given = answers[route] ?? { status: 404, body: { error: { code: 'not_found', message: `no ${route}` } } };
+    const answer = typeof given === 'function' ? given(body) : given;
     // A string is a page, as a proxy or another site at the collector's address would answer.
     const page = typeof answer.body === 'string';
     res

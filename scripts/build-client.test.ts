@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildClient, CLIENT_PACKAGE } from './build-client.ts';
+import { buildClient, bundleClient, CLIENT_PACKAGE } from './build-client.ts';
 import { ROOT } from './wrangler.ts';
 
 const dirs: string[] = [];
@@ -74,5 +74,24 @@ export const seen: [string, number | undefined] = [result.status, ranked[0]?.rer
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
     execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir, encoding: 'utf8' });
+  });
+
+  it('fails when an entry other than the embedder reaches node:fs, which browsers and Workers do not have', async () => {
+    const src = mkdtempSync(join(tmpdir(), 'rf-client-src-'));
+    dirs.push(src);
+    // A helper both entries share, so node:fs comes to index.js through a chunk.
+    writeFileSync(join(src, 'config.ts'), "import { readFileSync } from 'node:fs';\nexport const read = (p: string) => readFileSync(p, 'utf8');\n");
+    writeFileSync(join(src, 'embedder.ts'), "export { read } from './config.ts';\n");
+    writeFileSync(join(src, 'plain.ts'), 'export const plain = 1;\n');
+    writeFileSync(join(src, 'careless.ts'), "import { read } from './config.ts';\nexport const careless = read;\n");
+    const bundle = (index: string) => bundleClient({ index: join(src, index), 'transformers-embedder': join(src, 'embedder.ts') }, join(src, 'out'));
+    await expect(bundle('plain.ts')).resolves.toBeUndefined();
+    expect(existsSync(join(src, 'out', 'index.js'))).toBe(true);
+    rmSync(join(src, 'out'), { recursive: true });
+    await expect(bundle('careless.ts')).rejects.toThrow(
+      /index\.js imports node:fs \(from \S*careless\.ts's modules\), which browsers and Workers do not have$/,
+    );
+    // Nothing written: no package a backend could install with it.
+    expect(existsSync(join(src, 'out'))).toBe(false);
   });
 });

@@ -11,8 +11,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { basename, dirname, join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
 import { failInOneLine, parseFlags } from './cli.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { ROOT } from './wrangler.ts';
@@ -23,25 +23,70 @@ const ENTRIES = ['index', 'transformers-embedder', 'rephrase'] as const;
 
 const rootPackage = () => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
 
-export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    entryPoints: Object.fromEntries(ENTRIES.map((name) => [name, join(ROOT, 'client', `${name}.ts`)])),
+/**
+ * Node built-ins an entry may import, as the only one for Node alone: transformers-embedder.js
+ * reads a model's config.json from disk. Any other entry reaching one would build and then fail
+ * in browsers and Workers.
+ */
+const NODE_ONLY: Partial<Record<string, readonly string[]>> = { 'transformers-embedder': ['node:fs'] };
+
+/** The Node built-ins each entry of a build reaches (through its chunks too) but may not import. */
+function forbiddenNodeImports(metafile: Metafile): string[] {
+  const problems: string[] = [];
+  for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
+    if (entryPoint === undefined) continue;
+    const name = basename(output, '.js');
+    const reached = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const i of metafile.outputs[file]?.imports ?? []) {
+        if (i.external) reached.add(i.path);
+        else walk(i.path);
+      }
+    };
+    walk(output);
+    for (const path of reached)
+      if (path.startsWith('node:') && !NODE_ONLY[name]?.includes(path))
+        problems.push(`${name}.js imports ${path} (from ${entryPoint}'s modules), which browsers and Workers do not have`);
+  }
+  return problems;
+}
+
+/** Bundles the entries (name: source file) into outDir, refusing an entry that reaches a Node built-in not its own. */
+export async function bundleClient(entries: Record<string, string>, outDir: string): Promise<void> {
+  const { metafile, outputFiles } = await build({
+    entryPoints: entries,
     bundle: true,
     splitting: true,
     format: 'esm',
-    // Node, Workers and bundlers alike: no Node built-ins, no browser globals beyond fetch; but
-    // transformers-embedder.js, for Node only, reads a model's config.json from disk.
+    // Node, Workers and bundlers alike: no Node built-ins (but those NODE_ONLY allows an entry),
+    // no browser globals beyond fetch.
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2022',
-    external: ['@xenova/transformers', 'valibot', 'node:fs'],
+    external: ['@xenova/transformers', 'valibot', ...Object.values(NODE_ONLY).flatMap((m) => m ?? [])],
     outdir: outDir,
     chunkNames: 'chunks/[name]-[hash]',
     legalComments: 'none',
     logLevel: 'warning',
+    metafile: true,
+    // Written once checked: a refused build leaves no file a backend could install.
+    write: false,
   });
+  const problems = forbiddenNodeImports(metafile);
+  if (problems.length) throw new Error(`The client build is for browsers and Workers too: ${problems.join('; ')}`);
+  for (const file of outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.contents);
+  }
+}
+
+export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  await bundleClient(Object.fromEntries(ENTRIES.map((name) => [name, join(ROOT, 'client', `${name}.ts`)])), outDir);
   const types = join(outDir, 'types');
   execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'client/tsconfig.build.json', '--outDir', types], { cwd: ROOT, stdio: 'inherit' });
   rewriteDeclarationSpecifiers(types);

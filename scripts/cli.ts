@@ -67,6 +67,16 @@ export function wholeNumber(name: string, given: string, min: number, max: numbe
 }
 
 /**
+ * A number from `min` to `max` as wholeNumber reads one, which may have a fraction after a point
+ * (`0.25`, `30`): a share or a time. No exponent, hex, spaces or empty string, as `Number()` takes.
+ */
+export function decimalNumber(name: string, given: string, min: number, max: number, unit?: string): number {
+  const n = /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new Error(`${name} must be a number${unit ? ` of ${unit}` : ''} from ${min} to ${max}, not ${JSON.stringify(given)}`);
+  return n;
+}
+
+/**
  * A collector's answer read as JSON; anything else (a sign-in page of a proxy in front of it, the
  * demo or another site at that address) is said as such rather than as a JSON syntax error.
  */

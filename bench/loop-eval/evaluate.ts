@@ -23,7 +23,7 @@ export interface Metrics {
   queries: number;
 }
 
-const DEPTH = 100;
+export const DEPTH = 100;
 
 export interface Evaluator {
   /** BM25 alone: what the demo serves before any model is promoted. */

@@ -12,13 +12,24 @@ describe('loop:eval flags', () => {
   it('read numbers and switches, and refuse a negative or non-numeric count naming the flag', () => {
     const p = paramsFromArgs(['--cycles', '3', '--seed', '7', '--corpus-embeddings', '--review-minutes', '120']);
     expect(p).toMatchObject({ cycles: 3, seed: 7, corpusEmbeddings: true, reviewMinutesPerWeek: 120, sessions: DEFAULT_PARAMS.sessions });
-    expect(() => paramsFromArgs(['--cycles=-1'])).toThrow(/--cycles must be a non-negative number/);
-    expect(() => paramsFromArgs(['--sessions', 'many'])).toThrow(/--sessions must be a non-negative number, not many/);
+    expect(() => paramsFromArgs(['--cycles=-1'])).toThrow('--cycles must be a whole number from 0 to 520, not "-1"');
+    expect(() => paramsFromArgs(['--sessions', 'many'])).toThrow('--sessions must be a whole number from 0 to 1000000, not "many"');
+  });
+
+  it('take numbers as the commands do, refusing what Number() would read as one, and name the flag', () => {
+    for (const given of ['0x10', '1e3', ' 5', '5 ', '', '2.5', '+3'])
+      expect(() => paramsFromArgs([`--cycles=${given}`])).toThrow(`--cycles must be a whole number from 0 to 520, not ${JSON.stringify(given)}`);
+    for (const given of ['1e-1', '.5', '0x0', ' 0.2', ''])
+      expect(() => paramsFromArgs([`--reviewer-error=${given}`])).toThrow(`--reviewer-error must be a number from 0 to 1, not ${JSON.stringify(given)}`);
+    expect(() => paramsFromArgs(['--retrieve-k', '0'])).toThrow('--retrieve-k must be a whole number from 1 to 100, not "0"');
+    expect(() => paramsFromArgs(['--seconds-per-item', '0'])).toThrow('--seconds-per-item must be a number of seconds from 1 to 3600, not "0"');
+    expect(paramsFromArgs(['--review-minutes', '7.5', '--curated-share', '0'])).toMatchObject({ reviewMinutesPerWeek: 7.5, curatedShare: 0 });
   });
 
   it('set every parameter a run reports, and refuse a share of 1 or more', () => {
     expect(paramsFromArgs(['--validation-share', '0.3', '--seconds-per-item', '30'])).toMatchObject({ validationShare: 0.3, secondsPerReviewItem: 30 });
-    expect(() => paramsFromArgs(['--reviewer-error', '1.5'])).toThrow(/--reviewer-error must be a share below 1/);
+    expect(() => paramsFromArgs(['--reviewer-error', '1.5'])).toThrow('--reviewer-error must be a number from 0 to 1, not "1.5"');
+    expect(() => paramsFromArgs(['--validation-share', '1'])).toThrow('--validation-share must be a share below 1, not "1"');
     for (const flag of ['--validation-share', '--seconds-per-item', '--reviewer-error', '--data']) expect(LOOP_EVAL_HELP).toContain(flag);
   });
 

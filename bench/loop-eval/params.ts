@@ -1,7 +1,14 @@
 /** The run's parameters, from flags, with the defaults the README's table was made with. */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decimalNumber, wholeNumber } from '../../scripts/cli.ts';
 import { ROOT } from '../../scripts/wrangler.ts';
+import { DEPTH } from './evaluate.ts';
+
+/** Bounds no run comes near, so a slip of the keyboard is refused rather than run for days. */
+const MAX_WEEKS = 520;
+const MAX_SESSIONS = 1_000_000;
+const WEEK_MINUTES = 7 * 24 * 60;
 
 export interface LoopEvalParams {
   /** A directory in BEIR layout with qrels/train.tsv and qrels/test.tsv. */
@@ -84,33 +91,33 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       quiet: { type: 'boolean' },
     },
   });
-  const num = (v: string | undefined, fallback: number, name: string) => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, not ${v}`);
-    return n;
-  };
+  // The commands' strict readers: `Number()` would take `1e3`, `0x10`, ` 5` or an empty value.
+  const whole = (v: string | undefined, fallback: number, name: string, min: number, max: number) =>
+    v === undefined ? fallback : wholeNumber(`--${name}`, v, min, max);
+  const decimal = (v: string | undefined, fallback: number, name: string, min: number, max: number, unit?: string) =>
+    v === undefined ? fallback : decimalNumber(`--${name}`, v, min, max, unit);
   const share = (v: string | undefined, fallback: number, name: string) => {
-    const n = num(v, fallback, name);
-    if (n >= 1) throw new Error(`--${name} must be a share below 1, not ${v}`);
+    const n = decimal(v, fallback, name, 0, 1);
+    if (n === 1) throw new Error(`--${name} must be a share below 1, not ${JSON.stringify(v)}`);
     return n;
   };
   const d = DEFAULT_PARAMS;
   return {
     ...d,
     data: values.data ?? d.data,
-    cycles: num(values.cycles, d.cycles, 'cycles'),
-    sessions: num(values.sessions, d.sessions, 'sessions'),
-    seed: num(values.seed, d.seed, 'seed'),
+    cycles: whole(values.cycles, d.cycles, 'cycles', 0, MAX_WEEKS),
+    sessions: whole(values.sessions, d.sessions, 'sessions', 0, MAX_SESSIONS),
+    // The generator reads its seed as 32 bits (scripts/seed/traffic.ts).
+    seed: whole(values.seed, d.seed, 'seed', 0, 2 ** 32 - 1),
     out: values.out ?? d.out,
-    retrieveK: num(values['retrieve-k'], d.retrieveK, 'retrieve-k'),
+    retrieveK: whole(values['retrieve-k'], d.retrieveK, 'retrieve-k', 1, DEPTH),
     validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
     curatedShare: share(values['curated-share'], d.curatedShare, 'curated-share'),
     curatedUnsent: values['curated-unsent'] ?? d.curatedUnsent,
-    reviewMinutesPerWeek: num(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes'),
-    secondsPerReviewItem: num(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item'),
+    reviewMinutesPerWeek: decimal(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes', 1, WEEK_MINUTES, 'minutes'),
+    secondsPerReviewItem: decimal(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item', 1, 3600, 'seconds'),
     reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
-    browserSessions: num(values['browser-sessions'], d.browserSessions, 'browser-sessions'),
+    browserSessions: whole(values['browser-sessions'], d.browserSessions, 'browser-sessions', 0, MAX_SESSIONS),
     corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,
     trainingData: values['training-data'] ?? d.trainingData,
     quiet: values.quiet ?? d.quiet,

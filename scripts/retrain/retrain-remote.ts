@@ -122,23 +122,36 @@ export async function retrainRemote(target: AdminTarget, options: RemoteRetrainO
   // compared with retrieval's order, as the nightly job does, but named as what it replaces.
   const comparedWith = payload.currentVersion === undefined ? (payload.current?.version ?? null) : payload.currentVersion;
   if (comparedWith !== null && payload.current === null) log(`the served ${comparedWith} cannot be read: compared with retrieval's order`);
-  const outcome = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
-  if (!outcome.trained || options.dryRun) return { ...outcome, recorded: false };
-  try {
-    await admin(target, '/models', { method: 'POST', json: { ...modelRecord(outcome, comparedWith), dataReadAt: payload.readAt } });
-  } catch (err) {
-    // A 409 is the world having moved on since the data was read (stale_comparison,
-    // stale_training_data, model_exists): the training is sound, and training again fits it.
-    if (err instanceof AdminApiError && err.status === 409) return { ...outcome, recorded: false, refused: err.detail };
-    throw err;
+  const trained = retrain({ ...payload, evalQueries, version, now, vectors, rankWith: rankerWith(vectors) });
+  if (!trained.trained || options.dryRun) return { ...trained, recorded: false };
+  let outcome = trained;
+  for (let taken = 0; ; taken++) {
+    try {
+      await admin(target, '/models', { method: 'POST', json: { ...modelRecord(outcome, comparedWith), dataReadAt: payload.readAt } });
+      return { ...outcome, recorded: true };
+    } catch (err) {
+      if (!(err instanceof AdminApiError && err.status === 409)) throw err;
+      // Another run stored a model in the same millisecond: this one takes the next millisecond's
+      // name, which still sorts after it and keeps the format.
+      if (err.code === 'model_exists' && taken < MAX_NAMES_TAKEN) {
+        outcome = { ...outcome, model: { ...outcome.model, version: retrainVersion(now + taken + 1) } };
+        continue;
+      }
+      // Else the world moved on since the data was read (stale_comparison, stale_training_data):
+      // the training is sound, and training again fits it.
+      return { ...outcome, recorded: false, refused: err.detail };
+    }
   }
-  return { ...outcome, recorded: true };
 }
+
+/** How many names taken by other runs a retraining steps past: more is no race but a registry answering wrongly. */
+const MAX_NAMES_TAKEN = 10;
 
 /**
  * A model's version as `npm run retrain` names it: retrain-20261130T021500.123Z, UTC to the
  * millisecond, since the registry refuses a version stored already and two runs may finish in one
- * second; of one width, so versions sort as they were made.
+ * second (in one millisecond, the later to record takes the next one's); of one width, so versions
+ * sort as they were made.
  */
 export const retrainVersion = (at: number): string => `retrain-${new Date(at).toISOString().replace(/[-:]/g, '')}`;
 
