@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { utcDay } from '../../shared/time.ts';
 import { deferIndexes, restoreLeftIndexes, restoreOwnIndexes } from '../storage/deferred-indexes.ts';
-import { createRun } from '../storage/loop-runs.ts';
+import { leaseRun } from '../storage/loop-runs.ts';
 import { newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
@@ -77,7 +77,7 @@ describe('a bulk load', () => {
     expect(before).toContain('(a, b desc)');
     // Its owner, a run going on (on a night no other test reaches): no other run builds it again meanwhile.
     const owner = { projectId: table, night: '9999-12-31' };
-    await createRun(env.DB, owner.projectId, owner.night, 0, Date.now());
+    await leaseRun(env.DB, owner.projectId, owner.night, Date.now(), { owner: 'bulk-test', until: Date.now() + 60_000 }, Date.now());
     await env.DB.batch(deferIndexes(env.DB, owner, [index]));
     expect(await definitionOf(index)).toBeNull();
     expect(await deferred(index)).toBe(before);

@@ -163,13 +163,19 @@ describe("erasing a user takes their questions out of every stored model's memor
     expect((await served(p)).headers.get('ETag')).toBe('"v2"');
     // The erasure lands after the poll read which revision is served, before it reads the text.
     const erased = once(async () => expect((await eraseUser(env.DB, p.id, ERASED)).done).toBe(true));
+    let reads = 0;
     const racing = hookedD1(env.DB, async ({ sql }, run) => {
-      if (sql.some((s) => s.includes('from model_parts'))) await erased();
+      if (sql.some((s) => s.includes('from model_parts'))) {
+        reads++;
+        await erased();
+      }
       return run();
     });
     const res = await call('/v1/reranker', { headers: bearer(p.keys.server), bindings: { DB: racing } });
     expect(res.status).toBe(200);
     expectScrubbed(parseRerankerModel(await res.text()));
+    // The text sent is the one read, once: its revision is read with it.
+    expect(reads).toBe(1);
     // Polled with that tag, it is what is served: nothing is sent again.
     expect((await served(p, res.headers.get('ETag')!)).status).toBe(304);
   });

@@ -3,7 +3,8 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, utcDay } from '../../shared/time.ts';
 import worker from '../index.ts';
-import { createRun } from '../storage/loop-runs.ts';
+import { leaseRun } from '../storage/loop-runs.ts';
+import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { bearer, call, newProject, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
 import { runScheduled } from './index.ts';
@@ -28,6 +29,11 @@ const leaseOf = (projectId: string, night: string) =>
 
 const holdAs = (projectId: string, night: string, owner: string, until: number) =>
   env.DB.prepare('update loop_runs set lease_owner = ?, lease_until = ? where project_id = ? and night = ?').bind(owner, until, projectId, night).run();
+
+/** Starts `night`'s run of the project held by another invocation, `owner`, until then (a moment past: it crashed, and its hold lapsed). */
+async function startedBy(projectId: string, night: string, owner: string, until: number): Promise<void> {
+  expect(await leaseRun(env.DB, projectId, night, Date.now(), { owner, until }, Date.now())).toHaveProperty('run.night', night);
+}
 
 /** The first statement that saves a slice: the run is held then, its first slice run. */
 const savesSlice = (sql: readonly string[]) => sql.some((s) => s.trimStart().startsWith('update loop_runs set status'));
@@ -92,9 +98,8 @@ describe("a night's run, held by one invocation at a time", () => {
     const p = await busyProject();
     const at = Date.now();
     const night = utcDay(at);
-    await createRun(env.DB, p.id, night, 0, at);
     const until = Date.now() + 60_000;
-    await holdAs(p.id, night, 'crashed', until);
+    await startedBy(p.id, night, 'crashed', until);
     const refused = await runNow(p, at);
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(new Date(until).toISOString());
@@ -168,8 +173,8 @@ describe("a project's nights, one at a time whichever night", () => {
     expect(logs).toHaveBeenCalledWith(
       JSON.stringify({ nightly: other, project: p.id, skipped: 'in progress', heldBy: night, heldUntil: new Date(meanwhile!.until!).toISOString() }),
     );
-    // The other night ran nothing meanwhile, and runs now.
-    expect(JSON.parse((await leaseOf(p.id, other))!.stages)).toEqual([]);
+    // The other night was not even started meanwhile, and runs now.
+    expect(await leaseOf(p.id, other)).toBeNull();
     const later = await runNow(p, before);
     expect(later.status).toBe(200);
     expect(await later.json()).toMatchObject({ night: other, done: true });
@@ -180,15 +185,15 @@ describe("a project's nights, one at a time whichever night", () => {
     const at = Date.now();
     const night = utcDay(at);
     const other = utcDay(at - DAY_MS);
-    await createRun(env.DB, p.id, other, 0, at - DAY_MS);
     const until = Date.now() + 60_000;
-    await holdAs(p.id, other, 'crashed', until);
+    await startedBy(p.id, other, 'crashed', until);
     const refused = await runNow(p, at);
     expect(refused.status).toBe(409);
     const { message } = ((await refused.json()) as { error: { message: string } }).error;
     expect(message).toContain(`Night ${other}'s run is in progress`);
     expect(message).toContain(new Date(until).toISOString());
-    expect(JSON.parse((await leaseOf(p.id, night))!.stages)).toEqual([]);
+    // Refused before anything else: tonight's run is not even started.
+    expect(await leaseOf(p.id, night)).toBeNull();
 
     await holdAs(p.id, other, 'crashed', Date.now() - 1);
     const taken = await runNow(p, at);
@@ -196,12 +201,26 @@ describe("a project's nights, one at a time whichever night", () => {
     expect(await taken.json()).toMatchObject({ night, done: true });
   });
 
+  it('spends on a project another invocation holds only the statement refusing it and the one saying who holds it', async () => {
+    const p = await newProject();
+    const at = Date.now();
+    const other = utcDay(at - DAY_MS);
+    const until = Date.now() + 60_000;
+    await startedBy(p.id, other, 'crashed', until);
+    const { db, queries } = countedD1(env.DB);
+    const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
+    expect(runs).toEqual([{ projectId: p.id, status: 'running', stage: null, finishedAt: null, stages: [], heldBy: other, heldUntil: until }]);
+    // Whose night is done, then the two.
+    expect(queries()).toBe(3);
+    expect(await leaseOf(p.id, utcDay(at))).toBeNull();
+  });
+
   it('saves nothing of a slice that outlasted its lease once another night has taken the project, and says so', async () => {
     const p = await busyProject();
     const at = Date.now();
     const night = utcDay(at);
     const other = utcDay(at - DAY_MS);
-    await createRun(env.DB, p.id, other, 0, at - DAY_MS);
+    await startedBy(p.id, other, 'crashed', Date.now() - 1);
     const db = takenOverAtFirstSave(p.id, other);
     const { runs } = await runNightly({ ...env, DB: db }, at, { projects: [p.id] });
     expect(runs[0]).toMatchObject({ status: 'running', stage: 'prepare', error: expect.stringContaining('another invocation took the project over') });
@@ -218,7 +237,7 @@ describe("a project's nights, one at a time whichever night", () => {
     let released = false;
     const db = hookedD1(env.DB, async ({ sql }, run) => {
       const result = await run();
-      if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = ?1'))) leased();
+      if (sql.some((s) => s.trimStart().startsWith('insert into loop_runs'))) leased();
       if (sql.some((s) => s.trimStart().startsWith('update loop_runs set lease_owner = null'))) released = true;
       return result;
     });

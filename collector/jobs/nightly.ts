@@ -7,7 +7,7 @@
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
 import { countedR2 } from '../storage/counted-r2.ts';
-import { createRun, doneOn, type Lease, lastWindowEnd, leaseRun, projectIds, type RunRow, releaseRun, runOf, saveRun } from '../storage/loop-runs.ts';
+import { doneOn, type Lease, leaseRun, projectIds, type RunRow, releaseRun, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
 import type { StageReport } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
@@ -117,57 +117,52 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
     }
     if (left() < PROJECT_START_QUERIES + SLICE_QUERY_RESERVE) {
       // Out of queries for this invocation: the next one starts this project's night.
-      runs.push({ projectId, status: 'running', stage: null, finishedAt: null, stages: [] });
+      runs.push(unstarted(projectId));
       continue;
     }
     let run: RunRow;
-    let settings: StageContext['settings'];
     try {
+      // The hold first: a project another invocation holds costs no more queries, and gets no run.
       // The window ends at the night's moment, or now if that is later than now: nothing can have
       // arrived after now, and a window reaching into the future would hide what arrives before the
-      // next run (a simulation stepping through weeks ahead of the wall clock).
-      if (!(await runOf(db, projectId, night))) {
-        await createRun(db, projectId, night, await lastWindowEnd(db, projectId, night), Math.min(now, Date.now()));
-      }
-      settings = await settingsOf(db, projectId);
-      // The lease goes by the real clock, whatever night is run.
-      const leased = await leaseRun(db, projectId, night, lease(), Date.now());
+      // next run (a simulation stepping through weeks ahead of the wall clock). The lease goes by
+      // the real clock, whatever night is run.
+      const leased = await leaseRun(db, projectId, night, Math.min(now, Date.now()), lease(), Date.now());
       if ('done' in leased) {
         runs.push(reported(leased.done));
         continue;
       }
       if ('heldUntil' in leased) {
-        runs.push({ ...reported(leased.run), heldBy: leased.heldBy, heldUntil: leased.heldUntil });
+        runs.push({ ...(leased.run ? reported(leased.run) : unstarted(projectId)), heldBy: leased.heldBy, heldUntil: leased.heldUntil });
         continue;
       }
       run = leased.run;
     } catch (err) {
       if (!options.isolate) throw err;
-      runs.push({
-        projectId,
-        status: 'running',
-        stage: null,
-        finishedAt: null,
-        stages: [],
-        error: `start: ${messageOf(err)}`,
-      });
+      runs.push({ ...unstarted(projectId), error: `start: ${messageOf(err)}` });
       continue;
     }
-    const ctx: StageContext = {
-      db,
-      projectId,
-      night,
-      now,
-      purgeNow: Math.min(now, options.wallClock ?? now),
-      settings,
-      archive: r2?.bucket,
-      run,
-      tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
-      bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
-    };
     try {
       let error: string | undefined;
-      while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
+      // Read once the run is held: a project another invocation holds needs none.
+      const settings = await settingsOf(db, projectId).catch((err: unknown) => {
+        if (!options.isolate) throw err;
+        error = `start: ${messageOf(err)}`;
+        return undefined;
+      });
+      const ctx: StageContext | undefined = settings && {
+        db,
+        projectId,
+        night,
+        now,
+        purgeNow: Math.min(now, options.wallClock ?? now),
+        settings,
+        archive: r2?.bucket,
+        run,
+        tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
+        bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
+      };
+      while (ctx && run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
         const stage = STAGES[run.stage]!;
         const t0 = Date.now();
         const q0 = queries();
@@ -213,6 +208,9 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
   }
   return { night, calledAt: started, runs, done: runs.every((r) => r.status === 'done') };
 }
+
+/** A night's run as reported when this invocation did not start or continue it. */
+const unstarted = (projectId: string): NightlySummary['runs'][number] => ({ projectId, status: 'running', stage: null, finishedAt: null, stages: [] });
 
 /** A night's run as reported. */
 const reported = (run: RunRow): NightlySummary['runs'][number] => ({

@@ -79,6 +79,22 @@ describe('the D1 query budget of one invocation', () => {
     }
   });
 
+  it("starts a project's night in one statement that takes its hold, with the window after the last night's, and reads its settings once held", async () => {
+    const p = await newProject();
+    const at = Date.now();
+    const before = await runNightly(env, at - 86_400_000, { projects: [p.id] });
+    expect(before.done).toBe(true);
+    const { db, queries } = countedD1(env.DB);
+    expect((await runNightly({ ...env, DB: db }, at, { projects: [p.id], maxSlices: 0 })).runs).toMatchObject([{ status: 'running', stage: 'prepare' }]);
+    // Whose night is done; the hold, which starts the run; the settings; letting go. A failed slice's save would be the fifth.
+    expect(queries()).toBe(4);
+    const windows = await env.DB.prepare('select window_from, window_to, lease_owner from loop_runs where project_id = ? order by night').bind(p.id).all();
+    expect(windows.results).toEqual([
+      { window_from: 0, window_to: at - 86_400_000, lease_owner: null },
+      { window_from: at - 86_400_000, window_to: at, lease_owner: null },
+    ]);
+  });
+
   it('refuses a budget too small to ever start a night, saying so, rather than leaving every night waiting unnoticed', async () => {
     const p = await busyProject();
     const small = { ...env, NIGHTLY_QUERY_BUDGET: String(MIN_QUERY_BUDGET - 1) };

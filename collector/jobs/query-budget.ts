@@ -14,10 +14,11 @@ export const DEFAULT_QUERY_BUDGET = INVOCATION_QUERIES;
 export const SLICE_QUERY_RESERVE = 60;
 
 /**
- * Queries to start or resume a project's run (its run, the last window, creating it, its settings,
- * taking its lease) and, after its slices, save it after a failure and let go of its lease.
+ * Queries to start or resume a project's run (taking its lease, which starts it if need be, then
+ * its settings) and, after its slices, save it after a failure and let go of its lease. A project
+ * another invocation holds takes two (the lease refused, and who holds it) and nothing after.
  */
-export const PROJECT_START_QUERIES = 8;
+export const PROJECT_START_QUERIES = 4;
 
 /** The least budget that starts a night and runs a slice of it: listing the projects and whose night is done, one start, one slice. */
 export const MIN_QUERY_BUDGET = 2 + PROJECT_START_QUERIES + SLICE_QUERY_RESERVE;

@@ -68,31 +68,6 @@ export async function runOf(d1: D1Database, projectId: string, night: string): P
   return row ? fromRaw(row) : undefined;
 }
 
-/**
- * Where the last earlier run that finished ended its window: this run starts there (0 for a
- * project's first run). A run left unfinished when its night passed is not continued, so its
- * window is covered again.
- */
-export async function lastWindowEnd(d1: D1Database, projectId: string, night: string): Promise<number> {
-  const row = await d1
-    .prepare(`select max(window_to) as t from loop_runs where project_id = ? and night < ? and status = 'done'`)
-    .bind(projectId, night)
-    .first<{ t: number | null }>();
-  return row?.t ?? 0;
-}
-
-/** Starts the night's run; a concurrent invocation that got there first wins, and its row is returned. */
-export async function createRun(d1: D1Database, projectId: string, night: string, windowFrom: number, now: number): Promise<RunRow> {
-  await d1
-    .prepare(
-      `insert into loop_runs (project_id, night, status, stage, cursor, window_from, window_to, state, stages, started_at)
-       values (?, ?, 'running', 0, null, ?, ?, '{}', '[]', ?) on conflict do nothing`,
-    )
-    .bind(projectId, night, windowFrom, now, Date.now())
-    .run();
-  return (await runOf(d1, projectId, night))!;
-}
-
 /** The invocation holding a run (a random id of its own), and until when (epoch ms, by the real clock). */
 export interface Lease {
   owner: string;
@@ -101,9 +76,10 @@ export interface Lease {
 
 /**
  * What taking a run's lease found: the run as it is now, held; or the project held by another
- * invocation, running the night `heldBy` (this one or another), until then; or the run done meanwhile.
+ * invocation, running the night `heldBy` (this one or another), until then, with the night's run
+ * if one was started before; or the run done meanwhile.
  */
-export type Leased = { run: RunRow } | { heldBy: string; heldUntil: number; run: RunRow } | { done: RunRow };
+export type Leased = { run: RunRow } | { heldBy: string; heldUntil: number; run?: RunRow } | { done: RunRow };
 
 /**
  * Whether a run of the project of another night than `night` (SQL parameters), still running, is
@@ -114,31 +90,41 @@ const OTHER_NIGHT_HELD = (project: string, night: string, now: string) =>
   `exists (select 1 from loop_runs o where o.project_id = ${project} and o.night <> ${night} and o.status = 'running' and o.lease_until > ${now})`;
 
 /**
- * Takes the night's run for `lease.owner`, in one conditional update: only a run still running
- * whose lease is free or has lapsed by `now` (its holder crashed) is taken, and only while no run
- * of another night of the project is held. A run once taken is read as it is then: the holder
- * before may have moved it on since it was last read.
+ * Where a new run of the project ?1's night ?2 starts its window: where the last earlier run that
+ * finished ended its own (0 for a project's first run). A run left unfinished when its night passed
+ * is not continued, so its window is covered again.
  */
-export async function leaseRun(d1: D1Database, projectId: string, night: string, lease: Lease, now: number): Promise<Leased> {
+const LAST_WINDOW_END = `coalesce((select max(window_to) from loop_runs where project_id = ?1 and night < ?2 and status = 'done'), 0)`;
+
+/**
+ * Takes the night's run for `lease.owner` in one statement, starting it (its window ending at
+ * `windowTo`) when there is none yet: only while no run of another night of the project is held,
+ * and a run started before only while it is still running and its lease is free or has lapsed by
+ * `now` (its holder crashed). A project held by another invocation so costs two queries, and gets
+ * no run. A run once taken is read as it is then: the holder before may have moved it on since.
+ */
+export async function leaseRun(d1: D1Database, projectId: string, night: string, windowTo: number, lease: Lease, now: number): Promise<Leased> {
   const taken = await d1
     .prepare(
-      `update loop_runs set lease_owner = ?1, lease_until = ?2
-       where project_id = ?3 and night = ?4 and status = 'running' and (lease_until is null or lease_until <= ?5)
-         and not ${OTHER_NIGHT_HELD('?3', '?4', '?5')} returning *`,
+      `insert into loop_runs (project_id, night, status, stage, cursor, window_from, window_to, state, stages, started_at, lease_owner, lease_until)
+       select ?1, ?2, 'running', 0, null, ${LAST_WINDOW_END}, ?3, '{}', '[]', ?6, ?4, ?5 where not ${OTHER_NIGHT_HELD('?1', '?2', '?6')}
+       on conflict (project_id, night) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+         where loop_runs.status = 'running' and (loop_runs.lease_until is null or loop_runs.lease_until <= ?6)
+       returning *`,
     )
-    .bind(lease.owner, lease.until, projectId, night, now)
+    .bind(projectId, night, windowTo, lease.owner, lease.until, now)
     .first<RawRun>();
   if (taken) return { run: fromRaw(taken) };
-  // The night's run, and whichever of the project's runs holds it.
+  // The night's run, if it was started, and whichever of the project's runs holds it.
   const { results } = await d1
     .prepare(`select * from loop_runs where project_id = ?1 and (night = ?2 or (status = 'running' and lease_until > ?3))`)
     .bind(projectId, night, now)
     .all<RawRun>();
-  const row = results.find((r) => r.night === night)!;
-  if (row.status === 'done') return { done: fromRaw(row) };
-  // None held: let go of between the two reads, so the next call takes it.
-  const holder = results.find((r) => r.status === 'running' && r.lease_until !== null && r.lease_until > now) ?? row;
-  return { heldBy: holder.night, heldUntil: holder.lease_until ?? now, run: fromRaw(row) };
+  const row = results.find((r) => r.night === night);
+  if (row?.status === 'done') return { done: fromRaw(row) };
+  // None held: let go of between the two statements, so the next call takes it.
+  const holder = results.find((r) => r.status === 'running' && r.lease_until !== null && r.lease_until > now);
+  return { heldBy: holder?.night ?? night, heldUntil: holder?.lease_until ?? now, ...(row && { run: fromRaw(row) }) };
 }
 
 /** Lets go of the run, if `owner` still holds it: the next invocation takes it at once. */

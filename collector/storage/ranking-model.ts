@@ -32,10 +32,20 @@ export interface RankingModel {
 export async function rankingModel(d1: D1Database, projectId: string): Promise<RankingModel> {
   const { version, revision } = await currentVersionAndRevision(d1, projectId);
   if (!version) return { version, revision, model: null };
-  const hit = kept.get(projectId);
-  if (hit && hit.version === version && hit.revision === revision) return { version, revision, model: hit.model };
+  const hit = keptModel(projectId, version, revision);
+  if (hit !== undefined) return { version, revision, model: hit };
   // Read after the revision: a rewrite landing in between is kept under the older revision, read again next call.
-  const artifact = await modelArtifact(d1, projectId, version);
+  return { version, revision, model: keepModel(projectId, version, revision, await modelArtifact(d1, projectId, version)) };
+}
+
+/** The model kept parsed for the project's version at that revision: null for one kept as not parsing, undefined when none is kept. */
+export function keptModel(projectId: string, version: string, revision: number): RerankerModel | null | undefined {
+  const hit = kept.get(projectId);
+  return hit && hit.version === version && hit.revision === revision ? hit.model : undefined;
+}
+
+/** Parses a version's artifact as read at `revision` (null: none stored) and keeps it so: null when it does not parse. */
+export function keepModel(projectId: string, version: string, revision: number, artifact: string | null): RerankerModel | null {
   let model: RerankerModel | null = null;
   try {
     model = artifact === null ? null : parseRerankerModel(artifact);
@@ -43,5 +53,5 @@ export async function rankingModel(d1: D1Database, projectId: string): Promise<R
     model = null;
   }
   kept.set(projectId, { version, revision, model, chars: artifact?.length ?? 0 });
-  return { version, revision, model };
+  return model;
 }

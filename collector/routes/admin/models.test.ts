@@ -243,6 +243,26 @@ describe('GET /v1/reranker', () => {
     });
   });
 
+  it('reads the served artifact once a download, of a model not kept parsed yet too, and not at all for a backend that has it', async () => {
+    const p = await newProject();
+    expect((await admin(p, '/models', { method: 'POST', json: trained(model('v1')) })).status).toBe(201);
+    let reads = 0;
+    const DB = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql.some((s) => s.includes('from model_parts'))) reads++;
+      return run();
+    });
+    const get = (tag?: string) => call('/v1/reranker', { headers: { ...bearer(p.keys.server), ...(tag && { 'If-None-Match': tag }) }, bindings: { DB } });
+    const first = await get();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ETag')).toBe('"v1"');
+    expect(JSON.parse(await first.text())).toMatchObject({ version: 'v1' });
+    expect(reads).toBe(1);
+    expect((await get('"v1"')).status).toBe(304);
+    expect(reads).toBe(1);
+    expect((await get()).status).toBe(200);
+    expect(reads).toBe(2);
+  });
+
   it('serves no model while the served artifact cannot be read, so a rollback to it stops clients ranking with the one rolled back', async () => {
     const p = await newProject();
     // Stored and served before artifacts were checked as they are now: its vector is not base64.
