@@ -1,19 +1,10 @@
 /** What `npm run nightly` prints of the collector's answer to POST /v1/admin/nightly. */
+import type { NightlySummary as CollectorSummary } from '../shared/admin-api/nightly.ts';
 
-/** What POST /v1/admin/nightly answers (collector/jobs/nightly.ts `NightlySummary`). */
-export interface NightlySummary {
-  night: string;
-  /** The collector's clock when the call began (absent from collectors before it said so). */
-  calledAt?: number;
-  done: boolean;
-  runs: {
-    projectId: string;
-    status: string;
-    stage: string | null;
-    finishedAt: number | null;
-    stages: { name: string; slices: number; ms: number; counts: Record<string, number>; note?: string }[];
-  }[];
-}
+/**
+ * What POST /v1/admin/nightly answers, from collectors before it said when the call began too.
+ */
+export type NightlySummary = Omit<CollectorSummary, 'calledAt'> & Partial<Pick<CollectorSummary, 'calledAt'>>;
 
 /** A report's parts in order: a line, or a table's rows. */
 export type ReportPart = string | Record<string, string | number>[];

@@ -1,5 +1,5 @@
 /** The admin calls the driver makes: settings, tonight's run at a simulated moment, models, trace arrival. */
-import type { StageReport } from '../../collector/storage/schema/index.ts';
+import type { StageReport } from '../../shared/admin-api/nightly.ts';
 import type { RerankerModel } from '../../shared/reranker/model.ts';
 import { collectorFetch } from './http.ts';
 

@@ -10,24 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { freePort } from '../../scripts/free-port.ts';
 import { type DevOptions, type DevServer, startDev } from '../../scripts/wrangler.ts';
+import type { NightlySummary, StageReport } from '../../shared/admin-api/nightly.ts';
 import { type HeapSampler, sampleHeap, sampleIsolateHeap, workerdIsolates } from '../isolate-heap.ts';
 import { type Row, row } from '../stats.ts';
 import { LIVE_HEAP_MS } from './options.ts';
-
-export interface StageReport {
-  name: string;
-  slices: number;
-  ms: number;
-  counts: Record<string, number>;
-  /** The most D1 queries one of its slices ran. */
-  sliceQueriesMax?: number;
-}
-
-interface Summary {
-  night: string;
-  done: boolean;
-  runs: { projectId: string; status: string; stage: string | null; stages: StageReport[] }[];
-}
 
 export interface DrivenRun {
   done: boolean;
@@ -76,10 +62,10 @@ const ATTEMPTS = 3;
  * reconnects to the runtime, and gets "Your worker restarted mid-request" at once: it is sent
  * again. That is safe for this endpoint whatever happened: a run continues from the last slice it saved.
  */
-async function callNightly(url: string, key: string, log: (line: string) => void, at?: number): Promise<Summary> {
+async function callNightly(url: string, key: string, log: (line: string) => void, at?: number): Promise<NightlySummary> {
   for (let attempt = 1; ; attempt++) {
     const { status, text } = await post(`${url}/v1/admin/nightly${at === undefined ? '' : `?at=${at}&simulate=true`}`, key);
-    if (status === 200) return JSON.parse(text) as Summary;
+    if (status === 200) return JSON.parse(text) as NightlySummary;
     if (!(status === 503 && RESTARTED.test(text)) || attempt === ATTEMPTS) throw new Error(`POST /v1/admin/nightly answered ${status}: ${text.slice(0, 500)}`);
     log(`wrangler's proxy answered "${text.slice(0, 40)}…"; calling again`);
     await new Promise((r) => setTimeout(r, 1_000));
@@ -169,7 +155,7 @@ export async function driveNightly(
   const d1Peak = () => d1.reduce((sum, h) => ({ usedMb: sum.usedMb + h.peak().usedMb, totalMb: sum.totalMb + h.peak().totalMb }), { usedMb: 0, totalMb: 0 });
 
   const callsMs: number[] = [];
-  let summary: Summary;
+  let summary: NightlySummary;
   let slicesBefore = new Map<string, number>();
   try {
     if (server.inspectorPort !== undefined) heap = await sampleIsolateHeap(server.inspectorPort, { collectEveryMs: LIVE_HEAP_MS });

@@ -5,8 +5,8 @@
  * JavaScript (noise filter, attribution, mining) on V8 as in workerd.
  */
 import Database from 'better-sqlite3';
+import type { StageReport } from '../../shared/admin-api/nightly.ts';
 import { TimedD1 } from './d1-over-sqlite.ts';
-import type { StageReport } from './drive.ts';
 
 interface Summary {
   done: boolean;

@@ -4,12 +4,12 @@
  * stopped; the next one (the cron fires again, or `POST /v1/admin/nightly`) continues it. A run
  * that is done is not run again for the same night, so a second invocation changes nothing.
  */
+import type { NightlySummary, StageReport } from '../../shared/admin-api/nightly.ts';
 import { utcDay } from '../../shared/time.ts';
 import type { Env } from '../env.ts';
 import { countedR2 } from '../storage/counted-r2.ts';
 import { doneOn, type Lease, leaseRun, projectIds, type RunRow, releaseRun, runOf, saveRun } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
-import type { StageReport } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { readVar } from '../worker-vars.ts';
 import { MIN_QUERY_BUDGET, PROJECT_START_QUERIES, SLICE_QUERY_RESERVE } from './query-budget.ts';
@@ -55,29 +55,6 @@ export const DEFAULT_BUDGET_MS = 20_000;
  * next trigger.
  */
 export const LEASE_MS = 5 * 60_000;
-
-export interface NightlySummary {
-  night: string;
-  /** When the call began, by the collector's clock (epoch ms): a run finished before it was done by an earlier call. */
-  calledAt: number;
-  /** `finishedAt`: when the run was done (epoch ms), earlier than `calledAt` for a night done before. */
-  runs: {
-    projectId: string;
-    status: RunRow['status'];
-    stage: string | null;
-    finishedAt: number | null;
-    stages: StageReport[];
-    error?: string;
-    /**
-     * Another invocation (the cron, another call) was running the project's night `heldBy`, this
-     * night or another: this one left the project alone; that one holds it until then at the latest (epoch ms).
-     */
-    heldBy?: string;
-    heldUntil?: number;
-  }[];
-  /** True when every run of the night is done. */
-  done: boolean;
-}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 

@@ -1,10 +1,10 @@
-import type { StageReport } from './schema/index.ts';
+import type { RunStatus, StageReport } from '../../shared/admin-api/nightly.ts';
 
 /** One night's run of one project, as the job reads and writes it. */
 export interface RunRow {
   projectId: string;
   night: string;
-  status: 'running' | 'done';
+  status: RunStatus;
   stage: number;
   cursor: string | null;
   windowFrom: number;

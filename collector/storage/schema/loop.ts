@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { StageReport } from '../../../shared/admin-api/nightly.ts';
 import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import { ms } from './columns.ts';
 
@@ -136,18 +137,6 @@ export const loopRuns = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.night] })],
 );
-
-export interface StageReport {
-  name: string;
-  slices: number;
-  ms: number;
-  counts: Record<string, number>;
-  /** D1 queries its slices ran (a batch counts as its statements), and the most one slice ran. */
-  queries?: number;
-  sliceQueriesMax?: number;
-  /** What the stage decided, in words (retraining's verdict). */
-  note?: string;
-}
 
 export const TOUCHED_KINDS = ['trace', 'chunk_day', 'session', 'day', 'item', 'judged', 'query', 'question', 'mined'] as const;
 
