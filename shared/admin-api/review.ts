@@ -1,5 +1,6 @@
 /** What `GET /v1/admin/review` and `/review/:id/traces` answer: one shape for the collector and the console. */
 import type { Evidence } from './evidence.ts';
+import type { GuessWhy } from './guess-why.ts';
 
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
 export type ReviewStatus = 'pending' | 'held' | 'answered';
@@ -21,7 +22,10 @@ export interface ReviewItem {
   /** Which way the evidence points. */
   candidate: 'negative' | 'positive';
   guess: Guess;
+  /** Why the guess, in English (`guessWhyCode` worded). */
   guessWhy: string;
+  /** The same as a code and its numbers, for a reader to word in their own language. */
+  guessWhyCode: GuessWhy;
   /** The evidence in English, one line each (`evidenceCodes` worded). */
   evidence: string[];
   /** The same evidence as codes and their numbers, for a reader to word in their own language. */
@@ -57,7 +61,10 @@ export interface ReviewItemTrace {
   rank: number;
   score: number;
   guess: string;
+  /** Why the guess, in English (`guessWhyCode` worded). */
   guessWhy: string;
+  /** The same as a code and its numbers. */
+  guessWhyCode: GuessWhy;
   /** Null once the trace itself is gone (retention, erasure). */
   query: string | null;
   createdAt: number | null;

@@ -13,6 +13,7 @@ const item = (n: number): ReviewItem => ({
   candidate: 'negative',
   guess: 'unclear',
   guessWhy: 'why',
+  guessWhyCode: { code: 'text', text: 'why' },
   expectedValue: 1,
   evidence: ['e'],
   evidenceCodes: [{ code: 'text', text: 'e' }],
