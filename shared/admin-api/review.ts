@@ -49,6 +49,24 @@ export interface ReviewItem {
   heldFor: HeldReason | null;
 }
 
+/** What `GET /v1/admin/review` answers: a page of one status's items, the week's budget and training readiness. */
+export interface ReviewQueue {
+  items: ReviewItem[];
+  /** The week's review budget and the queue's counts; `heldFor`: the held items by why the collector holds them. */
+  budget: {
+    minutesPerWeek: number;
+    secondsPerItem: number;
+    itemsPerWeek: number;
+    answeredLastWeek: number;
+    pending: number;
+    held: number;
+    heldFor: Record<HeldReason, number>;
+    miningThreshold: number;
+  };
+  /** `examples`: the confirmed items that train (not on held-out or curated questions), held against `minimum`; `trainedOn`: the last model's. */
+  training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean };
+}
+
 /** One trace behind a review item: what it contributed, and the answer it came from. */
 export interface ReviewItemTrace {
   traceId: string;

@@ -52,6 +52,7 @@ function fakeServer(n: number, status: ReviewStatus = 'pending') {
           held: count('held'),
           heldFor: { threshold: heldFor('threshold'), budget: heldFor('budget'), curated: heldFor('curated') },
           minutesPerWeek: 30,
+          secondsPerItem: 20,
           miningThreshold: 0.1,
         },
         training: { confirmed: 29, examples: 29, trainedOn: 0, minimum: 30, ready: false },
