@@ -51,6 +51,7 @@ export const en = {
   keyWrongKind: 'That is neither an admin key nor a viewer key. The console needs the project’s admin key (rfa_…) or its viewer key (rfv_…).',
   signedOut: 'You are signed out.',
   signOutUnsaved: 'Some of your review work is not saved yet (an answer still being sent, or a note typed): signing out now may lose it. Sign out anyway?',
+  signOutErasing: 'A user is being erased: signing out now stops it part way, leaving them half erased until erased again. Sign out anyway?',
 
   unauthorizedTitle: 'Your admin key was not accepted',
   unauthorizedBody: 'The collector answered 401: the key is unknown or has been revoked. It has been removed from this tab.',

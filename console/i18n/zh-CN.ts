@@ -47,6 +47,7 @@ export const zhCN: Strings = {
   keyWrongKind: '这既不是管理密钥，也不是查看者密钥。控制台需要项目的管理密钥（rfa_…）或查看者密钥（rfv_…）。',
   signedOut: '已退出。',
   signOutUnsaved: '你的部分审核工作尚未保存（仍在发送的回答或已输入的备注）：现在退出可能会丢失。仍要退出吗？',
+  signOutErasing: '正在删除一个用户的数据：现在退出会让删除中途停止，这个用户的数据只删了一部分，直到再次删除。仍要退出吗？',
 
   unauthorizedTitle: '管理密钥未被接受',
   unauthorizedBody: '收集服务返回 401：密钥不存在或已被吊销。它已从当前标签页中移除。',
