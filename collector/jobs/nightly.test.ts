@@ -131,6 +131,7 @@ describe('the nightly job', () => {
         chunk: { chunkId: string; text: string };
         guess: string;
         guessWhy: string;
+        guessWhyCode: { code: string };
         evidence: string[];
         evidenceCodes: { code: string }[];
         traceIds: string[];
@@ -143,6 +144,10 @@ describe('the nightly job', () => {
     expect(flagged.chunk.text).toContain('Canada');
     expect(flagged.evidence.join(' ')).toContain('flagged as the wrong source');
     expect(flagged.evidenceCodes).toContainEqual(expect.objectContaining({ code: 'flagged_wrong_source' }));
+    // Why the guess is stored as a code, answered beside the English sentence it has always been.
+    expect(flagged).toMatchObject({ guessWhy: 'the user flagged this source as wrong', guessWhyCode: { code: 'flagged_this_source' } });
+    const stored = await env.DB.prepare('select guess_why from review_items where project_id = ? and chunk_id = ?').bind(p.id, 'shipping-1').first();
+    expect(stored).toEqual({ guess_why: '{"code":"flagged_this_source"}' });
     expect(review.body.budget).toMatchObject({ minutesPerWeek: 30, secondsPerItem: 20, itemsPerWeek: 90 });
 
     const chunk = await env.DB.prepare(

@@ -38,12 +38,13 @@ describe('mining', () => {
     const flagged = out.find((c) => c.chunk.chunkId === 'credit')!;
     expect(flagged.evidence).toEqual([{ code: 'flagged_wrong_source', confidence: 0.9 }]);
     expect(flagged.guess).toBe('retrieval_failed');
+    expect(flagged.guessWhy).toEqual({ code: 'flagged_this_source' });
   });
 
   it('guesses generation failed when a retrieved chunk holds the correction, and says where it ranked', () => {
     const trace = { ...base, corrections: [{ text: 'Opened items can be refunded within 14 days', confidence: 0.95 }] };
     expect(diagnose(trace)).toMatchObject({ guess: 'generation_failed' });
-    expect(diagnose(trace).why).toContain('rank 3');
+    expect(diagnose(trace).why).toEqual({ code: 'correction_retrieved', share: expect.any(Number), rank: 3 });
     const positive = mineTrace(trace, t).find((c) => c.label === 'positive')!;
     expect(positive.chunk.chunkId).toBe('refund');
   });
@@ -51,12 +52,13 @@ describe('mining', () => {
   it('guesses retrieval failed when no chunk holds the correction', () => {
     const d = diagnose({ ...base, corrections: [{ text: 'Warranty claims need the original invoice number', confidence: 0.95 }] });
     expect(d.guess).toBe('retrieval_failed');
+    expect(d.why).toEqual({ code: 'correction_not_retrieved', share: expect.any(Number) });
   });
 
   it('reads "incomplete" as a question of recall, not as the retrieved chunks being wrong', () => {
     const d = diagnose({ ...base, reasons: ['incomplete'] });
     expect(d).toMatchObject({ guess: 'unclear' });
-    expect(d.why).toContain('incomplete');
+    expect(d.why).toEqual({ code: 'said_incomplete' });
     expect(diagnose({ ...base, reasons: ['incomplete', 'not_answered'] }).guess).toBe('retrieval_failed');
   });
 

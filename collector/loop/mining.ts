@@ -5,6 +5,7 @@
  * passed the noise filter reach here.
  */
 import type { Evidence } from '../../shared/admin-api/evidence.ts';
+import type { GuessWhy } from '../../shared/admin-api/guess-why.ts';
 import { termOverlap } from '../../shared/terms.ts';
 import { isClearlyBad, isClearlyGood } from './trace-score.ts';
 
@@ -57,7 +58,8 @@ export interface Candidate {
   /** Stored as codes, worded by each reader (shared/admin-api/evidence.ts). */
   evidence: Evidence[];
   guess: Guess;
-  guessWhy: string;
+  /** Stored as a code, worded by each reader (shared/admin-api/guess-why.ts). */
+  guessWhy: GuessWhy;
 }
 
 export interface MiningThresholds {
@@ -68,39 +70,28 @@ export interface MiningThresholds {
 /** The evidence code of each kind of engagement. */
 const ENGAGED = { click: 'clicked', dwell: 'read_with_focus', copy: 'copied' } as const;
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-
 /** What most likely failed in a bad answer, and why, from the corrections and reasons. */
-export function diagnose(trace: MiningTrace): { guess: Guess; why: string; closest?: { chunk: MinedChunk; overlap: number } } {
+export function diagnose(trace: MiningTrace): { guess: Guess; why: GuessWhy; closest?: { chunk: MinedChunk; overlap: number } } {
   const correction = trace.corrections[0];
   if (correction && trace.chunks.length) {
     const closest = trace.chunks
       .map((chunk) => ({ chunk, overlap: termOverlap(correction.text, chunk.text) }))
       .reduce((a, b) => (b.overlap > a.overlap ? b : a));
     if (closest.overlap >= CORRECTION_IN_CHUNK) {
-      return {
-        guess: 'generation_failed',
-        why: `the chunk closest to the user's correction (${pct(closest.overlap)} of its terms) was retrieved at rank ${closest.chunk.rank}: the answer was in front of the model`,
-        closest,
-      };
+      return { guess: 'generation_failed', why: { code: 'correction_retrieved', share: closest.overlap, rank: closest.chunk.rank }, closest };
     }
     if (closest.overlap < CORRECTION_NOT_RETRIEVED) {
-      return { guess: 'retrieval_failed', why: `no retrieved chunk holds the user's correction (best overlap ${pct(closest.overlap)})`, closest };
+      return { guess: 'retrieval_failed', why: { code: 'correction_not_retrieved', share: closest.overlap }, closest };
     }
   }
   if (trace.flagged.length)
-    return { guess: 'retrieval_failed', why: `the user flagged ${trace.flagged.length === 1 ? 'a cited source' : 'cited sources'} as wrong` };
-  if (trace.reasons.includes('wrong_source')) return { guess: 'retrieval_failed', why: 'the user said the source was wrong' };
-  if (trace.reasons.includes('not_answered')) return { guess: 'retrieval_failed', why: 'the user said the answer did not address the question' };
-  if (trace.reasons.includes('looks_wrong'))
-    return { guess: 'unclear', why: 'the user said the answer looks wrong: a bad chunk or a bad reading of a good one' };
+    return { guess: 'retrieval_failed', why: { code: trace.flagged.length === 1 ? 'flagged_a_cited_source' : 'flagged_cited_sources' } };
+  if (trace.reasons.includes('wrong_source')) return { guess: 'retrieval_failed', why: { code: 'said_wrong_source' } };
+  if (trace.reasons.includes('not_answered')) return { guess: 'retrieval_failed', why: { code: 'said_not_answered' } };
+  if (trace.reasons.includes('looks_wrong')) return { guess: 'unclear', why: { code: 'said_looks_wrong' } };
   // Completeness points at recall (seed 002, 2.2): what is missing may never have been retrieved, and what was may still be right.
-  if (trace.reasons.includes('incomplete'))
-    return {
-      guess: 'unclear',
-      why: 'the user said the answer was incomplete: part of what the question asks may not have been retrieved, and what was may still be right',
-    };
-  return { guess: 'unclear', why: 'negative feedback without a reason or correction' };
+  if (trace.reasons.includes('incomplete')) return { guess: 'unclear', why: { code: 'said_incomplete' } };
+  return { guess: 'unclear', why: { code: 'no_reason' } };
 }
 
 /** A named source shorter than this ("a", "md") would be found inside most documents' ids. */
@@ -134,7 +125,7 @@ export function namedDocument(source: string, docs: readonly string[]): string |
 /** The candidates one trace yields: none for a trace neither clearly bad nor clearly good. */
 export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] {
   const out: Candidate[] = [];
-  const add = (chunk: MinedChunk, label: CandidateLabel, weight: number, evidence: Evidence[], guess: Guess, guessWhy: string) =>
+  const add = (chunk: MinedChunk, label: CandidateLabel, weight: number, evidence: Evidence[], guess: Guess, guessWhy: GuessWhy) =>
     out.push({ traceId: trace.traceId, query: trace.query, chunk, label, weight, evidence, guess, guessWhy });
   const byId = new Map(trace.chunks.map((c) => [c.chunkId, c]));
 
@@ -145,14 +136,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       const chunk = byId.get(f.chunkId);
       if (!chunk) continue;
       flagged.add(chunk.chunkId);
-      add(
-        chunk,
-        'negative',
-        f.confidence,
-        [{ code: 'flagged_wrong_source', confidence: f.confidence }],
-        'retrieval_failed',
-        'the user flagged this source as wrong',
-      );
+      add(chunk, 'negative', f.confidence, [{ code: 'flagged_wrong_source', confidence: f.confidence }], 'retrieval_failed', { code: 'flagged_this_source' });
     }
     for (const chunk of trace.chunks) {
       if (flagged.has(chunk.chunkId)) continue;
@@ -175,14 +159,9 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
         if (chunk.sourceDocId === named && !out.some((o) => o.chunk === chunk && o.label === 'positive')) {
           const i = out.findIndex((o) => o.chunk === chunk);
           if (i >= 0) out.splice(i, 1);
-          add(
-            chunk,
-            'positive',
-            0.7 * c.confidence,
-            [{ code: 'correction_names_source', document: chunk.sourceDocId }],
-            'generation_failed',
-            'the document the user names was retrieved',
-          );
+          add(chunk, 'positive', 0.7 * c.confidence, [{ code: 'correction_names_source', document: chunk.sourceDocId }], 'generation_failed', {
+            code: 'named_document_retrieved',
+          });
         }
       }
     }
@@ -195,8 +174,7 @@ export function mineTrace(trace: MiningTrace, t: MiningThresholds): Candidate[] 
       w.evidence.push({ code: ENGAGED[e.kind], score: trace.score });
       weights.set(e.chunkId, w);
     }
-    for (const [chunkId, w] of weights)
-      add(byId.get(chunkId)!, 'positive', w.weight, w.evidence, 'worked', 'users engaged with this source on a well-scored answer');
+    for (const [chunkId, w] of weights) add(byId.get(chunkId)!, 'positive', w.weight, w.evidence, 'worked', { code: 'engaged_on_good_answer' });
   }
   return out;
 }

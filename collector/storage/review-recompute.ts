@@ -9,6 +9,7 @@ import { expectedValue } from '../loop/mining.ts';
 import { JOIN_CHUNK_TEXT } from './sql/chunk-text.ts';
 import { jsonArrays } from './sql/json-insert.ts';
 import { distinctEvidence, type StoredEvidence } from './stored-evidence.ts';
+import { asGuessWhy } from './stored-guess-why.ts';
 
 /** Evidence lines an item keeps: the strongest traces' (the counts say how many there were). */
 export const ITEM_EVIDENCE_LINES = 8;
@@ -80,7 +81,7 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
     score: r.score,
     candidate: r.direction >= 0 ? 'positive' : 'negative',
     guess: r.guess,
-    guessWhy: r.guessWhy,
+    guessWhy: asGuessWhy(r.guessWhy),
     // As codes, lines kept from before read back as theirs.
     evidence: distinctEvidence((JSON.parse(r.evidence) as StoredEvidence[][]).flat()),
     ev: expectedValue(r.w, r.n),
@@ -102,7 +103,7 @@ export function writeItemAggregates(db: D1Database, projectId: string, now: numb
              else coalesce((${latestChunk('json_array(c.source_doc_version)')}), json_array(r.source_doc_version)) ->> '$[0]' end,
            case when r.status = 'answered' then r.chunk_text else coalesce((${latestChunk('ct.text')}), r.chunk_text) end,
            u.value ->> 'rank', u.value ->> 'score',
-           u.value ->> 'candidate', u.value ->> 'guess', u.value ->> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
+           u.value ->> 'candidate', u.value ->> 'guess', u.value -> 'guessWhy', u.value -> 'evidence', u.value ->> 'n', u.value ->> 'w', u.value ->> 'ev',
            r.status, r.mined_at, ?2
          from json_each(?3) u cross join review_items r on r.project_id = ?1 and r.item_id = u.value ->> 'itemId'
          where true

@@ -1,5 +1,6 @@
 import type { ReviewItemTrace } from '../../shared/admin-api/review.ts';
 import { evidenceFields } from './stored-evidence.ts';
+import { guessWhyFields } from './stored-guess-why.ts';
 
 /**
  * The traces behind one review item (the same query and chunk), strongest first, at most `limit`,
@@ -28,6 +29,6 @@ export async function reviewItemTraces(d1: D1Database, projectId: string, itemId
        where r.project_id = ?1 and r.item_id = ?2 order by r.weight desc, r.trace_id limit ?3`,
     )
     .bind(projectId, itemId, limit)
-    .all<Omit<ReviewItemTrace, 'evidence' | 'evidenceCodes' | 'corrections'> & { evidence: string; corrections: string }>();
-  return results.map((r) => ({ ...r, ...evidenceFields(r.evidence), corrections: JSON.parse(r.corrections) as string[] }));
+    .all<Omit<ReviewItemTrace, 'evidence' | 'evidenceCodes' | 'guessWhyCode' | 'corrections'> & { evidence: string; corrections: string }>();
+  return results.map((r) => ({ ...r, ...evidenceFields(r.evidence), ...guessWhyFields(r.guessWhy), corrections: JSON.parse(r.corrections) as string[] }));
 }

@@ -4,6 +4,7 @@ import { isHeldOut } from '../loop/eval-sets.ts';
 import { DEFAULT_MINING_THRESHOLD, heldReason } from '../loop/review-budget.ts';
 import { keysOf, suiteKeysStatement, worthReviewing } from './eval-suite.ts';
 import { evidenceFields } from './stored-evidence.ts';
+import { guessWhyFields } from './stored-guess-why.ts';
 import { AFTER_TRAINING_READ_SQL } from './training-reads.ts';
 
 /** The mining threshold in force for the project `projectId` (SQL): the last recorded change, or the default. */
@@ -27,7 +28,7 @@ const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_
   (select json_group_array(trace_id) from (select trace_id from review_item_traces r where r.project_id = i.project_id and r.item_id = i.item_id
      order by weight desc, trace_id limit 20)) as traceIds`;
 
-type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'evidenceCodes' | 'traceIds' | 'heldOut' | 'curated' | 'heldFor'> & {
+type RawItem = Omit<ReviewItem, 'chunk' | 'evidence' | 'evidenceCodes' | 'guessWhyCode' | 'traceIds' | 'heldOut' | 'curated' | 'heldFor'> & {
   queryKey: string;
   chunkId: string;
   sourceDocId: string;
@@ -43,6 +44,7 @@ const fromRaw = ({ queryKey, chunkId, sourceDocId, sourceDocVersion, text, evide
   ...r,
   chunk: { chunkId, sourceDocId, sourceDocVersion, text },
   ...evidenceFields(evidence),
+  ...guessWhyFields(r.guessWhy),
   traceIds: JSON.parse(traceIds) as string[],
   heldOut: isHeldOut(queryKey),
   curated: curated === 1,

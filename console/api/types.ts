@@ -6,27 +6,11 @@ export type { ChunkUsage } from '../../shared/admin-api/chunks.ts';
 export type { DeadLetter, DeadLetterReplay, DeadLetters } from '../../shared/admin-api/dead-letters.ts';
 export type { Correction, FlaggedDocument, OwnerRule } from '../../shared/admin-api/documents.ts';
 export type { ModelRegistry, ModelRollout, ModelSummary } from '../../shared/admin-api/models.ts';
-export type { Guess, HeldReason, ReviewItem, ReviewItemTrace, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
+export type { Guess, HeldReason, ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
 export type { Finding, WorstTrace } from '../../shared/admin-api/traces.ts';
 
-import type { Guess, HeldReason, ReviewItem, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
+import type { Guess, ReviewStatus, Verdict } from '../../shared/admin-api/review.ts';
 import type { Finding } from '../../shared/admin-api/traces.ts';
-
-export interface ReviewQueue {
-  items: ReviewItem[];
-  /** `heldFor`: the held items by why the collector holds them. */
-  budget: {
-    itemsPerWeek: number;
-    answeredLastWeek: number;
-    pending: number;
-    held: number;
-    heldFor: Record<HeldReason, number>;
-    minutesPerWeek: number;
-    miningThreshold: number;
-  };
-  /** `examples`: the confirmed items that train (not on held-out or curated questions), held against `minimum`; `trainedOn`: the last model's. */
-  training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean };
-}
 
 export interface TraceChunk {
   chunkId: string;

@@ -97,9 +97,6 @@ export const paths = {
 
 const NAVIGATE = 'rf-navigate';
 
-/** Sent on window, cancelable, before signing out: a page with work not yet saved cancels it, and the reader is asked first. */
-export const SIGNING_OUT = 'rf-signing-out';
-
 /** Goes to `href` without reloading; `replace` keeps the history entry (a filter or position changing). */
 export function navigate(href: string, { replace = false } = {}): void {
   if (replace) history.replaceState(null, '', href);

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { query } from '../../scripts/local-d1-sql.ts';
 import { useBrowser } from '../../tests/e2e/helpers.ts';
 import type { ReviewQueue } from '../api/types.ts';
+import { zhCN } from '../i18n/zh-CN.ts';
+import { guessWhyWords } from '../pages/review/guess-why-words.ts';
 import { fetchAgain, openConsole, useSeededCollector } from './fixture.ts';
 
 const browser = useBrowser();
@@ -52,6 +54,10 @@ describe('the review queue', () => {
       // The evidence is worded in the reader's language from its codes, not the API's English lines.
       await page.getByLabel('Language').selectOption('zh-CN');
       await expect.poll(() => item.locator('[data-field="evidence"] li').first().textContent()).toMatch(/^在得分|^被标记|^包含|^用户的更正/);
+      // So is why the guess, from its code and numbers.
+      const why = guessWhyWords(first.guessWhyCode, zhCN);
+      expect(why).not.toBe(first.guessWhy);
+      expect(await item.locator('[data-field="guess-why"]').textContent()).toBe(why);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -189,7 +189,7 @@ describe('settings', () => {
     }
   });
 
-  it('goes on calling until the collector says the erasure is done, past calls that only rewrote models, the browser asking before the tab closes meanwhile', async () => {
+  it('goes on calling until the collector says the erasure is done, past calls that only rewrote models, the browser asking before the tab closes meanwhile and the console before signing out', async () => {
     const f = fixture();
     // The user's traces go in the first call; the models remembering their questions take two more.
     const answers = [
@@ -225,6 +225,16 @@ describe('settings', () => {
       await page.getByText('Erasing u-1…').waitFor();
       expect(await page.getByRole('button', { name: 'Erase…' }).isDisabled()).toBe(true);
       expect(await asksBeforeClosing()).toBe(true);
+      // Signing out asks first too (the erasure's next call would go without the key); told not to, it goes on.
+      const asked: string[] = [];
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toMatch(/^A user is being erased: signing out now stops it part way/);
+      expect(await page.locator('rf-sign-in-page').count()).toBe(0);
       release();
       await page.getByText('Erased u-1: 3 traces, 5 events, 1 review items, 0 corrections.').waitFor();
       expect(calls).toBe(3);

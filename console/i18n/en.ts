@@ -1,4 +1,5 @@
 import { EVIDENCE_EN } from '../../shared/admin-api/evidence.ts';
+import { GUESS_WHY_EN } from '../../shared/admin-api/guess-why.ts';
 
 /** The console's English words (see strings.ts); zh-CN.ts has the same keys. */
 export const en = {
@@ -50,6 +51,7 @@ export const en = {
   keyWrongKind: 'That is neither an admin key nor a viewer key. The console needs the project’s admin key (rfa_…) or its viewer key (rfv_…).',
   signedOut: 'You are signed out.',
   signOutUnsaved: 'Some of your review work is not saved yet (an answer still being sent, or a note typed): signing out now may lose it. Sign out anyway?',
+  signOutErasing: 'A user is being erased: signing out now stops it part way, leaving them half erased until erased again. Sign out anyway?',
 
   unauthorizedTitle: 'Your admin key was not accepted',
   unauthorizedBody: 'The collector answered 401: the key is unknown or has been revoked. It has been removed from this tab.',
@@ -80,6 +82,20 @@ export const en = {
   guess_generation_failed: 'Generation failed',
   guess_unclear: 'Unclear',
   guess_worked: 'Worked',
+  // Why the guess, by its code: the sentences the API gives in English.
+  guessWhy_correction_retrieved: GUESS_WHY_EN.correction_retrieved,
+  guessWhy_correction_not_retrieved: GUESS_WHY_EN.correction_not_retrieved,
+  guessWhy_flagged_a_cited_source: GUESS_WHY_EN.flagged_a_cited_source,
+  guessWhy_flagged_cited_sources: GUESS_WHY_EN.flagged_cited_sources,
+  guessWhy_flagged_this_source: GUESS_WHY_EN.flagged_this_source,
+  guessWhy_said_wrong_source: GUESS_WHY_EN.said_wrong_source,
+  guessWhy_said_not_answered: GUESS_WHY_EN.said_not_answered,
+  guessWhy_said_looks_wrong: GUESS_WHY_EN.said_looks_wrong,
+  guessWhy_said_incomplete: GUESS_WHY_EN.said_incomplete,
+  guessWhy_no_reason: GUESS_WHY_EN.no_reason,
+  guessWhy_named_document_retrieved: GUESS_WHY_EN.named_document_retrieved,
+  guessWhy_engaged_on_good_answer: GUESS_WHY_EN.engaged_on_good_answer,
+  guessWhy_text: GUESS_WHY_EN.text,
   otherTraces: 'Traces behind this item ({n})',
   tracesFailed: 'The traces could not be fetched.',
   userCorrection: 'The user’s correction:',

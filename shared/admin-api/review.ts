@@ -1,5 +1,6 @@
 /** What `GET /v1/admin/review` and `/review/:id/traces` answer: one shape for the collector and the console. */
 import type { Evidence } from './evidence.ts';
+import type { GuessWhy } from './guess-why.ts';
 
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
 export type ReviewStatus = 'pending' | 'held' | 'answered';
@@ -21,7 +22,10 @@ export interface ReviewItem {
   /** Which way the evidence points. */
   candidate: 'negative' | 'positive';
   guess: Guess;
+  /** Why the guess, in English (`guessWhyCode` worded). */
   guessWhy: string;
+  /** The same as a code and its numbers, for a reader to word in their own language. */
+  guessWhyCode: GuessWhy;
   /** The evidence in English, one line each (`evidenceCodes` worded). */
   evidence: string[];
   /** The same evidence as codes and their numbers, for a reader to word in their own language. */
@@ -45,6 +49,24 @@ export interface ReviewItem {
   heldFor: HeldReason | null;
 }
 
+/** What `GET /v1/admin/review` answers: a page of one status's items, the week's budget and training readiness. */
+export interface ReviewQueue {
+  items: ReviewItem[];
+  /** The week's review budget and the queue's counts; `heldFor`: the held items by why the collector holds them. */
+  budget: {
+    minutesPerWeek: number;
+    secondsPerItem: number;
+    itemsPerWeek: number;
+    answeredLastWeek: number;
+    pending: number;
+    held: number;
+    heldFor: Record<HeldReason, number>;
+    miningThreshold: number;
+  };
+  /** `examples`: the confirmed items that train (not on held-out or curated questions), held against `minimum`; `trainedOn`: the last model's. */
+  training: { confirmed: number; examples: number; trainedOn: number; minimum: number; ready: boolean };
+}
+
 /** One trace behind a review item: what it contributed, and the answer it came from. */
 export interface ReviewItemTrace {
   traceId: string;
@@ -57,7 +79,10 @@ export interface ReviewItemTrace {
   rank: number;
   score: number;
   guess: string;
+  /** Why the guess, in English (`guessWhyCode` worded). */
   guessWhy: string;
+  /** The same as a code and its numbers. */
+  guessWhyCode: GuessWhy;
   /** Null once the trace itself is gone (retention, erasure). */
   query: string | null;
   createdAt: number | null;

@@ -1,4 +1,5 @@
 import type { Evidence } from '../../../shared/admin-api/evidence.ts';
+import type { GuessWhy } from '../../../shared/admin-api/guess-why.ts';
 import { byCodeUnit } from '../../../shared/code-unit-order.ts';
 import { sha256Hex } from '../../../shared/hex.ts';
 import { isFocusedDwell } from '../../../shared/signal-value.ts';
@@ -427,7 +428,7 @@ interface CandidateRow {
   weight: number;
   evidence: Evidence[];
   guess: string;
-  guessWhy: string;
+  guessWhy: GuessWhy;
   rank: number;
   score: number;
   chunk: MinedChunk;
@@ -447,7 +448,7 @@ async function saveCandidates({ db, projectId, night, now }: StageContext, rows:
         .prepare(
           `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
            select ?1, value ->> 'itemId', value ->> 'traceId', value ->> 'candidate', value ->> 'weight', value -> 'evidence', value ->> 'rank', value ->> 'score',
-             value ->> 'guess', value ->> 'guessWhy', ?2
+             value ->> 'guess', value -> 'guessWhy', ?2
            from json_each(?3) where ${stillStoredSql("value ->> 'traceId'")} and ${worthReviewingSql("value ->> 'key'", "value ->> 'heldOut'", '?1')}
            on conflict (project_id, item_id, trace_id) do update set candidate = excluded.candidate, weight = excluded.weight, evidence = excluded.evidence,
              rank = excluded.rank, score = excluded.score, guess = excluded.guess, guess_why = excluded.guess_why`,

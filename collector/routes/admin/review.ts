@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import type { ReviewQueue } from '../../../shared/admin-api/review.ts';
 import { freeText } from '../../../shared/schema/common.ts';
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import type { AppEnv } from '../../env.ts';
@@ -79,7 +80,7 @@ export const reviewRoutes = new Hono<AppEnv>()
         minimum: settings.trainingMinConfirmed,
         ready: fresh,
       },
-    });
+    } satisfies ReviewQueue);
   })
   /** GET /v1/admin/review/:id: one item, whatever its status (a link to it from far down the queue). */
   .get('/review/:id', async (c) => {

@@ -110,6 +110,16 @@ describe('GET /v1/admin/review/:id/traces', () => {
       evidence: ['ranked 1 on an answer scored -0.62'],
       evidenceCodes: [{ code: 'ranked_on_bad_answer', rank: 1, score: -0.62 }],
     });
+
+    // So with why the guess: a row mined before holds the English sentence, read back as the code it was worded from.
+    const why = "no retrieved chunk holds the user's correction (best overlap 12%)";
+    const code = { code: 'correction_not_retrieved', share: 0.12 };
+    await env.DB.batch([
+      env.DB.prepare('update review_item_traces set guess_why = ? where project_id = ? and item_id = ?').bind(why, p.id, item.id),
+      env.DB.prepare('update review_items set guess_why = ? where project_id = ? and item_id = ?').bind(why, p.id, item.id),
+    ]);
+    expect((await admin(p, `/review/${item.id}/traces`)).body.traces[0]).toMatchObject({ guessWhy: why, guessWhyCode: code });
+    expect((await admin(p, `/review/${item.id}`)).body).toMatchObject({ guessWhy: why, guessWhyCode: code });
   });
 
   it('shows a correction typed under a follow-up with the earlier answer it is about', async () => {

@@ -29,6 +29,7 @@ export const reviewItems = sqliteTable(
     /** What the evidence says the answer is: a hard negative or a positive. */
     candidate: text('candidate', { enum: ['negative', 'positive'] }).notNull(),
     guess: text('guess', { enum: GUESSES }).notNull(),
+    /** A code's JSON (shared/admin-api/guess-why.ts); an item not recomputed since codes were stored keeps the English sentence. */
     guessWhy: text('guess_why').notNull(),
     /** Codes (shared/admin-api/evidence.ts); an item not recomputed since they were stored keeps English lines. */
     evidence: text('evidence', { mode: 'json' }).$type<StoredEvidence[]>().notNull(),
@@ -66,6 +67,7 @@ export const reviewItemTraces = sqliteTable(
     rank: integer('rank').notNull(),
     score: real('score').notNull(),
     guess: text('guess', { enum: GUESSES }).notNull(),
+    /** A code's JSON (shared/admin-api/guess-why.ts), or the English sentence in a row mined before codes were stored. */
     guessWhy: text('guess_why').notNull(),
     minedAt: ms('mined_at').notNull(),
   },

@@ -4,7 +4,8 @@ import { initialLocale, saveLocale } from '../../i18n/locale.ts';
 import { format, LOCALE_NAMES, LOCALES, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { adminKey, forgetAdminKey } from '../admin-key.ts';
-import { isHome, navigate, type PageName, paths, type Route, routeOf, SIGNING_OUT, watchLocation } from '../router.ts';
+import { isHome, navigate, type PageName, paths, type Route, routeOf, watchLocation } from '../router.ts';
+import { SigningOut } from '../signing-out.ts';
 import { applyTheme, initialTheme, THEMES, type Theme } from '../theme.ts';
 import { styles } from './rf-console.styles.ts';
 
@@ -386,11 +387,12 @@ export class RfConsole extends LitElement {
   }
 
   private signOut() {
-    // Work a page has not saved (a review answer on its way, a note typed) is asked about first, as closing the tab is.
-    const signingOut = new Event(SIGNING_OUT, { cancelable: true });
+    // Work under way (a review answer on its way, a note typed, an erasure running) is asked about first, as closing the tab is.
+    const signingOut = new SigningOut();
+    window.dispatchEvent(signingOut);
     // Its button is shown with the words.
     const s = this.strings!;
-    if (!window.dispatchEvent(signingOut) && !confirm(s.signOutUnsaved)) return;
+    for (const question of signingOut.questions) if (!confirm(s[question])) return;
     forgetAdminKey();
     this.project = undefined;
     this.accessKnown = false;

@@ -10,7 +10,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusedFilter } from '../../ui/refusal.ts';
+import { statusFilter } from '../../ui/status-filter.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './corrections-page.styles.ts';
 
@@ -18,6 +18,8 @@ interface OwnerGroup {
   owner: string | null;
   corrections: Correction[];
 }
+
+const STATUSES = ['open', 'resolved'] as const;
 
 /** The owner filter's value for corrections no owner pattern matches. */
 const UNOWNED = '-';
@@ -105,22 +107,16 @@ export class CorrectionsPage extends LitElement {
     const owners = this.groups?.map((g) => g.owner ?? UNOWNED) ?? [];
     const filter = this.ownerFilter;
     if (filter && !owners.includes(filter)) owners.push(filter);
-    const refused = refusedFilter(this.loadError, 'status')?.(s);
     return html`<h1 tabindex="-1">${s.correctionsTitle}</h1>
       <p class="intro">${s.correctionsIntro}</p>
       <div class="filters">
-        <label
-          >${s.statusFilter}
-          <select
-            .value=${live(this.status)}
-            aria-invalid=${refused ? 'true' : 'false'}
-            aria-describedby="filter-status-error"
-            @change=${(e: Event) => this.filter({ status: (e.target as HTMLSelectElement).value })}
-          >
-            ${(['open', 'resolved'] as const).map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`correctionStatus_${st}`]}</option>`)}
-          </select>
-          <span id="filter-status-error" class="error">${refused ?? ''}</span>
-        </label>
+        ${statusFilter(s, {
+          status: this.status,
+          statuses: STATUSES,
+          words: (st) => s[`correctionStatus_${st}`],
+          loadError: this.loadError,
+          choose: (status) => this.filter({ status }),
+        })}
         <label
           >${s.owner}
           <select .value=${live(filter ?? '')} @change=${(e: Event) => this.filter({ owner: (e.target as HTMLSelectElement).value })}>

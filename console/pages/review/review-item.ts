@@ -5,6 +5,7 @@ import { dateTime } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { highlightSegments } from '../../ui/highlight.ts';
 import { evidenceWords } from './evidence-words.ts';
+import { guessWhyWords } from './guess-why-words.ts';
 
 /** Text with the query's terms marked; every piece is rendered as text. */
 export const highlighted = (text: string, query: string) => highlightSegments(text, query).map((s) => (s.hit ? html`<mark>${s.text}</mark>` : s.text));
@@ -35,7 +36,7 @@ export function renderItem(item: ReviewItem, s: Strings) {
         <strong class="guess-${item.guess}">${s[`guess_${item.guess}`]}</strong> ·
         <span class="muted">${item.candidate === 'negative' ? s.candidateNegative : s.candidatePositive}</span>
       </p>
-      <p class="text" data-field="guess-why">${item.guessWhy}</p>
+      <p class="text" data-field="guess-why">${guessWhyWords(item.guessWhyCode, s)}</p>
       <h3>${s.evidence}</h3>
       <ul data-field="evidence">
         ${evidenceWords(item.evidenceCodes, s).map((e) => html`<li class="text">${e}</li>`)}

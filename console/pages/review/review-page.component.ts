@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { live } from 'lit/directives/live.js';
 import { api } from '../../api/client.ts';
 import { retryingTransient } from '../../api/retry.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
@@ -11,7 +10,7 @@ import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
-import { refusedFilter } from '../../ui/refusal.ts';
+import { statusFilter } from '../../ui/status-filter.ts';
 import type { Words } from '../../ui/words.ts';
 import { changedElsewhere, itemGone } from './answer-ledger.ts';
 import { queueCounts } from './queue-counts.ts';
@@ -336,21 +335,16 @@ export class ReviewPage extends LitElement {
   override render() {
     const s = this.strings;
     const session = this.session;
-    const refused = refusedFilter(this.loadError, 'status')?.(s);
     return html`<h1 tabindex="-1">${s.reviewTitle}</h1>
       ${this.renderProgress()}
       <div class="toolbar">
-        <label>${s.statusFilter}
-          <select
-            .value=${live(this.status)}
-            aria-invalid=${refused ? 'true' : 'false'}
-            aria-describedby="filter-status-error"
-            @change=${(e: Event) => navigate(paths.review({ status: (e.target as HTMLSelectElement).value }))}
-          >
-            ${STATUSES.map((st) => html`<option value=${st} ?selected=${st === this.status}>${s[`status_${st}`]}</option>`)}
-          </select>
-          <span id="filter-status-error" class="error">${refused ?? ''}</span>
-        </label>
+        ${statusFilter(s, {
+          status: this.status,
+          statuses: STATUSES,
+          words: (st) => s[`status_${st}`],
+          loadError: this.loadError,
+          choose: (status) => navigate(paths.review({ status })),
+        })}
         ${session?.current ? html`<span class="muted" data-field="position">${format(s.position, { n: session.index + 1, total: session.items.length })}</span>` : nothing}
         <span class="spacer"></span>
         <button @click=${() => this.act('previous')} aria-keyshortcuts="k ArrowLeft" ?disabled=${!session || session.index === 0}>${s.previous} <kbd>k</kbd></button>

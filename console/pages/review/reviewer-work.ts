@@ -1,4 +1,4 @@
-import { SIGNING_OUT } from '../../app/router.ts';
+import { askBeforeSigningOut } from '../../app/signing-out.ts';
 import { askFirst } from '../../ui/leave-guard.ts';
 import { AnswerFailures } from './answer-failures.ts';
 import { type AnswerApi, AnswerLedger } from './answer-ledger.ts';
@@ -31,9 +31,7 @@ export function reviewerWork(key: string | null, api: AnswerApi): ReviewerWork {
 export const unsavedWork = (work: ReviewerWork | undefined): boolean => !!work && (work.ledger.anySending() || work.drafts.anyUnsaved());
 
 // Asks before signing out while work is unsaved (an answer sent again would go without the key), whichever page is shown.
-globalThis.addEventListener?.(SIGNING_OUT, (e) => {
-  if (unsavedWork(current?.work)) e.preventDefault();
-});
+askBeforeSigningOut('signOutUnsaved', () => unsavedWork(current?.work));
 
 // Asks before the tab closes or leaves the console while work is unsaved, whichever page is shown.
 globalThis.addEventListener?.('beforeunload', (e: BeforeUnloadEvent) => {

@@ -235,8 +235,8 @@ export class SettingsPage extends LitElement {
     this.erasingNow = id;
     try {
       const total = { traces: 0, events: 0, reviewItems: 0, corrections: 0 };
-      // A user with many answers takes several calls, each erasing whole batches. Closing the tab
-      // meanwhile would leave the user half erased until erased again: the browser asks first.
+      // A user with many answers takes several calls, each erasing whole batches. Closing the tab or
+      // signing out meanwhile would leave the user half erased until erased again: both ask first.
       await guardLeaving(async () => {
         for (let done = false; !done; ) {
           // A call starts batches for about 8 s and finishes the one under way: more than a plain change takes.
@@ -249,7 +249,7 @@ export class SettingsPage extends LitElement {
           // questions (each call makes headway): the erasure is done only when the collector says so.
           done = answer.done;
         }
-      });
+      }, 'signOutErasing');
       this.erasure = (s) => format(s.erased, { id, ...total });
     } catch (err) {
       this.erasure = (s) => errorText(err, s);
