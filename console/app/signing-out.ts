@@ -15,7 +15,7 @@ export class SigningOut extends Event {
   }
 
   /** Has the reader asked `question` before signing out. */
-  askFirst(question: StringKey): void {
+  ask(question: StringKey): void {
     this.questions.add(question);
   }
 }
@@ -23,7 +23,7 @@ export class SigningOut extends Event {
 /** Calls `listener` before each sign-out (`question` asked while `ask()` says so); answers a function that stops it. */
 export function askBeforeSigningOut(question: StringKey, ask: () => boolean): () => void {
   const listener = (e: Event) => {
-    if (ask()) (e as SigningOut).askFirst(question);
+    if (ask()) (e as SigningOut).ask(question);
   };
   globalThis.addEventListener?.(SigningOut.type, listener);
   return () => globalThis.removeEventListener?.(SigningOut.type, listener);

@@ -1,25 +1,36 @@
 import { askBeforeSigningOut } from '../app/signing-out.ts';
 import type { StringKey } from '../i18n/strings.ts';
 
-/** Asks before the tab closes or leaves the console (the browser's own question). */
-export const askFirst = (e: BeforeUnloadEvent) => {
-  e.preventDefault();
-  // Older browsers ask only when a return value is set.
-  e.returnValue = '';
-};
+/**
+ * While `ask()` says so, the browser asks before the tab is closed or leaves the console (its own
+ * question), and the console asks `signOutQuestion` before signing out (the work's next call would
+ * go without the key). Answers a function that stops both.
+ */
+export function askBeforeLeaving(signOutQuestion: StringKey, ask: () => boolean): () => void {
+  const beforeUnload = (e: BeforeUnloadEvent) => {
+    if (!ask()) return;
+    e.preventDefault();
+    // Older browsers ask only when a return value is set.
+    e.returnValue = '';
+  };
+  globalThis.addEventListener?.('beforeunload', beforeUnload);
+  const stopAskingBeforeSigningOut = askBeforeSigningOut(signOutQuestion, ask);
+  return () => {
+    globalThis.removeEventListener?.('beforeunload', beforeUnload);
+    stopAskingBeforeSigningOut();
+  };
+}
 
 /**
- * Runs `work` with the browser asking before the tab is closed or left while it is under way, and
- * the console asking `signOutQuestion` before signing out (its next call would go without the key),
- * and only then: for a change that takes several calls (an erasure), which either leaves half done.
+ * Runs `work` asking before the tab is closed or left and before signing out (`signOutQuestion`)
+ * while it is under way, and only then: for a change that takes several calls (an erasure), which
+ * either leaves half done.
  */
 export async function guardLeaving<T>(work: () => Promise<T>, signOutQuestion: StringKey): Promise<T> {
-  addEventListener('beforeunload', askFirst);
-  const stopAsking = askBeforeSigningOut(signOutQuestion, () => true);
+  const stopAsking = askBeforeLeaving(signOutQuestion, () => true);
   try {
     return await work();
   } finally {
-    removeEventListener('beforeunload', askFirst);
     stopAsking();
   }
 }

@@ -1,5 +1,4 @@
-import { askBeforeSigningOut } from '../../app/signing-out.ts';
-import { askFirst } from '../../ui/leave-guard.ts';
+import { askBeforeLeaving } from '../../ui/leave-guard.ts';
 import { AnswerFailures } from './answer-failures.ts';
 import { type AnswerApi, AnswerLedger } from './answer-ledger.ts';
 import { NoteDrafts } from './note-drafts.ts';
@@ -30,10 +29,6 @@ export function reviewerWork(key: string | null, api: AnswerApi): ReviewerWork {
 /** Whether closing the tab now would lose some of it: an answer not yet saved, or a note typed and not saved. */
 export const unsavedWork = (work: ReviewerWork | undefined): boolean => !!work && (work.ledger.anySending() || work.drafts.anyUnsaved());
 
-// Asks before signing out while work is unsaved (an answer sent again would go without the key), whichever page is shown.
-askBeforeSigningOut('signOutUnsaved', () => unsavedWork(current?.work));
-
-// Asks before the tab closes or leaves the console while work is unsaved, whichever page is shown.
-globalThis.addEventListener?.('beforeunload', (e: BeforeUnloadEvent) => {
-  if (unsavedWork(current?.work)) askFirst(e);
-});
+// Asks before the tab closes or leaves the console, and before signing out (an answer sent again
+// would go without the key), while work is unsaved, whichever page is shown.
+askBeforeLeaving('signOutUnsaved', () => unsavedWork(current?.work));
