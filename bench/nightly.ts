@@ -21,14 +21,13 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SLICE_QUERY_RESERVE } from '../collector/jobs/query-budget.ts';
-import { wholeNumber } from '../scripts/cli.ts';
 import { NO_RATE_LIMITS } from '../scripts/local-collector.ts';
 import { utcDay } from '../shared/time.ts';
 import { BENCH_PROJECT, generatedDatabase } from './nightly/database.ts';
 import { type DrivenRun, driveNightly, heapRows, startBenchDev } from './nightly/drive.ts';
 import { type Floor, runFloor } from './nightly/floor.ts';
 import type { Generated } from './nightly/generate.ts';
-import { CAP_MS, inBenchFolder, numberSetting } from './nightly/options.ts';
+import { CAP_MS, FLOOR_CAP_MS, inBenchFolder } from './nightly/options.ts';
 import { type Irreducible, type Mined, probeSqlite, probeWorker } from './nightly/probe.ts';
 import { ITEM_ORDERS } from './nightly/probe-rows.ts';
 import { count, type Row, row, seconds } from './stats.ts';
@@ -36,12 +35,6 @@ import { count, type Row, row, seconds } from './stats.ts';
 const SUITE = 'nightly';
 /** Statements listed on their own in the floor: the costliest ones. */
 const TOP_STATEMENTS = 10;
-
-/** The floor's own cap, when only the Worker's run is wanted in full (its time and memory). */
-const FLOOR_CAP_MS =
-  numberSetting('BENCH_NIGHTLY_FLOOR_CAP_S', process.env.BENCH_NIGHTLY_FLOOR_CAP_S, CAP_MS / 1000, (name, given) =>
-    wholeNumber(name, given, 1, 86_400, 'seconds'),
-  ) * 1000;
 
 const log = (line: string) => console.error(`  nightly: ${line}`);
 

@@ -1,5 +1,5 @@
 /** The admin calls the driver makes: settings, tonight's run at a simulated moment, models, trace arrival. */
-import type { StageReport } from '../../shared/admin-api/nightly.ts';
+import type { NightlySummary, StageReport } from '../../shared/admin-api/nightly.ts';
 import type { RerankerModel } from '../../shared/reranker/model.ts';
 import { collectorFetch } from './http.ts';
 
@@ -28,13 +28,7 @@ const NIGHTLY_TIMEOUT_MS = 120_000;
 /** Runs the night of `at` to its end (the endpoint stops after its time budget; calling again continues). */
 export async function runNight(a: Admin, at: number): Promise<StageReport[]> {
   for (let i = 0; i < 200; i++) {
-    const s = await adminCall<{ done: boolean; runs: { stages: StageReport[] }[] }>(
-      a,
-      'POST',
-      `/v1/admin/nightly?at=${at}&simulate=true`,
-      undefined,
-      NIGHTLY_TIMEOUT_MS,
-    );
+    const s = await adminCall<NightlySummary>(a, 'POST', `/v1/admin/nightly?at=${at}&simulate=true`, undefined, NIGHTLY_TIMEOUT_MS);
     if (s.done) return s.runs[0]?.stages ?? [];
   }
   throw new Error('the nightly run did not finish in 200 calls');

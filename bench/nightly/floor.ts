@@ -5,15 +5,10 @@
  * JavaScript (noise filter, attribution, mining) on V8 as in workerd.
  */
 import Database from 'better-sqlite3';
-import type { StageReport } from '../../shared/admin-api/nightly.ts';
+import type { NightlySummary } from '../../shared/admin-api/nightly.ts';
 import { TimedD1 } from './d1-over-sqlite.ts';
 
-interface Summary {
-  done: boolean;
-  runs: { stage: string | null; stages: StageReport[] }[];
-}
-
-type RunNightly = (env: { DB: unknown }, now: number, options: { projects: string[]; maxSlices: number; budgetMs: number }) => Promise<Summary>;
+type RunNightly = (env: { DB: unknown }, now: number, options: { projects: string[]; maxSlices: number; budgetMs: number }) => Promise<NightlySummary>;
 
 export interface FloorStage {
   name: string;

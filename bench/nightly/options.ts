@@ -4,25 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decimalNumber, wholeNumber } from '../../scripts/cli.ts';
 
-/** A setting's number, read as the commands read theirs (`1e3`, `0x10`, ` 5` refused, naming it); `fallback` when unset. */
-export const numberSetting = (name: string, given: string | undefined, fallback: number, read: (name: string, given: string) => number): number =>
-  given === undefined ? fallback : read(name, given);
-
+// Numbers are read as the commands read theirs: `1e3`, `0x10`, ` 5` or an empty value refused, naming the setting.
 const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--scale='.length);
 /** Share of the issue's volume, (0, 1]: 0.1 to iterate. */
-export const SCALE = numberSetting(scaleArg === undefined ? 'BENCH_NIGHTLY_SCALE' : '--scale', scaleArg ?? process.env.BENCH_NIGHTLY_SCALE, 1, (name, given) =>
-  decimalNumber(name, given, 0.001, 1),
-);
+export const SCALE =
+  scaleArg === undefined
+    ? decimalNumber('BENCH_NIGHTLY_SCALE', process.env.BENCH_NIGHTLY_SCALE ?? '1', 0.001, 1)
+    : decimalNumber('--scale', scaleArg, 0.001, 1);
+const seconds = (name: string, fallback: number) => wholeNumber(name, process.env[name] ?? String(fallback), 1, 86_400, 'seconds') * 1000;
 /** A run stops starting slices after this long: a job far over budget would otherwise run for hours. */
-export const CAP_MS =
-  numberSetting('BENCH_NIGHTLY_CAP_S', process.env.BENCH_NIGHTLY_CAP_S, 600, (name, given) => wholeNumber(name, given, 1, 86_400, 'seconds')) * 1000;
+export const CAP_MS = seconds('BENCH_NIGHTLY_CAP_S', 600);
+/** The floor's own cap, when only the Worker's run is wanted in full (its time and memory). */
+export const FLOOR_CAP_MS = seconds('BENCH_NIGHTLY_FLOOR_CAP_S', CAP_MS / 1000);
 /**
  * With BENCH_NIGHTLY_LIVE_HEAP_MS=<ms>, the Worker's heap is also read right after a forced
  * collection that often: its live data, per call. Off by default (or 0), because collections cost time.
  */
-export const LIVE_HEAP_MS =
-  numberSetting('BENCH_NIGHTLY_LIVE_HEAP_MS', process.env.BENCH_NIGHTLY_LIVE_HEAP_MS, 0, (name, given) => wholeNumber(name, given, 0, 3_600_000, 'ms')) ||
-  undefined;
+export const LIVE_HEAP_MS = wholeNumber('BENCH_NIGHTLY_LIVE_HEAP_MS', process.env.BENCH_NIGHTLY_LIVE_HEAP_MS ?? '0', 0, 3_600_000, 'ms') || undefined;
 /** Where a generated database is kept for later runs at the same scale. */
 export const DATA_DIR = process.env.BENCH_NIGHTLY_DATA;
 
@@ -31,7 +29,6 @@ export const DATA_DIR = process.env.BENCH_NIGHTLY_DATA;
  * the work failed: then it stays for a look (wrangler's log file, the databases).
  */
 export async function inBenchFolder<T>(prefix: string, log: (line: string) => void, work: (dir: string) => Promise<T>): Promise<T> {
-  if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_NIGHTLY_SCALE must be in (0, 1]: ${SCALE}`);
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let failed = false;
   try {
