@@ -58,6 +58,8 @@ const redacted: [string, string][] = [
     '::ffff:127.0.0.1, ::ffff:7f00:1, ::ffff:0.0.0.0, ::ffff:255.255.255.255 but ::ffff:1.2.3.4 or ::ffff:10.0.0.1',
     '::ffff:127.0.0.1, ::ffff:7f00:1, ::ffff:0.0.0.0, ::ffff:255.255.255.255 but [IP] or [IP]',
   ],
+  // 7.250.1.2 and 15.250.1.2 are someone's: their first group has three digits (7fa, ffa), not four.
+  ['::ffff:7fa:102, ::ffff:7.250.1.2 and ::ffff:ffa:102', '[IP], [IP] and [IP]'],
   ['from ::192.168.1.20', 'from ::[IP]'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.

@@ -97,7 +97,7 @@ export function cnIdValid(id: string): boolean {
  */
 function ipv6Valid(candidate: string): boolean {
   try {
-    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:(?!(?:7f|ff)?[\da-f]{1,2}:[\da-f]{1,4}\]))/.test(new URL(`http://[${candidate}]/`).host);
+    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:(?!(?:(?:7f|ff)[\da-f]{2}|[\da-f]{1,2}):[\da-f]{1,4}\]))/.test(new URL(`http://[${candidate}]/`).host);
   } catch {
     return false;
   }
