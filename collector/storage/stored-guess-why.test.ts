@@ -37,7 +37,7 @@ describe('stored guess why', () => {
   });
 
   it('keeps a sentence it has no code for as its text', () => {
-    for (const stored of ['something else', '{not json', '{"code":"no_such_code"}', ''])
+    for (const stored of ['something else', '{not json', '{"code":"no_such_code"}', '{"code":"toString"}', ''])
       expect(guessWhyFields(stored)).toEqual({ guessWhy: stored, guessWhyCode: { code: 'text', text: stored } });
   });
 });

@@ -1,37 +1,44 @@
 import { GUESS_WHY_EN, type GuessWhy, guessWhyText } from '../../shared/admin-api/guess-why.ts';
 
-/** How each number of an English sentence reads back: its pattern as `guessWhyValues` writes it, and its value. */
-const NUMBERS: Record<string, readonly [pattern: string, value: (s: string) => number]> = {
-  share: ['(\\d+)%', (s) => Number(s) / 100],
-  rank: ['(\\d+)', Number],
-};
-
-const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * The English sentences mining wrote before it stored codes, each read back as its code: the
- * sentences are the codes' own (GUESS_WHY_EN), their placeholders read as numbers. `text` is left
- * out: it would read any sentence.
+ * The English sentences mining wrote before it stored codes, and the code each reads back as: kept
+ * as they were written, so rewording a code's English (GUESS_WHY_EN) does not lose old rows.
  */
-const SENTENCES = Object.entries(GUESS_WHY_EN)
-  .filter(([code]) => code !== 'text')
-  .map(([code, template]) => {
-    // Odd parts are the placeholders' names.
-    const parts = template.split(/\{(\w+)\}/);
-    const names = parts.filter((_, i) => i % 2 === 1);
-    const pattern = new RegExp(`^${parts.map((part, i) => (i % 2 ? NUMBERS[part]![0] : escaped(part))).join('')}$`);
-    return (stored: string): GuessWhy | undefined => {
-      const m = stored.match(pattern);
-      return m ? ({ code, ...Object.fromEntries(names.map((name, i) => [name, NUMBERS[name]![1](m[i + 1]!)])) } as GuessWhy) : undefined;
-    };
-  });
+const SENTENCES: readonly [RegExp, (m: RegExpMatchArray) => GuessWhy][] = [
+  [
+    /^the chunk closest to the user's correction \((\d+)% of its terms\) was retrieved at rank (\d+): the answer was in front of the model$/,
+    (m) => ({ code: 'correction_retrieved', share: Number(m[1]) / 100, rank: Number(m[2]) }),
+  ],
+  [/^no retrieved chunk holds the user's correction \(best overlap (\d+)%\)$/, (m) => ({ code: 'correction_not_retrieved', share: Number(m[1]) / 100 })],
+];
+
+/** The sentences with no number, each the code it was written from. */
+const PLAIN: ReadonlyMap<string, GuessWhy> = new Map(
+  (
+    [
+      ['the user flagged a cited source as wrong', 'flagged_a_cited_source'],
+      ['the user flagged cited sources as wrong', 'flagged_cited_sources'],
+      ['the user flagged this source as wrong', 'flagged_this_source'],
+      ['the user said the source was wrong', 'said_wrong_source'],
+      ['the user said the answer did not address the question', 'said_not_answered'],
+      ['the user said the answer looks wrong: a bad chunk or a bad reading of a good one', 'said_looks_wrong'],
+      [
+        'the user said the answer was incomplete: part of what the question asks may not have been retrieved, and what was may still be right',
+        'said_incomplete',
+      ],
+      ['negative feedback without a reason or correction', 'no_reason'],
+      ['the document the user names was retrieved', 'named_document_retrieved'],
+      ['users engaged with this source on a well-scored answer', 'engaged_on_good_answer'],
+    ] as const
+  ).map(([sentence, code]) => [sentence, { code }]),
+);
 
 /** A code stored as JSON, or undefined for anything else. */
 function storedCode(stored: string): GuessWhy | undefined {
   if (!stored.startsWith('{')) return undefined;
   try {
     const parsed = JSON.parse(stored) as { code?: unknown };
-    return typeof parsed.code === 'string' && parsed.code in GUESS_WHY_EN ? (parsed as GuessWhy) : undefined;
+    return typeof parsed.code === 'string' && Object.hasOwn(GUESS_WHY_EN, parsed.code) ? (parsed as GuessWhy) : undefined;
   } catch {
     return undefined;
   }
@@ -42,9 +49,11 @@ function storedCode(stored: string): GuessWhy | undefined {
  * codes were stored holds, read back as the code it was worded from.
  */
 export function asGuessWhy(stored: string): GuessWhy {
-  for (const read of [storedCode, ...SENTENCES]) {
-    const code = read(stored);
-    if (code) return code;
+  const code = storedCode(stored) ?? PLAIN.get(stored);
+  if (code) return code;
+  for (const [sentence, read] of SENTENCES) {
+    const m = stored.match(sentence);
+    if (m) return read(m);
   }
   return { code: 'text', text: stored };
 }
