@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decimalNumber, wholeNumber } from '../../scripts/cli.ts';
 import { ROOT } from '../../scripts/wrangler.ts';
+import { MAX_REVIEW_MINUTES_PER_WEEK, MAX_SECONDS_PER_REVIEW_ITEM } from '../../shared/schema/settings.ts';
 import { DEPTH } from './evaluate.ts';
 
 /** Bounds no run comes near, so a slip of the keyboard is refused rather than run for days. */
 const MAX_WEEKS = 520;
 const MAX_SESSIONS = 1_000_000;
-const WEEK_MINUTES = 7 * 24 * 60;
 
 export interface LoopEvalParams {
   /** A directory in BEIR layout with qrels/train.tsv and qrels/test.tsv. */
@@ -114,8 +114,8 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
     curatedShare: share(values['curated-share'], d.curatedShare, 'curated-share'),
     curatedUnsent: values['curated-unsent'] ?? d.curatedUnsent,
-    reviewMinutesPerWeek: decimal(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes', 1, WEEK_MINUTES, 'minutes'),
-    secondsPerReviewItem: decimal(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item', 1, 3600, 'seconds'),
+    reviewMinutesPerWeek: decimal(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes', 1, MAX_REVIEW_MINUTES_PER_WEEK, 'minutes'),
+    secondsPerReviewItem: decimal(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item', 1, MAX_SECONDS_PER_REVIEW_ITEM, 'seconds'),
     reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: whole(values['browser-sessions'], d.browserSessions, 'browser-sessions', 0, MAX_SESSIONS),
     corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,
