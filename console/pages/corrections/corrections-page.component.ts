@@ -8,9 +8,9 @@ import { dateTime, percent } from '../../i18n/locale.ts';
 import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { filterSelect } from '../../ui/filter-select.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { statusFilter } from '../../ui/status-filter.ts';
 import type { Words } from '../../ui/words.ts';
 import { styles } from './corrections-page.styles.ts';
 
@@ -110,9 +110,11 @@ export class CorrectionsPage extends LitElement {
     return html`<h1 tabindex="-1">${s.correctionsTitle}</h1>
       <p class="intro">${s.correctionsIntro}</p>
       <div class="filters">
-        ${statusFilter(s, {
-          status: this.status,
-          statuses: STATUSES,
+        ${filterSelect(s, {
+          name: 'status',
+          label: s.statusFilter,
+          value: this.status,
+          options: STATUSES,
           words: (st) => s[`correctionStatus_${st}`],
           loadError: this.loadError,
           choose: (status) => this.filter({ status }),

@@ -1,16 +1,16 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { api } from '../../api/client.ts';
 import type { HealthSnapshot } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
 import { percent } from '../../i18n/locale.ts';
 import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
+import { filterSelect } from '../../ui/filter-select.ts';
 import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-import { refusedFilter } from '../../ui/refusal.ts';
+
 import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { evalSeriesByModel } from './eval-series.ts';
 import { styles } from './health-page.styles.ts';
@@ -147,22 +147,18 @@ export class HealthPage extends LitElement {
     const days = this.days;
     // Days the list does not offer, as the address names them, are listed among them.
     const options = DAY_OPTIONS.includes(days) ? DAY_OPTIONS : [...DAY_OPTIONS, days].sort((a, b) => Number(a) - Number(b));
-    const refused = refusedFilter(this.error, 'days')?.(s);
     return html`<h1 tabindex="-1">${s.healthTitle}</h1>
       <p class="intro">${s.healthIntro}</p>
       <div class="filters">
-        <label
-          >${s.days}
-          <select
-            .value=${live(days)}
-            aria-invalid=${refused ? 'true' : 'false'}
-            aria-describedby="filter-days-error"
-            @change=${(e: Event) => navigate(paths.health({ days: (e.target as HTMLSelectElement).value }))}
-          >
-            ${options.map((d) => html`<option value=${d} ?selected=${d === days}>${d}</option>`)}
-          </select>
-          <span id="filter-days-error" class="error">${refused ?? ''}</span>
-        </label>
+        ${filterSelect(s, {
+          name: 'days',
+          label: s.days,
+          value: days,
+          options,
+          words: (d) => d,
+          loadError: this.error,
+          choose: (days) => navigate(paths.health({ days })),
+        })}
       </div>
       <p class="error" role="alert">${this.error ? loadFailed(this.error, s, this, () => this.load()) : ''}</p>
       ${this.renderBody()}`;

@@ -9,8 +9,8 @@ import { format, type Locale, type Strings } from '../../i18n/strings.ts';
 import { baseStyles } from '../../ui/base.styles.ts';
 import { dialogStyles } from '../../ui/dialog.styles.ts';
 import { errorText } from '../../ui/error-text.ts';
+import { filterSelect } from '../../ui/filter-select.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
-import { statusFilter } from '../../ui/status-filter.ts';
 import type { Words } from '../../ui/words.ts';
 import { changedElsewhere, itemGone } from './answer-ledger.ts';
 import { queueCounts } from './queue-counts.ts';
@@ -338,9 +338,11 @@ export class ReviewPage extends LitElement {
     return html`<h1 tabindex="-1">${s.reviewTitle}</h1>
       ${this.renderProgress()}
       <div class="toolbar">
-        ${statusFilter(s, {
-          status: this.status,
-          statuses: STATUSES,
+        ${filterSelect(s, {
+          name: 'status',
+          label: s.statusFilter,
+          value: this.status,
+          options: STATUSES,
           words: (st) => s[`status_${st}`],
           loadError: this.loadError,
           choose: (status) => navigate(paths.review({ status })),
