@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from './hex.ts';
 import { utcDay } from './time.ts';
-import { joinUrl } from './url.ts';
+import { joinUrl, withoutCredentials } from './url.ts';
 
 describe('small shared helpers', () => {
   it('joins a base and a path with one slash, keeping a base path', () => {
@@ -17,5 +17,11 @@ describe('small shared helpers', () => {
   it('names the UTC day of a time', () => {
     expect(utcDay(Date.UTC(2026, 10, 30, 23, 59, 59))).toBe('2026-11-30');
     expect(utcDay(Date.UTC(2026, 11, 1, 0, 0, 0))).toBe('2026-12-01');
+  });
+
+  it('leaves out the user name and password of an address shown in an error, a password holding an @ too', () => {
+    expect(withoutCredentials('https://feedback:s3cret@feedback.example.com\n')).toBe('https://feedback.example.com\n');
+    expect(withoutCredentials('https://u:p@ss@host.example/v1\n')).toBe('https://host.example/v1\n');
+    expect(withoutCredentials('https://host.example/a@b')).toBe('https://host.example/a@b');
   });
 });

@@ -26,8 +26,11 @@ export function endpointProblem(given: string): string | undefined {
   return undefined;
 }
 
-/** `given` as an error may show it: a user name and password in it left out (`https://user:pw@host` shows as `https://host`). */
-export const withoutCredentials = (given: string): string => given.replace(/^(\s*[a-z][\w+.-]*:\/\/)[^/?#@]*@/i, '$1');
+/**
+ * `given` as an error may show it: a user name and password in it left out (`https://user:pw@host`
+ * shows as `https://host`), up to the last `@` before the path, as URLs read them (a password may hold one).
+ */
+export const withoutCredentials = (given: string): string => given.replace(/^(\s*[a-z][\w+.-]*:\/\/)[^/?#]*@/i, '$1');
 
 /** `base` + `path` with exactly one slash between them, whatever the base ends with. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
