@@ -49,7 +49,7 @@ if (helpAsked(only)) {
   console.log(`usage: ${usage}`);
   process.exit(0);
 }
-const unknown = only.filter((name) => !(name in suites));
+const unknown = only.filter((name) => !Object.hasOwn(suites, name));
 if (unknown.length) {
   console.error(`no suite ${unknown.map((n) => JSON.stringify(n)).join(', ')}; usage: ${usage}`);
   process.exit(1);

@@ -5,12 +5,8 @@ import { join } from 'node:path';
 import { decimalNumber, wholeNumber } from '../../scripts/cli.ts';
 
 // Numbers are read as the commands read theirs: `1e3`, `0x10`, ` 5` or an empty value refused, naming the setting.
-const scaleArg = process.argv.find((a) => a.startsWith('--scale='))?.slice('--scale='.length);
 /** Share of the issue's volume, (0, 1]: 0.1 to iterate. */
-export const SCALE =
-  scaleArg === undefined
-    ? decimalNumber('BENCH_NIGHTLY_SCALE', process.env.BENCH_NIGHTLY_SCALE ?? '1', 0.001, 1)
-    : decimalNumber('--scale', scaleArg, 0.001, 1);
+export const SCALE = decimalNumber('BENCH_NIGHTLY_SCALE', process.env.BENCH_NIGHTLY_SCALE ?? '1', 0.001, 1);
 const seconds = (name: string, fallback: number) => wholeNumber(name, process.env[name] ?? String(fallback), 1, 86_400, 'seconds') * 1000;
 /** A run stops starting slices after this long: a job far over budget would otherwise run for hours. */
 export const CAP_MS = seconds('BENCH_NIGHTLY_CAP_S', 600);
