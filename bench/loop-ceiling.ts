@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Scored } from '../demo/server/rerank.ts';
-import { helpAsked } from '../scripts/cli.ts';
+import { failInOneLine, helpAsked } from '../scripts/cli.ts';
 import { Bm25Index } from '../shared/bm25.ts';
 import { termCosine } from '../shared/reranker/features.ts';
 import { terms } from '../shared/terms.ts';
@@ -30,12 +30,13 @@ const MEMORY_WEIGHTS = [0, 0.25, 0.5, 1, 2];
 /** Depths of retrieval's list for the oracle limited to what users could have been shown. */
 const DEPTHS = [1, 3, 5, 10, 30];
 
+failInOneLine();
 if (helpAsked(process.argv.slice(2))) {
   // The same flags as loop:eval's, for the same collection and split.
   console.log(LOOP_EVAL_HELP.replace('loop:eval', 'loop:ceiling'));
   process.exit(0);
 }
-const params = paramsFromArgs(process.argv.slice(2));
+const params = paramsFromArgs(process.argv.slice(2), 'loop:ceiling');
 const collection = await loadCollection(params.data, params.validationShare);
 const ev = evaluator(collection.corpus.chunks, params.retrieveK);
 

@@ -26,12 +26,15 @@ const USAGE: Record<string, Takes> = {
 };
 const COMMANDS = 'npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>';
 
+/** A command's usage, for the commands' own names alone (not `toString`, which every object has). */
+const usageOf_ = (command: string): Takes | undefined => (Object.hasOwn(USAGE, command) ? USAGE[command] : undefined);
+
 const usageOf = (takes: Takes) => `npm run keys -- ${takes.usage} [--persist-to DIR]${takes.flags.includes('print-sql') ? ' [--print-sql]' : ''}`;
 
 /** What `--help` prints: the usage of the command given, or of every command. */
 export function keysHelp(args: string[]): string | undefined {
   if (!helpAsked(args)) return undefined;
-  const takes = USAGE[args[0] ?? ''];
+  const takes = usageOf_(args[0] ?? '');
   return `usage: ${(takes ? [takes] : Object.values(USAGE)).map(usageOf).join('\n       ')}`;
 }
 
@@ -39,7 +42,7 @@ export function parseKeysCommand(args: string[]) {
   // Every word is taken here: how many a command takes is checked below, with that command's usage.
   const { positionals, values } = parseCommand(OPTIONS, COMMANDS, { positionals: args.length, args });
   const [command = '', ...rest] = positionals;
-  const takes = USAGE[command];
+  const takes = usageOf_(command);
   if (!takes) throw new Error(`usage: ${COMMANDS}`);
   const usage = `usage: ${usageOf(takes)}`;
   if (rest.length !== takes.args)

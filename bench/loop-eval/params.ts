@@ -1,7 +1,6 @@
 /** The run's parameters, from flags, with the defaults the README's table was made with. */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { decimalNumber, wholeNumber } from '../../scripts/cli.ts';
+import { decimalNumber, parseCommand, wholeNumber } from '../../scripts/cli.ts';
 import { ROOT } from '../../scripts/wrangler.ts';
 import { MAX_REVIEW_MINUTES_PER_WEEK, MAX_SECONDS_PER_REVIEW_ITEM } from '../../shared/schema/settings.ts';
 import { DEPTH } from './evaluate.ts';
@@ -69,10 +68,10 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   quiet: false,
 };
 
-export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
+/** The flags `command` (loop:eval, or loop:ceiling, which takes the same) was given; a flag it does not take is refused in one line with its usage. */
+export function paramsFromArgs(argv: readonly string[], command = 'loop:eval'): LoopEvalParams {
+  const { values } = parseCommand(
+    {
       data: { type: 'string' },
       cycles: { type: 'string' },
       sessions: { type: 'string' },
@@ -90,7 +89,9 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
       'corpus-embeddings': { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
-  });
+    `npm run ${command} -- [flags] (--help lists them)`,
+    { args: [...argv] },
+  );
   // The commands' strict readers: `Number()` would take `1e3`, `0x10`, ` 5` or an empty value.
   const whole = (v: string | undefined, fallback: number, name: string, min: number, max: number) =>
     v === undefined ? fallback : wholeNumber(`--${name}`, v, min, max);
