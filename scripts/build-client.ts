@@ -54,7 +54,7 @@ function forbiddenNodeImports(metafile: Metafile): string[] {
   return problems;
 }
 
-/** Bundles the entries (name: source file) into outDir, refusing an entry that reaches a Node built-in not its own. */
+/** Bundles the entries (name: source file) into outDir, which it replaces, refusing (and leaving outDir as it was) an entry that reaches a Node built-in not its own. */
 export async function bundleClient(entries: Record<string, string>, outDir: string): Promise<void> {
   const { metafile, outputFiles } = await build({
     entryPoints: entries,
@@ -77,6 +77,8 @@ export async function bundleClient(entries: Record<string, string>, outDir: stri
   });
   const problems = forbiddenNodeImports(metafile);
   if (problems.length) throw new Error(`The client build is for browsers and Workers too: ${problems.join('; ')}`);
+  // Only now is the build before it replaced: a refused one leaves it as it was.
+  rmSync(outDir, { recursive: true, force: true });
   for (const file of outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.contents);
@@ -84,8 +86,6 @@ export async function bundleClient(entries: Record<string, string>, outDir: stri
 }
 
 export async function buildClient(outDir = CLIENT_DIST): Promise<void> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
   await bundleClient(Object.fromEntries(ENTRIES.map((name) => [name, join(ROOT, 'client', `${name}.ts`)])), outDir);
   const types = join(outDir, 'types');
   execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'client/tsconfig.build.json', '--outDir', types], { cwd: ROOT, stdio: 'inherit' });
