@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceText } from '../../shared/admin-api/evidence.ts';
+import { type Evidence, evidenceText } from '../../shared/admin-api/evidence.ts';
 import { asEvidence, distinctEvidence } from './stored-evidence.ts';
 
 /** Every kind of line mining wrote before it stored codes. */
@@ -31,6 +31,9 @@ describe('stored evidence', () => {
 
   it('keeps a line it has no code for as its text', () => {
     expect(asEvidence('something else')).toEqual({ code: 'text', text: 'something else' });
+    // A stored code none of the codes' own is shown as stored, rather than thrown on when worded.
+    const unknown = { code: 'toString', score: 1 } as unknown as Evidence;
+    expect(evidenceText(asEvidence(unknown))).toBe('{"code":"toString","score":1}');
   });
 
   it('says once what reads the same, whether kept as a line or as a code', () => {

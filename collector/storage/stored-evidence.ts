@@ -1,4 +1,4 @@
-import { type Evidence, evidenceText } from '../../shared/admin-api/evidence.ts';
+import { EVIDENCE_EN, type Evidence, evidenceText } from '../../shared/admin-api/evidence.ts';
 
 /** What a review row's evidence column holds: codes, or the English lines mining wrote before it stored codes. */
 export type StoredEvidence = Evidence | string;
@@ -16,7 +16,8 @@ const LINES: readonly [RegExp, (m: RegExpMatchArray) => Evidence][] = [
 
 /** A stored piece of evidence as a code: an English line kept from before reads back as the code it was written from. */
 export function asEvidence(stored: StoredEvidence): Evidence {
-  if (typeof stored !== 'string') return stored;
+  // A code none of the codes' own (a row written by something else) is shown as it was stored, not thrown on.
+  if (typeof stored !== 'string') return Object.hasOwn(EVIDENCE_EN, stored.code) ? stored : { code: 'text', text: JSON.stringify(stored) };
   for (const [line, code] of LINES) {
     const m = stored.match(line);
     if (m) return code(m);
