@@ -65,8 +65,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
  * Makes a Miniflare without the Ctrl-C and SIGTERM handlers it adds, when the command has its own:
- * Miniflare's exit at once (130, 143), so `npm start` provisioning a D1 while wrangler starts would
- * end before its handler stopped wrangler. Its workerd, in the command's process group, gets the
+ * Miniflare's exit at once (130, 143), so a throwaway collector provisioning its D1 while wrangler starts would
+ * end (`npm start`'s way of stopping, start-stop.ts) before its handler stopped wrangler. Its workerd, in the command's process group, gets the
  * signal too; the handler on 'exit' it keeps still tidies up after it.
  */
 function leavingSignalsToTheCommand<T>(make: () => T): T {
