@@ -11,19 +11,9 @@ import '../../tests/e2e/provided.ts';
 import type { ReviewItem } from '../../shared/admin-api/review.ts';
 import type { FieldError } from '../../shared/validation.ts';
 import { PAGE_WAIT_MS } from '../../tests/e2e/waits.ts';
-import { CONSOLE_VARS, startSeededCollector } from './seeded-state.ts';
+import { CONSOLE_VARS, fetchAgain, startSeededCollector } from './seeded-state.ts';
 
-/**
- * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
- * connection the server has just closed. Only for requests that are safe to repeat.
- */
-export async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch {
-    return fetch(url, init);
-  }
-}
+export { fetchAgain };
 
 export interface ConsoleFixture {
   collector: LocalCollector;

@@ -8,13 +8,25 @@ import { seed } from '../../scripts/seed/send.ts';
 /** The tests call the API from the same address as the browser: the per-IP limit is lifted. */
 export const CONSOLE_VARS = { RATE_LIMIT_IP_PER_MIN: '100000' };
 
+/**
+ * fetch, tried once more when the connection was dropped under it: undici may reuse a kept-alive
+ * connection the server has just closed. Only for requests that are safe to repeat.
+ */
+export async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 /** The console's test collectors: the seed's traffic, then whatever a file adds, then tonight's run. */
 export async function startSeededCollector(options: LocalCollectorOptions, prepare: (c: LocalCollector) => Promise<void>): Promise<LocalCollector> {
   const collector = await startLocalCollector({ ...options, vars: CONSOLE_VARS });
   try {
     await seed({ endpoint: collector.url, serverKey: collector.keys.server, sessions: 60, seed: 7 });
     await prepare(collector);
-    const res = await fetch(`${collector.url}/v1/admin/nightly`, { method: 'POST', headers: { authorization: `Bearer ${collector.keys.admin}` } });
+    const res = await fetchAgain(`${collector.url}/v1/admin/nightly`, { method: 'POST', headers: { authorization: `Bearer ${collector.keys.admin}` } });
     if (!res.ok) throw new Error(`the night's run answered ${res.status}: ${await res.text()}`);
     return collector;
   } catch (err) {

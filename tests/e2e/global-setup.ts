@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { seededState } from '../../console/e2e/seeded-state.ts';
+import { CONSOLE_VARS, seededState } from '../../console/e2e/seeded-state.ts';
 import { buildConsole } from '../../scripts/build-console.ts';
 import { buildWidget } from '../../scripts/build-widget.ts';
 import { startLocalCollector } from '../../scripts/local-collector.ts';
@@ -34,8 +34,8 @@ export default async function setup(project: TestProject) {
     };
     // Started together, each stopped by the teardown once it has started, whichever fails.
     const [collector, browser, seeded] = await allStarted([
-      // The tests poll the admin API from the same address as the browser: lift the per-IP limit.
-      stoppable(startLocalCollector({ origins: [site.url], vars: { RATE_LIMIT_IP_PER_MIN: '100000' } }), (c) => c.stop()),
+      // The tests poll the admin API from the same address as the browser, as the console's do.
+      stoppable(startLocalCollector({ origins: [site.url], vars: CONSOLE_VARS }), (c) => c.stop()),
       stoppable(launchShared(), (b) => b.close()),
       stoppable(seededState(), async (state) => rmSync(state.persistTo, { recursive: true, force: true })),
     ]);
