@@ -4,6 +4,7 @@ import { sha256Hex } from '../../shared/hex.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey, traceQueryKey } from '../../shared/terms.ts';
 import { adminCall as admin, type event, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
 import { runNightly } from './nightly.ts';
 
 const chunks = [
@@ -176,5 +177,22 @@ describe('review item ids', () => {
       .bind(p.id, answered)
       .first();
     expect(flagged).toEqual({ trace_count: 2, status: 'answered', verdict: 'not_relevant' });
+  });
+});
+
+describe("the suite's questions", () => {
+  it('are read with the reads of the slice that needs them, never in a round trip of their own', async () => {
+    const p = await newProject();
+    await send(p, traces(['a']), [signal('a', 0, 'thumbs_down'), signal('a', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
+    const trips: number[] = [];
+    const DB = hookedD1(env.DB, ({ sql }, run) => {
+      if (sql.some((s) => s.includes('from eval_suite where project_id = ?') && s.includes('distinct query_key'))) trips.push(sql.length);
+      return run();
+    });
+    await runNightly({ ...env, DB }, Date.now() + 1_000, { projects: [p.id] });
+    expect((await mined(p.id)).items.length).toBeGreaterThan(0);
+    // Mining's slice and the queue's each read them once, with other statements.
+    expect(trips.length).toBe(2);
+    expect(trips.every((statements) => statements > 1)).toBe(true);
   });
 });

@@ -52,12 +52,11 @@ export async function listSuite(d1: D1Database, projectId: string): Promise<Suit
   return results;
 }
 
-/** Query keys of the suite's questions: reviewers' verdicts on them never train, as for held-out questions. */
-export async function suiteKeys(d1: D1Database, projectId: string): Promise<Set<string>> {
-  return keysOf(await suiteKeysStatement(d1, projectId).all());
-}
-
-/** The statement `suiteKeys` runs, for a batch that needs them with other reads; `keysOf` its result. */
+/**
+ * Reads the query keys of the suite's questions (reviewers' verdicts on them never train, as for
+ * held-out questions), as a statement for the batch of the reads its caller makes with them:
+ * `keysOf` its result.
+ */
 export const suiteKeysStatement = (d1: D1Database, projectId: string) =>
   d1.prepare('select distinct query_key as key from eval_suite where project_id = ?').bind(projectId);
 export const keysOf = (result: D1Result): Set<string> => new Set((result.results as { key: string }[]).map((r) => r.key));

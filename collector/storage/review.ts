@@ -13,12 +13,12 @@ const thresholdSql = (projectId: string) =>
 
 /** The mining threshold in force: the last recorded change, or the default. */
 export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
-  const row = await d1
-    .prepare(`select ${thresholdSql('?')} as t`)
-    .bind(projectId)
-    .first<{ t: number }>();
-  return row!.t;
+  return thresholdOf(await currentThresholdStatement(d1, projectId).all());
 }
+
+/** The statement `currentThreshold` runs, for a batch that needs it with other reads; `thresholdOf` its result. */
+export const currentThresholdStatement = (d1: D1Database, projectId: string) => d1.prepare(`select ${thresholdSql('?')} as t`).bind(projectId);
+export const thresholdOf = (result: D1Result): number => (result.results[0] as { t: number }).t;
 
 const ITEM_COLUMNS = `i.item_id as id, i.query, i.chunk_id as chunkId, i.source_doc_id as sourceDocId, i.source_doc_version as sourceDocVersion,
   i.chunk_text as text, i.rank, i.score, i.candidate, i.guess, i.guess_why as guessWhy, i.evidence, i.trace_count as traceCount,

@@ -6,6 +6,7 @@ import { runNightly } from '../jobs/nightly.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
+import { hookedD1 } from '../test/hooked-d1.ts';
 import { trainingData } from './training-data.ts';
 
 /** The first wording of a question on the wanted side of the train / held-out split. */
@@ -77,6 +78,17 @@ describe('what retraining reads: engagement', () => {
     await send([later], [click({ ...early, sessionId: 's3' }), click(later)]);
     await runNightly(env, at + 86_400_000, { projects: [p.id] });
     expect(await read()).toEqual(before);
+  });
+  it("reads the window's shown and engaged chunks and the suite's questions in one round trip", async () => {
+    const p = await newProject();
+    let trips = 0;
+    const db = hookedD1(env.DB, (_, run) => {
+      trips++;
+      return run();
+    });
+    // No confirmed examples: no lists to read, engagement alone.
+    expect(await trainingData(db, p.id, Date.now(), [])).toEqual({ confirmed: [], lists: [], engagement: [], queryEngagement: [] });
+    expect(trips).toBe(1);
   });
 });
 

@@ -12,7 +12,7 @@ import { consolidate } from '../../shared/training/train.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { LOW_CONFIDENCE } from '../loop/noise.ts';
-import { suiteEvalQueries, suiteKeys } from './eval-suite.ts';
+import { keysOf, suiteEvalQueries, suiteKeysStatement } from './eval-suite.ts';
 import { chunkTextsOf, TEXT_VERSION } from './sql/chunk-text.ts';
 import { focusedDwellSql } from './sql/focused-dwell.ts';
 import { assessedSql, assessedUntilSql, EVENT_CHUNK, JOIN_VERDICT, NAMES_CHUNK, VERDICT } from './sql/verdict.ts';
@@ -156,7 +156,7 @@ const WINDOW_TRACES = `select s.trace_id, s.query_key, t.answer,
  */
 async function engagement(d1: D1Database, projectId: string, since: number, until: number) {
   type Row = { queryKey: string; chunkId: string; sourceDocId: string; rank: number; n: number };
-  const [shown, engaged] = await d1.batch<Row>([
+  const [shown, engaged, suite] = await d1.batch([
     d1
       .prepare(
         `select w.query_key as queryKey, c.chunk_id as chunkId, c.source_doc_id as sourceDocId, c.rank, count(*) as n
@@ -179,8 +179,10 @@ async function engagement(d1: D1Database, projectId: string, since: number, unti
          group by 1, 2, 3, 4`,
       )
       .bind(projectId, since, until, LOW_CONFIDENCE),
+    // The suite's questions, whose engagement stays out as held-out questions' does.
+    suiteKeysStatement(d1, projectId),
   ]);
-  const curated = await suiteKeys(d1, projectId);
+  const curated = keysOf(suite!);
   const totals = new Map<string, EngagementRow>();
   const byQuery = new Map<string, EngagementRow>();
   const rows = (map: Map<string, EngagementRow>, key: string, r: Row, queryKey?: string) => {
@@ -189,8 +191,8 @@ async function engagement(d1: D1Database, projectId: string, since: number, unti
     return row;
   };
   for (const [field, list] of [
-    ['shown', shown!.results],
-    ['engaged', engaged!.results],
+    ['shown', shown!.results as Row[]],
+    ['engaged', engaged!.results as Row[]],
   ] as const) {
     for (const r of list) {
       if (isHeldOut(r.queryKey) || curated.has(r.queryKey) || !r.n) continue;

@@ -8,7 +8,7 @@ import { type Candidate, MINED_TOP_RANKS, type MinedChunk, type MiningTrace, min
 import { LOW_CONFIDENCE } from '../../loop/noise.ts';
 import { isClearlyBad } from '../../loop/trace-score.ts';
 import { deferIndexes, indexExists, restoreOwnIndexes } from '../../storage/deferred-indexes.ts';
-import { suiteKeys, worthReviewing, worthReviewingSql } from '../../storage/eval-suite.ts';
+import { keysOf, suiteKeysStatement, worthReviewing, worthReviewingSql } from '../../storage/eval-suite.ts';
 import { ITEM_EVIDENCE_LINES, itemAggregatesSql, writeItemAggregates } from '../../storage/review-recompute.ts';
 import { BY_TRACE } from '../../storage/sql/chunk-rows-by-trace.ts';
 import { JOIN_CHUNK_TEXT } from '../../storage/sql/chunk-text.ts';
@@ -232,7 +232,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   // scored trace of the project through the score index for each slice.
   const scoredSql = `select s.trace_id as key from (${slice}) k cross join trace_stats s on s.project_id = ?1 and s.trace_id = k.key
     where s.trusted_signals > 0 and ${clearlyJudgedSql('s.weighted_score', '?6', '?7')}`;
-  const [pairRows, scoredRows, eventRows] = await db.batch([
+  const [pairRows, scoredRows, eventRows, suite] = await db.batch([
     db.prepare(pairsSql).bind(...params.slice(0, 5)),
     db
       .prepare(
@@ -251,6 +251,8 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
         }),
       )
       .bind(...params, LOW_CONFIDENCE, windowTo),
+    // The suite's questions, whose traces raise no items (the write checks the suite as it stands then too).
+    suiteKeysStatement(db, ctx.projectId),
     // A trace mined again replaces what it contributed, in the same slice: done again, a slice
     // takes back and rewrites only its own traces' rows.
     ...takeBackListed(db, slice, params.slice(0, 5)),
@@ -268,7 +270,7 @@ async function mineJudged(ctx: StageContext, after: string): Promise<SliceResult
   const chunks = groupBy(await minedChunks(ctx, scored, events), (c) => c.traceId);
   await withTexts(ctx, chunks, events);
   const candidates: (Candidate & { key: string })[] = [];
-  const curated = await suiteKeys(db, ctx.projectId);
+  const curated = keysOf(suite!);
   for (const t of scored) {
     // Its traces' rows were taken back above: an item only such traces raised goes unless answered.
     if (!worthReviewing(t.query_key, curated.has(t.query_key))) continue;

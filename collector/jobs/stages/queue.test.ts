@@ -4,6 +4,7 @@ import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/sch
 import { utcDay } from '../../../shared/time.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
+import { hookedD1 } from '../../test/hooked-d1.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
 
@@ -99,4 +100,15 @@ it('keeps no more items waiting than a week clears when many are worth the same'
   await queue.slice(stageContext(p.id, night + DAY), null);
   expect((await pending()).length).toBe(capacity);
   expect((await pending())[0]).toBe(id(capacity + 1));
+});
+
+it("sizes the queue in four round trips: the threshold read with the suite's questions, the queue's reads, its writes, the count", async () => {
+  const p = await newProject();
+  let trips = 0;
+  const db = hookedD1(env.DB, (_, run) => {
+    trips++;
+    return run();
+  });
+  await queue.slice(stageContext(p.id, Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`), { db }), null);
+  expect(trips).toBe(4);
 });

@@ -1,8 +1,8 @@
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { adjustThreshold } from '../../loop/review-budget.ts';
-import { suiteKeys, worthReviewing } from '../../storage/eval-suite.ts';
+import { keysOf, suiteKeysStatement, worthReviewing } from '../../storage/eval-suite.ts';
 import { LATER_NIGHT_DONE_SQL } from '../../storage/loop-runs.ts';
-import { currentThreshold } from '../../storage/review.ts';
+import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
 import type { SliceResult, Stage } from './stage.ts';
 
 /**
@@ -14,8 +14,10 @@ import type { SliceResult, Stage } from './stage.ts';
 export const queue: Stage = {
   name: 'queue',
   async slice({ db, projectId, night, settings, now }): Promise<SliceResult> {
-    const threshold = await currentThreshold(db, projectId);
-    const curated = await suiteKeys(db, projectId);
+    // Read together: the reads after them are bound to both.
+    const [thresholdRow, suite] = await db.batch([currentThresholdStatement(db, projectId), suiteKeysStatement(db, projectId)]);
+    const threshold = thresholdOf(thresholdRow!);
+    const curated = keysOf(suite!);
     const unwanted = JSON.stringify([...curated].filter((key) => !worthReviewing(key, true)));
     const wanted = `query_key not in (select value from json_each(?3))`;
     const nightStart = Date.parse(`${night}T00:00:00Z`);
