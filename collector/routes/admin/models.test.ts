@@ -6,7 +6,7 @@ import type { RerankerModel } from '../../../shared/reranker/model.ts';
 import { MAX_GATE_FINDINGS, MAX_MODEL_EVALUATION_BYTES } from '../../../shared/thresholds.ts';
 import { recordModel, rollBack } from '../../storage/models.ts';
 import { adminCall as admin, bearer, call, newProject } from '../../test/fixtures.ts';
-import { hookedD1 } from '../../test/hooked-d1.ts';
+import { hookedD1, once } from '../../test/hooked-d1.ts';
 import { tinyModel } from '../../test/tiny-model.ts';
 
 const model = tinyModel;
@@ -228,6 +228,35 @@ describe('POST /v1/rerank', () => {
     expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
     await admin(p, '/models/rollback', { method: 'POST' });
     expect(await ranked()).toMatchObject({ version: null });
+  });
+});
+
+describe('POST /v1/rerank and GET /v1/reranker alike', () => {
+  it('keep the model under the revision read with its text, so a rewrite landing between the revision and the text is not read again', async () => {
+    const p = await newProject();
+    await admin(p, '/models', { method: 'POST', json: trained(model('v1')) });
+    // An erasure's rewrite lands after the first call read which revision is served, before it reads the text.
+    const rewrite = once(() =>
+      env.DB.prepare('update models set artifact = ?, revision = 1 where project_id = ? and version = ?')
+        .bind(JSON.stringify({ ...model('v1'), weights: [3] }), p.id, 'v1')
+        .run(),
+    );
+    let reads = 0;
+    const DB = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql.some((s) => s.includes('from model_parts'))) {
+        reads++;
+        await rewrite();
+      }
+      return run();
+    });
+    const json = { query: 'refunds', chunks: [{ chunkId: 'c1', text: 'Refunds within 14 days', score: 0.4 }] };
+    const ranked = async () => (await call('/v1/rerank', { method: 'POST', headers: bearer(p.keys.server), json, bindings: { DB } })).json();
+    // retrieval_score is 1 for a lone chunk: (1 - 0.5) / 0.25 × the rewrite's weight 3.
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
+    expect(await ranked()).toMatchObject({ version: 'v1', chunks: [{ rerankScore: 6 }] });
+    const polled = await call('/v1/reranker', { headers: { ...bearer(p.keys.server), 'If-None-Match': '"v1+1"' }, bindings: { DB } });
+    expect(polled.status).toBe(304);
+    expect(reads).toBe(1);
   });
 });
 

@@ -3,8 +3,7 @@ import type { AppEnv } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { weakly } from '../../middleware/if-match.ts';
 import { requireKey } from '../../middleware/require-key.ts';
-import { currentVersionAndRevision, revisedArtifact } from '../../storage/models.ts';
-import { keepModel, keptModel } from '../../storage/ranking-model.ts';
+import { rankingModel } from '../../storage/ranking-model.ts';
 
 /** Whether an If-None-Match header names `etag`: one of a list, weakly compared (`W/"v"`), or `*` (RFC 9110, 13.1.2). */
 const noneMatch = (header: string | undefined, etag: string) =>
@@ -35,26 +34,19 @@ const unreadable = (version: string) =>
  * and keep the model it had, the very one a rollback to it meant to stop.
  */
 export const rerankerRoutes = new Hono<AppEnv>().get('/', requireKey('server'), async (c) => {
-  const { projectId } = c.get('auth');
-  const { version, revision } = await currentVersionAndRevision(c.env.DB, projectId);
+  const ifNoneMatch = c.req.header('If-None-Match');
+  // A model kept parsed that the backend holds (its tag matches) is answered without reading the artifact.
+  const { version, revision, model, artifact } = await rankingModel(c.env.DB, c.get('auth').projectId, (v, rev) => !noneMatch(ifNoneMatch, modelTag(v, rev)));
   if (!version)
     throw new ApiError(404, {
       code: 'no_model',
       message: 'No model is served (none promoted, or the last one rolled back): rank in retrieval order',
       field: 'version',
     });
-  const ifNoneMatch = c.req.header('If-None-Match');
-  const tagged = (rev: number) => ({ ETag: modelTag(version, rev), 'Cache-Control': 'no-cache' });
-  // Kept parsed at this revision: known unreadable, or known good and held by the backend, with nothing to read.
-  const kept = keptModel(projectId, version, revision);
-  if (kept === null) throw unreadable(version);
-  if (kept && noneMatch(ifNoneMatch, modelTag(version, revision))) return c.body(null, 304, tagged(revision));
-  // Read once, with the revision the text is at: an erasure's rewrite since the revision above is
-  // checked and tagged as what is sent, else the backend would hold the new text under the old tag.
-  const read = await revisedArtifact(c.env.DB, projectId, version);
-  if (!read) throw unreadable(version);
-  const model = kept && read.revision === revision ? kept : keepModel(projectId, version, read.revision, read.artifact);
   if (!model) throw unreadable(version);
-  if (noneMatch(ifNoneMatch, modelTag(version, read.revision))) return c.body(null, 304, tagged(read.revision));
-  return c.body(read.artifact, 200, { ...tagged(read.revision), 'Content-Type': 'application/json; charset=utf-8' });
+  // Tagged with the revision of the text read, when read: else the backend would hold a rewrite's text under the old tag.
+  const headers = { ETag: modelTag(version, revision), 'Cache-Control': 'no-cache' };
+  // Not read: the backend holds the model kept.
+  if (artifact === undefined || noneMatch(ifNoneMatch, headers.ETag)) return c.body(null, 304, headers);
+  return c.body(artifact, 200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
 });
