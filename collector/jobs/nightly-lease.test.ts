@@ -135,6 +135,22 @@ describe("a night's run, held by one invocation at a time", () => {
     expect(await again.json()).toMatchObject({ night, done: true });
   });
 
+  it("lets go of the run when its settings cannot be read, running no slice: isolated, its report says why; alone, the error is the caller's", async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const DB = hookedD1(env.DB, async ({ sql }, run) => {
+      if (sql.some((s) => s.includes('from loop_settings'))) throw new Error('settings unreadable');
+      return run();
+    });
+    const { runs } = await runNightly({ ...env, DB }, at, { projects: [p.id], isolate: true });
+    expect(runs).toEqual([{ projectId: p.id, status: 'running', stage: 'prepare', finishedAt: null, stages: [], error: 'start: settings unreadable' }]);
+    expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
+    await expect(runNightly({ ...env, DB }, at, { projects: [p.id] })).rejects.toThrow('settings unreadable');
+    expect((await leaseOf(p.id, night))!).toMatchObject({ lease_owner: null, stage: 0, stages: '[]' });
+    expect((await runNightly(env, at, { projects: [p.id] })).runs[0]).toMatchObject({ status: 'done' });
+  });
+
   it('saves nothing of a slice that outlasted its lease once another invocation has taken the run, and says so', async () => {
     const p = await busyProject();
     const at = Date.now();

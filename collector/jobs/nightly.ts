@@ -120,14 +120,18 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       continue;
     }
     try {
-      let error: string | undefined;
-      // Read once the run is held: a project another invocation holds needs none.
-      const settings = await settingsOf(db, projectId).catch((err: unknown) => {
+      let settings: StageContext['settings'];
+      try {
+        // Read once the run is held: a project another invocation holds needs none.
+        settings = await settingsOf(db, projectId);
+      } catch (err) {
         if (!options.isolate) throw err;
-        error = `start: ${messageOf(err)}`;
-        return undefined;
-      });
-      const ctx: StageContext | undefined = settings && {
+        // No slice runs: the run is reported as it was, and released.
+        runs.push({ ...reported(run), error: `start: ${messageOf(err)}` });
+        continue;
+      }
+      let error: string | undefined;
+      const ctx: StageContext = {
         db,
         projectId,
         night,
@@ -139,7 +143,7 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
         tracesPerSlice: options.tracesPerSlice ?? TRACES_PER_SLICE,
         bulk: options.bulk ?? { fromTraces: BULK_FROM_TRACES, share: BULK_SHARE },
       };
-      while (ctx && run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
+      while (run.status === 'running' && slicesLeft > 0 && Date.now() - started < budget && left() >= SLICE_QUERY_RESERVE) {
         const stage = STAGES[run.stage]!;
         const t0 = Date.now();
         const q0 = queries();
