@@ -24,6 +24,13 @@ export interface FlaggedDocument {
   lastFlagged: string;
 }
 
+/**
+ * A correction is open until someone resolves it with a note. The one list the collector's column,
+ * its `?status=` check and the console's filter are made from.
+ */
+export const CORRECTION_STATUSES = ['open', 'resolved'] as const;
+export type CorrectionStatus = (typeof CORRECTION_STATUSES)[number];
+
 export interface Correction {
   eventId: string;
   /** The answer it is about (an earlier turn's, when the multi-turn attribution moved it there), and its question. */
@@ -37,7 +44,7 @@ export interface Correction {
   /** An open one's: its document's owner by the current rules; a resolved one's: the owner it was routed to when resolved. */
   owner: string | null;
   confidence: number;
-  status: 'open' | 'resolved';
+  status: CorrectionStatus;
   note: string | null;
   resolvedAt: number | null;
   createdAt: number;

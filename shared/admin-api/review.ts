@@ -3,7 +3,12 @@ import type { Evidence } from './evidence.ts';
 import type { GuessWhy } from './guess-why.ts';
 
 export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
-export type ReviewStatus = 'pending' | 'held' | 'answered';
+/**
+ * Where an item is: pending in the queue, held for now (`heldFor` says why), or answered. The one
+ * list the collector's column, its `?status=` check and the console's filter are made from.
+ */
+export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
 /**
  * Why the nightly job holds an item (collector/loop/review-budget.ts `heldReason`): below the mining

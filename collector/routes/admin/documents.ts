@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import { CORRECTION_STATUSES } from '../../../shared/admin-api/documents.ts';
 import { freeText } from '../../../shared/schema/common.ts';
 import { OwnerRulesSchema } from '../../../shared/schema/owners.ts';
 import type { AppEnv } from '../../env.ts';
@@ -38,7 +39,7 @@ export const documentRoutes = new Hono<AppEnv>()
   /** GET /v1/admin/corrections: the inbox, grouped by document owner. */
   .get(
     '/corrections',
-    validQuery(v.strictObject({ status: v.optional(v.picklist(['open', 'resolved']), 'open'), limit: intParam(1, 1000, 200) })),
+    validQuery(v.strictObject({ status: v.optional(v.picklist(CORRECTION_STATUSES), 'open'), limit: intParam(1, 1000, 200) })),
     async (c) => {
       const { status, limit } = c.get('input');
       const list = await correctionsOf(c.env.DB, c.get('auth').projectId, status, limit);

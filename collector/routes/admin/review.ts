@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { ReviewQueue } from '../../../shared/admin-api/review.ts';
+import { REVIEW_STATUSES, type ReviewQueue } from '../../../shared/admin-api/review.ts';
 import { freeText } from '../../../shared/schema/common.ts';
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import type { AppEnv } from '../../env.ts';
@@ -15,7 +15,7 @@ import { VERDICTS } from '../../storage/schema/index.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 
 const ReviewQuery = v.strictObject({
-  status: v.optional(v.picklist(['pending', 'held', 'answered']), 'pending'),
+  status: v.optional(v.picklist(REVIEW_STATUSES), 'pending'),
   limit: intParam(1, 500, 20),
   /** Items of the list to pass over first: the list goes on past the 500 one request gives. */
   offset: intParam(0, 1_000_000, 0),

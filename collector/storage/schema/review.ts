@@ -1,8 +1,9 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { CORRECTION_STATUSES } from '../../../shared/admin-api/documents.ts';
+import { REVIEW_STATUSES } from '../../../shared/admin-api/review.ts';
 import type { StoredEvidence } from '../stored-evidence.ts';
 import { ms } from './columns.ts';
 
-export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
 export const VERDICTS = ['relevant', 'not_relevant', 'unclear'] as const;
 export const GUESSES = ['retrieval_failed', 'generation_failed', 'unclear', 'worked'] as const;
 
@@ -162,7 +163,7 @@ export const corrections = sqliteTable(
     /** The document it is routed by: the one the source names, else the answer's first cited one. */
     sourceDocId: text('source_doc_id'),
     confidence: real('confidence').notNull(),
-    status: text('status', { enum: ['open', 'resolved'] }).notNull(),
+    status: text('status', { enum: CORRECTION_STATUSES }).notNull(),
     note: text('note'),
     resolvedAt: ms('resolved_at'),
     /**

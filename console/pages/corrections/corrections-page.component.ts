@@ -1,6 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { CORRECTION_STATUSES } from '../../../shared/admin-api/documents.ts';
 import { ApiRequestError, api } from '../../api/client.ts';
 import type { Correction } from '../../api/types.ts';
 import { navigate, paths, type Route } from '../../app/router.ts';
@@ -18,8 +19,6 @@ interface OwnerGroup {
   owner: string | null;
   corrections: Correction[];
 }
-
-const STATUSES = ['open', 'resolved'] as const;
 
 /** The owner filter's value for corrections no owner pattern matches. */
 const UNOWNED = '-';
@@ -114,7 +113,7 @@ export class CorrectionsPage extends LitElement {
           name: 'status',
           label: s.statusFilter,
           value: this.status,
-          options: STATUSES,
+          options: CORRECTION_STATUSES,
           words: (st) => s[`correctionStatus_${st}`],
           loadError: this.loadError,
           choose: (status) => this.filter({ status }),

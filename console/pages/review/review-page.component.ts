@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
+import { REVIEW_STATUSES } from '../../../shared/admin-api/review.ts';
 import { api } from '../../api/client.ts';
 import { retryingTransient } from '../../api/retry.ts';
 import type { ReviewItem, ReviewItemTrace, ReviewQueue, ReviewStatus, Verdict } from '../../api/types.ts';
@@ -21,7 +22,6 @@ import { type ReviewApi, ReviewSession } from './review-session.ts';
 import { reviewerWork } from './reviewer-work.ts';
 import { trainingCount } from './training-count.ts';
 
-const STATUSES: readonly ReviewStatus[] = ['pending', 'held', 'answered'];
 const VERDICTS: readonly { verdict: Verdict; key: string }[] = [
   { verdict: 'relevant', key: '1' },
   { verdict: 'not_relevant', key: '2' },
@@ -342,7 +342,7 @@ export class ReviewPage extends LitElement {
           name: 'status',
           label: s.statusFilter,
           value: this.status,
-          options: STATUSES,
+          options: REVIEW_STATUSES,
           words: (st) => s[`status_${st}`],
           loadError: this.loadError,
           choose: (status) => navigate(paths.review({ status })),
