@@ -1,5 +1,6 @@
 import { EVIDENCE_EN } from '../../shared/admin-api/evidence.ts';
 import { GUESS_WHY_EN } from '../../shared/admin-api/guess-why.ts';
+import { byCode } from './by-code.ts';
 
 /** The console's English words (see strings.ts); zh-CN.ts has the same keys. */
 export const en = {
@@ -70,32 +71,13 @@ export const en = {
   guess: 'The system’s guess',
   evidence: 'Evidence',
   // A review item's evidence, by its code: the lines the API gives in English.
-  evidence_flagged_wrong_source: EVIDENCE_EN.flagged_wrong_source,
-  evidence_holds_correction_terms: EVIDENCE_EN.holds_correction_terms,
-  evidence_ranked_on_bad_answer: EVIDENCE_EN.ranked_on_bad_answer,
-  evidence_correction_names_source: EVIDENCE_EN.correction_names_source,
-  evidence_clicked: EVIDENCE_EN.clicked,
-  evidence_read_with_focus: EVIDENCE_EN.read_with_focus,
-  evidence_copied: EVIDENCE_EN.copied,
-  evidence_text: EVIDENCE_EN.text,
+  ...byCode('evidence_', EVIDENCE_EN),
   guess_retrieval_failed: 'Retrieval failed',
   guess_generation_failed: 'Generation failed',
   guess_unclear: 'Unclear',
   guess_worked: 'Worked',
   // Why the guess, by its code: the sentences the API gives in English.
-  guessWhy_correction_retrieved: GUESS_WHY_EN.correction_retrieved,
-  guessWhy_correction_not_retrieved: GUESS_WHY_EN.correction_not_retrieved,
-  guessWhy_flagged_a_cited_source: GUESS_WHY_EN.flagged_a_cited_source,
-  guessWhy_flagged_cited_sources: GUESS_WHY_EN.flagged_cited_sources,
-  guessWhy_flagged_this_source: GUESS_WHY_EN.flagged_this_source,
-  guessWhy_said_wrong_source: GUESS_WHY_EN.said_wrong_source,
-  guessWhy_said_not_answered: GUESS_WHY_EN.said_not_answered,
-  guessWhy_said_looks_wrong: GUESS_WHY_EN.said_looks_wrong,
-  guessWhy_said_incomplete: GUESS_WHY_EN.said_incomplete,
-  guessWhy_no_reason: GUESS_WHY_EN.no_reason,
-  guessWhy_named_document_retrieved: GUESS_WHY_EN.named_document_retrieved,
-  guessWhy_engaged_on_good_answer: GUESS_WHY_EN.engaged_on_good_answer,
-  guessWhy_text: GUESS_WHY_EN.text,
+  ...byCode('guessWhy_', GUESS_WHY_EN),
   otherTraces: 'Traces behind this item ({n})',
   tracesFailed: 'The traces could not be fetched.',
   userCorrection: 'The user’s correction:',
