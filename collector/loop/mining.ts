@@ -6,6 +6,7 @@
  */
 import type { Evidence } from '../../shared/admin-api/evidence.ts';
 import type { GuessWhy } from '../../shared/admin-api/guess-why.ts';
+import type { Guess } from '../../shared/admin-api/review.ts';
 import { termOverlap } from '../../shared/terms.ts';
 import { isClearlyBad, isClearlyGood } from './trace-score.ts';
 
@@ -18,7 +19,6 @@ export const CORRECTION_NOT_RETRIEVED = 0.25;
 /** Evidence weight of each engagement with a cited chunk of a good answer. */
 export const ENGAGEMENT_WEIGHT = { click: 0.4, dwell: 0.7, copy: 0.8 } as const;
 
-export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
 export type CandidateLabel = 'negative' | 'positive';
 
 export interface MinedChunk {

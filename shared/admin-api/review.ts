@@ -2,14 +2,18 @@
 import type { Evidence } from './evidence.ts';
 import type { GuessWhy } from './guess-why.ts';
 
-export type Verdict = 'relevant' | 'not_relevant' | 'unclear';
+/** A reviewer's answer: the one list the collector's column, its check of an answer and the console's types are made from. */
+export const VERDICTS = ['relevant', 'not_relevant', 'unclear'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 /**
  * Where an item is: pending in the queue, held for now (`heldFor` says why), or answered. The one
  * list the collector's column, its `?status=` check and the console's filter are made from.
  */
 export const REVIEW_STATUSES = ['pending', 'held', 'answered'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-export type Guess = 'retrieval_failed' | 'generation_failed' | 'unclear' | 'worked';
+/** Mining's guess at what failed: the one list the collector's column and mining's type are made from. */
+export const GUESSES = ['retrieval_failed', 'generation_failed', 'unclear', 'worked'] as const;
+export type Guess = (typeof GUESSES)[number];
 /**
  * Why the nightly job holds an item (collector/loop/review-budget.ts `heldReason`): below the mining
  * threshold, past what a week's review budget clears, or on a curated question no answer is of use for.

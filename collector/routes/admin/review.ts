@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { REVIEW_STATUSES, type ReviewQueue } from '../../../shared/admin-api/review.ts';
+import { REVIEW_STATUSES, type ReviewQueue, VERDICTS } from '../../../shared/admin-api/review.ts';
 import { freeText } from '../../../shared/schema/common.ts';
 import { weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import type { AppEnv } from '../../env.ts';
@@ -11,7 +11,6 @@ import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { latestTraining, newSinceLastModel } from '../../storage/models.ts';
 import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
-import { VERDICTS } from '../../storage/schema/index.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 
 const ReviewQuery = v.strictObject({

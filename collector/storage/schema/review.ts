@@ -1,11 +1,8 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { CORRECTION_STATUSES } from '../../../shared/admin-api/documents.ts';
-import { REVIEW_STATUSES } from '../../../shared/admin-api/review.ts';
+import { GUESSES, REVIEW_STATUSES, VERDICTS } from '../../../shared/admin-api/review.ts';
 import type { StoredEvidence } from '../stored-evidence.ts';
 import { ms } from './columns.ts';
-
-export const VERDICTS = ['relevant', 'not_relevant', 'unclear'] as const;
-export const GUESSES = ['retrieval_failed', 'generation_failed', 'unclear', 'worked'] as const;
 
 /**
  * One question for a reviewer: does this chunk help answer this query? One item per question
