@@ -464,11 +464,11 @@ describe('the demo page', () => {
     try {
       const { page } = await openPage(standing.url);
       const notice = page.locator('#notice');
-      const { origin, port } = new URL(standing.url);
+      const { origin } = new URL(standing.url);
       await expect
         .poll(() => notice.textContent(), { timeout: 15_000 })
         .toBe(
-          `Feedback is not reaching the collector at ${refusing.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`,
+          `Feedback is not reaching the collector at ${refusing.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`npm run keys -- origins dev --add ${origin}\` allows it within a minute).`,
         );
       expect(await notice.isVisible()).toBe(true);
       refusing.allowedOrigins.push(origin);

@@ -126,23 +126,23 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
   });
 
   it("says the collector refuses the widget's events from the page's origin, naming it and how to allow it, and nothing once it allows it", async () => {
-    const { origin, port } = new URL(demo.url);
+    const { origin } = new URL(demo.url);
     collector.allowedOrigins = ['http://127.0.0.1:5173'];
     await expect
       .poll(problem, poll)
       .toBe(
-        `Feedback is not reaching the collector at ${collector.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`,
+        `Feedback is not reaching the collector at ${collector.url}: the dev project does not allow ${origin}, so the widget's events from it are refused (\`npm run keys -- origins dev --add ${origin}\` allows it within a minute).`,
       );
     collector.allowedOrigins.push(origin);
     await expect.poll(problem, poll).toBeNull();
   });
 
   it("says both while the collector fails and refuses the page's origin, and the origin alone at once when it takes traces again", async () => {
-    const { origin, port } = new URL(demo.url);
+    const { origin } = new URL(demo.url);
     collector.allowedOrigins = ['http://127.0.0.1:5173'];
     collector.refuseWith = 503;
     await ask();
-    const refused = `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`;
+    const refused = `the dev project does not allow ${origin}, so the widget's events from it are refused (\`npm run keys -- origins dev --add ${origin}\` allows it within a minute).`;
     await expect.poll(problem, poll).toBe(`Feedback is not reaching the collector at ${collector.url}: it fails (HTTP 503). Check its log. Also, ${refused}`);
     collector.refuseWith = null;
     await expect.poll(() => collector.taken, poll).toBe(1);
@@ -151,9 +151,9 @@ describe('whether feedback reaches the collector, as the page asks it', () => {
   });
 
   it("keeps saying the collector refuses the page's origin while it is down, as a collector that does not answer tells nothing of origins", async () => {
-    const { origin, port } = new URL(demo.url);
+    const { origin } = new URL(demo.url);
     collector.allowedOrigins = ['http://127.0.0.1:5173'];
-    const refused = `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it).`;
+    const refused = `the dev project does not allow ${origin}, so the widget's events from it are refused (\`npm run keys -- origins dev --add ${origin}\` allows it within a minute).`;
     await expect.poll(problem, poll).toBe(`Feedback is not reaching the collector at ${collector.url}: ${refused}`);
     await collector.down();
     await ask();

@@ -27,7 +27,7 @@ describe('refusedOrigin', () => {
 
   it('warns, naming the origin and how to allow it, for a port it does not allow', async () => {
     expect(await refusedOrigin(url, 'rfw_dev', 'http://127.0.0.1:25173')).toBe(
-      "the dev project does not allow http://127.0.0.1:25173, so the widget's events from it are refused (`DEMO_PORT=25173 npm start` allows it)",
+      "the dev project does not allow http://127.0.0.1:25173, so the widget's events from it are refused (`npm run keys -- origins dev --add http://127.0.0.1:25173` allows it within a minute)",
     );
   });
 

@@ -27,8 +27,9 @@ export async function originVerdict(collectorUrl: string, writeKey: string, page
     });
     if (res.ok) return null;
     if (res.status !== 403 || collectorError(await res.json().catch(() => null))?.code !== 'origin_not_allowed') return undefined;
-    const port = new URL(pageUrl).port || '80';
-    return `the dev project does not allow ${origin}, so the widget's events from it are refused (\`DEMO_PORT=${port} npm start\` allows it)`;
+    // Added to the running collector's project, not by starting another: that would be a second
+    // collector, on PORT's default rather than this one's port.
+    return `the dev project does not allow ${origin}, so the widget's events from it are refused (\`npm run keys -- origins dev --add ${origin}\` allows it within a minute)`;
   } catch {
     // A collector that is down says nothing of origins: the page's own errors will.
     return undefined;
