@@ -121,9 +121,19 @@ describe('npm run archive:lines', () => {
     expect(code).toBe(0);
   });
 
-  it('says in one line what is wrong with input that is not gzipped', { timeout: 30_000 }, () => {
+  it('says in one line what is wrong with input that is not gzipped, and what to give', { timeout: 30_000 }, () => {
     const run = archiveLines([], Buffer.from('{"traceId":"t1"}\n'));
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^error: .*header/);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'error: stdin is not an object of the archive, which is gzipped (incorrect header check): give one as stored, a file or `npx wrangler r2 object get … --pipe`',
+    ]);
+  });
+
+  it('says in one line that nothing came in, as when wrangler found no such object, naming what an object is called', { timeout: 30_000 }, () => {
+    const run = archiveLines([], Buffer.alloc(0));
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      "error: stdin ended before an object of the archive did (unexpected end of file): nothing or part of one came in; if wrangler said the key does not exist, check the object's name (<projectId>/<events|traces>/<YYYY-MM-DD>.jsonl.gz, a UTC day archived by a night after it)",
+    ]);
   });
 });

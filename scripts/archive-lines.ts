@@ -23,7 +23,12 @@ if (!path && process.stdin.isTTY)
   throw new Error(
     'give an object of the archive: npm run -s archive:lines -- FILE, or pipe one in (npx wrangler r2 object get … --pipe | npm run -s archive:lines)',
   );
-const input = (path ? createReadStream(path) : process.stdin).pipe(createGunzip());
+const gunzip = createGunzip();
+// zlib's own words ("incorrect header check", "unexpected end of file") say nothing of what to give.
+gunzip.on('error', (err: NodeJS.ErrnoException) => {
+  throw new Error(notAnObject(path ? path : 'stdin', err));
+});
+const input = (path ? createReadStream(path) : process.stdin).pipe(gunzip);
 /**
  * Waits while what reads the lines (a pager, a slow pipe) is behind: a day's lines with their texts
  * run to hundreds of MB, which would otherwise all wait in this process's memory.
@@ -37,4 +42,11 @@ for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INF
   const row = JSON.parse(line) as { chunks?: ArchivedChunk[] };
   if (row.chunks) texts.fill(row.chunks);
   await print(row.chunks ? JSON.stringify(row) : line);
+}
+
+/** What to say of input zlib could not unzip: nothing came (wrangler found no such object), or not an object. */
+function notAnObject(source: string, err: NodeJS.ErrnoException): string {
+  if (err.code === 'Z_BUF_ERROR')
+    return `${source} ended before an object of the archive did (${err.message}): nothing or part of one came in; if wrangler said the key does not exist, check the object's name (<projectId>/<events|traces>/<YYYY-MM-DD>.jsonl.gz, a UTC day archived by a night after it)`;
+  return `${source} is not an object of the archive, which is gzipped (${err.message}): give one as stored, a file or \`npx wrangler r2 object get … --pipe\``;
 }
