@@ -11,7 +11,7 @@ const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 describe('the command-line tools', () => {
   it.each(['nightly', 'rollback', 'export-training', 'retrain'])(
-    'npm run %s says in one line that the collector cannot be reached, and where',
+    'npm run %s says in one line that the collector cannot be reached, where, and that PORT picks the port npm start was given',
     { timeout: 30_000 },
     async (tool) => {
       const endpoint = `http://127.0.0.1:${await freePort()}`; // nothing listens there
@@ -21,7 +21,11 @@ describe('the command-line tools', () => {
       );
       expect(failed?.code).toBe(1);
       expect(failed?.stderr.trim().split('\n')).toEqual([
-        expect.stringMatching(new RegExp(`^error: the collector at ${endpoint} cannot be reached \\(.+\\): is \`npm start\` running`)),
+        expect.stringMatching(
+          new RegExp(
+            `^error: the collector at ${endpoint} cannot be reached \\(.+\\): is \`npm start\` running, on that port \\(one started with PORT=… takes the same PORT here\\), or is --endpoint right\\?$`,
+          ),
+        ),
       ]);
     },
   );

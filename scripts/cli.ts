@@ -39,7 +39,9 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
     res = await fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-    throw new Error(`the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, or is --endpoint right?`);
+    throw new Error(
+      `the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, on that port (one started with PORT=… takes the same PORT here), or is --endpoint right?`,
+    );
   }
   const location = res.headers.get('location');
   if (res.status >= 300 && res.status < 400 && location) {
