@@ -13,16 +13,28 @@ const OPTIONS = {
 
 interface Takes {
   args: number;
+  /** What its argument is, for a command line without it. */
+  arg?: string;
   flags: (keyof typeof OPTIONS)[];
   usage: string;
 }
 
 /** What each command takes: another flag, or a word more (`--name My App` unquoted), would be ignored, so it is refused. */
 const USAGE: Record<string, Takes> = {
-  create: { args: 1, flags: ['name', 'origin', 'persist-to', 'print-sql'], usage: 'create <project-id> [--name N] [--origin URL ...]' },
-  origins: { args: 1, flags: ['add', 'remove', 'persist-to', 'print-sql'], usage: 'origins <project-id> [--add URL ...] [--remove URL ...]' },
+  create: { args: 1, arg: 'project id', flags: ['name', 'origin', 'persist-to', 'print-sql'], usage: 'create <project-id> [--name N] [--origin URL ...]' },
+  origins: {
+    args: 1,
+    arg: 'project id',
+    flags: ['add', 'remove', 'persist-to', 'print-sql'],
+    usage: 'origins <project-id> [--add URL ...] [--remove URL ...]',
+  },
   list: { args: 0, flags: ['persist-to'], usage: 'list' },
-  revoke: { args: 1, flags: ['after', 'persist-to', 'print-sql'], usage: 'revoke <key-prefix (its first 10 characters)> [--after DAYS]' },
+  revoke: {
+    args: 1,
+    arg: "key's prefix (its first 10 characters)",
+    flags: ['after', 'persist-to', 'print-sql'],
+    usage: 'revoke <key-prefix (its first 10 characters)> [--after DAYS]',
+  },
 };
 const COMMANDS = 'npm run keys -- create <project-id> | origins <project-id> | list | revoke <prefix>';
 
@@ -46,7 +58,7 @@ export function parseKeysCommand(args: string[]) {
   if (!takes) throw new Error(`usage: ${COMMANDS}`);
   const usage = `usage: ${usageOf(takes)}`;
   if (rest.length !== takes.args)
-    throw new Error(`${rest.length > takes.args ? `unexpected ${JSON.stringify(rest[takes.args])}` : 'missing argument'}; ${usage}`);
+    throw new Error(`${rest.length > takes.args ? `unexpected ${JSON.stringify(rest[takes.args])}` : `missing the ${takes.arg}`}; ${usage}`);
   const other = Object.keys(values).find((flag) => !takes.flags.includes(flag as keyof typeof OPTIONS));
   if (other) throw new Error(`${command} takes no --${other}; ${usage}`);
   // From 0 (at once) to some ten years.

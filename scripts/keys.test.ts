@@ -163,6 +163,8 @@ describe('npm run keys', () => {
   it.each([
     [['create', 'acme', '--nmae', 'Acme'], "Unknown option '--nmae'"],
     [['create', 'acme', '--name', 'Acme', 'Corp'], 'unexpected "Corp"; usage: npm run keys -- create'],
+    [['create', '--name', 'Acme'], 'missing the project id; usage: npm run keys -- create <project-id>'],
+    [['revoke', '--after', '0'], "missing the key's prefix (its first 10 characters); usage: npm run keys -- revoke"],
     [['origins', 'acme', '--origin', 'https://app.acme.example'], 'origins takes no --origin; usage: npm run keys -- origins'],
     [['list', '--print-sql'], 'list takes no --print-sql'],
     [['revoke', 'rfs_AbCd'], '"rfs_AbCd" is shorter than a key\'s prefix: give its first 10 characters'],
