@@ -8,7 +8,7 @@ import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { bearer, call, newProject, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
 import { runScheduled } from './index.ts';
-import { runNightly } from './nightly.ts';
+import { HANGUP_SLICES_MS, runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
 
@@ -269,5 +269,46 @@ describe("a project's nights, one at a time whichever night", () => {
     expect(released).toBe(true);
     expect((await leaseOf(p.id, night))!.lease_owner).toBeNull();
     expect((await response).status).toBe(200);
+  });
+
+  it('starts no slice past HANGUP_SLICES_MS after the client of a manual run hung up: the slice under way is saved, the project let go, and the next call goes on from there', async () => {
+    const p = await busyProject();
+    const at = Date.now();
+    const night = utcDay(at);
+    const clock = Date.now;
+    let ahead = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => clock() + ahead);
+    const client = new AbortController();
+    let saved = 0;
+    const db = hookedD1(env.DB, async ({ sql }, run) => {
+      if (savesSlice(sql)) {
+        saved++;
+        // The client hangs up during the first slice; the second, started after it, ends past the cut-off.
+        if (saved === 1) client.abort();
+        if (saved === 2) ahead += HANGUP_SLICES_MS;
+      }
+      return run();
+    });
+    const ctx = createExecutionContext();
+    const request = new Request(`http://collector.test/v1/admin/nightly?at=${at}`, {
+      method: 'POST',
+      headers: { ...bearer(p.keys.admin), 'cf-connecting-ip': '198.19.255.253' },
+      signal: client.signal,
+    });
+    const hungUp = new Promise((resolve) => client.signal.addEventListener('abort', resolve));
+    const response = worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, DB: db }, ctx);
+    // What the runtime keeps going once the client has gone: the run, handed to waitUntil by then.
+    await hungUp;
+    await waitOnExecutionContext(ctx);
+    // Both slices saved, none started after; well inside the budget, the run would have gone on to its end.
+    expect(saved).toBe(2);
+    const row = (await leaseOf(p.id, night))!;
+    expect(row.lease_owner).toBeNull();
+    expect((JSON.parse(row.stages) as { slices: number }[]).reduce((n, s) => n + s.slices, 0)).toBe(2);
+    expect(await (await response).json()).toMatchObject({ night, done: false, runs: [{ projectId: p.id, status: 'running' }] });
+
+    vi.restoreAllMocks();
+    const next = await runNow(p, at);
+    expect(await next.json()).toMatchObject({ night, done: true });
   });
 });

@@ -39,10 +39,11 @@ export const nightlyRoutes = new Hono<AppEnv>()
     const wallClock = Date.now();
     // Simulations too purge by the real clock: their rows arrive at the real time, so a simulated
     // clock past their retention would purge the week just sent.
-    const running = runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock });
     // A client that hangs up would end the invocation with it, leaving the project held until the
-    // lease lapses: handed to waitUntil, the run goes on to the end of its time budget and lets go
-    // then, within the 30 s Cloudflare keeps such work going once the client has gone.
+    // lease lapses: handed to waitUntil, the run goes on, starts no slice past a few seconds after
+    // the hang-up (the request's signal, `enable_request_signal` in wrangler.toml), and lets go
+    // within the 30 s Cloudflare keeps such work going once the client has gone.
+    const running = runNightly(c.env, c.get('input').at ?? wallClock, { projects: [c.get('auth').projectId], wallClock, hangup: c.req.raw.signal });
     c.executionCtx.waitUntil(running.catch(() => undefined));
     const summary = await running;
     const { heldBy, heldUntil } = summary.runs[0] ?? {};
