@@ -114,10 +114,12 @@ export interface QueueCounts {
   answeredLastWeek: number;
   /** Answered relevant or not relevant (on held-out questions too: `trainingExampleCount` counts what trains). */
   confirmed: number;
+  /** The mining threshold in force (`currentThreshold`). */
+  threshold: number;
 }
 
 export async function queueCounts(d1: D1Database, projectId: string, now: number): Promise<QueueCounts> {
-  const [counts, held, suite] = await d1.batch([
+  const [counts, held, suite, threshold] = await d1.batch([
     d1
       .prepare(
         `select count(case when status = 'pending' then 1 end) as pending, count(case when status = 'held' then 1 end) as held,
@@ -133,12 +135,13 @@ export async function queueCounts(d1: D1Database, projectId: string, now: number
          where project_id = ?1 and status = 'held' group by key, below`,
       )
       .bind(projectId),
-    // In the same round trip: the suite's questions.
+    // In the same round trip: the suite's questions, and the threshold the held items are counted by.
     suiteKeysStatement(d1, projectId),
+    currentThresholdStatement(d1, projectId),
   ]);
   const curated = keysOf(suite!);
   const heldFor = Object.fromEntries(HELD_REASONS.map((r) => [r, 0])) as Record<HeldReason, number>;
   for (const { key, below, n } of held!.results as { key: string; below: 0 | 1; n: number }[])
     heldFor[heldReason(worthReviewing(key, curated.has(key)), below === 1)] += n;
-  return { ...(counts!.results[0] as Omit<QueueCounts, 'heldFor'>), heldFor };
+  return { ...(counts!.results[0] as Omit<QueueCounts, 'heldFor' | 'threshold'>), heldFor, threshold: thresholdOf(threshold!) };
 }

@@ -10,7 +10,7 @@ import { validBody } from '../../middleware/valid-body.ts';
 import { intParam, validQuery } from '../../middleware/valid-query.ts';
 import { settingsOf } from '../../storage/loop-settings.ts';
 import { latestTraining, newSinceLastModel } from '../../storage/models.ts';
-import { answerItem, currentThreshold, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
+import { answerItem, queueCounts, reviewItem, reviewItems } from '../../storage/review.ts';
 import { trainingExampleCount } from '../../storage/training-data.ts';
 
 const ReviewQuery = v.strictObject({
@@ -48,13 +48,12 @@ export const reviewRoutes = new Hono<AppEnv>()
     const { projectId } = c.get('auth');
     const { status, limit, offset } = c.get('input');
     const now = Date.now();
-    const [items, counts, examples, last, settings, threshold] = await Promise.all([
+    const [items, counts, examples, last, settings] = await Promise.all([
       reviewItems(c.env.DB, projectId, status, limit, offset),
       queueCounts(c.env.DB, projectId, now),
       trainingExampleCount(c.env.DB, projectId),
       latestTraining(c.env.DB, projectId),
       settingsOf(c.env.DB, projectId),
-      currentThreshold(c.env.DB, projectId),
     ]);
     // The nightly job's rule: more examples than the last model saw, or an answer given or changed since.
     const fresh = examples >= settings.trainingMinConfirmed && (await newSinceLastModel(c.env.DB, projectId, last, examples));
@@ -68,7 +67,7 @@ export const reviewRoutes = new Hono<AppEnv>()
         pending: counts.pending,
         held: counts.held,
         heldFor: counts.heldFor,
-        miningThreshold: threshold,
+        miningThreshold: counts.threshold,
       },
       // Confirmed items on held-out questions label the eval sets; the rest are the training examples.
       // Ready: enough of them, and some the last model did not see (else retraining has nothing new).
