@@ -11,7 +11,7 @@
  * on training questions: the loop's own coverage, and what the gate's eval sets in that file say
  * of the same uses (nDCG@5, as the gate scores). Weights are chosen on validation (so
  * validation's figure is optimistic); test is measured once, at the chosen weight.
- * Flags: --data DIR, --retrieve-k, --training-data FILE.
+ * Flags: --data DIR, --validation-share, --retrieve-k, --training-data FILE (LOOP_CEILING_HELP).
  */
 import { readFileSync } from 'node:fs';
 import type { Scored } from '../demo/server/rerank.ts';
@@ -23,7 +23,7 @@ import type { TrainingData } from '../shared/training/data.ts';
 import { type EvalQuery, evaluate as evaluateOnEvalSets } from '../shared/training/gate.ts';
 import { loadCollection } from './loop-eval/collection.ts';
 import { evaluator } from './loop-eval/evaluate.ts';
-import { LOOP_EVAL_HELP, paramsFromArgs } from './loop-eval/params.ts';
+import { ceilingParamsFromArgs, LOOP_CEILING_HELP } from './loop-eval/params.ts';
 
 const BONUS_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
 const MEMORY_WEIGHTS = [0, 0.25, 0.5, 1, 2];
@@ -32,11 +32,10 @@ const DEPTHS = [1, 3, 5, 10, 30];
 
 failInOneLine();
 if (helpAsked(process.argv.slice(2))) {
-  // The same flags as loop:eval's, for the same collection and split.
-  console.log(LOOP_EVAL_HELP.replace('loop:eval', 'loop:ceiling'));
+  console.log(LOOP_CEILING_HELP);
   process.exit(0);
 }
-const params = paramsFromArgs(process.argv.slice(2), 'loop:ceiling');
+const params = ceilingParamsFromArgs(process.argv.slice(2));
 const collection = await loadCollection(params.data, params.validationShare);
 const ev = evaluator(collection.corpus.chunks, params.retrieveK);
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PARAMS, LOOP_EVAL_HELP, paramsFromArgs } from './params.ts';
+import { ceilingParamsFromArgs, DEFAULT_PARAMS, LOOP_CEILING_HELP, LOOP_EVAL_HELP, paramsFromArgs } from './params.ts';
 
 describe('loop:eval flags', () => {
   it('keep the defaults the README table was made with when none is given', () => {
@@ -36,5 +36,31 @@ describe('loop:eval flags', () => {
   it('find SciFact beside the repo wherever the command is run from', () => {
     expect(isAbsolute(DEFAULT_PARAMS.data)).toBe(true);
     expect(existsSync(join(DEFAULT_PARAMS.data, 'corpus.jsonl'))).toBe(true);
+  });
+});
+
+describe('loop:ceiling flags', () => {
+  it('are the ones it reads, numbers read as loop:eval reads them', () => {
+    expect(ceilingParamsFromArgs(['--retrieve-k', '10', '--validation-share', '0.3', '--training-data', 'run/week-8.json'])).toEqual({
+      data: DEFAULT_PARAMS.data,
+      retrieveK: 10,
+      validationShare: 0.3,
+      trainingData: 'run/week-8.json',
+    });
+    expect(() => ceilingParamsFromArgs(['--retrieve-k', '1e1'])).toThrow('--retrieve-k must be a whole number from 1 to 100, not "1e1"');
+    expect(() => ceilingParamsFromArgs(['--validation-share', '1'])).toThrow('--validation-share must be a share below 1, not "1"');
+  });
+
+  it("refuse loop:eval's others in one line with loop:ceiling's usage, and list only its own", () => {
+    for (const flag of ['--cycles=3', '--sessions=10', '--browser-sessions=0', '--out=x.json', '--quiet'])
+      expect(() => ceilingParamsFromArgs([flag])).toThrow(`; usage: npm run loop:ceiling -- [flags] (--help lists them)`);
+    // The flags its help lists, one a line.
+    expect(LOOP_CEILING_HELP.match(/^ {2}--\S+( [A-Z]+)?/gm)).toEqual([
+      '  --data DIR',
+      '  --retrieve-k K',
+      '  --validation-share F',
+      '  --training-data FILE',
+      '  --help',
+    ]);
   });
 });

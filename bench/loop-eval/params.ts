@@ -68,8 +68,19 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   quiet: false,
 };
 
-/** The flags `command` (loop:eval, or loop:ceiling, which takes the same) was given; a flag it does not take is refused in one line with its usage. */
-export function paramsFromArgs(argv: readonly string[], command = 'loop:eval'): LoopEvalParams {
+// The commands' strict readers: `Number()` would take `1e3`, `0x10`, ` 5` or an empty value.
+const whole = (v: string | undefined, fallback: number, name: string, min: number, max: number) =>
+  v === undefined ? fallback : wholeNumber(`--${name}`, v, min, max);
+const decimal = (v: string | undefined, fallback: number, name: string, min: number, max: number, unit?: string) =>
+  v === undefined ? fallback : decimalNumber(`--${name}`, v, min, max, unit);
+const share = (v: string | undefined, fallback: number, name: string) => {
+  const n = decimal(v, fallback, name, 0, 1);
+  if (n === 1) throw new Error(`--${name} must be a share below 1, not ${JSON.stringify(v)}`);
+  return n;
+};
+
+/** The flags loop:eval was given; a flag it does not take is refused in one line with its usage. */
+export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
   const { values } = parseCommand(
     {
       data: { type: 'string' },
@@ -89,19 +100,9 @@ export function paramsFromArgs(argv: readonly string[], command = 'loop:eval'): 
       'corpus-embeddings': { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
-    `npm run ${command} -- [flags] (--help lists them)`,
+    'npm run loop:eval -- [flags] (--help lists them)',
     { args: [...argv] },
   );
-  // The commands' strict readers: `Number()` would take `1e3`, `0x10`, ` 5` or an empty value.
-  const whole = (v: string | undefined, fallback: number, name: string, min: number, max: number) =>
-    v === undefined ? fallback : wholeNumber(`--${name}`, v, min, max);
-  const decimal = (v: string | undefined, fallback: number, name: string, min: number, max: number, unit?: string) =>
-    v === undefined ? fallback : decimalNumber(`--${name}`, v, min, max, unit);
-  const share = (v: string | undefined, fallback: number, name: string) => {
-    const n = decimal(v, fallback, name, 0, 1);
-    if (n === 1) throw new Error(`--${name} must be a share below 1, not ${JSON.stringify(v)}`);
-    return n;
-  };
   const d = DEFAULT_PARAMS;
   return {
     ...d,
@@ -125,6 +126,30 @@ export function paramsFromArgs(argv: readonly string[], command = 'loop:eval'): 
   };
 }
 
+/** What loop:ceiling reads: the collection and its split as loop:eval makes them, and one week's training data. */
+export type LoopCeilingParams = Pick<LoopEvalParams, 'data' | 'validationShare' | 'retrieveK' | 'trainingData'>;
+
+/** The flags loop:ceiling was given: only those it reads; loop:eval's others are refused with its usage. */
+export function ceilingParamsFromArgs(argv: readonly string[]): LoopCeilingParams {
+  const { values } = parseCommand(
+    {
+      data: { type: 'string' },
+      'retrieve-k': { type: 'string' },
+      'validation-share': { type: 'string' },
+      'training-data': { type: 'string' },
+    },
+    'npm run loop:ceiling -- [flags] (--help lists them)',
+    { args: [...argv] },
+  );
+  const d = DEFAULT_PARAMS;
+  return {
+    data: values.data ?? d.data,
+    retrieveK: whole(values['retrieve-k'], d.retrieveK, 'retrieve-k', 1, DEPTH),
+    validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
+    trainingData: values['training-data'] ?? d.trainingData,
+  };
+}
+
 export const LOOP_EVAL_HELP = `npm run loop:eval -- [flags]
   --data DIR              a directory in BEIR layout: corpus.jsonl, queries.jsonl, qrels/train.tsv, qrels/test.tsv
                           (default: SciFact in ../shared/data/scifact beside the repo)
@@ -144,4 +169,13 @@ export const LOOP_EVAL_HELP = `npm run loop:eval -- [flags]
   --corpus-embeddings     retrain with embedding features from a model learnt from the corpus
   --training-data DIR     write what each retraining reads as DIR/week-N.json
   --quiet                 no progress lines
+  --help                  this text`;
+
+export const LOOP_CEILING_HELP = `npm run loop:ceiling -- [flags]
+  --data DIR              the collection, as loop:eval's --data (default: SciFact in ../shared/data/scifact beside the repo)
+  --retrieve-k K          candidates retrieved and reordered (default ${DEFAULT_PARAMS.retrieveK})
+  --validation-share F    train queries held out of traffic for validation, as the loop:eval run used
+                          (default ${DEFAULT_PARAMS.validationShare})
+  --training-data FILE    one week's file of a run's \`npm run loop:eval -- --training-data DIR\` (DIR/week-N.json):
+                          adds what its reviewers confirmed, and what its eval sets say
   --help                  this text`;
