@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { holdPort } from './free-port.ts';
+import { holdPort, refuseTakenPort } from './free-port.ts';
 
 const listenOn = (port: number) =>
   new Promise<Server>((resolve, reject) => {
@@ -15,6 +15,23 @@ describe('holdPort', () => {
     await expect(listenOn(held.port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
     await held.release();
     await held.release(); // twice is harmless: callers release on every way out
+    const server = await listenOn(held.port);
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
+
+describe('refuseTakenPort', () => {
+  it('refuses a port another process listens on in one line naming it, and leaves a free one free', async () => {
+    const held = await holdPort();
+    try {
+      await expect(refuseTakenPort(held.port)).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+        message: `port ${held.port} is taken by another process (listen EADDRINUSE: address already in use 127.0.0.1:${held.port})`,
+      });
+    } finally {
+      await held.release();
+    }
+    await refuseTakenPort(held.port);
     const server = await listenOn(held.port);
     await new Promise((resolve) => server.close(resolve));
   });

@@ -16,6 +16,17 @@ export async function holdPort(wanted = 0): Promise<{ port: number; release: () 
 }
 
 /**
+ * Refuses `port` in one line when another process listens on it (the error keeps its code, EADDRINUSE),
+ * so a command fails before it starts anything rather than once it reaches the server meant for it.
+ */
+export async function refuseTakenPort(port: number): Promise<void> {
+  const held = await holdPort(port).catch((err: NodeJS.ErrnoException) => {
+    throw Object.assign(new Error(`port ${port} is taken by another process (${err.message})`), { code: err.code });
+  });
+  await held.release();
+}
+
+/**
  * A port nothing listens on right now, on 127.0.0.1: the system's pick for a listener on port 0,
  * closed again. Another process may take it before we do, so callers retry on a collision.
  */

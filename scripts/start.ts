@@ -12,6 +12,7 @@ import { buildWidget } from './build-widget.ts';
 import { failInOneLine, parseFlags, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
+import { refuseTakenPort } from './free-port.ts';
 import { migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { startStoppably } from './start-stop.ts';
 import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
@@ -30,6 +31,10 @@ checkCorpus(CORPUS);
 generatorFromEnv();
 // The Worker would read a mistyped setting as its safe value, said only in its log: refused here.
 refuseMistypedVars({ ...tomlVars(join(ROOT, 'wrangler.toml')), ...devVars(join(ROOT, '.dev.vars')) }, 'wrangler.toml [vars] or .dev.vars');
+// Both ports too, before the dev project takes their origins: a taken DEMO_PORT would otherwise
+// be found only once the collector is up and the widget built.
+if (PORT === DEMO) throw new Error(`PORT and DEMO_PORT are both ${PORT}: give them different ports`);
+for (const port of [PORT, DEMO]) await refuseTakenPort(port);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 

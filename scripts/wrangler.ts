@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'smol-toml';
-import { freePort, holdPort } from './free-port.ts';
+import { freePort, refuseTakenPort } from './free-port.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const WRANGLER = join(ROOT, 'node_modules', '.bin', 'wrangler');
@@ -141,12 +141,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevServer> {
   if (options.port !== undefined) {
     // Taken already, wrangler would say so where we may not read it (npm start's terminal) and keep
     // running, while the health check asked whatever holds the port: an EADDRINUSE now says it.
-    const { port } = options;
-    const held = await holdPort(port).catch((err: NodeJS.ErrnoException) => {
-      throw Object.assign(new Error(`port ${port} is taken by another process (${err.message})`), { code: err.code });
-    });
-    await held.release();
-    return startDevOn(port, options);
+    await refuseTakenPort(options.port);
+    return startDevOn(options.port, options);
   }
   for (let attempt = 1; ; attempt++) {
     try {
