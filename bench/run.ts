@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { helpAsked } from '../scripts/cli.ts';
+import { failInOneLine, helpAsked } from '../scripts/cli.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { ensureBenchDeps } from './bench-deps.ts';
 import type { Row } from './stats.ts';
@@ -43,6 +43,7 @@ const suites: Record<string, { run: () => Promise<Row[]>; sqlite?: true }> = {
   console: { run: async () => (await import('./console.ts')).consoleBench() },
 };
 
+failInOneLine();
 const only = process.argv.slice(2);
 const usage = `npm run bench [-- <suite>…], suites: ${Object.keys(suites).join(', ')}`;
 if (helpAsked(only)) {
@@ -50,10 +51,7 @@ if (helpAsked(only)) {
   process.exit(0);
 }
 const unknown = only.filter((name) => !Object.hasOwn(suites, name));
-if (unknown.length) {
-  console.error(`no suite ${unknown.map((n) => JSON.stringify(n)).join(', ')}; usage: ${usage}`);
-  process.exit(1);
-}
+if (unknown.length) throw new Error(`no suite ${unknown.map((n) => JSON.stringify(n)).join(', ')}; usage: ${usage}`);
 const rows: Row[] = [];
 for (const [name, suite] of Object.entries(suites)) {
   if (only.length && !only.includes(name)) continue;

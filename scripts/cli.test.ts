@@ -68,7 +68,7 @@ describe('the command-line tools', () => {
       (err: { code: number; stderr: string }) => err,
     );
     expect(refused?.code).toBe(1);
-    expect(refused?.stderr).toMatch(/^no suite "nightyl"; usage: npm run bench/);
+    expect(refused?.stderr).toMatch(/^error: no suite "nightyl"; usage: npm run bench/);
   });
 
   it.each([

@@ -41,7 +41,7 @@ describe('npm run keys', () => {
     expect(keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toContain('Revoked 1 key');
     expect(await query("select count(*) as n from api_keys where project_id = 'acme' and revoked_at is not null", { persistTo })).toEqual([{ n: 1 }]);
     // Again, or mistyped: nothing revoked, and the exit code says so.
-    expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`No live key starts ${server.slice(0, 10)} in this D1`);
+    expect(() => keys('revoke', server.slice(0, 10), '--persist-to', persistTo)).toThrow(`error: no live key starts ${server.slice(0, 10)} in this D1`);
     // A write key goes on working for 30 days, for events visitors' outboxes recorded under it.
     const revokedAt = async () =>
       (await query<{ at: number }>(`select revoked_at as at from api_keys where key_hash = '${await hashKey(write)}'`, { persistTo }))[0]!.at - Date.now();
@@ -67,7 +67,7 @@ describe('npm run keys', () => {
     );
     rmSync(persistTo, { recursive: true, force: true });
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`no project acme: make it with npm run keys -- create acme --persist-to ${persistTo}\n`);
+    expect(run.stderr).toBe(`error: no project acme: make it with npm run keys -- create acme --persist-to ${persistTo}\n`);
   });
 
   it('lists no projects in words, saying how to make one in that D1', { timeout: 120_000 }, () => {
@@ -131,9 +131,9 @@ describe('npm run keys', () => {
 
   // A D1 no start has made yet: each says what is not there, and none makes the D1.
   it.each([
-    [['revoke', 'rfs_AbCdEf12345'], 1, "No live key starts rfs_AbCdEf in this D1 (a deployed collector's: --print-sql)"],
+    [['revoke', 'rfs_AbCdEf12345'], 1, "error: no live key starts rfs_AbCdEf in this D1 (a deployed collector's: --print-sql)"],
     [['list'], 0, 'No projects in this D1: npm run keys -- create <project-id> --persist-to DIR makes one'],
-    [['origins', 'acme', '--add', 'https://app.acme.example'], 1, 'no project acme: make it with npm run keys -- create acme --persist-to DIR'],
+    [['origins', 'acme', '--add', 'https://app.acme.example'], 1, 'error: no project acme: make it with npm run keys -- create acme --persist-to DIR'],
   ])('says in one line, on a D1 no start has made yet, for %j (exit %i): %s', (args, status, message) => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });
@@ -173,7 +173,7 @@ describe('npm run keys', () => {
     const persistTo = mkdtempSync(join(tmpdir(), 'rf-keys-'));
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/keys.ts', ...args, '--persist-to', persistTo], { cwd: ROOT, encoding: 'utf8' });
     expect(run.status).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`error: ${message}`)]);
     expect(readdirSync(persistTo)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@
  */
 import { originStatements, provisionProject } from '../collector/auth/provision.ts';
 import { NOW_MS_SQL } from '../collector/storage/sql/now-ms.ts';
-import { endWhenReaderGoes } from './cli.ts';
+import { failInOneLine } from './cli.ts';
 import { type KeysCommand, keysHelp, parseKeysCommand } from './keys-args.ts';
 import { type LocalD1Sql, migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { shellWord } from './next-command.ts';
@@ -126,7 +126,7 @@ async function run({ command, arg, values, after }: KeysCommand, sql: LocalD1Sql
       }
       const rows = (await migrateIfMade(sql)) ? await sql.query<{ kind: string; revoked_at: number }>(`${revoke} returning kind, revoked_at`) : [];
       // A prefix mistyped (or revoked already) revokes nothing: a script rotating keys must hear it.
-      if (!rows.length) throw new Error(`No live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
+      if (!rows.length) throw new Error(`no live key starts ${prefix} in this D1 (a deployed collector's: --print-sql)`);
       const until = Math.max(...rows.map((r) => r.revoked_at));
       console.log(
         `Revoked ${rows.length} key(s) starting ${prefix}` +
@@ -137,19 +137,12 @@ async function run({ command, arg, values, after }: KeysCommand, sql: LocalD1Sql
   }
 }
 
-async function main() {
-  // `npm run keys -- list | head -1`: the rest of the list is wanted by no one.
-  endWhenReaderGoes();
-  const help = keysHelp(process.argv.slice(2));
-  if (help) {
-    console.log(help);
-    return;
-  }
+// A failure in one line, as every command says it; and `npm run keys -- list | head -1` ends quietly.
+failInOneLine();
+const help = keysHelp(process.argv.slice(2));
+if (help) {
+  console.log(help);
+} else {
   const args = parseKeysCommand(process.argv.slice(2));
   await withLocalD1({ persistTo: args.values['persist-to'] }, (sql) => run(args, sql));
 }
-
-main().catch((err: Error) => {
-  console.error(err.message);
-  process.exit(1);
-});
