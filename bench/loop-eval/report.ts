@@ -1,6 +1,6 @@
 /** The report as a table per week, beside the BM25 baseline measured in the same run and the published anchors. */
 import type { Metrics } from './evaluate.ts';
-import type { LoopEvalReport } from './run.ts';
+import type { CycleRow, LoopEvalReport } from './run.ts';
 
 const f3 = (x: number) => x.toFixed(3);
 /** A figure over a set of queries: none when the set is empty (a small collection may hold no validation query). */
@@ -17,6 +17,22 @@ export function gateWord(row: LoopEvalReport['cycles'][number]): string {
   if (/not trained: \d+ confirmed examples; training needs/.test(row.gate)) return 'too few';
   if (/not trained/.test(row.gate)) return 'not trained';
   return '-';
+}
+
+/**
+ * A week's progress line. The night trains before the week's review, so what it says of confirmed
+ * examples is the count before that review, and the line says which count is which.
+ */
+export function progressLine(row: CycleRow): string {
+  const { test, validation, asked, candidate } = row;
+  return (
+    `week ${row.cycle} (${row.week}): ${row.traces} traces, ${row.eventsStored} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed after the review; ` +
+    `the night before it: ${row.gate}; test nDCG@10 ${f3(test.ndcg10)}, validation ${f3(validation.ndcg10)}, ${asked.queries} questions asked ${f3(asked.promoted)} (BM25 ${f3(asked.bm25)})` +
+    (candidate
+      ? `; candidate ${candidate.version} test ${f3(candidate.testNdcg10)} validation ${f3(candidate.validationNdcg10)} asked ${f3(candidate.askedNdcg10)}`
+      : '') +
+    `; the Worker's heap up to ${Math.round(row.workerHeapMb)} MB in the night (${row.seconds} s)`
+  );
 }
 
 export function reportTable(report: LoopEvalReport): string {

@@ -26,6 +26,7 @@ import { evaluator, type Metrics } from './evaluate.ts';
 import { eventSink } from './http.ts';
 import type { LoopEvalParams } from './params.ts';
 import { rng } from './random.ts';
+import { progressLine } from './report.ts';
 import { reviewWeek } from './reviewer.ts';
 import { population, type SimClock, simulateWeek, TRAFFIC_MODEL } from './traffic.ts';
 import { USER_MODEL } from './user-model.ts';
@@ -340,14 +341,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
         seconds: Math.round((Date.now() - cycleStarted) / 1000),
       };
       rows.push(row);
-      log(
-        `week ${cycle} (${row.week}): ${row.traces} traces, ${row.eventsStored} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed; ` +
-          `${row.gate}; test nDCG@10 ${test.ndcg10.toFixed(3)}, validation ${validation.ndcg10.toFixed(3)}, ${askedMetrics.queries} questions asked ${askedMetrics.promoted.toFixed(3)} (BM25 ${askedMetrics.bm25.toFixed(3)})` +
-          (candidate
-            ? `; candidate ${candidate.version} test ${candidate.testNdcg10.toFixed(3)} validation ${candidate.validationNdcg10.toFixed(3)} asked ${candidate.askedNdcg10.toFixed(3)}`
-            : '') +
-          `; the Worker's heap up to ${Math.round(workerHeapMb)} MB in the night (${row.seconds} s)`,
-      );
+      log(progressLine(row));
     }
     const notStored = demoLog.filter((l) => l.includes('not stored'));
     if (notStored.length) log(`warning: ${notStored.length} traces not stored, e.g. ${notStored[0]}`);
