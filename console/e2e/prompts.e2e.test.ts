@@ -41,7 +41,7 @@ describe('prompt settings', () => {
       await prompt.getByLabel('Text (English)').waitFor();
       expect(await page.locator('rf-prompts-page [data-field="field-error"]').count()).toBe(0);
       expect(await page.locator('rf-prompts-page [data-field="problem"]').textContent()).toBe('');
-      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
       expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toBe(
         'The preview comes back once the new prompt has its text.',
       );
@@ -52,13 +52,24 @@ describe('prompt settings', () => {
       expect(await page.locator('rf-prompts-page [data-field="preview-paused"]').textContent()).toBe(
         'The preview comes back once the new prompt has its text.',
       );
+      // Save stays within the keyboard's reach: pressed, it says why it cannot save, beside the field at fault too, which takes focus.
+      const save = page.getByRole('button', { name: 'Save' });
+      await save.focus();
+      expect(await hasFocus(save)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => hasFocus(prompt.getByLabel('Text (English)'))).toBe(true);
+      expect(await page.locator('rf-prompts-page [data-field="problem"]').textContent()).toMatch(
+        /^Not saved: Prompt \d+ · Text \(English\): must not be empty$/,
+      );
+      expect(await description(prompt.getByLabel('Text (English)'))).toBe('must not be empty');
+      expect(await description(save)).toMatch(/^Not saved: Prompt \d+ · Text \(English\): must not be empty$/);
       await prompt.getByLabel('Text (English)').fill(text);
       // The shared schema refuses a negative cap: nothing can be saved until it is fixed.
       await prompt.getByLabel('At most per session').fill('-1');
       await expect
         .poll(() => page.locator('rf-prompts-page [data-field="problem"]').textContent())
         .toMatch(/^Not saved: Prompt \d+ · At most per session: must be at least 0$/);
-      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
       // The field says it beside itself, and the preview says why it is not shown.
       expect(await prompt.getByLabel('At most per session').getAttribute('aria-invalid')).toBe('true');
       expect(await prompt.locator('[data-field="field-error"]').allTextContents()).toEqual(['must be at least 0']);
@@ -115,7 +126,7 @@ describe('prompt settings', () => {
       const second = page.locator('rf-prompts-page fieldset').last();
       await expect.poll(() => second.getByLabel('Id').getAttribute('aria-invalid')).toBe('true');
       expect(await second.locator('[data-field="field-error"]').allTextContents()).toEqual(['has the id of an earlier prompt']);
-      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -133,7 +144,7 @@ describe('prompt settings', () => {
       await edited.getByLabel('At most per session').fill('-1');
       await expect.poll(() => edited.locator('[data-field="field-error"]').allTextContents()).toEqual(['must be at least 0']);
       expect(await waiting.locator('[data-field="field-error"]').count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -160,9 +160,16 @@ export class PromptsPage extends LitElement {
             </div>`;
           })}
         </div>
-        <p class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
+        <p id="problem" class="error" role="alert" data-field="problem">${shown?.problem ?? ''}</p>
         <div class="actions">
-          <button type="submit" class="primary" ?disabled=${'problem' in checked} aria-disabled=${this.saving.busy ? 'true' : 'false'}>${s.save}</button>
+          <button
+            type="submit"
+            class="primary"
+            aria-disabled=${'problem' in checked || this.saving.busy ? 'true' : 'false'}
+            aria-describedby=${shown ? 'problem' : nothing}
+          >
+            ${s.save}
+          </button>
           <span role="status">${this.status?.(s) ?? ''}</span>
         </div>
       </form>
@@ -294,7 +301,20 @@ export class PromptsPage extends LitElement {
 
   private save(e: SubmitEvent) {
     e.preventDefault();
+    if ('problem' in this.checked()) return void this.sayWhyNotSaved();
     void this.saving.run(() => this.send());
+  }
+
+  /**
+   * Save is marked aria-disabled while the draft cannot be saved (not disabled, which would drop
+   * the keyboard to the page's body). Pressed, it says why in the problem line, a prompt just added
+   * lacking its text included (asked to save, that it lacks it is now an error), and the field at
+   * fault takes focus.
+   */
+  private async sayWhyNotSaved() {
+    if (this.draft!.prompts.some((p) => p.fresh)) this.draft = { ...this.draft!, prompts: this.draft!.prompts.map(({ fresh: _, ...p }) => p) };
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
   }
 
   private async send() {
