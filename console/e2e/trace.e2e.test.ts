@@ -40,7 +40,8 @@ describe('the trace view', () => {
       // Every signal in time order, each with its confidence; attribution and neighbours.
       const signals = view.locator('table.signals tbody tr');
       expect(await signals.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event')))).toEqual([`${session}-e0`, `${session}-e1`, `${session}-e2`]);
-      expect(await signals.nth(0).textContent()).toMatch(/thumbs_down.*-1\.00.*\d+%/s);
+      // Each by its name, its code beside it.
+      expect((await signals.nth(0).textContent())?.replace(/\s+/g, ' ')).toMatch(/Thumbs down thumbs_down.*-1\.00.*\d+%/);
       expect(await view.locator('ol.session li').allTextContents()).toEqual([
         expect.stringContaining('this answer'),
         expect.stringContaining('and store credit?'),
@@ -84,6 +85,17 @@ describe('the trace view', () => {
     }
   });
 
+  it('names each signal in Chinese too', async () => {
+    const { page, context, problems } = await openConsole(browser(), fixture(), `/admin/traces/${first.traceId}`, { locale: 'zh-CN' });
+    try {
+      await page.locator('rf-trace-page table.signals tbody tr').first().waitFor();
+      expect(await page.locator('rf-trace-page table.signals tbody td:nth-child(2) .signal').allTextContents()).toEqual(['点踩', '标为错误来源', '纠正']);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keeps a long query within the page and each signal’s name on one line', async () => {
     const f = fixture();
     const { page, context, problems } = await openConsole(browser(), f, `/admin/traces/${wide.first.traceId}`);
@@ -97,6 +109,11 @@ describe('the trace view', () => {
       const names = view.locator('table.signals tbody td:nth-child(2) code');
       expect(await names.allTextContents()).toEqual(['thumbs_down', 'wrong_source', 'correction']);
       expect(await names.evaluateAll((els) => els.map((el) => el.getClientRects().length))).toEqual([1, 1, 1]);
+      expect(await view.locator('table.signals tbody td:nth-child(2) .signal').allTextContents()).toEqual([
+        'Thumbs down',
+        'Flagged as the wrong source',
+        'Correction',
+      ]);
 
       // On a phone's width the lookup wraps, the columns stack and the tables scroll in their cards: the page does not.
       await page.setViewportSize({ width: 375, height: 740 });

@@ -1,5 +1,6 @@
 import { EVIDENCE_EN } from '../../shared/admin-api/evidence.ts';
 import { GUESS_WHY_EN } from '../../shared/admin-api/guess-why.ts';
+import type { SignalType } from '../../shared/signals.ts';
 import { byCode } from './by-code.ts';
 
 /** The console's English words (see strings.ts); zh-CN.ts has the same keys. */
@@ -173,6 +174,29 @@ export const en = {
   signals: 'Signals in time order',
   noSignals: 'No feedback on this trace yet.',
   signal: 'Signal',
+  // Each signal type by name (shared/signals.ts lists them): every language has to word each one.
+  ...byCode('signal_', {
+    thumbs_up: 'Thumbs up',
+    thumbs_down: 'Thumbs down',
+    vote_cleared: 'Vote taken back',
+    rating: 'Star rating',
+    attribution: 'Reason for the thumbs-down',
+    correction: 'Correction',
+    wrong_source: 'Flagged as the wrong source',
+    support_ticket: 'Support ticket',
+    citation_click: 'Source opened',
+    citation_dwell: 'Time on a source',
+    copy_answer: 'Answer copied',
+    copy_source: 'Source copied',
+    answer_dwell: 'Time on the answer',
+    rephrase_within_session: 'Asked again in other words',
+    contradicted_by_follow_up: 'Called wrong by the next question',
+    regenerate: 'Answer regenerated',
+    bounce: 'Bounce',
+    prompt_shown: 'Prompt shown',
+    prompt_answered: 'Prompt answered',
+    web_vitals: 'Page speed (Web Vitals)',
+  } satisfies Record<SignalType, string>),
   time: 'Time',
   value: 'Value',
   confidence: 'Confidence',

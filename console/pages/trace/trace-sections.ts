@@ -2,13 +2,23 @@ import { html, nothing } from 'lit';
 import type { TraceEvent, TraceView } from '../../api/types.ts';
 import { paths } from '../../app/router.ts';
 import { dateTime, percent } from '../../i18n/locale.ts';
-import { format, type Locale, type Strings } from '../../i18n/strings.ts';
+import { format, type Locale, type StringKey, type Strings } from '../../i18n/strings.ts';
 import { highlighted } from '../../ui/highlighted.ts';
 import { type ChunkRow, chunkRows } from './chunk-moves.ts';
 import { findingWords } from './diagnosis-words.ts';
 
 type Trace = NonNullable<TraceView['trace']>;
 const num = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+/**
+ * A signal by its name in the reader's language, its code beside it as the API and the data name
+ * it (as a noise rule's is); a type this console has no word for (a newer collector's) by its code alone.
+ */
+const signalName = (type: string, s: Strings) => {
+  const code = html`<code class="name muted">${type}</code>`;
+  const key = `signal_${type}`;
+  return Object.hasOwn(s, key) ? html`<span class="signal">${s[key as StringKey]}</span> ${code}` : code;
+};
 
 export function renderDiagnosis(view: TraceView, s: Strings, locale: Locale) {
   return html`<section class="card diagnosis" aria-labelledby="diagnosis-title">
@@ -97,7 +107,7 @@ function eventRows(events: TraceEvent[], traceId: string, s: Strings, locale: Lo
     (e) => html`<tr data-event=${e.eventId} class=${e.superseded ? 'superseded' : ''}>
       <td>${dateTime(e.clientTs, locale)}</td>
       ${showTrace ? html`<td><a class="mono" href=${paths.trace(e.traceId)}>${e.traceId}</a></td>` : nothing}
-      <td><code class="name">${e.signalType}</code>${e.superseded ? html` <span class="muted">(${s.superseded})</span>` : nothing}</td>
+      <td>${signalName(e.signalType, s)}${e.superseded ? html` <span class="muted">(${s.superseded})</span>` : nothing}</td>
       <td>${num(e.signalValue, 2)}</td>
       <td>${e.confidence === null ? html`<span class="muted">${s.notAssessed}</span>` : percent(e.confidence)}</td>
       <td>
@@ -145,7 +155,7 @@ function renderCandidates(view: TraceView, s: Strings) {
     <ul>
       ${scored.map(
         (e) =>
-          html`<li><code>${e.signalType}</code>: ${e.attribution!.scores.map((c, i) => html`${i ? ', ' : ''}<a class="mono" href=${paths.trace(c.traceId)}>${c.traceId}</a> ${c.score.toFixed(2)}`)}</li>`,
+          html`<li>${signalName(e.signalType, s)}: ${e.attribution!.scores.map((c, i) => html`${i ? ', ' : ''}<a class="mono" href=${paths.trace(c.traceId)}>${c.traceId}</a> ${c.score.toFixed(2)}`)}</li>`,
       )}
     </ul>`;
 }
