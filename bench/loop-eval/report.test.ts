@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gateWord, progressLine } from './report.ts';
-import type { CycleRow } from './run.ts';
+import type { CycleRow } from './report-shape.ts';
 
 const word = (gate: string) => gateWord({ gate, candidate: null } as CycleRow);
 

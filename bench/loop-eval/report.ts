@@ -1,6 +1,6 @@
 /** The report as a table per week, beside the BM25 baseline measured in the same run and the published anchors. */
 import type { Metrics } from './evaluate.ts';
-import type { CycleRow, LoopEvalReport } from './run.ts';
+import type { CycleRow, LoopEvalReport } from './report-shape.ts';
 
 const f3 = (x: number) => x.toFixed(3);
 /** A figure over a set of queries: none when the set is empty (a small collection may hold no validation query). */
