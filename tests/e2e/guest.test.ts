@@ -404,10 +404,18 @@ describe('a good guest on the host page', () => {
       vote: null,
       rating: null,
     });
+    // A correction's text of another type is none, and a source of another type (a URL object) is
+    // none given: the text alone is recorded, not lost to the source's type.
+    await page.evaluate((id) => {
+      const el = document.querySelector(`rag-feedback[trace-id="${id}"]`) as any;
+      el.submitCorrection({ text: 'an object' });
+      el.submitCorrection('Thirty days for unopened items.', new URL('https://docs.example.com/refunds'));
+    }, traceId);
     // A session id of another type counts as none: the events carry the tab's own, and are stored.
     await callWidget(page, traceId, 'castVote', 'up');
     const events = await eventsUpToMarker(page, traceId);
-    expect(events.map((e) => e.signalType).filter((t) => t !== 'web_vitals')).toEqual(['thumbs_up', 'copy_answer']);
+    expect(events.map((e) => e.signalType).filter((t) => t !== 'web_vitals')).toEqual(['correction', 'thumbs_up', 'copy_answer']);
+    expect(ofType(events, 'correction').map((e) => e.detail)).toEqual([{ text: 'Thirty days for unopened items.' }]);
     expect(events[0]!.sessionId).toMatch(/^[0-9a-f]{32}$/);
     await page.context().close();
   });

@@ -322,8 +322,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   submitCorrection(text: string, source?: string): void {
-    text = text.trim();
-    source = source?.trim();
+    // Another type (a URL object as the source) counts as none given, rather than losing the correction to a TypeError.
+    text = typed(text, '').trim();
+    source = typed(source, '').trim();
     if (text) this.thank((this.corrected = this.submit('correction', source ? { text, source } : { text })));
   }
 
