@@ -6,6 +6,7 @@ import { joinUrl } from '../shared/url.ts';
 import { type FieldErrors, faultsIn, fieldErrors, namesAny } from '../shared/validation.ts';
 import { collectorError } from './collector-error.ts';
 import { LOST_AFTER_DEADLINE_MS, sleep, withDeadline } from './deadline.ts';
+import { networkReason } from './network-reason.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
 /**
@@ -352,7 +353,7 @@ export class Batcher {
           retryAfter = retryAfterMs(res.headers.get('retry-after'));
         }
       } catch (err) {
-        reason = `network: ${(err as Error).message}`;
+        reason = `network: ${networkReason(err, url)}`;
       }
       flight.lastFailure = reason;
       if (attempt + 1 < this.opts.maxAttempts) {

@@ -128,8 +128,21 @@ describe('TraceClient against the real collector', () => {
     const t = trace();
     const result = client.logTrace(t);
     await client.flush();
-    expect(await result).toEqual({ traceId: t.traceId, status: 'failed', reason: 'network: offline' });
+    expect(await result).toEqual({ traceId: t.traceId, status: 'failed', reason: 'network: offline, to http://collector.test/v1/traces' });
     expect(errors).toHaveLength(1);
+  });
+
+  it("says why a fetch failed and where it went, not undici's bare 'fetch failed'", async () => {
+    const refused = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:8787') });
+    const client = new TraceClient({ endpoint: 'http://127.0.0.1:8787', serverKey: 'rfs_x', maxAttempts: 1, fetch: () => Promise.reject(refused) });
+    const t = trace();
+    const result = client.logTrace(t);
+    await client.flush();
+    expect(await result).toEqual({
+      traceId: t.traceId,
+      status: 'failed',
+      reason: 'network: fetch failed (connect ECONNREFUSED 127.0.0.1:8787), to http://127.0.0.1:8787/v1/traces',
+    });
   });
 
   it('does not retry a request the collector refused as wrong (401)', async () => {
