@@ -188,12 +188,13 @@ describe('createReranker', () => {
       endpoint: 'http://collector.test',
       serverKey: 'rfs_x',
       fetch: async () => {
-        throw new TypeError('fetch failed');
+        throw new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND collector.test') });
       },
       onError: (e) => errors.push(e.message),
     });
     expect((await reranker.rerank('q', [{ chunkId: 'a', text: 'x' }])).map((r) => r.chunkId)).toEqual(['a']);
-    expect(errors).toEqual(['fetch failed']);
+    // Why, and where: Node's bare "fetch failed" says neither.
+    expect(errors).toEqual(['GET /v1/reranker failed: fetch failed (getaddrinfo ENOTFOUND collector.test), to http://collector.test/v1/reranker']);
   });
 
   it("stops waiting after its timeout even when the fetch given ignores the abort, or the model's body never ends", async () => {

@@ -16,6 +16,7 @@ import { callSafely } from './callback.ts';
 import { rerankInput } from './candidates.ts';
 import { collectorError } from './collector-error.ts';
 import { DeadlineError, LOST_AFTER_DEADLINE_MS, withDeadline } from './deadline.ts';
+import { networkReason } from './network-reason.ts';
 import { checkedCallbacks, checkedConnection, type FetchOption, fetchOf, msOption, numberOption } from './options.ts';
 import { FOLLOW_NO_REDIRECT, redirectNote } from './redirect.ts';
 
@@ -146,7 +147,9 @@ export function createReranker(options: RerankerOptions): Reranker {
       if (known.length > 0) headers['If-None-Match'] = known.join(', ');
       // The answer read in full within the deadline: headers alone can come before a body that never does.
       const answer = await withDeadline(timeoutMs, async (signal) => {
-        const res = await doFetch(new Request(url, { headers, signal, redirect: FOLLOW_NO_REDIRECT }));
+        const res = await doFetch(new Request(url, { headers, signal, redirect: FOLLOW_NO_REDIRECT })).catch((error: unknown) => {
+          throw new Error(`GET /v1/reranker failed: ${networkReason(error, url)}`, { cause: error });
+        });
         if (res.status === 304) return { res };
         if (!res.ok) return { res, error: collectorError(await res.json().catch(() => null)) };
         return { res, text: await res.text() };
