@@ -7,6 +7,8 @@ import { Batcher, type Outcome } from './batcher.ts';
 import { callSafely } from './callback.ts';
 import { checkedCallbacks, checkedConnection, checkedOptions, type FetchOption, fetchOf, MAX_TIMER_MS, numberOption } from './options.ts';
 
+// For a backend's own embedder (a remote one on Workers), without the Node-only entry.
+export type { Embedder } from '../shared/embedder.ts';
 export type { FeedbackEventInput } from '../shared/schema/event.ts';
 export type { TraceInput } from '../shared/schema/trace.ts';
 export type { FetchOption } from './options.ts';

@@ -52,11 +52,13 @@ describe('the client build', () => {
 
     writeFileSync(
       join(dir, 'app.ts'),
-      `import { createReranker, createTraceClient, type TraceInput, type TraceResult } from '${CLIENT_PACKAGE}';
+      `import { createReranker, createTraceClient, type Embedder, type TraceInput, type TraceResult } from '${CLIENT_PACKAGE}';
 const feedback = createTraceClient({ endpoint: 'http://127.0.0.1:8787', serverKey: 'rfs_x', timeoutMs: 5_000 });
 const trace: TraceInput = { traceId: 't1', query: 'q', retrievedChunks: [], answer: 'a', model: 'm', createdAt: Date.now() };
 const result: TraceResult = await feedback.logTrace(trace);
-const ranked = await createReranker({ endpoint: 'http://127.0.0.1:8787', serverKey: 'rfs_x' }).rerank('q', [{ chunkId: 'a', text: 'x' }]);
+// A remote embedder of the backend's own, typed from the entry Workers import (not the Node-only one).
+const embedder: Embedder = { id: 'remote', embed: async (texts) => texts.map(() => new Float32Array(2)) };
+const ranked = await createReranker({ endpoint: 'http://127.0.0.1:8787', serverKey: 'rfs_x', embedder }).rerank('q', [{ chunkId: 'a', text: 'x' }]);
 export const seen: [string, number | undefined] = [result.status, ranked[0]?.rerankScore];
 `,
     );
