@@ -6,7 +6,7 @@ import { runNightly } from '../jobs/nightly.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ENGAGEMENT_WEIGHT } from '../loop/mining.ts';
 import { bearer, bySession, call, event, newProject, ORIGIN, trace } from '../test/fixtures.ts';
-import { hookedD1 } from '../test/hooked-d1.ts';
+import { countedD1 } from '../test/hooked-d1.ts';
 import { trainingData } from './training-data.ts';
 
 /** The first wording of a question on the wanted side of the train / held-out split. */
@@ -81,14 +81,10 @@ describe('what retraining reads: engagement', () => {
   });
   it("reads the window's shown and engaged chunks and the suite's questions in one round trip", async () => {
     const p = await newProject();
-    let trips = 0;
-    const db = hookedD1(env.DB, (_, run) => {
-      trips++;
-      return run();
-    });
+    const { db, trips } = countedD1(env.DB);
     // No confirmed examples: no lists to read, engagement alone.
     expect(await trainingData(db, p.id, Date.now(), [])).toEqual({ confirmed: [], lists: [], engagement: [], queryEngagement: [] });
-    expect(trips).toBe(1);
+    expect(trips()).toBe(1);
   });
 });
 

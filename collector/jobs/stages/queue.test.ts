@@ -4,7 +4,7 @@ import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/sch
 import { utcDay } from '../../../shared/time.ts';
 import { currentThreshold } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
-import { hookedD1 } from '../../test/hooked-d1.ts';
+import { countedD1 } from '../../test/hooked-d1.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
 
@@ -104,11 +104,7 @@ it('keeps no more items waiting than a week clears when many are worth the same'
 
 it("sizes the queue in four round trips: the threshold read with the suite's questions, the queue's reads, its writes, the count", async () => {
   const p = await newProject();
-  let trips = 0;
-  const db = hookedD1(env.DB, (_, run) => {
-    trips++;
-    return run();
-  });
+  const { db, trips } = countedD1(env.DB);
   await queue.slice(stageContext(p.id, Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`), { db }), null);
-  expect(trips).toBe(4);
+  expect(trips()).toBe(4);
 });
