@@ -83,20 +83,17 @@ const share = (v: string | undefined, fallback: number, name: string) => {
 export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
   const { values } = parseCommand(
     {
-      data: { type: 'string' },
+      ...CEILING_OPTIONS,
       cycles: { type: 'string' },
       sessions: { type: 'string' },
       seed: { type: 'string' },
       out: { type: 'string' },
-      'retrieve-k': { type: 'string' },
-      'validation-share': { type: 'string' },
       'curated-share': { type: 'string' },
       'curated-unsent': { type: 'boolean' },
       'review-minutes': { type: 'string' },
       'seconds-per-item': { type: 'string' },
       'reviewer-error': { type: 'string' },
       'browser-sessions': { type: 'string' },
-      'training-data': { type: 'string' },
       'corpus-embeddings': { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
@@ -106,14 +103,12 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
   const d = DEFAULT_PARAMS;
   return {
     ...d,
-    data: values.data ?? d.data,
+    ...ceilingValues(values),
     cycles: whole(values.cycles, d.cycles, 'cycles', 0, MAX_WEEKS),
     sessions: whole(values.sessions, d.sessions, 'sessions', 0, MAX_SESSIONS),
     // The generator reads its seed as 32 bits (scripts/seed/traffic.ts).
     seed: whole(values.seed, d.seed, 'seed', 0, 2 ** 32 - 1),
     out: values.out ?? d.out,
-    retrieveK: whole(values['retrieve-k'], d.retrieveK, 'retrieve-k', 1, DEPTH),
-    validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
     curatedShare: share(values['curated-share'], d.curatedShare, 'curated-share'),
     curatedUnsent: values['curated-unsent'] ?? d.curatedUnsent,
     reviewMinutesPerWeek: decimal(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes', 1, MAX_REVIEW_MINUTES_PER_WEEK, 'minutes'),
@@ -121,7 +116,6 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: whole(values['browser-sessions'], d.browserSessions, 'browser-sessions', 0, MAX_SESSIONS),
     corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,
-    trainingData: values['training-data'] ?? d.trainingData,
     quiet: values.quiet ?? d.quiet,
   };
 }
@@ -129,18 +123,15 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
 /** What loop:ceiling reads: the collection and its split as loop:eval makes them, and one week's training data. */
 export type LoopCeilingParams = Pick<LoopEvalParams, 'data' | 'validationShare' | 'retrieveK' | 'trainingData'>;
 
-/** The flags loop:ceiling was given: only those it reads; loop:eval's others are refused with its usage. */
-export function ceilingParamsFromArgs(argv: readonly string[]): LoopCeilingParams {
-  const { values } = parseCommand(
-    {
-      data: { type: 'string' },
-      'retrieve-k': { type: 'string' },
-      'validation-share': { type: 'string' },
-      'training-data': { type: 'string' },
-    },
-    'npm run loop:ceiling -- [flags] (--help lists them)',
-    { args: [...argv] },
-  );
+/** The flags loop:ceiling reads, which loop:eval reads the same way. */
+const CEILING_OPTIONS = {
+  data: { type: 'string' },
+  'retrieve-k': { type: 'string' },
+  'validation-share': { type: 'string' },
+  'training-data': { type: 'string' },
+} as const;
+
+function ceilingValues(values: { data?: string; 'retrieve-k'?: string; 'validation-share'?: string; 'training-data'?: string }): LoopCeilingParams {
   const d = DEFAULT_PARAMS;
   return {
     data: values.data ?? d.data,
@@ -148,6 +139,11 @@ export function ceilingParamsFromArgs(argv: readonly string[]): LoopCeilingParam
     validationShare: share(values['validation-share'], d.validationShare, 'validation-share'),
     trainingData: values['training-data'] ?? d.trainingData,
   };
+}
+
+/** The flags loop:ceiling was given: only those it reads; loop:eval's others are refused with its usage. */
+export function ceilingParamsFromArgs(argv: readonly string[]): LoopCeilingParams {
+  return ceilingValues(parseCommand(CEILING_OPTIONS, 'npm run loop:ceiling -- [flags] (--help lists them)', { args: [...argv] }).values);
 }
 
 export const LOOP_EVAL_HELP = `npm run loop:eval -- [flags]

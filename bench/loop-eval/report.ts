@@ -9,7 +9,7 @@ const blank = (n: number): string[] => Array.from({ length: n }, () => '');
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
 /** The gate's verdict in a word or two. */
-export function gateWord(row: LoopEvalReport['cycles'][number]): string {
+export function gateWord(row: CycleRow): string {
   if (row.candidate) return row.candidate.decision;
   if (/notDue/.test(row.gate)) return 'not due';
   // The night's words (counts or note), or retraining's in Node: "too few" only when that was the reason.
