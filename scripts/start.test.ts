@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdPort } from './free-port.ts';
+import { freePort, holdPort } from './free-port.ts';
 import { ROOT } from './wrangler.ts';
 
 /** `npm start` with `env` given, until it exits (or is stopped after 20 s): its exit code and all it wrote. */
@@ -29,14 +29,14 @@ function start(env: Record<string, string>) {
 describe('npm start', () => {
   it('refuses a mistyped DEMO_CORPUS, half of DEMO_LLM_*, a taken DEMO_PORT or one port for both in one line, before migrating, building or starting anything', async () => {
     const missing = join(ROOT, 'no-such-corpus');
-    const [collector, taken] = [await holdPort(), await holdPort()];
-    await collector.release(); // free: the collector's port is not the one refused
+    const collectorPort = await freePort(); // free: the collector's port is not the one refused
+    const taken = await holdPort();
     try {
       const [corpus, model, demoPort, samePort] = await Promise.all([
         start({ DEMO_CORPUS: missing }),
         start({ DEMO_LLM_MODEL: 'llama3' }),
-        start({ PORT: String(collector.port), DEMO_PORT: String(taken.port) }),
-        start({ PORT: String(collector.port), DEMO_PORT: String(collector.port) }),
+        start({ PORT: String(collectorPort), DEMO_PORT: String(taken.port) }),
+        start({ PORT: String(collectorPort), DEMO_PORT: String(collectorPort) }),
       ]);
       expect(corpus).toEqual({ code: 1, output: `error: ${missing} does not exist: give a BEIR directory (holding corpus.jsonl)\n` });
       expect(model).toEqual({
@@ -48,7 +48,7 @@ describe('npm start', () => {
         code: 1,
         output: `error: port ${taken.port} is taken by another process (listen EADDRINUSE: address already in use 127.0.0.1:${taken.port}) (is \`npm start\` running already? PORT and DEMO_PORT choose other ports)\n`,
       });
-      expect(samePort).toEqual({ code: 1, output: `error: PORT and DEMO_PORT are both ${collector.port}: give them different ports\n` });
+      expect(samePort).toEqual({ code: 1, output: `error: PORT and DEMO_PORT are both ${collectorPort}: give them different ports\n` });
     } finally {
       await taken.release();
     }
