@@ -1,3 +1,5 @@
+import { causeOf } from '../shared/cause.ts';
+
 /**
  * Why a request never got an answer, and where it went: Node's fetch rejects with a bare
  * "fetch failed", the words an integrator can act on (connect ECONNREFUSED 127.0.0.1:8787,
@@ -5,6 +7,6 @@
  */
 export function networkReason(error: unknown, url: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return `${message}${cause && cause !== message ? ` (${cause})` : ''}, to ${url}`;
+  const cause = causeOf(error);
+  return `${message}${cause !== message ? ` (${cause})` : ''}, to ${url}`;
 }

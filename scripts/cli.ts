@@ -3,7 +3,9 @@
  * that says what to do, not as a stack (`DEBUG=1` prints the stack too), and a collector that
  * cannot be reached is named with its address.
  */
+
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { causeOf } from '../shared/cause.ts';
 
 /**
  * Ends the tool quietly, exit code 0, once what reads its output has gone (`| head`, a pager quit):
@@ -38,9 +40,8 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
   try {
     res = await fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     throw new Error(
-      `the collector at ${new URL(url).origin} cannot be reached (${cause}): is \`npm start\` running, on that port (one started with PORT=… takes the same PORT here), or is --endpoint right?`,
+      `the collector at ${new URL(url).origin} cannot be reached (${causeOf(err)}): is \`npm start\` running, on that port (one started with PORT=… takes the same PORT here), or is --endpoint right?`,
     );
   }
   const location = res.headers.get('location');

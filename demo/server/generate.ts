@@ -3,6 +3,7 @@
  * into the prompt as numbered sources and the model is asked to cite them as [n]. Without it, or
  * when the call fails, the demo answers extractively.
  */
+import { causeOf } from '../../shared/cause.ts';
 import { cut } from '../../shared/cut.ts';
 import { MAX_CHUNK_TEXT } from '../../shared/thresholds.ts';
 import { isHttpUrl, joinUrl } from '../../shared/url.ts';
@@ -66,8 +67,7 @@ async function reasonOf(res: Response): Promise<string> {
 /** What fetch threw, said as a person can act on it: fetch says only "fetch failed" (an endpoint not running, a host mistyped), its cause hidden. */
 function unreachable(err: unknown, url: string, timeoutMs: number): Error {
   if (err instanceof Error && err.name === 'TimeoutError') return new Error(`no answer from ${url} within ${timeoutMs} ms`);
-  const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  return new Error(`${url} cannot be reached (${cause})`);
+  return new Error(`${url} cannot be reached (${causeOf(err)})`);
 }
 
 /** The endpoint's response text, read within `timeoutMs` (an endpoint can send its headers and then stall); a refusal is said with its reason. */
