@@ -23,5 +23,6 @@ describe('small shared helpers', () => {
     expect(withoutCredentials('https://feedback:s3cret@feedback.example.com\n')).toBe('https://feedback.example.com\n');
     expect(withoutCredentials('https://u:p@ss@host.example/v1\n')).toBe('https://host.example/v1\n');
     expect(withoutCredentials('https://host.example/a@b')).toBe('https://host.example/a@b');
+    expect(withoutCredentials('https://host.example is down, mail me@x')).toBe('https://host.example is down, mail me@x');
   });
 });

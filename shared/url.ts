@@ -28,9 +28,10 @@ export function endpointProblem(given: string): string | undefined {
 
 /**
  * `given` as an error may show it: a user name and password in it left out (`https://user:pw@host`
- * shows as `https://host`), up to the last `@` before the path, as URLs read them (a password may hold one).
+ * shows as `https://host`), up to the last `@` before the path, as URLs read them (a password may hold one); not
+ * past a space, where the URL has ended (`https://host is down, mail me@x`).
  */
-export const withoutCredentials = (given: string): string => given.replace(/^(\s*[a-z][\w+.-]*:\/\/)[^/?#]*@/i, '$1');
+export const withoutCredentials = (given: string): string => given.replace(/^(\s*[a-z][\w+.-]*:\/\/)[^/?#\s]*@/i, '$1');
 
 /** `base` + `path` with exactly one slash between them, whatever the base ends with. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
