@@ -13,8 +13,9 @@ export interface StageReport {
   note?: string;
 }
 
-/** Whether a night's run still has stages to run. */
-export type RunStatus = 'running' | 'done';
+/** Whether a night's run still has stages to run: the one list the collector's column and the answers' type are made from. */
+export const RUN_STATUSES = ['running', 'done'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface NightlySummary {
   night: string;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { StageReport } from '../../../shared/admin-api/nightly.ts';
+import { RUN_STATUSES, type StageReport } from '../../../shared/admin-api/nightly.ts';
 import type { LoopSettings } from '../../../shared/schema/settings.ts';
 import { ms } from './columns.ts';
 
@@ -113,7 +113,7 @@ export const loopRuns = sqliteTable(
     projectId: text('project_id').notNull(),
     /** The UTC day the run is for, YYYY-MM-DD: one run per project and night. */
     night: text('night').notNull(),
-    status: text('status', { enum: ['running', 'done'] }).notNull(),
+    status: text('status', { enum: RUN_STATUSES }).notNull(),
     /** Index into the job's stages of the stage to run next. */
     stage: integer('stage').notNull(),
     /** Where the stage stopped: the last key its previous slice handled. */
