@@ -19,12 +19,3 @@ export class SigningOut extends Event {
     this.questions.add(question);
   }
 }
-
-/** Calls `listener` before each sign-out (`question` asked while `ask()` says so); answers a function that stops it. */
-export function askBeforeSigningOut(question: StringKey, ask: () => boolean): () => void {
-  const listener = (e: Event) => {
-    if (ask()) (e as SigningOut).ask(question);
-  };
-  globalThis.addEventListener?.(SigningOut.type, listener);
-  return () => globalThis.removeEventListener?.(SigningOut.type, listener);
-}

@@ -1,4 +1,4 @@
-import { askBeforeSigningOut } from '../app/signing-out.ts';
+import { SigningOut } from '../app/signing-out.ts';
 import type { StringKey } from '../i18n/strings.ts';
 
 /**
@@ -13,11 +13,14 @@ export function askBeforeLeaving(signOutQuestion: StringKey, ask: () => boolean)
     // Older browsers ask only when a return value is set.
     e.returnValue = '';
   };
+  const signingOut = (e: Event) => {
+    if (ask()) (e as SigningOut).ask(signOutQuestion);
+  };
   globalThis.addEventListener?.('beforeunload', beforeUnload);
-  const stopAskingBeforeSigningOut = askBeforeSigningOut(signOutQuestion, ask);
+  globalThis.addEventListener?.(SigningOut.type, signingOut);
   return () => {
     globalThis.removeEventListener?.('beforeunload', beforeUnload);
-    stopAskingBeforeSigningOut();
+    globalThis.removeEventListener?.(SigningOut.type, signingOut);
   };
 }
 
