@@ -10,7 +10,6 @@ import '../../ui/line-chart/line-chart.ts';
 import type { ChartSeries } from '../../ui/line-chart/line-chart.ts';
 import { loadFailed } from '../../ui/load-failed.ts';
 import { pageStyles } from '../../ui/page.styles.ts';
-
 import { DURATION_STEPS, duration, durations } from './duration.ts';
 import { evalSeriesByModel } from './eval-series.ts';
 import { styles } from './health-page.styles.ts';

@@ -301,8 +301,9 @@ export class PromptsPage extends LitElement {
 
   private save(e: SubmitEvent) {
     e.preventDefault();
-    if ('problem' in this.checked()) return void this.sayWhyNotSaved();
-    void this.saving.run(() => this.send());
+    const checked = this.checked();
+    if (!('config' in checked)) return void this.sayWhyNotSaved();
+    void this.saving.run(() => this.send(checked.config));
   }
 
   /**
@@ -317,14 +318,12 @@ export class PromptsPage extends LitElement {
     this.renderRoot.querySelector<HTMLElement>('form [aria-invalid="true"]')?.focus();
   }
 
-  private async send() {
-    const checked = this.checked();
-    if (!('config' in checked)) return;
+  private async send(config: WidgetConfig) {
     this.refused = undefined;
     this.status = undefined;
     const sent = this.draft;
     try {
-      const saved = await versioned<WidgetConfig>('/v1/config', { method: 'PUT', json: checked.config, ifMatch: this.etag });
+      const saved = await versioned<WidgetConfig>('/v1/config', { method: 'PUT', json: config, ifMatch: this.etag });
       // The saved config (as the collector stored it) replaces the draft only if nothing was typed while it was on its way.
       if (this.draft === sent) this.draft = toDraft(saved.body);
       this.etag = saved.etag ?? undefined;
