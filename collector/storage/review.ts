@@ -11,12 +11,7 @@ import { AFTER_TRAINING_READ_SQL } from './training-reads.ts';
 const thresholdSql = (projectId: string) =>
   `coalesce((select to_value from mining_thresholds where project_id = ${projectId} order by at desc limit 1), ${DEFAULT_MINING_THRESHOLD})`;
 
-/** The mining threshold in force: the last recorded change, or the default. */
-export async function currentThreshold(d1: D1Database, projectId: string): Promise<number> {
-  return thresholdOf(await currentThresholdStatement(d1, projectId).all());
-}
-
-/** The statement `currentThreshold` runs, for a batch that needs it with other reads; `thresholdOf` its result. */
+/** The mining threshold in force (the last recorded change, or the default), read in a batch with other reads; `thresholdOf` its result. */
 export const currentThresholdStatement = (d1: D1Database, projectId: string) => d1.prepare(`select ${thresholdSql('?')} as t`).bind(projectId);
 export const thresholdOf = (result: D1Result): number => (result.results[0] as { t: number }).t;
 
@@ -114,7 +109,7 @@ export interface QueueCounts {
   answeredLastWeek: number;
   /** Answered relevant or not relevant (on held-out questions too: `trainingExampleCount` counts what trains). */
   confirmed: number;
-  /** The mining threshold in force (`currentThreshold`). */
+  /** The mining threshold in force (`currentThresholdStatement`). */
   threshold: number;
 }
 

@@ -2,13 +2,14 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
 import { utcDay } from '../../../shared/time.ts';
-import { currentThreshold } from '../../storage/review.ts';
+import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
 import { countedD1 } from '../../test/hooked-d1.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
 
 const DAY = 86_400_000;
+const currentThreshold = async (d1: D1Database, projectId: string) => thresholdOf(await currentThresholdStatement(d1, projectId).all());
 
 it('changes the mining threshold once a night, however often its slice runs', async () => {
   const p = await newProject();
