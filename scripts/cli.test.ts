@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { stubAdminApi } from './admin-api-stub.ts';
+import { unreachable } from './cli.ts';
 import { freePort } from './free-port.ts';
 import { ROOT } from './wrangler.ts';
 
@@ -29,6 +30,14 @@ describe('the command-line tools', () => {
       ]);
     },
   );
+
+  it('points at the address given, not at PORT, when the collector that cannot be reached is not on this machine', () => {
+    const err = new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND feedback.example.com') });
+    expect(unreachable('https://feedback.example.com/v1/admin/runs', err)).toBe(
+      'the collector at https://feedback.example.com cannot be reached (getaddrinfo ENOTFOUND feedback.example.com): is the collector up there, and is --endpoint (or RF_ENDPOINT) right?',
+    );
+    expect(unreachable('http://localhost:8787/v1/traces', err)).toMatch(/PORT/);
+  });
 
   it.each([
     ['nightly', 'npm run nightly'],

@@ -6,6 +6,7 @@
 
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { causeOf } from '../shared/cause.ts';
+import { isLoopback } from '../shared/url.ts';
 
 /**
  * Ends the tool quietly, exit code 0, once what reads its output has gone (`| head`, a pager quit):
@@ -40,9 +41,7 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
   try {
     res = await fetch(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    throw new Error(
-      `the collector at ${new URL(url).origin} cannot be reached (${causeOf(err)}): is \`npm start\` running, on that port (one started with PORT=… takes the same PORT here), or is --endpoint right?`,
-    );
+    throw new Error(unreachable(url, err));
   }
   const location = res.headers.get('location');
   if (res.status >= 300 && res.status < 400 && location) {
@@ -55,6 +54,14 @@ export async function fetchCollector(url: string, init?: RequestInit): Promise<R
     );
   }
   return res;
+}
+
+/** Why `url` could not be fetched, and what to check: `npm start`'s port on this machine, the address given elsewhere. */
+export function unreachable(url: string, err: unknown): string {
+  const hint = isLoopback(url)
+    ? 'is `npm start` running, on that port (one started with PORT=… takes the same PORT here), or is --endpoint right?'
+    : 'is the collector up there, and is --endpoint (or RF_ENDPOINT) right?';
+  return `the collector at ${new URL(url).origin} cannot be reached (${causeOf(err)}): ${hint}`;
 }
 
 /**

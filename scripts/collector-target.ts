@@ -3,7 +3,7 @@
  * RF_<KIND>_KEY, else the local dev project `npm start` created.
  */
 import { existsSync } from 'node:fs';
-import { endpointProblem, isHttpUrl, withoutCredentials } from '../shared/url.ts';
+import { endpointProblem, isHttpUrl, isLoopback, withoutCredentials } from '../shared/url.ts';
 import { wholeNumber } from './cli.ts';
 import { DEV_KEYS_FILE, readDevKeys } from './dev-project.ts';
 
@@ -24,16 +24,14 @@ export function collectorEndpoint(flag?: string): string {
   return given.replace(/\/+$/, '');
 }
 
-/** The dev project lives in the local D1: its keys mean nothing to another collector, and are not sent there. */
-const isLocal = (endpoint: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(endpoint).hostname);
-
 /** A project key of `kind` for `endpoint`; `given` when it came from a flag or the environment rather than the dev project. */
 export function projectKey(kind: 'admin' | 'server', endpoint: string, flag?: string, keysFile = DEV_KEYS_FILE): { key: string; given: boolean } {
+  // The dev project lives in the local D1: its keys mean nothing to another collector, and are not sent there.
   const given = flag ?? process.env[`RF_${kind.toUpperCase()}_KEY`];
-  const key = given ?? (isLocal(endpoint) && existsSync(keysFile) ? readDevKeys(keysFile)[kind] : undefined);
+  const key = given ?? (isLoopback(endpoint) && existsSync(keysFile) ? readDevKeys(keysFile)[kind] : undefined);
   if (!key)
     throw new Error(
-      isLocal(endpoint)
+      isLoopback(endpoint)
         ? `No ${kind} key: pass --${kind}-key (or set RF_${kind.toUpperCase()}_KEY), or run \`npm start\` once to create the dev project`
         : `No ${kind} key for ${endpoint}: pass --${kind}-key (or set RF_${kind.toUpperCase()}_KEY); the dev project's keys are for the local collector alone`,
     );

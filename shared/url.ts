@@ -33,6 +33,9 @@ export function endpointProblem(given: string): string | undefined {
  */
 export const withoutCredentials = (given: string): string => given.replace(/^(\s*[a-z][\w+.-]*:\/\/)[^/?#\s]*@/i, '$1');
 
+/** Whether `url` names this machine (where `npm start` serves), as opposed to a collector elsewhere. */
+export const isLoopback = (url: string): boolean => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+
 /** `base` + `path` with exactly one slash between them, whatever the base ends with. */
 export const joinUrl = (base: string, path: string): string => `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 
