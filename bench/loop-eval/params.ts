@@ -2,7 +2,13 @@
 import { join } from 'node:path';
 import { decimalNumber, parseCommand, wholeNumber } from '../../scripts/cli.ts';
 import { ROOT } from '../../scripts/wrangler.ts';
-import { MAX_REVIEW_MINUTES_PER_WEEK, MAX_SECONDS_PER_REVIEW_ITEM } from '../../shared/schema/settings.ts';
+import {
+  DEFAULT_LOOP_SETTINGS,
+  MAX_REVIEW_MINUTES_PER_WEEK,
+  MAX_SECONDS_PER_REVIEW_ITEM,
+  MIN_REVIEW_MINUTES_PER_WEEK,
+  MIN_SECONDS_PER_REVIEW_ITEM,
+} from '../../shared/schema/settings.ts';
 import { DEPTH } from './evaluate.ts';
 
 /** Bounds no run comes near, so a slip of the keyboard is refused rather than run for days. */
@@ -59,8 +65,9 @@ export const DEFAULT_PARAMS: LoopEvalParams = {
   validationShare: 0.2,
   curatedShare: 0,
   curatedUnsent: false,
-  reviewMinutesPerWeek: 30,
-  secondsPerReviewItem: 20,
+  // The review budget a project has by default.
+  reviewMinutesPerWeek: DEFAULT_LOOP_SETTINGS.reviewMinutesPerWeek,
+  secondsPerReviewItem: DEFAULT_LOOP_SETTINGS.secondsPerReviewItem,
   reviewerError: 0.1,
   browserSessions: 3,
   corpusEmbeddings: false,
@@ -111,8 +118,22 @@ export function paramsFromArgs(argv: readonly string[]): LoopEvalParams {
     out: values.out ?? d.out,
     curatedShare: share(values['curated-share'], d.curatedShare, 'curated-share'),
     curatedUnsent: values['curated-unsent'] ?? d.curatedUnsent,
-    reviewMinutesPerWeek: decimal(values['review-minutes'], d.reviewMinutesPerWeek, 'review-minutes', 1, MAX_REVIEW_MINUTES_PER_WEEK, 'minutes'),
-    secondsPerReviewItem: decimal(values['seconds-per-item'], d.secondsPerReviewItem, 'seconds-per-item', 1, MAX_SECONDS_PER_REVIEW_ITEM, 'seconds'),
+    reviewMinutesPerWeek: decimal(
+      values['review-minutes'],
+      d.reviewMinutesPerWeek,
+      'review-minutes',
+      MIN_REVIEW_MINUTES_PER_WEEK,
+      MAX_REVIEW_MINUTES_PER_WEEK,
+      'minutes',
+    ),
+    secondsPerReviewItem: decimal(
+      values['seconds-per-item'],
+      d.secondsPerReviewItem,
+      'seconds-per-item',
+      MIN_SECONDS_PER_REVIEW_ITEM,
+      MAX_SECONDS_PER_REVIEW_ITEM,
+      'seconds',
+    ),
     reviewerError: share(values['reviewer-error'], d.reviewerError, 'reviewer-error'),
     browserSessions: whole(values['browser-sessions'], d.browserSessions, 'browser-sessions', 0, MAX_SESSIONS),
     corpusEmbeddings: values['corpus-embeddings'] ?? d.corpusEmbeddings,

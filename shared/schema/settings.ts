@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 
-/** The most reviewer minutes a week can hold (a week's minutes), and the most seconds one review item is given. */
+/** The review budget's bounds: from a minute to a week's minutes a week, from a second to an hour an item. */
+export const MIN_REVIEW_MINUTES_PER_WEEK = 1;
 export const MAX_REVIEW_MINUTES_PER_WEEK = 7 * 24 * 60;
+export const MIN_SECONDS_PER_REVIEW_ITEM = 1;
 export const MAX_SECONDS_PER_REVIEW_ITEM = 3600;
 
 /** A project's loop settings; absent fields keep their defaults. */
@@ -11,12 +13,12 @@ const settingsEntries = {
   /** Days daily aggregates and health snapshots are kept (seed 002, 5.3: two years). */
   aggregateRetentionDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36_500)), 730),
   /** Reviewer time per week the queue is sized for (seed 000: under 30 minutes a week). */
-  reviewMinutesPerWeek: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(MAX_REVIEW_MINUTES_PER_WEEK)), 30),
+  reviewMinutesPerWeek: v.optional(v.pipe(v.number(), v.minValue(MIN_REVIEW_MINUTES_PER_WEEK), v.maxValue(MAX_REVIEW_MINUTES_PER_WEEK)), 30),
   /**
    * Seconds one review item takes: a query, one chunk and one question ("does this chunk help
    * answer this query?") read and answered by keyboard; 20 s is a careful reader's pace.
    */
-  secondsPerReviewItem: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(MAX_SECONDS_PER_REVIEW_ITEM)), 20),
+  secondsPerReviewItem: v.optional(v.pipe(v.number(), v.minValue(MIN_SECONDS_PER_REVIEW_ITEM), v.maxValue(MAX_SECONDS_PER_REVIEW_ITEM)), 20),
   /** Training examples (confirmed items on questions not held out for the eval sets) at which training is ready (seed 000: never fewer than 30). */
   trainingMinConfirmed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 30),
   /**
