@@ -271,6 +271,32 @@ describe("a project's nights, one at a time whichever night", () => {
     expect((await response).status).toBe(200);
   });
 
+  it('holds no project once the time budget is spent: one not reached is reported unstarted, without a query, and the next call starts it', async () => {
+    const [first, second] = [await busyProject(), await busyProject()];
+    const at = Date.now();
+    const night = utcDay(at);
+    const clock = Date.now;
+    let ahead = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => clock() + ahead);
+    const asked: unknown[][] = [];
+    // Each slice takes past the budget: the first project's first slice ends the invocation's time.
+    const db = hookedD1(env.DB, async ({ sql, params }, run) => {
+      asked.push(params.flat());
+      if (savesSlice(sql)) ahead += 30_000;
+      return run();
+    });
+    const summary = await runNightly({ ...env, DB: db }, at, { projects: [first.id, second.id], budgetMs: 20_000 });
+    expect(summary.runs).toMatchObject([
+      { projectId: first.id, status: 'running' },
+      { projectId: second.id, status: 'running', stage: null },
+    ]);
+    expect(asked.filter((bound) => bound.includes(second.id))).toEqual([]);
+    expect(await leaseOf(second.id, night)).toBeNull();
+
+    vi.restoreAllMocks();
+    expect((await runNightly(env, at, { projects: [second.id] })).done).toBe(true);
+  });
+
   it('starts no slice past HANGUP_SLICES_MS after the client of a manual run hung up: the slice under way is saved, the project let go, and the next call goes on from there', async () => {
     const p = await busyProject();
     const at = Date.now();

@@ -115,8 +115,9 @@ export async function runNightly(env: Env, now: number, options: NightlyOptions 
       runs.push(options.projects ? reported((await runOf(db, projectId, night))!) : { projectId, status: 'done', stage: null, finishedAt: null, stages: [] });
       continue;
     }
-    if (left() < PROJECT_START_QUERIES + SLICE_QUERY_RESERVE) {
-      // Out of queries for this invocation: the next one starts this project's night.
+    if (left() < PROJECT_START_QUERIES + SLICE_QUERY_RESERVE || Date.now() >= deadline) {
+      // Out of queries or time for this invocation: the next one starts or continues this project's
+      // night, and holding it here only to let it go would cost queries and run no slice.
       runs.push(unstarted(projectId));
       continue;
     }
