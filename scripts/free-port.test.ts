@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { holdPort, refuseTakenPort } from './free-port.ts';
+import { holdPort, holdUntakenPort, refuseTakenPort } from './free-port.ts';
 
 const listenOn = (port: number) =>
   new Promise<Server>((resolve, reject) => {
@@ -33,6 +33,22 @@ describe('refuseTakenPort', () => {
     }
     await refuseTakenPort(held.port);
     const server = await listenOn(held.port);
+    await new Promise((resolve) => server.close(resolve));
+  });
+});
+
+describe('holdUntakenPort', () => {
+  it('holds the port given from every other listener until released, and refuses a taken one as refuseTakenPort does', async () => {
+    const free = await holdPort();
+    await free.release();
+    const held = await holdUntakenPort(free.port);
+    try {
+      await expect(listenOn(free.port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await expect(holdUntakenPort(free.port)).rejects.toThrow(`port ${free.port} is taken by another process`);
+    } finally {
+      await held.release();
+    }
+    const server = await listenOn(free.port);
     await new Promise((resolve) => server.close(resolve));
   });
 });

@@ -16,14 +16,19 @@ export async function holdPort(wanted = 0): Promise<{ port: number; release: () 
 }
 
 /**
- * Refuses `port` in one line when another process listens on it (the error keeps its code, EADDRINUSE),
- * so a command fails before it starts anything rather than once it reaches the server meant for it.
+ * `port` held (`holdPort`) for a server a command starts later, or refused in one line when another
+ * process listens on it (the error keeps its code, EADDRINUSE): the command fails before it starts
+ * anything, and nothing takes the port while it starts what comes first.
  */
-export async function refuseTakenPort(port: number): Promise<void> {
-  const held = await holdPort(port).catch((err: NodeJS.ErrnoException) => {
+export async function holdUntakenPort(port: number): Promise<{ port: number; release: () => Promise<void> }> {
+  return holdPort(port).catch((err: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`port ${port} is taken by another process (${err.message})`), { code: err.code });
   });
-  await held.release();
+}
+
+/** Refuses `port` as `holdUntakenPort` does, and leaves it free: for a server started next, which takes it itself. */
+export async function refuseTakenPort(port: number): Promise<void> {
+  await (await holdUntakenPort(port)).release();
 }
 
 /**

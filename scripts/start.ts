@@ -12,7 +12,7 @@ import { buildWidget } from './build-widget.ts';
 import { failInOneLine, parseFlags, wholeNumber } from './cli.ts';
 import { localCollectorPort } from './collector-target.ts';
 import { DEV_KEYS_FILE, ensureDevProject } from './dev-project.ts';
-import { refuseTakenPort } from './free-port.ts';
+import { holdUntakenPort, refuseTakenPort } from './free-port.ts';
 import { migrateWhenBehind, withLocalD1 } from './local-d1-sql.ts';
 import { startStoppably } from './start-stop.ts';
 import { devVars, refuseMistypedVars, tomlVars } from './worker-vars-check.ts';
@@ -32,9 +32,11 @@ generatorFromEnv();
 // The Worker would read a mistyped setting as its safe value, said only in its log: refused here.
 refuseMistypedVars({ ...tomlVars(join(ROOT, 'wrangler.toml')), ...devVars(join(ROOT, '.dev.vars')) }, 'wrangler.toml [vars] or .dev.vars');
 // Both ports too, before the dev project takes their origins: a taken DEMO_PORT would otherwise
-// be found only once the collector is up and the widget built.
+// be found only once the collector is up and the widget built. The demo's is held until the demo
+// listens on it, so that nothing takes it while the collector starts.
 if (PORT === DEMO) throw new Error(`PORT and DEMO_PORT are both ${PORT}: give them different ports`);
-for (const port of [PORT, DEMO]) await refuseTakenPort(port);
+await refuseTakenPort(PORT);
+const demoPort = await holdUntakenPort(DEMO);
 /** Pages that may use the dev write key: the collector's own origin and the demo's. */
 const DEV_ORIGINS = [`http://127.0.0.1:${PORT}`, `http://localhost:${PORT}`, `http://127.0.0.1:${DEMO}`, `http://localhost:${DEMO}`];
 
@@ -62,6 +64,7 @@ const { url, keys, origins, demo } = await startStoppably(async (started) => {
     async () => {
       // The demo page serves the widget from dist/widget.
       await buildWidget({ types: false });
+      await demoPort.release();
       return startDemo({ port: DEMO, collectorUrl: url, serverKey: keys.server, writeKey: keys.write, corpus: CORPUS });
     },
     (demo) => demo.close(),
