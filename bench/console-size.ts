@@ -9,19 +9,12 @@ import { join, relative } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { buildConsole, CONSOLE_DIST } from '../scripts/build-console.ts';
+import { isStatic, reached } from '../scripts/build-imports.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { type Row, row } from './stats.ts';
 
 const brotli = (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const kb = (n: number) => n / 1024;
-
-/** An output and every chunk it imports statically, transitively (what loading it fetches). */
-function withStaticImports(meta: Metafile, output: string, into = new Set<string>()): Set<string> {
-  if (into.has(output)) return into;
-  into.add(output);
-  for (const i of meta.outputs[output]?.imports ?? []) if (i.kind === 'import-statement') withStaticImports(meta, i.path, into);
-  return into;
-}
 
 /** The output built for a source entry (the console's main or a page's dynamic import). */
 function outputOf(meta: Metafile, source: string): string {
@@ -39,8 +32,9 @@ export async function consoleSizeBench(): Promise<Row[]> {
   const shell = ['index.html', 'console.css'].map((f) => relative(ROOT, join(CONSOLE_DIST, f)));
   // A reader fetches one language's words: the figures count the larger.
   const words = Math.max(...['en', 'zh-CN'].map((l) => brotliOf([outputOf(meta, `console/i18n/${l}.ts`)])));
-  const review = withStaticImports(meta, page('review'), withStaticImports(meta, entry));
-  const withCharts = withStaticImports(meta, page('health'), new Set(review));
+  // What loading each fetches: the entry and the page, with every chunk they import statically.
+  const review = reached(meta, [entry, page('review')], isStatic).files;
+  const withCharts = reached(meta, [entry, page('review'), page('health')], isStatic).files;
   const first = brotliOf(shell) + brotliOf(review) + words;
   const charts = first + brotliOf([...withCharts].filter((f) => !review.has(f)));
   // uPlot's part of the chunks the health page adds, by minified bytes, applied to their brotli size.

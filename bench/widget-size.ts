@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Metafile } from 'esbuild';
+import { isStatic, reached } from '../scripts/build-imports.ts';
 import { buildWidget, WIDGET_DIST } from '../scripts/build-widget.ts';
 import { type Row, row } from './stats.ts';
 
@@ -19,18 +19,6 @@ function sizes(files: string[]) {
   return { min: bufs.reduce((s, b) => s + b.length, 0), gzip: bufs.reduce((s, b) => s + gzip(b), 0), brotli: bufs.reduce((s, b) => s + brotli(b), 0) };
 }
 
-/** The entry and every chunk it imports statically, transitively. */
-function firstLoad(meta: Metafile, entry: string): string[] {
-  const out = new Set<string>();
-  const visit = (file: string) => {
-    if (out.has(file)) return;
-    out.add(file);
-    for (const i of meta.outputs[file]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
-  };
-  visit(entry);
-  return [...out];
-}
-
 /** "lit-html", "@lit/reactive-element", or "rag-feedback" for our own code. */
 const packageOf = (input: string) => {
   const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
@@ -41,7 +29,7 @@ export async function widgetSizeBench(): Promise<Row[]> {
   const { esm, iife } = await buildWidget({ types: false });
   const outputs = Object.keys(esm.outputs).filter((f) => f.endsWith('.js'));
   const entry = outputs.find((f) => f.endsWith('rag-feedback.js'))!;
-  const first = sizes(firstLoad(esm, entry));
+  const first = sizes([...reached(esm, [entry], isStatic).files]);
   const full = sizes(outputs);
   const single = sizes([join(WIDGET_DIST, 'rag-feedback.iife.js')]);
   const kb = (n: number) => n / 1024;

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { reached } from './build-imports.ts';
 import { failInOneLine, parseFlags } from './cli.ts';
 import { rewriteDeclarationSpecifiers } from './declarations.ts';
 import { ROOT } from './wrangler.ts';
@@ -36,18 +37,7 @@ function forbiddenNodeImports(metafile: Metafile): string[] {
   for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
     if (entryPoint === undefined) continue;
     const name = basename(output, '.js');
-    const reached = new Set<string>();
-    const seen = new Set<string>();
-    const walk = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const i of metafile.outputs[file]?.imports ?? []) {
-        if (i.external) reached.add(i.path);
-        else walk(i.path);
-      }
-    };
-    walk(output);
-    for (const path of reached)
+    for (const path of reached(metafile, [output]).external)
       if (path.startsWith('node:') && !NODE_ONLY[name]?.includes(path))
         problems.push(`${name}.js imports ${path} (from ${entryPoint}'s modules), which browsers and Workers do not have`);
   }
