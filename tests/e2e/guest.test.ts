@@ -272,6 +272,26 @@ describe('a good guest on the host page', () => {
     await context.close();
   });
 
+  it('can be subclassed through RagFeedback.Element: a subclass under a tag of its own records and announces as the widget does', async () => {
+    const { context, page, output } = await openHost(browser());
+    const traceId = newTraceId('subclass');
+    await page.evaluate((traceId) => {
+      type Api = { Element: typeof HTMLElement };
+      const api = (customElements.get('rag-feedback') as unknown as { RagFeedback: Api }).RagFeedback;
+      customElements.define('acme-feedback', class extends api.Element {});
+      const el = document.createElement('acme-feedback');
+      el.setAttribute('trace-id', traceId);
+      el.innerHTML = '<p>Opened items can be returned within 14 days.</p>';
+      el.addEventListener('rf-vote', (e) => document.body.setAttribute('data-voted', (e as CustomEvent<{ vote: string }>).detail.vote));
+      document.body.append(el);
+    }, traceId);
+    await page.locator(`acme-feedback[trace-id="${traceId}"]`).getByRole('button', { name: 'Helpful', exact: true }).click();
+    await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
+    expect(await page.locator('body').getAttribute('data-voted')).toBe('up');
+    expect(await output.settled()).toEqual({ errors: [], console: [] });
+    await context.close();
+  });
+
   it("keeps a project config refused with a 401 for the page's life: one fetch and one warning, whatever answers follow or the connection does", async () => {
     const context = await browser().newContext();
     await context.addInitScript(countConfigFetches);
