@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { describe, expect, it, vi } from 'vitest';
+import { TokenBuckets } from '../../shared/token-bucket.ts';
 import { app as collector } from '../app.ts';
 import type { AppEnv, WithInput } from '../env.ts';
 import { handleError } from '../errors.ts';
@@ -199,6 +200,20 @@ describe('writeRateLimit', () => {
     // 4 + 1 of the key's 10 spent: had s's 2 been charged too, 5 more would be refused.
     expect((await write(key, ['a', 'b', 'c', 'd', 'e'])).status).toBe(200);
     await expect429(await write(key, ['f']), 'key');
+  });
+
+  it("names a session's bucket by a digest, so a long session id, which is checked only after the limit, takes no more of the isolate's memory than a short one", async () => {
+    const waitFor = vi.spyOn(TokenBuckets.prototype, 'waitFor');
+    const long = `s${'x'.repeat(20_000)}`;
+    try {
+      expect((await write(crypto.randomUUID(), [long, long])).status).toBe(200);
+      await expect429(await write(crypto.randomUUID(), [long, long, long]), 'session');
+      const names = waitFor.mock.calls.map(([bucket]) => bucket.name).filter((name) => name.startsWith('session:'));
+      expect(names.length).toBeGreaterThan(0);
+      expect(Math.max(...names.map((name) => name.length))).toBeLessThan(100);
+    } finally {
+      waitFor.mockRestore();
+    }
   });
 
   it('refuses the whole write when every session of it is over its limit', async () => {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { sha256Hex } from '../../shared/hex.ts';
 import { type BucketCost, TokenBuckets } from '../../shared/token-bucket.ts';
 import { cachedKey } from '../auth/keys.ts';
 import { clientNetwork } from '../client-network.ts';
@@ -74,7 +75,11 @@ export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHa
     const { units, sessions = new Map<string, number>() } = costOf(c.get('input'));
     const now = Date.now();
     const sessionCapacity = readVar(c.env, 'RATE_LIMIT_SESSION_PER_MIN');
-    const perSession = [...sessions].map(([session, cost]) => ({ session, name: `session:${projectId}:${session}`, cost, capacity: sessionCapacity }));
+    // Named by a digest: a session id is not checked yet (a 60 KB one passes to here), and the
+    // isolate keeps 50,000 buckets, so names as sent would let anyone with the public write key fill its memory.
+    const perSession = await Promise.all(
+      [...sessions].map(async ([session, cost]) => ({ session, name: `session:${projectId}:${await sha256Hex(session)}`, cost, capacity: sessionCapacity })),
+    );
     const over = new Map<string, number>();
     for (const s of perSession) {
       const waitMs = buckets.waitFor(s, now);
