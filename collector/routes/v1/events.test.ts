@@ -33,6 +33,21 @@ describe('POST /v1/events', () => {
     expect(await hashOf(byServer.eventId)).toBeNull();
   });
 
+  it('keeps the address of a write key sent without an Origin too, so a script leaving it out is still counted by address for the flooding rule', async () => {
+    const p = await newProject();
+    const scripted = event({ traceId: 't-no-origin' });
+    const res = await call('/v1/events', {
+      method: 'POST',
+      headers: { ...bearer(p.keys.write), 'cf-connecting-ip': '203.0.113.8' },
+      json: { events: [scripted] },
+    });
+    expect(res.status).toBe(200);
+    const stored = await env.DB.prepare('select ip_hash from feedback_events where project_id = ? and event_id = ?')
+      .bind(p.id, scripted.eventId)
+      .first<string | null>('ip_hash');
+    expect(stored).toMatch(/^[0-9a-f]{16}$/);
+  });
+
   // Every signal only a backend knows (shared/signals.ts, `byBackend`), with a detail of its own.
   const byBackend: Partial<FeedbackEventInput>[] = [
     { signalType: 'support_ticket', detail: { ticketId: 'HD-1' } },

@@ -51,12 +51,10 @@ export const eventRoutes = new Hono<AppEnv>().post(
       ),
     ];
     const { projectId } = c.get('auth');
-    // Only a browser's address says who a user is: a server relaying its users' events (no Origin,
-    // or the server key whatever it forwards) is not one.
-    const ipHash =
-      c.get('auth').kind === 'write' && c.req.header('origin')
-        ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip'))
-        : null;
+    // A write key's sender is counted by address, Origin or not: the key is public, and a script
+    // leaving Origin out would otherwise flood from fresh sessions unseen by the flooding rule. A
+    // backend relaying its users' events sends the server key, whose address says nothing of them.
+    const ipHash = c.get('auth').kind === 'write' ? await clientAddressHash(c.env.ADDRESS_HASH_SECRET, projectId, c.req.header('cf-connecting-ip')) : null;
     const rows = eventRows(
       projectId,
       valid.map((e) => e.value),
