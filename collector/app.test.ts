@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { app } from './app.ts';
+import { MAX_ORIGIN_CHARS, originStatements } from './auth/provision.ts';
+import { countedD1 } from './storage/sql/counted-d1.ts';
 import { bearer, call, event, FOREIGN_ORIGIN, newProject, ORIGIN, trace } from './test/fixtures.ts';
 
 describe('the app', () => {
@@ -53,6 +55,15 @@ describe('CORS and origins', () => {
 
     const foreign = await call('/v1/events', { method: 'OPTIONS', headers: { origin: FOREIGN_ORIGIN, 'access-control-request-method': 'POST' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('does not look up an Origin longer than any a project may allow, so headers of kilobytes neither reach D1 nor fill the origin cache', async () => {
+    const long = `https://${'a'.repeat(MAX_ORIGIN_CHARS)}.example`;
+    expect(() => originStatements('p', { add: [long] })).toThrow(/at most/);
+    const { db, queries } = countedD1(env.DB);
+    const res = await call('/v1/events', { method: 'OPTIONS', headers: { origin: long, 'access-control-request-method': 'POST' }, bindings: { DB: db } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(queries()).toBe(0);
   });
 
   it('rejects a write from a foreign origin and stores nothing', async () => {

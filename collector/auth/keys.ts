@@ -1,6 +1,7 @@
 import { anyProjectAllows, liveKey, originsOf } from '../storage/keys.ts';
 import type { Db } from '../storage/sql/db.ts';
 import type { KeyKind } from './key-kinds.ts';
+import { MAX_ORIGIN_CHARS } from './provision.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface AuthenticatedKey {
@@ -31,5 +32,10 @@ export function lookupKey(db: Db, keyHash: string): Promise<AuthenticatedKey | n
  */
 export const cachedKey = (keyHash: string): AuthenticatedKey | undefined => keyCache.peek(keyHash) ?? undefined;
 
-/** Whether any project allows this origin: all a CORS preflight, which carries no key, can check. */
-export const originKnown = (db: Db, origin: string): Promise<boolean> => originCache.get(origin, () => anyProjectAllows(db, origin));
+/**
+ * Whether any project allows this origin: all a CORS preflight, which carries no key, can check.
+ * One longer than any allowed is answered at once: cached, a header of many kilobytes a request
+ * would fill the isolate's memory a thousand entries at a time.
+ */
+export const originKnown = async (db: Db, origin: string): Promise<boolean> =>
+  origin.length <= MAX_ORIGIN_CHARS && originCache.get(origin, () => anyProjectAllows(db, origin));

@@ -59,8 +59,15 @@ function browserOrigin(given: string): string | undefined {
   }
 }
 
+/**
+ * The longest origin a project may allow: a scheme, a host name's 253 characters and a port, with
+ * room to spare. A request's Origin header longer than this is no project's, and is not looked up.
+ */
+export const MAX_ORIGIN_CHARS = 512;
+
 /** Throws unless `origin` is one (scheme://host[:port], nothing after), written as the browser sends it. */
 function checkOrigin(origin: string): void {
+  if (origin.length > MAX_ORIGIN_CHARS) throw new Error(`an origin is at most ${MAX_ORIGIN_CHARS} characters: ${origin.slice(0, 60)}…`);
   const sent = browserOrigin(origin);
   // Offered when the input was one written otherwise.
   const written = sent ? `: give it as the browser sends it, ${sent}` : '';
