@@ -338,4 +338,17 @@ describe('noise rules', () => {
     const verdicts = assessTraceEvents(flood, ctx());
     expect(verdicts.filter((a) => a.rules.some((r) => r.rule === 'double_submit'))).toHaveLength(19_999);
   });
+
+  it('floods at exactly 10 answers, 20 an hour or a quarter of the project, and not one short of them', () => {
+    const flooding = (negatives: number, spanMs: number, projectNegatives: number) => [
+      ...floodingSources([{ kind: 'session', key: 's', negatives, spanMs }], projectNegatives).keys(),
+    ];
+    // 10 answers in half an hour: 20 an hour.
+    expect(flooding(10, 30 * 60_000, 1_000)).toEqual(['session:s']);
+    expect(flooding(9, 60_000, 1_000)).toEqual([]);
+    expect(flooding(10, 30 * 60_000 + 60_000, 1_000)).toEqual([]);
+    // 10 of the project's 40 over ten slow hours: a quarter.
+    expect(flooding(10, 10 * 3_600_000, 40)).toEqual(['session:s']);
+    expect(flooding(10, 10 * 3_600_000, 41)).toEqual([]);
+  });
 });
