@@ -351,4 +351,22 @@ describe('noise rules', () => {
     expect(flooding(10, 10 * 3_600_000, 40)).toEqual(['session:s']);
     expect(flooding(10, 10 * 3_600_000, 41)).toEqual([]);
   });
+
+  it('zeroes the same signal sent again 3 s later, and keeps it a millisecond after', () => {
+    const second = (gap: number) => {
+      const a = ev('wrong_source', -0.8, 20_000, { detail: { chunkId: 'c1' } });
+      const b = ev('wrong_source', -0.8, 20_000 + gap, { detail: { chunkId: 'c1' } });
+      return byId([a, b])
+        .get(b.eventId)!
+        .rules.map((r) => r.rule);
+    };
+    expect(second(DOUBLE_SUBMIT_MS)).toEqual(['double_submit']);
+    expect(second(DOUBLE_SUBMIT_MS + 1)).toEqual([]);
+  });
+
+  it('does not call reading a source twice a double submit', () => {
+    const first = ev('citation_dwell', 0.3, 20_000, { detail: { chunkId: 'c1', ms: 20_000 } });
+    const again = ev('citation_dwell', 0.3, 21_000, { detail: { chunkId: 'c1', ms: 20_000 } });
+    expect(byId([first, again]).get(again.eventId)!.rules).toEqual([]);
+  });
 });
