@@ -369,4 +369,31 @@ describe('noise rules', () => {
     const again = ev('citation_dwell', 0.3, 21_000, { detail: { chunkId: 'c1', ms: 20_000 } });
     expect(byId([first, again]).get(again.eventId)!.rules).toEqual([]);
   });
+
+  it('reads a vote as too fast only sooner than skimming takes, at 60 ms a word', () => {
+    const rules = (answer: string, shownMs: number) => {
+      const up = ev('thumbs_up', 1, shownMs, { shownMs });
+      return byId([up], ctx({ answer }))
+        .get(up.eventId)!
+        .rules.map((r) => r.rule);
+    };
+    // Ten words: the 0.8 s floor.
+    expect(rules(ctx().answer, 799)).toEqual(['too_fast']);
+    expect(rules(ctx().answer, 800)).toEqual([]);
+    // Fifty words: 3 s.
+    const fifty = Array.from({ length: 50 }, (_, i) => `word${i}`).join(' ');
+    expect(rules(fifty, 2_999)).toEqual(['too_fast']);
+    expect(rules(fifty, 3_000)).toEqual([]);
+  });
+
+  it('calls text of 7 characters terse and of 8 not', () => {
+    const rules = (text: string) => {
+      const c = ev('correction', -0.8, 20_000, { detail: { text } });
+      return byId([c])
+        .get(c.eventId)!
+        .rules.map((r) => r.rule);
+    };
+    expect(rules('30 days')).toEqual(['terse_text']);
+    expect(rules('30 days.')).toEqual([]);
+  });
 });
