@@ -396,4 +396,16 @@ describe('noise rules', () => {
     expect(rules('30 days')).toEqual(['terse_text']);
     expect(rules('30 days.')).toEqual([]);
   });
+
+  it('reads a later positive rating as reversing a thumbs-down, and a negative one not', () => {
+    const rules = (stars: number) => {
+      const down = ev('thumbs_down', -1, 20_000);
+      const rating = ev('rating', (stars - 3) / 2, 26_000, { detail: { stars } });
+      return byId([down, rating])
+        .get(down.eventId)!
+        .rules.map((r) => r.rule);
+    };
+    expect(rules(4)).toEqual(['reversed_by_behaviour']);
+    expect(rules(2)).toEqual([]);
+  });
 });
