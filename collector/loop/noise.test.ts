@@ -408,4 +408,43 @@ describe('noise rules', () => {
     expect(rules(4)).toEqual(['reversed_by_behaviour']);
     expect(rules(2)).toEqual([]);
   });
+
+  it('contradicts a vote when the other signals weigh exactly 0.8 against it, and not when those with it weigh exactly half', () => {
+    const up = ev('thumbs_up', 1, 10_000);
+    // 2 stars (-0.5 × 0.9) and a "no" to a prompt (-0.5 × 0.7): 0.8 against.
+    const against = [ev('rating', -0.5, 20_000, { detail: { stars: 2 } }), ev('prompt_answered', -0.5, 21_000, { detail: { answer: 'no' } })];
+    expect(
+      byId([up, ...against])
+        .get(up.eventId)!
+        .rules.map((r) => r.rule),
+    ).toEqual(['contradicts_trace']);
+    // A ticket (-1 × 0.9) against, 4 stars (+0.5 × 0.9) with it: half as much, not less.
+    const ticket = ev('support_ticket', -1, 20_000, { sessionId: 'backend' });
+    const four = ev('rating', 0.5, 21_000, { detail: { stars: 4 }, sessionId: 's2' });
+    expect(byId([up, ticket, four]).get(up.eventId)!.rules).toEqual([]);
+  });
+
+  it('weighs a signal of confidence exactly 0.3 among the trusted ones: a bounce tips the others to 0.8 against a vote', () => {
+    const up = ev('thumbs_up', 1, 10_000);
+    // A rephrase (-0.6 × 0.6) and a "no" (-0.5 × 0.7) weigh 0.71; the bounce (-0.3 × 0.3) makes 0.8.
+    const others = [ev('rephrase_within_session', -0.6, 20_000), ev('prompt_answered', -0.5, 21_000, { detail: { answer: 'no' } })];
+    const bounce = ev('bounce', -0.3, 22_000, { detail: { ms: 4_000 } });
+    const rules = (events: LoopEvent[]) =>
+      byId([up, ...events])
+        .get(up.eventId)!
+        .rules.map((r) => r.rule);
+    expect(rules(others)).toEqual([]);
+    expect(rules([...others, bounce])).toEqual(['contradicts_trace']);
+  });
+
+  it('goes against the query history from 5 other answers scored 0.5 from neutral', () => {
+    const down = ev('thumbs_down', -1, 30_000);
+    const rules = (traces: number, meanScore: number) =>
+      byId([down], ctx({ queryHistory: { traces, meanScore } }))
+        .get(down.eventId)!
+        .rules.map((r) => r.rule);
+    expect(rules(5, 0.5)).toEqual(['against_query_history']);
+    expect(rules(4, 0.9)).toEqual([]);
+    expect(rules(12, 0.49)).toEqual([]);
+  });
 });
