@@ -124,4 +124,15 @@ describe('multi-turn attribution', () => {
   it('leaves a signal on the first turn alone', () => {
     expect(attribute({ traceId: 't1', clientTs: T0 + 5_000 }, turns).traceId).toBe('t1');
   });
+
+  it('reads a next question as re-asking from a similarity of 0.5, and as digging in only above 20% of its terms in the answer', () => {
+    const asked = (query: string, answer = '') => ({ traceId: 'a', query, answer, at: T0 });
+    const next = (query: string) => ({ traceId: 'b', query, answer: '', at: T0 + 60_000 });
+    // "price" and "prize" share two of their eight letter pairs: a similarity of 0.5.
+    expect(followUpOn(asked('Price?'), next('Prize?'))).toEqual({ kind: 'reasks', similarity: 0.5 });
+    const answered = asked('Can opened items be returned?', 'Opened items can be returned within 14 days of delivery.');
+    // One of five terms in the answer: 20%, not over it.
+    expect(followUpOn(answered, next('Does delivery to Norway cost extra money?'))).toBeNull();
+    expect(followUpOn(answered, next('Does delivery to Norway cost extra?'))).toEqual({ kind: 'digs', overlap: 0.25 });
+  });
 });
