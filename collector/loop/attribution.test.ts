@@ -135,4 +135,21 @@ describe('multi-turn attribution', () => {
     expect(followUpOn(answered, next('Does delivery to Norway cost extra money?'))).toBeNull();
     expect(followUpOn(answered, next('Does delivery to Norway cost extra?'))).toEqual({ kind: 'digs', overlap: 0.25 });
   });
+
+  it('weighs recency at 0.15, halving each minute, beside the own turn’s 0.35, and no more for a signal dated before the answer', () => {
+    const unrelated: Turn[] = [
+      { traceId: 'a', query: 'Do you ship to Canada?', answer: 'Yes, shipping to Canada takes 5 to 8 days.', at: T0 },
+      { traceId: 'b', query: 'How long is the warranty?', answer: 'The warranty lasts two years.', at: T0 + 60_000 },
+    ];
+    // One minute after its own answer, two after the one before: 0.35 + 0.075, and 0.0375.
+    expect(attribute({ traceId: 'b', clientTs: T0 + 120_000 }, unrelated).scores).toEqual([
+      { traceId: 'a', score: 0.038 },
+      { traceId: 'b', score: 0.425 },
+    ]);
+    // A browser clock behind the answer's: recency at its full 0.15, not more.
+    expect(attribute({ traceId: 'b', clientTs: T0 + 30_000 }, unrelated).scores[1]).toEqual({ traceId: 'b', score: 0.5 });
+    // Text sharing a tenth of its terms with the earlier answer moves it by 0.6 × 0.1.
+    const text = 'Canada is fine but the courier lost my parcel and support never replied to any email';
+    expect(attribute({ traceId: 'b', clientTs: T0 + 120_000, text }, unrelated).scores[0]).toEqual({ traceId: 'a', score: 0.098 });
+  });
 });
