@@ -109,4 +109,19 @@ describe('mining', () => {
     expect(expectedValue(0.5, 10)).toBeGreaterThan(expectedValue(0.5, 2));
     expect(expectedValue(0.5, 100) / expectedValue(0.5, 10)).toBeLessThan(2);
   });
+
+  it('mines a good trace from a score of exactly 0.3', () => {
+    const engaged = [{ chunkId: 'refund', kind: 'click' as const, confidence: 0.4 }];
+    expect(mineTrace({ ...base, score: 0.3, engaged }, t).map((c) => [c.chunk.chunkId, c.label])).toEqual([['refund', 'positive']]);
+    expect(mineTrace({ ...base, score: 0.29, engaged }, t)).toEqual([]);
+  });
+
+  it('reads a chunk holding exactly half of a correction’s terms as holding it, and a quarter as not yet missing from retrieval', () => {
+    const guess = (text: string) => diagnose({ ...base, corrections: [{ text, confidence: 0.95 }] });
+    // Two of four terms in the shipping chunk.
+    expect(guess('Canada shipping costs nothing')).toMatchObject({ guess: 'generation_failed', why: { code: 'correction_retrieved', share: 0.5, rank: 1 } });
+    // One of four: neither held nor below a quarter, so the correction says nothing of what failed.
+    expect(guess('Canada parcels cost nothing')).toMatchObject({ guess: 'unclear', why: { code: 'no_reason' } });
+    expect(guess('Canada parcels cost nothing today')).toMatchObject({ guess: 'retrieval_failed', why: { code: 'correction_not_retrieved', share: 0.2 } });
+  });
 });
