@@ -124,4 +124,17 @@ describe('mining', () => {
     expect(guess('Canada parcels cost nothing')).toMatchObject({ guess: 'unclear', why: { code: 'no_reason' } });
     expect(guess('Canada parcels cost nothing today')).toMatchObject({ guess: 'retrieval_failed', why: { code: 'correction_not_retrieved', share: 0.2 } });
   });
+
+  it('mines a flagged top chunk once, as the flag’s hard negative, not again for its rank', () => {
+    const out = mineTrace({ ...base, flagged: [{ chunkId: 'shipping', confidence: 0.9 }] }, t);
+    expect(out.filter((c) => c.chunk.chunkId === 'shipping').map((c) => c.evidence)).toEqual([[{ code: 'flagged_wrong_source', confidence: 0.9 }]]);
+  });
+
+  it('weighs the engagement behind a positive at 1 at most, however many kinds add up', () => {
+    const engaged = [
+      { chunkId: 'refund', kind: 'copy' as const, confidence: 0.9 },
+      { chunkId: 'refund', kind: 'dwell' as const, confidence: 0.9 },
+    ];
+    expect(mineTrace({ ...base, score: 0.8, engaged }, t)[0]!.weight).toBe(1);
+  });
 });
