@@ -155,4 +155,13 @@ describe("a flag's evidence from its days' lists", () => {
     expect(documentWindowAfter(Date.parse('2026-12-01T00:00:30Z'))).toBe('2026-10-26');
     expect(recentWindowAfter(Date.parse('2026-12-01T00:00:30Z'))).toBe('2026-11-23');
   });
+
+  it('tests the bad-answer rate from exactly 10 scored answers, and re-asks from exactly 20 answers in each window', () => {
+    expect(judgeDocument(doc({ scored: 10, negative: 10 }), 0.05)).toMatchObject({ flagged: true, negativeP: expect.any(Number) });
+    expect(judgeDocument(doc({ scored: 9, negative: 9 }), 0.05)).toMatchObject({ flagged: false, negativeP: null });
+    const reasked = { recent: 20, recentRequeried: 10, before: 20, beforeRequeried: 0 };
+    expect(judgeDocument(doc(reasked), 0.05)).toMatchObject({ flagged: true, requeryP: expect.any(Number) });
+    expect(judgeDocument(doc({ ...reasked, before: 19 }), 0.05)).toMatchObject({ flagged: false, requeryP: null });
+    expect(judgeDocument(doc({ ...reasked, recent: 19, recentRequeried: 9 }), 0.05)).toMatchObject({ flagged: false, requeryP: null });
+  });
 });
