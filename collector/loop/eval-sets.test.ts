@@ -27,4 +27,10 @@ describe('eval sets', () => {
     expect(isDisputed(0, 'positive', undefined)).toBe(true);
     expect(isDisputed(0, 'positive', 1)).toBe(true);
   });
+
+  it('holds out the same queries for the life of a project: a changed split would score models on questions they were trained on', () => {
+    const keys = Array.from({ length: 5_000 }, (_, i) => `query ${i}`);
+    expect(keys.filter(isHeldOut)).toHaveLength(1_565);
+    expect(keys.slice(0, 20).flatMap((k, i) => (isHeldOut(k) ? [i] : []))).toEqual([2, 4, 5, 6, 7, 8, 12, 16, 17, 19]);
+  });
 });
