@@ -15,6 +15,15 @@ describe('the signal table', () => {
     expect(SIGNALS.citation_click.value).toBe(0.5);
     expect(SIGNALS.regenerate.value).toBe(-0.7);
     expect(SIGNALS.rephrase_within_session.value).toBe(-0.6);
+    expect(SIGNALS.contradicted_by_follow_up.value).toBe(-0.8);
+  });
+
+  it('starts each signal from the base confidence the noise filter documents', () => {
+    expect([SIGNALS.thumbs_up, SIGNALS.thumbs_down, SIGNALS.rating].map((s) => s.confidence)).toEqual([0.9, 0.9, 0.9]);
+    expect(SIGNALS.correction.confidence).toBe(0.95);
+    expect(SIGNALS.citation_click.confidence).toBe(0.4);
+    expect(SIGNALS.bounce.confidence).toBe(0.3);
+    for (const type of SIGNAL_TYPES) if (SIGNALS[type].kind === 'context') expect(SIGNALS[type].confidence, type).toBe(0);
   });
 
   it('documents every signal and keeps every value on [-1, 1]', () => {
@@ -29,6 +38,9 @@ describe('the signal table', () => {
     expect([1, 2, 3, 4, 5].map((stars) => signalValue(ev('rating', { stars })))).toEqual([-1, -0.5, 0, 0.5, 1]);
     expect(signalValue(ev('regenerate', { gapMs: 5_000 }))).toBe(-0.7);
     expect(signalValue(ev('regenerate', { gapMs: 45_000 }))).toBe(-0.3);
+    // Within 30 s includes the 30th second.
+    expect(signalValue(ev('regenerate', { gapMs: 30_000 }))).toBe(-0.7);
+    expect(signalValue(ev('regenerate', { gapMs: 30_001 }))).toBe(-0.3);
     expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 15_000, mode: 'away' }))).toBe(0.3);
     expect(signalValue(ev('citation_dwell', { chunkId: 'c', ms: 14_999, mode: 'preview' }))).toBe(0);
     expect(signalValue(ev('prompt_answered', { promptId: 'p', answer: 'yes' }))).toBe(0.5);
