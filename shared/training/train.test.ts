@@ -5,6 +5,7 @@ import { featureRows, queryView, termCosine } from '../reranker/features.ts';
 import { parseRerankerModel } from '../reranker/model.ts';
 import { rerankWithModel } from '../reranker/rerank.ts';
 import { queryKey } from '../terms.ts';
+import type { Confirmed } from './data.ts';
 import { dominantOrigin } from './dominance.ts';
 import { SAME_QUESTION, TrainingEvidence } from './evidence.ts';
 import { estimateExamination, examinationByVerdict } from './examination.ts';
@@ -317,5 +318,46 @@ describe('dominance', () => {
     const { data } = trainingWorld(10, (t) => (t < 6 ? 'flood' : `s${t}`));
     expect(dominantOrigin(data.confirmed, 0.3)).toEqual({ kind: 'session', id: 'flood', share: 0.6 });
     expect(dominantOrigin(trainingWorld(10).data.confirmed, 0.3)).toBeNull();
+  });
+
+  it('refuses a batch one origin raised more than 30% of, counting each example once, by session, user or address', () => {
+    const batch = (origins: (i: number) => Confirmed['origins']): Confirmed[] =>
+      Array.from({ length: 10 }, (_, i) => ({ queryKey: `q${i}`, query: `q${i}`, chunkId: `c${i}`, sourceDocId: 'd', relevance: 1, origins: origins(i) }));
+    expect(
+      dominantOrigin(
+        batch((i) => ({ sessions: [i < 3 ? 'a' : `s${i}`] })),
+        0.3,
+      ),
+    ).toBeNull();
+    expect(
+      dominantOrigin(
+        batch((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`] })),
+        0.3,
+      ),
+    ).toEqual({ kind: 'session', id: 'a', share: 0.4 });
+    // One example listing a session twice is still one example.
+    expect(
+      dominantOrigin(
+        batch((i) => ({ sessions: i < 3 ? ['a', 'a'] : [`s${i}`] })),
+        0.3,
+      ),
+    ).toBeNull();
+    expect(
+      dominantOrigin(
+        batch((i) => ({ ips: [i < 4 ? 'ip' : `ip${i}`] })),
+        0.3,
+      ),
+    ).toEqual({ kind: 'ip', id: 'ip', share: 0.4 });
+    // The largest share is the one named.
+    expect(
+      dominantOrigin(
+        batch((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`], users: [i < 6 ? 'u' : `u${i}`] })),
+        0.3,
+      ),
+    ).toEqual({
+      kind: 'user',
+      id: 'u',
+      share: 0.6,
+    });
   });
 });
