@@ -140,6 +140,18 @@ describe('the simulation split', () => {
     expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 } });
   });
 
+  it('counts relevant judgements naming a document the corpus lacks, and keeps them, as trec_eval does', async () => {
+    const dir = beir({ a: 'asked', b: 'also asked', t: 'a test question' }, { a: 'train', b: 'train', t: 'test' }, { b: 'b\td1\t1\nb\tgone\t2\n' });
+    const c = await loadCollection(dir, 0);
+    expect(c.excluded.notInCorpus).toEqual({ train: 1, test: 0 });
+    expect(c.traffic.find((q) => q.id === 'b')?.relevant).toEqual(new Set(['d1', 'gone']));
+  });
+
+  it("refuses a split none of whose relevant documents is in the corpus: the qrels' ids are not corpus.jsonl's", async () => {
+    const dir = beir({ a: 'asked', t: 'a test question' }, { a: 'train', t: 'test' }, { t: 't\tdoc-1\t1\n' });
+    await expect(loadCollection(dir, 0)).rejects.toThrow(/none of the 1 documents qrels\/test.tsv judges relevant is in corpus.jsonl \(such as "doc-1"\)/);
+  });
+
   it('refuses a collection whose train split leaves no question to ask, as when it repeats the test split', async () => {
     const dir = beir({ a: 'asked', b: 'also asked' }, { a: 'test', b: 'test' });
     const test = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8');

@@ -34,6 +34,11 @@ export interface SplitExclusions {
   tooLongToAsk: number;
   /** Judged queries of each split without a text in queries.jsonl or a document graded above 0. */
   unusable: { train: number; test: number };
+  /**
+   * Relevant judgements of each split's usable queries naming a document corpus.jsonl lacks: kept,
+   * as trec_eval keeps them (no ranking finds them), but said, since ids that do not match are a mistake.
+   */
+  notInCorpus: { train: number; test: number };
 }
 
 export interface Collection {
@@ -52,6 +57,22 @@ export interface Collection {
   /** Document id to its title and text, for corrections that quote the right source. */
   documents: ReadonlyMap<string, Pick<Chunk, 'title' | 'text' | 'format'>>;
   excluded: SplitExclusions;
+}
+
+/**
+ * How many of the queries' relevant judgements name a document the corpus lacks; none found at all
+ * is refused: the qrels then judge another collection, or its ids written otherwise, and every
+ * figure would read 0 without a word why.
+ */
+function notInCorpus(corpus: Corpus, split: string, queries: readonly JudgedQuery[]): number {
+  const ids = new Set(corpus.chunks.map((c) => c.sourceDocId));
+  const relevant = queries.flatMap((q) => [...q.relevant]);
+  const missing = relevant.filter((d) => !ids.has(d));
+  if (relevant.length && missing.length === relevant.length)
+    throw new Error(
+      `${corpus.name}: none of the ${relevant.length} documents qrels/${split}.tsv judges relevant is in corpus.jsonl (such as ${JSON.stringify(missing[0])}): its corpus-id column must hold corpus.jsonl's "_id"s`,
+    );
+  return missing.length;
 }
 
 /** A split's queries that have a text and a relevant document, and how many judged ones do not. */
@@ -77,6 +98,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
     ['test', test],
   ] as const)
     if (!queries.length) throw new Error(`${corpus.name}: no ${split} query has a text in queries.jsonl and a document graded above 0`);
+  const missing = { train: notInCorpus(corpus, 'train', train), test: notInCorpus(corpus, 'test', test) };
   // Test queries never reach the loop: neither by id, nor in the same words under another id (the
   // product groups questions by their terms, so the review would answer the test question too).
   const testIds = new Set(test.map((q) => q.id));
@@ -112,6 +134,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
       sameAsCurated: notValidation.length - curated.length - notCurated.length,
       tooLongToAsk: notCurated.length - traffic.length,
       unusable: { train: trainUnusable, test: testUnusable },
+      notInCorpus: missing,
     },
   };
 }

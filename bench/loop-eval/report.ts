@@ -105,6 +105,8 @@ export function printReport(report: LoopEvalReport, print: (line: string) => voi
     c.excluded.tooLongToAsk && `${c.excluded.tooLongToAsk} not asked: longer than a trace keeps`,
     c.excluded.unusable.train + c.excluded.unusable.test &&
       `${c.excluded.unusable.train} train and ${c.excluded.unusable.test} test queries left out: no text or no relevant document`,
+    c.excluded.notInCorpus.train + c.excluded.notInCorpus.test &&
+      `${c.excluded.notInCorpus.train} train and ${c.excluded.notInCorpus.test} test relevant judgements name a document not in corpus.jsonl (counted, never found)`,
     c.duplicateIds && `${c.duplicateIds} documents repeat an earlier id (the later kept)`,
   ].filter(Boolean);
   if (left.length) print(`${left.join('; ')}`);
