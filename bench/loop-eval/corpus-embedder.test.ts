@@ -44,6 +44,20 @@ describe('cachedEmbedder', () => {
     expect(calls.at(-1)).toEqual(['chunk 0']);
   });
 
+  it("keeps the corpus it is told for the whole run, past the client's cache bounds, while other texts stay within them", async () => {
+    const { calls, inner } = counting();
+    const cached = cachedEmbedder(inner);
+    const corpus = Array.from({ length: CHUNK_VECTOR_CACHE + 1 }, (_, i) => `chunk ${i}`);
+    await cached.keep(corpus);
+    await cached.keep(corpus.slice(0, 2));
+    expect(calls).toHaveLength(1);
+    // Queries fill the bounded cache; the corpus's first passage is still not embedded again.
+    await cached.embed(Array.from({ length: CHUNK_VECTOR_CACHE + 1 }, (_, i) => `query ${i}`));
+    expect(await cached.embed([corpus[0]!, 'query 0'])).toEqual([Float32Array.of(7, 0), Float32Array.of(7, 0)]);
+    expect(calls.map((c) => c.length)).toEqual([CHUNK_VECTOR_CACHE + 1, CHUNK_VECTOR_CACHE + 1, 1]);
+    expect(calls.at(-1)).toEqual(['query 0']);
+  });
+
   it('keeps its vectors and texts within CHUNK_VECTOR_CACHE_BYTES, however few they are', async () => {
     // A million dimensions: four megabytes a vector, so 17 texts pass the bound.
     const { calls, inner } = counting(1_000_000);
