@@ -17,7 +17,7 @@ describe("the table's gate column", () => {
 
 describe("a week's progress line", () => {
   it("says the night counted the confirmed examples before the week's review, and the line after it", () => {
-    const m = (ndcg10: number) => ({ ndcg10 }) as CycleRow['test'];
+    const m = (ndcg10: number, queries = 300) => ({ ndcg10, queries }) as CycleRow['test'];
     const row = {
       cycle: 1,
       week: '2026-W02',
@@ -43,5 +43,19 @@ describe("a week's progress line", () => {
         '144 confirmed after the review; the night before it: not trained: 0 confirmed examples; training needs at least 30; ' +
         "test nDCG@10 0.665, validation 0.689, 400 questions asked 0.700 (BM25 0.700); the Worker's heap up to 20 MB in the night (61 s)",
     );
+  });
+
+  it('says n/a for validation when the collection leaves no validation query, not a figure of 0', () => {
+    const row = {
+      cycle: 2,
+      week: '2026-W03',
+      gate: 'rejected',
+      test: { ndcg10: 0.73, queries: 5 },
+      validation: { ndcg10: 0, queries: 0 },
+      asked: { queries: 8, bm25: 0.875, promoted: 0.875 },
+      candidate: { version: 'v1', testNdcg10: 0.7, validationNdcg10: 0, askedNdcg10: 0.9 },
+    } as CycleRow;
+    expect(progressLine(row)).toContain('test nDCG@10 0.730, validation n/a, 8 questions asked');
+    expect(progressLine(row)).toContain('candidate v1 test 0.700 validation n/a asked 0.900');
   });
 });

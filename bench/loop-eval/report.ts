@@ -4,7 +4,7 @@ import type { CycleRow, LoopEvalReport } from './report-shape.ts';
 
 const f3 = (x: number) => x.toFixed(3);
 /** A figure over a set of queries: none when the set is empty (a small collection may hold no validation query). */
-const over = (m: Metrics, x: number) => (m.queries ? f3(x) : 'n/a');
+export const over = (m: Metrics, x: number) => (m.queries ? f3(x) : 'n/a');
 const blank = (n: number): string[] => Array.from({ length: n }, () => '');
 const pad = (cells: readonly string[], widths: readonly number[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
 
@@ -27,9 +27,9 @@ export function progressLine(row: CycleRow): string {
   const { test, validation, asked, candidate } = row;
   return (
     `week ${row.cycle} (${row.week}): ${row.traces} traces, ${row.eventsStored} events, ${row.trustedSignals} trusted (${row.pushBacksMarked} of ${row.pushedBack} answers pushed back on marked), ${row.mined} mined, ${row.reviewed} reviewed (${row.reviewedRelevant} relevant), ${row.confirmed} confirmed after the review; ` +
-    `the night before it: ${row.gate}; test nDCG@10 ${f3(test.ndcg10)}, validation ${f3(validation.ndcg10)}, ${asked.queries} questions asked ${f3(asked.promoted)} (BM25 ${f3(asked.bm25)})` +
+    `the night before it: ${row.gate}; test nDCG@10 ${f3(test.ndcg10)}, validation ${over(validation, validation.ndcg10)}, ${asked.queries} questions asked ${f3(asked.promoted)} (BM25 ${f3(asked.bm25)})` +
     (candidate
-      ? `; candidate ${candidate.version} test ${f3(candidate.testNdcg10)} validation ${f3(candidate.validationNdcg10)} asked ${f3(candidate.askedNdcg10)}`
+      ? `; candidate ${candidate.version} test ${f3(candidate.testNdcg10)} validation ${over(validation, candidate.validationNdcg10)} asked ${f3(candidate.askedNdcg10)}`
       : '') +
     `; the Worker's heap up to ${Math.round(row.workerHeapMb)} MB in the night (${row.seconds} s)`
   );

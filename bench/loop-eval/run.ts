@@ -26,7 +26,7 @@ import { evaluator } from './evaluate.ts';
 import { eventSink } from './http.ts';
 import type { LoopEvalParams } from './params.ts';
 import { rng } from './random.ts';
-import { progressLine } from './report.ts';
+import { over, progressLine } from './report.ts';
 import type { CycleRow, LoopEvalReport } from './report-shape.ts';
 import { reviewWeek } from './reviewer.ts';
 import { population, type SimClock, simulateWeek, TRAFFIC_MODEL } from './traffic.ts';
@@ -123,7 +123,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
     const evaluate = evaluator(collection.corpus.chunks, params.retrieveK, { endpoint: collector.url, serverKey: collector.keys.server }, embedder);
     const baseline = { test: await evaluate.bm25(collection.test), validation: await evaluate.bm25(collection.validation) };
     log(
-      `BM25 baseline: test nDCG@10 ${baseline.test.ndcg10.toFixed(3)} (${baseline.test.queries} queries), validation ${baseline.validation.ndcg10.toFixed(3)} (${baseline.validation.queries})`,
+      `BM25 baseline: test nDCG@10 ${baseline.test.ndcg10.toFixed(3)} (${baseline.test.queries} queries), validation ${over(baseline.validation, baseline.validation.ndcg10)} (${baseline.validation.queries})`,
     );
 
     const users = population(collection, r);
