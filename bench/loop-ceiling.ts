@@ -21,7 +21,7 @@ import { termCosine } from '../shared/reranker/features.ts';
 import { terms } from '../shared/terms.ts';
 import type { TrainingData } from '../shared/training/data.ts';
 import { type EvalQuery, evaluate as evaluateOnEvalSets } from '../shared/training/gate.ts';
-import { loadCollection } from './loop-eval/collection.ts';
+import { loadCollection, requireValidation } from './loop-eval/collection.ts';
 import { evaluator } from './loop-eval/evaluate.ts';
 import { ceilingParamsFromArgs, LOOP_CEILING_HELP } from './loop-eval/params.ts';
 
@@ -37,6 +37,7 @@ if (helpAsked(process.argv.slice(2))) {
 }
 const params = ceilingParamsFromArgs(process.argv.slice(2));
 const collection = await loadCollection(params.data, params.validationShare);
+requireValidation(collection, params.validationShare);
 const ev = evaluator(collection.corpus.chunks, params.retrieveK);
 
 /** Documents known to answer some question, with the terms of each question they answer. */

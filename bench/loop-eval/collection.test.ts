@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { queryKey } from '../../shared/terms.ts';
 import { MAX_QUERY_CHARS } from '../../shared/thresholds.ts';
-import { loadCollection } from './collection.ts';
+import { loadCollection, requireValidation } from './collection.ts';
 import { rng, stableHash } from './random.ts';
 import { population } from './traffic.ts';
 
@@ -150,6 +150,16 @@ describe('the simulation split', () => {
   it("refuses a split none of whose relevant documents is in the corpus: the qrels' ids are not corpus.jsonl's", async () => {
     const dir = beir({ a: 'asked', t: 'a test question' }, { a: 'train', t: 'test' }, { t: 't\tdoc-1\t1\n' });
     await expect(loadCollection(dir, 0)).rejects.toThrow(/none of the 1 documents qrels\/test.tsv judges relevant is in corpus.jsonl \(such as "doc-1"\)/);
+  });
+
+  it('lets a command that chooses on validation refuse a collection whose validation share holds no query', async () => {
+    const { validation, traffic } = idsBy(0.2);
+    const queries = Object.fromEntries([...traffic.slice(0, 3), 't'].map((id) => [id, `question ${id}`]));
+    const split = Object.fromEntries(Object.keys(queries).map((id) => [id, id === 't' ? ('test' as const) : ('train' as const)]));
+    const none = await loadCollection(beir(queries, split), 0.2);
+    expect(() => requireValidation(none, 0.2)).toThrow(/the validation share \(0.2 of 3 usable train queries\) holds none.*--validation-share/);
+    const some = await loadCollection(beir({ ...queries, [validation]: 'held out' }, { ...split, [validation]: 'train' }), 0.2);
+    expect(() => requireValidation(some, 0.2)).not.toThrow();
   });
 
   it('refuses a collection whose train split leaves no question to ask, as when it repeats the test split', async () => {

@@ -138,3 +138,14 @@ export async function loadCollection(dir: string, validationShare: number, curat
     },
   };
 }
+
+/**
+ * Refuses a collection whose validation share holds no query, for a command that chooses on
+ * validation (loop:ceiling's weights): over none, every choice scores 0 and the first is taken without a word.
+ */
+export function requireValidation(c: Collection, validationShare: number): void {
+  if (!c.validation.length)
+    throw new Error(
+      `${c.name}: the validation share (${validationShare} of ${c.traffic.length + c.validation.length + c.curated.length} usable train queries) holds none, and the weights are chosen on validation: give a larger --validation-share`,
+    );
+}
