@@ -137,7 +137,22 @@ describe('the simulation split', () => {
     );
     const c = await loadCollection(dir, 0);
     expect(c.traffic.map((q) => q.id)).toEqual(['a']);
-    expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 } });
+    expect(c.excluded).toMatchObject({ tooLongToAsk: 1, unusable: { train: 2, test: 0 }, noneRelevantInTest: 0 });
+  });
+
+  it("keeps a test query no document is relevant for, scoring 0 as BEIR's evaluation does, and never asks it in other words", async () => {
+    const dir = beir(
+      { t: 'a test question', zero: 'Statins lower cholesterol', a: 'asked', same: 'statins lower cholesterol', notext: '' },
+      { t: 'test', zero: 'test', notext: 'test', a: 'train', same: 'train' },
+      { zero: 'zero\td1\t0\n' },
+    );
+    const c = await loadCollection(dir, 0);
+    expect(c.test.map((q) => [q.id, q.relevant.size])).toEqual([
+      ['t', 1],
+      ['zero', 0],
+    ]);
+    expect(c.traffic.map((q) => q.id)).toEqual(['a']);
+    expect(c.excluded).toMatchObject({ sameAsTest: 1, unusable: { train: 0, test: 1 }, noneRelevantInTest: 1 });
   });
 
   it('counts relevant judgements naming a document the corpus lacks, and keeps them, as trec_eval does', async () => {

@@ -32,8 +32,13 @@ export interface SplitExclusions {
   sameAsCurated: number;
   /** Train queries longer than a trace keeps (`MAX_QUERY_CHARS`): not asked, since the demo would refuse them. */
   tooLongToAsk: number;
-  /** Judged queries of each split without a text in queries.jsonl or a document graded above 0. */
+  /**
+   * Judged queries left out: train ones without a text in queries.jsonl or a document graded above 0
+   * (no user could be simulated asking them), test ones without a text.
+   */
   unusable: { train: number; test: number };
+  /** Test queries no document is relevant for: kept, each scoring 0 whatever the ranking, as BEIR's evaluation counts them. */
+  noneRelevantInTest: number;
   /**
    * Relevant judgements of each split's usable queries naming a document corpus.jsonl lacks: kept,
    * as trec_eval keeps them (no ranking finds them), but said, since ids that do not match are a mistake.
@@ -75,15 +80,19 @@ function notInCorpus(corpus: Corpus, split: string, queries: readonly JudgedQuer
   return missing.length;
 }
 
-/** A split's queries that have a text and a relevant document, and how many judged ones do not. */
-function judgedQueries(corpus: Corpus, split: string): { queries: JudgedQuery[]; unusable: number } {
+/**
+ * A split's judged queries that have a text and, with `relevantOnly`, a relevant document, and how
+ * many judged ones are left out. Test queries are all kept: BEIR's evaluation counts one no document
+ * is relevant for as 0, so the figures compare with published ones, and its words stay out of traffic.
+ */
+function judgedQueries(corpus: Corpus, split: string, relevantOnly: boolean): { queries: JudgedQuery[]; unusable: number } {
   const qrels = corpus.qrels?.get(split);
   if (!qrels) throw new Error(`${corpus.name} has no qrels/${split}.tsv`);
   const queries: JudgedQuery[] = [];
   for (const [id, judged] of qrels) {
     const text = corpus.queries?.get(id);
     const relevant = new Set([...judged].filter(([, g]) => g > 0).map(([d]) => d));
-    if (text?.trim() && relevant.size) queries.push({ id, text, relevant, judged });
+    if (text?.trim() && (relevant.size || !relevantOnly)) queries.push({ id, text, relevant, judged });
   }
   queries.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   return { queries, unusable: qrels.size - queries.length };
@@ -91,13 +100,13 @@ function judgedQueries(corpus: Corpus, split: string): { queries: JudgedQuery[];
 
 export async function loadCollection(dir: string, validationShare: number, curatedShare = 0): Promise<Collection> {
   const corpus = await loadBeir(dir);
-  const { queries: train, unusable: trainUnusable } = judgedQueries(corpus, 'train');
-  const { queries: test, unusable: testUnusable } = judgedQueries(corpus, 'test');
+  const { queries: train, unusable: trainUnusable } = judgedQueries(corpus, 'train', true);
+  const { queries: test, unusable: testUnusable } = judgedQueries(corpus, 'test', false);
   for (const [split, queries] of [
     ['train', train],
     ['test', test],
   ] as const)
-    if (!queries.length) throw new Error(`${corpus.name}: no ${split} query has a text in queries.jsonl and a document graded above 0`);
+    if (!queries.some((q) => q.relevant.size)) throw new Error(`${corpus.name}: no ${split} query has a text in queries.jsonl and a document graded above 0`);
   const missing = { train: notInCorpus(corpus, 'train', train), test: notInCorpus(corpus, 'test', test) };
   // Test queries never reach the loop: neither by id, nor in the same words under another id (the
   // product groups questions by their terms, so the review would answer the test question too).
@@ -134,6 +143,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
       sameAsCurated: notValidation.length - curated.length - notCurated.length,
       tooLongToAsk: notCurated.length - traffic.length,
       unusable: { train: trainUnusable, test: testUnusable },
+      noneRelevantInTest: test.filter((q) => !q.relevant.size).length,
       notInCorpus: missing,
     },
   };

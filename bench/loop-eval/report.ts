@@ -103,8 +103,10 @@ export function printReport(report: LoopEvalReport, print: (line: string) => voi
       `${c.curatedQueries} not asked: the curated suite, of which ${c.curatedSent} were sent to the gate (a relevant document retrieved${report.params.curatedUnsent ? '; none: the control' : ''})`,
     c.excluded.sameAsCurated && `${c.excluded.sameAsCurated} not asked: in a curated question's words`,
     c.excluded.tooLongToAsk && `${c.excluded.tooLongToAsk} not asked: longer than a trace keeps`,
-    c.excluded.unusable.train + c.excluded.unusable.test &&
-      `${c.excluded.unusable.train} train and ${c.excluded.unusable.test} test queries left out: no text or no relevant document`,
+    c.excluded.unusable.train && `${c.excluded.unusable.train} train queries left out: no text or no relevant document`,
+    c.excluded.unusable.test && `${c.excluded.unusable.test} test queries left out: no text`,
+    c.excluded.noneRelevantInTest &&
+      `${c.excluded.noneRelevantInTest} test queries with no relevant document, each counted as 0 (as BEIR's evaluation counts them)`,
     c.excluded.notInCorpus.train + c.excluded.notInCorpus.test &&
       `${c.excluded.notInCorpus.train} train and ${c.excluded.notInCorpus.test} test relevant judgements name a document not in corpus.jsonl (counted, never found)`,
     c.duplicateIds && `${c.duplicateIds} documents repeat an earlier id (the later kept)`,
