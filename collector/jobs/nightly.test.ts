@@ -316,6 +316,24 @@ describe('the nightly job', () => {
     expect(await env.DB.prepare("select clicks from chunk_stats where project_id = ? and chunk_id = 'refund-1'").bind(p.id).first()).toEqual({ clicks: 2 });
   });
 
+  it("counts a chunk's trusted clicks, its focused reads from 15 s of dwell on (not a glance), and every dwell's time", async () => {
+    const p = await newProject();
+    const at = Date.now() - 30_000;
+    const dwell = (ms: number) => ({ traceId: 't-1', signalType: 'citation_dwell' as const, detail: { chunkId: 'refund-1', ms, mode: 'preview' as const } });
+    // Clicked twice within a second: the second is a double submit, not trusted.
+    const click = (clientTs: number) => ({ traceId: 't-1', signalType: 'citation_click' as const, detail: { chunkId: 'refund-1' }, clientTs });
+    await send(
+      p,
+      [badTrace({ traceId: 't-1' })],
+      [click(at), click(at + 1_000), { ...dwell(15_000), clientTs: at + 20_000 }, { ...dwell(14_999), clientTs: at + 25_000 }],
+    );
+    await runNightly(env, tonight(), { projects: [p.id] });
+    const stats = await env.DB.prepare("select clicks, focused_dwells, dwell_ms from chunk_stats where project_id = ? and chunk_id = 'refund-1'")
+      .bind(p.id)
+      .first();
+    expect(stats).toEqual({ clicks: 1, focused_dwells: 1, dwell_ms: 29_999 });
+  });
+
   it('counts every chunk day again when the project has none kept yet, as on its first run after they were introduced, even if that run is left unfinished', async () => {
     const p = await newProject();
     const click = (traceId: string, chunkId: string) => ({ traceId, signalType: 'citation_click' as const, detail: { chunkId } });
