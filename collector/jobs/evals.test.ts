@@ -94,6 +94,31 @@ describe('eval sets', () => {
     expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
   });
 
+  it('labels no source from engagement on an answer not clearly good', async () => {
+    const p = await newProject();
+    const [query] = heldOutQueries(1) as [string];
+    const liked = answer(query, 'sa', 60_000);
+    const middling = answer(query, 'sb', 50_000);
+    await send(
+      p,
+      [liked, middling],
+      [
+        { traceId: liked.traceId, sessionId: 'sa', signalType: 'thumbs_up' },
+        { traceId: liked.traceId, sessionId: 'sa', signalType: 'citation_click', detail: { chunkId: 'good' } },
+        // Rated three stars and its source clicked: scored above 0, not clearly good, so the click says nothing of whether 'bad' helps.
+        { traceId: middling.traceId, sessionId: 'sb', signalType: 'rating', detail: { stars: 3 } },
+        { traceId: middling.traceId, sessionId: 'sb', signalType: 'citation_click', detail: { chunkId: 'bad' } },
+      ],
+    );
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    const score = await env.DB.prepare('select weighted_score from trace_stats where project_id = ? and trace_id = ?')
+      .bind(p.id, middling.traceId)
+      .first<number>('weighted_score');
+    expect(score).toBeGreaterThan(0);
+    expect(score).toBeLessThan(0.3);
+    expect((await layer(p, 'echo'))[query]).toEqual({ judgements: { good: 1 }, source: 'feedback' });
+  });
+
   it('keeps a frozen set as it was when its last slice runs again after its writes landed but not its cursor', async () => {
     const { p, query } = await readWithFocus(false);
     // The invocation ends once the sets are frozen, before the run saved where it was.
@@ -238,11 +263,13 @@ describe('eval sets', () => {
       ids.map((chunkId, i) => ({ chunkId, sourceDocId: `${chunkId}.md`, score: 0.9 - i / 10, rank: i + 1, text: `${chunkId} text` }));
     const bad = trace({ query, retrievedChunks: shown(['top', 'second']), rerankedChunks: undefined, sessionId: 'sa', createdAt: Date.now() - 60_000 });
     const good = trace({ query, retrievedChunks: shown(['kept']), rerankedChunks: undefined, sessionId: 'sb', createdAt: Date.now() - 50_000 });
+    const unsure = trace({ query, retrievedChunks: shown(['other']), rerankedChunks: undefined, sessionId: 'sc', createdAt: Date.now() - 40_000 });
     await send(
       p,
-      [bad, good],
+      [bad, good, unsure],
       [
         { traceId: bad.traceId, sessionId: 'sa', signalType: 'thumbs_down' },
+        { traceId: unsure.traceId, sessionId: 'sc', signalType: 'thumbs_down' },
         { traceId: good.traceId, sessionId: 'sb', signalType: 'thumbs_up' },
         { traceId: good.traceId, sessionId: 'sb', signalType: 'copy_source', detail: { chunkId: 'kept', chars: 40 } },
       ],
@@ -254,12 +281,18 @@ describe('eval sets', () => {
       items: { id: string; candidate: string; chunk: { chunkId: string } }[];
     };
     const mined = Object.fromEntries(items.map((i) => [i.chunk.chunkId, i]));
-    expect(Object.fromEntries(items.map((i) => [i.chunk.chunkId, i.candidate]))).toEqual({ top: 'negative', second: 'negative', kept: 'positive' });
-    // One answer against the mining with no users behind it, one against the mining and the users, one that agrees.
+    expect(Object.fromEntries(items.map((i) => [i.chunk.chunkId, i.candidate]))).toEqual({
+      top: 'negative',
+      second: 'negative',
+      kept: 'positive',
+      other: 'negative',
+    });
+    // One answer against the mining with no users behind it, one against the mining and the users, one that agrees, one unsure (no label).
     for (const [chunkId, verdict] of [
       ['top', 'relevant'],
       ['kept', 'not_relevant'],
       ['second', 'not_relevant'],
+      ['other', 'unclear'],
     ] as const)
       expect((await call(`/v1/admin/review/${mined[chunkId]!.id}`, { method: 'POST', headers: admin, json: { verdict } })).status).toBe(200);
     // A week on, the next eval set is built with the answers.
