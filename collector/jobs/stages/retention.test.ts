@@ -1,7 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
-import { planOf } from '../../test/fixtures.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
+import { newProject, planOf } from '../../test/fixtures.ts';
+import { stageContext } from '../../test/stage-context.ts';
+import { firstKeptAggregateDay } from './raw-cutoff.ts';
 import { retention } from './retention.ts';
 import type { StageContext } from './stage.ts';
 
@@ -120,5 +123,33 @@ describe("retention's plans", () => {
     const { statements, calls } = await sliceStatements(Date.now());
     expect(calls).toEqual(['batch']);
     expect(statements.length).toBeGreaterThan(20);
+  });
+});
+
+describe("retention's aggregate lines", () => {
+  it('keeps the first day the aggregates keep, and a session whose last answer was made on it, however early its first', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const keptDay = firstKeptAggregateDay(now, DEFAULT_LOOP_SETTINGS.aggregateRetentionDays);
+    const kept = Date.parse(`${keptDay}T00:00:00Z`);
+    const day = (d: string) =>
+      env.DB.prepare(
+        `insert into day_stats (project_id, day, traces, with_signals, with_trusted, explicit_signals, implicit_signals, signals, trusted_signals, negative, requeried)
+         values (?, ?, 1, 0, 0, 0, 0, 0, 0, 0, 0)`,
+      ).bind(p.id, d);
+    const session = (id: string, firstAt: number, lastAt: number) =>
+      env.DB.prepare(
+        'insert into session_stats (project_id, session_id, traces, scored, negative, requeried, first_at, last_at) values (?, ?, 1, 0, 0, 0, ?, ?)',
+      ).bind(p.id, id, firstAt, lastAt);
+    await env.DB.batch([
+      day(utcDay(kept - DAY_MS)),
+      day(keptDay),
+      session('before', kept - 2 * DAY_MS, kept - 1),
+      session('spanning', kept - 2 * DAY_MS, kept + 60_000),
+    ]);
+    await retention.slice(stageContext(p.id, now), null);
+    const rows = async (sql: string) => (await env.DB.prepare(sql).bind(p.id).all()).results;
+    expect(await rows('select day from day_stats where project_id = ?')).toEqual([{ day: keptDay }]);
+    expect(await rows('select session_id from session_stats where project_id = ?')).toEqual([{ session_id: 'spanning' }]);
   });
 });
