@@ -234,6 +234,20 @@ describe('stale documents and corrections', () => {
     expect((await admin<{ documents: unknown[] }>(p, '/documents')).body.documents).toEqual([]);
   });
 
+  it("judges a document against the share of the project's scored answers that went wrong, not of all its answers", async () => {
+    const p = await newProject();
+    // Six of ten scored answers bad, as many as in the project's scored answers; forty answers nobody rated, of another document.
+    const judged = Array.from({ length: 10 }, (_, i) => answerFrom('faq.md', 'v1', { query: `faq ${i}` }));
+    const unrated = Array.from({ length: 40 }, (_, i) => answerFrom('shipping.md', 'v1', { query: `shipping ${i}` }));
+    await send(
+      p,
+      [...judged, ...unrated],
+      judged.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: i < 6 ? ('thumbs_down' as const) : ('thumbs_up' as const) })),
+    );
+    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    expect((await admin<{ documents: unknown[] }>(p, '/documents')).body.documents).toEqual([]);
+  });
+
   it('routes a correction to the owner of the document it names, and resolves it with a note', async () => {
     const p = await newProject();
     const t = trace({
