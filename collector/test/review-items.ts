@@ -12,7 +12,7 @@ export const trainingQuery = (n: number) => {
 };
 
 /** Review item `item-<n>`, on training question `n`, answered with `verdict` at `answeredAt`. */
-export function answeredItem(projectId: string, n: number, verdict: 'relevant' | 'not_relevant', answeredAt: number) {
+export function answeredItem(projectId: string, n: number, verdict: 'relevant' | 'not_relevant' | 'unclear', answeredAt: number) {
   const query = trainingQuery(n);
   return env.DB.prepare(
     `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { utcDay } from '../../../shared/time.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
-import { trainedModel } from '../../test/review-items.ts';
+import { answeredItem, trainedModel } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
 const DAY = 86_400_000;
@@ -149,4 +149,37 @@ it('records a night run late, with no later night done yet, with the queue as it
   const snapshot = body.snapshots.find((s) => s.day === utcDay(lastNight))!;
   expect(snapshot.caughtUp).toBeUndefined();
   expect(snapshot.metrics.reviewQueue).toBe(1);
+});
+
+it("counts the week's reviews, and the confirmed examples of any age: an unclear verdict confirms none", async () => {
+  const p = await newProject();
+  const now = Date.now();
+  await env.DB.batch([
+    answeredItem(p.id, 1, 'relevant', now - DAY),
+    answeredItem(p.id, 2, 'not_relevant', now - 8 * DAY),
+    answeredItem(p.id, 3, 'unclear', now - 2 * DAY),
+  ]);
+  await runNightly(env, now + 1_000, { projects: [p.id] });
+  const { body } = await admin<{ snapshots: { day: string; metrics: Record<string, number | null> }[] }>(p, '/health');
+  const { metrics } = body.snapshots.find((s) => s.day === utcDay(now + 1_000))!;
+  expect({ reviewedLastWeek: metrics.reviewedLastWeek, confirmedExamples: metrics.confirmedExamples }).toEqual({ reviewedLastWeek: 2, confirmedExamples: 2 });
+});
+
+it('counts as trusted coverage the answers with a signal the noise filter trusted, not every answer with a signal', async () => {
+  const p = await newProject();
+  const [liked, rushed] = [trace({ sessionId: 'sa', createdAt: Date.now() - 60_000 }), trace({ sessionId: 'sb', createdAt: Date.now() - 60_000 })];
+  // A downvote 0.1 s after the answer showed: too fast to have read it, so not trusted.
+  await sendTraffic(
+    p,
+    [liked, rushed],
+    [
+      { traceId: liked.traceId, sessionId: 'sa', signalType: 'thumbs_up' },
+      { traceId: rushed.traceId, sessionId: 'sb', signalType: 'thumbs_down', shownMs: 100 },
+    ],
+  );
+  const night = Date.now() + 1_000;
+  await runNightly(env, night, { projects: [p.id] });
+  const { body } = await admin<{ snapshots: { day: string; metrics: Record<string, number | null> }[] }>(p, '/health');
+  const { metrics } = body.snapshots.find((s) => s.day === utcDay(night))!;
+  expect({ coverage: metrics.coverage, trustedCoverage: metrics.trustedCoverage }).toEqual({ coverage: 1, trustedCoverage: 0.5 });
 });
