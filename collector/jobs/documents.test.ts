@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { utcDay } from '../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../shared/time.ts';
+import { documentWindowAfter, recentWindowAfter } from '../loop/documents.ts';
 import { flaggedDocuments } from '../storage/documents.ts';
 import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
@@ -488,6 +489,33 @@ describe('the flagged documents listed', () => {
     await flag('both.md', 0.005, 0.002);
     const { body } = await admin<{ documents: { sourceDocId: string }[] }>(p, '/documents');
     expect(body.documents.map((d) => d.sourceDocId)).toEqual(['reasked.md', 'bad.md', 'both.md']);
+  });
+});
+
+describe("the stale-document tests' windows", () => {
+  it('count each day once, in the window it belongs to: the recent days after the last of the days before, none on or before the first', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const [from, recentFrom, night] = [documentWindowAfter(now), recentWindowAfter(now), utcDay(now)];
+    const next = (day: string) => utcDay(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
+    // Each day's answers (all re-asked) a power of two, so any day counted twice or in the wrong window shows.
+    const days: [string, number][] = [
+      [from, 1],
+      [next(from), 2],
+      [recentFrom, 4],
+      [next(recentFrom), 8],
+      [night, 16],
+    ];
+    await env.DB.batch(
+      days.map(([day, n]) =>
+        env.DB.prepare(
+          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried)
+           values (?, 'doc.md', '["v1"]', ?, ?, 0, 0, 0, ?)`,
+        ).bind(p.id, day, n, n),
+      ),
+    );
+    const row = await env.DB.prepare(COUNTS_SQL).bind(p.id, '', 'doc.md', from, recentFrom, night).first();
+    expect(row).toMatchObject({ recent: 24, recentRequeried: 24, before: 6, beforeRequeried: 6 });
   });
 });
 
