@@ -156,7 +156,7 @@ it("counts the week's reviews, and the confirmed examples of any age: an unclear
   const now = Date.now();
   await env.DB.batch([
     answeredItem(p.id, 1, 'relevant', now - DAY),
-    answeredItem(p.id, 2, 'not_relevant', now - 8 * DAY),
+    answeredItem(p.id, 2, 'not_relevant', now - 7 * DAY - 12 * 3_600_000),
     answeredItem(p.id, 3, 'unclear', now - 2 * DAY),
   ]);
   await runNightly(env, now + 1_000, { projects: [p.id] });
