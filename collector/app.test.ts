@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { MAX_ORIGIN_CHARS } from '../shared/thresholds.ts';
 import { app } from './app.ts';
-import { MAX_ORIGIN_CHARS, originStatements } from './auth/provision.ts';
+import { originStatements } from './auth/provision.ts';
 import { countedD1 } from './storage/sql/counted-d1.ts';
 import { bearer, call, event, FOREIGN_ORIGIN, newProject, ORIGIN, trace } from './test/fixtures.ts';
 

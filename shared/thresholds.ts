@@ -22,6 +22,12 @@ export const LARGE_COPY_CHARS = 200;
 /** Thumbs-down count within one session that triggers the "having trouble?" prompt. */
 export const REPEATED_THUMBS_DOWN = 2;
 
+/**
+ * The longest origin a project may allow: a scheme, a host name's 253 characters and a port, with
+ * room to spare. A request's Origin header longer than this is no project's, and is not looked up.
+ */
+export const MAX_ORIGIN_CHARS = 512;
+
 /** The longest question a trace keeps (the demo asks no longer ones). */
 export const MAX_QUERY_CHARS = 8_000;
 

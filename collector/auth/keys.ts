@@ -1,7 +1,7 @@
+import { MAX_ORIGIN_CHARS } from '../../shared/thresholds.ts';
 import { anyProjectAllows, liveKey, originsOf } from '../storage/keys.ts';
 import type { Db } from '../storage/sql/db.ts';
 import type { KeyKind } from './key-kinds.ts';
-import { MAX_ORIGIN_CHARS } from './provision.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface AuthenticatedKey {

@@ -1,3 +1,4 @@
+import { MAX_ORIGIN_CHARS } from '../../shared/thresholds.ts';
 import { generateKey, hashKey, keyPrefix } from './key-format.ts';
 import { KEY_KINDS, type KeyKind } from './key-kinds.ts';
 
@@ -58,12 +59,6 @@ function browserOrigin(given: string): string | undefined {
     return undefined;
   }
 }
-
-/**
- * The longest origin a project may allow: a scheme, a host name's 253 characters and a port, with
- * room to spare. A request's Origin header longer than this is no project's, and is not looked up.
- */
-export const MAX_ORIGIN_CHARS = 512;
 
 /** Throws unless `origin` is one (scheme://host[:port], nothing after), written as the browser sends it. */
 function checkOrigin(origin: string): void {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { sha256Hex } from '../../shared/hex.ts';
+import { EXTERNAL_ID_MAX } from '../../shared/schema/common.ts';
 import { type BucketCost, TokenBuckets } from '../../shared/token-bucket.ts';
 import { cachedKey } from '../auth/keys.ts';
 import { clientNetwork } from '../client-network.ts';
@@ -75,10 +76,15 @@ export const writeRateLimit = <T>(costOf: (input: T) => WriteCost): MiddlewareHa
     const { units, sessions = new Map<string, number>() } = costOf(c.get('input'));
     const now = Date.now();
     const sessionCapacity = readVar(c.env, 'RATE_LIMIT_SESSION_PER_MIN');
-    // Named by a digest: a session id is not checked yet (a 60 KB one passes to here), and the
-    // isolate keeps 50,000 buckets, so names as sent would let anyone with the public write key fill its memory.
+    // A session id is not checked yet (a 60 KB one passes to here), and the isolate keeps 50,000
+    // buckets: one longer than any valid id is named by its digest, or the public write key could fill its memory.
     const perSession = await Promise.all(
-      [...sessions].map(async ([session, cost]) => ({ session, name: `session:${projectId}:${await sha256Hex(session)}`, cost, capacity: sessionCapacity })),
+      [...sessions].map(async ([session, cost]) => ({
+        session,
+        name: `session:${projectId}:${session.length > EXTERNAL_ID_MAX ? await sha256Hex(session) : session}`,
+        cost,
+        capacity: sessionCapacity,
+      })),
     );
     const over = new Map<string, number>();
     for (const s of perSession) {
