@@ -6,12 +6,12 @@
  * SciFact: Wadden et al., EMNLP 2020 (claims CC BY 4.0, abstracts ODC-By 1.0).
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadBeir } from '../demo/corpus/beir.ts';
 import { ROOT } from '../scripts/wrangler.ts';
 import { Bm25Index } from '../shared/bm25.ts';
 import { type Judgments, meanOverQueries, mrrAt, ndcgAt, recallAt } from '../shared/ranking-metrics.ts';
-import { PUBLISHED_ANCHORS } from './loop-eval/anchors.ts';
+import { anchorsFor } from './loop-eval/anchors.ts';
 import { type Row, row } from './stats.ts';
 
 const RUNS = 5;
@@ -22,20 +22,17 @@ const PUBLISHED_MARGIN = 0.02;
 
 /**
  * The quality rows of a collection's test run, named after it: the published figure, and a
- * budget against it, only for a collection that has one (PUBLISHED_ANCHORS, by directory name),
+ * budget against it, only for a collection that has one (`anchorsFor`, by directory name),
  * so that another collection is not held to SciFact's.
  */
 export function qualityRows(name: string, runs: ReadonlyMap<string, readonly string[]>, judged: ReadonlyMap<string, Judgments>): Row[] {
   const once = (metric: string, value: number, budget?: string) => row('demo-bm25', metric, '', [value], budget);
-  const published = PUBLISHED_ANCHORS[name]?.bm25;
+  const published = anchorsFor(name)?.bm25;
+  const ndcg10 = meanOverQueries(ndcgAt, 10, runs, judged);
   return [
     published === undefined
-      ? once(`nDCG@10 on ${name} test (no published figure)`, meanOverQueries(ndcgAt, 10, runs, judged))
-      : once(
-          `nDCG@10 on ${name} test (BEIR paper BM25: ${published})`,
-          meanOverQueries(ndcgAt, 10, runs, judged),
-          `>= ${(published - PUBLISHED_MARGIN).toFixed(3)}`,
-        ),
+      ? once(`nDCG@10 on ${name} test (no published figure)`, ndcg10)
+      : once(`nDCG@10 on ${name} test (BEIR paper BM25: ${published})`, ndcg10, `>= ${(published - PUBLISHED_MARGIN).toFixed(3)}`),
     once(`nDCG@5 on ${name} test`, meanOverQueries(ndcgAt, 5, runs, judged)),
     once(`Recall@100 on ${name} test`, meanOverQueries(recallAt, 100, runs, judged)),
     once(`MRR@10 on ${name} test`, meanOverQueries(mrrAt, 10, runs, judged)),
@@ -47,7 +44,7 @@ export async function demoBm25Bench(): Promise<Row[]> {
     console.error(`demo-bm25: skipped, no BEIR collection at ${DIR} (set BENCH_BEIR_DIR)`);
     return [];
   }
-  const { chunks, queries, qrels } = await loadBeir(DIR);
+  const { name, chunks, queries, qrels } = await loadBeir(DIR);
   const judged = qrels?.get('test');
   if (!judged || !queries) throw new Error(`${DIR} has no qrels/test.tsv or queries.jsonl`);
   const testQueries = [...judged.keys()].map((id) => [id, queries.get(id) ?? ''] as const);
@@ -72,7 +69,7 @@ export async function demoBm25Bench(): Promise<Row[]> {
   // Ranking is deterministic: the quality figures are the same every run.
   console.error(`demo-bm25: ${chunks.length} documents, ${testQueries.length} test queries from ${DIR}`);
   return [
-    ...qualityRows(basename(DIR), runs, judged),
+    ...qualityRows(name, runs, judged),
     row('demo-bm25', 'index build (tokenise + invert)', 'ms', build),
     row('demo-bm25', 'queries, top 100', 'queries/s', qps),
   ];

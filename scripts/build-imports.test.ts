@@ -33,5 +33,7 @@ describe('reached', () => {
   it('follows only the static imports when asked (what loading a file fetches), from each output given', () => {
     expect(reached(metafile, ['main.js'], isStatic).files).toEqual(new Set(['main.js', 'chunk.js']));
     expect(reached(metafile, ['main.js', 'page.js'], isStatic).files).toEqual(new Set(['main.js', 'chunk.js', 'page.js', 'charts.js']));
+    // charts.js imports node:os only when called: not followed, not met.
+    expect(reached(metafile, ['main.js', 'page.js'], isStatic).external).toEqual(new Set(['node:fs']));
   });
 });

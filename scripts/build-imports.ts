@@ -21,8 +21,9 @@ export function reached(
     if (files.has(file)) return;
     files.add(file);
     for (const i of metafile.outputs[file]?.imports ?? []) {
+      if (!follows(i)) continue;
       if (i.external) external.add(i.path);
-      else if (follows(i)) visit(i.path);
+      else visit(i.path);
     }
   };
   for (const output of outputs) visit(output);

@@ -69,8 +69,7 @@ export interface Collection {
  * is refused: the qrels then judge another collection, or its ids written otherwise, and every
  * figure would read 0 without a word why.
  */
-function notInCorpus(corpus: Corpus, split: string, queries: readonly JudgedQuery[]): number {
-  const ids = new Set(corpus.chunks.map((c) => c.sourceDocId));
+function notInCorpus(corpus: Corpus, ids: ReadonlyMap<string, unknown>, split: string, queries: readonly JudgedQuery[]): number {
   const relevant = queries.flatMap((q) => [...q.relevant]);
   const missing = relevant.filter((d) => !ids.has(d));
   if (relevant.length && missing.length === relevant.length)
@@ -107,7 +106,8 @@ export async function loadCollection(dir: string, validationShare: number, curat
     ['test', test],
   ] as const)
     if (!queries.some((q) => q.relevant.size)) throw new Error(`${corpus.name}: no ${split} query has a text in queries.jsonl and a document graded above 0`);
-  const missing = { train: notInCorpus(corpus, 'train', train), test: notInCorpus(corpus, 'test', test) };
+  const documents = new Map(corpus.chunks.map((c) => [c.sourceDocId, c]));
+  const missing = { train: notInCorpus(corpus, documents, 'train', train), test: notInCorpus(corpus, documents, 'test', test) };
   // Test queries never reach the loop: neither by id, nor in the same words under another id (the
   // product groups questions by their terms, so the review would answer the test question too).
   const testIds = new Set(test.map((q) => q.id));
@@ -136,7 +136,7 @@ export async function loadCollection(dir: string, validationShare: number, curat
     curated,
     test,
     heldOutKeys: new Set([...testKeys, ...validationKeys, ...curatedKeys]),
-    documents: new Map(corpus.chunks.map((c) => [c.sourceDocId, c])),
+    documents,
     excluded: {
       sameAsTest: train.length - usable.length,
       sameAsValidation: usable.length - validation.length - notValidation.length,
@@ -156,6 +156,6 @@ export async function loadCollection(dir: string, validationShare: number, curat
 export function requireValidation(c: Collection, validationShare: number): void {
   if (!c.validation.length)
     throw new Error(
-      `${c.name}: the validation share (${validationShare} of ${c.traffic.length + c.validation.length + c.curated.length} usable train queries) holds none, and the weights are chosen on validation: give a larger --validation-share`,
+      `${c.name}: the validation share (${validationShare} of ${c.traffic.length + c.validation.length + c.curated.length + c.excluded.sameAsValidation + c.excluded.sameAsCurated + c.excluded.tooLongToAsk} usable train queries) holds none, and the weights are chosen on validation: give a larger --validation-share`,
     );
 }

@@ -1,8 +1,9 @@
 /**
  * The embedding feature family for a run on a machine without a model hub: a model learnt from
  * the collection's corpus alone (scripts/embedding-models/corpus-model.ts, no queries and no
- * judgements), built into a temporary directory, behind one bounded cache of vectors by text,
- * because the demo, retraining and the measurements embed the same chunks again and again.
+ * judgements), built into a temporary directory, with the corpus's vectors kept for the run and
+ * others in a bounded cache, by text, because the demo, retraining and the measurements embed the
+ * same chunks again and again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,8 +39,8 @@ export interface KeepingEmbedder extends Embedder {
   /**
    * Embeds `texts` and keeps their vectors, outside the bounded cache: the corpus's passages,
    * which the demo, retraining and the measurements come back to all run long. Four bytes a
-   * dimension each (51 MB for 50,000 passages of 256), the texts being the corpus's own strings;
-   * within the cache's bounds instead, a corpus past 20,000 passages (or fewer, by bytes) was
+   * dimension for each distinct passage (51 MB for 50,000 of 256), with the passage's text as its
+   * key; within the cache's bounds, a corpus past 20,000 passages (or fewer, by bytes) would be
    * embedded again every week.
    */
   keep(texts: readonly string[]): Promise<void>;

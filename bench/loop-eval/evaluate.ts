@@ -54,6 +54,8 @@ export function evaluator(chunks: readonly Chunk[], retrieveK: number, collector
     let ndcg5 = 0;
     let recall100 = 0;
     for (const q of queries) {
+      // A test query no document is relevant for scores 0 whatever the ranking (it still counts in n).
+      if (!q.relevant.size) continue;
       const hits = top(q);
       const head = await rerank(q.text, hits.slice(0, retrieveK));
       const ranked = [...head, ...hits.slice(retrieveK)].map((s) => s.chunk.sourceDocId);

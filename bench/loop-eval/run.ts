@@ -17,7 +17,7 @@ import { retrainRemote } from '../../scripts/retrain/retrain-remote.ts';
 import { queryKey } from '../../shared/terms.ts';
 import { utcDay } from '../../shared/time.ts';
 import { type HeapSampler, sampleIsolateHeap } from '../isolate-heap.ts';
-import { PUBLISHED_ANCHORS } from './anchors.ts';
+import { anchorsFor } from './anchors.ts';
 import { type JudgedQuery, loadCollection } from './collection.ts';
 import { type Admin, adminCall, listModels, modelArtifact, runNight, stageCount, traceStored, tracesWithSignal, trainingData } from './collector-api.ts';
 import { type CorpusEmbedder, corpusEmbedder } from './corpus-embedder.ts';
@@ -282,7 +282,7 @@ export async function runLoopEval(params: LoopEvalParams, log: (line: string) =>
       userModel: USER_MODEL,
       trafficModel: TRAFFIC_MODEL,
       baseline,
-      anchors: PUBLISHED_ANCHORS[collection.name.toLowerCase()] ?? null,
+      anchors: anchorsFor(collection.name) ?? null,
       cycles: rows,
       final: { test: last?.test ?? baseline.test, validation: last?.validation ?? baseline.validation, promoted: last?.promoted ?? null },
       gateRegressions,
