@@ -67,6 +67,10 @@ describe('key × endpoint matrix', async () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: { code: 'invalid_query', field: 'query.key' } });
     }
+    // A route that takes parameters checks them after the key: none in the headers is a missing key.
+    const withParameters = await call(`/v1/admin/review?key=${p.keys.admin}`, { method: 'GET' });
+    expect(withParameters.status).toBe(401);
+    expect(await withParameters.json()).toMatchObject({ error: { code: 'missing_key', field: 'key' } });
   });
 
   it('takes a server key for events from the headers alone: it, or any key but the write key, in the URL or the body is refused as leaked, and nothing is stored', async () => {
