@@ -36,6 +36,16 @@ const ctx = (more: Partial<TraceContext> = {}): TraceContext => ({
   ...more,
 });
 const byId = (events: LoopEvent[], c = ctx()) => new Map(assessTraceEvents(events, c).map((a) => [a.eventId, a]));
+/** The names of the rules that applied to event `id` among `events`. */
+const ruleNames = (events: LoopEvent[], id: string, c = ctx()) =>
+  byId(events, c)
+    .get(id)!
+    .rules.map((r) => r.rule);
+/** The rules that applied to a correction of this text, alone in its answer. */
+const correctionRules = (text: string) => {
+  const c = ev('correction', -0.8, 20_000, { detail: { text } });
+  return ruleNames([c], c.eventId);
+};
 
 describe('noise rules', () => {
   it('trusts a lone thumbs-down', () => {
@@ -57,11 +67,7 @@ describe('noise rules', () => {
   it('does not call a copy before the vote a reversal', () => {
     const copy = ev('copy_answer', 0.7, 10_000);
     const down = ev('thumbs_down', -1, 20_000);
-    expect(
-      byId([copy, down])
-        .get(down.eventId)!
-        .rules.map((r) => r.rule),
-    ).not.toContain('reversed_by_behaviour');
+    expect(ruleNames([copy, down], down.eventId)).not.toContain('reversed_by_behaviour');
   });
 
   describe('a thumbs-down, then a question digging into the same answer', () => {
@@ -229,11 +235,7 @@ describe('noise rules', () => {
     const up = ev('thumbs_up', 1, 30_000);
     const rephrase = ev('rephrase_within_session', -0.6, 40_000);
     const regen = ev('regenerate', -0.7, 35_000, { detail: { gapMs: 5_000 } });
-    expect(
-      byId([up, rephrase, regen])
-        .get(up.eventId)!
-        .rules.map((r) => r.rule),
-    ).toEqual(['contradicts_trace']);
+    expect(ruleNames([up, rephrase, regen], up.eventId)).toEqual(['contradicts_trace']);
     const lone = ev('thumbs_down', -1, 30_000);
     const h = byId([lone], ctx({ queryHistory: { traces: 12, meanScore: 0.8 } })).get(lone.eventId)!;
     expect(h.rules.map((r) => r.rule)).toEqual(['against_query_history']);
@@ -242,24 +244,14 @@ describe('noise rules', () => {
 
   it('trusts terse free text less', () => {
     const c = ev('correction', -0.8, 20_000, { detail: { text: 'no' } });
-    expect(
-      byId([c])
-        .get(c.eventId)!
-        .rules.map((r) => r.rule),
-    ).toEqual(['terse_text']);
+    expect(ruleNames([c], c.eventId)).toEqual(['terse_text']);
   });
 
   it('reads a Chinese or Japanese character as saying about a word: a short correction in them is not terse, "不对" is', () => {
-    const rules = (text: string) => {
-      const c = ev('correction', -0.8, 20_000, { detail: { text } });
-      return byId([c])
-        .get(c.eventId)!
-        .rules.map((r) => r.rule);
-    };
-    expect(rules('应该是14天')).toEqual([]);
-    expect(rules('期限は14日です')).toEqual([]);
-    expect(rules('不对')).toEqual(['terse_text']);
-    expect(rules('wrong')).toEqual(['terse_text']);
+    expect(correctionRules('应该是14天')).toEqual([]);
+    expect(correctionRules('期限は14日です')).toEqual([]);
+    expect(correctionRules('不对')).toEqual(['terse_text']);
+    expect(correctionRules('wrong')).toEqual(['terse_text']);
   });
 
   it('gives each event the verdict its rules say, read event by event against all the others, however many a trace holds', () => {
@@ -356,9 +348,7 @@ describe('noise rules', () => {
     const second = (gap: number) => {
       const a = ev('wrong_source', -0.8, 20_000, { detail: { chunkId: 'c1' } });
       const b = ev('wrong_source', -0.8, 20_000 + gap, { detail: { chunkId: 'c1' } });
-      return byId([a, b])
-        .get(b.eventId)!
-        .rules.map((r) => r.rule);
+      return ruleNames([a, b], b.eventId);
     };
     expect(second(DOUBLE_SUBMIT_MS)).toEqual(['double_submit']);
     expect(second(DOUBLE_SUBMIT_MS + 1)).toEqual([]);
@@ -387,23 +377,15 @@ describe('noise rules', () => {
   });
 
   it('calls text of 7 characters terse and of 8 not', () => {
-    const rules = (text: string) => {
-      const c = ev('correction', -0.8, 20_000, { detail: { text } });
-      return byId([c])
-        .get(c.eventId)!
-        .rules.map((r) => r.rule);
-    };
-    expect(rules('30 days')).toEqual(['terse_text']);
-    expect(rules('30 days.')).toEqual([]);
+    expect(correctionRules('30 days')).toEqual(['terse_text']);
+    expect(correctionRules('30 days.')).toEqual([]);
   });
 
   it('reads a later positive rating as reversing a thumbs-down, and a negative one not', () => {
     const rules = (stars: number) => {
       const down = ev('thumbs_down', -1, 20_000);
       const rating = ev('rating', (stars - 3) / 2, 26_000, { detail: { stars } });
-      return byId([down, rating])
-        .get(down.eventId)!
-        .rules.map((r) => r.rule);
+      return ruleNames([down, rating], down.eventId);
     };
     expect(rules(4)).toEqual(['reversed_by_behaviour']);
     expect(rules(2)).toEqual([]);
@@ -413,11 +395,7 @@ describe('noise rules', () => {
     const up = ev('thumbs_up', 1, 10_000);
     // 2 stars (-0.5 × 0.9) and a "no" to a prompt (-0.5 × 0.7): 0.8 against.
     const against = [ev('rating', -0.5, 20_000, { detail: { stars: 2 } }), ev('prompt_answered', -0.5, 21_000, { detail: { answer: 'no' } })];
-    expect(
-      byId([up, ...against])
-        .get(up.eventId)!
-        .rules.map((r) => r.rule),
-    ).toEqual(['contradicts_trace']);
+    expect(ruleNames([up, ...against], up.eventId)).toEqual(['contradicts_trace']);
     // A ticket (-1 × 0.9) against, 4 stars (+0.5 × 0.9) with it: half as much, not less.
     const ticket = ev('support_ticket', -1, 20_000, { sessionId: 'backend' });
     const four = ev('rating', 0.5, 21_000, { detail: { stars: 4 }, sessionId: 's2' });
@@ -429,10 +407,7 @@ describe('noise rules', () => {
     // A rephrase (-0.6 × 0.6) and a "no" (-0.5 × 0.7) weigh 0.71; the bounce (-0.3 × 0.3) makes 0.8.
     const others = [ev('rephrase_within_session', -0.6, 20_000), ev('prompt_answered', -0.5, 21_000, { detail: { answer: 'no' } })];
     const bounce = ev('bounce', -0.3, 22_000, { detail: { ms: 4_000 } });
-    const rules = (events: LoopEvent[]) =>
-      byId([up, ...events])
-        .get(up.eventId)!
-        .rules.map((r) => r.rule);
+    const rules = (events: LoopEvent[]) => ruleNames([up, ...events], up.eventId);
     expect(rules(others)).toEqual([]);
     expect(rules([...others, bounce])).toEqual(['contradicts_trace']);
   });
