@@ -321,40 +321,19 @@ describe('dominance', () => {
   });
 
   it('refuses a batch one origin raised more than 30% of, counting each example once, by session, user or address', () => {
-    const batch = (origins: (i: number) => Confirmed['origins']): Confirmed[] =>
-      Array.from({ length: 10 }, (_, i) => ({ queryKey: `q${i}`, query: `q${i}`, chunkId: `c${i}`, sourceDocId: 'd', relevance: 1, origins: origins(i) }));
-    expect(
+    // Ten examples, each raised by the origins given for it, against a 30% share.
+    const dominant = (origins: (i: number) => Confirmed['origins']) =>
       dominantOrigin(
-        batch((i) => ({ sessions: [i < 3 ? 'a' : `s${i}`] })),
+        Array.from({ length: 10 }, (_, i) => ({ queryKey: `q${i}`, query: `q${i}`, chunkId: `c${i}`, sourceDocId: 'd', relevance: 1, origins: origins(i) })),
         0.3,
-      ),
-    ).toBeNull();
-    expect(
-      dominantOrigin(
-        batch((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`] })),
-        0.3,
-      ),
-    ).toEqual({ kind: 'session', id: 'a', share: 0.4 });
+      );
+    expect(dominant((i) => ({ sessions: [i < 3 ? 'a' : `s${i}`] }))).toBeNull();
+    expect(dominant((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`] }))).toEqual({ kind: 'session', id: 'a', share: 0.4 });
     // One example listing a session twice is still one example.
-    expect(
-      dominantOrigin(
-        batch((i) => ({ sessions: i < 3 ? ['a', 'a'] : [`s${i}`] })),
-        0.3,
-      ),
-    ).toBeNull();
-    expect(
-      dominantOrigin(
-        batch((i) => ({ ips: [i < 4 ? 'ip' : `ip${i}`] })),
-        0.3,
-      ),
-    ).toEqual({ kind: 'ip', id: 'ip', share: 0.4 });
+    expect(dominant((i) => ({ sessions: i < 3 ? ['a', 'a'] : [`s${i}`] }))).toBeNull();
+    expect(dominant((i) => ({ ips: [i < 4 ? 'ip' : `ip${i}`] }))).toEqual({ kind: 'ip', id: 'ip', share: 0.4 });
     // The largest share is the one named.
-    expect(
-      dominantOrigin(
-        batch((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`], users: [i < 6 ? 'u' : `u${i}`] })),
-        0.3,
-      ),
-    ).toEqual({
+    expect(dominant((i) => ({ sessions: [i < 4 ? 'a' : `s${i}`], users: [i < 6 ? 'u' : `u${i}`] }))).toEqual({
       kind: 'user',
       id: 'u',
       share: 0.6,
