@@ -13,6 +13,23 @@ describe('the app', () => {
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: expect.any(String), field: 'path' } });
   });
 
+  it('tells browsers not to sniff any answer, whatever its route or status', async () => {
+    const { keys } = await newProject();
+    const answers = {
+      health: await call('/v1/health'),
+      config: await call('/v1/config', { headers: bearer(keys.write) }),
+      preflight: await call('/v1/events', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } }),
+      badBody: await call('/v1/events', { method: 'POST', headers: bearer(keys.write), json: { events: 'no' } }),
+      noKey: await call('/v1/traces/t-1'),
+      wrongMethod: await call('/v1/health', { method: 'POST' }),
+      unknownPath: await call('/nope'),
+      console: await call('/admin/'),
+    };
+    expect(answers.badBody.status).toBe(400);
+    expect(answers.unknownPath.status).toBe(404);
+    for (const [name, res] of Object.entries(answers)) expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+  });
+
   it('answers a known path asked with another method with a 405 naming the methods it answers', async () => {
     const { keys } = await newProject();
     for (const [method, path, allow] of [

@@ -7,6 +7,7 @@ import { originKnown } from './auth/keys.ts';
 import type { AppEnv } from './env.ts';
 import { handleError } from './errors.ts';
 import { decodableUrl } from './middleware/decodable-url.ts';
+import { noSniff } from './middleware/no-sniff.ts';
 import { ipRateLimit } from './middleware/rate-limit.ts';
 import { EXPOSED_HEADERS, readableRefusal } from './middleware/readable-refusal.ts';
 import { noUnstatedQuery } from './middleware/valid-query.ts';
@@ -42,6 +43,7 @@ const limited = ipRateLimit();
 const exceptPut = (handler: MiddlewareHandler<AppEnv>) => except((c) => c.req.method === 'PUT', handler);
 
 export const app = new Hono<AppEnv>()
+  .use(noSniff())
   .use('/v1/events', readableRefusal())
   .use('/v1/config', exceptPut(readableRefusal()))
   .use(
