@@ -16,7 +16,7 @@ export default defineConfig({
         // Client modules that load models (`*.node.test.ts`) run in Node too: workerd has no onnxruntime.
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts', 'console/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'widget/**/*.test.ts', 'client/**/*.node.test.ts', 'console/**/*.test.ts', 'tests/docs/**/*.test.ts'],
           exclude: ['console/**/*.e2e.test.ts'],
           environment: 'node',
         },
