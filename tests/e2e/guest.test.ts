@@ -275,16 +275,22 @@ describe('a good guest on the host page', () => {
   it('can be subclassed through RagFeedback.Element: a subclass under a tag of its own records and announces as the widget does', async () => {
     const { context, page, output } = await openHost(browser());
     const traceId = newTraceId('subclass');
-    await page.evaluate((traceId) => {
-      type Api = { Element: typeof HTMLElement };
-      const api = (customElements.get('rag-feedback') as unknown as { RagFeedback: Api }).RagFeedback;
-      customElements.define('acme-feedback', class extends api.Element {});
-      const el = document.createElement('acme-feedback');
-      el.setAttribute('trace-id', traceId);
-      el.innerHTML = '<p>Opened items can be returned within 14 days.</p>';
-      el.addEventListener('rf-vote', (e) => document.body.setAttribute('data-voted', (e as CustomEvent<{ vote: string }>).detail.vote));
-      document.body.append(el);
-    }, traceId);
+    const sameClass = await page.evaluate(
+      async ({ site, traceId }) => {
+        type Exports = { RagFeedback: { Element: typeof HTMLElement }; RagFeedbackElement: typeof HTMLElement };
+        // The module the page loaded, imported as a host's bundle would (written out for the page: the test runner would rewrite an import() of its own).
+        const { RagFeedback, RagFeedbackElement } = (await new Function('url', 'return import(url)')(`${site}/dist/widget/rag-feedback.js`)) as Exports;
+        customElements.define('acme-feedback', class extends RagFeedback.Element {});
+        const el = document.createElement('acme-feedback');
+        el.setAttribute('trace-id', traceId);
+        el.innerHTML = '<p>Opened items can be returned within 14 days.</p>';
+        el.addEventListener('rf-vote', (e) => document.body.setAttribute('data-voted', (e as CustomEvent<{ vote: string }>).detail.vote));
+        document.body.append(el);
+        return RagFeedback.Element === RagFeedbackElement && RagFeedbackElement === customElements.get('rag-feedback');
+      },
+      { site: site(), traceId },
+    );
+    expect(sameClass).toBe(true);
     await page.locator(`acme-feedback[trace-id="${traceId}"]`).getByRole('button', { name: 'Helpful', exact: true }).click();
     await eventually(traceId, (ev) => expect(ofType(ev, 'thumbs_up')).toHaveLength(1));
     expect(await page.locator('body').getAttribute('data-voted')).toBe('up');
