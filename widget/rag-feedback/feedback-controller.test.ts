@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedbackEvent } from '../../shared/schema/event.ts';
 import { REPEAT_WINDOW_MS } from '../defaults.ts';
+import { setDebug } from '../guard.ts';
 import { configure, normalizeConfig } from '../settings.ts';
 import { FeedbackController, type FeedbackHost } from './feedback-controller.ts';
 
@@ -224,6 +225,19 @@ describe('the popover', () => {
     feedback.submitCorrection('30 days', ' Policy v4 ');
     expect(recorded.map((r) => r.detail)).toEqual([{ text: '30 days' }, { text: '30 days', source: 'Policy v4' }]);
     expect(feedback.panel.kind).toBe('thanks');
+  });
+
+  it('names a correction whose text is not text in debug output, and records nothing for it', () => {
+    const logged = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    setDebug(true);
+    try {
+      feedback.submitCorrection({ text: 'an object' } as unknown as string);
+    } finally {
+      setDebug(false);
+    }
+    expect(recorded).toEqual([]);
+    expect(logged).toHaveBeenCalledWith('[rag-feedback]', 'ignored', { text: 'an object' });
+    logged.mockRestore();
   });
 
   it('shows a new step object each time, so a step shown again takes focus again', () => {

@@ -322,8 +322,9 @@ export class FeedbackController implements ReactiveController, FeedbackActions, 
   }
 
   submitCorrection(text: string, source?: string): void {
-    // Another type (a URL object as the source) counts as none given, rather than losing the correction to a TypeError.
-    text = typed(text, '').trim();
+    if (!meant(typeof text === 'string', text)) return;
+    text = text.trim();
+    // A source of another type (a URL object) counts as none given, rather than losing the correction to a TypeError.
     source = typed(source, '').trim();
     if (text) this.thank((this.corrected = this.submit('correction', source ? { text, source } : { text })));
   }
