@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cnIdValid, luhnValid, redactPII } from './redact.ts';
 
@@ -44,13 +45,15 @@ const redacted: [string, string][] = [
   ['Version 1.2.3.4 of the build server 10.0.0.1, updated the router to 10.0.0.2', 'Version 1.2.3.4 of the build server [IP], updated the router to [IP]'],
   // A list of versions ends where a word other than "and", "or" or "to" comes.
   ['versions 1.2.3.4, 1.2.3.5 on server 10.0.0.1 and 10.0.0.2', 'versions 1.2.3.4, 1.2.3.5 on server [IP] and [IP]'],
+  // No version has a port or a network's prefix length: four numbers with one are an address, after a version word too.
+  ['updated to 10.0.0.5:8080, version 1.2.3.4 and 1.2.3.5:443', 'updated to [IP]:8080, version 1.2.3.4 and [IP]:443'],
+  ['upgraded to 203.0.113.7/32', 'upgraded to [IP]/32'],
   // An address after a version in a list is not another version of it.
   ['version 1.2.3.4 and 192.168.1.20 leaked', 'version 1.2.3.4 and [IP] leaked'],
   ['updated to 2.3.4.5, 10.20.30.40 is the new server', 'updated to 2.3.4.5, [IP] is the new server'],
   // NAT64 addresses (64:ff9b::…) hold someone's IPv4 address; an IPv4 address written in an IPv6 one goes with it.
   ['via 64:ff9b::c000:201 or 64:ff9b::192.0.2.1, and 2001:db8::10.0.0.1.', 'via [IP] or [IP], and [IP].'],
-  // An IPv4 address mapped into IPv6 (::ffff:…), however it is spelled, goes whole; in the deprecated
-  // "compatible" form (::192.168.1.20) its IPv4 address goes.
+  // An IPv4 address mapped into IPv6 (::ffff:…), however it is spelled, goes whole.
   ['mapped ::ffff:192.168.1.20 or ::ffff:c0a8:114, ::FFFF:C0A8:0114', 'mapped [IP] or [IP], [IP]'],
   ['in full 0:0:0:0:0:ffff:c0a8:114, translated [::ffff:0:c0a8:114]:443', 'in full [IP], translated [[IP]]:443'],
   // Unless the IPv4 rule keeps it: this machine, any address, the broadcast one.
@@ -60,7 +63,10 @@ const redacted: [string, string][] = [
   ],
   // 7.250.1.2 and 15.250.1.2 are someone's: their first group has three digits (7fa, ffa), not four.
   ['::ffff:7fa:102, ::ffff:7.250.1.2 and ::ffff:ffa:102', '[IP], [IP] and [IP]'],
-  ['from ::192.168.1.20', 'from ::[IP]'],
+  // So does one in the deprecated "compatible" form, after "::" alone, however it is spelled.
+  ['from ::192.168.1.20 or ::c0a8:114, [::C0A8:0114]:443 and 0:0:0:0:0:0:c0a8:114', 'from [IP] or [IP], [[IP]]:443 and [IP]'],
+  // A link-local address before its zone, and a network's prefix, before its length too.
+  ['gateway fe80::1%eth0, prefix 2001:db8:: and 2001:db8::/32', 'gateway [IP]%eth0, prefix [IP] and [IP]/32'],
   ['a@b.io, 13912345678 & 4111111111111111', '[EMAIL], [PHONE] & [CARD]'],
   // A card followed by its expiry or security code: only the card goes.
   ['card 4111 1111 1111 1111 12/26', 'card [CARD] 12/26'],
@@ -122,6 +128,8 @@ const untouched: string[] = [
   'the NAT64 prefix 64:ff9b::/96',
   // This machine in IPv6, however it is spelled.
   'ping ::1, [::1]:8080, 0:0:0:0:0:0:0:1 or 0000:0000:0000:0000:0000:0000:0000:0001',
+  // The IPv4 addresses kept below, in the compatible form: this machine, any address, the broadcast one.
+  'ping ::127.0.0.1 or ::7f00:1, ::0.1.2.3 or ::1:203, ::255.255.255.255 or ::ffff:ffff',
   // This machine, any address and netmasks: no one's.
   'listen on 0.0.0.0:8080, db at 127.0.0.1:5432, mask 255.255.255.0 or 255.255.0.0',
   'the number 12345678 alone',
@@ -134,6 +142,7 @@ const untouched: string[] = [
   'Upgrade to 2.0.0.1 and release 3.4.5.6, ver 1.0.0.12',
   // Every number of a list of versions is one.
   'upgraded from 1.2.3.4 to 1.2.3.5, versions 1.2.3.4, 1.2.3.5 and 1.2.3.6, version 2.0.0.1 or 2.0.0.2',
+  'version 10.0.0.5 and 10.0.0.7, build 4.18.2.3: fixed',
   'tracking 1Z999AA10123456784',
   'ISBN 978-3-16-148410-0',
   'order 0012345678 and code 012345',
@@ -166,6 +175,37 @@ const untouched: string[] = [
 describe('redactPII', () => {
   it.each(redacted)('%s', (input, expected) => expect(redactPII(input)).toBe(expected));
   it.each(untouched)('leaves alone: %s', (input) => expect(redactPII(input)).toBe(input));
+});
+
+/** An IPv4 address as four numbers, the first one of `firsts`. */
+const ipv4 = (firsts: fc.Arbitrary<number>) => fc.tuple(firsts, fc.nat(255), fc.nat(255), fc.nat(255));
+
+/** Every way IPv6 writes an IPv4 address inside it: dotted or as two hex groups, with or without leading zeros, in either case. */
+const ipv6Spellings = ([a, b, c, d]: number[], { padded, upper }: { padded: boolean; upper: boolean }): string[] => {
+  const group = (n: number) => n.toString(16).padStart(padded ? 4 : 1, '0');
+  const hex = `${group(a! * 256 + b!)}:${group(c! * 256 + d!)}`;
+  const dotted = `${a}.${b}.${c}.${d}`;
+  const forms = [`::ffff:${dotted}`, `::ffff:${hex}`, `0:0:0:0:0:ffff:${hex}`, `::${dotted}`, `::${hex}`, `0:0:0:0:0:0:${hex}`];
+  return forms.map((form) => (upper ? form.toUpperCase() : form));
+};
+const spellingStyle = fc.record({ padded: fc.boolean(), upper: fc.boolean() });
+
+describe('IPv4 addresses inside IPv6 ones', () => {
+  it('go whole, however they are spelled', () => {
+    const someones = fc.integer({ min: 1, max: 254 }).filter((a) => a !== 127);
+    fc.assert(
+      fc.property(ipv4(someones), spellingStyle, (address, style) => {
+        for (const form of ipv6Spellings(address, style)) expect(redactPII(`from ${form} today`)).toBe('from [IP] today');
+      }),
+    );
+  });
+  it("stay when they are no one's: this machine, any address, the broadcast one", () => {
+    fc.assert(
+      fc.property(ipv4(fc.constantFrom(0, 127, 255)), spellingStyle, (address, style) => {
+        for (const form of ipv6Spellings(address, style)) expect(redactPII(`from ${form} today`)).toBe(`from ${form} today`);
+      }),
+    );
+  });
 });
 
 describe('checksums', () => {

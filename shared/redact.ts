@@ -90,14 +90,18 @@ export function cnIdValid(id: string): boolean {
  * time such as 12:30:45 (fewer than eight groups and no "::"), and writes every spelling of an
  * address alike, in lower case without leading zeros. An address anyone is reached at starts with a
  * group of four hex digits (2001:…, fd12:…, fe80:…; none anyone is given starts with 0), or holds someone's IPv4 address: after NAT64's
- * 64:ff9b: (the prefix alone, "64:ff9b::", is everyone's), or mapped after ::ffff:
- * (::ffff:192.168.1.20, 0:0:0:0:0:ffff:c0a8:114, both written ::ffff:c0a8:114) unless it is one the
- * IPv4 rule keeps (0.…, 127.…, 255.…, written ::ffff:ab:cd, ::ffff:7fab:cd, ::ffff:ffab:cd). "::", "a::b" and
- * "ab::cd" are code ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1" this machine.
+ * 64:ff9b: (the prefix alone, "64:ff9b::", is everyone's), mapped after ::ffff:
+ * (::ffff:192.168.1.20, 0:0:0:0:0:ffff:c0a8:114, both written ::ffff:c0a8:114) or in the deprecated
+ * compatible form, two groups after "::" alone (::192.168.1.20, written ::c0a8:114; ::ffff:c0a8 is
+ * 255.255.192.168 in it), unless it is one the IPv4 rule keeps (0.…, 127.…, 255.…, written
+ * ::ffff:ab:cd, ::ffff:7fab:cd, ::ffff:ffab:cd, ::7fab:cd). "::", "a::b" and "ab::cd" are code
+ * ("f :: Int", "use a::b"), "x[::10]" a Python slice, and "::1" this machine.
  */
 function ipv6Valid(candidate: string): boolean {
   try {
-    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::ffff:(?!(?:(?:7f|ff)[\da-f]{2}|[\da-f]{1,2}):[\da-f]{1,4}\]))/.test(new URL(`http://[${candidate}]/`).host);
+    return /^\[(?:[\da-f]{4}:|64:ff9b:(?!:])|::(?:ffff:(?=\w+:)|(?=\w+:\w+]))(?!(?:(?:7f|ff)[\da-f]{2}|[\da-f]{1,2}):[\da-f]{1,4}\]))/.test(
+      new URL(`http://[${candidate}]/`).host,
+    );
   } catch {
     return false;
   }
@@ -138,13 +142,14 @@ export const PII_DETECTORS: Detector[] = [
   // An IPv4 address, but not four numbers right after a version word, nor the others of their list
   // that share their first number ("versions 1.2.3.4, 1.2.3.5 and 1.2.3.6", "upgraded from 1.2.3.4
   // to 1.2.3.5"; "version 1.2.3.4 and 192.168.1.20" is an address): the first alternative, confirmed
-  // never, keeps them. "build 4.18.2.3", "Version: 10.2.0.1" are versions
+  // never, keeps them, unless a port or a prefix length follows, as none follows a version ("updated
+  // to 10.0.0.5:8080" is an address). "build 4.18.2.3", "Version: 10.2.0.1" are versions
   // (as "v1.2.3.4" is, which starts no token). Nor this machine (127.…), any address (0.0.0.0) or a
   // netmask (255.255.255.0): no one's.
   {
     kind: 'ip',
     pattern:
-      /\b(?:ver(?:sion)?s?|build|release|up(?:dat|grad)\w* (?:to|from)):? (\d+)(?:\.\d+){3}(?:(?:,? (?:and|or|to)|,) \1(?:\.\d+){3}){0,9}|(?<![\w.])(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
+      /\b(?:ver(?:sion)?s?|build|release|up(?:dat|grad)\w* (?:to|from)):? (\d+)(?:\.\d+){3}(?:(?:,? (?:and|or|to)|,) \1(?:\.\d+){3}){0,9}(?!:\d|\/\d\d?(?![\d.]))|(?<![\w.])(?!(?:0|127|255)\.)(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w-]|\.\d)/gi,
     confirm: (m) => /^\d/.test(m),
   },
 ];
