@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactPII } from './redact.ts';
 import { redactPIIAndAddresses } from './redact-address.ts';
@@ -82,6 +83,10 @@ const redacted: [string, string][] = [
   ['Austin 4 Privet Drive', 'Austin [ADDRESS]'],
   ['Seattle 12 Pine Way is hers, Tampa 9 Deer Loop his', 'Seattle [ADDRESS] is hers, Tampa [ADDRESS] his'],
   ['McKinney 4 Privet Drive', 'McKinney [ADDRESS]'],
+  // The number of a part of a building, after a sentence's end, or before a city and state is a house number.
+  ['Unit 2 Pine Way', 'Unit [ADDRESS]'],
+  ['that was the last step. 2 Pine Way is my home', 'that was the last step. [ADDRESS] is my home'],
+  ['Step 2 Pine Way, Springfield, IL 62704', 'Step [ADDRESS]'],
 ];
 
 const untouched: string[] = [
@@ -119,6 +124,10 @@ const untouched: string[] = [
   'The Feedback Loop and the Paper Trail',
   'we ran 3 loops along the trail, then 2 more laps of the loop',
   'Step 2 Run the tests',
+  // The number of a step, a chapter, a figure, a season or a level before a name ending in a street suffix.
+  'Step 2 Pine Way',
+  'in step 2 Pine Way is wrong, see Chapter 3 Abbey Road.',
+  'Fig. 4 Main Street and figure 5 Elm Drive, Season 2 Coronation Street, Level 3 Rainbow Road',
   'I have 2 Boarding Pass copies',
   'we did 5 Dry Run tests on 3 Data Point values',
   'a 3 Point plan for 2 Loops',
@@ -151,6 +160,21 @@ const untouched: string[] = [
 describe('redactPIIAndAddresses', () => {
   it.each(redacted)('%s', (input, expected) => expect(redactPIIAndAddresses(input)).toBe(expected));
   it.each(untouched)('leaves alone: %s', (input) => expect(redactPIIAndAddresses(input)).toBe(input));
+  it("reads a part's number as no house number, and the same number alone as one", () => {
+    const part = fc.constantFrom('Step', 'step', 'Chapter', 'section', 'Fig.', 'Figure', 'Season', 'episode', 'Level', 'Lesson', 'Part', 'Table');
+    const street = fc.tuple(
+      fc.integer({ min: 1, max: 99999 }),
+      fc.constantFrom('Pine', 'Abbey', 'Main', 'Maple', 'Coronation', 'Rainbow', 'Silk', 'Baker', 'Cedar Hill'),
+      fc.constantFrom('Way', 'Street', 'Road', 'Drive', 'Lane', 'Avenue', 'Court', 'Terrace', 'St', 'Rd'),
+    );
+    const after = fc.constantFrom('', ' is wrong', ', then', ' and the next');
+    fc.assert(
+      fc.property(part, street, after, (word, [number, name, suffix], tail) => {
+        expect(redactPIIAndAddresses(`${word} ${number} ${name} ${suffix}${tail}`)).toBe(`${word} ${number} ${name} ${suffix}${tail}`);
+        expect(redactPIIAndAddresses(`at ${number} ${name} ${suffix}${tail}`)).toBe(`at [ADDRESS]${tail}`);
+      }),
+    );
+  });
   it('redacts PII as redactPII does', () => {
     const text = 'mail ann@example.com, 手机 13812345678, card 4111 1111 1111 1111';
     expect(redactPIIAndAddresses(text)).toBe(redactPII(text));

@@ -103,15 +103,26 @@ const THING_WAY = 'Best|Only|Right|Wrong|Easiest|Fastest|Simplest|Other|Same|One
 const THING = String.raw`\b(?:(?:${THING_LOOP}) Loop|(?:${THING_DRIVE}) Drive|(?:${THING_WAY}) Way)`;
 
 /**
+ * Words that number a part of a text, a course, a show or a game, in either case ("Step 2",
+ * "chapter 3", "Fig. 4", "Season 2", "Level 3"): the number after one is that part's, no house
+ * number ("Step 2 Pine Way", "Chapter 3 Abbey Road"). Not the parts of a building (Unit, Suite,
+ * Floor), which an address may start with, nor words that are also names (Page, Day), read as a
+ * person's.
+ */
+const PART_WORDS = String.raw`Step|Stage|Phase|Part|Chapter|Section|Lesson|Module|Exercise|Question|Task|Figure|Fig\.?|Table|Appendix|Slide|Episode|Season|Volume|Vol\.?|Track|Level|Item|Tip|Option|Example|Method`;
+const PART_WORD = PART_WORDS.replace(/\b[A-Z]/g, (initial) => `[${initial}${initial.toLowerCase()}]`);
+const PART_NUMBER = String.raw`(?<!\b(?:${PART_WORD}) )`;
+
+/**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
  * apartment or suite and "City, ST 12345". One with neither is an address only if the sentence
  * does not go on with a lower-case word that would make the suffix part of a name, nor is it a
- * product's name and version or a thing's name; a number before a word with no street name
- * ("Section 2 Road safety", "Route 66") is not one either.
+ * product's name and version, a thing's name or a part's number; a number before a word with no
+ * street name ("Section 2 Road safety", "Route 66") is not one either.
  */
 const US_ADDRESS_CAPITALIZED = new RegExp(
   String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)` +
-    String.raw`|(?!${PRODUCT_VERSION})${US_STREET}(?<!${THING})(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
+    String.raw`|(?!${PRODUCT_VERSION})${PART_NUMBER}${US_STREET}(?<!${THING})(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
   'g',
 );
 
