@@ -27,6 +27,17 @@ it('changes the mining threshold once a night, however often its slice runs', as
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.49);
 });
 
+it('changes the mining threshold once a night when its first slice runs at the first moment of the night', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:00Z`);
+  await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
+    .bind(p.id, night - 7 * DAY)
+    .run();
+  await queue.slice(stageContext(p.id, night), null);
+  await queue.slice(stageContext(p.id, night + 60_000), null);
+  expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
+});
+
 it('leaves the threshold and the queue as a later night left them when a missed night is run after it', async () => {
   const p = await newProject();
   const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);

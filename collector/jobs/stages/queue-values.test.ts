@@ -1,0 +1,64 @@
+/** Which items the queue stage counts and lets wait, by their expected value. */
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
+import { utcDay } from '../../../shared/time.ts';
+import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
+import { newProject } from '../../test/fixtures.ts';
+import { stageContext } from '../../test/stage-context.ts';
+import { queue } from './queue.ts';
+
+const DAY = 86_400_000;
+
+/** `count` held items `<prefix>-001`… worth `value` each, each on a question of its own. */
+const heldItems = (projectId: string, prefix: string, count: number, value: number, minedAt: number) =>
+  env.DB.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?3)
+     insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
+       evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
+     select ?1, printf('%s-%03d', ?2, i), ?2 || i, ?2 || i || '?', 'c' || i, 'doc.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, ?4, ?4, 'held', ?5, ?5
+     from n`,
+  ).bind(projectId, prefix, count, value, minedAt);
+
+const pendingValues = async (projectId: string) =>
+  (
+    await env.DB.prepare(`select expected_value as v from review_items where project_id = ? and status = 'pending'`).bind(projectId).all<{ v: number }>()
+  ).results.map((r) => r.v);
+
+it('keeps the threshold when the items worth exactly it fill more than a quarter of the week', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
+  await env.DB.batch([
+    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
+    heldItems(p.id, 'at', Math.ceil(capacity / 2), 1, night - DAY),
+  ]);
+  await queue.slice(stageContext(p.id, night), null);
+  expect(thresholdOf(await currentThresholdStatement(env.DB, p.id).all())).toBe(1);
+  expect((await pendingValues(p.id)).length).toBe(Math.ceil(capacity / 2));
+});
+
+it('lets the most valuable items wait first when more than a week’s worth are at or above the threshold', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
+  // More than a week clears: the threshold rises to the lesser value, which the best leave room for a few of.
+  const best = capacity - 10;
+  await env.DB.batch([heldItems(p.id, 'best', best, 0.9, night - DAY), heldItems(p.id, 'less', 20, 0.6, night - DAY)]);
+  await queue.slice(stageContext(p.id, night), null);
+  const values = await pendingValues(p.id);
+  expect(values.length).toBe(capacity);
+  expect(values.filter((v) => v === 0.9).length).toBe(best);
+});
+
+it('lets an item wait on the night the threshold relaxes below its value', async () => {
+  const p = await newProject();
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  await env.DB.batch([
+    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
+    // Held below the threshold of 1; the queue is short, so tonight relaxes it to 0.7.
+    heldItems(p.id, 'between', 1, 0.8, night - DAY),
+  ]);
+  await queue.slice(stageContext(p.id, night), null);
+  expect(await pendingValues(p.id)).toEqual([0.8]);
+});
