@@ -1,0 +1,38 @@
+/** A run's window ends at its moment, that millisecond included: what arrived then is this run's, never the next one's. */
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { runNightly } from './nightly.ts';
+
+const DAY = 86_400_000;
+
+const statsOf = (projectId: string, traceId: string) =>
+  env.DB.prepare('select trusted_signals as trusted from trace_stats where project_id = ? and trace_id = ?')
+    .bind(projectId, traceId)
+    .first<{ trusted: number }>();
+
+it('takes an answer that arrived at the last millisecond of the window', async () => {
+  const p = await newProject();
+  // A night run for a moment already past, so its window ends at that moment.
+  const at = Date.now() - 60_000;
+  const t = trace({ createdAt: at - 60_000 });
+  await sendTraffic(p, [t]);
+  await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
+  await runNightly(env, at, { projects: [p.id] });
+  expect(await statsOf(p.id, t.traceId)).toEqual({ trusted: 0 });
+});
+
+it('takes a vote that arrived at the last millisecond of the window on an answer of an earlier night', async () => {
+  const p = await newProject();
+  const at = Date.now() - 60_000;
+  const t = trace({ createdAt: at - DAY - 60_000 });
+  await sendTraffic(p, [t]);
+  await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?')
+    .bind(at - DAY - 30_000, p.id, t.traceId)
+    .run();
+  await runNightly(env, at - DAY, { projects: [p.id] });
+  await sendTraffic(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+  await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
+  await runNightly(env, at, { projects: [p.id] });
+  expect(await statsOf(p.id, t.traceId)).toEqual({ trusted: 1 });
+});
