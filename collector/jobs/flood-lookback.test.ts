@@ -48,6 +48,40 @@ it('distrusts what a flood sent before the night that found it, in the day it lo
   expect(trusted!.n).toBe(0);
 });
 
+it('distrusts what a flooding user sent before the night that found them, from any session or address', async () => {
+  const p = await newProject();
+  // One signed-in user, each answer in a session (and so a call, from an address) of its own.
+  const answers = Array.from({ length: 15 }, (_, i) => trace({ userIdHash: 'u-flood', sessionId: `s-${i}`, createdAt: Date.now() - 60_000 }));
+  const downvote = (i: number) => ({
+    traceId: answers[i]!.traceId,
+    sessionId: `s-${i}`,
+    signalType: 'thumbs_down' as const,
+    clientTs: Date.now() - 50_000 + i * 1_000,
+  });
+  await sendTraffic(p, answers);
+  await sendTraffic(
+    p,
+    [],
+    [
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote),
+      {
+        traceId: answers[8]!.traceId,
+        sessionId: 's-8',
+        signalType: 'correction',
+        detail: { text: 'Refunds take 30 days, not 14.' },
+        clientTs: Date.now() - 40_000,
+      },
+    ],
+  );
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const open = async () =>
+    (await env.DB.prepare(`select count(*) as n from corrections where project_id = ? and status = 'open'`).bind(p.id).first<{ n: number }>())!.n;
+  expect(await open()).toBe(1);
+  await sendTraffic(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
+  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  expect(await open()).toBe(0);
+});
+
 it('keeps distrusting a flood when its answers are assessed again, after the nights that look for floods have passed it', async () => {
   const p = await newProject();
   const answers = Array.from({ length: 12 }, () => trace({ sessionId: 'flooder', createdAt: Date.now() - 60_000 }));
