@@ -3,10 +3,11 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { DAY_MS, utcDay } from '../../shared/time.ts';
-import { documentWindowAfter, recentWindowAfter } from '../loop/documents.ts';
+import { documentWindowAfter, firstListedDay, recentWindowAfter } from '../loop/documents.ts';
 import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { WORST_SQL } from './stages/documents.ts';
+import { UNLISTED_DAYS_SQL } from './stages/prepare.ts';
 
 const answerFrom = (doc: string, createdAt: number, query: string): TraceInput =>
   trace({
@@ -54,5 +55,26 @@ describe("a stale document's evidence", () => {
     expect(body.documents.map((d) => d.sourceDocId)).toEqual(['returns.md']);
     expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
     expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+  });
+
+  it('has every day of the window without a list counted again, its first included, none before it', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const first = firstListedDay(now);
+    const next = (day: string, by = 1) => utcDay(Date.parse(`${day}T00:00:00Z`) + by * DAY_MS);
+    const days = [next(first, -1), first, next(first)];
+    await env.DB.batch(
+      days.map((day) =>
+        env.DB.prepare(
+          `insert into document_days (project_id, source_doc_id, source_doc_versions, day, traces, scored, negative, positive, requeried)
+           values (?, 'doc.md', '["v1"]', ?, 1, 1, 1, 0, 0)`,
+        ).bind(p.id, day),
+      ),
+    );
+    await env.DB.prepare(UNLISTED_DAYS_SQL).bind(p.id, utcDay(now), first).run();
+    const { results } = await env.DB.prepare(`select key from loop_touched where project_id = ? and kind = 'day' order by key`)
+      .bind(p.id)
+      .all<{ key: string }>();
+    expect(results.map((r) => r.key)).toEqual(days.slice(1));
   });
 });
