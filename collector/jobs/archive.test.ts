@@ -147,6 +147,64 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     expect((await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag).toBe(etag);
   });
 
+  it('leaves the day still under way unwritten', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    await answer(p);
+    await sliceUntilDone(archive, contextOf(p.id, now, true));
+    expect(await archived(p.id, 'traces', utcDay(now))).toBeNull();
+    expect(await archived(p.id, 'events', utcDay(now))).toBeNull();
+  });
+
+  it('writes a day again with rows that came late only once it is due for purge', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    // The first day retention keeps tonight: not due yet.
+    const day = utcDay(now - 90 * DAY_MS);
+    await arrivedAt(p.id, [await answer(p)], Date.parse(`${day}T10:00:00Z`));
+    await sliceUntilDone(archive, contextOf(p.id, now, true));
+    const late = await answer(p);
+    await arrivedAt(p.id, [late], Date.parse(`${day}T12:00:00Z`));
+    const unchanged = await archive.slice(contextOf(p.id, now, true), null);
+    expect(unchanged.counts).toMatchObject({ written: 0 });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).not.toContain(late);
+    // The next night it is due: written again with them before retention purges it.
+    expect((await archive.slice(contextOf(p.id, now + DAY_MS, true), null)).counts).toMatchObject({ written: 2 });
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toContain(late);
+  });
+
+  it('writes the first day retention kept again without an erased user’s rows, as any day it has not purged', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    const day = utcDay(now - 90 * DAY_MS);
+    const gone = await answer(p, 'u-gone');
+    const stays = await answer(p, 'u-stays');
+    await arrivedAt(p.id, [gone, stays], Date.parse(`${day}T10:00:00Z`));
+    // Archived; retention purged the days before it, none of its rows.
+    await runNightly(env, now + 1_000, { projects: [p.id] });
+    expect(await rowsOf(p.id)).toEqual({ traces: 2, events: 2 });
+    await eraseUser(env.DB, p.id, 'u-gone');
+    await sliceUntilDone(archive, contextOf(p.id, now + 1_000, true));
+    expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
+    expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(await eventIdsOf(p.id, [stays]));
+  });
+
+  it('lets retention purge a day only once every table of it is archived whole', async () => {
+    const p = await newProject();
+    const now = Date.now();
+    await arrivedAt(p.id, [await answer(p)], Date.parse(`${utcDay(now - 92 * DAY_MS)}T10:00:00Z`));
+    const ctx = contextOf(p.id, now, true);
+    await sliceUntilDone(archive, ctx);
+    // Its events archived, its traces being written again (as a writing under way or cut short leaves them)…
+    await env.DB.prepare(`update archived_days set rows = -1 where project_id = ? and kind = 'traces'`).bind(p.id).run();
+    await sliceUntilDone(retention, ctx);
+    expect(await rowsOf(p.id)).toEqual({ traces: 1, events: 1 });
+    // …or not archived at all.
+    await env.DB.prepare(`delete from archived_days where project_id = ? and kind = 'traces'`).bind(p.id).run();
+    await sliceUntilDone(retention, ctx);
+    expect(await rowsOf(p.id)).toEqual({ traces: 1, events: 1 });
+  });
+
   it('writes a chunk’s score as stored, every digit of it', async () => {
     const p = await newProject();
     const now = Date.now();
