@@ -55,3 +55,21 @@ it('keeps the time of a session’s first answer, and the re-asks its purged ans
   await runNightly(env, Date.now() + DAY, { projects: [p.id] });
   expect(await sessionRow(p.id, 's-long')).toEqual({ traces: 3, requeried: 1, firstAt: long });
 });
+
+it('keeps the time of its last answer, purged, when an answer made before it is imported into the session later', async () => {
+  const p = await newProject();
+  const last = trace({ sessionId: 's-back', createdAt: Date.now() - 120_000 });
+  await sendTraffic(p, [last]);
+  const lastAt = Date.now() - 91 * DAY;
+  await env.DB.prepare('update traces set created_at = ?2, received_at = ?2 where project_id = ?1 and trace_id = ?3').bind(p.id, lastAt, last.traceId).run();
+  // Counted, then purged, in the same run.
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  // A backfill brings an answer of the same session made a day before it.
+  const earlier = trace({ sessionId: 's-back', createdAt: lastAt - DAY });
+  await sendTraffic(p, [earlier]);
+  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  const row = await env.DB.prepare('select traces, first_at as firstAt, last_at as lastAt from session_stats where project_id = ? and session_id = ?')
+    .bind(p.id, 's-back')
+    .first();
+  expect(row).toEqual({ traces: 2, firstAt: lastAt - DAY, lastAt });
+});
