@@ -47,6 +47,8 @@ const redacted: [string, string][] = [
   ['versions 1.2.3.4, 1.2.3.5 on server 10.0.0.1 and 10.0.0.2', 'versions 1.2.3.4, 1.2.3.5 on server [IP] and [IP]'],
   // No version has a port or a network's prefix length: four numbers with one are an address, after a version word too.
   ['updated to 10.0.0.5:8080, version 1.2.3.4 and 1.2.3.5:443', 'updated to [IP]:8080, version 1.2.3.4 and [IP]:443'],
+  // However many digits the address's last number has, and at a sentence's end.
+  ['updated to 192.168.1.20:8080, upgraded to 203.0.113.70/32.', 'updated to [IP]:8080, upgraded to [IP]/32.'],
   ['upgraded to 203.0.113.7/32', 'upgraded to [IP]/32'],
   // An address after a version in a list is not another version of it.
   ['version 1.2.3.4 and 192.168.1.20 leaked', 'version 1.2.3.4 and [IP] leaked'],
