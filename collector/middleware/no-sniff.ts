@@ -7,5 +7,6 @@ import type { MiddlewareHandler } from 'hono';
 export const noSniff = (): MiddlewareHandler =>
   async function noSniff(c, next) {
     await next();
+    // Every answer's headers can be set: the app makes its own, and the console copies what the assets binding sends.
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
   };

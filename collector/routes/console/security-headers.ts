@@ -20,11 +20,10 @@ export const CONSOLE_CSP = [
   'trusted-types lit-html',
 ].join('; ');
 
-/** Headers on every console response, whether a page, a script or an error. */
+/** Headers on every console response, whether a page, a script or an error (and `nosniff`, as on every answer: middleware/no-sniff.ts). */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONSOLE_CSP,
   'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
