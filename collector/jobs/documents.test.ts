@@ -6,7 +6,7 @@ import { documentWindowAfter, recentWindowAfter } from '../loop/documents.ts';
 import { flaggedDocuments } from '../storage/documents.ts';
 import { runOf } from '../storage/loop-runs.ts';
 import { settingsOf } from '../storage/loop-settings.ts';
-import { adminCall as admin, newProject, planOf, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, nightsAfterNow, planOf, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 import { COUNTS_SQL, documents, documentsStage, PAGE_SQL, WORST_SQL } from './stages/documents.ts';
 import { UNLISTED_DAYS_SQL } from './stages/prepare.ts';
@@ -214,7 +214,7 @@ describe('stale documents and corrections', () => {
     expect(await row()).toEqual({ traces: 12, negative: 12, worst: '[]' });
     // Made to look counted before lists were kept: still not counted again, its answers being gone.
     await env.DB.prepare('update document_days set worst = null where project_id = ? and day = ?').bind(p.id, day).run();
-    const next = await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    const next = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(next.runs[0]!.stages.find((s) => s.name === 'days')!.counts.days ?? 0).toBe(0);
     expect(await row()).toEqual({ traces: 12, negative: 12, worst: null });
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { adminCall, event, newProject, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall, event, newProject, nightsAfterNow, rowsNaming, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -90,7 +90,7 @@ describe("erasing a user from a session another user's answers are in too", () =
     expect((await sessionRows(p)).map((r) => [r.session_id, r.user_id_hash, r.traces, r.negative])).toEqual([['purged-shared', 'u-a', 2, 2]]);
     // The archive of their purged day still holds them: the request to take them out of it names them until the next night has.
     expect(await rowsNaming(p.id, [ERASED])).toEqual([expect.stringMatching(/^archive_erasures: /)]);
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await rowsNaming(p.id, [ERASED])).toEqual([]);
   });
 });

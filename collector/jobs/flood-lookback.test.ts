@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -36,7 +36,7 @@ it('distrusts what a flood sent before the night that found it, in the day it lo
   expect(await open()).toBe(1);
   // Six more the next night make it one: what it sent the night before is distrusted too.
   await sendTraffic(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
-  const summary = await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  const summary = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources).toBeGreaterThan(0);
   expect(await open()).toBe(0);
   const trusted = await env.DB.prepare(
@@ -105,7 +105,7 @@ it('keeps distrusting a flood when its answers are assessed again, after the nig
     .bind(3 * DAY, p.id)
     .run();
   await sendTraffic(p, [], [{ traceId: answers[0]!.traceId, sessionId: 'reader', signalType: 'citation_click', detail: { chunkId: 'c1' } }]);
-  const summary = await runNightly(env, Date.now() + 2 * DAY, { projects: [p.id] });
+  const summary = await runNightly(env, nightsAfterNow(2), { projects: [p.id] });
   expect(summary.runs[0]!.error).toBeUndefined();
   expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.touchedByEvents).toBe(1);
   expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources ?? 0).toBe(0);

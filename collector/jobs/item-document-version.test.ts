@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminCall as admin, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const start = Date.UTC(2026, 10, 2, 10);
@@ -36,7 +36,7 @@ describe('a review item whose document was updated after it was mined', () => {
     // The document is updated; the next day's answer retrieves the new text of the same chunk.
     const second = badAnswer('b', refund('v2', NEW), start + 86_400_000);
     await send(p, [second.trace], second.events);
-    expect((await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] })).done).toBe(true);
+    expect((await runNightly(env, nightsAfterNow(1), { projects: [p.id] })).done).toBe(true);
     const judged = (await admin<Item>(p, `/review/${item!.id}`)).body;
     expect(judged).toMatchObject({ status: 'answered', verdict: 'relevant' });
     expect(judged.chunk).toMatchObject({ sourceDocVersion: 'v1', text: OLD });
@@ -45,7 +45,7 @@ describe('a review item whose document was updated after it was mined', () => {
     await admin(p, `/review/${item!.id}`, { method: 'POST', json: { verdict: null } });
     const third = badAnswer('c', refund('v2', NEW), start + 2 * 86_400_000);
     await send(p, [third.trace], third.events);
-    expect((await runNightly(env, Date.now() + 2 * 86_400_000, { projects: [p.id] })).done).toBe(true);
+    expect((await runNightly(env, nightsAfterNow(2), { projects: [p.id] })).done).toBe(true);
     expect((await admin<Item>(p, `/review/${item!.id}`)).body.chunk).toMatchObject({ sourceDocVersion: 'v2', text: NEW });
   });
 });

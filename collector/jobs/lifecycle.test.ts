@@ -6,7 +6,7 @@ import { utcDay } from '../../shared/time.ts';
 import { isHeldOut } from '../loop/eval-sets.ts';
 import { ERASE_PASS_QUERIES, eraseUser } from '../storage/erasure.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
-import { bearer, call, event, newProject, ORIGIN, reviewRowsOf, rowsNaming, trace } from '../test/fixtures.ts';
+import { bearer, call, event, newProject, nightsAfterNow, ORIGIN, reviewRowsOf, rowsNaming, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
@@ -222,7 +222,7 @@ describe('eval sets, loop health, retention and erasure', () => {
       .run();
     // A new answer and click add to what the purged ones left.
     await answerWithClick();
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await stats()).toEqual({ ...first, retrieved: 2, top_ranked: 2, clicks: 2 });
   });
 
@@ -230,11 +230,14 @@ describe('eval sets, loop health, retention and erasure', () => {
     const p = await newProject();
     const t = trace({ retrievedChunks: chunks, rerankedChunks: undefined, createdAt: Date.now() - 60_000 });
     await send(p, [t], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
+    // Both arrived at noon yesterday, whatever the hour the test runs at.
+    const arrived = Date.parse(`${utcDay(Date.now() - 86_400_000)}T12:00:00Z`);
+    for (const table of ['traces', 'feedback_events'])
+      await env.DB.prepare(`update ${table} set received_at = ? where project_id = ?`).bind(arrived, p.id).run();
     // Ninety days and a second after they arrived: past the retention by the clock, within it by the day.
-    const night = Date.now() + 90 * 86_400_000 + 1_000;
+    const night = arrived + 90 * 86_400_000 + 1_000;
     await runNightly(env, night, { projects: [p.id] });
-    const sameDay = utcDay(Date.now()) === utcDay(night - 90 * 86_400_000);
-    expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual(sameDay ? [1, 1] : [0, 0]);
+    expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual([1, 1]);
     await runNightly(env, night + 86_400_000, { projects: [p.id] });
     expect([await count('traces', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
@@ -267,7 +270,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(abandoned.listed).toBeGreaterThan(0);
     expect(abandoned.scores).toBeGreaterThan(0);
     expect(abandoned.states.join()).toContain('flooder');
-    summary = await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    summary = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(summary.done).toBe(true);
     expect(summary.runs[0]!.stages.find((s) => s.name === 'retention')!.counts.abandonedListRows).toBe(abandoned.listed + abandoned.scores);
     const after = await kept();
@@ -454,7 +457,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect((await admin(p, '/users/u-gone', { method: 'DELETE' })).status).toBe(200);
     expect(await texts()).toEqual(all);
     // The next night's retention: the chunk only they retrieved, and the version of a shared chunk only they saw, go.
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await texts()).toEqual(['bad:', 'good:']);
     expect(await count('chunk_text_checks', p.id)).toBe(0);
   });
@@ -541,7 +544,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     // Erased after a run: the other user's traces go the same way, and nothing of theirs is left either.
     const later = answer('u-stays', 'Why do zebras have stripes?', 'thumbs_down');
     await send(p, [later.t], [later.e]);
-    expect((await runNightly(env, Date.now() + 2 * 86_400_000, { projects: [p.id] })).done).toBe(true);
+    expect((await runNightly(env, nightsAfterNow(2), { projects: [p.id] })).done).toBe(true);
     expect((await admin(p, '/users/u-stays', { method: 'DELETE' })).status).toBe(200);
     await expect(
       rowsNaming(p.id, ['u-stays', sessionOf('u-stays'), other.t.traceId, later.t.traceId, queryKey(later.t.query), queryKey(other.t.query)]),

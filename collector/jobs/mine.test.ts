@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../shared/hex.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey, traceQueryKey } from '../../shared/terms.ts';
-import { adminCall as admin, type event, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { adminCall as admin, type event, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
 import { runNightly } from './nightly.ts';
 
@@ -67,7 +67,7 @@ describe('review items recomputed from the traces behind them', () => {
     expect(before.items.length).toBeGreaterThan(0);
     expect(before.traces.some((t) => t.trace_id === 't-b')).toBe(true);
     await send(twice, [], later);
-    const night2 = await runNightly(env, Date.now() + 86_400_000, { projects: [twice.id] });
+    const night2 = await runNightly(env, nightsAfterNow(1), { projects: [twice.id] });
     expect(night2.done).toBe(true);
 
     await send(once, traces(['a', 'b']), [...first, ...later]);
@@ -169,7 +169,7 @@ describe('review item ids', () => {
     expect((await admin(p, `/review/${answered}`, { method: 'POST', json: { verdict: 'not_relevant' } })).status).toBe(200);
 
     await send(p, [b!], [signal('b', 0, 'thumbs_down'), signal('b', 1, 'wrong_source', { chunkId: 'shipping-1' })]);
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     const after = (await mined(p.id)).items;
     // One item per question and chunk, each under the id it had.
     expect(after.map((i) => [i.chunk_id, i.item_id]).sort()).toEqual([...legacy].sort());

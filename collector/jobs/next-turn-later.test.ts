@@ -1,10 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 const chunks = [{ chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 1, text: 'Opened items can be refunded within 14 days of delivery.' }];
 const turn = (over: Partial<TraceInput>) => trace({ retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'conv', ...over });
@@ -31,7 +29,7 @@ describe('a conversation cut by the end of a night', () => {
     // The next question, digging into that answer, reaches the collector after the night's run read its window.
     const next = turn({ turnIndex: 1, createdAt: t0 + 90_000, query: 'Do the 14 days count from delivery or from the order?', answer: 'From delivery [1].' });
     await sendTraffic(p, [next]);
-    await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     const verdict = await verdictOf(p.id, vote.eventId);
     expect(JSON.parse(verdict?.rules ?? '[]')).toEqual([
       { rule: 'dug_into_after', reason: expect.stringMatching(/^the next question, 60 s later, digs into/) },
@@ -56,7 +54,7 @@ describe('a conversation cut by the end of a night', () => {
     await sendTraffic(p, [followUp], [correction]);
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     await sendTraffic(p, [earlier]);
-    await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     const row = await env.DB.prepare('select attributed_trace_id from event_assessments where project_id = ? and event_id = ?')
       .bind(p.id, correction.eventId)
       .first<{ attributed_trace_id: string }>();

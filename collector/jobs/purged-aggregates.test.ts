@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { utcDay } from '../../shared/time.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -32,27 +32,29 @@ describe('aggregates past the raw rows’ retention', () => {
     expect((await env.DB.prepare('select count(*) as n from traces where project_id = ?').bind(p.id).first<{ n: number }>())!.n).toBe(0);
     // The session goes on with a new answer.
     await sendTraffic(p, [trace({ sessionId: 's-long' })]);
-    await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await session()).toEqual({ traces: 2, scored: 1, negative: 1 });
   });
 
   it('keeps a day as it was counted once some of its answers were purged, whatever later feedback touches it', async () => {
     const p = await newProject();
-    const day = utcDay(Date.now() - 91 * DAY);
+    // The day 91 days before the night as it runs, even when its second ahead of the clock crosses midnight.
+    const night = Date.now() + 1_000;
+    const day = utcDay(night - 91 * DAY);
     const start = Date.parse(`${day}T00:00:00Z`);
     const [early, late] = [trace({ sessionId: 's-early' }), trace({ sessionId: 's-late' })];
     await sendTraffic(p, [early, late], [{ traceId: early.traceId, sessionId: 's-early', signalType: 'thumbs_down' }]);
     // One answer of the day arrived that day; the other, made just before midnight, arrived after it.
     await arrivedAt(p.id, [early.traceId], start + DAY / 2);
     await arrivedAt(p.id, [late.traceId], start + DAY - 500, start + DAY + 500);
-    await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+    await runNightly(env, night, { projects: [p.id] });
     const dayStats = () => env.DB.prepare('select traces, negative from day_stats where project_id = ? and day = ?').bind(p.id, day).first();
     expect(await dayStats()).toEqual({ traces: 2, negative: 1 });
     const kept = await env.DB.prepare('select trace_id from traces where project_id = ?').bind(p.id).all<{ trace_id: string }>();
     expect(kept.results.map((r) => r.trace_id)).toEqual([late.traceId]);
     // Feedback on the answer still stored touches its day again.
     await sendTraffic(p, [], [{ traceId: late.traceId, sessionId: 's-late', signalType: 'thumbs_up' }]);
-    await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await dayStats()).toEqual({ traces: 2, negative: 1 });
   });
 });

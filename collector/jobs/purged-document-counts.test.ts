@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../shared/schema/trace.ts';
 import { utcDay } from '../../shared/time.ts';
 import { DAY_COUNTS, DOCUMENT_COUNTS } from '../storage/sql/day-counts.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -113,14 +113,14 @@ describe("retention's purged document counts", () => {
       await env.DB.prepare(`update ${table} set received_at = ? where project_id = ?`)
         .bind(Date.now() - 95 * DAY, p.id)
         .run();
-    await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await env.DB.prepare('select count(*) as n from traces where project_id = ?').bind(p.id).first()).toEqual({ n: 0 });
     expect(await documentRows(p.id, day)).toEqual(counted.map(moved));
     expect(await dayRow(p.id, day)).toEqual(moved(countedDay));
 
     // The day counted again (an answer imported for it, citing another document): what is left plus what was purged.
     await sendTraffic(p, [answer('imported', 30, [chunk('o1', 'other.md', 'v9', 1)])]);
-    await runNightly(env, Date.now() + 2 * DAY, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(2), { projects: [p.id] });
     expect(await documentRows(p.id, day)).toEqual([
       ...counted.map(moved),
       { doc: 'other.md', versions: '["v9"]', traces: 1, scored: 0, negative: 0, positive: 0, requeried: 0, ...zero },

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_MIN_TRACES } from '../loop/noise.ts';
 import { endingBeforeSave, INVOCATION_ENDED } from '../test/ending-invocation.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -45,7 +45,7 @@ async function voteDownRules(projectId: string): Promise<string[]> {
 /** `lastNightAndTonight`, tonight's night run in slices of `tracesPerSlice`: the vote down's rules. */
 async function voteDownAfter(earlier: number, tracesPerSlice: number, ups = 1): Promise<string[]> {
   const p = await lastNightAndTonight(earlier, ups);
-  await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id], tracesPerSlice });
   return voteDownRules(p.id);
 }
 
@@ -118,7 +118,7 @@ async function voteDownAfterCorrection(tracesPerSlice: number): Promise<{ rules:
       },
     ],
   );
-  await runNightly(env, Date.now() + DAY, { projects: [p.id], tracesPerSlice });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id], tracesPerSlice });
   const verdicts = await env.DB.prepare(
     `select e.signal_type, a.rules, a.attributed_trace_id from feedback_events e
      left join event_assessments a on a.project_id = e.project_id and a.event_id = e.event_id

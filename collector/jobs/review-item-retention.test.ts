@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../shared/schema/settings.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
 import { queryKey } from '../../shared/terms.ts';
-import { adminCall as admin, newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../test/review-items.ts';
 import { runNightly } from './nightly.ts';
 import { PURGE_BATCH, retention } from './stages/retention.ts';
@@ -65,7 +65,7 @@ describe('review items past their retention', () => {
 
     // The lone question's answer and one of the shared question's two pass the raw rows' retention.
     await arrivedAt(p.id, [lone, early], Date.now() - 91 * DAY);
-    const summary = await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+    const summary = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(summary.done).toBe(true);
     expect(await env.DB.prepare('select trace_id from traces where project_id = ?').bind(p.id).all()).toMatchObject({ results: [{ trace_id: late.traceId }] });
     expect(await itemsOf(p.id, lone.query)).toEqual([]);
@@ -88,7 +88,7 @@ describe('review items past their retention', () => {
     ).toContain(late.traceId);
     // Once that one goes too, so do they.
     await arrivedAt(p.id, [late], Date.now() - 91 * DAY);
-    expect(retentionCounts(await runNightly(env, Date.now() + 2 * DAY, { projects: [p.id] })).reviewItems).toBe(sharedItems.length);
+    expect(retentionCounts(await runNightly(env, nightsAfterNow(2), { projects: [p.id] })).reviewItems).toBe(sharedItems.length);
     expect(await env.DB.prepare('select count(*) as n from review_items where project_id = ?').bind(p.id).first()).toEqual({ n: 0 });
     expect(await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ?').bind(p.id).first()).toEqual({ n: 0 });
   });

@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { provisionProject } from '../auth/provision.ts';
 import type { Env } from '../env.ts';
 import worker from '../index.ts';
@@ -144,6 +145,13 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
     if (res.status !== 200) throw new Error(`POST /v1/events answered ${res.status}: ${await res.text()}`);
   }
 }
+
+/**
+ * The moment to run the night `days` after a first run at `Date.now() + 1_000`: a second ahead of
+ * the clock too, so the two never fall in one UTC night, not even when the first ran in the last
+ * second before midnight and so on the next night.
+ */
+export const nightsAfterNow = (days: number) => Date.now() + 1_000 + days * DAY_MS;
 
 /** Every row of the project, in every table that has a project id, that names one of the needles. */
 /** How many review items an answer is evidence for: mined, or not (any more). */

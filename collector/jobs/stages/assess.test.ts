@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { traceStatsUpsert } from '../../storage/trace-stats-upsert.ts';
-import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../../test/fixtures.ts';
 import { runNightly } from '../nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
@@ -110,7 +110,7 @@ describe('the assess stage', () => {
       .run();
     expect(await stored()).toHaveLength(2);
     await send(p, [], [{ traceId: t.traceId, sessionId: 's', signalType: 'answer_dwell', detail: { ms: 30_000 }, clientTs: at + 30_000 }]);
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     expect(await stored()).toEqual(flagged);
   });
 
@@ -142,7 +142,7 @@ describe('the assess stage', () => {
     expect(first.kept).toEqual(first.summed);
     // Scores change the next night, and a trace goes (erasure, retention).
     await send(p, [], [{ traceId: 'a-0', sessionId: 'a', signalType: 'thumbs_down', clientTs: Date.UTC(2026, 10, 6, 9, 0, 50) }]);
-    await runNightly(env, Date.now() + 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
     await env.DB.prepare(`delete from trace_stats where project_id = ? and trace_id = 'b-0'`).bind(p.id).run();
     const then = await scoresOf(p.id);
     expect(then.kept).not.toEqual(first.kept);
