@@ -300,11 +300,14 @@ describe('the nightly job', () => {
       [1, 2, 3, 4, 5].map((i) => badTrace({ traceId: `t-${i}` })),
       [],
     );
-    await runNightly(env, tonight(), { projects: [p.id] });
+    const first = await runNightly(env, tonight(), { projects: [p.id] });
     await send(p, [badTrace({ traceId: 't-6' })], [click('t-6')]);
-    await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
-    const today = utcDay(Date.now());
-    const yesterday = utcDay(Date.now() - 86_400_000);
+    const second = await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
+    // The days the two clicks arrived on, as stored: whatever the hour, they are a day and more apart.
+    const arrivals = await env.DB.prepare('select received_at from feedback_events where project_id = ? order by received_at')
+      .bind(p.id)
+      .all<{ received_at: number }>();
+    const [yesterday, today] = arrivals.results.map((e) => utcDay(e.received_at));
     const days = await env.DB.prepare('select chunk_id, day, clicks from chunk_signal_days where project_id = ? order by day').bind(p.id).all();
     expect(days.results).toEqual([
       { chunk_id: 'refund-1', day: yesterday, clicks: 1 },
@@ -312,7 +315,7 @@ describe('the nightly job', () => {
     ]);
     const runs = await admin<{ runs: { night: string; stages: { name: string; counts: Record<string, number> }[] }[] }>(p, '/runs');
     const counted = (night: string) => runs.body.runs.find((r) => r.night === night)!.stages.find((s) => s.name === 'chunks')!.counts.chunkDays;
-    expect([counted(utcDay(tonight())), counted(utcDay(tonight() + 86_400_000))]).toEqual([1, 1]);
+    expect([counted(first.night), counted(second.night)]).toEqual([1, 1]);
     expect(await env.DB.prepare("select clicks from chunk_stats where project_id = ? and chunk_id = 'refund-1'").bind(p.id).first()).toEqual({ clicks: 2 });
   });
 
