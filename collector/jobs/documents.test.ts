@@ -197,7 +197,8 @@ describe('stale documents and corrections', () => {
     const p = await newProject();
     expect((await admin(p, '/settings', { method: 'PUT', json: { retentionDays: 5 } })).status).toBe(200);
     // Answers of ten days ago that arrived a day later: past the retention by arrival.
-    const old = Array.from({ length: 12 }, (_, i) => answerFrom('faq.md', 'v1', { query: `faq ${i}`, createdAt: Date.now() - 10 * DAY }));
+    const made = Date.now() - 10 * DAY;
+    const old = Array.from({ length: 12 }, (_, i) => answerFrom('faq.md', 'v1', { query: `faq ${i}`, createdAt: made }));
     await send(
       p,
       old,
@@ -207,7 +208,7 @@ describe('stale documents and corrections', () => {
       await env.DB.prepare(`update ${table} set received_at = received_at - ? where project_id = ?`)
         .bind(9 * DAY, p.id)
         .run();
-    const day = utcDay(Date.now() - 10 * DAY);
+    const day = utcDay(made);
     const row = () => env.DB.prepare('select traces, negative, worst from document_days where project_id = ? and day = ?').bind(p.id, day).first();
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await count('traces')).toBe(0);

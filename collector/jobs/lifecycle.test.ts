@@ -205,10 +205,9 @@ describe('eval sets, loop health, retention and erasure', () => {
       env.DB.prepare("select retrieved, top_ranked, clicks, weighted_score from chunk_stats where project_id = ? and chunk_id = 'good'").bind(p.id).first();
     // An answer and a click that arrived 91 days ago: counted, then purged, in the same run.
     await answerWithClick();
+    const arrived = Date.now() - 91 * 86_400_000;
     for (const table of ['traces', 'feedback_events'])
-      await env.DB.prepare(`update ${table} set received_at = received_at - ? where project_id = ?`)
-        .bind(91 * 86_400_000, p.id)
-        .run();
+      await env.DB.prepare(`update ${table} set received_at = ? where project_id = ?`).bind(arrived, p.id).run();
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
     expect(await count('traces', p.id)).toBe(0);
     expect(await count('feedback_events', p.id)).toBe(0);
@@ -216,7 +215,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(first).toMatchObject({ retrieved: 1, top_ranked: 1, clicks: 1 });
     expect(first!.weighted_score).toBeGreaterThan(0);
     // A run that purged and stopped before it finished leaves that day on its list: the next one keeps it as it was counted.
-    const purgedDay = utcDay(Date.now() - 91 * 86_400_000);
+    const purgedDay = utcDay(arrived);
     await env.DB.prepare("insert into loop_touched (project_id, night, kind, key) values (?, '2000-01-01', 'chunk_day', ?)")
       .bind(p.id, `good\u0001${purgedDay}`)
       .run();
