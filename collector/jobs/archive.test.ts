@@ -141,9 +141,9 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
 
     // The next night finds them archived as they stand; written again, a day is the same object.
     const etag = (await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag;
-    expect(archiveReport(await runNightly(env, now + DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 0 });
+    expect(archiveReport(await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 0 });
     await env.DB.prepare('update archived_days set stale = 1 where project_id = ?').bind(p.id).run();
-    expect(archiveReport(await runNightly(env, now + 2 * DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 4 });
+    expect(archiveReport(await runNightly(env, now + 1_000 + 2 * DAY_MS, { projects: [p.id] })).counts).toMatchObject({ written: 4 });
     expect((await env.ARCHIVE.head(archiveKey(p.id, 'events', first)))!.etag).toBe(etag);
   });
 
@@ -251,12 +251,12 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     ]);
     // The answer holding the texts is erased: the next answer citing them holds them.
     await eraseUser(env.DB, p.id, 'u-gone');
-    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] });
     expect(await texts()).toEqual([{ traceId: stays, chunks: withTexts }]);
     // An answer that came late, earlier in the day, holds them now.
     const late = await answer(p, 'u-late');
     await arrivedAt(p.id, [late], Date.parse(`${day}T09:00:00Z`));
-    await runNightly(env, now + 2 * DAY_MS, { projects: [p.id] });
+    await runNightly(env, now + 1_000 + 2 * DAY_MS, { projects: [p.id] });
     expect(await texts()).toEqual([
       { traceId: late, chunks: withTexts },
       { traceId: stays, chunks: without },
@@ -305,7 +305,7 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     const late = await answer(p);
     await arrivedAt(p.id, [late], Date.parse(`${day}T23:59:59Z`));
     // The night the day is past retention: archived again with it, then purged.
-    const night = await runNightly(env, now + 82 * DAY_MS, { projects: [p.id] });
+    const night = await runNightly(env, now + 1_000 + 82 * DAY_MS, { projects: [p.id] });
     expect(archiveReport(night).counts).toMatchObject({ written: 2 });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toContain(late);
     expect((await archived(p.id, 'events', day))!.length).toBe(2);
@@ -323,7 +323,7 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([gone, stays].sort());
     const staysEvents = await eventIdsOf(p.id, [stays]);
     await eraseUser(env.DB, p.id, 'u-gone');
-    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
   });
@@ -341,7 +341,7 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([gone, stays].sort());
     await eraseUser(env.DB, p.id, 'u-gone');
-    const night = await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    const night = await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] });
     expect(night.runs[0]!.stages.find((s) => s.name === 'archive-erasures')!.counts).toMatchObject({ objects: 2, lines: 2, users: 1 });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
@@ -359,7 +359,7 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     await runNightly(env, now + 1_000, { projects: [p.id] });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([...gone, stays].sort());
     for (const user of users) await eraseUser(env.DB, p.id, user);
-    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([stays]);
     expect(ids(await archived(p.id, 'events', day), 'eventId')).toEqual(staysEvents);
   });
@@ -375,7 +375,7 @@ describe('the raw rows’ archive', { timeout: 30_000 }, () => {
     // Stored with that day's arrival after the day was purged (an import of old traffic).
     const late = await answer(p);
     await arrivedAt(p.id, [late], Date.parse(`${day}T12:00:00Z`));
-    await runNightly(env, now + DAY_MS, { projects: [p.id] });
+    await runNightly(env, now + 1_000 + DAY_MS, { projects: [p.id] });
     expect(ids(await archived(p.id, 'traces', day), 'traceId')).toEqual([first, late].sort());
     expect((await archived(p.id, 'events', day))!.map((e) => e.traceId)).toEqual([first, late]);
     expect(await rowsOf(p.id)).toEqual({ traces: 0, events: 0 });

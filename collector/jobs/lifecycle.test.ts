@@ -138,12 +138,12 @@ describe('eval sets, loop health, retention and erasure', () => {
       (await env.DB.prepare(`select count(*) as n from document_days where project_id = ? and worst <> '[]'`).bind(p.id).first<{ n: number }>())!.n;
     expect(await listed()).toBeGreaterThan(0);
     // 36 days later the day has left the window documents are judged over: its worst answers go, its counts and answers stay.
-    await runNightly(env, Date.now() + 36 * 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(36), { projects: [p.id] });
     expect(await listed()).toBe(0);
     expect(await count('document_days', p.id)).toBeGreaterThan(0);
     expect(await count('traces', p.id)).toBe(1);
     // 91 days later the raw rows are past the default 90 days; the day's aggregate is not.
-    await runNightly(env, Date.now() + 91 * 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(91), { projects: [p.id] });
     for (const table of ['feedback_events', 'event_assessments', 'traces', 'trace_chunks', 'chunk_texts', 'trace_stats'])
       expect(await count(table, p.id)).toBe(0);
     const aggregates = ['day_stats', 'document_days', 'session_stats', 'chunk_stats', 'chunk_signal_days', 'health_snapshots'];
@@ -152,7 +152,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     for (const table of ['review_items', 'review_item_traces']) expect(await count(table, p.id), table).toBe(0);
     // Past the aggregates' own retention (two years by default) they go too; the snapshots of the
     // last three runs (36 days, 91 days and two years on) are younger.
-    await runNightly(env, Date.now() + 731 * 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(731), { projects: [p.id] });
     for (const table of aggregates) expect(await count(table, p.id), table).toBe(table === 'health_snapshots' ? 3 : 0);
   });
 
@@ -191,7 +191,7 @@ describe('eval sets, loop health, retention and erasure', () => {
     expect(await env.DB.prepare('select event_id from corrections where project_id = ?').bind(p.id).all()).toMatchObject({
       results: [{ event_id: expect.not.stringMatching(/^gone$/) }],
     });
-    await runNightly(env, Date.now() + 91 * 86_400_000, { projects: [p.id] });
+    await runNightly(env, nightsAfterNow(91), { projects: [p.id] });
     expect([await count('corrections', p.id), await count('feedback_events', p.id)]).toEqual([0, 0]);
   });
 

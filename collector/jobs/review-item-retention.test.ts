@@ -95,25 +95,26 @@ describe('review items past their retention', () => {
 
   it('keeps an answered item past its answers until it was answered longer ago than the aggregates are kept, and training counts what is left', async () => {
     const p = await newProject();
-    const now = Date.now();
+    // The first night's moment: every age is counted from it, so the nights after keep them whatever the hour.
+    const night = Date.now() + 1_000;
     const row = (n: number) =>
       env.DB.prepare(
         `insert into review_item_traces (project_id, item_id, trace_id, candidate, weight, evidence, rank, score, guess, guess_why, mined_at)
          values (?, ?, ?, 'negative', 1, '[]', 1, 0.5, 'unclear', '', ?)`,
-      ).bind(p.id, `item-${n}`, `purged-trace-${n}`, now - 800 * DAY);
+      ).bind(p.id, `item-${n}`, `purged-trace-${n}`, night - 800 * DAY);
     // Two examples, their answers long purged; a model trained on both a week ago, served.
     await env.DB.batch([
-      answeredItem(p.id, 1, 'relevant', now - 731 * DAY),
-      answeredItem(p.id, 2, 'not_relevant', now - 729 * DAY),
+      answeredItem(p.id, 1, 'relevant', night - 731 * DAY),
+      answeredItem(p.id, 2, 'not_relevant', night - 729 * DAY),
       row(1),
       row(2),
-      trainedModel(p.id, 'm1', now - 8 * DAY, 2, 'promoted'),
+      trainedModel(p.id, 'm1', night - 8 * DAY, 2, 'promoted'),
       env.DB.prepare(`insert into model_rollouts (project_id, seq, at, action, version, reason) values (?, 1, ?, 'promote', 'm1', 'test')`).bind(
         p.id,
-        now - 8 * DAY,
+        night - 8 * DAY,
       ),
     ]);
-    const summary = await runNightly(env, now + 1_000, { projects: [p.id] });
+    const summary = await runNightly(env, night, { projects: [p.id] });
     expect(summary.done).toBe(true);
     expect(retentionCounts(summary).reviewItems).toBe(1);
     const left = await env.DB.prepare('select item_id from review_items where project_id = ?').bind(p.id).all();
@@ -126,12 +127,12 @@ describe('review items past their retention', () => {
     const health = await admin<{ latest: { metrics: Record<string, number | null> } }>(p, '/health');
     expect(health.body.latest.metrics).toMatchObject({ confirmedExamples: 2, loopClosureRate: 1 });
     // The next night's snapshot counts what is left.
-    await runNightly(env, now + DAY, { projects: [p.id] });
+    await runNightly(env, night + DAY, { projects: [p.id] });
     const next = await admin<{ latest: { metrics: Record<string, number | null> } }>(p, '/health');
     expect(next.body.latest.metrics).toMatchObject({ confirmedExamples: 1, loopClosureRate: 1 });
     // Its verdict taken back, the item left has nothing to be reviewed by: it goes at the next run.
     expect((await admin(p, '/review/item-2', { method: 'POST', json: { verdict: null } })).status).toBe(200);
-    expect(retentionCounts(await runNightly(env, now + 2 * DAY, { projects: [p.id] })).reviewItems).toBe(1);
+    expect(retentionCounts(await runNightly(env, night + 2 * DAY, { projects: [p.id] })).reviewItems).toBe(1);
     expect(await rowsOf(p.id, ['item-2'])).toEqual([]);
   });
 
