@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
-import { adminCall as admin, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { adminCall as admin, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -41,6 +41,6 @@ it('leaves a correction that arrived after the night’s window, on an answer th
   // Just after that window, in the next night's.
   const windowEnd = (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(p.id).first<{ at: number }>())!.at;
   await moveCorrection(windowEnd + 1);
-  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   expect((await inbox(p)).map((c) => c.traceId)).toEqual([t.traceId]);
 });

@@ -2,10 +2,8 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 const chunks = [{ chunkId: 'refund-1', sourceDocId: 'refunds.md', score: 0.7, rank: 1, text: 'Opened items can be refunded within 14 days of delivery.' }];
 const turn = (over: Partial<TraceInput>) => trace({ retrievedChunks: chunks, rerankedChunks: undefined, sessionId: 'conv', ...over });
@@ -28,7 +26,7 @@ it('weighs a correction two turns later against an earlier turn logged after it'
   await sendTraffic(p, [between, last], [correction]);
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
   await sendTraffic(p, [earlier]);
-  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   // Judged again with the first turn among those it is weighed against.
   const row = await env.DB.prepare('select attribution from event_assessments where project_id = ? and event_id = ?')
     .bind(p.id, correction.eventId)

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
@@ -52,7 +52,7 @@ it('keeps the time of a session’s first answer, and the re-asks its purged ans
   expect((await env.DB.prepare('select count(*) as n from traces where project_id = ?').bind(p.id).first<{ n: number }>())!.n).toBe(0);
   // The session goes on with a new answer.
   await sendTraffic(p, [trace({ sessionId: 's-long', turnIndex: 2 })]);
-  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   expect(await sessionRow(p.id, 's-long')).toEqual({ traces: 3, requeried: 1, firstAt: long });
 });
 
@@ -67,7 +67,7 @@ it('keeps the time of its last answer, purged, when an answer made before it is 
   // A backfill brings an answer of the same session made a day before it.
   const earlier = trace({ sessionId: 's-back', createdAt: lastAt - DAY });
   await sendTraffic(p, [earlier]);
-  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   const row = await env.DB.prepare('select traces, first_at as firstAt, last_at as lastAt from session_stats where project_id = ? and session_id = ?')
     .bind(p.id, 's-back')
     .first();

@@ -153,12 +153,12 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
  */
 export const nightsAfterNow = (days: number) => Date.now() + 1_000 + days * DAY_MS;
 
-/** Every row of the project, in every table that has a project id, that names one of the needles. */
 /** How many review items an answer is evidence for: mined, or not (any more). */
 export const reviewRowsOf = async (projectId: string, traceId: string): Promise<number> =>
   (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?').bind(projectId, traceId).first<{ n: number }>())!
     .n;
 
+/** Every row of the project, in every table that has a project id, that names one of the needles. */
 export async function rowsNaming(projectId: string, needles: readonly string[]): Promise<string[]> {
   // Erasure's tombstones hold the erased trace ids alone, so nothing about them is stored again (storage/erasure-tombstones.test.ts).
   const { results: tables } = await env.DB.prepare(
