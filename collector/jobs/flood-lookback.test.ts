@@ -1,85 +1,67 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
+import type { TraceInput } from '../../shared/schema/trace.ts';
 import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const DAY = 86_400_000;
 
-it('distrusts what a flood sent before the night that found it, in the day it looks back over', async () => {
+/**
+ * Fifteen answers; eight downvotes and a correction, not yet a flood, so the correction reaches
+ * the inbox; a night; six more downvotes, which make it one; the next night. Each answer in the
+ * session `sessionOf` gives it. Answers how many corrections were open after each night, the
+ * second night's count of flooding sources and how many of the project's events are still trusted.
+ */
+async function floodOverTwoNights(sessionOf: (i: number) => string, over: Partial<TraceInput> = {}) {
   const p = await newProject();
-  const answers = Array.from({ length: 15 }, () => trace({ sessionId: 'flooder', createdAt: Date.now() - 60_000 }));
+  const answers = Array.from({ length: 15 }, (_, i) => trace({ ...over, sessionId: sessionOf(i), createdAt: Date.now() - 60_000 }));
   const downvote = (i: number) => ({
     traceId: answers[i]!.traceId,
-    sessionId: 'flooder',
+    sessionId: sessionOf(i),
     signalType: 'thumbs_down' as const,
     clientTs: Date.now() - 50_000 + i * 1_000,
   });
-  await sendTraffic(p, answers);
-  // Eight downvotes and a correction: not yet a flood, so the correction reaches the inbox.
-  await sendTraffic(
-    p,
-    [],
-    [
-      ...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote),
-      {
-        traceId: answers[8]!.traceId,
-        sessionId: 'flooder',
-        signalType: 'correction',
-        detail: { text: 'Refunds take 30 days, not 14.' },
-        clientTs: Date.now() - 40_000,
-      },
-    ],
-  );
-  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const correction = {
+    traceId: answers[8]!.traceId,
+    sessionId: sessionOf(8),
+    signalType: 'correction' as const,
+    detail: { text: 'Refunds take 30 days, not 14.' },
+    clientTs: Date.now() - 40_000,
+  };
   const open = async () =>
     (await env.DB.prepare(`select count(*) as n from corrections where project_id = ? and status = 'open'`).bind(p.id).first<{ n: number }>())!.n;
-  expect(await open()).toBe(1);
-  // Six more the next night make it one: what it sent the night before is distrusted too.
+  await sendTraffic(p, answers);
+  await sendTraffic(p, [], [...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote), correction]);
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const openBefore = await open();
   await sendTraffic(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
   const summary = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
-  expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources).toBeGreaterThan(0);
-  expect(await open()).toBe(0);
   const trusted = await env.DB.prepare(
     `select count(*) as n from event_assessments a join feedback_events e on e.project_id = a.project_id and e.event_id = a.event_id
-     where a.project_id = ? and e.session_id = 'flooder' and a.confidence >= 0.5`,
+     where a.project_id = ? and a.confidence >= 0.5`,
   )
     .bind(p.id)
     .first<{ n: number }>();
-  expect(trusted!.n).toBe(0);
+  return {
+    open: [openBefore, await open()],
+    floodingSources: summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources,
+    trusted: trusted!.n,
+  };
+}
+
+it('distrusts what a flood sent before the night that found it, in the day it looks back over', async () => {
+  const found = await floodOverTwoNights(() => 'flooder');
+  expect(found.floodingSources).toBeGreaterThan(0);
+  expect(found.open).toEqual([1, 0]);
+  expect(found.trusted).toBe(0);
 });
 
 it('distrusts what a flooding user sent before the night that found them, from any session or address', async () => {
-  const p = await newProject();
   // One signed-in user, each answer in a session (and so a call, from an address) of its own.
-  const answers = Array.from({ length: 15 }, (_, i) => trace({ userIdHash: 'u-flood', sessionId: `s-${i}`, createdAt: Date.now() - 60_000 }));
-  const downvote = (i: number) => ({
-    traceId: answers[i]!.traceId,
-    sessionId: `s-${i}`,
-    signalType: 'thumbs_down' as const,
-    clientTs: Date.now() - 50_000 + i * 1_000,
-  });
-  await sendTraffic(p, answers);
-  await sendTraffic(
-    p,
-    [],
-    [
-      ...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote),
-      {
-        traceId: answers[8]!.traceId,
-        sessionId: 's-8',
-        signalType: 'correction',
-        detail: { text: 'Refunds take 30 days, not 14.' },
-        clientTs: Date.now() - 40_000,
-      },
-    ],
-  );
-  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  const open = async () =>
-    (await env.DB.prepare(`select count(*) as n from corrections where project_id = ? and status = 'open'`).bind(p.id).first<{ n: number }>())!.n;
-  expect(await open()).toBe(1);
-  await sendTraffic(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
-  await runNightly(env, Date.now() + DAY, { projects: [p.id] });
-  expect(await open()).toBe(0);
+  const found = await floodOverTwoNights((i) => `s-${i}`, { userIdHash: 'u-flood' });
+  expect(found.floodingSources).toBeGreaterThan(0);
+  expect(found.open).toEqual([1, 0]);
+  expect(found.trusted).toBe(0);
 });
 
 it('keeps distrusting a flood when its answers are assessed again, after the nights that look for floods have passed it', async () => {

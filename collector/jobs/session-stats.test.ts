@@ -39,7 +39,8 @@ it('keeps the time of a session’s first answer, and the re-asks its purged ans
   const { traces, events } = reasked('s-long', Date.now() - 120_000);
   await sendTraffic(p, traces, events);
   // They arrived past the raw rows' retention: counted, then purged, in the same run.
-  const long = Date.now() - 91 * DAY;
+  // 92 days back: its answers a minute apart are all before the first day kept, at any hour.
+  const long = Date.now() - 92 * DAY;
   for (const [i, t] of traces.entries()) {
     await env.DB.prepare('update traces set created_at = ?2, received_at = ?2 where project_id = ?1 and trace_id = ?3')
       .bind(p.id, long + i * 60_000, t.traceId)

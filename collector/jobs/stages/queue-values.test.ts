@@ -44,7 +44,8 @@ it('lets the most valuable items wait first when more than a week’s worth are 
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
   // More than a week clears: the threshold rises to the lesser value, which the best leave room for a few of.
   const best = capacity - 10;
-  await env.DB.batch([heldItems(p.id, 'best', best, 0.9, night - DAY), heldItems(p.id, 'less', 20, 0.6, night - DAY)]);
+  // The lesser first and first by id, so neither the order of rows nor of ids could pass for the order of values.
+  await env.DB.batch([heldItems(p.id, 'a-less', 20, 0.6, night - DAY), heldItems(p.id, 'z-best', best, 0.9, night - DAY)]);
   await queue.slice(stageContext(p.id, night), null);
   const values = await pendingValues(p.id);
   expect(values.length).toBe(capacity);
