@@ -49,6 +49,7 @@ const redacted: [string, string][] = [
   ['updated to 10.0.0.5:8080, version 1.2.3.4 and 1.2.3.5:443', 'updated to [IP]:8080, version 1.2.3.4 and [IP]:443'],
   // However many digits the address's last number has, and at a sentence's end.
   ['updated to 192.168.1.20:8080, upgraded to 203.0.113.70/32.', 'updated to [IP]:8080, upgraded to [IP]/32.'],
+  ['version 1.2.3.4 and 1.2.3.50:443', 'version 1.2.3.4 and [IP]:443'],
   ['upgraded to 203.0.113.7/32', 'upgraded to [IP]/32'],
   // An address after a version in a list is not another version of it.
   ['version 1.2.3.4 and 192.168.1.20 leaked', 'version 1.2.3.4 and [IP] leaked'],
