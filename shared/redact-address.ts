@@ -109,9 +109,12 @@ const THING = String.raw`\b(?:(?:${THING_LOOP}) Loop|(?:${THING_DRIVE}) Drive|(?
  * Floor), which an address may start with, nor words that are also names (Page, Day), read as a
  * person's.
  */
-const PART_WORDS = String.raw`Step|Stage|Phase|Part|Chapter|Section|Lesson|Module|Exercise|Question|Task|Figure|Fig\.?|Table|Appendix|Slide|Episode|Season|Volume|Vol\.?|Track|Level|Item|Tip|Option|Example|Method`;
-const PART_WORD = PART_WORDS.replace(/\b[A-Z]/g, (initial) => `[${initial}${initial.toLowerCase()}]`);
-const PART_NUMBER = String.raw`(?<!\b(?:${PART_WORD}) )`;
+const PART_WORD =
+  String.raw`Step|Stage|Phase|Part|Chapter|Section|Lesson|Module|Exercise|Question|Task|Figure|Fig\.?|Table|Appendix|Slide|Episode|Season|Volume|Vol\.?|Track|Level|Item|Tip|Option|Example|Method`
+    // Either case of each initial.
+    .replace(/\b[A-Z]/g, (initial) => `[${initial}${initial.toLowerCase()}]`);
+/** A part word and the space before its number. */
+const PART = String.raw`\b(?:${PART_WORD}) `;
 
 /**
  * A capitalized US address ("1600 Pennsylvania Avenue", "12 Main St."), then optionally an
@@ -122,7 +125,7 @@ const PART_NUMBER = String.raw`(?<!\b(?:${PART_WORD}) )`;
  */
 const US_ADDRESS_CAPITALIZED = new RegExp(
   String.raw`${US_STREET}(?:${US_UNIT}(?:${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)?|${US_CITY}[A-Z]{2}(?: ${US_ZIP})?\b)` +
-    String.raw`|(?!${PRODUCT_VERSION})${PART_NUMBER}${US_STREET}(?<!${THING})(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
+    String.raw`|(?!${PRODUCT_VERSION})(?<!${PART})${US_STREET}(?<!${THING})(?!\.? (?!${MAY_FOLLOW_ADDRESS})[a-z])`,
   'g',
 );
 
