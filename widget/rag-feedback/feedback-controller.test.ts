@@ -227,17 +227,17 @@ describe('the popover', () => {
     expect(feedback.panel.kind).toBe('thanks');
   });
 
-  it('names a correction whose text is not text in debug output, and records nothing for it', () => {
+  it('names in debug output a correction whose text is not text, and records nothing for it', () => {
     const logged = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     setDebug(true);
     try {
       feedback.submitCorrection({ text: 'an object' } as unknown as string);
+      expect(recorded).toEqual([]);
+      expect(logged).toHaveBeenCalledWith('[rag-feedback]', 'ignored', { text: 'an object' });
     } finally {
       setDebug(false);
+      logged.mockRestore();
     }
-    expect(recorded).toEqual([]);
-    expect(logged).toHaveBeenCalledWith('[rag-feedback]', 'ignored', { text: 'an object' });
-    logged.mockRestore();
   });
 
   it('shows a new step object each time, so a step shown again takes focus again', () => {
