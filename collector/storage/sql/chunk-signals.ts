@@ -14,7 +14,7 @@ const SCORED = `${TRUSTED} and e.signal_value is not null`;
 export const CHUNK_SIGNALS = {
   clicks: `count(case when e.signal_type = 'citation_click' and ${TRUSTED} then 1 end)`,
   focused_dwells: `count(case when e.signal_type = 'citation_dwell' and ${focusedDwellSql()} and ${TRUSTED} then 1 end)`,
-  // Time is context, not a vote: every dwell's, glances and untrusted sessions included, as the time spent on it.
+  // The time spent on it, every dwell's (glances and untrusted ones too): context that nothing scores, mines or trains on, unlike the counts beside it.
   dwell_ms: `coalesce(sum(case when e.signal_type = 'citation_dwell' then json_extract(e.detail, '$.ms') end), 0)`,
   copies: `count(case when e.signal_type = 'copy_source' and ${TRUSTED} then 1 end)`,
   wrong_source_flags: `count(case when e.signal_type = 'wrong_source' and ${TRUSTED} then 1 end)`,
