@@ -56,6 +56,9 @@ describe('POST /v1/admin/nightly', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ done: true });
     };
+    // The route reads the real clock, so the oldest day kept must not move during the test: near midnight, it waits for it.
+    const toMidnight = Date.parse(`${utcDay(Date.now() + DAY_MS)}T00:00:00Z`) - Date.now();
+    if (toMidnight < 10_000) await new Promise((resolve) => setTimeout(resolve, toMidnight + 100));
     // Raw rows go in whole days of arrival: by the real clock the oldest day kept is the one 90 days ago.
     const oldestKept = Date.parse(`${utcDay(Date.now() - 90 * DAY_MS)}T00:00:00Z`);
     const arrived = async (t: TraceInput, at: number) => {
@@ -91,7 +94,7 @@ describe('POST /v1/admin/nightly', () => {
     await moveArrival(within.traceId, oldestKept - 1);
     await nightly('');
     expect(await stored(within)).toEqual([0, 0]);
-  });
+  }, 20_000); // with the wait for midnight
 
   it("leaves tonight's run under way what it listed when the night asked for is tomorrow's", async () => {
     const p = await newProject();
