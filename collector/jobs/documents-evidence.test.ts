@@ -17,13 +17,16 @@ const answerFrom = (doc: string, createdAt: number, query: string): TraceInput =
     rerankedChunks: undefined,
   });
 
+/** The UTC day `by` days after `day`. */
+const dayAfter = (day: string, by = 1) => utcDay(Date.parse(`${day}T00:00:00Z`) + by * DAY_MS);
+
 describe("a stale document's evidence", () => {
+  // The SQL alone, bound as the documents stage binds it: the run's own reading is checked below.
   it('reads the lists of the days after the window’s first up to the night, none before nor after', async () => {
     const p = await newProject();
     const now = Date.now();
     const [from, night] = [documentWindowAfter(now), utcDay(now)];
-    const next = (day: string) => utcDay(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
-    const days = [from, next(from), recentWindowAfter(now), night, next(night)];
+    const days = [from, dayAfter(from), recentWindowAfter(now), night, dayAfter(night)];
     await env.DB.batch(
       days.map((day) =>
         env.DB.prepare(
@@ -57,12 +60,44 @@ describe("a stale document's evidence", () => {
     expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
   });
 
+  it('shows the worst answers of the window’s first day, none of the day before it', async () => {
+    const p = await newProject();
+    const at = Date.now() + 1_000;
+    const first = firstListedDay(at);
+    // The day before's answers first: their ids sort first, so were that day read they would be among the worst shown.
+    const before = Array.from({ length: 15 }, (_, i) =>
+      answerFrom('returns.md', Date.parse(`${dayAfter(first, -1)}T12:00:00Z`) + i * 1_000, `early return question ${i}`),
+    );
+    const stale = Array.from({ length: 15 }, (_, i) => answerFrom('returns.md', Date.parse(`${first}T12:00:00Z`) + i * 1_000, `return question ${i}`));
+    const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', Date.parse(`${first}T12:00:00Z`) + i * 1_000, `shipping question ${i}`));
+    await sendTraffic(
+      p,
+      before,
+      before.map((t, i) => ({ traceId: t.traceId, sessionId: `e-${i}`, signalType: 'thumbs_down' as const })),
+    );
+    await sendTraffic(
+      p,
+      [...stale, ...fine],
+      [
+        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: i % 6 ? ('thumbs_up' as const) : ('thumbs_down' as const) })),
+      ],
+    );
+    await runNightly(env, at, { projects: [p.id] });
+    const { body } = await admin<{ documents: { sourceDocId: string; evidenceTraceIds: string[] }[] }>(p, '/documents');
+    expect(body.documents.map((d) => d.sourceDocId)).toEqual(['returns.md']);
+    expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
+    expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+  });
+});
+
+describe('a night before its documents are judged', () => {
+  // The SQL alone, bound as the prepare stage binds it.
   it('has every day of the window without a list counted again, its first included, none before it', async () => {
     const p = await newProject();
     const now = Date.now();
     const first = firstListedDay(now);
-    const next = (day: string, by = 1) => utcDay(Date.parse(`${day}T00:00:00Z`) + by * DAY_MS);
-    const days = [next(first, -1), first, next(first)];
+    const days = [dayAfter(first, -1), first, dayAfter(first)];
     await env.DB.batch(
       days.map((day) =>
         env.DB.prepare(
