@@ -2,10 +2,9 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { adminCall as admin, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 async function inbox(p: Awaited<ReturnType<typeof newProject>>) {
   const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections');
@@ -19,7 +18,7 @@ it('dates a correction from a browser whose clock runs ahead no later than its a
   await send(
     p,
     [t],
-    [{ traceId: t.traceId, sessionId: 'ahead', signalType: 'correction', clientTs: sent + 3 * DAY, detail: { text: 'Refunds take 30 days now' } }],
+    [{ traceId: t.traceId, sessionId: 'ahead', signalType: 'correction', clientTs: sent + 3 * DAY_MS, detail: { text: 'Refunds take 30 days now' } }],
   );
   const arrived = Date.now();
   await runNightly(env, arrived + 1_000, { projects: [p.id] });

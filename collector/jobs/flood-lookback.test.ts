@@ -1,10 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 /**
  * Fifteen answers; eight downvotes and a correction, not yet a flood, so the correction reaches
@@ -84,7 +83,7 @@ it('keeps distrusting a flood when its answers are assessed again, after the nig
   expect((await floodVote()).confidence).toBeLessThan(0.3);
   // Days later: the flood arrived before any night's look-back, and another reader engages with one of its answers.
   await env.DB.prepare(`update feedback_events set received_at = received_at - ? where project_id = ? and session_id = 'flooder'`)
-    .bind(3 * DAY, p.id)
+    .bind(3 * DAY_MS, p.id)
     .run();
   await sendTraffic(p, [], [{ traceId: answers[0]!.traceId, sessionId: 'reader', signalType: 'citation_click', detail: { chunkId: 'c1' } }]);
   const summary = await runNightly(env, nightsAfterNow(2), { projects: [p.id] });

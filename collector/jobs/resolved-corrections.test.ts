@@ -2,13 +2,12 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { adminCall as admin, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
-
-const DAY = 86_400_000;
 
 /** After the events were stored: the night's run sees everything sent so far. */
 const tonight = () => Date.now() + 1_000;
@@ -31,7 +30,7 @@ it('keeps a resolved correction under the answer it was resolved under when a la
   expect(await resolve(p, eventId)).toBe(200);
   // The next night has the earlier turn, and would move an open one onto it.
   await send(p, [first], [{ traceId: theirs.traceId, sessionId, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
-  await runNightly(env, tonight() + DAY, { projects: [p.id] });
+  await runNightly(env, tonight() + DAY_MS, { projects: [p.id] });
   expect((await inbox(p, 'resolved')).map(({ traceId, sentUnder, sourceDocId }) => ({ traceId, sentUnder, sourceDocId }))).toEqual([
     { traceId: theirs.traceId, sentUnder: null, sourceDocId: 'guide.md' },
   ]);
@@ -60,7 +59,7 @@ it('keeps a resolved correction when its sender is found flooding on a later nig
   expect(await resolve(p, eventId)).toBe(200);
   // Six more the next night make it a flood: what it sent the night before is distrusted, but what was resolved stays.
   await send(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
-  const summary = await runNightly(env, tonight() + DAY, { projects: [p.id] });
+  const summary = await runNightly(env, tonight() + DAY_MS, { projects: [p.id] });
   expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources).toBeGreaterThan(0);
   expect((await inbox(p, 'resolved')).map((c) => c.eventId)).toEqual([eventId]);
 });

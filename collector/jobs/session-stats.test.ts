@@ -2,10 +2,9 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { DAY_MS } from '../../shared/time.ts';
 import { newProject, nightsAfterNow, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 /** Two turns of session `sessionId`, the first re-asked in the second, which the user voted up. */
 function reasked(sessionId: string, createdAt: number) {
@@ -40,7 +39,7 @@ it('keeps the time of a session’s first answer, and the re-asks its purged ans
   await sendTraffic(p, traces, events);
   // They arrived past the raw rows' retention: counted, then purged, in the same run.
   // 92 days back: its answers a minute apart are all before the first day kept, at any hour.
-  const long = Date.now() - 92 * DAY;
+  const long = Date.now() - 92 * DAY_MS;
   for (const [i, t] of traces.entries()) {
     await env.DB.prepare('update traces set created_at = ?2, received_at = ?2 where project_id = ?1 and trace_id = ?3')
       .bind(p.id, long + i * 60_000, t.traceId)
@@ -61,16 +60,16 @@ it('keeps the time of its last answer, purged, when an answer made before it is 
   const p = await newProject();
   const last = trace({ sessionId: 's-back', createdAt: Date.now() - 120_000 });
   await sendTraffic(p, [last]);
-  const lastAt = Date.now() - 91 * DAY;
+  const lastAt = Date.now() - 91 * DAY_MS;
   await env.DB.prepare('update traces set created_at = ?2, received_at = ?2 where project_id = ?1 and trace_id = ?3').bind(p.id, lastAt, last.traceId).run();
   // Counted, then purged, in the same run.
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
   // A backfill brings an answer of the same session made a day before it.
-  const earlier = trace({ sessionId: 's-back', createdAt: lastAt - DAY });
+  const earlier = trace({ sessionId: 's-back', createdAt: lastAt - DAY_MS });
   await sendTraffic(p, [earlier]);
   await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   const row = await env.DB.prepare('select traces, first_at as firstAt, last_at as lastAt from session_stats where project_id = ? and session_id = ?')
     .bind(p.id, 's-back')
     .first();
-  expect(row).toEqual({ traces: 2, firstAt: lastAt - DAY, lastAt });
+  expect(row).toEqual({ traces: 2, firstAt: lastAt - DAY_MS, lastAt });
 });

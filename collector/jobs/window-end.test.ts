@@ -1,10 +1,9 @@
-/** A run's window ends at its moment, that millisecond included: what arrived then is this run's, never the next one's. */
+/** A run's window ends at its moment, that millisecond included: what arrived then is this run's. */
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
+import { DAY_MS } from '../../shared/time.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-const DAY = 86_400_000;
 
 const statsOf = (projectId: string, traceId: string) =>
   env.DB.prepare('select trusted_signals as trusted from trace_stats where project_id = ? and trace_id = ?')
@@ -19,18 +18,19 @@ it('takes an answer that arrived at the last millisecond of the window', async (
   await sendTraffic(p, [t]);
   await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
   await runNightly(env, at, { projects: [p.id] });
+  // No votes, so none trusted: the row is there because the run took the answer.
   expect(await statsOf(p.id, t.traceId)).toEqual({ trusted: 0 });
 });
 
 it('takes a vote that arrived at the last millisecond of the window on an answer of an earlier night', async () => {
   const p = await newProject();
   const at = Date.now() - 60_000;
-  const t = trace({ createdAt: at - DAY - 60_000 });
+  const t = trace({ createdAt: at - DAY_MS - 60_000 });
   await sendTraffic(p, [t]);
   await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?')
-    .bind(at - DAY - 30_000, p.id, t.traceId)
+    .bind(at - DAY_MS - 30_000, p.id, t.traceId)
     .run();
-  await runNightly(env, at - DAY, { projects: [p.id] });
+  await runNightly(env, at - DAY_MS, { projects: [p.id] });
   await sendTraffic(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
   await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
   await runNightly(env, at, { projects: [p.id] });

@@ -1,12 +1,11 @@
 /** Loop health's medians: from a user's action to its storage over the run's window, from mining to review over the week. */
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { utcDay } from '../../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { answeredItem } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 const metricsOf = async (projectId: string, night: number) =>
@@ -41,7 +40,7 @@ it("takes the median latency from a user's action to its storage over the events
   await runNightly(env, first, { projects: [p.id] });
   expect((await metricsOf(p.id, first)).eventToStorageMs).toBe(2_000);
   // The next night's window: four events, the upper middle of them, none of the night before's.
-  const next = first + DAY;
+  const next = first + DAY_MS;
   await votes(p, (await lastWindowEnd(p.id)) + 1, [10_000, 20_000, 30_000, 40_000]);
   await runNightly(env, next, { projects: [p.id] });
   expect((await metricsOf(p.id, next)).eventToStorageMs).toBe(30_000);
@@ -52,15 +51,15 @@ it('takes the median time from mining to review over the items answered in the s
   const night = Date.now() + 60_000;
   // Four answered this week, 1, 2, 3 and 10 hours after mining; two answered 8 days ago, sooner.
   const items: [number, number][] = [
-    [night - DAY, HOUR],
-    [night - DAY, 2 * HOUR],
-    [night - 2 * DAY, 3 * HOUR],
-    [night - 3 * DAY, 10 * HOUR],
-    [night - 8 * DAY, HOUR / 4],
-    [night - 8 * DAY, HOUR / 2],
+    [night - DAY_MS, HOUR],
+    [night - DAY_MS, 2 * HOUR],
+    [night - 2 * DAY_MS, 3 * HOUR],
+    [night - 3 * DAY_MS, 10 * HOUR],
+    [night - 8 * DAY_MS, HOUR / 4],
+    [night - 8 * DAY_MS, HOUR / 2],
     // And two answered after the night, as a missed night run afterwards finds them.
-    [night + DAY, 20 * HOUR],
-    [night + DAY, 30 * HOUR],
+    [night + DAY_MS, 20 * HOUR],
+    [night + DAY_MS, 30 * HOUR],
   ];
   for (const [i, [answeredAt, waited]] of items.entries()) {
     await answeredItem(p.id, i, 'relevant', answeredAt).run();

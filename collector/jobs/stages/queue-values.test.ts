@@ -2,13 +2,11 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
-import { utcDay } from '../../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
-
-const DAY = 86_400_000;
 
 /** `count` held items `<prefix>-001`… worth `value` each, each on a question of its own. */
 const heldItems = (projectId: string, prefix: string, count: number, value: number, minedAt: number) =>
@@ -27,11 +25,14 @@ const pendingValues = async (projectId: string) =>
 
 it('keeps the threshold when the items worth exactly it fill more than a quarter of the week', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
   await env.DB.batch([
-    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
-    heldItems(p.id, 'at', Math.ceil(capacity / 2), 1, night - DAY),
+    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(
+      p.id,
+      night - 7 * DAY_MS,
+    ),
+    heldItems(p.id, 'at', Math.ceil(capacity / 2), 1, night - DAY_MS),
   ]);
   await queue.slice(stageContext(p.id, night), null);
   expect(thresholdOf(await currentThresholdStatement(env.DB, p.id).all())).toBe(1);
@@ -40,12 +41,12 @@ it('keeps the threshold when the items worth exactly it fill more than a quarter
 
 it('lets the most valuable items wait first when more than a week’s worth are at or above the threshold', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
   // More than a week clears: the threshold rises to the lesser value, which the best leave room for a few of.
   const best = capacity - 10;
   // The lesser first and first by id, so neither the order of rows nor of ids could pass for the order of values.
-  await env.DB.batch([heldItems(p.id, 'a-less', 20, 0.6, night - DAY), heldItems(p.id, 'z-best', best, 0.9, night - DAY)]);
+  await env.DB.batch([heldItems(p.id, 'a-less', 20, 0.6, night - DAY_MS), heldItems(p.id, 'z-best', best, 0.9, night - DAY_MS)]);
   await queue.slice(stageContext(p.id, night), null);
   const values = await pendingValues(p.id);
   expect(values.length).toBe(capacity);
@@ -54,11 +55,14 @@ it('lets the most valuable items wait first when more than a week’s worth are 
 
 it('lets an item wait on the night the threshold relaxes below its value', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
   await env.DB.batch([
-    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
+    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(
+      p.id,
+      night - 7 * DAY_MS,
+    ),
     // Held below the threshold of 1; the queue is short, so tonight relaxes it to 0.7.
-    heldItems(p.id, 'between', 1, 0.8, night - DAY),
+    heldItems(p.id, 'between', 1, 0.8, night - DAY_MS),
   ]);
   await queue.slice(stageContext(p.id, night), null);
   expect(await pendingValues(p.id)).toEqual([0.8]);
