@@ -3,13 +3,9 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
 import { DAY_MS } from '../../shared/time.ts';
-import { adminCall as admin, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { correctionsListed } from '../test/corrections.ts';
+import { newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
-
-async function inbox(p: Awaited<ReturnType<typeof newProject>>) {
-  const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections');
-  return body.owners.flatMap((o) => o.corrections);
-}
 
 it('dates a correction from a browser whose clock runs ahead no later than its arrival', async () => {
   const p = await newProject();
@@ -22,7 +18,7 @@ it('dates a correction from a browser whose clock runs ahead no later than its a
   );
   const arrived = Date.now();
   await runNightly(env, arrived + 1_000, { projects: [p.id] });
-  const [listed] = (await inbox(p)) as [Correction];
+  const [listed] = (await correctionsListed(p)) as [Correction];
   expect(listed.createdAt).toBeGreaterThanOrEqual(sent);
   expect(listed.createdAt).toBeLessThanOrEqual(arrived);
 });
@@ -36,10 +32,10 @@ it('leaves a correction that arrived after the night’s window, on an answer th
     env.DB.prepare(`update feedback_events set received_at = ? where project_id = ? and signal_type = 'correction'`).bind(receivedAt, p.id).run();
   await moveCorrection(Date.now() + 60_000);
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  expect(await inbox(p)).toEqual([]);
+  expect(await correctionsListed(p)).toEqual([]);
   // Just after that window, in the next night's.
   const windowEnd = (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(p.id).first<{ at: number }>())!.at;
   await moveCorrection(windowEnd + 1);
   await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
-  expect((await inbox(p)).map((c) => c.traceId)).toEqual([t.traceId]);
+  expect((await correctionsListed(p)).map((c) => c.traceId)).toEqual([t.traceId]);
 });

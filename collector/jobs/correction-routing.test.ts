@@ -1,9 +1,9 @@
 /** A correction is routed by the document it names that its answers showed, else by the top-ranked one the answer it is about showed. */
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import type { Correction } from '../../shared/admin-api/documents.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { adminCall as admin, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { correctionsListed } from '../test/corrections.ts';
+import { newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
@@ -22,8 +22,7 @@ it('routes a correction naming no document by the top-ranked document of its ans
   });
   await send(p, [t], [{ traceId: t.traceId, sessionId: 'ranked', signalType: 'correction', detail: { text: 'Refunds take 30 days now' } }]);
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections');
-  expect(body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId))).toEqual(['refunds.md']);
+  expect((await correctionsListed(p)).map((c) => c.sourceDocId)).toEqual(['refunds.md']);
 });
 
 it('routes a correction naming a document retrieval returned but the reranker dropped by the document the answer showed', async () => {
@@ -36,8 +35,7 @@ it('routes a correction naming a document retrieval returned but the reranker dr
     [{ traceId: t.traceId, sessionId: 'dropped', signalType: 'correction', detail: { text: 'Shipping takes a week now', source: 'shipping.md' } }],
   );
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections');
-  expect(body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId))).toEqual(['refunds.md']);
+  expect((await correctionsListed(p)).map((c) => c.sourceDocId)).toEqual(['refunds.md']);
 });
 
 it('routes a correction moved onto an earlier answer by a document it names that only the answer it was sent on showed', async () => {
@@ -53,6 +51,5 @@ it('routes a correction moved onto an earlier answer by a document it names that
   };
   await send(p, [citing(first, 'credit.md'), citing(theirs, 'shipping.md')], [named]);
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-  const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections');
-  expect(body.owners.flatMap((o) => o.corrections.map((c) => [c.traceId, c.sourceDocId]))).toEqual([[first.traceId, 'shipping.md']]);
+  expect((await correctionsListed(p)).map((c) => [c.traceId, c.sourceDocId])).toEqual([[first.traceId, 'shipping.md']]);
 });

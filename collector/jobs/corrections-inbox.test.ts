@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
+import { correctionsListed } from '../test/corrections.ts';
 import { adminCall as admin, bearer, call, newProject, rowsNaming, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { hookedD1 } from '../test/hooked-d1.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
@@ -15,8 +16,7 @@ const tonight = () => Date.now() + 1_000;
 
 /** What the inbox lists of each correction's answer, open or resolved. */
 async function listed(p: Project, status: Correction['status'] = 'open') {
-  const inbox = await admin<{ owners: { corrections: Correction[] }[] }>(p, `/corrections?status=${status}`);
-  return inbox.body.owners.flatMap((o) => o.corrections.map(({ traceId, query, sentUnder }) => ({ traceId, query, sentUnder })));
+  return (await correctionsListed(p, status)).map(({ traceId, query, sentUnder }) => ({ traceId, query, sentUnder }));
 }
 
 describe('the corrections inbox', () => {
@@ -28,7 +28,7 @@ describe('the corrections inbox', () => {
     const about = { traceId: first.traceId, query: first.query, sentUnder: { traceId: theirs.traceId, query: theirs.query } };
     expect(await listed(p)).toEqual([about]);
     // Resolved, it is still listed with the answer it was about.
-    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    const [{ eventId }] = (await correctionsListed(p)) as [Correction];
     expect((await admin(p, `/corrections/${eventId}/resolve`, { method: 'POST', json: { note: 'refunds.md fixed' } })).status).toBe(200);
     expect(await listed(p, 'resolved')).toEqual([about]);
   });
@@ -68,8 +68,7 @@ describe('the corrections inbox', () => {
     });
     await send(p, [citing({ ...first, userIdHash: 'u-earlier' }, 'credit.md'), citing(theirs, 'shipping.md')], [correction]);
     await runNightly(env, tonight(), { projects: [p.id] });
-    const routedTo = async () =>
-      (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners.flatMap((o) => o.corrections.map((c) => c.sourceDocId));
+    const routedTo = async () => (await correctionsListed(p)).map((c) => c.sourceDocId);
     expect(await routedTo()).toEqual(['credit.md']);
     expect((await admin(p, '/users/u-earlier', { method: 'DELETE' })).status).toBe(200);
     await runNightly(env, tonight() + 86_400_000, { projects: [p.id] });
@@ -133,7 +132,7 @@ describe('the corrections inbox', () => {
     const t = trace({ sessionId: 'moving' });
     await send(p, [t], [{ traceId: t.traceId, sessionId: 'moving', signalType: 'correction', detail: { text: 'Refunds take 30 days now' } }]);
     await runNightly(env, tonight(), { projects: [p.id] });
-    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    const [{ eventId }] = (await correctionsListed(p)) as [Correction];
     let moves = 0;
     // Before each try's write, the job moves it to another document, as a night re-routing open ones does.
     const racing = hookedD1(env.DB, async ({ sql }, run) => {
@@ -163,7 +162,7 @@ describe('the corrections inbox', () => {
     const t = trace({ sessionId: 'moving' });
     await send(p, [t], [{ traceId: t.traceId, sessionId: 'moving', signalType: 'correction', detail: { text: 'Refunds take 30 days now' } }]);
     await runNightly(env, tonight(), { projects: [p.id] });
-    const [{ eventId }] = (await admin<{ owners: { corrections: Correction[] }[] }>(p, '/corrections')).body.owners[0]!.corrections as [Correction];
+    const [{ eventId }] = (await correctionsListed(p)) as [Correction];
     let tries = 0;
     // The job moves it before the first two tries' writes; before the third, another admin resolves it.
     const racing = hookedD1(env.DB, async ({ sql }, run) => {

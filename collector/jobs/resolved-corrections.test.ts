@@ -2,21 +2,12 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
-import { DAY_MS } from '../../shared/time.ts';
-import { adminCall as admin, newProject, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { correctionsListed } from '../test/corrections.ts';
+import { adminCall as admin, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { signedInMidConversation } from '../test/sessions.ts';
 import { runNightly } from './nightly.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
-
-/** After the events were stored: the night's run sees everything sent so far. */
-const tonight = () => Date.now() + 1_000;
-
-/** The project's corrections of one status, as the inbox lists them. */
-async function inbox(p: Project, status: Correction['status']) {
-  const { body } = await admin<{ owners: { corrections: Correction[] }[] }>(p, `/corrections?status=${status}`);
-  return body.owners.flatMap((o) => o.corrections);
-}
 
 const resolve = async (p: Project, eventId: string) => (await admin(p, `/corrections/${eventId}/resolve`, { method: 'POST', json: { note: 'fixed' } })).status;
 
@@ -25,13 +16,13 @@ it('keeps a resolved correction under the answer it was resolved under when a la
   const { sessionId, first, theirs, correction } = signedInMidConversation();
   // The earlier turn is logged late: tonight the correction is about the answer it was sent on.
   await send(p, [theirs], [correction]);
-  await runNightly(env, tonight(), { projects: [p.id] });
-  const [{ eventId }] = (await inbox(p, 'open')) as [Correction];
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const [{ eventId }] = (await correctionsListed(p, 'open')) as [Correction];
   expect(await resolve(p, eventId)).toBe(200);
   // The next night has the earlier turn, and would move an open one onto it.
   await send(p, [first], [{ traceId: theirs.traceId, sessionId, signalType: 'citation_click', detail: { chunkId: 'good' } }]);
-  await runNightly(env, tonight() + DAY_MS, { projects: [p.id] });
-  expect((await inbox(p, 'resolved')).map(({ traceId, sentUnder, sourceDocId }) => ({ traceId, sentUnder, sourceDocId }))).toEqual([
+  await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
+  expect((await correctionsListed(p, 'resolved')).map(({ traceId, sentUnder, sourceDocId }) => ({ traceId, sentUnder, sourceDocId }))).toEqual([
     { traceId: theirs.traceId, sentUnder: null, sourceDocId: 'guide.md' },
   ]);
 });
@@ -54,12 +45,12 @@ it('keeps a resolved correction when its sender is found flooding on a later nig
     detail: { text: 'Refunds take 30 days, not 14.' },
   };
   await send(p, [], [...[0, 1, 2, 3, 4, 5, 6, 7].map(downvote), correction]);
-  await runNightly(env, tonight(), { projects: [p.id] });
-  const [{ eventId }] = (await inbox(p, 'open')) as [Correction];
+  await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
+  const [{ eventId }] = (await correctionsListed(p, 'open')) as [Correction];
   expect(await resolve(p, eventId)).toBe(200);
   // Six more the next night make it a flood: what it sent the night before is distrusted, but what was resolved stays.
   await send(p, [], [9, 10, 11, 12, 13, 14].map(downvote));
-  const summary = await runNightly(env, tonight() + DAY_MS, { projects: [p.id] });
+  const summary = await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   expect(summary.runs[0]!.stages.find((s) => s.name === 'prepare')!.counts.floodingSources).toBeGreaterThan(0);
-  expect((await inbox(p, 'resolved')).map((c) => c.eventId)).toEqual([eventId]);
+  expect((await correctionsListed(p, 'resolved')).map((c) => c.eventId)).toEqual([eventId]);
 });
