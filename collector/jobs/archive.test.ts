@@ -8,7 +8,7 @@ import type { RunRow } from '../storage/loop-runs.ts';
 import type { ArchiveKind } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
 import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
-import { stageContext } from '../test/stage-context.ts';
+import { sliceUntilDone, stageContext } from '../test/stage-context.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
 import { archive, archiveWithin } from './stages/archive.ts';
@@ -77,12 +77,6 @@ const rowsOf = async (projectId: string) =>
 
 const contextOf = (projectId: string, now: number, withArchive: boolean): StageContext =>
   stageContext(projectId, now, { bulk: { fromTraces: 10_000, share: 0.25 }, ...(withArchive ? { archive: env.ARCHIVE } : {}) });
-
-async function sliceUntilDone(stage: typeof archive, ctx: StageContext) {
-  let cursor: string | null = null;
-  do cursor = (await stage.slice(ctx, cursor)).cursor;
-  while (cursor !== null);
-}
 
 describe('the raw rows’ archive', { timeout: 30_000 }, () => {
   it('writes each complete day of arrival of a project’s events and traces as one object each, and a day again only when it changed', async () => {

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import type { Correction } from '../../shared/admin-api/documents.ts';
 import { DAY_MS } from '../../shared/time.ts';
 import { correctionsListed } from '../test/corrections.ts';
-import { newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
+import { lastWindowEnd, newProject, nightsAfterNow, sendTraffic as send, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 it('dates a correction from a browser whose clock runs ahead no later than its arrival', async () => {
@@ -34,8 +34,7 @@ it('leaves a correction that arrived after the night’s window, on an answer th
   await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
   expect(await correctionsListed(p)).toEqual([]);
   // Just after that window, in the next night's.
-  const windowEnd = (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(p.id).first<{ at: number }>())!.at;
-  await moveCorrection(windowEnd + 1);
+  await moveCorrection((await lastWindowEnd(p.id)) + 1);
   await runNightly(env, nightsAfterNow(1), { projects: [p.id] });
   expect((await correctionsListed(p)).map((c) => c.traceId)).toEqual([t.traceId]);
 });

@@ -153,6 +153,10 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
  */
 export const nightsAfterNow = (days: number) => Date.now() + 1_000 + days * DAY_MS;
 
+/** Where the project's last night's window ended: what arrives after it is the next night's. */
+export const lastWindowEnd = async (projectId: string): Promise<number> =>
+  (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(projectId).first<{ at: number }>())!.at;
+
 /** How many review items an answer is evidence for: mined, or not (any more). */
 export const reviewRowsOf = async (projectId: string, traceId: string): Promise<number> =>
   (await env.DB.prepare('select count(*) as n from review_item_traces where project_id = ? and trace_id = ?').bind(projectId, traceId).first<{ n: number }>())!

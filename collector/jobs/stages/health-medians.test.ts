@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { lastWindowEnd, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { answeredItem } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
@@ -30,9 +30,6 @@ async function votes(p: Awaited<ReturnType<typeof newProject>>, receivedAt: numb
 }
 
 /** Where the project's last run's window ended: what arrives after it is the next run's. */
-const lastWindowEnd = async (projectId: string) =>
-  (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(projectId).first<{ at: number }>())!.at;
-
 it("takes the median latency from a user's action to its storage over the events of the run's window alone", async () => {
   const p = await newProject();
   const first = Date.now() + 1_000;

@@ -4,17 +4,9 @@ import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
-import { stageContext } from '../../test/stage-context.ts';
+import { sliceUntilDone, stageContext } from '../../test/stage-context.ts';
 import { rawCutoff } from './raw-cutoff.ts';
 import { retention } from './retention.ts';
-import type { StageContext } from './stage.ts';
-
-/** Retention's slices until it is done. */
-async function purge(ctx: StageContext) {
-  let cursor: string | null = null;
-  do cursor = (await retention.slice(ctx, cursor)).cursor;
-  while (cursor !== null);
-}
 
 const storedTraces = async (projectId: string) =>
   (await env.DB.prepare('select trace_id from traces where project_id = ? order by trace_id').bind(projectId).all<{ trace_id: string }>()).results.map(
@@ -41,7 +33,7 @@ it('keeps the answers and events that arrived at the first millisecond of the fi
     await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
     await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
   }
-  await purge(stageContext(p.id, now));
+  await sliceUntilDone(retention, stageContext(p.id, now));
   const left = await env.DB.prepare(
     'select (select group_concat(trace_id) from traces where project_id = ?1) as traces, (select group_concat(trace_id) from feedback_events where project_id = ?1) as events',
   )
@@ -60,7 +52,7 @@ it('keeps the outbox drop reports of the first day kept, and purges those of the
       env.DB.prepare('insert into client_drop_reports (project_id, event_id, day, dropped) values (?, ?, ?, 3)').bind(p.id, `e-${day}`, day),
     ),
   );
-  await purge(stageContext(p.id, now));
+  await sliceUntilDone(retention, stageContext(p.id, now));
   const { results } = await env.DB.prepare('select day from client_drop_reports where project_id = ?').bind(p.id).all<{ day: string }>();
   expect(results.map((r) => r.day)).toEqual([firstKept]);
 });
@@ -74,6 +66,6 @@ it('purges by the real clock when the night was asked for ahead of it', async ()
   await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?')
     .bind(now - 85 * DAY_MS, p.id, t.traceId)
     .run();
-  await purge(stageContext(p.id, now + 10 * DAY_MS, { purgeNow: now }));
+  await sliceUntilDone(retention, stageContext(p.id, now + 10 * DAY_MS, { purgeNow: now }));
   expect(await storedTraces(p.id)).toEqual([t.traceId]);
 });
