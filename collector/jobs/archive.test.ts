@@ -7,7 +7,7 @@ import { eraseUser } from '../storage/erasure.ts';
 import type { RunRow } from '../storage/loop-runs.ts';
 import type { ArchiveKind } from '../storage/schema/index.ts';
 import { countedD1 } from '../storage/sql/counted-d1.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { arrivedAt, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { sliceUntilDone, stageContext } from '../test/stage-context.ts';
 import { runNightly } from './nightly.ts';
 import { SLICE_QUERY_RESERVE } from './query-budget.ts';
@@ -17,14 +17,6 @@ import { retention } from './stages/retention.ts';
 import type { StageContext } from './stages/stage.ts';
 
 type Project = Awaited<ReturnType<typeof newProject>>;
-
-/** Moves a project's stored traces (`ids`) and their events to have arrived at `at`. */
-async function arrivedAt(projectId: string, ids: readonly string[], at: number) {
-  for (const id of ids) {
-    await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, projectId, id).run();
-    await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, projectId, id).run();
-  }
-}
 
 /** The keys of a day's pieces, in order. */
 async function pieceKeys(projectId: string, kind: ArchiveKind, day: string): Promise<string[]> {

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/time.ts';
-import { newProject, sendTraffic, trace } from '../test/fixtures.ts';
+import { arrivedAt, newProject, sendTraffic, trace } from '../test/fixtures.ts';
 import { runNightly } from './nightly.ts';
 
 const statsOf = (projectId: string, traceId: string) =>
@@ -16,7 +16,7 @@ it('takes an answer that arrived at the last millisecond of the window', async (
   const at = Date.now() - 60_000;
   const t = trace({ createdAt: at - 60_000 });
   await sendTraffic(p, [t]);
-  await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
+  await arrivedAt(p.id, [t.traceId], at);
   await runNightly(env, at, { projects: [p.id] });
   // No votes, so none trusted: the row is there because the run took the answer.
   expect(await statsOf(p.id, t.traceId)).toEqual({ trusted: 0 });
@@ -27,12 +27,10 @@ it('takes a vote that arrived at the last millisecond of the window on an answer
   const at = Date.now() - 60_000;
   const t = trace({ createdAt: at - DAY_MS - 60_000 });
   await sendTraffic(p, [t]);
-  await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?')
-    .bind(at - DAY_MS - 30_000, p.id, t.traceId)
-    .run();
+  await arrivedAt(p.id, [t.traceId], at - DAY_MS - 30_000);
   await runNightly(env, at - DAY_MS, { projects: [p.id] });
   await sendTraffic(p, [], [{ traceId: t.traceId, signalType: 'thumbs_down' }]);
-  await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
+  await arrivedAt(p.id, [t.traceId], at, ['feedback_events']);
   await runNightly(env, at, { projects: [p.id] });
   expect(await statsOf(p.id, t.traceId)).toEqual({ trusted: 1 });
 });

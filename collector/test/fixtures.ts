@@ -153,6 +153,20 @@ export async function sendTraffic(p: { keys: { server: string; write: string } }
  */
 export const nightsAfterNow = (days: number) => Date.now() + 1_000 + days * DAY_MS;
 
+/**
+ * Moves the arrival of answers, and of the events on them, to `at`, as if they had come then; of the
+ * events alone when `tables` says so (an answer of an earlier night voted on later).
+ */
+export async function arrivedAt(
+  projectId: string,
+  traceIds: readonly string[],
+  at: number,
+  tables: readonly ('traces' | 'feedback_events')[] = ['traces', 'feedback_events'],
+) {
+  for (const id of traceIds)
+    for (const table of tables) await env.DB.prepare(`update ${table} set received_at = ? where project_id = ? and trace_id = ?`).bind(at, projectId, id).run();
+}
+
 /** Where the project's last night's window ended: what arrives after it is the next night's. */
 export const lastWindowEnd = async (projectId: string): Promise<number> =>
   (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(projectId).first<{ at: number }>())!.at;

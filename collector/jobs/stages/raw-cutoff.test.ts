@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../../shared/schema/settings.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { arrivedAt, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { sliceUntilDone, stageContext } from '../../test/stage-context.ts';
 import { rawCutoff } from './raw-cutoff.ts';
 import { retention } from './retention.ts';
@@ -30,8 +30,7 @@ it('keeps the answers and events that arrived at the first millisecond of the fi
     [kept, cutoff],
     [purged, cutoff - 1],
   ] as const) {
-    await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
-    await env.DB.prepare('update feedback_events set received_at = ? where project_id = ? and trace_id = ?').bind(at, p.id, t.traceId).run();
+    await arrivedAt(p.id, [t.traceId], at);
   }
   await sliceUntilDone(retention, stageContext(p.id, now));
   const left = await env.DB.prepare(
@@ -63,9 +62,7 @@ it('purges by the real clock when the night was asked for ahead of it', async ()
   const t = trace({ sessionId: 's-recent' });
   await sendTraffic(p, [t]);
   // Stored 85 days ago: past retention at a night ten days ahead, not at the real time.
-  await env.DB.prepare('update traces set received_at = ? where project_id = ? and trace_id = ?')
-    .bind(now - 85 * DAY_MS, p.id, t.traceId)
-    .run();
+  await arrivedAt(p.id, [t.traceId], now - 85 * DAY_MS);
   await sliceUntilDone(retention, stageContext(p.id, now + 10 * DAY_MS, { purgeNow: now }));
   expect(await storedTraces(p.id)).toEqual([t.traceId]);
 });
