@@ -2,21 +2,12 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
-import { DAY_MS, utcDay } from '../../../shared/time.ts';
+import { DAY_MS } from '../../../shared/time.ts';
 import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
+import { heldItems, nightTenDaysAgo, thresholdTightenedAt } from '../../test/review-items.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
-
-/** `count` held items `<prefix>-001`… worth `value` each, each on a question of its own. */
-const heldItems = (projectId: string, prefix: string, count: number, value: number, minedAt: number) =>
-  env.DB.prepare(
-    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?3)
-     insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
-       evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
-     select ?1, printf('%s-%03d', ?2, i), ?2 || i, ?2 || i || '?', 'c' || i, 'doc.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, ?4, ?4, 'held', ?5, ?5
-     from n`,
-  ).bind(projectId, prefix, count, value, minedAt);
 
 const pendingValues = async (projectId: string) =>
   (
@@ -25,15 +16,9 @@ const pendingValues = async (projectId: string) =>
 
 it('keeps the threshold when the items worth exactly it fill more than a quarter of the week', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
-  await env.DB.batch([
-    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(
-      p.id,
-      night - 7 * DAY_MS,
-    ),
-    heldItems(p.id, 'at', Math.ceil(capacity / 2), 1, night - DAY_MS),
-  ]);
+  await env.DB.batch([thresholdTightenedAt(p.id, night - 7 * DAY_MS), heldItems(p.id, 'at', Math.ceil(capacity / 2), 1, night - DAY_MS)]);
   await queue.slice(stageContext(p.id, night), null);
   expect(thresholdOf(await currentThresholdStatement(env.DB, p.id).all())).toBe(1);
   expect((await pendingValues(p.id)).length).toBe(Math.ceil(capacity / 2));
@@ -41,7 +26,7 @@ it('keeps the threshold when the items worth exactly it fill more than a quarter
 
 it('lets the most valuable items wait first when more than a week’s worth are at or above the threshold', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
   // More than a week clears: the threshold rises to the lesser value, which the best leave room for a few of.
   const best = capacity - 10;
@@ -55,12 +40,9 @@ it('lets the most valuable items wait first when more than a week’s worth are 
 
 it('lets an item wait on the night the threshold relaxes below its value', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY_MS)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   await env.DB.batch([
-    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(
-      p.id,
-      night - 7 * DAY_MS,
-    ),
+    thresholdTightenedAt(p.id, night - 7 * DAY_MS),
     // Held below the threshold of 1; the queue is short, so tonight relaxes it to 0.7.
     heldItems(p.id, 'between', 1, 0.8, night - DAY_MS),
   ]);

@@ -1,38 +1,34 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS, weeklyReviewCapacity } from '../../../shared/schema/settings.ts';
-import { utcDay } from '../../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { currentThresholdStatement, thresholdOf } from '../../storage/review.ts';
 import { newProject } from '../../test/fixtures.ts';
 import { countedD1 } from '../../test/hooked-d1.ts';
+import { nightTenDaysAgo, thresholdTightenedAt } from '../../test/review-items.ts';
 import { stageContext } from '../../test/stage-context.ts';
 import { queue } from './queue.ts';
 
-const DAY = 86_400_000;
 const currentThreshold = async (d1: D1Database, projectId: string) => thresholdOf(await currentThresholdStatement(d1, projectId).all());
 
 it('changes the mining threshold once a night, however often its slice runs', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   const at = (now: number) => stageContext(p.id, now);
-  await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
-    .bind(p.id, night - 7 * DAY)
-    .run();
+  await thresholdTightenedAt(p.id, night - 7 * DAY_MS).run();
   // An empty queue: the night relaxes the threshold, once, even when its slice runs again in a later call.
   await queue.slice(at(night), null);
   await queue.slice(at(night + 15 * 60_000), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
   // The next night relaxes it again.
-  await queue.slice(at(night + DAY), null);
+  await queue.slice(at(night + DAY_MS), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.49);
 });
 
 it('changes the mining threshold once a night when its first slice runs at the first moment of the night', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:00Z`);
-  await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
-    .bind(p.id, night - 7 * DAY)
-    .run();
+  const night = nightTenDaysAgo('00:00:00');
+  await thresholdTightenedAt(p.id, night - 7 * DAY_MS).run();
   await queue.slice(stageContext(p.id, night), null);
   await queue.slice(stageContext(p.id, night + 60_000), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
@@ -40,21 +36,21 @@ it('changes the mining threshold once a night when its first slice runs at the f
 
 it('leaves the threshold and the queue as a later night left them when a missed night is run after it', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   const at = (now: number) => stageContext(p.id, now);
   await env.DB.batch([
-    env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`).bind(p.id, night - 7 * DAY),
+    thresholdTightenedAt(p.id, night - 7 * DAY_MS),
     // An item worth less than the threshold tonight's run leaves, but more than one relaxed again.
     env.DB.prepare(
       `insert into review_items (project_id, item_id, query_key, query, chunk_id, source_doc_id, chunk_text, rank, score, candidate, guess, guess_why,
          evidence, trace_count, weight, expected_value, status, mined_at, updated_at)
        values (?1, 'item-1', 'refund', 'refund?', 'c1', 'refunds.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'held', ?2, ?2)`,
-    ).bind(p.id, night - DAY),
+    ).bind(p.id, night - DAY_MS),
   ]);
   await queue.slice(at(night), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
   // The night before, missed by the cron, run by hand afterwards: a later night decided the queue already.
-  await queue.slice(at(night - DAY + 60_000), null);
+  await queue.slice(at(night - DAY_MS + 60_000), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(0.7);
   const changes = await env.DB.prepare('select count(*) as n from mining_thresholds where project_id = ?').bind(p.id).first<{ n: number }>();
   expect(changes!.n).toBe(2);
@@ -64,10 +60,8 @@ it('leaves the threshold and the queue as a later night left them when a missed 
 
 it('leaves the threshold as it is when a missed night is run after a later night that did not change it', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
-  await env.DB.prepare(`insert into mining_thresholds (project_id, at, from_value, to_value, reason) values (?, ?, 0, 1, 'tightened')`)
-    .bind(p.id, night - 7 * DAY)
-    .run();
+  const night = nightTenDaysAgo();
+  await thresholdTightenedAt(p.id, night - 7 * DAY_MS).run();
   // A later night done, which left the threshold where it was (its queue neither overflowing nor short).
   await env.DB.prepare(
     `insert into loop_runs (project_id, night, status, stage, cursor, window_from, window_to, state, stages, started_at)
@@ -76,13 +70,13 @@ it('leaves the threshold as it is when a missed night is run after a later night
     .bind(p.id, utcDay(night), night, night)
     .run();
   // The night before it, missed by the cron, run by hand afterwards, with an empty queue that would relax the threshold.
-  await queue.slice(stageContext(p.id, night - DAY + 60_000), null);
+  await queue.slice(stageContext(p.id, night - DAY_MS + 60_000), null);
   expect(await currentThreshold(env.DB, p.id)).toBeCloseTo(1);
 });
 
 it('keeps no more items waiting than a week clears when many are worth the same', async () => {
   const p = await newProject();
-  const night = Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`);
+  const night = nightTenDaysAgo();
   // 200 bad answers to 200 questions, each raising its top chunk on one answer: every item is worth the same.
   await env.DB.prepare(
     `with recursive n(i) as (select 1 union all select i + 1 from n where i < 200)
@@ -91,7 +85,7 @@ it('keeps no more items waiting than a week clears when many are worth the same'
      select ?1, printf('item-%03d', i), 'q' || i, 'q' || i || '?', 'c' || i, 'doc.md', 'text', 1, 0.5, 'negative', 'unclear', '', '[]', 1, 0.6, 0.6, 'held', ?2, ?2
      from n`,
   )
-    .bind(p.id, night - DAY)
+    .bind(p.id, night - DAY_MS)
     .run();
   const capacity = weeklyReviewCapacity(DEFAULT_LOOP_SETTINGS);
   const pending = async () =>
@@ -107,9 +101,9 @@ it('keeps no more items waiting than a week clears when many are worth the same'
   expect(counts.pending).toBe(capacity);
   // Reviewers clear the week's items: the next night brings the next ones, 110 left, still a week's worth.
   await env.DB.prepare(`update review_items set status = 'answered', verdict = 'not_relevant', answered_at = ?2 where project_id = ?1 and status = 'pending'`)
-    .bind(p.id, night + DAY / 2)
+    .bind(p.id, night + DAY_MS / 2)
     .run();
-  await queue.slice(stageContext(p.id, night + DAY), null);
+  await queue.slice(stageContext(p.id, night + DAY_MS), null);
   expect((await pending()).length).toBe(capacity);
   expect((await pending())[0]).toBe(id(capacity + 1));
 });
@@ -117,6 +111,6 @@ it('keeps no more items waiting than a week clears when many are worth the same'
 it("sizes the queue in four round trips: the threshold read with the suite's questions, the queue's reads, its writes, the count", async () => {
   const p = await newProject();
   const { db, trips } = countedD1(env.DB);
-  await queue.slice(stageContext(p.id, Date.parse(`${utcDay(Date.now() - 10 * DAY)}T00:00:30Z`), { db }), null);
+  await queue.slice(stageContext(p.id, nightTenDaysAgo(), { db }), null);
   expect(trips()).toBe(4);
 });
