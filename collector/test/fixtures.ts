@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { uuidv7 } from '../../shared/ids.ts';
 import type { FeedbackEventInput } from '../../shared/schema/event.ts';
 import type { TraceInput } from '../../shared/schema/trace.ts';
-import { DAY_MS } from '../../shared/time.ts';
+import { DAY_MS, utcDay } from '../../shared/time.ts';
 import { provisionProject } from '../auth/provision.ts';
 import type { Env } from '../env.ts';
 import worker from '../index.ts';
@@ -170,6 +170,13 @@ export async function arrivedAt(
 /** Where the project's last night's window ended: what arrives after it is the next night's. */
 export const lastWindowEnd = async (projectId: string): Promise<number> =>
   (await env.DB.prepare('select max(window_to) as at from loop_runs where project_id = ?').bind(projectId).first<{ at: number }>())!.at;
+
+/** The health snapshot's metrics the night at `night` stored (its UTC day's). */
+export const healthMetricsOf = async (projectId: string, night: number) =>
+  JSON.parse(
+    (await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?').bind(projectId, utcDay(night)).first<{ metrics: string }>())!
+      .metrics,
+  ) as Record<string, number | string | boolean | null>;
 
 /** How many review items an answer is evidence for: mined, or not (any more). */
 export const reviewRowsOf = async (projectId: string, traceId: string): Promise<number> =>

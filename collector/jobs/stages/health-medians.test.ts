@@ -1,18 +1,12 @@
 /** Loop health's medians: from a user's action to its storage over the run's window, from mining to review over the week. */
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { DAY_MS, utcDay } from '../../../shared/time.ts';
-import { lastWindowEnd, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { DAY_MS } from '../../../shared/time.ts';
+import { healthMetricsOf, lastWindowEnd, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { answeredItem } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
 const HOUR = 3_600_000;
-
-const metricsOf = async (projectId: string, night: number) =>
-  JSON.parse(
-    (await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?').bind(projectId, utcDay(night)).first<{ metrics: string }>())!
-      .metrics,
-  ) as Record<string, number | null>;
 
 /** One vote per latency, each on an answer of its own, stored at `receivedAt` that long after the user gave it. */
 async function votes(p: Awaited<ReturnType<typeof newProject>>, receivedAt: number, latencies: number[]) {
@@ -35,12 +29,12 @@ it("takes the median latency from a user's action to its storage over the events
   const first = Date.now() + 1_000;
   await votes(p, Date.now() - 30_000, [1_000, 2_000, 3_000]);
   await runNightly(env, first, { projects: [p.id] });
-  expect((await metricsOf(p.id, first)).eventToStorageMs).toBe(2_000);
+  expect((await healthMetricsOf(p.id, first)).eventToStorageMs).toBe(2_000);
   // The next night's window: four events, the upper middle of them, none of the night before's.
   const next = first + DAY_MS;
   await votes(p, (await lastWindowEnd(p.id)) + 1, [10_000, 20_000, 30_000, 40_000]);
   await runNightly(env, next, { projects: [p.id] });
-  expect((await metricsOf(p.id, next)).eventToStorageMs).toBe(30_000);
+  expect((await healthMetricsOf(p.id, next)).eventToStorageMs).toBe(30_000);
 });
 
 it('takes the median time from mining to review over the items answered in the seven days up to the night alone', async () => {
@@ -65,5 +59,5 @@ it('takes the median time from mining to review over the items answered in the s
       .run();
   }
   await runNightly(env, night, { projects: [p.id] });
-  expect((await metricsOf(p.id, night)).storageToReviewMs).toBe(3 * HOUR);
+  expect((await healthMetricsOf(p.id, night)).storageToReviewMs).toBe(3 * HOUR);
 });

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { utcDay } from '../../../shared/time.ts';
-import { adminCall as admin, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
+import { adminCall as admin, healthMetricsOf, newProject, sendTraffic, trace } from '../../test/fixtures.ts';
 import { answeredItem, trainedModel } from '../../test/review-items.ts';
 import { runNightly } from '../nightly.ts';
 
@@ -20,10 +20,7 @@ it('snapshots loop health over the seven whole days before the night, the first 
       .run();
   }
   await runNightly(env, night, { projects: [p.id] });
-  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
-    .bind(p.id, utcDay(night))
-    .first<{ metrics: string }>();
-  expect(JSON.parse(snapshot!.metrics).traces).toBe(7);
+  expect((await healthMetricsOf(p.id, night)).traces).toBe(7);
 });
 
 it('counts a retraining period as met once, however many models were trained in it, by the job or by hand', async () => {
@@ -40,10 +37,7 @@ it('counts a retraining period as met once, however many models were trained in 
     await trainedModel(p.id, version, night - daysBefore * DAY, 40, 'rejected').run();
   }
   await runNightly(env, night, { projects: [p.id] });
-  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
-    .bind(p.id, utcDay(night))
-    .first<{ metrics: string }>();
-  expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 2 });
+  expect(await healthMetricsOf(p.id, night)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 2 });
 });
 
 it("counts retraining periods by the nights models were trained on, whichever of its night's calls a run trained in", async () => {
@@ -61,10 +55,7 @@ it("counts retraining periods by the nights models were trained on, whichever of
     await trainedModel(p.id, version, at, 40, 'rejected').run();
   }
   await runNightly(env, night, { projects: [p.id] });
-  const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
-    .bind(p.id, utcDay(night))
-    .first<{ metrics: string }>();
-  expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 4 });
+  expect(await healthMetricsOf(p.id, night)).toMatchObject({ retrainsPlanned: 4, retrainsMet: 4 });
 });
 
 it('plans one retraining a period when the schedule is longer than four weeks, met once a model was trained in it', async () => {
@@ -79,10 +70,7 @@ it('plans one retraining a period when the schedule is longer than four weeks, m
     expect((await admin(p, '/settings', { method: 'PUT', json: { retrainEveryDays: days } })).status).toBe(200);
     await trainedModel(p.id, 'a', night - daysBefore * DAY, 40, 'rejected').run();
     await runNightly(env, night, { projects: [p.id] });
-    const snapshot = await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?')
-      .bind(p.id, utcDay(night))
-      .first<{ metrics: string }>();
-    expect(JSON.parse(snapshot!.metrics)).toMatchObject({ retrainsPlanned: 1, retrainsMet: met });
+    expect(await healthMetricsOf(p.id, night)).toMatchObject({ retrainsPlanned: 1, retrainsMet: met });
   }
 });
 
@@ -108,11 +96,7 @@ it('records a missed night run after a later one with the model served that nigh
     ).bind(p.id, tonight - 2 * DAY),
   ]);
   await runNightly(env, tonight, { projects: [p.id] });
-  const snapshot = async (day: string) =>
-    JSON.parse(
-      (await env.DB.prepare('select metrics from health_snapshots where project_id = ? and day = ?').bind(p.id, day).first<{ metrics: string }>())!.metrics,
-    ) as Record<string, unknown>;
-  const later = await snapshot(utcDay(tonight));
+  const later = await healthMetricsOf(p.id, tonight);
   expect(later).toMatchObject({ servedModel: 'new', evalNdcg5: 0.7, reviewQueue: 1, confirmedExamples: 1 });
   // The budget changed since: the missed night's is not known either.
   expect((await admin(p, '/settings', { method: 'PUT', json: { reviewMinutesPerWeek: 60 } })).status).toBe(200);
@@ -130,7 +114,7 @@ it('records a missed night run after a later one with the model served that nigh
   expect(body.snapshots.find((s) => s.day === utcDay(tonight))!.caughtUp).toBeUndefined();
   expect(run.runs[0]!.stages.find((s) => s.name === 'health')!.note).toMatch(/reviewQueue, confirmedExamples, loopClosureRate, reviewBudgetPerWeek/);
   // The later night's snapshot is as it was.
-  expect(await snapshot(utcDay(tonight))).toEqual(later);
+  expect(await healthMetricsOf(p.id, tonight)).toEqual(later);
 });
 
 it('records a night run late, with no later night done yet, with the queue as it is when it runs', async () => {
