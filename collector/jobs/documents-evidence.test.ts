@@ -20,6 +20,20 @@ const answerFrom = (doc: string, createdAt: number, query: string): TraceInput =
 /** The UTC day `by` days after `day`. */
 const dayAfter = (day: string, by = 1) => utcDay(Date.parse(`${day}T00:00:00Z`) + by * DAY_MS);
 
+/** A thumbs-down on every stale answer, and on one fine answer in six (thumbs-up on the rest), each from a session of its own. */
+const votesOn = (stale: TraceInput[], fine: TraceInput[]) => [
+  ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
+  ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: i % 6 ? ('thumbs_up' as const) : ('thumbs_down' as const) })),
+];
+
+/** Only returns.md is flagged, with ten of the `stale` answers as its evidence. */
+async function expectEvidenceFrom(p: { keys: { admin: string } }, stale: TraceInput[]) {
+  const { body } = await admin<{ documents: { sourceDocId: string; evidenceTraceIds: string[] }[] }>(p, '/documents');
+  expect(body.documents.map((d) => d.sourceDocId)).toEqual(['returns.md']);
+  expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
+  expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+}
+
 describe("a stale document's evidence", () => {
   // The SQL alone, bound as the documents stage binds it: the run's own reading is checked below.
   it('reads the lists of the days after the window’s first up to the night, none before nor after', async () => {
@@ -45,19 +59,9 @@ describe("a stale document's evidence", () => {
     const tenDaysAgo = Date.now() - 10 * DAY_MS;
     const stale = Array.from({ length: 15 }, (_, i) => answerFrom('returns.md', tenDaysAgo + i * 1_000, `return question ${i}`));
     const fine = Array.from({ length: 30 }, (_, i) => answerFrom('shipping.md', tenDaysAgo + i * 1_000, `shipping question ${i}`));
-    await sendTraffic(
-      p,
-      [...stale, ...fine],
-      [
-        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
-        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: i % 6 ? ('thumbs_up' as const) : ('thumbs_down' as const) })),
-      ],
-    );
+    await sendTraffic(p, [...stale, ...fine], votesOn(stale, fine));
     await runNightly(env, Date.now() + 1_000, { projects: [p.id] });
-    const { body } = await admin<{ documents: { sourceDocId: string; evidenceTraceIds: string[] }[] }>(p, '/documents');
-    expect(body.documents.map((d) => d.sourceDocId)).toEqual(['returns.md']);
-    expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
-    expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+    await expectEvidenceFrom(p, stale);
   });
 
   it('shows the worst answers of the window’s first day, none of the day before it', async () => {
@@ -75,19 +79,9 @@ describe("a stale document's evidence", () => {
       before,
       before.map((t, i) => ({ traceId: t.traceId, sessionId: `e-${i}`, signalType: 'thumbs_down' as const })),
     );
-    await sendTraffic(
-      p,
-      [...stale, ...fine],
-      [
-        ...stale.map((t, i) => ({ traceId: t.traceId, sessionId: `r-${i}`, signalType: 'thumbs_down' as const })),
-        ...fine.map((t, i) => ({ traceId: t.traceId, sessionId: `f-${i}`, signalType: i % 6 ? ('thumbs_up' as const) : ('thumbs_down' as const) })),
-      ],
-    );
+    await sendTraffic(p, [...stale, ...fine], votesOn(stale, fine));
     await runNightly(env, at, { projects: [p.id] });
-    const { body } = await admin<{ documents: { sourceDocId: string; evidenceTraceIds: string[] }[] }>(p, '/documents');
-    expect(body.documents.map((d) => d.sourceDocId)).toEqual(['returns.md']);
-    expect(body.documents[0]!.evidenceTraceIds).toHaveLength(10);
-    expect(stale.map((t) => t.traceId)).toEqual(expect.arrayContaining(body.documents[0]!.evidenceTraceIds));
+    await expectEvidenceFrom(p, stale);
   });
 });
 
