@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceInput } from '../../../shared/schema/trace.ts';
 import { DAY_MS, utcDay } from '../../../shared/time.ts';
 import { runNightly } from '../../jobs/nightly.ts';
-import { bearer, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
+import { arrivedAt, bearer, call, event, newProject, ORIGIN, trace } from '../../test/fixtures.ts';
 
 describe('POST /v1/admin/nightly', () => {
   it('runs the night of ?at= when given (a missed night, or a simulated week), else tonight', async () => {
@@ -67,12 +67,7 @@ describe('POST /v1/admin/nightly', () => {
       expect((await call('/v1/events', { method: 'POST', headers: { ...bearer(p.keys.write), origin: ORIGIN }, json: events })).status).toBe(200);
       await moveArrival(t.traceId, at);
     };
-    const moveArrival = (traceId: string, at: number) =>
-      env.DB.batch(
-        ['traces', 'feedback_events'].map((table) =>
-          env.DB.prepare(`update ${table} set received_at = ? where project_id = ? and trace_id = ?`).bind(at, p.id, traceId),
-        ),
-      );
+    const moveArrival = (traceId: string, at: number) => arrivedAt(p.id, [traceId], at);
     const stored = async (t: TraceInput) => {
       const rows = async (table: string) =>
         (await env.DB.prepare(`select count(*) as n from ${table} where project_id = ? and trace_id = ?`).bind(p.id, t.traceId).first<{ n: number }>())!.n;
